@@ -1,0 +1,267 @@
+"""The ``tileport`` command line. Every subcommand's ``--help`` shows examples; ``--json`` gives machine output."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import TileportError
+
+EPILOG = """\
+pipeline (CPU only up to cubins):
+  tileport doctor                         is the toolchain complete and coherent?
+  tileport compile K.py::kern --sig ...   Tile IR bytecode + disassembly + sm_90 cubin of a cuTile Python kernel
+  tileport demo                           the above, on the bundled vector_add example
+  tileport toolchain pack/unpack          offline bundle for a GPU host without network
+
+examples:
+  tileport doctor --json
+  tileport compile src/tileport/examples/vector_add.py::vector_add \\
+      --sig 'a=f32[?]/1, b=f32[?]/1, c=f32[?]/1, TILE=#1024' --out build/vadd
+  tileport toolchain pack dist/toolchain.tar.xz --python 3.12
+"""
+
+SIG_HELP = """\
+signature syntax (--sig), parameters in the kernel's order, optional NAME= prefix:
+  f32[?]          rank-1 f32 array, dynamic shape      f16[?,128]   static second dimension
+  f32[?,?]/?,1    strides: ? = dynamic, N = known      bf16[?]@i64  64-bit indices
+  i32             scalar of that dtype                 #1024 #0.5 #true   ct.Constant values
+dtypes: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64 tf32 f8e4m3fn f8e5m2
+"""
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(stderr=False, highlight=False)
+
+
+def _progress(quiet: bool):
+    def say(msg: str) -> None:
+        if not quiet:
+            print(msg, file=sys.stderr, flush=True)
+    return say
+
+
+def _emit_json(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, sort_keys=True))
+
+
+# ---------------------------------------------------------------- doctor
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from .toolchain import doctor
+
+    checks = doctor.run_checks(arch=args.arch, profile=args.profile, require_gpu=args.require_gpu)
+    arch = args.arch or doctor.pinsmod.load().default_arch
+    import os
+    profile = args.profile or os.environ.get(doctor.PROFILE_ENV, "dev")
+    report = doctor.report_json(checks, arch, profile)
+    if args.json:
+        _emit_json(report)
+    else:
+        from rich.table import Table
+
+        style = {"ok": "[green]ok[/]", "fail": "[bold red]FAIL[/]", "warn": "[yellow]warn[/]", "skip": "[dim]skip[/]"}
+        table = Table(title=f"tileport doctor — arch {arch}, profile {profile}", show_lines=False)
+        for col in ("check", "status", "found"):
+            table.add_column(col, overflow="fold")
+        for c in checks:
+            table.add_row(c.name + ("" if c.required else " (optional)"), style[c.status], c.found)
+        con = _console()
+        con.print(table)
+        for c in checks:
+            if c.status in ("fail", "warn") and c.fix:
+                con.print(f"[{'red' if c.status == 'fail' else 'yellow'}]{c.name}[/]: {c.fix}")
+        con.print("[green]all required checks passed[/]" if report["ok"] else
+                  "[bold red]some required checks failed (see above)[/]")
+    return 0 if report["ok"] else 1
+
+
+# ---------------------------------------------------------------- toolchain
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    from .toolchain import bundle, pins
+    from .toolchain.locate import find_cuda_tree
+
+    tree = find_cuda_tree()
+    wheels = [Path(w) for w in args.wheel]
+    if not args.no_cuda_tile_wheel and not any(w.name.startswith("cuda_tile-") for w in wheels):
+        wheels.insert(0, bundle.download_wheel(f"cuda-tile=={pins.load().cuda_tile}", args.python,
+                                               Path(args.wheel_cache), _progress(args.json)))
+    manifest = bundle.pack(tree, Path(args.out), wheels=wheels, cdylibs=[Path(c) for c in args.cdylib],
+                           python=args.python, max_mb=args.max_mb, fast=args.fast, progress=_progress(args.json))
+    if args.json:
+        _emit_json({"bundle": args.out, "size": Path(args.out).stat().st_size, "manifest": manifest})
+    return 0
+
+
+def cmd_unpack(args: argparse.Namespace) -> int:
+    from .toolchain import bundle
+
+    manifest = bundle.unpack(Path(args.bundle), Path(args.dest), progress=_progress(args.json))
+    env = Path(args.dest).resolve() / "env.sh"
+    if args.json:
+        _emit_json({"dest": str(Path(args.dest).resolve()), "env": str(env), "files": len(manifest["files"])})
+    else:
+        print(f"unpacked {len(manifest['files'])} files (all checksums verified). Now run:\n  source {env}\n"
+              "  tileport doctor")
+    return 0
+
+
+def cmd_env(args: argparse.Namespace) -> int:
+    from .toolchain.locate import find_cuda_tree
+
+    tree = find_cuda_tree()
+    env = tree.cargo_env()
+    if args.json:
+        _emit_json(env)
+    else:
+        for k, v in env.items():
+            print(f"export {k}={v}")
+        print("unset CUDA_HOME CUDA_PATH")
+    return 0
+
+
+# ---------------------------------------------------------------- compile / demo
+
+def _compile(ref: str, sigs: list[str], out: Path, arch: str | None, as_json: bool) -> int:
+    from .frontends.cutile_py.compile import compile_kernel
+    from .frontends.cutile_py.loader import load_kernel
+    from .spec.signature import bind, parse
+    from .toolchain.locate import find_cuda_tree
+
+    tree = find_cuda_tree()
+    kernel = load_kernel(ref)
+    say = _progress(as_json)
+    results = []
+    for i, text in enumerate(sigs):
+        sig = bind(parse(text), kernel.param_names, kernel.name)
+        say(f"[{i + 1}/{len(sigs)}] {kernel.name}({sig.text()}) → Tile IR" + (f" → {arch} cubin" if arch else ""))
+        results.append(compile_kernel(kernel, sig, tree, out, arch))
+    if as_json:
+        _emit_json({"kernel": kernel.ref, "arch": arch, "variants": [r.as_json() for r in results]})
+    else:
+        for r in results:
+            print(f"{r.symbol}\n  bytecode {r.bytecode} ({r.bytecode.stat().st_size} B)\n  Tile IR  {r.disasm}"
+                  + (f"\n  cubin    {r.cubin} ({r.cubin.stat().st_size} B)" if r.cubin else ""))
+    return 0
+
+
+def _arch(value: str | None) -> str | None:
+    from .toolchain import pins
+
+    if value is None:
+        return pins.load().default_arch
+    return None if value == "none" else value
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    return _compile(args.kernel, args.sig, Path(args.out), _arch(args.arch), args.json)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .examples import vector_add
+
+    out = Path(args.out)
+    rc = _compile(f"{vector_add.__file__}::vector_add", [vector_add.DEMO_SIGNATURE], out, _arch(args.arch),
+                  args.json)
+    if rc == 0 and not args.json:
+        txt = next(out.glob("*.tileir.txt"))
+        print(f"\n--- {txt.name} ---\n{txt.read_text()}")
+    return rc
+
+
+# ---------------------------------------------------------------- parser
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    p = argparse.ArgumentParser(prog="tileport", description=__doc__.splitlines()[0] if __doc__ else None,
+                                epilog=EPILOG, formatter_class=fmt)
+    p.add_argument("--version", action="version", version=f"tileport {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    d = sub.add_parser("doctor", help="check the toolchain; exit 0 only when every required check passes",
+                       formatter_class=fmt, description="""\
+Checks cuda-tile, the CUDA tree (tileiras, tileirdisasm, ptxas, libnvvm: present and of one release), that tileiras
+targets --arch, a real smoke compile (vector_add → bytecode → disassembly → cubin), the CUDA_HOME trap (tileiras
+loads libnvvm from $CUDA_HOME and exits 5), and for the dev profile the CUDA headers, cargo/rustc, libclang and the
+pinned cutile crate's build; and the GPU and driver when one is present. Each failure says what to do.""",
+                       epilog="examples:\n  tileport doctor\n  tileport doctor --json --arch sm_100\n"
+                              "  tileport doctor --profile runtime --require-gpu   # on a GPU host with a bundle")
+    d.add_argument("--arch", help="target GPU architecture (default from pins.toml: sm_90)")
+    d.add_argument("--profile", choices=("dev", "runtime"),
+                   help="dev: everything to port and build (default); runtime: compile and run only "
+                        "(default from $TILEPORT_PROFILE, which a bundle's env.sh sets)")
+    d.add_argument("--require-gpu", action="store_true", help="fail when no GPU of --arch is present")
+    d.add_argument("--json", action="store_true", help="print a JSON report instead of a table")
+    d.set_defaults(func=cmd_doctor)
+
+    t = sub.add_parser("toolchain", help="offline bundles and environment of the CUDA toolchain")
+    tsub = t.add_subparsers(dest="toolchain_command", required=True, metavar="ACTION")
+    pk = tsub.add_parser("pack", help="write an offline toolchain bundle (.tar.xz, ≤ 60 MB)", formatter_class=fmt,
+                         description=bundle_doc(),
+                         epilog="examples:\n  tileport toolchain pack dist/toolchain.tar.xz --python 3.12\n"
+                                "  tileport toolchain pack dist/tc.tar.xz --cdylib rust/target/release/libk.so")
+    pk.add_argument("out", help="bundle file to write (a .sha256 sidecar is written beside it)")
+    pk.add_argument("--python", default=f"{sys.version_info.major}.{sys.version_info.minor}",
+                    help="CPython version of the GPU host, for the cuda-tile wheel (default: this one)")
+    pk.add_argument("--wheel", action="append", default=[], help="extra wheel to ship (repeatable)")
+    pk.add_argument("--cdylib", action="append", default=[], help="built shared library to ship (repeatable)")
+    pk.add_argument("--no-cuda-tile-wheel", action="store_true", help="do not download/ship the cuda-tile wheel")
+    pk.add_argument("--wheel-cache", default=".cache/wheels", help="where downloaded wheels are kept")
+    pk.add_argument("--max-mb", type=float, default=60, help="refuse to write a bundle larger than this (MB)")
+    pk.add_argument("--fast", action="store_true", help="fast, larger compression (for tests)")
+    pk.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    pk.set_defaults(func=cmd_pack)
+    up = tsub.add_parser("unpack", help="verify and unpack a bundle; writes DEST/env.sh", formatter_class=fmt,
+                         epilog="example:\n  tileport toolchain unpack toolchain.tar.xz /opt/tileport-tc && "
+                                "source /opt/tileport-tc/env.sh\n"
+                                "  (stdlib only: also `python3 -m tileport toolchain unpack ...` with PYTHONPATH=src)")
+    up.add_argument("bundle")
+    up.add_argument("dest")
+    up.add_argument("--json", action="store_true")
+    up.set_defaults(func=cmd_unpack)
+    ev = tsub.add_parser("env", help="print the environment cargo needs for the cutile crate (eval-able)")
+    ev.add_argument("--json", action="store_true")
+    ev.set_defaults(func=cmd_env)
+
+    c = sub.add_parser("compile", help="compile a cuTile Python kernel to Tile IR (+ disassembly, + cubin)",
+                       formatter_class=fmt, description="Compiles KERNEL at each --sig with the real cuda-tile "
+                       "compiler, writes SYMBOL.tileirbc, SYMBOL.tileir.txt (tileirdisasm) and SYMBOL.ARCH.cubin "
+                       "(tileiras) into --out. No GPU needed.", epilog=SIG_HELP + "\nexample:\n  tileport compile "
+                       "k.py::vector_add --sig 'f32[?]/1, f32[?]/1, f32[?]/1, #1024' --out build/vadd")
+    c.add_argument("kernel", metavar="FILE.py::KERNEL")
+    c.add_argument("--sig", action="append", required=True, help="launch signature (repeatable; see below)")
+    c.add_argument("--out", required=True, help="output directory")
+    c.add_argument("--arch", help="cubin target (default sm_90); 'none' to skip the cubin")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_compile)
+
+    dm = sub.add_parser("demo", help="compile the bundled vector_add example to Tile IR and an sm_90 cubin")
+    dm.add_argument("--out", default="build/demo")
+    dm.add_argument("--arch", help="cubin target (default sm_90)")
+    dm.add_argument("--json", action="store_true")
+    dm.set_defaults(func=cmd_demo)
+    return p
+
+
+def bundle_doc() -> str:
+    from .toolchain import bundle
+
+    return (bundle.__doc__ or "").strip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except TileportError as exc:
+        print(f"tileport: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("tileport: interrupted", file=sys.stderr)
+        return 130

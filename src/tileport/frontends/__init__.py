@@ -1,0 +1,1 @@
+"""Source-language frontends: cuTile Python (``cutile_py``) now, Triton later."""

@@ -1,0 +1,1 @@
+"""The cuTile Python frontend: load ``@ct.kernel`` functions and compile them with the real cuda-tile compiler."""

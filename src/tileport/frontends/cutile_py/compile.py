@@ -1,0 +1,59 @@
+"""Compile a cuTile Python kernel at a signature: Tile IR bytecode (cuda-tile's export API), its disassembly
+(tileirdisasm) and an sm_XX cubin (tileiras) — all on the CPU."""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...spec import signature as sigmod
+from ...toolchain.locate import CudaTree, run_tool
+from .loader import LoadedKernel
+
+
+@dataclass(frozen=True)
+class Compiled:
+    symbol: str
+    signature: str
+    bytecode: Path
+    disasm: Path
+    cubin: Path | None
+
+    def as_json(self) -> dict[str, str | None]:
+        return {"symbol": self.symbol, "signature": self.signature, "bytecode": str(self.bytecode),
+                "disasm": str(self.disasm), "cubin": str(self.cubin) if self.cubin else None}
+
+
+def export_bytecode(kernel: LoadedKernel, sig: sigmod.Signature, tree: CudaTree) -> tuple[str, bytes]:
+    """(mangled symbol, Tile IR bytecode). The bytecode version is the newest our tileiras accepts, passed
+    explicitly so cuda-tile never runs a tileiras of its own choosing."""
+    from cuda.tile.compilation import export_kernel
+
+    ks = sigmod.to_cutile(sig).with_mangled_symbol(kernel.name)
+    buf = io.BytesIO()
+    export_kernel(kernel.kernel, [ks], buf, output_format="tileir_bytecode",
+                  bytecode_version=tree.bytecode_versions[-1])
+    return ks.symbol, buf.getvalue()
+
+
+def disassemble(tree: CudaTree, bytecode: Path) -> str:
+    return run_tool(tree, "tileirdisasm", [str(bytecode)]).stdout
+
+
+def assemble(tree: CudaTree, bytecode: Path, cubin: Path, arch: str) -> None:
+    run_tool(tree, "tileiras", [f"--gpu-name={arch}", "-o", str(cubin), str(bytecode)])
+
+
+def compile_kernel(kernel: LoadedKernel, sig: sigmod.Signature, tree: CudaTree, out: Path,
+                   arch: str | None) -> Compiled:
+    out.mkdir(parents=True, exist_ok=True)
+    symbol, bc = export_bytecode(kernel, sig, tree)
+    bc_path = out / f"{symbol}.tileirbc"
+    bc_path.write_bytes(bc)
+    txt_path = out / f"{symbol}.tileir.txt"
+    txt_path.write_text(disassemble(tree, bc_path))
+    cubin = None
+    if arch:
+        cubin = out / f"{symbol}.{arch}.cubin"
+        assemble(tree, bc_path, cubin, arch)
+    return Compiled(symbol, sig.text(), bc_path, txt_path, cubin)

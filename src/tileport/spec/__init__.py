@@ -1,0 +1,1 @@
+"""Launch signatures and (later) the machine-readable kernel spec."""

@@ -1,0 +1,205 @@
+"""Launch signatures: the text form users type after ``--sig`` and its translation to cuTile Python constraints.
+
+Grammar (parameters in the kernel's order, separated by commas; a ``name=`` prefix is optional but, when used,
+must match the kernel's parameter name)::
+
+    SIG      := PARAM ("," PARAM)*
+    PARAM    := [NAME "="] (ARRAY | SCALAR | CONST)
+    ARRAY    := DTYPE "[" DIMS "]" ["/" STRIDES] ["@i64"]     e.g.  f32[?]   f16[?,128]/?,1   bf16[?,?]@i64
+    DIMS     := DIM ("," DIM)*        DIM := "?" (dynamic) | INT (static shape)
+    STRIDES  := DIM ("," DIM)*        "?" = dynamic stride, INT = that stride is known (in elements)
+    SCALAR   := DTYPE                 e.g.  i32   f32
+    CONST    := "#" VALUE             e.g.  #1024  #0.5  #true     (a ct.Constant parameter)
+
+DTYPE is one of the short names in :data:`DTYPES` (f32, f16, bf16, i32, ...). Arrays default to 32-bit indices,
+non-negative strides and no aliasing, which is what ``ct.launch`` assumes for ordinary framework tensors.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import TileportError
+
+#: Short dtype names accepted in signatures → cuda.tile attribute names.
+DTYPES = {
+    "bool": "bool_", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+    "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "tf32": "tfloat32",
+    "f8e4m3fn": "float8_e4m3fn", "f8e5m2": "float8_e5m2",
+}
+
+
+class SignatureError(TileportError):
+    """A ``--sig`` string that does not parse or does not fit the kernel."""
+
+
+@dataclass(frozen=True)
+class ArraySig:
+    dtype: str
+    shape: tuple[int | None, ...]
+    strides: tuple[int | None, ...] | None = None
+    index_i64: bool = False
+    kind: str = field(default="array", init=False)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def text(self) -> str:
+        dims = ",".join("?" if d is None else str(d) for d in self.shape)
+        out = f"{self.dtype}[{dims}]"
+        if self.strides is not None:
+            out += "/" + ",".join("?" if s is None else str(s) for s in self.strides)
+        return out + ("@i64" if self.index_i64 else "")
+
+
+@dataclass(frozen=True)
+class ScalarSig:
+    dtype: str
+    kind: str = field(default="scalar", init=False)
+
+    def text(self) -> str:
+        return self.dtype
+
+
+@dataclass(frozen=True)
+class ConstSig:
+    value: bool | int | float
+    kind: str = field(default="constant", init=False)
+
+    def text(self) -> str:
+        return "#" + (str(self.value).lower() if isinstance(self.value, bool) else repr(self.value))
+
+
+ParamSig = ArraySig | ScalarSig | ConstSig
+
+
+@dataclass(frozen=True)
+class Signature:
+    params: tuple[tuple[str | None, ParamSig], ...]
+
+    def text(self) -> str:
+        return ", ".join((f"{n}=" if n else "") + p.text() for n, p in self.params)
+
+
+_ARRAY_RE = re.compile(r"(?P<dt>[a-z0-9_]+)\[(?P<dims>[^\]]*)\](?:/(?P<strides>[0-9?,\s-]+?))?(?P<i64>@i64)?")
+
+
+def _split_top(text: str) -> list[str]:
+    """Split on commas that are not inside brackets or a stride list (a stride list runs to the next NAME= or
+    dtype-looking token)."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    # Re-attach stride continuations: "f16[?,?]/?" "1" → "f16[?,?]/?,1".
+    merged: list[str] = []
+    for p in parts:
+        s = p.strip()
+        if merged and re.fullmatch(r"-?\d+|\?", s) and "/" in merged[-1] and not merged[-1].endswith("@i64"):
+            merged[-1] += "," + s
+        else:
+            merged.append(s)
+    return merged
+
+
+def _dim(tok: str, what: str, full: str) -> int | None:
+    tok = tok.strip()
+    if tok == "?":
+        return None
+    try:
+        return int(tok)
+    except ValueError:
+        raise SignatureError(f"in {full!r}: {what} {tok!r} is neither '?' nor an integer") from None
+
+
+def parse_param(text: str) -> tuple[str | None, ParamSig]:
+    full = text
+    name = None
+    m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+)", text)
+    if m:
+        name, text = m.group(1), m.group(2)
+    text = text.strip()
+    if text.startswith("#"):
+        raw = text[1:].strip()
+        low = raw.lower()
+        if low in ("true", "false"):
+            return name, ConstSig(low == "true")
+        for conv in (int, float):
+            try:
+                return name, ConstSig(conv(raw))
+            except ValueError:
+                pass
+        raise SignatureError(f"in {full!r}: constant {raw!r} is not an int, float or bool")
+    am = _ARRAY_RE.fullmatch(text)
+    if am:
+        dt = am.group("dt")
+        _check_dtype(dt, full)
+        shape = tuple(_dim(t, "dimension", full) for t in am.group("dims").split(","))
+        strides = None
+        if am.group("strides") is not None:
+            strides = tuple(_dim(t, "stride", full) for t in am.group("strides").split(","))
+            if len(strides) != len(shape):
+                raise SignatureError(f"in {full!r}: {len(strides)} strides for a rank-{len(shape)} array")
+        return name, ArraySig(dt, shape, strides, bool(am.group("i64")))
+    if re.fullmatch(r"[a-z0-9_]+", text):
+        _check_dtype(text, full)
+        return name, ScalarSig(text)
+    raise SignatureError(f"cannot parse parameter {full!r}: expected an array like f32[?], a scalar dtype like "
+                         "i32, or a constant like #128 (see `tileport compile --help`)")
+
+
+def _check_dtype(dt: str, full: str) -> None:
+    if dt not in DTYPES:
+        raise SignatureError(f"in {full!r}: unknown dtype {dt!r}; known: {', '.join(DTYPES)}")
+
+
+def parse(text: str) -> Signature:
+    if not text.strip():
+        raise SignatureError("empty signature")
+    return Signature(tuple(parse_param(p) for p in _split_top(text)))
+
+
+def bind(sig: Signature, param_names: list[str], kernel: str) -> Signature:
+    """Check ``sig`` against the kernel's parameter names and return it with every name filled in."""
+    if len(sig.params) != len(param_names):
+        raise SignatureError(f"{kernel} takes {len(param_names)} parameters ({', '.join(param_names)}), "
+                             f"the signature gives {len(sig.params)}: {sig.text()}")
+    out = []
+    for (name, p), expected in zip(sig.params, param_names):
+        if name is not None and name != expected:
+            raise SignatureError(f"{kernel}: signature names {name!r} where the kernel's parameter is {expected!r}")
+        out.append((expected, p))
+    return Signature(tuple(out))
+
+
+def to_cutile(sig: Signature) -> Any:
+    """Build a ``cuda.tile.compilation.KernelSignature`` (cuTile Python calling convention v1)."""
+    import cuda.tile as ct
+    from cuda.tile import compilation as cc
+
+    params: list[Any] = []
+    for _, p in sig.params:
+        if isinstance(p, ArraySig):
+            params.append(cc.ArrayConstraint(
+                getattr(ct, DTYPES[p.dtype]), p.rank,
+                index_dtype=ct.int64 if p.index_i64 else ct.int32,
+                stride_lower_bound_incl=0, alias_groups=(), may_alias_internally=False,
+                stride_constant=p.strides,
+                shape_constant=None if all(d is None for d in p.shape) else p.shape,
+            ))
+        elif isinstance(p, ScalarSig):
+            params.append(cc.ScalarConstraint(getattr(ct, DTYPES[p.dtype])))
+        else:
+            params.append(p.value)
+    return cc.KernelSignature(params, cc.CallingConvention.cutile_python_v1())
