@@ -106,7 +106,7 @@ def _split_top(text: str) -> list[str]:
     merged: list[str] = []
     for p in parts:
         s = p.strip()
-        if merged and re.fullmatch(r"-?\d+|\?", s) and "/" in merged[-1] and not merged[-1].endswith("@i64"):
+        if merged and re.fullmatch(r"(-?\d+|\?)(@i64)?", s) and "/" in merged[-1] and not merged[-1].endswith("@i64"):
             merged[-1] += "," + s
         else:
             merged.append(s)

@@ -19,6 +19,7 @@ from typing import Callable, Iterator
 from .. import paths
 from ..errors import TileportError
 from . import gpu as gpumod
+from .cubin import cubin_arch
 from . import pins as pinsmod
 from .locate import (POISON_VARS, CudaTree, cuda_h_version, find_cuda_tree, release_of_binary, release_of_tool,
                      run_tool, tool_env)
@@ -188,6 +189,11 @@ def smoke_compile(ctx: Context) -> Iterator[Check]:
         return
     ctx.smoke_bytecode = out.bytecode
     assert out.cubin is not None
+    built_for = cubin_arch(out.cubin)
+    if built_for != ctx.arch:
+        yield Check("smoke-compile", "fail", True, f"tileiras was asked for {ctx.arch} but wrote a {built_for} cubin",
+                    "report this: the tileiras in the CUDA tree ignores --gpu-name")
+        return
     yield Check("smoke-compile", "ok", True,
                 f"vector_add → {out.bytecode.stat().st_size} B bytecode → {len(out.disasm.read_text().splitlines())}"
                 f" lines of Tile IR → {out.cubin.stat().st_size} B {ctx.arch} cubin")

@@ -1,0 +1,63 @@
+"""The real pipeline on the CPU: cuda-tile export → tileirdisasm → tileiras cubin for sm_90."""
+import pytest
+
+from tileport.examples import vector_add as ex
+from tileport.frontends.cutile_py.compile import compile_kernel
+from tileport.frontends.cutile_py.loader import KernelLoadError, load_kernel
+from tileport.spec.signature import bind, parse
+from tileport.toolchain.cubin import cubin_arch
+
+from conftest import run_tileport
+
+
+def test_vector_add_compiles_to_ir_and_sm90_cubin(tree, tmp_path):
+    k = load_kernel(f"{ex.__file__}::vector_add")
+    assert k.param_names == ["a", "b", "c", "TILE"]
+    sig = bind(parse("f32[?]/1, f32[?]/1, f32[?]/1, #256"), k.param_names, k.name)
+    out = compile_kernel(k, sig, tree, tmp_path, "sm_90")
+    assert out.bytecode.read_bytes()[:8] == b"\x7fTileIR\x00"
+    ir = out.disasm.read_text()
+    assert f"entry @{out.symbol}(" in ir
+    assert ir.count("load_view_tko") == 2 and ir.count("store_view_tko") == 1
+    assert "tile=(256)" in ir and "addf" in ir
+    assert cubin_arch(out.cubin) == "sm_90"
+
+
+def test_other_arch_and_no_cubin(tree, tmp_path):
+    k = load_kernel(f"{ex.__file__}::vector_add")
+    sig = bind(parse(ex.DEMO_SIGNATURE), k.param_names, k.name)
+    assert cubin_arch(compile_kernel(k, sig, tree, tmp_path / "a", "sm_100").cubin) == "sm_100"
+    assert compile_kernel(k, sig, tree, tmp_path / "b", None).cubin is None
+
+
+def test_load_errors_name_the_problem(tmp_path):
+    with pytest.raises(KernelLoadError, match="expected FILE.py::KERNEL"):
+        load_kernel("nope.py")
+    with pytest.raises(KernelLoadError, match="no such file"):
+        load_kernel(f"{tmp_path}/missing.py::k")
+    with pytest.raises(KernelLoadError, match=r"'nothing' is not defined; kernels in this file: vector_add"):
+        load_kernel(f"{ex.__file__}::nothing")
+    with pytest.raises(KernelLoadError, match="is a str, not a @ct.kernel"):
+        load_kernel(f"{ex.__file__}::DEMO_SIGNATURE")
+    bad = tmp_path / "bad.py"
+    bad.write_text("import does_not_exist_anywhere\n")
+    with pytest.raises(KernelLoadError, match="importing it failed: ModuleNotFoundError"):
+        load_kernel(f"{bad}::k")
+
+
+def test_cli_compile_json(tmp_path):
+    import json
+
+    r = run_tileport("compile", f"{ex.__file__}::vector_add", "--sig", ex.DEMO_SIGNATURE, "--sig",
+                     "f32[?]/1, f32[?]/1, f32[?]/1, #128", "--out", str(tmp_path), "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert len(data["variants"]) == 2 and data["arch"] == "sm_90"
+    assert {v["symbol"].rsplit("_", 1)[-1] for v in data["variants"]} == {"I1024", "I128"}
+
+
+def test_cli_compile_bad_signature_exits_2(tmp_path):
+    r = run_tileport("compile", f"{ex.__file__}::vector_add", "--sig", "f32[?], f32[?]", "--out", str(tmp_path))
+    assert r.returncode == 2
+    assert "vector_add takes 4 parameters (a, b, c, TILE), the signature gives 2" in r.stderr
+    assert "Traceback" not in r.stderr

@@ -1,0 +1,70 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tileport.spec.signature import (DTYPES, ArraySig, ConstSig, ScalarSig, Signature, SignatureError, bind, parse,
+                                     to_cutile)
+
+
+def test_parse_vector_add_signature():
+    sig = parse("a=f32[?]/1, b=f32[?]/1, c=f32[?]/1, TILE=#1024")
+    assert [n for n, _ in sig.params] == ["a", "b", "c", "TILE"]
+    assert sig.params[0][1] == ArraySig("f32", (None,), (1,))
+    assert sig.params[3][1] == ConstSig(1024)
+
+
+def test_parse_mixed():
+    sig = parse("f16[?,128]/?,1, i32, #0.5, x=bf16[?,?]@i64, #true")
+    kinds = [p.kind for _, p in sig.params]
+    assert kinds == ["array", "scalar", "constant", "array", "constant"]
+    assert sig.params[0][1].strides == (None, 1)
+    assert sig.params[3][1].index_i64
+    assert sig.params[4][1] == ConstSig(True)
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("f33[?]", "unknown dtype 'f33'"),
+    ("f32[?,x]", "dimension 'x'"),
+    ("f32[?,?]/1", "1 strides for a rank-2 array"),
+    ("#abc", "not an int, float or bool"),
+    ("f32[?", "cannot parse parameter"),
+    ("", "empty signature"),
+])
+def test_errors_are_precise(text, needle):
+    with pytest.raises(SignatureError, match=needle):
+        parse(text)
+
+
+def test_bind_checks_names_and_arity():
+    with pytest.raises(SignatureError, match="takes 2 parameters"):
+        bind(parse("f32[?]"), ["a", "b"], "k")
+    with pytest.raises(SignatureError, match="names 'x' where the kernel's parameter is 'b'"):
+        bind(parse("f32[?], x=f32[?]"), ["a", "b"], "k")
+    assert [n for n, _ in bind(parse("f32[?], f32[?]"), ["a", "b"], "k").params] == ["a", "b"]
+
+
+dims = st.lists(st.one_of(st.none(), st.integers(1, 4096)), min_size=1, max_size=4)
+arrays = dims.flatmap(lambda d: st.builds(
+    ArraySig, st.sampled_from(sorted(DTYPES)), st.just(tuple(d)),
+    st.one_of(st.none(), st.lists(st.one_of(st.none(), st.integers(0, 1 << 20)), min_size=len(d),
+                                  max_size=len(d)).map(tuple)),
+    st.booleans()))
+params = st.one_of(arrays, st.builds(ScalarSig, st.sampled_from(sorted(DTYPES))),
+                   st.builds(ConstSig, st.one_of(st.booleans(), st.integers(-10**6, 10**6))))
+names = st.one_of(st.none(), st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True))
+
+
+@given(st.lists(st.tuples(names, params), min_size=1, max_size=6))
+def test_text_round_trips(items):
+    sig = Signature(tuple(items))
+    assert parse(sig.text()) == sig
+
+
+def test_to_cutile_builds_a_kernel_signature():
+    ks = to_cutile(bind(parse("f32[?]/1, i32, #7"), ["a", "n", "K"], "k"))
+    from cuda.tile import compilation as cc
+
+    assert isinstance(ks, cc.KernelSignature)
+    assert isinstance(ks.parameters[0], cc.ArrayConstraint)
+    assert ks.parameters[0].stride_constant == (1,)
+    assert isinstance(ks.parameters[1], cc.ScalarConstraint)
