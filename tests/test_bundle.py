@@ -29,7 +29,8 @@ def wheel():
 def fast_bundle(tree, wheel, tmp_path_factory):
     out = tmp_path_factory.mktemp("b") / "tc.tar.xz"
     extra = paths.probe_binary(paths.rust_workspace())
-    manifest = bundle.pack(tree, out, wheels=[wheel], cdylibs=[extra], python=_py(), fast=True, max_mb=400)
+    manifest = bundle.pack(tree, out, wheels=[wheel], cdylibs=[], binaries=[extra], python=_py(), fast=True,
+                           max_mb=400)
     return out, manifest
 
 
@@ -37,7 +38,7 @@ def test_round_trip_is_byte_exact(tree, fast_bundle, tmp_path):
     out, manifest = fast_bundle
     assert set(manifest["files"]) >= {"site/nvidia/cu13/bin/tileiras", "site/nvidia/cu13/bin/tileirdisasm",
                                       "site/nvidia/cu13/bin/ptxas", "site/nvidia/cu13/lib/libnvvm.so.4",
-                                      "lib/tileport-probe"}
+                                      "bin/tileport-probe"}
     assert manifest["cuda_release"] == "13.4"
     dest = tmp_path / "tc"
     bundle.unpack(out, dest)

@@ -92,8 +92,16 @@ def cmd_pack(args: argparse.Namespace) -> int:
     if not args.no_cuda_tile_wheel and not any(w.name.startswith("cuda_tile-") for w in wheels):
         wheels.insert(0, bundle.download_wheel(f"cuda-tile=={pins.load().cuda_tile}", args.python,
                                                Path(args.wheel_cache), _progress(args.json)))
+    binaries = []
+    if not args.no_probe:
+        from . import paths
+
+        probe = paths.probe_binary()
+        if probe is None or not probe.exists():
+            raise TileportError("the tileport-probe binary is not built (run `./dev setup`), or pass --no-probe")
+        binaries.append(probe)
     manifest = bundle.pack(tree, Path(args.out), wheels=wheels, cdylibs=[Path(c) for c in args.cdylib],
-                           python=args.python, max_mb=args.max_mb, fast=args.fast, progress=_progress(args.json))
+                           binaries=binaries, python=args.python, max_mb=args.max_mb, fast=args.fast, progress=_progress(args.json))
     if args.json:
         _emit_json({"bundle": args.out, "size": Path(args.out).stat().st_size, "manifest": manifest})
     return 0
@@ -211,6 +219,7 @@ pinned cutile crate's build; and the GPU and driver when one is present. Each fa
                     help="CPython version of the GPU host, for the cuda-tile wheel (default: this one)")
     pk.add_argument("--wheel", action="append", default=[], help="extra wheel to ship (repeatable)")
     pk.add_argument("--cdylib", action="append", default=[], help="built shared library to ship (repeatable)")
+    pk.add_argument("--no-probe", action="store_true", help="do not ship the tileport-probe binary")
     pk.add_argument("--no-cuda-tile-wheel", action="store_true", help="do not download/ship the cuda-tile wheel")
     pk.add_argument("--wheel-cache", default=".cache/wheels", help="where downloaded wheels are kept")
     pk.add_argument("--max-mb", type=float, default=60, help="refuse to write a bundle larger than this (MB)")

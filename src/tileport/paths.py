@@ -20,5 +20,10 @@ def cargo_target_dir(workspace: Path) -> Path:
     return Path(os.environ.get("CARGO_TARGET_DIR", workspace / "target"))
 
 
-def probe_binary(workspace: Path) -> Path:
-    return cargo_target_dir(workspace) / "release" / "tileport-probe"
+def probe_binary(workspace: Path | None = None) -> Path | None:
+    """The built ``tileport-probe``: an unpacked bundle's ``bin/`` first, then the workspace's release build."""
+    bundle = os.environ.get("TILEPORT_BUNDLE")
+    if bundle and (Path(bundle) / "bin" / "tileport-probe").exists():
+        return Path(bundle) / "bin" / "tileport-probe"
+    workspace = workspace or rust_workspace()
+    return None if workspace is None else cargo_target_dir(workspace) / "release" / "tileport-probe"

@@ -3,7 +3,8 @@
 A bundle is one ``.tar.xz`` holding what compiling and running Tile IR needs on a host that has only a driver and
 Python: tileiras, tileirdisasm, ptxas and libnvvm.so.4 in the pip layout (``site/nvidia/cu13/{bin,lib}``, plus the
 three wheels' ``METADATA`` so cuda-tile recognises the tree as its pip toolchain and drops ``CUDA_HOME`` itself),
-the cuda-tile wheel for the target Python, and optionally built cdylibs. ``manifest.json`` (the first member)
+the cuda-tile wheel for the target Python, the built ``tileport-probe`` (``bin/``; doctor launches it on a GPU to
+prove cutile's runtime works there) and optionally built cdylibs (``lib/``). ``manifest.json`` (the first member)
 records every file's SHA-256, size and mode; a sidecar ``BUNDLE.sha256`` covers the archive.
 
 Unpacking verifies the sidecar, refuses unsafe members, checks each file's checksum while writing it, installs the
@@ -99,7 +100,7 @@ def download_wheel(requirement: str, python: str, cache: Path, progress: Progres
     return hits[-1]
 
 
-def collect(tree: CudaTree, wheels: list[Path], cdylibs: list[Path]) -> list[Entry]:
+def collect(tree: CudaTree, wheels: list[Path], cdylibs: list[Path], binaries: list[Path] = ()) -> list[Entry]:
     entries: list[Entry] = []
     for rel in TOOL_FILES:
         src = tree.root / rel
@@ -115,13 +116,18 @@ def collect(tree: CudaTree, wheels: list[Path], cdylibs: list[Path]) -> list[Ent
         if not lib.is_file():
             raise BundleError(f"--cdylib {lib}: no such file")
         entries.append(Entry(f"lib/{lib.name}", source=lib, mode=0o755))
+    for exe in binaries:
+        if not exe.is_file():
+            raise BundleError(f"{exe}: no such file")
+        entries.append(Entry(f"bin/{exe.name}", source=exe, mode=0o755))
     return entries
 
 
 def pack(tree: CudaTree, out: Path, *, wheels: list[Path], cdylibs: list[Path], python: str,
-         max_mb: float = MAX_MB_DEFAULT, fast: bool = False, progress: Progress = lambda s: None) -> dict:
+         binaries: list[Path] = (), max_mb: float = MAX_MB_DEFAULT, fast: bool = False,
+         progress: Progress = lambda s: None) -> dict:
     """Write the bundle to ``out`` and ``out.sha256``; return the manifest. Raises if it exceeds ``max_mb``."""
-    entries = collect(tree, wheels, cdylibs)
+    entries = collect(tree, wheels, cdylibs, binaries)
     rel = release_of_binary(tree.tileiras)
     files = {}
     for e in entries:

@@ -50,6 +50,7 @@ class Context:
     tree: CudaTree | None = None
     releases: dict[str, str] = field(default_factory=dict)
     smoke_bytecode: Path | None = None
+    gpu_ok: bool = False
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="tileport-doctor-")))
 
 
@@ -342,7 +343,7 @@ def cutile_crate(ctx: Context) -> Iterator[Check]:
                     "run `./dev setup` (cargo build of the pinned workspace)")
         return
     probe = paths.probe_binary(ws)
-    if not probe.exists():
+    if probe is None or not probe.exists():
         yield Check("cutile-crate", "fail", True, f"cutile {locked} locked but not built ({probe} missing)",
                     "run `./dev setup`, which builds the Rust workspace once")
         return
@@ -375,9 +376,34 @@ def gpu(ctx: Context) -> Iterator[Check]:
         return
     for g in info.gpus:
         ok = g.arch == ctx.arch
+        ctx.gpu_ok = ctx.gpu_ok or ok
         yield Check(f"gpu{g.index}", "ok" if ok else ("fail" if ctx.require_gpu else "warn"), ctx.require_gpu,
                     f"{g.name}, {g.arch}, {g.memory_gib} GiB, driver supports CUDA {info.driver_version}",
                     "" if ok else f"kernels are being compiled for {ctx.arch}; pass --arch {g.arch}")
+
+
+@check("gpu")
+def cutile_run(ctx: Context) -> Iterator[Check]:
+    """Launch the probe's vector_add through cutile's runtime on the GPU (ragged size, poisoned output)."""
+    if not ctx.gpu_ok:
+        yield _skip("cutile-run", "no GPU of the target arch")
+        return
+    probe = paths.probe_binary()
+    if probe is None or not probe.exists():
+        yield Check("cutile-run", "fail" if ctx.require_gpu else "warn", ctx.require_gpu, "tileport-probe not found",
+                    "build it (`./dev setup`) or pack a bundle that ships it")
+        return
+    env = dict(os.environ)  # CUDA_HOME kept on purpose: the probe must survive it, as a cdylib would
+    if ctx.tree is not None:
+        env.setdefault("CUTILE_TILEIRAS_PATH", str(ctx.tree.tileiras))
+        env.setdefault("CUDA_TOOLKIT_PATH", str(ctx.tree.root))
+    proc = subprocess.run([str(probe), "--run", "1000003", "--tile", "1024"], capture_output=True, text=True,
+                          env=env, timeout=600)
+    if proc.returncode != 0:
+        yield Check("cutile-run", "fail", True, f"exit {proc.returncode}: {(proc.stdout + proc.stderr).strip()[-1500:]}",
+                    "the cutile runtime could not JIT or launch; check tileiras (above) and the driver")
+        return
+    yield Check("cutile-run", "ok", True, proc.stdout.strip())
 
 
 def run_checks(arch: str | None = None, profile: str | None = None, require_gpu: bool = False) -> list[Check]:
