@@ -28,3 +28,4 @@ python3 -m tileport doctor --require-gpu --json > "$out/doctor.json"
 
 python3 -m pytest -p no:cacheprovider -v -rA tests/gpu 2>&1 | tee "$out/gpu-tests.log"
 echo "gpu tests exit code: ${PIPESTATUS[0]}" | tee -a "$out/gpu-tests.log"
+python3 scripts/record_launch_signatures.py "$out/launch_signatures.json" 2>&1 | tee "$out/launch_signatures.log"
