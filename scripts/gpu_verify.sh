@@ -19,6 +19,7 @@ tc=/tmp/tileport-toolchain
 cat "$out/host.txt"
 
 python3 -m tileport toolchain unpack .bundle/toolchain.tar.xz "$tc" 2>&1 | tee "$out/unpack.log"
+[ "${PIPESTATUS[0]}" = 0 ] || { echo "unpack failed: stopping" | tee -a "$out/unpack.log"; exit 1; }
 # shellcheck disable=SC1091
 source "$tc/env.sh"
 

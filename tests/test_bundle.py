@@ -143,3 +143,20 @@ def test_full_bundle_fits_in_60_mb(tree, wheel, tmp_path):
     size = out.stat().st_size
     print(f"full bundle: {size / 1e6:.1f} MB")
     assert size <= 60e6
+
+
+def test_file_changing_during_pack_is_caught(tree, tmp_path, monkeypatch):
+    """The manifest is hashed before streaming; a file rewritten in between (a cargo build racing the pack — seen
+    once for real) must abort the pack instead of shipping a bundle whose unpack fails on the GPU host."""
+    small = tmp_path / "tool"
+    small.write_bytes(b"version 1")
+    real_sha = bundle.sha256_file
+
+    def stale_hash(path):
+        return hashlib.sha256(b"version 0").hexdigest() if path == small else real_sha(path)
+
+    monkeypatch.setattr(bundle, "sha256_file", stale_hash)
+    with pytest.raises(BundleError, match="changed while it was being packed"):
+        bundle.pack(tree, tmp_path / "b.tar.xz", wheels=[], cdylibs=[], binaries=[small], python=_py(), fast=True,
+                    max_mb=400)
+    assert not (tmp_path / "b.tar.xz").exists() and not (tmp_path / "b.tar.xz.partial").exists()

@@ -70,7 +70,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         for col in ("check", "status", "found"):
             table.add_column(col, overflow="fold")
         for c in checks:
-            table.add_row(c.name + ("" if c.required else " (optional)"), style[c.status], c.found)
+            optional = not c.required and c.status != "skip"
+            table.add_row(c.name + (" (optional)" if optional else ""), style[c.status], c.found)
         con = _console()
         con.print(table)
         for c in checks:

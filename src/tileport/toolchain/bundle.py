@@ -64,8 +64,7 @@ def sha256_file(path: Path) -> str:
 @dataclass(frozen=True)
 class Entry:
     arcname: str  # relative to TOP
-    source: Path | None = None
-    data: bytes | None = None
+    source: Path
     mode: int = 0o644
 
 
@@ -75,7 +74,7 @@ def _dist_info_metadata(tree: CudaTree, dist: str) -> Entry:
     if not hits:
         raise BundleError(f"cannot pack: {dist} is not installed beside {tree.root} (no {dist}-*.dist-info); "
                           "pack from a pip-installed toolchain (`./dev setup`)")
-    return Entry(f"site/{hits[-1].parent.name}/METADATA", source=hits[-1])
+    return Entry(f"site/{hits[-1].parent.name}/METADATA", hits[-1])
 
 
 def download_wheel(requirement: str, python: str, cache: Path, progress: Progress) -> Path:
@@ -106,20 +105,20 @@ def collect(tree: CudaTree, wheels: list[Path], cdylibs: list[Path], binaries: l
         src = tree.root / rel
         if not src.exists():
             raise BundleError(f"cannot pack: {src} is missing (run `tileport doctor`)")
-        entries.append(Entry(f"site/nvidia/cu13/{rel}", source=src, mode=0o755 if rel.startswith("bin/") else 0o644))
+        entries.append(Entry(f"site/nvidia/cu13/{rel}", src, 0o755 if rel.startswith("bin/") else 0o644))
     entries += [_dist_info_metadata(tree, d) for d in TOOL_DISTS]
     for w in wheels:
         if not w.name.endswith(".whl") or not w.is_file():
             raise BundleError(f"--wheel {w}: not a .whl file")
-        entries.append(Entry(f"wheels/{w.name}", source=w))
+        entries.append(Entry(f"wheels/{w.name}", w))
     for lib in cdylibs:
         if not lib.is_file():
             raise BundleError(f"--cdylib {lib}: no such file")
-        entries.append(Entry(f"lib/{lib.name}", source=lib, mode=0o755))
+        entries.append(Entry(f"lib/{lib.name}", lib, 0o755))
     for exe in binaries:
         if not exe.is_file():
             raise BundleError(f"{exe}: no such file")
-        entries.append(Entry(f"bin/{exe.name}", source=exe, mode=0o755))
+        entries.append(Entry(f"bin/{exe.name}", exe, 0o755))
     return entries
 
 
@@ -131,10 +130,7 @@ def pack(tree: CudaTree, out: Path, *, wheels: list[Path], cdylibs: list[Path], 
     rel = release_of_binary(tree.tileiras)
     files = {}
     for e in entries:
-        data = e.data if e.data is not None else None
-        digest = hashlib.sha256(data).hexdigest() if data is not None else sha256_file(e.source)  # type: ignore[arg-type]
-        size = len(data) if data is not None else e.source.stat().st_size  # type: ignore[union-attr]
-        files[e.arcname] = {"sha256": digest, "size": size, "mode": e.mode}
+        files[e.arcname] = {"sha256": sha256_file(e.source), "size": e.source.stat().st_size, "mode": e.mode}
     manifest = {
         "format": FORMAT,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -149,18 +145,11 @@ def pack(tree: CudaTree, out: Path, *, wheels: list[Path], cdylibs: list[Path], 
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".partial")
     t0 = time.monotonic()
-    with lzma.open(tmp, "wb", format=lzma.FORMAT_XZ, filters=_filters(fast)) as xz, \
-            tarfile.open(fileobj=xz, mode="w|", format=tarfile.PAX_FORMAT) as tar:
-        _add_bytes(tar, f"{TOP}/manifest.json", json.dumps(manifest, indent=1, sort_keys=True).encode(), 0o644)
-        for i, e in enumerate(entries, 1):
-            progress(f"  [{i}/{len(entries)}] {e.arcname}")
-            if e.data is not None:
-                _add_bytes(tar, f"{TOP}/{e.arcname}", e.data, e.mode)
-            else:
-                info = tar.gettarinfo(str(e.source), arcname=f"{TOP}/{e.arcname}")
-                info.mode, info.uid, info.gid, info.uname, info.gname, info.mtime = e.mode, 0, 0, "", "", 0
-                with e.source.open("rb") as f:  # type: ignore[union-attr]
-                    tar.addfile(info, f)
+    try:
+        _write_archive(tmp, entries, files, manifest, fast, progress)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     size_mb = tmp.stat().st_size / 1e6
     if size_mb > max_mb:
         tmp.unlink()
@@ -170,6 +159,39 @@ def pack(tree: CudaTree, out: Path, *, wheels: list[Path], cdylibs: list[Path], 
     Path(str(out) + ".sha256").write_text(f"{sha256_file(out)}  {out.name}\n")
     progress(f"wrote {out} ({size_mb:.1f} MB, {raw / 1e6 / max(size_mb, 1e-9):.1f}x) in {time.monotonic() - t0:.0f} s")
     return manifest
+
+
+def _write_archive(tmp: Path, entries: list[Entry], files: dict, manifest: dict, fast: bool,
+                   progress: Progress) -> None:
+    with lzma.open(tmp, "wb", format=lzma.FORMAT_XZ, filters=_filters(fast)) as xz, \
+            tarfile.open(fileobj=xz, mode="w|", format=tarfile.PAX_FORMAT) as tar:
+        _add_bytes(tar, f"{TOP}/manifest.json", json.dumps(manifest, indent=1, sort_keys=True).encode(), 0o644)
+        for i, e in enumerate(entries, 1):
+            progress(f"  [{i}/{len(entries)}] {e.arcname}")
+            info = tarfile.TarInfo(f"{TOP}/{e.arcname}")
+            info.size, info.mode, info.mtime = files[e.arcname]["size"], e.mode, 0
+            with e.source.open("rb") as f:
+                hashing = _HashingReader(f)
+                tar.addfile(info, hashing)
+            if hashing.hexdigest() != files[e.arcname]["sha256"] or hashing.size != info.size:
+                raise BundleError(f"{e.source} changed while it was being packed (a build running at the same "
+                                  "time?); pack again")
+
+
+class _HashingReader:
+    """File wrapper that hashes what tarfile reads, so a file modified during packing is caught."""
+
+    def __init__(self, f):
+        self._f, self._h, self.size = f, hashlib.sha256(), 0
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._f.read(n)
+        self._h.update(data)
+        self.size += len(data)
+        return data
+
+    def hexdigest(self) -> str:
+        return self._h.hexdigest()
 
 
 def _add_bytes(tar: tarfile.TarFile, name: str, data: bytes, mode: int) -> None:
