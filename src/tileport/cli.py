@@ -184,6 +184,37 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return rc
 
 
+# ---------------------------------------------------------------- irdiff
+
+def cmd_irdiff(args: argparse.Namespace) -> int:
+    from .irdiff.canon import parse_layout
+    from .irdiff.compare import compare
+
+    try:
+        la = parse_layout(args.layout_a) if args.layout_a else None
+        lb = parse_layout(args.layout_b) if args.layout_b else None
+    except ValueError as exc:
+        raise TileportError(str(exc)) from None
+    verdict = compare(args.a, args.b, layout_a=la, layout_b=lb)
+    if args.json:
+        _emit_json(verdict)
+    else:
+        con = _console()
+        for d in verdict["differences"]:
+            con.print(f"[bold red]{d['kind']}[/]: {d['detail']}", markup=True, highlight=False)
+            for side in ("a", "b"):
+                w = d[side]
+                if w:
+                    con.print(f"  {side.upper()} {w['file']}:{w['line']} ({w['path']})\n    {w.get('text', '')}",
+                              markup=False)
+        used = [f"{r['id']} (A {r['count']['a']}, B {r['count']['b']})" for r in verdict["rewrites_used"]
+                if r["count"]["a"] or r["count"]["b"]]
+        con.print("rules applied: " + (", ".join(used) or "none"), markup=False)
+        con.print("[green]equivalent[/]" if verdict["equivalent"] else
+                  f"[bold red]different[/] ({len(verdict['differences'])} difference(s))")
+    return 0 if verdict["equivalent"] else 1
+
+
 # ---------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
@@ -250,6 +281,26 @@ pinned cutile crate's build; and the GPU and driver when one is present. Each fa
     c.add_argument("--arch", help="cubin target (default sm_90); 'none' to skip the cubin")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_compile)
+
+    ir = sub.add_parser("irdiff", help="are two Tile IR programs structurally the same? (exit 0 iff equivalent)",
+                        formatter_class=fmt, description="""\
+Compares two Tile IR programs (bytecode .tileirbc, or tileirdisasm text) op by op as dataflow graphs: value names,
+the entry symbol, debug locations, unused arguments and dead pure ops do not matter; op names, attributes (rounding,
+flush_to_zero, padding, tile shapes, strides, hints, memory ordering), types, operands and regions do. Entry
+arguments are matched by role (array k's pointer/shape/stride, scalar k): the layout is read from a cuTile Python
+mangled symbol, or given with --layout-a/--layout-b (needed for cutile entries, whose mutable tensors carry extra
+arguments). Proven-equivalent rewrites are listed in tileport.irdiff.rules; each one used is reported.""",
+                        epilog="layout syntax: comma-separated A<rank>[+<extra args>] per array, S per scalar, in "
+                               "entry order, e.g. A1,A1,A1+2\n\nexamples:\n"
+                               "  tileport irdiff build/ref/k.tileirbc build/rust/k.tileirbc --layout-b A1,A1,A1+2\n"
+                               "  tileport irdiff a.tileir.txt b.tileir.txt --json")
+    ir.add_argument("a", help="program A (.tileirbc or disassembly)")
+    ir.add_argument("b", help="program B (.tileirbc or disassembly)")
+    ir.add_argument("--layout-a", help="argument layout of A's entry (default: from its mangled symbol)")
+    ir.add_argument("--layout-b", help="argument layout of B's entry")
+    ir.add_argument("--json", action="store_true",
+                    help='print {"equivalent", "differences", "rewrites_used", "op_inventory", "prologue"}')
+    ir.set_defaults(func=cmd_irdiff)
 
     dm = sub.add_parser("demo", help="compile the bundled vector_add example to Tile IR and an sm_90 cubin")
     dm.add_argument("--out", default="build/demo")

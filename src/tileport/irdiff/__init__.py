@@ -1,0 +1,1 @@
+"""Structural Tile IR comparison: parse tileirdisasm text, canonicalize, compare as dataflow graphs."""

@@ -1,0 +1,268 @@
+"""Canonical form of one entry: role-labelled arguments, forwarded rewrites, liveness, structural value hashes.
+
+A value's hash is computed from what it is (op name, attributes and types, operand hashes, regions), never from
+its name, so renaming and reordering pure ops do not change it. Effectful ops (memory, unknown ops) and
+terminators are the *roots* of their region and keep their order; everything pure is reached through them.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .parse import Entry, Op, Region
+from .rules import PURE_OPS, TERMINATORS
+
+Layout = list[tuple[str, int, int]]  # ("A", rank, extra_args) | ("S", 0, 0)
+
+
+def parse_layout(text: str) -> Layout:
+    """``"A2,A1,A2+2,S"``: arrays of rank 2 and 1, a rank-2 array with 2 extra args, a scalar."""
+    out: Layout = []
+    for tok in filter(None, (t.strip() for t in text.split(","))):
+        m = re.fullmatch(r"A(\d+)(?:\+(\d+))?|S", tok)
+        if not m:
+            raise ValueError(f"bad layout item {tok!r}: expected A<rank>[+<extra>] or S")
+        out.append(("S", 0, 0) if tok == "S" else ("A", int(m.group(1)), int(m.group(2) or 0)))
+    return out
+
+
+def layout_from_python_symbol(symbol: str) -> Layout | None:
+    """Recover the cuTile Python v1 layout (ptr, shape.., strides.. per array) from a mangled entry symbol."""
+    try:
+        from cuda.tile.compilation import ArrayConstraint, ScalarConstraint, demangle_kernel_name
+        _, sig = demangle_kernel_name(symbol)
+    except Exception:  # not a mangled cuTile Python name, or cuda-tile missing
+        return None
+    out: Layout = []
+    for p in sig.parameters:
+        if isinstance(p, ArrayConstraint):
+            out.append(("A", p.ndim, 0))
+        elif isinstance(p, ScalarConstraint):
+            out.append(("S", 0, 0))
+    return out
+
+
+def label_args(entry: Entry, layout: Layout | None) -> tuple[dict[str, str], str]:
+    """Map argument ids to role labels. Returns (labels, how) where how says which layout was used."""
+    if layout is not None:
+        labels: dict[str, str] = {}
+        i, arrays, scalars = 0, 0, 0
+        args = entry.args
+        need = sum(1 + 2 * r + x if k == "A" else 1 for k, r, x in layout)
+        if need == len(args):
+            for kind, rank, extra in layout:
+                if kind == "S":
+                    labels[args[i][0]] = f"S{scalars}"
+                    scalars, i = scalars + 1, i + 1
+                    continue
+                p = f"P{arrays}"
+                labels[args[i][0]] = p
+                for d in range(rank):
+                    labels[args[i + 1 + d][0]] = f"{p}.shape{d}"
+                    labels[args[i + 1 + rank + d][0]] = f"{p}.stride{d}"
+                for j in range(extra):
+                    labels[args[i + 1 + 2 * rank + j][0]] = f"{p}.extra{j}"
+                arrays, i = arrays + 1, i + 1 + 2 * rank + extra
+            return labels, "layout"
+    return {a: f"arg{k}" for k, (a, _) in enumerate(entry.args)}, "positional"
+
+
+def _h(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
+
+
+@dataclass
+class Canon:
+    entry: Entry
+    labels: dict[str, str]
+    layout_how: str
+    defs: dict[str, tuple[Op, int]] = field(default_factory=dict)      # value id → (defining op, result index)
+    barg_of: dict[str, tuple[int, int]] = field(default_factory=dict)  # block arg id → (depth, index)
+    forward: dict[str, str] = field(default_factory=dict)              # rewritten value → replacement
+    substitute: dict[int, Op] = field(default_factory=dict)            # id(op) → rewritten op
+    fired: Counter = field(default_factory=Counter)
+    hashes: dict[str, str] = field(default_factory=dict)
+    op_hashes: dict[int, str] = field(default_factory=dict)
+    inventory: Counter = field(default_factory=Counter)
+    roots: dict[int, list[Op]] = field(default_factory=dict)           # id(region) → its roots in order
+    attrs: str = ""
+
+    # ---------------------------------------------------------------- building
+
+    def resolve(self, v: str) -> str:
+        while v in self.forward:
+            v = self.forward[v]
+        return v
+
+    def op_of(self, op: Op) -> Op:
+        return self.substitute.get(id(op), op)
+
+    def is_effectful(self, op: Op) -> bool:
+        if op.name in TERMINATORS:
+            return True
+        if op.name not in PURE_OPS:
+            return True
+        return any(self.is_effectful(o) for r in op.regions for o in r.ops if o.name not in TERMINATORS)
+
+    def value_hash(self, v: str) -> str:
+        v = self.resolve(v)
+        if v in self.hashes:
+            return self.hashes[v]
+        if v in self.labels:
+            typ = dict(self.entry.args)[v]
+            h = _h("arg", self.labels[v], typ)
+        elif v in self.barg_of:
+            h = _h("barg", *self.barg_of[v])
+        elif v in self.defs:
+            op, idx = self.defs[v]
+            h = _h(self.op_hash(op), idx)
+        else:
+            h = _h("undefined", v)
+        self.hashes[v] = h
+        return h
+
+    def op_hash(self, op: Op) -> str:
+        key = id(op)
+        if key in self.op_hashes:
+            return self.op_hashes[key]
+        real = self.op_of(op)
+        h = _h(real.name, real.template, [self.value_hash(o) for o in real.operands],
+               [self.region_hash(r) for r in real.regions], getattr(op, "_eff_index", None))
+        self.op_hashes[key] = h
+        return h
+
+    def region_hash(self, region: Region) -> str:
+        return _h("region", [self.op_hash(o) for o in self.roots[id(region)]])
+
+
+def _index(canon: Canon, region: Region, depth: int, path: str) -> None:
+    counts: Counter = Counter()
+    for op in region.ops:
+        op.path = f"{path}/{op.name}[{counts[op.name]}]"
+        counts[op.name] += 1
+        for k, r in enumerate(op.results):
+            canon.defs[r] = (op, k)
+        for k, b in enumerate(op.block_args):
+            canon.barg_of[b] = (depth + 1, k)
+        for r in op.regions:
+            _index(canon, r, depth + 1, op.path)
+
+
+def _all_ops(region: Region):
+    for op in region.ops:
+        yield op
+        for r in op.regions:
+            yield from _all_ops(r)
+
+
+def _const_int(canon: Canon, v: str) -> int | None:
+    d = canon.defs.get(canon.resolve(v))
+    if d is None or d[0].name != "constant":
+        return None
+    m = re.match(r"constant <i\d+: (-?\d+)>", d[0].template)
+    return int(m.group(1)) if m else None
+
+
+def _nonneg(canon: Canon, v: str) -> bool:
+    v = canon.resolve(v)
+    if canon.labels.get(v, "").split(".")[-1].startswith("shape"):
+        return True
+    c = _const_int(canon, v)
+    if c is not None:
+        return c >= 0
+    d = canon.defs.get(v)
+    if d is None:
+        return False
+    op = d[0]
+    if op.name in ("get_tile_block_id", "get_num_tile_blocks"):
+        return True
+    return op.name == "assume" and bool(re.match(r"assume bounded<(\d+), ", op.template))
+
+
+def _apply_rewrites(canon: Canon) -> None:
+    for op in _all_ops(canon.entry.body):
+        # assume-nonneg-block-id
+        if op.name == "assume" and op.template.startswith("assume bounded<0, ?>, $0"):
+            src = canon.defs.get(canon.resolve(op.operands[0]))
+            if src and src[0].name in ("get_tile_block_id", "get_num_tile_blocks"):
+                canon.forward[op.results[0]] = op.operands[0]
+                canon.fired["assume-nonneg-block-id"] += 1
+        # cdiv-rounding: divi (addi a, c), b signed  with c = b - 1, b > 0, a ≥ 0
+        m = re.fullmatch(r"divi \$0, \$1 signed : (.+)", op.template) if op.name == "divi" else None
+        if m:
+            num = canon.defs.get(canon.resolve(op.operands[0]))
+            b = _const_int(canon, op.operands[1])
+            if num and num[0].name == "addi" and b and b > 0 and len(num[0].operands) == 2:
+                x, y = num[0].operands
+                for a, c in ((x, y), (y, x)):
+                    if _const_int(canon, c) == b - 1 and _nonneg(canon, a):
+                        canon.substitute[id(op)] = Op(
+                            "divi", f"divi $0, $1 signed rounding<positive_inf> : {m.group(1)}",
+                            [a, op.operands[1]], op.results, [], line=op.line, text=op.text, path=op.path)
+                        canon.fired["cdiv-rounding"] += 1
+                        break
+
+
+def _mark_roots(canon: Canon, region: Region) -> None:
+    roots = [op for op in region.ops if canon.is_effectful(op)]
+    for k, op in enumerate(roots):
+        op._eff_index = k  # type: ignore[attr-defined]
+    canon.roots[id(region)] = roots
+    for op in region.ops:
+        for r in op.regions:
+            _mark_roots(canon, r)
+
+
+def _live(canon: Canon) -> set[int]:
+    """ids of ops reachable from the roots (the ops that matter)."""
+    live: set[int] = set()
+    stack = list(canon.roots[id(canon.entry.body)])
+    while stack:
+        op = stack.pop()
+        if id(op) in live:
+            continue
+        live.add(id(op))
+        real = canon.op_of(op)
+        for v in real.operands:
+            d = canon.defs.get(canon.resolve(v))
+            if d is not None:
+                stack.append(d[0])
+        for r in real.regions:
+            stack.extend(canon.roots[id(r)])
+    return live
+
+
+HINTS_DEFAULT = re.compile(r"optimization_hints=<default = \{\}>")
+
+
+def canonicalize(entry: Entry, layout: Layout | None = None) -> Canon:
+    if layout is None:
+        layout = layout_from_python_symbol(entry.symbol)
+    labels, how = label_args(entry, layout)
+    canon = Canon(entry, labels, how)
+    canon.attrs = HINTS_DEFAULT.sub("", entry.attrs).strip()
+    if canon.attrs != entry.attrs.strip():
+        canon.fired["empty-optimization-hints"] += 1
+    _index(canon, entry.body, 0, "entry")
+    _apply_rewrites(canon)
+    _mark_roots(canon, entry.body)
+    live = _live(canon)
+    all_ops = list(_all_ops(entry.body))
+    dead = [op for op in all_ops if id(op) not in live]
+    if dead:
+        canon.fired["dead-pure-ops"] += len(dead)
+    live_ops = [op for op in all_ops if id(op) in live]
+    unique = {canon.op_hash(op): canon.op_of(op).name for op in live_ops}
+    canon.inventory = Counter(unique.values())
+    hashes = Counter(canon.op_hash(op) for op in live_ops if not canon.is_effectful(op))
+    merged = sum(n - 1 for n in hashes.values())
+    if merged:
+        canon.fired["common-pure-subexpressions"] += merged
+    used_args = {canon.resolve(v) for op in live_ops for v in canon.op_of(op).operands} & set(labels)
+    dropped = [labels[a] for a, _ in entry.args if a not in used_args]
+    if dropped:
+        canon.fired["entry-prologue"] += len(dropped)
+    canon.dropped_args = dropped  # type: ignore[attr-defined]
+    return canon

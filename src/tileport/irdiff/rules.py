@@ -1,0 +1,66 @@
+"""The data irdiff works from: which ops are pure, and every canonicalization and rewrite it may apply.
+
+Each entry of :data:`RULES` is one equivalence irdiff accepts, with the argument for why it preserves meaning and
+the unit test that pins it down (tests/test_irdiff_rules.py checks every rule has one). A verdict lists each rule
+that fired. Anything not covered here is reported as a difference.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Ops without side effects: unused ones are dead, identical ones are the same value. Unknown ops are treated as
+#: effectful (kept, ordered), which is the conservative choice.
+PURE_OPS = frozenset("""
+constant make_token assume get_tile_block_id get_num_tile_blocks make_tensor_view make_partition_view
+get_index_space_shape get_tensor_shape reshape broadcast iota permute transpose extract cat offset select
+addf subf mulf divf remf negf absf maxf minf fma addi subi muli divi remi negi absi maxi mini mulhii
+exp exp2 log log2 sqrt rsqrt tanh sin cos tan sinh cosh pow floor ceil
+cmpf cmpi andi ori xori shli shri ftof itof ftoi exti trunci bitcast int_to_ptr ptr_to_int
+mmaf mmai reduce scan
+""".split())
+
+#: Region terminators: roots of their region, never dead.
+TERMINATORS = frozenset({"return", "yield", "continue", "break"})
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    kind: str          # "canonicalization" (form only) or "rewrite" (a proven-equivalent different computation)
+    summary: str
+    why: str
+    test: str          # the test function in tests/test_irdiff_rules.py that pins it
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("ssa-names", "canonicalization", "value names are ignored; values are identified by how they are computed",
+         "SSA names carry no meaning", "test_ssa_names"),
+    Rule("debug-locations", "canonicalization", "loc(...) annotations are dropped", "debug info only",
+         "test_debug_locations"),
+    Rule("entry-symbol", "canonicalization", "the entry's symbol name is ignored",
+         "cuTile Python mangles the signature into it, cutile appends _entry", "test_entry_symbol"),
+    Rule("entry-prologue", "canonicalization",
+         "entry arguments are identified by role (array k's pointer / shape d / stride d / extra j, scalar k) from "
+         "the calling-convention layout; unused arguments are dropped",
+         "cuTile Python passes ptr, shape.., strides.. per array; cutile adds partition arguments for mutable "
+         "tensors; an argument no op reads cannot change what the kernel computes", "test_entry_prologue"),
+    Rule("empty-optimization-hints", "canonicalization", "optimization_hints=<default = {}> equals no hints",
+         "an empty hint dictionary is the default", "test_empty_hints"),
+    Rule("dead-pure-ops", "canonicalization", "pure ops whose results are never used are dropped",
+         "no side effects, no uses: removing them changes nothing", "test_dead_pure_ops"),
+    Rule("common-pure-subexpressions", "canonicalization",
+         "identical pure ops on identical operands are one value (includes repeated make_token, "
+         "get_tile_block_id, constants)",
+         "pure ops are functions of their operands; a fresh token orders nothing, so any two are interchangeable",
+         "test_common_pure_subexpressions"),
+    Rule("assume-nonneg-block-id", "rewrite",
+         "assume bounded<0, ?> applied to a block id or block count is the value itself",
+         "block ids and grid sizes are never negative, so the assumption holds by construction and only restates "
+         "a fact", "test_assume_nonneg_block_id"),
+    Rule("cdiv-rounding", "rewrite",
+         "divi (a + (b-1)), b signed  ≡  divi a, b signed rounding<positive_inf>, for constant b > 0 and a ≥ 0",
+         "for a ≥ 0 and b > 0, ⌊(a+b-1)/b⌋ = ⌈a/b⌉ and truncation equals flooring; a ≥ 0 is proven from an "
+         "assume bounded<0, ?>, a shape argument, a block id, or a non-negative constant", "test_cdiv_rounding"),
+)
+
+RULES_BY_ID = {r.id: r for r in RULES}
