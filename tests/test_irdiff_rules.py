@@ -1,0 +1,139 @@
+"""One test per irdiff rule (tileport.irdiff.rules.RULES names them): each accepted equivalence holds exactly where
+its argument holds, and not one step beyond."""
+import sys
+
+from tileport.irdiff.canon import parse_layout
+from tileport.irdiff.compare import compare_programs
+from tileport.irdiff.parse import parse
+from tileport.irdiff.rules import RULES
+
+HEAD = "entry @k(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<i32>, %arg3: tile<i32>) {"
+
+
+def prog(*body: str, head: str = HEAD) -> str:
+    return "\n".join([head, *("  " + b for b in body), "  return", "}"])
+
+
+def v(a: str, b: str, la=None, lb=None) -> dict:
+    return compare_programs(parse(a, "A"), parse(b, "B"), layout_a=parse_layout(la) if la else None,
+                            layout_b=parse_layout(lb) if lb else None)
+
+
+def fired(verdict: dict, rule: str) -> int:
+    return sum(next((r["count"][s] for r in verdict["rewrites_used"] if r["id"] == rule), 0) for s in "ab")
+
+
+STORE = ("%tv = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>",
+         "%pv = make_partition_view %tv : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>",
+         "%t0 = make_token : token")
+
+
+def store(val: str, idx: str, tok: str = "%t0") -> str:
+    return (f"%s = store_view_tko weak {val}, %pv[{idx}] token = {tok} : tile<128xf32>, "
+            "partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token")
+
+
+ONES = "%one = constant <f32: 1.000000e+00> : tile<128xf32>"
+BID = "%bx, %by, %bz = get_tile_block_id : tile<i32>"
+
+
+def test_every_rule_has_its_test():
+    here = sys.modules[__name__]
+    for rule in RULES:
+        assert callable(getattr(here, rule.test, None)), f"rule {rule.id} names missing test {rule.test}"
+
+
+def test_ssa_names():
+    a = prog(*STORE, ONES, BID, store("%one", "%bx"))
+    b = a.replace("%one", "%c1").replace("%bx", "%blockId_x").replace("%pv", "%pview_3")
+    assert v(a, b)["equivalent"]
+
+
+def test_debug_locations():
+    a = prog(*STORE, ONES, BID, store("%one", "%bx"))
+    b = "\n".join(ln + ' loc("k.py":3:1)' if "=" in ln else ln for ln in a.splitlines())
+    assert v(a, b)["equivalent"]
+
+
+def test_entry_symbol():
+    a = prog(*STORE, ONES, BID, store("%one", "%bx"))
+    assert v(a, a.replace("@k(", "@k_entry("))["equivalent"]
+
+
+def test_entry_prologue():
+    """B has two extra (unused) arguments after the array, as a cutile &mut tensor does; with the layouts given
+    the arrays line up by role. Using an extra argument for real is a difference."""
+    a = prog(*STORE, ONES, BID, store("%one", "%bx"))
+    head_b = ("entry @k(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<i32>, %x0: tile<i32>, "
+              "%x1: tile<i32>, %arg3: tile<i32>) {")
+    b = prog(*STORE, ONES, BID, store("%one", "%bx"), head=head_b)
+    ok = v(a, b, "A1,S", "A1+2,S")
+    assert ok["equivalent"] and ok["prologue"]["b"]["dropped_args"] == ["P0.stride0", "P0.extra0", "P0.extra1", "S0"]
+    b_uses_extra = prog(*STORE[:1], STORE[1], STORE[2], ONES, store("%one", "%x0"), head=head_b)
+    a_uses_scalar = prog(*STORE, ONES, store("%one", "%arg3"))
+    bad = v(a_uses_scalar, b_uses_extra, "A1,S", "A1+2,S")
+    assert not bad["equivalent"] and "S0" in bad["differences"][0]["detail"]
+    assert "P0.extra0" in bad["differences"][0]["detail"]
+
+
+def test_empty_hints():
+    a = prog(*STORE, ONES, BID, store("%one", "%bx"))
+    b = a.replace(") {", ") optimization_hints=<default = {}> {", 1)
+    assert v(a, b)["equivalent"]
+    c = a.replace(") {", ") optimization_hints=<sm_90 = {num_cta_in_cga = 2}> {", 1)
+    assert not v(a, c)["equivalent"]
+
+
+def test_dead_pure_ops():
+    a = prog(*STORE, ONES, BID, store("%one", "%bx"))
+    b = prog(*STORE, ONES, "%dead = constant <i32: 7> : tile<i32>", BID, "%d2 = addi %bx, %bx : tile<i32>",
+             store("%one", "%bx"))
+    out = v(a, b)
+    assert out["equivalent"] and fired(out, "dead-pure-ops") >= 2
+    # An unused load is not pure: it stays, and is a difference.
+    c = prog(*STORE, ONES, BID, load("%bx"), store("%one", "%bx"))
+    assert not v(a, c)["equivalent"]
+
+
+def load(idx: str, tok: str = "%t0") -> str:
+    return (f"%l, %lt = load_view_tko weak %pv[{idx}] token = {tok} : partition_view<tile=(128), "
+            "tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<128xf32>, token")
+
+
+def test_common_pure_subexpressions():
+    a = prog(*STORE, BID, load("%bx"), store("%l", "%bx"))
+    b = prog(*STORE, "%t1 = make_token : token", BID, "%bx2, %by2, %bz2 = get_tile_block_id : tile<i32>",
+             load("%bx"), store("%l", "%bx2", tok="%t1"))
+    out = v(a, b)
+    assert out["equivalent"] and fired(out, "common-pure-subexpressions") >= 2
+    # Two stores are two stores, even when identical.
+    c = prog(*STORE, BID, load("%bx"), store("%l", "%bx"), store("%l", "%bx").replace("%s =", "%s2 ="))
+    assert not v(a, c)["equivalent"]
+
+
+def test_assume_nonneg_block_id():
+    a = prog(*STORE, ONES, BID, store("%one", "%bx"))
+    b = prog(*STORE, ONES, BID, "%abx = assume bounded<0, ?>, %bx : tile<i32>", store("%one", "%abx"))
+    out = v(a, b)
+    assert out["equivalent"] and fired(out, "assume-nonneg-block-id") == 1
+    # The same assume on a scalar argument is a real fact about it: not rewritten.
+    c = prog(*STORE, ONES, store("%one", "%arg3"))
+    d = prog(*STORE, ONES, "%aa = assume bounded<0, ?>, %arg3 : tile<i32>", store("%one", "%aa"))
+    assert not v(c, d)["equivalent"]
+
+
+def _cdiv_pair(assume_a: bool, bias: int):
+    pre = ["%n = assume bounded<0, ?>, %arg3 : tile<i32>"] if assume_a else []
+    n = "%n" if assume_a else "%arg3"
+    a = prog(*STORE, ONES, *pre, "%c = constant <i32: 128> : tile<i32>",
+             f"%q = divi {n}, %c signed rounding<positive_inf> : tile<i32>", store("%one", "%q"))
+    b = prog(*STORE, ONES, *pre, "%c = constant <i32: 128> : tile<i32>", f"%m = constant <i32: {bias}> : tile<i32>",
+             f"%s0 = addi {n}, %m : tile<i32>", "%q = divi %s0, %c signed : tile<i32>", store("%one", "%q"))
+    return v(a, b)
+
+
+def test_cdiv_rounding():
+    out = _cdiv_pair(assume_a=True, bias=127)
+    assert out["equivalent"] and fired(out, "cdiv-rounding") == 1
+    assert not _cdiv_pair(assume_a=False, bias=127)["equivalent"], "a may be negative: not the same"
+    assert not _cdiv_pair(assume_a=True, bias=126)["equivalent"], "a+126 is not a ceiling division by 128"
