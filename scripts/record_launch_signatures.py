@@ -26,7 +26,10 @@ def describe(c):
 
 
 def case(name, x, y, n=7, s=0.5):
-    sig = KernelSignature.from_kernel_args(probe2, (x, y, n, s, 16), CallingConvention.cutile_python_v1())
+    try:
+        sig = KernelSignature.from_kernel_args(probe2, (x, y, n, s, 16), CallingConvention.cutile_python_v1())
+    except Exception as exc:  # the rejection is itself the fact to record
+        return {"case": name, "error": f"{type(exc).__name__}: {exc}"}
     return {"case": name, "x": {"shape": list(x.shape), "stride": list(x.stride()), "dtype": str(x.dtype),
                                 "ptr_mod_256": x.data_ptr() % 256},
             "symbol": sig.symbol, "params": [describe(p) for p in sig.parameters]}
