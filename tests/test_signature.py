@@ -44,11 +44,23 @@ def test_bind_checks_names_and_arity():
 
 
 dims = st.lists(st.one_of(st.none(), st.integers(1, 4096)), min_size=1, max_size=4)
-arrays = dims.flatmap(lambda d: st.builds(
-    ArraySig, st.sampled_from(sorted(DTYPES)), st.just(tuple(d)),
-    st.one_of(st.none(), st.lists(st.one_of(st.none(), st.integers(0, 1 << 20)), min_size=len(d),
-                                  max_size=len(d)).map(tuple)),
-    st.booleans()))
+
+
+def _array(d):
+    n = len(d)
+    divs = st.lists(st.sampled_from([1, 2, 4, 8, 16]), min_size=n, max_size=n).map(tuple)
+    strides = st.one_of(st.none(), st.lists(st.one_of(st.none(), st.integers(0, 1 << 20)), min_size=n,
+                                            max_size=n).map(tuple))
+    # a static dimension carries no divisibility fact of its own (the value says it all)
+    return st.builds(lambda dt, sd, s, sdiv, i64, al, alias: ArraySig(
+        dt, tuple(d), s if s is None or any(x is not None for x in s) else None, i64,
+        tuple(1 if v is not None else k for v, k in zip(d, sd)),
+        tuple(1 if (s is not None and v is not None) else k for v, k in zip(s or (None,) * n, sdiv)), al, alias),
+        st.sampled_from(sorted(DTYPES)), divs, strides, divs, st.booleans(), st.sampled_from([1, 8, 16]),
+        st.booleans())
+
+
+arrays = dims.flatmap(_array)
 params = st.one_of(arrays, st.builds(ScalarSig, st.sampled_from(sorted(DTYPES))),
                    st.builds(ConstSig, st.one_of(st.booleans(), st.integers(-10**6, 10**6))))
 names = st.one_of(st.none(), st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True))

@@ -184,6 +184,34 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return rc
 
 
+# ---------------------------------------------------------------- capture
+
+def cmd_capture(args: argparse.Namespace) -> int:
+    from .frontends.cutile_py.capture import CaptureError, run_captured, write_capture
+
+    cmd = list(args.command)
+    if cmd and cmd[0] == "--":
+        cmd = cmd[1:]
+    if cmd and Path(cmd[0]).name.startswith("python"):
+        cmd = cmd[1:]
+    if not cmd or not cmd[0].endswith(".py"):
+        raise CaptureError("expected `tileport capture [--out FILE] -- python SCRIPT.py [ARGS...]`")
+    script = Path(cmd[0])
+    if not script.is_file():
+        raise CaptureError(f"{script}: no such file")
+    rec = run_captured(script, cmd[1:])
+    data = write_capture(rec, script, cmd[1:], Path(args.out))
+    if args.json:
+        _emit_json(data)
+    else:
+        for l in data["launches"]:
+            print(f"{l['qualname']}  grid={tuple(l['grid'])}  x{l['count']}\n    {l['signature']}")
+        for e in data["errors"]:
+            print(f"not recorded: {e}", file=sys.stderr)
+        print(f"{len(data['launches'])} distinct launch(es) → {args.out}", file=sys.stderr)
+    return 1 if data["errors"] else 0
+
+
 # ---------------------------------------------------------------- irdiff
 
 def cmd_irdiff(args: argparse.Namespace) -> int:
@@ -281,6 +309,20 @@ pinned cutile crate's build; and the GPU and driver when one is present. Each fa
     c.add_argument("--arch", help="cubin target (default sm_90); 'none' to skip the cubin")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_compile)
+
+    cp = sub.add_parser("capture", help="record the cuTile launches of a host script (CPU is enough)",
+                        formatter_class=fmt, description="""\
+Runs SCRIPT.py as __main__ with ct.launch intercepted: each launch is recorded (kernel, source, grid, every
+argument's dtype/shape/strides, constant values) and not executed, so CPU arrays (numpy, torch CPU tensors, anything
+with __array_interface__ / __cuda_array_interface__) work on a machine without a GPU. The recorded signatures carry
+the same divisibility/alignment facts ct.launch would specialize on. Identical launches are recorded once, with a
+count. The output feeds `tileport analyze --capture FILE`.""",
+                        epilog="example:\n  tileport capture --out build/launches.json -- python "
+                               "src/tileport/examples/host.py 1000x768 4096x1024")
+    cp.add_argument("--out", default="launches.json", help="capture file to write (default launches.json)")
+    cp.add_argument("--json", action="store_true", help="also print the capture as JSON")
+    cp.add_argument("command", nargs=argparse.REMAINDER, help="-- python SCRIPT.py [ARGS...]")
+    cp.set_defaults(func=cmd_capture)
 
     ir = sub.add_parser("irdiff", help="are two Tile IR programs structurally the same? (exit 0 iff equivalent)",
                         formatter_class=fmt, description="""\

@@ -5,14 +5,20 @@ must match the kernel's parameter name)::
 
     SIG      := PARAM ("," PARAM)*
     PARAM    := [NAME "="] (ARRAY | SCALAR | CONST)
-    ARRAY    := DTYPE "[" DIMS "]" ["/" STRIDES] ["@i64"]     e.g.  f32[?]   f16[?,128]/?,1   bf16[?,?]@i64
-    DIMS     := DIM ("," DIM)*        DIM := "?" (dynamic) | INT (static shape)
-    STRIDES  := DIM ("," DIM)*        "?" = dynamic stride, INT = that stride is known (in elements)
+    ARRAY    := DTYPE "[" DIMS "]" ["/" STRIDES] ["&" ALIGN] ["!alias"] ["@i64"]
+    DIMS     := DIM ("," DIM)*        DIM := "?" | "?%" DIV | INT        (dynamic | dynamic, divisible by DIV | static)
+    STRIDES  := DIM ("," DIM)*        the same, for strides in elements
     SCALAR   := DTYPE                 e.g.  i32   f32
     CONST    := "#" VALUE             e.g.  #1024  #0.5  #true     (a ct.Constant parameter)
 
+Examples: ``f32[?]/1`` (contiguous vector), ``f16[?,128]/?,1`` (static second dimension),
+``f32[?%16,?%16]/?%4,1&16`` (what ``ct.launch`` derives for a 16-aligned 1024x1024 f32 tensor: extents divisible
+by 16, row stride by 4, base address by 16 bytes), ``f32[?]/0!alias`` (a broadcast view: elements may alias),
+``bf16[?,?]@i64`` (64-bit indices).
+
 DTYPE is one of the short names in :data:`DTYPES` (f32, f16, bf16, i32, ...). Arrays default to 32-bit indices,
-non-negative strides and no aliasing, which is what ``ct.launch`` assumes for ordinary framework tensors.
+non-negative strides, no divisibility facts and no aliasing. Static shapes need cuTile Python's calling convention
+v2, which is then used for that signature.
 """
 from __future__ import annotations
 
@@ -35,24 +41,41 @@ class SignatureError(TileportError):
     """A ``--sig`` string that does not parse or does not fit the kernel."""
 
 
+def _fmt_dims(values: tuple[int | None, ...], divs: tuple[int, ...]) -> str:
+    return ",".join(str(v) if v is not None else ("?" if d == 1 else f"?%{d}") for v, d in zip(values, divs))
+
+
 @dataclass(frozen=True)
 class ArraySig:
     dtype: str
     shape: tuple[int | None, ...]
     strides: tuple[int | None, ...] | None = None
     index_i64: bool = False
+    shape_div: tuple[int, ...] | None = None     # per dimension, 1 = no fact
+    stride_div: tuple[int, ...] | None = None
+    base_align: int = 1                          # bytes
+    may_alias: bool = False
     kind: str = field(default="array", init=False)
+
+    def __post_init__(self) -> None:
+        ones = (1,) * len(self.shape)
+        if self.shape_div is None:
+            object.__setattr__(self, "shape_div", ones)
+        if self.stride_div is None:
+            object.__setattr__(self, "stride_div", ones)
 
     @property
     def rank(self) -> int:
         return len(self.shape)
 
     def text(self) -> str:
-        dims = ",".join("?" if d is None else str(d) for d in self.shape)
-        out = f"{self.dtype}[{dims}]"
-        if self.strides is not None:
-            out += "/" + ",".join("?" if s is None else str(s) for s in self.strides)
-        return out + ("@i64" if self.index_i64 else "")
+        out = f"{self.dtype}[{_fmt_dims(self.shape, self.shape_div)}]"
+        if self.strides is not None or any(d != 1 for d in self.stride_div):
+            strides = self.strides if self.strides is not None else (None,) * self.rank
+            out += "/" + _fmt_dims(strides, self.stride_div)
+        if self.base_align != 1:
+            out += f"&{self.base_align}"
+        return out + ("!alias" if self.may_alias else "") + ("@i64" if self.index_i64 else "")
 
 
 @dataclass(frozen=True)
@@ -84,7 +107,9 @@ class Signature:
         return ", ".join((f"{n}=" if n else "") + p.text() for n, p in self.params)
 
 
-_ARRAY_RE = re.compile(r"(?P<dt>[a-z0-9_]+)\[(?P<dims>[^\]]*)\](?:/(?P<strides>[0-9?,\s-]+?))?(?P<i64>@i64)?")
+_ARRAY_RE = re.compile(r"(?P<dt>[a-z0-9_]+)\[(?P<dims>[^\]]*)\](?:/(?P<strides>[0-9?%,\s-]+?))?"
+                       r"(?:&(?P<align>\d+))?(?P<alias>!alias)?(?P<i64>@i64)?")
+_STRIDE_ITEM = re.compile(r"(-?\d+|\?(%\d+)?)(&\d+)?(!alias)?(@i64)?")
 
 
 def _split_top(text: str) -> list[str]:
@@ -106,21 +131,26 @@ def _split_top(text: str) -> list[str]:
     merged: list[str] = []
     for p in parts:
         s = p.strip()
-        if merged and re.fullmatch(r"(-?\d+|\?)(@i64)?", s) and "/" in merged[-1] and not merged[-1].endswith("@i64"):
+        if merged and _STRIDE_ITEM.fullmatch(s) and "/" in merged[-1] and not re.search(r"[&!@]", merged[-1]):
             merged[-1] += "," + s
         else:
             merged.append(s)
     return merged
 
 
-def _dim(tok: str, what: str, full: str) -> int | None:
+def _dim(tok: str, what: str, full: str) -> tuple[int | None, int]:
+    """(static value or None, divisibility) of one dimension/stride item."""
     tok = tok.strip()
-    if tok == "?":
-        return None
+    m = re.fullmatch(r"\?(?:%(\d+))?", tok)
+    if m:
+        div = int(m.group(1) or 1)
+        if div < 1:
+            raise SignatureError(f"in {full!r}: {what} divisor must be positive")
+        return None, div
     try:
-        return int(tok)
+        return int(tok), 1
     except ValueError:
-        raise SignatureError(f"in {full!r}: {what} {tok!r} is neither '?' nor an integer") from None
+        raise SignatureError(f"in {full!r}: {what} {tok!r} is neither '?', '?%N' nor an integer") from None
 
 
 def parse_param(text: str) -> tuple[str | None, ParamSig]:
@@ -145,13 +175,19 @@ def parse_param(text: str) -> tuple[str | None, ParamSig]:
     if am:
         dt = am.group("dt")
         _check_dtype(dt, full)
-        shape = tuple(_dim(t, "dimension", full) for t in am.group("dims").split(","))
-        strides = None
+        dims = [_dim(t, "dimension", full) for t in am.group("dims").split(",")]
+        shape = tuple(v for v, _ in dims)
+        strides, stride_div = None, None
         if am.group("strides") is not None:
-            strides = tuple(_dim(t, "stride", full) for t in am.group("strides").split(","))
-            if len(strides) != len(shape):
-                raise SignatureError(f"in {full!r}: {len(strides)} strides for a rank-{len(shape)} array")
-        return name, ArraySig(dt, shape, strides, bool(am.group("i64")))
+            items = [_dim(t, "stride", full) for t in am.group("strides").split(",")]
+            if len(items) != len(shape):
+                raise SignatureError(f"in {full!r}: {len(items)} strides for a rank-{len(shape)} array")
+            strides = tuple(v for v, _ in items)
+            stride_div = tuple(d for _, d in items)
+            if all(v is None for v in strides):
+                strides = None
+        return name, ArraySig(dt, shape, strides, bool(am.group("i64")), tuple(d for _, d in dims), stride_div,
+                              int(am.group("align") or 1), bool(am.group("alias")))
     if re.fullmatch(r"[a-z0-9_]+", text):
         _check_dtype(text, full)
         return name, ScalarSig(text)
@@ -183,8 +219,13 @@ def bind(sig: Signature, param_names: list[str], kernel: str) -> Signature:
     return Signature(tuple(out))
 
 
+def needs_v2(sig: Signature) -> bool:
+    """Static shapes exist only in cuTile Python's calling convention v2."""
+    return any(isinstance(p, ArraySig) and any(d is not None for d in p.shape) for _, p in sig.params)
+
+
 def to_cutile(sig: Signature) -> Any:
-    """Build a ``cuda.tile.compilation.KernelSignature`` (cuTile Python calling convention v1)."""
+    """Build a ``cuda.tile.compilation.KernelSignature`` (calling convention v1, or v2 for static shapes)."""
     import cuda.tile as ct
     from cuda.tile import compilation as cc
 
@@ -194,12 +235,15 @@ def to_cutile(sig: Signature) -> Any:
             params.append(cc.ArrayConstraint(
                 getattr(ct, DTYPES[p.dtype]), p.rank,
                 index_dtype=ct.int64 if p.index_i64 else ct.int32,
-                stride_lower_bound_incl=0, alias_groups=(), may_alias_internally=False,
+                stride_lower_bound_incl=0, alias_groups=(), may_alias_internally=p.may_alias,
                 stride_constant=p.strides,
                 shape_constant=None if all(d is None for d in p.shape) else p.shape,
+                shape_divisible_by=p.shape_div, stride_divisible_by=p.stride_div,
+                base_addr_divisible_by=p.base_align,
             ))
         elif isinstance(p, ScalarSig):
             params.append(cc.ScalarConstraint(getattr(ct, DTYPES[p.dtype])))
         else:
             params.append(p.value)
-    return cc.KernelSignature(params, cc.CallingConvention.cutile_python_v1())
+    conv = cc.CallingConvention.cutile_python_v2() if needs_v2(sig) else cc.CallingConvention.cutile_python_v1()
+    return cc.KernelSignature(params, conv)

@@ -1,0 +1,104 @@
+"""Launch capture on the CPU, checked against what ct.launch derived from real torch tensors on an H200."""
+import json
+from pathlib import Path
+
+import pytest
+
+import cuda.tile as ct
+from tileport.examples import EXAMPLES_DIR
+from tileport.frontends.cutile_py.capture import (ArrayFacts, CaptureError, array_sig, load_capture, run_captured,
+                                                  signature_from_args)
+from tileport.spec.signature import to_cutile
+
+from conftest import REPO, run_tileport
+
+GROUND_TRUTH = REPO / "docs" / "verification" / "h200" / "launch_signatures.json"
+
+
+@ct.kernel
+def probe2(x, y, n: int, s: float, K: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0), 0), shape=(K, K))
+    ct.store(y, index=(ct.bid(0), 0), tile=t)
+
+
+class TorchLike:
+    """A torch-style array description (dtype, shape, stride(), data_ptr()) — the facts the H200 run recorded."""
+
+    def __init__(self, dtype, shape, stride, ptr):
+        self.dtype, self.shape, self._stride, self._ptr = dtype, shape, stride, ptr
+
+    def stride(self):
+        return self._stride
+
+    def data_ptr(self):
+        return self._ptr
+
+
+# The y argument of each recorded case (scripts/record_launch_signatures.py builds them the same way).
+Y_OF = {"row slice (offset 1 row)": ([1023, 1024], [1024, 1], 4096),
+        "column slice (offset 1 elem)": ([1024, 1023], [1024, 1], 4),
+        "odd shape 1000x999": ([1000, 999], [999, 1], 0)}
+
+
+def _cases():
+    data = json.loads(GROUND_TRUTH.read_text())
+    return [c for c in data["cases"] if "error" not in c]
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c["case"])
+def test_capture_reproduces_launch_specialization_measured_on_h200(case):
+    x = case["x"]
+    dtype = x["dtype"]
+    xa = TorchLike(dtype, x["shape"], x["stride"], 1 << 20 | x["ptr_mod_256"])
+    yshape, ystride, yoff = Y_OF.get(case["case"], ([1024, 1024], [1024, 1], 0))
+    if case["case"] == "column slice (offset 1 elem)":
+        yoff = 4
+    ya = TorchLike(dtype, yshape, ystride, 1 << 21 | yoff)
+    sig, _ = signature_from_args(probe2, (xa, ya, 7, 0.5, 16))
+    assert to_cutile(sig).with_mangled_symbol("probe2").symbol == case["symbol"], sig.text()
+
+
+def test_int_scalar_beyond_int32_is_rejected_like_launch():
+    data = json.loads(GROUND_TRUTH.read_text())
+    assert any("error" in c and "int32" in c["error"] for c in data["cases"])
+    a = ArrayFacts("f32", (4, 4), (4, 1), 0)
+    with pytest.raises(CaptureError, match="does not fit in int32"):
+        signature_from_args(probe2, (TorchLike("torch.float32", a.shape, a.strides, 0),) * 2 + (2**33, 0.5, 16))
+
+
+def test_array_rules():
+    assert array_sig(ArrayFacts("f32", (1000, 999), (999, 1), 64)).text() == "f32[?,?]/?,1&16"
+    assert array_sig(ArrayFacts("f16", (64, 32), (1, 64), 3)).text() == "f16[?%16,?%16]/1,?%8"
+    # A zero stride is divisible by anything: the H200 recorded v4 for it too (case "broadcast (stride 0)").
+    assert array_sig(ArrayFacts("f32", (8, 16), (0, 1), 0)).text() == "f32[?,?%16]/?%4,1&16!alias"
+
+
+def test_capture_host_script_on_cpu(tmp_path):
+    rec = run_captured(EXAMPLES_DIR / "host.py", ["1000x768", "1000x768", "64x256"])
+    launches = list(rec.launches.values())
+    assert not rec.errors
+    kernels = {l["qualname"] for l in launches}
+    assert kernels == {"vector_add", "scale_cast", "row_softmax", "matmul", "bias_act", "gather_rows",
+                       "persistent_scale", "numerics"}
+    # 1000x768 twice: every launch of it de-duplicated with count 2.
+    va = [l for l in launches if l["qualname"] == "vector_add"]
+    assert sorted(l["count"] for l in va) == [1, 2]
+    assert {tuple(l["grid"]) for l in va} == {(750, 1, 1), (16, 1, 1)}
+    acts = sorted(l["signature"].rsplit("ACT=#", 1)[1] for l in launches if l["qualname"] == "bias_act")
+    assert acts == ["0", "0", "1", "1", "2", "2"]
+    sm = next(l for l in launches if l["qualname"] == "row_softmax" and l["grid"][0] == 1000)
+    assert sm["signature"].endswith("BLOCK=#1024") and sm["args"][0]["shape"] == [1000, 768]
+
+
+def test_capture_cli_and_filter(tmp_path):
+    out = tmp_path / "launches.json"
+    r = run_tileport("capture", "--out", str(out), "--", "python", str(EXAMPLES_DIR / "host.py"), "100x128")
+    assert r.returncode == 0, r.stderr
+    assert "distinct launch(es)" in r.stderr
+    mm = load_capture(out, f"{EXAMPLES_DIR / 'matmul.py'}::matmul")
+    assert len(mm) == 1 and mm[0]["grid"] == [1, 2, 1]
+
+
+def test_capture_bad_command(tmp_path):
+    r = run_tileport("capture", "--out", str(tmp_path / "x.json"), "--", "python", "nope.txt")
+    assert r.returncode == 2 and "expected `tileport capture" in r.stderr
