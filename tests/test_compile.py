@@ -61,3 +61,21 @@ def test_cli_compile_bad_signature_exits_2(tmp_path):
     assert r.returncode == 2
     assert "vector_add takes 4 parameters (a, b, c, TILE), the signature gives 2" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_static_shapes_use_calling_convention_v2(tree, tmp_path):
+    k = load_kernel(f"{ex.__file__.replace('vector_add', 'row_softmax')}::row_softmax")
+    sig = bind(parse("f32[?,1024]/?,1, f32[?,1024]/?,1, #1024"), k.param_names, k.name)
+    out = compile_kernel(k, sig, tree, tmp_path, None)
+    assert "_Kt2_" in out.symbol and "s1024" in out.symbol
+
+
+def test_cuda_tile_rejection_is_reported_with_the_source_line(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import cuda.tile as ct\n\n@ct.kernel\ndef k(x, T: ct.Constant[int]):\n"
+                   "    t = ct.load(x, index=(ct.bid(0),), shape=(T, T))\n"
+                   "    ct.store(x, index=(ct.bid(0),), tile=t)\n")
+    r = run_tileport("compile", f"{bad}::k", "--sig", "f32[?]/1, #16", "--out", str(tmp_path / "o"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "cuda-tile rejected it" in r.stderr and f'"{bad}", line 5' in r.stderr
+    assert "Expected shape length to be 1, got 2" in r.stderr

@@ -184,6 +184,42 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return rc
 
 
+# ---------------------------------------------------------------- analyze
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from .frontends.cutile_py.analyze import analyze
+    from .frontends.cutile_py.capture import load_capture
+    from .frontends.cutile_py.loader import load_kernel
+    from .spec.signature import SignatureError, bind, parse
+    from .toolchain.locate import find_cuda_tree
+
+    kernel = load_kernel(args.kernel)
+    texts = list(args.sig or [])
+    if args.sigs:
+        data = json.loads(Path(args.sigs).read_text())
+        listed = data.get("signatures") if isinstance(data, dict) else data
+        if not isinstance(listed, list) or not all(isinstance(t, str) for t in listed):
+            raise SignatureError(f"{args.sigs}: expected a JSON list of signature strings, or "
+                                 '{"signatures": [...]}')
+        texts += listed
+    launches = load_capture(Path(args.capture), kernel.ref) if args.capture else []
+    if args.capture and not launches:
+        raise SignatureError(f"{args.capture} has no launch of {kernel.name} from {kernel.path}")
+    sigs = [bind(parse(t), kernel.param_names, kernel.name) for t in texts]
+    out = Path(args.out)
+    spec = analyze(kernel, sigs, launches, find_cuda_tree(), out, progress=_progress(args.json))
+    if args.json:
+        _emit_json(spec)
+    else:
+        g = spec["grid"]["formula"]
+        print(f"{kernel.name}: {len(spec['variants'])} variant(s) → {out / 'spec.json'} (schema-valid)")
+        for v in spec["variants"]:
+            taken = ", ".join(f"L{b['line']} {b['condition']}: {b['taken']}" for b in v["branches"])
+            print(f"  {v['symbol']}\n    {v['signature']}" + (f"\n    branches: {taken}" if taken else ""))
+        print(f"  grid: ({', '.join(g)})")
+    return 0
+
+
 # ---------------------------------------------------------------- capture
 
 def cmd_capture(args: argparse.Namespace) -> int:
@@ -309,6 +345,27 @@ pinned cutile crate's build; and the GPU and driver when one is present. Each fa
     c.add_argument("--arch", help="cubin target (default sm_90); 'none' to skip the cubin")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_compile)
+
+    an = sub.add_parser("analyze", help="specialize a kernel at its signatures; write reference IR and spec.json",
+                        formatter_class=fmt, description="""\
+Specializes FILE.py::KERNEL at every signature on the CPU with cuda-tile's export API and writes, under --out:
+variants/SYMBOL/reference.tileirbc and reference.tileir.txt per variant, and spec.json (validated against the
+package's JSON Schema): parameters, constant values, the constant-folded branches and which way each variant took
+them, loops and bounds, every load/store site with its padding and bounds-check options made explicit, hints,
+grids of captured launches and their formula, dtypes and conversions. What cannot be determined is "unknown".""",
+                        epilog=SIG_HELP + "\nsignature sources (combine freely):\n  --sig TEXT   --sigs FILE.json "
+                               "(a list of strings)   --capture FILE (from `tileport capture`)\n\nexamples:\n"
+                               "  tileport analyze k.py::matmul --sig 'f16[?,?]/?,1, f16[?,?]/?,1, f16[?,?]/?,1, "
+                               "#128, #128, #64' --out build/matmul\n"
+                               "  tileport capture --out l.json -- python host.py && "
+                               "tileport analyze k.py::matmul --capture l.json --out build/matmul")
+    an.add_argument("kernel", metavar="FILE.py::KERNEL")
+    an.add_argument("--sig", action="append", help="launch signature (repeatable)")
+    an.add_argument("--sigs", help="JSON file with a list of signatures")
+    an.add_argument("--capture", help="capture file from `tileport capture`")
+    an.add_argument("--out", required=True, help="output directory")
+    an.add_argument("--json", action="store_true", help="print spec.json to stdout too")
+    an.set_defaults(func=cmd_analyze)
 
     cp = sub.add_parser("capture", help="record the cuTile launches of a host script (CPU is enough)",
                         formatter_class=fmt, description="""\

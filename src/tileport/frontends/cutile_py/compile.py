@@ -6,9 +6,14 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...errors import TileportError
 from ...spec import signature as sigmod
 from ...toolchain.locate import CudaTree, run_tool
 from .loader import LoadedKernel
+
+
+class CompileError(TileportError):
+    """cuda-tile rejected the kernel at this signature (its message names the source location)."""
 
 
 @dataclass(frozen=True)
@@ -29,10 +34,16 @@ def export_bytecode(kernel: LoadedKernel, sig: sigmod.Signature, tree: CudaTree)
     explicitly so cuda-tile never runs a tileiras of its own choosing."""
     from cuda.tile.compilation import export_kernel
 
-    ks = sigmod.to_cutile(sig).with_mangled_symbol(kernel.name)
-    buf = io.BytesIO()
-    export_kernel(kernel.kernel, [ks], buf, output_format="tileir_bytecode",
-                  bytecode_version=tree.bytecode_versions[-1])
+    try:
+        ks = sigmod.to_cutile(sig).with_mangled_symbol(kernel.name)
+        buf = io.BytesIO()
+        export_kernel(kernel.kernel, [ks], buf, output_format="tileir_bytecode",
+                      bytecode_version=tree.bytecode_versions[-1])
+    except TileportError:
+        raise
+    except Exception as exc:  # cuda-tile's own errors (TileError & co., ValueError, TypeError) carry the story
+        raise CompileError(f"{kernel.ref} at ({sig.text()}): cuda-tile rejected it: "
+                           f"{type(exc).__name__}: {exc}".rstrip()) from exc
     return ks.symbol, buf.getvalue()
 
 

@@ -1,0 +1,138 @@
+"""``tileport analyze``: specialize a cuTile Python kernel at each signature on the CPU and write ``spec.json``.
+
+Per variant: ``variants/SYMBOL/reference.tileirbc`` (cuda-tile's export) and ``reference.tileir.txt``
+(tileirdisasm). ``spec.json`` joins the source facts (AST), the per-variant facts (constants, which constant
+branches were taken, IR inventory, padding, element types, conversions, hints) and the captured launches (grids,
+grid formula). It is validated against ``spec.schema.json`` before it is written.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import OrderedDict
+from pathlib import Path
+from typing import Callable
+
+from ... import __version__
+from ...irdiff.canon import canonicalize
+from ...irdiff.parse import parse as parse_ir
+from ...spec import grid as gridmod
+from ...spec import signature as sigmod
+from ...spec.validate import validate
+from ...toolchain.locate import CudaTree, release_of_binary
+from .capture import constant_params
+from .compile import compile_kernel
+from .loader import LoadedKernel
+from .source import analyze_source, eval_constant_expr
+
+ELEM_RE = re.compile(r"(?:x|<)(f8E\w+|tf32|bf16|f16|f32|f64|i1|i8|i16|i32|i64)>")
+CONV_RE = re.compile(r"= (ftof|itof|ftoi|exti|trunci|bitcast) .*?: tile<(?:[\dx]*x)?(\w+)> -> tile<(?:[\dx]*x)?(\w+)>")
+
+
+def _param_json(name: str, p: sigmod.ParamSig) -> dict:
+    if isinstance(p, sigmod.ArraySig):
+        return {"name": name, "kind": "array", "dtype": p.dtype, "rank": p.rank, "shape": list(p.shape),
+                "strides": list(p.strides) if p.strides is not None else [None] * p.rank,
+                "shape_divisible_by": list(p.shape_div), "stride_divisible_by": list(p.stride_div),
+                "base_align_bytes": p.base_align, "may_alias_internally": p.may_alias,
+                "index_dtype": "i64" if p.index_i64 else "i32"}
+    if isinstance(p, sigmod.ScalarSig):
+        return {"name": name, "kind": "scalar", "dtype": p.dtype}
+    return {"name": name, "kind": "constant", "value": p.value}
+
+
+def _branches(constant_branches: list[dict], consts: dict) -> list[dict]:
+    taken: dict[int, object] = {}
+    out = []
+    for b in constant_branches:  # sorted by line: enclosing ifs come first
+        reached = True
+        for enc in b["inside"]:
+            t = taken.get(enc["line"], "unknown")
+            if t == "unknown" or t == "unreached":
+                reached = t
+                break
+            if (enc["arm"] == "then") != bool(t):
+                reached = False
+                break
+        if reached is True:
+            v = eval_constant_expr(b["condition"], consts)
+            result = "unknown" if v is None else bool(v)
+        else:
+            result = "unreached" if reached is False else reached
+        taken[b["line"]] = result
+        out.append({"line": b["line"], "condition": b["condition"], "taken": result})
+    return out
+
+
+def _ir_facts(text: str) -> dict:
+    program = parse_ir(text)
+    canon = canonicalize(program.entries[0])
+    return {
+        "op_inventory": dict(sorted(canon.inventory.items())),
+        "loops": len(re.findall(r"(?:^|=\s)for %", text, re.M)),
+        "padding_values": sorted(set(re.findall(r"padding_value = (\w+)", text))),
+        "element_types": sorted(set(ELEM_RE.findall(text))),
+        "conversions": [dict(zip(("op", "from", "to"), m)) for m in sorted(set(CONV_RE.findall(text)))],
+        "optimization_hints": program.entries[0].attrs,
+    }
+
+
+def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: list[dict], tree: CudaTree,
+            out: Path, progress: Callable[[str], None] = lambda s: None) -> dict:
+    """Write variants and spec.json under ``out``; return the spec."""
+    import cuda.tile as ct
+
+    consts = constant_params(kernel.kernel)
+    facts = analyze_source(kernel.path, kernel.name, consts)
+    # One variant per distinct signature; launches attach to theirs.
+    variants: OrderedDict[str, dict] = OrderedDict()
+    for sig in signatures:
+        variants.setdefault(sig.text(), {"sig": sig, "launches": []})
+    for l in launches:
+        sig = sigmod.bind(sigmod.parse(l["signature"]), kernel.param_names, kernel.name)
+        variants.setdefault(sig.text(), {"sig": sig, "launches": []})["launches"].append(
+            {"grid": l["grid"], "count": l["count"]})
+    if not variants:
+        raise sigmod.SignatureError(f"{kernel.ref}: no signatures (give --sig, --sigs or --capture)")
+    out_variants = []
+    for i, (text, v) in enumerate(variants.items(), 1):
+        sig = v["sig"]
+        progress(f"[{i}/{len(variants)}] {kernel.name}({text})")
+        tmp = out / "variants" / "_compiling"
+        res = compile_kernel(kernel, sig, tree, tmp, None)
+        vdir = out / "variants" / res.symbol
+        vdir.mkdir(parents=True, exist_ok=True)
+        bc, txt = vdir / "reference.tileirbc", vdir / "reference.tileir.txt"
+        res.bytecode.replace(bc)
+        res.disasm.replace(txt)
+        tmp.rmdir()
+        constants = {n: p.value for n, p in sig.params if isinstance(p, sigmod.ConstSig)}
+        ir = {"bytecode": str(bc.relative_to(out)), "disasm": str(txt.relative_to(out)), **_ir_facts(txt.read_text())}
+        out_variants.append({
+            "symbol": res.symbol, "signature": text,
+            "calling_convention": "cutile_python_v2" if sigmod.needs_v2(sig) else "cutile_python_v1",
+            "constants": constants, "params": [_param_json(n, p) for n, p in sig.params],
+            "branches": _branches(facts.constant_branches, constants), "ir": ir, "launches": v["launches"]})
+    opts = kernel.kernel._compiler_options
+    hints = {k: ("default" if getattr(opts, k, None) is None else getattr(opts, k))
+             for k in ("num_ctas", "occupancy", "opt_level", "num_worker_warps")}
+    rel = release_of_binary(tree.tileiras)
+    kinds = {p["name"]: ("constant" if p["kind"] == "constant" else None) for p in facts.params}
+    first = out_variants[0]["params"]
+    spec = {
+        "format": 1, "tileport": __version__,
+        "toolchain": {"cuda-tile": ct.__version__,
+                      "tileiras": rel[1] if rel else "unknown", "bytecode_version": tree.bytecode_versions[-1]},
+        "kernel": {"name": kernel.name, "source": str(kernel.path), "line": facts.line},
+        "parameters": [{"name": p["name"], "kind": kinds[p["name"]] or first[k]["kind"], "annotation": p["annotation"]}
+                       for k, p in enumerate(facts.params)],
+        "hints": hints,
+        "source_facts": {"constant_branches": facts.constant_branches, "runtime_branches": facts.runtime_branches,
+                         "loops": facts.loops, "memory_sites": facts.memory_sites, "casts": facts.casts,
+                         "helpers": facts.helpers},
+        "variants": out_variants,
+        "grid": gridmod.derive(launches),
+    }
+    validate(spec)
+    (out / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
+    return spec
