@@ -137,3 +137,11 @@ def test_cdiv_rounding():
     assert out["equivalent"] and fired(out, "cdiv-rounding") == 1
     assert not _cdiv_pair(assume_a=False, bias=127)["equivalent"], "a may be negative: not the same"
     assert not _cdiv_pair(assume_a=True, bias=126)["equivalent"], "a+126 is not a ceiling division by 128"
+
+
+def test_rules_doc_is_generated_and_current():
+    from conftest import REPO
+    from tileport.irdiff.rules import rules_markdown
+
+    assert (REPO / "docs" / "irdiff-rules.md").read_text() == rules_markdown(), \
+        "regenerate: python -m tileport.irdiff.rules > docs/irdiff-rules.md"
