@@ -220,6 +220,89 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- translate / port / verify
+
+def _signature_inputs(args: argparse.Namespace, kernel) -> tuple[list, list]:
+    from .frontends.cutile_py.capture import load_capture
+    from .spec.signature import SignatureError, bind, parse
+
+    texts = list(args.sig or [])
+    if getattr(args, "sigs", None):
+        data = json.loads(Path(args.sigs).read_text())
+        listed = data.get("signatures") if isinstance(data, dict) else data
+        if not isinstance(listed, list) or not all(isinstance(t, str) for t in listed):
+            raise SignatureError(f"{args.sigs}: expected a JSON list of signature strings, or "
+                                 '{"signatures": [...]}')
+        texts += listed
+    launches = load_capture(Path(args.capture), kernel.ref) if args.capture else []
+    if args.capture and not launches:
+        raise SignatureError(f"{args.capture} has no launch of {kernel.name} from {kernel.path}")
+    return [bind(parse(t), kernel.param_names, kernel.name) for t in texts], launches
+
+
+def _print_verdict(verdict: dict) -> None:
+    con = _console()
+    for name in ("analyze", "translate", "build", "irdiff"):
+        st = verdict["stages"].get(name)
+        if st is None:
+            con.print(f"  {name:9} [dim]not run[/]")
+            continue
+        mark = "[green]ok[/]" if st.get("ok") else "[bold red]FAILED[/]"
+        con.print(f"  {name:9} {mark}")
+        if not st.get("ok") and st.get("error"):
+            con.print("    " + st["error"].replace("\n", "\n    "), markup=False)
+    for v in verdict["stages"].get("irdiff", {}).get("variants", []):
+        con.print(f"    {v['symbol']}: {'equivalent' if v.get('equivalent') else 'DIFFERENT'}", markup=False)
+        for d in v.get("differences", [])[:5]:
+            con.print(f"      {d['kind']}: {d['detail'][:300]}", markup=False)
+    con.print(f"status: {verdict['status']}", markup=False)
+
+
+def cmd_port(args: argparse.Namespace) -> int:
+    from .frontends.cutile_py.loader import load_kernel
+    from .pipeline.port import port
+    from .toolchain.locate import find_cuda_tree
+
+    kernel = load_kernel(args.kernel)
+    sigs, launches = _signature_inputs(args, kernel)
+    verdict = port(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
+                   progress=_progress(args.json))
+    _emit_json(verdict) if args.json else _print_verdict(verdict)
+    return 0 if verdict["ok"] else 1
+
+
+def cmd_translate(args: argparse.Namespace) -> int:
+    from .pipeline.port import translate
+    from .toolchain.locate import find_cuda_tree
+
+    manifest = translate(Path(args.dir), find_cuda_tree())
+    _emit_json(manifest) if args.json else print(f"wrote {Path(args.dir) / 'kernel.rs'} and port.json "
+                                                 f"({len(manifest['variants'])} variant(s))")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .pipeline.port import _finish, verify
+    from .toolchain.locate import find_cuda_tree
+
+    port_dir = Path(args.dir)
+    for need in ("spec.json", "port.json", "kernel.rs"):
+        if not (port_dir / need).exists():
+            raise TileportError(f"{port_dir / need} is missing: verify needs a port directory (from `tileport port`"
+                                " or a work order) with kernel.rs and port.json")
+    spec = json.loads((port_dir / "spec.json").read_text())
+    verdict = {"kernel": spec["kernel"]["name"], "source": spec["kernel"]["source"], "stages": {
+        "analyze": {"ok": True, "spec": "spec.json"}, "translate": {"ok": True, "kernel_rs": "kernel.rs",
+                                                                    "by": "hand"}}}
+    from . import __version__
+    verdict["tileport"] = __version__
+    verdict["stages"].update(verify(port_dir, find_cuda_tree(), _arch(args.arch) or "sm_90",
+                                    progress=_progress(args.json)))
+    verdict = _finish(verdict, port_dir)
+    _emit_json(verdict) if args.json else _print_verdict(verdict)
+    return 0 if verdict["ok"] else 1
+
+
 # ---------------------------------------------------------------- capture
 
 def cmd_capture(args: argparse.Namespace) -> int:
@@ -366,6 +449,33 @@ grids of captured launches and their formula, dtypes and conversions. What canno
     an.add_argument("--out", required=True, help="output directory")
     an.add_argument("--json", action="store_true", help="print spec.json to stdout too")
     an.set_defaults(func=cmd_analyze)
+
+    po = sub.add_parser("port", help="analyze → translate → build → irdiff; writes DIR/verdict.json",
+                        formatter_class=fmt, description="""\
+Ports FILE.py::KERNEL to cuTile Rust and proves it: analyze (reference Tile IR + spec.json), translate (kernel.rs,
+formatted, one entry with const generics), build (cargo, through cutile's compile-only API), irdiff (every variant
+against its reference). Each stage's result goes into DIR/verdict.json; a failed stage stops the pipeline and says
+why. Exit code 0 only if every stage passed and every variant is equivalent ("status": "proven"). An unsupported
+construct stops translation with file:line:col and leaves DIR/work_order.json for a port written by hand; finish
+it with `tileport verify DIR`.""", epilog=SIG_HELP + "\nexample:\n  tileport port src/tileport/examples/"
+                        "vector_add.py::vector_add --sig 'f32[?]/1, f32[?]/1, f32[?]/1, #1024' --out build/port/vadd")
+    po.add_argument("kernel", metavar="FILE.py::KERNEL")
+    po.add_argument("--sig", action="append", help="launch signature (repeatable)")
+    po.add_argument("--sigs", help="JSON file with a list of signatures")
+    po.add_argument("--capture", help="capture file from `tileport capture`")
+    po.add_argument("--out", required=True, help="port directory")
+    po.add_argument("--arch", help="target for the Rust side's compile (default sm_90)")
+    po.add_argument("--json", action="store_true", help="print verdict.json")
+    po.set_defaults(func=cmd_port)
+    tr = sub.add_parser("translate", help="spec.json + source in DIR → DIR/kernel.rs and port.json")
+    tr.add_argument("dir")
+    tr.add_argument("--json", action="store_true")
+    tr.set_defaults(func=cmd_translate)
+    ve = sub.add_parser("verify", help="build → irdiff on the kernel.rs in DIR (bring-your-own port)")
+    ve.add_argument("dir")
+    ve.add_argument("--arch")
+    ve.add_argument("--json", action="store_true")
+    ve.set_defaults(func=cmd_verify)
 
     cp = sub.add_parser("capture", help="record the cuTile launches of a host script (CPU is enough)",
                         formatter_class=fmt, description="""\

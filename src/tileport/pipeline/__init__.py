@@ -1,0 +1,1 @@
+"""The staged pipelines: port (analyze → translate → build → irdiff) and verify (build → irdiff)."""

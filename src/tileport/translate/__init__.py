@@ -1,0 +1,1 @@
+"""cuTile Python → cuTile Rust: the construct table (coverage.py) and the emitter it drives (emit.py)."""

@@ -1,0 +1,94 @@
+"""The construct coverage table: Python construct → Rust emission → status → example kernel → test.
+
+One table drives three things: the emitter refuses every construct whose row is not ``supported`` (with the file,
+line, column and this table's id), tests port every supported row's example kernel and require IR equivalence,
+and ``docs/coverage.md`` is generated from it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Construct:
+    id: str
+    python: str
+    rust: str
+    status: str          # "supported" | "planned"
+    example: str | None  # example kernel (src/tileport/examples) that exercises it
+    note: str = ""
+
+
+S, P = "supported", "planned"
+
+COVERAGE: tuple[Construct, ...] = (
+    Construct("param-array-in", "array parameter that is only read", "`&Tensor<E, { [-1, ...] }>`", S, "vector_add"),
+    Construct("param-array-out", "array stored once per block at exactly (bid(0), ..) with the stored tile's shape",
+              "`&mut Tensor<E, { [T, ...] }>` (safe block-owned partition; launch grid = partition grid)", S,
+              "vector_add"),
+    Construct("param-scalar", "scalar parameter (`int`, `float`)", "`name: i32` / `name: f32`", S, "scale_cast"),
+    Construct("param-constant-int", "`ct.Constant[int]` parameter", "`const NAME: i32` const generic", S,
+              "vector_add"),
+    Construct("param-constant-other", "`ct.Constant[float|bool]` parameter", "literal in each specialized entry", P,
+              None),
+    Construct("bid", "`ct.bid(k)`", "`get_tile_block_id().k`", S, "vector_add"),
+    Construct("load-tile", "`ct.load(a, index=(...), shape=(...))` (no padding_mode)",
+              "`make_partition_view(a, shape![..], padding::None, dim_map::Identity, get_tensor_token(a))"
+              ".load([..])`", S, "vector_add"),
+    Construct("load-tile-padded", "`ct.load(..., padding_mode=ct.PaddingMode.ZERO)`",
+              "`a.partition(shape![..]).load([..])`", S, "scale_cast"),
+    Construct("load-tile-padded-other", "`ct.load(..., padding_mode=NEG_INF|POS_INF|NAN|NEG_ZERO)`",
+              "`make_partition_view(a, shape![..], padding::NegInf, ...)`", S, None),
+    Construct("load-options", "`ct.load(..., order=, check_bounds=False, latency=, allow_tma=)`",
+              "partition options / `load_pipelined`", P, None),
+    Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a block-owned output",
+              "`out.store(t)`", S, "vector_add"),
+    Construct("store-other", "any other `ct.store` (other index, several stores, read-and-write arrays)",
+              "`unsafe` partition_full_mut / pointer stores", P, None),
+    Construct("arith-tile", "`a + b`, `a - b`, `a * b`, `a / b` on tiles of one shape", "the same operators", S,
+              "vector_add"),
+    Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand", S,
+              "scale_cast"),
+    Construct("fma", "`a * b + c` that cuTile Python fuses (an `fma` at that source location in the reference IR)",
+              "`fma(a, b, c, rounding::NearestEven, ftz::Disabled)`", S, "scale_cast"),
+    Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`)",
+              "`let v: Tile<D, S> = convert_tile(x);`", S, "scale_cast"),
+    Construct("assign", "`name = expr` (re-assignment shadows)", "`let name: T = expr;`", S, "vector_add"),
+    Construct("if-constant", "`if` on constants only", "folded per variant; one entry per distinct body", P,
+              "bias_act"),
+    Construct("if-runtime", "`if` on runtime values", "`if` with both arms type-checked", P, None),
+    Construct("for-range", "`for i in range(...)`", "`for i in ...` / `loop`", P, "matmul"),
+    Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))`", "persistent loop, unsafe store",
+              P, "persistent_scale"),
+    Construct("reduce", "`ct.sum/ct.max/...(x, axis)`", "`reduce_sum/reduce_max`", P, "row_softmax"),
+    Construct("math", "`ct.exp/exp2/sqrt/...` with rounding/ftz", "`exp(..)`, `exp2(.., ftz::..)`", P, "numerics"),
+    Construct("mma", "`ct.mma(a, b, acc)`", "`mma(a, b, acc)`", P, "matmul"),
+    Construct("reshape-broadcast", "`ct.reshape`, broadcasting between shapes", "`.reshape(..)`, `.broadcast(..)`",
+              P, "bias_act"),
+    Construct("gather-scatter", "`ct.gather/ct.scatter` with masks", "pointer tiles, `load_ptr_tko`", P,
+              "gather_rows"),
+    Construct("arange-full", "`ct.arange`, `ct.full`, `ct.zeros`", "`iota`, `broadcast_scalar`", P, "gather_rows"),
+    Construct("num-tiles-cdiv", "`ct.num_tiles`, `ct.num_blocks`, `ct.cdiv`", "`num_tiles`, ...", P, "matmul"),
+    Construct("helper-function", "calls to helper `@ct.function`s", "inlined", P, None),
+    Construct("atomics", "`ct.atomic_*`", "`atomic_rmw_tko`", P, None),
+)
+
+BY_ID = {c.id: c for c in COVERAGE}
+
+
+def supported(construct_id: str) -> bool:
+    return BY_ID[construct_id].status == S
+
+
+def coverage_markdown() -> str:
+    lines = ["# Translator coverage", "",
+             "Generated from `src/tileport/translate/coverage.py` by `python -m tileport.translate.coverage > "
+             "docs/coverage.md`. A construct whose status is not *supported* is refused with `file:line:col`.",
+             "", "| id | Python | Rust | status | example |", "|---|---|---|---|---|"]
+    for c in COVERAGE:
+        lines.append(f"| `{c.id}` | {c.python} | {c.rust} | {c.status} | {c.example or ''} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(coverage_markdown(), end="")

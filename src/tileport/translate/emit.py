@@ -1,0 +1,429 @@
+"""Emit a cuTile Rust module for one cuTile Python kernel, guided by its spec.
+
+The emitter walks the kernel's AST once per variant, tracking the type (dtype and tile shape) of every value, and
+writes Rust that mirrors the Python line by line: same names, same order, comments carried over. Every construct
+is looked up in :mod:`tileport.translate.coverage`; one that is not *supported* stops the translation with its
+``file:line:col``. Decisions the Python source leaves to cuTile Python's compiler are read from the reference IR
+instead of guessed: a ``a * b + c`` becomes ``fma(...)`` exactly where the reference IR has an ``fma`` at that
+source location.
+"""
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import TileportError
+from ..spec import signature as sigmod
+from .coverage import BY_ID, supported
+
+RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "i8": "i8", "i16": "i16", "i32": "i32",
+               "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "bool": "bool"}
+CT_DTYPES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": "f64", "int8": "i8",
+             "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32",
+             "uint64": "u64", "bool_": "bool"}
+PADDING = {"ZERO": "padding::Zero", "NEG_ZERO": "padding::NegZero", "NAN": "padding::Nan",
+           "POS_INF": "padding::PosInf", "NEG_INF": "padding::NegInf"}
+BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
+                 "memory_order": "ct.MemoryOrder.WEAK", "memory_scope": "ct.MemoryScope.NONE"}
+
+
+class Unsupported(TileportError):
+    """A construct the translator does not handle: never emitted as (possibly wrong) Rust."""
+
+    def __init__(self, file: str, node: ast.AST, construct: str, detail: str):
+        self.file, self.line, self.col = file, getattr(node, "lineno", 0), getattr(node, "col_offset", -1) + 1
+        self.construct, self.detail = construct, detail
+        row = BY_ID.get(construct)
+        status = f"coverage row `{construct}` is {row.status}" if row else "no coverage row"
+        super().__init__(f"{file}:{self.line}:{self.col}: {detail} — not supported by the translator ({status}; "
+                         "see docs/coverage.md)")
+
+
+@dataclass(frozen=True)
+class Tile:
+    dtype: str
+    shape: tuple[str, ...]
+
+    def rust(self) -> str:
+        return f"Tile<{RUST_DTYPES[self.dtype]}, {{ [{', '.join(self.shape)}] }}>"
+
+
+@dataclass(frozen=True)
+class Scalar:
+    dtype: str
+
+
+@dataclass(frozen=True)
+class ArrayParam:
+    name: str
+    sig: sigmod.ArraySig
+
+
+Ty = Tile | Scalar | ArrayParam
+
+
+@dataclass
+class Output:
+    name: str
+    sig: sigmod.ArraySig
+    shape: tuple[str, ...] | None = None
+
+
+@dataclass
+class Emitted:
+    entry: str
+    generics: list[str]              # const generic names, in order
+    params: list[str]                # Rust parameter declarations
+    body: list[str]
+    layout: str                      # irdiff layout of the Rust entry
+    doc: list[str]
+    strides: dict[str, list[int]]    # static strides per array (-1 = dynamic)
+    unsafe_sites: list[dict] = field(default_factory=list)
+
+
+def _comments(src: str) -> dict[int, str]:
+    out = {}
+    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+        if tok.type == tokenize.COMMENT:
+            line = src.splitlines()[tok.start[0] - 1]
+            if line.strip().startswith("#"):
+                out[tok.start[0]] = tok.string.lstrip("#").strip()
+    return out
+
+
+class Emitter:
+    def __init__(self, file: str, src: str, fn: ast.FunctionDef, sig: sigmod.Signature, constant_names: set[str],
+                 fma_locs: set[tuple[int, int]]):
+        self.file, self.src, self.fn, self.sig = file, src, fn, sig
+        self.fma_locs = fma_locs
+        self.constants = {n for n in constant_names}
+        self.params = dict(sig.params)
+        self.env: dict[str, tuple[str, Ty]] = {}
+        self.body: list[str] = []
+        self.comments = _comments(src)
+        self.emitted_comments: set[int] = set()
+        self.outputs: dict[str, Output] = {}
+        self.bid_names: dict[str, int] = {}  # local names bound to ct.bid(k), and k
+        self.aliases = {"ct"}
+
+    # ------------------------------------------------------------------ helpers
+
+    def refuse(self, node: ast.AST, construct: str, detail: str) -> Unsupported:
+        return Unsupported(self.file, node, construct, detail)
+
+    def need(self, node: ast.AST, construct: str, detail: str) -> None:
+        if not supported(construct):
+            raise self.refuse(node, construct, detail)
+
+    def ct(self, node: ast.AST) -> str | None:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in self.aliases:
+            return node.attr
+        return None
+
+    def text(self, node: ast.AST) -> str:
+        return ast.get_source_segment(self.src, node) or ast.unparse(node)
+
+    # ------------------------------------------------------------------ classification
+
+    def classify_arrays(self) -> None:
+        stores: dict[str, list[ast.Call]] = {}
+        loads: set[str] = set()
+        for node in ast.walk(self.fn):
+            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
+                op = self.ct(node.func)
+                if op == "store":
+                    stores.setdefault(node.args[0].id, []).append(node)
+                elif op in ("load", "gather"):
+                    loads.add(node.args[0].id)
+        for name, calls in stores.items():
+            if len(calls) != 1:
+                raise self.refuse(calls[1], "store-other", f"array {name!r} is stored {len(calls)} times")
+            if name in loads:
+                raise self.refuse(calls[0], "store-other", f"array {name!r} is both loaded and stored")
+            p = self.params.get(name)
+            if not isinstance(p, sigmod.ArraySig):
+                raise self.refuse(calls[0], "store-other", f"{name!r} is not an array parameter")
+            self.outputs[name] = Output(name, p)
+
+    # ------------------------------------------------------------------ statements
+
+    def comment_before(self, line: int, indent: str) -> None:
+        for ln in sorted(self.comments):
+            if ln < line and ln not in self.emitted_comments and ln > self.fn.lineno:
+                self.body.append(f"{indent}// {self.comments[ln]}")
+                self.emitted_comments.add(ln)
+
+    def stmts(self, stmts: list[ast.stmt], indent: str = "") -> None:
+        for st in stmts:
+            self.comment_before(st.lineno, indent)
+            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
+                continue  # docstring
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                self.need(st, "assign", "assignment")
+                name = st.targets[0].id
+                self.bid_names.pop(name, None)
+                code, ty = self.expr(st.value, want_name=name)
+                if isinstance(ty, Tile):
+                    self.body.append(f"{indent}let {name}: {ty.rust()} = {code};")
+                elif isinstance(ty, Scalar):
+                    self.body.append(f"{indent}let {name}: {RUST_DTYPES[ty.dtype]} = {code};")
+                else:
+                    raise self.refuse(st, "assign", "assigning an array to a new name")
+                self.env[name] = (name, ty)
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "store":
+                self.store(st.value, indent)
+            elif isinstance(st, ast.If):
+                construct = "if-constant" if self._constant_test(st.test) else "if-runtime"
+                raise self.refuse(st, construct, f"`if {self.text(st.test)}:`")
+            elif isinstance(st, ast.For):
+                persistent = "num_blocks" in self.text(st.iter)
+                raise self.refuse(st, "for-persistent" if persistent else "for-range", f"`for` loop over "
+                                  f"{self.text(st.iter)}")
+            else:
+                raise self.refuse(st, "assign", f"statement `{self.text(st).splitlines()[0]}`")
+
+    def _constant_test(self, node: ast.AST) -> bool:
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        return names <= self.constants and not any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+    def store(self, call: ast.Call, indent: str) -> None:
+        kw = {k.arg: k.value for k in call.keywords}
+        arr = call.args[0].id  # classify_arrays checked it is a Name of an output array
+        index = kw.get("index", call.args[1] if len(call.args) > 1 else None)
+        tile_node = kw.get("tile", call.args[2] if len(call.args) > 2 else None)
+        extra = sorted(set(kw) - {"index", "tile"})
+        if extra:
+            raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
+        out = self.outputs[arr]
+        if not self._is_block_index(index, out.sig.rank):
+            raise self.refuse(call, "store-other", f"store to {arr} at index {self.text(index)}, not the block's "
+                                                    "own (ct.bid(0), ...) index")
+        code, ty = self.expr(tile_node)
+        if not isinstance(ty, Tile) or len(ty.shape) != out.sig.rank:
+            raise self.refuse(call, "store-other", f"stored value of {arr} is not a rank-{out.sig.rank} tile")
+        if ty.dtype != out.sig.dtype:
+            raise self.refuse(call, "store-other", f"storing a {ty.dtype} tile into {out.sig.dtype} array {arr} "
+                                                    "(cast it with ct.astype first)")
+        out.shape = ty.shape
+        self.need(call, "store-block-owned", "block-owned store")
+        self.body.append(f"{indent}{arr}.store({code});")
+
+    def _is_block_index(self, index: ast.AST | None, rank: int) -> bool:
+        if not isinstance(index, ast.Tuple) or len(index.elts) != rank:
+            return False
+        for k, e in enumerate(index.elts):
+            if isinstance(e, ast.Name) and self.bid_names.get(e.id) == k:
+                continue
+            if isinstance(e, ast.Call) and self.ct(e.func) == "bid" and self._int(e.args[0]) == k:
+                continue
+            return False
+        return True
+
+    # ------------------------------------------------------------------ expressions
+
+    def _int(self, node: ast.AST) -> int | None:
+        return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
+
+    def shape_of(self, node: ast.AST) -> tuple[str, ...]:
+        if not isinstance(node, ast.Tuple):
+            raise self.refuse(node, "load-tile", f"shape {self.text(node)} is not a tuple")
+        dims = []
+        for e in node.elts:
+            if isinstance(e, ast.Constant) and isinstance(e.value, int):
+                dims.append(str(e.value))
+            elif isinstance(e, ast.Name) and e.id in self.constants:
+                dims.append(e.id)
+            else:
+                raise self.refuse(e, "load-tile", f"tile dimension {self.text(e)} is not a constant")
+        return tuple(dims)
+
+    def dtype_of(self, node: ast.AST) -> str:
+        name = self.ct(node)
+        if name in CT_DTYPES:
+            return CT_DTYPES[name]
+        if isinstance(node, ast.Attribute) and node.attr == "dtype" and isinstance(node.value, ast.Name):
+            p = self.params.get(node.value.id)
+            if isinstance(p, sigmod.ArraySig):
+                return p.dtype
+        raise self.refuse(node, "astype", f"dtype {self.text(node)}")
+
+    def expr(self, node: ast.AST, want_name: str | None = None) -> tuple[str, Ty]:
+        if isinstance(node, ast.Name):
+            if node.id in self.env:
+                return self.env[node.id]
+            p = self.params.get(node.id)
+            if isinstance(p, sigmod.ConstSig):
+                if isinstance(p.value, bool) or not isinstance(p.value, int):
+                    raise self.refuse(node, "param-constant-other", f"constant {node.id}={p.value!r}")
+                return node.id, Scalar("i32")
+            if isinstance(p, sigmod.ScalarSig):
+                return node.id, Scalar(p.dtype)
+            if isinstance(p, sigmod.ArraySig):
+                return node.id, ArrayParam(node.id, p)
+            raise self.refuse(node, "assign", f"unknown name {node.id!r}")
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return repr(node.value), Scalar("f32" if isinstance(node.value, float) else "i32")
+        if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
+            return self.binop(node)
+        if isinstance(node, ast.Call):
+            op = self.ct(node.func)
+            if op == "bid":
+                self.need(node, "bid", "ct.bid")
+                k = self._int(node.args[0]) if node.args else None
+                if k not in (0, 1, 2):
+                    raise self.refuse(node, "bid", f"ct.bid({self.text(node.args[0])})")
+                if want_name:
+                    self.bid_names[want_name] = k
+                return f"get_tile_block_id().{k}", Scalar("i32")
+            if op == "load":
+                return self.load(node)
+            if op == "astype":
+                self.need(node, "astype", "ct.astype")
+                if len(node.args) != 2 or node.keywords:
+                    raise self.refuse(node, "astype", "ct.astype with options")
+                code, ty = self.expr(node.args[0])
+                if not isinstance(ty, Tile):
+                    raise self.refuse(node, "astype", "ct.astype of a non-tile")
+                dt = self.dtype_of(node.args[1])
+                out_ty = Tile(dt, ty.shape)
+                if want_name is None:
+                    # convert_tile needs its result type spelled out: a nested cast gets a named temporary.
+                    base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
+                    tmp = f"{base}_{dt}"
+                    self.body.append(f"let {tmp}: {out_ty.rust()} = convert_tile({code});")
+                    return tmp, out_ty
+                return f"convert_tile({code})", out_ty
+            raise self.refuse(node, self._construct_for_call(op), f"call `{self.text(node.func)}(...)`")
+        raise self.refuse(node, "assign", f"expression `{self.text(node)}`")
+
+    def _construct_for_call(self, op: str | None) -> str:
+        return {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "math", "exp2": "math", "mma": "mma",
+                "matmul": "mma", "reshape": "reshape-broadcast", "gather": "gather-scatter",
+                "scatter": "gather-scatter", "arange": "arange-full", "full": "arange-full",
+                "zeros": "arange-full", "num_tiles": "num-tiles-cdiv", "cdiv": "num-tiles-cdiv",
+                "num_blocks": "num-tiles-cdiv"}.get(op or "", "helper-function" if op is None else "math")
+
+    def load(self, node: ast.Call) -> tuple[str, Ty]:
+        kw = {k.arg: k.value for k in node.keywords}
+        arr_node = node.args[0]
+        if not isinstance(arr_node, ast.Name) or not isinstance(self.params.get(arr_node.id), sigmod.ArraySig):
+            raise self.refuse(node, "load-tile", "ct.load of something that is not an array parameter")
+        arr = arr_node.id
+        sig = self.params[arr]
+        index = kw.get("index", node.args[1] if len(node.args) > 1 else None)
+        shape = self.shape_of(kw.get("shape", node.args[2] if len(node.args) > 2 else None))
+        for opt, default in LOAD_DEFAULTS.items():
+            if opt in kw and self.text(kw[opt]).replace("ct.", "") != default.replace("ct.", ""):
+                raise self.refuse(kw[opt], "load-options", f"ct.load option {opt}={self.text(kw[opt])}")
+        if not isinstance(index, ast.Tuple) or len(index.elts) != sig.rank or len(shape) != sig.rank:
+            raise self.refuse(node, "load-tile", f"ct.load index/shape rank does not match {arr} (rank {sig.rank})")
+        idx = []
+        for e in index.elts:
+            code, ty = self.expr(e)
+            if not isinstance(ty, Scalar) or ty.dtype != "i32":
+                raise self.refuse(e, "load-tile", f"index {self.text(e)} is not an integer scalar")
+            idx.append(code)
+        shape_macro = f"shape![{', '.join(shape)}]"
+        pad = kw.get("padding_mode")
+        mode = self.text(pad).rsplit(".", 1)[-1] if pad is not None else "UNDETERMINED"
+        if mode == "ZERO":
+            self.need(node, "load-tile-padded", "padded load")
+            view = f"{arr}.partition({shape_macro})"
+        elif mode == "UNDETERMINED":
+            self.need(node, "load-tile", "load")
+            view = f"make_partition_view({arr}, {shape_macro}, padding::None, dim_map::Identity, " \
+                   f"get_tensor_token({arr}))"
+        elif mode in PADDING:
+            self.need(node, "load-tile-padded-other", f"load padded with {mode}")
+            view = f"make_partition_view({arr}, {shape_macro}, {PADDING[mode]}, dim_map::Identity, " \
+                   f"get_tensor_token({arr}))"
+        else:
+            raise self.refuse(pad, "load-options", f"padding_mode {self.text(pad)}")
+        ty = Tile(sig.dtype, shape)
+        view_name = f"{arr}_view"
+        # The view gets a name of its own so its (partition) type is spelled out once.
+        self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
+                         f"{view};")
+        return f"{view_name}.load([{', '.join(idx)}])", ty
+
+    def operand_as_tile(self, code: str, ty: Ty, like: Tile, node: ast.AST) -> str:
+        if isinstance(ty, Tile):
+            if ty.shape != like.shape:
+                raise self.refuse(node, "reshape-broadcast", f"operands of shapes {ty.shape} and {like.shape}")
+            return code
+        if isinstance(ty, Scalar):
+            self.need(node, "arith-scalar-broadcast", "scalar operand")
+            if isinstance(node, ast.Constant):
+                code = f"{node.value!r}{RUST_DTYPES[like.dtype]}" if like.dtype.startswith("f") or \
+                    isinstance(node.value, int) else code
+            elif ty.dtype != like.dtype:
+                raise self.refuse(node, "arith-scalar-broadcast", f"{ty.dtype} scalar with a {like.dtype} tile")
+            return f"broadcast_scalar({code}, shape![{', '.join(like.shape)}])"
+        raise self.refuse(node, "arith-tile", "arithmetic on an array")
+
+    def binop(self, node: ast.BinOp) -> tuple[str, Ty]:
+        if isinstance(node.op, ast.Add) and (node.lineno, node.col_offset) in self.fma_locs \
+                and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mult):
+            self.need(node, "fma", "fused multiply-add")
+            (a, ta), (b, tb), (c, tc) = (self.expr(node.left.left), self.expr(node.left.right), self.expr(node.right))
+            like = next((t for t in (ta, tb, tc) if isinstance(t, Tile)), None)
+            if like is None:
+                raise self.refuse(node, "fma", "fma of scalars")
+            args = [self.operand_as_tile(x, t, like, n)
+                    for x, t, n in ((a, ta, node.left.left), (b, tb, node.left.right), (c, tc, node.right))]
+            return f"fma({', '.join(args)}, rounding::NearestEven, ftz::Disabled)", like
+        (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
+        sym = BINOPS[type(node.op)]
+        if isinstance(lt, Scalar) and isinstance(rt, Scalar):
+            if lt.dtype != rt.dtype:
+                raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")
+            return f"{lc} {sym} {rc}", lt
+        like = lt if isinstance(lt, Tile) else rt
+        assert isinstance(like, Tile)
+        self.need(node, "arith-tile", "tile arithmetic")
+        left = self.operand_as_tile(lc, lt, like, node.left)
+        right = self.operand_as_tile(rc, rt, like, node.right)
+        if isinstance(lt, Tile) and isinstance(rt, Tile) and lt.dtype != rt.dtype:
+            raise self.refuse(node, "arith-tile", f"{lt.dtype} {sym} {rt.dtype} tiles (cast one with ct.astype)")
+        return f"{_paren(left)} {sym} {_paren(right)}", like
+
+
+def _paren(code: str) -> str:
+    return code if re.fullmatch(r"[\w.\[\]()!, :]+", code) and " + " not in code and " - " not in code else \
+        f"({code})"
+
+
+def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],
+                fma_locs: set[tuple[int, int]]) -> Emitted:
+    src = file.read_text()
+    tree = ast.parse(src, filename=str(file))
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
+    em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
+    em.classify_arrays()
+    em.stmts(fn.body, "")
+    generics, params, layout, strides = [], [], [], {}
+    for name, p in sig.params:
+        if isinstance(p, sigmod.ConstSig):
+            if isinstance(p.value, bool) or not isinstance(p.value, int):
+                raise Unsupported(str(file), fn, "param-constant-other", f"constant parameter {name}={p.value!r}")
+            generics.append(name)
+            continue
+        if isinstance(p, sigmod.ScalarSig):
+            params.append(f"{name}: {RUST_DTYPES[p.dtype]}")
+            layout.append("S")
+            continue
+        strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]
+        if name in em.outputs:
+            out = em.outputs[name]
+            params.append(f"{name}: &mut Tensor<{RUST_DTYPES[p.dtype]}, {{ [{', '.join(out.shape)}] }}>")
+            layout.append(f"A{p.rank}+{2 * p.rank}")
+        else:
+            params.append(f"{name}: &Tensor<{RUST_DTYPES[p.dtype]}, {{ [{', '.join(['-1'] * p.rank)}] }}>")
+            layout.append(f"A{p.rank}")
+    doc = (ast.get_docstring(fn) or "").splitlines()
+    return Emitted(kernel_name, generics, params, em.body, ",".join(layout), doc, strides)

@@ -1,0 +1,30 @@
+"""Read compiler decisions out of the reference IR's debug locations (``tileirdisasm -g``).
+
+cuTile Python's compiler makes choices the source does not spell out — it contracts ``a * b + c`` into ``fma``, for
+one. The reference bytecode carries each op's source location, so the translator asks the IR where those choices
+were made instead of re-implementing the compiler's heuristics.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..toolchain.locate import CudaTree, run_tool
+
+LOC_DEF = re.compile(r'^#(loc\d*) = loc\("([^"]+)":(\d+):(\d+)\)', re.M)
+DI_DEF = re.compile(r"^#(loc\d*) = #cuda_tile\.di_loc<#(loc\d*) in", re.M)
+OP_LOC = re.compile(r"= (\w+) .*loc\(#(loc\d*)\)\s*$", re.M)
+
+
+def op_locations(tree: CudaTree, bytecode: Path, source: Path) -> dict[str, set[tuple[int, int]]]:
+    """op name → {(line, col)} in ``source`` (col 0-based, as Python's ast reports it)."""
+    text = run_tool(tree, "tileirdisasm", ["-g", str(bytecode)]).stdout
+    base = {name: (file, int(line), int(col)) for name, file, line, col in LOC_DEF.findall(text)}
+    di = dict(DI_DEF.findall(text))
+    want = str(source.resolve())
+    out: dict[str, set[tuple[int, int]]] = {}
+    for op, loc in OP_LOC.findall(text):
+        target = base.get(di.get(loc, loc))
+        if target and Path(target[0]).resolve() == Path(want):
+            out.setdefault(op, set()).add((target[1], target[2]))
+    return out
