@@ -109,6 +109,7 @@ class Emitter:
         self.emitted_comments: set[int] = set()
         self.outputs: dict[str, Output] = {}
         self.bid_names: dict[str, int] = {}  # local names bound to ct.bid(k), and k
+        self.mutated: set[str] = set()
         self.aliases = {"ct"}
 
     # ------------------------------------------------------------------ helpers
@@ -158,7 +159,16 @@ class Emitter:
                 self.body.append(f"{indent}// {self.comments[ln]}")
                 self.emitted_comments.add(ln)
 
-    def stmts(self, stmts: list[ast.stmt], indent: str = "") -> None:
+    def find_mutated(self) -> None:
+        """Names assigned inside an `if`/`for` body are declared `let mut` where they are first defined."""
+        for node in ast.walk(self.fn):
+            if isinstance(node, (ast.If, ast.For)):
+                for inner in node.body + node.orelse:
+                    for sub in ast.walk(inner):
+                        if isinstance(sub, ast.Assign):
+                            self.mutated |= {t.id for t in sub.targets if isinstance(t, ast.Name)}
+
+    def stmts(self, stmts: list[ast.stmt], indent: str = "", nested: bool = False) -> None:
         for st in stmts:
             self.comment_before(st.lineno, indent)
             if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
@@ -169,23 +179,81 @@ class Emitter:
                 self.bid_names.pop(name, None)
                 code, ty = self.expr(st.value, want_name=name)
                 if isinstance(ty, Tile):
-                    self.body.append(f"{indent}let {name}: {ty.rust()} = {code};")
+                    rust_ty = ty.rust()
                 elif isinstance(ty, Scalar):
-                    self.body.append(f"{indent}let {name}: {RUST_DTYPES[ty.dtype]} = {code};")
+                    rust_ty = RUST_DTYPES[ty.dtype]
                 else:
                     raise self.refuse(st, "assign", "assigning an array to a new name")
+                previous = self.env.get(name)
+                if previous is not None and name in self.mutated and previous[1] == ty:
+                    self.body.append(f"{indent}{name} = {code};")
+                elif nested and previous is not None:
+                    raise self.refuse(st, "if-constant", f"`{name}` changes type inside a branch "
+                                                         f"({_describe(previous[1])} → {_describe(ty)})")
+                else:
+                    mut = "mut " if name in self.mutated else ""
+                    self.body.append(f"{indent}let {mut}{name}: {rust_ty} = {code};")
                 self.env[name] = (name, ty)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "store":
                 self.store(st.value, indent)
             elif isinstance(st, ast.If):
-                construct = "if-constant" if self._constant_test(st.test) else "if-runtime"
-                raise self.refuse(st, construct, f"`if {self.text(st.test)}:`")
+                if not self._constant_test(st.test):
+                    raise self.refuse(st, "if-runtime", f"`if {self.text(st.test)}:`")
+                self.need(st, "if-constant", "constant if")
+                self.if_chain(st, indent)
             elif isinstance(st, ast.For):
                 persistent = "num_blocks" in self.text(st.iter)
                 raise self.refuse(st, "for-persistent" if persistent else "for-range", f"`for` loop over "
                                   f"{self.text(st.iter)}")
             else:
                 raise self.refuse(st, "assign", f"statement `{self.text(st).splitlines()[0]}`")
+
+    def if_chain(self, st: ast.If, indent: str) -> None:
+        """`if C:` on constants stays an `if` on the const generics: cutile folds it per specialization, exactly
+        as cuTile Python does, so the Rust mirrors the source and both arms are type-checked."""
+        self.body.append(f"{indent}if {self.condition(st.test)} {{")
+        self.scoped(st.body, indent + "    ")
+        orelse = st.orelse
+        while len(orelse) == 1 and isinstance(orelse[0], ast.If) and self._constant_test(orelse[0].test):
+            st = orelse[0]
+            self.body.append(f"{indent}}} else if {self.condition(st.test)} {{")
+            self.scoped(st.body, indent + "    ")
+            orelse = st.orelse
+        if orelse:
+            self.body.append(f"{indent}}} else {{")
+            self.scoped(orelse, indent + "    ")
+        self.body.append(f"{indent}}}")
+
+    def scoped(self, stmts: list[ast.stmt], indent: str) -> None:
+        saved = dict(self.env)
+        self.stmts(stmts, indent, nested=True)
+        for name in list(self.env):
+            if name not in saved:
+                del self.env[name]  # defined only inside the branch: not visible after it (as in Rust)
+            elif self.env[name] != saved[name]:
+                self.env[name] = saved[name]
+
+    def condition(self, node: ast.AST) -> str:
+        if isinstance(node, ast.BoolOp):
+            op = " && " if isinstance(node.op, ast.And) else " || "
+            return op.join(f"({self.condition(v)})" for v in node.values)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return f"!({self.condition(node.operand)})"
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            ops = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+            if type(node.ops[0]) in ops:
+                return f"{self.cond_operand(node.left)} {ops[type(node.ops[0])]} " \
+                       f"{self.cond_operand(node.comparators[0])}"
+        raise self.refuse(node, "if-constant", f"condition `{self.text(node)}`")
+
+    def cond_operand(self, node: ast.AST) -> str:
+        if isinstance(node, ast.Name) and node.id in self.constants:
+            p = self.params.get(node.id)
+            if isinstance(p, sigmod.ConstSig) and isinstance(p.value, int) and not isinstance(p.value, bool):
+                return node.id
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return str(node.value)
+        raise self.refuse(node, "if-constant", f"condition operand `{self.text(node)}`")
 
     def _constant_test(self, node: ast.AST) -> bool:
         names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
@@ -270,6 +338,14 @@ class Emitter:
             return repr(node.value), Scalar("f32" if isinstance(node.value, float) else "i32")
         if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
             return self.binop(node)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            code, ty = self.expr(node.operand)
+            if isinstance(ty, Tile):
+                self.need(node, "unary-neg", "tile negation")
+                if not ty.dtype.startswith(("f", "bf")):
+                    raise self.refuse(node, "unary-neg", f"negation of a {ty.dtype} tile")
+                return f"negf({code})", ty
+            return f"-{_paren(code)}", ty
         if isinstance(node, ast.Call):
             op = self.ct(node.func)
             if op == "bid":
@@ -282,6 +358,34 @@ class Emitter:
                 return f"get_tile_block_id().{k}", Scalar("i32")
             if op == "load":
                 return self.load(node)
+            if op == "reshape":
+                self.need(node, "reshape-broadcast", "ct.reshape")
+                code, ty = self.expr(node.args[0])
+                shape_node = node.args[1] if len(node.args) > 1 else next(
+                    (k.value for k in node.keywords if k.arg == "shape"), None)
+                if not isinstance(ty, Tile) or shape_node is None:
+                    raise self.refuse(node, "reshape-broadcast", "ct.reshape of a non-tile")
+                shape = self.shape_of(shape_node)
+                return f"{_paren(code)}.reshape(shape![{', '.join(shape)}])", Tile(ty.dtype, shape)
+            if op == "exp":
+                self.need(node, "exp", "ct.exp")
+                if node.keywords or len(node.args) != 1:
+                    raise self.refuse(node, "math", "ct.exp with a rounding mode")
+                code, ty = self.expr(node.args[0])
+                if not isinstance(ty, Tile):
+                    raise self.refuse(node, "math", "ct.exp of a scalar")
+                return f"exp({code})", ty
+            if op in ("maximum", "minimum"):
+                self.need(node, "maximum", f"ct.{op}")
+                if node.keywords or len(node.args) != 2:
+                    raise self.refuse(node, "math", f"ct.{op} with options")
+                (a, ta), (b, tb) = self.expr(node.args[0]), self.expr(node.args[1])
+                like = self.result_tile(node, ta, tb)
+                if not like.dtype.startswith(("f", "bf")):
+                    raise self.refuse(node, "math", f"ct.{op} on {like.dtype} tiles")
+                fn = "maxf" if op == "maximum" else "minf"
+                return (f"{fn}({self.operand_as_tile(a, ta, like, node.args[0])}, "
+                        f"{self.operand_as_tile(b, tb, like, node.args[1])}, nan::Disabled, ftz::Disabled)"), like
             if op == "astype":
                 self.need(node, "astype", "ct.astype")
                 if len(node.args) != 2 or node.keywords:
@@ -351,11 +455,35 @@ class Emitter:
                          f"{view};")
         return f"{view_name}.load([{', '.join(idx)}])", ty
 
+    def result_tile(self, node: ast.AST, *types: Ty) -> Tile:
+        """The broadcast result of tile/scalar operands (numpy rules on symbolic shapes)."""
+        tiles = [t for t in types if isinstance(t, Tile)]
+        if not tiles:
+            raise self.refuse(node, "arith-tile", "operation on scalars only")
+        rank = max(len(t.shape) for t in tiles)
+        shape = ["1"] * rank
+        for t in tiles:
+            padded = ("1",) * (rank - len(t.shape)) + t.shape
+            for k, d in enumerate(padded):
+                if shape[k] == "1":
+                    shape[k] = d
+                elif d not in ("1", shape[k]):
+                    raise self.refuse(node, "reshape-broadcast", f"shapes {t.shape} and {tuple(shape)} do not "
+                                                                 "broadcast")
+        dtypes = {t.dtype for t in tiles}
+        if len(dtypes) > 1:
+            raise self.refuse(node, "arith-tile", f"tiles of dtypes {sorted(dtypes)} (cast one with ct.astype)")
+        return Tile(tiles[0].dtype, tuple(shape))
+
     def operand_as_tile(self, code: str, ty: Ty, like: Tile, node: ast.AST) -> str:
         if isinstance(ty, Tile):
-            if ty.shape != like.shape:
-                raise self.refuse(node, "reshape-broadcast", f"operands of shapes {ty.shape} and {like.shape}")
-            return code
+            if ty.shape == like.shape:
+                return code
+            self.need(node, "reshape-broadcast", "implicit broadcast")
+            if len(ty.shape) < len(like.shape):
+                ones = ("1",) * (len(like.shape) - len(ty.shape)) + ty.shape
+                code = f"{_paren(code)}.reshape(shape![{', '.join(ones)}])"
+            return f"{_paren(code)}.broadcast(shape![{', '.join(like.shape)}])"
         if isinstance(ty, Scalar):
             self.need(node, "arith-scalar-broadcast", "scalar operand")
             if isinstance(node, ast.Constant):
@@ -371,9 +499,7 @@ class Emitter:
                 and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mult):
             self.need(node, "fma", "fused multiply-add")
             (a, ta), (b, tb), (c, tc) = (self.expr(node.left.left), self.expr(node.left.right), self.expr(node.right))
-            like = next((t for t in (ta, tb, tc) if isinstance(t, Tile)), None)
-            if like is None:
-                raise self.refuse(node, "fma", "fma of scalars")
+            like = self.result_tile(node, ta, tb, tc)
             args = [self.operand_as_tile(x, t, like, n)
                     for x, t, n in ((a, ta, node.left.left), (b, tb, node.left.right), (c, tc, node.right))]
             return f"fma({', '.join(args)}, rounding::NearestEven, ftz::Disabled)", like
@@ -383,14 +509,15 @@ class Emitter:
             if lt.dtype != rt.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")
             return f"{lc} {sym} {rc}", lt
-        like = lt if isinstance(lt, Tile) else rt
-        assert isinstance(like, Tile)
+        like = self.result_tile(node, lt, rt)
         self.need(node, "arith-tile", "tile arithmetic")
         left = self.operand_as_tile(lc, lt, like, node.left)
         right = self.operand_as_tile(rc, rt, like, node.right)
-        if isinstance(lt, Tile) and isinstance(rt, Tile) and lt.dtype != rt.dtype:
-            raise self.refuse(node, "arith-tile", f"{lt.dtype} {sym} {rt.dtype} tiles (cast one with ct.astype)")
         return f"{_paren(left)} {sym} {_paren(right)}", like
+
+
+def _describe(ty: Ty) -> str:
+    return ty.rust() if isinstance(ty, Tile) else getattr(ty, "dtype", "array")
 
 
 def _paren(code: str) -> str:
@@ -405,6 +532,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
     em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
     em.classify_arrays()
+    em.find_mutated()
     em.stmts(fn.body, "")
     generics, params, layout, strides = [], [], [], {}
     for name, p in sig.params:
