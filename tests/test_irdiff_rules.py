@@ -145,3 +145,19 @@ def test_rules_doc_is_generated_and_current():
 
     assert (REPO / "docs" / "irdiff-rules.md").read_text() == rules_markdown(), \
         "regenerate: python -m tileport.irdiff.rules > docs/irdiff-rules.md"
+
+
+def test_assume_fact_set():
+    a = prog(*STORE, ONES, "%x0 = assume div_by<16>, %arg3 : tile<i32>", "%x1 = assume bounded<0, ?>, %x0 : tile<i32>",
+             "%x2 = assume div_by<16>, %x1 : tile<i32>", store("%one", "%x2"))
+    b = prog(*STORE, ONES, "%y0 = assume bounded<0, ?>, %arg3 : tile<i32>", "%y1 = assume div_by<16>, %y0 : tile<i32>",
+             store("%one", "%y1"))
+    out = v(a, b)
+    assert out["equivalent"] and fired(out, "assume-fact-set") >= 3
+    # A different set of facts is a different program: div_by<8> is not div_by<16>.
+    c = prog(*STORE, ONES, "%y0 = assume bounded<0, ?>, %arg3 : tile<i32>", "%y1 = assume div_by<8>, %y0 : tile<i32>",
+             store("%one", "%y1"))
+    assert not v(a, c)["equivalent"]
+    # Dropping a fact is a difference too.
+    d = prog(*STORE, ONES, "%y0 = assume bounded<0, ?>, %arg3 : tile<i32>", store("%one", "%y0"))
+    assert not v(a, d)["equivalent"]

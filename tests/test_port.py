@@ -101,3 +101,21 @@ def test_verify_needs_a_port_dir(tmp_path):
 def test_coverage_doc_is_generated_and_current():
     assert (REPO / "docs" / "coverage.md").read_text() == coverage_markdown(), \
         "regenerate: python -m tileport.translate.coverage > docs/coverage.md"
+
+
+def test_ports_of_captured_launches_carry_launch_specialization(tmp_path):
+    """The realistic path: capture the host script's launches on the CPU, port what it launched. The reference IR
+    then states divisibility/alignment facts; the Rust side is compiled with the same facts (cutile spec args)."""
+    cap = tmp_path / "launches.json"
+    assert run_tileport("capture", "--out", str(cap), "--", "python", str(EXAMPLES_DIR / "host.py"),
+                        "1000x768", "4096x1024").returncode == 0
+    r = run_tileport("port", f"{EXAMPLES_DIR / 'bias_act.py'}::bias_act", "--capture", str(cap), "--out",
+                     str(tmp_path / "b"), "--json")
+    verdict = json.loads(r.stdout)
+    assert r.returncode == 0 and verdict["status"] == "proven", r.stdout[-3000:]
+    assert len(verdict["stages"]["irdiff"]["variants"]) == 6
+    ref = (tmp_path / "b" / "variants" / verdict["stages"]["irdiff"]["variants"][0]["symbol"] /
+           "reference.tileir.txt").read_text()
+    assert "assume div_by<16>" in ref
+    used = {u["id"] for u in verdict["stages"]["irdiff"]["variants"][0]["rewrites_used"]}
+    assert "assume-fact-set" in used

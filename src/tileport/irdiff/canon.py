@@ -115,6 +115,9 @@ class Canon:
             h = _h("arg", self.labels[v], typ)
         elif v in self.barg_of:
             h = _h("barg", *self.barg_of[v])
+        elif v in self.defs and self._is_assume(self.defs[v][0]):
+            root, facts, typ = self.assume_facts(v)
+            h = _h("assume", self.value_hash(root), sorted(facts), typ)
         elif v in self.defs:
             op, idx = self.defs[v]
             h = _h(self.op_hash(op), idx)
@@ -122,6 +125,22 @@ class Canon:
             h = _h("undefined", v)
         self.hashes[v] = h
         return h
+
+    ASSUME_RE = re.compile(r"assume (.+), \$0 : (.+)")
+
+    def _is_assume(self, op: Op) -> bool:
+        real = self.op_of(op)
+        return real.name == "assume" and len(real.operands) == 1 and bool(self.ASSUME_RE.fullmatch(real.template))
+
+    def assume_facts(self, v: str) -> tuple[str, set[str], str]:
+        """A chain of assumes is the root value plus the *set* of facts stated about it (rule assume-fact-set)."""
+        op = self.op_of(self.defs[v][0])
+        pred, typ = self.ASSUME_RE.fullmatch(op.template).groups()  # type: ignore[union-attr]
+        src = self.resolve(op.operands[0])
+        if src in self.defs and self._is_assume(self.defs[src][0]):
+            root, facts, _ = self.assume_facts(src)
+            return root, facts | {pred}, typ
+        return src, {pred}, typ
 
     def op_hash(self, op: Op) -> str:
         key = id(op)
@@ -254,6 +273,10 @@ def canonicalize(entry: Entry, layout: Layout | None = None) -> Canon:
     if dead:
         canon.fired["dead-pure-ops"] += len(dead)
     live_ops = [op for op in all_ops if id(op) in live]
+    chained = sum(1 for op in live_ops if op.name == "assume" and op.operands
+                  and (d := canon.defs.get(canon.resolve(op.operands[0]))) and d[0].name == "assume")
+    if chained:
+        canon.fired["assume-fact-set"] += chained
     unique = {canon.op_hash(op): canon.op_of(op).name for op in live_ops}
     canon.inventory = Counter(unique.values())
     hashes = Counter(canon.op_hash(op) for op in live_ops if not canon.is_effectful(op))

@@ -57,6 +57,12 @@ RULES: tuple[Rule, ...] = (
          "assume bounded<0, ?> applied to a block id or block count is the value itself",
          "block ids and grid sizes are never negative, so the assumption holds by construction and only restates "
          "a fact", "test_assume_nonneg_block_id"),
+    Rule("assume-fact-set", "rewrite",
+         "a chain of `assume` ops on one value is that value with the *set* of facts the chain states (order and "
+         "repetition do not matter)",
+         "assume returns its operand unchanged and only records a predicate about it; cuTile Python states "
+         "div_by<16> before and after bounded<0, ?>, cutile states it once after; the optimizer sees the same facts",
+         "test_assume_fact_set"),
     Rule("cdiv-rounding", "rewrite",
          "divi (a + (b-1)), b signed  ≡  divi a, b signed rounding<positive_inf>, for constant b > 0 and a ≥ 0",
          "for a ≥ 0 and b > 0, ⌊(a+b-1)/b⌋ = ⌈a/b⌉ and truncation equals flooring; a ≥ 0 is proven from an "

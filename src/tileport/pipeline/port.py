@@ -46,6 +46,7 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
         emitted = e
         variants.append({"symbol": v["symbol"], "entry": e.entry,
                          "generics": [str(v["constants"][g]) for g in e.generics], "strides": e.strides,
+                         "specs": e.specs,
                          "layout": e.layout, "reference": v["ir"]["bytecode"]})
     assert emitted is not None
     text = render(emitted, spec["kernel"]["source"], "spec.json")
@@ -79,7 +80,7 @@ def verify(port_dir: Path, tree: CudaTree, arch: str, progress: Progress = lambd
         vdir = port_dir / "variants" / v["symbol"]
         rust_bc = vdir / "rust.tileirbc"
         try:
-            cratemod.irgen(binary, tree, v["entry"], rust_bc, v["generics"], v["strides"], arch)
+            cratemod.irgen(binary, tree, v["entry"], rust_bc, v["generics"], v["strides"], arch, v.get("specs"))
         except TileportError as exc:
             results.append({"symbol": v["symbol"], "equivalent": False, "error": str(exc)})
             continue

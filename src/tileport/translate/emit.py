@@ -83,6 +83,7 @@ class Emitted:
     layout: str                      # irdiff layout of the Rust entry
     doc: list[str]
     strides: dict[str, list[int]]    # static strides per array (-1 = dynamic)
+    specs: dict[str, str]            # divisibility facts per array, for the irgen driver's --spec
     unsafe_sites: list[dict] = field(default_factory=list)
 
 
@@ -534,7 +535,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em.classify_arrays()
     em.find_mutated()
     em.stmts(fn.body, "")
-    generics, params, layout, strides = [], [], [], {}
+    generics, params, layout, strides, specs = [], [], [], {}, {}
     for name, p in sig.params:
         if isinstance(p, sigmod.ConstSig):
             if isinstance(p.value, bool) or not isinstance(p.value, int):
@@ -546,6 +547,10 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             layout.append("S")
             continue
         strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]
+        if any(d != 1 for d in p.shape_div + p.stride_div) or p.base_align != 1 or p.may_alias:
+            ones = [1 if s == 1 else 0 for s in strides[name]]
+            specs[name] = (f"{','.join(map(str, p.shape_div))}/{','.join(map(str, p.stride_div))}/"
+                           f"{','.join(map(str, ones))}/{p.base_align}/{0 if p.may_alias else 1}")
         if name in em.outputs:
             out = em.outputs[name]
             params.append(f"{name}: &mut Tensor<{RUST_DTYPES[p.dtype]}, {{ [{', '.join(out.shape)}] }}>")
@@ -554,4 +559,4 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             params.append(f"{name}: &Tensor<{RUST_DTYPES[p.dtype]}, {{ [{', '.join(['-1'] * p.rank)}] }}>")
             layout.append(f"A{p.rank}")
     doc = (ast.get_docstring(fn) or "").splitlines()
-    return Emitted(kernel_name, generics, params, em.body, ",".join(layout), doc, strides)
+    return Emitted(kernel_name, generics, params, em.body, ",".join(layout), doc, strides, specs)
