@@ -161,3 +161,19 @@ def test_assume_fact_set():
     # Dropping a fact is a difference too.
     d = prog(*STORE, ONES, "%y0 = assume bounded<0, ?>, %arg3 : tile<i32>", store("%one", "%y0"))
     assert not v(a, d)["equivalent"]
+
+
+def _loop(lo: str, step: str, assume: bool) -> str:
+    pre = {"0": "%lo = constant <i32: 0> : tile<i32>", "-1": "%lo = constant <i32: -1> : tile<i32>"}[lo]
+    st = {"1": "%st = constant <i32: 1> : tile<i32>", "-1": "%st = constant <i32: -1> : tile<i32>"}[step]
+    idx = "%ai" if assume else "%i"
+    body = ["  %ai = assume bounded<0, ?>, %i : tile<i32>"] if assume else []
+    return prog(*STORE, ONES, pre, st, "for %i in (%lo to %arg3, step %st) : tile<i32> {", *body,
+                "  " + store("%one", idx), "}")
+
+
+def test_assume_nonneg_loop_iv():
+    out = v(_loop("0", "1", False), _loop("0", "1", True))
+    assert out["equivalent"] and fired(out, "assume-nonneg-loop-iv") == 1
+    assert not v(_loop("-1", "1", False), _loop("-1", "1", True))["equivalent"], "lo = -1: iv may be negative"
+    assert not v(_loop("0", "-1", False), _loop("0", "-1", True))["equivalent"], "step -1: not a fact"

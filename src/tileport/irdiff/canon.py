@@ -80,6 +80,7 @@ class Canon:
     layout_how: str
     defs: dict[str, tuple[Op, int]] = field(default_factory=dict)      # value id → (defining op, result index)
     barg_of: dict[str, tuple[int, int]] = field(default_factory=dict)  # block arg id → (depth, index)
+    barg_owner: dict[str, Op] = field(default_factory=dict)            # block arg id → the op owning it
     forward: dict[str, str] = field(default_factory=dict)              # rewritten value → replacement
     substitute: dict[int, Op] = field(default_factory=dict)            # id(op) → rewritten op
     fired: Counter = field(default_factory=Counter)
@@ -165,6 +166,7 @@ def _index(canon: Canon, region: Region, depth: int, path: str) -> None:
             canon.defs[r] = (op, k)
         for k, b in enumerate(op.block_args):
             canon.barg_of[b] = (depth + 1, k)
+            canon.barg_owner[b] = op
         for r in op.regions:
             _index(canon, r, depth + 1, op.path)
 
@@ -200,8 +202,34 @@ def _nonneg(canon: Canon, v: str) -> bool:
     return op.name == "assume" and bool(re.match(r"assume bounded<(\d+), ", op.template))
 
 
+def _positive(canon: Canon, v: str) -> bool:
+    c = _const_int(canon, v)
+    if c is not None:
+        return c > 0
+    d = canon.defs.get(canon.resolve(v))
+    return d is not None and d[0].name == "get_num_tile_blocks"
+
+
+FOR_RE = re.compile(r"for \^0 in \(\$0 to \$1, step \$2\)")
+
+
+def _nonneg_loop_iv(canon: Canon, v: str) -> bool:
+    """The induction variable of `for iv in (lo to hi, step s)` with lo ≥ 0 and s > 0 is ≥ 0."""
+    owner = canon.barg_owner.get(v)
+    if owner is None or owner.name != "for" or not owner.block_args or owner.block_args[0] != v:
+        return False
+    if not FOR_RE.match(owner.template):
+        return False
+    return _nonneg(canon, owner.operands[0]) and _positive(canon, owner.operands[2])
+
+
 def _apply_rewrites(canon: Canon) -> None:
     for op in _all_ops(canon.entry.body):
+        # assume-nonneg-loop-iv
+        if op.name == "assume" and op.template.startswith("assume bounded<0, ?>, $0") \
+                and _nonneg_loop_iv(canon, op.operands[0]):
+            canon.forward[op.results[0]] = op.operands[0]
+            canon.fired["assume-nonneg-loop-iv"] += 1
         # assume-nonneg-block-id
         if op.name == "assume" and op.template.startswith("assume bounded<0, ?>, $0"):
             src = canon.defs.get(canon.resolve(op.operands[0]))

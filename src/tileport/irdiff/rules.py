@@ -57,6 +57,10 @@ RULES: tuple[Rule, ...] = (
          "assume bounded<0, ?> applied to a block id or block count is the value itself",
          "block ids and grid sizes are never negative, so the assumption holds by construction and only restates "
          "a fact", "test_assume_nonneg_block_id"),
+    Rule("assume-nonneg-loop-iv", "rewrite",
+         "assume bounded<0, ?> on the induction variable of `for iv in (lo to hi, step s)` is the variable itself, "
+         "when lo ≥ 0 is proven (as for cdiv-rounding) and s > 0 (a positive constant or the grid size)",
+         "iv takes the values lo, lo+s, ... < hi, all ≥ lo ≥ 0; the assumption restates a fact", "test_assume_nonneg_loop_iv"),
     Rule("assume-fact-set", "rewrite",
          "a chain of `assume` ops on one value is that value with the *set* of facts the chain states (order and "
          "repetition do not matter)",

@@ -161,13 +161,19 @@ class Emitter:
                 self.emitted_comments.add(ln)
 
     def find_mutated(self) -> None:
-        """Names assigned inside an `if`/`for` body are declared `let mut` where they are first defined."""
+        """Names assigned more than once, at least once inside an `if`/`for` body, are declared `let mut` where
+        they are first defined (a re-assignment at the top level alone is a shadowing `let`)."""
+        from collections import Counter
+
+        counts = Counter(t.id for sub in ast.walk(self.fn) if isinstance(sub, ast.Assign)
+                         for t in sub.targets if isinstance(t, ast.Name))
         for node in ast.walk(self.fn):
             if isinstance(node, (ast.If, ast.For)):
                 for inner in node.body + node.orelse:
                     for sub in ast.walk(inner):
                         if isinstance(sub, ast.Assign):
-                            self.mutated |= {t.id for t in sub.targets if isinstance(t, ast.Name)}
+                            self.mutated |= {t.id for t in sub.targets
+                                             if isinstance(t, ast.Name) and counts[t.id] > 1}
 
     def stmts(self, stmts: list[ast.stmt], indent: str = "", nested: bool = False) -> None:
         for st in stmts:
@@ -203,9 +209,7 @@ class Emitter:
                 self.need(st, "if-constant", "constant if")
                 self.if_chain(st, indent)
             elif isinstance(st, ast.For):
-                persistent = "num_blocks" in self.text(st.iter)
-                raise self.refuse(st, "for-persistent" if persistent else "for-range", f"`for` loop over "
-                                  f"{self.text(st.iter)}")
+                self.for_range(st, indent)
             else:
                 raise self.refuse(st, "assign", f"statement `{self.text(st).splitlines()[0]}`")
 
@@ -223,6 +227,38 @@ class Emitter:
         if orelse:
             self.body.append(f"{indent}}} else {{")
             self.scoped(orelse, indent + "    ")
+        self.body.append(f"{indent}}}")
+
+    def for_range(self, st: ast.For, indent: str) -> None:
+        it = st.iter
+        persistent = "num_blocks" in self.text(it)
+        if persistent:
+            raise self.refuse(st, "for-persistent", f"persistent loop over {self.text(it)}")
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                and isinstance(st.target, ast.Name) and not st.orelse and 1 <= len(it.args) <= 3):
+            raise self.refuse(st, "for-range", f"`for` over {self.text(it)}")
+        self.need(st, "for-range", "range loop")
+        args = list(it.args)
+        if len(args) == 3:
+            if self._int(args[2]) != 1:
+                raise self.refuse(args[2], "for-persistent", f"range step {self.text(args[2])}")
+            args = args[:2]
+        start, stop = ("0i32", args[0]) if len(args) == 1 else (None, args[1])
+        if start is None:
+            code, ty = self.expr(args[0])
+            if ty != Scalar("i32"):
+                raise self.refuse(args[0], "for-range", "range start is not an i32 scalar")
+            start = code
+        stop_code, stop_ty = self.expr(stop)
+        if stop_ty != Scalar("i32"):
+            raise self.refuse(stop, "for-range", "range stop is not an i32 scalar")
+        name = st.target.id
+        self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop_code)} {{")
+        saved = dict(self.env)
+        self.env[name] = (name, Scalar("i32"))
+        self.stmts(st.body, indent + "    ", nested=True)
+        self.env = {k: v for k, v in self.env.items() if k in saved}
+        self.env.update({k: v for k, v in saved.items() if k not in self.env})
         self.body.append(f"{indent}}}")
 
     def scoped(self, stmts: list[ast.stmt], indent: str) -> None:
@@ -368,6 +404,47 @@ class Emitter:
                     raise self.refuse(node, "reshape-broadcast", "ct.reshape of a non-tile")
                 shape = self.shape_of(shape_node)
                 return f"{_paren(code)}.reshape(shape![{', '.join(shape)}])", Tile(ty.dtype, shape)
+            if op in ("full", "zeros"):
+                self.need(node, "full", f"ct.{op}")
+                kw = {k.arg: k.value for k in node.keywords}
+                args = list(node.args)
+                shape_node = args[0] if args else kw.get("shape")
+                value_node = (args[1] if len(args) > 1 else kw.get("fill_value")) if op == "full" \
+                    else ast.Constant(0)
+                dtype_node = args[2] if len(args) > 2 else kw.get("dtype")
+                if shape_node is None or dtype_node is None or not isinstance(value_node, ast.Constant) \
+                        or isinstance(value_node.value, bool):
+                    raise self.refuse(node, "full", f"ct.{op} with a non-literal value")
+                shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
+                lit = value_node.value
+                lit_text = (repr(float(lit)) if dt.startswith(("f", "bf")) else str(int(lit))) + RUST_DTYPES[dt]
+                return f"constant({lit_text}, shape![{', '.join(shape)}])", Tile(dt, shape)
+            if op == "num_tiles":
+                self.need(node, "num-tiles", "ct.num_tiles")
+                kw = {k.arg: k.value for k in node.keywords}
+                arr_node = node.args[0] if node.args else None
+                axis = self._int(kw.get("axis", node.args[1] if len(node.args) > 1 else None))
+                shape_node = kw.get("shape", node.args[2] if len(node.args) > 2 else None)
+                if not isinstance(arr_node, ast.Name) or not isinstance(self.params.get(arr_node.id),
+                                                                       sigmod.ArraySig) \
+                        or axis is None or shape_node is None or "order" in kw:
+                    raise self.refuse(node, "num-tiles", "ct.num_tiles form")
+                shape = self.shape_of(shape_node)
+                sig = self.params[arr_node.id]
+                tiles = f"{arr_node.id}_tiles"
+                self.body.append(f"let {tiles}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
+                                 f"make_partition_view({arr_node.id}, shape![{', '.join(shape)}], padding::None, "
+                                 f"dim_map::Identity, get_tensor_token({arr_node.id}));")
+                return f"num_tiles(&{tiles}, {axis})", Scalar("i32")
+            if op == "mma":
+                self.need(node, "mma", "ct.mma")
+                if len(node.args) != 3 or node.keywords:
+                    raise self.refuse(node, "mma", "ct.mma form (x, y, acc) without options")
+                (a, ta), (b, tb), (c, tc) = (self.expr(x) for x in node.args)
+                if not all(isinstance(t, Tile) and len(t.shape) == 2 for t in (ta, tb, tc)) or \
+                        ta.shape[1] != tb.shape[0] or (ta.shape[0], tb.shape[1]) != tc.shape:
+                    raise self.refuse(node, "mma", "ct.mma operand shapes")
+                return f"mma({a}, {b}, {c})", tc
             if op == "exp":
                 self.need(node, "exp", "ct.exp")
                 if node.keywords or len(node.args) != 1:
@@ -409,9 +486,9 @@ class Emitter:
     def _construct_for_call(self, op: str | None) -> str:
         return {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "math", "exp2": "math", "mma": "mma",
                 "matmul": "mma", "reshape": "reshape-broadcast", "gather": "gather-scatter",
-                "scatter": "gather-scatter", "arange": "arange-full", "full": "arange-full",
-                "zeros": "arange-full", "num_tiles": "num-tiles-cdiv", "cdiv": "num-tiles-cdiv",
-                "num_blocks": "num-tiles-cdiv"}.get(op or "", "helper-function" if op is None else "math")
+                "scatter": "gather-scatter", "arange": "arange", "full": "full",
+                "zeros": "full", "num_tiles": "num-tiles", "cdiv": "num-blocks-cdiv",
+                "num_blocks": "num-blocks-cdiv"}.get(op or "", "helper-function" if op is None else "math")
 
     def load(self, node: ast.Call) -> tuple[str, Ty]:
         kw = {k.arg: k.value for k in node.keywords}
@@ -522,7 +599,7 @@ def _describe(ty: Ty) -> str:
 
 
 def _paren(code: str) -> str:
-    return code if re.fullmatch(r"[\w.\[\]()!, :]+", code) and " + " not in code and " - " not in code else \
+    return code if re.fullmatch(r"[\w.\[\]()!, :&]+", code) and " + " not in code and " - " not in code else \
         f"({code})"
 
 
