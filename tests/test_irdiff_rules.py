@@ -177,3 +177,15 @@ def test_assume_nonneg_loop_iv():
     assert out["equivalent"] and fired(out, "assume-nonneg-loop-iv") == 1
     assert not v(_loop("-1", "1", False), _loop("-1", "1", True))["equivalent"], "lo = -1: iv may be negative"
     assert not v(_loop("0", "-1", False), _loop("0", "-1", True))["equivalent"], "step -1: not a fact"
+
+
+def test_block_id_unit_grid():
+    a = prog(*STORE, ONES, "%z = constant <i32: 0> : tile<i32>", store("%one", "%z"))
+    b = prog(*STORE, ONES, BID, store("%one", "%by"))
+    pa, pb = parse(a, "A"), parse(b, "B")
+    out = compare_programs(pa, pb, unit_grid_b=frozenset({1}))
+    assert out["equivalent"] and fired(out, "block-id-unit-grid") >= 1
+    assert not compare_programs(pa, pb)["equivalent"], "without the precondition bid.y is not 0"
+    assert not compare_programs(pa, pb, unit_grid_b=frozenset({2}))["equivalent"], "only the named dimension"
+    c = prog(*STORE, ONES, BID, store("%one", "%bx"))
+    assert not compare_programs(pa, parse(c, "C"), unit_grid_b=frozenset({1}))["equivalent"]

@@ -61,16 +61,16 @@ def test_verdict_is_byte_identical_on_rerun(tmp_path):
 
 
 def test_unsupported_construct_stops_with_location_and_work_order(tmp_path):
-    r = port("row_softmax", tmp_path / "r")
+    r = port("gather_rows", tmp_path / "r")
     assert r.returncode == 1
     verdict = json.loads((tmp_path / "r" / "verdict.json").read_text())
     tr = verdict["stages"]["translate"]
-    assert tr["ok"] is False and tr["construct"] == "reduce"
-    assert tr["location"]["line"] == 15 and tr["location"]["col"] == 9
-    assert "row_softmax.py:15:9" in tr["error"] and "docs/coverage.md" in tr["error"]
+    assert tr["ok"] is False and tr["construct"] == "arange"
+    assert tr["location"]["line"] == 13 and tr["location"]["col"] == 25
+    assert "gather_rows.py:13:25" in tr["error"] and "docs/coverage.md" in tr["error"]
     assert "build" not in verdict["stages"] and verdict["status"] == "failed"
     order = json.loads((tmp_path / "r" / "work_order.json").read_text())
-    assert order["construct"] == "reduce" and order["expects"]["entry"] == "row_softmax"
+    assert order["construct"] == "arange" and order["expects"]["entry"] == "gather_rows"
     assert order["reference_ir"] and (tmp_path / "r" / order["reference_ir"][0]).exists()
     assert not (tmp_path / "r" / "kernel.rs").exists(), "no partial Rust is written"
 
@@ -91,6 +91,23 @@ def test_bring_your_own_port_is_verified(tmp_path):
     (d / "kernel.rs").write_text(rs.replace("c.store(x + y);", "c.store(x + y) // missing semicolon\n;;;bad"))
     r = run_tileport("verify", str(d), "--json")
     assert r.returncode == 1 and json.loads(r.stdout)["stages"]["build"]["ok"] is False
+
+
+@pytest.mark.parametrize("name, construct, line, col", [("persistent_scale", "for-persistent", 14, 5),
+                                                        ("numerics", "math", 15, 9)])
+def test_other_refusals(name, construct, line, col, tmp_path):
+    r = port(name, tmp_path / name)
+    tr = json.loads((tmp_path / name / "verdict.json").read_text())["stages"]["translate"]
+    assert r.returncode == 1 and tr["construct"] == construct
+    assert (tr["location"]["line"], tr["location"]["col"]) == (line, col)
+
+
+def test_row_softmax_records_its_unit_grid_precondition(tmp_path):
+    assert port("row_softmax", tmp_path / "s").returncode == 0
+    v = json.loads((tmp_path / "s" / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
+    assert v["preconditions"] and v["preconditions"][0].startswith("y.shape[1] <= BLOCK")
+    assert any(r["id"] == "block-id-unit-grid" for r in v["rewrites_used"])
+    assert "nothing to emit" in (tmp_path / "s" / "kernel.rs").read_text()
 
 
 def test_verify_needs_a_port_dir(tmp_path):

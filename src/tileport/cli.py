@@ -342,7 +342,8 @@ def cmd_irdiff(args: argparse.Namespace) -> int:
         lb = parse_layout(args.layout_b) if args.layout_b else None
     except ValueError as exc:
         raise TileportError(str(exc)) from None
-    verdict = compare(args.a, args.b, layout_a=la, layout_b=lb)
+    verdict = compare(args.a, args.b, layout_a=la, layout_b=lb,
+                      unit_grid_b=frozenset(int(k) for k in (args.unit_grid_b or "").split(",") if k))
     if args.json:
         _emit_json(verdict)
     else:
@@ -507,6 +508,8 @@ arguments). Proven-equivalent rewrites are listed in tileport.irdiff.rules; each
     ir.add_argument("b", help="program B (.tileirbc or disassembly)")
     ir.add_argument("--layout-a", help="argument layout of A's entry (default: from its mangled symbol)")
     ir.add_argument("--layout-b", help="argument layout of B's entry")
+    ir.add_argument("--unit-grid-b", metavar="DIMS",
+                    help="grid dimensions B is launched with extent 1 (e.g. 1,2): its block ids there are 0")
     ir.add_argument("--json", action="store_true",
                     help='print {"equivalent", "differences", "rewrites_used", "op_inventory", "prologue"}')
     ir.set_defaults(func=cmd_irdiff)

@@ -89,6 +89,7 @@ class Canon:
     inventory: Counter = field(default_factory=Counter)
     roots: dict[int, list[Op]] = field(default_factory=dict)           # id(region) → its roots in order
     attrs: str = ""
+    unit_grid: frozenset = frozenset()  # grid dimensions launched with extent 1 (a precondition of the caller)
 
     # ---------------------------------------------------------------- building
 
@@ -116,6 +117,10 @@ class Canon:
             h = _h("arg", self.labels[v], typ)
         elif v in self.barg_of:
             h = _h("barg", *self.barg_of[v])
+        elif v in self.defs and self.defs[v][0].name == "get_tile_block_id" and self.defs[v][1] in self.unit_grid:
+            self.fired["block-id-unit-grid"] += 1
+            zero = Op("constant", "constant <i32: 0> : tile<i32>", [], [], [])
+            h = _h(self.op_hash(zero), 0)
         elif v in self.defs and self._is_assume(self.defs[v][0]):
             root, facts, typ = self.assume_facts(v)
             h = _h("assume", self.value_hash(root), sorted(facts), typ)
@@ -284,11 +289,11 @@ def _live(canon: Canon) -> set[int]:
 HINTS_DEFAULT = re.compile(r"optimization_hints=<default = \{\}>")
 
 
-def canonicalize(entry: Entry, layout: Layout | None = None) -> Canon:
+def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozenset = frozenset()) -> Canon:
     if layout is None:
         layout = layout_from_python_symbol(entry.symbol)
     labels, how = label_args(entry, layout)
-    canon = Canon(entry, labels, how)
+    canon = Canon(entry, labels, how, unit_grid=frozenset(unit_grid))
     canon.attrs = HINTS_DEFAULT.sub("", entry.attrs).strip()
     if canon.attrs != entry.attrs.strip():
         canon.fired["empty-optimization-hints"] += 1

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .canon import Canon, Layout, canonicalize
-from .parse import Op, Program, Region, parse
+from .parse import IRParseError, Op, Program, Region, parse
 from .rules import RULES_BY_ID
 
 
@@ -109,11 +109,14 @@ def _load(path_or_text: str | Path) -> tuple[Program, str]:
         else:
             text = data.decode()
         return parse(text, str(p)), str(p)
+    if "\n" not in str(path_or_text):
+        raise IRParseError(f"{path_or_text}: no such file")
     return parse(str(path_or_text), "<text>"), "<text>"
 
 
 def compare_programs(pa: Program, pb: Program, *, source_a: str = "A", source_b: str = "B",
-                     layout_a: Layout | None = None, layout_b: Layout | None = None) -> dict:
+                     layout_a: Layout | None = None, layout_b: Layout | None = None,
+                     unit_grid_b: frozenset = frozenset()) -> dict:
     differences: list[dict] = []
     fired: dict[str, dict[str, int]] = {}
     inventory: dict[str, dict] = {"a": {}, "b": {}}
@@ -122,7 +125,7 @@ def compare_programs(pa: Program, pb: Program, *, source_a: str = "A", source_b:
         differences.append({"kind": "entries", "detail": f"{len(pa.entries)} entries vs {len(pb.entries)}",
                             "a": None, "b": None})
     for ea, eb in zip(pa.entries, pb.entries):
-        ca, cb = canonicalize(ea, layout_a), canonicalize(eb, layout_b)
+        ca, cb = canonicalize(ea, layout_a), canonicalize(eb, layout_b, unit_grid_b)
         d = Diff(Side(ca, source_a), Side(cb, source_b))
         if ca.attrs != cb.attrs:
             differences.append({"kind": "entry-attributes", "detail": f"`{ca.attrs}` vs `{cb.attrs}`",
@@ -146,7 +149,8 @@ def compare_programs(pa: Program, pb: Program, *, source_a: str = "A", source_b:
 
 
 def compare(a: str | Path, b: str | Path, *, layout_a: Layout | None = None,
-            layout_b: Layout | None = None) -> dict:
+            layout_b: Layout | None = None, unit_grid_b: frozenset = frozenset()) -> dict:
     pa, sa = _load(a)
     pb, sb = _load(b)
-    return compare_programs(pa, pb, source_a=sa, source_b=sb, layout_a=layout_a, layout_b=layout_b)
+    return compare_programs(pa, pb, source_a=sa, source_b=sb, layout_a=layout_a, layout_b=layout_b,
+                            unit_grid_b=unit_grid_b)

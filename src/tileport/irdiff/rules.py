@@ -61,6 +61,12 @@ RULES: tuple[Rule, ...] = (
          "assume bounded<0, ?> on the induction variable of `for iv in (lo to hi, step s)` is the variable itself, "
          "when lo ≥ 0 is proven (as for cdiv-rounding) and s > 0 (a positive constant or the grid size)",
          "iv takes the values lo, lo+s, ... < hi, all ≥ lo ≥ 0; the assumption restates a fact", "test_assume_nonneg_loop_iv"),
+    Rule("block-id-unit-grid", "rewrite",
+         "under the launch precondition that grid dimension k has extent 1, B's block id k equals the constant 0 "
+         "in A (B only; the port records the precondition, the host side enforces it)",
+         "block ids range over [0, grid extent); with extent 1 the only value is 0. A cuTile Python store at "
+         "(row, 0) and a cutile block-owned store at (bid.x, bid.y) are then the same access",
+         "test_block_id_unit_grid"),
     Rule("assume-fact-set", "rewrite",
          "a chain of `assume` ops on one value is that value with the *set* of facts the chain states (order and "
          "repetition do not matter)",

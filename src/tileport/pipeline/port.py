@@ -46,7 +46,7 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
         emitted = e
         variants.append({"symbol": v["symbol"], "entry": e.entry,
                          "generics": [str(v["constants"][g]) for g in e.generics], "strides": e.strides,
-                         "specs": e.specs,
+                         "specs": e.specs, "unit_grid": e.unit_grid, "preconditions": e.preconditions,
                          "layout": e.layout, "reference": v["ir"]["bytecode"]})
     assert emitted is not None
     text = render(emitted, spec["kernel"]["source"], "spec.json")
@@ -90,9 +90,10 @@ def verify(port_dir: Path, tree: CudaTree, arch: str, progress: Progress = lambd
         verdict = compare_programs(parse_ir(ref_txt), parse_ir(rust_txt),
                                    source_a=str(Path(v["reference"]).with_suffix(".tileir.txt")),
                                    source_b=str(rust_bc.relative_to(port_dir).with_suffix(".tileir.txt")),
-                                   layout_b=parse_layout(v["layout"]))
+                                   layout_b=parse_layout(v["layout"]),
+                                   unit_grid_b=frozenset(v.get("unit_grid", [])))
         results.append({"symbol": v["symbol"], "entry": v["entry"], "generics": v["generics"],
-                        "equivalent": verdict["equivalent"], "differences": verdict["differences"],
+                        "preconditions": v.get("preconditions", []), "equivalent": verdict["equivalent"], "differences": verdict["differences"],
                         "rewrites_used": [r for r in verdict["rewrites_used"]
                                           if r["count"]["a"] or r["count"]["b"]],
                         "op_inventory": verdict["op_inventory"]})

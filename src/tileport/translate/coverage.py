@@ -41,7 +41,8 @@ COVERAGE: tuple[Construct, ...] = (
               "`make_partition_view(a, shape![..], padding::NegInf, ...)`", S, None),
     Construct("load-options", "`ct.load(..., order=, check_bounds=False, latency=, allow_tma=)`",
               "partition options / `load_pipelined`", P, None),
-    Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a block-owned output",
+    Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a block-owned output; a literal 0 "
+              "at dimension k > 0 is accepted under the recorded precondition that the grid has extent 1 there",
               "`out.store(t)`", S, "vector_add"),
     Construct("store-other", "any other `ct.store` (other index, several stores, read-and-write arrays)",
               "`unsafe` partition_full_mut / pointer stores", P, None),
@@ -62,7 +63,8 @@ COVERAGE: tuple[Construct, ...] = (
               "`for i in start..stop { .. }` with `let mut` carried values", S, "matmul"),
     Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))`", "persistent loop, unsafe store",
               P, "persistent_scale"),
-    Construct("reduce", "`ct.sum/ct.max/...(x, axis)`", "`reduce_sum/reduce_max`", P, "row_softmax"),
+    Construct("reduce", "`ct.sum/max/min/prod(x, axis=k, keepdims=..)` without rounding/ftz/nan options",
+              "`reduce_sum(x, k)` (+ `.reshape(..)` for keepdims)", S, "row_softmax"),
     Construct("unary-neg", "`-t` on a float tile", "`negf(t)`", S, "bias_act"),
     Construct("exp", "`ct.exp(t)`", "`exp(t)`", S, "bias_act"),
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles", "`maxf(a, b, nan::Disabled, "

@@ -83,6 +83,8 @@ class Emitted:
     layout: str                      # irdiff layout of the Rust entry
     doc: list[str]
     strides: dict[str, list[int]]    # static strides per array (-1 = dynamic)
+    unit_grid: list[int]             # grid dimensions the port needs launched with extent 1
+    preconditions: list[str]         # what the host side must check before launching
     specs: dict[str, str]            # divisibility facts per array, for the irgen driver's --spec
     unsafe_sites: list[dict] = field(default_factory=list)
 
@@ -111,6 +113,8 @@ class Emitter:
         self.outputs: dict[str, Output] = {}
         self.bid_names: dict[str, int] = {}  # local names bound to ct.bid(k), and k
         self.mutated: set[str] = set()
+        self.unit_grid: set[int] = set()
+        self.preconditions: list[str] = []
         self.aliases = {"ct"}
 
     # ------------------------------------------------------------------ helpers
@@ -192,7 +196,9 @@ class Emitter:
                 else:
                     raise self.refuse(st, "assign", "assigning an array to a new name")
                 previous = self.env.get(name)
-                if previous is not None and name in self.mutated and previous[1] == ty:
+                if code == name and previous is not None and previous[1] == ty:
+                    self.body.append(f"{indent}// `{self.text(st)}`: already {_describe(ty)}, nothing to emit")
+                elif previous is not None and name in self.mutated and previous[1] == ty:
                     self.body.append(f"{indent}{name} = {code};")
                 elif nested and previous is not None:
                     raise self.refuse(st, "if-constant", f"`{name}` changes type inside a branch "
@@ -305,7 +311,8 @@ class Emitter:
         if extra:
             raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
         out = self.outputs[arr]
-        if not self._is_block_index(index, out.sig.rank):
+        zeros = self._is_block_index(index, out.sig.rank)
+        if zeros is None:
             raise self.refuse(call, "store-other", f"store to {arr} at index {self.text(index)}, not the block's "
                                                     "own (ct.bid(0), ...) index")
         code, ty = self.expr(tile_node)
@@ -316,18 +323,29 @@ class Emitter:
                                                     "(cast it with ct.astype first)")
         out.shape = ty.shape
         self.need(call, "store-block-owned", "block-owned store")
+        for k in zeros:
+            self.unit_grid.add(k)
+            self.preconditions.append(f"{arr}.shape[{k}] <= {ty.shape[k]} (one tile along dimension {k}: the launch "
+                                      f"grid has extent 1 there, so the block-owned store at block id {k} is the "
+                                      f"source's index 0)")
         self.body.append(f"{indent}{arr}.store({code});")
 
-    def _is_block_index(self, index: ast.AST | None, rank: int) -> bool:
+    def _is_block_index(self, index: ast.AST | None, rank: int) -> list[int] | None:
+        """None unless ``index`` is the block's own index; else the dimensions where it is a literal 0 (block-owned
+        under the precondition that the grid has extent 1 there)."""
         if not isinstance(index, ast.Tuple) or len(index.elts) != rank:
-            return False
+            return None
+        zeros = []
         for k, e in enumerate(index.elts):
             if isinstance(e, ast.Name) and self.bid_names.get(e.id) == k:
                 continue
             if isinstance(e, ast.Call) and self.ct(e.func) == "bid" and self._int(e.args[0]) == k:
                 continue
-            return False
-        return True
+            if self._int(e) == 0 and k > 0:
+                zeros.append(k)
+                continue
+            return None
+        return zeros
 
     # ------------------------------------------------------------------ expressions
 
@@ -445,6 +463,8 @@ class Emitter:
                         ta.shape[1] != tb.shape[0] or (ta.shape[0], tb.shape[1]) != tc.shape:
                     raise self.refuse(node, "mma", "ct.mma operand shapes")
                 return f"mma({a}, {b}, {c})", tc
+            if op in ("sum", "max", "min", "prod"):
+                return self.reduce(node, op, want_name)
             if op == "exp":
                 self.need(node, "exp", "ct.exp")
                 if node.keywords or len(node.args) != 1:
@@ -473,6 +493,8 @@ class Emitter:
                     raise self.refuse(node, "astype", "ct.astype of a non-tile")
                 dt = self.dtype_of(node.args[1])
                 out_ty = Tile(dt, ty.shape)
+                if dt == ty.dtype:
+                    return code, ty  # cuTile Python emits nothing for a cast to the same dtype
                 if want_name is None:
                     # convert_tile needs its result type spelled out: a nested cast gets a named temporary.
                     base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
@@ -489,6 +511,29 @@ class Emitter:
                 "scatter": "gather-scatter", "arange": "arange", "full": "full",
                 "zeros": "full", "num_tiles": "num-tiles", "cdiv": "num-blocks-cdiv",
                 "num_blocks": "num-blocks-cdiv"}.get(op or "", "helper-function" if op is None else "math")
+
+    def reduce(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
+        self.need(node, "reduce", f"ct.{op}")
+        kw = {k.arg: k.value for k in node.keywords}
+        axis_node = kw.pop("axis", node.args[1] if len(node.args) > 1 else None)
+        keep = kw.pop("keepdims", None)
+        if kw or axis_node is None or self._int(axis_node) is None:
+            raise self.refuse(node, "reduce", f"ct.{op} with {', '.join(kw) or 'axis=None'}")
+        keepdims = bool(keep is not None and isinstance(keep, ast.Constant) and keep.value)
+        code, ty = self.expr(node.args[0])
+        if not isinstance(ty, Tile):
+            raise self.refuse(node, "reduce", f"ct.{op} of a scalar")
+        axis = self._int(axis_node) % len(ty.shape)
+        reduced = Tile(ty.dtype, ty.shape[:axis] + ty.shape[axis + 1:])
+        call = f"reduce_{op}({code}, {axis})"
+        if not keepdims and want_name is not None:
+            return call, reduced
+        tmp = f"{want_name or 'value'}_reduced"
+        self.body.append(f"let {tmp}: {reduced.rust()} = {call};")
+        if not keepdims:
+            return tmp, reduced
+        kept = Tile(ty.dtype, ty.shape[:axis] + ("1",) + ty.shape[axis + 1:])
+        return f"{tmp}.reshape(shape![{', '.join(kept.shape)}])", kept
 
     def load(self, node: ast.Call) -> tuple[str, Ty]:
         kw = {k.arg: k.value for k in node.keywords}
@@ -636,4 +681,5 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             params.append(f"{name}: &Tensor<{RUST_DTYPES[p.dtype]}, {{ [{', '.join(['-1'] * p.rank)}] }}>")
             layout.append(f"A{p.rank}")
     doc = (ast.get_docstring(fn) or "").splitlines()
-    return Emitted(kernel_name, generics, params, em.body, ",".join(layout), doc, strides, specs)
+    return Emitted(kernel_name, generics, params, em.body, ",".join(layout), doc, strides, sorted(em.unit_grid),
+                   em.preconditions, specs)
