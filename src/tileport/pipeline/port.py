@@ -53,6 +53,8 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     (port_dir / "kernel.rs").write_text(text)
     manifest = {"kernel": ref, "module": "port", "entries": [emitted.entry], "variants": variants,
                 "unsafe_sites": emitted.unsafe_sites}
+    if emitted.unsafe_sites:
+        manifest["unsafe_sites"] = [dict(u, file=str(source)) for u in emitted.unsafe_sites]
     (port_dir / "port.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 

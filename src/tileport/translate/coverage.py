@@ -61,8 +61,15 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("if-runtime", "`if` on runtime values", "`if` with both arms type-checked", P, None),
     Construct("for-range", "`for i in range(stop)` / `range(start, stop)` (step 1), loop-carried re-assignment",
               "`for i in start..stop { .. }` with `let mut` carried values", S, "matmul"),
-    Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))`", "persistent loop, unsafe store",
-              P, "persistent_scale"),
+    Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))` (grid-stride loop)",
+              "`for t in (start..n).step_by(get_num_tile_blocks().0 as usize)`", S, "persistent_scale"),
+    Construct("store-schedule", "`ct.store(out, index=(t,), ...)` at a grid-stride loop index bounded by "
+              "`ct.num_tiles(src, ..)` (rank 1)",
+              "`unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(..) }` with a SAFETY comment, "
+              "an unsafe-site entry in the verdict and a launch precondition", S, "persistent_scale"),
+    Construct("load-in-bounds", "`ct.load(a, index=(t,), ...)` at a loop index proven < `ct.num_tiles(a, ..)` "
+              "(rank 1)", "`load_view_tko(&view, [t], ...)`: the Tile IR load without a redundant bounds check", S,
+              "persistent_scale"),
     Construct("reduce", "`ct.sum/max/min/prod(x, axis=k, keepdims=..)` without rounding/ftz/nan options",
               "`reduce_sum(x, k)` (+ `.reshape(..)` for keepdims)", S, "row_softmax"),
     Construct("unary-neg", "`-t` on a float tile", "`negf(t)`", S, "bias_act"),
@@ -81,8 +88,8 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])`", P, "gather_rows"),
     Construct("num-tiles", "`ct.num_tiles(a, axis=k, shape=(..))`",
               "`num_tiles(&a_tiles, k)` over an unpadded partition view", S, "matmul"),
-    Construct("num-blocks-cdiv", "`ct.num_blocks(k)`, `ct.cdiv(a, b)`", "`get_num_tile_blocks().k`, `ceil_div`", P,
-              "numerics"),
+    Construct("num-blocks", "`ct.num_blocks(k)`", "`get_num_tile_blocks().k`", S, "persistent_scale"),
+    Construct("cdiv", "`ct.cdiv(a, b)`", "`ceil_div(a, b)`", P, "numerics"),
     Construct("helper-function", "calls to helper `@ct.function`s", "inlined", P, None),
     Construct("atomics", "`ct.atomic_*`", "`atomic_rmw_tko`", P, None),
 )

@@ -72,6 +72,7 @@ class Output:
     name: str
     sig: sigmod.ArraySig
     shape: tuple[str, ...] | None = None
+    scheduled: bool = False  # written through an unsafe schedule, declared `&Tensor`
 
 
 @dataclass
@@ -114,6 +115,10 @@ class Emitter:
         self.bid_names: dict[str, int] = {}  # local names bound to ct.bid(k), and k
         self.mutated: set[str] = set()
         self.unit_grid: set[int] = set()
+        self.tile_counts: dict[str, tuple[str, int, tuple[str, ...]]] = {}   # name = ct.num_tiles(array, axis, shape)
+        self.loop_bounds: dict[str, tuple[str, tuple[str, int, tuple[str, ...]]]] = {}  # loop var → its stop
+        self.last_num_tiles: tuple[str, int, tuple[str, ...]] | None = None
+        self.unsafe_sites: list[dict] = []
         self.preconditions: list[str] = []
         self.aliases = {"ct"}
 
@@ -188,7 +193,10 @@ class Emitter:
                 self.need(st, "assign", "assignment")
                 name = st.targets[0].id
                 self.bid_names.pop(name, None)
+                self.tile_counts.pop(name, None)
                 code, ty = self.expr(st.value, want_name=name)
+                if isinstance(st.value, ast.Call) and self.ct(st.value.func) == "num_tiles":
+                    self.tile_counts[name] = self.last_num_tiles
                 if isinstance(ty, Tile):
                     rust_ty = ty.rust()
                 elif isinstance(ty, Scalar):
@@ -237,9 +245,8 @@ class Emitter:
 
     def for_range(self, st: ast.For, indent: str) -> None:
         it = st.iter
-        persistent = "num_blocks" in self.text(it)
-        if persistent:
-            raise self.refuse(st, "for-persistent", f"persistent loop over {self.text(it)}")
+        if "num_blocks" in self.text(it):
+            return self.for_persistent(st, indent)
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
                 and isinstance(st.target, ast.Name) and not st.orelse and 1 <= len(it.args) <= 3):
             raise self.refuse(st, "for-range", f"`for` over {self.text(it)}")
@@ -263,6 +270,32 @@ class Emitter:
         saved = dict(self.env)
         self.env[name] = (name, Scalar("i32"))
         self.stmts(st.body, indent + "    ", nested=True)
+        self.env = {k: v for k, v in self.env.items() if k in saved}
+        self.env.update({k: v for k, v in saved.items() if k not in self.env})
+        self.body.append(f"{indent}}}")
+
+    def for_persistent(self, st: ast.For, indent: str) -> None:
+        """`for t in range(start, stop, ct.num_blocks(k))`: a grid-stride loop. Its stores are not at the block's
+        own index, so they go through an explicit `unsafe` schedule (see `store`)."""
+        it = st.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                and len(it.args) == 3 and isinstance(st.target, ast.Name) and not st.orelse):
+            raise self.refuse(st, "for-persistent", f"`for` over {self.text(it)}")
+        self.need(st, "for-persistent", "persistent loop")
+        (start, ts), (stop, tp), (step, tq) = (self.expr(a) for a in it.args)
+        if not ts == tp == tq == Scalar("i32"):
+            raise self.refuse(it, "for-persistent", "range bounds are not i32 scalars")
+        name = st.target.id
+        self.body.append(f"{indent}for {name} in ({start}..{stop}).step_by({_paren(step)} as usize) {{")
+        saved = dict(self.env)
+        self.env[name] = (name, Scalar("i32"))
+        nonneg_start = isinstance(it.args[0], ast.Call) and self.ct(it.args[0].func) == "bid" or \
+            (self._int(it.args[0]) or -1) >= 0
+        stop_name = it.args[1].id if isinstance(it.args[1], ast.Name) else None
+        if nonneg_start and stop_name in self.tile_counts:
+            self.loop_bounds[name] = (stop_name, self.tile_counts[stop_name])
+        self.stmts(st.body, indent + "    ", nested=True)
+        self.loop_bounds.pop(name, None)
         self.env = {k: v for k, v in self.env.items() if k in saved}
         self.env.update({k: v for k, v in saved.items() if k not in self.env})
         self.body.append(f"{indent}}}")
@@ -312,6 +345,9 @@ class Emitter:
             raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
         out = self.outputs[arr]
         zeros = self._is_block_index(index, out.sig.rank)
+        if zeros is None and isinstance(index, ast.Tuple) and len(index.elts) == 1 \
+                and isinstance(index.elts[0], ast.Name) and index.elts[0].id in self.loop_bounds:
+            return self.store_scheduled(call, arr, index.elts[0].id, tile_node, indent)
         if zeros is None:
             raise self.refuse(call, "store-other", f"store to {arr} at index {self.text(index)}, not the block's "
                                                     "own (ct.bid(0), ...) index")
@@ -329,6 +365,31 @@ class Emitter:
                                       f"grid has extent 1 there, so the block-owned store at block id {k} is the "
                                       f"source's index 0)")
         self.body.append(f"{indent}{arr}.store({code});")
+
+    def store_scheduled(self, call: ast.Call, arr: str, var: str, tile_node: ast.AST, indent: str) -> None:
+        """A store at a grid-stride loop index: every block writes tiles b, b + nblocks, ... < num_tiles(src).
+        Disjoint across blocks, but not the block's own tile, so cutile's safe partition cannot state it."""
+        self.need(call, "store-schedule", "store in a persistent loop")
+        out = self.outputs[arr]
+        stop, (src, _axis, src_shape) = self.loop_bounds[var]
+        code, ty = self.expr(tile_node)
+        if not isinstance(ty, Tile) or ty.dtype != out.sig.dtype or ty.shape != src_shape or out.sig.rank != 1:
+            raise self.refuse(call, "store-other", f"scheduled store of {arr} with another tile shape or dtype")
+        out.scheduled = True
+        out.shape = ty.shape
+        dims = ", ".join(ty.shape)
+        pre = f"cdiv({arr}.shape[0], {dims}) >= cdiv({src}.shape[0], {dims})"
+        self.preconditions.append(f"{pre} (the loop stores every tile of {src} into {arr})")
+        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
+                                  "what": f"partition_full_mut + store_unchecked on {arr}",
+                                  "why": f"grid-stride loop: block b stores tiles b, b + num_blocks, ... < {stop} "
+                                         f"= num_tiles({src}); disjoint across blocks but not the block's own tile",
+                                  "precondition": pre})
+        self.body.append(f"{indent}// SAFETY: {var} < {stop} = num_tiles({src}) by the loop bound, each block "
+                         f"stores only its own tiles ({var} = bid, bid + num_blocks, ...), and {pre}.")
+        self.body.append(f"{indent}let mut {arr}_tiles: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
+                         f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
+        self.body.append(f"{indent}unsafe {{ {arr}_tiles.store_unchecked({code}, [{var}]) }};")
 
     def _is_block_index(self, index: ast.AST | None, rank: int) -> list[int] | None:
         """None unless ``index`` is the block's own index; else the dimensions where it is a literal 0 (block-owned
@@ -413,6 +474,12 @@ class Emitter:
                 return f"get_tile_block_id().{k}", Scalar("i32")
             if op == "load":
                 return self.load(node)
+            if op == "num_blocks":
+                self.need(node, "num-blocks", "ct.num_blocks")
+                k = self._int(node.args[0]) if node.args else None
+                if k not in (0, 1, 2):
+                    raise self.refuse(node, "num-blocks", f"ct.num_blocks({self.text(node.args[0])})")
+                return f"get_num_tile_blocks().{k}", Scalar("i32")
             if op == "reshape":
                 self.need(node, "reshape-broadcast", "ct.reshape")
                 code, ty = self.expr(node.args[0])
@@ -450,6 +517,7 @@ class Emitter:
                 shape = self.shape_of(shape_node)
                 sig = self.params[arr_node.id]
                 tiles = f"{arr_node.id}_tiles"
+                self.last_num_tiles = (arr_node.id, axis, shape)
                 self.body.append(f"let {tiles}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                                  f"make_partition_view({arr_node.id}, shape![{', '.join(shape)}], padding::None, "
                                  f"dim_map::Identity, get_tensor_token({arr_node.id}));")
@@ -509,8 +577,8 @@ class Emitter:
         return {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "math", "exp2": "math", "mma": "mma",
                 "matmul": "mma", "reshape": "reshape-broadcast", "gather": "gather-scatter",
                 "scatter": "gather-scatter", "arange": "arange", "full": "full",
-                "zeros": "full", "num_tiles": "num-tiles", "cdiv": "num-blocks-cdiv",
-                "num_blocks": "num-blocks-cdiv"}.get(op or "", "helper-function" if op is None else "math")
+                "zeros": "full", "num_tiles": "num-tiles", "cdiv": "cdiv",
+                "num_blocks": "num-blocks"}.get(op or "", "helper-function" if op is None else "math")
 
     def reduce(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
         self.need(node, "reduce", f"ct.{op}")
@@ -573,9 +641,16 @@ class Emitter:
             raise self.refuse(pad, "load-options", f"padding_mode {self.text(pad)}")
         ty = Tile(sig.dtype, shape)
         view_name = f"{arr}_view"
+        proven = len(index.elts) == 1 and isinstance(index.elts[0], ast.Name) and \
+            self.loop_bounds.get(index.elts[0].id, (None, None))[1] == (arr, 0, shape)
         # The view gets a name of its own so its (partition) type is spelled out once.
         self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                          f"{view};")
+        if proven:
+            stop = self.loop_bounds[index.elts[0].id][0]
+            self.body.append(f"// {idx[0]} < {stop} = num_tiles({arr}) by the loop bound: no bounds check to emit.")
+            return (f"load_view_tko(&{view_name}, [{idx[0]}], ordering::Weak, scope::TileBlock, None, tma::Enabled)",
+                    ty)
         return f"{view_name}.load([{', '.join(idx)}])", ty
 
     def result_tile(self, node: ast.AST, *types: Ty) -> Tile:
@@ -673,7 +748,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             ones = [1 if s == 1 else 0 for s in strides[name]]
             specs[name] = (f"{','.join(map(str, p.shape_div))}/{','.join(map(str, p.stride_div))}/"
                            f"{','.join(map(str, ones))}/{p.base_align}/{0 if p.may_alias else 1}")
-        if name in em.outputs:
+        if name in em.outputs and not em.outputs[name].scheduled:
             out = em.outputs[name]
             params.append(f"{name}: &mut Tensor<{RUST_DTYPES[p.dtype]}, {{ [{', '.join(out.shape)}] }}>")
             layout.append(f"A{p.rank}+{2 * p.rank}")
@@ -682,4 +757,4 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             layout.append(f"A{p.rank}")
     doc = (ast.get_docstring(fn) or "").splitlines()
     return Emitted(kernel_name, generics, params, em.body, ",".join(layout), doc, strides, sorted(em.unit_grid),
-                   em.preconditions, specs)
+                   em.preconditions, specs, em.unsafe_sites)
