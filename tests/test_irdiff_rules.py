@@ -189,3 +189,16 @@ def test_block_id_unit_grid():
     assert not compare_programs(pa, pb, unit_grid_b=frozenset({2}))["equivalent"], "only the named dimension"
     c = prog(*STORE, ONES, BID, store("%one", "%bx"))
     assert not compare_programs(pa, parse(c, "C"), unit_grid_b=frozenset({1}))["equivalent"]
+
+
+def test_identity_shape_ops():
+    a = prog(*STORE, "%c = constant <f32: 1.000000e+00> : tile<f32>", "%r = reshape %c : tile<f32> -> tile<1xf32>",
+             "%b = broadcast %r : tile<1xf32> -> tile<128xf32>", store("%b", "%arg3"))
+    b = prog(*STORE, "%c = constant <f32: 1.000000e+00> : tile<f32>", "%r = reshape %c : tile<f32> -> tile<1xf32>",
+             "%i = broadcast %r : tile<1xf32> -> tile<1xf32>", "%j = reshape %i : tile<1xf32> -> tile<1xf32>",
+             "%b = broadcast %j : tile<1xf32> -> tile<128xf32>", store("%b", "%arg3"))
+    out = v(a, b)
+    assert out["equivalent"] and fired(out, "identity-shape-ops") == 2
+    c = prog(*STORE, "%c = constant <f32: 1.000000e+00> : tile<f32>", "%r = reshape %c : tile<f32> -> tile<1xf32>",
+             "%b = broadcast %r : tile<1xf32> -> tile<64xf32>", store("%b", "%arg3"))
+    assert not v(a, c)["equivalent"], "a broadcast to another shape is not an identity"

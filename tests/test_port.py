@@ -101,7 +101,7 @@ def test_bring_your_own_port_is_verified(tmp_path):
     assert r.returncode == 1 and json.loads(r.stdout)["stages"]["build"]["ok"] is False
 
 
-@pytest.mark.parametrize("name, construct, line, col", [("numerics", "math", 15, 9)])
+@pytest.mark.parametrize("name, construct, line, col", [("numerics", "store-other", 18, 5)])
 def test_other_refusals(name, construct, line, col, tmp_path):
     r = port(name, tmp_path / name)
     tr = json.loads((tmp_path / name / "verdict.json").read_text())["stages"]["translate"]
@@ -115,6 +115,16 @@ def test_row_softmax_records_its_unit_grid_precondition(tmp_path):
     assert v["preconditions"] and v["preconditions"][0].startswith("y.shape[1] <= BLOCK")
     assert any(r["id"] == "block-id-unit-grid" for r in v["rewrites_used"])
     assert "nothing to emit" in (tmp_path / "s" / "kernel.rs").read_text()
+
+
+def test_a_port_that_is_not_proven_is_reported_unproven(tmp_path):
+    """silu_and_mul loads at (bm, bn + HALF_TILES): cutile's safe load checks bounds (an `assert` in the IR) where
+    cuTile Python pads; the translation builds, but it is not the same program, and the verdict says so."""
+    r = port("silu_and_mul", tmp_path / "s")
+    verdict = json.loads((tmp_path / "s" / "verdict.json").read_text())
+    assert r.returncode == 1 and verdict["status"] == "unproven" and verdict["ok"] is False
+    assert verdict["stages"]["build"]["ok"] is True and verdict["stages"]["irdiff"]["equivalent"] is False
+    assert any("assert" in d["detail"] for d in verdict["stages"]["irdiff"]["differences"])
 
 
 def test_verify_needs_a_port_dir(tmp_path):

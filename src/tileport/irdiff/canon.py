@@ -228,8 +228,16 @@ def _nonneg_loop_iv(canon: Canon, v: str) -> bool:
     return _nonneg(canon, owner.operands[0]) and _positive(canon, owner.operands[2])
 
 
+SHAPE_OP_RE = re.compile(r"(?:reshape|broadcast) \$0 : (.+) -> (.+)")
+
+
 def _apply_rewrites(canon: Canon) -> None:
     for op in _all_ops(canon.entry.body):
+        # identity-shape-ops: a reshape/broadcast to its own type
+        m = SHAPE_OP_RE.fullmatch(op.template) if op.name in ("reshape", "broadcast") else None
+        if m and m.group(1).strip() == m.group(2).strip() and op.results:
+            canon.forward[op.results[0]] = op.operands[0]
+            canon.fired["identity-shape-ops"] += 1
         # assume-nonneg-loop-iv
         if op.name == "assume" and op.template.startswith("assume bounded<0, ?>, $0") \
                 and _nonneg_loop_iv(canon, op.operands[0]):

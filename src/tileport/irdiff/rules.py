@@ -53,6 +53,10 @@ RULES: tuple[Rule, ...] = (
          "get_tile_block_id, constants)",
          "pure ops are functions of their operands; a fresh token orders nothing, so any two are interchangeable",
          "test_common_pure_subexpressions"),
+    Rule("identity-shape-ops", "rewrite",
+         "a reshape or broadcast whose result type equals its operand's type is the operand",
+         "it moves no element and changes no shape: cutile's broadcast_scalar to a 1x1 tile emits one, cuTile "
+         "Python elides it", "test_identity_shape_ops"),
     Rule("assume-nonneg-block-id", "rewrite",
          "assume bounded<0, ?> applied to a block id or block count is the value itself",
          "block ids and grid sizes are never negative, so the assumption holds by construction and only restates "

@@ -51,7 +51,8 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand", S,
               "scale_cast"),
     Construct("fma", "`a * b + c` that cuTile Python fuses (an `fma` at that source location in the reference IR)",
-              "`fma(a, b, c, rounding::NearestEven, ftz::Disabled)`", S, "scale_cast"),
+              "`fma(a, b, c, rounding::NearestEven, ftz::Disabled)`, also across a binding (`m = a * b; m + c`) "
+              "and with the product on either side", S, "gelu_tanh"),
     Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`)",
               "`let v: Tile<D, S> = convert_tile(x);`", S, "scale_cast"),
     Construct("assign", "`name = expr` (re-assignment shadows)", "`let name: T = expr;`", S, "vector_add"),
@@ -76,8 +77,11 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("exp", "`ct.exp(t)`", "`exp(t)`", S, "bias_act"),
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles", "`maxf(a, b, nan::Disabled, "
               "ftz::Disabled)` / `minf`", S, "bias_act"),
-    Construct("math", "other math (`exp2`, `sqrt`, ...) and explicit rounding / flush-to-zero options",
-              "`exp2(.., ftz::..)`, `mulf(.., rounding::..)`", P, "numerics"),
+    Construct("math-explicit", "`ct.add/sub/mul/truediv(x, y, rounding_mode=, flush_to_zero=)`, `ct.sqrt`, "
+              "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.sin/cos`, `ct.floor/ceil`, `ct.abs` on float tiles",
+              "`mulf(a, b, rounding::Zero, ftz::Disabled)`, `rsqrt(x, ftz::..)`, `exp2(x, ftz::..)`, ...: every "
+              "rounding and flush-to-zero choice spelled out", S, "rms_norm"),
+    Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
     Construct("mma", "`ct.mma(a, b, acc)` (f32 accumulator)", "`mma(a, b, acc)`", S, "matmul"),
     Construct("reshape-broadcast", "`ct.reshape`, implicit broadcasting between tile shapes",
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit", S, "bias_act"),

@@ -28,6 +28,15 @@ CT_DTYPES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": 
 PADDING = {"ZERO": "padding::Zero", "NEG_ZERO": "padding::NegZero", "NAN": "padding::Nan",
            "POS_INF": "padding::PosInf", "NEG_INF": "padding::NegInf"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "rounding::NegativeInf",
+            "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
+#: ct.<name>(x, y, rounding_mode=, flush_to_zero=) → the cutile op taking explicit rounding and ftz markers
+BINARY_MATH = {"add": "addf", "sub": "subf", "mul": "mulf", "truediv": "divf"}
+#: unary math: (cutile fn, takes rounding, takes ftz)
+UNARY_MATH = {"sqrt": ("sqrt", True, True), "rsqrt": ("rsqrt", False, True), "exp2": ("exp2", False, True),
+              "tanh": ("tanh", False, False), "log": ("log", False, False), "sin": ("sin", False, False),
+              "cos": ("cos", False, False), "floor": ("floor", False, False), "ceil": ("ceil", False, False),
+              "abs": ("absf", False, False)}
 LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
                  "memory_order": "ct.MemoryOrder.WEAK", "memory_scope": "ct.MemoryScope.NONE"}
 
@@ -39,7 +48,12 @@ class Unsupported(TileportError):
         self.file, self.line, self.col = file, getattr(node, "lineno", 0), getattr(node, "col_offset", -1) + 1
         self.construct, self.detail = construct, detail
         row = BY_ID.get(construct)
-        status = f"coverage row `{construct}` is {row.status}" if row else "no coverage row"
+        if row is None:
+            status = "no coverage row"
+        elif row.status == "supported":
+            status = f"coverage row `{construct}` is supported, but not in this form"
+        else:
+            status = f"coverage row `{construct}` is {row.status}"
         super().__init__(f"{file}:{self.line}:{self.col}: {detail} — not supported by the translator ({status}; "
                          "see docs/coverage.md)")
 
@@ -119,6 +133,8 @@ class Emitter:
         self.loop_bounds: dict[str, tuple[str, tuple[str, int, tuple[str, ...]]]] = {}  # loop var → its stop
         self.last_num_tiles: tuple[str, int, tuple[str, ...]] | None = None
         self.unsafe_sites: list[dict] = []
+        self.products: dict[str, list] = {}  # name bound to `a * b` → the factors (for fma across a binding)
+        self.last_product: list | None = None
         self.preconditions: list[str] = []
         self.aliases = {"ct"}
 
@@ -197,6 +213,9 @@ class Emitter:
                 code, ty = self.expr(st.value, want_name=name)
                 if isinstance(st.value, ast.Call) and self.ct(st.value.func) == "num_tiles":
                     self.tile_counts[name] = self.last_num_tiles
+                self.products.pop(name, None)
+                if isinstance(st.value, ast.BinOp) and isinstance(st.value.op, ast.Mult) and self.last_product:
+                    self.products[name] = self.last_product
                 if isinstance(ty, Tile):
                     rust_ty = ty.rust()
                 elif isinstance(ty, Scalar):
@@ -531,6 +550,8 @@ class Emitter:
                         ta.shape[1] != tb.shape[0] or (ta.shape[0], tb.shape[1]) != tc.shape:
                     raise self.refuse(node, "mma", "ct.mma operand shapes")
                 return f"mma({a}, {b}, {c})", tc
+            if op in BINARY_MATH or op in UNARY_MATH:
+                return self.math(node, op)
             if op in ("sum", "max", "min", "prod"):
                 return self.reduce(node, op, want_name)
             if op == "exp":
@@ -579,6 +600,47 @@ class Emitter:
                 "scatter": "gather-scatter", "arange": "arange", "full": "full",
                 "zeros": "full", "num_tiles": "num-tiles", "cdiv": "cdiv",
                 "num_blocks": "num-blocks"}.get(op or "", "helper-function" if op is None else "math")
+
+    def math_options(self, node: ast.Call, allow_rounding: bool, allow_ftz: bool) -> tuple[str, str]:
+        kw = {k.arg: k.value for k in node.keywords}
+        rounding, ftz = "rounding::NearestEven", "ftz::Disabled"
+        for key, value in kw.items():
+            if key == "rounding_mode" and allow_rounding:
+                if isinstance(value, ast.Constant) and value.value is None:
+                    continue
+                mode = self.text(value).rsplit(".", 1)[-1]
+                if mode not in ROUNDING:
+                    raise self.refuse(value, "math", f"rounding mode {self.text(value)}")
+                rounding = ROUNDING[mode]
+            elif key == "flush_to_zero" and allow_ftz:
+                if not isinstance(value, ast.Constant) or not isinstance(value.value, bool):
+                    raise self.refuse(value, "math", "flush_to_zero must be a literal True/False")
+                ftz = "ftz::Enabled" if value.value else "ftz::Disabled"
+            else:
+                raise self.refuse(value, "math", f"option {key}= of ct.{self.ct(node.func)}")
+        return rounding, ftz
+
+    def math(self, node: ast.Call, op: str) -> tuple[str, Ty]:
+        self.need(node, "math-explicit", f"ct.{op}")
+        if op in BINARY_MATH:
+            if len(node.args) != 2:
+                raise self.refuse(node, "math-explicit", f"ct.{op} takes two operands")
+            rounding, ftz = self.math_options(node, True, True)
+            (a, ta), (b, tb) = self.expr(node.args[0]), self.expr(node.args[1])
+            like = self.result_tile(node, ta, tb)
+            if not like.dtype.startswith(("f", "bf")):
+                raise self.refuse(node, "math-explicit", f"ct.{op} on {like.dtype} tiles")
+            return (f"{BINARY_MATH[op]}({self.operand_as_tile(a, ta, like, node.args[0])}, "
+                    f"{self.operand_as_tile(b, tb, like, node.args[1])}, {rounding}, {ftz})"), like
+        fn, takes_rounding, takes_ftz = UNARY_MATH[op]
+        if len(node.args) != 1:
+            raise self.refuse(node, "math-explicit", f"ct.{op} takes one operand")
+        rounding, ftz = self.math_options(node, takes_rounding, takes_ftz)
+        code, ty = self.expr(node.args[0])
+        if not isinstance(ty, Tile) or not ty.dtype.startswith(("f", "bf")):
+            raise self.refuse(node, "math-explicit", f"ct.{op} of a non-float tile")
+        extra = ([rounding] if takes_rounding else []) + ([ftz] if takes_ftz else [])
+        return f"{fn}({', '.join([code] + extra)})", ty
 
     def reduce(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
         self.need(node, "reduce", f"ct.{op}")
@@ -693,16 +755,25 @@ class Emitter:
         raise self.refuse(node, "arith-tile", "arithmetic on an array")
 
     def binop(self, node: ast.BinOp) -> tuple[str, Ty]:
-        if isinstance(node.op, ast.Add) and (node.lineno, node.col_offset) in self.fma_locs \
-                and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mult):
+        fused = None
+        if isinstance(node.op, ast.Add) and (node.lineno, node.col_offset) in self.fma_locs:
+            for mul, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(mul, ast.BinOp) and isinstance(mul.op, ast.Mult):
+                    fused = [(n,) + self.expr(n) for n in (mul.left, mul.right)] + [(other,) + self.expr(other)]
+                    break
+                # cuTile Python also contracts across a binding: `m = a * b` then `m + c` (the IR says where)
+                if isinstance(mul, ast.Name) and mul.id in self.products and mul.id not in self.mutated:
+                    fused = list(self.products[mul.id]) + [(other,) + self.expr(other)]
+                    break
+        if fused is not None:
             self.need(node, "fma", "fused multiply-add")
-            (a, ta), (b, tb), (c, tc) = (self.expr(node.left.left), self.expr(node.left.right), self.expr(node.right))
-            like = self.result_tile(node, ta, tb, tc)
-            args = [self.operand_as_tile(x, t, like, n)
-                    for x, t, n in ((a, ta, node.left.left), (b, tb, node.left.right), (c, tc, node.right))]
+            typed = fused
+            like = self.result_tile(node, *(t for _, _, t in typed))
+            args = [self.operand_as_tile(code, t, like, n) for n, code, t in typed]
             return f"fma({', '.join(args)}, rounding::NearestEven, ftz::Disabled)", like
         (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
         sym = BINOPS[type(node.op)]
+        self.last_product = [(node.left, lc, lt), (node.right, rc, rt)] if isinstance(node.op, ast.Mult) else None
         if isinstance(lt, Scalar) and isinstance(rt, Scalar):
             if lt.dtype != rt.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")

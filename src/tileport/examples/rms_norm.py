@@ -1,0 +1,22 @@
+"""RMS norm, one row per block, the whole row in one tile: y = x * rsqrt(sum(x^2) * inv_n + eps) * w.
+
+The host passes inv_n = 1 / row length; the statistics are computed in f32 whatever the input dtype, and the zero
+padding of the ragged row tail contributes nothing to the sum. grid = (rows, 1, 1).
+"""
+import cuda.tile as ct
+
+DEMO_SIGNATURE = "x=bf16[?,?]/?,1, w=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BLOCK=#1024"
+
+
+@ct.kernel
+def rms_norm(x, w, y, inv_n: float, eps: float, BLOCK: ct.Constant[int]):
+    row = ct.bid(0)
+    t = ct.load(x, index=(row, 0), shape=(1, BLOCK), padding_mode=ct.PaddingMode.ZERO)
+    t = ct.astype(t, ct.float32)
+    # mean of squares over the real row length
+    ms = ct.sum(t * t, axis=1, keepdims=True) * inv_n
+    inv = ct.rsqrt(ms + eps)
+    g = ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ct.PaddingMode.ZERO)
+    g = ct.astype(g, ct.float32)
+    out = t * inv * ct.reshape(g, (1, BLOCK))
+    ct.store(y, index=(row, 0), tile=ct.astype(out, y.dtype))
