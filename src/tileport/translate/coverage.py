@@ -51,8 +51,9 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand", S,
               "scale_cast"),
     Construct("fma", "`a * b + c` that cuTile Python fuses (an `fma` at that source location in the reference IR)",
-              "`fma(a, b, c, rounding::NearestEven, ftz::Disabled)`, also across a binding (`m = a * b; m + c`) "
-              "and with the product on either side", S, "gelu_tanh"),
+              "`fma(a, b, c, rounding::NearestEven, ftz::Disabled)`; also `a*b - c` → fma(a, b, -c), `c - a*b` → "
+              "fma(-a, b, c), across a binding (`m = a * b; m + c`), and `ct.mul(.., rounding_mode=R, "
+              "flush_to_zero=F) + c` → fma(.., R, F) — each found by the differential fuzzer", S, "gelu_tanh"),
     Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`)",
               "`let v: Tile<D, S> = convert_tile(x);`", S, "scale_cast"),
     Construct("assign", "`name = expr` (re-assignment shadows)", "`let name: T = expr;`", S, "vector_add"),

@@ -135,6 +135,8 @@ class Emitter:
         self.unsafe_sites: list[dict] = []
         self.products: dict[str, list] = {}  # name bound to `a * b` → the factors (for fma across a binding)
         self.last_product: list | None = None
+        self.last_product_fp: tuple[str, str] = ("rounding::NearestEven", "ftz::Disabled")
+        self.read_names: set[str] = set()
         self.preconditions: list[str] = []
         self.aliases = {"ct"}
 
@@ -205,6 +207,12 @@ class Emitter:
             self.comment_before(st.lineno, indent)
             if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
                 continue  # docstring
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and st.targets[0].id not in self.read_names and self._droppable(st.value):
+                # cuTile Python drops a load (or any pure value) nobody reads; so does the port.
+                self.body.append(f"{indent}// `{self.text(st).splitlines()[0]}`: never read, dropped as cuTile "
+                                 "Python drops it")
+                continue
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                 self.need(st, "assign", "assignment")
                 name = st.targets[0].id
@@ -215,7 +223,9 @@ class Emitter:
                     self.tile_counts[name] = self.last_num_tiles
                 self.products.pop(name, None)
                 if isinstance(st.value, ast.BinOp) and isinstance(st.value.op, ast.Mult) and self.last_product:
-                    self.products[name] = self.last_product
+                    self.products[name] = (self.last_product, self.DEFAULT_FP)
+                elif isinstance(st.value, ast.Call) and self.ct(st.value.func) == "mul" and self.last_product:
+                    self.products[name] = (self.last_product, self.last_product_fp)
                 if isinstance(ty, Tile):
                     rust_ty = ty.rust()
                 elif isinstance(ty, Scalar):
@@ -349,6 +359,18 @@ class Emitter:
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
             return str(node.value)
         raise self.refuse(node, "if-constant", f"condition operand `{self.text(node)}`")
+
+    def _droppable(self, node: ast.AST) -> bool:
+        """An expression without side effects: loads, arithmetic, math. (Stores and atomics are statements.)"""
+        for n in ast.walk(node):
+            if isinstance(n, ast.Call) and self.ct(n.func) not in ("load", "astype", "exp", "exp2", "tanh", "sqrt",
+                                                                   "rsqrt", "maximum", "minimum", "reshape", "full",
+                                                                   "zeros", "sum", "max", "min", "prod", "bid",
+                                                                   "num_blocks", "num_tiles", "add", "sub", "mul",
+                                                                   "truediv", "abs", "log", "sin", "cos", "floor",
+                                                                   "ceil", "mma"):
+                return False
+        return True
 
     def _constant_test(self, node: ast.AST) -> bool:
         names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
@@ -626,10 +648,21 @@ class Emitter:
             if len(node.args) != 2:
                 raise self.refuse(node, "math-explicit", f"ct.{op} takes two operands")
             rounding, ftz = self.math_options(node, True, True)
+            if op in ("add", "sub") and (node.lineno, node.col_offset) in self.fma_locs \
+                    and any(self._is_product(a) for a in node.args):
+                if (rounding, ftz) != self.DEFAULT_FP:
+                    raise self.refuse(node, "fma", f"an fma the reference IR has for `{self.text(node)}` "
+                                                   "(an add with its own rounding/ftz)")
+                fused = self.try_fma(node, op == "sub", node.args[0], node.args[1])
+                if fused is not None:
+                    return fused
             (a, ta), (b, tb) = self.expr(node.args[0]), self.expr(node.args[1])
             like = self.result_tile(node, ta, tb)
             if not like.dtype.startswith(("f", "bf")):
                 raise self.refuse(node, "math-explicit", f"ct.{op} on {like.dtype} tiles")
+            if op == "mul":
+                self.last_product = [(node.args[0], a, ta), (node.args[1], b, tb)]
+                self.last_product_fp = (rounding, ftz)
             return (f"{BINARY_MATH[op]}({self.operand_as_tile(a, ta, like, node.args[0])}, "
                     f"{self.operand_as_tile(b, tb, like, node.args[1])}, {rounding}, {ftz})"), like
         fn, takes_rounding, takes_ftz = UNARY_MATH[op]
@@ -754,23 +787,53 @@ class Emitter:
             return f"broadcast_scalar({code}, shape![{', '.join(like.shape)}])"
         raise self.refuse(node, "arith-tile", "arithmetic on an array")
 
+    DEFAULT_FP = ("rounding::NearestEven", "ftz::Disabled")
+
+    def _is_product(self, node: ast.AST) -> bool:
+        return (isinstance(node, ast.Name) and node.id in self.products and node.id not in self.mutated) or \
+            (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
+            (isinstance(node, ast.Call) and self.ct(node.func) == "mul")
+
+    def _factors(self, node: ast.AST) -> tuple[list, tuple[str, str]] | None:
+        """([(node, code, type)] of the two factors, (rounding, ftz) of the product) when ``node`` is a product:
+        `a * b`, `ct.mul(a, b, ...)`, or a name bound to one."""
+        if isinstance(node, ast.Name) and node.id in self.products and node.id not in self.mutated:
+            return self.products[node.id]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            return [(n,) + self.expr(n) for n in (node.left, node.right)], self.DEFAULT_FP
+        if isinstance(node, ast.Call) and self.ct(node.func) == "mul" and len(node.args) == 2:
+            options = self.math_options(node, True, True)
+            return [(n,) + self.expr(n) for n in node.args], options
+        return None
+
+    def try_fma(self, node: ast.AST, subtract: bool, left: ast.AST, right: ast.AST) -> tuple[str, Ty] | None:
+        """Where the reference IR has an ``fma`` at this node's source position, emit one: `a*b + c` and `c + a*b`
+        → fma(a, b, c); `a*b - c` → fma(a, b, -c); `c - a*b` → fma(-a, b, c) (what cuTile Python emits). The fma
+        keeps the product's rounding and flush-to-zero (`ct.mul(.., rounding_mode=..)` then `+`)."""
+        if (node.lineno, node.col_offset) not in self.fma_locs:
+            return None
+        fused, negate, options = None, None, self.DEFAULT_FP
+        for mul, other, which in ((left, right, 2), (right, left, 0)):
+            found = self._factors(mul)
+            if found is not None:
+                factors, options = found
+                fused = factors + [(other,) + self.expr(other)]
+                negate = which if subtract else None
+                break
+        if fused is None:
+            return None  # the fma at this position belongs to an enclosing expression that starts here too
+        self.need(node, "fma", "fused multiply-add")
+        like = self.result_tile(node, *(t for _, _, t in fused))
+        args = [self.operand_as_tile(code, t, like, n) for n, code, t in fused]
+        if negate is not None:
+            args[negate] = f"negf({args[negate]})"
+        return f"fma({', '.join(args)}, {options[0]}, {options[1]})", like
+
     def binop(self, node: ast.BinOp) -> tuple[str, Ty]:
-        fused = None
-        if isinstance(node.op, ast.Add) and (node.lineno, node.col_offset) in self.fma_locs:
-            for mul, other in ((node.left, node.right), (node.right, node.left)):
-                if isinstance(mul, ast.BinOp) and isinstance(mul.op, ast.Mult):
-                    fused = [(n,) + self.expr(n) for n in (mul.left, mul.right)] + [(other,) + self.expr(other)]
-                    break
-                # cuTile Python also contracts across a binding: `m = a * b` then `m + c` (the IR says where)
-                if isinstance(mul, ast.Name) and mul.id in self.products and mul.id not in self.mutated:
-                    fused = list(self.products[mul.id]) + [(other,) + self.expr(other)]
-                    break
-        if fused is not None:
-            self.need(node, "fma", "fused multiply-add")
-            typed = fused
-            like = self.result_tile(node, *(t for _, _, t in typed))
-            args = [self.operand_as_tile(code, t, like, n) for n, code, t in typed]
-            return f"fma({', '.join(args)}, rounding::NearestEven, ftz::Disabled)", like
+        if isinstance(node.op, (ast.Add, ast.Sub)):
+            fused = self.try_fma(node, isinstance(node.op, ast.Sub), node.left, node.right)
+            if fused is not None:
+                return fused
         (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
         sym = BINOPS[type(node.op)]
         self.last_product = [(node.left, lc, lt), (node.right, rc, rt)] if isinstance(node.op, ast.Mult) else None
@@ -802,6 +865,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
     em.classify_arrays()
     em.find_mutated()
+    em.read_names = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     em.stmts(fn.body, "")
     generics, params, layout, strides, specs = [], [], [], {}, {}
     for name, p in sig.params:
