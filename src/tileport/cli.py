@@ -188,24 +188,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .frontends.cutile_py.analyze import analyze
-    from .frontends.cutile_py.capture import load_capture
     from .frontends.cutile_py.loader import load_kernel
-    from .spec.signature import SignatureError, bind, parse
     from .toolchain.locate import find_cuda_tree
 
     kernel = load_kernel(args.kernel)
-    texts = list(args.sig or [])
-    if args.sigs:
-        data = json.loads(Path(args.sigs).read_text())
-        listed = data.get("signatures") if isinstance(data, dict) else data
-        if not isinstance(listed, list) or not all(isinstance(t, str) for t in listed):
-            raise SignatureError(f"{args.sigs}: expected a JSON list of signature strings, or "
-                                 '{"signatures": [...]}')
-        texts += listed
-    launches = load_capture(Path(args.capture), kernel.ref) if args.capture else []
-    if args.capture and not launches:
-        raise SignatureError(f"{args.capture} has no launch of {kernel.name} from {kernel.path}")
-    sigs = [bind(parse(t), kernel.param_names, kernel.name) for t in texts]
+    sigs, launches = _signature_inputs(args, kernel)
     out = Path(args.out)
     spec = analyze(kernel, sigs, launches, find_cuda_tree(), out, progress=_progress(args.json))
     if args.json:
@@ -443,11 +430,7 @@ grids of captured launches and their formula, dtypes and conversions. What canno
                                "#128, #128, #64' --out build/matmul\n"
                                "  tileport capture --out l.json -- python host.py && "
                                "tileport analyze k.py::matmul --capture l.json --out build/matmul")
-    an.add_argument("kernel", metavar="FILE.py::KERNEL")
-    an.add_argument("--sig", action="append", help="launch signature (repeatable)")
-    an.add_argument("--sigs", help="JSON file with a list of signatures")
-    an.add_argument("--capture", help="capture file from `tileport capture`")
-    an.add_argument("--out", required=True, help="output directory")
+    _kernel_inputs(an, "output directory")
     an.add_argument("--json", action="store_true", help="print spec.json to stdout too")
     an.set_defaults(func=cmd_analyze)
 
@@ -460,11 +443,7 @@ why. Exit code 0 only if every stage passed and every variant is equivalent ("st
 construct stops translation with file:line:col and leaves DIR/work_order.json for a port written by hand; finish
 it with `tileport verify DIR`.""", epilog=SIG_HELP + "\nexample:\n  tileport port src/tileport/examples/"
                         "vector_add.py::vector_add --sig 'f32[?]/1, f32[?]/1, f32[?]/1, #1024' --out build/port/vadd")
-    po.add_argument("kernel", metavar="FILE.py::KERNEL")
-    po.add_argument("--sig", action="append", help="launch signature (repeatable)")
-    po.add_argument("--sigs", help="JSON file with a list of signatures")
-    po.add_argument("--capture", help="capture file from `tileport capture`")
-    po.add_argument("--out", required=True, help="port directory")
+    _kernel_inputs(po, "port directory")
     po.add_argument("--arch", help="target for the Rust side's compile (default sm_90)")
     po.add_argument("--json", action="store_true", help="print verdict.json")
     po.set_defaults(func=cmd_port)
@@ -520,6 +499,15 @@ arguments). Proven-equivalent rewrites are listed in tileport.irdiff.rules; each
     dm.add_argument("--json", action="store_true")
     dm.set_defaults(func=cmd_demo)
     return p
+
+
+def _kernel_inputs(p: argparse.ArgumentParser, out_help: str) -> None:
+    """The kernel and its signature sources, shared by analyze and port (read by _signature_inputs)."""
+    p.add_argument("kernel", metavar="FILE.py::KERNEL")
+    p.add_argument("--sig", action="append", help="launch signature (repeatable)")
+    p.add_argument("--sigs", help="JSON file with a list of signatures")
+    p.add_argument("--capture", help="capture file from `tileport capture`")
+    p.add_argument("--out", required=True, help=out_help)
 
 
 def bundle_doc() -> str:

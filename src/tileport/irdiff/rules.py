@@ -88,15 +88,15 @@ RULES_BY_ID = {r.id: r for r in RULES}
 
 def rules_markdown() -> str:
     """docs/irdiff-rules.md, generated from :data:`RULES` (tests check the committed file is current)."""
-    lines = ["# irdiff: the equivalences it accepts", "",
-             "Generated from `src/tileport/irdiff/rules.py` by `python -m tileport.irdiff.rules > "
-             "docs/irdiff-rules.md`; do not edit by hand. Everything not listed here is reported as a difference.",
-             "", "| rule | kind | what | why it preserves meaning | pinned by |", "|---|---|---|---|---|"]
-    for r in RULES:
-        lines.append(f"| `{r.id}` | {r.kind} | {r.summary} | {r.why} | `tests/test_irdiff_rules.py::{r.test}` |")
-    lines += ["", f"Pure ops (dead when unused, equal when identical): {', '.join(sorted(PURE_OPS))}.", "",
-              f"Terminators (always roots of their region): {', '.join(sorted(TERMINATORS))}.", ""]
-    return "\n".join(lines)
+    from ..mdtable import render
+
+    return render("irdiff: the equivalences it accepts",
+                  "src/tileport/irdiff/rules.py` by `python -m tileport.irdiff.rules > docs/irdiff-rules.md",
+                  "Everything not listed here is reported as a difference.",
+                  ["rule", "kind", "what", "why it preserves meaning", "pinned by"],
+                  [[f"`{r.id}`", r.kind, r.summary, r.why, f"`tests/test_irdiff_rules.py::{r.test}`"] for r in RULES],
+                  [f"Pure ops (dead when unused, equal when identical): {', '.join(sorted(PURE_OPS))}.", "",
+                   f"Terminators (always roots of their region): {', '.join(sorted(TERMINATORS))}."])
 
 
 if __name__ == "__main__":

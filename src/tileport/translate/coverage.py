@@ -107,13 +107,13 @@ def supported(construct_id: str) -> bool:
 
 
 def coverage_markdown() -> str:
-    lines = ["# Translator coverage", "",
-             "Generated from `src/tileport/translate/coverage.py` by `python -m tileport.translate.coverage > "
-             "docs/coverage.md`. A construct whose status is not *supported* is refused with `file:line:col`.",
-             "", "| id | Python | Rust | status | example |", "|---|---|---|---|---|"]
-    for c in COVERAGE:
-        lines.append(f"| `{c.id}` | {c.python} | {c.rust} | {c.status} | {c.example or ''} |")
-    return "\n".join(lines) + "\n"
+    from ..mdtable import render
+
+    return render("Translator coverage",
+                  "src/tileport/translate/coverage.py` by `python -m tileport.translate.coverage > docs/coverage.md",
+                  "A construct whose status is not *supported* is refused with `file:line:col`.",
+                  ["id", "Python", "Rust", "status", "example"],
+                  [[f"`{c.id}`", c.python, c.rust, c.status, c.example or ""] for c in COVERAGE])
 
 
 if __name__ == "__main__":
