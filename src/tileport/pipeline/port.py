@@ -33,9 +33,10 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     kernel = load_kernel(ref)
     consts = constant_params(kernel.kernel)
     source = Path(spec["kernel"]["source"])
-    fma = set()
-    for v in spec["variants"]:
-        fma |= op_locations(tree, port_dir / v["ir"]["bytecode"], source).get("fma", set())
+    fma: dict = {}
+    for v in spec["variants"]:  # the most fmas any variant has at each position (variants share one body)
+        for loc, n in op_locations(tree, port_dir / v["ir"]["bytecode"], source).get("fma", {}).items():
+            fma[loc] = max(fma.get(loc, 0), n)
     emitted, variants = None, []
     for v in spec["variants"]:
         sig = sigmod.bind(sigmod.parse(v["signature"]), kernel.param_names, kernel.name)

@@ -116,7 +116,7 @@ def _comments(src: str) -> dict[int, str]:
 
 class Emitter:
     def __init__(self, file: str, src: str, fn: ast.FunctionDef, sig: sigmod.Signature, constant_names: set[str],
-                 fma_locs: set[tuple[int, int]]):
+                 fma_locs: dict[tuple[int, int], int]):
         self.file, self.src, self.fn, self.sig = file, src, fn, sig
         self.fma_locs = fma_locs
         self.constants = {n for n in constant_names}
@@ -137,6 +137,7 @@ class Emitter:
         self.last_product: list | None = None
         self.last_product_fp: tuple[str, str] = ("rounding::NearestEven", "ftz::Disabled")
         self.read_names: set[str] = set()
+        self.fma_candidates: dict[tuple[int, int], int] = {}
         self.preconditions: list[str] = []
         self.aliases = {"ct"}
 
@@ -789,6 +790,29 @@ class Emitter:
 
     DEFAULT_FP = ("rounding::NearestEven", "ftz::Disabled")
 
+    def count_fma_candidates(self) -> None:
+        """How many additive nodes could become an fma at each source position. cuTile Python reports an fma at
+        the position where the whole expression starts, and nested expressions can start at the same position;
+        when fewer fmas than candidates sit there, which ones were contracted is ambiguous and is refused."""
+        from collections import Counter
+
+        bound_products = {t.id for sub in ast.walk(self.fn) if isinstance(sub, ast.Assign)
+                          for t in sub.targets if isinstance(t, ast.Name) and self._syntactic_product(sub.value)}
+        self.fma_candidates = Counter()
+        for n in ast.walk(self.fn):
+            operands = None
+            if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub)):
+                operands = (n.left, n.right)
+            elif isinstance(n, ast.Call) and self.ct(n.func) in ("add", "sub") and len(n.args) == 2:
+                operands = tuple(n.args)
+            if operands and any(self._syntactic_product(o) or (isinstance(o, ast.Name) and o.id in bound_products)
+                                for o in operands):
+                self.fma_candidates[(n.lineno, n.col_offset)] += 1
+
+    def _syntactic_product(self, node: ast.AST) -> bool:
+        return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
+            (isinstance(node, ast.Call) and self.ct(node.func) == "mul")
+
     def _is_product(self, node: ast.AST) -> bool:
         return (isinstance(node, ast.Name) and node.id in self.products and node.id not in self.mutated) or \
             (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
@@ -810,8 +834,13 @@ class Emitter:
         """Where the reference IR has an ``fma`` at this node's source position, emit one: `a*b + c` and `c + a*b`
         → fma(a, b, c); `a*b - c` → fma(a, b, -c); `c - a*b` → fma(-a, b, c) (what cuTile Python emits). The fma
         keeps the product's rounding and flush-to-zero (`ct.mul(.., rounding_mode=..)` then `+`)."""
-        if (node.lineno, node.col_offset) not in self.fma_locs:
+        loc = (node.lineno, node.col_offset)
+        if loc not in self.fma_locs:
             return None
+        if self.fma_locs[loc] != self.fma_candidates.get(loc, 0):
+            raise self.refuse(node, "fma", f"{self.fma_locs[loc]} fma(s) in the reference IR at {loc[0]}:{loc[1] + 1} "
+                                           f"for {self.fma_candidates.get(loc, 0)} candidate sums starting there: "
+                                           "which were contracted is ambiguous (split the expression over lines)")
         fused, negate, options = None, None, self.DEFAULT_FP
         for mul, other, which in ((left, right, 2), (right, left, 0)):
             found = self._factors(mul)
@@ -858,13 +887,14 @@ def _paren(code: str) -> str:
 
 
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],
-                fma_locs: set[tuple[int, int]]) -> Emitted:
+                fma_locs: dict[tuple[int, int], int]) -> Emitted:
     src = file.read_text()
     tree = ast.parse(src, filename=str(file))
     fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
     em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
     em.classify_arrays()
     em.find_mutated()
+    em.count_fma_candidates()
     em.read_names = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     em.stmts(fn.body, "")
     generics, params, layout, strides, specs = [], [], [], {}, {}

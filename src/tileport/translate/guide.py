@@ -7,6 +7,7 @@ were made instead of re-implementing the compiler's heuristics.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 from ..toolchain.locate import CudaTree, run_tool
@@ -16,15 +17,15 @@ DI_DEF = re.compile(r"^#(loc\d*) = #cuda_tile\.di_loc<#(loc\d*) in", re.M)
 OP_LOC = re.compile(r"= (\w+) .*loc\(#(loc\d*)\)\s*$", re.M)
 
 
-def op_locations(tree: CudaTree, bytecode: Path, source: Path) -> dict[str, set[tuple[int, int]]]:
-    """op name → {(line, col)} in ``source`` (col 0-based, as Python's ast reports it)."""
+def op_locations(tree: CudaTree, bytecode: Path, source: Path) -> dict[str, Counter]:
+    """op name → Counter{(line, col): how many such ops} in ``source`` (col 0-based, as Python's ast reports)."""
     text = run_tool(tree, "tileirdisasm", ["-g", str(bytecode)]).stdout
     base = {name: (file, int(line), int(col)) for name, file, line, col in LOC_DEF.findall(text)}
     di = dict(DI_DEF.findall(text))
     want = str(source.resolve())
-    out: dict[str, set[tuple[int, int]]] = {}
+    out: dict[str, Counter] = {}
     for op, loc in OP_LOC.findall(text):
         target = base.get(di.get(loc, loc))
         if target and Path(target[0]).resolve() == Path(want):
-            out.setdefault(op, set()).add((target[1], target[2]))
+            out.setdefault(op, Counter())[(target[1], target[2])] += 1
     return out
