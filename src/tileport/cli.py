@@ -13,6 +13,11 @@ from .errors import TileportError
 EPILOG = """\
 pipeline (CPU only up to cubins):
   tileport doctor                         is the toolchain complete and coherent?
+  tileport capture -- python host.py      record the cuTile launches of host code (no GPU needed)
+  tileport analyze K.py::kern --capture F reference Tile IR + spec.json per launch signature
+  tileport port K.py::kern --capture F    analyze → translate → build → irdiff; DIR/verdict.json says "proven"
+  tileport verify DIR                     build → irdiff a hand-written kernel.rs (from a work order)
+  tileport irdiff A B                     are two Tile IR programs the same? (exit 0 iff equivalent)
   tileport compile K.py::kern --sig ...   Tile IR bytecode + disassembly + sm_90 cubin of a cuTile Python kernel
   tileport demo                           the above, on the bundled vector_add example
   tileport toolchain pack/unpack          offline bundle for a GPU host without network
@@ -354,7 +359,9 @@ def cmd_irdiff(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
-    p = argparse.ArgumentParser(prog="tileport", description=__doc__.splitlines()[0] if __doc__ else None,
+    import tileport
+
+    p = argparse.ArgumentParser(prog="tileport", description=" ".join((tileport.__doc__ or "").split()),
                                 epilog=EPILOG, formatter_class=fmt)
     p.add_argument("--version", action="version", version=f"tileport {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
