@@ -14,19 +14,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from tileport.examples import EXAMPLES_DIR
+from tileport.examples import EXAMPLES_DIR, PROVEN
 from tileport.pipeline.port import port
 from tileport.spec.signature import bind, parse
 from tileport.toolchain.locate import find_cuda_tree
-from tileport.translate.coverage import COVERAGE
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kernels", nargs="*", help="example kernels (default: every supported row's example)")
+    ap.add_argument("kernels", nargs="*", help="example kernels (default: every proven example)")
     ap.add_argument("--out", default="benchmarks/results/port_times.json")
     args = ap.parse_args()
-    names = args.kernels or sorted({c.example for c in COVERAGE if c.status == "supported" and c.example})
+    names = args.kernels or list(PROVEN)
     tree = find_cuda_tree()
     rows, t_all = [], time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:

@@ -781,6 +781,9 @@ class Emitter:
         if isinstance(ty, Scalar):
             self.need(node, "arith-scalar-broadcast", "scalar operand")
             if isinstance(node, ast.Constant):
+                if like.dtype in ("f16", "bf16"):
+                    raise self.refuse(node, "arith-scalar-broadcast", f"literal {node.value!r} in a {like.dtype} tile "
+                                      "operation (no half-precision literal form is emitted yet; compute in f32)")
                 code = f"{node.value!r}{RUST_DTYPES[like.dtype]}" if like.dtype.startswith("f") or \
                     isinstance(node.value, int) else code
             elif ty.dtype != like.dtype:

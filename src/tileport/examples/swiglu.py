@@ -1,0 +1,16 @@
+"""SwiGLU: y = silu(gate) * up = gate / (1 + exp(-gate)) * up, computed in f32, tiles of (BM, BN)."""
+import cuda.tile as ct
+
+DEMO_SIGNATURE = "gate=f16[?,?]/?,1, up=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#16, BN=#256"
+
+
+@ct.kernel
+def swiglu(gate, up, y, BM: ct.Constant[int], BN: ct.Constant[int]):
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    g = ct.load(gate, index=(bm, bn), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO)
+    g = ct.astype(g, ct.float32)
+    u = ct.load(up, index=(bm, bn), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO)
+    u = ct.astype(u, ct.float32)
+    silu = g / (1.0 + ct.exp(-g))
+    ct.store(y, index=(bm, bn), tile=ct.astype(silu * u, y.dtype))
