@@ -61,7 +61,7 @@ def change_loop_step(text: str) -> str | None:
     if i is None:
         return None
     step = re.search(r"step (%[\w.$-]+)", lines[i]).group(1)
-    lines.insert(i, f"  %__step2 = constant <i32: 2> : tile<i32>")
+    lines.insert(i, "  %__step2 = constant <i32: 2> : tile<i32>")
     lines[i + 1] = lines[i + 1].replace(f"step {step}", "step %__step2")
     return "\n".join(lines)
 

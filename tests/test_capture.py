@@ -1,6 +1,5 @@
 """Launch capture on the CPU, checked against what ct.launch derived from real torch tensors on an H200."""
 import json
-from pathlib import Path
 
 import pytest
 

@@ -1,6 +1,5 @@
 """The port pipeline end to end on the CPU: translate, build with the real cutile crate, prove by irdiff."""
 import json
-import shutil
 
 import pytest
 

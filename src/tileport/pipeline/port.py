@@ -53,9 +53,7 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     text = render(emitted, spec["kernel"]["source"], "spec.json")
     (port_dir / "kernel.rs").write_text(text)
     manifest = {"kernel": ref, "module": "port", "entries": [emitted.entry], "variants": variants,
-                "unsafe_sites": emitted.unsafe_sites}
-    if emitted.unsafe_sites:
-        manifest["unsafe_sites"] = [dict(u, file=str(source)) for u in emitted.unsafe_sites]
+                "unsafe_sites": [dict(u, file=str(source)) for u in emitted.unsafe_sites]}
     (port_dir / "port.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 

@@ -22,9 +22,8 @@ from .coverage import BY_ID, supported
 
 RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "i8": "i8", "i16": "i16", "i32": "i32",
                "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "bool": "bool"}
-CT_DTYPES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": "f64", "int8": "i8",
-             "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32",
-             "uint64": "u64", "bool_": "bool"}
+#: `ct.<name>` dtype attributes → our dtype names, for the dtypes Rust tiles can hold
+CT_DTYPES = {ct_name: short for short, ct_name in sigmod.DTYPES.items() if short in RUST_DTYPES}
 PADDING = {"ZERO": "padding::Zero", "NEG_ZERO": "padding::NegZero", "NAN": "padding::Nan",
            "POS_INF": "padding::PosInf", "NEG_INF": "padding::NegInf"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
@@ -37,6 +36,9 @@ UNARY_MATH = {"sqrt": ("sqrt", True, True), "rsqrt": ("rsqrt", False, True), "ex
               "tanh": ("tanh", False, False), "log": ("log", False, False), "sin": ("sin", False, False),
               "cos": ("cos", False, False), "floor": ("floor", False, False), "ceil": ("ceil", False, False),
               "abs": ("absf", False, False)}
+#: ct functions without side effects (an assignment of their result that nobody reads can be dropped)
+PURE_CT_CALLS = frozenset({"load", "astype", "exp", "maximum", "minimum", "reshape", "full", "zeros", "sum", "max",
+                           "min", "prod", "bid", "num_blocks", "num_tiles", "mma"}) | set(BINARY_MATH) | set(UNARY_MATH)
 LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
                  "memory_order": "ct.MemoryOrder.WEAK", "memory_scope": "ct.MemoryScope.NONE"}
 
@@ -105,13 +107,11 @@ class Emitted:
 
 
 def _comments(src: str) -> dict[int, str]:
-    out = {}
-    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
-        if tok.type == tokenize.COMMENT:
-            line = src.splitlines()[tok.start[0] - 1]
-            if line.strip().startswith("#"):
-                out[tok.start[0]] = tok.string.lstrip("#").strip()
-    return out
+    """Whole-line comments by line number (trailing comments stay behind)."""
+    lines = src.splitlines()
+    return {tok.start[0]: tok.string.lstrip("#").strip()
+            for tok in tokenize.generate_tokens(io.StringIO(src).readline)
+            if tok.type == tokenize.COMMENT and lines[tok.start[0] - 1].strip().startswith("#")}
 
 
 class Emitter:
@@ -119,7 +119,7 @@ class Emitter:
                  fma_locs: dict[tuple[int, int], int]):
         self.file, self.src, self.fn, self.sig = file, src, fn, sig
         self.fma_locs = fma_locs
-        self.constants = {n for n in constant_names}
+        self.constants = set(constant_names)
         self.params = dict(sig.params)
         self.env: dict[str, tuple[str, Ty]] = {}
         self.body: list[str] = []
@@ -297,11 +297,7 @@ class Emitter:
             raise self.refuse(stop, "for-range", "range stop is not an i32 scalar")
         name = st.target.id
         self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop_code)} {{")
-        saved = dict(self.env)
-        self.env[name] = (name, Scalar("i32"))
-        self.stmts(st.body, indent + "    ", nested=True)
-        self.env = {k: v for k, v in self.env.items() if k in saved}
-        self.env.update({k: v for k, v in saved.items() if k not in self.env})
+        self.scoped(st.body, indent + "    ", {name: (name, Scalar("i32"))})
         self.body.append(f"{indent}}}")
 
     def for_persistent(self, st: ast.For, indent: str) -> None:
@@ -317,21 +313,20 @@ class Emitter:
             raise self.refuse(it, "for-persistent", "range bounds are not i32 scalars")
         name = st.target.id
         self.body.append(f"{indent}for {name} in ({start}..{stop}).step_by({_paren(step)} as usize) {{")
-        saved = dict(self.env)
-        self.env[name] = (name, Scalar("i32"))
         nonneg_start = isinstance(it.args[0], ast.Call) and self.ct(it.args[0].func) == "bid" or \
             (self._int(it.args[0]) or -1) >= 0
         stop_name = it.args[1].id if isinstance(it.args[1], ast.Name) else None
         if nonneg_start and stop_name in self.tile_counts:
             self.loop_bounds[name] = (stop_name, self.tile_counts[stop_name])
-        self.stmts(st.body, indent + "    ", nested=True)
+        self.scoped(st.body, indent + "    ", {name: (name, Scalar("i32"))})
         self.loop_bounds.pop(name, None)
-        self.env = {k: v for k, v in self.env.items() if k in saved}
-        self.env.update({k: v for k, v in saved.items() if k not in self.env})
         self.body.append(f"{indent}}}")
 
-    def scoped(self, stmts: list[ast.stmt], indent: str) -> None:
+    def scoped(self, stmts: list[ast.stmt], indent: str, bind: dict[str, tuple[str, Ty]] | None = None) -> None:
+        """Translate a branch or loop body; names it defines (and ``bind``, e.g. a loop variable) end with it.
+        Outer names it re-assigns keep their type (checked at the assignment), so nothing else changes."""
         saved = dict(self.env)
+        self.env.update(bind or {})
         self.stmts(stmts, indent, nested=True)
         for name in list(self.env):
             if name not in saved:
@@ -363,15 +358,7 @@ class Emitter:
 
     def _droppable(self, node: ast.AST) -> bool:
         """An expression without side effects: loads, arithmetic, math. (Stores and atomics are statements.)"""
-        for n in ast.walk(node):
-            if isinstance(n, ast.Call) and self.ct(n.func) not in ("load", "astype", "exp", "exp2", "tanh", "sqrt",
-                                                                   "rsqrt", "maximum", "minimum", "reshape", "full",
-                                                                   "zeros", "sum", "max", "min", "prod", "bid",
-                                                                   "num_blocks", "num_tiles", "add", "sub", "mul",
-                                                                   "truediv", "abs", "log", "sin", "cos", "floor",
-                                                                   "ceil", "mma"):
-                return False
-        return True
+        return all(self.ct(n.func) in PURE_CT_CALLS for n in ast.walk(node) if isinstance(n, ast.Call))
 
     def _constant_test(self, node: ast.AST) -> bool:
         names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
