@@ -120,10 +120,22 @@ def test_row_softmax_records_its_unit_grid_precondition(tmp_path):
     assert "nothing to emit" in (tmp_path / "s" / "kernel.rs").read_text()
 
 
+SHIFTED = """import cuda.tile as ct
+
+
+@ct.kernel
+def shifted(x, y, B: ct.Constant[int]):
+    i = ct.bid(0)
+    ct.store(y, index=(i,), tile=ct.load(x, index=(i + 1,), shape=(B,)))
+"""
+
+
 def test_a_port_that_is_not_proven_is_reported_unproven(tmp_path):
-    """silu_and_mul loads at (bm, bn + HALF_TILES): cutile's safe load checks bounds (an `assert` in the IR) where
-    cuTile Python pads; the translation builds, but it is not the same program, and the verdict says so."""
-    r = port("silu_and_mul", tmp_path / "s")
+    """An unpadded load at (i + 1,): cutile's safe load checks bounds (an `assert` in the IR) where cuTile Python
+    reads without a check; the translation builds, but it is not the same program, and the verdict says so."""
+    src = tmp_path / "shifted.py"
+    src.write_text(SHIFTED)
+    r = run_tileport("port", f"{src}::shifted", "--sig", "x=f32[?]/1, y=f32[?]/1, B=#128", "--out", str(tmp_path / "s"))
     verdict = json.loads((tmp_path / "s" / "verdict.json").read_text())
     assert r.returncode == 1 and verdict["status"] == "unproven" and verdict["ok"] is False
     assert verdict["stages"]["build"]["ok"] is True and verdict["stages"]["irdiff"]["equivalent"] is False

@@ -5,7 +5,6 @@ EXAMPLES_DIR = Path(__file__).parent
 
 #: Examples that `tileport port` proves IR-equivalent at their DEMO_SIGNATURE (tests/test_port.py holds it to that).
 PROVEN = ("vector_add", "scale_cast", "bias_act", "matmul", "row_softmax", "persistent_scale", "rms_norm",
-          "gelu_tanh", "relu", "swiglu", "geglu", "layer_norm")
+          "gelu_tanh", "relu", "swiglu", "geglu", "layer_norm", "silu_and_mul")
 #: Examples the translator does not prove (yet), each with what stops it (tests check these outcomes too).
-NOT_PROVEN = {"silu_and_mul": "unproven: offset load is bounds-checked in cutile, padded in Python",
-              "gather_rows": "refused: ct.arange / gather / scatter", "numerics": "refused: every block stores count[0]"}
+NOT_PROVEN = {"gather_rows": "refused: ct.arange / gather / scatter", "numerics": "refused: every block stores count[0]"}

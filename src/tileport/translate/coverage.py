@@ -37,6 +37,9 @@ COVERAGE: tuple[Construct, ...] = (
               ".load([..])`", S, "vector_add"),
     Construct("load-tile-padded", "`ct.load(..., padding_mode=ct.PaddingMode.ZERO)`",
               "`a.partition(shape![..]).load([..])`", S, "scale_cast"),
+    Construct("load-padded-offset", "padded `ct.load` at a computed tile index (`index=(bm, bn + HALF)`)",
+              "`load_view_tko(&view, [..], ..)`: a tile past the edge reads padding, as in cuTile Python; the checked "
+              "`.load` would add an in-kernel assert Python does not have", S, "silu_and_mul"),
     Construct("load-tile-padded-other", "`ct.load(..., padding_mode=NEG_INF|POS_INF|NAN|NEG_ZERO)`",
               "`make_partition_view(a, shape![..], padding::NegInf, ...)`", S, None),
     Construct("load-options", "`ct.load(..., order=, check_bounds=False, latency=, allow_tma=)`",

@@ -734,7 +734,20 @@ class Emitter:
             self.body.append(f"// {idx[0]} < {stop} = num_tiles({arr}) by the loop bound: no bounds check to emit.")
             return (f"load_view_tko(&{view_name}, [{idx[0]}], ordering::Weak, scope::TileBlock, None, tma::Enabled)",
                     ty)
+        if mode != "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
+            self.need(node, "load-padded-offset", "padded load at a computed tile index")
+            self.body.append(f"// Padded view: a tile index past the edge reads padding (as in cuTile Python), so the "
+                             f"load needs no bounds check.")
+            # Bound with its type: cutile cannot infer the raw op's result inside a larger expression.
+            self.body.append(f"let {arr}_tile: {ty.rust()} = load_view_tko(&{view_name}, [{', '.join(idx)}], "
+                             f"ordering::Weak, scope::TileBlock, None, tma::Enabled);")
+            return f"{arr}_tile", ty
         return f"{view_name}.load([{', '.join(idx)}])", ty
+
+    def _plain_index(self, e: ast.AST) -> bool:
+        """A tile index cutile's partition check decides without an in-kernel assert: a name, a bid, a literal."""
+        return isinstance(e, ast.Name) or self._int(e) is not None or \
+            (isinstance(e, ast.Call) and self.ct(e.func) == "bid")
 
     def result_tile(self, node: ast.AST, *types: Ty) -> Tile:
         """The broadcast result of tile/scalar operands (numpy rules on symbolic shapes)."""
