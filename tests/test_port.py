@@ -76,12 +76,12 @@ def test_unsupported_construct_stops_with_location_and_work_order(tmp_path):
     assert r.returncode == 1
     verdict = json.loads((tmp_path / "r" / "verdict.json").read_text())
     tr = verdict["stages"]["translate"]
-    assert tr["ok"] is False and tr["construct"] == "arange"
-    assert tr["location"]["line"] == 13 and tr["location"]["col"] == 25
-    assert "gather_rows.py:13:25" in tr["error"] and "docs/coverage.md" in tr["error"]
+    assert tr["ok"] is False and tr["construct"] == "gather-scatter"
+    assert tr["location"]["line"] == 14 and tr["location"]["col"] == 11
+    assert "gather_rows.py:14:11" in tr["error"] and "docs/coverage.md" in tr["error"]
     assert "build" not in verdict["stages"] and verdict["status"] == "failed"
     order = json.loads((tmp_path / "r" / "work_order.json").read_text())
-    assert order["construct"] == "arange" and order["expects"]["entry"] == "gather_rows"
+    assert order["construct"] == "gather-scatter" and order["expects"]["entry"] == "gather_rows"
     assert order["reference_ir"] and (tmp_path / "r" / order["reference_ir"][0]).exists()
     assert not (tmp_path / "r" / "kernel.rs").exists(), "no partial Rust is written"
 

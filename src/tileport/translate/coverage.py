@@ -90,14 +90,21 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("reshape-broadcast", "`ct.reshape`, implicit broadcasting between tile shapes",
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit", S, "bias_act"),
     Construct("gather-scatter", "`ct.gather/ct.scatter` with masks", "pointer tiles, `load_ptr_tko`", P,
-              "gather_rows"),
+              "gather_rows", "cuTile Python computes each address from the array's strides; a cutile 0.3.1 (and "
+              "0.5.0) kernel can read a `&Tensor`'s base pointer and shape but has no accessor for its strides"),
     Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`", "`constant(v, shape![..])`", S,
               "matmul"),
-    Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])`", P, "gather_rows"),
+    Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])` (bound with its type)", S, "causal_mask"),
+    Construct("compare", "`a < b`, `<=`, `>`, `>=`, `==`, `!=` on tiles (with broadcasting)",
+              "`lt_tile(a, b)`, `le_tile`, ...: signed `cmpi` on integers, ordered `cmpf` on floats", S, "causal_mask"),
+    Construct("where", "`ct.where(cond, x, y)`", "`select(cond, x, y)` with broadcasts made explicit", S,
+              "causal_mask"),
+    Construct("bitwise", "`a & b`, `a | b`, `a ^ b` on integer or boolean tiles", "the same Rust operators", S,
+              "causal_mask"),
     Construct("num-tiles", "`ct.num_tiles(a, axis=k, shape=(..))`",
               "`num_tiles(&a_tiles, k)` over an unpadded partition view", S, "matmul"),
     Construct("num-blocks", "`ct.num_blocks(k)`", "`get_num_tile_blocks().k`", S, "persistent_scale"),
-    Construct("cdiv", "`ct.cdiv(a, b)`", "`ceil_div(a, b)`", P, "numerics"),
+    Construct("cdiv", "`ct.cdiv(a, b)` on integer scalars", "`ceil_div(a, b)`", S, "masked_rowsum"),
     Construct("helper-function", "calls to helper `@ct.function`s", "inlined", P, None),
     Construct("atomics", "`ct.atomic_*`", "`atomic_rmw_tko`", P, None),
 )
@@ -115,8 +122,8 @@ def coverage_markdown() -> str:
     return render("Translator coverage",
                   "src/tileport/translate/coverage.py` by `python -m tileport.translate.coverage > docs/coverage.md",
                   "A construct whose status is not *supported* is refused with `file:line:col`.",
-                  ["id", "Python", "Rust", "status", "example"],
-                  [[f"`{c.id}`", c.python, c.rust, c.status, c.example or ""] for c in COVERAGE])
+                  ["id", "Python", "Rust", "status", "example", "note"],
+                  [[f"`{c.id}`", c.python, c.rust, c.status, c.example or "", c.note] for c in COVERAGE])
 
 
 if __name__ == "__main__":

@@ -27,6 +27,11 @@ CT_DTYPES = {ct_name: short for short, ct_name in sigmod.DTYPES.items() if short
 PADDING = {"ZERO": "padding::Zero", "NEG_ZERO": "padding::NegZero", "NAN": "padding::Nan",
            "POS_INF": "padding::PosInf", "NEG_INF": "padding::NegInf"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+#: bitwise operators on integer or boolean (mask) tiles: Rust's operators lower to andi/ori/xori
+BITOPS = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+#: comparisons → cutile's element-wise compare functions (integer: signed cmpi; float: ordered cmpf)
+COMPARE = {ast.Lt: "lt_tile", ast.LtE: "le_tile", ast.Gt: "gt_tile", ast.GtE: "ge_tile", ast.Eq: "eq_tile",
+           ast.NotEq: "ne_tile"}
 ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "rounding::NegativeInf",
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
 #: ct.<name>(x, y, rounding_mode=, flush_to_zero=) → the cutile op taking explicit rounding and ftz markers
@@ -131,6 +136,7 @@ class Emitter:
         self.unit_grid: set[int] = set()
         self.tile_counts: dict[str, tuple[str, int, tuple[str, ...]]] = {}   # name = ct.num_tiles(array, axis, shape)
         self.loop_bounds: dict[str, tuple[str, tuple[str, int, tuple[str, ...]]]] = {}  # loop var → its stop
+        self.tile_loop_vars: set[str] = set()  # range-loop variables counted by ct.num_tiles
         self.last_num_tiles: tuple[str, int, tuple[str, ...]] | None = None
         self.unsafe_sites: list[dict] = []
         self.products: dict[str, list] = {}  # name bound to `a * b` → the factors (for fma across a binding)
@@ -297,7 +303,13 @@ class Emitter:
             raise self.refuse(stop, "for-range", "range stop is not an i32 scalar")
         name = st.target.id
         self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop_code)} {{")
+        # A loop up to ct.num_tiles(..) is an index cutile's partition checks can discharge (see _plain_index).
+        counted = (isinstance(stop, ast.Call) and self.ct(stop.func) == "num_tiles") or \
+            (isinstance(stop, ast.Name) and stop.id in self.tile_counts)
+        if counted and (len(args) == 1 or (self._int(args[0]) or -1) >= 0):
+            self.tile_loop_vars.add(name)
         self.scoped(st.body, indent + "    ", {name: (name, Scalar("i32"))})
+        self.tile_loop_vars.discard(name)
         self.body.append(f"{indent}}}")
 
     def for_persistent(self, st: ast.For, indent: str) -> None:
@@ -479,10 +491,18 @@ class Emitter:
             if isinstance(p, sigmod.ArraySig):
                 return node.id, ArrayParam(node.id, p)
             raise self.refuse(node, "assign", f"unknown name {node.id!r}")
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-            return repr(node.value), Scalar("f32" if isinstance(node.value, float) else "i32")
+        lit = _literal(node)
+        if lit is not None:
+            return repr(lit), Scalar("f32" if isinstance(lit, float) else "i32")
         if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
             return self.binop(node)
+        if isinstance(node, ast.BinOp) and type(node.op) in BITOPS:
+            return self.elementwise(node, "bitwise", [node.left, node.right],
+                                    lambda a, b: f"{_paren(a)} {BITOPS[type(node.op)]} {_paren(b)}", int_only=True)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in COMPARE:
+            code, like = self.elementwise(node, "compare", [node.left, node.comparators[0]],
+                                          lambda a, b: f"{COMPARE[type(node.ops[0])]}({a}, {b})")
+            return code, Tile("bool", like.shape)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             code, ty = self.expr(node.operand)
             if isinstance(ty, Tile):
@@ -503,6 +523,28 @@ class Emitter:
                 return f"get_tile_block_id().{k}", Scalar("i32")
             if op == "load":
                 return self.load(node)
+            if op == "arange":
+                return self.arange(node, want_name)
+            if op == "where":
+                self.need(node, "where", "ct.where")
+                if len(node.args) != 3 or node.keywords:
+                    raise self.refuse(node, "where", "ct.where form (cond, x, y)")
+                (cond, tc), (a, ta), (b, tb) = (self.expr(n) for n in node.args)
+                if not isinstance(tc, Tile) or tc.dtype != "bool":
+                    raise self.refuse(node.args[0], "where", "ct.where condition that is not a boolean tile")
+                value = self.result_tile(node, ta, tb) if isinstance(ta, Tile) or isinstance(tb, Tile) \
+                    else Tile(ta.dtype, tc.shape)
+                like = Tile(value.dtype, self.result_tile(node, Tile(value.dtype, tc.shape), value).shape)
+                cond = self.operand_as_tile(cond, tc, Tile("bool", like.shape), node.args[0])
+                a = self.operand_as_tile(a, ta, like, node.args[1])
+                b = self.operand_as_tile(b, tb, like, node.args[2])
+                return self.typed(f"select({cond}, {a}, {b})", like, want_name, "selected")
+            if op == "cdiv":
+                self.need(node, "cdiv", "ct.cdiv")
+                (a, ta), (b, tb) = (self.expr(x) for x in node.args) if len(node.args) == 2 else (None, None)
+                if not (isinstance(ta, Scalar) and isinstance(tb, Scalar) and ta.dtype == tb.dtype == "i32"):
+                    raise self.refuse(node, "cdiv", "ct.cdiv of anything but two i32 scalars")
+                return f"ceil_div({a}, {b})", ta
             if op == "num_blocks":
                 self.need(node, "num-blocks", "ct.num_blocks")
                 k = self._int(node.args[0]) if node.args else None
@@ -594,15 +636,39 @@ class Emitter:
                 out_ty = Tile(dt, ty.shape)
                 if dt == ty.dtype:
                     return code, ty  # cuTile Python emits nothing for a cast to the same dtype
-                if want_name is None:
-                    # convert_tile needs its result type spelled out: a nested cast gets a named temporary.
-                    base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
-                    tmp = f"{base}_{dt}"
-                    self.body.append(f"let {tmp}: {out_ty.rust()} = convert_tile({code});")
-                    return tmp, out_ty
-                return f"convert_tile({code})", out_ty
+                base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
+                return self.typed(f"convert_tile({code})", out_ty, want_name, f"{base}_{dt}")
             raise self.refuse(node, self._construct_for_call(op), f"call `{self.text(node.func)}(...)`")
         raise self.refuse(node, "assign", f"expression `{self.text(node)}`")
+
+    def elementwise(self, node: ast.AST, construct: str, operands: list[ast.AST], form, int_only: bool = False) \
+            -> tuple[str, Tile]:
+        """A two-operand element-wise op with numpy broadcasting made explicit; ``form(a, b)`` writes the call."""
+        self.need(node, construct, construct)
+        (ac, at), (bc, bt) = (self.expr(n) for n in operands)
+        like = self.result_tile(node, at, bt)
+        if int_only and like.dtype.startswith(("f", "bf")):
+            raise self.refuse(node, construct, f"bitwise operation on {like.dtype} tiles")
+        return form(self.operand_as_tile(ac, at, like, operands[0]), self.operand_as_tile(bc, bt, like, operands[1])), \
+            like
+
+    def arange(self, node: ast.Call, want_name: str | None) -> tuple[str, Ty]:
+        self.need(node, "arange", "ct.arange")
+        kw = {k.arg: k.value for k in node.keywords}
+        if len(node.args) != 1 or set(kw) - {"dtype"}:
+            raise self.refuse(node, "arange", "ct.arange form (n, dtype=)")
+        n = self.shape_of(ast.Tuple(elts=[node.args[0]]))[0]
+        dt = self.dtype_of(kw["dtype"]) if "dtype" in kw else "i32"
+        ty = Tile(dt, (n,))
+        return self.typed(f"iota(shape![{n}])", ty, want_name, f"arange_{n.lower()}")
+
+    def typed(self, code: str, ty: Tile, want_name: str | None, temp: str) -> tuple[str, Tile]:
+        """cutile infers some ops' result types only from a typed binding (iota, select, convert_tile, raw loads):
+        bound by the statement being emitted (``want_name``), or else through a named temporary."""
+        if want_name is not None:
+            return code, ty
+        self.body.append(f"let {temp}: {ty.rust()} = {code};")
+        return temp, ty
 
     def _construct_for_call(self, op: str | None) -> str:
         return {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "math", "exp2": "math", "mma": "mma",
@@ -738,16 +804,16 @@ class Emitter:
             self.need(node, "load-padded-offset", "padded load at a computed tile index")
             self.body.append(f"// Padded view: a tile index past the edge reads padding (as in cuTile Python), so the "
                              f"load needs no bounds check.")
-            # Bound with its type: cutile cannot infer the raw op's result inside a larger expression.
-            self.body.append(f"let {arr}_tile: {ty.rust()} = load_view_tko(&{view_name}, [{', '.join(idx)}], "
-                             f"ordering::Weak, scope::TileBlock, None, tma::Enabled);")
-            return f"{arr}_tile", ty
+            return self.typed(f"load_view_tko(&{view_name}, [{', '.join(idx)}], ordering::Weak, scope::TileBlock, "
+                              "None, tma::Enabled)", ty, None, f"{arr}_tile")
         return f"{view_name}.load([{', '.join(idx)}])", ty
 
     def _plain_index(self, e: ast.AST) -> bool:
-        """A tile index cutile's partition check decides without an in-kernel assert: a name, a bid, a literal."""
-        return isinstance(e, ast.Name) or self._int(e) is not None or \
-            (isinstance(e, ast.Call) and self.ct(e.func) == "bid")
+        """A tile index cutile's partition check decides without an in-kernel assert: a literal, a block id (checked
+        against the grid at launch) or a loop index counted by ct.num_tiles."""
+        if isinstance(e, ast.Name):
+            return e.id in self.bid_names or e.id in self.tile_loop_vars or e.id in self.loop_bounds
+        return self._int(e) is not None or (isinstance(e, ast.Call) and self.ct(e.func) == "bid")
 
     def result_tile(self, node: ast.AST, *types: Ty) -> Tile:
         """The broadcast result of tile/scalar operands (numpy rules on symbolic shapes)."""
@@ -780,12 +846,13 @@ class Emitter:
             return f"{_paren(code)}.broadcast(shape![{', '.join(like.shape)}])"
         if isinstance(ty, Scalar):
             self.need(node, "arith-scalar-broadcast", "scalar operand")
-            if isinstance(node, ast.Constant):
+            lit = _literal(node)
+            if lit is not None:
                 if like.dtype in ("f16", "bf16"):
-                    raise self.refuse(node, "arith-scalar-broadcast", f"literal {node.value!r} in a {like.dtype} tile "
+                    raise self.refuse(node, "arith-scalar-broadcast", f"literal {lit!r} in a {like.dtype} tile "
                                       "operation (no half-precision literal form is emitted yet; compute in f32)")
-                code = f"{node.value!r}{RUST_DTYPES[like.dtype]}" if like.dtype.startswith("f") or \
-                    isinstance(node.value, int) else code
+                code = f"{lit!r}{RUST_DTYPES[like.dtype]}" if like.dtype.startswith("f") or \
+                    isinstance(lit, int) else code
             elif ty.dtype != like.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{ty.dtype} scalar with a {like.dtype} tile")
             return f"broadcast_scalar({code}, shape![{', '.join(like.shape)}])"
@@ -878,6 +945,16 @@ class Emitter:
         left = self.operand_as_tile(lc, lt, like, node.left)
         right = self.operand_as_tile(rc, rt, like, node.right)
         return f"{_paren(left)} {sym} {_paren(right)}", like
+
+
+def _literal(node: ast.AST) -> int | float | None:
+    """The value of a numeric literal, negative ones (`-1.0e30`, a unary minus in the AST) included."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _literal(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return node.value
+    return None
 
 
 def _describe(ty: Ty) -> str:
