@@ -105,7 +105,9 @@ COVERAGE: tuple[Construct, ...] = (
               "`num_tiles(&a_tiles, k)` over an unpadded partition view", S, "matmul"),
     Construct("num-blocks", "`ct.num_blocks(k)`", "`get_num_tile_blocks().k`", S, "persistent_scale"),
     Construct("cdiv", "`ct.cdiv(a, b)` on integer scalars", "`ceil_div(a, b)`", S, "masked_rowsum"),
-    Construct("helper-function", "calls to helper `@ct.function`s", "inlined", P, None),
+    Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, one final `return`)",
+              "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it",
+              S, "gelu_erf"),
     Construct("atomics", "`ct.atomic_*`", "`atomic_rmw_tko`", P, None),
 )
 

@@ -146,6 +146,8 @@ class Emitter:
         self.fma_candidates: dict[tuple[int, int], int] = {}
         self.preconditions: list[str] = []
         self.aliases = {"ct"}
+        self.helpers: dict[str, ast.FunctionDef] = {}  # module-level @ct.function helpers, inlined at each call
+        self.inlining: list[str] = []
 
     # ------------------------------------------------------------------ helpers
 
@@ -160,6 +162,11 @@ class Emitter:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in self.aliases:
             return node.attr
         return None
+
+    def walk(self):
+        """Every node of the kernel and of the helpers it may inline."""
+        for f in (self.fn, *self.helpers.values()):
+            yield from ast.walk(f)
 
     def text(self, node: ast.AST) -> str:
         return ast.get_source_segment(self.src, node) or ast.unparse(node)
@@ -199,9 +206,9 @@ class Emitter:
         they are first defined (a re-assignment at the top level alone is a shadowing `let`)."""
         from collections import Counter
 
-        counts = Counter(t.id for sub in ast.walk(self.fn) if isinstance(sub, ast.Assign)
+        counts = Counter(t.id for sub in self.walk() if isinstance(sub, ast.Assign)
                          for t in sub.targets if isinstance(t, ast.Name))
-        for node in ast.walk(self.fn):
+        for node in self.walk():
             if isinstance(node, (ast.If, ast.For)):
                 for inner in node.body + node.orelse:
                     for sub in ast.walk(inner):
@@ -511,6 +518,8 @@ class Emitter:
                     raise self.refuse(node, "unary-neg", f"negation of a {ty.dtype} tile")
                 return f"negf({code})", ty
             return f"-{_paren(code)}", ty
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.helpers:
+            return self.inline(node, self.helpers[node.func.id], want_name)
         if isinstance(node, ast.Call):
             op = self.ct(node.func)
             if op == "bid":
@@ -640,6 +649,52 @@ class Emitter:
                 return self.typed(f"convert_tile({code})", out_ty, want_name, f"{base}_{dt}")
             raise self.refuse(node, self._construct_for_call(op), f"call `{self.text(node.func)}(...)`")
         raise self.refuse(node, "assign", f"expression `{self.text(node)}`")
+
+    def inline(self, node: ast.Call, helper: ast.FunctionDef, want_name: str | None) -> tuple[str, Ty]:
+        """A call to a helper `@ct.function`, inlined as cuTile Python inlines it: a Rust block that binds the
+        parameters, runs the helper's statements and yields its return value (the block keeps its names local)."""
+        self.need(node, "helper-function", f"call to helper {helper.name}()")
+        params = helper.args
+        if node.keywords or params.vararg or params.kwarg or params.kwonlyargs or params.posonlyargs or \
+                params.defaults or len(node.args) != len(params.args):
+            raise self.refuse(node, "helper-function", f"call to {helper.name}() other than with one positional "
+                                                       "argument per parameter")
+        if helper.name in self.inlining:
+            raise self.refuse(node, "helper-function", f"recursive call to {helper.name}()")
+        body = [st for st in helper.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+        if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None or \
+                any(isinstance(n, ast.Return) for st in body[:-1] for n in ast.walk(st)):
+            raise self.refuse(helper, "helper-function", f"helper {helper.name}() must end in its only `return`")
+        args = [self.expr(a) for a in node.args]
+        saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts))
+        self.env, self.body, self.comments = {}, [], {}
+        self.inlining.append(helper.name)
+        try:
+            for p, a_node, (code, ty) in zip(params.args, node.args, args):
+                if isinstance(ty, Tile):
+                    rust_ty = ty.rust()
+                elif isinstance(ty, Scalar):
+                    rust_ty = RUST_DTYPES[ty.dtype]
+                else:
+                    raise self.refuse(a_node, "helper-function", f"array argument {self.text(a_node)} to a helper")
+                self.body.append(f"let {p.arg}: {rust_ty} = {code};")
+                self.env[p.arg] = (p.arg, ty)
+            self.stmts(body[:-1], "")
+            code, ty = self.expr(body[-1].value)
+            lines = self.body
+        finally:
+            self.inlining.pop()
+            self.env, self.body, self.comments = saved[:3]
+            self.bid_names, self.products, self.tile_counts = saved[3:]
+        if not isinstance(ty, (Tile, Scalar)):
+            raise self.refuse(body[-1], "helper-function", f"helper {helper.name}() returns an array")
+        block = "\n".join([f"{{ // {helper.name}(..), a @ct.function inlined as cuTile Python inlines it",
+                           *lines, code, "}"])
+        if want_name is not None:
+            return block, ty
+        tmp = f"{helper.name}_out"
+        self.body.append(f"let {tmp}: {ty.rust() if isinstance(ty, Tile) else RUST_DTYPES[ty.dtype]} = {block};")
+        return tmp, ty
 
     def elementwise(self, node: ast.AST, construct: str, operands: list[ast.AST], form, int_only: bool = False) \
             -> tuple[str, Tile]:
@@ -866,10 +921,10 @@ class Emitter:
         when fewer fmas than candidates sit there, which ones were contracted is ambiguous and is refused."""
         from collections import Counter
 
-        bound_products = {t.id for sub in ast.walk(self.fn) if isinstance(sub, ast.Assign)
+        bound_products = {t.id for sub in self.walk() if isinstance(sub, ast.Assign)
                           for t in sub.targets if isinstance(t, ast.Name) and self._syntactic_product(sub.value)}
         self.fma_candidates = Counter()
-        for n in ast.walk(self.fn):
+        for n in self.walk():
             operands = None
             if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub)):
                 operands = (n.left, n.right)
@@ -877,7 +932,16 @@ class Emitter:
                 operands = tuple(n.args)
             if operands and any(self._syntactic_product(o) or (isinstance(o, ast.Name) and o.id in bound_products)
                                 for o in operands):
-                self.fma_candidates[(n.lineno, n.col_offset)] += 1
+                self.fma_candidates[(n.lineno, n.col_offset)] += self.inlined_times(n)
+
+    def inlined_times(self, node: ast.AST, seen: frozenset = frozenset()) -> int:
+        """How many copies of ``node`` the translated kernel has: 1 in the kernel, and for a node of a helper, the
+        number of times the helper is inlined (the reference IR counts each copy at the helper's source line)."""
+        owner = next((h for h in self.helpers.values() if h.lineno <= node.lineno <= h.end_lineno), None)
+        if owner is None or owner.name in seen:
+            return 1  # (a recursive helper is refused when it is inlined)
+        return sum(self.inlined_times(c, seen | {owner.name}) for c in self.walk()
+                   if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == owner.name)
 
     def _syntactic_product(self, node: ast.AST) -> bool:
         return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
@@ -972,10 +1036,13 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     tree = ast.parse(src, filename=str(file))
     fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
     em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
+    em.helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n is not fn and
+                  any(em.ct(d.func if isinstance(d, ast.Call) else d) == "function" for d in n.decorator_list)}
     em.classify_arrays()
     em.find_mutated()
     em.count_fma_candidates()
-    em.read_names = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    em.read_names = {n.id for f in (fn, *em.helpers.values()) for n in ast.walk(f)
+                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     em.stmts(fn.body, "")
     generics, params, layout, strides, specs = [], [], [], {}, {}
     for name, p in sig.params:

@@ -14,6 +14,7 @@ from ..toolchain.locate import CudaTree, run_tool
 
 LOC_DEF = re.compile(r'^#(loc\d*) = loc\("([^"]+)":(\d+):(\d+)\)', re.M)
 DI_DEF = re.compile(r"^#(loc\d*) = #cuda_tile\.di_loc<#(loc\d*) in", re.M)
+CALLSITE_DEF = re.compile(r"^#(loc\d*) = loc\(callsite\(#(loc\d*) at #(loc\d*)\)\)", re.M)
 OP_LOC = re.compile(r"= (\w+) .*loc\(#(loc\d*)\)\s*$", re.M)
 
 
@@ -22,10 +23,14 @@ def op_locations(tree: CudaTree, bytecode: Path, source: Path) -> dict[str, Coun
     text = run_tool(tree, "tileirdisasm", ["-g", str(bytecode)]).stdout
     base = {name: (file, int(line), int(col)) for name, file, line, col in LOC_DEF.findall(text)}
     di = dict(DI_DEF.findall(text))
+    # An op inlined from a helper @ct.function sits at callsite(callee at caller): its own line is the callee's.
+    di.update({loc: callee for loc, callee, _caller in CALLSITE_DEF.findall(text)})
     want = str(source.resolve())
     out: dict[str, Counter] = {}
     for op, loc in OP_LOC.findall(text):
-        target = base.get(di.get(loc, loc))
+        while loc in di:
+            loc = di[loc]
+        target = base.get(loc)
         if target and Path(target[0]).resolve() == Path(want):
             out.setdefault(op, Counter())[(target[1], target[2])] += 1
     return out

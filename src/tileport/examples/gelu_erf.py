@@ -1,0 +1,33 @@
+"""gelu_erf: y = x * Phi(x) = 0.5 * x * (1 + erf(x / sqrt(2))), the exact (erf) form of GELU.
+
+cuTile Python has no erf, so a helper @ct.function computes it (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7, made
+odd for x < 0); a second helper applies it. Both are inlined at their call sites. Math in f32, any input dtype.
+"""
+import cuda.tile as ct
+
+DEMO_SIGNATURE = "x=f16[?]/1, y=f16[?]/1, B=#1024"
+
+
+@ct.function
+def erf(x):
+    ax = ct.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * ax)
+    # Horner form of the degree-5 polynomial in t, one step per line
+    p = 1.061405429 * t - 1.453152027
+    p = p * t + 1.421413741
+    p = p * t - 0.284496736
+    p = p * t + 0.254829592
+    e = 1.0 - p * t * ct.exp(-ax * ax)
+    return ct.where(x < 0.0, -e, e)
+
+
+@ct.function
+def gelu(x):
+    return 0.5 * x * (1.0 + erf(x * 0.7071067811865476))
+
+
+@ct.kernel
+def gelu_erf(x, y, B: ct.Constant[int]):
+    i = ct.bid(0)
+    t = ct.astype(ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO), ct.float32)
+    ct.store(y, index=(i,), tile=ct.astype(gelu(t), y.dtype))
