@@ -28,12 +28,28 @@ def port(name: str, out, *sigs: str):
     return run_tileport(*args)
 
 
+@pytest.fixture(scope="module")
+def proven_batch(tmp_path_factory):
+    """Every proven example ported by `port_many`: one cargo build for all of them."""
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.pipeline.port import port_many
+    from tileport.spec.signature import bind, parse
+    from tileport.toolchain.locate import find_cuda_tree
+
+    root = tmp_path_factory.mktemp("batch")
+    jobs = []
+    for name in PROVEN:
+        ref = f"{EXAMPLES_DIR / (name + '.py')}::{name}"
+        jobs.append((ref, [bind(parse(demo_sig(name)), load_kernel(ref).param_names, name)], [], root / name))
+    port_many(jobs, find_cuda_tree(), "sm_90", root / "crate")
+    return root
+
+
 @pytest.mark.parametrize("name", PROVEN)
-def test_supported_examples_port_and_prove(name, tmp_path):
-    r = port(name, tmp_path / name)
+def test_supported_examples_port_and_prove(name, proven_batch):
+    tmp_path = proven_batch
     verdict = json.loads((tmp_path / name / "verdict.json").read_text())
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert verdict["status"] == "proven" and verdict["ok"] is True
+    assert verdict["status"] == "proven" and verdict["ok"] is True, json.dumps(verdict["stages"])[:3000]
     assert verdict["stages"]["irdiff"]["equivalent"] is True
     sites = verdict["stages"]["translate"]["unsafe_sites"]
     rs = (tmp_path / name / "kernel.rs").read_text()
@@ -168,3 +184,15 @@ def test_ports_of_captured_launches_carry_launch_specialization(tmp_path):
     assert "assume div_by<16>" in ref
     used = {u["id"] for u in verdict["stages"]["irdiff"]["variants"][0]["rewrites_used"]}
     assert "assume-fact-set" in used
+
+
+def test_float_constants_get_one_entry_per_value(tmp_path):
+    """Stable Rust has no f32 const generics: two slopes → two entries, each proven, mapped per launch."""
+    base = "x=f32[?]/1, y=f32[?]/1, SLOPE=#{}, B=#1024"
+    r = port("leaky_relu", tmp_path / "l", base.format(0.01), base.format(0.2))
+    assert r.returncode == 0, r.stdout + r.stderr
+    manifest = json.loads((tmp_path / "l" / "port.json").read_text())
+    assert manifest["entries"] == ["leaky_relu_slope_0_01", "leaky_relu_slope_0_2"]
+    assert [v["entry"] for v in manifest["variants"]] == manifest["entries"]
+    rs = (tmp_path / "l" / "kernel.rs").read_text()
+    assert "0.01f32" in rs and "0.2f32" in rs and "const SLOPE" not in rs

@@ -16,17 +16,10 @@ from typing import Callable
 
 from hypothesis import strategies as st
 
-from .errors import TileportError
-from .frontends.cutile_py.analyze import analyze
 from .frontends.cutile_py.loader import load_kernel
-from .irdiff.canon import parse_layout
-from .irdiff.compare import compare_programs
-from .irdiff.parse import parse as parse_ir
-from .pipeline.port import translate
-from .rustgen import crate as cratemod
+from .pipeline.port import port_many
 from .spec.signature import bind, parse
-from .toolchain.locate import CudaTree, run_tool
-from .translate.emit import Unsupported
+from .toolchain.locate import CudaTree
 
 PADDINGS = ["", ", padding_mode=ct.PaddingMode.ZERO", ", padding_mode=ct.PaddingMode.NEG_INF",
             ", padding_mode=ct.PaddingMode.POS_INF", ", padding_mode=ct.PaddingMode.NAN"]
@@ -105,8 +98,9 @@ class Case:
 
 def run_batch(sources: list[tuple[str, str]], work: Path, tree: CudaTree,
               progress: Callable[[str], None] = lambda s: None) -> list[Case]:
-    """Port every kernel of the batch; one cargo build for all of them."""
+    """Port every kernel of the batch through ``port_many`` (one cargo build for all of them)."""
     cases: list[Case] = []
+    jobs = []
     t0 = time.perf_counter()
     for i, (src, sig_text) in enumerate(sources):
         name = f"fz{i}"
@@ -114,37 +108,20 @@ def run_batch(sources: list[tuple[str, str]], work: Path, tree: CudaTree,
         d = work / name
         d.mkdir(parents=True, exist_ok=True)
         (d / "kernel_src.py").write_text(src)
-        case = Case(name, d)
-        cases.append(case)
-        try:
-            k = load_kernel(f"{d / 'kernel_src.py'}::{name}")
-            analyze(k, [bind(parse(sig_text), k.param_names, name)], [], tree, d)
-            translate(d, tree)
-        except Unsupported as exc:
-            case.outcome, case.detail = "refused", str(exc)
-        except TileportError as exc:
-            case.outcome, case.detail = "error", str(exc)
-    progress(f"analyzed and translated {len(cases)} kernels in {time.perf_counter() - t0:.1f} s")
-    todo = [c for c in cases if not c.outcome]
-    if todo:
-        t1 = time.perf_counter()
-        binary = cratemod.build(work, tree, {c.name: str((c.dir / "kernel.rs").resolve()) for c in todo})
-        progress(f"built {len(todo)} ports in one crate in {time.perf_counter() - t1:.1f} s")
-        for c in todo:
-            manifest = json.loads((c.dir / "port.json").read_text())
-            v = manifest["variants"][0]
-            out = c.dir / "rust.tileirbc"
-            try:
-                cratemod.irgen(binary, tree, f"{c.name}/{v['entry']}", out, v["generics"], v["strides"], "sm_90",
-                               v.get("specs"))
-            except TileportError as exc:
-                c.outcome, c.detail = "error", str(exc)
-                continue
-            ref = (c.dir / v["reference"]).with_suffix(".tileir.txt").read_text()
-            rust = run_tool(tree, "tileirdisasm", [str(out)]).stdout
-            verdict = compare_programs(parse_ir(ref), parse_ir(rust), layout_b=parse_layout(v["layout"]),
-                                       unit_grid_b=frozenset(v.get("unit_grid", [])))
-            c.outcome = "proven" if verdict["equivalent"] else "unproven"
-            if not verdict["equivalent"]:
-                c.detail = json.dumps(verdict["differences"][:3])
+        cases.append(Case(name, d))
+        ref = f"{d / 'kernel_src.py'}::{name}"
+        jobs.append((ref, [bind(parse(sig_text), load_kernel(ref).param_names, name)], [], d))
+    verdicts = port_many(jobs, tree, "sm_90", work)
+    progress(f"ported {len(cases)} kernels in {time.perf_counter() - t0:.1f} s")
+    for case, verdict in zip(cases, verdicts):
+        stages = verdict["stages"]
+        if verdict["status"] == "proven":
+            case.outcome = "proven"
+        elif "construct" in stages.get("translate", {}):
+            case.outcome, case.detail = "refused", stages["translate"]["error"]
+        elif verdict["status"] == "unproven" and not any("error" in v for v in stages["irdiff"]["variants"]):
+            case.outcome, case.detail = "unproven", json.dumps(stages["irdiff"]["differences"][:3])
+        else:
+            failed = next(s for s in ("analyze", "translate", "build", "irdiff") if not stages.get(s, {}).get("ok"))
+            case.outcome, case.detail = "error", json.dumps(stages[failed])[:2000]
     return cases

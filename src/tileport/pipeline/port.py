@@ -4,6 +4,7 @@ directory), so a rerun writes the same bytes.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Callable
@@ -26,6 +27,21 @@ from ..translate.guide import op_locations
 Progress = Callable[[str], None]
 
 
+def _slug(value) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in str(value).lower()).strip("_") or "0"
+
+
+def _describe_constants(constants: dict) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in constants.items())
+
+
+def _distinguish(constants: dict, groups: list) -> str:
+    """A Rust-identifier suffix from the constants whose values differ between the entries."""
+    differing = [k for k in constants
+                 if len({repr(g[1][0]["constants"].get(k)) for g in groups}) > 1]
+    return "_".join(f"{k.lower()}_{_slug(constants[k])}" for k in differing) or "v"
+
+
 def translate(port_dir: Path, tree: CudaTree) -> dict:
     """spec.json + kernel source → kernel.rs and port.json (entry and generics of every variant)."""
     spec = json.loads((port_dir / "spec.json").read_text())
@@ -37,43 +53,55 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     for v in spec["variants"]:  # the most fmas any variant has at each position (variants share one body)
         for loc, n in op_locations(tree, port_dir / v["ir"]["bytecode"], source).get("fma", {}).items():
             fma[loc] = max(fma.get(loc, 0), n)
-    emitted, variants = None, []
+    groups: list[tuple[object, list[dict]]] = []  # distinct Rust bodies, each with the variants it serves
     for v in spec["variants"]:
         sig = sigmod.bind(sigmod.parse(v["signature"]), kernel.param_names, kernel.name)
         e = emit_kernel(source, kernel.name, sig, consts, fma)
-        if emitted is not None and (e.body, e.params) != (emitted.body, emitted.params):
-            raise Unsupported(str(source), _fn_node(source, kernel.name), "if-constant",
-                              "variants whose Rust bodies differ (constant branches)")
-        emitted = e
-        variants.append({"symbol": v["symbol"], "entry": e.entry,
-                         "generics": [str(v["constants"][g]) for g in e.generics], "strides": e.strides,
-                         "specs": e.specs, "unit_grid": e.unit_grid, "preconditions": e.preconditions,
-                         "layout": e.layout, "reference": v["ir"]["bytecode"]})
-    assert emitted is not None
-    text = render(emitted, spec["kernel"]["source"], "spec.json")
+        key = (e.body, e.params, e.generics)
+        group = next((g for g in groups if (g[0].body, g[0].params, g[0].generics) == key), None)
+        if group is None:
+            group = (e, [])
+            groups.append(group)
+        group[1].append({"symbol": v["symbol"], "constants": v["constants"], "generics_of": e.generics,
+                         "strides": e.strides, "specs": e.specs, "unit_grid": e.unit_grid,
+                         "preconditions": e.preconditions, "layout": e.layout, "reference": v["ir"]["bytecode"]})
+    entries, variants = [], []
+    for e, served in groups:
+        if len(groups) > 1:
+            # Values Rust cannot take as const generics (floats, bools) or branches that change types: an entry per
+            # distinct specialization, named by the constants that tell them apart; port.json maps each launch
+            # (symbol, constants) to its entry — the host side's dispatch table.
+            e = dataclasses.replace(e, entry=f"{kernel.name}_{_distinguish(served[0]['constants'], groups)}",
+                                    doc=e.doc + [f"Specialization for {_describe_constants(served[0]['constants'])}."])
+        entries.append(e)
+        for v in served:
+            generics = v.pop("generics_of")
+            variants.append(dict(v, entry=e.entry, generics=[str(v["constants"][g]) for g in generics]))
+            variants[-1].pop("constants")
+    variants.sort(key=lambda v: [x["symbol"] for x in spec["variants"]].index(v["symbol"]))
+    text = render(entries, spec["kernel"]["source"], "spec.json")
     (port_dir / "kernel.rs").write_text(text)
-    manifest = {"kernel": ref, "module": "port", "entries": [emitted.entry], "variants": variants,
-                "unsafe_sites": [dict(u, file=str(source)) for u in emitted.unsafe_sites]}
+    manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries], "variants": variants,
+                "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites]}
     (port_dir / "port.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
 
-def _fn_node(source: Path, name: str):
-    import ast
-
-    return next(n for n in ast.parse(source.read_text()).body if isinstance(n, ast.FunctionDef) and n.name == name)
-
-
-def verify(port_dir: Path, tree: CudaTree, arch: str, progress: Progress = lambda s: None) -> dict:
-    """build → irdiff on whatever kernel.rs and port.json are in ``port_dir``."""
+def verify(port_dir: Path, tree: CudaTree, arch: str, progress: Progress = lambda s: None,
+           built: tuple[Path, str] | None = None) -> dict:
+    """build → irdiff on whatever kernel.rs and port.json are in ``port_dir``. ``built`` = (irgen binary, module
+    name) when the kernel was already built with others in one crate (see ``port_many``)."""
     stages: dict = {}
     manifest = json.loads((port_dir / "port.json").read_text())
-    progress("build: cargo build of kernel.rs")
-    try:
-        binary = cratemod.build(port_dir, tree)
-    except TileportError as exc:
-        stages["build"] = {"ok": False, "error": str(exc)}
-        return stages
+    if built is None:
+        progress("build: cargo build of kernel.rs")
+        try:
+            binary, prefix = cratemod.build(port_dir, tree), ""
+        except TileportError as exc:
+            stages["build"] = {"ok": False, "error": str(exc)}
+            return stages
+    else:
+        binary, prefix = built[0], f"{built[1]}/"
     stages["build"] = {"ok": True}
     results, all_diffs = [], []
     for v in manifest["variants"]:
@@ -81,7 +109,7 @@ def verify(port_dir: Path, tree: CudaTree, arch: str, progress: Progress = lambd
         vdir = port_dir / "variants" / v["symbol"]
         rust_bc = vdir / "rust.tileirbc"
         try:
-            cratemod.irgen(binary, tree, v["entry"], rust_bc, v["generics"], v["strides"], arch, v.get("specs"))
+            cratemod.irgen(binary, tree, prefix + v["entry"], rust_bc, v["generics"], v["strides"], arch, v.get("specs"))
         except TileportError as exc:
             results.append({"symbol": v["symbol"], "equivalent": False, "error": str(exc)})
             continue
@@ -106,6 +134,37 @@ def verify(port_dir: Path, tree: CudaTree, arch: str, progress: Progress = lambd
 
 def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path,
          arch: str, progress: Progress = lambda s: None) -> dict:
+    verdict = _analyze_translate(kernel_ref, sigs, launches, tree, out, progress)
+    if "status" in verdict:
+        return verdict
+    verdict["stages"].update(verify(out, tree, arch, progress))
+    return _finish(verdict, out)
+
+
+def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree, arch: str,
+              work: Path, progress: Progress = lambda s: None) -> list[dict]:
+    """``port`` for several kernels with one cargo build of all their modules (the build dominates a port's time).
+    Each job is (kernel ref, signatures, captured launches, output dir); each output dir gets the same files and
+    verdict as ``port`` writes. If the shared build fails, each kernel is built alone so errors are attributed."""
+    verdicts = [_analyze_translate(ref, sigs, launches, tree, out, progress) for ref, sigs, launches, out in jobs]
+    pending = {f"k{i}_{v['kernel']}": (i, jobs[i][3]) for i, v in enumerate(verdicts) if "status" not in v}
+    binary = None
+    if pending:
+        progress(f"build: one cargo build of {len(pending)} kernel modules")
+        try:
+            binary = cratemod.build(work, tree, {m: str((out / "kernel.rs").resolve()) for m, (_, out) in
+                                                 pending.items()})
+        except TileportError:
+            binary = None
+    for module, (i, out) in pending.items():
+        verdicts[i]["stages"].update(verify(out, tree, arch, progress, None if binary is None else (binary, module)))
+        verdicts[i] = _finish(verdicts[i], out)
+    return verdicts
+
+
+def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree,
+                       out: Path, progress: Progress) -> dict:
+    """The first two stages; the verdict comes back finished (with a status) if either fails."""
     kernel = load_kernel(kernel_ref)
     verdict: dict = {"kernel": kernel.name, "source": str(kernel.path), "tileport": __version__, "stages": {}}
     st = verdict["stages"]
@@ -127,8 +186,7 @@ def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
                            "location": {"file": exc.file, "line": exc.line, "col": exc.col}}
         _work_order(out, spec, exc)
         return _finish(verdict, out)
-    st.update(verify(out, tree, arch, progress))
-    return _finish(verdict, out)
+    return verdict
 
 
 def _work_order(out: Path, spec: dict, exc: Unsupported) -> None:

@@ -29,7 +29,7 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("param-scalar", "scalar parameter (`int`, `float`)", "`name: i32` / `name: f32`", S, "scale_cast"),
     Construct("param-constant-int", "`ct.Constant[int]` parameter", "`const NAME: i32` const generic", S,
               "vector_add"),
-    Construct("param-constant-other", "`ct.Constant[float|bool]` parameter", "literal in each specialized entry", P,
+    Construct("param-constant-other", "`ct.Constant[float|bool]` parameter", "the value as a literal, one entry per distinct value (`leaky_relu_slope_0_2`; port.json maps each launch to its entry)", S,
               None),
     Construct("bid", "`ct.bid(k)`", "`get_tile_block_id().k`", S, "vector_add"),
     Construct("load-tile", "`ct.load(a, index=(...), shape=(...))` (no padding_mode)",
@@ -63,7 +63,9 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("if-constant", "`if`/`elif`/`else` on constants only (names re-assigned in an arm keep their type)",
               "`if ACT == 1 { .. } else if .. { .. }` on the const generics; cutile folds it per specialization, "
               "so both arms are type-checked and the IR has no branch, as in Python", S, "bias_act"),
-    Construct("if-runtime", "`if` on runtime values", "`if` with both arms type-checked", P, None),
+    Construct("if-runtime", "`if`/`elif`/`else` on a comparison of runtime scalars (names re-assigned in an arm keep "
+              "their type)", "the same `if` in Rust: a Tile IR `if` that yields the re-assigned values, as in Python",
+              S, "softcap"),
     Construct("for-range", "`for i in range(stop)` / `range(start, stop)` (step 1), loop-carried re-assignment",
               "`for i in start..stop { .. }` with `let mut` carried values", S, "matmul"),
     Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))` (grid-stride loop)",
@@ -89,6 +91,13 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("mma", "`ct.mma(a, b, acc)` (f32 accumulator)", "`mma(a, b, acc)`", S, "matmul"),
     Construct("reshape-broadcast", "`ct.reshape`, implicit broadcasting between tile shapes",
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit", S, "bias_act"),
+    Construct("scan", "`ct.cumsum(t, axis=0, reverse=..)` without rounding options",
+              "`scan_sum(t, 0, reverse::Forward, 0)`", S, "expert_offsets",
+              "cutile 0.3.1 builds every scan with dim=0 and identity 0 whatever its arguments say (irdiff caught "
+              "it): other axes and ct.cumprod are refused"),
+    Construct("permute", "`ct.transpose(t)` (rank 2), `ct.transpose(t, a, b)`, `ct.permute(t, (..))` with literal axes",
+              "`t.transpose()` / `permute(t, const_array![..])` bound with its type: the transpose lives in registers, "
+              "as in Python (host strides and partition dim maps untouched)", S, "linear"),
     Construct("gather-scatter", "`ct.gather/ct.scatter` with masks", "pointer tiles, `load_ptr_tko`", P,
               "gather_rows", "cuTile Python computes each address from the array's strides; a cutile 0.3.1 (and "
               "0.5.0) kernel can read a `&Tensor`'s base pointer and shape but has no accessor for its strides"),

@@ -10,6 +10,8 @@ source location.
 from __future__ import annotations
 
 import ast
+import math
+import struct
 import io
 import re
 import tokenize
@@ -20,7 +22,7 @@ from ..errors import TileportError
 from ..spec import signature as sigmod
 from .coverage import BY_ID, supported
 
-RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "i8": "i8", "i16": "i16", "i32": "i32",
+RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "tf32": "tf32", "i8": "i8", "i16": "i16", "i32": "i32",
                "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "bool": "bool"}
 #: `ct.<name>` dtype attributes → our dtype names, for the dtypes Rust tiles can hold
 CT_DTYPES = {ct_name: short for short, ct_name in sigmod.DTYPES.items() if short in RUST_DTYPES}
@@ -32,6 +34,7 @@ BITOPS = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 #: comparisons → cutile's element-wise compare functions (integer: signed cmpi; float: ordered cmpf)
 COMPARE = {ast.Lt: "lt_tile", ast.LtE: "le_tile", ast.Gt: "gt_tile", ast.GtE: "ge_tile", ast.Eq: "eq_tile",
            ast.NotEq: "ne_tile"}
+SCALAR_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "rounding::NegativeInf",
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
 #: ct.<name>(x, y, rounding_mode=, flush_to_zero=) → the cutile op taking explicit rounding and ftz markers
@@ -261,9 +264,6 @@ class Emitter:
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "store":
                 self.store(st.value, indent)
             elif isinstance(st, ast.If):
-                if not self._constant_test(st.test):
-                    raise self.refuse(st, "if-runtime", f"`if {self.text(st.test)}:`")
-                self.need(st, "if-constant", "constant if")
                 self.if_chain(st, indent)
             elif isinstance(st, ast.For):
                 self.for_range(st, indent)
@@ -273,12 +273,12 @@ class Emitter:
     def if_chain(self, st: ast.If, indent: str) -> None:
         """`if C:` on constants stays an `if` on the const generics: cutile folds it per specialization, exactly
         as cuTile Python does, so the Rust mirrors the source and both arms are type-checked."""
-        self.body.append(f"{indent}if {self.condition(st.test)} {{")
+        self.body.append(f"{indent}if {self.test(st)} {{")
         self.scoped(st.body, indent + "    ")
         orelse = st.orelse
-        while len(orelse) == 1 and isinstance(orelse[0], ast.If) and self._constant_test(orelse[0].test):
+        while len(orelse) == 1 and isinstance(orelse[0], ast.If):
             st = orelse[0]
-            self.body.append(f"{indent}}} else if {self.condition(st.test)} {{")
+            self.body.append(f"{indent}}} else if {self.test(st)} {{")
             self.scoped(st.body, indent + "    ")
             orelse = st.orelse
         if orelse:
@@ -353,24 +353,50 @@ class Emitter:
             elif self.env[name] != saved[name]:
                 self.env[name] = saved[name]
 
+    def test(self, st: ast.If) -> str:
+        """An `if`'s condition: on constants, a test of the const generics that cutile folds (as Python does); on
+        runtime scalars, a Tile IR `if` in both languages."""
+        if self._constant_test(st.test):
+            self.need(st, "if-constant", "constant if")
+            return self.condition(st.test)
+        self.need(st, "if-runtime", "if on a runtime value")
+        code, ty = self.expr(st.test)
+        if ty != Scalar("bool"):
+            raise self.refuse(st.test, "if-runtime", f"condition `{self.text(st.test)}` is not a scalar comparison")
+        return code
+
     def condition(self, node: ast.AST) -> str:
+        if isinstance(node, ast.Name):
+            return self.cond_operand(node)
         if isinstance(node, ast.BoolOp):
             op = " && " if isinstance(node.op, ast.And) else " || "
             return op.join(f"({self.condition(v)})" for v in node.values)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return f"!({self.condition(node.operand)})"
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
-            ops = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+            ops = SCALAR_COMPARE
             if type(node.ops[0]) in ops:
                 return f"{self.cond_operand(node.left)} {ops[type(node.ops[0])]} " \
                        f"{self.cond_operand(node.comparators[0])}"
         raise self.refuse(node, "if-constant", f"condition `{self.text(node)}`")
+
+    def constant_literal(self, node: ast.Name, value) -> tuple[str, Scalar]:
+        """A `ct.Constant[float|bool]`: stable Rust has no float or bool const generics, so the value is written
+        into the entry as a literal (an entry per distinct value; see pipeline.port.translate)."""
+        self.need(node, "param-constant-other", f"constant {node.id}={value!r}")
+        if isinstance(value, bool):
+            return ("true" if value else "false"), Scalar("bool")
+        if isinstance(value, float) and value == value and abs(value) != float("inf"):
+            return rust_literal(value, "f32"), Scalar("f32")
+        raise self.refuse(node, "param-constant-other", f"constant {node.id}={value!r}")
 
     def cond_operand(self, node: ast.AST) -> str:
         if isinstance(node, ast.Name) and node.id in self.constants:
             p = self.params.get(node.id)
             if isinstance(p, sigmod.ConstSig) and isinstance(p.value, int) and not isinstance(p.value, bool):
                 return node.id
+            if isinstance(p, sigmod.ConstSig) and isinstance(p.value, bool):
+                return self.constant_literal(node, p.value)[0]
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
             return str(node.value)
         raise self.refuse(node, "if-constant", f"condition operand `{self.text(node)}`")
@@ -490,9 +516,9 @@ class Emitter:
                 return self.env[node.id]
             p = self.params.get(node.id)
             if isinstance(p, sigmod.ConstSig):
-                if isinstance(p.value, bool) or not isinstance(p.value, int):
-                    raise self.refuse(node, "param-constant-other", f"constant {node.id}={p.value!r}")
-                return node.id, Scalar("i32")
+                if isinstance(p.value, int) and not isinstance(p.value, bool):
+                    return node.id, Scalar("i32")
+                return self.constant_literal(node, p.value)
             if isinstance(p, sigmod.ScalarSig):
                 return node.id, Scalar(p.dtype)
             if isinstance(p, sigmod.ArraySig):
@@ -507,6 +533,12 @@ class Emitter:
             return self.elementwise(node, "bitwise", [node.left, node.right],
                                     lambda a, b: f"{_paren(a)} {BITOPS[type(node.op)]} {_paren(b)}", int_only=True)
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in COMPARE:
+            (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.comparators[0])
+            if isinstance(lt, Scalar) and isinstance(rt, Scalar):
+                self.need(node, "compare", "scalar comparison")
+                if lt.dtype != rt.dtype:
+                    raise self.refuse(node, "compare", f"comparison of {lt.dtype} and {rt.dtype} scalars")
+                return f"{lc} {SCALAR_COMPARE[type(node.ops[0])]} {rc}", Scalar("bool")
             code, like = self.elementwise(node, "compare", [node.left, node.comparators[0]],
                                           lambda a, b: f"{COMPARE[type(node.ops[0])]}({a}, {b})")
             return code, Tile("bool", like.shape)
@@ -532,6 +564,10 @@ class Emitter:
                 return f"get_tile_block_id().{k}", Scalar("i32")
             if op == "load":
                 return self.load(node)
+            if op in ("cumsum", "cumprod"):
+                return self.scan(node, op, want_name)
+            if op in ("permute", "transpose"):
+                return self.permute(node, op, want_name)
             if op == "arange":
                 return self.arange(node, want_name)
             if op == "where":
@@ -582,7 +618,7 @@ class Emitter:
                     raise self.refuse(node, "full", f"ct.{op} with a non-literal value")
                 shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
                 lit = value_node.value
-                lit_text = (repr(float(lit)) if dt.startswith(("f", "bf")) else str(int(lit))) + RUST_DTYPES[dt]
+                lit_text = rust_literal(float(lit) if dt.startswith(("f", "bf")) else int(lit), dt)
                 return f"constant({lit_text}, shape![{', '.join(shape)}])", Tile(dt, shape)
             if op == "num_tiles":
                 self.need(node, "num-tiles", "ct.num_tiles")
@@ -716,6 +752,64 @@ class Emitter:
         dt = self.dtype_of(kw["dtype"]) if "dtype" in kw else "i32"
         ty = Tile(dt, (n,))
         return self.typed(f"iota(shape![{n}])", ty, want_name, f"arange_{n.lower()}")
+
+    def scan(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
+        """ct.cumsum / ct.cumprod → cutile's scan with the identity element and direction spelled out."""
+        self.need(node, "scan", f"ct.{op}")
+        kw = {k.arg: k.value for k in node.keywords}
+        axis_node = node.args[1] if len(node.args) > 1 else kw.pop("axis", ast.Constant(0))
+        kw.pop("axis", None)
+        rev = kw.pop("reverse", ast.Constant(False))
+        code, ty = self.expr(node.args[0])
+        if kw or not isinstance(ty, Tile) or self._int(axis_node) is None or \
+                not (isinstance(rev, ast.Constant) and isinstance(rev.value, bool)):
+            raise self.refuse(node, "scan", f"ct.{op} form (tile, axis=literal, reverse=literal) without rounding "
+                                            "options")
+        axis = self._int(axis_node) % len(ty.shape)
+        if axis != 0 or op != "cumsum":
+            raise self.refuse(node, "scan", f"ct.{op} along axis {axis}: cutile 0.3.1 compiles every scan along "
+                                            "dimension 0 with identity 0 (its `dim` and `identity` arguments are "
+                                            "ignored), so only ct.cumsum along axis 0 ports faithfully")
+        direction = "reverse::Reverse" if rev.value else "reverse::Forward"
+        is_float = ty.dtype.startswith(("f", "bf", "tf"))
+        one, zero = ("1.0", "0.0") if is_float else ("1", "0")
+        lit = f"{one if op == 'cumprod' else zero}{RUST_DTYPES[ty.dtype]}"
+        if op == "cumsum":
+            rust = f"scan_sum({code}, {axis}, {direction}, {lit})"
+        else:
+            rust = f"scan({code}, {axis}, {direction}, {lit}, |a, b| a * b)"
+        base = node.args[0].id if isinstance(node.args[0], ast.Name) else "value"
+        return self.typed(rust, ty, want_name, f"{base}_{op}")
+
+    def permute(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
+        self.need(node, "permute", f"ct.{op}")
+        kw = {k.arg: k.value for k in node.keywords}
+        code, ty = self.expr(node.args[0])
+        if not isinstance(ty, Tile):
+            raise self.refuse(node, "permute", f"ct.{op} of a scalar")
+        rank = len(ty.shape)
+        if op == "permute":
+            axes_node = node.args[1] if len(node.args) > 1 else kw.get("axes")
+            axes = tuple(self._int(e) for e in axes_node.elts) if isinstance(axes_node, ast.Tuple) else None
+        else:
+            a0 = node.args[1] if len(node.args) > 1 else kw.get("axis0")
+            a1 = node.args[2] if len(node.args) > 2 else kw.get("axis1")
+            pair = (1, 0) if a0 is None and a1 is None and rank == 2 else (self._int(a0) if a0 else None,
+                                                                             self._int(a1) if a1 else None)
+            axes = None
+            if None not in pair:
+                order = list(range(rank))
+                i, j = (k % rank for k in pair)
+                order[i], order[j] = order[j], order[i]
+                axes = tuple(order)
+        if axes is None or None in axes or sorted(a % rank for a in axes) != list(range(rank)):
+            raise self.refuse(node, "permute", f"ct.{op} axes are not a literal permutation of {rank} axes")
+        axes = tuple(a % rank for a in axes)
+        out = Tile(ty.dtype, tuple(ty.shape[a] for a in axes))
+        rust = f"{_paren(code)}.transpose()" if axes == (1, 0) else \
+            f"permute({code}, const_array![{', '.join(map(str, axes))}])"
+        base = node.args[0].id if isinstance(node.args[0], ast.Name) else "value"
+        return self.typed(rust, out, want_name, f"{base}_permuted")
 
     def typed(self, code: str, ty: Tile, want_name: str | None, temp: str) -> tuple[str, Tile]:
         """cutile infers some ops' result types only from a typed binding (iota, select, convert_tile, raw loads):
@@ -906,7 +1000,7 @@ class Emitter:
                 if like.dtype in ("f16", "bf16"):
                     raise self.refuse(node, "arith-scalar-broadcast", f"literal {lit!r} in a {like.dtype} tile "
                                       "operation (no half-precision literal form is emitted yet; compute in f32)")
-                code = f"{lit!r}{RUST_DTYPES[like.dtype]}" if like.dtype.startswith("f") or \
+                code = rust_literal(lit, like.dtype) if like.dtype.startswith("f") or \
                     isinstance(lit, int) else code
             elif ty.dtype != like.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{ty.dtype} scalar with a {like.dtype} tile")
@@ -1011,6 +1105,31 @@ class Emitter:
         return f"{_paren(left)} {sym} {_paren(right)}", like
 
 
+F32_MAX, F32_OVERFLOW = 3.4028234663852886e38, 3.4028235677973366e38  # largest f32; where rounding reaches inf
+
+
+def _f32(value: float) -> float:
+    """``value`` rounded to the nearest f32 (IEEE round-to-nearest-even, overflowing to infinity)."""
+    if abs(value) > F32_MAX:
+        return math.copysign(F32_MAX if abs(value) < F32_OVERFLOW else math.inf, value)
+    return struct.unpack("<f", struct.pack("<f", value))[0]
+
+
+def rust_literal(value: int | float, dtype: str) -> str:
+    """A Rust literal of ``dtype`` with exactly the value cuTile Python bakes in: a Python float rounded to f32 for an
+    f32 tile, written as the shortest decimal that Rust parses back to that f32 (Rust rounds decimals directly to
+    f32, Python goes through f64 first; the two can differ, the shortest round-tripping form cannot)."""
+    if dtype != "f32" or isinstance(value, int):
+        return f"{value!r}{RUST_DTYPES[dtype]}"
+    target = _f32(value)
+    if math.isinf(target):
+        raise TileportError(f"the float constant {value!r} overflows f32")
+    text = next(c for c in (f"{target:.{p}g}" for p in range(1, 18)) if _f32(float(c)) == target)
+    if "." not in text and "e" not in text and "inf" not in text and "nan" not in text:
+        text += ".0"
+    return f"{text}f32"
+
+
 def _literal(node: ast.AST) -> int | float | None:
     """The value of a numeric literal, negative ones (`-1.0e30`, a unary minus in the AST) included."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -1047,10 +1166,9 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     generics, params, layout, strides, specs = [], [], [], {}, {}
     for name, p in sig.params:
         if isinstance(p, sigmod.ConstSig):
-            if isinstance(p.value, bool) or not isinstance(p.value, int):
-                raise Unsupported(str(file), fn, "param-constant-other", f"constant parameter {name}={p.value!r}")
-            generics.append(name)
-            continue
+            if isinstance(p.value, int) and not isinstance(p.value, bool):
+                generics.append(name)
+            continue  # float and bool constants are literals in the body
         if isinstance(p, sigmod.ScalarSig):
             params.append(f"{name}: {RUST_DTYPES[p.dtype]}")
             layout.append("S")

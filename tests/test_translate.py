@@ -1,0 +1,130 @@
+"""Emitter-level refusals: each unsupported form stops with its construct and file:line:col (no cargo needed)."""
+import ast
+import textwrap
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tileport.spec import signature as sigmod
+from tileport.translate.emit import Unsupported, _f32, emit_kernel, rust_literal
+
+HEADER = "import cuda.tile as ct\n\n\n"
+
+
+def emit(tmp_path, body: str, sig: str, consts=("B",)):
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent(body))
+    fn = next(n for n in ast.parse(src.read_text()).body if isinstance(n, ast.FunctionDef)
+              and any("kernel" in ast.unparse(d) for d in n.decorator_list))
+    names = [a.arg for a in fn.args.args]
+    return emit_kernel(src, fn.name, sigmod.bind(sigmod.parse(sig), names, fn.name), set(consts), {})
+
+
+REFUSALS = [
+    ("scan along axis 1", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B))
+         ct.store(y, index=(ct.bid(0), 0), tile=ct.cumsum(t, axis=1))
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "scan", 8, "dimension 0"),
+    ("cumprod", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.cumprod(t, axis=0))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "scan", 8, "identity 0"),
+    ("runtime if on a tile", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         if t:
+             t = t * 2.0
+         ct.store(y, index=(ct.bid(0),), tile=t)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "if-runtime", 8, "not a scalar comparison"),
+    ("recursive helper", """
+     @ct.function
+     def f(x):
+         return f(x)
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         ct.store(y, index=(ct.bid(0),), tile=f(ct.load(x, index=(ct.bid(0),), shape=(B,))))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "helper-function", 7, "recursive"),
+    ("helper called with keywords", """
+     @ct.function
+     def f(x):
+         return x
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         ct.store(y, index=(ct.bid(0),), tile=f(x=ct.load(x, index=(ct.bid(0),), shape=(B,))))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "helper-function", 12, "positional"),
+    ("permute with computed axes", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B))
+         ct.store(y, index=(ct.bid(0), 0), tile=ct.permute(t, (B - 15, 0)))
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "permute", 8, "literal permutation"),
+    ("where on a float condition", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.where(t, t, 0.0))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "where", 8, "not a boolean tile"),
+    ("bitwise and of floats", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=t & t)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "bitwise", 8, "bitwise operation on f32"),
+]
+
+
+@pytest.mark.parametrize("what, body, sig, construct, line, detail", REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_refusal(what, body, sig, construct, line, detail, tmp_path):
+    with pytest.raises(Unsupported) as e:
+        emit(tmp_path, body, sig)
+    assert (e.value.construct, e.value.line) == (construct, line), str(e.value)
+    assert detail in str(e.value) and f"k.py:{line}:" in str(e.value)
+
+
+def test_helper_locals_do_not_leak_into_the_kernel(tmp_path):
+    """A helper's `t` is a Rust block's local: the kernel's own `t` after the call is still the kernel's."""
+    e = emit(tmp_path, """
+     @ct.function
+     def twice(x):
+         t = x + x
+         return t
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         u = twice(t)
+         ct.store(y, index=(ct.bid(0),), tile=u * t)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "let u: Tile<f32, { [B] }> = {" in body and body.rstrip().endswith("y.store(u * t);")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False, width=64))
+def test_f32_literals_carry_the_value_python_bakes_in(v):
+    """Python rounds its f64 constant to f32; the literal Rust rounds straight from decimal must land on it too."""
+    if abs(_f32(v)) == float("inf"):
+        return  # rounds to inf in f32: not a finite literal (refused)
+    text = rust_literal(v, "f32")
+    assert text.endswith("f32")
+    assert _f32(float(text[:-3])) == _f32(v) and len(text) <= 18
+
+
+def test_float_constants_become_literals_not_generics(tmp_path):
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, EPS: ct.Constant[float], B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=t + EPS)
+     """, "x=f32[?]/1, y=f32[?]/1, EPS=#1e-6, B=#16", consts=("EPS", "B"))
+    assert e.generics == ["B"] and "broadcast_scalar(1e-06f32" in "\n".join(e.body)
