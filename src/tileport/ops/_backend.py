@@ -1,0 +1,60 @@
+"""Which implementation runs an op: the original cuTile Python kernel or its cuTile Rust port.
+
+`tileport.set_backend(name)`, the `TILEPORT_BACKEND` environment variable, or `backend=` on a single call pick it;
+the call's argument wins, then `set_backend`, then the environment, then the default (`cutile-rs`). There is no
+silent fallback: a backend that cannot run raises `BackendError` saying why.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..errors import TileportError
+
+BACKENDS = ("cutile", "cutile-rs")
+DEFAULT = "cutile-rs"
+_chosen: str | None = None
+
+
+class BackendError(TileportError):
+    """A backend was asked for that cannot run here (unknown name, missing library, no GPU, ...)."""
+
+
+def _check(name: str, origin: str) -> str:
+    if name not in BACKENDS:
+        raise BackendError(f"unknown backend {name!r} from {origin}: choose one of {', '.join(BACKENDS)}")
+    return name
+
+
+def set_backend(name: str | None) -> None:
+    """Use ``name`` for every op call that does not pass ``backend=``; None goes back to env/default."""
+    global _chosen
+    _chosen = None if name is None else _check(name, "set_backend()")
+
+
+def current_backend(override: str | None = None) -> str:
+    if override is not None:
+        return _check(override, "backend=")
+    if _chosen is not None:
+        return _chosen
+    env = os.environ.get("TILEPORT_BACKEND")
+    if env:
+        return _check(env, "TILEPORT_BACKEND")
+    return DEFAULT
+
+
+def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, *, backend: str | None = None) -> None:
+    """Launch ``kernel`` (a `@ct.kernel`) on the current CUDA stream with ``args`` exactly as `ct.launch` takes
+    them; the backend decides whether the Python kernel or its Rust port runs. Host wrappers call only this."""
+    import torch
+
+    name = current_backend(backend)
+    stream = torch.cuda.current_stream()
+    if name == "cutile":
+        import cuda.tile as ct
+
+        ct.launch(stream, grid, kernel, args)
+        return
+    from ..runtime import library
+
+    library.launch(grid, kernel, args, stream)
