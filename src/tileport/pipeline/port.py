@@ -5,6 +5,7 @@ directory), so a rerun writes the same bytes.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from pathlib import Path
 from typing import Callable
@@ -62,7 +63,8 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
         if group is None:
             group = (e, [])
             groups.append(group)
-        group[1].append({"symbol": v["symbol"], "constants": v["constants"], "generics_of": e.generics,
+        group[1].append({"symbol": v["symbol"], "signature": v["signature"], "constants": v["constants"],
+                         "generics_of": e.generics,
                          "strides": e.strides, "specs": e.specs, "unit_grid": e.unit_grid,
                          "preconditions": e.preconditions, "layout": e.layout, "reference": v["ir"]["bytecode"]})
     entries, variants = [], []
@@ -81,7 +83,9 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     variants.sort(key=lambda v: [x["symbol"] for x in spec["variants"]].index(v["symbol"]))
     text = render(entries, spec["kernel"]["source"], "spec.json")
     (port_dir / "kernel.rs").write_text(text)
-    manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries], "variants": variants,
+    manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries],
+                "source_sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
+                "abi": {e.entry: {"generics": e.generics, "params": e.abi} for e in entries}, "variants": variants,
                 "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites]}
     (port_dir / "port.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest

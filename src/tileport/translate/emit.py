@@ -112,6 +112,7 @@ class Emitted:
     preconditions: list[str]         # what the host side must check before launching
     specs: dict[str, str]            # divisibility facts per array, for the irgen driver's --spec
     unsafe_sites: list[dict] = field(default_factory=list)
+    abi: list[dict] = field(default_factory=list)  # the entry's runtime parameters, in order (see rustgen.ffi)
 
 
 def _comments(src: str) -> dict[int, str]:
@@ -1028,6 +1029,19 @@ class Emitter:
                                 for o in operands):
                 self.fma_candidates[(n.lineno, n.col_offset)] += self.inlined_times(n)
 
+    def drop_folded_products(self) -> None:
+        """A name bound to a product that every reader fused into an fma (`ms = a * b; ms + c`) is never read in
+        the Rust: its binding becomes a comment instead of an unused variable."""
+        for i, line in enumerate(self.body):
+            m = re.match(r"\s*let (?:mut )?(\w+): ", line)
+            if m and m.group(1) in self.products and not any(
+                    re.search(rf"\b{m.group(1)}\b", later) for later in self.body[i + 1:]):
+                end = next(j for j in range(i, len(self.body)) if self.body[j].rstrip().endswith(";"))
+                indent = line[:len(line) - len(line.lstrip())]
+                self.body[i:end + 1] = [f"{indent}// `{m.group(1)}` (a product) is fused into the fma that reads it, "
+                                        "as cuTile Python contracts it"] + [""] * (end - i)
+        self.body = [ln for ln in self.body if ln != ""]
+
     def inlined_times(self, node: ast.AST, seen: frozenset = frozenset()) -> int:
         """How many copies of ``node`` the translated kernel has: 1 in the kernel, and for a node of a helper, the
         number of times the helper is inlined (the reference IR counts each copy at the helper's source line)."""
@@ -1163,7 +1177,8 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em.read_names = {n.id for f in (fn, *em.helpers.values()) for n in ast.walk(f)
                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     em.stmts(fn.body, "")
-    generics, params, layout, strides, specs = [], [], [], {}, {}
+    em.drop_folded_products()
+    generics, params, layout, strides, specs, abi = [], [], [], {}, {}, []
     for name, p in sig.params:
         if isinstance(p, sigmod.ConstSig):
             if isinstance(p.value, int) and not isinstance(p.value, bool):
@@ -1172,7 +1187,12 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         if isinstance(p, sigmod.ScalarSig):
             params.append(f"{name}: {RUST_DTYPES[p.dtype]}")
             layout.append("S")
+            abi.append({"name": name, "kind": "scalar", "dtype": p.dtype})
             continue
+        out = em.outputs.get(name)
+        abi.append({"name": name, "kind": "out" if out and not out.scheduled else "in", "dtype": p.dtype,
+                    "rank": p.rank, "written": out is not None,
+                    **({"tile": list(out.shape)} if out and not out.scheduled else {})})
         strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]
         if any(d != 1 for d in p.shape_div + p.stride_div) or p.base_align != 1 or p.may_alias:
             ones = [1 if s == 1 else 0 for s in strides[name]]
@@ -1187,4 +1207,4 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             layout.append(f"A{p.rank}")
     doc = (ast.get_docstring(fn) or "").splitlines()
     return Emitted(kernel_name, generics, params, em.body, ",".join(layout), doc, strides, sorted(em.unit_grid),
-                   em.preconditions, specs, em.unsafe_sites)
+                   em.preconditions, specs, em.unsafe_sites, abi)

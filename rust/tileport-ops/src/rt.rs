@@ -1,0 +1,199 @@
+//! Runtime support for the generated `ffi.rs`: borrowing the caller's tensors and stream, checking descriptors,
+//! running a launch (on a large stack the first time a specialization is compiled), and turning every failure —
+//! panics included — into a status code and a message for the caller.
+
+use crate::abi::{Status, TpTensor, MAX_RANK};
+use cutile::cuda_core::{Device, Stream};
+use cutile::prelude::*;
+use cutile::tensor::compute_spec;
+use std::collections::{HashMap, HashSet};
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// An error for the caller: a status and a message naming the operator, argument and problem.
+pub struct Failure {
+    pub status: Status,
+    pub message: String,
+}
+
+pub type Result<T> = std::result::Result<T, Failure>;
+
+pub fn fail<T>(status: Status, message: impl Into<String>) -> Result<T> {
+    Err(Failure { status, message: message.into() })
+}
+
+/// Runs `body`, converting failures and panics into a status code, with the message copied into `err`.
+///
+/// # Safety
+/// `err` must be valid for `err_len` bytes (or null).
+pub unsafe fn guard(err: *mut u8, err_len: usize, body: impl FnOnce() -> Result<()>) -> i32 {
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "unknown panic".into());
+        fail(Status::Panic, format!("panic in the Rust kernel library: {what}"))
+    });
+    match outcome {
+        Ok(()) => Status::Ok as i32,
+        Err(f) => {
+            if !err.is_null() && err_len > 0 {
+                let bytes = f.message.as_bytes();
+                let n = bytes.len().min(err_len - 1);
+                unsafe {
+                    std::ptr::copy_nonoverlapping(bytes.as_ptr(), err, n);
+                    *err.add(n) = 0;
+                }
+            }
+            f.status as i32
+        }
+    }
+}
+
+/// A slice from a C pointer and length (empty for null).
+///
+/// # Safety
+/// `ptr` must be valid for `n` reads when not null.
+pub unsafe fn slice<'a, T>(ptr: *const T, n: usize) -> &'a [T] {
+    if ptr.is_null() || n == 0 {
+        &[]
+    } else {
+        unsafe { std::slice::from_raw_parts(ptr, n) }
+    }
+}
+
+/// Checks the argument counts an entry expects.
+pub fn expect_counts(op: &str, got: [usize; 3], want: [usize; 3]) -> Result<()> {
+    if got != want {
+        return fail(
+            Status::BadArgumentCount,
+            format!(
+                "{op}: got {} generics, {} tensors, {} scalars; the entry takes {}, {}, {}",
+                got[0], got[1], got[2], want[0], want[1], want[2]
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// Borrows the caller's memory as a cutile tensor after checking dtype, rank and sizes. Nothing is copied and
+/// the memory is never freed by cutile (`borrow_raw_parts`).
+///
+/// # Safety
+/// The descriptor must describe live device memory on `device` that stays valid, and that no one else writes
+/// (reads, for a written parameter) until the launch completes on the caller's stream; Python checks the
+/// descriptors do not overlap before calling.
+pub unsafe fn borrow<T: DType>(
+    op: &str,
+    t: &TpTensor,
+    name: &str,
+    dtype: (i32, &str),
+    rank: usize,
+    device: usize,
+) -> Result<Tensor<T>> {
+    if t.dtype != dtype.0 {
+        return fail(Status::BadDtype, format!("{op}: {name} has dtype code {}, the port takes {}", t.dtype, dtype.1));
+    }
+    if t.rank as usize != rank || rank > MAX_RANK {
+        return fail(Status::BadRank, format!("{op}: {name} has rank {}, the port takes rank {rank}", t.rank));
+    }
+    let to_i32 = |v: i64, what: &str| -> Result<i32> {
+        i32::try_from(v)
+            .ok()
+            .filter(|x| *x >= 0)
+            .map_or_else(|| fail(Status::BadShape, format!("{op}: {name} {what} {v} is negative or beyond i32")), Ok)
+    };
+    let mut shape = Vec::with_capacity(rank);
+    let mut strides = Vec::with_capacity(rank);
+    for k in 0..rank {
+        shape.push(to_i32(t.shape[k], "extent")?);
+        strides.push(to_i32(t.strides[k], "stride")?);
+    }
+    Ok(unsafe { Tensor::<T>::borrow_raw_parts(t.data, device, shape, strides) })
+}
+
+/// Tile shape of an output partition from the entry's generics.
+pub fn tile<const R: usize>(dims: [i32; R]) -> [usize; R] {
+    dims.map(|d| d.max(0) as usize)
+}
+
+pub fn generic_strings(g: &[i32]) -> Vec<String> {
+    g.iter().map(|v| v.to_string()).collect()
+}
+
+/// The caller's device (primary context, shared with PyTorch) and stream, borrowed.
+pub fn stream(device: i32, raw: *mut c_void) -> Result<Arc<Stream>> {
+    static DEVICES: OnceLock<Mutex<HashMap<i32, Arc<Device>>>> = OnceLock::new();
+    let mut devices = DEVICES.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    let dev = match devices.get(&device) {
+        Some(d) => d.clone(),
+        None => {
+            let d = Device::new(device.max(0) as usize)
+                .map_err(|e| Failure { status: Status::NoDevice, message: format!("CUDA device {device}: {e:?}") })?;
+            devices.insert(device, d.clone());
+            d
+        }
+    };
+    dev.bind_to_thread()
+        .map_err(|e| Failure { status: Status::NoDevice, message: format!("CUDA device {device}: {e:?}") })?;
+    // SAFETY: the caller passes its live stream (or null, the legacy default stream) on this device.
+    Ok(unsafe { Stream::borrow_raw(raw, &dev) })
+}
+
+/// Runs a launch. The first launch of a specialization JIT-compiles the kernel, and cutile's compiler recurses
+/// deeply: that one runs on a thread with a 64 MiB stack. Later launches (same entry, generics and tensor
+/// specialization bits — what cutile's kernel cache is keyed on) run on the caller's thread.
+pub fn launch(
+    op: &str,
+    generics: &[i32],
+    tensors: &[&TpTensor],
+    stream: &Arc<Stream>,
+    body: impl FnOnce(&Arc<Stream>) -> std::result::Result<(), String> + Send,
+) -> Result<()> {
+    static SEEN: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
+    let specs: Vec<String> = tensors
+        .iter()
+        .map(|t| {
+            let r = t.rank.clamp(0, MAX_RANK as i32) as usize;
+            let shape: Vec<i32> = t.shape[..r].iter().map(|&v| v as i32).collect();
+            let strides: Vec<i32> = t.strides[..r].iter().map(|&v| v as i32).collect();
+            format!("{:?}", compute_spec(t.data, &shape, &strides, 0))
+        })
+        .collect();
+    let key = format!("{op}|{generics:?}|{specs:?}");
+    let seen = SEEN.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner()).contains(&key);
+    let outcome = if seen {
+        body(stream)
+    } else {
+        std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(s, || {
+                    stream.device().bind_to_thread().map_err(|e| format!("binding the CUDA context: {e:?}"))?;
+                    body(stream)
+                })
+                .map_err(|e| format!("cannot start the compile thread: {e}"))?
+                .join()
+                .unwrap_or_else(|_| Err("the cutile compiler panicked".into()))
+        })
+    };
+    match outcome {
+        Ok(()) => {
+            SEEN.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner()).insert(key);
+            Ok(())
+        }
+        Err(e) => fail(Status::LaunchFailed, format!("{op}: {e}")),
+    }
+}
+
+/// The launch grid from a 3-element array.
+///
+/// # Safety
+/// `grid` must be valid for 3 reads when not null.
+pub unsafe fn grid(grid: *const u32) -> Result<(u32, u32, u32)> {
+    match unsafe { slice(grid, 3) } {
+        [x, y, z] => Ok((*x, *y, *z)),
+        _ => fail(Status::BadArgumentCount, "the launch grid pointer is null"),
+    }
+}

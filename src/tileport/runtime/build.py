@@ -1,0 +1,172 @@
+"""``tileport ops build``: port every operator's kernel at the specializations its host wrapper launches, keep the
+proven ports, generate the library's Rust (abi.rs, ffi.rs, ports/) and build the cdylib.
+
+The library's freshness is a content hash of everything it is built from (generated and hand-written Rust, the
+lock file, tileport's version, the toolchain pins); it is written next to the built library and compared on load.
+Each operator's entry in ``ports.json`` records the SHA-256 of its kernel's Python source, so an edited kernel is
+noticed and re-ported (see ``library``).
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .. import __version__, paths
+from ..errors import TileportError
+from ..rustgen.ffi import ffi_rs, ports_mod_rs
+from ..toolchain.locate import tool_env
+from .abi import rust_abi
+
+Progress = Callable[[str], None]
+LIB_NAME = "libtileport_ops.so"
+
+
+class LibraryBuildError(TileportError):
+    pass
+
+
+def crate_dir() -> Path:
+    ws = paths.rust_workspace()
+    if ws is None:
+        raise LibraryBuildError("no Rust workspace (rust/Cargo.toml) found: the library is built from tileport's "
+                                "checkout (or set TILEPORT_RUST_DIR)")
+    return ws / "tileport-ops"
+
+
+def manifest_path() -> Path:
+    return crate_dir() / "ports.json"
+
+
+def built_library() -> Path:
+    ws = paths.rust_workspace()
+    assert ws is not None
+    return paths.cargo_target_dir(ws) / "release" / LIB_NAME
+
+
+def inputs_hash() -> str:
+    """SHA-256 over everything the library is built from."""
+    ws = paths.rust_workspace()
+    crate = crate_dir()
+    h = hashlib.sha256(f"tileport {__version__}\n".encode())
+    files = sorted(crate.rglob("*.rs")) + [crate / "Cargo.toml", ws / "Cargo.toml", ws / "Cargo.lock",  # type: ignore
+                                           paths.PACKAGE_DIR / "toolchain" / "pins.toml"]
+    for f in files:
+        h.update(str(f.relative_to(crate.parent.parent)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+@contextmanager
+def build_lock() -> Iterator[None]:
+    """An exclusive file lock around porting/building, so concurrent processes never build over each other."""
+    lock = crate_dir() / ".build.lock"
+    with open(lock, "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def op_signatures(name: str) -> list[str]:
+    """The specializations an operator's host wrapper launches (its module's PORT_SIGNATURES)."""
+    module = importlib.import_module(f"tileport.ops.{name}")
+    return list(module.PORT_SIGNATURES)
+
+
+def kernel_source(name: str) -> Path:
+    from ..examples import EXAMPLES_DIR
+
+    return EXAMPLES_DIR / f"{name}.py"
+
+
+def port_ops(names: list[str], signatures: dict[str, list[str]], progress: Progress = lambda s: None) -> dict:
+    """Port each operator's kernel (one shared cargo build) and record the outcome per operator in ports.json;
+    proven ports are copied into the crate's src/ports/."""
+    from ..frontends.cutile_py.loader import load_kernel
+    from ..pipeline.port import port_many
+    from ..spec.signature import bind, parse
+    from ..toolchain.locate import find_cuda_tree
+
+    tree = find_cuda_tree()
+    repo = paths.PACKAGE_DIR.parents[1]
+    old = json.loads(manifest_path().read_text()) if manifest_path().exists() else {"ops": {}}
+    with tempfile.TemporaryDirectory(prefix="tileport-ops-") as tmp:
+        jobs = []
+        for name in names:
+            ref = f"{kernel_source(name)}::{name}"
+            k = load_kernel(ref)
+            jobs.append((ref, [bind(parse(s), k.param_names, name) for s in signatures[name]], [], Path(tmp) / name))
+        verdicts = port_many(jobs, tree, "sm_90", Path(tmp) / "crate", progress)
+        ops = dict(old.get("ops", {}))
+        for name, verdict in zip(names, verdicts):
+            out = Path(tmp) / name
+            entry = {"source": str(kernel_source(name).relative_to(repo)), "status": verdict["status"],
+                     "signatures": signatures[name]}
+            if verdict["status"] == "proven":
+                m = json.loads((out / "port.json").read_text())
+                shutil.copy(out / "kernel.rs", crate_dir() / "src" / "ports" / f"{name}.rs")
+                entry.update(source_sha256=m["source_sha256"], entries=m["entries"], abi=m["abi"],
+                             variants=[{"signature": v["signature"], "entry": v["entry"], "generics": v["generics"]}
+                                       for v in m["variants"]],
+                             unsafe_sites=[{k: u[k] for k in u if k != "file"} for u in m["unsafe_sites"]])
+            else:
+                failed = next(s for s in ("analyze", "translate", "build", "irdiff")
+                              if not verdict["stages"].get(s, {}).get("ok"))
+                entry["why"] = verdict["stages"][failed].get("error") or json.dumps(
+                    verdict["stages"][failed].get("differences", [])[:2])
+                (crate_dir() / "src" / "ports" / f"{name}.rs").unlink(missing_ok=True)
+            ops[name] = entry
+    manifest = {"comment": "Generated by `tileport ops build`: the ports in the library (proven ones only are "
+                           "compiled in) and what each was proven at. Do not edit.", "ops": dict(sorted(ops.items()))}
+    manifest_path().write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+def generate(manifest: dict) -> None:
+    """abi.rs, ffi.rs and ports/mod.rs from ports.json (only proven ops)."""
+    src = crate_dir() / "src"
+    proven = [(name, op) for name, op in manifest["ops"].items() if op["status"] == "proven"]
+    (src / "abi.rs").write_text(rust_abi_formatted())
+    (src / "ffi.rs").write_text(ffi_rs(proven))
+    (src / "ports" / "mod.rs").write_text(ports_mod_rs([name for name, _ in proven]))
+    for stale in (src / "ports").glob("*.rs"):
+        if stale.stem != "mod" and stale.stem not in dict(proven):
+            stale.unlink()
+
+
+def rust_abi_formatted() -> str:
+    from ..rustgen.module import rustfmt
+
+    return rustfmt(rust_abi())
+
+
+def build(progress: Progress = lambda s: None) -> Path:
+    """cargo build of the cdylib; writes the inputs hash beside it."""
+    from ..toolchain.locate import find_cuda_tree
+
+    ws = paths.rust_workspace()
+    assert ws is not None
+    env = tool_env()
+    env.update(find_cuda_tree().cargo_env())
+    env["CARGO_TARGET_DIR"] = str(paths.cargo_target_dir(ws))
+    progress("build: cargo build --release -p tileport-ops")
+    proc = subprocess.run(["cargo", "build", "--release", "--offline", "-p", "tileport-ops", "--message-format",
+                           "short"], cwd=ws, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise LibraryBuildError(f"cargo build of the operator library failed:\n{proc.stderr.strip()[-4000:]}")
+    lib = built_library()
+    Path(str(lib) + ".inputs-sha256").write_text(inputs_hash() + "\n")
+    return lib
+
+
+def autobuild_allowed() -> bool:
+    return os.environ.get("TILEPORT_AUTOBUILD", "1") != "0"

@@ -1,0 +1,112 @@
+"""The runtime's CPU-testable parts: ABI agreement between the built library and Python, status codes from real
+calls into the library, and the ownership checks (on numpy arrays standing in for device tensors)."""
+import ctypes
+import json
+
+import numpy as np
+import pytest
+
+from tileport.runtime import abi, build
+from tileport.runtime.checks import Arg, OwnershipError, check_launch
+
+
+def arg(name, a: np.ndarray, written=False, device=("cuda", 0)):
+    size = a.dtype.itemsize
+    dt = {"float32": "f32", "float16": "f16", "int32": "i32", "int64": "i64"}[a.dtype.name]
+    return Arg(name, dt, a.shape, tuple(s // size for s in a.strides), a.ctypes.data, written, device)
+
+
+def test_a_written_tensor_may_not_overlap_an_input():
+    base = np.zeros(100, np.float32)
+    x, y = base[:60], base[40:]
+    with pytest.raises(OwnershipError, match="output y overlaps input x"):
+        check_launch("op", [arg("x", x), arg("y", y, written=True)], 0)
+    check_launch("op", [arg("x", base[:50]), arg("y", base[50:], written=True)], 0)  # adjacent is fine
+
+
+def test_two_outputs_may_not_alias():
+    base = np.zeros(64, np.float32)
+    with pytest.raises(OwnershipError, match="output a overlaps output b"):
+        check_launch("op", [arg("a", base, True), arg("b", base[::2], True)], 0)
+
+
+def test_a_broadcast_output_is_refused_but_a_broadcast_input_is_fine():
+    row = np.zeros(8, np.float32)
+    bcast = np.broadcast_to(row, (4, 8))
+    with pytest.raises(OwnershipError, match="share memory"):
+        check_launch("op", [arg("y", bcast, written=True)], 0)
+    check_launch("op", [arg("x", bcast), arg("y", np.zeros((4, 8), np.float32), True)], 0)
+
+
+def test_interleaved_strides_are_self_overlapping():
+    a = np.zeros(100, np.float32)
+    view = np.lib.stride_tricks.as_strided(a, shape=(4, 8), strides=(4 * 4, 4))  # rows overlap
+    assert arg("v", view).self_overlapping()
+    assert not arg("v", np.zeros((4, 8), np.float32).T).self_overlapping()
+
+
+def test_device_and_stride_rules():
+    x = np.zeros(8, np.float32)
+    with pytest.raises(OwnershipError, match="on the cpu device"):
+        check_launch("op", [arg("x", x, device=("cpu", None))], 0)
+    with pytest.raises(OwnershipError, match="cuda:1, but the current device is cuda:0"):
+        check_launch("op", [arg("x", x, device=("cuda", 1))], 0)
+    with pytest.raises(OwnershipError, match="negative stride"):
+        check_launch("op", [arg("x", x[::-1])], 0)
+
+
+def test_empty_tensors_never_overlap():
+    base = np.zeros(10, np.float32)
+    check_launch("op", [arg("x", base[:0]), arg("y", base[:0], True)], 0)
+
+
+# ---- the built library (real cdylib, loaded on this CPU machine; no launch reaches the GPU)
+
+@pytest.fixture(scope="module")
+def lib():
+    path = build.built_library()
+    if not path.exists():
+        pytest.skip(f"{path} is not built (./dev setup builds it)")
+    return ctypes.CDLL(str(path))
+
+
+def test_library_reports_the_python_abi(lib):
+    lib.tileport_abi_version.restype = ctypes.c_uint32
+    assert lib.tileport_abi_version() == abi.ABI_VERSION
+    buf = (ctypes.c_uint64 * 32)()
+    lib.tileport_abi_layout.restype = ctypes.c_size_t
+    n = lib.tileport_abi_layout(buf, 32)
+    assert list(buf[:n]) == abi.layout()
+
+
+def call(lib, op, entry=0, generics=(), tensors=(), scalars=(), grid=(1, 1, 1)):
+    fn = getattr(lib, f"tp_{op}")
+    fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
+    descs = (abi.TpTensor * max(1, len(tensors)))(*tensors)
+    err = ctypes.create_string_buffer(1024)
+    status = fn(entry, (ctypes.c_int32 * max(1, len(generics)))(*generics), len(generics), descs, len(tensors),
+                (ctypes.c_double * max(1, len(scalars)))(*scalars), len(scalars),
+                (ctypes.c_uint32 * 3)(*grid), 0, None, err, 1024)
+    return abi.STATUS[status][0], err.value.decode()
+
+
+def desc(dtype="f32", shape=(1024,), strides=(1,)):
+    d = abi.TpTensor()
+    d.data, d.rank, d.dtype = 0x10000, len(shape), abi.DTYPES[dtype][0]
+    d.shape[:len(shape)], d.strides[:len(strides)] = shape, strides
+    return d
+
+
+def test_status_codes_name_the_operator_argument_and_problem(lib):
+    ops = json.loads(build.manifest_path().read_text())["ops"]
+    assert ops["vector_add"]["status"] == "proven"
+    assert call(lib, "vector_add", tensors=[desc()] * 3) == \
+        ("BadArgumentCount", "vector_add::vector_add: got 0 generics, 3 tensors, 0 scalars; the entry takes 1, 3, 0")
+    status, msg = call(lib, "vector_add", generics=[1024], tensors=[desc(), desc("f16"), desc()])
+    assert status == "BadDtype" and "b has dtype code 1, the port takes f32" in msg
+    status, msg = call(lib, "vector_add", generics=[1024], tensors=[desc(), desc(shape=(4, 4), strides=(4, 1)),
+                                                                   desc()])
+    assert status == "BadRank" and "b has rank 2" in msg
+    status, msg = call(lib, "vector_add", generics=[1024], tensors=[desc(shape=(1 << 33,)), desc(), desc()])
+    assert status == "BadShape" and "beyond i32" in msg
+    assert call(lib, "vector_add", entry=7)[0] == "BadEntry"
