@@ -110,3 +110,59 @@ def test_status_codes_name_the_operator_argument_and_problem(lib):
     status, msg = call(lib, "vector_add", generics=[1024], tensors=[desc(shape=(1 << 33,)), desc(), desc()])
     assert status == "BadShape" and "beyond i32" in msg
     assert call(lib, "vector_add", entry=7)[0] == "BadEntry"
+
+
+# ---- generated library sources are current
+
+def test_generated_library_sources_are_current(tmp_path):
+    """abi.rs, ffi.rs and ports/mod.rs are regenerated from the committed ports.json: they must equal the files."""
+    import shutil
+
+    crate = tmp_path / "crate"
+    shutil.copytree(build.crate_dir() / "src", crate / "src")
+    manifest = json.loads(build.manifest_path().read_text())
+    build.generate(manifest, crate)
+    for rel in ("src/abi.rs", "src/ffi.rs", "src/ports/mod.rs"):
+        assert (crate / rel).read_text() == (build.crate_dir() / rel).read_text(), \
+            f"rust/tileport-ops/{rel} is stale: run `tileport ops build`"
+
+
+def test_the_library_holds_exactly_the_proven_ports():
+    manifest = json.loads(build.manifest_path().read_text())
+    on_disk = {p.stem for p in (build.crate_dir() / "src" / "ports").glob("*.rs")} - {"mod"}
+    assert on_disk == {n for n, o in manifest["ops"].items() if o["status"] == "proven"}
+    for name, op in manifest["ops"].items():
+        assert not op["source"].startswith("/"), f"{name}: source path must be repo-relative"
+
+
+def test_two_processes_building_a_stale_library_build_it_once():
+    """Both find the library stale; the file lock lets one build while the other waits, then finds it fresh."""
+    import subprocess
+    import sys
+
+    stamp = build.built_library().with_name(build.LIB_NAME + ".inputs-sha256")
+    if not build.built_library().exists():
+        pytest.skip("library not built")
+    stamp.unlink(missing_ok=True)
+    cmd = [sys.executable, "-m", "tileport", "ops", "build", "--if-stale"]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=900)[0] for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    assert sum("build: cargo build" in o for o in outs) == 1, outs
+    assert sum("nothing to build" in o for o in outs) == 1, outs
+    assert build.is_fresh()
+
+
+def test_a_stale_library_is_refused_when_autobuild_is_off(monkeypatch, tmp_path):
+    from tileport.runtime import library
+
+    fake = tmp_path / build.LIB_NAME
+    fake.write_bytes(b"not a library")
+    monkeypatch.setenv("TILEPORT_LIBRARY", str(fake))
+    with pytest.raises(library.StaleLibrary, match="rebuild it with `tileport ops build`"):
+        library._open_fresh()
+    monkeypatch.delenv("TILEPORT_LIBRARY")
+    monkeypatch.setenv("TILEPORT_AUTOBUILD", "0")
+    monkeypatch.setattr(build, "inputs_hash", lambda: "something else")
+    with pytest.raises(library.StaleLibrary, match="TILEPORT_AUTOBUILD=0 forbids"):
+        library._open_fresh()

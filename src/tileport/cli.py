@@ -21,6 +21,9 @@ pipeline (CPU only up to cubins):
   tileport compile K.py::kern --sig ...   Tile IR bytecode + disassembly + sm_90 cubin of a cuTile Python kernel
   tileport demo                           the above, on the bundled vector_add example
   tileport toolchain pack/unpack          offline bundle for a GPU host without network
+  tileport ops build --port               port every op of tileport.ops, build the Rust kernel library
+  tileport ops list                       what the library holds and what each op was proven at
+  tileport bench --help                   cutile vs cutile-rs timings per op (GPU)
 
 examples:
   tileport doctor --json
@@ -295,6 +298,42 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if verdict["ok"] else 1
 
 
+# ---------------------------------------------------------------- ops library
+
+def cmd_ops_build(args: argparse.Namespace) -> int:
+    from .runtime import build
+
+    names = args.ops.split(",") if args.ops else None
+    result = build.ops_build(names, port=args.port, if_stale=args.if_stale, progress=_progress(args.json))
+    if args.json:
+        _emit_json(result)
+    else:
+        for name, status in result["ops"].items():
+            print(f"  {name:18} {status}")
+        print(f"library: {result['library']}")
+    return 0 if all(s == "proven" for s in result["ops"].values()) else 1
+
+
+def cmd_ops_list(args: argparse.Namespace) -> int:
+    from .runtime import build
+
+    manifest = json.loads(build.manifest_path().read_text())
+    if args.json:
+        _emit_json(manifest)
+        return 0
+    for name, op in manifest["ops"].items():
+        entries = ", ".join(op.get("entries", [])) or "-"
+        print(f"  {name:18} {op['status']:9} {len(op['signatures'])} specialization(s)  entries: {entries}")
+    print(f"library: {build.built_library()} ({'fresh' if build.is_fresh() else 'stale or missing'})")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import runner
+
+    return runner.main(args.rest)
+
+
 # ---------------------------------------------------------------- capture
 
 def cmd_capture(args: argparse.Namespace) -> int:
@@ -499,6 +538,32 @@ arguments). Proven-equivalent rewrites are listed in tileport.irdiff.rules; each
     ir.add_argument("--json", action="store_true",
                     help='print {"equivalent", "differences", "rewrites_used", "op_inventory", "prologue"}')
     ir.set_defaults(func=cmd_irdiff)
+
+    ops = sub.add_parser("ops", help="the operator library served to PyTorch (tileport.ops) and its Rust build")
+    osub = ops.add_subparsers(dest="ops_cmd", required=True)
+    ob = osub.add_parser("build", help="regenerate and build the Rust kernel library (cdylib); --port re-ports first",
+                         formatter_class=fmt, epilog="""\
+examples:
+  tileport ops build --port            port every op at its PORT_SIGNATURES, keep proven ports, build
+  tileport ops build --port --ops rms_norm,softcap
+  tileport ops build --if-stale        build only if the library's inputs changed
+
+The library (rust/tileport-ops, target/release/libtileport_ops.so) holds only proven ports; rust/tileport-ops/
+ports.json says what each op was proven at. The cutile-rs backend rebuilds it by itself when stale unless
+TILEPORT_AUTOBUILD=0.""")
+    ob.add_argument("--port", action="store_true", help="re-port the ops (analyze → translate → build → irdiff)")
+    ob.add_argument("--ops", help="comma-separated op names (default: all)")
+    ob.add_argument("--if-stale", action="store_true", help="do nothing when the built library is fresh")
+    ob.add_argument("--json", action="store_true")
+    ob.set_defaults(func=cmd_ops_build)
+    ol = osub.add_parser("list", help="the ops in the library, their status and specializations")
+    ol.add_argument("--json", action="store_true")
+    ol.set_defaults(func=cmd_ops_list)
+
+    be = sub.add_parser("bench", help="time cutile vs cutile-rs per op, shape and dtype on a GPU (see --help)",
+                        add_help=False)
+    be.add_argument("rest", nargs=argparse.REMAINDER)
+    be.set_defaults(func=cmd_bench)
 
     dm = sub.add_parser("demo", help="compile the bundled vector_add example to Tile IR and an sm_90 cubin")
     dm.add_argument("--out", default="build/demo")

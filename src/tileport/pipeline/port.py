@@ -28,6 +28,17 @@ from ..translate.guide import op_locations
 Progress = Callable[[str], None]
 
 
+def _display(path: Path) -> str:
+    """A source path as generated files show it: relative to tileport's checkout when inside it (so committed
+    generated files do not depend on where the repo is cloned), else absolute."""
+    from .. import paths
+
+    try:
+        return str(path.resolve().relative_to(paths.PACKAGE_DIR.parents[1]))
+    except ValueError:
+        return str(path)
+
+
 def _slug(value) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in str(value).lower()).strip("_") or "0"
 
@@ -81,7 +92,7 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
             variants.append(dict(v, entry=e.entry, generics=[str(v["constants"][g]) for g in generics]))
             variants[-1].pop("constants")
     variants.sort(key=lambda v: [x["symbol"] for x in spec["variants"]].index(v["symbol"]))
-    text = render(entries, spec["kernel"]["source"], "spec.json")
+    text = render(entries, _display(source), "spec.json")
     (port_dir / "kernel.rs").write_text(text)
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries],
                 "source_sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
