@@ -27,6 +27,19 @@ python3 -m tileport doctor --require-gpu 2>&1 | tee "$out/doctor.txt"
 echo "doctor exit code: ${PIPESTATUS[0]}" | tee -a "$out/doctor.txt"
 python3 -m tileport doctor --require-gpu --json > "$out/doctor.json"
 
+# The Rust kernel library (built and packed on the dev machine: `tileport ops pack .bundle/libtileport_ops.so.xz`);
+# no cargo here, so it must be fresh for this checkout and is never rebuilt.
+if [ -f .bundle/libtileport_ops.so.xz ]; then
+  eval "$(python3 -m tileport ops unpack .bundle/libtileport_ops.so.xz /tmp/tileport-lib)"
+  export TILEPORT_LIBRARY TILEPORT_AUTOBUILD
+  python3 -m tileport ops list 2>&1 | tee "$out/ops-list.txt"
+fi
+
 python3 -m pytest -p no:cacheprovider -v -rA tests/gpu 2>&1 | tee "$out/gpu-tests.log"
 echo "gpu tests exit code: ${PIPESTATUS[0]}" | tee -a "$out/gpu-tests.log"
 python3 scripts/record_launch_signatures.py "$out/launch_signatures.json" 2>&1 | tee "$out/launch_signatures.log"
+
+if [ "${TILEPORT_BENCH:-1}" = 1 ]; then
+  python3 -m tileport bench --out "$out/bench" ${TILEPORT_BENCH_ARGS:-} 2>&1 | tee "$out/bench.log"
+  echo "bench exit code: ${PIPESTATUS[0]}" | tee -a "$out/bench.log"
+fi

@@ -324,7 +324,23 @@ def cmd_ops_list(args: argparse.Namespace) -> int:
     for name, op in manifest["ops"].items():
         entries = ", ".join(op.get("entries", [])) or "-"
         print(f"  {name:18} {op['status']:9} {len(op['signatures'])} specialization(s)  entries: {entries}")
-    print(f"library: {build.built_library()} ({'fresh' if build.is_fresh() else 'stale or missing'})")
+    lib = build.library_path()
+    print(f"library: {lib} ({'fresh' if build.is_fresh(lib) else 'stale or missing'})")
+    return 0
+
+
+def cmd_ops_pack(args: argparse.Namespace) -> int:
+    from .runtime import build
+
+    print(f"wrote {build.pack_library(Path(args.dest))} (+ .inputs-sha256)")
+    return 0
+
+
+def cmd_ops_unpack(args: argparse.Namespace) -> int:
+    from .runtime import build
+
+    lib = build.unpack_library(Path(args.src), Path(args.dir))
+    print(f"export TILEPORT_LIBRARY={lib} TILEPORT_AUTOBUILD=0")
     return 0
 
 
@@ -556,6 +572,13 @@ TILEPORT_AUTOBUILD=0.""")
     ob.add_argument("--if-stale", action="store_true", help="do nothing when the built library is fresh")
     ob.add_argument("--json", action="store_true")
     ob.set_defaults(func=cmd_ops_build)
+    opk = osub.add_parser("pack", help="xz the built library + its freshness stamp for a GPU host without cargo")
+    opk.add_argument("dest", metavar="DEST.so.xz")
+    opk.set_defaults(func=cmd_ops_pack)
+    oup = osub.add_parser("unpack", help="unpack a packed library into DIR; prints the environment to use it")
+    oup.add_argument("src", metavar="SRC.so.xz")
+    oup.add_argument("dir", metavar="DIR")
+    oup.set_defaults(func=cmd_ops_unpack)
     ol = osub.add_parser("list", help="the ops in the library, their status and specializations")
     ol.add_argument("--json", action="store_true")
     ol.set_defaults(func=cmd_ops_list)

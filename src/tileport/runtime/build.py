@@ -52,6 +52,12 @@ def built_library() -> Path:
     return paths.cargo_target_dir(ws) / "release" / LIB_NAME
 
 
+def library_path() -> Path:
+    """The library the cutile-rs backend loads: $TILEPORT_LIBRARY (an unpacked one), else the workspace build."""
+    explicit = os.environ.get("TILEPORT_LIBRARY")
+    return Path(explicit) if explicit else built_library()
+
+
 def inputs_hash() -> str:
     """SHA-256 over everything the library is built from."""
     ws = paths.rust_workspace()
@@ -200,6 +206,32 @@ def ops_build(names: list[str] | None, *, port: bool, if_stale: bool = False,
         generate(manifest)
         lib = build(progress)
     return {"library": str(lib), "built": True, "ops": {n: o["status"] for n, o in manifest["ops"].items()}}
+
+
+def pack_library(dest: Path) -> Path:
+    """xz-compress the built library with its inputs stamp, for a GPU host without cargo (~2.5 MB)."""
+    import lzma
+
+    lib = built_library()
+    if not is_fresh(lib):
+        raise LibraryBuildError(f"{lib} is missing or stale: run `tileport ops build` first")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with open(lib, "rb") as src, lzma.open(dest, "wb", preset=6) as out:
+        shutil.copyfileobj(src, out)
+    Path(str(dest) + ".inputs-sha256").write_text(inputs_hash() + "\n")
+    return dest
+
+
+def unpack_library(src: Path, dest_dir: Path) -> Path:
+    """The inverse of pack_library; returns the library path (point TILEPORT_LIBRARY at it)."""
+    import lzma
+
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    lib = dest_dir / LIB_NAME
+    with lzma.open(src, "rb") as inp, open(lib, "wb") as out:
+        shutil.copyfileobj(inp, out)
+    shutil.copy(str(src) + ".inputs-sha256", str(lib) + ".inputs-sha256")
+    return lib
 
 
 def autobuild_allowed() -> bool:

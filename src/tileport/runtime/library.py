@@ -66,6 +66,20 @@ def _sha256(path: Path) -> str:
     return digest
 
 
+def _drop_poison_vars() -> None:
+    """The library JIT-compiles in this process and runs tileiras with its environment; tileiras loads libnvvm from
+    $CUDA_HOME when set, which on GPU images points at an older toolkit (tileiras then exits 5). Remove those
+    variables from this process before the first launch, and say so once."""
+    from ..toolchain.locate import POISON_VARS
+
+    dropped = {v: os.environ.pop(v) for v in POISON_VARS if v in os.environ}
+    if dropped:
+        import sys
+
+        print(f"tileport: cutile-rs backend: unset {', '.join(f'{k}={v}' for k, v in dropped.items())} in this "
+              "process (tileiras would load the wrong libnvvm through it)", file=sys.stderr)
+
+
 class Library:
     def __init__(self, path: Path, copy: bool = False):
         if copy:  # a rebuilt library at the same path: dlopen would hand back the old one
@@ -73,6 +87,7 @@ class Library:
             shutil.copy(path, tmp)
             path = tmp
         self.path = path
+        _drop_poison_vars()
         self.dll = ctypes.CDLL(str(path))
         self._check_abi()
         manifest = json.loads(build.manifest_path().read_text())
@@ -149,7 +164,7 @@ def _ensure_library() -> Library:
 
 def _open_fresh(copy: bool = False) -> Library:
     explicit = os.environ.get("TILEPORT_LIBRARY")
-    path = Path(explicit) if explicit else build.built_library()
+    path = build.library_path()
     stamp = Path(str(path) + ".inputs-sha256")
     fresh = path.exists() and stamp.exists() and stamp.read_text().strip() == build.inputs_hash()
     if not fresh:

@@ -1,0 +1,72 @@
+"""On a GPU: the cutile-rs backend end to end — the Rust library launched on PyTorch's memory and stream, its
+ownership checks, its refusals, and its freshness rule."""
+import pytest
+
+pytestmark = pytest.mark.gpu
+torch = pytest.importorskip("torch", reason="torch is needed to allocate GPU tensors")
+
+
+def vadd(a, b, c, tile, backend):
+    import cuda.tile as ct
+
+    from tileport.examples.vector_add import vector_add
+    from tileport.ops import launch
+
+    launch((ct.cdiv(a.shape[0], tile), 1, 1), vector_add, (a, b, c, tile), backend=backend)
+
+
+@pytest.mark.parametrize("n", [1 << 20, 1000003, 1])
+def test_vector_add_through_rust_is_exact(n):
+    torch.manual_seed(n)
+    a, b = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    c = torch.full_like(a, float("nan"))
+    vadd(a, b, c, 1024, "cutile-rs")
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c, a + b, rtol=0, atol=0)
+
+
+def test_runs_on_the_callers_stream():
+    s = torch.cuda.Stream()
+    a = torch.randn(1 << 22, device="cuda")
+    b = torch.randn_like(a)
+    c = torch.full_like(a, float("nan"))
+    with torch.cuda.stream(s):
+        vadd(a, b, c, 1024, "cutile-rs")
+        done = torch.cuda.Event()
+        done.record(s)
+    done.synchronize()
+    torch.testing.assert_close(c, a + b, rtol=0, atol=0)
+
+
+def test_aliasing_output_is_refused_before_launch():
+    from tileport.runtime.checks import OwnershipError
+
+    a = torch.randn(4096, device="cuda")
+    with pytest.raises(OwnershipError, match="output c overlaps input a"):
+        vadd(a, torch.randn_like(a), a, 1024, "cutile-rs")
+
+
+def test_unported_specialization_is_refused_with_what_exists():
+    from tileport.ops import BackendError
+
+    a = torch.randn(4096, device="cuda", dtype=torch.float64)
+    with pytest.raises(BackendError, match="no proven port of vector_add for this launch"):
+        vadd(a, a.clone(), torch.empty_like(a), 1024, "cutile-rs")
+
+
+def test_edited_kernel_source_is_noticed(monkeypatch):
+    """With TILEPORT_AUTOBUILD=0 (no cargo on this host) an edited kernel is refused, not run stale."""
+    from tileport.examples import vector_add as mod
+    from tileport.runtime import library
+
+    monkeypatch.setenv("TILEPORT_AUTOBUILD", "0")
+    path = mod.__file__
+    original = open(path).read()
+    try:
+        with open(path, "a") as fh:
+            fh.write("\n# edited\n")
+        a = torch.randn(4096, device="cuda")
+        with pytest.raises(library.StaleLibrary, match="changed since vector_add was ported"):
+            vadd(a, a.clone(), torch.empty_like(a), 1024, "cutile-rs")
+    finally:
+        open(path, "w").write(original)
