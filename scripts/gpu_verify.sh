@@ -35,7 +35,7 @@ if [ -f .bundle/libtileport_ops.so.xz ]; then
   python3 -m tileport ops list 2>&1 | tee "$out/ops-list.txt"
 fi
 
-python3 -m pytest -p no:cacheprovider -v -rA tests/gpu 2>&1 | tee "$out/gpu-tests.log"
+python3 -m pytest -p no:cacheprovider -v -rA ${TILEPORT_GPU_TESTS:-tests/gpu} 2>&1 | tee "$out/gpu-tests.log"
 echo "gpu tests exit code: ${PIPESTATUS[0]}" | tee -a "$out/gpu-tests.log"
 python3 scripts/record_launch_signatures.py "$out/launch_signatures.json" 2>&1 | tee "$out/launch_signatures.log"
 

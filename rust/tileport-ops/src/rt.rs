@@ -19,7 +19,10 @@ pub struct Failure {
 pub type Result<T> = std::result::Result<T, Failure>;
 
 pub fn fail<T>(status: Status, message: impl Into<String>) -> Result<T> {
-    Err(Failure { status, message: message.into() })
+    Err(Failure {
+        status,
+        message: message.into(),
+    })
 }
 
 /// Runs `body`, converting failures and panics into a status code, with the message copied into `err`.
@@ -27,14 +30,18 @@ pub fn fail<T>(status: Status, message: impl Into<String>) -> Result<T> {
 /// # Safety
 /// `err` must be valid for `err_len` bytes (or null).
 pub unsafe fn guard(err: *mut u8, err_len: usize, body: impl FnOnce() -> Result<()>) -> i32 {
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)).unwrap_or_else(|panic| {
-        let what = panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "unknown panic".into());
-        fail(Status::Panic, format!("panic in the Rust kernel library: {what}"))
-    });
+    let outcome =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)).unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            fail(
+                Status::Panic,
+                format!("panic in the Rust kernel library: {what}"),
+            )
+        });
     match outcome {
         Ok(()) => Status::Ok as i32,
         Err(f) => {
@@ -93,16 +100,33 @@ pub unsafe fn borrow<T: DType>(
     device: usize,
 ) -> Result<Tensor<T>> {
     if t.dtype != dtype.0 {
-        return fail(Status::BadDtype, format!("{op}: {name} has dtype code {}, the port takes {}", t.dtype, dtype.1));
+        return fail(
+            Status::BadDtype,
+            format!(
+                "{op}: {name} has dtype code {}, the port takes {}",
+                t.dtype, dtype.1
+            ),
+        );
     }
     if t.rank as usize != rank || rank > MAX_RANK {
-        return fail(Status::BadRank, format!("{op}: {name} has rank {}, the port takes rank {rank}", t.rank));
+        return fail(
+            Status::BadRank,
+            format!(
+                "{op}: {name} has rank {}, the port takes rank {rank}",
+                t.rank
+            ),
+        );
     }
     let to_i32 = |v: i64, what: &str| -> Result<i32> {
-        i32::try_from(v)
-            .ok()
-            .filter(|x| *x >= 0)
-            .map_or_else(|| fail(Status::BadShape, format!("{op}: {name} {what} {v} is negative or beyond i32")), Ok)
+        i32::try_from(v).ok().filter(|x| *x >= 0).map_or_else(
+            || {
+                fail(
+                    Status::BadShape,
+                    format!("{op}: {name} {what} {v} is negative or beyond i32"),
+                )
+            },
+            Ok,
+        )
     };
     let mut shape = Vec::with_capacity(rank);
     let mut strides = Vec::with_capacity(rank);
@@ -125,18 +149,25 @@ pub fn generic_strings(g: &[i32]) -> Vec<String> {
 /// The caller's device (primary context, shared with PyTorch) and stream, borrowed.
 pub fn stream(device: i32, raw: *mut c_void) -> Result<Arc<Stream>> {
     static DEVICES: OnceLock<Mutex<HashMap<i32, Arc<Device>>>> = OnceLock::new();
-    let mut devices = DEVICES.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    let mut devices = DEVICES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
     let dev = match devices.get(&device) {
         Some(d) => d.clone(),
         None => {
-            let d = Device::new(device.max(0) as usize)
-                .map_err(|e| Failure { status: Status::NoDevice, message: format!("CUDA device {device}: {e:?}") })?;
+            let d = Device::new(device.max(0) as usize).map_err(|e| Failure {
+                status: Status::NoDevice,
+                message: format!("CUDA device {device}: {e:?}"),
+            })?;
             devices.insert(device, d.clone());
             d
         }
     };
-    dev.bind_to_thread()
-        .map_err(|e| Failure { status: Status::NoDevice, message: format!("CUDA device {device}: {e:?}") })?;
+    dev.bind_to_thread().map_err(|e| Failure {
+        status: Status::NoDevice,
+        message: format!("CUDA device {device}: {e:?}"),
+    })?;
     // SAFETY: the caller passes its live stream (or null, the legacy default stream) on this device.
     Ok(unsafe { Stream::borrow_raw(raw, &dev) })
 }
@@ -162,7 +193,11 @@ pub fn launch(
         })
         .collect();
     let key = format!("{op}|{generics:?}|{specs:?}");
-    let seen = SEEN.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner()).contains(&key);
+    let seen = SEEN
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .contains(&key);
     let outcome = if seen {
         body(stream)
     } else {
@@ -170,7 +205,10 @@ pub fn launch(
             std::thread::Builder::new()
                 .stack_size(64 << 20)
                 .spawn_scoped(s, || {
-                    stream.device().bind_to_thread().map_err(|e| format!("binding the CUDA context: {e:?}"))?;
+                    stream
+                        .device()
+                        .bind_to_thread()
+                        .map_err(|e| format!("binding the CUDA context: {e:?}"))?;
                     body(stream)
                 })
                 .map_err(|e| format!("cannot start the compile thread: {e}"))?
@@ -180,7 +218,10 @@ pub fn launch(
     };
     match outcome {
         Ok(()) => {
-            SEEN.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner()).insert(key);
+            SEEN.get_or_init(Default::default)
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(key);
             Ok(())
         }
         Err(e) => fail(Status::LaunchFailed, format!("{op}: {e}")),
