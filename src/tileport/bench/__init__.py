@@ -1,0 +1,1 @@
+"""GPU benchmarks of the operator library: `tileport bench` runs `tileport.bench.runner.main`."""

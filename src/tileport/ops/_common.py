@@ -1,0 +1,324 @@
+"""What the op wrappers share: shape arithmetic, input checks, output allocation, poisoning and random inputs.
+
+No torch import at module level: ``import tileport.ops.<op>`` works on a machine without torch (the CPU tests read
+the op tables there); torch is imported where a tensor is touched.
+
+Every op module has the same surface: the wrapper (named like the module), ``reference`` (float64 math),
+``DTYPES``, ``PORT_SIGNATURES`` (every specialization the wrapper can launch), ``sample_inputs(case, dtype,
+device)``, ``tolerance(dtype)``, ``bytes_moved(args, kwargs)`` and ``flops(args, kwargs)``.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any, Iterable, Sequence
+
+from . import _backend
+
+#: torch dtype name → the short name of launch signatures (`tileport.spec.signature.DTYPES`).
+SHORT = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "int32": "i32"}
+FLOATS = ("float32", "float16", "bfloat16")
+HALVES = ("float16", "bfloat16")
+
+#: Array indices are int32 (signatures without ``@i64``): no element may sit at an offset of 2^31 or more.
+MAX_OFFSET = 2**31 - 1
+#: Row kernels keep a whole row in one tile of BLOCK elements; BLOCK is the smallest bucket that holds the row.
+ROW_BLOCKS = (1024, 4096, 16384)
+
+#: Cases of ``sample_inputs``: small and ragged (tile sizes do not divide the shape) for tests, mid and large
+#: (LLM-sized, below ~2 GB in all) for the benchmark; the GPU tests run mid as well.
+CASES = ("small", "ragged", "mid", "large")
+#: Elementwise ops see one flat vector; these shapes are flattened.
+FLAT_SHAPES = {"small": (64, 1024), "ragged": (1000003,), "mid": (1024, 4096), "large": (8192, 4096)}
+#: Row-wise and 2-D tiled ops: (rows, columns) — tokens x hidden.
+ROW_SHAPES = {"small": (64, 1024), "ragged": (37, 5000), "mid": (1024, 4096), "large": (8192, 4096)}
+#: Matrix products: (M, K, N).
+GEMM_SHAPES = {"small": (256, 256, 256), "ragged": (37, 1000, 300), "mid": (1024, 1024, 1024),
+               "large": (4096, 4096, 4096)}
+
+#: (rtol, atol) when the only errors are f32 arithmetic and rounding the result to the output dtype.
+ROUNDED = {"float32": (1e-5, 1e-6), "float16": (2e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5)}
+
+
+# ---------------------------------------------------------------- arithmetic
+
+def cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def next_pow2(n: int) -> int:
+    return 1 << max(0, (n - 1).bit_length())
+
+
+def bucket(n: int, choices: Sequence[int], what: str) -> int:
+    """The smallest of ``choices`` (ascending) that is >= n; ValueError naming ``what`` when none is."""
+    for c in choices:
+        if n <= c:
+            return c
+    raise ValueError(f"{what} is {n}, more than the largest supported ({choices[-1]})")
+
+
+def signatures(template: str, **choices: Iterable[Any]) -> list[str]:
+    """``template`` (str.format fields) expanded over the product of ``choices``; ``dtype`` values are torch dtype
+    names, written as the signature's short names."""
+    keys = list(choices)
+    out = []
+    for values in itertools.product(*(tuple(choices[k]) for k in keys)):
+        fields = dict(zip(keys, values))
+        if "dtype" in fields:
+            fields["dtype"] = SHORT[fields["dtype"]]
+        out.append(template.format(**fields))
+    return out
+
+
+def shape(table: dict, case: str) -> tuple[int, ...]:
+    try:
+        return table[case]
+    except KeyError:
+        raise ValueError(f"unknown case {case!r}: choose one of {', '.join(CASES)}") from None
+
+
+def tolerance_of(table: dict, dtype: str) -> tuple[float, float]:
+    try:
+        return table[dtype]
+    except KeyError:
+        raise ValueError(f"no tolerance for dtype {dtype!r}: supported are {', '.join(table)}") from None
+
+
+# ---------------------------------------------------------------- input checks and layouts
+
+def dtype_name(t: Any) -> str:
+    return str(t.dtype).removeprefix("torch.")
+
+
+def check(name: str, t: Any, dtypes: Sequence[str], *, ndim: int | None = None, min_ndim: int = 1,
+          like: Any = None) -> Any:
+    """``t`` must be a CUDA tensor of a supported dtype and rank (and, given ``like``, of its device and dtype).
+    Every launch pays for this: the common path reads few tensor attributes (each costs a dispatch)."""
+    import torch
+
+    if not isinstance(t, torch.Tensor):
+        raise ValueError(f"{name} must be a torch.Tensor, not {type(t).__name__}")
+    if not t.is_cuda:
+        raise ValueError(f"{name} is on {t.device}: the kernels run on CUDA tensors only")
+    if dtype_name(t) not in dtypes:
+        raise ValueError(f"{name} has dtype {dtype_name(t)}; supported: {', '.join(dtypes)}")
+    rank = t.dim()
+    if ndim is not None and rank != ndim:
+        raise ValueError(f"{name} must have {ndim} dimension(s), it has {rank} (shape {tuple(t.shape)})")
+    if rank < min_ndim:
+        raise ValueError(f"{name} must have at least {min_ndim} dimension(s), it has {rank}")
+    if like is not None:
+        if t.dtype != like.dtype:
+            raise ValueError(f"{name} has dtype {dtype_name(t)}, the first input {dtype_name(like)}: they must match")
+        if t.get_device() != like.get_device():
+            raise ValueError(f"{name} is on {t.device}, the first input on {like.device}")
+    if t.numel() > MAX_OFFSET or not t.is_contiguous():   # a contiguous tensor spans numel elements
+        last = sum((n - 1) * abs(s) for n, s in zip(t.shape, t.stride()) if n > 0)
+        if last > MAX_OFFSET:
+            raise ValueError(f"{name} spans {last + 1} elements: more than the kernels' 32-bit indices address")
+    return t
+
+
+def same_shape(name: str, t: Any, other_name: str, other: Any) -> None:
+    if t.shape != other.shape:
+        raise ValueError(f"{name} has shape {tuple(t.shape)}, {other_name} has {tuple(other.shape)}: they must match")
+
+
+def flat(name: str, t: Any) -> Any:
+    """The rank-1 view a 1-D kernel reads (``[?]/1``): ``t`` must be contiguous."""
+    if not t.is_contiguous():
+        raise ValueError(f"{name} must be contiguous (strides {tuple(t.stride())}): the kernel reads it as one "
+                         "flat vector; pass t.contiguous()")
+    return t if t.dim() == 1 else t.view(-1)
+
+
+def rows(name: str, t: Any) -> Any:
+    """The rank-2 view ``[rows, last dim]`` (``[?,?]/?,1``) of ``t``: its last dimension must have stride 1 and its
+    leading dimensions must collapse without a copy."""
+    if t.stride(-1) != 1:
+        raise ValueError(f"{name}'s last dimension must have stride 1 (strides {tuple(t.stride())}); "
+                         "pass t.contiguous()")
+    if t.dim() == 2:
+        return t
+    try:
+        return t.view(-1, t.shape[-1])
+    except RuntimeError:
+        raise ValueError(f"{name}'s leading dimensions cannot be flattened without a copy (shape "
+                         f"{tuple(t.shape)}, strides {tuple(t.stride())}); pass t.contiguous()") from None
+
+
+def row_block(n: int) -> int:
+    """BLOCK for a row kernel holding a whole row of n elements in one tile."""
+    return bucket(max(n, 1), ROW_BLOCKS, "the row length (last dimension)")
+
+
+def vector(name: str, t: Any, n: int, like: Any) -> Any:
+    """A per-column parameter (weight, bias): rank 1, n elements, contiguous, like ``like``."""
+    check(name, t, (dtype_name(like),), ndim=1, like=like)
+    if t.shape[0] != n:
+        raise ValueError(f"{name} has {t.shape[0]} elements, the rows have {n}")
+    return flat(name, t)
+
+
+def output(out: Any, shape: Sequence[int], like: Any, dtype: Any = None) -> Any:
+    """``out`` checked against the result's shape, dtype (default: ``like``'s) and device — or a fresh one."""
+    import torch
+
+    dtype = like.dtype if dtype is None else dtype
+    shape = tuple(int(n) for n in shape)
+    if out is None:
+        return torch.empty(shape, dtype=dtype, device=like.device)
+    if not isinstance(out, torch.Tensor):
+        raise ValueError(f"out must be a torch.Tensor, not {type(out).__name__}")
+    if out.shape != shape:
+        raise ValueError(f"out has shape {tuple(out.shape)}, the result is {shape}")
+    if out.dtype != dtype:
+        raise ValueError(f"out has dtype {dtype_name(out)}, the result is {str(dtype).removeprefix('torch.')}")
+    if out.get_device() != like.get_device():
+        raise ValueError(f"out is on {out.device}, the inputs on {like.device}")
+    if not out.is_contiguous():
+        raise ValueError(f"out must be contiguous (strides {tuple(out.stride())})")
+    return out
+
+
+def int32_scalar(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be an int, not {type(value).__name__}")
+    if not -2**31 <= value < 2**31:
+        raise ValueError(f"{name}={value} does not fit the kernel's int32")
+    return value
+
+
+@functools.lru_cache(maxsize=None)
+def _sm_count(index: int) -> int:
+    import torch
+
+    return torch.cuda.get_device_properties(index).multi_processor_count
+
+
+def num_sms(device: Any) -> int:
+    import torch
+
+    return _sm_count(device.index if device.index is not None else torch.cuda.current_device())
+
+
+def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, backend: str | None) -> None:
+    """`tileport.ops.launch`, except that an empty grid (an empty tensor) launches nothing — after the backend
+    name has been checked, so a wrong name fails the same way for every input."""
+    if min(grid) <= 0:
+        _backend.current_backend(backend)
+        return
+    _backend.launch(grid, kernel, args, backend=backend)
+
+
+# ---------------------------------------------------------------- shared wrapper bodies
+
+def elementwise(kernel: Any, inputs: dict[str, Any], extra: tuple, dtypes: Sequence[str], *, tile: int,
+                backend: str | None, out: Any, max_blocks: int | None = None) -> Any:
+    """Ops of the form ``kernel(*inputs, y, *extra)`` over flat vectors of one shape and dtype, one TILE-long tile
+    per block (grid = cdiv(n, tile), capped at ``max_blocks`` for persistent kernels). Any shape is accepted
+    (contiguous); the result has the inputs' shape."""
+    first_name, first = next(iter(inputs.items()))
+    for name, t in inputs.items():
+        check(name, t, dtypes, min_ndim=0, like=None if t is first else first)
+        same_shape(name, t, first_name, first)
+    views = [flat(name, t) for name, t in inputs.items()]
+    y = output(out, first.shape, first)
+    blocks = cdiv(first.numel(), tile)
+    if max_blocks is not None:
+        blocks = min(blocks, max_blocks)
+    launch((blocks, 1, 1), kernel, (*views, flat("out", y), *extra), backend)
+    return y
+
+
+def gated(kernel: Any, gate: Any, up: Any, dtypes: Sequence[str], *, bm: int, bn: int, backend: str | None,
+          out: Any) -> Any:
+    """``kernel(gate, up, y, BM, BN)`` on [rows, d] views (leading dimensions flattened), (BM, BN) tiles."""
+    check("gate", gate, dtypes)
+    check("up", up, dtypes, like=gate)
+    same_shape("up", up, "gate", gate)
+    g, u = rows("gate", gate), rows("up", up)
+    y = output(out, gate.shape, gate)
+    m, n = g.shape
+    launch((cdiv(m, bm), cdiv(n, bn), 1), kernel, (g, u, y.view(m, n), bm, bn), backend)
+    return y
+
+
+def gemm(kernel: Any, a: Any, b: Any, dtypes: Sequence[str], *, tiles: tuple[int, int, int], b_is_nk: bool,
+         backend: str | None, out: Any, names: tuple[str, str] = ("a", "b")) -> Any:
+    """C[M, N] = A[M, K] @ B (B is [K, N], or [N, K] when ``b_is_nk``) with (BM, BN, BK) tiles; A's leading
+    dimensions are flattened when ``b_is_nk`` (nn.Linear style), else A must be rank 2."""
+    na, nb = names
+    check(na, a, dtypes, ndim=None if b_is_nk else 2, min_ndim=2)
+    check(nb, b, dtypes, ndim=2, like=a)
+    a2, b2 = rows(na, a), rows(nb, b)
+    m, k = a2.shape
+    n, kb = (b2.shape if b_is_nk else (b2.shape[1], b2.shape[0]))
+    if k != kb:
+        raise ValueError(f"{na} has {k} columns but {nb} has {kb} {'columns' if b_is_nk else 'rows'} "
+                         f"(shapes {tuple(a.shape)} and {tuple(b.shape)})")
+    c = output(out, (*a.shape[:-1], n), a)
+    bm, bn, bk = tiles
+    launch((cdiv(m, bm), cdiv(n, bn), 1), kernel, (a2, b2, c.view(m, n), bm, bn, bk), backend)
+    return c
+
+
+# ---------------------------------------------------------------- test and benchmark helpers
+
+def randn(shape: Sequence[int], dtype: str, device: str, scale: float = 1.0) -> Any:
+    """Fresh standard-normal values (never a constant fill) times ``scale``, in ``dtype``."""
+    import torch
+
+    t = torch.randn(tuple(shape), dtype=torch.float32, device=device)
+    if scale != 1.0:
+        t.mul_(scale)
+    return t.to(getattr(torch, dtype))
+
+
+def poisoned(shape: Sequence[int], dtype: Any, device: Any) -> Any:
+    """An output buffer every element of which fails a comparison until written: NaN for floats, the most
+    negative value for integers."""
+    import torch
+
+    dtype = getattr(torch, dtype) if isinstance(dtype, str) else dtype
+    t = torch.empty(tuple(shape), dtype=dtype, device=device)
+    return t.fill_(float("nan") if dtype.is_floating_point else torch.iinfo(dtype).min)
+
+
+def nbytes(*tensors: Any) -> int:
+    return sum(t.numel() * t.element_size() for t in tensors)
+
+
+def f64(*tensors: Any) -> Any:
+    """The tensors in float64 (one tensor → that tensor)."""
+    import torch
+
+    out = tuple(t.to(torch.float64) for t in tensors)
+    return out[0] if len(out) == 1 else out
+
+
+def no_flops(args: tuple, kwargs: dict) -> int:
+    """``flops`` of the ops whose arithmetic is not the point (memory-bound): 0."""
+    return 0
+
+
+def gemm_inputs(case: str, dtype: str, device: str, *, b_is_nk: bool) -> tuple:
+    """(A [M, K], B) for a matrix-product case: B is [K, N] (or [N, K]) scaled by 1/sqrt(K), so results are O(1)
+    whatever K is and one tolerance fits every shape."""
+    m, k, n = shape(GEMM_SHAPES, case)
+    return randn((m, k), dtype, device), randn((n, k) if b_is_nk else (k, n), dtype, device, scale=k ** -0.5)
+
+
+def gemm_flops(args: tuple, kwargs: dict) -> int:
+    """2 M N K for (A [.., K], B) with A's leading dimensions flattened into M; B is [K, N] or [N, K] — both have
+    N*K elements, so N = B.numel() / K."""
+    a, b = args[:2]
+    k = a.shape[-1]
+    return 2 * (a.numel() // max(k, 1)) * b.numel()
+
+
+def gemm_bytes(args: tuple, kwargs: dict) -> int:
+    a, b = args[:2]
+    k = a.shape[-1]
+    return nbytes(a, b) + (a.numel() // max(k, 1)) * (b.numel() // max(k, 1)) * a.element_size()

@@ -1,0 +1,37 @@
+"""The operator library: name → op module, imported on first use (importing one needs no torch)."""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+from types import ModuleType
+
+#: Every op, in the order of tileport.examples.PROVEN (each wraps the example kernel of the same name).
+NAMES = ("vector_add", "scale_cast", "bias_act", "matmul", "row_softmax", "persistent_scale", "rms_norm",
+         "gelu_tanh", "relu", "swiglu", "geglu", "layer_norm", "silu_and_mul", "causal_mask", "masked_rowsum",
+         "gelu_erf", "softcap", "linear", "matmul_tf32", "expert_offsets", "leaky_relu")
+
+
+class _Ops(Mapping):
+    def __getitem__(self, name: str) -> ModuleType:
+        if name not in NAMES:
+            raise KeyError(f"no op {name!r}; ops: {', '.join(NAMES)}")
+        return importlib.import_module(f"{__package__}.{name}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(NAMES)
+
+    def __len__(self) -> int:
+        return len(NAMES)
+
+
+#: name → op module (``OPS["rms_norm"].rms_norm(x, w)``); modules are imported when first looked up.
+OPS: Mapping[str, ModuleType] = _Ops()
+
+
+def op_names() -> list[str]:
+    return list(NAMES)
+
+
+def wrapper(name: str):
+    """The host wrapper of op ``name`` (the function named like its module)."""
+    return getattr(OPS[name], name)

@@ -1,0 +1,40 @@
+"""row_softmax: softmax over the last dimension, computed in f32, one row per block with the whole row in one tile
+(tileport.examples.row_softmax). Rows up to 16384 elements; BLOCK is the smallest of ROW_BLOCKS that holds one."""
+from __future__ import annotations
+
+from tileport.examples.row_softmax import row_softmax as kernel
+
+from . import _common as C
+
+DTYPES = C.FLOATS
+PORT_SIGNATURES = C.signatures("x={dtype}[?,?]/?,1, y={dtype}[?,?]/?,1, BLOCK=#{block}", dtype=DTYPES,
+                               block=C.ROW_BLOCKS)
+
+
+def row_softmax(x, *, backend=None, out=None):
+    C.check("x", x, DTYPES)
+    x2 = C.rows("x", x)
+    m, n = x2.shape
+    block = C.row_block(n)
+    y = C.output(out, x.shape, x)
+    C.launch((m if n else 0, 1, 1), kernel, (x2, y.view(m, n), block), backend)
+    return y
+
+
+def reference(x):
+    return C.f64(x).softmax(dim=-1)
+
+
+def sample_inputs(case, dtype, device):
+    return (C.randn(C.shape(C.ROW_SHAPES, case), dtype, device, scale=3.0),), {}
+
+
+def tolerance(dtype):
+    return C.tolerance_of({**C.ROUNDED, "float32": (1e-5, 1e-8)}, dtype)
+
+
+def bytes_moved(args, kwargs):
+    return 2 * C.nbytes(args[0])
+
+
+flops = C.no_flops

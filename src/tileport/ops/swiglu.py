@@ -1,0 +1,38 @@
+"""swiglu: y = silu(gate) * up = gate / (1 + exp(-gate)) * up, in f32, on (16, 256) tiles of [rows, d]
+(tileport.examples.swiglu)."""
+from __future__ import annotations
+
+from tileport.examples.swiglu import swiglu as kernel
+
+from . import _common as C
+
+DTYPES = C.FLOATS
+BM, BN = 16, 256
+PORT_SIGNATURES = C.signatures("gate={dtype}[?,?]/?,1, up={dtype}[?,?]/?,1, y={dtype}[?,?]/?,1, BM=#{bm}, BN=#{bn}",
+                               dtype=DTYPES, bm=[BM], bn=[BN])
+
+
+def swiglu(gate, up, *, backend=None, out=None):
+    return C.gated(kernel, gate, up, DTYPES, bm=BM, bn=BN, backend=backend, out=out)
+
+
+def reference(gate, up):
+    g, u = C.f64(gate, up)
+    return g * g.sigmoid() * u
+
+
+def sample_inputs(case, dtype, device):
+    shape = C.shape(C.ROW_SHAPES, case)
+    return (C.randn(shape, dtype, device, scale=2.0), C.randn(shape, dtype, device)), {}
+
+
+def tolerance(dtype):
+    return C.tolerance_of(C.ROUNDED, dtype)
+
+
+def bytes_moved(args, kwargs):
+    gate, up = args
+    return C.nbytes(gate, up, gate)
+
+
+flops = C.no_flops

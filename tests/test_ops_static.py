@@ -1,0 +1,119 @@
+"""The op library's tables, checked on a CPU without torch: modules import, signatures parse and bind to their
+kernels, dtypes are torch dtype names, the registry matches the proven examples, every signature translates."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import types
+
+import pytest
+
+from tileport.examples import EXAMPLES_DIR, PROVEN
+from tileport.frontends.cutile_py.loader import load_kernel
+from tileport.ops import _common as C
+from tileport.ops.registry import NAMES, OPS, op_names, wrapper
+from tileport.spec import signature as sigmod
+
+#: The floating and integer dtypes torch names this way (torch.<name>).
+TORCH_DTYPES = {"float32", "float16", "bfloat16", "float64", "int8", "int16", "int32", "int64", "uint8", "bool"}
+SURFACE = ("DTYPES", "PORT_SIGNATURES", "reference", "sample_inputs", "tolerance", "bytes_moved", "flops")
+
+
+def _kernel(name):
+    return load_kernel(f"{EXAMPLES_DIR / (name + '.py')}::{name}")
+
+
+def test_registry_is_the_proven_examples():
+    assert op_names() == list(NAMES) == list(PROVEN)
+    assert set(OPS) == set(PROVEN) and len(OPS) == 21
+    with pytest.raises(KeyError, match="no op 'nope'"):
+        OPS["nope"]
+
+
+def test_op_modules_import_without_torch():
+    """Each op module (and the registry) imports with torch made unimportable."""
+    code = ("import sys; sys.modules['torch'] = None\n"
+            "from tileport.ops.registry import OPS\n"
+            "for name, mod in OPS.items():\n"
+            "    assert callable(getattr(mod, name)), name\n"
+            "assert 'torch' not in {m.split('.')[0] for m, v in sys.modules.items() if v is not None}\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_op_surface(name):
+    mod = OPS[name]
+    assert isinstance(mod, types.ModuleType)
+    for attr in SURFACE:
+        assert hasattr(mod, attr), f"{name} lacks {attr}"
+    fn = wrapper(name)
+    params = fn.__code__.co_varnames[:fn.__code__.co_argcount + fn.__code__.co_kwonlyargcount]
+    assert {"backend", "out"} <= set(params[fn.__code__.co_argcount:]), f"{name}: backend/out must be keyword-only"
+    assert mod.DTYPES and set(mod.DTYPES) <= TORCH_DTYPES, mod.DTYPES
+    for dtype in mod.DTYPES:
+        rtol, atol = mod.tolerance(dtype)
+        assert 0 <= rtol < 0.1 and 0 <= atol < 0.1
+    with pytest.raises(ValueError):
+        mod.tolerance("float64")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_port_signatures_bind_to_the_kernel(name):
+    mod, kernel = OPS[name], _kernel(name)
+    sigs = mod.PORT_SIGNATURES
+    assert sigs and len(sigs) == len(set(sigs)), f"{name}: empty or repeated signatures"
+    assert len(sigs) <= 9, f"{name}: {len(sigs)} specializations; keep the set small"
+    dtypes_seen = set()
+    for text in sigs:
+        sig = sigmod.bind(sigmod.parse(text), kernel.param_names, name)
+        arrays = [p for _, p in sig.params if isinstance(p, sigmod.ArraySig)]
+        assert arrays, text
+        for p in arrays:
+            assert p.strides is not None and p.strides[-1] == 1, f"{text}: the wrappers pass unit-stride last dims"
+            assert all(d is None for d in p.shape), f"{text}: the wrappers pass dynamic shapes"
+        dtypes_seen |= {p.dtype for p in arrays}
+    assert dtypes_seen == {C.SHORT[d] for d in mod.DTYPES}, f"{name}: signatures' dtypes differ from DTYPES"
+
+
+def test_tile_policy_helpers():
+    assert [C.cdiv(a, 4) for a in (0, 1, 4, 5)] == [0, 1, 1, 2]
+    assert [C.next_pow2(n) for n in (1, 2, 3, 1000, 1024, 1025)] == [1, 2, 4, 1024, 1024, 2048]
+    assert [C.row_block(n) for n in (0, 1, 1000, 1024, 1025, 5000, 16384)] == [1024] * 4 + [4096, 16384, 16384]
+    with pytest.raises(ValueError, match="16385.*16384"):
+        C.row_block(16385)
+    assert C.signatures("x={dtype}[?]/1, T=#{t}", dtype=("float16", "int32"), t=(1, 2)) == [
+        "x=f16[?]/1, T=#1", "x=f16[?]/1, T=#2", "x=i32[?]/1, T=#1", "x=i32[?]/1, T=#2"]
+    with pytest.raises(ValueError, match="unknown case"):
+        C.shape(C.ROW_SHAPES, "huge")
+
+
+def test_constant_choices_match_signatures():
+    """Wrapper-side choice tables and the signatures built from them agree."""
+    from tileport.ops import bias_act, expert_offsets, leaky_relu, silu_and_mul
+
+    assert [s.split("SLOPE=#")[1].split(",")[0] for s in leaky_relu.PORT_SIGNATURES] == [repr(s) for s in
+                                                                                        leaky_relu.SLOPES]
+    assert all(d % silu_and_mul.BN == 0 for d in silu_and_mul.SUPPORTED_D)
+    assert sorted(bias_act.ACTS.values()) == [0, 1, 2]
+    assert len(expert_offsets.PORT_SIGNATURES) == len(expert_offsets.BLOCKS)
+    with pytest.raises(ValueError, match="slope=0.3"):
+        leaky_relu.leaky_relu(None, 0.3)
+
+
+def test_port_signatures_translate(tree, tmp_path):
+    """analyze + translate (no cargo) accept every specialization a wrapper can launch: the Rust library can be
+    generated for all of them."""
+    from tileport.pipeline.port import _analyze_translate
+
+    failures = []
+    for name in NAMES:
+        kernel = _kernel(name)
+        sigs = [sigmod.bind(sigmod.parse(t), kernel.param_names, name) for t in OPS[name].PORT_SIGNATURES]
+        verdict = _analyze_translate(kernel.ref, sigs, [], tree, tmp_path / name, lambda _msg: None)
+        for stage in ("analyze", "translate"):
+            st = verdict["stages"].get(stage, {})
+            if not st.get("ok"):
+                failures.append(f"{name} {stage}: {st.get('error', 'not run')}")
+                break
+    assert not failures, "\n".join(failures)
