@@ -5,7 +5,709 @@ use crate::{ports, rt};
 use cutile::prelude::*;
 use std::ffi::c_void;
 
-/// `leaky_relu`: launches one of its entries (leaky_relu) on the caller's stream. Entry `entry` is the index in
+/// `bias_act`: launches one of its entries (bias_act) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_bias_act(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "bias_act::bias_act";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let bias = rt::borrow::<f32>(op, &t[1], "bias", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::bias_act::port::bias_act(
+                            &x,
+                            &bias,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("bias_act: no entry {entry} (it has 1)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `causal_mask`: launches one of its entries (causal_mask) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_causal_mask(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "causal_mask::causal_mask";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 2])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::causal_mask::port::causal_mask(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            s[0] as i32,
+                            s[1] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("causal_mask: no entry {entry} (it has 1)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `expert_offsets`: launches one of its entries (expert_offsets) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_expert_offsets(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "expert_offsets::expert_offsets";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let counts =
+                        rt::borrow::<i32>(op, &t[0], "counts", (DTYPE_I32, "i32"), 1, dev)?;
+                    let mut offsets =
+                        rt::borrow::<i32>(op, &t[1], "offsets", (DTYPE_I32, "i32"), 1, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::expert_offsets::port::expert_offsets(
+                            &counts,
+                            (&mut offsets).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("expert_offsets: no entry {entry} (it has 1)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `geglu`: launches one of its entries (geglu_f32, geglu_f16, geglu_bf16) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_geglu(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "geglu::geglu_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
+                    let gate = rt::borrow::<f32>(op, &t[0], "gate", (DTYPE_F32, "f32"), 2, dev)?;
+                    let up = rt::borrow::<f32>(op, &t[1], "up", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::geglu::port::geglu_f32(
+                            &gate,
+                            &up,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "geglu::geglu_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
+                    let gate = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "gate",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let up = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "up",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::geglu::port::geglu_f16(
+                            &gate,
+                            &up,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "geglu::geglu_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
+                    let gate = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "gate",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let up = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "up",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::geglu::port::geglu_bf16(
+                            &gate,
+                            &up,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("geglu: no entry {entry} (it has 3)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `gelu_erf`: launches one of its entries (gelu_erf_f32, gelu_erf_f16, gelu_erf_bf16) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_gelu_erf(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "gelu_erf::gelu_erf_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::gelu_erf::port::gelu_erf_f32(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "gelu_erf::gelu_erf_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::gelu_erf::port::gelu_erf_f16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "gelu_erf::gelu_erf_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::gelu_erf::port::gelu_erf_bf16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("gelu_erf: no entry {entry} (it has 3)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `gelu_tanh`: launches one of its entries (gelu_tanh) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_gelu_tanh(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "gelu_tanh::gelu_tanh";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::gelu_tanh::port::gelu_tanh(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("gelu_tanh: no entry {entry} (it has 1)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `layer_norm`: launches one of its entries (layer_norm_f32, layer_norm_f16, layer_norm_bf16) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_layer_norm(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "layer_norm::layer_norm_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 2])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
+                    let b = rt::borrow::<f32>(op, &t[2], "b", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[3], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2], &t[3]], &stream, |stream| {
+                        let launch = ports::layer_norm::port::layer_norm_f32(
+                            &x,
+                            &w,
+                            &b,
+                            (&mut y).partition(rt::tile([1, g[0]])),
+                            s[0] as f32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "layer_norm::layer_norm_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 2])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let w = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "w",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let b = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "b",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2], &t[3]], &stream, |stream| {
+                        let launch = ports::layer_norm::port::layer_norm_f16(
+                            &x,
+                            &w,
+                            &b,
+                            (&mut y).partition(rt::tile([1, g[0]])),
+                            s[0] as f32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "layer_norm::layer_norm_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 2])?;
+                    let x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let w = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "w",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let b = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "b",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2], &t[3]], &stream, |stream| {
+                        let launch = ports::layer_norm::port::layer_norm_bf16(
+                            &x,
+                            &w,
+                            &b,
+                            (&mut y).partition(rt::tile([1, g[0]])),
+                            s[0] as f32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("layer_norm: no entry {entry} (it has 3)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `leaky_relu`: launches one of its entries (leaky_relu_slope_0_01, leaky_relu_slope_0_1, leaky_relu_slope_0_2) on the caller's stream. Entry `entry` is the index in
 /// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
 /// parameters (as f64), each in parameter order.
 ///
@@ -36,13 +738,55 @@ pub unsafe extern "C" fn tp_leaky_relu(
             let dev = device.max(0) as usize;
             match entry {
                 0 => {
-                    let op = "leaky_relu::leaky_relu";
+                    let op = "leaky_relu::leaky_relu_slope_0_01";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
                     let stream = rt::stream(device, stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
-                        let launch = ports::leaky_relu::port::leaky_relu(
+                        let launch = ports::leaky_relu::port::leaky_relu_slope_0_01(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "leaky_relu::leaky_relu_slope_0_1";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::leaky_relu::port::leaky_relu_slope_0_1(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "leaky_relu::leaky_relu_slope_0_2";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::leaky_relu::port::leaky_relu_slope_0_2(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
                         )
@@ -58,7 +802,385 @@ pub unsafe extern "C" fn tp_leaky_relu(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("leaky_relu: no entry {entry} (it has 1)"),
+                    format!("leaky_relu: no entry {entry} (it has 3)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `linear`: launches one of its entries (linear_f16, linear_bf16) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_linear(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "linear::linear_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let w = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "w",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::linear::port::linear_f16(
+                            &x,
+                            &w,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "linear::linear_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
+                    let x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let w = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "w",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::linear::port::linear_bf16(
+                            &x,
+                            &w,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("linear: no entry {entry} (it has 2)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `masked_rowsum`: launches one of its entries (masked_rowsum) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_masked_rowsum(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "masked_rowsum::masked_rowsum";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 2])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::masked_rowsum::port::masked_rowsum(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0], 1])),
+                            s[0] as i32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("masked_rowsum: no entry {entry} (it has 1)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `matmul`: launches one of its entries (matmul_f16, matmul_bf16) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_matmul(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "matmul::matmul_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
+                    let a = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "a",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let b = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "b",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut c = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "c",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::matmul::port::matmul_f16(
+                            &a,
+                            &b,
+                            (&mut c).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "matmul::matmul_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
+                    let a = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "a",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let b = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "b",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut c = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "c",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::matmul::port::matmul_bf16(
+                            &a,
+                            &b,
+                            (&mut c).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("matmul: no entry {entry} (it has 2)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `matmul_tf32`: launches one of its entries (matmul_tf32) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_matmul_tf32(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "matmul_tf32::matmul_tf32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
+                    let a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 2, dev)?;
+                    let b = rt::borrow::<f32>(op, &t[1], "b", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut c = rt::borrow::<f32>(op, &t[2], "c", (DTYPE_F32, "f32"), 2, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::matmul_tf32::port::matmul_tf32(
+                            &a,
+                            &b,
+                            (&mut c).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("matmul_tf32: no entry {entry} (it has 1)"),
                 ),
             }
         })
@@ -122,7 +1244,65 @@ pub unsafe extern "C" fn tp_persistent_scale(
     }
 }
 
-/// `rms_norm`: launches one of its entries (rms_norm) on the caller's stream. Entry `entry` is the index in
+/// `relu`: launches one of its entries (relu) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_relu(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "relu::relu";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch =
+                            ports::relu::port::relu(&x, (&mut y).partition(rt::tile([g[0]])))
+                                .generics(rt::generic_strings(g))
+                                .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("relu: no entry {entry} (it has 1)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `rms_norm`: launches one of its entries (rms_norm_f32, rms_norm_f16, rms_norm_bf16) on the caller's stream. Entry `entry` is the index in
 /// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
 /// parameters (as f64), each in parameter order.
 ///
@@ -153,7 +1333,78 @@ pub unsafe extern "C" fn tp_rms_norm(
             let dev = device.max(0) as usize;
             match entry {
                 0 => {
-                    let op = "rms_norm::rms_norm";
+                    let op = "rms_norm::rms_norm_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::rms_norm::port::rms_norm_f32(
+                            &x,
+                            &w,
+                            (&mut y).partition(rt::tile([1, g[0]])),
+                            s[0] as f32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "rms_norm::rms_norm_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let w = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "w",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::rms_norm::port::rms_norm_f16(
+                            &x,
+                            &w,
+                            (&mut y).partition(rt::tile([1, g[0]])),
+                            s[0] as f32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "rms_norm::rms_norm_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
                     let x = rt::borrow::<cutile::half::bf16>(
                         op,
@@ -181,7 +1432,7 @@ pub unsafe extern "C" fn tp_rms_norm(
                     )?;
                     let stream = rt::stream(device, stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
-                        let launch = ports::rms_norm::port::rms_norm(
+                        let launch = ports::rms_norm::port::rms_norm_bf16(
                             &x,
                             &w,
                             (&mut y).partition(rt::tile([1, g[0]])),
@@ -200,14 +1451,690 @@ pub unsafe extern "C" fn tp_rms_norm(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("rms_norm: no entry {entry} (it has 1)"),
+                    format!("rms_norm: no entry {entry} (it has 3)"),
                 ),
             }
         })
     }
 }
 
-/// `vector_add`: launches one of its entries (vector_add) on the caller's stream. Entry `entry` is the index in
+/// `row_softmax`: launches one of its entries (row_softmax_f32, row_softmax_f16, row_softmax_bf16) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_row_softmax(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "row_softmax::row_softmax_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::row_softmax::port::row_softmax_f32(
+                            &x,
+                            (&mut y).partition(rt::tile([1, g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "row_softmax::row_softmax_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::row_softmax::port::row_softmax_f16(
+                            &x,
+                            (&mut y).partition(rt::tile([1, g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "row_softmax::row_softmax_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::row_softmax::port::row_softmax_bf16(
+                            &x,
+                            (&mut y).partition(rt::tile([1, g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("row_softmax: no entry {entry} (it has 3)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `scale_cast`: launches one of its entries (scale_cast_f16, scale_cast_bf16, scale_cast_f32) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_scale_cast(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "scale_cast::scale_cast_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::scale_cast::port::scale_cast_f16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "scale_cast::scale_cast_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
+                    let x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::scale_cast::port::scale_cast_bf16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "scale_cast::scale_cast_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::scale_cast::port::scale_cast_f32(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("scale_cast: no entry {entry} (it has 3)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `silu_and_mul`: launches one of its entries (silu_and_mul_f32, silu_and_mul_f16, silu_and_mul_bf16) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_silu_and_mul(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "silu_and_mul::silu_and_mul_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 0])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::silu_and_mul::port::silu_and_mul_f32(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "silu_and_mul::silu_and_mul_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 0])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::silu_and_mul::port::silu_and_mul_f16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "silu_and_mul::silu_and_mul_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 0])?;
+                    let x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::silu_and_mul::port::silu_and_mul_bf16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("silu_and_mul: no entry {entry} (it has 3)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `softcap`: launches one of its entries (softcap_f32, softcap_f16, softcap_bf16) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_softcap(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "softcap::softcap_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::softcap::port::softcap_f32(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "softcap::softcap_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::softcap::port::softcap_f16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "softcap::softcap_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
+                    let x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                        let launch = ports::softcap::port::softcap_bf16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("softcap: no entry {entry} (it has 3)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `swiglu`: launches one of its entries (swiglu_f32, swiglu_f16, swiglu_bf16) on the caller's stream. Entry `entry` is the index in
+/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
+/// parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
+/// `device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_swiglu(
+    entry: i32,
+    generics: *const i32,
+    n_generics: usize,
+    tensors: *const TpTensor,
+    n_tensors: usize,
+    scalars: *const f64,
+    n_scalars: usize,
+    grid: *const u32,
+    device: i32,
+    stream: *mut c_void,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let g = rt::slice(generics, n_generics);
+            let t = rt::slice(tensors, n_tensors);
+            let s = rt::slice(scalars, n_scalars);
+            let grid = rt::grid(grid)?;
+            let dev = device.max(0) as usize;
+            match entry {
+                0 => {
+                    let op = "swiglu::swiglu_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
+                    let gate = rt::borrow::<f32>(op, &t[0], "gate", (DTYPE_F32, "f32"), 2, dev)?;
+                    let up = rt::borrow::<f32>(op, &t[1], "up", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::swiglu::port::swiglu_f32(
+                            &gate,
+                            &up,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "swiglu::swiglu_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
+                    let gate = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "gate",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let up = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "up",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::swiglu::port::swiglu_f16(
+                            &gate,
+                            &up,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "swiglu::swiglu_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
+                    let gate = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "gate",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let up = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "up",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::swiglu::port::swiglu_bf16(
+                            &gate,
+                            &up,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("swiglu: no entry {entry} (it has 3)"),
+                ),
+            }
+        })
+    }
+}
+
+/// `vector_add`: launches one of its entries (vector_add_f32, vector_add_f16, vector_add_bf16) on the caller's stream. Entry `entry` is the index in
 /// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
 /// parameters (as f64), each in parameter order.
 ///
@@ -238,14 +2165,102 @@ pub unsafe extern "C" fn tp_vector_add(
             let dev = device.max(0) as usize;
             match entry {
                 0 => {
-                    let op = "vector_add::vector_add";
+                    let op = "vector_add::vector_add_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
                     let a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 1, dev)?;
                     let b = rt::borrow::<f32>(op, &t[1], "b", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut c = rt::borrow::<f32>(op, &t[2], "c", (DTYPE_F32, "f32"), 1, dev)?;
                     let stream = rt::stream(device, stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
-                        let launch = ports::vector_add::port::vector_add(
+                        let launch = ports::vector_add::port::vector_add_f32(
+                            &a,
+                            &b,
+                            (&mut c).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "vector_add::vector_add_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
+                    let a = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "a",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let b = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "b",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut c = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "c",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::vector_add::port::vector_add_f16(
+                            &a,
+                            &b,
+                            (&mut c).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "vector_add::vector_add_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
+                    let a = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "a",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let b = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "b",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut c = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "c",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let stream = rt::stream(device, stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch = ports::vector_add::port::vector_add_bf16(
                             &a,
                             &b,
                             (&mut c).partition(rt::tile([g[0]])),
@@ -262,7 +2277,7 @@ pub unsafe extern "C" fn tp_vector_add(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("vector_add: no entry {entry} (it has 1)"),
+                    format!("vector_add: no entry {entry} (it has 3)"),
                 ),
             }
         })

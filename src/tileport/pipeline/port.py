@@ -47,11 +47,27 @@ def _describe_constants(constants: dict) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in constants.items())
 
 
-def _distinguish(constants: dict, groups: list) -> str:
-    """A Rust-identifier suffix from the constants whose values differ between the entries."""
-    differing = [k for k in constants
-                 if len({repr(g[1][0]["constants"].get(k)) for g in groups}) > 1]
-    return "_".join(f"{k.lower()}_{_slug(constants[k])}" for k in differing) or "v"
+def _entry_names(kernel, groups: list) -> list[str]:
+    """Rust-identifier names for several entries of one kernel, from what tells them apart: the arrays' dtype
+    (`rms_norm_bf16`) and the constants Rust cannot take as generics (`leaky_relu_slope_0_2`); an index where
+    nothing named does."""
+    feats = []
+    for _e, served in groups:
+        sig = sigmod.bind(sigmod.parse(served[0]["signature"]), kernel.param_names, kernel.name)
+        feats.append(({n: p.dtype for n, p in sig.params if isinstance(p, sigmod.ArraySig)}, served[0]["constants"]))
+    arrays = [k for k in feats[0][0] if len({f[0].get(k) for f in feats}) > 1]
+    consts = [k for k in feats[0][1] if len({repr(f[1].get(k)) for f in feats}) > 1]
+    names = []
+    for dtypes, constants in feats:
+        parts = []
+        if arrays:
+            values = [dtypes[k] for k in arrays]
+            parts += [values[0]] if len(set(values)) == 1 else [f"{k.lower()}_{dtypes[k]}" for k in arrays]
+        parts += [f"{k.lower()}_{_slug(constants[k])}" for k in consts]
+        names.append(f"{kernel.name}_{'_'.join(parts) or 'v'}")
+    if len(set(names)) < len(names):
+        names = [f"{n}_{i}" for i, n in enumerate(names)]
+    return names
 
 
 def translate(port_dir: Path, tree: CudaTree) -> dict:
@@ -79,13 +95,14 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
                          "strides": e.strides, "specs": e.specs, "unit_grid": e.unit_grid,
                          "preconditions": e.preconditions, "layout": e.layout, "reference": v["ir"]["bytecode"]})
     entries, variants = [], []
-    for e, served in groups:
+    names = _entry_names(kernel, groups) if len(groups) > 1 else [kernel.name]
+    for (e, served), entry_name in zip(groups, names):
         if len(groups) > 1:
-            # Values Rust cannot take as const generics (floats, bools) or branches that change types: an entry per
-            # distinct specialization, named by the constants that tell them apart; port.json maps each launch
-            # (symbol, constants) to its entry — the host side's dispatch table.
-            e = dataclasses.replace(e, entry=f"{kernel.name}_{_distinguish(served[0]['constants'], groups)}",
-                                    doc=e.doc + [f"Specialization for {_describe_constants(served[0]['constants'])}."])
+            # Dtypes, values Rust cannot take as const generics (floats, bools), branches that change types: an entry
+            # per distinct body, named by what tells them apart; port.json maps each launch (symbol, signature) to
+            # its entry — the host side's dispatch table.
+            e = dataclasses.replace(e, entry=entry_name, doc=e.doc + [
+                f"Specialization for {served[0]['signature']} ({_describe_constants(served[0]['constants'])})."])
         entries.append(e)
         for v in served:
             generics = v.pop("generics_of")

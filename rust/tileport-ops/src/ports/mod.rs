@@ -2,7 +2,24 @@
 
 //! One module per operator: the port's `kernel.rs`, unchanged.
 
+pub mod bias_act;
+pub mod causal_mask;
+pub mod expert_offsets;
+pub mod geglu;
+pub mod gelu_erf;
+pub mod gelu_tanh;
+pub mod layer_norm;
 pub mod leaky_relu;
+pub mod linear;
+pub mod masked_rowsum;
+pub mod matmul;
+pub mod matmul_tf32;
 pub mod persistent_scale;
+pub mod relu;
 pub mod rms_norm;
+pub mod row_softmax;
+pub mod scale_cast;
+pub mod silu_and_mul;
+pub mod softcap;
+pub mod swiglu;
 pub mod vector_add;
