@@ -81,7 +81,10 @@ def test_op_allocates_its_output(torch, name):
 
 @pytest.mark.parametrize("name, dtype", [(n, d) for n in NAMES for d in OPS[n].DTYPES])
 def test_backends_agree(torch, name, dtype):
-    """The Rust port is proven IR-identical to the Python kernel: same inputs, same bits."""
+    """Same inputs, same results within the op's tolerance. Not bit-for-bit in general: the port is proven
+    IR-identical at cuTile Python's specialization, but cutile's runtime specializes on more divisibility facts
+    (a power of two up to 16 instead of 16-or-1; docs/runtime.md), and on ragged rows the compiled reduction can
+    then round differently in the last bit. The bits do agree where both see the same facts (tile-sized shapes)."""
     mod = OPS[name]
     for case in ("small", "ragged"):
         _seed(torch, name, dtype, case, "agree")
@@ -89,7 +92,8 @@ def test_backends_agree(torch, name, dtype):
         py = wrapper(name)(*args, **kwargs, backend="cutile")
         rs = wrapper(name)(*args, **kwargs, backend="cutile-rs")
         torch.cuda.synchronize()
-        torch.testing.assert_close(rs, py, rtol=0, atol=0, equal_nan=True,
+        rtol, atol = (0.0, 0.0) if case == "small" else mod.tolerance(dtype)
+        torch.testing.assert_close(rs, py, rtol=rtol, atol=atol, equal_nan=True,
                                    msg=lambda m: f"{name} [{dtype}, {case}]: cutile-rs differs from cutile: {m}")
 
 
