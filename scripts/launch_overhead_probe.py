@@ -1,0 +1,44 @@
+"""Where the cutile-rs launch overhead goes (GPU host): full launch, Python side only, C call that fails fast."""
+import time
+
+import torch
+
+import cuda.tile as ct
+from tileport.examples.vector_add import vector_add
+from tileport.ops import launch
+from tileport.runtime import library
+
+N = 2000
+a = torch.randn(1024, device="cuda")
+b, c = torch.randn_like(a), torch.empty_like(a)
+args = (a, b, c, 1024)
+
+
+def per_call(fn):
+    fn()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(N):
+        fn()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - t0) / N * 1e6
+
+
+s = torch.cuda.current_stream()
+print(f"ct.launch                 {per_call(lambda: ct.launch(s, (1, 1, 1), vector_add, args)):8.2f} us")
+print(f"ops.launch cutile         {per_call(lambda: launch((1, 1, 1), vector_add, args, backend='cutile')):8.2f} us")
+print(f"ops.launch cutile-rs      {per_call(lambda: launch((1, 1, 1), vector_add, args, backend='cutile-rs')):8.2f} us")
+print(f"library.launch            {per_call(lambda: library.launch((1, 1, 1), vector_add, args, s)):8.2f} us")
+t = library._ensure_library().table(vector_add)
+real = t.fn
+t.fn = lambda *x: 0
+print(f"python side only          {per_call(lambda: library.launch((1, 1, 1), vector_add, args, s)):8.2f} us")
+t.fn = real
+import ctypes
+from tileport.runtime import abi
+descs = (abi.TpTensor * 3)()
+err = ctypes.create_string_buffer(256)
+g = (ctypes.c_int32 * 1)(1024)
+sc = (ctypes.c_double * 1)()
+gr = (ctypes.c_uint32 * 3)(1, 1, 1)
+print(f"C call, bad entry         {per_call(lambda: real(99, g, 1, descs, 3, sc, 0, gr, 0, None, err, 256)):8.2f} us")
