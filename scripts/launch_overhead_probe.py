@@ -28,12 +28,13 @@ s = torch.cuda.current_stream()
 print(f"ct.launch                 {per_call(lambda: ct.launch(s, (1, 1, 1), vector_add, args)):8.2f} us")
 print(f"ops.launch cutile         {per_call(lambda: launch((1, 1, 1), vector_add, args, backend='cutile')):8.2f} us")
 print(f"ops.launch cutile-rs      {per_call(lambda: launch((1, 1, 1), vector_add, args, backend='cutile-rs')):8.2f} us")
-print(f"library.launch            {per_call(lambda: library.launch((1, 1, 1), vector_add, args, s)):8.2f} us")
-t = library._ensure_library().table(vector_add)
-real = t.fn
-t.fn = lambda *x: 0
-print(f"python side only          {per_call(lambda: library.launch((1, 1, 1), vector_add, args, s)):8.2f} us")
-t.fn = real
+print(f"library.launch            {per_call(lambda: library.launch((1, 1, 1), vector_add, args)):8.2f} us")
+st = library._states[id(vector_add)]
+real = st.fn
+st.fn = lambda *x: 0
+print(f"python side only          {per_call(lambda: library.launch((1, 1, 1), vector_add, args)):8.2f} us")
+st.fn = real
+real = library._ensure_library().table(vector_add).fn_fast
 import ctypes
 from tileport.runtime import abi
 descs = (abi.TpTensor * 3)()
@@ -41,4 +42,4 @@ err = ctypes.create_string_buffer(256)
 g = (ctypes.c_int32 * 1)(1024)
 sc = (ctypes.c_double * 1)()
 gr = (ctypes.c_uint32 * 3)(1, 1, 1)
-print(f"C call, bad entry         {per_call(lambda: real(99, g, 1, descs, 3, sc, 0, gr, 0, None, err, 256)):8.2f} us")
+print(f"C call, bad entry         {per_call(lambda: real(99, ctypes.addressof(g), 1, ctypes.addressof(descs), 3, ctypes.addressof(sc), 0, ctypes.addressof(gr), 0, None, err, 256)):8.2f} us")

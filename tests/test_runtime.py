@@ -101,7 +101,7 @@ def test_status_codes_name_the_operator_argument_and_problem(lib):
     ops = json.loads(build.manifest_path().read_text())["ops"]
     assert ops["vector_add"]["status"] == "proven"
     assert call(lib, "vector_add", tensors=[desc()] * 3) == \
-        ("BadArgumentCount", "vector_add::vector_add: got 0 generics, 3 tensors, 0 scalars; the entry takes 1, 3, 0")
+        ("BadArgumentCount", "vector_add::vector_add_f32: got 0 generics, 3 tensors, 0 scalars; the entry takes 1, 3, 0")
     status, msg = call(lib, "vector_add", generics=[1024], tensors=[desc(), desc("f16"), desc()])
     assert status == "BadDtype" and "b has dtype code 1, the port takes f32" in msg
     status, msg = call(lib, "vector_add", generics=[1024], tensors=[desc(), desc(shape=(4, 4), strides=(4, 1)),

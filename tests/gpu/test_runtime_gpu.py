@@ -46,6 +46,31 @@ def test_aliasing_output_is_refused_before_launch():
         vadd(a, torch.randn_like(a), a, 1024, "cutile-rs")
 
 
+def test_a_broadcast_output_is_refused_before_launch():
+    from tileport.runtime.checks import OwnershipError
+
+    a = torch.randn(4096, device="cuda")
+    c = torch.empty(1, device="cuda").expand(4096)  # every element is the same memory
+    with pytest.raises(OwnershipError, match="share memory"):
+        vadd(a, torch.randn_like(a), c, 1024, "cutile-rs")
+
+
+def test_many_shapes_and_both_backends_interleaved():
+    """The launch fast path caches per launch shape: alternate shapes, dtypes and backends and check each result."""
+    for k, n in enumerate([1000, 4096, 1000, 77777, 4096]):
+        for dtype in (torch.float32, torch.float16):
+            a = torch.randn(n, device="cuda", dtype=dtype)
+            b = torch.randn_like(a)
+            outs = []
+            for backend in ("cutile-rs", "cutile", "cutile-rs"):
+                c = torch.full_like(a, float("nan"))
+                vadd(a, b, c, 1024, backend)
+                outs.append(c)
+            torch.cuda.synchronize()
+            for c in outs:
+                torch.testing.assert_close(c, a + b, rtol=0, atol=0)
+
+
 def test_unported_specialization_is_refused_with_what_exists():
     from tileport.ops import BackendError
 

@@ -6,8 +6,11 @@ use crate::abi::{Status, TpTensor, MAX_RANK};
 use cutile::cuda_core::{Device, Stream};
 use cutile::prelude::*;
 use cutile::tensor::compute_spec;
+use std::cell::RefCell;
+use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
 use std::ffi::c_void;
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// An error for the caller: a status and a message naming the operator, argument and problem.
@@ -146,35 +149,48 @@ pub fn generic_strings(g: &[i32]) -> Vec<String> {
     g.iter().map(|v| v.to_string()).collect()
 }
 
-/// The caller's device (primary context, shared with PyTorch) and stream, borrowed.
+/// The caller's device (primary context, shared with PyTorch) and stream, borrowed. Both are cached per thread
+/// (the launch hot path then allocates nothing here); the context is made current on every call.
 pub fn stream(device: i32, raw: *mut c_void) -> Result<Arc<Stream>> {
     static DEVICES: OnceLock<Mutex<HashMap<i32, Arc<Device>>>> = OnceLock::new();
-    let mut devices = DEVICES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
-    let dev = match devices.get(&device) {
-        Some(d) => d.clone(),
-        None => {
-            let d = Device::new(device.max(0) as usize).map_err(|e| Failure {
-                status: Status::NoDevice,
-                message: format!("CUDA device {device}: {e:?}"),
-            })?;
-            devices.insert(device, d.clone());
-            d
-        }
-    };
-    dev.bind_to_thread().map_err(|e| Failure {
+    thread_local! {
+        static STREAMS: RefCell<HashMap<(i32, usize), Arc<Stream>>> = RefCell::new(HashMap::new());
+    }
+    let no_device = |e: &dyn std::fmt::Debug| Failure {
         status: Status::NoDevice,
         message: format!("CUDA device {device}: {e:?}"),
-    })?;
-    // SAFETY: the caller passes its live stream (or null, the legacy default stream) on this device.
-    Ok(unsafe { Stream::borrow_raw(raw, &dev) })
+    };
+    if let Some(s) = STREAMS.with(|m| m.borrow().get(&(device, raw as usize)).cloned()) {
+        s.device().bind_to_thread().map_err(|e| no_device(&e))?;
+        return Ok(s);
+    }
+    let dev = {
+        let mut devices = DEVICES
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        match devices.get(&device) {
+            Some(d) => d.clone(),
+            None => {
+                let d = Device::new(device.max(0) as usize).map_err(|e| no_device(&e))?;
+                devices.insert(device, d.clone());
+                d
+            }
+        }
+    };
+    dev.bind_to_thread().map_err(|e| no_device(&e))?;
+    // SAFETY: the caller passes its live stream (or null, the legacy default stream) on this device; PyTorch keeps
+    // its streams for the life of the process.
+    let s = unsafe { Stream::borrow_raw(raw, &dev) };
+    STREAMS.with(|m| m.borrow_mut().insert((device, raw as usize), s.clone()));
+    Ok(s)
 }
 
 /// Runs a launch. The first launch of a specialization JIT-compiles the kernel, and cutile's compiler recurses
-/// deeply: that one runs on a thread with a 64 MiB stack. Later launches (same entry, generics and tensor
-/// specialization bits — what cutile's kernel cache is keyed on) run on the caller's thread.
+/// deeply: that one runs on a thread with a 64 MiB stack. Later launches run on the caller's thread. "Seen" is
+/// keyed on what cutile's kernel cache is keyed on — the entry, its generics and every tensor's specialization bits
+/// (`compute_spec`, the function cutile itself uses) — so a launch taken as seen is a cache hit and never compiles
+/// on the small stack, and a new shape with the same bits does not pay for a thread.
 pub fn launch(
     op: &str,
     generics: &[i32],
@@ -182,22 +198,19 @@ pub fn launch(
     stream: &Arc<Stream>,
     body: impl FnOnce(&Arc<Stream>) -> std::result::Result<(), String> + Send,
 ) -> Result<()> {
-    static SEEN: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
-    let specs: Vec<String> = tensors
-        .iter()
-        .map(|t| {
-            let r = t.rank.clamp(0, MAX_RANK as i32) as usize;
-            let shape: Vec<i32> = t.shape[..r].iter().map(|&v| v as i32).collect();
-            let strides: Vec<i32> = t.strides[..r].iter().map(|&v| v as i32).collect();
-            format!("{:?}", compute_spec(t.data, &shape, &strides, 0))
-        })
-        .collect();
-    let key = format!("{op}|{generics:?}|{specs:?}");
-    let seen = SEEN
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .contains(&key);
+    thread_local! {
+        static SEEN: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
+    }
+    let mut h = DefaultHasher::new();
+    (op, generics).hash(&mut h);
+    for t in tensors {
+        let r = t.rank.clamp(0, MAX_RANK as i32) as usize;
+        let shape: Vec<i32> = t.shape[..r].iter().map(|&v| v as i32).collect();
+        let strides: Vec<i32> = t.strides[..r].iter().map(|&v| v as i32).collect();
+        (t.dtype, compute_spec(t.data, &shape, &strides, 0)).hash(&mut h);
+    }
+    let key = h.finish();
+    let seen = SEEN.with(|s| s.borrow().contains(&key));
     let outcome = if seen {
         body(stream)
     } else {
@@ -218,10 +231,7 @@ pub fn launch(
     };
     match outcome {
         Ok(()) => {
-            SEEN.get_or_init(Default::default)
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(key);
+            SEEN.with(|s| s.borrow_mut().insert(key));
             Ok(())
         }
         Err(e) => fail(Status::LaunchFailed, format!("{op}: {e}")),

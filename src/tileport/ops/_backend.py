@@ -46,15 +46,19 @@ def current_backend(override: str | None = None) -> str:
 def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, *, backend: str | None = None) -> None:
     """Launch ``kernel`` (a `@ct.kernel`) on the current CUDA stream with ``args`` exactly as `ct.launch` takes
     them; the backend decides whether the Python kernel or its Rust port runs. Host wrappers call only this."""
-    import torch
-
     name = current_backend(backend)
-    stream = torch.cuda.current_stream()
     if name == "cutile":
         import cuda.tile as ct
+        import torch
 
-        ct.launch(stream, grid, kernel, args)
+        ct.launch(torch.cuda.current_stream(), grid, kernel, args)
         return
-    from ..runtime import library
+    global _rust_launch
+    if _rust_launch is None:
+        from ..runtime import library
 
-    library.launch(grid, kernel, args, stream)
+        _rust_launch = library.launch
+    _rust_launch(grid, kernel, args)
+
+
+_rust_launch = None

@@ -59,7 +59,12 @@ def layout() -> list[int]:
         [getattr(TpTensor, name).offset for name, _, _ in FIELDS]
 
 
-def op_argtypes() -> list:
+def op_argtypes(fast: bool = False) -> list:
+    """ctypes argtypes of an operator function; ``fast``: every pointer as c_void_p (callers pass addresses of
+    their own buffers — the launch hot path), the err buffer as a ctypes char array."""
+    if fast:
+        return [ctypes.c_char_p if ty == "*mut u8" else ctypes.c_void_p if ty.startswith("*") else _CTYPES[ty]
+                for _, ty in OP_SIGNATURE]
     ptr = {"*const i32": ctypes.POINTER(ctypes.c_int32), "*const TpTensor": ctypes.POINTER(TpTensor),
            "*const f64": ctypes.POINTER(ctypes.c_double), "*const u32": ctypes.POINTER(ctypes.c_uint32),
            "*mut c_void": ctypes.c_void_p, "*mut u8": ctypes.c_char_p}
