@@ -2,6 +2,7 @@
 kernels, dtypes are torch dtype names, the registry matches the proven examples, every signature translates."""
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 import types
@@ -117,3 +118,19 @@ def test_port_signatures_translate(tree, tmp_path):
                 failures.append(f"{name} {stage}: {st.get('error', 'not run')}")
                 break
     assert not failures, "\n".join(failures)
+
+
+def test_torch_schemas_match_the_wrappers():
+    """torch.ops.tileport.<op> takes the same positional parameters, with the same defaults, as the wrapper."""
+    from tileport.ops.torch_library import SCHEMAS, schema_params, wrapper_params
+
+    assert set(SCHEMAS) == set(NAMES)
+    for name in NAMES:
+        mine = schema_params(name)
+        theirs = wrapper_params(name)
+        assert [n for n, _ in mine] == [n for n, _ in theirs], name
+        for (n, text), (_, default) in zip(mine, theirs):
+            if text is None:
+                assert default is inspect.Parameter.empty, f"{name}.{n}: the wrapper has a default, the schema not"
+            else:
+                assert eval(text.replace("None", "None")) == default, f"{name}.{n}: {text} vs {default!r}"

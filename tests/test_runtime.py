@@ -166,3 +166,30 @@ def test_a_stale_library_is_refused_when_autobuild_is_off(monkeypatch, tmp_path)
     monkeypatch.setattr(build, "inputs_hash", lambda: "something else")
     with pytest.raises(library.StaleLibrary, match="TILEPORT_AUTOBUILD=0 forbids"):
         library._open_fresh()
+
+
+@pytest.mark.parametrize("shape, strides", [((), ()), ((7,), (1,)), ((3, 5), (5, 1)), ((2, 3, 4, 5, 6, 7, 8, 9),
+                                                                                     tuple(range(8, 0, -1)))])
+def test_fast_path_descriptors_are_the_abi_struct(shape, strides):
+    """The launch hot path packs descriptors with struct; they must read back as abi.TpTensor field by field."""
+    from tileport.runtime import library
+
+    buf = ctypes.create_string_buffer(library._SCRATCH)
+    library._DESC[len(shape)].pack_into(buf, library._DESC_SIZE, 0xDEADBEEF00, len(shape), 2, *shape, *strides)
+    d = abi.TpTensor.from_buffer(buf, library._DESC_SIZE)
+    assert (d.data, d.rank, d.dtype) == (0xDEADBEEF00, len(shape), 2)
+    assert list(d.shape) == list(shape) + [0] * (abi.MAX_RANK - len(shape))
+    assert list(d.strides) == list(strides) + [0] * (abi.MAX_RANK - len(strides))
+
+
+def test_fast_path_scalars_and_grid_follow_the_descriptors():
+    from tileport.runtime import library
+
+    plan = library._Plan(0, [64, 128], [0, 2], [1, 3], [False, True], [0, 0], [4, 4], ["x", "y"])
+    buf = ctypes.create_string_buffer(library._SCRATCH)
+    plan.scalars.pack_into(buf, plan.scalar_off, 0.5, 7)
+    library._GRID.pack_into(buf, plan.grid_off, 3, 2, 1)
+    assert plan.scalar_off == 2 * ctypes.sizeof(abi.TpTensor)
+    assert list((ctypes.c_double * 2).from_buffer(buf, plan.scalar_off)) == [0.5, 7.0]
+    assert list((ctypes.c_uint32 * 3).from_buffer(buf, plan.grid_off)) == [3, 2, 1]
+    assert list(plan.gen) == [64, 128]

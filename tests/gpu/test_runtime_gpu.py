@@ -95,3 +95,25 @@ def test_edited_kernel_source_is_noticed(monkeypatch):
             vadd(a, a.clone(), torch.empty_like(a), 1024, "cutile-rs")
     finally:
         open(path, "w").write(original)
+
+
+def test_ops_compile_without_graph_breaks():
+    """torch.ops.tileport.<op> under torch.compile(fullgraph=True): traced with the fake implementation, run with
+    the real one, same result as eager."""
+    from tileport.ops.torch_library import register
+
+    register()
+    x = torch.randn(64, 4096, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(4096, device="cuda", dtype=torch.bfloat16)
+    gate, up = torch.randn_like(x), torch.randn_like(x)
+
+    def block(x, w, gate, up):
+        h = torch.ops.tileport.rms_norm(x, w, 1e-6)
+        return torch.ops.tileport.swiglu(h * gate, up) + 1
+
+    eager = block(x, w, gate, up)
+    compiled = torch.compile(block, fullgraph=True)(x, w, gate, up)
+    torch.testing.assert_close(compiled, eager, rtol=1.6e-2, atol=1e-2)
+    rs = torch.ops.tileport.rms_norm(x, w, 1e-6, backend="cutile-rs")
+    py = torch.ops.tileport.rms_norm(x, w, 1e-6, backend="cutile")
+    torch.testing.assert_close(rs, py, rtol=0, atol=0)

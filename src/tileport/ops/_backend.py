@@ -14,6 +14,8 @@ from ..errors import TileportError
 BACKENDS = ("cutile", "cutile-rs")
 DEFAULT = "cutile-rs"
 _chosen: str | None = None
+#: internal: the "backend" of torch.compile's fake implementations — validate and allocate, launch nothing
+TRACING = "<tracing>"
 
 
 class BackendError(TileportError):
@@ -33,6 +35,8 @@ def set_backend(name: str | None) -> None:
 
 
 def current_backend(override: str | None = None) -> str:
+    if override is TRACING:
+        return TRACING
     if override is not None:
         return _check(override, "backend=")
     if _chosen is not None:
@@ -47,6 +51,8 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, *, backend: str
     """Launch ``kernel`` (a `@ct.kernel`) on the current CUDA stream with ``args`` exactly as `ct.launch` takes
     them; the backend decides whether the Python kernel or its Rust port runs. Host wrappers call only this."""
     name = current_backend(backend)
+    if name is TRACING:
+        return
     if name == "cutile":
         import cuda.tile as ct
         import torch

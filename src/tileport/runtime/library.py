@@ -8,13 +8,13 @@ then the operator's C function runs on the caller's stream.
 """
 from __future__ import annotations
 
-import array
 import ctypes
 import hashlib
 import inspect
 import json
 import os
 import shutil
+import struct
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -201,9 +201,19 @@ def _refresh_port(lib: Library, name: str, t: OpTable) -> Library:
     return _library
 
 
+#: one descriptor per rank: data, rank, dtype, the shape and strides with their unused slots zero-filled
+_DESC = [struct.Struct(f"<Qii{r}q{8 * (abi.MAX_RANK - r)}x{r}q{8 * (abi.MAX_RANK - r)}x")
+         for r in range(abi.MAX_RANK + 1)]
+_DESC_SIZE = ctypes.sizeof(abi.TpTensor)
+assert all(d.size == _DESC_SIZE for d in _DESC)
+_SCRATCH = 4096
+
+
 class _Plan:
-    """How one launch shape (kernel, arg dtypes/ranks, constant values) is passed to the C function."""
-    __slots__ = ("entry", "gen", "gen_addr", "n_gen", "tpos", "spos", "written", "codes", "sizes", "names")
+    """How one launch shape (kernel, arg dtypes/ranks, constant values) is passed to the C function: where the
+    tensors and scalars are among the arguments and how each is written into the per-thread call buffer."""
+    __slots__ = ("entry", "gen", "gen_addr", "n_gen", "tpos", "spos", "written", "codes", "sizes", "names",
+                 "scalars", "scalar_off", "grid_off", "n_t", "n_s")
 
     def __init__(self, entry: int, generics: list[int], tpos: list[int], spos: list[int], written: list[bool],
                  codes: list[int], sizes: list[int], names: list[str]):
@@ -211,14 +221,23 @@ class _Plan:
         self.gen = (ctypes.c_int32 * max(1, len(generics)))(*generics)
         self.gen_addr = ctypes.addressof(self.gen)
         self.tpos, self.spos, self.written, self.codes, self.sizes, self.names = tpos, spos, written, codes, sizes, names
+        self.n_t, self.n_s = len(tpos), len(spos)
+        self.scalar_off = self.n_t * _DESC_SIZE
+        self.scalars = struct.Struct(f"<{len(spos)}d")
+        self.grid_off = self.scalar_off + 8 * len(spos)
+        if self.grid_off + 12 > _SCRATCH:
+            raise BackendError(f"a launch with {self.n_t} tensors and {self.n_s} scalars exceeds the call buffer")
+
+
+_GRID = struct.Struct("<3I")
 
 
 class _KernelState:
-    __slots__ = ("kernel", "table", "plans", "const_mask", "source", "stat", "fn", "lib")
+    __slots__ = ("kernel", "table", "plans", "kinds", "source", "stat", "fn", "lib")
 
     def __init__(self, kernel: Any, lib: Library, table: OpTable):
         self.kernel, self.lib, self.table, self.plans = kernel, lib, table, {}
-        self.const_mask = [p in table.constants for p in table.params]
+        self.kinds = [p in table.constants for p in table.params]
         self.source = str(table.source)
         self.stat = None
         self.fn = table.fn_fast
@@ -226,17 +245,16 @@ class _KernelState:
 
 _states: dict[int, _KernelState] = {}
 _tls = threading.local()
-_WORDS = ctypes.sizeof(abi.TpTensor) // 8
 
 
-def _buffers(n_tensors: int):
-    """Per-thread scratch for descriptors, scalars, grid and the error message (ctypes releases the GIL, so a
-    buffer shared between threads could change under a running call)."""
+def _buffers():
+    """Per-thread call buffer (descriptors, then scalars, then the grid) and error buffer, with their addresses:
+    ctypes releases the GIL during the call, so a buffer shared between threads could change under it."""
     b = getattr(_tls, "bufs", None)
-    if b is None or len(b[0]) < n_tensors * _WORDS:
-        words = array.array("q", bytes(8 * _WORDS * max(4, n_tensors)))
-        b = _tls.bufs = (words, array.array("d", bytes(8 * 16)), array.array("I", bytes(12)),
-                         ctypes.create_string_buffer(ERR_LEN))
+    if b is None:
+        raw = ctypes.create_string_buffer(_SCRATCH)
+        err = ctypes.create_string_buffer(ERR_LEN)
+        b = _tls.bufs = (raw, ctypes.addressof(raw), err)
     return b
 
 
@@ -300,38 +318,36 @@ def _checked(st: _KernelState, plan: _Plan, args: tuple, device: int) -> None:
 
 def launch(grid: tuple[int, int, int], kernel: Any, args: tuple) -> None:
     """Launch ``kernel``'s Rust port on PyTorch's current stream (see the module docstring). The steady state —
-    a known kernel, launch shape and unchanged source — touches each tensor a few times and makes one C call."""
-    import torch
-
+    a known kernel, launch shape and unchanged source — reads each tensor's pointer, shape and strides once, packs
+    them with a precompiled struct and makes one C call."""
+    torch = _torch()
     st = _states.get(id(kernel))
     if st is None or st.kernel is not kernel or _stat_key(st.source) != st.stat:
         st = _state(kernel)
-    key = tuple((type(a), a) if c else (a.dtype, a.dim()) if isinstance(a, torch.Tensor) else type(a)
-                for a, c in zip(args, st.const_mask))
+    Tensor = torch.Tensor
+    key = tuple([(type(a), a) if c else (a.dtype, a.dim()) if isinstance(a, Tensor) else type(a)
+                 for a, c in zip(args, st.kinds)])
     plan = st.plans.get(key)
     if plan is None:
         plan = st.plans[key] = _plan(st, args, torch)
-    words, scalars, gr, err = _buffers(len(plan.tpos))
+    raw, addr, err = _buffers()
     device = torch._C._cuda_getDevice()
     extents = []
     clear = True
+    off = 0
     for k, i in enumerate(plan.tpos):
         a = args[i]
         ptr, shape, strides = a.data_ptr(), a.shape, a.stride()
-        rank = len(shape)
-        base = k * _WORDS
-        words[base] = ptr
-        words[base + 1] = rank | (plan.codes[k] << 32)
-        words[base + 2:base + 2 + rank] = array.array("q", shape)
-        words[base + 2 + abi.MAX_RANK:base + 2 + abi.MAX_RANK + rank] = array.array("q", strides)
-        if a.get_device() != device or min(strides, default=0) < 0:
+        _DESC[len(shape)].pack_into(raw, off, ptr, len(shape), plan.codes[k], *shape, *strides)
+        off += _DESC_SIZE
+        if a.get_device() != device:
             clear = False
-        if 0 in shape:
-            extents.append(None)
+        if a.is_contiguous():
+            n = a.numel()
+            extents.append((ptr, ptr + plan.sizes[k] * n) if n else None)
         else:
-            extents.append((ptr, ptr + plan.sizes[k] * (1 + sum((n - 1) * s for n, s in zip(shape, strides)))))
-        if plan.written[k] and not a.is_contiguous():
-            clear = False  # may overlap itself: the full check decides
+            clear = False  # strided: the full check works out extents and self-overlap
+            extents.append(None)
     for k, w in enumerate(plan.written):
         if w and extents[k] is not None:
             lo, hi = extents[k]
@@ -340,13 +356,24 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple) -> None:
                     clear = False
     if not clear:
         _checked(st, plan, args, device)
-    for m, i in enumerate(plan.spos):
-        scalars[m] = args[i]
-    gr[0], gr[1], gr[2] = grid
-    status = st.fn(plan.entry, plan.gen_addr, plan.n_gen, words.buffer_info()[0], len(plan.tpos),
-                   scalars.buffer_info()[0], len(plan.spos), gr.buffer_info()[0], device,
-                   torch._C._cuda_getCurrentRawStream(device), err, ERR_LEN)
+    if plan.n_s:
+        plan.scalars.pack_into(raw, plan.scalar_off, *[args[i] for i in plan.spos])
+    _GRID.pack_into(raw, plan.grid_off, *grid)
+    status = st.fn(plan.entry, plan.gen_addr, plan.n_gen, addr, plan.n_t, addr + plan.scalar_off, plan.n_s,
+                   addr + plan.grid_off, device, torch._C._cuda_getCurrentRawStream(device), err, ERR_LEN)
     if status != 0:
         kind, meaning = abi.STATUS.get(status, ("Unknown", "unknown status"))
         raise LaunchError(f"cutile-rs {kernel._pyfunc.__name__}: {kind} ({meaning}): "
                           f"{err.value.decode(errors='replace')}")
+
+
+_torch_module = None
+
+
+def _torch():
+    global _torch_module
+    if _torch_module is None:
+        import torch
+
+        _torch_module = torch
+    return _torch_module

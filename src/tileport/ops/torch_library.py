@@ -1,0 +1,78 @@
+"""The ops as PyTorch custom operators (`torch.ops.tileport.<op>`), so `torch.compile` traces through them.
+
+`register()` defines each op from the schema table below, with a CUDA implementation that calls the host wrapper
+(backend chosen as usual, or by the `backend` argument) and a fake implementation for tracing: the same wrapper,
+validating shapes and allocating the output on fake tensors, with the launch skipped. Call `register()` once
+(idempotent); it needs torch.
+"""
+from __future__ import annotations
+
+import inspect
+
+from .registry import NAMES, wrapper
+
+#: op → its parameters in torch's schema language (the host wrapper's positional parameters, same names/defaults)
+SCHEMAS: dict[str, str] = {
+    "vector_add": "Tensor a, Tensor b",
+    "scale_cast": "Tensor x, float alpha",
+    "bias_act": "Tensor x, Tensor bias, str act='relu'",
+    "matmul": "Tensor a, Tensor b",
+    "row_softmax": "Tensor x",
+    "persistent_scale": "Tensor x",
+    "rms_norm": "Tensor x, Tensor weight, float eps=1e-06",
+    "gelu_tanh": "Tensor x",
+    "relu": "Tensor x",
+    "swiglu": "Tensor gate, Tensor up",
+    "geglu": "Tensor gate, Tensor up",
+    "layer_norm": "Tensor x, Tensor weight, Tensor bias, float eps=1e-05",
+    "silu_and_mul": "Tensor x",
+    "causal_mask": "Tensor x, int shift=0, int? n_cols=None",
+    "masked_rowsum": "Tensor x, float threshold=0.0",
+    "gelu_erf": "Tensor x",
+    "softcap": "Tensor x, float cap",
+    "linear": "Tensor x, Tensor weight",
+    "matmul_tf32": "Tensor a, Tensor b",
+    "expert_offsets": "Tensor counts, int? group=None",
+    "leaky_relu": "Tensor x, float slope=0.01",
+}
+NAMESPACE = "tileport"
+_registered = False
+
+
+def schema_params(name: str) -> list[tuple[str, str | None]]:
+    """(name, default text or None) of each parameter in the schema of ``name``."""
+    out = []
+    for part in SCHEMAS[name].split(", "):
+        decl, _, default = part.partition("=")
+        out.append((decl.split()[-1], default or None))
+    return out
+
+
+def wrapper_params(name: str) -> list[tuple[str, object]]:
+    """(name, default or inspect.Parameter.empty) of the wrapper's positional parameters."""
+    return [(p.name, p.default) for p in inspect.signature(wrapper(name)).parameters.values()
+            if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+
+
+def register() -> None:
+    global _registered
+    if _registered:
+        return
+    import torch
+
+    from ._backend import TRACING
+
+    for name in NAMES:
+        qualname = f"{NAMESPACE}::{name}"
+        torch.library.define(qualname, f"({SCHEMAS[name]}, *, str? backend=None) -> Tensor")
+        fn = wrapper(name)
+
+        def impl(*args, backend=None, _fn=fn):
+            return _fn(*args, backend=backend)
+
+        def fake(*args, backend=None, _fn=fn):
+            return _fn(*args, backend=TRACING)
+
+        torch.library.impl(qualname, "CUDA", impl)
+        torch.library.register_fake(qualname, fake)
+    _registered = True
