@@ -73,9 +73,9 @@ def lib():
 def test_library_reports_the_python_abi(lib):
     lib.tileport_abi_version.restype = ctypes.c_uint32
     assert lib.tileport_abi_version() == abi.ABI_VERSION
-    buf = (ctypes.c_uint64 * 32)()
+    buf = (ctypes.c_uint64 * 64)()
     lib.tileport_abi_layout.restype = ctypes.c_size_t
-    n = lib.tileport_abi_layout(buf, 32)
+    n = lib.tileport_abi_layout(buf, 64)
     assert list(buf[:n]) == abi.layout()
 
 
@@ -83,10 +83,13 @@ def call(lib, op, entry=0, generics=(), tensors=(), scalars=(), grid=(1, 1, 1)):
     fn = getattr(lib, f"tp_{op}")
     fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
     descs = (abi.TpTensor * max(1, len(tensors)))(*tensors)
+    gen = (ctypes.c_int32 * max(1, len(generics)))(*generics)
+    sc = (ctypes.c_double * max(1, len(scalars)))(*scalars)
+    c = abi.TpCall(entry=entry, device=0, n_generics=len(generics), n_tensors=len(tensors), n_scalars=len(scalars),
+                   generics=ctypes.addressof(gen), tensors=ctypes.addressof(descs), scalars=ctypes.addressof(sc),
+                   stream=0, grid=(ctypes.c_uint32 * 3)(*grid))
     err = ctypes.create_string_buffer(1024)
-    status = fn(entry, (ctypes.c_int32 * max(1, len(generics)))(*generics), len(generics), descs, len(tensors),
-                (ctypes.c_double * max(1, len(scalars)))(*scalars), len(scalars),
-                (ctypes.c_uint32 * 3)(*grid), 0, None, err, 1024)
+    status = fn(ctypes.addressof(c), err, 1024)
     return abi.STATUS[status][0], err.value.decode()
 
 
@@ -176,20 +179,26 @@ def test_fast_path_descriptors_are_the_abi_struct(shape, strides):
 
     buf = ctypes.create_string_buffer(library._SCRATCH)
     library._DESC[len(shape)].pack_into(buf, library._DESC_SIZE, 0xDEADBEEF00, len(shape), 2, *shape, *strides)
+    assert library._SCRATCH >= 2 * library._DESC_SIZE
     d = abi.TpTensor.from_buffer(buf, library._DESC_SIZE)
     assert (d.data, d.rank, d.dtype) == (0xDEADBEEF00, len(shape), 2)
     assert list(d.shape) == list(shape) + [0] * (abi.MAX_RANK - len(shape))
     assert list(d.strides) == list(strides) + [0] * (abi.MAX_RANK - len(strides))
 
 
-def test_fast_path_scalars_and_grid_follow_the_descriptors():
+def test_fast_path_call_block_is_the_abi_struct():
+    """The hot path packs the call block, descriptors and scalars into one buffer; read back through ctypes."""
     from tileport.runtime import library
 
-    plan = library._Plan(0, [64, 128], [0, 2], [1, 3], [False, True], [0, 0], [4, 4], ["x", "y"])
+    plan = library._Plan(3, [64, 128], [0, 2], [1, 3], [False, True], [0, 0], [4, 4], ["x", "y"])
     buf = ctypes.create_string_buffer(library._SCRATCH)
+    addr = ctypes.addressof(buf)
     plan.scalars.pack_into(buf, plan.scalar_off, 0.5, 7)
-    library._GRID.pack_into(buf, plan.grid_off, 3, 2, 1)
-    assert plan.scalar_off == 2 * ctypes.sizeof(abi.TpTensor)
-    assert list((ctypes.c_double * 2).from_buffer(buf, plan.scalar_off)) == [0.5, 7.0]
-    assert list((ctypes.c_uint32 * 3).from_buffer(buf, plan.grid_off)) == [3, 2, 1]
-    assert list(plan.gen) == [64, 128]
+    library._CALL.pack_into(buf, 0, plan.entry, 1, plan.n_gen, plan.n_t, plan.n_s, 0, plan.gen_addr,
+                            addr + library._CALL_SIZE, addr + plan.scalar_off, 0xABC, 3, 2, 1)
+    c = abi.TpCall.from_buffer(buf)
+    assert (c.entry, c.device, c.n_generics, c.n_tensors, c.n_scalars) == (3, 1, 2, 2, 2)
+    assert list((ctypes.c_int32 * 2).from_address(c.generics)) == [64, 128]
+    assert c.tensors == addr + ctypes.sizeof(abi.TpCall) and c.stream == 0xABC and list(c.grid) == [3, 2, 1]
+    assert list((ctypes.c_double * 2).from_address(c.scalars)) == [0.5, 7.0]
+    assert plan.scalar_off == ctypes.sizeof(abi.TpCall) + 2 * ctypes.sizeof(abi.TpTensor)

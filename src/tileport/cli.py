@@ -612,6 +612,11 @@ def bundle_doc() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["bench"]:  # its own parser (options such as --out would be taken for tileport's)
+        from .bench import runner
+
+        return runner.main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

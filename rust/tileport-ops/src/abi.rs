@@ -1,7 +1,7 @@
 //! The C ABI shared with Python (generated from `src/tileport/runtime/abi.py`; do not edit).
 
 /// Version of this ABI; Python refuses a library reporting another one.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 /// Largest tensor rank a descriptor carries.
 pub const MAX_RANK: usize = 8;
 
@@ -22,6 +22,24 @@ pub struct TpTensor {
     pub dtype: i32,
     pub shape: [i64; 8],
     pub strides: [i64; 8],
+}
+
+/// One operator call: entry, device, counts, pointers to the generics (i32), tensor descriptors and scalars (f64), the caller's CUstream and the grid.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct TpCall {
+    pub entry: i32,
+    pub device: i32,
+    pub n_generics: u32,
+    pub n_tensors: u32,
+    pub n_scalars: u32,
+    pub reserved: u32,
+    pub generics: u64,
+    pub tensors: u64,
+    pub scalars: u64,
+    pub stream: u64,
+    pub grid: [u32; 3],
+    pub reserved2: u32,
 }
 
 /// What an operator call returns.
@@ -54,7 +72,8 @@ pub extern "C" fn tileport_abi_version() -> u32 {
     ABI_VERSION
 }
 
-/// Writes [size, alignment, field offsets...] of `TpTensor` into `out` (up to `n` values); returns how many exist.
+/// Writes, for TpTensor then TpCall, [size, alignment, field offsets...] into `out` (up to `n` values); returns
+/// how many exist.
 ///
 /// # Safety
 /// `out` must be valid for `n` writes of u64.
@@ -68,6 +87,20 @@ pub unsafe extern "C" fn tileport_abi_layout(out: *mut u64, n: usize) -> usize {
         std::mem::offset_of!(TpTensor, dtype) as u64,
         std::mem::offset_of!(TpTensor, shape) as u64,
         std::mem::offset_of!(TpTensor, strides) as u64,
+        std::mem::size_of::<TpCall>() as u64,
+        std::mem::align_of::<TpCall>() as u64,
+        std::mem::offset_of!(TpCall, entry) as u64,
+        std::mem::offset_of!(TpCall, device) as u64,
+        std::mem::offset_of!(TpCall, n_generics) as u64,
+        std::mem::offset_of!(TpCall, n_tensors) as u64,
+        std::mem::offset_of!(TpCall, n_scalars) as u64,
+        std::mem::offset_of!(TpCall, reserved) as u64,
+        std::mem::offset_of!(TpCall, generics) as u64,
+        std::mem::offset_of!(TpCall, tensors) as u64,
+        std::mem::offset_of!(TpCall, scalars) as u64,
+        std::mem::offset_of!(TpCall, stream) as u64,
+        std::mem::offset_of!(TpCall, grid) as u64,
+        std::mem::offset_of!(TpCall, reserved2) as u64,
     ];
     for (i, v) in values.iter().enumerate().take(n) {
         unsafe { *out.add(i) = *v };

@@ -3,45 +3,30 @@
 use crate::abi::*;
 use crate::{ports, rt};
 use cutile::prelude::*;
-use std::ffi::c_void;
 
-/// `bias_act`: launches one of its entries (bias_act) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `bias_act`: launches one of its entries (bias_act) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_bias_act(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_bias_act(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "bias_act::bias_act";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let bias = rt::borrow::<f32>(op, &t[1], "bias", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::bias_act::port::bias_act(
                             &x,
@@ -60,49 +45,35 @@ pub unsafe extern "C" fn tp_bias_act(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("bias_act: no entry {entry} (it has 1)"),
+                    format!("bias_act: no entry {} (it has 1)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `causal_mask`: launches one of its entries (causal_mask) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `causal_mask`: launches one of its entries (causal_mask) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_causal_mask(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "causal_mask::causal_mask";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 2])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::causal_mask::port::causal_mask(
                             &x,
@@ -122,43 +93,33 @@ pub unsafe extern "C" fn tp_causal_mask(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("causal_mask: no entry {entry} (it has 1)"),
+                    format!("causal_mask: no entry {} (it has 1)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `expert_offsets`: launches one of its entries (expert_offsets) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `expert_offsets`: launches one of its entries (expert_offsets) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_expert_offsets(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
+    call: *const TpCall,
     err: *mut u8,
     err_len: usize,
 ) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "expert_offsets::expert_offsets";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
@@ -166,7 +127,7 @@ pub unsafe extern "C" fn tp_expert_offsets(
                         rt::borrow::<i32>(op, &t[0], "counts", (DTYPE_I32, "i32"), 1, dev)?;
                     let mut offsets =
                         rt::borrow::<i32>(op, &t[1], "offsets", (DTYPE_I32, "i32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::expert_offsets::port::expert_offsets(
                             &counts,
@@ -184,50 +145,36 @@ pub unsafe extern "C" fn tp_expert_offsets(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("expert_offsets: no entry {entry} (it has 1)"),
+                    format!("expert_offsets: no entry {} (it has 1)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `geglu`: launches one of its entries (geglu_f32, geglu_f16, geglu_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `geglu`: launches one of its entries (geglu_f32, geglu_f16, geglu_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_geglu(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "geglu::geglu_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
                     let gate = rt::borrow::<f32>(op, &t[0], "gate", (DTYPE_F32, "f32"), 2, dev)?;
                     let up = rt::borrow::<f32>(op, &t[1], "up", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::geglu::port::geglu_f32(
                             &gate,
@@ -271,7 +218,7 @@ pub unsafe extern "C" fn tp_geglu(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::geglu::port::geglu_f16(
                             &gate,
@@ -315,7 +262,7 @@ pub unsafe extern "C" fn tp_geglu(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::geglu::port::geglu_bf16(
                             &gate,
@@ -334,49 +281,35 @@ pub unsafe extern "C" fn tp_geglu(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("geglu: no entry {entry} (it has 3)"),
+                    format!("geglu: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `gelu_erf`: launches one of its entries (gelu_erf_f32, gelu_erf_f16, gelu_erf_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `gelu_erf`: launches one of its entries (gelu_erf_f32, gelu_erf_f16, gelu_erf_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_gelu_erf(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "gelu_erf::gelu_erf_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::gelu_erf::port::gelu_erf_f32(
                             &x,
@@ -411,7 +344,7 @@ pub unsafe extern "C" fn tp_gelu_erf(
                         1,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::gelu_erf::port::gelu_erf_f16(
                             &x,
@@ -446,7 +379,7 @@ pub unsafe extern "C" fn tp_gelu_erf(
                         1,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::gelu_erf::port::gelu_erf_bf16(
                             &x,
@@ -464,49 +397,35 @@ pub unsafe extern "C" fn tp_gelu_erf(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("gelu_erf: no entry {entry} (it has 3)"),
+                    format!("gelu_erf: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `gelu_tanh`: launches one of its entries (gelu_tanh) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `gelu_tanh`: launches one of its entries (gelu_tanh) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_gelu_tanh(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "gelu_tanh::gelu_tanh";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::gelu_tanh::port::gelu_tanh(
                             &x,
@@ -524,43 +443,29 @@ pub unsafe extern "C" fn tp_gelu_tanh(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("gelu_tanh: no entry {entry} (it has 1)"),
+                    format!("gelu_tanh: no entry {} (it has 1)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `layer_norm`: launches one of its entries (layer_norm_f32, layer_norm_f16, layer_norm_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `layer_norm`: launches one of its entries (layer_norm_f32, layer_norm_f16, layer_norm_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_layer_norm(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "layer_norm::layer_norm_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 2])?;
@@ -568,7 +473,7 @@ pub unsafe extern "C" fn tp_layer_norm(
                     let w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
                     let b = rt::borrow::<f32>(op, &t[2], "b", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[3], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2], &t[3]], &stream, |stream| {
                         let launch = ports::layer_norm::port::layer_norm_f32(
                             &x,
@@ -623,7 +528,7 @@ pub unsafe extern "C" fn tp_layer_norm(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2], &t[3]], &stream, |stream| {
                         let launch = ports::layer_norm::port::layer_norm_f16(
                             &x,
@@ -678,7 +583,7 @@ pub unsafe extern "C" fn tp_layer_norm(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2], &t[3]], &stream, |stream| {
                         let launch = ports::layer_norm::port::layer_norm_bf16(
                             &x,
@@ -700,49 +605,35 @@ pub unsafe extern "C" fn tp_layer_norm(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("layer_norm: no entry {entry} (it has 3)"),
+                    format!("layer_norm: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `leaky_relu`: launches one of its entries (leaky_relu_slope_0_01, leaky_relu_slope_0_1, leaky_relu_slope_0_2) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `leaky_relu`: launches one of its entries (leaky_relu_slope_0_01, leaky_relu_slope_0_1, leaky_relu_slope_0_2) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_leaky_relu(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "leaky_relu::leaky_relu_slope_0_01";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::leaky_relu::port::leaky_relu_slope_0_01(
                             &x,
@@ -763,7 +654,7 @@ pub unsafe extern "C" fn tp_leaky_relu(
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::leaky_relu::port::leaky_relu_slope_0_1(
                             &x,
@@ -784,7 +675,7 @@ pub unsafe extern "C" fn tp_leaky_relu(
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::leaky_relu::port::leaky_relu_slope_0_2(
                             &x,
@@ -802,43 +693,29 @@ pub unsafe extern "C" fn tp_leaky_relu(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("leaky_relu: no entry {entry} (it has 3)"),
+                    format!("leaky_relu: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `linear`: launches one of its entries (linear_f16, linear_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `linear`: launches one of its entries (linear_f16, linear_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_linear(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "linear::linear_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
@@ -866,7 +743,7 @@ pub unsafe extern "C" fn tp_linear(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::linear::port::linear_f16(
                             &x,
@@ -910,7 +787,7 @@ pub unsafe extern "C" fn tp_linear(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::linear::port::linear_bf16(
                             &x,
@@ -929,49 +806,39 @@ pub unsafe extern "C" fn tp_linear(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("linear: no entry {entry} (it has 2)"),
+                    format!("linear: no entry {} (it has 2)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `masked_rowsum`: launches one of its entries (masked_rowsum) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `masked_rowsum`: launches one of its entries (masked_rowsum) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_masked_rowsum(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
+    call: *const TpCall,
     err: *mut u8,
     err_len: usize,
 ) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "masked_rowsum::masked_rowsum";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 2])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::masked_rowsum::port::masked_rowsum(
                             &x,
@@ -991,43 +858,29 @@ pub unsafe extern "C" fn tp_masked_rowsum(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("masked_rowsum: no entry {entry} (it has 1)"),
+                    format!("masked_rowsum: no entry {} (it has 1)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `matmul`: launches one of its entries (matmul_f16, matmul_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `matmul`: launches one of its entries (matmul_f16, matmul_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_matmul(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "matmul::matmul_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
@@ -1055,7 +908,7 @@ pub unsafe extern "C" fn tp_matmul(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::matmul::port::matmul_f16(
                             &a,
@@ -1099,7 +952,7 @@ pub unsafe extern "C" fn tp_matmul(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::matmul::port::matmul_bf16(
                             &a,
@@ -1118,50 +971,36 @@ pub unsafe extern "C" fn tp_matmul(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("matmul: no entry {entry} (it has 2)"),
+                    format!("matmul: no entry {} (it has 2)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `matmul_tf32`: launches one of its entries (matmul_tf32) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `matmul_tf32`: launches one of its entries (matmul_tf32) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_matmul_tf32(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_matmul_tf32(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "matmul_tf32::matmul_tf32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
                     let a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 2, dev)?;
                     let b = rt::borrow::<f32>(op, &t[1], "b", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut c = rt::borrow::<f32>(op, &t[2], "c", (DTYPE_F32, "f32"), 2, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::matmul_tf32::port::matmul_tf32(
                             &a,
@@ -1180,49 +1019,39 @@ pub unsafe extern "C" fn tp_matmul_tf32(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("matmul_tf32: no entry {entry} (it has 1)"),
+                    format!("matmul_tf32: no entry {} (it has 1)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `persistent_scale`: launches one of its entries (persistent_scale) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `persistent_scale`: launches one of its entries (persistent_scale) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_persistent_scale(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
+    call: *const TpCall,
     err: *mut u8,
     err_len: usize,
 ) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "persistent_scale::persistent_scale";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::persistent_scale::port::persistent_scale(&x, &y)
                             .generics(rt::generic_strings(g))
@@ -1237,49 +1066,35 @@ pub unsafe extern "C" fn tp_persistent_scale(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("persistent_scale: no entry {entry} (it has 1)"),
+                    format!("persistent_scale: no entry {} (it has 1)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `relu`: launches one of its entries (relu) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `relu`: launches one of its entries (relu) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_relu(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_relu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "relu::relu";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch =
                             ports::relu::port::relu(&x, (&mut y).partition(rt::tile([g[0]])))
@@ -1295,50 +1110,36 @@ pub unsafe extern "C" fn tp_relu(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("relu: no entry {entry} (it has 1)"),
+                    format!("relu: no entry {} (it has 1)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `rms_norm`: launches one of its entries (rms_norm_f32, rms_norm_f16, rms_norm_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `rms_norm`: launches one of its entries (rms_norm_f32, rms_norm_f16, rms_norm_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_rms_norm(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "rms_norm::rms_norm_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::rms_norm::port::rms_norm_f32(
                             &x,
@@ -1384,7 +1185,7 @@ pub unsafe extern "C" fn tp_rms_norm(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::rms_norm::port::rms_norm_f16(
                             &x,
@@ -1430,7 +1231,7 @@ pub unsafe extern "C" fn tp_rms_norm(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::rms_norm::port::rms_norm_bf16(
                             &x,
@@ -1451,49 +1252,35 @@ pub unsafe extern "C" fn tp_rms_norm(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("rms_norm: no entry {entry} (it has 3)"),
+                    format!("rms_norm: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `row_softmax`: launches one of its entries (row_softmax_f32, row_softmax_f16, row_softmax_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `row_softmax`: launches one of its entries (row_softmax_f32, row_softmax_f16, row_softmax_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_row_softmax(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "row_softmax::row_softmax_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_f32(
                             &x,
@@ -1528,7 +1315,7 @@ pub unsafe extern "C" fn tp_row_softmax(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_f16(
                             &x,
@@ -1563,7 +1350,7 @@ pub unsafe extern "C" fn tp_row_softmax(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_bf16(
                             &x,
@@ -1581,43 +1368,29 @@ pub unsafe extern "C" fn tp_row_softmax(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("row_softmax: no entry {entry} (it has 3)"),
+                    format!("row_softmax: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `scale_cast`: launches one of its entries (scale_cast_f16, scale_cast_bf16, scale_cast_f32) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `scale_cast`: launches one of its entries (scale_cast_f16, scale_cast_bf16, scale_cast_f32) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_scale_cast(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "scale_cast::scale_cast_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
@@ -1637,7 +1410,7 @@ pub unsafe extern "C" fn tp_scale_cast(
                         1,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::scale_cast::port::scale_cast_f16(
                             &x,
@@ -1673,7 +1446,7 @@ pub unsafe extern "C" fn tp_scale_cast(
                         1,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::scale_cast::port::scale_cast_bf16(
                             &x,
@@ -1695,7 +1468,7 @@ pub unsafe extern "C" fn tp_scale_cast(
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::scale_cast::port::scale_cast_f32(
                             &x,
@@ -1714,49 +1487,35 @@ pub unsafe extern "C" fn tp_scale_cast(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("scale_cast: no entry {entry} (it has 3)"),
+                    format!("scale_cast: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `silu_and_mul`: launches one of its entries (silu_and_mul_f32, silu_and_mul_f16, silu_and_mul_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `silu_and_mul`: launches one of its entries (silu_and_mul_f32, silu_and_mul_f16, silu_and_mul_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_silu_and_mul(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "silu_and_mul::silu_and_mul_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::silu_and_mul::port::silu_and_mul_f32(
                             &x,
@@ -1791,7 +1550,7 @@ pub unsafe extern "C" fn tp_silu_and_mul(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::silu_and_mul::port::silu_and_mul_f16(
                             &x,
@@ -1826,7 +1585,7 @@ pub unsafe extern "C" fn tp_silu_and_mul(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::silu_and_mul::port::silu_and_mul_bf16(
                             &x,
@@ -1844,49 +1603,35 @@ pub unsafe extern "C" fn tp_silu_and_mul(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("silu_and_mul: no entry {entry} (it has 3)"),
+                    format!("silu_and_mul: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `softcap`: launches one of its entries (softcap_f32, softcap_f16, softcap_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `softcap`: launches one of its entries (softcap_f32, softcap_f16, softcap_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_softcap(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "softcap::softcap_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::softcap::port::softcap_f32(
                             &x,
@@ -1922,7 +1667,7 @@ pub unsafe extern "C" fn tp_softcap(
                         1,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::softcap::port::softcap_f16(
                             &x,
@@ -1958,7 +1703,7 @@ pub unsafe extern "C" fn tp_softcap(
                         1,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
                         let launch = ports::softcap::port::softcap_bf16(
                             &x,
@@ -1977,50 +1722,36 @@ pub unsafe extern "C" fn tp_softcap(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("softcap: no entry {entry} (it has 3)"),
+                    format!("softcap: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `swiglu`: launches one of its entries (swiglu_f32, swiglu_f16, swiglu_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `swiglu`: launches one of its entries (swiglu_f32, swiglu_f16, swiglu_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_swiglu(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "swiglu::swiglu_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
                     let gate = rt::borrow::<f32>(op, &t[0], "gate", (DTYPE_F32, "f32"), 2, dev)?;
                     let up = rt::borrow::<f32>(op, &t[1], "up", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::swiglu::port::swiglu_f32(
                             &gate,
@@ -2064,7 +1795,7 @@ pub unsafe extern "C" fn tp_swiglu(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::swiglu::port::swiglu_f16(
                             &gate,
@@ -2108,7 +1839,7 @@ pub unsafe extern "C" fn tp_swiglu(
                         2,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::swiglu::port::swiglu_bf16(
                             &gate,
@@ -2127,50 +1858,36 @@ pub unsafe extern "C" fn tp_swiglu(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("swiglu: no entry {entry} (it has 3)"),
+                    format!("swiglu: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
     }
 }
 
-/// `vector_add`: launches one of its entries (vector_add_f32, vector_add_f16, vector_add_bf16) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `vector_add`: launches one of its entries (vector_add_f32, vector_add_f16, vector_add_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
-pub unsafe extern "C" fn tp_vector_add(
-    entry: i32,
-    generics: *const i32,
-    n_generics: usize,
-    tensors: *const TpTensor,
-    n_tensors: usize,
-    scalars: *const f64,
-    n_scalars: usize,
-    grid: *const u32,
-    device: i32,
-    stream: *mut c_void,
-    err: *mut u8,
-    err_len: usize,
-) -> i32 {
+pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
         rt::guard(err, err_len, || {
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
                 0 => {
                     let op = "vector_add::vector_add_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
                     let a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 1, dev)?;
                     let b = rt::borrow::<f32>(op, &t[1], "b", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut c = rt::borrow::<f32>(op, &t[2], "c", (DTYPE_F32, "f32"), 1, dev)?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::vector_add::port::vector_add_f32(
                             &a,
@@ -2214,7 +1931,7 @@ pub unsafe extern "C" fn tp_vector_add(
                         1,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::vector_add::port::vector_add_f16(
                             &a,
@@ -2258,7 +1975,7 @@ pub unsafe extern "C" fn tp_vector_add(
                         1,
                         dev,
                     )?;
-                    let stream = rt::stream(device, stream)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
                         let launch = ports::vector_add::port::vector_add_bf16(
                             &a,
@@ -2277,7 +1994,7 @@ pub unsafe extern "C" fn tp_vector_add(
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("vector_add: no entry {entry} (it has 3)"),
+                    format!("vector_add: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })

@@ -2,7 +2,7 @@
 //! running a launch (on a large stack the first time a specialization is compiled), and turning every failure —
 //! panics included — into a status code and a message for the caller.
 
-use crate::abi::{Status, TpTensor, MAX_RANK};
+use crate::abi::{Status, TpCall, TpTensor, MAX_RANK};
 use cutile::cuda_core::{Device, Stream};
 use cutile::prelude::*;
 use cutile::tensor::compute_spec;
@@ -238,13 +238,33 @@ pub fn launch(
     }
 }
 
-/// The launch grid from a 3-element array.
+/// One call's arguments, read out of the caller's `TpCall`.
+pub struct Call<'a> {
+    pub entry: i32,
+    pub device: i32,
+    pub generics: &'a [i32],
+    pub tensors: &'a [TpTensor],
+    pub scalars: &'a [f64],
+    pub grid: (u32, u32, u32),
+    pub stream: *mut c_void,
+}
+
+/// Reads the call block.
 ///
 /// # Safety
-/// `grid` must be valid for 3 reads when not null.
-pub unsafe fn grid(grid: *const u32) -> Result<(u32, u32, u32)> {
-    match unsafe { slice(grid, 3) } {
-        [x, y, z] => Ok((*x, *y, *z)),
-        _ => fail(Status::BadArgumentCount, "the launch grid pointer is null"),
+/// `call` must point to a valid `TpCall` whose pointers are valid for their counts.
+pub unsafe fn call<'a>(call: *const TpCall) -> Result<Call<'a>> {
+    if call.is_null() {
+        return fail(Status::BadArgumentCount, "the call block pointer is null");
     }
+    let c = unsafe { &*call };
+    Ok(Call {
+        entry: c.entry,
+        device: c.device,
+        generics: unsafe { slice(c.generics as *const i32, c.n_generics as usize) },
+        tensors: unsafe { slice(c.tensors as *const TpTensor, c.n_tensors as usize) },
+        scalars: unsafe { slice(c.scalars as *const f64, c.n_scalars as usize) },
+        grid: (c.grid[0], c.grid[1], c.grid[2]),
+        stream: c.stream as *mut c_void,
+    })
 }

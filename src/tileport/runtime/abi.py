@@ -1,15 +1,18 @@
 """The C ABI between the Rust kernel library and Python — one definition, rendered for both sides.
 
 A tensor crosses as a ``TpTensor`` descriptor (data pointer, rank, dtype code, shape and strides in elements); the
-library borrows the caller's memory and stream, never copies and never frees. Each operator is one exported symbol
-(see ``OP_SIGNATURE``) returning a status code; ``STATUS`` names them and Python raises them as exceptions. At load
-time Python compares ``ABI_VERSION`` and the struct layout the library reports with its own ctypes definition.
+library borrows the caller's memory and stream, never copies and never frees. Each operator is one exported symbol,
+``tp_<op>(call: *const TpCall, err: *mut u8, err_len: usize) -> i32``: ``TpCall`` holds the entry, the device, the
+caller's stream, the grid and pointers to the generics, tensor descriptors and scalars (one argument block, so a
+call converts three arguments, not twelve). It returns a status code; ``STATUS`` names them and Python raises them
+as exceptions. At load time Python compares ``ABI_VERSION`` and the layout of both structs the library reports with
+its own ctypes definitions.
 """
 from __future__ import annotations
 
 import ctypes
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 MAX_RANK = 8
 
 #: dtype name (tileport's short names) → (code in the descriptor, bytes per element, Rust element type)
@@ -25,6 +28,14 @@ FIELDS: tuple[tuple[str, str, int], ...] = (
     ("strides", "i64", MAX_RANK),
 )
 
+#: the call block: (name, C scalar type, array length or 0)
+CALL_FIELDS: tuple[tuple[str, str, int], ...] = (
+    ("entry", "i32", 0), ("device", "i32", 0), ("n_generics", "u32", 0), ("n_tensors", "u32", 0),
+    ("n_scalars", "u32", 0), ("reserved", "u32", 0), ("generics", "u64", 0), ("tensors", "u64", 0),
+    ("scalars", "u64", 0), ("stream", "u64", 0), ("grid", "u32", 3), ("reserved2", "u32", 0),
+)
+STRUCTS = {"TpTensor": FIELDS, "TpCall": CALL_FIELDS}
+
 #: status code → (Rust variant, what it means)
 STATUS: dict[int, tuple[str, str]] = {
     0: ("Ok", "ok"),
@@ -38,12 +49,8 @@ STATUS: dict[int, tuple[str, str]] = {
     8: ("NoDevice", "the CUDA device could not be opened"),
 }
 
-#: the exported function of every operator: tp_<op>(...) -> i32 status
-OP_SIGNATURE: tuple[tuple[str, str], ...] = (
-    ("entry", "i32"), ("generics", "*const i32"), ("n_generics", "usize"),
-    ("tensors", "*const TpTensor"), ("n_tensors", "usize"), ("scalars", "*const f64"), ("n_scalars", "usize"),
-    ("grid", "*const u32"), ("device", "i32"), ("stream", "*mut c_void"), ("err", "*mut u8"), ("err_len", "usize"),
-)
+#: the exported function of every operator: tp_<op>(call, err, err_len) -> i32 status
+OP_SIGNATURE: tuple[tuple[str, str], ...] = (("call", "*const TpCall"), ("err", "*mut u8"), ("err_len", "usize"))
 
 _CTYPES = {"u64": ctypes.c_uint64, "i64": ctypes.c_int64, "i32": ctypes.c_int32, "u32": ctypes.c_uint32,
            "usize": ctypes.c_size_t, "f64": ctypes.c_double}
@@ -53,30 +60,43 @@ class TpTensor(ctypes.Structure):
     _fields_ = [(name, _CTYPES[ty] * n if n else _CTYPES[ty]) for name, ty, n in FIELDS]
 
 
+class TpCall(ctypes.Structure):
+    _fields_ = [(name, _CTYPES[ty] * n if n else _CTYPES[ty]) for name, ty, n in CALL_FIELDS]
+
+
 def layout() -> list[int]:
-    """[size, alignment, offset of each field], the numbers the library's `tileport_abi_layout` must report."""
-    return [ctypes.sizeof(TpTensor), ctypes.alignment(TpTensor)] + \
-        [getattr(TpTensor, name).offset for name, _, _ in FIELDS]
+    """For each struct: [size, alignment, offset of each field] — what the library's `tileport_abi_layout` must
+    report."""
+    out = []
+    for cls, fields in ((TpTensor, FIELDS), (TpCall, CALL_FIELDS)):
+        out += [ctypes.sizeof(cls), ctypes.alignment(cls)] + [getattr(cls, name).offset for name, _, _ in fields]
+    return out
 
 
-def op_argtypes(fast: bool = False) -> list:
-    """ctypes argtypes of an operator function; ``fast``: every pointer as c_void_p (callers pass addresses of
-    their own buffers — the launch hot path), the err buffer as a ctypes char array."""
-    if fast:
-        return [ctypes.c_char_p if ty == "*mut u8" else ctypes.c_void_p if ty.startswith("*") else _CTYPES[ty]
-                for _, ty in OP_SIGNATURE]
-    ptr = {"*const i32": ctypes.POINTER(ctypes.c_int32), "*const TpTensor": ctypes.POINTER(TpTensor),
-           "*const f64": ctypes.POINTER(ctypes.c_double), "*const u32": ctypes.POINTER(ctypes.c_uint32),
-           "*mut c_void": ctypes.c_void_p, "*mut u8": ctypes.c_char_p}
-    return [ptr.get(ty) or _CTYPES[ty] for _, ty in OP_SIGNATURE]
+def op_argtypes() -> list:
+    """ctypes argtypes of an operator function: the call block by address, the error buffer, its length."""
+    return [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+
+
+def _rust_struct(name: str, doc: str, fields) -> str:
+    body = "\n".join(f"    pub {f}: {f'[{ty}; {n}]' if n else ty}," for f, ty, n in fields)
+    return f"/// {doc}\n#[repr(C)]\n#[derive(Clone, Copy, Debug)]\npub struct {name} {{\n{body}\n}}\n"
 
 
 def rust_abi() -> str:
-    """abi.rs: the descriptor struct, dtype codes, status codes and the layout/version exports."""
-    fields = "\n".join(f"    pub {name}: {f'[{ty}; {n}]' if n else ty}," for name, ty, n in FIELDS)
+    """abi.rs: the descriptor and call structs, dtype codes, status codes and the layout/version exports."""
     dtypes = "\n".join(f"pub const DTYPE_{name.upper()}: i32 = {code};" for name, (code, _, _) in DTYPES.items())
     status = "\n".join(f"    /// {doc}\n    {variant} = {code}," for code, (variant, doc) in STATUS.items())
-    offsets = "\n".join(f"        std::mem::offset_of!(TpTensor, {name}) as u64," for name, _, _ in FIELDS)
+    layout_rows = []
+    for name, fields in STRUCTS.items():
+        layout_rows.append(f"        std::mem::size_of::<{name}>() as u64,")
+        layout_rows.append(f"        std::mem::align_of::<{name}>() as u64,")
+        layout_rows += [f"        std::mem::offset_of!({name}, {f}) as u64," for f, _, _ in fields]
+    offsets = "\n".join(layout_rows)
+    tensor = _rust_struct("TpTensor", "A tensor borrowed from the caller: device pointer, rank, dtype code, shape and "
+                                      "strides in elements.", FIELDS)
+    call = _rust_struct("TpCall", "One operator call: entry, device, counts, pointers to the generics (i32), tensor "
+                                  "descriptors and scalars (f64), the caller's CUstream and the grid.", CALL_FIELDS)
     return f'''//! The C ABI shared with Python (generated from `src/tileport/runtime/abi.py`; do not edit).
 
 /// Version of this ABI; Python refuses a library reporting another one.
@@ -86,13 +106,8 @@ pub const MAX_RANK: usize = {MAX_RANK};
 
 {dtypes}
 
-/// A tensor borrowed from the caller: device pointer, rank, dtype code, shape and strides in elements.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct TpTensor {{
-{fields}
-}}
-
+{tensor}
+{call}
 /// What an operator call returns.
 #[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,15 +121,14 @@ pub extern "C" fn tileport_abi_version() -> u32 {{
     ABI_VERSION
 }}
 
-/// Writes [size, alignment, field offsets...] of `TpTensor` into `out` (up to `n` values); returns how many exist.
+/// Writes, for TpTensor then TpCall, [size, alignment, field offsets...] into `out` (up to `n` values); returns
+/// how many exist.
 ///
 /// # Safety
 /// `out` must be valid for `n` writes of u64.
 #[no_mangle]
 pub unsafe extern "C" fn tileport_abi_layout(out: *mut u64, n: usize) -> usize {{
     let values = [
-        std::mem::size_of::<TpTensor>() as u64,
-        std::mem::align_of::<TpTensor>() as u64,
 {offsets}
     ];
     for (i, v) in values.iter().enumerate().take(n) {{

@@ -101,12 +101,12 @@ class Library:
         if version != abi.ABI_VERSION:
             raise AbiMismatch(f"{self.path}: ABI version {version}, this tileport speaks {abi.ABI_VERSION}; "
                               "rebuild the library (tileport ops build)")
-        buf = (ctypes.c_uint64 * 32)()
+        buf = (ctypes.c_uint64 * 64)()
         self.dll.tileport_abi_layout.restype = ctypes.c_size_t
-        n = self.dll.tileport_abi_layout(buf, 32)
+        n = self.dll.tileport_abi_layout(buf, 64)
         got, want = list(buf[:n]), abi.layout()
         if got != want:
-            raise AbiMismatch(f"{self.path}: TpTensor layout [size, align, offsets] is {got} in the library and "
+            raise AbiMismatch(f"{self.path}: struct layouts [size, align, offsets] are {got} in the library and "
                               f"{want} in Python; rebuild the library (tileport ops build)")
 
     def table(self, kernel: Any) -> OpTable:
@@ -130,7 +130,7 @@ class Library:
             entry = op["entries"].index(v["entry"])
             variants[_key(sig.params)] = (entry, [int(g) for g in v["generics"]], op["abi"][v["entry"]]["params"])
         fn = getattr(self.dll, f"tp_{name}")
-        fn.argtypes, fn.restype = abi.op_argtypes(fast=True), ctypes.c_int32
+        fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
         t = OpTable(fn, params, constant_params(kernel), variants, Path(inspect.getsourcefile(kernel._pyfunc)),
                     op["source_sha256"])
         self.tables[name] = t
@@ -201,6 +201,10 @@ def _refresh_port(lib: Library, name: str, t: OpTable) -> Library:
     return _library
 
 
+#: the call block (abi.TpCall): entry, device, counts, reserved, generics/tensors/scalars pointers, stream, grid
+_CALL = struct.Struct("<iiIIIIQQQQ3I4x")
+_CALL_SIZE = ctypes.sizeof(abi.TpCall)
+assert _CALL.size == _CALL_SIZE
 #: one descriptor per rank: data, rank, dtype, the shape and strides with their unused slots zero-filled
 _DESC = [struct.Struct(f"<Qii{r}q{8 * (abi.MAX_RANK - r)}x{r}q{8 * (abi.MAX_RANK - r)}x")
          for r in range(abi.MAX_RANK + 1)]
@@ -211,9 +215,10 @@ _SCRATCH = 4096
 
 class _Plan:
     """How one launch shape (kernel, arg dtypes/ranks, constant values) is passed to the C function: where the
-    tensors and scalars are among the arguments and how each is written into the per-thread call buffer."""
+    tensors and scalars are among the arguments and how each is written into the per-thread call buffer
+    (call block, then descriptors, then scalars)."""
     __slots__ = ("entry", "gen", "gen_addr", "n_gen", "tpos", "spos", "written", "codes", "sizes", "names",
-                 "scalars", "scalar_off", "grid_off", "n_t", "n_s")
+                 "scalars", "scalar_off", "n_t", "n_s")
 
     def __init__(self, entry: int, generics: list[int], tpos: list[int], spos: list[int], written: list[bool],
                  codes: list[int], sizes: list[int], names: list[str]):
@@ -222,14 +227,10 @@ class _Plan:
         self.gen_addr = ctypes.addressof(self.gen)
         self.tpos, self.spos, self.written, self.codes, self.sizes, self.names = tpos, spos, written, codes, sizes, names
         self.n_t, self.n_s = len(tpos), len(spos)
-        self.scalar_off = self.n_t * _DESC_SIZE
+        self.scalar_off = _CALL_SIZE + self.n_t * _DESC_SIZE
         self.scalars = struct.Struct(f"<{len(spos)}d")
-        self.grid_off = self.scalar_off + 8 * len(spos)
-        if self.grid_off + 12 > _SCRATCH:
+        if self.scalar_off + 8 * len(spos) > _SCRATCH:
             raise BackendError(f"a launch with {self.n_t} tensors and {self.n_s} scalars exceeds the call buffer")
-
-
-_GRID = struct.Struct("<3I")
 
 
 class _KernelState:
@@ -248,7 +249,7 @@ _tls = threading.local()
 
 
 def _buffers():
-    """Per-thread call buffer (descriptors, then scalars, then the grid) and error buffer, with their addresses:
+    """Per-thread call buffer (call block, descriptors, scalars) and error buffer, with their addresses:
     ctypes releases the GIL during the call, so a buffer shared between threads could change under it."""
     b = getattr(_tls, "bufs", None)
     if b is None:
@@ -334,7 +335,7 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple) -> None:
     device = torch._C._cuda_getDevice()
     extents = []
     clear = True
-    off = 0
+    off = _CALL_SIZE
     for k, i in enumerate(plan.tpos):
         a = args[i]
         ptr, shape, strides = a.data_ptr(), a.shape, a.stride()
@@ -358,9 +359,9 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple) -> None:
         _checked(st, plan, args, device)
     if plan.n_s:
         plan.scalars.pack_into(raw, plan.scalar_off, *[args[i] for i in plan.spos])
-    _GRID.pack_into(raw, plan.grid_off, *grid)
-    status = st.fn(plan.entry, plan.gen_addr, plan.n_gen, addr, plan.n_t, addr + plan.scalar_off, plan.n_s,
-                   addr + plan.grid_off, device, torch._C._cuda_getCurrentRawStream(device), err, ERR_LEN)
+    _CALL.pack_into(raw, 0, plan.entry, device, plan.n_gen, plan.n_t, plan.n_s, 0, plan.gen_addr, addr + _CALL_SIZE,
+                    addr + plan.scalar_off, torch._C._cuda_getCurrentRawStream(device), *grid)
+    status = st.fn(addr, err, ERR_LEN)
     if status != 0:
         kind, meaning = abi.STATUS.get(status, ("Unknown", "unknown status"))
         raise LaunchError(f"cutile-rs {kernel._pyfunc.__name__}: {kind} ({meaning}): "

@@ -31,7 +31,7 @@ def _entry_arm(op: str, index: int, entry: str, abi: dict) -> str:
         else:
             args.append(f"&{p['name']}")
     refs = ", ".join(f"&t[{k}]" for k in range(len(tensors)))
-    lines.append("let stream = rt::stream(device, stream)?;")
+    lines.append("let stream = rt::stream(device, tp_call.stream)?;")
     lines.append(f"rt::launch(op, g, &[{refs}], &stream, |stream| {{")
     lines.append(f"    let launch = ports::{op}::port::{entry}({', '.join(args)})")
     lines.append("        .generics(rt::generic_strings(g))")
@@ -49,24 +49,22 @@ def _op_function(op: str, manifest: dict) -> str:
     arms = "".join(_entry_arm(op, i, e, manifest["abi"][e]) for i, e in enumerate(manifest["entries"]))
     names = ", ".join(manifest["entries"])
     return f'''
-/// `{op}`: launches one of its entries ({names}) on the caller's stream. Entry `entry` is the index in
-/// that list; `generics` are the entry's const generics, `tensors` its array parameters and `scalars` its scalar
-/// parameters (as f64), each in parameter order.
+/// `{op}`: launches one of its entries ({names}) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// Pointers must be valid for the given lengths; every descriptor must describe live device memory on
-/// `device`, and no descriptor may overlap a parameter the kernel writes.
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_{op}({params}) -> i32 {{
     unsafe {{
         rt::guard(err, err_len, || {{
-            let g = rt::slice(generics, n_generics);
-            let t = rt::slice(tensors, n_tensors);
-            let s = rt::slice(scalars, n_scalars);
-            let grid = rt::grid(grid)?;
-            let dev = device.max(0) as usize;
-            match entry {{
-{arms}            _ => rt::fail(Status::BadEntry, format!("{op}: no entry {{entry}} (it has {len(manifest["entries"])})")),
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) = (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {{
+{arms}            _ => rt::fail(Status::BadEntry, format!("{op}: no entry {{}} (it has {len(manifest["entries"])})", tp_call.entry)),
             }}
         }})
     }}
@@ -75,7 +73,7 @@ pub unsafe extern "C" fn tp_{op}({params}) -> i32 {{
 
 
 def ffi_rs(ops: list[tuple[str, dict]]) -> str:
-    text = HEADER + "\nuse crate::abi::*;\nuse crate::{ports, rt};\nuse cutile::prelude::*;\nuse std::ffi::c_void;\n" + \
+    text = HEADER + "\nuse crate::abi::*;\nuse crate::{ports, rt};\nuse cutile::prelude::*;\n" + \
         "".join(_op_function(op, m) for op, m in ops)
     return rustfmt(text)
 
