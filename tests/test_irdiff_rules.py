@@ -84,6 +84,16 @@ def test_empty_hints():
     assert not v(a, c)["equivalent"]
 
 
+def test_hints_for_target():
+    a = prog(*STORE, ONES, BID, store("%one", "%bx"))
+    hinted = lambda key: a.replace(") {", f") optimization_hints=<{key} = {{num_cta_in_cga = 2}}> {{", 1)
+    out = compare_programs(parse(hinted("default")), parse(hinted("sm_90")), target="sm_90")
+    assert out["equivalent"] and any(r["id"] == "hints-for-target" and r["count"]["b"] for r in out["rewrites_used"])
+    # Counter-examples: another target's hints, or no target given, are not the default hints.
+    assert not compare_programs(parse(hinted("default")), parse(hinted("sm_100")), target="sm_90")["equivalent"]
+    assert not compare_programs(parse(hinted("default")), parse(hinted("sm_90")))["equivalent"]
+
+
 def test_dead_pure_ops():
     a = prog(*STORE, ONES, BID, store("%one", "%bx"))
     b = prog(*STORE, ONES, "%dead = constant <i32: 7> : tile<i32>", BID, "%d2 = addi %bx, %bx : tile<i32>",

@@ -295,14 +295,32 @@ def _live(canon: Canon) -> set[int]:
 
 
 HINTS_DEFAULT = re.compile(r"optimization_hints=<default = \{\}>")
+HINTS_ONE_KEY = re.compile(r"(optimization_hints ?= ?<)(\w+)( = \{[^{}]*\}>)")
 
 
-def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozenset = frozenset()) -> Canon:
+def _hints_for_target(canon: "Canon", text: str, target: str | None) -> str:
+    """`<sm_90 = {h}>` is `<default = {h}>` in a program compiled for sm_90 (the only key either side has)."""
+    if target is None:
+        return text
+
+    def sub(m: re.Match) -> str:
+        if m.group(2) == target:
+            canon.fired["hints-for-target"] += 1
+            return f"{m.group(1)}default{m.group(3)}"
+        return m.group(0)
+
+    return HINTS_ONE_KEY.sub(sub, text)
+
+
+def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozenset = frozenset(),
+                 target: str | None = None) -> Canon:
     if layout is None:
         layout = layout_from_python_symbol(entry.symbol)
     labels, how = label_args(entry, layout)
     canon = Canon(entry, labels, how, unit_grid=frozenset(unit_grid))
-    canon.attrs = HINTS_DEFAULT.sub("", entry.attrs).strip()
+    for op in _all_ops(entry.body):
+        op.template = _hints_for_target(canon, op.template, target)
+    canon.attrs = HINTS_DEFAULT.sub("", _hints_for_target(canon, entry.attrs, target)).strip()
     if canon.attrs != entry.attrs.strip():
         canon.fired["empty-optimization-hints"] += 1
     _index(canon, entry.body, 0, "entry")

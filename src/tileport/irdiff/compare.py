@@ -116,7 +116,8 @@ def _load(path_or_text: str | Path) -> tuple[Program, str]:
 
 def compare_programs(pa: Program, pb: Program, *, source_a: str = "A", source_b: str = "B",
                      layout_a: Layout | None = None, layout_b: Layout | None = None,
-                     unit_grid_b: frozenset = frozenset()) -> dict:
+                     unit_grid_b: frozenset = frozenset(), target: str | None = None) -> dict:
+    """``target``: the architecture both programs are compiled for (hints keyed by it equal default hints)."""
     differences: list[dict] = []
     fired: dict[str, dict[str, int]] = {}
     inventory: dict[str, dict] = {"a": {}, "b": {}}
@@ -125,7 +126,7 @@ def compare_programs(pa: Program, pb: Program, *, source_a: str = "A", source_b:
         differences.append({"kind": "entries", "detail": f"{len(pa.entries)} entries vs {len(pb.entries)}",
                             "a": None, "b": None})
     for ea, eb in zip(pa.entries, pb.entries):
-        ca, cb = canonicalize(ea, layout_a), canonicalize(eb, layout_b, unit_grid_b)
+        ca, cb = canonicalize(ea, layout_a, target=target), canonicalize(eb, layout_b, unit_grid_b, target=target)
         d = Diff(Side(ca, source_a), Side(cb, source_b))
         if ca.attrs != cb.attrs:
             differences.append({"kind": "entry-attributes", "detail": f"`{ca.attrs}` vs `{cb.attrs}`",

@@ -46,6 +46,12 @@ RULES: tuple[Rule, ...] = (
          "tensors; an argument no op reads cannot change what the kernel computes", "test_entry_prologue"),
     Rule("empty-optimization-hints", "canonicalization", "optimization_hints=<default = {}> equals no hints",
          "an empty hint dictionary is the default", "test_empty_hints"),
+    Rule("hints-for-target", "canonicalization",
+         "optimization_hints keyed by the compile target (`<sm_90 = {h}>`) equal the same hints keyed `default`, "
+         "when both programs are compiled for that target",
+         "default hints apply to every target without its own entry; with only one key, for that target the two "
+         "select the same hints (cuTile Python writes `default`, cutile writes the target it compiles for)",
+         "test_hints_for_target"),
     Rule("dead-pure-ops", "canonicalization", "pure ops whose results are never used are dropped",
          "no side effects, no uses: removing them changes nothing", "test_dead_pure_ops"),
     Rule("common-pure-subexpressions", "canonicalization",

@@ -152,7 +152,7 @@ def verify(port_dir: Path, tree: CudaTree, arch: str, progress: Progress = lambd
                                    source_a=str(Path(v["reference"]).with_suffix(".tileir.txt")),
                                    source_b=str(rust_bc.relative_to(port_dir).with_suffix(".tileir.txt")),
                                    layout_b=parse_layout(v["layout"]),
-                                   unit_grid_b=frozenset(v.get("unit_grid", [])))
+                                   unit_grid_b=frozenset(v.get("unit_grid", [])), target=arch)
         results.append({"symbol": v["symbol"], "entry": v["entry"], "generics": v["generics"],
                         "preconditions": v.get("preconditions", []), "equivalent": verdict["equivalent"], "differences": verdict["differences"],
                         "rewrites_used": [r for r in verdict["rewrites_used"]

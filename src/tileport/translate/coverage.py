@@ -42,8 +42,11 @@ COVERAGE: tuple[Construct, ...] = (
               "`.load` would add an in-kernel assert Python does not have", S, "silu_and_mul"),
     Construct("load-tile-padded-other", "`ct.load(..., padding_mode=NEG_INF|POS_INF|NAN|NEG_ZERO)`",
               "`make_partition_view(a, shape![..], padding::NegInf, ...)`", S, None),
-    Construct("load-options", "`ct.load(..., order=, check_bounds=False, latency=, allow_tma=)`",
-              "partition options / `load_pipelined`", P, None),
+    Construct("load-options", "`ct.load(..., latency=L, allow_tma=False)` (constant L, literal bool)",
+              "`view.load_pipelined::<L>([..])`; with `allow_tma=False` the Tile IR load with `tma::Disabled` — the "
+              "hints the reference carries, none added", S, "matmul_hints"),
+    Construct("load-order", "`ct.load(..., order=..., check_bounds=False)`", "a partition dim map / unchecked view",
+              P, None),
     Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a block-owned output; a literal 0 "
               "at dimension k > 0 is accepted under the recorded precondition that the grid has extent 1 there",
               "`out.store(t)`", S, "vector_add"),

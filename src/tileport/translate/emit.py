@@ -911,9 +911,12 @@ class Emitter:
         sig = self.params[arr]
         index = kw.get("index", node.args[1] if len(node.args) > 1 else None)
         shape = self.shape_of(kw.get("shape", node.args[2] if len(node.args) > 2 else None))
+        latency, tma = self.load_hints(kw)
         for opt, default in LOAD_DEFAULTS.items():
+            if opt in ("latency", "allow_tma"):
+                continue
             if opt in kw and self.text(kw[opt]).replace("ct.", "") != default.replace("ct.", ""):
-                raise self.refuse(kw[opt], "load-options", f"ct.load option {opt}={self.text(kw[opt])}")
+                raise self.refuse(kw[opt], "load-order", f"ct.load option {opt}={self.text(kw[opt])}")
         if not isinstance(index, ast.Tuple) or len(index.elts) != sig.rank or len(shape) != sig.rank:
             raise self.refuse(node, "load-tile", f"ct.load index/shape rank does not match {arr} (rank {sig.rank})")
         idx = []
@@ -942,21 +945,46 @@ class Emitter:
         view_name = f"{arr}_view"
         proven = len(index.elts) == 1 and isinstance(index.elts[0], ast.Name) and \
             self.loop_bounds.get(index.elts[0].id, (None, None))[1] == (arr, 0, shape)
+        raw = f"load_view_tko(&{view_name}, [{', '.join(idx)}], ordering::Weak, scope::TileBlock, {latency}, {tma})"
         # The view gets a name of its own so its (partition) type is spelled out once.
         self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                          f"{view};")
         if proven:
             stop = self.loop_bounds[index.elts[0].id][0]
             self.body.append(f"// {idx[0]} < {stop} = num_tiles({arr}) by the loop bound: no bounds check to emit.")
-            return (f"load_view_tko(&{view_name}, [{idx[0]}], ordering::Weak, scope::TileBlock, None, tma::Enabled)",
-                    ty)
+            return self.typed(raw, ty, None, f"{arr}_tile")
         if mode != "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
             self.need(node, "load-padded-offset", "padded load at a computed tile index")
             self.body.append(f"// Padded view: a tile index past the edge reads padding (as in cuTile Python), so the "
                              f"load needs no bounds check.")
-            return self.typed(f"load_view_tko(&{view_name}, [{', '.join(idx)}], ordering::Weak, scope::TileBlock, "
-                              "None, tma::Enabled)", ty, None, f"{arr}_tile")
+            return self.typed(raw, ty, None, f"{arr}_tile")
+        if tma != "tma::Enabled":
+            # No checked load takes a TMA choice: the Tile IR load with the hint, as the reference has it (the index
+            # is one cutile's checks discharge anyway: a block id or a counted loop index).
+            return self.typed(raw, ty, None, f"{arr}_tile")
+        if latency != "None":
+            return f"{view_name}.load_pipelined::<{latency[5:-1]}>([{', '.join(idx)}])", ty
         return f"{view_name}.load([{', '.join(idx)}])", ty
+
+    def load_hints(self, kw: dict) -> tuple[str, str]:
+        """ct.load's `latency=` and `allow_tma=` hints as cutile's load arguments (`Some(L)`, `tma::Disabled`)."""
+        latency, tma = "None", "tma::Enabled"
+        if "latency" in kw and self.text(kw["latency"]) != "None":
+            node = kw["latency"]
+            value = self._int(node)
+            if value is None and isinstance(node, ast.Name) and node.id in self.constants:
+                value = self.params[node.id].value if isinstance(self.params.get(node.id), sigmod.ConstSig) else None
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise self.refuse(node, "load-options", f"latency={self.text(node)} is not a constant int")
+            self.need(node, "load-options", "load latency hint")
+            latency = f"Some({value})"
+        if "allow_tma" in kw and self.text(kw["allow_tma"]) != "None":
+            node = kw["allow_tma"]
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, bool)):
+                raise self.refuse(node, "load-options", f"allow_tma={self.text(node)} is not a literal bool")
+            self.need(node, "load-options", "allow_tma hint")
+            tma = "tma::Enabled" if node.value else "tma::Disabled"
+        return latency, tma
 
     def _plain_index(self, e: ast.AST) -> bool:
         """A tile index cutile's partition check decides without an in-kernel assert: a literal, a block id (checked
