@@ -246,6 +246,7 @@ def gated(kernel: Any, gate: Any, up: Any, dtypes: Sequence[str], *, bm: int, bn
 
 
 def gemm(kernel: Any, a: Any, b: Any, dtypes: Sequence[str], *, tiles: tuple[int, int, int], b_is_nk: bool,
+         extra: tuple = (),
          backend: str | None, out: Any, names: tuple[str, str] = ("a", "b")) -> Any:
     """C[M, N] = A[M, K] @ B (B is [K, N], or [N, K] when ``b_is_nk``) with (BM, BN, BK) tiles; A's leading
     dimensions are flattened when ``b_is_nk`` (nn.Linear style), else A must be rank 2."""
@@ -260,7 +261,7 @@ def gemm(kernel: Any, a: Any, b: Any, dtypes: Sequence[str], *, tiles: tuple[int
                          f"(shapes {tuple(a.shape)} and {tuple(b.shape)})")
     c = output(out, (*a.shape[:-1], n), a)
     bm, bn, bk = tiles
-    launch((cdiv(m, bm), cdiv(n, bn), 1), kernel, (a2, b2, c.view(m, n), bm, bn, bk), backend)
+    launch((cdiv(m, bm), cdiv(n, bn), 1), kernel, (a2, b2, c.view(m, n), bm, bn, bk, *extra), backend)
     return c
 
 

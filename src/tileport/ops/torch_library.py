@@ -30,6 +30,7 @@ SCHEMAS: dict[str, str] = {
     "masked_rowsum": "Tensor x, float threshold=0.0",
     "gelu_erf": "Tensor x",
     "softcap": "Tensor x, float cap",
+    "matmul_hints": "Tensor a, Tensor b",
     "linear": "Tensor x, Tensor weight",
     "matmul_tf32": "Tensor a, Tensor b",
     "expert_offsets": "Tensor counts, int? group=None",

@@ -13,6 +13,7 @@ pub mod leaky_relu;
 pub mod linear;
 pub mod masked_rowsum;
 pub mod matmul;
+pub mod matmul_hints;
 pub mod matmul_tf32;
 pub mod persistent_scale;
 pub mod relu;
