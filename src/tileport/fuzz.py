@@ -26,6 +26,38 @@ PADDINGS = ["", ", padding_mode=ct.PaddingMode.ZERO", ", padding_mode=ct.Padding
 LITERALS = ["0.5", "2.0", "3.0", "0.125", "1.5"]
 ROUNDINGS = ["RN", "RZ", "RM", "RP"]
 SIGNATURE = "x0=f32[?]/1, x1=f32[?]/1, y=f32[?]/1, s=f32, TILE=#{tile}"
+ROW_SIGNATURE = "x0=f32[?,?]/?,1, x1=f32[?,?]/?,1, y=f32[?,?]/?,1, s=f32, BM=#{bm}, BN=#{bn}"
+COMPARES = ["<", "<=", ">", ">=", "==", "!="]
+REDUCTIONS = ["sum", "max", "min"]
+
+#: 2-D family: a row block, an element-wise expression, a row reduction broadcast back (softmax/norm-like)
+ROW_TEMPLATE = '''import cuda.tile as ct
+
+
+@ct.kernel
+def {name}(x0, x1, y, s: float, BM: ct.Constant[int], BN: ct.Constant[int]):
+    bid = ct.bid(0)
+    a = ct.load(x0, index=(bid, 0), shape=(BM, BN){pad_a})
+    b = ct.load(x1, index=(bid, 0), shape=(BM, BN){pad_b})
+    v = {expr}
+    r = ct.{red}(v, axis=1, keepdims=True)
+    ct.store(y, index=(bid, 0), tile={final})
+'''
+
+#: loop family: an accumulator over the column tiles (a K loop), element-wise work per step
+LOOP_TEMPLATE = '''import cuda.tile as ct
+
+
+@ct.kernel
+def {name}(x0, x1, y, s: float, BM: ct.Constant[int], BN: ct.Constant[int]):
+    bid = ct.bid(0)
+    acc = ct.zeros((BM, BN), dtype=ct.float32)
+    for k in range({bound}):
+        a = ct.load(x0, index=(bid, k), shape=(BM, BN){pad_a})
+        b = ct.load(x1, index=(bid, k), shape=(BM, BN){pad_b})
+        acc = acc + {expr}
+    ct.store(y, index=(bid, 0), tile=ct.sum(acc, axis=1, keepdims=True))
+'''
 
 TEMPLATE = '''import cuda.tile as ct
 
@@ -59,7 +91,9 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         lambda t: f"ct.{t[0]}({t[1]}, {t[2]}, rounding_mode=ct.RoundingMode.{t[3]}, flush_to_zero={t[4]})")
     minmax = st.tuples(st.sampled_from(["maximum", "minimum"]), inner, operand).map(
         lambda t: f"ct.{t[0]}({t[1]}, {t[2]})")
-    return st.one_of(binop, rbinop, unary, ftz, rounded, minmax)
+    where = st.tuples(inner, st.sampled_from(COMPARES), operand, inner, operand).map(
+        lambda t: f"ct.where({t[0]} {t[1]} {t[2]}, {t[3]}, {t[4]})")
+    return st.one_of(binop, rbinop, unary, ftz, rounded, minmax, where)
 
 
 EXPRS = st.recursive(_leaf(), _extend, max_leaves=6)
@@ -67,7 +101,10 @@ EXPRS = st.recursive(_leaf(), _extend, max_leaves=6)
 
 @st.composite
 def kernels(draw, index: int = 0) -> tuple[str, str]:
-    """(python source, signature text) of one random kernel."""
+    """(python source, signature text) of one random kernel: element-wise (1-D), row-reduction (2-D) or K-loop."""
+    family = draw(st.sampled_from(["elementwise", "elementwise", "rows", "loop"]))
+    if family != "elementwise":
+        return draw(_two_d(family, index))
     e1, e2, e3 = draw(EXPRS), draw(EXPRS), draw(EXPRS)
     form = draw(st.sampled_from(["single", "binary", "fma", "fma-right", "fma-binding"]))
     prelude = ""
@@ -86,6 +123,19 @@ def kernels(draw, index: int = 0) -> tuple[str, str]:
     src = TEMPLATE.format(name=name, pad_a=draw(st.sampled_from(PADDINGS)), pad_b=draw(st.sampled_from(PADDINGS)),
                           expr=expr).replace("    v = ", prelude + "    v = ")
     return src, SIGNATURE.format(tile=draw(st.sampled_from([64, 256, 1024])))
+
+
+@st.composite
+def _two_d(draw, family: str, index: int) -> tuple[str, str]:
+    expr = draw(EXPRS)
+    fields = dict(name=f"fz{index}", pad_a=draw(st.sampled_from(PADDINGS)), pad_b=draw(st.sampled_from(PADDINGS)),
+                  expr=expr)
+    sig = ROW_SIGNATURE.format(bm=draw(st.sampled_from([1, 4, 16])), bn=draw(st.sampled_from([64, 256])))
+    if family == "rows":
+        final = draw(st.sampled_from(["v - r", "v * r", "r * s + v", "ct.exp(v - r)", "ct.where(v >= r, v, r)"]))
+        return ROW_TEMPLATE.format(red=draw(st.sampled_from(REDUCTIONS)), final=final, **fields), sig
+    bound = draw(st.sampled_from(["ct.num_tiles(x0, axis=1, shape=(BM, BN))", "ct.cdiv(x0.shape[1], BN)"]))
+    return LOOP_TEMPLATE.format(bound=bound, **fields), sig
 
 
 @dataclass

@@ -835,7 +835,7 @@ pub unsafe extern "C" fn tp_masked_rowsum(
             match tp_call.entry {
                 0 => {
                     let op = "masked_rowsum::masked_rowsum";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 2])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 1])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
                     let stream = rt::stream(device, tp_call.stream)?;
@@ -843,8 +843,7 @@ pub unsafe extern "C" fn tp_masked_rowsum(
                         let launch = ports::masked_rowsum::port::masked_rowsum(
                             &x,
                             (&mut y).partition(rt::tile([g[0], 1])),
-                            s[0] as i32,
-                            s[1] as f32,
+                            s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);

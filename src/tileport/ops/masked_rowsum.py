@@ -1,8 +1,8 @@
 """masked_rowsum: y[r] = sum of x[r, c] over the row's elements above threshold, f32, (64, 128) tiles with an f32
 accumulator over the column tiles (tileport.examples.masked_rowsum).
 
-The kernel's ``n`` (columns to visit, rounded up to BK) is the row length here, so every element counts; its output
-is an [rows, 1] array, which the wrapper returns as [rows].
+The kernel reads the row length from the array; its output is an [rows, 1] array, which the wrapper returns as
+[rows].
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from . import _common as C
 
 DTYPES = ("float32",)
 BM, BK = 64, 128
-PORT_SIGNATURES = C.signatures("x={dtype}[?,?]/?,1, y={dtype}[?,?]/?,1, n=i32, threshold=f32, BM=#{bm}, BK=#{bk}",
+PORT_SIGNATURES = C.signatures("x={dtype}[?,?]/?,1, y={dtype}[?,?]/?,1, threshold=f32, BM=#{bm}, BK=#{bk}",
                                dtype=DTYPES, bm=[BM], bk=[BK])
 
 
@@ -20,9 +20,9 @@ def masked_rowsum(x, threshold=0.0, *, backend=None, out=None):
     """x [rows, cols] → [rows]: the sum of each row's elements greater than threshold."""
     C.check("x", x, DTYPES, ndim=2)
     x2 = C.rows("x", x)
-    m, n = x2.shape
+    m = x2.shape[0]
     y = C.output(out, (m,), x)
-    C.launch((C.cdiv(m, BM), 1, 1), kernel, (x2, y.view(m, 1), n, float(threshold), BM, BK), backend)
+    C.launch((C.cdiv(m, BM), 1, 1), kernel, (x2, y.view(m, 1), float(threshold), BM, BK), backend)
     return y
 
 

@@ -115,6 +115,8 @@ COVERAGE: tuple[Construct, ...] = (
               "causal_mask"),
     Construct("num-tiles", "`ct.num_tiles(a, axis=k, shape=(..))`",
               "`num_tiles(&a_tiles, k)` over an unpadded partition view", S, "matmul"),
+    Construct("array-shape", "`a.shape[k]` of an array parameter (literal k)", "`a.shape()[k]`", S,
+              "masked_rowsum"),
     Construct("num-blocks", "`ct.num_blocks(k)`", "`get_num_tile_blocks().k`", S, "persistent_scale"),
     Construct("cdiv", "`ct.cdiv(a, b)` on integer scalars", "`ceil_div(a, b)`", S, "masked_rowsum"),
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, one final `return`)",

@@ -551,6 +551,14 @@ class Emitter:
                     raise self.refuse(node, "unary-neg", f"negation of a {ty.dtype} tile")
                 return f"negf({code})", ty
             return f"-{_paren(code)}", ty
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
+                and isinstance(node.value.value, ast.Name) \
+                and isinstance(self.params.get(node.value.value.id), sigmod.ArraySig):
+            arr, k = node.value.value.id, self._int(node.slice)
+            if k is None or not 0 <= k < self.params[arr].rank:
+                raise self.refuse(node, "array-shape", f"{self.text(node)}: the index must be a literal dimension")
+            self.need(node, "array-shape", "array extent")
+            return f"{arr}.shape()[{k}]", Scalar("i32")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.helpers:
             return self.inline(node, self.helpers[node.func.id], want_name)
         if isinstance(node, ast.Call):

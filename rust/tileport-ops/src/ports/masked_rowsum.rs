@@ -9,12 +9,11 @@ pub mod port {
     pub fn masked_rowsum<const BM: i32, const BK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
         y: &mut Tensor<f32, { [BM, 1] }>,
-        n: i32,
         threshold: f32,
     ) {
         let bm: i32 = get_tile_block_id().0;
         let mut acc: Tile<f32, { [BM, BK] }> = constant(0.0f32, shape![BM, BK]);
-        for k in 0i32..ceil_div(n, BK) {
+        for k in 0i32..ceil_div(x.shape()[1], BK) {
             let x_view: Partition<f32, { [BM, BK] }> = x.partition(shape![BM, BK]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
             let x_tile: Tile<f32, { [BM, BK] }> = load_view_tko(
