@@ -146,16 +146,15 @@ def shifted(x, y, B: ct.Constant[int]):
 """
 
 
-def test_a_port_that_is_not_proven_is_reported_unproven(tmp_path):
-    """An unpadded load at (i + 1,): cutile's safe load checks bounds (an `assert` in the IR) where cuTile Python
-    reads without a check; the translation builds, but it is not the same program, and the verdict says so."""
+def test_an_unpadded_load_at_a_computed_index_is_refused(tmp_path):
+    """An unpadded load at (i + 1,): cuTile Python reads without a check where cutile's load would assert — a
+    different program, so it is refused with its location (it used to build and be reported unproven)."""
     src = tmp_path / "shifted.py"
     src.write_text(SHIFTED)
     r = run_tileport("port", f"{src}::shifted", "--sig", "x=f32[?]/1, y=f32[?]/1, B=#128", "--out", str(tmp_path / "s"))
-    verdict = json.loads((tmp_path / "s" / "verdict.json").read_text())
-    assert r.returncode == 1 and verdict["status"] == "unproven" and verdict["ok"] is False
-    assert verdict["stages"]["build"]["ok"] is True and verdict["stages"]["irdiff"]["equivalent"] is False
-    assert any("assert" in d["detail"] for d in verdict["stages"]["irdiff"]["differences"])
+    tr = json.loads((tmp_path / "s" / "verdict.json").read_text())["stages"]["translate"]
+    assert r.returncode == 1 and tr["construct"] == "load-tile" and "padding_mode" in tr["error"]
+    assert (tr["location"]["line"], tr["location"]["col"]) == (7, 34)
 
 
 def test_verify_needs_a_port_dir(tmp_path):

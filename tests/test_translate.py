@@ -128,3 +128,16 @@ def test_float_constants_become_literals_not_generics(tmp_path):
          ct.store(y, index=(ct.bid(0),), tile=t + EPS)
      """, "x=f32[?]/1, y=f32[?]/1, EPS=#1e-6, B=#16", consts=("EPS", "B"))
     assert e.generics == ["B"] and "broadcast_scalar(1e-06f32" in "\n".join(e.body)
+
+
+def test_temporaries_of_one_expression_do_not_shadow_each_other(tmp_path):
+    """Found by the fuzzer: two `where`s in one expression were both bound to `selected`, so the product read the
+    second twice. Every temporary now has its own name."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.where(t > 0.0, t, 1.0) * ct.where(t < 2.0, t, 3.0))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    body = "\\n".join(e.body)
+    assert "let selected:" in body and "let selected_2:" in body and "selected * selected_2" in body

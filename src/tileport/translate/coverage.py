@@ -32,7 +32,8 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("param-constant-other", "`ct.Constant[float|bool]` parameter", "the value as a literal, one entry per distinct value (`leaky_relu_slope_0_2`; port.json maps each launch to its entry)", S,
               None),
     Construct("bid", "`ct.bid(k)`", "`get_tile_block_id().k`", S, "vector_add"),
-    Construct("load-tile", "`ct.load(a, index=(...), shape=(...))` (no padding_mode)",
+    Construct("load-tile", "`ct.load(a, index=(...), shape=(...))` (no padding_mode) at a block id, a literal or a "
+              "loop index counted by `ct.num_tiles` (any other index: refused — Python reads unchecked, cutile asserts)",
               "`make_partition_view(a, shape![..], padding::None, dim_map::Identity, get_tensor_token(a))"
               ".load([..])`", S, "vector_add"),
     Construct("load-tile-padded", "`ct.load(..., padding_mode=ct.PaddingMode.ZERO)`",

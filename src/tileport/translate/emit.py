@@ -152,6 +152,7 @@ class Emitter:
         self.aliases = {"ct"}
         self.helpers: dict[str, ast.FunctionDef] = {}  # module-level @ct.function helpers, inlined at each call
         self.inlining: list[str] = []
+        self.temps: dict[str, int] = {}  # temporaries named so far (see fresh)
 
     # ------------------------------------------------------------------ helpers
 
@@ -737,7 +738,7 @@ class Emitter:
                            *lines, code, "}"])
         if want_name is not None:
             return block, ty
-        tmp = f"{helper.name}_out"
+        tmp = self.fresh(f"{helper.name}_out")
         self.body.append(f"let {tmp}: {ty.rust() if isinstance(ty, Tile) else RUST_DTYPES[ty.dtype]} = {block};")
         return tmp, ty
 
@@ -825,8 +826,16 @@ class Emitter:
         bound by the statement being emitted (``want_name``), or else through a named temporary."""
         if want_name is not None:
             return code, ty
+        temp = self.fresh(temp)
         self.body.append(f"let {temp}: {ty.rust()} = {code};")
         return temp, ty
+
+    def fresh(self, base: str) -> str:
+        """A temporary's name, unique in the kernel: two temporaries of one expression must not shadow each other
+        (`where(..) * where(..)` would read the second twice — the differential fuzzer found exactly that)."""
+        n = self.temps.get(base, 0) + 1
+        self.temps[base] = n
+        return base if n == 1 else f"{base}_{n}"
 
     def _construct_for_call(self, op: str | None) -> str:
         return {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "math", "exp2": "math", "mma": "mma",
@@ -903,7 +912,7 @@ class Emitter:
         call = f"reduce_{op}({code}, {axis})"
         if not keepdims and want_name is not None:
             return call, reduced
-        tmp = f"{want_name or 'value'}_reduced"
+        tmp = self.fresh(f"{want_name or 'value'}_reduced")
         self.body.append(f"let {tmp}: {reduced.rust()} = {call};")
         if not keepdims:
             return tmp, reduced
@@ -966,6 +975,10 @@ class Emitter:
             self.body.append(f"// Padded view: a tile index past the edge reads padding (as in cuTile Python), so the "
                              f"load needs no bounds check.")
             return self.typed(raw, ty, None, f"{arr}_tile")
+        if mode == "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
+            raise self.refuse(node, "load-tile", f"unpadded ct.load of {arr} at a computed tile index: cuTile Python "
+                                                 "reads it without a bounds check, cutile's load would assert (a "
+                                                 "different program); give the load a padding_mode")
         if tma != "tma::Enabled":
             # No checked load takes a TMA choice: the Tile IR load with the hint, as the reference has it (the index
             # is one cutile's checks discharge anyway: a block id or a counted loop index).
