@@ -22,10 +22,10 @@ pub mod port {
         let value_reduced: Tile<f32, { [1] }> = reduce_sum(t, 1);
         let mean: Tile<f32, { [1, 1] }> =
             value_reduced.reshape(shape![1, 1]) * broadcast_scalar(inv_n, shape![1, 1]);
-        let value_reduced: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
+        let value_reduced_2: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
         // `mean_sq` (a product) is fused into the fma that reads it, as cuTile Python contracts it
         let var: Tile<f32, { [1, 1] }> = fma(
-            value_reduced.reshape(shape![1, 1]),
+            value_reduced_2.reshape(shape![1, 1]),
             broadcast_scalar(inv_n, shape![1, 1]),
             negf(mean * mean),
             rounding::NearestEven,
@@ -66,10 +66,10 @@ pub mod port {
         let value_reduced: Tile<f32, { [1] }> = reduce_sum(t, 1);
         let mean: Tile<f32, { [1, 1] }> =
             value_reduced.reshape(shape![1, 1]) * broadcast_scalar(inv_n, shape![1, 1]);
-        let value_reduced: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
+        let value_reduced_2: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
         // `mean_sq` (a product) is fused into the fma that reads it, as cuTile Python contracts it
         let var: Tile<f32, { [1, 1] }> = fma(
-            value_reduced.reshape(shape![1, 1]),
+            value_reduced_2.reshape(shape![1, 1]),
             broadcast_scalar(inv_n, shape![1, 1]),
             negf(mean * mean),
             rounding::NearestEven,
@@ -111,10 +111,10 @@ pub mod port {
         let value_reduced: Tile<f32, { [1] }> = reduce_sum(t, 1);
         let mean: Tile<f32, { [1, 1] }> =
             value_reduced.reshape(shape![1, 1]) * broadcast_scalar(inv_n, shape![1, 1]);
-        let value_reduced: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
+        let value_reduced_2: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
         // `mean_sq` (a product) is fused into the fma that reads it, as cuTile Python contracts it
         let var: Tile<f32, { [1, 1] }> = fma(
-            value_reduced.reshape(shape![1, 1]),
+            value_reduced_2.reshape(shape![1, 1]),
             broadcast_scalar(inv_n, shape![1, 1]),
             negf(mean * mean),
             rounding::NearestEven,

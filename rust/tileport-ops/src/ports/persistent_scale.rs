@@ -18,7 +18,7 @@ pub mod port {
         for t in (get_tile_block_id().0..ntiles).step_by(get_num_tile_blocks().0 as usize) {
             let x_view: Partition<f32, { [TILE] }> = x.partition(shape![TILE]);
             // t < ntiles = num_tiles(x) by the loop bound: no bounds check to emit.
-            let v: Tile<f32, { [TILE] }> = load_view_tko(
+            let x_tile: Tile<f32, { [TILE] }> = load_view_tko(
                 &x_view,
                 [t],
                 ordering::Weak,
@@ -26,6 +26,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
+            let v: Tile<f32, { [TILE] }> = x_tile;
             // SAFETY: t < ntiles = num_tiles(x) by the loop bound, each block stores only its own tiles (t = bid, bid + num_blocks, ...), and cdiv(y.shape[0], TILE) >= cdiv(x.shape[0], TILE).
             let mut y_tiles: PartitionMut<f32, { [TILE] }> =
                 unsafe { y.partition_full_mut(shape![TILE]) };
