@@ -141,3 +141,15 @@ def test_temporaries_of_one_expression_do_not_shadow_each_other(tmp_path):
      """, "x=f32[?]/1, y=f32[?]/1, B=#16")
     body = "\\n".join(e.body)
     assert "let selected:" in body and "let selected_2:" in body and "selected * selected_2" in body
+
+
+def test_float_not_equal_is_unordered_like_python(tmp_path):
+    """Found by the fuzzer: Python's `!=` on floats is true when a side is NaN (cmpf unordered); cutile's ne_tile
+    is ordered, so the port spells the compare out."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.where(t != 1.0, t, 0.0))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    assert "predicate::NotEqual, cmp_ordering::Unordered" in "\\n".join(e.body)

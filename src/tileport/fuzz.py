@@ -82,14 +82,15 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         lambda t: f"({t[0]} {t[1]} {t[2]})")
     rbinop = st.tuples(st.sampled_from(LITERALS + ["s"]), st.sampled_from(["+", "-", "*", "/"]), inner).map(
         lambda t: f"({t[0]} {t[1]} {t[2]})")
-    unary = st.tuples(st.sampled_from(["-{}", "ct.exp({})", "ct.tanh({})", "ct.sqrt({})", "ct.abs({})"]),
+    unary = st.tuples(st.sampled_from(["-{}", "ct.exp({})", "ct.tanh({})", "ct.sqrt({})", "ct.abs({})", "ct.log2({})",
+                                       "ct.sin({})", "ct.tan({})", "ct.sinh({})", "ct.cosh({})", "ct.floor({})"]),
                       inner).map(lambda t: t[0].format(t[1]))
     ftz = st.tuples(st.sampled_from(["ct.exp2({}, flush_to_zero={})", "ct.rsqrt({}, flush_to_zero={})"]), inner,
                     st.booleans()).map(lambda t: t[0].format(t[1], t[2]))
     rounded = st.tuples(st.sampled_from(["add", "sub", "mul", "truediv"]), inner, operand,
                         st.sampled_from(ROUNDINGS), st.booleans()).map(
         lambda t: f"ct.{t[0]}({t[1]}, {t[2]}, rounding_mode=ct.RoundingMode.{t[3]}, flush_to_zero={t[4]})")
-    minmax = st.tuples(st.sampled_from(["maximum", "minimum"]), inner, operand).map(
+    minmax = st.tuples(st.sampled_from(["maximum", "minimum", "pow", "atan2"]), inner, operand).map(
         lambda t: f"ct.{t[0]}({t[1]}, {t[2]})")
     where = st.tuples(inner, st.sampled_from(COMPARES), operand, inner, operand).map(
         lambda t: f"ct.where({t[0]} {t[1]} {t[2]}, {t[3]}, {t[4]})")

@@ -88,7 +88,8 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles", "`maxf(a, b, nan::Disabled, "
               "ftz::Disabled)` / `minf`", S, "bias_act"),
     Construct("math-explicit", "`ct.add/sub/mul/truediv(x, y, rounding_mode=, flush_to_zero=)`, `ct.sqrt`, "
-              "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.sin/cos`, `ct.floor/ceil`, `ct.abs` on float tiles",
+              "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.log2`, `ct.sin/cos/tan`, `ct.sinh/cosh`, `ct.floor/ceil`, "
+              "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles",
               "`mulf(a, b, rounding::Zero, ftz::Disabled)`, `rsqrt(x, ftz::..)`, `exp2(x, ftz::..)`, ...: every "
               "rounding and flush-to-zero choice spelled out", S, "rms_norm"),
     Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
@@ -109,7 +110,8 @@ COVERAGE: tuple[Construct, ...] = (
               "matmul"),
     Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])` (bound with its type)", S, "causal_mask"),
     Construct("compare", "`a < b`, `<=`, `>`, `>=`, `==`, `!=` on tiles (with broadcasting)",
-              "`lt_tile(a, b)`, `le_tile`, ...: signed `cmpi` on integers, ordered `cmpf` on floats", S, "causal_mask"),
+              "`lt_tile(a, b)`, `le_tile`, ...: signed `cmpi` on integers, ordered `cmpf` on floats except `!=`, which is "
+              "`cmpf(a, b, predicate::NotEqual, cmp_ordering::Unordered)` (true on NaN, as in Python)", S, "causal_mask"),
     Construct("where", "`ct.where(cond, x, y)`", "`select(cond, x, y)` with broadcasts made explicit", S,
               "causal_mask"),
     Construct("bitwise", "`a & b`, `a | b`, `a ^ b` on integer or boolean tiles", "the same Rust operators", S,

@@ -43,10 +43,15 @@ BINARY_MATH = {"add": "addf", "sub": "subf", "mul": "mulf", "truediv": "divf"}
 UNARY_MATH = {"sqrt": ("sqrt", True, True), "rsqrt": ("rsqrt", False, True), "exp2": ("exp2", False, True),
               "tanh": ("tanh", False, False), "log": ("log", False, False), "sin": ("sin", False, False),
               "cos": ("cos", False, False), "floor": ("floor", False, False), "ceil": ("ceil", False, False),
-              "abs": ("absf", False, False)}
+              "abs": ("absf", False, False), "log2": ("log2", False, False), "tan": ("tan", False, False),
+              "sinh": ("sinh", False, False), "cosh": ("cosh", False, False)}
+#: two-operand float math without rounding options: ct.<name>(x, y) → cutile fn
+PLAIN_BINARY_MATH = {"pow": "pow", "atan2": "atan2"}
 #: ct functions without side effects (an assignment of their result that nobody reads can be dropped)
 PURE_CT_CALLS = frozenset({"load", "astype", "exp", "maximum", "minimum", "reshape", "full", "zeros", "sum", "max",
-                           "min", "prod", "bid", "num_blocks", "num_tiles", "mma"}) | set(BINARY_MATH) | set(UNARY_MATH)
+                           "min", "prod", "bid", "num_blocks", "num_tiles", "mma", "where", "arange", "cdiv",
+                           "permute", "transpose", "cumsum"}) | set(BINARY_MATH) | set(UNARY_MATH) | \
+    set(PLAIN_BINARY_MATH)
 LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
                  "memory_order": "ct.MemoryOrder.WEAK", "memory_scope": "ct.MemoryScope.NONE"}
 
@@ -540,9 +545,17 @@ class Emitter:
                 self.need(node, "compare", "scalar comparison")
                 if lt.dtype != rt.dtype:
                     raise self.refuse(node, "compare", f"comparison of {lt.dtype} and {rt.dtype} scalars")
+                if isinstance(node.ops[0], ast.NotEq) and lt.dtype.startswith(("f", "bf")):
+                    raise self.refuse(node, "compare", "`!=` of float scalars: Python's is unordered (true on NaN), "
+                                                       "Rust's scalar `!=` is not emitted that way yet")
                 return f"{lc} {SCALAR_COMPARE[type(node.ops[0])]} {rc}", Scalar("bool")
             code, like = self.elementwise(node, "compare", [node.left, node.comparators[0]],
                                           lambda a, b: f"{COMPARE[type(node.ops[0])]}({a}, {b})")
+            if isinstance(node.ops[0], ast.NotEq) and like.dtype.startswith(("f", "bf")):
+                # Python's != is true when either side is NaN: an *unordered* compare (cutile's ne_tile is ordered;
+                # the differential fuzzer found it)
+                code = "cmpf(" + code[len("ne_tile("):-1] + ", predicate::NotEqual, cmp_ordering::Unordered)"
+                return self.typed(code, Tile("bool", like.shape), want_name, "unequal")
             return code, Tile("bool", like.shape)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             code, ty = self.expr(node.operand)
@@ -659,6 +672,12 @@ class Emitter:
                 return f"mma({a}, {b}, {c})", tc
             if op in BINARY_MATH or op in UNARY_MATH:
                 return self.math(node, op)
+            if op in PLAIN_BINARY_MATH:
+                self.need(node, "math-explicit", f"ct.{op}")
+                if len(node.args) != 2 or node.keywords:
+                    raise self.refuse(node, "math-explicit", f"ct.{op} form (x, y) without options")
+                return self.elementwise(node, "math-explicit", list(node.args),
+                                        lambda a, b: f"{PLAIN_BINARY_MATH[op]}({a}, {b})", float_only=True)
             if op in ("sum", "max", "min", "prod"):
                 return self.reduce(node, op, want_name)
             if op == "exp":
@@ -742,14 +761,16 @@ class Emitter:
         self.body.append(f"let {tmp}: {ty.rust() if isinstance(ty, Tile) else RUST_DTYPES[ty.dtype]} = {block};")
         return tmp, ty
 
-    def elementwise(self, node: ast.AST, construct: str, operands: list[ast.AST], form, int_only: bool = False) \
-            -> tuple[str, Tile]:
+    def elementwise(self, node: ast.AST, construct: str, operands: list[ast.AST], form, int_only: bool = False,
+                    float_only: bool = False) -> tuple[str, Tile]:
         """A two-operand element-wise op with numpy broadcasting made explicit; ``form(a, b)`` writes the call."""
         self.need(node, construct, construct)
         (ac, at), (bc, bt) = (self.expr(n) for n in operands)
         like = self.result_tile(node, at, bt)
         if int_only and like.dtype.startswith(("f", "bf")):
             raise self.refuse(node, construct, f"bitwise operation on {like.dtype} tiles")
+        if float_only and not like.dtype.startswith(("f", "bf")):
+            raise self.refuse(node, construct, f"float math on {like.dtype} tiles")
         return form(self.operand_as_tile(ac, at, like, operands[0]), self.operand_as_tile(bc, bt, like, operands[1])), \
             like
 
