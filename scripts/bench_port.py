@@ -50,7 +50,7 @@ def main() -> int:
         if stage == "analyze":
             current = rest
         elif stage == "irdiff":
-            current = next((n for n in names if rest.startswith(n + "_")), current)
+            current = max((n for n in names if rest.startswith(n + "_")), key=len, default=current)
         if stage == "build":
             build += t_next - t
         elif current in per and stage in ("analyze", "translate", "irdiff") or msg.startswith("["):
