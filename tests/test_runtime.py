@@ -202,3 +202,30 @@ def test_fast_path_call_block_is_the_abi_struct():
     assert c.tensors == addr + ctypes.sizeof(abi.TpCall) and c.stream == 0xABC and list(c.grid) == [3, 2, 1]
     assert list((ctypes.c_double * 2).from_address(c.scalars)) == [0.5, 7.0]
     assert plan.scalar_off == ctypes.sizeof(abi.TpCall) + 2 * ctypes.sizeof(abi.TpTensor)
+
+
+def test_committed_ports_are_what_the_translator_writes_now(tmp_path):
+    """rust/tileport-ops/src/ports/*.rs and ports.json are generated: port every op again (one shared cargo build)
+    into a copy of the crate and compare byte for byte."""
+    import shutil
+
+    crate = tmp_path / "crate"
+    shutil.copytree(build.crate_dir() / "src", crate / "src")
+    committed = json.loads(build.manifest_path().read_text())
+    shutil.copy(build.manifest_path(), crate / "ports.json")
+    names = sorted(committed["ops"])
+    build.port_ops(names, {n: committed["ops"][n]["signatures"] for n in names}, crate=crate)
+    assert (crate / "ports.json").read_text() == build.manifest_path().read_text(), \
+        "rust/tileport-ops/ports.json is stale: run `tileport ops build --port`"
+    for name in names:
+        rel = f"src/ports/{name}.rs"
+        assert (crate / rel).read_text() == (build.crate_dir() / rel).read_text(), \
+            f"rust/tileport-ops/{rel} is stale: run `tileport ops build --port`"
+
+
+def test_op_signatures_are_the_ported_ones():
+    """Each op's PORT_SIGNATURES (what its wrapper launches) is what the library was ported at."""
+    committed = json.loads(build.manifest_path().read_text())["ops"]
+    for name in build.all_ops():
+        assert committed[name]["signatures"] == build.op_signatures(name), \
+            f"{name}: PORT_SIGNATURES changed since the library was ported: run `tileport ops build --port`"
