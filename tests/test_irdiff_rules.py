@@ -94,6 +94,21 @@ def test_hints_for_target():
     assert not compare_programs(parse(hinted("default")), parse(hinted("sm_90")))["equivalent"]
 
 
+def test_splat_constants():
+    a = prog(*STORE, ONES, BID, store("%one", "%bx"))
+    splat = ("%c = constant <f32: 1.000000e+00> : tile<f32>", "%r = reshape %c : tile<f32> -> tile<1xf32>",
+             "%one = broadcast %r : tile<1xf32> -> tile<128xf32>")
+    out = v(a, prog(*STORE, *splat, BID, store("%one", "%bx")))
+    assert out["equivalent"] and fired(out, "splat-constants") == 1
+    # Counter-examples: another value, or a broadcast of something that is not a constant.
+    other = tuple(x.replace("1.000000e+00", "2.000000e+00") for x in splat)
+    assert not v(a, prog(*STORE, *other, BID, store("%one", "%bx")))["equivalent"]
+    computed = ("%h = constant <f32: 5.000000e-01> : tile<f32>", "%c = addf %h, %h : tile<f32>",
+                "%r = reshape %c : tile<f32> -> tile<1xf32>", "%one = broadcast %r : tile<1xf32> -> tile<128xf32>")
+    out = v(a, prog(*STORE, *computed, BID, store("%one", "%bx")))
+    assert not out["equivalent"] and fired(out, "splat-constants") == 0
+
+
 def test_dead_pure_ops():
     a = prog(*STORE, ONES, BID, store("%one", "%bx"))
     b = prog(*STORE, ONES, "%dead = constant <i32: 7> : tile<i32>", BID, "%d2 = addi %bx, %bx : tile<i32>",

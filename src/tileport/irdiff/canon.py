@@ -238,6 +238,17 @@ def _apply_rewrites(canon: Canon) -> None:
         if m and m.group(1).strip() == m.group(2).strip() and op.results:
             canon.forward[op.results[0]] = op.operands[0]
             canon.fired["identity-shape-ops"] += 1
+        # splat-constants: broadcast(reshape*(constant <v> : tile<T>)) is the constant <v> of the broadcast's type
+        if op.name == "broadcast" and m and op.results and id(op) not in canon.substitute:
+            src = canon.defs.get(canon.resolve(op.operands[0]))
+            while src and src[0].name == "reshape":
+                src = canon.defs.get(canon.resolve(src[0].operands[0]))
+            cm = re.fullmatch(r"constant (<[^<>]*>) : tile<([^<>x]*)>", src[0].template) if src and \
+                src[0].name == "constant" else None
+            if cm:
+                canon.substitute[id(op)] = Op("constant", f"constant {cm.group(1)} : {m.group(2).strip()}", [],
+                                              op.results, [], line=op.line, text=op.text, path=op.path)
+                canon.fired["splat-constants"] += 1
         # assume-nonneg-loop-iv
         if op.name == "assume" and op.template.startswith("assume bounded<0, ?>, $0") \
                 and _nonneg_loop_iv(canon, op.operands[0]):

@@ -63,6 +63,10 @@ RULES: tuple[Rule, ...] = (
          "a reshape or broadcast whose result type equals its operand's type is the operand",
          "it moves no element and changes no shape: cutile's broadcast_scalar to a 1x1 tile emits one, cuTile "
          "Python elides it", "test_identity_shape_ops"),
+    Rule("splat-constants", "rewrite",
+         "a broadcast of a scalar constant (through reshapes) is the constant tile of the broadcast's type",
+         "every element of the broadcast is the scalar's value: `constant <v> : tile<NxT>` denotes exactly that tile "
+         "(cuTile Python folds some splats, e.g. integer gather padding, and not others)", "test_splat_constants"),
     Rule("assume-nonneg-block-id", "rewrite",
          "assume bounded<0, ?> applied to a block id or block count is the value itself",
          "block ids and grid sizes are never negative, so the assumption holds by construction and only restates "

@@ -35,6 +35,7 @@ SCHEMAS: dict[str, str] = {
     "matmul_tf32": "Tensor a, Tensor b",
     "expert_offsets": "Tensor counts, int? group=None",
     "leaky_relu": "Tensor x, float slope=0.01",
+    "token_gather": "Tensor table, Tensor ids",
 }
 NAMESPACE = "tileport"
 _registered = False

@@ -593,6 +593,8 @@ class Emitter:
                 return self.permute(node, op, want_name)
             if op == "arange":
                 return self.arange(node, want_name)
+            if op == "gather":
+                return self.gather(node)
             if op == "where":
                 self.need(node, "where", "ct.where")
                 if len(node.args) != 3 or node.keywords:
@@ -783,6 +785,75 @@ class Emitter:
         dt = self.dtype_of(kw["dtype"]) if "dtype" in kw else "i32"
         ty = Tile(dt, (n,))
         return self.typed(f"iota(shape![{n}])", ty, want_name, f"arange_{n.lower()}")
+
+    def gather(self, node: ast.Call) -> tuple[str, Ty]:
+        """`ct.gather(a, idx, mask=, padding_value=)` on a rank-1 array with stride 1, as cuTile Python lowers it:
+        the index widened to 64 bits, checked (unsigned) against the array's extent and and-ed with the mask, a
+        pointer tile from the array's base, and a masked, padded pointer load — spelled out with cutile's pointer
+        ops. (A strided array would need its strides inside the kernel, which cutile does not expose.)"""
+        self.need(node, "gather-scatter", "ct.gather")
+        kw = {k.arg: k.value for k in node.keywords}
+        if len(node.args) != 2 or set(kw) - {"mask", "padding_value"}:
+            raise self.refuse(node, "gather-scatter", "ct.gather form (array, index, mask=, padding_value=)")
+        arr_node, index_node = node.args
+        sig = self.params.get(arr_node.id) if isinstance(arr_node, ast.Name) else None
+        if not isinstance(sig, sigmod.ArraySig):
+            raise self.refuse(arr_node, "gather-scatter", "ct.gather of something that is not an array parameter")
+        if sig.rank != 1 or tuple(sig.strides or (None,)) != (1,):
+            raise self.refuse(node, "gather-scatter", f"ct.gather from {arr_node.id} (rank {sig.rank}, strides "
+                                                      f"{sig.strides}): only rank-1 arrays with stride 1 — a cutile "
+                                                      "kernel cannot read a tensor's strides")
+        if isinstance(index_node, ast.Tuple):
+            if len(index_node.elts) != 1:
+                raise self.refuse(index_node, "gather-scatter", "ct.gather index tuple of the wrong length")
+            index_node = index_node.elts[0]
+        icode, ity = self.expr(index_node)
+        if not isinstance(ity, Tile) or ity.dtype != "i32":
+            raise self.refuse(index_node, "gather-scatter", "ct.gather index that is not an i32 tile")
+        shape = ity.shape
+        mask_code = None
+        if "mask" in kw:
+            mcode, mty = self.expr(kw["mask"])
+            if not isinstance(mty, Tile) or mty.dtype != "bool":
+                raise self.refuse(kw["mask"], "gather-scatter", "ct.gather mask that is not a boolean tile")
+            mask_code = self.operand_as_tile(mcode, mty, Tile("bool", shape), kw["mask"])
+        pad = _literal(kw.get("padding_value", ast.Constant(0)))
+        if pad is None:
+            raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is not a literal")
+        if sig.dtype in ("f16", "bf16"):
+            raise self.refuse(node, "gather-scatter", f"ct.gather of {sig.dtype} (no half-precision literal form)")
+        elem, arr = RUST_DTYPES[sig.dtype], arr_node.id
+        pad_lit = rust_literal(float(pad) if sig.dtype.startswith("f") else int(pad), sig.dtype)
+        dims = ", ".join(shape)
+        ones = ", ".join("1" for _ in shape)
+        g = self.fresh(f"{arr}_gather")
+        b = self.body
+        b.append(f"// ct.gather from {arr}: indices widened to 64 bits and checked against {arr}'s extent (and the "
+                 "mask), then a masked pointer load padded with the padding value")
+        b.append(f"let {g}_at: Tile<u64, {{ [{dims}] }}> = exti({icode});")
+        b.append(f"let {g}_len: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[0]);")
+        b.append(f"let {g}_len: Tile<u64, {{ [] }}> = exti({g}_len);")
+        b.append(f"let {g}_inside: Tile<bool, {{ [{dims}] }}> = lt_tile({g}_at, {g}_len.reshape(shape![{ones}])"
+                 f".broadcast(shape![{dims}]));")
+        b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [] }}> = get_tensor_base({arr});")
+        b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{ones}] }}> = {g}_base.reshape(shape![{ones}]);")
+        b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{dims}] }}> = {g}_base.broadcast(shape![{dims}]);")
+        b.append(f"let {g}_offsets: Tile<u64, {{ [{dims}] }}> = {g}_at * constant(1u64, shape![{dims}]);")
+        b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = addptr_tile({g}_base, {g}_offsets);")
+        mask = f"{g}_inside & {_paren(mask_code)}" if mask_code else f"{g}_inside"
+        b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {mask};")
+        b.append(f"let {g}_token: Token = get_tensor_token({arr});")
+        b.append(f"// SAFETY: every lane that is read addresses {arr}'s memory: its offset is below {arr}'s extent "
+                 "(checked above, masked lanes are not read); the kernel only reads it.")
+        b.append(f"let ({g}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko({g}_ptrs, "
+                 f"ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), Some({pad_lit}), Some({g}_token), "
+                 "Latency::<0>) };")
+        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
+                                  "what": f"load_ptr_tko from {arr} (ct.gather)",
+                                  "why": "a gather reads through a pointer tile; cutile marks pointer loads unsafe",
+                                  "precondition": "none: each lane's offset is checked against the extent in the "
+                                                  "kernel, as cuTile Python does"})
+        return g, Tile(sig.dtype, shape)
 
     def scan(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
         """ct.cumsum / ct.cumprod → cutile's scan with the identity element and direction spelled out."""

@@ -23,4 +23,5 @@ pub mod scale_cast;
 pub mod silu_and_mul;
 pub mod softcap;
 pub mod swiglu;
+pub mod token_gather;
 pub mod vector_add;
