@@ -132,9 +132,18 @@ def verify(port_dir: Path, tree: CudaTree, arch: str, progress: Progress = lambd
         except TileportError as exc:
             stages["build"] = {"ok": False, "error": str(exc)}
             return stages
-    else:
-        binary, prefix = built[0], f"{built[1]}/"
-    stages["build"] = {"ok": True}
+        try:
+            stages.update(_irdiff(port_dir, tree, arch, progress, manifest, binary, prefix))
+        finally:
+            cratemod.discard(binary)
+        return stages
+    stages.update(_irdiff(port_dir, tree, arch, progress, manifest, built[0], f"{built[1]}/"))
+    return stages
+
+
+def _irdiff(port_dir: Path, tree: CudaTree, arch: str, progress: Progress, manifest: dict, binary: Path,
+            prefix: str) -> dict:
+    stages: dict = {"build": {"ok": True}}
     results, all_diffs = [], []
     for v in manifest["variants"]:
         progress(f"irdiff: {v['symbol']}")
@@ -188,9 +197,14 @@ def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], 
                                                  pending.items()})
         except TileportError:
             binary = None
-    for module, (i, out) in pending.items():
-        verdicts[i]["stages"].update(verify(out, tree, arch, progress, None if binary is None else (binary, module)))
-        verdicts[i] = _finish(verdicts[i], out)
+    try:
+        for module, (i, out) in pending.items():
+            verdicts[i]["stages"].update(verify(out, tree, arch, progress,
+                                                None if binary is None else (binary, module)))
+            verdicts[i] = _finish(verdicts[i], out)
+    finally:
+        if binary is not None:
+            cratemod.discard(binary)
     return verdicts
 
 
