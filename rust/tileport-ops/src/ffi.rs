@@ -2026,6 +2026,55 @@ pub unsafe extern "C" fn tp_token_gather(call: *const TpCall, err: *mut u8, err_
     }
 }
 
+/// `token_scatter`: launches one of its entries (token_scatter) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_token_scatter(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "token_scatter::token_scatter";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 1])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let dst = rt::borrow::<i32>(op, &t[1], "dst", (DTYPE_I32, "i32"), 1, dev)?;
+                    let out = rt::borrow::<f32>(op, &t[2], "out", (DTYPE_F32, "f32"), 1, dev)?;
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                        let launch =
+                            ports::token_scatter::port::token_scatter(&x, &dst, &out, s[0] as i32)
+                                .generics(rt::generic_strings(g))
+                                .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("token_scatter: no entry {} (it has 1)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
 /// `vector_add`: launches one of its entries (vector_add_f32, vector_add_f16, vector_add_bf16) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.

@@ -36,6 +36,7 @@ SCHEMAS: dict[str, str] = {
     "expert_offsets": "Tensor counts, int? group=None",
     "leaky_relu": "Tensor x, float slope=0.01",
     "token_gather": "Tensor table, Tensor ids",
+    "token_scatter": "Tensor x, Tensor dst, int? size=None",
 }
 NAMESPACE = "tileport"
 _registered = False

@@ -103,13 +103,14 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("permute", "`ct.transpose(t)` (rank 2), `ct.transpose(t, a, b)`, `ct.permute(t, (..))` with literal axes",
               "`t.transpose()` / `permute(t, const_array![..])` bound with its type: the transpose lives in registers, "
               "as in Python (host strides and partition dim maps untouched)", S, "linear"),
-    Construct("gather-scatter", "`ct.gather(a, idx, mask=, padding_value=)` from a rank-1 array with stride 1",
+    Construct("gather-scatter", "`ct.gather(a, idx, mask=, padding_value=)` / `ct.scatter(a, idx, v, mask=)` on a "
+              "rank-1 array with stride 1",
               "exti → unsigned bounds check & mask → `get_tensor_base` pointer tile → `unsafe { load_ptr_tko(..) }` "
-              "(an unsafe site in the verdict), as cuTile Python lowers it", S, "token_gather",
+              "/ `unsafe { store_ptr_tko(..) }` (unsafe sites in the verdict; a scattered array is a `&Tensor` "
+              "marked written for the ownership checks), as cuTile Python lowers them", S, "token_scatter",
               "strided or multi-dimensional arrays are refused: cuTile Python computes each address from the "
               "array's strides, and a cutile 0.3.1 (and 0.5.0) kernel can read a `&Tensor`'s base pointer and shape "
-              "but not its strides (raw-pointer entries with stride scalars would be the way); ct.scatter and atomics "
-              "are planned"),
+              "but not its strides (raw-pointer entries with stride scalars would be the way); atomics are planned"),
     Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`", "`constant(v, shape![..])`", S,
               "matmul"),
     Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])` (bound with its type)", S, "causal_mask"),

@@ -158,6 +158,7 @@ class Emitter:
         self.helpers: dict[str, ast.FunctionDef] = {}  # module-level @ct.function helpers, inlined at each call
         self.inlining: list[str] = []
         self.temps: dict[str, int] = {}  # temporaries named so far (see fresh)
+        self.scattered: set[str] = set()  # arrays written by ct.scatter (declared &Tensor, written via pointers)
 
     # ------------------------------------------------------------------ helpers
 
@@ -185,6 +186,7 @@ class Emitter:
 
     def classify_arrays(self) -> None:
         stores: dict[str, list[ast.Call]] = {}
+        scatters: dict[str, list[ast.Call]] = {}
         loads: set[str] = set()
         for node in ast.walk(self.fn):
             if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
@@ -193,6 +195,12 @@ class Emitter:
                     stores.setdefault(node.args[0].id, []).append(node)
                 elif op in ("load", "gather"):
                     loads.add(node.args[0].id)
+                elif op == "scatter":
+                    scatters.setdefault(node.args[0].id, []).append(node)
+        for name, calls in scatters.items():
+            if name in loads or name in stores:
+                raise self.refuse(calls[0], "store-other", f"array {name!r} is scattered into and also loaded or "
+                                                           "stored")
         for name, calls in stores.items():
             if len(calls) != 1:
                 raise self.refuse(calls[1], "store-other", f"array {name!r} is stored {len(calls)} times")
@@ -270,6 +278,8 @@ class Emitter:
                 self.env[name] = (name, ty)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "store":
                 self.store(st.value, indent)
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "scatter":
+                self.scatter(st.value, indent)
             elif isinstance(st, ast.If):
                 self.if_chain(st, indent)
             elif isinstance(st, ast.For):
@@ -786,50 +796,41 @@ class Emitter:
         ty = Tile(dt, (n,))
         return self.typed(f"iota(shape![{n}])", ty, want_name, f"arange_{n.lower()}")
 
-    def gather(self, node: ast.Call) -> tuple[str, Ty]:
-        """`ct.gather(a, idx, mask=, padding_value=)` on a rank-1 array with stride 1, as cuTile Python lowers it:
-        the index widened to 64 bits, checked (unsigned) against the array's extent and and-ed with the mask, a
-        pointer tile from the array's base, and a masked, padded pointer load — spelled out with cutile's pointer
-        ops. (A strided array would need its strides inside the kernel, which cutile does not expose.)"""
-        self.need(node, "gather-scatter", "ct.gather")
-        kw = {k.arg: k.value for k in node.keywords}
-        if len(node.args) != 2 or set(kw) - {"mask", "padding_value"}:
-            raise self.refuse(node, "gather-scatter", "ct.gather form (array, index, mask=, padding_value=)")
-        arr_node, index_node = node.args
+    def pointer_access(self, node: ast.Call, what: str, kw: dict) -> tuple[str, str, str, Tile, str]:
+        """The shared part of ct.gather and ct.scatter on a rank-1, stride-1 array, as cuTile Python lowers it: the
+        index widened to 64 bits, checked (unsigned) against the array's extent and and-ed with the mask, and a
+        pointer tile from the array's base. Returns (array, element type, temp prefix, index tile type, token).
+        (A strided array would need its strides inside the kernel, which cutile does not expose.)"""
+        arr_node, index_node = node.args[0], node.args[1]
         sig = self.params.get(arr_node.id) if isinstance(arr_node, ast.Name) else None
         if not isinstance(sig, sigmod.ArraySig):
-            raise self.refuse(arr_node, "gather-scatter", "ct.gather of something that is not an array parameter")
+            raise self.refuse(arr_node, "gather-scatter", f"{what} of something that is not an array parameter")
         if sig.rank != 1 or tuple(sig.strides or (None,)) != (1,):
-            raise self.refuse(node, "gather-scatter", f"ct.gather from {arr_node.id} (rank {sig.rank}, strides "
+            raise self.refuse(node, "gather-scatter", f"{what} on {arr_node.id} (rank {sig.rank}, strides "
                                                       f"{sig.strides}): only rank-1 arrays with stride 1 — a cutile "
                                                       "kernel cannot read a tensor's strides")
+        if sig.dtype in ("f16", "bf16"):
+            raise self.refuse(node, "gather-scatter", f"{what} on {sig.dtype} (no half-precision literal form)")
         if isinstance(index_node, ast.Tuple):
             if len(index_node.elts) != 1:
-                raise self.refuse(index_node, "gather-scatter", "ct.gather index tuple of the wrong length")
+                raise self.refuse(index_node, "gather-scatter", f"{what} index tuple of the wrong length")
             index_node = index_node.elts[0]
         icode, ity = self.expr(index_node)
         if not isinstance(ity, Tile) or ity.dtype != "i32":
-            raise self.refuse(index_node, "gather-scatter", "ct.gather index that is not an i32 tile")
-        shape = ity.shape
+            raise self.refuse(index_node, "gather-scatter", f"{what} index that is not an i32 tile")
         mask_code = None
         if "mask" in kw:
             mcode, mty = self.expr(kw["mask"])
             if not isinstance(mty, Tile) or mty.dtype != "bool":
-                raise self.refuse(kw["mask"], "gather-scatter", "ct.gather mask that is not a boolean tile")
-            mask_code = self.operand_as_tile(mcode, mty, Tile("bool", shape), kw["mask"])
-        pad = _literal(kw.get("padding_value", ast.Constant(0)))
-        if pad is None:
-            raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is not a literal")
-        if sig.dtype in ("f16", "bf16"):
-            raise self.refuse(node, "gather-scatter", f"ct.gather of {sig.dtype} (no half-precision literal form)")
+                raise self.refuse(kw["mask"], "gather-scatter", f"{what} mask that is not a boolean tile")
+            mask_code = self.operand_as_tile(mcode, mty, Tile("bool", ity.shape), kw["mask"])
         elem, arr = RUST_DTYPES[sig.dtype], arr_node.id
-        pad_lit = rust_literal(float(pad) if sig.dtype.startswith("f") else int(pad), sig.dtype)
-        dims = ", ".join(shape)
-        ones = ", ".join("1" for _ in shape)
-        g = self.fresh(f"{arr}_gather")
+        dims = ", ".join(ity.shape)
+        ones = ", ".join("1" for _ in ity.shape)
+        g = self.fresh(f"{arr}_{'gather' if what == 'ct.gather' else 'scatter'}")
         b = self.body
-        b.append(f"// ct.gather from {arr}: indices widened to 64 bits and checked against {arr}'s extent (and the "
-                 "mask), then a masked pointer load padded with the padding value")
+        b.append(f"// {what} on {arr}: indices widened to 64 bits and checked against {arr}'s extent (and the "
+                 "mask), addresses from its base pointer")
         b.append(f"let {g}_at: Tile<u64, {{ [{dims}] }}> = exti({icode});")
         b.append(f"let {g}_len: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[0]);")
         b.append(f"let {g}_len: Tile<u64, {{ [] }}> = exti({g}_len);")
@@ -843,17 +844,54 @@ class Emitter:
         mask = f"{g}_inside & {_paren(mask_code)}" if mask_code else f"{g}_inside"
         b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {mask};")
         b.append(f"let {g}_token: Token = get_tensor_token({arr});")
-        b.append(f"// SAFETY: every lane that is read addresses {arr}'s memory: its offset is below {arr}'s extent "
-                 "(checked above, masked lanes are not read); the kernel only reads it.")
-        b.append(f"let ({g}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko({g}_ptrs, "
-                 f"ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), Some({pad_lit}), Some({g}_token), "
-                 "Latency::<0>) };")
+        return arr, elem, g, Tile(sig.dtype, ity.shape), dims
+
+    def gather(self, node: ast.Call) -> tuple[str, Ty]:
+        """`ct.gather(a, idx, mask=, padding_value=)`: a masked, padded pointer load (see pointer_access)."""
+        self.need(node, "gather-scatter", "ct.gather")
+        kw = {k.arg: k.value for k in node.keywords}
+        if len(node.args) != 2 or set(kw) - {"mask", "padding_value"}:
+            raise self.refuse(node, "gather-scatter", "ct.gather form (array, index, mask=, padding_value=)")
+        pad = _literal(kw.get("padding_value", ast.Constant(0)))
+        if pad is None:
+            raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is not a literal")
+        arr, elem, g, ty, dims = self.pointer_access(node, "ct.gather", kw)
+        pad_lit = rust_literal(float(pad) if ty.dtype.startswith("f") else int(pad), ty.dtype)
+        self.body.append(f"// SAFETY: every lane that is read addresses {arr}'s memory: its offset is below {arr}'s "
+                         "extent (checked above; masked lanes are not read).")
+        self.body.append(f"let ({g}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko({g}_ptrs, "
+                         f"ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), Some({pad_lit}), "
+                         f"Some({g}_token), Latency::<0>) }};")
         self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
                                   "what": f"load_ptr_tko from {arr} (ct.gather)",
                                   "why": "a gather reads through a pointer tile; cutile marks pointer loads unsafe",
                                   "precondition": "none: each lane's offset is checked against the extent in the "
                                                   "kernel, as cuTile Python does"})
-        return g, Tile(sig.dtype, shape)
+        return g, ty
+
+    def scatter(self, call: ast.Call, indent: str) -> None:
+        """`ct.scatter(a, idx, value, mask=)`: a masked pointer store (see pointer_access)."""
+        self.need(call, "gather-scatter", "ct.scatter")
+        kw = {k.arg: k.value for k in call.keywords}
+        if len(call.args) != 3 or set(kw) - {"mask"}:
+            raise self.refuse(call, "gather-scatter", "ct.scatter form (array, index, value, mask=)")
+        arr, elem, g, ty, dims = self.pointer_access(call, "ct.scatter", kw)
+        vcode, vty = self.expr(call.args[2])
+        if isinstance(vty, Tile) and vty.dtype != ty.dtype:
+            raise self.refuse(call.args[2], "gather-scatter", f"ct.scatter of {vty.dtype} values into {ty.dtype}")
+        value = self.operand_as_tile(vcode, vty, ty, call.args[2])
+        self.body.append(f"// SAFETY: every lane that is written addresses {arr}'s memory (offset checked above; masked "
+                         f"lanes are not written); lanes of the launch that share a destination race, as in cuTile "
+                         "Python — the caller passes distinct destinations.")
+        self.body.append(f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
+                         f"Some({g}_mask), Some({g}_token), Latency::<0>) }};")
+        self.scattered.add(arr)
+        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
+                                  "what": f"store_ptr_tko into {arr} (ct.scatter)",
+                                  "why": "a scatter writes through a pointer tile; which block owns which element is "
+                                         "decided by the data, not by the partition",
+                                  "precondition": f"the destinations written into {arr} are distinct across the "
+                                                  "launch (else which write lands is unspecified, as in Python)"})
 
     def scan(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
         """ct.cumsum / ct.cumprod → cutile's scan with the identity element and direction spelled out."""
@@ -1332,7 +1370,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             continue
         out = em.outputs.get(name)
         abi.append({"name": name, "kind": "out" if out and not out.scheduled else "in", "dtype": p.dtype,
-                    "rank": p.rank, "written": out is not None,
+                    "rank": p.rank, "written": out is not None or name in em.scattered,
                     **({"tile": list(out.shape)} if out and not out.scheduled else {})})
         strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]
         if any(d != 1 for d in p.shape_div + p.stride_div) or p.base_align != 1 or p.may_alias:

@@ -24,4 +24,5 @@ pub mod silu_and_mul;
 pub mod softcap;
 pub mod swiglu;
 pub mod token_gather;
+pub mod token_scatter;
 pub mod vector_add;
