@@ -14,7 +14,7 @@ PURE_OPS = frozenset("""
 constant make_token assume get_tile_block_id get_num_tile_blocks make_tensor_view make_partition_view
 get_index_space_shape get_tensor_shape reshape broadcast iota permute transpose extract cat offset select
 addf subf mulf divf remf negf absf maxf minf fma addi subi muli divi remi negi absi maxi mini mulhii
-exp exp2 log log2 sqrt rsqrt tanh sin cos tan sinh cosh pow floor ceil
+exp exp2 log log2 sqrt rsqrt tanh sin cos tan sinh cosh pow fpowf atan2 floor ceil
 cmpf cmpi andi ori xori shli shri ftof itof ftoi exti trunci bitcast int_to_ptr ptr_to_int
 mmaf mmai reduce scan
 """.split())
