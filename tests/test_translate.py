@@ -153,3 +153,16 @@ def test_float_not_equal_is_unordered_like_python(tmp_path):
          ct.store(y, index=(ct.bid(0),), tile=ct.where(t != 1.0, t, 0.0))
      """, "x=f32[?]/1, y=f32[?]/1, B=#16")
     assert "predicate::NotEqual, cmp_ordering::Unordered" in "\\n".join(e.body)
+
+
+def test_a_mask_expression_keeps_its_grouping_inside_the_bounds_check(tmp_path):
+    """Found by the fuzzer: `inside & (a & b)` was written `inside & a & b`, which Rust groups as (inside & a) & b."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, ids, y, B: ct.Constant[int]):
+         pos = ct.bid(0) * B + ct.arange(B, dtype=ct.int32)
+         got = ct.gather(ids, pos, mask=(pos < 100) & (pos != 7), padding_value=0)
+         ct.store(y, index=(ct.bid(0),), tile=got)
+     """, "x=f32[?]/1, ids=i32[?]/1, y=i32[?]/1, B=#16")
+    body = "\\n".join(e.body)
+    assert "ids_gather_inside & (" in body

@@ -44,6 +44,23 @@ def {name}(x0, x1, y, s: float, BM: ct.Constant[int], BN: ct.Constant[int]):
     ct.store(y, index=(bid, 0), tile={final})
 '''
 
+#: gather family: indices gathered from an i32 array, values gathered through them (1-D, stride 1), then the usual
+#: element-wise expression over the gathered tile `a` and a plain tile load `b`
+GATHER_SIGNATURE = "x0=f32[?]/1, x1=i32[?]/1, y=f32[?]/1, s=f32, TILE=#{tile}"
+GATHER_TEMPLATE = '''import cuda.tile as ct
+
+
+@ct.kernel
+def {name}(x0, x1, y, s: float, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    pos = bid * TILE + ct.arange(TILE, dtype=ct.int32)
+    ids = ct.gather(x1, pos{imask}, padding_value={ipad})
+    a = ct.gather(x0, ids{shift}{amask}, padding_value={apad})
+    b = ct.load(x0, index=(bid,), shape=(TILE,){pad_b})
+    v = {expr}
+    ct.store(y, index=(bid,), tile=v)
+'''
+
 #: loop family: an accumulator over the column tiles (a K loop), element-wise work per step
 LOOP_TEMPLATE = '''import cuda.tile as ct
 
@@ -103,7 +120,9 @@ EXPRS = st.recursive(_leaf(), _extend, max_leaves=6)
 @st.composite
 def kernels(draw, index: int = 0) -> tuple[str, str]:
     """(python source, signature text) of one random kernel: element-wise (1-D), row-reduction (2-D) or K-loop."""
-    family = draw(st.sampled_from(["elementwise", "elementwise", "rows", "loop"]))
+    family = draw(st.sampled_from(["elementwise", "elementwise", "rows", "loop", "gather"]))
+    if family == "gather":
+        return draw(_gather(index))
     if family != "elementwise":
         return draw(_two_d(family, index))
     e1, e2, e3 = draw(EXPRS), draw(EXPRS), draw(EXPRS)
@@ -124,6 +143,18 @@ def kernels(draw, index: int = 0) -> tuple[str, str]:
     src = TEMPLATE.format(name=name, pad_a=draw(st.sampled_from(PADDINGS)), pad_b=draw(st.sampled_from(PADDINGS)),
                           expr=expr).replace("    v = ", prelude + "    v = ")
     return src, SIGNATURE.format(tile=draw(st.sampled_from([64, 256, 1024])))
+
+
+@st.composite
+def _gather(draw, index: int) -> tuple[str, str]:
+    masks = ["", ", mask=pos < x1.shape[0]", ", mask=pos >= 3", ", mask=(pos < x1.shape[0]) & (pos != 7)"]
+    src = GATHER_TEMPLATE.format(name=f"fz{index}", imask=draw(st.sampled_from(masks)),
+                                 ipad=draw(st.sampled_from(["0", "-1", "5"])),
+                                 shift=draw(st.sampled_from(["", " + 1", " * 2"])),
+                                 amask=draw(st.sampled_from(["", ", mask=ids >= 0", ", mask=ids < x0.shape[0]"])),
+                                 apad=draw(st.sampled_from(["0.0", "1.5", "-2.0"])),
+                                 pad_b=draw(st.sampled_from(PADDINGS)), expr=draw(EXPRS))
+    return src, GATHER_SIGNATURE.format(tile=draw(st.sampled_from([64, 256, 1024])))
 
 
 @st.composite

@@ -50,7 +50,7 @@ PLAIN_BINARY_MATH = {"pow": "pow", "atan2": "atan2"}
 #: ct functions without side effects (an assignment of their result that nobody reads can be dropped)
 PURE_CT_CALLS = frozenset({"load", "astype", "exp", "maximum", "minimum", "reshape", "full", "zeros", "sum", "max",
                            "min", "prod", "bid", "num_blocks", "num_tiles", "mma", "where", "arange", "cdiv",
-                           "permute", "transpose", "cumsum"}) | set(BINARY_MATH) | set(UNARY_MATH) | \
+                           "permute", "transpose", "cumsum", "gather"}) | set(BINARY_MATH) | set(UNARY_MATH) | \
     set(PLAIN_BINARY_MATH)
 LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
                  "memory_order": "ct.MemoryOrder.WEAK", "memory_scope": "ct.MemoryScope.NONE"}
@@ -417,6 +417,39 @@ class Emitter:
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
             return str(node.value)
         raise self.refuse(node, "if-constant", f"condition operand `{self.text(node)}`")
+
+    def live_names(self) -> set[str]:
+        """Names whose values reach an effect (a store, a scatter, control flow), transitively through assignments:
+        cuTile Python drops a pure value nobody needs — a load, a gather, and then the index gather only it read —
+        so the port drops the same ones."""
+        def reads(node: ast.AST) -> set[str]:
+            return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+        assigns: list[tuple[str, ast.AST]] = []
+        live: set[str] = set()
+        for f in (self.fn, *self.helpers.values()):
+            for st in ast.walk(f):
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                    assigns.append((st.targets[0].id, st.value))
+                    if not self._droppable(st.value):
+                        live |= reads(st.value)
+                elif isinstance(st, (ast.Expr, ast.If, ast.For, ast.Return, ast.While)):
+                    parts = [st.value] if isinstance(st, (ast.Expr, ast.Return)) and st.value is not None else \
+                        [st.test] if isinstance(st, (ast.If, ast.While)) else [st.iter] if isinstance(st, ast.For) else []
+                    for part in parts:
+                        live |= reads(part)
+                elif isinstance(st, ast.FunctionDef) and st is not self.fn and st.name not in self.helpers:
+                    live |= reads(st)
+        changed = True
+        while changed:
+            changed = False
+            for name, value in assigns:
+                if name in live:
+                    new = reads(value) - live
+                    if new:
+                        live |= new
+                        changed = True
+        return live
 
     def _droppable(self, node: ast.AST) -> bool:
         """An expression without side effects: loads, arithmetic, math. (Stores and atomics are statements.)"""
@@ -1338,8 +1371,8 @@ def _describe(ty: Ty) -> str:
 
 
 def _paren(code: str) -> str:
-    return code if re.fullmatch(r"[\w.\[\]()!, :&]+", code) and " + " not in code and " - " not in code else \
-        f"({code})"
+    return code if re.fullmatch(r"[\w.\[\]()!, :&]+", code) and not any(op in code for op in (" + ", " - ", " & ")) \
+        else f"({code})"
 
 
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],
@@ -1353,8 +1386,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em.classify_arrays()
     em.find_mutated()
     em.count_fma_candidates()
-    em.read_names = {n.id for f in (fn, *em.helpers.values()) for n in ast.walk(f)
-                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    em.read_names = em.live_names()
     em.stmts(fn.body, "")
     em.drop_folded_products()
     generics, params, layout, strides, specs, abi = [], [], [], {}, {}, []
