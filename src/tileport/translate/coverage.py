@@ -130,7 +130,9 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, one final `return`)",
               "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it",
               S, "gelu_erf"),
-    Construct("atomics", "`ct.atomic_*`", "`atomic_rmw_tko`", P, None),
+    Construct("atomics", "`ct.atomic_*`", "`atomic_rmw_tko`", P, None,
+              "cuTile Python orders an atomic after earlier pointer loads by joining their tokens (`join_tokens`); "
+              "the port has to thread memory tokens through gathers first"),
 )
 
 BY_ID = {c.id: c for c in COVERAGE}
