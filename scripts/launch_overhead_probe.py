@@ -34,7 +34,7 @@ real = st.fn
 st.fn = lambda *x: 0
 print(f"python side only          {per_call(lambda: library.launch((1, 1, 1), vector_add, args)):8.2f} us")
 st.fn = real
-real = library._ensure_library().table(vector_add).fn_fast
+real = library._ensure_library().table(vector_add).fn
 import ctypes
 from tileport.runtime import abi
 c = abi.TpCall(entry=99)

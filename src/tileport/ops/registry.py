@@ -5,11 +5,10 @@ import importlib
 from collections.abc import Iterator, Mapping
 from types import ModuleType
 
-#: Every op, in the order of tileport.examples.PROVEN (each wraps the example kernel of the same name).
-NAMES = ("vector_add", "scale_cast", "bias_act", "matmul", "row_softmax", "persistent_scale", "rms_norm",
-         "gelu_tanh", "relu", "swiglu", "geglu", "layer_norm", "silu_and_mul", "causal_mask", "masked_rowsum",
-         "gelu_erf", "softcap", "matmul_hints", "linear", "matmul_tf32", "expert_offsets", "leaky_relu", "token_gather",
-         "token_scatter")
+from ..examples import PROVEN
+
+#: Every op: each wraps the proven example kernel of the same name, in tileport.examples.PROVEN's order.
+NAMES = PROVEN
 
 
 class _Ops(Mapping):

@@ -44,7 +44,7 @@ class LaunchError(TileportError, RuntimeError):
 
 @dataclass
 class OpTable:
-    fn_fast: Any                              # the C function (pointer arguments passed as addresses)
+    fn: Any                                   # the C function: tp_<op>(call block address, err, err_len)
     params: list[str]                         # kernel parameter names
     constants: set[str]
     variants: dict[tuple, tuple[int, list[int], list[dict]]]  # launch key → (entry index, generics, abi params)
@@ -163,11 +163,10 @@ def _ensure_library() -> Library:
     return _library
 
 
-def _open_fresh(copy: bool = False) -> Library:
+def _open_fresh() -> Library:
     explicit = os.environ.get("TILEPORT_LIBRARY")
     path = build.library_path()
-    stamp = Path(str(path) + ".inputs-sha256")
-    fresh = path.exists() and stamp.exists() and stamp.read_text().strip() == build.inputs_hash()
+    fresh = build.is_fresh(path)
     if not fresh:
         why = f"{path} does not exist" if not path.exists() else \
             f"{path} was built from other sources than the checkout's (inputs hash differs)"
@@ -175,12 +174,8 @@ def _open_fresh(copy: bool = False) -> Library:
             raise StaleLibrary(f"cutile-rs: {why}; rebuild it with `tileport ops build`"
                                + (" (TILEPORT_AUTOBUILD=0 forbids building here)" if not build.autobuild_allowed()
                                   else ""))
-        with build.build_lock():
-            if not (path.exists() and stamp.exists() and stamp.read_text().strip() == build.inputs_hash()):
-                build.generate(json.loads(build.manifest_path().read_text()))
-                build.build()
-        copy = True
-    return Library(path, copy=copy)
+        build.ops_build(None, port=False, if_stale=True)  # under the build lock; another process may have built it
+    return Library(path, copy=not fresh)
 
 
 def _refresh_port(lib: Library, name: str, t: OpTable) -> Library:
@@ -241,7 +236,7 @@ class _KernelState:
         self.kinds = [p in table.constants for p in table.params]
         self.source = str(table.source)
         self.stat = None
-        self.fn = table.fn_fast
+        self.fn = table.fn
 
 
 _states: dict[int, _KernelState] = {}
