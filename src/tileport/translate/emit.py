@@ -86,6 +86,9 @@ class Tile:
 class Scalar:
     dtype: str
 
+    def rust(self) -> str:
+        return RUST_DTYPES[self.dtype]
+
 
 @dataclass(frozen=True)
 class ArrayParam:
@@ -258,12 +261,9 @@ class Emitter:
                     self.products[name] = (self.last_product, self.DEFAULT_FP)
                 elif isinstance(st.value, ast.Call) and self.ct(st.value.func) == "mul" and self.last_product:
                     self.products[name] = (self.last_product, self.last_product_fp)
-                if isinstance(ty, Tile):
-                    rust_ty = ty.rust()
-                elif isinstance(ty, Scalar):
-                    rust_ty = RUST_DTYPES[ty.dtype]
-                else:
+                if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(st, "assign", "assigning an array to a new name")
+                rust_ty = ty.rust()
                 previous = self.env.get(name)
                 if code == name and previous is not None and previous[1] == ty:
                     self.body.append(f"{indent}// `{self.text(st)}`: already {_describe(ty)}, nothing to emit")
@@ -781,13 +781,9 @@ class Emitter:
         self.inlining.append(helper.name)
         try:
             for p, a_node, (code, ty) in zip(params.args, node.args, args):
-                if isinstance(ty, Tile):
-                    rust_ty = ty.rust()
-                elif isinstance(ty, Scalar):
-                    rust_ty = RUST_DTYPES[ty.dtype]
-                else:
+                if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(a_node, "helper-function", f"array argument {self.text(a_node)} to a helper")
-                self.body.append(f"let {p.arg}: {rust_ty} = {code};")
+                self.body.append(f"let {p.arg}: {ty.rust()} = {code};")
                 self.env[p.arg] = (p.arg, ty)
             self.stmts(body[:-1], "")
             code, ty = self.expr(body[-1].value)
@@ -803,7 +799,7 @@ class Emitter:
         if want_name is not None:
             return block, ty
         tmp = self.fresh(f"{helper.name}_out")
-        self.body.append(f"let {tmp}: {ty.rust() if isinstance(ty, Tile) else RUST_DTYPES[ty.dtype]} = {block};")
+        self.body.append(f"let {tmp}: {ty.rust()} = {block};")
         return tmp, ty
 
     def elementwise(self, node: ast.AST, construct: str, operands: list[ast.AST], form, int_only: bool = False,
