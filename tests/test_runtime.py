@@ -89,7 +89,7 @@ def call(lib, op, entry=0, generics=(), tensors=(), scalars=(), grid=(1, 1, 1)):
                    generics=ctypes.addressof(gen), tensors=ctypes.addressof(descs), scalars=ctypes.addressof(sc),
                    stream=0, grid=(ctypes.c_uint32 * 3)(*grid))
     err = ctypes.create_string_buffer(1024)
-    status = fn(ctypes.addressof(c), err, 1024)
+    status = fn(ctypes.addressof(c), ctypes.addressof(err), 1024)
     return abi.STATUS[status][0], err.value.decode()
 
 

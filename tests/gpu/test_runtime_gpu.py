@@ -80,7 +80,10 @@ def test_unported_specialization_is_refused_with_what_exists():
 
 
 def test_edited_kernel_source_is_noticed(monkeypatch):
-    """With TILEPORT_AUTOBUILD=0 (no cargo on this host) an edited kernel is refused, not run stale."""
+    """With TILEPORT_AUTOBUILD=0 (no cargo on this host) an edited kernel is refused, not run stale: the first
+    launch after the source-check interval notices the edit."""
+    import time
+
     from tileport.examples import vector_add as mod
     from tileport.runtime import library
 
@@ -91,6 +94,7 @@ def test_edited_kernel_source_is_noticed(monkeypatch):
         with open(path, "a") as fh:
             fh.write("\n# edited\n")
         a = torch.randn(4096, device="cuda")
+        time.sleep(2 * library.SOURCE_CHECK_INTERVAL_NS / 1e9)
         with pytest.raises(library.StaleLibrary, match="changed since vector_add was ported"):
             vadd(a, a.clone(), torch.empty_like(a), 1024, "cutile-rs")
     finally:

@@ -26,8 +26,9 @@ pub unsafe extern "C" fn tp_bias_act(call: *const TpCall, err: *mut u8, err_len:
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let bias = rt::borrow::<f32>(op, &t[1], "bias", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), bias.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::bias_act::port::bias_act(
                             &x,
                             &bias,
@@ -73,8 +74,9 @@ pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_l
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 2])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::causal_mask::port::causal_mask(
                             &x,
                             (&mut y).partition(rt::tile([g[0], g[1]])),
@@ -127,8 +129,9 @@ pub unsafe extern "C" fn tp_expert_offsets(
                         rt::borrow::<i32>(op, &t[0], "counts", (DTYPE_I32, "i32"), 1, dev)?;
                     let mut offsets =
                         rt::borrow::<i32>(op, &t[1], "offsets", (DTYPE_I32, "i32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[counts.spec(), offsets.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::expert_offsets::port::expert_offsets(
                             &counts,
                             (&mut offsets).partition(rt::tile([g[0]])),
@@ -174,8 +177,9 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                     let gate = rt::borrow::<f32>(op, &t[0], "gate", (DTYPE_F32, "f32"), 2, dev)?;
                     let up = rt::borrow::<f32>(op, &t[1], "up", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::geglu::port::geglu_f32(
                             &gate,
                             &up,
@@ -218,8 +222,9 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::geglu::port::geglu_f16(
                             &gate,
                             &up,
@@ -262,8 +267,9 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::geglu::port::geglu_bf16(
                             &gate,
                             &up,
@@ -309,8 +315,9 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::gelu_erf::port::gelu_erf_f32(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -344,8 +351,9 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::gelu_erf::port::gelu_erf_f16(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -379,8 +387,9 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::gelu_erf::port::gelu_erf_bf16(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -425,8 +434,9 @@ pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::gelu_tanh::port::gelu_tanh(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -473,8 +483,9 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                     let w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
                     let b = rt::borrow::<f32>(op, &t[2], "b", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[3], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), b.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2], &t[3]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::layer_norm::port::layer_norm_f32(
                             &x,
                             &w,
@@ -528,8 +539,9 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), b.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2], &t[3]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::layer_norm::port::layer_norm_f16(
                             &x,
                             &w,
@@ -583,8 +595,9 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), b.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2], &t[3]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::layer_norm::port::layer_norm_bf16(
                             &x,
                             &w,
@@ -633,8 +646,9 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::leaky_relu::port::leaky_relu_slope_0_01(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -654,8 +668,9 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::leaky_relu::port::leaky_relu_slope_0_1(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -675,8 +690,9 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::leaky_relu::port::leaky_relu_slope_0_2(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -743,8 +759,9 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::linear::port::linear_f16(
                             &x,
                             &w,
@@ -787,8 +804,9 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::linear::port::linear_bf16(
                             &x,
                             &w,
@@ -838,8 +856,9 @@ pub unsafe extern "C" fn tp_masked_rowsum(
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 1])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::masked_rowsum::port::masked_rowsum(
                             &x,
                             (&mut y).partition(rt::tile([g[0], 1])),
@@ -907,8 +926,9 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::matmul::port::matmul_f16(
                             &a,
                             &b,
@@ -951,8 +971,9 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::matmul::port::matmul_bf16(
                             &a,
                             &b,
@@ -1020,8 +1041,9 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::matmul_hints::port::matmul_hints_f16(
                             &a,
                             &b,
@@ -1064,8 +1086,9 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::matmul_hints::port::matmul_hints_bf16(
                             &a,
                             &b,
@@ -1112,8 +1135,9 @@ pub unsafe extern "C" fn tp_matmul_tf32(call: *const TpCall, err: *mut u8, err_l
                     let a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 2, dev)?;
                     let b = rt::borrow::<f32>(op, &t[1], "b", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut c = rt::borrow::<f32>(op, &t[2], "c", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::matmul_tf32::port::matmul_tf32(
                             &a,
                             &b,
@@ -1163,8 +1187,9 @@ pub unsafe extern "C" fn tp_persistent_scale(
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::persistent_scale::port::persistent_scale(&x, &y)
                             .generics(rt::generic_strings(g))
                             .grid(grid);
@@ -1206,8 +1231,9 @@ pub unsafe extern "C" fn tp_relu(call: *const TpCall, err: *mut u8, err_len: usi
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch =
                             ports::relu::port::relu(&x, (&mut y).partition(rt::tile([g[0]])))
                                 .generics(rt::generic_strings(g))
@@ -1251,8 +1277,9 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::rms_norm::port::rms_norm_f32(
                             &x,
                             &w,
@@ -1297,8 +1324,9 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::rms_norm::port::rms_norm_f16(
                             &x,
                             &w,
@@ -1343,8 +1371,9 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::rms_norm::port::rms_norm_bf16(
                             &x,
                             &w,
@@ -1392,8 +1421,9 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_f32(
                             &x,
                             (&mut y).partition(rt::tile([1, g[0]])),
@@ -1427,8 +1457,9 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_f16(
                             &x,
                             (&mut y).partition(rt::tile([1, g[0]])),
@@ -1462,8 +1493,9 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_bf16(
                             &x,
                             (&mut y).partition(rt::tile([1, g[0]])),
@@ -1522,8 +1554,9 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::scale_cast::port::scale_cast_f16(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -1558,8 +1591,9 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::scale_cast::port::scale_cast_bf16(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -1580,8 +1614,9 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::scale_cast::port::scale_cast_f32(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -1627,8 +1662,9 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::silu_and_mul::port::silu_and_mul_f32(
                             &x,
                             (&mut y).partition(rt::tile([g[0], g[1]])),
@@ -1662,8 +1698,9 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::silu_and_mul::port::silu_and_mul_f16(
                             &x,
                             (&mut y).partition(rt::tile([g[0], g[1]])),
@@ -1697,8 +1734,9 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::silu_and_mul::port::silu_and_mul_bf16(
                             &x,
                             (&mut y).partition(rt::tile([g[0], g[1]])),
@@ -1743,8 +1781,9 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::softcap::port::softcap_f32(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -1779,8 +1818,9 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         1,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::softcap::port::softcap_f16(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -1815,8 +1855,9 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         1,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::softcap::port::softcap_bf16(
                             &x,
                             (&mut y).partition(rt::tile([g[0]])),
@@ -1863,8 +1904,9 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                     let gate = rt::borrow::<f32>(op, &t[0], "gate", (DTYPE_F32, "f32"), 2, dev)?;
                     let up = rt::borrow::<f32>(op, &t[1], "up", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::swiglu::port::swiglu_f32(
                             &gate,
                             &up,
@@ -1907,8 +1949,9 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::swiglu::port::swiglu_f16(
                             &gate,
                             &up,
@@ -1951,8 +1994,9 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::swiglu::port::swiglu_bf16(
                             &gate,
                             &up,
@@ -1999,8 +2043,9 @@ pub unsafe extern "C" fn tp_token_gather(call: *const TpCall, err: *mut u8, err_
                     let table = rt::borrow::<f32>(op, &t[0], "table", (DTYPE_F32, "f32"), 1, dev)?;
                     let ids = rt::borrow::<i32>(op, &t[1], "ids", (DTYPE_I32, "i32"), 1, dev)?;
                     let mut out = rt::borrow::<f32>(op, &t[2], "out", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[table.spec(), ids.spec(), out.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::token_gather::port::token_gather(
                             &table,
                             &ids,
@@ -2052,8 +2097,9 @@ pub unsafe extern "C" fn tp_token_scatter(
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let dst = rt::borrow::<i32>(op, &t[1], "dst", (DTYPE_I32, "i32"), 1, dev)?;
                     let out = rt::borrow::<f32>(op, &t[2], "out", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), dst.spec(), out.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch =
                             ports::token_scatter::port::token_scatter(&x, &dst, &out, s[0] as i32)
                                 .generics(rt::generic_strings(g))
@@ -2097,8 +2143,9 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                     let a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 1, dev)?;
                     let b = rt::borrow::<f32>(op, &t[1], "b", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut c = rt::borrow::<f32>(op, &t[2], "c", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::vector_add::port::vector_add_f32(
                             &a,
                             &b,
@@ -2141,8 +2188,9 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::vector_add::port::vector_add_f16(
                             &a,
                             &b,
@@ -2185,8 +2233,9 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
+                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
-                    rt::launch(op, g, &[&t[0], &t[1], &t[2]], &stream, |stream| {
+                    rt::launch(op, key, &stream, |stream| {
                         let launch = ports::vector_add::port::vector_add_bf16(
                             &a,
                             &b,

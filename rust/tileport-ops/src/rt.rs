@@ -5,13 +5,68 @@
 use crate::abi::{Status, TpCall, TpTensor, MAX_RANK};
 use cutile::cuda_core::{Device, Stream};
 use cutile::prelude::*;
-use cutile::tensor::compute_spec;
+use cutile::tensor::SpecializationBits;
 use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
 use std::ffi::c_void;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
+
+/// Opt-in timing of the library's share of a launch (`TILEPORT_PROFILE=1`, read once): how long the whole C call,
+/// the stream lookup, the specialization key and cutile's launcher (with `cuLaunchKernel`) take, summed over calls.
+/// `scripts/launch_overhead_probe.py` reads it through `tileport_profile`. Off, a stage costs one cached load.
+pub mod profile {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    use std::sync::OnceLock;
+    use std::time::Instant;
+
+    /// Stage names, in the order `tileport_profile` reports them (after the call count).
+    pub const STAGES: [&str; 4] = ["call", "stream", "key", "launcher"];
+    pub const CALL: usize = 0;
+    pub const STREAM: usize = 1;
+    pub const KEY: usize = 2;
+    pub const LAUNCHER: usize = 3;
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    static NANOS: [AtomicU64; 4] = [const { AtomicU64::new(0) }; 4];
+
+    fn enabled() -> bool {
+        static ON: OnceLock<bool> = OnceLock::new();
+        *ON.get_or_init(|| std::env::var("TILEPORT_PROFILE").is_ok_and(|v| v == "1"))
+    }
+
+    pub fn start() -> Option<Instant> {
+        enabled().then(Instant::now)
+    }
+
+    pub fn stop(stage: usize, since: Option<Instant>) {
+        if let Some(t) = since {
+            NANOS[stage].fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+            if stage == CALL {
+                CALLS.fetch_add(1, Relaxed);
+            }
+        }
+    }
+
+    /// Copies `[calls, ns per stage...]` into `out` (up to `n` values), optionally resetting; returns the count.
+    ///
+    /// # Safety
+    /// `out` must be valid for `n` writes.
+    #[no_mangle]
+    pub unsafe extern "C" fn tileport_profile(out: *mut u64, n: usize, reset: bool) -> usize {
+        let mut values = vec![CALLS.load(Relaxed)];
+        values.extend(NANOS.iter().map(|v| v.load(Relaxed)));
+        if reset {
+            CALLS.store(0, Relaxed);
+            NANOS.iter().for_each(|v| v.store(0, Relaxed));
+        }
+        let k = values.len().min(n);
+        if !out.is_null() {
+            unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), out, k) };
+        }
+        k
+    }
+}
 
 /// An error for the caller: a status and a message naming the operator, argument and problem.
 pub struct Failure {
@@ -33,6 +88,7 @@ pub fn fail<T>(status: Status, message: impl Into<String>) -> Result<T> {
 /// # Safety
 /// `err` must be valid for `err_len` bytes (or null).
 pub unsafe fn guard(err: *mut u8, err_len: usize, body: impl FnOnce() -> Result<()>) -> i32 {
+    let since = profile::start();
     let outcome =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)).unwrap_or_else(|panic| {
             let what = panic
@@ -45,6 +101,7 @@ pub unsafe fn guard(err: *mut u8, err_len: usize, body: impl FnOnce() -> Result<
                 format!("panic in the Rust kernel library: {what}"),
             )
         });
+    profile::stop(profile::CALL, since);
     match outcome {
         Ok(()) => Status::Ok as i32,
         Err(f) => {
@@ -152,6 +209,13 @@ pub fn generic_strings(g: &[i32]) -> Vec<String> {
 /// The caller's device (primary context, shared with PyTorch) and stream, borrowed. Both are cached per thread
 /// (the launch hot path then allocates nothing here); the context is made current on every call.
 pub fn stream(device: i32, raw: *mut c_void) -> Result<Arc<Stream>> {
+    let since = profile::start();
+    let found = stream_uncounted(device, raw);
+    profile::stop(profile::STREAM, since);
+    found
+}
+
+fn stream_uncounted(device: i32, raw: *mut c_void) -> Result<Arc<Stream>> {
     static DEVICES: OnceLock<Mutex<HashMap<i32, Arc<Device>>>> = OnceLock::new();
     thread_local! {
         static STREAMS: RefCell<HashMap<(i32, usize), Arc<Stream>>> = RefCell::new(HashMap::new());
@@ -186,33 +250,39 @@ pub fn stream(device: i32, raw: *mut c_void) -> Result<Arc<Stream>> {
     Ok(s)
 }
 
+/// What cutile's kernel cache is keyed on, hashed: the entry, its generics and every tensor's specialization bits
+/// (the `SpecializationBits` cutile computed when the tensor was borrowed — the ones its launcher compares).
+pub fn spec_key(op: &str, generics: &[i32], specs: &[&SpecializationBits]) -> u64 {
+    let since = profile::start();
+    let mut h = DefaultHasher::new();
+    (op, generics).hash(&mut h);
+    for s in specs {
+        s.hash(&mut h);
+    }
+    let key = h.finish();
+    profile::stop(profile::KEY, since);
+    key
+}
+
 /// Runs a launch. The first launch of a specialization JIT-compiles the kernel, and cutile's compiler recurses
 /// deeply: that one runs on a thread with a 64 MiB stack. Later launches run on the caller's thread. "Seen" is
-/// keyed on what cutile's kernel cache is keyed on — the entry, its generics and every tensor's specialization bits
-/// (`compute_spec`, the function cutile itself uses) — so a launch taken as seen is a cache hit and never compiles
-/// on the small stack, and a new shape with the same bits does not pay for a thread.
+/// keyed on `spec_key` — what cutile's kernel cache is keyed on — so a launch taken as seen is a cache hit and
+/// never compiles on the small stack, and a new shape with the same bits does not pay for a thread.
 pub fn launch(
     op: &str,
-    generics: &[i32],
-    tensors: &[&TpTensor],
+    key: u64,
     stream: &Arc<Stream>,
     body: impl FnOnce(&Arc<Stream>) -> std::result::Result<(), String> + Send,
 ) -> Result<()> {
     thread_local! {
         static SEEN: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     }
-    let mut h = DefaultHasher::new();
-    (op, generics).hash(&mut h);
-    for t in tensors {
-        let r = t.rank.clamp(0, MAX_RANK as i32) as usize;
-        let shape: Vec<i32> = t.shape[..r].iter().map(|&v| v as i32).collect();
-        let strides: Vec<i32> = t.strides[..r].iter().map(|&v| v as i32).collect();
-        (t.dtype, compute_spec(t.data, &shape, &strides, 0)).hash(&mut h);
-    }
-    let key = h.finish();
     let seen = SEEN.with(|s| s.borrow().contains(&key));
     let outcome = if seen {
-        body(stream)
+        let since = profile::start();
+        let done = body(stream);
+        profile::stop(profile::LAUNCHER, since);
+        done
     } else {
         std::thread::scope(|s| {
             std::thread::Builder::new()

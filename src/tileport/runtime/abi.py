@@ -74,8 +74,9 @@ def layout() -> list[int]:
 
 
 def op_argtypes() -> list:
-    """ctypes argtypes of an operator function: the call block by address, the error buffer, its length."""
-    return [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+    """ctypes argtypes of an operator function: the call block by address, the error buffer by address, its
+    length (addresses as plain integers: the cheapest conversion ctypes makes)."""
+    return [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
 
 
 def _rust_struct(name: str, doc: str, fields) -> str:

@@ -17,6 +17,7 @@ import shutil
 import struct
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -210,13 +211,15 @@ _SCRATCH = 4096
 
 class _Plan:
     """How one launch shape (kernel, arg dtypes/ranks, constant values) is passed to the C function: where the
-    tensors and scalars are among the arguments and how each is written into the per-thread call buffer
-    (call block, then descriptors, then scalars)."""
+    tensors and scalars are among the arguments, what the steady state checks a launch against (each tensor's
+    dtype and rank, each scalar's type, each constant's type and value) and how each argument is written into
+    the per-thread call buffer (call block, then descriptors, then scalars)."""
     __slots__ = ("entry", "gen", "gen_addr", "n_gen", "tpos", "spos", "written", "codes", "sizes", "names",
-                 "scalars", "scalar_off", "n_t", "n_s")
+                 "scalars", "scalar_off", "n_t", "n_s", "dtypes", "ranks", "descs", "stypes", "consts")
 
     def __init__(self, entry: int, generics: list[int], tpos: list[int], spos: list[int], written: list[bool],
-                 codes: list[int], sizes: list[int], names: list[str]):
+                 codes: list[int], sizes: list[int], names: list[str], dtypes: tuple = (), ranks: tuple = (),
+                 stypes: tuple = (), consts: tuple = ()):
         self.entry, self.n_gen = entry, len(generics)
         self.gen = (ctypes.c_int32 * max(1, len(generics)))(*generics)
         self.gen_addr = ctypes.addressof(self.gen)
@@ -224,18 +227,36 @@ class _Plan:
         self.n_t, self.n_s = len(tpos), len(spos)
         self.scalar_off = _CALL_SIZE + self.n_t * _DESC_SIZE
         self.scalars = struct.Struct(f"<{len(spos)}d")
+        self.dtypes, self.ranks, self.stypes, self.consts = dtypes, ranks, stypes, consts
+        self.descs = [_DESC[r] for r in ranks]
         if self.scalar_off + 8 * len(spos) > _SCRATCH:
             raise BackendError(f"a launch with {self.n_t} tensors and {self.n_s} scalars exceeds the call buffer")
 
+    def fits_scalars(self, args: tuple) -> bool:
+        """The scalars and constants of ``args`` are of this plan (tensors are checked as they are packed)."""
+        for i, t in zip(self.spos, self.stypes):
+            if type(args[i]) is not t:
+                return False
+        for i, t, v in self.consts:
+            if type(args[i]) is not t or args[i] != v:
+                return False
+        return True
+
+
+#: A kernel's source file is looked at for edits (size and mtime) at most this often: a stat is a system call of
+#: about 1.2 µs on the H200 host, the largest single item of a launch, so it is not made on every call. An edit is
+#: picked up by the first launch after the interval (and at once by a new kernel object, e.g. after a reload).
+SOURCE_CHECK_INTERVAL_NS = 50_000_000
+
 
 class _KernelState:
-    __slots__ = ("kernel", "table", "plans", "kinds", "source", "stat", "fn", "lib")
+    __slots__ = ("kernel", "table", "plans", "last", "source", "stat", "recheck_at", "fn", "lib")
 
     def __init__(self, kernel: Any, lib: Library, table: OpTable):
-        self.kernel, self.lib, self.table, self.plans = kernel, lib, table, {}
-        self.kinds = [p in table.constants for p in table.params]
+        self.kernel, self.lib, self.table, self.plans, self.last = kernel, lib, table, {}, None
         self.source = str(table.source)
-        self.stat = None
+        self.stat = _stat_key(table.source)
+        self.recheck_at = time.monotonic_ns() + SOURCE_CHECK_INTERVAL_NS
         self.fn = table.fn
 
 
@@ -250,7 +271,7 @@ def _buffers():
     if b is None:
         raw = ctypes.create_string_buffer(_SCRATCH)
         err = ctypes.create_string_buffer(ERR_LEN)
-        b = _tls.bufs = (raw, ctypes.addressof(raw), err)
+        b = _tls.bufs = (raw, ctypes.addressof(raw), err, ctypes.addressof(err))
     return b
 
 
@@ -262,8 +283,20 @@ def _state(kernel: Any) -> _KernelState:
         lib = _refresh_port(lib, name, t)
         t = lib.table(kernel)
     st = _KernelState(kernel, lib, t)
-    st.stat = _stat_key(t.source)
     _states[id(kernel)] = st
+    return st
+
+
+def _current_state(kernel: Any) -> _KernelState:
+    """The kernel's launch state; its source file is looked at again once SOURCE_CHECK_INTERVAL_NS has passed."""
+    st = _states.get(id(kernel))
+    if st is None or st.kernel is not kernel:
+        return _state(kernel)
+    now = time.monotonic_ns()
+    if now >= st.recheck_at:
+        if _stat_key(st.source) != st.stat:
+            return _state(kernel)
+        st.recheck_at = now + SOURCE_CHECK_INTERVAL_NS
     return st
 
 
@@ -273,7 +306,8 @@ def _stat_key(path: Path | str) -> tuple[int, int]:
 
 
 def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
-    """The slow path of a launch shape seen for the first time: find the ported specialization or say why not."""
+    """The slow path of a launch whose shape differs from the last one: its full key, then the plan made for
+    that key before or a new one for the ported specialization (or say why there is none)."""
     t, name = st.table, st.kernel._pyfunc.__name__
     if len(args) != len(t.params):
         raise BackendError(f"{name} takes {len(t.params)} arguments, the launch passed {len(args)}")
@@ -289,7 +323,11 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
             spos.append(i)
         else:
             raise BackendError(f"{name}: argument {pname} of type {type(value).__name__} is not a tensor or scalar")
-    found = t.variants.get(tuple(key))
+    key = tuple(key)
+    plan = st.plans.get(key)
+    if plan is not None:
+        return plan
+    found = t.variants.get(key)
     if found is None:
         have = "; ".join(", ".join(f"{k[0]}={k[2]}" + (f"[{k[3]}d]" if k[1] == "A" else "") for k in v)
                          for v in t.variants)
@@ -300,8 +338,12 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
     written = {p["name"] for p in params if p.get("written")}
     names = [t.params[i] for i in tpos]
     dts = [_dtype_name(args[i].dtype) for i in tpos]
-    return _Plan(entry, generics, tpos, spos, [n in written for n in names], [abi.DTYPES[d][0] for d in dts],
-                 [abi.DTYPES[d][1] for d in dts], names)
+    consts = tuple((i, type(args[i]), args[i]) for i, p in enumerate(t.params) if p in t.constants)
+    plan = st.plans[key] = _Plan(
+        entry, generics, tpos, spos, [n in written for n in names], [abi.DTYPES[d][0] for d in dts],
+        [abi.DTYPES[d][1] for d in dts], names, dtypes=tuple(args[i].dtype for i in tpos),
+        ranks=tuple(args[i].dim() for i in tpos), stypes=tuple(type(args[i]) for i in spos), consts=consts)
+    return plan
 
 
 def _checked(st: _KernelState, plan: _Plan, args: tuple, device: int) -> None:
@@ -314,49 +356,56 @@ def _checked(st: _KernelState, plan: _Plan, args: tuple, device: int) -> None:
 
 def launch(grid: tuple[int, int, int], kernel: Any, args: tuple) -> None:
     """Launch ``kernel``'s Rust port on PyTorch's current stream (see the module docstring). The steady state —
-    a known kernel, launch shape and unchanged source — reads each tensor's pointer, shape and strides once, packs
-    them with a precompiled struct and makes one C call."""
+    a known kernel and source, the same launch shape as the last call — reads each tensor's pointer, shape and
+    strides once, checks it against the plan as it packs it with a precompiled struct, and makes one C call.
+    Anything else (first launch, another shape or dtype, a strided or overlapping tensor) takes the slow path."""
     torch = _torch()
-    st = _states.get(id(kernel))
-    if st is None or st.kernel is not kernel or _stat_key(st.source) != st.stat:
-        st = _state(kernel)
-    Tensor = torch.Tensor
-    key = tuple([(type(a), a) if c else (a.dtype, a.dim()) if isinstance(a, Tensor) else type(a)
-                 for a, c in zip(args, st.kinds)])
-    plan = st.plans.get(key)
-    if plan is None:
-        plan = st.plans[key] = _plan(st, args, torch)
-    raw, addr, err = _buffers()
+    st = _current_state(kernel)
+    plan = st.last
+    if plan is None or not plan.fits_scalars(args):
+        plan = st.last = _plan(st, args, torch)
+    raw, addr, err, err_addr = _buffers()
     device = torch._C._cuda_getDevice()
-    extents = []
-    clear = True
-    off = _CALL_SIZE
-    for k, i in enumerate(plan.tpos):
-        a = args[i]
-        ptr, shape, strides = a.data_ptr(), a.shape, a.stride()
-        _DESC[len(shape)].pack_into(raw, off, ptr, len(shape), plan.codes[k], *shape, *strides)
-        off += _DESC_SIZE
-        if a.get_device() != device:
-            clear = False
-        if a.is_contiguous():
-            n = a.numel()
-            extents.append((ptr, ptr + plan.sizes[k] * n) if n else None)
-        else:
-            clear = False  # strided: the full check works out extents and self-overlap
-            extents.append(None)
-    for k, w in enumerate(plan.written):
-        if w and extents[k] is not None:
-            lo, hi = extents[k]
-            for j, e in enumerate(extents):
-                if j != k and e is not None and lo < e[1] and e[0] < hi:
-                    clear = False
+    replanned = False
+    while True:
+        extents = []
+        clear = True
+        off = _CALL_SIZE
+        try:
+            for k, i in enumerate(plan.tpos):
+                a = args[i]
+                shape = a.shape
+                if a.dtype is not plan.dtypes[k] or len(shape) != plan.ranks[k]:
+                    break
+                ptr = a.data_ptr()
+                plan.descs[k].pack_into(raw, off, ptr, plan.ranks[k], plan.codes[k], *shape, *a.stride())
+                off += _DESC_SIZE
+                if a.get_device() != device or not a.is_contiguous():
+                    clear = False  # another device, or strided: the full check says which and works out extents
+                extents.append((ptr, ptr + plan.sizes[k] * a.numel()))
+            else:
+                break
+        except AttributeError:  # not a tensor where the plan has one
+            if replanned:
+                raise
+        if replanned:
+            raise BackendError(f"cutile-rs {kernel._pyfunc.__name__}: the launch does not fit the plan made for it")
+        plan = st.last = _plan(st, args, torch)  # another launch shape: (re)plan and pack again
+        replanned = True
+    if clear:
+        for k, w in enumerate(plan.written):
+            if w:
+                lo, hi = extents[k]
+                for j, (lo2, hi2) in enumerate(extents):
+                    if j != k and lo < hi2 and lo2 < hi:
+                        clear = False
     if not clear:
         _checked(st, plan, args, device)
     if plan.n_s:
         plan.scalars.pack_into(raw, plan.scalar_off, *[args[i] for i in plan.spos])
     _CALL.pack_into(raw, 0, plan.entry, device, plan.n_gen, plan.n_t, plan.n_s, 0, plan.gen_addr, addr + _CALL_SIZE,
                     addr + plan.scalar_off, torch._C._cuda_getCurrentRawStream(device), *grid)
-    status = st.fn(addr, err, ERR_LEN)
+    status = st.fn(addr, err_addr, ERR_LEN)
     if status != 0:
         kind, meaning = abi.STATUS.get(status, ("Unknown", "unknown status"))
         raise LaunchError(f"cutile-rs {kernel._pyfunc.__name__}: {kind} ({meaning}): "

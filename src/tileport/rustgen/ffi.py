@@ -30,9 +30,10 @@ def _entry_arm(op: str, index: int, entry: str, abi: dict) -> str:
             args.append(f"(&mut {p['name']}).partition(rt::tile([{dims}]))")
         else:
             args.append(f"&{p['name']}")
-    refs = ", ".join(f"&t[{k}]" for k in range(len(tensors)))
+    specs = ", ".join(f"{p['name']}.spec()" for p in tensors)
+    lines.append(f"let key = rt::spec_key(op, g, &[{specs}]);")
     lines.append("let stream = rt::stream(device, tp_call.stream)?;")
-    lines.append(f"rt::launch(op, g, &[{refs}], &stream, |stream| {{")
+    lines.append("rt::launch(op, key, &stream, |stream| {")
     lines.append(f"    let launch = ports::{op}::port::{entry}({', '.join(args)})")
     lines.append("        .generics(rt::generic_strings(g))")
     lines.append("        .grid(grid);")
