@@ -27,10 +27,10 @@ python3 -m tileport doctor --require-gpu 2>&1 | tee "$out/doctor.txt"
 echo "doctor exit code: ${PIPESTATUS[0]}" | tee -a "$out/doctor.txt"
 python3 -m tileport doctor --require-gpu --json > "$out/doctor.json"
 
-# The Rust kernel library (built and packed on the dev machine: `tileport ops pack .bundle/libtileport_ops.so.xz`);
+# The Rust kernel library (built and packed on the dev machine: `tileport ops pack .bundle/tileport-ops.tar.xz`);
 # no cargo here, so it must be fresh for this checkout and is never rebuilt.
-if [ -f .bundle/libtileport_ops.so.xz ]; then
-  eval "$(python3 -m tileport ops unpack .bundle/libtileport_ops.so.xz /tmp/tileport-lib)"
+if [ -f .bundle/tileport-ops.tar.xz ]; then
+  eval "$(python3 -m tileport ops unpack .bundle/tileport-ops.tar.xz /tmp/tileport-lib)"
   export TILEPORT_LIBRARY TILEPORT_AUTOBUILD
   python3 -m tileport ops list 2>&1 | tee "$out/ops-list.txt"
 fi

@@ -128,6 +128,9 @@ def test_generated_library_sources_are_current(tmp_path):
     for rel in ("src/abi.rs", "src/ffi.rs", "src/ports/mod.rs"):
         assert (crate / rel).read_text() == (build.crate_dir() / rel).read_text(), \
             f"rust/tileport-ops/{rel} is stale: run `tileport ops build`"
+    native = build.crate_dir().parent / "tileport-native" / "src" / "abi.rs"
+    assert native.read_text() == build.rust_abi_formatted(exports=False), \
+        "rust/tileport-native/src/abi.rs is stale: run `tileport ops build`"
 
 
 def test_the_library_holds_exactly_the_proven_ports():
@@ -169,39 +172,6 @@ def test_a_stale_library_is_refused_when_autobuild_is_off(monkeypatch, tmp_path)
     monkeypatch.setattr(build, "inputs_hash", lambda: "something else")
     with pytest.raises(library.StaleLibrary, match="TILEPORT_AUTOBUILD=0 forbids"):
         library._open_fresh()
-
-
-@pytest.mark.parametrize("shape, strides", [((), ()), ((7,), (1,)), ((3, 5), (5, 1)), ((2, 3, 4, 5, 6, 7, 8, 9),
-                                                                                     tuple(range(8, 0, -1)))])
-def test_fast_path_descriptors_are_the_abi_struct(shape, strides):
-    """The launch hot path packs descriptors with struct; they must read back as abi.TpTensor field by field."""
-    from tileport.runtime import library
-
-    buf = ctypes.create_string_buffer(library._SCRATCH)
-    library._DESC[len(shape)].pack_into(buf, library._DESC_SIZE, 0xDEADBEEF00, len(shape), 2, *shape, *strides)
-    assert library._SCRATCH >= 2 * library._DESC_SIZE
-    d = abi.TpTensor.from_buffer(buf, library._DESC_SIZE)
-    assert (d.data, d.rank, d.dtype) == (0xDEADBEEF00, len(shape), 2)
-    assert list(d.shape) == list(shape) + [0] * (abi.MAX_RANK - len(shape))
-    assert list(d.strides) == list(strides) + [0] * (abi.MAX_RANK - len(strides))
-
-
-def test_fast_path_call_block_is_the_abi_struct():
-    """The hot path packs the call block, descriptors and scalars into one buffer; read back through ctypes."""
-    from tileport.runtime import library
-
-    plan = library._Plan(3, [64, 128], [0, 2], [1, 3], [False, True], [0, 0], [4, 4], ["x", "y"])
-    buf = ctypes.create_string_buffer(library._SCRATCH)
-    addr = ctypes.addressof(buf)
-    plan.scalars.pack_into(buf, plan.scalar_off, 0.5, 7)
-    library._CALL.pack_into(buf, 0, plan.entry, 1, plan.n_gen, plan.n_t, plan.n_s, 0, plan.gen_addr,
-                            addr + library._CALL_SIZE, addr + plan.scalar_off, 0xABC, 3, 2, 1)
-    c = abi.TpCall.from_buffer(buf)
-    assert (c.entry, c.device, c.n_generics, c.n_tensors, c.n_scalars) == (3, 1, 2, 2, 2)
-    assert list((ctypes.c_int32 * 2).from_address(c.generics)) == [64, 128]
-    assert c.tensors == addr + ctypes.sizeof(abi.TpCall) and c.stream == 0xABC and list(c.grid) == [3, 2, 1]
-    assert list((ctypes.c_double * 2).from_address(c.scalars)) == [0.5, 7.0]
-    assert plan.scalar_off == ctypes.sizeof(abi.TpCall) + 2 * ctypes.sizeof(abi.TpTensor)
 
 
 def test_committed_ports_are_what_the_translator_writes_now(tmp_path):

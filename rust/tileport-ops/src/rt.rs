@@ -338,3 +338,45 @@ pub unsafe fn call<'a>(call: *const TpCall) -> Result<Call<'a>> {
         stream: c.stream as *mut c_void,
     })
 }
+
+/// Launches nothing: describes the call block it is given (entry, device, generics, every descriptor, scalars,
+/// stream, grid) as its error message and returns `BadEntry`. The bindings' tests call it through the same path
+/// as an operator, to check what Python packs is what the library reads.
+///
+/// # Safety
+/// As for any `tp_<op>`: `call` valid with its arrays, `err` valid for `err_len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn tileport_describe_call(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        guard(err, err_len, || {
+            let c = self::call(call)?;
+            let tensors: Vec<String> = c
+                .tensors
+                .iter()
+                .map(|t| {
+                    let r = t.rank.clamp(0, MAX_RANK as i32) as usize;
+                    format!(
+                        "{:#x}/{}/{:?}/{:?}",
+                        t.data,
+                        t.dtype,
+                        &t.shape[..r],
+                        &t.strides[..r]
+                    )
+                })
+                .collect();
+            fail(
+                Status::BadEntry,
+                format!(
+                    "entry={} device={} generics={:?} tensors=[{}] scalars={:?} stream={:#x} grid={:?}",
+                    c.entry,
+                    c.device,
+                    c.generics,
+                    tensors.join(" "),
+                    c.scalars,
+                    c.stream as usize,
+                    c.grid
+                ),
+            )
+        })
+    }
+}

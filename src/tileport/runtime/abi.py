@@ -84,8 +84,9 @@ def _rust_struct(name: str, doc: str, fields) -> str:
     return f"/// {doc}\n#[repr(C)]\n#[derive(Clone, Copy, Debug)]\npub struct {name} {{\n{body}\n}}\n"
 
 
-def rust_abi() -> str:
-    """abi.rs: the descriptor and call structs, dtype codes, status codes and the layout/version exports."""
+def rust_abi(exports: bool = True) -> str:
+    """abi.rs: the descriptor and call structs, dtype codes, status codes and (for the kernel library, not for the
+    Python extension that calls it) the layout/version exports."""
     dtypes = "\n".join(f"pub const DTYPE_{name.upper()}: i32 = {code};" for name, (code, _, _) in DTYPES.items())
     status = "\n".join(f"    /// {doc}\n    {variant} = {code}," for code, (variant, doc) in STATUS.items())
     layout_rows = []
@@ -98,7 +99,7 @@ def rust_abi() -> str:
                                       "strides in elements.", FIELDS)
     call = _rust_struct("TpCall", "One operator call: entry, device, counts, pointers to the generics (i32), tensor "
                                   "descriptors and scalars (f64), the caller's CUstream and the grid.", CALL_FIELDS)
-    return f'''//! The C ABI shared with Python (generated from `src/tileport/runtime/abi.py`; do not edit).
+    text = f'''//! The C ABI shared with Python (generated from `src/tileport/runtime/abi.py`; do not edit).
 
 /// Version of this ABI; Python refuses a library reporting another one.
 pub const ABI_VERSION: u32 = {ABI_VERSION};
@@ -115,7 +116,10 @@ pub const MAX_RANK: usize = {MAX_RANK};
 pub enum Status {{
 {status}
 }}
-
+'''
+    if not exports:
+        return text
+    return text + f'''
 /// ABI version, for Python's load-time check.
 #[no_mangle]
 pub extern "C" fn tileport_abi_version() -> u32 {{

@@ -28,6 +28,10 @@ from .abi import rust_abi
 
 Progress = Callable[[str], None]
 LIB_NAME = "libtileport_ops.so"
+#: The Python extension the cutile-rs backend launches through (`rust/tileport-native`), built beside the library.
+NATIVE_NAME = "libtileport_native.so"
+#: The crates under rust/ that `tileport ops build` builds: the kernel library and its Python extension.
+CRATES = ("tileport-ops", "tileport-native")
 
 
 class LibraryBuildError(TileportError):
@@ -58,13 +62,19 @@ def library_path() -> Path:
     return Path(explicit) if explicit else built_library()
 
 
+def native_path(library: Path) -> Path:
+    """The Python extension that goes with ``library`` (built, packed and unpacked beside it)."""
+    return library.with_name(NATIVE_NAME)
+
+
 def inputs_hash() -> str:
-    """SHA-256 over everything the library is built from."""
+    """SHA-256 over everything the library and its Python extension are built from."""
     ws = paths.rust_workspace()
+    assert ws is not None
     crate = crate_dir()
     h = hashlib.sha256(f"tileport {__version__}\n".encode())
-    files = sorted(crate.rglob("*.rs")) + [crate / "Cargo.toml", ws / "Cargo.toml", ws / "Cargo.lock",  # type: ignore
-                                           paths.PACKAGE_DIR / "toolchain" / "pins.toml"]
+    files = [f for name in CRATES for f in sorted((ws / name).rglob("*.rs")) + [ws / name / "Cargo.toml"]]
+    files += [ws / "Cargo.toml", ws / "Cargo.lock", paths.PACKAGE_DIR / "toolchain" / "pins.toml"]
     for f in files:
         h.update(str(f.relative_to(crate.parent.parent)).encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()
@@ -140,10 +150,15 @@ def port_ops(names: list[str], signatures: dict[str, list[str]], progress: Progr
 
 
 def generate(manifest: dict, crate: Path | None = None) -> None:
-    """abi.rs, ffi.rs and ports/mod.rs from ports.json (only proven ops)."""
-    src = (crate or crate_dir()) / "src"
+    """abi.rs, ffi.rs and ports/mod.rs from ports.json (only proven ops), and the Python extension's abi.rs
+    (beside the library crate: ``crate``'s parent holds both)."""
+    crate = crate or crate_dir()
+    src = crate / "src"
     proven = [(name, op) for name, op in manifest["ops"].items() if op["status"] == "proven"]
     (src / "abi.rs").write_text(rust_abi_formatted())
+    native = crate.parent / "tileport-native"
+    if native.exists():
+        (native / "src" / "abi.rs").write_text(rust_abi_formatted(exports=False))
     (src / "ffi.rs").write_text(ffi_rs(proven))
     (src / "ports" / "mod.rs").write_text(ports_mod_rs([name for name, _ in proven]))
     for stale in (src / "ports").glob("*.rs"):
@@ -151,10 +166,10 @@ def generate(manifest: dict, crate: Path | None = None) -> None:
             stale.unlink()
 
 
-def rust_abi_formatted() -> str:
+def rust_abi_formatted(exports: bool = True) -> str:
     from ..rustgen.module import rustfmt
 
-    return rustfmt(rust_abi())
+    return rustfmt(rust_abi(exports))
 
 
 def build(progress: Progress = lambda s: None) -> Path:
@@ -166,9 +181,10 @@ def build(progress: Progress = lambda s: None) -> Path:
     env = tool_env()
     env.update(find_cuda_tree().cargo_env())
     env["CARGO_TARGET_DIR"] = str(paths.cargo_target_dir(ws))
-    progress("build: cargo build --release -p tileport-ops")
-    proc = subprocess.run(["cargo", "build", "--release", "--offline", "-p", "tileport-ops", "--message-format",
-                           "short"], cwd=ws, env=env, capture_output=True, text=True)
+    packages = [a for name in CRATES for a in ("-p", name)]
+    progress(f"build: cargo build --release {' '.join(packages)}")
+    proc = subprocess.run(["cargo", "build", "--release", "--offline", *packages, "--message-format", "short"],
+                          cwd=ws, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         raise LibraryBuildError(f"cargo build of the operator library failed:\n{proc.stderr.strip()[-4000:]}")
     lib = built_library()
@@ -209,29 +225,36 @@ def ops_build(names: list[str] | None, *, port: bool, if_stale: bool = False,
 
 
 def pack_library(dest: Path) -> Path:
-    """xz-compress the built library with its inputs stamp, for a GPU host without cargo (~2.5 MB)."""
-    import lzma
+    """The built library and its Python extension, with the inputs stamp, as one xz-compressed tar for a GPU host
+    without cargo (~3 MB)."""
+    import tarfile
 
     lib = built_library()
-    if not is_fresh(lib):
-        raise LibraryBuildError(f"{lib} is missing or stale: run `tileport ops build` first")
+    if not is_fresh(lib) or not native_path(lib).exists():
+        raise LibraryBuildError(f"{lib} (or {NATIVE_NAME} beside it) is missing or stale: run `tileport ops build` "
+                                "first")
     dest.parent.mkdir(parents=True, exist_ok=True)
-    with open(lib, "rb") as src, lzma.open(dest, "wb", preset=6) as out:
-        shutil.copyfileobj(src, out)
+    with tarfile.open(dest, "w:xz") as tar:
+        for f in (lib, native_path(lib), Path(str(lib) + ".inputs-sha256")):
+            tar.add(f, arcname=f.name)
     Path(str(dest) + ".inputs-sha256").write_text(inputs_hash() + "\n")
     return dest
 
 
 def unpack_library(src: Path, dest_dir: Path) -> Path:
     """The inverse of pack_library; returns the library path (point TILEPORT_LIBRARY at it)."""
-    import lzma
+    import tarfile
 
     dest_dir.mkdir(parents=True, exist_ok=True)
-    lib = dest_dir / LIB_NAME
-    with lzma.open(src, "rb") as inp, open(lib, "wb") as out:
-        shutil.copyfileobj(inp, out)
-    shutil.copy(str(src) + ".inputs-sha256", str(lib) + ".inputs-sha256")
-    return lib
+    names = {LIB_NAME, NATIVE_NAME, LIB_NAME + ".inputs-sha256"}
+    with tarfile.open(src, "r:xz") as tar:
+        members = [m for m in tar.getmembers() if m.name in names and m.isfile()]
+        if {m.name for m in members} != names:
+            raise LibraryBuildError(f"{src} does not hold {', '.join(sorted(names))}: pack it with "
+                                    "`tileport ops pack`")
+        for m in members:
+            tar.extract(m, dest_dir)
+    return dest_dir / LIB_NAME
 
 
 def autobuild_allowed() -> bool:

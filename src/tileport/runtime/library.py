@@ -4,7 +4,9 @@ On load: the ABI version and the descriptor layout the library reports must equa
 fresh (its inputs hash, see ``build``), else it is rebuilt — or, with ``TILEPORT_AUTOBUILD=0``, refused. On a launch:
 the kernel's Python source must still be the one its port was proven from (else it is re-ported and the library
 rebuilt, under a file lock), the launch must match a ported specialization, and the ownership checks must pass;
-then the operator's C function runs on the caller's stream.
+then the operator's C function runs on the caller's stream. The steady state of a launch — checking it against the
+plan of its shape, reading the tensors, packing the call block, calling the C function — runs in the Python extension
+built beside the library (`rust/tileport-native`); what it cannot settle comes back here.
 """
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ import inspect
 import json
 import os
 import shutil
-import struct
 import tempfile
 import threading
 import time
@@ -28,7 +29,6 @@ from ..ops._backend import BackendError
 from . import abi, build
 from .checks import Arg, check_launch
 
-ERR_LEN = 2048
 
 
 class AbiMismatch(BackendError):
@@ -46,6 +46,7 @@ class LaunchError(TileportError, RuntimeError):
 @dataclass
 class OpTable:
     fn: Any                                   # the C function: tp_<op>(call block address, err, err_len)
+    address: int                              # its address, for the native plans
     params: list[str]                         # kernel parameter names
     constants: set[str]
     variants: dict[tuple, tuple[int, list[int], list[dict]]]  # launch key → (entry index, generics, abi params)
@@ -87,11 +88,13 @@ class Library:
         if copy:  # a rebuilt library at the same path: dlopen would hand back the old one
             tmp = Path(tempfile.mkdtemp(prefix="tileport-lib-")) / path.name
             shutil.copy(path, tmp)
+            shutil.copy(build.native_path(path), build.native_path(tmp))
             path = tmp
         self.path = path
         _drop_poison_vars()
         self.dll = ctypes.CDLL(str(path))
         self._check_abi()
+        self.native = load_native(build.native_path(path))
         manifest = json.loads(build.manifest_path().read_text())
         self.ops: dict[str, dict] = manifest["ops"]
         self.tables: dict[str, OpTable] = {}
@@ -132,10 +135,29 @@ class Library:
             variants[_key(sig.params)] = (entry, [int(g) for g in v["generics"]], op["abi"][v["entry"]]["params"])
         fn = getattr(self.dll, f"tp_{name}")
         fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
-        t = OpTable(fn, params, constant_params(kernel), variants, Path(inspect.getsourcefile(kernel._pyfunc)),
-                    op["source_sha256"])
+        t = OpTable(fn, ctypes.cast(fn, ctypes.c_void_p).value, params, constant_params(kernel), variants,
+                    Path(inspect.getsourcefile(kernel._pyfunc)), op["source_sha256"])
         self.tables[name] = t
         return t
+
+
+def load_native(path: Path) -> Any:
+    """Import the Python extension at ``path`` (module ``tileport_native``) and check it speaks this ABI."""
+    import importlib.machinery
+    import importlib.util
+
+    if not path.exists():
+        raise StaleLibrary(f"cutile-rs: {path} is missing (it is built and packed with the library: "
+                           "`tileport ops build`)")
+    loader = importlib.machinery.ExtensionFileLoader("tileport_native", str(path))
+    spec = importlib.util.spec_from_file_location("tileport_native", str(path), loader=loader)
+    assert spec is not None
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    if mod.ABI_VERSION != abi.ABI_VERSION:
+        raise AbiMismatch(f"{path}: ABI version {mod.ABI_VERSION}, this tileport speaks {abi.ABI_VERSION}; rebuild "
+                          "the library (tileport ops build)")
+    return mod
 
 
 def _key(params) -> tuple:
@@ -197,50 +219,13 @@ def _refresh_port(lib: Library, name: str, t: OpTable) -> Library:
     return _library
 
 
-#: the call block (abi.TpCall): entry, device, counts, reserved, generics/tensors/scalars pointers, stream, grid
-_CALL = struct.Struct("<iiIIIIQQQQ3I4x")
-_CALL_SIZE = ctypes.sizeof(abi.TpCall)
-assert _CALL.size == _CALL_SIZE
-#: one descriptor per rank: data, rank, dtype, the shape and strides with their unused slots zero-filled
-_DESC = [struct.Struct(f"<Qii{r}q{8 * (abi.MAX_RANK - r)}x{r}q{8 * (abi.MAX_RANK - r)}x")
-         for r in range(abi.MAX_RANK + 1)]
-_DESC_SIZE = ctypes.sizeof(abi.TpTensor)
-assert all(d.size == _DESC_SIZE for d in _DESC)
-_SCRATCH = 4096
-
-
 class _Plan:
-    """How one launch shape (kernel, arg dtypes/ranks, constant values) is passed to the C function: where the
-    tensors and scalars are among the arguments, what the steady state checks a launch against (each tensor's
-    dtype and rank, each scalar's type, each constant's type and value) and how each argument is written into
-    the per-thread call buffer (call block, then descriptors, then scalars)."""
-    __slots__ = ("entry", "gen", "gen_addr", "n_gen", "tpos", "spos", "written", "codes", "sizes", "names",
-                 "scalars", "scalar_off", "n_t", "n_s", "dtypes", "ranks", "descs", "stypes", "consts")
+    """One launch shape (kernel, arg dtypes/ranks, scalar types, constant values): the native plan that checks and
+    makes such launches, and what the full ownership check needs (tensor positions, names, which are written)."""
+    __slots__ = ("native", "tpos", "names", "written")
 
-    def __init__(self, entry: int, generics: list[int], tpos: list[int], spos: list[int], written: list[bool],
-                 codes: list[int], sizes: list[int], names: list[str], dtypes: tuple = (), ranks: tuple = (),
-                 stypes: tuple = (), consts: tuple = ()):
-        self.entry, self.n_gen = entry, len(generics)
-        self.gen = (ctypes.c_int32 * max(1, len(generics)))(*generics)
-        self.gen_addr = ctypes.addressof(self.gen)
-        self.tpos, self.spos, self.written, self.codes, self.sizes, self.names = tpos, spos, written, codes, sizes, names
-        self.n_t, self.n_s = len(tpos), len(spos)
-        self.scalar_off = _CALL_SIZE + self.n_t * _DESC_SIZE
-        self.scalars = struct.Struct(f"<{len(spos)}d")
-        self.dtypes, self.ranks, self.stypes, self.consts = dtypes, ranks, stypes, consts
-        self.descs = [_DESC[r] for r in ranks]
-        if self.scalar_off + 8 * len(spos) > _SCRATCH:
-            raise BackendError(f"a launch with {self.n_t} tensors and {self.n_s} scalars exceeds the call buffer")
-
-    def fits_scalars(self, args: tuple) -> bool:
-        """The scalars and constants of ``args`` are of this plan (tensors are checked as they are packed)."""
-        for i, t in zip(self.spos, self.stypes):
-            if type(args[i]) is not t:
-                return False
-        for i, t, v in self.consts:
-            if type(args[i]) is not t or args[i] != v:
-                return False
-        return True
+    def __init__(self, native: Any, tpos: list[int], names: list[str], written: list[bool]):
+        self.native, self.tpos, self.names, self.written = native, tpos, names, written
 
 
 #: A kernel's source file is looked at for edits (size and mtime) at most this often: a stat is a system call of
@@ -250,29 +235,16 @@ SOURCE_CHECK_INTERVAL_NS = 50_000_000
 
 
 class _KernelState:
-    __slots__ = ("kernel", "table", "plans", "last", "source", "stat", "recheck_at", "fn", "lib")
+    __slots__ = ("kernel", "table", "plans", "last", "source", "stat", "recheck_at", "lib")
 
     def __init__(self, kernel: Any, lib: Library, table: OpTable):
         self.kernel, self.lib, self.table, self.plans, self.last = kernel, lib, table, {}, None
         self.source = str(table.source)
         self.stat = _stat_key(table.source)
         self.recheck_at = time.monotonic_ns() + SOURCE_CHECK_INTERVAL_NS
-        self.fn = table.fn
 
 
 _states: dict[int, _KernelState] = {}
-_tls = threading.local()
-
-
-def _buffers():
-    """Per-thread call buffer (call block, descriptors, scalars) and error buffer, with their addresses:
-    ctypes releases the GIL during the call, so a buffer shared between threads could change under it."""
-    b = getattr(_tls, "bufs", None)
-    if b is None:
-        raw = ctypes.create_string_buffer(_SCRATCH)
-        err = ctypes.create_string_buffer(ERR_LEN)
-        b = _tls.bufs = (raw, ctypes.addressof(raw), err, ctypes.addressof(err))
-    return b
 
 
 def _state(kernel: Any) -> _KernelState:
@@ -337,12 +309,15 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
     entry, generics, params = found
     written = {p["name"] for p in params if p.get("written")}
     names = [t.params[i] for i in tpos]
-    dts = [_dtype_name(args[i].dtype) for i in tpos]
-    consts = tuple((i, type(args[i]), args[i]) for i, p in enumerate(t.params) if p in t.constants)
-    plan = st.plans[key] = _Plan(
-        entry, generics, tpos, spos, [n in written for n in names], [abi.DTYPES[d][0] for d in dts],
-        [abi.DTYPES[d][1] for d in dts], names, dtypes=tuple(args[i].dtype for i in tpos),
-        ranks=tuple(args[i].dim() for i in tpos), stypes=tuple(type(args[i]) for i in spos), consts=consts)
+    tensors = []
+    for i, pname in zip(tpos, names):
+        code, size, _ = abi.DTYPES[_dtype_name(args[i].dtype)]
+        tensors.append((i, args[i].dtype, args[i].dim(), code, size, pname in written))
+    scalars = [(i, "bool" if isinstance(args[i], bool) else "int" if isinstance(args[i], int) else "float")
+               for i in spos]
+    consts = [(i, args[i]) for i, p in enumerate(t.params) if p in t.constants]
+    native = st.lib.native.Plan(t.address, entry, generics, tensors, scalars, consts)
+    plan = st.plans[key] = _Plan(native, tpos, names, [n in written for n in names])
     return plan
 
 
@@ -356,60 +331,39 @@ def _checked(st: _KernelState, plan: _Plan, args: tuple, device: int) -> None:
 
 def launch(grid: tuple[int, int, int], kernel: Any, args: tuple) -> None:
     """Launch ``kernel``'s Rust port on PyTorch's current stream (see the module docstring). The steady state —
-    a known kernel and source, the same launch shape as the last call — reads each tensor's pointer, shape and
-    strides once, checks it against the plan as it packs it with a precompiled struct, and makes one C call.
-    Anything else (first launch, another shape or dtype, a strided or overlapping tensor) takes the slow path."""
+    a known kernel and source, the launch shape of the last call — is one call into the native plan; anything
+    else (first launch, another shape or dtype, a strided or overlapping tensor, a failure) takes the slow path."""
     torch = _torch()
     st = _current_state(kernel)
-    plan = st.last
-    if plan is None or not plan.fits_scalars(args):
-        plan = st.last = _plan(st, args, torch)
-    raw, addr, err, err_addr = _buffers()
     device = torch._C._cuda_getDevice()
-    replanned = False
-    while True:
-        extents = []
-        clear = True
-        off = _CALL_SIZE
-        try:
-            for k, i in enumerate(plan.tpos):
-                a = args[i]
-                shape = a.shape
-                if a.dtype is not plan.dtypes[k] or len(shape) != plan.ranks[k]:
-                    break
-                ptr = a.data_ptr()
-                plan.descs[k].pack_into(raw, off, ptr, plan.ranks[k], plan.codes[k], *shape, *a.stride())
-                off += _DESC_SIZE
-                if a.get_device() != device or not a.is_contiguous():
-                    clear = False  # another device, or strided: the full check says which and works out extents
-                extents.append((ptr, ptr + plan.sizes[k] * a.numel()))
-            else:
-                break
-        except AttributeError:  # not a tensor where the plan has one
-            if replanned:
-                raise
-        if replanned:
-            raise BackendError(f"cutile-rs {kernel._pyfunc.__name__}: the launch does not fit the plan made for it")
-        plan = st.last = _plan(st, args, torch)  # another launch shape: (re)plan and pack again
-        replanned = True
-    if clear:
-        for k, w in enumerate(plan.written):
-            if w:
-                lo, hi = extents[k]
-                for j, (lo2, hi2) in enumerate(extents):
-                    if j != k and lo < hi2 and lo2 < hi:
-                        clear = False
-    if not clear:
-        _checked(st, plan, args, device)
-    if plan.n_s:
-        plan.scalars.pack_into(raw, plan.scalar_off, *[args[i] for i in plan.spos])
-    _CALL.pack_into(raw, 0, plan.entry, device, plan.n_gen, plan.n_t, plan.n_s, 0, plan.gen_addr, addr + _CALL_SIZE,
-                    addr + plan.scalar_off, torch._C._cuda_getCurrentRawStream(device), *grid)
-    status = st.fn(addr, err_addr, ERR_LEN)
+    stream = torch._C._cuda_getCurrentRawStream(device)
+    if type(grid) is not tuple:
+        grid = tuple(grid)
+    plan = st.last
+    status = plan.native.launch(args, grid, device, stream) if plan is not None else st.lib.native.MISMATCH
+    if status != 0:
+        _launch_slow(st, plan, status, grid, args, device, stream, torch)
+
+
+def _launch_slow(st: _KernelState, plan: _Plan | None, status: int, grid: tuple, args: tuple, device: int,
+                 stream: int, torch: Any) -> None:
+    """Settle what the native plan handed back: plan another launch shape, run the full ownership check, or raise
+    the library's error."""
+    native, name = st.lib.native, st.kernel._pyfunc.__name__
+    if status == native.MISMATCH:
+        plan = st.last = _plan(st, args, torch)
+        status = plan.native.launch(args, grid, device, stream)
+    assert plan is not None
+    if status == native.UNCHECKED:
+        _checked(st, plan, args, device)  # raises OwnershipError naming the argument, or clears the launch
+        status = plan.native.launch(args, grid, device, stream, True)
+    if status == native.MISMATCH:
+        raise BackendError(f"cutile-rs {name}: the launch does not fit the plan made for its own arguments (a "
+                           "tensor, scalar or constant of a type the plan cannot check); pass torch tensors, "
+                           "bool/int/float scalars and the constants' own types")
     if status != 0:
         kind, meaning = abi.STATUS.get(status, ("Unknown", "unknown status"))
-        raise LaunchError(f"cutile-rs {kernel._pyfunc.__name__}: {kind} ({meaning}): "
-                          f"{err.value.decode(errors='replace')}")
+        raise LaunchError(f"cutile-rs {name}: {kind} ({meaning}): {native.last_error()}")
 
 
 _torch_module = None

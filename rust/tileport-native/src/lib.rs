@@ -1,0 +1,311 @@
+//! `tileport_native`: the steady-state launch of the cutile-rs backend, moved out of Python.
+//!
+//! `tileport.runtime.library` makes one [`Plan`] per launch shape of a kernel (which arguments are tensors, of
+//! which dtype and rank; which are scalars; the constant values; the entry and its generics; the operator's C
+//! function). [`Plan::launch`] then checks a launch against the plan, reads each tensor's data pointer, shape,
+//! strides and device, packs the C ABI's call block (`TpCall` + `TpTensor`s + scalars, see `abi.rs`) in a
+//! per-thread buffer and calls the operator's `tp_<op>` with the GIL released. It does only what is cheap and
+//! certain; everything else is handed back to Python, which has the precise messages:
+//!
+//! - [`MISMATCH`]: the launch is not of this plan's shape (another dtype, rank, scalar type or constant, or not
+//!   a tensor where one belongs) — Python finds or makes the right plan;
+//! - [`UNCHECKED`]: the ownership fast check did not clear it (a tensor on another device, a strided tensor, or a
+//!   written tensor whose memory range meets another's) — Python runs the full check, then calls again with
+//!   `checked=True`;
+//! - a positive status: the library refused or failed the launch; [`last_error`] has its message.
+
+#[allow(dead_code)] // generated: the Python side uses only the structs and limits
+mod abi;
+
+use abi::{TpCall, TpTensor, MAX_RANK};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyTuple};
+use std::cell::RefCell;
+
+/// The launch is not of this plan's shape.
+pub const MISMATCH: i32 = -1;
+/// The ownership fast check did not clear the launch.
+pub const UNCHECKED: i32 = -2;
+const ERR_LEN: usize = 2048;
+
+/// `tp_<op>(call, err, err_len) -> status`, the kernel library's exported operator function.
+type OpFn = unsafe extern "C" fn(*const TpCall, *mut u8, usize) -> i32;
+
+struct TensorSlot {
+    pos: usize,
+    dtype: Py<PyAny>,
+    rank: usize,
+    code: i32,
+    elem_bytes: u64,
+    written: bool,
+}
+
+#[derive(Clone, Copy)]
+enum ScalarKind {
+    Bool,
+    Int,
+    Float,
+}
+
+/// One launch shape of one kernel: see the module documentation.
+#[pyclass(frozen, module = "tileport_native")]
+pub struct Plan {
+    op: OpFn,
+    entry: i32,
+    generics: Vec<i32>,
+    tensors: Vec<TensorSlot>,
+    scalars: Vec<(usize, ScalarKind)>,
+    consts: Vec<(usize, Py<PyAny>)>,
+}
+
+/// The per-thread call buffer: the call block and the descriptors and scalars it points to stay put while the
+/// library reads them (the GIL is released during the call, so buffers are never shared between threads).
+struct Buffers {
+    tensors: Vec<TpTensor>,
+    scalars: Vec<f64>,
+    err: Vec<u8>,
+}
+
+thread_local! {
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers {
+        tensors: Vec::with_capacity(16),
+        scalars: Vec::with_capacity(16),
+        err: vec![0; ERR_LEN],
+    });
+    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+#[pymethods]
+impl Plan {
+    /// `op_address`: the address of the library's `tp_<op>` (ctypes). `tensors`: (argument position, torch
+    /// dtype object, rank, ABI dtype code, bytes per element, written) per tensor parameter; `scalars`:
+    /// (position, "bool" | "int" | "float"); `consts`: (position, value) per `ct.Constant` parameter.
+    ///
+    /// The address must be that of a live `tp_<op>` of a library whose ABI Python has checked, and stay loaded
+    /// while the plan exists (Python keeps the library with its plans).
+    #[new]
+    fn new(
+        op_address: usize,
+        entry: i32,
+        generics: Vec<i32>,
+        tensors: Vec<(usize, Py<PyAny>, usize, i32, u64, bool)>,
+        scalars: Vec<(usize, String)>,
+        consts: Vec<(usize, Py<PyAny>)>,
+    ) -> PyResult<Self> {
+        if op_address == 0 {
+            return Err(pyo3::exceptions::PyValueError::new_err("op_address is null"));
+        }
+        if tensors.iter().any(|t| t.2 > MAX_RANK) {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "a tensor rank beyond the ABI's {MAX_RANK}"
+            )));
+        }
+        let scalars = scalars
+            .into_iter()
+            .map(|(pos, kind)| match kind.as_str() {
+                "bool" => Ok((pos, ScalarKind::Bool)),
+                "int" => Ok((pos, ScalarKind::Int)),
+                "float" => Ok((pos, ScalarKind::Float)),
+                other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "scalar kind {other:?} is not bool, int or float"
+                ))),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        // SAFETY: the caller passes the address of an exported `tp_<op>`, whose signature is `OpFn` (the ABI
+        // Python checked when it loaded the library).
+        let op = unsafe { std::mem::transmute::<usize, OpFn>(op_address) };
+        Ok(Plan {
+            op,
+            entry,
+            generics,
+            tensors: tensors
+                .into_iter()
+                .map(|(pos, dtype, rank, code, elem_bytes, written)| TensorSlot {
+                    pos,
+                    dtype,
+                    rank,
+                    code,
+                    elem_bytes,
+                    written,
+                })
+                .collect(),
+            scalars,
+            consts,
+        })
+    }
+
+    /// Launches `args` (the kernel's arguments, as `ct.launch` takes them) on `stream` of `device` over `grid`:
+    /// returns 0, [`MISMATCH`], [`UNCHECKED`] (unless `checked`) or the library's status (see the module docs).
+    #[pyo3(signature = (args, grid, device, stream, checked=false))]
+    fn launch(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        grid: (u32, u32, u32),
+        device: i32,
+        stream: u64,
+        checked: bool,
+    ) -> PyResult<i32> {
+        BUFFERS.with(|b| {
+            let mut b = b.borrow_mut();
+            let Buffers {
+                tensors,
+                scalars,
+                err,
+            } = &mut *b;
+            match self.pack(py, args, device, checked, tensors, scalars)? {
+                0 => {}
+                code => return Ok(code),
+            }
+            let call = TpCall {
+                entry: self.entry,
+                device,
+                n_generics: self.generics.len() as u32,
+                n_tensors: tensors.len() as u32,
+                n_scalars: scalars.len() as u32,
+                reserved: 0,
+                generics: self.generics.as_ptr() as u64,
+                tensors: tensors.as_ptr() as u64,
+                scalars: scalars.as_ptr() as u64,
+                stream,
+                grid: [grid.0, grid.1, grid.2],
+                reserved2: 0,
+            };
+            let (op, err_addr) = (self.op, err.as_mut_ptr() as usize);
+            // The GIL is released: the first launch of a specialization compiles for seconds.
+            let status = py.detach(move || {
+                // SAFETY: `call` points into this thread's buffers, which outlive the call; `err` is ERR_LEN
+                // bytes; `op` is a live `tp_<op>` (see `new`).
+                unsafe { op(&call, err_addr as *mut u8, ERR_LEN) }
+            });
+            if status != 0 {
+                let n = err.iter().position(|&c| c == 0).unwrap_or(ERR_LEN);
+                let message = String::from_utf8_lossy(&err[..n]).into_owned();
+                LAST_ERROR.with(|e| *e.borrow_mut() = message);
+            }
+            Ok(status)
+        })
+    }
+}
+
+impl Plan {
+    /// Checks `args` against the plan and writes the descriptors and scalars; 0 when the call block is ready.
+    fn pack(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        device: i32,
+        checked: bool,
+        tensors: &mut Vec<TpTensor>,
+        scalars: &mut Vec<f64>,
+    ) -> PyResult<i32> {
+        tensors.clear();
+        scalars.clear();
+        for (pos, value) in &self.consts {
+            let Ok(a) = args.get_borrowed_item(*pos) else {
+                return Ok(MISMATCH);
+            };
+            let value = value.bind(py);
+            if !a.is(value) && !(a.get_type().is(value.get_type()) && a.eq(value)?) {
+                return Ok(MISMATCH);
+            }
+        }
+        for &(pos, kind) in &self.scalars {
+            let Ok(a) = args.get_borrowed_item(pos) else {
+                return Ok(MISMATCH);
+            };
+            let v = match kind {
+                ScalarKind::Bool if a.is_exact_instance_of::<PyBool>() => {
+                    if a.is_truthy()? {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                }
+                ScalarKind::Int if a.is_exact_instance_of::<PyInt>() => a.extract::<i64>()? as f64,
+                ScalarKind::Float if a.is_exact_instance_of::<PyFloat>() => a.extract::<f64>()?,
+                _ => return Ok(MISMATCH),
+            };
+            scalars.push(v);
+        }
+        let mut clear = true;
+        let mut extents = [(0u64, 0u64); 16];
+        for (k, slot) in self.tensors.iter().enumerate() {
+            let Ok(a) = args.get_borrowed_item(slot.pos) else {
+                return Ok(MISMATCH);
+            };
+            let Ok(dtype) = a.getattr(intern!(py, "dtype")) else {
+                return Ok(MISMATCH);
+            };
+            if !dtype.is(slot.dtype.bind(py)) {
+                return Ok(MISMATCH);
+            }
+            let shape = a.getattr(intern!(py, "shape"))?;
+            let shape = shape.cast::<PyTuple>().map_err(PyErr::from)?;
+            if shape.len() != slot.rank {
+                return Ok(MISMATCH);
+            }
+            let strides = a.call_method0(intern!(py, "stride"))?;
+            let strides = strides.cast::<PyTuple>().map_err(PyErr::from)?;
+            let data: u64 = a.call_method0(intern!(py, "data_ptr"))?.extract()?;
+            let on: i64 = a.call_method0(intern!(py, "get_device"))?.extract()?;
+            let mut d = TpTensor {
+                data,
+                rank: slot.rank as i32,
+                dtype: slot.code,
+                shape: [0; MAX_RANK],
+                strides: [0; MAX_RANK],
+            };
+            for i in 0..slot.rank {
+                d.shape[i] = shape.get_borrowed_item(i)?.extract()?;
+                d.strides[i] = strides.get_borrowed_item(i)?.extract()?;
+            }
+            // Row-major dense (size-1 dims' strides do not matter) means the memory is [data, data + numel).
+            let (mut dense, mut expect, mut numel) = (true, 1i64, 1i64);
+            for i in (0..slot.rank).rev() {
+                if d.shape[i] != 1 && d.strides[i] != expect {
+                    dense = false;
+                }
+                expect = expect.saturating_mul(d.shape[i]);
+                numel = numel.saturating_mul(d.shape[i]);
+            }
+            if on != device as i64 || !dense || k >= extents.len() {
+                clear = false;
+            } else {
+                extents[k] = (data, data + slot.elem_bytes * numel.max(0) as u64);
+            }
+            tensors.push(d);
+        }
+        if clear {
+            for (k, slot) in self.tensors.iter().enumerate() {
+                if !slot.written {
+                    continue;
+                }
+                let (lo, hi) = extents[k];
+                for (j, &(lo2, hi2)) in extents[..self.tensors.len()].iter().enumerate() {
+                    if j != k && lo < hi2 && lo2 < hi {
+                        clear = false;
+                    }
+                }
+            }
+        }
+        Ok(if clear || checked { 0 } else { UNCHECKED })
+    }
+}
+
+/// The message of this thread's last failed launch.
+#[pyfunction]
+fn last_error() -> String {
+    LAST_ERROR.with(|e| e.borrow().clone())
+}
+
+#[pymodule]
+fn tileport_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Plan>()?;
+    m.add_function(wrap_pyfunction!(last_error, m)?)?;
+    m.add("MISMATCH", MISMATCH)?;
+    m.add("UNCHECKED", UNCHECKED)?;
+    m.add("ABI_VERSION", abi::ABI_VERSION)?;
+    Ok(())
+}
