@@ -105,7 +105,7 @@ steps = {
 print("python steps (ns per evaluation, 200k evaluations each):")
 for name, fn in steps.items():
     n = 200_000
-    pieces[name] = timeit.timeit(fn, number=n) / n * 1e3
+    pieces[name] = timeit.timeit(fn, number=n) / n * 1e6
     print(f"  {name:34s} {pieces[name] * 1e3:8.0f} ns")
 
 stages = {}
