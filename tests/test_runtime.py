@@ -199,3 +199,21 @@ def test_op_signatures_are_the_ported_ones():
     for name in build.all_ops():
         assert committed[name]["signatures"] == build.op_signatures(name), \
             f"{name}: PORT_SIGNATURES changed since the library was ported: run `tileport ops build --port`"
+
+
+def test_pack_and_unpack_carry_the_library_its_extension_and_stamp(tmp_path):
+    """`tileport ops pack/unpack`: one tar.xz for a GPU host without cargo; the unpacked pair is fresh."""
+    import tarfile
+
+    lib = build.built_library()
+    if not build.is_fresh(lib) or not build.native_path(lib).exists():
+        pytest.skip("library not built")
+    packed = build.pack_library(tmp_path / "ops.tar.xz")
+    out = build.unpack_library(packed, tmp_path / "lib")
+    assert out.read_bytes() == lib.read_bytes()
+    assert build.native_path(out).read_bytes() == build.native_path(lib).read_bytes()
+    assert build.is_fresh(out)
+    with tarfile.open(tmp_path / "partial.tar.xz", "w:xz") as tar:
+        tar.add(lib, arcname=lib.name)
+    with pytest.raises(build.LibraryBuildError, match="does not hold"):
+        build.unpack_library(tmp_path / "partial.tar.xz", tmp_path / "other")
