@@ -79,6 +79,24 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=t & t)
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "bitwise", 8, "bitwise operation on f32"),
+    ("load order that is not a permutation", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B), order=(1, 1))
+         ct.store(y, index=(ct.bid(0), 0), tile=t)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "load-order", 7, "not a permutation"),
+    ("load order of another kind", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B), order="A")
+         ct.store(y, index=(ct.bid(0), 0), tile=t)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "load-order", 7, "literal tuple"),
+    ("unchecked load", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,), check_bounds=False)
+         ct.store(y, index=(ct.bid(0),), tile=t)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "load-unchecked", 7, "check_bounds=False"),
 ]
 
 

@@ -2121,6 +2121,125 @@ pub unsafe extern "C" fn tp_token_scatter(
     }
 }
 
+/// `transpose`: launches one of its entries (transpose_f32, transpose_f16, transpose_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "transpose::transpose_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::transpose::port::transpose_f32(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "transpose::transpose_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::transpose::port::transpose_f16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "transpose::transpose_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
+                    let x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::transpose::port::transpose_bf16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("transpose: no entry {} (it has 3)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
 /// `vector_add`: launches one of its entries (vector_add_f32, vector_add_f16, vector_add_bf16) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.

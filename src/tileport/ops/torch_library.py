@@ -37,6 +37,7 @@ SCHEMAS: dict[str, str] = {
     "leaky_relu": "Tensor x, float slope=0.01",
     "token_gather": "Tensor table, Tensor ids",
     "token_scatter": "Tensor x, Tensor dst, int? size=None",
+    "transpose": "Tensor x",
 }
 NAMESPACE = "tileport"
 _registered = False

@@ -46,8 +46,12 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("load-options", "`ct.load(..., latency=L, allow_tma=False)` (constant L, literal bool)",
               "`view.load_pipelined::<L>([..])`; with `allow_tma=False` the Tile IR load with `tma::Disabled` — the "
               "hints the reference carries, none added", S, "matmul_hints"),
-    Construct("load-order", "`ct.load(..., order=..., check_bounds=False)`", "a partition dim map / unchecked view",
-              P, None),
+    Construct("load-order", "`ct.load(..., order=(..))` (a literal permutation, `'C'` or `'F'`)",
+              "`a.partition_permuted(shape![..], const_array![..])` (zero padding) or `make_partition_view(.., "
+              "const_array![..], ..)`: the order is the view's dim map, the index stays in tile-axis order", S,
+              "transpose"),
+    Construct("load-unchecked", "`ct.load(..., check_bounds=False)`, `memory_order=`/`memory_scope=` other than the "
+              "defaults", "an unchecked view / ordered load", P, None),
     Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a block-owned output; a literal 0 "
               "at dimension k > 0 is accepted under the recorded precondition that the grid has extent 1 there",
               "`out.store(t)`", S, "vector_add"),

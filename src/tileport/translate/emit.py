@@ -1089,12 +1089,13 @@ class Emitter:
         shape = self.shape_of(kw.get("shape", node.args[2] if len(node.args) > 2 else None))
         latency, tma = self.load_hints(kw)
         for opt, default in LOAD_DEFAULTS.items():
-            if opt in ("latency", "allow_tma"):
+            if opt in ("latency", "allow_tma", "order"):
                 continue
             if opt in kw and self.text(kw[opt]).replace("ct.", "") != default.replace("ct.", ""):
-                raise self.refuse(kw[opt], "load-order", f"ct.load option {opt}={self.text(kw[opt])}")
+                raise self.refuse(kw[opt], "load-unchecked", f"ct.load option {opt}={self.text(kw[opt])}")
         if not isinstance(index, ast.Tuple) or len(index.elts) != sig.rank or len(shape) != sig.rank:
             raise self.refuse(node, "load-tile", f"ct.load index/shape rank does not match {arr} (rank {sig.rank})")
+        dim_map = self.load_order(kw.get("order"), sig.rank)
         idx = []
         for e in index.elts:
             code, ty = self.expr(e)
@@ -1104,22 +1105,25 @@ class Emitter:
         shape_macro = f"shape![{', '.join(shape)}]"
         pad = kw.get("padding_mode")
         mode = self.text(pad).rsplit(".", 1)[-1] if pad is not None else "UNDETERMINED"
+        dims = "dim_map::Identity" if dim_map is None else f"const_array![{', '.join(map(str, dim_map))}]"
         if mode == "ZERO":
             self.need(node, "load-tile-padded", "padded load")
-            view = f"{arr}.partition({shape_macro})"
+            view = f"{arr}.partition({shape_macro})" if dim_map is None else \
+                f"{arr}.partition_permuted({shape_macro}, {dims})"
         elif mode == "UNDETERMINED":
             self.need(node, "load-tile", "load")
-            view = f"make_partition_view({arr}, {shape_macro}, padding::None, dim_map::Identity, " \
-                   f"get_tensor_token({arr}))"
+            view = f"make_partition_view({arr}, {shape_macro}, padding::None, {dims}, get_tensor_token({arr}))"
         elif mode in PADDING:
             self.need(node, "load-tile-padded-other", f"load padded with {mode}")
-            view = f"make_partition_view({arr}, {shape_macro}, {PADDING[mode]}, dim_map::Identity, " \
-                   f"get_tensor_token({arr}))"
+            view = f"make_partition_view({arr}, {shape_macro}, {PADDING[mode]}, {dims}, get_tensor_token({arr}))"
         else:
             raise self.refuse(pad, "load-options", f"padding_mode {self.text(pad)}")
+        if dim_map is not None:
+            self.body.append(f"// order={tuple(dim_map)} is the view's dim map, as in cuTile Python; the tile index "
+                             f"is in the tile's axis order.")
         ty = Tile(sig.dtype, shape)
         view_name = f"{arr}_view"
-        proven = len(index.elts) == 1 and isinstance(index.elts[0], ast.Name) and \
+        proven = dim_map is None and len(index.elts) == 1 and isinstance(index.elts[0], ast.Name) and \
             self.loop_bounds.get(index.elts[0].id, (None, None))[1] == (arr, 0, shape)
         raw = f"load_view_tko(&{view_name}, [{', '.join(idx)}], ordering::Weak, scope::TileBlock, {latency}, {tma})"
         # The view gets a name of its own so its (partition) type is spelled out once.
@@ -1145,6 +1149,24 @@ class Emitter:
         if latency != "None":
             return f"{view_name}.load_pipelined::<{latency[5:-1]}>([{', '.join(idx)}])", ty
         return f"{view_name}.load([{', '.join(idx)}])", ty
+
+    def load_order(self, node: ast.AST | None, rank: int) -> list[int] | None:
+        """ct.load's `order=` as the partition's dim map (cuTile Python's `dim_map` is the order itself): None for
+        the default row-major 'C' (and an identity tuple), the reversed axes for 'F', else a literal permutation."""
+        if node is None:
+            return None
+        if isinstance(node, ast.Constant) and node.value in ("C", "F"):
+            order = list(range(rank)) if node.value == "C" else list(reversed(range(rank)))
+        elif isinstance(node, ast.Tuple) and all(self._int(e) is not None for e in node.elts):
+            order = [self._int(e) for e in node.elts]
+        else:
+            raise self.refuse(node, "load-order", f"order={self.text(node)} is not 'C', 'F' or a literal tuple")
+        if sorted(order) != list(range(rank)):
+            raise self.refuse(node, "load-order", f"order={self.text(node)} is not a permutation of the {rank} axes")
+        if order == list(range(rank)):
+            return None
+        self.need(node, "load-order", "load with a permuted order")
+        return order
 
     def load_hints(self, kw: dict) -> tuple[str, str]:
         """ct.load's `latency=` and `allow_tma=` hints as cutile's load arguments (`Some(L)`, `tma::Disabled`)."""

@@ -25,4 +25,5 @@ pub mod softcap;
 pub mod swiglu;
 pub mod token_gather;
 pub mod token_scatter;
+pub mod transpose;
 pub mod vector_add;
