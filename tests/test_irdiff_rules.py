@@ -227,3 +227,52 @@ def test_identity_shape_ops():
     c = prog(*STORE, "%c = constant <f32: 1.000000e+00> : tile<f32>", "%r = reshape %c : tile<f32> -> tile<1xf32>",
              "%b = broadcast %r : tile<1xf32> -> tile<64xf32>", store("%b", "%arg3"))
     assert not v(a, c)["equivalent"], "a broadcast to another shape is not an identity"
+
+
+HEAD2 = ("entry @k(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<ptr<f32>>, %arg3: tile<i32>) {")
+TWO = ("%tv = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>",
+       "%pv = make_partition_view %tv : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>",
+       "%tw = make_tensor_view %arg2, shape = [%arg3], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>",
+       "%pw = make_partition_view %tw : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>",
+       "%t0 = make_token : token", BID,
+       "%p0 = reshape %arg2 : tile<ptr<f32>> -> tile<1xptr<f32>>",
+       "%p1 = broadcast %p0 : tile<1xptr<f32>> -> tile<128xptr<f32>>",
+       "%i = iota : tile<128xi64>",
+       "%ptrs = offset %p1, %i : tile<128xptr<f32>>, tile<128xi64> -> tile<128xptr<f32>>")
+
+
+def atomic(tok: str) -> str:
+    return (f"%r, %rt = atomic_rmw_tko relaxed device %ptrs, addf, %l token={tok} : tile<128xptr<f32>>, "
+            "tile<128xf32> -> tile<128xf32>, token")
+
+
+def load_from(view: str) -> str:
+    return (f"%l, %lt = load_view_tko weak {view}[%bx] token = %t0 : partition_view<tile=(128), "
+            "tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<128xf32>, token")
+
+
+def test_read_only_load_tokens():
+    """An atomic ordered after a load of another, read-only array (cuTile Python) ≡ the atomic on a fresh token
+    (cutile); not when the load reads the array the atomic writes."""
+    python = prog(*TWO, load_from("%pv"), "%j1 = join_tokens %t0, %lt : token", "%j2 = join_tokens %t0, %j1 : token",
+                  atomic("%j2"), head=HEAD2)
+    rust = prog(*TWO, load_from("%pv"), "%t9 = make_token : token", atomic("%t9"), head=HEAD2)
+    out = v(python, rust)
+    assert out["equivalent"] and fired(out, "read-only-load-tokens") == 1
+    # Counter-example: the load reads %arg2, which the atomic writes: that order matters and is kept.
+    python = prog(*TWO, load_from("%pw"), "%j1 = join_tokens %t0, %lt : token", atomic("%j1"), head=HEAD2)
+    rust = prog(*TWO, load_from("%pw"), "%t9 = make_token : token", atomic("%t9"), head=HEAD2)
+    out = v(python, rust)
+    assert not out["equivalent"] and fired(out, "read-only-load-tokens") == 0
+
+
+def test_join_tokens_trivial():
+    a = prog(*STORE, ONES, BID, "%t1 = make_token : token", "%j = join_tokens %t0, %t1, %t0 : token",
+             store("%one", "%bx", "%j"))
+    out = v(a, prog(*STORE, ONES, BID, store("%one", "%bx")))
+    assert out["equivalent"] and fired(out, "join-tokens-trivial") == 1
+    # Counter-example: a join with a real dependency (a load of the stored array) is not a fresh token.
+    b = prog(*STORE, ONES, BID, load("%bx"), "%j = join_tokens %t0, %lt : token", store("%one", "%bx", "%j"))
+    c = prog(*STORE, ONES, BID, load("%bx"), store("%one", "%bx"))
+    out = v(b, c)
+    assert not out["equivalent"]

@@ -91,6 +91,24 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B), order="A")
          ct.store(y, index=(ct.bid(0), 0), tile=t)
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "load-order", 7, "literal tuple"),
+    ("atomic on an array that is also loaded", """
+     @ct.kernel
+     def k(x, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.atomic_add(x, ct.arange(B, dtype=ct.int32), t)
+     """, "x=i32[?]/1, B=#16", "store-other", 8, "scattered into and also loaded"),
+    ("unchecked atomic", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.atomic_add(y, t, 1, check_bounds=False)
+     """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics", 8, "check_bounds=False"),
+    ("atomic max", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.atomic_max(y, t, 1)
+     """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics-other", 8, "atomic_max"),
     ("unchecked load", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

@@ -460,6 +460,51 @@ pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len
     }
 }
 
+/// `histogram`: launches one of its entries (histogram) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_histogram(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "histogram::histogram";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let bins = rt::borrow::<i32>(op, &t[0], "bins", (DTYPE_I32, "i32"), 1, dev)?;
+                    let counts =
+                        rt::borrow::<i32>(op, &t[1], "counts", (DTYPE_I32, "i32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[bins.spec(), counts.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::histogram::port::histogram(&bins, &counts)
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("histogram: no entry {} (it has 1)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
 /// `layer_norm`: launches one of its entries (layer_norm_f32, layer_norm_f16, layer_norm_bf16) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.

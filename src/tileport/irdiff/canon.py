@@ -276,6 +276,73 @@ def _apply_rewrites(canon: Canon) -> None:
                         break
 
 
+#: memory ops → the operand index of the view or pointer tile they write / read
+WRITES = {"store_view_tko": 1, "store_ptr_tko": 0, "atomic_rmw_tko": 0, "atomic_cas_tko": 0}
+LOADS = {"load_view_tko": 0, "load_ptr_tko": 0}
+#: ops an address passes through on its way from an entry argument (operand 0 is the source)
+_ADDRESS_OPS = frozenset({"make_partition_view", "make_tensor_view", "offset", "broadcast", "reshape", "assume"})
+
+
+def _array_of(canon: Canon, v: str) -> str | None:
+    """The entry argument a view or pointer tile addresses (by walking back through views, offsets, broadcasts),
+    or None when it cannot be told (a loop-carried pointer, a computed one)."""
+    v = canon.resolve(v)
+    for _ in range(64):
+        if v in canon.labels:
+            return v
+        d = canon.defs.get(v)
+        if d is None or canon.op_of(d[0]).name not in _ADDRESS_OPS or not canon.op_of(d[0]).operands:
+            return None
+        v = canon.resolve(canon.op_of(d[0]).operands[0])
+    return None
+
+
+def _simplify_token_joins(canon: Canon) -> None:
+    """Rules read-only-load-tokens and join-tokens-trivial (see rules.py): a join drops the tokens of loads from
+    arrays nothing in the kernel writes, fresh tokens (when anything else is left) and repeats; a join of one
+    token is that token."""
+    ops = list(_all_ops(canon.entry.body))
+    written: set[str] | None = set()
+    for op in ops:
+        k = WRITES.get(op.name)
+        if k is not None:
+            arr = _array_of(canon, op.operands[k]) if len(op.operands) > k else None
+            if arr is None:
+                written = None  # a write whose array is unknown: no array is known to be read-only
+                break
+            written.add(arr)
+    read_only_tokens = set()
+    if written is not None:
+        for op in ops:
+            k = LOADS.get(op.name)
+            if k is not None and len(op.results) >= 2 and len(op.operands) > k:
+                arr = _array_of(canon, op.operands[k])
+                if arr is not None and arr not in written:
+                    read_only_tokens.add(op.results[-1])
+    for op in ops:
+        if op.name != "join_tokens" or len(op.results) != 1 or id(op) in canon.substitute:
+            continue
+        kept: list[str] = []
+        for v in op.operands:
+            r = canon.resolve(v)
+            if r in read_only_tokens:
+                canon.fired["read-only-load-tokens"] += 1
+                continue
+            if r not in kept:
+                kept.append(r)
+        fresh = [v for v in kept if v in canon.defs and canon.defs[v][0].name == "make_token"]
+        rest = [v for v in kept if v not in fresh]
+        toks = rest or fresh[:1]
+        if len(toks) == 1:
+            canon.forward[op.results[0]] = toks[0]
+            canon.fired["join-tokens-trivial"] += 1
+        elif toks != [canon.resolve(v) for v in op.operands]:
+            canon.substitute[id(op)] = Op("join_tokens", "join_tokens " + ", ".join(f"${i}" for i in range(len(toks)))
+                                          + " : token", toks, op.results, [], line=op.line, text=op.text,
+                                          path=op.path)
+            canon.fired["join-tokens-trivial"] += 1
+
+
 def _mark_roots(canon: Canon, region: Region) -> None:
     roots = [op for op in region.ops if canon.is_effectful(op)]
     for k, op in enumerate(roots):
@@ -336,6 +403,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
         canon.fired["empty-optimization-hints"] += 1
     _index(canon, entry.body, 0, "entry")
     _apply_rewrites(canon)
+    _simplify_token_joins(canon)
     _mark_roots(canon, entry.body)
     live = _live(canon)
     all_ops = list(_all_ops(entry.body))

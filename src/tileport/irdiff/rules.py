@@ -16,7 +16,7 @@ get_index_space_shape get_tensor_shape reshape broadcast iota permute transpose 
 addf subf mulf divf remf negf absf maxf minf fma addi subi muli divi remi negi absi maxi mini mulhii
 exp exp2 log log2 sqrt rsqrt tanh sin cos tan sinh cosh pow fpowf atan2 floor ceil
 cmpf cmpi andi ori xori shli shri ftof itof ftoi exti trunci bitcast int_to_ptr ptr_to_int
-mmaf mmai reduce scan
+mmaf mmai reduce scan join_tokens
 """.split())
 
 #: Region terminators: roots of their region, never dead.
@@ -87,6 +87,18 @@ RULES: tuple[Rule, ...] = (
          "assume returns its operand unchanged and only records a predicate about it; cuTile Python states "
          "div_by<16> before and after bounded<0, ?>, cutile states it once after; the optimizer sees the same facts",
          "test_assume_fact_set"),
+    Rule("join-tokens-trivial", "rewrite",
+         "in a join_tokens, fresh tokens (make_token) are dropped when another token is left and repeats count once; "
+         "a join of one token is that token",
+         "a token only orders memory operations after the operations it depends on: a fresh token depends on "
+         "nothing, a repeat adds no dependency, and joining one token adds none (cuTile Python joins its running "
+         "token with every load's; cutile threads each tensor's own)", "test_join_tokens_trivial"),
+    Rule("read-only-load-tokens", "rewrite",
+         "a join_tokens drops the result token of a load from an array that no store, scatter or atomic in the "
+         "kernel writes (the written arrays must all be traced to entry arguments; else nothing is dropped)",
+         "ordering an operation after a load only matters if the loaded memory can change or the operation can "
+         "change it; an array nothing in the kernel writes is read-only for the launch, and the runtime's ownership "
+         "check refuses launches where a written array overlaps any other argument", "test_read_only_load_tokens"),
     Rule("cdiv-rounding", "rewrite",
          "divi (a + (b-1)), b signed  ≡  divi a, b signed rounding<positive_inf>, for constant b > 0 and a ≥ 0",
          "for a ≥ 0 and b > 0, ⌊(a+b-1)/b⌋ = ⌈a/b⌉ and truncation equals flooring; a ≥ 0 is proven from an "

@@ -38,6 +38,7 @@ SCHEMAS: dict[str, str] = {
     "token_gather": "Tensor table, Tensor ids",
     "token_scatter": "Tensor x, Tensor dst, int? size=None",
     "transpose": "Tensor x",
+    "histogram": "Tensor bins, int nbins",
 }
 NAMESPACE = "tileport"
 _registered = False

@@ -134,9 +134,14 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, one final `return`)",
               "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it",
               S, "gelu_erf"),
-    Construct("atomics", "`ct.atomic_*`", "`atomic_rmw_tko`", P, None,
-              "cuTile Python orders an atomic after earlier pointer loads by joining their tokens (`join_tokens`); "
-              "the port has to thread memory tokens through gathers first"),
+    Construct("atomics", "`ct.atomic_add(a, idx, update)` on a rank-1 stride-1 i32/f32 array (bounds-checked; any "
+              "memory_order/memory_scope); the old values as its result",
+              "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF, "
+              "ordering::.., scope::.., Some(mask), Some(token)) }`", S, "histogram",
+              "cuTile Python orders the atomic after earlier loads by joining their tokens; cutile uses the tensor's "
+              "own token: irdiff's read-only-load-tokens rule (loads of arrays nothing writes order nothing)"),
+    Construct("atomics-other", "`ct.atomic_max/min/and/or/xor/xchg/cas`, unchecked atomics, atomics on other dtypes "
+              "or strided arrays", "`atomic_rmw_tko` with the matching mode / `atomic_cas_tko`", P, None),
 )
 
 BY_ID = {c.id: c for c in COVERAGE}

@@ -52,6 +52,10 @@ PURE_CT_CALLS = frozenset({"load", "astype", "exp", "maximum", "minimum", "resha
                            "min", "prod", "bid", "num_blocks", "num_tiles", "mma", "where", "arange", "cdiv",
                            "permute", "transpose", "cumsum", "gather"}) | set(BINARY_MATH) | set(UNARY_MATH) | \
     set(PLAIN_BINARY_MATH)
+#: ct.MemoryOrder / ct.MemoryScope of an atomic → cutile's
+ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
+                 "ACQ_REL": "ordering::AcqRel"}
+ATOMIC_SCOPES = {"BLOCK": "scope::TileBlock", "DEVICE": "scope::Device", "SYS": "scope::System"}
 LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
                  "memory_order": "ct.MemoryOrder.WEAK", "memory_scope": "ct.MemoryScope.NONE"}
 
@@ -198,7 +202,7 @@ class Emitter:
                     stores.setdefault(node.args[0].id, []).append(node)
                 elif op in ("load", "gather"):
                     loads.add(node.args[0].id)
-                elif op == "scatter":
+                elif op in ("scatter", "atomic_add"):
                     scatters.setdefault(node.args[0].id, []).append(node)
         for name, calls in scatters.items():
             if name in loads or name in stores:
@@ -280,10 +284,16 @@ class Emitter:
                 self.store(st.value, indent)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "scatter":
                 self.scatter(st.value, indent)
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                    self.ct(st.value.func) == "atomic_add":
+                self.atomic(st.value, keep=False)
             elif isinstance(st, ast.If):
                 self.if_chain(st, indent)
             elif isinstance(st, ast.For):
                 self.for_range(st, indent)
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
+                raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
+                                  f"call `{self.text(st.value.func)}(...)` as a statement")
             else:
                 raise self.refuse(st, "assign", f"statement `{self.text(st).splitlines()[0]}`")
 
@@ -638,6 +648,8 @@ class Emitter:
                 return self.arange(node, want_name)
             if op == "gather":
                 return self.gather(node)
+            if op == "atomic_add":
+                return self.atomic(node, keep=True)
             if op == "where":
                 self.need(node, "where", "ct.where")
                 if len(node.args) != 3 or node.keywords:
@@ -856,10 +868,10 @@ class Emitter:
         elem, arr = RUST_DTYPES[sig.dtype], arr_node.id
         dims = ", ".join(ity.shape)
         ones = ", ".join("1" for _ in ity.shape)
-        g = self.fresh(f"{arr}_{'gather' if what == 'ct.gather' else 'scatter'}")
+        g = self.fresh(f"{arr}_{what.removeprefix('ct.')}")
         b = self.body
-        b.append(f"// {what} on {arr}: indices widened to 64 bits and checked against {arr}'s extent (and the "
-                 "mask), addresses from its base pointer")
+        b.append(f"// {what} on {arr}: indices widened to 64 bits and checked against {arr}'s extent"
+                 f"{' (and the mask)' if mask_code else ''}, addresses from its base pointer")
         b.append(f"let {g}_at: Tile<u64, {{ [{dims}] }}> = exti({icode});")
         b.append(f"let {g}_len: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[0]);")
         b.append(f"let {g}_len: Tile<u64, {{ [] }}> = exti({g}_len);")
@@ -921,6 +933,46 @@ class Emitter:
                                          "decided by the data, not by the partition",
                                   "precondition": f"the destinations written into {arr} are distinct across the "
                                                   "launch (else which write lands is unspecified, as in Python)"})
+
+    def atomic(self, call: ast.Call, keep: bool) -> tuple[str, Ty]:
+        """`ct.atomic_add(a, idx, update)` (bounds-checked, any memory order and scope): an atomic read-modify-write
+        through a pointer tile (see pointer_access); out-of-range indices are masked off, as in cuTile Python. Its
+        value is the elements' old values (``keep``: an expression reads them)."""
+        self.need(call, "atomics", "ct.atomic_add")
+        kw = {k.arg: k.value for k in call.keywords}
+        if len(call.args) != 3 or set(kw) - {"check_bounds", "memory_order", "memory_scope"}:
+            raise self.refuse(call, "atomics", "ct.atomic_add form (array, indices, update, check_bounds=, "
+                                               "memory_order=, memory_scope=)")
+        if "check_bounds" in kw and not (isinstance(kw["check_bounds"], ast.Constant) and
+                                         kw["check_bounds"].value is True):
+            raise self.refuse(kw["check_bounds"], "atomics", f"check_bounds={self.text(kw['check_bounds'])} (an "
+                                                             "unchecked atomic)")
+        order = self.text(kw["memory_order"]).rsplit(".", 1)[-1] if "memory_order" in kw else "ACQ_REL"
+        scope = self.text(kw["memory_scope"]).rsplit(".", 1)[-1] if "memory_scope" in kw else "DEVICE"
+        if order not in ATOMIC_ORDERS or scope not in ATOMIC_SCOPES:
+            raise self.refuse(call, "atomics", f"memory_order={order}, memory_scope={scope}")
+        arr, elem, g, ty, dims = self.pointer_access(call, "ct.atomic_add", {})
+        if ty.dtype not in ("i32", "f32"):
+            raise self.refuse(call, "atomics", f"ct.atomic_add on {ty.dtype} (i32 and f32 are supported)")
+        vcode, vty = self.expr(call.args[2])
+        if isinstance(vty, Tile) and vty.dtype != ty.dtype:
+            raise self.refuse(call.args[2], "atomics", f"ct.atomic_add of {vty.dtype} values into {ty.dtype}")
+        value = self.operand_as_tile(vcode, vty, ty, call.args[2])
+        mode = "atomic::AddF" if ty.dtype == "f32" else "atomic::Add"
+        self.body.append(f"// SAFETY: every lane that is updated addresses {arr}'s memory (offset checked above; "
+                         "out-of-range lanes are masked off); the update is atomic, so lanes and blocks that share an "
+                         "element all land.")
+        old = f"{g}_old" if keep else "_"
+        self.body.append(f"let ({old}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ atomic_rmw_tko("
+                         f"{g}_ptrs, {value}, {mode}, {ATOMIC_ORDERS[order]}, {ATOMIC_SCOPES[scope]}, "
+                         f"Some({g}_mask), Some({g}_token)) }};")
+        self.scattered.add(arr)
+        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
+                                  "what": f"atomic_rmw_tko on {arr} (ct.atomic_add)",
+                                  "why": "an atomic updates memory through a pointer tile; cutile marks it unsafe",
+                                  "precondition": f"none: each lane's offset is checked against {arr}'s extent in the "
+                                                  "kernel, as cuTile Python does, and the update is atomic"})
+        return f"{g}_old", ty
 
     def scan(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
         """ct.cumsum / ct.cumprod → cutile's scan with the identity element and direction spelled out."""
@@ -1001,7 +1053,9 @@ class Emitter:
                 "matmul": "mma", "reshape": "reshape-broadcast", "gather": "gather-scatter",
                 "scatter": "gather-scatter", "arange": "arange", "full": "full",
                 "zeros": "full", "num_tiles": "num-tiles", "cdiv": "cdiv",
-                "num_blocks": "num-blocks"}.get(op or "", "helper-function" if op is None else "math")
+                "num_blocks": "num-blocks", "atomic_add": "atomics"}.get(
+                    op or "", "helper-function" if op is None else
+                    "atomics-other" if op.startswith("atomic_") else "math")
 
     def math_options(self, node: ast.Call, allow_rounding: bool, allow_ftz: bool) -> tuple[str, str]:
         kw = {k.arg: k.value for k in node.keywords}

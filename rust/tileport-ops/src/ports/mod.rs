@@ -8,6 +8,7 @@ pub mod expert_offsets;
 pub mod geglu;
 pub mod gelu_erf;
 pub mod gelu_tanh;
+pub mod histogram;
 pub mod layer_norm;
 pub mod leaky_relu;
 pub mod linear;
