@@ -61,6 +61,25 @@ def {name}(x0, x1, y, s: float, TILE: ct.Constant[int]):
     ct.store(y, index=(bid,), tile=v)
 '''
 
+#: atomic family: ids gathered as in the gather family, an element-wise value over gathered and loaded tiles, and
+#: an atomic add of it (or of 1 into an i32 y) at the ids — loads of arrays the kernel never writes come first
+ATOMIC_SIGNATURE = "x0=f32[?]/1, x1=i32[?]/1, y={ydt}[?]/1, s=f32, TILE=#{tile}"
+ATOMIC_TEMPLATE = '''import cuda.tile as ct
+
+
+@ct.kernel
+def {name}(x0, x1, y, s: float, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    pos = bid * TILE + ct.arange(TILE, dtype=ct.int32)
+    ids = ct.gather(x1, pos{imask}, padding_value={ipad})
+    a = ct.gather(x0, pos, padding_value=0.0)
+    b = ct.load(x0, index=(bid,), shape=(TILE,){pad_b})
+    v = {expr}
+    ct.atomic_add(y, ids{shift}, {update}{options})
+'''
+ATOMIC_OPTIONS = ["", ", memory_order=ct.MemoryOrder.RELAXED", ", memory_scope=ct.MemoryScope.BLOCK",
+                  ", memory_order=ct.MemoryOrder.ACQ_REL, memory_scope=ct.MemoryScope.DEVICE"]
+
 #: loop family: an accumulator over the column tiles (a K loop), element-wise work per step
 LOOP_TEMPLATE = '''import cuda.tile as ct
 
@@ -120,9 +139,11 @@ EXPRS = st.recursive(_leaf(), _extend, max_leaves=6)
 @st.composite
 def kernels(draw, index: int = 0) -> tuple[str, str]:
     """(python source, signature text) of one random kernel: element-wise (1-D), row-reduction (2-D) or K-loop."""
-    family = draw(st.sampled_from(["elementwise", "elementwise", "rows", "loop", "gather"]))
+    family = draw(st.sampled_from(["elementwise", "elementwise", "rows", "loop", "gather", "atomic"]))
     if family == "gather":
         return draw(_gather(index))
+    if family == "atomic":
+        return draw(_atomic(index))
     if family != "elementwise":
         return draw(_two_d(family, index))
     e1, e2, e3 = draw(EXPRS), draw(EXPRS), draw(EXPRS)
@@ -155,6 +176,17 @@ def _gather(draw, index: int) -> tuple[str, str]:
                                  apad=draw(st.sampled_from(["0.0", "1.5", "-2.0"])),
                                  pad_b=draw(st.sampled_from(PADDINGS)), expr=draw(EXPRS))
     return src, GATHER_SIGNATURE.format(tile=draw(st.sampled_from([64, 256, 1024])))
+
+
+@st.composite
+def _atomic(draw, index: int) -> tuple[str, str]:
+    counting = draw(st.booleans())  # an i32 y counting ids, else an f32 y summing the values
+    src = ATOMIC_TEMPLATE.format(name=f"fz{index}", imask=draw(st.sampled_from(["", ", mask=pos < x1.shape[0]"])),
+                                 ipad=draw(st.sampled_from(["0", "-1"])),
+                                 shift=draw(st.sampled_from(["", " + 1", " * 2"])),
+                                 pad_b=draw(st.sampled_from(PADDINGS)), expr=draw(EXPRS),
+                                 update="1" if counting else "v", options=draw(st.sampled_from(ATOMIC_OPTIONS)))
+    return src, ATOMIC_SIGNATURE.format(ydt="i32" if counting else "f32", tile=draw(st.sampled_from([64, 256, 1024])))
 
 
 @st.composite
