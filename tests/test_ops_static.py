@@ -75,7 +75,9 @@ def test_port_signatures_bind_to_the_kernel(name):
             assert all(d is None for d in p.shape), f"{text}: the wrappers pass dynamic shapes"
         dtypes_seen |= {p.dtype for p in arrays}
     declared = {C.SHORT[d] for d in mod.DTYPES}
-    assert declared <= dtypes_seen <= declared | {"i32"}, f"{name}: signatures' dtypes differ from DTYPES (+ i32 ids)"
+    aux = {C.SHORT[d] for d in getattr(mod, "AUX_DTYPES", ())}   # fixed-dtype side inputs (tables, partials)
+    assert declared <= dtypes_seen <= declared | {"i32"} | aux, \
+        f"{name}: signatures' dtypes differ from DTYPES (+ i32 ids, + AUX_DTYPES)"
 
 
 def test_tile_policy_helpers():

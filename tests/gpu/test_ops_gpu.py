@@ -49,7 +49,7 @@ def _run(torch, name, dtype, case, backend):
     mod = OPS[name]
     args, kwargs = mod.sample_inputs(case, dtype, "cuda")
     expected = mod.reference(*args, **kwargs)
-    out = C.poisoned(expected.shape, args[0].dtype, "cuda")
+    out = C.poisoned(expected.shape, C.result_dtype(mod, args, kwargs), "cuda")
     got = wrapper(name)(*args, **kwargs, backend=backend, out=out)
     torch.cuda.synchronize()
     return got, out, expected
@@ -73,7 +73,8 @@ def test_op_allocates_its_output(torch, name):
     args, kwargs = mod.sample_inputs("ragged", dtype, "cuda")
     got = wrapper(name)(*args, **kwargs, backend="cutile")
     expected = mod.reference(*args, **kwargs)
-    assert got.device == args[0].device and got.dtype == args[0].dtype and got.shape == expected.shape
+    assert got.device == args[0].device and got.dtype == C.result_dtype(mod, args, kwargs) and \
+        got.shape == expected.shape
     rtol, atol = mod.tolerance(dtype)
     torch.testing.assert_close(got.to(torch.float64), expected, rtol=rtol, atol=atol,
                                msg=lambda m: f"{name} [{dtype}, ragged, out=None]: {m}")

@@ -94,7 +94,9 @@ impl Plan {
         consts: Vec<(usize, Py<PyAny>)>,
     ) -> PyResult<Self> {
         if op_address == 0 {
-            return Err(pyo3::exceptions::PyValueError::new_err("op_address is null"));
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "op_address is null",
+            ));
         }
         if tensors.iter().any(|t| t.2 > MAX_RANK) {
             return Err(pyo3::exceptions::PyValueError::new_err(format!(

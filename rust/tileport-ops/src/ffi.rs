@@ -53,6 +53,121 @@ pub unsafe extern "C" fn tp_bias_act(call: *const TpCall, err: *mut u8, err_len:
     }
 }
 
+/// `bmm`: launches one of its entries (bmm_f16, bmm_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "bmm::bmm_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
+                    let a = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "a",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let b = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "b",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut c = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "c",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::bmm::port::bmm_f16(
+                            &a,
+                            &b,
+                            (&mut c).partition(rt::tile([1, g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "bmm::bmm_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
+                    let a = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "a",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let b = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "b",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut c = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "c",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::bmm::port::bmm_bf16(
+                            &a,
+                            &b,
+                            (&mut c).partition(rt::tile([1, g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("bmm: no entry {} (it has 2)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
 /// `causal_mask`: launches one of its entries (causal_mask) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
@@ -96,6 +211,134 @@ pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_l
                 _ => rt::fail(
                     Status::BadEntry,
                     format!("causal_mask: no entry {} (it has 1)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `dropout`: launches one of its entries (dropout_f32, dropout_f16, dropout_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "dropout::dropout_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
+                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::dropout::port::dropout_f32(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                            s[2] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "dropout::dropout_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::dropout::port::dropout_f16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                            s[2] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "dropout::dropout_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
+                    let x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::dropout::port::dropout_bf16(
+                            &x,
+                            (&mut y).partition(rt::tile([g[0]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                            s[2] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("dropout: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })
@@ -1445,6 +1688,111 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
     }
 }
 
+/// `rope`: launches one of its entries (rope_f16, rope_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "rope::rope_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 4, 0])?;
+                    let x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 2, dev)?;
+                    let sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), cos.spec(), sin.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::rope::port::rope_f16(
+                            &x,
+                            &cos,
+                            &sin,
+                            (&mut y).partition(rt::tile([1, g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "rope::rope_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 4, 0])?;
+                    let x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 2, dev)?;
+                    let sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x.spec(), cos.spec(), sin.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::rope::port::rope_bf16(
+                            &x,
+                            &cos,
+                            &sin,
+                            (&mut y).partition(rt::tile([1, g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("rope: no entry {} (it has 2)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
 /// `row_softmax`: launches one of its entries (row_softmax_f32, row_softmax_f16, row_softmax_bf16) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
@@ -1921,6 +2269,115 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                 _ => rt::fail(
                     Status::BadEntry,
                     format!("softcap: no entry {} (it has 3)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `splitk_reduce`: launches one of its entries (splitk_reduce_f32, splitk_reduce_f16, splitk_reduce_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_splitk_reduce(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "splitk_reduce::splitk_reduce_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
+                    let parts = rt::borrow::<f32>(op, &t[0], "parts", (DTYPE_F32, "f32"), 3, dev)?;
+                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[parts.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::splitk_reduce::port::splitk_reduce_f32(
+                            &parts,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "splitk_reduce::splitk_reduce_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
+                    let parts = rt::borrow::<f32>(op, &t[0], "parts", (DTYPE_F32, "f32"), 3, dev)?;
+                    let mut y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[parts.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::splitk_reduce::port::splitk_reduce_f16(
+                            &parts,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "splitk_reduce::splitk_reduce_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
+                    let parts = rt::borrow::<f32>(op, &t[0], "parts", (DTYPE_F32, "f32"), 3, dev)?;
+                    let mut y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[parts.spec(), y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::splitk_reduce::port::splitk_reduce_bf16(
+                            &parts,
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("splitk_reduce: no entry {} (it has 3)", tp_call.entry),
                 ),
             }
         })

@@ -346,7 +346,11 @@ pub unsafe fn call<'a>(call: *const TpCall) -> Result<Call<'a>> {
 /// # Safety
 /// As for any `tp_<op>`: `call` valid with its arrays, `err` valid for `err_len` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn tileport_describe_call(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+pub unsafe extern "C" fn tileport_describe_call(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
     unsafe {
         guard(err, err_len, || {
             let c = self::call(call)?;

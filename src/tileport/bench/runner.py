@@ -184,7 +184,7 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
         torch.manual_seed(zlib.crc32(f"{name}/{dtype}/{case}".encode()))
         args, kwargs = mod.sample_inputs(case, dtype, "cuda")
         expected = mod.reference(*args, **kwargs)
-        out_shape, out_dtype = expected.shape, args[0].dtype
+        out_shape, out_dtype = expected.shape, C.result_dtype(mod, args, kwargs)
         row.update(shape=_describe(args), kwargs=dict(kwargs),
                    bytes_moved=int(mod.bytes_moved(args, kwargs)), flops=int(mod.flops(args, kwargs)))
         footprint = sum(C.nbytes(a) for a in args if hasattr(a, "numel")) + \

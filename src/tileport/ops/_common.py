@@ -299,6 +299,12 @@ def f64(*tensors: Any) -> Any:
     return out[0] if len(out) == 1 else out
 
 
+def result_dtype(mod: Any, args: tuple, kwargs: dict) -> Any:
+    """The dtype of an op's result for these sample inputs: its first input's, unless the op module defines
+    ``result_dtype(args, kwargs)`` (an op whose output dtype is an argument)."""
+    return mod.result_dtype(args, kwargs) if hasattr(mod, "result_dtype") else args[0].dtype
+
+
 def no_flops(args: tuple, kwargs: dict) -> int:
     """``flops`` of the ops whose arithmetic is not the point (memory-bound): 0."""
     return 0

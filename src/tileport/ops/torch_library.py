@@ -39,6 +39,10 @@ SCHEMAS: dict[str, str] = {
     "token_scatter": "Tensor x, Tensor dst, int? size=None",
     "transpose": "Tensor x",
     "histogram": "Tensor bins, int nbins",
+    "bmm": "Tensor a, Tensor b",
+    "rope": "Tensor x, Tensor cos, Tensor sin",
+    "splitk_reduce": "Tensor parts, ScalarType? dtype=None",
+    "dropout": "Tensor x, float p=0.5, int seed=0",
 }
 NAMESPACE = "tileport"
 _registered = False

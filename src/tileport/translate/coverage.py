@@ -123,7 +123,8 @@ COVERAGE: tuple[Construct, ...] = (
               "`cmpf(a, b, predicate::NotEqual, cmp_ordering::Unordered)` (true on NaN, as in Python)", S, "causal_mask"),
     Construct("where", "`ct.where(cond, x, y)`", "`select(cond, x, y)` with broadcasts made explicit", S,
               "causal_mask"),
-    Construct("bitwise", "`a & b`, `a | b`, `a ^ b` on integer or boolean tiles", "the same Rust operators", S,
+    Construct("bitwise", "`a & b`, `a | b`, `a ^ b` on integer or boolean tiles, `a << k`, `a >> k` on integer tiles "
+              "(arithmetic on signed)", "the same Rust operators", S,
               "causal_mask"),
     Construct("num-tiles", "`ct.num_tiles(a, axis=k, shape=(..))`",
               "`num_tiles(&a_tiles, k)` over an unpadded partition view", S, "matmul"),

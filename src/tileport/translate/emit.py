@@ -30,7 +30,7 @@ PADDING = {"ZERO": "padding::Zero", "NEG_ZERO": "padding::NegZero", "NAN": "padd
            "POS_INF": "padding::PosInf", "NEG_INF": "padding::NegInf"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 #: bitwise operators on integer or boolean (mask) tiles: Rust's operators lower to andi/ori/xori
-BITOPS = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+BITOPS = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 #: comparisons → cutile's element-wise compare functions (integer: signed cmpi; float: ordered cmpf)
 COMPARE = {ast.Lt: "lt_tile", ast.LtE: "le_tile", ast.Gt: "gt_tile", ast.GtE: "ge_tile", ast.Eq: "eq_tile",
            ast.NotEq: "ne_tile"}
@@ -590,8 +590,12 @@ class Emitter:
         if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
             return self.binop(node)
         if isinstance(node, ast.BinOp) and type(node.op) in BITOPS:
-            return self.elementwise(node, "bitwise", [node.left, node.right],
-                                    lambda a, b: f"{_paren(a)} {BITOPS[type(node.op)]} {_paren(b)}", int_only=True)
+            code, ty = self.elementwise(node, "bitwise", [node.left, node.right],
+                                        lambda a, b: f"{_paren(a)} {BITOPS[type(node.op)]} {_paren(b)}",
+                                        int_only=True)
+            if isinstance(node.op, (ast.LShift, ast.RShift)) and ty.dtype == "bool":
+                raise self.refuse(node, "bitwise", "a shift of boolean tiles")
+            return code, ty
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in COMPARE:
             (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.comparators[0])
             if isinstance(lt, Scalar) and isinstance(rt, Scalar):
@@ -1395,6 +1399,8 @@ class Emitter:
         if isinstance(lt, Scalar) and isinstance(rt, Scalar):
             if lt.dtype != rt.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")
+            # a bare literal next to a scalar gets its type spelled out (cutile infers none for `1 - j`)
+            lc, rc = (f"{c}{lt.dtype}" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
             return f"{lc} {sym} {rc}", lt
         like = self.result_tile(node, lt, rt)
         self.need(node, "arith-tile", "tile arithmetic")

@@ -3,7 +3,9 @@
 //! One module per operator: the port's `kernel.rs`, unchanged.
 
 pub mod bias_act;
+pub mod bmm;
 pub mod causal_mask;
+pub mod dropout;
 pub mod expert_offsets;
 pub mod geglu;
 pub mod gelu_erf;
@@ -19,10 +21,12 @@ pub mod matmul_tf32;
 pub mod persistent_scale;
 pub mod relu;
 pub mod rms_norm;
+pub mod rope;
 pub mod row_softmax;
 pub mod scale_cast;
 pub mod silu_and_mul;
 pub mod softcap;
+pub mod splitk_reduce;
 pub mod swiglu;
 pub mod token_gather;
 pub mod token_scatter;

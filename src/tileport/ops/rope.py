@@ -1,0 +1,68 @@
+"""rope: rotary position embedding in the rotate-half form, y = x * cos + rotate_half(x) * sin, for x [tokens,
+heads, head_dim] (f16/bf16, head_dim 64 or 128) and f32 cos/sin [tokens, head_dim / 2]; computed in f32, one block
+per (token, group of BH heads, half of the head dimension) (tileport.examples.rope)."""
+from __future__ import annotations
+
+from tileport.examples.rope import rope as kernel
+
+from . import _common as C
+
+DTYPES = C.HALVES
+AUX_DTYPES = ("float32",)  # the cos/sin tables
+HALVES = (32, 64)
+HEAD_BLOCKS = (1, 8)
+PORT_SIGNATURES = C.signatures("x={dtype}[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y={dtype}[?,?,?]/?,?,1, "
+                               "BH=#{bh}, HALF=#{half}", dtype=DTYPES, bh=HEAD_BLOCKS, half=HALVES)
+#: (tokens, heads, head_dim)
+SHAPES = {"small": (16, 8, 128), "ragged": (37, 6, 64), "mid": (2048, 32, 128), "large": (16384, 32, 128)}
+
+
+def rope(x, cos, sin, *, backend=None, out=None):
+    """x [T, H, D] with cos, sin [T, D / 2] (f32) → [T, H, D] in x's dtype."""
+    C.check("x", x, DTYPES, ndim=3)
+    t, h, d = x.shape
+    if d % 2 or d // 2 not in HALVES:
+        raise ValueError(f"head_dim is {d}: the kernel takes {', '.join(str(2 * v) for v in HALVES)}")
+    if x.stride(-1) != 1:
+        raise ValueError(f"x's last dimension must have stride 1 (strides {tuple(x.stride())}); pass x.contiguous()")
+    for name, table in (("cos", cos), ("sin", sin)):
+        C.check(name, table, ("float32",), ndim=2)
+        if tuple(table.shape) != (t, d // 2):
+            raise ValueError(f"{name} has shape {tuple(table.shape)}, it must be ({t}, {d // 2})")
+        if table.get_device() != x.get_device():
+            raise ValueError(f"{name} is on {table.device}, x on {x.device}")
+    cs, sn = C.rows("cos", cos), C.rows("sin", sin)
+    bh = C.bucket(min(h, HEAD_BLOCKS[-1]), HEAD_BLOCKS, "heads per block")
+    y = C.output(out, (t, h, d), x)
+    C.launch((t, C.cdiv(h, bh), 2), kernel, (x, cs, sn, y, bh, d // 2), backend)
+    return y
+
+
+def reference(x, cos, sin):
+    x, cos, sin = C.f64(x, cos, sin)
+    half = x.shape[-1] // 2
+    x1, x2 = x[..., :half], x[..., half:]
+    c, s = cos[:, None, :], sin[:, None, :]
+    import torch
+
+    return torch.cat([x1 * c - x2 * s, x2 * c + x1 * s], dim=-1)
+
+
+def sample_inputs(case, dtype, device):
+    import torch
+
+    t, h, d = C.shape(SHAPES, case)
+    angles = torch.rand((t, d // 2), device=device) * 6.283185307179586
+    return (C.randn((t, h, d), dtype, device), angles.cos(), angles.sin()), {}
+
+
+def tolerance(dtype):
+    return C.tolerance_of(C.ROUNDED, dtype)
+
+
+def bytes_moved(args, kwargs):
+    x, cos, sin = args
+    return 2 * C.nbytes(x) + C.nbytes(cos, sin)
+
+
+flops = C.no_flops
