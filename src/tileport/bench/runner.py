@@ -6,7 +6,7 @@ events time the kernels and not the Python launch path (its host cost per call i
 rust/python; the achieved GB/s (or TFLOP/s for matrix products) and its share of a measured ceiling — the
 device-to-device copy bandwidth for memory-bound ops, torch's own product on the same shape and dtype for matrix
 products. Then the geomean of the ratio per op and overall, and the launch overhead (µs per call of a 1024-element
-vector_add, back to back, wall clock).
+vector_add, back to back, wall clock; the median of rounds that interleave the paths).
 
 A failure of one op on one backend is recorded (JSON and table) and the run goes on. Output: DIR/bench.json (with
 the command line, device and versions, times), DIR/bench.png (with matplotlib) and a table on stdout.
@@ -37,6 +37,8 @@ BACKENDS = ("cutile", "cutile-rs")
 ROTATE_BYTES = 120_000_000
 MAX_COPIES = 4096
 LAUNCH_CALLS = 2000
+#: interleaved rounds of the launch-overhead measurement (its median is reported)
+LAUNCH_ROUNDS = 5
 #: An over-estimate of the SM clock (H200: 1.98 GHz boost) for sizing the GPU sleep that timed calls queue behind.
 GPU_CYCLES_PER_S = 2.0e9
 #: Matrix products are measured against torch's own kernel on the same shape and dtype.
@@ -141,7 +143,8 @@ def copy_bandwidth(torch: Any, reps: int) -> float:
 
 
 def launch_overhead(torch: Any, backends: list[str]) -> dict:
-    """µs per call of vector_add on 1024 f32 elements: wall time of LAUNCH_CALLS back-to-back calls / calls."""
+    """µs per call of vector_add on 1024 f32 elements: wall time of LAUNCH_CALLS back-to-back calls / calls, in
+    LAUNCH_ROUNDS rounds that interleave the paths (the host's speed drifts); the median round is reported."""
     op = OPS["vector_add"]
     a, b = torch.randn(1024, device="cuda"), torch.randn(1024, device="cuda")
     c = torch.empty_like(a)
@@ -154,19 +157,27 @@ def launch_overhead(torch: Any, backends: list[str]) -> dict:
         pass
     for be in backends:
         paths[be] = lambda be=be: op.vector_add(a, b, backend=be, out=c)
-    result: dict[str, Any] = {"op": "vector_add", "elements": 1024, "calls": LAUNCH_CALLS}
-    for name, fn in paths.items():
+    result: dict[str, Any] = {"op": "vector_add", "elements": 1024, "calls": LAUNCH_CALLS, "rounds": LAUNCH_ROUNDS}
+    samples: dict[str, list[float]] = {}
+    for name, fn in paths.items():  # warm every path first
         try:
             for _ in range(50):
                 fn()
+            torch.cuda.synchronize()
+            samples[name] = []
+        except Exception as exc:  # noqa: BLE001 — one broken path must not lose the run
+            result[name] = {"error": _err(exc)}
+    for _ in range(LAUNCH_ROUNDS):
+        for name in samples:
+            fn = paths[name]
             torch.cuda.synchronize()
             t0 = time.perf_counter()
             for _ in range(LAUNCH_CALLS):
                 fn()
             torch.cuda.synchronize()
-            result[name] = {"us_per_call": (time.perf_counter() - t0) / LAUNCH_CALLS * 1e6}
-        except Exception as exc:  # noqa: BLE001 — one broken path must not lose the run
-            result[name] = {"error": _err(exc)}
+            samples[name].append((time.perf_counter() - t0) / LAUNCH_CALLS * 1e6)
+    for name, values in samples.items():
+        result[name] = {"us_per_call": statistics.median(values), "rounds_us": values}
     return result
 
 
@@ -348,7 +359,7 @@ def print_report(record: dict) -> None:
     rows = table_rows(record)
     s = record["summary"]
     lines = [f"ceiling: device copy {_fmt(record['ceilings'].get('copy_GBps'), '.0f')} GB/s",
-             "launch overhead (µs/call, vector_add 1024 f32): " + ", ".join(
+             "launch overhead (µs/call, vector_add 1024 f32, median of interleaved rounds): " + ", ".join(
                  f"{k} {_fmt(v.get('us_per_call'), '.2f')}" if "error" not in v else f"{k} ERROR {v['error'][:120]}"
                  for k, v in record["launch_overhead"].items() if isinstance(v, dict)),
              "geomean rs/py per op: " + ", ".join(f"{k} {_fmt(v, '.3f')}" for k, v in s["per_op"].items()),
