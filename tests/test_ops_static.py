@@ -137,3 +137,15 @@ def test_torch_schemas_match_the_wrappers():
                 assert default is inspect.Parameter.empty, f"{name}.{n}: the wrapper has a default, the schema not"
             else:
                 assert eval(text.replace("None", "None")) == default, f"{name}.{n}: {text} vs {default!r}"
+
+
+def test_ops_summary_is_generated_from_the_committed_results():
+    """docs/ops-summary.md is what scripts/ops_summary.py writes from ports.json, the GPU logs and bench JSONs."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, str(repo / "scripts" / "ops_summary.py"), "--check"], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr

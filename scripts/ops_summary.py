@@ -1,0 +1,125 @@
+"""The operator library's summary table (docs/ops-summary.md), generated from committed results only:
+
+- rust/tileport-ops/ports.json: each op's port status and ported specializations (variants);
+- docs/verification/h200/runtime/gpu-tests*.log: GPU test outcomes per op (both backends);
+- benchmarks/results/h200/**/bench.json: kernel times of both backends at LLM sizes, % of the ceiling (device copy
+  bandwidth for memory-bound ops, torch.matmul for matrix products), the ratio rust/python.
+
+Families are those of the operator-library issues; a family lists the ops (kernels) that implement it.
+
+    python scripts/ops_summary.py            # writes docs/ops-summary.md
+    python scripts/ops_summary.py --check    # exit 1 when the committed file is not what this writes
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = REPO / "docs" / "ops-summary.md"
+#: family → the ops implementing it (library I's fourteen families first, then the other ops of the library)
+FAMILIES = {
+    "relu": ["relu", "leaky_relu"], "gelu": ["gelu_tanh", "gelu_erf"], "silu_and_mul": ["silu_and_mul"],
+    "swiglu": ["swiglu"], "geglu": ["geglu"], "dropout": ["dropout"], "rms_norm": ["rms_norm"],
+    "layer_norm": ["layer_norm"], "softmax": ["row_softmax"], "rope": ["rope"],
+    "matmul": ["matmul", "matmul_hints", "matmul_tf32", "linear"], "bmm": ["bmm"], "group_gemm": [],
+    "splitk_reduce": ["splitk_reduce"],
+    "(other ops)": ["vector_add", "scale_cast", "bias_act", "persistent_scale", "causal_mask", "masked_rowsum",
+                    "softcap", "expert_offsets", "token_gather", "token_scatter", "transpose", "histogram"],
+}
+TEST_ID = re.compile(r"^(PASSED|FAILED|ERROR) tests/gpu/test_ops_gpu\.py::test_op_matches_reference\[(\w+?)-"
+                     r"(float32|float16|bfloat16|int32)-(\w+)-(cutile|cutile-rs)\]", re.M)
+
+
+def _geomean(xs: list[float]) -> float | None:
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def gather() -> dict:
+    ports = json.loads((REPO / "rust" / "tileport-ops" / "ports.json").read_text())["ops"]
+    tests: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for log in sorted((REPO / "docs" / "verification" / "h200" / "runtime").glob("gpu-tests*.log")):
+        seen = set()
+        for outcome, op, dtype, case, backend in TEST_ID.findall(log.read_text()):
+            if (op, dtype, case, backend) not in seen:
+                seen.add((op, dtype, case, backend))
+                tests[op][outcome] += 1
+    bench: dict[str, list[dict]] = defaultdict(list)
+    for path in sorted((REPO / "benchmarks" / "results" / "h200").rglob("bench.json")):
+        if "earlier" in path.parts:
+            continue
+        for row in json.loads(path.read_text())["results"]:
+            bench[row["op"]].append(row | {"file": str(path.relative_to(REPO))})
+    return {"ports": ports, "tests": tests, "bench": bench}
+
+
+def family_row(family: str, ops: list[str], data: dict) -> list[str]:
+    if not ops:
+        return [family, "—", "—", "—", "—", "—", "—", "not built yet"]
+    ports, tests, bench = data["ports"], data["tests"], data["bench"]
+    variants = sum(len(ports.get(op, {}).get("variants", [])) for op in ops)
+    proven = all(ports.get(op, {}).get("status") == "proven" for op in ops)
+    passed = sum(tests[op]["PASSED"] for op in ops)
+    failed = sum(tests[op]["FAILED"] + tests[op]["ERROR"] for op in ops)
+    ratios, roofs, notes = [], [], []
+    for op in ops:
+        rows = [r for r in bench[op] if r.get("ratio")]
+        ratios += [r["ratio"] for r in rows]
+        for r in rows:
+            pct = r["backends"].get("cutile-rs", {}).get("pct_of_ceiling")
+            if pct is not None:
+                roofs.append((pct, f"{op} {r['dtype']}", r["ceiling"]["kind"]))
+        if not rows:
+            notes.append(f"{op} not benchmarked")
+    g = _geomean(ratios)
+    roof = "—"
+    if roofs:
+        lo, hi = min(roofs), max(roofs)
+        kinds = sorted({k for _, _, k in roofs})
+        roof = f"{lo[0]:.0f}% ({lo[1]}) – {hi[0]:.0f}% ({hi[1]}) of {' / '.join(kinds)}"
+    correct = f"{passed} passed" + (f", **{failed} failed**" if failed else "") if passed or failed else "not run"
+    return [family, ", ".join(ops), str(variants), "yes" if proven else "**no**", correct,
+            f"{g:.3f} over {len(ratios)}" if g else "—", roof, "; ".join(notes)]
+
+
+def render(data: dict) -> str:
+    head = ["family", "ops (kernels)", "variants", "IR-equivalent", "GPU tests (H200, both backends)",
+            "parity rs/py (geomean)", "% of ceiling, cutile-rs, large sizes (min – max)", "notes"]
+    rows = [family_row(f, ops, data) for f, ops in FAMILIES.items()]
+    all_ratios = [r["ratio"] for op_rows in data["bench"].values() for r in op_rows if r.get("ratio")]
+    lines = ["# Operator library: summary",
+             "",
+             "Generated by `python scripts/ops_summary.py` from committed results (`rust/tileport-ops/ports.json`, "
+             "`docs/verification/h200/runtime/gpu-tests*.log`, `benchmarks/results/h200/**/bench.json`); do not "
+             "edit by hand. Plots: the `bench.png` beside each `bench.json`.",
+             "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    g = _geomean(all_ratios)
+    lines += ["", f"Over every benchmarked (op, dtype): geomean time(cutile-rs)/time(cutile) = {g:.3f} over "
+                  f"{len(all_ratios)} measurements." if g else "", ""]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="compare with the committed docs/ops-summary.md")
+    args = ap.parse_args()
+    text = render(gather())
+    if args.check:
+        if not OUT.exists() or OUT.read_text() != text:
+            print(f"{OUT.relative_to(REPO)} is stale: run python scripts/ops_summary.py", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
+    print(f"wrote {OUT.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
