@@ -84,7 +84,7 @@ def test_memory_sites_make_defaults_explicit(specs):
 
 def test_grids(specs):
     assert specs["vector_add"]["grid"]["formula"] == ["cdiv(a.shape[0], TILE)", "1", "1"]
-    assert specs["row_softmax"]["grid"]["formula"] == ["x.shape[0]", "1", "1"]
+    assert specs["row_softmax"]["grid"]["formula"] == ["cdiv(x.shape[0], BM)", "1", "1"]
     persistent = specs["persistent_scale"]
     assert persistent["grid"]["formula"][0] == "unknown", "min(ntiles, NUM_SMS) is not derivable: never guessed"
     assert persistent["source_facts"]["loops"][0]["kind"] == "persistent"

@@ -85,8 +85,8 @@ def test_capture_host_script_on_cpu(tmp_path):
     assert {tuple(l["grid"]) for l in va} == {(750, 1, 1), (16, 1, 1)}
     acts = sorted(l["signature"].rsplit("ACT=#", 1)[1] for l in launches if l["qualname"] == "bias_act")
     assert acts == ["0", "0", "1", "1", "2", "2"]
-    sm = next(l for l in launches if l["qualname"] == "row_softmax" and l["grid"][0] == 1000)
-    assert sm["signature"].endswith("BLOCK=#1024") and sm["args"][0]["shape"] == [1000, 768]
+    sm = next(l for l in launches if l["qualname"] == "row_softmax" and l["grid"][0] == 250)
+    assert sm["signature"].endswith("BM=#4, BLOCK=#1024") and sm["args"][0]["shape"] == [1000, 768]
 
 
 def test_capture_cli_and_filter(tmp_path):

@@ -65,7 +65,7 @@ def test_cli_compile_bad_signature_exits_2(tmp_path):
 
 def test_static_shapes_use_calling_convention_v2(tree, tmp_path):
     k = load_kernel(f"{ex.__file__.replace('vector_add', 'row_softmax')}::row_softmax")
-    sig = bind(parse("f32[?,1024]/?,1, f32[?,1024]/?,1, #1024"), k.param_names, k.name)
+    sig = bind(parse("f32[?,1024]/?,1, f32[?,1024]/?,1, #1, #1024"), k.param_names, k.name)
     out = compile_kernel(k, sig, tree, tmp_path, None)
     assert "_Kt2_" in out.symbol and "s1024" in out.symbol
 

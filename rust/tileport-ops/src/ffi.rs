@@ -766,7 +766,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
             match tp_call.entry {
                 0 => {
                     let op = "layer_norm::layer_norm_f32";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 2])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 4, 2])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
                     let b = rt::borrow::<f32>(op, &t[2], "b", (DTYPE_F32, "f32"), 1, dev)?;
@@ -778,7 +778,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                             &x,
                             &w,
                             &b,
-                            (&mut y).partition(rt::tile([1, g[0]])),
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -794,7 +794,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                 }
                 1 => {
                     let op = "layer_norm::layer_norm_f16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 2])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 4, 2])?;
                     let x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
@@ -834,7 +834,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                             &x,
                             &w,
                             &b,
-                            (&mut y).partition(rt::tile([1, g[0]])),
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -850,7 +850,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                 }
                 2 => {
                     let op = "layer_norm::layer_norm_bf16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 2])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 4, 2])?;
                     let x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
@@ -890,7 +890,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                             &x,
                             &w,
                             &b,
-                            (&mut y).partition(rt::tile([1, g[0]])),
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -1561,7 +1561,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
             match tp_call.entry {
                 0 => {
                     let op = "rms_norm::rms_norm_f32";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 2])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
@@ -1571,7 +1571,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         let launch = ports::rms_norm::port::rms_norm_f32(
                             &x,
                             &w,
-                            (&mut y).partition(rt::tile([1, g[0]])),
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -1587,7 +1587,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                 }
                 1 => {
                     let op = "rms_norm::rms_norm_f16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 2])?;
                     let x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
@@ -1618,7 +1618,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         let launch = ports::rms_norm::port::rms_norm_f16(
                             &x,
                             &w,
-                            (&mut y).partition(rt::tile([1, g[0]])),
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -1634,7 +1634,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                 }
                 2 => {
                     let op = "rms_norm::rms_norm_bf16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 2])?;
                     let x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
@@ -1665,7 +1665,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         let launch = ports::rms_norm::port::rms_norm_bf16(
                             &x,
                             &w,
-                            (&mut y).partition(rt::tile([1, g[0]])),
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -1811,7 +1811,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
             match tp_call.entry {
                 0 => {
                     let op = "row_softmax::row_softmax_f32";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
                     let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
@@ -1819,7 +1819,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_f32(
                             &x,
-                            (&mut y).partition(rt::tile([1, g[0]])),
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1833,7 +1833,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                 }
                 1 => {
                     let op = "row_softmax::row_softmax_f16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
                     let x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
@@ -1855,7 +1855,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_f16(
                             &x,
-                            (&mut y).partition(rt::tile([1, g[0]])),
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1869,7 +1869,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                 }
                 2 => {
                     let op = "row_softmax::row_softmax_bf16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
                     let x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
@@ -1891,7 +1891,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_bf16(
                             &x,
-                            (&mut y).partition(rt::tile([1, g[0]])),
+                            (&mut y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);

@@ -36,7 +36,7 @@ def run(tokens: int, hidden: int) -> None:
     ct.launch(stream, (ct.cdiv(v.shape[0], 1024), 1, 1), vector_add, (v, v, w, 1024))
     h = v.astype(f16)
     ct.launch(stream, (ct.cdiv(h.shape[0], 1024), 1, 1), scale_cast, (h, np.empty_like(h), 0.5, 1024))
-    ct.launch(stream, (tokens, 1, 1), row_softmax, (x, y, next_pow2(hidden)))
+    ct.launch(stream, (ct.cdiv(tokens, 4), 1, 1), row_softmax, (x, y, 4, next_pow2(hidden)))  # 4 rows per block
     a, b = x.astype(f16), np.ones((hidden, 256), f16)
     c = np.empty((tokens, 256), f16)
     ct.launch(stream, (ct.cdiv(tokens, 128), ct.cdiv(256, 128), 1), matmul, (a, b, c, 128, 128, 64))

@@ -1,17 +1,17 @@
-"""Layer norm, one row per block, the whole row in one tile: y = (x - mean) * rsqrt(var + eps) * w + b.
+"""Layer norm, BM rows per block, the whole row in one tile: y = (x - mean) * rsqrt(var + eps) * w + b.
 
 mean and var come from the sums of x and x^2 over the row (var = E[x^2] - mean^2), so the zero padding of the
-ragged tail contributes nothing; inv_n = 1 / row length is passed by the host. grid = (rows, 1, 1).
+ragged tail contributes nothing; inv_n = 1 / row length is passed by the host. grid = (cdiv(rows, BM), 1, 1).
 """
 import cuda.tile as ct
 
-DEMO_SIGNATURE = "x=f16[?,?]/?,1, w=f16[?]/1, b=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BLOCK=#1024"
+DEMO_SIGNATURE = "x=f16[?,?]/?,1, w=f16[?]/1, b=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BM=#2, BLOCK=#1024"
 
 
 @ct.kernel
-def layer_norm(x, w, b, y, inv_n: float, eps: float, BLOCK: ct.Constant[int]):
-    row = ct.bid(0)
-    t = ct.load(x, index=(row, 0), shape=(1, BLOCK), padding_mode=ct.PaddingMode.ZERO)
+def layer_norm(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
+    block_row = ct.bid(0)  # rows [block_row * BM, (block_row + 1) * BM)
+    t = ct.load(x, index=(block_row, 0), shape=(BM, BLOCK), padding_mode=ct.PaddingMode.ZERO)
     t = ct.astype(t, ct.float32)
     mean = ct.sum(t, axis=1, keepdims=True) * inv_n
     mean_sq = ct.sum(t * t, axis=1, keepdims=True) * inv_n
@@ -22,4 +22,4 @@ def layer_norm(x, w, b, y, inv_n: float, eps: float, BLOCK: ct.Constant[int]):
     gb = ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ct.PaddingMode.ZERO)
     gb = ct.astype(gb, ct.float32)
     out = (t - mean) * inv * ct.reshape(gw, (1, BLOCK)) + ct.reshape(gb, (1, BLOCK))
-    ct.store(y, index=(row, 0), tile=ct.astype(out, y.dtype))
+    ct.store(y, index=(block_row, 0), tile=ct.astype(out, y.dtype))

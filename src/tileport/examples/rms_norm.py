@@ -1,17 +1,17 @@
-"""RMS norm, one row per block, the whole row in one tile: y = x * rsqrt(sum(x^2) * inv_n + eps) * w.
+"""RMS norm, BM rows per block, the whole row in one tile: y = x * rsqrt(sum(x^2) * inv_n + eps) * w.
 
 The host passes inv_n = 1 / row length; the statistics are computed in f32 whatever the input dtype, and the zero
-padding of the ragged row tail contributes nothing to the sum. grid = (rows, 1, 1).
+padding of the ragged row tail contributes nothing to the sum. grid = (cdiv(rows, BM), 1, 1).
 """
 import cuda.tile as ct
 
-DEMO_SIGNATURE = "x=bf16[?,?]/?,1, w=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BLOCK=#1024"
+DEMO_SIGNATURE = "x=bf16[?,?]/?,1, w=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BM=#2, BLOCK=#1024"
 
 
 @ct.kernel
-def rms_norm(x, w, y, inv_n: float, eps: float, BLOCK: ct.Constant[int]):
-    row = ct.bid(0)
-    t = ct.load(x, index=(row, 0), shape=(1, BLOCK), padding_mode=ct.PaddingMode.ZERO)
+def rms_norm(x, w, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
+    block_row = ct.bid(0)  # rows [block_row * BM, (block_row + 1) * BM)
+    t = ct.load(x, index=(block_row, 0), shape=(BM, BLOCK), padding_mode=ct.PaddingMode.ZERO)
     t = ct.astype(t, ct.float32)
     # mean of squares over the real row length
     ms = ct.sum(t * t, axis=1, keepdims=True) * inv_n
@@ -19,4 +19,4 @@ def rms_norm(x, w, y, inv_n: float, eps: float, BLOCK: ct.Constant[int]):
     g = ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ct.PaddingMode.ZERO)
     g = ct.astype(g, ct.float32)
     out = t * inv * ct.reshape(g, (1, BLOCK))
-    ct.store(y, index=(row, 0), tile=ct.astype(out, y.dtype))
+    ct.store(y, index=(block_row, 0), tile=ct.astype(out, y.dtype))

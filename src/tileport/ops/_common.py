@@ -153,6 +153,29 @@ def row_block(n: int) -> int:
     return bucket(max(n, 1), ROW_BLOCKS, "the row length (last dimension)")
 
 
+#: Rows per block (BM) of the row kernels for each BLOCK, measured on the H200 with `scripts/tune_rows.py`
+#: (benchmarks/results/h200/tune_rows.json: 8192 rows of 1024 and 4096, BM in 1..16; one row per block was 1.3-2.6x
+#: slower). The 16384-wide rows keep one row per block (not measured larger).
+ROWS_PER_BLOCK = {1024: 16, 4096: 8, 16384: 1}
+
+
+def rows_per_block(block: int, dtype: str, overrides: dict | None = None) -> int:
+    """BM for a row kernel with this BLOCK and dtype: ROWS_PER_BLOCK unless the op measured otherwise."""
+    return (overrides or {}).get((dtype, block), ROWS_PER_BLOCK[block])
+
+
+def row_signatures(template: str, dtypes: Sequence[str], overrides: dict | None = None) -> list[str]:
+    """A row kernel's specializations: per dtype, each BLOCK with its BM (``template`` has {dtype}, {bm} and
+    {block} fields)."""
+    return [template.format(dtype=SHORT[d], bm=rows_per_block(b, d, overrides), block=b)
+            for d in dtypes for b in ROW_BLOCKS]
+
+
+def row_grid(m: int, n: int, bm: int) -> tuple[int, int, int]:
+    """The grid of a row kernel over m rows of n: one block per BM rows (none for empty rows)."""
+    return (cdiv(m, bm) if n else 0, 1, 1)
+
+
 def vector(name: str, t: Any, n: int, like: Any) -> Any:
     """A per-column parameter (weight, bias): rank 1, n elements, contiguous, like ``like``."""
     check(name, t, (dtype_name(like),), ndim=1, like=like)

@@ -8,8 +8,8 @@ from tileport.examples.layer_norm import layer_norm as kernel
 from . import _common as C
 
 DTYPES = C.FLOATS
-PORT_SIGNATURES = C.signatures("x={dtype}[?,?]/?,1, w={dtype}[?]/1, b={dtype}[?]/1, y={dtype}[?,?]/?,1, "
-                               "inv_n=f32, eps=f32, BLOCK=#{block}", dtype=DTYPES, block=C.ROW_BLOCKS)
+PORT_SIGNATURES = C.row_signatures("x={dtype}[?,?]/?,1, w={dtype}[?]/1, b={dtype}[?]/1, y={dtype}[?,?]/?,1, "
+                                   "inv_n=f32, eps=f32, BM=#{bm}, BLOCK=#{block}", DTYPES)
 
 
 def layer_norm(x, weight, bias, eps=1e-5, *, backend=None, out=None):
@@ -18,8 +18,10 @@ def layer_norm(x, weight, bias, eps=1e-5, *, backend=None, out=None):
     m, n = x2.shape
     w, b = C.vector("weight", weight, n, x), C.vector("bias", bias, n, x)
     y = C.output(out, x.shape, x)
-    args = (x2, w, b, y.view(m, n), 1.0 / max(n, 1), float(eps), C.row_block(n))
-    C.launch((m if n else 0, 1, 1), kernel, args, backend)
+    block = C.row_block(n)
+    bm = C.rows_per_block(block, C.dtype_name(x))
+    args = (x2, w, b, y.view(m, n), 1.0 / max(n, 1), float(eps), bm, block)
+    C.launch(C.row_grid(m, n, bm), kernel, args, backend)
     return y
 
 

@@ -1,5 +1,5 @@
-"""rms_norm: y = x * rsqrt(mean(x^2) + eps) * weight over the last dimension, statistics in f32, one row per block
-with the whole row in one tile (tileport.examples.rms_norm). The host passes inv_n = 1 / row length."""
+"""rms_norm: y = x * rsqrt(mean(x^2) + eps) * weight over the last dimension, statistics in f32, BM rows per block
+with each whole row in one tile (tileport.examples.rms_norm). The host passes inv_n = 1 / row length."""
 from __future__ import annotations
 
 from tileport.examples.rms_norm import rms_norm as kernel
@@ -7,8 +7,8 @@ from tileport.examples.rms_norm import rms_norm as kernel
 from . import _common as C
 
 DTYPES = C.FLOATS
-PORT_SIGNATURES = C.signatures("x={dtype}[?,?]/?,1, w={dtype}[?]/1, y={dtype}[?,?]/?,1, inv_n=f32, eps=f32, "
-                               "BLOCK=#{block}", dtype=DTYPES, block=C.ROW_BLOCKS)
+PORT_SIGNATURES = C.row_signatures("x={dtype}[?,?]/?,1, w={dtype}[?]/1, y={dtype}[?,?]/?,1, inv_n=f32, eps=f32, "
+                                   "BM=#{bm}, BLOCK=#{block}", DTYPES)
 
 
 def rms_norm(x, weight, eps=1e-6, *, backend=None, out=None):
@@ -17,8 +17,10 @@ def rms_norm(x, weight, eps=1e-6, *, backend=None, out=None):
     m, n = x2.shape
     w = C.vector("weight", weight, n, x)
     y = C.output(out, x.shape, x)
-    args = (x2, w, y.view(m, n), 1.0 / max(n, 1), float(eps), C.row_block(n))
-    C.launch((m if n else 0, 1, 1), kernel, args, backend)
+    block = C.row_block(n)
+    bm = C.rows_per_block(block, C.dtype_name(x))
+    args = (x2, w, y.view(m, n), 1.0 / max(n, 1), float(eps), bm, block)
+    C.launch(C.row_grid(m, n, bm), kernel, args, backend)
     return y
 
 

@@ -5,137 +5,137 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f32[?,?]/?,1, w=f32[?]/1, b=f32[?]/1, y=f32[?,?]/?,1, inv_n=f32, eps=f32, BLOCK=#1024 (BLOCK=1024).
+    /// Specialization for x=f32[?,?]/?,1, w=f32[?]/1, b=f32[?]/1, y=f32[?,?]/?,1, inv_n=f32, eps=f32, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
     #[cutile::entry()]
-    pub fn layer_norm_f32<const BLOCK: i32>(
+    pub fn layer_norm_f32<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
         w: &Tensor<f32, { [-1] }>,
         b: &Tensor<f32, { [-1] }>,
-        y: &mut Tensor<f32, { [1, BLOCK] }>,
+        y: &mut Tensor<f32, { [BM, BLOCK] }>,
         inv_n: f32,
         eps: f32,
     ) {
-        let row: i32 = get_tile_block_id().0;
-        let x_view: Partition<f32, { [1, BLOCK] }> = x.partition(shape![1, BLOCK]);
-        let t: Tile<f32, { [1, BLOCK] }> = x_view.load([row, 0]);
-        // `t = ct.astype(t, ct.float32)`: already Tile<f32, { [1, BLOCK] }>, nothing to emit
-        let value_reduced: Tile<f32, { [1] }> = reduce_sum(t, 1);
-        let mean: Tile<f32, { [1, 1] }> =
-            value_reduced.reshape(shape![1, 1]) * broadcast_scalar(inv_n, shape![1, 1]);
-        let value_reduced_2: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
+        let block_row: i32 = get_tile_block_id().0;
+        let x_view: Partition<f32, { [BM, BLOCK] }> = x.partition(shape![BM, BLOCK]);
+        let t: Tile<f32, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        // `t = ct.astype(t, ct.float32)`: already Tile<f32, { [BM, BLOCK] }>, nothing to emit
+        let value_reduced: Tile<f32, { [BM] }> = reduce_sum(t, 1);
+        let mean: Tile<f32, { [BM, 1] }> =
+            value_reduced.reshape(shape![BM, 1]) * broadcast_scalar(inv_n, shape![BM, 1]);
+        let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(t * t, 1);
         // `mean_sq` (a product) is fused into the fma that reads it, as cuTile Python contracts it
-        let var: Tile<f32, { [1, 1] }> = fma(
-            value_reduced_2.reshape(shape![1, 1]),
-            broadcast_scalar(inv_n, shape![1, 1]),
+        let var: Tile<f32, { [BM, 1] }> = fma(
+            value_reduced_2.reshape(shape![BM, 1]),
+            broadcast_scalar(inv_n, shape![BM, 1]),
             negf(mean * mean),
             rounding::NearestEven,
             ftz::Disabled,
         );
-        let inv: Tile<f32, { [1, 1] }> =
-            rsqrt(var + broadcast_scalar(eps, shape![1, 1]), ftz::Disabled);
+        let inv: Tile<f32, { [BM, 1] }> =
+            rsqrt(var + broadcast_scalar(eps, shape![BM, 1]), ftz::Disabled);
         let w_view: Partition<f32, { [BLOCK] }> = w.partition(shape![BLOCK]);
         let gw: Tile<f32, { [BLOCK] }> = w_view.load([0]);
         // `gw = ct.astype(gw, ct.float32)`: already Tile<f32, { [BLOCK] }>, nothing to emit
         let b_view: Partition<f32, { [BLOCK] }> = b.partition(shape![BLOCK]);
         let gb: Tile<f32, { [BLOCK] }> = b_view.load([0]);
         // `gb = ct.astype(gb, ct.float32)`: already Tile<f32, { [BLOCK] }>, nothing to emit
-        let out: Tile<f32, { [1, BLOCK] }> = fma(
-            (t - mean.broadcast(shape![1, BLOCK])) * inv.broadcast(shape![1, BLOCK]),
-            gw.reshape(shape![1, BLOCK]),
-            gb.reshape(shape![1, BLOCK]),
+        let out: Tile<f32, { [BM, BLOCK] }> = fma(
+            (t - mean.broadcast(shape![BM, BLOCK])) * inv.broadcast(shape![BM, BLOCK]),
+            gw.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]),
+            gb.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]),
             rounding::NearestEven,
             ftz::Disabled,
         );
         y.store(out);
     }
 
-    /// Specialization for x=f16[?,?]/?,1, w=f16[?]/1, b=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BLOCK=#1024 (BLOCK=1024).
+    /// Specialization for x=f16[?,?]/?,1, w=f16[?]/1, b=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
     #[cutile::entry()]
-    pub fn layer_norm_f16<const BLOCK: i32>(
+    pub fn layer_norm_f16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
         w: &Tensor<f16, { [-1] }>,
         b: &Tensor<f16, { [-1] }>,
-        y: &mut Tensor<f16, { [1, BLOCK] }>,
+        y: &mut Tensor<f16, { [BM, BLOCK] }>,
         inv_n: f32,
         eps: f32,
     ) {
-        let row: i32 = get_tile_block_id().0;
-        let x_view: Partition<f16, { [1, BLOCK] }> = x.partition(shape![1, BLOCK]);
-        let t: Tile<f16, { [1, BLOCK] }> = x_view.load([row, 0]);
-        let t: Tile<f32, { [1, BLOCK] }> = convert_tile(t);
-        let value_reduced: Tile<f32, { [1] }> = reduce_sum(t, 1);
-        let mean: Tile<f32, { [1, 1] }> =
-            value_reduced.reshape(shape![1, 1]) * broadcast_scalar(inv_n, shape![1, 1]);
-        let value_reduced_2: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
+        let block_row: i32 = get_tile_block_id().0;
+        let x_view: Partition<f16, { [BM, BLOCK] }> = x.partition(shape![BM, BLOCK]);
+        let t: Tile<f16, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
+        let value_reduced: Tile<f32, { [BM] }> = reduce_sum(t, 1);
+        let mean: Tile<f32, { [BM, 1] }> =
+            value_reduced.reshape(shape![BM, 1]) * broadcast_scalar(inv_n, shape![BM, 1]);
+        let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(t * t, 1);
         // `mean_sq` (a product) is fused into the fma that reads it, as cuTile Python contracts it
-        let var: Tile<f32, { [1, 1] }> = fma(
-            value_reduced_2.reshape(shape![1, 1]),
-            broadcast_scalar(inv_n, shape![1, 1]),
+        let var: Tile<f32, { [BM, 1] }> = fma(
+            value_reduced_2.reshape(shape![BM, 1]),
+            broadcast_scalar(inv_n, shape![BM, 1]),
             negf(mean * mean),
             rounding::NearestEven,
             ftz::Disabled,
         );
-        let inv: Tile<f32, { [1, 1] }> =
-            rsqrt(var + broadcast_scalar(eps, shape![1, 1]), ftz::Disabled);
+        let inv: Tile<f32, { [BM, 1] }> =
+            rsqrt(var + broadcast_scalar(eps, shape![BM, 1]), ftz::Disabled);
         let w_view: Partition<f16, { [BLOCK] }> = w.partition(shape![BLOCK]);
         let gw: Tile<f16, { [BLOCK] }> = w_view.load([0]);
         let gw: Tile<f32, { [BLOCK] }> = convert_tile(gw);
         let b_view: Partition<f16, { [BLOCK] }> = b.partition(shape![BLOCK]);
         let gb: Tile<f16, { [BLOCK] }> = b_view.load([0]);
         let gb: Tile<f32, { [BLOCK] }> = convert_tile(gb);
-        let out: Tile<f32, { [1, BLOCK] }> = fma(
-            (t - mean.broadcast(shape![1, BLOCK])) * inv.broadcast(shape![1, BLOCK]),
-            gw.reshape(shape![1, BLOCK]),
-            gb.reshape(shape![1, BLOCK]),
+        let out: Tile<f32, { [BM, BLOCK] }> = fma(
+            (t - mean.broadcast(shape![BM, BLOCK])) * inv.broadcast(shape![BM, BLOCK]),
+            gw.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]),
+            gb.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]),
             rounding::NearestEven,
             ftz::Disabled,
         );
-        let out_f16: Tile<f16, { [1, BLOCK] }> = convert_tile(out);
+        let out_f16: Tile<f16, { [BM, BLOCK] }> = convert_tile(out);
         y.store(out_f16);
     }
 
-    /// Specialization for x=bf16[?,?]/?,1, w=bf16[?]/1, b=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BLOCK=#1024 (BLOCK=1024).
+    /// Specialization for x=bf16[?,?]/?,1, w=bf16[?]/1, b=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
     #[cutile::entry()]
-    pub fn layer_norm_bf16<const BLOCK: i32>(
+    pub fn layer_norm_bf16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,
         w: &Tensor<bf16, { [-1] }>,
         b: &Tensor<bf16, { [-1] }>,
-        y: &mut Tensor<bf16, { [1, BLOCK] }>,
+        y: &mut Tensor<bf16, { [BM, BLOCK] }>,
         inv_n: f32,
         eps: f32,
     ) {
-        let row: i32 = get_tile_block_id().0;
-        let x_view: Partition<bf16, { [1, BLOCK] }> = x.partition(shape![1, BLOCK]);
-        let t: Tile<bf16, { [1, BLOCK] }> = x_view.load([row, 0]);
-        let t: Tile<f32, { [1, BLOCK] }> = convert_tile(t);
-        let value_reduced: Tile<f32, { [1] }> = reduce_sum(t, 1);
-        let mean: Tile<f32, { [1, 1] }> =
-            value_reduced.reshape(shape![1, 1]) * broadcast_scalar(inv_n, shape![1, 1]);
-        let value_reduced_2: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
+        let block_row: i32 = get_tile_block_id().0;
+        let x_view: Partition<bf16, { [BM, BLOCK] }> = x.partition(shape![BM, BLOCK]);
+        let t: Tile<bf16, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
+        let value_reduced: Tile<f32, { [BM] }> = reduce_sum(t, 1);
+        let mean: Tile<f32, { [BM, 1] }> =
+            value_reduced.reshape(shape![BM, 1]) * broadcast_scalar(inv_n, shape![BM, 1]);
+        let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(t * t, 1);
         // `mean_sq` (a product) is fused into the fma that reads it, as cuTile Python contracts it
-        let var: Tile<f32, { [1, 1] }> = fma(
-            value_reduced_2.reshape(shape![1, 1]),
-            broadcast_scalar(inv_n, shape![1, 1]),
+        let var: Tile<f32, { [BM, 1] }> = fma(
+            value_reduced_2.reshape(shape![BM, 1]),
+            broadcast_scalar(inv_n, shape![BM, 1]),
             negf(mean * mean),
             rounding::NearestEven,
             ftz::Disabled,
         );
-        let inv: Tile<f32, { [1, 1] }> =
-            rsqrt(var + broadcast_scalar(eps, shape![1, 1]), ftz::Disabled);
+        let inv: Tile<f32, { [BM, 1] }> =
+            rsqrt(var + broadcast_scalar(eps, shape![BM, 1]), ftz::Disabled);
         let w_view: Partition<bf16, { [BLOCK] }> = w.partition(shape![BLOCK]);
         let gw: Tile<bf16, { [BLOCK] }> = w_view.load([0]);
         let gw: Tile<f32, { [BLOCK] }> = convert_tile(gw);
         let b_view: Partition<bf16, { [BLOCK] }> = b.partition(shape![BLOCK]);
         let gb: Tile<bf16, { [BLOCK] }> = b_view.load([0]);
         let gb: Tile<f32, { [BLOCK] }> = convert_tile(gb);
-        let out: Tile<f32, { [1, BLOCK] }> = fma(
-            (t - mean.broadcast(shape![1, BLOCK])) * inv.broadcast(shape![1, BLOCK]),
-            gw.reshape(shape![1, BLOCK]),
-            gb.reshape(shape![1, BLOCK]),
+        let out: Tile<f32, { [BM, BLOCK] }> = fma(
+            (t - mean.broadcast(shape![BM, BLOCK])) * inv.broadcast(shape![BM, BLOCK]),
+            gw.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]),
+            gb.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]),
             rounding::NearestEven,
             ftz::Disabled,
         );
-        let out_bf16: Tile<bf16, { [1, BLOCK] }> = convert_tile(out);
+        let out_bf16: Tile<bf16, { [BM, BLOCK] }> = convert_tile(out);
         y.store(out_bf16);
     }
 }

@@ -5,27 +5,27 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f32[?,?]/?,1, w=f32[?]/1, y=f32[?,?]/?,1, inv_n=f32, eps=f32, BLOCK=#1024 (BLOCK=1024).
+    /// Specialization for x=f32[?,?]/?,1, w=f32[?]/1, y=f32[?,?]/?,1, inv_n=f32, eps=f32, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
     #[cutile::entry()]
-    pub fn rms_norm_f32<const BLOCK: i32>(
+    pub fn rms_norm_f32<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
         w: &Tensor<f32, { [-1] }>,
-        y: &mut Tensor<f32, { [1, BLOCK] }>,
+        y: &mut Tensor<f32, { [BM, BLOCK] }>,
         inv_n: f32,
         eps: f32,
     ) {
-        let row: i32 = get_tile_block_id().0;
-        let x_view: Partition<f32, { [1, BLOCK] }> = x.partition(shape![1, BLOCK]);
-        let t: Tile<f32, { [1, BLOCK] }> = x_view.load([row, 0]);
-        // `t = ct.astype(t, ct.float32)`: already Tile<f32, { [1, BLOCK] }>, nothing to emit
+        let block_row: i32 = get_tile_block_id().0;
+        let x_view: Partition<f32, { [BM, BLOCK] }> = x.partition(shape![BM, BLOCK]);
+        let t: Tile<f32, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        // `t = ct.astype(t, ct.float32)`: already Tile<f32, { [BM, BLOCK] }>, nothing to emit
         // mean of squares over the real row length
-        let value_reduced: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
+        let value_reduced: Tile<f32, { [BM] }> = reduce_sum(t * t, 1);
         // `ms` (a product) is fused into the fma that reads it, as cuTile Python contracts it
-        let inv: Tile<f32, { [1, 1] }> = rsqrt(
+        let inv: Tile<f32, { [BM, 1] }> = rsqrt(
             fma(
-                value_reduced.reshape(shape![1, 1]),
-                broadcast_scalar(inv_n, shape![1, 1]),
-                broadcast_scalar(eps, shape![1, 1]),
+                value_reduced.reshape(shape![BM, 1]),
+                broadcast_scalar(inv_n, shape![BM, 1]),
+                broadcast_scalar(eps, shape![BM, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             ),
@@ -34,32 +34,32 @@ pub mod port {
         let w_view: Partition<f32, { [BLOCK] }> = w.partition(shape![BLOCK]);
         let g: Tile<f32, { [BLOCK] }> = w_view.load([0]);
         // `g = ct.astype(g, ct.float32)`: already Tile<f32, { [BLOCK] }>, nothing to emit
-        let out: Tile<f32, { [1, BLOCK] }> =
-            (t * inv.broadcast(shape![1, BLOCK])) * g.reshape(shape![1, BLOCK]);
+        let out: Tile<f32, { [BM, BLOCK] }> = (t * inv.broadcast(shape![BM, BLOCK]))
+            * g.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]);
         y.store(out);
     }
 
-    /// Specialization for x=f16[?,?]/?,1, w=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BLOCK=#1024 (BLOCK=1024).
+    /// Specialization for x=f16[?,?]/?,1, w=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
     #[cutile::entry()]
-    pub fn rms_norm_f16<const BLOCK: i32>(
+    pub fn rms_norm_f16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
         w: &Tensor<f16, { [-1] }>,
-        y: &mut Tensor<f16, { [1, BLOCK] }>,
+        y: &mut Tensor<f16, { [BM, BLOCK] }>,
         inv_n: f32,
         eps: f32,
     ) {
-        let row: i32 = get_tile_block_id().0;
-        let x_view: Partition<f16, { [1, BLOCK] }> = x.partition(shape![1, BLOCK]);
-        let t: Tile<f16, { [1, BLOCK] }> = x_view.load([row, 0]);
-        let t: Tile<f32, { [1, BLOCK] }> = convert_tile(t);
+        let block_row: i32 = get_tile_block_id().0;
+        let x_view: Partition<f16, { [BM, BLOCK] }> = x.partition(shape![BM, BLOCK]);
+        let t: Tile<f16, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
         // mean of squares over the real row length
-        let value_reduced: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
+        let value_reduced: Tile<f32, { [BM] }> = reduce_sum(t * t, 1);
         // `ms` (a product) is fused into the fma that reads it, as cuTile Python contracts it
-        let inv: Tile<f32, { [1, 1] }> = rsqrt(
+        let inv: Tile<f32, { [BM, 1] }> = rsqrt(
             fma(
-                value_reduced.reshape(shape![1, 1]),
-                broadcast_scalar(inv_n, shape![1, 1]),
-                broadcast_scalar(eps, shape![1, 1]),
+                value_reduced.reshape(shape![BM, 1]),
+                broadcast_scalar(inv_n, shape![BM, 1]),
+                broadcast_scalar(eps, shape![BM, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             ),
@@ -68,33 +68,33 @@ pub mod port {
         let w_view: Partition<f16, { [BLOCK] }> = w.partition(shape![BLOCK]);
         let g: Tile<f16, { [BLOCK] }> = w_view.load([0]);
         let g: Tile<f32, { [BLOCK] }> = convert_tile(g);
-        let out: Tile<f32, { [1, BLOCK] }> =
-            (t * inv.broadcast(shape![1, BLOCK])) * g.reshape(shape![1, BLOCK]);
-        let out_f16: Tile<f16, { [1, BLOCK] }> = convert_tile(out);
+        let out: Tile<f32, { [BM, BLOCK] }> = (t * inv.broadcast(shape![BM, BLOCK]))
+            * g.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]);
+        let out_f16: Tile<f16, { [BM, BLOCK] }> = convert_tile(out);
         y.store(out_f16);
     }
 
-    /// Specialization for x=bf16[?,?]/?,1, w=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BLOCK=#1024 (BLOCK=1024).
+    /// Specialization for x=bf16[?,?]/?,1, w=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
     #[cutile::entry()]
-    pub fn rms_norm_bf16<const BLOCK: i32>(
+    pub fn rms_norm_bf16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,
         w: &Tensor<bf16, { [-1] }>,
-        y: &mut Tensor<bf16, { [1, BLOCK] }>,
+        y: &mut Tensor<bf16, { [BM, BLOCK] }>,
         inv_n: f32,
         eps: f32,
     ) {
-        let row: i32 = get_tile_block_id().0;
-        let x_view: Partition<bf16, { [1, BLOCK] }> = x.partition(shape![1, BLOCK]);
-        let t: Tile<bf16, { [1, BLOCK] }> = x_view.load([row, 0]);
-        let t: Tile<f32, { [1, BLOCK] }> = convert_tile(t);
+        let block_row: i32 = get_tile_block_id().0;
+        let x_view: Partition<bf16, { [BM, BLOCK] }> = x.partition(shape![BM, BLOCK]);
+        let t: Tile<bf16, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
         // mean of squares over the real row length
-        let value_reduced: Tile<f32, { [1] }> = reduce_sum(t * t, 1);
+        let value_reduced: Tile<f32, { [BM] }> = reduce_sum(t * t, 1);
         // `ms` (a product) is fused into the fma that reads it, as cuTile Python contracts it
-        let inv: Tile<f32, { [1, 1] }> = rsqrt(
+        let inv: Tile<f32, { [BM, 1] }> = rsqrt(
             fma(
-                value_reduced.reshape(shape![1, 1]),
-                broadcast_scalar(inv_n, shape![1, 1]),
-                broadcast_scalar(eps, shape![1, 1]),
+                value_reduced.reshape(shape![BM, 1]),
+                broadcast_scalar(inv_n, shape![BM, 1]),
+                broadcast_scalar(eps, shape![BM, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             ),
@@ -103,9 +103,9 @@ pub mod port {
         let w_view: Partition<bf16, { [BLOCK] }> = w.partition(shape![BLOCK]);
         let g: Tile<bf16, { [BLOCK] }> = w_view.load([0]);
         let g: Tile<f32, { [BLOCK] }> = convert_tile(g);
-        let out: Tile<f32, { [1, BLOCK] }> =
-            (t * inv.broadcast(shape![1, BLOCK])) * g.reshape(shape![1, BLOCK]);
-        let out_bf16: Tile<bf16, { [1, BLOCK] }> = convert_tile(out);
+        let out: Tile<f32, { [BM, BLOCK] }> = (t * inv.broadcast(shape![BM, BLOCK]))
+            * g.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]);
+        let out_bf16: Tile<bf16, { [BM, BLOCK] }> = convert_tile(out);
         y.store(out_bf16);
     }
 }

@@ -5,77 +5,78 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BLOCK=#1024 (BLOCK=1024).
+    /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
     #[cutile::entry()]
-    pub fn row_softmax_f32<const BLOCK: i32>(
+    pub fn row_softmax_f32<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
-        y: &mut Tensor<f32, { [1, BLOCK] }>,
+        y: &mut Tensor<f32, { [BM, BLOCK] }>,
     ) {
-        let row: i32 = get_tile_block_id().0;
-        let x_view: Partition<f32, { [1, BLOCK] }> = make_partition_view(
+        let block_row: i32 = get_tile_block_id().0;
+        let x_view: Partition<f32, { [BM, BLOCK] }> = make_partition_view(
             x,
-            shape![1, BLOCK],
+            shape![BM, BLOCK],
             padding::NegInf,
             dim_map::Identity,
             get_tensor_token(x),
         );
-        let t: Tile<f32, { [1, BLOCK] }> = x_view.load([row, 0]);
-        // `t = ct.astype(t, ct.float32)`: already Tile<f32, { [1, BLOCK] }>, nothing to emit
-        let m_reduced: Tile<f32, { [1] }> = reduce_max(t, 1);
-        let m: Tile<f32, { [1, 1] }> = m_reduced.reshape(shape![1, 1]);
-        let e: Tile<f32, { [1, BLOCK] }> = exp(t - m.broadcast(shape![1, BLOCK]));
-        let s_reduced: Tile<f32, { [1] }> = reduce_sum(e, 1);
-        let s: Tile<f32, { [1, 1] }> = s_reduced.reshape(shape![1, 1]);
-        y.store(e / s.broadcast(shape![1, BLOCK]));
+        let t: Tile<f32, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        // `t = ct.astype(t, ct.float32)`: already Tile<f32, { [BM, BLOCK] }>, nothing to emit
+        let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
+        let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
+        let e: Tile<f32, { [BM, BLOCK] }> = exp(t - m.broadcast(shape![BM, BLOCK]));
+        let s_reduced: Tile<f32, { [BM] }> = reduce_sum(e, 1);
+        let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
+        y.store(e / s.broadcast(shape![BM, BLOCK]));
     }
 
-    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BLOCK=#1024 (BLOCK=1024).
+    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
     #[cutile::entry()]
-    pub fn row_softmax_f16<const BLOCK: i32>(
+    pub fn row_softmax_f16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
-        y: &mut Tensor<f16, { [1, BLOCK] }>,
+        y: &mut Tensor<f16, { [BM, BLOCK] }>,
     ) {
-        let row: i32 = get_tile_block_id().0;
-        let x_view: Partition<f16, { [1, BLOCK] }> = make_partition_view(
+        let block_row: i32 = get_tile_block_id().0;
+        let x_view: Partition<f16, { [BM, BLOCK] }> = make_partition_view(
             x,
-            shape![1, BLOCK],
+            shape![BM, BLOCK],
             padding::NegInf,
             dim_map::Identity,
             get_tensor_token(x),
         );
-        let t: Tile<f16, { [1, BLOCK] }> = x_view.load([row, 0]);
-        let t: Tile<f32, { [1, BLOCK] }> = convert_tile(t);
-        let m_reduced: Tile<f32, { [1] }> = reduce_max(t, 1);
-        let m: Tile<f32, { [1, 1] }> = m_reduced.reshape(shape![1, 1]);
-        let e: Tile<f32, { [1, BLOCK] }> = exp(t - m.broadcast(shape![1, BLOCK]));
-        let s_reduced: Tile<f32, { [1] }> = reduce_sum(e, 1);
-        let s: Tile<f32, { [1, 1] }> = s_reduced.reshape(shape![1, 1]);
-        let cast_f16: Tile<f16, { [1, BLOCK] }> = convert_tile(e / s.broadcast(shape![1, BLOCK]));
+        let t: Tile<f16, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
+        let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
+        let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
+        let e: Tile<f32, { [BM, BLOCK] }> = exp(t - m.broadcast(shape![BM, BLOCK]));
+        let s_reduced: Tile<f32, { [BM] }> = reduce_sum(e, 1);
+        let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
+        let cast_f16: Tile<f16, { [BM, BLOCK] }> = convert_tile(e / s.broadcast(shape![BM, BLOCK]));
         y.store(cast_f16);
     }
 
-    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BLOCK=#1024 (BLOCK=1024).
+    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
     #[cutile::entry()]
-    pub fn row_softmax_bf16<const BLOCK: i32>(
+    pub fn row_softmax_bf16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,
-        y: &mut Tensor<bf16, { [1, BLOCK] }>,
+        y: &mut Tensor<bf16, { [BM, BLOCK] }>,
     ) {
-        let row: i32 = get_tile_block_id().0;
-        let x_view: Partition<bf16, { [1, BLOCK] }> = make_partition_view(
+        let block_row: i32 = get_tile_block_id().0;
+        let x_view: Partition<bf16, { [BM, BLOCK] }> = make_partition_view(
             x,
-            shape![1, BLOCK],
+            shape![BM, BLOCK],
             padding::NegInf,
             dim_map::Identity,
             get_tensor_token(x),
         );
-        let t: Tile<bf16, { [1, BLOCK] }> = x_view.load([row, 0]);
-        let t: Tile<f32, { [1, BLOCK] }> = convert_tile(t);
-        let m_reduced: Tile<f32, { [1] }> = reduce_max(t, 1);
-        let m: Tile<f32, { [1, 1] }> = m_reduced.reshape(shape![1, 1]);
-        let e: Tile<f32, { [1, BLOCK] }> = exp(t - m.broadcast(shape![1, BLOCK]));
-        let s_reduced: Tile<f32, { [1] }> = reduce_sum(e, 1);
-        let s: Tile<f32, { [1, 1] }> = s_reduced.reshape(shape![1, 1]);
-        let cast_bf16: Tile<bf16, { [1, BLOCK] }> = convert_tile(e / s.broadcast(shape![1, BLOCK]));
+        let t: Tile<bf16, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
+        let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
+        let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
+        let e: Tile<f32, { [BM, BLOCK] }> = exp(t - m.broadcast(shape![BM, BLOCK]));
+        let s_reduced: Tile<f32, { [BM] }> = reduce_sum(e, 1);
+        let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
+        let cast_bf16: Tile<bf16, { [BM, BLOCK] }> =
+            convert_tile(e / s.broadcast(shape![BM, BLOCK]));
         y.store(cast_bf16);
     }
 }
