@@ -60,16 +60,17 @@ def gather() -> dict:
 
 def family_row(family: str, ops: list[str], data: dict) -> list[str]:
     if not ops:
-        return [family, "—", "—", "—", "—", "—", "—", "not built yet"]
+        return [family, "—", "—", "—", "—", "—", "—", "—", "not built yet"]
     ports, tests, bench = data["ports"], data["tests"], data["bench"]
     variants = sum(len(ports.get(op, {}).get("variants", [])) for op in ops)
     proven = all(ports.get(op, {}).get("status") == "proven" for op in ops)
     passed = sum(tests[op]["PASSED"] for op in ops)
     failed = sum(tests[op]["FAILED"] + tests[op]["ERROR"] for op in ops)
-    ratios, roofs, notes = [], [], []
+    ratios, roofs, notes, eager = [], [], [], []
     for op in ops:
         rows = [r for r in bench[op] if r.get("ratio")]
         ratios += [r["ratio"] for r in rows]
+        eager += [r["eager_ratio"] for r in rows if r.get("eager_ratio")]
         for r in rows:
             pct = r["backends"].get("cutile-rs", {}).get("pct_of_ceiling")
             if pct is not None:
@@ -83,13 +84,16 @@ def family_row(family: str, ops: list[str], data: dict) -> list[str]:
         kinds = sorted({k for _, _, k in roofs})
         roof = f"{lo[0]:.0f}% ({lo[1]}) – {hi[0]:.0f}% ({hi[1]}) of {' / '.join(kinds)}"
     correct = f"{passed} passed" + (f", **{failed} failed**" if failed else "") if passed or failed else "not run"
+    ge = _geomean(eager)
     return [family, ", ".join(ops), str(variants), "yes" if proven else "**no**", correct,
-            f"{g:.3f} over {len(ratios)}" if g else "—", roof, "; ".join(notes)]
+            f"{g:.3f} over {len(ratios)}" if g else "—", roof,
+            f"{ge:.2f} over {len(eager)}" if ge else "—", "; ".join(notes)]
 
 
 def render(data: dict) -> str:
     head = ["family", "ops (kernels)", "variants", "IR-equivalent", "GPU tests (H200, both backends)",
-            "parity rs/py (geomean)", "% of ceiling, cutile-rs, large sizes (min – max)", "notes"]
+            "parity rs/py (geomean)", "% of ceiling, cutile-rs, large sizes (min – max)",
+            "time rs / torch eager (geomean; < 1 is faster)", "notes"]
     rows = [family_row(f, ops, data) for f, ops in FAMILIES.items()]
     all_ratios = [r["ratio"] for op_rows in data["bench"].values() for r in op_rows if r.get("ratio")]
     lines = ["# Operator library: summary",

@@ -149,3 +149,18 @@ def test_ops_summary_is_generated_from_the_committed_results():
     r = subprocess.run([sys.executable, str(repo / "scripts" / "ops_summary.py"), "--check"], capture_output=True,
                        text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_bench_table_rows_show_both_ratios():
+    """The bench table carries rs/py and rs/eager (and says when the eager baseline failed)."""
+    from tileport.bench.runner import table_rows
+
+    record = {"backends": ["cutile", "cutile-rs"], "results": [
+        {"op": "relu", "dtype": "float32", "case": "large", "shape": "8x8", "flops": 0, "ratio": 1.01,
+         "eager_ratio": 0.5, "backends": {"cutile": {"median_us": 2.0, "GBps": 10.0, "pct_of_ceiling": 50.0},
+                                          "cutile-rs": {"median_us": 2.02, "GBps": 9.9, "pct_of_ceiling": 49.5}}},
+        {"op": "swiglu", "dtype": "float16", "case": "large", "shape": "8x8", "flops": 0, "ratio": None,
+         "torch_eager": {"error": "boom"}, "backends": {}}]}
+    rows = table_rows(record)
+    assert rows[0][-3:] == ["1.010", "0.500", ""]
+    assert "torch eager: boom" in rows[1][-1]

@@ -46,6 +46,7 @@ TORCH_BASELINES: dict[str, Callable[..., Any]] = {
     "matmul": lambda torch, a, b: torch.matmul(a, b),
     "matmul_tf32": lambda torch, a, b: torch.matmul(a, b),
     "linear": lambda torch, x, w: torch.nn.functional.linear(x, w),
+    "bmm": lambda torch, a, b: torch.bmm(a, b),
 }
 
 
@@ -243,6 +244,14 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
         row["ceiling"] = {"kind": "device copy GB/s", "value": ceilings.get("copy_GBps")}
     py, rs = (row["backends"].get(b, {}).get("median_us") for b in BACKENDS)
     row["ratio"] = rs / py if py and rs else None
+    eager = getattr(mod, "torch_eager", None)
+    if eager is not None and name not in TORCH_BASELINES:  # the op as PyTorch runs it eagerly, same inputs
+        try:
+            times = time_calls(torch, lambda i: eager(*inputs[i], **kwargs), copies, opts.reps, opts.warmup)
+            row["torch_eager"] = _stats(times, row, ceilings, name)
+            row["eager_ratio"] = rs / row["torch_eager"]["median_us"] if rs else None
+        except Exception as exc:  # noqa: BLE001
+            row["torch_eager"] = {"error": _err(exc)}
     return row
 
 
@@ -346,7 +355,9 @@ def table_rows(record: dict) -> list[list[str]]:
                 notes.append(f"{be}: {b['error'][:100]}")
             elif b.get("correct") is False:
                 notes.append(f"{be}: WRONG (max abs err {b.get('max_abs_err'):.3g})")
-        cells += [_fmt(r.get("ratio"), ".3f"), "; ".join(notes)]
+        if (r.get("torch_eager") or {}).get("error"):
+            notes.append(f"torch eager: {r['torch_eager']['error'][:100]}")
+        cells += [_fmt(r.get("ratio"), ".3f"), _fmt(r.get("eager_ratio"), ".3f"), "; ".join(notes)]
         out.append(cells)
     return out
 
@@ -355,7 +366,7 @@ def print_report(record: dict) -> None:
     head = ["op", "dtype", "case", "shape"]
     for be in record["backends"]:
         head += [f"{be} µs", f"{be} rate", f"{be} %ceil"]
-    head += ["rs/py", "notes"]
+    head += ["rs/py", "rs/eager", "notes"]
     rows = table_rows(record)
     s = record["summary"]
     lines = [f"ceiling: device copy {_fmt(record['ceilings'].get('copy_GBps'), '.0f')} GB/s",

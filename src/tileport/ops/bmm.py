@@ -38,6 +38,13 @@ def reference(a, b):
     return a @ b
 
 
+def torch_eager(a, b):
+    """PyTorch's own eager op on the same inputs (the bench's comparison)."""
+    import torch
+
+    return torch.bmm(a, b)
+
+
 def sample_inputs(case, dtype, device):
     z, m, k, n = C.shape(SHAPES, case)
     return (C.randn((z, m, k), dtype, device), C.randn((z, k, n), dtype, device, scale=k ** -0.5)), {}

@@ -51,6 +51,13 @@ def reference(x, p=0.5, seed=0):
     return torch.where(keep, C.f64(x) * scale, 0.0)
 
 
+def torch_eager(x, p=0.5, seed=0):
+    """PyTorch's own dropout on the same input (the bench's comparison; its own RNG, so other elements drop)."""
+    import torch
+
+    return torch.nn.functional.dropout(x, p, training=True)
+
+
 def sample_inputs(case, dtype, device):
     p, seed = {"small": (0.5, 1), "ragged": (0.1, 12345), "mid": (0.3, -7), "large": (0.5, 2024)}[case]
     return (C.randn(C.shape(C.FLAT_SHAPES, case), dtype, device), p, seed), {}

@@ -23,6 +23,13 @@ def reference(x):
     return 0.5 * x * (1.0 + (x * 0.7071067811865476).erf())
 
 
+def torch_eager(x):
+    """PyTorch's own eager op on the same input (the bench's comparison)."""
+    import torch
+
+    return torch.nn.functional.gelu(x)
+
+
 def sample_inputs(case, dtype, device):
     return (C.randn(C.shape(C.FLAT_SHAPES, case), dtype, device, scale=2.0),), {}
 

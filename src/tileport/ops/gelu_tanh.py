@@ -28,6 +28,13 @@ def reference(x):
     return gelu_tanh_f64(C.f64(x))
 
 
+def torch_eager(x):
+    """PyTorch's own eager op on the same input (the bench's comparison)."""
+    import torch
+
+    return torch.nn.functional.gelu(x, approximate="tanh")
+
+
 def sample_inputs(case, dtype, device):
     return (C.randn(C.shape(C.FLAT_SHAPES, case), dtype, device, scale=2.0),), {}
 

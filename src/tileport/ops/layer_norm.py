@@ -32,6 +32,13 @@ def reference(x, weight, bias, eps=1e-5):
     return (x - mean) * (var + eps).rsqrt() * w + b
 
 
+def torch_eager(x, weight, bias, eps=1e-5):
+    """PyTorch's own eager op on the same inputs (the bench's comparison)."""
+    import torch
+
+    return torch.nn.functional.layer_norm(x, (x.shape[-1],), weight, bias, eps)
+
+
 def sample_inputs(case, dtype, device):
     m, n = C.shape(C.ROW_SHAPES, case)
     x, w, b = C.randn((m, n), dtype, device), C.randn((n,), dtype, device), C.randn((n,), dtype, device)

@@ -29,6 +29,13 @@ def reference(x, slope=0.01):
     return x.where(x > 0, slope * x)
 
 
+def torch_eager(x, slope=0.01):
+    """PyTorch's own eager op on the same input (the bench's comparison)."""
+    import torch
+
+    return torch.nn.functional.leaky_relu(x, slope)
+
+
 def sample_inputs(case, dtype, device):
     slope = {"small": 0.01, "ragged": 0.2, "mid": 0.1, "large": 0.01}[case]
     return (C.randn(C.shape(C.FLAT_SHAPES, case), dtype, device), slope), {}

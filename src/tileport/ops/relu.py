@@ -21,6 +21,13 @@ def reference(x):
     return C.f64(x).clamp_min(0.0)
 
 
+def torch_eager(x):
+    """PyTorch's own eager op on the same input (the bench's comparison)."""
+    import torch
+
+    return torch.relu(x)
+
+
 def sample_inputs(case, dtype, device):
     return (C.randn(C.shape(C.FLAT_SHAPES, case), dtype, device),), {}
 

@@ -29,6 +29,13 @@ def reference(x, weight, eps=1e-6):
     return x * (x.square().mean(dim=-1, keepdim=True) + eps).rsqrt() * w
 
 
+def torch_eager(x, weight, eps=1e-6):
+    """PyTorch's own eager op on the same inputs (the bench's comparison)."""
+    import torch
+
+    return torch.nn.functional.rms_norm(x, (x.shape[-1],), weight, eps)
+
+
 def sample_inputs(case, dtype, device):
     m, n = C.shape(C.ROW_SHAPES, case)
     return (C.randn((m, n), dtype, device), C.randn((n,), dtype, device)), {"eps": 1e-6}

@@ -48,6 +48,17 @@ def reference(x, cos, sin):
     return torch.cat([x1 * c - x2 * s, x2 * c + x1 * s], dim=-1)
 
 
+def torch_eager(x, cos, sin):
+    """PyTorch eager on the same inputs (the bench's comparison): the rotate-half formula in f32."""
+    import torch
+
+    half = x.shape[-1] // 2
+    xf = x.float()
+    x1, x2 = xf[..., :half], xf[..., half:]
+    c, s = cos[:, None, :], sin[:, None, :]
+    return torch.cat([x1 * c - x2 * s, x2 * c + x1 * s], dim=-1).to(x.dtype)
+
+
 def sample_inputs(case, dtype, device):
     import torch
 

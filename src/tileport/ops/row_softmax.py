@@ -28,6 +28,13 @@ def reference(x):
     return C.f64(x).softmax(dim=-1)
 
 
+def torch_eager(x):
+    """PyTorch's own eager op on the same input (the bench's comparison)."""
+    import torch
+
+    return torch.softmax(x, dim=-1)
+
+
 def sample_inputs(case, dtype, device):
     return (C.randn(C.shape(C.ROW_SHAPES, case), dtype, device, scale=3.0),), {}
 

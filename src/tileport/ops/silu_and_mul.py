@@ -41,6 +41,14 @@ _ROWS = {"small": 16, "ragged": 37, "mid": 1024, "large": 8192}
 _D = {"small": 4096, "ragged": 11008, "mid": 14336, "large": 14336}
 
 
+def torch_eager(x):
+    """PyTorch eager on the same input (the bench's comparison): silu of the first half times the second."""
+    import torch
+
+    a, b = x.chunk(2, dim=-1)
+    return torch.nn.functional.silu(a) * b
+
+
 def sample_inputs(case, dtype, device):
     C.shape(C.ROW_SHAPES, case)   # the case check
     return (C.randn((_ROWS[case], 2 * _D[case]), dtype, device, scale=2.0),), {}

@@ -39,6 +39,13 @@ def reference(parts, dtype=None):
     return C.f64(parts).sum(dim=0)
 
 
+def torch_eager(parts, dtype=None):
+    """PyTorch eager on the same input (the bench's comparison)."""
+    import torch
+
+    return parts.sum(dim=0).to(getattr(torch, dtype) if isinstance(dtype, str) else dtype or torch.float32)
+
+
 def sample_inputs(case, dtype, device):
     return (C.randn(C.shape(SHAPES, case), "float32", device), dtype), {}
 

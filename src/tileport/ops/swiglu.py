@@ -21,6 +21,13 @@ def reference(gate, up):
     return g * g.sigmoid() * u
 
 
+def torch_eager(gate, up):
+    """PyTorch eager on the same inputs (the bench's comparison)."""
+    import torch
+
+    return torch.nn.functional.silu(gate) * up
+
+
 def sample_inputs(case, dtype, device):
     shape = C.shape(C.ROW_SHAPES, case)
     return (C.randn(shape, dtype, device, scale=2.0), C.randn(shape, dtype, device)), {}
