@@ -27,7 +27,7 @@ FAMILIES = {
     "relu": ["relu", "leaky_relu"], "gelu": ["gelu_tanh", "gelu_erf"], "silu_and_mul": ["silu_and_mul"],
     "swiglu": ["swiglu"], "geglu": ["geglu"], "dropout": ["dropout"], "rms_norm": ["rms_norm"],
     "layer_norm": ["layer_norm"], "softmax": ["row_softmax"], "rope": ["rope"],
-    "matmul": ["matmul", "matmul_hints", "matmul_tf32", "linear"], "bmm": ["bmm"], "group_gemm": [],
+    "matmul": ["matmul", "matmul_hints", "matmul_tf32", "linear"], "bmm": ["bmm"], "group_gemm": ["group_gemm"],
     "splitk_reduce": ["splitk_reduce"],
     "(other ops)": ["vector_add", "scale_cast", "bias_act", "persistent_scale", "causal_mask", "masked_rowsum",
                     "softcap", "expert_offsets", "token_gather", "token_scatter", "transpose", "histogram"],

@@ -109,6 +109,12 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.atomic_max(y, t, 1)
      """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics-other", 8, "atomic_max"),
+    ("item of a multi-element tile", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=t * t.item())
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "item", 8, "a tile of one element is needed"),
     ("unchecked load", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

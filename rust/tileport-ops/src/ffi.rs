@@ -703,6 +703,129 @@ pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len
     }
 }
 
+/// `group_gemm`: launches one of its entries (group_gemm_f16, group_gemm_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "group_gemm::group_gemm_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 0])?;
+                    let a = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "a",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let b = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "b",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut c = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "c",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let tile_group =
+                        rt::borrow::<i32>(op, &t[3], "tile_group", (DTYPE_I32, "i32"), 1, dev)?;
+                    let key =
+                        rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec(), tile_group.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::group_gemm::port::group_gemm_f16(
+                            &a,
+                            &b,
+                            (&mut c).partition(rt::tile([g[0], g[1]])),
+                            &tile_group,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "group_gemm::group_gemm_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 0])?;
+                    let a = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "a",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let b = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "b",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut c = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "c",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let tile_group =
+                        rt::borrow::<i32>(op, &t[3], "tile_group", (DTYPE_I32, "i32"), 1, dev)?;
+                    let key =
+                        rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec(), tile_group.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::group_gemm::port::group_gemm_bf16(
+                            &a,
+                            &b,
+                            (&mut c).partition(rt::tile([g[0], g[1]])),
+                            &tile_group,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("group_gemm: no entry {} (it has 2)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
 /// `histogram`: launches one of its entries (histogram) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.

@@ -250,6 +250,12 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
             times = time_calls(torch, lambda i: eager(*inputs[i], **kwargs), copies, opts.reps, opts.warmup)
             row["torch_eager"] = _stats(times, row, ceilings, name)
             row["eager_ratio"] = rs / row["torch_eager"]["median_us"] if rs else None
+            eager_tflops = row["torch_eager"].get("TFLOPs")
+            if eager_tflops:  # a matrix product without a single torch op: its eager form is the ceiling
+                for res in row["backends"].values():
+                    if res.get("TFLOPs"):
+                        res["pct_of_ceiling"] = 100 * res["TFLOPs"] / eager_tflops
+                row["ceiling"] = {"kind": f"torch eager {name} TFLOP/s", "value": eager_tflops}
         except Exception as exc:  # noqa: BLE001
             row["torch_eager"] = {"error": _err(exc)}
     return row

@@ -43,6 +43,7 @@ SCHEMAS: dict[str, str] = {
     "rope": "Tensor x, Tensor cos, Tensor sin",
     "splitk_reduce": "Tensor parts, ScalarType? dtype=None",
     "dropout": "Tensor x, float p=0.5, int seed=0",
+    "group_gemm": "Tensor a, Tensor b, Tensor tile_group",
 }
 NAMESPACE = "tileport"
 _registered = False

@@ -135,6 +135,8 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, one final `return`)",
               "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it",
               S, "gelu_erf"),
+    Construct("item", "`t.item()` of a one-element tile (e.g. a value loaded from an index array)",
+              "`tile_to_scalar(t.reshape(shape![]))`", S, "group_gemm"),
     Construct("atomics", "`ct.atomic_add(a, idx, update)` on a rank-1 stride-1 i32/f32 array (bounds-checked; any "
               "memory_order/memory_scope); the old values as its result",
               "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF, "

@@ -632,6 +632,9 @@ class Emitter:
             return f"{arr}.shape()[{k}]", Scalar("i32")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.helpers:
             return self.inline(node, self.helpers[node.func.id], want_name)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "item" \
+                and not node.args and not node.keywords:
+            return self.item(node)
         if isinstance(node, ast.Call):
             op = self.ct(node.func)
             if op == "bid":
@@ -937,6 +940,16 @@ class Emitter:
                                          "decided by the data, not by the partition",
                                   "precondition": f"the destinations written into {arr} are distinct across the "
                                                   "launch (else which write lands is unspecified, as in Python)"})
+
+    def item(self, node: ast.Call) -> tuple[str, Ty]:
+        """`t.item()` of a one-element tile: its value as a scalar (cuTile Python reshapes it to a 0-d tile, which
+        indexes and computes like a scalar; cutile unwraps the 0-d tile with `tile_to_scalar`)."""
+        self.need(node, "item", "tile.item()")
+        code, ty = self.expr(node.func.value)
+        if not isinstance(ty, Tile) or any(d != "1" for d in ty.shape):
+            raise self.refuse(node, "item", f"`.item()` of {_describe(ty)} (a tile of one element is needed)")
+        return f"tile_to_scalar::<{RUST_DTYPES[ty.dtype]}, {RUST_DTYPES[ty.dtype]}>({_paren(code)}.reshape(shape![]))", \
+            Scalar(ty.dtype)
 
     def atomic(self, call: ast.Call, keep: bool) -> tuple[str, Ty]:
         """`ct.atomic_add(a, idx, update)` (bounds-checked, any memory order and scope): an atomic read-modify-write

@@ -10,6 +10,7 @@ pub mod expert_offsets;
 pub mod geglu;
 pub mod gelu_erf;
 pub mod gelu_tanh;
+pub mod group_gemm;
 pub mod histogram;
 pub mod layer_norm;
 pub mod leaky_relu;
