@@ -2,8 +2,9 @@
 
 - rust/tileport-ops/ports.json: each op's port status and ported specializations (variants);
 - docs/verification/h200/runtime/gpu-tests*.log: GPU test outcomes per op (both backends);
-- benchmarks/results/h200/**/bench.json: kernel times of both backends at LLM sizes, % of the ceiling (device copy
-  bandwidth for memory-bound ops, torch.matmul for matrix products), the ratio rust/python.
+- benchmarks/results/h200/**/bench.json (not earlier/): kernel times of both backends at LLM sizes, % of the ceiling
+  (device copy bandwidth for memory-bound ops, torch's product for matrix products), the ratio rust/python and the
+  ratio to PyTorch's eager op; each op from the newest run that measured it.
 
 Families are those of the operator-library issues; a family lists the ops (kernels) that implement it.
 
@@ -50,11 +51,17 @@ def gather() -> dict:
                 seen.add((op, dtype, case, backend))
                 tests[op][outcome] += 1
     bench: dict[str, list[dict]] = defaultdict(list)
+    newest: dict[str, str] = {}   # op → start time of the newest run that measured it (each op from one run)
     for path in sorted((REPO / "benchmarks" / "results" / "h200").rglob("bench.json")):
         if "earlier" in path.parts:
             continue
-        for row in json.loads(path.read_text())["results"]:
-            bench[row["op"]].append(row | {"file": str(path.relative_to(REPO))})
+        record = json.loads(path.read_text())
+        for row in record["results"]:
+            op, started = row["op"], record["started"]
+            if newest.get(op, "") < started:
+                newest[op], bench[op] = started, []
+            if newest[op] == started:
+                bench[op].append(row | {"file": str(path.relative_to(REPO))})
     return {"ports": ports, "tests": tests, "bench": bench}
 
 
