@@ -30,6 +30,7 @@ FAMILIES = {
     "layer_norm": ["layer_norm"], "softmax": ["row_softmax"], "rope": ["rope"],
     "matmul": ["matmul", "matmul_hints", "matmul_tf32", "linear"], "bmm": ["bmm"], "group_gemm": ["group_gemm"],
     "splitk_reduce": ["splitk_reduce"],
+    "attention (library II)": ["attention"],
     "(other ops)": ["vector_add", "scale_cast", "bias_act", "persistent_scale", "causal_mask", "masked_rowsum",
                     "softcap", "expert_offsets", "token_gather", "token_scatter", "transpose", "histogram"],
 }

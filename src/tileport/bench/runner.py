@@ -47,6 +47,7 @@ TORCH_BASELINES: dict[str, Callable[..., Any]] = {
     "matmul_tf32": lambda torch, a, b: torch.matmul(a, b),
     "linear": lambda torch, x, w: torch.nn.functional.linear(x, w),
     "bmm": lambda torch, a, b: torch.bmm(a, b),
+    "attention": lambda torch, q, k, v: torch.nn.functional.scaled_dot_product_attention(q, k, v),
 }
 
 
@@ -229,7 +230,7 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
             tf32 = torch.backends.cuda.matmul.allow_tf32
             torch.backends.cuda.matmul.allow_tf32 = name == "matmul_tf32"
             base = TORCH_BASELINES[name]
-            times = time_calls(torch, lambda i: base(torch, *inputs[i][:2]), copies, opts.reps, opts.warmup)
+            times = time_calls(torch, lambda i: base(torch, *inputs[i]), copies, opts.reps, opts.warmup)
             row["torch_baseline"] = _stats(times, row, ceilings, None)
         except Exception as exc:  # noqa: BLE001
             row["torch_baseline"] = {"error": _err(exc)}

@@ -8,6 +8,6 @@ PROVEN = ("vector_add", "scale_cast", "bias_act", "matmul", "row_softmax", "pers
           "gelu_tanh", "relu", "swiglu", "geglu", "layer_norm", "silu_and_mul", "causal_mask",
           "masked_rowsum", "gelu_erf", "softcap", "matmul_hints",
           "linear", "matmul_tf32", "expert_offsets", "leaky_relu", "token_gather",
-          "token_scatter", "transpose", "histogram", "bmm", "rope", "splitk_reduce", "dropout", "group_gemm")
+          "token_scatter", "transpose", "histogram", "bmm", "rope", "splitk_reduce", "dropout", "group_gemm", "attention")
 #: Examples the translator does not prove (yet), each with what stops it (tests check these outcomes too).
 NOT_PROVEN = {"gather_rows": "refused: ct.gather from a 2-D (strided) table (cutile 0.3.1 has no in-kernel stride accessor)", "numerics": "refused: every block stores count[0]"}

@@ -700,13 +700,14 @@ class Emitter:
                 value_node = (args[1] if len(args) > 1 else kw.get("fill_value")) if op == "full" \
                     else ast.Constant(0)
                 dtype_node = args[2] if len(args) > 2 else kw.get("dtype")
-                if shape_node is None or dtype_node is None or not isinstance(value_node, ast.Constant) \
-                        or isinstance(value_node.value, bool):
+                lit = _literal(value_node) if value_node is not None else None
+                if shape_node is None or dtype_node is None or lit is None:
                     raise self.refuse(node, "full", f"ct.{op} with a non-literal value")
                 shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
-                lit = value_node.value
                 lit_text = rust_literal(float(lit) if dt.startswith(("f", "bf")) else int(lit), dt)
-                return f"constant({lit_text}, shape![{', '.join(shape)}])", Tile(dt, shape)
+                # inline (an mma accumulator argument, say) cutile needs the constant's type from a binding
+                return self.typed(f"constant({lit_text}, shape![{', '.join(shape)}])", Tile(dt, shape), want_name,
+                                  "filled")
             if op == "num_tiles":
                 self.need(node, "num-tiles", "ct.num_tiles")
                 kw = {k.arg: k.value for k in node.keywords}
@@ -733,7 +734,8 @@ class Emitter:
                 if not all(isinstance(t, Tile) and len(t.shape) == 2 for t in (ta, tb, tc)) or \
                         ta.shape[1] != tb.shape[0] or (ta.shape[0], tb.shape[1]) != tc.shape:
                     raise self.refuse(node, "mma", "ct.mma operand shapes")
-                return f"mma({a}, {b}, {c})", tc
+                # inline, cutile types the product with the generics' values: a binding keeps the symbolic shape
+                return self.typed(f"mma({a}, {b}, {c})", tc, want_name, "product")
             if op in BINARY_MATH or op in UNARY_MATH:
                 return self.math(node, op)
             if op in PLAIN_BINARY_MATH:

@@ -2,6 +2,7 @@
 
 //! One module per operator: the port's `kernel.rs`, unchanged.
 
+pub mod attention;
 pub mod bias_act;
 pub mod bmm;
 pub mod causal_mask;
