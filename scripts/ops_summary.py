@@ -46,11 +46,15 @@ def gather() -> dict:
     ports = json.loads((REPO / "rust" / "tileport-ops" / "ports.json").read_text())["ops"]
     tests: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for log in sorted((REPO / "docs" / "verification" / "h200" / "runtime").glob("gpu-tests*.log")):
+        counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         seen = set()
         for outcome, op, dtype, case, backend in TEST_ID.findall(log.read_text()):
             if (op, dtype, case, backend) not in seen:
                 seen.add((op, dtype, case, backend))
-                tests[op][outcome] += 1
+                counts[op][outcome] += 1
+        for op, c in counts.items():  # an op re-run in a later log: each log holds its full set, keep the larger
+            if sum(c.values()) > sum(tests[op].values()) or c.get("FAILED") or c.get("ERROR"):
+                tests[op] = c
     bench: dict[str, list[dict]] = defaultdict(list)
     newest: dict[str, str] = {}   # op → start time of the newest run that measured it (each op from one run)
     for path in sorted((REPO / "benchmarks" / "results" / "h200").rglob("bench.json")):

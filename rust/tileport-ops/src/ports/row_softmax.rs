@@ -26,7 +26,8 @@ pub mod port {
         let e: Tile<f32, { [BM, BLOCK] }> = exp(t - m.broadcast(shape![BM, BLOCK]));
         let s_reduced: Tile<f32, { [BM] }> = reduce_sum(e, 1);
         let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
-        y.store(e / s.broadcast(shape![BM, BLOCK]));
+        // one reciprocal per row and a multiply per element (a division per element costs more than the memory)
+        y.store(e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])));
     }
 
     /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
@@ -50,7 +51,10 @@ pub mod port {
         let e: Tile<f32, { [BM, BLOCK] }> = exp(t - m.broadcast(shape![BM, BLOCK]));
         let s_reduced: Tile<f32, { [BM] }> = reduce_sum(e, 1);
         let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
-        let cast_f16: Tile<f16, { [BM, BLOCK] }> = convert_tile(e / s.broadcast(shape![BM, BLOCK]));
+        // one reciprocal per row and a multiply per element (a division per element costs more than the memory)
+        let cast_f16: Tile<f16, { [BM, BLOCK] }> = convert_tile(
+            e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])),
+        );
         y.store(cast_f16);
     }
 
@@ -75,8 +79,10 @@ pub mod port {
         let e: Tile<f32, { [BM, BLOCK] }> = exp(t - m.broadcast(shape![BM, BLOCK]));
         let s_reduced: Tile<f32, { [BM] }> = reduce_sum(e, 1);
         let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
-        let cast_bf16: Tile<bf16, { [BM, BLOCK] }> =
-            convert_tile(e / s.broadcast(shape![BM, BLOCK]));
+        // one reciprocal per row and a multiply per element (a division per element costs more than the memory)
+        let cast_bf16: Tile<bf16, { [BM, BLOCK] }> = convert_tile(
+            e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])),
+        );
         y.store(cast_bf16);
     }
 }
