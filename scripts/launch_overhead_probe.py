@@ -3,7 +3,7 @@
 µs per call of a 1024-element f32 vector_add, N back-to-back calls synchronized once. The three paths that the
 runtime issue compares (ct.launch, tileport.ops.launch through each backend) are measured in ROUNDS interleaved
 rounds and reported as the median, since the host's own speed drifts. Then the pieces of the cutile-rs path, the
-cost of single Python steps, and — with TILEPORT_PROFILE=1 in the environment — the library's own stage timers.
+cost of single Python steps, and — with TILEPORT_TIMERS=1 in the environment — the library's own stage timers.
 
     python3 scripts/launch_overhead_probe.py [--json FILE]
 """
@@ -110,7 +110,7 @@ for name, fn in steps.items():
 
 stages = {}
 prof = getattr(library._ensure_library().dll, "tileport_profile", None)
-if os.environ.get("TILEPORT_PROFILE") == "1" and prof is not None:
+if os.environ.get("TILEPORT_TIMERS") == "1" and prof is not None:
     out = (ctypes.c_uint64 * 8)()
     prof.restype = ctypes.c_size_t
     prof(out, 8, True)
@@ -127,4 +127,4 @@ if opts.json:
     with open(opts.json, "w") as fh:
         json.dump({"calls_per_round": N, "rounds": ROUNDS, "samples_us": samples, "medians_us": medians,
                    "ratio_cutile_rs_over_cutile": ratio, "pieces_us": pieces, "library_stages_us": stages,
-                   "profile": os.environ.get("TILEPORT_PROFILE") == "1"}, fh, indent=1)
+                   "timers": os.environ.get("TILEPORT_TIMERS") == "1"}, fh, indent=1)

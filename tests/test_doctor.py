@@ -112,3 +112,26 @@ def test_text_report_lists_fixes(plant, monkeypatch):
 def test_profiles_differ_only_in_build_checks(profile):
     got = by_name(doctor.run_checks(profile=profile))
     assert (got["cutile-crate"].status == "skip") == (profile == "runtime")
+
+
+def test_ops_library_check_says_what_is_wrong(monkeypatch, tmp_path):
+    """An unpacked library that is missing, stale or not a library fails doctor with the fix; a stale workspace
+    build only warns (it is rebuilt on first use)."""
+    from tileport.runtime import build
+    from tileport.toolchain import doctor
+
+    ctx = doctor.Context(arch="sm_90", profile="runtime", require_gpu=False)
+    monkeypatch.setenv("TILEPORT_LIBRARY", str(tmp_path / "libtileport_ops.so"))
+    (check,) = doctor.ops_library(ctx)
+    assert (check.status, check.required) == ("fail", True) and "is missing" in check.found
+    assert "tileport ops unpack" in check.fix
+    (tmp_path / "libtileport_ops.so").write_bytes(b"not a library")
+    monkeypatch.setattr(build, "is_fresh", lambda path=None: True)
+    (check,) = doctor.ops_library(ctx)
+    assert check.status == "fail" and "does not load" in check.found
+    monkeypatch.setattr(build, "is_fresh", lambda path=None: False)
+    (check,) = doctor.ops_library(ctx)
+    assert check.status == "fail" and "other sources" in check.found
+    monkeypatch.delenv("TILEPORT_LIBRARY")
+    (check,) = doctor.ops_library(ctx)
+    assert check.status == "warn" and not check.required and "other sources" in check.found

@@ -13,7 +13,7 @@ use std::ffi::c_void;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Opt-in timing of the library's share of a launch (`TILEPORT_PROFILE=1`, read once): how long the whole C call,
+/// Opt-in timing of the library's share of a launch (`TILEPORT_TIMERS=1`, read once): how long the whole C call,
 /// the stream lookup, the specialization key and cutile's launcher (with `cuLaunchKernel`) take, summed over calls.
 /// `scripts/launch_overhead_probe.py` reads it through `tileport_profile`. Off, a stage costs one cached load.
 pub mod profile {
@@ -32,7 +32,7 @@ pub mod profile {
 
     fn enabled() -> bool {
         static ON: OnceLock<bool> = OnceLock::new();
-        *ON.get_or_init(|| std::env::var("TILEPORT_PROFILE").is_ok_and(|v| v == "1"))
+        *ON.get_or_init(|| std::env::var("TILEPORT_TIMERS").is_ok_and(|v| v == "1"))
     }
 
     pub fn start() -> Option<Instant> {

@@ -100,18 +100,7 @@ class Library:
         self.tables: dict[str, OpTable] = {}
 
     def _check_abi(self) -> None:
-        self.dll.tileport_abi_version.restype = ctypes.c_uint32
-        version = self.dll.tileport_abi_version()
-        if version != abi.ABI_VERSION:
-            raise AbiMismatch(f"{self.path}: ABI version {version}, this tileport speaks {abi.ABI_VERSION}; "
-                              "rebuild the library (tileport ops build)")
-        buf = (ctypes.c_uint64 * 64)()
-        self.dll.tileport_abi_layout.restype = ctypes.c_size_t
-        n = self.dll.tileport_abi_layout(buf, 64)
-        got, want = list(buf[:n]), abi.layout()
-        if got != want:
-            raise AbiMismatch(f"{self.path}: struct layouts [size, align, offsets] are {got} in the library and "
-                              f"{want} in Python; rebuild the library (tileport ops build)")
+        check_abi(self.dll, self.path)
 
     def table(self, kernel: Any) -> OpTable:
         name = kernel._pyfunc.__name__
@@ -139,6 +128,37 @@ class Library:
                     Path(inspect.getsourcefile(kernel._pyfunc)), op["source_sha256"])
         self.tables[name] = t
         return t
+
+
+def check_abi(dll: Any, path: Path) -> None:
+    """The library's ABI version and struct layouts must be Python's (AbiMismatch says which differs)."""
+    dll.tileport_abi_version.restype = ctypes.c_uint32
+    version = dll.tileport_abi_version()
+    if version != abi.ABI_VERSION:
+        raise AbiMismatch(f"{path}: ABI version {version}, this tileport speaks {abi.ABI_VERSION}; "
+                          "rebuild the library (tileport ops build)")
+    buf = (ctypes.c_uint64 * 64)()
+    dll.tileport_abi_layout.restype = ctypes.c_size_t
+    n = dll.tileport_abi_layout(buf, 64)
+    got, want = list(buf[:n]), abi.layout()
+    if got != want:
+        raise AbiMismatch(f"{path}: struct layouts [size, align, offsets] are {got} in the library and "
+                          f"{want} in Python; rebuild the library (tileport ops build)")
+
+
+def verify(path: Path) -> str:
+    """Load the library at ``path`` and its Python extension and check both speak this ABI, without the side
+    effects of a backend load (no environment change, no manifest); what ``tileport doctor`` runs."""
+    try:
+        dll = ctypes.CDLL(str(path))
+    except OSError as exc:
+        raise StaleLibrary(f"{path} does not load: {exc}") from None
+    check_abi(dll, path)
+    try:
+        load_native(build.native_path(path))
+    except (ImportError, OSError) as exc:
+        raise StaleLibrary(f"{build.native_path(path)} does not import: {exc}") from None
+    return f"{path} (ABI v{abi.ABI_VERSION}) with {build.NATIVE_NAME}"
 
 
 def load_native(path: Path) -> Any:

@@ -406,6 +406,38 @@ def cutile_run(ctx: Context) -> Iterator[Check]:
     yield Check("cutile-run", "ok", True, proc.stdout.strip())
 
 
+@check("all")
+def ops_library(ctx: Context) -> Iterator[Check]:
+    """The kernel library behind the cutile-rs backend and its Python extension: present, built from this
+    checkout's sources (else it is rebuilt on first use, or refused where TILEPORT_AUTOBUILD=0), loadable, and of
+    this tileport's ABI. An explicit TILEPORT_LIBRARY (an unpacked one) must pass; a workspace build may be stale."""
+    from ..runtime import build, library
+
+    explicit = bool(os.environ.get("TILEPORT_LIBRARY"))
+    try:
+        path = build.library_path()
+        fresh = build.is_fresh(path)
+    except TileportError as exc:
+        yield _skip("ops-library", f"no library to check: {exc}")
+        return
+    bad = "fail" if explicit else "warn"
+    if not path.exists():
+        yield Check("ops-library", bad, explicit, f"{path} is missing",
+                    "`tileport ops unpack BUNDLE DIR` (GPU host)" if explicit else
+                    "`tileport ops build` (or it is built on the first cutile-rs call)")
+        return
+    if not fresh:
+        yield Check("ops-library", bad, explicit, f"{path} was built from other sources than this checkout's",
+                    "`tileport ops build` here, then pack/unpack it again for a GPU host")
+        return
+    try:
+        found = library.verify(path)
+    except TileportError as exc:
+        yield Check("ops-library", "fail", True, str(exc)[:1500], "`tileport ops build` (rebuilds both .so files)")
+        return
+    yield Check("ops-library", "ok", True, found + ", fresh")
+
+
 def run_checks(arch: str | None = None, profile: str | None = None, require_gpu: bool = False) -> list[Check]:
     pins = pinsmod.load()
     profile = profile or os.environ.get(PROFILE_ENV, "dev")
