@@ -208,3 +208,17 @@ def test_a_mask_expression_keeps_its_grouping_inside_the_bounds_check(tmp_path):
      """, "x=f32[?]/1, ids=i32[?]/1, y=i32[?]/1, B=#16")
     body = "\\n".join(e.body)
     assert "ids_gather_inside & (" in body
+
+
+def test_scalar_arithmetic_keeps_python_grouping(tmp_path):
+    """`(i + 1) * B` stays grouped in Rust (it was once emitted as `i + 1 * B`; irdiff caught it), and a literal in
+    a raw load index is typed."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         i = ct.bid(0)
+         t = ct.load(x, index=((i + 1) * 2 - i, 0), shape=(B, B), padding_mode=ct.PaddingMode.ZERO)
+         ct.store(y, index=(i, 0), tile=t)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16")
+    body = "\\n".join(e.body)
+    assert "((i + 1i32) * 2i32) - i" in body and "0i32]" in body, body

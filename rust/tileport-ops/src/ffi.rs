@@ -4,7 +4,7 @@ use crate::abi::*;
 use crate::{ports, rt};
 use cutile::prelude::*;
 
-/// `attention`: launches one of its entries (attention_f16, attention_bf16) on the caller's stream. `call.entry` is the index in
+/// `attention`: launches one of its entries (attention_f16_causal_true, attention_f16_causal_false, attention_bf16_causal_true, attention_bf16_causal_false) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
@@ -21,7 +21,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                 (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
             match tp_call.entry {
                 0 => {
-                    let op = "attention::attention_f16";
+                    let op = "attention::attention_f16_causal_true";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 1])?;
                     let q = rt::borrow::<cutile::half::f16>(
                         op,
@@ -58,7 +58,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                     let key = rt::spec_key(op, g, &[q.spec(), k.spec(), v.spec(), o.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::attention::port::attention_f16(
+                        let launch = ports::attention::port::attention_f16_causal_true(
                             &q,
                             &k,
                             &v,
@@ -76,7 +76,62 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                     })
                 }
                 1 => {
-                    let op = "attention::attention_bf16";
+                    let op = "attention::attention_f16_causal_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 1])?;
+                    let q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let k = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut o = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "o",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[q.spec(), k.spec(), v.spec(), o.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::attention::port::attention_f16_causal_false(
+                            &q,
+                            &k,
+                            &v,
+                            (&mut o).partition(rt::tile([1, g[0], g[2]])),
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "attention::attention_bf16_causal_true";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 1])?;
                     let q = rt::borrow::<cutile::half::bf16>(
                         op,
@@ -113,7 +168,62 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                     let key = rt::spec_key(op, g, &[q.spec(), k.spec(), v.spec(), o.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::attention::port::attention_bf16(
+                        let launch = ports::attention::port::attention_bf16_causal_true(
+                            &q,
+                            &k,
+                            &v,
+                            (&mut o).partition(rt::tile([1, g[0], g[2]])),
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                3 => {
+                    let op = "attention::attention_bf16_causal_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 1])?;
+                    let q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let k = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut o = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "o",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[q.spec(), k.spec(), v.spec(), o.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::attention::port::attention_bf16_causal_false(
                             &q,
                             &k,
                             &v,
@@ -132,7 +242,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("attention: no entry {} (it has 2)", tp_call.entry),
+                    format!("attention: no entry {} (it has 4)", tp_call.entry),
                 ),
             }
         })

@@ -47,7 +47,6 @@ TORCH_BASELINES: dict[str, Callable[..., Any]] = {
     "matmul_tf32": lambda torch, a, b: torch.matmul(a, b),
     "linear": lambda torch, x, w: torch.nn.functional.linear(x, w),
     "bmm": lambda torch, a, b: torch.bmm(a, b),
-    "attention": lambda torch, q, k, v: torch.nn.functional.scaled_dot_product_attention(q, k, v),
 }
 
 

@@ -44,7 +44,7 @@ SCHEMAS: dict[str, str] = {
     "splitk_reduce": "Tensor parts, ScalarType? dtype=None",
     "dropout": "Tensor x, float p=0.5, int seed=0",
     "group_gemm": "Tensor a, Tensor b, Tensor tile_group",
-    "attention": "Tensor q, Tensor k, Tensor v, float? scale=None",
+    "attention": "Tensor q, Tensor k, Tensor v, float? scale=None, bool is_causal=False",
 }
 NAMESPACE = "tileport"
 _registered = False

@@ -1198,7 +1198,9 @@ class Emitter:
         view_name = f"{arr}_view"
         proven = dim_map is None and len(index.elts) == 1 and isinstance(index.elts[0], ast.Name) and \
             self.loop_bounds.get(index.elts[0].id, (None, None))[1] == (arr, 0, shape)
-        raw = f"load_view_tko(&{view_name}, [{', '.join(idx)}], ordering::Weak, scope::TileBlock, {latency}, {tma})"
+        # the raw op's index array has no other typed element to infer a bare literal from: spell it i32
+        raw_idx = [f"{c}i32" if _literal(e) is not None else c for c, e in zip(idx, index.elts)]
+        raw = f"load_view_tko(&{view_name}, [{', '.join(raw_idx)}], ordering::Weak, scope::TileBlock, {latency}, {tma})"
         # The view gets a name of its own so its (partition) type is spelled out once.
         self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                          f"{view};")
@@ -1416,7 +1418,8 @@ class Emitter:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")
             # a bare literal next to a scalar gets its type spelled out (cutile infers none for `1 - j`)
             lc, rc = (f"{c}{lt.dtype}" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
-            return f"{lc} {sym} {rc}", lt
+            # Python's grouping kept: `(i + 1) * BM` must not become `i + 1 * BM` (irdiff caught exactly that)
+            return f"{_paren(lc)} {sym} {_paren(rc)}", lt
         like = self.result_tile(node, lt, rt)
         self.need(node, "arith-tile", "tile arithmetic")
         left = self.operand_as_tile(lc, lt, like, node.left)

@@ -5,9 +5,9 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, D=#64 (BM=64, BN=64, D=64).
+    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, D=#64, CAUSAL=#true (BM=64, BN=64, D=64, CAUSAL=True).
     #[cutile::entry()]
-    pub fn attention_f16<const BM: i32, const BN: i32, const D: i32>(
+    pub fn attention_f16_causal_true<const BM: i32, const BN: i32, const D: i32>(
         q: &Tensor<f16, { [-1, -1, -1] }>,
         k: &Tensor<f16, { [-1, -1, -1] }>,
         v: &Tensor<f16, { [-1, -1, -1] }>,
@@ -28,11 +28,35 @@ pub mod port {
             dim_map::Identity,
             get_tensor_token(k),
         );
-        for j in 0i32..num_tiles(&k_tiles, 1) {
+        let mut n_tiles: i32 = num_tiles(&k_tiles, 1);
+        if true {
+            n_tiles = ceil_div((i + 1i32) * BM, BN);
+        }
+        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
+        let rows: Tile<i32, { [BM] }> = (broadcast_scalar(i * BM, shape![BM])) + arange_bm;
+        for j in 0i32..n_tiles {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            let tk: Tile<f16, { [BN, D] }> = k_view.load([z, j, 0]).reshape(shape![BN, D]);
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
+                &k_view,
+                [z, j, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Enabled,
+            );
+            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            let tv: Tile<f16, { [BN, D] }> = v_view.load([z, j, 0]).reshape(shape![BN, D]);
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
+                &v_view,
+                [z, j, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Enabled,
+            );
+            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let product: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
@@ -48,6 +72,16 @@ pub mod port {
                 s,
                 broadcast_scalar(-1e+30f32, shape![BM, BN]),
             );
+            if true {
+                s = select(
+                    le_tile(
+                        cols.reshape(shape![1, BN]).broadcast(shape![BM, BN]),
+                        rows.reshape(shape![BM, 1]).broadcast(shape![BM, BN]),
+                    ),
+                    s,
+                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
+                );
+            }
             let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
             let m_new: Tile<f32, { [BM, 1] }> = maxf(
                 m,
@@ -81,9 +115,119 @@ pub mod port {
         o.store(cast_f16.reshape(shape![1, BM, D]));
     }
 
-    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, D=#64 (BM=64, BN=64, D=64).
+    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, D=#64, CAUSAL=#false (BM=64, BN=64, D=64, CAUSAL=False).
     #[cutile::entry()]
-    pub fn attention_bf16<const BM: i32, const BN: i32, const D: i32>(
+    pub fn attention_f16_causal_false<const BM: i32, const BN: i32, const D: i32>(
+        q: &Tensor<f16, { [-1, -1, -1] }>,
+        k: &Tensor<f16, { [-1, -1, -1] }>,
+        v: &Tensor<f16, { [-1, -1, -1] }>,
+        o: &mut Tensor<f16, { [1, BM, D] }>,
+        scale: f32,
+    ) {
+        let z: i32 = get_tile_block_id().0;
+        let i: i32 = get_tile_block_id().1;
+        let q_view: Partition<f16, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
+        let tq: Tile<f16, { [BM, D] }> = q_view.load([z, i, 0]).reshape(shape![BM, D]);
+        let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
+        let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
+        let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
+        let k_tiles: Partition<f16, { [1, BN, D] }> = make_partition_view(
+            k,
+            shape![1, BN, D],
+            padding::None,
+            dim_map::Identity,
+            get_tensor_token(k),
+        );
+        let mut n_tiles: i32 = num_tiles(&k_tiles, 1);
+        if false {
+            n_tiles = ceil_div((i + 1i32) * BM, BN);
+        }
+        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
+        let rows: Tile<i32, { [BM] }> = (broadcast_scalar(i * BM, shape![BM])) + arange_bm;
+        for j in 0i32..n_tiles {
+            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
+                &k_view,
+                [z, j, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Enabled,
+            );
+            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
+                &v_view,
+                [z, j, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Enabled,
+            );
+            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
+            let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
+            let product: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
+            let mut s: Tile<f32, { [BM, BN] }> = product * broadcast_scalar(scale, shape![BM, BN]);
+            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
+            let cols: Tile<i32, { [BN] }> = (broadcast_scalar(j * BN, shape![BN])) + arange_bn;
+            s = select(
+                lt_tile(
+                    cols.reshape(shape![1, BN]),
+                    broadcast_scalar(k.shape()[1], shape![1, BN]),
+                )
+                .broadcast(shape![BM, BN]),
+                s,
+                broadcast_scalar(-1e+30f32, shape![BM, BN]),
+            );
+            if false {
+                s = select(
+                    le_tile(
+                        cols.reshape(shape![1, BN]).broadcast(shape![BM, BN]),
+                        rows.reshape(shape![BM, 1]).broadcast(shape![BM, BN]),
+                    ),
+                    s,
+                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
+                );
+            }
+            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
+            let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                m,
+                value_reduced.reshape(shape![BM, 1]),
+                nan::Disabled,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [BM, BN] }> = exp(s - m_new.broadcast(shape![BM, BN]));
+            let alpha: Tile<f32, { [BM, 1] }> = exp(m - m_new);
+            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+            l = fma(
+                l,
+                alpha,
+                value_reduced_2.reshape(shape![BM, 1]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
+            let filled_2: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
+            let product_2: Tile<f32, { [BM, D] }> = mma(p_f16, tv, filled_2);
+            acc = fma(
+                acc,
+                alpha.broadcast(shape![BM, D]),
+                product_2,
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            m = m_new;
+        }
+        let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
+        o.store(cast_f16.reshape(shape![1, BM, D]));
+    }
+
+    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, D=#64, CAUSAL=#true (BM=64, BN=64, D=64, CAUSAL=True).
+    #[cutile::entry()]
+    pub fn attention_bf16_causal_true<const BM: i32, const BN: i32, const D: i32>(
         q: &Tensor<bf16, { [-1, -1, -1] }>,
         k: &Tensor<bf16, { [-1, -1, -1] }>,
         v: &Tensor<bf16, { [-1, -1, -1] }>,
@@ -104,11 +248,35 @@ pub mod port {
             dim_map::Identity,
             get_tensor_token(k),
         );
-        for j in 0i32..num_tiles(&k_tiles, 1) {
+        let mut n_tiles: i32 = num_tiles(&k_tiles, 1);
+        if true {
+            n_tiles = ceil_div((i + 1i32) * BM, BN);
+        }
+        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
+        let rows: Tile<i32, { [BM] }> = (broadcast_scalar(i * BM, shape![BM])) + arange_bm;
+        for j in 0i32..n_tiles {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            let tk: Tile<bf16, { [BN, D] }> = k_view.load([z, j, 0]).reshape(shape![BN, D]);
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+                &k_view,
+                [z, j, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Enabled,
+            );
+            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            let tv: Tile<bf16, { [BN, D] }> = v_view.load([z, j, 0]).reshape(shape![BN, D]);
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+                &v_view,
+                [z, j, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Enabled,
+            );
+            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let product: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
@@ -124,6 +292,126 @@ pub mod port {
                 s,
                 broadcast_scalar(-1e+30f32, shape![BM, BN]),
             );
+            if true {
+                s = select(
+                    le_tile(
+                        cols.reshape(shape![1, BN]).broadcast(shape![BM, BN]),
+                        rows.reshape(shape![BM, 1]).broadcast(shape![BM, BN]),
+                    ),
+                    s,
+                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
+                );
+            }
+            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
+            let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                m,
+                value_reduced.reshape(shape![BM, 1]),
+                nan::Disabled,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [BM, BN] }> = exp(s - m_new.broadcast(shape![BM, BN]));
+            let alpha: Tile<f32, { [BM, 1] }> = exp(m - m_new);
+            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+            l = fma(
+                l,
+                alpha,
+                value_reduced_2.reshape(shape![BM, 1]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+            let filled_2: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
+            let product_2: Tile<f32, { [BM, D] }> = mma(p_bf16, tv, filled_2);
+            acc = fma(
+                acc,
+                alpha.broadcast(shape![BM, D]),
+                product_2,
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            m = m_new;
+        }
+        let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
+        o.store(cast_bf16.reshape(shape![1, BM, D]));
+    }
+
+    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, D=#64, CAUSAL=#false (BM=64, BN=64, D=64, CAUSAL=False).
+    #[cutile::entry()]
+    pub fn attention_bf16_causal_false<const BM: i32, const BN: i32, const D: i32>(
+        q: &Tensor<bf16, { [-1, -1, -1] }>,
+        k: &Tensor<bf16, { [-1, -1, -1] }>,
+        v: &Tensor<bf16, { [-1, -1, -1] }>,
+        o: &mut Tensor<bf16, { [1, BM, D] }>,
+        scale: f32,
+    ) {
+        let z: i32 = get_tile_block_id().0;
+        let i: i32 = get_tile_block_id().1;
+        let q_view: Partition<bf16, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
+        let tq: Tile<bf16, { [BM, D] }> = q_view.load([z, i, 0]).reshape(shape![BM, D]);
+        let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
+        let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
+        let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
+        let k_tiles: Partition<bf16, { [1, BN, D] }> = make_partition_view(
+            k,
+            shape![1, BN, D],
+            padding::None,
+            dim_map::Identity,
+            get_tensor_token(k),
+        );
+        let mut n_tiles: i32 = num_tiles(&k_tiles, 1);
+        if false {
+            n_tiles = ceil_div((i + 1i32) * BM, BN);
+        }
+        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
+        let rows: Tile<i32, { [BM] }> = (broadcast_scalar(i * BM, shape![BM])) + arange_bm;
+        for j in 0i32..n_tiles {
+            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+                &k_view,
+                [z, j, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Enabled,
+            );
+            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+                &v_view,
+                [z, j, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Enabled,
+            );
+            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
+            let product: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
+            let mut s: Tile<f32, { [BM, BN] }> = product * broadcast_scalar(scale, shape![BM, BN]);
+            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
+            let cols: Tile<i32, { [BN] }> = (broadcast_scalar(j * BN, shape![BN])) + arange_bn;
+            s = select(
+                lt_tile(
+                    cols.reshape(shape![1, BN]),
+                    broadcast_scalar(k.shape()[1], shape![1, BN]),
+                )
+                .broadcast(shape![BM, BN]),
+                s,
+                broadcast_scalar(-1e+30f32, shape![BM, BN]),
+            );
+            if false {
+                s = select(
+                    le_tile(
+                        cols.reshape(shape![1, BN]).broadcast(shape![BM, BN]),
+                        rows.reshape(shape![BM, 1]).broadcast(shape![BM, BN]),
+                    ),
+                    s,
+                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
+                );
+            }
             let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
             let m_new: Tile<f32, { [BM, 1] }> = maxf(
                 m,
