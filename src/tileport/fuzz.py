@@ -101,11 +101,22 @@ TEMPLATE = '''import cuda.tile as ct
 @ct.kernel
 def {name}(x0, x1, y, s: float, TILE: ct.Constant[int]):
     bid = ct.bid(0)
-    a = ct.load(x0, index=(bid,), shape=(TILE,){pad_a})
+    a = ct.load(x0, index=({index_a},), shape=(TILE,){pad_a})
     b = ct.load(x1, index=(bid,), shape=(TILE,){pad_b})
     v = {expr}
     ct.store(y, index=(bid,), tile=v)
 '''
+
+
+@st.composite
+def _tile_index(draw) -> str:
+    """A computed tile index for a padded load: bid combined with literals by + - *, every operation touching bid
+    (literal-only subexpressions are folded by cuTile Python, a different matter), grouping made explicit."""
+    e = "bid"
+    for _ in range(draw(st.integers(0, 3))):
+        lit, op = draw(st.sampled_from(["1", "2", "3"])), draw(st.sampled_from(["+", "-", "*"]))
+        e = f"({e} {op} {lit})" if draw(st.booleans()) else f"({lit} {op} {e})"
+    return e
 
 
 def _leaf() -> st.SearchStrategy[str]:
@@ -161,7 +172,9 @@ def kernels(draw, index: int = 0) -> tuple[str, str]:
         prelude = f"    m = {e1} * {e2}\n"
         expr = f"m + {e3}"
     name = f"fz{index}"
-    src = TEMPLATE.format(name=name, pad_a=draw(st.sampled_from(PADDINGS)), pad_b=draw(st.sampled_from(PADDINGS)),
+    pad_a = draw(st.sampled_from(PADDINGS))
+    index_a = draw(_tile_index()) if pad_a else "bid"   # an unpadded load at a computed index is refused
+    src = TEMPLATE.format(name=name, pad_a=pad_a, pad_b=draw(st.sampled_from(PADDINGS)), index_a=index_a,
                           expr=expr).replace("    v = ", prelude + "    v = ")
     return src, SIGNATURE.format(tile=draw(st.sampled_from([64, 256, 1024])))
 
