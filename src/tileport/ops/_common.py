@@ -133,12 +133,18 @@ def flat(name: str, t: Any) -> Any:
     return t if t.dim() == 1 else t.view(-1)
 
 
+def unit_last_stride(name: str, t: Any) -> Any:
+    """``t`` itself, once its last dimension is checked to have stride 1 (what every ``/..,1`` signature takes)."""
+    if t.stride(-1) != 1:
+        raise ValueError(f"{name}'s last dimension must have stride 1 (strides {tuple(t.stride())}); "
+                         f"pass {name}.contiguous()")
+    return t
+
+
 def rows(name: str, t: Any) -> Any:
     """The rank-2 view ``[rows, last dim]`` (``[?,?]/?,1``) of ``t``: its last dimension must have stride 1 and its
     leading dimensions must collapse without a copy."""
-    if t.stride(-1) != 1:
-        raise ValueError(f"{name}'s last dimension must have stride 1 (strides {tuple(t.stride())}); "
-                         "pass t.contiguous()")
+    unit_last_stride(name, t)
     if t.dim() == 2:
         return t
     try:

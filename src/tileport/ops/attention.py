@@ -41,8 +41,7 @@ def attention(q, k, v, scale=None, is_causal=False, *, backend=None, out=None):
     views = []
     for name, t, shape in (("q", q, (b * hkv, rows, d)), ("k", k, (b * hkv, sk, d)), ("v", v, (b * hkv, sk, d)),
                            ("out", o, (b * hkv, rows, d))):
-        if t.stride(-1) != 1:
-            raise ValueError(f"{name}'s last dimension must have stride 1; pass {name}.contiguous()")
+        C.unit_last_stride(name, t)
         try:
             views.append(t.view(shape))
         except RuntimeError:

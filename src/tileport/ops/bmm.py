@@ -19,10 +19,8 @@ def bmm(a, b, *, backend=None, out=None):
     """a [Z, M, K] @ b [Z, K, N] → [Z, M, N] in a's dtype (last dimensions contiguous)."""
     C.check("a", a, DTYPES, ndim=3)
     C.check("b", b, DTYPES, ndim=3, like=a)
-    for name, t in (("a", a), ("b", b)):
-        if t.stride(-1) != 1:
-            raise ValueError(f"{name}'s last dimension must have stride 1 (strides {tuple(t.stride())}); "
-                             "pass t.contiguous()")
+    C.unit_last_stride("a", a)
+    C.unit_last_stride("b", b)
     z, m, k = a.shape
     if b.shape[0] != z or b.shape[1] != k:
         raise ValueError(f"a is {tuple(a.shape)} and b is {tuple(b.shape)}: b must be [{z}, {k}, N]")

@@ -37,8 +37,7 @@ def group_gemm(a, b, tile_group, *, backend=None, out=None):
     C.check("b", b, DTYPES, ndim=3, like=a)
     C.check("tile_group", tile_group, ("int32",), ndim=1)
     a2 = C.rows("a", a)
-    if b.stride(-1) != 1:
-        raise ValueError(f"b's last dimension must have stride 1 (strides {tuple(b.stride())}); pass b.contiguous()")
+    C.unit_last_stride("b", b)
     r, k = a2.shape
     g, kb, n = b.shape
     if kb != k:

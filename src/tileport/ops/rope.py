@@ -23,8 +23,7 @@ def rope(x, cos, sin, *, backend=None, out=None):
     t, h, d = x.shape
     if d % 2 or d // 2 not in HALVES:
         raise ValueError(f"head_dim is {d}: the kernel takes {', '.join(str(2 * v) for v in HALVES)}")
-    if x.stride(-1) != 1:
-        raise ValueError(f"x's last dimension must have stride 1 (strides {tuple(x.stride())}); pass x.contiguous()")
+    C.unit_last_stride("x", x)
     for name, table in (("cos", cos), ("sin", sin)):
         C.check(name, table, ("float32",), ndim=2)
         if tuple(table.shape) != (t, d // 2):

@@ -19,9 +19,7 @@ def splitk_reduce(parts, dtype=None, *, backend=None, out=None):
     import torch
 
     C.check("parts", parts, ("float32",), ndim=3)
-    if parts.stride(-1) != 1:
-        raise ValueError(f"parts' last dimension must have stride 1 (strides {tuple(parts.stride())}); "
-                         "pass parts.contiguous()")
+    C.unit_last_stride("parts", parts)
     s, m, n = parts.shape
     if s < 1:
         raise ValueError("parts holds no split (S = 0)")

@@ -154,10 +154,7 @@ def verify(path: Path) -> str:
     except OSError as exc:
         raise StaleLibrary(f"{path} does not load: {exc}") from None
     check_abi(dll, path)
-    try:
-        load_native(build.native_path(path))
-    except (ImportError, OSError) as exc:
-        raise StaleLibrary(f"{build.native_path(path)} does not import: {exc}") from None
+    load_native(build.native_path(path))
     return f"{path} (ABI v{abi.ABI_VERSION}) with {build.NATIVE_NAME}"
 
 
@@ -172,8 +169,11 @@ def load_native(path: Path) -> Any:
     loader = importlib.machinery.ExtensionFileLoader("tileport_native", str(path))
     spec = importlib.util.spec_from_file_location("tileport_native", str(path), loader=loader)
     assert spec is not None
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
+    try:
+        mod = importlib.util.module_from_spec(spec)
+        loader.exec_module(mod)
+    except (ImportError, OSError) as exc:  # not an extension, or built for another interpreter
+        raise StaleLibrary(f"{path} does not import: {exc}") from None
     if mod.ABI_VERSION != abi.ABI_VERSION:
         raise AbiMismatch(f"{path}: ABI version {mod.ABI_VERSION}, this tileport speaks {abi.ABI_VERSION}; rebuild "
                           "the library (tileport ops build)")
