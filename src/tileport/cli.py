@@ -254,15 +254,44 @@ def _print_verdict(verdict: dict) -> None:
 
 
 def cmd_port(args: argparse.Namespace) -> int:
-    from .frontends.cutile_py.loader import load_kernel
+    from .frontends.cutile_py.loader import load_kernel, split_ref
+    from .frontends.triton.source import is_triton_file
     from .pipeline.port import port
     from .toolchain.locate import find_cuda_tree
 
+    if is_triton_file(*split_ref(args.kernel)):
+        return _port_triton(args)
     kernel = load_kernel(args.kernel)
     sigs, launches = _signature_inputs(args, kernel)
     verdict = port(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
                    progress=_progress(args.json))
     _emit_json(verdict) if args.json else _print_verdict(verdict)
+    return 0 if verdict["ok"] else 1
+
+
+def _port_triton(args: argparse.Namespace) -> int:
+    from .frontends.cutile_py.capture import load_capture
+    from .pipeline.triton import port_triton
+    from .spec.signature import parse
+    from .toolchain.locate import find_cuda_tree
+
+    launches = load_capture(Path(args.capture), args.kernel) if args.capture else []
+    if args.capture and not launches:
+        raise TileportError(f"{args.capture} has no launch of {args.kernel}")
+    sigs = [parse(t) for t in (args.sig or [])]
+    verdict = port_triton(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
+                          progress=_progress(args.json))
+    if args.json:
+        _emit_json(verdict)
+    else:
+        low = verdict["stages"]["lower"]
+        _console().print(f"  lower     {'[green]ok[/]' if low['ok'] else '[bold red]FAILED[/]'}")
+        if not low["ok"]:
+            _console().print("    " + low["error"], markup=False)
+        else:
+            for note in verdict["triton"]["notes"]:
+                _console().print(f"    note: {note}", markup=False)
+        _print_verdict(verdict)
     return 0 if verdict["ok"] else 1
 
 

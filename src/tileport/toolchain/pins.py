@@ -18,6 +18,7 @@ class Pins:
     cuda_tile: str
     cuda_toolkit: str
     cuda_toolkit_extras: tuple[str, ...]
+    triton: str
     cuda_release: str
     min_cuda_h_version: int
     default_arch: str
@@ -27,7 +28,8 @@ class Pins:
 
     def requirements(self) -> list[str]:
         extras = ",".join(self.cuda_toolkit_extras)
-        return [f"cuda-tile=={self.cuda_tile}", f"cuda-toolkit[{extras}]=={self.cuda_toolkit}"]
+        return [f"cuda-tile=={self.cuda_tile}", f"cuda-toolkit[{extras}]=={self.cuda_toolkit}",
+                f"triton=={self.triton}"]
 
 
 @cache
@@ -38,6 +40,7 @@ def load() -> Pins:
         cuda_tile=py["cuda-tile"],
         cuda_toolkit=py["cuda-toolkit"],
         cuda_toolkit_extras=tuple(py["cuda-toolkit-extras"]),
+        triton=py["triton"],
         cuda_release=cuda["release"],
         min_cuda_h_version=int(cuda["min-cuda-h-version"]),
         default_arch=cuda["default-arch"],

@@ -191,7 +191,7 @@ class Recorder:
 
 
 def run_captured(script: Path, argv: list[str]) -> Recorder:
-    """Run ``script`` with ``argv`` as ``__main__``, recording (not executing) every cuTile launch."""
+    """Run ``script`` with ``argv`` as ``__main__``, recording (not executing) every cuTile and Triton launch."""
     import cuda.tile as ct
 
     rec = Recorder()
@@ -199,8 +199,11 @@ def run_captured(script: Path, argv: list[str]) -> Recorder:
     def fake_launch(stream, grid, kernel, kernel_args, /, **_kw):  # noqa: ARG001 — same signature as ct.launch
         rec.record(grid, kernel, tuple(kernel_args))
 
+    from ..triton.capture import install as install_triton
+
     saved = {name: getattr(ct, name) for name in ("launch", "launch_extended") if hasattr(ct, name)}
     old_argv, old_path = sys.argv[:], sys.path[:]
+    undo_triton = install_triton(rec)  # `kernel[grid](...)` of @triton.jit kernels, recorded the same way
     try:
         for name in saved:
             setattr(ct, name, fake_launch)
@@ -213,6 +216,7 @@ def run_captured(script: Path, argv: list[str]) -> Recorder:
     finally:
         for name, fn in saved.items():
             setattr(ct, name, fn)
+        undo_triton()
         sys.argv, sys.path[:] = old_argv, old_path
     return rec
 

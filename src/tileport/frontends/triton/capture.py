@@ -1,0 +1,173 @@
+"""Record ``kernel[grid](...)`` launches of ``@triton.jit`` kernels without running them, and turn a recorded
+launch into the launch of the lowered cuTile kernel (the signature the port is proven at).
+
+A record keeps what the lowering and the views need: per parameter its kind (array with dtype, shape, strides and
+16-byte alignment; int/float scalar with its value; constexpr with its value), the grid (a callable grid is called
+with the launch's arguments, as Triton does) and the launch options (``num_warps``, ``num_stages``...), which the
+lowering reports as dropped: cutile chooses its own.
+"""
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any
+
+from ..cutile_py.capture import INT32, ArrayFacts, CaptureError, array_facts, array_sig
+from ...spec.signature import ConstSig, ScalarSig, Signature
+from .views import View, view_layout
+
+#: Triton launch keywords that are options, not kernel arguments
+OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid",
+           "launch_pdl")
+
+
+def bind(params: list[str], constexprs: set[str], args: tuple, kwargs: dict) -> tuple[dict, dict]:
+    """(argument by parameter name, launch options) of one call, as Triton binds them."""
+    options = {k: kwargs[k] for k in OPTIONS if k in kwargs}
+    rest = {k: v for k, v in kwargs.items() if k not in OPTIONS}
+    if len(args) > len(params):
+        raise CaptureError(f"{len(args)} positional arguments for {len(params)} parameters")
+    bound = dict(zip(params, args))
+    for k, v in rest.items():
+        if k not in params:
+            raise CaptureError(f"unexpected keyword argument {k!r} (parameters: {', '.join(params)})")
+        if k in bound:
+            raise CaptureError(f"argument {k!r} given twice")
+        bound[k] = v
+    missing = [p for p in params if p not in bound]
+    if missing:
+        raise CaptureError(f"missing arguments: {', '.join(missing)}")
+    return bound, options
+
+
+def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]:
+    out = []
+    for name in params:
+        value = bound[name]
+        if name in constexprs:
+            if not isinstance(value, (bool, int, float)):
+                raise CaptureError(f"constexpr {name}={value!r} is not a bool, int or float")
+            out.append({"name": name, "kind": "constant", "value": value})
+            continue
+        facts = array_facts(value)
+        if facts is not None:
+            out.append({"name": name, "kind": "array", "dtype": facts.dtype, "shape": list(facts.shape),
+                        "strides": list(facts.strides), "data_ptr_mod_16": facts.data_ptr % 16})
+        elif isinstance(value, bool):
+            out.append({"name": name, "kind": "scalar", "dtype": "bool", "value": value})
+        elif isinstance(value, int):
+            if not INT32[0] <= value <= INT32[1]:
+                raise CaptureError(f"scalar {name}={value} does not fit in int32 (64-bit scalars are not lowered)")
+            out.append({"name": name, "kind": "scalar", "dtype": "i32", "value": value})
+        elif isinstance(value, float):
+            out.append({"name": name, "kind": "scalar", "dtype": "f32", "value": value})
+        else:
+            raise CaptureError(f"argument {name} of type {type(value).__name__} is neither a tensor nor a scalar")
+    return out
+
+
+def grid_of(grid: Any, bound: dict) -> list[int]:
+    g = grid(bound) if callable(grid) else grid
+    g = tuple(int(x) for x in (g if isinstance(g, (tuple, list)) else (g,)))
+    if not 1 <= len(g) <= 3:
+        raise CaptureError(f"grid {g} must have 1 to 3 dimensions")
+    return list(g + (1,) * (3 - len(g)))
+
+
+def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
+    """Add one launch of ``jit`` (a triton JITFunction) to the cuTile recorder ``rec``."""
+    fn = jit.fn
+    params = list(jit.arg_names)
+    constexprs = {p.name for p in jit.params if p.is_constexpr}
+    source = inspect.getsourcefile(fn) or "<unknown>"
+    try:
+        bound, options = bind(params, constexprs, args, kwargs)
+        described = describe(params, constexprs, bound)
+        g = grid_of(grid, bound)
+    except CaptureError as exc:
+        rec.errors.append(f"{fn.__qualname__} (triton): {exc}")
+        return
+    text = "; ".join(_short(d) for d in described)
+    key = (source, fn.__qualname__, tuple(g), text, tuple(sorted(options.items())))
+    if key in rec.launches:
+        rec.launches[key]["count"] += 1
+        return
+    rec.launches[key] = {"frontend": "triton", "kernel": f"{source}::{fn.__name__}", "qualname": fn.__qualname__,
+                         "source": source, "line": inspect.getsourcelines(fn)[1], "grid": g,
+                         "signature": text, "args": described, "options": options, "count": 1}
+
+
+def _short(d: dict) -> str:
+    if d["kind"] == "array":
+        return f"{d['name']}={d['dtype']}{d['shape']}/{d['strides']}"
+    return f"{d['name']}={d['value']!r}"
+
+
+def install(rec: Any) -> Any:
+    """Patch triton (when importable) so launches go to ``rec``; returns a function that undoes it."""
+    try:
+        from triton.runtime.jit import JITFunction
+    except ImportError:
+        return lambda: None
+    saved = JITFunction.run
+
+    def fake_run(self, *args, grid, warmup, **kwargs):  # noqa: ARG001 — Triton's own signature
+        record(rec, self, grid, args, kwargs)
+
+    JITFunction.run = fake_run
+
+    def undo() -> None:
+        JITFunction.run = saved
+
+    return undo
+
+
+# ---------------------------------------------------------------- the lowered kernel's launch
+
+def kinds_of(described: list[dict]) -> tuple[dict[str, str], dict[str, str]]:
+    """(parameter → array/scalar/constant, scalar or constant → int/float/bool) for the lowering."""
+    kinds, types = {}, {}
+    for d in described:
+        kinds[d["name"]] = d["kind"]
+        if d["kind"] != "array":
+            v = d["value"]
+            types[d["name"]] = "bool" if isinstance(v, bool) else "float" if isinstance(v, float) else "int"
+    return kinds, types
+
+
+def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
+    """A cuTile-style launch record of the lowered kernel for this Triton launch (signature over the views)."""
+    by_name = {d["name"]: d for d in launch["args"]}
+    values = {d["name"]: d["value"] for d in launch["args"] if d["kind"] != "array"}
+    params, described = [], []
+    for p in report["params"]:
+        d = by_name[p["name"]]
+        if p["kind"] == "array":
+            view = View.from_json(report["views"][p["name"]]) if p["name"] in report["views"] else None
+            if view is None:  # a pointer the kernel never dereferences: passed as it is
+                shape, strides = tuple(d["shape"]), tuple(d["strides"])
+            else:
+                shape, strides = view_layout(view, d["shape"], d["strides"], values)
+            facts = ArrayFacts(d["dtype"], shape, strides, d["data_ptr_mod_16"])
+            params.append((p["name"], array_sig(facts)))
+            described.append({"name": p["name"], "kind": "array", "dtype": d["dtype"], "shape": list(shape),
+                              "strides": list(strides), "data_ptr_mod_16": d["data_ptr_mod_16"]})
+        elif p["kind"] == "constant":
+            params.append((p["name"], ConstSig(d["value"])))
+            described.append(dict(d))
+        else:
+            params.append((p["name"], ScalarSig(d["dtype"])))
+            described.append(dict(d))
+    sig = Signature(tuple(params))
+    file, _, name = lowered_ref.rpartition("::")
+    return {"kernel": lowered_ref, "qualname": name, "source": file, "line": 0, "grid": launch["grid"],
+            "signature": sig.text(), "args": described, "count": launch.get("count", 1),
+            "from_triton": {"kernel": launch["kernel"], "options": launch.get("options", {})}}
+
+
+def launch_values(args: dict) -> dict:
+    return {k: v for k, v in args.items() if isinstance(v, (bool, int, float))}
+
+
+def ref_path(ref: str) -> Path:
+    return Path(ref.rpartition("::")[0])

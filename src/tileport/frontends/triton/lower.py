@@ -1,0 +1,835 @@
+"""Lower a ``@triton.jit`` kernel to a cuTile Python kernel with the same semantics (then ported like any other).
+
+Pointer arithmetic is evaluated symbolically: ``ptr + pid * BLOCK + tl.arange(0, BLOCK)`` is a tile at tile index
+``pid`` of size BLOCK along one dimension, ``row * stride`` a size-1 dimension of stride ``stride`` at index
+``row``; a mask ``offs < n`` bounds the dimension ``offs`` runs along by ``n``. Each pointer parameter becomes an
+array view (`views.py`) and each masked load/store a padded ``ct.load`` / bounds-checked ``ct.store`` of it. Block
+pointers (``tl.make_block_ptr``) name their view directly; ``tl.advance`` by one block per iteration of a loop
+becomes the loop index in the tile index. Value arithmetic maps one to one (``MAP`` below).
+
+Anything else is refused with ``file:line:col`` and what to write instead: a lowering that is not exact is never
+produced. The lowered kernel is ordinary cuTile Python: the port's IR diff proves the Rust against it, and the GPU
+tests compare the port with the Triton kernel itself.
+"""
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ...errors import TileportError
+from .source import TritonKernel
+from .views import Dim, View
+
+
+class LoweringError(TileportError):
+    def __init__(self, kernel: TritonKernel, node: ast.AST | None, why: str):
+        line = getattr(node, "lineno", kernel.line)
+        col = getattr(node, "col_offset", 0) + 1
+        self.file, self.line, self.col = str(kernel.path), line, col
+        super().__init__(f"{kernel.path}:{line}:{col}: {why}")
+
+
+#: triton.language element-wise math → cuda.tile (same argument order and meaning)
+MAP = {"exp": "ct.exp", "exp2": "ct.exp2", "log": "ct.log", "log2": "ct.log2", "sqrt": "ct.sqrt",
+       "rsqrt": "ct.rsqrt", "abs": "ct.abs", "sin": "ct.sin", "cos": "ct.cos", "floor": "ct.floor",
+       "ceil": "ct.ceil", "maximum": "ct.maximum", "minimum": "ct.minimum", "where": "ct.where"}
+REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
+DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
+          "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16"}
+PADDING = {0.0: "ZERO", float("-inf"): "NEG_INF", float("inf"): "POS_INF"}
+#: keyword arguments of tl.load / tl.store that only tune caching: dropped, and said so in the lowering report
+CACHE_HINTS = ("cache_modifier", "eviction_policy", "volatile")
+BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+          ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.RShift: ">>", ast.LShift: "<<"}
+CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+
+
+# ---------------------------------------------------------------- symbolic values
+
+@dataclass(frozen=True)
+class Scalar:
+    text: str
+    factors: tuple[str, str] | None = None  # `a * b` of two plain names: a stride times an index, maybe
+    is_float: bool = False
+
+
+@dataclass(frozen=True)
+class Idx:
+    """``index * size + tl.arange(0, size)`` placed on ``axis`` of a rank-``rank`` tile."""
+    index: str
+    size: str
+    axis: int = 0
+    rank: int = 1
+
+    def same_run(self, other: "Idx") -> bool:
+        return (self.index, self.size, self.axis) == (other.index, other.size, other.axis)
+
+
+@dataclass(frozen=True)
+class Term:
+    stride: str
+    index: Idx | str  # a str index is a scalar: a size-1 dimension
+
+
+@dataclass(frozen=True)
+class Offset:
+    terms: tuple[Term, ...]
+
+
+@dataclass(frozen=True)
+class Ptr:
+    param: str
+    terms: tuple[Term, ...] = ()
+
+
+@dataclass(frozen=True)
+class Mask:
+    conds: tuple[tuple[Idx, str], ...]
+
+
+@dataclass(frozen=True)
+class BlockPtr:
+    param: str
+    base: tuple[Term, ...]   # scalar terms only
+    shape: tuple[str, ...]
+    strides: tuple[str, ...]
+    index: tuple[str, ...]   # tile index per block dimension (offset / block size)
+    block: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Tile:
+    text: str
+    shape: tuple[str, ...]
+    dtype: str | None = None
+
+
+@dataclass(frozen=True)
+class DType:
+    text: str
+
+
+@dataclass
+class Lowered:
+    kernel: TritonKernel
+    source: str
+    params: list[dict]            # the lowered kernel's parameters: name, kind, (annotation)
+    views: dict[str, View]
+    notes: list[str] = field(default_factory=list)
+
+    def report(self) -> dict:
+        return {"kernel": self.kernel.name, "source": str(self.kernel.path), "line": self.kernel.line,
+                "params": self.params, "views": {k: v.as_json() for k, v in self.views.items()},
+                "notes": self.notes}
+
+    def write(self, out: Path) -> Path:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "lowered.py").write_text(self.source)
+        (out / "lowering.json").write_text(json.dumps(self.report(), indent=1) + "\n")
+        return out / "lowered.py"
+
+
+def _paren(text: str) -> str:
+    simple = text.replace("_", "").replace(".", "").isalnum() or (text.startswith("ct.") and text.endswith(")")
+                                                                  and text.count("(") == 1)
+    return text if simple or (text.startswith("(") and text.endswith(")") and _balanced(text[1:-1])) else f"({text})"
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _broadcast(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    if len(a) < len(b):
+        a = ("1",) * (len(b) - len(a)) + a
+    if len(b) < len(a):
+        b = ("1",) * (len(a) - len(b)) + b
+    return tuple(y if x == "1" else x for x, y in zip(a, b))
+
+
+# ---------------------------------------------------------------- the lowering
+
+class _Lowerer:
+    def __init__(self, kernel: TritonKernel, kinds: dict[str, str], const_types: dict[str, str]):
+        self.k = kernel
+        self.kinds = kinds
+        self.const_types = const_types
+        self.env: dict[str, object] = {}
+        self.lines: list[str] = []
+        self.indent = 1
+        self.views: dict[str, View] = {}
+        self.view_sites: dict[str, ast.AST] = {}
+        self.notes: list[str] = []
+        self.advances: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # block pointer → (loop var, start, step)
+        self._carried: set[str] = set()  # names assigned in the loops being lowered
+        for p in kernel.params:
+            kind = kinds.get(p)
+            if kind == "array":
+                self.env[p] = Ptr(p)
+            elif kind == "constant":
+                self.env[p] = Scalar(p, is_float=const_types.get(p) == "float")
+            elif kind == "scalar":
+                self.env[p] = Scalar(p, is_float=const_types.get(p) == "float")
+            else:
+                raise LoweringError(kernel, kernel.fn, f"no launch information for parameter {p!r}")
+
+    def fail(self, node: ast.AST | None, why: str) -> LoweringError:
+        return LoweringError(self.k, node, why)
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.indent + line)
+
+    # ------------------------------------------------ names the kernel uses for triton and triton.language
+
+    def tl_attr(self, node: ast.AST) -> str | None:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in self.k.tl:
+            return node.attr
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "language" and isinstance(node.value.value, ast.Name)
+                and node.value.value.id in self.k.triton):
+            return node.attr
+        return None
+
+    def triton_attr(self, node: ast.AST) -> str | None:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in self.k.triton:
+            return node.attr
+        return None
+
+    # ------------------------------------------------ statements
+
+    def run(self) -> None:
+        body = self.k.fn.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # docstring
+        self.block(body)
+
+    def block(self, stmts: list[ast.stmt]) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s: ast.stmt) -> None:
+        if isinstance(s, ast.Assign):
+            if len(s.targets) != 1 or not isinstance(s.targets[0], ast.Name):
+                raise self.fail(s, "only `name = expression` assignments are supported")
+            name = s.targets[0].id
+            if self._is_advance(s.value, name):
+                return
+            self.bind(name, self.ev(s.value), s)
+        elif isinstance(s, ast.AugAssign):
+            if not isinstance(s.target, ast.Name):
+                raise self.fail(s, "only `name op= expression` is supported")
+            name = s.target.id
+            call = s.value
+            if (isinstance(s.op, ast.Add) and isinstance(call, ast.Call) and self.tl_attr(call.func) == "dot"
+                    and len(call.args) == 2 and not call.keywords):
+                acc = self.ev(s.target)
+                self.bind(name, self._dot(call, self.ev(call.args[0]), self.ev(call.args[1]), acc), s)
+                return
+            self.bind(name, self.binop(s.op, self.ev(s.target), self.ev(call), s), s)
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
+            fn = self.tl_attr(s.value.func)
+            if fn == "store":
+                self.store(s.value)
+            elif fn in ("static_assert", "device_assert", "debug_barrier"):
+                self.notes.append(f"line {s.lineno}: tl.{fn} dropped (no cuTile counterpart needed)")
+            else:
+                raise self.fail(s, f"statement `{ast.unparse(s)}` has no lowering (only tl.store calls stand alone)")
+        elif isinstance(s, ast.For):
+            self.loop(s)
+        elif isinstance(s, ast.If):
+            self.branch(s)
+        elif isinstance(s, ast.Return) and s.value is None and s is self.k.fn.body[-1]:
+            return
+        elif isinstance(s, ast.Pass):
+            return
+        else:
+            raise self.fail(s, f"{type(s).__name__} statements are not supported in Triton kernels here")
+
+    def bind(self, name: str, v: object, node: ast.AST) -> None:
+        if isinstance(v, Tile):
+            if v.text != name:
+                self.emit(f"{name} = {v.text}")
+            self.env[name] = replace(v, text=name)
+        elif isinstance(v, Scalar) and (v.text.startswith(("ct.bid(", "ct.num_blocks(")) or name in self._carried):
+            # program ids get a name (the translator types a named ct.bid; inline ones inside loops it cannot)
+            self.emit(f"{name} = {v.text}")
+            self.env[name] = Scalar(name, is_float=v.is_float)
+        else:
+            self.env[name] = v
+
+    def _is_advance(self, value: ast.expr, name: str) -> bool:
+        return (isinstance(value, ast.Call) and self.tl_attr(value.func) == "advance" and name in self.advances
+                and isinstance(value.args[0], ast.Name) and value.args[0].id == name)
+
+    def loop(self, s: ast.For) -> None:
+        it = s.iter
+        if not (isinstance(s.target, ast.Name) and isinstance(it, ast.Call) and not s.orelse and (
+                (isinstance(it.func, ast.Name) and it.func.id == "range")
+                or self.tl_attr(it.func) in ("range", "static_range"))):
+            raise self.fail(s, "only `for i in range(...)` / `tl.range(...)` / `tl.static_range(...)` loops")
+        if it.keywords:
+            self.notes.append(f"line {s.lineno}: loop options {[k.arg for k in it.keywords]} dropped")
+        args = [self.scalar(a) for a in it.args]
+        if not 1 <= len(args) <= 3:
+            raise self.fail(it, "range() takes 1 to 3 arguments")
+        start, stop, step = ("0", args[0], "1") if len(args) == 1 else (*args, "1")[:3]
+        var = s.target.id
+        # block pointers advanced once per iteration: their offsets follow the loop index
+        saved_adv, saved_ptrs = dict(self.advances), {}
+        for st in s.body:
+            if (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+                    and isinstance(st.value, ast.Call) and self.tl_attr(st.value.func) == "advance"):
+                name = st.targets[0].id
+                bp = self.env.get(name)
+                if not isinstance(bp, BlockPtr) or not (isinstance(st.value.args[0], ast.Name)
+                                                        and st.value.args[0].id == name):
+                    raise self.fail(st, "tl.advance must update the block pointer it reads (`p = tl.advance(p, ..)`)")
+                deltas = self._tuple(st.value.args[1])
+                steps = []
+                for d, blk in zip(deltas, bp.block):
+                    if d in ("0",):
+                        steps.append("0")
+                    elif d == blk:
+                        steps.append("1")
+                    else:
+                        raise self.fail(st, f"tl.advance by {d} along a block of {blk}: only 0 or one whole block "
+                                            "per iteration is lowered (the tile index then follows the loop index)")
+                saved_ptrs[name] = bp
+                base = f"{var}" if start == "0" else f"({var} - {_paren(start)})"
+                if step != "1":
+                    base = f"(({var} - {_paren(start)}) // {_paren(step)})"
+                idx = tuple(i if st_ == "0" else (base if i == "0" else f"{_paren(i)} + {base}")
+                            for i, st_ in zip(bp.index, steps))
+                self.env[name] = replace(bp, index=idx)
+                self.advances[name] = (var, start, tuple(steps))
+        if step != "1":
+            raise self.fail(it, "loops with a step other than 1 are not lowered yet: write "
+                                "`for i in range(tl.cdiv(stop - start, step))` and compute the offset from i")
+        carried = {t.id for st in ast.walk(s) if isinstance(st, (ast.Assign, ast.AugAssign))
+                   for t in (st.targets if isinstance(st, ast.Assign) else [st.target]) if isinstance(t, ast.Name)}
+        old_carried = self._carried
+        self._carried = old_carried | carried
+        self.emit(f"for {var} in range({stop}):" if start == "0" else f"for {var} in range({start}, {stop}):")
+        self.env[var] = Scalar(var)
+        self.indent += 1
+        before = len(self.lines)
+        self.block(s.body)
+        if len(self.lines) == before:
+            self.emit("pass")
+        self.indent -= 1
+        self._carried = old_carried
+        for name, bp in saved_ptrs.items():  # after the loop: advanced (stop - start) times
+            n = f"({_paren(stop)} - {_paren(start)})" if start != "0" else stop
+            var_steps = self.advances[name][2]
+            self.env[name] = replace(bp, index=tuple(i if st_ == "0" else (n if i == "0" else f"{_paren(i)} + {n}")
+                                                     for i, st_ in zip(bp.index, var_steps)))
+        self.advances = saved_adv
+
+    def branch(self, s: ast.If) -> None:
+        cond = self.ev(s.test)
+        if not isinstance(cond, Scalar):
+            raise self.fail(s.test, "`if` on a tile: use tl.where")
+        self.emit(f"if {cond.text}:")
+        self.indent += 1
+        before = len(self.lines)
+        self.block(s.body)
+        if len(self.lines) == before:
+            self.emit("pass")
+        self.indent -= 1
+        if s.orelse:
+            self.emit("else:")
+            self.indent += 1
+            before = len(self.lines)
+            self.block(s.orelse)
+            if len(self.lines) == before:
+                self.emit("pass")
+            self.indent -= 1
+
+    # ------------------------------------------------ expressions
+
+    def scalar(self, node: ast.expr) -> str:
+        v = self.ev(node)
+        if not isinstance(v, Scalar):
+            raise self.fail(node, f"`{ast.unparse(node)}` must be a scalar here")
+        return v.text
+
+    def _tuple(self, node: ast.expr) -> tuple[str, ...]:
+        if not isinstance(node, (ast.Tuple, ast.List)):
+            raise self.fail(node, "expected a literal tuple")
+        return tuple(self.scalar(e) for e in node.elts)
+
+    def ev(self, node: ast.expr) -> object:
+        if isinstance(node, ast.Name):
+            if node.id not in self.env:
+                raise self.fail(node, f"name {node.id!r} is not defined in the kernel (module globals other than "
+                                      "triton/tl are not lowered: pass the value as a tl.constexpr parameter)")
+            return self.env[node.id]
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+                raise self.fail(node, f"literal {node.value!r} is not supported")
+            return Scalar(repr(node.value), is_float=isinstance(node.value, float))
+        if isinstance(node, ast.UnaryOp):
+            v = self.ev(node.operand)
+            if isinstance(node.op, ast.USub):
+                if isinstance(v, Scalar):
+                    return Scalar(f"-{_paren(v.text)}", is_float=v.is_float)
+                if isinstance(v, Tile):
+                    return Tile(f"-{_paren(v.text)}", v.shape, v.dtype)
+            if isinstance(node.op, ast.Not) and isinstance(v, Scalar):
+                return Scalar(f"not {_paren(v.text)}")
+            raise self.fail(node, f"unary `{ast.unparse(node)}` is not supported")
+        if isinstance(node, ast.BinOp):
+            return self.binop(node.op, self.ev(node.left), self.ev(node.right), node)
+        if isinstance(node, ast.Compare):
+            if len(node.ops) != 1:
+                raise self.fail(node, "chained comparisons are not supported")
+            return self.compare(node.ops[0], self.ev(node.left), self.ev(node.comparators[0]), node)
+        if isinstance(node, ast.BoolOp):
+            vals = [self.ev(v) for v in node.values]
+            if all(isinstance(v, Scalar) for v in vals):
+                op = " and " if isinstance(node.op, ast.And) else " or "
+                return Scalar(op.join(_paren(v.text) for v in vals))  # type: ignore[union-attr]
+            raise self.fail(node, "`and`/`or` on tiles: use `&` / `|`")
+        if isinstance(node, ast.Subscript):
+            return self.subscript(node)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise self.fail(node, f"`{ast.unparse(node)}` ({type(node).__name__}) is not supported")
+
+    def attribute(self, node: ast.Attribute) -> object:
+        name = self.tl_attr(node)
+        if name in DTYPES:
+            return DType(DTYPES[name])
+        if (node.attr == "element_ty" and isinstance(node.value, ast.Attribute) and node.value.attr == "dtype"
+                and isinstance(node.value.value, ast.Name) and isinstance(self.env.get(node.value.value.id), Ptr)):
+            return DType(f"{node.value.value.id}.dtype")
+        raise self.fail(node, f"`{ast.unparse(node)}` is not supported")
+
+    def subscript(self, node: ast.Subscript) -> object:
+        v = self.ev(node.value)
+        sl = node.slice
+        items = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        is_none = [isinstance(e, ast.Constant) and e.value is None for e in items]
+        is_all = [isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None for e in items]
+        if not all(a or b for a, b in zip(is_none, is_all)):
+            raise self.fail(node, "only `[:, None]`-style indexing (adding unit axes) is supported")
+        if isinstance(v, Idx):
+            if v.rank != 1 or sum(is_all) != 1:
+                raise self.fail(node, "index vectors are expanded from rank 1 (`offs[:, None]`, `offs[None, :]`)")
+            return Idx(v.index, v.size, is_all.index(True), len(items))
+        if isinstance(v, Tile):
+            it = iter(v.shape)
+            shape = tuple("1" if n else next(it) for n in is_none)
+            return Tile(f"ct.reshape({v.text}, ({', '.join(shape)}{',' if len(shape) == 1 else ''}))", shape, v.dtype)
+        raise self.fail(node, f"cannot index {type(v).__name__}")
+
+    def materialize(self, v: object, node: ast.AST) -> Tile:
+        if isinstance(v, Tile):
+            return v
+        if isinstance(v, Idx):
+            text = f"ct.arange({v.size}, dtype=ct.int32)"
+            if v.index != "0":
+                text = f"{_paren(v.index)} * {_paren(v.size)} + {text}"
+            shape = tuple(v.size if a == v.axis else "1" for a in range(v.rank))
+            if v.rank != 1:
+                text = f"ct.reshape({text}, ({', '.join(shape)}))"
+            return Tile(text, shape, "ct.int32")
+        if isinstance(v, Offset):  # index arithmetic used as a value (a hash of the element offset, say)
+            parts, shape = [], ()
+            for t in v.terms:
+                idx = self.materialize(t.index, node) if isinstance(t.index, Idx) else Tile(t.index, ())
+                parts.append(idx.text if t.stride == "1" else f"{_paren(idx.text)} * {_paren(t.stride)}")
+                shape = _broadcast(shape, idx.shape)
+            return Tile(" + ".join(parts), shape, "ct.int32")
+        raise self.fail(node, f"a {type(v).__name__} cannot be used as a value here")
+
+    def binop(self, op: ast.operator, a: object, b: object, node: ast.AST) -> object:
+        sym = BINOPS.get(type(op))
+        if sym is None:
+            raise self.fail(node, f"operator {type(op).__name__} is not supported")
+        if isinstance(a, Scalar) and isinstance(b, Scalar):
+            simple = all(x.text.replace("_", "").isalnum() and not x.text[0].isdigit() or x.text.startswith("ct.bid")
+                         for x in (a, b))
+            return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}",
+                          factors=(a.text, b.text) if sym == "*" and simple else None,
+                          is_float=a.is_float or b.is_float or sym == "/")
+        # index arithmetic: pid * BLOCK + tl.arange(0, BLOCK)
+        if sym == "+" and isinstance(b, Idx) and isinstance(a, Scalar):
+            a, b = b, a
+        if sym == "+" and isinstance(a, Idx) and isinstance(b, Scalar) and a.index == "0" and a.rank == 1:
+            f = b.factors
+            if f and a.size in f:
+                return Idx(f[0] if f[1] == a.size else f[1], a.size)
+        # pointer arithmetic
+        if sym == "+" and isinstance(b, Ptr):
+            a, b = b, a
+        if isinstance(a, Ptr) and sym == "+":
+            return Ptr(a.param, a.terms + self.offset(b, node).terms)
+        if isinstance(a, (Idx, Offset)) and sym == "+" and isinstance(b, (Idx, Offset)):
+            return Offset(self.offset(a, node).terms + self.offset(b, node).terms)
+        if sym == "*" and isinstance(b, Idx) and isinstance(a, Scalar):
+            a, b = b, a
+        if sym == "*" and isinstance(a, Idx) and isinstance(b, Scalar):
+            return Offset((Term(b.text, a),))
+        if sym == "&" and isinstance(a, Mask) and isinstance(b, Mask):
+            return Mask(a.conds + b.conds)
+        # values
+        ta = a if isinstance(a, Scalar) else self.materialize(a, node)
+        tb = b if isinstance(b, Scalar) else self.materialize(b, node)
+        shape = _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ()))
+        dtypes = {x.dtype for x in (ta, tb) if isinstance(x, Tile)}
+        dtype = dtypes.pop() if len(dtypes) == 1 else None
+        if sym in ("&", "|", "^") and "bool" in {getattr(x, "dtype", None) for x in (ta, tb)}:
+            dtype = "bool"
+        return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}", shape, dtype)
+
+    def offset(self, v: object, node: ast.AST) -> Offset:
+        if isinstance(v, Offset):
+            return v
+        if isinstance(v, Idx):
+            return Offset((Term("1", v),))
+        if isinstance(v, Scalar):
+            f = v.factors
+            if f:
+                params = [x for x in f if self.kinds.get(x) in ("scalar", "constant")]
+                if len(params) == 1:
+                    other = f[1] if f[0] == params[0] else f[0]
+                    return Offset((Term(params[0], other),))
+            return Offset((Term("1", v.text),))
+        raise self.fail(node, f"cannot add a {type(v).__name__} to a pointer: offsets are sums of "
+                              "`index * stride` terms (an index is `pid * BLOCK + tl.arange(0, BLOCK)`, "
+                              "a program id or a loop index; a stride is a kernel parameter)")
+
+    def compare(self, op: ast.cmpop, a: object, b: object, node: ast.AST) -> object:
+        sym = CMPOPS[type(op)]
+        if isinstance(a, Scalar) and isinstance(b, Scalar):
+            return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}")
+        if sym == "<" and isinstance(a, Idx) and isinstance(b, Scalar):
+            return Mask(((a, b.text),))
+        ta = a if isinstance(a, Scalar) else self.materialize(self._value(a, node), node)
+        tb = b if isinstance(b, Scalar) else self.materialize(self._value(b, node), node)
+        return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}",
+                    _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ())), "bool")
+
+    def _value(self, v: object, node: ast.AST) -> object:
+        if isinstance(v, Mask):
+            return self.mask_tile(v, node)
+        return v
+
+    def mask_tile(self, m: Mask, node: ast.AST) -> Tile:
+        parts = [self.materialize(i, node) for i, _ in m.conds]
+        texts = [f"{_paren(t.text)} < {_paren(bound)}" for t, (_, bound) in zip(parts, m.conds)]
+        shape: tuple[str, ...] = ()
+        for t in parts:
+            shape = _broadcast(shape, t.shape)
+        return Tile(" & ".join(f"({t})" for t in texts) if len(texts) > 1 else texts[0], shape, "bool")
+
+    # ------------------------------------------------ calls
+
+    def call(self, node: ast.Call) -> object:
+        fn = self.tl_attr(node.func) or (("cdiv" if self.triton_attr(node.func) == "cdiv" else None))
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "to" and fn is None:
+            v = self.ev(node.func.value)
+            dt = self.ev(node.args[0]) if node.args else None
+            if not isinstance(dt, DType):
+                raise self.fail(node, "`.to(dtype)` needs a tl dtype or `ptr.dtype.element_ty`")
+            if isinstance(v, Mask):
+                v = self.mask_tile(v, node)
+            t = self.materialize(v, node) if not isinstance(v, Scalar) else None
+            if t is None:
+                raise self.fail(node, "`.to()` of a scalar is not lowered")
+            return Tile(f"ct.astype({t.text}, {dt.text})", t.shape, dt.text)
+        if fn is None:
+            raise self.fail(node, f"call `{ast.unparse(node.func)}` is not supported (only triton.language "
+                                  "functions; @triton.jit helpers are not inlined yet)")
+        kw = {k.arg: k.value for k in node.keywords}
+        if fn == "program_id":
+            return Scalar(f"ct.bid({self._axis(node, kw)})")
+        if fn == "num_programs":
+            return Scalar(f"ct.num_blocks({self._axis(node, kw)})")
+        if fn == "cdiv":
+            a, b = (self.scalar(x) for x in node.args)
+            return Scalar(f"ct.cdiv({a}, {b})")
+        if fn == "arange":
+            if len(node.args) != 2 or self.scalar(node.args[0]) != "0":
+                raise self.fail(node, "tl.arange(0, N) only (add the start to the result instead)")
+            return Idx("0", self.scalar(node.args[1]))
+        if fn == "load":
+            return self.load(node, kw)
+        if fn == "make_block_ptr":
+            return self.block_ptr(node, kw)
+        if fn == "advance":
+            raise self.fail(node, "tl.advance is lowered only as `p = tl.advance(p, (..))` at the top level of a "
+                                  "for loop's body (one block per iteration)")
+        if fn in ("zeros", "full"):
+            shape = self._tuple(node.args[0] if node.args else kw["shape"])
+            dt_node = kw.get("dtype") or node.args[-1]
+            dt = self.ev(dt_node)
+            if not isinstance(dt, DType):
+                raise self.fail(node, "dtype must be a tl dtype")
+            tup = f"({', '.join(shape)}{',' if len(shape) == 1 else ''})"
+            if fn == "zeros":
+                return Tile(f"ct.zeros({tup}, dtype={dt.text})", shape, dt.text)
+            return Tile(f"ct.full({tup}, {self.scalar(node.args[1])}, dtype={dt.text})", shape, dt.text)
+        if fn == "dot":
+            acc = kw.get("acc") or (node.args[2] if len(node.args) > 2 else None)
+            if acc is None:
+                raise self.fail(node, "tl.dot without an accumulator: write `acc = tl.dot(a, b, acc)` or "
+                                      "`acc += tl.dot(a, b)` with acc = tl.zeros(.., dtype=tl.float32)")
+            extra = set(kw) - {"acc"}
+            if extra:
+                raise self.fail(node, f"tl.dot options {sorted(extra)} are not lowered")
+            return self._dot(node, self.ev(node.args[0]), self.ev(node.args[1]), self.ev(acc))
+        if fn in REDUCE:
+            x = self.materialize(self.ev(node.args[0]), node)
+            axis_node = kw.get("axis") or (node.args[1] if len(node.args) > 1 else None)
+            if axis_node is None:
+                raise self.fail(node, f"tl.{fn} needs an explicit axis")
+            axis = int(self.scalar(axis_node))
+            keep = kw.get("keep_dims")
+            keepdims = bool(keep is not None and isinstance(keep, ast.Constant) and keep.value)
+            shape = tuple(("1" if keepdims else None) if a == axis else s for a, s in enumerate(x.shape))
+            shape = tuple(s for s in shape if s is not None)
+            text = f"{REDUCE[fn]}({x.text}, axis={axis}" + (", keepdims=True)" if keepdims else ")")
+            return Tile(text, shape, x.dtype)
+        if fn in MAP:
+            vals = [self._value(self.ev(a), node) for a in node.args]
+            tiles = [v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
+            shape: tuple[str, ...] = ()
+            for t in tiles:
+                shape = _broadcast(shape, getattr(t, "shape", ()))
+            dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
+            return Tile(f"{MAP[fn]}({', '.join(t.text for t in tiles)})", shape, dts[0] if len(set(dts)) == 1 else None)
+        raise self.fail(node, f"tl.{fn} is not lowered (supported: program_id, num_programs, arange, load, store, "
+                              f"make_block_ptr, advance, zeros, full, dot, {', '.join(REDUCE)}, {', '.join(MAP)}, "
+                              "cdiv, .to())")
+
+    def _axis(self, node: ast.Call, kw: dict) -> str:
+        a = kw.get("axis") or (node.args[0] if node.args else None)
+        if not (isinstance(a, ast.Constant) and a.value in (0, 1, 2)):
+            raise self.fail(node, "program axis must be a literal 0, 1 or 2")
+        return str(a.value)
+
+    def _dot(self, node: ast.AST, a: object, b: object, acc: object) -> Tile:
+        ta, tb, tc = (self.materialize(x, node) for x in (a, b, acc))
+        return Tile(f"ct.mma({ta.text}, {tb.text}, {tc.text})", tc.shape, tc.dtype)
+
+    # ------------------------------------------------ memory
+
+    def _view(self, param: str, dims: list[Dim], node: ast.AST) -> None:
+        old = self.views.get(param)
+        if old is None:
+            self.views[param] = View(param, tuple(dims))
+            self.view_sites[param] = node
+            return
+        if [d.stride for d in old.dims] != [d.stride for d in dims]:
+            site = self.view_sites[param]
+            raise self.fail(node, f"{param} is addressed with strides ({', '.join(d.stride for d in dims)}) here but "
+                                  f"({', '.join(d.stride for d in old.dims)}) at line {site.lineno}: one pointer must be "
+                                  "read through one layout")
+        merged = []
+        for o, d in zip(old.dims, dims):
+            if o.extent is not None and d.extent is not None and o.extent != d.extent:
+                raise self.fail(node, f"{param} is bounded by {d.extent} here but by {o.extent} at line "
+                                      f"{self.view_sites[param].lineno}")
+            merged.append(Dim(o.stride, o.extent or d.extent))
+        self.views[param] = View(param, tuple(merged))
+
+    def access(self, ptr: object, mask: object, node: ast.AST
+               ) -> tuple[str, list[str], list[str], tuple[str, ...], bool]:
+        """(array, tile index, tile shape, Triton's shape of the value, bounds-masked) of a load/store."""
+        if isinstance(ptr, BlockPtr):
+            dims = [Dim(t.stride, None) for t in ptr.base] + [Dim(s, e) for s, e in zip(ptr.strides, ptr.shape)]
+            index = [str(t.index) for t in ptr.base] + list(ptr.index)
+            shape = ["1"] * len(ptr.base) + list(ptr.block)
+            self._view(ptr.param, dims, node)
+            return ptr.param, index, shape, tuple(ptr.block), True
+        if not isinstance(ptr, Ptr):
+            raise self.fail(node, "the pointer must be a pointer parameter plus offsets, or a tl.make_block_ptr")
+        scalars = [t for t in ptr.terms if isinstance(t.index, str)]
+        runs = sorted((t for t in ptr.terms if isinstance(t.index, Idx)), key=lambda t: t.index.axis)  # type: ignore
+        ranks = {t.index.rank for t in runs}  # type: ignore[union-attr]
+        if len(ranks) > 1:
+            raise self.fail(node, "index vectors of different ranks are added to one pointer")
+        rank = ranks.pop() if ranks else 0
+        if len({t.index.axis for t in runs}) != len(runs):  # type: ignore[union-attr]
+            raise self.fail(node, "two index vectors run along the same axis of one pointer: the address is not "
+                                  "a tile of a strided view")
+        bounds: dict[int, str] = {}
+        if mask is not None:
+            if not isinstance(mask, Mask):
+                raise self.fail(node, "the mask must be `offs < n` comparisons joined by `&` (offs an index vector "
+                                      "of this pointer, n a scalar): masked gathers are not lowered")
+            for idx, bound in mask.conds:
+                hit = [k for k, t in enumerate(runs) if t.index.same_run(idx)]  # type: ignore[union-attr]
+                if not hit:
+                    raise self.fail(node, f"the mask bounds an index vector ({idx.index} * {idx.size} + arange) "
+                                          "this pointer does not use")
+                if not (bound.isidentifier() or bound.isdigit()):
+                    raise self.fail(node, f"mask bound `{bound}` must be a kernel parameter or a literal (it becomes "
+                                          "the extent of the array view)")
+                bounds[hit[0]] = bound
+        dims = [Dim(t.stride, None) for t in scalars] + [Dim(t.stride, bounds.get(k)) for k, t in enumerate(runs)]
+        for d in dims:
+            if not (d.stride.isidentifier() or d.stride.isdigit()):
+                raise self.fail(node, f"stride `{d.stride}` must be a kernel parameter or a literal")
+        self._view(ptr.param, dims, node)
+        index = [str(t.index) for t in scalars] + [t.index.index for t in runs]  # type: ignore[union-attr]
+        shape = ["1"] * len(scalars) + [t.index.size for t in runs]  # type: ignore[union-attr]
+        axes = {t.index.axis: t.index.size for t in runs}  # type: ignore[union-attr]
+        value_shape = tuple(axes.get(a, "1") for a in range(rank))
+        return ptr.param, index, shape, value_shape, bool(bounds)
+
+    def load(self, node: ast.Call, kw: dict) -> Tile:
+        for h in CACHE_HINTS:
+            if h in kw:
+                self.notes.append(f"line {node.lineno}: tl.load {h}= dropped")
+        unknown = set(kw) - {"mask", "other", "boundary_check", "padding_option", *CACHE_HINTS}
+        if unknown:
+            raise self.fail(node, f"tl.load options {sorted(unknown)} are not lowered")
+        ptr = self.ev(node.args[0])
+        mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[1]) if len(node.args) > 1 else None)
+        arr, index, shape, vshape, masked = self.access(ptr, mask, node)
+        padding = None
+        if isinstance(ptr, BlockPtr):
+            opt = kw.get("padding_option")
+            name = opt.value if isinstance(opt, ast.Constant) else ""
+            padding = {"": "ZERO", "zero": "ZERO", "nan": "NAN"}.get(name)
+            if padding is None:
+                raise self.fail(node, f"padding_option={name!r} is not lowered")
+        elif masked:
+            other = kw.get("other") or (node.args[2] if len(node.args) > 2 else None)
+            value = 0.0 if other is None else self._literal(other)
+            if value != value:
+                padding = "NAN"
+            else:
+                padding = PADDING.get(value)
+            if padding is None:
+                raise self.fail(other, f"other={value!r}: only 0, -inf, inf and nan fill masked lanes "
+                                       "(padding modes); apply tl.where after the load for other values")
+        args = f"{arr}, index=({', '.join(index)}{',' if len(index) == 1 else ''}), " \
+               f"shape=({', '.join(shape)}{',' if len(shape) == 1 else ''})"
+        if padding:
+            args += f", padding_mode=ct.PaddingMode.{padding}"
+        text = f"ct.load({args})"
+        if tuple(shape) != vshape:
+            text = f"ct.reshape({text}, ({', '.join(vshape)}{',' if len(vshape) == 1 else ''}))"
+        return Tile(text, vshape, f"{arr}.dtype")
+
+    def _literal(self, node: ast.expr) -> float:
+        try:
+            v = ast.literal_eval(node)
+            return float(v)
+        except (ValueError, TypeError, SyntaxError):
+            pass
+        text = ast.unparse(node).replace(" ", "")
+        known = {"-float('inf')": float("-inf"), "float('-inf')": float("-inf"), "float('inf')": float("inf"),
+                 "float('nan')": float("nan")}
+        if text.replace('"', "'") in known:
+            return known[text.replace('"', "'")]
+        raise self.fail(node, f"other={ast.unparse(node)}: a literal number, float('inf') or float('nan') is needed")
+
+    def store(self, node: ast.Call) -> None:
+        kw = {k.arg: k.value for k in node.keywords}
+        for h in CACHE_HINTS:
+            if h in kw:
+                self.notes.append(f"line {node.lineno}: tl.store {h}= dropped")
+        unknown = set(kw) - {"mask", "boundary_check", *CACHE_HINTS}
+        if unknown:
+            raise self.fail(node, f"tl.store options {sorted(unknown)} are not lowered")
+        ptr = self.ev(node.args[0])
+        value = self._value(self.ev(node.args[1]), node)
+        mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[2]) if len(node.args) > 2 else None)
+        arr, index, shape, vshape, _ = self.access(ptr, mask, node)
+        if isinstance(value, Scalar):
+            raise self.fail(node, "storing a scalar is not lowered (store a tile)")
+        t = self.materialize(value, node)
+        text = t.text
+        if t.dtype != f"{arr}.dtype":
+            text = f"ct.astype({text}, {arr}.dtype)"  # tl.store converts to the pointer's element type
+        if tuple(shape) != tuple(t.shape):
+            text = f"ct.reshape({text}, ({', '.join(shape)}{',' if len(shape) == 1 else ''}))"
+        idx = f"({', '.join(index)}{',' if len(index) == 1 else ''})"
+        self.emit(f"ct.store({arr}, index={idx}, tile={text})")
+
+    def block_ptr(self, node: ast.Call, kw: dict) -> BlockPtr:
+        names = ("base", "shape", "strides", "offsets", "block_shape", "order")
+        args = dict(zip(names, node.args)) | kw
+        missing = [n for n in names if n not in args]
+        if missing:
+            raise self.fail(node, f"tl.make_block_ptr without {', '.join(missing)}")
+        base = self.ev(args["base"])
+        if not isinstance(base, Ptr) or any(isinstance(t.index, Idx) for t in base.terms):
+            raise self.fail(node, "the block pointer's base must be a pointer parameter plus scalar offsets")
+        shape, strides = self._tuple(args["shape"]), self._tuple(args["strides"])
+        offsets, block = self._tuple(args["offsets"]), self._tuple(args["block_shape"])
+        index = []
+        for off, blk, onode in zip(offsets, block, args["offsets"].elts):  # type: ignore[attr-defined]
+            v = self.ev(onode)
+            if off == "0":
+                index.append("0")
+            elif isinstance(v, Scalar) and v.factors and blk in v.factors:
+                index.append(v.factors[0] if v.factors[1] == blk else v.factors[1])
+            else:
+                raise self.fail(onode, f"offset `{off}` is not a multiple of the block size {blk} "
+                                       "(write `pid * BLOCK`): only whole-block offsets are lowered")
+        for e in shape + strides:
+            if not (e.isidentifier() or e.isdigit()):
+                raise self.fail(node, f"`{e}`: shapes and strides of block pointers must be parameters or literals")
+        note = "tl.make_block_ptr order= is a layout hint: the view's strides carry the layout"
+        if note not in self.notes:
+            self.notes.append(note)
+        return BlockPtr(base.param, base.terms, shape, strides, tuple(index), block)
+
+    # ------------------------------------------------ the kernel
+
+    def signature(self) -> tuple[str, list[dict]]:
+        body = "\n".join(self.lines)
+        params, out = [], []
+        for p in self.k.params:
+            kind = self.kinds[p]
+            used = kind == "array" or _mentions(body, p) or kind == "constant"
+            if kind == "array":
+                params.append(p)
+                out.append({"name": p, "kind": "array"})
+            elif kind == "constant":
+                ann = self.const_types.get(p, "int")
+                params.append(f"{p}: ct.Constant[{ann}]")
+                out.append({"name": p, "kind": "constant", "type": ann})
+            elif used:
+                ann = "float" if self.const_types.get(p) == "float" else "int"
+                params.append(f"{p}: {ann}")
+                out.append({"name": p, "kind": "scalar", "type": ann})
+        return ", ".join(params), out
+
+
+def _mentions(text: str, name: str) -> bool:
+    import re
+
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
+
+
+def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str]) -> Lowered:
+    """The cuTile Python form of ``kernel``. ``kinds``: parameter → "array" | "scalar" | "constant" (from a launch);
+    ``types``: scalar/constant parameter → "int" | "float" | "bool"."""
+    lw = _Lowerer(kernel, kinds, types)
+    lw.run()
+    params_text, params = lw.signature()
+    rel = kernel.path.name
+    header = [f'"""cuTile Python form of the Triton kernel {kernel.name} ({rel}:{kernel.line}), written by '
+              "tileport's Triton frontend.", "",
+              "Generated: regenerate with `tileport lower`, never edit. Each pointer parameter is an array view "
+              "(lowering.json", 'says how a launch builds it from the Triton arguments)."""',
+              "import cuda.tile as ct", "", "", "@ct.kernel", f"def {kernel.name}({params_text}):"]
+    source = "\n".join(header + lw.lines) + "\n"
+    return Lowered(kernel, source, params, lw.views, lw.notes)

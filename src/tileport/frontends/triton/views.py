@@ -1,0 +1,95 @@
+"""The arrays a lowered Triton kernel takes in place of raw pointers, and how a launch builds them.
+
+Triton addresses memory as ``ptr + Σ index_k * stride_k``, bounded by masks (``offs < n``) or by a block pointer's
+``shape``. The lowering turns every pointer parameter into an array *view* whose dimension k has the stride the
+kernel multiplies by (a scalar argument, or 1) and the extent the mask compares with: a cuTile load of that view at
+the same indices reads exactly what the masked Triton load reads, and pads where Triton's mask is false.
+
+A dimension no mask bounds gets its extent at launch: the one remaining dimension takes whatever of the tensor the
+others leave (a flat vector, the rows of a matrix); several such dimensions are each matched to the tensor
+dimension with the same stride. The view never reaches past the tensor the argument is (checked here, with the
+reason in the error).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ...errors import TileportError
+
+
+class ViewError(TileportError):
+    """A launch's arguments do not make the array view the lowered kernel reads."""
+
+
+@dataclass(frozen=True)
+class Dim:
+    stride: str               # a kernel parameter (scalar or constexpr) or an integer literal
+    extent: str | None        # the same kinds; None: found at launch (module docstring)
+
+
+@dataclass(frozen=True)
+class View:
+    param: str
+    dims: tuple[Dim, ...]
+
+    def as_json(self) -> dict:
+        return {"param": self.param, "dims": [{"stride": d.stride, "extent": d.extent} for d in self.dims]}
+
+    @staticmethod
+    def from_json(data: dict) -> "View":
+        return View(data["param"], tuple(Dim(d["stride"], d["extent"]) for d in data["dims"]))
+
+
+def _value(text: str, values: Mapping[str, Any], what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    if text not in values:
+        raise ViewError(f"{what} is {text!r}, which the launch does not pass")
+    v = values[text]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ViewError(f"{what} is {text}={v!r}: an integer is needed")
+    return v
+
+
+def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values: Mapping[str, Any]
+                ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(shape, strides) in elements of ``view`` over a tensor of ``shape``/``strides`` for one launch's
+    ``values`` (scalar and constexpr arguments by name)."""
+    name = view.param
+    vstrides = [_value(d.stride, values, f"{name}'s stride {k}") for k, d in enumerate(view.dims)]
+    if any(s < 0 for s in vstrides):
+        raise ViewError(f"{name}: negative strides {vstrides} are not supported")
+    span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, strides)) if all(n > 0 for n in shape) else 0
+    ext: list[int | None] = [None if d.extent is None else _value(d.extent, values, f"{name}'s extent {k}")
+                             for k, d in enumerate(view.dims)]
+    unknown = [k for k, e in enumerate(ext) if e is None]
+    if len(unknown) == 1:
+        k = unknown[0]
+        used = sum((e - 1) * s for e, s in zip(ext, vstrides) if e is not None and e > 0)
+        ext[k] = max(0, (span - 1 - used) // vstrides[k] + 1) if vstrides[k] > 0 and span > 0 else (1 if span else 0)
+    elif unknown:
+        for k in unknown:
+            same = [i for i, s in enumerate(strides) if s == vstrides[k] and shape[i] > 1]
+            if len(same) != 1:
+                raise ViewError(f"{name}: dimension {k} of the kernel's view (stride {vstrides[k]}) has no mask or "
+                                f"block shape bounding it and matches {len(same)} dimensions of the tensor "
+                                f"(shape {tuple(shape)}, strides {tuple(strides)}): cannot tell its extent")
+            ext[k] = shape[same[0]]
+    final = tuple(int(e) for e in ext)  # type: ignore[arg-type]
+    reach = 1 + sum((e - 1) * s for e, s in zip(final, vstrides)) if all(e > 0 for e in final) else 0
+    if reach > span:
+        raise ViewError(f"{name}: the kernel reads shape {final} with strides {tuple(vstrides)} ({reach} elements) "
+                        f"but the tensor spans {span} (shape {tuple(shape)}, strides {tuple(strides)})")
+    return final, tuple(vstrides)
+
+
+def as_view(t: Any, shape: Sequence[int], strides: Sequence[int]) -> Any:
+    """The view of torch tensor or numpy array ``t`` (no copy)."""
+    if callable(getattr(t, "as_strided", None)) and callable(getattr(t, "data_ptr", None)):  # torch
+        return t.as_strided(tuple(shape), tuple(strides))
+    import numpy as np
+
+    return np.lib.stride_tricks.as_strided(t, shape=tuple(shape), strides=tuple(s * t.itemsize for s in strides))

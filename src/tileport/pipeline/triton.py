@@ -1,0 +1,67 @@
+"""``tileport port FILE.py::KERNEL`` for a ``@triton.jit`` kernel: lower it to cuTile Python, then port that.
+
+The port directory gets ``lowered.py`` (the cuTile Python form) and ``lowering.json`` (views, dropped options)
+beside the usual files; the IR diff proves the Rust against the lowered kernel, and ``verdict.json`` names the
+Triton source and says that the step from Triton to the lowered form is checked by running both (GPU tests), not
+by an IR diff: plain Triton has no Tile IR backend to diff against.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import TileportError
+from ..frontends.triton.capture import kinds_of, lowered_launch
+from ..frontends.triton.lower import LoweringError, lower
+from ..frontends.triton.source import find_kernel
+from ..frontends.cutile_py.loader import split_ref
+from ..spec import signature as sigmod
+from ..toolchain.locate import CudaTree
+from .port import Progress, _finish, port
+
+
+def lower_from_launches(ref: str, launches: list[dict], out: Path):
+    """Lower the kernel for the parameter kinds its launches show (they must agree) and write the lowered files."""
+    path, name = split_ref(ref)
+    kernel = find_kernel(path, name)
+    if not launches:
+        raise TileportError(f"{ref}: a Triton kernel is ported from captured launches (which parameters are "
+                            "tensors, the scalar values that make each pointer's view): run `tileport capture --out "
+                            "F -- python HOST.py` and pass --capture F")
+    kinds = [kinds_of(l["args"]) for l in launches]
+    if any(k[0] != kinds[0][0] for k in kinds):
+        raise TileportError(f"{ref}: launches disagree on which parameters are tensors: "
+                            f"{sorted({json.dumps(k[0], sort_keys=True) for k in kinds})}")
+    types: dict[str, str] = {}
+    for _, t in kinds:
+        for k, v in t.items():
+            if types.setdefault(k, v) != v:
+                types[k] = "float" if "float" in (v, types[k]) else v
+    lowered = lower(kernel, kinds[0][0], types)
+    return lowered, lowered.write(out)
+
+
+def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,
+                progress: Progress = lambda s: None) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    progress(f"lower: {ref} → {out / 'lowered.py'}")
+    try:
+        lowered, lowered_py = lower_from_launches(ref, launches, out)
+    except LoweringError as exc:
+        verdict = {"kernel": split_ref(ref)[1], "source": str(split_ref(ref)[0]), "frontend": "triton",
+                   "stages": {"lower": {"ok": False, "error": str(exc),
+                                        "location": {"file": exc.file, "line": exc.line, "col": exc.col}}}}
+        return _finish(verdict, out)
+    lowered_ref = f"{lowered_py.resolve()}::{lowered.kernel.name}"
+    records = [lowered_launch(l, lowered.report(), lowered_ref) for l in launches]
+    named = [sigmod.bind(s, [p["name"] for p in lowered.params], lowered.kernel.name) for s in sigs]
+    verdict = port(lowered_ref, named, records, tree, out, arch, progress)
+    verdict["frontend"] = "triton"
+    verdict["triton"] = {"kernel": ref, "lowered": "lowered.py", "lowering": "lowering.json",
+                         "notes": lowered.notes,
+                         "options_dropped": sorted({k for l in launches for k in l.get("options", {})}),
+                         "checked_by": "the GPU tests run the Triton kernel and the port on the same inputs; the IR "
+                                       "diff proves the Rust against lowered.py"}
+    verdict["stages"] = {"lower": {"ok": True, "lowered": "lowered.py"}, **verdict["stages"]}
+    (out / "verdict.json").write_text(json.dumps(verdict, indent=1, sort_keys=True) + "\n")
+    return verdict
