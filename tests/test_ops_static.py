@@ -9,7 +9,8 @@ import types
 
 import pytest
 
-from tileport.examples import EXAMPLES_DIR, PROVEN
+from tileport.examples import PROVEN, kernel_path
+from tileport.examples.triton import OPS as TRITON_OPS
 from tileport.frontends.cutile_py.loader import load_kernel
 from tileport.ops import _common as C
 from tileport.ops.registry import NAMES, OPS, op_names, wrapper
@@ -21,12 +22,12 @@ SURFACE = ("DTYPES", "PORT_SIGNATURES", "reference", "sample_inputs", "tolerance
 
 
 def _kernel(name):
-    return load_kernel(f"{EXAMPLES_DIR / (name + '.py')}::{name}")
+    return load_kernel(f"{kernel_path(name)}::{name}")
 
 
 def test_registry_is_the_proven_examples():
-    assert op_names() == list(NAMES) == list(PROVEN)
-    assert set(OPS) == set(PROVEN) and len(OPS) == len(PROVEN) >= 22
+    assert op_names() == list(NAMES) == list(PROVEN) + list(TRITON_OPS)
+    assert set(OPS) == set(PROVEN) | set(TRITON_OPS) and len(PROVEN) >= 22 and len(TRITON_OPS) >= 8
     with pytest.raises(KeyError, match="no op 'nope'"):
         OPS["nope"]
 
@@ -152,7 +153,7 @@ def test_ops_summary_is_generated_from_the_committed_results():
 
 
 def test_bench_table_rows_show_both_ratios():
-    """The bench table carries rs/py and rs/eager (and says when the eager baseline failed)."""
+    """The bench table carries rs/py, rs/eager and rs/triton (and says when the eager baseline failed)."""
     from tileport.bench.runner import table_rows
 
     record = {"backends": ["cutile", "cutile-rs"], "results": [
@@ -160,7 +161,10 @@ def test_bench_table_rows_show_both_ratios():
          "eager_ratio": 0.5, "backends": {"cutile": {"median_us": 2.0, "GBps": 10.0, "pct_of_ceiling": 50.0},
                                           "cutile-rs": {"median_us": 2.02, "GBps": 9.9, "pct_of_ceiling": 49.5}}},
         {"op": "swiglu", "dtype": "float16", "case": "large", "shape": "8x8", "flops": 0, "ratio": None,
-         "torch_eager": {"error": "boom"}, "backends": {}}]}
+         "torch_eager": {"error": "boom"}, "backends": {}},
+        {"op": "triton_softmax", "dtype": "float16", "case": "large", "shape": "8x8", "flops": 0, "ratio": 1.0,
+         "triton_ratio": 0.9, "backends": {}}]}
     rows = table_rows(record)
-    assert rows[0][-3:] == ["1.010", "0.500", ""]
+    assert rows[0][-4:] == ["1.010", "0.500", "-", ""]
     assert "torch eager: boom" in rows[1][-1]
+    assert rows[2][-2] == "0.900"

@@ -3110,6 +3110,1265 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
     }
 }
 
+/// `triton_attention`: launches one of its entries (triton_attention_f16_is_causal_true, triton_attention_f16_is_causal_false, triton_attention_bf16_is_causal_true, triton_attention_bf16_is_causal_false) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_triton_attention(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "triton_attention::triton_attention_f16_is_causal_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 2])?;
+                    let Q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "Q",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let K = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "K",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let V = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "V",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut Out = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "Out",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[Q.spec(), K.spec(), V.spec(), Out.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::triton_attention::port::triton_attention_f16_is_causal_true(
+                                &Q,
+                                &K,
+                                &V,
+                                (&mut Out).partition(rt::tile([1, g[1], g[0]])),
+                                s[0] as f32,
+                                s[1] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "triton_attention::triton_attention_f16_is_causal_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 2])?;
+                    let Q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "Q",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let K = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "K",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let V = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "V",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut Out = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "Out",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[Q.spec(), K.spec(), V.spec(), Out.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::triton_attention::port::triton_attention_f16_is_causal_false(
+                                &Q,
+                                &K,
+                                &V,
+                                (&mut Out).partition(rt::tile([1, g[1], g[0]])),
+                                s[0] as f32,
+                                s[1] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "triton_attention::triton_attention_bf16_is_causal_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 2])?;
+                    let Q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "Q",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let K = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "K",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let V = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "V",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut Out = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "Out",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[Q.spec(), K.spec(), V.spec(), Out.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::triton_attention::port::triton_attention_bf16_is_causal_true(
+                                &Q,
+                                &K,
+                                &V,
+                                (&mut Out).partition(rt::tile([1, g[1], g[0]])),
+                                s[0] as f32,
+                                s[1] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                3 => {
+                    let op = "triton_attention::triton_attention_bf16_is_causal_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 2])?;
+                    let Q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "Q",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let K = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "K",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let V = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "V",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut Out = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "Out",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[Q.spec(), K.spec(), V.spec(), Out.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::triton_attention::port::triton_attention_bf16_is_causal_false(
+                                &Q,
+                                &K,
+                                &V,
+                                (&mut Out).partition(rt::tile([1, g[1], g[0]])),
+                                s[0] as f32,
+                                s[1] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("triton_attention: no entry {} (it has 4)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `triton_dropout`: launches one of its entries (triton_dropout_f32, triton_dropout_f16, triton_dropout_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_triton_dropout(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "triton_dropout::triton_dropout_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
+                    let x_ptr = rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y_ptr =
+                        rt::borrow::<f32>(op, &t[1], "y_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_dropout::port::triton_dropout_f32(
+                            &x_ptr,
+                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                            s[2] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "triton_dropout::triton_dropout_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
+                    let x_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_dropout::port::triton_dropout_f16(
+                            &x_ptr,
+                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                            s[2] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "triton_dropout::triton_dropout_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
+                    let x_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_dropout::port::triton_dropout_bf16(
+                            &x_ptr,
+                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                            s[2] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("triton_dropout: no entry {} (it has 3)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `triton_layer_norm`: launches one of its entries (triton_layer_norm_f32, triton_layer_norm_f16, triton_layer_norm_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_triton_layer_norm(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "triton_layer_norm::triton_layer_norm_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 3])?;
+                    let x_ptr = rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 2, dev)?;
+                    let w_ptr = rt::borrow::<f32>(op, &t[1], "w_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let b_ptr = rt::borrow::<f32>(op, &t[2], "b_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y_ptr =
+                        rt::borrow::<f32>(op, &t[3], "y_ptr", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[x_ptr.spec(), w_ptr.spec(), b_ptr.spec(), y_ptr.spec()],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_layer_norm::port::triton_layer_norm_f32(
+                            &x_ptr,
+                            &w_ptr,
+                            &b_ptr,
+                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                            s[2] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "triton_layer_norm::triton_layer_norm_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 3])?;
+                    let x_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x_ptr",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let w_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "w_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let b_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "b_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "y_ptr",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[x_ptr.spec(), w_ptr.spec(), b_ptr.spec(), y_ptr.spec()],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_layer_norm::port::triton_layer_norm_f16(
+                            &x_ptr,
+                            &w_ptr,
+                            &b_ptr,
+                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                            s[2] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "triton_layer_norm::triton_layer_norm_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 3])?;
+                    let x_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let w_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "w_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let b_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "b_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "y_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[x_ptr.spec(), w_ptr.spec(), b_ptr.spec(), y_ptr.spec()],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_layer_norm::port::triton_layer_norm_bf16(
+                            &x_ptr,
+                            &w_ptr,
+                            &b_ptr,
+                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                            s[2] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("triton_layer_norm: no entry {} (it has 3)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `triton_matmul`: launches one of its entries (triton_matmul_f16, triton_matmul_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_triton_matmul(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "triton_matmul::triton_matmul_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 1])?;
+                    let a_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "a_ptr",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let b_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "b_ptr",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut c_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "c_ptr",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[a_ptr.spec(), b_ptr.spec(), c_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_matmul::port::triton_matmul_f16(
+                            &a_ptr,
+                            &b_ptr,
+                            (&mut c_ptr).partition(rt::tile([g[0], g[1]])),
+                            s[0] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "triton_matmul::triton_matmul_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 1])?;
+                    let a_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "a_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let b_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "b_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let mut c_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "c_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[a_ptr.spec(), b_ptr.spec(), c_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_matmul::port::triton_matmul_bf16(
+                            &a_ptr,
+                            &b_ptr,
+                            (&mut c_ptr).partition(rt::tile([g[0], g[1]])),
+                            s[0] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("triton_matmul: no entry {} (it has 2)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `triton_rms_norm`: launches one of its entries (triton_rms_norm_f32, triton_rms_norm_f16, triton_rms_norm_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_triton_rms_norm(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "triton_rms_norm::triton_rms_norm_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
+                    let x_ptr = rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 2, dev)?;
+                    let w_ptr = rt::borrow::<f32>(op, &t[1], "w_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y_ptr =
+                        rt::borrow::<f32>(op, &t[2], "y_ptr", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[x_ptr.spec(), w_ptr.spec(), y_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_rms_norm::port::triton_rms_norm_f32(
+                            &x_ptr,
+                            &w_ptr,
+                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            s[0] as f32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "triton_rms_norm::triton_rms_norm_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
+                    let x_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x_ptr",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let w_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "w_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "y_ptr",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x_ptr.spec(), w_ptr.spec(), y_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_rms_norm::port::triton_rms_norm_f16(
+                            &x_ptr,
+                            &w_ptr,
+                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            s[0] as f32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "triton_rms_norm::triton_rms_norm_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
+                    let x_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let w_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "w_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "y_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x_ptr.spec(), w_ptr.spec(), y_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_rms_norm::port::triton_rms_norm_bf16(
+                            &x_ptr,
+                            &w_ptr,
+                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            s[0] as f32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("triton_rms_norm: no entry {} (it has 3)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `triton_softmax`: launches one of its entries (triton_softmax_f32, triton_softmax_f16, triton_softmax_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_triton_softmax(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "triton_softmax::triton_softmax_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let mut out_ptr =
+                        rt::borrow::<f32>(op, &t[0], "out_ptr", (DTYPE_F32, "f32"), 2, dev)?;
+                    let in_ptr =
+                        rt::borrow::<f32>(op, &t[1], "in_ptr", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[out_ptr.spec(), in_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_softmax::port::triton_softmax_f32(
+                            (&mut out_ptr).partition(rt::tile([1, g[0]])),
+                            &in_ptr,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "triton_softmax::triton_softmax_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let mut out_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "out_ptr",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let in_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "in_ptr",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[out_ptr.spec(), in_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_softmax::port::triton_softmax_f16(
+                            (&mut out_ptr).partition(rt::tile([1, g[0]])),
+                            &in_ptr,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "triton_softmax::triton_softmax_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let mut out_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "out_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let in_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "in_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[out_ptr.spec(), in_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_softmax::port::triton_softmax_bf16(
+                            (&mut out_ptr).partition(rt::tile([1, g[0]])),
+                            &in_ptr,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("triton_softmax: no entry {} (it has 3)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `triton_swiglu`: launches one of its entries (triton_swiglu_f32, triton_swiglu_f16, triton_swiglu_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_triton_swiglu(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "triton_swiglu::triton_swiglu_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
+                    let g_ptr = rt::borrow::<f32>(op, &t[0], "g_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let u_ptr = rt::borrow::<f32>(op, &t[1], "u_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut y_ptr =
+                        rt::borrow::<f32>(op, &t[2], "y_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[g_ptr.spec(), u_ptr.spec(), y_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_swiglu::port::triton_swiglu_f32(
+                            &g_ptr,
+                            &u_ptr,
+                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "triton_swiglu::triton_swiglu_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
+                    let g_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "g_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let u_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "u_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "y_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[g_ptr.spec(), u_ptr.spec(), y_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_swiglu::port::triton_swiglu_f16(
+                            &g_ptr,
+                            &u_ptr,
+                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "triton_swiglu::triton_swiglu_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
+                    let g_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "g_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let u_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "u_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut y_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "y_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[g_ptr.spec(), u_ptr.spec(), y_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_swiglu::port::triton_swiglu_bf16(
+                            &g_ptr,
+                            &u_ptr,
+                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("triton_swiglu: no entry {} (it has 3)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `triton_vector_add`: launches one of its entries (triton_vector_add_f32, triton_vector_add_f16, triton_vector_add_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_triton_vector_add(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "triton_vector_add::triton_vector_add_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
+                    let x_ptr = rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let y_ptr = rt::borrow::<f32>(op, &t[1], "y_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut out_ptr =
+                        rt::borrow::<f32>(op, &t[2], "out_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec(), out_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_vector_add::port::triton_vector_add_f32(
+                            &x_ptr,
+                            &y_ptr,
+                            (&mut out_ptr).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "triton_vector_add::triton_vector_add_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
+                    let x_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let y_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut out_ptr = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "out_ptr",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec(), out_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_vector_add::port::triton_vector_add_f16(
+                            &x_ptr,
+                            &y_ptr,
+                            (&mut out_ptr).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "triton_vector_add::triton_vector_add_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
+                    let x_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let y_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let mut out_ptr = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "out_ptr",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec(), out_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_vector_add::port::triton_vector_add_bf16(
+                            &x_ptr,
+                            &y_ptr,
+                            (&mut out_ptr).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("triton_vector_add: no entry {} (it has 3)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
 /// `vector_add`: launches one of its entries (vector_add_f32, vector_add_f16, vector_add_bf16) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.

@@ -1,4 +1,5 @@
-"""Benchmark every op on both backends: the original cuTile Python kernel and its cuTile Rust port.
+"""Benchmark every op on both backends: the original cuTile Python kernel and its cuTile Rust port (and, for the
+ops that serve a Triton kernel, the Triton kernel itself: the ``triton`` column and the rs/triton ratio).
 
 Per op x dtype x shape case: the median time of each backend over CUDA-event-timed calls after a warm-up, with the
 inputs rotated over enough copies that they cannot stay in L2 and the calls queued behind a GPU sleep, so that the
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..ops import _common as C
+from ..examples.triton import OPS as TRITON_OPS
 from ..ops.registry import NAMES, OPS, wrapper
 
 BACKENDS = ("cutile", "cutile-rs")
@@ -209,7 +211,8 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
         row["error"] = f"inputs: {_err(exc)}"
         return row
     rtol, atol = mod.tolerance(dtype)
-    for be in opts.backends:
+    extra = ["triton"] if name in TRITON_OPS and "triton" not in opts.backends else []  # the kernel it was ported from
+    for be in list(opts.backends) + extra:
         res: dict[str, Any] = {}
         row["backends"][be] = res
         try:
@@ -244,6 +247,9 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
         row["ceiling"] = {"kind": "device copy GB/s", "value": ceilings.get("copy_GBps")}
     py, rs = (row["backends"].get(b, {}).get("median_us") for b in BACKENDS)
     row["ratio"] = rs / py if py and rs else None
+    tr = row["backends"].get("triton", {}).get("median_us")
+    if tr:
+        row["triton_ratio"] = rs / tr if rs else None
     eager = getattr(mod, "torch_eager", None)
     if eager is not None and name not in TORCH_BASELINES:  # the op as PyTorch runs it eagerly, same inputs
         try:
@@ -279,8 +285,14 @@ def summarize(rows: list[dict]) -> dict:
     for r in rows:
         if r.get("ratio"):
             per_op.setdefault(r["op"], []).append(r["ratio"])
+    per_op_triton: dict[str, list[float]] = {}
+    for r in rows:
+        if r.get("triton_ratio"):
+            per_op_triton.setdefault(r["op"], []).append(r["triton_ratio"])
     return {"per_op": {op: geomean(v) for op, v in per_op.items()},
             "overall": geomean([x for v in per_op.values() for x in v]),
+            "triton": {"per_op": {op: geomean(v) for op, v in per_op_triton.items()},
+                       "overall": geomean([x for v in per_op_triton.values() for x in v]) if per_op_triton else None},
             "measured": sum(len(v) for v in per_op.values()),
             "failed": sum(1 for r in rows if r.get("error") or any("error" in b for b in r["backends"].values()))}
 
@@ -363,7 +375,8 @@ def table_rows(record: dict) -> list[list[str]]:
                 notes.append(f"{be}: WRONG (max abs err {b.get('max_abs_err'):.3g})")
         if (r.get("torch_eager") or {}).get("error"):
             notes.append(f"torch eager: {r['torch_eager']['error'][:100]}")
-        cells += [_fmt(r.get("ratio"), ".3f"), _fmt(r.get("eager_ratio"), ".3f"), "; ".join(notes)]
+        cells += [_fmt(r.get("ratio"), ".3f"), _fmt(r.get("eager_ratio"), ".3f"), _fmt(r.get("triton_ratio"), ".3f"),
+                  "; ".join(notes)]
         out.append(cells)
     return out
 
@@ -372,7 +385,7 @@ def print_report(record: dict) -> None:
     head = ["op", "dtype", "case", "shape"]
     for be in record["backends"]:
         head += [f"{be} µs", f"{be} rate", f"{be} %ceil"]
-    head += ["rs/py", "rs/eager", "notes"]
+    head += ["rs/py", "rs/eager", "rs/triton", "notes"]
     rows = table_rows(record)
     s = record["summary"]
     lines = [f"ceiling: device copy {_fmt(record['ceilings'].get('copy_GBps'), '.0f')} GB/s",
@@ -382,6 +395,10 @@ def print_report(record: dict) -> None:
              "geomean rs/py per op: " + ", ".join(f"{k} {_fmt(v, '.3f')}" for k, v in s["per_op"].items()),
              f"overall geomean rs/py: {_fmt(s['overall'], '.3f')} over {s['measured']} measurements; "
              f"{s['failed']} with errors"]
+    if (s.get("triton") or {}).get("per_op"):
+        lines.append("geomean rs/triton per Triton kernel: " + ", ".join(
+            f"{k} {_fmt(v, '.3f')}" for k, v in s["triton"]["per_op"].items()) +
+            f"; overall {_fmt(s['triton']['overall'], '.3f')}")
     try:
         from rich.console import Console
         from rich.table import Table
@@ -422,6 +439,8 @@ def main(argv: list[str] | None = None) -> int:
         record["ceilings"]["copy_error"] = _err(exc)
     torch.cuda.empty_cache()
     record["launch_overhead"] = launch_overhead(torch, opts.backends)
+    if any(n in TRITON_OPS for n in opts.ops) and "triton" not in record["backends"]:
+        record["backends"] = list(record["backends"]) + ["triton"]
     for name in opts.ops:
         for dtype in OPS[name].DTYPES:
             if opts.dtypes and dtype not in opts.dtypes:

@@ -9,5 +9,14 @@ PROVEN = ("vector_add", "scale_cast", "bias_act", "matmul", "row_softmax", "pers
           "masked_rowsum", "gelu_erf", "softcap", "matmul_hints",
           "linear", "matmul_tf32", "expert_offsets", "leaky_relu", "token_gather",
           "token_scatter", "transpose", "histogram", "bmm", "rope", "splitk_reduce", "dropout", "group_gemm", "attention")
+
+
+def kernel_path(name: str) -> Path:
+    """The cuTile Python source of an op's kernel: an example here, or a Triton example's lowered form."""
+    from .triton import LOWERED_DIR, OPS
+
+    return LOWERED_DIR / f"{name}.py" if name in OPS else EXAMPLES_DIR / f"{name}.py"
+
+
 #: Examples the translator does not prove (yet), each with what stops it (tests check these outcomes too).
 NOT_PROVEN = {"gather_rows": "refused: ct.gather from a 2-D (strided) table (cutile 0.3.1 has no in-kernel stride accessor)", "numerics": "refused: every block stores count[0]"}

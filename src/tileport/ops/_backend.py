@@ -11,7 +11,9 @@ from typing import Any
 
 from ..errors import TileportError
 
-BACKENDS = ("cutile", "cutile-rs")
+#: "triton" runs the original kernel of the ops that serve a Triton kernel (tileport.ops.triton_*); the others
+#: refuse it
+BACKENDS = ("cutile", "cutile-rs", "triton")
 DEFAULT = "cutile-rs"
 _chosen: str | None = None
 #: internal: the "backend" of torch.compile's fake implementations — validate and allocate, launch nothing
@@ -53,6 +55,9 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, *, backend: str
     name = current_backend(backend)
     if name is TRACING:
         return
+    if name == "triton":
+        raise BackendError(f"backend 'triton' runs Triton kernels, and {kernel._pyfunc.__name__} is a cuTile kernel "
+                           "(only the tileport.ops.triton_* ops have one): choose cutile or cutile-rs")
     if name == "cutile":
         import cuda.tile as ct
         import torch

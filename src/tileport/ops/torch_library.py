@@ -45,6 +45,14 @@ SCHEMAS: dict[str, str] = {
     "dropout": "Tensor x, float p=0.5, int seed=0",
     "group_gemm": "Tensor a, Tensor b, Tensor tile_group",
     "attention": "Tensor q, Tensor k, Tensor v, float? scale=None, bool is_causal=False",
+    "triton_vector_add": "Tensor x, Tensor y",
+    "triton_softmax": "Tensor x",
+    "triton_rms_norm": "Tensor x, Tensor weight, float eps=1e-06",
+    "triton_layer_norm": "Tensor x, Tensor weight, Tensor bias, float eps=1e-05",
+    "triton_swiglu": "Tensor gate, Tensor up",
+    "triton_dropout": "Tensor x, float p=0.5, int seed=0",
+    "triton_matmul": "Tensor a, Tensor b",
+    "triton_attention": "Tensor q, Tensor k, Tensor v, float? scale=None, bool is_causal=False",
 }
 NAMESPACE = "tileport"
 _registered = False

@@ -1,6 +1,6 @@
 """``tileport port FILE.py::KERNEL`` for a ``@triton.jit`` kernel: lower it to cuTile Python, then port that.
 
-The port directory gets ``lowered.py`` (the cuTile Python form) and ``lowering.json`` (views, dropped options)
+The port directory gets ``lowered.py`` (the cuTile Python form) and ``lowered.json`` (views, dropped options)
 beside the usual files; the IR diff proves the Rust against the lowered kernel, and ``verdict.json`` names the
 Triton source and says that the step from Triton to the lowered form is checked by running both (GPU tests), not
 by an IR diff: plain Triton has no Tile IR backend to diff against.
@@ -20,8 +20,8 @@ from ..toolchain.locate import CudaTree
 from .port import Progress, _finish, port
 
 
-def lower_from_launches(ref: str, launches: list[dict], out: Path):
-    """Lower the kernel for the parameter kinds its launches show (they must agree) and write the lowered files."""
+def lower_from_launches(ref: str, launches: list[dict]):
+    """Lower the kernel for the parameter kinds its launches show (they must agree)."""
     path, name = split_ref(ref)
     kernel = find_kernel(path, name)
     if not launches:
@@ -37,8 +37,7 @@ def lower_from_launches(ref: str, launches: list[dict], out: Path):
         for k, v in t.items():
             if types.setdefault(k, v) != v:
                 types[k] = "float" if "float" in (v, types[k]) else v
-    lowered = lower(kernel, kinds[0][0], types)
-    return lowered, lowered.write(out)
+    return lower(kernel, kinds[0][0], types)
 
 
 def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,
@@ -46,7 +45,8 @@ def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
     out.mkdir(parents=True, exist_ok=True)
     progress(f"lower: {ref} → {out / 'lowered.py'}")
     try:
-        lowered, lowered_py = lower_from_launches(ref, launches, out)
+        lowered = lower_from_launches(ref, launches)
+        lowered_py = lowered.write(out / "lowered.py")
     except LoweringError as exc:
         verdict = {"kernel": split_ref(ref)[1], "source": str(split_ref(ref)[0]), "frontend": "triton",
                    "stages": {"lower": {"ok": False, "error": str(exc),
@@ -57,7 +57,7 @@ def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
     named = [sigmod.bind(s, [p["name"] for p in lowered.params], lowered.kernel.name) for s in sigs]
     verdict = port(lowered_ref, named, records, tree, out, arch, progress)
     verdict["frontend"] = "triton"
-    verdict["triton"] = {"kernel": ref, "lowered": "lowered.py", "lowering": "lowering.json",
+    verdict["triton"] = {"kernel": ref, "lowered": "lowered.py", "lowering": "lowered.json",
                          "notes": lowered.notes,
                          "options_dropped": sorted({k for l in launches for k in l.get("options", {})}),
                          "checked_by": "the GPU tests run the Triton kernel and the port on the same inputs; the IR "

@@ -99,9 +99,9 @@ def op_signatures(name: str) -> list[str]:
 
 
 def kernel_source(name: str) -> Path:
-    from ..examples import EXAMPLES_DIR
+    from ..examples import kernel_path
 
-    return EXAMPLES_DIR / f"{name}.py"
+    return kernel_path(name)
 
 
 def port_ops(names: list[str], signatures: dict[str, list[str]], progress: Progress = lambda s: None,

@@ -6,6 +6,8 @@ kept set is reproducible on the host (tileport.ops.dropout.keep_mask) and identi
 import triton
 import triton.language as tl
 
+from ._host import numel
+
 from .vector_add import BLOCK
 
 
@@ -23,6 +25,6 @@ def triton_dropout(x_ptr, y_ptr, n_elements, seed, p, scale, BLOCK_SIZE: tl.cons
     tl.store(y_ptr + offs, tl.where(u >= p, x * scale, 0.0), mask=mask)
 
 
-def launch(x, y, seed, p):
-    n = x.size if not callable(x.size) else x.numel()
-    triton_dropout[(triton.cdiv(n, BLOCK),)](x, y, n, seed, p, 1.0 / (1.0 - p), BLOCK_SIZE=BLOCK)
+def launch(x, y, seed, p, kernel=None):
+    n = numel(x)
+    (kernel or triton_dropout)[(triton.cdiv(n, BLOCK),)](x, y, n, seed, p, 1.0 / (1.0 - p), BLOCK_SIZE=BLOCK)

@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 
-from tileport.examples.triton import dropout, layer_norm, matmul, rms_norm, softmax, swiglu, vector_add
+from tileport.examples.triton import attention, dropout, layer_norm, matmul, rms_norm, softmax, swiglu, vector_add
 
 
 def run(tokens: int, hidden: int, dtype=np.float32) -> None:
@@ -23,6 +23,9 @@ def run(tokens: int, hidden: int, dtype=np.float32) -> None:
     if dtype != np.float32:
         a, bm = x, np.ones((hidden, 256), dtype)
         matmul.launch(a, bm, np.empty((tokens, 256), dtype))
+        q = np.ones((4, tokens, 64), dtype)
+        for causal in (False, True):
+            attention.launch(q, q, q, np.empty_like(q), 0.125, causal)
 
 
 if __name__ == "__main__":

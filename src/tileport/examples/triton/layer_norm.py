@@ -2,7 +2,7 @@
 import triton
 import triton.language as tl
 
-from .softmax import _stride
+from ._host import stride as _stride
 
 
 @triton.jit
@@ -20,7 +20,7 @@ def triton_layer_norm(x_ptr, w_ptr, b_ptr, y_ptr, x_row_stride, y_row_stride, n_
     tl.store(y_ptr + row * y_row_stride + cols, d * rstd * w + b, mask=mask)
 
 
-def launch(x, w, b, y, eps=1e-5):
+def launch(x, w, b, y, eps=1e-5, block=None, kernel=None):
     rows, cols = x.shape
-    triton_layer_norm[(rows,)](x, w, b, y, _stride(x, 0), _stride(y, 0), cols, 1.0 / cols, eps,
-                               BLOCK_SIZE=triton.next_power_of_2(cols))
+    (kernel or triton_layer_norm)[(rows,)](x, w, b, y, _stride(x, 0), _stride(y, 0), cols, 1.0 / cols, eps,
+                                           BLOCK_SIZE=block or triton.next_power_of_2(cols))

@@ -2,7 +2,7 @@
 import triton
 import triton.language as tl
 
-from .softmax import _stride
+from ._host import stride as _stride
 
 
 @triton.jit
@@ -17,7 +17,7 @@ def triton_rms_norm(x_ptr, w_ptr, y_ptr, x_row_stride, y_row_stride, n_cols, inv
     tl.store(y_ptr + row * y_row_stride + cols, x * rstd * w, mask=mask)
 
 
-def launch(x, w, y, eps=1e-6):
+def launch(x, w, y, eps=1e-6, block=None, kernel=None):
     rows, cols = x.shape
-    triton_rms_norm[(rows,)](x, w, y, _stride(x, 0), _stride(y, 0), cols, 1.0 / cols, eps,
-                             BLOCK_SIZE=triton.next_power_of_2(cols))
+    (kernel or triton_rms_norm)[(rows,)](x, w, y, _stride(x, 0), _stride(y, 0), cols, 1.0 / cols, eps,
+                                         BLOCK_SIZE=block or triton.next_power_of_2(cols))

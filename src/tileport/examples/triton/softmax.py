@@ -2,6 +2,8 @@
 import triton
 import triton.language as tl
 
+from ._host import stride as _stride
+
 
 @triton.jit
 def triton_softmax(out_ptr, in_ptr, in_row_stride, out_row_stride, n_cols, BLOCK_SIZE: tl.constexpr):
@@ -15,13 +17,8 @@ def triton_softmax(out_ptr, in_ptr, in_row_stride, out_row_stride, n_cols, BLOCK
     tl.store(out_ptr + row * out_row_stride + cols, num / den, mask=mask)
 
 
-def launch(x, out):
+def launch(x, out, block=None, kernel=None):
     """out[r, :] = softmax(x[r, :]) for a 2-D x whose rows are contiguous."""
     rows, cols = x.shape
-    triton_softmax[(rows,)](out, x, _stride(x, 0), _stride(out, 0), cols,
-                            BLOCK_SIZE=triton.next_power_of_2(cols))
-
-
-def _stride(t, dim):
-    """Element stride of torch tensors and numpy arrays alike."""
-    return t.stride(dim) if callable(getattr(t, "stride", None)) else t.strides[dim] // t.itemsize
+    (kernel or triton_softmax)[(rows,)](out, x, _stride(x, 0), _stride(out, 0), cols,
+                                        BLOCK_SIZE=block or triton.next_power_of_2(cols))

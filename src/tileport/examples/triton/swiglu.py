@@ -2,6 +2,8 @@
 import triton
 import triton.language as tl
 
+from ._host import numel
+
 from .vector_add import BLOCK
 
 
@@ -15,6 +17,6 @@ def triton_swiglu(g_ptr, u_ptr, y_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
     tl.store(y_ptr + offs, g / (1.0 + tl.exp(-g)) * u, mask=mask)
 
 
-def launch(g, u, y):
-    n = g.size if not callable(g.size) else g.numel()
-    triton_swiglu[(triton.cdiv(n, BLOCK),)](g, u, y, n, BLOCK_SIZE=BLOCK)
+def launch(g, u, y, kernel=None):
+    n = numel(g)
+    (kernel or triton_swiglu)[(triton.cdiv(n, BLOCK),)](g, u, y, n, BLOCK_SIZE=BLOCK)

@@ -2,6 +2,8 @@
 import triton
 import triton.language as tl
 
+from ._host import numel
+
 BLOCK = 1024
 
 
@@ -15,7 +17,7 @@ def triton_vector_add(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexp
     tl.store(out_ptr + offsets, x + y, mask=mask)
 
 
-def launch(x, y, out):
+def launch(x, y, out, kernel=None):
     """out = x + y over flat contiguous vectors of one length."""
-    n = x.size if hasattr(x, "size") and not callable(x.size) else x.numel()
-    triton_vector_add[(triton.cdiv(n, BLOCK),)](x, y, out, n, BLOCK_SIZE=BLOCK)
+    n = numel(x)
+    (kernel or triton_vector_add)[(triton.cdiv(n, BLOCK),)](x, y, out, n, BLOCK_SIZE=BLOCK)

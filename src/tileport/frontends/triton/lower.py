@@ -120,15 +120,21 @@ class Lowered:
     notes: list[str] = field(default_factory=list)
 
     def report(self) -> dict:
-        return {"kernel": self.kernel.name, "source": str(self.kernel.path), "line": self.kernel.line,
+        from ...pipeline.port import _display
+
+        return {"kernel": self.kernel.name, "source": _display(self.kernel.path), "line": self.kernel.line,
                 "params": self.params, "views": {k: v.as_json() for k, v in self.views.items()},
                 "notes": self.notes}
 
-    def write(self, out: Path) -> Path:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "lowered.py").write_text(self.source)
-        (out / "lowering.json").write_text(json.dumps(self.report(), indent=1) + "\n")
-        return out / "lowered.py"
+    def report_text(self) -> str:
+        return json.dumps(self.report(), indent=1) + "\n"
+
+    def write(self, path: Path) -> Path:
+        """``path`` (a .py file) gets the lowered kernel, ``path`` with .json its report (views, notes)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.source)
+        path.with_suffix(".json").write_text(self.report_text())
+        return path
 
 
 def _paren(text: str) -> str:
@@ -170,6 +176,7 @@ class _Lowerer:
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # block pointer → (loop var, start, step)
         self._carried: set[str] = set()  # names assigned in the loops being lowered
+        self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
         for p in kernel.params:
             kind = kinds.get(p)
             if kind == "array":
@@ -254,6 +261,10 @@ class _Lowerer:
             raise self.fail(s, f"{type(s).__name__} statements are not supported in Triton kernels here")
 
     def bind(self, name: str, v: object, node: ast.AST) -> None:
+        if name in self._loop_outer and not isinstance(v, (Tile, Scalar)):
+            raise self.fail(node, f"{name} is a pointer, index or mask updated inside a loop: write it from the loop "
+                                  "index instead (`offs = k * BLOCK + tl.arange(0, BLOCK)`), or use a block pointer "
+                                  "advanced by `p = tl.advance(p, ..)`")
         if isinstance(v, Tile):
             if v.text != name:
                 self.emit(f"{name} = {v.text}")
@@ -264,6 +275,20 @@ class _Lowerer:
             self.env[name] = Scalar(name, is_float=v.is_float)
         else:
             self.env[name] = v
+
+    @staticmethod
+    def _assigned(stmts: list[ast.stmt]) -> set[str]:
+        return {t.id for st in stmts for n in ast.walk(st) if isinstance(n, (ast.Assign, ast.AugAssign))
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+
+    def _name_scalars(self, names: set[str]) -> None:
+        """Scalars re-assigned inside a loop or branch become variables of the lowered kernel (until then they
+        are inlined where used); program ids already are."""
+        for name in sorted(names):
+            v = self.env.get(name)
+            if isinstance(v, Scalar) and v.text != name:
+                self.emit(f"{name} = {v.text}")
+                self.env[name] = Scalar(name, is_float=v.is_float)
 
     def _is_advance(self, value: ast.expr, name: str) -> bool:
         return (isinstance(value, ast.Call) and self.tl_attr(value.func) == "advance" and name in self.advances
@@ -313,10 +338,11 @@ class _Lowerer:
         if step != "1":
             raise self.fail(it, "loops with a step other than 1 are not lowered yet: write "
                                 "`for i in range(tl.cdiv(stop - start, step))` and compute the offset from i")
-        carried = {t.id for st in ast.walk(s) if isinstance(st, (ast.Assign, ast.AugAssign))
-                   for t in (st.targets if isinstance(st, ast.Assign) else [st.target]) if isinstance(t, ast.Name)}
-        old_carried = self._carried
+        carried = self._assigned(s.body) - set(self.advances)
+        self._name_scalars(carried)
+        old_carried, old_outer = self._carried, self._loop_outer
         self._carried = old_carried | carried
+        self._loop_outer = old_outer | (carried & set(self.env))
         self.emit(f"for {var} in range({stop}):" if start == "0" else f"for {var} in range({start}, {stop}):")
         self.env[var] = Scalar(var)
         self.indent += 1
@@ -325,7 +351,7 @@ class _Lowerer:
         if len(self.lines) == before:
             self.emit("pass")
         self.indent -= 1
-        self._carried = old_carried
+        self._carried, self._loop_outer = old_carried, old_outer
         for name, bp in saved_ptrs.items():  # after the loop: advanced (stop - start) times
             n = f"({_paren(stop)} - {_paren(start)})" if start != "0" else stop
             var_steps = self.advances[name][2]
@@ -337,6 +363,9 @@ class _Lowerer:
         cond = self.ev(s.test)
         if not isinstance(cond, Scalar):
             raise self.fail(s.test, "`if` on a tile: use tl.where")
+        assigned = self._assigned(s.body + s.orelse)
+        self._name_scalars(assigned)
+        old_carried, self._carried = self._carried, self._carried | assigned
         self.emit(f"if {cond.text}:")
         self.indent += 1
         before = len(self.lines)
@@ -352,6 +381,7 @@ class _Lowerer:
             if len(self.lines) == before:
                 self.emit("pass")
             self.indent -= 1
+        self._carried = old_carried
 
     # ------------------------------------------------ expressions
 
@@ -590,6 +620,13 @@ class _Lowerer:
             if extra:
                 raise self.fail(node, f"tl.dot options {sorted(extra)} are not lowered")
             return self._dot(node, self.ev(node.args[0]), self.ev(node.args[1]), self.ev(acc))
+        if fn in ("trans", "permute") and fn == "trans":
+            if len(node.args) != 1 or node.keywords:
+                raise self.fail(node, "tl.trans(x) of a 2-D tile only")
+            x = self.materialize(self.ev(node.args[0]), node)
+            if len(x.shape) != 2:
+                raise self.fail(node, "tl.trans(x) of a 2-D tile only")
+            return Tile(f"ct.transpose({x.text})", x.shape[::-1], x.dtype)
         if fn in REDUCE:
             x = self.materialize(self.ev(node.args[0]), node)
             axis_node = kw.get("axis") or (node.args[1] if len(node.args) > 1 else None)
@@ -825,11 +862,13 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str]) ->
     lw = _Lowerer(kernel, kinds, types)
     lw.run()
     params_text, params = lw.signature()
-    rel = kernel.path.name
+    from ...pipeline.port import _display
+
+    rel = _display(kernel.path)
     header = [f'"""cuTile Python form of the Triton kernel {kernel.name} ({rel}:{kernel.line}), written by '
               "tileport's Triton frontend.", "",
-              "Generated: regenerate with `tileport lower`, never edit. Each pointer parameter is an array view "
-              "(lowering.json", 'says how a launch builds it from the Triton arguments)."""',
+              "Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how",
+              'a launch builds it from the Triton arguments)."""',
               "import cuda.tile as ct", "", "", "@ct.kernel", f"def {kernel.name}({params_text}):"]
     source = "\n".join(header + lw.lines) + "\n"
     return Lowered(kernel, source, params, lw.views, lw.notes)

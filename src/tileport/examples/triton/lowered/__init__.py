@@ -1,0 +1,1 @@
+"""Generated cuTile Python forms of the Triton examples (tileport.frontends.triton.bundled)."""

@@ -1,0 +1,26 @@
+"""triton_swiglu: y = silu(gate) * up elementwise by the Triton kernel tileport.examples.triton.swiglu (flat
+vectors, 1024 elements per program), served by its port (tileport.ops._triton)."""
+from __future__ import annotations
+
+from . import _common as C
+from . import swiglu as _same
+from ._triton import TritonOp
+
+OP = TritonOp("swiglu")
+DTYPES = C.FLOATS
+PORT_SIGNATURES = C.signatures("g_ptr={dtype}[?]/1, u_ptr={dtype}[?]/1, y_ptr={dtype}[?]/1, BLOCK_SIZE=#1024",
+                               dtype=DTYPES)
+
+
+def triton_swiglu(gate, up, *, backend=None, out=None):
+    C.check("gate", gate, DTYPES, min_ndim=0)
+    C.check("up", up, DTYPES, min_ndim=0, like=gate)
+    C.same_shape("up", up, "gate", gate)
+    y = C.output(out, gate.shape, gate)
+    if gate.numel():
+        OP.example.launch(C.flat("gate", gate), C.flat("up", up), C.flat("out", y), kernel=OP.kernel(backend))
+    return y
+
+
+reference, torch_eager, sample_inputs, tolerance, bytes_moved, flops = (
+    _same.reference, _same.torch_eager, _same.sample_inputs, _same.tolerance, _same.bytes_moved, _same.flops)

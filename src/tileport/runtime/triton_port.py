@@ -1,0 +1,119 @@
+"""A ported Triton kernel, used exactly like the ``@triton.jit`` kernel it replaces: ``ported(k)[grid](*args)``.
+
+The launch binds the Triton arguments as Triton does (positional, keywords, constexprs, launch options), evaluates
+the grid (a callable grid gets the bound arguments), builds each pointer's array view (`frontends/triton/views.py`,
+no copies) and launches the lowered kernel on the chosen backend: ``cutile-rs`` (the Rust port), ``cutile`` (the
+lowered cuTile Python) or ``triton`` (the original kernel, unchanged). Launch options such as ``num_warps`` only
+reach Triton; cutile chooses its own.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import TileportError
+from ..frontends.cutile_py.capture import array_facts
+from ..frontends.triton.capture import bind, grid_of
+from ..frontends.triton.views import View, as_view, view_layout
+
+
+class TritonPortError(TileportError):
+    pass
+
+
+def _load_lowered(path: Path, name: str) -> Any:
+    modname = f"tileport_lowered_{name}"
+    if modname in sys.modules:
+        return getattr(sys.modules[modname], name)
+    spec = importlib.util.spec_from_file_location(modname, path)
+    if spec is None or spec.loader is None:
+        raise TritonPortError(f"{path}: cannot load the lowered kernel")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = module
+    spec.loader.exec_module(module)
+    return getattr(module, name)
+
+
+class PortedKernel:
+    """``jit``'s port; ``lowered`` is the lowered kernel file (its ``.json`` lowering report sits beside it)."""
+
+    def __init__(self, jit: Any, lowered: Path, backend: str | None = None):
+        self.jit = jit
+        self.name = jit.fn.__name__
+        self.backend = backend
+        self.report = json.loads(lowered.with_suffix(".json").read_text())
+        self.lowered_path = lowered
+        self._kernel = None
+        self.params = list(jit.arg_names)
+        self.constexprs = {p.name for p in jit.params if p.is_constexpr}
+        self.views = {k: View.from_json(v) for k, v in self.report["views"].items()}
+
+    def with_backend(self, backend: str | None) -> "PortedKernel":
+        if backend == self.backend:
+            return self
+        other = object.__new__(PortedKernel)
+        other.__dict__.update(self.__dict__, backend=backend)
+        return other
+
+    @property
+    def kernel(self) -> Any:
+        if self._kernel is None:
+            self._kernel = _load_lowered(self.lowered_path, self.name)
+        return self._kernel
+
+    def __getitem__(self, grid: Any):
+        return lambda *args, **kwargs: self.run(grid, args, kwargs)
+
+    def lowered_args(self, bound: dict) -> tuple:
+        values = {k: v for k, v in bound.items() if isinstance(v, (bool, int, float))}
+        out = []
+        for p in self.report["params"]:
+            v = bound[p["name"]]
+            view = self.views.get(p["name"])
+            if view is not None:
+                if callable(getattr(v, "stride", None)):  # torch: the common case, read directly
+                    layout = tuple(v.shape), tuple(v.stride())
+                else:
+                    facts = array_facts(v)
+                    if facts is None:
+                        raise TritonPortError(f"{self.name}: argument {p['name']} must be a tensor, got "
+                                              f"{type(v).__name__}")
+                    layout = facts.shape, facts.strides
+                v = as_view(v, *view_layout(view, *layout, values))
+            out.append(v)
+        return tuple(out)
+
+    def run(self, grid: Any, args: tuple, kwargs: dict) -> None:
+        from ..ops import _backend
+        from ..ops._common import launch
+
+        name = _backend.current_backend(self.backend)
+        if name is _backend.TRACING:
+            return
+        if name == "triton":
+            self.jit[grid](*args, **kwargs)
+            return
+        bound, _options = bind(self.params, self.constexprs, args, kwargs)
+        g = grid_of(grid, bound)
+        launch((g[0], g[1], g[2]), self.kernel, self.lowered_args(bound), name)
+
+
+def ported(jit: Any, lowered: str | Path | None = None, backend: str | None = None) -> PortedKernel:
+    """The port of ``jit`` (a ``@triton.jit`` kernel). ``lowered``: the ``lowered.py`` a ``tileport port`` wrote
+    (a port directory or the file); default: the bundled examples' committed lowered forms."""
+    if lowered is None:
+        from ..examples.triton import LOWERED_DIR
+
+        path = LOWERED_DIR / f"{jit.fn.__name__}.py"
+    else:
+        path = Path(lowered)
+        path = path / "lowered.py" if path.is_dir() else path
+    if not path.is_file():
+        raise TritonPortError(f"{path}: no lowered form of {jit.fn.__name__}; run `tileport port` on the kernel")
+    if not path.with_suffix(".json").is_file():
+        raise TritonPortError(f"{path.with_suffix('.json')}: the lowering report is missing (it says how a launch "
+                              "builds the arrays); re-run `tileport port`")
+    return PortedKernel(jit, path, backend)
