@@ -34,6 +34,11 @@ FAMILIES = {
     "(other ops)": ["vector_add", "scale_cast", "bias_act", "persistent_scale", "causal_mask", "masked_rowsum",
                     "softcap", "expert_offsets", "token_gather", "token_scatter", "transpose", "histogram"],
 }
+#: the Triton examples' ops (issue 8): each against the Triton kernel it was ported from
+TRITON = ["triton_vector_add", "triton_softmax", "triton_rms_norm", "triton_layer_norm", "triton_swiglu",
+          "triton_dropout", "triton_matmul", "triton_attention"]
+TRITON_TEST_ID = re.compile(r"^(PASSED|FAILED|ERROR) tests/gpu/test_triton_gpu\.py::test_port_matches_the_triton_kernel"
+                            r"\[(\w+?)-(float32|float16|bfloat16)-(\w+)\]", re.M)
 TEST_ID = re.compile(r"^(PASSED|FAILED|ERROR) tests/gpu/test_ops_gpu\.py::test_op_matches_reference\[(\w+?)-"
                      r"(float32|float16|bfloat16|int32)-(\w+)-(cutile|cutile-rs)\]", re.M)
 
@@ -55,6 +60,14 @@ def gather() -> dict:
         for op, c in counts.items():  # an op re-run in a later log: each log holds its full set, keep the larger
             if sum(c.values()) > sum(tests[op].values()) or c.get("FAILED") or c.get("ERROR"):
                 tests[op] = c
+    triton_tests: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for log in sorted((REPO / "docs" / "verification" / "h200" / "runtime").glob("gpu-tests*.log")):
+        counts = defaultdict(lambda: defaultdict(int))
+        for outcome, op, _dtype, _case in set(TRITON_TEST_ID.findall(log.read_text())):
+            counts[op][outcome] += 1
+        for op, c in counts.items():
+            if sum(c.values()) > sum(triton_tests[op].values()) or c.get("FAILED") or c.get("ERROR"):
+                triton_tests[op] = c
     bench: dict[str, list[dict]] = defaultdict(list)
     newest: dict[str, str] = {}   # op → start time of the newest run that measured it (each op from one run)
     for path in sorted((REPO / "benchmarks" / "results" / "h200").rglob("bench.json")):
@@ -67,7 +80,7 @@ def gather() -> dict:
                 newest[op], bench[op] = started, []
             if newest[op] == started:
                 bench[op].append(row | {"file": str(path.relative_to(REPO))})
-    return {"ports": ports, "tests": tests, "bench": bench}
+    return {"ports": ports, "tests": tests, "bench": bench, "triton_tests": triton_tests}
 
 
 def family_row(family: str, ops: list[str], data: dict) -> list[str]:
@@ -102,6 +115,27 @@ def family_row(family: str, ops: list[str], data: dict) -> list[str]:
             f"{ge:.2f} over {len(eager)}" if ge else "—", "; ".join(notes)]
 
 
+def triton_row(op: str, data: dict) -> list[str]:
+    port, rows = data["ports"].get(op, {}), data["bench"][op]
+    t, tt = data["tests"][op], data["triton_tests"][op]
+    ratios = [r["triton_ratio"] for r in rows if r.get("triton_ratio")]
+    parity = [r["ratio"] for r in rows if r.get("ratio")]
+
+    def pct(backend: str) -> str:
+        vals = [r["backends"].get(backend, {}).get("pct_of_ceiling") for r in rows if r["case"] == "large"]
+        vals = [v for v in vals if v is not None]
+        return f"{min(vals):.0f} – {max(vals):.0f}%" if vals else "—"
+
+    def outcome(c: dict) -> str:
+        bad = c["FAILED"] + c["ERROR"]
+        return (f"{c['PASSED']} passed" + (f", **{bad} failed**" if bad else "")) if c["PASSED"] or bad else "not run"
+
+    g, gp = _geomean(ratios), _geomean(parity)
+    return [op.removeprefix("triton_"), str(len(port.get("variants", []))),
+            "yes" if port.get("status") == "proven" else "**no**", outcome(tt), outcome(t),
+            f"{g:.3f} over {len(ratios)}" if g else "—", f"{gp:.3f}" if gp else "—", pct("cutile-rs"), pct("triton")]
+
+
 def render(data: dict) -> str:
     head = ["family", "ops (kernels)", "variants", "IR-equivalent", "GPU tests (H200, both backends)",
             "parity rs/py (geomean)", "% of ceiling, cutile-rs, large sizes (min – max)",
@@ -119,6 +153,15 @@ def render(data: dict) -> str:
     g = _geomean(all_ratios)
     lines += ["", f"Over every benchmarked (op, dtype): geomean time(cutile-rs)/time(cutile) = {g:.3f} over "
                   f"{len(all_ratios)} measurements." if g else "", ""]
+    thead = ["Triton kernel", "variants", "IR-equivalent (Rust vs lowered)", "GPU tests: port vs Triton kernel",
+             "GPU tests: cutile and cutile-rs", "time rs / triton (geomean)", "rs / lowered cuTile Python",
+             "% of ceiling, large, cutile-rs", "% of ceiling, large, triton"]
+    lines += ["## Ported Triton kernels", "",
+              "Each `tileport.examples.triton` kernel, lowered to cuTile Python and ported; served as "
+              "`tileport.ops.triton_<name>` (backend `triton` runs the Triton kernel itself). A time ratio above 1 "
+              "means the port is slower than the Triton kernel.", "",
+              "| " + " | ".join(thead) + " |", "|" + "---|" * len(thead)]
+    lines += ["| " + " | ".join(triton_row(op, data)) + " |" for op in TRITON] + [""]
     return "\n".join(lines)
 
 

@@ -161,3 +161,12 @@ def test_port_without_capture_says_what_to_do(tmp_path):
 
     with pytest.raises(TileportError, match="run `tileport capture"):
         lower_from_launches(f"{LOWERED_DIR.parent / 'softmax.py'}::triton_softmax", [])
+
+
+def test_triton_coverage_rows_name_bundled_examples():
+    from tileport.translate.coverage import TRITON_COVERAGE
+
+    named = {c.example for c in TRITON_COVERAGE if c.example}
+    assert named <= {f"triton/{m}" for m in KERNELS}
+    assert all(c.example for c in TRITON_COVERAGE if c.status == "supported")
+    assert {c.status for c in TRITON_COVERAGE} == {"supported", "dropped", "planned"}

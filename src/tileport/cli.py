@@ -279,8 +279,14 @@ def _port_triton(args: argparse.Namespace) -> int:
     if args.capture and not launches:
         raise TileportError(f"{args.capture} has no launch of {args.kernel}")
     sigs = [parse(t) for t in (args.sig or [])]
+    hints = {}
+    for h in args.hint or []:
+        key, _, value = h.partition("=")
+        if not value.isdigit():
+            raise TileportError(f"--hint {h!r}: expected NAME=INT (occupancy=4, num_ctas=2)")
+        hints[key] = int(value)
     verdict = port_triton(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
-                          progress=_progress(args.json))
+                          progress=_progress(args.json), hints=hints)
     if args.json:
         _emit_json(verdict)
     else:
@@ -526,9 +532,20 @@ formatted, one entry with const generics), build (cargo, through cutile's compil
 against its reference). Each stage's result goes into DIR/verdict.json; a failed stage stops the pipeline and says
 why. Exit code 0 only if every stage passed and every variant is equivalent ("status": "proven"). An unsupported
 construct stops translation with file:line:col and leaves DIR/work_order.json for a port written by hand; finish
-it with `tileport verify DIR`.""", epilog=SIG_HELP + "\nexample:\n  tileport port src/tileport/examples/"
-                        "vector_add.py::vector_add --sig 'f32[?]/1, f32[?]/1, f32[?]/1, #1024' --out build/port/vadd")
+it with `tileport verify DIR`.
+
+A @triton.jit kernel is recognised and lowered to cuTile Python first (DIR/lowered.py, DIR/lowered.json: each
+pointer becomes an array view built at launch from the Triton arguments), then ported like any cuTile kernel; it
+needs --capture (the parameter kinds and the values that shape each view). The GPU tests check the lowering
+against the Triton kernel itself. What the lowering accepts: docs/coverage.md (Triton frontend).""",
+                        epilog=SIG_HELP + "\nexamples:\n  tileport port src/tileport/examples/"
+                        "vector_add.py::vector_add --sig 'f32[?]/1, f32[?]/1, f32[?]/1, #1024' --out build/port/vadd\n"
+                        "  tileport capture --out t.json -- python src/tileport/examples/triton/host.py && \\\n"
+                        "  tileport port src/tileport/examples/triton/softmax.py::triton_softmax --capture t.json "
+                        "--hint occupancy=4 --out build/port/tsoftmax")
     _kernel_inputs(po, "port directory")
+    po.add_argument("--hint", action="append", metavar="NAME=INT",
+                    help="Triton kernels: a cuTile kernel option for the lowered form (occupancy, num_ctas)")
     po.add_argument("--arch", help="target for the Rust side's compile (default sm_90)")
     po.add_argument("--json", action="store_true", help="print verdict.json")
     po.set_defaults(func=cmd_port)

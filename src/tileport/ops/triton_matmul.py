@@ -27,5 +27,10 @@ def triton_matmul(a, b, *, backend=None, out=None):
     return c
 
 
+def torch_eager(a, b):
+    """torch.matmul on the same inputs (the bench's comparison and TFLOP/s ceiling)."""
+    return a @ b
+
+
 reference, sample_inputs, tolerance, bytes_moved, flops = (
     _same.reference, _same.sample_inputs, _same.tolerance, _same.bytes_moved, _same.flops)

@@ -20,7 +20,7 @@ from ..toolchain.locate import CudaTree
 from .port import Progress, _finish, port
 
 
-def lower_from_launches(ref: str, launches: list[dict]):
+def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | None = None):
     """Lower the kernel for the parameter kinds its launches show (they must agree)."""
     path, name = split_ref(ref)
     kernel = find_kernel(path, name)
@@ -37,15 +37,15 @@ def lower_from_launches(ref: str, launches: list[dict]):
         for k, v in t.items():
             if types.setdefault(k, v) != v:
                 types[k] = "float" if "float" in (v, types[k]) else v
-    return lower(kernel, kinds[0][0], types)
+    return lower(kernel, kinds[0][0], types, hints)
 
 
 def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,
-                progress: Progress = lambda s: None) -> dict:
+                progress: Progress = lambda s: None, hints: dict[str, int] | None = None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     progress(f"lower: {ref} → {out / 'lowered.py'}")
     try:
-        lowered = lower_from_launches(ref, launches)
+        lowered = lower_from_launches(ref, launches, hints)
         lowered_py = lowered.write(out / "lowered.py")
     except LoweringError as exc:
         verdict = {"kernel": split_ref(ref)[1], "source": str(split_ref(ref)[0]), "frontend": "triton",
@@ -58,7 +58,7 @@ def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
     verdict = port(lowered_ref, named, records, tree, out, arch, progress)
     verdict["frontend"] = "triton"
     verdict["triton"] = {"kernel": ref, "lowered": "lowered.py", "lowering": "lowered.json",
-                         "notes": lowered.notes,
+                         "notes": lowered.notes, "hints": lowered.hints,
                          "options_dropped": sorted({k for l in launches for k in l.get("options", {})}),
                          "checked_by": "the GPU tests run the Triton kernel and the port on the same inputs; the IR "
                                        "diff proves the Rust against lowered.py"}

@@ -29,8 +29,19 @@ def _entry(e: Emitted) -> str:
     body = "".join(f"        {line}\n" for line in e.body)
     params = "".join(f"        {p},\n" for p in e.params)
     return (f"\n{doc}"
-            "    #[cutile::entry()]\n"
+            f"    #[cutile::entry({_hints(e.hints)})]\n"
             f"    pub fn {e.entry}{generics}(\n{params}    ) {{\n{body}    }}\n")
+
+
+def _hints(hints: dict[str, int]) -> str:
+    """``optimization_hints = (sm_90 = (occupancy = 4,),)`` for the pinned target: cutile keys entry hints by
+    architecture where cuTile Python writes ``default`` (irdiff's hints-for-target rule equates the two)."""
+    if not hints:
+        return ""
+    from ..toolchain import pins
+
+    inner = " ".join(f"{k} = {v}," for k, v in hints.items())
+    return f"optimization_hints = ({pins.load().default_arch} = ({inner}),)"
 
 
 def rustfmt(text: str) -> str:

@@ -143,11 +143,63 @@ COVERAGE: tuple[Construct, ...] = (
               "ordering::.., scope::.., Some(mask), Some(token)) }`", S, "histogram",
               "cuTile Python orders the atomic after earlier loads by joining their tokens; cutile uses the tensor's "
               "own token: irdiff's read-only-load-tokens rule (loads of arrays nothing writes order nothing)"),
+    Construct("kernel-hints", "`@ct.kernel(occupancy=N, num_ctas=M)` (literal ints)",
+              "`#[cutile::entry(optimization_hints = (sm_90 = (occupancy = N, num_cta_in_cga = M,),))]`: the same "
+              "Tile IR entry hints, keyed by the target (irdiff's hints-for-target rule)", S, "row_softmax"),
+    Construct("kernel-hints-other", "`@ct.kernel(opt_level=..)` other than 3, per-target (`ByTarget`) hints",
+              "cutile's CompileOptions / per-architecture keys", P, None),
     Construct("atomics-other", "`ct.atomic_max/min/and/or/xor/xchg/cas`, unchecked atomics, atomics on other dtypes "
               "or strided arrays", "`atomic_rmw_tko` with the matching mode / `atomic_cas_tko`", P, None),
 )
 
-BY_ID = {c.id: c for c in COVERAGE}
+#: The Triton frontend's rows: a Triton construct → the cuTile Python it lowers to (tileport.frontends.triton.lower),
+#: which the rows above then carry to Rust. "dropped" rows are accepted and reported in the port's verdict.
+D = "dropped"
+TRITON_COVERAGE: tuple[Construct, ...] = (
+    Construct("triton-program-id", "`tl.program_id(k)`, `tl.num_programs(k)`", "`ct.bid(k)` / `ct.num_blocks(k)`, "
+              "named where Triton names them", S, "triton/vector_add"),
+    Construct("triton-constexpr", "`tl.constexpr` parameters; int/float scalar parameters",
+              "`ct.Constant[int|float|bool]` / `int`, `float` (scalars that only bound or stride a view are dropped "
+              "from the lowered kernel: the view carries them)", S, "triton/softmax"),
+    Construct("triton-index", "`pid * B + tl.arange(0, B)`, `tl.arange(0, B)`, placed with `[:, None]` / `[None, :]`",
+              "tile index `pid` of a size-B tile dimension (used as a value: `ct.arange(B) + pid * B`)", S,
+              "triton/vector_add"),
+    Construct("triton-pointer", "`ptr + Σ index * stride` (stride a parameter or literal, index an index vector or "
+              "a scalar)", "an array view of the tensor with those strides (built at launch, no copy); "
+              "`ct.load`/`ct.store` of it at the tile indices, size-1 dimensions for scalar indices", S,
+              "triton/softmax", "one layout per pointer parameter"),
+    Construct("triton-mask", "`mask=offs < n` (joined by `&`), `other=` 0, ±inf or nan",
+              "the view's extent along offs is n: a padded `ct.load` (padding mode from `other`), a bounds-checked "
+              "`ct.store`", S, "triton/rms_norm", "other masks or `other` values: planned (`triton-gather`)"),
+    Construct("triton-block-ptr", "`tl.make_block_ptr(base [+ scalar offsets], shape, strides, offsets, "
+              "block_shape, order)` with whole-block offsets; `boundary_check`, `padding_option` zero/nan",
+              "a view with that shape and those strides; the offsets become tile indices (`order` is a layout hint the "
+              "strides already carry)", S, "triton/matmul"),
+    Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK, ..))` once per iteration of the enclosing loop",
+              "the tile index follows the loop index (`(pid_m, k)`)", S, "triton/matmul"),
+    Construct("triton-dot", "`tl.dot(a, b, acc)`, `acc += tl.dot(a, b)`", "`ct.mma(a, b, acc)`", S,
+              "triton/matmul"),
+    Construct("triton-math", "`tl.exp/exp2/log/log2/sqrt/rsqrt/abs/sin/cos/floor/ceil/maximum/minimum/where`, "
+              "`tl.sum/max/min(x, axis, keep_dims)`, `tl.trans`, `tl.zeros`, `tl.full`, `tl.cdiv`, operators",
+              "the `ct.` function of the same name (`ct.transpose`, `ct.zeros`, ...), the same operators", S,
+              "triton/attention"),
+    Construct("triton-cast", "`x.to(tl.<dtype>)`, `x.to(p.dtype.element_ty)`; the conversion `tl.store` makes",
+              "`ct.astype(x, ct.<dtype>)` / `ct.astype(x, p.dtype)`", S, "triton/layer_norm"),
+    Construct("triton-control", "`for i in range/tl.range/tl.static_range(start, stop)`, `if` on constexprs or "
+              "scalars (scalars re-assigned inside become variables)", "the same `for` / `if`", S,
+              "triton/attention", "loop steps other than 1: planned"),
+    Construct("triton-options", "launch options `num_warps`, `num_stages`, `num_ctas`, ...; `cache_modifier`, "
+              "`eviction_policy`, `volatile`; `tl.static_assert`", "none: cutile picks its own; each is listed in "
+              "the verdict (`triton.options_dropped`, `triton.notes`)", D, "triton/matmul"),
+    Construct("triton-gather", "masks that are not view bounds, pointers that are not affine in the indices",
+              "`ct.gather` / `ct.scatter` with the mask", P, None),
+    Construct("triton-pointer-loop", "pointers, indices or masks updated inside a loop (`ptrs += BLOCK * stride`)",
+              "the offset from the loop index", P, None),
+    Construct("triton-other", "`tl.atomic_*`, `tl.rand`/`tl.randn`, `@triton.jit` helper calls, scalar loads "
+              "(`tl.load(ptr)`), tensor descriptors, 64-bit scalars", "the matching cuTile constructs", P, None),
+)
+
+BY_ID = {c.id: c for c in COVERAGE + TRITON_COVERAGE}
 
 
 def supported(construct_id: str) -> bool:
@@ -157,11 +209,19 @@ def supported(construct_id: str) -> bool:
 def coverage_markdown() -> str:
     from ..mdtable import render
 
+    rows = [[f"`{c.id}`", c.python, c.rust, c.status, c.example or "", c.note] for c in COVERAGE]
+    triton = render("Triton frontend", "", "", ["id", "Triton", "lowered cuTile Python", "status", "example", "note"],
+                    [[f"`{c.id}`", c.python, c.rust, c.status, c.example or "", c.note] for c in TRITON_COVERAGE])
+    triton = triton.split("\n", 3)[3].lstrip("\n")  # the table only: the title and note come from here
     return render("Translator coverage",
                   "src/tileport/translate/coverage.py` by `python -m tileport.translate.coverage > docs/coverage.md",
                   "A construct whose status is not *supported* is refused with `file:line:col`.",
-                  ["id", "Python", "Rust", "status", "example", "note"],
-                  [[f"`{c.id}`", c.python, c.rust, c.status, c.example or "", c.note] for c in COVERAGE])
+                  ["id", "Python", "Rust", "status", "example", "note"], rows,
+                  footer=["## Triton frontend", "",
+                          "A `@triton.jit` kernel is lowered to cuTile Python first (`tileport port` writes "
+                          "`lowered.py` beside the port), so every row above applies to what it lowers to; these "
+                          "rows say what the lowering accepts. Anything else is refused with `file:line:col`. "
+                          "*dropped* rows are accepted and reported in the verdict.", "", triton.rstrip("\n")])
 
 
 if __name__ == "__main__":

@@ -125,6 +125,7 @@ class Emitted:
     specs: dict[str, str]            # divisibility facts per array, for the irgen driver's --spec
     unsafe_sites: list[dict] = field(default_factory=list)
     abi: list[dict] = field(default_factory=list)  # the entry's runtime parameters, in order (see rustgen.ffi)
+    hints: dict[str, int] = field(default_factory=dict)  # entry optimization hints (cutile names), e.g. occupancy
 
 
 def _comments(src: str) -> dict[int, str]:
@@ -168,6 +169,26 @@ class Emitter:
         self.scattered: set[str] = set()  # arrays written by ct.scatter (declared &Tensor, written via pointers)
 
     # ------------------------------------------------------------------ helpers
+
+    #: ``@ct.kernel(...)`` hints → cutile's entry hint names (Tile IR's entry optimization_hints)
+    KERNEL_HINTS = {"occupancy": "occupancy", "num_ctas": "num_cta_in_cga"}
+
+    def kernel_hints(self) -> dict[str, int]:
+        """The entry hints of ``@ct.kernel(occupancy=N, num_ctas=M)`` (literal ints); other options refused."""
+        out: dict[str, int] = {}
+        for dec in self.fn.decorator_list:
+            if not (isinstance(dec, ast.Call) and self.ct(dec.func) == "kernel"):
+                continue
+            for kw in dec.keywords:
+                if kw.arg in self.KERNEL_HINTS and isinstance(kw.value, ast.Constant) \
+                        and type(kw.value.value) is int:
+                    self.need(kw, "kernel-hints", f"@ct.kernel({kw.arg}=...)")
+                    out[self.KERNEL_HINTS[kw.arg]] = kw.value.value
+                elif kw.arg == "opt_level" and isinstance(kw.value, ast.Constant) and kw.value.value == 3:
+                    continue  # the default
+                else:
+                    raise self.refuse(kw, "kernel-hints-other", f"@ct.kernel({self.text(kw)})")
+        return out
 
     def refuse(self, node: ast.AST, construct: str, detail: str) -> Unsupported:
         return Unsupported(self.file, node, construct, detail)
@@ -1514,4 +1535,4 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             layout.append(f"A{p.rank}")
     doc = (ast.get_docstring(fn) or "").splitlines()
     return Emitted(kernel_name, generics, params, em.body, ",".join(layout), doc, strides, sorted(em.unit_grid),
-                   em.preconditions, specs, em.unsafe_sites, abi)
+                   em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints())

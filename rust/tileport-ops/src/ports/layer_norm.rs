@@ -6,7 +6,7 @@ pub mod port {
     use cutile::core::*;
 
     /// Specialization for x=f32[?,?]/?,1, w=f32[?]/1, b=f32[?]/1, y=f32[?,?]/?,1, inv_n=f32, eps=f32, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn layer_norm_f32<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
         w: &Tensor<f32, { [-1] }>,
@@ -50,7 +50,7 @@ pub mod port {
     }
 
     /// Specialization for x=f16[?,?]/?,1, w=f16[?]/1, b=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn layer_norm_f16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
         w: &Tensor<f16, { [-1] }>,
@@ -95,7 +95,7 @@ pub mod port {
     }
 
     /// Specialization for x=bf16[?,?]/?,1, w=bf16[?]/1, b=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn layer_norm_bf16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,
         w: &Tensor<bf16, { [-1] }>,

@@ -6,7 +6,7 @@ pub mod port {
     use cutile::core::*;
 
     /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn row_softmax_f32<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
         y: &mut Tensor<f32, { [BM, BLOCK] }>,
@@ -31,7 +31,7 @@ pub mod port {
     }
 
     /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn row_softmax_f16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
         y: &mut Tensor<f16, { [BM, BLOCK] }>,
@@ -59,7 +59,7 @@ pub mod port {
     }
 
     /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn row_softmax_bf16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,
         y: &mut Tensor<bf16, { [BM, BLOCK] }>,

@@ -6,7 +6,7 @@ pub mod port {
     use cutile::core::*;
 
     /// Specialization for x_ptr=f32[?,?]/?,1, w_ptr=f32[?]/1, y_ptr=f32[?,?]/?,1, inv_n=f32, eps=f32, BLOCK_SIZE=#1024 (BLOCK_SIZE=1024).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
     pub fn triton_rms_norm_f32<const BLOCK_SIZE: i32>(
         x_ptr: &Tensor<f32, { [-1, -1] }>,
         w_ptr: &Tensor<f32, { [-1] }>,
@@ -38,7 +38,7 @@ pub mod port {
     }
 
     /// Specialization for x_ptr=f16[?,?]/?,1, w_ptr=f16[?]/1, y_ptr=f16[?,?]/?,1, inv_n=f32, eps=f32, BLOCK_SIZE=#1024 (BLOCK_SIZE=1024).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
     pub fn triton_rms_norm_f16<const BLOCK_SIZE: i32>(
         x_ptr: &Tensor<f16, { [-1, -1] }>,
         w_ptr: &Tensor<f16, { [-1] }>,
@@ -70,7 +70,7 @@ pub mod port {
     }
 
     /// Specialization for x_ptr=bf16[?,?]/?,1, w_ptr=bf16[?]/1, y_ptr=bf16[?,?]/?,1, inv_n=f32, eps=f32, BLOCK_SIZE=#1024 (BLOCK_SIZE=1024).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
     pub fn triton_rms_norm_bf16<const BLOCK_SIZE: i32>(
         x_ptr: &Tensor<bf16, { [-1, -1] }>,
         w_ptr: &Tensor<bf16, { [-1] }>,

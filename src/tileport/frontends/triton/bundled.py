@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ...examples.triton import KERNELS, LOWERED_DIR
+from ...examples.triton import HINTS, KERNELS, LOWERED_DIR
 
 
 def lowered_forms() -> dict[Path, str]:
@@ -28,7 +28,7 @@ def lowered_forms() -> dict[Path, str]:
     for module, kernel in KERNELS.items():
         ref = f"{example_dir / (module + '.py')}::{kernel}"
         launches = [l for l in rec.launches.values() if l["kernel"].rpartition("::")[2] == kernel]
-        lowered = lower_from_launches(ref, launches)
+        lowered = lower_from_launches(ref, launches, HINTS.get(kernel))
         out[LOWERED_DIR / f"{kernel}.py"] = lowered.source
         out[LOWERED_DIR / f"{kernel}.json"] = lowered.report_text()
     return out

@@ -28,7 +28,7 @@ class LoweringError(TileportError):
         line = getattr(node, "lineno", kernel.line)
         col = getattr(node, "col_offset", 0) + 1
         self.file, self.line, self.col = str(kernel.path), line, col
-        super().__init__(f"{kernel.path}:{line}:{col}: {why}")
+        super().__init__(f"{kernel.path}:{line}:{col}: {why} (what the Triton frontend lowers: docs/coverage.md)")
 
 
 #: triton.language element-wise math → cuda.tile (same argument order and meaning)
@@ -118,13 +118,14 @@ class Lowered:
     params: list[dict]            # the lowered kernel's parameters: name, kind, (annotation)
     views: dict[str, View]
     notes: list[str] = field(default_factory=list)
+    hints: dict[str, int] = field(default_factory=dict)
 
     def report(self) -> dict:
         from ...pipeline.port import _display
 
         return {"kernel": self.kernel.name, "source": _display(self.kernel.path), "line": self.kernel.line,
                 "params": self.params, "views": {k: v.as_json() for k, v in self.views.items()},
-                "notes": self.notes}
+                "hints": self.hints, "notes": self.notes}
 
     def report_text(self) -> str:
         return json.dumps(self.report(), indent=1) + "\n"
@@ -856,9 +857,20 @@ def _mentions(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
 
 
-def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str]) -> Lowered:
+#: cuTile kernel options a lowering may be given (Triton's num_warps/num_stages have no cuTile counterpart)
+KERNEL_HINTS = ("occupancy", "num_ctas")
+
+
+def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
+          hints: dict[str, int] | None = None) -> Lowered:
     """The cuTile Python form of ``kernel``. ``kinds``: parameter → "array" | "scalar" | "constant" (from a launch);
-    ``types``: scalar/constant parameter → "int" | "float" | "bool"."""
+    ``types``: scalar/constant parameter → "int" | "float" | "bool"; ``hints``: cuTile kernel options for the
+    lowered kernel (``occupancy``, ``num_ctas``), chosen by whoever ports it (Triton's launch options do not carry
+    over: they size Triton's own thread blocks)."""
+    hints = dict(hints or {})
+    bad = sorted(set(hints) - set(KERNEL_HINTS))
+    if bad:
+        raise LoweringError(kernel, kernel.fn, f"unknown kernel hint(s) {bad}: the lowering takes {KERNEL_HINTS}")
     lw = _Lowerer(kernel, kinds, types)
     lw.run()
     params_text, params = lw.signature()
@@ -869,6 +881,8 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str]) ->
               "tileport's Triton frontend.", "",
               "Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how",
               'a launch builds it from the Triton arguments)."""',
-              "import cuda.tile as ct", "", "", "@ct.kernel", f"def {kernel.name}({params_text}):"]
+              "import cuda.tile as ct", "", "",
+              "@ct.kernel" + (f"({', '.join(f'{k}={v}' for k, v in hints.items())})" if hints else ""),
+              f"def {kernel.name}({params_text}):"]
     source = "\n".join(header + lw.lines) + "\n"
-    return Lowered(kernel, source, params, lw.views, lw.notes)
+    return Lowered(kernel, source, params, lw.views, lw.notes, hints)

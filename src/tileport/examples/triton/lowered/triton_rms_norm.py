@@ -5,7 +5,7 @@ a launch builds it from the Triton arguments)."""
 import cuda.tile as ct
 
 
-@ct.kernel
+@ct.kernel(occupancy=4)
 def triton_rms_norm(x_ptr, w_ptr, y_ptr, inv_n: float, eps: float, BLOCK_SIZE: ct.Constant[int]):
     row = ct.bid(0)
     x = ct.astype(ct.reshape(ct.load(x_ptr, index=(row, 0), shape=(1, BLOCK_SIZE), padding_mode=ct.PaddingMode.ZERO), (BLOCK_SIZE,)), ct.float32)
