@@ -3,6 +3,7 @@ Python kernels (the ports are IR-equivalent, so the choice carries over): for ea
 median kernel time at each BM over a tokens x hidden input, printed as a table and written as JSON.
 
     python3 scripts/tune_rows.py --out tune_rows.json [--rows 8192] [--cols 1024,4096] [--bm 1,2,4,8,16]
+                                 [--occ 0,2,4]   # also each occupancy hint (0: the kernel's own)
 """
 from __future__ import annotations
 
@@ -48,10 +49,14 @@ def main():
     ap.add_argument("--rows", type=int, default=8192)
     ap.add_argument("--cols", default="1024,4096")
     ap.add_argument("--bm", default="1,2,4,8,16")
+    ap.add_argument("--occ", default="0", help="occupancy hints to try (0: the kernel's own)")
+    ap.add_argument("--ops", default="row_softmax,rms_norm,layer_norm")
+    ap.add_argument("--dtypes", default="float32,float16,bfloat16")
     opts = ap.parse_args()
     results = []
-    for op in ("row_softmax", "rms_norm", "layer_norm"):
-        for dtype in ("float32", "float16", "bfloat16"):
+    occs = [int(o) for o in opts.occ.split(",")]
+    for op in opts.ops.split(","):
+        for dtype in opts.dtypes.split(","):
             for n in map(int, opts.cols.split(",")):
                 block = C.row_block(n)
                 x = torch.randn(opts.rows, n, device="cuda", dtype=getattr(torch, dtype))
@@ -61,10 +66,13 @@ def main():
                     if bm * block > 65536:
                         continue
                     kernel, args = args_for(op, x, y, bm, block)
-                    try:
-                        row["us"][bm] = time_us(kernel, (C.cdiv(opts.rows, bm), 1, 1), args)
-                    except Exception as exc:  # noqa: BLE001 — report and go on
-                        row["us"][bm] = f"error: {str(exc)[:200]}"
+                    for occ in occs:
+                        key = bm if occs == [0] else f"{bm}/occ{occ}"
+                        k = kernel if occ == 0 else kernel.replace_hints(occupancy=occ)
+                        try:
+                            row["us"][key] = time_us(k, (C.cdiv(opts.rows, bm), 1, 1), args)
+                        except Exception as exc:  # noqa: BLE001 — report and go on
+                            row["us"][key] = f"error: {str(exc)[:200]}"
                 timed = {k: v for k, v in row["us"].items() if isinstance(v, float)}
                 row["best"] = min(timed, key=timed.get) if timed else None
                 gbps = {k: 2 * x.numel() * x.element_size() / (v * 1e-6) / 1e9 for k, v in timed.items()}

@@ -2161,7 +2161,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
     }
 }
 
-/// `row_softmax`: launches one of its entries (row_softmax_f32, row_softmax_f16, row_softmax_bf16) on the caller's stream. `call.entry` is the index in
+/// `row_softmax`: launches one of its entries (row_softmax_f32_bm_8, row_softmax_f16_bm_4, row_softmax_bf16_bm_4) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
@@ -2178,14 +2178,14 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                 (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
             match tp_call.entry {
                 0 => {
-                    let op = "row_softmax::row_softmax_f32";
+                    let op = "row_softmax::row_softmax_f32_bm_8";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
                     let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
                     let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::row_softmax::port::row_softmax_f32(
+                        let launch = ports::row_softmax::port::row_softmax_f32_bm_8(
                             &x,
                             (&mut y).partition(rt::tile([g[0], g[1]])),
                         )
@@ -2200,7 +2200,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     })
                 }
                 1 => {
-                    let op = "row_softmax::row_softmax_f16";
+                    let op = "row_softmax::row_softmax_f16_bm_4";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
                     let x = rt::borrow::<cutile::half::f16>(
                         op,
@@ -2221,7 +2221,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::row_softmax::port::row_softmax_f16(
+                        let launch = ports::row_softmax::port::row_softmax_f16_bm_4(
                             &x,
                             (&mut y).partition(rt::tile([g[0], g[1]])),
                         )
@@ -2236,7 +2236,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     })
                 }
                 2 => {
-                    let op = "row_softmax::row_softmax_bf16";
+                    let op = "row_softmax::row_softmax_bf16_bm_4";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
                     let x = rt::borrow::<cutile::half::bf16>(
                         op,
@@ -2257,7 +2257,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::row_softmax::port::row_softmax_bf16(
+                        let launch = ports::row_softmax::port::row_softmax_bf16_bm_4(
                             &x,
                             (&mut y).partition(rt::tile([g[0], g[1]])),
                         )

@@ -11,7 +11,7 @@ DEMO_SIGNATURE = "x=f16[?]/1, y=f16[?]/1, B=#1024"
 @ct.function
 def erf(x):
     ax = ct.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * ax)
+    t = ct.truediv(1.0, 1.0 + 0.3275911 * ax, rounding_mode=ct.RoundingMode.APPROX)  # denominator >= 1
     # Horner form of the degree-5 polynomial in t, one step per line
     p = 1.061405429 * t - 1.453152027
     p = p * t + 1.421413741

@@ -12,5 +12,7 @@ def swiglu(gate, up, y, BM: ct.Constant[int], BN: ct.Constant[int]):
     g = ct.astype(g, ct.float32)
     u = ct.load(up, index=(bm, bn), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO)
     u = ct.astype(u, ct.float32)
-    silu = g / (1.0 + ct.exp(-g))
+    # approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit SwiGLU
+    # compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
+    silu = ct.truediv(g, 1.0 + ct.exp(-g), rounding_mode=ct.RoundingMode.APPROX)
     ct.store(y, index=(bm, bn), tile=ct.astype(silu * u, y.dtype))

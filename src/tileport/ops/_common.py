@@ -159,10 +159,12 @@ def row_block(n: int) -> int:
     return bucket(max(n, 1), ROW_BLOCKS, "the row length (last dimension)")
 
 
-#: Rows per block (BM) of the row kernels for each BLOCK, measured on the H200 with `scripts/tune_rows.py`
-#: (benchmarks/results/h200/tune_rows.json: 8192 rows of 1024 and 4096, BM in 1..16; one row per block was 1.3-2.6x
-#: slower). The 16384-wide rows keep one row per block (not measured larger).
-ROWS_PER_BLOCK = {1024: 16, 4096: 8, 16384: 1}
+#: Rows per block (BM) of the row kernels for each BLOCK, measured on the H200 with `scripts/tune_rows.py` together
+#: with the kernels' occupancy hint (benchmarks/results/h200/tune_rows_occ.json: 8192 rows of 1024 and 4096, BM in
+#: 1..16, occupancy 1, 2, 4): at occupancy 4, 8 rows of 1024 and 2 rows of 4096 per block are best or within 3% of
+#: it for all three kernels in f32 and bf16 (the earlier choice without the hint, 16 and 8, ran 1.1-1.9x slower).
+#: The 16384-wide rows keep one row per block (not measured).
+ROWS_PER_BLOCK = {1024: 8, 4096: 2, 16384: 1}
 
 
 def rows_per_block(block: int, dtype: str, overrides: dict | None = None) -> int:

@@ -1122,6 +1122,9 @@ class Emitter:
             if len(node.args) != 2:
                 raise self.refuse(node, "math-explicit", f"ct.{op} takes two operands")
             rounding, ftz = self.math_options(node, True, True)
+            if rounding == "rounding::Full":
+                raise self.refuse(node, "math-explicit", f"ct.{op}(.., rounding_mode=FULL): cutile 0.3.1's "
+                                                         f"{BINARY_MATH[op]} has no full rounding (it stops at approx)")
             if op in ("add", "sub") and (node.lineno, node.col_offset) in self.fma_locs \
                     and any(self._is_product(a) for a in node.args):
                 if (rounding, ftz) != self.DEFAULT_FP:

@@ -18,14 +18,18 @@ pub mod port {
                 // erf(..), a @ct.function inlined as cuTile Python inlines it
                 let x: Tile<f32, { [B] }> = x * broadcast_scalar(0.70710677f32, shape![B]);
                 let ax: Tile<f32, { [B] }> = absf(x);
-                let t: Tile<f32, { [B] }> = broadcast_scalar(1.0f32, shape![B])
-                    / fma(
+                let t: Tile<f32, { [B] }> = divf(
+                    broadcast_scalar(1.0f32, shape![B]),
+                    fma(
                         broadcast_scalar(0.3275911f32, shape![B]),
                         ax,
                         broadcast_scalar(1.0f32, shape![B]),
                         rounding::NearestEven,
                         ftz::Disabled,
-                    );
+                    ),
+                    rounding::Approx,
+                    ftz::Disabled,
+                );
                 let p: Tile<f32, { [B] }> = fma(
                     broadcast_scalar(1.0614054f32, shape![B]),
                     t,
@@ -84,14 +88,18 @@ pub mod port {
                 // erf(..), a @ct.function inlined as cuTile Python inlines it
                 let x: Tile<f32, { [B] }> = x * broadcast_scalar(0.70710677f32, shape![B]);
                 let ax: Tile<f32, { [B] }> = absf(x);
-                let t: Tile<f32, { [B] }> = broadcast_scalar(1.0f32, shape![B])
-                    / fma(
+                let t: Tile<f32, { [B] }> = divf(
+                    broadcast_scalar(1.0f32, shape![B]),
+                    fma(
                         broadcast_scalar(0.3275911f32, shape![B]),
                         ax,
                         broadcast_scalar(1.0f32, shape![B]),
                         rounding::NearestEven,
                         ftz::Disabled,
-                    );
+                    ),
+                    rounding::Approx,
+                    ftz::Disabled,
+                );
                 let p: Tile<f32, { [B] }> = fma(
                     broadcast_scalar(1.0614054f32, shape![B]),
                     t,
@@ -151,14 +159,18 @@ pub mod port {
                 // erf(..), a @ct.function inlined as cuTile Python inlines it
                 let x: Tile<f32, { [B] }> = x * broadcast_scalar(0.70710677f32, shape![B]);
                 let ax: Tile<f32, { [B] }> = absf(x);
-                let t: Tile<f32, { [B] }> = broadcast_scalar(1.0f32, shape![B])
-                    / fma(
+                let t: Tile<f32, { [B] }> = divf(
+                    broadcast_scalar(1.0f32, shape![B]),
+                    fma(
                         broadcast_scalar(0.3275911f32, shape![B]),
                         ax,
                         broadcast_scalar(1.0f32, shape![B]),
                         rounding::NearestEven,
                         ftz::Disabled,
-                    );
+                    ),
+                    rounding::Approx,
+                    ftz::Disabled,
+                );
                 let p: Tile<f32, { [B] }> = fma(
                     broadcast_scalar(1.0614054f32, shape![B]),
                     t,

@@ -5,9 +5,9 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn row_softmax_f32<const BM: i32, const BLOCK: i32>(
+    /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#8, BLOCK=#1024 (BM=8, BLOCK=1024).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    pub fn row_softmax_f32_bm_8<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
         y: &mut Tensor<f32, { [BM, BLOCK] }>,
     ) {
@@ -30,9 +30,9 @@ pub mod port {
         y.store(e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])));
     }
 
-    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn row_softmax_f16<const BM: i32, const BLOCK: i32>(
+    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#4, BLOCK=#1024 (BM=4, BLOCK=1024).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    pub fn row_softmax_f16_bm_4<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
         y: &mut Tensor<f16, { [BM, BLOCK] }>,
     ) {
@@ -58,9 +58,9 @@ pub mod port {
         y.store(cast_f16);
     }
 
-    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#16, BLOCK=#1024 (BM=16, BLOCK=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn row_softmax_bf16<const BM: i32, const BLOCK: i32>(
+    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#4, BLOCK=#1024 (BM=4, BLOCK=1024).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    pub fn row_softmax_bf16_bm_4<const BM: i32, const BLOCK: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,
         y: &mut Tensor<bf16, { [BM, BLOCK] }>,
     ) {

@@ -26,8 +26,13 @@ pub mod port {
             tma::Enabled,
         );
         let b: Tile<f32, { [BM, BN] }> = x_tile;
-        let silu: Tile<f32, { [BM, BN] }> =
-            a / (broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(a)));
+        // approximate division: the denominator is >= 1 (see tileport.examples.swiglu)
+        let silu: Tile<f32, { [BM, BN] }> = divf(
+            a,
+            broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(a)),
+            rounding::Approx,
+            ftz::Disabled,
+        );
         y.store(silu * b);
     }
 
@@ -52,8 +57,13 @@ pub mod port {
             tma::Enabled,
         );
         let b: Tile<f32, { [BM, BN] }> = convert_tile(x_tile);
-        let silu: Tile<f32, { [BM, BN] }> =
-            a / (broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(a)));
+        // approximate division: the denominator is >= 1 (see tileport.examples.swiglu)
+        let silu: Tile<f32, { [BM, BN] }> = divf(
+            a,
+            broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(a)),
+            rounding::Approx,
+            ftz::Disabled,
+        );
         let cast_f16: Tile<f16, { [BM, BN] }> = convert_tile(silu * b);
         y.store(cast_f16);
     }
@@ -79,8 +89,13 @@ pub mod port {
             tma::Enabled,
         );
         let b: Tile<f32, { [BM, BN] }> = convert_tile(x_tile);
-        let silu: Tile<f32, { [BM, BN] }> =
-            a / (broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(a)));
+        // approximate division: the denominator is >= 1 (see tileport.examples.swiglu)
+        let silu: Tile<f32, { [BM, BN] }> = divf(
+            a,
+            broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(a)),
+            rounding::Approx,
+            ftz::Disabled,
+        );
         let cast_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(silu * b);
         y.store(cast_bf16);
     }

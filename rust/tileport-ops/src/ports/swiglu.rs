@@ -20,8 +20,14 @@ pub mod port {
         let up_view: Partition<f32, { [BM, BN] }> = up.partition(shape![BM, BN]);
         let u: Tile<f32, { [BM, BN] }> = up_view.load([bm, bn]);
         // `u = ct.astype(u, ct.float32)`: already Tile<f32, { [BM, BN] }>, nothing to emit
-        let silu: Tile<f32, { [BM, BN] }> =
-            g / (broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(g)));
+        // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit SwiGLU
+        // compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
+        let silu: Tile<f32, { [BM, BN] }> = divf(
+            g,
+            broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(g)),
+            rounding::Approx,
+            ftz::Disabled,
+        );
         y.store(silu * u);
     }
 
@@ -40,8 +46,14 @@ pub mod port {
         let up_view: Partition<f16, { [BM, BN] }> = up.partition(shape![BM, BN]);
         let u: Tile<f16, { [BM, BN] }> = up_view.load([bm, bn]);
         let u: Tile<f32, { [BM, BN] }> = convert_tile(u);
-        let silu: Tile<f32, { [BM, BN] }> =
-            g / (broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(g)));
+        // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit SwiGLU
+        // compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
+        let silu: Tile<f32, { [BM, BN] }> = divf(
+            g,
+            broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(g)),
+            rounding::Approx,
+            ftz::Disabled,
+        );
         let cast_f16: Tile<f16, { [BM, BN] }> = convert_tile(silu * u);
         y.store(cast_f16);
     }
@@ -61,8 +73,14 @@ pub mod port {
         let up_view: Partition<bf16, { [BM, BN] }> = up.partition(shape![BM, BN]);
         let u: Tile<bf16, { [BM, BN] }> = up_view.load([bm, bn]);
         let u: Tile<f32, { [BM, BN] }> = convert_tile(u);
-        let silu: Tile<f32, { [BM, BN] }> =
-            g / (broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(g)));
+        // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit SwiGLU
+        // compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
+        let silu: Tile<f32, { [BM, BN] }> = divf(
+            g,
+            broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(g)),
+            rounding::Approx,
+            ftz::Disabled,
+        );
         let cast_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(silu * u);
         y.store(cast_bf16);
     }

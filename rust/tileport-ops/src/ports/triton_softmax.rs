@@ -24,11 +24,19 @@ pub mod port {
         let x: Tile<f32, { [BLOCK_SIZE] }> = x - value_reduced
             .reshape(shape![1])
             .broadcast(shape![BLOCK_SIZE]);
-        let num: Tile<f32, { [BLOCK_SIZE] }> = exp(x);
+        let num: Tile<f32, { [BLOCK_SIZE] }> = exp2(
+            x * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
+            ftz::Disabled,
+        );
         let den: Tile<f32, { [] }> = reduce_sum(num, 0);
         out_ptr.store(
-            (num / den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]))
-                .reshape(shape![1, BLOCK_SIZE]),
+            divf(
+                num,
+                den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
+                rounding::Approx,
+                ftz::Disabled,
+            )
+            .reshape(shape![1, BLOCK_SIZE]),
         );
     }
 
@@ -52,10 +60,17 @@ pub mod port {
         let x: Tile<f32, { [BLOCK_SIZE] }> = x - value_reduced
             .reshape(shape![1])
             .broadcast(shape![BLOCK_SIZE]);
-        let num: Tile<f32, { [BLOCK_SIZE] }> = exp(x);
+        let num: Tile<f32, { [BLOCK_SIZE] }> = exp2(
+            x * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
+            ftz::Disabled,
+        );
         let den: Tile<f32, { [] }> = reduce_sum(num, 0);
-        let cast_f16: Tile<f16, { [BLOCK_SIZE] }> =
-            convert_tile(num / den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]));
+        let cast_f16: Tile<f16, { [BLOCK_SIZE] }> = convert_tile(divf(
+            num,
+            den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
+            rounding::Approx,
+            ftz::Disabled,
+        ));
         out_ptr.store(cast_f16.reshape(shape![1, BLOCK_SIZE]));
     }
 
@@ -79,10 +94,17 @@ pub mod port {
         let x: Tile<f32, { [BLOCK_SIZE] }> = x - value_reduced
             .reshape(shape![1])
             .broadcast(shape![BLOCK_SIZE]);
-        let num: Tile<f32, { [BLOCK_SIZE] }> = exp(x);
+        let num: Tile<f32, { [BLOCK_SIZE] }> = exp2(
+            x * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
+            ftz::Disabled,
+        );
         let den: Tile<f32, { [] }> = reduce_sum(num, 0);
-        let cast_bf16: Tile<bf16, { [BLOCK_SIZE] }> =
-            convert_tile(num / den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]));
+        let cast_bf16: Tile<bf16, { [BLOCK_SIZE] }> = convert_tile(divf(
+            num,
+            den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
+            rounding::Approx,
+            ftz::Disabled,
+        ));
         out_ptr.store(cast_bf16.reshape(shape![1, BLOCK_SIZE]));
     }
 }

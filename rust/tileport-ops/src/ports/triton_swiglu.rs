@@ -17,7 +17,18 @@ pub mod port {
         let g: Tile<f32, { [BLOCK_SIZE] }> = g_ptr_view.load([pid]);
         let u_ptr_view: Partition<f32, { [BLOCK_SIZE] }> = u_ptr.partition(shape![BLOCK_SIZE]);
         let u: Tile<f32, { [BLOCK_SIZE] }> = u_ptr_view.load([pid]);
-        y_ptr.store((g / (broadcast_scalar(1.0f32, shape![BLOCK_SIZE]) + exp(negf(g)))) * u);
+        y_ptr.store(
+            (divf(
+                g,
+                broadcast_scalar(1.0f32, shape![BLOCK_SIZE])
+                    + (exp2(
+                        negf(g) * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
+                        ftz::Disabled,
+                    )),
+                rounding::Approx,
+                ftz::Disabled,
+            )) * u,
+        );
     }
 
     /// Specialization for g_ptr=f16[?]/1, u_ptr=f16[?]/1, y_ptr=f16[?]/1, BLOCK_SIZE=#1024 (BLOCK_SIZE=1024).
@@ -32,8 +43,18 @@ pub mod port {
         let g: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(g_ptr_view.load([pid]));
         let u_ptr_view: Partition<f16, { [BLOCK_SIZE] }> = u_ptr.partition(shape![BLOCK_SIZE]);
         let u: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(u_ptr_view.load([pid]));
-        let cast_f16: Tile<f16, { [BLOCK_SIZE] }> =
-            convert_tile((g / (broadcast_scalar(1.0f32, shape![BLOCK_SIZE]) + exp(negf(g)))) * u);
+        let cast_f16: Tile<f16, { [BLOCK_SIZE] }> = convert_tile(
+            (divf(
+                g,
+                broadcast_scalar(1.0f32, shape![BLOCK_SIZE])
+                    + (exp2(
+                        negf(g) * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
+                        ftz::Disabled,
+                    )),
+                rounding::Approx,
+                ftz::Disabled,
+            )) * u,
+        );
         y_ptr.store(cast_f16);
     }
 
@@ -49,8 +70,18 @@ pub mod port {
         let g: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(g_ptr_view.load([pid]));
         let u_ptr_view: Partition<bf16, { [BLOCK_SIZE] }> = u_ptr.partition(shape![BLOCK_SIZE]);
         let u: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(u_ptr_view.load([pid]));
-        let cast_bf16: Tile<bf16, { [BLOCK_SIZE] }> =
-            convert_tile((g / (broadcast_scalar(1.0f32, shape![BLOCK_SIZE]) + exp(negf(g)))) * u);
+        let cast_bf16: Tile<bf16, { [BLOCK_SIZE] }> = convert_tile(
+            (divf(
+                g,
+                broadcast_scalar(1.0f32, shape![BLOCK_SIZE])
+                    + (exp2(
+                        negf(g) * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
+                        ftz::Disabled,
+                    )),
+                rounding::Approx,
+                ftz::Disabled,
+            )) * u,
+        );
         y_ptr.store(cast_bf16);
     }
 }

@@ -16,6 +16,10 @@ KERNELS = {m: f"triton_{m}" for m in ("vector_add", "softmax", "rms_norm", "laye
 #: cuTile kernel options for the lowered forms, chosen by measurement (scripts/occupancy_probe.py on the H200,
 #: benchmarks/results/h200/triton/occupancy.json): one row per program needs 4 CTAs per SM to hide its latency —
 #: 2.3-2.9x faster than cutile's default for 4096-wide rows. Triton's num_warps does not carry over.
-HINTS = {"triton_softmax": {"occupancy": 4}, "triton_rms_norm": {"occupancy": 4}, "triton_layer_norm": {"occupancy": 4}}
+#: fast_div (f32 division as div.approx, like Triton's own div.full in speed) where every denominator is >= 1:
+#: softmax's row sum, SwiGLU's 1 + exp(-g) (inf gives 0 either way) — measured 1.3x faster at 16 bits
+#: (benchmarks/results/h200/triton/math_probe.json).
+HINTS = {"triton_softmax": {"occupancy": 4, "fast_div": 1}, "triton_rms_norm": {"occupancy": 4},
+         "triton_layer_norm": {"occupancy": 4}, "triton_swiglu": {"fast_div": 1}}
 #: The ops that serve them (tileport.ops.triton_<module>)
 OPS = tuple(KERNELS.values())
