@@ -58,6 +58,41 @@ def attention_probe(occs: list[int], results: list) -> None:
                                                  for k, v in row["us"].items()), flush=True)
 
 
+def op_probe(names: list[str], occs: list[int], results: list) -> None:
+    """Op wrappers (cutile backend) at their `large` sample case, with the op's kernel re-hinted per occupancy."""
+    import statistics
+
+    from tileport.ops.registry import OPS, wrapper
+
+    for name in names:
+        mod = OPS[name]
+        base = mod.kernel
+        for dtype in ("float32", "bfloat16"):
+            args, kwargs = mod.sample_inputs("large", dtype, "cuda")
+            row = {"op": name, "dtype": dtype, "case": "large", "us": {}}
+            for occ in occs:
+                mod.kernel = base if occ == 0 else base.replace_hints(occupancy=occ)
+                try:
+                    fn = wrapper(name)
+                    out = fn(*args, **kwargs, backend="cutile")
+                    for _ in range(3):
+                        fn(*args, **kwargs, backend="cutile", out=out)
+                    ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                          for _ in range(20)]
+                    for a, b in ev:
+                        a.record()
+                        fn(*args, **kwargs, backend="cutile", out=out)
+                        b.record()
+                    torch.cuda.synchronize()
+                    row["us"][str(occ)] = statistics.median(a.elapsed_time(b) * 1e3 for a, b in ev)
+                except Exception as exc:  # noqa: BLE001
+                    row["us"][str(occ)] = f"error: {type(exc).__name__}: {str(exc)[:200]}"
+            mod.kernel = base
+            results.append(row)
+            print(f"{name:18} {dtype:9} " + "  ".join(f"{k}:{v:8.1f}" if isinstance(v, float) else f"{k}:ERR"
+                                                    for k, v in row["us"].items()), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -65,11 +100,14 @@ def main():
     ap.add_argument("--cols", type=int, default=4096)
     ap.add_argument("--occ", default="0,1,2,4,8,16")
     ap.add_argument("--attention", action="store_true", help="also the attention kernels (occupancy 0, 1, 2)")
-    ap.add_argument("--skip-rows", action="store_true", help="only the attention kernels")
+    ap.add_argument("--skip-rows", action="store_true", help="skip the row kernels")
+    ap.add_argument("--ops", default="", help="op wrappers to probe (cutile backend, large case), e.g. swiglu,geglu")
     opts = ap.parse_args()
     results = []
     if opts.attention:
         attention_probe([0, 1, 2], results)
+    if opts.ops:
+        op_probe(opts.ops.split(","), [int(o) for o in opts.occ.split(",")], results)
     n = opts.cols
     block = C.row_block(n)
     for op in () if opts.skip_rows else ("row_softmax", "rms_norm", "layer_norm", "triton_softmax", "triton_rms_norm",

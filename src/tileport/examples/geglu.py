@@ -4,7 +4,7 @@ import cuda.tile as ct
 DEMO_SIGNATURE = "gate=bf16[?,?]/?,1, up=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#16, BN=#256"
 
 
-@ct.kernel
+@ct.kernel(occupancy=8)  # 8 CTAs per SM: 1.3-1.9x faster at 16 bits (perf/occupancy-elementwise.json)
 def geglu(gate, up, y, BM: ct.Constant[int], BN: ct.Constant[int]):
     bm = ct.bid(0)
     bn = ct.bid(1)

@@ -4,7 +4,7 @@ import cuda.tile as ct
 DEMO_SIGNATURE = "gate=f16[?,?]/?,1, up=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#16, BN=#256"
 
 
-@ct.kernel
+@ct.kernel(occupancy=8)  # 8 CTAs per SM: 1.3-1.9x faster at 16 bits (perf/occupancy-elementwise.json)
 def swiglu(gate, up, y, BM: ct.Constant[int], BN: ct.Constant[int]):
     bm = ct.bid(0)
     bn = ct.bid(1)

@@ -6,7 +6,7 @@ pub mod port {
     use cutile::core::*;
 
     /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BN=#256, HALF_TILES=#16 (BM=16, BN=256, HALF_TILES=16).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn silu_and_mul_f32<const BM: i32, const BN: i32, const HALF_TILES: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
         y: &mut Tensor<f32, { [BM, BN] }>,
@@ -37,7 +37,7 @@ pub mod port {
     }
 
     /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#16, BN=#256, HALF_TILES=#16 (BM=16, BN=256, HALF_TILES=16).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn silu_and_mul_f16<const BM: i32, const BN: i32, const HALF_TILES: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
         y: &mut Tensor<f16, { [BM, BN] }>,
@@ -69,7 +69,7 @@ pub mod port {
     }
 
     /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#16, BN=#256, HALF_TILES=#16 (BM=16, BN=256, HALF_TILES=16).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn silu_and_mul_bf16<const BM: i32, const BN: i32, const HALF_TILES: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,
         y: &mut Tensor<bf16, { [BM, BN] }>,

@@ -6,7 +6,7 @@ pub mod port {
     use cutile::core::*;
 
     /// Specialization for gate=f32[?,?]/?,1, up=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BN=#256 (BM=16, BN=256).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn swiglu_f32<const BM: i32, const BN: i32>(
         gate: &Tensor<f32, { [-1, -1] }>,
         up: &Tensor<f32, { [-1, -1] }>,
@@ -32,7 +32,7 @@ pub mod port {
     }
 
     /// Specialization for gate=f16[?,?]/?,1, up=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#16, BN=#256 (BM=16, BN=256).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn swiglu_f16<const BM: i32, const BN: i32>(
         gate: &Tensor<f16, { [-1, -1] }>,
         up: &Tensor<f16, { [-1, -1] }>,
@@ -59,7 +59,7 @@ pub mod port {
     }
 
     /// Specialization for gate=bf16[?,?]/?,1, up=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#16, BN=#256 (BM=16, BN=256).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn swiglu_bf16<const BM: i32, const BN: i32>(
         gate: &Tensor<bf16, { [-1, -1] }>,
         up: &Tensor<bf16, { [-1, -1] }>,
