@@ -6,7 +6,7 @@ pub mod port {
     use cutile::core::*;
 
     /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, D=#64, CAUSAL=#true (BM=64, BN=64, D=64, CAUSAL=True).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_f16_causal_true<const BM: i32, const BN: i32, const D: i32>(
         q: &Tensor<f16, { [-1, -1, -1] }>,
         k: &Tensor<f16, { [-1, -1, -1] }>,
@@ -116,7 +116,7 @@ pub mod port {
     }
 
     /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, D=#64, CAUSAL=#false (BM=64, BN=64, D=64, CAUSAL=False).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_f16_causal_false<const BM: i32, const BN: i32, const D: i32>(
         q: &Tensor<f16, { [-1, -1, -1] }>,
         k: &Tensor<f16, { [-1, -1, -1] }>,
@@ -226,7 +226,7 @@ pub mod port {
     }
 
     /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, D=#64, CAUSAL=#true (BM=64, BN=64, D=64, CAUSAL=True).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_bf16_causal_true<const BM: i32, const BN: i32, const D: i32>(
         q: &Tensor<bf16, { [-1, -1, -1] }>,
         k: &Tensor<bf16, { [-1, -1, -1] }>,
@@ -336,7 +336,7 @@ pub mod port {
     }
 
     /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, D=#64, CAUSAL=#false (BM=64, BN=64, D=64, CAUSAL=False).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_bf16_causal_false<const BM: i32, const BN: i32, const D: i32>(
         q: &Tensor<bf16, { [-1, -1, -1] }>,
         k: &Tensor<bf16, { [-1, -1, -1] }>,

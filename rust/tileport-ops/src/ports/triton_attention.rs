@@ -6,7 +6,7 @@ pub mod port {
     use cutile::core::*;
 
     /// Specialization for Q=f16[?,?,?]/?,?,1, K=f16[?,?,?]/?,?,1, V=f16[?,?,?]/?,?,1, Out=f16[?,?,?]/?,?,1, sm_scale=f32, N_CTX=i32, HEAD_DIM=#64, BLOCK_M=#64, BLOCK_N=#64, IS_CAUSAL=#true (HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=True).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn triton_attention_f16_is_causal_true<
         const HEAD_DIM: i32,
         const BLOCK_M: i32,
@@ -133,7 +133,7 @@ pub mod port {
     }
 
     /// Specialization for Q=f16[?,?,?]/?,?,1, K=f16[?,?,?]/?,?,1, V=f16[?,?,?]/?,?,1, Out=f16[?,?,?]/?,?,1, sm_scale=f32, N_CTX=i32, HEAD_DIM=#64, BLOCK_M=#64, BLOCK_N=#64, IS_CAUSAL=#false (HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=False).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn triton_attention_f16_is_causal_false<
         const HEAD_DIM: i32,
         const BLOCK_M: i32,
@@ -260,7 +260,7 @@ pub mod port {
     }
 
     /// Specialization for Q=bf16[?,?,?]/?,?,1, K=bf16[?,?,?]/?,?,1, V=bf16[?,?,?]/?,?,1, Out=bf16[?,?,?]/?,?,1, sm_scale=f32, N_CTX=i32, HEAD_DIM=#64, BLOCK_M=#64, BLOCK_N=#64, IS_CAUSAL=#true (HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=True).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn triton_attention_bf16_is_causal_true<
         const HEAD_DIM: i32,
         const BLOCK_M: i32,
@@ -387,7 +387,7 @@ pub mod port {
     }
 
     /// Specialization for Q=bf16[?,?,?]/?,?,1, K=bf16[?,?,?]/?,?,1, V=bf16[?,?,?]/?,?,1, Out=bf16[?,?,?]/?,?,1, sm_scale=f32, N_CTX=i32, HEAD_DIM=#64, BLOCK_M=#64, BLOCK_N=#64, IS_CAUSAL=#false (HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=False).
-    #[cutile::entry()]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn triton_attention_bf16_is_causal_false<
         const HEAD_DIM: i32,
         const BLOCK_M: i32,

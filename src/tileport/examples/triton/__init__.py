@@ -20,6 +20,7 @@ KERNELS = {m: f"triton_{m}" for m in ("vector_add", "softmax", "rms_norm", "laye
 #: softmax's row sum, SwiGLU's 1 + exp(-g) (inf gives 0 either way) — measured 1.3x faster at 16 bits
 #: (benchmarks/results/h200/triton/math_probe.json).
 HINTS = {"triton_softmax": {"occupancy": 4, "fast_div": 1}, "triton_rms_norm": {"occupancy": 4},
-         "triton_layer_norm": {"occupancy": 4}, "triton_swiglu": {"fast_div": 1}}
+         "triton_layer_norm": {"occupancy": 4}, "triton_swiglu": {"fast_div": 1},
+         "triton_attention": {"occupancy": 2}}  # 1.16x (occupancy-attention.json)
 #: The ops that serve them (tileport.ops.triton_<module>)
 OPS = tuple(KERNELS.values())

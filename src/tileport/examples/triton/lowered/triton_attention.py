@@ -5,7 +5,7 @@ a launch builds it from the Triton arguments)."""
 import cuda.tile as ct
 
 
-@ct.kernel
+@ct.kernel(occupancy=2)
 def triton_attention(Q, K, V, Out, sm_scale: float, N_CTX: int, HEAD_DIM: ct.Constant[int], BLOCK_M: ct.Constant[int], BLOCK_N: ct.Constant[int], IS_CAUSAL: ct.Constant[bool]):
     off_hz = ct.bid(0)
     start_m = ct.bid(1)
