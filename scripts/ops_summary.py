@@ -36,7 +36,7 @@ FAMILIES = {
 }
 #: the Triton examples' ops (issue 8): each against the Triton kernel it was ported from
 TRITON = ["triton_vector_add", "triton_softmax", "triton_rms_norm", "triton_layer_norm", "triton_swiglu",
-          "triton_dropout", "triton_matmul", "triton_attention"]
+          "triton_dropout", "triton_matmul", "triton_attention", "triton_gather"]
 TRITON_TEST_ID = re.compile(r"^(PASSED|FAILED|ERROR) tests/gpu/test_triton_gpu\.py::test_port_matches_the_triton_kernel"
                             r"\[(\w+?)-(float32|float16|bfloat16)-(\w+)\]", re.M)
 TEST_ID = re.compile(r"^(PASSED|FAILED|ERROR) tests/gpu/test_ops_gpu\.py::test_op_matches_reference\[(\w+?)-"

@@ -78,7 +78,7 @@ def _lower(tmp_path, body, kinds=KINDS):
 
 @pytest.mark.parametrize("body, line, col, why", [
     ("x = tl.load(x_ptr + offs, mask=offs < n, other=1.5)\ntl.store(y_ptr + offs, x)", 10, 52, "other=1.5"),
-    ("x = tl.load(x_ptr + offs * offs, mask=offs < n)", 10, 17, "cannot add a Tile to a pointer"),
+    ("x = tl.load(x_ptr + offs.to(tl.float32), mask=offs < n)", 10, 17, "cannot add a Tile to a pointer"),
     ("x = tl.load(x_ptr + offs, mask=offs > n)", 10, 9, "the mask must be"),
     ("x = tl.rand(n, offs)", 10, 9, "tl.rand is not lowered"),
     ("while n:\n    pass", 10, 5, "While statements"),
@@ -102,6 +102,15 @@ def test_masked_tile_becomes_padded_load_and_bounded_view(tmp_path):
     assert "ct.store(y_ptr, index=(pid,), tile=ct.astype(ct.exp(x), y_ptr.dtype))" in low.source
     assert low.views["x_ptr"] == View("x_ptr", (Dim("1", "n"),))
     assert [p["name"] for p in low.params] == ["x_ptr", "y_ptr", "B"]  # n only bounds the views
+
+
+def test_data_dependent_offsets_become_a_gather_and_a_scatter(tmp_path):
+    low = _lower(tmp_path, "i = tl.load(x_ptr + offs, mask=offs < n, other=0)\n"
+                           "v = tl.load(y_ptr + i * 2 + 1, mask=offs < n, other=0.0)\n"
+                           "tl.store(y_ptr + i, v, mask=offs < n)")
+    assert "ct.gather(y_ptr, i * 2 + 1, mask=" in low.source and "padding_value=0.0)" in low.source
+    assert "ct.scatter(y_ptr, i, v, mask=" in low.source
+    assert low.views["y_ptr"] == View("y_ptr", (Dim("1", None),))   # the flat vector
 
 
 def test_view_layout_rules():

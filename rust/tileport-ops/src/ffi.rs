@@ -3500,6 +3500,64 @@ pub unsafe extern "C" fn tp_triton_dropout(
     }
 }
 
+/// `triton_gather`: launches one of its entries (triton_gather) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_triton_gather(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "triton_gather::triton_gather";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 1])?;
+                    let src_ptr =
+                        rt::borrow::<f32>(op, &t[0], "src_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let idx_ptr =
+                        rt::borrow::<i32>(op, &t[1], "idx_ptr", (DTYPE_I32, "i32"), 1, dev)?;
+                    let mut out_ptr =
+                        rt::borrow::<f32>(op, &t[2], "out_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key =
+                        rt::spec_key(op, g, &[src_ptr.spec(), idx_ptr.spec(), out_ptr.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::triton_gather::port::triton_gather(
+                            &src_ptr,
+                            &idx_ptr,
+                            (&mut out_ptr).partition(rt::tile([g[0]])),
+                            s[0] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("triton_gather: no entry {} (it has 1)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
 /// `triton_layer_norm`: launches one of its entries (triton_layer_norm_f32, triton_layer_norm_f16, triton_layer_norm_bf16) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.

@@ -53,6 +53,7 @@ SCHEMAS: dict[str, str] = {
     "triton_dropout": "Tensor x, float p=0.5, int seed=0",
     "triton_matmul": "Tensor a, Tensor b",
     "triton_attention": "Tensor q, Tensor k, Tensor v, float? scale=None, bool is_causal=False",
+    "triton_gather": "Tensor src, Tensor idx",
 }
 NAMESPACE = "tileport"
 _registered = False

@@ -191,8 +191,12 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-options", "launch options `num_warps`, `num_stages`, `num_ctas`, ...; `cache_modifier`, "
               "`eviction_policy`, `volatile`; `tl.static_assert`", "none: cutile picks its own; each is listed in "
               "the verdict (`triton.options_dropped`, `triton.notes`)", D, "triton/matmul"),
-    Construct("triton-gather", "masks that are not view bounds, pointers that are not affine in the indices",
-              "`ct.gather` / `ct.scatter` with the mask", P, None),
+    Construct("triton-gather", "offsets computed as values (`src_ptr + idx`, idx a loaded tile), any boolean mask, "
+              "`other=` a literal", "`ct.gather(src, offsets, mask=, padding_value=)` / `ct.scatter(..)` over the "
+              "pointer's flat view (stride 1; each offset checked against its extent)", S, "triton/gather",
+              "16-bit arrays: the padding literal is refused (cutile 0.3.1 has no half literal form)"),
+    Construct("triton-masked-tile", "masks that are not view bounds on a tile-shaped access (`offs < n - 1`)",
+              "a gather with the mask", P, None),
     Construct("triton-pointer-loop", "pointers, indices or masks updated inside a loop (`ptrs += BLOCK * stride`)",
               "the offset from the loop index", P, None),
     Construct("triton-other", "`tl.atomic_*`, `tl.rand`/`tl.randn`, `@triton.jit` helper calls, scalar loads "

@@ -35,6 +35,7 @@ pub mod token_scatter;
 pub mod transpose;
 pub mod triton_attention;
 pub mod triton_dropout;
+pub mod triton_gather;
 pub mod triton_layer_norm;
 pub mod triton_matmul;
 pub mod triton_rms_norm;

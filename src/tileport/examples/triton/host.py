@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 
-from tileport.examples.triton import attention, dropout, layer_norm, matmul, rms_norm, softmax, swiglu, vector_add
+from tileport.examples.triton import attention, dropout, gather, layer_norm, matmul, rms_norm, softmax, swiglu, vector_add
 
 
 def run(tokens: int, hidden: int, dtype=np.float32) -> None:
@@ -17,6 +17,9 @@ def run(tokens: int, hidden: int, dtype=np.float32) -> None:
     swiglu.launch(x.reshape(-1), x.reshape(-1), y.reshape(-1))
     dropout.launch(x.reshape(-1), y.reshape(-1), 1234, 0.1)
     softmax.launch(x, y)
+    if dtype == np.float32:  # the port's gather pads with a literal, which cutile 0.3.1 cannot write in 16 bits
+        ids = (np.arange(tokens, dtype=np.int32) * 7) % tokens
+        gather.launch(x.reshape(-1), ids, y.reshape(-1)[:tokens])
     w, b = np.ones(hidden, dtype), np.zeros(hidden, dtype)
     rms_norm.launch(x, w, y)
     layer_norm.launch(x, w, b, y)

@@ -81,7 +81,7 @@ class Idx:
 @dataclass(frozen=True)
 class Term:
     stride: str
-    index: Idx | str  # a str index is a scalar: a size-1 dimension
+    index: "Idx | str | Tile"  # a str index is a scalar (a size-1 dimension); a Tile, computed offsets (a gather)
 
 
 @dataclass(frozen=True)
@@ -552,6 +552,8 @@ class _Lowerer:
                     other = f[1] if f[0] == params[0] else f[0]
                     return Offset((Term(params[0], other),))
             return Offset((Term("1", v.text),))
+        if isinstance(v, Tile) and v.dtype not in (F32, "ct.float16", "ct.bfloat16", "bool"):
+            return Offset((Term("1", v),))  # offsets computed as values: a gather / scatter (load() / store())
         raise self.fail(node, f"cannot add a {type(v).__name__} to a pointer: offsets are sums of "
                               "`index * stride` terms (an index is `pid * BLOCK + tl.arange(0, BLOCK)`, "
                               "a program id or a loop index; a stride is a kernel parameter)")
@@ -703,6 +705,29 @@ class _Lowerer:
             merged.append(Dim(o.stride, o.extent or d.extent))
         self.views[param] = View(param, tuple(merged))
 
+    @staticmethod
+    def is_gather(ptr: object) -> bool:
+        return isinstance(ptr, Ptr) and any(isinstance(t.index, Tile) for t in ptr.terms)
+
+    def gather_access(self, ptr: Ptr, mask: object, node: ast.AST) -> tuple[str, Tile, str | None]:
+        """(array, offset tile, mask tile text or None) of an access whose offsets are not a tile of a view: the
+        pointer's view is the flat vector (stride 1), the offsets one int32 tile (ct.gather / ct.scatter check
+        each against its extent)."""
+        parts, shape = [], ()
+        for t in ptr.terms:
+            idx = t.index if isinstance(t.index, Tile) else (
+                self.materialize(t.index, node) if isinstance(t.index, Idx) else Tile(t.index, ()))
+            parts.append(idx.text if t.stride == "1" else f"{_paren(idx.text)} * {_paren(t.stride)}")
+            shape = _broadcast(shape, idx.shape)
+        self._view(ptr.param, [Dim("1", None)], node)
+        offsets = Tile(" + ".join(parts), shape, "ct.int32")
+        if mask is None:
+            return ptr.param, offsets, None
+        m = self.mask_tile(mask, node) if isinstance(mask, Mask) else mask
+        if not isinstance(m, Tile):
+            raise self.fail(node, "a gather's mask must be a boolean tile")
+        return ptr.param, offsets, m.text
+
     def access(self, ptr: object, mask: object, node: ast.AST
                ) -> tuple[str, list[str], list[str], tuple[str, ...], bool]:
         """(array, tile index, tile shape, Triton's shape of the value, bounds-masked) of a load/store."""
@@ -757,6 +782,13 @@ class _Lowerer:
             raise self.fail(node, f"tl.load options {sorted(unknown)} are not lowered")
         ptr = self.ev(node.args[0])
         mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[1]) if len(node.args) > 1 else None)
+        if self.is_gather(ptr):
+            arr, offsets, mtext = self.gather_access(ptr, mask, node)  # type: ignore[arg-type]
+            other = kw.get("other") or (node.args[2] if len(node.args) > 2 else None)
+            pad = 0 if other is None else self._literal(other)
+            text = f"ct.gather({arr}, {offsets.text}" + (f", mask={mtext}" if mtext else "") + \
+                f", padding_value={pad!r})"
+            return Tile(text, offsets.shape, f"{arr}.dtype")
         arr, index, shape, vshape, masked = self.access(ptr, mask, node)
         padding = None
         if isinstance(ptr, BlockPtr):
@@ -808,6 +840,14 @@ class _Lowerer:
         ptr = self.ev(node.args[0])
         value = self._value(self.ev(node.args[1]), node)
         mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[2]) if len(node.args) > 2 else None)
+        if self.is_gather(ptr):
+            arr, offsets, mtext = self.gather_access(ptr, mask, node)  # type: ignore[arg-type]
+            t = self.materialize(value, node) if not isinstance(value, Scalar) else None
+            if t is None:
+                raise self.fail(node, "storing a scalar is not lowered (store a tile)")
+            text = t.text if t.dtype == f"{arr}.dtype" else f"ct.astype({t.text}, {arr}.dtype)"
+            self.emit(f"ct.scatter({arr}, {offsets.text}, {text}" + (f", mask={mtext})" if mtext else ")"))
+            return
         arr, index, shape, vshape, _ = self.access(ptr, mask, node)
         if isinstance(value, Scalar):
             raise self.fail(node, "storing a scalar is not lowered (store a tile)")
