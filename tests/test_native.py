@@ -86,6 +86,7 @@ def test_every_rank_and_scalar_kind_crosses(native):
     ((Tensor(0x1000, [7]), Tensor(0x9000, [7]), 5, 1024.0), "a constant of another type"),
     ((Tensor(0x1000, [7]), 3, 5, 1024), "not a tensor where the plan has one"),
     ((Tensor(0x1000, [7]), Tensor(0x9000, [7]), 5), "too few arguments"),
+    ((Tensor(0x1000, [7]), Tensor(0x9000, [7]), 5, 1024, 7), "one argument too many"),
 ])
 def test_another_launch_shape_is_a_mismatch(native, args, why):
     assert described(native, plan(native), args) == native[0].MISMATCH, why

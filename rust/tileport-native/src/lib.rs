@@ -204,6 +204,10 @@ impl Plan {
     ) -> PyResult<i32> {
         tensors.clear();
         scalars.clear();
+        // one argument per parameter: a call with more (or fewer) goes back to Python, whose full check names it
+        if args.len() != self.tensors.len() + self.scalars.len() + self.consts.len() {
+            return Ok(MISMATCH);
+        }
         for (pos, value) in &self.consts {
             let Ok(a) = args.get_borrowed_item(*pos) else {
                 return Ok(MISMATCH);
