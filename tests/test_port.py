@@ -1,5 +1,6 @@
 """The port pipeline end to end on the CPU: translate, build with the real cutile crate, prove by irdiff."""
 import json
+import re
 
 import pytest
 
@@ -53,7 +54,11 @@ def test_supported_examples_port_and_prove(name, proven_batch):
     assert verdict["stages"]["irdiff"]["equivalent"] is True
     sites = verdict["stages"]["translate"]["unsafe_sites"]
     rs = (tmp_path / name / "kernel.rs").read_text()
-    assert "#[cutile::entry()]" in rs and f"pub fn {name}" in rs
+    entry = re.search(r"#\[cutile::entry\((.*)\)\]", rs)
+    assert entry and f"pub fn {name}" in rs
+    # an entry carries optimization hints exactly when the kernel's @ct.kernel(...) asks for them
+    hinted = "@ct.kernel(" in (EXAMPLES_DIR / f"{name}.py").read_text()
+    assert bool(entry.group(1)) == hinted and (not hinted or "optimization_hints = (sm_90 = (" in entry.group(1))
     if name not in ("persistent_scale", "token_gather", "token_scatter", "histogram"):  # block-owned: no unsafe
         assert sites == [] and "unsafe" not in rs
     else:  # a grid-stride loop, a gather or an atomic needs the opt-out; each site says why and what the host must
