@@ -91,6 +91,14 @@ def test_tile_policy_helpers():
         "x=f16[?]/1, T=#1", "x=f16[?]/1, T=#2", "x=i32[?]/1, T=#1", "x=i32[?]/1, T=#2"]
     with pytest.raises(ValueError, match="unknown case"):
         C.shape(C.ROW_SHAPES, "huge")
+    assert C.shape(C.ROW_SHAPES, "16384x8192") == (16384, 8192) == C.shape(C.FLAT_SHAPES, "16384x8192")
+    assert C.token_case("1x2048") == (1, 2048) and C.token_case("0x8") is None and C.token_case("mid") is None
+    with pytest.raises(ValueError, match="row-shaped"):
+        C.shape(C.GEMM_SHAPES, "128x4096")
+    assert len(C.LLM_CASES) == 18 and "16384x8192" in C.LLM_CASES
+    from tileport.bench.runner import parse_args
+
+    assert parse_args(["--cases", "llm,mid"]).cases == list(C.LLM_CASES) + ["mid"]
 
 
 def test_constant_choices_match_signatures():

@@ -61,7 +61,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--dtypes", help="comma-separated dtypes, torch or short names (float16 or f16; default: each "
                                     "op's DTYPES)")
     p.add_argument("--cases", help="comma-separated shape cases of the ops' sample_inputs: small, ragged, mid, "
-                                   "large (default mid,large; --quick: small)")
+                                   "large (default mid,large; --quick: small); TOKENSxHIDDEN (e.g. 16384x8192) for "
+                                   "the row-shaped and element-wise ops; llm = the LLM sweep "
+                                   f"({len(C.LLM_CASES)} cases: tokens {C.LLM_TOKENS[0]}-{C.LLM_TOKENS[-1]} x hidden "
+                                   f"{C.LLM_HIDDEN[0]}-{C.LLM_HIDDEN[-1]})")
     p.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated (default %(default)s)")
     p.add_argument("--reps", type=int, help="timed calls per measurement (default 100; --quick: 10)")
     p.add_argument("--warmup", type=int, help="untimed calls first, JIT compile included (default 10; --quick: 3)")
@@ -76,7 +79,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     long_names = {v: k for k, v in C.SHORT.items()}
     a.dtypes = [long_names.get(d, d) for d in _split(a.dtypes)] or None
     a.cases = _split(a.cases) or (["small"] if a.quick else ["mid", "large"])
-    bad = [c for c in a.cases if c not in C.CASES]
+    a.cases = [x for c in a.cases for x in (C.LLM_CASES if c == "llm" else (c,))]
+    bad = [c for c in a.cases if c not in C.CASES and C.token_case(c) is None]
     if bad:
         p.error(f"unknown case(s) {', '.join(bad)}; cases: {', '.join(C.CASES)}")
     a.backends = _split(a.backends)

@@ -71,11 +71,30 @@ def signatures(template: str, **choices: Iterable[Any]) -> list[str]:
     return out
 
 
+#: The LLM inference sweep (`tileport bench --cases llm`): tokens x hidden, as "TxH" cases of the row-shaped ops
+LLM_TOKENS = (1, 16, 128, 1024, 4096, 16384)
+LLM_HIDDEN = (2048, 4096, 8192)
+LLM_CASES = tuple(f"{t}x{h}" for h in LLM_HIDDEN for t in LLM_TOKENS)
+
+
+def token_case(case: str) -> tuple[int, int] | None:
+    """(tokens, hidden) of a "TxH" case (e.g. "16384x8192"), else None."""
+    t, sep, h = case.partition("x")
+    return (int(t), int(h)) if sep and t.isdigit() and h.isdigit() and int(t) > 0 and int(h) > 0 else None
+
+
 def shape(table: dict, case: str) -> tuple[int, ...]:
+    """The shape of ``case`` in ``table``; a "TxH" case gives (T, H) for the row-shaped tables (ROW_SHAPES,
+    FLAT_SHAPES: a flat op then sees T*H elements)."""
+    tokens = token_case(case)
+    if tokens is not None:
+        if table is ROW_SHAPES or table is FLAT_SHAPES:
+            return tokens
+        raise ValueError(f"case {case!r} (tokens x hidden) applies to row-shaped and element-wise ops only")
     try:
         return table[case]
     except KeyError:
-        raise ValueError(f"unknown case {case!r}: choose one of {', '.join(CASES)}") from None
+        raise ValueError(f"unknown case {case!r}: choose one of {', '.join(CASES)} or TOKENSxHIDDEN") from None
 
 
 def tolerance_of(table: dict, dtype: str) -> tuple[float, float]:
