@@ -74,13 +74,19 @@ def gather() -> dict:
         if "earlier" in path.parts:
             continue
         record = json.loads(path.read_text())
+        if any(re.fullmatch(r"\d+x\d+", c) for c in record.get("options", {}).get("cases", [])):
+            continue  # a tokens x hidden sweep (--cases llm): its own table below, not the standard cases
         for row in record["results"]:
             op, started = row["op"], record["started"]
             if newest.get(op, "") < started:
                 newest[op], bench[op] = started, []
             if newest[op] == started:
                 bench[op].append(row | {"file": str(path.relative_to(REPO))})
-    return {"ports": ports, "tests": tests, "bench": bench, "triton_tests": triton_tests}
+    sweeps = [json.loads(p.read_text()) | {"file": str(p.relative_to(REPO))}
+              for p in sorted((REPO / "benchmarks" / "results" / "h200").rglob("bench.json"))
+              if "earlier" not in p.parts and any(re.fullmatch(r"\d+x\d+", c) for c in
+                                                  json.loads(p.read_text()).get("options", {}).get("cases", []))]
+    return {"ports": ports, "tests": tests, "bench": bench, "triton_tests": triton_tests, "sweeps": sweeps}
 
 
 def family_row(family: str, ops: list[str], data: dict) -> list[str]:
@@ -164,7 +170,32 @@ def render(data: dict) -> str:
               "means the port is slower than the Triton kernel.", "",
               "| " + " | ".join(thead) + " |", "|" + "---|" * len(thead)]
     lines += ["| " + " | ".join(triton_row(op, data)) + " |" for op in TRITON] + [""]
+    for sweep in data["sweeps"]:
+        lines += sweep_table(sweep)
     return "\n".join(lines)
+
+
+def sweep_table(record: dict) -> list[str]:
+    """% of the copy ceiling and time over torch eager per op and hidden size at the largest token count, plus
+    the rs/py parity over the whole sweep."""
+    rows = [r for r in record["results"] if r.get("ratio")]
+    hidden = sorted({int(r["case"].split("x")[1]) for r in rows})
+    tokens = max(int(r["case"].split("x")[0]) for r in rows) if rows else 0
+    head = ["op", "dtype", *[f"hidden {h}: % of copy BW, rs/eager" for h in hidden], "parity rs/py (all cases)"]
+    out = [f"## LLM shape sweep ({record['file']})", "",
+           f"Tokens 1 to {tokens} x hidden {', '.join(map(str, hidden))}; the columns show the {tokens}-token case.",
+           "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for op, dtype in sorted({(r["op"], r["dtype"]) for r in rows}):
+        mine = [r for r in rows if (r["op"], r["dtype"]) == (op, dtype)]
+        cells = []
+        for h in hidden:
+            r = next((r for r in mine if r["case"] == f"{tokens}x{h}"), None)
+            pct = r and r["backends"].get("cutile-rs", {}).get("pct_of_ceiling")
+            cells.append(f"{pct:.0f}%, {r['eager_ratio']:.2f}" if r and pct is not None and r.get("eager_ratio")
+                         else "—")
+        g = _geomean([r["ratio"] for r in mine])
+        out.append("| " + " | ".join([op, dtype, *cells, f"{g:.3f} over {len(mine)}"]) + " |")
+    return out + [""]
 
 
 def main() -> int:
