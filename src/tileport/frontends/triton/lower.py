@@ -638,7 +638,7 @@ class _Lowerer:
             if extra:
                 raise self.fail(node, f"tl.dot options {sorted(extra)} are not lowered")
             return self._dot(node, self.ev(node.args[0]), self.ev(node.args[1]), self.ev(acc))
-        if fn in ("trans", "permute") and fn == "trans":
+        if fn == "trans":
             if len(node.args) != 1 or node.keywords:
                 raise self.fail(node, "tl.trans(x) of a 2-D tile only")
             x = self.materialize(self.ev(node.args[0]), node)
