@@ -63,7 +63,6 @@ LOG2E = 1.4426950408889634
 class Scalar:
     text: str
     factors: tuple[str, str] | None = None  # `a * b` of two plain names: a stride times an index, maybe
-    is_float: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,6 +164,25 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
+def _advanced(bp: "BlockPtr", steps: tuple[str, ...], count: str) -> "BlockPtr":
+    """``bp`` advanced ``count`` times by ``steps`` blocks ("0" or "1") per dimension."""
+    return replace(bp, index=tuple(i if st == "0" else (count if i == "0" else f"{_paren(i)} + {count}")
+                                   for i, st in zip(bp.index, steps)))
+
+
+def _tup(items) -> str:
+    """Python text of a tuple of these texts (a one-element tuple keeps its comma)."""
+    items = list(items)
+    return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+
+
+def _broadcast_all(shapes) -> tuple[str, ...]:
+    out: tuple[str, ...] = ()
+    for shape in shapes:
+        out = _broadcast(out, shape)
+    return out
+
+
 def _broadcast(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     if len(a) < len(b):
         a = ("1",) * (len(b) - len(a)) + a
@@ -188,17 +206,15 @@ class _Lowerer:
         self.views: dict[str, View] = {}
         self.view_sites: dict[str, ast.AST] = {}
         self.notes: list[str] = []
-        self.advances: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # block pointer → (loop var, start, step)
+        self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
         self._carried: set[str] = set()  # names assigned in the loops being lowered
         self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
         for p in kernel.params:
             kind = kinds.get(p)
             if kind == "array":
                 self.env[p] = Ptr(p)
-            elif kind == "constant":
-                self.env[p] = Scalar(p, is_float=const_types.get(p) == "float")
-            elif kind == "scalar":
-                self.env[p] = Scalar(p, is_float=const_types.get(p) == "float")
+            elif kind in ("constant", "scalar"):
+                self.env[p] = Scalar(p)
             else:
                 raise LoweringError(kernel, kernel.fn, f"no launch information for parameter {p!r}")
 
@@ -235,6 +251,15 @@ class _Lowerer:
     def block(self, stmts: list[ast.stmt]) -> None:
         for s in stmts:
             self.stmt(s)
+
+    def indented(self, stmts: list[ast.stmt]) -> None:
+        """The body of a `for` / `if` / `else` one level in (`pass` when it emits nothing)."""
+        self.indent += 1
+        before = len(self.lines)
+        self.block(stmts)
+        if len(self.lines) == before:
+            self.emit("pass")
+        self.indent -= 1
 
     def stmt(self, s: ast.stmt) -> None:
         if isinstance(s, ast.Assign):
@@ -286,7 +311,7 @@ class _Lowerer:
         elif isinstance(v, Scalar) and (v.text.startswith(("ct.bid(", "ct.num_blocks(")) or name in self._carried):
             # program ids get a name (the translator types a named ct.bid; inline ones inside loops it cannot)
             self.emit(f"{name} = {v.text}")
-            self.env[name] = Scalar(name, is_float=v.is_float)
+            self.env[name] = Scalar(name)
         else:
             self.env[name] = v
 
@@ -302,7 +327,7 @@ class _Lowerer:
             v = self.env.get(name)
             if isinstance(v, Scalar) and v.text != name:
                 self.emit(f"{name} = {v.text}")
-                self.env[name] = Scalar(name, is_float=v.is_float)
+                self.env[name] = Scalar(name)
 
     def _is_advance(self, value: ast.expr, name: str) -> bool:
         return (isinstance(value, ast.Call) and self.tl_attr(value.func) == "advance" and name in self.advances
@@ -320,6 +345,9 @@ class _Lowerer:
         if not 1 <= len(args) <= 3:
             raise self.fail(it, "range() takes 1 to 3 arguments")
         start, stop, step = ("0", args[0], "1") if len(args) == 1 else (*args, "1")[:3]
+        if step != "1":
+            raise self.fail(it, "loops with a step other than 1 are not lowered yet: write "
+                                "`for i in range(tl.cdiv(stop - start, step))` and compute the offset from i")
         var = s.target.id
         # block pointers advanced once per iteration: their offsets follow the loop index
         saved_adv, saved_ptrs = dict(self.advances), {}
@@ -334,7 +362,7 @@ class _Lowerer:
                 deltas = self._tuple(st.value.args[1])
                 steps = []
                 for d, blk in zip(deltas, bp.block):
-                    if d in ("0",):
+                    if d == "0":
                         steps.append("0")
                     elif d == blk:
                         steps.append("1")
@@ -342,16 +370,9 @@ class _Lowerer:
                         raise self.fail(st, f"tl.advance by {d} along a block of {blk}: only 0 or one whole block "
                                             "per iteration is lowered (the tile index then follows the loop index)")
                 saved_ptrs[name] = bp
-                base = f"{var}" if start == "0" else f"({var} - {_paren(start)})"
-                if step != "1":
-                    base = f"(({var} - {_paren(start)}) // {_paren(step)})"
-                idx = tuple(i if st_ == "0" else (base if i == "0" else f"{_paren(i)} + {base}")
-                            for i, st_ in zip(bp.index, steps))
-                self.env[name] = replace(bp, index=idx)
-                self.advances[name] = (var, start, tuple(steps))
-        if step != "1":
-            raise self.fail(it, "loops with a step other than 1 are not lowered yet: write "
-                                "`for i in range(tl.cdiv(stop - start, step))` and compute the offset from i")
+                self.advances[name] = tuple(steps)
+                self.env[name] = _advanced(bp, self.advances[name], var if start == "0" else
+                                           f"({var} - {_paren(start)})")
         carried = self._assigned(s.body) - set(self.advances)
         self._name_scalars(carried)
         old_carried, old_outer = self._carried, self._loop_outer
@@ -359,18 +380,11 @@ class _Lowerer:
         self._loop_outer = old_outer | (carried & set(self.env))
         self.emit(f"for {var} in range({stop}):" if start == "0" else f"for {var} in range({start}, {stop}):")
         self.env[var] = Scalar(var)
-        self.indent += 1
-        before = len(self.lines)
-        self.block(s.body)
-        if len(self.lines) == before:
-            self.emit("pass")
-        self.indent -= 1
+        self.indented(s.body)
         self._carried, self._loop_outer = old_carried, old_outer
         for name, bp in saved_ptrs.items():  # after the loop: advanced (stop - start) times
             n = f"({_paren(stop)} - {_paren(start)})" if start != "0" else stop
-            var_steps = self.advances[name][2]
-            self.env[name] = replace(bp, index=tuple(i if st_ == "0" else (n if i == "0" else f"{_paren(i)} + {n}")
-                                                     for i, st_ in zip(bp.index, var_steps)))
+            self.env[name] = _advanced(bp, self.advances[name], n)
         self.advances = saved_adv
 
     def branch(self, s: ast.If) -> None:
@@ -381,20 +395,10 @@ class _Lowerer:
         self._name_scalars(assigned)
         old_carried, self._carried = self._carried, self._carried | assigned
         self.emit(f"if {cond.text}:")
-        self.indent += 1
-        before = len(self.lines)
-        self.block(s.body)
-        if len(self.lines) == before:
-            self.emit("pass")
-        self.indent -= 1
+        self.indented(s.body)
         if s.orelse:
             self.emit("else:")
-            self.indent += 1
-            before = len(self.lines)
-            self.block(s.orelse)
-            if len(self.lines) == before:
-                self.emit("pass")
-            self.indent -= 1
+            self.indented(s.orelse)
         self._carried = old_carried
 
     # ------------------------------------------------ expressions
@@ -419,12 +423,12 @@ class _Lowerer:
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
                 raise self.fail(node, f"literal {node.value!r} is not supported")
-            return Scalar(repr(node.value), is_float=isinstance(node.value, float))
+            return Scalar(repr(node.value))
         if isinstance(node, ast.UnaryOp):
             v = self.ev(node.operand)
             if isinstance(node.op, ast.USub):
                 if isinstance(v, Scalar):
-                    return Scalar(f"-{_paren(v.text)}", is_float=v.is_float)
+                    return Scalar(f"-{_paren(v.text)}")
                 if isinstance(v, Tile):
                     return Tile(f"-{_paren(v.text)}", v.shape, v.dtype)
             if isinstance(node.op, ast.Not) and isinstance(v, Scalar):
@@ -474,7 +478,7 @@ class _Lowerer:
         if isinstance(v, Tile):
             it = iter(v.shape)
             shape = tuple("1" if n else next(it) for n in is_none)
-            return Tile(f"ct.reshape({v.text}, ({', '.join(shape)}{',' if len(shape) == 1 else ''}))", shape, v.dtype)
+            return Tile(f"ct.reshape({v.text}, {_tup(shape)})", shape, v.dtype)
         raise self.fail(node, f"cannot index {type(v).__name__}")
 
     def materialize(self, v: object, node: ast.AST) -> Tile:
@@ -486,16 +490,21 @@ class _Lowerer:
                 text = f"{_paren(v.index)} * {_paren(v.size)} + {text}"
             shape = tuple(v.size if a == v.axis else "1" for a in range(v.rank))
             if v.rank != 1:
-                text = f"ct.reshape({text}, ({', '.join(shape)}))"
+                text = f"ct.reshape({text}, {_tup(shape)})"
             return Tile(text, shape, "ct.int32")
         if isinstance(v, Offset):  # index arithmetic used as a value (a hash of the element offset, say)
-            parts, shape = [], ()
-            for t in v.terms:
-                idx = self.materialize(t.index, node) if isinstance(t.index, Idx) else Tile(t.index, ())
-                parts.append(idx.text if t.stride == "1" else f"{_paren(idx.text)} * {_paren(t.stride)}")
-                shape = _broadcast(shape, idx.shape)
-            return Tile(" + ".join(parts), shape, "ct.int32")
+            return self.offset_tile(v.terms, node)
         raise self.fail(node, f"a {type(v).__name__} cannot be used as a value here")
+
+    def offset_tile(self, terms: tuple[Term, ...], node: ast.AST) -> Tile:
+        """Σ index * stride over ``terms`` as one int32 tile."""
+        parts, shapes = [], []
+        for t in terms:
+            idx = t.index if isinstance(t.index, Tile) else (
+                self.materialize(t.index, node) if isinstance(t.index, Idx) else Tile(t.index, ()))
+            parts.append(idx.text if t.stride == "1" else f"{_paren(idx.text)} * {_paren(t.stride)}")
+            shapes.append(idx.shape)
+        return Tile(" + ".join(parts), _broadcast_all(shapes), "ct.int32")
 
     def binop(self, op: ast.operator, a: object, b: object, node: ast.AST) -> object:
         sym = BINOPS.get(type(op))
@@ -505,8 +514,7 @@ class _Lowerer:
             simple = all(x.text.replace("_", "").isalnum() and not x.text[0].isdigit() or x.text.startswith("ct.bid")
                          for x in (a, b))
             return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}",
-                          factors=(a.text, b.text) if sym == "*" and simple else None,
-                          is_float=a.is_float or b.is_float or sym == "/")
+                          factors=(a.text, b.text) if sym == "*" and simple else None)
         # index arithmetic: pid * BLOCK + tl.arange(0, BLOCK)
         if sym == "+" and isinstance(b, Idx) and isinstance(a, Scalar):
             a, b = b, a
@@ -577,10 +585,8 @@ class _Lowerer:
     def mask_tile(self, m: Mask, node: ast.AST) -> Tile:
         parts = [self.materialize(i, node) for i, _ in m.conds]
         texts = [f"{_paren(t.text)} < {_paren(bound)}" for t, (_, bound) in zip(parts, m.conds)]
-        shape: tuple[str, ...] = ()
-        for t in parts:
-            shape = _broadcast(shape, t.shape)
-        return Tile(" & ".join(f"({t})" for t in texts) if len(texts) > 1 else texts[0], shape, "bool")
+        return Tile(" & ".join(f"({t})" for t in texts) if len(texts) > 1 else texts[0],
+                    _broadcast_all(t.shape for t in parts), "bool")
 
     # ------------------------------------------------ calls
 
@@ -625,7 +631,7 @@ class _Lowerer:
             dt = self.ev(dt_node)
             if not isinstance(dt, DType):
                 raise self.fail(node, "dtype must be a tl dtype")
-            tup = f"({', '.join(shape)}{',' if len(shape) == 1 else ''})"
+            tup = f"{_tup(shape)}"
             if fn == "zeros":
                 return Tile(f"ct.zeros({tup}, dtype={dt.text})", shape, dt.text)
             return Tile(f"ct.full({tup}, {self.scalar(node.args[1])}, dtype={dt.text})", shape, dt.text)
@@ -665,9 +671,7 @@ class _Lowerer:
         if fn in MAP:
             vals = [self._value(self.ev(a), node) for a in node.args]
             tiles = [v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
-            shape: tuple[str, ...] = ()
-            for t in tiles:
-                shape = _broadcast(shape, getattr(t, "shape", ()))
+            shape = _broadcast_all(getattr(t, "shape", ()) for t in tiles)
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
             return Tile(f"{MAP[fn]}({', '.join(t.text for t in tiles)})", shape, dts[0] if len(set(dts)) == 1 else None)
         raise self.fail(node, f"tl.{fn} is not lowered (supported: program_id, num_programs, arange, load, store, "
@@ -713,14 +717,8 @@ class _Lowerer:
         """(array, offset tile, mask tile text or None) of an access whose offsets are not a tile of a view: the
         pointer's view is the flat vector (stride 1), the offsets one int32 tile (ct.gather / ct.scatter check
         each against its extent)."""
-        parts, shape = [], ()
-        for t in ptr.terms:
-            idx = t.index if isinstance(t.index, Tile) else (
-                self.materialize(t.index, node) if isinstance(t.index, Idx) else Tile(t.index, ()))
-            parts.append(idx.text if t.stride == "1" else f"{_paren(idx.text)} * {_paren(t.stride)}")
-            shape = _broadcast(shape, idx.shape)
         self._view(ptr.param, [Dim("1", None)], node)
-        offsets = Tile(" + ".join(parts), shape, "ct.int32")
+        offsets = self.offset_tile(ptr.terms, node)
         if mask is None:
             return ptr.param, offsets, None
         m = self.mask_tile(mask, node) if isinstance(mask, Mask) else mask
@@ -773,18 +771,27 @@ class _Lowerer:
         value_shape = tuple(axes.get(a, "1") for a in range(rank))
         return ptr.param, index, shape, value_shape, bool(bounds)
 
-    def load(self, node: ast.Call, kw: dict) -> Tile:
+    def memory_options(self, node: ast.Call, kw: dict, what: str, allowed: set[str]) -> None:
+        """Cache hints are dropped (and noted); options other than ``allowed`` are refused."""
         for h in CACHE_HINTS:
             if h in kw:
-                self.notes.append(f"line {node.lineno}: tl.load {h}= dropped")
-        unknown = set(kw) - {"mask", "other", "boundary_check", "padding_option", *CACHE_HINTS}
+                self.notes.append(f"line {node.lineno}: tl.{what} {h}= dropped")
+        unknown = set(kw) - allowed - set(CACHE_HINTS)
         if unknown:
-            raise self.fail(node, f"tl.load options {sorted(unknown)} are not lowered")
+            raise self.fail(node, f"tl.{what} options {sorted(unknown)} are not lowered")
+
+    @staticmethod
+    def stored(t: Tile, arr: str) -> str:
+        """``t`` as ``arr``'s element type: tl.store converts to the pointer's element type."""
+        return t.text if t.dtype == f"{arr}.dtype" else f"ct.astype({t.text}, {arr}.dtype)"
+
+    def load(self, node: ast.Call, kw: dict) -> Tile:
+        self.memory_options(node, kw, "load", {"mask", "other", "boundary_check", "padding_option"})
         ptr = self.ev(node.args[0])
         mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[1]) if len(node.args) > 1 else None)
+        other = kw.get("other") or (node.args[2] if len(node.args) > 2 else None)
         if self.is_gather(ptr):
             arr, offsets, mtext = self.gather_access(ptr, mask, node)  # type: ignore[arg-type]
-            other = kw.get("other") or (node.args[2] if len(node.args) > 2 else None)
             pad = 0 if other is None else self._literal(other)
             text = f"ct.gather({arr}, {offsets.text}" + (f", mask={mtext}" if mtext else "") + \
                 f", padding_value={pad!r})"
@@ -798,7 +805,6 @@ class _Lowerer:
             if padding is None:
                 raise self.fail(node, f"padding_option={name!r} is not lowered")
         elif masked:
-            other = kw.get("other") or (node.args[2] if len(node.args) > 2 else None)
             value = 0.0 if other is None else self._literal(other)
             if value != value:
                 padding = "NAN"
@@ -807,13 +813,13 @@ class _Lowerer:
             if padding is None:
                 raise self.fail(other, f"other={value!r}: only 0, -inf, inf and nan fill masked lanes "
                                        "(padding modes); apply tl.where after the load for other values")
-        args = f"{arr}, index=({', '.join(index)}{',' if len(index) == 1 else ''}), " \
-               f"shape=({', '.join(shape)}{',' if len(shape) == 1 else ''})"
+        args = f"{arr}, index={_tup(index)}, " \
+               f"shape={_tup(shape)}"
         if padding:
             args += f", padding_mode=ct.PaddingMode.{padding}"
         text = f"ct.load({args})"
         if tuple(shape) != vshape:
-            text = f"ct.reshape({text}, ({', '.join(vshape)}{',' if len(vshape) == 1 else ''}))"
+            text = f"ct.reshape({text}, {_tup(vshape)})"
         return Tile(text, vshape, f"{arr}.dtype")
 
     def _literal(self, node: ast.expr) -> float:
@@ -831,33 +837,25 @@ class _Lowerer:
 
     def store(self, node: ast.Call) -> None:
         kw = {k.arg: k.value for k in node.keywords}
-        for h in CACHE_HINTS:
-            if h in kw:
-                self.notes.append(f"line {node.lineno}: tl.store {h}= dropped")
-        unknown = set(kw) - {"mask", "boundary_check", *CACHE_HINTS}
-        if unknown:
-            raise self.fail(node, f"tl.store options {sorted(unknown)} are not lowered")
+        self.memory_options(node, kw, "store", {"mask", "boundary_check"})
         ptr = self.ev(node.args[0])
         value = self._value(self.ev(node.args[1]), node)
         mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[2]) if len(node.args) > 2 else None)
-        if self.is_gather(ptr):
+        gather = self.is_gather(ptr)
+        if gather:
             arr, offsets, mtext = self.gather_access(ptr, mask, node)  # type: ignore[arg-type]
-            t = self.materialize(value, node) if not isinstance(value, Scalar) else None
-            if t is None:
-                raise self.fail(node, "storing a scalar is not lowered (store a tile)")
-            text = t.text if t.dtype == f"{arr}.dtype" else f"ct.astype({t.text}, {arr}.dtype)"
-            self.emit(f"ct.scatter({arr}, {offsets.text}, {text}" + (f", mask={mtext})" if mtext else ")"))
-            return
-        arr, index, shape, vshape, _ = self.access(ptr, mask, node)
+        else:
+            arr, index, shape, vshape, _ = self.access(ptr, mask, node)
         if isinstance(value, Scalar):
             raise self.fail(node, "storing a scalar is not lowered (store a tile)")
         t = self.materialize(value, node)
-        text = t.text
-        if t.dtype != f"{arr}.dtype":
-            text = f"ct.astype({text}, {arr}.dtype)"  # tl.store converts to the pointer's element type
+        text = self.stored(t, arr)
+        if gather:
+            self.emit(f"ct.scatter({arr}, {offsets.text}, {text}" + (f", mask={mtext})" if mtext else ")"))
+            return
         if tuple(shape) != tuple(t.shape):
-            text = f"ct.reshape({text}, ({', '.join(shape)}{',' if len(shape) == 1 else ''}))"
-        idx = f"({', '.join(index)}{',' if len(index) == 1 else ''})"
+            text = f"ct.reshape({text}, {_tup(shape)})"
+        idx = f"{_tup(index)}"
         self.emit(f"ct.store({arr}, index={idx}, tile={text})")
 
     def block_ptr(self, node: ast.Call, kw: dict) -> BlockPtr:
@@ -896,7 +894,6 @@ class _Lowerer:
         params, out = [], []
         for p in self.k.params:
             kind = self.kinds[p]
-            used = kind == "array" or _mentions(body, p) or kind == "constant"
             if kind == "array":
                 params.append(p)
                 out.append({"name": p, "kind": "array"})
@@ -904,7 +901,7 @@ class _Lowerer:
                 ann = self.const_types.get(p, "int")
                 params.append(f"{p}: ct.Constant[{ann}]")
                 out.append({"name": p, "kind": "constant", "type": ann})
-            elif used:
+            elif _mentions(body, p):  # scalars that only stride or bound a view are gone with the pointer
                 ann = "float" if self.const_types.get(p) == "float" else "int"
                 params.append(f"{p}: {ann}")
                 out.append({"name": p, "kind": "scalar", "type": ann})
