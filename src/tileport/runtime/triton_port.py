@@ -8,14 +8,14 @@ reach Triton; cutile chooses its own.
 """
 from __future__ import annotations
 
-import importlib.util
+import functools
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import TileportError
 from ..frontends.cutile_py.capture import array_facts
+from ..frontends.cutile_py.loader import load_kernel
 from ..frontends.triton.capture import bind, grid_of
 from ..frontends.triton.views import View, as_view, view_layout
 
@@ -24,17 +24,10 @@ class TritonPortError(TileportError):
     pass
 
 
+@functools.lru_cache(maxsize=None)
 def _load_lowered(path: Path, name: str) -> Any:
-    modname = f"tileport_lowered_{name}"
-    if modname in sys.modules:
-        return getattr(sys.modules[modname], name)
-    spec = importlib.util.spec_from_file_location(modname, path)
-    if spec is None or spec.loader is None:
-        raise TritonPortError(f"{path}: cannot load the lowered kernel")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[modname] = module
-    spec.loader.exec_module(module)
-    return getattr(module, name)
+    """The lowered ``@ct.kernel``, loaded once per file (a kernel object caches its compiled variants)."""
+    return load_kernel(f"{path}::{name}").kernel
 
 
 class PortedKernel:

@@ -123,6 +123,31 @@ def constant_params(kernel: Any) -> set[str]:
     return out
 
 
+def describe_arg(name: str, value: Any, constant: bool, const_word: str = "constant",
+                 int32_why: str = "ct.launch rejects it too") -> tuple[Any, dict]:
+    """(signature part, the capture's description) of one launch argument: a constant's value, an array's facts,
+    a bool / int32 / f32 scalar. ``const_word`` and ``int32_why`` word the errors for the frontend asking."""
+    if constant:
+        if not isinstance(value, (bool, int, float)):
+            raise CaptureError(f"{const_word} {name}={value!r} is not a bool, int or float")
+        return ConstSig(value), {"name": name, "kind": "constant", "value": value}
+    facts = array_facts(value)
+    if facts is not None:
+        return array_sig(facts), {"name": name, "kind": "array", "dtype": facts.dtype, "shape": list(facts.shape),
+                                  "strides": list(facts.strides), "data_ptr_mod_16": facts.data_ptr % 16}
+    if isinstance(value, bool):
+        dtype = "bool"
+    elif isinstance(value, int):
+        if not INT32[0] <= value <= INT32[1]:
+            raise CaptureError(f"scalar {name}={value} does not fit in int32 ({int32_why})")
+        dtype = "i32"
+    elif isinstance(value, float):
+        dtype = "f32"
+    else:
+        raise CaptureError(f"argument {name} of type {type(value).__name__} is neither an array nor a scalar")
+    return ScalarSig(dtype), {"name": name, "kind": "scalar", "dtype": dtype, "value": value}
+
+
 def signature_from_args(kernel: Any, args: tuple) -> tuple[Signature, list[dict]]:
     import inspect
 
@@ -132,31 +157,9 @@ def signature_from_args(kernel: Any, args: tuple) -> tuple[Signature, list[dict]
     consts = constant_params(kernel)
     params, described = [], []
     for name, value in zip(names, args):
-        if name in consts:
-            if not isinstance(value, (bool, int, float)):
-                raise CaptureError(f"constant {name}={value!r} is not a bool, int or float")
-            params.append((name, ConstSig(value)))
-            described.append({"name": name, "kind": "constant", "value": value})
-            continue
-        facts = array_facts(value)
-        if facts is not None:
-            sig = array_sig(facts)
-            params.append((name, sig))
-            described.append({"name": name, "kind": "array", "dtype": facts.dtype, "shape": list(facts.shape),
-                              "strides": list(facts.strides), "data_ptr_mod_16": facts.data_ptr % 16})
-        elif isinstance(value, bool):
-            params.append((name, ScalarSig("bool")))
-            described.append({"name": name, "kind": "scalar", "dtype": "bool", "value": value})
-        elif isinstance(value, int):
-            if not INT32[0] <= value <= INT32[1]:
-                raise CaptureError(f"scalar {name}={value} does not fit in int32 (ct.launch rejects it too)")
-            params.append((name, ScalarSig("i32")))
-            described.append({"name": name, "kind": "scalar", "dtype": "i32", "value": value})
-        elif isinstance(value, float):
-            params.append((name, ScalarSig("f32")))
-            described.append({"name": name, "kind": "scalar", "dtype": "f32", "value": value})
-        else:
-            raise CaptureError(f"argument {name} of type {type(value).__name__} is neither an array nor a scalar")
+        sig, d = describe_arg(name, value, name in consts)
+        params.append((name, sig))
+        described.append(d)
     return Signature(tuple(params)), described
 
 

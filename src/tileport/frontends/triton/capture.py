@@ -9,10 +9,9 @@ lowering reports as dropped: cutile chooses its own.
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 from typing import Any
 
-from ..cutile_py.capture import INT32, ArrayFacts, CaptureError, array_facts, array_sig
+from ..cutile_py.capture import ArrayFacts, CaptureError, array_sig, describe_arg
 from ...spec.signature import ConstSig, ScalarSig, Signature
 from .views import View, view_layout
 
@@ -41,29 +40,8 @@ def bind(params: list[str], constexprs: set[str], args: tuple, kwargs: dict) -> 
 
 
 def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]:
-    out = []
-    for name in params:
-        value = bound[name]
-        if name in constexprs:
-            if not isinstance(value, (bool, int, float)):
-                raise CaptureError(f"constexpr {name}={value!r} is not a bool, int or float")
-            out.append({"name": name, "kind": "constant", "value": value})
-            continue
-        facts = array_facts(value)
-        if facts is not None:
-            out.append({"name": name, "kind": "array", "dtype": facts.dtype, "shape": list(facts.shape),
-                        "strides": list(facts.strides), "data_ptr_mod_16": facts.data_ptr % 16})
-        elif isinstance(value, bool):
-            out.append({"name": name, "kind": "scalar", "dtype": "bool", "value": value})
-        elif isinstance(value, int):
-            if not INT32[0] <= value <= INT32[1]:
-                raise CaptureError(f"scalar {name}={value} does not fit in int32 (64-bit scalars are not lowered)")
-            out.append({"name": name, "kind": "scalar", "dtype": "i32", "value": value})
-        elif isinstance(value, float):
-            out.append({"name": name, "kind": "scalar", "dtype": "f32", "value": value})
-        else:
-            raise CaptureError(f"argument {name} of type {type(value).__name__} is neither a tensor nor a scalar")
-    return out
+    return [describe_arg(name, bound[name], name in constexprs, "constexpr", "64-bit scalars are not lowered")[1]
+            for name in params]
 
 
 def grid_of(grid: Any, bound: dict) -> list[int]:
@@ -164,10 +142,3 @@ def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
             "signature": sig.text(), "args": described, "count": launch.get("count", 1),
             "from_triton": {"kernel": launch["kernel"], "options": launch.get("options", {})}}
 
-
-def launch_values(args: dict) -> dict:
-    return {k: v for k, v in args.items() if isinstance(v, (bool, int, float))}
-
-
-def ref_path(ref: str) -> Path:
-    return Path(ref.rpartition("::")[0])
