@@ -264,18 +264,23 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, backend: str | 
 
 # ---------------------------------------------------------------- shared wrapper bodies
 
+def flat_operands(inputs: dict[str, Any], dtypes: Sequence[str], out: Any) -> tuple[list[Any], Any]:
+    """(flat views of ``inputs``, the result) for an element-wise op: the inputs are checked to be contiguous CUDA
+    tensors of one shape and dtype; the result (``out`` checked, or fresh) has their shape."""
+    first_name, first = next(iter(inputs.items()))
+    for name, t in inputs.items():
+        check(name, t, dtypes, min_ndim=0, like=None if t is first else first)
+        same_shape(name, t, first_name, first)
+    return [flat(name, t) for name, t in inputs.items()], output(out, first.shape, first)
+
+
 def elementwise(kernel: Any, inputs: dict[str, Any], extra: tuple, dtypes: Sequence[str], *, tile: int,
                 backend: str | None, out: Any, max_blocks: int | None = None) -> Any:
     """Ops of the form ``kernel(*inputs, y, *extra)`` over flat vectors of one shape and dtype, one TILE-long tile
     per block (grid = cdiv(n, tile), capped at ``max_blocks`` for persistent kernels). Any shape is accepted
     (contiguous); the result has the inputs' shape."""
-    first_name, first = next(iter(inputs.items()))
-    for name, t in inputs.items():
-        check(name, t, dtypes, min_ndim=0, like=None if t is first else first)
-        same_shape(name, t, first_name, first)
-    views = [flat(name, t) for name, t in inputs.items()]
-    y = output(out, first.shape, first)
-    blocks = cdiv(first.numel(), tile)
+    views, y = flat_operands(inputs, dtypes, out)
+    blocks = cdiv(y.numel(), tile)
     if max_blocks is not None:
         blocks = min(blocks, max_blocks)
     launch((blocks, 1, 1), kernel, (*views, flat("out", y), *extra), backend)

@@ -16,10 +16,9 @@ def triton_dropout(x, p=0.5, seed=0, *, backend=None, out=None):
     if not 0.0 <= float(p) < 1.0:
         raise ValueError(f"p must be in [0, 1), not {p}")
     seed = C.int32_scalar("seed", seed)
-    C.check("x", x, DTYPES, min_ndim=0)
-    y = C.output(out, x.shape, x)
-    if x.numel():
-        OP.example.launch(C.flat("x", x), C.flat("out", y), seed, float(p), kernel=OP.kernel(backend))
+    (xf,), y = C.flat_operands({"x": x}, DTYPES, out)
+    if y.numel():
+        OP.example.launch(xf, C.flat("out", y), seed, float(p), kernel=OP.kernel(backend))
     return y
 
 

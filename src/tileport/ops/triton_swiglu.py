@@ -13,12 +13,9 @@ PORT_SIGNATURES = C.signatures("g_ptr={dtype}[?]/1, u_ptr={dtype}[?]/1, y_ptr={d
 
 
 def triton_swiglu(gate, up, *, backend=None, out=None):
-    C.check("gate", gate, DTYPES, min_ndim=0)
-    C.check("up", up, DTYPES, min_ndim=0, like=gate)
-    C.same_shape("up", up, "gate", gate)
-    y = C.output(out, gate.shape, gate)
-    if gate.numel():
-        OP.example.launch(C.flat("gate", gate), C.flat("up", up), C.flat("out", y), kernel=OP.kernel(backend))
+    (g, u), y = C.flat_operands({"gate": gate, "up": up}, DTYPES, out)
+    if y.numel():
+        OP.example.launch(g, u, C.flat("out", y), kernel=OP.kernel(backend))
     return y
 
 

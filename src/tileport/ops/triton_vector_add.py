@@ -14,12 +14,9 @@ PORT_SIGNATURES = C.signatures("x_ptr={dtype}[?]/1, y_ptr={dtype}[?]/1, out_ptr=
 
 def triton_vector_add(x, y, *, backend=None, out=None):
     """x + y for two contiguous CUDA tensors of one shape and dtype."""
-    C.check("x", x, DTYPES, min_ndim=0)
-    C.check("y", y, DTYPES, min_ndim=0, like=x)
-    C.same_shape("y", y, "x", x)
-    o = C.output(out, x.shape, x)
-    if x.numel():
-        OP.example.launch(C.flat("x", x), C.flat("y", y), C.flat("out", o), kernel=OP.kernel(backend))
+    (xf, yf), o = C.flat_operands({"x": x, "y": y}, DTYPES, out)
+    if o.numel():
+        OP.example.launch(xf, yf, C.flat("out", o), kernel=OP.kernel(backend))
     return o
 
 
