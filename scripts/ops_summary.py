@@ -49,44 +49,43 @@ def _geomean(xs: list[float]) -> float | None:
 
 def gather() -> dict:
     ports = json.loads((REPO / "rust" / "tileport-ops" / "ports.json").read_text())["ops"]
-    tests: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for log in sorted((REPO / "docs" / "verification" / "h200" / "runtime").glob("gpu-tests*.log")):
-        counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        seen = set()
-        for outcome, op, dtype, case, backend in TEST_ID.findall(log.read_text()):
-            if (op, dtype, case, backend) not in seen:
-                seen.add((op, dtype, case, backend))
-                counts[op][outcome] += 1
-        for op, c in counts.items():  # an op re-run in a later log: each log holds its full set, keep the larger
-            if sum(c.values()) > sum(tests[op].values()) or c.get("FAILED") or c.get("ERROR"):
-                tests[op] = c
-    triton_tests: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for log in sorted((REPO / "docs" / "verification" / "h200" / "runtime").glob("gpu-tests*.log")):
-        counts = defaultdict(lambda: defaultdict(int))
-        for outcome, op, _dtype, _case in set(TRITON_TEST_ID.findall(log.read_text())):
-            counts[op][outcome] += 1
-        for op, c in counts.items():
-            if sum(c.values()) > sum(triton_tests[op].values()) or c.get("FAILED") or c.get("ERROR"):
-                triton_tests[op] = c
+    logs = [log.read_text() for log in sorted((REPO / "docs" / "verification" / "h200" / "runtime")
+                                              .glob("gpu-tests*.log"))]
     bench: dict[str, list[dict]] = defaultdict(list)
     newest: dict[str, str] = {}   # op → start time of the newest run that measured it (each op from one run)
+    sweeps = []
     for path in sorted((REPO / "benchmarks" / "results" / "h200").rglob("bench.json")):
         if "earlier" in path.parts:
             continue
         record = json.loads(path.read_text())
         if any(re.fullmatch(r"\d+x\d+", c) for c in record.get("options", {}).get("cases", [])):
-            continue  # a tokens x hidden sweep (--cases llm): its own table below, not the standard cases
+            sweeps.append(record | {"file": str(path.relative_to(REPO))})   # tokens x hidden: its own table
+            continue
         for row in record["results"]:
             op, started = row["op"], record["started"]
             if newest.get(op, "") < started:
                 newest[op], bench[op] = started, []
             if newest[op] == started:
                 bench[op].append(row | {"file": str(path.relative_to(REPO))})
-    sweeps = [json.loads(p.read_text()) | {"file": str(p.relative_to(REPO))}
-              for p in sorted((REPO / "benchmarks" / "results" / "h200").rglob("bench.json"))
-              if "earlier" not in p.parts and any(re.fullmatch(r"\d+x\d+", c) for c in
-                                                  json.loads(p.read_text()).get("options", {}).get("cases", []))]
-    return {"ports": ports, "tests": tests, "bench": bench, "triton_tests": triton_tests, "sweeps": sweeps}
+    return {"ports": ports, "tests": _test_counts(logs, TEST_ID), "bench": bench,
+            "triton_tests": _test_counts(logs, TRITON_TEST_ID), "sweeps": sweeps}
+
+
+def _test_counts(logs: list[str], test_id: re.Pattern) -> dict[str, dict[str, int]]:
+    """op → outcome → count of the tests ``test_id`` matches (outcome, op, then the rest of the test's id). An op
+    re-run in a later log: each log holds its full set, the larger one (or one with failures) is kept."""
+    tests: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for text in logs:
+        counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        seen = set()
+        for outcome, op, *rest in test_id.findall(text):
+            if (op, *rest) not in seen:
+                seen.add((op, *rest))
+                counts[op][outcome] += 1
+        for op, c in counts.items():
+            if sum(c.values()) > sum(tests[op].values()) or c.get("FAILED") or c.get("ERROR"):
+                tests[op] = c
+    return tests
 
 
 def family_row(family: str, ops: list[str], data: dict) -> list[str]:

@@ -284,15 +284,16 @@ def _stats(times: list[float], row: dict, ceilings: dict, name: str | None) -> d
 
 # ---------------------------------------------------------------- summary, JSON, plot, table
 
+def _ratios_by_op(rows: list[dict], key: str) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    for r in rows:
+        if r.get(key):
+            out.setdefault(r["op"], []).append(r[key])
+    return out
+
+
 def summarize(rows: list[dict]) -> dict:
-    per_op: dict[str, list[float]] = {}
-    for r in rows:
-        if r.get("ratio"):
-            per_op.setdefault(r["op"], []).append(r["ratio"])
-    per_op_triton: dict[str, list[float]] = {}
-    for r in rows:
-        if r.get("triton_ratio"):
-            per_op_triton.setdefault(r["op"], []).append(r["triton_ratio"])
+    per_op, per_op_triton = _ratios_by_op(rows, "ratio"), _ratios_by_op(rows, "triton_ratio")
     return {"per_op": {op: geomean(v) for op, v in per_op.items()},
             "overall": geomean([x for v in per_op.values() for x in v]),
             "triton": {"per_op": {op: geomean(v) for op, v in per_op_triton.items()},
