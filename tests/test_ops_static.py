@@ -65,7 +65,8 @@ def test_port_signatures_bind_to_the_kernel(name):
     mod, kernel = OPS[name], _kernel(name)
     sigs = mod.PORT_SIGNATURES
     assert sigs and len(sigs) == len(set(sigs)), f"{name}: empty or repeated signatures"
-    assert len(sigs) <= 9, f"{name}: {len(sigs)} specializations; keep the set small"
+    # the row kernels need the most: 3 dtypes x 5 row widths (ROW_BLOCKS); others stay within 9
+    assert len(sigs) <= 15, f"{name}: {len(sigs)} specializations; keep the set small"
     dtypes_seen = set()
     for text in sigs:
         sig = sigmod.bind(sigmod.parse(text), kernel.param_names, name)
@@ -84,7 +85,8 @@ def test_port_signatures_bind_to_the_kernel(name):
 def test_tile_policy_helpers():
     assert [C.cdiv(a, 4) for a in (0, 1, 4, 5)] == [0, 1, 1, 2]
     assert [C.next_pow2(n) for n in (1, 2, 3, 1000, 1024, 1025)] == [1, 2, 4, 1024, 1024, 2048]
-    assert [C.row_block(n) for n in (0, 1, 1000, 1024, 1025, 5000, 16384)] == [1024] * 4 + [4096, 16384, 16384]
+    assert [C.row_block(n) for n in (0, 1, 1000, 1024, 1025, 5000, 8192, 8193, 16384)] == [1024] * 4 + [
+        2048, 8192, 8192, 16384, 16384]
     with pytest.raises(ValueError, match="16385.*16384"):
         C.row_block(16385)
     assert C.signatures("x={dtype}[?]/1, T=#{t}", dtype=("float16", "int32"), t=(1, 2)) == [

@@ -129,7 +129,8 @@ def test_environment_picks_the_backend(torch, monkeypatch):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_launches_are_port_signatures(torch, name, monkeypatch):
-    """Whatever a wrapper launches for any case is one of its PORT_SIGNATURES (else the Rust library lacks it)."""
+    """Whatever a wrapper launches for any case is one of the PORT_SIGNATURES of the op owning that kernel (its own,
+    or another op's whose kernel it reuses, e.g. a split-KV decode's combine step); else the Rust library lacks it."""
     from tileport.frontends.cutile_py.capture import constant_params
     from tileport.ops import _backend
     from tileport.spec import signature as sigmod
@@ -143,10 +144,12 @@ def test_launches_are_port_signatures(torch, name, monkeypatch):
             args, kwargs = mod.sample_inputs(case, dtype, "cuda")
             wrapper(name)(*args, **kwargs)
             del args, kwargs
-    kernel = launched[0][0]
-    names, consts = list(inspect.signature(kernel._pyfunc).parameters), constant_params(kernel)
-    allowed = {sigmod.parse(s).text() for s in mod.PORT_SIGNATURES}
-    for _, args in launched:
+    assert launched, f"{name} launched nothing"
+    for kernel, args in launched:
+        kname = kernel._pyfunc.__name__
+        owner = OPS[kname] if kname in NAMES else mod
+        names, consts = list(inspect.signature(kernel._pyfunc).parameters), constant_params(kernel)
+        allowed = {sigmod.parse(s).text() for s in owner.PORT_SIGNATURES}
         parts = []
         for pname, value in zip(names, args):
             if pname in consts:
@@ -159,7 +162,30 @@ def test_launches_are_port_signatures(torch, name, monkeypatch):
             else:
                 parts.append(f"{pname}={'f32' if isinstance(value, float) else 'i32'}")
         text = sigmod.parse(", ".join(parts)).text()
-        assert text in allowed, f"{name} launched {text}, which is not in PORT_SIGNATURES"
+        assert text in allowed, f"{name} launched {kname} with {text}, which is not in its PORT_SIGNATURES"
+
+
+#: the row kernels (one row in one tile of a ROW_BLOCKS width) and a row length landing in each width
+ROW_OPS = ("row_softmax", "rms_norm", "layer_norm", "triton_softmax", "triton_rms_norm", "triton_layer_norm")
+ROW_LENGTHS = (1000, 2000, 3000, 5000, 9000)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", ("float32", "bfloat16"))
+@pytest.mark.parametrize("name", ROW_OPS)
+def test_row_ops_at_every_row_width(torch, name, dtype, backend):
+    """The shape cases reach only some ROW_BLOCKS widths; here every width runs, 33 rows each (a ragged last block)."""
+    assert sorted({C.row_block(n) for n in ROW_LENGTHS}) == sorted(C.ROW_BLOCKS)
+    mod = OPS[name]
+    for n in ROW_LENGTHS:
+        _seed(torch, name, dtype, str(n))
+        args, kwargs = mod.sample_inputs(f"33x{n}", dtype, "cuda")
+        expected = mod.reference(*args, **kwargs)
+        out = C.poisoned(expected.shape, C.result_dtype(mod, args, kwargs), "cuda")
+        wrapper(name)(*args, **kwargs, backend=backend, out=out)
+        torch.cuda.synchronize()
+        rtol, atol = mod.tolerance(dtype)
+        torch.testing.assert_close(out.double(), expected, rtol=rtol, atol=atol, msg=lambda m: f"{name} n={n}: {m}")
 
 
 def test_bad_inputs_are_refused(torch):

@@ -23,7 +23,7 @@ HALVES = ("float16", "bfloat16")
 #: Array indices are int32 (signatures without ``@i64``): no element may sit at an offset of 2^31 or more.
 MAX_OFFSET = 2**31 - 1
 #: Row kernels keep a whole row in one tile of BLOCK elements; BLOCK is the smallest bucket that holds the row.
-ROW_BLOCKS = (1024, 4096, 16384)
+ROW_BLOCKS = (1024, 2048, 4096, 8192, 16384)
 
 #: Cases of ``sample_inputs``: small and ragged (tile sizes do not divide the shape) for tests, mid and large
 #: (LLM-sized, below ~2 GB in all) for the benchmark; the GPU tests run mid as well.
@@ -182,8 +182,10 @@ def row_block(n: int) -> int:
 #: with the kernels' occupancy hint (benchmarks/results/h200/tune_rows_occ.json: 8192 rows of 1024 and 4096, BM in
 #: 1..16, occupancy 1, 2, 4): at occupancy 4, 8 rows of 1024 and 2 rows of 4096 per block are best or within 3% of
 #: it for all three kernels in f32 and bf16 (the earlier choice without the hint, 16 and 8, ran 1.1-1.9x slower).
-#: The 16384-wide rows keep one row per block (not measured).
-ROWS_PER_BLOCK = {1024: 8, 4096: 2, 16384: 1}
+#: 2048- and 8192-wide rows keep the 8192 elements per block of those two (4 rows, 1 row); with only the 1024, 4096
+#: and 16384 buckets, hidden sizes 2048 and 8192 ran half-masked tiles at 21-50% of copy bandwidth
+#: (benchmarks/results/h200/llm-sweep). The 16384-wide rows keep one row per block.
+ROWS_PER_BLOCK = {1024: 8, 2048: 4, 4096: 2, 8192: 1, 16384: 1}
 
 
 def rows_per_block(block: int, dtype: str, overrides: dict | None = None) -> int:
