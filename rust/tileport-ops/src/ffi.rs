@@ -2074,7 +2074,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
             match tp_call.entry {
                 0 => {
                     let op = "rope::rope_f16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 4, 0])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 0])?;
                     let x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
@@ -2100,7 +2100,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                             &x,
                             &cos,
                             &sin,
-                            (&mut y).partition(rt::tile([1, g[0], g[1]])),
+                            (&mut y).partition(rt::tile([g[0], g[2], g[3]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2114,7 +2114,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                 }
                 1 => {
                     let op = "rope::rope_bf16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 4, 0])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 0])?;
                     let x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
@@ -2140,7 +2140,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                             &x,
                             &cos,
                             &sin,
-                            (&mut y).partition(rt::tile([1, g[0], g[1]])),
+                            (&mut y).partition(rt::tile([g[0], g[2], g[3]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);

@@ -3,27 +3,29 @@ the head dimension and the token's cos/sin rows,
 
     y1 = x1 * cos - x2 * sin        y2 = x2 * cos + x1 * sin
 
-Block (t, h, j) owns half j of a (BH heads, HALF) tile of y: it loads the same half of x and the other one (tile
-index 1 - j along the head dimension), computes in f32 and stores its half. grid = (tokens, cdiv(heads, BH), 2);
-the head dimension is exactly 2 * HALF.
+Block (i, h) owns BT tokens x BH heads: it loads each half of x [tokens, heads, 2 * HALF] once (tile index 0 and 1
+along the head dimension) and the tokens' cos/sin rows, computes both halves in f32 and stores them as one tile of
+y viewed [tokens, 2 * heads, HALF] (row 2 * head + half), built as (BT, BH, 2, HALF) with a where over the half
+axis — one store, because a block writes exactly its own tile of y. BH2 is 2 * BH (the translator takes tile
+dimensions that are constants, not expressions of them). grid = (cdiv(tokens, BT), cdiv(heads, BH), 1).
 """
 import cuda.tile as ct
 
-DEMO_SIGNATURE = ("x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BH=#8, "
-                  "HALF=#64")
+DEMO_SIGNATURE = ("x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#8, BH=#8, "
+                  "BH2=#16, HALF=#64")
 
 
 @ct.kernel
-def rope(x, cos, sin, y, BH: ct.Constant[int], HALF: ct.Constant[int]):
-    t = ct.bid(0)
+def rope(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], BH2: ct.Constant[int],
+         HALF: ct.Constant[int]):
+    i = ct.bid(0)
     h = ct.bid(1)
-    j = ct.bid(2)
-    same = ct.load(x, index=(t, h, j), shape=(1, BH, HALF), padding_mode=ct.PaddingMode.ZERO)
-    other = ct.load(x, index=(t, h, 1 - j), shape=(1, BH, HALF), padding_mode=ct.PaddingMode.ZERO)
-    c = ct.reshape(ct.load(cos, index=(t, 0), shape=(1, HALF)), (1, 1, HALF))
-    s = ct.reshape(ct.load(sin, index=(t, 0), shape=(1, HALF)), (1, 1, HALF))
-    rotated = ct.astype(other, ct.float32) * s
-    if j == 0:
-        rotated = 0.0 - rotated   # the first half subtracts x2 * sin
-    out = ct.astype(same, ct.float32) * c + rotated
-    ct.store(y, index=(t, h, j), tile=ct.astype(out, y.dtype))
+    x1 = ct.load(x, index=(i, h, 0), shape=(BT, BH, HALF), padding_mode=ct.PaddingMode.ZERO)
+    x2 = ct.load(x, index=(i, h, 1), shape=(BT, BH, HALF), padding_mode=ct.PaddingMode.ZERO)
+    x1 = ct.reshape(ct.astype(x1, ct.float32), (BT, BH, 1, HALF))
+    x2 = ct.reshape(ct.astype(x2, ct.float32), (BT, BH, 1, HALF))
+    c = ct.reshape(ct.load(cos, index=(i, 0), shape=(BT, HALF), padding_mode=ct.PaddingMode.ZERO), (BT, 1, 1, HALF))
+    s = ct.reshape(ct.load(sin, index=(i, 0), shape=(BT, HALF), padding_mode=ct.PaddingMode.ZERO), (BT, 1, 1, HALF))
+    first = ct.reshape(ct.arange(2, dtype=ct.int32), (1, 1, 2, 1)) == 0
+    out = ct.where(first, x1 * c - x2 * s, x2 * c + x1 * s)
+    ct.store(y, index=(i, h, 0), tile=ct.reshape(ct.astype(out, y.dtype), (BT, BH2, HALF)))

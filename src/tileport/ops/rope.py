@@ -1,6 +1,6 @@
 """rope: rotary position embedding in the rotate-half form, y = x * cos + rotate_half(x) * sin, for x [tokens,
 heads, head_dim] (f16/bf16, head_dim 64 or 128) and f32 cos/sin [tokens, head_dim / 2]; computed in f32, one block
-per (token, group of BH heads, half of the head dimension) (tileport.examples.rope)."""
+per BT tokens x BH heads, both halves of the head dimension (tileport.examples.rope)."""
 from __future__ import annotations
 
 from tileport.examples.rope import rope as kernel
@@ -11,8 +11,19 @@ DTYPES = C.HALVES
 AUX_DTYPES = ("float32",)  # the cos/sin tables
 HALVES = (32, 64)
 HEAD_BLOCKS = (1, 8)
-PORT_SIGNATURES = C.signatures("x={dtype}[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y={dtype}[?,?,?]/?,?,1, "
-                               "BH=#{bh}, HALF=#{half}", dtype=DTYPES, bh=HEAD_BLOCKS, half=HALVES)
+#: elements of one half-tile (BT x BH x HALF): 4096, so a block moves 16 KB of 16-bit x in and out. One token per
+#: block (the earlier layout, 2 x 512 elements) ran at 38% of copy bandwidth (benchmarks/results/h200/perf).
+HALF_TILE = 4096
+
+
+def tokens_per_block(bh: int, half: int) -> int:
+    return HALF_TILE // (bh * half)
+
+
+TEMPLATE = ("x={dtype}[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y={dtype}[?,?,?]/?,?,1, BT=#{bt}, BH=#{bh}, "
+            "BH2=#{bh2}, HALF=#{half}")
+PORT_SIGNATURES = [TEMPLATE.format(dtype=C.SHORT[d], bt=tokens_per_block(bh, half), bh=bh, bh2=2 * bh, half=half)
+                   for d in DTYPES for bh in HEAD_BLOCKS for half in HALVES]
 #: (tokens, heads, head_dim)
 SHAPES = {"small": (16, 8, 128), "ragged": (37, 6, 64), "mid": (2048, 32, 128), "large": (16384, 32, 128)}
 
@@ -33,7 +44,10 @@ def rope(x, cos, sin, *, backend=None, out=None):
     cs, sn = C.rows("cos", cos), C.rows("sin", sin)
     bh = C.bucket(min(h, HEAD_BLOCKS[-1]), HEAD_BLOCKS, "heads per block")
     y = C.output(out, (t, h, d), x)
-    C.launch((t, C.cdiv(h, bh), 2), kernel, (x, cs, sn, y, bh, d // 2), backend)
+    bt = tokens_per_block(bh, d // 2)
+    # y as [tokens, 2 * heads, half]: row 2 * head + j is half j of a head (y is fresh or checked contiguous)
+    y_rows = y.view(t, 2 * h, d // 2)
+    C.launch((C.cdiv(t, bt), C.cdiv(h, bh), 1), kernel, (x, cs, sn, y_rows, bt, bh, 2 * bh, d // 2), backend)
     return y
 
 

@@ -5,119 +5,127 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=f16[?,?,?]/?,?,1, BH=#1, HALF=#32 (BH=1, HALF=32).
+    /// Specialization for x=f16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=f16[?,?,?]/?,?,1, BT=#128, BH=#1, BH2=#2, HALF=#32 (BT=128, BH=1, BH2=2, HALF=32).
     #[cutile::entry()]
-    pub fn rope_f16<const BH: i32, const HALF: i32>(
+    pub fn rope_f16<const BT: i32, const BH: i32, const BH2: i32, const HALF: i32>(
         x: &Tensor<f16, { [-1, -1, -1] }>,
         cos: &Tensor<f32, { [-1, -1] }>,
         sin: &Tensor<f32, { [-1, -1] }>,
-        y: &mut Tensor<f16, { [1, BH, HALF] }>,
+        y: &mut Tensor<f16, { [BT, BH2, HALF] }>,
     ) {
-        let t: i32 = get_tile_block_id().0;
+        let i: i32 = get_tile_block_id().0;
         let h: i32 = get_tile_block_id().1;
-        let j: i32 = get_tile_block_id().2;
-        let x_view: Partition<f16, { [1, BH, HALF] }> = x.partition(shape![1, BH, HALF]);
-        let same: Tile<f16, { [1, BH, HALF] }> = x_view.load([t, h, j]);
-        let x_view: Partition<f16, { [1, BH, HALF] }> = x.partition(shape![1, BH, HALF]);
+        let x_view: Partition<f16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
+        let x1: Tile<f16, { [BT, BH, HALF] }> = x_view.load([i, h, 0]);
+        let x_view: Partition<f16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
-        let x_tile: Tile<f16, { [1, BH, HALF] }> = load_view_tko(
+        let x_tile: Tile<f16, { [BT, BH, HALF] }> = load_view_tko(
             &x_view,
-            [t, h, 1i32 - j],
+            [i, h, 1i32],
             ordering::Weak,
             scope::TileBlock,
             None,
             tma::Enabled,
         );
-        let other: Tile<f16, { [1, BH, HALF] }> = x_tile;
-        let cos_view: Partition<f32, { [1, HALF] }> = make_partition_view(
-            cos,
-            shape![1, HALF],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(cos),
+        let x2: Tile<f16, { [BT, BH, HALF] }> = x_tile;
+        let x1_f32: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x1);
+        let x1: Tile<f32, { [BT, BH, 1, HALF] }> = x1_f32.reshape(shape![BT, BH, 1, HALF]);
+        let x2_f32: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x2);
+        let x2: Tile<f32, { [BT, BH, 1, HALF] }> = x2_f32.reshape(shape![BT, BH, 1, HALF]);
+        let cos_view: Partition<f32, { [BT, HALF] }> = cos.partition(shape![BT, HALF]);
+        let c: Tile<f32, { [BT, 1, 1, HALF] }> =
+            cos_view.load([i, 0]).reshape(shape![BT, 1, 1, HALF]);
+        let sin_view: Partition<f32, { [BT, HALF] }> = sin.partition(shape![BT, HALF]);
+        let s: Tile<f32, { [BT, 1, 1, HALF] }> =
+            sin_view.load([i, 0]).reshape(shape![BT, 1, 1, HALF]);
+        let arange_2: Tile<i32, { [2] }> = iota(shape![2]);
+        let arange_2_2: Tile<i32, { [2] }> = iota(shape![2]);
+        let first: Tile<bool, { [1, 1, 2, 1] }> = eq_tile(
+            arange_2_2.reshape(shape![1, 1, 2, 1]),
+            broadcast_scalar(0i32, shape![1, 1, 2, 1]),
         );
-        let c: Tile<f32, { [1, 1, HALF] }> = cos_view.load([t, 0]).reshape(shape![1, 1, HALF]);
-        let sin_view: Partition<f32, { [1, HALF] }> = make_partition_view(
-            sin,
-            shape![1, HALF],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(sin),
+        let out: Tile<f32, { [BT, BH, 2, HALF] }> = select(
+            first.broadcast(shape![BT, BH, 2, HALF]),
+            (fma(
+                x1,
+                c.broadcast(shape![BT, BH, 1, HALF]),
+                negf(x2 * s.broadcast(shape![BT, BH, 1, HALF])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            ))
+            .broadcast(shape![BT, BH, 2, HALF]),
+            (fma(
+                x2,
+                c.broadcast(shape![BT, BH, 1, HALF]),
+                x1 * s.broadcast(shape![BT, BH, 1, HALF]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            ))
+            .broadcast(shape![BT, BH, 2, HALF]),
         );
-        let s: Tile<f32, { [1, 1, HALF] }> = sin_view.load([t, 0]).reshape(shape![1, 1, HALF]);
-        let other_f32: Tile<f32, { [1, BH, HALF] }> = convert_tile(other);
-        let mut rotated: Tile<f32, { [1, BH, HALF] }> =
-            other_f32 * s.broadcast(shape![1, BH, HALF]);
-        if j == 0 {
-            rotated = broadcast_scalar(0.0f32, shape![1, BH, HALF]) - rotated;
-        }
-        let same_f32: Tile<f32, { [1, BH, HALF] }> = convert_tile(same);
-        let out: Tile<f32, { [1, BH, HALF] }> = fma(
-            same_f32,
-            c.broadcast(shape![1, BH, HALF]),
-            rotated,
-            rounding::NearestEven,
-            ftz::Disabled,
-        );
-        let out_f16: Tile<f16, { [1, BH, HALF] }> = convert_tile(out);
-        y.store(out_f16);
+        let out_f16: Tile<f16, { [BT, BH, 2, HALF] }> = convert_tile(out);
+        y.store(out_f16.reshape(shape![BT, BH2, HALF]));
     }
 
-    /// Specialization for x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BH=#1, HALF=#32 (BH=1, HALF=32).
+    /// Specialization for x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#128, BH=#1, BH2=#2, HALF=#32 (BT=128, BH=1, BH2=2, HALF=32).
     #[cutile::entry()]
-    pub fn rope_bf16<const BH: i32, const HALF: i32>(
+    pub fn rope_bf16<const BT: i32, const BH: i32, const BH2: i32, const HALF: i32>(
         x: &Tensor<bf16, { [-1, -1, -1] }>,
         cos: &Tensor<f32, { [-1, -1] }>,
         sin: &Tensor<f32, { [-1, -1] }>,
-        y: &mut Tensor<bf16, { [1, BH, HALF] }>,
+        y: &mut Tensor<bf16, { [BT, BH2, HALF] }>,
     ) {
-        let t: i32 = get_tile_block_id().0;
+        let i: i32 = get_tile_block_id().0;
         let h: i32 = get_tile_block_id().1;
-        let j: i32 = get_tile_block_id().2;
-        let x_view: Partition<bf16, { [1, BH, HALF] }> = x.partition(shape![1, BH, HALF]);
-        let same: Tile<bf16, { [1, BH, HALF] }> = x_view.load([t, h, j]);
-        let x_view: Partition<bf16, { [1, BH, HALF] }> = x.partition(shape![1, BH, HALF]);
+        let x_view: Partition<bf16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
+        let x1: Tile<bf16, { [BT, BH, HALF] }> = x_view.load([i, h, 0]);
+        let x_view: Partition<bf16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
-        let x_tile: Tile<bf16, { [1, BH, HALF] }> = load_view_tko(
+        let x_tile: Tile<bf16, { [BT, BH, HALF] }> = load_view_tko(
             &x_view,
-            [t, h, 1i32 - j],
+            [i, h, 1i32],
             ordering::Weak,
             scope::TileBlock,
             None,
             tma::Enabled,
         );
-        let other: Tile<bf16, { [1, BH, HALF] }> = x_tile;
-        let cos_view: Partition<f32, { [1, HALF] }> = make_partition_view(
-            cos,
-            shape![1, HALF],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(cos),
+        let x2: Tile<bf16, { [BT, BH, HALF] }> = x_tile;
+        let x1_f32: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x1);
+        let x1: Tile<f32, { [BT, BH, 1, HALF] }> = x1_f32.reshape(shape![BT, BH, 1, HALF]);
+        let x2_f32: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x2);
+        let x2: Tile<f32, { [BT, BH, 1, HALF] }> = x2_f32.reshape(shape![BT, BH, 1, HALF]);
+        let cos_view: Partition<f32, { [BT, HALF] }> = cos.partition(shape![BT, HALF]);
+        let c: Tile<f32, { [BT, 1, 1, HALF] }> =
+            cos_view.load([i, 0]).reshape(shape![BT, 1, 1, HALF]);
+        let sin_view: Partition<f32, { [BT, HALF] }> = sin.partition(shape![BT, HALF]);
+        let s: Tile<f32, { [BT, 1, 1, HALF] }> =
+            sin_view.load([i, 0]).reshape(shape![BT, 1, 1, HALF]);
+        let arange_2: Tile<i32, { [2] }> = iota(shape![2]);
+        let arange_2_2: Tile<i32, { [2] }> = iota(shape![2]);
+        let first: Tile<bool, { [1, 1, 2, 1] }> = eq_tile(
+            arange_2_2.reshape(shape![1, 1, 2, 1]),
+            broadcast_scalar(0i32, shape![1, 1, 2, 1]),
         );
-        let c: Tile<f32, { [1, 1, HALF] }> = cos_view.load([t, 0]).reshape(shape![1, 1, HALF]);
-        let sin_view: Partition<f32, { [1, HALF] }> = make_partition_view(
-            sin,
-            shape![1, HALF],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(sin),
+        let out: Tile<f32, { [BT, BH, 2, HALF] }> = select(
+            first.broadcast(shape![BT, BH, 2, HALF]),
+            (fma(
+                x1,
+                c.broadcast(shape![BT, BH, 1, HALF]),
+                negf(x2 * s.broadcast(shape![BT, BH, 1, HALF])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            ))
+            .broadcast(shape![BT, BH, 2, HALF]),
+            (fma(
+                x2,
+                c.broadcast(shape![BT, BH, 1, HALF]),
+                x1 * s.broadcast(shape![BT, BH, 1, HALF]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            ))
+            .broadcast(shape![BT, BH, 2, HALF]),
         );
-        let s: Tile<f32, { [1, 1, HALF] }> = sin_view.load([t, 0]).reshape(shape![1, 1, HALF]);
-        let other_f32: Tile<f32, { [1, BH, HALF] }> = convert_tile(other);
-        let mut rotated: Tile<f32, { [1, BH, HALF] }> =
-            other_f32 * s.broadcast(shape![1, BH, HALF]);
-        if j == 0 {
-            rotated = broadcast_scalar(0.0f32, shape![1, BH, HALF]) - rotated;
-        }
-        let same_f32: Tile<f32, { [1, BH, HALF] }> = convert_tile(same);
-        let out: Tile<f32, { [1, BH, HALF] }> = fma(
-            same_f32,
-            c.broadcast(shape![1, BH, HALF]),
-            rotated,
-            rounding::NearestEven,
-            ftz::Disabled,
-        );
-        let out_bf16: Tile<bf16, { [1, BH, HALF] }> = convert_tile(out);
-        y.store(out_bf16);
+        let out_bf16: Tile<bf16, { [BT, BH, 2, HALF] }> = convert_tile(out);
+        y.store(out_bf16.reshape(shape![BT, BH2, HALF]));
     }
 }
