@@ -179,10 +179,11 @@ def sweep_table(record: dict) -> list[str]:
     the rs/py parity over the whole sweep."""
     rows = [r for r in record["results"] if r.get("ratio")]
     hidden = sorted({int(r["case"].split("x")[1]) for r in rows})
-    tokens = max(int(r["case"].split("x")[0]) for r in rows) if rows else 0
+    counts = sorted({int(r["case"].split("x")[0]) for r in rows}) or [0]
+    tokens = counts[-1]
     head = ["op", "dtype", *[f"hidden {h}: % of copy BW, rs/eager" for h in hidden], "parity rs/py (all cases)"]
     out = [f"## LLM shape sweep ({record['file']})", "",
-           f"Tokens 1 to {tokens} x hidden {', '.join(map(str, hidden))}; the columns show the {tokens}-token case.",
+           f"Tokens {', '.join(map(str, counts))} x hidden {', '.join(map(str, hidden))}; the columns show the {tokens}-token case.",
            "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for op, dtype in sorted({(r["op"], r["dtype"]) for r in rows}):
         mine = [r for r in rows if (r["op"], r["dtype"]) == (op, dtype)]

@@ -184,7 +184,8 @@ def row_block(n: int) -> int:
 #: it for all three kernels in f32 and bf16 (the earlier choice without the hint, 16 and 8, ran 1.1-1.9x slower).
 #: 2048- and 8192-wide rows keep the 8192 elements per block of those two (4 rows, 1 row); with only the 1024, 4096
 #: and 16384 buckets, hidden sizes 2048 and 8192 ran half-masked tiles at 21-50% of copy bandwidth
-#: (benchmarks/results/h200/llm-sweep). The 16384-wide rows keep one row per block.
+#: (benchmarks/results/h200/earlier/llm-sweep-before-row-widths); with them, 16384 tokens x 8192 run at 75-93% and
+#: x 2048 at 62-80% (benchmarks/results/h200/llm-rows). The 16384-wide rows keep one row per block.
 ROWS_PER_BLOCK = {1024: 8, 2048: 4, 4096: 2, 8192: 1, 16384: 1}
 
 
