@@ -23,7 +23,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                 0 => {
                     let op = "attention::attention_f16_causal_true";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 1])?;
-                    let q = rt::borrow::<cutile::half::f16>(
+                    let arg_q = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "q",
@@ -31,7 +31,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let k = rt::borrow::<cutile::half::f16>(
+                    let arg_k = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "k",
@@ -39,7 +39,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let v = rt::borrow::<cutile::half::f16>(
+                    let arg_v = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "v",
@@ -47,7 +47,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let mut o = rt::borrow::<cutile::half::f16>(
+                    let mut arg_o = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "o",
@@ -55,14 +55,18 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[q.spec(), k.spec(), v.spec(), o.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_q.spec(), arg_k.spec(), arg_v.spec(), arg_o.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::attention::port::attention_f16_causal_true(
-                            &q,
-                            &k,
-                            &v,
-                            (&mut o).partition(rt::tile([1, g[0], g[2]])),
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            (&mut arg_o).partition(rt::tile([1, g[0], g[2]])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -78,7 +82,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                 1 => {
                     let op = "attention::attention_f16_causal_false";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 1])?;
-                    let q = rt::borrow::<cutile::half::f16>(
+                    let arg_q = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "q",
@@ -86,7 +90,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let k = rt::borrow::<cutile::half::f16>(
+                    let arg_k = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "k",
@@ -94,7 +98,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let v = rt::borrow::<cutile::half::f16>(
+                    let arg_v = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "v",
@@ -102,7 +106,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let mut o = rt::borrow::<cutile::half::f16>(
+                    let mut arg_o = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "o",
@@ -110,14 +114,18 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[q.spec(), k.spec(), v.spec(), o.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_q.spec(), arg_k.spec(), arg_v.spec(), arg_o.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::attention::port::attention_f16_causal_false(
-                            &q,
-                            &k,
-                            &v,
-                            (&mut o).partition(rt::tile([1, g[0], g[2]])),
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            (&mut arg_o).partition(rt::tile([1, g[0], g[2]])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -133,7 +141,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                 2 => {
                     let op = "attention::attention_bf16_causal_true";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 1])?;
-                    let q = rt::borrow::<cutile::half::bf16>(
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "q",
@@ -141,7 +149,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let k = rt::borrow::<cutile::half::bf16>(
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "k",
@@ -149,7 +157,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let v = rt::borrow::<cutile::half::bf16>(
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "v",
@@ -157,7 +165,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let mut o = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "o",
@@ -165,14 +173,18 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[q.spec(), k.spec(), v.spec(), o.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_q.spec(), arg_k.spec(), arg_v.spec(), arg_o.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::attention::port::attention_bf16_causal_true(
-                            &q,
-                            &k,
-                            &v,
-                            (&mut o).partition(rt::tile([1, g[0], g[2]])),
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            (&mut arg_o).partition(rt::tile([1, g[0], g[2]])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -188,7 +200,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                 3 => {
                     let op = "attention::attention_bf16_causal_false";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 1])?;
-                    let q = rt::borrow::<cutile::half::bf16>(
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "q",
@@ -196,7 +208,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let k = rt::borrow::<cutile::half::bf16>(
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "k",
@@ -204,7 +216,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let v = rt::borrow::<cutile::half::bf16>(
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "v",
@@ -212,7 +224,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let mut o = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "o",
@@ -220,14 +232,18 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[q.spec(), k.spec(), v.spec(), o.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_q.spec(), arg_k.spec(), arg_v.spec(), arg_o.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::attention::port::attention_bf16_causal_false(
-                            &q,
-                            &k,
-                            &v,
-                            (&mut o).partition(rt::tile([1, g[0], g[2]])),
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            (&mut arg_o).partition(rt::tile([1, g[0], g[2]])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -243,6 +259,314 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                 _ => rt::fail(
                     Status::BadEntry,
                     format!("attention: no entry {} (it has 4)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `attention_sinks`: launches one of its entries (attention_sinks_f16_causal_true, attention_sinks_f16_causal_false, attention_sinks_bf16_causal_true, attention_sinks_bf16_causal_false) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_attention_sinks(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "attention_sinks::attention_sinks_f16_causal_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 5, 2])?;
+                    let arg_q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_sinks =
+                        rt::borrow::<f32>(op, &t[3], "sinks", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[4],
+                        "o",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_sinks.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::attention_sinks::port::attention_sinks_f16_causal_true(
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            &arg_sinks,
+                            (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                            s[0] as f32,
+                            s[1] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "attention_sinks::attention_sinks_f16_causal_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 5, 2])?;
+                    let arg_q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_sinks =
+                        rt::borrow::<f32>(op, &t[3], "sinks", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[4],
+                        "o",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_sinks.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::attention_sinks::port::attention_sinks_f16_causal_false(
+                                &arg_q,
+                                &arg_k,
+                                &arg_v,
+                                &arg_sinks,
+                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                s[0] as f32,
+                                s[1] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "attention_sinks::attention_sinks_bf16_causal_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 5, 2])?;
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_sinks =
+                        rt::borrow::<f32>(op, &t[3], "sinks", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[4],
+                        "o",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_sinks.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::attention_sinks::port::attention_sinks_bf16_causal_true(
+                                &arg_q,
+                                &arg_k,
+                                &arg_v,
+                                &arg_sinks,
+                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                s[0] as f32,
+                                s[1] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                3 => {
+                    let op = "attention_sinks::attention_sinks_bf16_causal_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 5, 2])?;
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_sinks =
+                        rt::borrow::<f32>(op, &t[3], "sinks", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[4],
+                        "o",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_sinks.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::attention_sinks::port::attention_sinks_bf16_causal_false(
+                                &arg_q,
+                                &arg_k,
+                                &arg_v,
+                                &arg_sinks,
+                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                s[0] as f32,
+                                s[1] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("attention_sinks: no entry {} (it has 4)", tp_call.entry),
                 ),
             }
         })
@@ -268,16 +592,17 @@ pub unsafe extern "C" fn tp_bias_act(call: *const TpCall, err: *mut u8, err_len:
                 0 => {
                     let op = "bias_act::bias_act";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
-                    let bias = rt::borrow::<f32>(op, &t[1], "bias", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), bias.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_bias =
+                        rt::borrow::<f32>(op, &t[1], "bias", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_bias.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::bias_act::port::bias_act(
-                            &x,
-                            &bias,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            &arg_bias,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -317,7 +642,7 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                 0 => {
                     let op = "bmm::bmm_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
-                    let a = rt::borrow::<cutile::half::f16>(
+                    let arg_a = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "a",
@@ -325,7 +650,7 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                         3,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::f16>(
+                    let arg_b = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "b",
@@ -333,7 +658,7 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                         3,
                         dev,
                     )?;
-                    let mut c = rt::borrow::<cutile::half::f16>(
+                    let mut arg_c = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "c",
@@ -341,13 +666,13 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::bmm::port::bmm_f16(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([1, g[0], g[1]])),
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([1, g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -362,7 +687,7 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                 1 => {
                     let op = "bmm::bmm_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
-                    let a = rt::borrow::<cutile::half::bf16>(
+                    let arg_a = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "a",
@@ -370,7 +695,7 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                         3,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::bf16>(
+                    let arg_b = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "b",
@@ -378,7 +703,7 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                         3,
                         dev,
                     )?;
-                    let mut c = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_c = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "c",
@@ -386,13 +711,13 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::bmm::port::bmm_bf16(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([1, g[0], g[1]])),
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([1, g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -432,14 +757,14 @@ pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_l
                 0 => {
                     let op = "causal_mask::causal_mask";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 2])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::causal_mask::port::causal_mask(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                             s[0] as i32,
                             s[1] as i32,
                         )
@@ -456,6 +781,109 @@ pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_l
                 _ => rt::fail(
                     Status::BadEntry,
                     format!("causal_mask: no entry {} (it has 1)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `decode_combine`: launches one of its entries (decode_combine_f16, decode_combine_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_decode_combine(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "decode_combine::decode_combine_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
+                    let arg_o_parts =
+                        rt::borrow::<f32>(op, &t[0], "o_parts", (DTYPE_F32, "f32"), 3, dev)?;
+                    let arg_lse_parts =
+                        rt::borrow::<f32>(op, &t[1], "lse_parts", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_out = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "out",
+                        (DTYPE_F16, "f16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_o_parts.spec(), arg_lse_parts.spec(), arg_out.spec()],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::decode_combine::port::decode_combine_f16(
+                            &arg_o_parts,
+                            &arg_lse_parts,
+                            (&mut arg_out).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "decode_combine::decode_combine_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
+                    let arg_o_parts =
+                        rt::borrow::<f32>(op, &t[0], "o_parts", (DTYPE_F32, "f32"), 3, dev)?;
+                    let arg_lse_parts =
+                        rt::borrow::<f32>(op, &t[1], "lse_parts", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_out = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "out",
+                        (DTYPE_BF16, "bf16"),
+                        2,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_o_parts.spec(), arg_lse_parts.spec(), arg_out.spec()],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::decode_combine::port::decode_combine_bf16(
+                            &arg_o_parts,
+                            &arg_lse_parts,
+                            (&mut arg_out).partition(rt::tile([g[0], g[1]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("decode_combine: no entry {} (it has 2)", tp_call.entry),
                 ),
             }
         })
@@ -481,14 +909,14 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                 0 => {
                     let op = "dropout::dropout_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::dropout::port::dropout_f32(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -506,7 +934,7 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                 1 => {
                     let op = "dropout::dropout_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -514,7 +942,7 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y",
@@ -522,12 +950,12 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::dropout::port::dropout_f16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -545,7 +973,7 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                 2 => {
                     let op = "dropout::dropout_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -553,7 +981,7 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y",
@@ -561,12 +989,12 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::dropout::port::dropout_bf16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -613,16 +1041,16 @@ pub unsafe extern "C" fn tp_expert_offsets(
                 0 => {
                     let op = "expert_offsets::expert_offsets";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let counts =
+                    let arg_counts =
                         rt::borrow::<i32>(op, &t[0], "counts", (DTYPE_I32, "i32"), 1, dev)?;
-                    let mut offsets =
+                    let mut arg_offsets =
                         rt::borrow::<i32>(op, &t[1], "offsets", (DTYPE_I32, "i32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[counts.spec(), offsets.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_counts.spec(), arg_offsets.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::expert_offsets::port::expert_offsets(
-                            &counts,
-                            (&mut offsets).partition(rt::tile([g[0]])),
+                            &arg_counts,
+                            (&mut arg_offsets).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -637,6 +1065,642 @@ pub unsafe extern "C" fn tp_expert_offsets(
                 _ => rt::fail(
                     Status::BadEntry,
                     format!("expert_offsets: no entry {} (it has 1)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `flash_decode`: launches one of its entries (flash_decode_f16, flash_decode_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_flash_decode(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "flash_decode::flash_decode_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 6, 3])?;
+                    let arg_q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_seq_lens =
+                        rt::borrow::<i32>(op, &t[3], "seq_lens", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_o_part =
+                        rt::borrow::<f32>(op, &t[4], "o_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_lse_part =
+                        rt::borrow::<f32>(op, &t[5], "lse_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_seq_lens.spec(),
+                            arg_o_part.spec(),
+                            arg_lse_part.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::flash_decode::port::flash_decode_f16(
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            &arg_seq_lens,
+                            &arg_o_part,
+                            &arg_lse_part,
+                            s[0] as f32,
+                            s[1] as i32,
+                            s[2] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "flash_decode::flash_decode_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 6, 3])?;
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_seq_lens =
+                        rt::borrow::<i32>(op, &t[3], "seq_lens", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_o_part =
+                        rt::borrow::<f32>(op, &t[4], "o_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_lse_part =
+                        rt::borrow::<f32>(op, &t[5], "lse_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_seq_lens.spec(),
+                            arg_o_part.spec(),
+                            arg_lse_part.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::flash_decode::port::flash_decode_bf16(
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            &arg_seq_lens,
+                            &arg_o_part,
+                            &arg_lse_part,
+                            s[0] as f32,
+                            s[1] as i32,
+                            s[2] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("flash_decode: no entry {} (it has 2)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `fused_moe`: launches one of its entries (fused_moe_f16, fused_moe_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "fused_moe::fused_moe_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 6, 1])?;
+                    let arg_a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_w = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "w",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_topk_ids =
+                        rt::borrow::<i32>(op, &t[2], "topk_ids", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_topk_weights =
+                        rt::borrow::<f32>(op, &t[3], "topk_weights", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_sorted_ids =
+                        rt::borrow::<i32>(op, &t[4], "sorted_ids", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_out = rt::borrow::<f32>(op, &t[5], "out", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_a.spec(),
+                            arg_w.spec(),
+                            arg_topk_ids.spec(),
+                            arg_topk_weights.spec(),
+                            arg_sorted_ids.spec(),
+                            arg_out.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::fused_moe::port::fused_moe_f16(
+                            &arg_a,
+                            &arg_w,
+                            &arg_topk_ids,
+                            &arg_topk_weights,
+                            &arg_sorted_ids,
+                            &arg_out,
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "fused_moe::fused_moe_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 6, 1])?;
+                    let arg_a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_w = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "w",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_topk_ids =
+                        rt::borrow::<i32>(op, &t[2], "topk_ids", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_topk_weights =
+                        rt::borrow::<f32>(op, &t[3], "topk_weights", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_sorted_ids =
+                        rt::borrow::<i32>(op, &t[4], "sorted_ids", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_out = rt::borrow::<f32>(op, &t[5], "out", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_a.spec(),
+                            arg_w.spec(),
+                            arg_topk_ids.spec(),
+                            arg_topk_weights.spec(),
+                            arg_sorted_ids.spec(),
+                            arg_out.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::fused_moe::port::fused_moe_bf16(
+                            &arg_a,
+                            &arg_w,
+                            &arg_topk_ids,
+                            &arg_topk_weights,
+                            &arg_sorted_ids,
+                            &arg_out,
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("fused_moe: no entry {} (it has 2)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `gated_delta_chunked`: launches one of its entries (gated_delta_chunked_f16, gated_delta_chunked_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_gated_delta_chunked(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "gated_delta_chunked::gated_delta_chunked_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 6, 1])?;
+                    let arg_q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_g = rt::borrow::<f32>(op, &t[3], "g", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_beta =
+                        rt::borrow::<f32>(op, &t[4], "beta", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_o = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[5],
+                        "o",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_g.spec(),
+                            arg_beta.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::gated_delta_chunked::port::gated_delta_chunked_f16(
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            &arg_g,
+                            &arg_beta,
+                            &arg_o,
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "gated_delta_chunked::gated_delta_chunked_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 6, 1])?;
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_g = rt::borrow::<f32>(op, &t[3], "g", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_beta =
+                        rt::borrow::<f32>(op, &t[4], "beta", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_o = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[5],
+                        "o",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_g.spec(),
+                            arg_beta.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::gated_delta_chunked::port::gated_delta_chunked_bf16(
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            &arg_g,
+                            &arg_beta,
+                            &arg_o,
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("gated_delta_chunked: no entry {} (it has 2)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `gated_delta_recurrent`: launches one of its entries (gated_delta_recurrent_f16, gated_delta_recurrent_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_gated_delta_recurrent(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "gated_delta_recurrent::gated_delta_recurrent_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 6, 1])?;
+                    let arg_q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_g = rt::borrow::<f32>(op, &t[3], "g", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_beta =
+                        rt::borrow::<f32>(op, &t[4], "beta", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_o = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[5],
+                        "o",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_g.spec(),
+                            arg_beta.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::gated_delta_recurrent::port::gated_delta_recurrent_f16(
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            &arg_g,
+                            &arg_beta,
+                            &arg_o,
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "gated_delta_recurrent::gated_delta_recurrent_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 6, 1])?;
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_g = rt::borrow::<f32>(op, &t[3], "g", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_beta =
+                        rt::borrow::<f32>(op, &t[4], "beta", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_o = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[5],
+                        "o",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_g.spec(),
+                            arg_beta.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::gated_delta_recurrent::port::gated_delta_recurrent_bf16(
+                                &arg_q,
+                                &arg_k,
+                                &arg_v,
+                                &arg_g,
+                                &arg_beta,
+                                &arg_o,
+                                s[0] as f32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!(
+                        "gated_delta_recurrent: no entry {} (it has 2)",
+                        tp_call.entry
+                    ),
                 ),
             }
         })
@@ -662,16 +1726,17 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                 0 => {
                     let op = "geglu::geglu_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
-                    let gate = rt::borrow::<f32>(op, &t[0], "gate", (DTYPE_F32, "f32"), 2, dev)?;
-                    let up = rt::borrow::<f32>(op, &t[1], "up", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
+                    let arg_gate =
+                        rt::borrow::<f32>(op, &t[0], "gate", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_up = rt::borrow::<f32>(op, &t[1], "up", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_gate.spec(), arg_up.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::geglu::port::geglu_f32(
-                            &gate,
-                            &up,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_gate,
+                            &arg_up,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -686,7 +1751,7 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                 1 => {
                     let op = "geglu::geglu_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
-                    let gate = rt::borrow::<cutile::half::f16>(
+                    let arg_gate = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "gate",
@@ -694,7 +1759,7 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         2,
                         dev,
                     )?;
-                    let up = rt::borrow::<cutile::half::f16>(
+                    let arg_up = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "up",
@@ -702,7 +1767,7 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "y",
@@ -710,13 +1775,13 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_gate.spec(), arg_up.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::geglu::port::geglu_f16(
-                            &gate,
-                            &up,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_gate,
+                            &arg_up,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -731,7 +1796,7 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                 2 => {
                     let op = "geglu::geglu_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
-                    let gate = rt::borrow::<cutile::half::bf16>(
+                    let arg_gate = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "gate",
@@ -739,7 +1804,7 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         2,
                         dev,
                     )?;
-                    let up = rt::borrow::<cutile::half::bf16>(
+                    let arg_up = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "up",
@@ -747,7 +1812,7 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "y",
@@ -755,13 +1820,13 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_gate.spec(), arg_up.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::geglu::port::geglu_bf16(
-                            &gate,
-                            &up,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_gate,
+                            &arg_up,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -801,14 +1866,14 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                 0 => {
                     let op = "gelu_erf::gelu_erf_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::gelu_erf::port::gelu_erf_f32(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -823,7 +1888,7 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                 1 => {
                     let op = "gelu_erf::gelu_erf_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -831,7 +1896,7 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y",
@@ -839,12 +1904,12 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::gelu_erf::port::gelu_erf_f16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -859,7 +1924,7 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                 2 => {
                     let op = "gelu_erf::gelu_erf_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -867,7 +1932,7 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y",
@@ -875,12 +1940,12 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::gelu_erf::port::gelu_erf_bf16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -920,14 +1985,14 @@ pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len
                 0 => {
                     let op = "gelu_tanh::gelu_tanh";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::gelu_tanh::port::gelu_tanh(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -942,6 +2007,588 @@ pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len
                 _ => rt::fail(
                     Status::BadEntry,
                     format!("gelu_tanh: no entry {} (it has 1)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `gemma_attention`: launches one of its entries (gemma_attention_f16_softcap_true, gemma_attention_f16_softcap_false, gemma_attention_bf16_softcap_true, gemma_attention_bf16_softcap_false) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_gemma_attention(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "gemma_attention::gemma_attention_f16_softcap_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 3])?;
+                    let arg_q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "o",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_q.spec(), arg_k.spec(), arg_v.spec(), arg_o.spec()],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::gemma_attention::port::gemma_attention_f16_softcap_true(
+                                &arg_q,
+                                &arg_k,
+                                &arg_v,
+                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                s[0] as f32,
+                                s[1] as f32,
+                                s[2] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "gemma_attention::gemma_attention_f16_softcap_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 3])?;
+                    let arg_q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "o",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_q.spec(), arg_k.spec(), arg_v.spec(), arg_o.spec()],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::gemma_attention::port::gemma_attention_f16_softcap_false(
+                                &arg_q,
+                                &arg_k,
+                                &arg_v,
+                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                s[0] as f32,
+                                s[1] as f32,
+                                s[2] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "gemma_attention::gemma_attention_bf16_softcap_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 3])?;
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "o",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_q.spec(), arg_k.spec(), arg_v.spec(), arg_o.spec()],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::gemma_attention::port::gemma_attention_bf16_softcap_true(
+                                &arg_q,
+                                &arg_k,
+                                &arg_v,
+                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                s[0] as f32,
+                                s[1] as f32,
+                                s[2] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                3 => {
+                    let op = "gemma_attention::gemma_attention_bf16_softcap_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 3])?;
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "o",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_q.spec(), arg_k.spec(), arg_v.spec(), arg_o.spec()],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch =
+                            ports::gemma_attention::port::gemma_attention_bf16_softcap_false(
+                                &arg_q,
+                                &arg_k,
+                                &arg_v,
+                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                s[0] as f32,
+                                s[1] as f32,
+                                s[2] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("gemma_attention: no entry {} (it has 4)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `gemma_decode`: launches one of its entries (gemma_decode_f16_softcap_true, gemma_decode_f16_softcap_false, gemma_decode_bf16_softcap_true, gemma_decode_bf16_softcap_false) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "gemma_decode::gemma_decode_f16_softcap_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 6, 5])?;
+                    let arg_q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_seq_lens =
+                        rt::borrow::<i32>(op, &t[3], "seq_lens", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_o_part =
+                        rt::borrow::<f32>(op, &t[4], "o_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_lse_part =
+                        rt::borrow::<f32>(op, &t[5], "lse_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_seq_lens.spec(),
+                            arg_o_part.spec(),
+                            arg_lse_part.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::gemma_decode::port::gemma_decode_f16_softcap_true(
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            &arg_seq_lens,
+                            &arg_o_part,
+                            &arg_lse_part,
+                            s[0] as f32,
+                            s[1] as f32,
+                            s[2] as i32,
+                            s[3] as i32,
+                            s[4] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "gemma_decode::gemma_decode_f16_softcap_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 6, 5])?;
+                    let arg_q = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_seq_lens =
+                        rt::borrow::<i32>(op, &t[3], "seq_lens", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_o_part =
+                        rt::borrow::<f32>(op, &t[4], "o_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_lse_part =
+                        rt::borrow::<f32>(op, &t[5], "lse_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_seq_lens.spec(),
+                            arg_o_part.spec(),
+                            arg_lse_part.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::gemma_decode::port::gemma_decode_f16_softcap_false(
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            &arg_seq_lens,
+                            &arg_o_part,
+                            &arg_lse_part,
+                            s[0] as f32,
+                            s[1] as f32,
+                            s[2] as i32,
+                            s[3] as i32,
+                            s[4] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "gemma_decode::gemma_decode_bf16_softcap_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 6, 5])?;
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_seq_lens =
+                        rt::borrow::<i32>(op, &t[3], "seq_lens", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_o_part =
+                        rt::borrow::<f32>(op, &t[4], "o_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_lse_part =
+                        rt::borrow::<f32>(op, &t[5], "lse_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_seq_lens.spec(),
+                            arg_o_part.spec(),
+                            arg_lse_part.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::gemma_decode::port::gemma_decode_bf16_softcap_true(
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            &arg_seq_lens,
+                            &arg_o_part,
+                            &arg_lse_part,
+                            s[0] as f32,
+                            s[1] as f32,
+                            s[2] as i32,
+                            s[3] as i32,
+                            s[4] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                3 => {
+                    let op = "gemma_decode::gemma_decode_bf16_softcap_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 6, 5])?;
+                    let arg_q = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_k = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "k",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        4,
+                        dev,
+                    )?;
+                    let arg_seq_lens =
+                        rt::borrow::<i32>(op, &t[3], "seq_lens", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_o_part =
+                        rt::borrow::<f32>(op, &t[4], "o_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_lse_part =
+                        rt::borrow::<f32>(op, &t[5], "lse_part", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q.spec(),
+                            arg_k.spec(),
+                            arg_v.spec(),
+                            arg_seq_lens.spec(),
+                            arg_o_part.spec(),
+                            arg_lse_part.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::gemma_decode::port::gemma_decode_bf16_softcap_false(
+                            &arg_q,
+                            &arg_k,
+                            &arg_v,
+                            &arg_seq_lens,
+                            &arg_o_part,
+                            &arg_lse_part,
+                            s[0] as f32,
+                            s[1] as f32,
+                            s[2] as i32,
+                            s[3] as i32,
+                            s[4] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("gemma_decode: no entry {} (it has 4)", tp_call.entry),
                 ),
             }
         })
@@ -967,7 +2614,7 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                 0 => {
                     let op = "group_gemm::group_gemm_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 0])?;
-                    let a = rt::borrow::<cutile::half::f16>(
+                    let arg_a = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "a",
@@ -975,7 +2622,7 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                         2,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::f16>(
+                    let arg_b = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "b",
@@ -983,7 +2630,7 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                         3,
                         dev,
                     )?;
-                    let mut c = rt::borrow::<cutile::half::f16>(
+                    let mut arg_c = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "c",
@@ -991,17 +2638,25 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                         2,
                         dev,
                     )?;
-                    let tile_group =
+                    let arg_tile_group =
                         rt::borrow::<i32>(op, &t[3], "tile_group", (DTYPE_I32, "i32"), 1, dev)?;
-                    let key =
-                        rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec(), tile_group.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_a.spec(),
+                            arg_b.spec(),
+                            arg_c.spec(),
+                            arg_tile_group.spec(),
+                        ],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::group_gemm::port::group_gemm_f16(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([g[0], g[1]])),
-                            &tile_group,
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([g[0], g[1]])),
+                            &arg_tile_group,
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1016,7 +2671,7 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                 1 => {
                     let op = "group_gemm::group_gemm_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 0])?;
-                    let a = rt::borrow::<cutile::half::bf16>(
+                    let arg_a = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "a",
@@ -1024,7 +2679,7 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                         2,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::bf16>(
+                    let arg_b = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "b",
@@ -1032,7 +2687,7 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                         3,
                         dev,
                     )?;
-                    let mut c = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_c = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "c",
@@ -1040,17 +2695,25 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                         2,
                         dev,
                     )?;
-                    let tile_group =
+                    let arg_tile_group =
                         rt::borrow::<i32>(op, &t[3], "tile_group", (DTYPE_I32, "i32"), 1, dev)?;
-                    let key =
-                        rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec(), tile_group.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_a.spec(),
+                            arg_b.spec(),
+                            arg_c.spec(),
+                            arg_tile_group.spec(),
+                        ],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::group_gemm::port::group_gemm_bf16(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([g[0], g[1]])),
-                            &tile_group,
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([g[0], g[1]])),
+                            &arg_tile_group,
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1090,13 +2753,14 @@ pub unsafe extern "C" fn tp_histogram(call: *const TpCall, err: *mut u8, err_len
                 0 => {
                     let op = "histogram::histogram";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let bins = rt::borrow::<i32>(op, &t[0], "bins", (DTYPE_I32, "i32"), 1, dev)?;
-                    let counts =
+                    let arg_bins =
+                        rt::borrow::<i32>(op, &t[0], "bins", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_counts =
                         rt::borrow::<i32>(op, &t[1], "counts", (DTYPE_I32, "i32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[bins.spec(), counts.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_bins.spec(), arg_counts.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::histogram::port::histogram(&bins, &counts)
+                        let launch = ports::histogram::port::histogram(&arg_bins, &arg_counts)
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
@@ -1135,18 +2799,22 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                 0 => {
                     let op = "layer_norm::layer_norm_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 4, 2])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
-                    let w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
-                    let b = rt::borrow::<f32>(op, &t[2], "b", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[3], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), b.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_b = rt::borrow::<f32>(op, &t[2], "b", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[3], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x.spec(), arg_w.spec(), arg_b.spec(), arg_y.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::layer_norm::port::layer_norm_f32(
-                            &x,
-                            &w,
-                            &b,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            &arg_w,
+                            &arg_b,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -1163,7 +2831,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                 1 => {
                     let op = "layer_norm::layer_norm_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 4, 2])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -1171,7 +2839,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         2,
                         dev,
                     )?;
-                    let w = rt::borrow::<cutile::half::f16>(
+                    let arg_w = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "w",
@@ -1179,7 +2847,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::f16>(
+                    let arg_b = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "b",
@@ -1187,7 +2855,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "y",
@@ -1195,14 +2863,18 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), b.spec(), y.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x.spec(), arg_w.spec(), arg_b.spec(), arg_y.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::layer_norm::port::layer_norm_f16(
-                            &x,
-                            &w,
-                            &b,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            &arg_w,
+                            &arg_b,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -1219,7 +2891,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                 2 => {
                     let op = "layer_norm::layer_norm_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 4, 2])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -1227,7 +2899,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         2,
                         dev,
                     )?;
-                    let w = rt::borrow::<cutile::half::bf16>(
+                    let arg_w = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "w",
@@ -1235,7 +2907,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::bf16>(
+                    let arg_b = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "b",
@@ -1243,7 +2915,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "y",
@@ -1251,14 +2923,18 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), b.spec(), y.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x.spec(), arg_w.spec(), arg_b.spec(), arg_y.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::layer_norm::port::layer_norm_bf16(
-                            &x,
-                            &w,
-                            &b,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            &arg_w,
+                            &arg_b,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -1300,14 +2976,14 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                 0 => {
                     let op = "leaky_relu::leaky_relu_slope_0_01";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::leaky_relu::port::leaky_relu_slope_0_01(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1322,14 +2998,14 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                 1 => {
                     let op = "leaky_relu::leaky_relu_slope_0_1";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::leaky_relu::port::leaky_relu_slope_0_1(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1344,14 +3020,14 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                 2 => {
                     let op = "leaky_relu::leaky_relu_slope_0_2";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::leaky_relu::port::leaky_relu_slope_0_2(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1391,7 +3067,7 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                 0 => {
                     let op = "linear::linear_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -1399,7 +3075,7 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let w = rt::borrow::<cutile::half::f16>(
+                    let arg_w = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "w",
@@ -1407,7 +3083,7 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "y",
@@ -1415,13 +3091,13 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_w.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::linear::port::linear_f16(
-                            &x,
-                            &w,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            &arg_w,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1436,7 +3112,7 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                 1 => {
                     let op = "linear::linear_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -1444,7 +3120,7 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let w = rt::borrow::<cutile::half::bf16>(
+                    let arg_w = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "w",
@@ -1452,7 +3128,7 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "y",
@@ -1460,13 +3136,13 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_w.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::linear::port::linear_bf16(
-                            &x,
-                            &w,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            &arg_w,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1510,14 +3186,14 @@ pub unsafe extern "C" fn tp_masked_rowsum(
                 0 => {
                     let op = "masked_rowsum::masked_rowsum";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 1])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::masked_rowsum::port::masked_rowsum(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], 1])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], 1])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -1558,7 +3234,7 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                 0 => {
                     let op = "matmul::matmul_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
-                    let a = rt::borrow::<cutile::half::f16>(
+                    let arg_a = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "a",
@@ -1566,7 +3242,7 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::f16>(
+                    let arg_b = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "b",
@@ -1574,7 +3250,7 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let mut c = rt::borrow::<cutile::half::f16>(
+                    let mut arg_c = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "c",
@@ -1582,13 +3258,13 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::matmul::port::matmul_f16(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([g[0], g[1]])),
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1603,7 +3279,7 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                 1 => {
                     let op = "matmul::matmul_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
-                    let a = rt::borrow::<cutile::half::bf16>(
+                    let arg_a = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "a",
@@ -1611,7 +3287,7 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::bf16>(
+                    let arg_b = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "b",
@@ -1619,7 +3295,7 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let mut c = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_c = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "c",
@@ -1627,13 +3303,13 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::matmul::port::matmul_bf16(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([g[0], g[1]])),
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1673,7 +3349,7 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                 0 => {
                     let op = "matmul_hints::matmul_hints_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 3, 0])?;
-                    let a = rt::borrow::<cutile::half::f16>(
+                    let arg_a = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "a",
@@ -1681,7 +3357,7 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::f16>(
+                    let arg_b = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "b",
@@ -1689,7 +3365,7 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
-                    let mut c = rt::borrow::<cutile::half::f16>(
+                    let mut arg_c = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "c",
@@ -1697,13 +3373,13 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::matmul_hints::port::matmul_hints_f16(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([g[0], g[1]])),
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1718,7 +3394,7 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                 1 => {
                     let op = "matmul_hints::matmul_hints_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 3, 0])?;
-                    let a = rt::borrow::<cutile::half::bf16>(
+                    let arg_a = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "a",
@@ -1726,7 +3402,7 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::bf16>(
+                    let arg_b = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "b",
@@ -1734,7 +3410,7 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
-                    let mut c = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_c = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "c",
@@ -1742,13 +3418,13 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::matmul_hints::port::matmul_hints_bf16(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([g[0], g[1]])),
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1788,16 +3464,16 @@ pub unsafe extern "C" fn tp_matmul_tf32(call: *const TpCall, err: *mut u8, err_l
                 0 => {
                     let op = "matmul_tf32::matmul_tf32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 0])?;
-                    let a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 2, dev)?;
-                    let b = rt::borrow::<f32>(op, &t[1], "b", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut c = rt::borrow::<f32>(op, &t[2], "c", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let arg_a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_b = rt::borrow::<f32>(op, &t[1], "b", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_c = rt::borrow::<f32>(op, &t[2], "c", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::matmul_tf32::port::matmul_tf32(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([g[0], g[1]])),
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -1812,6 +3488,762 @@ pub unsafe extern "C" fn tp_matmul_tf32(call: *const TpCall, err: *mut u8, err_l
                 _ => rt::fail(
                     Status::BadEntry,
                     format!("matmul_tf32: no entry {} (it has 1)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `mla_decode`: launches one of its entries (mla_decode_q_nope_f16_q_pe_f16_ckv_f16_kpe_f16_o_f32, mla_decode_f16, mla_decode_q_nope_bf16_q_pe_bf16_ckv_bf16_kpe_bf16_o_f32, mla_decode_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "mla_decode::mla_decode_q_nope_f16_q_pe_f16_ckv_f16_kpe_f16_o_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 7, 1])?;
+                    let arg_q_nope = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q_nope",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_q_pe = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "q_pe",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_ckv = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "ckv",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_kpe = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "kpe",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_seq_lens =
+                        rt::borrow::<i32>(op, &t[4], "seq_lens", (DTYPE_I32, "i32"), 1, dev)?;
+                    let mut arg_o = rt::borrow::<f32>(op, &t[5], "o", (DTYPE_F32, "f32"), 3, dev)?;
+                    let mut arg_lse =
+                        rt::borrow::<f32>(op, &t[6], "lse", (DTYPE_F32, "f32"), 3, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q_nope.spec(),
+                            arg_q_pe.spec(),
+                            arg_ckv.spec(),
+                            arg_kpe.spec(),
+                            arg_seq_lens.spec(),
+                            arg_o.spec(),
+                            arg_lse.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::mla_decode::port::mla_decode_q_nope_f16_q_pe_f16_ckv_f16_kpe_f16_o_f32(&arg_q_nope, &arg_q_pe, &arg_ckv, &arg_kpe, &arg_seq_lens, (&mut arg_o).partition(rt::tile([1, g[0], g[2]])), (&mut arg_lse).partition(rt::tile([1, g[0], 1])), s[0] as f32)
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "mla_decode::mla_decode_f16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 7, 1])?;
+                    let arg_q_nope = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q_nope",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_q_pe = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "q_pe",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_ckv = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "ckv",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_kpe = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "kpe",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_seq_lens =
+                        rt::borrow::<i32>(op, &t[4], "seq_lens", (DTYPE_I32, "i32"), 1, dev)?;
+                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[5],
+                        "o",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut arg_lse =
+                        rt::borrow::<f32>(op, &t[6], "lse", (DTYPE_F32, "f32"), 3, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q_nope.spec(),
+                            arg_q_pe.spec(),
+                            arg_ckv.spec(),
+                            arg_kpe.spec(),
+                            arg_seq_lens.spec(),
+                            arg_o.spec(),
+                            arg_lse.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::mla_decode::port::mla_decode_f16(
+                            &arg_q_nope,
+                            &arg_q_pe,
+                            &arg_ckv,
+                            &arg_kpe,
+                            &arg_seq_lens,
+                            (&mut arg_o).partition(rt::tile([1, g[0], g[2]])),
+                            (&mut arg_lse).partition(rt::tile([1, g[0], 1])),
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "mla_decode::mla_decode_q_nope_bf16_q_pe_bf16_ckv_bf16_kpe_bf16_o_f32";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 7, 1])?;
+                    let arg_q_nope = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q_nope",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_q_pe = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "q_pe",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_ckv = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "ckv",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_kpe = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "kpe",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_seq_lens =
+                        rt::borrow::<i32>(op, &t[4], "seq_lens", (DTYPE_I32, "i32"), 1, dev)?;
+                    let mut arg_o = rt::borrow::<f32>(op, &t[5], "o", (DTYPE_F32, "f32"), 3, dev)?;
+                    let mut arg_lse =
+                        rt::borrow::<f32>(op, &t[6], "lse", (DTYPE_F32, "f32"), 3, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q_nope.spec(),
+                            arg_q_pe.spec(),
+                            arg_ckv.spec(),
+                            arg_kpe.spec(),
+                            arg_seq_lens.spec(),
+                            arg_o.spec(),
+                            arg_lse.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::mla_decode::port::mla_decode_q_nope_bf16_q_pe_bf16_ckv_bf16_kpe_bf16_o_f32(&arg_q_nope, &arg_q_pe, &arg_ckv, &arg_kpe, &arg_seq_lens, (&mut arg_o).partition(rt::tile([1, g[0], g[2]])), (&mut arg_lse).partition(rt::tile([1, g[0], 1])), s[0] as f32)
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                3 => {
+                    let op = "mla_decode::mla_decode_bf16";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 7, 1])?;
+                    let arg_q_nope = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q_nope",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_q_pe = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "q_pe",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_ckv = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "ckv",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_kpe = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "kpe",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_seq_lens =
+                        rt::borrow::<i32>(op, &t[4], "seq_lens", (DTYPE_I32, "i32"), 1, dev)?;
+                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[5],
+                        "o",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut arg_lse =
+                        rt::borrow::<f32>(op, &t[6], "lse", (DTYPE_F32, "f32"), 3, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q_nope.spec(),
+                            arg_q_pe.spec(),
+                            arg_ckv.spec(),
+                            arg_kpe.spec(),
+                            arg_seq_lens.spec(),
+                            arg_o.spec(),
+                            arg_lse.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::mla_decode::port::mla_decode_bf16(
+                            &arg_q_nope,
+                            &arg_q_pe,
+                            &arg_ckv,
+                            &arg_kpe,
+                            &arg_seq_lens,
+                            (&mut arg_o).partition(rt::tile([1, g[0], g[2]])),
+                            (&mut arg_lse).partition(rt::tile([1, g[0], 1])),
+                            s[0] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("mla_decode: no entry {} (it has 4)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `mla_prefill`: launches one of its entries (mla_prefill_f16_causal_true, mla_prefill_f16_causal_false, mla_prefill_bf16_causal_true, mla_prefill_bf16_causal_false) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "mla_prefill::mla_prefill_f16_causal_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [5, 6, 2])?;
+                    let arg_q_nope = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q_nope",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_q_pe = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "q_pe",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k_nope = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "k_nope",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k_pe = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "k_pe",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[4],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[5],
+                        "o",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q_nope.spec(),
+                            arg_q_pe.spec(),
+                            arg_k_nope.spec(),
+                            arg_k_pe.spec(),
+                            arg_v.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::mla_prefill::port::mla_prefill_f16_causal_true(
+                            &arg_q_nope,
+                            &arg_q_pe,
+                            &arg_k_nope,
+                            &arg_k_pe,
+                            &arg_v,
+                            (&mut arg_o).partition(rt::tile([1, g[0], g[4]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                1 => {
+                    let op = "mla_prefill::mla_prefill_f16_causal_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [5, 6, 2])?;
+                    let arg_q_nope = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "q_nope",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_q_pe = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "q_pe",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k_nope = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[2],
+                        "k_nope",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k_pe = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[3],
+                        "k_pe",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[4],
+                        "v",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[5],
+                        "o",
+                        (DTYPE_F16, "f16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q_nope.spec(),
+                            arg_q_pe.spec(),
+                            arg_k_nope.spec(),
+                            arg_k_pe.spec(),
+                            arg_v.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::mla_prefill::port::mla_prefill_f16_causal_false(
+                            &arg_q_nope,
+                            &arg_q_pe,
+                            &arg_k_nope,
+                            &arg_k_pe,
+                            &arg_v,
+                            (&mut arg_o).partition(rt::tile([1, g[0], g[4]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                2 => {
+                    let op = "mla_prefill::mla_prefill_bf16_causal_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [5, 6, 2])?;
+                    let arg_q_nope = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q_nope",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_q_pe = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "q_pe",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k_nope = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "k_nope",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k_pe = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "k_pe",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[4],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[5],
+                        "o",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q_nope.spec(),
+                            arg_q_pe.spec(),
+                            arg_k_nope.spec(),
+                            arg_k_pe.spec(),
+                            arg_v.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::mla_prefill::port::mla_prefill_bf16_causal_true(
+                            &arg_q_nope,
+                            &arg_q_pe,
+                            &arg_k_nope,
+                            &arg_k_pe,
+                            &arg_v,
+                            (&mut arg_o).partition(rt::tile([1, g[0], g[4]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                3 => {
+                    let op = "mla_prefill::mla_prefill_bf16_causal_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [5, 6, 2])?;
+                    let arg_q_nope = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "q_nope",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_q_pe = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "q_pe",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k_nope = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[2],
+                        "k_nope",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_k_pe = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[3],
+                        "k_pe",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let arg_v = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[4],
+                        "v",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[5],
+                        "o",
+                        (DTYPE_BF16, "bf16"),
+                        3,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_q_nope.spec(),
+                            arg_q_pe.spec(),
+                            arg_k_nope.spec(),
+                            arg_k_pe.spec(),
+                            arg_v.spec(),
+                            arg_o.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::mla_prefill::port::mla_prefill_bf16_causal_false(
+                            &arg_q_nope,
+                            &arg_q_pe,
+                            &arg_k_nope,
+                            &arg_k_pe,
+                            &arg_v,
+                            (&mut arg_o).partition(rt::tile([1, g[0], g[4]])),
+                            s[0] as i32,
+                            s[1] as f32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("mla_prefill: no entry {} (it has 4)", tp_call.entry),
+                ),
+            }
+        })
+    }
+}
+
+/// `moe_align_block`: launches one of its entries (moe_align_block) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+///
+/// # Safety
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+#[no_mangle]
+pub unsafe extern "C" fn tp_moe_align_block(
+    call: *const TpCall,
+    err: *mut u8,
+    err_len: usize,
+) -> i32 {
+    unsafe {
+        rt::guard(err, err_len, || {
+            let tp_call = rt::call(call)?;
+            let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+            let (grid, device, dev) =
+                (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+            match tp_call.entry {
+                0 => {
+                    let op = "moe_align_block::moe_align_block";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 2])?;
+                    let arg_topk_ids =
+                        rt::borrow::<i32>(op, &t[0], "topk_ids", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_counters =
+                        rt::borrow::<i32>(op, &t[1], "counters", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_table =
+                        rt::borrow::<i32>(op, &t[2], "table", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_sorted_ids =
+                        rt::borrow::<i32>(op, &t[3], "sorted_ids", (DTYPE_I32, "i32"), 1, dev)?;
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[
+                            arg_topk_ids.spec(),
+                            arg_counters.spec(),
+                            arg_table.spec(),
+                            arg_sorted_ids.spec(),
+                        ],
+                    );
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::moe_align_block::port::moe_align_block(
+                            &arg_topk_ids,
+                            &arg_counters,
+                            &arg_table,
+                            &arg_sorted_ids,
+                            s[0] as i32,
+                            s[1] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                _ => rt::fail(
+                    Status::BadEntry,
+                    format!("moe_align_block: no entry {} (it has 1)", tp_call.entry),
                 ),
             }
         })
@@ -1841,14 +4273,15 @@ pub unsafe extern "C" fn tp_persistent_scale(
                 0 => {
                     let op = "persistent_scale::persistent_scale";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::persistent_scale::port::persistent_scale(&x, &y)
-                            .generics(rt::generic_strings(g))
-                            .grid(grid);
+                        let launch =
+                            ports::persistent_scale::port::persistent_scale(&arg_x, &arg_y)
+                                .generics(rt::generic_strings(g))
+                                .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
                         launch
@@ -1885,15 +4318,17 @@ pub unsafe extern "C" fn tp_relu(call: *const TpCall, err: *mut u8, err_len: usi
                 0 => {
                     let op = "relu::relu";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch =
-                            ports::relu::port::relu(&x, (&mut y).partition(rt::tile([g[0]])))
-                                .generics(rt::generic_strings(g))
-                                .grid(grid);
+                        let launch = ports::relu::port::relu(
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
                         launch
@@ -1930,16 +4365,16 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                 0 => {
                     let op = "rms_norm::rms_norm_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 2])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
-                    let w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_w.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::rms_norm::port::rms_norm_f32(
-                            &x,
-                            &w,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            &arg_w,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -1956,7 +4391,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                 1 => {
                     let op = "rms_norm::rms_norm_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 2])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -1964,7 +4399,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         2,
                         dev,
                     )?;
-                    let w = rt::borrow::<cutile::half::f16>(
+                    let arg_w = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "w",
@@ -1972,7 +4407,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "y",
@@ -1980,13 +4415,13 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_w.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::rms_norm::port::rms_norm_f16(
-                            &x,
-                            &w,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            &arg_w,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -2003,7 +4438,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                 2 => {
                     let op = "rms_norm::rms_norm_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 2])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -2011,7 +4446,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         2,
                         dev,
                     )?;
-                    let w = rt::borrow::<cutile::half::bf16>(
+                    let arg_w = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "w",
@@ -2019,7 +4454,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "y",
@@ -2027,13 +4462,13 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), w.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_w.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::rms_norm::port::rms_norm_bf16(
-                            &x,
-                            &w,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            &arg_w,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -2075,7 +4510,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                 0 => {
                     let op = "rope::rope_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 0])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -2083,9 +4518,9 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                         3,
                         dev,
                     )?;
-                    let cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 2, dev)?;
-                    let sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let arg_cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "y",
@@ -2093,14 +4528,18 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), cos.spec(), sin.spec(), y.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x.spec(), arg_cos.spec(), arg_sin.spec(), arg_y.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::rope::port::rope_f16(
-                            &x,
-                            &cos,
-                            &sin,
-                            (&mut y).partition(rt::tile([g[0], g[2], g[3]])),
+                            &arg_x,
+                            &arg_cos,
+                            &arg_sin,
+                            (&mut arg_y).partition(rt::tile([g[0], g[2], g[3]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2115,7 +4554,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                 1 => {
                     let op = "rope::rope_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 0])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -2123,9 +4562,9 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                         3,
                         dev,
                     )?;
-                    let cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 2, dev)?;
-                    let sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let arg_cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "y",
@@ -2133,14 +4572,18 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), cos.spec(), sin.spec(), y.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x.spec(), arg_cos.spec(), arg_sin.spec(), arg_y.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::rope::port::rope_bf16(
-                            &x,
-                            &cos,
-                            &sin,
-                            (&mut y).partition(rt::tile([g[0], g[2], g[3]])),
+                            &arg_x,
+                            &arg_cos,
+                            &arg_sin,
+                            (&mut arg_y).partition(rt::tile([g[0], g[2], g[3]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2180,14 +4623,14 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                 0 => {
                     let op = "row_softmax::row_softmax_f32_bm_8";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_f32_bm_8(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2202,7 +4645,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                 1 => {
                     let op = "row_softmax::row_softmax_f16_bm_4";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -2210,7 +4653,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y",
@@ -2218,12 +4661,12 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_f16_bm_4(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2238,7 +4681,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                 2 => {
                     let op = "row_softmax::row_softmax_bf16_bm_4";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -2246,7 +4689,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y",
@@ -2254,12 +4697,12 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::row_softmax::port::row_softmax_bf16_bm_4(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2299,7 +4742,7 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                 0 => {
                     let op = "scale_cast::scale_cast_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -2307,7 +4750,7 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y",
@@ -2315,12 +4758,12 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::scale_cast::port::scale_cast_f16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -2336,7 +4779,7 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                 1 => {
                     let op = "scale_cast::scale_cast_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -2344,7 +4787,7 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y",
@@ -2352,12 +4795,12 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::scale_cast::port::scale_cast_bf16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -2373,14 +4816,14 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                 2 => {
                     let op = "scale_cast::scale_cast_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::scale_cast::port::scale_cast_f32(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -2421,14 +4864,14 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                 0 => {
                     let op = "silu_and_mul::silu_and_mul_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::silu_and_mul::port::silu_and_mul_f32(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2443,7 +4886,7 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                 1 => {
                     let op = "silu_and_mul::silu_and_mul_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 0])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -2451,7 +4894,7 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y",
@@ -2459,12 +4902,12 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::silu_and_mul::port::silu_and_mul_f16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2479,7 +4922,7 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                 2 => {
                     let op = "silu_and_mul::silu_and_mul_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 0])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -2487,7 +4930,7 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y",
@@ -2495,12 +4938,12 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::silu_and_mul::port::silu_and_mul_bf16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2540,14 +4983,14 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                 0 => {
                     let op = "softcap::softcap_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::softcap::port::softcap_f32(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -2563,7 +5006,7 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                 1 => {
                     let op = "softcap::softcap_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -2571,7 +5014,7 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y",
@@ -2579,12 +5022,12 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::softcap::port::softcap_f16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -2600,7 +5043,7 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                 2 => {
                     let op = "softcap::softcap_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 1])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -2608,7 +5051,7 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         1,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y",
@@ -2616,12 +5059,12 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::softcap::port::softcap_bf16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0]])),
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -2666,14 +5109,15 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                 0 => {
                     let op = "splitk_reduce::splitk_reduce_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
-                    let parts = rt::borrow::<f32>(op, &t[0], "parts", (DTYPE_F32, "f32"), 3, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[parts.spec(), y.spec()]);
+                    let arg_parts =
+                        rt::borrow::<f32>(op, &t[0], "parts", (DTYPE_F32, "f32"), 3, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_parts.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::splitk_reduce::port::splitk_reduce_f32(
-                            &parts,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_parts,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2688,8 +5132,9 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                 1 => {
                     let op = "splitk_reduce::splitk_reduce_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
-                    let parts = rt::borrow::<f32>(op, &t[0], "parts", (DTYPE_F32, "f32"), 3, dev)?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let arg_parts =
+                        rt::borrow::<f32>(op, &t[0], "parts", (DTYPE_F32, "f32"), 3, dev)?;
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y",
@@ -2697,12 +5142,12 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[parts.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_parts.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::splitk_reduce::port::splitk_reduce_f16(
-                            &parts,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_parts,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2717,8 +5162,9 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                 2 => {
                     let op = "splitk_reduce::splitk_reduce_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
-                    let parts = rt::borrow::<f32>(op, &t[0], "parts", (DTYPE_F32, "f32"), 3, dev)?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let arg_parts =
+                        rt::borrow::<f32>(op, &t[0], "parts", (DTYPE_F32, "f32"), 3, dev)?;
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y",
@@ -2726,12 +5172,12 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[parts.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_parts.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::splitk_reduce::port::splitk_reduce_bf16(
-                            &parts,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_parts,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2771,16 +5217,17 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                 0 => {
                     let op = "swiglu::swiglu_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
-                    let gate = rt::borrow::<f32>(op, &t[0], "gate", (DTYPE_F32, "f32"), 2, dev)?;
-                    let up = rt::borrow::<f32>(op, &t[1], "up", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
+                    let arg_gate =
+                        rt::borrow::<f32>(op, &t[0], "gate", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_up = rt::borrow::<f32>(op, &t[1], "up", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_gate.spec(), arg_up.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::swiglu::port::swiglu_f32(
-                            &gate,
-                            &up,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_gate,
+                            &arg_up,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2795,7 +5242,7 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                 1 => {
                     let op = "swiglu::swiglu_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
-                    let gate = rt::borrow::<cutile::half::f16>(
+                    let arg_gate = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "gate",
@@ -2803,7 +5250,7 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let up = rt::borrow::<cutile::half::f16>(
+                    let arg_up = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "up",
@@ -2811,7 +5258,7 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "y",
@@ -2819,13 +5266,13 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_gate.spec(), arg_up.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::swiglu::port::swiglu_f16(
-                            &gate,
-                            &up,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_gate,
+                            &arg_up,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2840,7 +5287,7 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                 2 => {
                     let op = "swiglu::swiglu_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 0])?;
-                    let gate = rt::borrow::<cutile::half::bf16>(
+                    let arg_gate = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "gate",
@@ -2848,7 +5295,7 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let up = rt::borrow::<cutile::half::bf16>(
+                    let arg_up = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "up",
@@ -2856,7 +5303,7 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "y",
@@ -2864,13 +5311,13 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[gate.spec(), up.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_gate.spec(), arg_up.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::swiglu::port::swiglu_bf16(
-                            &gate,
-                            &up,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_gate,
+                            &arg_up,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2910,16 +5357,19 @@ pub unsafe extern "C" fn tp_token_gather(call: *const TpCall, err: *mut u8, err_
                 0 => {
                     let op = "token_gather::token_gather";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 1])?;
-                    let table = rt::borrow::<f32>(op, &t[0], "table", (DTYPE_F32, "f32"), 1, dev)?;
-                    let ids = rt::borrow::<i32>(op, &t[1], "ids", (DTYPE_I32, "i32"), 1, dev)?;
-                    let mut out = rt::borrow::<f32>(op, &t[2], "out", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[table.spec(), ids.spec(), out.spec()]);
+                    let arg_table =
+                        rt::borrow::<f32>(op, &t[0], "table", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_ids = rt::borrow::<i32>(op, &t[1], "ids", (DTYPE_I32, "i32"), 1, dev)?;
+                    let mut arg_out =
+                        rt::borrow::<f32>(op, &t[2], "out", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key =
+                        rt::spec_key(op, g, &[arg_table.spec(), arg_ids.spec(), arg_out.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::token_gather::port::token_gather(
-                            &table,
-                            &ids,
-                            (&mut out).partition(rt::tile([g[0]])),
+                            &arg_table,
+                            &arg_ids,
+                            (&mut arg_out).partition(rt::tile([g[0]])),
                             s[0] as i32,
                         )
                         .generics(rt::generic_strings(g))
@@ -2964,16 +5414,20 @@ pub unsafe extern "C" fn tp_token_scatter(
                 0 => {
                     let op = "token_scatter::token_scatter";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 1])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let dst = rt::borrow::<i32>(op, &t[1], "dst", (DTYPE_I32, "i32"), 1, dev)?;
-                    let out = rt::borrow::<f32>(op, &t[2], "out", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), dst.spec(), out.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_dst = rt::borrow::<i32>(op, &t[1], "dst", (DTYPE_I32, "i32"), 1, dev)?;
+                    let arg_out = rt::borrow::<f32>(op, &t[2], "out", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_dst.spec(), arg_out.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch =
-                            ports::token_scatter::port::token_scatter(&x, &dst, &out, s[0] as i32)
-                                .generics(rt::generic_strings(g))
-                                .grid(grid);
+                        let launch = ports::token_scatter::port::token_scatter(
+                            &arg_x,
+                            &arg_dst,
+                            &arg_out,
+                            s[0] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
                         launch
@@ -3010,14 +5464,14 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                 0 => {
                     let op = "transpose::transpose_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
-                    let x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
+                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::transpose::port::transpose_f32(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -3032,7 +5486,7 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                 1 => {
                     let op = "transpose::transpose_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
-                    let x = rt::borrow::<cutile::half::f16>(
+                    let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
@@ -3040,7 +5494,7 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y",
@@ -3048,12 +5502,12 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::transpose::port::transpose_f16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -3068,7 +5522,7 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                 2 => {
                     let op = "transpose::transpose_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
-                    let x = rt::borrow::<cutile::half::bf16>(
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
@@ -3076,7 +5530,7 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                         2,
                         dev,
                     )?;
-                    let mut y = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y",
@@ -3084,12 +5538,12 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x.spec(), y.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::transpose::port::transpose_bf16(
-                            &x,
-                            (&mut y).partition(rt::tile([g[0], g[1]])),
+                            &arg_x,
+                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -3133,7 +5587,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                 0 => {
                     let op = "triton_attention::triton_attention_f16_is_causal_true";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 2])?;
-                    let Q = rt::borrow::<cutile::half::f16>(
+                    let arg_Q = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "Q",
@@ -3141,7 +5595,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let K = rt::borrow::<cutile::half::f16>(
+                    let arg_K = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "K",
@@ -3149,7 +5603,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let V = rt::borrow::<cutile::half::f16>(
+                    let arg_V = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "V",
@@ -3157,7 +5611,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let mut Out = rt::borrow::<cutile::half::f16>(
+                    let mut arg_Out = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "Out",
@@ -3165,15 +5619,19 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[Q.spec(), K.spec(), V.spec(), Out.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_Q.spec(), arg_K.spec(), arg_V.spec(), arg_Out.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch =
                             ports::triton_attention::port::triton_attention_f16_is_causal_true(
-                                &Q,
-                                &K,
-                                &V,
-                                (&mut Out).partition(rt::tile([1, g[1], g[0]])),
+                                &arg_Q,
+                                &arg_K,
+                                &arg_V,
+                                (&mut arg_Out).partition(rt::tile([1, g[1], g[0]])),
                                 s[0] as f32,
                                 s[1] as i32,
                             )
@@ -3190,7 +5648,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                 1 => {
                     let op = "triton_attention::triton_attention_f16_is_causal_false";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 2])?;
-                    let Q = rt::borrow::<cutile::half::f16>(
+                    let arg_Q = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "Q",
@@ -3198,7 +5656,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let K = rt::borrow::<cutile::half::f16>(
+                    let arg_K = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "K",
@@ -3206,7 +5664,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let V = rt::borrow::<cutile::half::f16>(
+                    let arg_V = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "V",
@@ -3214,7 +5672,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let mut Out = rt::borrow::<cutile::half::f16>(
+                    let mut arg_Out = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "Out",
@@ -3222,15 +5680,19 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[Q.spec(), K.spec(), V.spec(), Out.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_Q.spec(), arg_K.spec(), arg_V.spec(), arg_Out.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch =
                             ports::triton_attention::port::triton_attention_f16_is_causal_false(
-                                &Q,
-                                &K,
-                                &V,
-                                (&mut Out).partition(rt::tile([1, g[1], g[0]])),
+                                &arg_Q,
+                                &arg_K,
+                                &arg_V,
+                                (&mut arg_Out).partition(rt::tile([1, g[1], g[0]])),
                                 s[0] as f32,
                                 s[1] as i32,
                             )
@@ -3247,7 +5709,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                 2 => {
                     let op = "triton_attention::triton_attention_bf16_is_causal_true";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 2])?;
-                    let Q = rt::borrow::<cutile::half::bf16>(
+                    let arg_Q = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "Q",
@@ -3255,7 +5717,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let K = rt::borrow::<cutile::half::bf16>(
+                    let arg_K = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "K",
@@ -3263,7 +5725,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let V = rt::borrow::<cutile::half::bf16>(
+                    let arg_V = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "V",
@@ -3271,7 +5733,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let mut Out = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_Out = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "Out",
@@ -3279,15 +5741,19 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[Q.spec(), K.spec(), V.spec(), Out.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_Q.spec(), arg_K.spec(), arg_V.spec(), arg_Out.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch =
                             ports::triton_attention::port::triton_attention_bf16_is_causal_true(
-                                &Q,
-                                &K,
-                                &V,
-                                (&mut Out).partition(rt::tile([1, g[1], g[0]])),
+                                &arg_Q,
+                                &arg_K,
+                                &arg_V,
+                                (&mut arg_Out).partition(rt::tile([1, g[1], g[0]])),
                                 s[0] as f32,
                                 s[1] as i32,
                             )
@@ -3304,7 +5770,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                 3 => {
                     let op = "triton_attention::triton_attention_bf16_is_causal_false";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 2])?;
-                    let Q = rt::borrow::<cutile::half::bf16>(
+                    let arg_Q = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "Q",
@@ -3312,7 +5778,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let K = rt::borrow::<cutile::half::bf16>(
+                    let arg_K = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "K",
@@ -3320,7 +5786,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let V = rt::borrow::<cutile::half::bf16>(
+                    let arg_V = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "V",
@@ -3328,7 +5794,7 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let mut Out = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_Out = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "Out",
@@ -3336,15 +5802,19 @@ pub unsafe extern "C" fn tp_triton_attention(
                         3,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[Q.spec(), K.spec(), V.spec(), Out.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_Q.spec(), arg_K.spec(), arg_V.spec(), arg_Out.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch =
                             ports::triton_attention::port::triton_attention_bf16_is_causal_false(
-                                &Q,
-                                &K,
-                                &V,
-                                (&mut Out).partition(rt::tile([1, g[1], g[0]])),
+                                &arg_Q,
+                                &arg_K,
+                                &arg_V,
+                                (&mut arg_Out).partition(rt::tile([1, g[1], g[0]])),
                                 s[0] as f32,
                                 s[1] as i32,
                             )
@@ -3390,15 +5860,16 @@ pub unsafe extern "C" fn tp_triton_dropout(
                 0 => {
                     let op = "triton_dropout::triton_dropout_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
-                    let x_ptr = rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y_ptr =
+                    let arg_x_ptr =
+                        rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y_ptr =
                         rt::borrow::<f32>(op, &t[1], "y_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x_ptr.spec(), arg_y_ptr.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_dropout::port::triton_dropout_f32(
-                            &x_ptr,
-                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                            &arg_x_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([g[0]])),
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -3416,7 +5887,7 @@ pub unsafe extern "C" fn tp_triton_dropout(
                 1 => {
                     let op = "triton_dropout::triton_dropout_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
-                    let x_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_x_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x_ptr",
@@ -3424,7 +5895,7 @@ pub unsafe extern "C" fn tp_triton_dropout(
                         1,
                         dev,
                     )?;
-                    let mut y_ptr = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y_ptr",
@@ -3432,12 +5903,12 @@ pub unsafe extern "C" fn tp_triton_dropout(
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x_ptr.spec(), arg_y_ptr.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_dropout::port::triton_dropout_f16(
-                            &x_ptr,
-                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                            &arg_x_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([g[0]])),
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -3455,7 +5926,7 @@ pub unsafe extern "C" fn tp_triton_dropout(
                 2 => {
                     let op = "triton_dropout::triton_dropout_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 3])?;
-                    let x_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_x_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x_ptr",
@@ -3463,7 +5934,7 @@ pub unsafe extern "C" fn tp_triton_dropout(
                         1,
                         dev,
                     )?;
-                    let mut y_ptr = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y_ptr",
@@ -3471,12 +5942,12 @@ pub unsafe extern "C" fn tp_triton_dropout(
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_x_ptr.spec(), arg_y_ptr.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_dropout::port::triton_dropout_bf16(
-                            &x_ptr,
-                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                            &arg_x_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([g[0]])),
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -3523,20 +5994,23 @@ pub unsafe extern "C" fn tp_triton_gather(
                 0 => {
                     let op = "triton_gather::triton_gather";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 1])?;
-                    let src_ptr =
+                    let arg_src_ptr =
                         rt::borrow::<f32>(op, &t[0], "src_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let idx_ptr =
+                    let arg_idx_ptr =
                         rt::borrow::<i32>(op, &t[1], "idx_ptr", (DTYPE_I32, "i32"), 1, dev)?;
-                    let mut out_ptr =
+                    let mut arg_out_ptr =
                         rt::borrow::<f32>(op, &t[2], "out_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key =
-                        rt::spec_key(op, g, &[src_ptr.spec(), idx_ptr.spec(), out_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_src_ptr.spec(), arg_idx_ptr.spec(), arg_out_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_gather::port::triton_gather(
-                            &src_ptr,
-                            &idx_ptr,
-                            (&mut out_ptr).partition(rt::tile([g[0]])),
+                            &arg_src_ptr,
+                            &arg_idx_ptr,
+                            (&mut arg_out_ptr).partition(rt::tile([g[0]])),
                             s[0] as i32,
                         )
                         .generics(rt::generic_strings(g))
@@ -3581,23 +6055,31 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                 0 => {
                     let op = "triton_layer_norm::triton_layer_norm_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 3])?;
-                    let x_ptr = rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 2, dev)?;
-                    let w_ptr = rt::borrow::<f32>(op, &t[1], "w_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let b_ptr = rt::borrow::<f32>(op, &t[2], "b_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y_ptr =
+                    let arg_x_ptr =
+                        rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_w_ptr =
+                        rt::borrow::<f32>(op, &t[1], "w_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_b_ptr =
+                        rt::borrow::<f32>(op, &t[2], "b_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y_ptr =
                         rt::borrow::<f32>(op, &t[3], "y_ptr", (DTYPE_F32, "f32"), 2, dev)?;
                     let key = rt::spec_key(
                         op,
                         g,
-                        &[x_ptr.spec(), w_ptr.spec(), b_ptr.spec(), y_ptr.spec()],
+                        &[
+                            arg_x_ptr.spec(),
+                            arg_w_ptr.spec(),
+                            arg_b_ptr.spec(),
+                            arg_y_ptr.spec(),
+                        ],
                     );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_layer_norm::port::triton_layer_norm_f32(
-                            &x_ptr,
-                            &w_ptr,
-                            &b_ptr,
-                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_x_ptr,
+                            &arg_w_ptr,
+                            &arg_b_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -3615,7 +6097,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                 1 => {
                     let op = "triton_layer_norm::triton_layer_norm_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 3])?;
-                    let x_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_x_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x_ptr",
@@ -3623,7 +6105,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         2,
                         dev,
                     )?;
-                    let w_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_w_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "w_ptr",
@@ -3631,7 +6113,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         1,
                         dev,
                     )?;
-                    let b_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_b_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "b_ptr",
@@ -3639,7 +6121,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         1,
                         dev,
                     )?;
-                    let mut y_ptr = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "y_ptr",
@@ -3650,15 +6132,20 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                     let key = rt::spec_key(
                         op,
                         g,
-                        &[x_ptr.spec(), w_ptr.spec(), b_ptr.spec(), y_ptr.spec()],
+                        &[
+                            arg_x_ptr.spec(),
+                            arg_w_ptr.spec(),
+                            arg_b_ptr.spec(),
+                            arg_y_ptr.spec(),
+                        ],
                     );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_layer_norm::port::triton_layer_norm_f16(
-                            &x_ptr,
-                            &w_ptr,
-                            &b_ptr,
-                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_x_ptr,
+                            &arg_w_ptr,
+                            &arg_b_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -3676,7 +6163,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                 2 => {
                     let op = "triton_layer_norm::triton_layer_norm_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 4, 3])?;
-                    let x_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_x_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x_ptr",
@@ -3684,7 +6171,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         2,
                         dev,
                     )?;
-                    let w_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_w_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "w_ptr",
@@ -3692,7 +6179,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         1,
                         dev,
                     )?;
-                    let b_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_b_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "b_ptr",
@@ -3700,7 +6187,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         1,
                         dev,
                     )?;
-                    let mut y_ptr = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "y_ptr",
@@ -3711,15 +6198,20 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                     let key = rt::spec_key(
                         op,
                         g,
-                        &[x_ptr.spec(), w_ptr.spec(), b_ptr.spec(), y_ptr.spec()],
+                        &[
+                            arg_x_ptr.spec(),
+                            arg_w_ptr.spec(),
+                            arg_b_ptr.spec(),
+                            arg_y_ptr.spec(),
+                        ],
                     );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_layer_norm::port::triton_layer_norm_bf16(
-                            &x_ptr,
-                            &w_ptr,
-                            &b_ptr,
-                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_x_ptr,
+                            &arg_w_ptr,
+                            &arg_b_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -3766,7 +6258,7 @@ pub unsafe extern "C" fn tp_triton_matmul(
                 0 => {
                     let op = "triton_matmul::triton_matmul_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 1])?;
-                    let a_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_a_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "a_ptr",
@@ -3774,7 +6266,7 @@ pub unsafe extern "C" fn tp_triton_matmul(
                         2,
                         dev,
                     )?;
-                    let b_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_b_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "b_ptr",
@@ -3782,7 +6274,7 @@ pub unsafe extern "C" fn tp_triton_matmul(
                         2,
                         dev,
                     )?;
-                    let mut c_ptr = rt::borrow::<cutile::half::f16>(
+                    let mut arg_c_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "c_ptr",
@@ -3790,13 +6282,17 @@ pub unsafe extern "C" fn tp_triton_matmul(
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[a_ptr.spec(), b_ptr.spec(), c_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_a_ptr.spec(), arg_b_ptr.spec(), arg_c_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_matmul::port::triton_matmul_f16(
-                            &a_ptr,
-                            &b_ptr,
-                            (&mut c_ptr).partition(rt::tile([g[0], g[1]])),
+                            &arg_a_ptr,
+                            &arg_b_ptr,
+                            (&mut arg_c_ptr).partition(rt::tile([g[0], g[1]])),
                             s[0] as i32,
                         )
                         .generics(rt::generic_strings(g))
@@ -3812,7 +6308,7 @@ pub unsafe extern "C" fn tp_triton_matmul(
                 1 => {
                     let op = "triton_matmul::triton_matmul_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 3, 1])?;
-                    let a_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_a_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "a_ptr",
@@ -3820,7 +6316,7 @@ pub unsafe extern "C" fn tp_triton_matmul(
                         2,
                         dev,
                     )?;
-                    let b_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_b_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "b_ptr",
@@ -3828,7 +6324,7 @@ pub unsafe extern "C" fn tp_triton_matmul(
                         2,
                         dev,
                     )?;
-                    let mut c_ptr = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_c_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "c_ptr",
@@ -3836,13 +6332,17 @@ pub unsafe extern "C" fn tp_triton_matmul(
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[a_ptr.spec(), b_ptr.spec(), c_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_a_ptr.spec(), arg_b_ptr.spec(), arg_c_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_matmul::port::triton_matmul_bf16(
-                            &a_ptr,
-                            &b_ptr,
-                            (&mut c_ptr).partition(rt::tile([g[0], g[1]])),
+                            &arg_a_ptr,
+                            &arg_b_ptr,
+                            (&mut arg_c_ptr).partition(rt::tile([g[0], g[1]])),
                             s[0] as i32,
                         )
                         .generics(rt::generic_strings(g))
@@ -3887,17 +6387,23 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                 0 => {
                     let op = "triton_rms_norm::triton_rms_norm_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
-                    let x_ptr = rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 2, dev)?;
-                    let w_ptr = rt::borrow::<f32>(op, &t[1], "w_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y_ptr =
+                    let arg_x_ptr =
+                        rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_w_ptr =
+                        rt::borrow::<f32>(op, &t[1], "w_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y_ptr =
                         rt::borrow::<f32>(op, &t[2], "y_ptr", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[x_ptr.spec(), w_ptr.spec(), y_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x_ptr.spec(), arg_w_ptr.spec(), arg_y_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_rms_norm::port::triton_rms_norm_f32(
-                            &x_ptr,
-                            &w_ptr,
-                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_x_ptr,
+                            &arg_w_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -3914,7 +6420,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                 1 => {
                     let op = "triton_rms_norm::triton_rms_norm_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
-                    let x_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_x_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x_ptr",
@@ -3922,7 +6428,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         2,
                         dev,
                     )?;
-                    let w_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_w_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "w_ptr",
@@ -3930,7 +6436,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         1,
                         dev,
                     )?;
-                    let mut y_ptr = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "y_ptr",
@@ -3938,13 +6444,17 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x_ptr.spec(), w_ptr.spec(), y_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x_ptr.spec(), arg_w_ptr.spec(), arg_y_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_rms_norm::port::triton_rms_norm_f16(
-                            &x_ptr,
-                            &w_ptr,
-                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_x_ptr,
+                            &arg_w_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -3961,7 +6471,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                 2 => {
                     let op = "triton_rms_norm::triton_rms_norm_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 2])?;
-                    let x_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_x_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x_ptr",
@@ -3969,7 +6479,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         2,
                         dev,
                     )?;
-                    let w_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_w_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "w_ptr",
@@ -3977,7 +6487,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         1,
                         dev,
                     )?;
-                    let mut y_ptr = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "y_ptr",
@@ -3985,13 +6495,17 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x_ptr.spec(), w_ptr.spec(), y_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x_ptr.spec(), arg_w_ptr.spec(), arg_y_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_rms_norm::port::triton_rms_norm_bf16(
-                            &x_ptr,
-                            &w_ptr,
-                            (&mut y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_x_ptr,
+                            &arg_w_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -4037,16 +6551,16 @@ pub unsafe extern "C" fn tp_triton_softmax(
                 0 => {
                     let op = "triton_softmax::triton_softmax_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let mut out_ptr =
+                    let mut arg_out_ptr =
                         rt::borrow::<f32>(op, &t[0], "out_ptr", (DTYPE_F32, "f32"), 2, dev)?;
-                    let in_ptr =
+                    let arg_in_ptr =
                         rt::borrow::<f32>(op, &t[1], "in_ptr", (DTYPE_F32, "f32"), 2, dev)?;
-                    let key = rt::spec_key(op, g, &[out_ptr.spec(), in_ptr.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_out_ptr.spec(), arg_in_ptr.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_softmax::port::triton_softmax_f32(
-                            (&mut out_ptr).partition(rt::tile([1, g[0]])),
-                            &in_ptr,
+                            (&mut arg_out_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_in_ptr,
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4061,7 +6575,7 @@ pub unsafe extern "C" fn tp_triton_softmax(
                 1 => {
                     let op = "triton_softmax::triton_softmax_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let mut out_ptr = rt::borrow::<cutile::half::f16>(
+                    let mut arg_out_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "out_ptr",
@@ -4069,7 +6583,7 @@ pub unsafe extern "C" fn tp_triton_softmax(
                         2,
                         dev,
                     )?;
-                    let in_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_in_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "in_ptr",
@@ -4077,12 +6591,12 @@ pub unsafe extern "C" fn tp_triton_softmax(
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[out_ptr.spec(), in_ptr.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_out_ptr.spec(), arg_in_ptr.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_softmax::port::triton_softmax_f16(
-                            (&mut out_ptr).partition(rt::tile([1, g[0]])),
-                            &in_ptr,
+                            (&mut arg_out_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_in_ptr,
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4097,7 +6611,7 @@ pub unsafe extern "C" fn tp_triton_softmax(
                 2 => {
                     let op = "triton_softmax::triton_softmax_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let mut out_ptr = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_out_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "out_ptr",
@@ -4105,7 +6619,7 @@ pub unsafe extern "C" fn tp_triton_softmax(
                         2,
                         dev,
                     )?;
-                    let in_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_in_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "in_ptr",
@@ -4113,12 +6627,12 @@ pub unsafe extern "C" fn tp_triton_softmax(
                         2,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[out_ptr.spec(), in_ptr.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_out_ptr.spec(), arg_in_ptr.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_softmax::port::triton_softmax_bf16(
-                            (&mut out_ptr).partition(rt::tile([1, g[0]])),
-                            &in_ptr,
+                            (&mut arg_out_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_in_ptr,
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4162,17 +6676,23 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                 0 => {
                     let op = "triton_swiglu::triton_swiglu_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
-                    let g_ptr = rt::borrow::<f32>(op, &t[0], "g_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let u_ptr = rt::borrow::<f32>(op, &t[1], "u_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut y_ptr =
+                    let arg_g_ptr =
+                        rt::borrow::<f32>(op, &t[0], "g_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_u_ptr =
+                        rt::borrow::<f32>(op, &t[1], "u_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_y_ptr =
                         rt::borrow::<f32>(op, &t[2], "y_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[g_ptr.spec(), u_ptr.spec(), y_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_g_ptr.spec(), arg_u_ptr.spec(), arg_y_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_swiglu::port::triton_swiglu_f32(
-                            &g_ptr,
-                            &u_ptr,
-                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                            &arg_g_ptr,
+                            &arg_u_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4187,7 +6707,7 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                 1 => {
                     let op = "triton_swiglu::triton_swiglu_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
-                    let g_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_g_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "g_ptr",
@@ -4195,7 +6715,7 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         1,
                         dev,
                     )?;
-                    let u_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_u_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "u_ptr",
@@ -4203,7 +6723,7 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         1,
                         dev,
                     )?;
-                    let mut y_ptr = rt::borrow::<cutile::half::f16>(
+                    let mut arg_y_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "y_ptr",
@@ -4211,13 +6731,17 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[g_ptr.spec(), u_ptr.spec(), y_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_g_ptr.spec(), arg_u_ptr.spec(), arg_y_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_swiglu::port::triton_swiglu_f16(
-                            &g_ptr,
-                            &u_ptr,
-                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                            &arg_g_ptr,
+                            &arg_u_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4232,7 +6756,7 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                 2 => {
                     let op = "triton_swiglu::triton_swiglu_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
-                    let g_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_g_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "g_ptr",
@@ -4240,7 +6764,7 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         1,
                         dev,
                     )?;
-                    let u_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_u_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "u_ptr",
@@ -4248,7 +6772,7 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         1,
                         dev,
                     )?;
-                    let mut y_ptr = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_y_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "y_ptr",
@@ -4256,13 +6780,17 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[g_ptr.spec(), u_ptr.spec(), y_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_g_ptr.spec(), arg_u_ptr.spec(), arg_y_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_swiglu::port::triton_swiglu_bf16(
-                            &g_ptr,
-                            &u_ptr,
-                            (&mut y_ptr).partition(rt::tile([g[0]])),
+                            &arg_g_ptr,
+                            &arg_u_ptr,
+                            (&mut arg_y_ptr).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4306,17 +6834,23 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                 0 => {
                     let op = "triton_vector_add::triton_vector_add_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
-                    let x_ptr = rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let y_ptr = rt::borrow::<f32>(op, &t[1], "y_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut out_ptr =
+                    let arg_x_ptr =
+                        rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_y_ptr =
+                        rt::borrow::<f32>(op, &t[1], "y_ptr", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_out_ptr =
                         rt::borrow::<f32>(op, &t[2], "out_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec(), out_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x_ptr.spec(), arg_y_ptr.spec(), arg_out_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_vector_add::port::triton_vector_add_f32(
-                            &x_ptr,
-                            &y_ptr,
-                            (&mut out_ptr).partition(rt::tile([g[0]])),
+                            &arg_x_ptr,
+                            &arg_y_ptr,
+                            (&mut arg_out_ptr).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4331,7 +6865,7 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                 1 => {
                     let op = "triton_vector_add::triton_vector_add_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
-                    let x_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_x_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x_ptr",
@@ -4339,7 +6873,7 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         1,
                         dev,
                     )?;
-                    let y_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_y_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y_ptr",
@@ -4347,7 +6881,7 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         1,
                         dev,
                     )?;
-                    let mut out_ptr = rt::borrow::<cutile::half::f16>(
+                    let mut arg_out_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "out_ptr",
@@ -4355,13 +6889,17 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec(), out_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x_ptr.spec(), arg_y_ptr.spec(), arg_out_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_vector_add::port::triton_vector_add_f16(
-                            &x_ptr,
-                            &y_ptr,
-                            (&mut out_ptr).partition(rt::tile([g[0]])),
+                            &arg_x_ptr,
+                            &arg_y_ptr,
+                            (&mut arg_out_ptr).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4376,7 +6914,7 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                 2 => {
                     let op = "triton_vector_add::triton_vector_add_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
-                    let x_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_x_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x_ptr",
@@ -4384,7 +6922,7 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         1,
                         dev,
                     )?;
-                    let y_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_y_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y_ptr",
@@ -4392,7 +6930,7 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         1,
                         dev,
                     )?;
-                    let mut out_ptr = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_out_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "out_ptr",
@@ -4400,13 +6938,17 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[x_ptr.spec(), y_ptr.spec(), out_ptr.spec()]);
+                    let key = rt::spec_key(
+                        op,
+                        g,
+                        &[arg_x_ptr.spec(), arg_y_ptr.spec(), arg_out_ptr.spec()],
+                    );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_vector_add::port::triton_vector_add_bf16(
-                            &x_ptr,
-                            &y_ptr,
-                            (&mut out_ptr).partition(rt::tile([g[0]])),
+                            &arg_x_ptr,
+                            &arg_y_ptr,
+                            (&mut arg_out_ptr).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4446,16 +6988,16 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                 0 => {
                     let op = "vector_add::vector_add_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
-                    let a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 1, dev)?;
-                    let b = rt::borrow::<f32>(op, &t[1], "b", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut c = rt::borrow::<f32>(op, &t[2], "c", (DTYPE_F32, "f32"), 1, dev)?;
-                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let arg_a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_b = rt::borrow::<f32>(op, &t[1], "b", (DTYPE_F32, "f32"), 1, dev)?;
+                    let mut arg_c = rt::borrow::<f32>(op, &t[2], "c", (DTYPE_F32, "f32"), 1, dev)?;
+                    let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::vector_add::port::vector_add_f32(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([g[0]])),
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4470,7 +7012,7 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                 1 => {
                     let op = "vector_add::vector_add_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
-                    let a = rt::borrow::<cutile::half::f16>(
+                    let arg_a = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "a",
@@ -4478,7 +7020,7 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::f16>(
+                    let arg_b = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "b",
@@ -4486,7 +7028,7 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let mut c = rt::borrow::<cutile::half::f16>(
+                    let mut arg_c = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "c",
@@ -4494,13 +7036,13 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::vector_add::port::vector_add_f16(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([g[0]])),
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -4515,7 +7057,7 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                 2 => {
                     let op = "vector_add::vector_add_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 3, 0])?;
-                    let a = rt::borrow::<cutile::half::bf16>(
+                    let arg_a = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "a",
@@ -4523,7 +7065,7 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let b = rt::borrow::<cutile::half::bf16>(
+                    let arg_b = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "b",
@@ -4531,7 +7073,7 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let mut c = rt::borrow::<cutile::half::bf16>(
+                    let mut arg_c = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "c",
@@ -4539,13 +7081,13 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let key = rt::spec_key(op, g, &[a.spec(), b.spec(), c.spec()]);
+                    let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::vector_add::port::vector_add_bf16(
-                            &a,
-                            &b,
-                            (&mut c).partition(rt::tile([g[0]])),
+                            &arg_a,
+                            &arg_b,
+                            (&mut arg_c).partition(rt::tile([g[0]])),
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);

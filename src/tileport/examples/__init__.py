@@ -8,7 +8,9 @@ PROVEN = ("vector_add", "scale_cast", "bias_act", "matmul", "row_softmax", "pers
           "gelu_tanh", "relu", "swiglu", "geglu", "layer_norm", "silu_and_mul", "causal_mask",
           "masked_rowsum", "gelu_erf", "softcap", "matmul_hints",
           "linear", "matmul_tf32", "expert_offsets", "leaky_relu", "token_gather",
-          "token_scatter", "transpose", "histogram", "bmm", "rope", "splitk_reduce", "dropout", "group_gemm", "attention")
+          "token_scatter", "transpose", "histogram", "bmm", "rope", "splitk_reduce", "dropout", "group_gemm", "attention",
+          "decode_combine", "flash_decode", "gemma_decode", "gated_delta_recurrent", "gated_delta_chunked",
+          "mla_prefill", "mla_decode", "attention_sinks", "gemma_attention", "moe_align_block", "fused_moe")
 
 
 def kernel_path(name: str) -> Path:

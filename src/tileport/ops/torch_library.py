@@ -45,6 +45,21 @@ SCHEMAS: dict[str, str] = {
     "dropout": "Tensor x, float p=0.5, int seed=0",
     "group_gemm": "Tensor a, Tensor b, Tensor tile_group",
     "attention": "Tensor q, Tensor k, Tensor v, float? scale=None, bool is_causal=False",
+    "decode_combine": "Tensor o_parts, Tensor lse_parts",
+    "flash_decode": "Tensor q, Tensor k_cache, Tensor v_cache, Tensor seq_lens, float? scale=None",
+    "gemma_decode": "Tensor q, Tensor k_cache, Tensor v_cache, Tensor seq_lens, float softcap=50.0, int window=0, "
+                    "float? scale=None",
+    "gated_delta_recurrent": "Tensor q, Tensor k, Tensor v, Tensor g, Tensor beta, float? scale=None",
+    "gated_delta_chunked": "Tensor q, Tensor k, Tensor v, Tensor g, Tensor beta, float? scale=None",
+    "mla_prefill": "Tensor q_nope, Tensor q_pe, Tensor k_nope, Tensor k_pe, Tensor v, float? scale=None, "
+                   "bool is_causal=True",
+    "mla_decode": "Tensor q_nope, Tensor q_pe, Tensor ckv, Tensor kpe, Tensor seq_lens, float? scale=None, "
+                  "int? num_splits=None",
+    "attention_sinks": "Tensor q, Tensor k, Tensor v, Tensor sinks, float? scale=None, bool is_causal=True, "
+                       "int window=0",
+    "gemma_attention": "Tensor q, Tensor k, Tensor v, float softcap=50.0, int window=0, float? scale=None",
+    "moe_align_block": "Tensor topk_ids, int num_experts, int block_size=64",
+    "fused_moe": "Tensor a, Tensor w, Tensor topk_ids, Tensor topk_weights, int block_size=64",
     "triton_vector_add": "Tensor x, Tensor y",
     "triton_softmax": "Tensor x",
     "triton_rms_norm": "Tensor x, Tensor weight, float eps=1e-06",

@@ -16,10 +16,11 @@ def _entry_arm(op: str, index: int, entry: str, abi: dict) -> str:
     lines = [f'let op = "{op}::{entry}";',
              f"rt::expect_counts(op, [g.len(), t.len(), s.len()], [{len(generics)}, {len(tensors)}, {len(scalars)}])?;"]
     args = []
+    # tensors are bound as arg_<name>: a kernel parameter may be called g, t, s, op or key like the locals here
     for k, p in enumerate(tensors):
         elem = DTYPES[p["dtype"]][2]
         mut = "mut " if p["kind"] == "out" else ""
-        lines.append(f'let {mut}{p["name"]} = rt::borrow::<{elem}>(op, &t[{k}], "{p["name"]}", '
+        lines.append(f'let {mut}arg_{p["name"]} = rt::borrow::<{elem}>(op, &t[{k}], "{p["name"]}", '
                      f'(DTYPE_{p["dtype"].upper()}, "{p["dtype"]}"), {p["rank"]}, dev)?;')
     for p in params:
         if p["kind"] == "scalar":
@@ -27,10 +28,10 @@ def _entry_arm(op: str, index: int, entry: str, abi: dict) -> str:
             args.append({"i32": f"s[{k}] as i32", "f32": f"s[{k}] as f32", "bool": f"s[{k}] != 0.0"}[p["dtype"]])
         elif p["kind"] == "out":
             dims = ", ".join(f"g[{generics.index(d)}]" if d in generics else d for d in p["tile"])
-            args.append(f"(&mut {p['name']}).partition(rt::tile([{dims}]))")
+            args.append(f"(&mut arg_{p['name']}).partition(rt::tile([{dims}]))")
         else:
-            args.append(f"&{p['name']}")
-    specs = ", ".join(f"{p['name']}.spec()" for p in tensors)
+            args.append(f"&arg_{p['name']}")
+    specs = ", ".join(f"arg_{p['name']}.spec()" for p in tensors)
     lines.append(f"let key = rt::spec_key(op, g, &[{specs}]);")
     lines.append("let stream = rt::stream(device, tp_call.stream)?;")
     lines.append("rt::launch(op, key, &stream, |stream| {")

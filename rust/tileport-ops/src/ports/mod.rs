@@ -3,14 +3,22 @@
 //! One module per operator: the port's `kernel.rs`, unchanged.
 
 pub mod attention;
+pub mod attention_sinks;
 pub mod bias_act;
 pub mod bmm;
 pub mod causal_mask;
+pub mod decode_combine;
 pub mod dropout;
 pub mod expert_offsets;
+pub mod flash_decode;
+pub mod fused_moe;
+pub mod gated_delta_chunked;
+pub mod gated_delta_recurrent;
 pub mod geglu;
 pub mod gelu_erf;
 pub mod gelu_tanh;
+pub mod gemma_attention;
+pub mod gemma_decode;
 pub mod group_gemm;
 pub mod histogram;
 pub mod layer_norm;
@@ -20,6 +28,9 @@ pub mod masked_rowsum;
 pub mod matmul;
 pub mod matmul_hints;
 pub mod matmul_tf32;
+pub mod mla_decode;
+pub mod mla_prefill;
+pub mod moe_align_block;
 pub mod persistent_scale;
 pub mod relu;
 pub mod rms_norm;
