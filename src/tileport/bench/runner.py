@@ -223,7 +223,7 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
             host: dict = {}
             times = time_calls(torch, lambda i: fn(*inputs[i], **kwargs, backend=be, out=outs[i]), copies,
                                opts.reps, opts.warmup, host)
-            res.update(_stats(times, row, ceilings, name), **host)
+            res.update(_stats(times, row), **host)
             got = fn(*args, **kwargs, backend=be, out=outs[0]).to(torch.float64)
             res["correct"] = bool(torch.allclose(got, expected, rtol=rtol, atol=atol))
             err = float((got - expected).abs().max()) if got.numel() else 0.0
@@ -237,18 +237,11 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
             torch.backends.cuda.matmul.allow_tf32 = name == "matmul_tf32"
             base = TORCH_BASELINES[name]
             times = time_calls(torch, lambda i: base(torch, *inputs[i]), copies, opts.reps, opts.warmup)
-            row["torch_baseline"] = _stats(times, row, ceilings, None)
+            row["torch_baseline"] = _stats(times, row)
         except Exception as exc:  # noqa: BLE001
             row["torch_baseline"] = {"error": _err(exc)}
         finally:
             torch.backends.cuda.matmul.allow_tf32 = tf32
-        base_tflops = row["torch_baseline"].get("TFLOPs")
-        for res in row["backends"].values():
-            if base_tflops and res.get("TFLOPs"):
-                res["pct_of_ceiling"] = 100 * res["TFLOPs"] / base_tflops
-        row["ceiling"] = {"kind": f"torch {name} TFLOP/s", "value": base_tflops}
-    else:
-        row["ceiling"] = {"kind": "device copy GB/s", "value": ceilings.get("copy_GBps")}
     py, rs = (row["backends"].get(b, {}).get("median_us") for b in BACKENDS)
     row["ratio"] = rs / py if py and rs else None
     tr = row["backends"].get("triton", {}).get("median_us")
@@ -258,27 +251,46 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
     if eager is not None and name not in TORCH_BASELINES:  # the op as PyTorch runs it eagerly, same inputs
         try:
             times = time_calls(torch, lambda i: eager(*inputs[i], **kwargs), copies, opts.reps, opts.warmup)
-            row["torch_eager"] = _stats(times, row, ceilings, name)
+            row["torch_eager"] = _stats(times, row)
             row["eager_ratio"] = rs / row["torch_eager"]["median_us"] if rs else None
-            eager_tflops = row["torch_eager"].get("TFLOPs")
-            if eager_tflops:  # a matrix product without a single torch op: its eager form is the ceiling
-                for res in row["backends"].values():
-                    if res.get("TFLOPs"):
-                        res["pct_of_ceiling"] = 100 * res["TFLOPs"] / eager_tflops
-                row["ceiling"] = {"kind": f"torch eager {name} TFLOP/s", "value": eager_tflops}
         except Exception as exc:  # noqa: BLE001
             row["torch_eager"] = {"error": _err(exc)}
+    apply_ceiling(row, getattr(mod, "CEILING", "auto"), ceilings)
     return row
 
 
-def _stats(times: list[float], row: dict, ceilings: dict, name: str | None) -> dict:
+def apply_ceiling(row: dict, policy: str, ceilings: dict) -> None:
+    """Set row["ceiling"] and each measurement's pct_of_ceiling. The ceiling: torch's own kernel for the matrix
+    products of TORCH_BASELINES; else, by the op module's CEILING: "copy" — the device copy bandwidth (memory-bound
+    ops, also those that count flops, e.g. decode attention), "none" — no roofline (TFLOP/s reported only: ops whose
+    PyTorch form is a slow eager composition, not a bound), "auto" (default) — copy bandwidth for ops without
+    flops, the eager op's TFLOP/s for the others. The summary (scripts/ops_summary.py) re-applies this to committed
+    rows, so one rule decides every reported percentage."""
+    op, copy = row["op"], ceilings.get("copy_GBps")
+    measured = [r for r in (*row["backends"].values(), row.get("torch_eager")) if isinstance(r, dict)]
+    base = (row.get("torch_baseline") or {}).get("TFLOPs")
+    eager = (row.get("torch_eager") or {}).get("TFLOPs")
+    if base:
+        kind, value, key = f"torch {op} TFLOP/s", base, "TFLOPs"
+    elif policy == "copy" or not row.get("flops"):
+        kind, value, key = "device copy GB/s", copy, "GBps"
+    elif policy == "none":
+        kind, value, key = "none (TFLOP/s reported)", None, None
+    else:
+        kind, value, key = f"torch eager {op} TFLOP/s", eager, "TFLOPs"
+    row["ceiling"] = {"kind": kind, "value": value}
+    for r in measured:
+        r.pop("pct_of_ceiling", None)
+        if value and key and r.get(key):
+            r["pct_of_ceiling"] = 100 * r[key] / value
+
+
+def _stats(times: list[float], row: dict) -> dict:
     med = statistics.median(times)
     res = {"median_us": med, "min_us": min(times), "max_us": max(times), "reps": len(times),
            "GBps": row["bytes_moved"] / (med * 1e-6) / 1e9}
     if row["flops"]:
         res["TFLOPs"] = row["flops"] / (med * 1e-6) / 1e12
-    elif name is not None and ceilings.get("copy_GBps"):
-        res["pct_of_ceiling"] = 100 * res["GBps"] / ceilings["copy_GBps"]
     return res
 
 

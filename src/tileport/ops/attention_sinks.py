@@ -18,6 +18,7 @@ from . import _common as C
 
 DTYPES = C.HALVES
 AUX_DTYPES = ("float32",)   # the sink logits
+CEILING = "none"   # PyTorch has no kernel for it (its torch_eager is an eager composition): TFLOP/s only
 BM, BN = 64, 64
 HEAD_DIMS = (64, 128)
 #: the kernel's WINDOW when there is none: any value >= Sq would do; 2**30 keeps every row - WINDOW in int32

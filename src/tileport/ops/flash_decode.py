@@ -21,6 +21,7 @@ from .decode_combine import check_decode_inputs, decode_combine, sample_lens, sc
 
 DTYPES = C.HALVES
 AUX_DTYPES = ("float32",)      # the f32 split scratch
+CEILING = "copy"   # decode-time, memory-bound: % of the device copy bandwidth (tileport.bench.runner.apply_ceiling)
 BN = 64
 GROUP_ROWS = (16, 64)          # GP: query rows of a block (the group, padded); larger groups run in chunks of 64
 HEAD_DIMS = (64, 128)

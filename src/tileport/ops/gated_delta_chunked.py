@@ -25,6 +25,7 @@ from .gated_delta_recurrent import DTYPES, HEAD_DIMS, gated_inputs, operands, st
 
 # The same inputs, checks and float64 reference (the step-by-step recurrence) as the recurrent form.
 AUX_DTYPES = recurrent.AUX_DTYPES   # g and beta
+CEILING = "none"   # PyTorch has no kernel for it (its torch_eager is an eager composition): TFLOP/s only
 reference = recurrent.reference
 torch_eager = recurrent.torch_eager
 

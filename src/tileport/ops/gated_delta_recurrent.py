@@ -19,6 +19,7 @@ from . import _common as C
 
 DTYPES = C.HALVES
 AUX_DTYPES = ("float32",)   # g and beta
+CEILING = "copy"   # memory-bound decode: % of the device copy bandwidth (bench.runner.apply_ceiling)
 HEAD_DIMS = (64, 128)
 BV = 32                     # state columns per block
 PORT_SIGNATURES = C.signatures("q={dtype}[?,?,?]/?,?,1, k={dtype}[?,?,?]/?,?,1, v={dtype}[?,?,?]/?,?,1, "

@@ -20,6 +20,7 @@ from . import _common as C
 from .attention_sinks import attended_pairs, band, check_qkv, gqa_views, scale_arg, window_arg
 
 DTYPES = C.HALVES
+CEILING = "none"   # PyTorch has no kernel for it (its torch_eager is an eager composition): TFLOP/s only
 #: head dim -> (BM, BN)
 TILES = {128: (64, 64), 256: (64, 32)}
 HEAD_DIMS = tuple(TILES)

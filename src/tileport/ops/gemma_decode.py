@@ -22,6 +22,7 @@ from .decode_combine import check_decode_inputs, decode_combine, sample_lens, sc
 
 DTYPES = C.HALVES
 AUX_DTYPES = ("float32",)      # the f32 split scratch
+CEILING = "copy"   # decode-time, memory-bound: % of the device copy bandwidth (tileport.bench.runner.apply_ceiling)
 GP = 16                        # query rows of a block: the group, padded; larger groups run in chunks of 16
 KEY_TILES = {128: 64, 256: 32}  # head dim → BN, keys per tile
 HEAD_DIMS = tuple(KEY_TILES)

@@ -30,6 +30,7 @@ from . import _common as C
 DTYPES = C.HALVES
 #: the split partials and their LSEs are float32 scratch (kernel outputs o, lse)
 AUX_DTYPES = ("float32",)
+CEILING = "copy"   # decode-time, memory-bound: % of the device copy bandwidth (tileport.bench.runner.apply_ceiling)
 DC, DR = 512, 64          # latent (kv_lora_rank) and rotary head dims
 QK_HEAD_DIM = 128 + DR    # DeepSeek's query/key head dim before absorption (nope 128 + rope 64): the default scale
 #: (BM heads, BN cache positions) per block: H <= 16 (e.g. 128 heads under 8-way tensor parallelism) in one 16-row

@@ -14,6 +14,7 @@ from tileport.examples.mla_prefill import mla_prefill as kernel
 from . import _common as C
 
 DTYPES = C.HALVES
+CEILING = "none"   # PyTorch has no kernel for it (its torch_eager is an eager composition): TFLOP/s only
 BM, BN = 64, 64
 DN, DR, DV = 128, 64, 128   # nope (per head), rotary (k_pe shared by the heads), value/output head dims
 PORT_SIGNATURES = C.signatures("q_nope={dtype}[?,?,?]/?,?,1, q_pe={dtype}[?,?,?]/?,?,1, k_nope={dtype}[?,?,?]/?,?,1, "
