@@ -97,6 +97,9 @@ COVERAGE: tuple[Construct, ...] = (
               "`mulf(a, b, rounding::Zero, ftz::Disabled)`, `rsqrt(x, ftz::..)`, `exp2(x, ftz::..)`, ...: every "
               "rounding and flush-to-zero choice spelled out", S, "rms_norm"),
     Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
+    Construct("int-floordiv", "`a // b`, `a % b` on integer scalars or tiles (Python's floor semantics; the library "
+              "II kernels work around it with `ct.cdiv(a + 1, b) - 1` and extra grid axes)",
+              "integer division/remainder rounding toward negative infinity", P, None),
     Construct("mma", "`ct.mma(a, b, acc)` (f32 accumulator)", "`mma(a, b, acc)`", S, "matmul"),
     Construct("reshape-broadcast", "`ct.reshape`, implicit broadcasting between tile shapes",
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit", S, "bias_act"),
@@ -114,7 +117,9 @@ COVERAGE: tuple[Construct, ...] = (
               "marked written for the ownership checks), as cuTile Python lowers them", S, "token_scatter",
               "strided or multi-dimensional arrays are refused: cuTile Python computes each address from the "
               "array's strides, and a cutile 0.3.1 (and 0.5.0) kernel can read a `&Tensor`'s base pointer and shape "
-              "but not its strides (raw-pointer entries with stride scalars would be the way); atomics are planned"),
+              "but not its strides (raw-pointer entries with stride scalars would be the way); a gather from an "
+              "f16/bf16 array is refused (its padding value would need a half-precision literal, which the "
+              "translator does not emit), a scatter into one is supported"),
     Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`", "`constant(v, shape![..])`", S,
               "matmul"),
     Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])` (bound with its type)", S, "causal_mask"),
@@ -135,6 +140,8 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, one final `return`)",
               "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it",
               S, "gelu_erf"),
+    Construct("helper-tuple", "a helper `@ct.function` returning several values (`m, l, acc = step(..)`: e.g. one "
+              "online-softmax step shared by an attention kernel's loops)", "a Rust block yielding a tuple", P, None),
     Construct("item", "`t.item()` of a one-element tile (e.g. a value loaded from an index array)",
               "`tile_to_scalar(t.reshape(shape![]))`", S, "group_gemm"),
     Construct("atomics", "`ct.atomic_add(a, idx, update)` on a rank-1 stride-1 i32/f32 array (bounds-checked; any "

@@ -315,6 +315,9 @@ class Emitter:
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
                 raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
                                   f"call `{self.text(st.value.func)}(...)` as a statement")
+            elif isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Tuple) and isinstance(st.value, ast.Call):
+                raise self.refuse(st, "helper-tuple", f"`{self.text(st).splitlines()[0]}`: a call's several results "
+                                                      "unpacked")
             else:
                 raise self.refuse(st, "assign", f"statement `{self.text(st).splitlines()[0]}`")
 
@@ -800,6 +803,9 @@ class Emitter:
                 base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
                 return self.typed(f"convert_tile({code})", out_ty, want_name, f"{base}_{dt}")
             raise self.refuse(node, self._construct_for_call(op), f"call `{self.text(node.func)}(...)`")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.FloorDiv, ast.Mod)):
+            raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` (integer // and % are not translated yet; "
+                                                    "ct.cdiv(a + 1, b) - 1 is floor(a / b) for a >= 0, b > 0)")
         raise self.refuse(node, "assign", f"expression `{self.text(node)}`")
 
     def inline(self, node: ast.Call, helper: ast.FunctionDef, want_name: str | None) -> tuple[str, Ty]:
@@ -880,7 +886,7 @@ class Emitter:
             raise self.refuse(node, "gather-scatter", f"{what} on {arr_node.id} (rank {sig.rank}, strides "
                                                       f"{sig.strides}): only rank-1 arrays with stride 1 — a cutile "
                                                       "kernel cannot read a tensor's strides")
-        if sig.dtype in ("f16", "bf16"):
+        if sig.dtype in ("f16", "bf16") and what == "ct.gather":   # its padding value is a literal of the dtype
             raise self.refuse(node, "gather-scatter", f"{what} on {sig.dtype} (no half-precision literal form)")
         if isinstance(index_node, ast.Tuple):
             if len(index_node.elts) != 1:
