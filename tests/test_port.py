@@ -46,6 +46,11 @@ def proven_batch(tmp_path_factory):
     return root
 
 
+#: the examples whose ports need `unsafe` (each site in the verdict): grid-stride loops, gathers, scatters, atomics
+UNSAFE_EXAMPLES = ("persistent_scale", "token_gather", "token_scatter", "histogram", "flash_decode", "gemma_decode",
+                   "gated_delta_recurrent", "gated_delta_chunked", "moe_align_block", "fused_moe")
+
+
 @pytest.mark.parametrize("name", PROVEN)
 def test_supported_examples_port_and_prove(name, proven_batch):
     tmp_path = proven_batch
@@ -59,13 +64,13 @@ def test_supported_examples_port_and_prove(name, proven_batch):
     # an entry carries optimization hints exactly when the kernel's @ct.kernel(...) asks for them
     hinted = "@ct.kernel(" in (EXAMPLES_DIR / f"{name}.py").read_text()
     assert bool(entry.group(1)) == hinted and (not hinted or "optimization_hints = (sm_90 = (" in entry.group(1))
-    if name not in ("persistent_scale", "token_gather", "token_scatter", "histogram"):  # block-owned: no unsafe
+    if name not in UNSAFE_EXAMPLES:  # block-owned: no unsafe
         assert sites == [] and "unsafe" not in rs
     else:  # a grid-stride loop, a gather or an atomic needs the opt-out; each site says why and what the host must
         # guarantee
         assert sites and all(site["why"] and site["precondition"] for site in sites)
-        if name == "persistent_scale":
-            assert len(sites) == 1 and sites[0]["why"].startswith("grid-stride loop")
+        if name in ("persistent_scale", "gated_delta_recurrent", "gated_delta_chunked"):
+            assert sites[0]["why"].startswith("grid-stride loop")
         lines = rs.splitlines()
         for k, line in enumerate(lines):
             if "unsafe {" in line:

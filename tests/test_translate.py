@@ -120,16 +120,12 @@ REFUSALS = [
      def k(x, y, h: int, B: ct.Constant[int]):
          ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0) // h,), shape=(B,)))
      """, "x=f32[?]/1, y=f32[?]/1, h=i32, B=#16", "int-floordiv", 7, "cdiv"),
-    ("a helper's several results", """
-     @ct.function
-     def two(t):
-         return t, t
-
+    ("several results of a call that is not a helper", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
-         a, b = two(ct.load(x, index=(ct.bid(0),), shape=(B,)))
-         ct.store(y, index=(ct.bid(0),), tile=a + b)
-     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "helper-tuple", 11, "unpacked"),
+         a, b = ct.max(ct.load(x, index=(ct.bid(0),), shape=(B,)), axis=0), 1
+         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * a)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "assign", 7, "statement"),
     ("unchecked load", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

@@ -31,6 +31,16 @@ def _band(s, rows, cols, sk, window):
     return ct.where(keep, s, -1.0e38)
 
 
+@ct.function
+def _online(s, qk_scale, tv, m, l, acc):
+    """One key tile of the online softmax in base 2 (s unscaled; the max is taken before scaling, so scale > 0):
+    the new running max, sum and accumulator."""
+    m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True) * qk_scale)
+    p = ct.exp2(s * qk_scale - m_new)
+    alpha = ct.exp2(m - m_new)
+    return m_new, l * alpha + ct.sum(p, axis=1, keepdims=True), ct.mma(ct.astype(p, tv.dtype), tv, acc * alpha)
+
+
 @ct.kernel(occupancy=2)
 def attention_sinks(q, k, v, sinks, o, scale: float, window: int, BM: ct.Constant[int], BN: ct.Constant[int],
                     D: ct.Constant[int], BMD: ct.Constant[int], CAUSAL: ct.Constant[bool]):
@@ -74,22 +84,12 @@ def attention_sinks(q, k, v, sinks, o, scale: float, window: int, BM: ct.Constan
         tv = ct.reshape(ct.load(v, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
         s = ct.mma(tq, ct.transpose(tk), ct.full((BM, BN), 0, dtype=ct.float32))
         s = _band(s, rows, ct.reshape(j * BN + ct.arange(BN, dtype=ct.int32), (1, BN)), sk, window)
-        m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True) * qk_scale)
-        p = ct.exp2(s * qk_scale - m_new)
-        alpha = ct.exp2(m - m_new)
-        l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-        acc = ct.mma(ct.astype(p, q.dtype), tv, acc * alpha)
-        m = m_new
+        m, l, acc = _online(s, qk_scale, tv, m, l, acc)
     for j in range(mid, top):   # wholly inside every row's band: no mask
         tk = ct.reshape(ct.load(k, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
         tv = ct.reshape(ct.load(v, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
         s = ct.mma(tq, ct.transpose(tk), ct.full((BM, BN), 0, dtype=ct.float32))
-        m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True) * qk_scale)
-        p = ct.exp2(s * qk_scale - m_new)
-        alpha = ct.exp2(m - m_new)
-        l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-        acc = ct.mma(ct.astype(p, q.dtype), tv, acc * alpha)
-        m = m_new
+        m, l, acc = _online(s, qk_scale, tv, m, l, acc)
     for j in range(top, hi):   # across the diagonal or the keys' end
         tk = ct.reshape(ct.load(k, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
         tv = ct.reshape(ct.load(v, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
@@ -99,10 +99,5 @@ def attention_sinks(q, k, v, sinks, o, scale: float, window: int, BM: ct.Constan
             s = _band(s, rows, cols, sk, window)
         else:
             s = ct.where(cols < sk, s, -1.0e38)
-        m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True) * qk_scale)
-        p = ct.exp2(s * qk_scale - m_new)
-        alpha = ct.exp2(m - m_new)
-        l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-        acc = ct.mma(ct.astype(p, q.dtype), tv, acc * alpha)
-        m = m_new
+        m, l, acc = _online(s, qk_scale, tv, m, l, acc)
     ct.store(o, index=(z, g, i), tile=ct.reshape(ct.astype(acc / l, o.dtype), (1, 1, BMD)))

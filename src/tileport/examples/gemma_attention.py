@@ -37,6 +37,15 @@ def _capped(s, a, c, c2):
     return c - ct.truediv(c2, ct.exp2(s * a) + 1.0, rounding_mode=ct.RoundingMode.APPROX)
 
 
+@ct.function
+def _online(s, tv, m, l, acc):
+    """One key tile of the online softmax (base 2): the new running max, sum and accumulator."""
+    m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
+    p = ct.exp2(s - m_new)
+    alpha = ct.exp2(m - m_new)
+    return m_new, l * alpha + ct.sum(p, axis=1, keepdims=True), ct.mma(ct.astype(p, tv.dtype), tv, acc * alpha)
+
+
 @ct.kernel(occupancy=2)
 def gemma_attention(q, k, v, o, scale: float, cap: float, window: int, BM: ct.Constant[int], BN: ct.Constant[int],
                     D: ct.Constant[int], BMD: ct.Constant[int], SOFTCAP: ct.Constant[bool]):
@@ -84,12 +93,7 @@ def gemma_attention(q, k, v, o, scale: float, cap: float, window: int, BM: ct.Co
         else:
             s = s * qk_scale
         s = _band(s, rows, ct.reshape(j * BN + ct.arange(BN, dtype=ct.int32), (1, BN)), sk, window)
-        m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
-        p = ct.exp2(s - m_new)
-        alpha = ct.exp2(m - m_new)
-        l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-        acc = ct.mma(ct.astype(p, q.dtype), tv, acc * alpha)
-        m = m_new
+        m, l, acc = _online(s, tv, m, l, acc)
     for j in range(mid, top):   # wholly inside every row's band: no mask
         tk = ct.reshape(ct.load(k, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
         tv = ct.reshape(ct.load(v, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
@@ -98,12 +102,7 @@ def gemma_attention(q, k, v, o, scale: float, cap: float, window: int, BM: ct.Co
             s = _capped(s, cap_a, cap_c, cap_c2)
         else:
             s = s * qk_scale
-        m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
-        p = ct.exp2(s - m_new)
-        alpha = ct.exp2(m - m_new)
-        l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-        acc = ct.mma(ct.astype(p, q.dtype), tv, acc * alpha)
-        m = m_new
+        m, l, acc = _online(s, tv, m, l, acc)
     for j in range(top, hi):   # across the diagonal or the keys' end
         tk = ct.reshape(ct.load(k, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
         tv = ct.reshape(ct.load(v, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
@@ -113,11 +112,6 @@ def gemma_attention(q, k, v, o, scale: float, cap: float, window: int, BM: ct.Co
         else:
             s = s * qk_scale
         s = _band(s, rows, ct.reshape(j * BN + ct.arange(BN, dtype=ct.int32), (1, BN)), sk, window)
-        m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
-        p = ct.exp2(s - m_new)
-        alpha = ct.exp2(m - m_new)
-        l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-        acc = ct.mma(ct.astype(p, q.dtype), tv, acc * alpha)
-        m = m_new
+        m, l, acc = _online(s, tv, m, l, acc)
     out = acc / ct.maximum(l, ct.full((BM, 1), 1.0e-30, dtype=ct.float32))
     ct.store(o, index=(z, g, i), tile=ct.reshape(ct.astype(out, o.dtype), (1, 1, BMD)))

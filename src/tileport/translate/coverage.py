@@ -140,8 +140,10 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, one final `return`)",
               "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it",
               S, "gelu_erf"),
-    Construct("helper-tuple", "a helper `@ct.function` returning several values (`m, l, acc = step(..)`: e.g. one "
-              "online-softmax step shared by an attention kernel's loops)", "a Rust block yielding a tuple", P, None),
+    Construct("helper-tuple", "a helper `@ct.function` returning several values, unpacked into names by the "
+              "assignment that calls it (`m, l, acc = step(..)`: one online-softmax step shared by a kernel's loops)",
+              "the inlined block yields a Rust tuple, bound to a temporary and assigned name by name (loop-carried "
+              "names stay `let mut`)", S, "gemma_attention"),
     Construct("item", "`t.item()` of a one-element tile (e.g. a value loaded from an index array)",
               "`tile_to_scalar(t.reshape(shape![]))`", S, "group_gemm"),
     Construct("atomics", "`ct.atomic_add(a, idx, update)` on a rank-1 stride-1 i32/f32 array (bounds-checked; any "

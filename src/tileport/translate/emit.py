@@ -100,7 +100,16 @@ class ArrayParam:
     sig: sigmod.ArraySig
 
 
-Ty = Tile | Scalar | ArrayParam
+@dataclass(frozen=True)
+class Results:
+    """The values a helper `@ct.function` returns as a tuple (unpacked by the assignment that calls it)."""
+    types: tuple[Tile | Scalar, ...]
+
+    def rust(self) -> str:
+        return f"({', '.join(t.rust() for t in self.types)})"
+
+
+Ty = Tile | Scalar | ArrayParam | Results
 
 
 @dataclass
@@ -252,15 +261,33 @@ class Emitter:
         they are first defined (a re-assignment at the top level alone is a shadowing `let`)."""
         from collections import Counter
 
-        counts = Counter(t.id for sub in self.walk() if isinstance(sub, ast.Assign)
-                         for t in sub.targets if isinstance(t, ast.Name))
+        def names(sub: ast.Assign) -> list[str]:   # a, or each of a, b in `a, b = helper(..)`
+            return [n.id for t in sub.targets for n in (t.elts if isinstance(t, ast.Tuple) else [t])
+                    if isinstance(n, ast.Name)]
+
+        counts = Counter(n for sub in self.walk() if isinstance(sub, ast.Assign) for n in names(sub))
         for node in self.walk():
             if isinstance(node, (ast.If, ast.For)):
                 for inner in node.body + node.orelse:
                     for sub in ast.walk(inner):
                         if isinstance(sub, ast.Assign):
-                            self.mutated |= {t.id for t in sub.targets
-                                             if isinstance(t, ast.Name) and counts[t.id] > 1}
+                            self.mutated |= {n for n in names(sub) if counts[n] > 1}
+
+    def bind(self, st: ast.stmt, name: str, code: str, ty: Tile | Scalar, indent: str, nested: bool) -> None:
+        """Give ``name`` the value ``code``: a new `let`, an assignment to a `let mut` of the same type, or nothing
+        when it already holds it."""
+        previous = self.env.get(name)
+        if code == name and previous is not None and previous[1] == ty:
+            self.body.append(f"{indent}// `{self.text(st)}`: already {_describe(ty)}, nothing to emit")
+        elif previous is not None and name in self.mutated and previous[1] == ty:
+            self.body.append(f"{indent}{name} = {code};")
+        elif nested and previous is not None:
+            raise self.refuse(st, "if-constant", f"`{name}` changes type inside a branch "
+                                                 f"({_describe(previous[1])} → {_describe(ty)})")
+        else:
+            mut = "mut " if name in self.mutated else ""
+            self.body.append(f"{indent}let {mut}{name}: {ty.rust()} = {code};")
+        self.env[name] = (name, ty)
 
     def stmts(self, stmts: list[ast.stmt], indent: str = "", nested: bool = False) -> None:
         for st in stmts:
@@ -288,19 +315,24 @@ class Emitter:
                     self.products[name] = (self.last_product, self.last_product_fp)
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(st, "assign", "assigning an array to a new name")
-                rust_ty = ty.rust()
-                previous = self.env.get(name)
-                if code == name and previous is not None and previous[1] == ty:
-                    self.body.append(f"{indent}// `{self.text(st)}`: already {_describe(ty)}, nothing to emit")
-                elif previous is not None and name in self.mutated and previous[1] == ty:
-                    self.body.append(f"{indent}{name} = {code};")
-                elif nested and previous is not None:
-                    raise self.refuse(st, "if-constant", f"`{name}` changes type inside a branch "
-                                                         f"({_describe(previous[1])} → {_describe(ty)})")
-                else:
-                    mut = "mut " if name in self.mutated else ""
-                    self.body.append(f"{indent}let {mut}{name}: {rust_ty} = {code};")
-                self.env[name] = (name, ty)
+                self.bind(st, name, code, ty, indent, nested)
+            elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
+                    all(isinstance(n, ast.Name) for n in st.targets[0].elts) and isinstance(st.value, ast.Call) and \
+                    isinstance(st.value.func, ast.Name) and st.value.func.id in self.helpers:
+                self.need(st, "helper-tuple", "a helper's several results unpacked")
+                targets = [n.id for n in st.targets[0].elts]
+                for name in targets:
+                    self.bid_names.pop(name, None)
+                    self.tile_counts.pop(name, None)
+                    self.products.pop(name, None)
+                code, ty = self.expr(st.value)
+                if not isinstance(ty, Results) or len(ty.types) != len(targets):
+                    raise self.refuse(st, "helper-tuple", f"{len(targets)} names for "
+                                                          f"{len(ty.types) if isinstance(ty, Results) else 1} results")
+                tmp = self.fresh(f"{st.value.func.id}_out")
+                self.body.append(f"{indent}let {tmp}: {ty.rust()} = {code};")
+                for k, (name, t) in enumerate(zip(targets, ty.types)):
+                    self.bind(st, name, f"{tmp}.{k}", t, indent, nested)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "store":
                 self.store(st.value, indent)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "scatter":
@@ -592,6 +624,9 @@ class Emitter:
             p = self.params.get(node.value.id)
             if isinstance(p, sigmod.ArraySig):
                 return p.dtype
+            bound = self.env.get(node.value.id)
+            if bound is not None and isinstance(bound[1], (Tile, Scalar)):
+                return bound[1].dtype
         raise self.refuse(node, "astype", f"dtype {self.text(node)}")
 
     def expr(self, node: ast.AST, want_name: str | None = None) -> tuple[str, Ty]:
@@ -834,13 +869,20 @@ class Emitter:
                 self.body.append(f"let {p.arg}: {ty.rust()} = {code};")
                 self.env[p.arg] = (p.arg, ty)
             self.stmts(body[:-1], "")
-            code, ty = self.expr(body[-1].value)
+            ret = body[-1].value
+            if isinstance(ret, ast.Tuple):   # several results: a Rust tuple, unpacked by the calling assignment
+                parts = [self.expr(e) for e in ret.elts]
+                if not all(isinstance(t, (Tile, Scalar)) for _, t in parts):
+                    raise self.refuse(ret, "helper-tuple", f"helper {helper.name}() returns an array")
+                code, ty = f"({', '.join(c for c, _ in parts)})", Results(tuple(t for _, t in parts))
+            else:
+                code, ty = self.expr(ret)
             lines = self.body
         finally:
             self.inlining.pop()
             self.env, self.body, self.comments = saved[:3]
             self.bid_names, self.products, self.tile_counts = saved[3:]
-        if not isinstance(ty, (Tile, Scalar)):
+        if not isinstance(ty, (Tile, Scalar, Results)):
             raise self.refuse(body[-1], "helper-function", f"helper {helper.name}() returns an array")
         block = "\n".join([f"{{ // {helper.name}(..), a @ct.function inlined as cuTile Python inlines it",
                            *lines, code, "}"])

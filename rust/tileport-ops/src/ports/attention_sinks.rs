@@ -134,35 +134,61 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected
             };
-            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_2.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product: Tile<f32, { [BM, D] }> =
+                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_2.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product,
+                )
+            };
+            let _online_out_2: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out;
+            m = _online_out_2.0;
+            l = _online_out_2.1;
+            acc = _online_out_2.2;
         }
         for j in mid..top {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -190,35 +216,61 @@ pub mod port {
             let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
-            let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_3.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out_3: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_3.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_4.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product_2: Tile<f32, { [BM, D] }> =
+                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_4.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_2,
+                )
+            };
+            let _online_out_4: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_3;
+            m = _online_out_4.0;
+            l = _online_out_4.1;
+            acc = _online_out_4.2;
         }
         for j in top..hi {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -280,35 +332,61 @@ pub mod port {
                     broadcast_scalar(-1e+38f32, shape![BM, BN]),
                 );
             }
-            let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_5.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out_5: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_5.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_6.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product_3: Tile<f32, { [BM, D] }> =
+                    mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_6.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_3,
+                )
+            };
+            let _online_out_6: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_5;
+            m = _online_out_6.0;
+            l = _online_out_6.1;
+            acc = _online_out_6.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         o.store(cast_f16.reshape(shape![1, 1, BMD]));
@@ -443,35 +521,61 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected
             };
-            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_2.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product: Tile<f32, { [BM, D] }> =
+                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_2.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product,
+                )
+            };
+            let _online_out_2: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out;
+            m = _online_out_2.0;
+            l = _online_out_2.1;
+            acc = _online_out_2.2;
         }
         for j in mid..top {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -499,35 +603,61 @@ pub mod port {
             let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
-            let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_3.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out_3: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_3.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_4.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product_2: Tile<f32, { [BM, D] }> =
+                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_4.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_2,
+                )
+            };
+            let _online_out_4: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_3;
+            m = _online_out_4.0;
+            l = _online_out_4.1;
+            acc = _online_out_4.2;
         }
         for j in top..hi {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -589,35 +719,61 @@ pub mod port {
                     broadcast_scalar(-1e+38f32, shape![BM, BN]),
                 );
             }
-            let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_5.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out_5: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_5.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_6.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product_3: Tile<f32, { [BM, D] }> =
+                    mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_6.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_3,
+                )
+            };
+            let _online_out_6: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_5;
+            m = _online_out_6.0;
+            l = _online_out_6.1;
+            acc = _online_out_6.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         o.store(cast_f16.reshape(shape![1, 1, BMD]));
@@ -752,35 +908,61 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected
             };
-            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_2.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_2.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product,
+                )
+            };
+            let _online_out_2: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out;
+            m = _online_out_2.0;
+            l = _online_out_2.1;
+            acc = _online_out_2.2;
         }
         for j in mid..top {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -808,35 +990,61 @@ pub mod port {
             let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
-            let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_3.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out_3: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_3.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_4.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product_2: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_4.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_2,
+                )
+            };
+            let _online_out_4: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_3;
+            m = _online_out_4.0;
+            l = _online_out_4.1;
+            acc = _online_out_4.2;
         }
         for j in top..hi {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -898,35 +1106,61 @@ pub mod port {
                     broadcast_scalar(-1e+38f32, shape![BM, BN]),
                 );
             }
-            let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_5.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out_5: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_5.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_6.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product_3: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_6.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_3,
+                )
+            };
+            let _online_out_6: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_5;
+            m = _online_out_6.0;
+            l = _online_out_6.1;
+            acc = _online_out_6.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         o.store(cast_bf16.reshape(shape![1, 1, BMD]));
@@ -1061,35 +1295,61 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected
             };
-            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_2.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_2.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product,
+                )
+            };
+            let _online_out_2: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out;
+            m = _online_out_2.0;
+            l = _online_out_2.1;
+            acc = _online_out_2.2;
         }
         for j in mid..top {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -1117,35 +1377,61 @@ pub mod port {
             let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
-            let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_3.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out_3: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_3.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_4.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product_2: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_4.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_2,
+                )
+            };
+            let _online_out_4: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_3;
+            m = _online_out_4.0;
+            l = _online_out_4.1;
+            acc = _online_out_4.2;
         }
         for j in top..hi {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -1207,35 +1493,61 @@ pub mod port {
                     broadcast_scalar(-1e+38f32, shape![BM, BN]),
                 );
             }
-            let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_5.reshape(shape![BM, 1]) * broadcast_scalar(qk_scale, shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> = exp2(
-                fma(
-                    s,
-                    broadcast_scalar(qk_scale, shape![BM, BN]),
-                    negf(m_new.broadcast(shape![BM, BN])),
-                    rounding::NearestEven,
+            let _online_out_5: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let qk_scale: f32 = qk_scale;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_5.reshape(shape![BM, 1])
+                        * broadcast_scalar(qk_scale, shape![BM, 1]),
+                    nan::Disabled,
                     ftz::Disabled,
-                ),
-                ftz::Disabled,
-            );
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_6.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+                );
+                let p: Tile<f32, { [BM, BN] }> = exp2(
+                    fma(
+                        s,
+                        broadcast_scalar(qk_scale, shape![BM, BN]),
+                        negf(m_new.broadcast(shape![BM, BN])),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    ftz::Disabled,
+                );
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product_3: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_6.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_3,
+                )
+            };
+            let _online_out_6: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_5;
+            m = _online_out_6.0;
+            l = _online_out_6.1;
+            acc = _online_out_6.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         o.store(cast_bf16.reshape(shape![1, 1, BMD]));

@@ -142,27 +142,51 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected
             };
-            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_2.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product: Tile<f32, { [BM, D] }> =
+                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_2.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product,
+                )
+            };
+            let _online_out_2: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out;
+            m = _online_out_2.0;
+            l = _online_out_2.1;
+            acc = _online_out_2.2;
         }
         for j in mid..top {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -209,27 +233,51 @@ pub mod port {
             } else {
                 s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
             }
-            let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_3.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_4.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out_3: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_3.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product_2: Tile<f32, { [BM, D] }> =
+                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_4.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_2,
+                )
+            };
+            let _online_out_4: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_3;
+            m = _online_out_4.0;
+            l = _online_out_4.1;
+            acc = _online_out_4.2;
         }
         for j in top..hi {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -300,27 +348,51 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected_2
             };
-            let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_5.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_6.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out_5: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_5.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product_3: Tile<f32, { [BM, D] }> =
+                    mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_6.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_3,
+                )
+            };
+            let _online_out_6: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_5;
+            m = _online_out_6.0;
+            l = _online_out_6.1;
+            acc = _online_out_6.2;
         }
         let filled_4: Tile<f32, { [BM, 1] }> = constant(1e-30f32, shape![BM, 1]);
         let out: Tile<f32, { [BM, D] }> =
@@ -466,27 +538,51 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected
             };
-            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_2.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product: Tile<f32, { [BM, D] }> =
+                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_2.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product,
+                )
+            };
+            let _online_out_2: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out;
+            m = _online_out_2.0;
+            l = _online_out_2.1;
+            acc = _online_out_2.2;
         }
         for j in mid..top {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -533,27 +629,51 @@ pub mod port {
             } else {
                 s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
             }
-            let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_3.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_4.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out_3: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_3.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product_2: Tile<f32, { [BM, D] }> =
+                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_4.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_2,
+                )
+            };
+            let _online_out_4: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_3;
+            m = _online_out_4.0;
+            l = _online_out_4.1;
+            acc = _online_out_4.2;
         }
         for j in top..hi {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -624,27 +744,51 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected_2
             };
-            let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_5.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_6.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out_5: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_5.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let product_3: Tile<f32, { [BM, D] }> =
+                    mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_6.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_3,
+                )
+            };
+            let _online_out_6: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_5;
+            m = _online_out_6.0;
+            l = _online_out_6.1;
+            acc = _online_out_6.2;
         }
         let filled_4: Tile<f32, { [BM, 1] }> = constant(1e-30f32, shape![BM, 1]);
         let out: Tile<f32, { [BM, D] }> =
@@ -790,27 +934,51 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected
             };
-            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_2.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_2.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product,
+                )
+            };
+            let _online_out_2: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out;
+            m = _online_out_2.0;
+            l = _online_out_2.1;
+            acc = _online_out_2.2;
         }
         for j in mid..top {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -857,27 +1025,51 @@ pub mod port {
             } else {
                 s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
             }
-            let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_3.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_4.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out_3: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_3.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product_2: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_4.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_2,
+                )
+            };
+            let _online_out_4: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_3;
+            m = _online_out_4.0;
+            l = _online_out_4.1;
+            acc = _online_out_4.2;
         }
         for j in top..hi {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -948,27 +1140,51 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected_2
             };
-            let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_5.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_6.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out_5: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_5.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product_3: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_6.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_3,
+                )
+            };
+            let _online_out_6: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_5;
+            m = _online_out_6.0;
+            l = _online_out_6.1;
+            acc = _online_out_6.2;
         }
         let filled_4: Tile<f32, { [BM, 1] }> = constant(1e-30f32, shape![BM, 1]);
         let out: Tile<f32, { [BM, D] }> =
@@ -1114,27 +1330,51 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected
             };
-            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_2.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_2.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product,
+                )
+            };
+            let _online_out_2: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out;
+            m = _online_out_2.0;
+            l = _online_out_2.1;
+            acc = _online_out_2.2;
         }
         for j in mid..top {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -1181,27 +1421,51 @@ pub mod port {
             } else {
                 s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
             }
-            let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_3.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_4.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out_3: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_3.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product_2: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_4.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_2,
+                )
+            };
+            let _online_out_4: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_3;
+            m = _online_out_4.0;
+            l = _online_out_4.1;
+            acc = _online_out_4.2;
         }
         for j in top..hi {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
@@ -1272,27 +1536,51 @@ pub mod port {
                     select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
                 selected_2
             };
-            let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let mut m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced_5.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let mut p: Tile<f32, { [BM, BN] }> =
-                exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-            let mut alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-            let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
-                l,
-                alpha,
-                value_reduced_6.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-            m = m_new;
+            let _online_out_5: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = {
+                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
+                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
+                let m_new: Tile<f32, { [BM, 1] }> = maxf(
+                    m,
+                    value_reduced_5.reshape(shape![BM, 1]),
+                    nan::Disabled,
+                    ftz::Disabled,
+                );
+                let p: Tile<f32, { [BM, BN] }> =
+                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
+                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
+                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
+                let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let product_3: Tile<f32, { [BM, D] }> =
+                    mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                (
+                    m_new,
+                    fma(
+                        l,
+                        alpha,
+                        value_reduced_6.reshape(shape![BM, 1]),
+                        rounding::NearestEven,
+                        ftz::Disabled,
+                    ),
+                    product_3,
+                )
+            };
+            let _online_out_6: (
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, 1] }>,
+                Tile<f32, { [BM, D] }>,
+            ) = _online_out_5;
+            m = _online_out_6.0;
+            l = _online_out_6.1;
+            acc = _online_out_6.2;
         }
         let filled_4: Tile<f32, { [BM, 1] }> = constant(1e-30f32, shape![BM, 1]);
         let out: Tile<f32, { [BM, D] }> =
