@@ -10,8 +10,8 @@ per chunk it solves the chunk's delta rule with a 64x64 unit-lower-triangular in
 products (recursive doubling, tf32), then advances its [DK, 64] f32 state; Q K^T and K K^T use the f16/bf16
 inputs, the products with the state, with T and with U use tf32 (10-bit mantissa): in a numpy emulation of the
 kernel its error against the float64 recurrence is about that of rounding o itself (at most 9e-4 in f16, 4e-3 in
-bf16 for |o| up to 1.3), with random and with strongly correlated keys. A ragged T is zero-padded (k = v = 0, g = beta = 0 change nothing). The kernel's per-chunk
-(64, 64) output tiles go to a chunk-major staging buffer [cdiv(T, 64), B*H, DV / 64, 64, 64] (the one layout a
+bf16 for |o| up to 1.3), with random and with strongly correlated keys. A ragged T is zero-padded (k = v = 0,
+g = beta = 0 change nothing). The kernel's per-chunk (64, 64) output tiles go to a chunk-major staging buffer [cdiv(T, 64), B*H, DV / 64, 64, 64] (the one layout a
 proven port lets a block's sequential stores take), which the host reorders into o with one copy (two for a
 ragged T); when that layout is o's own (T = 64 * n, DV = 64 and n == 1 or B*H == 1) the kernel writes o directly.
 """
