@@ -1,20 +1,20 @@
 """gated_delta_chunked: the gated delta rule (Gated DeltaNet's linear attention) in its chunked (parallel) form for
 long sequences (tileport.examples.gated_delta_chunked) — the same result as gated_delta_recurrent:
 
-    S' = exp(g_t) S_{t-1};   u_t = beta_t (v_t - S'^T k_t);   S_t = S' + k_t u_t^T;   o_t = scale * S_t^T q_t
+S' = exp(g_t) S_{t-1}; u_t = beta_t (v_t - S'^T k_t); S_t = S' + k_t u_t^T; o_t = scale * S_t^T q_t
 
-q, k [B, H, T, DK] and v [B, H, T, DV] (f16/bf16, DK and DV each 64 or 128; k conventionally L2-normalised),
-g (log decay, <= 0) and beta (write strength, in (0, 1)) [B, H, T] float32 → o [B, H, T, DV] in v's dtype; scale
-defaults to DK ** -0.5. One block per (batch x head, 64 state columns) walks the sequence 64 steps at a time:
-per chunk it solves the chunk's delta rule with a 64x64 unit-lower-triangular inverse built from tensor-core
-products (recursive doubling, tf32), then advances its [DK, 64] f32 state; Q K^T and K K^T use the f16/bf16
-inputs, the products with the state, with T and with U use tf32 (10-bit mantissa): in a numpy emulation of the
-kernel its error against the float64 recurrence is about that of rounding o itself (at most 9e-4 in f16, 4e-3 in
-bf16 for |o| up to 1.3), with random and with strongly correlated keys. A ragged T is zero-padded (k = v = 0,
-g = beta = 0 change nothing). The kernel's per-chunk (64, 64) output tiles go to a chunk-major staging buffer [cdiv(T, 64), B*H, DV / 64, 64, 64] (the one layout a
-proven port lets a block's sequential stores take), which the host reorders into o with one copy (two for a
-ragged T); when that layout is o's own (T = 64 * n, DV = 64 and n == 1 or B*H == 1) the kernel writes o directly.
-"""
+q, k [B, H, T, DK] and v [B, H, T, DV] (f16/bf16, DK and DV each 64 or 128; k conventionally L2-normalised), g (log
+decay, <= 0) and beta (write strength, in (0, 1)) [B, H, T] float32 → o [B, H, T, DV] in v's dtype; scale defaults
+to DK ** -0.5. One block per (batch x head, 64 state columns) walks the sequence 64 steps at a time: per chunk it
+solves the chunk's delta rule with a 64x64 unit-lower-triangular inverse built from tensor-core products (recursive
+doubling, tf32), then advances its [DK, 64] f32 state; Q K^T and K K^T use the f16/bf16 inputs, the products with
+the state, with T and with U use tf32 (10-bit mantissa): in a numpy emulation of the kernel its error against the
+float64 recurrence is about that of rounding o itself (at most 9e-4 in f16, 4e-3 in bf16 for |o| up to 1.3), with
+random and with strongly correlated keys. A ragged T is zero-padded (k = v = 0, g = beta = 0 change nothing). The
+kernel's per-chunk (64, 64) output tiles go to a chunk-major staging buffer [cdiv(T, 64), B*H, DV / 64, 64, 64] (the
+one layout a proven port lets a block's sequential stores take), which the host reorders into o with one copy (two
+for a ragged T); when that layout is o's own (T = 64 * n, DV = 64 and n == 1 or B*H == 1) the kernel writes o
+directly."""
 from __future__ import annotations
 
 from tileport.examples.gated_delta_chunked import gated_delta_chunked as kernel
