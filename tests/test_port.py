@@ -210,16 +210,35 @@ def test_float_constants_get_one_entry_per_value(tmp_path):
     assert "0.01f32" in rs and "0.2f32" in rs and "const SLOPE" not in rs
 
 
-def test_a_16_bit_scatter_is_proven(tmp_path):
-    """ct.scatter into an f16/bf16 array needs no literal of that dtype (a gather's padding value does, and stays
-    refused): it is ported and proven like the 32-bit ones."""
-    src = tmp_path / "sc16.py"
-    src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef sc16(x, idx, y, n: int, B: ct.Constant[int]):\n"
-                   "    pos = ct.bid(0) * B + ct.arange(B, dtype=ct.int32)\n"
-                   "    t = ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)\n"
-                   "    i = ct.load(idx, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)\n"
-                   "    ct.scatter(y, i, t, mask=pos < n)\n")
-    r = run_tileport("port", f"{src}::sc16", "--sig", "x=bf16[?]/1, idx=i32[?]/1, y=bf16[?]/1, n=i32, B=#1024",
-                     "--sig", "x=f16[?]/1, idx=i32[?]/1, y=f16[?]/1, n=i32, B=#1024", "--out", str(tmp_path / "p"))
+#: constructs proven on a small kernel of their own (no example op uses them yet): name → (source, signatures)
+SMALL_KERNELS = {
+    # ct.scatter into an f16/bf16 array needs no literal of that dtype (a gather's padding value does, and stays
+    # refused)
+    "sc16": ("""
+@ct.kernel
+def sc16(x, idx, y, n: int, B: ct.Constant[int]):
+    pos = ct.bid(0) * B + ct.arange(B, dtype=ct.int32)
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    i = ct.load(idx, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    ct.scatter(y, i, t, mask=pos < n)
+""", ["x=bf16[?]/1, idx=i32[?]/1, y=bf16[?]/1, n=i32, B=#1024", "x=f16[?]/1, idx=i32[?]/1, y=f16[?]/1, n=i32, B=#1024"]),
+    # integer floor division of scalars (a block id over a head count)
+    "floordiv": ("""
+@ct.kernel
+def floordiv(x, y, h: int, B: ct.Constant[int]):
+    b = ct.bid(0) // h
+    c = (b + 7) // 2
+    t = ct.load(x, index=(c,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=(ct.bid(0),), tile=t)
+""", ["x=f32[?]/1, y=f32[?]/1, h=i32, B=#16"]),
+}
+
+
+@pytest.mark.parametrize("name", SMALL_KERNELS)
+def test_small_kernels_are_proven(name, tmp_path):
+    source, sigs = SMALL_KERNELS[name]
+    src = tmp_path / f"{name}.py"
+    src.write_text("import cuda.tile as ct\n\n" + source)
+    r = run_tileport("port", f"{src}::{name}", *(a for s in sigs for a in ("--sig", s)), "--out", str(tmp_path / "p"))
     assert r.returncode == 0, r.stdout + r.stderr
     assert json.loads((tmp_path / "p" / "verdict.json").read_text())["status"] == "proven"

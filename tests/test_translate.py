@@ -115,11 +115,17 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=t * t.item())
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "item", 8, "a tile of one element is needed"),
-    ("integer floor division", """
+    ("integer remainder", """
      @ct.kernel
      def k(x, y, h: int, B: ct.Constant[int]):
-         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0) // h,), shape=(B,)))
-     """, "x=f32[?]/1, y=f32[?]/1, h=i32, B=#16", "int-floordiv", 7, "cdiv"),
+         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0) % h,), shape=(B,)))
+     """, "x=f32[?]/1, y=f32[?]/1, h=i32, B=#16", "int-floordiv", 7, "integer %"),
+    ("floor division of tiles", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=t // 3)
+     """, "x=i32[?]/1, y=i32[?]/1, B=#16", "int-floordiv", 8, "two i32 scalars"),
     ("several results of a call that is not a helper", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

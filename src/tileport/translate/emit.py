@@ -648,6 +648,8 @@ class Emitter:
             return repr(lit), Scalar("f32" if isinstance(lit, float) else "i32")
         if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
             return self.binop(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+            return self.floordiv(node)
         if isinstance(node, ast.BinOp) and type(node.op) in BITOPS:
             code, ty = self.elementwise(node, "bitwise", [node.left, node.right],
                                         lambda a, b: f"{_paren(a)} {BITOPS[type(node.op)]} {_paren(b)}",
@@ -838,9 +840,8 @@ class Emitter:
                 base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
                 return self.typed(f"convert_tile({code})", out_ty, want_name, f"{base}_{dt}")
             raise self.refuse(node, self._construct_for_call(op), f"call `{self.text(node.func)}(...)`")
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.FloorDiv, ast.Mod)):
-            raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` (integer // and % are not translated yet; "
-                                                    "ct.cdiv(a + 1, b) - 1 is floor(a / b) for a >= 0, b > 0)")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` (integer % is not translated yet)")
         raise self.refuse(node, "assign", f"expression `{self.text(node)}`")
 
     def inline(self, node: ast.Call, helper: ast.FunctionDef, want_name: str | None) -> tuple[str, Ty]:
@@ -1477,6 +1478,18 @@ class Emitter:
         if negate is not None:
             args[negate] = f"negf({args[negate]})"
         return f"fma({', '.join(args)}, {options[0]}, {options[1]})", like
+
+    def floordiv(self, node: ast.BinOp) -> tuple[str, Ty]:
+        """`a // b` of two i32 scalars: floor division (Python's), as cuTile Python lowers it — one signed divi
+        rounding toward negative infinity on the 0-d tiles."""
+        self.need(node, "int-floordiv", "integer //")
+        (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
+        if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and lt.dtype == rt.dtype == "i32"):
+            raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` of {_describe(lt)} and {_describe(rt)} "
+                                                    "(two i32 scalars are translated)")
+        lc, rc = (f"{c}i32" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
+        return (f"tile_to_scalar::<i32, i32>(divi(scalar_to_tile::<i32>({lc}), scalar_to_tile::<i32>({rc}), "
+                "rounding::NegativeInf))"), lt
 
     def binop(self, node: ast.BinOp) -> tuple[str, Ty]:
         if isinstance(node.op, (ast.Add, ast.Sub)):
