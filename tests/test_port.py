@@ -222,12 +222,12 @@ def sc16(x, idx, y, n: int, B: ct.Constant[int]):
     i = ct.load(idx, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
     ct.scatter(y, i, t, mask=pos < n)
 """, ["x=bf16[?]/1, idx=i32[?]/1, y=bf16[?]/1, n=i32, B=#1024", "x=f16[?]/1, idx=i32[?]/1, y=f16[?]/1, n=i32, B=#1024"]),
-    # integer floor division of scalars (a block id over a head count)
+    # integer floor division and remainder of scalars (a block id over / modulo a head count)
     "floordiv": ("""
 @ct.kernel
 def floordiv(x, y, h: int, B: ct.Constant[int]):
     b = ct.bid(0) // h
-    c = (b + 7) // 2
+    c = (b + 7) // 2 + ct.bid(0) % h - (b - 5) % 3
     t = ct.load(x, index=(c,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
     ct.store(y, index=(ct.bid(0),), tile=t)
 """, ["x=f32[?]/1, y=f32[?]/1, h=i32, B=#16"]),

@@ -115,11 +115,11 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=t * t.item())
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "item", 8, "a tile of one element is needed"),
-    ("integer remainder", """
+    ("remainder of float scalars", """
      @ct.kernel
-     def k(x, y, h: int, B: ct.Constant[int]):
-         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0) % h,), shape=(B,)))
-     """, "x=f32[?]/1, y=f32[?]/1, h=i32, B=#16", "int-floordiv", 7, "integer %"),
+     def k(x, y, a: float, B: ct.Constant[int]):
+         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * (a % 2.0))
+     """, "x=f32[?]/1, y=f32[?]/1, a=f32, B=#16", "int-floordiv", 7, "two i32 scalars"),
     ("floor division of tiles", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

@@ -97,9 +97,11 @@ COVERAGE: tuple[Construct, ...] = (
               "`mulf(a, b, rounding::Zero, ftz::Disabled)`, `rsqrt(x, ftz::..)`, `exp2(x, ftz::..)`, ...: every "
               "rounding and flush-to-zero choice spelled out", S, "rms_norm"),
     Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
-    Construct("int-floordiv", "`a // b` of two i32 scalars (Python's floor division, e.g. a block id over a head "
-              "count)", "`divi(.., rounding::NegativeInf)` on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`)",
-              S, None, "proven by tests/test_port.py::test_small_kernels_are_proven; `%` and `//` of tiles: planned"),
+    Construct("int-floordiv", "`a // b`, `a % b` of two i32 scalars (Python's floor semantics, e.g. a block id "
+              "over or modulo a head count)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "
+              "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
+              "differs from b's (a `select`), as cuTile Python lowers them", S, None,
+              "proven by tests/test_port.py::test_small_kernels_are_proven; of tiles: planned"),
     Construct("mma", "`ct.mma(a, b, acc)` (f32 accumulator)", "`mma(a, b, acc)`", S, "matmul"),
     Construct("reshape-broadcast", "`ct.reshape`, implicit broadcasting between tile shapes",
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit", S, "bias_act"),

@@ -648,7 +648,7 @@ class Emitter:
             return repr(lit), Scalar("f32" if isinstance(lit, float) else "i32")
         if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
             return self.binop(node)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.FloorDiv, ast.Mod)):
             return self.floordiv(node)
         if isinstance(node, ast.BinOp) and type(node.op) in BITOPS:
             code, ty = self.elementwise(node, "bitwise", [node.left, node.right],
@@ -840,8 +840,6 @@ class Emitter:
                 base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
                 return self.typed(f"convert_tile({code})", out_ty, want_name, f"{base}_{dt}")
             raise self.refuse(node, self._construct_for_call(op), f"call `{self.text(node.func)}(...)`")
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-            raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` (integer % is not translated yet)")
         raise self.refuse(node, "assign", f"expression `{self.text(node)}`")
 
     def inline(self, node: ast.Call, helper: ast.FunctionDef, want_name: str | None) -> tuple[str, Ty]:
@@ -1480,16 +1478,27 @@ class Emitter:
         return f"fma({', '.join(args)}, {options[0]}, {options[1]})", like
 
     def floordiv(self, node: ast.BinOp) -> tuple[str, Ty]:
-        """`a // b` of two i32 scalars: floor division (Python's), as cuTile Python lowers it — one signed divi
-        rounding toward negative infinity on the 0-d tiles."""
-        self.need(node, "int-floordiv", "integer //")
+        """`a // b` and `a % b` of two i32 scalars with Python's floor semantics, as cuTile Python lowers them on the
+        0-d tiles: one signed divi rounding toward negative infinity; remi, then + b where the remainder is non-zero
+        and its sign differs from b's."""
+        self.need(node, "int-floordiv", "integer // or %")
         (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
         if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and lt.dtype == rt.dtype == "i32"):
             raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` of {_describe(lt)} and {_describe(rt)} "
                                                     "(two i32 scalars are translated)")
-        lc, rc = (f"{c}i32" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
-        return (f"tile_to_scalar::<i32, i32>(divi(scalar_to_tile::<i32>({lc}), scalar_to_tile::<i32>({rc}), "
-                "rounding::NegativeInf))"), lt
+        a, b = (f"scalar_to_tile::<i32>({c}{'i32' if _literal(n) is not None else ''})"
+                for c, n in ((lc, node.left), (rc, node.right)))
+        if isinstance(node.op, ast.FloorDiv):
+            return f"tile_to_scalar::<i32, i32>(divi({a}, {b}, rounding::NegativeInf))", lt
+        r, d, zero = self.fresh("rem"), self.fresh("divisor"), "broadcast_scalar(0i32, shape![])"
+        lit = _literal(node.right)
+        # a literal divisor's sign is known: cuTile Python folds `b < 0` to a constant
+        negative = f"lt_tile({d}, {zero})" if lit is None else f"broadcast_scalar({str(lit < 0).lower()}, shape![])"
+        return ("{ // Python's %: the remainder takes the divisor's sign\n"
+                f"let {d}: Tile<i32, {{ [] }}> = {b};\n"
+                f"let {r}: Tile<i32, {{ [] }}> = remi({a}, {d});\n"
+                f"tile_to_scalar::<i32, i32>(select((lt_tile({r}, {zero}) ^ {negative}) & "
+                f"ne_tile({r}, {zero}), {r} + {d}, {r}))\n}}"), lt
 
     def binop(self, node: ast.BinOp) -> tuple[str, Ty]:
         if isinstance(node.op, (ast.Add, ast.Sub)):
