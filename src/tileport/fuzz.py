@@ -110,11 +110,12 @@ def {name}(x0, x1, y, s: float, TILE: ct.Constant[int]):
 
 @st.composite
 def _tile_index(draw) -> str:
-    """A computed tile index for a padded load: bid combined with literals by + - *, every operation touching bid
-    (literal-only subexpressions are folded by cuTile Python, a different matter), grouping made explicit."""
+    """A computed tile index for a padded load: bid combined with literals by + - * // % (Python's floor division and
+    remainder), every operation touching bid (literal-only subexpressions are folded by cuTile Python, a different
+    matter), grouping made explicit."""
     e = "bid"
     for _ in range(draw(st.integers(0, 3))):
-        lit, op = draw(st.sampled_from(["1", "2", "3"])), draw(st.sampled_from(["+", "-", "*"]))
+        lit, op = draw(st.sampled_from(["1", "2", "3"])), draw(st.sampled_from(["+", "-", "*", "//", "%"]))
         e = f"({e} {op} {lit})" if draw(st.booleans()) else f"({lit} {op} {e})"
     return e
 

@@ -1488,17 +1488,23 @@ class Emitter:
                                                     "(two i32 scalars are translated)")
         a, b = (f"scalar_to_tile::<i32>({c}{'i32' if _literal(n) is not None else ''})"
                 for c, n in ((lc, node.left), (rc, node.right)))
+        # every intermediate typed (cutile infers no 0-d result type inside an index or call argument)
         if isinstance(node.op, ast.FloorDiv):
-            return f"tile_to_scalar::<i32, i32>(divi({a}, {b}, rounding::NegativeInf))", lt
-        r, d, zero = self.fresh("rem"), self.fresh("divisor"), "broadcast_scalar(0i32, shape![])"
+            q = self.fresh("quotient")
+            return (f"{{ let {q}: Tile<i32, {{ [] }}> = divi({a}, {b}, rounding::NegativeInf);\n"
+                    f"tile_to_scalar::<i32, i32>({q}) }}"), lt
+        r, d, zero = self.fresh("rem"), self.fresh("divisor"), "scalar_to_tile::<i32>(0i32)"
         lit = _literal(node.right)
         # a literal divisor's sign is known: cuTile Python folds `b < 0` to a constant
-        negative = f"lt_tile({d}, {zero})" if lit is None else f"broadcast_scalar({str(lit < 0).lower()}, shape![])"
+        negative = f"lt_tile({d}, {zero})" if lit is None else f"scalar_to_tile::<bool>({str(lit < 0).lower()})"
+        fix, up, mod = self.fresh("fix"), self.fresh("shifted"), self.fresh("modulo")
         return ("{ // Python's %: the remainder takes the divisor's sign\n"
                 f"let {d}: Tile<i32, {{ [] }}> = {b};\n"
                 f"let {r}: Tile<i32, {{ [] }}> = remi({a}, {d});\n"
-                f"tile_to_scalar::<i32, i32>(select((lt_tile({r}, {zero}) ^ {negative}) & "
-                f"ne_tile({r}, {zero}), {r} + {d}, {r}))\n}}"), lt
+                f"let {fix}: Tile<bool, {{ [] }}> = (lt_tile({r}, {zero}) ^ {negative}) & ne_tile({r}, {zero});\n"
+                f"let {up}: Tile<i32, {{ [] }}> = {r} + {d};\n"
+                f"let {mod}: Tile<i32, {{ [] }}> = select({fix}, {up}, {r});\n"
+                f"tile_to_scalar::<i32, i32>({mod})\n}}"), lt
 
     def binop(self, node: ast.BinOp) -> tuple[str, Ty]:
         if isinstance(node.op, (ast.Add, ast.Sub)):
