@@ -173,6 +173,32 @@ def rows(name: str, t: Any) -> Any:
                          f"{tuple(t.shape)}, strides {tuple(t.stride())}); pass t.contiguous()") from None
 
 
+def view(name: str, t: Any, shape: Sequence[int]) -> Any:
+    """``t`` viewed as ``shape`` (its last dimension must have stride 1): no copy, else ValueError."""
+    unit_last_stride(name, t)
+    try:
+        return t.view(shape)
+    except RuntimeError:
+        raise ValueError(f"{name} ({tuple(t.shape)}, strides {tuple(t.stride())}) cannot be viewed as {tuple(shape)} "
+                         f"without a copy; pass {name}.contiguous()") from None
+
+
+def qkv_shapes(q: Any, k: Any, v: Any, dtypes: Sequence[str], head_dims: Sequence[int]) -> tuple[int, ...]:
+    """(B, H, Hkv, Sq, Sk, D) of attention inputs q [B, H, Sq, D] and k, v [B, Hkv, Sk, D] (Hkv dividing H),
+    checked."""
+    check("q", q, dtypes, ndim=4)
+    check("k", k, dtypes, ndim=4, like=q)
+    check("v", v, dtypes, ndim=4, like=q)
+    b, h, sq, d = q.shape
+    hkv, sk = k.shape[1], k.shape[2]
+    if d not in head_dims:
+        raise ValueError(f"head dim {d}: the kernel takes {', '.join(map(str, head_dims))}")
+    if k.shape[0] != b or k.shape[3] != d or v.shape != k.shape or hkv < 1 or h % hkv:
+        raise ValueError(f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}: k and v must be "
+                         f"[{b}, Hkv, Sk, {d}] with Hkv dividing {h}")
+    return b, h, hkv, sq, sk, d
+
+
 def row_block(n: int) -> int:
     """BLOCK for a row kernel holding a whole row of n elements in one tile."""
     return bucket(max(n, 1), ROW_BLOCKS, "the row length (last dimension)")

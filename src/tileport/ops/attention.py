@@ -22,31 +22,16 @@ SHAPES = {"small": (1, 2, 2, 128, 128, 64, False), "ragged": (2, 3, 3, 100, 77, 
 
 def attention(q, k, v, scale=None, is_causal=False, *, backend=None, out=None):
     """softmax(q @ k^T * scale [masked causally]) @ v per (batch, head); scale defaults to 1 / sqrt(head dim)."""
-    C.check("q", q, DTYPES, ndim=4)
-    C.check("k", k, DTYPES, ndim=4, like=q)
-    C.check("v", v, DTYPES, ndim=4, like=q)
-    b, h, sq, d = q.shape
-    hkv, sk = k.shape[1], k.shape[2]
-    if d not in HEAD_DIMS:
-        raise ValueError(f"head dim {d}: the kernel takes {', '.join(map(str, HEAD_DIMS))}")
-    if k.shape[0] != b or k.shape[3] != d or v.shape != k.shape or hkv < 1 or h % hkv:
-        raise ValueError(f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}: k and v must be "
-                         f"[{b}, Hkv, Sk, {d}] with Hkv dividing {h}")
+    b, h, hkv, sq, sk, d = C.qkv_shapes(q, k, v, DTYPES, HEAD_DIMS)
     group = h // hkv
     if group > 1 and is_causal:
         raise ValueError("causal grouped-query attention is not supported yet (the stacked query rows would need "
                          "their positions modulo Sq); repeat k and v per query head, or use is_causal=False")
     o = C.output(out, q.shape, q)
     rows = group * sq   # a key/value head's query heads, stacked
-    views = []
-    for name, t, shape in (("q", q, (b * hkv, rows, d)), ("k", k, (b * hkv, sk, d)), ("v", v, (b * hkv, sk, d)),
-                           ("out", o, (b * hkv, rows, d))):
-        C.unit_last_stride(name, t)
-        try:
-            views.append(t.view(shape))
-        except RuntimeError:
-            raise ValueError(f"{name} ({tuple(t.shape)}, strides {tuple(t.stride())}) cannot be viewed as {shape} "
-                             f"without a copy; pass {name}.contiguous()") from None
+    views = [C.view(name, t, shape) for name, t, shape in (
+        ("q", q, (b * hkv, rows, d)), ("k", k, (b * hkv, sk, d)), ("v", v, (b * hkv, sk, d)),
+        ("out", o, (b * hkv, rows, d)))]
     scale = float(d ** -0.5 if scale is None else scale)
     if b * hkv and rows:
         C.launch((b * hkv, C.cdiv(rows, BM), 1), kernel, (*views, scale, BM, BN, d, bool(is_causal)), backend)

@@ -36,21 +36,6 @@ SHAPES = {"small": (1, 4, 2, 128, 128, 64, False, 0), "ragged": (2, 6, 2, 300, 2
 
 # ---------------------------------------------------------------- shared with gemma_attention
 
-def check_qkv(q, k, v, dtypes, head_dims) -> tuple[int, int, int, int, int, int]:
-    """(B, H, Hkv, Sq, Sk, D) of q [B, H, Sq, D] and k, v [B, Hkv, Sk, D], checked."""
-    C.check("q", q, dtypes, ndim=4)
-    C.check("k", k, dtypes, ndim=4, like=q)
-    C.check("v", v, dtypes, ndim=4, like=q)
-    b, h, sq, d = q.shape
-    hkv, sk = k.shape[1], k.shape[2]
-    if d not in head_dims:
-        raise ValueError(f"head dim {d}: the kernel takes {', '.join(map(str, head_dims))}")
-    if k.shape[0] != b or k.shape[3] != d or v.shape != k.shape or hkv < 1 or h % hkv:
-        raise ValueError(f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}: k and v must be "
-                         f"[{b}, Hkv, Sk, {d}] with Hkv dividing {h}")
-    return b, h, hkv, sq, sk, d
-
-
 def window_arg(window) -> int:
     """The kernel's window for the wrapper's (0 = none)."""
     window = C.int32_scalar("window", window)
@@ -70,16 +55,9 @@ def gqa_views(q, k, v, o, hkv: int) -> list:
     """q [B*Hkv, G, Sq, D], k and v [B*Hkv, Sk, D], o [B*Hkv, G, Sq*D]: views, no copies."""
     b, h, sq, d = q.shape
     sk, group = k.shape[2], h // hkv
-    views = []
-    for name, t, shape in (("q", q, (b * hkv, group, sq, d)), ("k", k, (b * hkv, sk, d)), ("v", v, (b * hkv, sk, d)),
-                           ("out", o, (b * hkv, group, sq * d))):
-        C.unit_last_stride(name, t)
-        try:
-            views.append(t.view(shape))
-        except RuntimeError:
-            raise ValueError(f"{name} ({tuple(t.shape)}, strides {tuple(t.stride())}) cannot be viewed as {shape} "
-                             f"without a copy; pass {name}.contiguous()") from None
-    return views
+    return [C.view(name, t, shape) for name, t, shape in (
+        ("q", q, (b * hkv, group, sq, d)), ("k", k, (b * hkv, sk, d)), ("v", v, (b * hkv, sk, d)),
+        ("out", o, (b * hkv, group, sq * d)))]
 
 
 def band(sq: int, sk: int, window: int, device):
@@ -105,7 +83,7 @@ def attended_pairs(sq: int, sk: int, causal: bool, window: int) -> int:
 def attention_sinks(q, k, v, sinks, scale=None, is_causal=True, window=0, *, backend=None, out=None):
     """softmax([q @ k^T * scale (masked causally / to the window), sink]) without the sink column, @ v, per
     (batch, head); scale defaults to 1 / sqrt(head dim)."""
-    b, h, hkv, sq, sk, d = check_qkv(q, k, v, DTYPES, HEAD_DIMS)
+    b, h, hkv, sq, sk, d = C.qkv_shapes(q, k, v, DTYPES, HEAD_DIMS)
     C.check("sinks", sinks, AUX_DTYPES, ndim=1)
     if sinks.shape[0] != h:
         raise ValueError(f"sinks has {sinks.shape[0]} elements, q has {h} heads: one sink logit per query head")

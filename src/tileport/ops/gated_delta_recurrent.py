@@ -51,15 +51,8 @@ def operands(q, k, v, g, beta):
         if x.get_device() != q.get_device():
             raise ValueError(f"{name} is on {x.device}, q on {q.device}")
     z = b * h
-    views = []
-    for name, x, shape in (("q", q, (z, t, dk)), ("k", k, (z, t, dk)), ("v", v, (z, t, dv)), ("g", g, (z, t)),
-                           ("beta", beta, (z, t))):
-        C.unit_last_stride(name, x)
-        try:
-            views.append(x.view(shape))
-        except RuntimeError:
-            raise ValueError(f"{name} ({tuple(x.shape)}, strides {tuple(x.stride())}) cannot be viewed as {shape} "
-                             f"without a copy; pass {name}.contiguous()") from None
+    views = [C.view(name, x, shape) for name, x, shape in (
+        ("q", q, (z, t, dk)), ("k", k, (z, t, dk)), ("v", v, (z, t, dv)), ("g", g, (z, t)), ("beta", beta, (z, t)))]
     return views, z, t, dk, dv
 
 

@@ -17,7 +17,7 @@ from tileport.examples.gemma_attention import gemma_attention as kernel
 
 from . import _backend
 from . import _common as C
-from .attention_sinks import attended_pairs, band, check_qkv, gqa_views, scale_arg, window_arg
+from .attention_sinks import attended_pairs, band, gqa_views, scale_arg, window_arg
 
 DTYPES = C.HALVES
 CEILING = "none"   # PyTorch has no kernel for it (its torch_eager is an eager composition): TFLOP/s only
@@ -40,7 +40,7 @@ SHAPES = {"small": (1, 4, 2, 128, 128, 128, 0, 0.0), "ragged": (2, 4, 2, 300, 25
 def gemma_attention(q, k, v, softcap=50.0, window=0, scale=None, *, backend=None, out=None):
     """softmax(softcap * tanh(q @ k^T * scale / softcap), causal [and windowed]) @ v per (batch, head); softcap <= 0:
     no capping; scale defaults to 1 / sqrt(head dim)."""
-    b, h, hkv, sq, sk, d = check_qkv(q, k, v, DTYPES, HEAD_DIMS)
+    b, h, hkv, sq, sk, d = C.qkv_shapes(q, k, v, DTYPES, HEAD_DIMS)
     win = window_arg(window)
     scale = scale_arg(scale, d)
     cap = float(softcap)

@@ -44,15 +44,8 @@ def mla_prefill(q_nope, q_pe, k_nope, k_pe, v, scale=None, is_causal=True, *, ba
                              f"[B, H, S, {DN}], q_pe [B, H, S, {DR}], k_pe [B, S, {DR}], v [B, H, S, {DV}]; queries "
                              "and keys of one length S)")
     o = C.output(out, (b, h, s, DV), q_nope)
-    views = []
-    for name, t, d in (("q_nope", q_nope, DN), ("q_pe", q_pe, DR), ("k_nope", k_nope, DN), ("v", v, DV),
-                       ("out", o, DV)):
-        C.unit_last_stride(name, t)
-        try:
-            views.append(t.view(b * h, s, d))
-        except RuntimeError:
-            raise ValueError(f"{name} ({tuple(t.shape)}, strides {tuple(t.stride())}) cannot be viewed as "
-                             f"{(b * h, s, d)} without a copy; pass {name}.contiguous()") from None
+    views = [C.view(name, t, (b * h, s, d)) for name, t, d in (
+        ("q_nope", q_nope, DN), ("q_pe", q_pe, DR), ("k_nope", k_nope, DN), ("v", v, DV), ("out", o, DV))]
     qn, qp, kn, vv, ov = views
     C.unit_last_stride("k_pe", k_pe)
     scale = float((DN + DR) ** -0.5 if scale is None else scale)

@@ -31,14 +31,7 @@ def triton_attention(q, k, v, scale=None, is_causal=False, *, backend=None, out=
         raise ValueError(f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}: this kernel takes one "
                          "shape for all three (use tileport.ops.attention for grouped-query or cross attention)")
     o = C.output(out, q.shape, q)
-    views = []
-    for name, t in (("q", q), ("k", k), ("v", v), ("out", o)):
-        C.unit_last_stride(name, t)
-        try:
-            views.append(t.view(b * h, s, d))
-        except RuntimeError:
-            raise ValueError(f"{name} ({tuple(t.shape)}, strides {tuple(t.stride())}) cannot be viewed as "
-                             f"{(b * h, s, d)} without a copy; pass {name}.contiguous()") from None
+    views = [C.view(name, t, (b * h, s, d)) for name, t in (("q", q), ("k", k), ("v", v), ("out", o))]
     if b * h and s:
         scale = float(d ** -0.5 if scale is None else scale)
         OP.example.launch(*views, scale, bool(is_causal), kernel=OP.kernel(backend))
