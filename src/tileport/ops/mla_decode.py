@@ -34,7 +34,9 @@ CEILING = "copy"   # decode-time, memory-bound: % of the device copy bandwidth (
 DC, DR = 512, 64          # latent (kv_lora_rank) and rotary head dims
 QK_HEAD_DIM = 128 + DR    # DeepSeek's query/key head dim before absorption (nope 128 + rope 64): the default scale
 #: (BM heads, BN cache positions) per block: H <= 16 (e.g. 128 heads under 8-way tensor parallelism) in one 16-row
-#: tile, more heads in 32-row tiles. Measured on the H200 with the cuTile Python kernel (bf16; B x H x Smax =
+#: tile, more heads in 32-row tiles. Chosen from an exploratory sweep on the H200 whose results were not kept (no
+#: results file; the committed run is benchmarks/results/h200/library2: 1.38 ms at 64x128x8192, cutile-rs, the
+#: same as that sweep's 1.40), with the cuTile Python kernel (bf16; B x H x Smax =
 #: 64x16x8192, 16x128x4096, 64x128x8192, 4x128x8192; BM in 16/32/64, BN in 16/32/64/128, occupancy 1/2, a load
 #: latency hint, num_splits 1..16): BM = 64 (a [64, 512] f32 accumulator, 128 KB of registers) ran 1.65x slower
 #: than BM = 32 at 64x128x8192 (2.29-2.35 against 1.40 ms); BN = 32 beat 64 at every shape; occupancy 2 won 5-10%
@@ -42,7 +44,7 @@ QK_HEAD_DIM = 128 + DR    # DeepSeek's query/key head dim before absorption (nop
 TILES = ((16, 32), (32, 32))
 MAX_SPLITS = 16           # decode_combine's limit
 MIN_SPLIT_KEYS = 128      # the automatic choice gives each split at least this many of the Smax positions
-BLOCKS_PER_SM = 2         # the automatic choice aims at about this many blocks per SM (measured best, see TILES)
+BLOCKS_PER_SM = 2         # the automatic choice aims at about this many blocks per SM (best in the sweep, see TILES)
 _SIG = ("q_nope={dtype}[?,?,?]/?,?,1, q_pe={dtype}[?,?,?]/?,?,1, ckv={dtype}[?,?,?]/?,?,1, kpe={dtype}[?,?,?]/?,?,1, "
         "seq_lens=i32[?]/1, o={odtype}[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#{bm}, BN=#{bn}, "
         "DC=#{dc}, DR=#{dr}")
