@@ -242,19 +242,21 @@ def test_scalar_arithmetic_keeps_python_grouping(tmp_path):
 
 
 def test_kernel_hints_become_entry_optimization_hints(tmp_path):
-    """`@ct.kernel(occupancy=.., num_ctas=..)` → the same Tile IR entry hints, keyed by the pinned target (the IR diff
-    of row_softmax, which carries occupancy=2, proves the pair); other kernel options are refused."""
+    """`@ct.kernel(occupancy=.., num_ctas=.., num_worker_warps=..)` → the same Tile IR entry hints, keyed by the
+    pinned target (the IR diff of row_softmax, which carries occupancy=2, proves the pair; test_port's small-kernel
+    proofs carry num_worker_warps); other kernel options are refused."""
     from tileport.rustgen.module import render
     from tileport.translate.emit import Unsupported
 
     body = """
-    @ct.kernel(occupancy=4, num_ctas=2)
+    @ct.kernel(occupancy=4, num_ctas=2, num_worker_warps=8)
     def k(x, y, B: ct.Constant[int]):
         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
     """
     e = emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, B=#16")
-    assert e.hints == {"occupancy": 4, "num_cta_in_cga": 2}
-    assert "#[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_cta_in_cga = 2,),))]" in render(
+    assert e.hints == {"occupancy": 4, "num_cta_in_cga": 2, "num_worker_warps_per_cta": 8}
+    assert ("#[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_cta_in_cga = 2, "
+            "num_worker_warps_per_cta = 8,),))]") in render(
         [e], "k.py", "spec.json")
     with pytest.raises(Unsupported, match="kernel-hints-other") as exc:
         emit(tmp_path, body.replace("num_ctas=2", "opt_level=1"), "x=f32[?]/1, y=f32[?]/1, B=#16")

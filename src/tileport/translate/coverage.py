@@ -82,6 +82,12 @@ COVERAGE: tuple[Construct, ...] = (
               "`ct.num_tiles(src, ..)` (rank 1)",
               "`unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(..) }` with a SAFETY comment, "
               "an unsafe-site entry in the verdict and a launch precondition", S, "persistent_scale"),
+    Construct("store-reversed", "`ct.store(out, index=(.., i, ..), ...)` with `i = ct.num_blocks(k) - 1 - "
+              "ct.bid(k)` on axis k (the block order reversed, e.g. longest blocks first) and the block's own "
+              "index on the other axes",
+              "`unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(.., [.., i, ..]) }` with a SAFETY "
+              "comment (one-to-one on the blocks), an unsafe-site entry in the verdict and a launch precondition",
+              S, "attention"),
     Construct("load-in-bounds", "`ct.load(a, index=(t,), ...)` at a loop index proven < `ct.num_tiles(a, ..)` "
               "(rank 1)", "`load_view_tko(&view, [t], ...)`: the Tile IR load without a redundant bounds check", S,
               "persistent_scale"),
@@ -154,8 +160,10 @@ COVERAGE: tuple[Construct, ...] = (
               "ordering::.., scope::.., Some(mask), Some(token)) }`", S, "histogram",
               "cuTile Python orders the atomic after earlier loads by joining their tokens; cutile uses the tensor's "
               "own token: irdiff's read-only-load-tokens rule (loads of arrays nothing writes order nothing)"),
-    Construct("kernel-hints", "`@ct.kernel(occupancy=N, num_ctas=M)` (literal ints)",
-              "`#[cutile::entry(optimization_hints = (sm_90 = (occupancy = N, num_cta_in_cga = M,),))]`: the same "
+    Construct("kernel-hints", "`@ct.kernel(occupancy=N, num_ctas=M, num_worker_warps=W)` (literal ints; W 4 or 8 "
+              "with tileiras 13.4)",
+              "`#[cutile::entry(optimization_hints = (sm_90 = (occupancy = N, num_cta_in_cga = M, "
+              "num_worker_warps_per_cta = W,),))]`: the same "
               "Tile IR entry hints, keyed by the target (irdiff's hints-for-target rule)", S, "row_softmax"),
     Construct("kernel-hints-other", "`@ct.kernel(opt_level=..)` other than 3, per-target (`ByTarget`) hints",
               "cutile's CompileOptions / per-architecture keys", P, None),

@@ -158,6 +158,7 @@ class Emitter:
         self.emitted_comments: set[int] = set()
         self.outputs: dict[str, Output] = {}
         self.bid_names: dict[str, int] = {}  # local names bound to ct.bid(k), and k
+        self.rev_bid_names: dict[str, int] = {}  # local names bound to ct.num_blocks(k) - 1 - ct.bid(k), and k
         self.mutated: set[str] = set()
         self.unit_grid: set[int] = set()
         self.tile_counts: dict[str, tuple[str, int, tuple[str, ...]]] = {}   # name = ct.num_tiles(array, axis, shape)
@@ -180,10 +181,12 @@ class Emitter:
     # ------------------------------------------------------------------ helpers
 
     #: ``@ct.kernel(...)`` hints → cutile's entry hint names (Tile IR's entry optimization_hints)
-    KERNEL_HINTS = {"occupancy": "occupancy", "num_ctas": "num_cta_in_cga"}
+    KERNEL_HINTS = {"occupancy": "occupancy", "num_ctas": "num_cta_in_cga",
+                    "num_worker_warps": "num_worker_warps_per_cta"}
 
     def kernel_hints(self) -> dict[str, int]:
-        """The entry hints of ``@ct.kernel(occupancy=N, num_ctas=M)`` (literal ints); other options refused."""
+        """The entry hints of ``@ct.kernel(occupancy=N, num_ctas=M, num_worker_warps=W)`` (literal ints); other
+        options refused."""
         out: dict[str, int] = {}
         for dec in self.fn.decorator_list:
             if not (isinstance(dec, ast.Call) and self.ct(dec.func) == "kernel"):
@@ -304,8 +307,11 @@ class Emitter:
                 self.need(st, "assign", "assignment")
                 name = st.targets[0].id
                 self.bid_names.pop(name, None)
+                self.rev_bid_names.pop(name, None)
                 self.tile_counts.pop(name, None)
                 code, ty = self.expr(st.value, want_name=name)
+                if (k := self._reversed_bid(st.value)) is not None:
+                    self.rev_bid_names[name] = k
                 if isinstance(st.value, ast.Call) and self.ct(st.value.func) == "num_tiles":
                     self.tile_counts[name] = self.last_num_tiles
                 self.products.pop(name, None)
@@ -538,6 +544,8 @@ class Emitter:
         if zeros is None and isinstance(index, ast.Tuple) and len(index.elts) == 1 \
                 and isinstance(index.elts[0], ast.Name) and index.elts[0].id in self.loop_bounds:
             return self.store_scheduled(call, arr, index.elts[0].id, tile_node, indent)
+        if zeros is None and (rev := self._is_block_index(index, out.sig.rank, reversed_ok=True)) is not None:
+            return self.store_reversed(call, arr, index, tile_node, rev, indent)
         if zeros is None:
             raise self.refuse(call, "store-other", f"store to {arr} at index {self.text(index)}, not the block's "
                                                     "own (ct.bid(0), ...) index")
@@ -555,6 +563,62 @@ class Emitter:
                                       f"grid has extent 1 there, so the block-owned store at block id {k} is the "
                                       f"source's index 0)")
         self.body.append(f"{indent}{arr}.store({code});")
+
+    def _reversed_bid(self, node: ast.AST) -> int | None:
+        """k when ``node`` is ``ct.num_blocks(k) - 1 - ct.bid(k)`` (or ``- b`` with b bound to ct.bid(k))."""
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.left, ast.BinOp)
+                and isinstance(node.left.op, ast.Sub) and self._int(node.left.right) == 1
+                and isinstance(node.left.left, ast.Call) and self.ct(node.left.left.func) == "num_blocks"
+                and len(node.left.left.args) == 1):
+            return None
+        k = self._int(node.left.left.args[0])
+        b = node.right
+        if isinstance(b, ast.Name) and self.bid_names.get(b.id) == k:
+            return k
+        if isinstance(b, ast.Call) and self.ct(b.func) == "bid" and b.args and self._int(b.args[0]) == k:
+            return k
+        return None
+
+    def store_reversed(self, call: ast.Call, arr: str, index: ast.Tuple, tile_node: ast.AST, zeros: list[int],
+                       indent: str) -> None:
+        """A store at the block's index with some axes reversed (``i = ct.num_blocks(k) - 1 - ct.bid(k)``, e.g.
+        to start the longest blocks first): one-to-one on the blocks, so the blocks' tiles are disjoint, but not
+        each block's own partition tile, which is all cutile's safe store can state."""
+        self.need(call, "store-reversed", "store at a reversed block index")
+        out = self.outputs[arr]
+        code, ty = self.expr(tile_node)
+        if not isinstance(ty, Tile) or len(ty.shape) != out.sig.rank or ty.dtype != out.sig.dtype:
+            raise self.refuse(call, "store-other", f"store of {arr} at a reversed block index: the tile is not a "
+                                                    f"rank-{out.sig.rank} {out.sig.dtype} tile")
+        out.scheduled = True
+        out.shape = ty.shape
+        idx, rev = [], []
+        for k, e in enumerate(index.elts):
+            if self._int(e) == 0:
+                idx.append("0i32")
+                continue
+            idx.append(self.expr(e)[0])
+            if isinstance(e, ast.Name) and e.id in self.rev_bid_names:
+                rev.append(f"{e.id} = num_blocks({k}) - 1 - bid({k})")
+        for k in zeros:
+            self.unit_grid.add(k)
+            self.preconditions.append(f"{arr}.shape[{k}] <= {ty.shape[k]} (one tile along dimension {k}: the launch "
+                                      f"grid has extent 1 there, and the store is at index 0)")
+        pre = " and ".join(f"the grid's extent along axis {k} is cdiv({arr}.shape[{k}], {ty.shape[k]})"
+                           for k, e in enumerate(index.elts) if self._int(e) != 0)
+        self.preconditions.append(f"{pre} (each block stores one tile of {arr}, at its block index with "
+                                  f"{', '.join(rev)})")
+        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
+                                  "what": f"partition_full_mut + store_unchecked on {arr}",
+                                  "why": f"reversed block index ({', '.join(rev)}): one-to-one on the blocks, so "
+                                         "their tiles are disjoint, but not each block's own partition tile",
+                                  "precondition": pre})
+        dims = ", ".join(ty.shape)
+        self.body.append(f"{indent}// SAFETY: {'; '.join(rev)} maps the blocks one-to-one onto the tile indices, "
+                         f"so no two blocks store the same tile of {arr}, and {pre}.")
+        self.body.append(f"{indent}let mut {arr}_tiles: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
+                         f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
+        self.body.append(f"{indent}unsafe {{ {arr}_tiles.store_unchecked({code}, [{', '.join(idx)}]) }};")
 
     def store_scheduled(self, call: ast.Call, arr: str, var: str, tile_node: ast.AST, indent: str) -> None:
         """A store at a grid-stride loop index: every block writes tiles b, b + nblocks, ... < num_tiles(src).
@@ -581,14 +645,18 @@ class Emitter:
                          f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
         self.body.append(f"{indent}unsafe {{ {arr}_tiles.store_unchecked({code}, [{var}]) }};")
 
-    def _is_block_index(self, index: ast.AST | None, rank: int) -> list[int] | None:
-        """None unless ``index`` is the block's own index; else the dimensions where it is a literal 0 (block-owned
+    def _is_block_index(self, index: ast.AST | None, rank: int, reversed_ok: bool = False) -> list[int] | None:
+        """None unless ``index`` is the block's own index (with ``reversed_ok``: with at least one axis k a name
+        bound to ``ct.num_blocks(k) - 1 - ct.bid(k)``); else the dimensions where it is a literal 0 (block-owned
         under the precondition that the grid has extent 1 there)."""
         if not isinstance(index, ast.Tuple) or len(index.elts) != rank:
             return None
-        zeros = []
+        zeros, reversed_axes = [], 0
         for k, e in enumerate(index.elts):
             if isinstance(e, ast.Name) and self.bid_names.get(e.id) == k:
+                continue
+            if reversed_ok and isinstance(e, ast.Name) and self.rev_bid_names.get(e.id) == k:
+                reversed_axes += 1
                 continue
             if isinstance(e, ast.Call) and self.ct(e.func) == "bid" and self._int(e.args[0]) == k:
                 continue
@@ -596,7 +664,7 @@ class Emitter:
                 zeros.append(k)
                 continue
             return None
-        return zeros
+        return zeros if reversed_axes or not reversed_ok else None
 
     # ------------------------------------------------------------------ expressions
 
