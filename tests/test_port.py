@@ -46,9 +46,10 @@ def proven_batch(tmp_path_factory):
     return root
 
 
-#: the examples whose ports need `unsafe` (each site in the verdict): grid-stride loops, gathers, scatters, atomics
-UNSAFE_EXAMPLES = ("persistent_scale", "token_gather", "token_scatter", "histogram", "flash_decode", "gemma_decode",
-                   "gated_delta_recurrent", "gated_delta_chunked", "moe_align_block", "fused_moe")
+#: the examples whose ports need `unsafe` (each site in the verdict): grid-stride loops, reversed block order, gathers,
+#: scatters, atomics
+UNSAFE_EXAMPLES = ("persistent_scale", "attention", "token_gather", "token_scatter", "histogram", "flash_decode",
+                   "gemma_decode", "gated_delta_recurrent", "gated_delta_chunked", "moe_align_block", "fused_moe")
 
 
 @pytest.mark.parametrize("name", PROVEN)
@@ -222,9 +223,10 @@ def sc16(x, idx, y, n: int, B: ct.Constant[int]):
     i = ct.load(idx, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
     ct.scatter(y, i, t, mask=pos < n)
 """, ["x=bf16[?]/1, idx=i32[?]/1, y=bf16[?]/1, n=i32, B=#1024", "x=f16[?]/1, idx=i32[?]/1, y=f16[?]/1, n=i32, B=#1024"]),
-    # integer floor division and remainder of scalars (a block id over / modulo a head count)
+    # integer floor division and remainder of scalars (a block id over / modulo a head count); the worker-warps
+    # entry hint
     "floordiv": ("""
-@ct.kernel
+@ct.kernel(num_worker_warps=8)
 def floordiv(x, y, h: int, B: ct.Constant[int]):
     b = ct.bid(0) // h
     c = (b + 7) // 2 + ct.bid(0) % h - (b - 5) % 3

@@ -47,7 +47,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                    let arg_o = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "o",
@@ -66,7 +66,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                             &arg_q,
                             &arg_k,
                             &arg_v,
-                            (&mut arg_o).partition(rt::tile([1, g[0], g[2]])),
+                            &arg_o,
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -106,7 +106,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                    let arg_o = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "o",
@@ -125,7 +125,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                             &arg_q,
                             &arg_k,
                             &arg_v,
-                            (&mut arg_o).partition(rt::tile([1, g[0], g[2]])),
+                            &arg_o,
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -165,7 +165,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                    let arg_o = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "o",
@@ -184,7 +184,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                             &arg_q,
                             &arg_k,
                             &arg_v,
-                            (&mut arg_o).partition(rt::tile([1, g[0], g[2]])),
+                            &arg_o,
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))
@@ -224,7 +224,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                    let arg_o = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "o",
@@ -243,7 +243,7 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                             &arg_q,
                             &arg_k,
                             &arg_v,
-                            (&mut arg_o).partition(rt::tile([1, g[0], g[2]])),
+                            &arg_o,
                             s[0] as f32,
                         )
                         .generics(rt::generic_strings(g))

@@ -11,8 +11,8 @@ before absorption; pass the model's (softmax-scale-corrected) value otherwise. A
 taken (ckv and kpe may be slices of one [B, Smax, 576] cache); cache rows past seq_lens[b] are read with weight 0
 and must hold finite values.
 
-Kernel: tileport.examples.mla_decode, heads as the rows of the query tile (BM = 16 heads for H <= 16, else 32;
-BN = 32 cache positions per key tile; two mma's per score tile, f32 online softmax, f32 [BM, 512] accumulator),
+Kernel: tileport.examples.mla_decode, heads as the rows of the query tile (BM = 64 heads, padded for fewer, and
+BN = 64 cache positions per key tile; two mma's per score tile, f32 online softmax, f32 [BM, 512] accumulator),
 grid (B, cdiv(H, BM), num_splits). num_splits (1..16; default: enough splits of each batch's keys for about two
 blocks per SM when B * cdiv(H, BM) blocks are fewer, each split at least MIN_SPLIT_KEYS positions of Smax) cuts
 each batch's key tiles into that many runs. num_splits = 1 writes the result directly (the kernel's output is
@@ -33,15 +33,14 @@ AUX_DTYPES = ("float32",)
 CEILING = "copy"   # decode-time, memory-bound: % of the device copy bandwidth (tileport.bench.runner.apply_ceiling)
 DC, DR = 512, 64          # latent (kv_lora_rank) and rotary head dims
 QK_HEAD_DIM = 128 + DR    # DeepSeek's query/key head dim before absorption (nope 128 + rope 64): the default scale
-#: (BM heads, BN cache positions) per block: H <= 16 (e.g. 128 heads under 8-way tensor parallelism) in one 16-row
-#: tile, more heads in 32-row tiles. Chosen from an exploratory sweep on the H200 whose results were not kept (no
-#: results file; the committed run is benchmarks/results/h200/library2: 1.38 ms at 64x128x8192, cutile-rs, the
-#: same as that sweep's 1.40), with the cuTile Python kernel (bf16; B x H x Smax =
-#: 64x16x8192, 16x128x4096, 64x128x8192, 4x128x8192; BM in 16/32/64, BN in 16/32/64/128, occupancy 1/2, a load
-#: latency hint, num_splits 1..16): BM = 64 (a [64, 512] f32 accumulator, 128 KB of registers) ran 1.65x slower
-#: than BM = 32 at 64x128x8192 (2.29-2.35 against 1.40 ms); BN = 32 beat 64 at every shape; occupancy 2 won 5-10%
-#: at H <= 16 but lost 26% at 64x128x8192; the latency hint changed nothing.
-TILES = ((16, 32), (32, 32))
+#: (BM heads, BN cache positions) per block, for every head count. From the sweeps in
+#: benchmarks/results/h200/attention-tiles (cuTile Python kernel, bf16, full caches): at 64x128x8192 BM = 64, BN = 64
+#: with num_worker_warps = 8 (the kernel's hint) ran in 483-487 µs against 1372 µs for the previous BM = 32, BN = 32
+#: without it (2.8x; BM = 64 without the hint: 2402-2565 µs, the [64, 512] f32 accumulator does not fit 4 warps'
+#: registers), 91.5 against 161.5 µs at 4x128x8192; occupancy 2 lost everywhere. With 16 heads the 64-row tile
+#: (48 rows padding) still beat the former 16-row one: 260 against 293 µs at 64x16x8192, 91 against 110 µs at
+#: 16x16x4096; the 16-row tile under the 8-warp hint ran 30x slower.
+TILES = ((64, 64),)
 MAX_SPLITS = 16           # decode_combine's limit
 MIN_SPLIT_KEYS = 128      # the automatic choice gives each split at least this many of the Smax positions
 BLOCKS_PER_SM = 2         # the automatic choice aims at about this many blocks per SM (best in the sweep, see TILES)
@@ -57,8 +56,8 @@ SHAPES = {"small": (2, 64, 256, (256, 131), 1), "ragged": (3, 12, 1000, (1000, 7
 
 
 def tiles(h: int) -> tuple[int, int]:
-    """(BM, BN) for H heads."""
-    return TILES[0] if h <= TILES[0][0] else TILES[1]
+    """(BM, BN) for H heads: one tile serves all (see TILES)."""
+    return TILES[0]
 
 
 def auto_splits(blocks: int, smax: int, sms: int) -> int:

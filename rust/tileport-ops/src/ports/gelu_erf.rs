@@ -60,7 +60,10 @@ pub mod port {
                 );
                 let e: Tile<f32, { [B] }> = fma(
                     negf(p * t),
-                    exp(negf(ax) * ax),
+                    exp2(
+                        (ax * ax) * (broadcast_scalar(-1.442695f32, shape![B])),
+                        ftz::Enabled,
+                    ),
                     broadcast_scalar(1.0f32, shape![B]),
                     rounding::NearestEven,
                     ftz::Disabled,
@@ -130,7 +133,10 @@ pub mod port {
                 );
                 let e: Tile<f32, { [B] }> = fma(
                     negf(p * t),
-                    exp(negf(ax) * ax),
+                    exp2(
+                        (ax * ax) * (broadcast_scalar(-1.442695f32, shape![B])),
+                        ftz::Enabled,
+                    ),
                     broadcast_scalar(1.0f32, shape![B]),
                     rounding::NearestEven,
                     ftz::Disabled,
@@ -201,7 +207,10 @@ pub mod port {
                 );
                 let e: Tile<f32, { [B] }> = fma(
                     negf(p * t),
-                    exp(negf(ax) * ax),
+                    exp2(
+                        (ax * ax) * (broadcast_scalar(-1.442695f32, shape![B])),
+                        ftz::Enabled,
+                    ),
                     broadcast_scalar(1.0f32, shape![B]),
                     rounding::NearestEven,
                     ftz::Disabled,

@@ -5,8 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, ckv=f16[?,?,?]/?,?,1, kpe=f16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f32[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#16, BN=#32, DC=#512, DR=#64 (BM=16, BN=32, DC=512, DR=64).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1,),))]
+    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, ckv=f16[?,?,?]/?,?,1, kpe=f16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f32[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn mla_decode_q_nope_f16_q_pe_f16_ckv_f16_kpe_f16_o_f32<
         const BM: i32,
         const BN: i32,
@@ -124,8 +124,8 @@ pub mod port {
         lse.store((m + log(l)).reshape(shape![1, BM, 1]));
     }
 
-    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, ckv=f16[?,?,?]/?,?,1, kpe=f16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#16, BN=#32, DC=#512, DR=#64 (BM=16, BN=32, DC=512, DR=64).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1,),))]
+    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, ckv=f16[?,?,?]/?,?,1, kpe=f16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn mla_decode_f16<const BM: i32, const BN: i32, const DC: i32, const DR: i32>(
         q_nope: &Tensor<f16, { [-1, -1, -1] }>,
         q_pe: &Tensor<f16, { [-1, -1, -1] }>,
@@ -240,8 +240,8 @@ pub mod port {
         lse.store((m + log(l)).reshape(shape![1, BM, 1]));
     }
 
-    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, ckv=bf16[?,?,?]/?,?,1, kpe=bf16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f32[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#16, BN=#32, DC=#512, DR=#64 (BM=16, BN=32, DC=512, DR=64).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1,),))]
+    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, ckv=bf16[?,?,?]/?,?,1, kpe=bf16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f32[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn mla_decode_q_nope_bf16_q_pe_bf16_ckv_bf16_kpe_bf16_o_f32<
         const BM: i32,
         const BN: i32,
@@ -359,8 +359,8 @@ pub mod port {
         lse.store((m + log(l)).reshape(shape![1, BM, 1]));
     }
 
-    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, ckv=bf16[?,?,?]/?,?,1, kpe=bf16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=bf16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#16, BN=#32, DC=#512, DR=#64 (BM=16, BN=32, DC=512, DR=64).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1,),))]
+    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, ckv=bf16[?,?,?]/?,?,1, kpe=bf16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=bf16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn mla_decode_bf16<const BM: i32, const BN: i32, const DC: i32, const DR: i32>(
         q_nope: &Tensor<bf16, { [-1, -1, -1] }>,
         q_pe: &Tensor<bf16, { [-1, -1, -1] }>,

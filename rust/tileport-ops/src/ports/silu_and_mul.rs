@@ -5,7 +5,7 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BN=#256, HALF_TILES=#16 (BM=16, BN=256, HALF_TILES=16).
+    /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32, BN=256, HALF_TILES=16).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn silu_and_mul_f32<const BM: i32, const BN: i32, const HALF_TILES: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
@@ -36,7 +36,7 @@ pub mod port {
         y.store(silu * b);
     }
 
-    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#16, BN=#256, HALF_TILES=#16 (BM=16, BN=256, HALF_TILES=16).
+    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32, BN=256, HALF_TILES=16).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn silu_and_mul_f16<const BM: i32, const BN: i32, const HALF_TILES: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
@@ -68,7 +68,7 @@ pub mod port {
         y.store(cast_f16);
     }
 
-    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#16, BN=#256, HALF_TILES=#16 (BM=16, BN=256, HALF_TILES=16).
+    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32, BN=256, HALF_TILES=16).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn silu_and_mul_bf16<const BM: i32, const BN: i32, const HALF_TILES: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,

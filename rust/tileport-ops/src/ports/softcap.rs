@@ -16,7 +16,8 @@ pub mod port {
         let x_view: Partition<f32, { [B] }> = x.partition(shape![B]);
         let mut t: Tile<f32, { [B] }> = x_view.load([i]);
         if cap > 0.0 {
-            t = broadcast_scalar(cap, shape![B]) * (tanh(t / broadcast_scalar(cap, shape![B])));
+            let inv: f32 = 1.0f32 / cap;
+            t = broadcast_scalar(cap, shape![B]) * (tanh(t * broadcast_scalar(inv, shape![B])));
         }
         y.store(t);
     }
@@ -32,7 +33,8 @@ pub mod port {
         let x_view: Partition<f16, { [B] }> = x.partition(shape![B]);
         let mut t: Tile<f32, { [B] }> = convert_tile(x_view.load([i]));
         if cap > 0.0 {
-            t = broadcast_scalar(cap, shape![B]) * (tanh(t / broadcast_scalar(cap, shape![B])));
+            let inv: f32 = 1.0f32 / cap;
+            t = broadcast_scalar(cap, shape![B]) * (tanh(t * broadcast_scalar(inv, shape![B])));
         }
         let t_f16: Tile<f16, { [B] }> = convert_tile(t);
         y.store(t_f16);
@@ -49,7 +51,8 @@ pub mod port {
         let x_view: Partition<bf16, { [B] }> = x.partition(shape![B]);
         let mut t: Tile<f32, { [B] }> = convert_tile(x_view.load([i]));
         if cap > 0.0 {
-            t = broadcast_scalar(cap, shape![B]) * (tanh(t / broadcast_scalar(cap, shape![B])));
+            let inv: f32 = 1.0f32 / cap;
+            t = broadcast_scalar(cap, shape![B]) * (tanh(t * broadcast_scalar(inv, shape![B])));
         }
         let t_bf16: Tile<bf16, { [B] }> = convert_tile(t);
         y.store(t_bf16);

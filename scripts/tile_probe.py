@@ -1,0 +1,218 @@
+"""Tiles and kernel hints of the attention-family kernels, measured on the GPU with the cuTile Python kernels (the
+ports are IR-equivalent, so a choice carries over; hints are compile options outside the proven IR).
+
+attention: tileport.examples.attention at (BM, BN) x occupancy x num_worker_warps on bf16 [B*H, S, 128]
+(causal and not), each output checked against PyTorch's SDPA, next to SDPA's own time; for causal, also a
+probe-only variant running the query blocks in reverse order (longest first). mla_decode: the op wrapper
+(cutile backend) with its (BM, BN) tile and hints replaced, at B x 128 heads x Smax, full caches, TFLOP/s and % of
+copy bandwidth. flat: gelu_erf and softcap (16-bit) at 1024..8192 elements per block. Prints tables; writes JSON.
+
+    python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat] [--mla-heads16] [--reps 10]
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import statistics
+import sys
+from pathlib import Path
+
+import torch
+
+import cuda.tile as ct
+
+#: attention shapes: (B*H, S, D, causal); the first is the op's `large` bench case (4 x 16 heads, 4096)
+ATT_SHAPES = [(64, 4096, 128, True), (64, 4096, 128, False), (16, 16384, 128, True), (64, 4096, 64, True)]
+ATT_TILES = [(64, 64), (64, 128), (128, 64), (128, 128)]
+ATT_HINTS = [(1, None), (2, None), (1, 8), (2, 8)]   # (occupancy, num_worker_warps)
+#: mla_decode: (B, H, Smax); tiles (BM heads, BN positions); hints as above
+MLA_SHAPES = [(64, 128, 8192), (4, 128, 8192), (64, 16, 8192)]
+MLA_TILES = [(32, 32), (64, 32), (64, 64)]
+MLA_HINTS = [(1, None), (1, 8), (2, None)]
+#: with --mla-heads16: the H <= 16 tile against the 64-head one (the first shape confirms the chosen configuration)
+MLA16_SHAPES = [(64, 128, 8192), (64, 16, 8192), (16, 16, 4096)]
+MLA16_TILES = [(16, 32), (64, 64)]
+MLA16_HINTS = [(1, None), (1, 8)]
+
+
+def timed(fn, reps: int) -> float:
+    """Median µs of fn() over reps, each between two CUDA events, after two warm-up calls."""
+    for _ in range(2):
+        fn()
+    ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
+    for a, b in ev:
+        a.record()
+        fn()
+        b.record()
+    torch.cuda.synchronize()
+    return statistics.median(a.elapsed_time(b) * 1e3 for a, b in ev)
+
+
+def hinted(kernel, occ, nww):
+    """The kernel with exactly these hints (None: the compiler's choice), whatever its decorator says."""
+    return kernel.replace_hints(occupancy=occ, num_worker_warps=nww)
+
+
+def reversed_attention():
+    """The attention kernel with its query blocks in reverse order under CAUSAL (the longest first): a probe-only
+    variant, written from the example's source into a temporary module (cuTile reads kernel source from files)."""
+    import importlib.util
+    import tempfile
+
+    from tileport.examples import attention as mod
+
+    src = Path(mod.__file__).read_text()
+    old = "    i = ct.bid(1)\n"
+    assert old in src
+    src = src.replace(old, old + "    if CAUSAL:\n        i = ct.num_blocks(1) - 1 - i\n")
+    path = Path(tempfile.mkdtemp()) / "attention_reversed.py"
+    path.write_text(src)
+    spec = importlib.util.spec_from_file_location("attention_reversed", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.attention
+
+
+def attention_probe(reps: int, results: list) -> None:
+    from tileport.examples.attention import attention
+
+    variants = {"attention": attention, "reversed": reversed_attention()}
+    torch.manual_seed(0)
+    stream = torch.cuda.current_stream()
+    for bh, s, d, causal in ATT_SHAPES:
+        q, k, v = (torch.randn(bh, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        ref = torch.nn.functional.scaled_dot_product_attention(q[None], k[None], v[None], is_causal=causal)[0]
+        flops = 4 * bh * s * s * d // (2 if causal else 1)
+        sdpa = timed(lambda: torch.nn.functional.scaled_dot_product_attention(q[None], k[None], v[None],
+                                                                             is_causal=causal), reps)
+        head = {"kernel": "attention", "shape": [bh, s, d], "causal": causal, "sdpa_us": sdpa,
+                "sdpa_TFLOPs": flops / sdpa / 1e6}
+        print(f"attention [{bh}, {s}, {d}] causal={causal}: SDPA {sdpa:8.1f} µs {flops / sdpa / 1e6:6.1f} TFLOP/s",
+              flush=True)
+        for name, (bm, bn), (occ, nww) in itertools.product(variants, ATT_TILES, ATT_HINTS):
+            if name == "reversed" and not (causal and (occ, nww) == ATT_HINTS[1]):
+                continue
+            if (d, causal) != (128, True) and (occ, nww) not in ATT_HINTS[1:3]:
+                continue   # every hint on the causal d=128 shapes only (fewer compiles)
+            row = dict(head, variant=name, BM=bm, BN=bn, occupancy=occ, num_worker_warps=nww)
+            kern = hinted(variants[name], occ, nww)
+            o = torch.empty_like(q)
+            args = (q, k, v, o, d ** -0.5, bm, bn, d, causal)
+            grid = (bh, -(-s // bm), 1)
+            try:
+                row["us"] = timed(lambda: ct.launch(stream, grid, kern, args), reps)
+                row["TFLOPs"] = flops / row["us"] / 1e6
+                row["pct_of_sdpa"] = 100 * sdpa / row["us"]
+                row["max_abs_err"] = (o.float() - ref.float()).abs().max().item()
+                print(f"  {name:9} BM={bm:3} BN={bn:3} occ={occ} nww={nww}: {row['us']:8.1f} µs {row['TFLOPs']:6.1f} "
+                      f"TFLOP/s {row['pct_of_sdpa']:5.1f}% of SDPA  err {row['max_abs_err']:.2e}", flush=True)
+            except Exception as exc:  # noqa: BLE001 — a tile that does not compile is a result too
+                row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                print(f"  {name:9} BM={bm:3} BN={bn:3} occ={occ} nww={nww}: {row['error'][:120]}", flush=True)
+            results.append(row)
+
+
+def mla_probe(reps: int, results: list, copy_gbps: float | None, shapes, tiles, hints) -> None:
+    from tileport.ops import mla_decode as mod
+
+    base_kernel, base_tiles = mod.kernel, mod.TILES
+    try:
+        for b, h, smax in shapes:
+            args, kwargs = mod.sample_inputs("large", "bfloat16", "cuda")
+            q_nope, q_pe, ckv, kpe, _ = args
+            q_nope, q_pe, ckv, kpe = q_nope[:b, :h], q_pe[:b, :h], ckv[:b, :smax], kpe[:b, :smax]
+            lens = torch.full((b,), smax, dtype=torch.int32, device="cuda")
+            inputs = (q_nope.contiguous(), q_pe.contiguous(), ckv.contiguous(), kpe.contiguous(), lens)
+            ref = mod.mla_decode(*inputs, backend="cutile")
+            flops = mod.flops(inputs, {})
+            nbytes = mod.bytes_moved(inputs, {})
+            for (bm, bn), (occ, nww) in itertools.product(tiles, hints):
+                row = {"kernel": "mla_decode", "shape": [b, h, smax], "BM": bm, "BN": bn, "occupancy": occ,
+                       "num_worker_warps": nww}
+                mod.kernel = hinted(base_kernel, occ, nww)
+                mod.TILES = ((bm, bn), (bm, bn))
+                try:
+                    out = torch.empty_like(ref)
+                    row["us"] = timed(lambda: mod.mla_decode(*inputs, backend="cutile", out=out), reps)
+                    row["TFLOPs"] = flops / row["us"] / 1e6
+                    row["GBps"] = nbytes / row["us"] / 1e3
+                    if copy_gbps:
+                        row["pct_of_copy"] = 100 * row["GBps"] / copy_gbps
+                    row["max_abs_err_vs_current"] = (out.float() - ref.float()).abs().max().item()
+                    print(f"mla_decode {b}x{h}x{smax} BM={bm} BN={bn} occ={occ} nww={nww}: {row['us']:8.1f} µs "
+                          f"{row['TFLOPs']:6.1f} TFLOP/s {row['GBps']:6.0f} GB/s  err {row['max_abs_err_vs_current']:.1e}",
+                          flush=True)
+                except Exception as exc:  # noqa: BLE001
+                    row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                    print(f"mla_decode {b}x{h}x{smax} BM={bm} BN={bn} occ={occ} nww={nww}: {row['error'][:120]}",
+                          flush=True)
+                results.append(row)
+    finally:
+        mod.kernel, mod.TILES = base_kernel, base_tiles
+
+
+#: flat element-wise ops with long f32 math: elements per block, 16-bit, over the ops' large case
+FLAT_OPS = ("gelu_erf", "softcap")
+FLAT_BLOCKS = (1024, 2048, 4096, 8192)
+
+
+def flat_probe(reps: int, results: list, copy_gbps: float) -> None:
+    import importlib
+
+    stream = torch.cuda.current_stream()
+    for name in FLAT_OPS:
+        mod = importlib.import_module(f"tileport.ops.{name}")
+        for dtype in ("float16", "bfloat16"):
+            x = mod.sample_inputs("large", dtype, "cuda")[0][0].reshape(-1)
+            y = torch.empty_like(x)
+            for b in FLAT_BLOCKS:
+                extra = (50.0, b) if name == "softcap" else (b,)
+                args = (x, y, *extra)
+                us = timed(lambda: ct.launch(stream, (-(-x.numel() // b), 1, 1), mod.kernel, args), reps)
+                gbps = 2 * x.numel() * x.element_size() / us / 1e3
+                results.append({"kernel": name, "dtype": dtype, "n": x.numel(), "B": b, "us": us, "GBps": gbps,
+                                "pct_of_copy": 100 * gbps / copy_gbps})
+                print(f"{name:9} {dtype:9} B={b:5}: {us:7.1f} µs {gbps:6.0f} GB/s {100 * gbps / copy_gbps:5.1f}%",
+                      flush=True)
+
+
+def copy_bandwidth() -> float:
+    """Device-to-device copy GB/s (reads + writes) of a 1 GiB buffer."""
+    x = torch.empty(1 << 29, dtype=torch.float16, device="cuda")
+    y = torch.empty_like(x)
+    us = timed(lambda: y.copy_(x), 10)
+    return 2 * x.numel() * 2 / us / 1e3
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--only", choices=["attention", "mla_decode", "flat"])
+    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--mla-heads16", action="store_true", help="mla_decode: the 16-head tile against the 64-head one")
+    opts = ap.parse_args()
+    results: list = []
+    copy = copy_bandwidth()
+    print(f"device copy: {copy:.0f} GB/s", flush=True)
+    out = Path(opts.out)
+
+    def save():
+        out.write_text(json.dumps({"device": torch.cuda.get_device_name(), "command": " ".join(sys.argv),
+                                   "copy_GBps": copy, "results": results}, indent=1) + "\n")
+    if opts.only in (None, "attention"):
+        attention_probe(opts.reps, results)
+        save()
+    if opts.only in (None, "flat"):
+        flat_probe(opts.reps, results, copy)
+        save()
+    if opts.only in (None, "mla_decode"):
+        if opts.mla_heads16:
+            mla_probe(opts.reps, results, copy, MLA16_SHAPES, MLA16_TILES, MLA16_HINTS)
+        else:
+            mla_probe(opts.reps, results, copy, MLA_SHAPES, MLA_TILES, MLA_HINTS)
+    save()
+
+
+if __name__ == "__main__":
+    main()
