@@ -5,9 +5,12 @@ attention: tileport.examples.attention at (BM, BN) x occupancy x num_worker_warp
 (causal and not), each output checked against PyTorch's SDPA, next to SDPA's own time; for causal, also a
 probe-only variant running the query blocks in reverse order (longest first). mla_decode: the op wrapper
 (cutile backend) with its (BM, BN) tile and hints replaced, at B x 128 heads x Smax, full caches, TFLOP/s and % of
-copy bandwidth. flat: gelu_erf and softcap (16-bit) at 1024..8192 elements per block. Prints tables; writes JSON.
+copy bandwidth. flat: gelu_erf and softcap (16-bit) at 1024..8192 elements per block. prefill: mla_prefill,
+gemma_attention, attention_sinks (working tree vs committed kernel) per tile and hint. bmm: batch first or last in
+the grid. The committed kernels come from `git show HEAD:...` (run it in a checkout). Prints tables; writes JSON.
 
-    python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat] [--mla-heads16] [--reps 10]
+    python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat|prefill|bmm] [--mla-heads16]
+                                  [--reps 10]
 """
 from __future__ import annotations
 
@@ -52,6 +55,19 @@ def timed(fn, reps: int) -> float:
 def hinted(kernel, occ, nww):
     """The kernel with exactly these hints (None: the compiler's choice), whatever its decorator says."""
     return kernel.replace_hints(occupancy=occ, num_worker_warps=nww)
+
+
+def kernel_from_source(src: str, name: str, tag: str):
+    """Kernel ``name`` of a module made from ``src`` (cuTile reads kernel source from files: a temporary one)."""
+    import importlib.util
+    import tempfile
+
+    path = Path(tempfile.mkdtemp()) / f"{name}_{tag}.py"
+    path.write_text(src)
+    spec = importlib.util.spec_from_file_location(f"{name}_{tag}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, name)
 
 
 def reversed_attention():
@@ -141,8 +157,8 @@ def mla_probe(reps: int, results: list, copy_gbps: float | None, shapes, tiles, 
                         row["pct_of_copy"] = 100 * row["GBps"] / copy_gbps
                     row["max_abs_err_vs_current"] = (out.float() - ref.float()).abs().max().item()
                     print(f"mla_decode {b}x{h}x{smax} BM={bm} BN={bn} occ={occ} nww={nww}: {row['us']:8.1f} µs "
-                          f"{row['TFLOPs']:6.1f} TFLOP/s {row['GBps']:6.0f} GB/s  err {row['max_abs_err_vs_current']:.1e}",
-                          flush=True)
+                          f"{row['TFLOPs']:6.1f} TFLOP/s {row['GBps']:6.0f} GB/s  "
+                          f"err {row['max_abs_err_vs_current']:.1e}", flush=True)
                 except Exception as exc:  # noqa: BLE001
                     row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
                     print(f"mla_decode {b}x{h}x{smax} BM={bm} BN={bn} occ={occ} nww={nww}: {row['error'][:120]}",
@@ -177,6 +193,99 @@ def flat_probe(reps: int, results: list, copy_gbps: float) -> None:
                       flush=True)
 
 
+#: op → (tile attributes of its module → values to try, hints to try, the committed tile); each op's kernel as
+#: committed (`HEAD`) is timed too, at its committed tile, as the baseline
+PREFILL = {"mla_prefill": ({"BM,BN": [(64, 64), (128, 64), (128, 128)]}, [(2, None), (1, 8)], ("BM,BN", (64, 64))),
+           "gemma_attention": ({"TILES": [{128: (64, 64), 256: t} for t in ((64, 32), (64, 64), (128, 32), (128, 64))]},
+                               [(2, None), (1, 8)], ("TILES", {128: (64, 64), 256: (64, 32)})),
+           "attention_sinks": ({"BM,BN": [(64, 64), (128, 64)]}, [(2, None)], ("BM,BN", (64, 64)))}
+
+
+def committed_source(name: str, baseline: str | None) -> str:
+    """examples/<name>.py as committed: from ``baseline``/<name>.py when given (a machine without git), else git."""
+    import subprocess
+
+    if baseline:
+        return (Path(baseline) / f"{name}.py").read_text()
+    return subprocess.run(["git", "show", f"HEAD:src/tileport/examples/{name}.py"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def prefill_probe(reps: int, results: list, baseline: str | None) -> None:
+    """The working tree's attention-like prefill kernels (cutile backend, the op wrappers at their large case) at
+    each tile and hint, against the committed kernel at its committed tiles."""
+    import importlib
+
+    for name, (tiles, hints, committed) in PREFILL.items():
+        mod = importlib.import_module(f"tileport.ops.{name}")
+        args, kwargs = mod.sample_inputs("large", "bfloat16", "cuda")
+        flops = mod.flops(args, kwargs)
+        saved = {k: getattr(mod, k) for key in tiles for k in key.split(",")}
+        base = mod.kernel
+        runs = [("HEAD", kernel_from_source(committed_source(name, baseline), name, "head"), committed, (None, None))]
+        for key, values in tiles.items():
+            runs += [("tree", base, (key, v), h) for v in values for h in hints]
+        ref = mod.__dict__[name](*args, **kwargs, backend="cutile")   # the working tree's kernel and tiles
+        try:
+            for tag, kern, tile, (occ, nww) in runs:
+                if tile is not None:
+                    key, v = tile
+                    for k, x in zip(key.split(","), v if "," in key else (v,)):
+                        setattr(mod, k, x)
+                mod.kernel = kern if occ is None else hinted(kern, occ, nww)
+                row = {"kernel": name, "variant": tag, "tile": str(tile[1]),
+                       "occupancy": occ, "num_worker_warps": nww}
+                try:
+                    out = torch.empty_like(ref)
+                    row["us"] = timed(lambda: mod.__dict__[name](*args, **kwargs, backend="cutile", out=out), reps)
+                    row["TFLOPs"] = flops / row["us"] / 1e6
+                    row["max_abs_err_vs_tree"] = (out.float() - ref.float()).abs().max().item()
+                    print(f"{name:16} {tag:4} {row['tile']:28} occ={occ} nww={nww}: {row['us']:8.1f} µs "
+                          f"{row['TFLOPs']:6.1f} TFLOP/s  err {row['max_abs_err_vs_tree']:.1e}", flush=True)
+                except Exception as exc:  # noqa: BLE001
+                    row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                    print(f"{name:16} {tag:4} {row['tile']:28} occ={occ} nww={nww}: {row['error'][:120]}", flush=True)
+                results.append(row)
+                for k, x in saved.items():
+                    setattr(mod, k, x)
+        finally:
+            mod.kernel = base
+            for k, x in saved.items():
+                setattr(mod, k, x)
+
+
+def bmm_probe(reps: int, results: list, baseline: str | None) -> None:
+    """bmm at 16x2048^3 bf16 with the batch as the first grid axis (as committed) or the last (the working tree),
+    at two tiles, against torch.bmm."""
+    from tileport.examples.bmm import bmm as tree
+
+    head = kernel_from_source(committed_source("bmm", baseline), "bmm", "head")
+    z, m, k, n = 16, 2048, 2048, 2048
+    a = torch.randn(z, m, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(z, k, n, device="cuda", dtype=torch.bfloat16) * k ** -0.5
+    ref = torch.bmm(a, b)
+    flops = 2 * z * m * k * n
+    t_torch = timed(lambda: torch.bmm(a, b), reps)
+    print(f"torch.bmm {z}x{m}x{k}x{n}: {t_torch:8.1f} µs {flops / t_torch / 1e6:6.1f} TFLOP/s", flush=True)
+    stream = torch.cuda.current_stream()
+    for tag, kern in (("batch-first", head), ("batch-last", tree)):
+        for bm, bn, bk in ((128, 128, 64), (128, 256, 64)):
+            c = torch.empty_like(ref)
+            grid = (z, -(-m // bm), -(-n // bn)) if tag == "batch-first" else (-(-m // bm), -(-n // bn), z)
+            row = {"kernel": "bmm", "variant": tag, "tile": [bm, bn, bk], "torch_us": t_torch}
+            try:
+                row["us"] = timed(lambda: ct.launch(stream, grid, kern, (a, b, c, bm, bn, bk)), reps)
+                row["TFLOPs"] = flops / row["us"] / 1e6
+                row["pct_of_torch"] = 100 * t_torch / row["us"]
+                row["max_abs_err"] = (c.float() - ref.float()).abs().max().item()
+                print(f"  {tag:11} {bm}x{bn}x{bk}: {row['us']:8.1f} µs {row['TFLOPs']:6.1f} TFLOP/s "
+                      f"{row['pct_of_torch']:5.1f}% of torch  err {row['max_abs_err']:.1e}", flush=True)
+            except Exception as exc:  # noqa: BLE001
+                row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                print(f"  {tag:11} {bm}x{bn}x{bk}: {row['error'][:120]}", flush=True)
+            results.append(row)
+
+
 def copy_bandwidth() -> float:
     """Device-to-device copy GB/s (reads + writes) of a 1 GiB buffer."""
     x = torch.empty(1 << 29, dtype=torch.float16, device="cuda")
@@ -188,8 +297,9 @@ def copy_bandwidth() -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
-    ap.add_argument("--only", choices=["attention", "mla_decode", "flat"])
+    ap.add_argument("--only", choices=["attention", "mla_decode", "flat", "prefill", "bmm"])
     ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--baseline", help="a folder with the committed examples/<op>.py (where git is missing)")
     ap.add_argument("--mla-heads16", action="store_true", help="mla_decode: the 16-head tile against the 64-head one")
     opts = ap.parse_args()
     results: list = []
@@ -202,6 +312,12 @@ def main() -> None:
                                    "copy_GBps": copy, "results": results}, indent=1) + "\n")
     if opts.only in (None, "attention"):
         attention_probe(opts.reps, results)
+        save()
+    if opts.only in (None, "bmm"):
+        bmm_probe(opts.reps, results, opts.baseline)
+        save()
+    if opts.only in (None, "prefill"):
+        prefill_probe(opts.reps, results, opts.baseline)
         save()
     if opts.only in (None, "flat"):
         flat_probe(opts.reps, results, copy)

@@ -223,6 +223,15 @@ def sc16(x, idx, y, n: int, B: ct.Constant[int]):
     i = ct.load(idx, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
     ct.scatter(y, i, t, mask=pos < n)
 """, ["x=bf16[?]/1, idx=i32[?]/1, y=bf16[?]/1, n=i32, B=#1024", "x=f16[?]/1, idx=i32[?]/1, y=f16[?]/1, n=i32, B=#1024"]),
+    # a store at a one-to-one map of the block ids: axes permuted (batch last) and one reversed
+    "bijective": ("""
+@ct.kernel
+def bijective(x, y, B: ct.Constant[int]):
+    z = ct.bid(2)
+    i = ct.num_blocks(0) - 1 - ct.bid(0)
+    t = ct.load(x, index=(z, i, ct.bid(1)), shape=(1, B, B), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=(z, i, ct.bid(1)), tile=t * 2.0)
+""", ["x=f32[?,?,?]/?,?,1, y=f32[?,?,?]/?,?,1, B=#16"]),
     # integer floor division and remainder of scalars (a block id over / modulo a head count); the worker-warps
     # entry hint
     "floordiv": ("""

@@ -261,3 +261,29 @@ def test_kernel_hints_become_entry_optimization_hints(tmp_path):
     with pytest.raises(Unsupported, match="kernel-hints-other") as exc:
         emit(tmp_path, body.replace("num_ctas=2", "opt_level=1"), "x=f32[?]/1, y=f32[?]/1, B=#16")
     assert exc.value.line == 5  # the decorator
+
+
+def test_a_store_at_a_one_to_one_block_index_is_unchecked_with_its_argument(tmp_path):
+    """Block axes permuted (a batch's tiles together) and reversed (longest first) still give every block its own
+    tile: the port stores through the unchecked partition, says why (SAFETY, unsafe site) and what the launch must
+    hold; an index that uses one block axis twice is refused (two blocks would store one tile)."""
+    from tileport.translate.emit import Unsupported
+
+    body = """
+    @ct.kernel
+    def k(x, y, B: ct.Constant[int]):
+        z = ct.bid(2)
+        i = ct.num_blocks(0) - 1 - ct.bid(0)
+        t = ct.load(x, index=(z, i, ct.bid(1)), shape=(1, B, B), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, index=(z, i, ct.bid(1)), tile=t)
+    """
+    sig = "x=f32[?,?,?]/?,?,1, y=f32[?,?,?]/?,?,1, B=#16"
+    e = emit(tmp_path, body, sig)
+    body_rs = "\n".join(e.body)
+    assert "store_unchecked" in body_rs and "[z, i, index2]" in body_rs, body_rs
+    assert "// SAFETY: z = bid(2); i = num_blocks(0) - 1 - bid(0); ct.bid(1) = bid(1)" in body_rs
+    (site,) = e.unsafe_sites
+    assert site["line"] == 10 and "one-to-one" in site["why"]   # the store (after HEADER's lines)
+    assert "the grid's extent along axis 2 is cdiv(y.shape[0], 1)" in site["precondition"]
+    with pytest.raises(Unsupported, match="store-other"):
+        emit(tmp_path, body.replace("index=(z, i, ct.bid(1)), tile", "index=(z, i, ct.bid(2)), tile"), sig)

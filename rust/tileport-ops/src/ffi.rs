@@ -314,7 +314,7 @@ pub unsafe extern "C" fn tp_attention_sinks(
                     )?;
                     let arg_sinks =
                         rt::borrow::<f32>(op, &t[3], "sinks", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                    let arg_o = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[4],
                         "o",
@@ -340,7 +340,7 @@ pub unsafe extern "C" fn tp_attention_sinks(
                             &arg_k,
                             &arg_v,
                             &arg_sinks,
-                            (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                            &arg_o,
                             s[0] as f32,
                             s[1] as i32,
                         )
@@ -383,7 +383,7 @@ pub unsafe extern "C" fn tp_attention_sinks(
                     )?;
                     let arg_sinks =
                         rt::borrow::<f32>(op, &t[3], "sinks", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                    let arg_o = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[4],
                         "o",
@@ -410,7 +410,7 @@ pub unsafe extern "C" fn tp_attention_sinks(
                                 &arg_k,
                                 &arg_v,
                                 &arg_sinks,
-                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                &arg_o,
                                 s[0] as f32,
                                 s[1] as i32,
                             )
@@ -453,7 +453,7 @@ pub unsafe extern "C" fn tp_attention_sinks(
                     )?;
                     let arg_sinks =
                         rt::borrow::<f32>(op, &t[3], "sinks", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                    let arg_o = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[4],
                         "o",
@@ -480,7 +480,7 @@ pub unsafe extern "C" fn tp_attention_sinks(
                                 &arg_k,
                                 &arg_v,
                                 &arg_sinks,
-                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                &arg_o,
                                 s[0] as f32,
                                 s[1] as i32,
                             )
@@ -523,7 +523,7 @@ pub unsafe extern "C" fn tp_attention_sinks(
                     )?;
                     let arg_sinks =
                         rt::borrow::<f32>(op, &t[3], "sinks", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                    let arg_o = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[4],
                         "o",
@@ -550,7 +550,7 @@ pub unsafe extern "C" fn tp_attention_sinks(
                                 &arg_k,
                                 &arg_v,
                                 &arg_sinks,
-                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                &arg_o,
                                 s[0] as f32,
                                 s[1] as i32,
                             )
@@ -658,7 +658,7 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                         3,
                         dev,
                     )?;
-                    let mut arg_c = rt::borrow::<cutile::half::f16>(
+                    let arg_c = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "c",
@@ -669,13 +669,9 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                     let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::bmm::port::bmm_f16(
-                            &arg_a,
-                            &arg_b,
-                            (&mut arg_c).partition(rt::tile([1, g[0], g[1]])),
-                        )
-                        .generics(rt::generic_strings(g))
-                        .grid(grid);
+                        let launch = ports::bmm::port::bmm_f16(&arg_a, &arg_b, &arg_c)
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
                         launch
@@ -703,7 +699,7 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                         3,
                         dev,
                     )?;
-                    let mut arg_c = rt::borrow::<cutile::half::bf16>(
+                    let arg_c = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "c",
@@ -714,13 +710,9 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                     let key = rt::spec_key(op, g, &[arg_a.spec(), arg_b.spec(), arg_c.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::bmm::port::bmm_bf16(
-                            &arg_a,
-                            &arg_b,
-                            (&mut arg_c).partition(rt::tile([1, g[0], g[1]])),
-                        )
-                        .generics(rt::generic_strings(g))
-                        .grid(grid);
+                        let launch = ports::bmm::port::bmm_bf16(&arg_a, &arg_b, &arg_c)
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
                         launch
@@ -2060,7 +2052,7 @@ pub unsafe extern "C" fn tp_gemma_attention(
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                    let arg_o = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "o",
@@ -2080,7 +2072,7 @@ pub unsafe extern "C" fn tp_gemma_attention(
                                 &arg_q,
                                 &arg_k,
                                 &arg_v,
-                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                &arg_o,
                                 s[0] as f32,
                                 s[1] as f32,
                                 s[2] as i32,
@@ -2122,7 +2114,7 @@ pub unsafe extern "C" fn tp_gemma_attention(
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                    let arg_o = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "o",
@@ -2142,7 +2134,7 @@ pub unsafe extern "C" fn tp_gemma_attention(
                                 &arg_q,
                                 &arg_k,
                                 &arg_v,
-                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                &arg_o,
                                 s[0] as f32,
                                 s[1] as f32,
                                 s[2] as i32,
@@ -2184,7 +2176,7 @@ pub unsafe extern "C" fn tp_gemma_attention(
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                    let arg_o = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "o",
@@ -2204,7 +2196,7 @@ pub unsafe extern "C" fn tp_gemma_attention(
                                 &arg_q,
                                 &arg_k,
                                 &arg_v,
-                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                &arg_o,
                                 s[0] as f32,
                                 s[1] as f32,
                                 s[2] as i32,
@@ -2246,7 +2238,7 @@ pub unsafe extern "C" fn tp_gemma_attention(
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                    let arg_o = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "o",
@@ -2266,7 +2258,7 @@ pub unsafe extern "C" fn tp_gemma_attention(
                                 &arg_q,
                                 &arg_k,
                                 &arg_v,
-                                (&mut arg_o).partition(rt::tile([1, 1, g[3]])),
+                                &arg_o,
                                 s[0] as f32,
                                 s[1] as f32,
                                 s[2] as i32,
@@ -3874,7 +3866,7 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                    let arg_o = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[5],
                         "o",
@@ -3902,7 +3894,7 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                             &arg_k_nope,
                             &arg_k_pe,
                             &arg_v,
-                            (&mut arg_o).partition(rt::tile([1, g[0], g[4]])),
+                            &arg_o,
                             s[0] as i32,
                             s[1] as f32,
                         )
@@ -3959,7 +3951,7 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::f16>(
+                    let arg_o = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[5],
                         "o",
@@ -3987,7 +3979,7 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                             &arg_k_nope,
                             &arg_k_pe,
                             &arg_v,
-                            (&mut arg_o).partition(rt::tile([1, g[0], g[4]])),
+                            &arg_o,
                             s[0] as i32,
                             s[1] as f32,
                         )
@@ -4044,7 +4036,7 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                    let arg_o = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[5],
                         "o",
@@ -4072,7 +4064,7 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                             &arg_k_nope,
                             &arg_k_pe,
                             &arg_v,
-                            (&mut arg_o).partition(rt::tile([1, g[0], g[4]])),
+                            &arg_o,
                             s[0] as i32,
                             s[1] as f32,
                         )
@@ -4129,7 +4121,7 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         3,
                         dev,
                     )?;
-                    let mut arg_o = rt::borrow::<cutile::half::bf16>(
+                    let arg_o = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[5],
                         "o",
@@ -4157,7 +4149,7 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                             &arg_k_nope,
                             &arg_k_pe,
                             &arg_v,
-                            (&mut arg_o).partition(rt::tile([1, g[0], g[4]])),
+                            &arg_o,
                             s[0] as i32,
                             s[1] as f32,
                         )

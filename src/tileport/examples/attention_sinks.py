@@ -16,12 +16,14 @@ underflows to 0 against any running max (>= the sink). Without CAUSAL, window is
 key tile is masked. scale must be > 0 (the row max is taken before scaling, so the scaling fuses into the exp2's
 argument).
 
+The blocks take the query blocks i in reverse order (i = num_blocks - 1 - block id): the longest first.
+
 grid = (B*Hkv, G, cdiv(Sq, BM)); D is the whole head dimension.
 """
 import cuda.tile as ct
 
 DEMO_SIGNATURE = ("q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, "
-                  "o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#64, BN=#64, D=#64, BMD=#4096, CAUSAL=#true")
+                  "o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64, BMD=#8192, CAUSAL=#true")
 
 
 @ct.function
@@ -46,7 +48,7 @@ def attention_sinks(q, k, v, sinks, o, scale: float, window: int, BM: ct.Constan
                     D: ct.Constant[int], BMD: ct.Constant[int], CAUSAL: ct.Constant[bool]):
     z = ct.bid(0)
     g = ct.bid(1)
-    i = ct.bid(2)
+    i = ct.num_blocks(2) - 1 - ct.bid(2)   # the last query blocks (the longest under the causal mask) first
     tq = ct.reshape(ct.load(q, index=(z, g, i, 0), shape=(1, 1, BM, D), padding_mode=ct.PaddingMode.ZERO), (BM, D))
     qk_scale = scale * 1.4426950408889634   # log2(e): exp(x) = exp2(x * log2(e))
     m = ct.full((BM, 1), 0, dtype=ct.float32) + ct.load(sinks, index=(z, g), shape=(1, 1)) * 1.4426950408889634

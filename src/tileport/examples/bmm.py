@@ -2,7 +2,9 @@
 tile of C[z] in f32 over the K tiles; each operand tile is loaded as a (1, BM, BK) box of the rank-3 array and
 reshaped to the 2-D tile the tensor cores take.
 
-grid = (batch, cdiv(M, BM), cdiv(N, BN)). Zero padding makes the ragged K tail contribute nothing.
+grid = (cdiv(M, BM), cdiv(N, BN), batch): the batch is the slowest grid axis, so the blocks running together work
+on one batch entry's tiles and share its A row panels and B column panels in L2 (with the batch first, they spread
+over all entries). Zero padding makes the ragged K tail contribute nothing.
 """
 import cuda.tile as ct
 
@@ -11,9 +13,9 @@ DEMO_SIGNATURE = "a=bf16[?,?,?]/?,?,1, b=bf16[?,?,?]/?,?,1, c=bf16[?,?,?]/?,?,1,
 
 @ct.kernel
 def bmm(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
-    z = ct.bid(0)
-    bm = ct.bid(1)
-    bn = ct.bid(2)
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    z = ct.bid(2)
     acc = ct.full((BM, BN), 0, dtype=ct.float32)
     for k in range(ct.num_tiles(a, axis=2, shape=(1, BM, BK))):
         ta = ct.load(a, index=(z, bm, k), shape=(1, BM, BK), padding_mode=ct.PaddingMode.ZERO)

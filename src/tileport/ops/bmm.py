@@ -1,5 +1,5 @@
 """bmm: C[z] = A[z] @ B[z] over a batch, f16/bf16 operands on the tensor cores with f32 accumulation, (128, 128, 64)
-tiles, one block per (batch entry, output tile) (tileport.examples.bmm)."""
+tiles, one block per (output tile, batch entry), the batch entries one after another (tileport.examples.bmm)."""
 from __future__ import annotations
 
 from tileport.examples.bmm import bmm as kernel
@@ -27,7 +27,9 @@ def bmm(a, b, *, backend=None, out=None):
     n = b.shape[2]
     c = C.output(out, (z, m, n), a)
     bm, bn, bk = TILES
-    C.launch((z, C.cdiv(m, bm), C.cdiv(n, bn)), kernel, (a, b, c, bm, bn, bk), backend)
+    if z > 65535:
+        raise ValueError(f"a batch of {z} entries: at most 65535 (the grid's third axis)")
+    C.launch((C.cdiv(m, bm), C.cdiv(n, bn), z), kernel, (a, b, c, bm, bn, bk), backend)
     return c
 
 

@@ -3,10 +3,9 @@ window: O = softmax(cap * tanh(Q K^T * scale / cap) + mask) V, where query i att
 (top-left aligned, as PyTorch's is_causal; window = 0: every j <= i). q [B, H, Sq, D], k, v [B, Hkv, Sk, D]
 (PyTorch's scaled_dot_product_attention layout, Hkv dividing H: grouped-query attention); f16/bf16, head dim 128
 or 256; softcap <= 0 switches the capping off. Online softmax in f32 (tileport.examples.gemma_attention) over
-(64, 64) query/key tiles for head dim 128 and (64, 32) for 256 (the 64 x 256 f32 accumulator stays; halving the
-key tile keeps a double-buffered 32x256 k and v tile pair plus the 64x256 q tile near 96 KB of shared memory, so the
-occupancy-2 hint can still place two blocks on an SM; not tuned on a GPU yet). The kernel visits only the key tiles
-in each block's band. A query row that attends no key (only possible when Sq > Sk with a window) gets 0.
+(128, 64) query/key tiles with 8 worker warps, one block per SM (tuned on the H200 at head dim 256; see TILES). The
+kernel visits only the key tiles in each block's band, and takes the query blocks in reverse order. A query row
+that attends no key (only possible when Sq > Sk with a window) gets 0.
 
 Views as attention_sinks: q [B*Hkv, G, Sq, D], k, v [B*Hkv, Sk, D], o [B*Hkv, G, Sq*D], block (z, g, i) = query
 head g of key/value head z. softcap is a kernel constant (SOFTCAP on/off: a runtime branch inside the key loop is
@@ -21,8 +20,9 @@ from .attention_sinks import attended_pairs, band, gqa_views, scale_arg, window_
 
 DTYPES = C.HALVES
 CEILING = "none"   # PyTorch has no kernel for it (its torch_eager is an eager composition): TFLOP/s only
-#: head dim -> (BM, BN)
-TILES = {128: (64, 64), 256: (64, 32)}
+#: head dim -> (BM, BN); with the kernel's 8 worker warps (benchmarks/results/h200/attention-tiles/prefill.log: at
+#: D = 256, (128, 64) 902 µs against 1578 for the former (64, 32) with occupancy 2)
+TILES = {128: (128, 64), 256: (128, 64)}
 HEAD_DIMS = tuple(TILES)
 TEMPLATE = ("q={dtype}[?,?,?,?]/?,?,?,1, k={dtype}[?,?,?]/?,?,1, v={dtype}[?,?,?]/?,?,1, o={dtype}[?,?,?]/?,?,1, "
             "scale=f32, cap=f32, window=i32, BM=#{bm}, BN=#{bn}, D=#{d}, BMD=#{bmd}, SOFTCAP=#{softcap}")

@@ -4,8 +4,9 @@ O = softmax(S [+ causal mask]) V with S[i, j] = scale * (q_nope[i] . k_nope[j] +
 Layouts: q_nope, k_nope [B, H, S, 128] (the non-rotary part of each head), q_pe [B, H, S, 64] (the rotary part of
 each query head), k_pe [B, S, 64] (the rotary key: one per token, SHARED by all H heads), v [B, H, S, 128]; the result
 is [B, H, S, 128]. f16/bf16; scale defaults to 1/sqrt(128 + 64). Causal is top-left aligned (PyTorch's is_causal);
-queries and keys have the same length S. Kernel: tileport.examples.mla_prefill, online softmax in f32 with (64, 64)
-query/key tiles, two mma's per score tile (the nope part, then the rotary part, into one f32 accumulator).
+queries and keys have the same length S. Kernel: tileport.examples.mla_prefill, base-2 online softmax in f32 with
+(128, 64) query/key tiles (attention's, see benchmarks/results/h200/attention-tiles), two mma's per score tile
+(the nope part, then the rotary part, into one f32 accumulator).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from . import _common as C
 
 DTYPES = C.HALVES
 CEILING = "none"   # PyTorch has no kernel for it (its torch_eager is an eager composition): TFLOP/s only
-BM, BN = 64, 64
+BM, BN = 128, 64
 DN, DR, DV = 128, 64, 128   # nope (per head), rotary (k_pe shared by the heads), value/output head dims
 PORT_SIGNATURES = C.signatures("q_nope={dtype}[?,?,?]/?,?,1, q_pe={dtype}[?,?,?]/?,?,1, k_nope={dtype}[?,?,?]/?,?,1, "
                                "k_pe={dtype}[?,?,?]/?,?,1, v={dtype}[?,?,?]/?,?,1, o={dtype}[?,?,?]/?,?,1, "

@@ -82,10 +82,10 @@ COVERAGE: tuple[Construct, ...] = (
               "`ct.num_tiles(src, ..)` (rank 1)",
               "`unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(..) }` with a SAFETY comment, "
               "an unsafe-site entry in the verdict and a launch precondition", S, "persistent_scale"),
-    Construct("store-reversed", "`ct.store(out, index=(.., i, ..), ...)` with `i = ct.num_blocks(k) - 1 - "
-              "ct.bid(k)` on axis k (the block order reversed, e.g. longest blocks first) and the block's own "
-              "index on the other axes",
-              "`unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(.., [.., i, ..]) }` with a SAFETY "
+    Construct("store-bijective", "`ct.store(out, index=(..), ...)` at a one-to-one map of the block ids other than "
+              "the block's own: block axes permuted (`z = ct.bid(2)` first) and/or reversed (`i = ct.num_blocks(k) - "
+              "1 - ct.bid(k)`, e.g. longest blocks first), literal 0s",
+              "`unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(.., [..]) }` with a SAFETY "
               "comment (one-to-one on the blocks), an unsafe-site entry in the verdict and a launch precondition",
               S, "attention"),
     Construct("load-in-bounds", "`ct.load(a, index=(t,), ...)` at a loop index proven < `ct.num_tiles(a, ..)` "

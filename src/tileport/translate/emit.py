@@ -544,8 +544,8 @@ class Emitter:
         if zeros is None and isinstance(index, ast.Tuple) and len(index.elts) == 1 \
                 and isinstance(index.elts[0], ast.Name) and index.elts[0].id in self.loop_bounds:
             return self.store_scheduled(call, arr, index.elts[0].id, tile_node, indent)
-        if zeros is None and (rev := self._is_block_index(index, out.sig.rank, reversed_ok=True)) is not None:
-            return self.store_reversed(call, arr, index, tile_node, rev, indent)
+        if zeros is None and (axes := self._bijective_block_index(index, out.sig.rank)) is not None:
+            return self.store_bijective(call, arr, index, tile_node, axes, indent)
         if zeros is None:
             raise self.refuse(call, "store-other", f"store to {arr} at index {self.text(index)}, not the block's "
                                                     "own (ct.bid(0), ...) index")
@@ -579,42 +579,47 @@ class Emitter:
             return k
         return None
 
-    def store_reversed(self, call: ast.Call, arr: str, index: ast.Tuple, tile_node: ast.AST, zeros: list[int],
-                       indent: str) -> None:
-        """A store at the block's index with some axes reversed (``i = ct.num_blocks(k) - 1 - ct.bid(k)``, e.g.
-        to start the longest blocks first): one-to-one on the blocks, so the blocks' tiles are disjoint, but not
-        each block's own partition tile, which is all cutile's safe store can state."""
-        self.need(call, "store-reversed", "store at a reversed block index")
+    def store_bijective(self, call: ast.Call, arr: str, index: ast.Tuple, tile_node: ast.AST,
+                        axes: list[tuple[int, bool] | None], indent: str) -> None:
+        """A store whose index maps the block ids one-to-one onto tile indices, but not as cutile's safe store does
+        (index element k = ct.bid(k)): block axes permuted (``z = ct.bid(2)`` first, e.g. to run a batch's tiles
+        together) and/or reversed (``i = ct.num_blocks(k) - 1 - ct.bid(k)``, e.g. longest blocks first). ``axes``
+        holds per index element (block axis, reversed) or None for a literal 0. The blocks' tiles are disjoint;
+        the port stores through the unchecked partition with that argument written down."""
+        self.need(call, "store-bijective", "store at a permuted or reversed block index")
         out = self.outputs[arr]
         code, ty = self.expr(tile_node)
         if not isinstance(ty, Tile) or len(ty.shape) != out.sig.rank or ty.dtype != out.sig.dtype:
-            raise self.refuse(call, "store-other", f"store of {arr} at a reversed block index: the tile is not a "
-                                                    f"rank-{out.sig.rank} {out.sig.dtype} tile")
+            raise self.refuse(call, "store-other", f"store of {arr} at a permuted/reversed block index: the tile is "
+                                                    f"not a rank-{out.sig.rank} {out.sig.dtype} tile")
         out.scheduled = True
         out.shape = ty.shape
-        idx, rev = [], []
-        for k, e in enumerate(index.elts):
-            if self._int(e) == 0:
+        idx, maps, grid = [], [], []
+        for k, (e, ax) in enumerate(zip(index.elts, axes)):
+            if ax is None:
                 idx.append("0i32")
+                self.preconditions.append(f"{arr}.shape[{k}] <= {ty.shape[k]} (one tile along dimension {k}: the "
+                                          "store is at index 0 there)")
                 continue
-            idx.append(self.expr(e)[0])
-            if isinstance(e, ast.Name) and e.id in self.rev_bid_names:
-                rev.append(f"{e.id} = num_blocks({k}) - 1 - bid({k})")
-        for k in zeros:
-            self.unit_grid.add(k)
-            self.preconditions.append(f"{arr}.shape[{k}] <= {ty.shape[k]} (one tile along dimension {k}: the launch "
-                                      f"grid has extent 1 there, and the store is at index 0)")
-        pre = " and ".join(f"the grid's extent along axis {k} is cdiv({arr}.shape[{k}], {ty.shape[k]})"
-                           for k, e in enumerate(index.elts) if self._int(e) != 0)
-        self.preconditions.append(f"{pre} (each block stores one tile of {arr}, at its block index with "
-                                  f"{', '.join(rev)})")
+            j, rev = ax
+            code_k, ty_k = self.expr(e)
+            if not isinstance(e, ast.Name):   # cutile infers no type for a block id inside the index array
+                code_k = self.fresh(f"index{k}")
+                self.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {self.expr(e)[0]};")
+            idx.append(code_k)
+            maps.append(f"{self.text(e)} = " + (f"num_blocks({j}) - 1 - bid({j})" if rev else f"bid({j})"))
+            grid.append(f"the grid's extent along axis {j} is cdiv({arr}.shape[{k}], {ty.shape[k]})")
+        for j in sorted(set(range(3)) - {ax[0] for ax in axes if ax is not None}):
+            self.unit_grid.add(j)   # a block axis the index ignores: its blocks would store the same tiles
+        pre = " and ".join(grid)
+        self.preconditions.append(f"{pre} (each block stores one tile of {arr}, at {', '.join(maps)})")
         self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
                                   "what": f"partition_full_mut + store_unchecked on {arr}",
-                                  "why": f"reversed block index ({', '.join(rev)}): one-to-one on the blocks, so "
-                                         "their tiles are disjoint, but not each block's own partition tile",
+                                  "why": f"block index {', '.join(maps)}: one-to-one on the blocks, so their tiles "
+                                         "are disjoint, but not each block's own partition tile",
                                   "precondition": pre})
         dims = ", ".join(ty.shape)
-        self.body.append(f"{indent}// SAFETY: {'; '.join(rev)} maps the blocks one-to-one onto the tile indices, "
+        self.body.append(f"{indent}// SAFETY: {'; '.join(maps)} maps the blocks one-to-one onto the tile indices, "
                          f"so no two blocks store the same tile of {arr}, and {pre}.")
         self.body.append(f"{indent}let mut {arr}_tiles: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
@@ -645,18 +650,14 @@ class Emitter:
                          f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
         self.body.append(f"{indent}unsafe {{ {arr}_tiles.store_unchecked({code}, [{var}]) }};")
 
-    def _is_block_index(self, index: ast.AST | None, rank: int, reversed_ok: bool = False) -> list[int] | None:
-        """None unless ``index`` is the block's own index (with ``reversed_ok``: with at least one axis k a name
-        bound to ``ct.num_blocks(k) - 1 - ct.bid(k)``); else the dimensions where it is a literal 0 (block-owned
+    def _is_block_index(self, index: ast.AST | None, rank: int) -> list[int] | None:
+        """None unless ``index`` is the block's own index; else the dimensions where it is a literal 0 (block-owned
         under the precondition that the grid has extent 1 there)."""
         if not isinstance(index, ast.Tuple) or len(index.elts) != rank:
             return None
-        zeros, reversed_axes = [], 0
+        zeros = []
         for k, e in enumerate(index.elts):
             if isinstance(e, ast.Name) and self.bid_names.get(e.id) == k:
-                continue
-            if reversed_ok and isinstance(e, ast.Name) and self.rev_bid_names.get(e.id) == k:
-                reversed_axes += 1
                 continue
             if isinstance(e, ast.Call) and self.ct(e.func) == "bid" and self._int(e.args[0]) == k:
                 continue
@@ -664,7 +665,28 @@ class Emitter:
                 zeros.append(k)
                 continue
             return None
-        return zeros if reversed_axes or not reversed_ok else None
+        return zeros
+
+    def _bijective_block_index(self, index: ast.AST | None, rank: int) -> list[tuple[int, bool] | None] | None:
+        """Per element of ``index``, (block axis, reversed) or None for a literal 0 — when every element is a block
+        id (``ct.bid(j)`` or a name bound to it), a reversed one (a name bound to ``ct.num_blocks(j) - 1 -
+        ct.bid(j)``) or 0, each block axis used once: a one-to-one map of the blocks. Else None."""
+        if not isinstance(index, ast.Tuple) or len(index.elts) != rank:
+            return None
+        axes: list[tuple[int, bool] | None] = []
+        for e in index.elts:
+            if isinstance(e, ast.Name) and e.id in self.bid_names:
+                axes.append((self.bid_names[e.id], False))
+            elif isinstance(e, ast.Name) and e.id in self.rev_bid_names:
+                axes.append((self.rev_bid_names[e.id], True))
+            elif isinstance(e, ast.Call) and self.ct(e.func) == "bid" and self._int(e.args[0]) in (0, 1, 2):
+                axes.append((self._int(e.args[0]), False))
+            elif self._int(e) == 0:
+                axes.append(None)
+            else:
+                return None
+        used = [a[0] for a in axes if a is not None]
+        return axes if used and len(used) == len(set(used)) else None
 
     # ------------------------------------------------------------------ expressions
 
@@ -1337,8 +1359,15 @@ class Emitter:
         view_name = f"{arr}_view"
         proven = dim_map is None and len(index.elts) == 1 and isinstance(index.elts[0], ast.Name) and \
             self.loop_bounds.get(index.elts[0].id, (None, None))[1] == (arr, 0, shape)
-        # the raw op's index array has no other typed element to infer a bare literal from: spell it i32
-        raw_idx = [f"{c}i32" if _literal(e) is not None else c for c, e in zip(idx, index.elts)]
+        # the raw op's index array has no other typed element to infer a bare literal from: spell it i32; nor can
+        # cutile infer a block id's type there: bind it first
+        raw_idx = []
+        for c, e in zip(idx, index.elts):
+            if isinstance(e, ast.Call) and self.ct(e.func) in ("bid", "num_blocks"):
+                name = self.fresh(f"{self.ct(e.func)}{self._int(e.args[0])}")
+                self.body.append(f"let {name}: i32 = {c};")
+                c = name
+            raw_idx.append(f"{c}i32" if _literal(e) is not None else c)
         raw = f"load_view_tko(&{view_name}, [{', '.join(raw_idx)}], ordering::Weak, scope::TileBlock, {latency}, {tma})"
         # The view gets a name of its own so its (partition) type is spelled out once.
         self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "

@@ -274,7 +274,7 @@ pub mod port {
             acc = _online_out_4.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<f16, { [1, BM, D] }> =
             unsafe { o.partition_full_mut(shape![1, BM, D]) };
         unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, BM, D]), [z, i, 0i32]) };
@@ -549,7 +549,7 @@ pub mod port {
             acc = _online_out_4.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<f16, { [1, BM, D] }> =
             unsafe { o.partition_full_mut(shape![1, BM, D]) };
         unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, BM, D]), [z, i, 0i32]) };
@@ -824,7 +824,7 @@ pub mod port {
             acc = _online_out_4.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<bf16, { [1, BM, D] }> =
             unsafe { o.partition_full_mut(shape![1, BM, D]) };
         unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, BM, D]), [z, i, 0i32]) };
@@ -1099,7 +1099,7 @@ pub mod port {
             acc = _online_out_4.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<bf16, { [1, BM, D] }> =
             unsafe { o.partition_full_mut(shape![1, BM, D]) };
         unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, BM, D]), [z, i, 0i32]) };

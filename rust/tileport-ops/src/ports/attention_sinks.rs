@@ -5,7 +5,7 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=f16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#64, BN=#64, D=#64, BMD=#4096, CAUSAL=#true (BM=64, BN=64, D=64, BMD=4096, CAUSAL=True).
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=f16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64, BMD=#8192, CAUSAL=#true (BM=128, BN=64, D=64, BMD=8192, CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_sinks_f16_causal_true<
         const BM: i32,
@@ -17,15 +17,24 @@ pub mod port {
         k: &Tensor<f16, { [-1, -1, -1] }>,
         v: &Tensor<f16, { [-1, -1, -1] }>,
         sinks: &Tensor<f32, { [-1, -1] }>,
-        o: &mut Tensor<f16, { [1, 1, BMD] }>,
+        o: &Tensor<f16, { [-1, -1, -1] }>,
         scale: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
-        let i: i32 = get_tile_block_id().2;
+        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        let tq: Tile<f16, { [BM, D] }> = q_view.load([z, g, i, 0]).reshape(shape![BM, D]);
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
+            &q_view,
+            [z, g, i, 0i32],
+            ordering::Weak,
+            scope::TileBlock,
+            None,
+            tma::Enabled,
+        );
+        let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         let filled: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let sinks_view: Partition<f32, { [1, 1] }> = make_partition_view(
@@ -389,10 +398,13 @@ pub mod port {
             acc = _online_out_6.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        o.store(cast_f16.reshape(shape![1, 1, BMD]));
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
+            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
+        unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=f16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#64, BN=#64, D=#64, BMD=#4096, CAUSAL=#false (BM=64, BN=64, D=64, BMD=4096, CAUSAL=False).
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=f16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64, BMD=#8192, CAUSAL=#false (BM=128, BN=64, D=64, BMD=8192, CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_sinks_f16_causal_false<
         const BM: i32,
@@ -404,15 +416,24 @@ pub mod port {
         k: &Tensor<f16, { [-1, -1, -1] }>,
         v: &Tensor<f16, { [-1, -1, -1] }>,
         sinks: &Tensor<f32, { [-1, -1] }>,
-        o: &mut Tensor<f16, { [1, 1, BMD] }>,
+        o: &Tensor<f16, { [-1, -1, -1] }>,
         scale: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
-        let i: i32 = get_tile_block_id().2;
+        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        let tq: Tile<f16, { [BM, D] }> = q_view.load([z, g, i, 0]).reshape(shape![BM, D]);
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
+            &q_view,
+            [z, g, i, 0i32],
+            ordering::Weak,
+            scope::TileBlock,
+            None,
+            tma::Enabled,
+        );
+        let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         let filled: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let sinks_view: Partition<f32, { [1, 1] }> = make_partition_view(
@@ -776,10 +797,13 @@ pub mod port {
             acc = _online_out_6.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        o.store(cast_f16.reshape(shape![1, 1, BMD]));
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
+            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
+        unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#64, BN=#64, D=#64, BMD=#4096, CAUSAL=#true (BM=64, BN=64, D=64, BMD=4096, CAUSAL=True).
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64, BMD=#8192, CAUSAL=#true (BM=128, BN=64, D=64, BMD=8192, CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_sinks_bf16_causal_true<
         const BM: i32,
@@ -791,15 +815,24 @@ pub mod port {
         k: &Tensor<bf16, { [-1, -1, -1] }>,
         v: &Tensor<bf16, { [-1, -1, -1] }>,
         sinks: &Tensor<f32, { [-1, -1] }>,
-        o: &mut Tensor<bf16, { [1, 1, BMD] }>,
+        o: &Tensor<bf16, { [-1, -1, -1] }>,
         scale: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
-        let i: i32 = get_tile_block_id().2;
+        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        let tq: Tile<bf16, { [BM, D] }> = q_view.load([z, g, i, 0]).reshape(shape![BM, D]);
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
+            &q_view,
+            [z, g, i, 0i32],
+            ordering::Weak,
+            scope::TileBlock,
+            None,
+            tma::Enabled,
+        );
+        let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         let filled: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let sinks_view: Partition<f32, { [1, 1] }> = make_partition_view(
@@ -1163,10 +1196,13 @@ pub mod port {
             acc = _online_out_6.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        o.store(cast_bf16.reshape(shape![1, 1, BMD]));
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
+            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
+        unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#64, BN=#64, D=#64, BMD=#4096, CAUSAL=#false (BM=64, BN=64, D=64, BMD=4096, CAUSAL=False).
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64, BMD=#8192, CAUSAL=#false (BM=128, BN=64, D=64, BMD=8192, CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_sinks_bf16_causal_false<
         const BM: i32,
@@ -1178,15 +1214,24 @@ pub mod port {
         k: &Tensor<bf16, { [-1, -1, -1] }>,
         v: &Tensor<bf16, { [-1, -1, -1] }>,
         sinks: &Tensor<f32, { [-1, -1] }>,
-        o: &mut Tensor<bf16, { [1, 1, BMD] }>,
+        o: &Tensor<bf16, { [-1, -1, -1] }>,
         scale: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
-        let i: i32 = get_tile_block_id().2;
+        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        let tq: Tile<bf16, { [BM, D] }> = q_view.load([z, g, i, 0]).reshape(shape![BM, D]);
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
+            &q_view,
+            [z, g, i, 0i32],
+            ordering::Weak,
+            scope::TileBlock,
+            None,
+            tma::Enabled,
+        );
+        let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         let filled: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let sinks_view: Partition<f32, { [1, 1] }> = make_partition_view(
@@ -1550,6 +1595,9 @@ pub mod port {
             acc = _online_out_6.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        o.store(cast_bf16.reshape(shape![1, 1, BMD]));
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
+            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
+        unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 }

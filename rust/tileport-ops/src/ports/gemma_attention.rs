@@ -5,8 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#64, BN=#64, D=#128, BMD=#8192, SOFTCAP=#true (BM=64, BN=64, D=128, BMD=8192, SOFTCAP=True).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384, SOFTCAP=#true (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=True).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn gemma_attention_f16_softcap_true<
         const BM: i32,
         const BN: i32,
@@ -16,16 +16,25 @@ pub mod port {
         q: &Tensor<f16, { [-1, -1, -1, -1] }>,
         k: &Tensor<f16, { [-1, -1, -1] }>,
         v: &Tensor<f16, { [-1, -1, -1] }>,
-        o: &mut Tensor<f16, { [1, 1, BMD] }>,
+        o: &Tensor<f16, { [-1, -1, -1] }>,
         scale: f32,
         cap: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
-        let i: i32 = get_tile_block_id().2;
+        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        let tq: Tile<f16, { [BM, D] }> = q_view.load([z, g, i, 0]).reshape(shape![BM, D]);
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
+            &q_view,
+            [z, g, i, 0i32],
+            ordering::Weak,
+            scope::TileBlock,
+            None,
+            tma::Enabled,
+        );
+        let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
         let cap_c: f32 = cap * 1.4426950408889634f32;
@@ -398,11 +407,14 @@ pub mod port {
         let out: Tile<f32, { [BM, D] }> =
             acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
         let out_f16: Tile<f16, { [BM, D] }> = convert_tile(out);
-        o.store(out_f16.reshape(shape![1, 1, BMD]));
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
+            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
+        unsafe { o_tiles.store_unchecked(out_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#64, BN=#64, D=#128, BMD=#8192, SOFTCAP=#false (BM=64, BN=64, D=128, BMD=8192, SOFTCAP=False).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384, SOFTCAP=#false (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=False).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn gemma_attention_f16_softcap_false<
         const BM: i32,
         const BN: i32,
@@ -412,16 +424,25 @@ pub mod port {
         q: &Tensor<f16, { [-1, -1, -1, -1] }>,
         k: &Tensor<f16, { [-1, -1, -1] }>,
         v: &Tensor<f16, { [-1, -1, -1] }>,
-        o: &mut Tensor<f16, { [1, 1, BMD] }>,
+        o: &Tensor<f16, { [-1, -1, -1] }>,
         scale: f32,
         cap: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
-        let i: i32 = get_tile_block_id().2;
+        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        let tq: Tile<f16, { [BM, D] }> = q_view.load([z, g, i, 0]).reshape(shape![BM, D]);
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
+            &q_view,
+            [z, g, i, 0i32],
+            ordering::Weak,
+            scope::TileBlock,
+            None,
+            tma::Enabled,
+        );
+        let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
         let cap_c: f32 = cap * 1.4426950408889634f32;
@@ -794,11 +815,14 @@ pub mod port {
         let out: Tile<f32, { [BM, D] }> =
             acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
         let out_f16: Tile<f16, { [BM, D] }> = convert_tile(out);
-        o.store(out_f16.reshape(shape![1, 1, BMD]));
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
+            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
+        unsafe { o_tiles.store_unchecked(out_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#64, BN=#64, D=#128, BMD=#8192, SOFTCAP=#true (BM=64, BN=64, D=128, BMD=8192, SOFTCAP=True).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384, SOFTCAP=#true (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=True).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn gemma_attention_bf16_softcap_true<
         const BM: i32,
         const BN: i32,
@@ -808,16 +832,25 @@ pub mod port {
         q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
         k: &Tensor<bf16, { [-1, -1, -1] }>,
         v: &Tensor<bf16, { [-1, -1, -1] }>,
-        o: &mut Tensor<bf16, { [1, 1, BMD] }>,
+        o: &Tensor<bf16, { [-1, -1, -1] }>,
         scale: f32,
         cap: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
-        let i: i32 = get_tile_block_id().2;
+        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        let tq: Tile<bf16, { [BM, D] }> = q_view.load([z, g, i, 0]).reshape(shape![BM, D]);
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
+            &q_view,
+            [z, g, i, 0i32],
+            ordering::Weak,
+            scope::TileBlock,
+            None,
+            tma::Enabled,
+        );
+        let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
         let cap_c: f32 = cap * 1.4426950408889634f32;
@@ -1190,11 +1223,14 @@ pub mod port {
         let out: Tile<f32, { [BM, D] }> =
             acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
         let out_bf16: Tile<bf16, { [BM, D] }> = convert_tile(out);
-        o.store(out_bf16.reshape(shape![1, 1, BMD]));
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
+            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
+        unsafe { o_tiles.store_unchecked(out_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#64, BN=#64, D=#128, BMD=#8192, SOFTCAP=#false (BM=64, BN=64, D=128, BMD=8192, SOFTCAP=False).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384, SOFTCAP=#false (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=False).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn gemma_attention_bf16_softcap_false<
         const BM: i32,
         const BN: i32,
@@ -1204,16 +1240,25 @@ pub mod port {
         q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
         k: &Tensor<bf16, { [-1, -1, -1] }>,
         v: &Tensor<bf16, { [-1, -1, -1] }>,
-        o: &mut Tensor<bf16, { [1, 1, BMD] }>,
+        o: &Tensor<bf16, { [-1, -1, -1] }>,
         scale: f32,
         cap: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
-        let i: i32 = get_tile_block_id().2;
+        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        let tq: Tile<bf16, { [BM, D] }> = q_view.load([z, g, i, 0]).reshape(shape![BM, D]);
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
+            &q_view,
+            [z, g, i, 0i32],
+            ordering::Weak,
+            scope::TileBlock,
+            None,
+            tma::Enabled,
+        );
+        let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
         let cap_c: f32 = cap * 1.4426950408889634f32;
@@ -1586,6 +1631,9 @@ pub mod port {
         let out: Tile<f32, { [BM, D] }> =
             acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
         let out_bf16: Tile<bf16, { [BM, D] }> = convert_tile(out);
-        o.store(out_bf16.reshape(shape![1, 1, BMD]));
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
+            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
+        unsafe { o_tiles.store_unchecked(out_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 }
