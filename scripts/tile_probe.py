@@ -37,6 +37,8 @@ MLA_HINTS = [(1, None), (1, 8), (2, None)]
 MLA16_SHAPES = [(64, 128, 8192), (64, 16, 8192), (16, 16, 4096)]
 MLA16_TILES = [(16, 32), (64, 64)]
 MLA16_HINTS = [(1, None), (1, 8)]
+#: with --mla-wide: 128 cache positions per key tile
+MLA_WIDE = ([(64, 128, 8192), (16, 128, 4096)], [(64, 64), (64, 128)], [(1, 8)])
 
 
 def timed(fn, reps: int) -> float:
@@ -201,6 +203,11 @@ PREFILL = {"mla_prefill": ({"BM,BN": [(64, 64), (128, 64), (128, 128)]}, [(2, No
            "attention_sinks": ({"BM,BN": [(64, 64), (128, 64)]}, [(2, None)], ("BM,BN", (64, 64)))}
 
 
+#: --case mid: gemma_attention at head dim 128 (its mid case), the 64-row tile against the 128-row one
+PREFILL_MID = {"gemma_attention": ({"TILES": [{128: t, 256: (128, 64)} for t in ((64, 64), (128, 64))]},
+                                   [(2, None), (1, 8)], ("TILES", {128: (128, 64), 256: (128, 64)}))}
+
+
 def committed_source(name: str, baseline: str | None) -> str:
     """examples/<name>.py as committed: from ``baseline``/<name>.py when given (a machine without git), else git."""
     import subprocess
@@ -211,14 +218,14 @@ def committed_source(name: str, baseline: str | None) -> str:
                           check=True).stdout
 
 
-def prefill_probe(reps: int, results: list, baseline: str | None) -> None:
+def prefill_probe(reps: int, results: list, baseline: str | None, case: str = "large") -> None:
     """The working tree's attention-like prefill kernels (cutile backend, the op wrappers at their large case) at
     each tile and hint, against the committed kernel at its committed tiles."""
     import importlib
 
-    for name, (tiles, hints, committed) in PREFILL.items():
+    for name, (tiles, hints, committed) in (PREFILL if case == "large" else PREFILL_MID).items():
         mod = importlib.import_module(f"tileport.ops.{name}")
-        args, kwargs = mod.sample_inputs("large", "bfloat16", "cuda")
+        args, kwargs = mod.sample_inputs(case, "bfloat16", "cuda")
         flops = mod.flops(args, kwargs)
         saved = {k: getattr(mod, k) for key in tiles for k in key.split(",")}
         base = mod.kernel
@@ -233,7 +240,7 @@ def prefill_probe(reps: int, results: list, baseline: str | None) -> None:
                     for k, x in zip(key.split(","), v if "," in key else (v,)):
                         setattr(mod, k, x)
                 mod.kernel = kern if occ is None else hinted(kern, occ, nww)
-                row = {"kernel": name, "variant": tag, "tile": str(tile[1]),
+                row = {"kernel": name, "case": case, "variant": tag, "tile": str(tile[1]),
                        "occupancy": occ, "num_worker_warps": nww}
                 try:
                     out = torch.empty_like(ref)
@@ -299,7 +306,10 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--only", choices=["attention", "mla_decode", "flat", "prefill", "bmm"])
     ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--case", default="large", choices=["large", "mid"], help="prefill: the ops' sample case "
+                    "(mid: gemma_attention at head dim 128)")
     ap.add_argument("--baseline", help="a folder with the committed examples/<op>.py (where git is missing)")
+    ap.add_argument("--mla-wide", action="store_true", help="mla_decode: BN 128 against 64")
     ap.add_argument("--mla-heads16", action="store_true", help="mla_decode: the 16-head tile against the 64-head one")
     opts = ap.parse_args()
     results: list = []
@@ -317,13 +327,15 @@ def main() -> None:
         bmm_probe(opts.reps, results, opts.baseline)
         save()
     if opts.only in (None, "prefill"):
-        prefill_probe(opts.reps, results, opts.baseline)
+        prefill_probe(opts.reps, results, opts.baseline, opts.case)
         save()
     if opts.only in (None, "flat"):
         flat_probe(opts.reps, results, copy)
         save()
     if opts.only in (None, "mla_decode"):
-        if opts.mla_heads16:
+        if opts.mla_wide:
+            mla_probe(opts.reps, results, copy, *MLA_WIDE)
+        elif opts.mla_heads16:
             mla_probe(opts.reps, results, copy, MLA16_SHAPES, MLA16_TILES, MLA16_HINTS)
         else:
             mla_probe(opts.reps, results, copy, MLA_SHAPES, MLA_TILES, MLA_HINTS)
