@@ -287,3 +287,22 @@ def test_a_store_at_a_one_to_one_block_index_is_unchecked_with_its_argument(tmp_
     assert "the grid's extent along axis 2 is cdiv(y.shape[0], 1)" in site["precondition"]
     with pytest.raises(Unsupported, match="store-other"):
         emit(tmp_path, body.replace("index=(z, i, ct.bid(1)), tile", "index=(z, i, ct.bid(2)), tile"), sig)
+
+
+def test_a_block_index_bound_in_a_branch_owns_no_store(tmp_path):
+    """`i` is a block id on one path of a runtime `if` only: blocks on the two paths could store the same tile, so
+    the store is refused (reversed or plain)."""
+    from tileport.translate.emit import Unsupported
+
+    for rebind in ("ct.num_blocks(0) - 1 - ct.bid(0)", "ct.bid(0)"):
+        body = f"""
+        @ct.kernel
+        def k(x, y, n: int, B: ct.Constant[int]):
+            i = ct.bid(0)
+            if n > 3:
+                i = {rebind}
+            t = ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+            ct.store(y, index=(i,), tile=t)
+        """
+        with pytest.raises(Unsupported, match="store-other"):
+            emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")

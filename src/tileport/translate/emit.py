@@ -159,6 +159,7 @@ class Emitter:
         self.outputs: dict[str, Output] = {}
         self.bid_names: dict[str, int] = {}  # local names bound to ct.bid(k), and k
         self.rev_bid_names: dict[str, int] = {}  # local names bound to ct.num_blocks(k) - 1 - ct.bid(k), and k
+        self.branch_bound: set[str] = set()  # names assigned inside a branch or loop: no store index may rest on them
         self.mutated: set[str] = set()
         self.unit_grid: set[int] = set()
         self.tile_counts: dict[str, tuple[str, int, tuple[str, ...]]] = {}   # name = ct.num_tiles(array, axis, shape)
@@ -312,6 +313,8 @@ class Emitter:
                 code, ty = self.expr(st.value, want_name=name)
                 if (k := self._reversed_bid(st.value)) is not None:
                     self.rev_bid_names[name] = k
+                if nested:   # on some paths only: not a block index every block is sure to hold
+                    self.branch_bound.add(name)
                 if isinstance(st.value, ast.Call) and self.ct(st.value.func) == "num_tiles":
                     self.tile_counts[name] = self.last_num_tiles
                 self.products.pop(name, None)
@@ -657,7 +660,7 @@ class Emitter:
             return None
         zeros = []
         for k, e in enumerate(index.elts):
-            if isinstance(e, ast.Name) and self.bid_names.get(e.id) == k:
+            if isinstance(e, ast.Name) and self.bid_names.get(e.id) == k and e.id not in self.branch_bound:
                 continue
             if isinstance(e, ast.Call) and self.ct(e.func) == "bid" and self._int(e.args[0]) == k:
                 continue
@@ -675,6 +678,8 @@ class Emitter:
             return None
         axes: list[tuple[int, bool] | None] = []
         for e in index.elts:
+            if isinstance(e, ast.Name) and e.id in self.branch_bound:
+                return None
             if isinstance(e, ast.Name) and e.id in self.bid_names:
                 axes.append((self.bid_names[e.id], False))
             elif isinstance(e, ast.Name) and e.id in self.rev_bid_names:
