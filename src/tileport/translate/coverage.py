@@ -84,7 +84,7 @@ COVERAGE: tuple[Construct, ...] = (
               "an unsafe-site entry in the verdict and a launch precondition", S, "persistent_scale"),
     Construct("store-bijective", "`ct.store(out, index=(..), ...)` at a one-to-one map of the block ids other than "
               "the block's own: block axes permuted (`z = ct.bid(2)` first) and/or reversed (`i = ct.num_blocks(k) - "
-              "1 - ct.bid(k)`, e.g. longest blocks first), literal 0s",
+              "1 - ct.bid(k)`, e.g. longest blocks first), literal 0s; the names bound outside any branch or loop",
               "`unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(.., [..]) }` with a SAFETY "
               "comment (one-to-one on the blocks), an unsafe-site entry in the verdict and a launch precondition",
               S, "attention"),
