@@ -46,10 +46,11 @@ def proven_batch(tmp_path_factory):
     return root
 
 
-#: the examples whose ports need `unsafe` (each site in the verdict): grid-stride loops, reversed block order, gathers,
-#: scatters, atomics
-UNSAFE_EXAMPLES = ("persistent_scale", "attention", "token_gather", "token_scatter", "histogram", "flash_decode",
-                   "gemma_decode", "gated_delta_recurrent", "gated_delta_chunked", "moe_align_block", "fused_moe")
+#: the examples whose ports need `unsafe` (each site in the verdict): grid-stride loops, permuted or reversed block
+#: order, gathers, scatters, atomics
+UNSAFE_EXAMPLES = ("persistent_scale", "attention", "mla_prefill", "gemma_attention", "attention_sinks", "bmm",
+                   "token_gather", "token_scatter", "histogram", "flash_decode", "gemma_decode",
+                   "gated_delta_recurrent", "gated_delta_chunked", "moe_align_block", "fused_moe")
 
 
 @pytest.mark.parametrize("name", PROVEN)

@@ -1364,28 +1364,32 @@ class Emitter:
         view_name = f"{arr}_view"
         proven = dim_map is None and len(index.elts) == 1 and isinstance(index.elts[0], ast.Name) and \
             self.loop_bounds.get(index.elts[0].id, (None, None))[1] == (arr, 0, shape)
-        # the raw op's index array has no other typed element to infer a bare literal from: spell it i32; nor can
-        # cutile infer a block id's type there: bind it first
-        raw_idx = []
-        for c, e in zip(idx, index.elts):
-            if isinstance(e, ast.Call) and self.ct(e.func) in ("bid", "num_blocks"):
-                name = self.fresh(f"{self.ct(e.func)}{self._int(e.args[0])}")
-                self.body.append(f"let {name}: i32 = {c};")
-                c = name
-            raw_idx.append(f"{c}i32" if _literal(e) is not None else c)
-        raw = f"load_view_tko(&{view_name}, [{', '.join(raw_idx)}], ordering::Weak, scope::TileBlock, {latency}, {tma})"
+
+        def raw() -> str:
+            """The raw Tile IR load. Its index array has no other typed element to infer a bare literal from: spell
+            it i32; nor can cutile infer a block id's type there: bind it first."""
+            raw_idx = []
+            for c, e in zip(idx, index.elts):
+                if isinstance(e, ast.Call) and self.ct(e.func) in ("bid", "num_blocks"):
+                    name = self.fresh(f"{self.ct(e.func)}{self._int(e.args[0])}")
+                    self.body.append(f"let {name}: i32 = {c};")
+                    c = name
+                raw_idx.append(f"{c}i32" if _literal(e) is not None else c)
+            return (f"load_view_tko(&{view_name}, [{', '.join(raw_idx)}], ordering::Weak, scope::TileBlock, "
+                    f"{latency}, {tma})")
+
         # The view gets a name of its own so its (partition) type is spelled out once.
         self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                          f"{view};")
         if proven:
             stop = self.loop_bounds[index.elts[0].id][0]
             self.body.append(f"// {idx[0]} < {stop} = num_tiles({arr}) by the loop bound: no bounds check to emit.")
-            return self.typed(raw, ty, None, f"{arr}_tile")
+            return self.typed(raw(), ty, None, f"{arr}_tile")
         if mode != "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
             self.need(node, "load-padded-offset", "padded load at a computed tile index")
             self.body.append(f"// Padded view: a tile index past the edge reads padding (as in cuTile Python), so the "
                              f"load needs no bounds check.")
-            return self.typed(raw, ty, None, f"{arr}_tile")
+            return self.typed(raw(), ty, None, f"{arr}_tile")
         if mode == "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
             raise self.refuse(node, "load-tile", f"unpadded ct.load of {arr} at a computed tile index: cuTile Python "
                                                  "reads it without a bounds check, cutile's load would assert (a "
@@ -1393,7 +1397,7 @@ class Emitter:
         if tma != "tma::Enabled":
             # No checked load takes a TMA choice: the Tile IR load with the hint, as the reference has it (the index
             # is one cutile's checks discharge anyway: a block id or a counted loop index).
-            return self.typed(raw, ty, None, f"{arr}_tile")
+            return self.typed(raw(), ty, None, f"{arr}_tile")
         if latency != "None":
             return f"{view_name}.load_pipelined::<{latency[5:-1]}>([{', '.join(idx)}])", ty
         return f"{view_name}.load([{', '.join(idx)}])", ty
