@@ -291,16 +291,19 @@ def test_a_store_at_a_one_to_one_block_index_is_unchecked_with_its_argument(tmp_
 
 def test_a_block_index_bound_in_a_branch_owns_no_store(tmp_path):
     """`i` is a block id on one path of a runtime `if` only: blocks on the two paths could store the same tile, so
-    the store is refused (reversed or plain)."""
+    the store is refused (reversed or plain, or reversed from a block id bound in the branch)."""
     from tileport.translate.emit import Unsupported
 
-    for rebind in ("ct.num_blocks(0) - 1 - ct.bid(0)", "ct.bid(0)"):
+    for rebind, after in (("i = ct.num_blocks(0) - 1 - ct.bid(0)", ""), ("i = ct.bid(0)", ""),
+                          ("b = ct.bid(0)", "i = ct.num_blocks(0) - 1 - b")):
         body = f"""
         @ct.kernel
         def k(x, y, n: int, B: ct.Constant[int]):
             i = ct.bid(0)
+            b = 0
             if n > 3:
-                i = {rebind}
+                {rebind}
+            {after}
             t = ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
             ct.store(y, index=(i,), tile=t)
         """

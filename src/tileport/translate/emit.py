@@ -575,11 +575,15 @@ class Emitter:
                 and len(node.left.left.args) == 1):
             return None
         k = self._int(node.left.left.args[0])
-        b = node.right
-        if isinstance(b, ast.Name) and self.bid_names.get(b.id) == k:
-            return k
-        if isinstance(b, ast.Call) and self.ct(b.func) == "bid" and b.args and self._int(b.args[0]) == k:
-            return k
+        return k if k is not None and self._bid_axis(node.right) == k else None
+
+    def _bid_axis(self, e: ast.AST) -> int | None:
+        """j when ``e`` is ``ct.bid(j)`` or a name bound to it outside any branch or loop (a name bound inside one
+        is a block id on some paths only); else None."""
+        if isinstance(e, ast.Name):
+            return None if e.id in self.branch_bound else self.bid_names.get(e.id)
+        if isinstance(e, ast.Call) and self.ct(e.func) == "bid" and e.args and self._int(e.args[0]) in (0, 1, 2):
+            return self._int(e.args[0])
         return None
 
     def store_bijective(self, call: ast.Call, arr: str, index: ast.Tuple, tile_node: ast.AST,
@@ -660,9 +664,7 @@ class Emitter:
             return None
         zeros = []
         for k, e in enumerate(index.elts):
-            if isinstance(e, ast.Name) and self.bid_names.get(e.id) == k and e.id not in self.branch_bound:
-                continue
-            if isinstance(e, ast.Call) and self.ct(e.func) == "bid" and self._int(e.args[0]) == k:
+            if self._bid_axis(e) == k:
                 continue
             if self._int(e) == 0 and k > 0:
                 zeros.append(k)
@@ -680,12 +682,10 @@ class Emitter:
         for e in index.elts:
             if isinstance(e, ast.Name) and e.id in self.branch_bound:
                 return None
-            if isinstance(e, ast.Name) and e.id in self.bid_names:
-                axes.append((self.bid_names[e.id], False))
+            if (j := self._bid_axis(e)) is not None:
+                axes.append((j, False))
             elif isinstance(e, ast.Name) and e.id in self.rev_bid_names:
                 axes.append((self.rev_bid_names[e.id], True))
-            elif isinstance(e, ast.Call) and self.ct(e.func) == "bid" and self._int(e.args[0]) in (0, 1, 2):
-                axes.append((self._int(e.args[0]), False))
             elif self._int(e) == 0:
                 axes.append(None)
             else:
