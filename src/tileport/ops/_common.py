@@ -19,6 +19,11 @@ from . import _backend
 SHORT = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "int32": "i32"}
 FLOATS = ("float32", "float16", "bfloat16")
 HALVES = ("float16", "bfloat16")
+#: (BM, BN) of the gated element-wise ops (swiglu, geglu, silu_and_mul): tileiras loops over this tile in 8-element
+#: steps (no spills) for every dtype. At (16, 256) it unrolled the whole tile for one 16-bit dtype (swiglu and
+#: silu_and_mul bf16, geglu f16), which spilled under occupancy 8's 64-register cap and ran at 56-69% of copy
+#: bandwidth against 85-95% (scripts/spill_check.py, benchmarks/results/h200/tuning/spills.json and the README there)
+GATED_TILE = (32, 256)
 
 #: Array indices are int32 (signatures without ``@i64``): no element may sit at an offset of 2^31 or more.
 MAX_OFFSET = 2**31 - 1

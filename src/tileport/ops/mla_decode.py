@@ -33,31 +33,26 @@ AUX_DTYPES = ("float32",)
 CEILING = "copy"   # decode-time, memory-bound: % of the device copy bandwidth (tileport.bench.runner.apply_ceiling)
 DC, DR = 512, 64          # latent (kv_lora_rank) and rotary head dims
 QK_HEAD_DIM = 128 + DR    # DeepSeek's query/key head dim before absorption (nope 128 + rope 64): the default scale
-#: (BM heads, BN cache positions) per block, for every head count. From the sweeps in
+#: BM heads and BN cache positions per block, for every head count. From the sweeps in
 #: benchmarks/results/h200/attention-tiles (cuTile Python kernel, bf16, full caches): at 64x128x8192 BM = 64, BN = 64
 #: with num_worker_warps = 8 (the kernel's hint) ran in 483-487 µs against 1372 µs for the previous BM = 32, BN = 32
 #: without it (2.8x; BM = 64 without the hint: 2402-2565 µs, the [64, 512] f32 accumulator does not fit 4 warps'
 #: registers), 91.5 against 161.5 µs at 4x128x8192; occupancy 2 lost everywhere. With 16 heads the 64-row tile
 #: (48 rows padding) still beat the former 16-row one: 260 against 293 µs at 64x16x8192, 91 against 110 µs at
 #: 16x16x4096; the 16-row tile under the 8-warp hint ran 30x slower.
-TILES = ((64, 64),)
+BM, BN = 64, 64
 MAX_SPLITS = 16           # decode_combine's limit
 MIN_SPLIT_KEYS = 128      # the automatic choice gives each split at least this many of the Smax positions
-BLOCKS_PER_SM = 2         # the automatic choice aims at about this many blocks per SM (best in the sweep, see TILES)
+BLOCKS_PER_SM = 2         # the automatic choice aims at about this many blocks per SM (best in the sweep, see BM)
 _SIG = ("q_nope={dtype}[?,?,?]/?,?,1, q_pe={dtype}[?,?,?]/?,?,1, ckv={dtype}[?,?,?]/?,?,1, kpe={dtype}[?,?,?]/?,?,1, "
         "seq_lens=i32[?]/1, o={odtype}[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#{bm}, BN=#{bn}, "
         "DC=#{dc}, DR=#{dr}")
 #: per dtype and tile: the split form (float32 partials) and the direct form (num_splits = 1, o in the dtype)
-PORT_SIGNATURES = [_SIG.format(dtype=C.SHORT[d], odtype=od or C.SHORT[d], bm=bm, bn=bn, dc=DC, dr=DR)
-                   for d in DTYPES for bm, bn in TILES for od in ("f32", None)]
+PORT_SIGNATURES = [_SIG.format(dtype=C.SHORT[d], odtype=od or C.SHORT[d], bm=BM, bn=BN, dc=DC, dr=DR)
+                   for d in DTYPES for od in ("f32", None)]
 #: (batch, heads, Smax, seq_lens: a tuple, "full" or "random" (uniform in 1..Smax), num_splits)
 SHAPES = {"small": (2, 64, 256, (256, 131), 1), "ragged": (3, 12, 1000, (1000, 77, 1), None),
           "mid": (16, 128, 4096, "random", None), "large": (64, 128, 8192, "full", None)}
-
-
-def tiles(h: int) -> tuple[int, int]:
-    """(BM, BN) for H heads: one tile serves all (see TILES)."""
-    return TILES[0]
 
 
 def auto_splits(blocks: int, smax: int, sms: int) -> int:
@@ -90,8 +85,7 @@ def mla_decode(q_nope, q_pe, ckv, kpe, seq_lens, scale=None, num_splits=None, *,
         C.unit_last_stride(name, t)
     lens = C.flat("seq_lens", seq_lens)
     o = C.output(out, (b, h, DC), q_nope)
-    bm, bn = tiles(h)
-    head_blocks = C.cdiv(h, bm)
+    head_blocks = C.cdiv(h, BM)
     if num_splits is None:
         ns = auto_splits(b * head_blocks, smax, C.num_sms(q_nope.device)) if b * h else 1
     elif isinstance(num_splits, bool) or not isinstance(num_splits, int) or not 1 <= num_splits <= MAX_SPLITS:
@@ -104,14 +98,14 @@ def mla_decode(q_nope, q_pe, ckv, kpe, seq_lens, scale=None, num_splits=None, *,
     f32 = torch.float32
     if ns == 1:
         lse = torch.empty((b, h, 1), dtype=f32, device=q_nope.device)   # not needed: the result is o itself
-        C.launch((b, head_blocks, 1), kernel, (q_nope, q_pe, ckv, kpe, lens, o, lse, scale, bm, bn, DC, DR), backend)
+        C.launch((b, head_blocks, 1), kernel, (q_nope, q_pe, ckv, kpe, lens, o, lse, scale, BM, BN, DC, DR), backend)
         return o
     from .decode_combine import decode_combine
 
     parts = torch.empty((b * h, ns, DC), dtype=f32, device=q_nope.device)
     lse = torch.empty((b * h, ns), dtype=f32, device=q_nope.device)
     C.launch((b, head_blocks, ns), kernel, (q_nope, q_pe, ckv, kpe, lens, parts.view(b, h, ns * DC),
-                                            lse.view(b, h, ns), scale, bm, bn, DC, DR), backend)
+                                            lse.view(b, h, ns), scale, BM, BN, DC, DR), backend)
     decode_combine(parts, lse, backend=backend, out=o.view(b * h, DC))
     return o
 

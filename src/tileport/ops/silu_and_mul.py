@@ -12,11 +12,7 @@ from tileport.examples.silu_and_mul import silu_and_mul as kernel
 from . import _common as C
 
 DTYPES = C.FLOATS
-#: (32, 256): tileiras loops over this tile in 8-element steps (no spills) for every dtype. At (16, 256) it unrolled
-#: the whole tile for one 16-bit dtype (swiglu/silu_and_mul bf16, geglu f16), which spilled under occupancy 8's
-#: 64-register cap and ran at 56-69% of copy bandwidth against 85-95% (scripts/spill_check.py,
-#: benchmarks/results/h200/tuning/spills.json and the README there)
-BM, BN = 32, 256
+BM, BN = C.GATED_TILE   # see there: the tile every dtype compiles without spills
 SUPPORTED_D = (4096, 11008, 14336)
 PORT_SIGNATURES = C.signatures("x={dtype}[?,?]/?,1, y={dtype}[?,?]/?,1, BM=#{bm}, BN=#{bn}, HALF_TILES=#{half}",
                                dtype=DTYPES, bm=[BM], bn=[BN], half=[d // BN for d in SUPPORTED_D])

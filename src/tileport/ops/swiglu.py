@@ -7,11 +7,7 @@ from tileport.examples.swiglu import swiglu as kernel
 from . import _common as C
 
 DTYPES = C.FLOATS
-#: (32, 256): tileiras loops over this tile in 8-element steps (no spills) for every dtype. At (16, 256) it unrolled
-#: the whole tile for one 16-bit dtype (swiglu/silu_and_mul bf16, geglu f16), which spilled under occupancy 8's
-#: 64-register cap and ran at 56-69% of copy bandwidth against 85-95% (scripts/spill_check.py,
-#: benchmarks/results/h200/tuning/spills.json and the README there)
-BM, BN = 32, 256
+BM, BN = C.GATED_TILE   # see there: the tile every dtype compiles without spills
 PORT_SIGNATURES = C.signatures("gate={dtype}[?,?]/?,1, up={dtype}[?,?]/?,1, y={dtype}[?,?]/?,1, BM=#{bm}, BN=#{bn}",
                                dtype=DTYPES, bm=[BM], bn=[BN])
 
