@@ -3,11 +3,12 @@ ports are IR-equivalent, so a choice carries over; hints are compile options out
 
 attention: tileport.examples.attention at (BM, BN) x occupancy x num_worker_warps on bf16 [B*H, S, 128]
 (causal and not), each output checked against PyTorch's SDPA, next to SDPA's own time; for causal, also a
-probe-only variant running the query blocks in reverse order (longest first). mla_decode: the op wrapper
-(cutile backend) with its (BM, BN) tile and hints replaced, at B x 128 heads x Smax, full caches, TFLOP/s and % of
-copy bandwidth. flat: gelu_erf and softcap (16-bit) at 1024..8192 elements per block. prefill: mla_prefill,
-gemma_attention, attention_sinks (working tree vs committed kernel) per tile and hint. bmm: batch first or last in
-the grid. The committed kernels come from `git show HEAD:...` (run it in a checkout). Prints tables; writes JSON.
+probe-only variant running the query blocks in launch order (the committed kernel reverses them). mla_decode: the
+op wrapper (cutile backend) with its (BM, BN) tile and hints replaced, at B x 128 heads x Smax, full caches,
+TFLOP/s and % of copy bandwidth. flat: gelu_erf and softcap (16-bit) at 1024..8192 elements per block. prefill:
+mla_prefill, gemma_attention, attention_sinks (working tree vs committed kernel) per tile and hint. bmm: batch first
+or last in the grid. The committed kernels come from `git show HEAD:...` (run it in a checkout; --baseline DIR
+elsewhere). Prints tables; writes JSON.
 
     python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat|prefill|bmm] [--mla-heads16]
                                   [--reps 10]
@@ -59,6 +60,23 @@ def hinted(kernel, occ, nww):
     return kernel.replace_hints(occupancy=occ, num_worker_warps=nww)
 
 
+def measure(row: dict, label: str, call, reps: int, metrics) -> None:
+    """Time ``call`` into row["us"], add ``metrics(us)`` (derived numbers, the error against the reference) and
+    print one line; a configuration that does not compile or run is recorded with its error (a result too)."""
+    try:
+        row["us"] = timed(call, reps)
+        extra = metrics(row["us"])
+        row.update(extra)
+        print(f"{label}: {row['us']:8.1f} µs  " + "  ".join(f"{k} {v:.4g}" for k, v in extra.items()), flush=True)
+    except Exception as exc:  # noqa: BLE001
+        row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+        print(f"{label}: {row['error'][:120]}", flush=True)
+
+
+def max_err(out, ref) -> float:
+    return (out.float() - ref.float()).abs().max().item()
+
+
 def kernel_from_source(src: str, name: str, tag: str):
     """Kernel ``name`` of a module made from ``src`` (cuTile reads kernel source from files: a temporary one)."""
     import importlib.util
@@ -72,30 +90,20 @@ def kernel_from_source(src: str, name: str, tag: str):
     return getattr(module, name)
 
 
-def reversed_attention():
-    """The attention kernel with its query blocks in reverse order under CAUSAL (the longest first): a probe-only
-    variant, written from the example's source into a temporary module (cuTile reads kernel source from files)."""
-    import importlib.util
-    import tempfile
-
+def in_order_attention():
+    """The attention kernel with its query blocks in launch order (the committed one reverses them): a probe-only
+    variant made from the example's source."""
     from tileport.examples import attention as mod
 
     src = Path(mod.__file__).read_text()
-    old = "    i = ct.bid(1)\n"
-    assert old in src
-    src = src.replace(old, old + "    if CAUSAL:\n        i = ct.num_blocks(1) - 1 - i\n")
-    path = Path(tempfile.mkdtemp()) / "attention_reversed.py"
-    path.write_text(src)
-    spec = importlib.util.spec_from_file_location("attention_reversed", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.attention
+    rev = next(line for line in src.splitlines() if "i = ct.num_blocks(1) - 1 - ct.bid(1)" in line)
+    return kernel_from_source(src.replace(rev, "    i = ct.bid(1)"), "attention", "in_order")
 
 
 def attention_probe(reps: int, results: list) -> None:
     from tileport.examples.attention import attention
 
-    variants = {"attention": attention, "reversed": reversed_attention()}
+    variants = {"attention": attention, "in-order": in_order_attention()}
     torch.manual_seed(0)
     stream = torch.cuda.current_stream()
     for bh, s, d, causal in ATT_SHAPES:
@@ -109,7 +117,7 @@ def attention_probe(reps: int, results: list) -> None:
         print(f"attention [{bh}, {s}, {d}] causal={causal}: SDPA {sdpa:8.1f} µs {flops / sdpa / 1e6:6.1f} TFLOP/s",
               flush=True)
         for name, (bm, bn), (occ, nww) in itertools.product(variants, ATT_TILES, ATT_HINTS):
-            if name == "reversed" and not (causal and (occ, nww) == ATT_HINTS[1]):
+            if name == "in-order" and not (causal and (occ, nww) == ATT_HINTS[1]):
                 continue
             if (d, causal) != (128, True) and (occ, nww) not in ATT_HINTS[1:3]:
                 continue   # every hint on the causal d=128 shapes only (fewer compiles)
@@ -118,23 +126,17 @@ def attention_probe(reps: int, results: list) -> None:
             o = torch.empty_like(q)
             args = (q, k, v, o, d ** -0.5, bm, bn, d, causal)
             grid = (bh, -(-s // bm), 1)
-            try:
-                row["us"] = timed(lambda: ct.launch(stream, grid, kern, args), reps)
-                row["TFLOPs"] = flops / row["us"] / 1e6
-                row["pct_of_sdpa"] = 100 * sdpa / row["us"]
-                row["max_abs_err"] = (o.float() - ref.float()).abs().max().item()
-                print(f"  {name:9} BM={bm:3} BN={bn:3} occ={occ} nww={nww}: {row['us']:8.1f} µs {row['TFLOPs']:6.1f} "
-                      f"TFLOP/s {row['pct_of_sdpa']:5.1f}% of SDPA  err {row['max_abs_err']:.2e}", flush=True)
-            except Exception as exc:  # noqa: BLE001 — a tile that does not compile is a result too
-                row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
-                print(f"  {name:9} BM={bm:3} BN={bn:3} occ={occ} nww={nww}: {row['error'][:120]}", flush=True)
+            measure(row, f"  {name:9} BM={bm:3} BN={bn:3} occ={occ} nww={nww}",
+                    lambda: ct.launch(stream, grid, kern, args), reps,
+                    lambda us: {"TFLOPs": flops / us / 1e6, "pct_of_sdpa": 100 * sdpa / us,
+                                "max_abs_err": max_err(o, ref)})
             results.append(row)
 
 
-def mla_probe(reps: int, results: list, copy_gbps: float | None, shapes, tiles, hints) -> None:
+def mla_probe(reps: int, results: list, copy_gbps: float, shapes, tiles, hints) -> None:
     from tileport.ops import mla_decode as mod
 
-    base_kernel, base_tiles = mod.kernel, mod.TILES
+    base = mod.kernel, mod.BM, mod.BN
     try:
         for b, h, smax in shapes:
             args, kwargs = mod.sample_inputs("large", "bfloat16", "cuda")
@@ -148,26 +150,16 @@ def mla_probe(reps: int, results: list, copy_gbps: float | None, shapes, tiles, 
             for (bm, bn), (occ, nww) in itertools.product(tiles, hints):
                 row = {"kernel": "mla_decode", "shape": [b, h, smax], "BM": bm, "BN": bn, "occupancy": occ,
                        "num_worker_warps": nww}
-                mod.kernel = hinted(base_kernel, occ, nww)
-                mod.TILES = ((bm, bn), (bm, bn))
-                try:
-                    out = torch.empty_like(ref)
-                    row["us"] = timed(lambda: mod.mla_decode(*inputs, backend="cutile", out=out), reps)
-                    row["TFLOPs"] = flops / row["us"] / 1e6
-                    row["GBps"] = nbytes / row["us"] / 1e3
-                    if copy_gbps:
-                        row["pct_of_copy"] = 100 * row["GBps"] / copy_gbps
-                    row["max_abs_err_vs_current"] = (out.float() - ref.float()).abs().max().item()
-                    print(f"mla_decode {b}x{h}x{smax} BM={bm} BN={bn} occ={occ} nww={nww}: {row['us']:8.1f} µs "
-                          f"{row['TFLOPs']:6.1f} TFLOP/s {row['GBps']:6.0f} GB/s  "
-                          f"err {row['max_abs_err_vs_current']:.1e}", flush=True)
-                except Exception as exc:  # noqa: BLE001
-                    row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
-                    print(f"mla_decode {b}x{h}x{smax} BM={bm} BN={bn} occ={occ} nww={nww}: {row['error'][:120]}",
-                          flush=True)
+                mod.kernel, mod.BM, mod.BN = hinted(base[0], occ, nww), bm, bn
+                out = torch.empty_like(ref)
+                measure(row, f"mla_decode {b}x{h}x{smax} BM={bm} BN={bn} occ={occ} nww={nww}",
+                        lambda: mod.mla_decode(*inputs, backend="cutile", out=out), reps,
+                        lambda us: {"TFLOPs": flops / us / 1e6, "GBps": nbytes / us / 1e3,
+                                    "pct_of_copy": nbytes / us / 1e3 / copy_gbps * 100,
+                                    "max_abs_err_vs_current": max_err(out, ref)})
                 results.append(row)
     finally:
-        mod.kernel, mod.TILES = base_kernel, base_tiles
+        mod.kernel, mod.BM, mod.BN = base
 
 
 #: flat element-wise ops with long f32 math: elements per block, 16-bit, over the ops' large case
@@ -234,27 +226,17 @@ def prefill_probe(reps: int, results: list, baseline: str | None, case: str = "l
             runs += [("tree", base, (key, v), h) for v in values for h in hints]
         ref = mod.__dict__[name](*args, **kwargs, backend="cutile")   # the working tree's kernel and tiles
         try:
-            for tag, kern, tile, (occ, nww) in runs:
-                if tile is not None:
-                    key, v = tile
-                    for k, x in zip(key.split(","), v if "," in key else (v,)):
-                        setattr(mod, k, x)
-                mod.kernel = kern if occ is None else hinted(kern, occ, nww)
-                row = {"kernel": name, "case": case, "variant": tag, "tile": str(tile[1]),
-                       "occupancy": occ, "num_worker_warps": nww}
-                try:
-                    out = torch.empty_like(ref)
-                    row["us"] = timed(lambda: mod.__dict__[name](*args, **kwargs, backend="cutile", out=out), reps)
-                    row["TFLOPs"] = flops / row["us"] / 1e6
-                    row["max_abs_err_vs_tree"] = (out.float() - ref.float()).abs().max().item()
-                    print(f"{name:16} {tag:4} {row['tile']:28} occ={occ} nww={nww}: {row['us']:8.1f} µs "
-                          f"{row['TFLOPs']:6.1f} TFLOP/s  err {row['max_abs_err_vs_tree']:.1e}", flush=True)
-                except Exception as exc:  # noqa: BLE001
-                    row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
-                    print(f"{name:16} {tag:4} {row['tile']:28} occ={occ} nww={nww}: {row['error'][:120]}", flush=True)
-                results.append(row)
-                for k, x in saved.items():
+            for tag, kern, (key, v), (occ, nww) in runs:
+                for k, x in zip(key.split(","), v if "," in key else (v,)):
                     setattr(mod, k, x)
+                mod.kernel = kern if occ is None else hinted(kern, occ, nww)
+                row = {"kernel": name, "case": case, "variant": tag, "tile": str(v), "occupancy": occ,
+                       "num_worker_warps": nww}
+                out = torch.empty_like(ref)
+                measure(row, f"{name:16} {tag:4} {row['tile']:28} occ={occ} nww={nww}",
+                        lambda: mod.__dict__[name](*args, **kwargs, backend="cutile", out=out), reps,
+                        lambda us: {"TFLOPs": flops / us / 1e6, "max_abs_err_vs_tree": max_err(out, ref)})
+                results.append(row)
         finally:
             mod.kernel = base
             for k, x in saved.items():
@@ -280,16 +262,9 @@ def bmm_probe(reps: int, results: list, baseline: str | None) -> None:
             c = torch.empty_like(ref)
             grid = (z, -(-m // bm), -(-n // bn)) if tag == "batch-first" else (-(-m // bm), -(-n // bn), z)
             row = {"kernel": "bmm", "variant": tag, "tile": [bm, bn, bk], "torch_us": t_torch}
-            try:
-                row["us"] = timed(lambda: ct.launch(stream, grid, kern, (a, b, c, bm, bn, bk)), reps)
-                row["TFLOPs"] = flops / row["us"] / 1e6
-                row["pct_of_torch"] = 100 * t_torch / row["us"]
-                row["max_abs_err"] = (c.float() - ref.float()).abs().max().item()
-                print(f"  {tag:11} {bm}x{bn}x{bk}: {row['us']:8.1f} µs {row['TFLOPs']:6.1f} TFLOP/s "
-                      f"{row['pct_of_torch']:5.1f}% of torch  err {row['max_abs_err']:.1e}", flush=True)
-            except Exception as exc:  # noqa: BLE001
-                row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
-                print(f"  {tag:11} {bm}x{bn}x{bk}: {row['error'][:120]}", flush=True)
+            measure(row, f"  {tag:11} {bm}x{bn}x{bk}", lambda: ct.launch(stream, grid, kern, (a, b, c, bm, bn, bk)),
+                    reps, lambda us: {"TFLOPs": flops / us / 1e6, "pct_of_torch": 100 * t_torch / us,
+                                      "max_abs_err": max_err(c, ref)})
             results.append(row)
 
 
