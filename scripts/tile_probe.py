@@ -7,11 +7,13 @@ probe-only variant running the query blocks in launch order (the committed kerne
 op wrapper (cutile backend) with its (BM, BN) tile and hints replaced, at B x 128 heads x Smax, full caches,
 TFLOP/s and % of copy bandwidth. flat: gelu_erf and softcap (16-bit) at 1024..8192 elements per block. prefill:
 mla_prefill, gemma_attention, attention_sinks (working tree vs committed kernel) per tile and hint. bmm: batch first
-or last in the grid. The committed kernels come from `git show HEAD:...` (run it in a checkout; --baseline DIR
+or last in the grid. rope: the committed kernel per (BT, BH) and occupancy against two probe-only forms
+(scripts/probe_kernels.py). rows: row_softmax, layer_norm (and its two-FMA form), rms_norm at bf16 LLM shapes per
+rows per block and occupancy. The committed kernels come from `git show HEAD:...` (run it in a checkout; --baseline DIR
 elsewhere). Prints tables; writes JSON.
 
-    python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat|prefill|bmm] [--mla-heads16]
-                                  [--reps 10]
+    python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat|prefill|bmm|rope|rows]
+                                  [--mla-heads16] [--rope-committed] [--reps 10]
 """
 from __future__ import annotations
 
@@ -268,6 +270,91 @@ def bmm_probe(reps: int, results: list, baseline: str | None) -> None:
             results.append(row)
 
 
+#: rope at (tokens, heads, 128) bf16: the committed kernel per (BT, BH) and occupancy (None: its decorator's) against
+#: the probe-only forms in scripts/probe_kernels.py (the former one-store form; one 4-d pair load), all checked
+#: against the op's eager form
+ROPE_SHAPES = [(16384, 32, 128), (4096, 32, 128), (16384, 8, 128)]
+ROPE_TILES = [(8, 8), (16, 8), (4, 16), (8, 16), (2, 32), (16, 4)]
+ROPE_OCC = [None, 4, 8]
+#: with --rope-committed: the committed kernel alone, over more tiles (whole heads: 1-4 tokens x 32 heads) and hints
+ROPE_COMMITTED = ([(16384, 32, 128), (2048, 32, 128), (16384, 8, 128)],
+                  [(1, 32), (2, 32), (4, 32), (2, 16), (4, 16), (8, 8)], [None, 2, 3, 6])
+
+
+def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool = False) -> None:
+    import probe_kernels as pk
+    from tileport.examples.rope import rope as committed
+    from tileport.ops import rope as op
+
+    shapes, tiles, hints = ROPE_COMMITTED if committed_only else (ROPE_SHAPES, ROPE_TILES, ROPE_OCC)
+    stream = torch.cuda.current_stream()
+    for t, h, d in shapes:
+        half = d // 2
+        x = torch.randn(t, h, d, device="cuda", dtype=torch.bfloat16)
+        ang = torch.rand(t, half, device="cuda") * 6.283185307179586
+        cos, sin = ang.cos(), ang.sin()
+        ref = op.torch_eager(x, cos, sin)
+        nbytes = op.bytes_moved((x, cos, sin), {})
+        t_eager = timed(lambda: op.torch_eager(x, cos, sin), reps)
+        print(f"rope {t}x{h}x{d}: eager {t_eager:.1f} µs", flush=True)
+        for (bt, bh), occ in itertools.product(tiles, hints):
+            if bh > h:
+                continue
+            grid = (-(-t // bt), -(-h // bh), 1)
+            y = torch.empty_like(x)
+            runs = [("committed", committed, (x, cos, sin, y, bt, bh, half)),
+                    ("where", pk.rope_where, (x, cos, sin, y.view(t, 2 * h, half), bt, bh, 2 * bh, half)),
+                    ("pair", pk.rope_pair, (x.view(t, h, 2, half), cos, sin, y.view(t, h, 2, half), bt, bh, half))]
+            for tag, kern, args in runs[:1] if committed_only else runs:
+                kern = kern if occ is None else hinted(kern, occ, None)
+                row = {"kernel": f"rope_{tag}", "shape": [t, h, d], "tile": [bt, bh], "occupancy": occ,
+                       "eager_us": t_eager}
+                y.zero_()
+                measure(row, f"  {tag:9} BT={bt:2} BH={bh:2} occ={occ}",
+                        lambda: ct.launch(stream, grid, kern, args), reps,
+                        lambda us: {"pct_of_copy": 100 * nbytes / us / 1e3 / copy_gbps,
+                                    "max_abs_err": max_err(y, ref)})
+                results.append(row)
+
+
+#: row kernels at 16-bit LLM shapes: rows per block x occupancy (the committed BM is ops._common.ROWS_PER_BLOCK),
+#: and layer_norm's two-FMA form
+ROWS_SHAPES = [(8192, 4096), (16384, 2048), (16384, 8192)]
+ROWS_BM = [1, 2, 4]
+ROWS_OCC = [4, 8]
+
+
+def rows_probe(reps: int, results: list, copy_gbps: float) -> None:
+    import importlib
+
+    import probe_kernels as pk
+
+    stream = torch.cuda.current_stream()
+    for m, n in ROWS_SHAPES:
+        for dtype in ("bfloat16",):
+            x = torch.randn(m, n, device="cuda", dtype=getattr(torch, dtype))
+            w = torch.randn(n, device="cuda", dtype=x.dtype)
+            b = torch.randn(n, device="cuda", dtype=x.dtype)
+            y = torch.empty_like(x)
+            refs = {"row_softmax": torch.softmax(x.float(), -1),
+                    "layer_norm": torch.nn.functional.layer_norm(x.float(), (n,), w.float(), b.float()),
+                    "rms_norm": None}
+            for name, ref in refs.items():
+                mod = importlib.import_module(f"tileport.ops.{name}")
+                kernels = [("committed", mod.kernel)] + ([("fma", pk.layer_norm_fma)] if name == "layer_norm" else [])
+                nbytes = 2 * x.numel() * x.element_size()
+                for (tag, base), bm, occ in itertools.product(kernels, ROWS_BM, ROWS_OCC):
+                    kern = hinted(base, occ, None)
+                    args = {"row_softmax": (x, y, bm, n), "layer_norm": (x, w, b, y, 1.0 / n, 1e-5, bm, n),
+                            "rms_norm": (x, w, y, 1.0 / n, 1e-6, bm, n)}[name]
+                    row = {"kernel": f"{name}_{tag}", "dtype": dtype, "shape": [m, n], "BM": bm, "occupancy": occ}
+                    measure(row, f"{name:11} {tag:9} {dtype:8} {m}x{n} BM={bm} occ={occ}",
+                            lambda: ct.launch(stream, (-(-m // bm), 1, 1), kern, args), reps,
+                            lambda us: {"pct_of_copy": 100 * nbytes / us / 1e3 / copy_gbps,
+                                        **({"max_abs_err": max_err(y, ref)} if ref is not None else {})})
+                    results.append(row)
+
+
 def copy_bandwidth() -> float:
     """Device-to-device copy GB/s (reads + writes) of a 1 GiB buffer."""
     x = torch.empty(1 << 29, dtype=torch.float16, device="cuda")
@@ -279,13 +366,15 @@ def copy_bandwidth() -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
-    ap.add_argument("--only", choices=["attention", "mla_decode", "flat", "prefill", "bmm"])
+    ap.add_argument("--only", choices=["attention", "mla_decode", "flat", "prefill", "bmm", "rope", "rows"])
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--case", default="large", choices=["large", "mid"], help="prefill: the ops' sample case "
                     "(mid: gemma_attention at head dim 128)")
     ap.add_argument("--baseline", help="a folder with the committed examples/<op>.py (where git is missing)")
     ap.add_argument("--mla-wide", action="store_true", help="mla_decode: BN 128 against 64")
     ap.add_argument("--mla-heads16", action="store_true", help="mla_decode: the 16-head tile against the 64-head one")
+    ap.add_argument("--rope-committed", action="store_true", help="rope: the committed kernel over more tiles and "
+                    "hints only")
     opts = ap.parse_args()
     results: list = []
     copy = copy_bandwidth()
@@ -306,6 +395,12 @@ def main() -> None:
         save()
     if opts.only in (None, "flat"):
         flat_probe(opts.reps, results, copy)
+        save()
+    if opts.only in (None, "rope"):
+        rope_probe(opts.reps, results, copy, opts.rope_committed)
+        save()
+    if opts.only in (None, "rows"):
+        rows_probe(opts.reps, results, copy)
         save()
     if opts.only in (None, "mla_decode"):
         if opts.mla_wide:

@@ -48,7 +48,7 @@ def proven_batch(tmp_path_factory):
 
 #: the examples whose ports need `unsafe` (each site in the verdict): grid-stride loops, permuted or reversed block
 #: order, gathers, scatters, atomics
-UNSAFE_EXAMPLES = ("persistent_scale", "attention", "mla_prefill", "gemma_attention", "attention_sinks", "bmm",
+UNSAFE_EXAMPLES = ("persistent_scale", "attention", "mla_prefill", "gemma_attention", "attention_sinks", "bmm", "rope",
                    "token_gather", "token_scatter", "histogram", "flash_decode", "gemma_decode",
                    "gated_delta_recurrent", "gated_delta_chunked", "moe_align_block", "fused_moe")
 
@@ -214,8 +214,28 @@ def test_float_constants_get_one_entry_per_value(tmp_path):
 
 #: constructs proven on a small kernel of their own (no example op uses them yet): name → (source, signatures)
 SMALL_KERNELS = {
-    # ct.scatter into an f16/bf16 array needs no literal of that dtype (a gather's padding value does, and stays
-    # refused)
+    # ct.gather from an f16/bf16 array, masked (padding 0, spelled as the type's ZERO: cutile has no half literal)
+    # and with check_bounds=False (no mask, the padding operand all the same)
+    "g16": ("""
+@ct.kernel
+def g16(x, idx, y, n: int, B: ct.Constant[int]):
+    i = ct.load(idx, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    t = ct.gather(x, i, mask=i < n, padding_value=0.0)
+    u = ct.gather(x, ct.where(i < n, i, 0), check_bounds=False)
+    ct.store(y, index=(ct.bid(0),), tile=t + u)
+""", ["x=bf16[?]/1, idx=i32[?]/1, y=bf16[?]/1, n=i32, B=#1024", "x=f16[?]/1, idx=i32[?]/1, y=f16[?]/1, n=i32, B=#1024"]),
+    # a helper imported from another module (gelu_erf's erf, whose Horner steps are fmas at that file's lines),
+    # inlined next to an fma of the kernel's own
+    "xerf": ("""
+from tileport.examples.gelu_erf import erf
+
+
+@ct.kernel
+def xerf(x, y, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=(ct.bid(0),), tile=erf(t) * 2.0 + t)
+""", ["x=f32[?]/1, y=f32[?]/1, B=#1024"]),
+    # ct.scatter into an f16/bf16 array needs no literal of that dtype
     "sc16": ("""
 @ct.kernel
 def sc16(x, idx, y, n: int, B: ct.Constant[int]):

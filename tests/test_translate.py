@@ -289,6 +289,73 @@ def test_a_store_at_a_one_to_one_block_index_is_unchecked_with_its_argument(tmp_
         emit(tmp_path, body.replace("index=(z, i, ct.bid(1)), tile", "index=(z, i, ct.bid(2)), tile"), sig)
 
 
+
+def test_an_array_stored_in_parts_chains_its_parts_and_refuses_other_maps(tmp_path):
+    """Two stores of y at the block's ids and literal tile indices 0 and 1 (the halves of a head): each part through
+    the unchecked partition with its SAFETY argument and unsafe site, the second view starting from the first
+    part's token (the order cuTile Python gives them). Parts at another block map, or as tiles of another shape,
+    could overlap another block's part: refused."""
+    body = """
+    @ct.kernel
+    def k(x, y, B: ct.Constant[int]):
+        i = ct.bid(0)
+        t = ct.load(x, index=(i, 0), shape=(B, B), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, index=(i, 0), tile=t)
+        ct.store(y, index=(i, 1), tile=t * 2.0)
+    """
+    sig = "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16"
+    e = emit(tmp_path, body, sig)
+    rs = "\n".join(e.body)
+    assert "y_tiles.store_unchecked(t, [i, 0i32])" in rs and "[i, 1i32]" in rs, rs
+    assert "let y_token: Token = get_partition_token_mut(&y_tiles);" in rs
+    assert "make_partition_view_mut(y, shape![B, B], padding::None, y_token)" in rs
+    assert rs.count("// SAFETY:") == 2 and "all 2 stores of y use this map" in rs
+    assert [site["line"] for site in e.unsafe_sites] == [9, 10]
+    assert len(e.preconditions) == 1 and "2 tiles of y (its parts)" in e.preconditions[0]
+    for other in ("index=(0, i), tile=t * 2.0", "index=(ct.num_blocks(0) - 1 - i, 1), tile=t * 2.0"):
+        with pytest.raises(Unsupported, match="store-other") as exc:
+            emit(tmp_path, body.replace("index=(i, 1), tile=t * 2.0", other), sig)
+        assert exc.value.line == 10
+    with pytest.raises(Unsupported, match="tiles of different shapes"):
+        emit(tmp_path, body.replace("B: ct.Constant[int]", "B: ct.Constant[int], C: ct.Constant[int]").replace(
+            "tile=t * 2.0", "tile=ct.load(x, index=(i, 0), shape=(B, C), padding_mode=ct.PaddingMode.ZERO)"),
+            sig + ", C=#32", consts=("B", "C"))
+
+
+def test_a_helper_imported_from_another_module_is_inlined_with_that_files_positions(tmp_path):
+    """`from .steps import step` (relative, in a package) and `from steps import step as s2`: each call inlines the
+    helper; its fmas are matched at (its file, line, col) and a refusal inside it names its own file and line."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "steps.py").write_text(HEADER + textwrap.dedent("""
+    @ct.function
+    def step(a, b):
+        return a * b + b
+    """))
+    src = pkg / "k.py"
+    src.write_text(HEADER + "from .steps import step\n\n\n" + textwrap.dedent("""
+    @ct.kernel
+    def k(x, y, B: ct.Constant[int]):
+        t = ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, index=(ct.bid(0),), tile=step(t, t))
+    """))
+    sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#16"), ["x", "y", "B"], "k")
+    steps = str((pkg / "steps.py").resolve())
+    e = emit_kernel(src, "k", sig, {"B"}, {(steps, 7, 11): 1})   # the fma of `a * b + b` (line 7, col 11)
+    rs = "\n".join(e.body)
+    assert "// step(..), a @ct.function inlined" in rs and "fma(" in rs, rs
+    e = emit_kernel(src, "k", sig, {"B"}, {})   # no fma there in the reference: a product and a sum
+    assert "fma(" not in "\n".join(e.body)
+    (pkg / "steps.py").write_text(HEADER + textwrap.dedent("""
+    @ct.function
+    def step(a, b):
+        return ct.cumprod(a, axis=0) + b
+    """))
+    with pytest.raises(Unsupported) as exc:
+        emit_kernel(src, "k", sig, {"B"}, {})
+    assert exc.value.file == steps and exc.value.line == 7
+
 def test_a_block_index_bound_in_a_branch_owns_no_store(tmp_path):
     """`i` is a block id on one path of a runtime `if` only: blocks on the two paths could store the same tile, so
     the store is refused (reversed or plain, or reversed from a block id bound in the branch)."""

@@ -1243,7 +1243,14 @@ pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len
                 0 => {
                     let op = "fused_moe::fused_moe_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 6, 1])?;
-                    let arg_a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_a = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "a",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
                     let arg_w = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
@@ -1258,7 +1265,14 @@ pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len
                         rt::borrow::<f32>(op, &t[3], "topk_weights", (DTYPE_F32, "f32"), 1, dev)?;
                     let arg_sorted_ids =
                         rt::borrow::<i32>(op, &t[4], "sorted_ids", (DTYPE_I32, "i32"), 1, dev)?;
-                    let arg_out = rt::borrow::<f32>(op, &t[5], "out", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_out = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[5],
+                        "out",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
                     let key = rt::spec_key(
                         op,
                         g,
@@ -1295,7 +1309,14 @@ pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len
                 1 => {
                     let op = "fused_moe::fused_moe_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 6, 1])?;
-                    let arg_a = rt::borrow::<f32>(op, &t[0], "a", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_a = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "a",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
                     let arg_w = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
@@ -1310,7 +1331,14 @@ pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len
                         rt::borrow::<f32>(op, &t[3], "topk_weights", (DTYPE_F32, "f32"), 1, dev)?;
                     let arg_sorted_ids =
                         rt::borrow::<i32>(op, &t[4], "sorted_ids", (DTYPE_I32, "i32"), 1, dev)?;
-                    let arg_out = rt::borrow::<f32>(op, &t[5], "out", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_out = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[5],
+                        "out",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
                     let key = rt::spec_key(
                         op,
                         g,
@@ -4501,7 +4529,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
             match tp_call.entry {
                 0 => {
                     let op = "rope::rope_f16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 0])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 0])?;
                     let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
@@ -4512,7 +4540,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                     )?;
                     let arg_cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 2, dev)?;
                     let arg_sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut arg_y = rt::borrow::<cutile::half::f16>(
+                    let arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "y",
@@ -4527,14 +4555,10 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                     );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::rope::port::rope_f16(
-                            &arg_x,
-                            &arg_cos,
-                            &arg_sin,
-                            (&mut arg_y).partition(rt::tile([g[0], g[2], g[3]])),
-                        )
-                        .generics(rt::generic_strings(g))
-                        .grid(grid);
+                        let launch =
+                            ports::rope::port::rope_f16(&arg_x, &arg_cos, &arg_sin, &arg_y)
+                                .generics(rt::generic_strings(g))
+                                .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
                         launch
@@ -4545,7 +4569,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                 }
                 1 => {
                     let op = "rope::rope_bf16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [4, 4, 0])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 0])?;
                     let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
@@ -4556,7 +4580,7 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                     )?;
                     let arg_cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 2, dev)?;
                     let arg_sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
+                    let arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "y",
@@ -4571,14 +4595,10 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                     );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::rope::port::rope_bf16(
-                            &arg_x,
-                            &arg_cos,
-                            &arg_sin,
-                            (&mut arg_y).partition(rt::tile([g[0], g[2], g[3]])),
-                        )
-                        .generics(rt::generic_strings(g))
-                        .grid(grid);
+                        let launch =
+                            ports::rope::port::rope_bf16(&arg_x, &arg_cos, &arg_sin, &arg_y)
+                                .generics(rt::generic_strings(g))
+                                .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
                         launch

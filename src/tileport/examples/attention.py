@@ -19,8 +19,9 @@ DEMO_SIGNATURE = ("q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1
 
 
 @ct.function
-def _online(s, qk, tv, m, l, acc):
-    """One key tile of the online softmax on raw logits s (qk = scale * log2(e)): new running max, sum, accumulator."""
+def online_step(s, qk, tv, m, l, acc):
+    """One key tile of the online softmax on raw logits s (qk = scale * log2(e)): new running max, sum, accumulator.
+    Shared with tileport.examples.mla_prefill (which imports it; the translator inlines it from this file)."""
     m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
     mq = m_new * qk
     p = ct.exp2(s * qk - mq, flush_to_zero=True)
@@ -54,7 +55,7 @@ def attention(q, k, v, o, scale: float, BM: ct.Constant[int], BN: ct.Constant[in
         tk = ct.reshape(ct.load(k, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
         tv = ct.reshape(ct.load(v, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
         s = ct.mma(tq, ct.transpose(tk), ct.full((BM, BN), 0, dtype=ct.float32))
-        m, l, acc = _online(s, qk, tv, m, l, acc)
+        m, l, acc = online_step(s, qk, tv, m, l, acc)
     rows = ct.reshape(i * BM + ct.arange(BM, dtype=ct.int32), (BM, 1))
     for j in range(full, n_tiles):
         tk = ct.reshape(ct.load(k, index=(z, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO), (BN, D))
@@ -65,5 +66,5 @@ def attention(q, k, v, o, scale: float, BM: ct.Constant[int], BN: ct.Constant[in
             s = ct.where((cols < sk) & (cols <= rows), s, -1.0e30)
         else:
             s = ct.where(cols < sk, s, -1.0e30)
-        m, l, acc = _online(s, qk, tv, m, l, acc)
+        m, l, acc = online_step(s, qk, tv, m, l, acc)
     ct.store(o, index=(z, i, 0), tile=ct.reshape(ct.astype(acc / l, o.dtype), (1, BM, D)))

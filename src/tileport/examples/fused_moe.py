@@ -7,20 +7,20 @@ assignment, and then all its real assignments share that assignment's expert, or
 (j, b) takes the b-th BM slots and the j-th BN columns of the result: the expert is topk_ids[sorted_ids[b*BM]]
 (a sentinel block runs no K step and writes nothing); each K step gathers the BM activation rows of the block's
 tokens (t = a // K, from the f32 quotient (a + 1/2) * inv_topk, exact for n < 2^22) — gathers read rank-1 arrays,
-so `a` is x flattened, read at t*Kd + kk — converts them to w's dtype, loads the expert's [BN, BK] weight tile with
-a tiled load and accumulates a[BM, BK] @ w^T in f32 with ct.mma. The rows are scaled by their routing weights and
+so `a` is x flattened, read at t*Kd + kk — loads the expert's [BN, BK] weight tile with a tiled load and accumulates
+a[BM, BK] @ w^T in f32 with ct.mma. The rows are scaled by their routing weights, rounded to out's dtype and
 scattered to out, flat [n * N], at a*N + col (sentinel rows and columns past N masked off).
 
-`a` and out are f32 because the port takes no 16-bit gather or scatter (cutile 0.3.1 has no half-precision
-padding literal; the host converts); w is f16 or bf16, [E, N, Kd] (nn.Linear's layout).
+a, w and out share one dtype, f16 or bf16; w is [E, N, Kd] (nn.Linear's layout). (Until 2026-11-30 `a` and out
+were f32 copies made by the host: the port took no 16-bit gather then.)
 
 grid = (cdiv(N, BN), len(sorted_ids) / BM, 1): the column tiles of one slot block run side by side, so its gathered
 rows and its expert's weights are reused while in L2.
 """
 import cuda.tile as ct
 
-DEMO_SIGNATURE = ("a=f32[?]/1, w=bf16[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1, sorted_ids=i32[?]/1, "
-                  "out=f32[?]/1, inv_topk=f32, BM=#64, BN=#128, BK=#64, BMK=#4096")
+DEMO_SIGNATURE = ("a=bf16[?]/1, w=bf16[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1, sorted_ids=i32[?]/1, "
+                  "out=bf16[?]/1, inv_topk=f32, BM=#64, BN=#128, BK=#64, BMK=#4096")
 
 
 @ct.kernel(occupancy=2)
@@ -51,8 +51,8 @@ def fused_moe(a, w, topk_ids, topk_weights, sorted_ids, out, inv_topk: float, BM
         ta = ct.reshape(ct.gather(a, at, mask=live, padding_value=0.0), (BM, BK))
         tw = ct.reshape(ct.load(w, index=(expert, j, k), shape=(1, BN, BK), padding_mode=ct.PaddingMode.ZERO),
                         (BN, BK))
-        acc = ct.mma(ct.astype(ta, w.dtype), ct.transpose(tw), acc)
+        acc = ct.mma(ta, ct.transpose(tw), acc)
     scale = ct.gather(topk_weights, ids, mask=ids < n, padding_value=0.0)
     acc = acc * ct.reshape(scale, (BM, 1))
     cols = ct.reshape(j * BN + ct.arange(BN, dtype=ct.int32), (1, BN))
-    ct.scatter(out, ct.reshape(ids * cols_n, (BM, 1)) + cols, acc, mask=real & (cols < cols_n))
+    ct.scatter(out, ct.reshape(ids * cols_n, (BM, 1)) + cols, ct.astype(acc, out.dtype), mask=real & (cols < cols_n))

@@ -17,19 +17,11 @@ grid = (B*H, cdiv(S, BM), 1). Query and key lengths are equal (self-attention pr
 """
 import cuda.tile as ct
 
+from tileport.examples.attention import online_step   # the online-softmax step, shared
+
 DEMO_SIGNATURE = ("q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, k_nope=bf16[?,?,?]/?,?,1, "
                   "k_pe=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, heads=i32, scale=f32, "
                   "BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#true")
-
-
-@ct.function
-def _online(s, qk, tv, m, l, acc):
-    """One key tile of the online softmax on raw scores s (qk = scale * log2(e)): new running max, sum, accumulator."""
-    m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
-    mq = m_new * qk
-    p = ct.exp2(s * qk - mq, flush_to_zero=True)
-    alpha = ct.exp2(m * qk - mq, flush_to_zero=True)
-    return m_new, l * alpha + ct.sum(p, axis=1, keepdims=True), ct.mma(ct.astype(p, tv.dtype), tv, acc * alpha)
 
 
 @ct.function
@@ -71,7 +63,7 @@ def mla_prefill(q_nope, q_pe, k_nope, k_pe, v, o, heads: int, scale: float, BM: 
         tkp = ct.reshape(ct.load(k_pe, index=(b, j, 0), shape=(1, BN, DR), padding_mode=ct.PaddingMode.ZERO),
                          (BN, DR))
         tv = ct.reshape(ct.load(v, index=(z, j, 0), shape=(1, BN, DV), padding_mode=ct.PaddingMode.ZERO), (BN, DV))
-        m, l, acc = _online(_scores(tqn, tqp, tkn, tkp, zero), qk, tv, m, l, acc)
+        m, l, acc = online_step(_scores(tqn, tqp, tkn, tkp, zero), qk, tv, m, l, acc)
     rows = ct.reshape(i * BM + ct.arange(BM, dtype=ct.int32), (BM, 1))
     for j in range(full, n_tiles):
         tkn = ct.reshape(ct.load(k_nope, index=(z, j, 0), shape=(1, BN, DN), padding_mode=ct.PaddingMode.ZERO),
@@ -85,5 +77,5 @@ def mla_prefill(q_nope, q_pe, k_nope, k_pe, v, o, heads: int, scale: float, BM: 
             s = ct.where((cols < sk) & (cols <= rows), s, -1.0e30)
         else:
             s = ct.where(cols < sk, s, -1.0e30)
-        m, l, acc = _online(s, qk, tv, m, l, acc)
+        m, l, acc = online_step(s, qk, tv, m, l, acc)
     ct.store(o, index=(z, i, 0), tile=ct.reshape(ct.astype(acc / l, o.dtype), (1, BM, DV)))

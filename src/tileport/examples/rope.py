@@ -3,29 +3,25 @@ the head dimension and the token's cos/sin rows,
 
     y1 = x1 * cos - x2 * sin        y2 = x2 * cos + x1 * sin
 
-Block (i, h) owns BT tokens x BH heads: it loads each half of x [tokens, heads, 2 * HALF] once (tile index 0 and 1
-along the head dimension) and the tokens' cos/sin rows, computes both halves in f32 and stores them as one tile of
-y viewed [tokens, 2 * heads, HALF] (row 2 * head + half), built as (BT, BH, 2, HALF) with a where over the half
-axis — one store, because a block writes exactly its own tile of y. BH2 is 2 * BH (the translator takes tile
-dimensions that are constants, not expressions of them). grid = (cdiv(tokens, BT), cdiv(heads, BH), 1).
+Block (i, h) owns BT tokens x BH heads: it loads each half of x [tokens, heads, 2 * HALF] as one tile (tile index 0
+and 1 along the head dimension) and the tokens' cos/sin rows (broadcast over the heads), computes in f32 and stores
+each half of y on its own, at the same tile indices. grid = (cdiv(tokens, BT), cdiv(heads, BH), 1).
+
+Two stores, not one (BT, 2 * BH, HALF) tile built with a where over the halves: that form ran at 48-51% of copy
+bandwidth, this one at up to 76% with (BT, BH) = (2, 32) under occupancy 4 (benchmarks/results/h200/tuning/rope).
 """
 import cuda.tile as ct
 
-DEMO_SIGNATURE = ("x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#8, BH=#8, "
-                  "BH2=#16, HALF=#64")
+DEMO_SIGNATURE = "x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#2, BH=#32, HALF=#64"
 
 
-@ct.kernel
-def rope(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], BH2: ct.Constant[int],
-         HALF: ct.Constant[int]):
+@ct.kernel(occupancy=4)  # without the hint the two-store form ran 1.4-2.6x slower (tuning/rope)
+def rope(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], HALF: ct.Constant[int]):
     i = ct.bid(0)
     h = ct.bid(1)
-    x1 = ct.load(x, index=(i, h, 0), shape=(BT, BH, HALF), padding_mode=ct.PaddingMode.ZERO)
-    x2 = ct.load(x, index=(i, h, 1), shape=(BT, BH, HALF), padding_mode=ct.PaddingMode.ZERO)
-    x1 = ct.reshape(ct.astype(x1, ct.float32), (BT, BH, 1, HALF))
-    x2 = ct.reshape(ct.astype(x2, ct.float32), (BT, BH, 1, HALF))
-    c = ct.reshape(ct.load(cos, index=(i, 0), shape=(BT, HALF), padding_mode=ct.PaddingMode.ZERO), (BT, 1, 1, HALF))
-    s = ct.reshape(ct.load(sin, index=(i, 0), shape=(BT, HALF), padding_mode=ct.PaddingMode.ZERO), (BT, 1, 1, HALF))
-    first = ct.reshape(ct.arange(2, dtype=ct.int32), (1, 1, 2, 1)) == 0
-    out = ct.where(first, x1 * c - x2 * s, x2 * c + x1 * s)
-    ct.store(y, index=(i, h, 0), tile=ct.reshape(ct.astype(out, y.dtype), (BT, BH2, HALF)))
+    x1 = ct.astype(ct.load(x, index=(i, h, 0), shape=(BT, BH, HALF), padding_mode=ct.PaddingMode.ZERO), ct.float32)
+    x2 = ct.astype(ct.load(x, index=(i, h, 1), shape=(BT, BH, HALF), padding_mode=ct.PaddingMode.ZERO), ct.float32)
+    c = ct.reshape(ct.load(cos, index=(i, 0), shape=(BT, HALF), padding_mode=ct.PaddingMode.ZERO), (BT, 1, HALF))
+    s = ct.reshape(ct.load(sin, index=(i, 0), shape=(BT, HALF), padding_mode=ct.PaddingMode.ZERO), (BT, 1, HALF))
+    ct.store(y, index=(i, h, 0), tile=ct.astype(x1 * c - x2 * s, y.dtype))
+    ct.store(y, index=(i, h, 1), tile=ct.astype(x2 * c + x1 * s, y.dtype))

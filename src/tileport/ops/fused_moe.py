@@ -8,9 +8,9 @@ it gathers its tokens' activation rows, multiplies them by the block's expert's 
 steps, f32 accumulation), scales each row by its routing weight and scatters the rows to their place in out.
 Blocks of padding only are skipped.
 
-The port takes no 16-bit gather or scatter (cutile 0.3.1 has no half-precision padding literal), so the kernel
-gathers from an f32 copy of a (exact) and scatters f32 rows into a scratch [T*K*N] buffer, rounded once into out
-(torch's copy_, round to nearest even): two host-side conversions a 16-bit gather/scatter would remove.
+The kernel gathers a's rows and scatters its rows into out in their own dtype, each result rounded once (to
+nearest even) from the f32 accumulator. (Until 2026-11-30 the host staged a as an f32 copy and out through an f32
+[T*K*N] scratch buffer: the port took no 16-bit gather then.)
 
 Limits: E <= 256, T*K <= 2^22, T*K*N < 2^31, block_size in BLOCK_SIZES, at most 65535 blocks of block_size slots.
 Expert ids outside [0, E) are dropped by the alignment: their rows of out are left unspecified.
@@ -23,13 +23,13 @@ from . import _common as C
 from . import moe_align_block as align
 
 DTYPES = C.HALVES
-AUX_DTYPES = ("float32",)   # the f32 activations and result the kernel gathers from and scatters to; topk_weights
+AUX_DTYPES = ("float32",)   # topk_weights
 BLOCK_SIZES = (16, 64, 128)   # BM: the slots of a block (moe_align_block's block_size)
 BN, BK = 128, 64
 MAX_GRID_Y = 65535   # CUDA's limit on grid dimension 1 (the slot blocks)
-PORT_SIGNATURES = C.signatures("a=f32[?]/1, w={dtype}[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1, "
-                               "sorted_ids=i32[?]/1, out=f32[?]/1, inv_topk=f32, BM=#{t[0]}, BN=#{t[1]}, BK=#{t[2]}, "
-                               "BMK=#{t[3]}", dtype=DTYPES, t=[(bm, BN, BK, bm * BK) for bm in BLOCK_SIZES])
+PORT_SIGNATURES = C.signatures("a={dtype}[?]/1, w={dtype}[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1, "
+                               "sorted_ids=i32[?]/1, out={dtype}[?]/1, inv_topk=f32, BM=#{t[0]}, BN=#{t[1]}, "
+                               "BK=#{t[2]}, BMK=#{t[3]}", dtype=DTYPES, t=[(bm, BN, BK, bm * BK) for bm in BLOCK_SIZES])
 #: (tokens T, hidden Kd, expert output N, experts E, choices per token K, experts no token chooses)
 SHAPES = {"small": (64, 256, 256, 8, 2, (5,)), "ragged": (77, 200, 300, 12, 3, (3, 7)),
           "mid": (1024, 2048, 1408, 64, 6, ()), "large": (8192, 2048, 2816, 64, 8, ())}
@@ -79,11 +79,9 @@ def fused_moe(a, w, topk_ids, topk_weights, block_size=64, *, backend=None, out=
         C.launch((0, 0, 0), kernel, (), backend)   # checks the backend's name, launches nothing
         return y.zero_()   # an empty sum (Kd = 0) is 0
     sorted_ids = align.moe_align_block(topk_ids, experts, block_size, backend=backend)
-    a32 = torch.empty((t, depth), dtype=torch.float32, device=a.device).copy_(a)   # exact; contiguous
-    scratch = torch.empty((n * n_out,), dtype=torch.float32, device=a.device)
-    C.launch(grid, kernel, (a32.view(-1), w, ids, weights, sorted_ids, scratch, 1.0 / k, block_size, BN, BK,
+    flat_a = a.contiguous().view(-1)   # the gather reads a flat (a copy only when a has other strides)
+    C.launch(grid, kernel, (flat_a, w, ids, weights, sorted_ids, y.view(-1), 1.0 / k, block_size, BN, BK,
                             block_size * BK), backend)
-    y.copy_(scratch.view(t, k, n_out))
     return y
 
 
@@ -137,7 +135,7 @@ def tolerance(dtype):
 
 
 def bytes_moved(args, kwargs):
-    """a, w, the routing and out, each once (the f32 staging of a and of the result is not counted)."""
+    """a, w, the routing and out, each once."""
     a, w, ids, weights = args
     return C.nbytes(a, w, ids, weights) + ids.numel() * w.shape[1] * a.element_size()
 

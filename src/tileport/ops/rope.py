@@ -1,6 +1,7 @@
 """rope: rotary position embedding in the rotate-half form, y = x * cos + rotate_half(x) * sin, for x [tokens,
 heads, head_dim] (f16/bf16, head_dim 64 or 128) and f32 cos/sin [tokens, head_dim / 2]; computed in f32, one block
-per BT tokens x BH heads, both halves of the head dimension (tileport.examples.rope)."""
+per BT tokens x BH heads, each half of the head dimension loaded and stored as a tile of its own
+(tileport.examples.rope)."""
 from __future__ import annotations
 
 from tileport.examples.rope import rope as kernel
@@ -10,7 +11,10 @@ from . import _common as C
 DTYPES = C.HALVES
 AUX_DTYPES = ("float32",)  # the cos/sin tables
 HALVES = (32, 64)
-HEAD_BLOCKS = (1, 8)
+#: heads per block: all 32 of a 32-head (or wider) model in one block (2 tokens per block at head dim 128: 76% of copy
+#: bandwidth, against 66% with 16 heads x 4 tokens and 52% with 8 x 8; benchmarks/results/h200/tuning/rope), else 8
+#: (fewer heads: one block column, masked) or 1
+HEAD_BLOCKS = (1, 8, 32)
 #: elements of one half-tile (BT x BH x HALF): 4096, so a block moves 16 KB of 16-bit x in and out. One token per
 #: block (the earlier layout, 2 x 512 elements) ran at 38% of copy bandwidth (benchmarks/results/h200/perf).
 HALF_TILE = 4096
@@ -21,9 +25,13 @@ def tokens_per_block(bh: int, half: int) -> int:
 
 
 TEMPLATE = ("x={dtype}[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y={dtype}[?,?,?]/?,?,1, BT=#{bt}, BH=#{bh}, "
-            "BH2=#{bh2}, HALF=#{half}")
-PORT_SIGNATURES = [TEMPLATE.format(dtype=C.SHORT[d], bt=tokens_per_block(bh, half), bh=bh, bh2=2 * bh, half=half)
+            "HALF=#{half}")
+PORT_SIGNATURES = [TEMPLATE.format(dtype=C.SHORT[d], bt=tokens_per_block(bh, half), bh=bh, half=half)
                    for d in DTYPES for bh in HEAD_BLOCKS for half in HALVES]
+
+
+def heads_per_block(h: int) -> int:
+    return HEAD_BLOCKS[-1] if h >= HEAD_BLOCKS[-1] else C.bucket(min(h, 8), HEAD_BLOCKS, "heads per block")
 #: (tokens, heads, head_dim)
 SHAPES = {"small": (16, 8, 128), "ragged": (37, 6, 64), "mid": (2048, 32, 128), "large": (16384, 32, 128)}
 
@@ -42,12 +50,10 @@ def rope(x, cos, sin, *, backend=None, out=None):
         if table.get_device() != x.get_device():
             raise ValueError(f"{name} is on {table.device}, x on {x.device}")
     cs, sn = C.rows("cos", cos), C.rows("sin", sin)
-    bh = C.bucket(min(h, HEAD_BLOCKS[-1]), HEAD_BLOCKS, "heads per block")
+    bh = heads_per_block(h)
     y = C.output(out, (t, h, d), x)
     bt = tokens_per_block(bh, d // 2)
-    # y as [tokens, 2 * heads, half]: row 2 * head + j is half j of a head (y is fresh or checked contiguous)
-    y_rows = y.view(t, 2 * h, d // 2)
-    C.launch((C.cdiv(t, bt), C.cdiv(h, bh), 1), kernel, (x, cs, sn, y_rows, bt, bh, 2 * bh, d // 2), backend)
+    C.launch((C.cdiv(t, bt), C.cdiv(h, bh), 1), kernel, (x, cs, sn, y, bt, bh, d // 2), backend)
     return y
 
 

@@ -24,6 +24,7 @@ from ..spec import signature as sigmod
 from ..toolchain.locate import CudaTree, run_tool
 from ..translate.emit import Unsupported, emit_kernel
 from ..translate.guide import op_locations
+from ..translate.helpers import helper_files
 
 Progress = Callable[[str], None]
 
@@ -78,9 +79,12 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     consts = constant_params(kernel.kernel)
     source = Path(spec["kernel"]["source"])
     fma: dict = {}
+    others = helper_files(source, kernel.name)   # helpers imported from other files: their fmas sit at their lines
     for v in spec["variants"]:  # the most fmas any variant has at each position (variants share one body)
-        for loc, n in op_locations(tree, port_dir / v["ir"]["bytecode"], source).get("fma", {}).items():
-            fma[loc] = max(fma.get(loc, 0), n)
+        for where in (source, *others):
+            for loc, n in op_locations(tree, port_dir / v["ir"]["bytecode"], where).get("fma", {}).items():
+                key = loc if where == source else (str(where), *loc)
+                fma[key] = max(fma.get(key, 0), n)
     groups: list[tuple[object, list[dict]]] = []  # distinct Rust bodies, each with the variants it serves
     for v in spec["variants"]:
         sig = sigmod.bind(sigmod.parse(v["signature"]), kernel.param_names, kernel.name)

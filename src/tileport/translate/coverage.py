@@ -55,7 +55,8 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a block-owned output; a literal 0 "
               "at dimension k > 0 is accepted under the recorded precondition that the grid has extent 1 there",
               "`out.store(t)`", S, "vector_add"),
-    Construct("store-other", "any other `ct.store` (other index, several stores, read-and-write arrays)",
+    Construct("store-other", "any other `ct.store` (other index, several stores at different block maps, "
+              "read-and-write arrays)",
               "`unsafe` partition_full_mut / pointer stores", P, None),
     Construct("arith-tile", "`a + b`, `a - b`, `a * b`, `a / b` on tiles of one shape", "the same operators", S,
               "vector_add"),
@@ -88,6 +89,12 @@ COVERAGE: tuple[Construct, ...] = (
               "`unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(.., [..]) }` with a SAFETY "
               "comment (one-to-one on the blocks), an unsafe-site entry in the verdict and a launch precondition",
               S, "attention"),
+    Construct("store-parts", "several `ct.store(out, index=(..), ...)` of one array, all at the same block ids (as "
+              "in store-block-owned or store-bijective) with literal tile indices elsewhere and tiles of one shape: "
+              "a block's region written in parts (e.g. the two halves of a head)",
+              "per store `unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(.., [.., c]) }` with a "
+              "SAFETY comment (one block map, so the blocks' parts are disjoint), an unsafe-site entry each and a "
+              "launch precondition", S, "rope"),
     Construct("load-in-bounds", "`ct.load(a, index=(t,), ...)` at a loop index proven < `ct.num_tiles(a, ..)` "
               "(rank 1)", "`load_view_tko(&view, [t], ...)`: the Tile IR load without a redundant bounds check", S,
               "persistent_scale"),
@@ -118,16 +125,16 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("permute", "`ct.transpose(t)` (rank 2), `ct.transpose(t, a, b)`, `ct.permute(t, (..))` with literal axes",
               "`t.transpose()` / `permute(t, const_array![..])` bound with its type: the transpose lives in registers, "
               "as in Python (host strides and partition dim maps untouched)", S, "linear"),
-    Construct("gather-scatter", "`ct.gather(a, idx, mask=, padding_value=)` / `ct.scatter(a, idx, v, mask=)` on a "
-              "rank-1 array with stride 1",
+    Construct("gather-scatter", "`ct.gather(a, idx, mask=, padding_value=, check_bounds=)` / `ct.scatter(a, idx, v, "
+              "mask=)` on a rank-1 array with stride 1",
               "exti → unsigned bounds check & mask → `get_tensor_base` pointer tile → `unsafe { load_ptr_tko(..) }` "
               "/ `unsafe { store_ptr_tko(..) }` (unsafe sites in the verdict; a scattered array is a `&Tensor` "
               "marked written for the ownership checks), as cuTile Python lowers them", S, "token_scatter",
               "strided or multi-dimensional arrays are refused: cuTile Python computes each address from the "
               "array's strides, and a cutile 0.3.1 (and 0.5.0) kernel can read a `&Tensor`'s base pointer and shape "
               "but not its strides (raw-pointer entries with stride scalars would be the way); a gather from an "
-              "f16/bf16 array is refused (its padding value would need a half-precision literal, which the "
-              "translator does not emit), a scatter into one is supported"),
+              "f16/bf16 array takes padding 0 only (cutile 0.3.1 has no half-precision literal: the port spells 0 "
+              "as `constant(bf16::ZERO, shape![])`), a scatter into one needs no literal"),
     Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`", "`constant(v, shape![..])`", S,
               "matmul"),
     Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])` (bound with its type)", S, "causal_mask"),
@@ -213,7 +220,7 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-gather", "offsets computed as values (`src_ptr + idx`, idx a loaded tile), any boolean mask, "
               "`other=` a literal", "`ct.gather(src, offsets, mask=, padding_value=)` / `ct.scatter(..)` over the "
               "pointer's flat view (stride 1; each offset checked against its extent)", S, "triton/gather",
-              "16-bit arrays: the padding literal is refused (cutile 0.3.1 has no half literal form)"),
+              "16-bit arrays: `other=` 0 only (cutile 0.3.1 has no half literal form; 0 is the type's ZERO)"),
     Construct("triton-masked-tile", "masks that are not view bounds on a tile-shaped access (`offs < n - 1`)",
               "a gather with the mask", P, None),
     Construct("triton-pointer-loop", "pointers, indices or masks updated inside a loop (`ptrs += BLOCK * stride`)",

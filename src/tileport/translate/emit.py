@@ -21,6 +21,7 @@ from pathlib import Path
 from ..errors import TileportError
 from ..spec import signature as sigmod
 from .coverage import BY_ID, supported
+from .helpers import kernel_helpers
 
 RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "tf32": "tf32", "i8": "i8", "i16": "i16", "i32": "i32",
                "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "bool": "bool"}
@@ -118,6 +119,10 @@ class Output:
     sig: sigmod.ArraySig
     shape: tuple[str, ...] | None = None
     scheduled: bool = False  # written through an unsafe schedule, declared `&Tensor`
+    parts: int = 1           # store call sites (several: the block's region in parts, at constant tile indices)
+    block_map: list | None = None  # the block map of its first part store; every part store must use the same
+    token: str | None = None  # stored in parts: the Rust name of the last part's store token (the next one chains)
+    done: int = 0             # its stores emitted so far
 
 
 @dataclass
@@ -147,7 +152,7 @@ def _comments(src: str) -> dict[int, str]:
 
 class Emitter:
     def __init__(self, file: str, src: str, fn: ast.FunctionDef, sig: sigmod.Signature, constant_names: set[str],
-                 fma_locs: dict[tuple[int, int], int]):
+                 fma_locs: dict[tuple, int]):
         self.file, self.src, self.fn, self.sig = file, src, fn, sig
         self.fma_locs = fma_locs
         self.constants = set(constant_names)
@@ -171,10 +176,12 @@ class Emitter:
         self.last_product: list | None = None
         self.last_product_fp: tuple[str, str] = ("rounding::NearestEven", "ftz::Disabled")
         self.read_names: set[str] = set()
-        self.fma_candidates: dict[tuple[int, int], int] = {}
+        self.fma_candidates: dict[tuple, int] = {}
         self.preconditions: list[str] = []
         self.aliases = {"ct"}
         self.helpers: dict[str, ast.FunctionDef] = {}  # module-level @ct.function helpers, inlined at each call
+        self.origin: dict[int, tuple[str, str]] = {}  # id(node) → (file, source) for nodes of a helper imported
+        # from another file (its lines, columns and source text are that file's)
         self.inlining: list[str] = []
         self.temps: dict[str, int] = {}  # temporaries named so far (see fresh)
         self.scattered: set[str] = set()  # arrays written by ct.scatter (declared &Tensor, written via pointers)
@@ -204,7 +211,13 @@ class Emitter:
         return out
 
     def refuse(self, node: ast.AST, construct: str, detail: str) -> Unsupported:
-        return Unsupported(self.file, node, construct, detail)
+        return Unsupported(self.origin.get(id(node), (self.file,))[0], node, construct, detail)
+
+    def loc(self, node: ast.AST) -> tuple:
+        """The source position the reference IR gives ``node``'s op: (line, col) in the kernel's file, (file, line,
+        col) in the file of a helper imported from elsewhere."""
+        where = (node.lineno, node.col_offset)
+        return (self.origin[id(node)][0], *where) if id(node) in self.origin else where
 
     def need(self, node: ast.AST, construct: str, detail: str) -> None:
         if not supported(construct):
@@ -221,7 +234,7 @@ class Emitter:
             yield from ast.walk(f)
 
     def text(self, node: ast.AST) -> str:
-        return ast.get_source_segment(self.src, node) or ast.unparse(node)
+        return ast.get_source_segment(self.origin.get(id(node), (None, self.src))[1], node) or ast.unparse(node)
 
     # ------------------------------------------------------------------ classification
 
@@ -243,14 +256,14 @@ class Emitter:
                 raise self.refuse(calls[0], "store-other", f"array {name!r} is scattered into and also loaded or "
                                                            "stored")
         for name, calls in stores.items():
-            if len(calls) != 1:
+            if len(calls) != 1 and not supported("store-parts"):
                 raise self.refuse(calls[1], "store-other", f"array {name!r} is stored {len(calls)} times")
             if name in loads:
                 raise self.refuse(calls[0], "store-other", f"array {name!r} is both loaded and stored")
             p = self.params.get(name)
             if not isinstance(p, sigmod.ArraySig):
                 raise self.refuse(calls[0], "store-other", f"{name!r} is not an array parameter")
-            self.outputs[name] = Output(name, p)
+            self.outputs[name] = Output(name, p, parts=len(calls))
 
     # ------------------------------------------------------------------ statements
 
@@ -543,6 +556,15 @@ class Emitter:
         if extra:
             raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
         out = self.outputs[arr]
+        if out.parts > 1:   # the block's region in parts: each at the block map plus constant tile indices
+            axes = self._bijective_block_index(index, out.sig.rank)
+            if axes is None or (out.block_map is not None and axes != out.block_map):
+                raise self.refuse(call, "store-other", f"{arr} is stored {out.parts} times: each store must be at the "
+                                                        "same block ids (ct.bid or a reversal, bound outside branches "
+                                                        "and loops) with literal tile indices elsewhere; this one is "
+                                                        f"at {self.text(index)}")
+            out.block_map = axes
+            return self.store_bijective(call, arr, index, tile_node, axes, indent)
         zeros = self._is_block_index(index, out.sig.rank)
         if zeros is None and isinstance(index, ast.Tuple) and len(index.elts) == 1 \
                 and isinstance(index.elts[0], ast.Name) and index.elts[0].id in self.loop_bounds:
@@ -592,21 +614,31 @@ class Emitter:
         (index element k = ct.bid(k)): block axes permuted (``z = ct.bid(2)`` first, e.g. to run a batch's tiles
         together) and/or reversed (``i = ct.num_blocks(k) - 1 - ct.bid(k)``, e.g. longest blocks first). ``axes``
         holds per index element (block axis, reversed) or None for a literal 0. The blocks' tiles are disjoint;
-        the port stores through the unchecked partition with that argument written down."""
-        self.need(call, "store-bijective", "store at a permuted or reversed block index")
+        the port stores through the unchecked partition with that argument written down. An array stored in parts
+        (several stores, one block map, literal tile indices elsewhere) goes the same way: the parts of one block
+        are distinct tiles, and no two blocks share a tile."""
         out = self.outputs[arr]
+        consts = [self._int(e) for e, ax in zip(index.elts, axes) if ax is None]
+        if out.parts > 1 or any(consts):
+            self.need(call, "store-parts", "an array stored in parts, at constant tile indices")
+        else:
+            self.need(call, "store-bijective", "store at a permuted or reversed block index")
         code, ty = self.expr(tile_node)
         if not isinstance(ty, Tile) or len(ty.shape) != out.sig.rank or ty.dtype != out.sig.dtype:
             raise self.refuse(call, "store-other", f"store of {arr} at a permuted/reversed block index: the tile is "
                                                     f"not a rank-{out.sig.rank} {out.sig.dtype} tile")
+        if out.parts > 1 and out.shape not in (None, ty.shape):   # parts of other sizes could overlap other blocks'
+            raise self.refuse(call, "store-other", f"the parts of {arr} are stored as tiles of different shapes "
+                                                    f"({', '.join(out.shape)} and {', '.join(ty.shape)})")
         out.scheduled = True
         out.shape = ty.shape
         idx, maps, grid = [], [], []
         for k, (e, ax) in enumerate(zip(index.elts, axes)):
             if ax is None:
-                idx.append("0i32")
-                self.preconditions.append(f"{arr}.shape[{k}] <= {ty.shape[k]} (one tile along dimension {k}: the "
-                                          "store is at index 0 there)")
+                idx.append(f"{self._int(e)}i32")
+                if out.parts == 1 and self._int(e) == 0:
+                    self.preconditions.append(f"{arr}.shape[{k}] <= {ty.shape[k]} (one tile along dimension {k}: "
+                                              "the store is at index 0 there)")
                 continue
             j, rev = ax
             code_k, ty_k = self.expr(e)
@@ -619,18 +651,32 @@ class Emitter:
         for j in sorted(set(range(3)) - {ax[0] for ax in axes if ax is not None}):
             self.unit_grid.add(j)   # a block axis the index ignores: its blocks would store the same tiles
         pre = " and ".join(grid)
-        self.preconditions.append(f"{pre} (each block stores one tile of {arr}, at {', '.join(maps)})")
+        what = f"one tile of {arr}" if out.parts == 1 else f"{out.parts} tiles of {arr} (its parts)"
+        if f"{pre} (each block stores {what}, at {', '.join(maps)})" not in self.preconditions:
+            self.preconditions.append(f"{pre} (each block stores {what}, at {', '.join(maps)})")
+        parts = "" if out.parts == 1 else \
+            f"; all {out.parts} stores of {arr} use this map, each at its own literal tile index elsewhere"
         self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
                                   "what": f"partition_full_mut + store_unchecked on {arr}",
                                   "why": f"block index {', '.join(maps)}: one-to-one on the blocks, so their tiles "
-                                         "are disjoint, but not each block's own partition tile",
+                                         f"are disjoint{parts}, but not each block's own partition tile",
                                   "precondition": pre})
         dims = ", ".join(ty.shape)
-        self.body.append(f"{indent}// SAFETY: {'; '.join(maps)} maps the blocks one-to-one onto the tile indices, "
-                         f"so no two blocks store the same tile of {arr}, and {pre}.")
-        self.body.append(f"{indent}let mut {arr}_tiles: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
-                         f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
-        self.body.append(f"{indent}unsafe {{ {arr}_tiles.store_unchecked({code}, [{', '.join(idx)}]) }};")
+        self.body.append(f"{indent}// SAFETY: {'; '.join(maps)} maps the blocks one-to-one onto the tile indices"
+                         f"{parts}, so no two blocks store the same tile of {arr}, and {pre}.")
+        view = f"{arr}.partition_full_mut(shape![{dims}])"
+        if out.token:   # a later part: its view starts from the previous part's store token, so the parts stay
+            # ordered as cuTile Python orders them
+            view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {out.token})"
+        tiles = self.fresh(f"{arr}_tiles") if out.parts > 1 else f"{arr}_tiles"   # cutile: no shadowed views
+        self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
+                         f"unsafe {{ {view} }};")
+        self.body.append(f"{indent}unsafe {{ {tiles}.store_unchecked({code}, [{', '.join(idx)}]) }};")
+        out.done += 1
+        if out.done < out.parts:   # the view's token after the store, for the next part (cutile's value for the
+            # store's own result is not a token)
+            out.token = self.fresh(f"{arr}_token")
+            self.body.append(f"{indent}let {out.token}: Token = get_partition_token_mut(&{tiles});")
 
     def store_scheduled(self, call: ast.Call, arr: str, var: str, tile_node: ast.AST, indent: str) -> None:
         """A store at a grid-stride loop index: every block writes tiles b, b + nblocks, ... < num_tiles(src).
@@ -673,9 +719,10 @@ class Emitter:
         return zeros
 
     def _bijective_block_index(self, index: ast.AST | None, rank: int) -> list[tuple[int, bool] | None] | None:
-        """Per element of ``index``, (block axis, reversed) or None for a literal 0 — when every element is a block
-        id (``ct.bid(j)`` or a name bound to it), a reversed one (a name bound to ``ct.num_blocks(j) - 1 -
-        ct.bid(j)``) or 0, each block axis used once: a one-to-one map of the blocks. Else None."""
+        """Per element of ``index``, (block axis, reversed) or None for a literal tile index (>= 0) — when every
+        element is a block id (``ct.bid(j)`` or a name bound to it), a reversed one (a name bound to
+        ``ct.num_blocks(j) - 1 - ct.bid(j)``) or a literal, each block axis used once: a one-to-one map of the
+        blocks. Else None."""
         if not isinstance(index, ast.Tuple) or len(index.elts) != rank:
             return None
         axes: list[tuple[int, bool] | None] = []
@@ -686,7 +733,7 @@ class Emitter:
                 axes.append((j, False))
             elif isinstance(e, ast.Name) and e.id in self.rev_bid_names:
                 axes.append((self.rev_bid_names[e.id], True))
-            elif self._int(e) == 0:
+            elif (c := self._int(e)) is not None and c >= 0:
                 axes.append(None)
             else:
                 return None
@@ -1022,8 +1069,7 @@ class Emitter:
             raise self.refuse(node, "gather-scatter", f"{what} on {arr_node.id} (rank {sig.rank}, strides "
                                                       f"{sig.strides}): only rank-1 arrays with stride 1 — a cutile "
                                                       "kernel cannot read a tensor's strides")
-        if sig.dtype in ("f16", "bf16") and what == "ct.gather":   # its padding value is a literal of the dtype
-            raise self.refuse(node, "gather-scatter", f"{what} on {sig.dtype} (no half-precision literal form)")
+        checked = what != "ct.gather" or not _is_false(kw.get("check_bounds"))
         if isinstance(index_node, ast.Tuple):
             if len(index_node.elts) != 1:
                 raise self.refuse(index_node, "gather-scatter", f"{what} index tuple of the wrong length")
@@ -1042,44 +1088,75 @@ class Emitter:
         ones = ", ".join("1" for _ in ity.shape)
         g = self.fresh(f"{arr}_{what.removeprefix('ct.')}")
         b = self.body
-        b.append(f"// {what} on {arr}: indices widened to 64 bits and checked against {arr}'s extent"
-                 f"{' (and the mask)' if mask_code else ''}, addresses from its base pointer")
+        if checked:
+            b.append(f"// {what} on {arr}: indices widened to 64 bits and checked against {arr}'s extent"
+                     f"{' (and the mask)' if mask_code else ''}, addresses from its base pointer")
+        else:
+            b.append(f"// {what} on {arr} with check_bounds=False: indices widened to 64 bits, addresses from its "
+                     "base pointer, no check (the caller keeps every index inside the array)")
         b.append(f"let {g}_at: Tile<u64, {{ [{dims}] }}> = exti({icode});")
-        b.append(f"let {g}_len: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[0]);")
-        b.append(f"let {g}_len: Tile<u64, {{ [] }}> = exti({g}_len);")
-        b.append(f"let {g}_inside: Tile<bool, {{ [{dims}] }}> = lt_tile({g}_at, {g}_len.reshape(shape![{ones}])"
-                 f".broadcast(shape![{dims}]));")
+        if checked:
+            b.append(f"let {g}_len: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[0]);")
+            b.append(f"let {g}_len: Tile<u64, {{ [] }}> = exti({g}_len);")
+            b.append(f"let {g}_inside: Tile<bool, {{ [{dims}] }}> = lt_tile({g}_at, {g}_len.reshape("
+                     f"shape![{ones}]).broadcast(shape![{dims}]));")
         b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [] }}> = get_tensor_base({arr});")
         b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{ones}] }}> = {g}_base.reshape(shape![{ones}]);")
         b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{dims}] }}> = {g}_base.broadcast(shape![{dims}]);")
         b.append(f"let {g}_offsets: Tile<u64, {{ [{dims}] }}> = {g}_at * constant(1u64, shape![{dims}]);")
         b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = addptr_tile({g}_base, {g}_offsets);")
-        mask = f"{g}_inside & {_paren(mask_code)}" if mask_code else f"{g}_inside"
-        b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {mask};")
+        mask = f"{g}_inside & {_paren(mask_code)}" if mask_code and checked else mask_code if mask_code else \
+            f"{g}_inside" if checked else None
+        if mask:
+            b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {mask};")
         b.append(f"let {g}_token: Token = get_tensor_token({arr});")
         return arr, elem, g, Tile(sig.dtype, ity.shape), dims
 
     def gather(self, node: ast.Call) -> tuple[str, Ty]:
-        """`ct.gather(a, idx, mask=, padding_value=)`: a masked, padded pointer load (see pointer_access)."""
+        """`ct.gather(a, idx, mask=, padding_value=, check_bounds=)`: a masked, padded pointer load (see
+        pointer_access); with check_bounds=False and no mask, an unmasked one that needs no padding value (so also
+        16-bit), under the caller's guarantee that every index is inside the array."""
         self.need(node, "gather-scatter", "ct.gather")
         kw = {k.arg: k.value for k in node.keywords}
-        if len(node.args) != 2 or set(kw) - {"mask", "padding_value"}:
-            raise self.refuse(node, "gather-scatter", "ct.gather form (array, index, mask=, padding_value=)")
+        if len(node.args) != 2 or set(kw) - {"mask", "padding_value", "check_bounds"}:
+            raise self.refuse(node, "gather-scatter", "ct.gather form (array, index, mask=, padding_value=, "
+                                                      "check_bounds=)")
+        if "check_bounds" in kw and not (isinstance(kw["check_bounds"], ast.Constant)
+                                         and isinstance(kw["check_bounds"].value, bool)):
+            raise self.refuse(kw["check_bounds"], "gather-scatter", "ct.gather check_bounds that is not a literal "
+                                                                    "True or False")
+        checked = not _is_false(kw.get("check_bounds"))
         pad = _literal(kw.get("padding_value", ast.Constant(0)))
         if pad is None:
             raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is not a literal")
+        dtype = self.params[node.args[0].id].dtype if isinstance(node.args[0], ast.Name) and \
+            isinstance(self.params.get(node.args[0].id), sigmod.ArraySig) else None
+        if dtype in ("f16", "bf16") and pad != 0:   # cutile spells a 16-bit constant only as the type's ZERO
+            raise self.refuse(node, "gather-scatter", f"ct.gather on {dtype} with padding_value={pad!r} (cutile "
+                                                      "0.3.1 has no half-precision literal; 0 is its ZERO)")
         arr, elem, g, ty, dims = self.pointer_access(node, "ct.gather", kw)
-        pad_lit = rust_literal(float(pad) if ty.dtype.startswith("f") else int(pad), ty.dtype)
-        self.body.append(f"// SAFETY: every lane that is read addresses {arr}'s memory: its offset is below {arr}'s "
-                         "extent (checked above; masked lanes are not read).")
+        if ty.dtype in ("f16", "bf16"):   # no 16-bit literal in cutile: the type's ZERO as a constant tile, a scalar
+            self.body.append(f"let {g}_zero: Tile<{elem}, {{ [] }}> = constant({elem}::ZERO, shape![]);")
+            pad_lit = f"tile_to_scalar::<{elem}, {elem}>({g}_zero)"
+        else:
+            pad_lit = rust_literal(float(pad) if ty.dtype.startswith("f") else int(pad), ty.dtype)
+        if checked or "mask" in kw:
+            self.body.append(f"// SAFETY: every lane that is read addresses {arr}'s memory: its offset is below "
+                             f"{arr}'s extent ({'checked above' if checked else 'the caller guarantees it'}; masked "
+                             "lanes are not read).")
+            masking = f"Some({g}_mask), Some({pad_lit})"
+        else:
+            self.body.append(f"// SAFETY: every lane reads {arr}'s memory: the kernel's indices are inside {arr} "
+                             "(check_bounds=False: the caller guarantees it, as in cuTile Python).")
+            masking = f"None, Some({pad_lit})"
         self.body.append(f"let ({g}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko({g}_ptrs, "
-                         f"ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), Some({pad_lit}), "
-                         f"Some({g}_token), Latency::<0>) }};")
+                         f"ordering::Weak, None::<scope::TileBlock>, {masking}, Some({g}_token), Latency::<0>) }};")
         self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
                                   "what": f"load_ptr_tko from {arr} (ct.gather)",
                                   "why": "a gather reads through a pointer tile; cutile marks pointer loads unsafe",
                                   "precondition": "none: each lane's offset is checked against the extent in the "
-                                                  "kernel, as cuTile Python does"})
+                                                  "kernel, as cuTile Python does" if checked else
+                                                  f"every index of the gather is inside {arr} (check_bounds=False)"})
         return g, ty
 
     def scatter(self, call: ast.Call, indent: str) -> None:
@@ -1267,7 +1344,7 @@ class Emitter:
             if rounding == "rounding::Full":
                 raise self.refuse(node, "math-explicit", f"ct.{op}(.., rounding_mode=FULL): cutile 0.3.1's "
                                                          f"{BINARY_MATH[op]} has no full rounding (it stops at approx)")
-            if op in ("add", "sub") and (node.lineno, node.col_offset) in self.fma_locs \
+            if op in ("add", "sub") and self.loc(node) in self.fma_locs \
                     and any(self._is_product(a) for a in node.args):
                 if (rounding, ftz) != self.DEFAULT_FP:
                     raise self.refuse(node, "fma", f"an fma the reference IR has for `{self.text(node)}` "
@@ -1388,7 +1465,7 @@ class Emitter:
         if mode != "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
             self.need(node, "load-padded-offset", "padded load at a computed tile index")
             self.body.append(f"// Padded view: a tile index past the edge reads padding (as in cuTile Python), so the "
-                             f"load needs no bounds check.")
+                             "load needs no bounds check.")
             return self.typed(raw(), ty, None, f"{arr}_tile")
         if mode == "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
             raise self.refuse(node, "load-tile", f"unpadded ct.load of {arr} at a computed tile index: cuTile Python "
@@ -1510,7 +1587,7 @@ class Emitter:
                 operands = tuple(n.args)
             if operands and any(self._syntactic_product(o) or (isinstance(o, ast.Name) and o.id in bound_products)
                                 for o in operands):
-                self.fma_candidates[(n.lineno, n.col_offset)] += self.inlined_times(n)
+                self.fma_candidates[self.loc(n)] += self.inlined_times(n)
 
     def drop_folded_products(self) -> None:
         """A name bound to a product that every reader fused into an fma (`ms = a * b; ms + c`) is never read in
@@ -1528,7 +1605,9 @@ class Emitter:
     def inlined_times(self, node: ast.AST, seen: frozenset = frozenset()) -> int:
         """How many copies of ``node`` the translated kernel has: 1 in the kernel, and for a node of a helper, the
         number of times the helper is inlined (the reference IR counts each copy at the helper's source line)."""
-        owner = next((h for h in self.helpers.values() if h.lineno <= node.lineno <= h.end_lineno), None)
+        home = self.origin.get(id(node), (self.file,))[0]
+        owner = next((h for h in self.helpers.values() if self.origin.get(id(h), (self.file,))[0] == home
+                      and h.lineno <= node.lineno <= h.end_lineno), None)
         if owner is None or owner.name in seen:
             return 1  # (a recursive helper is refused when it is inlined)
         return sum(self.inlined_times(c, seen | {owner.name}) for c in self.walk()
@@ -1559,11 +1638,12 @@ class Emitter:
         """Where the reference IR has an ``fma`` at this node's source position, emit one: `a*b + c` and `c + a*b`
         → fma(a, b, c); `a*b - c` → fma(a, b, -c); `c - a*b` → fma(-a, b, c) (what cuTile Python emits). The fma
         keeps the product's rounding and flush-to-zero (`ct.mul(.., rounding_mode=..)` then `+`)."""
-        loc = (node.lineno, node.col_offset)
+        loc = self.loc(node)
         if loc not in self.fma_locs:
             return None
         if self.fma_locs[loc] != self.fma_candidates.get(loc, 0):
-            raise self.refuse(node, "fma", f"{self.fma_locs[loc]} fma(s) in the reference IR at {loc[0]}:{loc[1] + 1} "
+            raise self.refuse(node, "fma", f"{self.fma_locs[loc]} fma(s) in the reference IR at "
+                                           f"{loc[-2]}:{loc[-1] + 1} "
                                            f"for {self.fma_candidates.get(loc, 0)} candidate sums starting there: "
                                            "which were contracted is ambiguous (split the expression over lines)")
         fused, negate, options = None, None, self.DEFAULT_FP
@@ -1659,6 +1739,11 @@ def rust_literal(value: int | float, dtype: str) -> str:
     return f"{text}f32"
 
 
+def _is_false(node: ast.AST | None) -> bool:
+    """``node`` is the literal False."""
+    return isinstance(node, ast.Constant) and node.value is False
+
+
 def _literal(node: ast.AST) -> int | float | None:
     """The value of a numeric literal, negative ones (`-1.0e30`, a unary minus in the AST) included."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -1679,13 +1764,16 @@ def _paren(code: str) -> str:
 
 
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],
-                fma_locs: dict[tuple[int, int], int]) -> Emitted:
+                fma_locs: dict[tuple, int]) -> Emitted:
     src = file.read_text()
     tree = ast.parse(src, filename=str(file))
     fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
     em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
-    em.helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n is not fn and
-                  any(em.ct(d.func if isinstance(d, ast.Call) else d) == "function" for d in n.decorator_list)}
+    found = kernel_helpers(file, tree, fn)
+    em.helpers = {name: h.fn for name, h in found.items()}
+    for h in found.values():
+        if h.file != file.resolve():
+            em.origin.update((id(n), (str(h.file), h.src)) for n in ast.walk(h.fn))
     em.classify_arrays()
     em.find_mutated()
     em.count_fma_candidates()

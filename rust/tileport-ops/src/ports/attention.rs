@@ -94,12 +94,12 @@ pub mod port {
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            let _online_out: (
+            let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<f16, { [BN, D] }> = tv;
@@ -150,14 +150,14 @@ pub mod port {
                     product,
                 )
             };
-            let _online_out_2: (
+            let online_step_out_2: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
+            ) = online_step_out;
+            m = online_step_out_2.0;
+            l = online_step_out_2.1;
+            acc = online_step_out_2.2;
         }
         let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
         let rows: Tile<i32, { [BM, 1] }> =
@@ -208,12 +208,12 @@ pub mod port {
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
             }
-            let _online_out_3: (
+            let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<f16, { [BN, D] }> = tv;
@@ -264,14 +264,14 @@ pub mod port {
                     product_2,
                 )
             };
-            let _online_out_4: (
+            let online_step_out_4: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
+            ) = online_step_out_3;
+            m = online_step_out_4.0;
+            l = online_step_out_4.1;
+            acc = online_step_out_4.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
@@ -369,12 +369,12 @@ pub mod port {
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            let _online_out: (
+            let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<f16, { [BN, D] }> = tv;
@@ -425,14 +425,14 @@ pub mod port {
                     product,
                 )
             };
-            let _online_out_2: (
+            let online_step_out_2: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
+            ) = online_step_out;
+            m = online_step_out_2.0;
+            l = online_step_out_2.1;
+            acc = online_step_out_2.2;
         }
         let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
         let rows: Tile<i32, { [BM, 1] }> =
@@ -483,12 +483,12 @@ pub mod port {
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
             }
-            let _online_out_3: (
+            let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<f16, { [BN, D] }> = tv;
@@ -539,14 +539,14 @@ pub mod port {
                     product_2,
                 )
             };
-            let _online_out_4: (
+            let online_step_out_4: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
+            ) = online_step_out_3;
+            m = online_step_out_4.0;
+            l = online_step_out_4.1;
+            acc = online_step_out_4.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
@@ -644,12 +644,12 @@ pub mod port {
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            let _online_out: (
+            let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<bf16, { [BN, D] }> = tv;
@@ -700,14 +700,14 @@ pub mod port {
                     product,
                 )
             };
-            let _online_out_2: (
+            let online_step_out_2: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
+            ) = online_step_out;
+            m = online_step_out_2.0;
+            l = online_step_out_2.1;
+            acc = online_step_out_2.2;
         }
         let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
         let rows: Tile<i32, { [BM, 1] }> =
@@ -758,12 +758,12 @@ pub mod port {
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
             }
-            let _online_out_3: (
+            let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<bf16, { [BN, D] }> = tv;
@@ -814,14 +814,14 @@ pub mod port {
                     product_2,
                 )
             };
-            let _online_out_4: (
+            let online_step_out_4: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
+            ) = online_step_out_3;
+            m = online_step_out_4.0;
+            l = online_step_out_4.1;
+            acc = online_step_out_4.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
@@ -919,12 +919,12 @@ pub mod port {
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            let _online_out: (
+            let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<bf16, { [BN, D] }> = tv;
@@ -975,14 +975,14 @@ pub mod port {
                     product,
                 )
             };
-            let _online_out_2: (
+            let online_step_out_2: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
+            ) = online_step_out;
+            m = online_step_out_2.0;
+            l = online_step_out_2.1;
+            acc = online_step_out_2.2;
         }
         let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
         let rows: Tile<i32, { [BM, 1] }> =
@@ -1033,12 +1033,12 @@ pub mod port {
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
             }
-            let _online_out_3: (
+            let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<bf16, { [BN, D] }> = tv;
@@ -1089,14 +1089,14 @@ pub mod port {
                     product_2,
                 )
             };
-            let _online_out_4: (
+            let online_step_out_4: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
+            ) = online_step_out_3;
+            m = online_step_out_4.0;
+            l = online_step_out_4.1;
+            acc = online_step_out_4.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).

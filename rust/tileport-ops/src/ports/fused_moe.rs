@@ -5,15 +5,15 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for a=f32[?]/1, w=f16[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1, sorted_ids=i32[?]/1, out=f32[?]/1, inv_topk=f32, BM=#16, BN=#128, BK=#64, BMK=#1024 (BM=16, BN=128, BK=64, BMK=1024).
+    /// Specialization for a=f16[?]/1, w=f16[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1, sorted_ids=i32[?]/1, out=f16[?]/1, inv_topk=f32, BM=#16, BN=#128, BK=#64, BMK=#1024 (BM=16, BN=128, BK=64, BMK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn fused_moe_f16<const BM: i32, const BN: i32, const BK: i32, const BMK: i32>(
-        a: &Tensor<f32, { [-1] }>,
+        a: &Tensor<f16, { [-1] }>,
         w: &Tensor<f16, { [-1, -1, -1] }>,
         topk_ids: &Tensor<i32, { [-1] }>,
         topk_weights: &Tensor<f32, { [-1] }>,
         sorted_ids: &Tensor<i32, { [-1] }>,
-        out: &Tensor<f32, { [-1] }>,
+        out: &Tensor<f16, { [-1] }>,
         inv_topk: f32,
     ) {
         let j: i32 = get_tile_block_id().0;
@@ -92,28 +92,29 @@ pub mod port {
                 a_gather_at,
                 a_gather_len.reshape(shape![1]).broadcast(shape![BMK]),
             );
-            let a_gather_base: PointerTile<*mut f32, { [] }> = get_tensor_base(a);
-            let a_gather_base: PointerTile<*mut f32, { [1] }> = a_gather_base.reshape(shape![1]);
-            let a_gather_base: PointerTile<*mut f32, { [BMK] }> =
+            let a_gather_base: PointerTile<*mut f16, { [] }> = get_tensor_base(a);
+            let a_gather_base: PointerTile<*mut f16, { [1] }> = a_gather_base.reshape(shape![1]);
+            let a_gather_base: PointerTile<*mut f16, { [BMK] }> =
                 a_gather_base.broadcast(shape![BMK]);
             let a_gather_offsets: Tile<u64, { [BMK] }> = a_gather_at * constant(1u64, shape![BMK]);
-            let a_gather_ptrs: PointerTile<*mut f32, { [BMK] }> =
+            let a_gather_ptrs: PointerTile<*mut f16, { [BMK] }> =
                 addptr_tile(a_gather_base, a_gather_offsets);
             let a_gather_mask: Tile<bool, { [BMK] }> = a_gather_inside & live;
             let a_gather_token: Token = get_tensor_token(a);
+            let a_gather_zero: Tile<f16, { [] }> = constant(f16::ZERO, shape![]);
             // SAFETY: every lane that is read addresses a's memory: its offset is below a's extent (checked above; masked lanes are not read).
-            let (a_gather, _): (Tile<f32, { [BMK] }>, Token) = unsafe {
+            let (a_gather, _): (Tile<f16, { [BMK] }>, Token) = unsafe {
                 load_ptr_tko(
                     a_gather_ptrs,
                     ordering::Weak,
                     None::<scope::TileBlock>,
                     Some(a_gather_mask),
-                    Some(0.0f32),
+                    Some(tile_to_scalar::<f16, f16>(a_gather_zero)),
                     Some(a_gather_token),
                     Latency::<0>,
                 )
             };
-            let ta: Tile<f32, { [BM, BK] }> = a_gather.reshape(shape![BM, BK]);
+            let ta: Tile<f16, { [BM, BK] }> = a_gather.reshape(shape![BM, BK]);
             let w_view: Partition<f16, { [1, BN, BK] }> = w.partition(shape![1, BN, BK]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
             let w_tile: Tile<f16, { [1, BN, BK] }> = load_view_tko(
@@ -125,9 +126,8 @@ pub mod port {
                 tma::Enabled,
             );
             let tw: Tile<f16, { [BN, BK] }> = w_tile.reshape(shape![BN, BK]);
-            let ta_f16: Tile<f16, { [BM, BK] }> = convert_tile(ta);
             let tw_permuted: Tile<f16, { [BK, BN] }> = tw.transpose();
-            acc = mma(ta_f16, tw_permuted, acc);
+            acc = mma(ta, tw_permuted, acc);
         }
         // ct.gather on topk_weights: indices widened to 64 bits and checked against topk_weights's extent (and the mask), addresses from its base pointer
         let topk_weights_gather_at: Tile<u64, { [BM] }> = exti(ids);
@@ -182,24 +182,25 @@ pub mod port {
                 .reshape(shape![1, 1])
                 .broadcast(shape![BM, BN]),
         );
-        let out_scatter_base: PointerTile<*mut f32, { [] }> = get_tensor_base(out);
-        let out_scatter_base: PointerTile<*mut f32, { [1, 1] }> =
+        let out_scatter_base: PointerTile<*mut f16, { [] }> = get_tensor_base(out);
+        let out_scatter_base: PointerTile<*mut f16, { [1, 1] }> =
             out_scatter_base.reshape(shape![1, 1]);
-        let out_scatter_base: PointerTile<*mut f32, { [BM, BN] }> =
+        let out_scatter_base: PointerTile<*mut f16, { [BM, BN] }> =
             out_scatter_base.broadcast(shape![BM, BN]);
         let out_scatter_offsets: Tile<u64, { [BM, BN] }> =
             out_scatter_at * constant(1u64, shape![BM, BN]);
-        let out_scatter_ptrs: PointerTile<*mut f32, { [BM, BN] }> =
+        let out_scatter_ptrs: PointerTile<*mut f16, { [BM, BN] }> =
             addptr_tile(out_scatter_base, out_scatter_offsets);
         let out_scatter_mask: Tile<bool, { [BM, BN] }> = out_scatter_inside
             & (real.broadcast(shape![BM, BN])
                 & lt_tile(cols, broadcast_scalar(cols_n, shape![1, BN])).broadcast(shape![BM, BN]));
         let out_scatter_token: Token = get_tensor_token(out);
+        let acc_f16: Tile<f16, { [BM, BN] }> = convert_tile(acc);
         // SAFETY: every lane that is written addresses out's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 out_scatter_ptrs,
-                acc,
+                acc_f16,
                 ordering::Weak,
                 None::<scope::TileBlock>,
                 Some(out_scatter_mask),
@@ -209,15 +210,15 @@ pub mod port {
         };
     }
 
-    /// Specialization for a=f32[?]/1, w=bf16[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1, sorted_ids=i32[?]/1, out=f32[?]/1, inv_topk=f32, BM=#16, BN=#128, BK=#64, BMK=#1024 (BM=16, BN=128, BK=64, BMK=1024).
+    /// Specialization for a=bf16[?]/1, w=bf16[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1, sorted_ids=i32[?]/1, out=bf16[?]/1, inv_topk=f32, BM=#16, BN=#128, BK=#64, BMK=#1024 (BM=16, BN=128, BK=64, BMK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn fused_moe_bf16<const BM: i32, const BN: i32, const BK: i32, const BMK: i32>(
-        a: &Tensor<f32, { [-1] }>,
+        a: &Tensor<bf16, { [-1] }>,
         w: &Tensor<bf16, { [-1, -1, -1] }>,
         topk_ids: &Tensor<i32, { [-1] }>,
         topk_weights: &Tensor<f32, { [-1] }>,
         sorted_ids: &Tensor<i32, { [-1] }>,
-        out: &Tensor<f32, { [-1] }>,
+        out: &Tensor<bf16, { [-1] }>,
         inv_topk: f32,
     ) {
         let j: i32 = get_tile_block_id().0;
@@ -296,28 +297,29 @@ pub mod port {
                 a_gather_at,
                 a_gather_len.reshape(shape![1]).broadcast(shape![BMK]),
             );
-            let a_gather_base: PointerTile<*mut f32, { [] }> = get_tensor_base(a);
-            let a_gather_base: PointerTile<*mut f32, { [1] }> = a_gather_base.reshape(shape![1]);
-            let a_gather_base: PointerTile<*mut f32, { [BMK] }> =
+            let a_gather_base: PointerTile<*mut bf16, { [] }> = get_tensor_base(a);
+            let a_gather_base: PointerTile<*mut bf16, { [1] }> = a_gather_base.reshape(shape![1]);
+            let a_gather_base: PointerTile<*mut bf16, { [BMK] }> =
                 a_gather_base.broadcast(shape![BMK]);
             let a_gather_offsets: Tile<u64, { [BMK] }> = a_gather_at * constant(1u64, shape![BMK]);
-            let a_gather_ptrs: PointerTile<*mut f32, { [BMK] }> =
+            let a_gather_ptrs: PointerTile<*mut bf16, { [BMK] }> =
                 addptr_tile(a_gather_base, a_gather_offsets);
             let a_gather_mask: Tile<bool, { [BMK] }> = a_gather_inside & live;
             let a_gather_token: Token = get_tensor_token(a);
+            let a_gather_zero: Tile<bf16, { [] }> = constant(bf16::ZERO, shape![]);
             // SAFETY: every lane that is read addresses a's memory: its offset is below a's extent (checked above; masked lanes are not read).
-            let (a_gather, _): (Tile<f32, { [BMK] }>, Token) = unsafe {
+            let (a_gather, _): (Tile<bf16, { [BMK] }>, Token) = unsafe {
                 load_ptr_tko(
                     a_gather_ptrs,
                     ordering::Weak,
                     None::<scope::TileBlock>,
                     Some(a_gather_mask),
-                    Some(0.0f32),
+                    Some(tile_to_scalar::<bf16, bf16>(a_gather_zero)),
                     Some(a_gather_token),
                     Latency::<0>,
                 )
             };
-            let ta: Tile<f32, { [BM, BK] }> = a_gather.reshape(shape![BM, BK]);
+            let ta: Tile<bf16, { [BM, BK] }> = a_gather.reshape(shape![BM, BK]);
             let w_view: Partition<bf16, { [1, BN, BK] }> = w.partition(shape![1, BN, BK]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
             let w_tile: Tile<bf16, { [1, BN, BK] }> = load_view_tko(
@@ -329,9 +331,8 @@ pub mod port {
                 tma::Enabled,
             );
             let tw: Tile<bf16, { [BN, BK] }> = w_tile.reshape(shape![BN, BK]);
-            let ta_bf16: Tile<bf16, { [BM, BK] }> = convert_tile(ta);
             let tw_permuted: Tile<bf16, { [BK, BN] }> = tw.transpose();
-            acc = mma(ta_bf16, tw_permuted, acc);
+            acc = mma(ta, tw_permuted, acc);
         }
         // ct.gather on topk_weights: indices widened to 64 bits and checked against topk_weights's extent (and the mask), addresses from its base pointer
         let topk_weights_gather_at: Tile<u64, { [BM] }> = exti(ids);
@@ -386,24 +387,25 @@ pub mod port {
                 .reshape(shape![1, 1])
                 .broadcast(shape![BM, BN]),
         );
-        let out_scatter_base: PointerTile<*mut f32, { [] }> = get_tensor_base(out);
-        let out_scatter_base: PointerTile<*mut f32, { [1, 1] }> =
+        let out_scatter_base: PointerTile<*mut bf16, { [] }> = get_tensor_base(out);
+        let out_scatter_base: PointerTile<*mut bf16, { [1, 1] }> =
             out_scatter_base.reshape(shape![1, 1]);
-        let out_scatter_base: PointerTile<*mut f32, { [BM, BN] }> =
+        let out_scatter_base: PointerTile<*mut bf16, { [BM, BN] }> =
             out_scatter_base.broadcast(shape![BM, BN]);
         let out_scatter_offsets: Tile<u64, { [BM, BN] }> =
             out_scatter_at * constant(1u64, shape![BM, BN]);
-        let out_scatter_ptrs: PointerTile<*mut f32, { [BM, BN] }> =
+        let out_scatter_ptrs: PointerTile<*mut bf16, { [BM, BN] }> =
             addptr_tile(out_scatter_base, out_scatter_offsets);
         let out_scatter_mask: Tile<bool, { [BM, BN] }> = out_scatter_inside
             & (real.broadcast(shape![BM, BN])
                 & lt_tile(cols, broadcast_scalar(cols_n, shape![1, BN])).broadcast(shape![BM, BN]));
         let out_scatter_token: Token = get_tensor_token(out);
+        let acc_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(acc);
         // SAFETY: every lane that is written addresses out's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 out_scatter_ptrs,
-                acc,
+                acc_bf16,
                 ordering::Weak,
                 None::<scope::TileBlock>,
                 Some(out_scatter_mask),

@@ -144,12 +144,12 @@ pub mod port {
                 let product_2: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted, product);
                 product_2
             };
-            let _online_out: (
+            let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
                 let tv: Tile<f16, { [BN, DV] }> = tv;
@@ -200,14 +200,14 @@ pub mod port {
                     product_3,
                 )
             };
-            let _online_out_2: (
+            let online_step_out_2: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
+            ) = online_step_out;
+            m = online_step_out_2.0;
+            l = online_step_out_2.1;
+            acc = online_step_out_2.2;
         }
         let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
         let rows: Tile<i32, { [BM, 1] }> =
@@ -279,12 +279,12 @@ pub mod port {
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
             }
-            let _online_out_3: (
+            let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<f16, { [BN, DV] }> = tv;
@@ -335,14 +335,14 @@ pub mod port {
                     product_6,
                 )
             };
-            let _online_out_4: (
+            let online_step_out_4: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
+            ) = online_step_out_3;
+            m = online_step_out_4.0;
+            l = online_step_out_4.1;
+            acc = online_step_out_4.2;
         }
         let cast_f16: Tile<f16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
@@ -490,12 +490,12 @@ pub mod port {
                 let product_2: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted, product);
                 product_2
             };
-            let _online_out: (
+            let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
                 let tv: Tile<f16, { [BN, DV] }> = tv;
@@ -546,14 +546,14 @@ pub mod port {
                     product_3,
                 )
             };
-            let _online_out_2: (
+            let online_step_out_2: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
+            ) = online_step_out;
+            m = online_step_out_2.0;
+            l = online_step_out_2.1;
+            acc = online_step_out_2.2;
         }
         let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
         let rows: Tile<i32, { [BM, 1] }> =
@@ -625,12 +625,12 @@ pub mod port {
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
             }
-            let _online_out_3: (
+            let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<f16, { [BN, DV] }> = tv;
@@ -681,14 +681,14 @@ pub mod port {
                     product_6,
                 )
             };
-            let _online_out_4: (
+            let online_step_out_4: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
+            ) = online_step_out_3;
+            m = online_step_out_4.0;
+            l = online_step_out_4.1;
+            acc = online_step_out_4.2;
         }
         let cast_f16: Tile<f16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
@@ -836,12 +836,12 @@ pub mod port {
                 let product_2: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted, product);
                 product_2
             };
-            let _online_out: (
+            let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
                 let tv: Tile<bf16, { [BN, DV] }> = tv;
@@ -892,14 +892,14 @@ pub mod port {
                     product_3,
                 )
             };
-            let _online_out_2: (
+            let online_step_out_2: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
+            ) = online_step_out;
+            m = online_step_out_2.0;
+            l = online_step_out_2.1;
+            acc = online_step_out_2.2;
         }
         let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
         let rows: Tile<i32, { [BM, 1] }> =
@@ -971,12 +971,12 @@ pub mod port {
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
             }
-            let _online_out_3: (
+            let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<bf16, { [BN, DV] }> = tv;
@@ -1027,14 +1027,14 @@ pub mod port {
                     product_6,
                 )
             };
-            let _online_out_4: (
+            let online_step_out_4: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
+            ) = online_step_out_3;
+            m = online_step_out_4.0;
+            l = online_step_out_4.1;
+            acc = online_step_out_4.2;
         }
         let cast_bf16: Tile<bf16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
@@ -1182,12 +1182,12 @@ pub mod port {
                 let product_2: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted, product);
                 product_2
             };
-            let _online_out: (
+            let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
                 let tv: Tile<bf16, { [BN, DV] }> = tv;
@@ -1238,14 +1238,14 @@ pub mod port {
                     product_3,
                 )
             };
-            let _online_out_2: (
+            let online_step_out_2: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
+            ) = online_step_out;
+            m = online_step_out_2.0;
+            l = online_step_out_2.1;
+            acc = online_step_out_2.2;
         }
         let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
         let rows: Tile<i32, { [BM, 1] }> =
@@ -1317,12 +1317,12 @@ pub mod port {
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
             }
-            let _online_out_3: (
+            let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
+                // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
                 let tv: Tile<bf16, { [BN, DV] }> = tv;
@@ -1373,14 +1373,14 @@ pub mod port {
                     product_6,
                 )
             };
-            let _online_out_4: (
+            let online_step_out_4: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
+            ) = online_step_out_3;
+            m = online_step_out_4.0;
+            l = online_step_out_4.1;
+            acc = online_step_out_4.2;
         }
         let cast_bf16: Tile<bf16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).

@@ -5,18 +5,18 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=f16[?,?,?]/?,?,1, BT=#128, BH=#1, BH2=#2, HALF=#32 (BT=128, BH=1, BH2=2, HALF=32).
-    #[cutile::entry()]
-    pub fn rope_f16<const BT: i32, const BH: i32, const BH2: i32, const HALF: i32>(
+    /// Specialization for x=f16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=f16[?,?,?]/?,?,1, BT=#128, BH=#1, HALF=#32 (BT=128, BH=1, HALF=32).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    pub fn rope_f16<const BT: i32, const BH: i32, const HALF: i32>(
         x: &Tensor<f16, { [-1, -1, -1] }>,
         cos: &Tensor<f32, { [-1, -1] }>,
         sin: &Tensor<f32, { [-1, -1] }>,
-        y: &mut Tensor<f16, { [BT, BH2, HALF] }>,
+        y: &Tensor<f16, { [-1, -1, -1] }>,
     ) {
         let i: i32 = get_tile_block_id().0;
         let h: i32 = get_tile_block_id().1;
         let x_view: Partition<f16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
-        let x1: Tile<f16, { [BT, BH, HALF] }> = x_view.load([i, h, 0]);
+        let x1: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x_view.load([i, h, 0]));
         let x_view: Partition<f16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
         let x_tile: Tile<f16, { [BT, BH, HALF] }> = load_view_tko(
@@ -27,58 +27,48 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let x2: Tile<f16, { [BT, BH, HALF] }> = x_tile;
-        let x1_f32: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x1);
-        let x1: Tile<f32, { [BT, BH, 1, HALF] }> = x1_f32.reshape(shape![BT, BH, 1, HALF]);
-        let x2_f32: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x2);
-        let x2: Tile<f32, { [BT, BH, 1, HALF] }> = x2_f32.reshape(shape![BT, BH, 1, HALF]);
+        let x2: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x_tile);
         let cos_view: Partition<f32, { [BT, HALF] }> = cos.partition(shape![BT, HALF]);
-        let c: Tile<f32, { [BT, 1, 1, HALF] }> =
-            cos_view.load([i, 0]).reshape(shape![BT, 1, 1, HALF]);
+        let c: Tile<f32, { [BT, 1, HALF] }> = cos_view.load([i, 0]).reshape(shape![BT, 1, HALF]);
         let sin_view: Partition<f32, { [BT, HALF] }> = sin.partition(shape![BT, HALF]);
-        let s: Tile<f32, { [BT, 1, 1, HALF] }> =
-            sin_view.load([i, 0]).reshape(shape![BT, 1, 1, HALF]);
-        let arange_2: Tile<i32, { [2] }> = iota(shape![2]);
-        let arange_2_2: Tile<i32, { [2] }> = iota(shape![2]);
-        let first: Tile<bool, { [1, 1, 2, 1] }> = eq_tile(
-            arange_2_2.reshape(shape![1, 1, 2, 1]),
-            broadcast_scalar(0i32, shape![1, 1, 2, 1]),
-        );
-        let out: Tile<f32, { [BT, BH, 2, HALF] }> = select(
-            first.broadcast(shape![BT, BH, 2, HALF]),
-            (fma(
-                x1,
-                c.broadcast(shape![BT, BH, 1, HALF]),
-                negf(x2 * s.broadcast(shape![BT, BH, 1, HALF])),
-                rounding::NearestEven,
-                ftz::Disabled,
-            ))
-            .broadcast(shape![BT, BH, 2, HALF]),
-            (fma(
-                x2,
-                c.broadcast(shape![BT, BH, 1, HALF]),
-                x1 * s.broadcast(shape![BT, BH, 1, HALF]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            ))
-            .broadcast(shape![BT, BH, 2, HALF]),
-        );
-        let out_f16: Tile<f16, { [BT, BH, 2, HALF] }> = convert_tile(out);
-        y.store(out_f16.reshape(shape![BT, BH2, HALF]));
+        let s: Tile<f32, { [BT, 1, HALF] }> = sin_view.load([i, 0]).reshape(shape![BT, 1, HALF]);
+        let cast_f16: Tile<f16, { [BT, BH, HALF] }> = convert_tile(fma(
+            x1,
+            c.broadcast(shape![BT, BH, HALF]),
+            negf(x2 * s.broadcast(shape![BT, BH, HALF])),
+            rounding::NearestEven,
+            ftz::Disabled,
+        ));
+        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2 stores of y use this map, each at its own literal tile index elsewhere, so no two blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and the grid's extent along axis 1 is cdiv(y.shape[1], BH).
+        let mut y_tiles: PartitionMut<f16, { [BT, BH, HALF] }> =
+            unsafe { y.partition_full_mut(shape![BT, BH, HALF]) };
+        unsafe { y_tiles.store_unchecked(cast_f16, [i, h, 0i32]) };
+        let y_token: Token = get_partition_token_mut(&y_tiles);
+        let cast_f16_2: Tile<f16, { [BT, BH, HALF] }> = convert_tile(fma(
+            x2,
+            c.broadcast(shape![BT, BH, HALF]),
+            x1 * s.broadcast(shape![BT, BH, HALF]),
+            rounding::NearestEven,
+            ftz::Disabled,
+        ));
+        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2 stores of y use this map, each at its own literal tile index elsewhere, so no two blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and the grid's extent along axis 1 is cdiv(y.shape[1], BH).
+        let mut y_tiles_2: PartitionMut<f16, { [BT, BH, HALF] }> =
+            unsafe { make_partition_view_mut(y, shape![BT, BH, HALF], padding::None, y_token) };
+        unsafe { y_tiles_2.store_unchecked(cast_f16_2, [i, h, 1i32]) };
     }
 
-    /// Specialization for x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#128, BH=#1, BH2=#2, HALF=#32 (BT=128, BH=1, BH2=2, HALF=32).
-    #[cutile::entry()]
-    pub fn rope_bf16<const BT: i32, const BH: i32, const BH2: i32, const HALF: i32>(
+    /// Specialization for x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#128, BH=#1, HALF=#32 (BT=128, BH=1, HALF=32).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    pub fn rope_bf16<const BT: i32, const BH: i32, const HALF: i32>(
         x: &Tensor<bf16, { [-1, -1, -1] }>,
         cos: &Tensor<f32, { [-1, -1] }>,
         sin: &Tensor<f32, { [-1, -1] }>,
-        y: &mut Tensor<bf16, { [BT, BH2, HALF] }>,
+        y: &Tensor<bf16, { [-1, -1, -1] }>,
     ) {
         let i: i32 = get_tile_block_id().0;
         let h: i32 = get_tile_block_id().1;
         let x_view: Partition<bf16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
-        let x1: Tile<bf16, { [BT, BH, HALF] }> = x_view.load([i, h, 0]);
+        let x1: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x_view.load([i, h, 0]));
         let x_view: Partition<bf16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
         let x_tile: Tile<bf16, { [BT, BH, HALF] }> = load_view_tko(
@@ -89,43 +79,33 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let x2: Tile<bf16, { [BT, BH, HALF] }> = x_tile;
-        let x1_f32: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x1);
-        let x1: Tile<f32, { [BT, BH, 1, HALF] }> = x1_f32.reshape(shape![BT, BH, 1, HALF]);
-        let x2_f32: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x2);
-        let x2: Tile<f32, { [BT, BH, 1, HALF] }> = x2_f32.reshape(shape![BT, BH, 1, HALF]);
+        let x2: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x_tile);
         let cos_view: Partition<f32, { [BT, HALF] }> = cos.partition(shape![BT, HALF]);
-        let c: Tile<f32, { [BT, 1, 1, HALF] }> =
-            cos_view.load([i, 0]).reshape(shape![BT, 1, 1, HALF]);
+        let c: Tile<f32, { [BT, 1, HALF] }> = cos_view.load([i, 0]).reshape(shape![BT, 1, HALF]);
         let sin_view: Partition<f32, { [BT, HALF] }> = sin.partition(shape![BT, HALF]);
-        let s: Tile<f32, { [BT, 1, 1, HALF] }> =
-            sin_view.load([i, 0]).reshape(shape![BT, 1, 1, HALF]);
-        let arange_2: Tile<i32, { [2] }> = iota(shape![2]);
-        let arange_2_2: Tile<i32, { [2] }> = iota(shape![2]);
-        let first: Tile<bool, { [1, 1, 2, 1] }> = eq_tile(
-            arange_2_2.reshape(shape![1, 1, 2, 1]),
-            broadcast_scalar(0i32, shape![1, 1, 2, 1]),
-        );
-        let out: Tile<f32, { [BT, BH, 2, HALF] }> = select(
-            first.broadcast(shape![BT, BH, 2, HALF]),
-            (fma(
-                x1,
-                c.broadcast(shape![BT, BH, 1, HALF]),
-                negf(x2 * s.broadcast(shape![BT, BH, 1, HALF])),
-                rounding::NearestEven,
-                ftz::Disabled,
-            ))
-            .broadcast(shape![BT, BH, 2, HALF]),
-            (fma(
-                x2,
-                c.broadcast(shape![BT, BH, 1, HALF]),
-                x1 * s.broadcast(shape![BT, BH, 1, HALF]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            ))
-            .broadcast(shape![BT, BH, 2, HALF]),
-        );
-        let out_bf16: Tile<bf16, { [BT, BH, 2, HALF] }> = convert_tile(out);
-        y.store(out_bf16.reshape(shape![BT, BH2, HALF]));
+        let s: Tile<f32, { [BT, 1, HALF] }> = sin_view.load([i, 0]).reshape(shape![BT, 1, HALF]);
+        let cast_bf16: Tile<bf16, { [BT, BH, HALF] }> = convert_tile(fma(
+            x1,
+            c.broadcast(shape![BT, BH, HALF]),
+            negf(x2 * s.broadcast(shape![BT, BH, HALF])),
+            rounding::NearestEven,
+            ftz::Disabled,
+        ));
+        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2 stores of y use this map, each at its own literal tile index elsewhere, so no two blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and the grid's extent along axis 1 is cdiv(y.shape[1], BH).
+        let mut y_tiles: PartitionMut<bf16, { [BT, BH, HALF] }> =
+            unsafe { y.partition_full_mut(shape![BT, BH, HALF]) };
+        unsafe { y_tiles.store_unchecked(cast_bf16, [i, h, 0i32]) };
+        let y_token: Token = get_partition_token_mut(&y_tiles);
+        let cast_bf16_2: Tile<bf16, { [BT, BH, HALF] }> = convert_tile(fma(
+            x2,
+            c.broadcast(shape![BT, BH, HALF]),
+            x1 * s.broadcast(shape![BT, BH, HALF]),
+            rounding::NearestEven,
+            ftz::Disabled,
+        ));
+        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2 stores of y use this map, each at its own literal tile index elsewhere, so no two blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and the grid's extent along axis 1 is cdiv(y.shape[1], BH).
+        let mut y_tiles_2: PartitionMut<bf16, { [BT, BH, HALF] }> =
+            unsafe { make_partition_view_mut(y, shape![BT, BH, HALF], padding::None, y_token) };
+        unsafe { y_tiles_2.store_unchecked(cast_bf16_2, [i, h, 1i32]) };
     }
 }

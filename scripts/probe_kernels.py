@@ -1,0 +1,53 @@
+"""Probe-only cuTile Python kernels: candidate rewrites of committed kernels, timed by scripts/tile_probe.py
+against the committed ones before a rewrite is adopted (and then ported). Not ported, not served.
+
+rope_where: rope as it was before 2026-11-30 (both halves of y built as one (BT, BH, 2, HALF) tile with a where over
+the halves and stored once, y viewed [tokens, 2 * heads, HALF]); the committed kernel stores each half on its own.
+rope_pair: x [T, H, 2, HALF] loaded once as (BT, BH, 2, HALF); the other half of each pair is the pair's sum minus
+the element, so y = x * cos + sign * other * sin with one 4-d load and one 4-d store.
+layer_norm_fma: layer_norm with (x - mean) * inv * w + b as fma(x, inv, -mean * inv) * w + b (two FMAs per element).
+"""
+import cuda.tile as ct
+
+ZERO = ct.PaddingMode.ZERO
+
+
+@ct.kernel
+def rope_where(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], BH2: ct.Constant[int],
+               HALF: ct.Constant[int]):
+    i = ct.bid(0)
+    h = ct.bid(1)
+    x1 = ct.reshape(ct.astype(ct.load(x, index=(i, h, 0), shape=(BT, BH, HALF), padding_mode=ZERO), ct.float32),
+                    (BT, BH, 1, HALF))
+    x2 = ct.reshape(ct.astype(ct.load(x, index=(i, h, 1), shape=(BT, BH, HALF), padding_mode=ZERO), ct.float32),
+                    (BT, BH, 1, HALF))
+    c = ct.reshape(ct.load(cos, index=(i, 0), shape=(BT, HALF), padding_mode=ZERO), (BT, 1, 1, HALF))
+    s = ct.reshape(ct.load(sin, index=(i, 0), shape=(BT, HALF), padding_mode=ZERO), (BT, 1, 1, HALF))
+    first = ct.reshape(ct.arange(2, dtype=ct.int32), (1, 1, 2, 1)) == 0
+    out = ct.where(first, x1 * c - x2 * s, x2 * c + x1 * s)
+    ct.store(y, index=(i, h, 0), tile=ct.reshape(ct.astype(out, y.dtype), (BT, BH2, HALF)))
+
+
+@ct.kernel
+def rope_pair(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], HALF: ct.Constant[int]):
+    i = ct.bid(0)
+    h = ct.bid(1)
+    t = ct.astype(ct.load(x, index=(i, h, 0, 0), shape=(BT, BH, 2, HALF), padding_mode=ZERO), ct.float32)
+    c = ct.reshape(ct.load(cos, index=(i, 0), shape=(BT, HALF), padding_mode=ZERO), (BT, 1, 1, HALF))
+    s = ct.reshape(ct.load(sin, index=(i, 0), shape=(BT, HALF), padding_mode=ZERO), (BT, 1, 1, HALF))
+    sign = ct.where(ct.reshape(ct.arange(2, dtype=ct.int32), (1, 1, 2, 1)) == 0, -1.0, 1.0)
+    other = ct.sum(t, axis=2, keepdims=True) - t
+    ct.store(y, index=(i, h, 0, 0), tile=ct.astype(t * c + other * (sign * s), y.dtype))
+
+
+@ct.kernel(occupancy=4)
+def layer_norm_fma(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
+    block_row = ct.bid(0)
+    t = ct.astype(ct.load(x, index=(block_row, 0), shape=(BM, BLOCK), padding_mode=ZERO), ct.float32)
+    mean = ct.sum(t, axis=1, keepdims=True) * inv_n
+    mean_sq = ct.sum(t * t, axis=1, keepdims=True) * inv_n
+    inv = ct.rsqrt(mean_sq - mean * mean + eps)
+    shift = -mean * inv
+    gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+    gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+    ct.store(y, index=(block_row, 0), tile=ct.astype((t * inv + shift) * gw + gb, y.dtype))

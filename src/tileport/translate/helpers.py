@@ -1,0 +1,71 @@
+"""The `@ct.function` helpers a kernel may call, and so the translator may inline: the kernel file's own module-level
+helpers, and helpers it imports by name from another module (`from .attention import online_step` or
+`from tileport.examples.attention import online_step`) — one definition shared by several kernels, as cuTile Python
+allows. Each helper keeps the file it was written in: the reference IR places its ops (and the fmas the translator
+must match) at that file's lines."""
+from __future__ import annotations
+
+import ast
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Helper:
+    fn: ast.FunctionDef
+    file: Path   # resolved path of the module that defines it
+    src: str     # that module's source
+
+
+def is_helper(fn: ast.AST) -> bool:
+    """A function decorated `@ct.function` or `@ct.function(...)`."""
+    return isinstance(fn, ast.FunctionDef) and any(
+        isinstance(d, ast.Attribute) and d.attr == "function" and isinstance(d.value, ast.Name) and d.value.id == "ct"
+        for d in (dec.func if isinstance(dec, ast.Call) else dec for dec in fn.decorator_list))
+
+
+def _module_file(file: Path, node: ast.ImportFrom) -> Path | None:
+    """The source file of the module ``node`` imports from (relative to ``file`` or found on the path); None when
+    it is not a plain Python source file."""
+    if node.level:
+        base = file.resolve().parent
+        for _ in range(node.level - 1):
+            base = base.parent
+        stem = base.joinpath(*(node.module or "").split(".")) if node.module else base
+        for cand in (stem.with_suffix(".py"), stem / "__init__.py"):
+            if cand.is_file():
+                return cand
+        return None
+    try:
+        spec = importlib.util.find_spec(node.module or "")
+    except (ImportError, ValueError):
+        return None
+    origin = getattr(spec, "origin", None)
+    return Path(origin).resolve() if origin and origin.endswith(".py") else None
+
+
+def kernel_helpers(file: Path, tree: ast.Module, kernel: ast.FunctionDef) -> dict[str, Helper]:
+    """Name → helper for every module-level `@ct.function` of ``file`` and every one it imports by name (`from m
+    import h` or `from m import h as g` at module level; the name a kernel calls it by is the key)."""
+    src = file.read_text()
+    found = {n.name: Helper(n, file.resolve(), src) for n in tree.body if n is not kernel and is_helper(n)}
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        path = _module_file(file, node)
+        if path is None or path == file.resolve():
+            continue
+        other_src = path.read_text()
+        defs = {n.name: n for n in ast.parse(other_src, filename=str(path)).body if is_helper(n)}
+        for alias in node.names:
+            if alias.name in defs:
+                found[alias.asname or alias.name] = Helper(defs[alias.name], path, other_src)
+    return found
+
+
+def helper_files(file: Path, kernel_name: str) -> list[Path]:
+    """The other files whose helpers the kernel ``kernel_name`` of ``file`` may inline."""
+    tree = ast.parse(file.read_text(), filename=str(file))
+    kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
+    return sorted({h.file for h in kernel_helpers(file, tree, kernel).values()} - {file.resolve()})
