@@ -13,7 +13,8 @@ rows per block and occupancy. The committed kernels come from `git show HEAD:...
 elsewhere). Prints tables; writes JSON.
 
     python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat|prefill|bmm|rope|rows]
-                                  [--mla-heads16] [--rope-committed] [--reps 10]
+                                  [--mla-heads16] [--rope-committed] [--occupancy]
+                                  [--reps 10]
 """
 from __future__ import annotations
 
@@ -45,16 +46,11 @@ MLA_WIDE = ([(64, 128, 8192), (16, 128, 4096)], [(64, 64), (64, 128)], [(1, 8)])
 
 
 def timed(fn, reps: int) -> float:
-    """Median µs of fn() over reps, each between two CUDA events, after two warm-up calls."""
-    for _ in range(2):
-        fn()
-    ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
-    for a, b in ev:
-        a.record()
-        fn()
-        b.record()
-    torch.cuda.synchronize()
-    return statistics.median(a.elapsed_time(b) * 1e3 for a, b in ev)
+    """Median µs of fn() over reps, each between two CUDA events, after three warm-up calls, queued behind a GPU
+    sleep as the bench does (tileport.bench.runner.time_calls): short kernels are timed, not the Python launch."""
+    from tileport.bench.runner import time_calls
+
+    return statistics.median(time_calls(torch, lambda _i: fn(), 1, reps, 3))
 
 
 def hinted(kernel, occ, nww):
@@ -167,9 +163,10 @@ def mla_probe(reps: int, results: list, copy_gbps: float, shapes, tiles, hints) 
 #: flat element-wise ops with long f32 math: elements per block, 16-bit, over the ops' large case
 FLAT_OPS = ("gelu_erf", "softcap")
 FLAT_BLOCKS = (1024, 2048, 4096, 8192)
+FLAT_OCC = (None,)   # the kernel's own hint; --occupancy adds 4, 6, 8 (at 1024 and 2048 elements per block)
 
 
-def flat_probe(reps: int, results: list, copy_gbps: float) -> None:
+def flat_probe(reps: int, results: list, copy_gbps: float, occupancies=FLAT_OCC) -> None:
     import importlib
 
     stream = torch.cuda.current_stream()
@@ -178,15 +175,16 @@ def flat_probe(reps: int, results: list, copy_gbps: float) -> None:
         for dtype in ("float16", "bfloat16"):
             x = mod.sample_inputs("large", dtype, "cuda")[0][0].reshape(-1)
             y = torch.empty_like(x)
-            for b in FLAT_BLOCKS:
+            for b, occ in itertools.product(FLAT_BLOCKS if occupancies == FLAT_OCC else (1024, 2048), occupancies):
                 extra = (50.0, b) if name == "softcap" else (b,)
                 args = (x, y, *extra)
-                us = timed(lambda: ct.launch(stream, (-(-x.numel() // b), 1, 1), mod.kernel, args), reps)
+                kern = mod.kernel if occ is None else hinted(mod.kernel, occ, None)
+                us = timed(lambda: ct.launch(stream, (-(-x.numel() // b), 1, 1), kern, args), reps)
                 gbps = 2 * x.numel() * x.element_size() / us / 1e3
-                results.append({"kernel": name, "dtype": dtype, "n": x.numel(), "B": b, "us": us, "GBps": gbps,
-                                "pct_of_copy": 100 * gbps / copy_gbps})
-                print(f"{name:9} {dtype:9} B={b:5}: {us:7.1f} µs {gbps:6.0f} GB/s {100 * gbps / copy_gbps:5.1f}%",
-                      flush=True)
+                results.append({"kernel": name, "dtype": dtype, "n": x.numel(), "B": b, "occupancy": occ, "us": us,
+                                "GBps": gbps, "pct_of_copy": 100 * gbps / copy_gbps})
+                print(f"{name:9} {dtype:9} B={b:5} occ={occ}: {us:7.1f} µs {gbps:6.0f} GB/s "
+                      f"{100 * gbps / copy_gbps:5.1f}%", flush=True)
 
 
 #: op → (tile attributes of its module → values to try, hints to try, the committed tile); each op's kernel as
@@ -276,9 +274,12 @@ def bmm_probe(reps: int, results: list, baseline: str | None) -> None:
 ROPE_SHAPES = [(16384, 32, 128), (4096, 32, 128), (16384, 8, 128)]
 ROPE_TILES = [(8, 8), (16, 8), (4, 16), (8, 16), (2, 32), (16, 4)]
 ROPE_OCC = [None, 4, 8]
-#: with --rope-committed: the committed kernel alone, over more tiles (whole heads: 1-4 tokens x 32 heads) and hints
-ROPE_COMMITTED = ([(16384, 32, 128), (2048, 32, 128), (16384, 8, 128)],
-                  [(1, 32), (2, 32), (4, 32), (2, 16), (4, 16), (8, 8)], [None, 2, 3, 6])
+#: with --rope-committed: the committed kernel alone, per head count its (BT, BH) tiles (2048 or 4096 elements per
+#: half tile), under its own hint (None) and occupancies 5, 6, 8
+ROPE_COMMITTED = {(16384, 32, 128): [(1, 32), (2, 32)], (32768, 8, 128): [(4, 8), (8, 8)],
+                  (32768, 16, 128): [(2, 16), (4, 16)], (16384, 32, 64): [(2, 32), (4, 32)],
+                  (4096, 32, 128): [(1, 32), (2, 32)]}
+ROPE_COMMITTED_OCC = [None, 5, 6, 8]
 
 
 def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool = False) -> None:
@@ -286,9 +287,10 @@ def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool 
     from tileport.examples.rope import rope as committed
     from tileport.ops import rope as op
 
-    shapes, tiles, hints = ROPE_COMMITTED if committed_only else (ROPE_SHAPES, ROPE_TILES, ROPE_OCC)
+    shapes = ROPE_COMMITTED if committed_only else {shape: ROPE_TILES for shape in ROPE_SHAPES}
+    hints = ROPE_COMMITTED_OCC if committed_only else ROPE_OCC
     stream = torch.cuda.current_stream()
-    for t, h, d in shapes:
+    for (t, h, d), tiles in shapes.items():
         half = d // 2
         x = torch.randn(t, h, d, device="cuda", dtype=torch.bfloat16)
         ang = torch.rand(t, half, device="cuda") * 6.283185307179586
@@ -321,17 +323,18 @@ def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool 
 #: and layer_norm's two-FMA form
 ROWS_SHAPES = [(8192, 4096), (16384, 2048), (16384, 8192)]
 ROWS_BM = [1, 2, 4]
-ROWS_OCC = [4, 8]
+ROWS_OCC = [4, 8]   # --occupancy: 4, 5, 6 at the op's own rows per block (both 16-bit dtypes)
 
 
-def rows_probe(reps: int, results: list, copy_gbps: float) -> None:
+def rows_probe(reps: int, results: list, copy_gbps: float, occupancies=ROWS_OCC, dtypes=("bfloat16",)) -> None:
     import importlib
 
     import probe_kernels as pk
+    from tileport.ops import _common as C
 
     stream = torch.cuda.current_stream()
     for m, n in ROWS_SHAPES:
-        for dtype in ("bfloat16",):
+        for dtype in dtypes:
             x = torch.randn(m, n, device="cuda", dtype=getattr(torch, dtype))
             w = torch.randn(n, device="cuda", dtype=x.dtype)
             b = torch.randn(n, device="cuda", dtype=x.dtype)
@@ -341,9 +344,14 @@ def rows_probe(reps: int, results: list, copy_gbps: float) -> None:
                     "rms_norm": None}
             for name, ref in refs.items():
                 mod = importlib.import_module(f"tileport.ops.{name}")
-                kernels = [("committed", mod.kernel)] + ([("fma", pk.layer_norm_fma)] if name == "layer_norm" else [])
+                kernels = [("committed", mod.kernel)]
+                bms = ROWS_BM
+                if occupancies == ROWS_OCC:   # the first probe: every BM, and layer_norm's two-FMA form
+                    kernels += [("fma", pk.layer_norm_fma)] if name == "layer_norm" else []
+                else:   # --occupancy: the op's own BM for this row length and dtype
+                    bms = [C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))]
                 nbytes = 2 * x.numel() * x.element_size()
-                for (tag, base), bm, occ in itertools.product(kernels, ROWS_BM, ROWS_OCC):
+                for (tag, base), bm, occ in itertools.product(kernels, bms, occupancies):
                     kern = hinted(base, occ, None)
                     args = {"row_softmax": (x, y, bm, n), "layer_norm": (x, w, b, y, 1.0 / n, 1e-5, bm, n),
                             "rms_norm": (x, w, y, 1.0 / n, 1e-6, bm, n)}[name]
@@ -373,6 +381,8 @@ def main() -> None:
     ap.add_argument("--baseline", help="a folder with the committed examples/<op>.py (where git is missing)")
     ap.add_argument("--mla-wide", action="store_true", help="mla_decode: BN 128 against 64")
     ap.add_argument("--mla-heads16", action="store_true", help="mla_decode: the 16-head tile against the 64-head one")
+    ap.add_argument("--occupancy", action="store_true", help="rows: occupancy 4, 5, 6 at the ops' own rows per "
+                    "block, both 16-bit dtypes; flat: occupancy 4, 6, 8 at 1024 and 2048 elements per block")
     ap.add_argument("--rope-committed", action="store_true", help="rope: the committed kernel over more tiles and "
                     "hints only")
     opts = ap.parse_args()
@@ -394,13 +404,16 @@ def main() -> None:
         prefill_probe(opts.reps, results, opts.baseline, opts.case)
         save()
     if opts.only in (None, "flat"):
-        flat_probe(opts.reps, results, copy)
+        flat_probe(opts.reps, results, copy, (None, 4, 6, 8) if opts.occupancy else FLAT_OCC)
         save()
     if opts.only in (None, "rope"):
         rope_probe(opts.reps, results, copy, opts.rope_committed)
         save()
     if opts.only in (None, "rows"):
-        rows_probe(opts.reps, results, copy)
+        if opts.occupancy:
+            rows_probe(opts.reps, results, copy, (4, 5, 6), ("bfloat16", "float16"))
+        else:
+            rows_probe(opts.reps, results, copy)
         save()
     if opts.only in (None, "mla_decode"):
         if opts.mla_wide:

@@ -8,14 +8,16 @@ and 1 along the head dimension) and the tokens' cos/sin rows (broadcast over the
 each half of y on its own, at the same tile indices. grid = (cdiv(tokens, BT), cdiv(heads, BH), 1).
 
 Two stores, not one (BT, 2 * BH, HALF) tile built with a where over the halves: that form ran at 48-51% of copy
-bandwidth, this one at up to 76% with (BT, BH) = (2, 32) under occupancy 4 (benchmarks/results/h200/tuning/rope).
+bandwidth, this one at 70-80% with half tiles of 2048 elements under occupancy 6 (benchmarks/results/h200/tuning/rope).
 """
 import cuda.tile as ct
 
-DEMO_SIGNATURE = "x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#2, BH=#32, HALF=#64"
+DEMO_SIGNATURE = "x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#1, BH=#32, HALF=#64"
 
 
-@ct.kernel(occupancy=4)  # without the hint the two-store form ran 1.4-2.6x slower (tuning/rope)
+# 6 CTAs per SM: 80% of copy bandwidth at 32 heads, 70% at 8 (against 77% and 69% under occupancy 4, and at 8 heads
+# 56% with the former 4096-element half tiles; tuning/rope/rope-occ.log)
+@ct.kernel(occupancy=6)
 def rope(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], HALF: ct.Constant[int]):
     i = ct.bid(0)
     h = ct.bid(1)

@@ -11,13 +11,13 @@ from . import _common as C
 DTYPES = C.HALVES
 AUX_DTYPES = ("float32",)  # the cos/sin tables
 HALVES = (32, 64)
-#: heads per block: all 32 of a 32-head (or wider) model in one block (2 tokens per block at head dim 128: 76% of copy
-#: bandwidth, against 66% with 16 heads x 4 tokens and 52% with 8 x 8; benchmarks/results/h200/tuning/rope), else 8
-#: (fewer heads: one block column, masked) or 1
+#: heads per block: all 32 of a 32-head (or wider) model in one block (the tokens' cos/sin rows loaded once for all
+#: of them), else 8 (fewer heads: one block column, masked) or 1 (benchmarks/results/h200/tuning/rope)
 HEAD_BLOCKS = (1, 8, 32)
-#: elements of one half-tile (BT x BH x HALF): 4096, so a block moves 16 KB of 16-bit x in and out. One token per
-#: block (the earlier layout, 2 x 512 elements) ran at 38% of copy bandwidth (benchmarks/results/h200/perf).
-HALF_TILE = 4096
+#: elements of one half-tile (BT x BH x HALF): 2048, so a block moves 8 KB of 16-bit x in and out, under the kernel's
+#: occupancy 6: 70-80% of copy bandwidth at 8-32 heads (4096 elements: 56-77%; tuning/rope/rope-occ.log). One token of
+#: one head per block (the first layout) ran at 38% (benchmarks/results/h200/perf).
+HALF_TILE = 2048
 
 
 def tokens_per_block(bh: int, half: int) -> int:

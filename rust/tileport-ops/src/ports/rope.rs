@@ -5,8 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=f16[?,?,?]/?,?,1, BT=#128, BH=#1, HALF=#32 (BT=128, BH=1, HALF=32).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    /// Specialization for x=f16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=f16[?,?,?]/?,?,1, BT=#64, BH=#1, HALF=#32 (BT=64, BH=1, HALF=32).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 6,),))]
     pub fn rope_f16<const BT: i32, const BH: i32, const HALF: i32>(
         x: &Tensor<f16, { [-1, -1, -1] }>,
         cos: &Tensor<f32, { [-1, -1] }>,
@@ -57,8 +57,8 @@ pub mod port {
         unsafe { y_tiles_2.store_unchecked(cast_f16_2, [i, h, 1i32]) };
     }
 
-    /// Specialization for x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#128, BH=#1, HALF=#32 (BT=128, BH=1, HALF=32).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    /// Specialization for x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#64, BH=#1, HALF=#32 (BT=64, BH=1, HALF=32).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 6,),))]
     pub fn rope_bf16<const BT: i32, const BH: i32, const HALF: i32>(
         x: &Tensor<bf16, { [-1, -1, -1] }>,
         cos: &Tensor<f32, { [-1, -1] }>,
