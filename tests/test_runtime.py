@@ -174,6 +174,23 @@ def test_a_stale_library_is_refused_when_autobuild_is_off(monkeypatch, tmp_path)
         library._open_fresh()
 
 
+
+def test_a_port_is_stale_when_a_helper_it_imports_changes():
+    """mla_prefill inlines attention's online_step: the digest its port records covers both files (an edit to
+    attention.py makes the mla_prefill port stale too), and the runtime computes the same digest."""
+    import hashlib
+
+    from tileport.examples import EXAMPLES_DIR
+    from tileport.runtime import library
+    from tileport.translate.helpers import kernel_files
+
+    src = EXAMPLES_DIR / "mla_prefill.py"
+    assert kernel_files(src, "mla_prefill") == [src, (EXAMPLES_DIR / "attention.py").resolve()]
+    committed = json.loads(build.manifest_path().read_text())["ops"]["mla_prefill"]["source_sha256"]
+    assert library._sha256(src, "mla_prefill") == committed != hashlib.sha256(src.read_bytes()).hexdigest()
+    vector_add = EXAMPLES_DIR / "vector_add.py"   # no imported helper: the file's own digest, as before
+    assert library._sha256(vector_add, "vector_add") == hashlib.sha256(vector_add.read_bytes()).hexdigest()
+
 def test_committed_ports_are_what_the_translator_writes_now(tmp_path):
     """rust/tileport-ops/src/ports/*.rs and ports.json are generated: port every op again (one shared cargo build)
     into a copy of the crate and compare byte for byte."""

@@ -5,7 +5,6 @@ directory), so a rerun writes the same bytes.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from pathlib import Path
 from typing import Callable
@@ -24,7 +23,7 @@ from ..spec import signature as sigmod
 from ..toolchain.locate import CudaTree, run_tool
 from ..translate.emit import Unsupported, emit_kernel
 from ..translate.guide import op_locations
-from ..translate.helpers import helper_files
+from ..translate.helpers import helper_files, kernel_files, sources_sha256
 
 Progress = Callable[[str], None]
 
@@ -116,7 +115,7 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     text = render(entries, _display(source), "spec.json")
     (port_dir / "kernel.rs").write_text(text)
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries],
-                "source_sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
+                "source_sha256": sources_sha256(kernel_files(source, kernel.name)),
                 "abi": {e.entry: {"generics": e.generics, "params": e.abi} for e in entries}, "variants": variants,
                 "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites]}
     (port_dir / "port.json").write_text(json.dumps(manifest, indent=1) + "\n")

@@ -11,7 +11,6 @@ built beside the library (`rust/tileport-native`); what it cannot settle comes b
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import inspect
 import json
 import os
@@ -26,6 +25,7 @@ from typing import Any
 from ..errors import TileportError
 from ..frontends.cutile_py.capture import _dtype_name, constant_params
 from ..ops._backend import BackendError
+from ..translate.helpers import kernel_files, sources_sha256
 from . import abi, build
 from .checks import Arg, check_launch
 
@@ -56,17 +56,24 @@ class OpTable:
 
 _lock = threading.Lock()
 _library: "Library | None" = None
-_source_seen: dict[Path, tuple[int, int, str]] = {}
+_source_seen: dict[tuple[Path, str], tuple[list[Path], tuple, str]] = {}
 
 
-def _sha256(path: Path) -> str:
-    st = path.stat()
-    seen = _source_seen.get(path)
-    if seen and seen[:2] == (st.st_mtime_ns, st.st_size):
+def _sha256(path: Path, kernel_name: str) -> str:
+    """The digest of the files the kernel's port is made from (its file and the files of the helpers it imports),
+    recomputed only when one of them changed size or mtime."""
+    seen = _source_seen.get((path, kernel_name))
+    if seen and _stat_keys(seen[0]) == seen[1]:
         return seen[2]
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    _source_seen[path] = (st.st_mtime_ns, st.st_size, digest)
-    return digest
+    files = kernel_files(path, kernel_name)
+    keys = _stat_keys(files)
+    _source_seen[(path, kernel_name)] = (files, keys, sources_sha256(files))
+    return _source_seen[(path, kernel_name)][2]
+
+
+def _source_files(path: Path, kernel_name: str) -> list[Path]:
+    _sha256(path, kernel_name)
+    return _source_seen[(path, kernel_name)][0]
 
 
 def _drop_poison_vars() -> None:
@@ -229,7 +236,7 @@ def _refresh_port(lib: Library, name: str, t: OpTable) -> Library:
                            "`tileport ops build` (TILEPORT_AUTOBUILD=0 forbids doing it here)")
     with build.build_lock():
         op = json.loads(build.manifest_path().read_text())["ops"][name]
-        if op.get("source_sha256") != _sha256(t.source):
+        if op.get("source_sha256") != _sha256(t.source, name):
             manifest = build.port_ops([name], {name: op["signatures"]})
             build.generate(manifest)
             build.build()
@@ -255,12 +262,12 @@ SOURCE_CHECK_INTERVAL_NS = 50_000_000
 
 
 class _KernelState:
-    __slots__ = ("kernel", "table", "plans", "last", "source", "stat", "recheck_at", "lib")
+    __slots__ = ("kernel", "table", "plans", "last", "sources", "stat", "recheck_at", "lib")
 
     def __init__(self, kernel: Any, lib: Library, table: OpTable):
         self.kernel, self.lib, self.table, self.plans, self.last = kernel, lib, table, {}, None
-        self.source = str(table.source)
-        self.stat = _stat_key(table.source)
+        self.sources = _source_files(table.source, kernel._pyfunc.__name__)   # its file and its helpers' files
+        self.stat = _stat_keys(self.sources)
         self.recheck_at = time.monotonic_ns() + SOURCE_CHECK_INTERVAL_NS
 
 
@@ -271,7 +278,7 @@ def _state(kernel: Any) -> _KernelState:
     lib = _ensure_library()
     name = kernel._pyfunc.__name__
     t = lib.table(kernel)
-    if _sha256(t.source) != t.source_sha256:
+    if _sha256(t.source, name) != t.source_sha256:
         lib = _refresh_port(lib, name, t)
         t = lib.table(kernel)
     st = _KernelState(kernel, lib, t)
@@ -286,15 +293,19 @@ def _current_state(kernel: Any) -> _KernelState:
         return _state(kernel)
     now = time.monotonic_ns()
     if now >= st.recheck_at:
-        if _stat_key(st.source) != st.stat:
+        if _stat_keys(st.sources) != st.stat:
             return _state(kernel)
         st.recheck_at = now + SOURCE_CHECK_INTERVAL_NS
     return st
 
 
-def _stat_key(path: Path | str) -> tuple[int, int]:
-    s = os.stat(path)
-    return s.st_mtime_ns, s.st_size
+def _stat_keys(paths: list[Path]) -> tuple:
+    """(mtime, size) of each file: one stat each (the kernel's file alone, unless it imports helpers)."""
+    out = []
+    for path in paths:
+        s = os.stat(path)
+        out.append((s.st_mtime_ns, s.st_size))
+    return tuple(out)
 
 
 def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:

@@ -152,9 +152,12 @@ COVERAGE: tuple[Construct, ...] = (
               "masked_rowsum"),
     Construct("num-blocks", "`ct.num_blocks(k)`", "`get_num_tile_blocks().k`", S, "persistent_scale"),
     Construct("cdiv", "`ct.cdiv(a, b)` on integer scalars", "`ceil_div(a, b)`", S, "masked_rowsum"),
-    Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, one final `return`)",
-              "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it",
-              S, "gelu_erf"),
+    Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, "
+              "one final `return`), the kernel file's own or imported by name from another module (`from "
+              "tileport.examples.attention import online_step`)",
+              "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it; "
+              "an imported helper's fmas are matched at its own file's lines, and its file is part of the port's "
+              "source digest (an edit to it makes the port stale)", S, "mla_prefill"),
     Construct("helper-tuple", "a helper `@ct.function` returning several values, unpacked into names by the "
               "assignment that calls it (`m, l, acc = step(..)`: one online-softmax step shared by a kernel's loops)",
               "the inlined block yields a Rust tuple, bound to a temporary and assigned name by name (loop-carried "

@@ -6,6 +6,7 @@ must match) at that file's lines."""
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,3 +70,17 @@ def helper_files(file: Path, kernel_name: str) -> list[Path]:
     tree = ast.parse(file.read_text(), filename=str(file))
     kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
     return sorted({h.file for h in kernel_helpers(file, tree, kernel).values()} - {file.resolve()})
+
+
+def kernel_files(file: Path, kernel_name: str) -> list[Path]:
+    """The kernel's own file, then the other files of the helpers it inlines: what its port is made from."""
+    return [file, *helper_files(file, kernel_name)]
+
+
+def sources_sha256(files: list[Path]) -> str:
+    """One digest of the files a port is made from (``kernel_files``): an edit to a shared helper makes every port
+    that inlines it stale, not only its own file's. For a kernel file alone it is that file's sha256."""
+    digest = hashlib.sha256(files[0].read_bytes())
+    for other in files[1:]:
+        digest.update(other.read_bytes())
+    return digest.hexdigest()
