@@ -9,11 +9,11 @@ TFLOP/s and % of copy bandwidth. flat: gelu_erf and softcap (16-bit) at 1024..81
 mla_prefill, gemma_attention, attention_sinks (working tree vs committed kernel) per tile and hint. bmm: batch first
 or last in the grid. rope: the committed kernel per (BT, BH) and occupancy against two probe-only forms
 (scripts/probe_kernels.py). rows: row_softmax, layer_norm (and its two-FMA form), rms_norm at bf16 LLM shapes per
-rows per block and occupancy. The committed kernels come from `git show HEAD:...` (run it in a checkout; --baseline DIR
-elsewhere). Prints tables; writes JSON.
+rows per block and occupancy (or worker warps). The committed kernels come from `git show HEAD:...` (run it in a
+checkout; --baseline DIR elsewhere). Prints tables; writes JSON.
 
     python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat|prefill|bmm|rope|rows]
-                                  [--mla-heads16] [--rope-committed] [--occupancy]
+                                  [--mla-heads16] [--rope-committed] [--occupancy] [--warps]
                                   [--reps 10]
 """
 from __future__ import annotations
@@ -323,17 +323,23 @@ def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool 
 #: and layer_norm's two-FMA form
 ROWS_SHAPES = [(8192, 4096), (16384, 2048), (16384, 8192)]
 ROWS_BM = [1, 2, 4]
-ROWS_OCC = [4, 8]   # --occupancy: 4, 5, 6 at the op's own rows per block (both 16-bit dtypes)
+ROWS_OCC = [(4, None), (8, None)]   # (occupancy, num_worker_warps)
+#: --occupancy: at the op's own rows per block, both 16-bit dtypes
+ROWS_OCC_MORE = [(4, None), (5, None), (6, None)]
+#: --warps: 8 worker warps (half the values per thread, no spills in the sm_90 cubins up to 8192-wide rows) at
+#: occupancy 2-4 against the committed hint, the op's own rows per block, bf16 and f32, and 1024-wide rows too
+ROWS_WARPS = [(4, None), (2, 8), (3, 8), (4, 8)]
 
 
-def rows_probe(reps: int, results: list, copy_gbps: float, occupancies=ROWS_OCC, dtypes=("bfloat16",)) -> None:
+def rows_probe(reps: int, results: list, copy_gbps: float, hints=ROWS_OCC, dtypes=("bfloat16",),
+               shapes=ROWS_SHAPES) -> None:
     import importlib
 
     import probe_kernels as pk
     from tileport.ops import _common as C
 
     stream = torch.cuda.current_stream()
-    for m, n in ROWS_SHAPES:
+    for m, n in shapes:
         for dtype in dtypes:
             x = torch.randn(m, n, device="cuda", dtype=getattr(torch, dtype))
             w = torch.randn(n, device="cuda", dtype=x.dtype)
@@ -346,17 +352,18 @@ def rows_probe(reps: int, results: list, copy_gbps: float, occupancies=ROWS_OCC,
                 mod = importlib.import_module(f"tileport.ops.{name}")
                 kernels = [("committed", mod.kernel)]
                 bms = ROWS_BM
-                if occupancies == ROWS_OCC:   # the first probe: every BM, and layer_norm's two-FMA form
+                if hints == ROWS_OCC:   # the first probe: every BM, and layer_norm's two-FMA form
                     kernels += [("fma", pk.layer_norm_fma)] if name == "layer_norm" else []
-                else:   # --occupancy: the op's own BM for this row length and dtype
+                else:   # --occupancy, --warps: the op's own BM for this row length and dtype
                     bms = [C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))]
                 nbytes = 2 * x.numel() * x.element_size()
-                for (tag, base), bm, occ in itertools.product(kernels, bms, occupancies):
-                    kern = hinted(base, occ, None)
+                for (tag, base), bm, (occ, nww) in itertools.product(kernels, bms, hints):
+                    kern = hinted(base, occ, nww)
                     args = {"row_softmax": (x, y, bm, n), "layer_norm": (x, w, b, y, 1.0 / n, 1e-5, bm, n),
                             "rms_norm": (x, w, y, 1.0 / n, 1e-6, bm, n)}[name]
-                    row = {"kernel": f"{name}_{tag}", "dtype": dtype, "shape": [m, n], "BM": bm, "occupancy": occ}
-                    measure(row, f"{name:11} {tag:9} {dtype:8} {m}x{n} BM={bm} occ={occ}",
+                    row = {"kernel": f"{name}_{tag}", "dtype": dtype, "shape": [m, n], "BM": bm, "occupancy": occ,
+                           "num_worker_warps": nww}
+                    measure(row, f"{name:11} {tag:9} {dtype:8} {m}x{n} BM={bm} occ={occ} nww={nww}",
                             lambda: ct.launch(stream, (-(-m // bm), 1, 1), kern, args), reps,
                             lambda us: {"pct_of_copy": 100 * nbytes / us / 1e3 / copy_gbps,
                                         **({"max_abs_err": max_err(y, ref)} if ref is not None else {})})
@@ -383,6 +390,8 @@ def main() -> None:
     ap.add_argument("--mla-heads16", action="store_true", help="mla_decode: the 16-head tile against the 64-head one")
     ap.add_argument("--occupancy", action="store_true", help="rows: occupancy 4, 5, 6 at the ops' own rows per "
                     "block, both 16-bit dtypes; flat: occupancy 4, 6, 8 at 1024 and 2048 elements per block")
+    ap.add_argument("--warps", action="store_true", help="rows: 8 worker warps at occupancy 2-4 against the "
+                    "committed hint (bf16, f32)")
     ap.add_argument("--rope-committed", action="store_true", help="rope: the committed kernel over more tiles and "
                     "hints only")
     opts = ap.parse_args()
@@ -410,8 +419,10 @@ def main() -> None:
         rope_probe(opts.reps, results, copy, opts.rope_committed)
         save()
     if opts.only in (None, "rows"):
-        if opts.occupancy:
-            rows_probe(opts.reps, results, copy, (4, 5, 6), ("bfloat16", "float16"))
+        if opts.warps:
+            rows_probe(opts.reps, results, copy, ROWS_WARPS, ("bfloat16", "float32"), ROWS_SHAPES + [(8192, 1024)])
+        elif opts.occupancy:
+            rows_probe(opts.reps, results, copy, ROWS_OCC_MORE, ("bfloat16", "float16"))
         else:
             rows_probe(opts.reps, results, copy)
         save()

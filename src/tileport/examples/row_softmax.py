@@ -7,7 +7,10 @@ import cuda.tile as ct
 DEMO_SIGNATURE = "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#2, BLOCK=#1024"
 
 
-@ct.kernel(occupancy=4)  # 4 CTAs per SM, with ops._common.ROWS_PER_BLOCK: 1.1-1.9x faster (tune_rows_occ.json)
+# 4 CTAs per SM, with ops._common.ROWS_PER_BLOCK: 1.1-1.9x faster (tune_rows_occ.json); 8 worker warps each (half the
+# row per thread): 16-bit 73-94% of copy bandwidth against 67-81% without, f32 86% against 89-96%
+# (benchmarks/results/h200/tuning/rows-occ/rows-warps.log)
+@ct.kernel(occupancy=4, num_worker_warps=8)
 def row_softmax(x, y, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
     block_row = ct.bid(0)  # rows [block_row * BM, (block_row + 1) * BM)
     t = ct.load(x, index=(block_row, 0), shape=(BM, BLOCK), padding_mode=ct.PaddingMode.NEG_INF)

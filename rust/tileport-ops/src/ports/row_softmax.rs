@@ -6,7 +6,7 @@ pub mod port {
     use cutile::core::*;
 
     /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#8, BLOCK=#1024 (BM=8, BLOCK=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn row_softmax_f32_bm_8<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
         y: &mut Tensor<f32, { [BM, BLOCK] }>,
@@ -44,7 +44,7 @@ pub mod port {
     }
 
     /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#4, BLOCK=#1024 (BM=4, BLOCK=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn row_softmax_f16_bm_4<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
         y: &mut Tensor<f16, { [BM, BLOCK] }>,
@@ -85,7 +85,7 @@ pub mod port {
     }
 
     /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#4, BLOCK=#1024 (BM=4, BLOCK=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn row_softmax_bf16_bm_4<const BM: i32, const BLOCK: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,
         y: &mut Tensor<bf16, { [BM, BLOCK] }>,
