@@ -164,26 +164,30 @@ def mla_probe(reps: int, results: list, copy_gbps: float, shapes, tiles, hints) 
 FLAT_OPS = ("gelu_erf", "softcap")
 FLAT_BLOCKS = (1024, 2048, 4096, 8192)
 FLAT_OCC = (None,)   # the kernel's own hint; --occupancy adds 4, 6, 8 (at 1024 and 2048 elements per block)
+#: --warps: (occupancy, num_worker_warps) at 1024-4096 elements per block, every dtype
+FLAT_WARPS = ((None, None), (8, None), (4, 8), (2, 8))
 
 
-def flat_probe(reps: int, results: list, copy_gbps: float, occupancies=FLAT_OCC) -> None:
+def flat_probe(reps: int, results: list, copy_gbps: float, occupancies=FLAT_OCC, warps: bool = False) -> None:
     import importlib
 
     stream = torch.cuda.current_stream()
+    hints = FLAT_WARPS if warps else [(occ, None) for occ in occupancies]
+    blocks = (1024, 2048, 4096) if warps else FLAT_BLOCKS if occupancies == FLAT_OCC else (1024, 2048)
     for name in FLAT_OPS:
         mod = importlib.import_module(f"tileport.ops.{name}")
-        for dtype in ("float16", "bfloat16"):
+        for dtype in ("float16", "bfloat16") + (("float32",) if warps else ()):
             x = mod.sample_inputs("large", dtype, "cuda")[0][0].reshape(-1)
             y = torch.empty_like(x)
-            for b, occ in itertools.product(FLAT_BLOCKS if occupancies == FLAT_OCC else (1024, 2048), occupancies):
+            for b, (occ, nww) in itertools.product(blocks, hints):
                 extra = (50.0, b) if name == "softcap" else (b,)
                 args = (x, y, *extra)
-                kern = mod.kernel if occ is None else hinted(mod.kernel, occ, None)
+                kern = mod.kernel if occ is None and nww is None else hinted(mod.kernel, occ, nww)
                 us = timed(lambda: ct.launch(stream, (-(-x.numel() // b), 1, 1), kern, args), reps)
                 gbps = 2 * x.numel() * x.element_size() / us / 1e3
-                results.append({"kernel": name, "dtype": dtype, "n": x.numel(), "B": b, "occupancy": occ, "us": us,
-                                "GBps": gbps, "pct_of_copy": 100 * gbps / copy_gbps})
-                print(f"{name:9} {dtype:9} B={b:5} occ={occ}: {us:7.1f} µs {gbps:6.0f} GB/s "
+                results.append({"kernel": name, "dtype": dtype, "n": x.numel(), "B": b, "occupancy": occ,
+                                "num_worker_warps": nww, "us": us, "GBps": gbps, "pct_of_copy": 100 * gbps / copy_gbps})
+                print(f"{name:9} {dtype:9} B={b:5} occ={occ} nww={nww}: {us:7.1f} µs {gbps:6.0f} GB/s "
                       f"{100 * gbps / copy_gbps:5.1f}%", flush=True)
 
 
@@ -391,7 +395,7 @@ def main() -> None:
     ap.add_argument("--occupancy", action="store_true", help="rows: occupancy 4, 5, 6 at the ops' own rows per "
                     "block, both 16-bit dtypes; flat: occupancy 4, 6, 8 at 1024 and 2048 elements per block")
     ap.add_argument("--warps", action="store_true", help="rows: 8 worker warps at occupancy 2-4 against the "
-                    "committed hint (bf16, f32)")
+                    "committed hint (bf16, f32); flat: occupancy 8 or 8 worker warps, 1024-4096 per block, every dtype")
     ap.add_argument("--rope-committed", action="store_true", help="rope: the committed kernel over more tiles and "
                     "hints only")
     opts = ap.parse_args()
@@ -413,7 +417,7 @@ def main() -> None:
         prefill_probe(opts.reps, results, opts.baseline, opts.case)
         save()
     if opts.only in (None, "flat"):
-        flat_probe(opts.reps, results, copy, (None, 4, 6, 8) if opts.occupancy else FLAT_OCC)
+        flat_probe(opts.reps, results, copy, (None, 4, 6, 8) if opts.occupancy else FLAT_OCC, opts.warps)
         save()
     if opts.only in (None, "rope"):
         rope_probe(opts.reps, results, copy, opts.rope_committed)

@@ -1867,7 +1867,7 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
     }
 }
 
-/// `gelu_erf`: launches one of its entries (gelu_erf_f32, gelu_erf_f16, gelu_erf_bf16) on the caller's stream. `call.entry` is the index in
+/// `gelu_erf`: launches one of its entries (gelu_erf_f32_b_1024, gelu_erf_f16_b_4096, gelu_erf_bf16_b_4096) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
@@ -1884,14 +1884,14 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                 (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
             match tp_call.entry {
                 0 => {
-                    let op = "gelu_erf::gelu_erf_f32";
+                    let op = "gelu_erf::gelu_erf_f32_b_1024";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
                     let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
                     let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::gelu_erf::port::gelu_erf_f32(
+                        let launch = ports::gelu_erf::port::gelu_erf_f32_b_1024(
                             &arg_x,
                             (&mut arg_y).partition(rt::tile([g[0]])),
                         )
@@ -1906,7 +1906,7 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                     })
                 }
                 1 => {
-                    let op = "gelu_erf::gelu_erf_f16";
+                    let op = "gelu_erf::gelu_erf_f16_b_4096";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
@@ -1927,7 +1927,7 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                     let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::gelu_erf::port::gelu_erf_f16(
+                        let launch = ports::gelu_erf::port::gelu_erf_f16_b_4096(
                             &arg_x,
                             (&mut arg_y).partition(rt::tile([g[0]])),
                         )
@@ -1942,7 +1942,7 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                     })
                 }
                 2 => {
-                    let op = "gelu_erf::gelu_erf_bf16";
+                    let op = "gelu_erf::gelu_erf_bf16_b_4096";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
                     let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
@@ -1963,7 +1963,7 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                     let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::gelu_erf::port::gelu_erf_bf16(
+                        let launch = ports::gelu_erf::port::gelu_erf_bf16_b_4096(
                             &arg_x,
                             (&mut arg_y).partition(rt::tile([g[0]])),
                         )

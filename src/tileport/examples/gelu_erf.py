@@ -28,7 +28,7 @@ def gelu(x):
     return 0.5 * x * (1.0 + erf(x * 0.7071067811865476))
 
 
-@ct.kernel
+@ct.kernel(occupancy=8)  # with 4096-element 16-bit tiles: 75% of copy bandwidth, 66-68% without (tuning/flat-occ)
 def gelu_erf(x, y, B: ct.Constant[int]):
     i = ct.bid(0)
     t = ct.astype(ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO), ct.float32)

@@ -6,8 +6,11 @@ pub mod port {
     use cutile::core::*;
 
     /// Specialization for x=f32[?]/1, y=f32[?]/1, B=#1024 (B=1024).
-    #[cutile::entry()]
-    pub fn gelu_erf_f32<const B: i32>(x: &Tensor<f32, { [-1] }>, y: &mut Tensor<f32, { [B] }>) {
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
+    pub fn gelu_erf_f32_b_1024<const B: i32>(
+        x: &Tensor<f32, { [-1] }>,
+        y: &mut Tensor<f32, { [B] }>,
+    ) {
         let i: i32 = get_tile_block_id().0;
         let x_view: Partition<f32, { [B] }> = x.partition(shape![B]);
         let t: Tile<f32, { [B] }> = x_view.load([i]);
@@ -78,9 +81,12 @@ pub mod port {
         y.store(gelu_out);
     }
 
-    /// Specialization for x=f16[?]/1, y=f16[?]/1, B=#1024 (B=1024).
-    #[cutile::entry()]
-    pub fn gelu_erf_f16<const B: i32>(x: &Tensor<f16, { [-1] }>, y: &mut Tensor<f16, { [B] }>) {
+    /// Specialization for x=f16[?]/1, y=f16[?]/1, B=#4096 (B=4096).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
+    pub fn gelu_erf_f16_b_4096<const B: i32>(
+        x: &Tensor<f16, { [-1] }>,
+        y: &mut Tensor<f16, { [B] }>,
+    ) {
         let i: i32 = get_tile_block_id().0;
         let x_view: Partition<f16, { [B] }> = x.partition(shape![B]);
         let t: Tile<f32, { [B] }> = convert_tile(x_view.load([i]));
@@ -152,9 +158,12 @@ pub mod port {
         y.store(cast_f16);
     }
 
-    /// Specialization for x=bf16[?]/1, y=bf16[?]/1, B=#1024 (B=1024).
-    #[cutile::entry()]
-    pub fn gelu_erf_bf16<const B: i32>(x: &Tensor<bf16, { [-1] }>, y: &mut Tensor<bf16, { [B] }>) {
+    /// Specialization for x=bf16[?]/1, y=bf16[?]/1, B=#4096 (B=4096).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
+    pub fn gelu_erf_bf16_b_4096<const B: i32>(
+        x: &Tensor<bf16, { [-1] }>,
+        y: &mut Tensor<bf16, { [B] }>,
+    ) {
         let i: i32 = get_tile_block_id().0;
         let x_view: Partition<bf16, { [B] }> = x.partition(shape![B]);
         let t: Tile<f32, { [B] }> = convert_tile(x_view.load([i]));
