@@ -13,7 +13,7 @@ rows per block and occupancy (or worker warps). The committed kernels come from 
 checkout; --baseline DIR elsewhere). Prints tables; writes JSON.
 
     python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat|prefill|bmm|rope|rows]
-                                  [--mla-heads16] [--rope-committed] [--occupancy] [--warps]
+                                  [--mla-heads16] [--rope-committed] [--occupancy] [--warps] [--bm-warps]
                                   [--reps 10]
 """
 from __future__ import annotations
@@ -333,10 +333,12 @@ ROWS_OCC_MORE = [(4, None), (5, None), (6, None)]
 #: --warps: 8 worker warps (half the values per thread, no spills in the sm_90 cubins up to 8192-wide rows) at
 #: occupancy 2-4 against the committed hint, the op's own rows per block, bf16 and f32, and 1024-wide rows too
 ROWS_WARPS = [(4, None), (2, 8), (3, 8), (4, 8)]
+#: --bm-warps: row_softmax and layer_norm, bf16, rows per block 1/2/4 x these hints
+ROWS_BM_WARPS = [(4, None), (3, 8), (4, 8)]
 
 
 def rows_probe(reps: int, results: list, copy_gbps: float, hints=ROWS_OCC, dtypes=("bfloat16",),
-               shapes=ROWS_SHAPES) -> None:
+               shapes=ROWS_SHAPES, ops=("row_softmax", "layer_norm", "rms_norm"), every_bm: bool = False) -> None:
     import importlib
 
     import probe_kernels as pk
@@ -353,12 +355,14 @@ def rows_probe(reps: int, results: list, copy_gbps: float, hints=ROWS_OCC, dtype
                     "layer_norm": torch.nn.functional.layer_norm(x.float(), (n,), w.float(), b.float()),
                     "rms_norm": None}
             for name, ref in refs.items():
+                if name not in ops:
+                    continue
                 mod = importlib.import_module(f"tileport.ops.{name}")
                 kernels = [("committed", mod.kernel)]
                 bms = ROWS_BM
                 if hints == ROWS_OCC:   # the first probe: every BM, and layer_norm's two-FMA form
                     kernels += [("fma", pk.layer_norm_fma)] if name == "layer_norm" else []
-                else:   # --occupancy, --warps: the op's own BM for this row length and dtype
+                elif not every_bm:   # --occupancy, --warps: the op's own BM for this row length and dtype
                     bms = [C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))]
                 nbytes = 2 * x.numel() * x.element_size()
                 for (tag, base), bm, (occ, nww) in itertools.product(kernels, bms, hints):
@@ -396,6 +400,8 @@ def main() -> None:
                     "block, both 16-bit dtypes; flat: occupancy 4, 6, 8 at 1024 and 2048 elements per block")
     ap.add_argument("--warps", action="store_true", help="rows: 8 worker warps at occupancy 2-4 against the "
                     "committed hint (bf16, f32); flat: occupancy 8 or 8 worker warps, 1024-4096 per block, every dtype")
+    ap.add_argument("--bm-warps", action="store_true", help="rows: row_softmax and layer_norm (bf16), rows per "
+                    "block 1/2/4 x (occupancy, worker warps)")
     ap.add_argument("--rope-committed", action="store_true", help="rope: the committed kernel over more tiles and "
                     "hints only")
     opts = ap.parse_args()
@@ -423,7 +429,9 @@ def main() -> None:
         rope_probe(opts.reps, results, copy, opts.rope_committed)
         save()
     if opts.only in (None, "rows"):
-        if opts.warps:
+        if opts.bm_warps:
+            rows_probe(opts.reps, results, copy, ROWS_BM_WARPS, ops=("row_softmax", "layer_norm"), every_bm=True)
+        elif opts.warps:
             rows_probe(opts.reps, results, copy, ROWS_WARPS, ("bfloat16", "float32"), ROWS_SHAPES + [(8192, 1024)])
         elif opts.occupancy:
             rows_probe(opts.reps, results, copy, ROWS_OCC_MORE, ("bfloat16", "float16"))
