@@ -13,7 +13,7 @@ rows per block and occupancy (or worker warps). The committed kernels come from 
 checkout; --baseline DIR elsewhere). Prints tables; writes JSON.
 
     python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat|prefill|bmm|rope|rows]
-                                  [--mla-heads16] [--rope-committed] [--occupancy] [--warps] [--bm-warps]
+                                  [--mla-heads16] [--rope-committed] [--occupancy] [--warps] [--bm-warps] [--l1]
                                   [--reps 10]
 """
 from __future__ import annotations
@@ -338,7 +338,8 @@ ROWS_BM_WARPS = [(4, None), (3, 8), (4, 8)]
 
 
 def rows_probe(reps: int, results: list, copy_gbps: float, hints=ROWS_OCC, dtypes=("bfloat16",),
-               shapes=ROWS_SHAPES, ops=("row_softmax", "layer_norm", "rms_norm"), every_bm: bool = False) -> None:
+               shapes=ROWS_SHAPES, ops=("row_softmax", "layer_norm", "rms_norm"), every_bm: bool = False,
+               l1: bool = False) -> None:
     import importlib
 
     import probe_kernels as pk
@@ -360,13 +361,16 @@ def rows_probe(reps: int, results: list, copy_gbps: float, hints=ROWS_OCC, dtype
                 mod = importlib.import_module(f"tileport.ops.{name}")
                 kernels = [("committed", mod.kernel)]
                 bms = ROWS_BM
-                if hints == ROWS_OCC:   # the first probe: every BM, and layer_norm's two-FMA form
+                if l1:   # --l1: the weights through L1 instead of TMA, at the committed BM and hints
+                    kernels += [("l1", {"layer_norm": pk.layer_norm_l1, "rms_norm": pk.rms_norm_l1}[name])]
+                    bms = [C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))]
+                elif hints == ROWS_OCC:   # the first probe: every BM, and layer_norm's two-FMA form
                     kernels += [("fma", pk.layer_norm_fma)] if name == "layer_norm" else []
                 elif not every_bm:   # --occupancy, --warps: the op's own BM for this row length and dtype
                     bms = [C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))]
                 nbytes = 2 * x.numel() * x.element_size()
                 for (tag, base), bm, (occ, nww) in itertools.product(kernels, bms, hints):
-                    kern = hinted(base, occ, nww)
+                    kern = base if l1 else hinted(base, occ, nww)
                     args = {"row_softmax": (x, y, bm, n), "layer_norm": (x, w, b, y, 1.0 / n, 1e-5, bm, n),
                             "rms_norm": (x, w, y, 1.0 / n, 1e-6, bm, n)}[name]
                     row = {"kernel": f"{name}_{tag}", "dtype": dtype, "shape": [m, n], "BM": bm, "occupancy": occ,
@@ -402,6 +406,8 @@ def main() -> None:
                     "committed hint (bf16, f32); flat: occupancy 8 or 8 worker warps, 1024-4096 per block, every dtype")
     ap.add_argument("--bm-warps", action="store_true", help="rows: row_softmax and layer_norm (bf16), rows per "
                     "block 1/2/4 x (occupancy, worker warps)")
+    ap.add_argument("--l1", action="store_true", help="rows: layer_norm and rms_norm with their weights loaded "
+                    "through L1 (probe_kernels.py) against the committed kernels")
     ap.add_argument("--rope-committed", action="store_true", help="rope: the committed kernel over more tiles and "
                     "hints only")
     opts = ap.parse_args()
@@ -429,7 +435,10 @@ def main() -> None:
         rope_probe(opts.reps, results, copy, opts.rope_committed)
         save()
     if opts.only in (None, "rows"):
-        if opts.bm_warps:
+        if opts.l1:
+            rows_probe(opts.reps, results, copy, [(4, None)], ("bfloat16", "float32"), ROWS_SHAPES + [(8192, 1024)],
+                       ("layer_norm", "rms_norm"), l1=True)
+        elif opts.bm_warps:
             rows_probe(opts.reps, results, copy, ROWS_BM_WARPS, ops=("row_softmax", "layer_norm"), every_bm=True)
         elif opts.warps:
             rows_probe(opts.reps, results, copy, ROWS_WARPS, ("bfloat16", "float32"), ROWS_SHAPES + [(8192, 1024)])

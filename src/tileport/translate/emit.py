@@ -613,10 +613,10 @@ class Emitter:
         """A store whose index maps the block ids one-to-one onto tile indices, but not as cutile's safe store does
         (index element k = ct.bid(k)): block axes permuted (``z = ct.bid(2)`` first, e.g. to run a batch's tiles
         together) and/or reversed (``i = ct.num_blocks(k) - 1 - ct.bid(k)``, e.g. longest blocks first). ``axes``
-        holds per index element (block axis, reversed) or None for a literal 0. The blocks' tiles are disjoint;
-        the port stores through the unchecked partition with that argument written down. An array stored in parts
-        (several stores, one block map, literal tile indices elsewhere) goes the same way: the parts of one block
-        are distinct tiles, and no two blocks share a tile."""
+        holds per index element (block axis, reversed) or None for a literal tile index. The blocks' tiles are
+        disjoint; the port stores through the unchecked partition with that argument written down. An array stored
+        in parts (several stores, one block map, literal tile indices elsewhere) goes the same way: the parts of one
+        block are distinct tiles, and no two blocks share a tile."""
         out = self.outputs[arr]
         consts = [self._int(e) for e, ax in zip(index.elts, axes) if ax is None]
         if out.parts > 1 or any(consts):
@@ -1114,8 +1114,9 @@ class Emitter:
 
     def gather(self, node: ast.Call) -> tuple[str, Ty]:
         """`ct.gather(a, idx, mask=, padding_value=, check_bounds=)`: a masked, padded pointer load (see
-        pointer_access); with check_bounds=False and no mask, an unmasked one that needs no padding value (so also
-        16-bit), under the caller's guarantee that every index is inside the array."""
+        pointer_access); with check_bounds=False no extent check (unmasked without a mask), under the caller's
+        guarantee that every index is inside the array. The padding operand is there either way, as cuTile Python
+        emits it: on a 16-bit array only 0, spelled as the type's ZERO (cutile has no half-precision literal)."""
         self.need(node, "gather-scatter", "ct.gather")
         kw = {k.arg: k.value for k in node.keywords}
         if len(node.args) != 2 or set(kw) - {"mask", "padding_value", "check_bounds"}:
@@ -1464,7 +1465,7 @@ class Emitter:
             return self.typed(raw(), ty, None, f"{arr}_tile")
         if mode != "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
             self.need(node, "load-padded-offset", "padded load at a computed tile index")
-            self.body.append(f"// Padded view: a tile index past the edge reads padding (as in cuTile Python), so the "
+            self.body.append("// Padded view: a tile index past the edge reads padding (as in cuTile Python), so the "
                              "load needs no bounds check.")
             return self.typed(raw(), ty, None, f"{arr}_tile")
         if mode == "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
