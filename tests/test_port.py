@@ -75,8 +75,13 @@ def test_supported_examples_port_and_prove(name, proven_batch):
             assert sites[0]["why"].startswith("grid-stride loop")
         lines = rs.splitlines()
         for k, line in enumerate(lines):
-            if "unsafe {" in line:
-                assert any("// SAFETY:" in p for p in lines[max(0, k - 3):k]), line
+            if "unsafe {" in line:   # the comment block right above its statement (at most 3 lines up) argues it
+                j = next((j for j in range(k - 1, max(-1, k - 5), -1) if lines[j].lstrip().startswith("//")), -1)
+                block = []
+                while j >= 0 and lines[j].lstrip().startswith("//"):
+                    block.append(lines[j])
+                    j -= 1
+                assert any("// SAFETY:" in c for c in block), line
 
 
 def test_vector_add_two_variants_share_one_entry(tmp_path):

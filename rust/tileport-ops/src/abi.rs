@@ -13,7 +13,8 @@ pub const DTYPE_I64: i32 = 4;
 pub const DTYPE_F8E5M2: i32 = 5;
 pub const DTYPE_F8E4M3FN: i32 = 6;
 
-/// A tensor borrowed from the caller: device pointer, rank, dtype code, shape and strides in elements.
+/// A tensor borrowed from the caller: device pointer, rank, dtype code, shape and strides in
+/// elements.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct TpTensor {
@@ -24,7 +25,8 @@ pub struct TpTensor {
     pub strides: [i64; 8],
 }
 
-/// One operator call: entry, device, counts, pointers to the generics (i32), tensor descriptors and scalars (f64), the caller's CUstream and the grid.
+/// One operator call: entry, device, counts, pointers to the generics (i32), tensor descriptors and
+/// scalars (f64), the caller's CUstream and the grid.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct TpCall {
@@ -72,7 +74,8 @@ pub extern "C" fn tileport_abi_version() -> u32 {
     ABI_VERSION
 }
 
-/// Writes, for TpTensor then TpCall, [size, alignment, field offsets...] into `out` (up to `n` values); returns
+/// Writes, for TpTensor then TpCall, [size, alignment, field offsets...] into `out` (up to `n`
+/// values); returns
 /// how many exist.
 ///
 /// # Safety

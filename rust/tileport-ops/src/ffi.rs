@@ -4,12 +4,16 @@ use crate::abi::*;
 use crate::{ports, rt};
 use cutile::prelude::*;
 
-/// `attention`: launches one of its entries (attention_f16_causal_true, attention_f16_causal_false, attention_bf16_causal_true, attention_bf16_causal_false) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `attention`: launches one of its entries (attention_f16_causal_true, attention_f16_causal_false,
+/// attention_bf16_causal_true, attention_bf16_causal_false) on the caller's stream. `call.entry` is
+/// the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -71,8 +75,10 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -130,8 +136,10 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -189,8 +197,10 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -248,8 +258,10 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -265,12 +277,16 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
     }
 }
 
-/// `attention_sinks`: launches one of its entries (attention_sinks_f16_causal_true, attention_sinks_f16_causal_false, attention_sinks_bf16_causal_true, attention_sinks_bf16_causal_false) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `attention_sinks`: launches one of its entries (attention_sinks_f16_causal_true,
+/// attention_sinks_f16_causal_false, attention_sinks_bf16_causal_true,
+/// attention_sinks_bf16_causal_false) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_attention_sinks(
@@ -346,8 +362,10 @@ pub unsafe extern "C" fn tp_attention_sinks(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -416,8 +434,10 @@ pub unsafe extern "C" fn tp_attention_sinks(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -486,8 +506,10 @@ pub unsafe extern "C" fn tp_attention_sinks(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -556,8 +578,10 @@ pub unsafe extern "C" fn tp_attention_sinks(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -573,12 +597,15 @@ pub unsafe extern "C" fn tp_attention_sinks(
     }
 }
 
-/// `bias_act`: launches one of its entries (bias_act) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `bias_act`: launches one of its entries (bias_act) on the caller's stream. `call.entry` is the
+/// index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_bias_act(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -606,8 +633,10 @@ pub unsafe extern "C" fn tp_bias_act(call: *const TpCall, err: *mut u8, err_len:
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -623,12 +652,15 @@ pub unsafe extern "C" fn tp_bias_act(call: *const TpCall, err: *mut u8, err_len:
     }
 }
 
-/// `bmm`: launches one of its entries (bmm_f16, bmm_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `bmm`: launches one of its entries (bmm_f16, bmm_bf16) on the caller's stream. `call.entry` is
+/// the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -672,8 +704,10 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                         let launch = ports::bmm::port::bmm_f16(&arg_a, &arg_b, &arg_c)
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -713,8 +747,10 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                         let launch = ports::bmm::port::bmm_bf16(&arg_a, &arg_b, &arg_c)
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -730,12 +766,15 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
     }
 }
 
-/// `causal_mask`: launches one of its entries (causal_mask) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `causal_mask`: launches one of its entries (causal_mask) on the caller's stream. `call.entry` is
+/// the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -762,8 +801,10 @@ pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_l
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -779,12 +820,15 @@ pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_l
     }
 }
 
-/// `decode_combine`: launches one of its entries (decode_combine_f16, decode_combine_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `decode_combine`: launches one of its entries (decode_combine_f16, decode_combine_bf16) on the
+/// caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_decode_combine(
@@ -828,8 +872,10 @@ pub unsafe extern "C" fn tp_decode_combine(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -865,8 +911,10 @@ pub unsafe extern "C" fn tp_decode_combine(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -882,12 +930,15 @@ pub unsafe extern "C" fn tp_decode_combine(
     }
 }
 
-/// `dropout`: launches one of its entries (dropout_f32, dropout_f16, dropout_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `dropout`: launches one of its entries (dropout_f32, dropout_f16, dropout_bf16) on the caller's
+/// stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -915,8 +966,10 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -954,8 +1007,10 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -993,8 +1048,10 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1010,12 +1067,15 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
     }
 }
 
-/// `expert_offsets`: launches one of its entries (expert_offsets) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `expert_offsets`: launches one of its entries (expert_offsets) on the caller's stream.
+/// `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_expert_offsets(
@@ -1046,8 +1106,10 @@ pub unsafe extern "C" fn tp_expert_offsets(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1063,12 +1125,15 @@ pub unsafe extern "C" fn tp_expert_offsets(
     }
 }
 
-/// `flash_decode`: launches one of its entries (flash_decode_f16, flash_decode_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `flash_decode`: launches one of its entries (flash_decode_f16, flash_decode_bf16) on the
+/// caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_flash_decode(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -1139,8 +1204,10 @@ pub unsafe extern "C" fn tp_flash_decode(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1207,8 +1274,10 @@ pub unsafe extern "C" fn tp_flash_decode(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1224,12 +1293,15 @@ pub unsafe extern "C" fn tp_flash_decode(call: *const TpCall, err: *mut u8, err_
     }
 }
 
-/// `fused_moe`: launches one of its entries (fused_moe_f16, fused_moe_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `fused_moe`: launches one of its entries (fused_moe_f16, fused_moe_bf16) on the caller's stream.
+/// `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -1298,8 +1370,10 @@ pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1364,8 +1438,10 @@ pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1381,12 +1457,15 @@ pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len
     }
 }
 
-/// `gated_delta_chunked`: launches one of its entries (gated_delta_chunked_f16, gated_delta_chunked_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `gated_delta_chunked`: launches one of its entries (gated_delta_chunked_f16,
+/// gated_delta_chunked_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gated_delta_chunked(
@@ -1464,8 +1543,10 @@ pub unsafe extern "C" fn tp_gated_delta_chunked(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1535,8 +1616,10 @@ pub unsafe extern "C" fn tp_gated_delta_chunked(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1552,12 +1635,15 @@ pub unsafe extern "C" fn tp_gated_delta_chunked(
     }
 }
 
-/// `gated_delta_recurrent`: launches one of its entries (gated_delta_recurrent_f16, gated_delta_recurrent_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `gated_delta_recurrent`: launches one of its entries (gated_delta_recurrent_f16,
+/// gated_delta_recurrent_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gated_delta_recurrent(
@@ -1635,8 +1721,10 @@ pub unsafe extern "C" fn tp_gated_delta_recurrent(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1707,8 +1795,10 @@ pub unsafe extern "C" fn tp_gated_delta_recurrent(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1727,12 +1817,15 @@ pub unsafe extern "C" fn tp_gated_delta_recurrent(
     }
 }
 
-/// `geglu`: launches one of its entries (geglu_f32, geglu_f16, geglu_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `geglu`: launches one of its entries (geglu_f32, geglu_f16, geglu_bf16) on the caller's stream.
+/// `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -1760,8 +1853,10 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1805,8 +1900,10 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1850,8 +1947,10 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1867,12 +1966,15 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
     }
 }
 
-/// `gelu_erf`: launches one of its entries (gelu_erf_f32_b_1024, gelu_erf_f16_b_4096, gelu_erf_bf16_b_4096) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `gelu_erf`: launches one of its entries (gelu_erf_f32_b_1024, gelu_erf_f16_b_4096,
+/// gelu_erf_bf16_b_4096) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -1897,8 +1999,10 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1933,8 +2037,10 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1969,8 +2075,10 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1986,12 +2094,15 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
     }
 }
 
-/// `gelu_tanh`: launches one of its entries (gelu_tanh) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `gelu_tanh`: launches one of its entries (gelu_tanh) on the caller's stream. `call.entry` is the
+/// index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -2016,8 +2127,10 @@ pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2033,12 +2146,16 @@ pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len
     }
 }
 
-/// `gemma_attention`: launches one of its entries (gemma_attention_f16_softcap_true, gemma_attention_f16_softcap_false, gemma_attention_bf16_softcap_true, gemma_attention_bf16_softcap_false) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `gemma_attention`: launches one of its entries (gemma_attention_f16_softcap_true,
+/// gemma_attention_f16_softcap_false, gemma_attention_bf16_softcap_true,
+/// gemma_attention_bf16_softcap_false) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gemma_attention(
@@ -2107,8 +2224,10 @@ pub unsafe extern "C" fn tp_gemma_attention(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2169,8 +2288,10 @@ pub unsafe extern "C" fn tp_gemma_attention(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2231,8 +2352,10 @@ pub unsafe extern "C" fn tp_gemma_attention(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2293,8 +2416,10 @@ pub unsafe extern "C" fn tp_gemma_attention(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2310,12 +2435,16 @@ pub unsafe extern "C" fn tp_gemma_attention(
     }
 }
 
-/// `gemma_decode`: launches one of its entries (gemma_decode_f16_softcap_true, gemma_decode_f16_softcap_false, gemma_decode_bf16_softcap_true, gemma_decode_bf16_softcap_false) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `gemma_decode`: launches one of its entries (gemma_decode_f16_softcap_true,
+/// gemma_decode_f16_softcap_false, gemma_decode_bf16_softcap_true, gemma_decode_bf16_softcap_false)
+/// on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -2388,8 +2517,10 @@ pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2458,8 +2589,10 @@ pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2528,8 +2661,10 @@ pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2598,8 +2733,10 @@ pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2615,12 +2752,15 @@ pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_
     }
 }
 
-/// `group_gemm`: launches one of its entries (group_gemm_f16, group_gemm_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `group_gemm`: launches one of its entries (group_gemm_f16, group_gemm_bf16) on the caller's
+/// stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -2680,8 +2820,10 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2737,8 +2879,10 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2754,12 +2898,15 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
     }
 }
 
-/// `histogram`: launches one of its entries (histogram) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `histogram`: launches one of its entries (histogram) on the caller's stream. `call.entry` is the
+/// index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_histogram(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -2783,8 +2930,10 @@ pub unsafe extern "C" fn tp_histogram(call: *const TpCall, err: *mut u8, err_len
                         let launch = ports::histogram::port::histogram(&arg_bins, &arg_counts)
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2800,12 +2949,15 @@ pub unsafe extern "C" fn tp_histogram(call: *const TpCall, err: *mut u8, err_len
     }
 }
 
-/// `layer_norm`: launches one of its entries (layer_norm_f32, layer_norm_f16, layer_norm_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `layer_norm`: launches one of its entries (layer_norm_f32, layer_norm_f16, layer_norm_bf16) on
+/// the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -2840,8 +2992,10 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2900,8 +3054,10 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2960,8 +3116,10 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2977,12 +3135,15 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
     }
 }
 
-/// `leaky_relu`: launches one of its entries (leaky_relu_slope_0_01, leaky_relu_slope_0_1, leaky_relu_slope_0_2) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `leaky_relu`: launches one of its entries (leaky_relu_slope_0_01, leaky_relu_slope_0_1,
+/// leaky_relu_slope_0_2) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -3007,8 +3168,10 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3029,8 +3192,10 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3051,8 +3216,10 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3068,12 +3235,15 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
     }
 }
 
-/// `linear`: launches one of its entries (linear_f16, linear_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `linear`: launches one of its entries (linear_f16, linear_bf16) on the caller's stream.
+/// `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -3121,8 +3291,10 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3166,8 +3338,10 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3183,12 +3357,15 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
     }
 }
 
-/// `masked_rowsum`: launches one of its entries (masked_rowsum) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `masked_rowsum`: launches one of its entries (masked_rowsum) on the caller's stream.
+/// `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_masked_rowsum(
@@ -3218,8 +3395,10 @@ pub unsafe extern "C" fn tp_masked_rowsum(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3235,12 +3414,15 @@ pub unsafe extern "C" fn tp_masked_rowsum(
     }
 }
 
-/// `matmul`: launches one of its entries (matmul_f16, matmul_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `matmul`: launches one of its entries (matmul_f16, matmul_bf16) on the caller's stream.
+/// `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -3288,8 +3470,10 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3333,8 +3517,10 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3350,12 +3536,15 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
     }
 }
 
-/// `matmul_hints`: launches one of its entries (matmul_hints_f16, matmul_hints_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `matmul_hints`: launches one of its entries (matmul_hints_f16, matmul_hints_bf16) on the
+/// caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -3403,8 +3592,10 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3448,8 +3639,10 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3465,12 +3658,15 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
     }
 }
 
-/// `matmul_tf32`: launches one of its entries (matmul_tf32) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `matmul_tf32`: launches one of its entries (matmul_tf32) on the caller's stream. `call.entry` is
+/// the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_matmul_tf32(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -3497,8 +3693,10 @@ pub unsafe extern "C" fn tp_matmul_tf32(call: *const TpCall, err: *mut u8, err_l
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3514,12 +3712,16 @@ pub unsafe extern "C" fn tp_matmul_tf32(call: *const TpCall, err: *mut u8, err_l
     }
 }
 
-/// `mla_decode`: launches one of its entries (mla_decode_q_nope_f16_q_pe_f16_ckv_f16_kpe_f16_o_f32, mla_decode_f16, mla_decode_q_nope_bf16_q_pe_bf16_ckv_bf16_kpe_bf16_o_f32, mla_decode_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `mla_decode`: launches one of its entries (mla_decode_q_nope_f16_q_pe_f16_ckv_f16_kpe_f16_o_f32,
+/// mla_decode_f16, mla_decode_q_nope_bf16_q_pe_bf16_ckv_bf16_kpe_bf16_o_f32, mla_decode_bf16) on
+/// the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -3588,8 +3790,10 @@ pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_le
                         let launch = ports::mla_decode::port::mla_decode_q_nope_f16_q_pe_f16_ckv_f16_kpe_f16_o_f32(&arg_q_nope, &arg_q_pe, &arg_ckv, &arg_kpe, &arg_seq_lens, (&mut arg_o).partition(rt::tile([1, g[0], g[2]])), (&mut arg_lse).partition(rt::tile([1, g[0], 1])), s[0] as f32)
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3670,8 +3874,10 @@ pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3736,8 +3942,10 @@ pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_le
                         let launch = ports::mla_decode::port::mla_decode_q_nope_bf16_q_pe_bf16_ckv_bf16_kpe_bf16_o_f32(&arg_q_nope, &arg_q_pe, &arg_ckv, &arg_kpe, &arg_seq_lens, (&mut arg_o).partition(rt::tile([1, g[0], g[2]])), (&mut arg_lse).partition(rt::tile([1, g[0], 1])), s[0] as f32)
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3818,8 +4026,10 @@ pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3835,12 +4045,16 @@ pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_le
     }
 }
 
-/// `mla_prefill`: launches one of its entries (mla_prefill_f16_causal_true, mla_prefill_f16_causal_false, mla_prefill_bf16_causal_true, mla_prefill_bf16_causal_false) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `mla_prefill`: launches one of its entries (mla_prefill_f16_causal_true,
+/// mla_prefill_f16_causal_false, mla_prefill_bf16_causal_true, mla_prefill_bf16_causal_false) on
+/// the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -3928,8 +4142,10 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4013,8 +4229,10 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4098,8 +4316,10 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4183,8 +4403,10 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4200,12 +4422,15 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
     }
 }
 
-/// `moe_align_block`: launches one of its entries (moe_align_block) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `moe_align_block`: launches one of its entries (moe_align_block) on the caller's stream.
+/// `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_moe_align_block(
@@ -4253,8 +4478,10 @@ pub unsafe extern "C" fn tp_moe_align_block(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4270,12 +4497,15 @@ pub unsafe extern "C" fn tp_moe_align_block(
     }
 }
 
-/// `persistent_scale`: launches one of its entries (persistent_scale) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `persistent_scale`: launches one of its entries (persistent_scale) on the caller's stream.
+/// `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_persistent_scale(
@@ -4302,8 +4532,10 @@ pub unsafe extern "C" fn tp_persistent_scale(
                             ports::persistent_scale::port::persistent_scale(&arg_x, &arg_y)
                                 .generics(rt::generic_strings(g))
                                 .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4320,11 +4552,13 @@ pub unsafe extern "C" fn tp_persistent_scale(
 }
 
 /// `relu`: launches one of its entries (relu) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_relu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -4349,8 +4583,10 @@ pub unsafe extern "C" fn tp_relu(call: *const TpCall, err: *mut u8, err_len: usi
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4366,12 +4602,15 @@ pub unsafe extern "C" fn tp_relu(call: *const TpCall, err: *mut u8, err_len: usi
     }
 }
 
-/// `rms_norm`: launches one of its entries (rms_norm_f32, rms_norm_f16, rms_norm_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `rms_norm`: launches one of its entries (rms_norm_f32, rms_norm_f16, rms_norm_bf16) on the
+/// caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -4400,8 +4639,10 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4447,8 +4688,10 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4494,8 +4737,10 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4511,12 +4756,15 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
     }
 }
 
-/// `rope`: launches one of its entries (rope_f16, rope_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `rope`: launches one of its entries (rope_f16, rope_bf16) on the caller's stream. `call.entry`
+/// is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -4559,8 +4807,10 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                             ports::rope::port::rope_f16(&arg_x, &arg_cos, &arg_sin, &arg_y)
                                 .generics(rt::generic_strings(g))
                                 .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4599,8 +4849,10 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                             ports::rope::port::rope_bf16(&arg_x, &arg_cos, &arg_sin, &arg_y)
                                 .generics(rt::generic_strings(g))
                                 .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4616,12 +4868,15 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
     }
 }
 
-/// `row_softmax`: launches one of its entries (row_softmax_f32_bm_8, row_softmax_f16_bm_4, row_softmax_bf16_bm_4) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `row_softmax`: launches one of its entries (row_softmax_f32_bm_8, row_softmax_f16_bm_4,
+/// row_softmax_bf16_bm_4) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -4646,8 +4901,10 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4682,8 +4939,10 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4718,8 +4977,10 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4735,12 +4996,15 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
     }
 }
 
-/// `scale_cast`: launches one of its entries (scale_cast_f16, scale_cast_bf16, scale_cast_f32) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `scale_cast`: launches one of its entries (scale_cast_f16, scale_cast_bf16, scale_cast_f32) on
+/// the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -4780,8 +5044,10 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4817,8 +5083,10 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4840,8 +5108,10 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4857,12 +5127,15 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
     }
 }
 
-/// `silu_and_mul`: launches one of its entries (silu_and_mul_f32, silu_and_mul_f16, silu_and_mul_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `silu_and_mul`: launches one of its entries (silu_and_mul_f32, silu_and_mul_f16,
+/// silu_and_mul_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -4887,8 +5160,10 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4923,8 +5198,10 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4959,8 +5236,10 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4976,12 +5255,15 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
     }
 }
 
-/// `softcap`: launches one of its entries (softcap_f32, softcap_f16, softcap_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `softcap`: launches one of its entries (softcap_f32, softcap_f16, softcap_bf16) on the caller's
+/// stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -5007,8 +5289,10 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5044,8 +5328,10 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5081,8 +5367,10 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5098,12 +5386,15 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
     }
 }
 
-/// `splitk_reduce`: launches one of its entries (splitk_reduce_f32, splitk_reduce_f16, splitk_reduce_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `splitk_reduce`: launches one of its entries (splitk_reduce_f32, splitk_reduce_f16,
+/// splitk_reduce_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_splitk_reduce(
@@ -5133,8 +5424,10 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5163,8 +5456,10 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5193,8 +5488,10 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5210,12 +5507,15 @@ pub unsafe extern "C" fn tp_splitk_reduce(
     }
 }
 
-/// `swiglu`: launches one of its entries (swiglu_f32, swiglu_f16, swiglu_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `swiglu`: launches one of its entries (swiglu_f32, swiglu_f16, swiglu_bf16) on the caller's
+/// stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -5243,8 +5543,10 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5288,8 +5590,10 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5333,8 +5637,10 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5350,12 +5656,15 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
     }
 }
 
-/// `token_gather`: launches one of its entries (token_gather) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `token_gather`: launches one of its entries (token_gather) on the caller's stream. `call.entry`
+/// is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_token_gather(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -5386,8 +5695,10 @@ pub unsafe extern "C" fn tp_token_gather(call: *const TpCall, err: *mut u8, err_
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5403,12 +5714,15 @@ pub unsafe extern "C" fn tp_token_gather(call: *const TpCall, err: *mut u8, err_
     }
 }
 
-/// `token_scatter`: launches one of its entries (token_scatter) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `token_scatter`: launches one of its entries (token_scatter) on the caller's stream.
+/// `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_token_scatter(
@@ -5440,8 +5754,10 @@ pub unsafe extern "C" fn tp_token_scatter(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5457,12 +5773,15 @@ pub unsafe extern "C" fn tp_token_scatter(
     }
 }
 
-/// `transpose`: launches one of its entries (transpose_f32, transpose_f16, transpose_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `transpose`: launches one of its entries (transpose_f32, transpose_f16, transpose_bf16) on the
+/// caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -5487,8 +5806,10 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5523,8 +5844,10 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5559,8 +5882,10 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5576,12 +5901,16 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
     }
 }
 
-/// `triton_attention`: launches one of its entries (triton_attention_f16_is_causal_true, triton_attention_f16_is_causal_false, triton_attention_bf16_is_causal_true, triton_attention_bf16_is_causal_false) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `triton_attention`: launches one of its entries (triton_attention_f16_is_causal_true,
+/// triton_attention_f16_is_causal_false, triton_attention_bf16_is_causal_true,
+/// triton_attention_bf16_is_causal_false) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_attention(
@@ -5649,8 +5978,10 @@ pub unsafe extern "C" fn tp_triton_attention(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5710,8 +6041,10 @@ pub unsafe extern "C" fn tp_triton_attention(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5771,8 +6104,10 @@ pub unsafe extern "C" fn tp_triton_attention(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5832,8 +6167,10 @@ pub unsafe extern "C" fn tp_triton_attention(
                             )
                             .generics(rt::generic_strings(g))
                             .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5849,12 +6186,15 @@ pub unsafe extern "C" fn tp_triton_attention(
     }
 }
 
-/// `triton_dropout`: launches one of its entries (triton_dropout_f32, triton_dropout_f16, triton_dropout_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `triton_dropout`: launches one of its entries (triton_dropout_f32, triton_dropout_f16,
+/// triton_dropout_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_dropout(
@@ -5888,8 +6228,10 @@ pub unsafe extern "C" fn tp_triton_dropout(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5927,8 +6269,10 @@ pub unsafe extern "C" fn tp_triton_dropout(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5966,8 +6310,10 @@ pub unsafe extern "C" fn tp_triton_dropout(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5983,12 +6329,15 @@ pub unsafe extern "C" fn tp_triton_dropout(
     }
 }
 
-/// `triton_gather`: launches one of its entries (triton_gather) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `triton_gather`: launches one of its entries (triton_gather) on the caller's stream.
+/// `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_gather(
@@ -6027,8 +6376,10 @@ pub unsafe extern "C" fn tp_triton_gather(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6044,12 +6395,15 @@ pub unsafe extern "C" fn tp_triton_gather(
     }
 }
 
-/// `triton_layer_norm`: launches one of its entries (triton_layer_norm_f32, triton_layer_norm_f16, triton_layer_norm_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `triton_layer_norm`: launches one of its entries (triton_layer_norm_f32, triton_layer_norm_f16,
+/// triton_layer_norm_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_layer_norm(
@@ -6098,8 +6452,10 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6164,8 +6520,10 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6230,8 +6588,10 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6247,12 +6607,15 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
     }
 }
 
-/// `triton_matmul`: launches one of its entries (triton_matmul_f16, triton_matmul_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `triton_matmul`: launches one of its entries (triton_matmul_f16, triton_matmul_bf16) on the
+/// caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_matmul(
@@ -6309,8 +6672,10 @@ pub unsafe extern "C" fn tp_triton_matmul(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6359,8 +6724,10 @@ pub unsafe extern "C" fn tp_triton_matmul(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6376,12 +6743,15 @@ pub unsafe extern "C" fn tp_triton_matmul(
     }
 }
 
-/// `triton_rms_norm`: launches one of its entries (triton_rms_norm_f32, triton_rms_norm_f16, triton_rms_norm_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `triton_rms_norm`: launches one of its entries (triton_rms_norm_f32, triton_rms_norm_f16,
+/// triton_rms_norm_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_rms_norm(
@@ -6421,8 +6791,10 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6472,8 +6844,10 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6523,8 +6897,10 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6540,12 +6916,15 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
     }
 }
 
-/// `triton_softmax`: launches one of its entries (triton_softmax_f32, triton_softmax_f16, triton_softmax_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `triton_softmax`: launches one of its entries (triton_softmax_f32, triton_softmax_f16,
+/// triton_softmax_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_softmax(
@@ -6576,8 +6955,10 @@ pub unsafe extern "C" fn tp_triton_softmax(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6612,8 +6993,10 @@ pub unsafe extern "C" fn tp_triton_softmax(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6648,8 +7031,10 @@ pub unsafe extern "C" fn tp_triton_softmax(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6665,12 +7050,15 @@ pub unsafe extern "C" fn tp_triton_softmax(
     }
 }
 
-/// `triton_swiglu`: launches one of its entries (triton_swiglu_f32, triton_swiglu_f16, triton_swiglu_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `triton_swiglu`: launches one of its entries (triton_swiglu_f32, triton_swiglu_f16,
+/// triton_swiglu_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_swiglu(
@@ -6708,8 +7096,10 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6757,8 +7147,10 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6806,8 +7198,10 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6823,12 +7217,15 @@ pub unsafe extern "C" fn tp_triton_swiglu(
     }
 }
 
-/// `triton_vector_add`: launches one of its entries (triton_vector_add_f32, triton_vector_add_f16, triton_vector_add_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `triton_vector_add`: launches one of its entries (triton_vector_add_f32, triton_vector_add_f16,
+/// triton_vector_add_bf16) on the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_vector_add(
@@ -6866,8 +7263,10 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6915,8 +7314,10 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6964,8 +7365,10 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6981,12 +7384,15 @@ pub unsafe extern "C" fn tp_triton_vector_add(
     }
 }
 
-/// `vector_add`: launches one of its entries (vector_add_f32, vector_add_f16, vector_add_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
+/// `vector_add`: launches one of its entries (vector_add_f32, vector_add_f16, vector_add_bf16) on
+/// the caller's stream. `call.entry` is the index in
+/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
+/// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
-/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must describe live
+/// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+/// describe live
 /// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
@@ -7013,8 +7419,10 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7058,8 +7466,10 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7103,8 +7513,10 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
-                        // SAFETY: async on the caller's stream; the caller keeps the memory alive and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never overlap outputs).
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())

@@ -1,8 +1,10 @@
 """Render an emitted kernel as a formatted ``kernel.rs`` (``#[cutile::module] pub mod port``)."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
+import textwrap
 
 from .. import __version__
 from ..errors import TileportError
@@ -52,4 +54,26 @@ def rustfmt(text: str) -> str:
                           text=True)
     if proc.returncode != 0:
         raise TileportError(f"rustfmt rejected the generated Rust (a translator bug):\n{proc.stderr}\n{text}")
-    return proc.stdout
+    return wrap_comments(proc.stdout)
+
+
+#: rustfmt's line width; stable rustfmt does not reflow comments (wrap_comments is a nightly option), so the
+#: generated SAFETY arguments, notes and specialization docs are wrapped here
+WIDTH = 100
+COMMENT = re.compile(r"^(\s*)(///|//!|//) (.*)$")
+
+
+def wrap_comments(text: str, width: int = WIDTH) -> str:
+    """Every whole-line comment longer than ``width`` broken at spaces into lines of the same indent and marker
+    (a single word longer than the width stays whole)."""
+    out = []
+    for line in text.splitlines():
+        m = COMMENT.match(line)
+        if m is None or len(line) <= width:
+            out.append(line)
+            continue
+        indent, marker, body = m.groups()
+        room = max(width - len(indent) - len(marker) - 1, 20)
+        out += [f"{indent}{marker} {chunk}" for chunk in textwrap.wrap(body, room, break_long_words=False,
+                                                                        break_on_hyphens=False)]
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")

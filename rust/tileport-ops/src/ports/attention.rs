@@ -5,7 +5,9 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#true (BM=128, BN=64, D=64, CAUSAL=True).
+    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// o=f16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#true (BM=128, BN=64, D=64,
+    /// CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_f16_causal_true<const BM: i32, const BN: i32, const D: i32>(
         q: &Tensor<f16, { [-1, -1, -1] }>,
@@ -17,7 +19,8 @@ pub mod port {
         let z: i32 = get_tile_block_id().0;
         let i: i32 = (get_num_tile_blocks().1 - 1i32) - get_tile_block_id().1;
         let q_view: Partition<f16, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<f16, { [1, BM, D] }> = load_view_tko(
             &q_view,
             [z, i, 0i32],
@@ -70,7 +73,8 @@ pub mod port {
         }
         for j in 0i32..full {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -81,7 +85,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -164,7 +169,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in full..n_tiles {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -175,7 +181,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -274,13 +281,17 @@ pub mod port {
             acc = online_step_out_4.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
+        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
+        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<f16, { [1, BM, D] }> =
             unsafe { o.partition_full_mut(shape![1, BM, D]) };
         unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, BM, D]), [z, i, 0i32]) };
     }
 
-    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#false (BM=128, BN=64, D=64, CAUSAL=False).
+    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// o=f16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#false (BM=128, BN=64, D=64,
+    /// CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_f16_causal_false<const BM: i32, const BN: i32, const D: i32>(
         q: &Tensor<f16, { [-1, -1, -1] }>,
@@ -292,7 +303,8 @@ pub mod port {
         let z: i32 = get_tile_block_id().0;
         let i: i32 = (get_num_tile_blocks().1 - 1i32) - get_tile_block_id().1;
         let q_view: Partition<f16, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<f16, { [1, BM, D] }> = load_view_tko(
             &q_view,
             [z, i, 0i32],
@@ -345,7 +357,8 @@ pub mod port {
         }
         for j in 0i32..full {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -356,7 +369,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -439,7 +453,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in full..n_tiles {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -450,7 +465,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -549,13 +565,17 @@ pub mod port {
             acc = online_step_out_4.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
+        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
+        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<f16, { [1, BM, D] }> =
             unsafe { o.partition_full_mut(shape![1, BM, D]) };
         unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, BM, D]), [z, i, 0i32]) };
     }
 
-    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#true (BM=128, BN=64, D=64, CAUSAL=True).
+    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// o=bf16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#true (BM=128, BN=64, D=64,
+    /// CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_bf16_causal_true<const BM: i32, const BN: i32, const D: i32>(
         q: &Tensor<bf16, { [-1, -1, -1] }>,
@@ -567,7 +587,8 @@ pub mod port {
         let z: i32 = get_tile_block_id().0;
         let i: i32 = (get_num_tile_blocks().1 - 1i32) - get_tile_block_id().1;
         let q_view: Partition<bf16, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<bf16, { [1, BM, D] }> = load_view_tko(
             &q_view,
             [z, i, 0i32],
@@ -620,7 +641,8 @@ pub mod port {
         }
         for j in 0i32..full {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -631,7 +653,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -714,7 +737,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in full..n_tiles {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -725,7 +749,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -824,13 +849,17 @@ pub mod port {
             acc = online_step_out_4.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
+        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
+        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<bf16, { [1, BM, D] }> =
             unsafe { o.partition_full_mut(shape![1, BM, D]) };
         unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, BM, D]), [z, i, 0i32]) };
     }
 
-    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#false (BM=128, BN=64, D=64, CAUSAL=False).
+    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// o=bf16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#false (BM=128, BN=64, D=64,
+    /// CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_bf16_causal_false<const BM: i32, const BN: i32, const D: i32>(
         q: &Tensor<bf16, { [-1, -1, -1] }>,
@@ -842,7 +871,8 @@ pub mod port {
         let z: i32 = get_tile_block_id().0;
         let i: i32 = (get_num_tile_blocks().1 - 1i32) - get_tile_block_id().1;
         let q_view: Partition<bf16, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<bf16, { [1, BM, D] }> = load_view_tko(
             &q_view,
             [z, i, 0i32],
@@ -895,7 +925,8 @@ pub mod port {
         }
         for j in 0i32..full {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -906,7 +937,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -989,7 +1021,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in full..n_tiles {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1000,7 +1033,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1099,7 +1133,9 @@ pub mod port {
             acc = online_step_out_4.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
+        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
+        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<bf16, { [1, BM, D] }> =
             unsafe { o.partition_full_mut(shape![1, BM, D]) };
         unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, BM, D]), [z, i, 0i32]) };

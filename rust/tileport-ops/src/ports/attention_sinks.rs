@@ -5,7 +5,9 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=f16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64, BMD=#8192, CAUSAL=#true (BM=128, BN=64, D=64, BMD=8192, CAUSAL=True).
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// sinks=f32[?,?]/?,1, o=f16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64,
+    /// BMD=#8192, CAUSAL=#true (BM=128, BN=64, D=64, BMD=8192, CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_sinks_f16_causal_true<
         const BM: i32,
@@ -25,7 +27,8 @@ pub mod port {
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
@@ -95,7 +98,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -106,7 +110,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -201,7 +206,8 @@ pub mod port {
         }
         for j in mid..top {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -212,7 +218,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -283,7 +290,8 @@ pub mod port {
         }
         for j in top..hi {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -294,7 +302,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -398,13 +407,18 @@ pub mod port {
             acc = _online_out_6.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
+        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
+        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
+        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
         let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
         unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=f16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64, BMD=#8192, CAUSAL=#false (BM=128, BN=64, D=64, BMD=8192, CAUSAL=False).
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// sinks=f32[?,?]/?,1, o=f16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64,
+    /// BMD=#8192, CAUSAL=#false (BM=128, BN=64, D=64, BMD=8192, CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_sinks_f16_causal_false<
         const BM: i32,
@@ -424,7 +438,8 @@ pub mod port {
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
@@ -494,7 +509,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -505,7 +521,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -600,7 +617,8 @@ pub mod port {
         }
         for j in mid..top {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -611,7 +629,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -682,7 +701,8 @@ pub mod port {
         }
         for j in top..hi {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -693,7 +713,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -797,13 +818,18 @@ pub mod port {
             acc = _online_out_6.2;
         }
         let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
+        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
+        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
+        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
         let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
         unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64, BMD=#8192, CAUSAL=#true (BM=128, BN=64, D=64, BMD=8192, CAUSAL=True).
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64,
+    /// BMD=#8192, CAUSAL=#true (BM=128, BN=64, D=64, BMD=8192, CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_sinks_bf16_causal_true<
         const BM: i32,
@@ -823,7 +849,8 @@ pub mod port {
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
@@ -893,7 +920,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -904,7 +932,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -999,7 +1028,8 @@ pub mod port {
         }
         for j in mid..top {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1010,7 +1040,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1081,7 +1112,8 @@ pub mod port {
         }
         for j in top..hi {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1092,7 +1124,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1196,13 +1229,18 @@ pub mod port {
             acc = _online_out_6.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
+        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
+        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
+        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
         let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
         unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64, BMD=#8192, CAUSAL=#false (BM=128, BN=64, D=64, BMD=8192, CAUSAL=False).
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64,
+    /// BMD=#8192, CAUSAL=#false (BM=128, BN=64, D=64, BMD=8192, CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn attention_sinks_bf16_causal_false<
         const BM: i32,
@@ -1222,7 +1260,8 @@ pub mod port {
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
@@ -1292,7 +1331,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1303,7 +1343,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1398,7 +1439,8 @@ pub mod port {
         }
         for j in mid..top {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1409,7 +1451,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1480,7 +1523,8 @@ pub mod port {
         }
         for j in top..hi {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1491,7 +1535,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1595,7 +1640,10 @@ pub mod port {
             acc = _online_out_6.2;
         }
         let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
+        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
+        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
+        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
         let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
         unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };

@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for a=f16[?,?,?]/?,?,1, b=f16[?,?,?]/?,?,1, c=f16[?,?,?]/?,?,1, BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
+    /// Specialization for a=f16[?,?,?]/?,?,1, b=f16[?,?,?]/?,?,1, c=f16[?,?,?]/?,?,1, BM=#128,
+    /// BN=#128, BK=#64 (BM=128, BN=128, BK=64).
     #[cutile::entry()]
     pub fn bmm_f16<const BM: i32, const BN: i32, const BK: i32>(
         a: &Tensor<f16, { [-1, -1, -1] }>,
@@ -31,13 +32,17 @@ pub mod port {
             acc = mma(ta.reshape(shape![BM, BK]), tb.reshape(shape![BK, BN]), acc);
         }
         let acc_f16: Tile<f16, { [BM, BN] }> = convert_tile(acc);
-        // SAFETY: z = bid(2); bm = bid(0); bn = bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of c, and the grid's extent along axis 2 is cdiv(c.shape[0], 1) and the grid's extent along axis 0 is cdiv(c.shape[1], BM) and the grid's extent along axis 1 is cdiv(c.shape[2], BN).
+        // SAFETY: z = bid(2); bm = bid(0); bn = bid(1) maps the blocks one-to-one onto the tile
+        // indices, so no two blocks store the same tile of c, and the grid's extent along axis 2 is
+        // cdiv(c.shape[0], 1) and the grid's extent along axis 0 is cdiv(c.shape[1], BM) and the
+        // grid's extent along axis 1 is cdiv(c.shape[2], BN).
         let mut c_tiles: PartitionMut<f16, { [1, BM, BN] }> =
             unsafe { c.partition_full_mut(shape![1, BM, BN]) };
         unsafe { c_tiles.store_unchecked(acc_f16.reshape(shape![1, BM, BN]), [z, bm, bn]) };
     }
 
-    /// Specialization for a=bf16[?,?,?]/?,?,1, b=bf16[?,?,?]/?,?,1, c=bf16[?,?,?]/?,?,1, BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
+    /// Specialization for a=bf16[?,?,?]/?,?,1, b=bf16[?,?,?]/?,?,1, c=bf16[?,?,?]/?,?,1, BM=#128,
+    /// BN=#128, BK=#64 (BM=128, BN=128, BK=64).
     #[cutile::entry()]
     pub fn bmm_bf16<const BM: i32, const BN: i32, const BK: i32>(
         a: &Tensor<bf16, { [-1, -1, -1] }>,
@@ -63,7 +68,10 @@ pub mod port {
             acc = mma(ta.reshape(shape![BM, BK]), tb.reshape(shape![BK, BN]), acc);
         }
         let acc_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(acc);
-        // SAFETY: z = bid(2); bm = bid(0); bn = bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of c, and the grid's extent along axis 2 is cdiv(c.shape[0], 1) and the grid's extent along axis 0 is cdiv(c.shape[1], BM) and the grid's extent along axis 1 is cdiv(c.shape[2], BN).
+        // SAFETY: z = bid(2); bm = bid(0); bn = bid(1) maps the blocks one-to-one onto the tile
+        // indices, so no two blocks store the same tile of c, and the grid's extent along axis 2 is
+        // cdiv(c.shape[0], 1) and the grid's extent along axis 0 is cdiv(c.shape[1], BM) and the
+        // grid's extent along axis 1 is cdiv(c.shape[2], BN).
         let mut c_tiles: PartitionMut<bf16, { [1, BM, BN] }> =
             unsafe { c.partition_full_mut(shape![1, BM, BN]) };
         unsafe { c_tiles.store_unchecked(acc_bf16.reshape(shape![1, BM, BN]), [z, bm, bn]) };

@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for o_parts=f32[?,?,?]/?,?,1, lse_parts=f32[?,?]/?,1, out=f16[?,?]/?,1, BR=#8, D=#64 (BR=8, D=64).
+    /// Specialization for o_parts=f32[?,?,?]/?,?,1, lse_parts=f32[?,?]/?,1, out=f16[?,?]/?,1,
+    /// BR=#8, D=#64 (BR=8, D=64).
     #[cutile::entry()]
     pub fn decode_combine_f16<const BR: i32, const D: i32>(
         o_parts: &Tensor<f32, { [-1, -1, -1] }>,
@@ -24,7 +25,8 @@ pub mod port {
                 dim_map::Identity,
                 get_tensor_token(lse_parts),
             );
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let lse_parts_tile: Tile<f32, { [BR, 1] }> = load_view_tko(
                 &lse_parts_view,
                 [i, s],
@@ -35,7 +37,8 @@ pub mod port {
             );
             let lse: Tile<f32, { [BR, 1] }> = lse_parts_tile;
             let o_parts_view: Partition<f32, { [BR, 1, D] }> = o_parts.partition(shape![BR, 1, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let o_parts_tile: Tile<f32, { [BR, 1, D] }> = load_view_tko(
                 &o_parts_view,
                 [i, s, 0i32],
@@ -72,7 +75,8 @@ pub mod port {
         out.store(cast_f16);
     }
 
-    /// Specialization for o_parts=f32[?,?,?]/?,?,1, lse_parts=f32[?,?]/?,1, out=bf16[?,?]/?,1, BR=#8, D=#64 (BR=8, D=64).
+    /// Specialization for o_parts=f32[?,?,?]/?,?,1, lse_parts=f32[?,?]/?,1, out=bf16[?,?]/?,1,
+    /// BR=#8, D=#64 (BR=8, D=64).
     #[cutile::entry()]
     pub fn decode_combine_bf16<const BR: i32, const D: i32>(
         o_parts: &Tensor<f32, { [-1, -1, -1] }>,
@@ -91,7 +95,8 @@ pub mod port {
                 dim_map::Identity,
                 get_tensor_token(lse_parts),
             );
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let lse_parts_tile: Tile<f32, { [BR, 1] }> = load_view_tko(
                 &lse_parts_view,
                 [i, s],
@@ -102,7 +107,8 @@ pub mod port {
             );
             let lse: Tile<f32, { [BR, 1] }> = lse_parts_tile;
             let o_parts_view: Partition<f32, { [BR, 1, D] }> = o_parts.partition(shape![BR, 1, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let o_parts_tile: Tile<f32, { [BR, 1, D] }> = load_view_tko(
                 &o_parts_view,
                 [i, s, 0i32],

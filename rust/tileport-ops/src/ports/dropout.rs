@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f32[?]/1, y=f32[?]/1, seed=i32, p=f32, scale=f32, TILE=#1024 (TILE=1024).
+    /// Specialization for x=f32[?]/1, y=f32[?]/1, seed=i32, p=f32, scale=f32, TILE=#1024
+    /// (TILE=1024).
     #[cutile::entry()]
     pub fn dropout_f32<const TILE: i32>(
         x: &Tensor<f32, { [-1] }>,
@@ -37,7 +38,8 @@ pub mod port {
         y.store(selected);
     }
 
-    /// Specialization for x=f16[?]/1, y=f16[?]/1, seed=i32, p=f32, scale=f32, TILE=#1024 (TILE=1024).
+    /// Specialization for x=f16[?]/1, y=f16[?]/1, seed=i32, p=f32, scale=f32, TILE=#1024
+    /// (TILE=1024).
     #[cutile::entry()]
     pub fn dropout_f16<const TILE: i32>(
         x: &Tensor<f16, { [-1] }>,
@@ -71,7 +73,8 @@ pub mod port {
         y.store(cast_f16);
     }
 
-    /// Specialization for x=bf16[?]/1, y=bf16[?]/1, seed=i32, p=f32, scale=f32, TILE=#1024 (TILE=1024).
+    /// Specialization for x=bf16[?]/1, y=bf16[?]/1, seed=i32, p=f32, scale=f32, TILE=#1024
+    /// (TILE=1024).
     #[cutile::entry()]
     pub fn dropout_bf16<const TILE: i32>(
         x: &Tensor<bf16, { [-1] }>,

@@ -5,7 +5,9 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?,?]/?,?,?,1, v=f16[?,?,?,?]/?,?,?,1, seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, scale=f32, T=i32, c=i32, GP=#16, BN=#64, D=#64 (GP=16, BN=64, D=64).
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?,?]/?,?,?,1, v=f16[?,?,?,?]/?,?,?,1,
+    /// seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, scale=f32, T=i32, c=i32, GP=#16,
+    /// BN=#64, D=#64 (GP=16, BN=64, D=64).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn flash_decode_f16<const GP: i32, const BN: i32, const D: i32>(
         q: &Tensor<f16, { [-1, -1, -1, -1] }>,
@@ -36,7 +38,8 @@ pub mod port {
             n = 0;
         }
         let q_view: Partition<f16, { [1, 1, GP, D] }> = q.partition(shape![1, 1, GP, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<f16, { [1, 1, GP, D] }> = load_view_tko(
             &q_view,
             [b, h, c, 0i32],
@@ -57,7 +60,8 @@ pub mod port {
         }
         for j in j0..j1 {
             let k_view: Partition<f16, { [1, 1, BN, D] }> = k.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<f16, { [1, 1, BN, D] }> = load_view_tko(
                 &k_view,
                 [b, h, j, 0i32],
@@ -68,7 +72,8 @@ pub mod port {
             );
             let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, 1, BN, D] }> = v.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, 1, BN, D] }> = load_view_tko(
                 &v_view,
                 [b, h, j, 0i32],
@@ -136,7 +141,8 @@ pub mod port {
                 * broadcast_scalar(get_num_tile_blocks().2, shape![GP]))
                 + broadcast_scalar(s, shape![GP]))
             .reshape(shape![GP, 1]);
-        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent
+        // (and the mask), addresses from its base pointer
         let lse_part_scatter_at: Tile<u64, { [GP, 1] }> = exti(at);
         let lse_part_scatter_len: Tile<i32, { [] }> = scalar_to_tile(lse_part.shape()[0]);
         let lse_part_scatter_len: Tile<u64, { [] }> = exti(lse_part_scatter_len);
@@ -157,7 +163,9 @@ pub mod port {
             addptr_tile(lse_part_scatter_base, lse_part_scatter_offsets);
         let lse_part_scatter_mask: Tile<bool, { [GP, 1] }> = lse_part_scatter_inside & valid;
         let lse_part_scatter_token: Token = get_tensor_token(lse_part);
-        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 lse_part_scatter_ptrs,
@@ -170,7 +178,8 @@ pub mod port {
             )
         };
         let arange_d: Tile<i32, { [D] }> = iota(shape![D]);
-        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and
+        // the mask), addresses from its base pointer
         let o_part_scatter_at: Tile<u64, { [GP, D] }> = exti(
             ((at * broadcast_scalar(D, shape![GP, 1])).broadcast(shape![GP, D]))
                 + arange_d.reshape(shape![1, D]).broadcast(shape![GP, D]),
@@ -195,7 +204,9 @@ pub mod port {
         let o_part_scatter_mask: Tile<bool, { [GP, D] }> =
             o_part_scatter_inside & valid.broadcast(shape![GP, D]);
         let o_part_scatter_token: Token = get_tensor_token(o_part);
-        // SAFETY: every lane that is written addresses o_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses o_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 o_part_scatter_ptrs,
@@ -209,7 +220,9 @@ pub mod port {
         };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?,?]/?,?,?,1, v=bf16[?,?,?,?]/?,?,?,1, seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, scale=f32, T=i32, c=i32, GP=#16, BN=#64, D=#64 (GP=16, BN=64, D=64).
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?,?]/?,?,?,1,
+    /// v=bf16[?,?,?,?]/?,?,?,1, seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, scale=f32,
+    /// T=i32, c=i32, GP=#16, BN=#64, D=#64 (GP=16, BN=64, D=64).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn flash_decode_bf16<const GP: i32, const BN: i32, const D: i32>(
         q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
@@ -240,7 +253,8 @@ pub mod port {
             n = 0;
         }
         let q_view: Partition<bf16, { [1, 1, GP, D] }> = q.partition(shape![1, 1, GP, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<bf16, { [1, 1, GP, D] }> = load_view_tko(
             &q_view,
             [b, h, c, 0i32],
@@ -261,7 +275,8 @@ pub mod port {
         }
         for j in j0..j1 {
             let k_view: Partition<bf16, { [1, 1, BN, D] }> = k.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<bf16, { [1, 1, BN, D] }> = load_view_tko(
                 &k_view,
                 [b, h, j, 0i32],
@@ -272,7 +287,8 @@ pub mod port {
             );
             let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, 1, BN, D] }> = v.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, 1, BN, D] }> = load_view_tko(
                 &v_view,
                 [b, h, j, 0i32],
@@ -340,7 +356,8 @@ pub mod port {
                 * broadcast_scalar(get_num_tile_blocks().2, shape![GP]))
                 + broadcast_scalar(s, shape![GP]))
             .reshape(shape![GP, 1]);
-        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent
+        // (and the mask), addresses from its base pointer
         let lse_part_scatter_at: Tile<u64, { [GP, 1] }> = exti(at);
         let lse_part_scatter_len: Tile<i32, { [] }> = scalar_to_tile(lse_part.shape()[0]);
         let lse_part_scatter_len: Tile<u64, { [] }> = exti(lse_part_scatter_len);
@@ -361,7 +378,9 @@ pub mod port {
             addptr_tile(lse_part_scatter_base, lse_part_scatter_offsets);
         let lse_part_scatter_mask: Tile<bool, { [GP, 1] }> = lse_part_scatter_inside & valid;
         let lse_part_scatter_token: Token = get_tensor_token(lse_part);
-        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 lse_part_scatter_ptrs,
@@ -374,7 +393,8 @@ pub mod port {
             )
         };
         let arange_d: Tile<i32, { [D] }> = iota(shape![D]);
-        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and
+        // the mask), addresses from its base pointer
         let o_part_scatter_at: Tile<u64, { [GP, D] }> = exti(
             ((at * broadcast_scalar(D, shape![GP, 1])).broadcast(shape![GP, D]))
                 + arange_d.reshape(shape![1, D]).broadcast(shape![GP, D]),
@@ -399,7 +419,9 @@ pub mod port {
         let o_part_scatter_mask: Tile<bool, { [GP, D] }> =
             o_part_scatter_inside & valid.broadcast(shape![GP, D]);
         let o_part_scatter_token: Token = get_tensor_token(o_part);
-        // SAFETY: every lane that is written addresses o_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses o_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 o_part_scatter_ptrs,

@@ -5,7 +5,9 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for a=f16[?]/1, w=f16[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1, sorted_ids=i32[?]/1, out=f16[?]/1, inv_topk=f32, BM=#16, BN=#128, BK=#64, BMK=#1024 (BM=16, BN=128, BK=64, BMK=1024).
+    /// Specialization for a=f16[?]/1, w=f16[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1,
+    /// sorted_ids=i32[?]/1, out=f16[?]/1, inv_topk=f32, BM=#16, BN=#128, BK=#64, BMK=#1024 (BM=16,
+    /// BN=128, BK=64, BMK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn fused_moe_f16<const BM: i32, const BN: i32, const BK: i32, const BMK: i32>(
         a: &Tensor<f16, { [-1] }>,
@@ -30,7 +32,8 @@ pub mod port {
         );
         let ids: Tile<i32, { [BM] }> = sorted_ids_view.load([b]);
         let sorted_ids_view: Partition<i32, { [1] }> = sorted_ids.partition(shape![1]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let sorted_ids_tile: Tile<i32, { [1] }> = load_view_tko(
             &sorted_ids_view,
             [b * BM],
@@ -41,7 +44,8 @@ pub mod port {
         );
         let first: i32 = tile_to_scalar::<i32, i32>(sorted_ids_tile.reshape(shape![]));
         let topk_ids_view: Partition<i32, { [1] }> = topk_ids.partition(shape![1]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let topk_ids_tile: Tile<i32, { [1] }> = load_view_tko(
             &topk_ids_view,
             [first],
@@ -76,7 +80,8 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
         for k in 0i32..k_tiles {
             let kk: Tile<i32, { [1, BK] }> = (broadcast_scalar(k * BK, shape![1, BK])) + lanes;
-            // the gather takes a rank-1 index tile, BMK = BM * BK long (cutile 0.3.1 cannot broadcast the padding to a
+            // the gather takes a rank-1 index tile, BMK = BM * BK long (cutile 0.3.1 cannot
+            // broadcast the padding to a
             // rank-2 one)
             let at: Tile<i32, { [BMK] }> = (rows.broadcast(shape![BM, BK])
                 + kk.broadcast(shape![BM, BK]))
@@ -84,7 +89,8 @@ pub mod port {
             let live: Tile<bool, { [BMK] }> = (real.broadcast(shape![BM, BK])
                 & lt_tile(kk, broadcast_scalar(depth, shape![1, BK])).broadcast(shape![BM, BK]))
             .reshape(shape![BMK]);
-            // ct.gather on a: indices widened to 64 bits and checked against a's extent (and the mask), addresses from its base pointer
+            // ct.gather on a: indices widened to 64 bits and checked against a's extent (and the
+            // mask), addresses from its base pointer
             let a_gather_at: Tile<u64, { [BMK] }> = exti(at);
             let a_gather_len: Tile<i32, { [] }> = scalar_to_tile(a.shape()[0]);
             let a_gather_len: Tile<u64, { [] }> = exti(a_gather_len);
@@ -102,7 +108,8 @@ pub mod port {
             let a_gather_mask: Tile<bool, { [BMK] }> = a_gather_inside & live;
             let a_gather_token: Token = get_tensor_token(a);
             let a_gather_zero: Tile<f16, { [] }> = constant(f16::ZERO, shape![]);
-            // SAFETY: every lane that is read addresses a's memory: its offset is below a's extent (checked above; masked lanes are not read).
+            // SAFETY: every lane that is read addresses a's memory: its offset is below a's extent
+            // (checked above; masked lanes are not read).
             let (a_gather, _): (Tile<f16, { [BMK] }>, Token) = unsafe {
                 load_ptr_tko(
                     a_gather_ptrs,
@@ -116,7 +123,8 @@ pub mod port {
             };
             let ta: Tile<f16, { [BM, BK] }> = a_gather.reshape(shape![BM, BK]);
             let w_view: Partition<f16, { [1, BN, BK] }> = w.partition(shape![1, BN, BK]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let w_tile: Tile<f16, { [1, BN, BK] }> = load_view_tko(
                 &w_view,
                 [expert, j, k],
@@ -129,7 +137,8 @@ pub mod port {
             let tw_permuted: Tile<f16, { [BK, BN] }> = tw.transpose();
             acc = mma(ta, tw_permuted, acc);
         }
-        // ct.gather on topk_weights: indices widened to 64 bits and checked against topk_weights's extent (and the mask), addresses from its base pointer
+        // ct.gather on topk_weights: indices widened to 64 bits and checked against topk_weights's
+        // extent (and the mask), addresses from its base pointer
         let topk_weights_gather_at: Tile<u64, { [BM] }> = exti(ids);
         let topk_weights_gather_len: Tile<i32, { [] }> = scalar_to_tile(topk_weights.shape()[0]);
         let topk_weights_gather_len: Tile<u64, { [] }> = exti(topk_weights_gather_len);
@@ -151,7 +160,8 @@ pub mod port {
         let topk_weights_gather_mask: Tile<bool, { [BM] }> =
             topk_weights_gather_inside & lt_tile(ids, broadcast_scalar(n, shape![BM]));
         let topk_weights_gather_token: Token = get_tensor_token(topk_weights);
-        // SAFETY: every lane that is read addresses topk_weights's memory: its offset is below topk_weights's extent (checked above; masked lanes are not read).
+        // SAFETY: every lane that is read addresses topk_weights's memory: its offset is below
+        // topk_weights's extent (checked above; masked lanes are not read).
         let (topk_weights_gather, _): (Tile<f32, { [BM] }>, Token) = unsafe {
             load_ptr_tko(
                 topk_weights_gather_ptrs,
@@ -168,7 +178,8 @@ pub mod port {
         let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
         let cols: Tile<i32, { [1, BN] }> =
             ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-        // ct.scatter on out: indices widened to 64 bits and checked against out's extent (and the mask), addresses from its base pointer
+        // ct.scatter on out: indices widened to 64 bits and checked against out's extent (and the
+        // mask), addresses from its base pointer
         let out_scatter_at: Tile<u64, { [BM, BN] }> = exti(
             (((ids * broadcast_scalar(cols_n, shape![BM])).reshape(shape![BM, 1]))
                 .broadcast(shape![BM, BN]))
@@ -196,7 +207,9 @@ pub mod port {
                 & lt_tile(cols, broadcast_scalar(cols_n, shape![1, BN])).broadcast(shape![BM, BN]));
         let out_scatter_token: Token = get_tensor_token(out);
         let acc_f16: Tile<f16, { [BM, BN] }> = convert_tile(acc);
-        // SAFETY: every lane that is written addresses out's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses out's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 out_scatter_ptrs,
@@ -210,7 +223,9 @@ pub mod port {
         };
     }
 
-    /// Specialization for a=bf16[?]/1, w=bf16[?,?,?]/?,?,1, topk_ids=i32[?]/1, topk_weights=f32[?]/1, sorted_ids=i32[?]/1, out=bf16[?]/1, inv_topk=f32, BM=#16, BN=#128, BK=#64, BMK=#1024 (BM=16, BN=128, BK=64, BMK=1024).
+    /// Specialization for a=bf16[?]/1, w=bf16[?,?,?]/?,?,1, topk_ids=i32[?]/1,
+    /// topk_weights=f32[?]/1, sorted_ids=i32[?]/1, out=bf16[?]/1, inv_topk=f32, BM=#16, BN=#128,
+    /// BK=#64, BMK=#1024 (BM=16, BN=128, BK=64, BMK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn fused_moe_bf16<const BM: i32, const BN: i32, const BK: i32, const BMK: i32>(
         a: &Tensor<bf16, { [-1] }>,
@@ -235,7 +250,8 @@ pub mod port {
         );
         let ids: Tile<i32, { [BM] }> = sorted_ids_view.load([b]);
         let sorted_ids_view: Partition<i32, { [1] }> = sorted_ids.partition(shape![1]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let sorted_ids_tile: Tile<i32, { [1] }> = load_view_tko(
             &sorted_ids_view,
             [b * BM],
@@ -246,7 +262,8 @@ pub mod port {
         );
         let first: i32 = tile_to_scalar::<i32, i32>(sorted_ids_tile.reshape(shape![]));
         let topk_ids_view: Partition<i32, { [1] }> = topk_ids.partition(shape![1]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let topk_ids_tile: Tile<i32, { [1] }> = load_view_tko(
             &topk_ids_view,
             [first],
@@ -281,7 +298,8 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
         for k in 0i32..k_tiles {
             let kk: Tile<i32, { [1, BK] }> = (broadcast_scalar(k * BK, shape![1, BK])) + lanes;
-            // the gather takes a rank-1 index tile, BMK = BM * BK long (cutile 0.3.1 cannot broadcast the padding to a
+            // the gather takes a rank-1 index tile, BMK = BM * BK long (cutile 0.3.1 cannot
+            // broadcast the padding to a
             // rank-2 one)
             let at: Tile<i32, { [BMK] }> = (rows.broadcast(shape![BM, BK])
                 + kk.broadcast(shape![BM, BK]))
@@ -289,7 +307,8 @@ pub mod port {
             let live: Tile<bool, { [BMK] }> = (real.broadcast(shape![BM, BK])
                 & lt_tile(kk, broadcast_scalar(depth, shape![1, BK])).broadcast(shape![BM, BK]))
             .reshape(shape![BMK]);
-            // ct.gather on a: indices widened to 64 bits and checked against a's extent (and the mask), addresses from its base pointer
+            // ct.gather on a: indices widened to 64 bits and checked against a's extent (and the
+            // mask), addresses from its base pointer
             let a_gather_at: Tile<u64, { [BMK] }> = exti(at);
             let a_gather_len: Tile<i32, { [] }> = scalar_to_tile(a.shape()[0]);
             let a_gather_len: Tile<u64, { [] }> = exti(a_gather_len);
@@ -307,7 +326,8 @@ pub mod port {
             let a_gather_mask: Tile<bool, { [BMK] }> = a_gather_inside & live;
             let a_gather_token: Token = get_tensor_token(a);
             let a_gather_zero: Tile<bf16, { [] }> = constant(bf16::ZERO, shape![]);
-            // SAFETY: every lane that is read addresses a's memory: its offset is below a's extent (checked above; masked lanes are not read).
+            // SAFETY: every lane that is read addresses a's memory: its offset is below a's extent
+            // (checked above; masked lanes are not read).
             let (a_gather, _): (Tile<bf16, { [BMK] }>, Token) = unsafe {
                 load_ptr_tko(
                     a_gather_ptrs,
@@ -321,7 +341,8 @@ pub mod port {
             };
             let ta: Tile<bf16, { [BM, BK] }> = a_gather.reshape(shape![BM, BK]);
             let w_view: Partition<bf16, { [1, BN, BK] }> = w.partition(shape![1, BN, BK]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let w_tile: Tile<bf16, { [1, BN, BK] }> = load_view_tko(
                 &w_view,
                 [expert, j, k],
@@ -334,7 +355,8 @@ pub mod port {
             let tw_permuted: Tile<bf16, { [BK, BN] }> = tw.transpose();
             acc = mma(ta, tw_permuted, acc);
         }
-        // ct.gather on topk_weights: indices widened to 64 bits and checked against topk_weights's extent (and the mask), addresses from its base pointer
+        // ct.gather on topk_weights: indices widened to 64 bits and checked against topk_weights's
+        // extent (and the mask), addresses from its base pointer
         let topk_weights_gather_at: Tile<u64, { [BM] }> = exti(ids);
         let topk_weights_gather_len: Tile<i32, { [] }> = scalar_to_tile(topk_weights.shape()[0]);
         let topk_weights_gather_len: Tile<u64, { [] }> = exti(topk_weights_gather_len);
@@ -356,7 +378,8 @@ pub mod port {
         let topk_weights_gather_mask: Tile<bool, { [BM] }> =
             topk_weights_gather_inside & lt_tile(ids, broadcast_scalar(n, shape![BM]));
         let topk_weights_gather_token: Token = get_tensor_token(topk_weights);
-        // SAFETY: every lane that is read addresses topk_weights's memory: its offset is below topk_weights's extent (checked above; masked lanes are not read).
+        // SAFETY: every lane that is read addresses topk_weights's memory: its offset is below
+        // topk_weights's extent (checked above; masked lanes are not read).
         let (topk_weights_gather, _): (Tile<f32, { [BM] }>, Token) = unsafe {
             load_ptr_tko(
                 topk_weights_gather_ptrs,
@@ -373,7 +396,8 @@ pub mod port {
         let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
         let cols: Tile<i32, { [1, BN] }> =
             ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-        // ct.scatter on out: indices widened to 64 bits and checked against out's extent (and the mask), addresses from its base pointer
+        // ct.scatter on out: indices widened to 64 bits and checked against out's extent (and the
+        // mask), addresses from its base pointer
         let out_scatter_at: Tile<u64, { [BM, BN] }> = exti(
             (((ids * broadcast_scalar(cols_n, shape![BM])).reshape(shape![BM, 1]))
                 .broadcast(shape![BM, BN]))
@@ -401,7 +425,9 @@ pub mod port {
                 & lt_tile(cols, broadcast_scalar(cols_n, shape![1, BN])).broadcast(shape![BM, BN]));
         let out_scatter_token: Token = get_tensor_token(out);
         let acc_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(acc);
-        // SAFETY: every lane that is written addresses out's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses out's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 out_scatter_ptrs,

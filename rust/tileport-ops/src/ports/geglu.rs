@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for gate=f32[?,?]/?,1, up=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#32, BN=#256 (BM=32, BN=256).
+    /// Specialization for gate=f32[?,?]/?,1, up=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#32, BN=#256
+    /// (BM=32, BN=256).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn geglu_f32<const BM: i32, const BN: i32>(
         gate: &Tensor<f32, { [-1, -1] }>,
@@ -34,7 +35,8 @@ pub mod port {
         y.store(gelu * u);
     }
 
-    /// Specialization for gate=f16[?,?]/?,1, up=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256 (BM=32, BN=256).
+    /// Specialization for gate=f16[?,?]/?,1, up=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256
+    /// (BM=32, BN=256).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn geglu_f16<const BM: i32, const BN: i32>(
         gate: &Tensor<f16, { [-1, -1] }>,
@@ -64,7 +66,8 @@ pub mod port {
         y.store(cast_f16);
     }
 
-    /// Specialization for gate=bf16[?,?]/?,1, up=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256 (BM=32, BN=256).
+    /// Specialization for gate=bf16[?,?]/?,1, up=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256
+    /// (BM=32, BN=256).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn geglu_bf16<const BM: i32, const BN: i32>(
         gate: &Tensor<bf16, { [-1, -1] }>,

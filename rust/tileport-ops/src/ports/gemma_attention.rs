@@ -5,7 +5,9 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384, SOFTCAP=#true (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=True).
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// o=f16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384,
+    /// SOFTCAP=#true (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn gemma_attention_f16_softcap_true<
         const BM: i32,
@@ -25,7 +27,8 @@ pub mod port {
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
@@ -84,7 +87,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -95,7 +99,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -199,7 +204,8 @@ pub mod port {
         }
         for j in mid..top {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -210,7 +216,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -290,7 +297,8 @@ pub mod port {
         }
         for j in top..hi {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -301,7 +309,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -407,13 +416,18 @@ pub mod port {
         let out: Tile<f32, { [BM, D] }> =
             acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
         let out_f16: Tile<f16, { [BM, D] }> = convert_tile(out);
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
+        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
+        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
+        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
         let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
         unsafe { o_tiles.store_unchecked(out_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384, SOFTCAP=#false (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=False).
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// o=f16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384,
+    /// SOFTCAP=#false (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn gemma_attention_f16_softcap_false<
         const BM: i32,
@@ -433,7 +447,8 @@ pub mod port {
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
@@ -492,7 +507,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -503,7 +519,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -607,7 +624,8 @@ pub mod port {
         }
         for j in mid..top {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -618,7 +636,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -698,7 +717,8 @@ pub mod port {
         }
         for j in top..hi {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -709,7 +729,8 @@ pub mod port {
             );
             let mut tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -815,13 +836,18 @@ pub mod port {
         let out: Tile<f32, { [BM, D] }> =
             acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
         let out_f16: Tile<f16, { [BM, D] }> = convert_tile(out);
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
+        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
+        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
+        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
         let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
         unsafe { o_tiles.store_unchecked(out_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384, SOFTCAP=#true (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=True).
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384,
+    /// SOFTCAP=#true (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn gemma_attention_bf16_softcap_true<
         const BM: i32,
@@ -841,7 +867,8 @@ pub mod port {
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
@@ -900,7 +927,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -911,7 +939,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1015,7 +1044,8 @@ pub mod port {
         }
         for j in mid..top {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1026,7 +1056,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1106,7 +1137,8 @@ pub mod port {
         }
         for j in top..hi {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1117,7 +1149,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1223,13 +1256,18 @@ pub mod port {
         let out: Tile<f32, { [BM, D] }> =
             acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
         let out_bf16: Tile<bf16, { [BM, D] }> = convert_tile(out);
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
+        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
+        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
+        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
         let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
         unsafe { o_tiles.store_unchecked(out_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384, SOFTCAP=#false (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=False).
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384,
+    /// SOFTCAP=#false (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn gemma_attention_bf16_softcap_false<
         const BM: i32,
@@ -1249,7 +1287,8 @@ pub mod port {
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
         let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
@@ -1308,7 +1347,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1319,7 +1359,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1423,7 +1464,8 @@ pub mod port {
         }
         for j in mid..top {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1434,7 +1476,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1514,7 +1557,8 @@ pub mod port {
         }
         for j in top..hi {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
@@ -1525,7 +1569,8 @@ pub mod port {
             );
             let mut tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1631,7 +1676,10 @@ pub mod port {
         let out: Tile<f32, { [BM, D] }> =
             acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
         let out_bf16: Tile<bf16, { [BM, D] }> = convert_tile(out);
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
+        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
+        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
+        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
+        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
         let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
         unsafe { o_tiles.store_unchecked(out_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };

@@ -5,7 +5,9 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?,?]/?,?,?,1, v=f16[?,?,?,?]/?,?,?,1, seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, qk_scale=f32, cap=f32, W=i32, T=i32, c=i32, GP=#16, BN=#64, D=#128, SOFTCAP=#true (GP=16, BN=64, D=128, SOFTCAP=True).
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?,?]/?,?,?,1, v=f16[?,?,?,?]/?,?,?,1,
+    /// seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, qk_scale=f32, cap=f32, W=i32, T=i32,
+    /// c=i32, GP=#16, BN=#64, D=#128, SOFTCAP=#true (GP=16, BN=64, D=128, SOFTCAP=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn gemma_decode_f16_softcap_true<const GP: i32, const BN: i32, const D: i32>(
         q: &Tensor<f16, { [-1, -1, -1, -1] }>,
@@ -48,7 +50,8 @@ pub mod port {
             j1 = n_tiles;
         }
         let q_view: Partition<f16, { [1, 1, GP, D] }> = q.partition(shape![1, 1, GP, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<f16, { [1, 1, GP, D] }> = load_view_tko(
             &q_view,
             [b, h, c, 0i32],
@@ -63,7 +66,8 @@ pub mod port {
         let mut acc: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
         for j in j0..j1 {
             let k_view: Partition<f16, { [1, 1, BN, D] }> = k.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<f16, { [1, 1, BN, D] }> = load_view_tko(
                 &k_view,
                 [b, h, j, 0i32],
@@ -74,7 +78,8 @@ pub mod port {
             );
             let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, 1, BN, D] }> = v.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, 1, BN, D] }> = load_view_tko(
                 &v_view,
                 [b, h, j, 0i32],
@@ -145,7 +150,8 @@ pub mod port {
                 * broadcast_scalar(get_num_tile_blocks().2, shape![GP]))
                 + broadcast_scalar(s, shape![GP]))
             .reshape(shape![GP, 1]);
-        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent
+        // (and the mask), addresses from its base pointer
         let lse_part_scatter_at: Tile<u64, { [GP, 1] }> = exti(at);
         let lse_part_scatter_len: Tile<i32, { [] }> = scalar_to_tile(lse_part.shape()[0]);
         let lse_part_scatter_len: Tile<u64, { [] }> = exti(lse_part_scatter_len);
@@ -166,7 +172,9 @@ pub mod port {
             addptr_tile(lse_part_scatter_base, lse_part_scatter_offsets);
         let lse_part_scatter_mask: Tile<bool, { [GP, 1] }> = lse_part_scatter_inside & valid;
         let lse_part_scatter_token: Token = get_tensor_token(lse_part);
-        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 lse_part_scatter_ptrs,
@@ -179,7 +187,8 @@ pub mod port {
             )
         };
         let arange_d: Tile<i32, { [D] }> = iota(shape![D]);
-        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and
+        // the mask), addresses from its base pointer
         let o_part_scatter_at: Tile<u64, { [GP, D] }> = exti(
             ((at * broadcast_scalar(D, shape![GP, 1])).broadcast(shape![GP, D]))
                 + arange_d.reshape(shape![1, D]).broadcast(shape![GP, D]),
@@ -204,7 +213,9 @@ pub mod port {
         let o_part_scatter_mask: Tile<bool, { [GP, D] }> =
             o_part_scatter_inside & valid.broadcast(shape![GP, D]);
         let o_part_scatter_token: Token = get_tensor_token(o_part);
-        // SAFETY: every lane that is written addresses o_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses o_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 o_part_scatter_ptrs,
@@ -218,7 +229,9 @@ pub mod port {
         };
     }
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?,?]/?,?,?,1, v=f16[?,?,?,?]/?,?,?,1, seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, qk_scale=f32, cap=f32, W=i32, T=i32, c=i32, GP=#16, BN=#64, D=#128, SOFTCAP=#false (GP=16, BN=64, D=128, SOFTCAP=False).
+    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?,?]/?,?,?,1, v=f16[?,?,?,?]/?,?,?,1,
+    /// seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, qk_scale=f32, cap=f32, W=i32, T=i32,
+    /// c=i32, GP=#16, BN=#64, D=#128, SOFTCAP=#false (GP=16, BN=64, D=128, SOFTCAP=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn gemma_decode_f16_softcap_false<const GP: i32, const BN: i32, const D: i32>(
         q: &Tensor<f16, { [-1, -1, -1, -1] }>,
@@ -261,7 +274,8 @@ pub mod port {
             j1 = n_tiles;
         }
         let q_view: Partition<f16, { [1, 1, GP, D] }> = q.partition(shape![1, 1, GP, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<f16, { [1, 1, GP, D] }> = load_view_tko(
             &q_view,
             [b, h, c, 0i32],
@@ -276,7 +290,8 @@ pub mod port {
         let mut acc: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
         for j in j0..j1 {
             let k_view: Partition<f16, { [1, 1, BN, D] }> = k.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<f16, { [1, 1, BN, D] }> = load_view_tko(
                 &k_view,
                 [b, h, j, 0i32],
@@ -287,7 +302,8 @@ pub mod port {
             );
             let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, 1, BN, D] }> = v.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, 1, BN, D] }> = load_view_tko(
                 &v_view,
                 [b, h, j, 0i32],
@@ -358,7 +374,8 @@ pub mod port {
                 * broadcast_scalar(get_num_tile_blocks().2, shape![GP]))
                 + broadcast_scalar(s, shape![GP]))
             .reshape(shape![GP, 1]);
-        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent
+        // (and the mask), addresses from its base pointer
         let lse_part_scatter_at: Tile<u64, { [GP, 1] }> = exti(at);
         let lse_part_scatter_len: Tile<i32, { [] }> = scalar_to_tile(lse_part.shape()[0]);
         let lse_part_scatter_len: Tile<u64, { [] }> = exti(lse_part_scatter_len);
@@ -379,7 +396,9 @@ pub mod port {
             addptr_tile(lse_part_scatter_base, lse_part_scatter_offsets);
         let lse_part_scatter_mask: Tile<bool, { [GP, 1] }> = lse_part_scatter_inside & valid;
         let lse_part_scatter_token: Token = get_tensor_token(lse_part);
-        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 lse_part_scatter_ptrs,
@@ -392,7 +411,8 @@ pub mod port {
             )
         };
         let arange_d: Tile<i32, { [D] }> = iota(shape![D]);
-        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and
+        // the mask), addresses from its base pointer
         let o_part_scatter_at: Tile<u64, { [GP, D] }> = exti(
             ((at * broadcast_scalar(D, shape![GP, 1])).broadcast(shape![GP, D]))
                 + arange_d.reshape(shape![1, D]).broadcast(shape![GP, D]),
@@ -417,7 +437,9 @@ pub mod port {
         let o_part_scatter_mask: Tile<bool, { [GP, D] }> =
             o_part_scatter_inside & valid.broadcast(shape![GP, D]);
         let o_part_scatter_token: Token = get_tensor_token(o_part);
-        // SAFETY: every lane that is written addresses o_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses o_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 o_part_scatter_ptrs,
@@ -431,7 +453,10 @@ pub mod port {
         };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?,?]/?,?,?,1, v=bf16[?,?,?,?]/?,?,?,1, seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, qk_scale=f32, cap=f32, W=i32, T=i32, c=i32, GP=#16, BN=#64, D=#128, SOFTCAP=#true (GP=16, BN=64, D=128, SOFTCAP=True).
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?,?]/?,?,?,1,
+    /// v=bf16[?,?,?,?]/?,?,?,1, seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1,
+    /// qk_scale=f32, cap=f32, W=i32, T=i32, c=i32, GP=#16, BN=#64, D=#128, SOFTCAP=#true (GP=16,
+    /// BN=64, D=128, SOFTCAP=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn gemma_decode_bf16_softcap_true<const GP: i32, const BN: i32, const D: i32>(
         q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
@@ -474,7 +499,8 @@ pub mod port {
             j1 = n_tiles;
         }
         let q_view: Partition<bf16, { [1, 1, GP, D] }> = q.partition(shape![1, 1, GP, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<bf16, { [1, 1, GP, D] }> = load_view_tko(
             &q_view,
             [b, h, c, 0i32],
@@ -489,7 +515,8 @@ pub mod port {
         let mut acc: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
         for j in j0..j1 {
             let k_view: Partition<bf16, { [1, 1, BN, D] }> = k.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<bf16, { [1, 1, BN, D] }> = load_view_tko(
                 &k_view,
                 [b, h, j, 0i32],
@@ -500,7 +527,8 @@ pub mod port {
             );
             let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, 1, BN, D] }> = v.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, 1, BN, D] }> = load_view_tko(
                 &v_view,
                 [b, h, j, 0i32],
@@ -571,7 +599,8 @@ pub mod port {
                 * broadcast_scalar(get_num_tile_blocks().2, shape![GP]))
                 + broadcast_scalar(s, shape![GP]))
             .reshape(shape![GP, 1]);
-        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent
+        // (and the mask), addresses from its base pointer
         let lse_part_scatter_at: Tile<u64, { [GP, 1] }> = exti(at);
         let lse_part_scatter_len: Tile<i32, { [] }> = scalar_to_tile(lse_part.shape()[0]);
         let lse_part_scatter_len: Tile<u64, { [] }> = exti(lse_part_scatter_len);
@@ -592,7 +621,9 @@ pub mod port {
             addptr_tile(lse_part_scatter_base, lse_part_scatter_offsets);
         let lse_part_scatter_mask: Tile<bool, { [GP, 1] }> = lse_part_scatter_inside & valid;
         let lse_part_scatter_token: Token = get_tensor_token(lse_part);
-        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 lse_part_scatter_ptrs,
@@ -605,7 +636,8 @@ pub mod port {
             )
         };
         let arange_d: Tile<i32, { [D] }> = iota(shape![D]);
-        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and
+        // the mask), addresses from its base pointer
         let o_part_scatter_at: Tile<u64, { [GP, D] }> = exti(
             ((at * broadcast_scalar(D, shape![GP, 1])).broadcast(shape![GP, D]))
                 + arange_d.reshape(shape![1, D]).broadcast(shape![GP, D]),
@@ -630,7 +662,9 @@ pub mod port {
         let o_part_scatter_mask: Tile<bool, { [GP, D] }> =
             o_part_scatter_inside & valid.broadcast(shape![GP, D]);
         let o_part_scatter_token: Token = get_tensor_token(o_part);
-        // SAFETY: every lane that is written addresses o_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses o_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 o_part_scatter_ptrs,
@@ -644,7 +678,10 @@ pub mod port {
         };
     }
 
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?,?]/?,?,?,1, v=bf16[?,?,?,?]/?,?,?,1, seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, qk_scale=f32, cap=f32, W=i32, T=i32, c=i32, GP=#16, BN=#64, D=#128, SOFTCAP=#false (GP=16, BN=64, D=128, SOFTCAP=False).
+    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?,?]/?,?,?,1,
+    /// v=bf16[?,?,?,?]/?,?,?,1, seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1,
+    /// qk_scale=f32, cap=f32, W=i32, T=i32, c=i32, GP=#16, BN=#64, D=#128, SOFTCAP=#false (GP=16,
+    /// BN=64, D=128, SOFTCAP=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn gemma_decode_bf16_softcap_false<const GP: i32, const BN: i32, const D: i32>(
         q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
@@ -687,7 +724,8 @@ pub mod port {
             j1 = n_tiles;
         }
         let q_view: Partition<bf16, { [1, 1, GP, D] }> = q.partition(shape![1, 1, GP, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_tile: Tile<bf16, { [1, 1, GP, D] }> = load_view_tko(
             &q_view,
             [b, h, c, 0i32],
@@ -702,7 +740,8 @@ pub mod port {
         let mut acc: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
         for j in j0..j1 {
             let k_view: Partition<bf16, { [1, 1, BN, D] }> = k.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_tile: Tile<bf16, { [1, 1, BN, D] }> = load_view_tko(
                 &k_view,
                 [b, h, j, 0i32],
@@ -713,7 +752,8 @@ pub mod port {
             );
             let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, 1, BN, D] }> = v.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, 1, BN, D] }> = load_view_tko(
                 &v_view,
                 [b, h, j, 0i32],
@@ -784,7 +824,8 @@ pub mod port {
                 * broadcast_scalar(get_num_tile_blocks().2, shape![GP]))
                 + broadcast_scalar(s, shape![GP]))
             .reshape(shape![GP, 1]);
-        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent
+        // (and the mask), addresses from its base pointer
         let lse_part_scatter_at: Tile<u64, { [GP, 1] }> = exti(at);
         let lse_part_scatter_len: Tile<i32, { [] }> = scalar_to_tile(lse_part.shape()[0]);
         let lse_part_scatter_len: Tile<u64, { [] }> = exti(lse_part_scatter_len);
@@ -805,7 +846,9 @@ pub mod port {
             addptr_tile(lse_part_scatter_base, lse_part_scatter_offsets);
         let lse_part_scatter_mask: Tile<bool, { [GP, 1] }> = lse_part_scatter_inside & valid;
         let lse_part_scatter_token: Token = get_tensor_token(lse_part);
-        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 lse_part_scatter_ptrs,
@@ -818,7 +861,8 @@ pub mod port {
             )
         };
         let arange_d: Tile<i32, { [D] }> = iota(shape![D]);
-        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and the mask), addresses from its base pointer
+        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and
+        // the mask), addresses from its base pointer
         let o_part_scatter_at: Tile<u64, { [GP, D] }> = exti(
             ((at * broadcast_scalar(D, shape![GP, 1])).broadcast(shape![GP, D]))
                 + arange_d.reshape(shape![1, D]).broadcast(shape![GP, D]),
@@ -843,7 +887,9 @@ pub mod port {
         let o_part_scatter_mask: Tile<bool, { [GP, D] }> =
             o_part_scatter_inside & valid.broadcast(shape![GP, D]);
         let o_part_scatter_token: Token = get_tensor_token(o_part);
-        // SAFETY: every lane that is written addresses o_part's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses o_part's memory (offset checked above;
+        // masked lanes are not written); lanes of the launch that share a destination race, as in
+        // cuTile Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 o_part_scatter_ptrs,

@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for a=f16[?,?]/?,1, b=f16[?,?,?]/?,?,1, c=f16[?,?]/?,1, tile_group=i32[?]/1, BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
+    /// Specialization for a=f16[?,?]/?,1, b=f16[?,?,?]/?,?,1, c=f16[?,?]/?,1, tile_group=i32[?]/1,
+    /// BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
     #[cutile::entry()]
     pub fn group_gemm_f16<const BM: i32, const BN: i32, const BK: i32>(
         a: &Tensor<f16, { [-1, -1] }>,
@@ -35,7 +36,8 @@ pub mod port {
             let a_view: Partition<f16, { [BM, BK] }> = a.partition(shape![BM, BK]);
             let ta: Tile<f16, { [BM, BK] }> = a_view.load([bm, k]);
             let b_view: Partition<f16, { [1, BK, BN] }> = b.partition(shape![1, BK, BN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let b_tile: Tile<f16, { [1, BK, BN] }> = load_view_tko(
                 &b_view,
                 [g, k, bn],
@@ -51,7 +53,8 @@ pub mod port {
         c.store(acc_f16);
     }
 
-    /// Specialization for a=bf16[?,?]/?,1, b=bf16[?,?,?]/?,?,1, c=bf16[?,?]/?,1, tile_group=i32[?]/1, BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
+    /// Specialization for a=bf16[?,?]/?,1, b=bf16[?,?,?]/?,?,1, c=bf16[?,?]/?,1,
+    /// tile_group=i32[?]/1, BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
     #[cutile::entry()]
     pub fn group_gemm_bf16<const BM: i32, const BN: i32, const BK: i32>(
         a: &Tensor<bf16, { [-1, -1] }>,
@@ -81,7 +84,8 @@ pub mod port {
             let a_view: Partition<bf16, { [BM, BK] }> = a.partition(shape![BM, BK]);
             let ta: Tile<bf16, { [BM, BK] }> = a_view.load([bm, k]);
             let b_view: Partition<bf16, { [1, BK, BN] }> = b.partition(shape![1, BK, BN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let b_tile: Tile<bf16, { [1, BK, BN] }> = load_view_tko(
                 &b_view,
                 [g, k, bn],

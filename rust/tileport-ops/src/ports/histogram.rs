@@ -15,13 +15,15 @@ pub mod port {
             (broadcast_scalar(get_tile_block_id().0 * TILE, shape![TILE])) + arange_tile;
         let bins_view: Partition<i32, { [TILE] }> = bins.partition(shape![TILE]);
         let b: Tile<i32, { [TILE] }> = bins_view.load([get_tile_block_id().0]);
-        // lanes past the end of bins (read as padding) count into bin -1: out of range, so the atomic drops them
+        // lanes past the end of bins (read as padding) count into bin -1: out of range, so the
+        // atomic drops them
         let ids: Tile<i32, { [TILE] }> = select(
             lt_tile(pos, broadcast_scalar(bins.shape()[0], shape![TILE])),
             b,
             broadcast_scalar(-1i32, shape![TILE]),
         );
-        // ct.atomic_add on counts: indices widened to 64 bits and checked against counts's extent, addresses from its base pointer
+        // ct.atomic_add on counts: indices widened to 64 bits and checked against counts's extent,
+        // addresses from its base pointer
         let counts_atomic_add_at: Tile<u64, { [TILE] }> = exti(ids);
         let counts_atomic_add_len: Tile<i32, { [] }> = scalar_to_tile(counts.shape()[0]);
         let counts_atomic_add_len: Tile<u64, { [] }> = exti(counts_atomic_add_len);
@@ -42,7 +44,9 @@ pub mod port {
             addptr_tile(counts_atomic_add_base, counts_atomic_add_offsets);
         let counts_atomic_add_mask: Tile<bool, { [TILE] }> = counts_atomic_add_inside;
         let counts_atomic_add_token: Token = get_tensor_token(counts);
-        // SAFETY: every lane that is updated addresses counts's memory (offset checked above; out-of-range lanes are masked off); the update is atomic, so lanes and blocks that share an element all land.
+        // SAFETY: every lane that is updated addresses counts's memory (offset checked above;
+        // out-of-range lanes are masked off); the update is atomic, so lanes and blocks that share
+        // an element all land.
         let (_, _): (Tile<i32, { [TILE] }>, Token) = unsafe {
             atomic_rmw_tko(
                 counts_atomic_add_ptrs,

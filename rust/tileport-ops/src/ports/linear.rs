@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f16[?,?]/?,1, w=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
+    /// Specialization for x=f16[?,?]/?,1, w=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#128, BN=#128, BK=#64
+    /// (BM=128, BN=128, BK=64).
     #[cutile::entry()]
     pub fn linear_f16<const BM: i32, const BN: i32, const BK: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
@@ -34,7 +35,8 @@ pub mod port {
         y.store(acc_f16);
     }
 
-    /// Specialization for x=bf16[?,?]/?,1, w=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
+    /// Specialization for x=bf16[?,?]/?,1, w=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#128, BN=#128,
+    /// BK=#64 (BM=128, BN=128, BK=64).
     #[cutile::entry()]
     pub fn linear_bf16<const BM: i32, const BN: i32, const BK: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,

@@ -15,7 +15,8 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, BK] }> = constant(0.0f32, shape![BM, BK]);
         for k in 0i32..ceil_div(x.shape()[1], BK) {
             let x_view: Partition<f32, { [BM, BK] }> = x.partition(shape![BM, BK]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let x_tile: Tile<f32, { [BM, BK] }> = load_view_tko(
                 &x_view,
                 [bm, k],

@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for a=f16[?,?]/?,1, b=f16[?,?]/?,1, c=f16[?,?]/?,1, BM=#128, BN=#128, BK=#64, LAT=#3 (BM=128, BN=128, BK=64, LAT=3).
+    /// Specialization for a=f16[?,?]/?,1, b=f16[?,?]/?,1, c=f16[?,?]/?,1, BM=#128, BN=#128, BK=#64,
+    /// LAT=#3 (BM=128, BN=128, BK=64, LAT=3).
     #[cutile::entry()]
     pub fn matmul_hints_f16<const BM: i32, const BN: i32, const BK: i32, const LAT: i32>(
         a: &Tensor<f16, { [-1, -1] }>,
@@ -41,7 +42,8 @@ pub mod port {
         c.store(acc_f16);
     }
 
-    /// Specialization for a=bf16[?,?]/?,1, b=bf16[?,?]/?,1, c=bf16[?,?]/?,1, BM=#128, BN=#128, BK=#64, LAT=#3 (BM=128, BN=128, BK=64, LAT=3).
+    /// Specialization for a=bf16[?,?]/?,1, b=bf16[?,?]/?,1, c=bf16[?,?]/?,1, BM=#128, BN=#128,
+    /// BK=#64, LAT=#3 (BM=128, BN=128, BK=64, LAT=3).
     #[cutile::entry()]
     pub fn matmul_hints_bf16<const BM: i32, const BN: i32, const BK: i32, const LAT: i32>(
         a: &Tensor<bf16, { [-1, -1] }>,

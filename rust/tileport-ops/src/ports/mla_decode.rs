@@ -5,7 +5,9 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, ckv=f16[?,?,?]/?,?,1, kpe=f16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f32[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
+    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, ckv=f16[?,?,?]/?,?,1,
+    /// kpe=f16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f32[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1,
+    /// scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn mla_decode_q_nope_f16_q_pe_f16_ckv_f16_kpe_f16_o_f32<
         const BM: i32,
@@ -55,7 +57,8 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, DC] }> = constant(0.0f32, shape![BM, DC]);
         for j in start..stop {
             let ckv_view: Partition<f16, { [1, BN, DC] }> = ckv.partition(shape![1, BN, DC]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let ckv_tile: Tile<f16, { [1, BN, DC] }> = load_view_tko(
                 &ckv_view,
                 [b, j, 0i32],
@@ -66,7 +69,8 @@ pub mod port {
             );
             let tk: Tile<f16, { [BN, DC] }> = ckv_tile.reshape(shape![BN, DC]);
             let kpe_view: Partition<f16, { [1, BN, DR] }> = kpe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let kpe_tile: Tile<f16, { [1, BN, DR] }> = load_view_tko(
                 &kpe_view,
                 [b, j, 0i32],
@@ -124,7 +128,9 @@ pub mod port {
         lse.store((m + log(l)).reshape(shape![1, BM, 1]));
     }
 
-    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, ckv=f16[?,?,?]/?,?,1, kpe=f16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
+    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, ckv=f16[?,?,?]/?,?,1,
+    /// kpe=f16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1,
+    /// scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn mla_decode_f16<const BM: i32, const BN: i32, const DC: i32, const DR: i32>(
         q_nope: &Tensor<f16, { [-1, -1, -1] }>,
@@ -169,7 +175,8 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, DC] }> = constant(0.0f32, shape![BM, DC]);
         for j in start..stop {
             let ckv_view: Partition<f16, { [1, BN, DC] }> = ckv.partition(shape![1, BN, DC]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let ckv_tile: Tile<f16, { [1, BN, DC] }> = load_view_tko(
                 &ckv_view,
                 [b, j, 0i32],
@@ -180,7 +187,8 @@ pub mod port {
             );
             let tk: Tile<f16, { [BN, DC] }> = ckv_tile.reshape(shape![BN, DC]);
             let kpe_view: Partition<f16, { [1, BN, DR] }> = kpe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let kpe_tile: Tile<f16, { [1, BN, DR] }> = load_view_tko(
                 &kpe_view,
                 [b, j, 0i32],
@@ -240,7 +248,9 @@ pub mod port {
         lse.store((m + log(l)).reshape(shape![1, BM, 1]));
     }
 
-    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, ckv=bf16[?,?,?]/?,?,1, kpe=bf16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f32[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
+    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, ckv=bf16[?,?,?]/?,?,1,
+    /// kpe=bf16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f32[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1,
+    /// scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn mla_decode_q_nope_bf16_q_pe_bf16_ckv_bf16_kpe_bf16_o_f32<
         const BM: i32,
@@ -290,7 +300,8 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, DC] }> = constant(0.0f32, shape![BM, DC]);
         for j in start..stop {
             let ckv_view: Partition<bf16, { [1, BN, DC] }> = ckv.partition(shape![1, BN, DC]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let ckv_tile: Tile<bf16, { [1, BN, DC] }> = load_view_tko(
                 &ckv_view,
                 [b, j, 0i32],
@@ -301,7 +312,8 @@ pub mod port {
             );
             let tk: Tile<bf16, { [BN, DC] }> = ckv_tile.reshape(shape![BN, DC]);
             let kpe_view: Partition<bf16, { [1, BN, DR] }> = kpe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let kpe_tile: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
                 &kpe_view,
                 [b, j, 0i32],
@@ -359,7 +371,9 @@ pub mod port {
         lse.store((m + log(l)).reshape(shape![1, BM, 1]));
     }
 
-    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, ckv=bf16[?,?,?]/?,?,1, kpe=bf16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=bf16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1, scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
+    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, ckv=bf16[?,?,?]/?,?,1,
+    /// kpe=bf16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=bf16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1,
+    /// scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
     pub fn mla_decode_bf16<const BM: i32, const BN: i32, const DC: i32, const DR: i32>(
         q_nope: &Tensor<bf16, { [-1, -1, -1] }>,
@@ -404,7 +418,8 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, DC] }> = constant(0.0f32, shape![BM, DC]);
         for j in start..stop {
             let ckv_view: Partition<bf16, { [1, BN, DC] }> = ckv.partition(shape![1, BN, DC]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let ckv_tile: Tile<bf16, { [1, BN, DC] }> = load_view_tko(
                 &ckv_view,
                 [b, j, 0i32],
@@ -415,7 +430,8 @@ pub mod port {
             );
             let tk: Tile<bf16, { [BN, DC] }> = ckv_tile.reshape(shape![BN, DC]);
             let kpe_view: Partition<bf16, { [1, BN, DR] }> = kpe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let kpe_tile: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
                 &kpe_view,
                 [b, j, 0i32],

@@ -5,7 +5,10 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, k_nope=f16[?,?,?]/?,?,1, k_pe=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, heads=i32, scale=f32, BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#true (BM=128, BN=64, DN=128, DR=64, DV=128, CAUSAL=True).
+    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, k_nope=f16[?,?,?]/?,?,1,
+    /// k_pe=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, heads=i32, scale=f32,
+    /// BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#true (BM=128, BN=64, DN=128, DR=64,
+    /// DV=128, CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn mla_prefill_f16_causal_true<
         const BM: i32,
@@ -34,7 +37,8 @@ pub mod port {
             tile_to_scalar::<i32, i32>(quotient)
         };
         let q_nope_view: Partition<f16, { [1, BM, DN] }> = q_nope.partition(shape![1, BM, DN]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_nope_tile: Tile<f16, { [1, BM, DN] }> = load_view_tko(
             &q_nope_view,
             [z, i, 0i32],
@@ -45,7 +49,8 @@ pub mod port {
         );
         let tqn: Tile<f16, { [BM, DN] }> = q_nope_tile.reshape(shape![BM, DN]);
         let q_pe_view: Partition<f16, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_pe_tile: Tile<f16, { [1, BM, DR] }> = load_view_tko(
             &q_pe_view,
             [z, i, 0i32],
@@ -99,7 +104,8 @@ pub mod port {
         }
         for j in 0i32..full {
             let k_nope_view: Partition<f16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_nope_tile: Tile<f16, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
@@ -110,7 +116,8 @@ pub mod port {
             );
             let mut tkn: Tile<f16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
             let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_pe_tile: Tile<f16, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
@@ -121,7 +128,8 @@ pub mod port {
             );
             let mut tkp: Tile<f16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
             let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -214,7 +222,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in full..n_tiles {
             let k_nope_view: Partition<f16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_nope_tile_2: Tile<f16, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
@@ -225,7 +234,8 @@ pub mod port {
             );
             let mut tkn: Tile<f16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
             let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_pe_tile_2: Tile<f16, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
@@ -236,7 +246,8 @@ pub mod port {
             );
             let mut tkp: Tile<f16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
             let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<f16, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -345,13 +356,18 @@ pub mod port {
             acc = online_step_out_4.2;
         }
         let cast_f16: Tile<f16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
+        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
+        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<f16, { [1, BM, DV] }> =
             unsafe { o.partition_full_mut(shape![1, BM, DV]) };
         unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, BM, DV]), [z, i, 0i32]) };
     }
 
-    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, k_nope=f16[?,?,?]/?,?,1, k_pe=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, heads=i32, scale=f32, BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#false (BM=128, BN=64, DN=128, DR=64, DV=128, CAUSAL=False).
+    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, k_nope=f16[?,?,?]/?,?,1,
+    /// k_pe=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, heads=i32, scale=f32,
+    /// BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#false (BM=128, BN=64, DN=128, DR=64,
+    /// DV=128, CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn mla_prefill_f16_causal_false<
         const BM: i32,
@@ -380,7 +396,8 @@ pub mod port {
             tile_to_scalar::<i32, i32>(quotient)
         };
         let q_nope_view: Partition<f16, { [1, BM, DN] }> = q_nope.partition(shape![1, BM, DN]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_nope_tile: Tile<f16, { [1, BM, DN] }> = load_view_tko(
             &q_nope_view,
             [z, i, 0i32],
@@ -391,7 +408,8 @@ pub mod port {
         );
         let tqn: Tile<f16, { [BM, DN] }> = q_nope_tile.reshape(shape![BM, DN]);
         let q_pe_view: Partition<f16, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_pe_tile: Tile<f16, { [1, BM, DR] }> = load_view_tko(
             &q_pe_view,
             [z, i, 0i32],
@@ -445,7 +463,8 @@ pub mod port {
         }
         for j in 0i32..full {
             let k_nope_view: Partition<f16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_nope_tile: Tile<f16, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
@@ -456,7 +475,8 @@ pub mod port {
             );
             let mut tkn: Tile<f16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
             let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_pe_tile: Tile<f16, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
@@ -467,7 +487,8 @@ pub mod port {
             );
             let mut tkp: Tile<f16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
             let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<f16, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -560,7 +581,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in full..n_tiles {
             let k_nope_view: Partition<f16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_nope_tile_2: Tile<f16, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
@@ -571,7 +593,8 @@ pub mod port {
             );
             let mut tkn: Tile<f16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
             let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_pe_tile_2: Tile<f16, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
@@ -582,7 +605,8 @@ pub mod port {
             );
             let mut tkp: Tile<f16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
             let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<f16, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -691,13 +715,18 @@ pub mod port {
             acc = online_step_out_4.2;
         }
         let cast_f16: Tile<f16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
+        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
+        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<f16, { [1, BM, DV] }> =
             unsafe { o.partition_full_mut(shape![1, BM, DV]) };
         unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, BM, DV]), [z, i, 0i32]) };
     }
 
-    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, k_nope=bf16[?,?,?]/?,?,1, k_pe=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, heads=i32, scale=f32, BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#true (BM=128, BN=64, DN=128, DR=64, DV=128, CAUSAL=True).
+    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1,
+    /// k_nope=bf16[?,?,?]/?,?,1, k_pe=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1,
+    /// heads=i32, scale=f32, BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#true (BM=128,
+    /// BN=64, DN=128, DR=64, DV=128, CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn mla_prefill_bf16_causal_true<
         const BM: i32,
@@ -726,7 +755,8 @@ pub mod port {
             tile_to_scalar::<i32, i32>(quotient)
         };
         let q_nope_view: Partition<bf16, { [1, BM, DN] }> = q_nope.partition(shape![1, BM, DN]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_nope_tile: Tile<bf16, { [1, BM, DN] }> = load_view_tko(
             &q_nope_view,
             [z, i, 0i32],
@@ -737,7 +767,8 @@ pub mod port {
         );
         let tqn: Tile<bf16, { [BM, DN] }> = q_nope_tile.reshape(shape![BM, DN]);
         let q_pe_view: Partition<bf16, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_pe_tile: Tile<bf16, { [1, BM, DR] }> = load_view_tko(
             &q_pe_view,
             [z, i, 0i32],
@@ -791,7 +822,8 @@ pub mod port {
         }
         for j in 0i32..full {
             let k_nope_view: Partition<bf16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_nope_tile: Tile<bf16, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
@@ -802,7 +834,8 @@ pub mod port {
             );
             let mut tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
             let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_pe_tile: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
@@ -813,7 +846,8 @@ pub mod port {
             );
             let mut tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
             let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -906,7 +940,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in full..n_tiles {
             let k_nope_view: Partition<bf16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_nope_tile_2: Tile<bf16, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
@@ -917,7 +952,8 @@ pub mod port {
             );
             let mut tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
             let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_pe_tile_2: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
@@ -928,7 +964,8 @@ pub mod port {
             );
             let mut tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
             let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<bf16, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1037,13 +1074,18 @@ pub mod port {
             acc = online_step_out_4.2;
         }
         let cast_bf16: Tile<bf16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
+        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
+        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<bf16, { [1, BM, DV] }> =
             unsafe { o.partition_full_mut(shape![1, BM, DV]) };
         unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, BM, DV]), [z, i, 0i32]) };
     }
 
-    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, k_nope=bf16[?,?,?]/?,?,1, k_pe=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, heads=i32, scale=f32, BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#false (BM=128, BN=64, DN=128, DR=64, DV=128, CAUSAL=False).
+    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1,
+    /// k_nope=bf16[?,?,?]/?,?,1, k_pe=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1,
+    /// heads=i32, scale=f32, BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#false (BM=128,
+    /// BN=64, DN=128, DR=64, DV=128, CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
     pub fn mla_prefill_bf16_causal_false<
         const BM: i32,
@@ -1072,7 +1114,8 @@ pub mod port {
             tile_to_scalar::<i32, i32>(quotient)
         };
         let q_nope_view: Partition<bf16, { [1, BM, DN] }> = q_nope.partition(shape![1, BM, DN]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_nope_tile: Tile<bf16, { [1, BM, DN] }> = load_view_tko(
             &q_nope_view,
             [z, i, 0i32],
@@ -1083,7 +1126,8 @@ pub mod port {
         );
         let tqn: Tile<bf16, { [BM, DN] }> = q_nope_tile.reshape(shape![BM, DN]);
         let q_pe_view: Partition<bf16, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let q_pe_tile: Tile<bf16, { [1, BM, DR] }> = load_view_tko(
             &q_pe_view,
             [z, i, 0i32],
@@ -1137,7 +1181,8 @@ pub mod port {
         }
         for j in 0i32..full {
             let k_nope_view: Partition<bf16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_nope_tile: Tile<bf16, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
@@ -1148,7 +1193,8 @@ pub mod port {
             );
             let mut tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
             let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_pe_tile: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
@@ -1159,7 +1205,8 @@ pub mod port {
             );
             let mut tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
             let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile: Tile<bf16, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1252,7 +1299,8 @@ pub mod port {
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in full..n_tiles {
             let k_nope_view: Partition<bf16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_nope_tile_2: Tile<bf16, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
@@ -1263,7 +1311,8 @@ pub mod port {
             );
             let mut tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
             let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let k_pe_tile_2: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
@@ -1274,7 +1323,8 @@ pub mod port {
             );
             let mut tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
             let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let v_tile_2: Tile<bf16, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
@@ -1383,7 +1433,9 @@ pub mod port {
             acc = online_step_out_4.2;
         }
         let cast_bf16: Tile<bf16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the tile indices, so no two blocks store the same tile of o, and the grid's extent along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
+        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
+        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
+        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
         let mut o_tiles: PartitionMut<bf16, { [1, BM, DV] }> =
             unsafe { o.partition_full_mut(shape![1, BM, DV]) };
         unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, BM, DV]), [z, i, 0i32]) };

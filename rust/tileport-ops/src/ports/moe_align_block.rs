@@ -32,7 +32,8 @@ pub mod port {
                     broadcast_scalar(n, shape![TILE]),
                 )) & ge_tile(x, broadcast_scalar(0i32, shape![TILE])))
                     & lt_tile(x, broadcast_scalar(num_experts, shape![TILE]));
-            // row 0: the chunk's own counters; row 1: the totals (row S = the number of chunks); -1: dropped
+            // row 0: the chunk's own counters; row 1: the totals (row S = the number of chunks);
+            // -1: dropped
             let mut chunks: i32 = get_num_tile_blocks().0;
             let row: Tile<i32, { [2, 1] }> = select(
                 first_row,
@@ -45,7 +46,8 @@ pub mod port {
                     + x.reshape(shape![1, TILE]).broadcast(shape![2, TILE]),
                 broadcast_scalar(-1i32, shape![2, TILE]),
             );
-            // ct.atomic_add on counters: indices widened to 64 bits and checked against counters's extent, addresses from its base pointer
+            // ct.atomic_add on counters: indices widened to 64 bits and checked against counters's
+            // extent, addresses from its base pointer
             let counters_atomic_add_at: Tile<u64, { [2, TILE] }> = exti(selected);
             let counters_atomic_add_len: Tile<i32, { [] }> = scalar_to_tile(counters.shape()[0]);
             let counters_atomic_add_len: Tile<u64, { [] }> = exti(counters_atomic_add_len);
@@ -66,7 +68,9 @@ pub mod port {
                 addptr_tile(counters_atomic_add_base, counters_atomic_add_offsets);
             let counters_atomic_add_mask: Tile<bool, { [2, TILE] }> = counters_atomic_add_inside;
             let counters_atomic_add_token: Token = get_tensor_token(counters);
-            // SAFETY: every lane that is updated addresses counters's memory (offset checked above; out-of-range lanes are masked off); the update is atomic, so lanes and blocks that share an element all land.
+            // SAFETY: every lane that is updated addresses counters's memory (offset checked above;
+            // out-of-range lanes are masked off); the update is atomic, so lanes and blocks that
+            // share an element all land.
             let (_, _): (Tile<i32, { [2, TILE] }>, Token) = unsafe {
                 atomic_rmw_tko(
                     counters_atomic_add_ptrs,
@@ -85,7 +89,8 @@ pub mod port {
             let mut chunks: i32 = get_num_tile_blocks().1;
             let experts: Tile<i32, { [EB] }> = iota(shape![EB]);
             let table_view: Partition<i32, { [EB] }> = table.partition(shape![EB]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let table_tile: Tile<i32, { [EB] }> = load_view_tko(
                 &table_view,
                 [chunks],
@@ -95,7 +100,8 @@ pub mod port {
                 tma::Enabled,
             );
             let totals: Tile<i32, { [EB] }> = table_tile;
-            // each count rounded up to a multiple of block_size (a power of two: add block_size - 1, clear the low bits)
+            // each count rounded up to a multiple of block_size (a power of two: add block_size -
+            // 1, clear the low bits)
             let padded: Tile<i32, { [EB] }> = (totals
                 + (broadcast_scalar(block_size - 1i32, shape![EB])))
                 & (broadcast_scalar(0i32 - block_size, shape![EB]));
@@ -132,7 +138,8 @@ pub mod port {
             for r in 0i32..ceil_div(s, RB) {
                 let arange_rb: Tile<i32, { [RB] }> = iota(shape![RB]);
                 let rows: Tile<i32, { [RB] }> = (broadcast_scalar(r * RB, shape![RB])) + arange_rb;
-                // ct.gather on table: indices widened to 64 bits and checked against table's extent (and the mask), addresses from its base pointer
+                // ct.gather on table: indices widened to 64 bits and checked against table's extent
+                // (and the mask), addresses from its base pointer
                 let table_gather_at: Tile<u64, { [RB] }> = exti(
                     (rows * broadcast_scalar(EB, shape![RB])) + broadcast_scalar(e, shape![RB]),
                 );
@@ -154,7 +161,8 @@ pub mod port {
                 let table_gather_mask: Tile<bool, { [RB] }> =
                     table_gather_inside & lt_tile(rows, broadcast_scalar(s, shape![RB]));
                 let table_gather_token: Token = get_tensor_token(table);
-                // SAFETY: every lane that is read addresses table's memory: its offset is below table's extent (checked above; masked lanes are not read).
+                // SAFETY: every lane that is read addresses table's memory: its offset is below
+                // table's extent (checked above; masked lanes are not read).
                 let (table_gather, _): (Tile<i32, { [RB] }>, Token) = unsafe {
                     load_ptr_tko(
                         table_gather_ptrs,
@@ -217,7 +225,8 @@ pub mod port {
                 hit.reshape(shape![1, TILE]).broadcast(shape![2, TILE]),
                 free_ok.reshape(shape![1, TILE]).broadcast(shape![2, TILE]),
             );
-            // ct.scatter on sorted_ids: indices widened to 64 bits and checked against sorted_ids's extent (and the mask), addresses from its base pointer
+            // ct.scatter on sorted_ids: indices widened to 64 bits and checked against sorted_ids's
+            // extent (and the mask), addresses from its base pointer
             let sorted_ids_scatter_at: Tile<u64, { [2, TILE] }> = exti(selected_6);
             let sorted_ids_scatter_len: Tile<i32, { [] }> = scalar_to_tile(sorted_ids.shape()[0]);
             let sorted_ids_scatter_len: Tile<u64, { [] }> = exti(sorted_ids_scatter_len);
@@ -245,7 +254,9 @@ pub mod port {
                 pos.reshape(shape![1, TILE]).broadcast(shape![2, TILE]),
                 broadcast_scalar(n, shape![2, TILE]),
             );
-            // SAFETY: every lane that is written addresses sorted_ids's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+            // SAFETY: every lane that is written addresses sorted_ids's memory (offset checked
+            // above; masked lanes are not written); lanes of the launch that share a destination
+            // race, as in cuTile Python — the caller passes distinct destinations.
             unsafe {
                 store_ptr_tko(
                     sorted_ids_scatter_ptrs,

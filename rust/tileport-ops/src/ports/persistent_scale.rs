@@ -27,7 +27,9 @@ pub mod port {
                 tma::Enabled,
             );
             let v: Tile<f32, { [TILE] }> = x_tile;
-            // SAFETY: t < ntiles = num_tiles(x) by the loop bound, each block stores only its own tiles (t = bid, bid + num_blocks, ...), and cdiv(y.shape[0], TILE) >= cdiv(x.shape[0], TILE).
+            // SAFETY: t < ntiles = num_tiles(x) by the loop bound, each block stores only its own
+            // tiles (t = bid, bid + num_blocks, ...), and cdiv(y.shape[0], TILE) >=
+            // cdiv(x.shape[0], TILE).
             let mut y_tiles: PartitionMut<f32, { [TILE] }> =
                 unsafe { y.partition_full_mut(shape![TILE]) };
             unsafe { y_tiles.store_unchecked(v * broadcast_scalar(2.0f32, shape![TILE]), [t]) };

@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f32[?,?]/?,1, w=f32[?]/1, y=f32[?,?]/?,1, inv_n=f32, eps=f32, BM=#8, BLOCK=#1024 (BM=8, BLOCK=1024).
+    /// Specialization for x=f32[?,?]/?,1, w=f32[?]/1, y=f32[?,?]/?,1, inv_n=f32, eps=f32, BM=#8,
+    /// BLOCK=#1024 (BM=8, BLOCK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
     pub fn rms_norm_f32<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
@@ -39,7 +40,8 @@ pub mod port {
         y.store(out);
     }
 
-    /// Specialization for x=f16[?,?]/?,1, w=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BM=#8, BLOCK=#1024 (BM=8, BLOCK=1024).
+    /// Specialization for x=f16[?,?]/?,1, w=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BM=#8,
+    /// BLOCK=#1024 (BM=8, BLOCK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
     pub fn rms_norm_f16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
@@ -74,7 +76,8 @@ pub mod port {
         y.store(out_f16);
     }
 
-    /// Specialization for x=bf16[?,?]/?,1, w=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BM=#8, BLOCK=#1024 (BM=8, BLOCK=1024).
+    /// Specialization for x=bf16[?,?]/?,1, w=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BM=#8,
+    /// BLOCK=#1024 (BM=8, BLOCK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
     pub fn rms_norm_bf16<const BM: i32, const BLOCK: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,

@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=f16[?,?,?]/?,?,1, BT=#64, BH=#1, HALF=#32 (BT=64, BH=1, HALF=32).
+    /// Specialization for x=f16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1,
+    /// y=f16[?,?,?]/?,?,1, BT=#64, BH=#1, HALF=#32 (BT=64, BH=1, HALF=32).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 6,),))]
     pub fn rope_f16<const BT: i32, const BH: i32, const HALF: i32>(
         x: &Tensor<f16, { [-1, -1, -1] }>,
@@ -18,7 +19,8 @@ pub mod port {
         let x_view: Partition<f16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
         let x1: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x_view.load([i, h, 0]));
         let x_view: Partition<f16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let x_tile: Tile<f16, { [BT, BH, HALF] }> = load_view_tko(
             &x_view,
             [i, h, 1i32],
@@ -39,7 +41,10 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         ));
-        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2 stores of y use this map, each at its own literal tile index elsewhere, so no two blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and the grid's extent along axis 1 is cdiv(y.shape[1], BH).
+        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2
+        // stores of y use this map, each at its own literal tile index elsewhere, so no two blocks
+        // store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and
+        // the grid's extent along axis 1 is cdiv(y.shape[1], BH).
         let mut y_tiles: PartitionMut<f16, { [BT, BH, HALF] }> =
             unsafe { y.partition_full_mut(shape![BT, BH, HALF]) };
         unsafe { y_tiles.store_unchecked(cast_f16, [i, h, 0i32]) };
@@ -51,13 +56,17 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         ));
-        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2 stores of y use this map, each at its own literal tile index elsewhere, so no two blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and the grid's extent along axis 1 is cdiv(y.shape[1], BH).
+        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2
+        // stores of y use this map, each at its own literal tile index elsewhere, so no two blocks
+        // store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and
+        // the grid's extent along axis 1 is cdiv(y.shape[1], BH).
         let mut y_tiles_2: PartitionMut<f16, { [BT, BH, HALF] }> =
             unsafe { make_partition_view_mut(y, shape![BT, BH, HALF], padding::None, y_token) };
         unsafe { y_tiles_2.store_unchecked(cast_f16_2, [i, h, 1i32]) };
     }
 
-    /// Specialization for x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y=bf16[?,?,?]/?,?,1, BT=#64, BH=#1, HALF=#32 (BT=64, BH=1, HALF=32).
+    /// Specialization for x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1,
+    /// y=bf16[?,?,?]/?,?,1, BT=#64, BH=#1, HALF=#32 (BT=64, BH=1, HALF=32).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 6,),))]
     pub fn rope_bf16<const BT: i32, const BH: i32, const HALF: i32>(
         x: &Tensor<bf16, { [-1, -1, -1] }>,
@@ -70,7 +79,8 @@ pub mod port {
         let x_view: Partition<bf16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
         let x1: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x_view.load([i, h, 0]));
         let x_view: Partition<bf16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let x_tile: Tile<bf16, { [BT, BH, HALF] }> = load_view_tko(
             &x_view,
             [i, h, 1i32],
@@ -91,7 +101,10 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         ));
-        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2 stores of y use this map, each at its own literal tile index elsewhere, so no two blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and the grid's extent along axis 1 is cdiv(y.shape[1], BH).
+        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2
+        // stores of y use this map, each at its own literal tile index elsewhere, so no two blocks
+        // store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and
+        // the grid's extent along axis 1 is cdiv(y.shape[1], BH).
         let mut y_tiles: PartitionMut<bf16, { [BT, BH, HALF] }> =
             unsafe { y.partition_full_mut(shape![BT, BH, HALF]) };
         unsafe { y_tiles.store_unchecked(cast_bf16, [i, h, 0i32]) };
@@ -103,7 +116,10 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         ));
-        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2 stores of y use this map, each at its own literal tile index elsewhere, so no two blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and the grid's extent along axis 1 is cdiv(y.shape[1], BH).
+        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2
+        // stores of y use this map, each at its own literal tile index elsewhere, so no two blocks
+        // store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and
+        // the grid's extent along axis 1 is cdiv(y.shape[1], BH).
         let mut y_tiles_2: PartitionMut<bf16, { [BT, BH, HALF] }> =
             unsafe { make_partition_view_mut(y, shape![BT, BH, HALF], padding::None, y_token) };
         unsafe { y_tiles_2.store_unchecked(cast_bf16_2, [i, h, 1i32]) };

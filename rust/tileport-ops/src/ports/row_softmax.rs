@@ -23,8 +23,10 @@ pub mod port {
         // `t = ct.astype(t, ct.float32)`: already Tile<f32, { [BM, BLOCK] }>, nothing to emit
         let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
         let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
-        // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by instruction issue
-        // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16; scripts/spill_check.py)
+        // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by
+        // instruction issue
+        // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16;
+        // scripts/spill_check.py)
         let e: Tile<f32, { [BM, BLOCK] }> = exp2(
             fma(
                 t,
@@ -39,7 +41,8 @@ pub mod port {
         );
         let s_reduced: Tile<f32, { [BM] }> = reduce_sum(e, 1);
         let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
-        // one reciprocal per row and a multiply per element (a division per element costs more than the memory)
+        // one reciprocal per row and a multiply per element (a division per element costs more than
+        // the memory)
         y.store(e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])));
     }
 
@@ -61,8 +64,10 @@ pub mod port {
         let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
         let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
         let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
-        // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by instruction issue
-        // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16; scripts/spill_check.py)
+        // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by
+        // instruction issue
+        // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16;
+        // scripts/spill_check.py)
         let e: Tile<f32, { [BM, BLOCK] }> = exp2(
             fma(
                 t,
@@ -77,7 +82,8 @@ pub mod port {
         );
         let s_reduced: Tile<f32, { [BM] }> = reduce_sum(e, 1);
         let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
-        // one reciprocal per row and a multiply per element (a division per element costs more than the memory)
+        // one reciprocal per row and a multiply per element (a division per element costs more than
+        // the memory)
         let cast_f16: Tile<f16, { [BM, BLOCK] }> = convert_tile(
             e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])),
         );
@@ -102,8 +108,10 @@ pub mod port {
         let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
         let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
         let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
-        // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by instruction issue
-        // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16; scripts/spill_check.py)
+        // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by
+        // instruction issue
+        // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16;
+        // scripts/spill_check.py)
         let e: Tile<f32, { [BM, BLOCK] }> = exp2(
             fma(
                 t,
@@ -118,7 +126,8 @@ pub mod port {
         );
         let s_reduced: Tile<f32, { [BM] }> = reduce_sum(e, 1);
         let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
-        // one reciprocal per row and a multiply per element (a division per element costs more than the memory)
+        // one reciprocal per row and a multiply per element (a division per element costs more than
+        // the memory)
         let cast_bf16: Tile<bf16, { [BM, BLOCK] }> = convert_tile(
             e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])),
         );

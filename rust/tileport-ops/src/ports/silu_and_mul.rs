@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32, BN=256, HALF_TILES=16).
+    /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32,
+    /// BN=256, HALF_TILES=16).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn silu_and_mul_f32<const BM: i32, const BN: i32, const HALF_TILES: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
@@ -16,7 +17,8 @@ pub mod port {
         let x_view: Partition<f32, { [BM, BN] }> = x.partition(shape![BM, BN]);
         let a: Tile<f32, { [BM, BN] }> = x_view.load([bm, bn]);
         let x_view: Partition<f32, { [BM, BN] }> = x.partition(shape![BM, BN]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let x_tile: Tile<f32, { [BM, BN] }> = load_view_tko(
             &x_view,
             [bm, bn + HALF_TILES],
@@ -36,7 +38,8 @@ pub mod port {
         y.store(silu * b);
     }
 
-    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32, BN=256, HALF_TILES=16).
+    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32,
+    /// BN=256, HALF_TILES=16).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn silu_and_mul_f16<const BM: i32, const BN: i32, const HALF_TILES: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
@@ -47,7 +50,8 @@ pub mod port {
         let x_view: Partition<f16, { [BM, BN] }> = x.partition(shape![BM, BN]);
         let a: Tile<f32, { [BM, BN] }> = convert_tile(x_view.load([bm, bn]));
         let x_view: Partition<f16, { [BM, BN] }> = x.partition(shape![BM, BN]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let x_tile: Tile<f16, { [BM, BN] }> = load_view_tko(
             &x_view,
             [bm, bn + HALF_TILES],
@@ -68,7 +72,8 @@ pub mod port {
         y.store(cast_f16);
     }
 
-    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32, BN=256, HALF_TILES=16).
+    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32,
+    /// BN=256, HALF_TILES=16).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn silu_and_mul_bf16<const BM: i32, const BN: i32, const HALF_TILES: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,
@@ -79,7 +84,8 @@ pub mod port {
         let x_view: Partition<bf16, { [BM, BN] }> = x.partition(shape![BM, BN]);
         let a: Tile<f32, { [BM, BN] }> = convert_tile(x_view.load([bm, bn]));
         let x_view: Partition<bf16, { [BM, BN] }> = x.partition(shape![BM, BN]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
+        // needs no bounds check.
         let x_tile: Tile<bf16, { [BM, BN] }> = load_view_tko(
             &x_view,
             [bm, bn + HALF_TILES],

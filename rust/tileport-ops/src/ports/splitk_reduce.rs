@@ -16,7 +16,8 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
         for s in 0i32..parts.shape()[0] {
             let parts_view: Partition<f32, { [1, BM, BN] }> = parts.partition(shape![1, BM, BN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let parts_tile: Tile<f32, { [1, BM, BN] }> = load_view_tko(
                 &parts_view,
                 [s, bm, bn],
@@ -42,7 +43,8 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
         for s in 0i32..parts.shape()[0] {
             let parts_view: Partition<f32, { [1, BM, BN] }> = parts.partition(shape![1, BM, BN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let parts_tile: Tile<f32, { [1, BM, BN] }> = load_view_tko(
                 &parts_view,
                 [s, bm, bn],
@@ -69,7 +71,8 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
         for s in 0i32..parts.shape()[0] {
             let parts_view: Partition<f32, { [1, BM, BN] }> = parts.partition(shape![1, BM, BN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load needs no bounds check.
+            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
+            // load needs no bounds check.
             let parts_tile: Tile<f32, { [1, BM, BN] }> = load_view_tko(
                 &parts_view,
                 [s, bm, bn],

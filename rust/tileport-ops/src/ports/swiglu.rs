@@ -5,7 +5,8 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for gate=f32[?,?]/?,1, up=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#32, BN=#256 (BM=32, BN=256).
+    /// Specialization for gate=f32[?,?]/?,1, up=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#32, BN=#256
+    /// (BM=32, BN=256).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn swiglu_f32<const BM: i32, const BN: i32>(
         gate: &Tensor<f32, { [-1, -1] }>,
@@ -20,7 +21,8 @@ pub mod port {
         let up_view: Partition<f32, { [BM, BN] }> = up.partition(shape![BM, BN]);
         let u: Tile<f32, { [BM, BN] }> = up_view.load([bm, bn]);
         // `u = ct.astype(u, ct.float32)`: already Tile<f32, { [BM, BN] }>, nothing to emit
-        // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit SwiGLU
+        // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit
+        // SwiGLU
         // compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
         let silu: Tile<f32, { [BM, BN] }> = divf(
             g,
@@ -31,7 +33,8 @@ pub mod port {
         y.store(silu * u);
     }
 
-    /// Specialization for gate=f16[?,?]/?,1, up=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256 (BM=32, BN=256).
+    /// Specialization for gate=f16[?,?]/?,1, up=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256
+    /// (BM=32, BN=256).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn swiglu_f16<const BM: i32, const BN: i32>(
         gate: &Tensor<f16, { [-1, -1] }>,
@@ -46,7 +49,8 @@ pub mod port {
         let up_view: Partition<f16, { [BM, BN] }> = up.partition(shape![BM, BN]);
         let u: Tile<f16, { [BM, BN] }> = up_view.load([bm, bn]);
         let u: Tile<f32, { [BM, BN] }> = convert_tile(u);
-        // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit SwiGLU
+        // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit
+        // SwiGLU
         // compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
         let silu: Tile<f32, { [BM, BN] }> = divf(
             g,
@@ -58,7 +62,8 @@ pub mod port {
         y.store(cast_f16);
     }
 
-    /// Specialization for gate=bf16[?,?]/?,1, up=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256 (BM=32, BN=256).
+    /// Specialization for gate=bf16[?,?]/?,1, up=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256
+    /// (BM=32, BN=256).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
     pub fn swiglu_bf16<const BM: i32, const BN: i32>(
         gate: &Tensor<bf16, { [-1, -1] }>,
@@ -73,7 +78,8 @@ pub mod port {
         let up_view: Partition<bf16, { [BM, BN] }> = up.partition(shape![BM, BN]);
         let u: Tile<bf16, { [BM, BN] }> = up_view.load([bm, bn]);
         let u: Tile<f32, { [BM, BN] }> = convert_tile(u);
-        // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit SwiGLU
+        // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit
+        // SwiGLU
         // compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
         let silu: Tile<f32, { [BM, BN] }> = divf(
             g,

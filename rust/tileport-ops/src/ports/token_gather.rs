@@ -16,7 +16,8 @@ pub mod port {
         let pos: Tile<i32, { [B] }> =
             (broadcast_scalar(get_tile_block_id().0 * B, shape![B])) + arange_b;
         let valid: Tile<bool, { [B] }> = lt_tile(pos, broadcast_scalar(n, shape![B]));
-        // ct.gather on ids: indices widened to 64 bits and checked against ids's extent (and the mask), addresses from its base pointer
+        // ct.gather on ids: indices widened to 64 bits and checked against ids's extent (and the
+        // mask), addresses from its base pointer
         let ids_gather_at: Tile<u64, { [B] }> = exti(pos);
         let ids_gather_len: Tile<i32, { [] }> = scalar_to_tile(ids.shape()[0]);
         let ids_gather_len: Tile<u64, { [] }> = exti(ids_gather_len);
@@ -32,7 +33,8 @@ pub mod port {
             addptr_tile(ids_gather_base, ids_gather_offsets);
         let ids_gather_mask: Tile<bool, { [B] }> = ids_gather_inside & valid;
         let ids_gather_token: Token = get_tensor_token(ids);
-        // SAFETY: every lane that is read addresses ids's memory: its offset is below ids's extent (checked above; masked lanes are not read).
+        // SAFETY: every lane that is read addresses ids's memory: its offset is below ids's extent
+        // (checked above; masked lanes are not read).
         let (ids_gather, _): (Tile<i32, { [B] }>, Token) = unsafe {
             load_ptr_tko(
                 ids_gather_ptrs,
@@ -45,7 +47,8 @@ pub mod port {
             )
         };
         let tok: Tile<i32, { [B] }> = ids_gather;
-        // ct.gather on table: indices widened to 64 bits and checked against table's extent (and the mask), addresses from its base pointer
+        // ct.gather on table: indices widened to 64 bits and checked against table's extent (and
+        // the mask), addresses from its base pointer
         let table_gather_at: Tile<u64, { [B] }> = exti(tok);
         let table_gather_len: Tile<i32, { [] }> = scalar_to_tile(table.shape()[0]);
         let table_gather_len: Tile<u64, { [] }> = exti(table_gather_len);
@@ -63,7 +66,8 @@ pub mod port {
             addptr_tile(table_gather_base, table_gather_offsets);
         let table_gather_mask: Tile<bool, { [B] }> = table_gather_inside & valid;
         let table_gather_token: Token = get_tensor_token(table);
-        // SAFETY: every lane that is read addresses table's memory: its offset is below table's extent (checked above; masked lanes are not read).
+        // SAFETY: every lane that is read addresses table's memory: its offset is below table's
+        // extent (checked above; masked lanes are not read).
         let (table_gather, _): (Tile<f32, { [B] }>, Token) = unsafe {
             load_ptr_tko(
                 table_gather_ptrs,

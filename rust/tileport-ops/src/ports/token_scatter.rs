@@ -18,7 +18,8 @@ pub mod port {
         let valid: Tile<bool, { [B] }> = lt_tile(pos, broadcast_scalar(n, shape![B]));
         let x_view: Partition<f32, { [B] }> = x.partition(shape![B]);
         let t: Tile<f32, { [B] }> = x_view.load([get_tile_block_id().0]);
-        // ct.gather on dst: indices widened to 64 bits and checked against dst's extent (and the mask), addresses from its base pointer
+        // ct.gather on dst: indices widened to 64 bits and checked against dst's extent (and the
+        // mask), addresses from its base pointer
         let dst_gather_at: Tile<u64, { [B] }> = exti(pos);
         let dst_gather_len: Tile<i32, { [] }> = scalar_to_tile(dst.shape()[0]);
         let dst_gather_len: Tile<u64, { [] }> = exti(dst_gather_len);
@@ -34,7 +35,8 @@ pub mod port {
             addptr_tile(dst_gather_base, dst_gather_offsets);
         let dst_gather_mask: Tile<bool, { [B] }> = dst_gather_inside & valid;
         let dst_gather_token: Token = get_tensor_token(dst);
-        // SAFETY: every lane that is read addresses dst's memory: its offset is below dst's extent (checked above; masked lanes are not read).
+        // SAFETY: every lane that is read addresses dst's memory: its offset is below dst's extent
+        // (checked above; masked lanes are not read).
         let (dst_gather, _): (Tile<i32, { [B] }>, Token) = unsafe {
             load_ptr_tko(
                 dst_gather_ptrs,
@@ -47,7 +49,8 @@ pub mod port {
             )
         };
         let to: Tile<i32, { [B] }> = dst_gather;
-        // ct.scatter on out: indices widened to 64 bits and checked against out's extent (and the mask), addresses from its base pointer
+        // ct.scatter on out: indices widened to 64 bits and checked against out's extent (and the
+        // mask), addresses from its base pointer
         let out_scatter_at: Tile<u64, { [B] }> = exti(to);
         let out_scatter_len: Tile<i32, { [] }> = scalar_to_tile(out.shape()[0]);
         let out_scatter_len: Tile<u64, { [] }> = exti(out_scatter_len);
@@ -64,7 +67,9 @@ pub mod port {
             addptr_tile(out_scatter_base, out_scatter_offsets);
         let out_scatter_mask: Tile<bool, { [B] }> = out_scatter_inside & valid;
         let out_scatter_token: Token = get_tensor_token(out);
-        // SAFETY: every lane that is written addresses out's memory (offset checked above; masked lanes are not written); lanes of the launch that share a destination race, as in cuTile Python — the caller passes distinct destinations.
+        // SAFETY: every lane that is written addresses out's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
         unsafe {
             store_ptr_tko(
                 out_scatter_ptrs,
