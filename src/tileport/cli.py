@@ -545,8 +545,9 @@ against the Triton kernel itself. What the lowering accepts: docs/coverage.md (T
                         "--hint occupancy=4 --out build/port/tsoftmax")
     _kernel_inputs(po, "port directory")
     po.add_argument("--hint", action="append", metavar="NAME=INT",
-                    help="Triton kernels: a cuTile kernel option for the lowered form (occupancy, num_ctas), or "
-                         "fast_div=1: f32 division as div.approx (see tileport.frontends.triton.lower)")
+                    help="Triton kernels: a cuTile kernel option for the lowered form (occupancy, num_ctas, "
+                         "num_worker_warps), or fast_div=1: f32 division as div.approx (see "
+                         "tileport.frontends.triton.lower)")
     po.add_argument("--arch", help="target for the Rust side's compile (default sm_90)")
     po.add_argument("--json", action="store_true", help="print verdict.json")
     po.set_defaults(func=cmd_port)

@@ -8,7 +8,7 @@ pub mod port {
 
     /// Specialization for out_ptr=f32[?,?]/?,1, in_ptr=f32[?,?]/?,1, BLOCK_SIZE=#1024
     /// (BLOCK_SIZE=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn triton_softmax_f32<const BLOCK_SIZE: i32>(
         out_ptr: &mut Tensor<f32, { [1, BLOCK_SIZE] }>,
         in_ptr: &Tensor<f32, { [-1, -1] }>,
@@ -44,7 +44,7 @@ pub mod port {
 
     /// Specialization for out_ptr=f16[?,?]/?,1, in_ptr=f16[?,?]/?,1, BLOCK_SIZE=#1024
     /// (BLOCK_SIZE=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn triton_softmax_f16<const BLOCK_SIZE: i32>(
         out_ptr: &mut Tensor<f16, { [1, BLOCK_SIZE] }>,
         in_ptr: &Tensor<f16, { [-1, -1] }>,
@@ -79,7 +79,7 @@ pub mod port {
 
     /// Specialization for out_ptr=bf16[?,?]/?,1, in_ptr=bf16[?,?]/?,1, BLOCK_SIZE=#1024
     /// (BLOCK_SIZE=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn triton_softmax_bf16<const BLOCK_SIZE: i32>(
         out_ptr: &mut Tensor<bf16, { [1, BLOCK_SIZE] }>,
         in_ptr: &Tensor<bf16, { [-1, -1] }>,

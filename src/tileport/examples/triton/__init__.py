@@ -19,7 +19,9 @@ KERNELS = {m: f"triton_{m}" for m in ("vector_add", "softmax", "rms_norm", "laye
 #: fast_div (f32 division as div.approx, like Triton's own div.full in speed) where every denominator is >= 1:
 #: softmax's row sum, SwiGLU's 1 + exp(-g) (inf gives 0 either way) — measured 1.3x faster at 16 bits
 #: (benchmarks/results/h200/triton/math_probe.json).
-HINTS = {"triton_softmax": {"occupancy": 4, "fast_div": 1}, "triton_rms_norm": {"occupancy": 4},
+#: num_worker_warps=8 for softmax: half the row per thread, as tileport.examples.row_softmax measured (one row per
+#: block at 8192x4096 bf16: 58% of copy bandwidth with it, 46% without; benchmarks/results/h200/tuning/rows-occ).
+HINTS = {"triton_softmax": {"occupancy": 4, "num_worker_warps": 8, "fast_div": 1}, "triton_rms_norm": {"occupancy": 4},
          "triton_layer_norm": {"occupancy": 4}, "triton_swiglu": {"fast_div": 1},
          "triton_attention": {"occupancy": 2}}  # 1.16x (occupancy-attention.json)
 #: The ops that serve them (tileport.ops.triton_<module>)

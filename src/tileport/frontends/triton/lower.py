@@ -916,7 +916,7 @@ def _mentions(text: str, name: str) -> bool:
 
 #: cuTile kernel options a lowering may be given (Triton's num_warps/num_stages have no cuTile counterpart), and
 #: the lowering's own: fast_div=1 (f32 division as div.approx, module docstring)
-KERNEL_HINTS = ("occupancy", "num_ctas")
+KERNEL_HINTS = ("occupancy", "num_ctas", "num_worker_warps")
 LOWERING_OPTIONS = ("fast_div",)
 
 
@@ -924,7 +924,7 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
           hints: dict[str, int] | None = None) -> Lowered:
     """The cuTile Python form of ``kernel``. ``kinds``: parameter → "array" | "scalar" | "constant" (from a launch);
     ``types``: scalar/constant parameter → "int" | "float" | "bool"; ``hints``: cuTile kernel options for the
-    lowered kernel (``occupancy``, ``num_ctas``), chosen by whoever ports it (Triton's launch options do not carry
+    lowered kernel (``occupancy``, ``num_ctas``, ``num_worker_warps``), chosen by whoever ports it (Triton's launch options do not carry
     over: they size Triton's own thread blocks)."""
     hints = dict(hints or {})
     bad = sorted(set(hints) - set(KERNEL_HINTS) - set(LOWERING_OPTIONS))

@@ -5,7 +5,7 @@ a launch builds it from the Triton arguments). f32 division is div.approx (fast_
 import cuda.tile as ct
 
 
-@ct.kernel(occupancy=4)
+@ct.kernel(occupancy=4, num_worker_warps=8)
 def triton_softmax(out_ptr, in_ptr, BLOCK_SIZE: ct.Constant[int]):
     row = ct.bid(0)
     x = ct.astype(ct.reshape(ct.load(in_ptr, index=(row, 0), shape=(1, BLOCK_SIZE), padding_mode=ct.PaddingMode.NEG_INF), (BLOCK_SIZE,)), ct.float32)
