@@ -23,7 +23,7 @@ from ..spec import signature as sigmod
 from ..toolchain.locate import CudaTree, run_tool
 from ..translate.emit import Unsupported, emit_kernel
 from ..translate.guide import op_locations
-from ..translate.helpers import helper_files, kernel_files, sources_sha256
+from ..translate.helpers import kernel_files, sources_sha256
 
 Progress = Callable[[str], None]
 
@@ -78,9 +78,9 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     consts = constant_params(kernel.kernel)
     source = Path(spec["kernel"]["source"])
     fma: dict = {}
-    others = helper_files(source, kernel.name)   # helpers imported from other files: their fmas sit at their lines
+    files = kernel_files(source, kernel.name)   # then the files of imported helpers: their fmas sit at their lines
     for v in spec["variants"]:  # the most fmas any variant has at each position (variants share one body)
-        for where in (source, *others):
+        for where in files:
             for loc, n in op_locations(tree, port_dir / v["ir"]["bytecode"], where).get("fma", {}).items():
                 key = loc if where == source else (str(where), *loc)
                 fma[key] = max(fma.get(key, 0), n)
@@ -115,7 +115,7 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     text = render(entries, _display(source), "spec.json")
     (port_dir / "kernel.rs").write_text(text)
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries],
-                "source_sha256": sources_sha256(kernel_files(source, kernel.name)),
+                "source_sha256": sources_sha256(files),
                 "abi": {e.entry: {"generics": e.generics, "params": e.abi} for e in entries}, "variants": variants,
                 "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites]}
     (port_dir / "port.json").write_text(json.dumps(manifest, indent=1) + "\n")

@@ -59,21 +59,19 @@ _library: "Library | None" = None
 _source_seen: dict[tuple[Path, str], tuple[list[Path], tuple, str]] = {}
 
 
-def _sha256(path: Path, kernel_name: str) -> str:
-    """The digest of the files the kernel's port is made from (its file and the files of the helpers it imports),
-    recomputed only when one of them changed size or mtime."""
+def _sources(path: Path, kernel_name: str) -> tuple[list[Path], tuple, str]:
+    """(the files the kernel's port is made from — its file and the files of the helpers it imports —, their stat
+    keys, their digest), recomputed only when one of them changed size or mtime."""
     seen = _source_seen.get((path, kernel_name))
-    if seen and _stat_keys(seen[0]) == seen[1]:
-        return seen[2]
-    files = kernel_files(path, kernel_name)
-    keys = _stat_keys(files)
-    _source_seen[(path, kernel_name)] = (files, keys, sources_sha256(files))
-    return _source_seen[(path, kernel_name)][2]
+    if seen is None or _stat_keys(seen[0]) != seen[1]:
+        files = kernel_files(path, kernel_name)
+        seen = _source_seen[(path, kernel_name)] = (files, _stat_keys(files), sources_sha256(files))
+    return seen
 
 
-def _source_files(path: Path, kernel_name: str) -> list[Path]:
-    _sha256(path, kernel_name)
-    return _source_seen[(path, kernel_name)][0]
+def _sha256(path: Path, kernel_name: str) -> str:
+    """The digest a port of the kernel records (``source_sha256``), from the files as they are now."""
+    return _sources(path, kernel_name)[2]
 
 
 def _drop_poison_vars() -> None:
@@ -266,8 +264,7 @@ class _KernelState:
 
     def __init__(self, kernel: Any, lib: Library, table: OpTable):
         self.kernel, self.lib, self.table, self.plans, self.last = kernel, lib, table, {}, None
-        self.sources = _source_files(table.source, kernel._pyfunc.__name__)   # its file and its helpers' files
-        self.stat = _stat_keys(self.sources)
+        self.sources, self.stat, _ = _sources(table.source, kernel._pyfunc.__name__)   # its and its helpers' files
         self.recheck_at = time.monotonic_ns() + SOURCE_CHECK_INTERVAL_NS
 
 

@@ -1056,11 +1056,13 @@ class Emitter:
         ty = Tile(dt, (n,))
         return self.typed(f"iota(shape![{n}])", ty, want_name, f"arange_{n.lower()}")
 
-    def pointer_access(self, node: ast.Call, what: str, kw: dict) -> tuple[str, str, str, Tile, str]:
+    def pointer_access(self, node: ast.Call, what: str, kw: dict,
+                       checked: bool = True) -> tuple[str, str, str, Tile, str]:
         """The shared part of ct.gather and ct.scatter on a rank-1, stride-1 array, as cuTile Python lowers it: the
-        index widened to 64 bits, checked (unsigned) against the array's extent and and-ed with the mask, and a
-        pointer tile from the array's base. Returns (array, element type, temp prefix, index tile type, token).
-        (A strided array would need its strides inside the kernel, which cutile does not expose.)"""
+        index widened to 64 bits, checked (unsigned) against the array's extent unless not ``checked`` (a gather's
+        check_bounds=False) and and-ed with the mask, and a pointer tile from the array's base. Returns (array,
+        element type, temp prefix, index tile type, token). (A strided array would need its strides inside the
+        kernel, which cutile does not expose.)"""
         arr_node, index_node = node.args[0], node.args[1]
         sig = self.params.get(arr_node.id) if isinstance(arr_node, ast.Name) else None
         if not isinstance(sig, sigmod.ArraySig):
@@ -1069,7 +1071,6 @@ class Emitter:
             raise self.refuse(node, "gather-scatter", f"{what} on {arr_node.id} (rank {sig.rank}, strides "
                                                       f"{sig.strides}): only rank-1 arrays with stride 1 — a cutile "
                                                       "kernel cannot read a tensor's strides")
-        checked = what != "ct.gather" or not _is_false(kw.get("check_bounds"))
         if isinstance(index_node, ast.Tuple):
             if len(index_node.elts) != 1:
                 raise self.refuse(index_node, "gather-scatter", f"{what} index tuple of the wrong length")
@@ -1105,10 +1106,11 @@ class Emitter:
         b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{dims}] }}> = {g}_base.broadcast(shape![{dims}]);")
         b.append(f"let {g}_offsets: Tile<u64, {{ [{dims}] }}> = {g}_at * constant(1u64, shape![{dims}]);")
         b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = addptr_tile({g}_base, {g}_offsets);")
-        mask = f"{g}_inside & {_paren(mask_code)}" if mask_code and checked else mask_code if mask_code else \
-            f"{g}_inside" if checked else None
-        if mask:
-            b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {mask};")
+        parts = [f"{g}_inside"] if checked else []   # the extent check, and-ed with the mask
+        if mask_code:
+            parts.append(_paren(mask_code) if parts else mask_code)
+        if parts:
+            b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
         b.append(f"let {g}_token: Token = get_tensor_token({arr});")
         return arr, elem, g, Tile(sig.dtype, ity.shape), dims
 
@@ -1130,12 +1132,10 @@ class Emitter:
         pad = _literal(kw.get("padding_value", ast.Constant(0)))
         if pad is None:
             raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is not a literal")
-        dtype = self.params[node.args[0].id].dtype if isinstance(node.args[0], ast.Name) and \
-            isinstance(self.params.get(node.args[0].id), sigmod.ArraySig) else None
-        if dtype in ("f16", "bf16") and pad != 0:   # cutile spells a 16-bit constant only as the type's ZERO
-            raise self.refuse(node, "gather-scatter", f"ct.gather on {dtype} with padding_value={pad!r} (cutile "
+        arr, elem, g, ty, dims = self.pointer_access(node, "ct.gather", kw, checked)
+        if ty.dtype in ("f16", "bf16") and pad != 0:   # cutile spells a 16-bit constant only as the type's ZERO
+            raise self.refuse(node, "gather-scatter", f"ct.gather on {ty.dtype} with padding_value={pad!r} (cutile "
                                                       "0.3.1 has no half-precision literal; 0 is its ZERO)")
-        arr, elem, g, ty, dims = self.pointer_access(node, "ct.gather", kw)
         if ty.dtype in ("f16", "bf16"):   # no 16-bit literal in cutile: the type's ZERO as a constant tile, a scalar
             self.body.append(f"let {g}_zero: Tile<{elem}, {{ [] }}> = constant({elem}::ZERO, shape![]);")
             pad_lit = f"tile_to_scalar::<{elem}, {elem}>({g}_zero)"

@@ -65,16 +65,11 @@ def kernel_helpers(file: Path, tree: ast.Module, kernel: ast.FunctionDef) -> dic
     return found
 
 
-def helper_files(file: Path, kernel_name: str) -> list[Path]:
-    """The other files whose helpers the kernel ``kernel_name`` of ``file`` may inline."""
+def kernel_files(file: Path, kernel_name: str) -> list[Path]:
+    """The kernel's own file, then the other files of the helpers it may inline: what its port is made from."""
     tree = ast.parse(file.read_text(), filename=str(file))
     kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
-    return sorted({h.file for h in kernel_helpers(file, tree, kernel).values()} - {file.resolve()})
-
-
-def kernel_files(file: Path, kernel_name: str) -> list[Path]:
-    """The kernel's own file, then the other files of the helpers it inlines: what its port is made from."""
-    return [file, *helper_files(file, kernel_name)]
+    return [file, *sorted({h.file for h in kernel_helpers(file, tree, kernel).values()} - {file.resolve()})]
 
 
 def sources_sha256(files: list[Path]) -> str:
