@@ -162,21 +162,21 @@ def mla_probe(reps: int, results: list, copy_gbps: float, shapes, tiles, hints) 
 
 #: flat element-wise ops with long f32 math: elements per block, 16-bit, over the ops' large case
 FLAT_OPS = ("gelu_erf", "softcap")
-FLAT_BLOCKS = (1024, 2048, 4096, 8192)
-FLAT_OCC = (None,)   # the kernel's own hint; --occupancy adds 4, 6, 8 (at 1024 and 2048 elements per block)
-#: --warps: (occupancy, num_worker_warps) at 1024-4096 elements per block, every dtype
-FLAT_WARPS = ((None, None), (8, None), (4, 8), (2, 8))
+#: mode → (elements per block, (occupancy, num_worker_warps) hints — None: the kernel's own —, dtypes)
+FLAT_MODES = {"blocks": ((1024, 2048, 4096, 8192), [(None, None)], ("float16", "bfloat16")),
+              "occupancy": ((1024, 2048), [(None, None), (4, None), (6, None), (8, None)], ("float16", "bfloat16")),
+              "warps": ((1024, 2048, 4096), [(None, None), (8, None), (4, 8), (2, 8)],
+                        ("float16", "bfloat16", "float32"))}
 
 
-def flat_probe(reps: int, results: list, copy_gbps: float, occupancies=FLAT_OCC, warps: bool = False) -> None:
+def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks") -> None:
     import importlib
 
     stream = torch.cuda.current_stream()
-    hints = FLAT_WARPS if warps else [(occ, None) for occ in occupancies]
-    blocks = (1024, 2048, 4096) if warps else FLAT_BLOCKS if occupancies == FLAT_OCC else (1024, 2048)
+    blocks, hints, dtypes = FLAT_MODES[mode]
     for name in FLAT_OPS:
         mod = importlib.import_module(f"tileport.ops.{name}")
-        for dtype in ("float16", "bfloat16") + (("float32",) if warps else ()):
+        for dtype in dtypes:
             x = mod.sample_inputs("large", dtype, "cuda")[0][0].reshape(-1)
             y = torch.empty_like(x)
             for b, (occ, nww) in itertools.product(blocks, hints):
@@ -326,25 +326,30 @@ def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool 
 #: row kernels at 16-bit LLM shapes: rows per block x occupancy (the committed BM is ops._common.ROWS_PER_BLOCK),
 #: and layer_norm's two-FMA form
 ROWS_SHAPES = [(8192, 4096), (16384, 2048), (16384, 8192)]
-ROWS_BM = [1, 2, 4]
-ROWS_OCC = [(4, None), (8, None)]   # (occupancy, num_worker_warps)
-#: --occupancy: at the op's own rows per block, both 16-bit dtypes
-ROWS_OCC_MORE = [(4, None), (5, None), (6, None)]
-#: --warps: 8 worker warps (half the values per thread, no spills in the sm_90 cubins up to 8192-wide rows) at
-#: occupancy 2-4 against the committed hint, the op's own rows per block, bf16 and f32, and 1024-wide rows too
-ROWS_WARPS = [(4, None), (2, 8), (3, 8), (4, 8)]
-#: --bm-warps: row_softmax and layer_norm, bf16, rows per block 1/2/4 x these hints
-ROWS_BM_WARPS = [(4, None), (3, 8), (4, 8)]
+ROWS_OPS = ("row_softmax", "layer_norm", "rms_norm")
+#: mode → (occupancy, num_worker_warps) hints, dtypes, shapes, ops, rows per block (a list, or "own": the op's for
+#: the row length and dtype), the probe_kernels.py rewrites timed beside each op's committed kernel.
+#: default: every BM under occupancy 4 and 8, and layer_norm's two-FMA form; occupancy: 4-6; warps: 8 worker warps
+#: (half the values per thread, no spills in the sm_90 cubins up to 8192-wide rows); bm-warps: rows per block x
+#: worker warps; l1: the weights loaded through L1
+ROWS_MODES = {
+    "default": ([(4, None), (8, None)], ("bfloat16",), ROWS_SHAPES, ROWS_OPS, [1, 2, 4], {"layer_norm": ["fma"]}),
+    "occupancy": ([(4, None), (5, None), (6, None)], ("bfloat16", "float16"), ROWS_SHAPES, ROWS_OPS, "own", {}),
+    "warps": ([(4, None), (2, 8), (3, 8), (4, 8)], ("bfloat16", "float32"), ROWS_SHAPES + [(8192, 1024)], ROWS_OPS,
+              "own", {}),
+    "bm-warps": ([(4, None), (3, 8), (4, 8)], ("bfloat16",), ROWS_SHAPES, ("row_softmax", "layer_norm"), [1, 2, 4],
+                 {}),
+    "l1": ([(4, None)], ("bfloat16", "float32"), ROWS_SHAPES + [(8192, 1024)], ("layer_norm", "rms_norm"), "own",
+           {"layer_norm": ["l1"], "rms_norm": ["l1"]})}
 
 
-def rows_probe(reps: int, results: list, copy_gbps: float, hints=ROWS_OCC, dtypes=("bfloat16",),
-               shapes=ROWS_SHAPES, ops=("row_softmax", "layer_norm", "rms_norm"), every_bm: bool = False,
-               l1: bool = False) -> None:
+def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default") -> None:
     import importlib
 
     import probe_kernels as pk
     from tileport.ops import _common as C
 
+    hints, dtypes, shapes, ops, bm_choice, rewrites = ROWS_MODES[mode]
     stream = torch.cuda.current_stream()
     for m, n in shapes:
         for dtype in dtypes:
@@ -359,18 +364,13 @@ def rows_probe(reps: int, results: list, copy_gbps: float, hints=ROWS_OCC, dtype
                 if name not in ops:
                     continue
                 mod = importlib.import_module(f"tileport.ops.{name}")
-                kernels = [("committed", mod.kernel)]
-                bms = ROWS_BM
-                if l1:   # --l1: the weights through L1 instead of TMA, at the committed BM and hints
-                    kernels += [("l1", {"layer_norm": pk.layer_norm_l1, "rms_norm": pk.rms_norm_l1}[name])]
-                    bms = [C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))]
-                elif hints == ROWS_OCC:   # the first probe: every BM, and layer_norm's two-FMA form
-                    kernels += [("fma", pk.layer_norm_fma)] if name == "layer_norm" else []
-                elif not every_bm:   # --occupancy, --warps: the op's own BM for this row length and dtype
-                    bms = [C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))]
+                kernels = [("committed", mod.kernel)] + [(tag, getattr(pk, f"{name}_{tag}"))   # probe_kernels rewrites
+                                                         for tag in rewrites.get(name, [])]
+                bms = [C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))] if bm_choice == "own" \
+                    else bm_choice
                 nbytes = 2 * x.numel() * x.element_size()
                 for (tag, base), bm, (occ, nww) in itertools.product(kernels, bms, hints):
-                    kern = base if l1 else hinted(base, occ, nww)
+                    kern = hinted(base, occ, nww)
                     args = {"row_softmax": (x, y, bm, n), "layer_norm": (x, w, b, y, 1.0 / n, 1e-5, bm, n),
                             "rms_norm": (x, w, y, 1.0 / n, 1e-6, bm, n)}[name]
                     row = {"kernel": f"{name}_{tag}", "dtype": dtype, "shape": [m, n], "BM": bm, "occupancy": occ,
@@ -429,23 +429,15 @@ def main() -> None:
         prefill_probe(opts.reps, results, opts.baseline, opts.case)
         save()
     if opts.only in (None, "flat"):
-        flat_probe(opts.reps, results, copy, (None, 4, 6, 8) if opts.occupancy else FLAT_OCC, opts.warps)
+        flat_probe(opts.reps, results, copy, "warps" if opts.warps else "occupancy" if opts.occupancy else "blocks")
         save()
     if opts.only in (None, "rope"):
         rope_probe(opts.reps, results, copy, opts.rope_committed)
         save()
     if opts.only in (None, "rows"):
-        if opts.l1:
-            rows_probe(opts.reps, results, copy, [(4, None)], ("bfloat16", "float32"), ROWS_SHAPES + [(8192, 1024)],
-                       ("layer_norm", "rms_norm"), l1=True)
-        elif opts.bm_warps:
-            rows_probe(opts.reps, results, copy, ROWS_BM_WARPS, ops=("row_softmax", "layer_norm"), every_bm=True)
-        elif opts.warps:
-            rows_probe(opts.reps, results, copy, ROWS_WARPS, ("bfloat16", "float32"), ROWS_SHAPES + [(8192, 1024)])
-        elif opts.occupancy:
-            rows_probe(opts.reps, results, copy, ROWS_OCC_MORE, ("bfloat16", "float16"))
-        else:
-            rows_probe(opts.reps, results, copy)
+        mode = next((m for m, on in (("l1", opts.l1), ("bm-warps", opts.bm_warps), ("warps", opts.warps),
+                                     ("occupancy", opts.occupancy)) if on), "default")
+        rows_probe(opts.reps, results, copy, mode)
         save()
     if opts.only in (None, "mla_decode"):
         if opts.mla_wide:
