@@ -162,33 +162,43 @@ def mla_probe(reps: int, results: list, copy_gbps: float, shapes, tiles, hints) 
 
 #: flat element-wise ops with long f32 math: elements per block, 16-bit, over the ops' large case
 FLAT_OPS = ("gelu_erf", "softcap")
-#: mode → (elements per block, (occupancy, num_worker_warps) hints — None: the kernel's own —, dtypes)
-FLAT_MODES = {"blocks": ((1024, 2048, 4096, 8192), [(None, None)], ("float16", "bfloat16")),
-              "occupancy": ((1024, 2048), [(None, None), (4, None), (6, None), (8, None)], ("float16", "bfloat16")),
+#: mode → (elements per block, (occupancy, num_worker_warps) hints — None: the kernel's own —, dtypes, the
+#: probe_kernels.py rewrites timed beside each op's committed kernel)
+FLAT_MODES = {"blocks": ((1024, 2048, 4096, 8192), [(None, None)], ("float16", "bfloat16"), {}),
+              "occupancy": ((1024, 2048), [(None, None), (4, None), (6, None), (8, None)], ("float16", "bfloat16"),
+                            {}),
               "warps": ((1024, 2048, 4096), [(None, None), (8, None), (4, 8), (2, 8)],
-                        ("float16", "bfloat16", "float32"))}
+                        ("float16", "bfloat16", "float32"), {}),
+              "lean": ((1024, 4096, 8192), [(8, None), (16, None)], ("float16", "bfloat16", "float32"),
+                       {"gelu_erf": ["lean"]})}
 
 
 def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks") -> None:
     import importlib
 
+    import probe_kernels as pk
+
     stream = torch.cuda.current_stream()
-    blocks, hints, dtypes = FLAT_MODES[mode]
+    blocks, hints, dtypes, rewrites = FLAT_MODES[mode]
     for name in FLAT_OPS:
         mod = importlib.import_module(f"tileport.ops.{name}")
+        kernels = [("committed", mod.kernel)] + [(tag, getattr(pk, f"{name}_{tag}")) for tag in rewrites.get(name, [])]
         for dtype in dtypes:
             x = mod.sample_inputs("large", dtype, "cuda")[0][0].reshape(-1)
             y = torch.empty_like(x)
-            for b, (occ, nww) in itertools.product(blocks, hints):
+            ref = torch.nn.functional.gelu(x.float()) if name == "gelu_erf" else None
+            for (tag, base), b, (occ, nww) in itertools.product(kernels, blocks, hints):
                 extra = (50.0, b) if name == "softcap" else (b,)
                 args = (x, y, *extra)
-                kern = mod.kernel if occ is None and nww is None else hinted(mod.kernel, occ, nww)
-                us = timed(lambda: ct.launch(stream, (-(-x.numel() // b), 1, 1), kern, args), reps)
-                gbps = 2 * x.numel() * x.element_size() / us / 1e3
-                results.append({"kernel": name, "dtype": dtype, "n": x.numel(), "B": b, "occupancy": occ,
-                                "num_worker_warps": nww, "us": us, "GBps": gbps, "pct_of_copy": 100 * gbps / copy_gbps})
-                print(f"{name:9} {dtype:9} B={b:5} occ={occ} nww={nww}: {us:7.1f} µs {gbps:6.0f} GB/s "
-                      f"{100 * gbps / copy_gbps:5.1f}%", flush=True)
+                kern = base if occ is None and nww is None else hinted(base, occ, nww)
+                row = {"kernel": f"{name}_{tag}", "dtype": dtype, "n": x.numel(), "B": b, "occupancy": occ,
+                       "num_worker_warps": nww}
+                nbytes = 2 * x.numel() * x.element_size()
+                measure(row, f"{name:9} {tag:9} {dtype:9} B={b:5} occ={occ} nww={nww}",
+                        lambda: ct.launch(stream, (-(-x.numel() // b), 1, 1), kern, args), reps,
+                        lambda us: {"GBps": nbytes / us / 1e3, "pct_of_copy": 100 * nbytes / us / 1e3 / copy_gbps,
+                                    **({"max_abs_err": max_err(y, ref)} if ref is not None else {})})
+                results.append(row)
 
 
 #: op → (tile attributes of its module → values to try, hints to try, the committed tile); each op's kernel as
@@ -331,7 +341,9 @@ ROWS_OPS = ("row_softmax", "layer_norm", "rms_norm")
 #: the row length and dtype), the probe_kernels.py rewrites timed beside each op's committed kernel.
 #: default: every BM under occupancy 4 and 8, and layer_norm's two-FMA form; occupancy: 4-6; warps: 8 worker warps
 #: (half the values per thread, no spills in the sm_90 cubins up to 8192-wide rows); bm-warps: rows per block x
-#: worker warps; l1: the weights loaded through L1
+#: worker warps; l1: the weights loaded through L1; occ8: the committed kernel as it is (hint None, its own rows per
+#: block) against one row per block under (4, 8) and (8, 8); prefetch: the persistent forms that load the next rows
+#: before reducing these (grid: SMs x occupancy 4 blocks at most)
 ROWS_MODES = {
     "default": ([(4, None), (8, None)], ("bfloat16",), ROWS_SHAPES, ROWS_OPS, [1, 2, 4], {"layer_norm": ["fma"]}),
     "occupancy": ([(4, None), (5, None), (6, None)], ("bfloat16", "float16"), ROWS_SHAPES, ROWS_OPS, "own", {}),
@@ -340,7 +352,10 @@ ROWS_MODES = {
     "bm-warps": ([(4, None), (3, 8), (4, 8)], ("bfloat16",), ROWS_SHAPES, ("row_softmax", "layer_norm"), [1, 2, 4],
                  {}),
     "l1": ([(4, None)], ("bfloat16", "float32"), ROWS_SHAPES + [(8192, 1024)], ("layer_norm", "rms_norm"), "own",
-           {"layer_norm": ["l1"], "rms_norm": ["l1"]})}
+           {"layer_norm": ["l1"], "rms_norm": ["l1"]}),
+    "occ8": ([None, (4, 8), (8, 8)], ("bfloat16", "float32"), ROWS_SHAPES, ROWS_OPS, ["own", 1], {}),
+    "prefetch": ([None], ("bfloat16", "float32"), ROWS_SHAPES, ROWS_OPS, ["own", 1],
+                 {name: ["prefetch"] for name in ROWS_OPS})}
 
 
 def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default") -> None:
@@ -350,6 +365,7 @@ def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default"
     from tileport.ops import _common as C
 
     hints, dtypes, shapes, ops, bm_choice, rewrites = ROWS_MODES[mode]
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
     stream = torch.cuda.current_stream()
     for m, n in shapes:
         for dtype in dtypes:
@@ -366,17 +382,18 @@ def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default"
                 mod = importlib.import_module(f"tileport.ops.{name}")
                 kernels = [("committed", mod.kernel)] + [(tag, getattr(pk, f"{name}_{tag}"))   # probe_kernels rewrites
                                                          for tag in rewrites.get(name, [])]
-                bms = [C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))] if bm_choice == "own" \
-                    else bm_choice
+                own = C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))
+                bms = [own] if bm_choice == "own" else list(dict.fromkeys(own if b == "own" else b for b in bm_choice))
                 nbytes = 2 * x.numel() * x.element_size()
-                for (tag, base), bm, (occ, nww) in itertools.product(kernels, bms, hints):
-                    kern = hinted(base, occ, nww)
+                for (tag, base), bm, hint in itertools.product(kernels, bms, hints):
+                    kern, (occ, nww) = (base, ("own", "own")) if hint is None else (hinted(base, *hint), hint)
                     args = {"row_softmax": (x, y, bm, n), "layer_norm": (x, w, b, y, 1.0 / n, 1e-5, bm, n),
                             "rms_norm": (x, w, y, 1.0 / n, 1e-6, bm, n)}[name]
                     row = {"kernel": f"{name}_{tag}", "dtype": dtype, "shape": [m, n], "BM": bm, "occupancy": occ,
                            "num_worker_warps": nww}
+                    grid = -(-m // bm) if tag != "prefetch" else min(-(-m // bm), 4 * sms)
                     measure(row, f"{name:11} {tag:9} {dtype:8} {m}x{n} BM={bm} occ={occ} nww={nww}",
-                            lambda: ct.launch(stream, (-(-m // bm), 1, 1), kern, args), reps,
+                            lambda: ct.launch(stream, (grid, 1, 1), kern, args), reps,
                             lambda us: {"pct_of_copy": 100 * nbytes / us / 1e3 / copy_gbps,
                                         **({"max_abs_err": max_err(y, ref)} if ref is not None else {})})
                     results.append(row)
@@ -408,6 +425,12 @@ def main() -> None:
                     "block 1/2/4 x (occupancy, worker warps)")
     ap.add_argument("--l1", action="store_true", help="rows: layer_norm and rms_norm with their weights loaded "
                     "through L1 (probe_kernels.py) against the committed kernels")
+    ap.add_argument("--lean", action="store_true", help="flat: gelu_erf's fewer-instruction form (probe_kernels.py) "
+                    "against the committed kernel, 1024-8192 per block, occupancy 8 and 16, every dtype")
+    ap.add_argument("--occ8", action="store_true", help="rows: one row per block under occupancy 8 and 8 worker "
+                    "warps (twice the rows in flight per SM) against the committed kernels (bf16, f32)")
+    ap.add_argument("--prefetch", action="store_true", help="rows: the persistent forms loading the next rows "
+                    "early (probe_kernels.py) against the committed kernels (bf16, f32)")
     ap.add_argument("--rope-committed", action="store_true", help="rope: the committed kernel over more tiles and "
                     "hints only")
     opts = ap.parse_args()
@@ -429,13 +452,16 @@ def main() -> None:
         prefill_probe(opts.reps, results, opts.baseline, opts.case)
         save()
     if opts.only in (None, "flat"):
-        flat_probe(opts.reps, results, copy, "warps" if opts.warps else "occupancy" if opts.occupancy else "blocks")
+        mode = next((m for m, on in (("lean", opts.lean), ("warps", opts.warps), ("occupancy", opts.occupancy))
+                     if on), "blocks")
+        flat_probe(opts.reps, results, copy, mode)
         save()
     if opts.only in (None, "rope"):
         rope_probe(opts.reps, results, copy, opts.rope_committed)
         save()
     if opts.only in (None, "rows"):
-        mode = next((m for m, on in (("l1", opts.l1), ("bm-warps", opts.bm_warps), ("warps", opts.warps),
+        mode = next((m for m, on in (("prefetch", opts.prefetch), ("occ8", opts.occ8), ("l1", opts.l1),
+                                     ("bm-warps", opts.bm_warps), ("warps", opts.warps),
                                      ("occupancy", opts.occupancy)) if on), "default")
         rows_probe(opts.reps, results, copy, mode)
         save()

@@ -229,16 +229,17 @@ def g16(x, idx, y, n: int, B: ct.Constant[int]):
     u = ct.gather(x, ct.where(i < n, i, 0), check_bounds=False)
     ct.store(y, index=(ct.bid(0),), tile=t + u)
 """, ["x=bf16[?]/1, idx=i32[?]/1, y=bf16[?]/1, n=i32, B=#1024", "x=f16[?]/1, idx=i32[?]/1, y=f16[?]/1, n=i32, B=#1024"]),
-    # a helper imported from another module (gelu_erf's erf, whose Horner steps are fmas at that file's lines),
-    # inlined next to an fma of the kernel's own
-    "xerf": ("""
-from tileport.examples.gelu_erf import erf
+    # a helper imported from another module (gelu_erf's gelu, whose Horner steps are fmas at that file's lines),
+    # inlined next to an fma of the kernel's own; min/max with propagate_nan= and flush_to_zero=
+    "xgelu": ("""
+from tileport.examples.gelu_erf import gelu
 
 
 @ct.kernel
-def xerf(x, y, B: ct.Constant[int]):
+def xgelu(x, y, B: ct.Constant[int]):
     t = ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
-    ct.store(y, index=(ct.bid(0),), tile=erf(t) * 2.0 + t)
+    u = ct.minimum(t, 1.0, propagate_nan=True, flush_to_zero=True)
+    ct.store(y, index=(ct.bid(0),), tile=gelu(t) * 2.0 + ct.maximum(u, -1.0, flush_to_zero=False))
 """, ["x=f32[?]/1, y=f32[?]/1, B=#1024"]),
     # ct.scatter into an f16/bf16 array needs no literal of that dtype
     "sc16": ("""

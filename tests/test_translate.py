@@ -132,6 +132,12 @@ REFUSALS = [
          a, b = ct.max(ct.load(x, index=(ct.bid(0),), shape=(B,)), axis=0), 1
          ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * a)
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "assign", 7, "statement"),
+    ("min/max option that is not a literal", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.maximum(t, 0.0, propagate_nan=B > 1))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "math", 8, "propagate_nan must be a literal True/False"),
     ("unchecked load", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

@@ -188,6 +188,22 @@ def test_row_ops_at_every_row_width(torch, name, dtype, backend):
         torch.testing.assert_close(out.double(), expected, rtol=rtol, atol=atol, msg=lambda m: f"{name} n={n}: {m}")
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", ("float32", "float16", "bfloat16"))
+def test_gelu_erf_at_special_values(torch, dtype, backend):
+    """gelu_erf's erfc form clamps x inside its small term so that gelu(inf) = inf (not inf * 0); NaN stays NaN,
+    large and subnormal inputs come out as PyTorch's own gelu gives them (-inf is inf * 0: NaN in both)."""
+    from tileport.ops import gelu_erf
+
+    special = [float("inf"), float("nan"), 0.0, -0.0, 1e30, -1e30, 20.0, -20.0, 9.5, 10.5, -10.5, 1e-40, -1e-40]
+    x = torch.tensor(special * 77, device="cuda").to(getattr(torch, dtype))   # 1001 elements: a ragged tile
+    got = gelu_erf.gelu_erf(x, backend=backend)
+    torch.cuda.synchronize()
+    rtol, atol = gelu_erf.tolerance(dtype)
+    torch.testing.assert_close(got.double(), torch.nn.functional.gelu(x.double()).to(x.dtype).double(), rtol=rtol,
+                               atol=atol, equal_nan=True)
+
+
 def test_bad_inputs_are_refused(torch):
     from tileport.ops import leaky_relu, matmul, rms_norm, row_softmax, silu_and_mul, vector_add
 

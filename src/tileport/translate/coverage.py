@@ -102,8 +102,9 @@ COVERAGE: tuple[Construct, ...] = (
               "`reduce_sum(x, k)` (+ `.reshape(..)` for keepdims)", S, "row_softmax"),
     Construct("unary-neg", "`-t` on a float tile", "`negf(t)`", S, "bias_act"),
     Construct("exp", "`ct.exp(t)`", "`exp(t)`", S, "bias_act"),
-    Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles", "`maxf(a, b, nan::Disabled, "
-              "ftz::Disabled)` / `minf`", S, "bias_act"),
+    Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles, with literal `propagate_nan=` and "
+              "`flush_to_zero=`", "`maxf(a, b, nan::Disabled, ftz::Disabled)` / `minf` (`nan::Enabled`, "
+              "`ftz::Enabled` for the options set True)", S, "bias_act, gelu_erf"),
     Construct("math-explicit", "`ct.add/sub/mul/truediv(x, y, rounding_mode=, flush_to_zero=)`, `ct.sqrt`, "
               "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.log2`, `ct.sin/cos/tan`, `ct.sinh/cosh`, `ct.floor/ceil`, "
               "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles",

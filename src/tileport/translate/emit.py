@@ -959,15 +959,16 @@ class Emitter:
                 return f"exp({code})", ty
             if op in ("maximum", "minimum"):
                 self.need(node, "maximum", f"ct.{op}")
-                if node.keywords or len(node.args) != 2:
-                    raise self.refuse(node, "math", f"ct.{op} with options")
+                if len(node.args) != 2:
+                    raise self.refuse(node, "math", f"ct.{op} takes two operands")
+                nan, ftz = self.min_max_options(node)
                 (a, ta), (b, tb) = self.expr(node.args[0]), self.expr(node.args[1])
                 like = self.result_tile(node, ta, tb)
                 if not like.dtype.startswith(("f", "bf")):
                     raise self.refuse(node, "math", f"ct.{op} on {like.dtype} tiles")
                 fn = "maxf" if op == "maximum" else "minf"
                 return (f"{fn}({self.operand_as_tile(a, ta, like, node.args[0])}, "
-                        f"{self.operand_as_tile(b, tb, like, node.args[1])}, nan::Disabled, ftz::Disabled)"), like
+                        f"{self.operand_as_tile(b, tb, like, node.args[1])}, {nan}, {ftz})"), like
             if op == "astype":
                 self.need(node, "astype", "ct.astype")
                 if len(node.args) != 2 or node.keywords:
@@ -1329,12 +1330,28 @@ class Emitter:
                     raise self.refuse(value, "math", f"rounding mode {self.text(value)}")
                 rounding = ROUNDING[mode]
             elif key == "flush_to_zero" and allow_ftz:
-                if not isinstance(value, ast.Constant) or not isinstance(value.value, bool):
-                    raise self.refuse(value, "math", "flush_to_zero must be a literal True/False")
-                ftz = "ftz::Enabled" if value.value else "ftz::Disabled"
+                ftz = "ftz::Enabled" if self.literal_flag(key, value) else "ftz::Disabled"
             else:
                 raise self.refuse(value, "math", f"option {key}= of ct.{self.ct(node.func)}")
         return rounding, ftz
+
+    def literal_flag(self, key: str, value: ast.AST) -> bool:
+        """The value of a keyword option that must be a literal True/False (a compile-time marker in cutile)."""
+        if not isinstance(value, ast.Constant) or not isinstance(value.value, bool):
+            raise self.refuse(value, "math", f"{key} must be a literal True/False")
+        return value.value
+
+    def min_max_options(self, node: ast.Call) -> tuple[str, str]:
+        """(nan, ftz) markers of ct.maximum/ct.minimum from their propagate_nan= and flush_to_zero= options."""
+        nan, ftz = "nan::Disabled", "ftz::Disabled"
+        for k in node.keywords:
+            if k.arg == "propagate_nan":
+                nan = "nan::Enabled" if self.literal_flag(k.arg, k.value) else nan
+            elif k.arg == "flush_to_zero":
+                ftz = "ftz::Enabled" if self.literal_flag(k.arg, k.value) else ftz
+            else:
+                raise self.refuse(k.value, "math", f"option {k.arg}= of ct.{self.ct(node.func)}")
+        return nan, ftz
 
     def math(self, node: ast.Call, op: str) -> tuple[str, Ty]:
         self.need(node, "math-explicit", f"ct.{op}")

@@ -17,66 +17,64 @@ pub mod port {
         let gelu_out: Tile<f32, { [B] }> = {
             // gelu(..), a @ct.function inlined as cuTile Python inlines it
             let x: Tile<f32, { [B] }> = t;
-            let erf_out: Tile<f32, { [B] }> = {
-                // erf(..), a @ct.function inlined as cuTile Python inlines it
-                let x: Tile<f32, { [B] }> = x * broadcast_scalar(0.70710677f32, shape![B]);
-                let ax: Tile<f32, { [B] }> = absf(x);
-                let t: Tile<f32, { [B] }> = divf(
+            let xc: Tile<f32, { [B] }> = minf(
+                x,
+                broadcast_scalar(1e+01f32, shape![B]),
+                nan::Disabled,
+                ftz::Disabled,
+            );
+            let t: Tile<f32, { [B] }> = divf(
+                broadcast_scalar(1.0f32, shape![B]),
+                fma(
+                    broadcast_scalar(0.23164189f32, shape![B]),
+                    absf(xc),
                     broadcast_scalar(1.0f32, shape![B]),
-                    fma(
-                        broadcast_scalar(0.3275911f32, shape![B]),
-                        ax,
-                        broadcast_scalar(1.0f32, shape![B]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    rounding::Approx,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    broadcast_scalar(1.0614054f32, shape![B]),
-                    t,
-                    negf(broadcast_scalar(1.4531521f32, shape![B])),
                     rounding::NearestEven,
                     ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    p,
-                    t,
-                    broadcast_scalar(1.4214138f32, shape![B]),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    p,
-                    t,
-                    negf(broadcast_scalar(0.28449672f32, shape![B])),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    p,
-                    t,
-                    broadcast_scalar(0.2548296f32, shape![B]),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let e: Tile<f32, { [B] }> = fma(
-                    negf(p * t),
-                    exp2(
-                        (ax * ax) * (broadcast_scalar(-1.442695f32, shape![B])),
+                ),
+                rounding::Approx,
+                ftz::Enabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                broadcast_scalar(0.5307027f32, shape![B]),
+                t,
+                negf(broadcast_scalar(0.72657603f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.7107069f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                negf(broadcast_scalar(0.14224836f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.1274148f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let h: Tile<f32, { [B] }> = xc
+                * ((p * t)
+                    * (exp2(
+                        (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
                         ftz::Enabled,
-                    ),
-                    broadcast_scalar(1.0f32, shape![B]),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let selected: Tile<f32, { [B] }> =
-                    select(lt_tile(x, broadcast_scalar(0.0f32, shape![B])), negf(e), e);
-                selected
-            };
-            (broadcast_scalar(0.5f32, shape![B]) * x)
-                * (broadcast_scalar(1.0f32, shape![B]) + erf_out)
+                    )));
+            maxf(
+                x,
+                broadcast_scalar(0.0f32, shape![B]),
+                nan::Enabled,
+                ftz::Disabled,
+            ) - absf(h)
         };
         y.store(gelu_out);
     }
@@ -93,66 +91,64 @@ pub mod port {
         let gelu_out: Tile<f32, { [B] }> = {
             // gelu(..), a @ct.function inlined as cuTile Python inlines it
             let x: Tile<f32, { [B] }> = t;
-            let erf_out: Tile<f32, { [B] }> = {
-                // erf(..), a @ct.function inlined as cuTile Python inlines it
-                let x: Tile<f32, { [B] }> = x * broadcast_scalar(0.70710677f32, shape![B]);
-                let ax: Tile<f32, { [B] }> = absf(x);
-                let t: Tile<f32, { [B] }> = divf(
+            let xc: Tile<f32, { [B] }> = minf(
+                x,
+                broadcast_scalar(1e+01f32, shape![B]),
+                nan::Disabled,
+                ftz::Disabled,
+            );
+            let t: Tile<f32, { [B] }> = divf(
+                broadcast_scalar(1.0f32, shape![B]),
+                fma(
+                    broadcast_scalar(0.23164189f32, shape![B]),
+                    absf(xc),
                     broadcast_scalar(1.0f32, shape![B]),
-                    fma(
-                        broadcast_scalar(0.3275911f32, shape![B]),
-                        ax,
-                        broadcast_scalar(1.0f32, shape![B]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    rounding::Approx,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    broadcast_scalar(1.0614054f32, shape![B]),
-                    t,
-                    negf(broadcast_scalar(1.4531521f32, shape![B])),
                     rounding::NearestEven,
                     ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    p,
-                    t,
-                    broadcast_scalar(1.4214138f32, shape![B]),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    p,
-                    t,
-                    negf(broadcast_scalar(0.28449672f32, shape![B])),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    p,
-                    t,
-                    broadcast_scalar(0.2548296f32, shape![B]),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let e: Tile<f32, { [B] }> = fma(
-                    negf(p * t),
-                    exp2(
-                        (ax * ax) * (broadcast_scalar(-1.442695f32, shape![B])),
+                ),
+                rounding::Approx,
+                ftz::Enabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                broadcast_scalar(0.5307027f32, shape![B]),
+                t,
+                negf(broadcast_scalar(0.72657603f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.7107069f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                negf(broadcast_scalar(0.14224836f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.1274148f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let h: Tile<f32, { [B] }> = xc
+                * ((p * t)
+                    * (exp2(
+                        (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
                         ftz::Enabled,
-                    ),
-                    broadcast_scalar(1.0f32, shape![B]),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let selected: Tile<f32, { [B] }> =
-                    select(lt_tile(x, broadcast_scalar(0.0f32, shape![B])), negf(e), e);
-                selected
-            };
-            (broadcast_scalar(0.5f32, shape![B]) * x)
-                * (broadcast_scalar(1.0f32, shape![B]) + erf_out)
+                    )));
+            maxf(
+                x,
+                broadcast_scalar(0.0f32, shape![B]),
+                nan::Enabled,
+                ftz::Disabled,
+            ) - absf(h)
         };
         let cast_f16: Tile<f16, { [B] }> = convert_tile(gelu_out);
         y.store(cast_f16);
@@ -170,66 +166,64 @@ pub mod port {
         let gelu_out: Tile<f32, { [B] }> = {
             // gelu(..), a @ct.function inlined as cuTile Python inlines it
             let x: Tile<f32, { [B] }> = t;
-            let erf_out: Tile<f32, { [B] }> = {
-                // erf(..), a @ct.function inlined as cuTile Python inlines it
-                let x: Tile<f32, { [B] }> = x * broadcast_scalar(0.70710677f32, shape![B]);
-                let ax: Tile<f32, { [B] }> = absf(x);
-                let t: Tile<f32, { [B] }> = divf(
+            let xc: Tile<f32, { [B] }> = minf(
+                x,
+                broadcast_scalar(1e+01f32, shape![B]),
+                nan::Disabled,
+                ftz::Disabled,
+            );
+            let t: Tile<f32, { [B] }> = divf(
+                broadcast_scalar(1.0f32, shape![B]),
+                fma(
+                    broadcast_scalar(0.23164189f32, shape![B]),
+                    absf(xc),
                     broadcast_scalar(1.0f32, shape![B]),
-                    fma(
-                        broadcast_scalar(0.3275911f32, shape![B]),
-                        ax,
-                        broadcast_scalar(1.0f32, shape![B]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    rounding::Approx,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    broadcast_scalar(1.0614054f32, shape![B]),
-                    t,
-                    negf(broadcast_scalar(1.4531521f32, shape![B])),
                     rounding::NearestEven,
                     ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    p,
-                    t,
-                    broadcast_scalar(1.4214138f32, shape![B]),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    p,
-                    t,
-                    negf(broadcast_scalar(0.28449672f32, shape![B])),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [B] }> = fma(
-                    p,
-                    t,
-                    broadcast_scalar(0.2548296f32, shape![B]),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let e: Tile<f32, { [B] }> = fma(
-                    negf(p * t),
-                    exp2(
-                        (ax * ax) * (broadcast_scalar(-1.442695f32, shape![B])),
+                ),
+                rounding::Approx,
+                ftz::Enabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                broadcast_scalar(0.5307027f32, shape![B]),
+                t,
+                negf(broadcast_scalar(0.72657603f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.7107069f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                negf(broadcast_scalar(0.14224836f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.1274148f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let h: Tile<f32, { [B] }> = xc
+                * ((p * t)
+                    * (exp2(
+                        (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
                         ftz::Enabled,
-                    ),
-                    broadcast_scalar(1.0f32, shape![B]),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let selected: Tile<f32, { [B] }> =
-                    select(lt_tile(x, broadcast_scalar(0.0f32, shape![B])), negf(e), e);
-                selected
-            };
-            (broadcast_scalar(0.5f32, shape![B]) * x)
-                * (broadcast_scalar(1.0f32, shape![B]) + erf_out)
+                    )));
+            maxf(
+                x,
+                broadcast_scalar(0.0f32, shape![B]),
+                nan::Enabled,
+                ftz::Disabled,
+            ) - absf(h)
         };
         let cast_bf16: Tile<bf16, { [B] }> = convert_tile(gelu_out);
         y.store(cast_bf16);
