@@ -5,8 +5,9 @@
 - benchmarks/results/h200/**/bench.json (not earlier/): kernel times of both backends at LLM sizes, % of the ceiling
   (device copy bandwidth for memory-bound ops, torch's product for matrix products), the ratio rust/python and the
   ratio to PyTorch's eager op; each op from the newest run that measured it;
-- benchmarks/results/h200/size-scaling/sizes.json (scripts/size_scaling.py): the memory-bound ops at 1x, 2x, 4x the
-  tokens of their large case, against the 1 GiB copy and a copy of the same bytes.
+- benchmarks/results/h200/size-scaling/sizes-*.json (scripts/size_scaling.py, in name order, each (op, dtype) from
+  the last file that measured it): the memory-bound ops at 1x, 2x, 4x the tokens of their large case, against the
+  1 GiB copy and a copy of the same bytes.
 
 Families are those of the operator-library issues; a family lists the ops (kernels) that implement it.
 
@@ -81,10 +82,14 @@ def gather() -> dict:
                 newest[op], bench[op] = started, []
             if newest[op] == started:
                 bench[op].append(row | {"file": str(path.relative_to(REPO))})
-    sizes = REPO / "benchmarks" / "results" / "h200" / "size-scaling" / "sizes.json"
+    sizes = {}   # (op, dtype) → (file, its rows), the last file in name order that measured it
+    for path in sorted((REPO / "benchmarks" / "results" / "h200" / "size-scaling").glob("sizes-*.json")):
+        record = json.loads(path.read_text())
+        for key in dict.fromkeys((r["op"], r["dtype"]) for r in record["results"]):
+            sizes[key] = (path.name, record["copy_1GiB_GBps"], [r for r in record["results"]
+                                                                 if (r["op"], r["dtype"]) == key])
     return {"ports": ports, "tests": _test_counts(logs, TEST_ID), "bench": bench,
-            "triton_tests": _test_counts(logs, TRITON_TEST_ID), "sweeps": sweeps,
-            "sizes": json.loads(sizes.read_text()) | {"file": str(sizes.relative_to(REPO))} if sizes.exists() else None}
+            "triton_tests": _test_counts(logs, TRITON_TEST_ID), "sweeps": sweeps, "sizes": sizes}
 
 
 def _test_counts(logs: list[str], test_id: re.Pattern) -> dict[str, dict[str, int]]:
@@ -203,26 +208,27 @@ def render(data: dict) -> str:
     return "\n".join(lines)
 
 
-def sizes_table(record: dict) -> list[str]:
+def sizes_table(sizes: dict) -> list[str]:
     """Per op and dtype, at each multiple of its large case's tokens: the cuTile kernel's % of the 1 GiB copy
-    bandwidth and of a copy of the same bytes; a first row gives the same-size copy's own % of the 1 GiB one."""
-    rows = record["results"]
+    bandwidth and of a copy of the same bytes; a first row gives the same-size copies' own % of the 1 GiB one."""
+    rows = [r for _, _, op_rows in sizes.values() for r in op_rows]
     factors = sorted({r["factor"] for r in rows})
-    head = ["op", "dtype", *[f"x{f} tokens: % of 1 GiB copy (% of same-size copy)" for f in factors]]
-    out = [f"## Size scaling ({record['file']})", "",
-           f"The ceiling above is a copy of 1 GiB ({record['copy_1GiB_GBps']:.0f} GB/s); at the large cases' "
-           "128-277 MB a kernel's fixed costs (launch, first-wave ramp, last-wave tail) do not vanish. Here each "
-           "memory-bound op runs through cuTile Python at 1x, 2x and 4x the tokens of its large case (shapes in the "
-           "JSON), next to a torch copy of the same bytes.", "",
+    copy = sorted({round(c) for _, c, _ in sizes.values()})
+    head = ["op", "dtype", *[f"x{f} tokens: % of 1 GiB copy (% of same-size copy)" for f in factors], "file"]
+    out = ["## Size scaling (benchmarks/results/h200/size-scaling/)", "",
+           f"The ceiling above is a copy of 1 GiB ({'/'.join(map(str, copy))} GB/s); at the large cases' 128-277 MB a "
+           "kernel's fixed costs (launch, first-wave ramp, last-wave tail) do not vanish. Here each memory-bound op "
+           "runs through cuTile Python at 1x, 2x and 4x the tokens of its large case (shapes in the JSON), next to "
+           "a torch copy of the same bytes.", "",
            "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     copies = {f: [r["copy_pct_of_1g_copy"] for r in rows if r["factor"] == f] for f in factors}
     out.append("| (copy of the same bytes) | — | " + " | ".join(
-        f"{min(copies[f]):.0f}–{max(copies[f]):.0f}%" for f in factors) + " |")
-    for op, dtype in dict.fromkeys((r["op"], r["dtype"]) for r in rows):
-        mine = {r["factor"]: r for r in rows if (r["op"], r["dtype"]) == (op, dtype)}
+        f"{min(copies[f]):.0f}–{max(copies[f]):.0f}%" for f in factors) + " | |")
+    for (op, dtype), (name, _, op_rows) in sizes.items():
+        mine = {r["factor"]: r for r in op_rows}
         out.append("| " + " | ".join([op, dtype, *[
             f"{mine[f]['cutile_pct_of_1g_copy']:.0f}% ({mine[f]['cutile_pct_of_same_size_copy']:.0f}%)"
-            if f in mine else "—" for f in factors]]) + " |")
+            if f in mine else "—" for f in factors], name]) + " |")
     return out + [""]
 
 

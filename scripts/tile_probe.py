@@ -88,6 +88,30 @@ def kernel_from_source(src: str, name: str, tag: str):
     return getattr(module, name)
 
 
+#: tag → text rewrites of a committed row kernel's source (the kernel as it is in the working tree, with these
+#: options added): its stores, or its stores and x's load, without TMA (plain global stores and loads: no shared
+#: memory staging, fewer instructions in the sm_90 cubins)
+SOURCE_REWRITES = {
+    "store-notma": [(r"(ct\.store\(y, .*)\)$", r"\1, allow_tma=False)")],
+    "notma": [(r"(ct\.store\(y, .*)\)$", r"\1, allow_tma=False)"),
+              (r"(ct\.load\(x, .*padding_mode=ct\.PaddingMode\.\w+)\)$", r"\1, allow_tma=False)")],
+}
+
+
+def rewritten_kernel(name: str, tag: str):
+    """The working tree's tileport.examples.<name> kernel with SOURCE_REWRITES[tag] applied (each must match)."""
+    import re
+
+    import tileport.examples
+
+    src = (Path(tileport.examples.__file__).parent / f"{name}.py").read_text()
+    for pattern, repl in SOURCE_REWRITES[tag]:
+        src, n = re.subn(pattern, repl, src, flags=re.M)
+        if not n:
+            raise ValueError(f"{name}: rewrite {tag} found nothing to change ({pattern})")
+    return kernel_from_source(src, name, tag.replace("-", "_"))
+
+
 def in_order_attention():
     """The attention kernel with its query blocks in launch order (the committed one reverses them): a probe-only
     variant made from the example's source."""
@@ -343,7 +367,8 @@ ROWS_OPS = ("row_softmax", "layer_norm", "rms_norm")
 #: (half the values per thread, no spills in the sm_90 cubins up to 8192-wide rows); bm-warps: rows per block x
 #: worker warps; l1: the weights loaded through L1; occ8: the committed kernel as it is (hint None, its own rows per
 #: block) against one row per block under (4, 8) and (8, 8); prefetch: the persistent forms that load the next rows
-#: before reducing these (grid: SMs x occupancy 4 blocks at most)
+#: before reducing these (grid: SMs x occupancy 4 blocks at most); notma: the committed kernels with their stores
+#: (and x's load) without TMA (SOURCE_REWRITES)
 ROWS_MODES = {
     "default": ([(4, None), (8, None)], ("bfloat16",), ROWS_SHAPES, ROWS_OPS, [1, 2, 4], {"layer_norm": ["fma"]}),
     "occupancy": ([(4, None), (5, None), (6, None)], ("bfloat16", "float16"), ROWS_SHAPES, ROWS_OPS, "own", {}),
@@ -355,7 +380,9 @@ ROWS_MODES = {
            {"layer_norm": ["l1"], "rms_norm": ["l1"]}),
     "occ8": ([None, (4, 8), (8, 8)], ("bfloat16", "float32"), ROWS_SHAPES, ROWS_OPS, ["own", 1], {}),
     "prefetch": ([None], ("bfloat16", "float32"), ROWS_SHAPES, ROWS_OPS, ["own", 1],
-                 {name: ["prefetch"] for name in ROWS_OPS})}
+                 {name: ["prefetch"] for name in ROWS_OPS}),
+    "notma": ([None], ("bfloat16", "float32"), ROWS_SHAPES, ROWS_OPS, ["own", 1],
+              {name: ["store-notma", "notma"] for name in ROWS_OPS})}
 
 
 def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default") -> None:
@@ -380,8 +407,9 @@ def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default"
                 if name not in ops:
                     continue
                 mod = importlib.import_module(f"tileport.ops.{name}")
-                kernels = [("committed", mod.kernel)] + [(tag, getattr(pk, f"{name}_{tag}"))   # probe_kernels rewrites
-                                                         for tag in rewrites.get(name, [])]
+                kernels = [("committed", mod.kernel)] + [   # probe_kernels.py rewrites, or source rewrites
+                    (tag, rewritten_kernel(name, tag) if tag in SOURCE_REWRITES else getattr(pk, f"{name}_{tag}"))
+                    for tag in rewrites.get(name, [])]
                 own = C.rows_per_block(n, dtype, getattr(mod, "BM_OVERRIDES", None))
                 bms = [own] if bm_choice == "own" else list(dict.fromkeys(own if b == "own" else b for b in bm_choice))
                 nbytes = 2 * x.numel() * x.element_size()
@@ -431,6 +459,8 @@ def main() -> None:
                     "warps (twice the rows in flight per SM) against the committed kernels (bf16, f32)")
     ap.add_argument("--prefetch", action="store_true", help="rows: the persistent forms loading the next rows "
                     "early (probe_kernels.py) against the committed kernels (bf16, f32)")
+    ap.add_argument("--notma", action="store_true", help="rows: the committed kernels with stores (and x's load) "
+                    "without TMA against the committed kernels (bf16, f32)")
     ap.add_argument("--rope-committed", action="store_true", help="rope: the committed kernel over more tiles and "
                     "hints only")
     opts = ap.parse_args()
@@ -460,8 +490,8 @@ def main() -> None:
         rope_probe(opts.reps, results, copy, opts.rope_committed)
         save()
     if opts.only in (None, "rows"):
-        mode = next((m for m, on in (("prefetch", opts.prefetch), ("occ8", opts.occ8), ("l1", opts.l1),
-                                     ("bm-warps", opts.bm_warps), ("warps", opts.warps),
+        mode = next((m for m, on in (("notma", opts.notma), ("prefetch", opts.prefetch), ("occ8", opts.occ8),
+                                     ("l1", opts.l1), ("bm-warps", opts.bm_warps), ("warps", opts.warps),
                                      ("occupancy", opts.occupancy)) if on), "default")
         rows_probe(opts.reps, results, copy, mode)
         save()

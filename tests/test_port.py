@@ -259,6 +259,21 @@ def bijective(x, y, B: ct.Constant[int]):
     t = ct.load(x, index=(z, i, ct.bid(1)), shape=(1, B, B), padding_mode=ct.PaddingMode.ZERO)
     ct.store(y, index=(z, i, ct.bid(1)), tile=t * 2.0)
 """, ["x=f32[?,?,?]/?,?,1, y=f32[?,?,?]/?,?,1, B=#16"]),
+    # ct.store's latency= and allow_tma= (cutile's block-owned store takes no hints: the full tensor's partition),
+    # and stores of one array in the arms of a constant if/elif/else (alternatives, not parts: no token chain)
+    "storeopts": ("""
+@ct.kernel
+def storeopts(x, y, z, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=(ct.bid(0),), tile=t * 2.0, latency=3)
+    if B > 512:
+        ct.store(z, index=(ct.bid(0),), tile=t, allow_tma=False, latency=2)
+    elif B > 64:
+        ct.store(z, index=(ct.bid(0),), tile=t + 1.0)
+    else:
+        ct.store(z, index=(ct.bid(0),), tile=t - 1.0, allow_tma=False)
+""", ["x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#1024", "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#128",
+      "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16"]),
     # integer floor division and remainder of scalars (a block id over / modulo a head count); the worker-warps
     # entry hint
     "floordiv": ("""

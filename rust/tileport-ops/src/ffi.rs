@@ -2974,7 +2974,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                     let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let arg_w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
                     let arg_b = rt::borrow::<f32>(op, &t[2], "b", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut arg_y = rt::borrow::<f32>(op, &t[3], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_y = rt::borrow::<f32>(op, &t[3], "y", (DTYPE_F32, "f32"), 2, dev)?;
                     let key = rt::spec_key(
                         op,
                         g,
@@ -2986,7 +2986,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                             &arg_x,
                             &arg_w,
                             &arg_b,
-                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
+                            &arg_y,
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -3029,7 +3029,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let mut arg_y = rt::borrow::<cutile::half::f16>(
+                    let arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "y",
@@ -3048,7 +3048,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                             &arg_x,
                             &arg_w,
                             &arg_b,
-                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
+                            &arg_y,
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -3091,7 +3091,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         1,
                         dev,
                     )?;
-                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
+                    let arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "y",
@@ -3110,7 +3110,7 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                             &arg_x,
                             &arg_w,
                             &arg_b,
-                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
+                            &arg_y,
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -4626,14 +4626,14 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 3, 2])?;
                     let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
                     let arg_w = rt::borrow::<f32>(op, &t[1], "w", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut arg_y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_y = rt::borrow::<f32>(op, &t[2], "y", (DTYPE_F32, "f32"), 2, dev)?;
                     let key = rt::spec_key(op, g, &[arg_x.spec(), arg_w.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::rms_norm::port::rms_norm_f32(
                             &arg_x,
                             &arg_w,
-                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
+                            &arg_y,
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -4668,7 +4668,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
-                    let mut arg_y = rt::borrow::<cutile::half::f16>(
+                    let arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "y",
@@ -4682,7 +4682,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         let launch = ports::rms_norm::port::rms_norm_f16(
                             &arg_x,
                             &arg_w,
-                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
+                            &arg_y,
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -4717,7 +4717,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
-                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
+                    let arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "y",
@@ -4731,7 +4731,7 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         let launch = ports::rms_norm::port::rms_norm_bf16(
                             &arg_x,
                             &arg_w,
-                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
+                            &arg_y,
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -4891,16 +4891,13 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     let op = "row_softmax::row_softmax_f32_bm_8";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [2, 2, 0])?;
                     let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 2, dev)?;
-                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 2, dev)?;
                     let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::row_softmax::port::row_softmax_f32_bm_8(
-                            &arg_x,
-                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
-                        )
-                        .generics(rt::generic_strings(g))
-                        .grid(grid);
+                        let launch = ports::row_softmax::port::row_softmax_f32_bm_8(&arg_x, &arg_y)
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
                         // and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never
@@ -4922,7 +4919,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         2,
                         dev,
                     )?;
-                    let mut arg_y = rt::borrow::<cutile::half::f16>(
+                    let arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[1],
                         "y",
@@ -4933,12 +4930,9 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::row_softmax::port::row_softmax_f16_bm_4(
-                            &arg_x,
-                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
-                        )
-                        .generics(rt::generic_strings(g))
-                        .grid(grid);
+                        let launch = ports::row_softmax::port::row_softmax_f16_bm_4(&arg_x, &arg_y)
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
                         // and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never
@@ -4960,7 +4954,7 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                         2,
                         dev,
                     )?;
-                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
+                    let arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y",
@@ -4971,12 +4965,10 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                     let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::row_softmax::port::row_softmax_bf16_bm_4(
-                            &arg_x,
-                            (&mut arg_y).partition(rt::tile([g[0], g[1]])),
-                        )
-                        .generics(rt::generic_strings(g))
-                        .grid(grid);
+                        let launch =
+                            ports::row_softmax::port::row_softmax_bf16_bm_4(&arg_x, &arg_y)
+                                .generics(rt::generic_strings(g))
+                                .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
                         // and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never

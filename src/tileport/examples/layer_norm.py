@@ -22,4 +22,6 @@ def layer_norm(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK
     gb = ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ct.PaddingMode.ZERO)
     gb = ct.astype(gb, ct.float32)
     out = (t - mean) * inv * ct.reshape(gw, (1, BLOCK)) + ct.reshape(gb, (1, BLOCK))
-    ct.store(y, index=(block_row, 0), tile=ct.astype(out, y.dtype))
+    # plain global stores, not TMA: no shared-memory staging (bf16 8192x4096 77 -> 80% of copy bandwidth for
+    # layer_norm, 82 -> 85% for rms_norm; 16384x8192 82 -> 89% and 93 -> 94%: tuning/rows-notma)
+    ct.store(y, index=(block_row, 0), tile=ct.astype(out, y.dtype), allow_tma=False)

@@ -19,4 +19,6 @@ def rms_norm(x, w, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.
     g = ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ct.PaddingMode.ZERO)
     g = ct.astype(g, ct.float32)
     out = t * inv * ct.reshape(g, (1, BLOCK))
-    ct.store(y, index=(block_row, 0), tile=ct.astype(out, y.dtype))
+    # plain global stores, not TMA: no shared-memory staging (bf16 8192x4096 77 -> 80% of copy bandwidth for
+    # layer_norm, 82 -> 85% for rms_norm; 16384x8192 82 -> 89% and 93 -> 94%: tuning/rows-notma)
+    ct.store(y, index=(block_row, 0), tile=ct.astype(out, y.dtype), allow_tma=False)

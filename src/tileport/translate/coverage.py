@@ -95,6 +95,16 @@ COVERAGE: tuple[Construct, ...] = (
               "per store `unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(.., [.., c]) }` with a "
               "SAFETY comment (one block map, so the blocks' parts are disjoint), an unsafe-site entry each and a "
               "launch precondition", S, "rope"),
+    Construct("store-options", "`ct.store(..., allow_tma=False, latency=L)` (literal bool, constant L) at the "
+              "block's own index or any index the unchecked paths above take",
+              "the store through the full tensor's partition (cutile's block-owned store takes no hints): "
+              "`unsafe { store_view_tko_mut(&mut view, tile, [..], ordering::Weak, scope::TileBlock, Some(L), "
+              "tma::Disabled) }` with the SAFETY comment, unsafe-site entry and precondition of store-bijective",
+              S, "layer_norm"),
+    Construct("store-alternatives", "stores of one array in different arms of a constant `if` (one of them runs "
+              "in each specialization), e.g. a store whose hints depend on the tile size",
+              "each through the full tensor's partition, as in store-options (one output is a full tensor in every "
+              "arm); no token chain between them (they never both run)", S, "row_softmax"),
     Construct("load-in-bounds", "`ct.load(a, index=(t,), ...)` at a loop index proven < `ct.num_tiles(a, ..)` "
               "(rank 1)", "`load_view_tko(&view, [t], ...)`: the Tile IR load without a redundant bounds check", S,
               "persistent_scale"),
@@ -104,7 +114,7 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("exp", "`ct.exp(t)`", "`exp(t)`", S, "bias_act"),
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles, with literal `propagate_nan=` and "
               "`flush_to_zero=`", "`maxf(a, b, nan::Disabled, ftz::Disabled)` / `minf` (`nan::Enabled`, "
-              "`ftz::Enabled` for the options set True)", S, "bias_act, gelu_erf"),
+              "`ftz::Enabled` for the options set True)", S, "gelu_erf"),
     Construct("math-explicit", "`ct.add/sub/mul/truediv(x, y, rounding_mode=, flush_to_zero=)`, `ct.sqrt`, "
               "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.log2`, `ct.sin/cos/tan`, `ct.sinh/cosh`, `ct.floor/ceil`, "
               "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles",

@@ -57,6 +57,8 @@ PURE_CT_CALLS = frozenset({"load", "astype", "exp", "maximum", "minimum", "resha
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
                  "ACQ_REL": "ordering::AcqRel"}
 ATOMIC_SCOPES = {"BLOCK": "scope::TileBlock", "DEVICE": "scope::Device", "SYS": "scope::System"}
+#: (latency, tma) of a load or store without hints, as cutile's arguments
+NO_HINTS = ("None", "tma::Enabled")
 LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
                  "memory_order": "ct.MemoryOrder.WEAK", "memory_scope": "ct.MemoryScope.NONE"}
 
@@ -113,6 +115,21 @@ class Results:
 Ty = Tile | Scalar | ArrayParam | Results
 
 
+def _store_unchecked(tiles: str, code: str, idx: list[str], hints: tuple[str, str]) -> str:
+    """The unchecked store of a tile into a partition of the full tensor: `store_unchecked`, or with hints (what
+    it calls, with the latency and TMA arguments ct.store's options give)."""
+    if hints == NO_HINTS:
+        return f"unsafe {{ {tiles}.store_unchecked({code}, [{', '.join(idx)}]) }};"
+    latency, tma = hints
+    return (f"unsafe {{ store_view_tko_mut(&mut {tiles}, {code}, [{', '.join(idx)}], ordering::Weak, scope::TileBlock, "
+            f"{latency}, {tma}) }};")
+
+
+def _exclusive(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> bool:
+    """Whether two arm paths (Emitter._constant_arms) part at some constant `if`: its one arm or the other runs."""
+    return any(ia == ib and xa != xb for ia, xa in a for ib, xb in b)
+
+
 @dataclass
 class Output:
     name: str
@@ -120,6 +137,7 @@ class Output:
     shape: tuple[str, ...] | None = None
     scheduled: bool = False  # written through an unsafe schedule, declared `&Tensor`
     parts: int = 1           # store call sites (several: the block's region in parts, at constant tile indices)
+    alternatives: int = 1    # store call sites in exclusive arms of constant ifs (one of them runs per variant)
     block_map: list | None = None  # the block map of its first part store; every part store must use the same
     token: str | None = None  # stored in parts: the Rust name of the last part's store token (the next one chains)
     done: int = 0             # its stores emitted so far
@@ -255,15 +273,48 @@ class Emitter:
             if name in loads or name in stores:
                 raise self.refuse(calls[0], "store-other", f"array {name!r} is scattered into and also loaded or "
                                                            "stored")
+        arms, dynamic = self._constant_arms()
         for name, calls in stores.items():
-            if len(calls) != 1 and not supported("store-parts"):
+            exclusive = len(calls) > 1 and all(_exclusive(arms[id(a)], arms[id(b)])
+                                               for i, a in enumerate(calls) for b in calls[i + 1:])
+            if len(calls) != 1 and not exclusive and not supported("store-parts"):
                 raise self.refuse(calls[1], "store-other", f"array {name!r} is stored {len(calls)} times")
+            if len(calls) != 1 and not exclusive and (inner := [c for c in calls if id(c) in dynamic]):
+                raise self.refuse(inner[0], "store-other", f"array {name!r} is stored {len(calls)} times, this one "
+                                                           "inside a runtime if or a loop: parts must be stored "
+                                                           "in straight-line code (or the arms of constant ifs)")
             if name in loads:
                 raise self.refuse(calls[0], "store-other", f"array {name!r} is both loaded and stored")
             p = self.params.get(name)
             if not isinstance(p, sigmod.ArraySig):
                 raise self.refuse(calls[0], "store-other", f"{name!r} is not an array parameter")
-            self.outputs[name] = Output(name, p, parts=len(calls))
+            self.outputs[name] = Output(name, p, parts=1, alternatives=len(calls)) if exclusive else \
+                Output(name, p, parts=len(calls))
+
+    def _constant_arms(self) -> tuple[dict[int, tuple[tuple[int, int], ...]], set[int]]:
+        """(id(node) → the arms of constant `if`s it sits in, as (id(if), arm) pairs (arm 0: the body, 1: the else;
+        an `elif` is an `if` in the else arm), the ids of the nodes inside a runtime `if` or a loop). Two nodes in
+        different arms of one constant `if` never both run."""
+        arms: dict[int, tuple[tuple[int, int], ...]] = {}
+        dynamic: set[int] = set()
+
+        def walk(stmts: list[ast.stmt], path: tuple[tuple[int, int], ...], inside: bool) -> None:
+            for st in stmts:
+                if isinstance(st, ast.If) and self._constant_test(st.test):
+                    walk(st.body, path + ((id(st), 0),), inside)
+                    walk(st.orelse, path + ((id(st), 1),), inside)
+                    continue
+                for node in ast.walk(st):
+                    arms[id(node)] = path   # nested statements: overwritten below with their own arms
+                nested = isinstance(st, (ast.If, ast.For, ast.While))
+                for attr in ("body", "orelse"):
+                    inner = getattr(st, attr, None)
+                    if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                        if inside or nested:
+                            dynamic.update(id(n) for s in inner for n in ast.walk(s))
+                        walk(inner, path, inside or nested)
+        walk(self.fn.body, (), False)
+        return arms, dynamic
 
     # ------------------------------------------------------------------ statements
 
@@ -552,9 +603,10 @@ class Emitter:
         arr = call.args[0].id  # classify_arrays checked it is a Name of an output array
         index = kw.get("index", call.args[1] if len(call.args) > 1 else None)
         tile_node = kw.get("tile", call.args[2] if len(call.args) > 2 else None)
-        extra = sorted(set(kw) - {"index", "tile"})
+        extra = sorted(set(kw) - {"index", "tile", "allow_tma", "latency"})
         if extra:
             raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
+        hints = self.memory_hints(kw, "store-options")
         out = self.outputs[arr]
         if out.parts > 1:   # the block's region in parts: each at the block map plus constant tile indices
             axes = self._bijective_block_index(index, out.sig.rank)
@@ -564,16 +616,23 @@ class Emitter:
                                                         "and loops) with literal tile indices elsewhere; this one is "
                                                         f"at {self.text(index)}")
             out.block_map = axes
-            return self.store_bijective(call, arr, index, tile_node, axes, indent)
+            return self.store_bijective(call, arr, index, tile_node, axes, indent, hints)
         zeros = self._is_block_index(index, out.sig.rank)
         if zeros is None and isinstance(index, ast.Tuple) and len(index.elts) == 1 \
                 and isinstance(index.elts[0], ast.Name) and index.elts[0].id in self.loop_bounds:
-            return self.store_scheduled(call, arr, index.elts[0].id, tile_node, indent)
-        if zeros is None and (axes := self._bijective_block_index(index, out.sig.rank)) is not None:
-            return self.store_bijective(call, arr, index, tile_node, axes, indent)
+            return self.store_scheduled(call, arr, index.elts[0].id, tile_node, indent, hints)
+        # cutile's block-owned store takes no hints, and one output is either block-owned or a full tensor in every
+        # arm: a store with hints, or one of alternatives, goes through the partition of the full tensor
+        through_partition = zeros is None or hints != NO_HINTS or out.alternatives > 1
+        if through_partition and (axes := self._bijective_block_index(index, out.sig.rank)) is not None:
+            return self.store_bijective(call, arr, index, tile_node, axes, indent, hints)
         if zeros is None:
             raise self.refuse(call, "store-other", f"store to {arr} at index {self.text(index)}, not the block's "
                                                     "own (ct.bid(0), ...) index")
+        if through_partition:
+            raise self.refuse(call, "store-options", f"store to {arr} at index {self.text(index)} with hints or in "
+                                                      "arms of a constant if: the index must map the block ids "
+                                                      "one-to-one (ct.bid(k) or literal tile indices)")
         code, ty = self.expr(tile_node)
         if not isinstance(ty, Tile) or len(ty.shape) != out.sig.rank:
             raise self.refuse(call, "store-other", f"stored value of {arr} is not a rank-{out.sig.rank} tile")
@@ -609,7 +668,7 @@ class Emitter:
         return None
 
     def store_bijective(self, call: ast.Call, arr: str, index: ast.Tuple, tile_node: ast.AST,
-                        axes: list[tuple[int, bool] | None], indent: str) -> None:
+                        axes: list[tuple[int, bool] | None], indent: str, hints: tuple[str, str] = NO_HINTS) -> None:
         """A store whose index maps the block ids one-to-one onto tile indices, but not as cutile's safe store does
         (index element k = ct.bid(k)): block axes permuted (``z = ct.bid(2)`` first, e.g. to run a batch's tiles
         together) and/or reversed (``i = ct.num_blocks(k) - 1 - ct.bid(k)``, e.g. longest blocks first). ``axes``
@@ -619,9 +678,13 @@ class Emitter:
         block are distinct tiles, and no two blocks share a tile."""
         out = self.outputs[arr]
         consts = [self._int(e) for e, ax in zip(index.elts, axes) if ax is None]
+        if hints != NO_HINTS:
+            self.need(call, "store-options", "store hints")
+        if out.alternatives > 1:
+            self.need(call, "store-alternatives", "stores of one array in the arms of a constant if")
         if out.parts > 1 or any(consts):
             self.need(call, "store-parts", "an array stored in parts, at constant tile indices")
-        else:
+        elif any(ax is not None and ax != (k, False) for k, ax in enumerate(axes)):
             self.need(call, "store-bijective", "store at a permuted or reversed block index")
         code, ty = self.expr(tile_node)
         if not isinstance(ty, Tile) or len(ty.shape) != out.sig.rank or ty.dtype != out.sig.dtype:
@@ -636,9 +699,10 @@ class Emitter:
         for k, (e, ax) in enumerate(zip(index.elts, axes)):
             if ax is None:
                 idx.append(f"{self._int(e)}i32")
-                if out.parts == 1 and self._int(e) == 0:
-                    self.preconditions.append(f"{arr}.shape[{k}] <= {ty.shape[k]} (one tile along dimension {k}: "
-                                              "the store is at index 0 there)")
+                pre_k = f"{arr}.shape[{k}] <= {ty.shape[k]} (one tile along dimension {k}: the store is at index 0 " \
+                    "there)"
+                if out.parts == 1 and self._int(e) == 0 and pre_k not in self.preconditions:
+                    self.preconditions.append(pre_k)
                 continue
             j, rev = ax
             code_k, ty_k = self.expr(e)
@@ -668,17 +732,18 @@ class Emitter:
         if out.token:   # a later part: its view starts from the previous part's store token, so the parts stay
             # ordered as cuTile Python orders them
             view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {out.token})"
-        tiles = self.fresh(f"{arr}_tiles") if out.parts > 1 else f"{arr}_tiles"   # cutile: no shadowed views
+        tiles = self.fresh(f"{arr}_tiles") if out.parts > 1 or out.alternatives > 1 else f"{arr}_tiles"  # no shadowing
         self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {view} }};")
-        self.body.append(f"{indent}unsafe {{ {tiles}.store_unchecked({code}, [{', '.join(idx)}]) }};")
+        self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
         out.done += 1
         if out.done < out.parts:   # the view's token after the store, for the next part (cutile's value for the
             # store's own result is not a token)
             out.token = self.fresh(f"{arr}_token")
             self.body.append(f"{indent}let {out.token}: Token = get_partition_token_mut(&{tiles});")
 
-    def store_scheduled(self, call: ast.Call, arr: str, var: str, tile_node: ast.AST, indent: str) -> None:
+    def store_scheduled(self, call: ast.Call, arr: str, var: str, tile_node: ast.AST, indent: str,
+                        hints: tuple[str, str] = NO_HINTS) -> None:
         """A store at a grid-stride loop index: every block writes tiles b, b + nblocks, ... < num_tiles(src).
         Disjoint across blocks, but not the block's own tile, so cutile's safe partition cannot state it."""
         self.need(call, "store-schedule", "store in a persistent loop")
@@ -701,7 +766,9 @@ class Emitter:
                          f"stores only its own tiles ({var} = bid, bid + num_blocks, ...), and {pre}.")
         self.body.append(f"{indent}let mut {arr}_tiles: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
-        self.body.append(f"{indent}unsafe {{ {arr}_tiles.store_unchecked({code}, [{var}]) }};")
+        if hints != NO_HINTS:
+            self.need(call, "store-options", "store hints")
+        self.body.append(indent + _store_unchecked(f"{arr}_tiles", code, [var], hints))
 
     def _is_block_index(self, index: ast.AST | None, rank: int) -> list[int] | None:
         """None unless ``index`` is the block's own index; else the dimensions where it is a literal 0 (block-owned
@@ -1421,7 +1488,7 @@ class Emitter:
         sig = self.params[arr]
         index = kw.get("index", node.args[1] if len(node.args) > 1 else None)
         shape = self.shape_of(kw.get("shape", node.args[2] if len(node.args) > 2 else None))
-        latency, tma = self.load_hints(kw)
+        latency, tma = self.memory_hints(kw)
         for opt, default in LOAD_DEFAULTS.items():
             if opt in ("latency", "allow_tma", "order"):
                 continue
@@ -1515,23 +1582,24 @@ class Emitter:
         self.need(node, "load-order", "load with a permuted order")
         return order
 
-    def load_hints(self, kw: dict) -> tuple[str, str]:
-        """ct.load's `latency=` and `allow_tma=` hints as cutile's load arguments (`Some(L)`, `tma::Disabled`)."""
-        latency, tma = "None", "tma::Enabled"
+    def memory_hints(self, kw: dict, construct: str = "load-options") -> tuple[str, str]:
+        """ct.load's or ct.store's `latency=` and `allow_tma=` hints as cutile's arguments (`Some(L)`,
+        `tma::Disabled`); NO_HINTS when neither is given."""
+        latency, tma = NO_HINTS
         if "latency" in kw and self.text(kw["latency"]) != "None":
             node = kw["latency"]
             value = self._int(node)
             if value is None and isinstance(node, ast.Name) and node.id in self.constants:
                 value = self.params[node.id].value if isinstance(self.params.get(node.id), sigmod.ConstSig) else None
             if not isinstance(value, int) or isinstance(value, bool):
-                raise self.refuse(node, "load-options", f"latency={self.text(node)} is not a constant int")
-            self.need(node, "load-options", "load latency hint")
+                raise self.refuse(node, construct, f"latency={self.text(node)} is not a constant int")
+            self.need(node, construct, "latency hint")
             latency = f"Some({value})"
         if "allow_tma" in kw and self.text(kw["allow_tma"]) != "None":
             node = kw["allow_tma"]
             if not (isinstance(node, ast.Constant) and isinstance(node.value, bool)):
-                raise self.refuse(node, "load-options", f"allow_tma={self.text(node)} is not a literal bool")
-            self.need(node, "load-options", "allow_tma hint")
+                raise self.refuse(node, construct, f"allow_tma={self.text(node)} is not a literal bool")
+            self.need(node, construct, "allow_tma hint")
             tma = "tma::Enabled" if node.value else "tma::Disabled"
         return latency, tma
 

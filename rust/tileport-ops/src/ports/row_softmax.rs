@@ -9,7 +9,7 @@ pub mod port {
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn row_softmax_f32_bm_8<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
-        y: &mut Tensor<f32, { [BM, BLOCK] }>,
+        y: &Tensor<f32, { [-1, -1] }>,
     ) {
         let block_row: i32 = get_tile_block_id().0;
         let x_view: Partition<f32, { [BM, BLOCK] }> = make_partition_view(
@@ -43,14 +43,44 @@ pub mod port {
         let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
         // one reciprocal per row and a multiply per element (a division per element costs more than
         // the memory)
-        y.store(e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])));
+        let out: Tile<f32, { [BM, BLOCK] }> =
+            e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK]));
+        if BLOCK >= 8192 {
+            // through TMA: 16-bit 16384x8192 94% of copy bandwidth, 73% with plain stores
+            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
+            // two blocks store the same tile of y, and the grid's extent along axis 0 is
+            // cdiv(y.shape[0], BM).
+            let mut y_tiles: PartitionMut<f32, { [BM, BLOCK] }> =
+                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
+            unsafe { y_tiles.store_unchecked(out, [block_row, 0i32]) };
+        } else {
+            // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
+            // 70 -> 79%
+            // (benchmarks/results/h200/tuning/rows-notma)
+            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
+            // two blocks store the same tile of y, and the grid's extent along axis 0 is
+            // cdiv(y.shape[0], BM).
+            let mut y_tiles_2: PartitionMut<f32, { [BM, BLOCK] }> =
+                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
+            unsafe {
+                store_view_tko_mut(
+                    &mut y_tiles_2,
+                    out,
+                    [block_row, 0i32],
+                    ordering::Weak,
+                    scope::TileBlock,
+                    None,
+                    tma::Disabled,
+                )
+            };
+        }
     }
 
     /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#4, BLOCK=#1024 (BM=4, BLOCK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn row_softmax_f16_bm_4<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f16, { [-1, -1] }>,
-        y: &mut Tensor<f16, { [BM, BLOCK] }>,
+        y: &Tensor<f16, { [-1, -1] }>,
     ) {
         let block_row: i32 = get_tile_block_id().0;
         let x_view: Partition<f16, { [BM, BLOCK] }> = make_partition_view(
@@ -84,17 +114,45 @@ pub mod port {
         let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
         // one reciprocal per row and a multiply per element (a division per element costs more than
         // the memory)
-        let cast_f16: Tile<f16, { [BM, BLOCK] }> = convert_tile(
+        let out: Tile<f16, { [BM, BLOCK] }> = convert_tile(
             e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])),
         );
-        y.store(cast_f16);
+        if BLOCK >= 8192 {
+            // through TMA: 16-bit 16384x8192 94% of copy bandwidth, 73% with plain stores
+            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
+            // two blocks store the same tile of y, and the grid's extent along axis 0 is
+            // cdiv(y.shape[0], BM).
+            let mut y_tiles: PartitionMut<f16, { [BM, BLOCK] }> =
+                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
+            unsafe { y_tiles.store_unchecked(out, [block_row, 0i32]) };
+        } else {
+            // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
+            // 70 -> 79%
+            // (benchmarks/results/h200/tuning/rows-notma)
+            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
+            // two blocks store the same tile of y, and the grid's extent along axis 0 is
+            // cdiv(y.shape[0], BM).
+            let mut y_tiles_2: PartitionMut<f16, { [BM, BLOCK] }> =
+                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
+            unsafe {
+                store_view_tko_mut(
+                    &mut y_tiles_2,
+                    out,
+                    [block_row, 0i32],
+                    ordering::Weak,
+                    scope::TileBlock,
+                    None,
+                    tma::Disabled,
+                )
+            };
+        }
     }
 
     /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#4, BLOCK=#1024 (BM=4, BLOCK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn row_softmax_bf16_bm_4<const BM: i32, const BLOCK: i32>(
         x: &Tensor<bf16, { [-1, -1] }>,
-        y: &mut Tensor<bf16, { [BM, BLOCK] }>,
+        y: &Tensor<bf16, { [-1, -1] }>,
     ) {
         let block_row: i32 = get_tile_block_id().0;
         let x_view: Partition<bf16, { [BM, BLOCK] }> = make_partition_view(
@@ -128,9 +186,37 @@ pub mod port {
         let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
         // one reciprocal per row and a multiply per element (a division per element costs more than
         // the memory)
-        let cast_bf16: Tile<bf16, { [BM, BLOCK] }> = convert_tile(
+        let out: Tile<bf16, { [BM, BLOCK] }> = convert_tile(
             e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])),
         );
-        y.store(cast_bf16);
+        if BLOCK >= 8192 {
+            // through TMA: 16-bit 16384x8192 94% of copy bandwidth, 73% with plain stores
+            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
+            // two blocks store the same tile of y, and the grid's extent along axis 0 is
+            // cdiv(y.shape[0], BM).
+            let mut y_tiles: PartitionMut<bf16, { [BM, BLOCK] }> =
+                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
+            unsafe { y_tiles.store_unchecked(out, [block_row, 0i32]) };
+        } else {
+            // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
+            // 70 -> 79%
+            // (benchmarks/results/h200/tuning/rows-notma)
+            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
+            // two blocks store the same tile of y, and the grid's extent along axis 0 is
+            // cdiv(y.shape[0], BM).
+            let mut y_tiles_2: PartitionMut<bf16, { [BM, BLOCK] }> =
+                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
+            unsafe {
+                store_view_tko_mut(
+                    &mut y_tiles_2,
+                    out,
+                    [block_row, 0i32],
+                    ordering::Weak,
+                    scope::TileBlock,
+                    None,
+                    tma::Disabled,
+                )
+            };
+        }
     }
 }
