@@ -8,10 +8,6 @@ the element, so y = x * cos + sign * other * sin with one 4-d load and one 4-d s
 layer_norm_fma: layer_norm with (x - mean) * inv * w + b as fma(x, inv, -mean * inv) * w + b (two FMAs per element).
 layer_norm_l1, rms_norm_l1: the weights (and bias) loaded without TMA (allow_tma=False), through L1, which the
 blocks of one SM share; x still by TMA.
-gelu_erf_lean: gelu_erf with fewer instructions per element: A&S 7.1.26's constants pre-scaled (x / sqrt(2) and the
-0.5 folded into them), a flush-to-zero approximate reciprocal (no subnormal fix-up: the denominator is >= 1), and
-gelu(x) = max(x, 0) - |h| with h = 0.5 x erfc(|x| / sqrt(2)) (no select, no 1 + erf cancellation); x is clamped
-at 10 inside h so that gelu(inf) = inf.
 row_softmax_prefetch, layer_norm_prefetch, rms_norm_prefetch: persistent (grid-stride over row blocks) with the next
 block's rows loaded before this block's reductions (the loads land while the block computes; the last block reloads
 itself). grid = min(row blocks, SMs x occupancy).
@@ -82,23 +78,6 @@ def rms_norm_l1(x, w, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: 
     inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n + eps)
     g = ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO, allow_tma=False), ct.float32)
     ct.store(y, index=(block_row, 0), tile=ct.astype(t * inv * ct.reshape(g, (1, BLOCK)), y.dtype))
-
-
-SQRT1_2 = 0.7071067811865476
-
-
-@ct.kernel(occupancy=8)
-def gelu_erf_lean(x, y, B: ct.Constant[int]):
-    v = ct.astype(ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ZERO), ct.float32)
-    xc = ct.minimum(v, 10.0)
-    t = ct.truediv(1.0, 1.0 + (0.3275911 * SQRT1_2) * ct.abs(xc), rounding_mode=ct.RoundingMode.APPROX,
-                   flush_to_zero=True)
-    p = (0.5 * 1.061405429) * t - (0.5 * 1.453152027)
-    p = p * t + (0.5 * 1.421413741)
-    p = p * t - (0.5 * 0.284496736)
-    p = p * t + (0.5 * 0.254829592)
-    h = xc * (p * t * ct.exp2(xc * xc * (-0.5 * 1.4426950408889634), flush_to_zero=True))
-    ct.store(y, index=(ct.bid(0),), tile=ct.astype(ct.maximum(v, 0.0) - ct.abs(h), y.dtype))
 
 
 NEG_INF = ct.PaddingMode.NEG_INF

@@ -192,9 +192,7 @@ FLAT_MODES = {"blocks": ((1024, 2048, 4096, 8192), [(None, None)], ("float16", "
               "occupancy": ((1024, 2048), [(None, None), (4, None), (6, None), (8, None)], ("float16", "bfloat16"),
                             {}),
               "warps": ((1024, 2048, 4096), [(None, None), (8, None), (4, 8), (2, 8)],
-                        ("float16", "bfloat16", "float32"), {}),
-              "lean": ((1024, 4096, 8192), [(8, None), (16, None)], ("float16", "bfloat16", "float32"),
-                       {"gelu_erf": ["lean"]})}
+                        ("float16", "bfloat16", "float32"), {})}
 
 
 def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks") -> None:
@@ -368,7 +366,7 @@ ROWS_OPS = ("row_softmax", "layer_norm", "rms_norm")
 #: worker warps; l1: the weights loaded through L1; occ8: the committed kernel as it is (hint None, its own rows per
 #: block) against one row per block under (4, 8) and (8, 8); prefetch: the persistent forms that load the next rows
 #: before reducing these (grid: SMs x occupancy 4 blocks at most); notma: the committed kernels with their stores
-#: (and x's load) without TMA (SOURCE_REWRITES)
+#: (and x's load) without TMA (SOURCE_REWRITES); hints: the committed kernels under other occupancy / worker warps
 ROWS_MODES = {
     "default": ([(4, None), (8, None)], ("bfloat16",), ROWS_SHAPES, ROWS_OPS, [1, 2, 4], {"layer_norm": ["fma"]}),
     "occupancy": ([(4, None), (5, None), (6, None)], ("bfloat16", "float16"), ROWS_SHAPES, ROWS_OPS, "own", {}),
@@ -382,7 +380,8 @@ ROWS_MODES = {
     "prefetch": ([None], ("bfloat16", "float32"), ROWS_SHAPES, ROWS_OPS, ["own", 1],
                  {name: ["prefetch"] for name in ROWS_OPS}),
     "notma": ([None], ("bfloat16", "float32"), ROWS_SHAPES, ROWS_OPS, ["own", 1],
-              {name: ["store-notma", "notma"] for name in ROWS_OPS})}
+              {name: ["store-notma", "notma"] for name in ROWS_OPS}),
+    "hints": ([None, (6, None), (6, 8), (4, 8)], ("bfloat16",), ROWS_SHAPES, ROWS_OPS, "own", {})}
 
 
 def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default") -> None:
@@ -453,14 +452,14 @@ def main() -> None:
                     "block 1/2/4 x (occupancy, worker warps)")
     ap.add_argument("--l1", action="store_true", help="rows: layer_norm and rms_norm with their weights loaded "
                     "through L1 (probe_kernels.py) against the committed kernels")
-    ap.add_argument("--lean", action="store_true", help="flat: gelu_erf's fewer-instruction form (probe_kernels.py) "
-                    "against the committed kernel, 1024-8192 per block, occupancy 8 and 16, every dtype")
     ap.add_argument("--occ8", action="store_true", help="rows: one row per block under occupancy 8 and 8 worker "
                     "warps (twice the rows in flight per SM) against the committed kernels (bf16, f32)")
     ap.add_argument("--prefetch", action="store_true", help="rows: the persistent forms loading the next rows "
                     "early (probe_kernels.py) against the committed kernels (bf16, f32)")
     ap.add_argument("--notma", action="store_true", help="rows: the committed kernels with stores (and x's load) "
                     "without TMA against the committed kernels (bf16, f32)")
+    ap.add_argument("--hints", action="store_true", help="rows: the committed kernels as they are and under "
+                    "(occupancy, worker warps) (6, -), (6, 8), (4, 8), bf16")
     ap.add_argument("--rope-committed", action="store_true", help="rope: the committed kernel over more tiles and "
                     "hints only")
     opts = ap.parse_args()
@@ -482,17 +481,14 @@ def main() -> None:
         prefill_probe(opts.reps, results, opts.baseline, opts.case)
         save()
     if opts.only in (None, "flat"):
-        mode = next((m for m, on in (("lean", opts.lean), ("warps", opts.warps), ("occupancy", opts.occupancy))
-                     if on), "blocks")
+        mode = next((m for m, on in (("warps", opts.warps), ("occupancy", opts.occupancy)) if on), "blocks")
         flat_probe(opts.reps, results, copy, mode)
         save()
     if opts.only in (None, "rope"):
         rope_probe(opts.reps, results, copy, opts.rope_committed)
         save()
     if opts.only in (None, "rows"):
-        mode = next((m for m, on in (("notma", opts.notma), ("prefetch", opts.prefetch), ("occ8", opts.occ8),
-                                     ("l1", opts.l1), ("bm-warps", opts.bm_warps), ("warps", opts.warps),
-                                     ("occupancy", opts.occupancy)) if on), "default")
+        mode = next((m for m in ROWS_MODES if getattr(opts, m.replace("-", "_"), False)), "default")
         rows_probe(opts.reps, results, copy, mode)
         save()
     if opts.only in (None, "mla_decode"):
