@@ -426,6 +426,28 @@ def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default"
                     results.append(row)
 
 
+#: the mode switches: flag → what it probes (each picks a mode of its probe: FLAT_MODES, ROWS_MODES, ...)
+MODE_FLAGS = {
+    "mla-wide": "mla_decode: BN 128 against 64",
+    "mla-heads16": "mla_decode: the 16-head tile against the 64-head one",
+    "occupancy": "rows: occupancy 4, 5, 6 at the ops' own rows per block, both 16-bit dtypes; flat: occupancy 4, 6, 8 "
+                 "at 1024 and 2048 elements per block",
+    "warps": "rows: 8 worker warps at occupancy 2-4 against the committed hint (bf16, f32); flat: occupancy 8 or 8 "
+             "worker warps, 1024-4096 per block, every dtype",
+    "bm-warps": "rows: row_softmax and layer_norm (bf16), rows per block 1/2/4 x (occupancy, worker warps)",
+    "l1": "rows: layer_norm and rms_norm with their weights loaded through L1 (probe_kernels.py) against the committed"
+          " kernels",
+    "occ8": "rows: one row per block under occupancy 8 and 8 worker warps (twice the rows in flight per SM) against "
+            "the committed kernels (bf16, f32)",
+    "prefetch": "rows: the persistent forms loading the next rows early (probe_kernels.py) against the committed "
+                "kernels (bf16, f32)",
+    "notma": "rows: the committed kernels with stores (and x's load) without TMA against the committed kernels (bf16, "
+             "f32)",
+    "hints": "rows: the committed kernels as they are and under (occupancy, worker warps) (6, -), (6, 8), (4, 8), bf16",
+    "rope-committed": "rope: the committed kernel over more tiles and hints only",
+}
+
+
 def copy_bandwidth() -> float:
     """Device-to-device copy GB/s (reads + writes) of a 1 GiB buffer."""
     x = torch.empty(1 << 29, dtype=torch.float16, device="cuda")
@@ -442,26 +464,8 @@ def main() -> None:
     ap.add_argument("--case", default="large", choices=["large", "mid"], help="prefill: the ops' sample case "
                     "(mid: gemma_attention at head dim 128)")
     ap.add_argument("--baseline", help="a folder with the committed examples/<op>.py (where git is missing)")
-    ap.add_argument("--mla-wide", action="store_true", help="mla_decode: BN 128 against 64")
-    ap.add_argument("--mla-heads16", action="store_true", help="mla_decode: the 16-head tile against the 64-head one")
-    ap.add_argument("--occupancy", action="store_true", help="rows: occupancy 4, 5, 6 at the ops' own rows per "
-                    "block, both 16-bit dtypes; flat: occupancy 4, 6, 8 at 1024 and 2048 elements per block")
-    ap.add_argument("--warps", action="store_true", help="rows: 8 worker warps at occupancy 2-4 against the "
-                    "committed hint (bf16, f32); flat: occupancy 8 or 8 worker warps, 1024-4096 per block, every dtype")
-    ap.add_argument("--bm-warps", action="store_true", help="rows: row_softmax and layer_norm (bf16), rows per "
-                    "block 1/2/4 x (occupancy, worker warps)")
-    ap.add_argument("--l1", action="store_true", help="rows: layer_norm and rms_norm with their weights loaded "
-                    "through L1 (probe_kernels.py) against the committed kernels")
-    ap.add_argument("--occ8", action="store_true", help="rows: one row per block under occupancy 8 and 8 worker "
-                    "warps (twice the rows in flight per SM) against the committed kernels (bf16, f32)")
-    ap.add_argument("--prefetch", action="store_true", help="rows: the persistent forms loading the next rows "
-                    "early (probe_kernels.py) against the committed kernels (bf16, f32)")
-    ap.add_argument("--notma", action="store_true", help="rows: the committed kernels with stores (and x's load) "
-                    "without TMA against the committed kernels (bf16, f32)")
-    ap.add_argument("--hints", action="store_true", help="rows: the committed kernels as they are and under "
-                    "(occupancy, worker warps) (6, -), (6, 8), (4, 8), bf16")
-    ap.add_argument("--rope-committed", action="store_true", help="rope: the committed kernel over more tiles and "
-                    "hints only")
+    for flag, text in MODE_FLAGS.items():
+        ap.add_argument(f"--{flag}", action="store_true", help=text)
     opts = ap.parse_args()
     results: list = []
     copy = copy_bandwidth()
