@@ -316,25 +316,33 @@ ROPE_COMMITTED = {(16384, 32, 128): [(1, 32), (2, 32)], (32768, 8, 128): [(4, 8)
                   (32768, 16, 128): [(2, 16), (4, 16)], (16384, 32, 64): [(2, 32), (4, 32)],
                   (4096, 32, 128): [(1, 32), (2, 32)]}
 ROPE_COMMITTED_OCC = [None, 5, 6, 8]
+#: with --rope-dtypes: the committed kernel at the large case, f16 against bf16, over tiles of 2048 and 4096 elements
+#: per half tile and occupancies
+ROPE_DTYPE_TILES = {(16384, 32, 128): [(1, 32), (2, 16), (4, 8), (2, 32)]}
+ROPE_DTYPE_OCC = [None, 4, 5, 8]
 
 
-def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool = False) -> None:
+def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool = False,
+               dtypes: bool = False) -> None:
     import probe_kernels as pk
     from tileport.examples.rope import rope as committed
     from tileport.ops import rope as op
 
-    shapes = ROPE_COMMITTED if committed_only else {shape: ROPE_TILES for shape in ROPE_SHAPES}
-    hints = ROPE_COMMITTED_OCC if committed_only else ROPE_OCC
+    shapes = ROPE_DTYPE_TILES if dtypes else ROPE_COMMITTED if committed_only else \
+        {shape: ROPE_TILES for shape in ROPE_SHAPES}
+    hints = ROPE_DTYPE_OCC if dtypes else ROPE_COMMITTED_OCC if committed_only else ROPE_OCC
+    committed_only = committed_only or dtypes
     stream = torch.cuda.current_stream()
-    for (t, h, d), tiles in shapes.items():
+    for ((t, h, d), tiles), dtype in itertools.product(shapes.items(), ("float16", "bfloat16") if dtypes else
+                                                       ("bfloat16",)):
         half = d // 2
-        x = torch.randn(t, h, d, device="cuda", dtype=torch.bfloat16)
+        x = torch.randn(t, h, d, device="cuda", dtype=getattr(torch, dtype))
         ang = torch.rand(t, half, device="cuda") * 6.283185307179586
         cos, sin = ang.cos(), ang.sin()
         ref = op.torch_eager(x, cos, sin)
         nbytes = op.bytes_moved((x, cos, sin), {})
         t_eager = timed(lambda: op.torch_eager(x, cos, sin), reps)
-        print(f"rope {t}x{h}x{d}: eager {t_eager:.1f} µs", flush=True)
+        print(f"rope {t}x{h}x{d} {dtype}: eager {t_eager:.1f} µs", flush=True)
         for (bt, bh), occ in itertools.product(tiles, hints):
             if bh > h:
                 continue
@@ -345,8 +353,8 @@ def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool 
                     ("pair", pk.rope_pair, (x.view(t, h, 2, half), cos, sin, y.view(t, h, 2, half), bt, bh, half))]
             for tag, kern, args in runs[:1] if committed_only else runs:
                 kern = kern if occ is None else hinted(kern, occ, None)
-                row = {"kernel": f"rope_{tag}", "shape": [t, h, d], "tile": [bt, bh], "occupancy": occ,
-                       "eager_us": t_eager}
+                row = {"kernel": f"rope_{tag}", "dtype": dtype, "shape": [t, h, d], "tile": [bt, bh],
+                       "occupancy": occ, "eager_us": t_eager}
                 y.zero_()
                 measure(row, f"  {tag:9} BT={bt:2} BH={bh:2} occ={occ}",
                         lambda: ct.launch(stream, grid, kern, args), reps,
@@ -445,6 +453,7 @@ MODE_FLAGS = {
              "f32)",
     "hints": "rows: the committed kernels as they are and under (occupancy, worker warps) (6, -), (6, 8), (4, 8), bf16",
     "rope-committed": "rope: the committed kernel over more tiles and hints only",
+    "rope-dtypes": "rope: the committed kernel at the large case in f16 and bf16 over tiles and occupancies",
 }
 
 
@@ -489,7 +498,7 @@ def main() -> None:
         flat_probe(opts.reps, results, copy, mode)
         save()
     if opts.only in (None, "rope"):
-        rope_probe(opts.reps, results, copy, opts.rope_committed)
+        rope_probe(opts.reps, results, copy, opts.rope_committed, opts.rope_dtypes)
         save()
     if opts.only in (None, "rows"):
         mode = next((m for m in ROWS_MODES if getattr(opts, m.replace("-", "_"), False)), "default")

@@ -7,9 +7,12 @@ from tileport.examples.row_softmax import row_softmax as kernel
 from . import _common as C
 
 DTYPES = C.FLOATS
-#: 16-bit rows of 1024 run fastest at 4 rows per block (17.2 µs against 19.3 at 8; tune_rows_occ.json); f32 rows of
-#: 4096 at 1 (8192x4096: 68.8 µs, 92% of copy bandwidth, against 73.5 at 2; tuning/rows-occ8)
-BM_OVERRIDES = {("float16", 1024): 4, ("bfloat16", 1024): 4, ("float32", 4096): 1}
+#: 16-bit rows of 1024 run fastest at 4 rows per block (17.2 µs against 19.3 at 8; tune_rows_occ.json), and so do
+#: 16-bit rows of 4096 since their stores skip TMA (8192x4096 bf16: 38.3 µs, 82% of copy bandwidth, against 39.2 at
+#: 2; tuning/rows-bm-warps-notma); f32 rows of 4096 at 1 (8192x4096: 68.8 µs, 92%, against 73.5 at 2;
+#: tuning/rows-occ8)
+BM_OVERRIDES = {("float16", 1024): 4, ("bfloat16", 1024): 4, ("float16", 4096): 4, ("bfloat16", 4096): 4,
+                ("float32", 4096): 1}
 PORT_SIGNATURES = C.row_signatures("x={dtype}[?,?]/?,1, y={dtype}[?,?]/?,1, BM=#{bm}, BLOCK=#{block}", DTYPES,
                                    BM_OVERRIDES)
 
