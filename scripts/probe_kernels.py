@@ -6,8 +6,6 @@ the halves and stored once, y viewed [tokens, 2 * heads, HALF]); the committed k
 rope_pair: x [T, H, 2, HALF] loaded once as (BT, BH, 2, HALF); the other half of each pair is the pair's sum minus
 the element, so y = x * cos + sign * other * sin with one 4-d load and one 4-d store.
 layer_norm_fma: layer_norm with (x - mean) * inv * w + b as fma(x, inv, -mean * inv) * w + b (two FMAs per element).
-layer_norm_l1, rms_norm_l1: the weights (and bias) loaded without TMA (allow_tma=False), through L1, which the
-blocks of one SM share; x still by TMA.
 row_softmax_prefetch, layer_norm_prefetch, rms_norm_prefetch: persistent (grid-stride over row blocks) with the next
 block's rows loaded before this block's reductions (the loads land while the block computes; the last block reloads
 itself). grid = min(row blocks, SMs x occupancy).
@@ -56,28 +54,6 @@ def layer_norm_fma(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], B
     gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
     gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
     ct.store(y, index=(block_row, 0), tile=ct.astype((t * inv + shift) * gw + gb, y.dtype))
-
-
-@ct.kernel(occupancy=4)
-def layer_norm_l1(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
-    block_row = ct.bid(0)
-    t = ct.astype(ct.load(x, index=(block_row, 0), shape=(BM, BLOCK), padding_mode=ZERO), ct.float32)
-    mean = ct.sum(t, axis=1, keepdims=True) * inv_n
-    mean_sq = ct.sum(t * t, axis=1, keepdims=True) * inv_n
-    inv = ct.rsqrt(mean_sq - mean * mean + eps)
-    gw = ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO, allow_tma=False), ct.float32)
-    gb = ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO, allow_tma=False), ct.float32)
-    out = (t - mean) * inv * ct.reshape(gw, (1, BLOCK)) + ct.reshape(gb, (1, BLOCK))
-    ct.store(y, index=(block_row, 0), tile=ct.astype(out, y.dtype))
-
-
-@ct.kernel(occupancy=4)
-def rms_norm_l1(x, w, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
-    block_row = ct.bid(0)
-    t = ct.astype(ct.load(x, index=(block_row, 0), shape=(BM, BLOCK), padding_mode=ZERO), ct.float32)
-    inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n + eps)
-    g = ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO, allow_tma=False), ct.float32)
-    ct.store(y, index=(block_row, 0), tile=ct.astype(t * inv * ct.reshape(g, (1, BLOCK)), y.dtype))
 
 
 NEG_INF = ct.PaddingMode.NEG_INF

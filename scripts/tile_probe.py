@@ -95,6 +95,8 @@ SOURCE_REWRITES = {
     "store-notma": [(r"(ct\.store\(y, .*)\)$", r"\1, allow_tma=False)")],
     "notma": [(r"(ct\.store\(y, .*)\)$", r"\1, allow_tma=False)"),
               (r"(ct\.load\(x, .*padding_mode=ct\.PaddingMode\.\w+)\)$", r"\1, allow_tma=False)")],
+    # the weights (and bias) through L1, which the blocks of one SM share; x still by TMA
+    "l1": [(r"(ct\.load\([wb], .*padding_mode=ct\.PaddingMode\.\w+)\)$", r"\1, allow_tma=False)")],
 }
 
 
@@ -443,7 +445,7 @@ MODE_FLAGS = {
     "warps": "rows: 8 worker warps at occupancy 2-4 against the committed hint (bf16, f32); flat: occupancy 8 or 8 "
              "worker warps, 1024-4096 per block, every dtype",
     "bm-warps": "rows: row_softmax and layer_norm (bf16), rows per block 1/2/4 x (occupancy, worker warps)",
-    "l1": "rows: layer_norm and rms_norm with their weights loaded through L1 (probe_kernels.py) against the committed"
+    "l1": "rows: layer_norm and rms_norm with their weights loaded through L1 (SOURCE_REWRITES) against the committed"
           " kernels",
     "occ8": "rows: one row per block under occupancy 8 and 8 worker warps (twice the rows in flight per SM) against "
             "the committed kernels (bf16, f32)",
