@@ -8,7 +8,9 @@ the element, so y = x * cos + sign * other * sin with one 4-d load and one 4-d s
 layer_norm_fma: layer_norm with (x - mean) * inv * w + b as fma(x, inv, -mean * inv) * w + b (two FMAs per element).
 row_softmax_prefetch, layer_norm_prefetch, rms_norm_prefetch: persistent (grid-stride over row blocks) with the next
 block's rows loaded before this block's reductions (the loads land while the block computes; the last block reloads
-itself). grid = min(row blocks, SMs x occupancy).
+itself). grid = min(row blocks, SMs x occupancy). layer_norm_persist (no prefetch), layer_norm_persist_w_inside
+and layer_norm_prefetch_w_inside (the weights loaded in the loop), layer_norm_prefetch_ldg (x loaded without TMA):
+which part of layer_norm_prefetch goes wrong.
 """
 import cuda.tile as ct
 
@@ -100,3 +102,60 @@ def rms_norm_prefetch(x, w, y, inv_n: float, eps: float, BM: ct.Constant[int], B
         nxt = ct.load(x, index=(ct.minimum(r + step, nb - 1), 0), shape=(BM, BLOCK), padding_mode=ZERO)
         inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n + eps)
         ct.store(y, index=(r, 0), tile=ct.astype(t * inv * g, y.dtype))
+
+
+@ct.kernel(occupancy=4)
+def layer_norm_persist(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
+    nb = ct.num_tiles(x, axis=0, shape=(BM, BLOCK))
+    gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+    gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+    for r in range(ct.bid(0), nb, ct.num_blocks(0)):
+        t = ct.astype(ct.load(x, index=(r, 0), shape=(BM, BLOCK), padding_mode=ZERO), ct.float32)
+        mean = ct.sum(t, axis=1, keepdims=True) * inv_n
+        inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n - mean * mean + eps)
+        ct.store(y, index=(r, 0), tile=ct.astype((t - mean) * inv * gw + gb, y.dtype))
+
+
+@ct.kernel(occupancy=4)
+def layer_norm_persist_w_inside(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int],
+                                BLOCK: ct.Constant[int]):
+    nb = ct.num_tiles(x, axis=0, shape=(BM, BLOCK))
+    for r in range(ct.bid(0), nb, ct.num_blocks(0)):
+        t = ct.astype(ct.load(x, index=(r, 0), shape=(BM, BLOCK), padding_mode=ZERO), ct.float32)
+        mean = ct.sum(t, axis=1, keepdims=True) * inv_n
+        inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n - mean * mean + eps)
+        gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+        gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+        ct.store(y, index=(r, 0), tile=ct.astype((t - mean) * inv * gw + gb, y.dtype))
+
+
+@ct.kernel(occupancy=4)
+def layer_norm_prefetch_w_inside(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int],
+                                 BLOCK: ct.Constant[int]):
+    nb = ct.num_tiles(x, axis=0, shape=(BM, BLOCK))
+    step = ct.num_blocks(0)
+    nxt = ct.load(x, index=(ct.bid(0), 0), shape=(BM, BLOCK), padding_mode=ZERO)
+    for r in range(ct.bid(0), nb, step):
+        t = ct.astype(nxt, ct.float32)
+        nxt = ct.load(x, index=(ct.minimum(r + step, nb - 1), 0), shape=(BM, BLOCK), padding_mode=ZERO)
+        mean = ct.sum(t, axis=1, keepdims=True) * inv_n
+        inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n - mean * mean + eps)
+        gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+        gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+        ct.store(y, index=(r, 0), tile=ct.astype((t - mean) * inv * gw + gb, y.dtype))
+
+
+@ct.kernel(occupancy=4)
+def layer_norm_prefetch_ldg(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
+    nb = ct.num_tiles(x, axis=0, shape=(BM, BLOCK))
+    step = ct.num_blocks(0)
+    gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+    gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+    nxt = ct.load(x, index=(ct.bid(0), 0), shape=(BM, BLOCK), padding_mode=ZERO, allow_tma=False)
+    for r in range(ct.bid(0), nb, step):
+        t = ct.astype(nxt, ct.float32)
+        nxt = ct.load(x, index=(ct.minimum(r + step, nb - 1), 0), shape=(BM, BLOCK), padding_mode=ZERO,
+                      allow_tma=False)
+        mean = ct.sum(t, axis=1, keepdims=True) * inv_n
+        inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n - mean * mean + eps)
+        ct.store(y, index=(r, 0), tile=ct.astype((t - mean) * inv * gw + gb, y.dtype))

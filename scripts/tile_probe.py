@@ -376,7 +376,8 @@ ROWS_OPS = ("row_softmax", "layer_norm", "rms_norm")
 #: worker warps; l1: the weights loaded through L1; occ8: the committed kernel as it is (hint None, its own rows per
 #: block) against one row per block under (4, 8) and (8, 8); prefetch: the persistent forms that load the next rows
 #: before reducing these (grid: SMs x occupancy 4 blocks at most); notma: the committed kernels with their stores
-#: (and x's load) without TMA (SOURCE_REWRITES); hints: the committed kernels under other occupancy / worker warps
+#: (and x's load) without TMA (SOURCE_REWRITES); hints: the committed kernels under other occupancy / worker warps;
+#: persist: which part of layer_norm_prefetch gives wrong results (persistent loop, prefetch, weights before the loop)
 ROWS_MODES = {
     "default": ([(4, None), (8, None)], ("bfloat16",), ROWS_SHAPES, ROWS_OPS, [1, 2, 4], {"layer_norm": ["fma"]}),
     "occupancy": ([(4, None), (5, None), (6, None)], ("bfloat16", "float16"), ROWS_SHAPES, ROWS_OPS, "own", {}),
@@ -391,7 +392,10 @@ ROWS_MODES = {
                  {name: ["prefetch"] for name in ROWS_OPS}),
     "notma": ([None], ("bfloat16", "float32"), ROWS_SHAPES, ROWS_OPS, ["own", 1],
               {name: ["store-notma", "notma"] for name in ROWS_OPS}),
-    "hints": ([None, (6, None), (6, 8), (4, 8)], ("bfloat16",), ROWS_SHAPES, ROWS_OPS, "own", {})}
+    "hints": ([None, (6, None), (6, 8), (4, 8)], ("bfloat16",), ROWS_SHAPES, ROWS_OPS, "own", {}),
+    "persist": ([None], ("bfloat16", "float32"), ROWS_SHAPES[:1], ("layer_norm", "rms_norm"), [1],
+                {"layer_norm": ["prefetch", "persist", "persist_w_inside", "prefetch_w_inside", "prefetch_ldg"],
+                 "rms_norm": ["prefetch"]})}
 
 
 def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default") -> None:
@@ -411,7 +415,7 @@ def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default"
             y = torch.empty_like(x)
             refs = {"row_softmax": torch.softmax(x.float(), -1),
                     "layer_norm": torch.nn.functional.layer_norm(x.float(), (n,), w.float(), b.float()),
-                    "rms_norm": None}
+                    "rms_norm": x.float() * torch.rsqrt(x.float().square().mean(-1, keepdim=True) + 1e-6) * w.float()}
             for name, ref in refs.items():
                 if name not in ops:
                     continue
@@ -428,7 +432,7 @@ def rows_probe(reps: int, results: list, copy_gbps: float, mode: str = "default"
                             "rms_norm": (x, w, y, 1.0 / n, 1e-6, bm, n)}[name]
                     row = {"kernel": f"{name}_{tag}", "dtype": dtype, "shape": [m, n], "BM": bm, "occupancy": occ,
                            "num_worker_warps": nww}
-                    grid = -(-m // bm) if tag != "prefetch" else min(-(-m // bm), 4 * sms)
+                    grid = -(-m // bm) if not tag.startswith(("prefetch", "persist")) else min(-(-m // bm), 4 * sms)
                     measure(row, f"{name:11} {tag:9} {dtype:8} {m}x{n} BM={bm} occ={occ} nww={nww}",
                             lambda: ct.launch(stream, (grid, 1, 1), kern, args), reps,
                             lambda us: {"pct_of_copy": 100 * nbytes / us / 1e3 / copy_gbps,
@@ -454,6 +458,8 @@ MODE_FLAGS = {
     "notma": "rows: the committed kernels with stores (and x's load) without TMA against the committed kernels (bf16, "
              "f32)",
     "hints": "rows: the committed kernels as they are and under (occupancy, worker warps) (6, -), (6, 8), (4, 8), bf16",
+    "persist": "rows: layer_norm's persistent forms (probe_kernels.py) with and without the prefetch and with the "
+               "weights loaded before or inside the loop, each checked against PyTorch",
     "rope-committed": "rope: the committed kernel over more tiles and hints only",
     "rope-dtypes": "rope: the committed kernel at the large case in f16 and bf16 over tiles and occupancies",
 }
