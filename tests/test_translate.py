@@ -397,3 +397,36 @@ def test_a_block_index_bound_in_a_branch_owns_no_store(tmp_path):
         """
         with pytest.raises(Unsupported, match="store-other"):
             emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+
+
+PREFETCH = """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         acc = ct.zeros((B,), dtype=ct.float32)
+         nxt = ct.load(x, index=(0,), shape=(B,), padding_mode=ct.PaddingMode.ZERO{opt})
+         for t in range(ct.num_tiles(x, axis=0, shape=(B,))):
+             cur = nxt
+             nxt = ct.load(x, index=(t + 1,), shape=(B,), padding_mode=ct.PaddingMode.ZERO{opt})
+             acc = acc + cur
+         ct.store(y, index=(ct.bid(0),), tile=acc)
+     """
+
+
+def test_a_tile_carried_into_the_next_iteration_is_flagged_as_a_toolchain_hazard(tmp_path):
+    """The prefetch form ports (the IR diff proves it) but tileiras 13.4 has run it wrong through TMA: the port's
+    verdict carries a warning at the in-loop load; with allow_tma=False, or without the early load, none."""
+    sig = "x=f32[?]/1, y=f32[?]/1, B=#1024"
+    flagged = emit(tmp_path, PREFETCH.format(opt=""), sig).hazards
+    assert [(h["line"], h["name"], h["hazard"]) for h in flagged] == [(11, "nxt", "carried-tma-tile")]
+    assert "allow_tma=False" in flagged[0]["why"] and "docs/toolchain.md" in flagged[0]["why"]
+    assert emit(tmp_path, PREFETCH.format(opt=", allow_tma=False"), sig).hazards == []
+    plain = """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         acc = ct.zeros((B,), dtype=ct.float32)
+         for t in range(ct.num_tiles(x, axis=0, shape=(B,))):
+             cur = ct.load(x, index=(t,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+             acc = acc + cur
+         ct.store(y, index=(ct.bid(0),), tile=acc)
+     """
+    assert emit(tmp_path, plain, sig).hazards == []

@@ -246,6 +246,8 @@ def _print_verdict(verdict: dict) -> None:
         con.print(f"  {name:9} {mark}")
         if not st.get("ok") and st.get("error"):
             con.print("    " + st["error"].replace("\n", "\n    "), markup=False)
+        for h in st.get("hazards", []):
+            con.print(f"    [yellow]warning[/] {h['file']}:{h['line']}:{h['col']}: {h['name']}: {h['why']}")
     for v in verdict["stages"].get("irdiff", {}).get("variants", []):
         con.print(f"    {v['symbol']}: {'equivalent' if v.get('equivalent') else 'DIFFERENT'}", markup=False)
         for d in v.get("differences", [])[:5]:

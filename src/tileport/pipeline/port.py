@@ -117,7 +117,9 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries],
                 "source_sha256": sources_sha256(files),
                 "abi": {e.entry: {"generics": e.generics, "params": e.abi} for e in entries}, "variants": variants,
-                "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites]}
+                "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites],
+                "hazards": [dict(h, file=str(source)) for h in {(h["line"], h["col"]): h for e in entries
+                                                                for h in e.hazards}.values()]}
     (port_dir / "port.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
@@ -229,7 +231,7 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
     try:
         manifest = translate(out, tree)
         st["translate"] = {"ok": True, "kernel_rs": "kernel.rs", "entries": manifest["entries"],
-                           "unsafe_sites": manifest["unsafe_sites"]}
+                           "unsafe_sites": manifest["unsafe_sites"], "hazards": manifest["hazards"]}
     except Unsupported as exc:
         st["translate"] = {"ok": False, "error": str(exc), "construct": exc.construct,
                            "location": {"file": exc.file, "line": exc.line, "col": exc.col}}

@@ -21,6 +21,7 @@ from pathlib import Path
 from ..errors import TileportError
 from ..spec import signature as sigmod
 from .coverage import BY_ID, supported
+from .hazards import carried_tma_tiles
 from .helpers import kernel_helpers
 
 RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "tf32": "tf32", "i8": "i8", "i16": "i16", "i32": "i32",
@@ -158,6 +159,7 @@ class Emitted:
     unsafe_sites: list[dict] = field(default_factory=list)
     abi: list[dict] = field(default_factory=list)  # the entry's runtime parameters, in order (see rustgen.ffi)
     hints: dict[str, int] = field(default_factory=dict)  # entry optimization hints (cutile names), e.g. occupancy
+    hazards: list[dict] = field(default_factory=list)  # known toolchain hazards in the source (translate.hazards)
 
 
 def _comments(src: str) -> dict[int, str]:
@@ -1895,4 +1897,4 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             layout.append(f"A{p.rank}")
     doc = (ast.get_docstring(fn) or "").splitlines()
     return Emitted(kernel_name, generics, params, em.body, ",".join(layout), doc, strides, sorted(em.unit_grid),
-                   em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints())
+                   em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct))
