@@ -104,6 +104,17 @@ def test_masked_tile_becomes_padded_load_and_bounded_view(tmp_path):
     assert [p["name"] for p in low.params] == ["x_ptr", "y_ptr", "B"]  # n only bounds the views
 
 
+def test_plain_stores_option_gives_every_store_allow_tma_false(tmp_path):
+    body = "x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)\ntl.store(y_ptr + offs, x * 2.0, mask=offs < n)"
+    f = tmp_path / "k.py"
+    f.write_text(ELEMENTWISE.replace("{body}", textwrap.indent(body, "    ").strip()))
+    low = lower(find_kernel(f, "k"), KINDS, {}, hints={"plain_stores": 1, "occupancy": 4})
+    assert "ct.store(y_ptr, index=(pid,), tile=" in low.source and ", allow_tma=False)" in low.source
+    assert "@ct.kernel(occupancy=4)" in low.source and "Stores skip TMA" in low.source
+    assert low.hints == {"occupancy": 4, "plain_stores": 1}
+    assert "allow_tma" not in _lower(tmp_path, body).source
+
+
 def test_data_dependent_offsets_become_a_gather_and_a_scatter(tmp_path):
     low = _lower(tmp_path, "i = tl.load(x_ptr + offs, mask=offs < n, other=0)\n"
                            "v = tl.load(y_ptr + i * 2 + 1, mask=offs < n, other=0.0)\n"

@@ -548,8 +548,8 @@ against the Triton kernel itself. What the lowering accepts: docs/coverage.md (T
     _kernel_inputs(po, "port directory")
     po.add_argument("--hint", action="append", metavar="NAME=INT",
                     help="Triton kernels: a cuTile kernel option for the lowered form (occupancy, num_ctas, "
-                         "num_worker_warps), or fast_div=1: f32 division as div.approx (see "
-                         "tileport.frontends.triton.lower)")
+                         "num_worker_warps), or fast_div=1: f32 division as div.approx, or plain_stores=1: stores "
+                         "without TMA (see tileport.frontends.triton.lower)")
     po.add_argument("--arch", help="target for the Rust side's compile (default sm_90)")
     po.add_argument("--json", action="store_true", help="print verdict.json")
     po.set_defaults(func=cmd_port)

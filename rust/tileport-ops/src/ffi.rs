@@ -6419,7 +6419,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         rt::borrow::<f32>(op, &t[1], "w_ptr", (DTYPE_F32, "f32"), 1, dev)?;
                     let arg_b_ptr =
                         rt::borrow::<f32>(op, &t[2], "b_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut arg_y_ptr =
+                    let arg_y_ptr =
                         rt::borrow::<f32>(op, &t[3], "y_ptr", (DTYPE_F32, "f32"), 2, dev)?;
                     let key = rt::spec_key(
                         op,
@@ -6437,7 +6437,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                             &arg_x_ptr,
                             &arg_w_ptr,
                             &arg_b_ptr,
-                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_y_ptr,
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -6481,7 +6481,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         1,
                         dev,
                     )?;
-                    let mut arg_y_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_y_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "y_ptr",
@@ -6505,7 +6505,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                             &arg_x_ptr,
                             &arg_w_ptr,
                             &arg_b_ptr,
-                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_y_ptr,
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -6549,7 +6549,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         1,
                         dev,
                     )?;
-                    let mut arg_y_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_y_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "y_ptr",
@@ -6573,7 +6573,7 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                             &arg_x_ptr,
                             &arg_w_ptr,
                             &arg_b_ptr,
-                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_y_ptr,
                             s[0] as i32,
                             s[1] as f32,
                             s[2] as f32,
@@ -6765,7 +6765,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         rt::borrow::<f32>(op, &t[0], "x_ptr", (DTYPE_F32, "f32"), 2, dev)?;
                     let arg_w_ptr =
                         rt::borrow::<f32>(op, &t[1], "w_ptr", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut arg_y_ptr =
+                    let arg_y_ptr =
                         rt::borrow::<f32>(op, &t[2], "y_ptr", (DTYPE_F32, "f32"), 2, dev)?;
                     let key = rt::spec_key(
                         op,
@@ -6777,7 +6777,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         let launch = ports::triton_rms_norm::port::triton_rms_norm_f32(
                             &arg_x_ptr,
                             &arg_w_ptr,
-                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_y_ptr,
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -6812,7 +6812,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         1,
                         dev,
                     )?;
-                    let mut arg_y_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_y_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[2],
                         "y_ptr",
@@ -6830,7 +6830,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         let launch = ports::triton_rms_norm::port::triton_rms_norm_f16(
                             &arg_x_ptr,
                             &arg_w_ptr,
-                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_y_ptr,
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -6865,7 +6865,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         1,
                         dev,
                     )?;
-                    let mut arg_y_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_y_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[2],
                         "y_ptr",
@@ -6883,7 +6883,7 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         let launch = ports::triton_rms_norm::port::triton_rms_norm_bf16(
                             &arg_x_ptr,
                             &arg_w_ptr,
-                            (&mut arg_y_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_y_ptr,
                             s[0] as f32,
                             s[1] as f32,
                         )
@@ -6934,7 +6934,7 @@ pub unsafe extern "C" fn tp_triton_softmax(
                 0 => {
                     let op = "triton_softmax::triton_softmax_f32";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let mut arg_out_ptr =
+                    let arg_out_ptr =
                         rt::borrow::<f32>(op, &t[0], "out_ptr", (DTYPE_F32, "f32"), 2, dev)?;
                     let arg_in_ptr =
                         rt::borrow::<f32>(op, &t[1], "in_ptr", (DTYPE_F32, "f32"), 2, dev)?;
@@ -6942,7 +6942,7 @@ pub unsafe extern "C" fn tp_triton_softmax(
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_softmax::port::triton_softmax_f32(
-                            (&mut arg_out_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_out_ptr,
                             &arg_in_ptr,
                         )
                         .generics(rt::generic_strings(g))
@@ -6960,7 +6960,7 @@ pub unsafe extern "C" fn tp_triton_softmax(
                 1 => {
                     let op = "triton_softmax::triton_softmax_f16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let mut arg_out_ptr = rt::borrow::<cutile::half::f16>(
+                    let arg_out_ptr = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "out_ptr",
@@ -6980,7 +6980,7 @@ pub unsafe extern "C" fn tp_triton_softmax(
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_softmax::port::triton_softmax_f16(
-                            (&mut arg_out_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_out_ptr,
                             &arg_in_ptr,
                         )
                         .generics(rt::generic_strings(g))
@@ -6998,7 +6998,7 @@ pub unsafe extern "C" fn tp_triton_softmax(
                 2 => {
                     let op = "triton_softmax::triton_softmax_bf16";
                     rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let mut arg_out_ptr = rt::borrow::<cutile::half::bf16>(
+                    let arg_out_ptr = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "out_ptr",
@@ -7018,7 +7018,7 @@ pub unsafe extern "C" fn tp_triton_softmax(
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
                         let launch = ports::triton_softmax::port::triton_softmax_bf16(
-                            (&mut arg_out_ptr).partition(rt::tile([1, g[0]])),
+                            &arg_out_ptr,
                             &arg_in_ptr,
                         )
                         .generics(rt::generic_strings(g))

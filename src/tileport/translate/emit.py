@@ -695,6 +695,8 @@ class Emitter:
         if out.parts > 1 and out.shape not in (None, ty.shape):   # parts of other sizes could overlap other blocks'
             raise self.refuse(call, "store-other", f"the parts of {arr} are stored as tiles of different shapes "
                                                     f"({', '.join(out.shape)} and {', '.join(ty.shape)})")
+        if hints != NO_HINTS and not code.isidentifier():   # cutile types a generic call's tile argument only
+            code, _ = self.typed(code, ty, None, f"{arr}_stored")   # from a binding
         out.scheduled = True
         out.shape = ty.shape
         idx, maps, grid = [], [], []
@@ -754,6 +756,8 @@ class Emitter:
         code, ty = self.expr(tile_node)
         if not isinstance(ty, Tile) or ty.dtype != out.sig.dtype or ty.shape != src_shape or out.sig.rank != 1:
             raise self.refuse(call, "store-other", f"scheduled store of {arr} with another tile shape or dtype")
+        if hints != NO_HINTS and not code.isidentifier():   # as in store_bijective
+            code, _ = self.typed(code, ty, None, f"{arr}_stored")
         out.scheduled = True
         out.shape = ty.shape
         dims = ", ".join(ty.shape)

@@ -13,7 +13,7 @@ pub mod port {
         x_ptr: &Tensor<f32, { [-1, -1] }>,
         w_ptr: &Tensor<f32, { [-1] }>,
         b_ptr: &Tensor<f32, { [-1] }>,
-        y_ptr: &mut Tensor<f32, { [1, BLOCK_SIZE] }>,
+        y_ptr: &Tensor<f32, { [-1, -1] }>,
         n_cols: i32,
         inv_n: f32,
         eps: f32,
@@ -49,16 +49,30 @@ pub mod port {
         let w: Tile<f32, { [BLOCK_SIZE] }> = w_ptr_view.load([0]);
         let b_ptr_view: Partition<f32, { [BLOCK_SIZE] }> = b_ptr.partition(shape![BLOCK_SIZE]);
         let b: Tile<f32, { [BLOCK_SIZE] }> = b_ptr_view.load([0]);
-        y_ptr.store(
-            (fma(
-                d * rstd.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
-                w,
-                b,
-                rounding::NearestEven,
-                ftz::Disabled,
-            ))
-            .reshape(shape![1, BLOCK_SIZE]),
-        );
+        let y_ptr_stored: Tile<f32, { [1, BLOCK_SIZE] }> = (fma(
+            d * rstd.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
+            w,
+            b,
+            rounding::NearestEven,
+            ftz::Disabled,
+        ))
+        .reshape(shape![1, BLOCK_SIZE]);
+        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
+        // store the same tile of y_ptr, and the grid's extent along axis 0 is cdiv(y_ptr.shape[0],
+        // 1).
+        let mut y_ptr_tiles: PartitionMut<f32, { [1, BLOCK_SIZE] }> =
+            unsafe { y_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+        unsafe {
+            store_view_tko_mut(
+                &mut y_ptr_tiles,
+                y_ptr_stored,
+                [row, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Disabled,
+            )
+        };
     }
 
     /// Specialization for x_ptr=f16[?,?]/?,1, w_ptr=f16[?]/1, b_ptr=f16[?]/1, y_ptr=f16[?,?]/?,1,
@@ -68,7 +82,7 @@ pub mod port {
         x_ptr: &Tensor<f16, { [-1, -1] }>,
         w_ptr: &Tensor<f16, { [-1] }>,
         b_ptr: &Tensor<f16, { [-1] }>,
-        y_ptr: &mut Tensor<f16, { [1, BLOCK_SIZE] }>,
+        y_ptr: &Tensor<f16, { [-1, -1] }>,
         n_cols: i32,
         inv_n: f32,
         eps: f32,
@@ -112,7 +126,23 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         ));
-        y_ptr.store(cast_f16.reshape(shape![1, BLOCK_SIZE]));
+        let y_ptr_stored: Tile<f16, { [1, BLOCK_SIZE] }> = cast_f16.reshape(shape![1, BLOCK_SIZE]);
+        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
+        // store the same tile of y_ptr, and the grid's extent along axis 0 is cdiv(y_ptr.shape[0],
+        // 1).
+        let mut y_ptr_tiles: PartitionMut<f16, { [1, BLOCK_SIZE] }> =
+            unsafe { y_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+        unsafe {
+            store_view_tko_mut(
+                &mut y_ptr_tiles,
+                y_ptr_stored,
+                [row, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Disabled,
+            )
+        };
     }
 
     /// Specialization for x_ptr=bf16[?,?]/?,1, w_ptr=bf16[?]/1, b_ptr=bf16[?]/1,
@@ -122,7 +152,7 @@ pub mod port {
         x_ptr: &Tensor<bf16, { [-1, -1] }>,
         w_ptr: &Tensor<bf16, { [-1] }>,
         b_ptr: &Tensor<bf16, { [-1] }>,
-        y_ptr: &mut Tensor<bf16, { [1, BLOCK_SIZE] }>,
+        y_ptr: &Tensor<bf16, { [-1, -1] }>,
         n_cols: i32,
         inv_n: f32,
         eps: f32,
@@ -166,6 +196,23 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         ));
-        y_ptr.store(cast_bf16.reshape(shape![1, BLOCK_SIZE]));
+        let y_ptr_stored: Tile<bf16, { [1, BLOCK_SIZE] }> =
+            cast_bf16.reshape(shape![1, BLOCK_SIZE]);
+        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
+        // store the same tile of y_ptr, and the grid's extent along axis 0 is cdiv(y_ptr.shape[0],
+        // 1).
+        let mut y_ptr_tiles: PartitionMut<bf16, { [1, BLOCK_SIZE] }> =
+            unsafe { y_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+        unsafe {
+            store_view_tko_mut(
+                &mut y_ptr_tiles,
+                y_ptr_stored,
+                [row, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Disabled,
+            )
+        };
     }
 }

@@ -12,7 +12,7 @@ pub mod port {
     pub fn triton_rms_norm_f32<const BLOCK_SIZE: i32>(
         x_ptr: &Tensor<f32, { [-1, -1] }>,
         w_ptr: &Tensor<f32, { [-1] }>,
-        y_ptr: &mut Tensor<f32, { [1, BLOCK_SIZE] }>,
+        y_ptr: &Tensor<f32, { [-1, -1] }>,
         inv_n: f32,
         eps: f32,
     ) {
@@ -33,10 +33,25 @@ pub mod port {
         );
         let w_ptr_view: Partition<f32, { [BLOCK_SIZE] }> = w_ptr.partition(shape![BLOCK_SIZE]);
         let w: Tile<f32, { [BLOCK_SIZE] }> = w_ptr_view.load([0]);
-        y_ptr.store(
+        let y_ptr_stored: Tile<f32, { [1, BLOCK_SIZE] }> =
             ((x * rstd.reshape(shape![1]).broadcast(shape![BLOCK_SIZE])) * w)
-                .reshape(shape![1, BLOCK_SIZE]),
-        );
+                .reshape(shape![1, BLOCK_SIZE]);
+        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
+        // store the same tile of y_ptr, and the grid's extent along axis 0 is cdiv(y_ptr.shape[0],
+        // 1).
+        let mut y_ptr_tiles: PartitionMut<f32, { [1, BLOCK_SIZE] }> =
+            unsafe { y_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+        unsafe {
+            store_view_tko_mut(
+                &mut y_ptr_tiles,
+                y_ptr_stored,
+                [row, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Disabled,
+            )
+        };
     }
 
     /// Specialization for x_ptr=f16[?,?]/?,1, w_ptr=f16[?]/1, y_ptr=f16[?,?]/?,1, inv_n=f32,
@@ -45,7 +60,7 @@ pub mod port {
     pub fn triton_rms_norm_f16<const BLOCK_SIZE: i32>(
         x_ptr: &Tensor<f16, { [-1, -1] }>,
         w_ptr: &Tensor<f16, { [-1] }>,
-        y_ptr: &mut Tensor<f16, { [1, BLOCK_SIZE] }>,
+        y_ptr: &Tensor<f16, { [-1, -1] }>,
         inv_n: f32,
         eps: f32,
     ) {
@@ -69,7 +84,23 @@ pub mod port {
         let w: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(w_ptr_view.load([0]));
         let cast_f16: Tile<f16, { [BLOCK_SIZE] }> =
             convert_tile((x * rstd.reshape(shape![1]).broadcast(shape![BLOCK_SIZE])) * w);
-        y_ptr.store(cast_f16.reshape(shape![1, BLOCK_SIZE]));
+        let y_ptr_stored: Tile<f16, { [1, BLOCK_SIZE] }> = cast_f16.reshape(shape![1, BLOCK_SIZE]);
+        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
+        // store the same tile of y_ptr, and the grid's extent along axis 0 is cdiv(y_ptr.shape[0],
+        // 1).
+        let mut y_ptr_tiles: PartitionMut<f16, { [1, BLOCK_SIZE] }> =
+            unsafe { y_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+        unsafe {
+            store_view_tko_mut(
+                &mut y_ptr_tiles,
+                y_ptr_stored,
+                [row, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Disabled,
+            )
+        };
     }
 
     /// Specialization for x_ptr=bf16[?,?]/?,1, w_ptr=bf16[?]/1, y_ptr=bf16[?,?]/?,1, inv_n=f32,
@@ -78,7 +109,7 @@ pub mod port {
     pub fn triton_rms_norm_bf16<const BLOCK_SIZE: i32>(
         x_ptr: &Tensor<bf16, { [-1, -1] }>,
         w_ptr: &Tensor<bf16, { [-1] }>,
-        y_ptr: &mut Tensor<bf16, { [1, BLOCK_SIZE] }>,
+        y_ptr: &Tensor<bf16, { [-1, -1] }>,
         inv_n: f32,
         eps: f32,
     ) {
@@ -102,6 +133,23 @@ pub mod port {
         let w: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(w_ptr_view.load([0]));
         let cast_bf16: Tile<bf16, { [BLOCK_SIZE] }> =
             convert_tile((x * rstd.reshape(shape![1]).broadcast(shape![BLOCK_SIZE])) * w);
-        y_ptr.store(cast_bf16.reshape(shape![1, BLOCK_SIZE]));
+        let y_ptr_stored: Tile<bf16, { [1, BLOCK_SIZE] }> =
+            cast_bf16.reshape(shape![1, BLOCK_SIZE]);
+        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
+        // store the same tile of y_ptr, and the grid's extent along axis 0 is cdiv(y_ptr.shape[0],
+        // 1).
+        let mut y_ptr_tiles: PartitionMut<bf16, { [1, BLOCK_SIZE] }> =
+            unsafe { y_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+        unsafe {
+            store_view_tko_mut(
+                &mut y_ptr_tiles,
+                y_ptr_stored,
+                [row, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Disabled,
+            )
+        };
     }
 }

@@ -10,7 +10,7 @@ pub mod port {
     /// (BLOCK_SIZE=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn triton_softmax_f32<const BLOCK_SIZE: i32>(
-        out_ptr: &mut Tensor<f32, { [1, BLOCK_SIZE] }>,
+        out_ptr: &Tensor<f32, { [-1, -1] }>,
         in_ptr: &Tensor<f32, { [-1, -1] }>,
     ) {
         let row: i32 = get_tile_block_id().0;
@@ -31,22 +31,36 @@ pub mod port {
             ftz::Disabled,
         );
         let den: Tile<f32, { [] }> = reduce_sum(num, 0);
-        out_ptr.store(
-            divf(
-                num,
-                den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
-                rounding::Approx,
-                ftz::Disabled,
+        let out_ptr_stored: Tile<f32, { [1, BLOCK_SIZE] }> = divf(
+            num,
+            den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
+            rounding::Approx,
+            ftz::Disabled,
+        )
+        .reshape(shape![1, BLOCK_SIZE]);
+        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
+        // store the same tile of out_ptr, and the grid's extent along axis 0 is
+        // cdiv(out_ptr.shape[0], 1).
+        let mut out_ptr_tiles: PartitionMut<f32, { [1, BLOCK_SIZE] }> =
+            unsafe { out_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+        unsafe {
+            store_view_tko_mut(
+                &mut out_ptr_tiles,
+                out_ptr_stored,
+                [row, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Disabled,
             )
-            .reshape(shape![1, BLOCK_SIZE]),
-        );
+        };
     }
 
     /// Specialization for out_ptr=f16[?,?]/?,1, in_ptr=f16[?,?]/?,1, BLOCK_SIZE=#1024
     /// (BLOCK_SIZE=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn triton_softmax_f16<const BLOCK_SIZE: i32>(
-        out_ptr: &mut Tensor<f16, { [1, BLOCK_SIZE] }>,
+        out_ptr: &Tensor<f16, { [-1, -1] }>,
         in_ptr: &Tensor<f16, { [-1, -1] }>,
     ) {
         let row: i32 = get_tile_block_id().0;
@@ -74,14 +88,31 @@ pub mod port {
             rounding::Approx,
             ftz::Disabled,
         ));
-        out_ptr.store(cast_f16.reshape(shape![1, BLOCK_SIZE]));
+        let out_ptr_stored: Tile<f16, { [1, BLOCK_SIZE] }> =
+            cast_f16.reshape(shape![1, BLOCK_SIZE]);
+        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
+        // store the same tile of out_ptr, and the grid's extent along axis 0 is
+        // cdiv(out_ptr.shape[0], 1).
+        let mut out_ptr_tiles: PartitionMut<f16, { [1, BLOCK_SIZE] }> =
+            unsafe { out_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+        unsafe {
+            store_view_tko_mut(
+                &mut out_ptr_tiles,
+                out_ptr_stored,
+                [row, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Disabled,
+            )
+        };
     }
 
     /// Specialization for out_ptr=bf16[?,?]/?,1, in_ptr=bf16[?,?]/?,1, BLOCK_SIZE=#1024
     /// (BLOCK_SIZE=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn triton_softmax_bf16<const BLOCK_SIZE: i32>(
-        out_ptr: &mut Tensor<bf16, { [1, BLOCK_SIZE] }>,
+        out_ptr: &Tensor<bf16, { [-1, -1] }>,
         in_ptr: &Tensor<bf16, { [-1, -1] }>,
     ) {
         let row: i32 = get_tile_block_id().0;
@@ -109,6 +140,23 @@ pub mod port {
             rounding::Approx,
             ftz::Disabled,
         ));
-        out_ptr.store(cast_bf16.reshape(shape![1, BLOCK_SIZE]));
+        let out_ptr_stored: Tile<bf16, { [1, BLOCK_SIZE] }> =
+            cast_bf16.reshape(shape![1, BLOCK_SIZE]);
+        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
+        // store the same tile of out_ptr, and the grid's extent along axis 0 is
+        // cdiv(out_ptr.shape[0], 1).
+        let mut out_ptr_tiles: PartitionMut<bf16, { [1, BLOCK_SIZE] }> =
+            unsafe { out_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+        unsafe {
+            store_view_tko_mut(
+                &mut out_ptr_tiles,
+                out_ptr_stored,
+                [row, 0i32],
+                ordering::Weak,
+                scope::TileBlock,
+                None,
+                tma::Disabled,
+            )
+        };
     }
 }

@@ -21,8 +21,11 @@ KERNELS = {m: f"triton_{m}" for m in ("vector_add", "softmax", "rms_norm", "laye
 #: (benchmarks/results/h200/triton/math_probe.json).
 #: num_worker_warps=8 for softmax: half the row per thread, as tileport.examples.row_softmax measured (one row per
 #: block at 8192x4096 bf16: 58% of copy bandwidth with it, 46% without; benchmarks/results/h200/tuning/rows-occ).
-HINTS = {"triton_softmax": {"occupancy": 4, "num_worker_warps": 8, "fast_div": 1}, "triton_rms_norm": {"occupancy": 4},
-         "triton_layer_norm": {"occupancy": 4}, "triton_swiglu": {"fast_div": 1},
+#: plain_stores (stores without TMA) for the row kernels, as the library's row kernels store (one row per block at
+#: 8192x4096 bf16: row_softmax 59% -> 75%; benchmarks/results/h200/tuning/rows-notma).
+HINTS = {"triton_softmax": {"occupancy": 4, "num_worker_warps": 8, "fast_div": 1, "plain_stores": 1},
+         "triton_rms_norm": {"occupancy": 4, "plain_stores": 1},
+         "triton_layer_norm": {"occupancy": 4, "plain_stores": 1}, "triton_swiglu": {"fast_div": 1},
          "triton_attention": {"occupancy": 2}}  # 1.16x (occupancy-attention.json)
 #: The ops that serve them (tileport.ops.triton_<module>)
 OPS = tuple(KERNELS.values())

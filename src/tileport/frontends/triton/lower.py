@@ -11,7 +11,10 @@ divides f32 with ``div.full.f32``; cutile 0.3.1 cannot express that rounding (it
 f32 ``/`` stays IEEE division here — at most 2 ulp apart from the Triton kernel's, and several times the
 instructions (measured: the division dominates 16-bit softmax and SwiGLU). The ``fast_div`` option lowers it to
 ``ct.truediv(.., rounding_mode=APPROX)`` (div.approx.f32: as fast as Triton's, within 2 ulp of it for
-denominators below 2**126 in magnitude, 0 beyond) where the kernel's denominators are known to stay in range.
+denominators below 2**126 in magnitude, 0 beyond) where the kernel's denominators are known to stay in range. The
+``plain_stores`` option gives every lowered ``ct.store`` ``allow_tma=False``: stores from registers instead of a
+shared-memory stage and a TMA store (a performance hint, no change in what is stored; the row kernels' choice,
+benchmarks/results/h200/tuning/rows-notma).
 
 Anything else is refused with ``file:line:col`` and what to write instead: a lowering that is not exact is never
 produced. The lowered kernel is ordinary cuTile Python: the port's IR diff proves the Rust against it, and the GPU
@@ -195,9 +198,10 @@ def _broadcast(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 class _Lowerer:
     def __init__(self, kernel: TritonKernel, kinds: dict[str, str], const_types: dict[str, str],
-                 fast_div: bool = False):
+                 fast_div: bool = False, plain_stores: bool = False):
         self.k = kernel
         self.fast_div = fast_div
+        self.store_options = ", allow_tma=False" if plain_stores else ""
         self.kinds = kinds
         self.const_types = const_types
         self.env: dict[str, object] = {}
@@ -856,7 +860,7 @@ class _Lowerer:
         if tuple(shape) != tuple(t.shape):
             text = f"ct.reshape({text}, {_tup(shape)})"
         idx = f"{_tup(index)}"
-        self.emit(f"ct.store({arr}, index={idx}, tile={text})")
+        self.emit(f"ct.store({arr}, index={idx}, tile={text}{self.store_options})")
 
     def block_ptr(self, node: ast.Call, kw: dict) -> BlockPtr:
         names = ("base", "shape", "strides", "offsets", "block_shape", "order")
@@ -915,9 +919,9 @@ def _mentions(text: str, name: str) -> bool:
 
 
 #: cuTile kernel options a lowering may be given (Triton's num_warps/num_stages have no cuTile counterpart), and
-#: the lowering's own: fast_div=1 (f32 division as div.approx, module docstring)
+#: the lowering's own: fast_div=1 (f32 division as div.approx), plain_stores=1 (stores without TMA; module docstring)
 KERNEL_HINTS = ("occupancy", "num_ctas", "num_worker_warps")
-LOWERING_OPTIONS = ("fast_div",)
+LOWERING_OPTIONS = ("fast_div", "plain_stores")
 
 
 def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
@@ -932,7 +936,8 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
         raise LoweringError(kernel, kernel.fn, f"unknown hint(s) {bad}: the lowering takes "
                                                f"{KERNEL_HINTS + LOWERING_OPTIONS}")
     options = {k: hints.pop(k) for k in LOWERING_OPTIONS if k in hints}
-    lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")))
+    lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")),
+                  plain_stores=bool(options.get("plain_stores")))
     lw.run()
     params_text, params = lw.signature()
     from ...pipeline.port import _display
@@ -943,7 +948,9 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
               "Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how",
               "a launch builds it from the Triton arguments)." + (
                   " f32 division is div.approx (fast_div: tileport.frontends.triton.lower)."
-                  if options.get("fast_div") else "") + '"""',
+                  if options.get("fast_div") else "") + (
+                  " Stores skip TMA (plain_stores: tileport.frontends.triton.lower)."
+                  if options.get("plain_stores") else "") + '"""',
               "import cuda.tile as ct", "", "",
               "@ct.kernel" + (f"({', '.join(f'{k}={v}' for k, v in hints.items())})" if hints else ""),
               f"def {kernel.name}({params_text}):"]

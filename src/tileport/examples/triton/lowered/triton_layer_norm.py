@@ -1,7 +1,7 @@
 """cuTile Python form of the Triton kernel triton_layer_norm (src/tileport/examples/triton/layer_norm.py:9), written by tileport's Triton frontend.
 
 Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how
-a launch builds it from the Triton arguments)."""
+a launch builds it from the Triton arguments). Stores skip TMA (plain_stores: tileport.frontends.triton.lower)."""
 import cuda.tile as ct
 
 
@@ -14,4 +14,4 @@ def triton_layer_norm(x_ptr, w_ptr, b_ptr, y_ptr, n_cols: int, inv_n: float, eps
     rstd = ct.rsqrt((ct.sum(d * d, axis=0) * inv_n) + eps)
     w = ct.astype(ct.load(w_ptr, index=(0,), shape=(BLOCK_SIZE,), padding_mode=ct.PaddingMode.ZERO), ct.float32)
     b = ct.astype(ct.load(b_ptr, index=(0,), shape=(BLOCK_SIZE,), padding_mode=ct.PaddingMode.ZERO), ct.float32)
-    ct.store(y_ptr, index=(row, 0), tile=ct.reshape(ct.astype(((d * rstd) * w) + b, y_ptr.dtype), (1, BLOCK_SIZE)))
+    ct.store(y_ptr, index=(row, 0), tile=ct.reshape(ct.astype(((d * rstd) * w) + b, y_ptr.dtype), (1, BLOCK_SIZE)), allow_tma=False)

@@ -1,7 +1,7 @@
 """cuTile Python form of the Triton kernel triton_rms_norm (src/tileport/examples/triton/rms_norm.py:9), written by tileport's Triton frontend.
 
 Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how
-a launch builds it from the Triton arguments)."""
+a launch builds it from the Triton arguments). Stores skip TMA (plain_stores: tileport.frontends.triton.lower)."""
 import cuda.tile as ct
 
 
@@ -11,4 +11,4 @@ def triton_rms_norm(x_ptr, w_ptr, y_ptr, inv_n: float, eps: float, BLOCK_SIZE: c
     x = ct.astype(ct.reshape(ct.load(x_ptr, index=(row, 0), shape=(1, BLOCK_SIZE), padding_mode=ct.PaddingMode.ZERO), (BLOCK_SIZE,)), ct.float32)
     rstd = ct.rsqrt((ct.sum(x * x, axis=0) * inv_n) + eps)
     w = ct.astype(ct.load(w_ptr, index=(0,), shape=(BLOCK_SIZE,), padding_mode=ct.PaddingMode.ZERO), ct.float32)
-    ct.store(y_ptr, index=(row, 0), tile=ct.reshape(ct.astype((x * rstd) * w, y_ptr.dtype), (1, BLOCK_SIZE)))
+    ct.store(y_ptr, index=(row, 0), tile=ct.reshape(ct.astype((x * rstd) * w, y_ptr.dtype), (1, BLOCK_SIZE)), allow_tma=False)
