@@ -61,6 +61,20 @@ def layer_norm_fma(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], B
 NEG_INF = ct.PaddingMode.NEG_INF
 
 
+@ct.function
+def row_vector(v, BLOCK):
+    """A weight vector as a (1, BLOCK) f32 row."""
+    return ct.reshape(ct.astype(ct.load(v, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+
+
+@ct.function
+def normalized(t, inv_n, eps, gw, gb):
+    """layer_norm of f32 rows t (mean and variance from the sums of t and t^2), times gw plus gb."""
+    mean = ct.sum(t, axis=1, keepdims=True) * inv_n
+    inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n - mean * mean + eps)
+    return (t - mean) * inv * gw + gb
+
+
 @ct.kernel(occupancy=4, num_worker_warps=8)
 def row_softmax_prefetch(x, y, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
     nb = ct.num_tiles(x, axis=0, shape=(BM, BLOCK))
@@ -79,23 +93,20 @@ def row_softmax_prefetch(x, y, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
 def layer_norm_prefetch(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
     nb = ct.num_tiles(x, axis=0, shape=(BM, BLOCK))
     step = ct.num_blocks(0)
-    gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
-    gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+    gw = row_vector(w, BLOCK)
+    gb = row_vector(b, BLOCK)
     nxt = ct.load(x, index=(ct.bid(0), 0), shape=(BM, BLOCK), padding_mode=ZERO)
     for r in range(ct.bid(0), nb, step):
         t = ct.astype(nxt, ct.float32)
         nxt = ct.load(x, index=(ct.minimum(r + step, nb - 1), 0), shape=(BM, BLOCK), padding_mode=ZERO)
-        mean = ct.sum(t, axis=1, keepdims=True) * inv_n
-        mean_sq = ct.sum(t * t, axis=1, keepdims=True) * inv_n
-        inv = ct.rsqrt(mean_sq - mean * mean + eps)
-        ct.store(y, index=(r, 0), tile=ct.astype((t - mean) * inv * gw + gb, y.dtype))
+        ct.store(y, index=(r, 0), tile=ct.astype(normalized(t, inv_n, eps, gw, gb), y.dtype))
 
 
 @ct.kernel(occupancy=4)
 def rms_norm_prefetch(x, w, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
     nb = ct.num_tiles(x, axis=0, shape=(BM, BLOCK))
     step = ct.num_blocks(0)
-    g = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+    g = row_vector(w, BLOCK)
     nxt = ct.load(x, index=(ct.bid(0), 0), shape=(BM, BLOCK), padding_mode=ZERO)
     for r in range(ct.bid(0), nb, step):
         t = ct.astype(nxt, ct.float32)
@@ -107,13 +118,11 @@ def rms_norm_prefetch(x, w, y, inv_n: float, eps: float, BM: ct.Constant[int], B
 @ct.kernel(occupancy=4)
 def layer_norm_persist(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
     nb = ct.num_tiles(x, axis=0, shape=(BM, BLOCK))
-    gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
-    gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+    gw = row_vector(w, BLOCK)
+    gb = row_vector(b, BLOCK)
     for r in range(ct.bid(0), nb, ct.num_blocks(0)):
         t = ct.astype(ct.load(x, index=(r, 0), shape=(BM, BLOCK), padding_mode=ZERO), ct.float32)
-        mean = ct.sum(t, axis=1, keepdims=True) * inv_n
-        inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n - mean * mean + eps)
-        ct.store(y, index=(r, 0), tile=ct.astype((t - mean) * inv * gw + gb, y.dtype))
+        ct.store(y, index=(r, 0), tile=ct.astype(normalized(t, inv_n, eps, gw, gb), y.dtype))
 
 
 @ct.kernel(occupancy=4)
@@ -122,11 +131,9 @@ def layer_norm_persist_w_inside(x, w, b, y, inv_n: float, eps: float, BM: ct.Con
     nb = ct.num_tiles(x, axis=0, shape=(BM, BLOCK))
     for r in range(ct.bid(0), nb, ct.num_blocks(0)):
         t = ct.astype(ct.load(x, index=(r, 0), shape=(BM, BLOCK), padding_mode=ZERO), ct.float32)
-        mean = ct.sum(t, axis=1, keepdims=True) * inv_n
-        inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n - mean * mean + eps)
-        gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
-        gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
-        ct.store(y, index=(r, 0), tile=ct.astype((t - mean) * inv * gw + gb, y.dtype))
+        gw = row_vector(w, BLOCK)
+        gb = row_vector(b, BLOCK)
+        ct.store(y, index=(r, 0), tile=ct.astype(normalized(t, inv_n, eps, gw, gb), y.dtype))
 
 
 @ct.kernel(occupancy=4)
@@ -138,24 +145,20 @@ def layer_norm_prefetch_w_inside(x, w, b, y, inv_n: float, eps: float, BM: ct.Co
     for r in range(ct.bid(0), nb, step):
         t = ct.astype(nxt, ct.float32)
         nxt = ct.load(x, index=(ct.minimum(r + step, nb - 1), 0), shape=(BM, BLOCK), padding_mode=ZERO)
-        mean = ct.sum(t, axis=1, keepdims=True) * inv_n
-        inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n - mean * mean + eps)
-        gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
-        gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
-        ct.store(y, index=(r, 0), tile=ct.astype((t - mean) * inv * gw + gb, y.dtype))
+        gw = row_vector(w, BLOCK)
+        gb = row_vector(b, BLOCK)
+        ct.store(y, index=(r, 0), tile=ct.astype(normalized(t, inv_n, eps, gw, gb), y.dtype))
 
 
 @ct.kernel(occupancy=4)
 def layer_norm_prefetch_ldg(x, w, b, y, inv_n: float, eps: float, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
     nb = ct.num_tiles(x, axis=0, shape=(BM, BLOCK))
     step = ct.num_blocks(0)
-    gw = ct.reshape(ct.astype(ct.load(w, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
-    gb = ct.reshape(ct.astype(ct.load(b, index=(0,), shape=(BLOCK,), padding_mode=ZERO), ct.float32), (1, BLOCK))
+    gw = row_vector(w, BLOCK)
+    gb = row_vector(b, BLOCK)
     nxt = ct.load(x, index=(ct.bid(0), 0), shape=(BM, BLOCK), padding_mode=ZERO, allow_tma=False)
     for r in range(ct.bid(0), nb, step):
         t = ct.astype(nxt, ct.float32)
         nxt = ct.load(x, index=(ct.minimum(r + step, nb - 1), 0), shape=(BM, BLOCK), padding_mode=ZERO,
                       allow_tma=False)
-        mean = ct.sum(t, axis=1, keepdims=True) * inv_n
-        inv = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) * inv_n - mean * mean + eps)
-        ct.store(y, index=(r, 0), tile=ct.astype((t - mean) * inv * gw + gb, y.dtype))
+        ct.store(y, index=(r, 0), tile=ct.astype(normalized(t, inv_n, eps, gw, gb), y.dtype))
