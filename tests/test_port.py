@@ -47,10 +47,11 @@ def proven_batch(tmp_path_factory):
 
 
 #: the examples whose ports need `unsafe` (each site in the verdict): grid-stride loops, permuted or reversed block
-#: order, gathers, scatters, atomics
+#: order, gathers, scatters, atomics, stores with hints (cutile's block-owned store takes none)
 UNSAFE_EXAMPLES = ("persistent_scale", "attention", "mla_prefill", "gemma_attention", "attention_sinks", "bmm", "rope",
                    "token_gather", "token_scatter", "histogram", "flash_decode", "gemma_decode",
-                   "gated_delta_recurrent", "gated_delta_chunked", "moe_align_block", "fused_moe")
+                   "gated_delta_recurrent", "gated_delta_chunked", "moe_align_block", "fused_moe", "row_softmax",
+                   "layer_norm", "rms_norm")
 
 
 @pytest.mark.parametrize("name", PROVEN)
@@ -148,12 +149,19 @@ def test_other_refusals(name, construct, line, col, tmp_path):
     assert (tr["location"]["line"], tr["location"]["col"]) == (line, col)
 
 
-def test_row_softmax_records_its_unit_grid_precondition(tmp_path):
+def test_a_store_at_a_literal_zero_records_its_unit_grid_precondition(tmp_path):
+    """masked_rowsum's block-owned store at (bm, 0): the Rust stores at block id 1, which the IR diff matches to the
+    literal 0 under a recorded precondition; row_softmax's stores (hinted: through the full tensor's partition) keep
+    the literal 0 and record the same kind of precondition."""
+    assert port("masked_rowsum", tmp_path / "m").returncode == 0
+    v = json.loads((tmp_path / "m" / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
+    assert v["preconditions"] and v["preconditions"][0].startswith("y.shape[1] <= 1")
+    assert any(r["id"] == "block-id-unit-grid" for r in v["rewrites_used"])
     assert port("row_softmax", tmp_path / "s").returncode == 0
     v = json.loads((tmp_path / "s" / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
     assert v["preconditions"] and v["preconditions"][0].startswith("y.shape[1] <= BLOCK")
-    assert any(r["id"] == "block-id-unit-grid" for r in v["rewrites_used"])
-    assert "nothing to emit" in (tmp_path / "s" / "kernel.rs").read_text()
+    rs = (tmp_path / "s" / "kernel.rs").read_text()
+    assert "nothing to emit" in rs and "[block_row, 0i32]" in rs
 
 
 SHIFTED = """import cuda.tile as ct
