@@ -234,3 +234,15 @@ def test_pack_and_unpack_carry_the_library_its_extension_and_stamp(tmp_path):
         tar.add(lib, arcname=lib.name)
     with pytest.raises(build.LibraryBuildError, match="does not hold"):
         build.unpack_library(tmp_path / "partial.tar.xz", tmp_path / "other")
+
+
+def test_an_unproven_ports_reason_names_the_stage_and_the_failing_variant():
+    """`tileport ops build` says why a port is unproven: an irgen failure sits in the irdiff variant, not in the
+    stage (it used to come out as "[]")."""
+    irdiff = {"ok": False, "differences": [], "variants": [
+        {"symbol": "k_ok", "equivalent": True},
+        {"symbol": "k_bf16", "equivalent": False, "error": "irgen k failed: cutile could not compile k"}]}
+    assert build.failure_reason("irdiff", irdiff) == "irdiff: k_bf16: irgen k failed: cutile could not compile k"
+    diff = {"ok": False, "variants": [{"symbol": "k", "equivalent": False, "differences": [{"kind": "op"}]}]}
+    assert build.failure_reason("irdiff", diff) == 'irdiff: k: [{"kind": "op"}]'
+    assert build.failure_reason("translate", {"ok": False, "error": "k.py:3:5: no"}) == "translate: k.py:3:5: no"

@@ -347,6 +347,8 @@ def cmd_ops_build(args: argparse.Namespace) -> int:
     else:
         for name, status in result["ops"].items():
             print(f"  {name:18} {status}")
+            if name in result.get("why", {}):   # what stopped it (the full verdict: `tileport port` the op's kernel)
+                print(f"    {result['why'][name][:400]}")
         print(f"library: {result['library']}")
     return 0 if all(s == "proven" for s in result["ops"].values()) else 1
 
