@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from pathlib import Path
 
 import torch
 
-from tileport.bench.runner import copy_bandwidth, time_calls
+from tileport.bench.runner import copy_bandwidth, median_us
 from tileport.ops.registry import OPS
 
 DEFAULT_OPS = ("row_softmax", "layer_norm", "rms_norm", "gelu_erf", "rope")
@@ -37,10 +36,6 @@ def scaled_inputs(mod, dtype: str, factor: int):
             a = a.repeat(factor, *([1] * (a.dim() - 1)))
         grown.append(a)
     return tuple(grown), kwargs
-
-
-def median_us(fn, reps: int) -> float:
-    return statistics.median(time_calls(torch, lambda _i: fn(), 1, reps, 3))
 
 
 def main() -> None:
@@ -65,9 +60,10 @@ def main() -> None:
                 op = getattr(mod, name)
                 out = op(*args, **kwargs, backend="cutile")
                 row = {"op": name, "dtype": dtype, "factor": factor, "shape": list(args[0].shape), "bytes": nbytes,
-                       "copy_us": median_us(lambda: dst.copy_(src), opts.reps),
-                       "cutile_us": median_us(lambda: op(*args, **kwargs, backend="cutile", out=out), opts.reps),
-                       "eager_us": median_us(lambda: mod.torch_eager(*args, **kwargs), opts.reps)}
+                       "copy_us": median_us(torch, lambda: dst.copy_(src), opts.reps),
+                       "cutile_us": median_us(torch, lambda: op(*args, **kwargs, backend="cutile", out=out),
+                                              opts.reps),
+                       "eager_us": median_us(torch, lambda: mod.torch_eager(*args, **kwargs), opts.reps)}
                 for key in ("copy", "cutile", "eager"):
                     gbps = nbytes / row[f"{key}_us"] / 1e3
                     row[f"{key}_pct_of_1g_copy"] = 100 * gbps / copy_1g

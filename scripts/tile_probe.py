@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import statistics
 import sys
 from pathlib import Path
 
@@ -48,9 +47,9 @@ MLA_WIDE = ([(64, 128, 8192), (16, 128, 4096)], [(64, 64), (64, 128)], [(1, 8)])
 def timed(fn, reps: int) -> float:
     """Median µs of fn() over reps, each between two CUDA events, after three warm-up calls, queued behind a GPU
     sleep as the bench does (tileport.bench.runner.time_calls): short kernels are timed, not the Python launch."""
-    from tileport.bench.runner import time_calls
+    from tileport.bench.runner import median_us
 
-    return statistics.median(time_calls(torch, lambda _i: fn(), 1, reps, 3))
+    return median_us(torch, fn, reps)
 
 
 def hinted(kernel, occ, nww):
@@ -91,12 +90,14 @@ def kernel_from_source(src: str, name: str, tag: str):
 #: tag → text rewrites of a committed row kernel's source (the kernel as it is in the working tree, with these
 #: options added): its stores, or its stores and x's load, without TMA (plain global stores and loads: no shared
 #: memory staging, fewer instructions in the sm_90 cubins)
+#: a rewrite: allow_tma=False added to each line that ends one such call and does not set allow_tma already
+NO_TMA = r"\1, allow_tma=False)"
+STORE_Y = (r"(ct\.store\(y, (?!.*allow_tma).*)\)$", NO_TMA)
 SOURCE_REWRITES = {
-    "store-notma": [(r"(ct\.store\(y, .*)\)$", r"\1, allow_tma=False)")],
-    "notma": [(r"(ct\.store\(y, .*)\)$", r"\1, allow_tma=False)"),
-              (r"(ct\.load\(x, .*padding_mode=ct\.PaddingMode\.\w+)\)$", r"\1, allow_tma=False)")],
+    "store-notma": [STORE_Y],
+    "notma": [STORE_Y, (r"(ct\.load\(x, (?!.*allow_tma).*padding_mode=ct\.PaddingMode\.\w+)\)$", NO_TMA)],
     # the weights (and bias) through L1, which the blocks of one SM share; x still by TMA
-    "l1": [(r"(ct\.load\([wb], .*padding_mode=ct\.PaddingMode\.\w+)\)$", r"\1, allow_tma=False)")],
+    "l1": [(r"(ct\.load\([wb], (?!.*allow_tma).*padding_mode=ct\.PaddingMode\.\w+)\)$", NO_TMA)],
 }
 
 

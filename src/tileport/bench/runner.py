@@ -140,6 +140,11 @@ def time_calls(torch: Any, call: Callable[[int], Any], copies: int, reps: int, w
     return [start.elapsed_time(end) * 1e3 for start, end in events]
 
 
+def median_us(torch: Any, fn: Callable[[], Any], reps: int, warmup: int = 3) -> float:
+    """Median µs of ``fn()`` over ``reps`` calls timed as time_calls times them (one input copy)."""
+    return statistics.median(time_calls(torch, lambda _i: fn(), 1, reps, warmup))
+
+
 def copy_bandwidth(torch: Any, reps: int) -> float:
     """Device-to-device copy of 1 GiB through torch, in GB/s counting bytes read and written."""
     n = 1 << 30

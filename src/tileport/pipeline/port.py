@@ -118,8 +118,8 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
                 "source_sha256": sources_sha256(files),
                 "abi": {e.entry: {"generics": e.generics, "params": e.abi} for e in entries}, "variants": variants,
                 "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites],
-                "hazards": [dict(h, file=str(source)) for h in {(h["line"], h["col"]): h for e in entries
-                                                                for h in e.hazards}.values()]}
+                # one kernel source behind every entry: each finds the same hazards
+                "hazards": [dict(h, file=str(source)) for h in entries[0].hazards]}
     (port_dir / "port.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 

@@ -680,8 +680,6 @@ class Emitter:
         block are distinct tiles, and no two blocks share a tile."""
         out = self.outputs[arr]
         consts = [self._int(e) for e, ax in zip(index.elts, axes) if ax is None]
-        if hints != NO_HINTS:
-            self.need(call, "store-options", "store hints")
         if out.alternatives > 1:
             self.need(call, "store-alternatives", "stores of one array in the arms of a constant if")
         if out.parts > 1 or any(consts):
@@ -695,8 +693,7 @@ class Emitter:
         if out.parts > 1 and out.shape not in (None, ty.shape):   # parts of other sizes could overlap other blocks'
             raise self.refuse(call, "store-other", f"the parts of {arr} are stored as tiles of different shapes "
                                                     f"({', '.join(out.shape)} and {', '.join(ty.shape)})")
-        if hints != NO_HINTS and not code.isidentifier():   # cutile types a generic call's tile argument only
-            code, _ = self.typed(code, ty, None, f"{arr}_stored")   # from a binding
+        code = self._store_operand(arr, code, ty, hints)
         out.scheduled = True
         out.shape = ty.shape
         idx, maps, grid = [], [], []
@@ -746,6 +743,13 @@ class Emitter:
             out.token = self.fresh(f"{arr}_token")
             self.body.append(f"{indent}let {out.token}: Token = get_partition_token_mut(&{tiles});")
 
+    def _store_operand(self, arr: str, code: str, ty: Tile, hints: tuple[str, str]) -> str:
+        """The tile argument of an unchecked store: with hints the store is cutile's generic store_view_tko_mut,
+        which types its tile argument only from a binding, so an expression is bound first."""
+        if hints == NO_HINTS or code.isidentifier():
+            return code
+        return self.typed(code, ty, None, f"{arr}_stored")[0]
+
     def store_scheduled(self, call: ast.Call, arr: str, var: str, tile_node: ast.AST, indent: str,
                         hints: tuple[str, str] = NO_HINTS) -> None:
         """A store at a grid-stride loop index: every block writes tiles b, b + nblocks, ... < num_tiles(src).
@@ -756,8 +760,7 @@ class Emitter:
         code, ty = self.expr(tile_node)
         if not isinstance(ty, Tile) or ty.dtype != out.sig.dtype or ty.shape != src_shape or out.sig.rank != 1:
             raise self.refuse(call, "store-other", f"scheduled store of {arr} with another tile shape or dtype")
-        if hints != NO_HINTS and not code.isidentifier():   # as in store_bijective
-            code, _ = self.typed(code, ty, None, f"{arr}_stored")
+        code = self._store_operand(arr, code, ty, hints)
         out.scheduled = True
         out.shape = ty.shape
         dims = ", ".join(ty.shape)
@@ -772,8 +775,6 @@ class Emitter:
                          f"stores only its own tiles ({var} = bid, bid + num_blocks, ...), and {pre}.")
         self.body.append(f"{indent}let mut {arr}_tiles: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
-        if hints != NO_HINTS:
-            self.need(call, "store-options", "store hints")
         self.body.append(indent + _store_unchecked(f"{arr}_tiles", code, [var], hints))
 
     def _is_block_index(self, index: ast.AST | None, rank: int) -> list[int] | None:
