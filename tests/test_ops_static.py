@@ -3,6 +3,7 @@ kernels, dtypes are torch dtype names, the registry matches the proven examples,
 from __future__ import annotations
 
 import inspect
+import statistics
 import subprocess
 import sys
 import types
@@ -178,3 +179,59 @@ def test_bench_table_rows_show_both_ratios():
     assert rows[0][-4:] == ["1.010", "0.500", "-", ""]
     assert "torch eager: boom" in rows[1][-1]
     assert rows[2][-2] == "0.900"
+
+
+class _FakeCuda:
+    """Just enough of torch.cuda for the bench's timing loops on a CPU: events read a clock that each call advances
+    by its contender's cost, so the medians are known."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def synchronize(self):
+        pass
+
+    def _sleep(self, cycles):
+        pass
+
+    def Event(self, enable_timing=True):   # noqa: N802 (torch's name)
+        cuda = self
+
+        class Ev:
+            def record(self):
+                self.t = cuda.now
+
+            def elapsed_time(self, end):
+                return (end.t - self.t) * 1e3   # ms, as torch gives them; the clock counts seconds
+
+        return Ev()
+
+
+def test_bench_interleaves_contenders_in_rounds():
+    """time_rounds times each contender once per round, the order reversed every other round (drift falls on all
+    alike), warms up only in the first round (plus two calls after), and drops a contender that fails."""
+    from tileport.bench import runner
+
+    torch = types.SimpleNamespace(cuda=_FakeCuda())
+    seen: list[str] = []
+
+    def contender(name, cost):
+        def call(_i):
+            seen.append(name)
+            torch.cuda.now += cost
+        return call
+
+    def broken(_i):
+        seen.append("broken")
+        raise RuntimeError("boom")
+
+    calls = {"a": contender("a", 1e-6), "b": contender("b", 3e-6), "broken": broken}
+    out = runner.time_rounds(torch, calls, copies=2, reps=8, warmup=5, rounds=4)
+    assert out["broken"] == {"error": "RuntimeError: boom"} and seen.count("broken") == 1
+    assert [len(out[n]["times"]) for n in "ab"] == [8, 8]   # ceil(8 / 4) per round
+    assert abs(statistics.median(out["a"]["times"]) - 1.0) < 1e-6 and \
+        abs(statistics.median(out["b"]["times"]) - 3.0) < 1e-6   # µs
+    runs = [n for i, n in enumerate(seen) if i == 0 or seen[i - 1] != n]   # turns; a round's last = next's first
+    assert runs == ["a", "b", "broken", "b", "a", "b", "a"]   # a b broken | (broken) b a | a b | b a
+    assert seen[:7] == ["a"] * 7 and seen[7:14] == ["b"] * 7   # round 1: 5 warm-up + 2 timed calls each
+    assert seen.count("a") == 5 + 2 + 3 * (2 + 2)   # later rounds: 2 warm-up + 2 timed calls each

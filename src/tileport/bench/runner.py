@@ -1,7 +1,8 @@
 """Benchmark every op on both backends: the original cuTile Python kernel and its cuTile Rust port (and, for the
 ops that serve a Triton kernel, the Triton kernel itself: the ``triton`` column and the rs/triton ratio).
 
-Per op x dtype x shape case: the median time of each backend over CUDA-event-timed calls after a warm-up, with the
+Per op x dtype x shape case: the median time of each backend over CUDA-event-timed calls after a warm-up, taken in
+interleaved rounds (every backend and torch's own op once per round, the order reversed every other round), with the
 inputs rotated over enough copies that they cannot stay in L2 and the calls queued behind a GPU sleep, so that the
 events time the kernels and not the Python launch path (its host cost per call is recorded too); the ratio
 rust/python; the achieved GB/s (or TFLOP/s for matrix products) and its share of a measured ceiling — the
@@ -41,6 +42,10 @@ MAX_COPIES = 4096
 LAUNCH_CALLS = 2000
 #: interleaved rounds of the launch-overhead measurement (its median is reported)
 LAUNCH_ROUNDS = 5
+#: A case's timed calls are split into this many rounds; each round times every contender (the backends, the Triton
+#: kernel, torch's own op) in turn, in the reverse order every other round, so that drift over a case (clocks,
+#: memory state) falls on all of them alike instead of on whichever is timed last.
+ROUNDS = 4
 #: An over-estimate of the SM clock (H200: 1.98 GHz boost) for sizing the GPU sleep that timed calls queue behind.
 GPU_CYCLES_PER_S = 2.0e9
 #: Matrix products are measured against torch's own kernel on the same shape and dtype.
@@ -140,6 +145,33 @@ def time_calls(torch: Any, call: Callable[[int], Any], copies: int, reps: int, w
     return [start.elapsed_time(end) * 1e3 for start, end in events]
 
 
+def time_rounds(torch: Any, calls: dict[str, Callable[[int], Any]], copies: int, reps: int, warmup: int,
+                rounds: int = ROUNDS) -> dict[str, dict]:
+    """Interleaved timing of several contenders: ``rounds`` rounds of ceil(reps / rounds) calls each (time_calls),
+    every contender once per round, the order reversed every other round (A B C, C B A, ...). The first round
+    warms each contender up with ``warmup`` calls (the JIT compile included), the later ones with two (enough to
+    size the GPU sleep). Per contender: {"times": [...], "host_us": mean enqueue cost} or {"error": text}; a
+    contender that fails is dropped from the later rounds."""
+    per_round = max(1, math.ceil(reps / max(rounds, 1)))
+    names = list(calls)
+    out: dict[str, dict] = {n: {"times": [], "host": []} for n in names}
+    for r in range(max(rounds, 1)):
+        for n in names if r % 2 == 0 else names[::-1]:
+            res = out[n]
+            if "error" in res:
+                continue
+            host: dict = {}
+            try:
+                res["times"] += time_calls(torch, calls[n], copies, per_round, warmup if r == 0 else 2, host)
+                res["host"].append(host["host_us"])
+            except Exception as exc:  # noqa: BLE001
+                out[n] = {"error": _err(exc)}
+    for res in out.values():
+        if "host" in res:
+            res["host_us"] = statistics.fmean(res.pop("host"))
+    return out
+
+
 def median_us(torch: Any, fn: Callable[[], Any], reps: int, warmup: int = 3) -> float:
     """Median µs of ``fn()`` over ``reps`` calls timed as time_calls times them (one input copy)."""
     return statistics.median(time_calls(torch, lambda _i: fn(), 1, reps, warmup))
@@ -221,14 +253,30 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
         return row
     rtol, atol = mod.tolerance(dtype)
     extra = ["triton"] if name in TRITON_OPS and "triton" not in opts.backends else []  # the kernel it was ported from
-    for be in list(opts.backends) + extra:
-        res: dict[str, Any] = {}
+    backends = list(opts.backends) + extra
+    calls: dict[str, Callable[[int], Any]] = {
+        be: (lambda i, be=be: fn(*inputs[i], **kwargs, backend=be, out=outs[i])) for be in backends}
+    if name in TORCH_BASELINES:
+        base = TORCH_BASELINES[name]
+        calls["torch_baseline"] = lambda i: base(torch, *inputs[i])
+    eager = getattr(mod, "torch_eager", None)
+    if eager is not None and name not in TORCH_BASELINES:  # the op as PyTorch runs it eagerly, same inputs
+        calls["torch_eager"] = lambda i: eager(*inputs[i], **kwargs)
+    tf32 = torch.backends.cuda.matmul.allow_tf32
+    try:  # torch's matmul in tf32 only for matmul_tf32's baseline (the ports' own tf32 does not depend on it)
+        torch.backends.cuda.matmul.allow_tf32 = name == "matmul_tf32"
+        timed = time_rounds(torch, calls, copies, opts.reps, opts.warmup)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+    row["timing"] = {"rounds": ROUNDS, "order": list(calls), "reversed_every_other_round": True}
+    for be in backends:
+        t = timed[be]
+        res: dict[str, Any] = {"error": t["error"]} if "error" in t else {**_stats(t["times"], row),
+                                                                            "host_us": t["host_us"]}
         row["backends"][be] = res
+        if "error" in res:
+            continue
         try:
-            host: dict = {}
-            times = time_calls(torch, lambda i: fn(*inputs[i], **kwargs, backend=be, out=outs[i]), copies,
-                               opts.reps, opts.warmup, host)
-            res.update(_stats(times, row), **host)
             got = fn(*args, **kwargs, backend=be, out=outs[0]).to(torch.float64)
             res["correct"] = bool(torch.allclose(got, expected, rtol=rtol, atol=atol))
             err = float((got - expected).abs().max()) if got.numel() else 0.0
@@ -236,30 +284,18 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
             del got
         except Exception as exc:  # noqa: BLE001
             res["error"] = _err(exc)
-    if name in TORCH_BASELINES:
-        try:
-            tf32 = torch.backends.cuda.matmul.allow_tf32
-            torch.backends.cuda.matmul.allow_tf32 = name == "matmul_tf32"
-            base = TORCH_BASELINES[name]
-            times = time_calls(torch, lambda i: base(torch, *inputs[i]), copies, opts.reps, opts.warmup)
-            row["torch_baseline"] = _stats(times, row)
-        except Exception as exc:  # noqa: BLE001
-            row["torch_baseline"] = {"error": _err(exc)}
-        finally:
-            torch.backends.cuda.matmul.allow_tf32 = tf32
+    for key in ("torch_baseline", "torch_eager"):
+        if key in timed:
+            t = timed[key]
+            row[key] = {"error": t["error"]} if "error" in t else _stats(t["times"], row)
     py, rs = (row["backends"].get(b, {}).get("median_us") for b in BACKENDS)
     row["ratio"] = rs / py if py and rs else None
     tr = row["backends"].get("triton", {}).get("median_us")
     if tr:
         row["triton_ratio"] = rs / tr if rs else None
-    eager = getattr(mod, "torch_eager", None)
-    if eager is not None and name not in TORCH_BASELINES:  # the op as PyTorch runs it eagerly, same inputs
-        try:
-            times = time_calls(torch, lambda i: eager(*inputs[i], **kwargs), copies, opts.reps, opts.warmup)
-            row["torch_eager"] = _stats(times, row)
-            row["eager_ratio"] = rs / row["torch_eager"]["median_us"] if rs else None
-        except Exception as exc:  # noqa: BLE001
-            row["torch_eager"] = {"error": _err(exc)}
+    eager_us = (row.get("torch_eager") or {}).get("median_us")
+    if eager_us:
+        row["eager_ratio"] = rs / eager_us if rs else None
     apply_ceiling(row, getattr(mod, "CEILING", "auto"), ceilings)
     return row
 

@@ -63,18 +63,23 @@ pub mod port {
                 rounding::NearestEven,
                 ftz::Disabled,
             );
-            let h: Tile<f32, { [B] }> = xc
-                * ((p * t)
-                    * (exp2(
-                        (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
-                        ftz::Enabled,
-                    )));
-            maxf(
-                x,
-                broadcast_scalar(0.0f32, shape![B]),
-                nan::Enabled,
+            let m: Tile<f32, { [B] }> = absf(xc) * (p * t);
+            let e: Tile<f32, { [B] }> = exp2(
+                (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
+                ftz::Enabled,
+            );
+            fma(
+                negf(m),
+                e,
+                maxf(
+                    x,
+                    broadcast_scalar(0.0f32, shape![B]),
+                    nan::Enabled,
+                    ftz::Disabled,
+                ),
+                rounding::NearestEven,
                 ftz::Disabled,
-            ) - absf(h)
+            )
         };
         y.store(gelu_out);
     }
@@ -137,18 +142,23 @@ pub mod port {
                 rounding::NearestEven,
                 ftz::Disabled,
             );
-            let h: Tile<f32, { [B] }> = xc
-                * ((p * t)
-                    * (exp2(
-                        (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
-                        ftz::Enabled,
-                    )));
-            maxf(
-                x,
-                broadcast_scalar(0.0f32, shape![B]),
-                nan::Enabled,
+            let m: Tile<f32, { [B] }> = absf(xc) * (p * t);
+            let e: Tile<f32, { [B] }> = exp2(
+                (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
+                ftz::Enabled,
+            );
+            fma(
+                negf(m),
+                e,
+                maxf(
+                    x,
+                    broadcast_scalar(0.0f32, shape![B]),
+                    nan::Enabled,
+                    ftz::Disabled,
+                ),
+                rounding::NearestEven,
                 ftz::Disabled,
-            ) - absf(h)
+            )
         };
         let cast_f16: Tile<f16, { [B] }> = convert_tile(gelu_out);
         y.store(cast_f16);
@@ -212,18 +222,23 @@ pub mod port {
                 rounding::NearestEven,
                 ftz::Disabled,
             );
-            let h: Tile<f32, { [B] }> = xc
-                * ((p * t)
-                    * (exp2(
-                        (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
-                        ftz::Enabled,
-                    )));
-            maxf(
-                x,
-                broadcast_scalar(0.0f32, shape![B]),
-                nan::Enabled,
+            let m: Tile<f32, { [B] }> = absf(xc) * (p * t);
+            let e: Tile<f32, { [B] }> = exp2(
+                (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
+                ftz::Enabled,
+            );
+            fma(
+                negf(m),
+                e,
+                maxf(
+                    x,
+                    broadcast_scalar(0.0f32, shape![B]),
+                    nan::Enabled,
+                    ftz::Disabled,
+                ),
+                rounding::NearestEven,
                 ftz::Disabled,
-            ) - absf(h)
+            )
         };
         let cast_bf16: Tile<bf16, { [B] }> = convert_tile(gelu_out);
         y.store(cast_bf16);
