@@ -11,6 +11,8 @@ block's rows loaded before this block's reductions (the loads land while the blo
 itself). grid = min(row blocks, SMs x occupancy). layer_norm_persist (no prefetch), layer_norm_persist_w_inside
 and layer_norm_prefetch_w_inside (the weights loaded in the loop), layer_norm_prefetch_ldg (x loaded without TMA):
 which part of layer_norm_prefetch goes wrong.
+gelu_erf_absdiff: gelu_erf as it was before 2026-12-01, ending in max(x, 0) - |x (p t e)| (an FMUL and an FADD per
+element where the committed kernel has one FFMA).
 """
 import cuda.tile as ct
 
@@ -162,3 +164,17 @@ def layer_norm_prefetch_ldg(x, w, b, y, inv_n: float, eps: float, BM: ct.Constan
         nxt = ct.load(x, index=(ct.minimum(r + step, nb - 1), 0), shape=(BM, BLOCK), padding_mode=ZERO,
                       allow_tma=False)
         ct.store(y, index=(r, 0), tile=ct.astype(normalized(t, inv_n, eps, gw, gb), y.dtype))
+
+
+@ct.kernel(occupancy=8)
+def gelu_erf_absdiff(x, y, B: ct.Constant[int]):
+    t = ct.astype(ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ZERO), ct.float32)
+    xc = ct.minimum(t, 10.0)
+    r = ct.truediv(1.0, 1.0 + 0.23164188826636045 * ct.abs(xc), rounding_mode=ct.RoundingMode.APPROX,
+                   flush_to_zero=True)
+    p = 0.5307027145 * r - 0.7265760135
+    p = p * r + 0.7107068705
+    p = p * r - 0.142248368
+    p = p * r + 0.127414796
+    h = xc * (p * r * ct.exp2(xc * xc * -0.7213475204444817, flush_to_zero=True))
+    ct.store(y, index=(ct.bid(0),), tile=ct.astype(ct.maximum(t, 0.0, propagate_nan=True) - ct.abs(h), y.dtype))

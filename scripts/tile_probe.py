@@ -195,7 +195,8 @@ FLAT_MODES = {"blocks": ((1024, 2048, 4096, 8192), [(None, None)], ("float16", "
               "occupancy": ((1024, 2048), [(None, None), (4, None), (6, None), (8, None)], ("float16", "bfloat16"),
                             {}),
               "warps": ((1024, 2048, 4096), [(None, None), (8, None), (4, 8), (2, 8)],
-                        ("float16", "bfloat16", "float32"), {})}
+                        ("float16", "bfloat16", "float32"), {}),
+              "absdiff": ((4096,), [(None, None)], ("float16", "bfloat16"), {"gelu_erf": ["absdiff"]})}
 
 
 def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks") -> None:
@@ -461,6 +462,8 @@ MODE_FLAGS = {
     "hints": "rows: the committed kernels as they are and under (occupancy, worker warps) (6, -), (6, 8), (4, 8), bf16",
     "persist": "rows: layer_norm's persistent forms (probe_kernels.py) with and without the prefetch and with the "
                "weights loaded before or inside the loop, each checked against PyTorch",
+    "absdiff": "flat: gelu_erf as committed (ending in one FMA) against its former max(x, 0) - |h| ending "
+               "(probe_kernels.py::gelu_erf_absdiff), 4096 per block, 16-bit",
     "rope-committed": "rope: the committed kernel over more tiles and hints only",
     "rope-dtypes": "rope: the committed kernel at the large case in f16 and bf16 over tiles and occupancies",
 }
@@ -503,7 +506,7 @@ def main() -> None:
         prefill_probe(opts.reps, results, opts.baseline, opts.case)
         save()
     if opts.only in (None, "flat"):
-        mode = next((m for m, on in (("warps", opts.warps), ("occupancy", opts.occupancy)) if on), "blocks")
+        mode = next((m for m in ("warps", "occupancy", "absdiff") if getattr(opts, m)), "blocks")
         flat_probe(opts.reps, results, copy, mode)
         save()
     if opts.only in (None, "rope"):
