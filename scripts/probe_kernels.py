@@ -16,6 +16,8 @@ element where the committed kernel has one FFMA).
 """
 import cuda.tile as ct
 
+from tileport.examples.gelu_erf import gelu
+
 ZERO = ct.PaddingMode.ZERO
 
 
@@ -178,3 +180,39 @@ def gelu_erf_absdiff(x, y, B: ct.Constant[int]):
     p = p * r + 0.127414796
     h = xc * (p * r * ct.exp2(xc * xc * -0.7213475204444817, flush_to_zero=True))
     ct.store(y, index=(ct.bid(0),), tile=ct.astype(ct.maximum(t, 0.0, propagate_nan=True) - ct.abs(h), y.dtype))
+
+
+@ct.kernel(occupancy=8)
+def gelu_erf_nopad(x, y, B: ct.Constant[int]):
+    t = ct.astype(ct.load(x, index=(ct.bid(0),), shape=(B,)), ct.float32)
+    ct.store(y, index=(ct.bid(0),), tile=ct.astype(gelu(t), y.dtype))
+
+
+@ct.kernel(occupancy=8)
+def gelu_erf_halves(x, y, B: ct.Constant[int]):
+    i = ct.bid(0) * 2
+    a = ct.astype(ct.load(x, index=(i,), shape=(B // 2,), padding_mode=ZERO), ct.float32)
+    b = ct.astype(ct.load(x, index=(i + 1,), shape=(B // 2,), padding_mode=ZERO), ct.float32)
+    ct.store(y, index=(i,), tile=ct.astype(gelu(a), y.dtype))
+    ct.store(y, index=(i + 1,), tile=ct.astype(gelu(b), y.dtype))
+
+
+@ct.kernel(occupancy=8)
+def gelu_erf_2d(x, y, B: ct.Constant[int]):
+    # x, y viewed [n / 8, 8] by the probe (n a multiple of 8): B // 8 rows of 8 per block
+    t = ct.astype(ct.load(x, index=(ct.bid(0), 0), shape=(B // 8, 8), padding_mode=ZERO), ct.float32)
+    ct.store(y, index=(ct.bid(0), 0), tile=ct.astype(gelu(t), y.dtype))
+
+
+@ct.kernel(occupancy=8)
+def gelu_erf_rows(x, y, B: ct.Constant[int]):
+    # x, y viewed [n / 64, 64] by the probe (n a multiple of 64): B // 64 rows of 64 per block
+    t = ct.astype(ct.load(x, index=(ct.bid(0), 0), shape=(B // 64, 64), padding_mode=ZERO), ct.float32)
+    ct.store(y, index=(ct.bid(0), 0), tile=ct.astype(gelu(t), y.dtype))
+
+
+@ct.kernel(occupancy=8)
+def gelu_erf_wide(x, y, B: ct.Constant[int]):
+    # x, y viewed [n / 1024, 1024] by the probe (n a multiple of 1024): B // 1024 rows of 1024 per block
+    t = ct.astype(ct.load(x, index=(ct.bid(0), 0), shape=(B // 1024, 1024), padding_mode=ZERO), ct.float32)
+    ct.store(y, index=(ct.bid(0), 0), tile=ct.astype(gelu(t), y.dtype))

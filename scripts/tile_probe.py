@@ -196,7 +196,11 @@ FLAT_MODES = {"blocks": ((1024, 2048, 4096, 8192), [(None, None)], ("float16", "
                             {}),
               "warps": ((1024, 2048, 4096), [(None, None), (8, None), (4, 8), (2, 8)],
                         ("float16", "bfloat16", "float32"), {}),
-              "absdiff": ((4096,), [(None, None)], ("float16", "bfloat16"), {"gelu_erf": ["absdiff"]})}
+              "absdiff": ((4096,), [(None, None)], ("float16", "bfloat16"), {"gelu_erf": ["absdiff"]}),
+              "loads": ((4096, 8192), [(None, None), (16, None), (8, 8)], ("float16", "bfloat16"),
+                        {"gelu_erf": ["nopad", "halves", "wide", "rows"]})}
+#: probe_kernels rewrites that take x and y as 2-d views [n / width, width] (n a multiple of width)
+FLAT_VIEWS = {"wide": 1024, "rows": 64, "2d": 8}
 
 
 def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks") -> None:
@@ -215,13 +219,15 @@ def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks")
             ref = torch.nn.functional.gelu(x.float()) if name == "gelu_erf" else None
             for (tag, base), b, (occ, nww) in itertools.product(kernels, blocks, hints):
                 extra = (50.0, b) if name == "softcap" else (b,)
-                args = (x, y, *extra)
+                width = FLAT_VIEWS.get(tag, 1)
+                args = (x.view(-1, width), y.view(-1, width), *extra) if width > 1 else (x, y, *extra)
                 kern = base if occ is None and nww is None else hinted(base, occ, nww)
                 row = {"kernel": f"{name}_{tag}", "dtype": dtype, "n": x.numel(), "B": b, "occupancy": occ,
                        "num_worker_warps": nww}
                 nbytes = 2 * x.numel() * x.element_size()
+                y.fill_(float("nan"))   # poisoned: an element a candidate leaves unwritten shows in its error
                 measure(row, f"{name:9} {tag:9} {dtype:9} B={b:5} occ={occ} nww={nww}",
-                        lambda: ct.launch(stream, (-(-x.numel() // b), 1, 1), kern, args), reps,
+                        lambda: ct.launch(stream, (-(-x.numel() // b), 1, 1), kern, args), reps,   # b // width rows
                         lambda us: {"GBps": nbytes / us / 1e3, "pct_of_copy": 100 * nbytes / us / 1e3 / copy_gbps,
                                     **({"max_abs_err": max_err(y, ref)} if ref is not None else {})})
                 results.append(row)
@@ -464,6 +470,9 @@ MODE_FLAGS = {
                "weights loaded before or inside the loop, each checked against PyTorch",
     "absdiff": "flat: gelu_erf as committed (ending in one FMA) against its former max(x, 0) - |h| ending "
                "(probe_kernels.py::gelu_erf_absdiff), 4096 per block, 16-bit",
+    "loads": "flat: gelu_erf's load forms (probe_kernels.py: unpadded, two half tiles, 2-d views of 1024- and "
+             "64-wide rows) at 4096 and 8192 per block, as decorated, under occupancy 16 and with 8 worker warps, "
+             "16-bit",
     "rope-committed": "rope: the committed kernel over more tiles and hints only",
     "rope-dtypes": "rope: the committed kernel at the large case in f16 and bf16 over tiles and occupancies",
 }
@@ -506,7 +515,7 @@ def main() -> None:
         prefill_probe(opts.reps, results, opts.baseline, opts.case)
         save()
     if opts.only in (None, "flat"):
-        mode = next((m for m in ("warps", "occupancy", "absdiff") if getattr(opts, m)), "blocks")
+        mode = next((m for m in ("warps", "occupancy", "absdiff", "loads") if getattr(opts, m)), "blocks")
         flat_probe(opts.reps, results, copy, mode)
         save()
     if opts.only in (None, "rope"):
