@@ -20,6 +20,7 @@ import argparse
 import json
 import math
 import re
+import statistics
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -57,6 +58,17 @@ TEST_ID = re.compile(r"^(PASSED|FAILED|ERROR) tests/gpu/test_ops_gpu\.py::test_o
 
 def _geomean(xs: list[float]) -> float | None:
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def _interval_text(xs: list[float]) -> str:
+    """' (95% interval of the geomean, from the measurements' spread: lo–hi)': mean log ratio ± 1.96 standard
+    errors, each measurement taken as independent (a run's noise, not a bias, moves it)."""
+    if len(xs) < 3:
+        return ""
+    logs = [math.log(x) for x in xs]
+    mean, se = statistics.fmean(logs), statistics.stdev(logs) / math.sqrt(len(logs))
+    return f" (95% interval of the geomean, from the measurements' spread: {math.exp(mean - 1.96 * se):.4f}–" \
+           f"{math.exp(mean + 1.96 * se):.4f})"
 
 
 def gather() -> dict:
@@ -191,7 +203,8 @@ def render(data: dict) -> str:
     g1 = _geomean(lib1)
     lines += ["", f"Over every benchmarked (op, dtype): geomean time(cutile-rs)/time(cutile) = {g:.3f} over "
                   f"{len(all_ratios)} measurements." if g else "",
-              f"Over library I's fourteen families: {g1:.4f} over {len(lib1)} measurements." if g1 else "", ""]
+              f"Over library I's fourteen families: {g1:.4f} over {len(lib1)} measurements"
+              f"{_interval_text(lib1)}." if g1 else "", ""]
     thead = ["Triton kernel", "variants", "IR-equivalent (Rust vs lowered)", "GPU tests: port vs Triton kernel",
              "GPU tests: cutile and cutile-rs", "time rs / triton (geomean)", "rs / lowered cuTile Python",
              "% of ceiling, large, cutile-rs", "% of ceiling, large, triton"]

@@ -373,6 +373,36 @@ def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool 
                 results.append(row)
 
 
+def unchecked_probe(reps: int, results: list, copy_gbps: float) -> None:
+    """What the 16-bit kernels stuck near 78% would run at without bounds checks: gelu_erf and rope as committed
+    against probe_kernels' check_bounds=False forms (right here: the large cases' tiles divide their shapes; not
+    portable: cutile 0.3.1 has no unchecked load), both 16-bit dtypes."""
+    import probe_kernels as pk
+    from tileport.examples.gelu_erf import gelu_erf
+    from tileport.examples.rope import rope
+    from tileport.ops import rope as rope_op
+
+    stream = torch.cuda.current_stream()
+    for dtype in ("float16", "bfloat16"):
+        x = torch.randn(8192 * 4096, device="cuda", dtype=getattr(torch, dtype)) * 2
+        y, ref, b = torch.empty_like(x), torch.nn.functional.gelu(x.float()), 4096
+        xr = torch.randn(16384, 32, 128, device="cuda", dtype=getattr(torch, dtype))
+        ang = torch.rand(16384, 64, device="cuda") * 6.283185307179586
+        cos, sin = ang.cos(), ang.sin()
+        yr, ref_r = torch.empty_like(xr), rope_op.torch_eager(xr, cos, sin)
+        cases = [("gelu_erf", tag, k, (-(-x.numel() // b), 1, 1), (x, y, b), y, ref, 2 * x.numel() * x.element_size())
+                 for tag, k in (("committed", gelu_erf), ("unchecked", pk.gelu_erf_unchecked))]
+        cases += [("rope", tag, k, (16384, 1, 1), (xr, cos, sin, yr, 1, 32, 64), yr, ref_r,
+                   rope_op.bytes_moved((xr, cos, sin), {})) for tag, k in (("committed", rope),
+                                                                          ("unchecked", pk.rope_unchecked))]
+        for name, tag, kern, grid, args, out, ref_, nbytes in cases:
+            out.fill_(float("nan"))
+            row = {"kernel": f"{name}_{tag}", "dtype": dtype}
+            measure(row, f"{name:9} {tag:9} {dtype:9}", lambda: ct.launch(stream, grid, kern, args), reps,
+                    lambda us: {"pct_of_copy": 100 * nbytes / us / 1e3 / copy_gbps, "max_abs_err": max_err(out, ref_)})
+            results.append(row)
+
+
 #: row kernels at 16-bit LLM shapes: rows per block x occupancy (the committed BM is ops._common.ROWS_PER_BLOCK),
 #: and layer_norm's two-FMA form
 ROWS_SHAPES = [(8192, 4096), (16384, 2048), (16384, 8192)]
@@ -489,7 +519,8 @@ def copy_bandwidth() -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
-    ap.add_argument("--only", choices=["attention", "mla_decode", "flat", "prefill", "bmm", "rope", "rows"])
+    ap.add_argument("--only", choices=["attention", "mla_decode", "flat", "prefill", "bmm", "rope", "rows",
+                                       "unchecked"])
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--case", default="large", choices=["large", "mid"], help="prefill: the ops' sample case "
                     "(mid: gemma_attention at head dim 128)")
@@ -517,6 +548,9 @@ def main() -> None:
     if opts.only in (None, "flat"):
         mode = next((m for m in ("warps", "occupancy", "absdiff", "loads") if getattr(opts, m)), "blocks")
         flat_probe(opts.reps, results, copy, mode)
+        save()
+    if opts.only == "unchecked":
+        unchecked_probe(opts.reps, results, copy)
         save()
     if opts.only in (None, "rope"):
         rope_probe(opts.reps, results, copy, opts.rope_committed, opts.rope_dtypes)
