@@ -237,3 +237,31 @@ def rope_unchecked(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], H
     s = ct.reshape(ct.load(sin, index=(i, 0), shape=(BT, HALF), check_bounds=False), (BT, 1, HALF))
     ct.store(y, index=(i, h, 0), tile=ct.astype(x1 * c - x2 * s, y.dtype), check_bounds=False)
     ct.store(y, index=(i, h, 1), tile=ct.astype(x2 * c + x1 * s, y.dtype), check_bounds=False)
+
+
+@ct.kernel(occupancy=6)
+def rope_flat(x, cos, sin, y, tokens: int, heads: int, BT: ct.Constant[int], BH: ct.Constant[int],
+              HALF: ct.Constant[int]):
+    # x, y: a contiguous [tokens, heads, 2 * HALF] flattened; cos, sin: a contiguous [tokens, HALF] flattened. The
+    # (BT, BH, HALF) half tiles as gathers and scatters at computed offsets, masked to the tokens and heads there are
+    i = ct.bid(0)
+    h = ct.bid(1)
+    tt = ct.reshape(i * BT + ct.arange(BT, dtype=ct.int32), (BT, 1, 1))
+    hh = ct.reshape(h * BH + ct.arange(BH, dtype=ct.int32), (1, BH, 1))
+    d = ct.reshape(ct.arange(HALF, dtype=ct.int32), (1, 1, HALF))
+    ok = (tt < tokens) & (hh < heads)
+    first = (tt * heads + hh) * (2 * HALF) + d
+    x1 = ct.astype(ct.gather(x, first, mask=ok), ct.float32)
+    x2 = ct.astype(ct.gather(x, first + HALF, mask=ok), ct.float32)
+    c = ct.gather(cos, tt * HALF + d, mask=tt < tokens)
+    s = ct.gather(sin, tt * HALF + d, mask=tt < tokens)
+    ct.scatter(y, first, ct.astype(x1 * c - x2 * s, y.dtype), mask=ok)
+    ct.scatter(y, first + HALF, ct.astype(x2 * c + x1 * s, y.dtype), mask=ok)
+
+
+@ct.kernel(occupancy=8)
+def gelu_erf_gather(x, y, n: int, B: ct.Constant[int]):
+    # x, y: 1-d; the block's elements as a gather and a scatter at computed offsets, masked to the n there are
+    offs = ct.bid(0) * B + ct.arange(B, dtype=ct.int32)
+    t = ct.astype(ct.gather(x, offs, mask=offs < n), ct.float32)
+    ct.scatter(y, offs, ct.astype(gelu(t), y.dtype), mask=offs < n)

@@ -395,10 +395,19 @@ def unchecked_probe(reps: int, results: list, copy_gbps: float) -> None:
         cases += [("rope", tag, k, (16384, 1, 1), (xr, cos, sin, yr, 1, 32, 64), yr, ref_r,
                    rope_op.bytes_moved((xr, cos, sin), {})) for tag, k in (("committed", rope),
                                                                           ("unchecked", pk.rope_unchecked))]
+        # rope_flat: the half tiles as gathers/scatters of the flattened (contiguous) arrays, at 32 and 8 heads
+        for heads, bt, bh in ((32, 1, 32), (8, 4, 8)):
+            xh = xr[:, :heads].contiguous()
+            yh, ref_h = torch.empty_like(xh), rope_op.torch_eager(xh, cos, sin)
+            nb, grid = rope_op.bytes_moved((xh, cos, sin), {}), (-(-16384 // bt), -(-heads // bh), 1)
+            cases += [("rope", f"{heads}h-committed", rope, grid, (xh, cos, sin, yh, bt, bh, 64), yh, ref_h, nb),
+                      ("rope", f"{heads}h-flat", pk.rope_flat, grid,
+                       (xh.view(-1), cos.view(-1), sin.view(-1), yh.view(-1), 16384, heads, bt, bh, 64), yh, ref_h,
+                       nb)]
         for name, tag, kern, grid, args, out, ref_, nbytes in cases:
             out.fill_(float("nan"))
             row = {"kernel": f"{name}_{tag}", "dtype": dtype}
-            measure(row, f"{name:9} {tag:9} {dtype:9}", lambda: ct.launch(stream, grid, kern, args), reps,
+            measure(row, f"{name:9} {tag:13} {dtype:9}", lambda: ct.launch(stream, grid, kern, args), reps,
                     lambda us: {"pct_of_copy": 100 * nbytes / us / 1e3 / copy_gbps, "max_abs_err": max_err(out, ref_)})
             results.append(row)
 
