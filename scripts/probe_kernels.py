@@ -11,6 +11,8 @@ block's rows loaded before this block's reductions (the loads land while the blo
 itself). grid = min(row blocks, SMs x occupancy). layer_norm_persist (no prefetch), layer_norm_persist_w_inside
 and layer_norm_prefetch_w_inside (the weights loaded in the loop), layer_norm_prefetch_ldg (x loaded without TMA):
 which part of layer_norm_prefetch goes wrong.
+rope_tiled: rope as it was before 2026-12-01 (padded view loads of x [tokens, heads, 2 * HALF]: the tile_probe rope
+modes' baseline); rope_unchecked: the same with check_bounds=False; rope_flat: the gathers/scatters now committed.
 gelu_erf_absdiff: gelu_erf as it was before 2026-12-01, ending in max(x, 0) - |x (p t e)| (an FMUL and an FADD per
 element where the committed kernel has one FFMA).
 """
@@ -265,3 +267,16 @@ def gelu_erf_gather(x, y, n: int, B: ct.Constant[int]):
     offs = ct.bid(0) * B + ct.arange(B, dtype=ct.int32)
     t = ct.astype(ct.gather(x, offs, mask=offs < n), ct.float32)
     ct.scatter(y, offs, ct.astype(gelu(t), y.dtype), mask=offs < n)
+
+
+@ct.kernel(occupancy=6)
+def rope_tiled(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], HALF: ct.Constant[int]):
+    # rope as committed until 2026-12-01: each half of x [tokens, heads, 2 * HALF] a padded (BT, BH, HALF) view load
+    i = ct.bid(0)
+    h = ct.bid(1)
+    x1 = ct.astype(ct.load(x, index=(i, h, 0), shape=(BT, BH, HALF), padding_mode=ZERO), ct.float32)
+    x2 = ct.astype(ct.load(x, index=(i, h, 1), shape=(BT, BH, HALF), padding_mode=ZERO), ct.float32)
+    c = ct.reshape(ct.load(cos, index=(i, 0), shape=(BT, HALF), padding_mode=ZERO), (BT, 1, HALF))
+    s = ct.reshape(ct.load(sin, index=(i, 0), shape=(BT, HALF), padding_mode=ZERO), (BT, 1, HALF))
+    ct.store(y, index=(i, h, 0), tile=ct.astype(x1 * c - x2 * s, y.dtype))
+    ct.store(y, index=(i, h, 1), tile=ct.astype(x2 * c + x1 * s, y.dtype))

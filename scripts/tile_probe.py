@@ -335,8 +335,9 @@ ROPE_DTYPE_OCC = [None, 4, 5, 8]
 def rope_probe(reps: int, results: list, copy_gbps: float, committed_only: bool = False,
                dtypes: bool = False) -> None:
     import probe_kernels as pk
-    from tileport.examples.rope import rope as committed
     from tileport.ops import rope as op
+
+    committed = pk.rope_tiled   # the tiled form these modes were measured with (the op gathers since 2026-12-01)
 
     shapes = ROPE_DTYPE_TILES if dtypes else ROPE_COMMITTED if committed_only else \
         {shape: ROPE_TILES for shape in ROPE_SHAPES}
@@ -379,8 +380,9 @@ def unchecked_probe(reps: int, results: list, copy_gbps: float) -> None:
     portable: cutile 0.3.1 has no unchecked load), both 16-bit dtypes."""
     import probe_kernels as pk
     from tileport.examples.gelu_erf import gelu_erf
-    from tileport.examples.rope import rope
     from tileport.ops import rope as rope_op
+
+    rope = pk.rope_tiled
 
     stream = torch.cuda.current_stream()
     for dtype in ("float16", "bfloat16"):

@@ -430,3 +430,31 @@ def test_a_tile_carried_into_the_next_iteration_is_flagged_as_a_toolchain_hazard
          ct.store(y, index=(ct.bid(0),), tile=acc)
      """
     assert emit(tmp_path, plain, sig).hazards == []
+
+
+def test_scatters_into_one_array_are_chained_by_their_tokens(tmp_path):
+    """Two top-level ct.scatter calls into y: the first binds the token its store returns and the second takes it
+    (the order cuTile Python gives them; the IR diff found the unchained form: rope's two halves); a scatter into
+    an array scattered only once keeps the array's own token and binds nothing. A second scatter into y inside a
+    loop or branch is refused with its line."""
+    body = """
+    @ct.kernel
+    def k(x, y, z, n: int, B: ct.Constant[int]):
+        offs = ct.bid(0) * B + ct.arange(B, dtype=ct.int32)
+        t = ct.gather(x, offs, mask=offs < n)
+        ct.scatter(z, offs, t, mask=offs < n)
+        ct.scatter(y, offs, t, mask=offs < n)
+        ct.scatter(y, offs + n, t * 2.0, mask=offs < n)
+    """
+    sig = "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, n=i32, B=#16"
+    rs = "\n".join(emit(tmp_path, body, sig).body)
+    assert rs.count("get_tensor_token(y)") == 1 and "get_tensor_token(z)" in rs, rs
+    first = next(line for line in rs.splitlines() if "Token = unsafe { store_ptr_tko(" in line)
+    done = first.split("let ")[1].split(":")[0]
+    assert done.startswith("y_") and f"Some({done}), Latency::<0>) }};" in rs, rs
+    assert "let z_scatter_done" not in rs and "let z_" in rs
+    nested = body.replace("    ct.scatter(y, offs + n, t * 2.0, mask=offs < n)",
+                          "    for j in range(2):\n            ct.scatter(y, offs + n, t * 2.0, mask=offs < n)")
+    with pytest.raises(Unsupported, match="inside a loop or branch") as exc:
+        emit(tmp_path, nested, sig)
+    assert exc.value.line == 12

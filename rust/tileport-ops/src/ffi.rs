@@ -4777,23 +4777,23 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
             match tp_call.entry {
                 0 => {
                     let op = "rope::rope_f16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 0])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [5, 4, 7])?;
                     let arg_x = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[0],
                         "x",
                         (DTYPE_F16, "f16"),
-                        3,
+                        1,
                         dev,
                     )?;
-                    let arg_cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 2, dev)?;
-                    let arg_sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 1, dev)?;
                     let arg_y = rt::borrow::<cutile::half::f16>(
                         op,
                         &t[3],
                         "y",
                         (DTYPE_F16, "f16"),
-                        3,
+                        1,
                         dev,
                     )?;
                     let key = rt::spec_key(
@@ -4803,10 +4803,21 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                     );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch =
-                            ports::rope::port::rope_f16(&arg_x, &arg_cos, &arg_sin, &arg_y)
-                                .generics(rt::generic_strings(g))
-                                .grid(grid);
+                        let launch = ports::rope::port::rope_f16(
+                            &arg_x,
+                            &arg_cos,
+                            &arg_sin,
+                            &arg_y,
+                            s[0] as i32,
+                            s[1] as i32,
+                            s[2] as i32,
+                            s[3] as i32,
+                            s[4] as i32,
+                            s[5] as i32,
+                            s[6] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
                         // and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never
@@ -4819,23 +4830,23 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                 }
                 1 => {
                     let op = "rope::rope_bf16";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 4, 0])?;
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [5, 4, 7])?;
                     let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
                         "x",
                         (DTYPE_BF16, "bf16"),
-                        3,
+                        1,
                         dev,
                     )?;
-                    let arg_cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 2, dev)?;
-                    let arg_sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 2, dev)?;
+                    let arg_cos = rt::borrow::<f32>(op, &t[1], "cos", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_sin = rt::borrow::<f32>(op, &t[2], "sin", (DTYPE_F32, "f32"), 1, dev)?;
                     let arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[3],
                         "y",
                         (DTYPE_BF16, "bf16"),
-                        3,
+                        1,
                         dev,
                     )?;
                     let key = rt::spec_key(
@@ -4845,10 +4856,21 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                     );
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch =
-                            ports::rope::port::rope_bf16(&arg_x, &arg_cos, &arg_sin, &arg_y)
-                                .generics(rt::generic_strings(g))
-                                .grid(grid);
+                        let launch = ports::rope::port::rope_bf16(
+                            &arg_x,
+                            &arg_cos,
+                            &arg_sin,
+                            &arg_y,
+                            s[0] as i32,
+                            s[1] as i32,
+                            s[2] as i32,
+                            s[3] as i32,
+                            s[4] as i32,
+                            s[5] as i32,
+                            s[6] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
                         // and unshared until
                         // the stream reaches this launch (the Python side checks descriptors never

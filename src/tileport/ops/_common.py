@@ -178,6 +178,25 @@ def rows(name: str, t: Any) -> Any:
                          f"{tuple(t.shape)}, strides {tuple(t.stride())}); pass t.contiguous()") from None
 
 
+def strided_rows(name: str, t: Any, row: int) -> tuple[Any, int, int]:
+    """A rank-3 ``t`` [a, b, row] whose last dimension has stride 1 and whose other strides are multiples of ``row``,
+    as (the flat view of the elements it spans, from its first: ``[?]/1``, its dimension-0 and dimension-1 strides
+    in rows of ``row``) — for kernels that gather it at offsets (i * s0 + j * s1) * row + k. Every offset stays
+    below 2^31 (the kernels' i32 offsets)."""
+    a, b, n = t.shape
+    s0, s1, s2 = (st if size > 1 else 0 for st, size in zip(t.stride(), t.shape))
+    if n > 1 and s2 != 1:
+        raise ValueError(f"{name}'s last dimension must have stride 1 (strides {tuple(t.stride())}); "
+                         f"pass {name}.contiguous()")
+    if s0 % row or s1 % row:
+        raise ValueError(f"{name} has strides {tuple(t.stride())}: the kernel takes strides that are multiples of "
+                         f"{row} (whole rows of {row} elements); pass {name}.contiguous()")
+    span = (a - 1) * s0 + (b - 1) * s1 + n if t.numel() else 0
+    if span >= 2 ** 31:
+        raise ValueError(f"{name} spans {span} elements: the kernel's offsets are 32-bit (at most 2^31 - 1)")
+    return t.as_strided((span,), (1,), t.storage_offset()), s0 // row, s1 // row
+
+
 def view(name: str, t: Any, shape: Sequence[int]) -> Any:
     """``t`` viewed as ``shape`` (its last dimension must have stride 1): no copy, else ValueError."""
     unit_last_stride(name, t)

@@ -1,7 +1,9 @@
 """rope: rotary position embedding in the rotate-half form, y = x * cos + rotate_half(x) * sin, for x [tokens,
 heads, head_dim] (f16/bf16, head_dim 64 or 128) and f32 cos/sin [tokens, head_dim / 2]; computed in f32, one block
-per BT tokens x BH heads, each half of the head dimension loaded and stored as a tile of its own
-(tileport.examples.rope)."""
+per BT tokens x BH heads, each half of the head dimension gathered and scattered at computed offsets
+(tileport.examples.rope). x and out may be any views that slice whole heads (strides of tokens and heads multiples
+of head_dim, e.g. q out of a fused qkv projection); cos and sin rows of head_dim / 2 at a row stride that is a
+multiple of it."""
 from __future__ import annotations
 
 from tileport.examples.rope import rope as kernel
@@ -24,9 +26,10 @@ def tokens_per_block(bh: int, half: int) -> int:
     return HALF_TILE // (bh * half)
 
 
-TEMPLATE = ("x={dtype}[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1, y={dtype}[?,?,?]/?,?,1, BT=#{bt}, BH=#{bh}, "
-            "HALF=#{half}")
-PORT_SIGNATURES = [TEMPLATE.format(dtype=C.SHORT[d], bt=tokens_per_block(bh, half), bh=bh, half=half)
+TEMPLATE = ("x={dtype}[?]/1, cos=f32[?]/1, sin=f32[?]/1, y={dtype}[?]/1, tokens=i32, heads=i32, x_t=i32, x_h=i32, "
+            "y_t=i32, y_h=i32, cs_t=i32, BT=#{bt}, BH=#{bh}, HALF=#{half}, N=#{n}, NC=#{nc}")
+PORT_SIGNATURES = [TEMPLATE.format(dtype=C.SHORT[d], bt=tokens_per_block(bh, half), bh=bh, half=half, n=HALF_TILE,
+                                   nc=tokens_per_block(bh, half) * half)
                    for d in DTYPES for bh in HEAD_BLOCKS for half in HALVES]
 
 
@@ -42,18 +45,23 @@ def rope(x, cos, sin, *, backend=None, out=None):
     t, h, d = x.shape
     if d % 2 or d // 2 not in HALVES:
         raise ValueError(f"head_dim is {d}: the kernel takes {', '.join(str(2 * v) for v in HALVES)}")
-    C.unit_last_stride("x", x)
     for name, table in (("cos", cos), ("sin", sin)):
         C.check(name, table, ("float32",), ndim=2)
         if tuple(table.shape) != (t, d // 2):
             raise ValueError(f"{name} has shape {tuple(table.shape)}, it must be ({t}, {d // 2})")
         if table.get_device() != x.get_device():
             raise ValueError(f"{name} is on {table.device}, x on {x.device}")
-    cs, sn = C.rows("cos", cos), C.rows("sin", sin)
-    bh = heads_per_block(h)
     y = C.output(out, (t, h, d), x)
+    xs, x_t, x_h = C.strided_rows("x", x, d)
+    ys, y_t, y_h = C.strided_rows("out", y, d)
+    cs, cs_t, _ = C.strided_rows("cos", cos.unsqueeze(1), d // 2)
+    sn, sn_t, _ = C.strided_rows("sin", sin.unsqueeze(1), d // 2)
+    if sn_t != cs_t:
+        raise ValueError(f"cos and sin have row strides {cos.stride(0)} and {sin.stride(0)}: the kernel takes one")
+    bh = heads_per_block(h)
     bt = tokens_per_block(bh, d // 2)
-    C.launch((C.cdiv(t, bt), C.cdiv(h, bh), 1), kernel, (x, cs, sn, y, bt, bh, d // 2), backend)
+    C.launch((C.cdiv(t, bt), C.cdiv(h, bh), 1), kernel, (xs, cs, sn, ys, t, h, x_t, x_h, y_t, y_h, cs_t, bt, bh,
+                                                          d // 2, HALF_TILE, bt * d // 2), backend)
     return y
 
 

@@ -205,6 +205,10 @@ class Emitter:
         self.inlining: list[str] = []
         self.temps: dict[str, int] = {}  # temporaries named so far (see fresh)
         self.scattered: set[str] = set()  # arrays written by ct.scatter (declared &Tensor, written via pointers)
+        #: array → the token its last top-level ct.scatter returned (None: it was scattered inside a loop/branch)
+        self.scatter_tokens: dict[str, str | None] = {}
+        #: arrays the kernel's own body scatters into more than once (only those scatters' tokens are bound)
+        self.rescattered = _rescattered(fn)
 
     # ------------------------------------------------------------------ helpers
 
@@ -411,7 +415,7 @@ class Emitter:
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "store":
                 self.store(st.value, indent)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "scatter":
-                self.scatter(st.value, indent)
+                self.scatter(st.value, indent, nested)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
                     self.ct(st.value.func) == "atomic_add":
                 self.atomic(st.value, keep=False)
@@ -1131,8 +1135,8 @@ class Emitter:
         ty = Tile(dt, (n,))
         return self.typed(f"iota(shape![{n}])", ty, want_name, f"arange_{n.lower()}")
 
-    def pointer_access(self, node: ast.Call, what: str, kw: dict,
-                       checked: bool = True) -> tuple[str, str, str, Tile, str]:
+    def pointer_access(self, node: ast.Call, what: str, kw: dict, checked: bool = True,
+                       token: bool = True) -> tuple[str, str, str, Tile, str]:
         """The shared part of ct.gather and ct.scatter on a rank-1, stride-1 array, as cuTile Python lowers it: the
         index widened to 64 bits, checked (unsigned) against the array's extent unless not ``checked`` (a gather's
         check_bounds=False) and and-ed with the mask, and a pointer tile from the array's base. Returns (array,
@@ -1186,7 +1190,8 @@ class Emitter:
             parts.append(_paren(mask_code) if parts else mask_code)
         if parts:
             b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
-        b.append(f"let {g}_token: Token = get_tensor_token({arr});")
+        if token:   # (a scatter after an earlier one into the same array takes that one's token instead)
+            b.append(f"let {g}_token: Token = get_tensor_token({arr});")
         return arr, elem, g, Tile(sig.dtype, ity.shape), dims
 
     def gather(self, node: ast.Call) -> tuple[str, Ty]:
@@ -1235,13 +1240,21 @@ class Emitter:
                                                   f"every index of the gather is inside {arr} (check_bounds=False)"})
         return g, ty
 
-    def scatter(self, call: ast.Call, indent: str) -> None:
-        """`ct.scatter(a, idx, value, mask=)`: a masked pointer store (see pointer_access)."""
+    def scatter(self, call: ast.Call, indent: str, nested: bool = False) -> None:
+        """`ct.scatter(a, idx, value, mask=)`: a masked pointer store (see pointer_access). Scatters into one array
+        in the kernel's top-level statements are ordered as cuTile Python orders them: each later one takes the
+        token the previous one returned; one inside a loop or branch with another into the same array is refused
+        (that order is not carried)."""
         self.need(call, "gather-scatter", "ct.scatter")
         kw = {k.arg: k.value for k in call.keywords}
         if len(call.args) != 3 or set(kw) - {"mask"}:
             raise self.refuse(call, "gather-scatter", "ct.scatter form (array, index, value, mask=)")
-        arr, elem, g, ty, dims = self.pointer_access(call, "ct.scatter", kw)
+        name = call.args[0].id if isinstance(call.args[0], ast.Name) else None
+        prev = self.scatter_tokens.get(name, "")
+        if name in self.scatter_tokens and (nested or prev is None):
+            raise self.refuse(call, "gather-scatter", f"a second ct.scatter into {name} with one of the two inside a "
+                                                      "loop or branch (the order of their writes is not carried)")
+        arr, elem, g, ty, dims = self.pointer_access(call, "ct.scatter", kw, token=not prev)
         vcode, vty = self.expr(call.args[2])
         if isinstance(vty, Tile) and vty.dtype != ty.dtype:
             raise self.refuse(call.args[2], "gather-scatter", f"ct.scatter of {vty.dtype} values into {ty.dtype}")
@@ -1249,8 +1262,14 @@ class Emitter:
         self.body.append(f"// SAFETY: every lane that is written addresses {arr}'s memory (offset checked above; masked "
                          f"lanes are not written); lanes of the launch that share a destination race, as in cuTile "
                          "Python — the caller passes distinct destinations.")
-        self.body.append(f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
-                         f"Some({g}_mask), Some({g}_token), Latency::<0>) }};")
+        store = (f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
+                 f"Some({g}_mask), Some({prev or g + '_token'}), Latency::<0>) }}")
+        if nested or arr not in self.rescattered:
+            self.body.append(f"{store};")
+            self.scatter_tokens[arr] = None if nested else ""
+        else:   # its token orders a later scatter into arr after it
+            self.body.append(f"let {g}_done: Token = {store};")
+            self.scatter_tokens[arr] = f"{g}_done"
         self.scattered.add(arr)
         self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
                                   "what": f"store_ptr_tko into {arr} (ct.scatter)",
@@ -1854,6 +1873,16 @@ def _describe(ty: Ty) -> str:
 def _paren(code: str) -> str:
     return code if re.fullmatch(r"[\w.\[\]()!, :&]+", code) and not any(op in code for op in (" + ", " - ", " & ")) \
         else f"({code})"
+
+
+def _rescattered(fn: ast.FunctionDef) -> set[str]:
+    """Names of the arrays ``fn``'s body passes to more than one ``ct.scatter`` call."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "scatter" \
+                and node.args and isinstance(node.args[0], ast.Name):
+            counts[node.args[0].id] = counts.get(node.args[0].id, 0) + 1
+    return {name for name, n in counts.items() if n > 1}
 
 
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],

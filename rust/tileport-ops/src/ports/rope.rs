@@ -5,35 +5,212 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1,
-    /// y=f16[?,?,?]/?,?,1, BT=#64, BH=#1, HALF=#32 (BT=64, BH=1, HALF=32).
+    /// Specialization for x=f16[?]/1, cos=f32[?]/1, sin=f32[?]/1, y=f16[?]/1, tokens=i32,
+    /// heads=i32, x_t=i32, x_h=i32, y_t=i32, y_h=i32, cs_t=i32, BT=#64, BH=#1, HALF=#32, N=#2048,
+    /// NC=#2048 (BT=64, BH=1, HALF=32, N=2048, NC=2048).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 6,),))]
-    pub fn rope_f16<const BT: i32, const BH: i32, const HALF: i32>(
-        x: &Tensor<f16, { [-1, -1, -1] }>,
-        cos: &Tensor<f32, { [-1, -1] }>,
-        sin: &Tensor<f32, { [-1, -1] }>,
-        y: &Tensor<f16, { [-1, -1, -1] }>,
+    pub fn rope_f16<const BT: i32, const BH: i32, const HALF: i32, const N: i32, const NC: i32>(
+        x: &Tensor<f16, { [-1] }>,
+        cos: &Tensor<f32, { [-1] }>,
+        sin: &Tensor<f32, { [-1] }>,
+        y: &Tensor<f16, { [-1] }>,
+        tokens: i32,
+        heads: i32,
+        x_t: i32,
+        x_h: i32,
+        y_t: i32,
+        y_h: i32,
+        cs_t: i32,
     ) {
+        // N = BT * BH * HALF and NC = BT * HALF, passed by the host: each gather and scatter is of
+        // a rank-1 tile (cutile
+        // 0.3.1 broadcasts a gather's padding as a rank-1 tile, so a rank-3 gather does not verify)
+        // and a tile's length
+        // must be a constant of its own in Rust (no arithmetic on const generics in types)
         let i: i32 = get_tile_block_id().0;
         let h: i32 = get_tile_block_id().1;
-        let x_view: Partition<f16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
-        let x1: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x_view.load([i, h, 0]));
-        let x_view: Partition<f16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let x_tile: Tile<f16, { [BT, BH, HALF] }> = load_view_tko(
-            &x_view,
-            [i, h, 1i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
+        let arange_bt: Tile<i32, { [BT] }> = iota(shape![BT]);
+        let tt: Tile<i32, { [BT, 1, 1] }> =
+            ((broadcast_scalar(i * BT, shape![BT])) + arange_bt).reshape(shape![BT, 1, 1]);
+        let arange_bh: Tile<i32, { [BH] }> = iota(shape![BH]);
+        let hh: Tile<i32, { [1, BH, 1] }> =
+            ((broadcast_scalar(h * BH, shape![BH])) + arange_bh).reshape(shape![1, BH, 1]);
+        let arange_half: Tile<i32, { [HALF] }> = iota(shape![HALF]);
+        let d: Tile<i32, { [1, 1, HALF] }> = arange_half.reshape(shape![1, 1, HALF]);
+        let live: Tile<bool, { [BT, 1, HALF] }> =
+            lt_tile(tt, broadcast_scalar(tokens, shape![BT, 1, 1])).broadcast(shape![BT, 1, HALF])
+                & lt_tile(d, broadcast_scalar(HALF, shape![1, 1, HALF]))
+                    .broadcast(shape![BT, 1, HALF]);
+        let ok: Tile<bool, { [N] }> = (live.broadcast(shape![BT, BH, HALF])
+            & lt_tile(hh, broadcast_scalar(heads, shape![1, BH, 1]))
+                .broadcast(shape![BT, BH, HALF]))
+        .reshape(shape![N]);
+        let xo: Tile<i32, { [N] }> = ((((((tt * broadcast_scalar(x_t, shape![BT, 1, 1]))
+            .broadcast(shape![BT, BH, 1]))
+            + ((hh * broadcast_scalar(x_h, shape![1, BH, 1])).broadcast(shape![BT, BH, 1])))
+            * (broadcast_scalar(2i32 * HALF, shape![BT, BH, 1])))
+        .broadcast(shape![BT, BH, HALF]))
+            + d.broadcast(shape![BT, BH, HALF]))
+        .reshape(shape![N]);
+        let yo: Tile<i32, { [N] }> = ((((((tt * broadcast_scalar(y_t, shape![BT, 1, 1]))
+            .broadcast(shape![BT, BH, 1]))
+            + ((hh * broadcast_scalar(y_h, shape![1, BH, 1])).broadcast(shape![BT, BH, 1])))
+            * (broadcast_scalar(2i32 * HALF, shape![BT, BH, 1])))
+        .broadcast(shape![BT, BH, HALF]))
+            + d.broadcast(shape![BT, BH, HALF]))
+        .reshape(shape![N]);
+        let co: Tile<i32, { [NC] }> = (((tt * (broadcast_scalar(cs_t * HALF, shape![BT, 1, 1])))
+            .broadcast(shape![BT, 1, HALF]))
+            + d.broadcast(shape![BT, 1, HALF]))
+        .reshape(shape![NC]);
+        let cmask: Tile<bool, { [NC] }> = live.reshape(shape![NC]);
+        // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
+        // addresses from its base pointer
+        let x_gather_at: Tile<u64, { [N] }> = exti(xo);
+        let x_gather_len: Tile<i32, { [] }> = scalar_to_tile(x.shape()[0]);
+        let x_gather_len: Tile<u64, { [] }> = exti(x_gather_len);
+        let x_gather_inside: Tile<bool, { [N] }> = lt_tile(
+            x_gather_at,
+            x_gather_len.reshape(shape![1]).broadcast(shape![N]),
         );
-        let x2: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x_tile);
-        let cos_view: Partition<f32, { [BT, HALF] }> = cos.partition(shape![BT, HALF]);
-        let c: Tile<f32, { [BT, 1, HALF] }> = cos_view.load([i, 0]).reshape(shape![BT, 1, HALF]);
-        let sin_view: Partition<f32, { [BT, HALF] }> = sin.partition(shape![BT, HALF]);
-        let s: Tile<f32, { [BT, 1, HALF] }> = sin_view.load([i, 0]).reshape(shape![BT, 1, HALF]);
+        let x_gather_base: PointerTile<*mut f16, { [] }> = get_tensor_base(x);
+        let x_gather_base: PointerTile<*mut f16, { [1] }> = x_gather_base.reshape(shape![1]);
+        let x_gather_base: PointerTile<*mut f16, { [N] }> = x_gather_base.broadcast(shape![N]);
+        let x_gather_offsets: Tile<u64, { [N] }> = x_gather_at * constant(1u64, shape![N]);
+        let x_gather_ptrs: PointerTile<*mut f16, { [N] }> =
+            addptr_tile(x_gather_base, x_gather_offsets);
+        let x_gather_mask: Tile<bool, { [N] }> = x_gather_inside & ok;
+        let x_gather_token: Token = get_tensor_token(x);
+        let x_gather_zero: Tile<f16, { [] }> = constant(f16::ZERO, shape![]);
+        // SAFETY: every lane that is read addresses x's memory: its offset is below x's extent
+        // (checked above; masked lanes are not read).
+        let (x_gather, _): (Tile<f16, { [N] }>, Token) = unsafe {
+            load_ptr_tko(
+                x_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(x_gather_mask),
+                Some(tile_to_scalar::<f16, f16>(x_gather_zero)),
+                Some(x_gather_token),
+                Latency::<0>,
+            )
+        };
+        let cast_f32: Tile<f32, { [N] }> = convert_tile(x_gather);
+        let x1: Tile<f32, { [BT, BH, HALF] }> = cast_f32.reshape(shape![BT, BH, HALF]);
+        // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
+        // addresses from its base pointer
+        let x_gather_2_at: Tile<u64, { [N] }> = exti(xo + broadcast_scalar(HALF, shape![N]));
+        let x_gather_2_len: Tile<i32, { [] }> = scalar_to_tile(x.shape()[0]);
+        let x_gather_2_len: Tile<u64, { [] }> = exti(x_gather_2_len);
+        let x_gather_2_inside: Tile<bool, { [N] }> = lt_tile(
+            x_gather_2_at,
+            x_gather_2_len.reshape(shape![1]).broadcast(shape![N]),
+        );
+        let x_gather_2_base: PointerTile<*mut f16, { [] }> = get_tensor_base(x);
+        let x_gather_2_base: PointerTile<*mut f16, { [1] }> = x_gather_2_base.reshape(shape![1]);
+        let x_gather_2_base: PointerTile<*mut f16, { [N] }> = x_gather_2_base.broadcast(shape![N]);
+        let x_gather_2_offsets: Tile<u64, { [N] }> = x_gather_2_at * constant(1u64, shape![N]);
+        let x_gather_2_ptrs: PointerTile<*mut f16, { [N] }> =
+            addptr_tile(x_gather_2_base, x_gather_2_offsets);
+        let x_gather_2_mask: Tile<bool, { [N] }> = x_gather_2_inside & ok;
+        let x_gather_2_token: Token = get_tensor_token(x);
+        let x_gather_2_zero: Tile<f16, { [] }> = constant(f16::ZERO, shape![]);
+        // SAFETY: every lane that is read addresses x's memory: its offset is below x's extent
+        // (checked above; masked lanes are not read).
+        let (x_gather_2, _): (Tile<f16, { [N] }>, Token) = unsafe {
+            load_ptr_tko(
+                x_gather_2_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(x_gather_2_mask),
+                Some(tile_to_scalar::<f16, f16>(x_gather_2_zero)),
+                Some(x_gather_2_token),
+                Latency::<0>,
+            )
+        };
+        let cast_f32_2: Tile<f32, { [N] }> = convert_tile(x_gather_2);
+        let x2: Tile<f32, { [BT, BH, HALF] }> = cast_f32_2.reshape(shape![BT, BH, HALF]);
+        // ct.gather on cos: indices widened to 64 bits and checked against cos's extent (and the
+        // mask), addresses from its base pointer
+        let cos_gather_at: Tile<u64, { [NC] }> = exti(co);
+        let cos_gather_len: Tile<i32, { [] }> = scalar_to_tile(cos.shape()[0]);
+        let cos_gather_len: Tile<u64, { [] }> = exti(cos_gather_len);
+        let cos_gather_inside: Tile<bool, { [NC] }> = lt_tile(
+            cos_gather_at,
+            cos_gather_len.reshape(shape![1]).broadcast(shape![NC]),
+        );
+        let cos_gather_base: PointerTile<*mut f32, { [] }> = get_tensor_base(cos);
+        let cos_gather_base: PointerTile<*mut f32, { [1] }> = cos_gather_base.reshape(shape![1]);
+        let cos_gather_base: PointerTile<*mut f32, { [NC] }> =
+            cos_gather_base.broadcast(shape![NC]);
+        let cos_gather_offsets: Tile<u64, { [NC] }> = cos_gather_at * constant(1u64, shape![NC]);
+        let cos_gather_ptrs: PointerTile<*mut f32, { [NC] }> =
+            addptr_tile(cos_gather_base, cos_gather_offsets);
+        let cos_gather_mask: Tile<bool, { [NC] }> = cos_gather_inside & cmask;
+        let cos_gather_token: Token = get_tensor_token(cos);
+        // SAFETY: every lane that is read addresses cos's memory: its offset is below cos's extent
+        // (checked above; masked lanes are not read).
+        let (cos_gather, _): (Tile<f32, { [NC] }>, Token) = unsafe {
+            load_ptr_tko(
+                cos_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(cos_gather_mask),
+                Some(0.0f32),
+                Some(cos_gather_token),
+                Latency::<0>,
+            )
+        };
+        let c: Tile<f32, { [BT, 1, HALF] }> = cos_gather.reshape(shape![BT, 1, HALF]);
+        // ct.gather on sin: indices widened to 64 bits and checked against sin's extent (and the
+        // mask), addresses from its base pointer
+        let sin_gather_at: Tile<u64, { [NC] }> = exti(co);
+        let sin_gather_len: Tile<i32, { [] }> = scalar_to_tile(sin.shape()[0]);
+        let sin_gather_len: Tile<u64, { [] }> = exti(sin_gather_len);
+        let sin_gather_inside: Tile<bool, { [NC] }> = lt_tile(
+            sin_gather_at,
+            sin_gather_len.reshape(shape![1]).broadcast(shape![NC]),
+        );
+        let sin_gather_base: PointerTile<*mut f32, { [] }> = get_tensor_base(sin);
+        let sin_gather_base: PointerTile<*mut f32, { [1] }> = sin_gather_base.reshape(shape![1]);
+        let sin_gather_base: PointerTile<*mut f32, { [NC] }> =
+            sin_gather_base.broadcast(shape![NC]);
+        let sin_gather_offsets: Tile<u64, { [NC] }> = sin_gather_at * constant(1u64, shape![NC]);
+        let sin_gather_ptrs: PointerTile<*mut f32, { [NC] }> =
+            addptr_tile(sin_gather_base, sin_gather_offsets);
+        let sin_gather_mask: Tile<bool, { [NC] }> = sin_gather_inside & cmask;
+        let sin_gather_token: Token = get_tensor_token(sin);
+        // SAFETY: every lane that is read addresses sin's memory: its offset is below sin's extent
+        // (checked above; masked lanes are not read).
+        let (sin_gather, _): (Tile<f32, { [NC] }>, Token) = unsafe {
+            load_ptr_tko(
+                sin_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(sin_gather_mask),
+                Some(0.0f32),
+                Some(sin_gather_token),
+                Latency::<0>,
+            )
+        };
+        let s: Tile<f32, { [BT, 1, HALF] }> = sin_gather.reshape(shape![BT, 1, HALF]);
+        // ct.scatter on y: indices widened to 64 bits and checked against y's extent (and the
+        // mask), addresses from its base pointer
+        let y_scatter_at: Tile<u64, { [N] }> = exti(yo);
+        let y_scatter_len: Tile<i32, { [] }> = scalar_to_tile(y.shape()[0]);
+        let y_scatter_len: Tile<u64, { [] }> = exti(y_scatter_len);
+        let y_scatter_inside: Tile<bool, { [N] }> = lt_tile(
+            y_scatter_at,
+            y_scatter_len.reshape(shape![1]).broadcast(shape![N]),
+        );
+        let y_scatter_base: PointerTile<*mut f16, { [] }> = get_tensor_base(y);
+        let y_scatter_base: PointerTile<*mut f16, { [1] }> = y_scatter_base.reshape(shape![1]);
+        let y_scatter_base: PointerTile<*mut f16, { [N] }> = y_scatter_base.broadcast(shape![N]);
+        let y_scatter_offsets: Tile<u64, { [N] }> = y_scatter_at * constant(1u64, shape![N]);
+        let y_scatter_ptrs: PointerTile<*mut f16, { [N] }> =
+            addptr_tile(y_scatter_base, y_scatter_offsets);
+        let y_scatter_mask: Tile<bool, { [N] }> = y_scatter_inside & ok;
+        let y_scatter_token: Token = get_tensor_token(y);
         let cast_f16: Tile<f16, { [BT, BH, HALF] }> = convert_tile(fma(
             x1,
             c.broadcast(shape![BT, BH, HALF]),
@@ -41,14 +218,37 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         ));
-        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2
-        // stores of y use this map, each at its own literal tile index elsewhere, so no two blocks
-        // store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and
-        // the grid's extent along axis 1 is cdiv(y.shape[1], BH).
-        let mut y_tiles: PartitionMut<f16, { [BT, BH, HALF] }> =
-            unsafe { y.partition_full_mut(shape![BT, BH, HALF]) };
-        unsafe { y_tiles.store_unchecked(cast_f16, [i, h, 0i32]) };
-        let y_token: Token = get_partition_token_mut(&y_tiles);
+        // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
+        let y_scatter_done: Token = unsafe {
+            store_ptr_tko(
+                y_scatter_ptrs,
+                cast_f16.reshape(shape![N]),
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(y_scatter_mask),
+                Some(y_scatter_token),
+                Latency::<0>,
+            )
+        };
+        // ct.scatter on y: indices widened to 64 bits and checked against y's extent (and the
+        // mask), addresses from its base pointer
+        let y_scatter_2_at: Tile<u64, { [N] }> = exti(yo + broadcast_scalar(HALF, shape![N]));
+        let y_scatter_2_len: Tile<i32, { [] }> = scalar_to_tile(y.shape()[0]);
+        let y_scatter_2_len: Tile<u64, { [] }> = exti(y_scatter_2_len);
+        let y_scatter_2_inside: Tile<bool, { [N] }> = lt_tile(
+            y_scatter_2_at,
+            y_scatter_2_len.reshape(shape![1]).broadcast(shape![N]),
+        );
+        let y_scatter_2_base: PointerTile<*mut f16, { [] }> = get_tensor_base(y);
+        let y_scatter_2_base: PointerTile<*mut f16, { [1] }> = y_scatter_2_base.reshape(shape![1]);
+        let y_scatter_2_base: PointerTile<*mut f16, { [N] }> =
+            y_scatter_2_base.broadcast(shape![N]);
+        let y_scatter_2_offsets: Tile<u64, { [N] }> = y_scatter_2_at * constant(1u64, shape![N]);
+        let y_scatter_2_ptrs: PointerTile<*mut f16, { [N] }> =
+            addptr_tile(y_scatter_2_base, y_scatter_2_offsets);
+        let y_scatter_2_mask: Tile<bool, { [N] }> = y_scatter_2_inside & ok;
         let cast_f16_2: Tile<f16, { [BT, BH, HALF] }> = convert_tile(fma(
             x2,
             c.broadcast(shape![BT, BH, HALF]),
@@ -56,44 +256,228 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         ));
-        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2
-        // stores of y use this map, each at its own literal tile index elsewhere, so no two blocks
-        // store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and
-        // the grid's extent along axis 1 is cdiv(y.shape[1], BH).
-        let mut y_tiles_2: PartitionMut<f16, { [BT, BH, HALF] }> =
-            unsafe { make_partition_view_mut(y, shape![BT, BH, HALF], padding::None, y_token) };
-        unsafe { y_tiles_2.store_unchecked(cast_f16_2, [i, h, 1i32]) };
+        // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
+        let y_scatter_2_done: Token = unsafe {
+            store_ptr_tko(
+                y_scatter_2_ptrs,
+                cast_f16_2.reshape(shape![N]),
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(y_scatter_2_mask),
+                Some(y_scatter_done),
+                Latency::<0>,
+            )
+        };
     }
 
-    /// Specialization for x=bf16[?,?,?]/?,?,1, cos=f32[?,?]/?,1, sin=f32[?,?]/?,1,
-    /// y=bf16[?,?,?]/?,?,1, BT=#64, BH=#1, HALF=#32 (BT=64, BH=1, HALF=32).
+    /// Specialization for x=bf16[?]/1, cos=f32[?]/1, sin=f32[?]/1, y=bf16[?]/1, tokens=i32,
+    /// heads=i32, x_t=i32, x_h=i32, y_t=i32, y_h=i32, cs_t=i32, BT=#64, BH=#1, HALF=#32, N=#2048,
+    /// NC=#2048 (BT=64, BH=1, HALF=32, N=2048, NC=2048).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 6,),))]
-    pub fn rope_bf16<const BT: i32, const BH: i32, const HALF: i32>(
-        x: &Tensor<bf16, { [-1, -1, -1] }>,
-        cos: &Tensor<f32, { [-1, -1] }>,
-        sin: &Tensor<f32, { [-1, -1] }>,
-        y: &Tensor<bf16, { [-1, -1, -1] }>,
+    pub fn rope_bf16<const BT: i32, const BH: i32, const HALF: i32, const N: i32, const NC: i32>(
+        x: &Tensor<bf16, { [-1] }>,
+        cos: &Tensor<f32, { [-1] }>,
+        sin: &Tensor<f32, { [-1] }>,
+        y: &Tensor<bf16, { [-1] }>,
+        tokens: i32,
+        heads: i32,
+        x_t: i32,
+        x_h: i32,
+        y_t: i32,
+        y_h: i32,
+        cs_t: i32,
     ) {
+        // N = BT * BH * HALF and NC = BT * HALF, passed by the host: each gather and scatter is of
+        // a rank-1 tile (cutile
+        // 0.3.1 broadcasts a gather's padding as a rank-1 tile, so a rank-3 gather does not verify)
+        // and a tile's length
+        // must be a constant of its own in Rust (no arithmetic on const generics in types)
         let i: i32 = get_tile_block_id().0;
         let h: i32 = get_tile_block_id().1;
-        let x_view: Partition<bf16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
-        let x1: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x_view.load([i, h, 0]));
-        let x_view: Partition<bf16, { [BT, BH, HALF] }> = x.partition(shape![BT, BH, HALF]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let x_tile: Tile<bf16, { [BT, BH, HALF] }> = load_view_tko(
-            &x_view,
-            [i, h, 1i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
+        let arange_bt: Tile<i32, { [BT] }> = iota(shape![BT]);
+        let tt: Tile<i32, { [BT, 1, 1] }> =
+            ((broadcast_scalar(i * BT, shape![BT])) + arange_bt).reshape(shape![BT, 1, 1]);
+        let arange_bh: Tile<i32, { [BH] }> = iota(shape![BH]);
+        let hh: Tile<i32, { [1, BH, 1] }> =
+            ((broadcast_scalar(h * BH, shape![BH])) + arange_bh).reshape(shape![1, BH, 1]);
+        let arange_half: Tile<i32, { [HALF] }> = iota(shape![HALF]);
+        let d: Tile<i32, { [1, 1, HALF] }> = arange_half.reshape(shape![1, 1, HALF]);
+        let live: Tile<bool, { [BT, 1, HALF] }> =
+            lt_tile(tt, broadcast_scalar(tokens, shape![BT, 1, 1])).broadcast(shape![BT, 1, HALF])
+                & lt_tile(d, broadcast_scalar(HALF, shape![1, 1, HALF]))
+                    .broadcast(shape![BT, 1, HALF]);
+        let ok: Tile<bool, { [N] }> = (live.broadcast(shape![BT, BH, HALF])
+            & lt_tile(hh, broadcast_scalar(heads, shape![1, BH, 1]))
+                .broadcast(shape![BT, BH, HALF]))
+        .reshape(shape![N]);
+        let xo: Tile<i32, { [N] }> = ((((((tt * broadcast_scalar(x_t, shape![BT, 1, 1]))
+            .broadcast(shape![BT, BH, 1]))
+            + ((hh * broadcast_scalar(x_h, shape![1, BH, 1])).broadcast(shape![BT, BH, 1])))
+            * (broadcast_scalar(2i32 * HALF, shape![BT, BH, 1])))
+        .broadcast(shape![BT, BH, HALF]))
+            + d.broadcast(shape![BT, BH, HALF]))
+        .reshape(shape![N]);
+        let yo: Tile<i32, { [N] }> = ((((((tt * broadcast_scalar(y_t, shape![BT, 1, 1]))
+            .broadcast(shape![BT, BH, 1]))
+            + ((hh * broadcast_scalar(y_h, shape![1, BH, 1])).broadcast(shape![BT, BH, 1])))
+            * (broadcast_scalar(2i32 * HALF, shape![BT, BH, 1])))
+        .broadcast(shape![BT, BH, HALF]))
+            + d.broadcast(shape![BT, BH, HALF]))
+        .reshape(shape![N]);
+        let co: Tile<i32, { [NC] }> = (((tt * (broadcast_scalar(cs_t * HALF, shape![BT, 1, 1])))
+            .broadcast(shape![BT, 1, HALF]))
+            + d.broadcast(shape![BT, 1, HALF]))
+        .reshape(shape![NC]);
+        let cmask: Tile<bool, { [NC] }> = live.reshape(shape![NC]);
+        // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
+        // addresses from its base pointer
+        let x_gather_at: Tile<u64, { [N] }> = exti(xo);
+        let x_gather_len: Tile<i32, { [] }> = scalar_to_tile(x.shape()[0]);
+        let x_gather_len: Tile<u64, { [] }> = exti(x_gather_len);
+        let x_gather_inside: Tile<bool, { [N] }> = lt_tile(
+            x_gather_at,
+            x_gather_len.reshape(shape![1]).broadcast(shape![N]),
         );
-        let x2: Tile<f32, { [BT, BH, HALF] }> = convert_tile(x_tile);
-        let cos_view: Partition<f32, { [BT, HALF] }> = cos.partition(shape![BT, HALF]);
-        let c: Tile<f32, { [BT, 1, HALF] }> = cos_view.load([i, 0]).reshape(shape![BT, 1, HALF]);
-        let sin_view: Partition<f32, { [BT, HALF] }> = sin.partition(shape![BT, HALF]);
-        let s: Tile<f32, { [BT, 1, HALF] }> = sin_view.load([i, 0]).reshape(shape![BT, 1, HALF]);
+        let x_gather_base: PointerTile<*mut bf16, { [] }> = get_tensor_base(x);
+        let x_gather_base: PointerTile<*mut bf16, { [1] }> = x_gather_base.reshape(shape![1]);
+        let x_gather_base: PointerTile<*mut bf16, { [N] }> = x_gather_base.broadcast(shape![N]);
+        let x_gather_offsets: Tile<u64, { [N] }> = x_gather_at * constant(1u64, shape![N]);
+        let x_gather_ptrs: PointerTile<*mut bf16, { [N] }> =
+            addptr_tile(x_gather_base, x_gather_offsets);
+        let x_gather_mask: Tile<bool, { [N] }> = x_gather_inside & ok;
+        let x_gather_token: Token = get_tensor_token(x);
+        let x_gather_zero: Tile<bf16, { [] }> = constant(bf16::ZERO, shape![]);
+        // SAFETY: every lane that is read addresses x's memory: its offset is below x's extent
+        // (checked above; masked lanes are not read).
+        let (x_gather, _): (Tile<bf16, { [N] }>, Token) = unsafe {
+            load_ptr_tko(
+                x_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(x_gather_mask),
+                Some(tile_to_scalar::<bf16, bf16>(x_gather_zero)),
+                Some(x_gather_token),
+                Latency::<0>,
+            )
+        };
+        let cast_f32: Tile<f32, { [N] }> = convert_tile(x_gather);
+        let x1: Tile<f32, { [BT, BH, HALF] }> = cast_f32.reshape(shape![BT, BH, HALF]);
+        // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
+        // addresses from its base pointer
+        let x_gather_2_at: Tile<u64, { [N] }> = exti(xo + broadcast_scalar(HALF, shape![N]));
+        let x_gather_2_len: Tile<i32, { [] }> = scalar_to_tile(x.shape()[0]);
+        let x_gather_2_len: Tile<u64, { [] }> = exti(x_gather_2_len);
+        let x_gather_2_inside: Tile<bool, { [N] }> = lt_tile(
+            x_gather_2_at,
+            x_gather_2_len.reshape(shape![1]).broadcast(shape![N]),
+        );
+        let x_gather_2_base: PointerTile<*mut bf16, { [] }> = get_tensor_base(x);
+        let x_gather_2_base: PointerTile<*mut bf16, { [1] }> = x_gather_2_base.reshape(shape![1]);
+        let x_gather_2_base: PointerTile<*mut bf16, { [N] }> = x_gather_2_base.broadcast(shape![N]);
+        let x_gather_2_offsets: Tile<u64, { [N] }> = x_gather_2_at * constant(1u64, shape![N]);
+        let x_gather_2_ptrs: PointerTile<*mut bf16, { [N] }> =
+            addptr_tile(x_gather_2_base, x_gather_2_offsets);
+        let x_gather_2_mask: Tile<bool, { [N] }> = x_gather_2_inside & ok;
+        let x_gather_2_token: Token = get_tensor_token(x);
+        let x_gather_2_zero: Tile<bf16, { [] }> = constant(bf16::ZERO, shape![]);
+        // SAFETY: every lane that is read addresses x's memory: its offset is below x's extent
+        // (checked above; masked lanes are not read).
+        let (x_gather_2, _): (Tile<bf16, { [N] }>, Token) = unsafe {
+            load_ptr_tko(
+                x_gather_2_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(x_gather_2_mask),
+                Some(tile_to_scalar::<bf16, bf16>(x_gather_2_zero)),
+                Some(x_gather_2_token),
+                Latency::<0>,
+            )
+        };
+        let cast_f32_2: Tile<f32, { [N] }> = convert_tile(x_gather_2);
+        let x2: Tile<f32, { [BT, BH, HALF] }> = cast_f32_2.reshape(shape![BT, BH, HALF]);
+        // ct.gather on cos: indices widened to 64 bits and checked against cos's extent (and the
+        // mask), addresses from its base pointer
+        let cos_gather_at: Tile<u64, { [NC] }> = exti(co);
+        let cos_gather_len: Tile<i32, { [] }> = scalar_to_tile(cos.shape()[0]);
+        let cos_gather_len: Tile<u64, { [] }> = exti(cos_gather_len);
+        let cos_gather_inside: Tile<bool, { [NC] }> = lt_tile(
+            cos_gather_at,
+            cos_gather_len.reshape(shape![1]).broadcast(shape![NC]),
+        );
+        let cos_gather_base: PointerTile<*mut f32, { [] }> = get_tensor_base(cos);
+        let cos_gather_base: PointerTile<*mut f32, { [1] }> = cos_gather_base.reshape(shape![1]);
+        let cos_gather_base: PointerTile<*mut f32, { [NC] }> =
+            cos_gather_base.broadcast(shape![NC]);
+        let cos_gather_offsets: Tile<u64, { [NC] }> = cos_gather_at * constant(1u64, shape![NC]);
+        let cos_gather_ptrs: PointerTile<*mut f32, { [NC] }> =
+            addptr_tile(cos_gather_base, cos_gather_offsets);
+        let cos_gather_mask: Tile<bool, { [NC] }> = cos_gather_inside & cmask;
+        let cos_gather_token: Token = get_tensor_token(cos);
+        // SAFETY: every lane that is read addresses cos's memory: its offset is below cos's extent
+        // (checked above; masked lanes are not read).
+        let (cos_gather, _): (Tile<f32, { [NC] }>, Token) = unsafe {
+            load_ptr_tko(
+                cos_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(cos_gather_mask),
+                Some(0.0f32),
+                Some(cos_gather_token),
+                Latency::<0>,
+            )
+        };
+        let c: Tile<f32, { [BT, 1, HALF] }> = cos_gather.reshape(shape![BT, 1, HALF]);
+        // ct.gather on sin: indices widened to 64 bits and checked against sin's extent (and the
+        // mask), addresses from its base pointer
+        let sin_gather_at: Tile<u64, { [NC] }> = exti(co);
+        let sin_gather_len: Tile<i32, { [] }> = scalar_to_tile(sin.shape()[0]);
+        let sin_gather_len: Tile<u64, { [] }> = exti(sin_gather_len);
+        let sin_gather_inside: Tile<bool, { [NC] }> = lt_tile(
+            sin_gather_at,
+            sin_gather_len.reshape(shape![1]).broadcast(shape![NC]),
+        );
+        let sin_gather_base: PointerTile<*mut f32, { [] }> = get_tensor_base(sin);
+        let sin_gather_base: PointerTile<*mut f32, { [1] }> = sin_gather_base.reshape(shape![1]);
+        let sin_gather_base: PointerTile<*mut f32, { [NC] }> =
+            sin_gather_base.broadcast(shape![NC]);
+        let sin_gather_offsets: Tile<u64, { [NC] }> = sin_gather_at * constant(1u64, shape![NC]);
+        let sin_gather_ptrs: PointerTile<*mut f32, { [NC] }> =
+            addptr_tile(sin_gather_base, sin_gather_offsets);
+        let sin_gather_mask: Tile<bool, { [NC] }> = sin_gather_inside & cmask;
+        let sin_gather_token: Token = get_tensor_token(sin);
+        // SAFETY: every lane that is read addresses sin's memory: its offset is below sin's extent
+        // (checked above; masked lanes are not read).
+        let (sin_gather, _): (Tile<f32, { [NC] }>, Token) = unsafe {
+            load_ptr_tko(
+                sin_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(sin_gather_mask),
+                Some(0.0f32),
+                Some(sin_gather_token),
+                Latency::<0>,
+            )
+        };
+        let s: Tile<f32, { [BT, 1, HALF] }> = sin_gather.reshape(shape![BT, 1, HALF]);
+        // ct.scatter on y: indices widened to 64 bits and checked against y's extent (and the
+        // mask), addresses from its base pointer
+        let y_scatter_at: Tile<u64, { [N] }> = exti(yo);
+        let y_scatter_len: Tile<i32, { [] }> = scalar_to_tile(y.shape()[0]);
+        let y_scatter_len: Tile<u64, { [] }> = exti(y_scatter_len);
+        let y_scatter_inside: Tile<bool, { [N] }> = lt_tile(
+            y_scatter_at,
+            y_scatter_len.reshape(shape![1]).broadcast(shape![N]),
+        );
+        let y_scatter_base: PointerTile<*mut bf16, { [] }> = get_tensor_base(y);
+        let y_scatter_base: PointerTile<*mut bf16, { [1] }> = y_scatter_base.reshape(shape![1]);
+        let y_scatter_base: PointerTile<*mut bf16, { [N] }> = y_scatter_base.broadcast(shape![N]);
+        let y_scatter_offsets: Tile<u64, { [N] }> = y_scatter_at * constant(1u64, shape![N]);
+        let y_scatter_ptrs: PointerTile<*mut bf16, { [N] }> =
+            addptr_tile(y_scatter_base, y_scatter_offsets);
+        let y_scatter_mask: Tile<bool, { [N] }> = y_scatter_inside & ok;
+        let y_scatter_token: Token = get_tensor_token(y);
         let cast_bf16: Tile<bf16, { [BT, BH, HALF] }> = convert_tile(fma(
             x1,
             c.broadcast(shape![BT, BH, HALF]),
@@ -101,14 +485,37 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         ));
-        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2
-        // stores of y use this map, each at its own literal tile index elsewhere, so no two blocks
-        // store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and
-        // the grid's extent along axis 1 is cdiv(y.shape[1], BH).
-        let mut y_tiles: PartitionMut<bf16, { [BT, BH, HALF] }> =
-            unsafe { y.partition_full_mut(shape![BT, BH, HALF]) };
-        unsafe { y_tiles.store_unchecked(cast_bf16, [i, h, 0i32]) };
-        let y_token: Token = get_partition_token_mut(&y_tiles);
+        // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
+        let y_scatter_done: Token = unsafe {
+            store_ptr_tko(
+                y_scatter_ptrs,
+                cast_bf16.reshape(shape![N]),
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(y_scatter_mask),
+                Some(y_scatter_token),
+                Latency::<0>,
+            )
+        };
+        // ct.scatter on y: indices widened to 64 bits and checked against y's extent (and the
+        // mask), addresses from its base pointer
+        let y_scatter_2_at: Tile<u64, { [N] }> = exti(yo + broadcast_scalar(HALF, shape![N]));
+        let y_scatter_2_len: Tile<i32, { [] }> = scalar_to_tile(y.shape()[0]);
+        let y_scatter_2_len: Tile<u64, { [] }> = exti(y_scatter_2_len);
+        let y_scatter_2_inside: Tile<bool, { [N] }> = lt_tile(
+            y_scatter_2_at,
+            y_scatter_2_len.reshape(shape![1]).broadcast(shape![N]),
+        );
+        let y_scatter_2_base: PointerTile<*mut bf16, { [] }> = get_tensor_base(y);
+        let y_scatter_2_base: PointerTile<*mut bf16, { [1] }> = y_scatter_2_base.reshape(shape![1]);
+        let y_scatter_2_base: PointerTile<*mut bf16, { [N] }> =
+            y_scatter_2_base.broadcast(shape![N]);
+        let y_scatter_2_offsets: Tile<u64, { [N] }> = y_scatter_2_at * constant(1u64, shape![N]);
+        let y_scatter_2_ptrs: PointerTile<*mut bf16, { [N] }> =
+            addptr_tile(y_scatter_2_base, y_scatter_2_offsets);
+        let y_scatter_2_mask: Tile<bool, { [N] }> = y_scatter_2_inside & ok;
         let cast_bf16_2: Tile<bf16, { [BT, BH, HALF] }> = convert_tile(fma(
             x2,
             c.broadcast(shape![BT, BH, HALF]),
@@ -116,12 +523,19 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         ));
-        // SAFETY: i = bid(0); h = bid(1) maps the blocks one-to-one onto the tile indices; all 2
-        // stores of y use this map, each at its own literal tile index elsewhere, so no two blocks
-        // store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0], BT) and
-        // the grid's extent along axis 1 is cdiv(y.shape[1], BH).
-        let mut y_tiles_2: PartitionMut<bf16, { [BT, BH, HALF] }> =
-            unsafe { make_partition_view_mut(y, shape![BT, BH, HALF], padding::None, y_token) };
-        unsafe { y_tiles_2.store_unchecked(cast_bf16_2, [i, h, 1i32]) };
+        // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
+        let y_scatter_2_done: Token = unsafe {
+            store_ptr_tko(
+                y_scatter_2_ptrs,
+                cast_bf16_2.reshape(shape![N]),
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(y_scatter_2_mask),
+                Some(y_scatter_done),
+                Latency::<0>,
+            )
+        };
     }
 }
