@@ -221,6 +221,11 @@ def render(data: dict) -> str:
     return "\n".join(lines)
 
 
+#: ops whose kernel changed after their size-scaling file was measured: the rows say so (op → what changed)
+SIZES_SUPERSEDED = {"rope": "the tiled kernel before 2026-12-01; the gathering one: 92% at x1 "
+                            "(benchmarks/results/h200/tuning/rope-gather)"}
+
+
 def sizes_table(sizes: dict) -> list[str]:
     """Per op and dtype, at each multiple of its large case's tokens: the cuTile kernel's % of the 1 GiB copy
     bandwidth and of a copy of the same bytes; a first row gives the same-size copies' own % of the 1 GiB one."""
@@ -241,7 +246,8 @@ def sizes_table(sizes: dict) -> list[str]:
         mine = {r["factor"]: r for r in op_rows}
         out.append("| " + " | ".join([op, dtype, *[
             f"{mine[f]['cutile_pct_of_1g_copy']:.0f}% ({mine[f]['cutile_pct_of_same_size_copy']:.0f}%)"
-            if f in mine else "—" for f in factors], name]) + " |")
+            if f in mine else "—" for f in factors],
+            name + (f" ({SIZES_SUPERSEDED[op]})" if op in SIZES_SUPERSEDED else "")]) + " |")
     return out + [""]
 
 
