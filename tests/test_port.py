@@ -282,6 +282,18 @@ def storeopts(x, y, z, B: ct.Constant[int]):
         ct.store(z, index=(ct.bid(0),), tile=t - 1.0, allow_tma=False)
 """, ["x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#1024", "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#128",
       "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16"]),
+    # an array stored in parts: each half of a head at literal tile indices 0 and 1 of one block map, the second
+    # part's view chained on the first's token (rope's form until it gathered its heads, 2026-12-01)
+    "parts": ("""
+@ct.kernel
+def parts(x, y, BT: ct.Constant[int], HALF: ct.Constant[int]):
+    i = ct.bid(0)
+    h = ct.bid(1)
+    x1 = ct.load(x, index=(i, h, 0), shape=(BT, 1, HALF), padding_mode=ct.PaddingMode.ZERO)
+    x2 = ct.load(x, index=(i, h, 1), shape=(BT, 1, HALF), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=(i, h, 0), tile=x1 - x2)
+    ct.store(y, index=(i, h, 1), tile=x2 + x1)
+""", ["x=f32[?,?,?]/?,?,1, y=f32[?,?,?]/?,?,1, BT=#4, HALF=#64"]),
     # integer floor division and remainder of scalars (a block id over / modulo a head count); the worker-warps
     # entry hint
     "floordiv": ("""

@@ -94,7 +94,9 @@ COVERAGE: tuple[Construct, ...] = (
               "a block's region written in parts (e.g. the two halves of a head)",
               "per store `unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(.., [.., c]) }` with a "
               "SAFETY comment (one block map, so the blocks' parts are disjoint), an unsafe-site entry each and a "
-              "launch precondition", S, "rope"),
+              "launch precondition", S, None,
+              "proven on a kernel of its own (tests/test_port.py SMALL_KERNELS `parts`): rope stored its halves "
+              "this way until it gathered its heads"),
     Construct("store-options", "`ct.store(..., allow_tma=False, latency=L)` (literal bool, constant L) at the "
               "block's own index or any index the unchecked paths above take",
               "the store through the full tensor's partition (cutile's block-owned store takes no hints): "
