@@ -12,7 +12,10 @@ itself). grid = min(row blocks, SMs x occupancy). layer_norm_persist (no prefetc
 and layer_norm_prefetch_w_inside (the weights loaded in the loop), layer_norm_prefetch_ldg (x loaded without TMA):
 which part of layer_norm_prefetch goes wrong.
 rope_tiled: rope as it was before 2026-12-01 (padded view loads of x [tokens, heads, 2 * HALF]: the tile_probe rope
-modes' baseline); rope_unchecked: the same with check_bounds=False; rope_flat: the gathers/scatters now committed.
+modes' baseline); rope_unchecked: the same with check_bounds=False (the committed rope gathers its heads instead).
+gelu_erf_nopad, gelu_erf_halves, gelu_erf_view, gelu_erf_unchecked, gelu_erf_gather: gelu_erf's load forms
+(unpadded; two half tiles; 2-d views of W-wide rows; without bounds checks; a masked flat gather), tile_probe.py
+--only flat --loads / --only unchecked.
 gelu_erf_absdiff: gelu_erf as it was before 2026-12-01, ending in max(x, 0) - |x (p t e)| (an FMUL and an FADD per
 element where the committed kernel has one FFMA).
 """
@@ -199,25 +202,7 @@ def gelu_erf_halves(x, y, B: ct.Constant[int]):
     ct.store(y, index=(i + 1,), tile=ct.astype(gelu(b), y.dtype))
 
 
-@ct.kernel(occupancy=8)
-def gelu_erf_2d(x, y, B: ct.Constant[int]):
-    # x, y viewed [n / 8, 8] by the probe (n a multiple of 8): B // 8 rows of 8 per block
-    t = ct.astype(ct.load(x, index=(ct.bid(0), 0), shape=(B // 8, 8), padding_mode=ZERO), ct.float32)
-    ct.store(y, index=(ct.bid(0), 0), tile=ct.astype(gelu(t), y.dtype))
 
-
-@ct.kernel(occupancy=8)
-def gelu_erf_rows(x, y, B: ct.Constant[int]):
-    # x, y viewed [n / 64, 64] by the probe (n a multiple of 64): B // 64 rows of 64 per block
-    t = ct.astype(ct.load(x, index=(ct.bid(0), 0), shape=(B // 64, 64), padding_mode=ZERO), ct.float32)
-    ct.store(y, index=(ct.bid(0), 0), tile=ct.astype(gelu(t), y.dtype))
-
-
-@ct.kernel(occupancy=8)
-def gelu_erf_wide(x, y, B: ct.Constant[int]):
-    # x, y viewed [n / 1024, 1024] by the probe (n a multiple of 1024): B // 1024 rows of 1024 per block
-    t = ct.astype(ct.load(x, index=(ct.bid(0), 0), shape=(B // 1024, 1024), padding_mode=ZERO), ct.float32)
-    ct.store(y, index=(ct.bid(0), 0), tile=ct.astype(gelu(t), y.dtype))
 
 
 @ct.kernel(occupancy=8)
@@ -241,25 +226,6 @@ def rope_unchecked(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], H
     ct.store(y, index=(i, h, 1), tile=ct.astype(x2 * c + x1 * s, y.dtype), check_bounds=False)
 
 
-@ct.kernel(occupancy=6)
-def rope_flat(x, cos, sin, y, tokens: int, heads: int, BT: ct.Constant[int], BH: ct.Constant[int],
-              HALF: ct.Constant[int]):
-    # x, y: a contiguous [tokens, heads, 2 * HALF] flattened; cos, sin: a contiguous [tokens, HALF] flattened. The
-    # (BT, BH, HALF) half tiles as gathers and scatters at computed offsets, masked to the tokens and heads there are
-    i = ct.bid(0)
-    h = ct.bid(1)
-    tt = ct.reshape(i * BT + ct.arange(BT, dtype=ct.int32), (BT, 1, 1))
-    hh = ct.reshape(h * BH + ct.arange(BH, dtype=ct.int32), (1, BH, 1))
-    d = ct.reshape(ct.arange(HALF, dtype=ct.int32), (1, 1, HALF))
-    ok = (tt < tokens) & (hh < heads)
-    first = (tt * heads + hh) * (2 * HALF) + d
-    x1 = ct.astype(ct.gather(x, first, mask=ok), ct.float32)
-    x2 = ct.astype(ct.gather(x, first + HALF, mask=ok), ct.float32)
-    c = ct.gather(cos, tt * HALF + d, mask=tt < tokens)
-    s = ct.gather(sin, tt * HALF + d, mask=tt < tokens)
-    ct.scatter(y, first, ct.astype(x1 * c - x2 * s, y.dtype), mask=ok)
-    ct.scatter(y, first + HALF, ct.astype(x2 * c + x1 * s, y.dtype), mask=ok)
-
 
 @ct.kernel(occupancy=8)
 def gelu_erf_gather(x, y, n: int, B: ct.Constant[int]):
@@ -280,3 +246,10 @@ def rope_tiled(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], HALF:
     s = ct.reshape(ct.load(sin, index=(i, 0), shape=(BT, HALF), padding_mode=ZERO), (BT, 1, HALF))
     ct.store(y, index=(i, h, 0), tile=ct.astype(x1 * c - x2 * s, y.dtype))
     ct.store(y, index=(i, h, 1), tile=ct.astype(x2 * c + x1 * s, y.dtype))
+
+
+@ct.kernel(occupancy=8)
+def gelu_erf_view(x, y, B: ct.Constant[int], W: ct.Constant[int]):
+    # x, y viewed [n / W, W] by the probe (n a multiple of W): B // W rows of W per block
+    t = ct.astype(ct.load(x, index=(ct.bid(0), 0), shape=(B // W, W), padding_mode=ZERO), ct.float32)
+    ct.store(y, index=(ct.bid(0), 0), tile=ct.astype(gelu(t), y.dtype))

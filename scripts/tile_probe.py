@@ -199,8 +199,8 @@ FLAT_MODES = {"blocks": ((1024, 2048, 4096, 8192), [(None, None)], ("float16", "
               "absdiff": ((4096,), [(None, None)], ("float16", "bfloat16"), {"gelu_erf": ["absdiff"]}),
               "loads": ((4096, 8192), [(None, None), (16, None), (8, 8)], ("float16", "bfloat16"),
                         {"gelu_erf": ["nopad", "halves", "wide", "rows"]})}
-#: probe_kernels rewrites that take x and y as 2-d views [n / width, width] (n a multiple of width)
-FLAT_VIEWS = {"wide": 1024, "rows": 64, "2d": 8}
+#: tags timing probe_kernels.gelu_erf_view, x and y as 2-d views [n / width, width] (n a multiple of width)
+FLAT_VIEWS = {"wide": 1024, "rows": 64}
 
 
 def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks") -> None:
@@ -212,7 +212,8 @@ def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks")
     blocks, hints, dtypes, rewrites = FLAT_MODES[mode]
     for name in FLAT_OPS:
         mod = importlib.import_module(f"tileport.ops.{name}")
-        kernels = [("committed", mod.kernel)] + [(tag, getattr(pk, f"{name}_{tag}")) for tag in rewrites.get(name, [])]
+        kernels = [("committed", mod.kernel)] + [(tag, getattr(pk, f"{name}_view" if tag in FLAT_VIEWS else
+                                                               f"{name}_{tag}")) for tag in rewrites.get(name, [])]
         for dtype in dtypes:
             x = mod.sample_inputs("large", dtype, "cuda")[0][0].reshape(-1)
             y = torch.empty_like(x)
@@ -220,7 +221,7 @@ def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks")
             for (tag, base), b, (occ, nww) in itertools.product(kernels, blocks, hints):
                 extra = (50.0, b) if name == "softcap" else (b,)
                 width = FLAT_VIEWS.get(tag, 1)
-                args = (x.view(-1, width), y.view(-1, width), *extra) if width > 1 else (x, y, *extra)
+                args = (x.view(-1, width), y.view(-1, width), *extra, width) if width > 1 else (x, y, *extra)
                 kern = base if occ is None and nww is None else hinted(base, occ, nww)
                 row = {"kernel": f"{name}_{tag}", "dtype": dtype, "n": x.numel(), "B": b, "occupancy": occ,
                        "num_worker_warps": nww}
@@ -380,6 +381,7 @@ def unchecked_probe(reps: int, results: list, copy_gbps: float) -> None:
     portable: cutile 0.3.1 has no unchecked load), both 16-bit dtypes."""
     import probe_kernels as pk
     from tileport.examples.gelu_erf import gelu_erf
+    from tileport.examples.rope import rope as gathering
     from tileport.ops import rope as rope_op
 
     rope = pk.rope_tiled
@@ -403,9 +405,9 @@ def unchecked_probe(reps: int, results: list, copy_gbps: float) -> None:
             yh, ref_h = torch.empty_like(xh), rope_op.torch_eager(xh, cos, sin)
             nb, grid = rope_op.bytes_moved((xh, cos, sin), {}), (-(-16384 // bt), -(-heads // bh), 1)
             cases += [("rope", f"{heads}h-committed", rope, grid, (xh, cos, sin, yh, bt, bh, 64), yh, ref_h, nb),
-                      ("rope", f"{heads}h-flat", pk.rope_flat, grid,
-                       (xh.view(-1), cos.view(-1), sin.view(-1), yh.view(-1), 16384, heads, bt, bh, 64), yh, ref_h,
-                       nb)]
+                      ("rope", f"{heads}h-flat", gathering, grid,   # rope_flat in unchecked2.log: now committed
+                       (xh.view(-1), cos.view(-1), sin.view(-1), yh.view(-1), 16384, heads, heads, 1, heads, 1, 1,
+                        bt, bh, 64, bt * bh * 64, bt * 64), yh, ref_h, nb)]
         for name, tag, kern, grid, args, out, ref_, nbytes in cases:
             out.fill_(float("nan"))
             row = {"kernel": f"{name}_{tag}", "dtype": dtype}
