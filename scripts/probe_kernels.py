@@ -215,7 +215,9 @@ def gelu_erf_unchecked(x, y, B: ct.Constant[int]):
 
 @ct.kernel(occupancy=6)
 def rope_unchecked(x, cos, sin, y, BT: ct.Constant[int], BH: ct.Constant[int], HALF: ct.Constant[int]):
-    # the committed rope with unchecked loads and stores: right only where the tiles divide the shape exactly
+    # rope_tiled with unchecked loads and stores: right only where the tiles divide the shape exactly. Not one
+    # kernel with rope_tiled under a CHECK constant: a padded load with check_bounds=False makes tileiras 13.4 exit
+    # with code 5, so the unchecked loads carry no padding_mode
     i = ct.bid(0)
     h = ct.bid(1)
     x1 = ct.astype(ct.load(x, index=(i, h, 0), shape=(BT, BH, HALF), check_bounds=False), ct.float32)
