@@ -219,7 +219,8 @@ def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks")
             y = torch.empty_like(x)
             ref = torch.nn.functional.gelu(x.float()) if name == "gelu_erf" else None
             for (tag, base), b, (occ, nww) in itertools.product(kernels, blocks, hints):
-                extra = (50.0, b) if name == "softcap" else (b,)
+                extra = (50.0, b) if name == "softcap" else \
+                    (x.numel(), b // 8, 8, b, x.numel() % 8 != 0) if tag == "committed" else (b,)   # gelu_erf's rows
                 width = FLAT_VIEWS.get(tag, 1)
                 args = (x.view(-1, width), y.view(-1, width), *extra, width) if width > 1 else (x, y, *extra)
                 kern = base if occ is None and nww is None else hinted(base, occ, nww)
@@ -394,8 +395,9 @@ def unchecked_probe(reps: int, results: list, copy_gbps: float) -> None:
         ang = torch.rand(16384, 64, device="cuda") * 6.283185307179586
         cos, sin = ang.cos(), ang.sin()
         yr, ref_r = torch.empty_like(xr), rope_op.torch_eager(xr, cos, sin)
-        cases = [("gelu_erf", tag, k, (-(-x.numel() // b), 1, 1), (x, y, b), y, ref, 2 * x.numel() * x.element_size())
-                 for tag, k in (("committed", gelu_erf), ("unchecked", pk.gelu_erf_unchecked))]
+        cases = [("gelu_erf", tag, k, (-(-x.numel() // b), 1, 1), args, y, ref, 2 * x.numel() * x.element_size())
+                 for tag, k, args in (("committed", gelu_erf, (x, y, x.numel(), b // 8, 8, b, False)),
+                                      ("unchecked", pk.gelu_erf_unchecked, (x, y, b)))]
         cases += [("rope", tag, k, (16384, 1, 1), (xr, cos, sin, yr, 1, 32, 64), yr, ref_r,
                    rope_op.bytes_moved((xr, cos, sin), {})) for tag, k in (("committed", rope),
                                                                           ("unchecked", pk.rope_unchecked))]

@@ -1966,8 +1966,10 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
     }
 }
 
-/// `gelu_erf`: launches one of its entries (gelu_erf_f32_b_1024, gelu_erf_f16_b_4096,
-/// gelu_erf_bf16_b_4096) on the caller's stream. `call.entry` is the index in
+/// `gelu_erf`: launches one of its entries (gelu_erf_f32_r_128_b_1024_ragged_false,
+/// gelu_erf_f32_r_128_b_1024_ragged_true, gelu_erf_f16_r_512_b_4096_ragged_false,
+/// gelu_erf_f16_r_512_b_4096_ragged_true, gelu_erf_bf16_r_512_b_4096_ragged_false,
+/// gelu_erf_bf16_r_512_b_4096_ragged_true) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
 /// and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
@@ -1986,16 +1988,17 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                 (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
             match tp_call.entry {
                 0 => {
-                    let op = "gelu_erf::gelu_erf_f32_b_1024";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let op = "gelu_erf::gelu_erf_f32_r_128_b_1024_ragged_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 1])?;
                     let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
-                    let mut arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
                     let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::gelu_erf::port::gelu_erf_f32_b_1024(
+                        let launch = ports::gelu_erf::port::gelu_erf_f32_r_128_b_1024_ragged_false(
                             &arg_x,
-                            (&mut arg_y).partition(rt::tile([g[0]])),
+                            &arg_y,
+                            s[0] as i32,
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2010,30 +2013,17 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                     })
                 }
                 1 => {
-                    let op = "gelu_erf::gelu_erf_f16_b_4096";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
-                    let arg_x = rt::borrow::<cutile::half::f16>(
-                        op,
-                        &t[0],
-                        "x",
-                        (DTYPE_F16, "f16"),
-                        1,
-                        dev,
-                    )?;
-                    let mut arg_y = rt::borrow::<cutile::half::f16>(
-                        op,
-                        &t[1],
-                        "y",
-                        (DTYPE_F16, "f16"),
-                        1,
-                        dev,
-                    )?;
+                    let op = "gelu_erf::gelu_erf_f32_r_128_b_1024_ragged_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 1])?;
+                    let arg_x = rt::borrow::<f32>(op, &t[0], "x", (DTYPE_F32, "f32"), 1, dev)?;
+                    let arg_y = rt::borrow::<f32>(op, &t[1], "y", (DTYPE_F32, "f32"), 1, dev)?;
                     let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::gelu_erf::port::gelu_erf_f16_b_4096(
+                        let launch = ports::gelu_erf::port::gelu_erf_f32_r_128_b_1024_ragged_true(
                             &arg_x,
-                            (&mut arg_y).partition(rt::tile([g[0]])),
+                            &arg_y,
+                            s[0] as i32,
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2048,8 +2038,86 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                     })
                 }
                 2 => {
-                    let op = "gelu_erf::gelu_erf_bf16_b_4096";
-                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [1, 2, 0])?;
+                    let op = "gelu_erf::gelu_erf_f16_r_512_b_4096_ragged_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 1])?;
+                    let arg_x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let arg_y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::gelu_erf::port::gelu_erf_f16_r_512_b_4096_ragged_false(
+                            &arg_x,
+                            &arg_y,
+                            s[0] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                3 => {
+                    let op = "gelu_erf::gelu_erf_f16_r_512_b_4096_ragged_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 1])?;
+                    let arg_x = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let arg_y = rt::borrow::<cutile::half::f16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_F16, "f16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::gelu_erf::port::gelu_erf_f16_r_512_b_4096_ragged_true(
+                            &arg_x,
+                            &arg_y,
+                            s[0] as i32,
+                        )
+                        .generics(rt::generic_strings(g))
+                        .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                4 => {
+                    let op = "gelu_erf::gelu_erf_bf16_r_512_b_4096_ragged_false";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 1])?;
                     let arg_x = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[0],
@@ -2058,7 +2126,7 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         1,
                         dev,
                     )?;
-                    let mut arg_y = rt::borrow::<cutile::half::bf16>(
+                    let arg_y = rt::borrow::<cutile::half::bf16>(
                         op,
                         &t[1],
                         "y",
@@ -2069,9 +2137,50 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                     let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
                     let stream = rt::stream(device, tp_call.stream)?;
                     rt::launch(op, key, &stream, |stream| {
-                        let launch = ports::gelu_erf::port::gelu_erf_bf16_b_4096(
+                        let launch =
+                            ports::gelu_erf::port::gelu_erf_bf16_r_512_b_4096_ragged_false(
+                                &arg_x,
+                                &arg_y,
+                                s[0] as i32,
+                            )
+                            .generics(rt::generic_strings(g))
+                            .grid(grid);
+                        // SAFETY: async on the caller's stream; the caller keeps the memory alive
+                        // and unshared until
+                        // the stream reaches this launch (the Python side checks descriptors never
+                        // overlap outputs).
+                        launch
+                            .async_on(stream)
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:?}"))
+                    })
+                }
+                5 => {
+                    let op = "gelu_erf::gelu_erf_bf16_r_512_b_4096_ragged_true";
+                    rt::expect_counts(op, [g.len(), t.len(), s.len()], [3, 2, 1])?;
+                    let arg_x = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[0],
+                        "x",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let arg_y = rt::borrow::<cutile::half::bf16>(
+                        op,
+                        &t[1],
+                        "y",
+                        (DTYPE_BF16, "bf16"),
+                        1,
+                        dev,
+                    )?;
+                    let key = rt::spec_key(op, g, &[arg_x.spec(), arg_y.spec()]);
+                    let stream = rt::stream(device, tp_call.stream)?;
+                    rt::launch(op, key, &stream, |stream| {
+                        let launch = ports::gelu_erf::port::gelu_erf_bf16_r_512_b_4096_ragged_true(
                             &arg_x,
-                            (&mut arg_y).partition(rt::tile([g[0]])),
+                            &arg_y,
+                            s[0] as i32,
                         )
                         .generics(rt::generic_strings(g))
                         .grid(grid);
@@ -2087,7 +2196,7 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                 }
                 _ => rt::fail(
                     Status::BadEntry,
-                    format!("gelu_erf: no entry {} (it has 3)", tp_call.entry),
+                    format!("gelu_erf: no entry {} (it has 6)", tp_call.entry),
                 ),
             }
         })

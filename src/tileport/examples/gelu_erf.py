@@ -15,10 +15,16 @@ Against the textbook form: 16% fewer sm_90 instructions, bf16 large 74% -> 79% o
 (benchmarks/results/h200/tuning/flat-lean); the FMA ending: one instruction fewer per element again (the bf16
 4096-element cubin 232 -> 224 instructions, its loop 8 elements per pass; scripts/spill_check.py counts them).
 Math in f32, any input dtype.
+
+The block's B elements are rows of W gathered and scattered at computed offsets, not one padded tile load: tileiras
+13.4 compiles a padded 16-bit tile load to a loop of one 16-byte load per thread in flight (77-79% of copy bandwidth
+at 8192 x 4096), while the gather, masked per row of W = 8 elements, is 16-byte vector loads all issued up front
+(the sm_90 cubin at 4096 per block: 4 `LDG.E.128` per thread, no branch; docs/toolchain.md). A length that is not a
+multiple of W takes the RAGGED entry, masked per element (scalar loads: slower, right).
 """
 import cuda.tile as ct
 
-DEMO_SIGNATURE = "x=f16[?]/1, y=f16[?]/1, B=#1024"
+DEMO_SIGNATURE = "x=f16[?]/1, y=f16[?]/1, n=i32, R=#128, W=#8, B=#1024, RAGGED=#false"
 
 
 @ct.function
@@ -40,8 +46,17 @@ def gelu(x):
     return ct.maximum(x, 0.0, propagate_nan=True) - m * e   # NaN in, NaN out (min/max drop NaN by default)
 
 
-@ct.kernel(occupancy=8)  # with 4096-element 16-bit tiles: 79% of copy bandwidth, 69-72% at 1024 (tuning/flat-lean)
-def gelu_erf(x, y, B: ct.Constant[int]):
-    i = ct.bid(0)
-    t = ct.astype(ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO), ct.float32)
-    ct.store(y, index=(i,), tile=ct.astype(gelu(t), y.dtype))
+@ct.kernel(occupancy=8)  # with 4096-element 16-bit blocks: 79% of copy bandwidth, 69-72% at 1024 (tuning/flat-lean)
+def gelu_erf(x, y, n: int, R: ct.Constant[int], W: ct.Constant[int], B: ct.Constant[int], RAGGED: ct.Constant[bool]):
+    # x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a tile's length is a
+    # constant of its own in Rust)
+    rows = ct.reshape(ct.bid(0) * R + ct.arange(R, dtype=ct.int32), (R, 1))
+    cols = ct.reshape(ct.arange(W, dtype=ct.int32), (1, W))
+    at = rows * W + cols
+    inside = (rows < n // W) & (cols < W)   # whole rows (n a multiple of W): one mask per row of 16 bytes
+    if RAGGED:
+        inside = at < n   # per element
+    offs = ct.reshape(at, (B,))
+    ok = ct.reshape(inside, (B,))
+    t = ct.astype(ct.gather(x, offs, mask=ok), ct.float32)
+    ct.scatter(y, offs, ct.astype(gelu(t), y.dtype), mask=ok)

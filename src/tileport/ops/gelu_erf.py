@@ -14,12 +14,18 @@ DTYPES = C.FLOATS
 #: elements per block, per dtype, under the kernel's occupancy 8: 16-bit 4096 (79% of copy bandwidth, against 69-72%
 #: at 1024), f32 1024 (94%; 4096: 91%) — benchmarks/results/h200/tuning/flat-lean (earlier math: flat-occ)
 B = {"float32": 1024, "float16": 4096, "bfloat16": 4096}
-PORT_SIGNATURES = [f"x={C.SHORT[d]}[?]/1, y={C.SHORT[d]}[?]/1, B=#{B[d]}" for d in DTYPES]
+#: elements per row of the kernel's gathers: 16 bytes of a 16-bit array (a length not a multiple of it: RAGGED)
+W = 8
+PORT_SIGNATURES = [f"x={C.SHORT[d]}[?]/1, y={C.SHORT[d]}[?]/1, n=i32, R=#{B[d] // W}, W=#{W}, B=#{B[d]}, "
+                   f"RAGGED=#{str(ragged).lower()}" for d in DTYPES for ragged in (False, True)]
 
 
 def gelu_erf(x, *, backend=None, out=None):
     b = B.get(str(getattr(x, "dtype", "")).removeprefix("torch."), B["float32"])   # (elementwise checks x)
-    return C.elementwise(kernel, {"x": x}, (b,), DTYPES, tile=b, backend=backend, out=out)
+    n = int(getattr(x, "numel", lambda: 0)())
+    if n >= 2 ** 31:
+        raise ValueError(f"x has {n} elements: the kernel's offsets are 32-bit (at most 2^31 - 1)")
+    return C.elementwise(kernel, {"x": x}, (n, b // W, W, b, n % W != 0), DTYPES, tile=b, backend=backend, out=out)
 
 
 def reference(x):

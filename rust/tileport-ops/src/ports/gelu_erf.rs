@@ -5,15 +5,95 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f32[?]/1, y=f32[?]/1, B=#1024 (B=1024).
+    /// Specialization for x=f32[?]/1, y=f32[?]/1, n=i32, R=#128, W=#8, B=#1024, RAGGED=#false
+    /// (R=128, W=8, B=1024, RAGGED=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
-    pub fn gelu_erf_f32_b_1024<const B: i32>(
+    pub fn gelu_erf_f32_r_128_b_1024_ragged_false<const R: i32, const W: i32, const B: i32>(
         x: &Tensor<f32, { [-1] }>,
-        y: &mut Tensor<f32, { [B] }>,
+        y: &Tensor<f32, { [-1] }>,
+        n: i32,
     ) {
-        let i: i32 = get_tile_block_id().0;
-        let x_view: Partition<f32, { [B] }> = x.partition(shape![B]);
-        let t: Tile<f32, { [B] }> = x_view.load([i]);
+        // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
+        // tile's length is a
+        // constant of its own in Rust)
+        let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
+        let rows: Tile<i32, { [R, 1] }> =
+            ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
+                .reshape(shape![R, 1]);
+        let arange_w: Tile<i32, { [W] }> = iota(shape![W]);
+        let cols: Tile<i32, { [1, W] }> = arange_w.reshape(shape![1, W]);
+        let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
+            .broadcast(shape![R, W]))
+            + cols.broadcast(shape![R, W]);
+        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+            rows,
+            broadcast_scalar(
+                {
+                    let quotient_2: Tile<i32, { [] }> = divi(
+                        scalar_to_tile::<i32>(n),
+                        scalar_to_tile::<i32>(W),
+                        rounding::NegativeInf,
+                    );
+                    tile_to_scalar::<i32, i32>(quotient_2)
+                },
+                shape![R, 1],
+            ),
+        ))
+        .broadcast(shape![R, W]))
+            & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
+        if false {
+            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
+        }
+        let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
+        let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
+        // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
+        // addresses from its base pointer
+        let x_gather_at: Tile<u64, { [B] }> = exti(offs);
+        let x_gather_len: Tile<i32, { [] }> = scalar_to_tile(x.shape()[0]);
+        let x_gather_len: Tile<u64, { [] }> = exti(x_gather_len);
+        let x_gather_inside: Tile<bool, { [B] }> = lt_tile(
+            x_gather_at,
+            x_gather_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let x_gather_base: PointerTile<*mut f32, { [] }> = get_tensor_base(x);
+        let x_gather_base: PointerTile<*mut f32, { [1] }> = x_gather_base.reshape(shape![1]);
+        let x_gather_base: PointerTile<*mut f32, { [B] }> = x_gather_base.broadcast(shape![B]);
+        let x_gather_offsets: Tile<u64, { [B] }> = x_gather_at * constant(1u64, shape![B]);
+        let x_gather_ptrs: PointerTile<*mut f32, { [B] }> =
+            addptr_tile(x_gather_base, x_gather_offsets);
+        let x_gather_mask: Tile<bool, { [B] }> = x_gather_inside & ok;
+        let x_gather_token: Token = get_tensor_token(x);
+        // SAFETY: every lane that is read addresses x's memory: its offset is below x's extent
+        // (checked above; masked lanes are not read).
+        let (x_gather, _): (Tile<f32, { [B] }>, Token) = unsafe {
+            load_ptr_tko(
+                x_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(x_gather_mask),
+                Some(0.0f32),
+                Some(x_gather_token),
+                Latency::<0>,
+            )
+        };
+        let t: Tile<f32, { [B] }> = x_gather;
+        // ct.scatter on y: indices widened to 64 bits and checked against y's extent (and the
+        // mask), addresses from its base pointer
+        let y_scatter_at: Tile<u64, { [B] }> = exti(offs);
+        let y_scatter_len: Tile<i32, { [] }> = scalar_to_tile(y.shape()[0]);
+        let y_scatter_len: Tile<u64, { [] }> = exti(y_scatter_len);
+        let y_scatter_inside: Tile<bool, { [B] }> = lt_tile(
+            y_scatter_at,
+            y_scatter_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let y_scatter_base: PointerTile<*mut f32, { [] }> = get_tensor_base(y);
+        let y_scatter_base: PointerTile<*mut f32, { [1] }> = y_scatter_base.reshape(shape![1]);
+        let y_scatter_base: PointerTile<*mut f32, { [B] }> = y_scatter_base.broadcast(shape![B]);
+        let y_scatter_offsets: Tile<u64, { [B] }> = y_scatter_at * constant(1u64, shape![B]);
+        let y_scatter_ptrs: PointerTile<*mut f32, { [B] }> =
+            addptr_tile(y_scatter_base, y_scatter_offsets);
+        let y_scatter_mask: Tile<bool, { [B] }> = y_scatter_inside & ok;
+        let y_scatter_token: Token = get_tensor_token(y);
         let gelu_out: Tile<f32, { [B] }> = {
             // gelu(..), a @ct.function inlined as cuTile Python inlines it
             let x: Tile<f32, { [B] }> = t;
@@ -81,18 +161,284 @@ pub mod port {
                 ftz::Disabled,
             )
         };
-        y.store(gelu_out);
+        // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
+        unsafe {
+            store_ptr_tko(
+                y_scatter_ptrs,
+                gelu_out,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(y_scatter_mask),
+                Some(y_scatter_token),
+                Latency::<0>,
+            )
+        };
     }
 
-    /// Specialization for x=f16[?]/1, y=f16[?]/1, B=#4096 (B=4096).
+    /// Specialization for x=f32[?]/1, y=f32[?]/1, n=i32, R=#128, W=#8, B=#1024, RAGGED=#true
+    /// (R=128, W=8, B=1024, RAGGED=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
-    pub fn gelu_erf_f16_b_4096<const B: i32>(
-        x: &Tensor<f16, { [-1] }>,
-        y: &mut Tensor<f16, { [B] }>,
+    pub fn gelu_erf_f32_r_128_b_1024_ragged_true<const R: i32, const W: i32, const B: i32>(
+        x: &Tensor<f32, { [-1] }>,
+        y: &Tensor<f32, { [-1] }>,
+        n: i32,
     ) {
-        let i: i32 = get_tile_block_id().0;
-        let x_view: Partition<f16, { [B] }> = x.partition(shape![B]);
-        let t: Tile<f32, { [B] }> = convert_tile(x_view.load([i]));
+        // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
+        // tile's length is a
+        // constant of its own in Rust)
+        let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
+        let rows: Tile<i32, { [R, 1] }> =
+            ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
+                .reshape(shape![R, 1]);
+        let arange_w: Tile<i32, { [W] }> = iota(shape![W]);
+        let cols: Tile<i32, { [1, W] }> = arange_w.reshape(shape![1, W]);
+        let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
+            .broadcast(shape![R, W]))
+            + cols.broadcast(shape![R, W]);
+        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+            rows,
+            broadcast_scalar(
+                {
+                    let quotient_2: Tile<i32, { [] }> = divi(
+                        scalar_to_tile::<i32>(n),
+                        scalar_to_tile::<i32>(W),
+                        rounding::NegativeInf,
+                    );
+                    tile_to_scalar::<i32, i32>(quotient_2)
+                },
+                shape![R, 1],
+            ),
+        ))
+        .broadcast(shape![R, W]))
+            & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
+        if true {
+            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
+        }
+        let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
+        let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
+        // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
+        // addresses from its base pointer
+        let x_gather_at: Tile<u64, { [B] }> = exti(offs);
+        let x_gather_len: Tile<i32, { [] }> = scalar_to_tile(x.shape()[0]);
+        let x_gather_len: Tile<u64, { [] }> = exti(x_gather_len);
+        let x_gather_inside: Tile<bool, { [B] }> = lt_tile(
+            x_gather_at,
+            x_gather_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let x_gather_base: PointerTile<*mut f32, { [] }> = get_tensor_base(x);
+        let x_gather_base: PointerTile<*mut f32, { [1] }> = x_gather_base.reshape(shape![1]);
+        let x_gather_base: PointerTile<*mut f32, { [B] }> = x_gather_base.broadcast(shape![B]);
+        let x_gather_offsets: Tile<u64, { [B] }> = x_gather_at * constant(1u64, shape![B]);
+        let x_gather_ptrs: PointerTile<*mut f32, { [B] }> =
+            addptr_tile(x_gather_base, x_gather_offsets);
+        let x_gather_mask: Tile<bool, { [B] }> = x_gather_inside & ok;
+        let x_gather_token: Token = get_tensor_token(x);
+        // SAFETY: every lane that is read addresses x's memory: its offset is below x's extent
+        // (checked above; masked lanes are not read).
+        let (x_gather, _): (Tile<f32, { [B] }>, Token) = unsafe {
+            load_ptr_tko(
+                x_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(x_gather_mask),
+                Some(0.0f32),
+                Some(x_gather_token),
+                Latency::<0>,
+            )
+        };
+        let t: Tile<f32, { [B] }> = x_gather;
+        // ct.scatter on y: indices widened to 64 bits and checked against y's extent (and the
+        // mask), addresses from its base pointer
+        let y_scatter_at: Tile<u64, { [B] }> = exti(offs);
+        let y_scatter_len: Tile<i32, { [] }> = scalar_to_tile(y.shape()[0]);
+        let y_scatter_len: Tile<u64, { [] }> = exti(y_scatter_len);
+        let y_scatter_inside: Tile<bool, { [B] }> = lt_tile(
+            y_scatter_at,
+            y_scatter_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let y_scatter_base: PointerTile<*mut f32, { [] }> = get_tensor_base(y);
+        let y_scatter_base: PointerTile<*mut f32, { [1] }> = y_scatter_base.reshape(shape![1]);
+        let y_scatter_base: PointerTile<*mut f32, { [B] }> = y_scatter_base.broadcast(shape![B]);
+        let y_scatter_offsets: Tile<u64, { [B] }> = y_scatter_at * constant(1u64, shape![B]);
+        let y_scatter_ptrs: PointerTile<*mut f32, { [B] }> =
+            addptr_tile(y_scatter_base, y_scatter_offsets);
+        let y_scatter_mask: Tile<bool, { [B] }> = y_scatter_inside & ok;
+        let y_scatter_token: Token = get_tensor_token(y);
+        let gelu_out: Tile<f32, { [B] }> = {
+            // gelu(..), a @ct.function inlined as cuTile Python inlines it
+            let x: Tile<f32, { [B] }> = t;
+            let xc: Tile<f32, { [B] }> = minf(
+                x,
+                broadcast_scalar(1e+01f32, shape![B]),
+                nan::Disabled,
+                ftz::Disabled,
+            );
+            let t: Tile<f32, { [B] }> = divf(
+                broadcast_scalar(1.0f32, shape![B]),
+                fma(
+                    broadcast_scalar(0.23164189f32, shape![B]),
+                    absf(xc),
+                    broadcast_scalar(1.0f32, shape![B]),
+                    rounding::NearestEven,
+                    ftz::Disabled,
+                ),
+                rounding::Approx,
+                ftz::Enabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                broadcast_scalar(0.5307027f32, shape![B]),
+                t,
+                negf(broadcast_scalar(0.72657603f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.7107069f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                negf(broadcast_scalar(0.14224836f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.1274148f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let m: Tile<f32, { [B] }> = absf(xc) * (p * t);
+            let e: Tile<f32, { [B] }> = exp2(
+                (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
+                ftz::Enabled,
+            );
+            fma(
+                negf(m),
+                e,
+                maxf(
+                    x,
+                    broadcast_scalar(0.0f32, shape![B]),
+                    nan::Enabled,
+                    ftz::Disabled,
+                ),
+                rounding::NearestEven,
+                ftz::Disabled,
+            )
+        };
+        // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
+        unsafe {
+            store_ptr_tko(
+                y_scatter_ptrs,
+                gelu_out,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(y_scatter_mask),
+                Some(y_scatter_token),
+                Latency::<0>,
+            )
+        };
+    }
+
+    /// Specialization for x=f16[?]/1, y=f16[?]/1, n=i32, R=#512, W=#8, B=#4096, RAGGED=#false
+    /// (R=512, W=8, B=4096, RAGGED=False).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
+    pub fn gelu_erf_f16_r_512_b_4096_ragged_false<const R: i32, const W: i32, const B: i32>(
+        x: &Tensor<f16, { [-1] }>,
+        y: &Tensor<f16, { [-1] }>,
+        n: i32,
+    ) {
+        // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
+        // tile's length is a
+        // constant of its own in Rust)
+        let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
+        let rows: Tile<i32, { [R, 1] }> =
+            ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
+                .reshape(shape![R, 1]);
+        let arange_w: Tile<i32, { [W] }> = iota(shape![W]);
+        let cols: Tile<i32, { [1, W] }> = arange_w.reshape(shape![1, W]);
+        let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
+            .broadcast(shape![R, W]))
+            + cols.broadcast(shape![R, W]);
+        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+            rows,
+            broadcast_scalar(
+                {
+                    let quotient_2: Tile<i32, { [] }> = divi(
+                        scalar_to_tile::<i32>(n),
+                        scalar_to_tile::<i32>(W),
+                        rounding::NegativeInf,
+                    );
+                    tile_to_scalar::<i32, i32>(quotient_2)
+                },
+                shape![R, 1],
+            ),
+        ))
+        .broadcast(shape![R, W]))
+            & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
+        if false {
+            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
+        }
+        let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
+        let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
+        // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
+        // addresses from its base pointer
+        let x_gather_at: Tile<u64, { [B] }> = exti(offs);
+        let x_gather_len: Tile<i32, { [] }> = scalar_to_tile(x.shape()[0]);
+        let x_gather_len: Tile<u64, { [] }> = exti(x_gather_len);
+        let x_gather_inside: Tile<bool, { [B] }> = lt_tile(
+            x_gather_at,
+            x_gather_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let x_gather_base: PointerTile<*mut f16, { [] }> = get_tensor_base(x);
+        let x_gather_base: PointerTile<*mut f16, { [1] }> = x_gather_base.reshape(shape![1]);
+        let x_gather_base: PointerTile<*mut f16, { [B] }> = x_gather_base.broadcast(shape![B]);
+        let x_gather_offsets: Tile<u64, { [B] }> = x_gather_at * constant(1u64, shape![B]);
+        let x_gather_ptrs: PointerTile<*mut f16, { [B] }> =
+            addptr_tile(x_gather_base, x_gather_offsets);
+        let x_gather_mask: Tile<bool, { [B] }> = x_gather_inside & ok;
+        let x_gather_token: Token = get_tensor_token(x);
+        let x_gather_zero: Tile<f16, { [] }> = constant(f16::ZERO, shape![]);
+        // SAFETY: every lane that is read addresses x's memory: its offset is below x's extent
+        // (checked above; masked lanes are not read).
+        let (x_gather, _): (Tile<f16, { [B] }>, Token) = unsafe {
+            load_ptr_tko(
+                x_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(x_gather_mask),
+                Some(tile_to_scalar::<f16, f16>(x_gather_zero)),
+                Some(x_gather_token),
+                Latency::<0>,
+            )
+        };
+        let t: Tile<f32, { [B] }> = convert_tile(x_gather);
+        // ct.scatter on y: indices widened to 64 bits and checked against y's extent (and the
+        // mask), addresses from its base pointer
+        let y_scatter_at: Tile<u64, { [B] }> = exti(offs);
+        let y_scatter_len: Tile<i32, { [] }> = scalar_to_tile(y.shape()[0]);
+        let y_scatter_len: Tile<u64, { [] }> = exti(y_scatter_len);
+        let y_scatter_inside: Tile<bool, { [B] }> = lt_tile(
+            y_scatter_at,
+            y_scatter_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let y_scatter_base: PointerTile<*mut f16, { [] }> = get_tensor_base(y);
+        let y_scatter_base: PointerTile<*mut f16, { [1] }> = y_scatter_base.reshape(shape![1]);
+        let y_scatter_base: PointerTile<*mut f16, { [B] }> = y_scatter_base.broadcast(shape![B]);
+        let y_scatter_offsets: Tile<u64, { [B] }> = y_scatter_at * constant(1u64, shape![B]);
+        let y_scatter_ptrs: PointerTile<*mut f16, { [B] }> =
+            addptr_tile(y_scatter_base, y_scatter_offsets);
+        let y_scatter_mask: Tile<bool, { [B] }> = y_scatter_inside & ok;
+        let y_scatter_token: Token = get_tensor_token(y);
         let gelu_out: Tile<f32, { [B] }> = {
             // gelu(..), a @ct.function inlined as cuTile Python inlines it
             let x: Tile<f32, { [B] }> = t;
@@ -161,18 +507,286 @@ pub mod port {
             )
         };
         let cast_f16: Tile<f16, { [B] }> = convert_tile(gelu_out);
-        y.store(cast_f16);
+        // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
+        unsafe {
+            store_ptr_tko(
+                y_scatter_ptrs,
+                cast_f16,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(y_scatter_mask),
+                Some(y_scatter_token),
+                Latency::<0>,
+            )
+        };
     }
 
-    /// Specialization for x=bf16[?]/1, y=bf16[?]/1, B=#4096 (B=4096).
+    /// Specialization for x=f16[?]/1, y=f16[?]/1, n=i32, R=#512, W=#8, B=#4096, RAGGED=#true
+    /// (R=512, W=8, B=4096, RAGGED=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
-    pub fn gelu_erf_bf16_b_4096<const B: i32>(
-        x: &Tensor<bf16, { [-1] }>,
-        y: &mut Tensor<bf16, { [B] }>,
+    pub fn gelu_erf_f16_r_512_b_4096_ragged_true<const R: i32, const W: i32, const B: i32>(
+        x: &Tensor<f16, { [-1] }>,
+        y: &Tensor<f16, { [-1] }>,
+        n: i32,
     ) {
-        let i: i32 = get_tile_block_id().0;
-        let x_view: Partition<bf16, { [B] }> = x.partition(shape![B]);
-        let t: Tile<f32, { [B] }> = convert_tile(x_view.load([i]));
+        // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
+        // tile's length is a
+        // constant of its own in Rust)
+        let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
+        let rows: Tile<i32, { [R, 1] }> =
+            ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
+                .reshape(shape![R, 1]);
+        let arange_w: Tile<i32, { [W] }> = iota(shape![W]);
+        let cols: Tile<i32, { [1, W] }> = arange_w.reshape(shape![1, W]);
+        let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
+            .broadcast(shape![R, W]))
+            + cols.broadcast(shape![R, W]);
+        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+            rows,
+            broadcast_scalar(
+                {
+                    let quotient_2: Tile<i32, { [] }> = divi(
+                        scalar_to_tile::<i32>(n),
+                        scalar_to_tile::<i32>(W),
+                        rounding::NegativeInf,
+                    );
+                    tile_to_scalar::<i32, i32>(quotient_2)
+                },
+                shape![R, 1],
+            ),
+        ))
+        .broadcast(shape![R, W]))
+            & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
+        if true {
+            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
+        }
+        let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
+        let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
+        // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
+        // addresses from its base pointer
+        let x_gather_at: Tile<u64, { [B] }> = exti(offs);
+        let x_gather_len: Tile<i32, { [] }> = scalar_to_tile(x.shape()[0]);
+        let x_gather_len: Tile<u64, { [] }> = exti(x_gather_len);
+        let x_gather_inside: Tile<bool, { [B] }> = lt_tile(
+            x_gather_at,
+            x_gather_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let x_gather_base: PointerTile<*mut f16, { [] }> = get_tensor_base(x);
+        let x_gather_base: PointerTile<*mut f16, { [1] }> = x_gather_base.reshape(shape![1]);
+        let x_gather_base: PointerTile<*mut f16, { [B] }> = x_gather_base.broadcast(shape![B]);
+        let x_gather_offsets: Tile<u64, { [B] }> = x_gather_at * constant(1u64, shape![B]);
+        let x_gather_ptrs: PointerTile<*mut f16, { [B] }> =
+            addptr_tile(x_gather_base, x_gather_offsets);
+        let x_gather_mask: Tile<bool, { [B] }> = x_gather_inside & ok;
+        let x_gather_token: Token = get_tensor_token(x);
+        let x_gather_zero: Tile<f16, { [] }> = constant(f16::ZERO, shape![]);
+        // SAFETY: every lane that is read addresses x's memory: its offset is below x's extent
+        // (checked above; masked lanes are not read).
+        let (x_gather, _): (Tile<f16, { [B] }>, Token) = unsafe {
+            load_ptr_tko(
+                x_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(x_gather_mask),
+                Some(tile_to_scalar::<f16, f16>(x_gather_zero)),
+                Some(x_gather_token),
+                Latency::<0>,
+            )
+        };
+        let t: Tile<f32, { [B] }> = convert_tile(x_gather);
+        // ct.scatter on y: indices widened to 64 bits and checked against y's extent (and the
+        // mask), addresses from its base pointer
+        let y_scatter_at: Tile<u64, { [B] }> = exti(offs);
+        let y_scatter_len: Tile<i32, { [] }> = scalar_to_tile(y.shape()[0]);
+        let y_scatter_len: Tile<u64, { [] }> = exti(y_scatter_len);
+        let y_scatter_inside: Tile<bool, { [B] }> = lt_tile(
+            y_scatter_at,
+            y_scatter_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let y_scatter_base: PointerTile<*mut f16, { [] }> = get_tensor_base(y);
+        let y_scatter_base: PointerTile<*mut f16, { [1] }> = y_scatter_base.reshape(shape![1]);
+        let y_scatter_base: PointerTile<*mut f16, { [B] }> = y_scatter_base.broadcast(shape![B]);
+        let y_scatter_offsets: Tile<u64, { [B] }> = y_scatter_at * constant(1u64, shape![B]);
+        let y_scatter_ptrs: PointerTile<*mut f16, { [B] }> =
+            addptr_tile(y_scatter_base, y_scatter_offsets);
+        let y_scatter_mask: Tile<bool, { [B] }> = y_scatter_inside & ok;
+        let y_scatter_token: Token = get_tensor_token(y);
+        let gelu_out: Tile<f32, { [B] }> = {
+            // gelu(..), a @ct.function inlined as cuTile Python inlines it
+            let x: Tile<f32, { [B] }> = t;
+            let xc: Tile<f32, { [B] }> = minf(
+                x,
+                broadcast_scalar(1e+01f32, shape![B]),
+                nan::Disabled,
+                ftz::Disabled,
+            );
+            let t: Tile<f32, { [B] }> = divf(
+                broadcast_scalar(1.0f32, shape![B]),
+                fma(
+                    broadcast_scalar(0.23164189f32, shape![B]),
+                    absf(xc),
+                    broadcast_scalar(1.0f32, shape![B]),
+                    rounding::NearestEven,
+                    ftz::Disabled,
+                ),
+                rounding::Approx,
+                ftz::Enabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                broadcast_scalar(0.5307027f32, shape![B]),
+                t,
+                negf(broadcast_scalar(0.72657603f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.7107069f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                negf(broadcast_scalar(0.14224836f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.1274148f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let m: Tile<f32, { [B] }> = absf(xc) * (p * t);
+            let e: Tile<f32, { [B] }> = exp2(
+                (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
+                ftz::Enabled,
+            );
+            fma(
+                negf(m),
+                e,
+                maxf(
+                    x,
+                    broadcast_scalar(0.0f32, shape![B]),
+                    nan::Enabled,
+                    ftz::Disabled,
+                ),
+                rounding::NearestEven,
+                ftz::Disabled,
+            )
+        };
+        let cast_f16: Tile<f16, { [B] }> = convert_tile(gelu_out);
+        // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
+        unsafe {
+            store_ptr_tko(
+                y_scatter_ptrs,
+                cast_f16,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(y_scatter_mask),
+                Some(y_scatter_token),
+                Latency::<0>,
+            )
+        };
+    }
+
+    /// Specialization for x=bf16[?]/1, y=bf16[?]/1, n=i32, R=#512, W=#8, B=#4096, RAGGED=#false
+    /// (R=512, W=8, B=4096, RAGGED=False).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
+    pub fn gelu_erf_bf16_r_512_b_4096_ragged_false<const R: i32, const W: i32, const B: i32>(
+        x: &Tensor<bf16, { [-1] }>,
+        y: &Tensor<bf16, { [-1] }>,
+        n: i32,
+    ) {
+        // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
+        // tile's length is a
+        // constant of its own in Rust)
+        let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
+        let rows: Tile<i32, { [R, 1] }> =
+            ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
+                .reshape(shape![R, 1]);
+        let arange_w: Tile<i32, { [W] }> = iota(shape![W]);
+        let cols: Tile<i32, { [1, W] }> = arange_w.reshape(shape![1, W]);
+        let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
+            .broadcast(shape![R, W]))
+            + cols.broadcast(shape![R, W]);
+        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+            rows,
+            broadcast_scalar(
+                {
+                    let quotient_2: Tile<i32, { [] }> = divi(
+                        scalar_to_tile::<i32>(n),
+                        scalar_to_tile::<i32>(W),
+                        rounding::NegativeInf,
+                    );
+                    tile_to_scalar::<i32, i32>(quotient_2)
+                },
+                shape![R, 1],
+            ),
+        ))
+        .broadcast(shape![R, W]))
+            & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
+        if false {
+            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
+        }
+        let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
+        let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
+        // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
+        // addresses from its base pointer
+        let x_gather_at: Tile<u64, { [B] }> = exti(offs);
+        let x_gather_len: Tile<i32, { [] }> = scalar_to_tile(x.shape()[0]);
+        let x_gather_len: Tile<u64, { [] }> = exti(x_gather_len);
+        let x_gather_inside: Tile<bool, { [B] }> = lt_tile(
+            x_gather_at,
+            x_gather_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let x_gather_base: PointerTile<*mut bf16, { [] }> = get_tensor_base(x);
+        let x_gather_base: PointerTile<*mut bf16, { [1] }> = x_gather_base.reshape(shape![1]);
+        let x_gather_base: PointerTile<*mut bf16, { [B] }> = x_gather_base.broadcast(shape![B]);
+        let x_gather_offsets: Tile<u64, { [B] }> = x_gather_at * constant(1u64, shape![B]);
+        let x_gather_ptrs: PointerTile<*mut bf16, { [B] }> =
+            addptr_tile(x_gather_base, x_gather_offsets);
+        let x_gather_mask: Tile<bool, { [B] }> = x_gather_inside & ok;
+        let x_gather_token: Token = get_tensor_token(x);
+        let x_gather_zero: Tile<bf16, { [] }> = constant(bf16::ZERO, shape![]);
+        // SAFETY: every lane that is read addresses x's memory: its offset is below x's extent
+        // (checked above; masked lanes are not read).
+        let (x_gather, _): (Tile<bf16, { [B] }>, Token) = unsafe {
+            load_ptr_tko(
+                x_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(x_gather_mask),
+                Some(tile_to_scalar::<bf16, bf16>(x_gather_zero)),
+                Some(x_gather_token),
+                Latency::<0>,
+            )
+        };
+        let t: Tile<f32, { [B] }> = convert_tile(x_gather);
+        // ct.scatter on y: indices widened to 64 bits and checked against y's extent (and the
+        // mask), addresses from its base pointer
+        let y_scatter_at: Tile<u64, { [B] }> = exti(offs);
+        let y_scatter_len: Tile<i32, { [] }> = scalar_to_tile(y.shape()[0]);
+        let y_scatter_len: Tile<u64, { [] }> = exti(y_scatter_len);
+        let y_scatter_inside: Tile<bool, { [B] }> = lt_tile(
+            y_scatter_at,
+            y_scatter_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let y_scatter_base: PointerTile<*mut bf16, { [] }> = get_tensor_base(y);
+        let y_scatter_base: PointerTile<*mut bf16, { [1] }> = y_scatter_base.reshape(shape![1]);
+        let y_scatter_base: PointerTile<*mut bf16, { [B] }> = y_scatter_base.broadcast(shape![B]);
+        let y_scatter_offsets: Tile<u64, { [B] }> = y_scatter_at * constant(1u64, shape![B]);
+        let y_scatter_ptrs: PointerTile<*mut bf16, { [B] }> =
+            addptr_tile(y_scatter_base, y_scatter_offsets);
+        let y_scatter_mask: Tile<bool, { [B] }> = y_scatter_inside & ok;
+        let y_scatter_token: Token = get_tensor_token(y);
         let gelu_out: Tile<f32, { [B] }> = {
             // gelu(..), a @ct.function inlined as cuTile Python inlines it
             let x: Tile<f32, { [B] }> = t;
@@ -241,6 +855,193 @@ pub mod port {
             )
         };
         let cast_bf16: Tile<bf16, { [B] }> = convert_tile(gelu_out);
-        y.store(cast_bf16);
+        // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
+        unsafe {
+            store_ptr_tko(
+                y_scatter_ptrs,
+                cast_bf16,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(y_scatter_mask),
+                Some(y_scatter_token),
+                Latency::<0>,
+            )
+        };
+    }
+
+    /// Specialization for x=bf16[?]/1, y=bf16[?]/1, n=i32, R=#512, W=#8, B=#4096, RAGGED=#true
+    /// (R=512, W=8, B=4096, RAGGED=True).
+    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
+    pub fn gelu_erf_bf16_r_512_b_4096_ragged_true<const R: i32, const W: i32, const B: i32>(
+        x: &Tensor<bf16, { [-1] }>,
+        y: &Tensor<bf16, { [-1] }>,
+        n: i32,
+    ) {
+        // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
+        // tile's length is a
+        // constant of its own in Rust)
+        let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
+        let rows: Tile<i32, { [R, 1] }> =
+            ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
+                .reshape(shape![R, 1]);
+        let arange_w: Tile<i32, { [W] }> = iota(shape![W]);
+        let cols: Tile<i32, { [1, W] }> = arange_w.reshape(shape![1, W]);
+        let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
+            .broadcast(shape![R, W]))
+            + cols.broadcast(shape![R, W]);
+        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+            rows,
+            broadcast_scalar(
+                {
+                    let quotient_2: Tile<i32, { [] }> = divi(
+                        scalar_to_tile::<i32>(n),
+                        scalar_to_tile::<i32>(W),
+                        rounding::NegativeInf,
+                    );
+                    tile_to_scalar::<i32, i32>(quotient_2)
+                },
+                shape![R, 1],
+            ),
+        ))
+        .broadcast(shape![R, W]))
+            & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
+        if true {
+            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
+        }
+        let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
+        let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
+        // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
+        // addresses from its base pointer
+        let x_gather_at: Tile<u64, { [B] }> = exti(offs);
+        let x_gather_len: Tile<i32, { [] }> = scalar_to_tile(x.shape()[0]);
+        let x_gather_len: Tile<u64, { [] }> = exti(x_gather_len);
+        let x_gather_inside: Tile<bool, { [B] }> = lt_tile(
+            x_gather_at,
+            x_gather_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let x_gather_base: PointerTile<*mut bf16, { [] }> = get_tensor_base(x);
+        let x_gather_base: PointerTile<*mut bf16, { [1] }> = x_gather_base.reshape(shape![1]);
+        let x_gather_base: PointerTile<*mut bf16, { [B] }> = x_gather_base.broadcast(shape![B]);
+        let x_gather_offsets: Tile<u64, { [B] }> = x_gather_at * constant(1u64, shape![B]);
+        let x_gather_ptrs: PointerTile<*mut bf16, { [B] }> =
+            addptr_tile(x_gather_base, x_gather_offsets);
+        let x_gather_mask: Tile<bool, { [B] }> = x_gather_inside & ok;
+        let x_gather_token: Token = get_tensor_token(x);
+        let x_gather_zero: Tile<bf16, { [] }> = constant(bf16::ZERO, shape![]);
+        // SAFETY: every lane that is read addresses x's memory: its offset is below x's extent
+        // (checked above; masked lanes are not read).
+        let (x_gather, _): (Tile<bf16, { [B] }>, Token) = unsafe {
+            load_ptr_tko(
+                x_gather_ptrs,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(x_gather_mask),
+                Some(tile_to_scalar::<bf16, bf16>(x_gather_zero)),
+                Some(x_gather_token),
+                Latency::<0>,
+            )
+        };
+        let t: Tile<f32, { [B] }> = convert_tile(x_gather);
+        // ct.scatter on y: indices widened to 64 bits and checked against y's extent (and the
+        // mask), addresses from its base pointer
+        let y_scatter_at: Tile<u64, { [B] }> = exti(offs);
+        let y_scatter_len: Tile<i32, { [] }> = scalar_to_tile(y.shape()[0]);
+        let y_scatter_len: Tile<u64, { [] }> = exti(y_scatter_len);
+        let y_scatter_inside: Tile<bool, { [B] }> = lt_tile(
+            y_scatter_at,
+            y_scatter_len.reshape(shape![1]).broadcast(shape![B]),
+        );
+        let y_scatter_base: PointerTile<*mut bf16, { [] }> = get_tensor_base(y);
+        let y_scatter_base: PointerTile<*mut bf16, { [1] }> = y_scatter_base.reshape(shape![1]);
+        let y_scatter_base: PointerTile<*mut bf16, { [B] }> = y_scatter_base.broadcast(shape![B]);
+        let y_scatter_offsets: Tile<u64, { [B] }> = y_scatter_at * constant(1u64, shape![B]);
+        let y_scatter_ptrs: PointerTile<*mut bf16, { [B] }> =
+            addptr_tile(y_scatter_base, y_scatter_offsets);
+        let y_scatter_mask: Tile<bool, { [B] }> = y_scatter_inside & ok;
+        let y_scatter_token: Token = get_tensor_token(y);
+        let gelu_out: Tile<f32, { [B] }> = {
+            // gelu(..), a @ct.function inlined as cuTile Python inlines it
+            let x: Tile<f32, { [B] }> = t;
+            let xc: Tile<f32, { [B] }> = minf(
+                x,
+                broadcast_scalar(1e+01f32, shape![B]),
+                nan::Disabled,
+                ftz::Disabled,
+            );
+            let t: Tile<f32, { [B] }> = divf(
+                broadcast_scalar(1.0f32, shape![B]),
+                fma(
+                    broadcast_scalar(0.23164189f32, shape![B]),
+                    absf(xc),
+                    broadcast_scalar(1.0f32, shape![B]),
+                    rounding::NearestEven,
+                    ftz::Disabled,
+                ),
+                rounding::Approx,
+                ftz::Enabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                broadcast_scalar(0.5307027f32, shape![B]),
+                t,
+                negf(broadcast_scalar(0.72657603f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.7107069f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                negf(broadcast_scalar(0.14224836f32, shape![B])),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let p: Tile<f32, { [B] }> = fma(
+                p,
+                t,
+                broadcast_scalar(0.1274148f32, shape![B]),
+                rounding::NearestEven,
+                ftz::Disabled,
+            );
+            let m: Tile<f32, { [B] }> = absf(xc) * (p * t);
+            let e: Tile<f32, { [B] }> = exp2(
+                (xc * xc) * (broadcast_scalar(-0.7213475f32, shape![B])),
+                ftz::Enabled,
+            );
+            fma(
+                negf(m),
+                e,
+                maxf(
+                    x,
+                    broadcast_scalar(0.0f32, shape![B]),
+                    nan::Enabled,
+                    ftz::Disabled,
+                ),
+                rounding::NearestEven,
+                ftz::Disabled,
+            )
+        };
+        let cast_bf16: Tile<bf16, { [B] }> = convert_tile(gelu_out);
+        // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
+        // lanes are not written); lanes of the launch that share a destination race, as in cuTile
+        // Python — the caller passes distinct destinations.
+        unsafe {
+            store_ptr_tko(
+                y_scatter_ptrs,
+                cast_bf16,
+                ordering::Weak,
+                None::<scope::TileBlock>,
+                Some(y_scatter_mask),
+                Some(y_scatter_token),
+                Latency::<0>,
+            )
+        };
     }
 }
