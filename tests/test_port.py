@@ -51,7 +51,7 @@ def proven_batch(tmp_path_factory):
 UNSAFE_EXAMPLES = ("persistent_scale", "attention", "mla_prefill", "gemma_attention", "attention_sinks", "bmm", "rope",
                    "token_gather", "token_scatter", "histogram", "flash_decode", "gemma_decode",
                    "gated_delta_recurrent", "gated_delta_chunked", "moe_align_block", "fused_moe", "row_softmax",
-                   "layer_norm", "rms_norm")
+                   "layer_norm", "rms_norm", "gelu_erf")
 
 
 @pytest.mark.parametrize("name", PROVEN)
