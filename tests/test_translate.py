@@ -452,6 +452,7 @@ def test_scatters_into_one_array_are_chained_by_their_tokens(tmp_path):
     first = next(line for line in rs.splitlines() if "Token = unsafe { store_ptr_tko(" in line)
     done = first.split("let ")[1].split(":")[0]
     assert done.startswith("y_") and f"Some({done}), Latency::<0>) }};" in rs, rs
+    assert rs.count("Token = unsafe { store_ptr_tko(") == 1, rs   # the last scatter's token is not bound
     assert "let z_scatter_done" not in rs and "let z_" in rs
     nested = body.replace("    ct.scatter(y, offs + n, t * 2.0, mask=offs < n)",
                           "    for j in range(2):\n            ct.scatter(y, offs + n, t * 2.0, mask=offs < n)")

@@ -207,8 +207,9 @@ class Emitter:
         self.scattered: set[str] = set()  # arrays written by ct.scatter (declared &Tensor, written via pointers)
         #: array → the token its last top-level ct.scatter returned (None: it was scattered inside a loop/branch)
         self.scatter_tokens: dict[str, str | None] = {}
-        #: arrays the kernel's own body scatters into more than once (only those scatters' tokens are bound)
-        self.rescattered = _rescattered(fn)
+        #: array → the ct.scatter calls into it still to come in the kernel's own body (a scatter binds its token
+        #: only when another follows)
+        self.scatters_left = _scatter_counts(fn)
 
     # ------------------------------------------------------------------ helpers
 
@@ -1264,10 +1265,11 @@ class Emitter:
                          "Python — the caller passes distinct destinations.")
         store = (f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
                  f"Some({g}_mask), Some({prev or g + '_token'}), Latency::<0>) }}")
-        if nested or arr not in self.rescattered:
+        self.scatters_left[arr] = self.scatters_left.get(arr, 1) - 1
+        if nested or not self.scatters_left[arr]:
             self.body.append(f"{store};")
             self.scatter_tokens[arr] = None if nested else ""
-        else:   # its token orders a later scatter into arr after it
+        else:   # its token orders the next scatter into arr after it
             self.body.append(f"let {g}_done: Token = {store};")
             self.scatter_tokens[arr] = f"{g}_done"
         self.scattered.add(arr)
@@ -1875,14 +1877,14 @@ def _paren(code: str) -> str:
         else f"({code})"
 
 
-def _rescattered(fn: ast.FunctionDef) -> set[str]:
-    """Names of the arrays ``fn``'s body passes to more than one ``ct.scatter`` call."""
+def _scatter_counts(fn: ast.FunctionDef) -> dict[str, int]:
+    """Array name → how many ``ct.scatter`` calls ``fn``'s body makes into it."""
     counts: dict[str, int] = {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "scatter" \
                 and node.args and isinstance(node.args[0], ast.Name):
             counts[node.args[0].id] = counts.get(node.args[0].id, 0) + 1
-    return {name for name, n in counts.items() if n > 1}
+    return counts
 
 
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],

@@ -259,7 +259,7 @@ pub mod port {
         // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
         // lanes are not written); lanes of the launch that share a destination race, as in cuTile
         // Python — the caller passes distinct destinations.
-        let y_scatter_2_done: Token = unsafe {
+        unsafe {
             store_ptr_tko(
                 y_scatter_2_ptrs,
                 cast_f16_2.reshape(shape![N]),
@@ -526,7 +526,7 @@ pub mod port {
         // SAFETY: every lane that is written addresses y's memory (offset checked above; masked
         // lanes are not written); lanes of the launch that share a destination race, as in cuTile
         // Python — the caller passes distinct destinations.
-        let y_scatter_2_done: Token = unsafe {
+        unsafe {
             store_ptr_tko(
                 y_scatter_2_ptrs,
                 cast_bf16_2.reshape(shape![N]),
