@@ -220,7 +220,7 @@ def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks")
             ref = torch.nn.functional.gelu(x.float()) if name == "gelu_erf" else None
             for (tag, base), b, (occ, nww) in itertools.product(kernels, blocks, hints):
                 extra = (50.0, b) if name == "softcap" else \
-                    (x.numel(), b // 8, 8, b, x.numel() % 8 != 0) if tag == "committed" else (b,)   # gelu_erf's rows
+                    mod.kernel_extra(x.numel(), b) if tag == "committed" else (b,)
                 width = FLAT_VIEWS.get(tag, 1)
                 args = (x.view(-1, width), y.view(-1, width), *extra, width) if width > 1 else (x, y, *extra)
                 kern = base if occ is None and nww is None else hinted(base, occ, nww)
@@ -229,7 +229,7 @@ def flat_probe(reps: int, results: list, copy_gbps: float, mode: str = "blocks")
                 nbytes = 2 * x.numel() * x.element_size()
                 y.fill_(float("nan"))   # poisoned: an element a candidate leaves unwritten shows in its error
                 measure(row, f"{name:9} {tag:9} {dtype:9} B={b:5} occ={occ} nww={nww}",
-                        lambda: ct.launch(stream, (-(-x.numel() // b), 1, 1), kern, args), reps,   # b // width rows
+                        lambda: ct.launch(stream, (-(-x.numel() // b), 1, 1), kern, args), reps,
                         lambda us: {"GBps": nbytes / us / 1e3, "pct_of_copy": 100 * nbytes / us / 1e3 / copy_gbps,
                                     **({"max_abs_err": max_err(y, ref)} if ref is not None else {})})
                 results.append(row)
@@ -381,8 +381,7 @@ def unchecked_probe(reps: int, results: list, copy_gbps: float) -> None:
     against probe_kernels' check_bounds=False forms (right here: the large cases' tiles divide their shapes; not
     portable: cutile 0.3.1 has no unchecked load), both 16-bit dtypes."""
     import probe_kernels as pk
-    from tileport.examples.gelu_erf import gelu_erf
-    from tileport.examples.rope import rope as gathering
+    from tileport.ops import gelu_erf as gelu_op
     from tileport.ops import rope as rope_op
 
     rope = pk.rope_tiled
@@ -396,20 +395,19 @@ def unchecked_probe(reps: int, results: list, copy_gbps: float) -> None:
         cos, sin = ang.cos(), ang.sin()
         yr, ref_r = torch.empty_like(xr), rope_op.torch_eager(xr, cos, sin)
         cases = [("gelu_erf", tag, k, (-(-x.numel() // b), 1, 1), args, y, ref, 2 * x.numel() * x.element_size())
-                 for tag, k, args in (("committed", gelu_erf, (x, y, x.numel(), b // 8, 8, b, False)),
+                 for tag, k, args in (("committed", gelu_op.kernel, (x, y, *gelu_op.kernel_extra(x.numel(), b))),
                                       ("unchecked", pk.gelu_erf_unchecked, (x, y, b)))]
         cases += [("rope", tag, k, (16384, 1, 1), (xr, cos, sin, yr, 1, 32, 64), yr, ref_r,
                    rope_op.bytes_moved((xr, cos, sin), {})) for tag, k in (("committed", rope),
                                                                           ("unchecked", pk.rope_unchecked))]
-        # rope_flat: the half tiles as gathers/scatters of the flattened (contiguous) arrays, at 32 and 8 heads
+        # the committed kernel (gathers; "rope_flat" in unchecked2.log) against the tiled form, at 32 and 8 heads
         for heads, bt, bh in ((32, 1, 32), (8, 4, 8)):
             xh = xr[:, :heads].contiguous()
             yh, ref_h = torch.empty_like(xh), rope_op.torch_eager(xh, cos, sin)
             nb, grid = rope_op.bytes_moved((xh, cos, sin), {}), (-(-16384 // bt), -(-heads // bh), 1)
+            _, gathering, gather_args = rope_op.kernel_launch(xh, cos, sin, yh)
             cases += [("rope", f"{heads}h-committed", rope, grid, (xh, cos, sin, yh, bt, bh, 64), yh, ref_h, nb),
-                      ("rope", f"{heads}h-flat", gathering, grid,   # rope_flat in unchecked2.log: now committed
-                       (xh.view(-1), cos.view(-1), sin.view(-1), yh.view(-1), 16384, heads, heads, 1, heads, 1, 1,
-                        bt, bh, 64, bt * bh * 64, bt * 64), yh, ref_h, nb)]
+                      ("rope", f"{heads}h-flat", gathering, grid, gather_args, yh, ref_h, nb)]
         for name, tag, kern, grid, args, out, ref_, nbytes in cases:
             out.fill_(float("nan"))
             row = {"kernel": f"{name}_{tag}", "dtype": dtype}

@@ -20,12 +20,17 @@ PORT_SIGNATURES = [f"x={C.SHORT[d]}[?]/1, y={C.SHORT[d]}[?]/1, n=i32, R=#{B[d] /
                    f"RAGGED=#{str(ragged).lower()}" for d in DTYPES for ragged in (False, True)]
 
 
+def kernel_extra(n: int, b: int) -> tuple:
+    """The kernel's arguments after x and y for n elements, b per block: (n, R, W, B, RAGGED)."""
+    if n >= 2 ** 31:
+        raise ValueError(f"x has {n} elements: the kernel's offsets are 32-bit (at most 2^31 - 1)")
+    return n, b // W, W, b, n % W != 0
+
+
 def gelu_erf(x, *, backend=None, out=None):
     b = B.get(str(getattr(x, "dtype", "")).removeprefix("torch."), B["float32"])   # (elementwise checks x)
     n = int(getattr(x, "numel", lambda: 0)())
-    if n >= 2 ** 31:
-        raise ValueError(f"x has {n} elements: the kernel's offsets are 32-bit (at most 2^31 - 1)")
-    return C.elementwise(kernel, {"x": x}, (n, b // W, W, b, n % W != 0), DTYPES, tile=b, backend=backend, out=out)
+    return C.elementwise(kernel, {"x": x}, kernel_extra(n, b), DTYPES, tile=b, backend=backend, out=out)
 
 
 def reference(x):

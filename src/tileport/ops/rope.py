@@ -52,6 +52,14 @@ def rope(x, cos, sin, *, backend=None, out=None):
         if table.get_device() != x.get_device():
             raise ValueError(f"{name} is on {table.device}, x on {x.device}")
     y = C.output(out, (t, h, d), x)
+    C.launch(*kernel_launch(x, cos, sin, y), backend)
+    return y
+
+
+def kernel_launch(x, cos, sin, y) -> tuple:
+    """(grid, kernel, arguments) of the kernel for x, cos, sin and y of checked shapes: the flat views and their
+    strides in rows (C.strided_rows), the tile for the head count."""
+    t, h, d = x.shape
     xs, x_t, x_h = C.strided_rows("x", x, d)
     ys, y_t, y_h = C.strided_rows("out", y, d)
     cs, cs_t, _ = C.strided_rows("cos", cos.unsqueeze(1), d // 2)
@@ -60,9 +68,8 @@ def rope(x, cos, sin, *, backend=None, out=None):
         raise ValueError(f"cos and sin have row strides {cos.stride(0)} and {sin.stride(0)}: the kernel takes one")
     bh = heads_per_block(h)
     bt = tokens_per_block(bh, d // 2)
-    C.launch((C.cdiv(t, bt), C.cdiv(h, bh), 1), kernel, (xs, cs, sn, ys, t, h, x_t, x_h, y_t, y_h, cs_t, bt, bh,
-                                                          d // 2, HALF_TILE, bt * d // 2), backend)
-    return y
+    return ((C.cdiv(t, bt), C.cdiv(h, bh), 1), kernel,
+            (xs, cs, sn, ys, t, h, x_t, x_h, y_t, y_h, cs_t, bt, bh, d // 2, HALF_TILE, bt * d // 2))
 
 
 def reference(x, cos, sin):
