@@ -1,9 +1,9 @@
 """gelu_erf: y = x * Phi(x) = 0.5 * x * (1 + erf(x / sqrt(2))), the exact (erf) form of GELU.
 
 cuTile Python has no erf; the kernel uses Abramowitz & Stegun 7.1.26 for erfc(|z|) = (a1 t + ... + a5 t^5) e^(-z^2),
-t = 1 / (1 + p |z|), |error| < 1.5e-7, written for as few instructions per element as it takes, since at 16 bits
-the kernel is bound by instruction issue as much as by memory (the f32 form of the same math reaches 90% of copy
-bandwidth; 16-bit inputs ask twice the elements per second):
+t = 1 / (1 + p |z|), |error| < 1.5e-7, written for few instructions per element (at 16 bits the kernel asks twice
+the elements per second of the f32 form; the last instruction saved gained nothing measurable: what bounds the
+16-bit form is how many loads are in flight, below):
 - with h = 0.5 x erfc(|x| / sqrt(2)), gelu(x) = x - h for x >= 0 and h for x < 0, i.e. max(x, 0) - |h| (no select,
   and no cancellation in 1 + erf(z) for negative x: more accurate than the textbook form); |h| is the product
   |x| (q t) e^(-x^2 / 2) of non-negative factors, so the last multiply and the subtraction are one FMA;
@@ -46,7 +46,9 @@ def gelu(x):
     return ct.maximum(x, 0.0, propagate_nan=True) - m * e   # NaN in, NaN out (min/max drop NaN by default)
 
 
-@ct.kernel(occupancy=8)  # with 4096-element 16-bit blocks: 79% of copy bandwidth, 69-72% at 1024 (tuning/flat-lean)
+# 8 CTAs per SM, 4096-element 16-bit blocks: 80-81% of copy bandwidth (tuning/gelu-erf-gather; the tiled form
+# under the same hint: 77-78%, and 69-72% at 1024 per block: tuning/flat-lean)
+@ct.kernel(occupancy=8)
 def gelu_erf(x, y, n: int, R: ct.Constant[int], W: ct.Constant[int], B: ct.Constant[int], RAGGED: ct.Constant[bool]):
     # x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a tile's length is a
     # constant of its own in Rust)
