@@ -3,9 +3,14 @@ from __future__ import annotations
 
 
 class TileportError(Exception):
-    """Base class: the CLI prints the message (no traceback) and exits non-zero."""
+    """Base class: the CLI prints the message (no traceback) and exits with ``exit_code`` (2: bad input)."""
 
     exit_code = 2
+
+
+class InputError(TileportError):
+    """What the user handed the command line is unusable (a missing or malformed file, an --out that cannot be
+    written, a malformed option): exit code 2, as for any bad input; a stage that ran and failed exits 1."""
 
 
 class ToolchainError(TileportError):
