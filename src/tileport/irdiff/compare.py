@@ -99,19 +99,43 @@ class Diff:
         self.add("operand", f"operand {k} of {oa.name} differs (block argument or computed value)", oa, ob)
 
 
-def _load(path_or_text: str | Path) -> tuple[Program, str]:
+TILEIR_MAGIC = b"\x7fTileIR\x00"
+
+
+def load(path_or_text: str | Path) -> tuple[Program, str]:
+    """(program, its source name) of a bytecode file, a disassembly file or disassembly text. Anything else (a
+    directory, an empty file, a binary that is not Tile IR bytecode, text without an entry) is an IRParseError
+    that says what was found."""
+    if isinstance(path_or_text, str) and "\n" in path_or_text:
+        return parse(path_or_text, "<text>"), "<text>"
     p = Path(path_or_text)
+    if p.is_dir():
+        raise IRParseError(f"{p}: is a directory, expected a Tile IR file (.tileirbc or tileirdisasm text)")
     if p.exists():
-        data = p.read_bytes()
-        if data[:8] == b"\x7fTileIR\x00":
+        try:
+            data = p.read_bytes()
+        except OSError as exc:
+            raise IRParseError(f"{p}: cannot read it ({exc.strerror or exc})") from None
+        if not data.strip():
+            raise IRParseError(f"{p}: empty file, expected Tile IR (.tileirbc or tileirdisasm text)")
+        if data[:8] == TILEIR_MAGIC:
+            from ..errors import ToolFailed
             from ..toolchain.locate import find_cuda_tree, run_tool
-            text = run_tool(find_cuda_tree(), "tileirdisasm", [str(p)]).stdout
+            try:
+                text = run_tool(find_cuda_tree(), "tileirdisasm", [str(p)]).stdout
+            except ToolFailed as exc:
+                why = next((line.strip() for line in exc.stderr.splitlines() if line.strip()), "no message")
+                raise IRParseError(f"{p}: starts like Tile IR bytecode but tileirdisasm cannot read it "
+                                   f"(exit {exc.returncode}: {why[:200]})") from None
         else:
-            text = data.decode()
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                kind = "an ELF binary" if data[:4] == b"\x7fELF" else "binary data"
+                raise IRParseError(f"{p}: {kind}, not Tile IR (bytecode starts with {TILEIR_MAGIC!r}; "
+                                   "text is tileirdisasm output)") from None
         return parse(text, str(p)), str(p)
-    if "\n" not in str(path_or_text):
-        raise IRParseError(f"{path_or_text}: no such file")
-    return parse(str(path_or_text), "<text>"), "<text>"
+    raise IRParseError(f"{path_or_text}: no such file")
 
 
 def compare_programs(pa: Program, pb: Program, *, source_a: str = "A", source_b: str = "B",
@@ -151,7 +175,7 @@ def compare_programs(pa: Program, pb: Program, *, source_a: str = "A", source_b:
 
 def compare(a: str | Path, b: str | Path, *, layout_a: Layout | None = None,
             layout_b: Layout | None = None, unit_grid_b: frozenset = frozenset()) -> dict:
-    pa, sa = _load(a)
-    pb, sb = _load(b)
+    pa, sa = load(a)
+    pb, sb = load(b)
     return compare_programs(pa, pb, source_a=sa, source_b=sb, layout_a=layout_a, layout_b=layout_b,
                             unit_grid_b=unit_grid_b)
