@@ -43,7 +43,7 @@ def test_bind_checks_names_and_arity():
     assert [n for n, _ in bind(parse("f32[?], f32[?]"), ["a", "b"], "k").params] == ["a", "b"]
 
 
-dims = st.lists(st.one_of(st.none(), st.integers(1, 4096)), min_size=1, max_size=4)
+dims = st.lists(st.one_of(st.none(), st.integers(1, 4096)), min_size=0, max_size=4)  # rank 0 too
 
 
 def _array(d):
@@ -70,6 +70,19 @@ names = st.one_of(st.none(), st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=Tru
 def test_text_round_trips(items):
     sig = Signature(tuple(items))
     assert parse(sig.text()) == sig
+
+
+def test_rank_0_arrays_read_back_what_capture_prints():
+    """A 0-d array: `f32[]` (no extents, no strides); capture's text of one parses back to the same signature."""
+    from tileport.frontends.cutile_py.capture import ArrayFacts, array_sig
+
+    printed = array_sig(ArrayFacts("f32", (), (), 16))
+    assert printed.text() == "f32[]&16" and parse(printed.text()).params[0][1] == printed
+    assert parse("f32[]").params[0][1] == ArraySig("f32", ()) == parse("f32[]/").params[0][1]
+    with pytest.raises(SignatureError, match="0 strides for a rank-1 array"):
+        parse("f32[?]/")
+    ks = to_cutile(bind(parse("x=f32[]&16, n=i32"), ["x", "n"], "k"))
+    assert ks.parameters[0].ndim == 0 and ks.parameters[0].base_addr_divisible_by == 16
 
 
 def test_to_cutile_builds_a_kernel_signature():

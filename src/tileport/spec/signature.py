@@ -5,7 +5,7 @@ must match the kernel's parameter name)::
 
     SIG      := PARAM ("," PARAM)*
     PARAM    := [NAME "="] (ARRAY | SCALAR | CONST)
-    ARRAY    := DTYPE "[" DIMS "]" ["/" STRIDES] ["&" ALIGN] ["!alias"] ["@i64"]
+    ARRAY    := DTYPE "[" [DIMS] "]" ["/" STRIDES] ["&" ALIGN] ["!alias"] ["@i64"]      ("f32[]": rank 0)
     DIMS     := DIM ("," DIM)*        DIM := "?" | "?%" DIV | INT        (dynamic | dynamic, divisible by DIV | static)
     STRIDES  := DIM ("," DIM)*        the same, for strides in elements
     SCALAR   := DTYPE                 e.g.  i32   f32
@@ -63,6 +63,8 @@ class ArraySig:
             object.__setattr__(self, "shape_div", ones)
         if self.stride_div is None:
             object.__setattr__(self, "stride_div", ones)
+        if not self.shape and self.strides == ():  # rank 0: no strides to know (the parsed form of `f32[]`)
+            object.__setattr__(self, "strides", None)
 
     @property
     def rank(self) -> int:
@@ -70,7 +72,7 @@ class ArraySig:
 
     def text(self) -> str:
         out = f"{self.dtype}[{_fmt_dims(self.shape, self.shape_div)}]"
-        if self.strides is not None or any(d != 1 for d in self.stride_div):
+        if self.rank and (self.strides is not None or any(d != 1 for d in self.stride_div)):  # rank 0: no strides
             strides = self.strides if self.strides is not None else (None,) * self.rank
             out += "/" + _fmt_dims(strides, self.stride_div)
         if self.base_align != 1:
@@ -107,7 +109,7 @@ class Signature:
         return ", ".join((f"{n}=" if n else "") + p.text() for n, p in self.params)
 
 
-_ARRAY_RE = re.compile(r"(?P<dt>[a-z0-9_]+)\[(?P<dims>[^\]]*)\](?:/(?P<strides>[0-9?%,\s-]+?))?"
+_ARRAY_RE = re.compile(r"(?P<dt>[a-z0-9_]+)\[(?P<dims>[^\]]*)\](?:/(?P<strides>[0-9?%,\s-]*?))?"
                        r"(?:&(?P<align>\d+))?(?P<alias>!alias)?(?P<i64>@i64)?")
 _STRIDE_ITEM = re.compile(r"(-?\d+|\?(%\d+)?)(&\d+)?(!alias)?(@i64)?")
 
@@ -153,6 +155,11 @@ def _dim(tok: str, what: str, full: str) -> tuple[int | None, int]:
         raise SignatureError(f"in {full!r}: {what} {tok!r} is neither '?', '?%N' nor an integer") from None
 
 
+def _items(text: str) -> list[str]:
+    """The comma-separated items of a dimension or stride list; none for ``[]`` (a rank-0 array)."""
+    return text.split(",") if text.strip() else []
+
+
 def parse_param(text: str) -> tuple[str | None, ParamSig]:
     full = text
     name = None
@@ -175,11 +182,11 @@ def parse_param(text: str) -> tuple[str | None, ParamSig]:
     if am:
         dt = am.group("dt")
         _check_dtype(dt, full)
-        dims = [_dim(t, "dimension", full) for t in am.group("dims").split(",")]
+        dims = [_dim(t, "dimension", full) for t in _items(am.group("dims"))]
         shape = tuple(v for v, _ in dims)
         strides, stride_div = None, None
         if am.group("strides") is not None:
-            items = [_dim(t, "stride", full) for t in am.group("strides").split(",")]
+            items = [_dim(t, "stride", full) for t in _items(am.group("strides"))]
             if len(items) != len(shape):
                 raise SignatureError(f"in {full!r}: {len(items)} strides for a rank-{len(shape)} array")
             strides = tuple(v for v, _ in items)
