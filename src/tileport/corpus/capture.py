@@ -1,0 +1,537 @@
+"""``tileport corpus capture``: run a corpus's own tests on a CPU machine and record its cuTile kernel launches.
+
+The tests are run with pytest in this process, one test file at a time, under
+``cudaemu.emulate`` (torch's CUDA device answered as the target GPU, tensors on the CPU), with ``ct.launch``
+recording instead of launching (``frontends.cutile_py.capture.Recorder``) and autotuners taking their first config
+(``autotune``). No kernel runs, so a test's numeric checks fail; what counts is what was launched before. The
+package layout of the module docstring of ``tileport.corpus`` says what is written.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import signal
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import InputError
+from .autotune import AutotuneLog, first_config_autotune
+from .cudaemu import GiB, Target, emulate
+from .scan import FoundKernel, scan
+
+#: launch-entry keys this module adds to the capture format (readers ignore keys they do not know)
+FORMAT_NOTE = ("launch entries add: 'corpus_file' (relative to the corpus root), 'tests' (up to 3 test ids that "
+               "launched it), 'autotune' (set when the first launch came from an autotuner's search)")
+
+
+class TestTimeout(Exception):  # noqa: N818 — reported by name in the failures
+    """A test ran past the per-test time limit (the launches it made are kept)."""
+
+    __test__ = False  # not a pytest test class
+
+
+@dataclass
+class Options:
+    root: Path
+    tests: list[str]                     # test files or directories, relative to root
+    out: Path
+    target: Target
+    paths: list[str] = field(default_factory=list)   # added to sys.path (relative to root)
+    kernels_in: list[str] = field(default_factory=list)   # where to scan for kernels (default: all of root)
+    only_backend: str = "cutile"         # tests parametrized over a backend run only for this one
+    backend_params: tuple[str, ...] = ("backend", "framework")
+    include_perf: bool = False           # test_perf* (benchmarks) too
+    keyword: str | None = None           # pytest -k
+    timeout_s: float = 120.0             # per test; 0: none
+    max_alloc_bytes: int = 4 * GiB
+    max_signatures: int = 12             # per kernel, in the written captures
+    max_grids: int = 3                   # launches kept per signature (distinct grids, for the grid formula)
+    log_dir: Path | None = None          # pytest's own output per test file
+    say: Callable[[str], None] = print
+
+
+# ---------------------------------------------------------------- recording
+
+@dataclass
+class _Launch:
+    entry: dict           # the Recorder's entry of the first launch with this grid
+    tests: list[str]
+    autotune: str | None
+
+
+@dataclass
+class _KernelLaunches:
+    source: str
+    name: str
+    qualname: str
+    line: int
+    #: signature text → grid tuple → launch; insertion order is first-seen order
+    sigs: dict[str, dict[tuple, _Launch]] = field(default_factory=dict)
+    count: int = 0
+
+
+@dataclass
+class _FileResult:
+    file: str
+    collected: int = 0
+    deselected: Counter = field(default_factory=Counter)
+    outcomes: Counter = field(default_factory=Counter)
+    failures: Counter = field(default_factory=Counter)   # short reason → count
+    launches: int = 0
+    kernels: set = field(default_factory=set)
+    seconds: float = 0.0
+    exit_code: int | None = None
+    error: str | None = None
+
+
+def _short(msg: str, width: int = 160) -> str:
+    line = next((l.strip() for l in str(msg).splitlines() if l.strip()), "")
+    return line if len(line) <= width else line[: width - 3] + "..."
+
+
+class Session:
+    """The state of one capture: what was launched, by which test, and what the host code hit."""
+
+    def __init__(self, opts: Options):
+        from ..frontends.cutile_py.capture import Recorder
+
+        self.opts = opts
+        self._recorder_cls = Recorder
+        self.kernels: dict[tuple[str, str], _KernelLaunches] = {}
+        self.record_errors: Counter = Counter()       # recorder errors (unrecordable arguments) → count
+        self.current: str | None = None
+        self.current_file: _FileResult | None = None
+        self.autotune = AutotuneLog(current_test=lambda: self.current)
+
+    # the ct.launch stand-in ------------------------------------------------
+    def launch(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **_kw: Any) -> None:  # noqa: ARG002
+        rec = self._recorder_cls()
+        rec.record(grid, kernel, tuple(kernel_args))
+        test = self.current or "<import/collection>"
+        for e in rec.errors:
+            self.record_errors[e] += 1
+        if self.current_file is not None:
+            self.current_file.launches += 1
+        for entry in rec.launches.values():
+            src = os.path.realpath(entry["source"])
+            key = (src, entry["kernel"].rpartition("::")[2])
+            k = self.kernels.get(key)
+            if k is None:
+                k = self.kernels[key] = _KernelLaunches(src, key[1], entry["qualname"], entry["line"])
+            k.count += 1
+            if self.current_file is not None:
+                self.current_file.kernels.add(key)
+            by_grid = k.sigs.setdefault(entry["signature"], {})
+            grid = tuple(entry["grid"])
+            hit = by_grid.get(grid)
+            if hit is not None:
+                hit.entry["count"] += 1
+                if test not in hit.tests and len(hit.tests) < 3:
+                    hit.tests.append(test)
+                continue
+            if len(by_grid) >= self.opts.max_grids:
+                next(iter(by_grid.values())).entry["count"] += 1  # counted with the signature's first launch
+                continue
+            auto = None
+            if self.autotune.active:
+                s = self.autotune.searches[-1]
+                auto = f"first of {s['configs']} configs taken, nothing timed: {s['taken']}"
+            by_grid[grid] = _Launch(entry, [test], auto)
+
+
+# ---------------------------------------------------------------- pytest plugin
+
+def _plugin(session: Session, result: _FileResult) -> Any:
+    """The pytest plugin of one test file's run: deselection, per-test attribution, time limit, outcomes."""
+    import pytest
+
+    class Plugin:
+        def pytest_collection_modifyitems(self, session: Any, config: Any, items: list) -> None:  # noqa: ARG002
+            keep, dropped = [], []
+            for item in items:
+                why = _deselect_reason(item, s.opts)
+                if why is None:
+                    keep.append(item)
+                else:
+                    dropped.append(item)
+                    result.deselected[why] += 1
+            if dropped:
+                config.hook.pytest_deselected(items=dropped)
+                items[:] = keep
+            result.collected = len(items)
+
+        @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+        def pytest_runtest_protocol(self, item: Any, nextitem: Any):  # noqa: ANN201, ARG002
+            s.current = item.nodeid
+            try:
+                yield
+            finally:
+                s.current = None
+
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_call(self, item: Any):  # noqa: ANN201, ARG002
+            limit = s.opts.timeout_s
+            armed, old = False, None
+            if limit > 0 and hasattr(signal, "setitimer") and _main_thread():
+                def on_alarm(signum: int, frame: Any) -> None:  # noqa: ARG001
+                    raise TestTimeout(f"ran past {limit:g} s (--timeout); its launches until then are kept")
+                old = signal.signal(signal.SIGALRM, on_alarm)
+                signal.setitimer(signal.ITIMER_REAL, limit)
+                armed = True
+            try:
+                yield
+            finally:
+                if armed:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    signal.signal(signal.SIGALRM, old)
+
+        def pytest_runtest_logreport(self, report: Any) -> None:
+            if report.when == "call" or (report.when == "setup" and not report.passed):
+                outcome = report.outcome if report.when == "call" else ("skipped" if report.skipped else "error")
+                result.outcomes[outcome] += 1
+                if report.failed:
+                    crash = getattr(report.longrepr, "reprcrash", None)
+                    msg = crash.message if crash is not None else str(report.longrepr)
+                    result.failures[_classify(msg)] += 1
+
+    s = session
+    return Plugin()
+
+
+def _deselect_reason(item: Any, opts: Options) -> str | None:
+    params = getattr(getattr(item, "callspec", None), "params", {}) or {}
+    for p in opts.backend_params:
+        v = params.get(p)
+        if isinstance(v, str) and v != opts.only_backend:
+            return f"{p}={v}"
+    if not opts.include_perf and getattr(item, "originalname", item.name).startswith("test_perf"):
+        return "test_perf (benchmark)"
+    return None
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _classify(msg: str) -> str:
+    """A failure's reason, shortened so that the same cause on different shapes counts as one."""
+    import re
+
+    m = _short(msg)
+    if "DID NOT MATCH" in msg or "Mismatched elements" in msg or "not close" in msg:
+        return "numeric check failed (expected: the kernel was recorded, not run)"
+    m = re.sub(r"0x[0-9a-f]+", "0x..", m)
+    m = re.sub(r"\btensor\(.*", "tensor(...)", m)
+    return m
+
+
+# ---------------------------------------------------------------- running
+
+def _test_files(opts: Options) -> list[Path]:
+    files: list[Path] = []
+    for t in opts.tests:
+        p = (opts.root / t).resolve()
+        if p.is_file():
+            files.append(p)
+        elif p.is_dir():
+            files.extend(sorted(p.rglob("test_*.py")))
+        else:
+            raise InputError(f"--tests {t}: no such file or directory under {opts.root}")
+    return files
+
+
+@contextlib.contextmanager
+def _patched_launch(session: Session):
+    import cuda.tile as ct
+
+    saved = {n: getattr(ct, n) for n in ("launch", "launch_extended") if hasattr(ct, n)}
+    try:
+        for n in saved:
+            setattr(ct, n, session.launch)
+        yield
+    finally:
+        for n, fn in saved.items():
+            setattr(ct, n, fn)
+
+
+@contextlib.contextmanager
+def _isolated_imports(root: Path, paths: list[str]):
+    """sys.path with the corpus's import roots first; afterwards, sys.path restored and every module imported from
+    under ``root`` forgotten (they bound the stand-ins above at import time)."""
+    old_path = sys.path[:]
+    old_bytecode = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True  # the corpus is read-only
+    for p in reversed(paths):
+        sys.path.insert(0, str((root / p).resolve()))
+    try:
+        yield
+    finally:
+        sys.path[:] = old_path
+        sys.dont_write_bytecode = old_bytecode
+        prefix = os.path.join(str(root), "")
+        for name, mod in list(sys.modules.items()):
+            f = getattr(mod, "__file__", None) or ""
+            if f and os.path.realpath(f).startswith(prefix):
+                del sys.modules[name]
+
+
+def _run_file(session: Session, f: Path) -> _FileResult:
+    import pytest
+
+    opts = session.opts
+    rel = f.relative_to(opts.root).as_posix()
+    res = _FileResult(rel)
+    session.current_file = res
+    args = [str(f), "-p", "no:cacheprovider", "-q", "--no-header", "-rN", "--rootdir", str(opts.root),
+            "-W", "ignore::DeprecationWarning"]
+    if opts.keyword:
+        args += ["-k", opts.keyword]
+    buf = io.StringIO()
+    t0 = time.monotonic()
+    try:
+        with contextlib.redirect_stdout(buf):
+            res.exit_code = int(pytest.main(args, plugins=[_plugin(session, res)]))
+    except Exception as exc:  # noqa: BLE001 — pytest itself failed: report it, go on with the next file
+        res.error = f"{type(exc).__name__}: {_short(str(exc))}"
+    res.seconds = time.monotonic() - t0
+    session.current_file = None
+    session.current = None
+    if res.exit_code in (2, 3, 4) and res.error is None:  # interrupted, internal error, usage error
+        tail = [l for l in buf.getvalue().splitlines() if l.strip()][-3:]
+        res.error = f"pytest exit code {res.exit_code}: " + " | ".join(_short(l, 200) for l in tail)
+    if opts.log_dir is not None:
+        opts.log_dir.mkdir(parents=True, exist_ok=True)
+        (opts.log_dir / (rel.replace("/", ".") + ".log")).write_text(buf.getvalue())
+    return res
+
+
+def run(opts: Options) -> dict:
+    """Capture, write ``opts.out``, return the index (also written as ``opts.out/index.json``)."""
+    try:
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise InputError(f"tileport corpus capture needs torch (the corpus's host code does): {exc}") from None
+    try:
+        import pytest  # noqa: F401
+    except ImportError as exc:
+        raise InputError(f"tileport corpus capture runs the corpus's tests with pytest: {exc}") from None
+    say = opts.say
+    root = opts.root.resolve()
+    if not root.is_dir():
+        raise InputError(f"{opts.root}: no such directory")
+    opts.root = root
+    files = _test_files(opts)
+    if not files:
+        raise InputError(f"no test_*.py files under {', '.join(opts.tests)} in {root}")
+    found = scan(root, opts.kernels_in or None)
+    session = Session(opts)
+    results: list[_FileResult] = []
+    t0 = time.monotonic()
+    with _isolated_imports(root, opts.paths), \
+            emulate(opts.target, [str(root)], opts.max_alloc_bytes) as emu, \
+            _patched_launch(session), first_config_autotune(session.autotune):
+        for line in emu.assumptions():
+            say(f"assumption: {line}")
+        say("assumption: ct.launch records each launch (kernel, grid, argument facts) and runs nothing")
+        say("assumption: cuda.tile.tune.exhaustive_search launches its first config and times nothing")
+        if opts.only_backend:
+            say(f"assumption: tests parametrized by {'/'.join(opts.backend_params)} run only for "
+                f"{opts.only_backend!r}")
+        say(f"{len(files)} test file(s) under {root}; {len(found)} @ct.kernel function(s) found by scanning")
+        for i, f in enumerate(files, 1):
+            res = _run_file(session, f)
+            results.append(res)
+            say(_progress_line(i, len(files), res))
+    notes = list(emu.notes)
+    index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0,
+                   emu.assumptions())
+    return index
+
+
+def _progress_line(i: int, n: int, r: _FileResult) -> str:
+    outs = ", ".join(f"{v} {k}" for k, v in sorted(r.outcomes.items()))
+    desel = sum(r.deselected.values())
+    parts = [f"[{i}/{n}] {r.file}: {r.collected} test(s)"]
+    if desel:
+        parts.append(f"{desel} deselected")
+    if outs:
+        parts.append(outs)
+    parts.append(f"{r.launches} launch(es) of {len(r.kernels)} kernel(s), {r.seconds:.1f} s")
+    line = ", ".join(parts)
+    if r.error:
+        line += f"\n    error: {r.error}"
+    for why, c in r.failures.most_common(3):
+        line += f"\n    {c}x {why}"
+    return line
+
+
+# ---------------------------------------------------------------- choosing and writing
+
+def _features(entry: dict) -> list[tuple]:
+    """What a signature stands for when choosing which to keep: each parameter's dtype, each constant's value,
+    then the whole dtype + constant combination (strides / divisibility facts left out)."""
+    feats: list[tuple] = []
+    combo = []
+    for a in entry["args"]:
+        if a["kind"] == "constant":
+            v = ("const", a["name"], repr(a["value"]))
+        else:
+            v = (a["kind"], a["name"], a.get("dtype"), len(a.get("shape", [])))
+        feats.append(v)
+        combo.append(v)
+    feats.append(("combo", tuple(combo)))
+    return feats
+
+
+def choose_signatures(sigs: dict[str, dict], cap: int) -> list[str]:
+    """At most ``cap`` signature texts, greedily covering every distinct dtype and constant value first, then every
+    dtype + constant combination, then the rest in first-seen order."""
+    order = list(sigs)
+    if len(order) <= cap:
+        return order
+    feats = {s: _features(next(iter(sigs[s].values())).entry) for s in order}
+    chosen: list[str] = []
+    covered: set = set()
+    while len(chosen) < cap:
+        best, gain = None, 0
+        for s in order:
+            if s in chosen:
+                continue
+            g = sum(1 for f in feats[s] if f not in covered)
+            if g > gain:
+                best, gain = s, g
+        if best is None:
+            break
+        chosen.append(best)
+        covered.update(feats[best])
+    for s in order:  # all features covered: fill with the first-seen rest
+        if len(chosen) >= cap:
+            break
+        if s not in chosen:
+            chosen.append(s)
+    return sorted(chosen, key=order.index)
+
+
+def capture_name(k: FoundKernel | _KernelLaunches, rel: str) -> str:
+    return rel.removesuffix(".py").replace("/", ".") + f".{k.name}.json"
+
+
+def _write(session: Session, results: list[_FileResult], found: list[FoundKernel], refused: list[str],
+           notes: list[str], opts: Options, seconds: float, assumptions: list[str]) -> dict:
+    from ..frontends.cutile_py.capture import write_capture
+
+    root = opts.root
+    out = opts.out
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.json"):  # a re-run replaces the previous capture entirely
+        old.unlink()
+    prefix = os.path.join(str(root), "")
+    by_key = {(str(root / k.file), k.name): k for k in found}
+    rows: list[dict] = []
+    auto_by_kernel: dict[str, list[dict]] = {}
+    for s in session.autotune.searches:
+        auto_by_kernel.setdefault(s["kernel"], []).append(s)
+    for key, kl in sorted(session.kernels.items()):
+        rel = kl.source[len(prefix):] if kl.source.startswith(prefix) else kl.source
+        kept = choose_signatures(kl.sigs, opts.max_signatures)
+        rec = session._recorder_cls()
+        test_files: list[str] = []
+        for text in kept:
+            for grid, launch in kl.sigs[text].items():
+                e = dict(launch.entry)
+                e["corpus_file"] = rel
+                e["tests"] = launch.tests
+                if launch.autotune:
+                    e["autotune"] = launch.autotune
+                rec.launches[(kl.source, kl.qualname, grid, text)] = e
+                for t in launch.tests:
+                    tf = t.split("::")[0]
+                    if tf not in test_files:
+                        test_files.append(tf)
+        name = capture_name(kl, rel)
+        write_capture(rec, root, test_files, out / name)
+        searches = auto_by_kernel.get(kl.name, [])
+        rows.append({"file": rel, "kernel": kl.name, "qualname": kl.qualname, "line": kl.line,
+                     "launches": kl.count, "distinct_signatures": len(kl.sigs), "kept_signatures": len(kept),
+                     "capture": name, "tests": test_files,
+                     "autotuned": [{"configs": s["configs"], "taken": s["taken"]} for s in searches[:1]]
+                     + ([{"searches": len(searches)}] if len(searches) > 1 else []),
+                     "in_scan": (str(root / rel), kl.name) in by_key})
+    launched = {(r["file"], r["kernel"]) for r in rows}
+    not_launched = [{"file": k.file, "kernel": k.name, "qualname": k.qualname, "line": k.line}
+                    for k in found if (k.file, k.name) not in launched]
+    index = {
+        "format": 1,
+        "what": "tileport corpus capture: the cuTile launches of a corpus's tests, one capture file per kernel "
+                "(the format of `tileport capture`)",
+        "corpus": root.name,
+        "corpus_root": str(root),
+        "target": {"name": opts.target.name, "arch": opts.target.arch, "sms": opts.target.sms,
+                   "total_memory": opts.target.total_memory},
+        "assumptions": assumptions + [
+            "ct.launch records each launch and runs nothing; cuda.tile.tune.exhaustive_search launches its first "
+            "config and times nothing",
+            f"per kernel at most {opts.max_signatures} distinct signatures are kept (every dtype and constant "
+            f"value first), each with up to {opts.max_grids} distinct grids",
+        ],
+        "format_note": FORMAT_NOTE,
+        "options": {"tests": opts.tests, "paths": opts.paths, "only_backend": opts.only_backend,
+                    "include_perf": opts.include_perf, "keyword": opts.keyword, "timeout_s": opts.timeout_s,
+                    "max_alloc_gib": opts.max_alloc_bytes / GiB},
+        "seconds": round(seconds, 1),
+        "summary": {"kernels_found": len(found), "kernels_launched": len(rows),
+                    "kernels_not_launched": len(not_launched),
+                    "distinct_signatures": sum(r["distinct_signatures"] for r in rows),
+                    "kept_signatures": sum(r["kept_signatures"] for r in rows)},
+        "kernels": rows,
+        "not_launched": not_launched,
+        "autotune_searches": len(session.autotune.searches),
+        "notes": notes,
+        "refused_allocations": sorted(set(refused)),
+        "unrecorded_launches": [{"error": e, "count": c} for e, c in sorted(session.record_errors.items())],
+        "test_files": [{"file": r.file, "tests": r.collected, "deselected": dict(r.deselected),
+                        "outcomes": dict(r.outcomes), "failures": dict(r.failures.most_common()),
+                        "launches": r.launches, "kernels": len(r.kernels), "seconds": round(r.seconds, 1),
+                        **({"error": r.error} if r.error else {})} for r in results],
+    }
+    (out / "index.json").write_text(json.dumps(index, indent=1) + "\n")
+    return index
+
+
+def summary_lines(index: dict) -> list[str]:
+    """The table printed at the end: file, kernel, #distinct signatures; then what no test launched."""
+    rows = index["kernels"]
+    lines = []
+    w_file = max([len("file")] + [len(r["file"]) for r in rows])
+    w_k = max([len("kernel")] + [len(r["kernel"]) for r in rows])
+    lines.append(f"{'file':<{w_file}}  {'kernel':<{w_k}}  {'sigs':>5}  {'kept':>4}  {'launches':>8}  autotuned")
+    for r in rows:
+        auto = ""
+        if r["autotuned"]:
+            a = r["autotuned"][0]
+            auto = f"first of {a['configs']} configs"
+        lines.append(f"{r['file']:<{w_file}}  {r['kernel']:<{w_k}}  {r['distinct_signatures']:>5}  "
+                     f"{r['kept_signatures']:>4}  {r['launches']:>8}  {auto}")
+    s = index["summary"]
+    lines.append(f"{s['kernels_launched']} kernel(s) launched ({s['distinct_signatures']} distinct signatures, "
+                 f"{s['kept_signatures']} kept) of {s['kernels_found']} found by scanning")
+    if index["not_launched"]:
+        lines.append(f"not launched by any test ({len(index['not_launched'])}):")
+        for k in index["not_launched"]:
+            lines.append(f"  {k['file']}::{k['kernel']}")
+    auto = [r for r in rows if r["autotuned"]]
+    if auto:
+        lines.append("autotuned (first config taken, nothing timed): " + ", ".join(r["kernel"] for r in auto))
+    for e in index["unrecorded_launches"]:
+        lines.append(f"launch not recorded ({e['count']}x): {e['error']}")
+    for a in index["refused_allocations"]:
+        lines.append(f"allocation refused: {a}")
+    return lines

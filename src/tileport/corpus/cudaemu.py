@@ -1,0 +1,423 @@
+"""Run CUDA host code on a CPU machine: torch's CUDA device answered as a stated target GPU, tensors kept on CPU.
+
+``emulate(target, host_roots)`` is a context manager. While it is active:
+
+* tensors asked for on a CUDA device — ``device="cuda"`` / ``"cuda:0"`` / ``torch.device("cuda")`` given to any
+  factory (``torch.empty/zeros/randn/arange/full/tensor/*_like``, ``Tensor.new_*``), ``Tensor.to("cuda")``,
+  ``Tensor.cuda()``, ``pin_memory`` — are made on the CPU instead. This is a ``torch.overrides.TorchFunctionMode``
+  that rewrites the device arguments of every torch call, so it covers whatever factory the host code uses;
+* code under ``host_roots`` (the corpus: its wrappers and tests) sees those tensors as CUDA tensors:
+  ``x.is_cuda`` is True, ``x.is_cpu`` False, ``x.device`` is ``cuda:0`` and ``x.get_device()`` 0. Code elsewhere
+  (torch itself, tileport's recorder) sees the real CPU device, so torch computes on the CPU as usual;
+* ``torch.cuda`` answers as the target: ``is_available()`` True, one device, its name, capability, SM count and
+  memory in ``get_device_properties()``; streams, events, CUDA graphs and ``synchronize`` are stand-ins that do
+  nothing (an event's ``elapsed_time`` is 1.0 ms, so timing loops stay bounded; a graph's capture runs its body
+  once, eagerly, and ``replay`` does nothing); seeding, cache and memory-statistics calls are accepted;
+* an allocation larger than ``max_alloc_bytes`` (checked on the meta device before it is made) raises
+  ``AllocationTooLarge`` instead of exhausting the machine; each one is noted.
+
+Everything is restored on exit. ``Emulation.notes`` lists what was answered, for the caller to print.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+GiB = 1 << 30
+MiB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Target:
+    """A GPU as torch.cuda reports it."""
+
+    key: str
+    name: str
+    major: int
+    minor: int
+    sms: int
+    total_memory: int        # bytes, as get_device_properties(...).total_memory
+    l2_cache: int            # bytes
+    source: str              # where the numbers come from
+
+    @property
+    def arch(self) -> str:
+        return f"sm_{self.major}{self.minor}"
+
+    def describe(self) -> str:
+        return (f"{self.name} ({self.arch}, {self.sms} SMs, {self.total_memory / 1e9:.0f} GB, "
+                f"L2 {self.l2_cache // MiB} MiB)")
+
+
+TARGETS: dict[str, Target] = {
+    "h200": Target("h200", "NVIDIA H200", 9, 0, 132, 143771 * MiB, 50 * MiB,
+                   "the project's H200 (docs/verification/h200/host.txt: 143771 MiB); 132 SMs, 50 MiB L2"),
+    "h100": Target("h100", "NVIDIA H100 80GB HBM3", 9, 0, 132, 81559 * MiB, 50 * MiB,
+                   "H100 SXM5 data sheet: 132 SMs, 80 GB HBM3, 50 MiB L2"),
+}
+
+
+def parse_target(text: str) -> Target:
+    """``h200`` / ``h100``, or ``NAME:sm_XY:SMS:MEM_GB`` for another GPU (e.g. ``B200:sm_100:148:180``)."""
+    if text.lower() in TARGETS:
+        return TARGETS[text.lower()]
+    parts = text.split(":")
+    if len(parts) == 4 and parts[1].startswith("sm_") and parts[1][3:].isdigit() and parts[2].isdigit():
+        cc = parts[1][3:]
+        try:
+            mem = float(parts[3])
+        except ValueError:
+            mem = -1.0
+        if mem > 0 and len(cc) >= 2:
+            return Target(parts[0].lower(), parts[0], int(cc[:-1]), int(cc[-1]), int(parts[2]), int(mem * 1e9),
+                          50 * MiB, "given on the command line (L2 assumed 50 MiB)")
+    from ..errors import InputError
+
+    raise InputError(f"--target {text!r}: expected one of {', '.join(TARGETS)} or NAME:sm_XY:SMS:MEM_GB "
+                     "(for example B200:sm_100:148:180)")
+
+
+class AllocationTooLarge(MemoryError):
+    """The host code asked for a tensor larger than the emulation's cap (the test is cut there)."""
+
+
+class DeviceProperties:
+    """What ``torch.cuda.get_device_properties`` returns, for the target."""
+
+    def __init__(self, t: Target):
+        self.name = t.name
+        self.major, self.minor = t.major, t.minor
+        self.multi_processor_count = t.sms
+        self.total_memory = t.total_memory
+        self.L2_cache_size = t.l2_cache
+        self.is_integrated = 0
+        self.is_multi_gpu_board = 0
+        self.max_threads_per_multi_processor = 2048
+        self.max_threads_per_block = 1024
+        self.warp_size = 32
+        self.regs_per_multiprocessor = 65536
+        self.shared_memory_per_block = 48 * 1024
+        self.shared_memory_per_block_optin = 227 * 1024
+        self.shared_memory_per_multiprocessor = 228 * 1024
+        self.uuid = "00000000-0000-0000-0000-000000000000"
+        self.pci_bus_id = self.pci_device_id = self.pci_domain_id = 0
+        self.gcnArchName = ""
+
+    def __repr__(self) -> str:
+        return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+                f"total_memory={self.total_memory // MiB}MB, multi_processor_count={self.multi_processor_count}, "
+                f"L2_cache_size={self.L2_cache_size // MiB}MB)")
+
+
+class FakeEvent:
+    def __init__(self, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False,
+                 **_kw: Any):
+        self.enable_timing = enable_timing
+
+    def record(self, stream: Any = None) -> None:
+        return None
+
+    def wait(self, stream: Any = None) -> None:
+        return None
+
+    def query(self) -> bool:
+        return True
+
+    def synchronize(self) -> None:
+        return None
+
+    def elapsed_time(self, end: Any) -> float:
+        return 1.0
+
+
+class FakeStream:
+    """``torch.cuda.Stream`` / ``current_stream()``: a stream handle of 0 whose operations do nothing."""
+
+    def __init__(self, device: Any = None, priority: int = 0, **_kw: Any):
+        import torch
+
+        self.device = torch.device("cuda", 0)
+        self.device_index = 0
+        self.device_type = 1  # DeviceType.CUDA
+        self.priority = priority
+        self.cuda_stream = 0
+        self.stream_id = 0
+
+    def synchronize(self) -> None:
+        return None
+
+    def query(self) -> bool:
+        return True
+
+    def wait_stream(self, stream: Any) -> None:
+        return None
+
+    def wait_event(self, event: Any) -> None:
+        return None
+
+    def record_event(self, event: Any = None) -> FakeEvent:
+        return event if event is not None else FakeEvent()
+
+    def __enter__(self) -> "FakeStream":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FakeStream)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "<torch.cuda.Stream device=cuda:0 cuda_stream=0x0 (emulated)>"
+
+
+class FakeGraph:
+    """``torch.cuda.CUDAGraph``: capture runs the body once, eagerly (see ``graph``); replay does nothing."""
+
+    def __init__(self, *a: Any, **kw: Any):
+        pass
+
+    def capture_begin(self, *a: Any, **kw: Any) -> None:
+        return None
+
+    def capture_end(self) -> None:
+        return None
+
+    def replay(self) -> None:
+        return None
+
+    def reset(self) -> None:
+        return None
+
+    def pool(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def enable_debug_mode(self) -> None:
+        return None
+
+
+class _NullContext:
+    """Stand-in for context-manager classes/functions of torch.cuda (device, stream, graph, nvtx ranges)."""
+
+    def __init__(self, *a: Any, **kw: Any):
+        pass
+
+    def __enter__(self) -> "_NullContext":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def _noop(*_a: Any, **_kw: Any) -> None:
+    return None
+
+
+#: torch factories that allocate: their size is checked on the meta device before the real call
+_FACTORIES = {"empty", "zeros", "ones", "full", "rand", "randn", "randint", "randperm", "empty_strided", "arange",
+              "linspace", "logspace", "eye", "normal", "empty_like", "zeros_like", "ones_like", "full_like",
+              "rand_like", "randn_like", "randint_like", "new_empty", "new_zeros", "new_ones", "new_full",
+              "new_empty_strided", "tensor", "as_tensor"}
+_SIZED_FACTORIES = _FACTORIES - {"tensor", "as_tensor"}
+
+
+def _is_cuda_device(d: Any) -> bool:
+    import torch
+
+    if isinstance(d, torch.device):
+        return d.type == "cuda"
+    if isinstance(d, str):
+        return d == "cuda" or d.startswith("cuda:")
+    return False
+
+
+@dataclass
+class Emulation:
+    target: Target
+    host_roots: tuple[str, ...]
+    max_alloc_bytes: int
+    notes: list[str] = field(default_factory=list)        # what was answered, once each
+    refused: list[str] = field(default_factory=list)      # allocations refused (size, where)
+    _seen: set[str] = field(default_factory=set)
+
+    def note(self, msg: str) -> None:
+        if msg not in self._seen:
+            self._seen.add(msg)
+            self.notes.append(msg)
+
+    def assumptions(self) -> list[str]:
+        t = self.target
+        return [
+            f"torch.cuda answered as {t.describe()}: is_available() True, 1 device, capability "
+            f"({t.major}, {t.minor}), get_device_properties().multi_processor_count {t.sms} ({t.source})",
+            "tensors asked for on cuda / cuda:0 are made on the CPU; corpus code sees them as cuda:0 "
+            "(is_cuda True, device cuda:0)",
+            "streams, events and CUDA graphs are stand-ins that do nothing (event elapsed_time: 1.0 ms; a graph "
+            "capture runs its body once)",
+            f"allocations above {self.max_alloc_bytes / GiB:g} GiB are refused (the test stops there)",
+        ]
+
+    def from_host(self, depth: int = 2) -> bool:
+        """Is the frame ``depth`` levels up (the code that touched the tensor) under one of the host roots?"""
+        try:
+            fn = sys._getframe(depth).f_code.co_filename
+        except ValueError:
+            return False
+        return fn.startswith(self.host_roots)
+
+
+def _where(depth: int) -> str:
+    try:
+        f = sys._getframe(depth)
+    except ValueError:
+        return "?"
+    return f"{os.path.basename(f.f_code.co_filename)}:{f.f_lineno}"
+
+
+def _mode_class(emu: Emulation) -> type:
+    import torch
+    from torch.overrides import TorchFunctionMode
+
+    base = torch._C.TensorBase.__dict__
+    is_cuda_d, is_cpu_d, device_d = base["is_cuda"], base["is_cpu"], base["device"]
+    get_device = torch.Tensor.get_device
+    to_fns = {torch.Tensor.to}
+    cuda_fns = {torch.Tensor.cuda}
+    pin_fns = {torch.Tensor.pin_memory}
+    cuda0 = torch.device("cuda", 0)
+
+    class CudaOnCpu(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 — torch's protocol
+            kwargs = dict(kwargs) if kwargs else {}
+            owner = getattr(func, "__self__", None)
+            if owner is is_cuda_d or owner is is_cpu_d or owner is device_d:
+                real = func(*args, **kwargs)
+                if not emu.from_host():
+                    return real
+                if owner is device_d:
+                    return cuda0 if real.type == "cpu" else real
+                if owner is is_cuda_d:
+                    return real or args[0].device.type == "cpu"
+                return False
+            if func is get_device and emu.from_host():
+                return 0
+            if func in cuda_fns:  # x.cuda(device=None, non_blocking=False, memory_format=...)
+                emu.note("Tensor.cuda() keeps the tensor on the CPU")
+                kw = {k: v for k, v in kwargs.items() if k in ("non_blocking", "memory_format")}
+                return torch.Tensor.to(args[0], "cpu", **kw)
+            if func in pin_fns:
+                return args[0]
+            if kwargs.get("pin_memory"):
+                kwargs["pin_memory"] = False
+            dev = kwargs.get("device")
+            if dev is not None and _is_cuda_device(dev):
+                kwargs["device"] = "cpu"
+            if func in to_fns and any(_is_cuda_device(a) for a in args[1:]):
+                args = tuple("cpu" if _is_cuda_device(a) else a for a in args)
+            name = getattr(func, "__name__", "")
+            if name in _SIZED_FACTORIES and emu.max_alloc_bytes > 0:
+                self._check_size(func, name, args, kwargs)
+            return func(*args, **kwargs)
+
+        def _check_size(self, func, name, args, kwargs) -> None:  # noqa: ANN001
+            try:
+                meta = func(*args, **{**kwargs, "device": "meta"})
+            except Exception:  # noqa: BLE001 — the real call will raise what it raises
+                return
+            if not isinstance(meta, torch.Tensor):
+                return
+            nbytes = meta.numel() * meta.element_size()
+            if nbytes > emu.max_alloc_bytes:
+                where = _where(3)
+                msg = (f"torch.{name} of {tuple(meta.shape)} {str(meta.dtype).removeprefix('torch.')} "
+                       f"({nbytes / GiB:.1f} GiB) at {where}")
+                emu.refused.append(msg)
+                raise AllocationTooLarge(f"refused (over the {emu.max_alloc_bytes / GiB:g} GiB cap): {msg}")
+
+    return CudaOnCpu
+
+
+def _cuda_patches(emu: Emulation) -> dict[str, Any]:
+    import torch
+
+    t = emu.target
+    props = DeviceProperties(t)
+    stream = FakeStream()
+
+    def graph(cuda_graph: Any = None, pool: Any = None, stream: Any = None, **_kw: Any) -> _NullContext:
+        emu.note("torch.cuda.graph: body run once, eagerly; replay does nothing")
+        return _NullContext()
+
+    def mem_get_info(device: Any = None) -> tuple[int, int]:
+        return (t.total_memory, t.total_memory)
+
+    return {
+        "is_available": lambda: True,
+        "is_initialized": lambda: True,
+        "device_count": lambda: 1,
+        "current_device": lambda: 0,
+        "set_device": _noop,
+        "get_device_name": lambda device=None: t.name,
+        "get_device_capability": lambda device=None: (t.major, t.minor),
+        "get_device_properties": lambda device=None: props,
+        "get_arch_list": lambda: [t.arch],
+        "is_bf16_supported": lambda *a, **k: t.major >= 8,
+        "current_stream": lambda device=None: stream,
+        "default_stream": lambda device=None: stream,
+        "set_stream": _noop,
+        "stream": lambda s=None: _NullContext(),
+        "Stream": FakeStream,
+        "Event": FakeEvent,
+        "CUDAGraph": FakeGraph,
+        "graph": graph,
+        "device": _NullContext,
+        "synchronize": _noop,
+        "_sleep": _noop,
+        "manual_seed": _noop,
+        "manual_seed_all": _noop,
+        "seed": _noop,
+        "seed_all": _noop,
+        "empty_cache": _noop,
+        "reset_peak_memory_stats": _noop,
+        "reset_max_memory_allocated": _noop,
+        "reset_accumulated_memory_stats": _noop,
+        "memory_allocated": lambda device=None: 0,
+        "max_memory_allocated": lambda device=None: 0,
+        "memory_reserved": lambda device=None: 0,
+        "max_memory_reserved": lambda device=None: 0,
+        "memory_stats": lambda device=None: {},
+        "mem_get_info": mem_get_info,
+    }
+
+
+@contextlib.contextmanager
+def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * GiB) -> Iterator[Emulation]:
+    """Answer torch.cuda as ``target`` and keep CUDA tensors on the CPU while the block runs (module docstring)."""
+    import torch
+
+    roots = tuple(os.path.join(os.path.realpath(r), "") for r in host_roots)
+    roots = roots + tuple(os.path.join(os.path.abspath(r), "") for r in host_roots)
+    emu = Emulation(target, roots, max_alloc_bytes)
+    patches = _cuda_patches(emu)
+    saved: dict[str, Any] = {}
+    missing = object()
+    for name, value in patches.items():
+        saved[name] = getattr(torch.cuda, name, missing)
+        setattr(torch.cuda, name, value)
+    mode = _mode_class(emu)()
+    try:
+        with mode:
+            yield emu
+    finally:
+        for name, value in saved.items():
+            if value is missing:
+                delattr(torch.cuda, name)
+            else:
+                setattr(torch.cuda, name, value)
+

@@ -1,0 +1,99 @@
+"""Find the ``@ct.kernel`` functions of a source tree by reading it (nothing is imported).
+
+A kernel is a function decorated with ``X.kernel`` or ``X.kernel(...)`` where ``X`` is a name the file binds to
+``cuda.tile`` (``import cuda.tile as ct``), or with ``kernel`` / ``kernel(...)`` imported from it
+(``from cuda.tile import kernel``). Other decorators around it (TileGym's ``@experimental_kernel``) do not matter;
+kernels defined inside a function (a kernel factory) are found too, with their enclosing names in ``qualname``.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+#: directories never scanned (build outputs, caches, virtual environments, VCS data)
+SKIP_DIRS = {"__pycache__", ".git", ".venv", "venv", "build", "dist", "target", "node_modules"}
+
+
+@dataclass(frozen=True)
+class FoundKernel:
+    file: str        # relative to the scanned root, '/'-separated
+    name: str        # the function's name (what ``FILE::NAME`` and a capture's ``kernel`` use)
+    qualname: str    # with enclosing functions / classes, as Python's __qualname__ spells it
+    line: int        # of the ``def``
+
+
+def _tile_aliases(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(names bound to the module cuda.tile, names bound to cuda.tile.kernel) anywhere in the file."""
+    modules, kernels = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == "cuda.tile" and a.asname:
+                    modules.add(a.asname)
+        elif isinstance(node, ast.ImportFrom) and node.module == "cuda.tile":
+            for a in node.names:
+                if a.name == "kernel":
+                    kernels.add(a.asname or a.name)
+        elif isinstance(node, ast.ImportFrom) and node.module == "cuda":
+            for a in node.names:
+                if a.name == "tile":
+                    modules.add(a.asname or a.name)
+    return modules, kernels
+
+
+def _is_kernel_decorator(dec: ast.expr, modules: set[str], kernels: set[str]) -> bool:
+    if isinstance(dec, ast.Call):
+        dec = dec.func
+    if isinstance(dec, ast.Name):
+        return dec.id in kernels
+    if isinstance(dec, ast.Attribute) and dec.attr == "kernel":
+        base = dec.value
+        if isinstance(base, ast.Name):
+            return base.id in modules
+        # cuda.tile.kernel spelled out
+        return (isinstance(base, ast.Attribute) and base.attr == "tile" and isinstance(base.value, ast.Name)
+                and base.value.id == "cuda")
+    return False
+
+
+def kernels_in_file(path: Path, rel: str) -> list[FoundKernel]:
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (SyntaxError, UnicodeDecodeError, OSError):
+        return []
+    modules, kernel_names = _tile_aliases(tree)
+    if not modules and not kernel_names:
+        return []
+    found: list[FoundKernel] = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                qual = f"{prefix}{child.name}"
+                if any(_is_kernel_decorator(d, modules, kernel_names) for d in child.decorator_list):
+                    found.append(FoundKernel(rel, child.name, qual, child.lineno))
+                visit(child, f"{qual}.<locals>.")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, f"{prefix}{child.name}.")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return found
+
+
+def scan(root: Path, within: list[str] | None = None) -> list[FoundKernel]:
+    """Every kernel under ``root`` (or under the given subdirectories of it), sorted by file and line."""
+    root = root.resolve()
+    bases = [root / w for w in within] if within else [root]
+    out: list[FoundKernel] = []
+    seen: set[Path] = set()
+    for base in bases:
+        files = [base] if base.is_file() else sorted(base.rglob("*.py"))
+        for f in files:
+            if f in seen or any(part in SKIP_DIRS for part in f.relative_to(root).parts[:-1]):
+                continue
+            seen.add(f)
+            out.extend(kernels_in_file(f, f.relative_to(root).as_posix()))
+    return sorted(out, key=lambda k: (k.file, k.line))
