@@ -579,6 +579,9 @@ count. The output feeds `tileport analyze --capture FILE`.""",
     cp.add_argument("command", nargs=argparse.REMAINDER, help="-- python SCRIPT.py [ARGS...]")
     cp.set_defaults(func=cmd_capture)
 
+    from .corpus.cli import register as register_corpus  # `tileport corpus capture`
+    register_corpus(sub, fmt)
+
     ir = sub.add_parser("irdiff", help="are two Tile IR programs structurally the same? (exit 0 iff equivalent)",
                         formatter_class=fmt, description="""\
 Compares two Tile IR programs (bytecode .tileirbc, or tileirdisasm text) op by op as dataflow graphs: value names,
