@@ -1,0 +1,213 @@
+"""`tileport corpus capture` on a tiny corpus written here: CUDA answered on a CPU, launches recorded per kernel."""
+from __future__ import annotations
+
+import json
+import runpy
+import textwrap
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="tileport corpus capture drives torch host code; torch is not "
+                                              "installed here (pip install torch to run these tests)")
+
+from tileport.corpus.capture import Options, choose_signatures, run, summary_lines  # noqa: E402
+from tileport.corpus.cudaemu import TARGETS, AllocationTooLarge, emulate, parse_target  # noqa: E402
+from tileport.corpus.scan import scan  # noqa: E402
+from tileport.errors import InputError  # noqa: E402
+from tileport.frontends.cutile_py.capture import load_capture  # noqa: E402
+
+OPS = '''\
+import cuda.tile as ct
+import torch
+from cuda.tile.tune import exhaustive_search
+
+
+@ct.kernel
+def scale_kernel(x, y, TILE: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))
+    ct.store(y, index=(ct.bid(0),), tile=t * 2)
+
+
+def make(occupancy):
+    @ct.kernel(occupancy=occupancy)
+    def made_kernel(x, TILE: ct.Constant[int]):
+        ct.store(x, index=(ct.bid(0),), tile=ct.zeros((TILE,), x.dtype))
+    return made_kernel
+
+
+def scale(x):
+    if not x.is_cuda or x.device.type != "cuda":
+        raise ValueError("x must be a CUDA tensor")
+    y = torch.empty_like(x)
+    sms = torch.cuda.get_device_properties(x.device).multi_processor_count
+    ct.launch(torch.cuda.current_stream(), (sms,), scale_kernel, (x, y, 128))
+    return y
+
+
+def scale_tuned(x):
+    y = torch.empty(x.shape, device=x.device, dtype=x.dtype)
+    res = exhaustive_search([64, 256], torch.cuda.current_stream(), lambda t: (ct.cdiv(x.shape[0], t),),
+                            scale_kernel, lambda t: (x, y, t))
+    return y, res.best.config
+'''
+
+TESTS = '''\
+import torch
+from minigym.ops import scale, scale_tuned
+
+
+def test_numeric_check_fails_after_the_launch():
+    assert torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+    x = torch.randn(1024, device="cuda", dtype=torch.float16)
+    y = scale(x)
+    assert y.is_cuda and y.device == torch.device("cuda:0")
+    torch.testing.assert_close(y, x * 2)
+
+
+def test_moved_to_cuda():
+    x = torch.arange(4096, dtype=torch.float32).to("cuda")
+    scale(x.cuda())
+    torch.cuda.synchronize()
+
+
+def test_autotuned():
+    x = torch.zeros(4096, device=torch.device("cuda:0"))
+    y, cfg = scale_tuned(x)
+    assert cfg == 64
+
+
+def test_huge_allocation():
+    torch.empty(1 << 20, 1 << 20, device="cuda")
+
+
+import pytest
+
+
+@pytest.mark.parametrize("backend", ["cutile", "triton"])
+def test_backends(backend):
+    scale(torch.ones(256, device="cuda", dtype=torch.bfloat16))
+'''
+
+
+@pytest.fixture()
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "minicorpus"
+    (root / "src" / "minigym").mkdir(parents=True)
+    (root / "src" / "minigym" / "__init__.py").write_text("")
+    (root / "src" / "minigym" / "ops.py").write_text(OPS)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_minigym_ops.py").write_text(TESTS)
+    return root
+
+
+def test_scan_finds_kernels_and_kernel_factories(corpus: Path):
+    found = scan(corpus)
+    assert [(k.file, k.name, k.qualname) for k in found] == [
+        ("src/minigym/ops.py", "scale_kernel", "scale_kernel"),
+        ("src/minigym/ops.py", "made_kernel", "make.<locals>.made_kernel")]
+
+
+def test_emulation_rewrites_devices_and_answers_only_host_code(tmp_path: Path):
+    host = tmp_path / "host"
+    host.mkdir()
+    script = host / "host_script.py"
+    script.write_text(textwrap.dedent('''\
+        import torch
+        a = torch.empty(8, device="cuda")
+        b = torch.zeros((2, 3), device=torch.device("cuda:0"))
+        c = torch.ones_like(a, device="cuda")
+        d = torch.tensor([1, 2], device="cuda")
+        e = torch.arange(5).cuda()
+        f = torch.full((2,), 3.0).to("cuda", torch.float16)
+        g = torch.randn(4, 4).to(device="cuda")
+        tensors = [a, b, c, d, e, f, g]
+        seen = [(t.is_cuda, t.device.type, t.device.index, t.get_device()) for t in tensors]
+        props = torch.cuda.get_device_properties(0)
+        answers = (torch.cuda.is_available(), torch.cuda.device_count(), torch.cuda.get_device_name(),
+                   torch.cuda.get_device_capability(), props.multi_processor_count, props.total_memory)
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record(); end.record(); torch.cuda.synchronize()
+        elapsed = start.elapsed_time(end)
+        stream = torch.cuda.current_stream()
+    '''))
+    with emulate(TARGETS["h200"], [str(host)], max_alloc_bytes=1 << 30) as emu:
+        ns = runpy.run_path(str(script))
+        # this file is not host code: it sees where the tensors really are
+        assert all(t.device.type == "cpu" and not t.is_cuda for t in ns["tensors"])
+        with pytest.raises(AllocationTooLarge, match="GiB"):
+            torch.empty(1 << 16, 1 << 16, device="cuda")
+    assert ns["seen"] == [(True, "cuda", 0, 0)] * 7
+    assert ns["answers"] == (True, 1, "NVIDIA H200", (9, 0), 132, 143771 << 20)
+    assert ns["elapsed"] == 1.0 and ns["stream"].cuda_stream == 0
+    assert ns["tensors"][5].dtype == torch.float16
+    assert emu.refused and "torch.empty of (65536, 65536) float32 (16.0 GiB)" in emu.refused[0]
+    assert any("h200" in a.lower() and "132 SMs" in a for a in emu.assumptions())
+    # everything is back as it was
+    assert torch.cuda.get_device_properties is not None
+    assert torch.empty(2).device.type == "cpu"
+    if not torch.cuda.is_available():
+        with pytest.raises(Exception):
+            torch.cuda.get_device_properties(0)
+
+
+def test_capture_records_launches_per_kernel(corpus: Path, tmp_path: Path):
+    import cuda.tile as ct
+
+    launch_before = ct.launch
+    available_before = torch.cuda.is_available
+    out = tmp_path / "out"
+    said: list[str] = []
+    index = run(Options(root=corpus, tests=["tests"], out=out, target=TARGETS["h200"], paths=["src"],
+                        max_alloc_bytes=1 << 30, timeout_s=60, say=said.append))
+    assert ct.launch is launch_before and torch.cuda.is_available is available_before
+    assert any("NVIDIA H200 (sm_90, 132 SMs" in s for s in said)
+    assert any(s.startswith("[1/1] tests/test_minigym_ops.py") for s in said)
+
+    (row,) = index["kernels"]
+    assert (row["file"], row["kernel"], row["distinct_signatures"]) == ("src/minigym/ops.py", "scale_kernel", 4)
+    assert row["autotuned"] == [{"configs": 2, "taken": "64"}]
+    assert index["not_launched"] == [{"file": "src/minigym/ops.py", "kernel": "made_kernel",
+                                      "qualname": "make.<locals>.made_kernel", "line": 14}]
+    (tf,) = index["test_files"]
+    assert tf["deselected"] == {"backend=triton": 1}
+    assert tf["outcomes"] == {"failed": 2, "passed": 3}
+    assert tf["failures"]["numeric check failed (expected: the kernel was recorded, not run)"] == 1
+    assert any("AllocationTooLarge" in why for why in tf["failures"])
+    assert index["refused_allocations"] and "1048576, 1048576" in index["refused_allocations"][0]
+
+    capture = out / row["capture"]
+    assert json.loads((out / "index.json").read_text())["summary"]["kernels_launched"] == 1
+    launches = load_capture(capture, f"{corpus / 'src' / 'minigym' / 'ops.py'}::scale_kernel")
+    sigs = {l["signature"] for l in launches}
+    assert len(sigs) == 4
+    assert any("f16" in s and "TILE=#128" in s for s in sigs) and any("TILE=#64" in s for s in sigs)
+    by_sig = {l["signature"]: l for l in launches}
+    grids = sorted(tuple(l["grid"]) for l in by_sig.values())
+    assert grids == [(64, 1, 1), (132, 1, 1), (132, 1, 1), (132, 1, 1)]  # SM-count grids, and cdiv(4096, 64)
+    tuned = [l for l in launches if l.get("autotune")]
+    assert tuned and tuned[0]["tests"][0].endswith("test_autotuned")
+    assert all(l["corpus_file"] == "src/minigym/ops.py" for l in launches)
+    assert "not launched by any test (1):" in summary_lines(index)
+
+
+def test_choose_signatures_covers_dtypes_and_constants_first():
+    class L:  # the part of a recorded launch choose_signatures reads
+        def __init__(self, dtype, tile):
+            self.entry = {"args": [{"name": "x", "kind": "array", "dtype": dtype, "shape": [1]},
+                                   {"name": "T", "kind": "constant", "value": tile}]}
+
+    sigs = {f"{d} {t} {i}": {(1,): L(d, t)} for i in range(5) for d in ("f16", "f32") for t in (64,)}
+    sigs["bf16 64"] = {(1,): L("bf16", 64)}
+    sigs["f16 128"] = {(1,): L("f16", 128)}
+    # 12 signatures, 4 dtype + constant combinations: 4 kept, one of each, in first-seen order
+    assert choose_signatures(sigs, 4) == ["f16 64 0", "f32 64 0", "bf16 64", "f16 128"]
+    assert len(choose_signatures(sigs, 100)) == len(sigs)
+
+
+def test_target_grammar():
+    assert parse_target("H100").sms == 132
+    t = parse_target("B200:sm_100:148:180")
+    assert (t.arch, t.sms, t.total_memory) == ("sm_100", 148, 180 * 10**9)
+    with pytest.raises(InputError, match="NAME:sm_XY:SMS:MEM_GB"):
+        parse_target("gpu9000")
