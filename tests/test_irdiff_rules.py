@@ -259,9 +259,13 @@ def test_read_only_load_tokens():
     rust = prog(*TWO, load_from("%pv"), "%t9 = make_token : token", atomic("%t9"), head=HEAD2)
     out = v(python, rust)
     assert out["equivalent"] and fired(out, "read-only-load-tokens") == 1
-    # Counter-example: the load reads %arg2, which the atomic writes: that order matters and is kept.
-    python = prog(*TWO, load_from("%pw"), "%j1 = join_tokens %t0, %lt : token", atomic("%j1"), head=HEAD2)
-    rust = prog(*TWO, load_from("%pw"), "%t9 = make_token : token", atomic("%t9"), head=HEAD2)
+    # Counter-example: the load reads %arg2, which the atomic writes (adding a constant, so no data orders them):
+    # that order matters and is kept.
+    ones = "%c = constant <f32: 1.000000e+00> : tile<128xf32>"
+    python = prog(*TWO, ones, load_from("%pw"), "%j1 = join_tokens %t0, %lt : token",
+                  atomic("%j1").replace("addf, %l", "addf, %c"), head=HEAD2)
+    rust = prog(*TWO, ones, load_from("%pw"), "%t9 = make_token : token",
+                atomic("%t9").replace("addf, %l", "addf, %c"), head=HEAD2)
     out = v(python, rust)
     assert not out["equivalent"] and fired(out, "read-only-load-tokens") == 0
 
@@ -276,3 +280,19 @@ def test_join_tokens_trivial():
     c = prog(*STORE, ONES, BID, load("%bx"), store("%one", "%bx"))
     out = v(b, c)
     assert not out["equivalent"]
+
+
+def test_data_implied_load_tokens():
+    """An in-place update: the store of a value computed from the load, ordered after that load by a joined token
+    (cuTile Python) ≡ the same store on the array's own token (cutile): the data already orders it. Not when the
+    stored value does not read the load (the token is then the only thing keeping the load first)."""
+    neg = "%n = negf %l : tile<128xf32>"
+    python = prog(*STORE, BID, load("%bx"), neg, "%j = join_tokens %t0, %lt : token", store("%n", "%bx", "%j"))
+    rust = prog(*STORE, BID, load("%bx"), neg, store("%n", "%bx"))
+    out = v(python, rust)
+    assert out["equivalent"] and fired(out, "data-implied-load-tokens") == 1
+    # Counter-example: a constant is stored over the loaded tile; only the token orders the load before the store.
+    python = prog(*STORE, BID, ONES, load("%bx"), "%j = join_tokens %t0, %lt : token", store("%one", "%bx", "%j"))
+    rust = prog(*STORE, BID, ONES, load("%bx"), store("%one", "%bx"))
+    out = v(python, rust)
+    assert not out["equivalent"] and fired(out, "data-implied-load-tokens") == 0

@@ -297,6 +297,64 @@ def _array_of(canon: Canon, v: str) -> str | None:
     return None
 
 
+def _data_implied_tokens(canon: Canon, ops: list[Op]) -> dict[int, set[str]]:
+    """Rule data-implied-load-tokens (see rules.py): for each join_tokens, the load result tokens it may drop —
+    those of loads whose loaded tile every memory operation ordered after the join (through the token chain) reads,
+    directly or through pure ops."""
+    users: dict[str, list[Op]] = {}
+    for op in ops:
+        for v in op.operands:
+            users.setdefault(canon.resolve(v), []).append(op)
+    loads = {op.results[-1]: op for op in ops if op.name in LOADS and len(op.results) >= 2}
+
+    def reads(op: Op, tile: str, seen: set[str]) -> bool:
+        stack = [canon.resolve(v) for v in op.operands]
+        while stack:
+            v = stack.pop()
+            if v == tile:
+                return True
+            if v in seen or v not in canon.defs:
+                continue
+            seen.add(v)
+            d = canon.op_of(canon.defs[v][0])
+            if d.name in PURE_OPS and not d.regions:
+                stack.extend(canon.resolve(o) for o in d.operands)
+        return False
+
+    def ordered_after(token: str) -> list[Op] | None:
+        """The memory operations the token orders, through joins and the tokens they produce; None when a use is
+        not a plain memory operation or join (a loop, a branch: not followed)."""
+        out, stack, seen = [], [token], set()
+        while stack:
+            t = stack.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            for u in users.get(t, []):
+                if u.name == "join_tokens":
+                    stack.extend(u.results)
+                elif u.name in LOADS or u.name in WRITES:
+                    out.append(u)
+                    if u.name in WRITES and u.results:
+                        stack.append(u.results[-1])
+                else:
+                    return None
+        return out
+
+    implied: dict[int, set[str]] = {}
+    for op in ops:
+        if op.name != "join_tokens" or len(op.results) != 1:
+            continue
+        after = ordered_after(op.results[0])
+        if not after:
+            continue
+        for v in op.operands:
+            load = loads.get(canon.resolve(v))
+            if load is not None and all(reads(u, load.results[0], set()) for u in after):
+                implied.setdefault(id(op), set()).add(canon.resolve(v))
+    return implied
+
+
 def _simplify_token_joins(canon: Canon) -> None:
     """Rules read-only-load-tokens and join-tokens-trivial (see rules.py): a join drops the tokens of loads from
     arrays nothing in the kernel writes, fresh tokens (when anything else is left) and repeats; a join of one
@@ -319,6 +377,7 @@ def _simplify_token_joins(canon: Canon) -> None:
                 arr = _array_of(canon, op.operands[k])
                 if arr is not None and arr not in written:
                     read_only_tokens.add(op.results[-1])
+    implied = _data_implied_tokens(canon, ops)
     for op in ops:
         if op.name != "join_tokens" or len(op.results) != 1 or id(op) in canon.substitute:
             continue
@@ -327,6 +386,9 @@ def _simplify_token_joins(canon: Canon) -> None:
             r = canon.resolve(v)
             if r in read_only_tokens:
                 canon.fired["read-only-load-tokens"] += 1
+                continue
+            if r in implied.get(id(op), ()):
+                canon.fired["data-implied-load-tokens"] += 1
                 continue
             if r not in kept:
                 kept.append(r)

@@ -99,6 +99,13 @@ RULES: tuple[Rule, ...] = (
          "ordering an operation after a load only matters if the loaded memory can change or the operation can "
          "change it; an array nothing in the kernel writes is read-only for the launch, and the runtime's ownership "
          "check refuses launches where a written array overlaps any other argument", "test_read_only_load_tokens"),
+    Rule("data-implied-load-tokens", "rewrite",
+         "a join_tokens drops the result token of a load when every memory operation ordered after the join "
+         "(through joins and the store tokens that follow) reads the loaded tile, directly or through pure ops",
+         "an operation that consumes a loaded value cannot issue before that load has read memory, so the token "
+         "adds no ordering the data does not already give (cuTile Python joins the load tokens of an array it then "
+         "stores, an in-place update; cutile 0.3.1's view loads return no token to join)",
+         "test_data_implied_load_tokens"),
     Rule("cdiv-rounding", "rewrite",
          "divi (a + (b-1)), b signed  ≡  divi a, b signed rounding<positive_inf>, for constant b > 0 and a ≥ 0",
          "for a ≥ 0 and b > 0, ⌊(a+b-1)/b⌋ = ⌈a/b⌉ and truncation equals flooring; a ≥ 0 is proven from an "

@@ -17,6 +17,7 @@ from ..frontends.cutile_py.loader import load_kernel
 from ..irdiff.canon import parse_layout
 from ..irdiff.compare import compare_programs
 from ..irdiff.parse import parse as parse_ir
+from ..locks import out_dir_lock
 from ..rustgen import crate as cratemod
 from ..rustgen.module import render
 from ..spec import signature as sigmod
@@ -78,7 +79,7 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     consts = constant_params(kernel.kernel)
     source = Path(spec["kernel"]["source"])
     fma: dict = {}
-    files = kernel_files(source, kernel.name)   # then the files of imported helpers: their fmas sit at their lines
+    files = kernel_files(source, kernel.name, kernel.pyfunc)   # then the files of imported helpers: their fmas sit at their lines
     for v in spec["variants"]:  # the most fmas any variant has at each position (variants share one body)
         for where in files:
             for loc, n in op_locations(tree, port_dir / v["ir"]["bytecode"], where).get("fma", {}).items():
@@ -87,7 +88,7 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
     groups: list[tuple[object, list[dict]]] = []  # distinct Rust bodies, each with the variants it serves
     for v in spec["variants"]:
         sig = sigmod.bind(sigmod.parse(v["signature"]), kernel.param_names, kernel.name)
-        e = emit_kernel(source, kernel.name, sig, consts, fma)
+        e = emit_kernel(source, kernel.name, sig, consts, fma, kernel.pyfunc)
         key = (e.body, e.params, e.generics)
         group = next((g for g in groups if (g[0].body, g[0].params, g[0].generics) == key), None)
         if group is None:
@@ -152,7 +153,7 @@ def _irdiff(port_dir: Path, tree: CudaTree, arch: str, progress: Progress, manif
     results, all_diffs = [], []
     for v in manifest["variants"]:
         progress(f"irdiff: {v['symbol']}")
-        vdir = port_dir / "variants" / v["symbol"]
+        vdir = (port_dir / v["reference"]).parent  # variants/SYMBOL, the symbol shortened when too long
         rust_bc = vdir / "rust.tileirbc"
         try:
             cratemod.irgen(binary, tree, prefix + v["entry"], rust_bc, v["generics"], v["strides"], arch, v.get("specs"))
@@ -180,11 +181,14 @@ def _irdiff(port_dir: Path, tree: CudaTree, arch: str, progress: Progress, manif
 
 def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path,
          arch: str, progress: Progress = lambda s: None) -> dict:
-    verdict = _analyze_translate(kernel_ref, sigs, launches, tree, out, progress)
-    if "status" in verdict:
-        return verdict
-    verdict["stages"].update(verify(out, tree, arch, progress))
-    return _finish(verdict, out)
+    """analyze → translate → build → irdiff into ``out``, under its lock (a second port into the same directory
+    waits for this one, saying so)."""
+    with out_dir_lock(out):
+        verdict = _analyze_translate(kernel_ref, sigs, launches, tree, out, progress)
+        if "status" in verdict:
+            return verdict
+        verdict["stages"].update(verify(out, tree, arch, progress))
+        return _finish(verdict, out)
 
 
 def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree, arch: str,

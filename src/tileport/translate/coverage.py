@@ -55,6 +55,9 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a block-owned output; a literal 0 "
               "at dimension k > 0 is accepted under the recorded precondition that the grid has extent 1 there",
               "`out.store(t)`", S, "vector_add"),
+    Construct("store-inplace", "an array both loaded and stored (updated in place: RoPE on q/k, accumulations)",
+              "`&Tensor`; loads as for any input, each store through `unsafe { partition_full_mut }` + "
+              "`store_unchecked` at the source's index, listed as an unsafe site", S, None),
     Construct("store-other", "any other `ct.store` (other index, several stores at different block maps, "
               "read-and-write arrays)",
               "`unsafe` partition_full_mut / pointer stores", P, None),
@@ -72,6 +75,8 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("if-constant", "`if`/`elif`/`else` on constants only (names re-assigned in an arm keep their type)",
               "`if ACT == 1 { .. } else if .. { .. }` on the const generics; cutile folds it per specialization, "
               "so both arms are type-checked and the IR has no branch, as in Python", S, "bias_act"),
+    Construct("ifexp-constant", "`a if C else b` with `C` on constants (values of one type)",
+              "`if C { a } else { b }` on the const generics: folded per specialization, as in Python", S, None),
     Construct("if-runtime", "`if`/`elif`/`else` on a comparison of runtime scalars (names re-assigned in an arm keep "
               "their type)", "the same `if` in Rust: a Tile IR `if` that yields the re-assigned values, as in Python",
               S, "softcap"),
@@ -261,11 +266,17 @@ def coverage_markdown() -> str:
     triton = render("Triton frontend", "", "", ["id", "Triton", "lowered cuTile Python", "status", "example", "note"],
                     [[f"`{c.id}`", c.python, c.rust, c.status, c.example or "", c.note] for c in TRITON_COVERAGE])
     triton = triton.split("\n", 3)[3].lstrip("\n")  # the table only: the title and note come from here
+    from .resolve import rewrites_markdown
+
+    resolved = ["## Names and forms resolved before translation", "",
+                "`translate/resolve.py` resolves a kernel's names against its module (as cuTile Python does) and "
+                "rewrites these forms into the spelling the rows above translate; the rewritten nodes keep their "
+                "source positions.", "", rewrites_markdown().rstrip("\n"), ""]
     return render("Translator coverage",
                   "src/tileport/translate/coverage.py` by `python -m tileport.translate.coverage > docs/coverage.md",
                   "A construct whose status is not *supported* is refused with `file:line:col`.",
                   ["id", "Python", "Rust", "status", "example", "note"], rows,
-                  footer=["## Triton frontend", "",
+                  footer=[*resolved, "## Triton frontend", "",
                           "A `@triton.jit` kernel is lowered to cuTile Python first (`tileport port` writes "
                           "`lowered.py` beside the port), so every row above applies to what it lowers to; these "
                           "rows say what the lowering accepts. Anything else is refused with `file:line:col`. "

@@ -23,6 +23,7 @@ from ..spec import signature as sigmod
 from .coverage import BY_ID, supported
 from .hazards import carried_tma_tiles
 from .helpers import kernel_helpers
+from .resolve import ResolveError, resolve, rewritten
 
 RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "tf32": "tf32", "i8": "i8", "i16": "i16", "i32": "i32",
                "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "bool": "bool"}
@@ -142,6 +143,7 @@ class Output:
     block_map: list | None = None  # the block map of its first part store; every part store must use the same
     token: str | None = None  # stored in parts: the Rust name of the last part's store token (the next one chains)
     done: int = 0             # its stores emitted so far
+    general: bool = False     # read and written, or stored at indices no safe form covers: every store unchecked
 
 
 @dataclass
@@ -259,6 +261,8 @@ class Emitter:
             yield from ast.walk(f)
 
     def text(self, node: ast.AST) -> str:
+        if rewritten(node):   # resolved names, desugared forms: the source text no longer says what it means
+            return ast.unparse(node)
         return ast.get_source_segment(self.origin.get(id(node), (None, self.src))[1], node) or ast.unparse(node)
 
     # ------------------------------------------------------------------ classification
@@ -290,11 +294,13 @@ class Emitter:
                 raise self.refuse(inner[0], "store-other", f"array {name!r} is stored {len(calls)} times, this one "
                                                            "inside a runtime if or a loop: parts must be stored "
                                                            "in straight-line code (or the arms of constant ifs)")
-            if name in loads:
-                raise self.refuse(calls[0], "store-other", f"array {name!r} is both loaded and stored")
             p = self.params.get(name)
             if not isinstance(p, sigmod.ArraySig):
                 raise self.refuse(calls[0], "store-other", f"{name!r} is not an array parameter")
+            if name in loads:   # updated in place: `&Tensor`, its stores unchecked (store-inplace)
+                self.need(calls[0], "store-inplace", f"array {name!r} both loaded and stored")
+                self.outputs[name] = Output(name, p, parts=len(calls), general=True)
+                continue
             self.outputs[name] = Output(name, p, parts=1, alternatives=len(calls)) if exclusive else \
                 Output(name, p, parts=len(calls))
 
@@ -615,6 +621,8 @@ class Emitter:
             raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
         hints = self.memory_hints(kw, "store-options")
         out = self.outputs[arr]
+        if out.general:
+            return self.store_general(call, arr, index, tile_node, indent, hints)
         if out.parts > 1:   # the block's region in parts: each at the block map plus constant tile indices
             axes = self._bijective_block_index(index, out.sig.rank)
             if axes is None or (out.block_map is not None and axes != out.block_map):
@@ -748,6 +756,55 @@ class Emitter:
             out.token = self.fresh(f"{arr}_token")
             self.body.append(f"{indent}let {out.token}: Token = get_partition_token_mut(&{tiles});")
 
+    def store_general(self, call: ast.Call, arr: str, index: ast.AST | None, tile_node: ast.AST, indent: str,
+                      hints: tuple[str, str] = NO_HINTS) -> None:
+        """A store the safe forms do not cover (an array updated in place): through the partition of the full
+        tensor at the computed tile index, unchecked, as cuTile Python stores it. Which blocks write which tiles is
+        the kernel's own launch contract; the site and that assumption are listed in the verdict."""
+        out = self.outputs[arr]
+        if not isinstance(index, ast.Tuple) or len(index.elts) != out.sig.rank:
+            raise self.refuse(call, "store-other", f"store to {arr} at index {self.text(index)}: a tuple of "
+                                                    f"{out.sig.rank} tile indices expected")
+        code, ty = self.expr(tile_node)
+        if not isinstance(ty, Tile) or len(ty.shape) != out.sig.rank or ty.dtype != out.sig.dtype:
+            raise self.refuse(call, "store-other", f"store of {arr}: the tile is not a rank-{out.sig.rank} "
+                                                    f"{out.sig.dtype} tile")
+        code = self._store_operand(arr, code, ty, hints)
+        out.scheduled = True
+        out.shape = ty.shape
+        idx = []
+        for k, e in enumerate(index.elts):
+            if (n := self._int(e)) is not None:
+                idx.append(f"{n}i32")
+                continue
+            code_k, ty_k = self.expr(e)
+            if not isinstance(e, ast.Name):   # cutile infers no type for an expression inside the index array
+                code_k = self.fresh(f"index{k}")
+                self.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {self.expr(e)[0]};")
+            idx.append(code_k)
+        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
+                                  "what": f"partition_full_mut + store_unchecked on {arr}",
+                                  "why": f"{arr} is read and written by the kernel (updated in place): no safe "
+                                         "partition can state it; blocks write the tiles the source's index names",
+                                  "precondition": f"the launch gives each block its own tiles of {arr} (the "
+                                                  "source kernel's contract)"})
+        dims = ", ".join(ty.shape)
+        self.body.append(f"{indent}// SAFETY: {arr} is updated in place at index ({self.text(index)}); as in the "
+                         f"source, each block writes only tiles it owns by the launch's contract.")
+        view = f"{arr}.partition_full_mut(shape![{dims}])"
+        if out.token and not indent:   # a later store of the array: its view starts from the previous store's
+            # token, the order cuTile Python gives them
+            view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {out.token})"
+        tiles = self.fresh(f"{arr}_tiles")
+        self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
+                         f"unsafe {{ {view} }};")
+        self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
+        out.done += 1
+        out.token = None
+        if out.done < out.parts and not indent:
+            out.token = self.fresh(f"{arr}_token")
+            self.body.append(f"{indent}let {out.token}: Token = get_partition_token_mut(&{tiles});")
+
     def _store_operand(self, arr: str, code: str, ty: Tile, hints: tuple[str, str]) -> str:
         """The tile argument of an unchecked store: with hints the store is cutile's generic store_view_tko_mut,
         which types its tile argument only from a binding, so an expression is bound first."""
@@ -867,6 +924,16 @@ class Emitter:
         lit = _literal(node)
         if lit is not None:
             return repr(lit), Scalar("f32" if isinstance(lit, float) else "i32")
+        if isinstance(node, ast.IfExp) and self._constant_test(node.test):
+            self.need(node, "ifexp-constant", "conditional expression on constants")
+            (ac, at), (bc, bt) = self.expr(node.body), self.expr(node.orelse)
+            # cutile types an arm only from a typed value: a bare literal gets its suffix
+            ac, bc = (rust_literal(lit, t.dtype) if (lit := _literal(arm)) is not None and isinstance(t, Scalar)
+                      else c for arm, c, t in ((node.body, ac, at), (node.orelse, bc, bt)))
+            if at != bt:
+                raise self.refuse(node, "ifexp-constant", f"`{self.text(node)}`: the two values have different "
+                                                          f"types ({_describe(at)}, {_describe(bt)})")
+            return f"if {self.condition(node.test)} {{ {ac} }} else {{ {bc} }}", at
         if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
             return self.binop(node)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.FloorDiv, ast.Mod)):
@@ -1796,7 +1863,9 @@ class Emitter:
         r, d, zero = self.fresh("rem"), self.fresh("divisor"), "scalar_to_tile::<i32>(0i32)"
         lit = _literal(node.right)
         # a literal divisor's sign is known: cuTile Python folds `b < 0` to a constant
-        negative = f"lt_tile({d}, {zero})" if lit is None else f"scalar_to_tile::<bool>({str(lit < 0).lower()})"
+        const = node.right.id if isinstance(node.right, ast.Name) and self._constant_test(node.right) else None
+        negative = f"scalar_to_tile::<bool>({str(lit < 0).lower()})" if lit is not None else \
+            f"scalar_to_tile::<bool>({const} < 0)" if const is not None else f"lt_tile({d}, {zero})"
         fix, up, mod = self.fresh("fix"), self.fresh("shifted"), self.fresh("modulo")
         return ("{ // Python's %: the remainder takes the divisor's sign\n"
                 f"let {d}: Tile<i32, {{ [] }}> = {b};\n"
@@ -1888,12 +1957,20 @@ def _scatter_counts(fn: ast.FunctionDef) -> dict[str, int]:
 
 
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],
-                fma_locs: dict[tuple, int]) -> Emitted:
+                fma_locs: dict[tuple, int], pyfunc=None) -> Emitted:
+    """``pyfunc``: the kernel's Python function; with it, names are resolved against its module first
+    (translate/resolve.py) and helpers are found through them, decorated or not."""
     src = file.read_text()
     tree = ast.parse(src, filename=str(file))
     fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
+    if pyfunc is not None:
+        try:
+            fn, found = resolve(fn, pyfunc)
+        except ResolveError as exc:
+            raise Unsupported(str(file), exc.node, exc.construct, exc.detail) from exc
+    else:
+        found = kernel_helpers(file, tree, fn)
     em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
-    found = kernel_helpers(file, tree, fn)
     em.helpers = {name: h.fn for name, h in found.items()}
     for h in found.values():
         if h.file != file.resolve():

@@ -65,11 +65,18 @@ def kernel_helpers(file: Path, tree: ast.Module, kernel: ast.FunctionDef) -> dic
     return found
 
 
-def kernel_files(file: Path, kernel_name: str) -> list[Path]:
-    """The kernel's own file, then the other files of the helpers it may inline: what its port is made from."""
+def kernel_files(file: Path, kernel_name: str, pyfunc=None) -> list[Path]:
+    """The kernel's own file, then the other files of the helpers it may inline: what its port is made from. With
+    the kernel's Python function, helpers are found through its resolved names (translate/resolve.py)."""
     tree = ast.parse(file.read_text(), filename=str(file))
     kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
-    return [file, *sorted({h.file for h in kernel_helpers(file, tree, kernel).values()} - {file.resolve()})]
+    if pyfunc is not None:
+        from .resolve import resolve
+
+        found = resolve(kernel, pyfunc)[1]
+    else:
+        found = kernel_helpers(file, tree, kernel)
+    return [file, *sorted({h.file for h in found.values()} - {file.resolve()})]
 
 
 def sources_sha256(files: list[Path]) -> str:

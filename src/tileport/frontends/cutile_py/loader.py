@@ -48,10 +48,39 @@ def _is_kernel(obj: Any) -> bool:
     return isinstance(obj, kernel_type)
 
 
+def package_name(path: Path) -> tuple[Path, str] | None:
+    """(the directory to put on sys.path, the dotted module name) when ``path`` lies in a package (its folder has
+    an ``__init__.py``): such a file is imported as part of its package, so its relative imports work."""
+    parts = [path.stem] if path.name != "__init__.py" else []
+    folder = path.parent
+    if not (folder / "__init__.py").is_file():
+        return None
+    while (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return folder, ".".join(parts)
+
+
+def _import_in_package(path: Path, root: Path, dotted: str) -> Any:
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    try:
+        module = importlib.import_module(dotted)
+    except Exception as exc:
+        raise KernelLoadError(f"{path}: importing it as {dotted} (from {root}) failed: "
+                              f"{type(exc).__name__}: {exc}") from exc
+    if Path(getattr(module, "__file__", "") or "").resolve() != path:
+        raise KernelLoadError(f"{path}: importing {dotted} from {root} found {module.__file__} instead")
+    return module
+
+
 def load_module(path: Path) -> Any:
     path = path.resolve()
     if not path.is_file():
         raise KernelLoadError(f"{path}: no such file")
+    pkg = package_name(path)
+    if pkg is not None and not str(path).startswith(str(Path(__file__).resolve().parents[2])):
+        return _import_in_package(path, *pkg)
     modname = "tileport_user_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
     spec = importlib.util.spec_from_file_location(modname, path)
     if spec is None or spec.loader is None:

@@ -1,0 +1,394 @@
+"""Name resolution and desugaring of a kernel's source before emission, standing on Python's own runtime.
+
+cuTile Python resolves every name of a kernel against the module it was defined in (``frozen_global_values`` in
+its HIR): module constants, enum and dtype aliases, functions imported under other names, helpers defined without a
+decorator. The emitter reads the source, so this pass does the same resolution first, with the kernel's real
+``__globals__``, and rewrites the AST into the one spelling the emitter handles. Every rewrite is one entry of
+``REWRITES`` (id, what it accepts, what it becomes): the table drives the pass and ``docs/coverage.md``.
+
+The rewritten nodes keep the source positions of what they replace: the reference IR places ops at those
+positions, and the emitter matches them (fmas) there.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import enum
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: Tile methods that are the module function of the same name applied to the tile (``t.reshape(s)`` is
+#: ``ct.reshape(t, s)``), from ``cuda.tile.Tile``'s public methods.
+TILE_METHODS = ("astype", "reshape", "permute", "transpose", "extract", "insert")
+
+#: torch / numpy dtype names → the cuda.tile dtype of the same meaning.
+FOREIGN_DTYPES = {
+    "float32": "float32", "float16": "float16", "bfloat16": "bfloat16", "float64": "float64", "int8": "int8",
+    "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8", "uint16": "uint16", "uint32": "uint32",
+    "uint64": "uint64", "bool": "bool_", "bool_": "bool_", "float8_e4m3fn": "float8_e4m3fn",
+    "float8_e5m2": "float8_e5m2", "float8_e8m0fnu": "float8_e8m0fnu", "tfloat32": "tfloat32",
+    "half": "float16", "float": "float32", "double": "float64", "int": "int32", "long": "int64",
+}
+
+#: Python builtins a kernel may call on scalars/tiles, and the cuda.tile function cuTile Python lowers them to.
+BUILTIN_CALLS = {"min": "minimum", "max": "maximum", "abs": "abs"}
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    id: str
+    python: str
+    becomes: str
+
+
+REWRITES: tuple[Rewrite, ...] = (
+    Rewrite("module-alias", "`import cuda.tile as cuda_tile`, `from cuda import tile`", "`ct.`"),
+    Rewrite("global-constant", "a module-level `int`/`float`/`bool` (or a tuple of them) used in a kernel",
+            "the literal, as cuTile Python folds it"),
+    Rewrite("global-enum", "a module-level or local alias of a cuda.tile enum member (`PAD_ZERO = "
+            "ct.PaddingMode.ZERO`)", "`ct.PaddingMode.ZERO`"),
+    Rewrite("global-dtype", "a cuda.tile, torch or numpy dtype object (`torch.int32`, `np.float32`, an alias)",
+            "`ct.int32`"),
+    Rewrite("global-function", "a cuda.tile function imported or aliased under another name (`from cuda.tile "
+            "import load`, `exp = ct.exp`)", "`ct.load`, `ct.exp`"),
+    Rewrite("tile-method", "`t.reshape(s)`, `t.astype(d)`, `t.permute(..)`, `t.transpose(..)`, `t.extract(..)`",
+            "`ct.reshape(t, s)` ..."),
+    Rewrite("call-keywords", "a cuda.tile call with its arguments in any order Python allows (`ct.bid(axis=0)`, "
+            "`ct.load(x, (i, 0), (BM, BN))`)", "one canonical spelling, bound with the function's real signature"),
+    Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
+    Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)` in a kernel", "`ct.minimum`, `ct.maximum`, "
+            "`ct.abs`"),
+    Rewrite("helper-undecorated", "a module-level function without `@ct.function`, called from a kernel",
+            "inlined like a `@ct.function`"),
+)
+
+
+class ResolveError(Exception):
+    def __init__(self, node: ast.AST, construct: str, detail: str):
+        super().__init__(detail)
+        self.node, self.construct, self.detail = node, construct, detail
+
+
+def _ct() -> Any:
+    import cuda.tile as ct
+
+    return ct
+
+
+def _ct_name(value: Any) -> str | None:
+    """The name under which ``value`` is a public attribute of cuda.tile (identity), or None."""
+    ct = _ct()
+    try:
+        for name, v in vars(ct).items():
+            if v is value and not name.startswith("_"):
+                return name
+    except TypeError:
+        return None
+    return None
+
+
+REWRITTEN = "_tileport_rewritten"
+
+
+def rewritten(node: ast.AST) -> bool:
+    """Whether ``node`` or a node under it was written by this pass (its source text is not what it means)."""
+    return any(getattr(n, REWRITTEN, False) for n in ast.walk(node))
+
+
+def _mark(node: ast.AST) -> ast.AST:
+    setattr(node, REWRITTEN, True)
+    return node
+
+
+def _attr_chain(path: str, like: ast.AST) -> ast.expr:
+    parts = path.split(".")
+    node: ast.expr = ast.Name(parts[0], ast.Load())
+    for p in parts[1:]:
+        node = ast.Attribute(node, p, ast.Load())
+    for n in ast.walk(node):
+        ast.copy_location(n, like)
+        n.end_lineno, n.end_col_offset = getattr(like, "end_lineno", None), getattr(like, "end_col_offset", None)
+        _mark(n)
+    return node
+
+
+def static_node(value: Any, like: ast.AST) -> ast.expr | None:
+    """The canonical spelling of a compile-time value, or None if it has none (a tile, an array, anything else)."""
+    ct = _ct()
+    if value is ct:
+        return _attr_chain("ct", like)
+    if isinstance(value, bool) or (isinstance(value, (int, float)) and not isinstance(value, enum.Enum)):
+        return _mark(ast.copy_location(ast.Constant(value), like))
+    if isinstance(value, tuple) and value and all(isinstance(v, (int, float)) and not isinstance(v, enum.Enum)
+                                                  for v in value):
+        elts = [_mark(ast.copy_location(ast.Constant(v), like)) for v in value]
+        return _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), like))
+    if isinstance(value, enum.Enum) and type(value).__module__.startswith("cuda.tile"):
+        cls = _ct_name(type(value))
+        if cls is not None:
+            return _attr_chain(f"ct.{cls}.{value.name}", like)
+    if isinstance(value, ct.DType):
+        name = _ct_name(value)
+        if name is not None:
+            return _attr_chain(f"ct.{name}", like)
+    mod = type(value).__module__
+    if mod.startswith("torch") or mod.startswith("numpy"):   # torch.int32, np.float32 (a type or a dtype)
+        text = str(getattr(value, "__name__", value)).removeprefix("torch.").removeprefix("<class 'numpy.")
+        text = text.removesuffix("'>")
+        if text in FOREIGN_DTYPES:
+            return _attr_chain(f"ct.{FOREIGN_DTYPES[text]}", like)
+    if isinstance(value, type) and value.__module__ == "numpy" and value.__name__ in FOREIGN_DTYPES:
+        return _attr_chain(f"ct.{FOREIGN_DTYPES[value.__name__]}", like)
+    if callable(value) and getattr(value, "__module__", "").startswith("cuda.tile"):
+        name = _ct_name(value)
+        if name is not None:
+            return _attr_chain(f"ct.{name}", like)
+    return None
+
+
+def _locals(fn: ast.FunctionDef) -> set[str]:
+    """Names bound inside ``fn`` (parameters, assignments, loop targets, imports): never module globals."""
+    names = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    names |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+def _static_value(node: ast.AST, env: dict[str, Any]) -> tuple[bool, Any]:
+    """(True, value) when ``node`` is a name or attribute chain naming a global value in ``env``."""
+    if isinstance(node, ast.Name):
+        if node.id in env:
+            return True, env[node.id]
+        if hasattr(builtins, node.id):
+            return True, getattr(builtins, node.id)
+        return False, None
+    if isinstance(node, ast.Attribute):
+        ok, base = _static_value(node.value, env)
+        if ok and hasattr(base, node.attr):
+            try:
+                return True, getattr(base, node.attr)
+            except Exception:  # a property that raises: not a static value
+                return False, None
+    return False, None
+
+
+class _Resolver(ast.NodeTransformer):
+    """Module names → canonical spellings; methods, keywords, builtins and augmented assignments desugared."""
+
+    def __init__(self, env: dict[str, Any], local: set[str], helpers: dict[str, Any]):
+        self.env, self.local, self.helpers = env, local, helpers
+        self.aliases: dict[str, ast.expr] = {}   # local name → the static value it was assigned once
+
+    # -- names
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if not isinstance(node.ctx, ast.Load):
+            return node
+        if node.id in self.aliases:
+            return copy.deepcopy(self.aliases[node.id])
+        if node.id in self.local or node.id == "ct":
+            return node
+        ok, value = _static_value(node, self.env)
+        if not ok or node.id in self.helpers:
+            return node
+        return static_node(value, node) or node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id not in self.local and root.id not in self.aliases \
+                and isinstance(node.ctx, ast.Load):
+            ok, value = _static_value(node, self.env)
+            if ok:
+                repl = static_node(value, node)
+                if repl is not None:
+                    return repl
+        self.generic_visit(node)
+        return node
+
+    # -- statements
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        node = self.generic_visit(node)
+        load = copy.deepcopy(node.target)
+        for n in ast.walk(load):
+            if hasattr(n, "ctx"):
+                n.ctx = ast.Load()
+        value = _mark(ast.BinOp(load, node.op, node.value))
+        ast.copy_location(value, node)
+        value.end_lineno, value.end_col_offset = node.end_lineno, node.end_col_offset
+        out = _mark(ast.Assign([node.target], value))
+        return ast.copy_location(out, node)
+
+    # -- calls
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node = self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in TILE_METHODS and not _is_ct(f.value):
+            func = _attr_chain(f"ct.{f.attr}", f)
+            node = _mark(ast.copy_location(ast.Call(func, [f.value, *node.args], node.keywords), node))
+        elif isinstance(f, ast.Name) and f.id in BUILTIN_CALLS and f.id not in self.local \
+                and f.id not in self.env and not node.keywords:
+            node = _mark(ast.copy_location(ast.Call(_attr_chain(f"ct.{BUILTIN_CALLS[f.id]}", f), node.args, []), node))
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value):
+            node = canonical_call(node)
+        return node
+
+
+def _is_ct(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id == "ct"
+
+
+#: How the emitter reads each cuda.tile function's arguments: the parameters it takes by position (the rest by
+#: keyword). Functions not listed: positional-only parameters by position, all others by keyword.
+POSITIONAL = {
+    "bid": 1, "num_blocks": 1, "num_tiles": 3, "full": 3, "zeros": 2, "ones": 2, "reshape": 2, "astype": 2,
+    "permute": 2, "transpose": 3, "broadcast_to": 2, "extract": 3, "where": 3, "cdiv": 2, "mma": 3, "matmul": 2,
+    "cat": 2, "gather": 2, "scatter": 3, "atomic_add": 3, "atomic_max": 3, "atomic_min": 3, "atomic_xchg": 3,
+    "atomic_cas": 4, "atomic_and": 3, "atomic_or": 3, "atomic_xor": 3, "expand_dims": 2,
+    "sum": 1, "max": 1, "min": 1, "prod": 1, "argmax": 1, "argmin": 1, "cumsum": 1, "cumprod": 1,
+}
+
+
+def canonical_call(node: ast.Call) -> ast.Call:
+    """``ct.f(...)`` with its arguments bound to ``f``'s real signature and spelled one way: the parameters
+    ``POSITIONAL`` names by position (the leading positional-only ones otherwise), the rest as keywords, defaults
+    left out as written. A call that does not bind is left as is (cuda-tile itself reports it)."""
+    ct = _ct()
+    fn = getattr(ct, node.func.attr, None)
+    if fn is None or not callable(fn) or any(isinstance(a, ast.Starred) for a in node.args) or \
+            any(k.arg is None for k in node.keywords):
+        return node
+    try:
+        sig = inspect.signature(fn)
+        bound = sig.bind(*node.args, **{k.arg: k.value for k in node.keywords})
+    except (TypeError, ValueError):
+        return node
+    params = list(sig.parameters.values())
+    npos = POSITIONAL.get(node.func.attr)
+    if npos is None:
+        npos = sum(1 for p in params if p.kind is p.POSITIONAL_ONLY)
+    args, keywords = [], []
+    for i, p in enumerate(params):
+        if p.name not in bound.arguments:
+            continue
+        value = bound.arguments[p.name]
+        if p.kind is p.VAR_POSITIONAL:
+            args.extend(value)
+        elif i < npos and len(args) == i and p.kind is not p.KEYWORD_ONLY:
+            args.append(value)
+        elif p.kind is p.POSITIONAL_ONLY:
+            args.append(value)
+        else:
+            keywords.append(ast.keyword(p.name, value))
+    if [id(a) for a in args] == [id(a) for a in node.args] and \
+            [(k.arg, id(k.value)) for k in keywords] == [(k.arg, id(k.value)) for k in node.keywords]:
+        return node
+    out = _mark(ast.Call(node.func, args, keywords))
+    return ast.copy_location(out, node)
+
+
+def _static_assigns(fn: ast.FunctionDef, resolver: _Resolver) -> None:
+    """Local names assigned exactly once, at the top level of the body, to a static value (an enum member, a dtype,
+    a cuda.tile function): substituted at each use and their assignment dropped, as cuTile Python folds them."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    keep = []
+    for st in fn.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and counts.get(st.targets[0].id) == 1:
+            value = resolver.visit(copy.deepcopy(st.value))
+            if _is_static_spelling(value):
+                resolver.aliases[st.targets[0].id] = value
+                continue
+        keep.append(st)
+    fn.body = keep
+
+
+def _is_static_spelling(node: ast.AST) -> bool:
+    """An attribute chain ``ct.X.Y`` naming an enum member, dtype or function (not a runtime value)."""
+    if not isinstance(node, ast.Attribute):
+        return False
+    root = node
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not _is_ct(root):
+        return False
+    ok, value = _static_value(node, {"ct": _ct()})
+    return ok and (isinstance(value, (enum.Enum, _ct().DType)) or callable(value))
+
+
+@dataclass(frozen=True)
+class ResolvedHelper:
+    fn: ast.FunctionDef
+    file: Path
+    src: str
+
+
+def _function_ast(pyfunc: Any) -> tuple[ast.FunctionDef, Path, str]:
+    file = Path(inspect.getsourcefile(pyfunc) or "").resolve()
+    src = file.read_text()
+    tree = ast.parse(src, filename=str(file))
+    line = pyfunc.__code__.co_firstlineno
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == pyfunc.__name__ and \
+                (node.lineno == line or any(d.lineno == line for d in node.decorator_list)):
+            return node, file, src
+    raise LookupError(f"{pyfunc.__name__}: no definition at {file}:{line}")
+
+
+def _called_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]) -> dict[str, Any]:
+    """Names called in ``fn`` that resolve to plain Python functions (helpers, decorated or not) of the user's."""
+    found: dict[str, Any] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in local:
+            value = env.get(node.func.id)
+            py = getattr(value, "_pyfunc", None) or value   # @ct.function keeps the Python function
+            if inspect.isfunction(py) and not py.__module__.startswith("cuda.tile") and \
+                    not type(value).__name__ == "kernel":
+                found[node.func.id] = py
+    return found
+
+
+def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str, ResolvedHelper]]:
+    """The kernel ``fn`` (an AST of ``pyfunc``'s source) resolved against ``pyfunc.__globals__``, and every helper it
+    calls (transitively), each resolved against its own module's globals. Helper names are the names the caller
+    uses; a helper called under two names by different callers keeps each."""
+    fn = copy.deepcopy(fn)
+    helpers: dict[str, ResolvedHelper] = {}
+    _resolve_into(fn, pyfunc.__globals__, helpers)
+    return fn, helpers
+
+
+def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, ResolvedHelper]) -> None:
+    local = _locals(fn)
+    called = _called_helpers(fn, env, local)
+    resolver = _Resolver(env, local, called)
+    _static_assigns(fn, resolver)
+    fn.body = [resolver.visit(st) for st in fn.body]
+    ast.fix_missing_locations(fn)
+    for name, py in called.items():
+        if name in helpers:
+            continue
+        try:
+            hfn, file, src = _function_ast(py)
+        except (OSError, TypeError, LookupError, SyntaxError):
+            continue
+        hfn = copy.deepcopy(hfn)
+        helpers[name] = ResolvedHelper(hfn, file, src)
+        _resolve_into(hfn, py.__globals__, helpers)
+
+
+def rewrites_markdown() -> str:
+    rows = ["| rewrite | accepted | becomes |", "|---|---|---|"]
+    rows += [f"| `{r.id}` | {r.python} | {r.becomes} |" for r in REWRITES]
+    return "\n".join(rows) + "\n"
+
