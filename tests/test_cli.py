@@ -1,7 +1,25 @@
 """The CLI teaches: --help has examples and the SIG grammar; errors are one line without a traceback."""
+import argparse
+import re
+
 import pytest
 
+from tileport.cli import build_parser
+from tileport.spec.signature import DTYPES
+
 from conftest import run_tileport
+
+
+def _subcommands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
+    """(path, parser) of every subcommand, at any depth, as the parser itself lists them."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield path + (name,), sub
+                yield from _subcommands(sub, path + (name,))
+
+
+SUBCOMMANDS = [path for path, _ in _subcommands(build_parser())]
 
 
 @pytest.mark.parametrize("args, needles", [
@@ -10,13 +28,31 @@ from conftest import run_tileport
     (("compile",), ["signature syntax", "f32[?,?]/?,1", "#1024", "example:"]),
     (("toolchain", "pack"), ["x86 BCJ", "--python", "examples:"]),
     (("toolchain", "unpack"), ["env.sh"]),
-])
+    (("irdiff",), ["port.json", "--layout-b", "examples:"]),
+    (("port",), ["--hint", "occupancy", "plain_stores", "examples:"]),
+] + [(path, []) for path in SUBCOMMANDS], ids=lambda v: " ".join(v) if isinstance(v, tuple) else None)
 def test_help_teaches(args, needles):
+    """Every subcommand (found by walking the parser, so a new one is covered) has a description and an example."""
     r = run_tileport(*args, "--help")
-    assert r.returncode == 0
+    assert r.returncode == 0, r.stderr
+    usage, _, rest = r.stdout.partition("\n\n")
+    description = rest.split("\n\n")[0].strip()
+    assert usage.startswith("usage:") and description and not description.startswith(("positional", "options")), \
+        r.stdout
+    assert re.search(r"^examples?:\n  \S", r.stdout, re.M), f"{' '.join(args)} --help has no example"
     text = " ".join(r.stdout.split())
     for n in needles:
         assert n in text, n
+
+
+def test_sig_help_documents_every_token_capture_prints():
+    """`?%N`, `&N`, `!alias`, `@i64`, a rank-0 array and every dtype: all that capture prints, in --sig's help."""
+    for command in ("compile", "analyze", "port"):
+        text = run_tileport(command, "--help").stdout
+        for token in ("f32[?%16]", "?%N", "&16", "&N", "!alias", "@i64", "f32[]", "rank-0", "#1024", "/?%4,1"):
+            assert token in text, (command, token)
+        dtypes = next(line for line in text.splitlines() if line.startswith("dtypes:")).split()[1:]
+        assert dtypes == list(DTYPES), command
 
 
 def test_unpack_missing_file_is_a_clean_error(tmp_path):

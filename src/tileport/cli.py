@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import traceback
 from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .errors import TileportError
+from .errors import InputError, TileportError
 
 EPILOG = """\
 pipeline (CPU only up to cubins):
@@ -32,12 +34,21 @@ examples:
   tileport toolchain pack dist/toolchain.tar.xz --python 3.12
 """
 
-SIG_HELP = """\
+def _sig_help() -> str:
+    """The --sig grammar, every token `tileport capture` prints (the grammar itself: tileport.spec.signature)."""
+    from .spec.signature import DTYPES
+
+    return f"""\
 signature syntax (--sig), parameters in the kernel's order, optional NAME= prefix:
-  f32[?]          rank-1 f32 array, dynamic shape      f16[?,128]   static second dimension
-  f32[?,?]/?,1    strides: ? = dynamic, N = known      bf16[?]@i64  64-bit indices
-  i32             scalar of that dtype                 #1024 #0.5 #true   ct.Constant values
-dtypes: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64 tf32 f8e4m3fn f8e5m2
+  f32[?]          rank-1 f32 array, dynamic extent     f16[?,128]       static second extent
+  f32[?,?]/?,1    strides: ? = dynamic, N = known      f32[?%16]        extent divisible by 16 (?%N)
+  f32[?,?]/?%4,1  row stride divisible by 4            f32[?]/1&16      base address 16-byte aligned (&N)
+  f32[?]/0!alias  elements may alias (broadcast view)  bf16[?]@i64      64-bit indices
+  f32[]           rank-0 array (no extents, strides)   f32[]&16         the same, 16-byte aligned
+  i32             scalar of that dtype                 #1024 #0.5 #true ct.Constant values
+`tileport capture` prints each launch in this syntax with the facts ct.launch specializes on, e.g. a 16-byte
+aligned, contiguous 1024x1024 f32 tensor: f32[?%16,?%16]/?%4,1&16 (the order is /STRIDES &ALIGN !alias @i64).
+dtypes: {' '.join(DTYPES)}
 """
 
 
@@ -96,6 +107,12 @@ def cmd_pack(args: argparse.Namespace) -> int:
     from .toolchain import bundle, pins
     from .toolchain.locate import find_cuda_tree
 
+    from .inputs import need_file, out_file
+
+    for option, files in (("--wheel", args.wheel), ("--cdylib", args.cdylib)):
+        for f in files:
+            need_file(Path(f), option)
+    out_file(Path(args.out), "OUT")
     tree = find_cuda_tree()
     wheels = [Path(w) for w in args.wheel]
     if not args.no_cuda_tile_wheel and not any(w.name.startswith("cuda_tile-") for w in wheels):
@@ -119,7 +136,10 @@ def cmd_pack(args: argparse.Namespace) -> int:
 def cmd_unpack(args: argparse.Namespace) -> int:
     from .toolchain import bundle
 
-    manifest = bundle.unpack(Path(args.bundle), Path(args.dest), progress=_progress(args.json))
+    from .inputs import need_file, out_dir
+
+    need_file(Path(args.bundle))
+    manifest = bundle.unpack(Path(args.bundle), out_dir(Path(args.dest), "DEST"), progress=_progress(args.json))
     env = Path(args.dest).resolve() / "env.sh"
     if args.json:
         _emit_json({"dest": str(Path(args.dest).resolve()), "env": str(env), "files": len(manifest["files"])})
@@ -148,15 +168,17 @@ def cmd_env(args: argparse.Namespace) -> int:
 def _compile(ref: str, sigs: list[str], out: Path, arch: str | None, as_json: bool) -> int:
     from .frontends.cutile_py.compile import compile_kernel
     from .frontends.cutile_py.loader import load_kernel
+    from .inputs import out_dir
     from .spec.signature import bind, parse
     from .toolchain.locate import find_cuda_tree
 
     tree = find_cuda_tree()
     kernel = load_kernel(ref)
+    bound = [bind(parse(text), kernel.param_names, kernel.name) for text in sigs]
+    out_dir(out, "--out")
     say = _progress(as_json)
     results = []
-    for i, text in enumerate(sigs):
-        sig = bind(parse(text), kernel.param_names, kernel.name)
+    for i, sig in enumerate(bound):
         say(f"[{i + 1}/{len(sigs)}] {kernel.name}({sig.text()}) → Tile IR" + (f" → {arch} cubin" if arch else ""))
         results.append(compile_kernel(kernel, sig, tree, out, arch))
     if as_json:
@@ -201,7 +223,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
     kernel = load_kernel(args.kernel)
     sigs, launches = _signature_inputs(args, kernel)
-    out = Path(args.out)
+    out = _out_dir(args)
     spec = analyze(kernel, sigs, launches, find_cuda_tree(), out, progress=_progress(args.json))
     if args.json:
         _emit_json(spec)
@@ -217,27 +239,35 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- translate / port / verify
 
-def _signature_inputs(args: argparse.Namespace, kernel) -> tuple[list, list]:
+def _captured(path: str | None, kernel_ref: str) -> list[dict]:
+    """The launches of ``kernel_ref`` in the ``--capture`` file (checked against capture.schema.json first)."""
     from .frontends.cutile_py.capture import load_capture
+    from .inputs import read_json
+
+    if not path:
+        return []
+    read_json(Path(path), "--capture", schema="capture")
+    return load_capture(Path(path), kernel_ref)
+
+
+def _signature_inputs(args: argparse.Namespace, kernel) -> tuple[list, list]:
+    from .inputs import read_json
     from .spec.signature import SignatureError, bind, parse
 
     texts = list(args.sig or [])
     if getattr(args, "sigs", None):
-        data = json.loads(Path(args.sigs).read_text())
-        listed = data.get("signatures") if isinstance(data, dict) else data
-        if not isinstance(listed, list) or not all(isinstance(t, str) for t in listed):
-            raise SignatureError(f"{args.sigs}: expected a JSON list of signature strings, or "
-                                 '{"signatures": [...]}')
-        texts += listed
-    launches = load_capture(Path(args.capture), kernel.ref) if args.capture else []
+        data = read_json(Path(args.sigs), "--sigs", schema="sigs")
+        texts += data["signatures"] if isinstance(data, dict) else data
+    launches = _captured(args.capture, kernel.ref)
     if args.capture and not launches:
-        raise SignatureError(f"{args.capture} has no launch of {kernel.name} from {kernel.path}")
+        raise SignatureError(f"--capture {args.capture} has no launch of {kernel.name} from {kernel.path}")
     return [bind(parse(t), kernel.param_names, kernel.name) for t in texts], launches
 
 
-def _print_verdict(verdict: dict) -> None:
+def _print_verdict(verdict: dict, ran: tuple[str, ...] = ("analyze", "translate", "build", "irdiff")) -> None:
+    """The stages of ``ran`` (a stage a failure before it stopped: "not run"), the IR diff's variants, the status."""
     con = _console()
-    for name in ("analyze", "translate", "build", "irdiff"):
+    for name in ran:
         st = verdict["stages"].get(name)
         if st is None:
             con.print(f"  {name:9} [dim]not run[/]")
@@ -255,38 +285,65 @@ def _print_verdict(verdict: dict) -> None:
     con.print(f"status: {verdict['status']}", markup=False)
 
 
+def _hint_names() -> tuple[str, ...]:
+    from .frontends.triton.lower import KERNEL_HINTS, LOWERING_OPTIONS
+
+    return tuple(KERNEL_HINTS) + tuple(LOWERING_OPTIONS)
+
+
+def _hints(given: list[str]) -> dict[str, int]:
+    """``--hint NAME=INT`` options; a name the Triton lowering does not take is refused, listing those it takes."""
+    valid = _hint_names()
+    hints: dict[str, int] = {}
+    for h in given:
+        key, eq, value = h.partition("=")
+        key = key.strip()
+        if key not in valid:
+            raise InputError(f"--hint {h!r}: unknown hint {key!r}; valid hints: {', '.join(valid)}")
+        if not eq or not value.strip().isdigit():
+            raise InputError(f"--hint {h!r}: expected NAME=INT with a non-negative integer (occupancy=4, "
+                             "num_ctas=2, fast_div=1)")
+        hints[key] = int(value)
+    return hints
+
+
+def _out_dir(args: argparse.Namespace) -> Path:
+    from .inputs import out_dir
+
+    return out_dir(Path(args.out), "--out")
+
+
 def cmd_port(args: argparse.Namespace) -> int:
     from .frontends.cutile_py.loader import load_kernel, split_ref
     from .frontends.triton.source import is_triton_file
     from .pipeline.port import port
     from .toolchain.locate import find_cuda_tree
 
+    hints = _hints(args.hint or [])
     if is_triton_file(*split_ref(args.kernel)):
-        return _port_triton(args)
+        return _port_triton(args, hints)
+    if hints:
+        raise InputError(f"--hint applies to Triton kernels only (their lowered form); {args.kernel} is a cuTile "
+                         "kernel: give it options with @ct.kernel(occupancy=..., num_ctas=...) in its source")
     kernel = load_kernel(args.kernel)
     sigs, launches = _signature_inputs(args, kernel)
+    _out_dir(args)
     verdict = port(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
                    progress=_progress(args.json))
     _emit_json(verdict) if args.json else _print_verdict(verdict)
     return 0 if verdict["ok"] else 1
 
 
-def _port_triton(args: argparse.Namespace) -> int:
-    from .frontends.cutile_py.capture import load_capture
+def _port_triton(args: argparse.Namespace, hints: dict[str, int]) -> int:
     from .pipeline.triton import port_triton
     from .spec.signature import parse
     from .toolchain.locate import find_cuda_tree
 
-    launches = load_capture(Path(args.capture), args.kernel) if args.capture else []
+    launches = _captured(args.capture, args.kernel)
     if args.capture and not launches:
-        raise TileportError(f"{args.capture} has no launch of {args.kernel}")
+        raise TileportError(f"--capture {args.capture} has no launch of {args.kernel}")
     sigs = [parse(t) for t in (args.sig or [])]
-    hints = {}
-    for h in args.hint or []:
-        key, _, value = h.partition("=")
-        if not value.isdigit():
-            raise TileportError(f"--hint {h!r}: expected NAME=INT (occupancy=4, num_ctas=2)")
-        hints[key] = int(value)
+    _out_dir(args)
     verdict = port_triton(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
                           progress=_progress(args.json), hints=hints)
     if args.json:
@@ -303,26 +360,54 @@ def _port_triton(args: argparse.Namespace) -> int:
     return 0 if verdict["ok"] else 1
 
 
+PORT_DIR_WHY = ("expected a port directory from `tileport port` (or `tileport analyze --out DIR`, or a work order "
+                "with a hand-written kernel.rs and port.json)")
+
+
+def _port_dir_spec(port_dir: Path, what: str, needs: tuple[str, ...]) -> dict:
+    """DIR's spec.json, checked against spec.schema.json, with the reference IR files of its variants present."""
+    from .inputs import in_dir, read_json
+
+    in_dir(port_dir, needs, what, PORT_DIR_WHY)
+    spec = read_json(port_dir / "spec.json", "", schema="spec")
+    for v in spec["variants"]:
+        for key in ("bytecode", "disasm"):
+            if not (port_dir / v["ir"][key]).is_file():
+                raise InputError(f"{what} {port_dir}: {v['ir'][key]} (the reference IR spec.json names) is missing; "
+                                 "run `tileport analyze` into the directory again")
+    return spec
+
+
 def cmd_translate(args: argparse.Namespace) -> int:
     from .pipeline.port import translate
     from .toolchain.locate import find_cuda_tree
+    from .translate.emit import Unsupported
 
-    manifest = translate(Path(args.dir), find_cuda_tree())
-    _emit_json(manifest) if args.json else print(f"wrote {Path(args.dir) / 'kernel.rs'} and port.json "
+    port_dir = Path(args.dir)
+    _port_dir_spec(port_dir, "translate", ("spec.json",))
+    try:
+        manifest = translate(port_dir, find_cuda_tree())
+    except Unsupported as exc:  # the stage ran and refused: exit 1
+        print(f"tileport: translate failed: {exc}", file=sys.stderr)
+        return 1
+    _emit_json(manifest) if args.json else print(f"wrote {port_dir / 'kernel.rs'} and port.json "
                                                  f"({len(manifest['variants'])} variant(s))")
     return 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from .inputs import read_json
     from .pipeline.port import _finish, verify
     from .toolchain.locate import find_cuda_tree
 
     port_dir = Path(args.dir)
-    for need in ("spec.json", "port.json", "kernel.rs"):
-        if not (port_dir / need).exists():
-            raise TileportError(f"{port_dir / need} is missing: verify needs a port directory (from `tileport port`"
-                                " or a work order) with kernel.rs and port.json")
-    spec = json.loads((port_dir / "spec.json").read_text())
+    spec = _port_dir_spec(port_dir, "verify", ("spec.json", "port.json", "kernel.rs"))
+    manifest = read_json(port_dir / "port.json", "", schema="port")
+    for v in manifest["variants"]:
+        ref = (port_dir / v["reference"]).with_suffix(".tileir.txt")
+        if not ref.is_file():
+            raise InputError(f"verify {port_dir}: port.json's variant {v['symbol']} names the reference "
+                             f"{v['reference']}, but {ref.relative_to(port_dir)} is missing")
     verdict = {"kernel": spec["kernel"]["name"], "source": spec["kernel"]["source"], "stages": {
         "analyze": {"ok": True, "spec": "spec.json"}, "translate": {"ok": True, "kernel_rs": "kernel.rs",
                                                                     "by": "hand"}}}
@@ -331,7 +416,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     verdict["stages"].update(verify(port_dir, find_cuda_tree(), _arch(args.arch) or "sm_90",
                                     progress=_progress(args.json)))
     verdict = _finish(verdict, port_dir)
-    _emit_json(verdict) if args.json else _print_verdict(verdict)
+    _emit_json(verdict) if args.json else _print_verdict(verdict, ran=("build", "irdiff"))
     return 0 if verdict["ok"] else 1
 
 
@@ -340,7 +425,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_ops_build(args: argparse.Namespace) -> int:
     from .runtime import build
 
-    names = args.ops.split(",") if args.ops else None
+    names = [n.strip() for n in args.ops.split(",") if n.strip()] if args.ops is not None else None
+    if names is not None:
+        known = build.all_ops()
+        unknown = [n for n in names if n not in known]
+        if unknown or not names:
+            raise InputError(f"--ops {args.ops!r}: {'unknown op(s) ' + ', '.join(unknown) if unknown else 'no op named'}"
+                             f"; the ops: {', '.join(known)}")
     result = build.ops_build(names, port=args.port, if_stale=args.if_stale, progress=_progress(args.json))
     if args.json:
         _emit_json(result)
@@ -356,7 +447,11 @@ def cmd_ops_build(args: argparse.Namespace) -> int:
 def cmd_ops_list(args: argparse.Namespace) -> int:
     from .runtime import build
 
-    manifest = json.loads(build.manifest_path().read_text())
+    from .inputs import read_json
+
+    if not build.manifest_path().is_file():
+        raise InputError(f"{build.manifest_path()} is missing: run `tileport ops build --port` (in a source checkout)")
+    manifest = read_json(build.manifest_path())
     if args.json:
         _emit_json(manifest)
         return 0
@@ -371,22 +466,54 @@ def cmd_ops_list(args: argparse.Namespace) -> int:
 def cmd_ops_pack(args: argparse.Namespace) -> int:
     from .runtime import build
 
-    print(f"wrote {build.pack_library(Path(args.dest))} (+ .inputs-sha256)")
+    from .inputs import out_file
+
+    print(f"wrote {build.pack_library(out_file(Path(args.dest), 'DEST'))} (+ .inputs-sha256)")
     return 0
 
 
 def cmd_ops_unpack(args: argparse.Namespace) -> int:
     from .runtime import build
 
-    lib = build.unpack_library(Path(args.src), Path(args.dir))
+    import lzma
+    import tarfile
+
+    from .inputs import need_file, out_dir
+
+    src = need_file(Path(args.src), "SRC")
+    try:
+        with tarfile.open(src, "r:xz") as tar:  # readable before anything is written
+            tar.getmembers()
+        lib = build.unpack_library(src, out_dir(Path(args.dir), "DIR"))
+    except (tarfile.TarError, lzma.LZMAError, EOFError) as exc:
+        raise InputError(f"SRC {src}: not a packed library ({type(exc).__name__}: {exc}); make one with "
+                         "`tileport ops pack`") from None
     print(f"export TILEPORT_LIBRARY={lib} TILEPORT_AUTOBUILD=0")
     return 0
 
 
 # ---------------------------------------------------------------- capture
 
+def _report_script_error(script: Path, exc: BaseException, out: Path) -> None:
+    """A host script's exception under capture: one line saying so, then the script's own traceback between two
+    marker lines. tileport's frames (the CLI, the capture, runpy) are cut: the traceback starts at the script."""
+    tb = exc.__traceback__
+    target = script.resolve()
+    while tb is not None and Path(tb.tb_frame.f_code.co_filename).resolve() != target:
+        tb = tb.tb_next
+    lines = (traceback.format_exception(type(exc), exc, tb) if tb is not None
+             else traceback.format_exception_only(type(exc), exc))  # e.g. a SyntaxError: no frame of the script
+    what = " ".join(traceback.format_exception_only(type(exc), exc)[-1].split())
+    err = sys.stderr
+    print(f"tileport: capture failed: {script} raised {what[:300]}; nothing written to {out}", file=err)
+    print(f"---- traceback of {script} ----", file=err)
+    err.write("".join(lines))
+    print(f"---- end of {script}'s traceback ----", file=err)
+
+
 def cmd_capture(args: argparse.Namespace) -> int:
     from .frontends.cutile_py.capture import CaptureError, run_captured, write_capture
+    from .inputs import out_file
 
     cmd = list(args.command)
     if cmd and cmd[0] == "--":
@@ -396,10 +523,24 @@ def cmd_capture(args: argparse.Namespace) -> int:
     if not cmd or not cmd[0].endswith(".py"):
         raise CaptureError("expected `tileport capture [--out FILE] -- python SCRIPT.py [ARGS...]`")
     script = Path(cmd[0])
+    if script.is_dir():
+        raise CaptureError(f"{script}: is a directory, expected a Python script")
     if not script.is_file():
         raise CaptureError(f"{script}: no such file")
-    rec = run_captured(script, cmd[1:])
-    data = write_capture(rec, script, cmd[1:], Path(args.out))
+    out = out_file(Path(args.out), "--out")
+    try:
+        rec = run_captured(script, cmd[1:])
+    except CaptureError as exc:
+        if str(exc).startswith(f"{script} exited with"):  # the script's sys.exit(N): its run failed, not the input
+            print(f"tileport: capture failed: {exc}; nothing written to {out}", file=sys.stderr)
+            return 1
+        raise
+    except (TileportError, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # noqa: BLE001 — the script raised: its error, shown as its own
+        _report_script_error(script, exc, out)
+        return 1
+    data = write_capture(rec, script, cmd[1:], out)
     if args.json:
         _emit_json(data)
     else:
@@ -413,17 +554,86 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- irdiff
 
+def _unit_grid(text: str | None) -> frozenset:
+    """``--unit-grid-b 1,2`` → {1, 2}; anything but grid dimensions 0..2 separated by commas is refused."""
+    if not text:
+        return frozenset()
+    dims = [t.strip() for t in text.split(",")]
+    if not all(t in ("0", "1", "2") for t in dims):
+        raise InputError(f"--unit-grid-b {text!r}: expected grid dimensions 0, 1 or 2 separated by commas "
+                         "(for example 1,2)")
+    return frozenset(int(t) for t in dims)
+
+
+def _layout_arity(layout) -> int:
+    """Entry arguments a layout describes: an array of rank r takes 1 + 2r (+ extra), a scalar 1."""
+    return sum(1 + 2 * rank + extra if kind == "A" else 1 for kind, rank, extra in layout)
+
+
+def _port_variant(path: str) -> tuple[Path, dict] | None:
+    """(port directory, its port.json variant) when ``path`` is a file of DIR/variants/SYMBOL/ in a port directory
+    (the layout of tileport port's output), else None."""
+    from .inputs import read_json
+
+    p = Path(path)
+    if "\n" in path or not p.is_file():
+        return None
+    vdir = p.resolve().parent
+    port_dir = vdir.parent.parent
+    if vdir.parent.name != "variants" or not (port_dir / "port.json").is_file():
+        return None
+    manifest = read_json(port_dir / "port.json", "", schema="port")
+    for v in manifest["variants"]:
+        if (port_dir / v["reference"]).resolve().parent == vdir:
+            return port_dir, v
+    raise InputError(f"{path}: {port_dir / 'port.json'} has no variant whose reference is in {vdir.name}/; give "
+                     "the layout with --layout-a/--layout-b")
+
+
 def cmd_irdiff(args: argparse.Namespace) -> int:
     from .irdiff.canon import parse_layout
-    from .irdiff.compare import compare
+    from .irdiff.compare import compare_programs, load
 
-    try:
-        la = parse_layout(args.layout_a) if args.layout_a else None
-        lb = parse_layout(args.layout_b) if args.layout_b else None
-    except ValueError as exc:
-        raise TileportError(str(exc)) from None
-    verdict = compare(args.a, args.b, layout_a=la, layout_b=lb,
-                      unit_grid_b=frozenset(int(k) for k in (args.unit_grid_b or "").split(",") if k))
+    def layout(option: str, text: str | None):
+        if text is None:
+            return None
+        try:
+            return parse_layout(text)
+        except ValueError as exc:
+            raise InputError(f"{option} {text!r}: {exc}") from None
+
+    layouts = {"a": (layout("--layout-a", args.layout_a), "--layout-a", args.layout_a),
+               "b": (layout("--layout-b", args.layout_b), "--layout-b", args.layout_b)}
+    unit_grid = _unit_grid(args.unit_grid_b)
+    programs = {"a": load(args.a), "b": load(args.b)}
+    say = _progress(args.json)
+    target = None  # a port was proven for an architecture: its hints keyed by it equal default hints
+    for side, path in (("a", args.a), ("b", args.b)):
+        # the Rust side of a port (variants/SYMBOL/rust.tileir*): its argument layout is in port.json
+        if layouts[side][0] is not None or not Path(path).name.startswith("rust.") or \
+                (found := _port_variant(path)) is None:
+            continue
+        port_dir, v = found
+        where = f"{port_dir / 'port.json'} (variant {v['symbol']})"
+        layouts[side] = (parse_layout(v["layout"]), f"the layout in {where}", v["layout"])
+        target = _arch(None)
+        if v.get("unit_grid") and args.unit_grid_b is None:
+            if side == "a":
+                raise InputError(f"{path} is a port's Rust program launched with unit grid dimensions "
+                                 f"{v['unit_grid']}: give it as B (`tileport irdiff REFERENCE RUST`)")
+            unit_grid = frozenset(v["unit_grid"])
+        say(f"layout of {side.upper()}: {v['layout']} from {where}"
+            + (f", unit grid dimensions {sorted(unit_grid)}" if side == "b" and unit_grid else ""))
+    for side in ("a", "b"):
+        lay, option, text = layouts[side]
+        program, source = programs[side]
+        for entry in program.entries if lay is not None else ():
+            if _layout_arity(lay) != len(entry.args):
+                raise InputError(f"{option} {text!r} describes {_layout_arity(lay)} entry argument(s), but "
+                                 f"{source}'s entry @{entry.symbol} takes {len(entry.args)}")
+    (pa, sa), (pb, sb) = programs["a"], programs["b"]
+    verdict = compare_programs(pa, pb, source_a=sa, source_b=sb, layout_a=layouts["a"][0],
+                               layout_b=layouts["b"][0], unit_grid_b=unit_grid, target=target)
     if args.json:
         _emit_json(verdict)
     else:
@@ -435,6 +645,11 @@ def cmd_irdiff(args: argparse.Namespace) -> int:
                 if w:
                     con.print(f"  {side.upper()} {w['file']}:{w['line']} ({w['path']})\n    {w.get('text', '')}",
                               markup=False)
+        positional = [side for side in ("a", "b") if verdict["prologue"][side].get("layout") == "positional"]
+        if positional and any(d["kind"] == "argument" for d in verdict["differences"]):
+            con.print(f"hint: the entry arguments of {' and '.join(s.upper() for s in positional)} were matched by "
+                      "position (no cuTile Python symbol, no port.json beside it): give "
+                      f"{' / '.join('--layout-' + s for s in positional)}", markup=False)
         used = [f"{r['id']} (A {r['count']['a']}, B {r['count']['b']})" for r in verdict["rewrites_used"]
                 if r["count"]["a"] or r["count"]["b"]]
         con.print("rules applied: " + (", ".join(used) or "none"), markup=False)
@@ -445,11 +660,18 @@ def cmd_irdiff(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- parser
 
+class Parser(argparse.ArgumentParser):
+    """argparse with tileport's error form: one line, exit 2 (bad input), and where to read the usage."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` shows the usage)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     import tileport
 
-    p = argparse.ArgumentParser(prog="tileport", description=" ".join((tileport.__doc__ or "").split()),
+    p = Parser(prog="tileport", description=" ".join((tileport.__doc__ or "").split()),
                                 epilog=EPILOG, formatter_class=fmt)
     p.add_argument("--version", action="version", version=f"tileport {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -470,7 +692,14 @@ pinned cutile crate's build; and the GPU and driver when one is present. Each fa
     d.add_argument("--json", action="store_true", help="print a JSON report instead of a table")
     d.set_defaults(func=cmd_doctor)
 
-    t = sub.add_parser("toolchain", help="offline bundles and environment of the CUDA toolchain")
+    t = sub.add_parser("toolchain", help="offline bundles and environment of the CUDA toolchain",
+                       formatter_class=fmt, description="""\
+The pinned CUDA toolchain (tileiras, tileirdisasm, ptxas, libnvvm, cuda-tile) travels to a GPU host without network
+as one checksummed bundle: `pack` writes it here, `unpack` verifies and extracts it there (stdlib only) and writes
+an env.sh; `env` prints the environment cargo needs to build the cutile crate against this tree.""",
+                       epilog="examples:\n  tileport toolchain pack dist/toolchain.tar.xz --python 3.12\n"
+                              "  tileport toolchain unpack dist/toolchain.tar.xz /opt/tc && source /opt/tc/env.sh\n"
+                              "  eval \"$(tileport toolchain env)\"")
     tsub = t.add_subparsers(dest="toolchain_command", required=True, metavar="ACTION")
     pk = tsub.add_parser("pack", help="write an offline toolchain bundle (.tar.xz, ≤ 60 MB)", formatter_class=fmt,
                          description=bundle_doc(),
@@ -489,6 +718,10 @@ pinned cutile crate's build; and the GPU and driver when one is present. Each fa
     pk.add_argument("--json", action="store_true", help="print the manifest as JSON")
     pk.set_defaults(func=cmd_pack)
     up = tsub.add_parser("unpack", help="verify and unpack a bundle; writes DEST/env.sh", formatter_class=fmt,
+                         description="Checks BUNDLE against its .sha256 sidecar and every member against the "
+                                     "manifest, refuses unsafe members, extracts into DEST, installs the bundled "
+                                     "wheels into DEST/site and writes DEST/env.sh (source it, then `tileport "
+                                     "doctor`).",
                          epilog="example:\n  tileport toolchain unpack toolchain.tar.xz /opt/tileport-tc && "
                                 "source /opt/tileport-tc/env.sh\n"
                                 "  (stdlib only: also `python3 -m tileport toolchain unpack ...` with PYTHONPATH=src)")
@@ -496,14 +729,19 @@ pinned cutile crate's build; and the GPU and driver when one is present. Each fa
     up.add_argument("dest")
     up.add_argument("--json", action="store_true")
     up.set_defaults(func=cmd_unpack)
-    ev = tsub.add_parser("env", help="print the environment cargo needs for the cutile crate (eval-able)")
+    ev = tsub.add_parser("env", help="print the environment cargo needs for the cutile crate (eval-able)",
+                         formatter_class=fmt, description="Prints `export NAME=VALUE` lines (or --json) that point "
+                         "the cutile crate's build at this CUDA tree, and unsets CUDA_HOME/CUDA_PATH (tileiras would "
+                         "load another release's libnvvm from there).",
+                         epilog="examples:\n  eval \"$(tileport toolchain env)\" && cargo build --release\n"
+                                "  tileport toolchain env --json")
     ev.add_argument("--json", action="store_true")
     ev.set_defaults(func=cmd_env)
 
     c = sub.add_parser("compile", help="compile a cuTile Python kernel to Tile IR (+ disassembly, + cubin)",
                        formatter_class=fmt, description="Compiles KERNEL at each --sig with the real cuda-tile "
                        "compiler, writes SYMBOL.tileirbc, SYMBOL.tileir.txt (tileirdisasm) and SYMBOL.ARCH.cubin "
-                       "(tileiras) into --out. No GPU needed.", epilog=SIG_HELP + "\nexample:\n  tileport compile "
+                       "(tileiras) into --out. No GPU needed.", epilog=_sig_help() + "\nexample:\n  tileport compile "
                        "k.py::vector_add --sig 'f32[?]/1, f32[?]/1, f32[?]/1, #1024' --out build/vadd")
     c.add_argument("kernel", metavar="FILE.py::KERNEL")
     c.add_argument("--sig", action="append", required=True, help="launch signature (repeatable; see below)")
@@ -519,7 +757,7 @@ variants/SYMBOL/reference.tileirbc and reference.tileir.txt per variant, and spe
 package's JSON Schema): parameters, constant values, the constant-folded branches and which way each variant took
 them, loops and bounds, every load/store site with its padding and bounds-check options made explicit, hints,
 grids of captured launches and their formula, dtypes and conversions. What cannot be determined is "unknown".""",
-                        epilog=SIG_HELP + "\nsignature sources (combine freely):\n  --sig TEXT   --sigs FILE.json "
+                        epilog=_sig_help() + "\nsignature sources (combine freely):\n  --sig TEXT   --sigs FILE.json "
                                "(a list of strings)   --capture FILE (from `tileport capture`)\n\nexamples:\n"
                                "  tileport analyze k.py::matmul --sig 'f16[?,?]/?,1, f16[?,?]/?,1, f16[?,?]/?,1, "
                                "#128, #128, #64' --out build/matmul\n"
@@ -542,26 +780,41 @@ A @triton.jit kernel is recognised and lowered to cuTile Python first (DIR/lower
 pointer becomes an array view built at launch from the Triton arguments), then ported like any cuTile kernel; it
 needs --capture (the parameter kinds and the values that shape each view). The GPU tests check the lowering
 against the Triton kernel itself. What the lowering accepts: docs/coverage.md (Triton frontend).""",
-                        epilog=SIG_HELP + "\nexamples:\n  tileport port src/tileport/examples/"
+                        epilog=_sig_help() + "\nexamples:\n  tileport port src/tileport/examples/"
                         "vector_add.py::vector_add --sig 'f32[?]/1, f32[?]/1, f32[?]/1, #1024' --out build/port/vadd\n"
                         "  tileport capture --out t.json -- python src/tileport/examples/triton/host.py && \\\n"
                         "  tileport port src/tileport/examples/triton/softmax.py::triton_softmax --capture t.json "
                         "--hint occupancy=4 --out build/port/tsoftmax")
     _kernel_inputs(po, "port directory")
     po.add_argument("--hint", action="append", metavar="NAME=INT",
-                    help="Triton kernels: a cuTile kernel option for the lowered form (occupancy, num_ctas, "
+                    help="Triton kernels only: a cuTile kernel option for the lowered form (occupancy, num_ctas, "
                          "num_worker_warps), or fast_div=1: f32 division as div.approx, or plain_stores=1: stores "
-                         "without TMA (see tileport.frontends.triton.lower)")
+                         "without TMA (see tileport.frontends.triton.lower); other names are refused")
     po.add_argument("--arch", help="target for the Rust side's compile (default sm_90)")
     po.add_argument("--json", action="store_true", help="print verdict.json")
     po.set_defaults(func=cmd_port)
-    tr = sub.add_parser("translate", help="spec.json + source in DIR → DIR/kernel.rs and port.json")
+    tr = sub.add_parser("translate", help="spec.json + source in DIR → DIR/kernel.rs and port.json",
+                        formatter_class=fmt, description="""\
+Runs the translate stage alone on a directory that `tileport analyze --out DIR` (or `tileport port`) wrote: reads
+DIR/spec.json (validated against spec.schema.json), the kernel source it names and the reference IR of every
+variant, and writes DIR/kernel.rs (cuTile Rust) and DIR/port.json (the entry, const generics, strides and argument
+layout of each variant). An unsupported construct stops it with file:line:col (exit 1). `tileport verify DIR` then
+builds and proves the result.""",
+                        epilog="example:\n  tileport analyze k.py::vector_add --sig 'f32[?]/1, f32[?]/1, f32[?]/1, "
+                               "#1024' --out build/vadd\n  tileport translate build/vadd && tileport verify build/vadd")
     tr.add_argument("dir")
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(func=cmd_translate)
-    ve = sub.add_parser("verify", help="build → irdiff on the kernel.rs in DIR (bring-your-own port)")
+    ve = sub.add_parser("verify", help="build → irdiff on the kernel.rs in DIR (bring-your-own port)",
+                        formatter_class=fmt, description="""\
+Builds DIR/kernel.rs with the cutile crate and compares every variant's Rust Tile IR with its reference (the last
+two stages of `tileport port`), for a port written or edited by hand: DIR needs spec.json and the reference IR (from
+`tileport analyze` or a work order), kernel.rs and port.json (validated against port.schema.json). Prints the build
+and irdiff stages, writes DIR/verdict.json; exit 0 only when every variant is equivalent.""",
+                        epilog="examples:\n  tileport verify build/port/gather_rows      # after writing the "
+                               "kernel.rs its work_order.json asks for\n  tileport verify build/vadd --json")
     ve.add_argument("dir")
-    ve.add_argument("--arch")
+    ve.add_argument("--arch", help="target of the Rust side's compile (default sm_90)")
     ve.add_argument("--json", action="store_true")
     ve.set_defaults(func=cmd_verify)
 
@@ -588,26 +841,42 @@ Compares two Tile IR programs (bytecode .tileirbc, or tileirdisasm text) op by o
 the entry symbol, debug locations, unused arguments and dead pure ops do not matter; op names, attributes (rounding,
 flush_to_zero, padding, tile shapes, strides, hints, memory ordering), types, operands and regions do. Entry
 arguments are matched by role (array k's pointer/shape/stride, scalar k): the layout is read from a cuTile Python
-mangled symbol, or given with --layout-a/--layout-b (needed for cutile entries, whose mutable tensors carry extra
-arguments). Proven-equivalent rewrites are listed in tileport.irdiff.rules; each one used is reported.""",
+mangled symbol, from the port.json of a port directory when a program is a port's Rust side
+(DIR/variants/SYMBOL/rust.tileir.txt or .tileirbc; its unit grid dimensions too), or given with
+--layout-a/--layout-b (needed for other cutile entries, whose mutable tensors carry extra arguments); a layout
+that does not describe exactly the entry's arguments is refused. Proven-equivalent rewrites are listed in
+tileport.irdiff.rules; each one used is reported. Exit 0 equivalent, 1 different, 2 bad input (not Tile IR, a
+malformed option).""",
                         epilog="layout syntax: comma-separated A<rank>[+<extra args>] per array, S per scalar, in "
                                "entry order, e.g. A1,A1,A1+2\n\nexamples:\n"
+                               "  tileport irdiff build/port/vadd/variants/*/reference.tileir.txt "
+                               "build/port/vadd/variants/*/rust.tileir.txt   # layout from port.json\n"
                                "  tileport irdiff build/ref/k.tileirbc build/rust/k.tileirbc --layout-b A1,A1,A1+2\n"
                                "  tileport irdiff a.tileir.txt b.tileir.txt --json")
     ir.add_argument("a", help="program A (.tileirbc or disassembly)")
     ir.add_argument("b", help="program B (.tileirbc or disassembly)")
     ir.add_argument("--layout-a", help="argument layout of A's entry (default: from its mangled symbol)")
-    ir.add_argument("--layout-b", help="argument layout of B's entry")
+    ir.add_argument("--layout-b", help="argument layout of B's entry (default: from its mangled symbol, or from "
+                                       "port.json for a port's rust.tileir* file)")
     ir.add_argument("--unit-grid-b", metavar="DIMS",
                     help="grid dimensions B is launched with extent 1 (e.g. 1,2): its block ids there are 0")
     ir.add_argument("--json", action="store_true",
                     help='print {"equivalent", "differences", "rewrites_used", "op_inventory", "prologue"}')
     ir.set_defaults(func=cmd_irdiff)
 
-    ops = sub.add_parser("ops", help="the operator library served to PyTorch (tileport.ops) and its Rust build")
+    ops = sub.add_parser("ops", help="the operator library served to PyTorch (tileport.ops) and its Rust build",
+                         formatter_class=fmt, description="""\
+tileport.ops serves each ported kernel to PyTorch through two backends: cutile (the cuTile Python kernel) and
+cutile-rs (its proven Rust port, from the cdylib built here). `build` (re-)ports and builds the library, `list`
+says what it holds, `pack`/`unpack` carry a built library to a GPU host without cargo.""",
+                         epilog="examples:\n  tileport ops build --port\n  tileport ops list\n"
+                                "  tileport ops pack .bundle/tileport-ops.tar.xz")
     osub = ops.add_subparsers(dest="ops_cmd", required=True)
     ob = osub.add_parser("build", help="regenerate and build the Rust kernel library (cdylib); --port re-ports first",
-                         formatter_class=fmt, epilog="""\
+                         formatter_class=fmt, description="Regenerates the library's Rust (ffi.rs, the ports) from "
+                         "rust/tileport-ops/ports.json and builds the cdylib and its Python extension; with --port, "
+                         "first ports each op's kernel at its PORT_SIGNATURES and keeps the proven ones. Exit 1 "
+                         "when an op is not proven.", epilog="""\
 examples:
   tileport ops build --port            port every op at its PORT_SIGNATURES, keep proven ports, build
   tileport ops build --port --ops rms_norm,softcap
@@ -621,14 +890,26 @@ TILEPORT_AUTOBUILD=0.""")
     ob.add_argument("--if-stale", action="store_true", help="do nothing when the built library is fresh")
     ob.add_argument("--json", action="store_true")
     ob.set_defaults(func=cmd_ops_build)
-    opk = osub.add_parser("pack", help="xz the built library + its freshness stamp for a GPU host without cargo")
+    opk = osub.add_parser("pack", help="xz the built library + its freshness stamp for a GPU host without cargo",
+                          formatter_class=fmt, description="Writes the built library, its Python extension and "
+                          "their inputs stamp as one xz tar (~3 MB); refuses a missing or stale build.",
+                          epilog="example:\n  tileport ops build --if-stale && tileport ops pack "
+                                 ".bundle/tileport-ops.tar.xz")
     opk.add_argument("dest", metavar="DEST.so.xz")
     opk.set_defaults(func=cmd_ops_pack)
-    oup = osub.add_parser("unpack", help="unpack a packed library into DIR; prints the environment to use it")
+    oup = osub.add_parser("unpack", help="unpack a packed library into DIR; prints the environment to use it",
+                          formatter_class=fmt, description="Extracts what `tileport ops pack` wrote into DIR and "
+                          "prints the environment (TILEPORT_LIBRARY, TILEPORT_AUTOBUILD=0) that makes the cutile-rs "
+                          "backend load it.",
+                          epilog="example:\n  eval \"$(tileport ops unpack tileport-ops.tar.xz /opt/tileport-ops)\"")
     oup.add_argument("src", metavar="SRC.so.xz")
     oup.add_argument("dir", metavar="DIR")
     oup.set_defaults(func=cmd_ops_unpack)
-    ol = osub.add_parser("list", help="the ops in the library, their status and specializations")
+    ol = osub.add_parser("list", help="the ops in the library, their status and specializations",
+                         formatter_class=fmt, description="Reads rust/tileport-ops/ports.json: each op's status "
+                         "(proven or why not), the signatures it was proven at and its Rust entries; and whether "
+                         "the built library is fresh.", epilog="examples:\n  tileport ops list\n"
+                                                                 "  tileport ops list --json")
     ol.add_argument("--json", action="store_true")
     ol.set_defaults(func=cmd_ops_list)
 
@@ -636,8 +917,13 @@ TILEPORT_AUTOBUILD=0.""")
     sub.add_parser("bench", help="time cutile vs cutile-rs per op, shape and dtype on a GPU (see --help)",
                    add_help=False)
 
-    dm = sub.add_parser("demo", help="compile the bundled vector_add example to Tile IR and an sm_90 cubin")
-    dm.add_argument("--out", default="build/demo")
+    dm = sub.add_parser("demo", help="compile the bundled vector_add example to Tile IR and an sm_90 cubin",
+                        formatter_class=fmt, description="`tileport compile` on the bundled vector_add kernel at "
+                        "its demo signature: writes the Tile IR bytecode, its disassembly (printed) and an sm_90 "
+                        "cubin into --out. CPU only; a quick check that the toolchain works end to end.",
+                        epilog="examples:\n  tileport demo\n  tileport demo --out build/demo --arch none   "
+                               "# Tile IR only, no cubin")
+    dm.add_argument("--out", default="build/demo", help="output directory (default build/demo)")
     dm.add_argument("--arch", help="cubin target (default sm_90)")
     dm.add_argument("--json", action="store_true")
     dm.set_defaults(func=cmd_demo)
@@ -647,9 +933,11 @@ TILEPORT_AUTOBUILD=0.""")
 def _kernel_inputs(p: argparse.ArgumentParser, out_help: str) -> None:
     """The kernel and its signature sources, shared by analyze and port (read by _signature_inputs)."""
     p.add_argument("kernel", metavar="FILE.py::KERNEL")
-    p.add_argument("--sig", action="append", help="launch signature (repeatable)")
-    p.add_argument("--sigs", help="JSON file with a list of signatures")
-    p.add_argument("--capture", help="capture file from `tileport capture`")
+    p.add_argument("--sig", action="append", help="launch signature (repeatable; syntax below)")
+    p.add_argument("--sigs", metavar="FILE.json", help='JSON file: a list of signatures, or {"format": 1, '
+                   '"signatures": [...]} (tileport/spec/sigs.schema.json)')
+    p.add_argument("--capture", metavar="FILE.json", help="capture file from `tileport capture` "
+                   "(tileport/spec/capture.schema.json)")
     p.add_argument("--out", required=True, help=out_help)
 
 
@@ -659,14 +947,20 @@ def bundle_doc() -> str:
     return (bundle.__doc__ or "").strip()
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["bench"]:  # its own parser (options such as --out would be taken for tileport's)
-        from .bench import runner
+TRACEBACK_ENV = "TILEPORT_TRACEBACK"
 
-        return runner.main(argv[1:])
-    args = build_parser().parse_args(argv)
+
+def main(argv: list[str] | None = None) -> int:
+    """Exit codes: 0 done (proven, equivalent, ...), 1 a stage ran and failed (or a host script under capture
+    raised), 2 bad input (a missing or malformed file, an unusable --out, a malformed option), 130 interrupted.
+    Errors are one line on stderr; a Python traceback of tileport's own is shown only with TILEPORT_TRACEBACK=1."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv[:1] == ["bench"]:  # its own parser (options such as --out would be taken for tileport's)
+            from .bench import runner
+
+            return runner.main(argv[1:])
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except TileportError as exc:
         print(f"tileport: error: {exc}", file=sys.stderr)
@@ -674,3 +968,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tileport: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `tileport ... | head`: the reader left; nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when stdout is flushed
+        return 1
+    except Exception as exc:  # a bug of tileport's: one line, the traceback on request
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        print(f"tileport: internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]} (at "
+              f"{Path(where.filename).name}:{where.lineno}; a bug in tileport — {TRACEBACK_ENV}=1 shows the "
+              "traceback)", file=sys.stderr)
+        return 1

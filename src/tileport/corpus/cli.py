@@ -31,7 +31,11 @@ examples:
 
 def register(sub: Any, fmt: type) -> None:
     co = sub.add_parser("corpus", help="a corpus of other people's kernels: capture their launches from its tests",
-                        formatter_class=fmt)
+                        formatter_class=fmt, description="A corpus is a tree of other people's cuTile kernels with "
+                        "their tests (e.g. TileGym). `capture` runs those tests on the CPU and records every kernel "
+                        "launch per kernel, in the format `tileport port --capture` reads.",
+                        epilog="example:\n  tileport corpus capture ../shared/corpus/TileGym --tests tests/ops "
+                               "--out build/corpus")
     csub = co.add_subparsers(dest="corpus_cmd", required=True, metavar="SUBCOMMAND")
     cc = csub.add_parser("capture", help="run a corpus's tests on the CPU, record its cuTile launches per kernel",
                          formatter_class=fmt, description=CAPTURE_DESCRIPTION, epilog=CAPTURE_EPILOG)
@@ -70,6 +74,9 @@ def cmd_capture(args: argparse.Namespace) -> int:
         raise InputError(f"{args.dir}: no such directory")
     if args.max_signatures < 1:
         raise InputError("--max-signatures must be at least 1")
+    from ..inputs import out_dir
+
+    out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
     paths = args.path if args.path is not None else (["src"] if (root / "src").is_dir() else [])
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
     opts = Options(root=root, tests=args.tests or ["tests"], out=Path(args.out), target=parse_target(args.target),
