@@ -5,9 +5,9 @@ import pytest
 
 import cuda.tile as ct
 from tileport.examples import EXAMPLES_DIR
-from tileport.frontends.cutile_py.capture import (ArrayFacts, CaptureError, array_sig, load_capture, run_captured,
-                                                  signature_from_args)
-from tileport.spec.signature import to_cutile
+from tileport.frontends.cutile_py.capture import (ArrayFacts, CaptureError, array_facts, array_sig, load_capture,
+                                                  run_captured, signature_from_args)
+from tileport.spec.signature import parse, to_cutile
 
 from conftest import REPO, run_tileport
 
@@ -101,3 +101,55 @@ def test_capture_cli_and_filter(tmp_path):
 def test_capture_bad_command(tmp_path):
     r = run_tileport("capture", "--out", str(tmp_path / "x.json"), "--", "python", "nope.txt")
     assert r.returncode == 2 and "expected `tileport capture" in r.stderr
+
+
+class GpuTensorLike(TorchLike):
+    """What torch hands a launch on a GPU host: a tensor whose ``__cuda_array_interface__`` raises (requires_grad,
+    fp8 dtypes) or describes bf16 as ``<V2`` (two opaque bytes); its methods and dtype still tell everything."""
+
+    def __init__(self, dtype, shape, stride, ptr, interface=None, raises=None):
+        super().__init__(dtype, shape, stride, ptr)
+        self._interface, self._raises = interface, raises
+
+    @property
+    def __cuda_array_interface__(self):
+        if self._raises is not None:
+            raise self._raises
+        return self._interface
+
+
+class InterfaceOnly:
+    """An array known only through its ``__cuda_array_interface__``."""
+
+    def __init__(self, typestr):
+        self.__cuda_array_interface__ = {"shape": (64, 64), "typestr": typestr, "strides": None,
+                                         "data": (1 << 20, False), "version": 3}
+
+
+@pytest.mark.parametrize("dtype, raises, interface, want", [
+    ("torch.float32", RuntimeError("Can't get __cuda_array_interface__ on Variable that requires grad. "
+                                   "Use var.detach().__cuda_array_interface__ instead."), None, "f32"),
+    ("torch.float8_e4m3fn", TypeError("dtype torch.float8_e4m3fn is not supported by __cuda_array_interface__"),
+     None, "f8e4m3fn"),
+    ("torch.float8_e5m2", TypeError("unsupported dtype"), None, "f8e5m2"),
+    ("torch.float8_e8m0fnu", TypeError("unsupported dtype"), None, "f8e8m0fnu"),
+    ("torch.bfloat16", None, {"shape": (64, 64), "typestr": "<V2", "strides": None, "data": (1 << 20, False),
+                              "version": 3}, "bf16"),
+], ids=["requires-grad", "fp8-e4m3", "fp8-e5m2", "fp8-e8m0", "bf16-V2"])
+def test_capture_reads_gpu_tensors_through_their_methods(dtype, raises, interface, want):
+    x = GpuTensorLike(dtype, (64, 64), (64, 1), 1 << 20, interface, raises)
+    y = GpuTensorLike(dtype, (64, 64), (64, 1), 1 << 21, interface, raises)
+    facts = array_facts(x)
+    assert facts == ArrayFacts(want, (64, 64), (64, 1), 1 << 20)
+    sig, described = signature_from_args(probe2, (x, y, 7, 0.5, 16))
+    assert sig.text().startswith(f"x={want}[?%16,?%16]/?%"), sig.text()
+    assert described[0]["dtype"] == want
+    # the recorded signature reads back (the capture file is parsed again by analyze and port)
+    assert parse(sig.text()).text() == sig.text()
+    to_cutile(sig)
+
+
+def test_capture_refuses_an_opaque_interface_without_methods():
+    assert array_facts(InterfaceOnly("<f2")) == ArrayFacts("f16", (64, 64), (64, 1), 1 << 20)
+    with pytest.raises(CaptureError, match="unsupported array dtype '<V2'"):
+        array_facts(InterfaceOnly("<V2"))

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TileportError
-from ..frontends.cutile_py.capture import _dtype_name, constant_params
+from ..frontends.arrays import dtype_name
+from ..frontends.cutile_py.capture import constant_params
 from ..ops._backend import BackendError
 from ..translate.helpers import kernel_files, sources_sha256
 from . import abi, build
@@ -316,7 +317,7 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
         if pname in t.constants:
             key.append((pname, "C", repr(value)))
         elif isinstance(value, torch.Tensor):
-            key.append((pname, "A", _dtype_name(value.dtype), value.dim()))
+            key.append((pname, "A", dtype_name(value.dtype), value.dim()))
             tpos.append(i)
         elif isinstance(value, (bool, int, float)):
             key.append((pname, "S", "bool" if isinstance(value, bool) else "i32" if isinstance(value, int) else "f32"))
@@ -339,7 +340,7 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
     names = [t.params[i] for i in tpos]
     tensors = []
     for i, pname in zip(tpos, names):
-        code, size, _ = abi.DTYPES[_dtype_name(args[i].dtype)]
+        code, size, _ = abi.DTYPES[dtype_name(args[i].dtype)]
         tensors.append((i, args[i].dtype, args[i].dim(), code, size, pname in written))
     scalars = [(i, "bool" if isinstance(args[i], bool) else "int" if isinstance(args[i], int) else "float")
                for i in spos]
@@ -351,7 +352,7 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
 
 def _checked(st: _KernelState, plan: _Plan, args: tuple, device: int) -> None:
     """The full ownership check (with its precise message), for launches the fast path does not clear."""
-    checked = [Arg(name, _dtype_name(args[i].dtype), tuple(args[i].shape), tuple(args[i].stride()),
+    checked = [Arg(name, dtype_name(args[i].dtype), tuple(args[i].shape), tuple(args[i].stride()),
                    args[i].data_ptr(), w, (args[i].device.type, args[i].device.index))
                for name, i, w in zip(plan.names, plan.tpos, plan.written)]
     check_launch(st.kernel._pyfunc.__name__, checked, device)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TileportError
-from ..frontends.cutile_py.capture import array_facts
+from ..frontends.arrays import array_facts
 from ..frontends.cutile_py.loader import load_kernel
 from ..frontends.triton.capture import bind, grid_of
 from ..frontends.triton.views import View, as_view, view_layout

@@ -33,7 +33,7 @@ DTYPES = {
     "bool": "bool_", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
     "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
     "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "tf32": "tfloat32",
-    "f8e4m3fn": "float8_e4m3fn", "f8e5m2": "float8_e5m2",
+    "f8e4m3fn": "float8_e4m3fn", "f8e5m2": "float8_e5m2", "f8e8m0fnu": "float8_e8m0fnu",
 }
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..cutile_py.capture import ArrayFacts, CaptureError, array_sig, describe_arg
 from ...spec.signature import ConstSig, ScalarSig, Signature
+from ..arrays import ArrayFacts, CaptureError, array_sig, describe_arg
 from .views import View, view_layout
 
 #: Triton launch keywords that are options, not kernel arguments

@@ -1,0 +1,152 @@
+"""Launch arguments as both frontends' captures see them: the facts of an array (dtype, shape, element strides,
+data pointer), the signature cuda-tile 1.7's launch derives from them, and the description of one argument.
+
+The cuTile Python capture (``frontends.cutile_py.capture``) and the Triton capture (``frontends.triton.capture``)
+both read arguments through this module; neither imports the other for it.
+
+The derived signature reproduces what cuda-tile 1.7's launch specializes on, as measured on an H200 with torch
+tensors (docs/gpu.md, docs/verification/h200/launch_signatures.json):
+
+* unit-stride dimensions get a constant stride of 1; other strides are dynamic and non-negative, divisible by
+  16 bytes / element size when they are a multiple of it;
+* an extent that is a multiple of 16 is marked divisible by 16;
+* a 16-byte aligned data pointer is marked so; a zero stride marks the array as internally aliasing;
+* Python ints are i32 (values outside int32 are rejected, as launch rejects them), floats f32, bools bool.
+
+Arrays are read by duck typing: torch-style objects (``data_ptr()``, ``stride()``, ``dtype``) through those
+methods, ``__cuda_array_interface__`` / ``__array_interface__`` dicts, and numpy-style objects (``strides`` in
+bytes, ``ctypes.data``), so any framework cuda-tile accepts works, on any device. Torch's own
+``__cuda_array_interface__`` is not enough on a GPU host: it raises for tensors that require grad and for fp8
+dtypes, and describes bf16 as ``<V2`` (two opaque bytes), so a tensor is read through its methods whenever it has
+them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import TileportError
+from ..spec.signature import ArraySig, ConstSig, ScalarSig
+
+ALIGN_BYTES = 16
+SHAPE_DIV = 16
+INT32 = (-(2**31), 2**31 - 1)
+
+#: numpy/torch/typestr dtype names → signature dtype names.
+DTYPE_NAMES = {
+    "float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": "f64", "int8": "i8", "int16": "i16",
+    "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "bool": "bool", "float8_e4m3fn": "f8e4m3fn", "float8_e5m2": "f8e5m2", "float8_e8m0fnu": "f8e8m0fnu",
+    "<f4": "f32", "<f2": "f16", "<f8": "f64", "<i1": "i8", "|i1": "i8", "<i2": "i16", "<i4": "i32", "<i8": "i64",
+    "|u1": "u8", "<u2": "u16", "<u4": "u32", "<u8": "u64", "|b1": "bool",
+}
+ITEMSIZE = {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "u8": 1, "u16": 2,
+            "u32": 4, "u64": 8, "bool": 1, "f8e4m3fn": 1, "f8e5m2": 1, "f8e8m0fnu": 1}
+
+
+class CaptureError(TileportError):
+    pass
+
+
+@dataclass(frozen=True)
+class ArrayFacts:
+    dtype: str
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]  # elements
+    data_ptr: int
+
+
+def dtype_name(dt: Any) -> str:
+    """The signature's dtype name of a torch / numpy dtype or an array-interface typestr."""
+    for cand in (str(dt).removeprefix("torch."), getattr(dt, "name", None), getattr(dt, "str", None)):
+        if cand in DTYPE_NAMES:
+            return DTYPE_NAMES[cand]
+    raise CaptureError(f"unsupported array dtype {dt!r}")
+
+
+def _is_torch_like(obj: Any) -> bool:
+    return (callable(getattr(obj, "data_ptr", None)) and callable(getattr(obj, "stride", None))
+            and hasattr(obj, "dtype") and hasattr(obj, "shape"))
+
+
+def _interface(obj: Any, attr: str) -> dict | None:
+    """``obj.<attr>`` when it is an array interface dict; None when it is missing or raises (torch raises for
+    tensors that require grad and for dtypes it has no typestr for)."""
+    try:
+        iface = getattr(obj, attr, None)
+    except Exception:  # noqa: BLE001 — any error means "no usable interface": other routes follow
+        return None
+    return iface if isinstance(iface, dict) and "shape" in iface else None
+
+
+def array_facts(obj: Any) -> ArrayFacts | None:
+    """Shape, element strides, dtype and data pointer of an array-like, or None if it is not one."""
+    if _is_torch_like(obj):  # torch (and look-alikes): exact dtype, element strides, no interface needed
+        return ArrayFacts(dtype_name(obj.dtype), tuple(int(s) for s in obj.shape),
+                          tuple(int(s) for s in obj.stride()), int(obj.data_ptr()))
+    for attr in ("__cuda_array_interface__", "__array_interface__"):
+        iface = _interface(obj, attr)
+        if iface is None:
+            continue
+        dtype = dtype_name(iface["typestr"])
+        size = ITEMSIZE[dtype]
+        shape = tuple(int(s) for s in iface["shape"])
+        if iface.get("strides"):
+            strides = tuple(int(s) // size for s in iface["strides"])
+        else:
+            strides = tuple(_contiguous(shape))
+        return ArrayFacts(dtype, shape, strides, int(iface["data"][0]))
+    if hasattr(obj, "strides") and hasattr(obj, "ctypes") and hasattr(obj, "dtype"):  # numpy
+        dtype = dtype_name(obj.dtype)
+        return ArrayFacts(dtype, tuple(obj.shape), tuple(s // ITEMSIZE[dtype] for s in obj.strides),
+                          int(obj.ctypes.data))
+    return None
+
+
+def _contiguous(shape: tuple[int, ...]) -> list[int]:
+    out, acc = [], 1
+    for s in reversed(shape):
+        out.append(acc)
+        acc *= s
+    return list(reversed(out))
+
+
+def array_sig(f: ArrayFacts) -> ArraySig:
+    """The signature cuda-tile's launch derives for these facts (rules in the module docstring)."""
+    elem_div = max(1, ALIGN_BYTES // ITEMSIZE[f.dtype])
+    strides, stride_div = [], []
+    for st in f.strides:
+        if st == 1:
+            strides.append(1)
+            stride_div.append(1)
+        else:
+            strides.append(None)
+            stride_div.append(elem_div if st % elem_div == 0 and elem_div > 1 else 1)
+    shape_div = tuple(SHAPE_DIV if n % SHAPE_DIV == 0 else 1 for n in f.shape)
+    return ArraySig(f.dtype, (None,) * len(f.shape), tuple(strides), False, shape_div, tuple(stride_div),
+                    ALIGN_BYTES if f.data_ptr % ALIGN_BYTES == 0 else 1, any(s == 0 for s in f.strides))
+
+
+def describe_arg(name: str, value: Any, constant: bool, const_word: str = "constant",
+                 int32_why: str = "ct.launch rejects it too") -> tuple[Any, dict]:
+    """(signature part, the capture's description) of one launch argument: a constant's value, an array's facts,
+    a bool / int32 / f32 scalar. ``const_word`` and ``int32_why`` word the errors for the frontend asking."""
+    if constant:
+        if not isinstance(value, (bool, int, float)):
+            raise CaptureError(f"{const_word} {name}={value!r} is not a bool, int or float")
+        return ConstSig(value), {"name": name, "kind": "constant", "value": value}
+    facts = array_facts(value)
+    if facts is not None:
+        return array_sig(facts), {"name": name, "kind": "array", "dtype": facts.dtype, "shape": list(facts.shape),
+                                  "strides": list(facts.strides), "data_ptr_mod_16": facts.data_ptr % 16}
+    if isinstance(value, bool):
+        dtype = "bool"
+    elif isinstance(value, int):
+        if not INT32[0] <= value <= INT32[1]:
+            raise CaptureError(f"scalar {name}={value} does not fit in int32 ({int32_why})")
+        dtype = "i32"
+    elif isinstance(value, float):
+        dtype = "f32"
+    else:
+        raise CaptureError(f"argument {name} of type {type(value).__name__} is neither an array nor a scalar")
+    return ScalarSig(dtype), {"name": name, "kind": "scalar", "dtype": dtype, "value": value}
