@@ -32,3 +32,8 @@ class ToolFailed(ToolchainError):
 
 class BundleError(TileportError):
     """An offline toolchain bundle is corrupt, incomplete or unsafe."""
+
+
+class BackendError(TileportError):
+    """A backend was asked for that cannot run here (unknown name, missing library, no GPU, ...). Defined here, not
+    in ``ops._backend``, so that the runtime (``runtime.library``) raises it without importing the ops package."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..errors import TileportError
+from ..errors import BackendError
 
 #: "triton" runs the original kernel of the ops that serve a Triton kernel (tileport.ops.triton_*); the others
 #: refuse it
@@ -18,10 +18,8 @@ DEFAULT = "cutile-rs"
 _chosen: str | None = None
 #: internal: the "backend" of torch.compile's fake implementations — validate and allocate, launch nothing
 TRACING = "<tracing>"
-
-
-class BackendError(TileportError):
-    """A backend was asked for that cannot run here (unknown name, missing library, no GPU, ...)."""
+#: BackendError lives in tileport.errors (the runtime raises it too) and is re-exported here
+__all__ = ["BACKENDS", "DEFAULT", "TRACING", "BackendError", "current_backend", "launch", "set_backend"]
 
 
 def _check(name: str, origin: str) -> str:

@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import TileportError
+from ..errors import BackendError, TileportError
 from ..frontends.arrays import dtype_name
 from ..frontends.cutile_py.capture import constant_params
-from ..ops._backend import BackendError
 from ..translate.helpers import kernel_files, sources_sha256
 from . import abi, build
 from .checks import Arg, check_launch
