@@ -1,10 +1,25 @@
 """Where tileport's own files are: the source checkout, its Rust workspace, and built artifacts."""
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+
+#: The longest file or directory name tileport derives from a kernel symbol (without the suffix it adds). cuda-tile's
+#: mangled symbols grow with the parameter count (369 characters at 30 arrays), past the 255 bytes a name may have.
+NAME_LIMIT = 120
+
+
+def bounded_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """``name`` itself when it fits in ``limit`` bytes, else a readable prefix of it and 16 hex digits of its SHA-256
+    (distinct names stay distinct; the full name is kept wherever the file is described, e.g. spec.json)."""
+    if len(name.encode()) <= limit:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:16]
+    prefix = name.encode()[:limit - len(digest) - 1].decode(errors="ignore")
+    return f"{prefix}_{digest}"
 
 
 def rust_workspace() -> Path | None:

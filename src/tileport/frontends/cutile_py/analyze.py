@@ -16,6 +16,7 @@ from typing import Callable
 from ... import __version__
 from ...irdiff.canon import canonicalize
 from ...irdiff.parse import parse as parse_ir
+from ...paths import bounded_name
 from ...spec import grid as gridmod
 from ...spec import signature as sigmod
 from ...spec.validate import validate
@@ -100,7 +101,7 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
         progress(f"[{i}/{len(variants)}] {kernel.name}({text})")
         tmp = out / "variants" / "_compiling"
         res = compile_kernel(kernel, sig, tree, tmp, None)
-        vdir = out / "variants" / res.symbol
+        vdir = out / "variants" / bounded_name(res.symbol)  # the symbol itself when it is short enough
         vdir.mkdir(parents=True, exist_ok=True)
         bc, txt = vdir / "reference.tileirbc", vdir / "reference.tileir.txt"
         res.bytecode.replace(bc)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import TileportError
+from ...paths import bounded_name
 from ...spec import signature as sigmod
 from ...toolchain.locate import CudaTree, run_tool
 from .loader import LoadedKernel
@@ -59,12 +60,13 @@ def compile_kernel(kernel: LoadedKernel, sig: sigmod.Signature, tree: CudaTree, 
                    arch: str | None) -> Compiled:
     out.mkdir(parents=True, exist_ok=True)
     symbol, bc = export_bytecode(kernel, sig, tree)
-    bc_path = out / f"{symbol}.tileirbc"
+    stem = bounded_name(symbol)  # a mangled symbol can be longer than a file name may be
+    bc_path = out / f"{stem}.tileirbc"
     bc_path.write_bytes(bc)
-    txt_path = out / f"{symbol}.tileir.txt"
+    txt_path = out / f"{stem}.tileir.txt"
     txt_path.write_text(disassemble(tree, bc_path))
     cubin = None
     if arch:
-        cubin = out / f"{symbol}.{arch}.cubin"
+        cubin = out / f"{stem}.{arch}.cubin"
         assemble(tree, bc_path, cubin, arch)
     return Compiled(symbol, sig.text(), bc_path, txt_path, cubin)
