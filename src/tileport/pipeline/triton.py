@@ -15,6 +15,7 @@ from ..frontends.triton.capture import kinds_of, lowered_launch
 from ..frontends.triton.lower import LoweringError, lower
 from ..frontends.triton.source import find_kernel
 from ..frontends.cutile_py.loader import split_ref
+from ..locks import out_dir_lock
 from ..spec import signature as sigmod
 from ..toolchain.locate import CudaTree
 from .port import Progress, _finish, port
@@ -42,6 +43,12 @@ def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | 
 
 def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,
                 progress: Progress = lambda s: None, hints: dict[str, int] | None = None) -> dict:
+    with out_dir_lock(out):  # held through the lowering and the port (which takes it again)
+        return _port_triton(ref, sigs, launches, tree, out, arch, progress, hints)
+
+
+def _port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,
+                 progress: Progress, hints: dict[str, int] | None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     progress(f"lower: {ref} → {out / 'lowered.py'}")
     try:

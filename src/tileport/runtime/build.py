@@ -8,7 +8,6 @@ noticed and re-ported (see ``library``).
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import importlib
 import json
@@ -16,12 +15,13 @@ import os
 import shutil
 import subprocess
 import tempfile
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 from .. import __version__, paths
 from ..errors import TileportError
+from ..locks import hold
 from ..rustgen.ffi import ffi_rs, ports_mod_rs
 from ..toolchain.locate import tool_env
 from .abi import rust_abi
@@ -80,16 +80,10 @@ def inputs_hash() -> str:
     return h.hexdigest()
 
 
-@contextmanager
-def build_lock() -> Iterator[None]:
-    """An exclusive file lock around porting/building, so concurrent processes never build over each other."""
-    lock = crate_dir() / ".build.lock"
-    with open(lock, "w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+def build_lock() -> AbstractContextManager[None]:
+    """An exclusive file lock around porting/building, so concurrent processes never build over each other; a
+    process that has to wait says so ("waiting for the build lock held by PID N")."""
+    return hold(crate_dir() / ".build.lock", "the build lock")
 
 
 def op_signatures(name: str) -> list[str]:
