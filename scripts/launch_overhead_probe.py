@@ -67,7 +67,7 @@ host_state("at start")
 for fn in paths.values():  # compile and load both sides first
     fn()
 samples = {name: [] for name in paths}
-for r in range(ROUNDS):
+for _ in range(ROUNDS):
     for name, fn in paths.items():
         samples[name].append(per_call(fn))
 medians = {name: statistics.median(v) for name, v in samples.items()}

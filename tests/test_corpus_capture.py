@@ -147,7 +147,7 @@ def test_emulation_rewrites_devices_and_answers_only_host_code(tmp_path: Path):
     assert torch.cuda.get_device_properties is not None
     assert torch.empty(2).device.type == "cpu"
     if not torch.cuda.is_available():
-        with pytest.raises(Exception):
+        with pytest.raises((RuntimeError, AssertionError)):  # no driver / a CPU-only build
             torch.cuda.get_device_properties(0)
 
 

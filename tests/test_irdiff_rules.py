@@ -86,7 +86,10 @@ def test_empty_hints():
 
 def test_hints_for_target():
     a = prog(*STORE, ONES, BID, store("%one", "%bx"))
-    hinted = lambda key: a.replace(") {", f") optimization_hints=<{key} = {{num_cta_in_cga = 2}}> {{", 1)
+
+    def hinted(key):
+        return a.replace(") {", f") optimization_hints=<{key} = {{num_cta_in_cga = 2}}> {{", 1)
+
     out = compare_programs(parse(hinted("default")), parse(hinted("sm_90")), target="sm_90")
     assert out["equivalent"] and any(r["id"] == "hints-for-target" and r["count"]["b"] for r in out["rewrites_used"])
     # Counter-examples: another target's hints, or no target given, are not the default hints.

@@ -57,7 +57,7 @@ def test_a_broadcast_output_is_refused_before_launch():
 
 def test_many_shapes_and_both_backends_interleaved():
     """The launch fast path caches per launch shape: alternate shapes, dtypes and backends and check each result."""
-    for k, n in enumerate([1000, 4096, 1000, 77777, 4096]):
+    for n in [1000, 4096, 1000, 77777, 4096]:
         for dtype in (torch.float32, torch.float16):
             a = torch.randn(n, device="cuda", dtype=dtype)
             b = torch.randn_like(a)

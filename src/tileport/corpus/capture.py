@@ -439,7 +439,7 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
     auto_by_kernel: dict[str, list[dict]] = {}
     for s in session.autotune.searches:
         auto_by_kernel.setdefault(s["kernel"], []).append(s)
-    for key, kl in sorted(session.kernels.items()):
+    for _key, kl in sorted(session.kernels.items()):
         rel = kl.source[len(prefix):] if kl.source.startswith(prefix) else kl.source
         kept = choose_signatures(kl.sigs, opts.max_signatures)
         rec = session._recorder_cls()

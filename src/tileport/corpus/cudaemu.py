@@ -344,8 +344,6 @@ def _mode_class(emu: Emulation) -> type:
 
 
 def _cuda_patches(emu: Emulation) -> dict[str, Any]:
-    import torch
-
     t = emu.target
     props = DeviceProperties(t)
     stream = FakeStream()
