@@ -1,4 +1,5 @@
 """The port pipeline end to end on the CPU: translate, build with the real cutile crate, prove by irdiff."""
+import ast
 import json
 import re
 
@@ -46,12 +47,46 @@ def proven_batch(tmp_path_factory):
     return root
 
 
-#: the examples whose ports need `unsafe` (each site in the verdict): grid-stride loops, permuted or reversed block
-#: order, gathers, scatters, atomics, stores with hints (cutile's block-owned store takes none)
-UNSAFE_EXAMPLES = ("persistent_scale", "attention", "mla_prefill", "gemma_attention", "attention_sinks", "bmm", "rope",
-                   "token_gather", "token_scatter", "histogram", "flash_decode", "gemma_decode",
-                   "gated_delta_recurrent", "gated_delta_chunked", "moe_align_block", "fused_moe", "row_softmax",
-                   "layer_norm", "rms_norm", "gelu_erf")
+def _ct_call(node: ast.AST, *names: str) -> bool:
+    """``node`` is a call ``ct.NAME(...)`` with NAME one of ``names`` (a name ending in ``*``: a prefix)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "ct"):
+        return False
+    return any(node.func.attr == n or (n.endswith("*") and node.func.attr.startswith(n[:-1])) for n in names)
+
+
+def unsafe_constructs(name: str) -> list[str]:
+    """What in the example's kernel source needs `unsafe` in Rust, read from the source itself (coverage rows
+    store-block-owned, for-persistent, gather-scatter, atomics): a gather, a scatter or an atomic; a grid-stride
+    loop; a store that is not block-owned — with options (hints: cutile's block-owned store takes none), or at an
+    index other than (bid(0), bid(1), ..) where a literal 0 may stand for a dimension k > 0."""
+    fn = next(n for n in ast.walk(ast.parse((EXAMPLES_DIR / f"{name}.py").read_text()))
+              if isinstance(n, ast.FunctionDef) and n.name == name)
+    bid_of = {n.targets[0].id: n.value.args[0].value for n in ast.walk(fn) if isinstance(n, ast.Assign)
+              and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and _ct_call(n.value, "bid")}
+
+    def block_owned_at(k: int, e: ast.AST) -> bool:
+        if isinstance(e, ast.Name):
+            return bid_of.get(e.id) == k
+        if _ct_call(e, "bid"):
+            return e.args[0].value == k
+        return k > 0 and isinstance(e, ast.Constant) and e.value == 0
+
+    found = []
+    for n in ast.walk(fn):
+        if _ct_call(n, "gather", "scatter", "atomic_*"):
+            found.append(n.func.attr)
+        elif isinstance(n, ast.For) and any(_ct_call(c, "num_blocks") for c in ast.walk(n.iter)):
+            found.append("grid-stride loop")
+        elif _ct_call(n, "store"):
+            kw = {k.arg: k.value for k in n.keywords}
+            index = kw.get("index", n.args[1] if len(n.args) > 1 else None)
+            items = index.elts if isinstance(index, ast.Tuple) else [index]
+            if set(kw) - {"index", "tile"}:
+                found.append(f"store with {', '.join(sorted(set(kw) - {'index', 'tile'}))}")
+            elif not all(block_owned_at(k, e) for k, e in enumerate(items)):
+                found.append(f"store at {ast.unparse(index)}")
+    return found
 
 
 @pytest.mark.parametrize("name", PROVEN)
@@ -67,13 +102,14 @@ def test_supported_examples_port_and_prove(name, proven_batch):
     # an entry carries optimization hints exactly when the kernel's @ct.kernel(...) asks for them
     hinted = "@ct.kernel(" in (EXAMPLES_DIR / f"{name}.py").read_text()
     assert bool(entry.group(1)) == hinted and (not hinted or "optimization_hints = (sm_90 = (" in entry.group(1))
-    if name not in UNSAFE_EXAMPLES:  # block-owned: no unsafe
-        assert sites == [] and "unsafe" not in rs
+    needs = unsafe_constructs(name)
+    if not needs:  # block-owned: no unsafe
+        assert sites == [] and "unsafe" not in rs, sites
     else:  # a grid-stride loop, a gather or an atomic needs the opt-out; each site says why and what the host must
         # guarantee
-        assert sites and all(site["why"] and site["precondition"] for site in sites)
-        if name in ("persistent_scale", "gated_delta_recurrent", "gated_delta_chunked"):
-            assert sites[0]["why"].startswith("grid-stride loop")
+        assert sites and all(site["why"] and site["precondition"] for site in sites), needs
+        if "grid-stride loop" in needs:
+            assert any(site["why"].startswith("grid-stride loop") for site in sites), sites
         lines = rs.splitlines()
         for k, line in enumerate(lines):
             if "unsafe {" in line:   # the comment block right above its statement (at most 3 lines up) argues it
@@ -129,6 +165,9 @@ def test_bring_your_own_port_is_verified(tmp_path):
     assert port("vector_add", d).returncode == 0
     r = run_tileport("verify", str(d), "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["status"] == "proven"
+    r = run_tileport("verify", str(d))   # the stages it ran, no others
+    assert r.returncode == 0 and re.findall(r"^  (\w+) +ok$", r.stdout, re.M) == ["build", "irdiff"], r.stdout
+    assert "analyze" not in r.stdout and "translate" not in r.stdout and "not run" not in r.stdout
     rs = (d / "kernel.rs").read_text()
     (d / "kernel.rs").write_text(rs.replace("c.store(x + y);", "c.store(x - y);"))
     r = run_tileport("verify", str(d), "--json")
@@ -157,6 +196,11 @@ def test_a_store_at_a_literal_zero_records_its_unit_grid_precondition(tmp_path):
     v = json.loads((tmp_path / "m" / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
     assert v["preconditions"] and v["preconditions"][0].startswith("y.shape[1] <= 1")
     assert any(r["id"] == "block-id-unit-grid" for r in v["rewrites_used"])
+    # the CLI's irdiff of the two files takes the unit grid from port.json too
+    (pv,) = json.loads((tmp_path / "m" / "port.json").read_text())["variants"]
+    vdir = (tmp_path / "m" / pv["reference"]).parent
+    r = run_tileport("irdiff", str(vdir / "reference.tileir.txt"), str(vdir / "rust.tileir.txt"))
+    assert r.returncode == 0 and f"unit grid dimensions {pv['unit_grid']}" in r.stderr, r.stdout + r.stderr
     assert port("row_softmax", tmp_path / "s").returncode == 0
     v = json.loads((tmp_path / "s" / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
     assert v["preconditions"] and v["preconditions"][0].startswith("y.shape[1] <= BLOCK")
@@ -187,7 +231,35 @@ def test_an_unpadded_load_at_a_computed_index_is_refused(tmp_path):
 
 def test_verify_needs_a_port_dir(tmp_path):
     r = run_tileport("verify", str(tmp_path))
-    assert r.returncode == 2 and "port.json is missing" in r.stderr or "spec.json is missing" in r.stderr
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "spec.json, port.json, kernel.rs are missing" in r.stderr and "tileport port" in r.stderr, r.stderr
+    (tmp_path / "spec.json").write_text("{}")
+    r = run_tileport("verify", str(tmp_path))
+    assert r.returncode == 2 and "port.json, kernel.rs are missing" in r.stderr, r.stderr
+
+
+def test_irdiff_reads_a_ports_layout_from_port_json(tmp_path):
+    """`tileport irdiff` on a port's two files needs no --layout-b: port.json says it; a wrong one is refused."""
+    from tileport.spec.validate import check_document
+
+    d = tmp_path / "v"
+    assert port("vector_add", d).returncode == 0
+    manifest = json.loads((d / "port.json").read_text())
+    check_document(manifest, "port", "port.json")   # what translate writes is what verify accepts
+    vdir = (d / manifest["variants"][0]["reference"]).parent
+    ref, rust = vdir / "reference.tileir.txt", vdir / "rust.tileir.txt"
+    r = run_tileport("irdiff", str(ref), str(rust))
+    assert r.returncode == 0 and "equivalent" in r.stdout, r.stdout + r.stderr
+    assert f"layout of B: {manifest['variants'][0]['layout']} from {d / 'port.json'}" in r.stderr
+    r = run_tileport("irdiff", str(ref), str(vdir / "rust.tileirbc"), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["prologue"]["b"]["layout"] == "layout"
+    r = run_tileport("irdiff", str(ref), str(rust), "--layout-b", "A1,A1")    # too short for the entry
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "--layout-b 'A1,A1' describes 6 entry argument(s), but" in r.stderr and "takes 11" in r.stderr
+    copied = tmp_path / "rust.tileir.txt"   # away from its port directory: matched by position, and told so
+    copied.write_text(rust.read_text())
+    r = run_tileport("irdiff", str(ref), str(copied))
+    assert r.returncode == 1 and "give --layout-b" in " ".join(r.stdout.split())
 
 
 def test_coverage_doc_is_generated_and_current():
