@@ -144,14 +144,22 @@ def test_verdict_is_byte_identical_on_rerun(tmp_path):
     assert b"/tmp/" not in first.replace(str(EXAMPLES_DIR).encode(), b"")
 
 
+def call_location(name: str, call: str, array: str) -> tuple[int, int]:
+    """(line, column) of the example's ``ct.CALL(ARRAY, ...)``, read from its source (columns count from 1)."""
+    (node,) = [n for n in ast.walk(ast.parse((EXAMPLES_DIR / f"{name}.py").read_text())) if _ct_call(n, call)
+               and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == array]
+    return node.lineno, node.col_offset + 1
+
+
 def test_unsupported_construct_stops_with_location_and_work_order(tmp_path):
     r = port("gather_rows", tmp_path / "r")
     assert r.returncode == 1
     verdict = json.loads((tmp_path / "r" / "verdict.json").read_text())
     tr = verdict["stages"]["translate"]
     assert tr["ok"] is False and tr["construct"] == "gather-scatter"
-    assert tr["location"]["line"] == 18 and tr["location"]["col"] == 12
-    assert "gather_rows.py:18:12" in tr["error"] and "strides" in tr["error"] and "docs/coverage.md" in tr["error"]
+    line, col = call_location("gather_rows", "gather", "table")   # the 2-D gather from the strided table
+    assert (tr["location"]["line"], tr["location"]["col"]) == (line, col)
+    assert f"gather_rows.py:{line}:{col}" in tr["error"] and "strides" in tr["error"] and "docs/coverage.md" in tr["error"]
     assert "build" not in verdict["stages"] and verdict["status"] == "failed"
     order = json.loads((tmp_path / "r" / "work_order.json").read_text())
     assert order["construct"] == "gather-scatter" and order["expects"]["entry"] == "gather_rows"
@@ -180,12 +188,13 @@ def test_bring_your_own_port_is_verified(tmp_path):
     assert r.returncode == 1 and json.loads(r.stdout)["stages"]["build"]["ok"] is False
 
 
-@pytest.mark.parametrize("name, construct, line, col", [("numerics", "store-other", 18, 5)])
-def test_other_refusals(name, construct, line, col, tmp_path):
+@pytest.mark.parametrize("name, construct, call, array", [("numerics", "store-other", "store", "count")])
+def test_other_refusals(name, construct, call, array, tmp_path):
+    """numerics: every block stores count[0] — refused at that store."""
     r = port(name, tmp_path / name)
     tr = json.loads((tmp_path / name / "verdict.json").read_text())["stages"]["translate"]
     assert r.returncode == 1 and tr["construct"] == construct
-    assert (tr["location"]["line"], tr["location"]["col"]) == (line, col)
+    assert (tr["location"]["line"], tr["location"]["col"]) == call_location(name, call, array)
 
 
 def test_a_store_at_a_literal_zero_records_its_unit_grid_precondition(tmp_path):
