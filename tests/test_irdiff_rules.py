@@ -299,3 +299,33 @@ def test_data_implied_load_tokens():
     rust = prog(*STORE, BID, ONES, load("%bx"), store("%one", "%bx"))
     out = v(python, rust)
     assert not out["equivalent"] and fired(out, "data-implied-load-tokens") == 0
+
+
+PTRS = ("%p0 = reshape %arg0 : tile<ptr<f32>> -> tile<1xptr<f32>>",
+        "%ptrs = broadcast %p0 : tile<1xptr<f32>> -> tile<128xptr<f32>>",
+        "%iv = iota : tile<128xi32>", "%n = reshape %arg1 : tile<i32> -> tile<1xi32>",
+        "%nb = broadcast %n : tile<1xi32> -> tile<128xi32>",
+        "%m = cmpi less_than %iv, %nb, signed : tile<128xi32> -> tile<128xi1>",
+        "%z = constant <f32: 0.000000e+00> : tile<128xf32>")
+
+
+def ptr_load(padded: bool, mask: str = "%m") -> str:
+    if padded:
+        return (f"%g, %gt = load_ptr_tko weak %ptrs, {mask}, %z token=%t0 : tile<128xptr<f32>>, tile<128xi1>, "
+                "tile<128xf32> -> tile<128xf32>, token")
+    return (f"%g, %gt = load_ptr_tko weak %ptrs, {mask} token=%t0 : tile<128xptr<f32>>, tile<128xi1> -> "
+            "tile<128xf32>, token")
+
+
+def test_padded_pointer_load_select():
+    """A masked pointer load padded with f (cuTile Python) ≡ the unpadded load then select(mask, tile, f) (cutile,
+    rank 2+); not when the select's condition is another mask (other lanes would take f)."""
+    python = prog(*STORE, BID, *PTRS, ptr_load(True), store("%g", "%bx"))
+    rust = prog(*STORE, BID, *PTRS, ptr_load(False),
+                "%s = select %m, %g, %z : tile<128xi1>, tile<128xf32>", store("%s", "%bx"))
+    out = v(python, rust)
+    assert out["equivalent"] and fired(out, "padded-pointer-load-select") == 1
+    rust = prog(*STORE, BID, *PTRS, "%m2 = cmpi less_than %iv, %nb, unsigned : tile<128xi32> -> tile<128xi1>",
+                ptr_load(False), "%s = select %m2, %g, %z : tile<128xi1>, tile<128xf32>", store("%s", "%bx"))
+    out = v(python, rust)
+    assert not out["equivalent"] and fired(out, "padded-pointer-load-select") == 0

@@ -21,10 +21,13 @@ def parse_layout(text: str) -> Layout:
     """``"A2,A1,A2+2,S"``: arrays of rank 2 and 1, a rank-2 array with 2 extra args, a scalar."""
     out: Layout = []
     for tok in filter(None, (t.strip() for t in text.split(","))):
-        m = re.fullmatch(r"A(\d+)(?:\+(\d+))?|S", tok)
+        m = re.fullmatch(r"A(\d+)(?:\+(\d+))?|S|R(\d+)\.(\d+)", tok)
         if not m:
-            raise ValueError(f"bad layout item {tok!r}: expected A<rank>[+<extra>] or S")
-        out.append(("S", 0, 0) if tok == "S" else ("A", int(m.group(1)), int(m.group(2) or 0)))
+            raise ValueError(f"bad layout item {tok!r}: expected A<rank>[+<extra>], S or R<array>.<dim>")
+        if tok.startswith("R"):   # a scalar carrying array <array>'s stride along <dim>
+            out.append(("R", int(m.group(3)), int(m.group(4))))
+        else:
+            out.append(("S", 0, 0) if tok == "S" else ("A", int(m.group(1)), int(m.group(2) or 0)))
     return out
 
 
@@ -53,6 +56,10 @@ def label_args(entry: Entry, layout: Layout | None) -> tuple[dict[str, str], str
         need = sum(1 + 2 * r + x if k == "A" else 1 for k, r, x in layout)
         if need == len(args):
             for kind, rank, extra in layout:
+                if kind == "R":   # the stride parameter of array `rank` along dimension `extra`
+                    labels[args[i][0]] = f"P{rank}.stride{extra}"
+                    i += 1
+                    continue
                 if kind == "S":
                     labels[args[i][0]] = f"S{scalars}"
                     scalars, i = scalars + 1, i + 1
@@ -355,6 +362,34 @@ def _data_implied_tokens(canon: Canon, ops: list[Op]) -> dict[int, set[str]]:
     return implied
 
 
+_UNPADDED_PTR_LOAD = re.compile(r"load_ptr_tko (\S+) \$0, \$1 token=\$2 : (\S+), (\S+) -> (\S+), token")
+
+
+def _fold_select_padding(canon: Canon) -> None:
+    """Rule padded-pointer-load-select (see rules.py): ``select(m, load_ptr_tko(p, m).tile, f)`` — the load's tile
+    read by nothing else — is ``load_ptr_tko(p, m, padding f)``."""
+    ops = list(_all_ops(canon.entry.body))
+    uses: Counter = Counter(canon.resolve(v) for op in ops for v in op.operands)
+    for sel in ops:
+        if sel.name != "select" or len(sel.operands) != 3 or len(sel.results) != 1:
+            continue
+        cond, val, pad = (canon.resolve(v) for v in sel.operands)
+        d = canon.defs.get(val)
+        if d is None or d[1] != 0 or uses[val] != 1:
+            continue
+        load = canon.op_of(d[0])
+        m = _UNPADDED_PTR_LOAD.fullmatch(load.template) if load.name == "load_ptr_tko" else None
+        if m is None or canon.resolve(load.operands[1]) != cond:
+            continue
+        order, tptr, tmask, tres = m.groups()
+        canon.substitute[id(d[0])] = Op(
+            "load_ptr_tko", f"load_ptr_tko {order} $0, $1, $2 token=$3 : {tptr}, {tmask}, {tres} -> {tres}, token",
+            [load.operands[0], load.operands[1], pad, load.operands[2]], load.results, [], line=load.line,
+            text=load.text, path=load.path)
+        canon.forward[sel.results[0]] = val
+        canon.fired["padded-pointer-load-select"] += 1
+
+
 def _simplify_token_joins(canon: Canon) -> None:
     """Rules read-only-load-tokens and join-tokens-trivial (see rules.py): a join drops the tokens of loads from
     arrays nothing in the kernel writes, fresh tokens (when anything else is left) and repeats; a join of one
@@ -465,6 +500,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
         canon.fired["empty-optimization-hints"] += 1
     _index(canon, entry.body, 0, "entry")
     _apply_rewrites(canon)
+    _fold_select_padding(canon)
     _simplify_token_joins(canon)
     _mark_roots(canon, entry.body)
     live = _live(canon)

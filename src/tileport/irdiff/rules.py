@@ -106,6 +106,12 @@ RULES: tuple[Rule, ...] = (
          "adds no ordering the data does not already give (cuTile Python joins the load tokens of an array it then "
          "stores, an in-place update; cutile 0.3.1's view loads return no token to join)",
          "test_data_implied_load_tokens"),
+    Rule("padded-pointer-load-select", "rewrite",
+         "`select(m, t, f)` where `t` is the tile of a masked, unpadded `load_ptr_tko(p, m)` that nothing else reads "
+         "is that load with padding `f`",
+         "a masked pointer load leaves masked-off lanes undefined; selecting `f` on the same mask gives exactly the "
+         "padded load's value in every lane (cutile 0.3.1 cannot pass a padding to a rank-2+ pointer load: it "
+         "reshapes a scalar padding to rank 1 first)", "test_padded_pointer_load_select"),
     Rule("cdiv-rounding", "rewrite",
          "divi (a + (b-1)), b signed  ≡  divi a, b signed rounding<positive_inf>, for constant b > 0 and a ≥ 0",
          "for a ≥ 0 and b > 0, ⌊(a+b-1)/b⌋ = ⌈a/b⌉ and truncation equals flooring; a ≥ 0 is proven from an "

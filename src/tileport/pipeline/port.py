@@ -241,6 +241,9 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
                            "location": {"file": exc.file, "line": exc.line, "col": exc.col}}
         _work_order(out, spec, exc)
         return _finish(verdict, out)
+    except TileportError as exc:   # a translator bug (say, Rust rustfmt rejects): this port fails, others go on
+        st["translate"] = {"ok": False, "error": str(exc)}
+        return _finish(verdict, out)
     return verdict
 
 

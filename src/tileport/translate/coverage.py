@@ -58,6 +58,14 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("store-inplace", "an array both loaded and stored (updated in place: RoPE on q/k, accumulations)",
               "`&Tensor`; loads as for any input, each store through `unsafe { partition_full_mut }` + "
               "`store_unchecked` at the source's index, listed as an unsafe site", S, None),
+    Construct("gather-scatter-nd", "`ct.gather`/`ct.scatter` on an array of any rank and strides, one index tile "
+              "per dimension (broadcast together), `mask=`, `padding_value=`, `check_bounds=`",
+              "pointer arithmetic as cuTile Python lowers it; a stride other than 1 comes in as an entry parameter "
+              "`x_strideD: i32` the launcher fills (cutile 0.3.1 cannot read strides in a kernel), labelled as that "
+              "stride by irdiff's layout (`R<array>.<dim>`)", S, None),
+    Construct("store-unchecked", "`ct.store` at an index no safe form covers (a fixed tile every block writes, "
+              "a computed index)", "`unsafe { partition_full_mut }` + `store_unchecked` at the source's index, listed "
+              "as an unsafe site with the source's contract as its precondition", S, "numerics"),
     Construct("store-other", "any other `ct.store` (other index, several stores at different block maps, "
               "read-and-write arrays)",
               "`unsafe` partition_full_mut / pointer stores", P, None),
@@ -252,7 +260,52 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "(`tl.load(ptr)`), tensor descriptors, 64-bit scalars", "the matching cuTile constructs", P, None),
 )
 
-BY_ID = {c.id: c for c in COVERAGE + TRITON_COVERAGE}
+#: cuda.tile functions → the construct row that translates them (the emitter refuses a call through this map).
+CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "math", "exp2": "math", "mma": "mma",
+                   "matmul": "mma", "reshape": "reshape-broadcast", "expand_dims": "reshape-broadcast",
+                   "gather": "gather-scatter", "scatter": "gather-scatter", "arange": "arange", "full": "full",
+                   "zeros": "full", "ones": "full", "num_tiles": "num-tiles", "cdiv": "cdiv",
+                   "num_blocks": "num-blocks", "atomic_add": "atomics"}
+
+
+#: public cuda.tile callables that are not kernel operations (host side, decorators, annotations)
+HOST_SIDE = frozenset({"launch", "kernel", "function", "compiler_timeout", "Constant", "foreign_pointer_dtype"})
+
+
+def _api_rows() -> tuple[Construct, ...]:
+    """One planned row per public function of the installed cuda.tile that no row above translates, so that
+    nothing of the language is missing silently: a call to one is refused under its own row, ``api-NAME``."""
+    try:
+        import cuda.tile as ct
+    except ImportError:   # (the core's docs are generated where cuda-tile is installed)
+        return ()
+    from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
+
+    handled = set(CALL_CONSTRUCTS) | set(PURE_CT_CALLS) | set(BINARY_MATH) | set(UNARY_MATH) | \
+        set(PLAIN_BINARY_MATH) | {"load", "store", "bid", "astype", "where", "permute", "transpose", "cumsum",
+                                  "scatter", "atomic_add", "maximum", "minimum"}
+    rows = []
+    for name in sorted(vars(ct)):
+        value = getattr(ct, name)
+        if name.startswith("_") or name in handled or name in HOST_SIDE or not callable(value) or \
+                isinstance(value, (type, ct.DType)) or not getattr(value, "__module__", "").startswith("cuda.tile"):
+            continue
+        rows.append(Construct(f"api-{name}", f"`ct.{name}(...)`", "", P, None,
+                              "from cuda.tile's public API; not translated yet"))
+    return tuple(rows)
+
+
+API_COVERAGE = _api_rows()
+BY_ID = {c.id: c for c in COVERAGE + TRITON_COVERAGE + API_COVERAGE}
+
+
+def construct_for_call(op: str | None) -> str:
+    """The coverage row of a call to ``ct.op`` (a helper call when op is None)."""
+    if op is None:
+        return "helper-function"
+    if op in CALL_CONSTRUCTS:
+        return CALL_CONSTRUCTS[op]
+    return f"api-{op}" if f"api-{op}" in BY_ID else "math"
 
 
 def supported(construct_id: str) -> bool:
@@ -262,7 +315,7 @@ def supported(construct_id: str) -> bool:
 def coverage_markdown() -> str:
     from ..mdtable import render
 
-    rows = [[f"`{c.id}`", c.python, c.rust, c.status, c.example or "", c.note] for c in COVERAGE]
+    rows = [[f"`{c.id}`", c.python, c.rust, c.status, c.example or "", c.note] for c in COVERAGE + API_COVERAGE]
     triton = render("Triton frontend", "", "", ["id", "Triton", "lowered cuTile Python", "status", "example", "note"],
                     [[f"`{c.id}`", c.python, c.rust, c.status, c.example or "", c.note] for c in TRITON_COVERAGE])
     triton = triton.split("\n", 3)[3].lstrip("\n")  # the table only: the title and note come from here

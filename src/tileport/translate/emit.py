@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ..errors import TileportError
 from ..spec import signature as sigmod
-from .coverage import BY_ID, supported
+from .coverage import BY_ID, construct_for_call, supported
+from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
 from .hazards import carried_tma_tiles
 from .helpers import kernel_helpers
 from .resolve import ResolveError, resolve, rewritten
@@ -40,21 +41,6 @@ COMPARE = {ast.Lt: "lt_tile", ast.LtE: "le_tile", ast.Gt: "gt_tile", ast.GtE: "g
 SCALAR_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "rounding::NegativeInf",
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
-#: ct.<name>(x, y, rounding_mode=, flush_to_zero=) → the cutile op taking explicit rounding and ftz markers
-BINARY_MATH = {"add": "addf", "sub": "subf", "mul": "mulf", "truediv": "divf"}
-#: unary math: (cutile fn, takes rounding, takes ftz)
-UNARY_MATH = {"sqrt": ("sqrt", True, True), "rsqrt": ("rsqrt", False, True), "exp2": ("exp2", False, True),
-              "tanh": ("tanh", False, False), "log": ("log", False, False), "sin": ("sin", False, False),
-              "cos": ("cos", False, False), "floor": ("floor", False, False), "ceil": ("ceil", False, False),
-              "abs": ("absf", False, False), "log2": ("log2", False, False), "tan": ("tan", False, False),
-              "sinh": ("sinh", False, False), "cosh": ("cosh", False, False)}
-#: two-operand float math without rounding options: ct.<name>(x, y) → cutile fn
-PLAIN_BINARY_MATH = {"pow": "pow", "atan2": "atan2"}
-#: ct functions without side effects (an assignment of their result that nobody reads can be dropped)
-PURE_CT_CALLS = frozenset({"load", "astype", "exp", "maximum", "minimum", "reshape", "full", "zeros", "sum", "max",
-                           "min", "prod", "bid", "num_blocks", "num_tiles", "mma", "where", "arange", "cdiv",
-                           "permute", "transpose", "cumsum", "gather"}) | set(BINARY_MATH) | set(UNARY_MATH) | \
-    set(PLAIN_BINARY_MATH)
 #: ct.MemoryOrder / ct.MemoryScope of an atomic → cutile's
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
                  "ACQ_REL": "ordering::AcqRel"}
@@ -212,6 +198,10 @@ class Emitter:
         #: array → the ct.scatter calls into it still to come in the kernel's own body (a scatter binds its token
         #: only when another follows)
         self.scatters_left = _scatter_counts(fn)
+        #: (array, dim) of every stride a gather/scatter needs as an entry parameter, in order of first use
+        self.stride_params: list[tuple[str, int]] = []
+        self.nd_accesses: set[str] = set()   # gathers/scatters of rank > 1 (see gather: their padding)
+        self.loaded_arrays: set[str] = set()  # arrays both loaded and stored (in-place updates)
 
     # ------------------------------------------------------------------ helpers
 
@@ -298,6 +288,7 @@ class Emitter:
             if not isinstance(p, sigmod.ArraySig):
                 raise self.refuse(calls[0], "store-other", f"{name!r} is not an array parameter")
             if name in loads:   # updated in place: `&Tensor`, its stores unchecked (store-inplace)
+                self.loaded_arrays.add(name)
                 self.need(calls[0], "store-inplace", f"array {name!r} both loaded and stored")
                 self.outputs[name] = Output(name, p, parts=len(calls), general=True)
                 continue
@@ -641,9 +632,10 @@ class Emitter:
         through_partition = zeros is None or hints != NO_HINTS or out.alternatives > 1
         if through_partition and (axes := self._bijective_block_index(index, out.sig.rank)) is not None:
             return self.store_bijective(call, arr, index, tile_node, axes, indent, hints)
-        if zeros is None:
-            raise self.refuse(call, "store-other", f"store to {arr} at index {self.text(index)}, not the block's "
-                                                    "own (ct.bid(0), ...) index")
+        if zeros is None:   # an index no safe form covers (blocks may share tiles): the unchecked store
+            self.need(call, "store-unchecked", f"store to {arr} at index {self.text(index)}")
+            out.general = True
+            return self.store_general(call, arr, index, tile_node, indent, hints)
         if through_partition:
             raise self.refuse(call, "store-options", f"store to {arr} at index {self.text(index)} with hints or in "
                                                       "arms of a constant if: the index must map the block ids "
@@ -782,15 +774,19 @@ class Emitter:
                 code_k = self.fresh(f"index{k}")
                 self.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {self.expr(e)[0]};")
             idx.append(code_k)
+        inplace = arr in self.loaded_arrays
+        why = (f"{arr} is read and written by the kernel (updated in place): no safe partition can state it; "
+               "blocks write the tiles the source's index names") if inplace else \
+            (f"store at index ({self.text(index)}), which no safe partition states: which blocks write which "
+             "tiles (and whether two write the same one) is the source kernel's own contract")
         self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
-                                  "what": f"partition_full_mut + store_unchecked on {arr}",
-                                  "why": f"{arr} is read and written by the kernel (updated in place): no safe "
-                                         "partition can state it; blocks write the tiles the source's index names",
-                                  "precondition": f"the launch gives each block its own tiles of {arr} (the "
-                                                  "source kernel's contract)"})
+                                  "what": f"partition_full_mut + store_unchecked on {arr}", "why": why,
+                                  "precondition": f"blocks writing one tile of {arr} write it with the same value, "
+                                                  "or only one block writes it (the source kernel's contract)"})
         dims = ", ".join(ty.shape)
-        self.body.append(f"{indent}// SAFETY: {arr} is updated in place at index ({self.text(index)}); as in the "
-                         f"source, each block writes only tiles it owns by the launch's contract.")
+        self.body.append(f"{indent}// SAFETY: {arr} is stored at index ({self.text(index)}) "
+                         f"{'and read by the kernel ' if inplace else ''}as in the source, whose launch contract "
+                         "says which blocks write which tiles.")
         view = f"{arr}.partition_full_mut(shape![{dims}])"
         if out.token and not indent:   # a later store of the array: its view starts from the previous store's
             # token, the order cuTile Python gives them
@@ -1041,17 +1037,35 @@ class Emitter:
                     raise self.refuse(node, "reshape-broadcast", "ct.reshape of a non-tile")
                 shape = self.shape_of(shape_node)
                 return f"{_paren(code)}.reshape(shape![{', '.join(shape)}])", Tile(ty.dtype, shape)
-            if op in ("full", "zeros"):
+            if op == "expand_dims":
+                self.need(node, "reshape-broadcast", "ct.expand_dims")
+                code, ty = self.expr(node.args[0])
+                axis = self._int(node.args[1] if len(node.args) > 1 else
+                                 next((k.value for k in node.keywords if k.arg == "axis"), None))
+                if not isinstance(ty, Tile) or axis is None or not -len(ty.shape) - 1 <= axis <= len(ty.shape):
+                    raise self.refuse(node, "reshape-broadcast", "ct.expand_dims of a non-tile or at a non-literal "
+                                                                 "axis")
+                axis = axis % (len(ty.shape) + 1)
+                shape = (*ty.shape[:axis], "1", *ty.shape[axis:])   # cuTile Python lowers it to a reshape
+                return f"{_paren(code)}.reshape(shape![{', '.join(shape)}])", Tile(ty.dtype, shape)
+            if op in ("full", "zeros", "ones"):
                 self.need(node, "full", f"ct.{op}")
                 kw = {k.arg: k.value for k in node.keywords}
                 args = list(node.args)
                 shape_node = args[0] if args else kw.get("shape")
                 value_node = (args[1] if len(args) > 1 else kw.get("fill_value")) if op == "full" \
-                    else ast.Constant(0)
-                dtype_node = args[2] if len(args) > 2 else kw.get("dtype")
+                    else ast.Constant(0 if op == "zeros" else 1)
+                dtype_node = (args[2] if len(args) > 2 else kw.get("dtype")) if op == "full" else \
+                    (args[1] if len(args) > 1 else kw.get("dtype"))
                 lit = _literal(value_node) if value_node is not None else None
+                if shape_node is not None and dtype_node is not None and lit is None and value_node is not None:
+                    shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
+                    vcode, vty = self.expr(value_node)
+                    if isinstance(vty, Scalar) and vty.dtype == dt:   # a runtime scalar, broadcast
+                        return self.typed(f"broadcast_scalar({vcode}, shape![{', '.join(shape)}])", Tile(dt, shape),
+                                          want_name, "filled")
                 if shape_node is None or dtype_node is None or lit is None:
-                    raise self.refuse(node, "full", f"ct.{op} with a non-literal value")
+                    raise self.refuse(node, "full", f"ct.{op} with a non-literal value of another dtype")
                 shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
                 lit_text = rust_literal(float(lit) if dt.startswith(("f", "bf")) else int(lit), dt)
                 # inline (an mma accumulator argument, say) cutile needs the constant's type from a binding
@@ -1214,7 +1228,9 @@ class Emitter:
         sig = self.params.get(arr_node.id) if isinstance(arr_node, ast.Name) else None
         if not isinstance(sig, sigmod.ArraySig):
             raise self.refuse(arr_node, "gather-scatter", f"{what} of something that is not an array parameter")
-        if sig.rank != 1 or tuple(sig.strides or (None,)) != (1,):
+        if sig.rank != 1 or (isinstance(index_node, ast.Tuple) and len(index_node.elts) > 1):
+            return self.pointer_access_nd(node, what, kw, sig, checked, token)
+        if tuple(sig.strides or (None,)) != (1,):
             raise self.refuse(node, "gather-scatter", f"{what} on {arr_node.id} (rank {sig.rank}, strides "
                                                       f"{sig.strides}): only rank-1 arrays with stride 1 — a cutile "
                                                       "kernel cannot read a tensor's strides")
@@ -1262,6 +1278,89 @@ class Emitter:
             b.append(f"let {g}_token: Token = get_tensor_token({arr});")
         return arr, elem, g, Tile(sig.dtype, ity.shape), dims
 
+    def stride_param(self, arr: str, d: int) -> str:
+        """The entry parameter that carries ``arr``'s stride along ``d`` (cutile 0.3.1 gives a kernel no way to read
+        a tensor's strides; the launcher passes them, and irdiff labels the parameter as that stride)."""
+        name = f"{arr}_stride{d}"
+        if (arr, d) not in self.stride_params:
+            self.stride_params.append((arr, d))
+        return name
+
+    def pointer_access_nd(self, node: ast.Call, what: str, kw: dict, sig: sigmod.ArraySig, checked: bool,
+                          token: bool) -> tuple[str, str, str, Tile, str]:
+        """``pointer_access`` on an array of any rank and strides, indexed by one tile per dimension (broadcast to
+        one shape), as cuTile Python lowers it: per dimension the index widened to 64 bits and broadcast, checked
+        (unsigned) against that extent, times that stride (a literal 1 for a unit stride, else the stride
+        parameter); the products summed, the checks and-ed, then the mask."""
+        self.need(node, "gather-scatter-nd", f"{what} on a rank-{sig.rank} array")
+        arr_node, index_node = node.args[0], node.args[1]
+        elts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
+        if len(elts) != sig.rank:
+            raise self.refuse(index_node, "gather-scatter-nd", f"{what} on rank-{sig.rank} {arr_node.id} with "
+                                                               f"{len(elts)} index tiles")
+        idx = []
+        for e in elts:
+            icode, ity = self.expr(e)
+            if not isinstance(ity, Tile) or ity.dtype != "i32":
+                raise self.refuse(e, "gather-scatter-nd", f"{what} index {self.text(e)} that is not an i32 tile")
+            idx.append((icode, ity))
+        shape = _broadcast_shapes([t.shape for _, t in idx])
+        if shape is None:
+            raise self.refuse(index_node, "gather-scatter-nd", f"{what} index tiles of shapes that do not broadcast "
+                                                               f"({'; '.join(', '.join(t.shape) for _, t in idx)})")
+        dims, ones = ", ".join(shape), ", ".join("1" for _ in shape)
+        mask_code = None
+        if "mask" in kw:
+            mcode, mty = self.expr(kw["mask"])
+            if not isinstance(mty, Tile) or mty.dtype != "bool":
+                raise self.refuse(kw["mask"], "gather-scatter-nd", f"{what} mask that is not a boolean tile")
+            mask_code = self.operand_as_tile(mcode, mty, Tile("bool", shape), kw["mask"])
+        elem, arr = RUST_DTYPES[sig.dtype], arr_node.id
+        g = self.fresh(f"{arr}_{what.removeprefix('ct.')}")
+        b = self.body
+        strides = sig.strides or (None,) * sig.rank
+        b.append(f"// {what} on {arr}: per dimension the index widened to 64 bits"
+                 f"{', checked against the extent' if checked else ''} and times the stride (strides the "
+                 "launcher passes as parameters); addresses from the base pointer")
+        offsets, inside = [], []
+        for d, (icode, ity) in enumerate(idx):
+            at = f"{g}_at{d}"
+            b.append(f"let {at}: Tile<u64, {{ [{', '.join(ity.shape)}] }}> = exti({icode});")
+            if ity.shape != shape:
+                b.append(f"let {at}: Tile<u64, {{ [{dims}] }}> = {at}.broadcast(shape![{dims}]);")
+            if checked:
+                b.append(f"let {g}_len{d}: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[{d}]);")
+                b.append(f"let {g}_len{d}: Tile<u64, {{ [] }}> = exti({g}_len{d});")
+                b.append(f"let {g}_inside{d}: Tile<bool, {{ [{dims}] }}> = lt_tile({at}, {g}_len{d}.reshape("
+                         f"shape![{ones}]).broadcast(shape![{dims}]));")
+                inside.append(f"{g}_inside{d}")
+            if strides[d] == 1:
+                b.append(f"let {g}_off{d}: Tile<u64, {{ [{dims}] }}> = {at} * constant(1u64, shape![{dims}]);")
+            else:
+                st = self.stride_param(arr, d)
+                b.append(f"let {g}_stride{d}: Tile<i32, {{ [] }}> = scalar_to_tile({st});")
+                b.append(f"let {g}_stride{d}: Tile<u64, {{ [] }}> = exti({g}_stride{d});")
+                b.append(f"let {g}_off{d}: Tile<u64, {{ [{dims}] }}> = {at} * {g}_stride{d}.reshape(shape![{ones}])"
+                         f".broadcast(shape![{dims}]);")
+            offsets.append(f"{g}_off{d}")
+        b.append(f"let {g}_offsets: Tile<u64, {{ [{dims}] }}> = {' + '.join(offsets)};")
+        b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [] }}> = get_tensor_base({arr});")
+        b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{ones}] }}> = {g}_base.reshape(shape![{ones}]);")
+        b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{dims}] }}> = {g}_base.broadcast(shape![{dims}]);")
+        b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = addptr_tile({g}_base, {g}_offsets);")
+        parts = list(inside)
+        if parts:
+            b.append(f"let {g}_inside: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
+            parts = [f"{g}_inside"]
+        if mask_code:
+            parts.append(_paren(mask_code) if parts else mask_code)
+        if parts:
+            b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
+        if token:
+            b.append(f"let {g}_token: Token = get_tensor_token({arr});")
+        self.nd_accesses.add(g)
+        return arr, elem, g, Tile(sig.dtype, shape), dims
+
     def gather(self, node: ast.Call) -> tuple[str, Ty]:
         """`ct.gather(a, idx, mask=, padding_value=, check_bounds=)`: a masked, padded pointer load (see
         pointer_access); with check_bounds=False no extent check (unmasked without a mask), under the caller's
@@ -1298,8 +1397,21 @@ class Emitter:
             self.body.append(f"// SAFETY: every lane reads {arr}'s memory: the kernel's indices are inside {arr} "
                              "(check_bounds=False: the caller guarantees it, as in cuTile Python).")
             masking = f"None, Some({pad_lit})"
-        self.body.append(f"let ({g}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko({g}_ptrs, "
-                         f"ordering::Weak, None::<scope::TileBlock>, {masking}, Some({g}_token), Latency::<0>) }};")
+        if g in self.nd_accesses and masking.startswith("Some("):
+            # cutile 0.3.1 reshapes a scalar padding to rank 1 before broadcasting it, which fails verification
+            # for a rank-2+ result: the masked lanes are filled by a select on the same mask instead (irdiff rule
+            # padded-pointer-load-select)
+            self.body.append(f"let ({g}_raw, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
+                             f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), None, "
+                             f"Some({g}_token), Latency::<0>) }};")
+            pad_tile = f"constant({pad_lit}, shape![{dims}])" if ty.dtype not in ("f16", "bf16") else \
+                f"constant({elem}::ZERO, shape![{dims}])"
+            self.body.append(f"let {g}_padding: Tile<{elem}, {{ [{dims}] }}> = {pad_tile};")
+            self.body.append(f"let {g}: Tile<{elem}, {{ [{dims}] }}> = select({g}_mask, {g}_raw, {g}_padding);")
+        else:
+            self.body.append(f"let ({g}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
+                             f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, {masking}, Some({g}_token), "
+                             "Latency::<0>) };")
         self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
                                   "what": f"load_ptr_tko from {arr} (ct.gather)",
                                   "why": "a gather reads through a pointer tile; cutile marks pointer loads unsafe",
@@ -1472,13 +1584,7 @@ class Emitter:
         return base if n == 1 else f"{base}_{n}"
 
     def _construct_for_call(self, op: str | None) -> str:
-        return {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "math", "exp2": "math", "mma": "mma",
-                "matmul": "mma", "reshape": "reshape-broadcast", "gather": "gather-scatter",
-                "scatter": "gather-scatter", "arange": "arange", "full": "full",
-                "zeros": "full", "num_tiles": "num-tiles", "cdiv": "cdiv",
-                "num_blocks": "num-blocks", "atomic_add": "atomics"}.get(
-                    op or "", "helper-function" if op is None else
-                    "atomics-other" if op.startswith("atomic_") else "math")
+        return construct_for_call(op)
 
     def math_options(self, node: ast.Call, allow_rounding: bool, allow_ftz: bool) -> tuple[str, str]:
         kw = {k.arg: k.value for k in node.keywords}
@@ -1927,6 +2033,19 @@ def _is_false(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
 
 
+def _broadcast_shapes(shapes: list[tuple[str, ...]]) -> tuple[str, ...] | None:
+    """The shape tiles of ``shapes`` (one rank) broadcast to, as numpy does; None when they do not."""
+    if len({len(s) for s in shapes}) != 1:
+        return None
+    out = []
+    for dims in zip(*shapes):
+        big = {d for d in dims if d != "1"}
+        if len(big) > 1:
+            return None
+        out.append(big.pop() if big else "1")
+    return tuple(out)
+
+
 def _literal(node: ast.AST) -> int | float | None:
     """The value of a numeric literal, negative ones (`-1.0e30`, a unary minus in the AST) included."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -2008,6 +2127,24 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         else:
             params.append(f"{name}: &Tensor<{RUST_DTYPES[p.dtype]}, {{ [{', '.join(['-1'] * p.rank)}] }}>")
             layout.append(f"A{p.rank}")
+    arrays = [name for name, p in sig.params if isinstance(p, sigmod.ArraySig)]
+    prologue = []
+    for arr, d in em.stride_params:
+        st = f"{arr}_stride{d}"
+        params.append(f"{st}: i32")
+        layout.append(f"R{arrays.index(arr)}.{d}")
+        abi.append({"name": st, "kind": "stride", "array": arr, "dim": d, "dtype": "i32"})
+        p = dict(sig.params)[arr]
+        facts = [f"assume_bounds_lower::<_, 0>({st})"]   # the facts cuTile Python states about the stride
+        div = (p.stride_div or (1,) * p.rank)[d]
+        if div > 1:
+            facts.append(f"assume_div_by::<_, {div}>({st})")
+        prologue.append(f"// {arr}'s stride along dimension {d}, passed by the launcher (cutile 0.3.1 gives a kernel "
+                        "no way to read it); the facts cuTile Python assumes about it")
+        prologue.append(f"let {st}: i32 = unsafe {{ {facts[-1] if len(facts) == 1 else facts[0]} }};")
+        if len(facts) > 1:
+            prologue.append(f"let {st}: i32 = unsafe {{ {facts[1]} }};")
+    body = prologue + em.body if prologue else em.body
     doc = (ast.get_docstring(fn) or "").splitlines()
-    return Emitted(kernel_name, generics, params, em.body, ",".join(layout), doc, strides, sorted(em.unit_grid),
+    return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct))

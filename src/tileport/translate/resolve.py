@@ -58,6 +58,8 @@ REWRITES: tuple[Rewrite, ...] = (
             "`ct.reshape(t, s)` ..."),
     Rewrite("call-keywords", "a cuda.tile call with its arguments in any order Python allows (`ct.bid(axis=0)`, "
             "`ct.load(x, (i, 0), (BM, BN))`)", "one canonical spelling, bound with the function's real signature"),
+    Rewrite("new-axis", "`t[:, None]`, `t[None, :]` (full slices and new axes)", "`ct.expand_dims(t, axis=k)` per "
+            "new axis"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
     Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)` in a kernel", "`ct.minimum`, `ct.maximum`, "
             "`ct.abs`"),
@@ -213,6 +215,23 @@ class _Resolver(ast.NodeTransformer):
         self.generic_visit(node)
         return node
 
+    # -- subscripts
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        """``t[:, None]``, ``t[None, :]``: full slices and new axes only — an ``expand_dims`` per new axis."""
+        node = self.generic_visit(node)
+        elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        full = [isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None for e in elts]
+        new = [isinstance(e, ast.Constant) and e.value is None for e in elts]
+        if not isinstance(node.ctx, ast.Load) or not any(new) or not all(f or n for f, n in zip(full, new)):
+            return node
+        out: ast.expr = node.value
+        for axis, is_new in enumerate(new):
+            if is_new:
+                call = ast.Call(_attr_chain("ct.expand_dims", node), [out], [ast.keyword("axis", ast.Constant(axis))])
+                out = _mark(ast.copy_location(call, node))
+                ast.fix_missing_locations(out)
+        return out
+
     # -- statements
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         node = self.generic_visit(node)
@@ -351,7 +370,7 @@ def _called_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]) -
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in local:
             value = env.get(node.func.id)
-            py = getattr(value, "_pyfunc", None) or value   # @ct.function keeps the Python function
+            py = inspect.unwrap(getattr(value, "_pyfunc", None) or value)   # @ct.function wraps the function
             if inspect.isfunction(py) and not py.__module__.startswith("cuda.tile") and \
                     not type(value).__name__ == "kernel":
                 found[node.func.id] = py
@@ -384,7 +403,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
             continue
         hfn = copy.deepcopy(hfn)
         helpers[name] = ResolvedHelper(hfn, file, src)
-        _resolve_into(hfn, py.__globals__, helpers)
+        _resolve_into(hfn, inspect.unwrap(py).__globals__, helpers)
 
 
 def rewrites_markdown() -> str:
