@@ -49,6 +49,8 @@ def bad_files(tmp_path_factory):
     (t / "exiter.py").write_text("import sys\nsys.exit(3)\n")
     (t / "syntax.py").write_text("def f(:\n    pass\n")
     (t / "not_a_kernel.py").write_text("x = 1\n")
+    (t / "blocked").mkdir()                # an --out whose variants/ is a file: found mid-work (exit 1)
+    (t / "blocked" / "variants").write_text("in the way\n")
     spec_only = t / "spec_only"            # a port directory whose spec.json is not a spec
     spec_only.mkdir()
     (spec_only / "spec.json").write_text('{"format": 1}\n')
@@ -104,6 +106,7 @@ def rows():
         ("out-is-file-demo", ["demo", "--out", "{t}/file"], 2, "is a file"),
         ("out-under-file", [*kernel_in, "--out", "{t}/file/sub"], 2, "{t}/file is a file, not a directory"),
         ("out-unwritable-proc", [*kernel_in, "--out", "/proc/tileport-bad-input"], 2, "cannot create the directory"),
+        ("out-blocked-inside", [*kernel_in, "--out", "{t}/blocked"], 1, "{t}/blocked/variants/"),
         ("capture-out-is-dir", ["capture", "--out", "{t}/dir", "--", "python", "{t}/raiser.py"], 2,
          "is a directory, expected a file name"),
         ("capture-out-under-file", ["capture", "--out", "{t}/file/x.json", "--", "python", "{t}/raiser.py"], 2,
@@ -164,6 +167,11 @@ def rows():
         ("corpus-out-is-file", ["corpus", "capture", "{t}/dir", "--out", "{t}/file"], 2, "--out {t}/file: is a file"),
         ("corpus-bad-target", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--target", "zz"], 2,
          "--target 'zz'"),
+        # --arch
+        ("arch-compile", ["compile", "{k}", "--sig", "{sig}", "--arch", "garbage", *out], 2,
+         "--arch 'garbage': expected a GPU architecture"),
+        ("arch-port", ["port", "{k}", "--sig", "{sig}", "--arch", "90", *out], 2, "--arch '90'"),
+        ("arch-demo", ["demo", "--arch", "sm90", *out], 2, "--arch 'sm90'"),
         # the command line itself
         ("no-command", [], 2, "the following arguments are required: COMMAND"),
         ("unknown-command", ["frobnicate"], 2, "invalid choice: 'frobnicate'"),
@@ -197,8 +205,11 @@ def test_bad_input_is_one_clear_line(row_id, argv, code, needle, bad_files):
     assert "Traceback" not in text, text
     assert "internal error" not in r.stderr, r.stderr
     assert r.returncode == code, (r.returncode, r.stderr)
-    first, *rest = r.stderr.strip().splitlines() or [""]
-    assert first.startswith("tileport") and _fill([needle], bad_files)[0] in first, r.stderr
+    lines = r.stderr.strip().splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith("tileport")), None)
+    assert at is not None and _fill([needle], bad_files)[0] in lines[at], r.stderr   # the one line that says why
+    assert not any("rror" in line for line in lines[:at]), r.stderr      # before it, progress only
+    rest = lines[at + 1:]
     if rest:  # only a failing host script adds to the line: its own error, framed as the script's
         assert rest[0].startswith("---- traceback of") and rest[-1].startswith("---- end of"), r.stderr
 

@@ -191,11 +191,19 @@ def _compile(ref: str, sigs: list[str], out: Path, arch: str | None, as_json: bo
 
 
 def _arch(value: str | None) -> str | None:
+    """--arch: None → the pinned default (sm_90); 'none' → no cubin; else sm_NN[a|f], checked here (tileiras says
+    which of those it targets)."""
+    import re
+
     from .toolchain import pins
 
     if value is None:
         return pins.load().default_arch
-    return None if value == "none" else value
+    if value == "none":
+        return None
+    if not re.fullmatch(r"sm_\d{2,3}[af]?", value):
+        raise InputError(f"--arch {value!r}: expected a GPU architecture such as sm_90 or sm_100 (or none)")
+    return value
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -970,6 +978,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # `tileport ... | head`: the reader left; nothing to report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when stdout is flushed
+        return 1
+    except OSError as exc:  # the file system refused mid-work (a file in the way, a full disk): the stage failed
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        where = " -> ".join(str(f) for f in (exc.filename, exc.filename2) if f is not None)
+        print(f"tileport: error: {where + ': ' if where else ''}{exc.strerror or exc}", file=sys.stderr)
         return 1
     except Exception as exc:  # a bug of tileport's: one line, the traceback on request
         if os.environ.get(TRACEBACK_ENV):
