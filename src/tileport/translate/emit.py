@@ -202,6 +202,7 @@ class Emitter:
         self.stride_params: list[tuple[str, int]] = []
         self.nd_accesses: set[str] = set()   # gathers/scatters of rank > 1 (see gather: their padding)
         self.loaded_arrays: set[str] = set()  # arrays both loaded and stored (in-place updates)
+        self.scope_locals: list[set[str]] = []  # per open branch/loop body: the names first bound in it
 
     # ------------------------------------------------------------------ helpers
 
@@ -353,12 +354,14 @@ class Emitter:
             self.body.append(f"{indent}// `{self.text(st)}`: already {_describe(ty)}, nothing to emit")
         elif previous is not None and name in self.mutated and previous[1] == ty:
             self.body.append(f"{indent}{name} = {code};")
-        elif nested and previous is not None:
+        elif nested and previous is not None and not (self.scope_locals and name in self.scope_locals[-1]):
             raise self.refuse(st, "if-constant", f"`{name}` changes type inside a branch "
                                                  f"({_describe(previous[1])} → {_describe(ty)})")
-        else:
+        else:   # a new name, or one first bound in this very branch or loop body (Rust shadows it there)
             mut = "mut " if name in self.mutated else ""
             self.body.append(f"{indent}let {mut}{name}: {ty.rust()} = {code};")
+            if nested and self.scope_locals and previous is None:
+                self.scope_locals[-1].add(name)
         self.env[name] = (name, ty)
 
     def stmts(self, stmts: list[ast.stmt], indent: str = "", nested: bool = False) -> None:
@@ -456,8 +459,8 @@ class Emitter:
         self.need(st, "for-range", "range loop")
         args = list(it.args)
         if len(args) == 3:
-            if self._int(args[2]) != 1:
-                raise self.refuse(args[2], "for-persistent", f"range step {self.text(args[2])}")
+            if self._int(args[2]) != 1:   # any other step, a literal or a runtime one: (a..b).step_by(s)
+                return self.for_persistent(st, indent)
             args = args[:2]
         start, stop = ("0i32", args[0]) if len(args) == 1 else (None, args[1])
         if start is None:
@@ -506,7 +509,11 @@ class Emitter:
         Outer names it re-assigns keep their type (checked at the assignment), so nothing else changes."""
         saved = dict(self.env)
         self.env.update(bind or {})
-        self.stmts(stmts, indent, nested=True)
+        self.scope_locals.append(set())
+        try:
+            self.stmts(stmts, indent, nested=True)
+        finally:
+            self.scope_locals.pop()
         for name in list(self.env):
             if name not in saved:
                 del self.env[name]  # defined only inside the branch: not visible after it (as in Rust)
