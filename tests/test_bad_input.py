@@ -99,6 +99,13 @@ def rows():
         ("kernel-unknown", ["port", f"{EXAMPLES_DIR / 'vector_add.py'}::nope", "--sig", "f32", *out], 2,
          "'nope' is not defined"),
         ("kernel-none", ["compile", "{t}/not_a_kernel.py::x", "--sig", "f32", *out], 2, "not_a_kernel.py"),
+        # a Triton kernel where a cuTile kernel is expected, without its captured launches, or not in the file
+        ("triton-analyze", ["analyze", TRITON_K, "--capture", "{t}/capture_empty.json", *out], 2,
+         "is a @triton.jit kernel: `tileport port"),
+        ("triton-compile", ["compile", TRITON_K, "--sig", "f32", *out], 2, "`tileport compile` takes cuTile"),
+        ("triton-no-capture", ["port", TRITON_K, *out], 2, "give --capture FILE"),
+        ("triton-unknown", ["port", TRITON_K.replace("triton_softmax", "nope"), "--capture", "{t}/capture_empty.json",
+                            *out], 2, "no kernel 'nope'; the @triton.jit kernels in this file: triton_softmax"),
         # --out: a file, under a file, not creatable
         ("out-is-file-analyze", [*kernel_in, "--out", "{t}/file"], 2, "--out {t}/file: is a file"),
         ("out-is-file-compile", ["compile", "{k}", "--sig", "{sig}", "--out", "{t}/file"], 2, "is a file"),

@@ -206,7 +206,34 @@ def _arch(value: str | None) -> str | None:
     return value
 
 
+def _triton_kernels(path: Path) -> list[str]:
+    """Module-level ``@triton.jit`` (or ``@jit`` from triton) functions of a Python file; none when it is unreadable
+    (its loader then says why)."""
+    import ast
+    import re
+
+    try:
+        tree = ast.parse(path.read_text())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return []
+    if not any(isinstance(n, (ast.Import, ast.ImportFrom)) and "triton" in ast.unparse(n) for n in tree.body):
+        return []
+    return [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and any(
+        re.fullmatch(r"(triton\.)?jit(\(.*\))?", ast.unparse(d), re.S) for d in n.decorator_list)]
+
+
+def _cutile_only(ref: str, command: str) -> None:
+    """analyze and compile take cuTile kernels: a Triton kernel is refused, saying which command takes it."""
+    from .frontends.cutile_py.loader import split_ref
+
+    path, name = split_ref(ref)
+    if name in _triton_kernels(path):
+        raise InputError(f"{ref} is a @triton.jit kernel: `tileport port {ref} --capture FILE` lowers it to cuTile "
+                         f"Python and ports it; `tileport {command}` takes cuTile (@ct.kernel) kernels")
+
+
 def cmd_compile(args: argparse.Namespace) -> int:
+    _cutile_only(args.kernel, "compile")
     return _compile(args.kernel, args.sig, Path(args.out), _arch(args.arch), args.json)
 
 
@@ -229,6 +256,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from .frontends.cutile_py.loader import load_kernel
     from .toolchain.locate import find_cuda_tree
 
+    _cutile_only(args.kernel, "analyze")
     kernel = load_kernel(args.kernel)
     sigs, launches = _signature_inputs(args, kernel)
     out = _out_dir(args)
@@ -299,6 +327,16 @@ def _hint_names() -> tuple[str, ...]:
     return tuple(KERNEL_HINTS) + tuple(LOWERING_OPTIONS)
 
 
+def _defines(path: Path, name: str) -> bool:
+    """``path`` defines or assigns ``name`` at module level (read from the source, nothing imported)."""
+    import ast
+
+    tree = ast.parse(path.read_text())
+    return any((isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == name) or
+               (isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets))
+               for n in tree.body)
+
+
 def _hints(given: list[str]) -> dict[str, int]:
     """``--hint NAME=INT`` options; a name the Triton lowering does not take is refused, listing those it takes."""
     valid = _hint_names()
@@ -328,8 +366,16 @@ def cmd_port(args: argparse.Namespace) -> int:
     from .toolchain.locate import find_cuda_tree
 
     hints = _hints(args.hint or [])
-    if is_triton_file(*split_ref(args.kernel)):
+    path, name = split_ref(args.kernel)
+    if is_triton_file(path, name):
+        if not args.capture:
+            raise InputError(f"{args.kernel} is a @triton.jit kernel: it is ported from captured launches (which "
+                             "parameters are tensors, the values that shape each view): give --capture FILE from "
+                             "`tileport capture -- python HOST.py`")
         return _port_triton(args, hints)
+    triton = _triton_kernels(path)
+    if triton and not _defines(path, name):
+        raise InputError(f"{path}: no kernel {name!r}; the @triton.jit kernels in this file: {', '.join(triton)}")
     if hints:
         raise InputError(f"--hint applies to Triton kernels only (their lowered form); {args.kernel} is a cuTile "
                          "kernel: give it options with @ct.kernel(occupancy=..., num_ctas=...) in its source")
