@@ -432,6 +432,20 @@ def _port_dir_spec(port_dir: Path, what: str, needs: tuple[str, ...]) -> dict:
     return spec
 
 
+def _port_manifest(port_dir: Path) -> dict:
+    """DIR/port.json, checked against port.schema.json, every variant's layout parsed."""
+    from .inputs import read_json
+    from .irdiff.canon import parse_layout
+
+    manifest = read_json(port_dir / "port.json", "", schema="port")
+    for v in manifest["variants"]:
+        try:
+            parse_layout(v["layout"])
+        except ValueError as exc:
+            raise InputError(f"{port_dir / 'port.json'}: variant {v['symbol']}: layout {v['layout']!r}: {exc}") from None
+    return manifest
+
+
 def cmd_translate(args: argparse.Namespace) -> int:
     from .pipeline.port import translate
     from .toolchain.locate import find_cuda_tree
@@ -450,13 +464,12 @@ def cmd_translate(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .inputs import read_json
     from .pipeline.port import _finish, verify
     from .toolchain.locate import find_cuda_tree
 
     port_dir = Path(args.dir)
     spec = _port_dir_spec(port_dir, "verify", ("spec.json", "port.json", "kernel.rs"))
-    manifest = read_json(port_dir / "port.json", "", schema="port")
+    manifest = _port_manifest(port_dir)
     for v in manifest["variants"]:
         ref = (port_dir / v["reference"]).with_suffix(".tileir.txt")
         if not ref.is_file():
@@ -620,15 +633,13 @@ def _unit_grid(text: str | None) -> frozenset:
 
 
 def _layout_arity(layout) -> int:
-    """Entry arguments a layout describes: an array of rank r takes 1 + 2r (+ extra), a scalar 1."""
+    """Entry arguments a layout describes: an array of rank r takes 1 + 2r (+ extra), a scalar or stride 1."""
     return sum(1 + 2 * rank + extra if kind == "A" else 1 for kind, rank, extra in layout)
 
 
 def _port_variant(path: str) -> tuple[Path, dict] | None:
     """(port directory, its port.json variant) when ``path`` is a file of DIR/variants/SYMBOL/ in a port directory
     (the layout of tileport port's output), else None."""
-    from .inputs import read_json
-
     p = Path(path)
     if "\n" in path or not p.is_file():
         return None
@@ -636,7 +647,7 @@ def _port_variant(path: str) -> tuple[Path, dict] | None:
     port_dir = vdir.parent.parent
     if vdir.parent.name != "variants" or not (port_dir / "port.json").is_file():
         return None
-    manifest = read_json(port_dir / "port.json", "", schema="port")
+    manifest = _port_manifest(port_dir)
     for v in manifest["variants"]:
         if (port_dir / v["reference"]).resolve().parent == vdir:
             return port_dir, v
@@ -645,7 +656,7 @@ def _port_variant(path: str) -> tuple[Path, dict] | None:
 
 
 def cmd_irdiff(args: argparse.Namespace) -> int:
-    from .irdiff.canon import parse_layout
+    from .irdiff.canon import label_args, parse_layout
     from .irdiff.compare import compare_programs, load
 
     def layout(option: str, text: str | None):
@@ -682,7 +693,7 @@ def cmd_irdiff(args: argparse.Namespace) -> int:
         lay, option, text = layouts[side]
         program, source = programs[side]
         for entry in program.entries if lay is not None else ():
-            if _layout_arity(lay) != len(entry.args):
+            if label_args(entry, lay)[1] != "layout":  # irdiff would fall back to matching by position
                 raise InputError(f"{option} {text!r} describes {_layout_arity(lay)} entry argument(s), but "
                                  f"{source}'s entry @{entry.symbol} takes {len(entry.args)}")
     (pa, sa), (pb, sb) = programs["a"], programs["b"]
