@@ -329,3 +329,28 @@ def test_padded_pointer_load_select():
                 ptr_load(False), "%s = select %m2, %g, %z : tile<128xi1>, tile<128xf32>", store("%s", "%bx"))
     out = v(python, rust)
     assert not out["equivalent"] and fired(out, "padded-pointer-load-select") == 0
+
+
+def test_constant_conversion():
+    """A bf16 constant (cuTile Python) ≡ an f32 constant of the same value converted to bf16 (cutile, whose bf16
+    named constants are wrong): -inf and 1.0 convert exactly; 0.1 does not, so its conversion is kept."""
+    def bf16_store(pre: list[str], val: str) -> str:
+        view = ("%tv = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> "
+                "tensor_view<?xbf16, strides=[1]>",
+                "%pv = make_partition_view %tv : partition_view<tile=(128), tensor_view<?xbf16, strides=[1]>>",
+                "%t0 = make_token : token")
+        st = (f"%s = store_view_tko weak {val}, %pv[%bx] token = %t0 : tile<128xbf16>, "
+              "partition_view<tile=(128), tensor_view<?xbf16, strides=[1]>>, tile<i32> -> token")
+        return prog(*view, BID, *pre, st, head=HEAD.replace("ptr<f32>", "ptr<bf16>"))
+
+    for f32_text, bf16_text in (("0xFF800000", "0xFF80"), ("1.000000e+00", "1.000000e+00")):
+        python = bf16_store([f"%c = constant <bf16: {bf16_text}> : tile<128xbf16>"], "%c")
+        rust = bf16_store([f"%w = constant <f32: {f32_text}> : tile<128xf32>",
+                           "%c = ftof %w : tile<128xf32> -> tile<128xbf16>"], "%c")
+        out = v(python, rust)
+        assert out["equivalent"] and fired(out, "constant-conversion") == 1, f32_text
+    python = bf16_store(["%c = constant <bf16: 1.000000e-01> : tile<128xbf16>"], "%c")
+    rust = bf16_store(["%w = constant <f32: 1.000000e-01> : tile<128xf32>",
+                       "%c = ftof %w : tile<128xf32> -> tile<128xbf16>"], "%c")
+    out = v(python, rust)
+    assert not out["equivalent"] and fired(out, "constant-conversion") == 0

@@ -248,14 +248,22 @@ def _apply_rewrites(canon: Canon) -> None:
         # splat-constants: broadcast(reshape*(constant <v> : tile<T>)) is the constant <v> of the broadcast's type
         if op.name == "broadcast" and m and op.results and id(op) not in canon.substitute:
             src = canon.defs.get(canon.resolve(op.operands[0]))
-            while src and src[0].name == "reshape":
-                src = canon.defs.get(canon.resolve(src[0].operands[0]))
-            cm = re.fullmatch(r"constant (<[^<>]*>) : tile<([^<>x]*)>", src[0].template) if src and \
-                src[0].name == "constant" else None
+            while src and canon.op_of(src[0]).name == "reshape":
+                src = canon.defs.get(canon.resolve(canon.op_of(src[0]).operands[0]))
+            real = canon.op_of(src[0]) if src else None
+            cm = re.fullmatch(r"constant (<[^<>]*>) : tile<([^<>x]*)>", real.template) if real and \
+                real.name == "constant" else None
             if cm:
                 canon.substitute[id(op)] = Op("constant", f"constant {cm.group(1)} : {m.group(2).strip()}", [],
                                               op.results, [], line=op.line, text=op.text, path=op.path)
                 canon.fired["splat-constants"] += 1
+        # constant-conversion: ftof of a float constant whose value the target type holds exactly
+        if op.name == "ftof" and op.results and id(op) not in canon.substitute:
+            folded = _fold_ftof(canon, op)
+            if folded is not None:
+                canon.substitute[id(op)] = Op("constant", folded, [], op.results, [], line=op.line, text=op.text,
+                                              path=op.path)
+                canon.fired["constant-conversion"] += 1
         # assume-nonneg-loop-iv
         if op.name == "assume" and op.template.startswith("assume bounded<0, ?>, $0") \
                 and _nonneg_loop_iv(canon, op.operands[0]):
@@ -281,6 +289,53 @@ def _apply_rewrites(canon: Canon) -> None:
                             [a, op.operands[1]], op.results, [], line=op.line, text=op.text, path=op.path)
                         canon.fired["cdiv-rounding"] += 1
                         break
+
+
+def _float_of(text: str) -> float | None:
+    """The value of a float constant as tileirdisasm prints it: a decimal, or the IEEE bits in hex (inf, NaN)."""
+    import struct
+
+    try:
+        if text.lower().startswith("0x"):
+            bits = int(text, 16)
+            return struct.unpack(">f", bits.to_bytes(4, "big"))[0] if len(text) > 6 else None
+        return float(text)
+    except (ValueError, struct.error):
+        return None
+
+
+def _fold_ftof(canon: Canon, op: Op) -> str | None:
+    """Rule constant-conversion: ``ftof (constant <f32: v>) : .. -> tile<..xbf16|f16>`` as the constant of the
+    target type, when v converts exactly (±inf, and finite values the target type holds): the text tileirdisasm
+    prints for that constant, so that it matches one written directly."""
+    import math
+    import struct
+
+    m = re.fullmatch(r"ftof \$0\s*: tile<(.*?)f32> -> tile<(.*?)(bf16|f16)>", op.template)
+    src = canon.defs.get(canon.resolve(op.operands[0])) if m else None
+    real = canon.op_of(src[0]) if src else None
+    cm = re.fullmatch(r"constant <f32: ([^<>]*)> : tile<(.*?)f32>", real.template) if real and \
+        real.name == "constant" else None
+    if not cm or cm.group(2) != m.group(1):
+        return None
+    v = _float_of(cm.group(1).strip())
+    if v is None or math.isnan(v):
+        return None
+    target = m.group(3)
+    if target == "bf16":
+        bits = struct.unpack(">I", struct.pack(">f", v))[0]
+        if bits & 0xFFFF:
+            return None   # not exact in bf16
+        half = bits >> 16
+    else:
+        try:
+            half = struct.unpack(">H", struct.pack(">e", v))[0]
+        except OverflowError:
+            return None
+        if struct.unpack(">e", struct.pack(">H", half))[0] != v:
+            return None
+    text = f"0x{half:04X}" if math.isinf(v) else f"{v:.6e}"
+    return f"constant <{target}: {text}> : tile<{m.group(2)}{target}>"
 
 
 #: memory ops → the operand index of the view or pointer tile they write / read

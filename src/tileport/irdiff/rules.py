@@ -112,6 +112,12 @@ RULES: tuple[Rule, ...] = (
          "a masked pointer load leaves masked-off lanes undefined; selecting `f` on the same mask gives exactly the "
          "padded load's value in every lane (cutile 0.3.1 cannot pass a padding to a rank-2+ pointer load: it "
          "reshapes a scalar padding to rank 1 first)", "test_padded_pointer_load_select"),
+    Rule("constant-conversion", "rewrite",
+         "`ftof` of an f32 constant to bf16/f16 is the constant of that type when the value converts exactly "
+         "(±inf, finite values the narrow type holds)",
+         "converting an exactly representable value is the identity on that value; cutile 0.3.1 writes bf16's "
+         "named constants other than ZERO wrongly (docs/toolchain.md), so the port spells them as a converted f32 "
+         "constant", "test_constant_conversion"),
     Rule("cdiv-rounding", "rewrite",
          "divi (a + (b-1)), b signed  ≡  divi a, b signed rounding<positive_inf>, for constant b > 0 and a ≥ 0",
          "for a ≥ 0 and b > 0, ⌊(a+b-1)/b⌋ = ⌈a/b⌉ and truncation equals flooring; a ≥ 0 is proven from an "

@@ -203,6 +203,11 @@ class Emitter:
         self.nd_accesses: set[str] = set()   # gathers/scatters of rank > 1 (see gather: their padding)
         self.loaded_arrays: set[str] = set()  # arrays both loaded and stored (in-place updates)
         self.scope_locals: list[set[str]] = []  # per open branch/loop body: the names first bound in it
+        self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
+        self.assign_counts: dict[str, int] = {}
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                self.assign_counts[node.id] = self.assign_counts.get(node.id, 0) + 1
 
     # ------------------------------------------------------------------ helpers
 
@@ -374,6 +379,14 @@ class Emitter:
                 # cuTile Python drops a load (or any pure value) nobody reads; so does the port.
                 self.body.append(f"{indent}// `{self.text(st).splitlines()[0]}`: never read, dropped as cuTile "
                                  "Python drops it")
+                continue
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and self.assign_counts.get(st.targets[0].id) == 1 and self.const_value(st.value)[0] \
+                    and isinstance(self.const_value(st.value)[1], bool):
+                # a constant bool (`check = TILE != N`): folded where it is used, as cuTile Python folds it
+                self.const_locals[st.targets[0].id] = self.const_value(st.value)[1]
+                self.body.append(f"{indent}// `{self.text(st)}`: {self.const_locals[st.targets[0].id]} here, folded "
+                                 "where it is used")
                 continue
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                 self.need(st, "assign", "assignment")
@@ -1285,6 +1298,52 @@ class Emitter:
             b.append(f"let {g}_token: Token = get_tensor_token({arr});")
         return arr, elem, g, Tile(sig.dtype, ity.shape), dims
 
+    def const_value(self, node: ast.AST | None) -> tuple[bool, object]:
+        """(True, value) when ``node`` is known at translation time — literals, constants, names assigned once from
+        such expressions, and Python's operators over them — as cuTile Python folds it; else (False, None)."""
+        import operator as op_
+
+        ops = {ast.Add: op_.add, ast.Sub: op_.sub, ast.Mult: op_.mul, ast.Div: op_.truediv, ast.FloorDiv: op_.floordiv,
+               ast.Mod: op_.mod, ast.Pow: op_.pow, ast.BitAnd: op_.and_, ast.BitOr: op_.or_, ast.BitXor: op_.xor,
+               ast.LShift: op_.lshift, ast.RShift: op_.rshift, ast.Eq: op_.eq, ast.NotEq: op_.ne, ast.Lt: op_.lt,
+               ast.LtE: op_.le, ast.Gt: op_.gt, ast.GtE: op_.ge}
+        try:
+            if node is None:
+                return False, None
+            if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float)):
+                return True, node.value
+            if isinstance(node, ast.Name):
+                p = self.params.get(node.id)
+                if isinstance(p, sigmod.ConstSig):
+                    return True, p.value
+                if node.id in self.const_locals and node.id not in self.env_shadowed():
+                    return True, self.const_locals[node.id]
+                return False, None
+            if isinstance(node, ast.UnaryOp):
+                ok, v = self.const_value(node.operand)
+                fn = {ast.USub: op_.neg, ast.UAdd: op_.pos, ast.Not: op_.not_, ast.Invert: op_.invert}[type(node.op)]
+                return (True, fn(v)) if ok else (False, None)
+            if isinstance(node, ast.BinOp) and type(node.op) in ops:
+                (ok1, a), (ok2, b) = self.const_value(node.left), self.const_value(node.right)
+                return (True, ops[type(node.op)](a, b)) if ok1 and ok2 else (False, None)
+            if isinstance(node, ast.Compare) and all(type(o) in ops for o in node.ops):
+                vals = [self.const_value(n) for n in (node.left, *node.comparators)]
+                if not all(ok for ok, _ in vals):
+                    return False, None
+                return True, all(ops[type(o)](a[1], b[1]) for o, a, b in zip(node.ops, vals, vals[1:]))
+            if isinstance(node, ast.BoolOp):
+                vals = [self.const_value(v) for v in node.values]
+                if not all(ok for ok, _ in vals):
+                    return False, None
+                return True, (all if isinstance(node.op, ast.And) else any)(v for _, v in vals)
+        except (ArithmeticError, KeyError, TypeError, ValueError):
+            return False, None
+        return False, None
+
+    def env_shadowed(self) -> set[str]:
+        """Constant locals re-bound since (never, for names assigned once: kept for clarity)."""
+        return set()
+
     def stride_param(self, arr: str, d: int) -> str:
         """The entry parameter that carries ``arr``'s stride along ``d`` (cutile 0.3.1 gives a kernel no way to read
         a tensor's strides; the launcher passes them, and irdiff labels the parameter as that stride)."""
@@ -1308,10 +1367,17 @@ class Emitter:
         idx = []
         for e in elts:
             icode, ity = self.expr(e)
+            if isinstance(ity, Scalar) and ity.dtype == "i32":   # one index for every lane: broadcast (below)
+                idx.append((icode, ity))
+                continue
             if not isinstance(ity, Tile) or ity.dtype != "i32":
-                raise self.refuse(e, "gather-scatter-nd", f"{what} index {self.text(e)} that is not an i32 tile")
+                raise self.refuse(e, "gather-scatter-nd", f"{what} index {self.text(e)} that is not an i32 tile "
+                                                          "or scalar")
             idx.append((icode, ity))
-        shape = _broadcast_shapes([t.shape for _, t in idx])
+        tiles = [t.shape for _, t in idx if isinstance(t, Tile)]
+        if not tiles:
+            raise self.refuse(index_node, "gather-scatter-nd", f"{what} with scalar indices only")
+        shape = _broadcast_shapes(tiles)
         if shape is None:
             raise self.refuse(index_node, "gather-scatter-nd", f"{what} index tiles of shapes that do not broadcast "
                                                                f"({'; '.join(', '.join(t.shape) for _, t in idx)})")
@@ -1332,8 +1398,14 @@ class Emitter:
         offsets, inside = [], []
         for d, (icode, ity) in enumerate(idx):
             at = f"{g}_at{d}"
-            b.append(f"let {at}: Tile<u64, {{ [{', '.join(ity.shape)}] }}> = exti({icode});")
-            if ity.shape != shape:
+            if isinstance(ity, Scalar):   # widened as a 0-d tile, then broadcast like the others
+                b.append(f"let {at}: Tile<i32, {{ [] }}> = scalar_to_tile({icode});")
+                b.append(f"let {at}: Tile<u64, {{ [] }}> = exti({at});")
+                b.append(f"let {at}: Tile<u64, {{ [{dims}] }}> = {at}.reshape(shape![{ones}]).broadcast("
+                         f"shape![{dims}]);")
+            else:
+                b.append(f"let {at}: Tile<u64, {{ [{', '.join(ity.shape)}] }}> = exti({icode});")
+            if isinstance(ity, Tile) and ity.shape != shape:
                 b.append(f"let {at}: Tile<u64, {{ [{dims}] }}> = {at}.broadcast(shape![{dims}]);")
             if checked:
                 b.append(f"let {g}_len{d}: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[{d}]);")
@@ -1368,6 +1440,17 @@ class Emitter:
         self.nd_accesses.add(g)
         return arr, elem, g, Tile(sig.dtype, shape), dims
 
+    def check_bounds(self, node: ast.Call, kw: dict) -> bool:
+        """A gather's/scatter's ``check_bounds=``: a constant (a literal, or an expression of constants such as
+        ``TILE != N``, folded as cuTile Python folds it)."""
+        if "check_bounds" not in kw:
+            return True
+        ok, value = self.const_value(kw["check_bounds"])
+        if not ok or not isinstance(value, bool):
+            raise self.refuse(kw["check_bounds"], "gather-scatter", f"{self.text(node.func)} check_bounds that is "
+                                                                    "not a constant bool")
+        return value
+
     def gather(self, node: ast.Call) -> tuple[str, Ty]:
         """`ct.gather(a, idx, mask=, padding_value=, check_bounds=)`: a masked, padded pointer load (see
         pointer_access); with check_bounds=False no extent check (unmasked without a mask), under the caller's
@@ -1378,21 +1461,20 @@ class Emitter:
         if len(node.args) != 2 or set(kw) - {"mask", "padding_value", "check_bounds"}:
             raise self.refuse(node, "gather-scatter", "ct.gather form (array, index, mask=, padding_value=, "
                                                       "check_bounds=)")
-        if "check_bounds" in kw and not (isinstance(kw["check_bounds"], ast.Constant)
-                                         and isinstance(kw["check_bounds"].value, bool)):
-            raise self.refuse(kw["check_bounds"], "gather-scatter", "ct.gather check_bounds that is not a literal "
-                                                                    "True or False")
-        checked = not _is_false(kw.get("check_bounds"))
-        pad = _literal(kw.get("padding_value", ast.Constant(0)))
-        if pad is None:
-            raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is not a literal")
+        checked = self.check_bounds(node, kw)
+        ok, pad = self.const_value(kw.get("padding_value", ast.Constant(0)))
+        if not ok or isinstance(pad, bool):
+            raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is not a "
+                                                                     "constant number")
         arr, elem, g, ty, dims = self.pointer_access(node, "ct.gather", kw, checked)
-        if ty.dtype in ("f16", "bf16") and pad != 0:   # cutile spells a 16-bit constant only as the type's ZERO
+        named = _named_constant(pad, ty.dtype)
+        if ty.dtype in ("f16", "bf16") and named is None:   # cutile spells 16-bit constants only by name
             raise self.refuse(node, "gather-scatter", f"ct.gather on {ty.dtype} with padding_value={pad!r} (cutile "
-                                                      "0.3.1 has no half-precision literal; 0 is its ZERO)")
-        if ty.dtype in ("f16", "bf16"):   # no 16-bit literal in cutile: the type's ZERO as a constant tile, a scalar
-            self.body.append(f"let {g}_zero: Tile<{elem}, {{ [] }}> = constant({elem}::ZERO, shape![]);")
-            pad_lit = f"tile_to_scalar::<{elem}, {elem}>({g}_zero)"
+                                                      "0.3.1 has no half-precision literal; only 0, 1 and ±inf, as "
+                                                      "ZERO, ONE and (NEG_)INFINITY)")
+        if named is not None:   # a constant tile of the named value, as a scalar
+            self.body.append(f"let {g}_pad: Tile<{elem}, {{ [] }}> = {_constant_tile(elem, ty.dtype, named, '')};")
+            pad_lit = f"tile_to_scalar::<{elem}, {elem}>({g}_pad)"
         else:
             pad_lit = rust_literal(float(pad) if ty.dtype.startswith("f") else int(pad), ty.dtype)
         if checked or "mask" in kw:
@@ -1411,8 +1493,8 @@ class Emitter:
             self.body.append(f"let ({g}_raw, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
                              f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), None, "
                              f"Some({g}_token), Latency::<0>) }};")
-            pad_tile = f"constant({pad_lit}, shape![{dims}])" if ty.dtype not in ("f16", "bf16") else \
-                f"constant({elem}::ZERO, shape![{dims}])"
+            pad_tile = f"constant({pad_lit}, shape![{dims}])" if named is None else \
+                _constant_tile(elem, ty.dtype, named, dims)
             self.body.append(f"let {g}_padding: Tile<{elem}, {{ [{dims}] }}> = {pad_tile};")
             self.body.append(f"let {g}: Tile<{elem}, {{ [{dims}] }}> = select({g}_mask, {g}_raw, {g}_padding);")
         else:
@@ -1434,14 +1516,15 @@ class Emitter:
         (that order is not carried)."""
         self.need(call, "gather-scatter", "ct.scatter")
         kw = {k.arg: k.value for k in call.keywords}
-        if len(call.args) != 3 or set(kw) - {"mask"}:
-            raise self.refuse(call, "gather-scatter", "ct.scatter form (array, index, value, mask=)")
+        if len(call.args) != 3 or set(kw) - {"mask", "check_bounds"}:
+            raise self.refuse(call, "gather-scatter", "ct.scatter form (array, index, value, mask=, check_bounds=)")
+        checked = self.check_bounds(call, kw)
         name = call.args[0].id if isinstance(call.args[0], ast.Name) else None
         prev = self.scatter_tokens.get(name, "")
         if name in self.scatter_tokens and (nested or prev is None):
             raise self.refuse(call, "gather-scatter", f"a second ct.scatter into {name} with one of the two inside a "
                                                       "loop or branch (the order of their writes is not carried)")
-        arr, elem, g, ty, dims = self.pointer_access(call, "ct.scatter", kw, token=not prev)
+        arr, elem, g, ty, dims = self.pointer_access(call, "ct.scatter", kw, checked, token=not prev)
         vcode, vty = self.expr(call.args[2])
         if isinstance(vty, Tile) and vty.dtype != ty.dtype:
             raise self.refuse(call.args[2], "gather-scatter", f"ct.scatter of {vty.dtype} values into {ty.dtype}")
@@ -1449,8 +1532,9 @@ class Emitter:
         self.body.append(f"// SAFETY: every lane that is written addresses {arr}'s memory (offset checked above; masked "
                          f"lanes are not written); lanes of the launch that share a destination race, as in cuTile "
                          "Python — the caller passes distinct destinations.")
+        mask = f"Some({g}_mask)" if checked or "mask" in kw else "None"
         store = (f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
-                 f"Some({g}_mask), Some({prev or g + '_token'}), Latency::<0>) }}")
+                 f"{mask}, Some({prev or g + '_token'}), Latency::<0>) }}")
         self.scatters_left[arr] = self.scatters_left.get(arr, 1) - 1
         if nested or not self.scatters_left[arr]:
             self.body.append(f"{store};")
@@ -2038,6 +2122,33 @@ def rust_literal(value: int | float, dtype: str) -> str:
 def _is_false(node: ast.AST | None) -> bool:
     """``node`` is the literal False."""
     return isinstance(node, ast.Constant) and node.value is False
+
+
+def _named_constant(value: int | float, dtype: str) -> str | None:
+    """The name cutile's ``constant`` takes for ``value`` of ``dtype`` (16-bit floats have no literal; ±inf are
+    named for every float), or None when a literal spells it."""
+    if dtype.startswith(("f", "bf")):
+        if value == float("-inf"):
+            return "NEG_INFINITY"
+        if value == float("inf"):
+            return "INFINITY"
+        if dtype in ("f16", "bf16"):
+            return {0: "ZERO", 1: "ONE"}.get(value)   # (0.0 and 1.0 compare equal to 0 and 1)
+    return None
+
+
+def _constant_tile(elem: str, dtype: str, named: str, dims: str) -> str:
+    """A constant tile of a named value; one cutile 0.3.1 writes wrongly (BROKEN_NAMED) is an f32 constant converted
+    (irdiff rule constant-conversion)."""
+    if (dtype, named) in BROKEN_NAMED:
+        value = "1.0f32" if named == "ONE" else f"f32::{named}"
+        return f"{{ let wide: Tile<f32, {{ [{dims}] }}> = constant({value}, shape![{dims}]); convert_tile(wide) }}"
+    return f"constant({elem}::{named}, shape![{dims}])"
+
+
+#: named constants cutile 0.3.1 writes wrongly (irdiff found: bf16 NEG_INFINITY comes out as 0xFFF0, a NaN, where
+#: cuTile Python writes 0xFF80, and ONE as 1.875; docs/toolchain.md has the repro)
+BROKEN_NAMED = {("bf16", "NEG_INFINITY"), ("bf16", "INFINITY"), ("bf16", "ONE")}
 
 
 def _broadcast_shapes(shapes: list[tuple[str, ...]]) -> tuple[str, ...] | None:
