@@ -65,7 +65,8 @@ def rows():
     kernel_in = ("analyze", "{k}", "--sig", "{sig}")
     return [
         # --capture: missing, a directory, not JSON, not UTF-8, wrong schema, unknown format version, no launch
-        ("capture-missing", [*kernel_in, "--capture", "{t}/nope.json", *out], 2, "--capture {t}/nope.json: no such file"),
+        ("capture-missing", [*kernel_in, "--capture", "{t}/nope.json", *out], 2,
+         "--capture {t}/nope.json: no such file"),
         ("capture-dir", [*kernel_in, "--capture", "{t}/dir", *out], 2, "is a directory"),
         ("capture-not-json", [*kernel_in, "--capture", "{t}/notjson.json", *out], 2, "not JSON (line 2"),
         ("capture-not-utf8", [*kernel_in, "--capture", "{t}/latin1.json", *out], 2, "not a text file"),

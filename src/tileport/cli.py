@@ -104,10 +104,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- toolchain
 
 def cmd_pack(args: argparse.Namespace) -> int:
+    from .inputs import need_file, out_file
     from .toolchain import bundle, pins
     from .toolchain.locate import find_cuda_tree
-
-    from .inputs import need_file, out_file
 
     for option, files in (("--wheel", args.wheel), ("--cdylib", args.cdylib)):
         for f in files:
@@ -134,9 +133,8 @@ def cmd_pack(args: argparse.Namespace) -> int:
 
 
 def cmd_unpack(args: argparse.Namespace) -> int:
-    from .toolchain import bundle
-
     from .inputs import need_file, out_dir
+    from .toolchain import bundle
 
     need_file(Path(args.bundle))
     manifest = bundle.unpack(Path(args.bundle), out_dir(Path(args.dest), "DEST"), progress=_progress(args.json))
@@ -301,7 +299,7 @@ def _signature_inputs(args: argparse.Namespace, kernel) -> tuple[list, list]:
 
 
 def _print_verdict(verdict: dict, ran: tuple[str, ...] = ("analyze", "translate", "build", "irdiff")) -> None:
-    """The stages of ``ran`` (a stage a failure before it stopped: "not run"), the IR diff's variants, the status."""
+    """The stages of ``ran`` ("not run" for one an earlier failure stopped), the IR diff's variants, the status."""
     con = _console()
     for name in ran:
         st = verdict["stages"].get(name)
@@ -442,7 +440,8 @@ def _port_manifest(port_dir: Path) -> dict:
         try:
             parse_layout(v["layout"])
         except ValueError as exc:
-            raise InputError(f"{port_dir / 'port.json'}: variant {v['symbol']}: layout {v['layout']!r}: {exc}") from None
+            raise InputError(f"{port_dir / 'port.json'}: variant {v['symbol']}: layout {v['layout']!r}: "
+                             f"{exc}") from None
     return manifest
 
 
@@ -497,8 +496,8 @@ def cmd_ops_build(args: argparse.Namespace) -> int:
         known = build.all_ops()
         unknown = [n for n in names if n not in known]
         if unknown or not names:
-            raise InputError(f"--ops {args.ops!r}: {'unknown op(s) ' + ', '.join(unknown) if unknown else 'no op named'}"
-                             f"; the ops: {', '.join(known)}")
+            what = f"unknown op(s) {', '.join(unknown)}" if unknown else "no op named"
+            raise InputError(f"--ops {args.ops!r}: {what}; the ops: {', '.join(known)}")
     result = build.ops_build(names, port=args.port, if_stale=args.if_stale, progress=_progress(args.json))
     if args.json:
         _emit_json(result)
@@ -512,9 +511,8 @@ def cmd_ops_build(args: argparse.Namespace) -> int:
 
 
 def cmd_ops_list(args: argparse.Namespace) -> int:
-    from .runtime import build
-
     from .inputs import read_json
+    from .runtime import build
 
     if not build.manifest_path().is_file():
         raise InputError(f"{build.manifest_path()} is missing: run `tileport ops build --port` (in a source checkout)")
@@ -531,21 +529,19 @@ def cmd_ops_list(args: argparse.Namespace) -> int:
 
 
 def cmd_ops_pack(args: argparse.Namespace) -> int:
-    from .runtime import build
-
     from .inputs import out_file
+    from .runtime import build
 
     print(f"wrote {build.pack_library(out_file(Path(args.dest), 'DEST'))} (+ .inputs-sha256)")
     return 0
 
 
 def cmd_ops_unpack(args: argparse.Namespace) -> int:
-    from .runtime import build
-
     import lzma
     import tarfile
 
     from .inputs import need_file, out_dir
+    from .runtime import build
 
     src = need_file(Path(args.src), "SRC")
     try:
@@ -736,8 +732,8 @@ def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     import tileport
 
-    p = Parser(prog="tileport", description=" ".join((tileport.__doc__ or "").split()),
-                                epilog=EPILOG, formatter_class=fmt)
+    p = Parser(prog="tileport", description=" ".join((tileport.__doc__ or "").split()), epilog=EPILOG,
+               formatter_class=fmt)
     p.add_argument("--version", action="version", version=f"tileport {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
