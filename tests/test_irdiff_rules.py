@@ -354,3 +354,17 @@ def test_constant_conversion():
                        "%c = ftof %w : tile<128xf32> -> tile<128xbf16>"], "%c")
     out = v(python, rust)
     assert not out["equivalent"] and fired(out, "constant-conversion") == 0
+
+
+def test_assume_loop_iv_range():
+    """`for i in 0..4` with `assume bounded<0, 3>` on i (cutile) ≡ the plain loop (cuTile Python); not when the
+    stated range excludes a value the loop takes (bounded<0, 2>)."""
+    def loop(bounds: str | None) -> str:
+        body = [f"  %ai = assume bounded<{bounds}>, %i : tile<i32>"] if bounds else []
+        return prog(*STORE, ONES, "%lo = constant <i32: 0> : tile<i32>", "%hi = constant <i32: 4> : tile<i32>",
+                    "%st = constant <i32: 1> : tile<i32>", "for %i in (%lo to %hi, step %st) : tile<i32> {", *body,
+                    "  " + store("%one", "%ai" if bounds else "%i"), "}")
+    out = v(loop(None), loop("0, 3"))
+    assert out["equivalent"] and fired(out, "assume-loop-iv-range") == 1
+    out = v(loop(None), loop("0, 2"))
+    assert not out["equivalent"] and fired(out, "assume-loop-iv-range") == 0

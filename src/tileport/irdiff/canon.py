@@ -235,6 +235,22 @@ def _nonneg_loop_iv(canon: Canon, v: str) -> bool:
     return _nonneg(canon, owner.operands[0]) and _positive(canon, owner.operands[2])
 
 
+def _loop_iv_within(canon: Canon, v: str, low: int, high: int) -> bool:
+    """The induction variable of `for iv in (lo to hi, step s)` with constant lo, hi, s > 0 stays in [low, high]:
+    it takes lo, lo+s, ..., the last below hi (an empty loop never binds it)."""
+    owner = canon.barg_owner.get(v)
+    if owner is None or owner.name != "for" or not owner.block_args or owner.block_args[0] != v or \
+            not FOR_RE.match(owner.template):
+        return False
+    lo, hi, step = (_const_int(canon, owner.operands[k]) for k in range(3))
+    if lo is None or hi is None or step is None or step <= 0:
+        return False
+    if hi <= lo:
+        return True
+    last = lo + step * ((hi - 1 - lo) // step)
+    return low <= lo and last <= high
+
+
 SHAPE_OP_RE = re.compile(r"(?:reshape|broadcast) \$0 : (.+) -> (.+)")
 
 
@@ -269,6 +285,11 @@ def _apply_rewrites(canon: Canon) -> None:
                 and _nonneg_loop_iv(canon, op.operands[0]):
             canon.forward[op.results[0]] = op.operands[0]
             canon.fired["assume-nonneg-loop-iv"] += 1
+        # assume-loop-iv-range: assume bounded<a, b> on the iv of a loop with constant bounds that keep it inside
+        mb = re.match(r"assume bounded<(-?\d+), (-?\d+)>, \$0", op.template) if op.name == "assume" else None
+        if mb and op.results and _loop_iv_within(canon, op.operands[0], int(mb.group(1)), int(mb.group(2))):
+            canon.forward[op.results[0]] = op.operands[0]
+            canon.fired["assume-loop-iv-range"] += 1
         # assume-nonneg-block-id
         if op.name == "assume" and op.template.startswith("assume bounded<0, ?>, $0"):
             src = canon.defs.get(canon.resolve(op.operands[0]))

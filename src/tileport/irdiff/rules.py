@@ -75,6 +75,11 @@ RULES: tuple[Rule, ...] = (
          "assume bounded<0, ?> on the induction variable of `for iv in (lo to hi, step s)` is the variable itself, "
          "when lo ≥ 0 is proven (as for cdiv-rounding) and s > 0 (a positive constant or the grid size)",
          "iv takes the values lo, lo+s, ... < hi, all ≥ lo ≥ 0; the assumption restates a fact", "test_assume_nonneg_loop_iv"),
+    Rule("assume-loop-iv-range", "rewrite",
+         "assume bounded<a, b> on the induction variable of `for iv in (lo to hi, step s)` with constant lo, hi and "
+         "s > 0 is the variable itself when a ≤ lo and the last value lo + s·⌊(hi-1-lo)/s⌋ ≤ b",
+         "iv only takes the values lo, lo+s, ... < hi: the assumption restates a fact (cutile states it for loops "
+         "with constant bounds)", "test_assume_loop_iv_range"),
     Rule("block-id-unit-grid", "rewrite",
          "under the launch precondition that grid dimension k has extent 1, B's block id k equals the constant 0 "
          "in A (B only; the port records the precondition, the host side enforces it)",

@@ -66,6 +66,15 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("store-unchecked", "`ct.store` at an index no safe form covers (a fixed tile every block writes, "
               "a computed index)", "`unsafe { partition_full_mut }` + `store_unchecked` at the source's index, listed "
               "as an unsafe site with the source's contract as its precondition", S, "numerics"),
+    Construct("const-fold", "an expression of constants mixing int and float (`N * 1.0`, `1.0 / TILE`)",
+              "the float Python folds it to, as an f32 literal (cuTile Python folds it the same way)", S, None),
+    Construct("int-to-float", "an i32 scalar in float arithmetic (`M * 1.0`, `tile / M`)",
+              "the signed itof Python's promotion emits: `convert_tile(scalar_to_tile(m))` as an f32 scalar; a "
+              "constant is folded to its float", S, None),
+    Construct("exp-rounding", "`ct.exp(x, rounding_mode=..)`", "none: cutile 0.3.1's `exp` has no rounding "
+              "parameter (its `cuda_tile.exp` op is emitted without the attribute), so `exp rounding<approx>` "
+              "cannot be written", P, None, "a limit of cutile 0.3.1 (repro: `ct.exp(t, rounding_mode="
+              "ct.RoundingMode.APPROX)` compiles to `exp %t rounding<approx>`; cutile's `exp(x)` takes only `x`)"),
     Construct("store-other", "any other `ct.store` (other index, several stores at different block maps, "
               "read-and-write arrays)",
               "`unsafe` partition_full_mut / pointer stores", P, None),

@@ -204,6 +204,7 @@ class Emitter:
         self.loaded_arrays: set[str] = set()  # arrays both loaded and stored (in-place updates)
         self.scope_locals: list[set[str]] = []  # per open branch/loop body: the names first bound in it
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
+        self.carried_tokens: dict[str, str] = {}  # array → the `let mut` token its scatters in a loop carry
         self.assign_counts: dict[str, int] = {}
         for node in ast.walk(fn):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -391,6 +392,8 @@ class Emitter:
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                 self.need(st, "assign", "assignment")
                 name = st.targets[0].id
+                if self.assign_counts.get(name) == 1 and not nested and (c := self.const_value(st.value))[0]:
+                    self.const_locals[name] = c[1]   # (also emitted: runtime code may read it)
                 self.bid_names.pop(name, None)
                 self.rev_bid_names.pop(name, None)
                 self.tile_counts.pop(name, None)
@@ -485,6 +488,7 @@ class Emitter:
         if stop_ty != Scalar("i32"):
             raise self.refuse(stop, "for-range", "range stop is not an i32 scalar")
         name = st.target.id
+        self.carry_scatter_tokens(st, indent)
         self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop_code)} {{")
         # A loop up to ct.num_tiles(..) is an index cutile's partition checks can discharge (see _plain_index).
         counted = (isinstance(stop, ast.Call) and self.ct(stop.func) == "num_tiles") or \
@@ -494,6 +498,21 @@ class Emitter:
         self.scoped(st.body, indent + "    ", {name: (name, Scalar("i32"))})
         self.tile_loop_vars.discard(name)
         self.body.append(f"{indent}}}")
+
+    def carry_scatter_tokens(self, st: ast.For, indent: str) -> None:
+        """Arrays scattered into inside the loop ``st``: their token is carried through the loop (a `let mut`
+        re-assigned by each scatter: a loop-carried value), as cuTile Python threads its token through the loop's
+        iterations, so each iteration's writes are ordered after the previous one's."""
+        for node in ast.walk(st):
+            if isinstance(node, ast.Call) and self.ct(node.func) == "scatter" and node.args and \
+                    isinstance(node.args[0], ast.Name) and node.args[0].id not in self.carried_tokens and \
+                    node.args[0].id not in self.scatter_tokens:
+                arr = node.args[0].id
+                var = self.fresh(f"{arr}_token")
+                self.body.append(f"{indent}// the order of {arr}'s writes, carried through the loop as cuTile Python "
+                                 "carries it")
+                self.body.append(f"{indent}let mut {var}: Token = get_tensor_token({arr});")
+                self.carried_tokens[arr] = var
 
     def for_persistent(self, st: ast.For, indent: str) -> None:
         """`for t in range(start, stop, ct.num_blocks(k))`: a grid-stride loop. Its stores are not at the block's
@@ -507,6 +526,7 @@ class Emitter:
         if not ts == tp == tq == Scalar("i32"):
             raise self.refuse(it, "for-persistent", "range bounds are not i32 scalars")
         name = st.target.id
+        self.carry_scatter_tokens(st, indent)
         self.body.append(f"{indent}for {name} in ({start}..{stop}).step_by({_paren(step)} as usize) {{")
         nonneg_start = isinstance(it.args[0], ast.Call) and self.ct(it.args[0].func) == "bid" or \
             (self._int(it.args[0]) or -1) >= 0
@@ -1087,10 +1107,19 @@ class Emitter:
                 if shape_node is None or dtype_node is None or lit is None:
                     raise self.refuse(node, "full", f"ct.{op} with a non-literal value of another dtype")
                 shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
-                lit_text = rust_literal(float(lit) if dt.startswith(("f", "bf")) else int(lit), dt)
+                named = _named_constant(float(lit), dt) if dt.startswith(("f", "bf")) else None
+                if named is not None and not (dt in ("f16", "bf16") or named.endswith("INFINITY")):
+                    named = None   # a finite f32/f64 value is written as a literal
+                if named is not None:   # ±inf, or a 16-bit value (no 16-bit literal in cutile)
+                    code = _constant_tile(RUST_DTYPES[dt], dt, named, ", ".join(shape))
+                elif dt in ("f16", "bf16"):
+                    raise self.refuse(node, "full", f"ct.{op} of {lit!r} as {dt}: cutile 0.3.1 has no half-precision "
+                                                    "literal (0, 1 and ±inf are spelled by name)")
+                else:
+                    lit_text = rust_literal(float(lit) if dt.startswith(("f", "bf")) else int(lit), dt)
+                    code = f"constant({lit_text}, shape![{', '.join(shape)}])"
                 # inline (an mma accumulator argument, say) cutile needs the constant's type from a binding
-                return self.typed(f"constant({lit_text}, shape![{', '.join(shape)}])", Tile(dt, shape), want_name,
-                                  "filled")
+                return self.typed(code, Tile(dt, shape), want_name, "filled")
             if op == "num_tiles":
                 self.need(node, "num-tiles", "ct.num_tiles")
                 kw = {k.arg: k.value for k in node.keywords}
@@ -1132,7 +1161,8 @@ class Emitter:
             if op == "exp":
                 self.need(node, "exp", "ct.exp")
                 if node.keywords or len(node.args) != 1:
-                    raise self.refuse(node, "math", "ct.exp with a rounding mode")
+                    raise self.refuse(node, "exp-rounding", "ct.exp with a rounding mode: cutile 0.3.1's exp takes "
+                                                            "none (a limit of cutile; docs/coverage.md)")
                 code, ty = self.expr(node.args[0])
                 if not isinstance(ty, Tile):
                     raise self.refuse(node, "math", "ct.exp of a scalar")
@@ -1259,8 +1289,10 @@ class Emitter:
                 raise self.refuse(index_node, "gather-scatter", f"{what} index tuple of the wrong length")
             index_node = index_node.elts[0]
         icode, ity = self.expr(index_node)
+        if ity == Scalar("i32"):   # one element: a 0-d tile
+            icode, ity = f"scalar_to_tile::<i32>({icode})", Tile("i32", ())
         if not isinstance(ity, Tile) or ity.dtype != "i32":
-            raise self.refuse(index_node, "gather-scatter", f"{what} index that is not an i32 tile")
+            raise self.refuse(index_node, "gather-scatter", f"{what} index that is not an i32 tile or scalar")
         mask_code = None
         if "mask" in kw:
             mcode, mty = self.expr(kw["mask"])
@@ -1331,6 +1363,9 @@ class Emitter:
                 if not all(ok for ok, _ in vals):
                     return False, None
                 return True, all(ops[type(o)](a[1], b[1]) for o, a, b in zip(node.ops, vals, vals[1:]))
+            if isinstance(node, ast.Call) and self.ct(node.func) == "cdiv" and len(node.args) == 2:
+                (ok1, a), (ok2, b) = self.const_value(node.args[0]), self.const_value(node.args[1])
+                return (True, -(-a // b)) if ok1 and ok2 else (False, None)
             if isinstance(node, ast.BoolOp):
                 vals = [self.const_value(v) for v in node.values]
                 if not all(ok for ok, _ in vals):
@@ -1440,6 +1475,16 @@ class Emitter:
         self.nd_accesses.add(g)
         return arr, elem, g, Tile(sig.dtype, shape), dims
 
+    def gather_latency(self, node: ast.Call, kw: dict) -> int:
+        """A gather's/scatter's ``latency=`` hint (a constant; 0 = none), carried as cutile's ``Latency::<N>``."""
+        if "latency" not in kw or (isinstance(kw["latency"], ast.Constant) and kw["latency"].value is None):
+            return 0
+        ok, value = self.const_value(kw["latency"])
+        if not ok or not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 10:
+            raise self.refuse(kw["latency"], "gather-scatter", f"{self.text(node.func)} latency that is not a "
+                                                               "constant from 1 to 10")
+        return value
+
     def check_bounds(self, node: ast.Call, kw: dict) -> bool:
         """A gather's/scatter's ``check_bounds=``: a constant (a literal, or an expression of constants such as
         ``TILE != N``, folded as cuTile Python folds it)."""
@@ -1458,9 +1503,10 @@ class Emitter:
         emits it: on a 16-bit array only 0, spelled as the type's ZERO (cutile has no half-precision literal)."""
         self.need(node, "gather-scatter", "ct.gather")
         kw = {k.arg: k.value for k in node.keywords}
-        if len(node.args) != 2 or set(kw) - {"mask", "padding_value", "check_bounds"}:
+        if len(node.args) != 2 or set(kw) - {"mask", "padding_value", "check_bounds", "latency"}:
             raise self.refuse(node, "gather-scatter", "ct.gather form (array, index, mask=, padding_value=, "
-                                                      "check_bounds=)")
+                                                      "check_bounds=, latency=)")
+        latency = self.gather_latency(node, kw)
         checked = self.check_bounds(node, kw)
         ok, pad = self.const_value(kw.get("padding_value", ast.Constant(0)))
         if not ok or isinstance(pad, bool):
@@ -1492,7 +1538,7 @@ class Emitter:
             # padded-pointer-load-select)
             self.body.append(f"let ({g}_raw, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
                              f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), None, "
-                             f"Some({g}_token), Latency::<0>) }};")
+                             f"Some({g}_token), Latency::<{latency}>) }};")
             pad_tile = f"constant({pad_lit}, shape![{dims}])" if named is None else \
                 _constant_tile(elem, ty.dtype, named, dims)
             self.body.append(f"let {g}_padding: Tile<{elem}, {{ [{dims}] }}> = {pad_tile};")
@@ -1500,7 +1546,7 @@ class Emitter:
         else:
             self.body.append(f"let ({g}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
                              f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, {masking}, Some({g}_token), "
-                             "Latency::<0>) };")
+                             f"Latency::<{latency}>) }};")
         self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
                                   "what": f"load_ptr_tko from {arr} (ct.gather)",
                                   "why": "a gather reads through a pointer tile; cutile marks pointer loads unsafe",
@@ -1516,12 +1562,15 @@ class Emitter:
         (that order is not carried)."""
         self.need(call, "gather-scatter", "ct.scatter")
         kw = {k.arg: k.value for k in call.keywords}
-        if len(call.args) != 3 or set(kw) - {"mask", "check_bounds"}:
-            raise self.refuse(call, "gather-scatter", "ct.scatter form (array, index, value, mask=, check_bounds=)")
+        if len(call.args) != 3 or set(kw) - {"mask", "check_bounds", "latency"}:
+            raise self.refuse(call, "gather-scatter", "ct.scatter form (array, index, value, mask=, check_bounds=, "
+                                                      "latency=)")
         checked = self.check_bounds(call, kw)
+        latency = self.gather_latency(call, kw)
         name = call.args[0].id if isinstance(call.args[0], ast.Name) else None
-        prev = self.scatter_tokens.get(name, "")
-        if name in self.scatter_tokens and (nested or prev is None):
+        carried = self.carried_tokens.get(name)
+        prev = carried or self.scatter_tokens.get(name, "")
+        if not carried and name in self.scatter_tokens and (nested or prev is None):
             raise self.refuse(call, "gather-scatter", f"a second ct.scatter into {name} with one of the two inside a "
                                                       "loop or branch (the order of their writes is not carried)")
         arr, elem, g, ty, dims = self.pointer_access(call, "ct.scatter", kw, checked, token=not prev)
@@ -1534,9 +1583,11 @@ class Emitter:
                          "Python — the caller passes distinct destinations.")
         mask = f"Some({g}_mask)" if checked or "mask" in kw else "None"
         store = (f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
-                 f"{mask}, Some({prev or g + '_token'}), Latency::<0>) }}")
+                 f"{mask}, Some({prev or g + '_token'}), Latency::<{latency}>) }}")
         self.scatters_left[arr] = self.scatters_left.get(arr, 1) - 1
-        if nested or not self.scatters_left[arr]:
+        if carried:   # the next iteration's (or next scatter's) writes follow this one
+            self.body.append(f"{carried} = {store};")
+        elif nested or not self.scatters_left[arr]:
             self.body.append(f"{store};")
             self.scatter_tokens[arr] = None if nested else ""
         else:   # its token orders the next scatter into arr after it
@@ -1941,12 +1992,24 @@ class Emitter:
                                       "operation (no half-precision literal form is emitted yet; compute in f32)")
                 code = rust_literal(lit, like.dtype) if like.dtype.startswith("f") or \
                     isinstance(lit, int) else code
+            elif ty.dtype == "i32" and like.dtype == "f32":   # Python promotes the int: folded if constant, else itof
+                ok, value = self.const_value(node)
+                code = rust_literal(float(value), "f32") if ok and not isinstance(value, bool) else \
+                    self.int_as_float(code, node)
             elif ty.dtype != like.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{ty.dtype} scalar with a {like.dtype} tile")
             return f"broadcast_scalar({code}, shape![{', '.join(like.shape)}])"
         raise self.refuse(node, "arith-tile", "arithmetic on an array")
 
     DEFAULT_FP = ("rounding::NearestEven", "ftz::Disabled")
+
+    def int_as_float(self, code: str, node: ast.AST) -> str:
+        """An i32 scalar as the f32 Python promotes it to (a literal for a literal; else a signed itof)."""
+        if (lit := _literal(node)) is not None:
+            return rust_literal(float(lit), "f32")
+        self.need(node, "int-to-float", f"`{self.text(node)}` promoted to float")
+        return ("{ let wide: Tile<f32, { [] }> = convert_tile(scalar_to_tile::<i32>(" + code + ")); "
+                "tile_to_scalar::<f32, f32>(wide) }")
 
     def count_fma_candidates(self) -> None:
         """How many additive nodes could become an fma at each source position. cuTile Python reports an fma at
@@ -2082,6 +2145,16 @@ class Emitter:
         self.last_product = [(node.left, lc, lt), (node.right, rc, rt)] if isinstance(node.op, ast.Mult) else None
         if isinstance(lt, Scalar) and isinstance(rt, Scalar):
             if lt.dtype != rt.dtype:
+                ok, value = self.const_value(node)
+                if ok and isinstance(value, float):   # `N * 1.0` of constants: Python folds it to a float
+                    self.need(node, "const-fold", f"`{self.text(node)}`")
+                    return rust_literal(value, "f32"), Scalar("f32")
+                if {lt.dtype, rt.dtype} == {"i32", "f32"} and not isinstance(node.op, (ast.FloorDiv, ast.Mod)):
+                    # Python promotes the int to float: a signed itof of the i32, then the f32 operation
+                    lc, rc = (self.int_as_float(c, n) if t.dtype == "i32" else
+                              (rust_literal(float(_literal(n)), "f32") if _literal(n) is not None else c)
+                              for c, t, n in ((lc, lt, node.left), (rc, rt, node.right)))
+                    return f"{_paren(lc)} {sym} {_paren(rc)}", Scalar("f32")
                 raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")
             # a bare literal next to a scalar gets its type spelled out (cutile infers none for `1 - j`)
             lc, rc = (f"{c}{lt.dtype}" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
@@ -2258,10 +2331,16 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         if div > 1:
             facts.append(f"assume_div_by::<_, {div}>({st})")
         prologue.append(f"// {arr}'s stride along dimension {d}, passed by the launcher (cutile 0.3.1 gives a kernel "
-                        "no way to read it); the facts cuTile Python assumes about it")
-        prologue.append(f"let {st}: i32 = unsafe {{ {facts[-1] if len(facts) == 1 else facts[0]} }};")
-        if len(facts) > 1:
-            prologue.append(f"let {st}: i32 = unsafe {{ {facts[1]} }};")
+                        "no way to read it).")
+        prologue.append(f"// SAFETY: the launcher passes {arr}'s own stride, which is non-negative"
+                        f"{f' and a multiple of {div}' if div > 1 else ''} (the facts cuTile Python assumes about "
+                        "it at this launch).")
+        em.unsafe_sites.append({"line": fn.lineno, "col": fn.col_offset + 1,
+                                "what": f"assume on {st} ({arr}'s stride {d})",
+                                "why": "cutile states facts about a value only through unsafe assume ops",
+                                "precondition": f"{st} is {arr}.stride({d}) of the launched tensor"})
+        fact = facts[0] if len(facts) == 1 else facts[1].replace(f"({st})", f"({facts[0]})")
+        prologue.append(f"let {st}: i32 = unsafe {{ {fact} }};")
     body = prologue + em.body if prologue else em.body
     doc = (ast.get_docstring(fn) or "").splitlines()
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),

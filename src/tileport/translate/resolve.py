@@ -60,6 +60,7 @@ REWRITES: tuple[Rewrite, ...] = (
             "`ct.load(x, (i, 0), (BM, BN))`)", "one canonical spelling, bound with the function's real signature"),
     Rewrite("new-axis", "`t[:, None]`, `t[None, :]` (full slices and new axes)", "`ct.expand_dims(t, axis=k)` per "
             "new axis"),
+    Rewrite("tuple-assign", "`a, b = e1, e2` (no element reads an earlier target)", "`a = e1` then `b = e2`"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
     Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)` in a kernel", "`ct.minimum`, `ct.maximum`, "
             "`ct.abs`"),
@@ -233,6 +234,26 @@ class _Resolver(ast.NodeTransformer):
         return out
 
     # -- statements
+    def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.AST]:
+        """``a, b = e1, e2`` (names from a tuple of the same length, no name read by a later element): one
+        assignment per name, in order, as Python evaluates them."""
+        node = self.generic_visit(node)
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Tuple) or \
+                not isinstance(node.value, ast.Tuple) or len(node.targets[0].elts) != len(node.value.elts) or \
+                not all(isinstance(t, ast.Name) for t in node.targets[0].elts):
+            return node
+        names = [t.id for t in node.targets[0].elts]
+        for i, e in enumerate(node.value.elts):
+            if {n.id for n in ast.walk(e) if isinstance(n, ast.Name)} & set(names[:i]):
+                return node   # a later element reads an earlier target: not the same as one by one
+        out = []
+        for t, e in zip(node.targets[0].elts, node.value.elts):
+            a = _mark(ast.Assign([t], e))
+            ast.copy_location(a, t)
+            a.end_lineno, a.end_col_offset = e.end_lineno, e.end_col_offset
+            out.append(a)
+        return out
+
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         node = self.generic_visit(node)
         load = copy.deepcopy(node.target)
@@ -392,7 +413,11 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     called = _called_helpers(fn, env, local)
     resolver = _Resolver(env, local, called)
     _static_assigns(fn, resolver)
-    fn.body = [resolver.visit(st) for st in fn.body]
+    body = []
+    for st in fn.body:
+        out = resolver.visit(st)
+        body.extend(out if isinstance(out, list) else [out])
+    fn.body = body
     ast.fix_missing_locations(fn)
     for name, py in called.items():
         if name in helpers:
