@@ -205,10 +205,7 @@ class Emitter:
         self.scope_locals: list[set[str]] = []  # per open branch/loop body: the names first bound in it
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
         self.carried_tokens: dict[str, str] = {}  # array → the `let mut` token its scatters in a loop carry
-        self.assign_counts: dict[str, int] = {}
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                self.assign_counts[node.id] = self.assign_counts.get(node.id, 0) + 1
+        self.assign_counts = _assign_counts(fn)   # of the function being translated (a helper's while inlined)
 
     # ------------------------------------------------------------------ helpers
 
@@ -1098,6 +1095,9 @@ class Emitter:
                 dtype_node = (args[2] if len(args) > 2 else kw.get("dtype")) if op == "full" else \
                     (args[1] if len(args) > 1 else kw.get("dtype"))
                 lit = _literal(value_node) if value_node is not None else None
+                if lit is None and value_node is not None and (c := self.const_value(value_node))[0] and \
+                        not isinstance(c[1], bool):
+                    lit = c[1]   # a constant expression or a name assigned one: its value, as Python folds it
                 if shape_node is not None and dtype_node is not None and lit is None and value_node is not None:
                     shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
                     vcode, vty = self.expr(value_node)
@@ -1112,9 +1112,8 @@ class Emitter:
                     named = None   # a finite f32/f64 value is written as a literal
                 if named is not None:   # ±inf, or a 16-bit value (no 16-bit literal in cutile)
                     code = _constant_tile(RUST_DTYPES[dt], dt, named, ", ".join(shape))
-                elif dt in ("f16", "bf16"):
-                    raise self.refuse(node, "full", f"ct.{op} of {lit!r} as {dt}: cutile 0.3.1 has no half-precision "
-                                                    "literal (0, 1 and ±inf are spelled by name)")
+                elif dt in ("f16", "bf16"):   # no 16-bit literal in cutile: the 16-bit value, written in f32
+                    code = _half_constant(float(lit), dt, ", ".join(shape))
                 else:
                     lit_text = rust_literal(float(lit) if dt.startswith(("f", "bf")) else int(lit), dt)
                     code = f"constant({lit_text}, shape![{', '.join(shape)}])"
@@ -1211,8 +1210,10 @@ class Emitter:
                 any(isinstance(n, ast.Return) for st in body[:-1] for n in ast.walk(st)):
             raise self.refuse(helper, "helper-function", f"helper {helper.name}() must end in its only `return`")
         args = [self.expr(a) for a in node.args]
-        saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts))
+        saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts),
+                 self.assign_counts, self.const_locals)
         self.env, self.body, self.comments = {}, [], {}
+        self.assign_counts, self.const_locals = _assign_counts(helper), {}
         self.inlining.append(helper.name)
         try:
             for p, a_node, (code, ty) in zip(params.args, node.args, args):
@@ -1233,7 +1234,7 @@ class Emitter:
         finally:
             self.inlining.pop()
             self.env, self.body, self.comments = saved[:3]
-            self.bid_names, self.products, self.tile_counts = saved[3:]
+            self.bid_names, self.products, self.tile_counts, self.assign_counts, self.const_locals = saved[3:]
         if not isinstance(ty, (Tile, Scalar, Results)):
             raise self.refuse(body[-1], "helper-function", f"helper {helper.name}() returns an array")
         block = "\n".join([f"{{ // {helper.name}(..), a @ct.function inlined as cuTile Python inlines it",
@@ -2208,6 +2209,38 @@ def _named_constant(value: int | float, dtype: str) -> str | None:
         if dtype in ("f16", "bf16"):
             return {0: "ZERO", 1: "ONE"}.get(value)   # (0.0 and 1.0 compare equal to 0 and 1)
     return None
+
+
+def _assign_counts(fn: ast.FunctionDef) -> dict[str, int]:
+    """How many times each name is assigned in ``fn`` (a name assigned once from a constant is that constant)."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    return counts
+
+
+def _half_value(value: float, dtype: str) -> float:
+    """``value`` rounded to ``dtype`` (f16: round to nearest even from the double; bf16: to f32, then to nearest
+    even in bf16), as the 16-bit constant cuTile Python writes."""
+    if dtype == "f16":
+        return struct.unpack("<e", struct.pack("<e", value))[0]
+    bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def _half_constant(value: float, dtype: str, dims: str) -> str:
+    """A 16-bit constant tile: cutile 0.3.1 has no 16-bit literal, so the 16-bit value (exact in f32) is written as an
+    f32 constant and converted (irdiff rule constant-conversion: the conversion of an exact value is that value)."""
+    elem = RUST_DTYPES[dtype]
+    named = _named_constant(value, dtype)
+    if named is not None and (dtype, named) not in BROKEN_NAMED:
+        return f"constant({elem}::{named}, shape![{dims}])"
+    wide = _half_value(value, dtype)
+    lit = "f32::NEG_INFINITY" if wide == float("-inf") else "f32::INFINITY" if wide == float("inf") else \
+        rust_literal(wide, "f32")
+    return f"{{ let wide: Tile<f32, {{ [{dims}] }}> = constant({lit}, shape![{dims}]); convert_tile(wide) }}"
 
 
 def _constant_tile(elem: str, dtype: str, named: str, dims: str) -> str:
