@@ -130,8 +130,11 @@ def test_emulation_rewrites_devices_and_answers_only_host_code(tmp_path: Path):
         start.record(); end.record(); torch.cuda.synchronize()
         elapsed = start.elapsed_time(end)
         stream = torch.cuda.current_stream()
+        w = torch.randn(256, 256, dtype=torch.float16, device="cuda", requires_grad=True)
+        (w @ w).float().sum().backward()          # over the budget: not computed, gradients still flow
+        small = torch.ones(8, 8) @ torch.ones(8, 8)  # under it: computed
     '''))
-    with emulate(TARGETS["h200"], [str(host)], max_alloc_bytes=1 << 30) as emu:
+    with emulate(TARGETS["h200"], [str(host)], max_alloc_bytes=1 << 30, max_macs=1e6) as emu:
         ns = runpy.run_path(str(script))
         # this file is not host code: it sees where the tensors really are
         assert all(t.device.type == "cpu" and not t.is_cuda for t in ns["tensors"])
@@ -141,6 +144,8 @@ def test_emulation_rewrites_devices_and_answers_only_host_code(tmp_path: Path):
     assert ns["answers"] == (True, 1, "NVIDIA H200", (9, 0), 132, 143771 << 20)
     assert ns["elapsed"] == 1.0 and ns["stream"].cuda_stream == 0
     assert ns["tensors"][5].dtype == torch.float16
+    assert emu.uncomputed == {"matmul": 1} and ns["w"].grad.shape == (256, 256)
+    assert bool((ns["small"] == 8).all())
     assert emu.refused and "torch.empty of (65536, 65536) float32 (16.0 GiB)" in emu.refused[0]
     assert any("h200" in a.lower() and "132 SMs" in a for a in emu.assumptions())
     # everything is back as it was

@@ -50,6 +50,7 @@ class Options:
     keyword: str | None = None           # pytest -k
     timeout_s: float = 120.0             # per test; 0: none
     max_alloc_bytes: int = 4 * GiB
+    max_macs: float = 2e9                # heavier matrix products / attention are not computed (cudaemu)
     max_signatures: int = 12             # per kernel, in the written captures
     max_grids: int = 3                   # launches kept per signature (distinct grids, for the grid formula)
     log_dir: Path | None = None          # pytest's own output per test file
@@ -83,6 +84,7 @@ class _FileResult:
     deselected: Counter = field(default_factory=Counter)
     outcomes: Counter = field(default_factory=Counter)
     failures: Counter = field(default_factory=Counter)   # short reason → count
+    skips: Counter = field(default_factory=Counter)      # skip reason → count
     launches: int = 0
     kernels: set = field(default_factory=set)
     seconds: float = 0.0
@@ -199,6 +201,10 @@ def _plugin(session: Session, result: _FileResult) -> Any:
                     crash = getattr(report.longrepr, "reprcrash", None)
                     msg = crash.message if crash is not None else str(report.longrepr)
                     result.failures[_classify(msg)] += 1
+                elif report.skipped:
+                    lr = report.longrepr
+                    why = lr[2] if isinstance(lr, tuple) and len(lr) == 3 else str(lr)
+                    result.skips[_short(str(why).removeprefix("Skipped: "))] += 1
 
     s = session
     return Plugin()
@@ -226,7 +232,8 @@ def _classify(msg: str) -> str:
     import re
 
     m = _short(msg)
-    if "DID NOT MATCH" in msg or "Mismatched elements" in msg or "not close" in msg:
+    if any(w in msg for w in ("DID NOT MATCH", "Mismatched elements", "not close", "allclose: False",
+                              "Output mismatch")):
         return "numeric check failed (expected: the kernel was recorded, not run)"
     m = re.sub(r"0x[0-9a-f]+", "0x..", m)
     m = re.sub(r"\btensor\(.*", "tensor(...)", m)
@@ -336,7 +343,7 @@ def run(opts: Options) -> dict:
     results: list[_FileResult] = []
     t0 = time.monotonic()
     with _isolated_imports(root, opts.paths), \
-            emulate(opts.target, [str(root)], opts.max_alloc_bytes) as emu, \
+            emulate(opts.target, [str(root)], opts.max_alloc_bytes, opts.max_macs) as emu, \
             _patched_launch(session), first_config_autotune(session.autotune):
         for line in emu.assumptions():
             say(f"assumption: {line}")
@@ -350,7 +357,8 @@ def run(opts: Options) -> dict:
             res = _run_file(session, f)
             results.append(res)
             say(_progress_line(i, len(files), res))
-    notes = list(emu.notes)
+    notes = list(emu.notes) + [f"{op}: {n} result(s) not computed (over the multiply-add budget)"
+                               for op, n in sorted(emu.uncomputed.items())]
     index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0,
                    emu.assumptions())
     return index
@@ -370,6 +378,8 @@ def _progress_line(i: int, n: int, r: _FileResult) -> str:
         line += f"\n    error: {r.error}"
     for why, c in r.failures.most_common(3):
         line += f"\n    {c}x {why}"
+    for why, c in r.skips.most_common(2):
+        line += f"\n    {c}x skipped: {why}"
     return line
 
 
@@ -485,7 +495,7 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         "format_note": FORMAT_NOTE,
         "options": {"tests": opts.tests, "paths": opts.paths, "only_backend": opts.only_backend,
                     "include_perf": opts.include_perf, "keyword": opts.keyword, "timeout_s": opts.timeout_s,
-                    "max_alloc_gib": opts.max_alloc_bytes / GiB},
+                    "max_alloc_gib": opts.max_alloc_bytes / GiB, "max_gmac": opts.max_macs / 1e9},
         "seconds": round(seconds, 1),
         "summary": {"kernels_found": len(found), "kernels_launched": len(rows),
                     "kernels_not_launched": len(not_launched),
@@ -499,6 +509,7 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         "unrecorded_launches": [{"error": e, "count": c} for e, c in sorted(session.record_errors.items())],
         "test_files": [{"file": r.file, "tests": r.collected, "deselected": dict(r.deselected),
                         "outcomes": dict(r.outcomes), "failures": dict(r.failures.most_common()),
+                        "skips": dict(r.skips.most_common()),
                         "launches": r.launches, "kernels": len(r.kernels), "seconds": round(r.seconds, 1),
                         **({"error": r.error} if r.error else {})} for r in results],
     }

@@ -16,7 +16,9 @@ numeric checks fail: that is expected and counted, not an error; what matters is
 
 Tests parametrized by a backend (parameters named backend / framework) run only for --backend; benchmarks
 (test_perf*) only with --perf. A test running past --timeout is stopped (its launches are kept); an allocation
-over --max-alloc-gb is refused (the test stops there) and reported.
+over --max-alloc-gb is refused (the test stops there) and reported. The tests' reference computations that
+would take long on a CPU (matrix products and attention over --max-gmac) are not computed: their results are
+uninitialized tensors of the right shape, so the test goes on to its later launches (backward passes).
 
 OUT gets one capture file per launched kernel (the format of `tileport capture`, so `tileport port
 FILE::KERNEL --capture OUT/<file>.<kernel>.json` reads it) and OUT/index.json (assumptions, per-kernel counts,
@@ -27,6 +29,18 @@ examples:
   tileport corpus capture ../shared/corpus/TileGym --tests tests/ops --out benchmarks/results/corpus/captures
   tileport corpus capture ../shared/corpus/TileGym --tests tests/ops/test_rms_norm.py --out build/rms
   tileport corpus capture DIR --target B200:sm_100:148:180 -k "float16" --out build/c"""
+
+
+PORT_DESCRIPTION = """\
+Ports every kernel of a corpus capture (`tileport corpus capture`) at every launch its tests made: analyze,
+translate, build (one cargo build per --batch kernels), irdiff. Prints one row per kernel: file, kernel, status
+(proven / unproven / failed / not-launched), variants, variants proven, and the first refusal (its construct and
+file:line:col) or the stage that failed. Writes OUT/corpus.json and each kernel's port folder under OUT."""
+
+PORT_EPILOG = """\
+examples:
+  tileport corpus port benchmarks/results/corpus/captures --corpus ../shared/corpus/TileGym --out build/corpus
+  tileport corpus port CAPTURES --corpus DIR --out build/c --only rms_norm --json"""
 
 
 def register(sub: Any, fmt: type) -> None:
@@ -57,11 +71,29 @@ def register(sub: Any, fmt: type) -> None:
                     help="per-test time limit in seconds, 0 for none (default 120)")
     cc.add_argument("--max-alloc-gb", type=float, default=4.0, metavar="GB",
                     help="refuse single allocations larger than this many GiB (default 4)")
+    cc.add_argument("--max-gmac", type=float, default=2.0, metavar="G",
+                    help="matrix products / attention costing more than G billion multiply-adds (16/8-bit floats "
+                         "count 32x) are not computed: uninitialized results of the right shape (default 2)")
     cc.add_argument("--max-signatures", type=int, default=12, metavar="N",
                     help="distinct signatures kept per kernel (default 12; every dtype and constant value first)")
     cc.add_argument("--log-dir", metavar="DIR", help="write pytest's own output per test file here")
     cc.add_argument("--json", action="store_true", help="print index.json instead of the summary")
     cc.set_defaults(func=cmd_capture)
+    cp = csub.add_parser("port", help="port every kernel a corpus capture recorded; one row per kernel",
+                         formatter_class=fmt, description=PORT_DESCRIPTION, epilog=PORT_EPILOG)
+    cp.add_argument("captures", metavar="CAPTURES", help="the --out folder of `tileport corpus capture`")
+    cp.add_argument("--corpus", required=True, metavar="DIR",
+                    help="the corpus root the captures were made from (sources are re-rooted here)")
+    cp.add_argument("--out", required=True, help="folder for the ports and corpus.json")
+    cp.add_argument("--only", metavar="TEXT", help="port only kernels whose FILE::KERNEL contains TEXT")
+    cp.add_argument("--batch", type=int, default=8, metavar="N",
+                    help="kernels per shared cargo build (default 8)")
+    cp.add_argument("--table", metavar="FILE.md", help="also write the table as markdown here")
+    cp.add_argument("--results", metavar="FILE.json",
+                    help="also write the rows (file, kernel, status, variants, variants_proven, refusal) here")
+    cp.add_argument("--arch", default="sm_90", help="cubin target of the irdiff's compile (default sm_90)")
+    cp.add_argument("--json", action="store_true", help="print corpus.json instead of the table")
+    cp.set_defaults(func=cmd_port)
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
@@ -82,7 +114,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
     opts = Options(root=root, tests=args.tests or ["tests"], out=Path(args.out), target=parse_target(args.target),
                    paths=paths, kernels_in=args.kernels_in or [], only_backend=args.backend,
                    include_perf=args.perf, keyword=args.keyword, timeout_s=args.timeout,
-                   max_alloc_bytes=int(args.max_alloc_gb * GiB), max_signatures=args.max_signatures,
+                   max_alloc_bytes=int(args.max_alloc_gb * GiB), max_macs=args.max_gmac * 1e9,
+                   max_signatures=args.max_signatures,
                    log_dir=Path(args.log_dir) if args.log_dir else None, say=say)
     index = run(opts)
     if args.json:
@@ -93,3 +126,33 @@ def cmd_capture(args: argparse.Namespace) -> int:
         print(f"captures and index.json → {args.out}")
     broken = [t for t in index["test_files"] if t.get("error")]
     return 1 if broken or not index["kernels"] else 0
+
+
+def cmd_port(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..inputs import out_dir
+    from ..toolchain.locate import find_cuda_tree
+    from .port import markdown_table, port_corpus
+
+    corpus, captures = Path(args.corpus), Path(args.captures)
+    if not corpus.is_dir():
+        raise InputError(f"--corpus {args.corpus}: no such directory")
+    if not captures.is_dir():
+        raise InputError(f"{args.captures}: no such directory")
+    if args.batch < 1:
+        raise InputError("--batch must be at least 1")
+    out_dir(Path(args.out), "--out")
+    progress = (lambda s: print(s, file=sys.stderr, flush=True)) if args.json else \
+        (lambda s: print(s, flush=True))
+    result = port_corpus(captures, corpus, Path(args.out), find_cuda_tree(), args.arch, args.batch, args.only,
+                         progress)
+    table = markdown_table(result)
+    if args.table:
+        Path(args.table).write_text(table)
+    if args.results:
+        rows = [{k: r[k] for k in ("file", "kernel", "status", "variants", "variants_proven", "refusal", "stage",
+                                   "error")} for r in result["kernels"]]
+        Path(args.results).write_text(json.dumps({"format": 1, "summary": result["summary"], "kernels": rows},
+                                                 indent=1) + "\n")
+    print(json.dumps(result, indent=1) if args.json else table)
+    return 0 if all(r["status"] == "proven" for r in result["kernels"]) else 1

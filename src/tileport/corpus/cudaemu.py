@@ -14,7 +14,13 @@
   nothing (an event's ``elapsed_time`` is 1.0 ms, so timing loops stay bounded; a graph's capture runs its body
   once, eagerly, and ``replay`` does nothing); seeding, cache and memory-statistics calls are accepted;
 * an allocation larger than ``max_alloc_bytes`` (checked on the meta device before it is made) raises
-  ``AllocationTooLarge`` instead of exhausting the machine; each one is noted.
+  ``AllocationTooLarge`` instead of exhausting the machine; each one is noted;
+* a matrix product or attention (``matmul``/``@``/``mm``/``bmm``/``addmm``/``baddbmm``/``linear``/``einsum``/
+  ``scaled_dot_product_attention``) costing more than ``max_macs`` multiply-adds — 16- and 8-bit float products
+  count 32 times, the CPU computes them that much slower — is not computed: its result is an uninitialized tensor
+  of the shape, dtype and strides the op would return (read on the meta device), and when an input requires grad,
+  its backward gives uninitialized gradients of the inputs' shapes, so a test's backward pass still runs. These are
+  the tests' reference computations; the kernels are not run either, so nothing is compared that could pass.
 
 Everything is restored on exit. ``Emulation.notes`` lists what was answered, for the caller to print.
 """
@@ -48,8 +54,8 @@ class Target:
         return f"sm_{self.major}{self.minor}"
 
     def describe(self) -> str:
-        return (f"{self.name} ({self.arch}, {self.sms} SMs, {self.total_memory / 1e9:.0f} GB, "
-                f"L2 {self.l2_cache // MiB} MiB)")
+        return (f"{self.name} ({self.arch}, {self.sms} SMs, {self.total_memory // MiB} MiB = "
+                f"{self.total_memory / GiB:.1f} GiB, L2 {self.l2_cache // MiB} MiB)")
 
 
 TARGETS: dict[str, Target] = {
@@ -215,8 +221,12 @@ class _NullContext:
         return None
 
 
-def _noop(*_a: Any, **_kw: Any) -> None:
-    return None
+def _new_noop() -> Any:
+    """A do-nothing function, a new one for each patched name (torch._dynamo's rule table, built on first use,
+    refuses one object under two names)."""
+    def noop(*_a: Any, **_kw: Any) -> None:
+        return None
+    return noop
 
 
 #: torch factories that allocate: their size is checked on the meta device before the real call
@@ -242,7 +252,9 @@ class Emulation:
     target: Target
     host_roots: tuple[str, ...]
     max_alloc_bytes: int
+    max_macs: float = 2e9
     notes: list[str] = field(default_factory=list)        # what was answered, once each
+    uncomputed: dict[str, int] = field(default_factory=dict)   # op name → times its result was not computed
     refused: list[str] = field(default_factory=list)      # allocations refused (size, where)
     _seen: set[str] = field(default_factory=set)
 
@@ -261,6 +273,8 @@ class Emulation:
             "streams, events and CUDA graphs are stand-ins that do nothing (event elapsed_time: 1.0 ms; a graph "
             "capture runs its body once)",
             f"allocations above {self.max_alloc_bytes / GiB:g} GiB are refused (the test stops there)",
+            f"matrix products / attention above {self.max_macs / 1e9:g} G multiply-adds (16/8-bit floats count "
+            "32x) are not computed: uninitialized results of the right shape, gradients too",
         ]
 
     def from_host(self, depth: int = 2) -> bool:
@@ -323,6 +337,10 @@ def _mode_class(emu: Emulation) -> type:
             name = getattr(func, "__name__", "")
             if name in _SIZED_FACTORIES and emu.max_alloc_bytes > 0:
                 self._check_size(func, name, args, kwargs)
+            if name in _HEAVY and emu.max_macs > 0 and "out" not in kwargs:
+                skipped = _uncomputed(emu, func, name, args, kwargs)
+                if skipped is not None:
+                    return skipped
             return func(*args, **kwargs)
 
         def _check_size(self, func, name, args, kwargs) -> None:  # noqa: ANN001
@@ -343,6 +361,112 @@ def _mode_class(emu: Emulation) -> type:
     return CudaOnCpu
 
 
+#: ops whose cost is estimated (multiply-adds) and which are not computed above the budget
+_HEAVY = {"matmul", "__matmul__", "__rmatmul__", "mm", "bmm", "addmm", "baddbmm", "addbmm", "linear", "einsum",
+          "scaled_dot_product_attention"}
+_SLOW_ON_CPU = {"float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz"}
+
+
+def _tensors(obj: Any) -> list:
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        return [obj]
+    if isinstance(obj, (list, tuple)):
+        return [t for o in obj for t in _tensors(o)]
+    return []
+
+
+def _to_meta(obj: Any) -> Any:
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        return torch.empty_strided(obj.shape, obj.stride(), dtype=obj.dtype, device="meta")
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_to_meta(o) for o in obj)
+    return obj
+
+
+def _macs(name: str, args: tuple, kwargs: dict, out: Any) -> float:
+    """Multiply-adds of one heavy op (an estimate good to a small factor)."""
+    import math
+
+    ts = _tensors(args) + _tensors(list(kwargs.values()))
+    if name == "scaled_dot_product_attention":
+        q, k, v = (ts + [None] * 3)[:3]
+        if q is None or k is None or v is None or q.dim() < 2:
+            return 0.0
+        return math.prod(q.shape[:-1]) * k.shape[-2] * (q.shape[-1] + v.shape[-1])
+    if name == "einsum":
+        eq = args[0] if args and isinstance(args[0], str) else ""
+        sizes: dict[str, int] = {}
+        lhs = eq.replace(" ", "").split("->")[0].split(",")
+        for spec, t in zip(lhs, ts):
+            if "." in spec:
+                return float(out.numel()) * max((t.shape[-1] for t in ts if t.dim()), default=1)
+            for letter, n in zip(spec, t.shape):
+                sizes[letter] = int(n)
+        return float(math.prod(sizes.values())) if sizes else 0.0
+    left = {"__rmatmul__": 1, "addmm": 1, "baddbmm": 1, "addbmm": 1}.get(name, 0)
+    if len(ts) <= left or ts[left].dim() == 0:
+        return 0.0
+    return float(out.numel()) * int(ts[left].shape[-1])
+
+
+def _uncomputed(emu: Emulation, func: Any, name: str, args: tuple, kwargs: dict) -> Any:
+    """An uninitialized result of ``func(*args, **kwargs)`` when it costs more than the budget, else None."""
+    import torch
+
+    try:
+        meta = func(*_to_meta(args), **{k: _to_meta(v) for k, v in kwargs.items()})
+    except Exception:  # noqa: BLE001 — the real call will raise what it raises
+        return None
+    if not isinstance(meta, torch.Tensor):
+        return None
+    inputs = _tensors(args) + _tensors(list(kwargs.values()))
+    weight = 32 if any(str(t.dtype).removeprefix("torch.") in _SLOW_ON_CPU for t in inputs) else 1
+    if _macs(name, args, kwargs, meta) * weight <= emu.max_macs:
+        return None
+    emu.uncomputed[name] = emu.uncomputed.get(name, 0) + 1
+    shape, stride, dtype = tuple(meta.shape), tuple(meta.stride()), meta.dtype
+    if torch.is_grad_enabled() and any(t.requires_grad for t in inputs):
+        return _Uncomputed.apply((shape, stride, dtype), *inputs)
+    return torch.empty_strided(shape, stride, dtype=dtype)
+
+
+def _uncomputed_class() -> type:
+    import torch
+
+    class Uncomputed(torch.autograd.Function):
+        """Forward: an uninitialized output; backward: uninitialized gradients for every input."""
+
+        @staticmethod
+        def forward(ctx, spec, *inputs):  # noqa: ANN001, ANN205 — torch's protocol
+            ctx.specs = [(tuple(t.shape), tuple(t.stride()), t.dtype) for t in inputs]
+            shape, stride, dtype = spec
+            return torch.empty_strided(shape, stride, dtype=dtype)
+
+        @staticmethod
+        def backward(ctx, grad):  # noqa: ANN001, ANN205
+            return (None, *(torch.empty_strided(s, st, dtype=d) for s, st, d in ctx.specs))
+
+    return Uncomputed
+
+
+class _LazyUncomputed:
+    """``_Uncomputed.apply``: the autograd Function class is built on first use (torch is imported lazily)."""
+
+    _cls: Any = None
+
+    def apply(self, *a: Any) -> Any:
+        if self._cls is None:
+            type(self)._cls = _uncomputed_class()
+        return self._cls.apply(*a)
+
+
+_Uncomputed = _LazyUncomputed()
+
+
 def _cuda_patches(emu: Emulation) -> dict[str, Any]:
     t = emu.target
     props = DeviceProperties(t)
@@ -360,7 +484,7 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
         "is_initialized": lambda: True,
         "device_count": lambda: 1,
         "current_device": lambda: 0,
-        "set_device": _noop,
+        "set_device": _new_noop(),
         "get_device_name": lambda device=None: t.name,
         "get_device_capability": lambda device=None: (t.major, t.minor),
         "get_device_properties": lambda device=None: props,
@@ -368,23 +492,23 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
         "is_bf16_supported": lambda *a, **k: t.major >= 8,
         "current_stream": lambda device=None: stream,
         "default_stream": lambda device=None: stream,
-        "set_stream": _noop,
+        "set_stream": _new_noop(),
         "stream": lambda s=None: _NullContext(),
         "Stream": FakeStream,
         "Event": FakeEvent,
         "CUDAGraph": FakeGraph,
         "graph": graph,
         "device": _NullContext,
-        "synchronize": _noop,
-        "_sleep": _noop,
-        "manual_seed": _noop,
-        "manual_seed_all": _noop,
-        "seed": _noop,
-        "seed_all": _noop,
-        "empty_cache": _noop,
-        "reset_peak_memory_stats": _noop,
-        "reset_max_memory_allocated": _noop,
-        "reset_accumulated_memory_stats": _noop,
+        "synchronize": _new_noop(),
+        "_sleep": _new_noop(),
+        "manual_seed": _new_noop(),
+        "manual_seed_all": _new_noop(),
+        "seed": _new_noop(),
+        "seed_all": _new_noop(),
+        "empty_cache": _new_noop(),
+        "reset_peak_memory_stats": _new_noop(),
+        "reset_max_memory_allocated": _new_noop(),
+        "reset_accumulated_memory_stats": _new_noop(),
         "memory_allocated": lambda device=None: 0,
         "max_memory_allocated": lambda device=None: 0,
         "memory_reserved": lambda device=None: 0,
@@ -395,13 +519,14 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * GiB) -> Iterator[Emulation]:
+def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * GiB,
+            max_macs: float = 2e9) -> Iterator[Emulation]:
     """Answer torch.cuda as ``target`` and keep CUDA tensors on the CPU while the block runs (module docstring)."""
     import torch
 
     roots = tuple(os.path.join(os.path.realpath(r), "") for r in host_roots)
     roots = roots + tuple(os.path.join(os.path.abspath(r), "") for r in host_roots)
-    emu = Emulation(target, roots, max_alloc_bytes)
+    emu = Emulation(target, roots, max_alloc_bytes, max_macs)
     patches = _cuda_patches(emu)
     saved: dict[str, Any] = {}
     missing = object()
