@@ -355,7 +355,8 @@ def _fold_ftof(canon: Canon, op: Op) -> str | None:
             return None
         if struct.unpack(">e", struct.pack(">H", half))[0] != v:
             return None
-    text = f"0x{half:04X}" if math.isinf(v) else f"{v:.6e}"
+    # tileirdisasm prints a 16-bit float at 6 significant digits (1.109375 as 1.109380e+00)
+    text = f"0x{half:04X}" if math.isinf(v) else f"{float(format(v, '.6g')):.6e}"
     return f"constant <{target}: {text}> : tile<{m.group(2)}{target}>"
 
 

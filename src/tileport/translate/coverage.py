@@ -92,6 +92,10 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("if-constant", "`if`/`elif`/`else` on constants only (names re-assigned in an arm keep their type)",
               "`if ACT == 1 { .. } else if .. { .. }` on the const generics; cutile folds it per specialization, "
               "so both arms are type-checked and the IR has no branch, as in Python", S, "bias_act"),
+    Construct("if-constant-folded", "`if`/`else` on constants that Rust's const generics cannot state (a float or "
+              "bool constant, `dtype == ct.float32`) or whose arms define names read after it",
+              "only the taken arm, in place: cuTile Python folds the branch the same way (an entry per value)", S,
+              None),
     Construct("ifexp-constant", "`a if C else b` with `C` on constants (values of one type)",
               "`if C { a } else { b }` on the const generics: folded per specialization, as in Python", S, None),
     Construct("if-runtime", "`if`/`elif`/`else` on a comparison of runtime scalars (names re-assigned in an arm keep "

@@ -205,6 +205,7 @@ class Emitter:
         self.scope_locals: list[set[str]] = []  # per open branch/loop body: the names first bound in it
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
         self.carried_tokens: dict[str, str] = {}  # array → the `let mut` token its scatters in a loop carry
+        self.dtype_locals: dict[str, str] = {}  # names bound to a dtype value (`dt = ct.float32`)
         self.assign_counts = _assign_counts(fn)   # of the function being translated (a helper's while inlined)
 
     # ------------------------------------------------------------------ helpers
@@ -379,6 +380,12 @@ class Emitter:
                                  "Python drops it")
                 continue
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and self.assign_counts.get(st.targets[0].id) == 1 and \
+                    (dt := self.static_dtype(st.value)) is not None:
+                self.dtype_locals[st.targets[0].id] = dt   # a dtype: used where it is named, nothing to emit
+                self.body.append(f"{indent}// `{self.text(st).splitlines()[0]}`: {dt} here")
+                continue
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
                     and self.assign_counts.get(st.targets[0].id) == 1 and self.const_value(st.value)[0] \
                     and isinstance(self.const_value(st.value)[1], bool):
                 # a constant bool (`check = TILE != N`): folded where it is used, as cuTile Python folds it
@@ -434,7 +441,7 @@ class Emitter:
                     self.ct(st.value.func) == "atomic_add":
                 self.atomic(st.value, keep=False)
             elif isinstance(st, ast.If):
-                self.if_chain(st, indent)
+                self.if_chain(st, indent, nested)
             elif isinstance(st, ast.For):
                 self.for_range(st, indent)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
@@ -446,9 +453,20 @@ class Emitter:
             else:
                 raise self.refuse(st, "assign", f"statement `{self.text(st).splitlines()[0]}`")
 
-    def if_chain(self, st: ast.If, indent: str) -> None:
+    def if_chain(self, st: ast.If, indent: str, nested: bool = False) -> None:
         """`if C:` on constants stays an `if` on the const generics: cutile folds it per specialization, exactly
-        as cuTile Python does, so the Rust mirrors the source and both arms are type-checked."""
+        as cuTile Python does, so the Rust mirrors the source and both arms are type-checked. When that cannot be
+        said in Rust — the test is on a float or bool constant, or an arm defines a name read after the `if` — the
+        taken arm alone is translated in place (if-constant-folded), as cuTile Python folds it."""
+        if self._constant_test(st.test) and (c := self.const_value(st.test))[0] and \
+                (self._defines_names_read_later(st) or not self._generic_condition(st.test)):
+            self.need(st, "if-constant-folded", "constant if folded")
+            arm = st.body if c[1] else st.orelse
+            self.body.append(f"{indent}// `if {self.text(st.test)}:` is {bool(c[1])} here: "
+                             f"{'its body' if c[1] else 'the else arm' if arm else 'nothing'}, as cuTile Python "
+                             "folds it")
+            self.stmts(arm, indent, nested)
+            return
         self.body.append(f"{indent}if {self.test(st)} {{")
         self.scoped(st.body, indent + "    ")
         orelse = st.orelse
@@ -461,6 +479,24 @@ class Emitter:
             self.body.append(f"{indent}}} else {{")
             self.scoped(orelse, indent + "    ")
         self.body.append(f"{indent}}}")
+
+    def _generic_condition(self, test: ast.AST) -> bool:
+        """Whether ``test`` can be written on the const generics (int constants, literals)."""
+        try:
+            self.condition(test)
+            return True
+        except Unsupported:
+            return False
+
+    def _defines_names_read_later(self, st: ast.If) -> bool:
+        """An arm of ``st`` binds a name not bound before it that code after ``st`` reads (Rust would end its scope
+        with the arm)."""
+        bound = {n.id for sub in (*st.body, *st.orelse) for n in ast.walk(sub)
+                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - set(self.env)
+        end = st.end_lineno or st.lineno
+        return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound and n.lineno > end
+                   for f in (self.fn, *self.helpers.values()) for n in ast.walk(f)
+                   if f is self.fn or f.name in self.inlining)
 
     def for_range(self, st: ast.For, indent: str) -> None:
         it = st.iter
@@ -501,6 +537,16 @@ class Emitter:
         re-assigned by each scatter: a loop-carried value), as cuTile Python threads its token through the loop's
         iterations, so each iteration's writes are ordered after the previous one's."""
         for node in ast.walk(st):
+            if isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args and \
+                    isinstance(node.args[0], ast.Name) and node.args[0].id in self.outputs and \
+                    node.args[0].id not in self.carried_tokens and self._unchecked_store(node, st):
+                arr = node.args[0].id
+                var = self.fresh(f"{arr}_token")
+                self.body.append(f"{indent}// the order of {arr}'s stores, carried through the loop as cuTile Python "
+                                 "carries it")
+                self.body.append(f"{indent}let mut {var}: Token = get_tensor_token({arr});")
+                self.carried_tokens[arr] = var
+                continue
             if isinstance(node, ast.Call) and self.ct(node.func) == "scatter" and node.args and \
                     isinstance(node.args[0], ast.Name) and node.args[0].id not in self.carried_tokens and \
                     node.args[0].id not in self.scatter_tokens:
@@ -510,6 +556,31 @@ class Emitter:
                                  "carries it")
                 self.body.append(f"{indent}let mut {var}: Token = get_tensor_token({arr});")
                 self.carried_tokens[arr] = var
+
+    def _unchecked_store(self, call: ast.Call, loop: ast.For) -> bool:
+        """Whether the ct.store ``call`` inside ``loop`` goes through store_general (not a block-owned store, not
+        the grid-stride schedule of ``store_scheduled``)."""
+        out = self.outputs[call.args[0].id]
+        if out.general:
+            return True
+        kw = {k.arg: k.value for k in call.keywords}
+        index = kw.get("index", call.args[1] if len(call.args) > 1 else None)
+        if self._is_block_index(index, out.sig.rank) is not None or out.parts > 1 or out.alternatives > 1:
+            return False
+        # cuTile Python's token order leaves a loop's store unordered across iterations (a "parallel store") when it
+        # sits in the loop body itself, is the loop's only memory operation on its array, and some index is the
+        # loop variable: then no token is carried
+        arr = call.args[0].id
+        direct = any(isinstance(b, ast.Expr) and b.value is call for b in loop.body)
+        others = [n for n in ast.walk(loop) if isinstance(n, ast.Call) and n is not call and n.args and
+                  isinstance(n.args[0], ast.Name) and n.args[0].id == arr and
+                  self.ct(n.func) in ("load", "store", "gather", "scatter") or
+                  (isinstance(n, ast.Call) and self.ct(n.func) is not None and
+                   self.ct(n.func).startswith("atomic") and n.args and isinstance(n.args[0], ast.Name) and
+                   n.args[0].id == arr)]
+        by_iv = isinstance(index, ast.Tuple) and isinstance(loop.target, ast.Name) and \
+            any(isinstance(e, ast.Name) and e.id == loop.target.id for e in index.elts)
+        return not (direct and not others and by_iv)
 
     def for_persistent(self, st: ast.For, indent: str) -> None:
         """`for t in range(start, stop, ct.num_blocks(k))`: a grid-stride loop. Its stores are not at the block's
@@ -637,7 +708,30 @@ class Emitter:
 
     def _constant_test(self, node: ast.AST) -> bool:
         names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-        return names <= self.constants and not any(isinstance(n, ast.Call) for n in ast.walk(node))
+        if names <= self.constants and not any(isinstance(n, ast.Call) for n in ast.walk(node)):
+            return True
+        return self.const_value(node)[0]   # dtypes, constant locals: known here, as in cuTile Python
+
+    def static_dtype(self, node: ast.AST) -> str | None:
+        """The dtype ``node`` names when it is a dtype value: ``ct.float32``, ``x.dtype``, a constant conditional of
+        those, or a local bound to one; else None."""
+        name = self.ct(node)
+        if name in CT_DTYPES:
+            return CT_DTYPES[name]
+        if name == "tfloat32":
+            return "tf32"
+        if isinstance(node, ast.Attribute) and node.attr == "dtype" and isinstance(node.value, ast.Name):
+            p = self.params.get(node.value.id)
+            if isinstance(p, sigmod.ArraySig):
+                return p.dtype
+            bound = self.env.get(node.value.id)
+            if bound is not None and isinstance(bound[1], (Tile, Scalar)):
+                return bound[1].dtype
+        if isinstance(node, ast.Name):
+            return self.dtype_locals.get(node.id)
+        if isinstance(node, ast.IfExp) and (c := self.const_value(node.test))[0]:
+            return self.static_dtype(node.body if c[1] else node.orelse)
+        return None
 
     def store(self, call: ast.Call, indent: str) -> None:
         kw = {k.arg: k.value for k in call.keywords}
@@ -825,13 +919,18 @@ class Emitter:
                          f"{'and read by the kernel ' if inplace else ''}as in the source, whose launch contract "
                          "says which blocks write which tiles.")
         view = f"{arr}.partition_full_mut(shape![{dims}])"
-        if out.token and not indent:   # a later store of the array: its view starts from the previous store's
+        carried = self.carried_tokens.get(arr)
+        if carried:   # inside a loop: the view starts from the carried token (the previous iteration's store)
+            view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {carried})"
+        elif out.token and not indent:   # a later store of the array: its view starts from the previous store's
             # token, the order cuTile Python gives them
             view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {out.token})"
         tiles = self.fresh(f"{arr}_tiles")
         self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {view} }};")
         self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
+        if carried:
+            self.body.append(f"{indent}{carried} = get_partition_token_mut(&{tiles});")
         out.done += 1
         out.token = None
         if out.done < out.parts and not indent:
@@ -928,6 +1027,8 @@ class Emitter:
         return tuple(dims)
 
     def dtype_of(self, node: ast.AST) -> str:
+        if (dt := self.static_dtype(node)) is not None and dt != "tf32":
+            return dt
         name = self.ct(node)
         if name in CT_DTYPES:
             return CT_DTYPES[name]
@@ -1172,7 +1273,19 @@ class Emitter:
                     raise self.refuse(node, "math", f"ct.{op} takes two operands")
                 nan, ftz = self.min_max_options(node)
                 (a, ta), (b, tb) = self.expr(node.args[0]), self.expr(node.args[1])
+                ifn = "maxi" if op == "maximum" else "mini"
+                if ta == tb == Scalar("i32"):   # integer scalars: the signed op on 0-d tiles
+                    lhs, rhs, out = self.fresh("lhs"), self.fresh("rhs"), self.fresh(op)
+                    a, b = (f"{c}i32" if _literal(n) is not None else c for c, n in ((a, node.args[0]),
+                                                                                     (b, node.args[1])))
+                    return (f"{{ let {lhs}: Tile<i32, {{ [] }}> = scalar_to_tile::<i32>({a});\n"
+                            f"let {rhs}: Tile<i32, {{ [] }}> = scalar_to_tile::<i32>({b});\n"
+                            f"let {out}: Tile<i32, {{ [] }}> = {ifn}({lhs}, {rhs});\n"
+                            f"tile_to_scalar::<i32, i32>({out}) }}"), Scalar("i32")
                 like = self.result_tile(node, ta, tb)
+                if like.dtype in ("i32", "i64"):
+                    return (f"{ifn}({self.operand_as_tile(a, ta, like, node.args[0])}, "
+                            f"{self.operand_as_tile(b, tb, like, node.args[1])})"), like
                 if not like.dtype.startswith(("f", "bf")):
                     raise self.refuse(node, "math", f"ct.{op} on {like.dtype} tiles")
                 fn = "maxf" if op == "maximum" else "minf"
@@ -1219,6 +1332,14 @@ class Emitter:
             for p, a_node, (code, ty) in zip(params.args, node.args, args):
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(a_node, "helper-function", f"array argument {self.text(a_node)} to a helper")
+                if p.arg in self.constants or p.arg in self.params:   # Rust cannot re-bind a const generic's
+                    # name (nor should a kernel parameter be shadowed): the helper's parameter reads the value
+                    if not code.isidentifier():
+                        tmp = self.fresh(f"{p.arg.lower()}_arg")
+                        self.body.append(f"let {tmp}: {ty.rust()} = {code};")
+                        code = tmp
+                    self.env[p.arg] = (code, ty)
+                    continue
                 self.body.append(f"let {p.arg}: {ty.rust()} = {code};")
                 self.env[p.arg] = (p.arg, ty)
             self.stmts(body[:-1], "")
@@ -1345,6 +1466,8 @@ class Emitter:
                 return False, None
             if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float)):
                 return True, node.value
+            if (dt := self.static_dtype(node)) is not None and not isinstance(node, ast.IfExp):
+                return True, f"dtype:{dt}"   # compared with ==/!= only
             if isinstance(node, ast.Name):
                 p = self.params.get(node.id)
                 if isinstance(p, sigmod.ConstSig):

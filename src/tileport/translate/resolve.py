@@ -33,6 +33,15 @@ FOREIGN_DTYPES = {
     "half": "float16", "float": "float32", "double": "float64", "int": "int32", "long": "int64",
 }
 
+#: cuda.tile functions that are Python's operators (cuTile Python lowers both to one op): `ct.bitwise_xor(a, b)` is
+#: `a ^ b`.
+OPERATOR_FUNCTIONS: dict[str, type] = {
+    "bitwise_and": ast.BitAnd, "bitwise_or": ast.BitOr, "bitwise_xor": ast.BitXor, "bitwise_lshift": ast.LShift,
+    "bitwise_rshift": ast.RShift, "floordiv": ast.FloorDiv, "mod": ast.Mod,
+    "equal": ast.Eq, "not_equal": ast.NotEq, "less": ast.Lt, "less_equal": ast.LtE, "greater": ast.Gt,
+    "greater_equal": ast.GtE,
+}
+
 #: Python builtins a kernel may call on scalars/tiles, and the cuda.tile function cuTile Python lowers them to.
 BUILTIN_CALLS = {"min": "minimum", "max": "maximum", "abs": "abs"}
 
@@ -62,6 +71,8 @@ REWRITES: tuple[Rewrite, ...] = (
             "new axis"),
     Rewrite("tuple-assign", "`a, b = e1, e2` (no element reads an earlier target)", "`a = e1` then `b = e2`"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
+    Rewrite("operator-function", "`ct.bitwise_xor(a, b)`, `ct.less(a, b)`, `ct.mod(a, b)`, ... (the function form "
+            "of a Python operator)", "`a ^ b`, `a < b`, `a % b`, ..."),
     Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)` in a kernel", "`ct.minimum`, `ct.maximum`, "
             "`ct.abs`"),
     Rewrite("helper-undecorated", "a module-level function without `@ct.function`, called from a kernel",
@@ -276,6 +287,12 @@ class _Resolver(ast.NodeTransformer):
         elif isinstance(f, ast.Name) and f.id in BUILTIN_CALLS and f.id not in self.local \
                 and f.id not in self.env and not node.keywords:
             node = _mark(ast.copy_location(ast.Call(_attr_chain(f"ct.{BUILTIN_CALLS[f.id]}", f), node.args, []), node))
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and \
+                node.func.attr in OPERATOR_FUNCTIONS and len(node.args) == 2 and not node.keywords:
+            op = OPERATOR_FUNCTIONS[node.func.attr]()
+            a, b = node.args
+            out = ast.Compare(a, [op], [b]) if isinstance(op, ast.cmpop) else ast.BinOp(a, op, b)
+            return _mark(ast.copy_location(out, node))
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value):
             node = canonical_call(node)
         return node
