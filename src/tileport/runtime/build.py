@@ -163,15 +163,22 @@ def generate(manifest: dict, crate: Path | None = None) -> None:
     crate = crate or crate_dir()
     src = crate / "src"
     proven = [(name, op) for name, op in manifest["ops"].items() if op["status"] == "proven"]
-    (src / "abi.rs").write_text(rust_abi_formatted())
+    _write_if_changed(src / "abi.rs", rust_abi_formatted())
     native = crate.parent / "tileport-native"
     if native.exists():
-        (native / "src" / "abi.rs").write_text(rust_abi_formatted(exports=False))
-    (src / "ffi.rs").write_text(ffi_rs(proven))
-    (src / "ports" / "mod.rs").write_text(ports_mod_rs([name for name, _ in proven]))
+        _write_if_changed(native / "src" / "abi.rs", rust_abi_formatted(exports=False))
+    _write_if_changed(src / "ffi.rs", ffi_rs(proven))
+    _write_if_changed(src / "ports" / "mod.rs", ports_mod_rs([name for name, _ in proven]))
     for stale in (src / "ports").glob("*.rs"):
         if stale.stem != "mod" and stale.stem not in dict(proven):
             stale.unlink()
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    """Write ``text`` unless the file already holds it: an unchanged file keeps its mtime, so cargo does not rebuild
+    the library (minutes) because a stale stamp made `ops build` regenerate identical sources."""
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
 
 
 def rust_abi_formatted(exports: bool = True) -> str:
