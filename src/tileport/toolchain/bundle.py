@@ -146,7 +146,7 @@ def pack(tree: CudaTree, out: Path, *, wheels: list[Path], cdylibs: list[Path], 
     tmp = out.with_name(out.name + ".partial")
     t0 = time.monotonic()
     try:
-        _write_archive(tmp, entries, files, manifest, fast, progress)
+        _write_archive(tmp, entries, files, manifest, fast, progress, max_mb)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -162,8 +162,9 @@ def pack(tree: CudaTree, out: Path, *, wheels: list[Path], cdylibs: list[Path], 
 
 
 def _write_archive(tmp: Path, entries: list[Entry], files: dict, manifest: dict, fast: bool,
-                   progress: Progress) -> None:
-    with lzma.open(tmp, "wb", format=lzma.FORMAT_XZ, filters=_filters(fast)) as xz, \
+                   progress: Progress, max_mb: float = float("inf")) -> None:
+    with tmp.open("wb") as raw, \
+            lzma.LZMAFile(_SizeGuard(raw, max_mb), "wb", format=lzma.FORMAT_XZ, filters=_filters(fast)) as xz, \
             tarfile.open(fileobj=xz, mode="w|", format=tarfile.PAX_FORMAT) as tar:
         _add_bytes(tar, f"{TOP}/manifest.json", json.dumps(manifest, indent=1, sort_keys=True).encode(), 0o644)
         for i, e in enumerate(entries, 1):
@@ -176,6 +177,27 @@ def _write_archive(tmp: Path, entries: list[Entry], files: dict, manifest: dict,
             if hashing.hexdigest() != files[e.arcname]["sha256"] or hashing.size != info.size:
                 raise BundleError(f"{e.source} changed while it was being packed (a build running at the same "
                                   "time?); pack again")
+
+
+class _SizeGuard:
+    """The archive's file, which stops the pack as soon as the compressed bytes pass ``max_mb`` (a bundle over the
+    limit fails after compressing about that much, not after compressing everything)."""
+
+    def __init__(self, f, max_mb: float):
+        self._f, self._max_mb, self.size, self.over = f, max_mb, 0, False
+
+    def write(self, data) -> int:
+        if self.over:  # the pack is failing: what the compressor flushes on the way out goes nowhere
+            return len(data)
+        self.size += len(data)
+        if self.size > self._max_mb * 1e6:
+            self.over = True
+            raise BundleError(f"bundle would be more than {self.size / 1e6:.1f} MB, over the {self._max_mb:g} MB "
+                              "limit (packing stopped there); drop cdylibs or raise --max-mb")
+        return self._f.write(data)
+
+    def flush(self) -> None:
+        self._f.flush()
 
 
 class _HashingReader:
