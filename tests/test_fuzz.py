@@ -1,22 +1,28 @@
-"""Differential fuzzing, CI-sized: 200 random kernels over supported constructs, each proven or refused."""
+"""Differential fuzzing: random kernels over supported constructs, each proven or refused (all of a batch in one
+cargo build). CI ports 50 of them (about a minute); the full batch of 200 is marked slow: `./dev test -m slow`."""
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from tileport.fuzz import kernels, run_batch
 
 
-def test_random_kernels_are_proven_or_refused(tree, tmp_path):
+@pytest.mark.parametrize("count", [pytest.param(50, id="ci"), pytest.param(200, marks=pytest.mark.slow, id="full")])
+def test_random_kernels_are_proven_or_refused(count, tree, tmp_path):
     drawn: list[tuple[str, str]] = []
 
-    @settings(max_examples=200, derandomize=True, deadline=None, database=None,
+    @settings(max_examples=count, derandomize=True, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(kernels())
     def collect(k):
         drawn.append(k)
 
     collect()
-    assert len(drawn) >= 200
+    assert len(drawn) >= count
+    families = {"atomic" if "ct.atomic" in src else "gather" if "ct.gather" in src else "loop" if "    for " in src
+                else "rows" if "BM=" in sig else "elementwise" for src, sig in drawn}
+    assert families == {"elementwise", "rows", "loop", "gather", "atomic"}, families  # every family, even at 50
     cases = run_batch(drawn, tmp_path, tree)
     outcomes = Counter(c.outcome for c in cases)
     silent = [c for c in cases if c.outcome not in ("proven", "refused")]
@@ -25,4 +31,4 @@ def test_random_kernels_are_proven_or_refused(tree, tmp_path):
     for c in cases:
         if c.outcome == "refused":
             assert "kernel_src.py:" in c.detail and "docs/coverage.md" in c.detail
-    assert outcomes["proven"] >= 150, outcomes
+    assert outcomes["proven"] >= 0.75 * count, outcomes
