@@ -222,7 +222,17 @@ class Emitter:
             if not (isinstance(dec, ast.Call) and self.ct(dec.func) == "kernel"):
                 continue
             for kw in dec.keywords:
-                if kw.arg in self.KERNEL_HINTS and isinstance(kw.value, ast.Constant) \
+                if kw.arg in self.KERNEL_HINTS and isinstance(kw.value, ast.Call) and \
+                        self.ct(kw.value.func) == "ByTarget":   # the value for the target (sm_90), or the default
+                    values = {k.arg: k.value for k in kw.value.keywords}
+                    chosen = values.get("sm_90", values.get("default"))
+                    if chosen is None:
+                        continue   # no value for sm_90: the hint is not set there
+                    if not (isinstance(chosen, ast.Constant) and type(chosen.value) is int):
+                        raise self.refuse(kw, "kernel-hints-other", f"@ct.kernel({self.text(kw)})")
+                    self.need(kw, "kernel-hints", f"@ct.kernel({kw.arg}=ct.ByTarget(...))")
+                    out[self.KERNEL_HINTS[kw.arg]] = chosen.value
+                elif kw.arg in self.KERNEL_HINTS and isinstance(kw.value, ast.Constant) \
                         and type(kw.value.value) is int:
                     self.need(kw, "kernel-hints", f"@ct.kernel({kw.arg}=...)")
                     out[self.KERNEL_HINTS[kw.arg]] = kw.value.value
@@ -342,9 +352,18 @@ class Emitter:
             return [n.id for t in sub.targets for n in (t.elts if isinstance(t, ast.Tuple) else [t])
                     if isinstance(n, ast.Name)]
 
-        counts = Counter(n for sub in self.walk() if isinstance(sub, ast.Assign) for n in names(sub))
+        untaken: set[int] = set()   # assignments in the arms folded away (and the taken arm is straight-line)
+        straight: set[int] = set()
         for node in self.walk():
-            if isinstance(node, (ast.If, ast.For)):
+            if isinstance(node, ast.If) and self._folds(node, static=True):
+                taken, other = (node.body, node.orelse) if self.const_value(node.test)[1] else \
+                    (node.orelse, node.body)
+                untaken |= {id(n) for sub in other for n in ast.walk(sub)}
+                straight.add(id(node))
+        counts = Counter(n for sub in self.walk() if isinstance(sub, ast.Assign) and id(sub) not in untaken
+                         for n in names(sub))
+        for node in self.walk():
+            if isinstance(node, (ast.If, ast.For)) and id(node) not in straight:
                 for inner in node.body + node.orelse:
                     for sub in ast.walk(inner):
                         if isinstance(sub, ast.Assign):
@@ -458,8 +477,8 @@ class Emitter:
         as cuTile Python does, so the Rust mirrors the source and both arms are type-checked. When that cannot be
         said in Rust — the test is on a float or bool constant, or an arm defines a name read after the `if` — the
         taken arm alone is translated in place (if-constant-folded), as cuTile Python folds it."""
-        if self._constant_test(st.test) and (c := self.const_value(st.test))[0] and \
-                (self._defines_names_read_later(st) or not self._generic_condition(st.test)):
+        if self._folds(st):
+            c = self.const_value(st.test)
             self.need(st, "if-constant-folded", "constant if folded")
             arm = st.body if c[1] else st.orelse
             self.body.append(f"{indent}// `if {self.text(st.test)}:` is {bool(c[1])} here: "
@@ -488,15 +507,25 @@ class Emitter:
         except Unsupported:
             return False
 
-    def _defines_names_read_later(self, st: ast.If) -> bool:
+    def _defines_names_read_later(self, st: ast.If, static: bool = False) -> bool:
         """An arm of ``st`` binds a name not bound before it that code after ``st`` reads (Rust would end its scope
         with the arm)."""
+        home = next((f for f in (*[self.helpers[h] for h in reversed(self.inlining) if h in self.helpers], self.fn)
+                     if any(n is st for n in ast.walk(f))), self.fn)
+        before = set(self.env) if not static else \
+            {n.id for n in ast.walk(home) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+             and n.lineno < st.lineno} | {a.arg for a in home.args.args}
         bound = {n.id for sub in (*st.body, *st.orelse) for n in ast.walk(sub)
-                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - set(self.env)
+                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - before
         end = st.end_lineno or st.lineno
         return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound and n.lineno > end
-                   for f in (self.fn, *self.helpers.values()) for n in ast.walk(f)
-                   if f is self.fn or f.name in self.inlining)
+                   for n in ast.walk(home))
+
+    def _folds(self, st: ast.If, static: bool = False) -> bool:
+        """Whether the constant ``if`` st is folded to its taken arm (see if_chain); ``static``: judged before
+        translation, from the source alone."""
+        return self._constant_test(st.test) and self.const_value(st.test)[0] and \
+            (self._defines_names_read_later(st, static) or not self._generic_condition(st.test))
 
     def for_range(self, st: ast.For, indent: str) -> None:
         it = st.iter
@@ -738,6 +767,11 @@ class Emitter:
         arr = call.args[0].id  # classify_arrays checked it is a Name of an output array
         index = kw.get("index", call.args[1] if len(call.args) > 1 else None)
         tile_node = kw.get("tile", call.args[2] if len(call.args) > 2 else None)
+        if "order" in kw:   # the identity order ('C', (0, 1, ..)) is the default; another is not carried yet
+            order = kw.pop("order")
+            rank = self.params[arr].rank if isinstance(self.params.get(arr), sigmod.ArraySig) else 0
+            if self.load_order(order, rank) is not None:
+                raise self.refuse(order, "store-other", f"ct.store with order={self.text(order)}")
         extra = sorted(set(kw) - {"index", "tile", "allow_tma", "latency"})
         if extra:
             raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
@@ -1332,9 +1366,9 @@ class Emitter:
             for p, a_node, (code, ty) in zip(params.args, node.args, args):
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(a_node, "helper-function", f"array argument {self.text(a_node)} to a helper")
-                if p.arg in self.constants or p.arg in self.params:   # Rust cannot re-bind a const generic's
-                    # name (nor should a kernel parameter be shadowed): the helper's parameter reads the value
-                    if not code.isidentifier():
+                if p.arg in self.constants:   # Rust cannot re-bind a const generic's name: the helper's
+                    # parameter reads the value (bound to a name of its own when it is another value)
+                    if code != p.arg:   # (an alias could see the name re-bound later in the helper)
                         tmp = self.fresh(f"{p.arg.lower()}_arg")
                         self.body.append(f"let {tmp}: {ty.rust()} = {code};")
                         code = tmp
@@ -1928,12 +1962,16 @@ class Emitter:
         kw = {k.arg: k.value for k in node.keywords}
         axis_node = kw.pop("axis", node.args[1] if len(node.args) > 1 else None)
         keep = kw.pop("keepdims", None)
-        if kw or axis_node is None or self._int(axis_node) is None:
-            raise self.refuse(node, "reduce", f"ct.{op} with {', '.join(kw) or 'axis=None'}")
         keepdims = bool(keep is not None and isinstance(keep, ast.Constant) and keep.value)
         code, ty = self.expr(node.args[0])
         if not isinstance(ty, Tile):
             raise self.refuse(node, "reduce", f"ct.{op} of a scalar")
+        if (axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None)) and \
+                len(ty.shape) == 1 and not kw:
+            axis_node = ast.Constant(0)   # every axis of a 1-d tile: its only one
+        if kw or axis_node is None or self._int(axis_node) is None:
+            raise self.refuse(node, "reduce", f"ct.{op} with {', '.join(kw) or 'axis=None'} (over every axis of a "
+                                              f"rank-{len(ty.shape)} tile)")
         axis = self._int(axis_node) % len(ty.shape)
         reduced = Tile(ty.dtype, ty.shape[:axis] + ty.shape[axis + 1:])
         call = f"reduce_{op}({code}, {axis})"
@@ -2106,7 +2144,10 @@ class Emitter:
             if len(ty.shape) < len(like.shape):
                 ones = ("1",) * (len(like.shape) - len(ty.shape)) + ty.shape
                 code = f"{_paren(code)}.reshape(shape![{', '.join(ones)}])"
-            return f"{_paren(code)}.broadcast(shape![{', '.join(like.shape)}])"
+            code = f"{_paren(code)}.broadcast(shape![{', '.join(like.shape)}])"
+            if not ty.shape:   # a 0-d tile (a full reduction): cutile types the broadcast only from a binding
+                return self.typed(code, Tile(ty.dtype, like.shape), None, "broadcast")[0]
+            return code
         if isinstance(ty, Scalar):
             self.need(node, "arith-scalar-broadcast", "scalar operand")
             lit = _literal(node)

@@ -115,7 +115,7 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
             "constants": constants, "params": [_param_json(n, p) for n, p in sig.params],
             "branches": _branches(facts.constant_branches, constants), "ir": ir, "launches": v["launches"]})
     opts = kernel.kernel._compiler_options
-    hints = {k: ("default" if getattr(opts, k, None) is None else getattr(opts, k))
+    hints = {k: ("default" if getattr(opts, k, None) is None else _for_target(getattr(opts, k), "sm_90"))
              for k in ("num_ctas", "occupancy", "opt_level", "num_worker_warps")}
     rel = release_of_binary(tree.tileiras)
     kinds = {p["name"]: ("constant" if p["kind"] == "constant" else None) for p in facts.params}
@@ -137,3 +137,11 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
     validate(spec)
     (out / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
     return spec
+
+
+def _for_target(value, arch: str):
+    """A hint's value on ``arch``: ``ct.ByTarget(sm_80=2, default=4)`` gives 4 on sm_90 (its default)."""
+    by_target = getattr(value, "_by_target", None)
+    if isinstance(by_target, dict):
+        value = by_target.get(arch, getattr(value, "_default", None))
+    return "default" if value is None else value
