@@ -121,18 +121,16 @@ def test_supported_examples_port_and_prove(name, proven_batch):
                 assert any("// SAFETY:" in c for c in block), line
 
 
-def test_vector_add_two_variants_share_one_entry(tmp_path):
-    r = port("vector_add", tmp_path / "v", "f32[?]/1, f32[?]/1, f32[?]/1, #1024", "f32[?]/1, f32[?]/1, f32[?]/1, #64")
-    assert r.returncode == 0, r.stdout
-    manifest = json.loads((tmp_path / "v" / "port.json").read_text())
+def test_vector_add_two_variants_share_one_entry(batch):
+    assert json.loads((batch / "vector_add_2" / "verdict.json").read_text())["status"] == "proven"
+    manifest = json.loads((batch / "vector_add_2" / "port.json").read_text())
     assert manifest["entries"] == ["vector_add"]
     assert [v["generics"] for v in manifest["variants"]] == [["1024"], ["64"]]
     assert [v["layout"] for v in manifest["variants"]] == ["A1,A1,A1+2"] * 2
 
 
-def test_fma_follows_the_reference_ir(tmp_path):
-    assert port("scale_cast", tmp_path / "s").returncode == 0
-    rs = (tmp_path / "s" / "kernel.rs").read_text()
+def test_fma_follows_the_reference_ir(proven_batch):
+    rs = (proven_batch / "scale_cast" / "kernel.rs").read_text()
     assert "fma(" in rs and "rounding::NearestEven" in rs
 
 
@@ -177,10 +175,12 @@ def test_unsupported_construct_stops_with_location_and_work_order(tmp_path):
     assert not (tmp_path / "r" / "kernel.rs").exists(), "no partial Rust is written"
 
 
-def test_bring_your_own_port_is_verified(tmp_path):
+def test_bring_your_own_port_is_verified(proven_batch, tmp_path):
     """A hand-written kernel.rs gets the same verdicts; a wrong one is reported unproven, not passed."""
+    import shutil
+
     d = tmp_path / "v"
-    assert port("vector_add", d).returncode == 0
+    shutil.copytree(proven_batch / "vector_add", d)   # what `tileport port` of vector_add writes
     r = run_tileport("verify", str(d), "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["status"] == "proven"
     r = run_tileport("verify", str(d))   # the stages it ran, no others
@@ -198,23 +198,22 @@ def test_bring_your_own_port_is_verified(tmp_path):
     assert r.returncode == 1 and json.loads(r.stdout)["stages"]["build"]["ok"] is False
 
 
-def test_a_store_at_a_literal_zero_records_its_unit_grid_precondition(tmp_path):
+def test_a_store_at_a_literal_zero_records_its_unit_grid_precondition(proven_batch):
     """masked_rowsum's block-owned store at (bm, 0): the Rust stores at block id 1, which the IR diff matches to the
     literal 0 under a recorded precondition; row_softmax's stores (hinted: through the full tensor's partition) keep
     the literal 0 and record the same kind of precondition."""
-    assert port("masked_rowsum", tmp_path / "m").returncode == 0
-    v = json.loads((tmp_path / "m" / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
+    m, s = proven_batch / "masked_rowsum", proven_batch / "row_softmax"   # ported at their DEMO_SIGNATURE
+    v = json.loads((m / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
     assert v["preconditions"] and v["preconditions"][0].startswith("y.shape[1] <= 1")
     assert any(r["id"] == "block-id-unit-grid" for r in v["rewrites_used"])
     # the CLI's irdiff of the two files takes the unit grid from port.json too
-    (pv,) = json.loads((tmp_path / "m" / "port.json").read_text())["variants"]
-    vdir = (tmp_path / "m" / pv["reference"]).parent
+    (pv,) = json.loads((m / "port.json").read_text())["variants"]
+    vdir = (m / pv["reference"]).parent
     r = run_tileport("irdiff", str(vdir / "reference.tileir.txt"), str(vdir / "rust.tileir.txt"))
     assert r.returncode == 0 and f"unit grid dimensions {pv['unit_grid']}" in r.stderr, r.stdout + r.stderr
-    assert port("row_softmax", tmp_path / "s").returncode == 0
-    v = json.loads((tmp_path / "s" / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
+    v = json.loads((s / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
     assert v["preconditions"] and v["preconditions"][0].startswith("y.shape[1] <= BLOCK")
-    rs = (tmp_path / "s" / "kernel.rs").read_text()
+    rs = (s / "kernel.rs").read_text()
     assert "nothing to emit" in rs and "[block_row, 0i32]" in rs
 
 
@@ -248,12 +247,11 @@ def test_verify_needs_a_port_dir(tmp_path):
     assert r.returncode == 2 and "port.json, kernel.rs are missing" in r.stderr, r.stderr
 
 
-def test_irdiff_reads_a_ports_layout_from_port_json(tmp_path):
+def test_irdiff_reads_a_ports_layout_from_port_json(proven_batch, tmp_path):
     """`tileport irdiff` on a port's two files needs no --layout-b: port.json says it; a wrong one is refused."""
     from tileport.spec.validate import check_document
 
-    d = tmp_path / "v"
-    assert port("vector_add", d).returncode == 0
+    d = proven_batch / "vector_add"
     manifest = json.loads((d / "port.json").read_text())
     check_document(manifest, "port", "port.json")   # what translate writes is what verify accepts
     vdir = (d / manifest["variants"][0]["reference"]).parent
@@ -295,15 +293,13 @@ def test_ports_of_captured_launches_carry_launch_specialization(tmp_path):
     assert "assume-fact-set" in used
 
 
-def test_float_constants_get_one_entry_per_value(tmp_path):
+def test_float_constants_get_one_entry_per_value(batch):
     """Stable Rust has no f32 const generics: two slopes → two entries, each proven, mapped per launch."""
-    base = "x=f32[?]/1, y=f32[?]/1, SLOPE=#{}, B=#1024"
-    r = port("leaky_relu", tmp_path / "l", base.format(0.01), base.format(0.2))
-    assert r.returncode == 0, r.stdout + r.stderr
-    manifest = json.loads((tmp_path / "l" / "port.json").read_text())
+    assert json.loads((batch / "leaky_relu_2" / "verdict.json").read_text())["status"] == "proven"
+    manifest = json.loads((batch / "leaky_relu_2" / "port.json").read_text())
     assert manifest["entries"] == ["leaky_relu_slope_0_01", "leaky_relu_slope_0_2"]
     assert [v["entry"] for v in manifest["variants"]] == manifest["entries"]
-    rs = (tmp_path / "l" / "kernel.rs").read_text()
+    rs = (batch / "leaky_relu_2" / "kernel.rs").read_text()
     assert "0.01f32" in rs and "0.2f32" in rs and "const SLOPE" not in rs
 
 
@@ -389,11 +385,37 @@ def floordiv(x, y, h: int, B: ct.Constant[int]):
 }
 
 
+#: examples ported at signatures of their own (not their DEMO_SIGNATURE): out dir → (example, signatures)
+OWN_SIGNATURES = {
+    "vector_add_2": ("vector_add", ["f32[?]/1, f32[?]/1, f32[?]/1, #1024", "f32[?]/1, f32[?]/1, f32[?]/1, #64"]),
+    "leaky_relu_2": ("leaky_relu", [f"x=f32[?]/1, y=f32[?]/1, SLOPE=#{s}, B=#1024" for s in (0.01, 0.2)]),
+}
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    """The small kernels and the examples at OWN_SIGNATURES, ported by `port_many`: one cargo build for all (each
+    port alone is a cargo build of its own); out dir by name."""
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.pipeline.port import port_many
+    from tileport.spec.signature import bind, parse
+    from tileport.toolchain.locate import find_cuda_tree
+
+    root = tmp_path_factory.mktemp("small")
+    refs = {out: (f"{EXAMPLES_DIR / (name + '.py')}::{name}", sigs) for out, (name, sigs) in OWN_SIGNATURES.items()}
+    for name, (source, sigs) in SMALL_KERNELS.items():
+        src = root / f"{name}.py"
+        src.write_text("import cuda.tile as ct\n\n" + source)
+        refs[name] = (f"{src}::{name}", sigs)
+    jobs = []
+    for out, (ref, sigs) in refs.items():
+        kernel = load_kernel(ref)
+        jobs.append((ref, [bind(parse(s), kernel.param_names, kernel.name) for s in sigs], [], root / out))
+    port_many(jobs, find_cuda_tree(), "sm_90", root / "crate")
+    return root
+
+
 @pytest.mark.parametrize("name", SMALL_KERNELS)
-def test_small_kernels_are_proven(name, tmp_path):
-    source, sigs = SMALL_KERNELS[name]
-    src = tmp_path / f"{name}.py"
-    src.write_text("import cuda.tile as ct\n\n" + source)
-    r = run_tileport("port", f"{src}::{name}", *(a for s in sigs for a in ("--sig", s)), "--out", str(tmp_path / "p"))
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert json.loads((tmp_path / "p" / "verdict.json").read_text())["status"] == "proven"
+def test_small_kernels_are_proven(name, batch):
+    verdict = json.loads((batch / name / "verdict.json").read_text())
+    assert verdict["status"] == "proven", json.dumps(verdict["stages"])[:3000]
