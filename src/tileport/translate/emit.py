@@ -1677,8 +1677,9 @@ class Emitter:
                                                       "0.3.1 has no half-precision literal; only 0, 1 and ±inf, as "
                                                       "ZERO, ONE and (NEG_)INFINITY)")
         if named is not None:   # a constant tile of the named value, as a scalar
-            self.body.append(f"let {g}_pad: Tile<{elem}, {{ [] }}> = {_constant_tile(elem, ty.dtype, named, '')};")
-            pad_lit = f"tile_to_scalar::<{elem}, {elem}>({g}_pad)"
+            pad_name = f"{g}_{'zero' if named == 'ZERO' else 'pad'}"
+            self.body.append(f"let {pad_name}: Tile<{elem}, {{ [] }}> = {_constant_tile(elem, ty.dtype, named, '')};")
+            pad_lit = f"tile_to_scalar::<{elem}, {elem}>({pad_name})"
         else:
             pad_lit = rust_literal(float(pad) if ty.dtype.startswith("f") else int(pad), ty.dtype)
         if checked or "mask" in kw:
