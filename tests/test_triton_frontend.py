@@ -161,17 +161,43 @@ def test_ported_kernel_builds_views_from_triton_arguments(captured):
     assert block == 512 and np.shares_memory(in_v, x)
 
 
+def _launches_of(captured, module):
+    return [l for l in captured if l["kernel"].endswith(f"::{KERNELS[module]}")]
+
+
+def _ref(module):
+    return f"{LOWERED_DIR.parent / (module + '.py')}::{KERNELS[module]}"
+
+
+@pytest.fixture(scope="module")
+def triton_batch(captured, tree, tmp_path_factory):
+    """Every bundled Triton kernel ported at its captured launches by `port_triton_many`: one cargo build."""
+    from tileport.pipeline.triton import port_triton_many
+
+    root = tmp_path_factory.mktemp("triton")
+    port_triton_many([(_ref(m), [], _launches_of(captured, m), root / m) for m in KERNELS], tree, "sm_90",
+                     root / "crate")
+    return root
+
+
 @pytest.mark.parametrize("module", list(KERNELS))
-def test_bundled_triton_kernels_port_proven(module, captured, tree, tmp_path):
+def test_bundled_triton_kernels_port_proven(module, triton_batch):
+    out = triton_batch / module
+    verdict = json.loads((out / "verdict.json").read_text())
+    assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
+    assert verdict["frontend"] == "triton" and verdict["triton"]["kernel"] == _ref(module)
+    assert verdict["stages"]["lower"]["ok"] and (out / "lowered.py").exists()
+    assert json.loads((out / "lowered.json").read_text())["kernel"] == KERNELS[module]
+
+
+def test_port_triton_alone(captured, tree, tmp_path):
+    """`tileport port` of a Triton kernel goes through port_triton (one kernel, its own cargo build)."""
     from tileport.pipeline.triton import port_triton
 
-    kernel = KERNELS[module]
-    ref = f"{LOWERED_DIR.parent / (module + '.py')}::{kernel}"
-    launches = [l for l in captured if l["kernel"].endswith(f"::{kernel}")]
-    verdict = port_triton(ref, [], launches, tree, tmp_path, "sm_90")
+    verdict = port_triton(_ref("vector_add"), [], _launches_of(captured, "vector_add"), tree, tmp_path, "sm_90")
     assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
     assert verdict["frontend"] == "triton" and (tmp_path / "lowered.py").exists()
-    assert json.loads((tmp_path / "lowered.json").read_text())["kernel"] == kernel
+    assert json.loads((tmp_path / "verdict.json").read_text())["status"] == "proven"
 
 
 def test_port_without_capture_says_what_to_do(tmp_path):

@@ -18,7 +18,7 @@ from ..frontends.cutile_py.loader import split_ref
 from ..locks import out_dir_lock
 from ..spec import signature as sigmod
 from ..toolchain.locate import CudaTree
-from .port import Progress, _finish, port
+from .port import Progress, _finish, port, port_many
 
 
 def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | None = None):
@@ -44,11 +44,39 @@ def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | 
 def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,
                 progress: Progress = lambda s: None, hints: dict[str, int] | None = None) -> dict:
     with out_dir_lock(out):  # held through the lowering and the port (which takes it again)
-        return _port_triton(ref, sigs, launches, tree, out, arch, progress, hints)
+        step = _lower(ref, sigs, launches, out, progress, hints)
+        if isinstance(step, dict):
+            return step
+        lowered, lowered_ref, named, records = step
+        return _triton_verdict(port(lowered_ref, named, records, tree, out, arch, progress), ref, lowered, launches,
+                               out)
 
 
-def _port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,
-                 progress: Progress, hints: dict[str, int] | None) -> dict:
+def port_triton_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree, arch: str,
+                     work: Path, progress: Progress = lambda s: None) -> list[dict]:
+    """``port_triton`` for several kernels with one cargo build of all their lowered forms (``port_many``). Each job
+    is (Triton kernel ref, signatures, captured launches, output dir); each output dir gets what ``port_triton``
+    writes there."""
+    verdicts: list[dict | None] = [None] * len(jobs)
+    lowered_jobs = []
+    for i, (ref, sigs, launches, out) in enumerate(jobs):
+        step = _lower(ref, sigs, launches, out, progress, None)
+        if isinstance(step, dict):
+            verdicts[i] = step
+        else:
+            lowered_jobs.append((i, step))
+    ported = port_many([(lowered_ref, named, records, jobs[i][3]) for i, (_, lowered_ref, named, records)
+                        in lowered_jobs], tree, arch, work, progress)
+    for (i, (lowered, *_)), verdict in zip(lowered_jobs, ported):
+        ref, _, launches, out = jobs[i]
+        verdicts[i] = _triton_verdict(verdict, ref, lowered, launches, out)
+    return verdicts  # type: ignore[return-value]
+
+
+def _lower(ref: str, sigs: list[sigmod.Signature], launches: list[dict], out: Path, progress: Progress,
+           hints: dict[str, int] | None):
+    """Lower the kernel into ``out/lowered.py``: (lowered kernel, its ref, the signatures bound to it, the launches
+    as launches of it), or the finished verdict of a lowering that failed."""
     out.mkdir(parents=True, exist_ok=True)
     progress(f"lower: {ref} → {out / 'lowered.py'}")
     try:
@@ -62,7 +90,11 @@ def _port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], t
     lowered_ref = f"{lowered_py.resolve()}::{lowered.kernel.name}"
     records = [lowered_launch(l, lowered.report(), lowered_ref) for l in launches]
     named = [sigmod.bind(s, [p["name"] for p in lowered.params], lowered.kernel.name) for s in sigs]
-    verdict = port(lowered_ref, named, records, tree, out, arch, progress)
+    return lowered, lowered_ref, named, records
+
+
+def _triton_verdict(verdict: dict, ref: str, lowered, launches: list[dict], out: Path) -> dict:
+    """The lowered kernel's port verdict, told as the Triton kernel's (written to ``out/verdict.json``)."""
     verdict["frontend"] = "triton"
     verdict["triton"] = {"kernel": ref, "lowered": "lowered.py", "lowering": "lowered.json",
                          "notes": lowered.notes, "hints": lowered.hints,
