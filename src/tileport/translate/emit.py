@@ -477,6 +477,20 @@ class Emitter:
         as cuTile Python does, so the Rust mirrors the source and both arms are type-checked. When that cannot be
         said in Rust — the test is on a float or bool constant, or an arm defines a name read after the `if` — the
         taken arm alone is translated in place (if-constant-folded), as cuTile Python folds it."""
+        kind, reduced = self.partial_bool(st.test)
+        if kind == "const" or reduced is not st.test:   # `(CAUSAL or not EVEN_K) and j >= start`: the constant
+            # part decided here, as Python's short circuit decides it
+            self.need(st, "if-constant-folded", "condition partly on constants")
+            if kind == "const":
+                arm = st.body if reduced else st.orelse
+                self.body.append(f"{indent}// `if {self.text(st.test)}:` is {bool(reduced)} here: "
+                                 f"{'its body' if reduced else 'the else arm' if arm else 'nothing'}, as cuTile "
+                                 "Python folds it")
+                self.stmts(arm, indent, nested)
+                return
+            self.body.append(f"{indent}// `if {self.text(st.test)}:` is `if {ast.unparse(reduced)}:` here")
+            st = ast.copy_location(ast.If(reduced, st.body, st.orelse), st)
+            st.end_lineno = st.end_lineno
         if self._folds(st):
             c = self.const_value(st.test)
             self.need(st, "if-constant-folded", "constant if folded")
@@ -498,6 +512,31 @@ class Emitter:
             self.body.append(f"{indent}}} else {{")
             self.scoped(orelse, indent + "    ")
         self.body.append(f"{indent}}}")
+
+    def partial_bool(self, node: ast.AST) -> tuple[str, object]:
+        """``node`` with the constant operands of its `and`/`or`/`not` decided: ("const", value) when that decides
+        it, else ("expr", the condition left over — ``node`` itself when nothing was decided)."""
+        if isinstance(node, ast.BoolOp):
+            is_and = isinstance(node.op, ast.And)
+            rest = []
+            for v in node.values:
+                kind, r = self.partial_bool(v)
+                if kind == "const" and not isinstance(r, str):
+                    if bool(r) != is_and:   # False in an `and`, True in an `or`: decided
+                        return "const", bool(r)
+                    continue                # True in an `and`, False in an `or`: drops out
+                rest.append(r)
+            if not rest:
+                return "const", is_and
+            if len(rest) == 1:
+                return "expr", rest[0]
+            if all(a is b for a, b in zip(rest, node.values)) and len(rest) == len(node.values):
+                return "expr", node
+            return "expr", ast.copy_location(ast.BoolOp(node.op, rest), node)
+        ok, value = self.const_value(node)
+        if ok and isinstance(value, (bool, int)):
+            return "const", bool(value)
+        return "expr", node
 
     def _generic_condition(self, test: ast.AST) -> bool:
         """Whether ``test`` can be written on the const generics (int constants, literals)."""
@@ -1230,6 +1269,11 @@ class Emitter:
                 dtype_node = (args[2] if len(args) > 2 else kw.get("dtype")) if op == "full" else \
                     (args[1] if len(args) > 1 else kw.get("dtype"))
                 lit = _literal(value_node) if value_node is not None else None
+                if lit is None and value_node is not None and shape_node is not None and dtype_node is not None \
+                        and self.dtype_of(dtype_node) == "bool" and (c := self.const_value(value_node))[0]:
+                    shape = self.shape_of(shape_node)   # a boolean mask filled with a constant
+                    return self.typed(f"constant({str(bool(c[1])).lower()}, shape![{', '.join(shape)}])",
+                                      Tile("bool", shape), want_name, "filled")
                 if lit is None and value_node is not None and (c := self.const_value(value_node))[0] and \
                         not isinstance(c[1], bool):
                     lit = c[1]   # a constant expression or a name assigned one: its value, as Python folds it
@@ -1970,10 +2014,11 @@ class Emitter:
         if (axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None)) and \
                 len(ty.shape) == 1 and not kw:
             axis_node = ast.Constant(0)   # every axis of a 1-d tile: its only one
-        if kw or axis_node is None or self._int(axis_node) is None:
+        axis_value = self.const_value(axis_node)[1] if axis_node is not None else None
+        if kw or not isinstance(axis_value, int) or isinstance(axis_value, bool):
             raise self.refuse(node, "reduce", f"ct.{op} with {', '.join(kw) or 'axis=None'} (over every axis of a "
                                               f"rank-{len(ty.shape)} tile)")
-        axis = self._int(axis_node) % len(ty.shape)
+        axis = axis_value % len(ty.shape)
         reduced = Tile(ty.dtype, ty.shape[:axis] + ty.shape[axis + 1:])
         call = f"reduce_{op}({code}, {axis})"
         if not keepdims and want_name is not None:
@@ -2059,9 +2104,12 @@ class Emitter:
                              "load needs no bounds check.")
             return self.typed(raw(), ty, None, f"{arr}_tile")
         if mode == "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
-            raise self.refuse(node, "load-tile", f"unpadded ct.load of {arr} at a computed tile index: cuTile Python "
-                                                 "reads it without a bounds check, cutile's load would assert (a "
-                                                 "different program); give the load a padding_mode")
+            # cuTile Python reads it without a bounds check; cutile's checked `.load` would assert (a different
+            # program), so the Tile IR load itself, as the reference has it
+            self.need(node, "load-padded-offset", "unpadded load at a computed tile index")
+            self.body.append("// The Tile IR load at a computed index, unchecked as in cuTile Python (the source keeps "
+                             "the index in range).")
+            return self.typed(raw(), ty, None, f"{arr}_tile")
         if tma != "tma::Enabled":
             # No checked load takes a TMA choice: the Tile IR load with the hint, as the reference has it (the index
             # is one cutile's checks discharge anyway: a block id or a counted loop index).
@@ -2152,6 +2200,12 @@ class Emitter:
         if isinstance(ty, Scalar):
             self.need(node, "arith-scalar-broadcast", "scalar operand")
             lit = _literal(node)
+            if lit is not None and isinstance(lit, float) and math.isinf(lit) and like.dtype in ("f32", "f16", "bf16"):
+                # ±inf has no literal: the named constant, as a tile (16-bit: see _half_constant)
+                dims = ", ".join(like.shape)
+                code = _half_constant(lit, like.dtype, dims) if like.dtype != "f32" else \
+                    f"constant(f32::{'NEG_INFINITY' if lit < 0 else 'INFINITY'}, shape![{dims}])"
+                return self.typed(code, like, None, "infinity")[0]
             if lit is not None:
                 if like.dtype in ("f16", "bf16"):
                     raise self.refuse(node, "arith-scalar-broadcast", f"literal {lit!r} in a {like.dtype} tile "

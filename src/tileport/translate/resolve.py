@@ -75,6 +75,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "of a Python operator)", "`a ^ b`, `a < b`, `a % b`, ..."),
     Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)` in a kernel", "`ct.minimum`, `ct.maximum`, "
             "`ct.abs`"),
+    Rewrite("helper-statement", "a helper of the kernel's file called as a statement, returning nothing (it loads "
+            "and stores through the arrays it is given)", "its statements in place of the call, parameters replaced "
+            "by the arguments"),
     Rewrite("helper-undecorated", "a module-level function without `@ct.function`, called from a kernel",
             "inlined like a `@ct.function`"),
 )
@@ -422,7 +425,81 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str
     fn = copy.deepcopy(fn)
     helpers: dict[str, ResolvedHelper] = {}
     _resolve_into(fn, pyfunc.__globals__, helpers)
+    _inline_statement_calls(fn, Path(inspect.getsourcefile(pyfunc) or "").resolve(), helpers)
     return fn, helpers
+
+
+def _returns_nothing(fn: ast.FunctionDef) -> bool:
+    return not any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn)) and \
+        not any(isinstance(n, ast.Return) for st in fn.body[:-1] for n in ast.walk(st)) and \
+        not any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Nonlocal, ast.Global)) for n in ast.walk(fn))
+
+
+def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, ResolvedHelper],
+                            depth: int = 0) -> None:
+    """A helper of the kernel's own file called as a statement (it returns nothing: it loads and stores, as
+    TileGym's ``fmha_kernel_impl(Q, K, V, Out, ...)``) is inlined here, at the AST: its parameters become the
+    arguments (arrays included) and its statements take the call's place, keeping their own source positions, as
+    cuTile Python inlines it. Its local names that the caller also uses get the helper's name as a suffix."""
+    caller_names = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+
+    def expand(stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for st in stmts:
+            for field in ("body", "orelse"):
+                if isinstance(st, (ast.If, ast.For, ast.While, ast.With)) and hasattr(st, field):
+                    setattr(st, field, expand(getattr(st, field)))
+            call = st.value if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) else None
+            h = helpers.get(call.func.id) if call is not None and isinstance(call.func, ast.Name) else None
+            if h is None or h.file != file or not _returns_nothing(h.fn) or depth > 8 or \
+                    any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                out.append(st)
+                continue
+            params = [a.arg for a in h.fn.args.args]
+            defaults = dict(zip(params[len(params) - len(h.fn.args.defaults):], h.fn.args.defaults))
+            given = dict(zip(params, call.args)) | {k.arg: k.value for k in call.keywords}
+            if set(given) - set(params) or set(params) - set(given) - set(defaults) or h.fn.args.vararg or \
+                    h.fn.args.kwarg or h.fn.args.kwonlyargs:
+                out.append(st)
+                continue
+            body = copy.deepcopy([b for b in h.fn.body
+                                  if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))])
+            if body and isinstance(body[-1], ast.Return):
+                body = body[:-1]
+            local = {n.id for b in body for n in ast.walk(b) if isinstance(n, ast.Name)
+                     and isinstance(n.ctx, ast.Store)} - set(params)
+            rename = {n: f"{n}_{h.fn.name.strip('_')}" for n in local if n in caller_names}
+            subst: dict[str, ast.expr] = {}
+            for p in params:
+                arg = given.get(p, defaults.get(p))
+                if isinstance(arg, (ast.Name, ast.Constant)) or _is_static_spelling(arg):
+                    subst[p] = arg
+                else:   # evaluated once, where the call was
+                    tmp = f"{p}_{h.fn.name.strip('_')}"
+                    assign = _mark(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], arg), st))
+                    ast.fix_missing_locations(assign)
+                    out.append(assign)
+                    subst[p] = ast.Name(tmp, ast.Load())
+
+            class Sub(ast.NodeTransformer):
+                def visit_Name(self, node: ast.Name) -> ast.AST:
+                    if node.id in subst and isinstance(node.ctx, ast.Load):
+                        new = copy.deepcopy(subst[node.id])
+                        for n in ast.walk(new):
+                            ast.copy_location(n, node)
+                            _mark(n)
+                        return new
+                    if node.id in rename:
+                        node.id = rename[node.id]
+                    return node
+
+            body = [Sub().visit(b) for b in body]
+            inner = ast.FunctionDef(h.fn.name, h.fn.args, body, [], None, lineno=h.fn.lineno, col_offset=0)
+            _inline_statement_calls(inner, file, helpers, depth + 1)
+            out.extend(inner.body)
+        return out
+
+    fn.body = expand(fn.body)
 
 
 def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, ResolvedHelper]) -> None:
