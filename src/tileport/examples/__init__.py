@@ -10,8 +10,10 @@ PROVEN = ("vector_add", "scale_cast", "bias_act", "matmul", "row_softmax", "pers
           "linear", "matmul_tf32", "expert_offsets", "leaky_relu", "token_gather",
           "token_scatter", "transpose", "histogram", "bmm", "rope", "splitk_reduce", "dropout", "group_gemm", "attention",
           "decode_combine", "flash_decode", "gemma_decode", "gated_delta_recurrent", "gated_delta_chunked",
-          "mla_prefill", "mla_decode", "attention_sinks", "gemma_attention", "moe_align_block", "fused_moe",
-          "gather_rows", "numerics")
+          "mla_prefill", "mla_decode", "attention_sinks", "gemma_attention", "moe_align_block", "fused_moe")
+
+#: Examples proven too (tests/test_port.py ports them with the others) that the op library does not serve.
+ALSO_PROVEN = ("gather_rows", "numerics")
 
 
 def kernel_path(name: str) -> Path:
