@@ -1,0 +1,97 @@
+"""translate/resolve.py: each rewrite of its table on a kernel of its own, resolved against the kernel's real module
+(no cargo, no tileiras: the rewritten source is what is checked; the ports of real-idiom kernels are in
+test_port.py and the corpus)."""
+import ast
+import textwrap
+
+import pytest
+
+from tileport.frontends.cutile_py.loader import load_kernel
+from tileport.translate.resolve import REWRITES, resolve, rewrites_markdown
+
+HEADER = """\
+import math
+import numpy as np
+import cuda.tile as ct
+import cuda.tile as cuda_tile
+from cuda.tile import load as tile_load
+
+ConstInt = ct.Constant[int]
+SCALE = 0.5
+PAD = ct.PaddingMode.ZERO
+F32 = np.float32
+
+
+def swap(a, b):
+    return b, a
+
+
+def write_twice(dst, t, TILE):
+    ct.store(dst, index=(ct.bid(0),), tile=t)
+    ct.store(dst, index=(ct.bid(0) + 1,), tile=t + t)
+"""
+
+#: rewrite id → (kernel body, text the resolved kernel must contain, text it must not)
+CASES = {
+    "module-alias": ("t = cuda_tile.load(x, index=(ct.bid(0),), shape=(TILE,))", "ct.load(x", "cuda_tile"),
+    "global-constant": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,)) * SCALE", "* 0.5", "SCALE"),
+    "global-enum": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,), padding_mode=PAD)",
+                    "padding_mode=ct.PaddingMode.ZERO", "PAD)"),
+    "global-dtype": ("t = ct.astype(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), F32)", "ct.float32", "F32"),
+    "global-function": ("t = tile_load(x, index=(ct.bid(0),), shape=(TILE,))", "ct.load(x", "tile_load"),
+    "tile-method": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,)).astype(ct.float16).reshape((TILE, 1))",
+                    "ct.reshape(ct.astype(ct.load(", ")).astype("),
+    "call-keywords": ("i = ct.bid(axis=0)\nt = ct.load(x, (i,), (TILE,))", "ct.bid(0)", "axis="),
+    "new-axis": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))[:, None]", "ct.expand_dims(", "None]"),
+    "tuple-assign": ("a, b = ct.bid(0), ct.bid(1)", "a = ct.bid(0)\nb = ct.bid(1)", "a, b ="),
+    "aug-assign": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nt *= 2.0", "t = t * 2.0", "*="),
+    "operator-function": ("i = ct.bitwise_xor(ct.bid(0), 1)", "ct.bid(0) ^ 1", "bitwise_xor"),
+    "builtin-call": ("i = min(ct.bid(0), TILE)", "ct.minimum(ct.bid(0), TILE)", "min("),
+    "helper-undecorated": ("a, b = swap(ct.bid(0), ct.bid(1))", "swap(", None),
+    "helper-statement": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nwrite_twice(y, t, TILE)",
+                         "ct.store(y, index=(ct.bid(0) + 1,)", "write_twice("),
+}
+
+
+def _resolved(tmp_path, body: str) -> tuple[str, dict]:
+    src = HEADER + "\n\n@ct.kernel\ndef k(x, y, TILE: ConstInt):\n" + textwrap.indent(body, "    ") + "\n"
+    path = tmp_path / "kernel_mod.py"
+    path.write_text(src)
+    kernel = load_kernel(f"{path}::k")
+    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == "k")
+    out, helpers = resolve(fn, kernel.pyfunc)
+    return "\n".join(ast.unparse(st) for st in out.body), helpers
+
+
+def test_every_rewrite_has_a_case():
+    assert {r.id for r in REWRITES} == set(CASES)
+    assert all(f"`{r.id}`" in rewrites_markdown() for r in REWRITES)
+
+
+@pytest.mark.parametrize("rewrite", sorted(CASES))
+def test_rewrite(rewrite, tmp_path):
+    body, needle, absent = CASES[rewrite]
+    text, helpers = _resolved(tmp_path, body)
+    assert needle in text, text
+    if absent is not None:
+        assert absent not in text, text
+    if rewrite == "helper-undecorated":
+        assert "swap" in helpers and helpers["swap"].fn.name == "swap"
+
+
+def test_a_local_static_alias_is_substituted(tmp_path):
+    text, _ = _resolved(tmp_path, "zero = ct.PaddingMode.ZERO\nt = ct.load(x, index=(ct.bid(0),), shape=(TILE,), "
+                                  "padding_mode=zero)")
+    assert "zero =" not in text and "padding_mode=ct.PaddingMode.ZERO" in text
+
+
+def test_a_tuple_assign_reading_an_earlier_target_is_left_alone(tmp_path):
+    """`a, b = b, a` swaps: one assignment after another would not."""
+    text, _ = _resolved(tmp_path, "a = ct.bid(0)\nb = ct.bid(1)\na, b = b, a")
+    assert "a, b = (b, a)" in text
+
+
+def test_a_parameter_shadowing_a_module_name_stays_the_parameter(tmp_path):
+    src_body = "t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))"
+    text, _ = _resolved(tmp_path, src_body)
+    assert "ct.load(x," in text
