@@ -51,6 +51,7 @@ class Options:
     timeout_s: float = 120.0             # per test; 0: none
     max_alloc_bytes: int = 4 * GiB
     max_macs: float = 2e9                # heavier matrix products / attention are not computed (cudaemu)
+    compare_pass: bool = True            # numeric comparisons answer "close" (cudaemu)
     max_signatures: int = 12             # per kernel, in the written captures
     max_grids: int = 3                   # launches kept per signature (distinct grids, for the grid formula)
     log_dir: Path | None = None          # pytest's own output per test file
@@ -192,6 +193,16 @@ def _plugin(session: Session, result: _FileResult) -> Any:
                 if armed:
                     signal.setitimer(signal.ITIMER_REAL, 0)
                     signal.signal(signal.SIGALRM, old)
+
+        def pytest_collectreport(self, report: Any) -> None:
+            if report.skipped:  # a module-level skip: the whole file
+                lr = report.longrepr
+                why = lr[2] if isinstance(lr, tuple) and len(lr) == 3 else str(lr)
+                result.outcomes["skipped (whole file)"] += 1
+                result.skips[_short(str(why).removeprefix("Skipped: "))] += 1
+            elif report.failed:
+                result.outcomes["collection error"] += 1
+                result.failures["collecting: " + _short(str(report.longrepr).strip().splitlines()[-1])] += 1
 
         def pytest_runtest_logreport(self, report: Any) -> None:
             if report.when == "call" or (report.when == "setup" and not report.passed):
@@ -343,7 +354,7 @@ def run(opts: Options) -> dict:
     results: list[_FileResult] = []
     t0 = time.monotonic()
     with _isolated_imports(root, opts.paths), \
-            emulate(opts.target, [str(root)], opts.max_alloc_bytes, opts.max_macs) as emu, \
+            emulate(opts.target, [str(root)], opts.max_alloc_bytes, opts.max_macs, opts.compare_pass) as emu, \
             _patched_launch(session), first_config_autotune(session.autotune):
         for line in emu.assumptions():
             say(f"assumption: {line}")
@@ -359,6 +370,7 @@ def run(opts: Options) -> dict:
             say(_progress_line(i, len(files), res))
     notes = list(emu.notes) + [f"{op}: {n} result(s) not computed (over the multiply-add budget)"
                                for op, n in sorted(emu.uncomputed.items())]
+    notes += [f"{op}: answered 'close' {n} time(s)" for op, n in sorted(emu.answered.items())]
     index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0,
                    emu.assumptions())
     return index
@@ -495,7 +507,8 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         "format_note": FORMAT_NOTE,
         "options": {"tests": opts.tests, "paths": opts.paths, "only_backend": opts.only_backend,
                     "include_perf": opts.include_perf, "keyword": opts.keyword, "timeout_s": opts.timeout_s,
-                    "max_alloc_gib": opts.max_alloc_bytes / GiB, "max_gmac": opts.max_macs / 1e9},
+                    "max_alloc_gib": opts.max_alloc_bytes / GiB, "max_gmac": opts.max_macs / 1e9,
+                    "compare": "pass" if opts.compare_pass else "run"},
         "seconds": round(seconds, 1),
         "summary": {"kernels_found": len(found), "kernels_launched": len(rows),
                     "kernels_not_launched": len(not_launched),

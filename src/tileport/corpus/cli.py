@@ -11,14 +11,17 @@ CAPTURE_DESCRIPTION = """\
 Runs the corpus's own tests (pytest, in this process, one test file at a time) on a machine with torch but no GPU,
 and records every cuTile kernel launch they make: ct.launch records and runs nothing; torch's CUDA device is
 answered as --target (tensors asked for on cuda are made on the CPU, the corpus's code sees them as cuda:0);
-cuda.tile.tune.exhaustive_search launches its first config and times nothing. Since no kernel runs, the tests'
-numeric checks fail: that is expected and counted, not an error; what matters is the launches made before.
+cuda.tile.tune.exhaustive_search launches its first config and times nothing. Since no kernel runs, checks the
+capture cannot answer (TileGym's own tolerance arithmetic) fail: that is expected and counted, not an error; what
+matters is the launches made before.
 
 Tests parametrized by a backend (parameters named backend / framework) run only for --backend; benchmarks
 (test_perf*) only with --perf. A test running past --timeout is stopped (its launches are kept); an allocation
 over --max-alloc-gb is refused (the test stops there) and reported. The tests' reference computations that
 would take long on a CPU (matrix products and attention over --max-gmac) are not computed: their results are
-uninitialized tensors of the right shape, so the test goes on to its later launches (backward passes).
+uninitialized tensors of the right shape, so the test goes on to its later launches (backward passes); for the
+same reason numeric comparisons (torch.isclose/allclose/equal, hence torch.testing.assert_close) answer "close"
+(--compare run computes them).
 
 OUT gets one capture file per launched kernel (the format of `tileport capture`, so `tileport port
 FILE::KERNEL --capture OUT/<file>.<kernel>.json` reads it) and OUT/index.json (assumptions, per-kernel counts,
@@ -74,6 +77,9 @@ def register(sub: Any, fmt: type) -> None:
     cc.add_argument("--max-gmac", type=float, default=2.0, metavar="G",
                     help="matrix products / attention costing more than G billion multiply-adds (16/8-bit floats "
                          "count 32x) are not computed: uninitialized results of the right shape (default 2)")
+    cc.add_argument("--compare", choices=("pass", "run"), default="pass",
+                    help="pass (default): torch.isclose/allclose/equal answer 'close', so a test goes on past its "
+                         "forward check as on the GPU; run: compute them (the checks fail)")
     cc.add_argument("--max-signatures", type=int, default=12, metavar="N",
                     help="distinct signatures kept per kernel (default 12; every dtype and constant value first)")
     cc.add_argument("--log-dir", metavar="DIR", help="write pytest's own output per test file here")
@@ -115,7 +121,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
                    paths=paths, kernels_in=args.kernels_in or [], only_backend=args.backend,
                    include_perf=args.perf, keyword=args.keyword, timeout_s=args.timeout,
                    max_alloc_bytes=int(args.max_alloc_gb * GiB), max_macs=args.max_gmac * 1e9,
-                   max_signatures=args.max_signatures,
+                   compare_pass=args.compare == "pass", max_signatures=args.max_signatures,
                    log_dir=Path(args.log_dir) if args.log_dir else None, say=say)
     index = run(opts)
     if args.json:

@@ -20,7 +20,11 @@
   count 32 times, the CPU computes them that much slower — is not computed: its result is an uninitialized tensor
   of the shape, dtype and strides the op would return (read on the meta device), and when an input requires grad,
   its backward gives uninitialized gradients of the inputs' shapes, so a test's backward pass still runs. These are
-  the tests' reference computations; the kernels are not run either, so nothing is compared that could pass.
+  the tests' reference computations; the kernels are not run either, so nothing is compared that could pass;
+* with ``compare_pass`` (the default), numeric comparisons answer "close": ``torch.isclose`` is all True,
+  ``torch.allclose`` True, ``torch.equal`` True for equal shapes (so ``torch.testing.assert_close`` passes). The
+  kernels did not run, so their outputs cannot match; on the target GPU these tests pass, and answering so keeps a
+  test on the path it takes there, on to its later launches (a backward pass after a forward check).
 
 Everything is restored on exit. ``Emulation.notes`` lists what was answered, for the caller to print.
 """
@@ -253,6 +257,8 @@ class Emulation:
     host_roots: tuple[str, ...]
     max_alloc_bytes: int
     max_macs: float = 2e9
+    compare_pass: bool = True
+    answered: dict[str, int] = field(default_factory=dict)     # comparison name → times answered "close"
     notes: list[str] = field(default_factory=list)        # what was answered, once each
     uncomputed: dict[str, int] = field(default_factory=dict)   # op name → times its result was not computed
     refused: list[str] = field(default_factory=list)      # allocations refused (size, where)
@@ -275,7 +281,9 @@ class Emulation:
             f"allocations above {self.max_alloc_bytes / GiB:g} GiB are refused (the test stops there)",
             f"matrix products / attention above {self.max_macs / 1e9:g} G multiply-adds (16/8-bit floats count "
             "32x) are not computed: uninitialized results of the right shape, gradients too",
-        ]
+        ] + (["numeric comparisons answer 'close' (torch.isclose/allclose/equal, so testing.assert_close passes): "
+              "the kernels did not run; a test goes on as it does on the GPU, to its later launches"]
+             if self.compare_pass else [])
 
     def from_host(self, depth: int = 2) -> bool:
         """Is the frame ``depth`` levels up (the code that touched the tensor) under one of the host roots?"""
@@ -337,6 +345,10 @@ def _mode_class(emu: Emulation) -> type:
             name = getattr(func, "__name__", "")
             if name in _SIZED_FACTORIES and emu.max_alloc_bytes > 0:
                 self._check_size(func, name, args, kwargs)
+            if name in _COMPARISONS and emu.compare_pass:
+                answer = _answer_close(emu, name, args, kwargs)
+                if answer is not None:
+                    return answer
             if name in _HEAVY and emu.max_macs > 0 and "out" not in kwargs:
                 skipped = _uncomputed(emu, func, name, args, kwargs)
                 if skipped is not None:
@@ -365,6 +377,25 @@ def _mode_class(emu: Emulation) -> type:
 _HEAVY = {"matmul", "__matmul__", "__rmatmul__", "mm", "bmm", "addmm", "baddbmm", "addbmm", "linear", "einsum",
           "scaled_dot_product_attention"}
 _SLOW_ON_CPU = {"float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz"}
+
+
+_COMPARISONS = {"isclose", "allclose", "equal"}
+
+
+def _answer_close(emu: Emulation, name: str, args: tuple, kwargs: dict) -> Any:
+    """"Close" for a comparison of two tensors (module docstring), or None to compute it."""
+    import torch
+
+    a = args[0] if args else kwargs.get("input")
+    b = args[1] if len(args) > 1 else kwargs.get("other")
+    if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor):
+        return None
+    emu.answered[name] = emu.answered.get(name, 0) + 1
+    if name == "isclose":
+        return torch.ones(torch.broadcast_shapes(a.shape, b.shape), dtype=torch.bool)
+    if name == "equal":
+        return a.shape == b.shape
+    return True
 
 
 def _tensors(obj: Any) -> list:
@@ -520,13 +551,13 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
 
 @contextlib.contextmanager
 def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * GiB,
-            max_macs: float = 2e9) -> Iterator[Emulation]:
+            max_macs: float = 2e9, compare_pass: bool = True) -> Iterator[Emulation]:
     """Answer torch.cuda as ``target`` and keep CUDA tensors on the CPU while the block runs (module docstring)."""
     import torch
 
     roots = tuple(os.path.join(os.path.realpath(r), "") for r in host_roots)
     roots = roots + tuple(os.path.join(os.path.abspath(r), "") for r in host_roots)
-    emu = Emulation(target, roots, max_alloc_bytes, max_macs)
+    emu = Emulation(target, roots, max_alloc_bytes, max_macs, compare_pass)
     patches = _cuda_patches(emu)
     saved: dict[str, Any] = {}
     missing = object()
