@@ -192,11 +192,12 @@ def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
 
 
 def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree, arch: str,
-              work: Path, progress: Progress = lambda s: None) -> list[dict]:
+              work: Path, progress: Progress = lambda s: None, skip_rejected: bool = False) -> list[dict]:
     """``port`` for several kernels with one cargo build of all their modules (the build dominates a port's time).
     Each job is (kernel ref, signatures, captured launches, output dir); each output dir gets the same files and
     verdict as ``port`` writes. If the shared build fails, each kernel is built alone so errors are attributed."""
-    verdicts = [_analyze_translate(ref, sigs, launches, tree, out, progress) for ref, sigs, launches, out in jobs]
+    verdicts = [_analyze_translate(ref, sigs, launches, tree, out, progress, skip_rejected)
+                for ref, sigs, launches, out in jobs]
     pending = {f"k{i}_{v['kernel']}": (i, jobs[i][3]) for i, v in enumerate(verdicts) if "status" not in v}
     binary = None
     if pending:
@@ -218,7 +219,7 @@ def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], 
 
 
 def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree,
-                       out: Path, progress: Progress) -> dict:
+                       out: Path, progress: Progress, skip_rejected: bool = False) -> dict:
     """The first two stages; the verdict comes back finished (with a status) if either fails."""
     kernel = load_kernel(kernel_ref)
     verdict: dict = {"kernel": kernel.name, "source": str(kernel.path), "tileport": __version__, "stages": {}}
@@ -226,8 +227,9 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
     out.mkdir(parents=True, exist_ok=True)
     progress(f"analyze: {kernel.name}")
     try:
-        spec = analyze(kernel, sigs, launches, tree, out, progress)
-        st["analyze"] = {"ok": True, "spec": "spec.json", "variants": [v["symbol"] for v in spec["variants"]]}
+        spec = analyze(kernel, sigs, launches, tree, out, progress, skip_rejected)
+        st["analyze"] = {"ok": True, "spec": "spec.json", "variants": [v["symbol"] for v in spec["variants"]],
+                         **({"rejected": spec["rejected"]} if spec.get("rejected") else {})}
     except TileportError as exc:
         st["analyze"] = {"ok": False, "error": str(exc)}
         return _finish(verdict, out)

@@ -22,7 +22,7 @@ from ...spec import signature as sigmod
 from ...spec.validate import validate
 from ...toolchain.locate import CudaTree, release_of_binary
 from .capture import constant_params
-from .compile import compile_kernel
+from .compile import CompileError, compile_kernel
 from .loader import LoadedKernel
 from .source import analyze_source, eval_constant_expr
 
@@ -79,8 +79,10 @@ def _ir_facts(text: str) -> dict:
 
 
 def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: list[dict], tree: CudaTree,
-            out: Path, progress: Callable[[str], None] = lambda s: None) -> dict:
-    """Write variants and spec.json under ``out``; return the spec."""
+            out: Path, progress: Callable[[str], None] = lambda s: None, skip_rejected: bool = False) -> dict:
+    """Write variants and spec.json under ``out``; return the spec. ``skip_rejected``: a signature cuda-tile itself
+    rejects (its launch would fail on a GPU too, e.g. a test's f64 case) is listed under ``rejected`` instead of
+    failing the analysis, as long as one is accepted."""
     import cuda.tile as ct
 
     consts = constant_params(kernel.kernel)
@@ -95,12 +97,18 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
             {"grid": l["grid"], "count": l["count"]})
     if not variants:
         raise sigmod.SignatureError(f"{kernel.ref}: no signatures (give --sig, --sigs or --capture)")
-    out_variants = []
+    out_variants, rejected = [], []
     for i, (text, v) in enumerate(variants.items(), 1):
         sig = v["sig"]
         progress(f"[{i}/{len(variants)}] {kernel.name}({text})")
         tmp = out / "variants" / "_compiling"
-        res = compile_kernel(kernel, sig, tree, tmp, None)
+        try:
+            res = compile_kernel(kernel, sig, tree, tmp, None)
+        except CompileError as exc:
+            if not skip_rejected:
+                raise
+            rejected.append({"signature": text, "error": str(exc).splitlines()[0][:500]})
+            continue
         vdir = out / "variants" / bounded_name(res.symbol)  # the symbol itself when it is short enough
         vdir.mkdir(parents=True, exist_ok=True)
         bc, txt = vdir / "reference.tileirbc", vdir / "reference.tileir.txt"
@@ -114,6 +122,8 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
             "calling_convention": "cutile_python_v2" if sigmod.needs_v2(sig) else "cutile_python_v1",
             "constants": constants, "params": [_param_json(n, p) for n, p in sig.params],
             "branches": _branches(facts.constant_branches, constants), "ir": ir, "launches": v["launches"]})
+    if not out_variants:
+        raise CompileError(f"{kernel.ref}: cuda-tile rejected every signature; the first: {rejected[0]['error']}")
     opts = kernel.kernel._compiler_options
     hints = {k: ("default" if getattr(opts, k, None) is None else _for_target(getattr(opts, k), "sm_90"))
              for k in ("num_ctas", "occupancy", "opt_level", "num_worker_warps")}
@@ -132,7 +142,9 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
                          "loops": facts.loops, "memory_sites": facts.memory_sites, "casts": facts.casts,
                          "helpers": facts.helpers},
         "variants": out_variants,
-        "grid": gridmod.derive(launches),
+        "grid": gridmod.derive([launch for launch in launches if launch["signature"] not in
+                                {r["signature"] for r in rejected}] or launches),
+        **({"rejected": rejected} if rejected else {}),
     }
     validate(spec)
     (out / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
