@@ -156,8 +156,8 @@ def cmd_port(args: argparse.Namespace) -> int:
     if args.table:
         Path(args.table).write_text(table)
     if args.results:
-        rows = [{k: r[k] for k in ("file", "kernel", "status", "variants", "variants_proven", "refusal", "stage",
-                                   "error")} for r in result["kernels"]]
+        rows = [{k: r[k] for k in ("file", "kernel", "status", "variants", "variants_proven", "rejected_by_cuda_tile",
+                                   "refusal", "stage", "error")} for r in result["kernels"]]
         Path(args.results).write_text(json.dumps({"format": 1, "summary": result["summary"], "kernels": rows},
                                                  indent=1) + "\n")
     print(json.dumps(result, indent=1) if args.json else table)

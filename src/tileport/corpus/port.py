@@ -1,0 +1,158 @@
+"""Port every kernel a corpus capture recorded, and write one row per kernel.
+
+``tileport corpus port CAPTURES --corpus DIR --out OUT`` reads ``CAPTURES/index.json`` (written by ``tileport
+corpus capture``), re-roots each capture at DIR (the captures name sources relative to the corpus, so they port on
+any machine that has the corpus), and ports the kernels in batches that share one cargo build
+(``pipeline.port.port_many``). Kernels the capture found but no test launched are rows too (status
+``not-launched``).
+
+Writes ``OUT/<kernel dir>/`` (each port's files, as ``tileport port`` writes them) and ``OUT/corpus.json``::
+
+    {"format": 1, "corpus": DIR, "summary": {...},
+     "kernels": [{"file", "kernel", "status", "variants", "variants_proven", "refusal", "stage", "error"}]}
+
+``rejected_by_cuda_tile`` counts the captured signatures cuda-tile itself refuses to compile (a test's f64 case, say:
+that launch fails on a GPU too); they are left out of the port and listed in its spec.json. ``status`` is a port's status (``proven``, ``unproven``, ``failed``) or ``not-launched``; ``refusal`` is, for a
+translation refused, ``{"construct", "file", "line", "col", "detail"}`` (file relative to DIR when inside it).
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Callable
+
+from ..errors import InputError, TileportError
+
+Progress = Callable[[str], None]
+
+
+def _rows_from_index(captures: Path) -> tuple[list[dict], list[dict]]:
+    index_path = captures / "index.json"
+    if not index_path.is_file():
+        raise InputError(f"{captures}: no index.json (expected the --out folder of `tileport corpus capture`)")
+    try:
+        index = json.loads(index_path.read_text())
+        return list(index["kernels"]), list(index.get("not_launched", []))
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise InputError(f"{index_path}: not an index written by `tileport corpus capture` ({exc})") from exc
+
+
+def _rerooted(capture: Path, corpus: Path) -> list[dict]:
+    """The launches of one capture file with their sources under ``corpus``."""
+    data = json.loads(capture.read_text())
+    out = []
+    for launch in data.get("launches", []):
+        rel = launch.get("corpus_file")
+        if rel:
+            src = str((corpus / rel).resolve())
+            name = launch["kernel"].rpartition("::")[2]
+            launch = dict(launch, source=src, kernel=f"{src}::{name}")
+        out.append(launch)
+    return out
+
+
+def _slug(file: str, kernel: str) -> str:
+    return (file.removesuffix(".py").replace("/", ".") + "." + kernel)[-120:]
+
+
+def _refusal(verdict: dict, corpus: Path) -> dict | None:
+    tr = verdict.get("stages", {}).get("translate", {})
+    if tr.get("ok", True) or "construct" not in tr:
+        return None
+    loc = dict(tr.get("location") or {})
+    try:
+        loc["file"] = str(Path(loc.get("file", "")).resolve().relative_to(corpus.resolve()))
+    except ValueError:
+        pass
+    return {"construct": tr["construct"], **loc, "detail": tr.get("error", "")}
+
+
+def _failed_stage(verdict: dict) -> tuple[str | None, str | None]:
+    for stage in ("analyze", "translate", "build", "irdiff"):
+        st = verdict.get("stages", {}).get(stage)
+        if st is None:
+            return None, None
+        if not st.get("ok"):
+            err = st.get("error")
+            if err is None and stage == "irdiff":
+                bad = [v for v in st.get("variants", []) if not v.get("equivalent")]
+                err = bad[0].get("error") or json.dumps(bad[0].get("differences", [])[:2]) if bad else None
+            return stage, (err or "")[:2000]
+    return None, None
+
+
+def port_corpus(captures: Path, corpus: Path, out: Path, tree, arch: str, batch: int = 8,
+                only: str | None = None, progress: Progress = lambda s: None) -> dict:
+    from ..pipeline.port import port_many
+    from ..spec.signature import SignatureError
+
+    kernels, not_launched = _rows_from_index(captures)
+    if only:
+        kernels = [k for k in kernels if only in f"{k['file']}::{k['kernel']}"]
+        not_launched = [k for k in not_launched if only in f"{k['file']}::{k['kernel']}"]
+    out.mkdir(parents=True, exist_ok=True)
+    rows: list[dict] = []
+    jobs, meta = [], []
+    for k in kernels:
+        ref = f"{(corpus / k['file']).resolve()}::{k['kernel']}"
+        launches = _rerooted(captures / k["capture"], corpus)
+        jobs.append((ref, [], launches, out / _slug(k["file"], k["kernel"])))
+        meta.append(k)
+    started = time.monotonic()
+    for i in range(0, len(jobs), batch):
+        chunk, info = jobs[i:i + batch], meta[i:i + batch]
+        progress(f"[{i + 1}-{i + len(chunk)}/{len(jobs)}] porting {', '.join(k['kernel'] for k in info)}")
+        try:
+            verdicts = port_many(chunk, tree, arch, out / "_work", progress=lambda s: None, skip_rejected=True)
+        except (TileportError, SignatureError) as exc:   # one bad job: port the chunk one by one
+            verdicts = []
+            for job in chunk:
+                try:
+                    verdicts += port_many([job], tree, arch, out / "_work", progress=lambda s: None,
+                                          skip_rejected=True)
+                except (TileportError, SignatureError) as exc1:
+                    verdicts.append({"status": "failed", "stages": {"analyze": {"ok": False, "error": str(exc1)}}})
+            _ = exc
+        for k, v in zip(info, verdicts):
+            variants = v.get("stages", {}).get("analyze", {}).get("variants", [])
+            irdiff = v.get("stages", {}).get("irdiff", {}).get("variants", [])
+            stage, error = _failed_stage(v)
+            rejected = v.get("stages", {}).get("analyze", {}).get("rejected", [])
+            rows.append({"file": k["file"], "kernel": k["kernel"], "status": v.get("status", "failed"),
+                         "variants": len(variants), "rejected_by_cuda_tile": len(rejected),
+                         "variants_proven": sum(1 for x in irdiff if x.get("equivalent")),
+                         "refusal": _refusal(v, corpus), "stage": stage, "error": error})
+            progress(f"  {k['kernel']}: {rows[-1]['status']}"
+                     + (f" ({stage}: {(error or '').splitlines()[0][:160]})" if stage else ""))
+    for k in not_launched:
+        rows.append({"file": k["file"], "kernel": k["kernel"], "status": "not-launched", "variants": 0,
+                     "rejected_by_cuda_tile": 0, "variants_proven": 0, "refusal": None, "stage": None,
+                     "error": "no test of the corpus launched it"})
+    rows.sort(key=lambda r: (r["file"], r["kernel"]))
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    result = {"format": 1, "corpus": str(corpus), "captures": str(captures),
+              "summary": {"kernels": len(rows), **counts, "seconds": round(time.monotonic() - started, 1)},
+              "kernels": rows}
+    (out / "corpus.json").write_text(json.dumps(result, indent=1) + "\n")
+    return result
+
+
+def markdown_table(result: dict) -> str:
+    lines = ["| file | kernel | status | variants | proven | first refusal / failure |", "|---|---|---|---|---|---|"]
+    for r in result["kernels"]:
+        if r["refusal"]:
+            ref = r["refusal"]
+            why = f"`{ref['construct']}` at {ref.get('file', '')}:{ref.get('line', '')}:{ref.get('col', '')}"
+        elif r["stage"]:
+            first = (r["error"] or "").strip().splitlines()[0] if r["error"] else ""
+            why = f"{r['stage']}: {first[:140]}".replace("|", "\\|")
+        else:
+            why = "" if r["status"] == "proven" else (r["error"] or "")
+        lines.append(f"| {r['file']} | `{r['kernel']}` | {r['status']} | {r['variants']} | {r['variants_proven']} "
+                     f"| {why} |")
+    s = result["summary"]
+    head = ", ".join(f"{k}: {v}" for k, v in s.items())
+    return f"{head}\n\n" + "\n".join(lines) + "\n"
