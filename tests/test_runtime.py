@@ -191,20 +191,13 @@ def test_a_port_is_stale_when_a_helper_it_imports_changes():
     vector_add = EXAMPLES_DIR / "vector_add.py"   # no imported helper: the file's own digest, as before
     assert library._sha256(vector_add, "vector_add") == hashlib.sha256(vector_add.read_bytes()).hexdigest()
 
-def test_committed_ports_are_what_the_translator_writes_now(tmp_path):
+def test_committed_ports_are_what_the_translator_writes_now(ported_ops):
     """rust/tileport-ops/src/ports/*.rs and ports.json are generated: port every op again (one shared cargo build)
-    into a copy of the crate and compare byte for byte."""
-    import shutil
-
-    crate = tmp_path / "crate"
-    shutil.copytree(build.crate_dir() / "src", crate / "src")
-    committed = json.loads(build.manifest_path().read_text())
-    shutil.copy(build.manifest_path(), crate / "ports.json")
-    names = sorted(committed["ops"])
-    build.port_ops(names, {n: committed["ops"][n]["signatures"] for n in names}, crate=crate)
+    into a copy of the crate (conftest.ported_ops) and compare byte for byte."""
+    crate, manifest = ported_ops
     assert (crate / "ports.json").read_text() == build.manifest_path().read_text(), \
         "rust/tileport-ops/ports.json is stale: run `tileport ops build --port`"
-    for name in names:
+    for name in sorted(manifest["ops"]):
         rel = f"src/ports/{name}.rs"
         assert (crate / rel).read_text() == (build.crate_dir() / rel).read_text(), \
             f"rust/tileport-ops/{rel} is stale: run `tileport ops build --port`"
