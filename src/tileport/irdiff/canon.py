@@ -343,18 +343,26 @@ def _fold_ftof(canon: Canon, op: Op) -> str | None:
     if v is None or math.isnan(v):
         return None
     target = m.group(3)
-    if target == "bf16":
-        bits = struct.unpack(">I", struct.pack(">f", v))[0]
-        if bits & 0xFFFF:
-            return None   # not exact in bf16
-        half = bits >> 16
-    else:
+
+    def narrow(x: float) -> int | None:   # the f32 nearest x, rounded to the target type (nearest even): its bits
         try:
-            half = struct.unpack(">H", struct.pack(">e", v))[0]
-        except OverflowError:
+            bits = struct.unpack(">I", struct.pack(">f", x))[0]
+            if target == "bf16":
+                return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+            return struct.unpack(">H", struct.pack(">e", struct.unpack(">f", struct.pack(">I", bits))[0]))[0]
+        except (OverflowError, struct.error):
             return None
-        if struct.unpack(">e", struct.pack(">H", half))[0] != v:
-            return None
+
+    # tileirdisasm prints an f32 at 7 significant digits: every f32 that prints so must convert to one value
+    if math.isinf(v):
+        half = narrow(v)
+    else:
+        ends = {narrow(v * (1 - 1e-6)), narrow(v * (1 + 1e-6)), narrow(v)}
+        if len(ends) != 1 or None in ends:
+            return None   # the printed value sits at a rounding boundary of the target type: not decided
+        half = ends.pop()
+    v = struct.unpack(">f", struct.pack(">I", half << 16))[0] if target == "bf16" else \
+        struct.unpack(">e", struct.pack(">H", half))[0]
     # tileirdisasm prints a 16-bit float at 6 significant digits (1.109375 as 1.109380e+00)
     text = f"0x{half:04X}" if math.isinf(v) else f"{float(format(v, '.6g')):.6e}"
     return f"constant <{target}: {text}> : tile<{m.group(2)}{target}>"

@@ -185,6 +185,7 @@ class Emitter:
         self.last_product_fp: tuple[str, str] = ("rounding::NearestEven", "ftz::Disabled")
         self.read_names: set[str] = set()
         self.fma_candidates: dict[tuple, int] = {}
+        self.fma_nodes: dict[tuple, set[int]] = {}   # position → the distinct candidate sums there
         self.preconditions: list[str] = []
         self.aliases = {"ct"}
         self.helpers: dict[str, ast.FunctionDef] = {}  # module-level @ct.function helpers, inlined at each call
@@ -2249,6 +2250,7 @@ class Emitter:
             if operands and any(self._syntactic_product(o) or (isinstance(o, ast.Name) and o.id in bound_products)
                                 for o in operands):
                 self.fma_candidates[self.loc(n)] += self.inlined_times(n)
+                self.fma_nodes.setdefault(self.loc(n), set()).add(id(n))
 
     def drop_folded_products(self) -> None:
         """A name bound to a product that every reader fused into an fma (`ms = a * b; ms + c`) is never read in
@@ -2302,7 +2304,9 @@ class Emitter:
         loc = self.loc(node)
         if loc not in self.fma_locs:
             return None
-        if self.fma_locs[loc] != self.fma_candidates.get(loc, 0):
+        # one sum inlined several times (a helper called in arms some variant does not take) contracts alike in
+        # every copy: only distinct sums starting at one position make the count ambiguous
+        if self.fma_locs[loc] != self.fma_candidates.get(loc, 0) and len(self.fma_nodes.get(loc, ())) != 1:
             raise self.refuse(node, "fma", f"{self.fma_locs[loc]} fma(s) in the reference IR at "
                                            f"{loc[-2]}:{loc[-1] + 1} "
                                            f"for {self.fma_candidates.get(loc, 0)} candidate sums starting there: "
@@ -2330,6 +2334,9 @@ class Emitter:
         and its sign differs from b's."""
         self.need(node, "int-floordiv", "integer // or %")
         (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
+        if (isinstance(lt, Tile) or isinstance(rt, Tile)) and {getattr(lt, "dtype", None),
+                                                                getattr(rt, "dtype", None)} == {"i32"}:
+            return self.floordiv_tile(node, lc, lt, rc, rt)
         if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and lt.dtype == rt.dtype == "i32"):
             raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` of {_describe(lt)} and {_describe(rt)} "
                                                     "(two i32 scalars are translated)")
@@ -2354,6 +2361,26 @@ class Emitter:
                 f"let {up}: Tile<i32, {{ [] }}> = {r} + {d};\n"
                 f"let {mod}: Tile<i32, {{ [] }}> = select({fix}, {up}, {r});\n"
                 f"tile_to_scalar::<i32, i32>({mod})\n}}"), lt
+
+    def floordiv_tile(self, node: ast.BinOp, lc: str, lt: Ty, rc: str, rt: Ty) -> tuple[str, Tile]:
+        """`a // b` and `a % b` on i32 tiles (a scalar operand broadcast), as cuTile Python lowers them: a signed divi
+        rounding toward negative infinity; remi, then + b where the remainder is non-zero and its sign differs from
+        b's (on tiles the divisor's sign test stays, even for a constant divisor)."""
+        like = self.result_tile(node, lt, rt)
+        a = self.operand_as_tile(lc if _literal(node.left) is None else f"{lc}i32", lt, like, node.left)
+        b = self.operand_as_tile(rc if _literal(node.right) is None else f"{rc}i32", rt, like, node.right)
+        dims = ", ".join(like.shape)
+        ty = f"Tile<i32, {{ [{dims}] }}>"
+        if isinstance(node.op, ast.FloorDiv):
+            return self.typed(f"divi({a}, {b}, rounding::NegativeInf)", like, None, "quotient")
+        d, r, z, fix, up = (self.fresh(n) for n in ("divisor", "rem", "zero", "fix", "shifted"))
+        return (f"{{ // Python's %: the remainder takes the divisor's sign\n"
+                f"let {d}: {ty} = {b};\n"
+                f"let {r}: {ty} = remi({a}, {d});\n"
+                f"let {z}: {ty} = constant(0i32, shape![{dims}]);\n"
+                f"let {fix}: Tile<bool, {{ [{dims}] }}> = (lt_tile({r}, {z}) ^ lt_tile({d}, {z})) & ne_tile({r}, {z});\n"
+                f"let {up}: {ty} = {r} + {d};\n"
+                f"select({fix}, {up}, {r})\n}}"), like
 
     def binop(self, node: ast.BinOp) -> tuple[str, Ty]:
         if isinstance(node.op, (ast.Add, ast.Sub)):
