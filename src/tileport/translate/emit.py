@@ -2348,16 +2348,30 @@ class Emitter:
             return (f"{{ let {q}: Tile<i32, {{ [] }}> = divi({a}, {b}, rounding::NegativeInf);\n"
                     f"tile_to_scalar::<i32, i32>({q}) }}"), lt
         r, d, zero = self.fresh("rem"), self.fresh("divisor"), "scalar_to_tile::<i32>(0i32)"
+        bind_b = ""
+        if not (rc.isidentifier() or _literal(node.right) is not None) and not self._constant_test(node.right):
+            # a computed runtime divisor: bound as a scalar first (cutile types the 0-d tile of an expression badly)
+            bind_b = f"let {d}_value: i32 = {rc};\n"
+            b = f"scalar_to_tile::<i32>({d}_value)"
         lit = _literal(node.right)
         # a literal divisor's sign is known: cuTile Python folds `b < 0` to a constant
         const = node.right.id if isinstance(node.right, ast.Name) and self._constant_test(node.right) else None
         negative = f"scalar_to_tile::<bool>({str(lit < 0).lower()})" if lit is not None else \
             f"scalar_to_tile::<bool>({const} < 0)" if const is not None else f"lt_tile({d}, {zero})"
         fix, up, mod = self.fresh("fix"), self.fresh("shifted"), self.fresh("modulo")
+        signs = ""
+        if negative.startswith("lt_tile("):   # a runtime divisor: cutile types these 0-d compares only when bound
+            rneg, dneg, nz = self.fresh("rem_negative"), self.fresh("divisor_negative"), self.fresh("nonzero")
+            signs = (f"let {rneg}: Tile<bool, {{ [] }}> = lt_tile({r}, {zero});\n"
+                     f"let {dneg}: Tile<bool, {{ [] }}> = {negative};\n"
+                     f"let {nz}: Tile<bool, {{ [] }}> = ne_tile({r}, {zero});\n")
+            fix_expr = f"({rneg} ^ {dneg}) & {nz}"
+        else:
+            fix_expr = f"(lt_tile({r}, {zero}) ^ {negative}) & ne_tile({r}, {zero})"
         return ("{ // Python's %: the remainder takes the divisor's sign\n"
-                f"let {d}: Tile<i32, {{ [] }}> = {b};\n"
+                f"{bind_b}let {d}: Tile<i32, {{ [] }}> = {b};\n"
                 f"let {r}: Tile<i32, {{ [] }}> = remi({a}, {d});\n"
-                f"let {fix}: Tile<bool, {{ [] }}> = (lt_tile({r}, {zero}) ^ {negative}) & ne_tile({r}, {zero});\n"
+                f"{signs}let {fix}: Tile<bool, {{ [] }}> = {fix_expr};\n"
                 f"let {up}: Tile<i32, {{ [] }}> = {r} + {d};\n"
                 f"let {mod}: Tile<i32, {{ [] }}> = select({fix}, {up}, {r});\n"
                 f"tile_to_scalar::<i32, i32>({mod})\n}}"), lt

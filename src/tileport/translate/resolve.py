@@ -361,16 +361,22 @@ def _static_assigns(fn: ast.FunctionDef, resolver: _Resolver) -> None:
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             counts[node.id] = counts.get(node.id, 0) + 1
-    keep = []
-    for st in fn.body:
-        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                and counts.get(st.targets[0].id) == 1:
-            value = resolver.visit(copy.deepcopy(st.value))
-            if _is_static_spelling(value):
-                resolver.aliases[st.targets[0].id] = value
-                continue
-        keep.append(st)
-    fn.body = keep
+    def prune(stmts: list[ast.stmt]) -> list[ast.stmt]:   # at any depth: `zero_pad = ct.PaddingMode.ZERO` in a loop
+        keep = []
+        for st in stmts:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and counts.get(st.targets[0].id) == 1:
+                value = resolver.visit(copy.deepcopy(st.value))
+                if _is_static_spelling(value):
+                    resolver.aliases[st.targets[0].id] = value
+                    continue
+            for field in ("body", "orelse"):
+                if isinstance(st, (ast.If, ast.For, ast.While, ast.With)) and getattr(st, field, None):
+                    setattr(st, field, prune(getattr(st, field)) or [ast.copy_location(ast.Pass(), st)])
+            keep.append(st)
+        return keep
+
+    fn.body = prune(fn.body)
 
 
 def _is_static_spelling(node: ast.AST) -> bool:
