@@ -227,15 +227,16 @@ def shifted(x, y, B: ct.Constant[int]):
 """
 
 
-def test_an_unpadded_load_at_a_computed_index_is_refused(tmp_path):
-    """An unpadded load at (i + 1,): cuTile Python reads without a check where cutile's load would assert — a
-    different program, so it is refused with its location (it used to build and be reported unproven)."""
+def test_an_unpadded_load_at_a_computed_index_is_the_unchecked_tile_ir_load(tmp_path):
+    """An unpadded load at (i + 1,): cuTile Python reads it without a bounds check, so the port uses the Tile IR load
+    itself (cutile's checked `.load` would assert: a different program) and is proven; the Rust says so."""
     src = tmp_path / "shifted.py"
     src.write_text(SHIFTED)
     r = run_tileport("port", f"{src}::shifted", "--sig", "x=f32[?]/1, y=f32[?]/1, B=#128", "--out", str(tmp_path / "s"))
-    tr = json.loads((tmp_path / "s" / "verdict.json").read_text())["stages"]["translate"]
-    assert r.returncode == 1 and tr["construct"] == "load-tile" and "padding_mode" in tr["error"]
-    assert (tr["location"]["line"], tr["location"]["col"]) == (7, 34)
+    verdict = json.loads((tmp_path / "s" / "verdict.json").read_text())
+    assert r.returncode == 0 and verdict["status"] == "proven", verdict["stages"]
+    rs = (tmp_path / "s" / "kernel.rs").read_text()
+    assert "load_view_tko(" in rs and ".load([" not in rs and "unchecked as in cuTile Python" in rs
 
 
 def test_verify_needs_a_port_dir(tmp_path):
