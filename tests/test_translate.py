@@ -120,12 +120,12 @@ REFUSALS = [
      def k(x, y, a: float, B: ct.Constant[int]):
          ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * (a % 2.0))
      """, "x=f32[?]/1, y=f32[?]/1, a=f32, B=#16", "int-floordiv", 7, "two i32 scalars"),
-    ("floor division of tiles", """
+    ("floor division of float tiles", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         ct.store(y, index=(ct.bid(0),), tile=t // 3)
-     """, "x=i32[?]/1, y=i32[?]/1, B=#16", "int-floordiv", 8, "two i32 scalars"),
+         ct.store(y, index=(ct.bid(0),), tile=t // 3.0)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "int-floordiv", 8, "two i32 scalars"),
     ("several results of a call that is not a helper", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
@@ -287,9 +287,8 @@ def test_kernel_hints_become_entry_optimization_hints(tmp_path):
 def test_a_store_at_a_one_to_one_block_index_is_unchecked_with_its_argument(tmp_path):
     """Block axes permuted (a batch's tiles together) and reversed (longest first) still give every block its own
     tile: the port stores through the unchecked partition, says why (SAFETY, unsafe site) and what the launch must
-    hold; an index that uses one block axis twice is refused (two blocks would store one tile)."""
-    from tileport.translate.emit import Unsupported
-
+    hold; an index that uses one block axis twice (two blocks store one tile) is no safe form: it is the unchecked
+    store, whose site states the source's own contract as its precondition."""
     body = """
     @ct.kernel
     def k(x, y, B: ct.Constant[int]):
@@ -306,8 +305,10 @@ def test_a_store_at_a_one_to_one_block_index_is_unchecked_with_its_argument(tmp_
     (site,) = e.unsafe_sites
     assert site["line"] == 10 and "one-to-one" in site["why"]   # the store (after HEADER's lines)
     assert "the grid's extent along axis 2 is cdiv(y.shape[0], 1)" in site["precondition"]
-    with pytest.raises(Unsupported, match="store-other"):
-        emit(tmp_path, body.replace("index=(z, i, ct.bid(1)), tile", "index=(z, i, ct.bid(2)), tile"), sig)
+    e = emit(tmp_path, body.replace("index=(z, i, ct.bid(1)), tile", "index=(z, i, ct.bid(2)), tile"), sig)
+    (site,) = e.unsafe_sites
+    assert "no safe partition states" in site["why"] and "source kernel's contract" in site["precondition"]
+    assert "one-to-one" not in site["why"]
 
 
 
@@ -379,8 +380,8 @@ def test_a_helper_imported_from_another_module_is_inlined_with_that_files_positi
 
 def test_a_block_index_bound_in_a_branch_owns_no_store(tmp_path):
     """`i` is a block id on one path of a runtime `if` only: blocks on the two paths could store the same tile, so
-    the store is refused (reversed or plain, or reversed from a block id bound in the branch)."""
-    from tileport.translate.emit import Unsupported
+    no safe (block-owned or one-to-one) form holds: the store is the unchecked one, its site stating the source's
+    contract (reversed or plain, or reversed from a block id bound in the branch)."""
 
     for rebind, after in (("i = ct.num_blocks(0) - 1 - ct.bid(0)", ""), ("i = ct.bid(0)", ""),
                           ("b = ct.bid(0)", "i = ct.num_blocks(0) - 1 - b")):
@@ -395,8 +396,9 @@ def test_a_block_index_bound_in_a_branch_owns_no_store(tmp_path):
             t = ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
             ct.store(y, index=(i,), tile=t)
         """
-        with pytest.raises(Unsupported, match="store-other"):
-            emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+        e = emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+        (site,) = e.unsafe_sites
+        assert "no safe partition states" in site["why"] and "y.store(" not in "\n".join(e.body)
 
 
 PREFETCH = """

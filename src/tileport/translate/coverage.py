@@ -318,6 +318,8 @@ def construct_for_call(op: str | None) -> str:
         return "helper-function"
     if op in CALL_CONSTRUCTS:
         return CALL_CONSTRUCTS[op]
+    if op.startswith("atomic_"):
+        return "atomics-other"
     return f"api-{op}" if f"api-{op}" in BY_ID else "math"
 
 

@@ -478,7 +478,7 @@ class Emitter:
         as cuTile Python does, so the Rust mirrors the source and both arms are type-checked. When that cannot be
         said in Rust — the test is on a float or bool constant, or an arm defines a name read after the `if` — the
         taken arm alone is translated in place (if-constant-folded), as cuTile Python folds it."""
-        kind, reduced = self.partial_bool(st.test)
+        kind, reduced = ("expr", st.test) if self._constant_test(st.test) else self.partial_bool(st.test)
         if kind == "const" or reduced is not st.test:   # `(CAUSAL or not EVEN_K) and j >= start`: the constant
             # part decided here, as Python's short circuit decides it
             self.need(st, "if-constant-folded", "condition partly on constants")
