@@ -137,7 +137,10 @@ def write_crate(port_dir: Path, modules: dict[str, str] | None = None) -> Path:
         "version = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n[[bin]]\n"
         f"name = \"{binary_name(port_dir)}\"\npath = "
         "\"src/main.rs\"\n\n[dependencies]\n"
-        f"cutile = \"={pins.load().cutile_crate}\"\n\n[profile.release]\nstrip = true\n\n[workspace]\n")
+        f"cutile = \"={pins.load().cutile_crate}\"\n\n[profile.release]\nstrip = true\n\n"
+        # The crate only builds the kernel's module AST and hands it to cutile's compiler (optimized, in the deps):
+        # its own generated code compiled without optimization takes a second or two instead of ten or more.
+        "[profile.release.package.tileport-port]\nopt-level = 0\n\n[workspace]\n")
     (crate / "src" / "main.rs").write_text(driver_source(modules or {"kernel": "../../../kernel.rs"}))
     lock = ws / "Cargo.lock"
     if lock.exists() and not (crate / "Cargo.lock").exists():
