@@ -2194,10 +2194,7 @@ class Emitter:
             if len(ty.shape) < len(like.shape):
                 ones = ("1",) * (len(like.shape) - len(ty.shape)) + ty.shape
                 code = f"{_paren(code)}.reshape(shape![{', '.join(ones)}])"
-            code = f"{_paren(code)}.broadcast(shape![{', '.join(like.shape)}])"
-            if not ty.shape:   # a 0-d tile (a full reduction): cutile types the broadcast only from a binding
-                return self.typed(code, Tile(ty.dtype, like.shape), None, "broadcast")[0]
-            return code
+            return f"{_paren(code)}.broadcast(shape![{', '.join(like.shape)}])"
         if isinstance(ty, Scalar):
             self.need(node, "arith-scalar-broadcast", "scalar operand")
             lit = _literal(node)
