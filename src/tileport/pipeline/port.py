@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, TypeVar
 
 from .. import __version__
 from ..errors import TileportError
@@ -27,6 +30,29 @@ from ..translate.guide import op_locations
 from ..translate.helpers import kernel_files, sources_sha256
 
 Progress = Callable[[str], None]
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def jobs() -> int:
+    """How many variants are compiled and compared at once: $TILEPORT_JOBS, else the CPUs this process may use."""
+    env = os.environ.get("TILEPORT_JOBS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+#: at most jobs() irgen / tileirdisasm processes at a time, however the work is split among threads
+_TOOLS = threading.BoundedSemaphore(jobs())
+
+
+def _in_parallel(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """``[fn(x) for x in items]`` on up to jobs() threads (the work is in subprocesses), results in order."""
+    items = list(items)
+    if jobs() == 1 or len(items) < 2:
+        return [fn(x) for x in items]
+    with ThreadPoolExecutor(max_workers=min(jobs(), len(items))) as pool:
+        return list(pool.map(fn, items))
 
 
 def _display(path: Path) -> str:
@@ -149,34 +175,40 @@ def verify(port_dir: Path, tree: CudaTree, arch: str, progress: Progress = lambd
 
 def _irdiff(port_dir: Path, tree: CudaTree, arch: str, progress: Progress, manifest: dict, binary: Path,
             prefix: str) -> dict:
-    stages: dict = {"build": {"ok": True}}
-    results, all_diffs = [], []
-    for v in manifest["variants"]:
-        progress(f"irdiff: {v['symbol']}")
-        vdir = (port_dir / v["reference"]).parent  # variants/SYMBOL, the symbol shortened when too long
-        rust_bc = vdir / "rust.tileirbc"
-        try:
-            cratemod.irgen(binary, tree, prefix + v["entry"], rust_bc, v["generics"], v["strides"], arch, v.get("specs"))
-        except TileportError as exc:
-            results.append({"symbol": v["symbol"], "equivalent": False, "error": str(exc)})
-            continue
-        rust_txt = run_tool(tree, "tileirdisasm", [str(rust_bc)]).stdout
-        (vdir / "rust.tileir.txt").write_text(rust_txt)
-        ref_txt = (port_dir / v["reference"]).with_suffix(".tileir.txt").read_text()
-        verdict = compare_programs(parse_ir(ref_txt), parse_ir(rust_txt),
-                                   source_a=str(Path(v["reference"]).with_suffix(".tileir.txt")),
-                                   source_b=str(rust_bc.relative_to(port_dir).with_suffix(".tileir.txt")),
-                                   layout_b=parse_layout(v["layout"]),
-                                   unit_grid_b=frozenset(v.get("unit_grid", [])), target=arch)
-        results.append({"symbol": v["symbol"], "entry": v["entry"], "generics": v["generics"],
-                        "preconditions": v.get("preconditions", []), "equivalent": verdict["equivalent"], "differences": verdict["differences"],
-                        "rewrites_used": [r for r in verdict["rewrites_used"]
-                                          if r["count"]["a"] or r["count"]["b"]],
-                        "op_inventory": verdict["op_inventory"]})
-        all_diffs += verdict["differences"]
+    """irgen each variant's entry, disassemble it and compare it with the reference (variants side by side, see
+    jobs()); results in the manifest's order."""
+    results = _in_parallel(lambda v: _irdiff_variant(port_dir, tree, arch, progress, binary, prefix, v),
+                           manifest["variants"])
+    all_diffs = [d for r in results for d in r.get("differences", [])]
     equivalent = bool(results) and all(r["equivalent"] for r in results)
-    stages["irdiff"] = {"ok": equivalent, "equivalent": equivalent, "differences": all_diffs, "variants": results}
-    return stages
+    return {"build": {"ok": True},
+            "irdiff": {"ok": equivalent, "equivalent": equivalent, "differences": all_diffs, "variants": results}}
+
+
+def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progress, binary: Path, prefix: str,
+                    v: dict) -> dict:
+    progress(f"irdiff: {v['symbol']}")
+    vdir = (port_dir / v["reference"]).parent  # variants/SYMBOL, the symbol shortened when too long
+    rust_bc = vdir / "rust.tileirbc"
+    with _TOOLS:
+        try:
+            cratemod.irgen(binary, tree, prefix + v["entry"], rust_bc, v["generics"], v["strides"], arch,
+                           v.get("specs"))
+        except TileportError as exc:
+            return {"symbol": v["symbol"], "equivalent": False, "error": str(exc)}
+        rust_txt = run_tool(tree, "tileirdisasm", [str(rust_bc)]).stdout
+    (vdir / "rust.tileir.txt").write_text(rust_txt)
+    ref_txt = (port_dir / v["reference"]).with_suffix(".tileir.txt").read_text()
+    verdict = compare_programs(parse_ir(ref_txt), parse_ir(rust_txt),
+                               source_a=str(Path(v["reference"]).with_suffix(".tileir.txt")),
+                               source_b=str(rust_bc.relative_to(port_dir).with_suffix(".tileir.txt")),
+                               layout_b=parse_layout(v["layout"]),
+                               unit_grid_b=frozenset(v.get("unit_grid", [])), target=arch)
+    return {"symbol": v["symbol"], "entry": v["entry"], "generics": v["generics"],
+            "preconditions": v.get("preconditions", []), "equivalent": verdict["equivalent"],
+            "differences": verdict["differences"],
+            "rewrites_used": [r for r in verdict["rewrites_used"] if r["count"]["a"] or r["count"]["b"]],
+            "op_inventory": verdict["op_inventory"]}
 
 
 def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path,
@@ -207,11 +239,17 @@ def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], 
                                                  pending.items()})
         except TileportError:
             binary = None
-    try:
-        for module, (i, out) in pending.items():
-            verdicts[i]["stages"].update(verify(out, tree, arch, progress,
-                                                None if binary is None else (binary, module)))
-            verdicts[i] = _finish(verdicts[i], out)
+    def verify_one(item: tuple[str, tuple[int, Path]]) -> None:
+        module, (i, out) = item
+        verdicts[i]["stages"].update(verify(out, tree, arch, progress, None if binary is None else (binary, module)))
+        verdicts[i] = _finish(verdicts[i], out)
+
+    try:  # kernels side by side once they are built together (alone, each would wait for cargo's lock anyway)
+        if binary is None:
+            for item in pending.items():
+                verify_one(item)
+        else:
+            _in_parallel(verify_one, pending.items())
     finally:
         if binary is not None:
             cratemod.discard(binary)
