@@ -105,7 +105,7 @@ def port_corpus(captures: Path, corpus: Path, out: Path, tree, arch: str, batch:
         progress(f"[{i + 1}-{i + len(chunk)}/{len(jobs)}] porting {', '.join(k['kernel'] for k in info)}")
         try:
             verdicts = port_many(chunk, tree, arch, out / "_work", progress=lambda s: None, skip_rejected=True)
-        except (TileportError, SignatureError) as exc:   # one bad job: port the chunk one by one
+        except (TileportError, SignatureError):   # one bad job: port the chunk one by one
             verdicts = []
             for job in chunk:
                 try:
@@ -113,7 +113,6 @@ def port_corpus(captures: Path, corpus: Path, out: Path, tree, arch: str, batch:
                                           skip_rejected=True)
                 except (TileportError, SignatureError) as exc1:
                     verdicts.append({"status": "failed", "stages": {"analyze": {"ok": False, "error": str(exc1)}}})
-            _ = exc
         for k, v in zip(info, verdicts):
             variants = v.get("stages", {}).get("analyze", {}).get("variants", [])
             irdiff = v.get("stages", {}).get("irdiff", {}).get("variants", [])

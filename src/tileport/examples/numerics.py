@@ -1,7 +1,7 @@
 """Numerics attributes a port must keep: explicit rounding modes and flush-to-zero, exp2, and a cdiv.
 
-y = exp2((x * scale) / d) with round-toward-zero multiply and flush-to-zero divide; the block also writes how many
-TILE-long tiles n spans (a cdiv) into count[0].
+y = exp2(tanh(exp((x * scale) / d))) with round-toward-zero multiply, flush-to-zero divide and approximate exp and
+tanh; the block also writes how many TILE-long tiles n spans (a cdiv) into count[0].
 """
 import cuda.tile as ct
 
@@ -14,5 +14,6 @@ def numerics(x, y, count, scale: float, d: float, n: int, TILE: ct.Constant[int]
     t = ct.load(x, index=(bid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
     t = ct.mul(t, scale, rounding_mode=ct.RoundingMode.RZ)
     t = ct.truediv(t, d, flush_to_zero=True)
+    t = ct.tanh(ct.exp(t, rounding_mode=ct.RoundingMode.APPROX), rounding_mode=ct.RoundingMode.APPROX)
     ct.store(y, index=(bid,), tile=ct.exp2(t, flush_to_zero=True))
     ct.store(count, index=(0,), tile=ct.full((1,), ct.cdiv(n, TILE), dtype=ct.int32))

@@ -9,6 +9,7 @@ import textwrap
 from .. import __version__
 from ..errors import TileportError
 from ..translate.emit import Emitted
+from .declared_ops import declarations
 
 MODULE = "port"
 
@@ -20,9 +21,18 @@ def render(entries: list[Emitted], source: str, spec: str) -> str:
             "#[cutile::module]\n"
             f"pub mod {MODULE} {{\n"
             "    use cutile::core::*;\n"
+            + declarations(_declared_ops(entries))
             + "".join(_entry(e) for e in entries) +
             "}\n")
     return rustfmt(text)
+
+
+def _declared_ops(entries: list[Emitted]) -> dict[str, set[str]]:
+    used: dict[str, set[str]] = {}
+    for e in entries:
+        for name, modes in e.ops.items():
+            used.setdefault(name, set()).update(modes)
+    return used
 
 
 def _entry(e: Emitted) -> str:

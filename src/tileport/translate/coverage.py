@@ -71,10 +71,10 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("int-to-float", "an i32 scalar in float arithmetic (`M * 1.0`, `tile / M`)",
               "the signed itof Python's promotion emits: `convert_tile(scalar_to_tile(m))` as an f32 scalar; a "
               "constant is folded to its float", S, None),
-    Construct("exp-rounding", "`ct.exp(x, rounding_mode=..)`", "none: cutile 0.3.1's `exp` has no rounding "
-              "parameter (its `cuda_tile.exp` op is emitted without the attribute), so `exp rounding<approx>` "
-              "cannot be written", P, None, "a limit of cutile 0.3.1 (repro: `ct.exp(t, rounding_mode="
-              "ct.RoundingMode.APPROX)` compiles to `exp %t rounding<approx>`; cutile's `exp(x)` takes only `x`)"),
+    Construct("exp-rounding", "`ct.exp(x, rounding_mode=..)`, `ct.tanh(x, rounding_mode=..)`",
+              "`exp_rounded(x, rounding::Approx)`: cutile 0.3.1's `exp`/`tanh` emit the op without a rounding mode, "
+              "so the port's module declares the same Tile IR op with the mode as a `#[cuda_tile::op]` function "
+              "(cutile's own mechanism; rustgen.declared_ops)", S, "numerics"),
     Construct("store-other", "any other `ct.store` (other index, several stores at different block maps, "
               "read-and-write arrays)",
               "`unsafe` partition_full_mut / pointer stores", P, None),

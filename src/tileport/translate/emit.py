@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import math
+import operator
 import struct
 import io
 import re
@@ -41,6 +42,13 @@ COMPARE = {ast.Lt: "lt_tile", ast.LtE: "le_tile", ast.Gt: "gt_tile", ast.GtE: "g
 SCALAR_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "rounding::NegativeInf",
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
+#: Python's operators, for folding expressions of constants (Emitter.const_value)
+CONST_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+             ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+             ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor,
+             ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.Eq: operator.eq, ast.NotEq: operator.ne,
+             ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
 #: ct.MemoryOrder / ct.MemoryScope of an atomic → cutile's
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
                  "ACQ_REL": "ordering::AcqRel"}
@@ -148,6 +156,7 @@ class Emitted:
     abi: list[dict] = field(default_factory=list)  # the entry's runtime parameters, in order (see rustgen.ffi)
     hints: dict[str, int] = field(default_factory=dict)  # entry optimization hints (cutile names), e.g. occupancy
     hazards: list[dict] = field(default_factory=list)  # known toolchain hazards in the source (translate.hazards)
+    ops: dict[str, set[str]] = field(default_factory=dict)  # ops the module declares (rustgen.declared_ops)
 
 
 def _comments(src: str) -> dict[int, str]:
@@ -175,6 +184,7 @@ class Emitter:
         self.branch_bound: set[str] = set()  # names assigned inside a branch or loop: no store index may rest on them
         self.mutated: set[str] = set()
         self.unit_grid: set[int] = set()
+        self.declared_ops: dict[str, set[str]] = {}  # declared op → rounding markers used
         self.tile_counts: dict[str, tuple[str, int, tuple[str, ...]]] = {}   # name = ct.num_tiles(array, axis, shape)
         self.loop_bounds: dict[str, tuple[str, tuple[str, int, tuple[str, ...]]]] = {}  # loop var → its stop
         self.tile_loop_vars: set[str] = set()  # range-loop variables counted by ct.num_tiles
@@ -787,8 +797,6 @@ class Emitter:
         name = self.ct(node)
         if name in CT_DTYPES:
             return CT_DTYPES[name]
-        if name == "tfloat32":
-            return "tf32"
         if isinstance(node, ast.Attribute) and node.attr == "dtype" and isinstance(node.value, ast.Name):
             p = self.params.get(node.value.id)
             if isinstance(p, sigmod.ArraySig):
@@ -1101,18 +1109,8 @@ class Emitter:
         return tuple(dims)
 
     def dtype_of(self, node: ast.AST) -> str:
-        if (dt := self.static_dtype(node)) is not None and dt != "tf32":
+        if (dt := self.static_dtype(node)) is not None:
             return dt
-        name = self.ct(node)
-        if name in CT_DTYPES:
-            return CT_DTYPES[name]
-        if isinstance(node, ast.Attribute) and node.attr == "dtype" and isinstance(node.value, ast.Name):
-            p = self.params.get(node.value.id)
-            if isinstance(p, sigmod.ArraySig):
-                return p.dtype
-            bound = self.env.get(node.value.id)
-            if bound is not None and isinstance(bound[1], (Tile, Scalar)):
-                return bound[1].dtype
         raise self.refuse(node, "astype", f"dtype {self.text(node)}")
 
     def expr(self, node: ast.AST, want_name: str | None = None) -> tuple[str, Ty]:
@@ -1287,16 +1285,10 @@ class Emitter:
                 if shape_node is None or dtype_node is None or lit is None:
                     raise self.refuse(node, "full", f"ct.{op} with a non-literal value of another dtype")
                 shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
-                named = _named_constant(float(lit), dt) if dt.startswith(("f", "bf")) else None
-                if named is not None and not (dt in ("f16", "bf16") or named.endswith("INFINITY")):
-                    named = None   # a finite f32/f64 value is written as a literal
-                if named is not None:   # ±inf, or a 16-bit value (no 16-bit literal in cutile)
-                    code = _constant_tile(RUST_DTYPES[dt], dt, named, ", ".join(shape))
-                elif dt in ("f16", "bf16"):   # no 16-bit literal in cutile: the 16-bit value, written in f32
-                    code = _half_constant(float(lit), dt, ", ".join(shape))
+                if dt.startswith(("f", "bf")):
+                    code = _float_constant(float(lit), dt, ", ".join(shape))
                 else:
-                    lit_text = rust_literal(float(lit) if dt.startswith(("f", "bf")) else int(lit), dt)
-                    code = f"constant({lit_text}, shape![{', '.join(shape)}])"
+                    code = f"constant({rust_literal(int(lit), dt)}, shape![{', '.join(shape)}])"
                 # inline (an mma accumulator argument, say) cutile needs the constant's type from a binding
                 return self.typed(code, Tile(dt, shape), want_name, "filled")
             if op == "num_tiles":
@@ -1327,6 +1319,8 @@ class Emitter:
                     raise self.refuse(node, "mma", "ct.mma operand shapes")
                 # inline, cutile types the product with the generics' values: a binding keeps the symbolic shape
                 return self.typed(f"mma({a}, {b}, {c})", tc, want_name, "product")
+            if op == "exp" or (op == "tanh" and node.keywords):
+                return self.rounded_unary(node, op)
             if op in BINARY_MATH or op in UNARY_MATH:
                 return self.math(node, op)
             if op in PLAIN_BINARY_MATH:
@@ -1337,15 +1331,6 @@ class Emitter:
                                         lambda a, b: f"{PLAIN_BINARY_MATH[op]}({a}, {b})", float_only=True)
             if op in ("sum", "max", "min", "prod"):
                 return self.reduce(node, op, want_name)
-            if op == "exp":
-                self.need(node, "exp", "ct.exp")
-                if node.keywords or len(node.args) != 1:
-                    raise self.refuse(node, "exp-rounding", "ct.exp with a rounding mode: cutile 0.3.1's exp takes "
-                                                            "none (a limit of cutile; docs/coverage.md)")
-                code, ty = self.expr(node.args[0])
-                if not isinstance(ty, Tile):
-                    raise self.refuse(node, "math", "ct.exp of a scalar")
-                return f"exp({code})", ty
             if op in ("maximum", "minimum"):
                 self.need(node, "maximum", f"ct.{op}")
                 if len(node.args) != 2:
@@ -1534,12 +1519,7 @@ class Emitter:
     def const_value(self, node: ast.AST | None) -> tuple[bool, object]:
         """(True, value) when ``node`` is known at translation time — literals, constants, names assigned once from
         such expressions, and Python's operators over them — as cuTile Python folds it; else (False, None)."""
-        import operator as op_
-
-        ops = {ast.Add: op_.add, ast.Sub: op_.sub, ast.Mult: op_.mul, ast.Div: op_.truediv, ast.FloorDiv: op_.floordiv,
-               ast.Mod: op_.mod, ast.Pow: op_.pow, ast.BitAnd: op_.and_, ast.BitOr: op_.or_, ast.BitXor: op_.xor,
-               ast.LShift: op_.lshift, ast.RShift: op_.rshift, ast.Eq: op_.eq, ast.NotEq: op_.ne, ast.Lt: op_.lt,
-               ast.LtE: op_.le, ast.Gt: op_.gt, ast.GtE: op_.ge}
+        ops = CONST_OPS
         try:
             if node is None:
                 return False, None
@@ -1551,12 +1531,12 @@ class Emitter:
                 p = self.params.get(node.id)
                 if isinstance(p, sigmod.ConstSig):
                     return True, p.value
-                if node.id in self.const_locals and node.id not in self.env_shadowed():
+                if node.id in self.const_locals:
                     return True, self.const_locals[node.id]
                 return False, None
             if isinstance(node, ast.UnaryOp):
                 ok, v = self.const_value(node.operand)
-                fn = {ast.USub: op_.neg, ast.UAdd: op_.pos, ast.Not: op_.not_, ast.Invert: op_.invert}[type(node.op)]
+                fn = CONST_UNARY[type(node.op)]
                 return (True, fn(v)) if ok else (False, None)
             if isinstance(node, ast.BinOp) and type(node.op) in ops:
                 (ok1, a), (ok2, b) = self.const_value(node.left), self.const_value(node.right)
@@ -1577,10 +1557,6 @@ class Emitter:
         except (ArithmeticError, KeyError, TypeError, ValueError):
             return False, None
         return False, None
-
-    def env_shadowed(self) -> set[str]:
-        """Constant locals re-bound since (never, for names assigned once: kept for clarity)."""
-        return set()
 
     def stride_param(self, arr: str, d: int) -> str:
         """The entry parameter that carries ``arr``'s stride along ``d`` (cutile 0.3.1 gives a kernel no way to read
@@ -1723,7 +1699,7 @@ class Emitter:
                                                       "ZERO, ONE and (NEG_)INFINITY)")
         if named is not None:   # a constant tile of the named value, as a scalar
             pad_name = f"{g}_{'zero' if named == 'ZERO' else 'pad'}"
-            self.body.append(f"let {pad_name}: Tile<{elem}, {{ [] }}> = {_constant_tile(elem, ty.dtype, named, '')};")
+            self.body.append(f"let {pad_name}: Tile<{elem}, {{ [] }}> = {_float_constant(pad, ty.dtype, '')};")
             pad_lit = f"tile_to_scalar::<{elem}, {elem}>({pad_name})"
         else:
             pad_lit = rust_literal(float(pad) if ty.dtype.startswith("f") else int(pad), ty.dtype)
@@ -1744,7 +1720,7 @@ class Emitter:
                              f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), None, "
                              f"Some({g}_token), Latency::<{latency}>) }};")
             pad_tile = f"constant({pad_lit}, shape![{dims}])" if named is None else \
-                _constant_tile(elem, ty.dtype, named, dims)
+                _float_constant(pad, ty.dtype, dims)
             self.body.append(f"let {g}_padding: Tile<{elem}, {{ [{dims}] }}> = {pad_tile};")
             self.body.append(f"let {g}: Tile<{elem}, {{ [{dims}] }}> = select({g}_mask, {g}_raw, {g}_padding);")
         else:
@@ -1966,6 +1942,23 @@ class Emitter:
             else:
                 raise self.refuse(k.value, "math", f"option {k.arg}= of ct.{self.ct(node.func)}")
         return nan, ftz
+
+    def rounded_unary(self, node: ast.Call, op: str) -> tuple[str, Ty]:
+        """``ct.exp``/``ct.tanh`` (x, rounding_mode=..): cutile's own functions emit the op without a rounding
+        mode, so one given is spelled out through the op the module declares (rustgen.declared_ops)."""
+        construct = "exp" if not node.keywords else "exp-rounding"
+        self.need(node, construct, f"ct.{op}")
+        if len(node.args) != 1:
+            raise self.refuse(node, construct, f"ct.{op} takes one operand")
+        code, ty = self.expr(node.args[0])
+        if not isinstance(ty, Tile):
+            raise self.refuse(node, "math", f"ct.{op} of a scalar")
+        if not node.keywords or all(isinstance(k.value, ast.Constant) and k.value.value is None
+                                    for k in node.keywords):
+            return f"{op}({code})", ty
+        rounding, _ = self.math_options(node, True, False)
+        self.declared_ops.setdefault(f"{op}_rounded", set()).add(rounding.split("::")[1])
+        return f"{op}_rounded({code}, {rounding})", ty
 
     def math(self, node: ast.Call, op: str) -> tuple[str, Ty]:
         self.need(node, "math-explicit", f"ct.{op}")
@@ -2199,11 +2192,8 @@ class Emitter:
             self.need(node, "arith-scalar-broadcast", "scalar operand")
             lit = _literal(node)
             if lit is not None and isinstance(lit, float) and math.isinf(lit) and like.dtype in ("f32", "f16", "bf16"):
-                # ±inf has no literal: the named constant, as a tile (16-bit: see _half_constant)
-                dims = ", ".join(like.shape)
-                code = _half_constant(lit, like.dtype, dims) if like.dtype != "f32" else \
-                    f"constant(f32::{'NEG_INFINITY' if lit < 0 else 'INFINITY'}, shape![{dims}])"
-                return self.typed(code, like, None, "infinity")[0]
+                # ±inf has no literal: the named constant, as a tile (see _float_constant)
+                return self.typed(_float_constant(lit, like.dtype, ", ".join(like.shape)), like, None, "infinity")[0]
             if lit is not None:
                 if like.dtype in ("f16", "bf16"):
                     raise self.refuse(node, "arith-scalar-broadcast", f"literal {lit!r} in a {like.dtype} tile "
@@ -2487,26 +2477,21 @@ def _half_value(value: float, dtype: str) -> float:
     return struct.unpack("<f", struct.pack("<I", bits))[0]
 
 
-def _half_constant(value: float, dtype: str, dims: str) -> str:
-    """A 16-bit constant tile: cutile 0.3.1 has no 16-bit literal, so the 16-bit value (exact in f32) is written as an
-    f32 constant and converted (irdiff rule constant-conversion: the conversion of an exact value is that value)."""
+def _float_constant(value: float, dtype: str, dims: str) -> str:
+    """A float constant tile. A named value (±inf; 0 and 1 in 16 bits) is `constant(E::NAME, ..)`; cutile 0.3.1 has no
+    16-bit literal and writes some bf16 names wrongly (BROKEN_NAMED), so any other 16-bit value is its 16-bit value
+    (exact in f32) written as an f32 constant and converted (irdiff rule constant-conversion); an f32/f64 value
+    otherwise is a literal."""
     elem = RUST_DTYPES[dtype]
     named = _named_constant(value, dtype)
     if named is not None and (dtype, named) not in BROKEN_NAMED:
         return f"constant({elem}::{named}, shape![{dims}])"
+    if dtype not in ("f16", "bf16"):
+        return f"constant({rust_literal(value, dtype)}, shape![{dims}])"
     wide = _half_value(value, dtype)
     lit = "f32::NEG_INFINITY" if wide == float("-inf") else "f32::INFINITY" if wide == float("inf") else \
         rust_literal(wide, "f32")
     return f"{{ let wide: Tile<f32, {{ [{dims}] }}> = constant({lit}, shape![{dims}]); convert_tile(wide) }}"
-
-
-def _constant_tile(elem: str, dtype: str, named: str, dims: str) -> str:
-    """A constant tile of a named value; one cutile 0.3.1 writes wrongly (BROKEN_NAMED) is an f32 constant converted
-    (irdiff rule constant-conversion)."""
-    if (dtype, named) in BROKEN_NAMED:
-        value = "1.0f32" if named == "ONE" else f"f32::{named}"
-        return f"{{ let wide: Tile<f32, {{ [{dims}] }}> = constant({value}, shape![{dims}]); convert_tile(wide) }}"
-    return f"constant({elem}::{named}, shape![{dims}])"
 
 
 #: named constants cutile 0.3.1 writes wrongly (irdiff found: bf16 NEG_INFINITY comes out as 0xFFF0, a NaN, where
@@ -2634,4 +2619,5 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     body = prologue + em.body if prologue else em.body
     doc = (ast.get_docstring(fn) or "").splitlines()
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
-                   em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct))
+                   em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),
+                   em.declared_ops)

@@ -1,0 +1,42 @@
+"""Tile IR ops a port declares in its own module, where cutile 0.3.1's function for the op leaves out an
+attribute the op has.
+
+cutile's core functions are declarations: `#[cuda_tile::op(name = .., params = .., static_params = ..)]` on a
+body-less `fn` tells its compiler which Tile IR op a call becomes and which marker-type arguments become which
+attributes. `#[cutile::module]` accepts the same declaration in any module, so where the crate's `exp(x)` emits
+`cuda_tile.exp` without its `rounding_mode` the port declares `exp_rounded(x, rounding::Approx)`, the same op with
+the attribute spelled out. Each entry: the function's name → its Rust declaration (one per op, emitted once per
+module, before the entries that call it). The IR diff proves every call like any other op.
+"""
+from __future__ import annotations
+
+#: every rounding marker of `cutile::core::rounding` → the attribute value the op gets
+ROUNDING_ATTR = {"NearestEven": "nearest_even", "PositiveInf": "positive_inf", "NegativeInf": "negative_inf",
+                 "Zero": "zero", "Approx": "approx", "Full": "full"}
+
+
+def _unary_rounded(name: str, op: str, what: str, modes: set[str]) -> str:
+    mapping = ", ".join(f"{m}: rounding_mode=#cuda_tile.rounding<{ROUNDING_ATTR[m]}>" for m in sorted(modes))
+    return (f"/// {what} rounded as given (cutile 0.3.1's `{op}` emits `cuda_tile.{op}` without a rounding mode).\n"
+            f"#[cuda_tile::op(name = \"cuda_tile.{op}\", params = [\"x\"], static_params = [\"rounding={{{mapping}}}\"])]\n"
+            "#[cuda_tile::variadic_op(N = 6)]\n"
+            f"pub fn {name}<E: ElementType, const S: [i32; N], R: rounding::Mode>(x: Tile<E, S>, rounding: R) -> Tile<E, S> {{\n"
+            "    unreachable!()\n"
+            "}\n")
+
+
+#: name → (the declaration for the rounding markers the module uses); `rustgen.module.render` emits those an
+#: entry's `Emitted.ops` names (function name → markers used)
+DECLARED_OPS = {
+    "exp_rounded": lambda modes: _unary_rounded("exp_rounded", "exp", "Element-wise `e^x`", modes),
+    "tanh_rounded": lambda modes: _unary_rounded("tanh_rounded", "tanh", "Element-wise `tanh(x)`", modes),
+}
+
+
+def declarations(used: dict[str, set[str]]) -> str:
+    """The declarations of the ops ``used`` (name → rounding markers), in a stable order, indented for the module
+    body (rustfmt lays them out)."""
+    out = []
+    for name in sorted(used):
+        out.append("\n" + "".join(f"    {line}".rstrip() + "\n" for line in DECLARED_OPS[name](used[name]).splitlines()))
+    return "".join(out)
