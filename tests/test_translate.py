@@ -138,12 +138,12 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=ct.maximum(t, 0.0, propagate_nan=B > 1))
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "math", 8, "propagate_nan must be a literal True/False"),
-    ("store hint that is not a literal", """
+    ("store hint that is not a constant", """
      @ct.kernel
-     def k(x, y, B: ct.Constant[int]):
+     def k(x, y, n: int, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         ct.store(y, index=(ct.bid(0),), tile=t, allow_tma=B > 1)
-     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "store-options", 8, "allow_tma=B > 1 is not a literal bool"),
+         ct.store(y, index=(ct.bid(0),), tile=t, allow_tma=n > 1)
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "store-options", 8, "allow_tma=n > 1 is not a constant bool"),
     ("stores of one array in both arms of a runtime if", """
      @ct.kernel
      def k(x, y, n: int, B: ct.Constant[int]):

@@ -66,6 +66,9 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("store-unchecked", "`ct.store` at an index no safe form covers (a fixed tile every block writes, "
               "a computed index)", "`unsafe { partition_full_mut }` + `store_unchecked` at the source's index, listed "
               "as an unsafe site with the source's contract as its precondition", S, "numerics"),
+    Construct("arith-promote", "element-wise operands of different dtypes of one kind (an f16 tile and an f32 tile or "
+              "f32 argument, i32 and i64 tiles)", "the narrower operand converted first (`convert_tile`, bound to "
+              "its promoted type), as cuTile Python promotes it (f16 and bf16 do not mix)", S, None),
     Construct("const-fold", "an expression of constants mixing int and float (`N * 1.0`, `1.0 / TILE`)",
               "the float Python folds it to, as an f32 literal (cuTile Python folds it the same way)", S, None),
     Construct("int-to-float", "an i32 scalar in float arithmetic (`M * 1.0`, `tile / M`)",
@@ -103,6 +106,10 @@ COVERAGE: tuple[Construct, ...] = (
               S, "softcap"),
     Construct("for-range", "`for i in range(stop)` / `range(start, stop)` (step 1), loop-carried re-assignment",
               "`for i in start..stop { .. }` with `let mut` carried values", S, "matmul"),
+    Construct("loop-split", "an `if` in a step-1 loop's body testing the loop index against a loop-invariant value "
+              "(`if j >= mask_start:`), the only such `if` of the loop",
+              "two loops, `start..min(stop, s)` and `max(start, s)..stop`, each with the arm its iterations take: "
+              "the loops cuTile Python's loop_split pass compiles the one loop to", S, "causal_tiles"),
     Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))` (grid-stride loop)",
               "`for t in (start..n).step_by(get_num_tile_blocks().0 as usize)`", S, "persistent_scale"),
     Construct("store-schedule", "`ct.store(out, index=(t,), ...)` at a grid-stride loop index bounded by "

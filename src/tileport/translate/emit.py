@@ -22,6 +22,7 @@ from pathlib import Path
 from ..errors import TileportError
 from ..spec import signature as sigmod
 from .coverage import BY_ID, construct_for_call, supported
+from . import loop_split
 from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
 from .hazards import carried_tma_tiles
 from .helpers import kernel_helpers
@@ -140,6 +141,11 @@ class Output:
     general: bool = False     # read and written, or stored at indices no safe form covers: every store unchecked
 
 
+#: `not (a OP b)` → `a OP' b` (integers: no NaN to tell the two apart)
+NEGATED_COMPARE = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.Eq: ast.NotEq,
+                   ast.NotEq: ast.Eq}
+
+
 @dataclass
 class Emitted:
     entry: str
@@ -209,6 +215,8 @@ class Emitter:
         #: array → the ct.scatter calls into it still to come in the kernel's own body (a scatter binds its token
         #: only when another follows)
         self.scatters_left = _scatter_counts(fn)
+        #: array → (token, scope depth) of its gathers since its last scatter (the next scatter joins them)
+        self.reads: dict[str, list[tuple[str, int]]] = {}
         #: (array, dim) of every stride a gather/scatter needs as an entry parameter, in order of first use
         self.stride_params: list[tuple[str, int]] = []
         self.nd_accesses: set[str] = set()   # gathers/scatters of rank > 1 (see gather: their padding)
@@ -287,6 +295,7 @@ class Emitter:
         stores: dict[str, list[ast.Call]] = {}
         scatters: dict[str, list[ast.Call]] = {}
         loads: set[str] = set()
+        loads_tiled: dict[str, list[ast.Call]] = {}
         for node in ast.walk(self.fn):
             if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
                 op = self.ct(node.func)
@@ -294,13 +303,19 @@ class Emitter:
                     stores.setdefault(node.args[0].id, []).append(node)
                 elif op in ("load", "gather"):
                     loads.add(node.args[0].id)
+                    if op == "load":
+                        loads_tiled.setdefault(node.args[0].id, []).append(node)
                 elif op in ("scatter", "atomic_add"):
                     scatters.setdefault(node.args[0].id, []).append(node)
-        for name, calls in scatters.items():
-            if name in loads or name in stores:
-                raise self.refuse(calls[0], "store-other", f"array {name!r} is scattered into and also loaded or "
-                                                           "stored")
         arms, dynamic = self._constant_arms()
+        for name, calls in scatters.items():
+            # gathers and scatters of one array are ordered by its token (see gather, scatter); a tile load or
+            # store of it is ordered by cutile's view tokens, which do not see the pointer ops: only apart, in
+            # different arms of a constant `if`, do the two kinds mix
+            tiled = loads_tiled.get(name, []) + stores.get(name, [])
+            if any(not _exclusive(arms[id(a)], arms[id(b)]) for a in calls for b in tiled):
+                raise self.refuse(calls[0], "store-other", f"array {name!r} is scattered into and also loaded or "
+                                                           "stored as tiles")
         for name, calls in stores.items():
             exclusive = len(calls) > 1 and all(_exclusive(arms[id(a)], arms[id(b)])
                                                for i, a in enumerate(calls) for b in calls[i + 1:])
@@ -579,7 +594,7 @@ class Emitter:
 
     def for_range(self, st: ast.For, indent: str) -> None:
         it = st.iter
-        if "num_blocks" in self.text(it):
+        if any(isinstance(n, ast.Call) and self.ct(n.func) == "num_blocks" for n in ast.walk(it)):
             return self.for_persistent(st, indent)
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
                 and isinstance(st.target, ast.Name) and not st.orelse and 1 <= len(it.args) <= 3):
@@ -601,15 +616,47 @@ class Emitter:
             raise self.refuse(stop, "for-range", "range stop is not an i32 scalar")
         name = st.target.id
         self.carry_scatter_tokens(st, indent)
-        self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop_code)} {{")
         # A loop up to ct.num_tiles(..) is an index cutile's partition checks can discharge (see _plain_index).
         counted = (isinstance(stop, ast.Call) and self.ct(stop.func) == "num_tiles") or \
             (isinstance(stop, ast.Name) and stop.id in self.tile_counts)
-        if counted and (len(args) == 1 or (self._int(args[0]) or -1) >= 0):
+        counted = counted and (len(args) == 1 or (self._int(args[0]) or -1) >= 0)
+        split = loop_split.plan(st, self.partial_bool)
+        if split is None:
+            return self._range_loop(name, start, stop_code, st.body, counted, indent)
+        self.need(split.branch, "loop-split", "a loop cuTile Python splits")
+        bound, bty = self.expr(split.bound)
+        if bty != Scalar("i32"):
+            raise self.refuse(split.bound, "loop-split", f"the loop's split point `{self.text(split.bound)}` is "
+                                                         "not an i32 scalar")
+        at = self.fresh(f"{name}_split")
+        self.body.append(f"{indent}// cuTile Python splits this loop where `{self.text(split.branch.test)}` turns "
+                         f"(its loop_split pass): the port writes the two loops it compiles to")
+        point = f"{_paren(bound)} + 1i32" if split.plus_one else bound
+        self.body.append(f"{indent}let {at}: i32 = {point};")
+        first_stop, second_start = self.fresh(f"{name}_first_stop"), self.fresh(f"{name}_second_start")
+        self.body.append(f"{indent}let {first_stop}: i32 = {self.int_min_max('mini', stop_code, at)};")
+        self.body.append(f"{indent}let {second_start}: i32 = {self.int_min_max('maxi', start, at)};")
+        first, second = split.arms()
+        self._range_loop(name, start, first_stop, split.body(st, first), counted, indent)
+        self._range_loop(name, second_start, stop_code, split.body(st, second), counted, indent)
+
+    def _range_loop(self, name: str, start: str, stop: str, body: list[ast.stmt], counted: bool,
+                    indent: str) -> None:
+        self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop)} {{")
+        if counted:
             self.tile_loop_vars.add(name)
-        self.scoped(st.body, indent + "    ", {name: (name, Scalar("i32"))})
+        self.scoped(body, indent + "    ", {name: (name, Scalar("i32"))})
         self.tile_loop_vars.discard(name)
         self.body.append(f"{indent}}}")
+
+    def int_min_max(self, fn: str, a: str, b: str) -> str:
+        """``mini``/``maxi`` of two i32 scalars (Rust code of each): the signed op on 0-d tiles, as cuTile Python
+        computes ``min(a, b)`` of integers."""
+        lhs, rhs, out = self.fresh("lhs"), self.fresh("rhs"), self.fresh("minimum" if fn == "mini" else "maximum")
+        return (f"{{ let {lhs}: Tile<i32, {{ [] }}> = scalar_to_tile::<i32>({a});\n"
+                f"let {rhs}: Tile<i32, {{ [] }}> = scalar_to_tile::<i32>({b});\n"
+                f"let {out}: Tile<i32, {{ [] }}> = {fn}({lhs}, {rhs});\n"
+                f"tile_to_scalar::<i32, i32>({out}) }}")
 
     def carry_scatter_tokens(self, st: ast.For, indent: str) -> None:
         """Arrays scattered into inside the loop ``st``: their token is carried through the loop (a `let mut`
@@ -719,7 +766,15 @@ class Emitter:
             op = " && " if isinstance(node.op, ast.And) else " || "
             return op.join(f"({self.condition(v)})" for v in node.values)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            return f"!({self.condition(node.operand)})"
+            # cutile's compiler has no `!` (a unary op other than negation): a known operand is decided here, a
+            # comparison is inverted
+            ok, value = self.const_value(node.operand)
+            if ok and isinstance(value, (bool, int)):
+                return "false" if value else "true"
+            inner = node.operand
+            if isinstance(inner, ast.Compare) and len(inner.ops) == 1 and type(inner.ops[0]) in NEGATED_COMPARE:
+                return self.condition(ast.Compare(inner.left, [NEGATED_COMPARE[type(inner.ops[0])]()],
+                                                  inner.comparators))
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             ops = SCALAR_COMPARE
             if type(node.ops[0]) in ops:
@@ -1339,13 +1394,9 @@ class Emitter:
                 (a, ta), (b, tb) = self.expr(node.args[0]), self.expr(node.args[1])
                 ifn = "maxi" if op == "maximum" else "mini"
                 if ta == tb == Scalar("i32"):   # integer scalars: the signed op on 0-d tiles
-                    lhs, rhs, out = self.fresh("lhs"), self.fresh("rhs"), self.fresh(op)
                     a, b = (f"{c}i32" if _literal(n) is not None else c for c, n in ((a, node.args[0]),
                                                                                      (b, node.args[1])))
-                    return (f"{{ let {lhs}: Tile<i32, {{ [] }}> = scalar_to_tile::<i32>({a});\n"
-                            f"let {rhs}: Tile<i32, {{ [] }}> = scalar_to_tile::<i32>({b});\n"
-                            f"let {out}: Tile<i32, {{ [] }}> = {ifn}({lhs}, {rhs});\n"
-                            f"tile_to_scalar::<i32, i32>({out}) }}"), Scalar("i32")
+                    return self.int_min_max(ifn, a, b), Scalar("i32")
                 like = self.result_tile(node, ta, tb)
                 if like.dtype in ("i32", "i64"):
                     return (f"{ifn}({self.operand_as_tile(a, ta, like, node.args[0])}, "
@@ -1691,18 +1742,29 @@ class Emitter:
         if not ok or isinstance(pad, bool):
             raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is not a "
                                                                      "constant number")
-        arr, elem, g, ty, dims = self.pointer_access(node, "ct.gather", kw, checked)
+        name = node.args[0].id if isinstance(node.args[0], ast.Name) else None
+        prev = self.carried_tokens.get(name) or self.scatter_tokens.get(name)
+        if name in self.scatter_tokens and not prev:
+            raise self.refuse(node, "gather-scatter", f"a ct.gather from {name} after a ct.scatter into it inside a "
+                                                      "loop or branch (the order of the two is not carried)")
+        if name in self.scatters_left:
+            self.scatters_left[name] -= 1
+        arr, elem, g, ty, dims = self.pointer_access(node, "ct.gather", kw, checked, token=not prev)
+        if prev:   # after a scatter into the same array: read what it wrote
+            self.body.append(f"let {g}_token: Token = {prev};")
         named = _named_constant(pad, ty.dtype)
-        if ty.dtype in ("f16", "bf16") and named is None:   # cutile spells 16-bit constants only by name
-            raise self.refuse(node, "gather-scatter", f"ct.gather on {ty.dtype} with padding_value={pad!r} (cutile "
-                                                      "0.3.1 has no half-precision literal; only 0, 1 and ±inf, as "
-                                                      "ZERO, ONE and (NEG_)INFINITY)")
-        if named is not None:   # a constant tile of the named value, as a scalar
+        # cutile has no 16-bit literal: a 16-bit padding (and a named one) is a constant tile, read as a scalar
+        as_tile = named is not None or ty.dtype in ("f16", "bf16")
+        if as_tile:
             pad_name = f"{g}_{'zero' if named == 'ZERO' else 'pad'}"
             self.body.append(f"let {pad_name}: Tile<{elem}, {{ [] }}> = {_float_constant(pad, ty.dtype, '')};")
             pad_lit = f"tile_to_scalar::<{elem}, {elem}>({pad_name})"
         else:
             pad_lit = rust_literal(float(pad) if ty.dtype.startswith("f") else int(pad), ty.dtype)
+        read = "_"
+        if name in self.scatters_left:   # a scatter into the array orders itself after this read (see scatter)
+            read = f"{g}_read"
+            self.reads.setdefault(name, []).append((read, len(self.scope_locals)))
         if checked or "mask" in kw:
             self.body.append(f"// SAFETY: every lane that is read addresses {arr}'s memory: its offset is below "
                              f"{arr}'s extent ({'checked above' if checked else 'the caller guarantees it'}; masked "
@@ -1716,15 +1778,15 @@ class Emitter:
             # cutile 0.3.1 reshapes a scalar padding to rank 1 before broadcasting it, which fails verification
             # for a rank-2+ result: the masked lanes are filled by a select on the same mask instead (irdiff rule
             # padded-pointer-load-select)
-            self.body.append(f"let ({g}_raw, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
+            self.body.append(f"let ({g}_raw, {read}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
                              f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), None, "
                              f"Some({g}_token), Latency::<{latency}>) }};")
-            pad_tile = f"constant({pad_lit}, shape![{dims}])" if named is None else \
+            pad_tile = f"constant({pad_lit}, shape![{dims}])" if not as_tile else \
                 _float_constant(pad, ty.dtype, dims)
             self.body.append(f"let {g}_padding: Tile<{elem}, {{ [{dims}] }}> = {pad_tile};")
             self.body.append(f"let {g}: Tile<{elem}, {{ [{dims}] }}> = select({g}_mask, {g}_raw, {g}_padding);")
         else:
-            self.body.append(f"let ({g}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
+            self.body.append(f"let ({g}, {read}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
                              f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, {masking}, Some({g}_token), "
                              f"Latency::<{latency}>) }};")
         self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
@@ -1762,8 +1824,16 @@ class Emitter:
                          f"lanes are not written); lanes of the launch that share a destination race, as in cuTile "
                          "Python — the caller passes distinct destinations.")
         mask = f"Some({g}_mask)" if checked or "mask" in kw else "None"
+        token = prev or g + "_token"
+        # cuTile Python orders a write after the reads of the array before it (its token joins theirs); the reads
+        # of this scope are joined here, as it does
+        reads = [t for t, depth in self.reads.pop(arr, []) if depth == len(self.scope_locals)]
+        if reads:
+            joined = f"{g}_after_reads"
+            self.body.append(f"let {joined}: Token = join_tokens(&[{', '.join([token] + reads)}]);")
+            token = joined
         store = (f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
-                 f"{mask}, Some({prev or g + '_token'}), Latency::<{latency}>) }}")
+                 f"{mask}, Some({token}), Latency::<{latency}>) }}")
         self.scatters_left[arr] = self.scatters_left.get(arr, 1) - 1
         if carried:   # the next iteration's (or next scatter's) writes follow this one
             self.body.append(f"{carried} = {store};")
@@ -2145,10 +2215,11 @@ class Emitter:
             latency = f"Some({value})"
         if "allow_tma" in kw and self.text(kw["allow_tma"]) != "None":
             node = kw["allow_tma"]
-            if not (isinstance(node, ast.Constant) and isinstance(node.value, bool)):
-                raise self.refuse(node, construct, f"allow_tma={self.text(node)} is not a literal bool")
+            ok, allow = self.const_value(node)
+            if not ok or not isinstance(allow, bool):
+                raise self.refuse(node, construct, f"allow_tma={self.text(node)} is not a constant bool")
             self.need(node, construct, "allow_tma hint")
-            tma = "tma::Enabled" if node.value else "tma::Disabled"
+            tma = "tma::Enabled" if allow else "tma::Disabled"
         return latency, tma
 
     def _plain_index(self, e: ast.AST) -> bool:
@@ -2174,12 +2245,23 @@ class Emitter:
                 elif d not in ("1", shape[k]):
                     raise self.refuse(node, "reshape-broadcast", f"shapes {t.shape} and {tuple(shape)} do not "
                                                                  "broadcast")
-        dtypes = {t.dtype for t in tiles}
+        # a typed scalar (a runtime value, not a literal or constant) takes part in the promotion as cuTile Python
+        # types it: an f16 tile times an f32 argument is computed in f32
+        operands = _operand_nodes(node)
+        strong = [t.dtype for t, n in zip(types, operands) if isinstance(t, Scalar) and n is not None
+                  and t.dtype.startswith("f") and not self.const_value(n)[0]]
+        dtypes = {t.dtype for t in tiles} | set(strong)
         if len(dtypes) > 1:
-            raise self.refuse(node, "arith-tile", f"tiles of dtypes {sorted(dtypes)} (cast one with ct.astype)")
+            wide = promote(dtypes)
+            if wide is None:
+                raise self.refuse(node, "arith-tile", f"tiles of dtypes {sorted(dtypes)} (cast one with ct.astype)")
+            self.need(node, "arith-promote", f"operands of dtypes {sorted(dtypes)}")
+            return Tile(wide, tuple(shape))
         return Tile(tiles[0].dtype, tuple(shape))
 
     def operand_as_tile(self, code: str, ty: Ty, like: Tile, node: ast.AST) -> str:
+        if isinstance(ty, Tile) and ty.dtype != like.dtype:   # promoted (see result_tile): converted first
+            code, ty = self.typed(f"convert_tile({code})", Tile(like.dtype, ty.shape), None, f"promoted_{like.dtype}")
         if isinstance(ty, Tile):
             if ty.shape == like.shape:
                 return code
@@ -2449,6 +2531,8 @@ def _named_constant(value: int | float, dtype: str) -> str | None:
     """The name cutile's ``constant`` takes for ``value`` of ``dtype`` (16-bit floats have no literal; ±inf are
     named for every float), or None when a literal spells it."""
     if dtype.startswith(("f", "bf")):
+        if dtype == "f16" and isinstance(value, float):
+            value = _half_value(value, dtype)   # (a value past f16's range is ±inf there)
         if value == float("-inf"):
             return "NEG_INFINITY"
         if value == float("inf"):
@@ -2471,7 +2555,10 @@ def _half_value(value: float, dtype: str) -> float:
     """``value`` rounded to ``dtype`` (f16: round to nearest even from the double; bf16: to f32, then to nearest
     even in bf16), as the 16-bit constant cuTile Python writes."""
     if dtype == "f16":
-        return struct.unpack("<e", struct.pack("<e", value))[0]
+        try:
+            return struct.unpack("<e", struct.pack("<e", value))[0]
+        except OverflowError:   # past f16's range: rounds to ±inf
+            return math.copysign(math.inf, value)
     bits = struct.unpack("<I", struct.pack("<f", value))[0]
     bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
     return struct.unpack("<f", struct.pack("<I", bits))[0]
@@ -2531,13 +2618,39 @@ def _paren(code: str) -> str:
         else f"({code})"
 
 
+#: the dtypes cuTile Python promotes to each other, narrow to wide (f16 and bf16 do not mix)
+PROMOTION = (("f16", "f32", "f64"), ("bf16", "f32", "f64"), ("i8", "i16", "i32", "i64"))
+
+
+def promote(dtypes: set[str]) -> str | None:
+    """The dtype operands of ``dtypes`` are computed in (the widest of one promotion chain), or None."""
+    for chain in PROMOTION:
+        if dtypes <= set(chain):
+            return max(dtypes, key=chain.index)
+    return None
+
+
+def _operand_nodes(node: ast.AST) -> list[ast.AST | None]:
+    """The operand nodes of an element-wise expression, in the order its operand types are passed around."""
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, ast.Compare):
+        return [node.left, *node.comparators]
+    if isinstance(node, ast.Call):
+        return list(node.args)
+    return []
+
+
 def _scatter_counts(fn: ast.FunctionDef) -> dict[str, int]:
-    """Array name → how many ``ct.scatter`` calls ``fn``'s body makes into it."""
+    """Array name → how many ``ct.scatter`` and ``ct.gather`` calls ``fn``'s body makes into or from it, for the
+    arrays it scatters into (each takes the token of the scatter before it)."""
+    calls = [node for node in ast.walk(fn) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+             and node.func.attr in ("scatter", "gather") and node.args and isinstance(node.args[0], ast.Name)]
+    scattered = {c.args[0].id for c in calls if c.func.attr == "scatter"}
     counts: dict[str, int] = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "scatter" \
-                and node.args and isinstance(node.args[0], ast.Name):
-            counts[node.args[0].id] = counts.get(node.args[0].id, 0) + 1
+    for c in calls:
+        if c.args[0].id in scattered:
+            counts[c.args[0].id] = counts.get(c.args[0].id, 0) + 1
     return counts
 
 
