@@ -167,6 +167,38 @@ def test_cdiv_rounding():
     assert not _cdiv_pair(assume_a=True, bias=126)["equivalent"], "a+126 is not a ceiling division by 128"
 
 
+def test_fold_int_constants():
+    """`(511 // 256)` floored, as cutile leaves it on const generics ≡ the constant 1 cuTile Python folds it to; the
+    rounding counts: -511 // 256 is -2 floored but -1 truncated."""
+    def with_divi(a: int, rounding: str) -> str:
+        return prog(*STORE, f"%a = constant <i32: {a}> : tile<i32>", "%b = constant <i32: 256> : tile<i32>",
+                    f"%q = divi %a, %b signed{rounding} : tile<i32>", ONES,
+                    store("%one", "%q"))
+
+    def const(q: int) -> str:
+        return prog(*STORE, f"%q = constant <i32: {q}> : tile<i32>", ONES,
+                    store("%one", "%q"))
+    out = v(const(1), with_divi(511, " rounding<negative_inf>"))
+    assert out["equivalent"] and fired(out, "fold-int-constants") == 1
+    assert v(const(-2), with_divi(-511, " rounding<negative_inf>"))["equivalent"]
+    assert v(const(-1), with_divi(-511, ""))["equivalent"]
+    assert not v(const(-2), with_divi(-511, ""))["equivalent"]
+
+
+def test_single_trip_loop_iv():
+    """In `for j in (0 to 1, step 1)`, `j * 256` (cuTile Python) ≡ the constant 0 (cutile folds it); not when the
+    loop runs twice (0 to 2)."""
+    def loop(hi: int, folded: bool) -> str:
+        body = ["  %o = constant <i32: 0> : tile<i32>"] if folded else \
+            ["  %c = constant <i32: 256> : tile<i32>", "  %o = muli %j, %c : tile<i32>"]
+        return prog(*STORE, ONES, "%lo = constant <i32: 0> : tile<i32>", f"%hi = constant <i32: {hi}> : tile<i32>",
+                    "%st = constant <i32: 1> : tile<i32>", "for %j in (%lo to %hi, step %st) : tile<i32> {", *body,
+                    "  " + store("%one", "%o"), "}")
+    out = v(loop(1, False), loop(1, True))
+    assert out["equivalent"] and fired(out, "single-trip-loop-iv") >= 1
+    assert not v(loop(2, False), loop(2, True))["equivalent"]
+
+
 def test_rules_doc_is_generated_and_current():
     from conftest import REPO
     from tileport.irdiff.rules import rules_markdown
@@ -371,3 +403,20 @@ def test_assume_loop_iv_range():
     assert out["equivalent"] and fired(out, "assume-loop-iv-range") == 1
     out = v(loop(None), loop("0, 2"))
     assert not out["equivalent"] and fired(out, "assume-loop-iv-range") == 0
+
+
+def test_assume_loop_iv_range_one_sided():
+    """A grid-stride loop `for i in (bid to 4, step nb)`: cutile states `bounded<?, 3>` (i < 4 whatever the start
+    and step) ≡ the plain loop; `bounded<?, 2>` is a claim the loop does not make, and a lower bound needs a
+    constant start."""
+    def loop(bounds: str | None) -> str:
+        body = [f"  %ai = assume bounded<{bounds}>, %i : tile<i32>"] if bounds else []
+        return prog(*STORE, ONES, "%lo, %by, %bz = get_tile_block_id : tile<i32>",
+                    "%st, %ny, %nz = get_num_tile_blocks : tile<i32>", "%hi = constant <i32: 4> : tile<i32>",
+                    "for %i in (%lo to %hi, step %st) : tile<i32> {", *body,
+                    "  " + store("%one", "%ai" if bounds else "%i"), "}")
+    out = v(loop(None), loop("?, 3"))
+    assert out["equivalent"] and fired(out, "assume-loop-iv-range") == 1
+    for claim in ("?, 2", "1, ?"):
+        out = v(loop(None), loop(claim))
+        assert not out["equivalent"] and fired(out, "assume-loop-iv-range") == 0

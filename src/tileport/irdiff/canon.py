@@ -192,9 +192,12 @@ def _all_ops(region: Region):
 
 def _const_int(canon: Canon, v: str) -> int | None:
     d = canon.defs.get(canon.resolve(v))
-    if d is None or d[0].name != "constant":
+    op = canon.op_of(d[0]) if d is not None else None
+    if op is None:
+        return _single_trip_iv(canon, canon.resolve(v))
+    if op.name != "constant":
         return None
-    m = re.match(r"constant <i\d+: (-?\d+)>", d[0].template)
+    m = re.match(r"constant <i\d+: (-?\d+)>", op.template)
     return int(m.group(1)) if m else None
 
 
@@ -235,20 +238,66 @@ def _nonneg_loop_iv(canon: Canon, v: str) -> bool:
     return _nonneg(canon, owner.operands[0]) and _positive(canon, owner.operands[2])
 
 
-def _loop_iv_within(canon: Canon, v: str, low: int, high: int) -> bool:
-    """The induction variable of `for iv in (lo to hi, step s)` with constant lo, hi, s > 0 stays in [low, high]:
-    it takes lo, lo+s, ..., the last below hi (an empty loop never binds it)."""
+def _single_trip_iv(canon: Canon, v: str) -> int | None:
+    """Rule single-trip-loop-iv: the induction variable of `for iv in (lo to hi, step s)` with constant lo < hi ≤
+    lo + s takes the one value lo."""
+    owner = canon.barg_owner.get(v)
+    if owner is None or owner.name != "for" or not owner.block_args or owner.block_args[0] != v or \
+            not FOR_RE.match(owner.template):
+        return None
+    lo, hi, step = (_const_int(canon, owner.operands[k]) for k in range(3))
+    if lo is None or hi is None or step is None or not lo < hi <= lo + step:
+        return None
+    canon.fired["single-trip-loop-iv"] += 1
+    return lo
+
+
+def _loop_iv_within(canon: Canon, v: str, low: int | None, high: int | None) -> bool:
+    """The induction variable of `for iv in (lo to hi, step s)` (s > 0) stays in [low, high] (None: unbounded on
+    that side): it takes lo, lo+s, ..., the last below hi (an empty loop never binds it). A lower bound needs a
+    constant lo; an upper bound a constant hi (with lo and s constant too, the last value taken; else hi - 1)."""
     owner = canon.barg_owner.get(v)
     if owner is None or owner.name != "for" or not owner.block_args or owner.block_args[0] != v or \
             not FOR_RE.match(owner.template):
         return False
     lo, hi, step = (_const_int(canon, owner.operands[k]) for k in range(3))
-    if lo is None or hi is None or step is None or step <= 0:
+    if step is not None and step <= 0:
         return False
-    if hi <= lo:
+    if lo is not None and hi is not None and hi <= lo:
         return True
-    last = lo + step * ((hi - 1 - lo) // step)
-    return low <= lo and last <= high
+    if low is not None and (lo is None or lo < low):
+        return False
+    if high is not None:
+        if hi is None:
+            return False
+        last = lo + step * ((hi - 1 - lo) // step) if lo is not None and step is not None else hi - 1
+        if last > high:
+            return False
+    return True
+
+
+INT_FOLD = ("addi", "subi", "muli", "divi", "maxi", "mini")
+INT_OP_RE = re.compile(r"\w+ \$0, \$1((?: [\w<>]+)*) : (tile<(?:\d+x)*i(\d+)>)")
+
+
+def _fold_int(name: str, attrs: str, a: int, b: int, bits: int) -> int | None:
+    """``a name b`` as Tile IR computes it on ``bits``-wide integers (signed ops only), or None when the result
+    would wrap or the op is not folded here (unsigned, division by zero)."""
+    if "unsigned" in attrs:
+        return None
+    if name == "divi":
+        if b == 0:
+            return None
+        q, r = divmod(a, b)   # floor division
+        if "negative_inf" in attrs:
+            value = q
+        elif "positive_inf" in attrs:
+            value = q + (1 if r else 0)
+        else:                 # rounding toward zero, the default
+            value = q + (1 if r and (a < 0) != (b < 0) else 0)
+    else:
+        value = {"addi": a + b, "subi": a - b, "muli": a * b, "maxi": max(a, b), "mini": min(a, b)}[name]
+    return value if -(1 << (bits - 1)) <= value < (1 << (bits - 1)) else None
 
 
 SHAPE_OP_RE = re.compile(r"(?:reshape|broadcast) \$0 : (.+) -> (.+)")
@@ -286,8 +335,10 @@ def _apply_rewrites(canon: Canon) -> None:
             canon.forward[op.results[0]] = op.operands[0]
             canon.fired["assume-nonneg-loop-iv"] += 1
         # assume-loop-iv-range: assume bounded<a, b> on the iv of a loop with constant bounds that keep it inside
-        mb = re.match(r"assume bounded<(-?\d+), (-?\d+)>, \$0", op.template) if op.name == "assume" else None
-        if mb and op.results and _loop_iv_within(canon, op.operands[0], int(mb.group(1)), int(mb.group(2))):
+        mb = re.match(r"assume bounded<(-?\d+|\?), (-?\d+|\?)>, \$0", op.template) if op.name == "assume" else None
+        bounds = [None if b == "?" else int(b) for b in mb.groups()] if mb else None
+        if mb and op.results and bounds != [None, None] and \
+                _loop_iv_within(canon, op.operands[0], bounds[0], bounds[1]):
             canon.forward[op.results[0]] = op.operands[0]
             canon.fired["assume-loop-iv-range"] += 1
         # assume-nonneg-block-id
@@ -296,6 +347,16 @@ def _apply_rewrites(canon: Canon) -> None:
             if src and src[0].name in ("get_tile_block_id", "get_num_tile_blocks"):
                 canon.forward[op.results[0]] = op.operands[0]
                 canon.fired["assume-nonneg-block-id"] += 1
+        # fold-int-constants: integer arithmetic on constants is the constant it computes
+        mf = INT_OP_RE.fullmatch(op.template) if op.name in INT_FOLD and len(op.operands) == 2 else None
+        if mf and op.results and id(op) not in canon.substitute:
+            a, b = (_const_int(canon, x) for x in op.operands)
+            value = _fold_int(op.name, mf.group(1), a, b, int(mf.group(3))) if a is not None and b is not None \
+                else None
+            if value is not None:
+                canon.substitute[id(op)] = Op("constant", f"constant <i{mf.group(3)}: {value}> : {mf.group(2)}", [],
+                                              op.results, [], line=op.line, text=op.text, path=op.path)
+                canon.fired["fold-int-constants"] += 1
         # cdiv-rounding: divi (addi a, c), b signed  with c = b - 1, b > 0, a ≥ 0
         m = re.fullmatch(r"divi \$0, \$1 signed : (.+)", op.template) if op.name == "divi" else None
         if m:
@@ -447,7 +508,8 @@ def _data_implied_tokens(canon: Canon, ops: list[Op]) -> dict[int, set[str]]:
     return implied
 
 
-_UNPADDED_PTR_LOAD = re.compile(r"load_ptr_tko (\S+) \$0, \$1 token=\$2 : (\S+), (\S+) -> (\S+), token")
+_UNPADDED_PTR_LOAD = re.compile(r"load_ptr_tko (\S+) \$0, \$1 token=\$2((?: optimization_hints = <.*>)?) : (\S+), "
+                                r"(\S+) -> (\S+), token")
 
 
 def _fold_select_padding(canon: Canon) -> None:
@@ -466,9 +528,10 @@ def _fold_select_padding(canon: Canon) -> None:
         m = _UNPADDED_PTR_LOAD.fullmatch(load.template) if load.name == "load_ptr_tko" else None
         if m is None or canon.resolve(load.operands[1]) != cond:
             continue
-        order, tptr, tmask, tres = m.groups()
+        order, hints, tptr, tmask, tres = m.groups()
         canon.substitute[id(d[0])] = Op(
-            "load_ptr_tko", f"load_ptr_tko {order} $0, $1, $2 token=$3 : {tptr}, {tmask}, {tres} -> {tres}, token",
+            "load_ptr_tko", f"load_ptr_tko {order} $0, $1, $2 token=$3{hints} : {tptr}, {tmask}, {tres} -> {tres}, "
+                            "token",
             [load.operands[0], load.operands[1], pad, load.operands[2]], load.results, [], line=load.line,
             text=load.text, path=load.path)
         canon.forward[sel.results[0]] = val

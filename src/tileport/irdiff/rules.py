@@ -76,10 +76,12 @@ RULES: tuple[Rule, ...] = (
          "when lo ≥ 0 is proven (as for cdiv-rounding) and s > 0 (a positive constant or the grid size)",
          "iv takes the values lo, lo+s, ... < hi, all ≥ lo ≥ 0; the assumption restates a fact", "test_assume_nonneg_loop_iv"),
     Rule("assume-loop-iv-range", "rewrite",
-         "assume bounded<a, b> on the induction variable of `for iv in (lo to hi, step s)` with constant lo, hi and "
-         "s > 0 is the variable itself when a ≤ lo and the last value lo + s·⌊(hi-1-lo)/s⌋ ≤ b",
-         "iv only takes the values lo, lo+s, ... < hi: the assumption restates a fact (cutile states it for loops "
-         "with constant bounds)", "test_assume_loop_iv_range"),
+         "assume bounded<a, b> on the induction variable of `for iv in (lo to hi, step s)` is the variable itself "
+         "when a ≤ lo (lo constant) and the last value lo + s·⌊(hi-1-lo)/s⌋ ≤ b (hi constant; hi - 1 when lo or s "
+         "is not); a `?` side needs nothing",
+         "a Tile IR loop's step is positive, so iv only takes the values lo, lo+s, ... < hi: the assumption restates "
+         "a fact (cutile states it for loops with constant bounds, and the upper one for grid-stride loops up to a "
+         "constant)", "test_assume_loop_iv_range"),
     Rule("block-id-unit-grid", "rewrite",
          "under the launch precondition that grid dimension k has extent 1, B's block id k equals the constant 0 "
          "in A (B only; the port records the precondition, the host side enforces it)",
@@ -128,6 +130,18 @@ RULES: tuple[Rule, ...] = (
          "divi (a + (b-1)), b signed  ≡  divi a, b signed rounding<positive_inf>, for constant b > 0 and a ≥ 0",
          "for a ≥ 0 and b > 0, ⌊(a+b-1)/b⌋ = ⌈a/b⌉ and truncation equals flooring; a ≥ 0 is proven from an "
          "assume bounded<0, ?>, a shape argument, a block id, or a non-negative constant", "test_cdiv_rounding"),
+    Rule("single-trip-loop-iv", "rewrite",
+         "the induction variable of `for iv in (lo to hi, step s)` with constants lo < hi ≤ lo + s is the constant "
+         "lo wherever an integer rule reads it (fold-int-constants, bounds)",
+         "the loop runs once, with iv = lo (cutile folds arithmetic on such an iv, `j * TILE` becoming 0, where "
+         "cuTile Python keeps the multiply)", "test_single_trip_loop_iv"),
+    Rule("fold-int-constants", "rewrite",
+         "addi/subi/muli/divi/maxi/mini (signed) of two integer constants is the constant it computes (divi with "
+         "its rounding: toward zero by default, negative_inf flooring, positive_inf ceiling); not when the result "
+         "leaves the type's signed range, nor for unsigned ops or a division by zero",
+         "the ops are pure functions of their operands; cuTile Python folds arithmetic on constants (`(N + T - 1) // "
+         "T` of two ct.Constant ints is a constant), cutile leaves the same arithmetic on const generics to the "
+         "backend", "test_fold_int_constants"),
 )
 
 RULES_BY_ID = {r.id: r for r in RULES}

@@ -141,6 +141,10 @@ class Output:
     general: bool = False     # read and written, or stored at indices no safe form covers: every store unchecked
 
 
+#: bytes per element of each dtype
+ELEMENT_BYTES = {"bool": 1, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "f32": 4,
+                 "tf32": 4, "i64": 8, "u64": 8, "f64": 8, "f8e4m3fn": 1, "f8e5m2": 1, "f8e8m0fnu": 1}
+
 #: `not (a OP b)` → `a OP' b` (integers: no NaN to tell the two apart)
 NEGATED_COMPARE = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.Eq: ast.NotEq,
                    ast.NotEq: ast.Eq}
@@ -1558,6 +1562,17 @@ class Emitter:
         b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{dims}] }}> = {g}_base.broadcast(shape![{dims}]);")
         b.append(f"let {g}_offsets: Tile<u64, {{ [{dims}] }}> = {g}_at * constant(1u64, shape![{dims}]);")
         b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = addptr_tile({g}_base, {g}_offsets);")
+        div = math.gcd(sig.base_align, ELEMENT_BYTES.get(sig.dtype, 1)) if not ity.shape else 1
+        if div > 1:   # one element: cuTile Python states the pointer's alignment (its base's, to the element)
+            b.append(f"// SAFETY: {arr}'s base is {sig.base_align}-byte aligned (a fact of this launch) and the "
+                     f"address is a whole number of {ELEMENT_BYTES[sig.dtype]}-byte elements past it.")
+            b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [] }}> = unsafe {{ assume_div_by::<_, {div}>("
+                     f"{g}_ptrs) }};")
+            self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
+                                      "what": f"assume on the address into {arr}",
+                                      "why": "cutile states facts about a value only through unsafe assume ops",
+                                      "precondition": f"{arr}'s base is {sig.base_align}-byte aligned (checked at "
+                                                      "launch like every specialization fact)"})
         parts = [f"{g}_inside"] if checked else []   # the extent check, and-ed with the mask
         if mask_code:
             parts.append(_paren(mask_code) if parts else mask_code)
