@@ -82,6 +82,11 @@ def test_empty_hints():
     assert v(a, b)["equivalent"]
     c = a.replace(") {", ") optimization_hints=<sm_90 = {num_cta_in_cga = 2}> {", 1)
     assert not v(a, c)["equivalent"]
+    # on an op too (cuTile Python writes an empty dict on a load given latency=None)
+    op = a.replace("token = %t0 :", "token = %t0 optimization_hints = <default = {}> :", 1)
+    assert op != a and v(a, op)["equivalent"]
+    hinted = a.replace("token = %t0 :", "token = %t0 optimization_hints = <default = {latency = 3}> :", 1)
+    assert not v(a, hinted)["equivalent"]
 
 
 def test_hints_for_target():

@@ -617,7 +617,8 @@ def _live(canon: Canon) -> set[int]:
     return live
 
 
-HINTS_DEFAULT = re.compile(r"optimization_hints=<default = \{\}>")
+HINTS_DEFAULT = re.compile(r"optimization_hints ?= ?<default = \{\}>")
+OP_HINTS_DEFAULT = re.compile(r" optimization_hints ?= ?<default = \{\}>")
 HINTS_ONE_KEY = re.compile(r"(optimization_hints ?= ?<)(\w+)( = \{[^{}]*\}>)")
 
 
@@ -643,6 +644,9 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     canon = Canon(entry, labels, how, unit_grid=frozenset(unit_grid))
     for op in _all_ops(entry.body):
         op.template = _hints_for_target(canon, op.template, target)
+        if OP_HINTS_DEFAULT.search(op.template):   # an op's empty hints: no hints (as on the entry)
+            op.template = OP_HINTS_DEFAULT.sub("", op.template)
+            canon.fired["empty-optimization-hints"] += 1
     canon.attrs = HINTS_DEFAULT.sub("", _hints_for_target(canon, entry.attrs, target)).strip()
     if canon.attrs != entry.attrs.strip():
         canon.fired["empty-optimization-hints"] += 1

@@ -44,7 +44,8 @@ RULES: tuple[Rule, ...] = (
          "the calling-convention layout; unused arguments are dropped",
          "cuTile Python passes ptr, shape.., strides.. per array; cutile adds partition arguments for mutable "
          "tensors; an argument no op reads cannot change what the kernel computes", "test_entry_prologue"),
-    Rule("empty-optimization-hints", "canonicalization", "optimization_hints=<default = {}> equals no hints",
+    Rule("empty-optimization-hints", "canonicalization",
+         "optimization_hints=<default = {}> equals no hints, on the entry and on any op",
          "an empty hint dictionary is the default", "test_empty_hints"),
     Rule("hints-for-target", "canonicalization",
          "optimization_hints keyed by the compile target (`<sm_90 = {h}>`) equal the same hints keyed `default`, "

@@ -75,12 +75,15 @@ pub unsafe extern "C" fn tp_{op}({params}) -> i32 {{
 
 
 def ffi_rs(ops: list[tuple[str, dict]]) -> str:
-    text = HEADER + "\nuse crate::abi::*;\nuse crate::{ports, rt};\nuse cutile::prelude::*;\n" + \
+    text = HEADER + "//! Bindings are named after the kernels' parameters (`arg_K`).\n\n#![allow(non_snake_case)]\n" + \
+        "\nuse crate::abi::*;\nuse crate::{ports, rt};\nuse cutile::prelude::*;\n" + \
         "".join(_op_function(op, m) for op, m in ops)
     return rustfmt(text)
 
 
 def ports_mod_rs(ops: list[str]) -> str:
-    lines = [HEADER, "//! One module per operator: the port's `kernel.rs`, unchanged.", ""]
+    lines = [HEADER, "//! One module per operator: the port's `kernel.rs`, unchanged. A port keeps the Python source's",
+             "//! names (`K`, `dO`), so rustc's snake-case lint is off for them.", "",
+             "#![allow(non_snake_case)]", ""]
     lines += [f"pub mod {op};" for op in ops]
     return rustfmt("\n".join(lines) + "\n")

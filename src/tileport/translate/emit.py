@@ -219,7 +219,7 @@ class Emitter:
         #: array → the ct.scatter calls into it still to come in the kernel's own body (a scatter binds its token
         #: only when another follows)
         self.scatters_left = _scatter_counts(fn)
-        #: array → (token, scope depth) of its gathers since its last scatter (the next scatter joins them)
+        #: array → (token, scope) of its gathers since its last scatter (the next scatter joins them)
         self.reads: dict[str, list[tuple[str, int]]] = {}
         #: (array, dim) of every stride a gather/scatter needs as an entry parameter, in order of first use
         self.stride_params: list[tuple[str, int]] = []
@@ -406,6 +406,11 @@ class Emitter:
         if code == name and previous is not None and previous[1] == ty:
             self.body.append(f"{indent}// `{self.text(st)}`: already {_describe(ty)}, nothing to emit")
         elif previous is not None and name in self.mutated and previous[1] == ty:
+            op = re.match(r"(select|fma)\(", code)
+            if op:   # cutile infers these ops' result type from a typed binding, not from the assigned variable
+                tmp = self.fresh(f"{name}_{op.group(1)}")
+                self.body.append(f"{indent}let {tmp}: {ty.rust()} = {code};")
+                code = tmp
             self.body.append(f"{indent}{name} = {code};")
         elif nested and previous is not None and not (self.scope_locals and name in self.scope_locals[-1]):
             raise self.refuse(st, "if-constant", f"`{name}` changes type inside a branch "
@@ -652,6 +657,10 @@ class Emitter:
         self.scoped(body, indent + "    ", {name: (name, Scalar("i32"))})
         self.tile_loop_vars.discard(name)
         self.body.append(f"{indent}}}")
+
+    def _scope_id(self) -> int:
+        """The block being emitted: the kernel's body, or the innermost open branch/loop body."""
+        return id(self.scope_locals[-1]) if self.scope_locals else 0
 
     def int_min_max(self, fn: str, a: str, b: str) -> str:
         """``mini``/``maxi`` of two i32 scalars (Rust code of each): the signed op on 0-d tiles, as cuTile Python
@@ -1779,7 +1788,7 @@ class Emitter:
         read = "_"
         if name in self.scatters_left:   # a scatter into the array orders itself after this read (see scatter)
             read = f"{g}_read"
-            self.reads.setdefault(name, []).append((read, len(self.scope_locals)))
+            self.reads.setdefault(name, []).append((read, self._scope_id()))
         if checked or "mask" in kw:
             self.body.append(f"// SAFETY: every lane that is read addresses {arr}'s memory: its offset is below "
                              f"{arr}'s extent ({'checked above' if checked else 'the caller guarantees it'}; masked "
@@ -1842,7 +1851,7 @@ class Emitter:
         token = prev or g + "_token"
         # cuTile Python orders a write after the reads of the array before it (its token joins theirs); the reads
         # of this scope are joined here, as it does
-        reads = [t for t, depth in self.reads.pop(arr, []) if depth == len(self.scope_locals)]
+        reads = [t for t, scope in self.reads.pop(arr, []) if scope == self._scope_id()]
         if reads:
             joined = f"{g}_after_reads"
             self.body.append(f"let {joined}: Token = join_tokens(&[{', '.join([token] + reads)}]);")
@@ -2656,6 +2665,62 @@ def _operand_nodes(node: ast.AST) -> list[ast.AST | None]:
     return []
 
 
+#: Rust's keywords (strict and reserved, 2021 edition): a Python local of one of these names is renamed `name_`
+RUST_KEYWORDS = frozenset(
+    "as break const continue crate else enum extern false fn for if impl in let loop match mod move mut pub ref "
+    "return self Self static struct super trait true type unsafe use where while async await dyn abstract become "
+    "box do final macro override priv typeof unsized virtual yield try gen union".split())
+
+
+def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
+    """Locals (and helper parameters) named like a Rust keyword (`do`, `type`, `ref`, ...) renamed `do_` in the
+    kernel's AST, so the generated Rust can bind them; the kernel's own parameters keep their names."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and node.id in RUST_KEYWORDS and node.id not in keep:
+            node.id += "_"
+        elif isinstance(node, ast.arg) and node.arg in RUST_KEYWORDS and node.arg not in keep:
+            node.arg += "_"
+
+
+#: a `let mut` of a value type (tiles, scalars, tokens: moved or copied, never borrowed mutably by a method)
+_LET_IOTA = re.compile(r"\s*let (\w+): Tile<\w+, \{ \[\w+\] \}> = iota\(shape!\[\w+\]\);$")
+_LET_MUT = re.compile(r"(\s*)let mut (\w+): (?:Tile<|Token\b|(?:i8|i16|i32|i64|u8|u16|u32|u64|f16|bf16|f32|f64|bool)\b)")
+
+
+def _drop_unused_mut(body: list[str]) -> list[str]:
+    """What rustc would warn about, tidied: an `iota` bound to a name nothing reads is dropped (its readers were
+    folded away; dead in the IR either way), and ``let mut x`` where nothing in x's scope assigns x again becomes
+    ``let x`` (a name is mutable for the whole kernel when some path re-assigns it, see find_mutated, but a binding
+    in a loop or arm that nothing of its scope re-assigns would draw the unused-mut warning)."""
+    out = list(body)
+    for i, line in enumerate(out):   # an unused index tile (its readers were folded away): not emitted
+        u = _LET_IOTA.match(line)
+        if u and not any(re.search(rf"\b{u.group(1)}\b", later) for later in _scope_after(out, i)):
+            out[i] = ""
+    out = [line for line in out if line != ""]
+    for i, line in enumerate(out):
+        m = _LET_MUT.match(line)
+        if m is None:
+            continue
+        name = m.group(2)
+        reassign = re.compile(rf"(?<![\w.]){name}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|&mut {name}\b")
+        if not any(reassign.search(later) for later in _scope_after(out, i)):
+            out[i] = line.replace("let mut ", "let ", 1)
+    return out
+
+
+def _scope_after(body: list[str], i: int) -> list[str]:
+    """The text of the block that line ``i`` is in, after line i, up to the brace that closes the block."""
+    depth, scope = 0, []
+    for later in body[i + 1:]:
+        for k, ch in enumerate(later):
+            depth += (ch == "{") - (ch == "}")
+            if depth < 0:
+                return scope + [later[:k]]
+        scope.append(later)
+    return scope
+
+
 def _scatter_counts(fn: ast.FunctionDef) -> dict[str, int]:
     """Array name → how many ``ct.scatter`` and ``ct.gather`` calls ``fn``'s body makes into or from it, for the
     arrays it scatters into (each takes the token of the scatter before it)."""
@@ -2683,6 +2748,9 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             raise Unsupported(str(file), exc.node, exc.construct, exc.detail) from exc
     else:
         found = kernel_helpers(file, tree, fn)
+    keep = {name for name, _ in sig.params}
+    for f in (fn, *(h.fn for h in found.values())):
+        _escape_rust_keywords(f, keep)
     em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
     em.helpers = {name: h.fn for name, h in found.items()}
     for h in found.values():
@@ -2744,7 +2812,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
                                 "precondition": f"{st} is {arr}.stride({d}) of the launched tensor"})
         fact = facts[0] if len(facts) == 1 else facts[1].replace(f"({st})", f"({facts[0]})")
         prologue.append(f"let {st}: i32 = unsafe {{ {fact} }};")
-    body = prologue + em.body if prologue else em.body
+    body = _drop_unused_mut(prologue + em.body if prologue else em.body)
     doc = (ast.get_docstring(fn) or "").splitlines()
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),

@@ -83,7 +83,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -95,10 +95,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
+            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
             let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
@@ -179,7 +179,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -191,7 +191,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
@@ -199,7 +199,7 @@ pub mod port {
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
             if true {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
                         & le_tile(
                             cols.broadcast(shape![BM, BN]),
@@ -208,12 +208,14 @@ pub mod port {
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select;
             } else {
-                s = select(
+                let s_select_2: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select_2;
             }
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
@@ -367,7 +369,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -379,10 +381,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
+            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
             let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
@@ -463,7 +465,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -475,7 +477,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
@@ -483,7 +485,7 @@ pub mod port {
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
             if false {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
                         & le_tile(
                             cols.broadcast(shape![BM, BN]),
@@ -492,12 +494,14 @@ pub mod port {
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select;
             } else {
-                s = select(
+                let s_select_2: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select_2;
             }
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
@@ -651,7 +655,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -663,10 +667,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
+            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
             let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
@@ -747,7 +751,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -759,7 +763,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
@@ -767,7 +771,7 @@ pub mod port {
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
             if true {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
                         & le_tile(
                             cols.broadcast(shape![BM, BN]),
@@ -776,12 +780,14 @@ pub mod port {
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select;
             } else {
-                s = select(
+                let s_select_2: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select_2;
             }
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
@@ -935,7 +941,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -947,10 +953,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
+            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
             let online_step_out: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
@@ -1031,7 +1037,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1043,7 +1049,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
@@ -1051,7 +1057,7 @@ pub mod port {
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
             if false {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
                         & le_tile(
                             cols.broadcast(shape![BM, BN]),
@@ -1060,12 +1066,14 @@ pub mod port {
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select;
             } else {
-                s = select(
+                let s_select_2: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select_2;
             }
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,

@@ -108,7 +108,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -120,7 +120,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled_2);
@@ -216,7 +216,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -228,10 +228,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
+            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
             let _online_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
@@ -300,7 +300,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -312,7 +312,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
             let tk_permuted_3: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_4: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_4);
@@ -344,11 +344,12 @@ pub mod port {
                     selected_2
                 };
             } else {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+38f32, shape![BM, BN]),
                 );
+                s = s_select;
             }
             let _online_out_5: (
                 Tile<f32, { [BM, 1] }>,
@@ -519,7 +520,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -531,7 +532,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled_2);
@@ -627,7 +628,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -639,10 +640,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
+            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
             let _online_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
@@ -711,7 +712,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -723,7 +724,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
             let tk_permuted_3: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_4: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_4);
@@ -755,11 +756,12 @@ pub mod port {
                     selected_2
                 };
             } else {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+38f32, shape![BM, BN]),
                 );
+                s = s_select;
             }
             let _online_out_5: (
                 Tile<f32, { [BM, 1] }>,
@@ -930,7 +932,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -942,7 +944,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled_2);
@@ -1038,7 +1040,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1050,10 +1052,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
+            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
             let _online_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
@@ -1122,7 +1124,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1134,7 +1136,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
             let tk_permuted_3: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_4: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_4);
@@ -1166,11 +1168,12 @@ pub mod port {
                     selected_2
                 };
             } else {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+38f32, shape![BM, BN]),
                 );
+                s = s_select;
             }
             let _online_out_5: (
                 Tile<f32, { [BM, 1] }>,
@@ -1341,7 +1344,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1353,7 +1356,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled_2);
@@ -1449,7 +1452,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1461,10 +1464,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
+            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
             let _online_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
@@ -1533,7 +1536,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1545,7 +1548,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
             let tk_permuted_3: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_4: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_4);
@@ -1577,11 +1580,12 @@ pub mod port {
                     selected_2
                 };
             } else {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+38f32, shape![BM, BN]),
                 );
+                s = s_select;
             }
             let _online_out_5: (
                 Tile<f32, { [BM, 1] }>,

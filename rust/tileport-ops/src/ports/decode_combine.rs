@@ -51,26 +51,30 @@ pub mod port {
             let m_new: Tile<f32, { [BR, 1] }> = maxf(m, lse, nan::Disabled, ftz::Disabled);
             let alpha: Tile<f32, { [BR, 1] }> = exp(m - m_new);
             let w: Tile<f32, { [BR, 1] }> = exp(lse - m_new);
-            den = fma(den, alpha, w, rounding::NearestEven, ftz::Disabled);
+            let den_fma: Tile<f32, { [BR, 1] }> =
+                fma(den, alpha, w, rounding::NearestEven, ftz::Disabled);
+            den = den_fma;
             let selected: Tile<f32, { [BR, D] }> = select(
                 gt_tile(w, broadcast_scalar(0.0f32, shape![BR, 1])).broadcast(shape![BR, D]),
                 part,
                 broadcast_scalar(0.0f32, shape![BR, D]),
             );
-            acc = fma(
+            let acc_fma: Tile<f32, { [BR, D] }> = fma(
                 acc,
                 alpha.broadcast(shape![BR, D]),
                 selected * w.broadcast(shape![BR, D]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            acc = acc_fma;
             m = m_new;
         }
-        den = select(
+        let den_select: Tile<f32, { [BR, 1] }> = select(
             gt_tile(den, broadcast_scalar(0.0f32, shape![BR, 1])),
             den,
             broadcast_scalar(1.0f32, shape![BR, 1]),
         );
+        den = den_select;
         let cast_f16: Tile<f16, { [BR, D] }> = convert_tile(acc / den.broadcast(shape![BR, D]));
         out.store(cast_f16);
     }
@@ -121,26 +125,30 @@ pub mod port {
             let m_new: Tile<f32, { [BR, 1] }> = maxf(m, lse, nan::Disabled, ftz::Disabled);
             let alpha: Tile<f32, { [BR, 1] }> = exp(m - m_new);
             let w: Tile<f32, { [BR, 1] }> = exp(lse - m_new);
-            den = fma(den, alpha, w, rounding::NearestEven, ftz::Disabled);
+            let den_fma: Tile<f32, { [BR, 1] }> =
+                fma(den, alpha, w, rounding::NearestEven, ftz::Disabled);
+            den = den_fma;
             let selected: Tile<f32, { [BR, D] }> = select(
                 gt_tile(w, broadcast_scalar(0.0f32, shape![BR, 1])).broadcast(shape![BR, D]),
                 part,
                 broadcast_scalar(0.0f32, shape![BR, D]),
             );
-            acc = fma(
+            let acc_fma: Tile<f32, { [BR, D] }> = fma(
                 acc,
                 alpha.broadcast(shape![BR, D]),
                 selected * w.broadcast(shape![BR, D]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            acc = acc_fma;
             m = m_new;
         }
-        den = select(
+        let den_select: Tile<f32, { [BR, 1] }> = select(
             gt_tile(den, broadcast_scalar(0.0f32, shape![BR, 1])),
             den,
             broadcast_scalar(1.0f32, shape![BR, 1]),
         );
+        den = den_select;
         let cast_bf16: Tile<bf16, { [BR, D] }> = convert_tile(acc / den.broadcast(shape![BR, D]));
         out.store(cast_bf16);
     }

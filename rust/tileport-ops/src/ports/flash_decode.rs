@@ -89,7 +89,7 @@ pub mod port {
             let mut sc: Tile<f32, { [GP, BN] }> = product * broadcast_scalar(scale, shape![GP, BN]);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [BN] }> = (broadcast_scalar(j * BN, shape![BN])) + arange_bn;
-            sc = select(
+            let sc_select: Tile<f32, { [GP, BN] }> = select(
                 lt_tile(
                     cols.reshape(shape![1, BN]),
                     broadcast_scalar(n, shape![1, BN]),
@@ -98,6 +98,7 @@ pub mod port {
                 sc,
                 broadcast_scalar(-1e+30f32, shape![GP, BN]),
             );
+            sc = sc_select;
             let value_reduced: Tile<f32, { [GP] }> = reduce_max(sc, 1);
             let m_new: Tile<f32, { [GP, 1] }> = maxf(
                 m,
@@ -108,30 +109,33 @@ pub mod port {
             let p: Tile<f32, { [GP, BN] }> = exp(sc - m_new.broadcast(shape![GP, BN]));
             let alpha: Tile<f32, { [GP, 1] }> = exp(m - m_new);
             let value_reduced_2: Tile<f32, { [GP] }> = reduce_sum(p, 1);
-            l = fma(
+            let l_fma: Tile<f32, { [GP, 1] }> = fma(
                 l,
                 alpha,
                 value_reduced_2.reshape(shape![GP, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l = l_fma;
             let p_f16: Tile<f16, { [GP, BN] }> = convert_tile(p);
             let filled_2: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
             let product_2: Tile<f32, { [GP, D] }> = mma(p_f16, tv, filled_2);
-            acc = fma(
+            let acc_fma: Tile<f32, { [GP, D] }> = fma(
                 acc,
                 alpha.broadcast(shape![GP, D]),
                 product_2,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            acc = acc_fma;
             m = m_new;
         }
-        l = select(
+        let l_select: Tile<f32, { [GP, 1] }> = select(
             gt_tile(l, broadcast_scalar(0.0f32, shape![GP, 1])),
             l,
             broadcast_scalar(1.0f32, shape![GP, 1]),
         );
+        l = l_select;
         let arange_gp: Tile<i32, { [GP] }> = iota(shape![GP]);
         let g: Tile<i32, { [GP] }> = (broadcast_scalar(c * GP, shape![GP])) + arange_gp;
         let valid: Tile<bool, { [GP, 1] }> =
@@ -304,7 +308,7 @@ pub mod port {
             let mut sc: Tile<f32, { [GP, BN] }> = product * broadcast_scalar(scale, shape![GP, BN]);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [BN] }> = (broadcast_scalar(j * BN, shape![BN])) + arange_bn;
-            sc = select(
+            let sc_select: Tile<f32, { [GP, BN] }> = select(
                 lt_tile(
                     cols.reshape(shape![1, BN]),
                     broadcast_scalar(n, shape![1, BN]),
@@ -313,6 +317,7 @@ pub mod port {
                 sc,
                 broadcast_scalar(-1e+30f32, shape![GP, BN]),
             );
+            sc = sc_select;
             let value_reduced: Tile<f32, { [GP] }> = reduce_max(sc, 1);
             let m_new: Tile<f32, { [GP, 1] }> = maxf(
                 m,
@@ -323,30 +328,33 @@ pub mod port {
             let p: Tile<f32, { [GP, BN] }> = exp(sc - m_new.broadcast(shape![GP, BN]));
             let alpha: Tile<f32, { [GP, 1] }> = exp(m - m_new);
             let value_reduced_2: Tile<f32, { [GP] }> = reduce_sum(p, 1);
-            l = fma(
+            let l_fma: Tile<f32, { [GP, 1] }> = fma(
                 l,
                 alpha,
                 value_reduced_2.reshape(shape![GP, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l = l_fma;
             let p_bf16: Tile<bf16, { [GP, BN] }> = convert_tile(p);
             let filled_2: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
             let product_2: Tile<f32, { [GP, D] }> = mma(p_bf16, tv, filled_2);
-            acc = fma(
+            let acc_fma: Tile<f32, { [GP, D] }> = fma(
                 acc,
                 alpha.broadcast(shape![GP, D]),
                 product_2,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            acc = acc_fma;
             m = m_new;
         }
-        l = select(
+        let l_select: Tile<f32, { [GP, 1] }> = select(
             gt_tile(l, broadcast_scalar(0.0f32, shape![GP, 1])),
             l,
             broadcast_scalar(1.0f32, shape![GP, 1]),
         );
+        l = l_select;
         let arange_gp: Tile<i32, { [GP] }> = iota(shape![GP]);
         let g: Tile<i32, { [GP] }> = (broadcast_scalar(c * GP, shape![GP])) + arange_gp;
         let valid: Tile<bool, { [GP, 1] }> =

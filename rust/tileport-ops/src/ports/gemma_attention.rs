@@ -97,7 +97,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -109,7 +109,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
@@ -214,7 +214,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -226,7 +226,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
@@ -307,7 +307,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -319,7 +319,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
             let tk_permuted_3: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
@@ -517,7 +517,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -529,7 +529,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
@@ -634,7 +634,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -646,7 +646,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
@@ -727,7 +727,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -739,7 +739,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
             let tk_permuted_3: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
@@ -937,7 +937,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -949,7 +949,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
@@ -1054,7 +1054,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1066,7 +1066,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
@@ -1147,7 +1147,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1159,7 +1159,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
             let tk_permuted_3: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
@@ -1357,7 +1357,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1369,7 +1369,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
@@ -1474,7 +1474,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1486,7 +1486,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
             let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
@@ -1567,7 +1567,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
             let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1579,7 +1579,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
             let tk_permuted_3: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);

@@ -100,13 +100,14 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            sc = select(
+            let sc_select: Tile<f32, { [GP, BN] }> = select(
                 (ge_tile(cols, broadcast_scalar(lo, shape![1, BN]))
                     & lt_tile(cols, broadcast_scalar(n, shape![1, BN])))
                 .broadcast(shape![GP, BN]),
                 sc,
                 broadcast_scalar(-1e+30f32, shape![GP, BN]),
             );
+            sc = sc_select;
             let value_reduced: Tile<f32, { [GP] }> = reduce_max(sc, 1);
             let m_new: Tile<f32, { [GP, 1] }> = maxf(
                 m,
@@ -117,30 +118,33 @@ pub mod port {
             let p: Tile<f32, { [GP, BN] }> = exp(sc - m_new.broadcast(shape![GP, BN]));
             let alpha: Tile<f32, { [GP, 1] }> = exp(m - m_new);
             let value_reduced_2: Tile<f32, { [GP] }> = reduce_sum(p, 1);
-            l = fma(
+            let l_fma: Tile<f32, { [GP, 1] }> = fma(
                 l,
                 alpha,
                 value_reduced_2.reshape(shape![GP, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l = l_fma;
             let p_f16: Tile<f16, { [GP, BN] }> = convert_tile(p);
             let filled_2: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
             let product_2: Tile<f32, { [GP, D] }> = mma(p_f16, tv, filled_2);
-            acc = fma(
+            let acc_fma: Tile<f32, { [GP, D] }> = fma(
                 acc,
                 alpha.broadcast(shape![GP, D]),
                 product_2,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            acc = acc_fma;
             m = m_new;
         }
-        l = select(
+        let l_select: Tile<f32, { [GP, 1] }> = select(
             gt_tile(l, broadcast_scalar(0.0f32, shape![GP, 1])),
             l,
             broadcast_scalar(1.0f32, shape![GP, 1]),
         );
+        l = l_select;
         let arange_gp: Tile<i32, { [GP] }> = iota(shape![GP]);
         let g: Tile<i32, { [GP] }> = (broadcast_scalar(c * GP, shape![GP])) + arange_gp;
         let valid: Tile<bool, { [GP, 1] }> =
@@ -324,13 +328,14 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            sc = select(
+            let sc_select: Tile<f32, { [GP, BN] }> = select(
                 (ge_tile(cols, broadcast_scalar(lo, shape![1, BN]))
                     & lt_tile(cols, broadcast_scalar(n, shape![1, BN])))
                 .broadcast(shape![GP, BN]),
                 sc,
                 broadcast_scalar(-1e+30f32, shape![GP, BN]),
             );
+            sc = sc_select;
             let value_reduced: Tile<f32, { [GP] }> = reduce_max(sc, 1);
             let m_new: Tile<f32, { [GP, 1] }> = maxf(
                 m,
@@ -341,30 +346,33 @@ pub mod port {
             let p: Tile<f32, { [GP, BN] }> = exp(sc - m_new.broadcast(shape![GP, BN]));
             let alpha: Tile<f32, { [GP, 1] }> = exp(m - m_new);
             let value_reduced_2: Tile<f32, { [GP] }> = reduce_sum(p, 1);
-            l = fma(
+            let l_fma: Tile<f32, { [GP, 1] }> = fma(
                 l,
                 alpha,
                 value_reduced_2.reshape(shape![GP, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l = l_fma;
             let p_f16: Tile<f16, { [GP, BN] }> = convert_tile(p);
             let filled_2: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
             let product_2: Tile<f32, { [GP, D] }> = mma(p_f16, tv, filled_2);
-            acc = fma(
+            let acc_fma: Tile<f32, { [GP, D] }> = fma(
                 acc,
                 alpha.broadcast(shape![GP, D]),
                 product_2,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            acc = acc_fma;
             m = m_new;
         }
-        l = select(
+        let l_select: Tile<f32, { [GP, 1] }> = select(
             gt_tile(l, broadcast_scalar(0.0f32, shape![GP, 1])),
             l,
             broadcast_scalar(1.0f32, shape![GP, 1]),
         );
+        l = l_select;
         let arange_gp: Tile<i32, { [GP] }> = iota(shape![GP]);
         let g: Tile<i32, { [GP] }> = (broadcast_scalar(c * GP, shape![GP])) + arange_gp;
         let valid: Tile<bool, { [GP, 1] }> =
@@ -549,13 +557,14 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            sc = select(
+            let sc_select: Tile<f32, { [GP, BN] }> = select(
                 (ge_tile(cols, broadcast_scalar(lo, shape![1, BN]))
                     & lt_tile(cols, broadcast_scalar(n, shape![1, BN])))
                 .broadcast(shape![GP, BN]),
                 sc,
                 broadcast_scalar(-1e+30f32, shape![GP, BN]),
             );
+            sc = sc_select;
             let value_reduced: Tile<f32, { [GP] }> = reduce_max(sc, 1);
             let m_new: Tile<f32, { [GP, 1] }> = maxf(
                 m,
@@ -566,30 +575,33 @@ pub mod port {
             let p: Tile<f32, { [GP, BN] }> = exp(sc - m_new.broadcast(shape![GP, BN]));
             let alpha: Tile<f32, { [GP, 1] }> = exp(m - m_new);
             let value_reduced_2: Tile<f32, { [GP] }> = reduce_sum(p, 1);
-            l = fma(
+            let l_fma: Tile<f32, { [GP, 1] }> = fma(
                 l,
                 alpha,
                 value_reduced_2.reshape(shape![GP, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l = l_fma;
             let p_bf16: Tile<bf16, { [GP, BN] }> = convert_tile(p);
             let filled_2: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
             let product_2: Tile<f32, { [GP, D] }> = mma(p_bf16, tv, filled_2);
-            acc = fma(
+            let acc_fma: Tile<f32, { [GP, D] }> = fma(
                 acc,
                 alpha.broadcast(shape![GP, D]),
                 product_2,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            acc = acc_fma;
             m = m_new;
         }
-        l = select(
+        let l_select: Tile<f32, { [GP, 1] }> = select(
             gt_tile(l, broadcast_scalar(0.0f32, shape![GP, 1])),
             l,
             broadcast_scalar(1.0f32, shape![GP, 1]),
         );
+        l = l_select;
         let arange_gp: Tile<i32, { [GP] }> = iota(shape![GP]);
         let g: Tile<i32, { [GP] }> = (broadcast_scalar(c * GP, shape![GP])) + arange_gp;
         let valid: Tile<bool, { [GP, 1] }> =
@@ -774,13 +786,14 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            sc = select(
+            let sc_select: Tile<f32, { [GP, BN] }> = select(
                 (ge_tile(cols, broadcast_scalar(lo, shape![1, BN]))
                     & lt_tile(cols, broadcast_scalar(n, shape![1, BN])))
                 .broadcast(shape![GP, BN]),
                 sc,
                 broadcast_scalar(-1e+30f32, shape![GP, BN]),
             );
+            sc = sc_select;
             let value_reduced: Tile<f32, { [GP] }> = reduce_max(sc, 1);
             let m_new: Tile<f32, { [GP, 1] }> = maxf(
                 m,
@@ -791,30 +804,33 @@ pub mod port {
             let p: Tile<f32, { [GP, BN] }> = exp(sc - m_new.broadcast(shape![GP, BN]));
             let alpha: Tile<f32, { [GP, 1] }> = exp(m - m_new);
             let value_reduced_2: Tile<f32, { [GP] }> = reduce_sum(p, 1);
-            l = fma(
+            let l_fma: Tile<f32, { [GP, 1] }> = fma(
                 l,
                 alpha,
                 value_reduced_2.reshape(shape![GP, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l = l_fma;
             let p_bf16: Tile<bf16, { [GP, BN] }> = convert_tile(p);
             let filled_2: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
             let product_2: Tile<f32, { [GP, D] }> = mma(p_bf16, tv, filled_2);
-            acc = fma(
+            let acc_fma: Tile<f32, { [GP, D] }> = fma(
                 acc,
                 alpha.broadcast(shape![GP, D]),
                 product_2,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            acc = acc_fma;
             m = m_new;
         }
-        l = select(
+        let l_select: Tile<f32, { [GP, 1] }> = select(
             gt_tile(l, broadcast_scalar(0.0f32, shape![GP, 1])),
             l,
             broadcast_scalar(1.0f32, shape![GP, 1]),
         );
+        l = l_select;
         let arange_gp: Tile<i32, { [GP] }> = iota(shape![GP]);
         let g: Tile<i32, { [GP] }> = (broadcast_scalar(c * GP, shape![GP])) + arange_gp;
         let valid: Tile<bool, { [GP, 1] }> =

@@ -88,7 +88,7 @@ pub mod port {
             s = product * broadcast_scalar(scale, shape![BM, BN]);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [BN] }> = (broadcast_scalar(j * BN, shape![BN])) + arange_bn;
-            s = select(
+            let s_select: Tile<f32, { [BM, BN] }> = select(
                 lt_tile(
                     cols.reshape(shape![1, BN]),
                     broadcast_scalar(n, shape![1, BN]),
@@ -97,6 +97,7 @@ pub mod port {
                 s,
                 broadcast_scalar(-1e+30f32, shape![BM, BN]),
             );
+            s = s_select;
             let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
             let m_new: Tile<f32, { [BM, 1] }> = maxf(
                 m,
@@ -107,13 +108,14 @@ pub mod port {
             let p: Tile<f32, { [BM, BN] }> = exp(s - m_new.broadcast(shape![BM, BN]));
             let alpha: Tile<f32, { [BM, 1] }> = exp(m - m_new);
             let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
+            let l_fma: Tile<f32, { [BM, 1] }> = fma(
                 l,
                 alpha,
                 value_reduced_2.reshape(shape![BM, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l = l_fma;
             let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
             acc = mma(p_f16, tk, acc * alpha.broadcast(shape![BM, DC]));
             m = m_new;
@@ -206,7 +208,7 @@ pub mod port {
             s = product * broadcast_scalar(scale, shape![BM, BN]);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [BN] }> = (broadcast_scalar(j * BN, shape![BN])) + arange_bn;
-            s = select(
+            let s_select: Tile<f32, { [BM, BN] }> = select(
                 lt_tile(
                     cols.reshape(shape![1, BN]),
                     broadcast_scalar(n, shape![1, BN]),
@@ -215,6 +217,7 @@ pub mod port {
                 s,
                 broadcast_scalar(-1e+30f32, shape![BM, BN]),
             );
+            s = s_select;
             let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
             let m_new: Tile<f32, { [BM, 1] }> = maxf(
                 m,
@@ -225,13 +228,14 @@ pub mod port {
             let p: Tile<f32, { [BM, BN] }> = exp(s - m_new.broadcast(shape![BM, BN]));
             let alpha: Tile<f32, { [BM, 1] }> = exp(m - m_new);
             let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
+            let l_fma: Tile<f32, { [BM, 1] }> = fma(
                 l,
                 alpha,
                 value_reduced_2.reshape(shape![BM, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l = l_fma;
             let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
             acc = mma(p_f16, tk, acc * alpha.broadcast(shape![BM, DC]));
             m = m_new;
@@ -331,7 +335,7 @@ pub mod port {
             s = product * broadcast_scalar(scale, shape![BM, BN]);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [BN] }> = (broadcast_scalar(j * BN, shape![BN])) + arange_bn;
-            s = select(
+            let s_select: Tile<f32, { [BM, BN] }> = select(
                 lt_tile(
                     cols.reshape(shape![1, BN]),
                     broadcast_scalar(n, shape![1, BN]),
@@ -340,6 +344,7 @@ pub mod port {
                 s,
                 broadcast_scalar(-1e+30f32, shape![BM, BN]),
             );
+            s = s_select;
             let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
             let m_new: Tile<f32, { [BM, 1] }> = maxf(
                 m,
@@ -350,13 +355,14 @@ pub mod port {
             let p: Tile<f32, { [BM, BN] }> = exp(s - m_new.broadcast(shape![BM, BN]));
             let alpha: Tile<f32, { [BM, 1] }> = exp(m - m_new);
             let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
+            let l_fma: Tile<f32, { [BM, 1] }> = fma(
                 l,
                 alpha,
                 value_reduced_2.reshape(shape![BM, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l = l_fma;
             let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
             acc = mma(p_bf16, tk, acc * alpha.broadcast(shape![BM, DC]));
             m = m_new;
@@ -449,7 +455,7 @@ pub mod port {
             s = product * broadcast_scalar(scale, shape![BM, BN]);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [BN] }> = (broadcast_scalar(j * BN, shape![BN])) + arange_bn;
-            s = select(
+            let s_select: Tile<f32, { [BM, BN] }> = select(
                 lt_tile(
                     cols.reshape(shape![1, BN]),
                     broadcast_scalar(n, shape![1, BN]),
@@ -458,6 +464,7 @@ pub mod port {
                 s,
                 broadcast_scalar(-1e+30f32, shape![BM, BN]),
             );
+            s = s_select;
             let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
             let m_new: Tile<f32, { [BM, 1] }> = maxf(
                 m,
@@ -468,13 +475,14 @@ pub mod port {
             let p: Tile<f32, { [BM, BN] }> = exp(s - m_new.broadcast(shape![BM, BN]));
             let alpha: Tile<f32, { [BM, 1] }> = exp(m - m_new);
             let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            l = fma(
+            let l_fma: Tile<f32, { [BM, 1] }> = fma(
                 l,
                 alpha,
                 value_reduced_2.reshape(shape![BM, 1]),
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l = l_fma;
             let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
             acc = mma(p_bf16, tk, acc * alpha.broadcast(shape![BM, DC]));
             m = m_new;

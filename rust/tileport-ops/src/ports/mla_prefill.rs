@@ -114,7 +114,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkn: Tile<f16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
+            let tkn: Tile<f16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
             let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -126,7 +126,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkp: Tile<f16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
+            let tkp: Tile<f16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
             let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -138,7 +138,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
+            let tv: Tile<f16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
             let _scores_out: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
@@ -232,7 +232,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkn: Tile<f16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
+            let tkn: Tile<f16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
             let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -244,7 +244,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkp: Tile<f16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
+            let tkp: Tile<f16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
             let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -256,7 +256,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
+            let tv: Tile<f16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
             let mut s: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
@@ -274,7 +274,7 @@ pub mod port {
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
             if true {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
                         & le_tile(
                             cols.broadcast(shape![BM, BN]),
@@ -283,12 +283,14 @@ pub mod port {
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select;
             } else {
-                s = select(
+                let s_select_2: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select_2;
             }
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
@@ -473,7 +475,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkn: Tile<f16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
+            let tkn: Tile<f16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
             let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -485,7 +487,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkp: Tile<f16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
+            let tkp: Tile<f16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
             let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -497,7 +499,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
+            let tv: Tile<f16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
             let _scores_out: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
@@ -591,7 +593,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkn: Tile<f16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
+            let tkn: Tile<f16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
             let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -603,7 +605,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkp: Tile<f16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
+            let tkp: Tile<f16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
             let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -615,7 +617,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<f16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
+            let tv: Tile<f16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
             let mut s: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
@@ -633,7 +635,7 @@ pub mod port {
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
             if false {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
                         & le_tile(
                             cols.broadcast(shape![BM, BN]),
@@ -642,12 +644,14 @@ pub mod port {
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select;
             } else {
-                s = select(
+                let s_select_2: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select_2;
             }
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
@@ -832,7 +836,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
+            let tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
             let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -844,7 +848,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
+            let tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
             let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -856,7 +860,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
+            let tv: Tile<bf16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
             let _scores_out: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
@@ -950,7 +954,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
+            let tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
             let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -962,7 +966,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
+            let tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
             let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -974,7 +978,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
+            let tv: Tile<bf16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
             let mut s: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
@@ -992,7 +996,7 @@ pub mod port {
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
             if true {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
                         & le_tile(
                             cols.broadcast(shape![BM, BN]),
@@ -1001,12 +1005,14 @@ pub mod port {
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select;
             } else {
-                s = select(
+                let s_select_2: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select_2;
             }
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
@@ -1191,7 +1197,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
+            let tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
             let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1203,7 +1209,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
+            let tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
             let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1215,7 +1221,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
+            let tv: Tile<bf16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
             let _scores_out: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
@@ -1309,7 +1315,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
+            let tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
             let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1321,7 +1327,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
+            let tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
             let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -1333,7 +1339,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let mut tv: Tile<bf16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
+            let tv: Tile<bf16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
             let mut s: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
@@ -1351,7 +1357,7 @@ pub mod port {
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
             if false {
-                s = select(
+                let s_select: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
                         & le_tile(
                             cols.broadcast(shape![BM, BN]),
@@ -1360,12 +1366,14 @@ pub mod port {
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select;
             } else {
-                s = select(
+                let s_select_2: Tile<f32, { [BM, BN] }> = select(
                     lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
                     s,
                     broadcast_scalar(-1e+30f32, shape![BM, BN]),
                 );
+                s = s_select_2;
             }
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,

@@ -16,16 +16,15 @@ pub mod port {
     ) {
         let n: i32 = topk_ids.shape()[0];
         let lanes: Tile<i32, { [TILE] }> = iota(shape![TILE]);
-        let arange_2: Tile<i32, { [2] }> = iota(shape![2]);
         let arange_2_2: Tile<i32, { [2] }> = iota(shape![2]);
         let first_row: Tile<bool, { [2, 1] }> = eq_tile(
             arange_2_2.reshape(shape![2, 1]),
             broadcast_scalar(0i32, shape![2, 1]),
         );
         if MODE == 0 {
-            let mut s: i32 = get_tile_block_id().0;
+            let s: i32 = get_tile_block_id().0;
             let topk_ids_view: Partition<i32, { [TILE] }> = topk_ids.partition(shape![TILE]);
-            let mut x: Tile<i32, { [TILE] }> = topk_ids_view.load([s]);
+            let x: Tile<i32, { [TILE] }> = topk_ids_view.load([s]);
             let ok: Tile<bool, { [TILE] }> =
                 ((lt_tile(
                     (broadcast_scalar(s * TILE, shape![TILE])) + lanes,
@@ -34,7 +33,7 @@ pub mod port {
                     & lt_tile(x, broadcast_scalar(num_experts, shape![TILE]));
             // row 0: the chunk's own counters; row 1: the totals (row S = the number of chunks);
             // -1: dropped
-            let mut chunks: i32 = get_num_tile_blocks().0;
+            let chunks: i32 = get_num_tile_blocks().0;
             let row: Tile<i32, { [2, 1] }> = select(
                 first_row,
                 broadcast_scalar(s * EB, shape![2, 1]),
@@ -84,9 +83,9 @@ pub mod port {
             };
         } else {
             let e: i32 = get_tile_block_id().0;
-            let mut s: i32 = get_tile_block_id().1;
+            let s: i32 = get_tile_block_id().1;
             let num_e: i32 = get_num_tile_blocks().0;
-            let mut chunks: i32 = get_num_tile_blocks().1;
+            let chunks: i32 = get_num_tile_blocks().1;
             let experts: Tile<i32, { [EB] }> = iota(shape![EB]);
             let table_view: Partition<i32, { [EB] }> = table.partition(shape![EB]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
@@ -178,7 +177,7 @@ pub mod port {
                 before = before + value_reduced_5.reshape(shape![1]);
             }
             let topk_ids_view: Partition<i32, { [TILE] }> = topk_ids.partition(shape![TILE]);
-            let mut x: Tile<i32, { [TILE] }> = topk_ids_view.load([s]);
+            let x: Tile<i32, { [TILE] }> = topk_ids_view.load([s]);
             let pos: Tile<i32, { [TILE] }> = (broadcast_scalar(s * TILE, shape![TILE])) + lanes;
             let hit: Tile<bool, { [TILE] }> = eq_tile(x, broadcast_scalar(e, shape![TILE]))
                 & lt_tile(pos, broadcast_scalar(n, shape![TILE]));

@@ -57,9 +57,8 @@ pub mod port {
             let product: Tile<f32, { [BLOCK_M, BLOCK_N] }> = mma(q, k_permuted, filled);
             let mut qk: Tile<f32, { [BLOCK_M, BLOCK_N] }> = product
                 * (broadcast_scalar(sm_scale * 1.4426950408889634f32, shape![BLOCK_M, BLOCK_N]));
-            let arange_block_n: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
             let arange_block_n_2: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-            qk = select(
+            let qk_select: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                 (lt_tile(
                     ((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_2)
                         .reshape(shape![1, BLOCK_N]),
@@ -69,12 +68,11 @@ pub mod port {
                 qk,
                 broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
             );
+            qk = qk_select;
             if true {
-                let arange_block_n_3: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-                let arange_block_m: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
                 let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
                 let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
-                qk = select(
+                let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                     le_tile(
                         (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
                             .reshape(shape![1, BLOCK_N]))
@@ -87,6 +85,7 @@ pub mod port {
                     qk,
                     broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
                 );
+                qk = qk_select_2;
             }
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
             let m_new: Tile<f32, { [BLOCK_M] }> =
@@ -99,13 +98,14 @@ pub mod port {
             );
             let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
             let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
-            l_i = fma(
+            let l_i_fma: Tile<f32, { [BLOCK_M] }> = fma(
                 l_i,
                 alpha,
                 value_reduced_2,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l_i = l_i_fma;
             let V_view: Partition<f16, { [1, BLOCK_N, HEAD_DIM] }> =
                 V.partition(shape![1, BLOCK_N, HEAD_DIM]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
@@ -188,9 +188,8 @@ pub mod port {
             let product: Tile<f32, { [BLOCK_M, BLOCK_N] }> = mma(q, k_permuted, filled);
             let mut qk: Tile<f32, { [BLOCK_M, BLOCK_N] }> = product
                 * (broadcast_scalar(sm_scale * 1.4426950408889634f32, shape![BLOCK_M, BLOCK_N]));
-            let arange_block_n: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
             let arange_block_n_2: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-            qk = select(
+            let qk_select: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                 (lt_tile(
                     ((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_2)
                         .reshape(shape![1, BLOCK_N]),
@@ -200,12 +199,11 @@ pub mod port {
                 qk,
                 broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
             );
+            qk = qk_select;
             if false {
-                let arange_block_n_3: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-                let arange_block_m: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
                 let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
                 let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
-                qk = select(
+                let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                     le_tile(
                         (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
                             .reshape(shape![1, BLOCK_N]))
@@ -218,6 +216,7 @@ pub mod port {
                     qk,
                     broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
                 );
+                qk = qk_select_2;
             }
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
             let m_new: Tile<f32, { [BLOCK_M] }> =
@@ -230,13 +229,14 @@ pub mod port {
             );
             let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
             let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
-            l_i = fma(
+            let l_i_fma: Tile<f32, { [BLOCK_M] }> = fma(
                 l_i,
                 alpha,
                 value_reduced_2,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l_i = l_i_fma;
             let V_view: Partition<f16, { [1, BLOCK_N, HEAD_DIM] }> =
                 V.partition(shape![1, BLOCK_N, HEAD_DIM]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
@@ -319,9 +319,8 @@ pub mod port {
             let product: Tile<f32, { [BLOCK_M, BLOCK_N] }> = mma(q, k_permuted, filled);
             let mut qk: Tile<f32, { [BLOCK_M, BLOCK_N] }> = product
                 * (broadcast_scalar(sm_scale * 1.4426950408889634f32, shape![BLOCK_M, BLOCK_N]));
-            let arange_block_n: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
             let arange_block_n_2: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-            qk = select(
+            let qk_select: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                 (lt_tile(
                     ((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_2)
                         .reshape(shape![1, BLOCK_N]),
@@ -331,12 +330,11 @@ pub mod port {
                 qk,
                 broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
             );
+            qk = qk_select;
             if true {
-                let arange_block_n_3: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-                let arange_block_m: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
                 let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
                 let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
-                qk = select(
+                let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                     le_tile(
                         (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
                             .reshape(shape![1, BLOCK_N]))
@@ -349,6 +347,7 @@ pub mod port {
                     qk,
                     broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
                 );
+                qk = qk_select_2;
             }
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
             let m_new: Tile<f32, { [BLOCK_M] }> =
@@ -361,13 +360,14 @@ pub mod port {
             );
             let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
             let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
-            l_i = fma(
+            let l_i_fma: Tile<f32, { [BLOCK_M] }> = fma(
                 l_i,
                 alpha,
                 value_reduced_2,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l_i = l_i_fma;
             let V_view: Partition<bf16, { [1, BLOCK_N, HEAD_DIM] }> =
                 V.partition(shape![1, BLOCK_N, HEAD_DIM]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
@@ -450,9 +450,8 @@ pub mod port {
             let product: Tile<f32, { [BLOCK_M, BLOCK_N] }> = mma(q, k_permuted, filled);
             let mut qk: Tile<f32, { [BLOCK_M, BLOCK_N] }> = product
                 * (broadcast_scalar(sm_scale * 1.4426950408889634f32, shape![BLOCK_M, BLOCK_N]));
-            let arange_block_n: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
             let arange_block_n_2: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-            qk = select(
+            let qk_select: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                 (lt_tile(
                     ((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_2)
                         .reshape(shape![1, BLOCK_N]),
@@ -462,12 +461,11 @@ pub mod port {
                 qk,
                 broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
             );
+            qk = qk_select;
             if false {
-                let arange_block_n_3: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-                let arange_block_m: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
                 let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
                 let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
-                qk = select(
+                let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                     le_tile(
                         (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
                             .reshape(shape![1, BLOCK_N]))
@@ -480,6 +478,7 @@ pub mod port {
                     qk,
                     broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
                 );
+                qk = qk_select_2;
             }
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
             let m_new: Tile<f32, { [BLOCK_M] }> =
@@ -492,13 +491,14 @@ pub mod port {
             );
             let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
             let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
-            l_i = fma(
+            let l_i_fma: Tile<f32, { [BLOCK_M] }> = fma(
                 l_i,
                 alpha,
                 value_reduced_2,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
+            l_i = l_i_fma;
             let V_view: Partition<bf16, { [1, BLOCK_N, HEAD_DIM] }> =
                 V.partition(shape![1, BLOCK_N, HEAD_DIM]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the

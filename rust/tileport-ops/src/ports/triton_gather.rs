@@ -16,7 +16,6 @@ pub mod port {
         let pid: i32 = get_tile_block_id().0;
         let idx_ptr_view: Partition<i32, { [BLOCK_SIZE] }> = idx_ptr.partition(shape![BLOCK_SIZE]);
         let idx: Tile<i32, { [BLOCK_SIZE] }> = idx_ptr_view.load([pid]);
-        let arange_block_size: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
         let arange_block_size_2: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
         // ct.gather on src_ptr: indices widened to 64 bits and checked against src_ptr's extent
         // (and the mask), addresses from its base pointer
