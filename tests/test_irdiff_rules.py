@@ -188,6 +188,14 @@ def test_fold_int_constants():
     assert v(const(-2), with_divi(-511, " rounding<negative_inf>"))["equivalent"]
     assert v(const(-1), with_divi(-511, ""))["equivalent"]
     assert not v(const(-2), with_divi(-511, ""))["equivalent"]
+    # a widened constant is the wider constant
+    wide = prog(*STORE, ONES, "%n = constant <i32: -3> : tile<i32>", "%w = exti %n signed : tile<i32> -> tile<i64>",
+                "%i = trunci %w : tile<i64> -> tile<i32>", store("%one", "%i"))
+    direct = prog(*STORE, ONES, "%w = constant <i64: -3> : tile<i64>", "%i = trunci %w : tile<i64> -> tile<i32>",
+                  store("%one", "%i"))
+    out = v(direct, wide)
+    assert out["equivalent"] and fired(out, "fold-int-constants") == 1
+    assert not v(direct.replace("<i64: -3>", "<i64: 3>"), wide)["equivalent"]
 
 
 def test_single_trip_loop_iv():

@@ -65,7 +65,13 @@ def _refusal(verdict: dict, corpus: Path) -> dict | None:
         loc["file"] = str(Path(loc.get("file", "")).resolve().relative_to(corpus.resolve()))
     except ValueError:
         pass
-    return {"construct": tr["construct"], **loc, "detail": tr.get("error", "")}
+    return {"construct": tr["construct"], **loc, "detail": _relative(tr.get("error", ""), corpus)}
+
+
+def _relative(text: str | None, corpus: Path) -> str | None:
+    """``text`` with the absolute path of ``corpus`` (or the output folder) left out of the file names it mentions
+    (results read the same on every machine)."""
+    return text.replace(f"{corpus.resolve()}/", "") if text else text
 
 
 def _failed_stage(verdict: dict) -> tuple[str | None, str | None]:
@@ -121,7 +127,8 @@ def port_corpus(captures: Path, corpus: Path, out: Path, tree, arch: str, batch:
             rows.append({"file": k["file"], "kernel": k["kernel"], "status": v.get("status", "failed"),
                          "variants": len(variants), "rejected_by_cuda_tile": len(rejected),
                          "variants_proven": sum(1 for x in irdiff if x.get("equivalent")),
-                         "refusal": _refusal(v, corpus), "stage": stage, "error": error})
+                         "refusal": _refusal(v, corpus), "stage": stage,
+                         "error": _relative(_relative(error, corpus), out)})
             progress(f"  {k['kernel']}: {rows[-1]['status']}"
                      + (f" ({stage}: {(error or '').splitlines()[0][:160]})" if stage else ""))
     for k in not_launched:

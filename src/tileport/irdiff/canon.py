@@ -357,6 +357,15 @@ def _apply_rewrites(canon: Canon) -> None:
                 canon.substitute[id(op)] = Op("constant", f"constant <i{mf.group(3)}: {value}> : {mf.group(2)}", [],
                                               op.results, [], line=op.line, text=op.text, path=op.path)
                 canon.fired["fold-int-constants"] += 1
+        # fold-int-constants: a widened integer constant (exti) is the constant of the wider type
+        me = re.fullmatch(r"exti \$0 (signed|unsigned) : tile<((?:\d+x)*)i\d+> -> (tile<(?:\d+x)*i(\d+)>)",
+                          op.template) if op.name == "exti" else None
+        if me and op.results and id(op) not in canon.substitute:
+            c = _const_int(canon, op.operands[0])
+            if c is not None and (me.group(1) == "signed" or c >= 0):
+                canon.substitute[id(op)] = Op("constant", f"constant <i{me.group(4)}: {c}> : {me.group(3)}", [],
+                                              op.results, [], line=op.line, text=op.text, path=op.path)
+                canon.fired["fold-int-constants"] += 1
         # cdiv-rounding: divi (addi a, c), b signed  with c = b - 1, b > 0, a ≥ 0
         m = re.fullmatch(r"divi \$0, \$1 signed : (.+)", op.template) if op.name == "divi" else None
         if m:

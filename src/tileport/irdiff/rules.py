@@ -137,7 +137,8 @@ RULES: tuple[Rule, ...] = (
          "the loop runs once, with iv = lo (cutile folds arithmetic on such an iv, `j * TILE` becoming 0, where "
          "cuTile Python keeps the multiply)", "test_single_trip_loop_iv"),
     Rule("fold-int-constants", "rewrite",
-         "addi/subi/muli/divi/maxi/mini (signed) of two integer constants is the constant it computes (divi with "
+         "exti of an integer constant, and addi/subi/muli/divi/maxi/mini (signed) of two, is the constant it "
+         "computes (divi with "
          "its rounding: toward zero by default, negative_inf flooring, positive_inf ceiling); not when the result "
          "leaves the type's signed range, nor for unsigned ops or a division by zero",
          "the ops are pure functions of their operands; cuTile Python folds arithmetic on constants (`(N + T - 1) // "

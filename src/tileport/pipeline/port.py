@@ -194,9 +194,9 @@ def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progres
         try:
             cratemod.irgen(binary, tree, prefix + v["entry"], rust_bc, v["generics"], v["strides"], arch,
                            v.get("specs"))
-        except TileportError as exc:
+            rust_txt = run_tool(tree, "tileirdisasm", [str(rust_bc)]).stdout
+        except TileportError as exc:   # (tileirdisasm rejects bytecode that fails verification: cutile wrote it)
             return {"symbol": v["symbol"], "equivalent": False, "error": str(exc)}
-        rust_txt = run_tool(tree, "tileirdisasm", [str(rust_bc)]).stdout
     (vdir / "rust.tileir.txt").write_text(rust_txt)
     ref_txt = (port_dir / v["reference"]).with_suffix(".tileir.txt").read_text()
     verdict = compare_programs(parse_ir(ref_txt), parse_ir(rust_txt),

@@ -392,6 +392,7 @@ class Emitter:
                 straight.add(id(node))
         counts = Counter(n for sub in self.walk() if isinstance(sub, ast.Assign) and id(sub) not in untaken
                          for n in names(sub))
+        counts.update(a.arg for h in self.helpers.values() for a in h.args.args)   # a helper's parameter is bound
         for node in self.walk():
             if isinstance(node, (ast.If, ast.For)) and id(node) not in straight:
                 for inner in node.body + node.orelse:
@@ -574,7 +575,12 @@ class Emitter:
         return "expr", node
 
     def _generic_condition(self, test: ast.AST) -> bool:
-        """Whether ``test`` can be written on the const generics (int constants, literals)."""
+        """Whether ``test`` can be written on the const generics (int constants, literals). A test on a bool or
+        float constant is decided here instead: its untaken arm is not translated, as cuTile Python does not
+        type-check it (it may store a tile of another dtype, say)."""
+        if any(isinstance(n, ast.Name) and isinstance(p := self.params.get(n.id), sigmod.ConstSig) and
+               not (isinstance(p.value, int) and not isinstance(p.value, bool)) for n in ast.walk(test)):
+            return False
         try:
             self.condition(test)
             return True
@@ -768,12 +774,34 @@ class Emitter:
             return self.condition(st.test)
         self.need(st, "if-runtime", "if on a runtime value")
         code, ty = self.expr(st.test)
+        if ty == Tile("bool", ()) and isinstance(st.test, ast.Compare) and len(st.test.ops) == 1 and \
+                type(st.test.ops[0]) in SCALAR_COMPARE:   # a 0-d tile (a reduction, a gathered value) compared:
+            # the same comparison of the values (a 0-d tile is a scalar in Tile IR)
+            sides = []
+            for n in (st.test.left, st.test.comparators[0]):
+                c, t = self.expr(n)
+                if isinstance(t, Tile) and t.shape == ():
+                    c, t = f"tile_to_scalar::<{RUST_DTYPES[t.dtype]}, {RUST_DTYPES[t.dtype]}>({c})", \
+                        Scalar(t.dtype)
+                sides.append((c, t, n))
+            (lc, lt, ln), (rc, rt, rn) = sides
+            if isinstance(lt, Scalar) and isinstance(rt, Scalar) and lt.dtype != rt.dtype:
+                ok, value = self.const_value(rn if _literal(rn) is not None else ln)
+                if _literal(rn) is not None and ok:
+                    rc, rt = rust_literal(value, lt.dtype), lt
+                elif _literal(ln) is not None and ok:
+                    lc, lt = rust_literal(value, rt.dtype), rt
+            if lt == rt and isinstance(lt, Scalar):
+                return f"{_paren(lc)} {SCALAR_COMPARE[type(st.test.ops[0])]} {_paren(rc)}"
         if ty != Scalar("bool"):
             raise self.refuse(st.test, "if-runtime", f"condition `{self.text(st.test)}` is not a scalar comparison")
         return code
 
     def condition(self, node: ast.AST) -> str:
         if isinstance(node, ast.Name):
+            p = self.params.get(node.id)
+            if isinstance(p, sigmod.ConstSig) and isinstance(p.value, int) and not isinstance(p.value, bool):
+                return f"{node.id} != 0"   # an int constant's truth
             return self.cond_operand(node)
         if isinstance(node, ast.BoolOp):
             op = " && " if isinstance(node.op, ast.And) else " || "
@@ -1172,6 +1200,8 @@ class Emitter:
                 dims.append(str(e.value))
             elif isinstance(e, ast.Name) and e.id in self.constants:
                 dims.append(e.id)
+            elif isinstance(e, ast.Name) and e.id in self.env and self.env[e.id][0] in self.constants:
+                dims.append(self.env[e.id][0])   # a helper's parameter bound to a constant
             else:
                 raise self.refuse(e, "load-tile", f"tile dimension {self.text(e)} is not a constant")
         return tuple(dims)
@@ -1389,6 +1419,10 @@ class Emitter:
                 return self.typed(f"mma({a}, {b}, {c})", tc, want_name, "product")
             if op == "exp" or (op == "tanh" and node.keywords):
                 return self.rounded_unary(node, op)
+            if op == "extract":
+                return self.extract(node, want_name)
+            if op == "matmul":
+                return self.matmul(node, want_name)
             if op in BINARY_MATH or op in UNARY_MATH:
                 return self.math(node, op)
             if op in PLAIN_BINARY_MATH:
@@ -1468,7 +1502,11 @@ class Emitter:
                         code = tmp
                     self.env[p.arg] = (code, ty)
                     continue
-                self.body.append(f"let {p.arg}: {ty.rust()} = {code};")
+                if code in self.constants and not self.assign_counts.get(p.arg):   # a constant passed on: the
+                    # parameter is that constant (a tile extent, a const generic in the Rust)
+                    self.env[p.arg] = (code, ty)
+                    continue
+                self.body.append(f"let {'mut ' if p.arg in self.mutated else ''}{p.arg}: {ty.rust()} = {code};")
                 self.env[p.arg] = (p.arg, ty)
             self.stmts(body[:-1], "")
             ret = body[-1].value
@@ -1571,10 +1609,13 @@ class Emitter:
         b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{dims}] }}> = {g}_base.broadcast(shape![{dims}]);")
         b.append(f"let {g}_offsets: Tile<u64, {{ [{dims}] }}> = {g}_at * constant(1u64, shape![{dims}]);")
         b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = addptr_tile({g}_base, {g}_offsets);")
-        div = math.gcd(sig.base_align, ELEMENT_BYTES.get(sig.dtype, 1)) if not ity.shape else 1
+        ok, at = self.const_value(index_node)   # a constant index moves the base by a known number of bytes
+        step = ELEMENT_BYTES.get(sig.dtype, 1) * (at if ok and isinstance(at, int) and not isinstance(at, bool)
+                                                  else 1)
+        div = math.gcd(sig.base_align, step) if not ity.shape else 1
         if div > 1:   # one element: cuTile Python states the pointer's alignment (its base's, to the element)
             b.append(f"// SAFETY: {arr}'s base is {sig.base_align}-byte aligned (a fact of this launch) and the "
-                     f"address is a whole number of {ELEMENT_BYTES[sig.dtype]}-byte elements past it.")
+                     f"address is a multiple of {div} bytes past it.")
             b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [] }}> = unsafe {{ assume_div_by::<_, {div}>("
                      f"{g}_ptrs) }};")
             self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
@@ -1798,7 +1839,7 @@ class Emitter:
             self.body.append(f"// SAFETY: every lane reads {arr}'s memory: the kernel's indices are inside {arr} "
                              "(check_bounds=False: the caller guarantees it, as in cuTile Python).")
             masking = f"None, Some({pad_lit})"
-        if g in self.nd_accesses and masking.startswith("Some("):
+        if (g in self.nd_accesses or len(ty.shape) > 1) and masking.startswith("Some("):
             # cutile 0.3.1 reshapes a scalar padding to rank 1 before broadcasting it, which fails verification
             # for a rank-2+ result: the masked lanes are filled by a select on the same mask instead (irdiff rule
             # padded-pointer-load-select)
@@ -2036,6 +2077,46 @@ class Emitter:
             else:
                 raise self.refuse(k.value, "math", f"option {k.arg}= of ct.{self.ct(node.func)}")
         return nan, ftz
+
+    def extract(self, node: ast.Call, want_name: str | None) -> tuple[str, Ty]:
+        """`ct.extract(t, index, shape=)`: subtile `index` of the grid of `shape`-sized subtiles of `t` — cutile's
+        `extract` with one 0-d index tile per dimension, typed by its binding."""
+        self.need(node, "extract", "ct.extract")
+        kw = {k.arg: k.value for k in node.keywords}
+        args = list(node.args) + [kw.pop(k) for k in ("index", "shape") if k in kw]
+        if len(args) != 3 or kw:
+            raise self.refuse(node, "extract", "ct.extract form (tile, index, shape=)")
+        code, ty = self.expr(args[0])
+        shape = self.shape_of(args[2])
+        if not isinstance(ty, Tile) or not isinstance(args[1], ast.Tuple) or \
+                not len(ty.shape) == len(args[1].elts) == len(shape):
+            raise self.refuse(node, "extract", "ct.extract of a tile with one index and one extent per dimension")
+        index = []
+        for e in args[1].elts:
+            c, t = self.expr(e)
+            if t != Scalar("i32"):
+                raise self.refuse(e, "extract", f"ct.extract index {self.text(e)} is not an i32 scalar")
+            index.append(f"scalar_to_tile::<i32>({c}{'i32' if _literal(e) is not None else ''})")
+        return self.typed(f"extract({code}, [{', '.join(index)}])", Tile(ty.dtype, shape), want_name, "extracted")
+
+    def matmul(self, node: ast.Call, want_name: str | None) -> tuple[str, Ty]:
+        """`ct.matmul(a, b)` of 2-d float tiles of one dtype: cuTile Python multiplies into a zero f32 accumulator
+        (f64 for f64) and converts the product to the operands' dtype; the port writes the same."""
+        self.need(node, "mma", "ct.matmul")
+        if len(node.args) != 2 or node.keywords:
+            raise self.refuse(node, "mma", "ct.matmul form (x, y)")
+        (a, ta), (b, tb) = (self.expr(x) for x in node.args)
+        if not (isinstance(ta, Tile) and isinstance(tb, Tile) and len(ta.shape) == len(tb.shape) == 2 and
+                ta.shape[1] == tb.shape[0] and ta.dtype == tb.dtype and ta.dtype in ("f16", "bf16", "f32", "tf32",
+                                                                                   "f64")):
+            raise self.refuse(node, "mma", "ct.matmul of anything but two 2-d float tiles of one dtype")
+        acc = Tile("f64" if ta.dtype == "f64" else "f32", (ta.shape[0], tb.shape[1]))
+        zero, _ = self.typed(f"constant({rust_literal(0.0, acc.dtype)}, shape![{', '.join(acc.shape)}])", acc, None,
+                             "zero")
+        product, _ = self.typed(f"mma({a}, {b}, {zero})", acc, None, "product")
+        if acc.dtype == ta.dtype:
+            return product, acc
+        return self.typed(f"convert_tile({product})", Tile(ta.dtype, acc.shape), want_name, f"product_{ta.dtype}")
 
     def rounded_unary(self, node: ast.Call, op: str) -> tuple[str, Ty]:
         """``ct.exp``/``ct.tanh`` (x, rounding_mode=..): cutile's own functions emit the op without a rounding

@@ -51,22 +51,21 @@ pub mod port {
             );
             tile_to_scalar::<i32, i32>(quotient)
         };
-        if true {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < n_tiles {
-                n_tiles = last;
-            }
-            let diag: i32 = {
-                let quotient_2: Tile<i32, { [] }> = divi(
-                    scalar_to_tile::<i32>((i * BM) + 1i32),
-                    scalar_to_tile::<i32>(BN),
-                    rounding::NegativeInf,
-                );
-                tile_to_scalar::<i32, i32>(quotient_2)
-            };
-            if diag < full {
-                full = diag;
-            }
+        // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+        let last: i32 = ceil_div((i + 1i32) * BM, BN);
+        if last < n_tiles {
+            n_tiles = last;
+        }
+        let diag: i32 = {
+            let quotient_2: Tile<i32, { [] }> = divi(
+                scalar_to_tile::<i32>((i * BM) + 1i32),
+                scalar_to_tile::<i32>(BN),
+                rounding::NegativeInf,
+            );
+            tile_to_scalar::<i32, i32>(quotient_2)
+        };
+        if diag < full {
+            full = diag;
         }
         if full > n_tiles {
             full = n_tiles;
@@ -105,12 +104,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -198,37 +197,29 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            if true {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select;
-            } else {
-                let s_select_2: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select_2;
-            }
+            // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+            let s_select: Tile<f32, { [BM, BN] }> = select(
+                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
+                    & le_tile(
+                        cols.broadcast(shape![BM, BN]),
+                        rows.broadcast(shape![BM, BN]),
+                    ),
+                s,
+                broadcast_scalar(-1e+30f32, shape![BM, BN]),
+            );
+            s = s_select;
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -328,7 +319,7 @@ pub mod port {
             dim_map::Identity,
             get_tensor_token(k),
         );
-        let mut n_tiles: i32 = num_tiles(&k_tiles, 1);
+        let n_tiles: i32 = num_tiles(&k_tiles, 1);
         let mut full: i32 = {
             let quotient: Tile<i32, { [] }> = divi(
                 scalar_to_tile::<i32>(sk),
@@ -337,23 +328,7 @@ pub mod port {
             );
             tile_to_scalar::<i32, i32>(quotient)
         };
-        if false {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < n_tiles {
-                n_tiles = last;
-            }
-            let diag: i32 = {
-                let quotient_2: Tile<i32, { [] }> = divi(
-                    scalar_to_tile::<i32>((i * BM) + 1i32),
-                    scalar_to_tile::<i32>(BN),
-                    rounding::NegativeInf,
-                );
-                tile_to_scalar::<i32, i32>(quotient_2)
-            };
-            if diag < full {
-                full = diag;
-            }
-        }
+        // `if CAUSAL:` is False here: nothing, as cuTile Python folds it
         if full > n_tiles {
             full = n_tiles;
         }
@@ -391,12 +366,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -484,37 +459,25 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            if false {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select;
-            } else {
-                let s_select_2: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select_2;
-            }
+            // `if CAUSAL:` is False here: the else arm, as cuTile Python folds it
+            let s_select: Tile<f32, { [BM, BN] }> = select(
+                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
+                s,
+                broadcast_scalar(-1e+30f32, shape![BM, BN]),
+            );
+            s = s_select;
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -623,22 +586,21 @@ pub mod port {
             );
             tile_to_scalar::<i32, i32>(quotient)
         };
-        if true {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < n_tiles {
-                n_tiles = last;
-            }
-            let diag: i32 = {
-                let quotient_2: Tile<i32, { [] }> = divi(
-                    scalar_to_tile::<i32>((i * BM) + 1i32),
-                    scalar_to_tile::<i32>(BN),
-                    rounding::NegativeInf,
-                );
-                tile_to_scalar::<i32, i32>(quotient_2)
-            };
-            if diag < full {
-                full = diag;
-            }
+        // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+        let last: i32 = ceil_div((i + 1i32) * BM, BN);
+        if last < n_tiles {
+            n_tiles = last;
+        }
+        let diag: i32 = {
+            let quotient_2: Tile<i32, { [] }> = divi(
+                scalar_to_tile::<i32>((i * BM) + 1i32),
+                scalar_to_tile::<i32>(BN),
+                rounding::NegativeInf,
+            );
+            tile_to_scalar::<i32, i32>(quotient_2)
+        };
+        if diag < full {
+            full = diag;
         }
         if full > n_tiles {
             full = n_tiles;
@@ -677,12 +639,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -770,37 +732,29 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            if true {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select;
-            } else {
-                let s_select_2: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select_2;
-            }
+            // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+            let s_select: Tile<f32, { [BM, BN] }> = select(
+                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
+                    & le_tile(
+                        cols.broadcast(shape![BM, BN]),
+                        rows.broadcast(shape![BM, BN]),
+                    ),
+                s,
+                broadcast_scalar(-1e+30f32, shape![BM, BN]),
+            );
+            s = s_select;
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -900,7 +854,7 @@ pub mod port {
             dim_map::Identity,
             get_tensor_token(k),
         );
-        let mut n_tiles: i32 = num_tiles(&k_tiles, 1);
+        let n_tiles: i32 = num_tiles(&k_tiles, 1);
         let mut full: i32 = {
             let quotient: Tile<i32, { [] }> = divi(
                 scalar_to_tile::<i32>(sk),
@@ -909,23 +863,7 @@ pub mod port {
             );
             tile_to_scalar::<i32, i32>(quotient)
         };
-        if false {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < n_tiles {
-                n_tiles = last;
-            }
-            let diag: i32 = {
-                let quotient_2: Tile<i32, { [] }> = divi(
-                    scalar_to_tile::<i32>((i * BM) + 1i32),
-                    scalar_to_tile::<i32>(BN),
-                    rounding::NegativeInf,
-                );
-                tile_to_scalar::<i32, i32>(quotient_2)
-            };
-            if diag < full {
-                full = diag;
-            }
-        }
+        // `if CAUSAL:` is False here: nothing, as cuTile Python folds it
         if full > n_tiles {
             full = n_tiles;
         }
@@ -963,12 +901,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1056,37 +994,25 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            if false {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select;
-            } else {
-                let s_select_2: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select_2;
-            }
+            // `if CAUSAL:` is False here: the else arm, as cuTile Python folds it
+            let s_select: Tile<f32, { [BM, BN] }> = select(
+                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
+                s,
+                broadcast_scalar(-1e+30f32, shape![BM, BN]),
+            );
+            s = s_select;
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,

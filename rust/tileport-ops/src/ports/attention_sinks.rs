@@ -64,23 +64,22 @@ pub mod port {
         let mut hi: i32 = num_tiles(&k_tiles, 1);
         let mut full_lo: i32 = 0;
         let mut full_hi: i32 = (ceil_div(sk + 1i32, BN)) - 1i32;
-        if true {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < hi {
-                hi = last;
-            }
-            let diag: i32 = (ceil_div((i * BM) + 2i32, BN)) - 1i32;
-            if diag < full_hi {
-                full_hi = diag;
-            }
-            let first: i32 = ((i * BM) - window) + 1i32;
-            if first > 0 {
-                lo = (ceil_div(first + 1i32, BN)) - 1i32;
-            }
-            let inside: i32 = ((i * BM) + BM) - window;
-            if inside > 0 {
-                full_lo = ceil_div(inside, BN);
-            }
+        // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+        let last: i32 = ceil_div((i + 1i32) * BM, BN);
+        if last < hi {
+            hi = last;
+        }
+        let diag: i32 = (ceil_div((i * BM) + 2i32, BN)) - 1i32;
+        if diag < full_hi {
+            full_hi = diag;
+        }
+        let first: i32 = ((i * BM) - window) + 1i32;
+        if first > 0 {
+            lo = (ceil_div(first + 1i32, BN)) - 1i32;
+        }
+        let inside: i32 = ((i * BM) + BM) - window;
+        if inside > 0 {
+            full_lo = ceil_div(inside, BN);
         }
         let mut mid: i32 = full_lo;
         if mid > hi {
@@ -127,9 +126,9 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> =
+                let mut cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
                 let sk: i32 = sk;
                 let window: i32 = window;
@@ -154,12 +153,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -238,12 +237,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -319,50 +318,41 @@ pub mod port {
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
-            if true {
-                s = {
-                    // _band(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let rows: Tile<i32, { [BM, 1] }> = rows;
-                    let cols: Tile<i32, { [1, BN] }> = cols;
-                    let sk: i32 = sk;
-                    let window: i32 = window;
-                    let keep: Tile<bool, { [BM, BN] }> =
-                        (lt_tile(cols, broadcast_scalar(sk, shape![1, BN]))
-                            .broadcast(shape![BM, BN])
-                            & le_tile(
-                                cols.broadcast(shape![BM, BN]),
-                                rows.broadcast(shape![BM, BN]),
-                            ))
-                            & (gt_tile(
-                                cols.broadcast(shape![BM, BN]),
-                                (rows - broadcast_scalar(window, shape![BM, 1]))
-                                    .broadcast(shape![BM, BN]),
-                            ));
-                    let selected_2: Tile<f32, { [BM, BN] }> =
-                        select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                    selected_2
-                };
-            } else {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+38f32, shape![BM, BN]),
-                );
-                s = s_select;
-            }
+            // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+            s = {
+                // _band(..), a @ct.function inlined as cuTile Python inlines it
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let rows: Tile<i32, { [BM, 1] }> = rows;
+                let mut cols: Tile<i32, { [1, BN] }> = cols;
+                let sk: i32 = sk;
+                let window: i32 = window;
+                let keep: Tile<bool, { [BM, BN] }> =
+                    (lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
+                        & le_tile(
+                            cols.broadcast(shape![BM, BN]),
+                            rows.broadcast(shape![BM, BN]),
+                        ))
+                        & (gt_tile(
+                            cols.broadcast(shape![BM, BN]),
+                            (rows - broadcast_scalar(window, shape![BM, 1]))
+                                .broadcast(shape![BM, BN]),
+                        ));
+                let selected_2: Tile<f32, { [BM, BN] }> =
+                    select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
+                selected_2
+            };
             let _online_out_5: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -465,7 +455,7 @@ pub mod port {
         let mut l: Tile<f32, { [BM, 1] }> = constant(1.0f32, shape![BM, 1]);
         let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
         let sk: i32 = k.shape()[1];
-        let mut lo: i32 = 0;
+        let lo: i32 = 0;
         let k_tiles: Partition<f16, { [1, BN, D] }> = make_partition_view(
             k,
             shape![1, BN, D],
@@ -473,27 +463,10 @@ pub mod port {
             dim_map::Identity,
             get_tensor_token(k),
         );
-        let mut hi: i32 = num_tiles(&k_tiles, 1);
-        let mut full_lo: i32 = 0;
-        let mut full_hi: i32 = (ceil_div(sk + 1i32, BN)) - 1i32;
-        if false {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < hi {
-                hi = last;
-            }
-            let diag: i32 = (ceil_div((i * BM) + 2i32, BN)) - 1i32;
-            if diag < full_hi {
-                full_hi = diag;
-            }
-            let first: i32 = ((i * BM) - window) + 1i32;
-            if first > 0 {
-                lo = (ceil_div(first + 1i32, BN)) - 1i32;
-            }
-            let inside: i32 = ((i * BM) + BM) - window;
-            if inside > 0 {
-                full_lo = ceil_div(inside, BN);
-            }
-        }
+        let hi: i32 = num_tiles(&k_tiles, 1);
+        let full_lo: i32 = 0;
+        let full_hi: i32 = (ceil_div(sk + 1i32, BN)) - 1i32;
+        // `if CAUSAL:` is False here: nothing, as cuTile Python folds it
         let mut mid: i32 = full_lo;
         if mid > hi {
             mid = hi;
@@ -539,9 +512,9 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> =
+                let mut cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
                 let sk: i32 = sk;
                 let window: i32 = window;
@@ -566,12 +539,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -650,12 +623,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -731,50 +704,25 @@ pub mod port {
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
-            if false {
-                s = {
-                    // _band(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let rows: Tile<i32, { [BM, 1] }> = rows;
-                    let cols: Tile<i32, { [1, BN] }> = cols;
-                    let sk: i32 = sk;
-                    let window: i32 = window;
-                    let keep: Tile<bool, { [BM, BN] }> =
-                        (lt_tile(cols, broadcast_scalar(sk, shape![1, BN]))
-                            .broadcast(shape![BM, BN])
-                            & le_tile(
-                                cols.broadcast(shape![BM, BN]),
-                                rows.broadcast(shape![BM, BN]),
-                            ))
-                            & (gt_tile(
-                                cols.broadcast(shape![BM, BN]),
-                                (rows - broadcast_scalar(window, shape![BM, 1]))
-                                    .broadcast(shape![BM, BN]),
-                            ));
-                    let selected_2: Tile<f32, { [BM, BN] }> =
-                        select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                    selected_2
-                };
-            } else {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+38f32, shape![BM, BN]),
-                );
-                s = s_select;
-            }
+            // `if CAUSAL:` is False here: the else arm, as cuTile Python folds it
+            let s_select: Tile<f32, { [BM, BN] }> = select(
+                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
+                s,
+                broadcast_scalar(-1e+38f32, shape![BM, BN]),
+            );
+            s = s_select;
             let _online_out_5: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -888,23 +836,22 @@ pub mod port {
         let mut hi: i32 = num_tiles(&k_tiles, 1);
         let mut full_lo: i32 = 0;
         let mut full_hi: i32 = (ceil_div(sk + 1i32, BN)) - 1i32;
-        if true {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < hi {
-                hi = last;
-            }
-            let diag: i32 = (ceil_div((i * BM) + 2i32, BN)) - 1i32;
-            if diag < full_hi {
-                full_hi = diag;
-            }
-            let first: i32 = ((i * BM) - window) + 1i32;
-            if first > 0 {
-                lo = (ceil_div(first + 1i32, BN)) - 1i32;
-            }
-            let inside: i32 = ((i * BM) + BM) - window;
-            if inside > 0 {
-                full_lo = ceil_div(inside, BN);
-            }
+        // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+        let last: i32 = ceil_div((i + 1i32) * BM, BN);
+        if last < hi {
+            hi = last;
+        }
+        let diag: i32 = (ceil_div((i * BM) + 2i32, BN)) - 1i32;
+        if diag < full_hi {
+            full_hi = diag;
+        }
+        let first: i32 = ((i * BM) - window) + 1i32;
+        if first > 0 {
+            lo = (ceil_div(first + 1i32, BN)) - 1i32;
+        }
+        let inside: i32 = ((i * BM) + BM) - window;
+        if inside > 0 {
+            full_lo = ceil_div(inside, BN);
         }
         let mut mid: i32 = full_lo;
         if mid > hi {
@@ -951,9 +898,9 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> =
+                let mut cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
                 let sk: i32 = sk;
                 let window: i32 = window;
@@ -978,12 +925,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1062,12 +1009,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1143,50 +1090,41 @@ pub mod port {
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
-            if true {
-                s = {
-                    // _band(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let rows: Tile<i32, { [BM, 1] }> = rows;
-                    let cols: Tile<i32, { [1, BN] }> = cols;
-                    let sk: i32 = sk;
-                    let window: i32 = window;
-                    let keep: Tile<bool, { [BM, BN] }> =
-                        (lt_tile(cols, broadcast_scalar(sk, shape![1, BN]))
-                            .broadcast(shape![BM, BN])
-                            & le_tile(
-                                cols.broadcast(shape![BM, BN]),
-                                rows.broadcast(shape![BM, BN]),
-                            ))
-                            & (gt_tile(
-                                cols.broadcast(shape![BM, BN]),
-                                (rows - broadcast_scalar(window, shape![BM, 1]))
-                                    .broadcast(shape![BM, BN]),
-                            ));
-                    let selected_2: Tile<f32, { [BM, BN] }> =
-                        select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                    selected_2
-                };
-            } else {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+38f32, shape![BM, BN]),
-                );
-                s = s_select;
-            }
+            // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+            s = {
+                // _band(..), a @ct.function inlined as cuTile Python inlines it
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let rows: Tile<i32, { [BM, 1] }> = rows;
+                let mut cols: Tile<i32, { [1, BN] }> = cols;
+                let sk: i32 = sk;
+                let window: i32 = window;
+                let keep: Tile<bool, { [BM, BN] }> =
+                    (lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
+                        & le_tile(
+                            cols.broadcast(shape![BM, BN]),
+                            rows.broadcast(shape![BM, BN]),
+                        ))
+                        & (gt_tile(
+                            cols.broadcast(shape![BM, BN]),
+                            (rows - broadcast_scalar(window, shape![BM, 1]))
+                                .broadcast(shape![BM, BN]),
+                        ));
+                let selected_2: Tile<f32, { [BM, BN] }> =
+                    select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
+                selected_2
+            };
             let _online_out_5: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1289,7 +1227,7 @@ pub mod port {
         let mut l: Tile<f32, { [BM, 1] }> = constant(1.0f32, shape![BM, 1]);
         let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
         let sk: i32 = k.shape()[1];
-        let mut lo: i32 = 0;
+        let lo: i32 = 0;
         let k_tiles: Partition<bf16, { [1, BN, D] }> = make_partition_view(
             k,
             shape![1, BN, D],
@@ -1297,27 +1235,10 @@ pub mod port {
             dim_map::Identity,
             get_tensor_token(k),
         );
-        let mut hi: i32 = num_tiles(&k_tiles, 1);
-        let mut full_lo: i32 = 0;
-        let mut full_hi: i32 = (ceil_div(sk + 1i32, BN)) - 1i32;
-        if false {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < hi {
-                hi = last;
-            }
-            let diag: i32 = (ceil_div((i * BM) + 2i32, BN)) - 1i32;
-            if diag < full_hi {
-                full_hi = diag;
-            }
-            let first: i32 = ((i * BM) - window) + 1i32;
-            if first > 0 {
-                lo = (ceil_div(first + 1i32, BN)) - 1i32;
-            }
-            let inside: i32 = ((i * BM) + BM) - window;
-            if inside > 0 {
-                full_lo = ceil_div(inside, BN);
-            }
-        }
+        let hi: i32 = num_tiles(&k_tiles, 1);
+        let full_lo: i32 = 0;
+        let full_hi: i32 = (ceil_div(sk + 1i32, BN)) - 1i32;
+        // `if CAUSAL:` is False here: nothing, as cuTile Python folds it
         let mut mid: i32 = full_lo;
         if mid > hi {
             mid = hi;
@@ -1363,9 +1284,9 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> =
+                let mut cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
                 let sk: i32 = sk;
                 let window: i32 = window;
@@ -1390,12 +1311,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1474,12 +1395,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1555,50 +1476,25 @@ pub mod port {
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
-            if false {
-                s = {
-                    // _band(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let rows: Tile<i32, { [BM, 1] }> = rows;
-                    let cols: Tile<i32, { [1, BN] }> = cols;
-                    let sk: i32 = sk;
-                    let window: i32 = window;
-                    let keep: Tile<bool, { [BM, BN] }> =
-                        (lt_tile(cols, broadcast_scalar(sk, shape![1, BN]))
-                            .broadcast(shape![BM, BN])
-                            & le_tile(
-                                cols.broadcast(shape![BM, BN]),
-                                rows.broadcast(shape![BM, BN]),
-                            ))
-                            & (gt_tile(
-                                cols.broadcast(shape![BM, BN]),
-                                (rows - broadcast_scalar(window, shape![BM, 1]))
-                                    .broadcast(shape![BM, BN]),
-                            ));
-                    let selected_2: Tile<f32, { [BM, BN] }> =
-                        select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                    selected_2
-                };
-            } else {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+38f32, shape![BM, BN]),
-                );
-                s = s_select;
-            }
+            // `if CAUSAL:` is False here: the else arm, as cuTile Python folds it
+            let s_select: Tile<f32, { [BM, BN] }> = select(
+                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
+                s,
+                broadcast_scalar(-1e+38f32, shape![BM, BN]),
+            );
+            s = s_select;
             let _online_out_5: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,

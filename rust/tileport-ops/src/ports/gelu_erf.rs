@@ -25,7 +25,7 @@ pub mod port {
         let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
             .broadcast(shape![R, W]))
             + cols.broadcast(shape![R, W]);
-        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+        let inside: Tile<bool, { [R, W] }> = ((lt_tile(
             rows,
             broadcast_scalar(
                 {
@@ -41,9 +41,7 @@ pub mod port {
         ))
         .broadcast(shape![R, W]))
             & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
-        if false {
-            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
-        }
+        // `if RAGGED:` is False here: nothing, as cuTile Python folds it
         let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
         let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
         // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
@@ -197,7 +195,7 @@ pub mod port {
         let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
             .broadcast(shape![R, W]))
             + cols.broadcast(shape![R, W]);
-        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+        let inside: Tile<bool, { [R, W] }> = ((lt_tile(
             rows,
             broadcast_scalar(
                 {
@@ -213,9 +211,8 @@ pub mod port {
         ))
         .broadcast(shape![R, W]))
             & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
-        if true {
-            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
-        }
+        // `if RAGGED:` is True here: its body, as cuTile Python folds it
+        let inside: Tile<bool, { [R, W] }> = lt_tile(at, broadcast_scalar(n, shape![R, W]));
         let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
         let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
         // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
@@ -369,7 +366,7 @@ pub mod port {
         let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
             .broadcast(shape![R, W]))
             + cols.broadcast(shape![R, W]);
-        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+        let inside: Tile<bool, { [R, W] }> = ((lt_tile(
             rows,
             broadcast_scalar(
                 {
@@ -385,9 +382,7 @@ pub mod port {
         ))
         .broadcast(shape![R, W]))
             & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
-        if false {
-            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
-        }
+        // `if RAGGED:` is False here: nothing, as cuTile Python folds it
         let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
         let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
         // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
@@ -543,7 +538,7 @@ pub mod port {
         let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
             .broadcast(shape![R, W]))
             + cols.broadcast(shape![R, W]);
-        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+        let inside: Tile<bool, { [R, W] }> = ((lt_tile(
             rows,
             broadcast_scalar(
                 {
@@ -559,9 +554,8 @@ pub mod port {
         ))
         .broadcast(shape![R, W]))
             & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
-        if true {
-            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
-        }
+        // `if RAGGED:` is True here: its body, as cuTile Python folds it
+        let inside: Tile<bool, { [R, W] }> = lt_tile(at, broadcast_scalar(n, shape![R, W]));
         let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
         let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
         // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
@@ -717,7 +711,7 @@ pub mod port {
         let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
             .broadcast(shape![R, W]))
             + cols.broadcast(shape![R, W]);
-        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+        let inside: Tile<bool, { [R, W] }> = ((lt_tile(
             rows,
             broadcast_scalar(
                 {
@@ -733,9 +727,7 @@ pub mod port {
         ))
         .broadcast(shape![R, W]))
             & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
-        if false {
-            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
-        }
+        // `if RAGGED:` is False here: nothing, as cuTile Python folds it
         let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
         let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
         // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),
@@ -891,7 +883,7 @@ pub mod port {
         let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
             .broadcast(shape![R, W]))
             + cols.broadcast(shape![R, W]);
-        let mut inside: Tile<bool, { [R, W] }> = ((lt_tile(
+        let inside: Tile<bool, { [R, W] }> = ((lt_tile(
             rows,
             broadcast_scalar(
                 {
@@ -907,9 +899,8 @@ pub mod port {
         ))
         .broadcast(shape![R, W]))
             & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
-        if true {
-            inside = lt_tile(at, broadcast_scalar(n, shape![R, W]));
-        }
+        // `if RAGGED:` is True here: its body, as cuTile Python folds it
+        let inside: Tile<bool, { [R, W] }> = lt_tile(at, broadcast_scalar(n, shape![R, W]));
         let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
         let ok: Tile<bool, { [B] }> = inside.reshape(shape![B]);
         // ct.gather on x: indices widened to 64 bits and checked against x's extent (and the mask),

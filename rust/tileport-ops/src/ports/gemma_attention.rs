@@ -38,7 +38,7 @@ pub mod port {
             tma::Enabled,
         );
         let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
-        let qk_scale: f32 = scale * 1.4426950408889634f32;
+        // `qk_scale` (a product) is fused into the fma that reads it, as cuTile Python contracts it
         let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
         let cap_c: f32 = cap * 1.4426950408889634f32;
         let cap_c2: f32 = cap_c + cap_c;
@@ -113,29 +113,26 @@ pub mod port {
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            if true {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
+            s = {
+                // _capped(..), a @ct.function inlined as cuTile Python inlines it
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let a: f32 = cap_a;
+                let c: f32 = cap_c;
+                let c2: f32 = cap_c2;
+                broadcast_scalar(c, shape![BM, BN])
+                    - (divf(
+                        broadcast_scalar(c2, shape![BM, BN]),
+                        (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
+                            + broadcast_scalar(1.0f32, shape![BM, BN]),
+                        rounding::Approx,
+                        ftz::Disabled,
+                    ))
+            };
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -162,11 +159,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -230,36 +227,33 @@ pub mod port {
             let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
-            if true {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
+            s = {
+                // _capped(..), a @ct.function inlined as cuTile Python inlines it
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let a: f32 = cap_a;
+                let c: f32 = cap_c;
+                let c2: f32 = cap_c2;
+                broadcast_scalar(c, shape![BM, BN])
+                    - (divf(
+                        broadcast_scalar(c2, shape![BM, BN]),
+                        (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
+                            + broadcast_scalar(1.0f32, shape![BM, BN]),
+                        rounding::Approx,
+                        ftz::Disabled,
+                    ))
+            };
             let _online_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -323,29 +317,26 @@ pub mod port {
             let tk_permuted_3: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
-            if true {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
+            s = {
+                // _capped(..), a @ct.function inlined as cuTile Python inlines it
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let a: f32 = cap_a;
+                let c: f32 = cap_c;
+                let c2: f32 = cap_c2;
+                broadcast_scalar(c, shape![BM, BN])
+                    - (divf(
+                        broadcast_scalar(c2, shape![BM, BN]),
+                        (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
+                            + broadcast_scalar(1.0f32, shape![BM, BN]),
+                        rounding::Approx,
+                        ftz::Disabled,
+                    ))
+            };
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
@@ -372,11 +363,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -533,29 +524,12 @@ pub mod port {
             let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            if false {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
+            s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -582,11 +556,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -650,36 +624,19 @@ pub mod port {
             let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
-            if false {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
+            s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
             let _online_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -743,29 +700,12 @@ pub mod port {
             let tk_permuted_3: Tile<f16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
-            if false {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
+            s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
@@ -792,11 +732,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<f16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -878,7 +818,7 @@ pub mod port {
             tma::Enabled,
         );
         let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
-        let qk_scale: f32 = scale * 1.4426950408889634f32;
+        // `qk_scale` (a product) is fused into the fma that reads it, as cuTile Python contracts it
         let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
         let cap_c: f32 = cap * 1.4426950408889634f32;
         let cap_c2: f32 = cap_c + cap_c;
@@ -953,29 +893,26 @@ pub mod port {
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            if true {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
+            s = {
+                // _capped(..), a @ct.function inlined as cuTile Python inlines it
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let a: f32 = cap_a;
+                let c: f32 = cap_c;
+                let c2: f32 = cap_c2;
+                broadcast_scalar(c, shape![BM, BN])
+                    - (divf(
+                        broadcast_scalar(c2, shape![BM, BN]),
+                        (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
+                            + broadcast_scalar(1.0f32, shape![BM, BN]),
+                        rounding::Approx,
+                        ftz::Disabled,
+                    ))
+            };
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -1002,11 +939,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1070,36 +1007,33 @@ pub mod port {
             let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
-            if true {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
+            s = {
+                // _capped(..), a @ct.function inlined as cuTile Python inlines it
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let a: f32 = cap_a;
+                let c: f32 = cap_c;
+                let c2: f32 = cap_c2;
+                broadcast_scalar(c, shape![BM, BN])
+                    - (divf(
+                        broadcast_scalar(c2, shape![BM, BN]),
+                        (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
+                            + broadcast_scalar(1.0f32, shape![BM, BN]),
+                        rounding::Approx,
+                        ftz::Disabled,
+                    ))
+            };
             let _online_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1163,29 +1097,26 @@ pub mod port {
             let tk_permuted_3: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
-            if true {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
+            s = {
+                // _capped(..), a @ct.function inlined as cuTile Python inlines it
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let a: f32 = cap_a;
+                let c: f32 = cap_c;
+                let c2: f32 = cap_c2;
+                broadcast_scalar(c, shape![BM, BN])
+                    - (divf(
+                        broadcast_scalar(c2, shape![BM, BN]),
+                        (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
+                            + broadcast_scalar(1.0f32, shape![BM, BN]),
+                        rounding::Approx,
+                        ftz::Disabled,
+                    ))
+            };
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
@@ -1212,11 +1143,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1373,29 +1304,12 @@ pub mod port {
             let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            if false {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
+            s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -1422,11 +1336,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1490,36 +1404,19 @@ pub mod port {
             let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
-            if false {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
+            s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
             let _online_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1583,29 +1480,12 @@ pub mod port {
             let tk_permuted_3: Tile<bf16, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
-            if false {
-                s = {
-                    // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                    let s: Tile<f32, { [BM, BN] }> = s;
-                    let a: f32 = cap_a;
-                    let c: f32 = cap_c;
-                    let c2: f32 = cap_c2;
-                    broadcast_scalar(c, shape![BM, BN])
-                        - (divf(
-                            broadcast_scalar(c2, shape![BM, BN]),
-                            (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                                + broadcast_scalar(1.0f32, shape![BM, BN]),
-                            rounding::Approx,
-                            ftz::Disabled,
-                        ))
-                };
-            } else {
-                s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            }
+            // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
+            s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
@@ -1632,11 +1512,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let mut tv: Tile<bf16, { [BN, D] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,

@@ -94,9 +94,8 @@ pub mod port {
             let product: Tile<f32, { [GP, BN] }> = mma(tq, tk_permuted, filled);
             let mut sc: Tile<f32, { [GP, BN] }> =
                 product * broadcast_scalar(qk_scale, shape![GP, BN]);
-            if true {
-                sc = broadcast_scalar(cap, shape![GP, BN]) * tanh(sc);
-            }
+            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
+            sc = broadcast_scalar(cap, shape![GP, BN]) * tanh(sc);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -322,9 +321,7 @@ pub mod port {
             let product: Tile<f32, { [GP, BN] }> = mma(tq, tk_permuted, filled);
             let mut sc: Tile<f32, { [GP, BN] }> =
                 product * broadcast_scalar(qk_scale, shape![GP, BN]);
-            if false {
-                sc = broadcast_scalar(cap, shape![GP, BN]) * tanh(sc);
-            }
+            // `if SOFTCAP:` is False here: nothing, as cuTile Python folds it
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -551,9 +548,8 @@ pub mod port {
             let product: Tile<f32, { [GP, BN] }> = mma(tq, tk_permuted, filled);
             let mut sc: Tile<f32, { [GP, BN] }> =
                 product * broadcast_scalar(qk_scale, shape![GP, BN]);
-            if true {
-                sc = broadcast_scalar(cap, shape![GP, BN]) * tanh(sc);
-            }
+            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
+            sc = broadcast_scalar(cap, shape![GP, BN]) * tanh(sc);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -780,9 +776,7 @@ pub mod port {
             let product: Tile<f32, { [GP, BN] }> = mma(tq, tk_permuted, filled);
             let mut sc: Tile<f32, { [GP, BN] }> =
                 product * broadcast_scalar(qk_scale, shape![GP, BN]);
-            if false {
-                sc = broadcast_scalar(cap, shape![GP, BN]) * tanh(sc);
-            }
+            // `if SOFTCAP:` is False here: nothing, as cuTile Python folds it
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);

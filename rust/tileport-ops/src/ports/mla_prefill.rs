@@ -82,22 +82,21 @@ pub mod port {
             );
             tile_to_scalar::<i32, i32>(quotient_2)
         };
-        if true {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < n_tiles {
-                n_tiles = last;
-            }
-            let diag: i32 = {
-                let quotient_3: Tile<i32, { [] }> = divi(
-                    scalar_to_tile::<i32>((i * BM) + 1i32),
-                    scalar_to_tile::<i32>(BN),
-                    rounding::NegativeInf,
-                );
-                tile_to_scalar::<i32, i32>(quotient_3)
-            };
-            if diag < full {
-                full = diag;
-            }
+        // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+        let last: i32 = ceil_div((i + 1i32) * BM, BN);
+        if last < n_tiles {
+            n_tiles = last;
+        }
+        let diag: i32 = {
+            let quotient_3: Tile<i32, { [] }> = divi(
+                scalar_to_tile::<i32>((i * BM) + 1i32),
+                scalar_to_tile::<i32>(BN),
+                rounding::NegativeInf,
+            );
+            tile_to_scalar::<i32, i32>(quotient_3)
+        };
+        if diag < full {
+            full = diag;
         }
         if full > n_tiles {
             full = n_tiles;
@@ -143,8 +142,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
                 let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let mut tkn: Tile<f16, { [BN, DN] }> = tkn;
+                let mut tkp: Tile<f16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted: Tile<f16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted: Tile<f16, { [DN, BN] }> = tkn.transpose();
@@ -158,12 +157,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = _scores_out;
+                let mut s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
+                let mut tv: Tile<f16, { [BN, DV] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -261,8 +260,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
                 let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let mut tkn: Tile<f16, { [BN, DN] }> = tkn;
+                let mut tkp: Tile<f16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted_2: Tile<f16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted_2: Tile<f16, { [DN, BN] }> = tkn.transpose();
@@ -273,37 +272,29 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            if true {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select;
-            } else {
-                let s_select_2: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select_2;
-            }
+            // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+            let s_select: Tile<f32, { [BM, BN] }> = select(
+                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
+                    & le_tile(
+                        cols.broadcast(shape![BM, BN]),
+                        rows.broadcast(shape![BM, BN]),
+                    ),
+                s,
+                broadcast_scalar(-1e+30f32, shape![BM, BN]),
+            );
+            s = s_select;
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
+                let mut tv: Tile<f16, { [BN, DV] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -434,7 +425,7 @@ pub mod port {
             dim_map::Identity,
             get_tensor_token(k_nope),
         );
-        let mut n_tiles: i32 = num_tiles(&k_nope_tiles, 1);
+        let n_tiles: i32 = num_tiles(&k_nope_tiles, 1);
         let mut full: i32 = {
             let quotient_2: Tile<i32, { [] }> = divi(
                 scalar_to_tile::<i32>(sk),
@@ -443,23 +434,7 @@ pub mod port {
             );
             tile_to_scalar::<i32, i32>(quotient_2)
         };
-        if false {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < n_tiles {
-                n_tiles = last;
-            }
-            let diag: i32 = {
-                let quotient_3: Tile<i32, { [] }> = divi(
-                    scalar_to_tile::<i32>((i * BM) + 1i32),
-                    scalar_to_tile::<i32>(BN),
-                    rounding::NegativeInf,
-                );
-                tile_to_scalar::<i32, i32>(quotient_3)
-            };
-            if diag < full {
-                full = diag;
-            }
-        }
+        // `if CAUSAL:` is False here: nothing, as cuTile Python folds it
         if full > n_tiles {
             full = n_tiles;
         }
@@ -504,8 +479,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
                 let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let mut tkn: Tile<f16, { [BN, DN] }> = tkn;
+                let mut tkp: Tile<f16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted: Tile<f16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted: Tile<f16, { [DN, BN] }> = tkn.transpose();
@@ -519,12 +494,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = _scores_out;
+                let mut s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
+                let mut tv: Tile<f16, { [BN, DV] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -622,8 +597,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
                 let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let mut tkn: Tile<f16, { [BN, DN] }> = tkn;
+                let mut tkp: Tile<f16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted_2: Tile<f16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted_2: Tile<f16, { [DN, BN] }> = tkn.transpose();
@@ -634,37 +609,25 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            if false {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select;
-            } else {
-                let s_select_2: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select_2;
-            }
+            // `if CAUSAL:` is False here: the else arm, as cuTile Python folds it
+            let s_select: Tile<f32, { [BM, BN] }> = select(
+                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
+                s,
+                broadcast_scalar(-1e+30f32, shape![BM, BN]),
+            );
+            s = s_select;
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
+                let mut tv: Tile<f16, { [BN, DV] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -804,22 +767,21 @@ pub mod port {
             );
             tile_to_scalar::<i32, i32>(quotient_2)
         };
-        if true {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < n_tiles {
-                n_tiles = last;
-            }
-            let diag: i32 = {
-                let quotient_3: Tile<i32, { [] }> = divi(
-                    scalar_to_tile::<i32>((i * BM) + 1i32),
-                    scalar_to_tile::<i32>(BN),
-                    rounding::NegativeInf,
-                );
-                tile_to_scalar::<i32, i32>(quotient_3)
-            };
-            if diag < full {
-                full = diag;
-            }
+        // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+        let last: i32 = ceil_div((i + 1i32) * BM, BN);
+        if last < n_tiles {
+            n_tiles = last;
+        }
+        let diag: i32 = {
+            let quotient_3: Tile<i32, { [] }> = divi(
+                scalar_to_tile::<i32>((i * BM) + 1i32),
+                scalar_to_tile::<i32>(BN),
+                rounding::NegativeInf,
+            );
+            tile_to_scalar::<i32, i32>(quotient_3)
+        };
+        if diag < full {
+            full = diag;
         }
         if full > n_tiles {
             full = n_tiles;
@@ -865,8 +827,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
                 let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
+                let mut tkn: Tile<bf16, { [BN, DN] }> = tkn;
+                let mut tkp: Tile<bf16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted: Tile<bf16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted: Tile<bf16, { [DN, BN] }> = tkn.transpose();
@@ -880,12 +842,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = _scores_out;
+                let mut s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
+                let mut tv: Tile<bf16, { [BN, DV] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -983,8 +945,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
                 let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
+                let mut tkn: Tile<bf16, { [BN, DN] }> = tkn;
+                let mut tkp: Tile<bf16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted_2: Tile<bf16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted_2: Tile<bf16, { [DN, BN] }> = tkn.transpose();
@@ -995,37 +957,29 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            if true {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select;
-            } else {
-                let s_select_2: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select_2;
-            }
+            // `if CAUSAL:` is True here: its body, as cuTile Python folds it
+            let s_select: Tile<f32, { [BM, BN] }> = select(
+                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
+                    & le_tile(
+                        cols.broadcast(shape![BM, BN]),
+                        rows.broadcast(shape![BM, BN]),
+                    ),
+                s,
+                broadcast_scalar(-1e+30f32, shape![BM, BN]),
+            );
+            s = s_select;
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
+                let mut tv: Tile<bf16, { [BN, DV] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1156,7 +1110,7 @@ pub mod port {
             dim_map::Identity,
             get_tensor_token(k_nope),
         );
-        let mut n_tiles: i32 = num_tiles(&k_nope_tiles, 1);
+        let n_tiles: i32 = num_tiles(&k_nope_tiles, 1);
         let mut full: i32 = {
             let quotient_2: Tile<i32, { [] }> = divi(
                 scalar_to_tile::<i32>(sk),
@@ -1165,23 +1119,7 @@ pub mod port {
             );
             tile_to_scalar::<i32, i32>(quotient_2)
         };
-        if false {
-            let last: i32 = ceil_div((i + 1i32) * BM, BN);
-            if last < n_tiles {
-                n_tiles = last;
-            }
-            let diag: i32 = {
-                let quotient_3: Tile<i32, { [] }> = divi(
-                    scalar_to_tile::<i32>((i * BM) + 1i32),
-                    scalar_to_tile::<i32>(BN),
-                    rounding::NegativeInf,
-                );
-                tile_to_scalar::<i32, i32>(quotient_3)
-            };
-            if diag < full {
-                full = diag;
-            }
-        }
+        // `if CAUSAL:` is False here: nothing, as cuTile Python folds it
         if full > n_tiles {
             full = n_tiles;
         }
@@ -1226,8 +1164,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
                 let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
+                let mut tkn: Tile<bf16, { [BN, DN] }> = tkn;
+                let mut tkp: Tile<bf16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted: Tile<bf16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted: Tile<bf16, { [DN, BN] }> = tkn.transpose();
@@ -1241,12 +1179,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = _scores_out;
+                let mut s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
+                let mut tv: Tile<bf16, { [BN, DV] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1344,8 +1282,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
                 let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
+                let mut tkn: Tile<bf16, { [BN, DN] }> = tkn;
+                let mut tkp: Tile<bf16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted_2: Tile<bf16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted_2: Tile<bf16, { [DN, BN] }> = tkn.transpose();
@@ -1356,37 +1294,25 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             let cols: Tile<i32, { [1, BN] }> =
                 ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            if false {
-                let s_select: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select;
-            } else {
-                let s_select_2: Tile<f32, { [BM, BN] }> = select(
-                    lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                    s,
-                    broadcast_scalar(-1e+30f32, shape![BM, BN]),
-                );
-                s = s_select_2;
-            }
+            // `if CAUSAL:` is False here: the else arm, as cuTile Python folds it
+            let s_select: Tile<f32, { [BM, BN] }> = select(
+                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
+                s,
+                broadcast_scalar(-1e+30f32, shape![BM, BN]),
+            );
+            s = s_select;
             let online_step_out_3: (
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, 1] }>,
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
+                let mut s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
+                let mut tv: Tile<bf16, { [BN, DV] }> = tv;
+                let mut m: Tile<f32, { [BM, 1] }> = m;
+                let mut l: Tile<f32, { [BM, 1] }> = l;
+                let mut acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,

@@ -33,10 +33,9 @@ pub mod port {
         let mut l_i: Tile<f32, { [BLOCK_M] }> = constant(0.0f32, shape![BLOCK_M]);
         let mut acc: Tile<f32, { [BLOCK_M, HEAD_DIM] }> =
             constant(0.0f32, shape![BLOCK_M, HEAD_DIM]);
-        let mut hi: i32 = ceil_div(N_CTX, BLOCK_N);
-        if true {
-            hi = ceil_div((start_m + 1i32) * BLOCK_M, BLOCK_N);
-        }
+        let hi: i32 = ceil_div(N_CTX, BLOCK_N);
+        // `if IS_CAUSAL:` is True here: its body, as cuTile Python folds it
+        let hi: i32 = ceil_div((start_m + 1i32) * BLOCK_M, BLOCK_N);
         for j in 0i32..hi {
             let K_view: Partition<f16, { [1, BLOCK_N, HEAD_DIM] }> =
                 K.partition(shape![1, BLOCK_N, HEAD_DIM]);
@@ -69,24 +68,22 @@ pub mod port {
                 broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
             );
             qk = qk_select;
-            if true {
-                let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-                let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
-                let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
-                    le_tile(
-                        (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
-                            .reshape(shape![1, BLOCK_N]))
-                        .broadcast(shape![BLOCK_M, BLOCK_N]),
-                        (((broadcast_scalar(start_m * BLOCK_M, shape![BLOCK_M]))
-                            + arange_block_m_2)
-                            .reshape(shape![BLOCK_M, 1]))
-                        .broadcast(shape![BLOCK_M, BLOCK_N]),
-                    ),
-                    qk,
-                    broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
-                );
-                qk = qk_select_2;
-            }
+            // `if IS_CAUSAL:` is True here: its body, as cuTile Python folds it
+            let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
+            let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
+            let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
+                le_tile(
+                    (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
+                        .reshape(shape![1, BLOCK_N]))
+                    .broadcast(shape![BLOCK_M, BLOCK_N]),
+                    (((broadcast_scalar(start_m * BLOCK_M, shape![BLOCK_M])) + arange_block_m_2)
+                        .reshape(shape![BLOCK_M, 1]))
+                    .broadcast(shape![BLOCK_M, BLOCK_N]),
+                ),
+                qk,
+                broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
+            );
+            qk = qk_select_2;
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
             let m_new: Tile<f32, { [BLOCK_M] }> =
                 maxf(m_i, value_reduced, nan::Disabled, ftz::Disabled);
@@ -164,10 +161,8 @@ pub mod port {
         let mut l_i: Tile<f32, { [BLOCK_M] }> = constant(0.0f32, shape![BLOCK_M]);
         let mut acc: Tile<f32, { [BLOCK_M, HEAD_DIM] }> =
             constant(0.0f32, shape![BLOCK_M, HEAD_DIM]);
-        let mut hi: i32 = ceil_div(N_CTX, BLOCK_N);
-        if false {
-            hi = ceil_div((start_m + 1i32) * BLOCK_M, BLOCK_N);
-        }
+        let hi: i32 = ceil_div(N_CTX, BLOCK_N);
+        // `if IS_CAUSAL:` is False here: nothing, as cuTile Python folds it
         for j in 0i32..hi {
             let K_view: Partition<f16, { [1, BLOCK_N, HEAD_DIM] }> =
                 K.partition(shape![1, BLOCK_N, HEAD_DIM]);
@@ -200,24 +195,7 @@ pub mod port {
                 broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
             );
             qk = qk_select;
-            if false {
-                let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-                let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
-                let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
-                    le_tile(
-                        (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
-                            .reshape(shape![1, BLOCK_N]))
-                        .broadcast(shape![BLOCK_M, BLOCK_N]),
-                        (((broadcast_scalar(start_m * BLOCK_M, shape![BLOCK_M]))
-                            + arange_block_m_2)
-                            .reshape(shape![BLOCK_M, 1]))
-                        .broadcast(shape![BLOCK_M, BLOCK_N]),
-                    ),
-                    qk,
-                    broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
-                );
-                qk = qk_select_2;
-            }
+            // `if IS_CAUSAL:` is False here: nothing, as cuTile Python folds it
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
             let m_new: Tile<f32, { [BLOCK_M] }> =
                 maxf(m_i, value_reduced, nan::Disabled, ftz::Disabled);
@@ -295,10 +273,9 @@ pub mod port {
         let mut l_i: Tile<f32, { [BLOCK_M] }> = constant(0.0f32, shape![BLOCK_M]);
         let mut acc: Tile<f32, { [BLOCK_M, HEAD_DIM] }> =
             constant(0.0f32, shape![BLOCK_M, HEAD_DIM]);
-        let mut hi: i32 = ceil_div(N_CTX, BLOCK_N);
-        if true {
-            hi = ceil_div((start_m + 1i32) * BLOCK_M, BLOCK_N);
-        }
+        let hi: i32 = ceil_div(N_CTX, BLOCK_N);
+        // `if IS_CAUSAL:` is True here: its body, as cuTile Python folds it
+        let hi: i32 = ceil_div((start_m + 1i32) * BLOCK_M, BLOCK_N);
         for j in 0i32..hi {
             let K_view: Partition<bf16, { [1, BLOCK_N, HEAD_DIM] }> =
                 K.partition(shape![1, BLOCK_N, HEAD_DIM]);
@@ -331,24 +308,22 @@ pub mod port {
                 broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
             );
             qk = qk_select;
-            if true {
-                let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-                let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
-                let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
-                    le_tile(
-                        (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
-                            .reshape(shape![1, BLOCK_N]))
-                        .broadcast(shape![BLOCK_M, BLOCK_N]),
-                        (((broadcast_scalar(start_m * BLOCK_M, shape![BLOCK_M]))
-                            + arange_block_m_2)
-                            .reshape(shape![BLOCK_M, 1]))
-                        .broadcast(shape![BLOCK_M, BLOCK_N]),
-                    ),
-                    qk,
-                    broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
-                );
-                qk = qk_select_2;
-            }
+            // `if IS_CAUSAL:` is True here: its body, as cuTile Python folds it
+            let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
+            let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
+            let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
+                le_tile(
+                    (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
+                        .reshape(shape![1, BLOCK_N]))
+                    .broadcast(shape![BLOCK_M, BLOCK_N]),
+                    (((broadcast_scalar(start_m * BLOCK_M, shape![BLOCK_M])) + arange_block_m_2)
+                        .reshape(shape![BLOCK_M, 1]))
+                    .broadcast(shape![BLOCK_M, BLOCK_N]),
+                ),
+                qk,
+                broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
+            );
+            qk = qk_select_2;
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
             let m_new: Tile<f32, { [BLOCK_M] }> =
                 maxf(m_i, value_reduced, nan::Disabled, ftz::Disabled);
@@ -426,10 +401,8 @@ pub mod port {
         let mut l_i: Tile<f32, { [BLOCK_M] }> = constant(0.0f32, shape![BLOCK_M]);
         let mut acc: Tile<f32, { [BLOCK_M, HEAD_DIM] }> =
             constant(0.0f32, shape![BLOCK_M, HEAD_DIM]);
-        let mut hi: i32 = ceil_div(N_CTX, BLOCK_N);
-        if false {
-            hi = ceil_div((start_m + 1i32) * BLOCK_M, BLOCK_N);
-        }
+        let hi: i32 = ceil_div(N_CTX, BLOCK_N);
+        // `if IS_CAUSAL:` is False here: nothing, as cuTile Python folds it
         for j in 0i32..hi {
             let K_view: Partition<bf16, { [1, BLOCK_N, HEAD_DIM] }> =
                 K.partition(shape![1, BLOCK_N, HEAD_DIM]);
@@ -462,24 +435,7 @@ pub mod port {
                 broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
             );
             qk = qk_select;
-            if false {
-                let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-                let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
-                let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
-                    le_tile(
-                        (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
-                            .reshape(shape![1, BLOCK_N]))
-                        .broadcast(shape![BLOCK_M, BLOCK_N]),
-                        (((broadcast_scalar(start_m * BLOCK_M, shape![BLOCK_M]))
-                            + arange_block_m_2)
-                            .reshape(shape![BLOCK_M, 1]))
-                        .broadcast(shape![BLOCK_M, BLOCK_N]),
-                    ),
-                    qk,
-                    broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
-                );
-                qk = qk_select_2;
-            }
+            // `if IS_CAUSAL:` is False here: nothing, as cuTile Python folds it
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
             let m_new: Tile<f32, { [BLOCK_M] }> =
                 maxf(m_i, value_reduced, nan::Disabled, ftz::Disabled);
