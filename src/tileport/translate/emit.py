@@ -373,6 +373,18 @@ class Emitter:
                 self.body.append(f"{indent}// {self.comments[ln]}")
                 self.emitted_comments.add(ln)
 
+    def _folded_arms(self) -> tuple[set[int], set[int]]:
+        """(ids of the nodes in the arms of constant ifs that are folded away, ids of those ifs), decided from the
+        source before translation."""
+        untaken: set[int] = set()
+        folded: set[int] = set()
+        for node in self.walk():
+            if isinstance(node, ast.If) and self._folds(node, static=True):
+                other = node.orelse if self.const_value(node.test)[1] else node.body
+                untaken |= {id(n) for sub in other for n in ast.walk(sub)}
+                folded.add(id(node))
+        return untaken, folded
+
     def find_mutated(self) -> None:
         """Names assigned more than once, at least once inside an `if`/`for` body, are declared `let mut` where
         they are first defined (a re-assignment at the top level alone is a shadowing `let`)."""
@@ -382,14 +394,7 @@ class Emitter:
             return [n.id for t in sub.targets for n in (t.elts if isinstance(t, ast.Tuple) else [t])
                     if isinstance(n, ast.Name)]
 
-        untaken: set[int] = set()   # assignments in the arms folded away (and the taken arm is straight-line)
-        straight: set[int] = set()
-        for node in self.walk():
-            if isinstance(node, ast.If) and self._folds(node, static=True):
-                taken, other = (node.body, node.orelse) if self.const_value(node.test)[1] else \
-                    (node.orelse, node.body)
-                untaken |= {id(n) for sub in other for n in ast.walk(sub)}
-                straight.add(id(node))
+        untaken, straight = self._folded_arms()   # assignments in the arms folded away; the folded ifs
         counts = Counter(n for sub in self.walk() if isinstance(sub, ast.Assign) and id(sub) not in untaken
                          for n in names(sub))
         counts.update(a.arg for h in self.helpers.values() for a in h.args.args)   # a helper's parameter is bound
@@ -664,6 +669,14 @@ class Emitter:
         self.tile_loop_vars.discard(name)
         self.body.append(f"{indent}}}")
 
+    @staticmethod
+    def _as_scalar(code: str, ty: Ty) -> tuple[str, Ty]:
+        """A 0-d tile (a reduction, a gathered value) as the scalar it holds (the same value in Tile IR)."""
+        if isinstance(ty, Tile) and ty.shape == ():
+            elem = RUST_DTYPES[ty.dtype]
+            return f"tile_to_scalar::<{elem}, {elem}>({code})", Scalar(ty.dtype)
+        return code, ty
+
     def _scope_id(self) -> int:
         """The block being emitted: the kernel's body, or the innermost open branch/loop body."""
         return id(self.scope_locals[-1]) if self.scope_locals else 0
@@ -779,10 +792,7 @@ class Emitter:
             # the same comparison of the values (a 0-d tile is a scalar in Tile IR)
             sides = []
             for n in (st.test.left, st.test.comparators[0]):
-                c, t = self.expr(n)
-                if isinstance(t, Tile) and t.shape == ():
-                    c, t = f"tile_to_scalar::<{RUST_DTYPES[t.dtype]}, {RUST_DTYPES[t.dtype]}>({c})", \
-                        Scalar(t.dtype)
+                c, t = self._as_scalar(*self.expr(n))
                 sides.append((c, t, n))
             (lc, lt, ln), (rc, rt, rn) = sides
             if isinstance(lt, Scalar) and isinstance(rt, Scalar) and lt.dtype != rt.dtype:
@@ -853,8 +863,11 @@ class Emitter:
 
         assigns: list[tuple[str, ast.AST]] = []
         live: set[str] = set()
+        untaken, _ = self._folded_arms()   # (what only an arm folded away reads is not needed either)
         for f in (self.fn, *self.helpers.values()):
             for st in ast.walk(f):
+                if id(st) in untaken:
+                    continue
                 if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                     assigns.append((st.targets[0].id, st.value))
                     if not self._droppable(st.value):
@@ -1326,7 +1339,8 @@ class Emitter:
                 return self.typed(f"select({cond}, {a}, {b})", like, want_name, "selected")
             if op == "cdiv":
                 self.need(node, "cdiv", "ct.cdiv")
-                (a, ta), (b, tb) = (self.expr(x) for x in node.args) if len(node.args) == 2 else (None, None)
+                (a, ta), (b, tb) = ((self._as_scalar(*self.expr(x)) for x in node.args) if len(node.args) == 2
+                                    else ((None, None), (None, None)))
                 if not (isinstance(ta, Scalar) and isinstance(tb, Scalar) and ta.dtype == tb.dtype == "i32"):
                     raise self.refuse(node, "cdiv", "ct.cdiv of anything but two i32 scalars")
                 return f"ceil_div({a}, {b})", ta
@@ -2381,6 +2395,12 @@ class Emitter:
             if lit is not None and isinstance(lit, float) and math.isinf(lit) and like.dtype in ("f32", "f16", "bf16"):
                 # ±inf has no literal: the named constant, as a tile (see _float_constant)
                 return self.typed(_float_constant(lit, like.dtype, ", ".join(like.shape)), like, None, "infinity")[0]
+            ok, value = self.const_value(node)
+            if like.dtype in ("f16", "bf16") and ok and isinstance(value, (int, float)) and \
+                    not isinstance(value, bool):   # a constant in a 16-bit operation: that type's constant
+                # (cuTile Python converts it; cutile has no 16-bit literal, see _float_constant)
+                return self.typed(_float_constant(float(value), like.dtype, ", ".join(like.shape)), like, None,
+                                  "constant")[0]
             if lit is not None:
                 if like.dtype in ("f16", "bf16"):
                     raise self.refuse(node, "arith-scalar-broadcast", f"literal {lit!r} in a {like.dtype} tile "
@@ -2764,20 +2784,25 @@ def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
 
 
 #: a `let mut` of a value type (tiles, scalars, tokens: moved or copied, never borrowed mutably by a method)
-_LET_IOTA = re.compile(r"\s*let (\w+): Tile<\w+, \{ \[\w+\] \}> = iota\(shape!\[\w+\]\);$")
+#: a binding of a value (pure when the statement has no memory effect: see _drop_unused_mut)
+_LET_VALUE = re.compile(r"\s*let (\w+): (?:Tile<[^=]*>|i32|i64|f32|bool) = ")
+_EFFECT = re.compile(r"\b(?:unsafe|load\w*|store\w*|atomic\w*)\b")
 _LET_MUT = re.compile(r"(\s*)let mut (\w+): (?:Tile<|Token\b|(?:i8|i16|i32|i64|u8|u16|u32|u64|f16|bf16|f32|f64|bool)\b)")
 
 
 def _drop_unused_mut(body: list[str]) -> list[str]:
-    """What rustc would warn about, tidied: an `iota` bound to a name nothing reads is dropped (its readers were
-    folded away; dead in the IR either way), and ``let mut x`` where nothing in x's scope assigns x again becomes
-    ``let x`` (a name is mutable for the whole kernel when some path re-assigns it, see find_mutated, but a binding
-    in a loop or arm that nothing of its scope re-assigns would draw the unused-mut warning)."""
-    out = list(body)
-    for i, line in enumerate(out):   # an unused index tile (its readers were folded away): not emitted
-        u = _LET_IOTA.match(line)
-        if u and not any(re.search(rf"\b{u.group(1)}\b", later) for later in _scope_after(out, i)):
-            out[i] = ""
+    """What rustc would warn about, tidied: a one-line binding of a pure value that nothing reads before the name
+    is bound again is dropped (its readers were folded away, e.g. in an untaken arm; dead in the IR either way),
+    and ``let mut x`` where nothing in x's scope assigns x again becomes ``let x`` (a name is mutable for the whole
+    kernel when some path re-assigns it, see find_mutated, but a binding in a loop or arm that nothing of its scope
+    re-assigns would draw the unused-mut warning)."""
+    out = [line for entry in body for line in entry.split("\n")]   # (an inlined helper is one multi-line entry)
+    for i, line in enumerate(out):   # an unused pure value (its readers were folded away): not emitted
+        u = _LET_VALUE.match(line)
+        end = _statement_end(out, i) if u else None
+        if end is not None and not _EFFECT.search("\n".join(out[i:end + 1])) and \
+                not _read_before_rebound(u.group(1), out, i, end):
+            out[i:end + 1] = [""] * (end + 1 - i)
     out = [line for line in out if line != ""]
     for i, line in enumerate(out):
         m = _LET_MUT.match(line)
@@ -2790,9 +2815,34 @@ def _drop_unused_mut(body: list[str]) -> list[str]:
     return out
 
 
+def _statement_end(body: list[str], i: int) -> int | None:
+    """The line on which the statement starting on line ``i`` ends (its braces closed and a `;`)."""
+    depth = 0
+    for k in range(i, len(body)):
+        depth += body[k].count("{") - body[k].count("}")
+        if depth == 0 and body[k].rstrip().endswith(";"):
+            return k
+        if depth < 0:
+            return None
+    return None
+
+
+def _read_before_rebound(name: str, body: list[str], i: int, end: int) -> bool:
+    """Whether the binding of ``name`` on lines ``i``..``end`` is read in its scope before a `let` of the same
+    block binds the name again (shadowing it for the rest of the block)."""
+    read, rebind, depth = re.compile(rf"\b{name}\b"), re.compile(rf"\s*let (?:mut )?{name}\b"), 0
+    for later in _scope_after(body, i)[end - i:]:
+        if depth == 0 and rebind.match(later):
+            return bool(read.search(later.split("=", 1)[1])) if "=" in later else False
+        if read.search(later):
+            return True
+        depth += later.count("{") - later.count("}")
+    return False
+
+
 def _scope_after(body: list[str], i: int) -> list[str]:
     """The text of the block that line ``i`` is in, after line i, up to the brace that closes the block."""
-    depth, scope = 0, []
+    depth, scope = body[i].count("{") - body[i].count("}"), []   # (a `let x = {` opens a block of its own)
     for later in body[i + 1:]:
         for k, ch in enumerate(later):
             depth += (ch == "{") - (ch == "}")

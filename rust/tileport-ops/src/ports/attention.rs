@@ -104,12 +104,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -214,12 +214,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -366,12 +366,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -425,9 +425,8 @@ pub mod port {
             l = online_step_out_2.1;
             acc = online_step_out_2.2;
         }
-        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
-        let rows: Tile<i32, { [BM, 1] }> =
-            ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
+        // `rows = ct.reshape(i * BM + ct.arange(BM, dtype=ct.int32), (BM, 1))`: never read, dropped
+        // as cuTile Python drops it
         for j in full..n_tiles {
             let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
@@ -472,12 +471,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -639,12 +638,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -749,12 +748,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -901,12 +900,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -960,9 +959,8 @@ pub mod port {
             l = online_step_out_2.1;
             acc = online_step_out_2.2;
         }
-        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
-        let rows: Tile<i32, { [BM, 1] }> =
-            ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
+        // `rows = ct.reshape(i * BM + ct.arange(BM, dtype=ct.int32), (BM, 1))`: never read, dropped
+        // as cuTile Python drops it
         for j in full..n_tiles {
             let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
@@ -1007,12 +1005,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,

@@ -126,9 +126,9 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
-                let mut cols: Tile<i32, { [1, BN] }> =
+                let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
                 let sk: i32 = sk;
                 let window: i32 = window;
@@ -153,12 +153,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -237,12 +237,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -321,9 +321,9 @@ pub mod port {
             // `if CAUSAL:` is True here: its body, as cuTile Python folds it
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
-                let mut cols: Tile<i32, { [1, BN] }> = cols;
+                let cols: Tile<i32, { [1, BN] }> = cols;
                 let sk: i32 = sk;
                 let window: i32 = window;
                 let keep: Tile<bool, { [BM, BN] }> =
@@ -347,12 +347,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -512,9 +512,9 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
-                let mut cols: Tile<i32, { [1, BN] }> =
+                let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
                 let sk: i32 = sk;
                 let window: i32 = window;
@@ -539,12 +539,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -623,12 +623,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -717,12 +717,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -898,9 +898,9 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
-                let mut cols: Tile<i32, { [1, BN] }> =
+                let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
                 let sk: i32 = sk;
                 let window: i32 = window;
@@ -925,12 +925,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1009,12 +1009,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1093,9 +1093,9 @@ pub mod port {
             // `if CAUSAL:` is True here: its body, as cuTile Python folds it
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
-                let mut cols: Tile<i32, { [1, BN] }> = cols;
+                let cols: Tile<i32, { [1, BN] }> = cols;
                 let sk: i32 = sk;
                 let window: i32 = window;
                 let keep: Tile<bool, { [BM, BN] }> =
@@ -1119,12 +1119,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1284,9 +1284,9 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
-                let mut cols: Tile<i32, { [1, BN] }> =
+                let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
                 let sk: i32 = sk;
                 let window: i32 = window;
@@ -1311,12 +1311,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1395,12 +1395,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1489,12 +1489,12 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,

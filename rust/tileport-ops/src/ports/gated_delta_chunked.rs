@@ -143,7 +143,7 @@ pub mod port {
                 let filled_2: Tile<f32, { [C, C] }> = constant(0.0f32, shape![C, C]);
                 let mma_tf32_out: Tile<f32, { [C, C] }> = {
                     // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                    let mut a: Tile<f32, { [C, C] }> = tinv;
+                    let a: Tile<f32, { [C, C] }> = tinv;
                     let b: Tile<f32, { [C, C] }> = e;
                     let acc: Tile<f32, { [C, C] }> = filled_2;
                     let a_tf32: Tile<tf32, { [C, C] }> = convert_tile(a);
@@ -153,7 +153,7 @@ pub mod port {
                 };
                 tinv = {
                     // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                    let mut a: Tile<f32, { [C, C] }> = negf(mma_tf32_out);
+                    let a: Tile<f32, { [C, C] }> = negf(mma_tf32_out);
                     let b: Tile<f32, { [C, C] }> = tinv;
                     let acc: Tile<f32, { [C, C] }> = tinv;
                     let a_tf32_2: Tile<tf32, { [C, C] }> = convert_tile(a);
@@ -167,7 +167,7 @@ pub mod port {
             let filled_3: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
             let ks: Tile<f32, { [C, BV] }> = {
                 // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let mut a: Tile<f32, { [C, DK] }> = kf * ((tb * gexp).broadcast(shape![C, DK]));
+                let a: Tile<f32, { [C, DK] }> = kf * ((tb * gexp).broadcast(shape![C, DK]));
                 let b: Tile<f32, { [DK, BV] }> = s;
                 let acc: Tile<f32, { [C, BV] }> = filled_3;
                 let a_tf32_3: Tile<tf32, { [C, DK] }> = convert_tile(a);
@@ -179,7 +179,7 @@ pub mod port {
             let filled_4: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
             let u: Tile<f32, { [C, BV] }> = {
                 // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let mut a: Tile<f32, { [C, C] }> = tinv;
+                let a: Tile<f32, { [C, C] }> = tinv;
                 let b: Tile<f32, { [C, BV] }> = fma(
                     tv_f32,
                     tb.broadcast(shape![C, BV]),
@@ -197,7 +197,7 @@ pub mod port {
             let filled_5: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
             let qs: Tile<f32, { [C, BV] }> = {
                 // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let mut a: Tile<f32, { [C, DK] }> = tq_f32;
+                let a: Tile<f32, { [C, DK] }> = tq_f32;
                 let b: Tile<f32, { [DK, BV] }> = s;
                 let acc: Tile<f32, { [C, BV] }> = filled_5;
                 let a_tf32_5: Tile<tf32, { [C, DK] }> = convert_tile(a);
@@ -212,7 +212,7 @@ pub mod port {
             let filled_7: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
             let mma_tf32_out_2: Tile<f32, { [C, BV] }> = {
                 // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let mut a: Tile<f32, { [C, C] }> = p;
+                let a: Tile<f32, { [C, C] }> = p;
                 let b: Tile<f32, { [C, BV] }> = u;
                 let acc: Tile<f32, { [C, BV] }> = filled_7;
                 let a_tf32_6: Tile<tf32, { [C, C] }> = convert_tile(a);
@@ -232,7 +232,7 @@ pub mod port {
             let kd_permuted: Tile<f32, { [DK, C] }> = kd.transpose();
             s = {
                 // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let mut a: Tile<f32, { [DK, C] }> = kd_permuted;
+                let a: Tile<f32, { [DK, C] }> = kd_permuted;
                 let b: Tile<f32, { [C, BV] }> = u;
                 let acc: Tile<f32, { [DK, BV] }> = s * exp(g_last).broadcast(shape![DK, BV]);
                 let a_tf32_7: Tile<tf32, { [DK, C] }> = convert_tile(a);
@@ -387,7 +387,7 @@ pub mod port {
                 let filled_2: Tile<f32, { [C, C] }> = constant(0.0f32, shape![C, C]);
                 let mma_tf32_out: Tile<f32, { [C, C] }> = {
                     // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                    let mut a: Tile<f32, { [C, C] }> = tinv;
+                    let a: Tile<f32, { [C, C] }> = tinv;
                     let b: Tile<f32, { [C, C] }> = e;
                     let acc: Tile<f32, { [C, C] }> = filled_2;
                     let a_tf32: Tile<tf32, { [C, C] }> = convert_tile(a);
@@ -397,7 +397,7 @@ pub mod port {
                 };
                 tinv = {
                     // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                    let mut a: Tile<f32, { [C, C] }> = negf(mma_tf32_out);
+                    let a: Tile<f32, { [C, C] }> = negf(mma_tf32_out);
                     let b: Tile<f32, { [C, C] }> = tinv;
                     let acc: Tile<f32, { [C, C] }> = tinv;
                     let a_tf32_2: Tile<tf32, { [C, C] }> = convert_tile(a);
@@ -411,7 +411,7 @@ pub mod port {
             let filled_3: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
             let ks: Tile<f32, { [C, BV] }> = {
                 // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let mut a: Tile<f32, { [C, DK] }> = kf * ((tb * gexp).broadcast(shape![C, DK]));
+                let a: Tile<f32, { [C, DK] }> = kf * ((tb * gexp).broadcast(shape![C, DK]));
                 let b: Tile<f32, { [DK, BV] }> = s;
                 let acc: Tile<f32, { [C, BV] }> = filled_3;
                 let a_tf32_3: Tile<tf32, { [C, DK] }> = convert_tile(a);
@@ -423,7 +423,7 @@ pub mod port {
             let filled_4: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
             let u: Tile<f32, { [C, BV] }> = {
                 // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let mut a: Tile<f32, { [C, C] }> = tinv;
+                let a: Tile<f32, { [C, C] }> = tinv;
                 let b: Tile<f32, { [C, BV] }> = fma(
                     tv_f32,
                     tb.broadcast(shape![C, BV]),
@@ -441,7 +441,7 @@ pub mod port {
             let filled_5: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
             let qs: Tile<f32, { [C, BV] }> = {
                 // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let mut a: Tile<f32, { [C, DK] }> = tq_f32;
+                let a: Tile<f32, { [C, DK] }> = tq_f32;
                 let b: Tile<f32, { [DK, BV] }> = s;
                 let acc: Tile<f32, { [C, BV] }> = filled_5;
                 let a_tf32_5: Tile<tf32, { [C, DK] }> = convert_tile(a);
@@ -456,7 +456,7 @@ pub mod port {
             let filled_7: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
             let mma_tf32_out_2: Tile<f32, { [C, BV] }> = {
                 // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let mut a: Tile<f32, { [C, C] }> = p;
+                let a: Tile<f32, { [C, C] }> = p;
                 let b: Tile<f32, { [C, BV] }> = u;
                 let acc: Tile<f32, { [C, BV] }> = filled_7;
                 let a_tf32_6: Tile<tf32, { [C, C] }> = convert_tile(a);
@@ -476,7 +476,7 @@ pub mod port {
             let kd_permuted: Tile<f32, { [DK, C] }> = kd.transpose();
             s = {
                 // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let mut a: Tile<f32, { [DK, C] }> = kd_permuted;
+                let a: Tile<f32, { [DK, C] }> = kd_permuted;
                 let b: Tile<f32, { [C, BV] }> = u;
                 let acc: Tile<f32, { [DK, BV] }> = s * exp(g_last).broadcast(shape![DK, BV]);
                 let a_tf32_7: Tile<tf32, { [DK, C] }> = convert_tile(a);

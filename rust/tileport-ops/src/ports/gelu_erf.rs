@@ -195,22 +195,6 @@ pub mod port {
         let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
             .broadcast(shape![R, W]))
             + cols.broadcast(shape![R, W]);
-        let inside: Tile<bool, { [R, W] }> = ((lt_tile(
-            rows,
-            broadcast_scalar(
-                {
-                    let quotient_2: Tile<i32, { [] }> = divi(
-                        scalar_to_tile::<i32>(n),
-                        scalar_to_tile::<i32>(W),
-                        rounding::NegativeInf,
-                    );
-                    tile_to_scalar::<i32, i32>(quotient_2)
-                },
-                shape![R, 1],
-            ),
-        ))
-        .broadcast(shape![R, W]))
-            & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
         // `if RAGGED:` is True here: its body, as cuTile Python folds it
         let inside: Tile<bool, { [R, W] }> = lt_tile(at, broadcast_scalar(n, shape![R, W]));
         let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
@@ -538,22 +522,6 @@ pub mod port {
         let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
             .broadcast(shape![R, W]))
             + cols.broadcast(shape![R, W]);
-        let inside: Tile<bool, { [R, W] }> = ((lt_tile(
-            rows,
-            broadcast_scalar(
-                {
-                    let quotient_2: Tile<i32, { [] }> = divi(
-                        scalar_to_tile::<i32>(n),
-                        scalar_to_tile::<i32>(W),
-                        rounding::NegativeInf,
-                    );
-                    tile_to_scalar::<i32, i32>(quotient_2)
-                },
-                shape![R, 1],
-            ),
-        ))
-        .broadcast(shape![R, W]))
-            & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
         // `if RAGGED:` is True here: its body, as cuTile Python folds it
         let inside: Tile<bool, { [R, W] }> = lt_tile(at, broadcast_scalar(n, shape![R, W]));
         let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);
@@ -883,22 +851,6 @@ pub mod port {
         let at: Tile<i32, { [R, W] }> = ((rows * broadcast_scalar(W, shape![R, 1]))
             .broadcast(shape![R, W]))
             + cols.broadcast(shape![R, W]);
-        let inside: Tile<bool, { [R, W] }> = ((lt_tile(
-            rows,
-            broadcast_scalar(
-                {
-                    let quotient_2: Tile<i32, { [] }> = divi(
-                        scalar_to_tile::<i32>(n),
-                        scalar_to_tile::<i32>(W),
-                        rounding::NegativeInf,
-                    );
-                    tile_to_scalar::<i32, i32>(quotient_2)
-                },
-                shape![R, 1],
-            ),
-        ))
-        .broadcast(shape![R, W]))
-            & lt_tile(cols, broadcast_scalar(W, shape![1, W])).broadcast(shape![R, W]);
         // `if RAGGED:` is True here: its body, as cuTile Python folds it
         let inside: Tile<bool, { [R, W] }> = lt_tile(at, broadcast_scalar(n, shape![R, W]));
         let offs: Tile<i32, { [B] }> = at.reshape(shape![B]);

@@ -38,7 +38,7 @@ pub mod port {
             tma::Enabled,
         );
         let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
-        // `qk_scale` (a product) is fused into the fma that reads it, as cuTile Python contracts it
+        // `qk_scale = scale * 1.4426950408889634`: never read, dropped as cuTile Python drops it
         let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
         let cap_c: f32 = cap * 1.4426950408889634f32;
         let cap_c2: f32 = cap_c + cap_c;
@@ -116,7 +116,7 @@ pub mod port {
             // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
             s = {
                 // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let a: f32 = cap_a;
                 let c: f32 = cap_c;
                 let c2: f32 = cap_c2;
@@ -132,7 +132,7 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -159,11 +159,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -230,7 +230,7 @@ pub mod port {
             // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
             s = {
                 // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let a: f32 = cap_a;
                 let c: f32 = cap_c;
                 let c2: f32 = cap_c2;
@@ -249,11 +249,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -320,7 +320,7 @@ pub mod port {
             // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
             s = {
                 // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let a: f32 = cap_a;
                 let c: f32 = cap_c;
                 let c2: f32 = cap_c2;
@@ -336,7 +336,7 @@ pub mod port {
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
@@ -363,11 +363,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -450,9 +450,9 @@ pub mod port {
         );
         let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
-        let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
-        let cap_c: f32 = cap * 1.4426950408889634f32;
-        let cap_c2: f32 = cap_c + cap_c;
+        // `cap_a = scale * 2.8853900817779268 / cap`: never read, dropped as cuTile Python drops it
+        // `cap_c = cap * 1.4426950408889634`: never read, dropped as cuTile Python drops it
+        // `cap_c2 = cap_c + cap_c`: never read, dropped as cuTile Python drops it
         let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
         let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
@@ -529,7 +529,7 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -556,11 +556,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -632,11 +632,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -705,7 +705,7 @@ pub mod port {
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
@@ -732,11 +732,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<f16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<f16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -818,7 +818,7 @@ pub mod port {
             tma::Enabled,
         );
         let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
-        // `qk_scale` (a product) is fused into the fma that reads it, as cuTile Python contracts it
+        // `qk_scale = scale * 1.4426950408889634`: never read, dropped as cuTile Python drops it
         let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
         let cap_c: f32 = cap * 1.4426950408889634f32;
         let cap_c2: f32 = cap_c + cap_c;
@@ -896,7 +896,7 @@ pub mod port {
             // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
             s = {
                 // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let a: f32 = cap_a;
                 let c: f32 = cap_c;
                 let c2: f32 = cap_c2;
@@ -912,7 +912,7 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -939,11 +939,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1010,7 +1010,7 @@ pub mod port {
             // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
             s = {
                 // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let a: f32 = cap_a;
                 let c: f32 = cap_c;
                 let c2: f32 = cap_c2;
@@ -1029,11 +1029,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1100,7 +1100,7 @@ pub mod port {
             // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
             s = {
                 // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let a: f32 = cap_a;
                 let c: f32 = cap_c;
                 let c2: f32 = cap_c2;
@@ -1116,7 +1116,7 @@ pub mod port {
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
@@ -1143,11 +1143,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1230,9 +1230,9 @@ pub mod port {
         );
         let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
-        let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
-        let cap_c: f32 = cap * 1.4426950408889634f32;
-        let cap_c2: f32 = cap_c + cap_c;
+        // `cap_a = scale * 2.8853900817779268 / cap`: never read, dropped as cuTile Python drops it
+        // `cap_c = cap * 1.4426950408889634`: never read, dropped as cuTile Python drops it
+        // `cap_c2 = cap_c + cap_c`: never read, dropped as cuTile Python drops it
         let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
         let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
@@ -1309,7 +1309,7 @@ pub mod port {
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
@@ -1336,11 +1336,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1412,11 +1412,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1485,7 +1485,7 @@ pub mod port {
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
             s = {
                 // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let rows: Tile<i32, { [BM, 1] }> = rows;
                 let cols: Tile<i32, { [1, BN] }> =
                     ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
@@ -1512,11 +1512,11 @@ pub mod port {
                 Tile<f32, { [BM, D] }>,
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
-                let mut tv: Tile<bf16, { [BN, D] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, D] }> = acc;
+                let s: Tile<f32, { [BM, BN] }> = s;
+                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, D] }> = acc;
                 let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,

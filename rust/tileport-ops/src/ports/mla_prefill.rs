@@ -142,8 +142,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
                 let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let mut tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let mut tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let tkn: Tile<f16, { [BN, DN] }> = tkn;
+                let tkp: Tile<f16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted: Tile<f16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted: Tile<f16, { [DN, BN] }> = tkn.transpose();
@@ -157,12 +157,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = _scores_out;
+                let s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
-                let mut tv: Tile<f16, { [BN, DV] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, DV] }> = acc;
+                let tv: Tile<f16, { [BN, DV] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -260,8 +260,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
                 let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let mut tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let mut tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let tkn: Tile<f16, { [BN, DN] }> = tkn;
+                let tkp: Tile<f16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted_2: Tile<f16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted_2: Tile<f16, { [DN, BN] }> = tkn.transpose();
@@ -289,12 +289,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<f16, { [BN, DV] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, DV] }> = acc;
+                let tv: Tile<f16, { [BN, DV] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -479,8 +479,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
                 let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let mut tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let mut tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let tkn: Tile<f16, { [BN, DN] }> = tkn;
+                let tkp: Tile<f16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted: Tile<f16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted: Tile<f16, { [DN, BN] }> = tkn.transpose();
@@ -494,12 +494,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = _scores_out;
+                let s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
-                let mut tv: Tile<f16, { [BN, DV] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, DV] }> = acc;
+                let tv: Tile<f16, { [BN, DV] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -553,9 +553,8 @@ pub mod port {
             l = online_step_out_2.1;
             acc = online_step_out_2.2;
         }
-        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
-        let rows: Tile<i32, { [BM, 1] }> =
-            ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
+        // `rows = ct.reshape(i * BM + ct.arange(BM, dtype=ct.int32), (BM, 1))`: never read, dropped
+        // as cuTile Python drops it
         for j in full..n_tiles {
             let k_nope_view: Partition<f16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
@@ -597,8 +596,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<f16, { [BM, DN] }> = tqn;
                 let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let mut tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let mut tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let tkn: Tile<f16, { [BN, DN] }> = tkn;
+                let tkp: Tile<f16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted_2: Tile<f16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted_2: Tile<f16, { [DN, BN] }> = tkn.transpose();
@@ -622,12 +621,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<f16, { [BN, DV] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, DV] }> = acc;
+                let tv: Tile<f16, { [BN, DV] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -827,8 +826,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
                 let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let mut tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let mut tkp: Tile<bf16, { [BN, DR] }> = tkp;
+                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
+                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted: Tile<bf16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted: Tile<bf16, { [DN, BN] }> = tkn.transpose();
@@ -842,12 +841,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = _scores_out;
+                let s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
-                let mut tv: Tile<bf16, { [BN, DV] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, DV] }> = acc;
+                let tv: Tile<bf16, { [BN, DV] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -945,8 +944,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
                 let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let mut tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let mut tkp: Tile<bf16, { [BN, DR] }> = tkp;
+                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
+                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted_2: Tile<bf16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted_2: Tile<bf16, { [DN, BN] }> = tkn.transpose();
@@ -974,12 +973,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<bf16, { [BN, DV] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, DV] }> = acc;
+                let tv: Tile<bf16, { [BN, DV] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1164,8 +1163,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
                 let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let mut tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let mut tkp: Tile<bf16, { [BN, DR] }> = tkp;
+                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
+                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted: Tile<bf16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted: Tile<bf16, { [DN, BN] }> = tkn.transpose();
@@ -1179,12 +1178,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = _scores_out;
+                let s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
-                let mut tv: Tile<bf16, { [BN, DV] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, DV] }> = acc;
+                let tv: Tile<bf16, { [BN, DV] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,
@@ -1238,9 +1237,8 @@ pub mod port {
             l = online_step_out_2.1;
             acc = online_step_out_2.2;
         }
-        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
-        let rows: Tile<i32, { [BM, 1] }> =
-            ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
+        // `rows = ct.reshape(i * BM + ct.arange(BM, dtype=ct.int32), (BM, 1))`: never read, dropped
+        // as cuTile Python drops it
         for j in full..n_tiles {
             let k_nope_view: Partition<bf16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
@@ -1282,8 +1280,8 @@ pub mod port {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
                 let tqn: Tile<bf16, { [BM, DN] }> = tqn;
                 let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let mut tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let mut tkp: Tile<bf16, { [BN, DR] }> = tkp;
+                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
+                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
                 let tkp_permuted_2: Tile<bf16, { [DR, BN] }> = tkp.transpose();
                 let tkn_permuted_2: Tile<bf16, { [DN, BN] }> = tkn.transpose();
@@ -1307,12 +1305,12 @@ pub mod port {
                 Tile<f32, { [BM, DV] }>,
             ) = {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let mut s: Tile<f32, { [BM, BN] }> = s;
+                let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let mut tv: Tile<bf16, { [BN, DV] }> = tv;
-                let mut m: Tile<f32, { [BM, 1] }> = m;
-                let mut l: Tile<f32, { [BM, 1] }> = l;
-                let mut acc: Tile<f32, { [BM, DV] }> = acc;
+                let tv: Tile<bf16, { [BN, DV] }> = tv;
+                let m: Tile<f32, { [BM, 1] }> = m;
+                let l: Tile<f32, { [BM, 1] }> = l;
+                let acc: Tile<f32, { [BM, DV] }> = acc;
                 let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
                 let m_new: Tile<f32, { [BM, 1] }> = maxf(
                     m,

@@ -33,7 +33,6 @@ pub mod port {
         let mut l_i: Tile<f32, { [BLOCK_M] }> = constant(0.0f32, shape![BLOCK_M]);
         let mut acc: Tile<f32, { [BLOCK_M, HEAD_DIM] }> =
             constant(0.0f32, shape![BLOCK_M, HEAD_DIM]);
-        let hi: i32 = ceil_div(N_CTX, BLOCK_N);
         // `if IS_CAUSAL:` is True here: its body, as cuTile Python folds it
         let hi: i32 = ceil_div((start_m + 1i32) * BLOCK_M, BLOCK_N);
         for j in 0i32..hi {
@@ -273,7 +272,6 @@ pub mod port {
         let mut l_i: Tile<f32, { [BLOCK_M] }> = constant(0.0f32, shape![BLOCK_M]);
         let mut acc: Tile<f32, { [BLOCK_M, HEAD_DIM] }> =
             constant(0.0f32, shape![BLOCK_M, HEAD_DIM]);
-        let hi: i32 = ceil_div(N_CTX, BLOCK_N);
         // `if IS_CAUSAL:` is True here: its body, as cuTile Python folds it
         let hi: i32 = ceil_div((start_m + 1i32) * BLOCK_M, BLOCK_N);
         for j in 0i32..hi {
