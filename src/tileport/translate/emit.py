@@ -1626,11 +1626,11 @@ class Emitter:
         ok, at = self.const_value(index_node)   # a constant index moves the base by a known number of bytes
         step = ELEMENT_BYTES.get(sig.dtype, 1) * (at if ok and isinstance(at, int) and not isinstance(at, bool)
                                                   else 1)
-        div = math.gcd(sig.base_align, step) if not ity.shape else 1
-        if div > 1:   # one element: cuTile Python states the pointer's alignment (its base's, to the element)
+        div = math.gcd(sig.base_align, step) if ity.shape in ((), ("1",)) else 1
+        if div > 1:   # one element (a 0-d or 1-element index): cuTile Python states the pointer's alignment
             b.append(f"// SAFETY: {arr}'s base is {sig.base_align}-byte aligned (a fact of this launch) and the "
                      f"address is a multiple of {div} bytes past it.")
-            b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [] }}> = unsafe {{ assume_div_by::<_, {div}>("
+            b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = unsafe {{ assume_div_by::<_, {div}>("
                      f"{g}_ptrs) }};")
             self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
                                       "what": f"assume on the address into {arr}",
@@ -2400,7 +2400,7 @@ class Emitter:
                     not isinstance(value, bool):   # a constant in a 16-bit operation: that type's constant
                 # (cuTile Python converts it; cutile has no 16-bit literal, see _float_constant)
                 return self.typed(_float_constant(float(value), like.dtype, ", ".join(like.shape)), like, None,
-                                  "constant")[0]
+                                  f"{like.dtype}_value")[0]
             if lit is not None:
                 if like.dtype in ("f16", "bf16"):
                     raise self.refuse(node, "arith-scalar-broadcast", f"literal {lit!r} in a {like.dtype} tile "
@@ -2831,9 +2831,12 @@ def _read_before_rebound(name: str, body: list[str], i: int, end: int) -> bool:
     """Whether the binding of ``name`` on lines ``i``..``end`` is read in its scope before a `let` of the same
     block binds the name again (shadowing it for the rest of the block)."""
     read, rebind, depth = re.compile(rf"\b{name}\b"), re.compile(rf"\s*let (?:mut )?{name}\b"), 0
-    for later in _scope_after(body, i)[end - i:]:
-        if depth == 0 and rebind.match(later):
-            return bool(read.search(later.split("=", 1)[1])) if "=" in later else False
+    scope = _scope_after(body, i)[end - i:]
+    for k, later in enumerate(scope):
+        if depth == 0 and rebind.match(later):   # read by the new binding's own value?
+            stop = _statement_end(scope, k)
+            value = "\n".join(scope[k:(stop if stop is not None else len(scope) - 1) + 1]).split("=", 1)
+            return len(value) < 2 or bool(read.search(value[1]))
         if read.search(later):
             return True
         depth += later.count("{") - later.count("}")
