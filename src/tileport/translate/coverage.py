@@ -68,9 +68,9 @@ COVERAGE: tuple[Construct, ...] = (
               "as an unsafe site with the source's contract as its precondition", S, "numerics"),
     Construct("arith-promote", "element-wise operands of different dtypes of one kind (an f16 tile and an f32 tile or "
               "f32 argument, i32 and i64 tiles)", "the narrower operand converted first (`convert_tile`, bound to "
-              "its promoted type), as cuTile Python promotes it (f16 and bf16 do not mix)", S, None),
+              "its promoted type), as cuTile Python promotes it (f16 and bf16 do not mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",
-              "`extract(t, [scalar_to_tile::<i32>(i), ..])` bound to its `Tile<E, { [M, N] }>`", S, None),
+              "`extract(t, [scalar_to_tile::<i32>(i), ..])` bound to its `Tile<E, { [M, N] }>`", S, "idioms"),
     Construct("const-fold", "an expression of constants mixing int and float (`N * 1.0`, `1.0 / TILE`)",
               "the float Python folds it to, as an f32 literal (cuTile Python folds it the same way)", S, None),
     Construct("int-to-float", "an i32 scalar in float arithmetic (`M * 1.0`, `tile / M`)",
@@ -164,7 +164,7 @@ COVERAGE: tuple[Construct, ...] = (
               "differs from b's (a `select`), as cuTile Python lowers them", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven; of tiles: planned"),
     Construct("mma", "`ct.mma(a, b, acc)` (f32 accumulator); `ct.matmul(a, b)` of 2-d float tiles of one dtype",
-              "`mma(a, b, acc)`; a matmul into a zero f32 accumulator, converted to the operands' dtype", S,
+              "`mma(a, b, acc)`; a matmul into a zero accumulator of the operands' dtype (f32 for tf32, converted back)", S,
               "matmul"),
     Construct("reshape-broadcast", "`ct.reshape`, implicit broadcasting between tile shapes",
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit", S, "bias_act"),

@@ -627,11 +627,11 @@ class Emitter:
             args = args[:2]
         start, stop = ("0i32", args[0]) if len(args) == 1 else (None, args[1])
         if start is None:
-            code, ty = self.expr(args[0])
+            code, ty = self._as_scalar(*self.expr(args[0]))
             if ty != Scalar("i32"):
                 raise self.refuse(args[0], "for-range", "range start is not an i32 scalar")
             start = code
-        stop_code, stop_ty = self.expr(stop)
+        stop_code, stop_ty = self._as_scalar(*self.expr(stop))
         if stop_ty != Scalar("i32"):
             raise self.refuse(stop, "for-range", "range stop is not an i32 scalar")
         name = st.target.id
@@ -872,6 +872,8 @@ class Emitter:
                     assigns.append((st.targets[0].id, st.value))
                     if not self._droppable(st.value):
                         live |= reads(st.value)
+                elif isinstance(st, ast.Assign):   # `a, b = helper(..)`: what the helper reads is needed
+                    live |= reads(st.value)
                 elif isinstance(st, (ast.Expr, ast.If, ast.For, ast.Return, ast.While)):
                     parts = [st.value] if isinstance(st, (ast.Expr, ast.Return)) and st.value is not None else \
                         [st.test] if isinstance(st, (ast.If, ast.While)) else [st.iter] if isinstance(st, ast.For) else []
@@ -1211,10 +1213,10 @@ class Emitter:
         for e in node.elts:
             if isinstance(e, ast.Constant) and isinstance(e.value, int):
                 dims.append(str(e.value))
+            elif isinstance(e, ast.Name) and e.id in self.env and self.env[e.id][0] in self.constants:
+                dims.append(self.env[e.id][0])   # a helper's parameter bound to a constant (maybe another one)
             elif isinstance(e, ast.Name) and e.id in self.constants:
                 dims.append(e.id)
-            elif isinstance(e, ast.Name) and e.id in self.env and self.env[e.id][0] in self.constants:
-                dims.append(self.env[e.id][0])   # a helper's parameter bound to a constant
             else:
                 raise self.refuse(e, "load-tile", f"tile dimension {self.text(e)} is not a constant")
         return tuple(dims)
@@ -1287,6 +1289,10 @@ class Emitter:
                 if not ty.dtype.startswith(("f", "bf")):
                     raise self.refuse(node, "unary-neg", f"negation of a {ty.dtype} tile")
                 return f"negf({code})", ty
+            if ty == Scalar("i32") and _literal(node.operand) is None and self.const_value(node.operand)[0]:
+                # cutile negates only literals: a constant's negation is a subtraction from 0 (a constant either
+                # way, as cuTile Python folds it)
+                return f"(0i32 - {_paren(code)})", ty
             return f"-{_paren(code)}", ty
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
                 and isinstance(node.value.value, ast.Name) \
@@ -1498,7 +1504,26 @@ class Emitter:
         if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None or \
                 any(isinstance(n, ast.Return) for st in body[:-1] for n in ast.walk(st)):
             raise self.refuse(helper, "helper-function", f"helper {helper.name}() must end in its only `return`")
-        args = [self.expr(a) for a in node.args]
+        # an array passed in: the helper reads the kernel's array under the parameter's name, so its uses are
+        # renamed to the array for this inlining (in place, restored after: node identities carry fma positions)
+        arrays = {p.arg: a.id for p, a in zip(params.args, node.args)
+                  if isinstance(a, ast.Name) and isinstance(self.params.get(a.id), sigmod.ArraySig)
+                  and a.id not in self.env}
+        renamed = [n for st in body for n in ast.walk(st) if isinstance(n, ast.Name) and n.id in arrays]
+        if any(isinstance(n.ctx, ast.Store) for n in renamed):
+            raise self.refuse(node, "helper-function", f"helper {helper.name}() re-binds an array parameter")
+        originals = [(n, n.id) for n in renamed]
+        for n in renamed:
+            n.id = arrays[n.id]
+        try:
+            return self._inline_body(node, helper, params, body, arrays, want_name)
+        finally:
+            for n, name in originals:
+                n.id = name
+
+    def _inline_body(self, node: ast.Call, helper: ast.FunctionDef, params: ast.arguments, body: list[ast.stmt],
+                     arrays: dict[str, str], want_name: str | None) -> tuple[str, Ty]:
+        args = [self.expr(a) if p.arg not in arrays else (None, None) for p, a in zip(params.args, node.args)]
         saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts),
                  self.assign_counts, self.const_locals)
         self.env, self.body, self.comments = {}, [], {}
@@ -1506,11 +1531,14 @@ class Emitter:
         self.inlining.append(helper.name)
         try:
             for p, a_node, (code, ty) in zip(params.args, node.args, args):
+                if p.arg in arrays:
+                    continue
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(a_node, "helper-function", f"array argument {self.text(a_node)} to a helper")
                 if p.arg in self.constants:   # Rust cannot re-bind a const generic's name: the helper's
                     # parameter reads the value (bound to a name of its own when it is another value)
-                    if code != p.arg:   # (an alias could see the name re-bound later in the helper)
+                    if code != p.arg and not (code in self.constants and not self.assign_counts.get(p.arg)):
+                        # (an alias could see the name re-bound later in the helper; another constant cannot be)
                         tmp = self.fresh(f"{p.arg.lower()}_arg")
                         self.body.append(f"let {tmp}: {ty.rust()} = {code};")
                         code = tmp
@@ -2114,8 +2142,8 @@ class Emitter:
         return self.typed(f"extract({code}, [{', '.join(index)}])", Tile(ty.dtype, shape), want_name, "extracted")
 
     def matmul(self, node: ast.Call, want_name: str | None) -> tuple[str, Ty]:
-        """`ct.matmul(a, b)` of 2-d float tiles of one dtype: cuTile Python multiplies into a zero f32 accumulator
-        (f64 for f64) and converts the product to the operands' dtype; the port writes the same."""
+        """`ct.matmul(a, b)` of 2-d float tiles of one dtype: cuTile Python multiplies into a zero accumulator of
+        the operands' dtype (f32 for tf32, converted back to tf32 after); the port writes the same."""
         self.need(node, "mma", "ct.matmul")
         if len(node.args) != 2 or node.keywords:
             raise self.refuse(node, "mma", "ct.matmul form (x, y)")
@@ -2124,9 +2152,8 @@ class Emitter:
                 ta.shape[1] == tb.shape[0] and ta.dtype == tb.dtype and ta.dtype in ("f16", "bf16", "f32", "tf32",
                                                                                    "f64")):
             raise self.refuse(node, "mma", "ct.matmul of anything but two 2-d float tiles of one dtype")
-        acc = Tile("f64" if ta.dtype == "f64" else "f32", (ta.shape[0], tb.shape[1]))
-        zero, _ = self.typed(f"constant({rust_literal(0.0, acc.dtype)}, shape![{', '.join(acc.shape)}])", acc, None,
-                             "zero")
+        acc = Tile("f32" if ta.dtype == "tf32" else ta.dtype, (ta.shape[0], tb.shape[1]))
+        zero, _ = self.typed(_float_constant(0.0, acc.dtype, ", ".join(acc.shape)), acc, None, "zero")
         product, _ = self.typed(f"mma({a}, {b}, {zero})", acc, None, "product")
         if acc.dtype == ta.dtype:
             return product, acc
