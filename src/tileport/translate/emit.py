@@ -1621,8 +1621,8 @@ class Emitter:
         icode, ity = self.expr(index_node)
         if ity == Scalar("i32"):   # one element: a 0-d tile
             icode, ity = f"scalar_to_tile::<i32>({icode})", Tile("i32", ())
-        if not isinstance(ity, Tile) or ity.dtype != "i32":
-            raise self.refuse(index_node, "gather-scatter", f"{what} index that is not an i32 tile or scalar")
+        if not isinstance(ity, Tile) or ity.dtype not in ("i32", "i64"):
+            raise self.refuse(index_node, "gather-scatter", f"{what} index that is not an i32/i64 tile or scalar")
         mask_code = None
         if "mask" in kw:
             mcode, mty = self.expr(kw["mask"])
@@ -1640,7 +1640,8 @@ class Emitter:
         else:
             b.append(f"// {what} on {arr} with check_bounds=False: indices widened to 64 bits, addresses from its "
                      "base pointer, no check (the caller keeps every index inside the array)")
-        b.append(f"let {g}_at: Tile<u64, {{ [{dims}] }}> = exti({icode});")
+        # (a 64-bit index is used as it is: the same Tile IR type, read unsigned for the check)
+        b.append(f"let {g}_at: Tile<u64, {{ [{dims}] }}> = {'exti' if ity.dtype == 'i32' else 'bitcast'}({icode});")
         if checked:
             b.append(f"let {g}_len: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[0]);")
             b.append(f"let {g}_len: Tile<u64, {{ [] }}> = exti({g}_len);")
@@ -2407,7 +2408,8 @@ class Emitter:
 
     def operand_as_tile(self, code: str, ty: Ty, like: Tile, node: ast.AST) -> str:
         if isinstance(ty, Tile) and ty.dtype != like.dtype:   # promoted (see result_tile): converted first
-            code, ty = self.typed(f"convert_tile({code})", Tile(like.dtype, ty.shape), None, f"promoted_{like.dtype}")
+            conv = "exti" if like.dtype.startswith("i") else "convert_tile"   # (integers widen by sign extension)
+            code, ty = self.typed(f"{conv}({code})", Tile(like.dtype, ty.shape), None, f"promoted_{like.dtype}")
         if isinstance(ty, Tile):
             if ty.shape == like.shape:
                 return code
