@@ -2,7 +2,7 @@
 
 A helper that receives an array and loads from it; a local named like a Rust keyword (`do`); ct.matmul of two
 tiles; ct.extract of a subtile; an f16 tile times an f32 argument (computed in f32, as cuTile Python promotes it);
-a runtime `if` on a 0-d reduction compared with a constant; the negation of a constant.
+a runtime `if` on a 0-d reduction compared with a constant; ct.broadcast_to; the negation of a constant.
 """
 import cuda.tile as ct
 
@@ -24,4 +24,5 @@ def idioms(x, w, y, scale: float, BM: ct.Constant[int], BK: ct.Constant[int], HA
     total = ct.sum(ct.sum(half, axis=1), axis=0)
     if total > 0.0:
         half = half * 2.0
-    ct.store(y, index=(bid, 0), tile=half + (-BK))
+    col = ct.broadcast_to(ct.sum(half, axis=0), (BM, HALF))   # (HALF,) -> (BM, HALF)
+    ct.store(y, index=(bid, 0), tile=half + col + (-BK))

@@ -166,7 +166,7 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("mma", "`ct.mma(a, b, acc)` (f32 accumulator); `ct.matmul(a, b)` of 2-d float tiles of one dtype",
               "`mma(a, b, acc)`; a matmul into a zero accumulator of the operands' dtype (f32 for tf32, converted back)", S,
               "matmul"),
-    Construct("reshape-broadcast", "`ct.reshape`, implicit broadcasting between tile shapes",
+    Construct("reshape-broadcast", "`ct.reshape`, `ct.broadcast_to`, implicit broadcasting between tile shapes",
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit", S, "bias_act"),
     Construct("scan", "`ct.cumsum(t, axis=0, reverse=..)` without rounding options",
               "`scan_sum(t, 0, reverse::Forward, 0)`", S, "expert_offsets",
@@ -289,7 +289,8 @@ CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "ma
                    "matmul": "mma", "reshape": "reshape-broadcast", "expand_dims": "reshape-broadcast",
                    "gather": "gather-scatter", "scatter": "gather-scatter", "arange": "arange", "full": "full",
                    "zeros": "full", "ones": "full", "num_tiles": "num-tiles", "cdiv": "cdiv",
-                   "num_blocks": "num-blocks", "atomic_add": "atomics", "extract": "extract"}
+                   "num_blocks": "num-blocks", "atomic_add": "atomics", "extract": "extract",
+                   "broadcast_to": "reshape-broadcast"}
 
 
 #: public cuda.tile callables that are not kernel operations (host side, decorators, annotations)

@@ -1441,6 +1441,19 @@ class Emitter:
                 return self.rounded_unary(node, op)
             if op == "extract":
                 return self.extract(node, want_name)
+            if op == "broadcast_to":
+                self.need(node, "reshape-broadcast", "ct.broadcast_to")
+                kw = {k.arg: k.value for k in node.keywords}
+                args = list(node.args) + ([kw.pop("shape")] if "shape" in kw else [])
+                if len(args) != 2 or kw:
+                    raise self.refuse(node, "reshape-broadcast", "ct.broadcast_to form (tile, shape)")
+                code, ty = self.expr(args[0])
+                shape = self.shape_of(args[1])
+                if not isinstance(ty, Tile) or len(ty.shape) > len(shape) or \
+                        _broadcast_shapes([("1",) * (len(shape) - len(ty.shape)) + ty.shape, shape]) != shape:
+                    raise self.refuse(node, "reshape-broadcast", f"ct.broadcast_to of {_describe(ty)} to "
+                                                                 f"{self.text(args[1])}")
+                return self.operand_as_tile(code, ty, Tile(ty.dtype, shape), node), Tile(ty.dtype, shape)
             if op == "matmul":
                 return self.matmul(node, want_name)
             if op in BINARY_MATH or op in UNARY_MATH:
