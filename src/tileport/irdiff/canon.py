@@ -228,24 +228,33 @@ def _positive(canon: Canon, v: str) -> bool:
 FOR_RE = re.compile(r"for \^0 in \(\$0 to \$1, step \$2\)")
 
 
+def _loop_of(canon: Canon, v: str) -> Op | None:
+    """The `for` op whose induction variable ``v`` is (operands: lo, hi, step), or None."""
+    owner = canon.barg_owner.get(v)
+    if owner is None or owner.name != "for" or not owner.block_args or owner.block_args[0] != v or \
+            not FOR_RE.match(owner.template):
+        return None
+    return owner
+
+
+def _constant_bounds(canon: Canon, loop: Op) -> tuple[int | None, int | None, int | None]:
+    """(lo, hi, step) of ``loop``, each its constant value or None."""
+    return tuple(_const_int(canon, loop.operands[k]) for k in range(3))
+
+
 def _nonneg_loop_iv(canon: Canon, v: str) -> bool:
     """The induction variable of `for iv in (lo to hi, step s)` with lo ≥ 0 and s > 0 is ≥ 0."""
-    owner = canon.barg_owner.get(v)
-    if owner is None or owner.name != "for" or not owner.block_args or owner.block_args[0] != v:
-        return False
-    if not FOR_RE.match(owner.template):
-        return False
-    return _nonneg(canon, owner.operands[0]) and _positive(canon, owner.operands[2])
+    loop = _loop_of(canon, v)
+    return loop is not None and _nonneg(canon, loop.operands[0]) and _positive(canon, loop.operands[2])
 
 
 def _single_trip_iv(canon: Canon, v: str) -> int | None:
     """Rule single-trip-loop-iv: the induction variable of `for iv in (lo to hi, step s)` with constant lo < hi ≤
     lo + s takes the one value lo."""
-    owner = canon.barg_owner.get(v)
-    if owner is None or owner.name != "for" or not owner.block_args or owner.block_args[0] != v or \
-            not FOR_RE.match(owner.template):
+    loop = _loop_of(canon, v)
+    if loop is None:
         return None
-    lo, hi, step = (_const_int(canon, owner.operands[k]) for k in range(3))
+    lo, hi, step = _constant_bounds(canon, loop)
     if lo is None or hi is None or step is None or not lo < hi <= lo + step:
         return None
     canon.fired["single-trip-loop-iv"] += 1
@@ -256,11 +265,10 @@ def _loop_iv_within(canon: Canon, v: str, low: int | None, high: int | None) -> 
     """The induction variable of `for iv in (lo to hi, step s)` (s > 0) stays in [low, high] (None: unbounded on
     that side): it takes lo, lo+s, ..., the last below hi (an empty loop never binds it). A lower bound needs a
     constant lo; an upper bound a constant hi (with lo and s constant too, the last value taken; else hi - 1)."""
-    owner = canon.barg_owner.get(v)
-    if owner is None or owner.name != "for" or not owner.block_args or owner.block_args[0] != v or \
-            not FOR_RE.match(owner.template):
+    loop = _loop_of(canon, v)
+    if loop is None:
         return False
-    lo, hi, step = (_const_int(canon, owner.operands[k]) for k in range(3))
+    lo, hi, step = _constant_bounds(canon, loop)
     if step is not None and step <= 0:
         return False
     if lo is not None and hi is not None and hi <= lo:
@@ -298,6 +306,12 @@ def _fold_int(name: str, attrs: str, a: int, b: int, bits: int) -> int | None:
     else:
         value = {"addi": a + b, "subi": a - b, "muli": a * b, "maxi": max(a, b), "mini": min(a, b)}[name]
     return value if -(1 << (bits - 1)) <= value < (1 << (bits - 1)) else None
+
+
+def _fold_to_constant(canon: Canon, op: Op, template: str) -> None:
+    """Rule fold-int-constants: ``op`` stands for the constant ``template`` from here on."""
+    canon.substitute[id(op)] = Op("constant", template, [], op.results, [], line=op.line, text=op.text, path=op.path)
+    canon.fired["fold-int-constants"] += 1
 
 
 SHAPE_OP_RE = re.compile(r"(?:reshape|broadcast) \$0 : (.+) -> (.+)")
@@ -354,18 +368,14 @@ def _apply_rewrites(canon: Canon) -> None:
             value = _fold_int(op.name, mf.group(1), a, b, int(mf.group(3))) if a is not None and b is not None \
                 else None
             if value is not None:
-                canon.substitute[id(op)] = Op("constant", f"constant <i{mf.group(3)}: {value}> : {mf.group(2)}", [],
-                                              op.results, [], line=op.line, text=op.text, path=op.path)
-                canon.fired["fold-int-constants"] += 1
+                _fold_to_constant(canon, op, f"constant <i{mf.group(3)}: {value}> : {mf.group(2)}")
         # fold-int-constants: a widened integer constant (exti) is the constant of the wider type
         me = re.fullmatch(r"exti \$0 (signed|unsigned) : tile<((?:\d+x)*)i\d+> -> (tile<(?:\d+x)*i(\d+)>)",
                           op.template) if op.name == "exti" else None
         if me and op.results and id(op) not in canon.substitute:
             c = _const_int(canon, op.operands[0])
             if c is not None and (me.group(1) == "signed" or c >= 0):
-                canon.substitute[id(op)] = Op("constant", f"constant <i{me.group(4)}: {c}> : {me.group(3)}", [],
-                                              op.results, [], line=op.line, text=op.text, path=op.path)
-                canon.fired["fold-int-constants"] += 1
+                _fold_to_constant(canon, op, f"constant <i{me.group(4)}: {c}> : {me.group(3)}")
         # cdiv-rounding: divi (addi a, c), b signed  with c = b - 1, b > 0, a ≥ 0
         m = re.fullmatch(r"divi \$0, \$1 signed : (.+)", op.template) if op.name == "divi" else None
         if m:

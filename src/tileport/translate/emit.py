@@ -10,6 +10,7 @@ source location.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import operator
 import struct
@@ -373,9 +374,10 @@ class Emitter:
                 self.body.append(f"{indent}// {self.comments[ln]}")
                 self.emitted_comments.add(ln)
 
-    def _folded_arms(self) -> tuple[set[int], set[int]]:
+    @functools.cached_property
+    def folded_arms(self) -> tuple[set[int], set[int]]:
         """(ids of the nodes in the arms of constant ifs that are folded away, ids of those ifs), decided from the
-        source before translation."""
+        source before translation (once: find_mutated and live_names both read it)."""
         untaken: set[int] = set()
         folded: set[int] = set()
         for node in self.walk():
@@ -394,7 +396,7 @@ class Emitter:
             return [n.id for t in sub.targets for n in (t.elts if isinstance(t, ast.Tuple) else [t])
                     if isinstance(n, ast.Name)]
 
-        untaken, straight = self._folded_arms()   # assignments in the arms folded away; the folded ifs
+        untaken, straight = self.folded_arms   # assignments in the arms folded away; the folded ifs
         counts = Counter(n for sub in self.walk() if isinstance(sub, ast.Assign) and id(sub) not in untaken
                          for n in names(sub))
         counts.update(a.arg for h in self.helpers.values() for a in h.args.args)   # a helper's parameter is bound
@@ -863,7 +865,7 @@ class Emitter:
 
         assigns: list[tuple[str, ast.AST]] = []
         live: set[str] = set()
-        untaken, _ = self._folded_arms()   # (what only an arm folded away reads is not needed either)
+        untaken, _ = self.folded_arms   # (what only an arm folded away reads is not needed either)
         for f in (self.fn, *self.helpers.values()):
             for st in ast.walk(f):
                 if id(st) in untaken:
@@ -1548,17 +1550,16 @@ class Emitter:
                     continue
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(a_node, "helper-function", f"array argument {self.text(a_node)} to a helper")
+                if code in self.constants and not self.assign_counts.get(p.arg):   # a constant passed on: the
+                    # parameter is that constant (a tile extent, a const generic in the Rust)
+                    self.env[p.arg] = (code, ty)
+                    continue
                 if p.arg in self.constants:   # Rust cannot re-bind a const generic's name: the helper's
                     # parameter reads the value (bound to a name of its own when it is another value)
-                    if code != p.arg and not (code in self.constants and not self.assign_counts.get(p.arg)):
-                        # (an alias could see the name re-bound later in the helper; another constant cannot be)
+                    if code != p.arg:   # (an alias could see the name re-bound later in the helper)
                         tmp = self.fresh(f"{p.arg.lower()}_arg")
                         self.body.append(f"let {tmp}: {ty.rust()} = {code};")
                         code = tmp
-                    self.env[p.arg] = (code, ty)
-                    continue
-                if code in self.constants and not self.assign_counts.get(p.arg):   # a constant passed on: the
-                    # parameter is that constant (a tile extent, a const generic in the Rust)
                     self.env[p.arg] = (code, ty)
                     continue
                 self.body.append(f"let {'mut ' if p.arg in self.mutated else ''}{p.arg}: {ty.rust()} = {code};")
@@ -2826,13 +2827,13 @@ def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
 
 
 #: a `let mut` of a value type (tiles, scalars, tokens: moved or copied, never borrowed mutably by a method)
-#: a binding of a value (pure when the statement has no memory effect: see _drop_unused_mut)
+#: a binding of a value (pure when the statement has no memory effect: see _tidy_bindings)
 _LET_VALUE = re.compile(r"\s*let (\w+): (?:Tile<[^=]*>|i32|i64|f32|bool) = ")
 _EFFECT = re.compile(r"\b(?:unsafe|load\w*|store\w*|atomic\w*)\b")
 _LET_MUT = re.compile(r"(\s*)let mut (\w+): (?:Tile<|Token\b|(?:i8|i16|i32|i64|u8|u16|u32|u64|f16|bf16|f32|f64|bool)\b)")
 
 
-def _drop_unused_mut(body: list[str]) -> list[str]:
+def _tidy_bindings(body: list[str]) -> list[str]:
     """What rustc would warn about, tidied: a one-line binding of a pure value that nothing reads before the name
     is bound again is dropped (its readers were folded away, e.g. in an untaken arm; dead in the IR either way),
     and ``let mut x`` where nothing in x's scope assigns x again becomes ``let x`` (a name is mutable for the whole
@@ -2988,7 +2989,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
                                 "precondition": f"{st} is {arr}.stride({d}) of the launched tensor"})
         fact = facts[0] if len(facts) == 1 else facts[1].replace(f"({st})", f"({facts[0]})")
         prologue.append(f"let {st}: i32 = unsafe {{ {fact} }};")
-    body = _drop_unused_mut(prologue + em.body if prologue else em.body)
+    body = _tidy_bindings(prologue + em.body if prologue else em.body)
     doc = (ast.get_docstring(fn) or "").splitlines()
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),
