@@ -433,3 +433,29 @@ def test_assume_loop_iv_range_one_sided():
     for claim in ("?, 2", "1, ?"):
         out = v(loop(None), loop(claim))
         assert not out["equivalent"] and fired(out, "assume-loop-iv-range") == 0
+
+
+def test_if_passthrough_results():
+    """An `if` that also yields a value both arms pass through unchanged (cutile yields its loop's carried values)
+    ≡ the `if` that yields only what an arm changes; not when one arm yields something else."""
+    two = "%two = constant <f32: 2.000000e+00> : tile<128xf32>"
+    cond = "%c = cmpi greater_than %arg2, %arg3, signed : tile<i32> -> tile<i1>"
+
+    def branch(extra: bool, else_keeps: str = "%one") -> str:
+        types = "tile<128xf32>, tile<128xf32>" if extra else "tile<128xf32>"
+        then_y = "%one, %d" if extra else "%d"
+        else_y = f"{else_keeps}, %one" if extra else "%one"
+        res = "%r:2" if extra else "%r"
+        used = "%r#1" if extra else "%r"
+        return prog(*STORE, ONES, two, cond, f"{res} = if %c -> ({types}) {{",
+                    "  %d = addf %one, %two : tile<128xf32>", f"  yield {then_y} : {types}", "} else {",
+                    f"  yield {else_y} : {types}", "}", store(used, "%arg2"))
+    out = v(branch(False), branch(True))
+    assert out["equivalent"] and fired(out, "if-passthrough-results") == 1
+    assert not v(branch(False), branch(True, else_keeps="%two"))["equivalent"]
+    # an `if` left with no result is the `if` that never yielded one
+    store_if = [cond, "if %c {", "  " + store("%one", "%arg2"), "}"]
+    plain = prog(*STORE, ONES, *store_if[:2], "  " + store("%one", "%arg2"), "} else {", "}")
+    through = prog(*STORE, ONES, cond, "%r = if %c -> (tile<128xf32>) {", "  " + store("%one", "%arg2"),
+                   "  yield %one : tile<128xf32>", "} else {", "  yield %one : tile<128xf32>", "}")
+    assert v(plain, through)["equivalent"]

@@ -392,6 +392,64 @@ def _apply_rewrites(canon: Canon) -> None:
                         break
 
 
+def _split_types(text: str) -> list[str]:
+    """`tile<2x4xf32>, tile<i32>` → its types (commas inside <>, [] and () belong to a type)."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "<[(":
+            depth += 1
+        elif ch in ">])":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return parts + [cur.strip()] if cur.strip() else parts
+
+
+IF_RE = re.compile(r"if \$0 -> \((.*)\)")
+YIELD_RE = re.compile(r"yield (\$\d+(?:, \$\d+)*) : (.+)")
+
+
+def _drop_passthrough_if_results(canon: Canon) -> None:
+    """Rule if-passthrough-results (see rules.py): a result of an `if` that every arm yields unchanged from a
+    value defined before the `if` is that value; the `if` no longer yields it."""
+    for op in reversed(list(_all_ops(canon.entry.body))):   # inner ifs first: their forwarding feeds outer ones
+        m = IF_RE.fullmatch(canon.op_of(op).template) if op.name == "if" else None
+        if not m or len(op.regions) != 2:
+            continue
+        yields = [r.ops[-1] if r.ops else None for r in op.regions]
+        if any(y is None or canon.op_of(y).name != "yield" for y in yields):
+            continue
+        real = [canon.op_of(y) for y in yields]
+        if any(len(y.operands) != len(op.results) for y in real):
+            continue
+        inside = {v for r in op.regions for o in _all_ops(r) for v in (*o.results, *o.block_args)}
+        keep: list[int] = []
+        for k, result in enumerate(op.results):
+            values = {canon.resolve(y.operands[k]) for y in real}
+            if len(values) == 1 and (v := values.pop()) not in inside:
+                canon.forward[result] = v
+                canon.fired["if-passthrough-results"] += 1
+            else:
+                keep.append(k)
+        if len(keep) == len(op.results):
+            continue
+        types = _split_types(m.group(1))
+        kept_types = [types[k] for k in keep]
+        template = f"if $0 -> ({', '.join(kept_types)})" if keep else "if $0"
+        canon.substitute[id(op)] = Op("if", template, op.operands, [op.results[k] for k in keep], op.block_args,
+                                      op.regions, line=op.line, text=op.text, path=op.path)
+        for new_k, k in enumerate(keep):   # the results kept are numbered anew
+            canon.defs[op.results[k]] = (op, new_k)
+        for y, r in zip(yields, real):
+            ops = [r.operands[k] for k in keep]
+            tpl = (f"yield {', '.join(f'${i}' for i in range(len(ops)))} : {', '.join(kept_types)}" if ops
+                   else "yield")
+            canon.substitute[id(y)] = Op("yield", tpl, ops, [], [], line=y.line, text=y.text, path=y.path)
+
+
 def _float_of(text: str) -> float | None:
     """The value of a float constant as tileirdisasm prints it: a decimal, or the IEEE bits in hex (inf, NaN)."""
     import struct
@@ -608,7 +666,9 @@ def _simplify_token_joins(canon: Canon) -> None:
 
 
 def _mark_roots(canon: Canon, region: Region) -> None:
-    roots = [op for op in region.ops if canon.is_effectful(op)]
+    # (a yield of nothing ends its region as no terminator at all does: not a root)
+    roots = [op for op in region.ops if canon.is_effectful(op) and not
+             (canon.op_of(op).name == "yield" and not canon.op_of(op).operands)]
     for k, op in enumerate(roots):
         op._eff_index = k  # type: ignore[attr-defined]
     canon.roots[id(region)] = roots
@@ -671,6 +731,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
         canon.fired["empty-optimization-hints"] += 1
     _index(canon, entry.body, 0, "entry")
     _apply_rewrites(canon)
+    _drop_passthrough_if_results(canon)
     _fold_select_padding(canon)
     _simplify_token_joins(canon)
     _mark_roots(canon, entry.body)

@@ -136,6 +136,12 @@ RULES: tuple[Rule, ...] = (
          "lo wherever an integer rule reads it (fold-int-constants, bounds)",
          "the loop runs once, with iv = lo (cutile folds arithmetic on such an iv, `j * TILE` becoming 0, where "
          "cuTile Python keeps the multiply)", "test_single_trip_loop_iv"),
+    Rule("if-passthrough-results", "rewrite",
+         "a result of an `if` that every arm yields unchanged from one value defined before the `if` is that value, "
+         "and the `if` no longer yields it (nor, with no result left, yields at all)",
+         "both arms hand the same outer value through, so the result equals it on every path; cuTile Python yields "
+         "only what an arm changes, cutile 0.3.1 yields every variable its enclosing loop carries (so that a "
+         "`break`/`continue` in the arm could pass them on)", "test_if_passthrough_results"),
     Rule("fold-int-constants", "rewrite",
          "exti of an integer constant, and addi/subi/muli/divi/maxi/mini (signed) of two, is the constant it "
          "computes (divi with "

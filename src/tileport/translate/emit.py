@@ -30,7 +30,8 @@ from .helpers import kernel_helpers
 from .resolve import ResolveError, resolve, rewritten
 
 RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "tf32": "tf32", "i8": "i8", "i16": "i16", "i32": "i32",
-               "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "bool": "bool"}
+               "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "bool": "bool",
+               "f8e4m3fn": "f8e4m3fn", "f8e5m2": "f8e5m2"}
 #: `ct.<name>` dtype attributes → our dtype names, for the dtypes Rust tiles can hold
 CT_DTYPES = {ct_name: short for short, ct_name in sigmod.DTYPES.items() if short in RUST_DTYPES}
 PADDING = {"ZERO": "padding::Zero", "NEG_ZERO": "padding::NegZero", "NAN": "padding::Nan",
@@ -214,6 +215,10 @@ class Emitter:
         # from another file (its lines, columns and source text are that file's)
         self.inlining: list[str] = []
         self.temps: dict[str, int] = {}  # temporaries named so far (see fresh)
+        self.helper_params: dict[str, tuple[bool, object]] = {}  # inlined helper's parameter → const_value
+        self._kernel_nodes: set[int] | None = None  # ids of the kernel's own nodes (see inlined_times)
+        self.binding_value: ast.AST | None = None  # the value of the assignment being emitted (see hoist_constant)
+        self.hoisting: ast.AST | None = None       # the constant expression being hoisted (see hoist_constant)
         self.scattered: set[str] = set()  # arrays written by ct.scatter (declared &Tensor, written via pointers)
         #: array → the token its last top-level ct.scatter returned (None: it was scattered inside a loop/branch)
         self.scatter_tokens: dict[str, str | None] = {}
@@ -458,11 +463,13 @@ class Emitter:
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                 self.need(st, "assign", "assignment")
                 name = st.targets[0].id
-                if self.assign_counts.get(name) == 1 and not nested and (c := self.const_value(st.value))[0]:
+                if self.assign_counts.get(name) == 1 and (c := self.const_value(st.value))[0]:
+                    # (in a branch or loop body too: assigned once, it holds that value wherever it is defined)
                     self.const_locals[name] = c[1]   # (also emitted: runtime code may read it)
                 self.bid_names.pop(name, None)
                 self.rev_bid_names.pop(name, None)
                 self.tile_counts.pop(name, None)
+                self.binding_value = st.value
                 code, ty = self.expr(st.value, want_name=name)
                 if (k := self._reversed_bid(st.value)) is not None:
                     self.rev_bid_names[name] = k
@@ -1539,10 +1546,13 @@ class Emitter:
     def _inline_body(self, node: ast.Call, helper: ast.FunctionDef, params: ast.arguments, body: list[ast.stmt],
                      arrays: dict[str, str], want_name: str | None) -> tuple[str, Ty]:
         args = [self.expr(a) if p.arg not in arrays else (None, None) for p, a in zip(params.args, node.args)]
+        # what each parameter is known to hold, decided in the caller: inside the helper a parameter shadows a
+        # kernel constant of the same name (`STAGE` called with `inner_stage = 4 - STAGE`)
+        known = {p.arg: self.const_value(a) for p, a in zip(params.args, node.args) if p.arg not in arrays}
         saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts),
-                 self.assign_counts, self.const_locals)
+                 self.assign_counts, self.const_locals, self.helper_params)
         self.env, self.body, self.comments = {}, [], {}
-        self.assign_counts, self.const_locals = _assign_counts(helper), {}
+        self.assign_counts, self.const_locals, self.helper_params = _assign_counts(helper), {}, known
         self.inlining.append(helper.name)
         try:
             for p, a_node, (code, ty) in zip(params.args, node.args, args):
@@ -1577,7 +1587,8 @@ class Emitter:
         finally:
             self.inlining.pop()
             self.env, self.body, self.comments = saved[:3]
-            self.bid_names, self.products, self.tile_counts, self.assign_counts, self.const_locals = saved[3:]
+            (self.bid_names, self.products, self.tile_counts, self.assign_counts, self.const_locals,
+             self.helper_params) = saved[3:]
         if not isinstance(ty, (Tile, Scalar, Results)):
             raise self.refuse(body[-1], "helper-function", f"helper {helper.name}() returns an array")
         block = "\n".join([f"{{ // {helper.name}(..), a @ct.function inlined as cuTile Python inlines it",
@@ -1701,6 +1712,8 @@ class Emitter:
             if (dt := self.static_dtype(node)) is not None and not isinstance(node, ast.IfExp):
                 return True, f"dtype:{dt}"   # compared with ==/!= only
             if isinstance(node, ast.Name):
+                if node.id in self.helper_params and not self.assign_counts.get(node.id):
+                    return self.helper_params[node.id]   # an inlined helper's parameter (never re-bound in it)
                 p = self.params.get(node.id)
                 if isinstance(p, sigmod.ConstSig):
                     return True, p.value
@@ -2486,8 +2499,9 @@ class Emitter:
                 operands = tuple(n.args)
             if operands and any(self._syntactic_product(o) or (isinstance(o, ast.Name) and o.id in bound_products)
                                 for o in operands):
-                self.fma_candidates[self.loc(n)] += self.inlined_times(n)
-                self.fma_nodes.setdefault(self.loc(n), set()).add(id(n))
+                if times := self.inlined_times(n):   # (a helper nothing calls has no copy in the kernel)
+                    self.fma_candidates[self.loc(n)] += times
+                    self.fma_nodes.setdefault(self.loc(n), set()).add(id(n))
 
     def drop_folded_products(self) -> None:
         """A name bound to a product that every reader fused into an fma (`ms = a * b; ms + c`) is never read in
@@ -2505,6 +2519,10 @@ class Emitter:
     def inlined_times(self, node: ast.AST, seen: frozenset = frozenset()) -> int:
         """How many copies of ``node`` the translated kernel has: 1 in the kernel, and for a node of a helper, the
         number of times the helper is inlined (the reference IR counts each copy at the helper's source line)."""
+        if self._kernel_nodes is None:
+            self._kernel_nodes = {id(n) for n in ast.walk(self.fn)}
+        if id(node) in self._kernel_nodes:
+            return 1   # (a statement the kernel holds, even one spliced in from a helper's lines)
         home = self.origin.get(id(node), (self.file,))[0]
         owner = next((h for h in self.helpers.values() if self.origin.get(id(h), (self.file,))[0] == home
                       and h.lineno <= node.lineno <= h.end_lineno), None)
@@ -2565,6 +2583,17 @@ class Emitter:
             args[negate] = f"negf({args[negate]})"
         return f"fma({', '.join(args)}, {options[0]}, {options[1]})", like
 
+    def hoist_constant(self, node: ast.BinOp, code: str, ty: Scalar) -> str:
+        """A constant integer expression (`H * SEQ_LEN`) read inside a larger one, bound to a typed `let` first.
+        cutile folds an operation whose operands it knows exactly into a constant of the type the enclosing
+        expression expects, and fails when that is a tile (`broadcast_scalar(b * (H * SEQ_LEN), ..)`: "expected a
+        scalar element type"); bound on its own, it folds to the same constant cuTile Python's does."""
+        words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", self.text(node))
+        name = self.fresh("_".join(w.lower() for w in words)[:40].strip("_") if words else "constant")
+        self.body.append(f"// `{self.text(node)}` is a constant: bound first, so that cutile folds it as an {ty.dtype}")
+        self.body.append(f"let {name}: {ty.rust()} = {code};")
+        return name
+
     def floordiv(self, node: ast.BinOp) -> tuple[str, Ty]:
         """`a // b` and `a % b` of two i32 scalars with Python's floor semantics, as cuTile Python lowers them on the
         0-d tiles: one signed divi rounding toward negative infinity; remi, then + b where the remainder is non-zero
@@ -2593,6 +2622,8 @@ class Emitter:
         lit = _literal(node.right)
         # a literal divisor's sign is known: cuTile Python folds `b < 0` to a constant
         const = node.right.id if isinstance(node.right, ast.Name) and self._constant_test(node.right) else None
+        if lit is None and const is None and isinstance(known := self.const_value(node.right)[1], int):
+            lit = known   # a constant expression's sign is known too (its operation folds to a constant in both)
         negative = f"scalar_to_tile::<bool>({str(lit < 0).lower()})" if lit is not None else \
             f"scalar_to_tile::<bool>({const} < 0)" if const is not None else f"lt_tile({d}, {zero})"
         fix, up, mod = self.fresh("fix"), self.fresh("shifted"), self.fresh("modulo")
@@ -2638,7 +2669,15 @@ class Emitter:
             fused = self.try_fma(node, isinstance(node.op, ast.Sub), node.left, node.right)
             if fused is not None:
                 return fused
-        (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
+        constant = self.hoisting is None and node is not self.binding_value and \
+            isinstance(self.const_value(node)[1], int) and not isinstance(self.const_value(node)[1], bool)
+        if constant:
+            self.hoisting = node   # its operands are emitted inside the hoisted binding, not hoisted themselves
+        try:
+            (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
+        finally:
+            if constant:
+                self.hoisting = None
         sym = BINOPS[type(node.op)]
         self.last_product = [(node.left, lc, lt), (node.right, rc, rt)] if isinstance(node.op, ast.Mult) else None
         if isinstance(lt, Scalar) and isinstance(rt, Scalar):
@@ -2657,7 +2696,10 @@ class Emitter:
             # a bare literal next to a scalar gets its type spelled out (cutile infers none for `1 - j`)
             lc, rc = (f"{c}{lt.dtype}" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
             # Python's grouping kept: `(i + 1) * BM` must not become `i + 1 * BM` (irdiff caught exactly that)
-            return f"{_paren(lc)} {sym} {_paren(rc)}", lt
+            code = f"{_paren(lc)} {sym} {_paren(rc)}"
+            if constant and lt.dtype in ("i32", "i64"):
+                return self.hoist_constant(node, code, lt), lt
+            return code, lt
         like = self.result_tile(node, lt, rt)
         self.need(node, "arith-tile", "tile arithmetic")
         left = self.operand_as_tile(lc, lt, like, node.left)
