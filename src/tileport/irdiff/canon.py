@@ -314,23 +314,24 @@ def _fold_to_constant(canon: Canon, op: Op, template: str) -> None:
     canon.fired["fold-int-constants"] += 1
 
 
-SHAPE_OP_RE = re.compile(r"(?:reshape|broadcast) \$0 : (.+) -> (.+)")
+SHAPE_OP_RE = re.compile(r"(?:reshape|broadcast|bitcast) \$0 : (.+) -> (.+)")
 
 
 def _apply_rewrites(canon: Canon) -> None:
     for op in _all_ops(canon.entry.body):
         # identity-shape-ops: a reshape/broadcast to its own type
-        m = SHAPE_OP_RE.fullmatch(op.template) if op.name in ("reshape", "broadcast") else None
+        m = SHAPE_OP_RE.fullmatch(op.template) if op.name in ("reshape", "broadcast", "bitcast") else None
         if m and m.group(1).strip() == m.group(2).strip() and op.results:
             canon.forward[op.results[0]] = op.operands[0]
             canon.fired["identity-shape-ops"] += 1
         # splat-constants: broadcast(reshape*(constant <v> : tile<T>)) is the constant <v> of the broadcast's type
-        if op.name == "broadcast" and m and op.results and id(op) not in canon.substitute:
+        if op.name in ("broadcast", "reshape") and m and op.results and id(op) not in canon.substitute and \
+                op.results[0] not in canon.forward:
             src = canon.defs.get(canon.resolve(op.operands[0]))
             while src and canon.op_of(src[0]).name == "reshape":
                 src = canon.defs.get(canon.resolve(canon.op_of(src[0]).operands[0]))
             real = canon.op_of(src[0]) if src else None
-            cm = re.fullmatch(r"constant (<[^<>]*>) : tile<([^<>x]*)>", real.template) if real and \
+            cm = re.fullmatch(r"constant (<[^<>]*>) : tile<(?:1x)*([^<>x]*)>", real.template) if real and \
                 real.name == "constant" else None
             if cm:
                 canon.substitute[id(op)] = Op("constant", f"constant {cm.group(1)} : {m.group(2).strip()}", [],
@@ -448,6 +449,86 @@ def _drop_passthrough_if_results(canon: Canon) -> None:
             tpl = (f"yield {', '.join(f'${i}' for i in range(len(ops)))} : {', '.join(kept_types)}" if ops
                    else "yield")
             canon.substitute[id(y)] = Op("yield", tpl, ops, [], [], line=y.line, text=y.text, path=y.path)
+
+
+FOR_ITER_RE = re.compile(r"for \^0 in \(\$0 to \$1, step \$2\) : (\S+) iter_values\((.*)\) -> \((.*)\)")
+
+
+def _uses(canon: Canon) -> Counter:
+    """How many operands (of ops as rewritten) read each value."""
+    return Counter(canon.resolve(v) for op in _all_ops(canon.entry.body) for v in canon.op_of(op).operands)
+
+
+def _shrink_loop_carried(canon: Canon) -> None:
+    """Rules loop-carried-dead and loop-carried-duplicates (see rules.py): a value a `for` carries that nothing
+    reads — neither its body (other than handing it on) nor the code after the loop — is dropped; two carried
+    values that start from one value and are handed the same value by every `continue` are one value."""
+    for op in reversed(list(_all_ops(canon.entry.body))):   # inner loops first
+        m = FOR_ITER_RE.fullmatch(canon.op_of(op).template) if op.name == "for" else None
+        if not m or len(op.regions) != 1 or not op.regions[0].ops:
+            continue
+        body = op.regions[0]
+        ends = [o for o in _all_ops(body) if canon.op_of(o).name in ("continue", "break")]
+        term = body.ops[-1]
+        if ends != [term] or canon.op_of(term).name != "continue":
+            continue   # (a break, or a continue nested in an if: left alone)
+        n = len(op.results)
+        args, inits = op.block_args[1:], op.operands[3:]
+        if len(args) != n or len(inits) != n or len(canon.op_of(term).operands) != n:
+            continue
+        nxt = list(canon.op_of(term).operands)
+        drop: set[int] = set()
+        uses = _uses(canon)
+        for k in range(n):   # dead: read by nothing but its own `continue`, its result unread
+            self_feed = sum(1 for j in range(n) if canon.resolve(nxt[j]) == args[k])
+            if uses[canon.resolve(op.results[k])] == 0 and uses[args[k]] == self_feed and \
+                    all(canon.resolve(nxt[j]) != args[k] for j in range(n) if j != k):
+                drop.add(k)
+                canon.fired["loop-carried-dead"] += 1
+        for k in range(n):   # duplicates of an earlier carried value
+            if k in drop:
+                continue
+            for j in range(k):
+                if j in drop or canon.resolve(inits[j]) != canon.resolve(inits[k]):
+                    continue
+                canon.forward[args[k]] = args[j]   # the induction hypothesis: equal on entry to the body
+                if canon.resolve(nxt[j]) == canon.resolve(nxt[k]):
+                    canon.forward[op.results[k]] = op.results[j]
+                    drop.add(k)
+                    canon.fired["loop-carried-duplicates"] += 1
+                    break
+                del canon.forward[args[k]]
+        types = _split_types(m.group(3))
+        if len(types) != n:
+            continue
+
+        def key(k: int) -> tuple[str, str, str]:   # what a carried value is, apart from its position
+            reader = next((o for o in _all_ops(body) if args[k] in
+                           {canon.resolve(v) for v in canon.op_of(o).operands}), None)
+            made = canon.defs.get(canon.resolve(nxt[k]))
+            return (types[k], canon.op_of(reader).name if reader else "",
+                    canon.op_of(made[0]).name if made else "")
+        keep = sorted((k for k in range(n) if k not in drop), key=key)   # (stable: ties keep their order)
+        if keep != sorted(keep):
+            canon.fired["loop-carried-order"] += 1
+        elif not drop:
+            continue
+        iters = ", ".join(f"^{i + 1} = ${i + 3}" for i in range(len(keep)))
+        kept_types = [types[k] for k in keep]
+        template = f"for ^0 in ($0 to $1, step $2) : {m.group(1)}" + \
+            (f" iter_values({iters}) -> ({', '.join(kept_types)})" if keep else "")
+        canon.substitute[id(op)] = Op("for", template, op.operands[:3] + [inits[k] for k in keep],
+                                      [op.results[k] for k in keep], [op.block_args[0]] + [args[k] for k in keep],
+                                      op.regions, line=op.line, text=op.text, path=op.path)
+        depth = canon.barg_of[op.block_args[0]][0]
+        for new_k, k in enumerate(keep):
+            canon.defs[op.results[k]] = (op, new_k)
+            canon.barg_of[args[k]] = (depth, new_k + 1)
+        ops = [nxt[k] for k in keep]
+        tpl = f"continue {', '.join(f'${i}' for i in range(len(ops)))} : {', '.join(kept_types)}" if ops \
+            else "continue"
+        canon.substitute[id(term)] = Op("continue", tpl, ops, [], [], line=term.line, text=term.text,
+                                        path=term.path)
 
 
 def _float_of(text: str) -> float | None:
@@ -666,9 +747,9 @@ def _simplify_token_joins(canon: Canon) -> None:
 
 
 def _mark_roots(canon: Canon, region: Region) -> None:
-    # (a yield of nothing ends its region as no terminator at all does: not a root)
+    # (a yield or continue of nothing ends its region as no terminator at all does: not a root)
     roots = [op for op in region.ops if canon.is_effectful(op) and not
-             (canon.op_of(op).name == "yield" and not canon.op_of(op).operands)]
+             (canon.op_of(op).name in ("yield", "continue") and not canon.op_of(op).operands)]
     for k, op in enumerate(roots):
         op._eff_index = k  # type: ignore[attr-defined]
     canon.roots[id(region)] = roots
@@ -732,6 +813,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _index(canon, entry.body, 0, "entry")
     _apply_rewrites(canon)
     _drop_passthrough_if_results(canon)
+    _shrink_loop_carried(canon)
     _fold_select_padding(canon)
     _simplify_token_joins(canon)
     _mark_roots(canon, entry.body)

@@ -61,11 +61,12 @@ RULES: tuple[Rule, ...] = (
          "pure ops are functions of their operands; a fresh token orders nothing, so any two are interchangeable",
          "test_common_pure_subexpressions"),
     Rule("identity-shape-ops", "rewrite",
-         "a reshape or broadcast whose result type equals its operand's type is the operand",
-         "it moves no element and changes no shape: cutile's broadcast_scalar to a 1x1 tile emits one, cuTile "
-         "Python elides it", "test_identity_shape_ops"),
+         "a reshape, broadcast or bitcast whose result type equals its operand's type is the operand",
+         "it moves no element, changes no shape and reinterprets no bit: cutile's broadcast_scalar to a 1x1 tile "
+         "emits one, cuTile Python elides it (cutile's i64→u64 view of an index is a bitcast of tile<i64> to "
+         "itself)", "test_identity_shape_ops"),
     Rule("splat-constants", "rewrite",
-         "a broadcast of a scalar constant (through reshapes) is the constant tile of the broadcast's type",
+         "a broadcast or reshape of a scalar constant (through reshapes) is the constant tile of its type",
          "every element of the broadcast is the scalar's value: `constant <v> : tile<NxT>` denotes exactly that tile "
          "(cuTile Python folds some splats, e.g. integer gather padding, and not others)", "test_splat_constants"),
     Rule("assume-nonneg-block-id", "rewrite",
@@ -142,6 +143,24 @@ RULES: tuple[Rule, ...] = (
          "both arms hand the same outer value through, so the result equals it on every path; cuTile Python yields "
          "only what an arm changes, cutile 0.3.1 yields every variable its enclosing loop carries (so that a "
          "`break`/`continue` in the arm could pass them on)", "test_if_passthrough_results"),
+    Rule("loop-carried-dead", "rewrite",
+         "a value a `for` carries that nothing reads — its body only hands it to its own `continue`, nothing reads "
+         "the loop's result for it — is dropped from the loop",
+         "no op's operand depends on it, so removing it changes no other value or effect (cuTile Python drops "
+         "such carried values; cutile carries every variable the loop assigns, `token_cnt = ct.gather(..)` read "
+         "only in the iteration that assigns it)", "test_loop_carried_dead"),
+    Rule("loop-carried-duplicates", "rewrite",
+         "two values a `for` carries that start from one value and are handed one value by the body's only "
+         "`continue` are one value (its block argument and its result)",
+         "by induction over the iterations they are equal on entry to every iteration and after the last; cuTile "
+         "Python carries an array's last-write token twice (for its reads and its writes) where the port carries "
+         "one", "test_loop_carried_duplicates"),
+    Rule("loop-carried-order", "canonicalization",
+         "the values a `for` carries are put in one order: by type, then by the op that first reads each in the "
+         "body, then by the op that makes the value its `continue` hands on (ties keep their order)",
+         "which position a carried value takes is a naming choice: the loop computes the same values whatever the "
+         "order, its results renumbered alike (cutile orders a loop's variables by name, cuTile Python by first "
+         "assignment, tokens last)", "test_loop_carried_order"),
     Rule("fold-int-constants", "rewrite",
          "exti of an integer constant, and addi/subi/muli/divi/maxi/mini (signed) of two, is the constant it "
          "computes (divi with "

@@ -10,6 +10,7 @@ source location.
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import math
 import operator
@@ -78,6 +79,12 @@ class Unsupported(TileportError):
         super().__init__(f"{file}:{self.line}:{self.col}: {detail} — not supported by the translator ({status}; "
                          "see docs/coverage.md)")
 
+
+
+
+class BranchTypeChange(Unsupported):
+    """A name re-bound to another type inside a branch (Rust cannot say that in an `if`; a constant `if` is then
+    folded to its taken arm instead, see Emitter.if_chain)."""
 
 @dataclass(frozen=True)
 class Tile:
@@ -301,12 +308,26 @@ class Emitter:
 
     # ------------------------------------------------------------------ classification
 
+    def live_walk(self):
+        """Every node of the kernel that a specialization compiles: the arm an `if` on constants does not take is
+        skipped (cuTile Python folds it away before anything reads it)."""
+        from collections import deque
+
+        stack = deque([self.fn])   # breadth first, in source order (as ast.walk)
+        while stack:
+            node = stack.popleft()
+            yield node
+            if isinstance(node, ast.If) and (c := self.const_value(node.test))[0]:
+                stack.extend([node.test, *(node.body if c[1] else node.orelse)])
+            else:
+                stack.extend(ast.iter_child_nodes(node))
+
     def classify_arrays(self) -> None:
         stores: dict[str, list[ast.Call]] = {}
         scatters: dict[str, list[ast.Call]] = {}
         loads: set[str] = set()
         loads_tiled: dict[str, list[ast.Call]] = {}
-        for node in ast.walk(self.fn):
+        for node in self.live_walk():
             if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
                 op = self.ct(node.func)
                 if op == "store":
@@ -426,7 +447,8 @@ class Emitter:
                 code = tmp
             self.body.append(f"{indent}{name} = {code};")
         elif nested and previous is not None and not (self.scope_locals and name in self.scope_locals[-1]):
-            raise self.refuse(st, "if-constant", f"`{name}` changes type inside a branch "
+            raise BranchTypeChange(self.origin.get(id(st), (self.file,))[0], st, "if-constant",
+                                   f"`{name}` changes type inside a branch "
                                                  f"({_describe(previous[1])} → {_describe(ty)})")
         else:   # a new name, or one first bound in this very branch or loop body (Rust shadows it there)
             mut = "mut " if name in self.mutated else ""
@@ -550,6 +572,24 @@ class Emitter:
                              "folds it")
             self.stmts(arm, indent, nested)
             return
+        if self._constant_test(st.test) and self.const_value(st.test)[0]:
+            saved = {k: copy.copy(v) for k, v in vars(self).items() if isinstance(v, (dict, set, list))}
+            try:
+                return self._if_arms(st, indent)
+            except Unsupported as exc:   # an arm re-binds a name to another type, or the arm not taken holds what
+                # cannot be translated (cuTile Python never compiles it): the taken arm alone, in place
+                for k, v in saved.items():
+                    setattr(self, k, v)
+                c = self.const_value(st.test)[1]
+                self.need(st, "if-constant-folded", "constant if folded")
+                why = "an arm changes a name's type" if isinstance(exc, BranchTypeChange) else \
+                    f"the arm not taken holds `{exc.construct}`, which the translator refuses"
+                self.body.append(f"{indent}// `if {self.text(st.test)}:` is {bool(c)} here ({why}): the taken arm, "
+                                 "as cuTile Python folds it")
+                return self.stmts(st.body if c else st.orelse, indent, nested)
+        self._if_arms(st, indent)
+
+    def _if_arms(self, st: ast.If, indent: str) -> None:
         self.body.append(f"{indent}if {self.test(st)} {{")
         self.scoped(st.body, indent + "    ")
         orelse = st.orelse
@@ -738,8 +778,9 @@ class Emitter:
         # sits in the loop body itself, is the loop's only memory operation on its array, and some index is the
         # loop variable: then no token is carried
         arr = call.args[0].id
-        direct = any(isinstance(b, ast.Expr) and b.value is call for b in loop.body)
-        others = [n for n in ast.walk(loop) if isinstance(n, ast.Call) and n is not call and n.args and
+        direct = any(isinstance(b, ast.Expr) and b.value is call for b in self._straight_line(loop.body))
+        others = [n for b in self._straight_line(loop.body) for n in ast.walk(b)
+                  if isinstance(n, ast.Call) and n is not call and n.args and
                   isinstance(n.args[0], ast.Name) and n.args[0].id == arr and
                   self.ct(n.func) in ("load", "store", "gather", "scatter") or
                   (isinstance(n, ast.Call) and self.ct(n.func) is not None and
@@ -748,6 +789,15 @@ class Emitter:
         by_iv = isinstance(index, ast.Tuple) and isinstance(loop.target, ast.Name) and \
             any(isinstance(e, ast.Name) and e.id == loop.target.id for e in index.elts)
         return not (direct and not others and by_iv)
+
+    def _straight_line(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """``stmts`` with every `if` on constants replaced by its taken arm (cuTile Python folds them before it
+        orders memory operations)."""
+        out: list[ast.stmt] = []
+        for st in stmts:
+            c = self.const_value(st.test) if isinstance(st, ast.If) else (False, None)
+            out.extend(self._straight_line(st.body if c[1] else st.orelse) if c[0] else [st])
+        return out
 
     def for_persistent(self, st: ast.For, indent: str) -> None:
         """`for t in range(start, stop, ct.num_blocks(k))`: a grid-stride loop. Its stores are not at the block's
@@ -2414,9 +2464,9 @@ class Emitter:
         for t in tiles:
             padded = ("1",) * (rank - len(t.shape)) + t.shape
             for k, d in enumerate(padded):
-                if shape[k] == "1":
-                    shape[k] = d
-                elif d not in ("1", shape[k]):
+                if self._unit_dim(shape[k]) and not self._unit_dim(d):
+                    shape[k] = d   # (an extent that is 1 in this specialization broadcasts as 1 does)
+                elif not self._unit_dim(d) and d != shape[k]:
                     raise self.refuse(node, "reshape-broadcast", f"shapes {t.shape} and {tuple(shape)} do not "
                                                                  "broadcast")
         # a typed scalar (a runtime value, not a literal or constant) takes part in the promotion as cuTile Python
@@ -2432,6 +2482,11 @@ class Emitter:
             self.need(node, "arith-promote", f"operands of dtypes {sorted(dtypes)}")
             return Tile(wide, tuple(shape))
         return Tile(tiles[0].dtype, tuple(shape))
+
+    def _unit_dim(self, d: str) -> bool:
+        """Whether a tile extent is 1: the literal, or a constant that is 1 in this specialization."""
+        return d == "1" or (isinstance(p := self.params.get(d), sigmod.ConstSig) and p.value == 1
+                            and not isinstance(p.value, bool))
 
     def operand_as_tile(self, code: str, ty: Ty, like: Tile, node: ast.AST) -> str:
         if isinstance(ty, Tile) and ty.dtype != like.dtype:   # promoted (see result_tile): converted first
