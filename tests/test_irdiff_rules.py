@@ -100,6 +100,11 @@ def test_hints_for_target():
     # Counter-examples: another target's hints, or no target given, are not the default hints.
     assert not compare_programs(parse(hinted("default")), parse(hinted("sm_100")), target="sm_90")["equivalent"]
     assert not compare_programs(parse(hinted("default")), parse(hinted("sm_90")))["equivalent"]
+    # ct.ByTarget: another target's entry beside `default` does not apply on sm_90
+    both = a.replace(") {", ") optimization_hints=<default = {num_cta_in_cga = 2}, sm_80 = {occupancy = 2}> {", 1)
+    assert compare_programs(parse(both), parse(hinted("sm_90")), target="sm_90")["equivalent"]
+    mine = a.replace(") {", ") optimization_hints=<default = {num_cta_in_cga = 2}, sm_90 = {occupancy = 2}> {", 1)
+    assert not compare_programs(parse(mine), parse(hinted("sm_90")), target="sm_90")["equivalent"]
 
 
 def test_splat_constants():
@@ -354,6 +359,18 @@ def test_data_implied_load_tokens():
     rust = prog(*STORE, BID, ONES, load("%bx"), store("%one", "%bx"))
     out = v(python, rust)
     assert not out["equivalent"] and fired(out, "data-implied-load-tokens") == 0
+    # Through a loop that starts from the loaded tile and hands on what it computes from it: still the data's.
+    def looped(body_reads_carried: bool, joined: bool) -> str:
+        nxt = "%x" if body_reads_carried else "%one"
+        return prog(*STORE, BID, ONES, load("%bx"), *LOOP,
+                    "%f = for %i in (%lo to %hi, step %st) : tile<i32> iter_values(%x = %l) -> (tile<128xf32>) {",
+                    f"  %y = mulf {nxt}, %one : tile<128xf32>", "  continue %y : tile<128xf32>", "}",
+                    *(["%j = join_tokens %t0, %lt : token", store("%f", "%bx", "%j")] if joined else
+                      [store("%f", "%bx")]))
+    out = v(looped(True, True), looped(True, False))
+    assert out["equivalent"] and fired(out, "data-implied-load-tokens") == 1
+    # ...not when the iterations replace the carried value by one computed without it
+    assert not v(looped(False, True), looped(False, False))["equivalent"]
 
 
 PTRS = ("%p0 = reshape %arg0 : tile<ptr<f32>> -> tile<1xptr<f32>>",
@@ -530,3 +547,20 @@ def test_loop_carried_order():
     out = v(loop(False), loop(True))
     assert out["equivalent"] and fired(out, "loop-carried-order") >= 1
     assert not v(loop(False), loop(True, "mulf"))["equivalent"]
+
+
+def test_pure_op_placement():
+    """A loop-invariant reduction hoisted before the loop (cuTile Python) ≡ the same reduction inside the loop
+    (cutile); not when the reduction inside the loop reads the loop's carried value."""
+    red = ["%r = reduce %one dim=0 identities=[0.000000e+00 : f32] : tile<128xf32> -> tile<f32>",
+           "(%a: tile<f32>, %b: tile<f32>) {", "  %s = addf %a, %b : tile<f32>", "  yield %s : tile<f32>", "}",
+           "%rb = reshape %r : tile<f32> -> tile<1xf32>", "%rr = broadcast %rb : tile<1xf32> -> tile<128xf32>"]
+
+    def loop(hoisted: bool, operand: str = "%one") -> str:
+        inside = [x.replace("%one dim", f"{operand} dim") for x in red]
+        body = ([] if hoisted else inside) + ["%n = addf %x, %rr : tile<128xf32>"]
+        return prog(*STORE, ONES, *LOOP, *(red if hoisted else []),
+                    "%f = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%x = %one) -> (tile<128xf32>) {",
+                    *("  " + b for b in body), "  continue %n : tile<128xf32>", "}", store("%f", "%arg3"))
+    assert v(loop(True), loop(False))["equivalent"]
+    assert not v(loop(True), loop(False, "%x"))["equivalent"]

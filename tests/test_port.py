@@ -420,3 +420,22 @@ def batch(tmp_path_factory):
 def test_small_kernels_are_proven(name, batch):
     verdict = json.loads((batch / name / "verdict.json").read_text())
     assert verdict["status"] == "proven", json.dumps(verdict["stages"])[:3000]
+
+
+def test_translator_bug_fails_that_port_only(tmp_path, monkeypatch):
+    """An internal error of the translator (a bug) fails the port it happens in, said so in its verdict, instead
+    of stopping a corpus run: the other kernels go on."""
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.pipeline import port as pipeline
+    from tileport.spec.signature import bind, parse
+    from tileport.toolchain.locate import find_cuda_tree
+
+    def broken(out, tree):
+        raise KeyError("Att_Out")
+    monkeypatch.setattr(pipeline, "translate", broken)
+    monkeypatch.delenv("TILEPORT_TRACEBACK", raising=False)
+    ref = f"{EXAMPLES_DIR / 'vector_add.py'}::vector_add"
+    sig = bind(parse(demo_sig("vector_add")), load_kernel(ref).param_names, "vector_add")
+    verdict = pipeline._analyze_translate(ref, [sig], [], find_cuda_tree(), tmp_path / "p", lambda s: None)
+    assert verdict["status"] == "failed"
+    assert verdict["stages"]["translate"]["error"].startswith("internal error: KeyError: 'Att_Out' at ")

@@ -2,6 +2,8 @@
 import ast
 import textwrap
 
+import re
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -438,7 +440,7 @@ def test_scatters_into_one_array_are_chained_by_their_tokens(tmp_path):
     """Two top-level ct.scatter calls into y: the first binds the token its store returns and the second takes it
     (the order cuTile Python gives them; the IR diff found the unchained form: rope's two halves); a scatter into
     an array scattered only once keeps the array's own token and binds nothing. A second scatter into y inside a
-    loop or branch is refused with its line."""
+    loop carries the token from the first one's; inside a runtime branch it is refused with its line."""
     body = """
     @ct.kernel
     def k(x, y, z, n: int, B: ct.Constant[int]):
@@ -456,8 +458,12 @@ def test_scatters_into_one_array_are_chained_by_their_tokens(tmp_path):
     assert done.startswith("y_") and f"Some({done}), Latency::<0>) }};" in rs, rs
     assert rs.count("Token = unsafe { store_ptr_tko(") == 1, rs   # the last scatter's token is not bound
     assert "let z_scatter_done" not in rs and "let z_" in rs
-    nested = body.replace("    ct.scatter(y, offs + n, t * 2.0, mask=offs < n)",
+    looped = body.replace("    ct.scatter(y, offs + n, t * 2.0, mask=offs < n)",
                           "    for j in range(2):\n            ct.scatter(y, offs + n, t * 2.0, mask=offs < n)")
+    rs = "\n".join(emit(tmp_path, looped, sig).body)
+    assert re.search(r"let mut y_token\w*: Token = y_scatter\w*_done;", rs), rs
+    nested = body.replace("    ct.scatter(y, offs + n, t * 2.0, mask=offs < n)",
+                          "    if n > 2:\n            ct.scatter(y, offs + n, t * 2.0, mask=offs < n)")
     with pytest.raises(Unsupported, match="inside a loop or branch") as exc:
         emit(tmp_path, nested, sig)
     assert exc.value.line == 12

@@ -13,7 +13,7 @@ PROVEN = ("vector_add", "scale_cast", "bias_act", "matmul", "row_softmax", "pers
           "mla_prefill", "mla_decode", "attention_sinks", "gemma_attention", "moe_align_block", "fused_moe")
 
 #: Examples proven too (tests/test_port.py ports them with the others) that the op library does not serve.
-ALSO_PROVEN = ("gather_rows", "numerics", "causal_tiles", "idioms")
+ALSO_PROVEN = ("gather_rows", "numerics", "causal_tiles", "idioms", "real_idioms")
 
 
 def kernel_path(name: str) -> Path:

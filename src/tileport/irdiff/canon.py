@@ -122,6 +122,10 @@ class Canon:
         if v in self.labels:
             typ = dict(self.entry.args)[v]
             h = _h("arg", self.labels[v], typ)
+        elif v in self.barg_of and self.barg_owner[v].name in PURE_OPS:
+            # the operands of a reduce/scan body: a closed function of its position in that op, wherever the op
+            # sits (cuTile Python hoists a loop-invariant reduction out of the loop; cutile leaves it inside)
+            h = _h("pure-region-arg", self.barg_owner[v].name, self.barg_of[v][1])
         elif v in self.barg_of:
             h = _h("barg", *self.barg_of[v])
         elif v in self.defs and self.defs[v][0].name == "get_tile_block_id" and self.defs[v][1] in self.unit_grid:
@@ -618,19 +622,27 @@ def _data_implied_tokens(canon: Canon, ops: list[Op]) -> dict[int, set[str]]:
             users.setdefault(canon.resolve(v), []).append(op)
     loads = {op.results[-1]: op for op in ops if op.name in LOADS and len(op.results) >= 2}
 
-    def reads(op: Op, tile: str, seen: set[str]) -> bool:
-        stack = [canon.resolve(v) for v in op.operands]
-        while stack:
-            v = stack.pop()
-            if v == tile:
-                return True
-            if v in seen or v not in canon.defs:
-                continue
-            seen.add(v)
-            d = canon.op_of(canon.defs[v][0])
-            if d.name in PURE_OPS and not d.regions:
-                stack.extend(canon.resolve(o) for o in d.operands)
+    def depends(v: str, tile: str, seen: set[str], carried: frozenset = frozenset()) -> bool:
+        """Whether value ``v`` is computed from ``tile`` (through pure ops, and through a loop's result when both
+        its initial value and what every iteration hands on are: ``carried`` are block arguments known to be)."""
+        v = canon.resolve(v)
+        if v == tile or v in carried:
+            return True
+        if v in seen or v not in canon.defs:
+            return False
+        seen.add(v)
+        d, k = canon.op_of(canon.defs[v][0]), canon.defs[v][1]
+        if d.name in PURE_OPS and not d.regions:
+            return any(depends(o, tile, seen, carried) for o in d.operands)
+        if d.name == "for" and len(d.regions) == 1 and d.regions[0].ops and len(d.operands) > 3 + k:
+            term = canon.op_of(d.regions[0].ops[-1])
+            return term.name == "continue" and len(term.operands) > k and \
+                depends(d.operands[3 + k], tile, set(seen), carried) and \
+                depends(term.operands[k], tile, set(seen), carried | {d.block_args[1 + k]})
         return False
+
+    def reads(op: Op, tile: str, seen: set[str]) -> bool:
+        return any(depends(v, tile, seen) for v in op.operands)
 
     def ordered_after(token: str) -> list[Op] | None:
         """The memory operations the token orders, through joins and the tokens they produce; None when a use is
@@ -779,21 +791,24 @@ def _live(canon: Canon) -> set[int]:
 
 HINTS_DEFAULT = re.compile(r"optimization_hints ?= ?<default = \{\}>")
 OP_HINTS_DEFAULT = re.compile(r" optimization_hints ?= ?<default = \{\}>")
-HINTS_ONE_KEY = re.compile(r"(optimization_hints ?= ?<)(\w+)( = \{[^{}]*\}>)")
+HINTS_KEYED = re.compile(r"(optimization_hints ?= ?<)((?:\w+ = \{[^{}]*\}(?:, )?)+)>")
+HINT_ENTRY = re.compile(r"(\w+) = \{([^{}]*)\}")
 
 
 def _hints_for_target(canon: "Canon", text: str, target: str | None) -> str:
-    """`<sm_90 = {h}>` is `<default = {h}>` in a program compiled for sm_90 (the only key either side has)."""
+    """In a program compiled for ``target``, optimization hints are those its key names, else the `default` ones:
+    `<sm_90 = {h}>` and `<default = {h}, sm_80 = {g}>` both read `<default = {h}>` for sm_90."""
     if target is None:
         return text
 
     def sub(m: re.Match) -> str:
-        if m.group(2) == target:
-            canon.fired["hints-for-target"] += 1
-            return f"{m.group(1)}default{m.group(3)}"
-        return m.group(0)
+        entries = dict(HINT_ENTRY.findall(m.group(2)))
+        if set(entries) <= {"default"}:
+            return m.group(0)
+        canon.fired["hints-for-target"] += 1
+        return f"{m.group(1)}default = {{{entries.get(target, entries.get('default', ''))}}}>"
 
-    return HINTS_ONE_KEY.sub(sub, text)
+    return HINTS_KEYED.sub(sub, text)
 
 
 def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozenset = frozenset(),

@@ -35,6 +35,12 @@ class Rule:
 RULES: tuple[Rule, ...] = (
     Rule("ssa-names", "canonicalization", "value names are ignored; values are identified by how they are computed",
          "SSA names carry no meaning", "test_ssa_names"),
+    Rule("pure-op-placement", "canonicalization",
+         "a pure op is the same value wherever it sits — in a loop body or before the loop; a reduce/scan body's "
+         "arguments are identified by their position in it, not by how deep the op is nested",
+         "a pure op is a function of its operands alone, and a reduce/scan body only of its own arguments; cuTile "
+         "Python hoists loop-invariant ops out of a loop (its code_motion pass), cutile leaves them where the source "
+         "has them", "test_pure_op_placement"),
     Rule("debug-locations", "canonicalization", "loc(...) annotations are dropped", "debug info only",
          "test_debug_locations"),
     Rule("entry-symbol", "canonicalization", "the entry's symbol name is ignored",
@@ -48,10 +54,11 @@ RULES: tuple[Rule, ...] = (
          "optimization_hints=<default = {}> equals no hints, on the entry and on any op",
          "an empty hint dictionary is the default", "test_empty_hints"),
     Rule("hints-for-target", "canonicalization",
-         "optimization_hints keyed by the compile target (`<sm_90 = {h}>`) equal the same hints keyed `default`, "
-         "when both programs are compiled for that target",
-         "default hints apply to every target without its own entry; with only one key, for that target the two "
-         "select the same hints (cuTile Python writes `default`, cutile writes the target it compiles for)",
+         "optimization_hints are read as the ones that apply on the compile target: its own key's, else "
+         "`default`'s (`<sm_90 = {h}>` and `<default = {h}, sm_80 = {g}>` are both `<default = {h}>` for sm_90)",
+         "default hints apply to every target without its own entry, and another target's entry applies only "
+         "there (cuTile Python writes `default` and every `ct.ByTarget` key, cutile writes the target it compiles "
+         "for)",
          "test_hints_for_target"),
     Rule("dead-pure-ops", "canonicalization", "pure ops whose results are never used are dropped",
          "no side effects, no uses: removing them changes nothing", "test_dead_pure_ops"),
@@ -110,7 +117,8 @@ RULES: tuple[Rule, ...] = (
          "check refuses launches where a written array overlaps any other argument", "test_read_only_load_tokens"),
     Rule("data-implied-load-tokens", "rewrite",
          "a join_tokens drops the result token of a load when every memory operation ordered after the join "
-         "(through joins and the store tokens that follow) reads the loaded tile, directly or through pure ops",
+         "(through joins and the store tokens that follow) reads the loaded tile, directly or through pure ops "
+         "(or a loop's result whose initial value and every iteration's handed-on value do)",
          "an operation that consumes a loaded value cannot issue before that load has read memory, so the token "
          "adds no ordering the data does not already give (cuTile Python joins the load tokens of an array it then "
          "stores, an in-place update; cutile 0.3.1's view loads return no token to join)",

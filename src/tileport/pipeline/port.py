@@ -284,6 +284,16 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
     except TileportError as exc:   # a translator bug (say, Rust rustfmt rejects): this port fails, others go on
         st["translate"] = {"ok": False, "error": str(exc)}
         return _finish(verdict, out)
+    except Exception as exc:  # noqa: BLE001 — a bug in the translator: this port fails (said so), others go on
+        if os.environ.get("TILEPORT_TRACEBACK"):
+            raise
+        where = exc.__traceback__
+        while where is not None and where.tb_next is not None:
+            where = where.tb_next
+        at = f" at {Path(where.tb_frame.f_code.co_filename).name}:{where.tb_lineno}" if where else ""
+        st["translate"] = {"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}{at} (a bug in "
+                                                 "tileport; TILEPORT_TRACEBACK=1 shows the traceback)"}
+        return _finish(verdict, out)
     return verdict
 
 

@@ -33,7 +33,9 @@ COVERAGE: tuple[Construct, ...] = (
               None),
     Construct("bid", "`ct.bid(k)`", "`get_tile_block_id().k`", S, "vector_add"),
     Construct("load-tile", "`ct.load(a, index=(...), shape=(...))` (no padding_mode) at a block id, a literal or a "
-              "loop index counted by `ct.num_tiles` (any other index: refused — Python reads unchecked, cutile asserts)",
+              "loop index counted by `ct.num_tiles` (any other index: refused — Python reads unchecked, cutile asserts); "
+              "extents computed from constants (`N * N`, spelled as their value); `shape=()`: one element as a 0-d "
+              "tile",
               "`make_partition_view(a, shape![..], padding::None, dim_map::Identity, get_tensor_token(a))"
               ".load([..])`", S, "vector_add"),
     Construct("load-tile-padded", "`ct.load(..., padding_mode=ct.PaddingMode.ZERO)`",
@@ -59,7 +61,8 @@ COVERAGE: tuple[Construct, ...] = (
               "`&Tensor`; loads as for any input, each store through `unsafe { partition_full_mut }` + "
               "`store_unchecked` at the source's index, listed as an unsafe site", S, None),
     Construct("gather-scatter-nd", "`ct.gather`/`ct.scatter` on an array of any rank and strides, one index tile "
-              "per dimension (broadcast together), `mask=`, `padding_value=`, `check_bounds=`",
+              "or scalar per dimension (broadcast together; scalars only: one element, a 0-d tile), `mask=`, "
+              "`padding_value=`, `check_bounds=`",
               "pointer arithmetic as cuTile Python lowers it; a stride other than 1 comes in as an entry parameter "
               "`x_strideD: i32` the launcher fills (cutile 0.3.1 cannot read strides in a kernel), labelled as that "
               "stride by irdiff's layout (`R<array>.<dim>`)", S, None),
@@ -90,7 +93,8 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("fma", "`a * b + c` that cuTile Python fuses (an `fma` at that source location in the reference IR)",
               "`fma(a, b, c, rounding::NearestEven, ftz::Disabled)`; also `a*b - c` → fma(a, b, -c), `c - a*b` → "
               "fma(-a, b, c), across a binding (`m = a * b; m + c`), and `ct.mul(.., rounding_mode=R, "
-              "flush_to_zero=F) + c` → fma(.., R, F) — each found by the differential fuzzer", S, "gelu_tanh"),
+              "flush_to_zero=F) + c` → fma(.., R, F) — each found by the differential fuzzer; a helper's returned "
+              "product fused after the call (the inlined block yields both factors)", S, "gelu_tanh"),
     Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`)",
               "`let v: Tile<D, S> = convert_tile(x);`", S, "scale_cast"),
     Construct("assign", "`name = expr` (re-assignment shadows)", "`let name: T = expr;`", S, "vector_add"),
@@ -98,7 +102,8 @@ COVERAGE: tuple[Construct, ...] = (
               "`if ACT == 1 { .. } else if .. { .. }` on the const generics; cutile folds it per specialization, "
               "so both arms are type-checked and the IR has no branch, as in Python", S, "bias_act"),
     Construct("if-constant-folded", "`if`/`else` on constants that Rust's const generics cannot state (a float or "
-              "bool constant, `dtype == ct.float32`) or whose arms define names read after it",
+              "bool constant, `dtype == ct.float32`), whose arms define names read after it, re-bind a name to "
+              "another type, or (the arm not taken) hold what the translator refuses",
               "only the taken arm, in place: cuTile Python folds the branch the same way (an entry per value)", S,
               None),
     Construct("ifexp-constant", "`a if C else b` with `C` on constants (values of one type)",
@@ -146,7 +151,8 @@ COVERAGE: tuple[Construct, ...] = (
               "(rank 1)", "`load_view_tko(&view, [t], ...)`: the Tile IR load without a redundant bounds check", S,
               "persistent_scale"),
     Construct("reduce", "`ct.sum/max/min/prod(x, axis=k, keepdims=..)` without rounding/ftz/nan options",
-              "`reduce_sum(x, k)` (+ `.reshape(..)` for keepdims)", S, "row_softmax"),
+              "`reduce_sum(x, k)` (+ `.reshape(..)` for keepdims, and to its own named shape: cutile types a "
+              "reduction by its extents' values)", S, "row_softmax"),
     Construct("unary-neg", "`-t` on a float tile", "`negf(t)`", S, "bias_act"),
     Construct("exp", "`ct.exp(t)`", "`exp(t)`", S, "bias_act"),
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles, with literal `propagate_nan=` and "

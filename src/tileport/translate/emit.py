@@ -222,7 +222,9 @@ class Emitter:
         # from another file (its lines, columns and source text are that file's)
         self.inlining: list[str] = []
         self.temps: dict[str, int] = {}  # temporaries named so far (see fresh)
-        self.helper_params: dict[str, tuple[bool, object]] = {}  # inlined helper's parameter → const_value
+        self.helper_params: dict[str, tuple[bool, object]] = {}
+        self.fusing_names: set[str] = set()     # names bound to a helper's product that an fma reads
+        self.helper_product: list | None = None  # the factors of the helper product just bound (see _inline_body)  # inlined helper's parameter → const_value
         self._kernel_nodes: set[int] | None = None  # ids of the kernel's own nodes (see inlined_times)
         self.binding_value: ast.AST | None = None  # the value of the assignment being emitted (see hoist_constant)
         self.hoisting: ast.AST | None = None       # the constant expression being hoisted (see hoist_constant)
@@ -241,6 +243,11 @@ class Emitter:
         self.scope_locals: list[set[str]] = []  # per open branch/loop body: the names first bound in it
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
         self.carried_tokens: dict[str, str] = {}  # array → the `let mut` token its scatters in a loop carry
+        #: array → the `let mut` token a loop that only reads it carries: its reads joined, one by one (cuTile Python's
+        #: "last op" token of the array), for a scatter after the loop
+        self.read_chains: dict[str, str] = {}
+        self.chained_reads: dict[str, str] = {}   # those of them the loop being emitted accumulates
+        self.after_reads: dict[str, str] = {}     # array → the reads-joined token a scatter loop carries besides
         self.dtype_locals: dict[str, str] = {}  # names bound to a dtype value (`dt = ct.float32`)
         self.assign_counts = _assign_counts(fn)   # of the function being translated (a helper's while inlined)
 
@@ -308,12 +315,12 @@ class Emitter:
 
     # ------------------------------------------------------------------ classification
 
-    def live_walk(self):
-        """Every node of the kernel that a specialization compiles: the arm an `if` on constants does not take is
-        skipped (cuTile Python folds it away before anything reads it)."""
+    def live_walk(self, *roots: ast.AST):
+        """Every node of the kernel (or of ``roots``) that a specialization compiles: the arm an `if` on constants
+        does not take is skipped (cuTile Python folds it away before anything reads it)."""
         from collections import deque
 
-        stack = deque([self.fn])   # breadth first, in source order (as ast.walk)
+        stack = deque(roots or [self.fn])   # breadth first, in source order (as ast.walk)
         while stack:
             node = stack.popleft()
             yield node
@@ -327,13 +334,15 @@ class Emitter:
         scatters: dict[str, list[ast.Call]] = {}
         loads: set[str] = set()
         loads_tiled: dict[str, list[ast.Call]] = {}
-        for node in self.live_walk():
+        live = {id(n) for n in self.live_walk()}
+        for node in ast.walk(self.fn):   # every arm: a constant `if` may stay an `if` in the Rust (see if_chain)
             if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
                 op = self.ct(node.func)
                 if op == "store":
                     stores.setdefault(node.args[0].id, []).append(node)
                 elif op in ("load", "gather"):
-                    loads.add(node.args[0].id)
+                    if id(node) in live:   # (a read in an arm never compiled does not make an update in place)
+                        loads.add(node.args[0].id)
                     if op == "load":
                         loads_tiled.setdefault(node.args[0].id, []).append(node)
                 elif op in ("scatter", "atomic_add"):
@@ -504,6 +513,9 @@ class Emitter:
                     self.products[name] = (self.last_product, self.DEFAULT_FP)
                 elif isinstance(st.value, ast.Call) and self.ct(st.value.func) == "mul" and self.last_product:
                     self.products[name] = (self.last_product, self.last_product_fp)
+                elif self.helper_product is not None:   # a helper's returned product (see _inline_body)
+                    self.products[name] = (self.helper_product, self.DEFAULT_FP)
+                self.helper_product = None
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(st, "assign", "assigning an array to a new name")
                 self.bind(st, name, code, ty, indent, nested)
@@ -534,7 +546,9 @@ class Emitter:
             elif isinstance(st, ast.If):
                 self.if_chain(st, indent, nested)
             elif isinstance(st, ast.For):
+                chains = self.carry_read_chains(st, indent)
                 self.for_range(st, indent)
+                self.end_read_chains(*chains)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
                 raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
                                   f"call `{self.text(st.value.func)}(...)` as a statement")
@@ -739,11 +753,48 @@ class Emitter:
                 f"let {out}: Tile<i32, {{ [] }}> = {fn}({lhs}, {rhs});\n"
                 f"tile_to_scalar::<i32, i32>({out}) }}")
 
+    def carry_read_chains(self, st: ast.For, indent: str) -> tuple[list[str], list[str]]:
+        """cuTile Python orders a write after every earlier read of its array, across loops too: a loop that only
+        reads an array written after it carries the join of its reads (a `let mut` token), and a loop that then
+        writes the array starts from that join (see gather, scatter). Returns (arrays whose reads this loop
+        chains, arrays whose writes here start from an earlier loop's chain), for end_read_chains."""
+        calls = [n for n in self.live_walk(st) if isinstance(n, ast.Call) and n.args and
+                 isinstance(n.args[0], ast.Name) and self.ct(n.func) in ("gather", "scatter")]
+        read = {c.args[0].id for c in calls if self.ct(c.func) == "gather"}
+        written = {c.args[0].id for c in calls if self.ct(c.func) == "scatter"}
+        later = {n.args[0].id for n in self.live_walk() if isinstance(n, ast.Call) and n.args and
+                 isinstance(n.args[0], ast.Name) and self.ct(n.func) == "scatter" and n.lineno > st.end_lineno}
+        chained, started = [], []
+        for arr in sorted((read - written) & later):
+            if arr in self.chained_reads:
+                continue
+            start = self.read_chains.get(arr) or self.carried_tokens.get(arr) or self.scatter_tokens.get(arr) or \
+                f"get_tensor_token({arr})"
+            var = self.fresh(f"{arr}_reads")
+            self.body.append(f"{indent}// {arr}'s reads in the loop, joined for its write after it (as cuTile Python "
+                             "orders them)")
+            self.body.append(f"{indent}let mut {var}: Token = {start};")
+            self.chained_reads[arr] = var
+            chained.append(arr)
+        for arr in sorted(written):
+            if arr in self.read_chains and arr not in self.after_reads:
+                var = self.fresh(f"{arr}_after_reads")
+                self.body.append(f"{indent}let mut {var}: Token = {self.read_chains.pop(arr)};")
+                self.after_reads[arr] = var
+                started.append(arr)
+        return chained, started
+
+    def end_read_chains(self, chained: list[str], started: list[str]) -> None:
+        for arr in chained:   # the reads' join: what the next write of the array waits for
+            self.read_chains[arr] = self.chained_reads.pop(arr)
+        for arr in started:
+            self.after_reads.pop(arr)
+
     def carry_scatter_tokens(self, st: ast.For, indent: str) -> None:
         """Arrays scattered into inside the loop ``st``: their token is carried through the loop (a `let mut`
         re-assigned by each scatter: a loop-carried value), as cuTile Python threads its token through the loop's
         iterations, so each iteration's writes are ordered after the previous one's."""
-        for node in ast.walk(st):
+        for node in self.live_walk(st):
             if isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args and \
                     isinstance(node.args[0], ast.Name) and node.args[0].id in self.outputs and \
                     node.args[0].id not in self.carried_tokens and self._unchecked_store(node, st):
@@ -756,12 +807,14 @@ class Emitter:
                 continue
             if isinstance(node, ast.Call) and self.ct(node.func) == "scatter" and node.args and \
                     isinstance(node.args[0], ast.Name) and node.args[0].id not in self.carried_tokens and \
-                    node.args[0].id not in self.scatter_tokens:
+                    (node.args[0].id not in self.scatter_tokens or self.scatter_tokens[node.args[0].id]):
                 arr = node.args[0].id
                 var = self.fresh(f"{arr}_token")
                 self.body.append(f"{indent}// the order of {arr}'s writes, carried through the loop as cuTile Python "
                                  "carries it")
-                self.body.append(f"{indent}let mut {var}: Token = get_tensor_token({arr});")
+                # (after an earlier scatter into it: from that one's token)
+                start = self.scatter_tokens.get(arr) or f"get_tensor_token({arr})"
+                self.body.append(f"{indent}let mut {var}: Token = {start};")
                 self.carried_tokens[arr] = var
 
     def _unchecked_store(self, call: ast.Call, loop: ast.For) -> bool:
@@ -779,7 +832,7 @@ class Emitter:
         # loop variable: then no token is carried
         arr = call.args[0].id
         direct = any(isinstance(b, ast.Expr) and b.value is call for b in self._straight_line(loop.body))
-        others = [n for b in self._straight_line(loop.body) for n in ast.walk(b)
+        others = [n for n in self.live_walk(*loop.body)
                   if isinstance(n, ast.Call) and n is not call and n.args and
                   isinstance(n.args[0], ast.Name) and n.args[0].id == arr and
                   self.ct(n.func) in ("load", "store", "gather", "scatter") or
@@ -994,7 +1047,9 @@ class Emitter:
         if extra:
             raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
         hints = self.memory_hints(kw, "store-options")
-        out = self.outputs[arr]
+        out = self.outputs.get(arr)
+        if out is None:   # (only in an arm a specialization never compiles: see classify_arrays, if_chain)
+            raise self.refuse(call, "store-other", f"a store into {arr} where this specialization never stores it")
         if out.general:
             return self.store_general(call, arr, index, tile_node, indent, hints)
         if out.parts > 1:   # the block's region in parts: each at the block map plus constant tile indices
@@ -1276,6 +1331,11 @@ class Emitter:
                 dims.append(self.env[e.id][0])   # a helper's parameter bound to a constant (maybe another one)
             elif isinstance(e, ast.Name) and e.id in self.constants:
                 dims.append(e.id)
+            elif isinstance(v := self.const_value(e)[1], int) and not isinstance(v, bool) and \
+                    self.const_value(e)[0]:
+                # computed from constants (`N * N`, `TILE // 2`): Rust cannot compute a const generic's extent,
+                # so the value is spelled out (an entry per value, see pipeline.port.translate)
+                dims.append(str(v))
             else:
                 raise self.refuse(e, "load-tile", f"tile dimension {self.text(e)} is not a constant")
         return tuple(dims)
@@ -1595,6 +1655,7 @@ class Emitter:
 
     def _inline_body(self, node: ast.Call, helper: ast.FunctionDef, params: ast.arguments, body: list[ast.stmt],
                      arrays: dict[str, str], want_name: str | None) -> tuple[str, Ty]:
+        split = None   # (the returned product, its factors' types) when the block yields the factors
         args = [self.expr(a) if p.arg not in arrays else (None, None) for p, a in zip(params.args, node.args)]
         # what each parameter is known to hold, decided in the caller: inside the helper a parameter shadows a
         # kernel constant of the same name (`STAGE` called with `inner_stage = 4 - STAGE`)
@@ -1631,6 +1692,12 @@ class Emitter:
                 if not all(isinstance(t, (Tile, Scalar)) for _, t in parts):
                     raise self.refuse(ret, "helper-tuple", f"helper {helper.name}() returns an array")
                 code, ty = f"({', '.join(c for c, _ in parts)})", Results(tuple(t for _, t in parts))
+            elif want_name in self.fusing_names and isinstance(ret, ast.BinOp) and isinstance(ret.op, ast.Mult):
+                # a product an fma after the call contracts (cuTile Python inlines first, then fuses): the block
+                # yields both factors, multiplied outside it (see helper_product)
+                (lc, lt), (rc, rt) = self.expr(ret.left), self.expr(ret.right)
+                split = (ret, lt, rt)
+                code, ty = f"({lc}, {rc})", Results((lt, rt))
             else:
                 code, ty = self.expr(ret)
             lines = self.body
@@ -1643,6 +1710,16 @@ class Emitter:
             raise self.refuse(body[-1], "helper-function", f"helper {helper.name}() returns an array")
         block = "\n".join([f"{{ // {helper.name}(..), a @ct.function inlined as cuTile Python inlines it",
                            *lines, code, "}"])
+        if split is not None:
+            ret, lt, rt = split
+            a, b = self.fresh(f"{want_name}_lhs"), self.fresh(f"{want_name}_rhs")
+            self.body.append(f"let ({a}, {b}): ({lt.rust()}, {rt.rust()}) = {block};")
+            self.helper_product = [(ret.left, a, lt), (ret.right, b, rt)]
+            if not (isinstance(lt, Tile) or isinstance(rt, Tile)):
+                return f"{a} * {b}", lt
+            like = self.result_tile(ret, lt, rt)
+            return (f"{_paren(self.operand_as_tile(a, lt, like, ret.left))} * "
+                    f"{_paren(self.operand_as_tile(b, rt, like, ret.right))}"), like
         if want_name is not None:
             return block, ty
         tmp = self.fresh(f"{helper.name}_out")
@@ -1731,16 +1808,7 @@ class Emitter:
         step = ELEMENT_BYTES.get(sig.dtype, 1) * (at if ok and isinstance(at, int) and not isinstance(at, bool)
                                                   else 1)
         div = math.gcd(sig.base_align, step) if ity.shape in ((), ("1",)) else 1
-        if div > 1:   # one element (a 0-d or 1-element index): cuTile Python states the pointer's alignment
-            b.append(f"// SAFETY: {arr}'s base is {sig.base_align}-byte aligned (a fact of this launch) and the "
-                     f"address is a multiple of {div} bytes past it.")
-            b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = unsafe {{ assume_div_by::<_, {div}>("
-                     f"{g}_ptrs) }};")
-            self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
-                                      "what": f"assume on the address into {arr}",
-                                      "why": "cutile states facts about a value only through unsafe assume ops",
-                                      "precondition": f"{arr}'s base is {sig.base_align}-byte aligned (checked at "
-                                                      "launch like every specialization fact)"})
+        self.assume_element_alignment(node, arr, sig, g, dims, div)
         parts = [f"{g}_inside"] if checked else []   # the extent check, and-ed with the mask
         if mask_code:
             parts.append(_paren(mask_code) if parts else mask_code)
@@ -1802,6 +1870,23 @@ class Emitter:
             self.stride_params.append((arr, d))
         return name
 
+    def assume_element_alignment(self, node: ast.AST, arr: str, sig: sigmod.ArraySig, g: str, dims: str,
+                                 div: int) -> None:
+        """A gather/scatter of one element: cuTile Python states its address's alignment (a multiple of ``div``
+        bytes past the array's aligned base); so does the port."""
+        if div <= 1:
+            return
+        elem = RUST_DTYPES[sig.dtype]
+        self.body.append(f"// SAFETY: {arr}'s base is {sig.base_align}-byte aligned (a fact of this launch) and the "
+                         f"address is a multiple of {div} bytes past it.")
+        self.body.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = unsafe {{ assume_div_by::<_, "
+                         f"{div}>({g}_ptrs) }};")
+        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
+                                  "what": f"assume on the address into {arr}",
+                                  "why": "cutile states facts about a value only through unsafe assume ops",
+                                  "precondition": f"{arr}'s base is {sig.base_align}-byte aligned (checked at "
+                                                  "launch like every specialization fact)"})
+
     def pointer_access_nd(self, node: ast.Call, what: str, kw: dict, sig: sigmod.ArraySig, checked: bool,
                           token: bool) -> tuple[str, str, str, Tile, str]:
         """``pointer_access`` on an array of any rank and strides, indexed by one tile per dimension (broadcast to
@@ -1825,9 +1910,7 @@ class Emitter:
                                                           "or scalar")
             idx.append((icode, ity))
         tiles = [t.shape for _, t in idx if isinstance(t, Tile)]
-        if not tiles:
-            raise self.refuse(index_node, "gather-scatter-nd", f"{what} with scalar indices only")
-        shape = _broadcast_shapes(tiles)
+        shape = _broadcast_shapes(tiles) if tiles else ()   # (scalar indices only: one element, a 0-d tile)
         if shape is None:
             raise self.refuse(index_node, "gather-scatter-nd", f"{what} index tiles of shapes that do not broadcast "
                                                                f"({'; '.join(', '.join(t.shape) for _, t in idx)})")
@@ -1851,8 +1934,9 @@ class Emitter:
             if isinstance(ity, Scalar):   # widened as a 0-d tile, then broadcast like the others
                 b.append(f"let {at}: Tile<i32, {{ [] }}> = scalar_to_tile({icode});")
                 b.append(f"let {at}: Tile<u64, {{ [] }}> = exti({at});")
-                b.append(f"let {at}: Tile<u64, {{ [{dims}] }}> = {at}.reshape(shape![{ones}]).broadcast("
-                         f"shape![{dims}]);")
+                if shape:
+                    b.append(f"let {at}: Tile<u64, {{ [{dims}] }}> = {at}.reshape(shape![{ones}]).broadcast("
+                             f"shape![{dims}]);")
             else:
                 b.append(f"let {at}: Tile<u64, {{ [{', '.join(ity.shape)}] }}> = exti({icode});")
             if isinstance(ity, Tile) and ity.shape != shape:
@@ -1860,8 +1944,8 @@ class Emitter:
             if checked:
                 b.append(f"let {g}_len{d}: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[{d}]);")
                 b.append(f"let {g}_len{d}: Tile<u64, {{ [] }}> = exti({g}_len{d});")
-                b.append(f"let {g}_inside{d}: Tile<bool, {{ [{dims}] }}> = lt_tile({at}, {g}_len{d}.reshape("
-                         f"shape![{ones}]).broadcast(shape![{dims}]));")
+                b.append(f"let {g}_inside{d}: Tile<bool, {{ [{dims}] }}> = lt_tile({at}, {g}_len{d}" +
+                         (f".reshape(shape![{ones}]).broadcast(shape![{dims}])" if shape else "") + ");")
                 inside.append(f"{g}_inside{d}")
             if strides[d] == 1:
                 b.append(f"let {g}_off{d}: Tile<u64, {{ [{dims}] }}> = {at} * constant(1u64, shape![{dims}]);")
@@ -1869,14 +1953,18 @@ class Emitter:
                 st = self.stride_param(arr, d)
                 b.append(f"let {g}_stride{d}: Tile<i32, {{ [] }}> = scalar_to_tile({st});")
                 b.append(f"let {g}_stride{d}: Tile<u64, {{ [] }}> = exti({g}_stride{d});")
-                b.append(f"let {g}_off{d}: Tile<u64, {{ [{dims}] }}> = {at} * {g}_stride{d}.reshape(shape![{ones}])"
-                         f".broadcast(shape![{dims}]);")
+                b.append(f"let {g}_off{d}: Tile<u64, {{ [{dims}] }}> = {at} * {g}_stride{d}" +
+                         (f".reshape(shape![{ones}]).broadcast(shape![{dims}])" if shape else "") + ";")
             offsets.append(f"{g}_off{d}")
         b.append(f"let {g}_offsets: Tile<u64, {{ [{dims}] }}> = {' + '.join(offsets)};")
         b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [] }}> = get_tensor_base({arr});")
-        b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{ones}] }}> = {g}_base.reshape(shape![{ones}]);")
-        b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{dims}] }}> = {g}_base.broadcast(shape![{dims}]);")
+        if shape:
+            b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{ones}] }}> = {g}_base.reshape(shape![{ones}]);")
+            b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{dims}] }}> = {g}_base.broadcast(shape![{dims}]);")
         b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = addptr_tile({g}_base, {g}_offsets);")
+        if all(self._unit_dim(d) for d in shape):   # one element: its address is a multiple of the element size
+            self.assume_element_alignment(node, arr, sig, g, dims, math.gcd(sig.base_align,
+                                                                            ELEMENT_BYTES.get(sig.dtype, 1)))
         parts = list(inside)
         if parts:
             b.append(f"let {g}_inside: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
@@ -1947,9 +2035,11 @@ class Emitter:
         else:
             pad_lit = rust_literal(float(pad) if ty.dtype.startswith("f") else int(pad), ty.dtype)
         read = "_"
+        chain = self.chained_reads.get(name) or self.after_reads.get(name)
         if name in self.scatters_left:   # a scatter into the array orders itself after this read (see scatter)
             read = f"{g}_read"
-            self.reads.setdefault(name, []).append((read, self._scope_id()))
+            if not chain:
+                self.reads.setdefault(name, []).append((read, self._scope_id()))
         if checked or "mask" in kw:
             self.body.append(f"// SAFETY: every lane that is read addresses {arr}'s memory: its offset is below "
                              f"{arr}'s extent ({'checked above' if checked else 'the caller guarantees it'}; masked "
@@ -1974,6 +2064,8 @@ class Emitter:
             self.body.append(f"let ({g}, {read}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
                              f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, {masking}, Some({g}_token), "
                              f"Latency::<{latency}>) }};")
+        if chain and read != "_":   # the loop's reads of the array, joined one by one (see carry_read_chains)
+            self.body.append(f"{chain} = join_tokens(&[{chain}, {read}]);")
         self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
                                   "what": f"load_ptr_tko from {arr} (ct.gather)",
                                   "why": "a gather reads through a pointer tile; cutile marks pointer loads unsafe",
@@ -2013,7 +2105,17 @@ class Emitter:
         # cuTile Python orders a write after the reads of the array before it (its token joins theirs); the reads
         # of this scope are joined here, as it does
         reads = [t for t, scope in self.reads.pop(arr, []) if scope == self._scope_id()]
-        if reads:
+        after = self.after_reads.get(arr)
+        chain = self.read_chains.pop(arr, None) if not after else None
+        if after:   # the earlier reads (an earlier loop's, and this loop's) are joined in `after` already
+            token = after
+        elif chain:   # an earlier loop's reads, joined (they started from the last write)
+            token = chain
+            if reads:
+                joined = f"{g}_after_reads"
+                self.body.append(f"let {joined}: Token = join_tokens(&[{', '.join([token] + reads)}]);")
+                token = joined
+        elif reads:
             joined = f"{g}_after_reads"
             self.body.append(f"let {joined}: Token = join_tokens(&[{', '.join([token] + reads)}]);")
             token = joined
@@ -2022,6 +2124,8 @@ class Emitter:
         self.scatters_left[arr] = self.scatters_left.get(arr, 1) - 1
         if carried:   # the next iteration's (or next scatter's) writes follow this one
             self.body.append(f"{carried} = {store};")
+            if after:
+                self.body.append(f"{after} = {carried};")
         elif nested or not self.scatters_left[arr]:
             self.body.append(f"{store};")
             self.scatter_tokens[arr] = None if nested else ""
@@ -2309,6 +2413,16 @@ class Emitter:
         axis = axis_value % len(ty.shape)
         reduced = Tile(ty.dtype, ty.shape[:axis] + ty.shape[axis + 1:])
         call = f"reduce_{op}({code}, {axis})"
+        if not keepdims and any(not d.isdigit() for d in reduced.shape):
+            # cutile types a reduction's result by its extents' values (`Tile<f32, {[64]}>`) and an arithmetic
+            # operation needs both operands typed alike: reshaped to its own shape, it is typed by the names
+            # (`{[TILE_M]}`) as every other tile (irdiff rule identity-shape-ops)
+            tmp = self.fresh(f"{want_name or 'value'}_reduced")
+            self.body.append(f"let {tmp}: {reduced.rust()} = {call};")
+            call = f"{tmp}.reshape(shape![{', '.join(reduced.shape)}])"
+            if want_name is not None:
+                return call, reduced
+            return self.typed(call, reduced, None, f"{tmp}_named")
         if not keepdims and want_name is not None:
             return call, reduced
         tmp = self.fresh(f"{want_name or 'value'}_reduced")
@@ -2319,6 +2433,16 @@ class Emitter:
         return f"{tmp}.reshape(shape![{', '.join(kept.shape)}])", kept
 
     def load(self, node: ast.Call) -> tuple[str, Ty]:
+        """ct.load of a tile; `shape=()` loads one element of an array of any rank: cuTile Python loads the tile of
+        extent 1 in every dimension there and reshapes it to a 0-d tile, and so does the port."""
+        kw = {k.arg: k.value for k in node.keywords}
+        shape_node = kw.get("shape", node.args[2] if len(node.args) > 2 else None)
+        code, ty = self._load(node)
+        if isinstance(shape_node, ast.Tuple) and not shape_node.elts and isinstance(ty, Tile) and ty.shape:
+            return f"{_paren(code)}.reshape(shape![])", Tile(ty.dtype, ())
+        return code, ty
+
+    def _load(self, node: ast.Call) -> tuple[str, Ty]:
         kw = {k.arg: k.value for k in node.keywords}
         arr_node = node.args[0]
         if not isinstance(arr_node, ast.Name) or not isinstance(self.params.get(arr_node.id), sigmod.ArraySig):
@@ -2327,6 +2451,8 @@ class Emitter:
         sig = self.params[arr]
         index = kw.get("index", node.args[1] if len(node.args) > 1 else None)
         shape = self.shape_of(kw.get("shape", node.args[2] if len(node.args) > 2 else None))
+        if shape == () and sig.rank:   # one element (see load)
+            shape = ("1",) * sig.rank
         latency, tma = self.memory_hints(kw)
         for opt, default in LOAD_DEFAULTS.items():
             if opt in ("latency", "allow_tma", "order"):
@@ -2464,9 +2590,11 @@ class Emitter:
         for t in tiles:
             padded = ("1",) * (rank - len(t.shape)) + t.shape
             for k, d in enumerate(padded):
-                if self._unit_dim(shape[k]) and not self._unit_dim(d):
+                if d == shape[k] or d == "1":
+                    continue
+                if shape[k] == "1" or (self._unit_dim(shape[k]) and not self._unit_dim(d)):
                     shape[k] = d   # (an extent that is 1 in this specialization broadcasts as 1 does)
-                elif not self._unit_dim(d) and d != shape[k]:
+                elif not self._unit_dim(d):
                     raise self.refuse(node, "reshape-broadcast", f"shapes {t.shape} and {tuple(shape)} do not "
                                                                  "broadcast")
         # a typed scalar (a runtime value, not a literal or constant) takes part in the promotion as cuTile Python
@@ -2543,8 +2671,18 @@ class Emitter:
         when fewer fmas than candidates sit there, which ones were contracted is ambiguous and is refused."""
         from collections import Counter
 
+        def returns_product(call: ast.AST) -> bool:
+            helper = self.helpers.get(call.func.id) if isinstance(call, ast.Call) and \
+                isinstance(call.func, ast.Name) else None
+            last = helper.body[-1] if helper is not None and helper.body else None
+            return isinstance(last, ast.Return) and isinstance(last.value, ast.BinOp) and \
+                isinstance(last.value.op, ast.Mult)
+
         bound_products = {t.id for sub in self.walk() if isinstance(sub, ast.Assign)
                           for t in sub.targets if isinstance(t, ast.Name) and self._syntactic_product(sub.value)}
+        from_helpers = {t.id for sub in self.walk() if isinstance(sub, ast.Assign)
+                        for t in sub.targets if isinstance(t, ast.Name) and returns_product(sub.value)}
+        bound_products |= from_helpers
         self.fma_candidates = Counter()
         for n in self.walk():
             operands = None
@@ -2554,6 +2692,8 @@ class Emitter:
                 operands = tuple(n.args)
             if operands and any(self._syntactic_product(o) or (isinstance(o, ast.Name) and o.id in bound_products)
                                 for o in operands):
+                if self.loc(n) in self.fma_locs:
+                    self.fusing_names |= {o.id for o in operands if isinstance(o, ast.Name) and o.id in from_helpers}
                 if times := self.inlined_times(n):   # (a helper nothing calls has no copy in the kernel)
                     self.fma_candidates[self.loc(n)] += times
                     self.fma_nodes.setdefault(self.loc(n), set()).add(id(n))
@@ -2638,13 +2778,22 @@ class Emitter:
             args[negate] = f"negf({args[negate]})"
         return f"fma({', '.join(args)}, {options[0]}, {options[1]})", like
 
+    @functools.cached_property
+    def source_names(self) -> set[str]:
+        """Every name the kernel and its helpers use."""
+        return {n.id for n in self.walk() if isinstance(n, ast.Name)} | \
+            {a.arg for n in self.walk() if isinstance(n, ast.arguments) for a in n.args}
+
     def hoist_constant(self, node: ast.BinOp, code: str, ty: Scalar) -> str:
         """A constant integer expression (`H * SEQ_LEN`) read inside a larger one, bound to a typed `let` first.
         cutile folds an operation whose operands it knows exactly into a constant of the type the enclosing
         expression expects, and fails when that is a tile (`broadcast_scalar(b * (H * SEQ_LEN), ..)`: "expected a
         scalar element type"); bound on its own, it folds to the same constant cuTile Python's does."""
         words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", self.text(node))
-        name = self.fresh("_".join(w.lower() for w in words)[:40].strip("_") if words else "constant")
+        base = "_".join(w.lower() for w in words)[:40].strip("_") if words else "constant"
+        if base in self.source_names or base in self.env:   # (never the name of one of the kernel's own values)
+            base += "_value"
+        name = self.fresh(base)
         self.body.append(f"// `{self.text(node)}` is a constant: bound first, so that cutile folds it as an {ty.dtype}")
         self.body.append(f"let {name}: {ty.rust()} = {code};")
         return name
