@@ -2,7 +2,8 @@
 
 The kernel is a thin entry that calls an undecorated implementation helper as a statement (the helper receives the
 arrays); the helper has a parameter named like one of the kernel's constants but bound to another value; a loop
-with a causal test on its index (cuTile Python splits it) and a multiply-add it contracts; a row index computed
+with a causal test on its index (cuTile Python splits it) and a multiply-add it contracts across two assignments of
+one name (`acc = acc * 2.0` ... `acc = acc + row`); a row index computed
 from a constant product (`b * (H * T)`) inside a tile expression; a running sum of reductions carried by a loop;
 an `if` on a constant whose arm not taken changes a name's type; one element loaded with `shape=()`; a tile extent
 computed from constants (`N * N`); a gather at scalar indices; a loop that only reads an array written after it;
@@ -23,8 +24,9 @@ def _rows(x, y, cnt, s, bid, H, T, N, STAGE, WIDE):
         row = ct.load(x, index=(j, 0), shape=(1, T), padding_mode=ct.PaddingMode.ZERO).reshape((T,))
         if j >= mask_start:
             row = row * 0.5
-        acc = acc * 2.0 + row
+        acc = acc * 2.0
         total = total + ct.sum(ct.reshape(row, (T, 1)), axis=1)
+        acc = acc + row
     first = ct.load(x, index=(0, 0), shape=())
     square = ct.load(x, index=(0, 0), shape=(1, N * N)).reshape((N * N,))
     one = ct.gather(x, (bid, 0), check_bounds=False)

@@ -224,6 +224,7 @@ class Emitter:
         self.temps: dict[str, int] = {}  # temporaries named so far (see fresh)
         self.helper_params: dict[str, tuple[bool, object]] = {}
         self.fusing_names: set[str] = set()     # names bound to a helper's product that an fma reads
+        self.deferred: set[str] = set()         # re-assigned names whose product an fma still has to take
         self.helper_product: list | None = None  # the factors of the helper product just bound (see _inline_body)  # inlined helper's parameter → const_value
         self._kernel_nodes: set[int] | None = None  # ids of the kernel's own nodes (see inlined_times)
         self.binding_value: ast.AST | None = None  # the value of the assignment being emitted (see hoist_constant)
@@ -248,6 +249,8 @@ class Emitter:
         self.read_chains: dict[str, str] = {}
         self.chained_reads: dict[str, str] = {}   # those of them the loop being emitted accumulates
         self.after_reads: dict[str, str] = {}     # array → the reads-joined token a scatter loop carries besides
+        #: array → the last-op token a loop carries that both writes the array and holds a loop only reading it
+        self.op_tokens: dict[str, str] = {}
         self.dtype_locals: dict[str, str] = {}  # names bound to a dtype value (`dt = ct.float32`)
         self.assign_counts = _assign_counts(fn)   # of the function being translated (a helper's while inlined)
 
@@ -467,8 +470,10 @@ class Emitter:
         self.env[name] = (name, ty)
 
     def stmts(self, stmts: list[ast.stmt], indent: str = "", nested: bool = False) -> None:
-        for st in stmts:
+        for i, st in enumerate(stmts):
             self.comment_before(st.lineno, indent)
+            if self.deferred_product(st, stmts[i + 1:], indent):
+                continue
             if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
                 continue  # docstring
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
@@ -548,7 +553,7 @@ class Emitter:
             elif isinstance(st, ast.For):
                 chains = self.carry_read_chains(st, indent)
                 self.for_range(st, indent)
-                self.end_read_chains(*chains)
+                self.end_read_chains(*chains, indent)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
                 raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
                                   f"call `{self.text(st.value.func)}(...)` as a statement")
@@ -764,12 +769,30 @@ class Emitter:
         written = {c.args[0].id for c in calls if self.ct(c.func) == "scatter"}
         later = {n.args[0].id for n in self.live_walk() if isinstance(n, ast.Call) and n.args and
                  isinstance(n.args[0], ast.Name) and self.ct(n.func) == "scatter" and n.lineno > st.end_lineno}
-        chained, started = [], []
+        chained, started, ops = [], [], []
+        for arr in sorted(read & written):   # a loop that writes the array and holds a loop only reading it: the
+            # join of those reads is carried too (the array's last op), as cuTile Python carries it
+            inner = [n for n in ast.walk(st) if isinstance(n, ast.For) and n is not st]
+            if arr in self.op_tokens or not any(
+                    arr in {c.args[0].id for c in self.live_walk(loop) if isinstance(c, ast.Call) and c.args and
+                            isinstance(c.args[0], ast.Name) and self.ct(c.func) == "gather"} and
+                    arr not in {c.args[0].id for c in self.live_walk(loop) if isinstance(c, ast.Call) and c.args and
+                                isinstance(c.args[0], ast.Name) and self.ct(c.func) == "scatter"}
+                    for loop in inner):
+                continue
+            var = self.fresh(f"{arr}_last_op")
+            start = self.read_chains.pop(arr, None) or self.carried_tokens.get(arr) or \
+                self.scatter_tokens.get(arr) or f"get_tensor_token({arr})"
+            self.body.append(f"{indent}// {arr}'s last access (its reads joined after its last write), carried through "
+                             "the loop as cuTile Python carries it")
+            self.body.append(f"{indent}let mut {var}: Token = {start};")
+            self.op_tokens[arr] = var
+            ops.append(arr)
         for arr in sorted((read - written) & later):
             if arr in self.chained_reads:
                 continue
-            start = self.read_chains.get(arr) or self.carried_tokens.get(arr) or self.scatter_tokens.get(arr) or \
-                f"get_tensor_token({arr})"
+            start = self.read_chains.get(arr) or self.op_tokens.get(arr) or self.carried_tokens.get(arr) or \
+                self.scatter_tokens.get(arr) or f"get_tensor_token({arr})"
             var = self.fresh(f"{arr}_reads")
             self.body.append(f"{indent}// {arr}'s reads in the loop, joined for its write after it (as cuTile Python "
                              "orders them)")
@@ -782,13 +805,17 @@ class Emitter:
                 self.body.append(f"{indent}let mut {var}: Token = {self.read_chains.pop(arr)};")
                 self.after_reads[arr] = var
                 started.append(arr)
-        return chained, started
+        return chained, started, ops
 
-    def end_read_chains(self, chained: list[str], started: list[str]) -> None:
+    def end_read_chains(self, chained: list[str], started: list[str], ops: list[str], indent: str) -> None:
         for arr in chained:   # the reads' join: what the next write of the array waits for
             self.read_chains[arr] = self.chained_reads.pop(arr)
         for arr in started:
-            self.after_reads.pop(arr)
+            done = self.after_reads.pop(arr)
+            if arr in self.op_tokens:   # the enclosing loop's last op of the array: this loop's
+                self.body.append(f"{indent}{self.op_tokens[arr]} = {done};")
+        for arr in ops:
+            self.op_tokens.pop(arr)
 
     def carry_scatter_tokens(self, st: ast.For, indent: str) -> None:
         """Arrays scattered into inside the loop ``st``: their token is carried through the loop (a `let mut`
@@ -2730,15 +2757,51 @@ class Emitter:
         return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
             (isinstance(node, ast.Call) and self.ct(node.func) == "mul")
 
+    def deferred_product(self, st: ast.stmt, rest: list[ast.stmt], indent: str) -> bool:
+        """`x = x * y` whose value only the later `x = x + c` of the same block reads, where cuTile Python fuses the
+        two into an fma (it works on values, not names): the product is not assigned; its factors are kept (see
+        _factors) and the sum becomes `x = fma(x, y, c)`. True when ``st`` was handled so."""
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
+                st.targets[0].id in self.mutated and isinstance(st.value, ast.BinOp) and
+                isinstance(st.value.op, ast.Mult)):
+            return False
+        name = st.targets[0].id
+        touching = [r for r in rest if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(r))]
+        nxt = touching[0] if touching else None
+        if not (isinstance(nxt, ast.Assign) and len(nxt.targets) == 1 and isinstance(nxt.targets[0], ast.Name) and
+                nxt.targets[0].id == name and isinstance(nxt.value, ast.BinOp) and
+                isinstance(nxt.value.op, (ast.Add, ast.Sub)) and self.loc(nxt.value) in self.fma_locs and
+                sum(1 for n in ast.walk(nxt.value) if isinstance(n, ast.Name) and n.id == name) == 1 and
+                any(isinstance(o, ast.Name) and o.id == name for o in (nxt.value.left, nxt.value.right))):
+            return False
+        between = rest[:rest.index(nxt)]
+        read = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
+        if name not in self.env or any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in read
+                                       for b in between for n in ast.walk(b)):
+            return False   # (the factors must still hold their values where the fma reads them)
+        self.need(st, "fma", "a product fused into a later sum")
+        factors = [(n,) + self.expr(n) for n in (st.value.left, st.value.right)]
+        if not all(isinstance(t, (Tile, Scalar)) for _, _, t in factors):
+            return False
+        self.products[name] = (factors, self.DEFAULT_FP)
+        self.deferred.add(name)
+        self.body.append(f"{indent}// `{self.text(st)}`: fused into the fma of line {nxt.lineno}, as cuTile Python "
+                         "contracts it")
+        return True
+
     def _is_product(self, node: ast.AST) -> bool:
-        return (isinstance(node, ast.Name) and node.id in self.products and node.id not in self.mutated) or \
+        return (isinstance(node, ast.Name) and node.id in self.products and
+                (node.id not in self.mutated or node.id in self.deferred)) or \
             (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
             (isinstance(node, ast.Call) and self.ct(node.func) == "mul")
 
     def _factors(self, node: ast.AST) -> tuple[list, tuple[str, str]] | None:
         """([(node, code, type)] of the two factors, (rounding, ftz) of the product) when ``node`` is a product:
         `a * b`, `ct.mul(a, b, ...)`, or a name bound to one."""
-        if isinstance(node, ast.Name) and node.id in self.products and node.id not in self.mutated:
+        if isinstance(node, ast.Name) and node.id in self.products and \
+                (node.id not in self.mutated or node.id in self.deferred):
+            if node.id in self.deferred:   # (its one reader: consumed here)
+                self.deferred.discard(node.id)
             return self.products[node.id]
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
             return [(n,) + self.expr(n) for n in (node.left, node.right)], self.DEFAULT_FP

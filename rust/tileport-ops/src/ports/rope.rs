@@ -45,17 +45,21 @@ pub mod port {
             & lt_tile(hh, broadcast_scalar(heads, shape![1, BH, 1]))
                 .broadcast(shape![BT, BH, HALF]))
         .reshape(shape![N]);
+        // `2 * HALF` is a constant: bound first, so that cutile folds it as an i32
+        let half: i32 = 2i32 * HALF;
         let xo: Tile<i32, { [N] }> = ((((((tt * broadcast_scalar(x_t, shape![BT, 1, 1]))
             .broadcast(shape![BT, BH, 1]))
             + ((hh * broadcast_scalar(x_h, shape![1, BH, 1])).broadcast(shape![BT, BH, 1])))
-            * (broadcast_scalar(2i32 * HALF, shape![BT, BH, 1])))
+            * broadcast_scalar(half, shape![BT, BH, 1]))
         .broadcast(shape![BT, BH, HALF]))
             + d.broadcast(shape![BT, BH, HALF]))
         .reshape(shape![N]);
+        // `2 * HALF` is a constant: bound first, so that cutile folds it as an i32
+        let half_2: i32 = 2i32 * HALF;
         let yo: Tile<i32, { [N] }> = ((((((tt * broadcast_scalar(y_t, shape![BT, 1, 1]))
             .broadcast(shape![BT, BH, 1]))
             + ((hh * broadcast_scalar(y_h, shape![1, BH, 1])).broadcast(shape![BT, BH, 1])))
-            * (broadcast_scalar(2i32 * HALF, shape![BT, BH, 1])))
+            * broadcast_scalar(half_2, shape![BT, BH, 1]))
         .broadcast(shape![BT, BH, HALF]))
             + d.broadcast(shape![BT, BH, HALF]))
         .reshape(shape![N]);
@@ -312,17 +316,21 @@ pub mod port {
             & lt_tile(hh, broadcast_scalar(heads, shape![1, BH, 1]))
                 .broadcast(shape![BT, BH, HALF]))
         .reshape(shape![N]);
+        // `2 * HALF` is a constant: bound first, so that cutile folds it as an i32
+        let half: i32 = 2i32 * HALF;
         let xo: Tile<i32, { [N] }> = ((((((tt * broadcast_scalar(x_t, shape![BT, 1, 1]))
             .broadcast(shape![BT, BH, 1]))
             + ((hh * broadcast_scalar(x_h, shape![1, BH, 1])).broadcast(shape![BT, BH, 1])))
-            * (broadcast_scalar(2i32 * HALF, shape![BT, BH, 1])))
+            * broadcast_scalar(half, shape![BT, BH, 1]))
         .broadcast(shape![BT, BH, HALF]))
             + d.broadcast(shape![BT, BH, HALF]))
         .reshape(shape![N]);
+        // `2 * HALF` is a constant: bound first, so that cutile folds it as an i32
+        let half_2: i32 = 2i32 * HALF;
         let yo: Tile<i32, { [N] }> = ((((((tt * broadcast_scalar(y_t, shape![BT, 1, 1]))
             .broadcast(shape![BT, BH, 1]))
             + ((hh * broadcast_scalar(y_h, shape![1, BH, 1])).broadcast(shape![BT, BH, 1])))
-            * (broadcast_scalar(2i32 * HALF, shape![BT, BH, 1])))
+            * broadcast_scalar(half_2, shape![BT, BH, 1]))
         .broadcast(shape![BT, BH, HALF]))
             + d.broadcast(shape![BT, BH, HALF]))
         .reshape(shape![N]);

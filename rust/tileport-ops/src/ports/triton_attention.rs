@@ -84,8 +84,10 @@ pub mod port {
             );
             qk = qk_select_2;
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
+            let value_reduced_named: Tile<f32, { [BLOCK_M] }> =
+                value_reduced.reshape(shape![BLOCK_M]);
             let m_new: Tile<f32, { [BLOCK_M] }> =
-                maxf(m_i, value_reduced, nan::Disabled, ftz::Disabled);
+                maxf(m_i, value_reduced_named, nan::Disabled, ftz::Disabled);
             let p: Tile<f32, { [BLOCK_M, BLOCK_N] }> = exp2(
                 qk - m_new
                     .reshape(shape![BLOCK_M, 1])
@@ -94,10 +96,12 @@ pub mod port {
             );
             let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
             let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
+            let value_reduced_2_named: Tile<f32, { [BLOCK_M] }> =
+                value_reduced_2.reshape(shape![BLOCK_M]);
             let l_i_fma: Tile<f32, { [BLOCK_M] }> = fma(
                 l_i,
                 alpha,
-                value_reduced_2,
+                value_reduced_2_named,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
@@ -196,8 +200,10 @@ pub mod port {
             qk = qk_select;
             // `if IS_CAUSAL:` is False here: nothing, as cuTile Python folds it
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
+            let value_reduced_named: Tile<f32, { [BLOCK_M] }> =
+                value_reduced.reshape(shape![BLOCK_M]);
             let m_new: Tile<f32, { [BLOCK_M] }> =
-                maxf(m_i, value_reduced, nan::Disabled, ftz::Disabled);
+                maxf(m_i, value_reduced_named, nan::Disabled, ftz::Disabled);
             let p: Tile<f32, { [BLOCK_M, BLOCK_N] }> = exp2(
                 qk - m_new
                     .reshape(shape![BLOCK_M, 1])
@@ -206,10 +212,12 @@ pub mod port {
             );
             let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
             let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
+            let value_reduced_2_named: Tile<f32, { [BLOCK_M] }> =
+                value_reduced_2.reshape(shape![BLOCK_M]);
             let l_i_fma: Tile<f32, { [BLOCK_M] }> = fma(
                 l_i,
                 alpha,
-                value_reduced_2,
+                value_reduced_2_named,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
@@ -323,8 +331,10 @@ pub mod port {
             );
             qk = qk_select_2;
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
+            let value_reduced_named: Tile<f32, { [BLOCK_M] }> =
+                value_reduced.reshape(shape![BLOCK_M]);
             let m_new: Tile<f32, { [BLOCK_M] }> =
-                maxf(m_i, value_reduced, nan::Disabled, ftz::Disabled);
+                maxf(m_i, value_reduced_named, nan::Disabled, ftz::Disabled);
             let p: Tile<f32, { [BLOCK_M, BLOCK_N] }> = exp2(
                 qk - m_new
                     .reshape(shape![BLOCK_M, 1])
@@ -333,10 +343,12 @@ pub mod port {
             );
             let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
             let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
+            let value_reduced_2_named: Tile<f32, { [BLOCK_M] }> =
+                value_reduced_2.reshape(shape![BLOCK_M]);
             let l_i_fma: Tile<f32, { [BLOCK_M] }> = fma(
                 l_i,
                 alpha,
-                value_reduced_2,
+                value_reduced_2_named,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
@@ -435,8 +447,10 @@ pub mod port {
             qk = qk_select;
             // `if IS_CAUSAL:` is False here: nothing, as cuTile Python folds it
             let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
+            let value_reduced_named: Tile<f32, { [BLOCK_M] }> =
+                value_reduced.reshape(shape![BLOCK_M]);
             let m_new: Tile<f32, { [BLOCK_M] }> =
-                maxf(m_i, value_reduced, nan::Disabled, ftz::Disabled);
+                maxf(m_i, value_reduced_named, nan::Disabled, ftz::Disabled);
             let p: Tile<f32, { [BLOCK_M, BLOCK_N] }> = exp2(
                 qk - m_new
                     .reshape(shape![BLOCK_M, 1])
@@ -445,10 +459,12 @@ pub mod port {
             );
             let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
             let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
+            let value_reduced_2_named: Tile<f32, { [BLOCK_M] }> =
+                value_reduced_2.reshape(shape![BLOCK_M]);
             let l_i_fma: Tile<f32, { [BLOCK_M] }> = fma(
                 l_i,
                 alpha,
-                value_reduced_2,
+                value_reduced_2_named,
                 rounding::NearestEven,
                 ftz::Disabled,
             );
