@@ -564,3 +564,20 @@ def test_pure_op_placement():
                     *("  " + b for b in body), "  continue %n : tile<128xf32>", "}", store("%f", "%arg3"))
     assert v(loop(True), loop(False))["equivalent"]
     assert not v(loop(True), loop(False, "%x"))["equivalent"]
+
+
+def test_assume_divby_implied():
+    """A running sum of multiples of 128 carried by a loop, stated div_by<128> (cuTile Python) ≡ the same sum
+    without the assume (cutile); not when what the loop adds is a multiple of 64 only."""
+    def loop(mult: int, assume: bool) -> str:
+        body = [f"%m = constant <i32: {mult}> : tile<i32>", "%p = muli %arg3, %m : tile<i32>",
+                "%n = addi %x, %p : tile<i32>"]
+        head = "%f = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%x = %z) -> (tile<i32>) {"
+        if assume:
+            body = [b.replace("%x,", "%xa,") for b in body]
+            body.insert(0, "%xa = assume div_by<128>, %x : tile<i32>")
+        return prog(*STORE, ONES, *LOOP, "%z = constant <i32: 0> : tile<i32>", head, *("  " + b for b in body),
+                    "  continue %n : tile<i32>", "}", store("%one", "%f"))
+    out = v(loop(128, True), loop(128, False))
+    assert out["equivalent"] and fired(out, "assume-divby-implied") >= 1
+    assert not v(loop(64, True), loop(64, False))["equivalent"]

@@ -7,6 +7,7 @@ terminators are the *roots* of their region and keep their order; everything pur
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -535,6 +536,71 @@ def _shrink_loop_carried(canon: Canon) -> None:
                                         path=term.path)
 
 
+def _divisor(canon: Canon, v: str, assumed: dict[str, int], depth: int = 0) -> int:
+    """A divisor irdiff can prove of integer value ``v`` (0: a multiple of every number, as 0 is): constants,
+    products, sums, widenings, reshapes, selects, assumes, and a loop's carried value
+    (the common divisor of its start and of what each iteration hands on, to a fixed point; ``assumed`` holds the
+    carried values being solved)."""
+    v = canon.resolve(v)
+    if v in assumed:
+        return assumed[v]
+    if depth > 200:
+        return 1
+    owner = canon.barg_owner.get(v)
+    if owner is not None:
+        real = canon.op_of(owner)
+        args = real.block_args
+        if real.name != "for" or v not in args[1:] or not owner.regions or not owner.regions[0].ops:
+            return 1
+        k = args.index(v) - 1
+        term = canon.op_of(owner.regions[0].ops[-1])
+        if term.name != "continue" or len(term.operands) <= k or len(real.operands) <= 3 + k:
+            return 1
+        d = _divisor(canon, real.operands[3 + k], assumed, depth + 1)
+        for _ in range(8):   # d only shrinks (a divisor of the previous one): a fixed point within a few rounds
+            nxt = math.gcd(d, _divisor(canon, term.operands[k], {**assumed, v: d}, depth + 1))
+            if nxt == d:
+                return d
+            d = nxt
+        return 1
+    c = _const_int(canon, v)
+    if c is not None:
+        return abs(c)
+    d = canon.defs.get(v)
+    if d is None:
+        return 1
+    op, k = canon.op_of(d[0]), d[1]
+    ops = [_divisor(canon, o, assumed, depth + 1) for o in op.operands] if op.name in (
+        "muli", "addi", "subi", "exti", "reshape", "broadcast", "select") else []
+    if op.name == "muli" and len(ops) == 2:
+        return ops[0] * ops[1]
+    if op.name in ("addi", "subi") and len(ops) == 2:
+        return math.gcd(ops[0], ops[1])
+    if op.name in ("exti", "reshape", "broadcast") and ops:
+        return ops[0]
+    if op.name == "select" and len(ops) == 3:
+        return math.gcd(ops[1], ops[2])
+    if op.name == "for" and len(op.block_args) > 1 + k:
+        return _divisor(canon, op.block_args[1 + k], assumed, depth + 1)
+    m = re.fullmatch(r"assume div_by<(\d+)>, \$0 : .+", op.template) if op.name == "assume" else None
+    if m:
+        inner = _divisor(canon, op.operands[0], assumed, depth + 1)
+        return inner * int(m.group(1)) // math.gcd(inner, int(m.group(1))) if inner else 0
+    return 1
+
+
+def _drop_implied_divby(canon: Canon) -> None:
+    """Rule assume-divby-implied (see rules.py): `assume div_by<k>` on an integer value the program itself shows
+    to be a multiple of k states nothing new."""
+    for op in _all_ops(canon.entry.body):
+        real = canon.op_of(op)
+        m = re.fullmatch(r"assume div_by<(\d+)>, \$0 : tile<(?:\d+x)*i\d+>", real.template) \
+            if real.name == "assume" and len(real.operands) == 1 and op.results else None
+        if m and (d := _divisor(canon, real.operands[0], {})) % int(m.group(1)) == 0:
+            canon.forward[op.results[0]] = real.operands[0]
+            canon.fired["assume-divby-implied"] += 1
+
+
 def _float_of(text: str) -> float | None:
     """The value of a float constant as tileirdisasm prints it: a decimal, or the IEEE bits in hex (inf, NaN)."""
     import struct
@@ -829,6 +895,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _apply_rewrites(canon)
     _drop_passthrough_if_results(canon)
     _shrink_loop_carried(canon)
+    _drop_implied_divby(canon)
     _fold_select_padding(canon)
     _simplify_token_joins(canon)
     _mark_roots(canon, entry.body)

@@ -169,6 +169,13 @@ RULES: tuple[Rule, ...] = (
          "which position a carried value takes is a naming choice: the loop computes the same values whatever the "
          "order, its results renumbered alike (cutile orders a loop's variables by name, cuTile Python by first "
          "assignment, tokens last)", "test_loop_carried_order"),
+    Rule("assume-divby-implied", "rewrite",
+         "`assume div_by<k>` on an integer value that the program itself shows to be a multiple of k (constants, "
+         "products, sums, widenings, reshapes, selects, other assumes, a loop's carried value whose start and every "
+         "handed-on value are) is the value",
+         "the assume states a fact the computation already implies, so it adds nothing an optimizer could not "
+         "derive (cuTile Python's divisibility pass states such facts at loop arguments and at values it feeds to "
+         "memory operations; cutile states none)", "test_assume_divby_implied"),
     Rule("fold-int-constants", "rewrite",
          "exti of an integer constant, and addi/subi/muli/divi/maxi/mini (signed) of two, is the constant it "
          "computes (divi with "

@@ -1832,6 +1832,8 @@ class Emitter:
         b.append(f"let {g}_offsets: Tile<u64, {{ [{dims}] }}> = {g}_at * constant(1u64, shape![{dims}]);")
         b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = addptr_tile({g}_base, {g}_offsets);")
         ok, at = self.const_value(index_node)   # a constant index moves the base by a known number of bytes
+        if not ok:
+            ok, at = self.constant_tile_value(index_node)
         step = ELEMENT_BYTES.get(sig.dtype, 1) * (at if ok and isinstance(at, int) and not isinstance(at, bool)
                                                   else 1)
         div = math.gcd(sig.base_align, step) if ity.shape in ((), ("1",)) else 1
@@ -1896,6 +1898,24 @@ class Emitter:
         if (arr, d) not in self.stride_params:
             self.stride_params.append((arr, d))
         return name
+
+    def constant_tile_value(self, node: ast.AST) -> tuple[bool, object]:
+        """(True, v) when ``node`` is, or names (bound once), a tile of one constant value: `ct.zeros(..)`,
+        `ct.ones(..)`, `ct.full(.., v, ..)`."""
+        if isinstance(node, ast.Name) and self.assign_counts.get(node.id) == 1:
+            node = next((a.value for a in self.walk() if isinstance(a, ast.Assign) and len(a.targets) == 1 and
+                         isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id), None)
+        if not isinstance(node, ast.Call):
+            return False, None
+        op = self.ct(node.func)
+        if op in ("zeros", "ones"):
+            return True, 0 if op == "zeros" else 1
+        kw = {k.arg: k.value for k in node.keywords}
+        if op == "full" and len(node.args) >= 2:
+            return self.const_value(node.args[1])
+        if op == "full" and "fill_value" in kw:
+            return self.const_value(kw["fill_value"])
+        return False, None
 
     def assume_element_alignment(self, node: ast.AST, arr: str, sig: sigmod.ArraySig, g: str, dims: str,
                                  div: int) -> None:
