@@ -218,3 +218,18 @@ def test_target_grammar():
     assert (t.arch, t.sms, t.total_memory) == ("sm_100", 148, 180 * 10**9)
     with pytest.raises(InputError, match="NAME:sm_XY:SMS:MEM_GB"):
         parse_target("gpu9000")
+
+
+def test_capture_runs_a_driver_outside_the_corpus(corpus: Path, tmp_path: Path):
+    """A test file of one's own (calling the corpus's public functions no corpus test calls) is named by its
+    absolute path in --tests: its launches are captured like the corpus tests', its tests named by that path."""
+    driver = tmp_path / "driver" / "test_driver.py"
+    driver.parent.mkdir()
+    driver.write_text("import torch\nfrom minigym.ops import scale\n\n"
+                      "def test_scale_bf16():\n    scale(torch.ones(4096, device='cuda', dtype=torch.bfloat16))\n")
+    index = run(Options(root=corpus, tests=[str(driver)], out=tmp_path / "out", target=TARGETS["h200"],
+                        paths=["src"], max_alloc_bytes=1 << 30, timeout_s=60, say=lambda s: None))
+    (row,) = index["kernels"]
+    assert row["kernel"] == "scale_kernel" and row["tests"] == [driver.as_posix()]
+    (tf,) = index["test_files"]
+    assert tf["file"] == driver.as_posix() and tf["outcomes"] == {"passed": 1}

@@ -171,7 +171,8 @@ def _plugin(session: Session, result: _FileResult) -> Any:
 
         @pytest.hookimpl(hookwrapper=True, tryfirst=True)
         def pytest_runtest_protocol(self, item: Any, nextitem: Any):  # noqa: ANN201, ARG002
-            s.current = item.nodeid
+            # (a file outside the corpus root has no path in its node id: its own path is put in front)
+            s.current = item.nodeid if not item.nodeid.startswith("::") else f"{s.current_file.file}{item.nodeid}"
             try:
                 yield
             finally:
@@ -305,7 +306,9 @@ def _run_file(session: Session, f: Path) -> _FileResult:
     import pytest
 
     opts = session.opts
-    rel = f.relative_to(opts.root).as_posix()
+    # a test file of the corpus by its path in it; one from elsewhere (a driver of ops no corpus test calls,
+    # --tests /abs/path) by its absolute path
+    rel = f.relative_to(opts.root).as_posix() if f.is_relative_to(opts.root) else f.as_posix()
     res = _FileResult(rel)
     session.current_file = res
     args = [str(f), "-p", "no:cacheprovider", "-q", "--no-header", "-rN", "--rootdir", str(opts.root),
