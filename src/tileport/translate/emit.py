@@ -251,6 +251,7 @@ class Emitter:
         self.after_reads: dict[str, str] = {}     # array → the reads-joined token a scatter loop carries besides
         #: array → the last-op token a loop carries that both writes the array and holds a loop only reading it
         self.op_tokens: dict[str, str] = {}
+        self.parallel_stores: dict[int, str] = {}  # id(ct.store) → the token from before its loop (a parallel store)
         self.dtype_locals: dict[str, str] = {}  # names bound to a dtype value (`dt = ct.float32`)
         self.assign_counts = _assign_counts(fn)   # of the function being translated (a helper's while inlined)
 
@@ -823,6 +824,18 @@ class Emitter:
         iterations, so each iteration's writes are ordered after the previous one's."""
         for node in self.live_walk(st):
             if isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args and \
+                    isinstance(node.args[0], ast.Name) and node.args[0].id in self.carried_tokens and \
+                    node.args[0].id in self.outputs and any(isinstance(b, ast.Expr) and b.value is node
+                                                            for b in self._straight_line(st.body)) and \
+                    not self._unchecked_store(node, st, parallel=True):
+                # a parallel store of this loop whose array an enclosing loop orders: cuTile Python stores it on
+                # the token from before this loop and joins each store into the carried one (see store_general)
+                arr = node.args[0].id
+                before = self.fresh(f"{arr}_before_loop")
+                self.body.append(f"{indent}let {before}: Token = {self.carried_tokens[arr]};")
+                self.parallel_stores[id(node)] = before
+                continue
+            if isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args and \
                     isinstance(node.args[0], ast.Name) and node.args[0].id in self.outputs and \
                     node.args[0].id not in self.carried_tokens and self._unchecked_store(node, st):
                 arr = node.args[0].id
@@ -844,15 +857,17 @@ class Emitter:
                 self.body.append(f"{indent}let mut {var}: Token = {start};")
                 self.carried_tokens[arr] = var
 
-    def _unchecked_store(self, call: ast.Call, loop: ast.For) -> bool:
+    def _unchecked_store(self, call: ast.Call, loop: ast.For, parallel: bool = False) -> bool:
         """Whether the ct.store ``call`` inside ``loop`` goes through store_general (not a block-owned store, not
-        the grid-stride schedule of ``store_scheduled``)."""
+        the grid-stride schedule of ``store_scheduled``) ordered by a token the loop carries; ``parallel``: judge
+        only whether cuTile Python leaves it unordered across the loop's iterations."""
         out = self.outputs[call.args[0].id]
-        if out.general:
+        if out.general and not parallel:
             return True
         kw = {k.arg: k.value for k in call.keywords}
         index = kw.get("index", call.args[1] if len(call.args) > 1 else None)
-        if self._is_block_index(index, out.sig.rank) is not None or out.parts > 1 or out.alternatives > 1:
+        if not parallel and (self._is_block_index(index, out.sig.rank) is not None or out.parts > 1 or
+                             out.alternatives > 1):
             return False
         # cuTile Python's token order leaves a loop's store unordered across iterations (a "parallel store") when it
         # sits in the loop body itself, is the loop's only memory operation on its array, and some index is the
@@ -1254,7 +1269,10 @@ class Emitter:
                          "says which blocks write which tiles.")
         view = f"{arr}.partition_full_mut(shape![{dims}])"
         carried = self.carried_tokens.get(arr)
-        if carried:   # inside a loop: the view starts from the carried token (the previous iteration's store)
+        before = self.parallel_stores.get(id(call))
+        if before:   # a parallel store (see carry_scatter_tokens): from the token before its loop
+            view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {before})"
+        elif carried:   # inside a loop: the view starts from the carried token (the previous iteration's store)
             view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {carried})"
         elif out.token and not indent:   # a later store of the array: its view starts from the previous store's
             # token, the order cuTile Python gives them
@@ -1263,7 +1281,9 @@ class Emitter:
         self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {view} }};")
         self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
-        if carried:
+        if before:   # joined into the carried token, each iteration's store unordered with the others
+            self.body.append(f"{indent}{carried} = join_tokens(&[{carried}, get_partition_token_mut(&{tiles})]);")
+        elif carried:
             self.body.append(f"{indent}{carried} = get_partition_token_mut(&{tiles});")
         out.done += 1
         out.token = None
