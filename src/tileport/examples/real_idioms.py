@@ -7,11 +7,12 @@ one name (`acc = acc * 2.0` ... `acc = acc + row`); a row index computed
 from a constant product (`b * (H * T)`) inside a tile expression; a running sum of reductions carried by a loop;
 an `if` on a constant whose arm not taken changes a name's type; one element loaded with `shape=()`; a tile extent
 computed from constants (`N * N`); a gather at scalar indices; a loop that only reads an array written after it;
-a loop that gathers and scatters one array and re-assigns a value nobody reads after it.
+a loop that gathers and scatters one array and re-assigns a value nobody reads after it; a store at an index
+varying with an inner loop of a persistent loop.
 """
 import cuda.tile as ct
 
-DEMO_SIGNATURE = ("x=f32[?,?]/?,1, cnt=i32[?]/1, y=f32[?,?]/?,1, s=f32[?]/1, "
+DEMO_SIGNATURE = ("x=f32[?,?]/?,1, cnt=i32[?]/1, y=f32[?,?]/?,1, s=f32[?]/1, z=f32[?,?]/?,1, "
                   "H=#4, T=#64, N=#4, STAGE=#3, WIDE=#0")
 
 
@@ -47,8 +48,11 @@ def _rows(x, y, cnt, s, bid, H, T, N, STAGE, WIDE):
 
 
 @ct.kernel
-def real_idioms(x, cnt, y, s, H: ct.Constant[int], T: ct.Constant[int], N: ct.Constant[int],
+def real_idioms(x, cnt, y, s, z, H: ct.Constant[int], T: ct.Constant[int], N: ct.Constant[int],
                 STAGE: ct.Constant[int], WIDE: ct.Constant[int]):
     bid = ct.bid(0)
     stage = STAGE - 1
     _rows(x, y, cnt, s, bid, H, T, N, stage, WIDE)
+    for r in range(bid, H, ct.num_blocks(0)):   # persistent; each inner iteration stores its own tile of z
+        for t in range(N):
+            ct.store(z, index=(r, t), tile=ct.full((1, T), 1.0, dtype=ct.float32))
