@@ -60,8 +60,12 @@ def unsafe_constructs(name: str) -> list[str]:
     store-block-owned, for-persistent, gather-scatter, atomics): a gather, a scatter or an atomic; a grid-stride
     loop; a store that is not block-owned — with options (hints: cutile's block-owned store takes none), or at an
     index other than (bid(0), bid(1), ..) where a literal 0 may stand for a dimension k > 0."""
-    fn = next(n for n in ast.walk(ast.parse((EXAMPLES_DIR / f"{name}.py").read_text()))
-              if isinstance(n, ast.FunctionDef) and n.name == name)
+    module = ast.parse((EXAMPLES_DIR / f"{name}.py").read_text())
+    defs = {n.name: n for n in module.body if isinstance(n, ast.FunctionDef)}
+    fn = defs[name]
+    # the kernel and the module's helpers it calls (inlined into it)
+    bodies = [fn] + [defs[c.func.id] for c in ast.walk(fn) if isinstance(c, ast.Call) and
+                     isinstance(c.func, ast.Name) and c.func.id in defs and c.func.id != name]
     bid_of = {n.targets[0].id: n.value.args[0].value for n in ast.walk(fn) if isinstance(n, ast.Assign)
               and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and _ct_call(n.value, "bid")}
 
@@ -73,11 +77,12 @@ def unsafe_constructs(name: str) -> list[str]:
         return k > 0 and isinstance(e, ast.Constant) and e.value == 0
 
     found = []
-    for n in ast.walk(fn):
+    for n in (n for body in bodies for n in ast.walk(body)):
         if _ct_call(n, "gather", "scatter", "atomic_*"):
             found.append(n.func.attr)
-        elif isinstance(n, ast.For) and any(_ct_call(c, "num_blocks") for c in ast.walk(n.iter)):
-            found.append("grid-stride loop")
+        elif isinstance(n, ast.For) and any(_ct_call(c, "num_blocks") for c in ast.walk(n.iter)) and \
+                any(isinstance(b, ast.Expr) and _ct_call(b.value, "store") for b in n.body):
+            found.append("grid-stride loop")   # (its own stores are scheduled over the grid)
         elif _ct_call(n, "store"):
             kw = {k.arg: k.value for k in n.keywords}
             index = kw.get("index", n.args[1] if len(n.args) > 1 else None)

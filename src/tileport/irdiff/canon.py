@@ -596,7 +596,7 @@ def _drop_implied_divby(canon: Canon) -> None:
         real = canon.op_of(op)
         m = re.fullmatch(r"assume div_by<(\d+)>, \$0 : tile<(?:\d+x)*i\d+>", real.template) \
             if real.name == "assume" and len(real.operands) == 1 and op.results else None
-        if m and (d := _divisor(canon, real.operands[0], {})) % int(m.group(1)) == 0:
+        if m and _divisor(canon, real.operands[0], {}) % int(m.group(1)) == 0:
             canon.forward[op.results[0]] = real.operands[0]
             canon.fired["assume-divby-implied"] += 1
 
