@@ -315,7 +315,7 @@ class Emitter:
     def text(self, node: ast.AST) -> str:
         if rewritten(node):   # resolved names, desugared forms: the source text no longer says what it means
             return ast.unparse(node)
-        return ast.get_source_segment(self.origin.get(id(node), (None, self.src))[1], node) or ast.unparse(node)
+        return _source_segment(self.origin.get(id(node), (None, self.src))[1], node) or ast.unparse(node)
 
     # ------------------------------------------------------------------ classification
 
@@ -3114,6 +3114,31 @@ def _broadcast_shapes(shapes: list[tuple[str, ...]]) -> tuple[str, ...] | None:
             return None
         out.append(big.pop() if big else "1")
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=16)
+def _source_lines(src: str) -> list[bytes]:
+    """``src`` split into lines as ast.get_source_segment splits it (\\r\\n, \\n or \\r), UTF-8 encoded."""
+    return [line.encode() for line in re.split(r"(?<=\r\n)|(?<=\n)|(?<=\r)(?!\n)", src) if line]
+
+
+def _source_segment(src: str, node: ast.AST) -> str | None:
+    """ast.get_source_segment, without splitting the whole source again on every call (the translator asks for
+    a node's text often: comments, refusals, names)."""
+    try:
+        lineno, end_lineno = node.lineno - 1, node.end_lineno - 1
+        col, end_col = node.col_offset, node.end_col_offset
+    except AttributeError:
+        return None
+    if end_lineno is None or end_col is None:
+        return None
+    lines = _source_lines(src)
+    if end_lineno >= len(lines):
+        return None
+    if lineno == end_lineno:
+        return lines[lineno][col:end_col].decode()
+    first, last = lines[lineno][col:].decode(), lines[end_lineno][:end_col].decode()
+    return "".join([first, *(ln.decode() for ln in lines[lineno + 1:end_lineno]), last])
 
 
 def _literal(node: ast.AST) -> int | float | None:
