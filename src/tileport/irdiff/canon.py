@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .parse import Entry, Op, Region
+from .parse import Entry, Op, Region, split_top_level
 from .rules import PURE_OPS, TERMINATORS
 
 Layout = list[tuple[str, int, int]]  # ("A", rank, extra_args) | ("S", 0, 0)
@@ -398,22 +398,6 @@ def _apply_rewrites(canon: Canon) -> None:
                         break
 
 
-def _split_types(text: str) -> list[str]:
-    """`tile<2x4xf32>, tile<i32>` → its types (commas inside <>, [] and () belong to a type)."""
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "<[(":
-            depth += 1
-        elif ch in ">])":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    return parts + [cur.strip()] if cur.strip() else parts
-
-
 IF_RE = re.compile(r"if \$0 -> \((.*)\)")
 YIELD_RE = re.compile(r"yield (\$\d+(?:, \$\d+)*) : (.+)")
 
@@ -442,7 +426,7 @@ def _drop_passthrough_if_results(canon: Canon) -> None:
                 keep.append(k)
         if len(keep) == len(op.results):
             continue
-        types = _split_types(m.group(1))
+        types = split_top_level(m.group(1))
         kept_types = [types[k] for k in keep]
         template = f"if $0 -> ({', '.join(kept_types)})" if keep else "if $0"
         canon.substitute[id(op)] = Op("if", template, op.operands, [op.results[k] for k in keep], op.block_args,
@@ -503,7 +487,7 @@ def _shrink_loop_carried(canon: Canon) -> None:
                     canon.fired["loop-carried-duplicates"] += 1
                     break
                 del canon.forward[args[k]]
-        types = _split_types(m.group(3))
+        types = split_top_level(m.group(3))
         if len(types) != n:
             continue
 

@@ -61,7 +61,8 @@ class Program:
     source: str = ""
 
 
-def _split_args(text: str) -> list[str]:
+def split_top_level(text: str) -> list[str]:
+    """`a, f<b, c>, d` → its comma-separated parts (commas inside <>, (), [] and {} belong to a part)."""
     out, depth, cur = [], 0, ""
     for ch in text:
         if ch in "<([{":
@@ -87,7 +88,7 @@ def _entry_header(line: str, lineno: int) -> tuple[str, list[tuple[str, str]], s
         depth += {"(": 1, ")": -1}.get(line[i], 0)
         i += 1
     args = []
-    for a in _split_args(line[m.end():i - 1]):
+    for a in split_top_level(line[m.end():i - 1]):
         am = re.match(r"%([A-Za-z0-9_.$-]+)\s*:\s*(.+)", a)
         if not am:
             raise IRParseError(f"line {lineno}: cannot parse entry argument {a!r}")
@@ -187,7 +188,7 @@ def _parse_op(raw: str, lineno: int, scope: _Scope, inner: _Scope, first_arg: in
     body = raw
     m = RESULTS_RE.match(raw)
     if m:
-        for r in _split_args(m.group(1)):
+        for r in split_top_level(m.group(1)):
             name, _, count = r.lstrip("%").partition(":")
             if count:
                 result_names += [f"{name}#{k}" for k in range(int(count))]
