@@ -764,22 +764,16 @@ class Emitter:
         reads an array written after it carries the join of its reads (a `let mut` token), and a loop that then
         writes the array starts from that join (see gather, scatter). Returns (arrays whose reads this loop
         chains, arrays whose writes here start from an earlier loop's chain), for end_read_chains."""
-        calls = [n for n in self.live_walk(st) if isinstance(n, ast.Call) and n.args and
-                 isinstance(n.args[0], ast.Name) and self.ct(n.func) in ("gather", "scatter")]
-        read = {c.args[0].id for c in calls if self.ct(c.func) == "gather"}
-        written = {c.args[0].id for c in calls if self.ct(c.func) == "scatter"}
+        read, written = self._arrays_accessed(st, "gather"), self._arrays_accessed(st, "scatter")
         later = {n.args[0].id for n in self.live_walk() if isinstance(n, ast.Call) and n.args and
                  isinstance(n.args[0], ast.Name) and self.ct(n.func) == "scatter" and n.lineno > st.end_lineno}
+        # the arrays some loop nested in this one only reads
+        only_read_inside = set().union(*(self._arrays_accessed(n, "gather") - self._arrays_accessed(n, "scatter")
+                                         for n in ast.walk(st) if isinstance(n, ast.For) and n is not st))
         chained, started, ops = [], [], []
         for arr in sorted(read & written):   # a loop that writes the array and holds a loop only reading it: the
             # join of those reads is carried too (the array's last op), as cuTile Python carries it
-            inner = [n for n in ast.walk(st) if isinstance(n, ast.For) and n is not st]
-            if arr in self.op_tokens or not any(
-                    arr in {c.args[0].id for c in self.live_walk(loop) if isinstance(c, ast.Call) and c.args and
-                            isinstance(c.args[0], ast.Name) and self.ct(c.func) == "gather"} and
-                    arr not in {c.args[0].id for c in self.live_walk(loop) if isinstance(c, ast.Call) and c.args and
-                                isinstance(c.args[0], ast.Name) and self.ct(c.func) == "scatter"}
-                    for loop in inner):
+            if arr in self.op_tokens or arr not in only_read_inside:
                 continue
             var = self.fresh(f"{arr}_last_op")
             start = self.read_chains.pop(arr, None) or self.carried_tokens.get(arr) or \
@@ -807,6 +801,11 @@ class Emitter:
                 self.after_reads[arr] = var
                 started.append(arr)
         return chained, started, ops
+
+    def _arrays_accessed(self, loop: ast.For, op: str) -> set[str]:
+        """The arrays ``loop`` (the code of it a specialization compiles) calls ct.``op`` on."""
+        return {n.args[0].id for n in self.live_walk(loop) if isinstance(n, ast.Call) and n.args and
+                isinstance(n.args[0], ast.Name) and self.ct(n.func) == op}
 
     def end_read_chains(self, chained: list[str], started: list[str], ops: list[str], indent: str) -> None:
         for arr in chained:   # the reads' join: what the next write of the array waits for
