@@ -106,24 +106,6 @@ def old_cuda_home(tmp_path, old_libnvvm) -> Path:
     return home
 
 
-@pytest.fixture(scope="session")
-def ported_ops(tmp_path_factory):
-    """Every op of the library ported again at the signatures ports.json records (`port_ops`: one port_many, one
-    cargo build) into a copy of the library's crate: (the copy, the ports.json written there). test_runtime checks
-    that the copy is the committed library byte for byte, test_ops_static that every wrapper's specializations are
-    among the proven ports."""
-    import json
-
-    from tileport.runtime import build
-
-    crate = tmp_path_factory.mktemp("ported-ops") / "crate"
-    shutil.copytree(build.crate_dir() / "src", crate / "src")
-    shutil.copy(build.manifest_path(), crate / "ports.json")
-    committed = json.loads(build.manifest_path().read_text())["ops"]
-    names = sorted(committed)
-    return crate, build.port_ops(names, {n: committed[n]["signatures"] for n in names}, crate=crate)
-
-
 def run_tileport(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None):
     full_env = dict(os.environ)
     full_env.update(env or {})

@@ -6,6 +6,7 @@ import inspect
 import statistics
 import subprocess
 import sys
+import shutil
 import types
 
 import pytest
@@ -15,6 +16,7 @@ from tileport.examples.triton import OPS as TRITON_OPS
 from tileport.frontends.cutile_py.loader import load_kernel
 from tileport.ops import _common as C
 from tileport.ops.registry import NAMES, OPS, op_names, wrapper
+from tileport.runtime import build
 from tileport.spec import signature as sigmod
 
 #: The floating and integer dtypes torch names this way (torch.<name>).
@@ -136,9 +138,39 @@ def test_constant_choices_match_signatures():
         leaky_relu.leaky_relu(None, 0.3)
 
 
+@pytest.fixture(scope="module")
+def ported_ops(tmp_path_factory):
+    """Every op of the library ported again at the signatures ports.json records (`port_ops`: one port_many, one
+    cargo build) into a copy of the library's crate: (the copy, the ports.json written there). The two tests below
+    check that the copy is the committed library byte for byte and that every wrapper's specializations are among
+    the proven ports (both in this file, so that one test worker makes the ports)."""
+    import json
+
+    from tileport.runtime import build
+
+    crate = tmp_path_factory.mktemp("ported-ops") / "crate"
+    shutil.copytree(build.crate_dir() / "src", crate / "src")
+    shutil.copy(build.manifest_path(), crate / "ports.json")
+    committed = json.loads(build.manifest_path().read_text())["ops"]
+    names = sorted(committed)
+    return crate, build.port_ops(names, {n: committed[n]["signatures"] for n in names}, crate=crate)
+
+
+def test_committed_ports_are_what_the_translator_writes_now(ported_ops):
+    """rust/tileport-ops/src/ports/*.rs and ports.json are generated: port every op again (one shared cargo build)
+    into a copy of the crate (ported_ops) and compare byte for byte."""
+    crate, manifest = ported_ops
+    assert (crate / "ports.json").read_text() == build.manifest_path().read_text(), \
+        "rust/tileport-ops/ports.json is stale: run `tileport ops build --port`"
+    for name in sorted(manifest["ops"]):
+        rel = f"src/ports/{name}.rs"
+        assert (crate / rel).read_text() == (build.crate_dir() / rel).read_text(), \
+            f"rust/tileport-ops/{rel} is stale: run `tileport ops build --port`"
+
+
 def test_port_signatures_translate(ported_ops):
     """Every specialization a wrapper can launch is analyzed, translated and proven: the Rust library can be
-    generated for all of them (the library's ports are made again once per session: conftest.ported_ops)."""
+    generated for all of them (the library's ports are made again once per run: ported_ops)."""
     _, manifest = ported_ops
     failures = []
     for name in NAMES:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import multiprocessing
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
@@ -228,8 +229,7 @@ def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], 
     """``port`` for several kernels with one cargo build of all their modules (the build dominates a port's time).
     Each job is (kernel ref, signatures, captured launches, output dir); each output dir gets the same files and
     verdict as ``port`` writes. If the shared build fails, each kernel is built alone so errors are attributed."""
-    verdicts = [_analyze_translate(ref, sigs, launches, tree, out, progress, skip_rejected)
-                for ref, sigs, launches, out in jobs]
+    verdicts = _analyze_translate_all(jobs, tree, progress, skip_rejected)
     pending = {f"k{i}_{v['kernel']}": (i, jobs[i][3]) for i, v in enumerate(verdicts) if "status" not in v}
     binary = None
     if pending:
@@ -254,6 +254,35 @@ def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], 
         if binary is not None:
             cratemod.discard(binary)
     return verdicts
+
+
+def _analyze_translate_all(todo: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree,
+                           progress: Progress, skip_rejected: bool) -> list[dict]:
+    """The first two stages of every job, on up to jobs() processes (both stages are Python: threads would take
+    turns). A job's progress lines are printed when it is done, in job order."""
+    if jobs() == 1 or len(todo) < 2:
+        return [_analyze_translate(ref, sigs, launches, tree, out, progress, skip_rejected)
+                for ref, sigs, launches, out in todo]
+    # fork, not spawn/forkserver: those import the caller's __main__ again, and a script calling tileport without
+    # an `if __name__ == "__main__"` guard would start over in each worker
+    ctx = multiprocessing.get_context("fork")
+    verdicts = []
+    with ProcessPoolExecutor(max_workers=min(jobs(), len(todo)), mp_context=ctx) as pool:
+        futures = [pool.submit(_analyze_translate_logged, ref, sigs, launches, tree, out, skip_rejected)
+                   for ref, sigs, launches, out in todo]
+        for future in futures:
+            verdict, lines = future.result()
+            for line in lines:
+                progress(line)
+            verdicts.append(verdict)
+    return verdicts
+
+
+def _analyze_translate_logged(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree,
+                              out: Path, skip_rejected: bool) -> tuple[dict, list[str]]:
+    """``_analyze_translate`` in a worker process: (the verdict, its progress lines)."""
+    lines: list[str] = []
+    return _analyze_translate(kernel_ref, sigs, launches, tree, out, lines.append, skip_rejected), lines
 
 
 def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree,
