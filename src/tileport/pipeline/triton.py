@@ -38,7 +38,17 @@ def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | 
         for k, v in t.items():
             if types.setdefault(k, v) != v:
                 types[k] = "float" if "float" in (v, types[k]) else v
-    return lower(kernel, kinds[0][0], types, hints)
+    from ..frontends.triton.lower import CAPTURED_DTYPES
+
+    constants = {d["name"]: [] for d in launches[0]["args"] if d["kind"] == "constant"}
+    dtypes: dict[str, set[str]] = {}
+    for launch in launches:
+        for d in launch["args"]:
+            if d["name"] in constants:
+                constants[d["name"]].append(d.get("value"))
+            elif d["kind"] == "array":
+                dtypes.setdefault(d["name"], set()).add(CAPTURED_DTYPES.get(d["dtype"], d["dtype"]))
+    return lower(kernel, kinds[0][0], types, hints, facts={"constants": constants, "dtypes": dtypes})
 
 
 def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections import OrderedDict
 from pathlib import Path
 from typing import Callable
@@ -101,7 +102,8 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
     for i, (text, v) in enumerate(variants.items(), 1):
         sig = v["sig"]
         progress(f"[{i}/{len(variants)}] {kernel.name}({text})")
-        tmp = out / "variants" / "_compiling"
+        tmp = out / "variants" / "_compiling"   # what a failed compile leaves there (named in its error) goes
+        shutil.rmtree(tmp, ignore_errors=True)   # with the next attempt
         try:
             res = compile_kernel(kernel, sig, tree, tmp, None)
         except CompileError as exc:

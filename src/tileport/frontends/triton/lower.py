@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...errors import TileportError
+from . import linear
 from .source import TritonKernel
 from .views import Dim, View
 
@@ -43,10 +44,20 @@ class LoweringError(TileportError):
 #: triton.language element-wise math → cuda.tile (same argument order and meaning)
 MAP = {"exp": "ct.exp", "exp2": "ct.exp2", "log": "ct.log", "log2": "ct.log2", "sqrt": "ct.sqrt",
        "rsqrt": "ct.rsqrt", "abs": "ct.abs", "sin": "ct.sin", "cos": "ct.cos", "floor": "ct.floor",
-       "ceil": "ct.ceil", "maximum": "ct.maximum", "minimum": "ct.minimum", "where": "ct.where"}
+       "ceil": "ct.ceil", "maximum": "ct.maximum", "minimum": "ct.minimum", "where": "ct.where", "tanh": "ct.tanh",
+       "sinh": "ct.sinh", "cosh": "ct.cosh", "tan": "ct.tan", "pow": "ct.pow", "atan2": "ct.atan2"}
+#: triton.language functions that only promise the compiler facts (alignment, contiguity): the value itself
+HINT_FNS = ("max_contiguous", "multiple_of", "max_constancy", "assume")
+#: namespaces under triton.language that hold functions (`tl.math.rsqrt`, `tl.extra.cuda.libdevice.tanh`)
+TL_NAMESPACES = ("math", "extra", "cuda", "libdevice", "standard")
 REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
-          "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16"}
+          "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
+          "float64": "ct.float64"}
+INT_DTYPES = ("ct.int32", "ct.int64", "ct.int8", "ct.int16", "ct.uint8", "ct.uint32")
+#: capture dtype names (frontends.arrays) → the cuTile dtype a loaded tile has
+CAPTURED_DTYPES = {"f32": "ct.float32", "f16": "ct.float16", "bf16": "ct.bfloat16", "f64": "ct.float64",
+                   "i32": "ct.int32", "i64": "ct.int64", "i8": "ct.int8", "i16": "ct.int16", "u8": "ct.uint8"}
 PADDING = {0.0: "ZERO", float("-inf"): "NEG_INF", float("inf"): "POS_INF"}
 #: keyword arguments of tl.load / tl.store that only tune caching: dropped, and said so in the lowering report
 CACHE_HINTS = ("cache_modifier", "eviction_policy", "volatile")
@@ -173,6 +184,19 @@ def _advanced(bp: "BlockPtr", steps: tuple[str, ...], count: str) -> "BlockPtr":
                                    for i, st in zip(bp.index, steps)))
 
 
+def _ptr_advanced(ptr: "Ptr", k: int, count: str) -> "Ptr":
+    """``ptr`` with its k-th index vector ``count`` blocks further along."""
+    term = ptr.terms[k]
+    idx = term.index
+    assert isinstance(idx, Idx)
+    moved = replace(idx, index=count if idx.index == "0" else f"{_paren(idx.index)} + {count}")
+    return Ptr(ptr.param, ptr.terms[:k] + (Term(term.stride, moved),) + ptr.terms[k + 1:])
+
+
+class _NotStatic(Exception):
+    """A test that is not a function of constexprs and module constants alone."""
+
+
 def _tup(items) -> str:
     """Python text of a tuple of these texts (a one-element tuple keeps its comma)."""
     items = list(items)
@@ -198,8 +222,16 @@ def _broadcast(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 class _Lowerer:
     def __init__(self, kernel: TritonKernel, kinds: dict[str, str], const_types: dict[str, str],
-                 fast_div: bool = False, plain_stores: bool = False):
+                 fast_div: bool = False, plain_stores: bool = False, facts: dict | None = None):
         self.k = kernel
+        facts = facts or {}
+        #: constexpr parameter → its value at each launch (folds `if` on constexprs the launches agree on)
+        self.const_values: dict[str, list] = facts.get("constants", {})
+        #: array parameter → the cuTile dtypes the launches pass (a tile loaded from it has that dtype)
+        self.array_dtypes: dict[str, set[str]] = facts.get("dtypes", {})
+        self.prefix = ""        # names a helper binds are emitted with its prefix (helpers are inlined)
+        self.inlined = 0
+        self.depth = 0
         self.fast_div = fast_div
         self.store_options = ", allow_tma=False" if plain_stores else ""
         self.kinds = kinds
@@ -211,6 +243,8 @@ class _Lowerer:
         self.view_sites: dict[str, ast.AST] = {}
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
+        self.ptr_steps: dict[str, int] = {}  # pointer advanced one block per iteration → which of its terms
+        self._step_nodes: set[int] = set()   # the statements that advance them (lowered as the loop index)
         self._carried: set[str] = set()  # names assigned in the loops being lowered
         self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
         for p in kernel.params:
@@ -231,13 +265,26 @@ class _Lowerer:
     # ------------------------------------------------ names the kernel uses for triton and triton.language
 
     def tl_attr(self, node: ast.AST) -> str | None:
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in self.k.tl:
+        """``X`` for ``tl.X``, ``triton.language.X``, ``tl.math.X``, ``tl.extra.cuda.libdevice.X``, ... (X a name
+        of triton.language or of one of its function namespaces)."""
+        if not isinstance(node, ast.Attribute):
+            return None
+        base = node.value
+        while isinstance(base, ast.Attribute) and base.attr in TL_NAMESPACES:
+            base = base.value
+        if isinstance(base, ast.Name) and base.id in self.k.tl:
             return node.attr
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
-                and node.value.attr == "language" and isinstance(node.value.value, ast.Name)
-                and node.value.value.id in self.k.triton):
+        if (isinstance(base, ast.Attribute) and base.attr == "language" and isinstance(base.value, ast.Name)
+                and base.value.id in self.k.triton):
             return node.attr
         return None
+
+    def function(self, node: ast.expr) -> str | None:
+        """The triton.language function a call's ``func`` names, by attribute or by a bare imported name."""
+        fn = self.tl_attr(node)
+        if fn is None and isinstance(node, ast.Name) and node.id not in self.env:
+            fn = self.k.functions.get(node.id)
+        return fn
 
     def triton_attr(self, node: ast.AST) -> str | None:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in self.k.triton:
@@ -266,17 +313,30 @@ class _Lowerer:
         self.indent -= 1
 
     def stmt(self, s: ast.stmt) -> None:
-        if isinstance(s, ast.Assign):
-            if len(s.targets) != 1 or not isinstance(s.targets[0], ast.Name):
+        if isinstance(s, (ast.Assign, ast.AnnAssign)):
+            targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+            if len(targets) != 1 or s.value is None:
                 raise self.fail(s, "only `name = expression` assignments are supported")
-            name = s.targets[0].id
-            if self._is_advance(s.value, name):
+            target = targets[0]
+            if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+                value = self.ev(s.value)
+                if not isinstance(value, tuple) or len(value) != len(target.elts):
+                    raise self.fail(s, f"cannot unpack `{ast.unparse(s.value)}` into {len(target.elts)} names")
+                for e, v in zip(target.elts, value):
+                    self.bind(e.id, v, s)  # type: ignore[attr-defined]
+                return
+            if not isinstance(target, ast.Name):
+                raise self.fail(s, "only `name = expression` assignments are supported")
+            name = target.id
+            if self._is_advance(s.value, name) or name in self.ptr_steps and self._is_ptr_step(s):
                 return
             self.bind(name, self.ev(s.value), s)
         elif isinstance(s, ast.AugAssign):
             if not isinstance(s.target, ast.Name):
                 raise self.fail(s, "only `name op= expression` is supported")
             name = s.target.id
+            if name in self.ptr_steps and self._is_ptr_step(s):
+                return
             call = s.value
             if (isinstance(s.op, ast.Add) and isinstance(call, ast.Call) and self.tl_attr(call.func) == "dot"
                     and len(call.args) == 2 and not call.keywords):
@@ -284,8 +344,13 @@ class _Lowerer:
                 self.bind(name, self._dot(call, self.ev(call.args[0]), self.ev(call.args[1]), acc), s)
                 return
             self.bind(name, self.binop(s.op, self.ev(s.target), self.ev(call), s), s)
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+            return  # a docstring or a bare string
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Name) \
+                and s.value.func.id in self.k.helpers:
+            self.inline(s.value, self.k.helpers[s.value.func.id])
         elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
-            fn = self.tl_attr(s.value.func)
+            fn = self.function(s.value.func)
             if fn == "store":
                 self.store(s.value)
             elif fn in ("static_assert", "device_assert", "debug_barrier"):
@@ -298,6 +363,8 @@ class _Lowerer:
             self.branch(s)
         elif isinstance(s, ast.Return) and s.value is None and s is self.k.fn.body[-1]:
             return
+        elif isinstance(s, ast.Return):
+            raise self.fail(s, "`return` inside a loop or branch is not lowered (a helper returns once, at its end)")
         elif isinstance(s, ast.Pass):
             return
         else:
@@ -306,16 +373,19 @@ class _Lowerer:
     def bind(self, name: str, v: object, node: ast.AST) -> None:
         if name in self._loop_outer and not isinstance(v, (Tile, Scalar)):
             raise self.fail(node, f"{name} is a pointer, index or mask updated inside a loop: write it from the loop "
-                                  "index instead (`offs = k * BLOCK + tl.arange(0, BLOCK)`), or use a block pointer "
-                                  "advanced by `p = tl.advance(p, ..)`")
+                                  "index instead (`offs = k * BLOCK + tl.arange(0, BLOCK)`), advance it by one block "
+                                  "per iteration (`p += BLOCK * stride`), or use a block pointer advanced by "
+                                  "`p = tl.advance(p, ..)`")
+        out = self.prefix + name
         if isinstance(v, Tile):
-            if v.text != name:
-                self.emit(f"{name} = {v.text}")
-            self.env[name] = replace(v, text=name)
+            if v.text != out:
+                self.emit(f"{out} = {v.text}")
+            self.env[name] = replace(v, text=out)
         elif isinstance(v, Scalar) and (v.text.startswith(("ct.bid(", "ct.num_blocks(")) or name in self._carried):
             # program ids get a name (the translator types a named ct.bid; inline ones inside loops it cannot)
-            self.emit(f"{name} = {v.text}")
-            self.env[name] = Scalar(name)
+            if v.text != out:
+                self.emit(f"{out} = {v.text}")
+            self.env[name] = Scalar(out)
         else:
             self.env[name] = v
 
@@ -329,9 +399,9 @@ class _Lowerer:
         are inlined where used); program ids already are."""
         for name in sorted(names):
             v = self.env.get(name)
-            if isinstance(v, Scalar) and v.text != name:
-                self.emit(f"{name} = {v.text}")
-                self.env[name] = Scalar(name)
+            if isinstance(v, Scalar) and v.text != self.prefix + name:
+                self.emit(f"{self.prefix}{name} = {v.text}")
+                self.env[name] = Scalar(self.prefix + name)
 
     def _is_advance(self, value: ast.expr, name: str) -> bool:
         return (isinstance(value, ast.Call) and self.tl_attr(value.func) == "advance" and name in self.advances
@@ -341,7 +411,7 @@ class _Lowerer:
         it = s.iter
         if not (isinstance(s.target, ast.Name) and isinstance(it, ast.Call) and not s.orelse and (
                 (isinstance(it.func, ast.Name) and it.func.id == "range")
-                or self.tl_attr(it.func) in ("range", "static_range"))):
+                or self.function(it.func) in ("range", "static_range"))):
             raise self.fail(s, "only `for i in range(...)` / `tl.range(...)` / `tl.static_range(...)` loops")
         if it.keywords:
             self.notes.append(f"line {s.lineno}: loop options {[k.arg for k in it.keywords]} dropped")
@@ -349,15 +419,13 @@ class _Lowerer:
         if not 1 <= len(args) <= 3:
             raise self.fail(it, "range() takes 1 to 3 arguments")
         start, stop, step = ("0", args[0], "1") if len(args) == 1 else (*args, "1")[:3]
-        if step != "1":
-            raise self.fail(it, "loops with a step other than 1 are not lowered yet: write "
-                                "`for i in range(tl.cdiv(stop - start, step))` and compute the offset from i")
         var = s.target.id
+        count = self.prefix + var if start == "0" else f"({self.prefix}{var} - {_paren(start)})"
         # block pointers advanced once per iteration: their offsets follow the loop index
-        saved_adv, saved_ptrs = dict(self.advances), {}
+        saved_adv, saved_steps, saved_ptrs = dict(self.advances), dict(self.ptr_steps), {}
         for st in s.body:
             if (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
-                    and isinstance(st.value, ast.Call) and self.tl_attr(st.value.func) == "advance"):
+                    and isinstance(st.value, ast.Call) and self.function(st.value.func) == "advance"):
                 name = st.targets[0].id
                 bp = self.env.get(name)
                 if not isinstance(bp, BlockPtr) or not (isinstance(st.value.args[0], ast.Name)
@@ -375,23 +443,66 @@ class _Lowerer:
                                             "per iteration is lowered (the tile index then follows the loop index)")
                 saved_ptrs[name] = bp
                 self.advances[name] = tuple(steps)
-                self.env[name] = _advanced(bp, self.advances[name], var if start == "0" else
-                                           f"({var} - {_paren(start)})")
-        carried = self._assigned(s.body) - set(self.advances)
+                self.env[name] = _advanced(bp, self.advances[name], count)
+                continue
+            stepped = self._pointer_step(st)
+            if stepped is not None:
+                name, k = stepped
+                saved_ptrs[name] = self.env[name]
+                self.ptr_steps[name] = k
+                self._step_nodes.add(id(st))
+                self.env[name] = _ptr_advanced(saved_ptrs[name], k, count)  # type: ignore[arg-type]
+        if saved_ptrs and step != "1":
+            raise self.fail(it, "a loop with a step other than 1 that advances pointers is not lowered: write "
+                                "`for i in range(n)` and advance once per iteration")
+        carried = self._assigned(s.body) - set(self.advances) - set(self.ptr_steps)
         self._name_scalars(carried)
         old_carried, old_outer = self._carried, self._loop_outer
         self._carried = old_carried | carried
         self._loop_outer = old_outer | (carried & set(self.env))
-        self.emit(f"for {var} in range({stop}):" if start == "0" else f"for {var} in range({start}, {stop}):")
-        self.env[var] = Scalar(var)
+        rng = stop if start == "0" and step == "1" else f"{start}, {stop}" if step == "1" else f"{start}, {stop}, {step}"
+        self.emit(f"for {self.prefix}{var} in range({rng}):")
+        self.env[var] = Scalar(self.prefix + var)
         self.indented(s.body)
         self._carried, self._loop_outer = old_carried, old_outer
-        for name, bp in saved_ptrs.items():  # after the loop: advanced (stop - start) times
+        for name, old in saved_ptrs.items():  # after the loop: advanced (stop - start) times
             n = f"({_paren(stop)} - {_paren(start)})" if start != "0" else stop
-            self.env[name] = _advanced(bp, self.advances[name], n)
-        self.advances = saved_adv
+            self.env[name] = (_advanced(old, self.advances[name], n) if isinstance(old, BlockPtr)
+                              else _ptr_advanced(old, self.ptr_steps[name], n))  # type: ignore[arg-type]
+        self.advances, self.ptr_steps = saved_adv, saved_steps
+
+    def _pointer_step(self, st: ast.stmt) -> tuple[str, int] | None:
+        """(pointer, which of its index vectors) when ``st`` is ``p += D`` / ``p = p + D`` with p a pointer and D one
+        block of one of its index vectors times that vector's stride (``BLOCK_K * stride_k``); None when ``st`` is
+        not a pointer update; refused when it is one of another kind."""
+        if isinstance(st, ast.AugAssign) and isinstance(st.op, ast.Add) and isinstance(st.target, ast.Name):
+            name, delta = st.target.id, st.value
+        elif (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+              and isinstance(st.value, ast.BinOp) and isinstance(st.value.op, ast.Add)
+              and isinstance(st.value.left, ast.Name) and st.value.left.id == st.targets[0].id):
+            name, delta = st.targets[0].id, st.value.right
+        else:
+            return None
+        ptr = self.env.get(name)
+        if not isinstance(ptr, Ptr):
+            return None
+        d = self.ev(delta)
+        if isinstance(d, Scalar):
+            for k, term in enumerate(ptr.terms):
+                if isinstance(term.index, Idx) and linear.same(d.text, f"{term.index.size} * {term.stride}"):
+                    return name, k
+        raise self.fail(st, f"{name} advanced by `{ast.unparse(delta)}` per iteration: a pointer is lowered when it "
+                            "advances by one block of one of its index vectors (`p += BLOCK * stride` for "
+                            "`p = base + (.. + tl.arange(0, BLOCK)) * stride`)")
+
+    def _is_ptr_step(self, st: ast.stmt) -> bool:
+        return id(st) in self._step_nodes
 
     def branch(self, s: ast.If) -> None:
+        truth = self.static_truth(s.test)
+        if truth is not None:   # constexpr test the launches agree on: only the taken branch is lowered
+            self.block(s.body if truth else s.orelse)
+            return
         cond = self.ev(s.test)
         if not isinstance(cond, Scalar):
             raise self.fail(s.test, "`if` on a tile: use tl.where")
@@ -404,6 +515,62 @@ class _Lowerer:
             self.emit("else:")
             self.indented(s.orelse)
         self._carried = old_carried
+
+    def static_truth(self, node: ast.expr) -> bool | None:
+        """The value of a test on constexprs and module constants, when every captured launch gives the same one."""
+        names = list(self.const_values)
+        count = len(next(iter(self.const_values.values()))) if names else 1
+        results = set()
+        for i in range(count):
+            values = {n: self.const_values[n][i] for n in names}
+            try:
+                results.add(bool(self._static(node, values)))
+            except _NotStatic:
+                return None
+        return results.pop() if len(results) == 1 else None
+
+    def _static(self, n: ast.expr, values: dict) -> object:
+        import operator
+
+        if isinstance(n, ast.Constant):
+            return n.value
+        if isinstance(n, ast.Name):
+            v = self.env.get(n.id)
+            if v is None:
+                if n.id in self.k.globals:
+                    return self.k.globals[n.id]
+                raise _NotStatic
+            if isinstance(v, Scalar):
+                if v.text in values:
+                    return values[v.text]
+                try:
+                    return ast.literal_eval(v.text)
+                except (ValueError, SyntaxError):
+                    raise _NotStatic from None
+            raise _NotStatic
+        if isinstance(n, ast.Compare):
+            left = self._static(n.left, values)
+            for op, right_node in zip(n.ops, n.comparators):
+                right = self._static(right_node, values)
+                fn = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+                      ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_,
+                      ast.IsNot: operator.is_not}.get(type(op))
+                if fn is None or not fn(left, right):
+                    if fn is None:
+                        raise _NotStatic
+                    return False
+                left = right
+            return True
+        if isinstance(n, ast.BoolOp):
+            vals = [self._static(v, values) for v in n.values]
+            return all(vals) if isinstance(n.op, ast.And) else any(vals)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            return not self._static(n.operand, values)
+        if isinstance(n, ast.BinOp) and type(n.op) in (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod):
+            a, b = self._static(n.left, values), self._static(n.right, values)
+            return {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+                    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}[type(n.op)](a, b)
+        raise _NotStatic
 
     # ------------------------------------------------ expressions
 
@@ -420,11 +587,17 @@ class _Lowerer:
 
     def ev(self, node: ast.expr) -> object:
         if isinstance(node, ast.Name):
-            if node.id not in self.env:
-                raise self.fail(node, f"name {node.id!r} is not defined in the kernel (module globals other than "
-                                      "triton/tl are not lowered: pass the value as a tl.constexpr parameter)")
-            return self.env[node.id]
+            if node.id in self.env:
+                return self.env[node.id]
+            if node.id in self.k.globals:
+                return Scalar(repr(self.k.globals[node.id]))
+            raise self.fail(node, f"name {node.id!r} is not defined in the kernel (module globals are lowered when "
+                                  "bound once to a literal or tl.constexpr(literal))")
+        if isinstance(node, ast.Tuple):
+            return tuple(self.ev(e) for e in node.elts)
         if isinstance(node, ast.Constant):
+            if isinstance(node.value, str):
+                return Scalar(repr(node.value))   # compared with string constexprs in folded `if`s
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
                 raise self.fail(node, f"literal {node.value!r} is not supported")
             return Scalar(repr(node.value))
@@ -437,6 +610,8 @@ class _Lowerer:
                     return Tile(f"-{_paren(v.text)}", v.shape, v.dtype)
             if isinstance(node.op, ast.Not) and isinstance(v, Scalar):
                 return Scalar(f"not {_paren(v.text)}")
+            if isinstance(node.op, ast.UAdd) and isinstance(v, (Scalar, Tile)):
+                return v
             raise self.fail(node, f"unary `{ast.unparse(node)}` is not supported")
         if isinstance(node, ast.BinOp):
             return self.binop(node.op, self.ev(node.left), self.ev(node.right), node)
@@ -462,6 +637,11 @@ class _Lowerer:
         name = self.tl_attr(node)
         if name in DTYPES:
             return DType(DTYPES[name])
+        if node.attr == "dtype" and isinstance(node.value, ast.Name) and isinstance(self.env.get(node.value.id), Tile):
+            tile = self.env[node.value.id]
+            if tile.dtype is None:  # type: ignore[union-attr]
+                raise self.fail(node, f"the dtype of `{node.value.id}` is not known here")
+            return DType(tile.dtype)  # type: ignore[union-attr]
         if (node.attr == "element_ty" and isinstance(node.value, ast.Attribute) and node.value.attr == "dtype"
                 and isinstance(node.value.value, ast.Name) and isinstance(self.env.get(node.value.value.id), Ptr)):
             return DType(f"{node.value.value.id}.dtype")
@@ -479,6 +659,10 @@ class _Lowerer:
             if v.rank != 1 or sum(is_all) != 1:
                 raise self.fail(node, "index vectors are expanded from rank 1 (`offs[:, None]`, `offs[None, :]`)")
             return Idx(v.index, v.size, is_all.index(True), len(items))
+        if isinstance(v, Mask):   # `row_mask[:, None]`: each bound index vector expanded alike
+            if any(i.rank != 1 for i, _ in v.conds) or sum(is_all) != 1:
+                raise self.fail(node, "masks are expanded from rank 1 (`mask[:, None]`, `mask[None, :]`)")
+            return Mask(tuple((Idx(i.index, i.size, is_all.index(True), len(items)), b) for i, b in v.conds))
         if isinstance(v, Tile):
             it = iter(v.shape)
             shape = tuple("1" if n else next(it) for n in is_none)
@@ -595,18 +779,36 @@ class _Lowerer:
     # ------------------------------------------------ calls
 
     def call(self, node: ast.Call) -> object:
-        fn = self.tl_attr(node.func) or (("cdiv" if self.triton_attr(node.func) == "cdiv" else None))
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "to" and fn is None:
-            v = self.ev(node.func.value)
-            dt = self.ev(node.args[0]) if node.args else None
-            if not isinstance(dt, DType):
-                raise self.fail(node, "`.to(dtype)` needs a tl dtype or `ptr.dtype.element_ty`")
-            if isinstance(v, Mask):
-                v = self.mask_tile(v, node)
-            t = self.materialize(v, node) if not isinstance(v, Scalar) else None
-            if t is None:
-                raise self.fail(node, "`.to()` of a scalar is not lowered")
-            return Tile(f"ct.astype({t.text}, {dt.text})", t.shape, dt.text)
+        func = node.func
+        if isinstance(func, ast.Name) and func.id not in self.env:
+            if func.id in self.k.helpers:
+                value = self.inline(node, self.k.helpers[func.id])
+                if value is None:
+                    raise self.fail(node, f"helper {func.id} returns nothing: call it as a statement")
+                return value
+            if func.id in ("min", "max") and len(node.args) >= 2 and not node.keywords:
+                return self.builtin_minmax(node, func.id)
+            if func.id in ("float", "int") and len(node.args) == 1 and not node.keywords:
+                v = self.ev(node.args[0])
+                if not isinstance(v, Scalar):
+                    raise self.fail(node, f"{func.id}() of a tile: use .to()")
+                try:
+                    return Scalar(repr({"float": float, "int": int}[func.id](ast.literal_eval(v.text))))
+                except (ValueError, SyntaxError):
+                    return Scalar(f"ct.astype({v.text}, {F32 if func.id == 'float' else 'ct.int32'})")
+        fn = self.function(func) or (("cdiv" if self.triton_attr(func) == "cdiv" else None))
+        if isinstance(func, ast.Attribute) and func.attr in ("to", "cast") and fn is None:
+            return self.convert(node, self.ev(func.value), node.args[0] if node.args else node.keywords[0].value
+                                if node.keywords else None)
+        if fn == "cast":
+            return self.convert(node, self.ev(node.args[0]), node.args[1] if len(node.args) > 1 else
+                                {k.arg: k.value for k in node.keywords}.get("dtype"))
+        if fn in HINT_FNS:   # compiler facts only (alignment, contiguity): the value is its first argument
+            return self.ev(node.args[0])
+        if fn == "sigmoid" and len(node.args) == 1:
+            x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+            e = self._exp(Tile(f"-{_paren(x.text)}", x.shape, x.dtype))
+            return Tile(f"1.0 / (1.0 + {e.text})", x.shape, x.dtype)
         if fn is None:
             raise self.fail(node, f"call `{ast.unparse(node.func)}` is not supported (only triton.language "
                                   "functions; @triton.jit helpers are not inlined yet)")
@@ -658,9 +860,12 @@ class _Lowerer:
         if fn in REDUCE:
             x = self.materialize(self.ev(node.args[0]), node)
             axis_node = kw.get("axis") or (node.args[1] if len(node.args) > 1 else None)
-            if axis_node is None:
-                raise self.fail(node, f"tl.{fn} needs an explicit axis")
+            if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
+                if len(x.shape) != 1:   # every axis: one scalar
+                    return Tile(f"{REDUCE[fn]}({x.text})", (), x.dtype)
+                axis_node = ast.Constant(0)
             axis = int(self.scalar(axis_node))
+            axis = axis + len(x.shape) if axis < 0 else axis
             keep = kw.get("keep_dims")
             keepdims = bool(keep is not None and isinstance(keep, ast.Constant) and keep.value)
             shape = tuple(("1" if keepdims else None) if a == axis else s for a, s in enumerate(x.shape))
@@ -669,9 +874,8 @@ class _Lowerer:
             return Tile(text, shape, x.dtype)
         if fn == "exp" and len(node.args) == 1:
             x = self._value(self.ev(node.args[0]), node)
-            if isinstance(x, Tile) and x.dtype == F32:
-                # Triton computes an f32 exp as ex2.approx(x * log2(e)) (its approximate Exp lowering); so does this
-                return Tile(f"ct.exp2({_paren(x.text)} * {LOG2E!r})", x.shape, F32)
+            if isinstance(x, Tile):
+                return self._exp(x)
         if fn in MAP:
             vals = [self._value(self.ev(a), node) for a in node.args]
             tiles = [v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
@@ -681,6 +885,99 @@ class _Lowerer:
         raise self.fail(node, f"tl.{fn} is not lowered (supported: program_id, num_programs, arange, load, store, "
                               f"make_block_ptr, advance, zeros, full, dot, {', '.join(REDUCE)}, {', '.join(MAP)}, "
                               "cdiv, .to())")
+
+    def _exp(self, x: Tile) -> Tile:
+        """Triton computes an f32 exp as ex2.approx(x * log2(e)) (its approximate Exp lowering); so does this,
+        whether the tile became f32 by a conversion or by being loaded from an f32 tensor."""
+        if self.known_dtype(x) == F32:
+            return Tile(f"ct.exp2({_paren(x.text)} * {LOG2E!r})", x.shape, F32)
+        return Tile(f"ct.exp({x.text})", x.shape, x.dtype)
+
+    def known_dtype(self, t: Tile) -> str | None:
+        """``t``'s cuTile dtype when the lowering knows it: converted to one, or loaded from an array every launch
+        passes with one dtype."""
+        if t.dtype and t.dtype.endswith(".dtype"):
+            seen = self.array_dtypes.get(t.dtype[:-len(".dtype")], set())
+            return next(iter(seen)) if len(seen) == 1 else None
+        return t.dtype
+
+    def convert(self, node: ast.Call, v: object, dt_node: ast.expr | None) -> object:
+        """``x.to(dtype)`` / ``tl.cast(x, dtype)``."""
+        dt = self.ev(dt_node) if dt_node is not None else None
+        if not isinstance(dt, DType):
+            raise self.fail(node, "`.to(dtype)` needs a tl dtype, `x.dtype` or `ptr.dtype.element_ty`")
+        if isinstance(v, Scalar):
+            if dt.text in INT_DTYPES and not self._float_scalar(v):
+                # an integer widened (`tl.program_id(0).to(tl.int64)`) to keep offsets from overflowing: offsets
+                # are tile indices of array views here, and cuTile computes addresses in 64 bits
+                note = "integer scalar .to() dropped: offsets become array-view tile indices (64-bit addressing)"
+                if note not in self.notes:
+                    self.notes.append(note)
+                return v
+            return Scalar(f"ct.astype({v.text}, {dt.text})")
+        if isinstance(v, Mask):
+            v = self.mask_tile(v, node)
+        t = self.materialize(v, node)
+        return Tile(f"ct.astype({t.text}, {dt.text})", t.shape, dt.text)
+
+    def _float_scalar(self, v: Scalar) -> bool:
+        import re
+
+        return (self.const_types.get(v.text) == "float" or "ct.float" in v.text
+                or re.search(r"(?<![\w.])\d+\.\d*|\de-?\d", v.text) is not None)
+
+    def builtin_minmax(self, node: ast.Call, which: str) -> object:
+        vals = [self._value(self.ev(a), node) for a in node.args]
+        if all(isinstance(v, Scalar) for v in vals):
+            return Scalar(f"{which}({', '.join(v.text for v in vals)})")  # type: ignore[union-attr]
+        tiles = [v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
+        out = tiles[0]
+        for nxt in tiles[1:]:
+            shape = _broadcast(getattr(out, "shape", ()), getattr(nxt, "shape", ()))
+            out = Tile(f"ct.{'minimum' if which == 'min' else 'maximum'}({out.text}, {nxt.text})", shape,
+                       getattr(out, "dtype", None) or getattr(nxt, "dtype", None))
+        return out
+
+    def inline(self, node: ast.Call, fn: ast.FunctionDef) -> object:
+        """A @triton.jit helper's body lowered in place: its parameters bound to the call's arguments, the names it
+        binds emitted with a prefix of its own; the value of its final ``return`` (a tuple for ``return a, b``)."""
+        if self.depth >= 16:
+            raise self.fail(node, f"helper {fn.name} calls itself (recursion is not lowered)")
+        params = [a.arg for a in fn.args.args]
+        bound: dict[str, object] = {}
+        if len(node.args) > len(params):
+            raise self.fail(node, f"{fn.name} takes {len(params)} arguments, {len(node.args)} given")
+        for name, a in zip(params, node.args):
+            bound[name] = self.ev(a)
+        for kwd in node.keywords:
+            if kwd.arg not in params:
+                raise self.fail(node, f"{fn.name} has no parameter {kwd.arg!r}")
+            bound[kwd.arg] = self.ev(kwd.value)
+        for name, d in zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults):
+            if name not in bound:
+                bound[name] = self.ev(d)
+        missing = [n for n in params if n not in bound]
+        if missing:
+            raise self.fail(node, f"{fn.name} called without {', '.join(missing)}")
+        body = fn.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]
+        self.inlined += 1
+        saved = (self.env, self.prefix, self._carried, self._loop_outer)
+        self.env, self.prefix = bound, f"{fn.name.strip('_')}{self.inlined}_"
+        self._carried, self._loop_outer = set(), set()
+        self.depth += 1
+        try:
+            result = None
+            for k, st in enumerate(body):
+                if isinstance(st, ast.Return) and k == len(body) - 1:
+                    result = None if st.value is None else self.ev(st.value)
+                else:
+                    self.stmt(st)
+        finally:
+            self.depth -= 1
+            self.env, self.prefix, self._carried, self._loop_outer = saved
+        return result
 
     def _axis(self, node: ast.Call, kw: dict) -> str:
         a = kw.get("axis") or (node.args[0] if node.args else None)
@@ -741,6 +1038,8 @@ class _Lowerer:
             return ptr.param, index, shape, tuple(ptr.block), True
         if not isinstance(ptr, Ptr):
             raise self.fail(node, "the pointer must be a pointer parameter plus offsets, or a tl.make_block_ptr")
+        if not ptr.terms:   # the element the pointer points at: index 0 of a vector view
+            ptr = Ptr(ptr.param, (Term("1", "0"),))
         scalars = [t for t in ptr.terms if isinstance(t.index, str)]
         runs = sorted((t for t in ptr.terms if isinstance(t.index, Idx)), key=lambda t: t.index.axis)  # type: ignore
         ranks = {t.index.rank for t in runs}  # type: ignore[union-attr]
@@ -758,11 +1057,21 @@ class _Lowerer:
             for idx, bound in mask.conds:
                 hit = [k for k, t in enumerate(runs) if t.index.same_run(idx)]  # type: ignore[union-attr]
                 if not hit:
+                    # the same vector whole blocks further: a pointer advanced in a loop, masked by the vector it
+                    # started from (`rk < K - k * BLOCK_K` once `p += BLOCK_K * stride` ran k times)
+                    for k, t in enumerate(runs):
+                        r = t.index
+                        if (r.size, r.axis, r.rank) == (idx.size, idx.axis, idx.rank):  # type: ignore[union-attr]
+                            moved = linear.shifted(bound, f"{r.index} - ({idx.index})", r.size)  # type: ignore
+                            if self.launch_expr(moved):
+                                hit, bound = [k], moved
+                                break
+                if not hit:
                     raise self.fail(node, f"the mask bounds an index vector ({idx.index} * {idx.size} + arange) "
                                           "this pointer does not use")
-                if not (bound.isidentifier() or bound.isdigit()):
-                    raise self.fail(node, f"mask bound `{bound}` must be a kernel parameter or a literal (it becomes "
-                                          "the extent of the array view)")
+                if not self.launch_expr(bound):
+                    raise self.fail(node, f"mask bound `{bound}` must be an expression of the kernel's scalar "
+                                          "parameters and literals (it becomes the extent of the array view)")
                 bounds[hit[0]] = bound
         dims = [Dim(t.stride, None) for t in scalars] + [Dim(t.stride, bounds.get(k)) for k, t in enumerate(runs)]
         for d in dims:
@@ -774,6 +1083,21 @@ class _Lowerer:
         axes = {t.index.axis: t.index.size for t in runs}  # type: ignore[union-attr]
         value_shape = tuple(axes.get(a, "1") for a in range(rank))
         return ptr.param, index, shape, value_shape, bool(bounds)
+
+    def launch_expr(self, text: str) -> bool:
+        """``text`` is an integer expression a launch can evaluate: literals and scalar/constexpr parameters."""
+        params = {p for p, kind in self.kinds.items() if kind in ("scalar", "constant")}
+        if text.isdigit() or text in params:
+            return True
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            return False
+        ok_nodes = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Load, ast.Add, ast.Sub,
+                    ast.Mult, ast.FloorDiv, ast.Mod, ast.USub)
+        return all(isinstance(n, ok_nodes) for n in ast.walk(tree)) and all(
+            n.id in params for n in ast.walk(tree) if isinstance(n, ast.Name)) and all(
+            isinstance(n.value, int) for n in ast.walk(tree) if isinstance(n, ast.Constant))
 
     def memory_options(self, node: ast.Call, kw: dict, what: str, allowed: set[str]) -> None:
         """Cache hints are dropped (and noted); options other than ``allowed`` are refused."""
@@ -822,6 +1146,10 @@ class _Lowerer:
         if padding:
             args += f", padding_mode=ct.PaddingMode.{padding}"
         text = f"ct.load({args})"
+        if vshape == ():
+            # one element: kept a 1-element tile (it broadcasts as the scalar would; a 0-d tile's partition view is
+            # refused by tileirdisasm 13.4: "0-dimension tile shape is not supported")
+            vshape = ("1",)
         if tuple(shape) != vshape:
             text = f"ct.reshape({text}, {_tup(vshape)})"
         return Tile(text, vshape, f"{arr}.dtype")
@@ -851,7 +1179,9 @@ class _Lowerer:
         else:
             arr, index, shape, vshape, _ = self.access(ptr, mask, node)
         if isinstance(value, Scalar):
-            raise self.fail(node, "storing a scalar is not lowered (store a tile)")
+            if gather:
+                raise self.fail(node, "scattering one scalar is not lowered (store a tile)")
+            value = Tile(f"ct.full({_tup(shape)}, {value.text}, dtype={arr}.dtype)", tuple(shape), f"{arr}.dtype")
         t = self.materialize(value, node)
         text = self.stored(t, arr)
         if gather:
@@ -925,11 +1255,13 @@ LOWERING_OPTIONS = ("fast_div", "plain_stores")
 
 
 def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
-          hints: dict[str, int] | None = None) -> Lowered:
+          hints: dict[str, int] | None = None, facts: dict | None = None) -> Lowered:
     """The cuTile Python form of ``kernel``. ``kinds``: parameter → "array" | "scalar" | "constant" (from a launch);
     ``types``: scalar/constant parameter → "int" | "float" | "bool"; ``hints``: cuTile kernel options for the
     lowered kernel (``occupancy``, ``num_ctas``, ``num_worker_warps``), chosen by whoever ports it (Triton's launch options do not carry
-    over: they size Triton's own thread blocks)."""
+    over: they size Triton's own thread blocks); ``facts``: what the captured launches show — ``constants``
+    (constexpr → its value per launch: `if`s on them that every launch takes alike are folded) and ``dtypes``
+    (array → the cuTile dtypes passed: an f32 tile's exp is lowered as Triton's)."""
     hints = dict(hints or {})
     bad = sorted(set(hints) - set(KERNEL_HINTS) - set(LOWERING_OPTIONS))
     if bad:
@@ -937,7 +1269,7 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
                                                f"{KERNEL_HINTS + LOWERING_OPTIONS}")
     options = {k: hints.pop(k) for k in LOWERING_OPTIONS if k in hints}
     lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")),
-                  plain_stores=bool(options.get("plain_stores")))
+                  plain_stores=bool(options.get("plain_stores")), facts=facts)
     lw.run()
     params_text, params = lw.signature()
     from ...pipeline.port import _display

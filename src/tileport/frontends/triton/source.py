@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import TileportError
@@ -18,8 +18,16 @@ class TritonKernel:
     name: str
     fn: ast.FunctionDef
     text: str
-    tl: frozenset[str]      # names bound to triton.language in the module (usually {"tl"})
+    tl: frozenset[str]      # names bound to triton.language in the module (usually {"tl"}), or to one of its
+    #                         function namespaces (triton.language.math, ...extra.libdevice)
     triton: frozenset[str]  # names bound to the triton package
+    #: bare names imported from triton.language or its namespaces (`from triton.language.math import rsqrt`): name
+    #: → the function's name there
+    functions: dict[str, str] = field(default_factory=dict, compare=False)
+    #: module-level names bound once to a literal (`EPS = 1e-6`, `MODE: tl.constexpr = tl.constexpr(1)`) → value
+    globals: dict[str, object] = field(default_factory=dict, compare=False)
+    #: the module's other @triton.jit functions (helpers the kernel may call) by name
+    helpers: dict[str, ast.FunctionDef] = field(default_factory=dict, compare=False)
 
     @property
     def params(self) -> list[str]:
@@ -41,13 +49,22 @@ class TritonKernel:
         return self.fn.lineno
 
 
-def _aliases(tree: ast.Module) -> tuple[set[str], set[str]]:
-    tl, tr = set(), set()
+#: modules whose functions the lowering knows by name (triton.language and its function namespaces)
+TL_MODULES = ("triton.language", "triton.language.math", "triton.language.standard", "triton.language.extra",
+              "triton.language.extra.libdevice", "triton.language.extra.cuda", "triton.language.extra.cuda.libdevice")
+
+
+def _aliases(tree: ast.Module) -> tuple[set[str], set[str], dict[str, str]]:
+    """(names bound to triton.language or a function namespace of it, names bound to triton, bare function names
+    imported from those namespaces → their names there)."""
+    tl, tr, functions = set(), set(), {}
     for n in ast.walk(tree):
         if isinstance(n, ast.Import):
             for a in n.names:
-                if a.name == "triton.language":
-                    tl.add(a.asname or "triton")  # `import triton.language` binds `triton`
+                if a.name in TL_MODULES and a.asname:
+                    tl.add(a.asname)
+                elif a.name.startswith("triton.language"):
+                    tl.add("triton")  # `import triton.language` binds `triton`
                 elif a.name == "triton":
                     tr.add(a.asname or "triton")
         elif isinstance(n, ast.ImportFrom) and n.module == "triton":
@@ -56,7 +73,44 @@ def _aliases(tree: ast.Module) -> tuple[set[str], set[str]]:
                     tl.add(a.asname or "language")
                 elif a.name == "jit":
                     tr.add("__jit__:" + (a.asname or "jit"))
-    return tl, tr
+        elif isinstance(n, ast.ImportFrom) and n.module in TL_MODULES:
+            for a in n.names:
+                if f"{n.module}.{a.name}" in TL_MODULES:   # a namespace: `from triton.language import math`
+                    tl.add(a.asname or a.name)
+                else:
+                    functions[a.asname or a.name] = a.name
+    return tl, tr, functions
+
+
+def _literal(node: ast.expr) -> object:
+    """The value of a literal, or of `tl.constexpr(literal)`; None when it is neither."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and (
+            (isinstance(node.func, ast.Attribute) and node.func.attr == "constexpr")
+            or (isinstance(node.func, ast.Name) and node.func.id == "constexpr")):
+        node = node.args[0]
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, (bool, int, float, str)) else None
+
+
+def _module_constants(tree: ast.Module) -> dict[str, object]:
+    """Names the module binds once, at its top level, to a literal."""
+    seen: dict[str, int] = {}
+    values: dict[str, object] = {}
+    for st in tree.body:
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(
+            st, (ast.AnnAssign, ast.AugAssign)) else []
+        for tgt in targets:
+            if isinstance(tgt, ast.Name):
+                seen[tgt.id] = seen.get(tgt.id, 0) + 1
+                value = getattr(st, "value", None)
+                if isinstance(st, (ast.Assign, ast.AnnAssign)) and value is not None and len(targets) == 1:
+                    lit = _literal(value)
+                    if lit is not None:
+                        values[tgt.id] = lit
+    return {k: v for k, v in values.items() if seen[k] == 1}
 
 
 def _is_jit(dec: ast.expr, tr: set[str]) -> bool:
@@ -83,7 +137,7 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
         tree = ast.parse(text, filename=str(path))
     except (OSError, SyntaxError, UnicodeDecodeError) as exc:
         raise TritonSourceError(f"{path}: cannot read it as Python: {exc}") from exc
-    tl, tr = _aliases(tree)
+    tl, tr, functions = _aliases(tree)
     jitted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and any(_is_jit(d, tr) for d in n.decorator_list)]
     fn = next((f for f in jitted if f.name == name), None)
     if fn is None:
@@ -91,4 +145,5 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
         raise TritonSourceError(f"{path}: no @triton.jit function {name!r}; Triton kernels in this file: {names}")
     if not tl:
         raise TritonSourceError(f"{path}:{fn.lineno}: the module does not import triton.language")
-    return TritonKernel(path.resolve(), name, fn, text, frozenset(tl), frozenset(t for t in tr if ":" not in t))
+    return TritonKernel(path.resolve(), name, fn, text, frozenset(tl), frozenset(t for t in tr if ":" not in t),
+                        functions, _module_constants(tree), {f.name: f for f in jitted if f is not fn})

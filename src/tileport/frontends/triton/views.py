@@ -12,6 +12,8 @@ reason in the error).
 """
 from __future__ import annotations
 
+import ast
+import operator
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -42,16 +44,40 @@ class View:
 
 
 def _value(text: str, values: Mapping[str, Any], what: str) -> int:
+    """An integer literal, a parameter, or an integer expression of them (`K`, `hd // 2`, `n - 1`)."""
     try:
         return int(text)
     except ValueError:
         pass
-    if text not in values:
-        raise ViewError(f"{what} is {text!r}, which the launch does not pass")
-    v = values[text]
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ViewError(f"{what} is {text}={v!r}: an integer is needed")
-    return v
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        raise ViewError(f"{what} is {text!r}, not an expression") from None
+    return _evaluate(tree, values, what, text)
+
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+        ast.Mod: operator.mod}
+
+
+def _evaluate(n: ast.expr, values: Mapping[str, Any], what: str, text: str) -> int:
+    if isinstance(n, ast.Constant) and isinstance(n.value, int) and not isinstance(n.value, bool):
+        return n.value
+    if isinstance(n, ast.Name):
+        if n.id not in values:
+            raise ViewError(f"{what} is {text!r}, and the launch does not pass {n.id!r}")
+        v = values[n.id]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ViewError(f"{what} is {text}: {n.id}={v!r} is not an integer")
+        return v
+    if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+        return -_evaluate(n.operand, values, what, text)
+    if isinstance(n, ast.BinOp) and type(n.op) in _OPS:
+        a, b = _evaluate(n.left, values, what, text), _evaluate(n.right, values, what, text)
+        if isinstance(n.op, (ast.FloorDiv, ast.Mod)) and b == 0:
+            raise ViewError(f"{what} is {text}: division by zero at this launch")
+        return _OPS[type(n.op)](a, b)
+    raise ViewError(f"{what} is {text!r}: only + - * // % of integers and parameters are evaluated")
 
 
 def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values: Mapping[str, Any]
