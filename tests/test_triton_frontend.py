@@ -238,7 +238,7 @@ def test_triton_coverage_rows_name_bundled_examples():
     from tileport.translate.coverage import TRITON_COVERAGE
 
     named = {c.example for c in TRITON_COVERAGE if c.example}
-    assert named <= {f"triton/{m}" for m in KERNELS}
+    assert named <= {f"triton/{m}" for m in KERNELS} | {f"idioms/{k}" for k in IDIOM_KERNELS}
     assert all(c.example for c in TRITON_COVERAGE if c.status == "supported")
     assert {c.status for c in TRITON_COVERAGE} == {"supported", "dropped", "planned"}
 

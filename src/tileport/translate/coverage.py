@@ -243,51 +243,71 @@ COVERAGE: tuple[Construct, ...] = (
 #: which the rows above then carry to Rust. "dropped" rows are accepted and reported in the port's verdict.
 D = "dropped"
 TRITON_COVERAGE: tuple[Construct, ...] = (
-    Construct("triton-program-id", "`tl.program_id(k)`, `tl.num_programs(k)`", "`ct.bid(k)` / `ct.num_blocks(k)`, "
-              "named where Triton names them", S, "triton/vector_add"),
-    Construct("triton-constexpr", "`tl.constexpr` parameters; int/float scalar parameters",
+    Construct("triton-program-id", "`tl.program_id(k)`, `tl.num_programs(k)`; `.to(tl.int64)` of an integer scalar",
+              "`ct.bid(k)` / `ct.num_blocks(k)`, named where Triton names them; the widening is dropped (offsets "
+              "become tile indices of views, addressed in 64 bits) and noted", S, "triton/vector_add"),
+    Construct("triton-constexpr", "`tl.constexpr` parameters; int/float scalar parameters; module constants bound "
+              "once to a literal or `tl.constexpr(literal)`",
               "`ct.Constant[int|float|bool]` / `int`, `float` (scalars that only bound or stride a view are dropped "
-              "from the lowered kernel: the view carries them)", S, "triton/softmax"),
+              "from the lowered kernel: the view carries them); module constants inlined", S, "triton/softmax"),
+    Construct("triton-helpers", "`@triton.jit` helpers of the kernel's module, called as expressions or "
+              "statements, returning a value or a tuple (`a, b = f(x)`)",
+              "inlined: their parameters bound to the arguments, the names they bind prefixed with theirs", S,
+              "idioms/idiom_rms", "recursion, `return` inside loops or branches"),
     Construct("triton-index", "`pid * B + tl.arange(0, B)`, `tl.arange(0, B)`, placed with `[:, None]` / `[None, :]`",
               "tile index `pid` of a size-B tile dimension (used as a value: `ct.arange(B) + pid * B`)", S,
               "triton/vector_add"),
     Construct("triton-pointer", "`ptr + Σ index * stride` (stride a parameter or literal, index an index vector or "
-              "a scalar)", "an array view of the tensor with those strides (built at launch, no copy); "
-              "`ct.load`/`ct.store` of it at the tile indices, size-1 dimensions for scalar indices", S,
+              "a scalar); `ptr += offset` before use; `tl.load(ptr)` / `tl.store(ptr + i, scalar)` of one element",
+              "an array view of the tensor with those strides (built at launch, no copy); "
+              "`ct.load`/`ct.store` of it at the tile indices, size-1 dimensions for scalar indices (one element: "
+              "a 1-element tile, which broadcasts as the scalar does)", S,
               "triton/softmax", "one layout per pointer parameter"),
-    Construct("triton-mask", "`mask=offs < n` (joined by `&`), `other=` 0, ±inf or nan",
-              "the view's extent along offs is n: a padded `ct.load` (padding mode from `other`), a bounds-checked "
-              "`ct.store`", S, "triton/rms_norm", "other masks or `other` values: planned (`triton-gather`)"),
+    Construct("triton-mask", "`mask=offs < n` (joined by `&`; `n` an integer expression of parameters, `hd // 2`), "
+              "row masks expanded (`m[:, None] & (cols[None, :] < n)`), `other=` 0, ±inf or nan",
+              "the view's extent along offs is n (evaluated at launch): a padded `ct.load` (padding mode from "
+              "`other`), a bounds-checked `ct.store`", S, "triton/rms_norm",
+              "other masks or `other` values: planned (`triton-gather`)"),
     Construct("triton-block-ptr", "`tl.make_block_ptr(base [+ scalar offsets], shape, strides, offsets, "
               "block_shape, order)` with whole-block offsets; `boundary_check`, `padding_option` zero/nan",
               "a view with that shape and those strides; the offsets become tile indices (`order` is a layout hint the "
               "strides already carry)", S, "triton/matmul"),
     Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK, ..))` once per iteration of the enclosing loop",
               "the tile index follows the loop index (`(pid_m, k)`)", S, "triton/matmul"),
+    Construct("triton-pointer-loop", "`ptrs += BLOCK * stride` (one block of one of the pointer's index vectors) "
+              "once per iteration; masks on the vector it started from (`rk < K - k * BLOCK`)",
+              "the tile index follows the loop index; the shifted mask is the view's extent (`K`)", S,
+              "idioms/idiom_mm", "other updates of pointers, indices or masks inside a loop"),
     Construct("triton-dot", "`tl.dot(a, b, acc)`, `acc += tl.dot(a, b)`", "`ct.mma(a, b, acc)`", S,
               "triton/matmul"),
-    Construct("triton-math", "`tl.exp/exp2/log/log2/sqrt/rsqrt/abs/sin/cos/floor/ceil/maximum/minimum/where`, "
-              "`tl.sum/max/min(x, axis, keep_dims)`, `tl.trans`, `tl.zeros`, `tl.full`, `tl.cdiv`, operators",
-              "the `ct.` function of the same name (`ct.transpose`, `ct.zeros`, ...), the same operators", S,
-              "triton/attention"),
-    Construct("triton-cast", "`x.to(tl.<dtype>)`, `x.to(p.dtype.element_ty)`; the conversion `tl.store` makes",
+    Construct("triton-math", "`tl.exp/exp2/log/log2/sqrt/rsqrt/abs/sin/cos/tan/tanh/sinh/cosh/pow/atan2/floor/ceil/"
+              "maximum/minimum/where/sigmoid` (also as `tl.math.*`, `libdevice.*` or imported by bare name), "
+              "`tl.sum/max/min(x[, axis, keep_dims])`, `tl.trans`, `tl.zeros`, `tl.full`, `tl.cdiv`, `min`/`max`/"
+              "`float` on scalars, operators",
+              "the `ct.` function of the same name (`ct.transpose`, `ct.zeros`, ...), the same operators; an f32 "
+              "`exp` (converted or loaded as f32) is `ct.exp2(x * log2 e)` as Triton computes it; sigmoid "
+              "`1 / (1 + exp(-x))` as Triton defines it", S, "triton/attention"),
+    Construct("triton-cast", "`x.to(tl.<dtype>)`, `x.to(y.dtype)`, `x.to(p.dtype.element_ty)`, `tl.cast(x, dtype)`; "
+              "the conversion `tl.store` makes",
               "`ct.astype(x, ct.<dtype>)` / `ct.astype(x, p.dtype)`", S, "triton/layer_norm"),
-    Construct("triton-control", "`for i in range/tl.range/tl.static_range(start, stop)`, `if` on constexprs or "
-              "scalars (scalars re-assigned inside become variables)", "the same `for` / `if`", S,
-              "triton/attention", "loop steps other than 1: planned"),
+    Construct("triton-control", "`for i in range/tl.range/tl.static_range(start, stop[, step])` (persistent "
+              "`tl.range(pid, n, tl.num_programs(0))`), `if` on constexprs or scalars (scalars re-assigned inside "
+              "become variables)", "the same `for` / `if`; an `if` on constexprs and module constants that every "
+              "captured launch decides alike is folded (only the taken branch is lowered)", S,
+              "triton/attention"),
     Construct("triton-options", "launch options `num_warps`, `num_stages`, `num_ctas`, ...; `cache_modifier`, "
-              "`eviction_policy`, `volatile`; `tl.static_assert`", "none: cutile picks its own; each is listed in "
-              "the verdict (`triton.options_dropped`, `triton.notes`)", D, "triton/matmul"),
+              "`eviction_policy`, `volatile`; `tl.static_assert`; `tl.multiple_of`, `tl.max_contiguous`",
+              "none: cutile picks its own; each is listed in "
+              "the verdict (`triton.options_dropped`, `triton.notes`); hints stand for their value", D,
+              "triton/matmul"),
     Construct("triton-gather", "offsets computed as values (`src_ptr + idx`, idx a loaded tile), any boolean mask, "
               "`other=` a literal", "`ct.gather(src, offsets, mask=, padding_value=)` / `ct.scatter(..)` over the "
               "pointer's flat view (stride 1; each offset checked against its extent)", S, "triton/gather",
               "16-bit arrays: `other=` 0 only (cutile 0.3.1 has no half literal form; 0 is the type's ZERO)"),
     Construct("triton-masked-tile", "masks that are not view bounds on a tile-shaped access (`offs < n - 1`)",
               "a gather with the mask", P, None),
-    Construct("triton-pointer-loop", "pointers, indices or masks updated inside a loop (`ptrs += BLOCK * stride`)",
-              "the offset from the loop index", P, None),
-    Construct("triton-other", "`tl.atomic_*`, `tl.rand`/`tl.randn`, `@triton.jit` helper calls, scalar loads "
-              "(`tl.load(ptr)`), tensor descriptors, 64-bit scalars", "the matching cuTile constructs", P, None),
+    Construct("triton-other", "`tl.atomic_*`, `tl.rand`/`tl.randn`, tensor descriptors, 64-bit scalars",
+              "the matching cuTile constructs", P, None),
 )
 
 #: cuda.tile functions → the construct row that translates them (the emitter refuses a call through this map).
