@@ -176,7 +176,7 @@ def _ref(module):
 #: Triton kernels written as real code is (64-bit program ids, `ptr +=`, module constants, helpers, bare-name math
 #: imports, constexpr branches, persistent loops, row masks, pointers advanced in a K loop, scalar loads/stores)
 IDIOMS = Path(__file__).parent / "fixtures" / "triton_idioms.py"
-IDIOM_KERNELS = ("idiom_rms", "idiom_silu_rows", "idiom_mm", "idiom_scale")
+IDIOM_KERNELS = ("idiom_rms", "idiom_silu_rows", "idiom_mm", "idiom_scale", "idiom_bias_act")
 
 
 @pytest.fixture(scope="module")
@@ -198,6 +198,17 @@ def triton_batch(captured, idiom_launches, tree, tmp_path_factory):
              for k in IDIOM_KERNELS]
     port_triton_many(jobs, tree, "sm_90", root / "crate")
     return root
+
+
+def test_capture_of_an_autotuned_kernel_with_none_and_string_arguments(idiom_launches):
+    """An autotuned kernel launches its first config (and says so); a None pointer and a string constexpr are
+    recorded as constants, which the lowering folds away."""
+    bias = [l for l in idiom_launches if l["kernel"].endswith("::idiom_bias_act")]
+    assert len(bias) == 2 and all(l["autotune"]["configs"] == 2 and "BLOCK: 256" in l["autotune"]["taken"]
+                                  for l in bias)
+    args = {a["name"]: a for a in bias[0]["args"]}
+    assert args["b_ptr"] == {"name": "b_ptr", "kind": "constant", "value": None}
+    assert args["ACT"] == {"name": "ACT", "kind": "constant", "value": "relu"} and args["BLOCK"]["value"] == 256
 
 
 @pytest.mark.parametrize("kernel", IDIOM_KERNELS)
@@ -335,3 +346,11 @@ def test_view_extents_may_be_expressions_of_parameters():
     assert view_layout(view, (8, 20), (20, 1), {"s": 20, "n": 16, "h": 3}) == ((8, 10), (20, 1))
     with pytest.raises(ViewError, match="does not pass 'h'"):
         view_layout(view, (8, 20), (20, 1), {"s": 20, "n": 16})
+
+
+def test_a_string_constexpr_used_as_a_value_is_refused(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text(MODULE.replace("{helpers}", "").replace(
+        "{body}", "x = tl.load(x_ptr + offs)\n    if MODE == n:\n        x = x * 2.0\n    tl.store(y_ptr + offs, x)"))
+    with pytest.raises(LoweringError, match=r"MODE \(a string constexpr\) is used in the kernel beyond"):
+        lower(find_kernel(f, "k"), IKINDS, {"MODE": "str"}, facts={"constants": {"MODE": ["gelu"], "B": [64]}})

@@ -40,8 +40,17 @@ def bind(params: list[str], constexprs: set[str], args: tuple, kwargs: dict) -> 
 
 
 def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]:
-    return [describe_arg(name, bound[name], name in constexprs, "constexpr", "64-bit scalars are not lowered")[1]
-            for name in params]
+    """Each argument's description. Triton specializes a string constexpr (`ACTIVATION="gelu"`) and a None argument
+    (an unused pointer) like constexprs: both are recorded as constants (the lowering folds the branches they decide
+    and drops them from the lowered kernel)."""
+    out = []
+    for name in params:
+        v = bound[name]
+        if v is None or (name in constexprs and isinstance(v, str)):
+            out.append({"name": name, "kind": "constant", "value": v})
+        else:
+            out.append(describe_arg(name, v, name in constexprs, "constexpr", "64-bit scalars are not lowered")[1])
+    return out
 
 
 def grid_of(grid: Any, bound: dict) -> list[int]:
@@ -72,7 +81,8 @@ def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
         return
     rec.launches[key] = {"frontend": "triton", "kernel": f"{source}::{fn.__name__}", "qualname": fn.__qualname__,
                          "source": source, "line": inspect.getsourcelines(fn)[1], "grid": g,
-                         "signature": text, "args": described, "options": options, "count": 1}
+                         "signature": text, "args": described, "options": options, "count": 1,
+                         **({"autotune": dict(_AUTOTUNING[-1])} if _AUTOTUNING else {})}
 
 
 def _short(d: dict) -> str:
@@ -81,21 +91,46 @@ def _short(d: dict) -> str:
     return f"{d['name']}={d['value']!r}"
 
 
+#: the autotuner launching now (its configs and the one taken), for the launch it records
+_AUTOTUNING: list[dict] = []
+
+
 def install(rec: Any) -> Any:
-    """Patch triton (when importable) so launches go to ``rec``; returns a function that undoes it."""
+    """Patch triton (when importable) so launches go to ``rec``; returns a function that undoes it. An autotuned
+    kernel (`@triton.autotune`) times nothing here: it launches its first config (after its pruning), and the
+    launch says so (`autotune`: configs, taken)."""
     try:
+        from triton.runtime.autotuner import Autotuner
         from triton.runtime.jit import JITFunction
     except ImportError:
         return lambda: None
-    saved = JITFunction.run
+    saved, saved_tune = JITFunction.run, Autotuner.run
 
     def fake_run(self, *args, grid, warmup, **kwargs):  # noqa: ARG001 — Triton's own signature
         record(rec, self, grid, args, kwargs)
 
+    def first_config(self, *args, **kwargs):
+        self.nargs = dict(zip(self.arg_names, args))
+        try:
+            configs = self.prune_configs(kwargs) if len(self.configs) > 1 else self.configs
+        except Exception:  # noqa: BLE001 — a pruning model that needs a GPU: the declared order
+            configs = self.configs
+        config = configs[0]
+        if config.pre_hook is not None:
+            config.pre_hook({**self.nargs, **kwargs, **config.all_kwargs()})
+        _AUTOTUNING.append({"configs": len(self.configs), "taken": str(config)})
+        try:
+            return self.fn.run(*args, **kwargs, **config.all_kwargs())
+        finally:
+            _AUTOTUNING.pop()
+            self.nargs = None
+
     JITFunction.run = fake_run
+    Autotuner.run = first_config
 
     def undo() -> None:
         JITFunction.run = saved
+        Autotuner.run = saved_tune
 
     return undo
 
@@ -109,7 +144,8 @@ def kinds_of(described: list[dict]) -> tuple[dict[str, str], dict[str, str]]:
         kinds[d["name"]] = d["kind"]
         if d["kind"] != "array":
             v = d["value"]
-            types[d["name"]] = "bool" if isinstance(v, bool) else "float" if isinstance(v, float) else "int"
+            types[d["name"]] = ("bool" if isinstance(v, bool) else "float" if isinstance(v, float) else
+                                "str" if isinstance(v, str) else "none" if v is None else "int")
     return kinds, types
 
 

@@ -1231,6 +1231,13 @@ class _Lowerer:
             if kind == "array":
                 params.append(p)
                 out.append({"name": p, "kind": "array"})
+            elif kind == "constant" and self.const_types.get(p) in ("str", "none"):
+                # a string constexpr or a None argument: it only decides folded branches (`if ACT == "gelu"`,
+                # `if b_ptr is None`); it has no cuTile parameter type, so it must not reach the lowered body
+                if _mentions(body, p):
+                    what = "a string constexpr" if self.const_types[p] == "str" else "passed as None"
+                    raise LoweringError(self.k, self.k.fn, f"{p} ({what}) is used in the kernel beyond `if`s the "
+                                                           "launches decide: it has no cuTile counterpart")
             elif kind == "constant":
                 ann = self.const_types.get(p, "int")
                 params.append(f"{p}: ct.Constant[{ann}]")
