@@ -233,3 +233,91 @@ def test_capture_runs_a_driver_outside_the_corpus(corpus: Path, tmp_path: Path):
     assert row["kernel"] == "scale_kernel" and row["tests"] == [driver.as_posix()]
     (tf,) = index["test_files"]
     assert tf["file"] == driver.as_posix() and tf["outcomes"] == {"passed": 1}
+
+
+TRITON_SCRIPT = '''\
+import torch
+import triton
+import triton.language as tl
+from triton.runtime import driver
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+@triton.jit
+def twice_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+
+@triton.jit
+def unused_helper(x):
+    return x
+
+
+def twice(x):
+    y = torch.empty_like(x)
+    props = driver.active.utils.get_device_properties(DEVICE.index)
+    handle = twice_kernel.warmup(x, y, x.numel(), BLOCK=1024, grid=(1,))
+    handle._init_handles()
+    per_sm = props["max_num_regs"] // (handle.n_regs * props["warpSize"] * 4)
+    grid = min(props["multiprocessor_count"] * per_sm, triton.cdiv(x.numel(), 1024))
+    handle[(grid, 1, 1)](x, y, x.numel(), 1024)
+    return y
+
+
+assert triton.runtime.driver.active.get_current_target().backend == "cuda"
+
+
+@triton.testing.perf_report(triton.testing.Benchmark(x_names=["n"], x_vals=[4096, 1 << 20], line_arg="provider",
+                                                     line_vals=["triton", "torch"], line_names=["T", "P"],
+                                                     plot_name="twice", args={}, ylabel="ms"))
+def bench(n, provider):
+    x = torch.rand(n, device=DEVICE)
+    if provider == "torch":
+        raise RuntimeError("only the triton point runs here")
+    return triton.testing.do_bench(lambda: twice(x), quantiles=[0.5, 0.2, 0.8])
+
+
+if __name__ == "__main__":
+    bench.run(print_data=True, show_plots=True)
+'''
+
+
+def test_capture_runs_a_triton_script_with_the_driver_and_benchmarks_answered(tmp_path: Path):
+    """A Triton host program (a tutorial-style script, not a test) run as __main__: Triton's driver answers as the
+    target, a warmup handle records its launches, a perf_report sweep calls each point once (a raising point is
+    counted), and only launched @triton.jit functions are kernels (not helpers)."""
+    pytest.importorskip("triton")
+    import triton.runtime
+
+    root = tmp_path / "tutorials"
+    root.mkdir()
+    (root / "twice.py").write_text(TRITON_SCRIPT)
+    assert [(k.file, k.name) for k in scan(root)] == [("twice.py", "twice_kernel")]
+    active_before = triton.runtime.driver._active
+    index = run(Options(root=root, tests=[], scripts=["."], out=tmp_path / "out", target=TARGETS["h200"],
+                        max_alloc_bytes=1 << 30, timeout_s=60, say=lambda s: None))
+    assert triton.runtime.driver._active is active_before
+    (row,) = index["kernels"]
+    assert (row["file"], row["kernel"], row["tests"]) == ("twice.py", "twice_kernel", ["twice.py"])
+    (tf,) = index["test_files"]
+    assert tf["outcomes"] == {"ran": 1} and tf["launches"] == 2
+    assert "benchmark twice: RuntimeError raised 2 time(s)" in index["notes"]
+    launches = load_capture(tmp_path / "out" / row["capture"], f"{root / 'twice.py'}::twice_kernel")
+    # 65536 registers / (32 guessed per thread x 32 x 4 warps) = 16 per SM x 132 SMs, capped by the blocks
+    assert sorted(l["grid"][0] for l in launches) == [4, 1024]
+    assert all(l["frontend"] == "triton" for l in launches)
+    assert any("triton's driver answers as NVIDIA H200" in a for a in index["assumptions"])
+
+
+def test_capture_reports_a_script_that_raises_with_its_line(tmp_path: Path):
+    root = tmp_path / "scripts"
+    root.mkdir()
+    (root / "broken.py").write_text("x = 1\nraise ValueError('no GPU here?')\n")
+    index = run(Options(root=root, tests=[], scripts=["broken.py"], out=tmp_path / "out", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    (tf,) = index["test_files"]
+    assert tf["outcomes"] == {"raised": 1} and list(tf["failures"]) == ["ValueError (line 2): no GPU here?"]
+    with pytest.raises(InputError, match="--script nowhere.py: no such file"):
+        run(Options(root=root, tests=[], scripts=["nowhere.py"], out=tmp_path / "o2", target=TARGETS["h200"]))

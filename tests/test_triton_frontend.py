@@ -211,6 +211,22 @@ def test_capture_of_an_autotuned_kernel_with_none_and_string_arguments(idiom_lau
     assert args["ACT"] == {"name": "ACT", "kind": "constant", "value": "relu"} and args["BLOCK"]["value"] == 256
 
 
+def test_capture_fills_defaults_and_records_launches_through_a_warmup_handle(idiom_launches):
+    """A constexpr left to its default is recorded with it; `kernel.warmup(...)` compiles nothing and the handle it
+    returns records its launches (every argument positional, the warmup's grid not a launch)."""
+    scale = [l for l in idiom_launches if l["kernel"].endswith("::idiom_scale")]
+    assert sorted(l["grid"][0] for l in scale) == [4, 8]
+    assert all({a["name"]: a for a in l["args"]}["BLOCK"]["value"] == 256 for l in scale)
+
+
+def test_bind_takes_defaults_only_for_what_the_call_leaves_out():
+    from tileport.frontends.triton.capture import bind
+
+    bound, options = bind(["x", "n", "BLOCK"], {"BLOCK"}, (1, 2), {"num_warps": 4}, {"BLOCK": 128})
+    assert bound == {"x": 1, "n": 2, "BLOCK": 128} and options == {"num_warps": 4}
+    assert bind(["x", "n", "BLOCK"], {"BLOCK"}, (1, 2, 64), {}, {"BLOCK": 128})[0]["BLOCK"] == 64
+
+
 @pytest.mark.parametrize("kernel", IDIOM_KERNELS)
 def test_real_triton_idioms_port_proven(kernel, triton_batch):
     verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())

@@ -1,9 +1,12 @@
-"""``tileport corpus capture``: run a corpus's own tests on a CPU machine and record its cuTile kernel launches.
+"""``tileport corpus capture``: run a corpus's own tests (and host scripts) on a CPU machine and record its cuTile
+and Triton kernel launches.
 
 The tests are run with pytest in this process, one test file at a time, under
 ``cudaemu.emulate`` (torch's CUDA device answered as the target GPU, tensors on the CPU), with ``ct.launch``
-recording instead of launching (``frontends.cutile_py.capture.Recorder``) and autotuners taking their first config
-(``autotune``). No kernel runs, so a test's numeric checks fail; what counts is what was launched before. The
+recording instead of launching (``frontends.cutile_py.capture.Recorder``; a Triton ``kernel[grid](...)`` too, through
+``frontends.triton.capture.install``) and autotuners taking their first config (``autotune``); Triton's driver and
+benchmark helpers are answered by ``tritonemu``. Host programs (``Options.scripts``) run as ``__main__``, each as one
+'test'. No kernel runs, so a test's numeric checks fail; what counts is what was launched before. The
 package layout of the module docstring of ``tileport.corpus`` says what is written.
 """
 from __future__ import annotations
@@ -24,6 +27,8 @@ from ..errors import InputError
 from .autotune import AutotuneLog, first_config_autotune
 from .cudaemu import GiB, Target, emulate
 from .scan import FoundKernel, scan
+from .tritonemu import assumptions as triton_assumptions
+from .tritonemu import emulate_triton
 
 #: launch-entry keys this module adds to the capture format (readers ignore keys they do not know)
 FORMAT_NOTE = ("launch entries add: 'corpus_file' (relative to the corpus root), 'tests' (up to 3 test ids that "
@@ -55,6 +60,7 @@ class Options:
     max_signatures: int = 12             # per kernel, in the written captures
     max_grids: int = 3                   # launches kept per signature (distinct grids, for the grid formula)
     log_dir: Path | None = None          # pytest's own output per test file
+    scripts: list[str] = field(default_factory=list)   # host programs run as __main__ (files or directories)
     say: Callable[[str], None] = print
 
 
@@ -116,6 +122,10 @@ class Session:
     def launch(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **_kw: Any) -> None:  # noqa: ARG002
         rec = self._recorder_cls()
         rec.record(grid, kernel, tuple(kernel_args))
+        self.collect(rec)
+
+    def collect(self, rec: Any) -> None:
+        """Take the launch ``rec`` recorded (a ct.launch, or a Triton ``kernel[grid](...)``)."""
         test = self.current or "<import/collection>"
         for e in rec.errors:
             self.record_errors[e] += 1
@@ -180,20 +190,8 @@ def _plugin(session: Session, result: _FileResult) -> Any:
 
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_call(self, item: Any):  # noqa: ANN201, ARG002
-            limit = s.opts.timeout_s
-            armed, old = False, None
-            if limit > 0 and hasattr(signal, "setitimer") and _main_thread():
-                def on_alarm(signum: int, frame: Any) -> None:  # noqa: ARG001
-                    raise TestTimeout(f"ran past {limit:g} s (--timeout); its launches until then are kept")
-                old = signal.signal(signal.SIGALRM, on_alarm)
-                signal.setitimer(signal.ITIMER_REAL, limit)
-                armed = True
-            try:
+            with _time_limit(s.opts.timeout_s):
                 yield
-            finally:
-                if armed:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-                    signal.signal(signal.SIGALRM, old)
 
         def pytest_collectreport(self, report: Any) -> None:
             if report.skipped:  # a module-level skip: the whole file
@@ -220,6 +218,24 @@ def _plugin(session: Session, result: _FileResult) -> Any:
 
     s = session
     return Plugin()
+
+
+@contextlib.contextmanager
+def _time_limit(limit: float):
+    """Raise TestTimeout in the block after ``limit`` seconds (0: no limit; only on the main thread)."""
+    armed, old = False, None
+    if limit > 0 and hasattr(signal, "setitimer") and _main_thread():
+        def on_alarm(signum: int, frame: Any) -> None:  # noqa: ARG001
+            raise TestTimeout(f"ran past {limit:g} s (--timeout); its launches until then are kept")
+        old = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        armed = True
+    try:
+        yield
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
 
 
 def _deselect_reason(item: Any, opts: Options) -> str | None:
@@ -267,16 +283,35 @@ def _test_files(opts: Options) -> list[Path]:
     return files
 
 
+def _script_files(opts: Options) -> list[Path]:
+    files: list[Path] = []
+    for t in opts.scripts:
+        p = (opts.root / t).resolve()
+        if p.is_file():
+            files.append(p)
+        elif p.is_dir():
+            files.extend(sorted(q for q in p.glob("*.py") if not q.name.startswith("_")))
+        else:
+            raise InputError(f"--script {t}: no such file or directory under {opts.root}")
+    return files
+
+
 @contextlib.contextmanager
 def _patched_launch(session: Session):
+    """ct.launch records into the session, and so does a Triton kernel's `kernel[grid](...)` (when triton is
+    installed; an autotuned one launches its first config)."""
     import cuda.tile as ct
 
+    from ..frontends.triton.capture import install as install_triton
+
     saved = {n: getattr(ct, n) for n in ("launch", "launch_extended") if hasattr(ct, n)}
+    undo_triton = install_triton(session._recorder_cls(), after=session.collect)
     try:
         for n in saved:
             setattr(ct, n, session.launch)
         yield
     finally:
+        undo_triton()
         for n, fn in saved.items():
             setattr(ct, n, fn)
 
@@ -334,6 +369,41 @@ def _run_file(session: Session, f: Path) -> _FileResult:
     return res
 
 
+def _run_script(session: Session, f: Path) -> _FileResult:
+    """Run a host program as ``__main__`` (its directory first on sys.path, its own argv) as one 'test'."""
+    import runpy
+    import traceback
+
+    opts = session.opts
+    rel = f.relative_to(opts.root).as_posix() if f.is_relative_to(opts.root) else f.as_posix()
+    res = _FileResult(rel, collected=1)
+    session.current_file, session.current = res, rel
+    buf = io.StringIO()
+    old_argv, old_path = sys.argv[:], sys.path[:]
+    sys.argv[:] = [str(f)]
+    sys.path.insert(0, str(f.parent))
+    t0 = time.monotonic()
+    try:
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf), _time_limit(opts.timeout_s):
+            runpy.run_path(str(f), run_name="__main__")
+        res.outcomes["ran"] += 1
+    except SystemExit as exc:
+        res.outcomes["ran" if exc.code in (0, None) else "exited"] += 1
+    except Exception as exc:  # noqa: BLE001 — the script's own failure: reported with its line, launches kept
+        res.outcomes["raised"] += 1
+        here = [fr for fr in traceback.extract_tb(exc.__traceback__) if os.path.realpath(fr.filename) == str(f)]
+        where = f" (line {here[-1].lineno})" if here else ""
+        res.failures[_classify(f"{type(exc).__name__}{where}: {exc}")] += 1
+    finally:
+        sys.argv[:], sys.path[:] = old_argv, old_path
+    res.seconds = time.monotonic() - t0
+    session.current_file = session.current = None
+    if opts.log_dir is not None:
+        opts.log_dir.mkdir(parents=True, exist_ok=True)
+        (opts.log_dir / (rel.replace("/", ".") + ".log")).write_text(buf.getvalue())
+    return res
+
+
 def run(opts: Options) -> dict:
     """Capture, write ``opts.out``, return the index (also written as ``opts.out/index.json``)."""
     try:
@@ -349,34 +419,45 @@ def run(opts: Options) -> dict:
     if not root.is_dir():
         raise InputError(f"{opts.root}: no such directory")
     opts.root = root
-    files = _test_files(opts)
-    if not files:
-        raise InputError(f"no test_*.py files under {', '.join(opts.tests)} in {root}")
+    files, scripts = _test_files(opts), _script_files(opts)
+    if not files and not scripts:
+        raise InputError(f"no test_*.py files under {', '.join(opts.tests)} in {root}" if opts.tests else
+                         f"no .py scripts under {', '.join(opts.scripts)} in {root}")
     found = scan(root, opts.kernels_in or None)
     session = Session(opts)
     results: list[_FileResult] = []
     t0 = time.monotonic()
     with _isolated_imports(root, opts.paths), \
             emulate(opts.target, [str(root)], opts.max_alloc_bytes, opts.max_macs, opts.compare_pass) as emu, \
-            _patched_launch(session), first_config_autotune(session.autotune):
-        for line in emu.assumptions():
+            emulate_triton(opts.target) as bench_raised, _patched_launch(session), \
+            first_config_autotune(session.autotune):
+        assumed = emu.assumptions() + (triton_assumptions(opts.target) if _has_triton() else [])
+        for line in assumed:
             say(f"assumption: {line}")
         say("assumption: ct.launch records each launch (kernel, grid, argument facts) and runs nothing")
         say("assumption: cuda.tile.tune.exhaustive_search launches its first config and times nothing")
         if opts.only_backend:
             say(f"assumption: tests parametrized by {'/'.join(opts.backend_params)} run only for "
                 f"{opts.only_backend!r}")
-        say(f"{len(files)} test file(s) under {root}; {len(found)} @ct.kernel function(s) found by scanning")
-        for i, f in enumerate(files, 1):
-            res = _run_file(session, f)
+        say(f"{len(files)} test file(s) and {len(scripts)} script(s) under {root}; {len(found)} kernel(s) "
+            "found by scanning")
+        runs = [(_run_file, f) for f in files] + [(_run_script, f) for f in scripts]
+        for i, (runner, f) in enumerate(runs, 1):
+            res = runner(session, f)
             results.append(res)
-            say(_progress_line(i, len(files), res))
+            say(_progress_line(i, len(runs), res))
     notes = list(emu.notes) + [f"{op}: {n} result(s) not computed (over the multiply-add budget)"
                                for op, n in sorted(emu.uncomputed.items())]
     notes += [f"{op}: answered 'close' {n} time(s)" for op, n in sorted(emu.answered.items())]
-    index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0,
-                   emu.assumptions())
+    notes += [f"{point} raised {n} time(s)" for point, n in sorted(bench_raised.items())]
+    index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0, assumed)
     return index
+
+
+def _has_triton() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("triton") is not None
 
 
 def _progress_line(i: int, n: int, r: _FileResult) -> str:
@@ -508,7 +589,7 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
             f"value first), each with up to {opts.max_grids} distinct grids",
         ],
         "format_note": FORMAT_NOTE,
-        "options": {"tests": opts.tests, "paths": opts.paths, "only_backend": opts.only_backend,
+        "options": {"tests": opts.tests, "scripts": opts.scripts, "paths": opts.paths, "only_backend": opts.only_backend,
                     "include_perf": opts.include_perf, "keyword": opts.keyword, "timeout_s": opts.timeout_s,
                     "max_alloc_gib": opts.max_alloc_bytes / GiB, "max_gmac": opts.max_macs / 1e9,
                     "compare": "pass" if opts.compare_pass else "run"},

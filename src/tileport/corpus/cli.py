@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import Any
 
 CAPTURE_DESCRIPTION = """\
-Runs the corpus's own tests (pytest, in this process, one test file at a time) on a machine with torch but no GPU,
-and records every cuTile kernel launch they make: ct.launch records and runs nothing; torch's CUDA device is
-answered as --target (tensors asked for on cuda are made on the CPU, the corpus's code sees them as cuda:0);
-cuda.tile.tune.exhaustive_search launches its first config and times nothing. Since no kernel runs, checks the
+Runs the corpus's own tests (pytest, in this process, one test file at a time) and host programs (--script, run
+as __main__) on a machine with torch but no GPU, and records every cuTile and Triton kernel launch they make:
+ct.launch and a Triton kernel's kernel[grid](...) record and run nothing; torch's CUDA device and Triton's driver
+are answered as --target (tensors asked for on cuda are made on the CPU, the corpus's code sees them as cuda:0);
+cuda.tile.tune.exhaustive_search and @triton.autotune launch their first config and time nothing;
+triton.testing.do_bench calls once and a perf_report benchmark's run() calls each point of its sweep once. Since no kernel runs, checks the
 capture cannot answer (TileGym's own tolerance arithmetic) fail: that is expected and counted, not an error; what
 matters is the launches made before.
 
@@ -31,6 +33,7 @@ CAPTURE_EPILOG = """\
 examples:
   tileport corpus capture ../shared/corpus/TileGym --tests tests/ops --out benchmarks/results/corpus/captures
   tileport corpus capture ../shared/corpus/TileGym --tests tests/ops/test_rms_norm.py --out build/rms
+  tileport corpus capture ../shared/corpus/triton-tutorials --script . --out build/tt
   tileport corpus capture DIR --target B200:sm_100:148:180 -k "float16" --out build/c"""
 
 
@@ -59,7 +62,10 @@ def register(sub: Any, fmt: type) -> None:
     cc.add_argument("dir", metavar="DIR", help="the corpus root (e.g. ../shared/corpus/TileGym)")
     cc.add_argument("--out", required=True, help="directory for the capture files and index.json (replaced)")
     cc.add_argument("--tests", action="append", metavar="PATH",
-                    help="test file or directory under DIR (repeatable; default: tests)")
+                    help="test file or directory under DIR (repeatable; default: tests, unless --script is given)")
+    cc.add_argument("--script", action="append", metavar="PATH",
+                    help="a host program under DIR run as __main__ (repeatable; a directory: each *.py in it), "
+                         "e.g. Triton's tutorials, which are scripts, not tests")
     cc.add_argument("--path", action="append", metavar="DIR",
                     help="import root under DIR put first on sys.path (repeatable; default: src when present)")
     cc.add_argument("--kernels-in", action="append", metavar="PATH",
@@ -117,7 +123,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
     paths = args.path if args.path is not None else (["src"] if (root / "src").is_dir() else [])
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
-    opts = Options(root=root, tests=args.tests or ["tests"], out=Path(args.out), target=parse_target(args.target),
+    tests = args.tests or ([] if args.script else ["tests"])
+    opts = Options(root=root, tests=tests, scripts=args.script or [], out=Path(args.out), target=parse_target(args.target),
                    paths=paths, kernels_in=args.kernels_in or [], only_backend=args.backend,
                    include_perf=args.perf, keyword=args.keyword, timeout_s=args.timeout,
                    max_alloc_bytes=int(args.max_alloc_gb * GiB), max_macs=args.max_gmac * 1e9,

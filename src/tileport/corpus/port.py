@@ -3,7 +3,8 @@
 ``tileport corpus port CAPTURES --corpus DIR --out OUT`` reads ``CAPTURES/index.json`` (written by ``tileport
 corpus capture``), re-roots each capture at DIR (the captures name sources relative to the corpus, so they port on
 any machine that has the corpus), and ports the kernels in batches that share one cargo build
-(``pipeline.port.port_many``). Kernels the capture found but no test launched are rows too (status
+(``pipeline.port.port_many``; Triton kernels, whose launches say ``"frontend": "triton"``, are lowered first:
+``pipeline.triton.port_triton_many``). Kernels the capture found but no test launched are rows too (status
 ``not-launched``).
 
 Writes ``OUT/<kernel dir>/`` (each port's files, as ``tileport port`` writes them) and ``OUT/corpus.json``::
@@ -57,6 +58,14 @@ def _slug(file: str, kernel: str) -> str:
 
 
 def _refusal(verdict: dict, corpus: Path) -> dict | None:
+    lw = verdict.get("stages", {}).get("lower", {})
+    if not lw.get("ok", True) and lw.get("location"):   # a Triton construct the lowering refuses
+        loc = dict(lw["location"])
+        try:
+            loc["file"] = str(Path(loc.get("file", "")).resolve().relative_to(corpus.resolve()))
+        except ValueError:
+            pass
+        return {"construct": "triton-lowering", **loc, "detail": _relative(lw.get("error", ""), corpus)}
     tr = verdict.get("stages", {}).get("translate", {})
     if tr.get("ok", True) or "construct" not in tr:
         return None
@@ -75,7 +84,9 @@ def _relative(text: str | None, corpus: Path) -> str | None:
 
 
 def _failed_stage(verdict: dict) -> tuple[str | None, str | None]:
-    for stage in ("analyze", "translate", "build", "irdiff"):
+    for stage in ("lower", "analyze", "translate", "build", "irdiff"):
+        if stage == "lower" and stage not in verdict.get("stages", {}):
+            continue
         st = verdict.get("stages", {}).get(stage)
         if st is None:
             return None, None
@@ -91,7 +102,14 @@ def _failed_stage(verdict: dict) -> tuple[str | None, str | None]:
 def port_corpus(captures: Path, corpus: Path, out: Path, tree, arch: str, batch: int = 8,
                 only: str | None = None, progress: Progress = lambda s: None) -> dict:
     from ..pipeline.port import port_many
+    from ..pipeline.triton import port_triton_many
     from ..spec.signature import SignatureError
+
+    def port_cutile(chunk: list) -> list[dict]:
+        return port_many(chunk, tree, arch, out / "_work", progress=lambda s: None, skip_rejected=True)
+
+    def port_triton(chunk: list) -> list[dict]:
+        return port_triton_many(chunk, tree, arch, out / "_work", progress=lambda s: None)
 
     kernels, not_launched = _rows_from_index(captures)
     if only:
@@ -99,24 +117,28 @@ def port_corpus(captures: Path, corpus: Path, out: Path, tree, arch: str, batch:
         not_launched = [k for k in not_launched if only in f"{k['file']}::{k['kernel']}"]
     out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
-    jobs, meta = [], []
+    by_frontend: dict[str, tuple[list, list]] = {"cutile": ([], []), "triton": ([], [])}
     for k in kernels:
         ref = f"{(corpus / k['file']).resolve()}::{k['kernel']}"
         launches = _rerooted(captures / k["capture"], corpus)
+        jobs, meta = by_frontend["triton" if any(l.get("frontend") == "triton" for l in launches) else "cutile"]
         jobs.append((ref, [], launches, out / _slug(k["file"], k["kernel"])))
         meta.append(k)
     started = time.monotonic()
-    for i in range(0, len(jobs), batch):
-        chunk, info = jobs[i:i + batch], meta[i:i + batch]
-        progress(f"[{i + 1}-{i + len(chunk)}/{len(jobs)}] porting {', '.join(k['kernel'] for k in info)}")
+    batches = [(port_cutile if fe == "cutile" else port_triton, jobs[i:i + batch], meta[i:i + batch])
+               for fe, (jobs, meta) in by_frontend.items() for i in range(0, len(jobs), batch)]
+    done = 0
+    total = sum(len(j) for j, _ in by_frontend.values())
+    for porter, chunk, info in batches:
+        progress(f"[{done + 1}-{done + len(chunk)}/{total}] porting {', '.join(k['kernel'] for k in info)}")
+        done += len(chunk)
         try:
-            verdicts = port_many(chunk, tree, arch, out / "_work", progress=lambda s: None, skip_rejected=True)
+            verdicts = porter(chunk)
         except (TileportError, SignatureError):   # one bad job: port the chunk one by one
             verdicts = []
             for job in chunk:
                 try:
-                    verdicts += port_many([job], tree, arch, out / "_work", progress=lambda s: None,
-                                          skip_rejected=True)
+                    verdicts += porter([job])
                 except (TileportError, SignatureError) as exc1:
                     verdicts.append({"status": "failed", "stages": {"analyze": {"ok": False, "error": str(exc1)}}})
         for k, v in zip(info, verdicts):

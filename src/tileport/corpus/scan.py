@@ -4,6 +4,10 @@ A kernel is a function decorated with ``X.kernel`` or ``X.kernel(...)`` where ``
 ``cuda.tile`` (``import cuda.tile as ct``), or with ``kernel`` / ``kernel(...)`` imported from it
 (``from cuda.tile import kernel``). Other decorators around it (TileGym's ``@experimental_kernel``) do not matter;
 kernels defined inside a function (a kernel factory) are found too, with their enclosing names in ``qualname``.
+
+Triton kernels are found too: a ``@triton.jit`` function that its file launches (``name[grid](...)``,
+``name.warmup(...)``, ``name.run(...)``) or that is
+autotuned (``@triton.autotune`` / ``@triton.heuristics`` above it); other ``@triton.jit`` functions are helpers.
 """
 from __future__ import annotations
 
@@ -57,15 +61,37 @@ def _is_kernel_decorator(dec: ast.expr, modules: set[str], kernels: set[str]) ->
     return False
 
 
+def _triton_kernels(tree: ast.Module) -> set[str]:
+    """Names of the module-level @triton.jit functions the file launches or autotunes."""
+    from ..frontends.triton.source import _aliases, _is_jit
+
+    _, tr, _ = _aliases(tree)
+    if not tr:
+        return set()
+    launched = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)}
+    launched |= {n.value.id for n in ast.walk(tree)   # kernel.warmup(...): compiled ahead, then launched by handle
+                 if isinstance(n, ast.Attribute) and n.attr in ("warmup", "run") and isinstance(n.value, ast.Name)}
+    out = set()
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and any(_is_jit(d, tr) for d in fn.decorator_list):
+            tuned = any(isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
+                        and d.func.attr in ("autotune", "heuristics") for d in fn.decorator_list)
+            if tuned or fn.name in launched:
+                out.add(fn.name)
+    return out
+
+
 def kernels_in_file(path: Path, rel: str) -> list[FoundKernel]:
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     except (SyntaxError, UnicodeDecodeError, OSError):
         return []
     modules, kernel_names = _tile_aliases(tree)
-    if not modules and not kernel_names:
+    triton = _triton_kernels(tree)
+    if not modules and not kernel_names and not triton:
         return []
-    found: list[FoundKernel] = []
+    found: list[FoundKernel] = [FoundKernel(rel, fn.name, fn.name, fn.lineno) for fn in tree.body
+                                if isinstance(fn, ast.FunctionDef) and fn.name in triton]
 
     def visit(node: ast.AST, prefix: str) -> None:
         for child in ast.iter_child_nodes(node):

@@ -9,6 +9,7 @@ lowering reports as dropped: cutile chooses its own.
 from __future__ import annotations
 
 import inspect
+import types
 from typing import Any
 
 from ...spec.signature import ConstSig, ScalarSig, Signature
@@ -20,8 +21,10 @@ OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
            "launch_pdl")
 
 
-def bind(params: list[str], constexprs: set[str], args: tuple, kwargs: dict) -> tuple[dict, dict]:
-    """(argument by parameter name, launch options) of one call, as Triton binds them."""
+def bind(params: list[str], constexprs: set[str], args: tuple, kwargs: dict,
+         defaults: dict | None = None) -> tuple[dict, dict]:
+    """(argument by parameter name, launch options) of one call, as Triton binds them (``defaults``: the values of
+    parameters declared with one, for those the call leaves out)."""
     options = {k: kwargs[k] for k in OPTIONS if k in kwargs}
     rest = {k: v for k, v in kwargs.items() if k not in OPTIONS}
     if len(args) > len(params):
@@ -33,6 +36,8 @@ def bind(params: list[str], constexprs: set[str], args: tuple, kwargs: dict) -> 
         if k in bound:
             raise CaptureError(f"argument {k!r} given twice")
         bound[k] = v
+    for k, v in (defaults or {}).items():
+        bound.setdefault(k, v)
     missing = [p for p in params if p not in bound]
     if missing:
         raise CaptureError(f"missing arguments: {', '.join(missing)}")
@@ -68,7 +73,8 @@ def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     constexprs = {p.name for p in jit.params if p.is_constexpr}
     source = inspect.getsourcefile(fn) or "<unknown>"
     try:
-        bound, options = bind(params, constexprs, args, kwargs)
+        defaults = {p.name: p.default for p in jit.params if getattr(p, "has_default", False)}
+        bound, options = bind(params, constexprs, args, kwargs, defaults)
         described = describe(params, constexprs, bound)
         g = grid_of(grid, bound)
     except CaptureError as exc:
@@ -95,10 +101,11 @@ def _short(d: dict) -> str:
 _AUTOTUNING: list[dict] = []
 
 
-def install(rec: Any) -> Any:
+def install(rec: Any, after: Any = None) -> Any:
     """Patch triton (when importable) so launches go to ``rec``; returns a function that undoes it. An autotuned
     kernel (`@triton.autotune`) times nothing here: it launches its first config (after its pruning), and the
-    launch says so (`autotune`: configs, taken)."""
+    launch says so (`autotune`: configs, taken). With ``after``, each launch is recorded into a fresh recorder of
+    ``rec``'s type and handed to ``after`` (a corpus capture collects launches as they are made)."""
     try:
         from triton.runtime.autotuner import Autotuner
         from triton.runtime.jit import JITFunction
@@ -106,8 +113,19 @@ def install(rec: Any) -> Any:
         return lambda: None
     saved, saved_tune = JITFunction.run, Autotuner.run
 
-    def fake_run(self, *args, grid, warmup, **kwargs):  # noqa: ARG001 — Triton's own signature
-        record(rec, self, grid, args, kwargs)
+    def launch(jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
+        if after is None:
+            record(rec, jit, grid, args, kwargs)
+        else:
+            fresh = type(rec)()
+            record(fresh, jit, grid, args, kwargs)
+            after(fresh)
+
+    def fake_run(self, *args, grid, warmup, **kwargs):  # Triton's own signature
+        if warmup:  # kernel.warmup(...): compiled ahead, launched later through the handle it returns
+            return Compiled(self, {k: v for k, v in kwargs.items() if k in OPTIONS}, launch)
+        launch(self, grid, args, kwargs)
+        return None
 
     def first_config(self, *args, **kwargs):
         self.nargs = dict(zip(self.arg_names, args))
@@ -133,6 +151,30 @@ def install(rec: Any) -> Any:
         Autotuner.run = saved_tune
 
     return undo
+
+
+class Compiled:
+    """What ``kernel.warmup(...)`` returns here: ``compiled[grid](*args)`` records a launch of the kernel with the
+    warmup's options (every parameter passed positionally, constexprs included, as Triton's compiled kernels take
+    them). Its register, spill and shared-memory figures are stated guesses (``GUESSED``): nothing was compiled."""
+
+    #: what host code reads off a compiled kernel to size its grid (a small kernel's figures on sm_90; host code
+    #: divides by the shared size, so it is not 0)
+    GUESSED = {"n_regs": 32, "n_spills": 0, "shared": 1024}
+
+    def __init__(self, jit: Any, options: dict, launch: Any):
+        self._jit, self._options, self._launch = jit, options, launch
+        self.n_regs, self.n_spills = self.GUESSED["n_regs"], self.GUESSED["n_spills"]
+        self.metadata = types.SimpleNamespace(shared=self.GUESSED["shared"], num_warps=options.get("num_warps", 4),
+                                              num_stages=options.get("num_stages", 3))
+
+    def _init_handles(self) -> None:
+        pass
+
+    def __getitem__(self, grid: Any) -> Any:
+        def run(*args: Any) -> None:
+            self._launch(self._jit, grid, args[:len(self._jit.arg_names)], dict(self._options))
+        return run
 
 
 # ---------------------------------------------------------------- the lowered kernel's launch

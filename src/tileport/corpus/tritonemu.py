@@ -1,0 +1,161 @@
+"""Triton's runtime answered as the target GPU on a machine without one (``tileport corpus capture``).
+
+Real Triton host code asks Triton's driver, not only torch, about the GPU: ``driver.active.get_active_torch_device()``
+for the device to allocate on, ``get_current_target()`` to pick a code path, ``utils.get_device_properties(i)`` to
+size a persistent grid; its benchmarks time launches with ``triton.testing.do_bench`` and sweep shapes with
+``@triton.testing.perf_report`` (``bench.run(...)``, which plots with matplotlib). While ``emulate_triton`` runs:
+
+- ``triton.runtime.driver`` answers through a stand-in driver for the target (``Driver``); the figures torch does
+  not report (shared memory, registers, clocks) are the target architecture's, listed in ``ARCH_LIMITS``;
+- ``do_bench`` / ``do_bench_cudagraph`` call the function once (its launches are recorded) and time nothing: they
+  answer 1.0 ms;
+- a ``perf_report`` benchmark's ``run`` calls its function once per point of its sweep (every x value, every
+  provider), so that its launches at the benchmark's shapes are recorded; it prints, plots and saves nothing.
+  A point that raises is counted in the notes and the sweep goes on.
+
+Nothing is done when triton is not installed.
+"""
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from typing import Any, Iterator
+
+from .cudaemu import Target
+
+#: per architecture: (max opt-in shared memory per block in bytes, 32-bit registers per SM, SM clock kHz,
+#: memory clock kHz, memory bus width bits) — CUDA's published limits for the compute capability; the clocks are
+#: the H100/H200 SXM's boost and HBM figures (nothing here times anything with them)
+ARCH_LIMITS: dict[tuple[int, int], tuple[int, int, int, int, int]] = {
+    (9, 0): (232448, 65536, 1980000, 2619000, 5120),
+    (10, 0): (232448, 65536, 1965000, 3996000, 8192),
+    (8, 0): (166912, 65536, 1410000, 1593000, 5120),
+}
+
+
+class Utils:
+    """``driver.active.utils``: what host code reads of the device."""
+
+    def __init__(self, target: Target):
+        self.target = target
+
+    def get_device_properties(self, device: Any = 0) -> dict:  # noqa: ARG002 — one device
+        t = self.target
+        smem, regs, sm_clock, mem_clock, bus = ARCH_LIMITS.get((t.major, t.minor), ARCH_LIMITS[(9, 0)])
+        return {"max_shared_mem": smem, "max_num_regs": regs, "multiprocessor_count": t.sms, "warpSize": 32,
+                "sm_clock_rate": sm_clock, "mem_clock_rate": mem_clock, "mem_bus_width": bus}
+
+
+class Driver:
+    """``triton.runtime.driver.active`` for the target: a CUDA device 0 that runs nothing."""
+
+    def __init__(self, target: Target):
+        self.target = target
+        self.utils = Utils(target)
+
+    @staticmethod
+    def is_active() -> bool:
+        return True
+
+    def get_current_target(self) -> Any:
+        from triton.backends.compiler import GPUTarget
+
+        return GPUTarget("cuda", self.target.major * 10 + self.target.minor, 32)
+
+    def get_active_torch_device(self) -> Any:
+        import torch
+
+        return torch.device("cuda", 0)
+
+    def get_current_device(self) -> int:
+        return 0
+
+    def set_current_device(self, device: int) -> None:
+        pass
+
+    def get_current_stream(self, device: Any = None) -> int:  # noqa: ARG002
+        return 0
+
+    def get_device_capability(self, device: Any = 0) -> tuple[int, int]:  # noqa: ARG002
+        return self.target.major, self.target.minor
+
+    def get_device_interface(self) -> Any:
+        import torch
+
+        return torch.cuda
+
+    def get_benchmarker(self) -> Any:
+        import triton.testing
+
+        return triton.testing.do_bench
+
+    def get_empty_cache_for_benchmark(self) -> Any:
+        import torch
+
+        return torch.empty(0, dtype=torch.int8)
+
+    def clear_cache(self, cache: Any) -> None:
+        pass
+
+
+def _timed_once(fn: Any, *_a: Any, quantiles: Any = None, **_kw: Any) -> Any:
+    fn()
+    return [1.0] * len(quantiles) if quantiles else 1.0
+
+
+@contextlib.contextmanager
+def emulate_triton(target: Target) -> Iterator[Counter]:
+    """Triton answered as ``target`` while the block runs (module docstring). Yields a Counter of the benchmark
+    points that raised (``"bench NAME: ErrorType"`` → count)."""
+    raised: Counter = Counter()
+    try:
+        import triton.testing
+        from triton.runtime import driver as config
+    except ImportError:
+        yield raised
+        return
+
+    def run_sweep(mark: Any, *_a: Any, **kwargs: Any) -> None:
+        kwargs = {k: v for k, v in kwargs.items() if k not in ("show_plots", "print_data", "save_path",
+                                                              "return_df")}
+        benches = mark.benchmarks if isinstance(mark.benchmarks, (list, tuple)) else [mark.benchmarks]
+        for bench in benches:
+            for x in bench.x_vals:
+                xs = x if isinstance(x, (list, tuple)) else [x] * len(bench.x_names)
+                for y in bench.line_vals:
+                    try:
+                        mark.fn(**dict(zip(bench.x_names, xs)), **{bench.line_arg: y}, **bench.args, **kwargs)
+                    except Exception as exc:  # noqa: BLE001 — one point of a sweep: counted, the sweep goes on
+                        raised[f"benchmark {bench.plot_name or mark.fn.__name__}: {type(exc).__name__}"] += 1
+
+    saved_active = config._active
+    saved = {n: getattr(triton.testing, n) for n in ("do_bench", "do_bench_cudagraph")}
+    saved_run = triton.testing.Mark.run
+    config.set_active(Driver(target))
+    for n in saved:
+        setattr(triton.testing, n, _timed_once)
+    triton.testing.Mark.run = run_sweep
+    try:
+        yield raised
+    finally:
+        config._active = saved_active
+        for n, fn in saved.items():
+            setattr(triton.testing, n, fn)
+        triton.testing.Mark.run = saved_run
+
+
+def assumptions(target: Target) -> list[str]:
+    smem, regs, *_ = ARCH_LIMITS.get((target.major, target.minor), ARCH_LIMITS[(9, 0)])
+    return [f"triton's driver answers as {target.name} ({target.arch}): {target.sms} SMs, {smem} bytes of shared "
+            f"memory per block, {regs} registers per SM",
+            "triton.testing.do_bench calls its function once and answers 1.0 ms; a perf_report benchmark's run() "
+            "calls its function once per point of its sweep and prints/plots nothing",
+            "kernel.warmup(...) compiles nothing: the handle it returns records its launches and reports "
+            f"{_guessed()['n_regs']} registers, {_guessed()['n_spills']} spills, {_guessed()['shared']} bytes of "
+            "shared memory (guesses: nothing was compiled)"]
+
+
+def _guessed() -> dict:
+    from ..frontends.triton.capture import Compiled
+
+    return Compiled.GUESSED
