@@ -467,3 +467,13 @@ def test_scatters_into_one_array_are_chained_by_their_tokens(tmp_path):
     with pytest.raises(Unsupported, match="inside a loop or branch") as exc:
         emit(tmp_path, nested, sig)
     assert exc.value.line == 12
+
+
+def test_integer_astype_uses_cutiles_integer_conversions():
+    """cutile's convert_tile takes no integer pair: wider is exti, the same width bitcast, narrower trunci."""
+    from tileport.translate.emit import _int_conversion
+
+    assert _int_conversion("u32", "u64", "x") == "exti(x)"
+    assert _int_conversion("i32", "u32", "x") == "bitcast(x)"
+    assert _int_conversion("u64", "u32", "x") == "trunci(x, overflow::None)"
+    assert _int_conversion("i32", "f32", "x") is None and _int_conversion("bool", "i32", "x") is None

@@ -80,10 +80,10 @@ def _lower(tmp_path, body, kinds=KINDS):
     ("x = tl.load(x_ptr + offs, mask=offs < n, other=1.5)\ntl.store(y_ptr + offs, x)", 10, 52, "other=1.5"),
     ("x = tl.load(x_ptr + offs.to(tl.float32), mask=offs < n)", 10, 17, "cannot add a Tile to a pointer"),
     ("x = tl.load(x_ptr + offs, mask=offs > n)", 10, 9, "the mask must be"),
-    ("x = tl.rand(n, offs)", 10, 9, "tl.rand is not lowered"),
+    ("x = tl.randn(n, offs)", 10, 9, "tl.randn is not lowered"),
     ("while n:\n    pass", 10, 5, "While statements"),
     ("p = x_ptr + offs\nfor i in range(4):\n    p += 3\n", 12, 9, "p advanced by `3` per iteration"),
-    ("p = x_ptr + offs\nfor i in range(4):\n    p = x_ptr + i\n", 12, 9,
+    ("p = x_ptr + offs\nfor i in range(4):\n    tl.store(p, 1.0)\n    p = x_ptr + i\n", 13, 9,
      "p is a pointer, index or mask updated inside a loop"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x)\ntl.store(x_ptr + pid * n + offs, x)", 12, 5,
      "one pointer must be read through one layout"),
@@ -329,6 +329,26 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # a persistent loop: the step is the number of programs
     ("for i in tl.range(pid, n, tl.num_programs(0)):\n    x = tl.load(x_ptr + i * B + tl.arange(0, B))\n"
      "    tl.store(y_ptr + i * B + tl.arange(0, B), x)", "", "for i in range(pid, n, ct.num_blocks(0)):"),
+    # a loop stepping by a block: `i + tl.arange(0, B)` is block i // B of a view; a row test (a tile) and a
+    # column mask combine into one mask value
+    ("acc = tl.zeros((B, B), dtype=tl.float32)\nfor i in range(0, n, B):\n    rows = i + tl.arange(0, B)\n"
+     "    m = (rows[:, None] < n) & (offs[None, :] < n)\n"
+     "    acc += tl.load(x_ptr + rows[:, None] * n + offs[None, :], mask=m, other=0.0)\n"
+     "tl.store(y_ptr + offs, tl.sum(acc, axis=0))", "",
+     "ct.load(x_ptr, index=(i // B, pid), shape=(B, B), padding_mode=ct.PaddingMode.ZERO)"),
+    # offsets computed as values (a wrap-around `% n`: a gather) advanced in a loop: the offsets move each step
+    ("wrapped = (pid * B + tl.arange(0, B)) % n\np = x_ptr + wrapped\nacc = tl.zeros((B,), dtype=tl.float32)\n"
+     "for k in range(4):\n    acc += tl.load(p)\n    p += n\ntl.store(y_ptr + offs, acc)", "",
+     "ct.gather(x_ptr, wrapped + k * n"),
+    # tl.rand: Triton's Philox written out in 64-bit unsigned steps, then its uniform float
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(tl.rand(n, offs) > s, x, 0.0))", "",
+     "rand1_c0 = ((rand1_p2 * 0xCD9E8D57) >> 32) ^ rand1_c1 ^ rand1_k0"),
+    # a conditional expression on constexprs every launch gives alike: the taken side
+    ("w = 2.0 if MODE == 1 else tl.rand(0, offs)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x * w)", "",
+     "x * 2.0"),
+    # tl.where on a non-boolean condition: true where nonzero
+    ("keep = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(keep, 1.0, 0.0))", "",
+     "ct.where(keep != 0, 1.0, 0.0)"),
 ])
 def test_real_code_idioms_lower(tmp_path, body, helpers, expect):
     assert expect in _lowered(tmp_path, body, helpers)

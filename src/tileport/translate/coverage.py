@@ -96,7 +96,9 @@ COVERAGE: tuple[Construct, ...] = (
               "flush_to_zero=F) + c` → fma(.., R, F) — each found by the differential fuzzer; a helper's returned "
               "product fused after the call (the inlined block yields both factors)", S, "gelu_tanh"),
     Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`)",
-              "`let v: Tile<D, S> = convert_tile(x);`", S, "scale_cast"),
+              "`let v: Tile<D, S> = convert_tile(x);`; integer to integer: `exti` (wider), `bitcast` (same width), "
+              "`trunci(x, overflow::None)` (narrower: cutile 0.3.1 cannot serialize it, so such a port is unproven)",
+              S, "scale_cast"),
     Construct("assign", "`name = expr` (re-assignment shadows)", "`let name: T = expr;`", S, "vector_add"),
     Construct("if-constant", "`if`/`elif`/`else` on constants only (names re-assigned in an arm keep their type)",
               "`if ACT == 1 { .. } else if .. { .. }` on the const generics; cutile folds it per specialization, "
@@ -306,7 +308,11 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "16-bit arrays: `other=` 0 only (cutile 0.3.1 has no half literal form; 0 is the type's ZERO)"),
     Construct("triton-masked-tile", "masks that are not view bounds on a tile-shaped access (`offs < n - 1`)",
               "a gather with the mask", P, None),
-    Construct("triton-other", "`tl.atomic_*`, `tl.rand`/`tl.randn`, tensor descriptors, 64-bit scalars",
+    Construct("triton-rand", "`tl.rand(seed, offsets)`",
+              "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
+              "low `& 0xFFFFFFFF`), Triton's uniform-float step after; proven once cutile takes integer literals "
+              "above 2^31 (0.3.1 parses each as i32 and panics)", P, None),
+    Construct("triton-other", "`tl.atomic_*`, `tl.randn`/`tl.randint`, tensor descriptors, 64-bit scalars, `while`",
               "the matching cuTile constructs", P, None),
 )
 

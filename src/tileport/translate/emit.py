@@ -1663,7 +1663,8 @@ class Emitter:
                 if dt == ty.dtype:
                     return code, ty  # cuTile Python emits nothing for a cast to the same dtype
                 base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
-                return self.typed(f"convert_tile({code})", out_ty, want_name, f"{base}_{dt}")
+                return self.typed(f"{_int_conversion(ty.dtype, dt, code) or f'convert_tile({code})'}", out_ty,
+                                  want_name, f"{base}_{dt}")
             raise self.refuse(node, self._construct_for_call(op), f"call `{self.text(node.func)}(...)`")
         raise self.refuse(node, "assign", f"expression `{self.text(node)}`")
 
@@ -3368,3 +3369,23 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),
                    em.declared_ops)
+
+
+def _int_bits(dtype: str) -> int | None:
+    """The width of an integer dtype (``i32`` → 32, ``u8`` → 8); None for floats and bool."""
+    return int(dtype[1:]) if dtype[:1] in ("i", "u") and dtype[1:].isdigit() else None
+
+
+def _int_conversion(src: str, dst: str, code: str) -> str | None:
+    """An integer-to-integer ct.astype as cuTile Python emits it (cutile's `convert_tile` does not take integer
+    pairs): wider by extension (signed or unsigned as the source is: `exti`), narrower by truncation (`trunci`;
+    cutile 0.3.1 cannot serialize its wrapping form, `overflow::None`: such a port builds, its IR does not),
+    the same width a `bitcast`. None when either side is not an integer."""
+    a, b = _int_bits(src), _int_bits(dst)
+    if a is None or b is None:
+        return None
+    if b > a:
+        return f"exti({code})"
+    if b < a:
+        return f"trunci({code}, overflow::None)"
+    return f"bitcast({code})"

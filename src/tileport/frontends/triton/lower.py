@@ -184,8 +184,14 @@ def _advanced(bp: "BlockPtr", steps: tuple[str, ...], count: str) -> "BlockPtr":
                                    for i, st in zip(bp.index, steps)))
 
 
-def _ptr_advanced(ptr: "Ptr", k: int, count: str) -> "Ptr":
-    """``ptr`` with its k-th index vector ``count`` blocks further along."""
+def _ptr_advanced(ptr: "Ptr", k: "int | str", count: str) -> "Ptr":
+    """``ptr`` with its k-th index vector ``count`` blocks further along; for a pointer whose offsets are computed
+    (a gather, ``k`` the step's text), its offsets ``count`` steps further."""
+    if isinstance(k, str):
+        (term,) = ptr.terms
+        assert isinstance(term.index, Tile) and term.stride == "1"
+        moved = replace(term.index, text=f"{_paren(term.index.text)} + {_paren(count)} * {_paren(k)}")
+        return Ptr(ptr.param, (Term("1", moved),))
     term = ptr.terms[k]
     idx = term.index
     assert isinstance(idx, Idx)
@@ -243,7 +249,7 @@ class _Lowerer:
         self.view_sites: dict[str, ast.AST] = {}
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
-        self.ptr_steps: dict[str, int] = {}  # pointer advanced one block per iteration → which of its terms
+        self.ptr_steps: dict[str, int | str] = {}  # advanced per iteration → which term (or a gather's step)
         self._step_nodes: set[int] = set()   # the statements that advance them (lowered as the loop index)
         self._carried: set[str] = set()  # names assigned in the loops being lowered
         self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
@@ -459,10 +465,12 @@ class _Lowerer:
         self._name_scalars(carried)
         old_carried, old_outer = self._carried, self._loop_outer
         self._carried = old_carried | carried
-        self._loop_outer = old_outer | (carried & set(self.env))
+        self._loop_outer = old_outer | {n for n in carried & set(self.env) if not _written_first(s.body, n)}
         rng = stop if start == "0" and step == "1" else f"{start}, {stop}" if step == "1" else f"{start}, {stop}, {step}"
         self.emit(f"for {self.prefix}{var} in range({rng}):")
-        self.env[var] = Scalar(self.prefix + var)
+        # `for i in range(0, n, BLOCK)`: i is a whole number of blocks, so `i + tl.arange(0, BLOCK)` is a tile index
+        stepped = step != "1" and start == "0" and step.isidentifier() and self.kinds.get(step) == "constant"
+        self.env[var] = Scalar(self.prefix + var, factors=(f"{self.prefix}{var} // {step}", step) if stepped else None)
         self.indented(s.body)
         self._carried, self._loop_outer = old_carried, old_outer
         for name, old in saved_ptrs.items():  # after the loop: advanced (stop - start) times
@@ -471,10 +479,11 @@ class _Lowerer:
                               else _ptr_advanced(old, self.ptr_steps[name], n))  # type: ignore[arg-type]
         self.advances, self.ptr_steps = saved_adv, saved_steps
 
-    def _pointer_step(self, st: ast.stmt) -> tuple[str, int] | None:
+    def _pointer_step(self, st: ast.stmt) -> tuple[str, int | str] | None:
         """(pointer, which of its index vectors) when ``st`` is ``p += D`` / ``p = p + D`` with p a pointer and D one
-        block of one of its index vectors times that vector's stride (``BLOCK_K * stride_k``); None when ``st`` is
-        not a pointer update; refused when it is one of another kind."""
+        block of one of its index vectors times that vector's stride (``BLOCK_K * stride_k``); (pointer, D) when the
+        pointer's offsets are computed (a gather: any scalar D moves them); None when ``st`` is not a pointer
+        update; refused when it is one of another kind."""
         if isinstance(st, ast.AugAssign) and isinstance(st.op, ast.Add) and isinstance(st.target, ast.Name):
             name, delta = st.target.id, st.value
         elif (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
@@ -487,6 +496,9 @@ class _Lowerer:
         if not isinstance(ptr, Ptr):
             return None
         d = self.ev(delta)
+        if isinstance(d, Scalar) and len(ptr.terms) == 1 and isinstance(ptr.terms[0].index, Tile) \
+                and ptr.terms[0].stride == "1":
+            return name, d.text
         if isinstance(d, Scalar):
             for k, term in enumerate(ptr.terms):
                 if isinstance(term.index, Idx) and linear.same(d.text, f"{term.index.size} * {term.stride}"):
@@ -595,6 +607,12 @@ class _Lowerer:
                                   "bound once to a literal or tl.constexpr(literal))")
         if isinstance(node, ast.Tuple):
             return tuple(self.ev(e) for e in node.elts)
+        if isinstance(node, ast.IfExp):
+            truth = self.static_truth(node.test)
+            if truth is not None:   # on constexprs every launch gives alike: the taken side only
+                return self.ev(node.body if truth else node.orelse)
+            raise self.fail(node, f"`{ast.unparse(node)}`: a conditional expression is lowered when its test is "
+                                  "on constexprs that every launch gives alike (use tl.where for values)")
         if isinstance(node, ast.Constant):
             if isinstance(node.value, str):
                 return Scalar(repr(node.value))   # compared with string constexprs in folded `if`s
@@ -724,8 +742,8 @@ class _Lowerer:
         if sym == "&" and isinstance(a, Mask) and isinstance(b, Mask):
             return Mask(a.conds + b.conds)
         # values
-        ta = a if isinstance(a, Scalar) else self.materialize(a, node)
-        tb = b if isinstance(b, Scalar) else self.materialize(b, node)
+        ta = a if isinstance(a, Scalar) else self.materialize(self._value(a, node), node)
+        tb = b if isinstance(b, Scalar) else self.materialize(self._value(b, node), node)
         shape = _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ()))
         dtypes = {x.dtype for x in (ta, tb) if isinstance(x, Tile)}
         dtype = dtypes.pop() if len(dtypes) == 1 else None
@@ -872,6 +890,8 @@ class _Lowerer:
             shape = tuple(s for s in shape if s is not None)
             text = f"{REDUCE[fn]}({x.text}, axis={axis}" + (", keepdims=True)" if keepdims else ")")
             return Tile(text, shape, x.dtype)
+        if fn == "rand" and len(node.args) == 2 and not kw:
+            return self.rand(node)
         if fn == "exp" and len(node.args) == 1:
             x = self._value(self.ev(node.args[0]), node)
             if isinstance(x, Tile):
@@ -879,12 +899,48 @@ class _Lowerer:
         if fn in MAP:
             vals = [self._value(self.ev(a), node) for a in node.args]
             tiles = [v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
+            if fn == "where" and isinstance(tiles[0], Tile) and self.known_dtype(tiles[0]) not in ("bool", None):
+                # Triton takes any condition, true where nonzero; cuTile's ct.where wants a boolean tile
+                tiles[0] = Tile(f"{_paren(tiles[0].text)} != 0", tiles[0].shape, "bool")
             shape = _broadcast_all(getattr(t, "shape", ()) for t in tiles)
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
             return Tile(f"{MAP[fn]}({', '.join(t.text for t in tiles)})", shape, dts[0] if len(set(dts)) == 1 else None)
         raise self.fail(node, f"tl.{fn} is not lowered (supported: program_id, num_programs, arange, load, store, "
                               f"make_block_ptr, advance, zeros, full, dot, {', '.join(REDUCE)}, {', '.join(MAP)}, "
                               "cdiv, .to())")
+
+    def rand(self, node: ast.Call) -> Tile:
+        """``tl.rand(seed, offsets)``: Triton's Philox 4x32 with 10 rounds (triton/language/random.py), written out
+        in 64-bit unsigned arithmetic so that every 32-bit step is exact without a truncation (cutile 0.3.1 cannot
+        write the wrapping `trunci`): a 32-bit high product is ``(a * b) >> 32``, a low one ``(a * b) & M``.
+        The uniform float is Triton's: the int32 bits folded to non-negative, times 4.6566127342e-10."""
+        seed = self.ev(node.args[0])
+        if not isinstance(seed, Scalar):
+            raise self.fail(node.args[0], "tl.rand's seed must be a scalar")
+        offs = self.materialize(self._value(self.ev(node.args[1]), node), node)
+        self._rands = getattr(self, "_rands", 0) + 1
+        r = f"{self.prefix}rand{self._rands}_"
+        m32 = "0xFFFFFFFF"
+        shape = _tup(offs.shape)
+        self.emit(f"# tl.rand (line {node.lineno}): Philox 4x32, 10 rounds, in 64-bit unsigned steps")
+        self.emit(f"{r}s = ct.astype(ct.astype(ct.full((1,), {seed.text}, dtype=ct.int32), ct.int64), ct.uint64)")
+        self.emit(f"{r}k0 = {r}s & {m32}")
+        self.emit(f"{r}k1 = ({r}s >> 32) & {m32}")
+        self.emit(f"{r}c0 = ct.astype(ct.astype({offs.text}, ct.uint32), ct.uint64)")
+        self.emit(f"{r}c1 = ct.zeros({shape}, dtype=ct.uint64)")
+        self.emit(f"{r}c2 = {r}c1")
+        self.emit(f"{r}c3 = {r}c1")
+        for _ in range(10):
+            self.emit(f"{r}p0 = {r}c0")
+            self.emit(f"{r}p2 = {r}c2")
+            self.emit(f"{r}c0 = (({r}p2 * 0xCD9E8D57) >> 32) ^ {r}c1 ^ {r}k0")
+            self.emit(f"{r}c2 = (({r}p0 * 0xD2511F53) >> 32) ^ {r}c3 ^ {r}k1")
+            self.emit(f"{r}c1 = ({r}p2 * 0xCD9E8D57) & {m32}")
+            self.emit(f"{r}c3 = ({r}p0 * 0xD2511F53) & {m32}")
+            self.emit(f"{r}k0 = ({r}k0 + 0x9E3779B9) & {m32}")
+            self.emit(f"{r}k1 = ({r}k1 + 0xBB67AE85) & {m32}")
+        self.emit(f"{r}u = ct.where({r}c0 >= 0x80000000, {r}c0 ^ {m32}, {r}c0)")
+        return Tile(f"ct.astype({r}u, ct.float32) * 4.6566127342e-10", offs.shape, F32)
 
     def _exp(self, x: Tile) -> Tile:
         """Triton computes an f32 exp as ex2.approx(x * log2(e)) (its approximate Exp lowering); so does this,
@@ -1247,6 +1303,18 @@ class _Lowerer:
                 params.append(f"{p}: {ann}")
                 out.append({"name": p, "kind": "scalar", "type": ann})
         return ", ".join(params), out
+
+
+def _written_first(body: list[ast.stmt], name: str) -> bool:
+    """Whether each iteration of a loop over ``body`` assigns ``name`` (a plain top-level assignment that does not
+    read it) before anything reads it: then its value does not travel from one iteration to the next."""
+    for st in body:
+        reads = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(st))
+        if isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in st.targets):
+            return not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st.value))
+        if reads or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st)):
+            return False
+    return False
 
 
 def _mentions(text: str, name: str) -> bool:
