@@ -477,3 +477,12 @@ def test_integer_astype_uses_cutiles_integer_conversions():
     assert _int_conversion("i32", "u32", "x") == "bitcast(x)"
     assert _int_conversion("u64", "u32", "x") == "trunci(x, overflow::None)"
     assert _int_conversion("i32", "f32", "x") is None and _int_conversion("bool", "i32", "x") is None
+
+
+def test_an_argument_a_specialization_never_reads_is_named_unused():
+    """rustc warns on an unused argument (gemma's `cap` when soft-capping is off): such a parameter is `_name`."""
+    from tileport.rustgen.module import _unused_marked
+
+    body = ["let y: f32 = scale * 2.0f32; // cap is not read here", "let z = capacity;"]
+    assert _unused_marked("cap: f32", body) == "_cap: f32"
+    assert _unused_marked("scale: f32", body) == "scale: f32"

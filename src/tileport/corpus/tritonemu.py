@@ -104,16 +104,13 @@ def _timed_once(fn: Any, *_a: Any, quantiles: Any = None, **_kw: Any) -> Any:
 
 
 @contextlib.contextmanager
-def emulate_triton(target: Target) -> Iterator[Counter]:
-    """Triton answered as ``target`` while the block runs (module docstring). Yields a Counter of the benchmark
-    points that raised (``"bench NAME: ErrorType"`` → count)."""
+def quick_benchmarks() -> Iterator[Counter]:
+    """``do_bench`` / ``do_bench_cudagraph`` call once and answer 1.0 ms; a ``perf_report`` benchmark's ``run``
+    calls its function once per point of its sweep and prints, plots and saves nothing. Yields a Counter of the
+    points that raised (``"benchmark NAME: ErrorType"`` → count)."""
+    import triton.testing
+
     raised: Counter = Counter()
-    try:
-        import triton.testing
-        from triton.runtime import driver as config
-    except ImportError:
-        yield raised
-        return
 
     def run_sweep(mark: Any, *_a: Any, **kwargs: Any) -> None:
         kwargs = {k: v for k, v in kwargs.items() if k not in ("show_plots", "print_data", "save_path",
@@ -128,20 +125,35 @@ def emulate_triton(target: Target) -> Iterator[Counter]:
                     except Exception as exc:  # noqa: BLE001 — one point of a sweep: counted, the sweep goes on
                         raised[f"benchmark {bench.plot_name or mark.fn.__name__}: {type(exc).__name__}"] += 1
 
-    saved_active = config._active
     saved = {n: getattr(triton.testing, n) for n in ("do_bench", "do_bench_cudagraph")}
     saved_run = triton.testing.Mark.run
-    config.set_active(Driver(target))
     for n in saved:
         setattr(triton.testing, n, _timed_once)
     triton.testing.Mark.run = run_sweep
     try:
         yield raised
     finally:
-        config._active = saved_active
         for n, fn in saved.items():
             setattr(triton.testing, n, fn)
         triton.testing.Mark.run = saved_run
+
+
+@contextlib.contextmanager
+def emulate_triton(target: Target) -> Iterator[Counter]:
+    """Triton answered as ``target`` while the block runs, its benchmarks quick (module docstring). Yields
+    ``quick_benchmarks``' Counter of raising benchmark points."""
+    try:
+        from triton.runtime import driver as config
+    except ImportError:
+        yield Counter()
+        return
+    saved_active = config._active
+    config.set_active(Driver(target))
+    try:
+        with quick_benchmarks() as raised:
+            yield raised
+    finally:
+        config._active = saved_active
 
 
 def assumptions(target: Target) -> list[str]:

@@ -42,6 +42,7 @@ class PortedKernel:
         self._kernel = None
         self.params = list(jit.arg_names)
         self.constexprs = {p.name for p in jit.params if p.is_constexpr}
+        self.defaults = {p.name: p.default for p in jit.params if getattr(p, "has_default", False)}
         self.views = {k: View.from_json(v) for k, v in self.report["views"].items()}
 
     def with_backend(self, backend: str | None) -> "PortedKernel":
@@ -89,7 +90,7 @@ class PortedKernel:
         if name == "triton":
             self.jit[grid](*args, **kwargs)
             return
-        bound, _options = bind(self.params, self.constexprs, args, kwargs)
+        bound, _options = bind(self.params, self.constexprs, args, kwargs, self.defaults)
         g = grid_of(grid, bound)
         launch((g[0], g[1], g[2]), self.kernel, self.lowered_args(bound), name)
 

@@ -39,10 +39,21 @@ def _entry(e: Emitted) -> str:
     generics = f"<{', '.join(f'const {g}: i32' for g in e.generics)}>" if e.generics else ""
     doc = "".join(f"    /// {line}".rstrip() + "\n" for line in e.doc)
     body = "".join(f"        {line}\n" for line in e.body)
-    params = "".join(f"        {p},\n" for p in e.params)
+    params = "".join(f"        {_unused_marked(p, e.body)},\n" for p in e.params)
     return (f"\n{doc}"
             f"    #[cutile::entry({_hints(e.hints)})]\n"
             f"    pub fn {e.entry}{generics}(\n{params}    ) {{\n{body}    }}\n")
+
+
+def _unused_marked(param: str, body: list[str]) -> str:
+    """``name: T`` as ``_name: T`` when the entry's code never reads it (a specialization that does not use an
+    argument the others do: rustc warns otherwise). Arguments are passed by position, so the name is the body's
+    alone."""
+    name = param.split(":", 1)[0].strip()
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    if any(word.search(line.split("//", 1)[0]) for line in body):
+        return param
+    return f"_{param.lstrip()}"
 
 
 def _hints(hints: dict[str, int]) -> str:

@@ -431,7 +431,7 @@ pub mod port {
         v: &Tensor<f16, { [-1, -1, -1] }>,
         o: &Tensor<f16, { [-1, -1, -1] }>,
         scale: f32,
-        cap: f32,
+        _cap: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
@@ -1211,7 +1211,7 @@ pub mod port {
         v: &Tensor<bf16, { [-1, -1, -1] }>,
         o: &Tensor<bf16, { [-1, -1, -1] }>,
         scale: f32,
-        cap: f32,
+        _cap: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;

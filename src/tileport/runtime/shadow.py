@@ -1,0 +1,224 @@
+"""Shadow runs: a host program's Triton launches, each also run through its port, the outputs compared and timed.
+
+While ``shadow(ports)`` is active, a launch of a ``@triton.jit`` kernel that has a port runs like this: its tensor
+arguments are copied; Triton runs; its results are copied; the arguments are put back (the outputs the port only writes filled with NaN, or -7 for
+integers, so that a store it misses where Triton wrote shows); the port runs
+(``runtime.triton_port.ported``, on ``backend``); every tensor argument is compared with Triton's (integers and
+booleans exactly, floats within the dtype's tolerance, the largest differences recorded either way); then Triton's
+results are put back, so the host program goes on with Triton's values whatever the port did. The first
+``max_checks`` distinct launches (signature and grid) of each kernel are checked, and timed on both paths with
+``triton.testing.do_bench_cudagraph`` (kernel time, no host launch cost; plain ``do_bench`` when graph capture
+fails, and the record says so); later launches run Triton only. Launches through a ``kernel.warmup(...)`` handle
+are shadowed too.
+
+``ports`` maps ``(source file, kernel name)`` (the file's real path) to a port directory, as ``tileport port`` /
+``tileport corpus port`` write them (``lowered.py`` and ``lowered.json``). Needs a GPU, torch and triton.
+"""
+from __future__ import annotations
+
+import contextlib
+import inspect
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+#: (rtol, atol) per dtype name for the port-vs-Triton comparison
+TOLERANCE = {"float32": (1e-4, 1e-5), "float16": (1e-2, 1e-3), "bfloat16": (2e-2, 1e-2),
+             "float64": (1e-7, 1e-9)}
+
+
+@dataclass
+class Shadow:
+    ports: dict[tuple[str, str], Path]
+    backend: str = "cutile"
+    max_checks: int = 4
+    time: bool = True
+    records: list[dict] = field(default_factory=list)
+    #: triton.testing's (do_bench, do_bench_cudagraph) as they were when shadowing began (host code may stub them)
+    bench: tuple = ()
+    _seen: dict[str, set] = field(default_factory=dict)
+
+    def port_of(self, jit: Any) -> Path | None:
+        src = os.path.realpath(inspect.getsourcefile(jit.fn) or "")
+        return self.ports.get((src, jit.fn.__name__))
+
+    def wants(self, jit: Any, key: tuple) -> bool:
+        name = f"{inspect.getsourcefile(jit.fn)}::{jit.fn.__name__}"
+        seen = self._seen.setdefault(name, set())
+        if key in seen or len(seen) >= self.max_checks:
+            return False
+        seen.add(key)
+        return True
+
+    def launch(self, jit: Any, grid: Any, args: tuple, kwargs: dict, run_triton: Any) -> Any:
+        """One launch of ``jit``: Triton (``run_triton()``), and the port beside it when this launch is checked."""
+        port = self.port_of(jit)
+        if port is None:
+            return run_triton()
+        import torch
+
+        from ..frontends.triton.capture import OPTIONS, bind, grid_of
+        from .triton_port import ported
+
+        params = list(jit.arg_names)
+        constexprs = {p.name for p in jit.params if p.is_constexpr}
+        defaults = {p.name: p.default for p in jit.params if getattr(p, "has_default", False)}
+        try:
+            bound, _ = bind(params, constexprs, args[:len(params)], kwargs, defaults)
+            g = tuple(grid_of(grid, bound))
+        except Exception:  # noqa: BLE001 — not a launch this module understands: Triton alone
+            return run_triton()
+        key = (tuple((k, _describe(v)) for k, v in bound.items()), g)
+        if not self.wants(jit, key):
+            return run_triton()
+        tensors = [(k, v) for k, v in bound.items() if isinstance(v, torch.Tensor)]
+        before = [v.clone() for _, v in tensors]
+        result = run_triton()
+        torch.cuda.synchronize()
+        triton_out = [v.clone() for _, v in tensors]
+        rec = {"kernel": jit.fn.__name__, "file": inspect.getsourcefile(jit.fn), "port": str(port),
+               "grid": list(g), "args": {k: _describe(v) for k, v in bound.items()}, "backend": self.backend}
+        port_kernel = ported(jit, port, backend=self.backend)
+        port_kwargs = {k: v for k, v in kwargs.items() if k not in OPTIONS}
+        call_port = (lambda: port_kernel[g](**bound)) if len(args) > len(params) else \
+            (lambda: port_kernel[g](*args, **port_kwargs))
+        written = _written_only(port)
+        try:
+            for (k, v), b in zip(tensors, before):
+                v.copy_(b)
+                if k in written:   # an output the port only writes: poisoned, so a store it misses shows
+                    v.fill_(float("nan") if v.is_floating_point() else -7)
+            call_port()
+            torch.cuda.synchronize()
+            for (k, v), t, b in zip(tensors, triton_out, before):
+                if k in written:   # what neither wrote (Triton left it as it was, the port left the poison): as before
+                    missed = torch.isnan(v) if v.is_floating_point() else v == -7
+                    kept = (t == b) | (torch.isnan(t) & torch.isnan(b)) if t.is_floating_point() else t == b
+                    v.copy_(torch.where(missed & kept, b, v))
+            rec["outputs"] = {}
+            for (k, v), t, b in zip(tensors, triton_out, before):
+                if not (torch.equal(t, b) and torch.equal(v, b)):   # written by either: an output
+                    rec["outputs"][k] = _compare(t, v)
+            rec["ok"] = all(o["ok"] for o in rec["outputs"].values())
+            if self.time:
+                rec.update(_times(run_triton, call_port, self.bench))
+        except Exception as exc:  # noqa: BLE001 — the port failed on the GPU: recorded, Triton's result kept
+            rec["ok"] = False
+            rec["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        finally:
+            for (_, v), t in zip(tensors, triton_out):
+                v.copy_(t)
+            torch.cuda.synchronize()
+        self.records.append(rec)
+        return result
+
+
+def _written_only(port: Path) -> set[str]:
+    """The parameters the lowered kernel stores to and never reads (``ct.store``/``ct.scatter``, no load)."""
+    import re
+
+    path = port / "lowered.py" if port.is_dir() else port
+    text = path.read_text()
+    stored = set(re.findall(r"ct\.(?:store|scatter)\((\w+)", text))
+    read = set(re.findall(r"ct\.(?:load|gather)\((\w+)", text))
+    return stored - read
+
+
+def _describe(v: Any) -> str:
+    shape = getattr(v, "shape", None)
+    if shape is not None and hasattr(v, "dtype"):
+        return f"{str(v.dtype).removeprefix('torch.')}{list(shape)}/{list(v.stride())}"
+    return repr(v)
+
+
+def _compare(triton: Any, port: Any) -> dict:
+    import torch
+
+    dt = str(triton.dtype).removeprefix("torch.")
+    if not triton.is_floating_point():
+        diff = int((triton != port).sum())
+        return {"dtype": dt, "mismatches": diff, "ok": diff == 0}
+    a, b = triton.double(), port.double()
+    finite = torch.isfinite(a) & torch.isfinite(b)
+    same_nonfinite = bool(((~torch.isfinite(a)) == (~torch.isfinite(b))).all()) and \
+        bool((a[~finite] == b[~finite]).all() | torch.isnan(a[~finite]).all())
+    err = (a[finite] - b[finite]).abs()
+    rel = err / b[finite].abs().clamp_min(1e-30)
+    rtol, atol = TOLERANCE.get(dt, (1e-2, 1e-2))
+    bad = int((err > atol + rtol * b[finite].abs()).sum())
+    return {"dtype": dt, "max_abs": float(err.max()) if err.numel() else 0.0,
+            "max_rel": float(rel.max()) if rel.numel() else 0.0, "outside_tolerance": bad,
+            "rtol": rtol, "atol": atol, "ok": bad == 0 and same_nonfinite}
+
+
+def _times(run_triton: Any, call_port: Any, bench: tuple) -> dict:
+    do_bench, do_bench_cudagraph = bench
+    out: dict = {}
+    try:
+        out["triton_ms"] = do_bench_cudagraph(run_triton)
+        out["port_ms"] = do_bench_cudagraph(call_port)
+        out["timing"] = "do_bench_cudagraph"
+    except Exception as exc:  # noqa: BLE001 — a launch path that graph capture refuses: host time included
+        out["graph_error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        out["triton_ms"] = do_bench(run_triton)
+        out["port_ms"] = do_bench(call_port)
+        out["timing"] = "do_bench"
+    out["ratio"] = out["port_ms"] / out["triton_ms"] if out["triton_ms"] else None
+    return out
+
+
+class _Handle:
+    """What ``kernel.warmup(...)`` returns while shadowing: Triton's compiled kernel, whose launches are shadowed."""
+
+    def __init__(self, compiled: Any, jit: Any, sh: Shadow):
+        self._compiled, self._jit, self._shadow = compiled, jit, sh
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._compiled, name)
+
+    def __getitem__(self, grid: Any) -> Any:
+        runner = self._compiled[grid]
+
+        def run(*args: Any) -> Any:
+            return self._shadow.launch(self._jit, grid, args, {}, lambda: runner(*args))
+        return run
+
+
+@contextlib.contextmanager
+def shadow(ports: dict[tuple[str, str], Path], backend: str = "cutile", max_checks: int = 4,
+           time: bool = True) -> Iterator[Shadow]:
+    """Shadow every ported Triton kernel's launches while the block runs (module docstring)."""
+    import triton.testing as tt
+    from triton.runtime.jit import JITFunction
+
+    sh = Shadow({(os.path.realpath(f), k): Path(p) for (f, k), p in ports.items()}, backend, max_checks, time,
+                bench=(tt.do_bench, tt.do_bench_cudagraph))
+    saved = JITFunction.run
+
+    def run(self: Any, *args: Any, grid: Any, warmup: bool, **kwargs: Any) -> Any:
+        if warmup:
+            compiled = saved(self, *args, grid=grid, warmup=warmup, **kwargs)
+            return _Handle(compiled, self, sh) if sh.port_of(self) is not None else compiled
+        return sh.launch(self, grid, args, kwargs, lambda: saved(self, *args, grid=grid, warmup=False, **kwargs))
+
+    JITFunction.run = run
+    try:
+        yield sh
+    finally:
+        JITFunction.run = saved
+
+
+def corpus_ports(corpus_json: Path, corpus_root: Path) -> dict[tuple[str, str], Path]:
+    """The ports a ``tileport corpus port`` run wrote (its ``corpus.json``), by (source file, kernel)."""
+    import json
+
+    from ..corpus.port import _slug
+
+    data = json.loads(corpus_json.read_text())
+    out = {}
+    for r in data["kernels"]:
+        d = corpus_json.parent / _slug(r["file"], r["kernel"])
+        if (d / "lowered.py").is_file():
+            out[(str((corpus_root / r["file"]).resolve()), r["kernel"])] = d
+    return out
