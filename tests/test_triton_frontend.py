@@ -346,6 +346,12 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # a conditional expression on constexprs every launch gives alike: the taken side
     ("w = 2.0 if MODE == 1 else tl.rand(0, offs)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x * w)", "",
      "x * 2.0"),
+    # a conditional expression on scalars the launches do not fix: the same expression in cuTile Python
+    ("m = 0 if pid == 0 else n\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x * m)", "",
+     "x * (0 if pid == 0 else n)"),
+    # tile methods: .reshape
+    ("x = tl.load(x_ptr + offs).reshape((1, B))\ntl.store(y_ptr + offs, tl.reshape(x, (B,)))", "",
+     "ct.reshape(x, (B,))"),
     # tl.where on a non-boolean condition: true where nonzero
     ("keep = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(keep, 1.0, 0.0))", "",
      "ct.where(keep != 0, 1.0, 0.0)"),
@@ -390,3 +396,40 @@ def test_a_string_constexpr_used_as_a_value_is_refused(tmp_path):
         "{body}", "x = tl.load(x_ptr + offs)\n    if MODE == n:\n        x = x * 2.0\n    tl.store(y_ptr + offs, x)"))
     with pytest.raises(LoweringError, match=r"MODE \(a string constexpr\) is used in the kernel beyond"):
         lower(find_kernel(f, "k"), IKINDS, {"MODE": "str"}, facts={"constants": {"MODE": ["gelu"], "B": [64]}})
+
+
+def test_tensor_descriptors_lower_to_tiles_of_their_views(tmp_path):
+    """A TensorDescriptor parameter is an array whose view is the descriptor's shape and strides; its block shape
+    is named by the constexpr with its values at every launch; `desc.load/store([off])` at whole-block offsets are
+    tile loads/stores; tl.make_tensor_descriptor works alike; `.dtype` / `.type.block_type.element_ty` is its
+    element type."""
+    block = {"block_shape": [128], "padding": "zero"}
+    facts = FACTS | {"descriptors": {"x_ptr": [block, block], "y_ptr": [block, block]}}
+    src = _lowered(tmp_path, """
+        start = pid * B
+        x = x_ptr.load([start]).reshape((1, B))
+        y_ptr.store([pid * B], x.reshape(B).to(y_ptr.type.block_type.element_ty) * 2)
+    """, facts=facts)
+    assert "ct.load(x_ptr, index=(pid,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)" in src
+    assert "ct.store(y_ptr, index=(pid,), tile=" in src and "ct.reshape(x, (B,))" in src
+    made = _lowered(tmp_path, """
+        d = tl.make_tensor_descriptor(x_ptr, shape=[n], strides=[1], block_shape=[B])
+        tl.store(y_ptr + offs, d.load([pid * B]) + 1.0)
+    """)
+    assert "ct.load(x_ptr, index=(pid,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)" in made
+    with pytest.raises(LoweringError, match="not a multiple of the block size B"):
+        _lowered(tmp_path, "x = x_ptr.load([pid * 3])\ntl.store(y_ptr + offs, x)", facts=facts)
+
+
+def test_descriptor_arguments_are_captured_with_their_block_shape():
+    from tileport.frontends.triton.capture import describe, descriptor_values
+
+    class Desc:   # the fields of triton.tools.tensor_descriptor.TensorDescriptor
+        def __init__(self, base, shape, strides, block_shape):
+            self.base, self.shape, self.strides, self.block_shape = base, shape, strides, block_shape
+
+    base = np.zeros((64, 32), np.float16)
+    (d,) = describe(["X"], set(), {"X": Desc(base, [64, 32], [32, 1], [16, 32])})
+    assert (d["kind"], d["dtype"], d["shape"], d["strides"]) == ("array", "f16", [64, 32], [32, 1])
+    assert d["descriptor"] == {"block_shape": [16, 32], "padding": "zero"}
+    assert descriptor_values([d]) == {"X__shape_0": 64, "X__stride_0": 32, "X__shape_1": 32, "X__stride_1": 1}

@@ -42,13 +42,20 @@ def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | 
 
     constants = {d["name"]: [] for d in launches[0]["args"] if d["kind"] == "constant"}
     dtypes: dict[str, set[str]] = {}
+    descriptors: dict[str, list] = {}   # tensor descriptor parameter → its block shape at each launch
     for launch in launches:
         for d in launch["args"]:
             if d["name"] in constants:
                 constants[d["name"]].append(d.get("value"))
             elif d["kind"] == "array":
                 dtypes.setdefault(d["name"], set()).add(CAPTURED_DTYPES.get(d["dtype"], d["dtype"]))
-    return lower(kernel, kinds[0][0], types, hints, facts={"constants": constants, "dtypes": dtypes})
+                if d.get("descriptor"):
+                    descriptors.setdefault(d["name"], []).append(d["descriptor"])
+    bad = [n for n, ds in descriptors.items() if len(ds) != len(launches)]
+    if bad:
+        raise TileportError(f"{ref}: launches disagree on whether {', '.join(bad)} is a tensor descriptor")
+    return lower(kernel, kinds[0][0], types, hints,
+                 facts={"constants": constants, "dtypes": dtypes, "descriptors": descriptors})
 
 
 def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,

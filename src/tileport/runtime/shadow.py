@@ -58,7 +58,7 @@ class Shadow:
             return run_triton()
         import torch
 
-        from ..frontends.triton.capture import OPTIONS, bind, grid_of
+        from ..frontends.triton.capture import OPTIONS, bind, grid_of, is_descriptor
         from .triton_port import ported
 
         params = list(jit.arg_names)
@@ -72,7 +72,8 @@ class Shadow:
         key = (tuple((k, _describe(v)) for k, v in bound.items()), g)
         if not self.wants(jit, key):
             return run_triton()
-        tensors = [(k, v) for k, v in bound.items() if isinstance(v, torch.Tensor)]
+        tensors = [(k, v.base if is_descriptor(v) else v) for k, v in bound.items()
+                   if isinstance(v, torch.Tensor) or (is_descriptor(v) and isinstance(v.base, torch.Tensor))]
         before = [v.clone() for _, v in tensors]
         result = run_triton()
         torch.cuda.synchronize()

@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import TileportError
 from ..frontends.arrays import array_facts
 from ..frontends.cutile_py.loader import load_kernel
-from ..frontends.triton.capture import bind, grid_of
+from ..frontends.triton.capture import bind, grid_of, is_descriptor
 from ..frontends.triton.views import View, as_view, view_layout
 
 
@@ -63,11 +63,18 @@ class PortedKernel:
 
     def lowered_args(self, bound: dict) -> tuple:
         values = {k: v for k, v in bound.items() if isinstance(v, (bool, int, float))}
+        for k, v in bound.items():   # a tensor descriptor's view: its shape and strides, over its base tensor
+            if is_descriptor(v):
+                values |= {f"{k}__shape_{i}": int(n) for i, n in enumerate(v.shape)}
+                values |= {f"{k}__stride_{i}": int(s) for i, s in enumerate(v.strides)}
         out = []
         for p in self.report["params"]:
             v = bound[p["name"]]
             view = self.views.get(p["name"])
-            if view is not None:
+            if is_descriptor(v):
+                v = as_view(v.base, *view_layout(view, tuple(v.shape), tuple(v.strides), values)) \
+                    if view is not None else v.base
+            elif view is not None:
                 if callable(getattr(v, "stride", None)):  # torch: the common case, read directly
                     layout = tuple(v.shape), tuple(v.stride())
                 else:

@@ -1656,8 +1656,12 @@ class Emitter:
                 if len(node.args) != 2 or node.keywords:
                     raise self.refuse(node, "astype", "ct.astype with options")
                 code, ty = self.expr(node.args[0])
+                if isinstance(ty, Scalar) and ty.dtype == "i32" and self.dtype_of(node.args[1]) == "f32":
+                    return self.int_as_float(code, node.args[0]), Scalar("f32")   # a signed itof, as promoted
+                if isinstance(ty, Scalar) and ty.dtype == self.dtype_of(node.args[1]):
+                    return code, ty
                 if not isinstance(ty, Tile):
-                    raise self.refuse(node, "astype", "ct.astype of a non-tile")
+                    raise self.refuse(node, "astype", "ct.astype of a non-tile (other than an int scalar to f32)")
                 dt = self.dtype_of(node.args[1])
                 out_ty = Tile(dt, ty.shape)
                 if dt == ty.dtype:

@@ -13,7 +13,7 @@ import types
 from typing import Any
 
 from ...spec.signature import ConstSig, ScalarSig, Signature
-from ..arrays import ArrayFacts, CaptureError, array_sig, describe_arg
+from ..arrays import ArrayFacts, CaptureError, array_facts, array_sig, describe_arg
 from .views import View, view_layout
 
 #: Triton launch keywords that are options, not kernel arguments
@@ -53,8 +53,37 @@ def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]
         v = bound[name]
         if v is None or (name in constexprs and isinstance(v, str)):
             out.append({"name": name, "kind": "constant", "value": v})
+        elif is_descriptor(v):
+            out.append(describe_descriptor(name, v))
         else:
             out.append(describe_arg(name, v, name in constexprs, "constexpr", "64-bit scalars are not lowered")[1])
+    return out
+
+
+def is_descriptor(v: Any) -> bool:
+    """A host-side ``triton.tools.tensor_descriptor.TensorDescriptor`` (by shape, so no triton import is needed)."""
+    return all(hasattr(v, a) for a in ("base", "shape", "strides", "block_shape")) and not callable(v)
+
+
+def describe_descriptor(name: str, d: Any) -> dict:
+    """A tensor descriptor argument: an array (its base tensor's dtype and alignment, the descriptor's shape and
+    strides) plus the block shape its loads and stores move (set by the host, or by an autotune config's hook)."""
+    facts = array_facts(d.base)
+    if facts is None:
+        raise CaptureError(f"argument {name}: a tensor descriptor over a {type(d.base).__name__}, not a tensor")
+    return {"name": name, "kind": "array", "dtype": facts.dtype, "shape": [int(x) for x in d.shape],
+            "strides": [int(x) for x in d.strides], "data_ptr_mod_16": facts.data_ptr % 16,
+            "descriptor": {"block_shape": [int(x) for x in d.block_shape],
+                           "padding": str(getattr(d, "padding", "zero"))}}
+
+
+def descriptor_values(described: list[dict]) -> dict[str, int]:
+    """The values a descriptor view is evaluated with: ``NAME__shape_K`` / ``NAME__stride_K`` per descriptor."""
+    out: dict[str, int] = {}
+    for d in described:
+        if d.get("descriptor"):
+            for k, (n, s) in enumerate(zip(d["shape"], d["strides"])):
+                out[f"{d['name']}__shape_{k}"], out[f"{d['name']}__stride_{k}"] = n, s
     return out
 
 
@@ -194,7 +223,8 @@ def kinds_of(described: list[dict]) -> tuple[dict[str, str], dict[str, str]]:
 def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
     """A cuTile-style launch record of the lowered kernel for this Triton launch (signature over the views)."""
     by_name = {d["name"]: d for d in launch["args"]}
-    values = {d["name"]: d["value"] for d in launch["args"] if d["kind"] != "array"}
+    values = {d["name"]: d["value"] for d in launch["args"] if d["kind"] != "array"} | \
+        descriptor_values(launch["args"])
     params, described = [], []
     for p in report["params"]:
         d = by_name[p["name"]]

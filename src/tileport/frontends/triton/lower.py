@@ -124,6 +124,16 @@ class BlockPtr:
 
 
 @dataclass(frozen=True)
+class Desc:
+    """A tensor descriptor: a kernel parameter (a host ``TensorDescriptor``) or ``tl.make_tensor_descriptor``."""
+    param: str
+    shape: tuple[str, ...]
+    strides: tuple[str, ...]
+    block: tuple[str, ...]
+    padding: str = "ZERO"
+
+
+@dataclass(frozen=True)
 class Tile:
     text: str
     shape: tuple[str, ...]
@@ -235,6 +245,8 @@ class _Lowerer:
         self.const_values: dict[str, list] = facts.get("constants", {})
         #: array parameter → the cuTile dtypes the launches pass (a tile loaded from it has that dtype)
         self.array_dtypes: dict[str, set[str]] = facts.get("dtypes", {})
+        #: tensor descriptor parameter → its block shape and padding at each launch
+        self.descriptors: dict[str, list[dict]] = facts.get("descriptors", {})
         self.prefix = ""        # names a helper binds are emitted with its prefix (helpers are inlined)
         self.inlined = 0
         self.depth = 0
@@ -255,7 +267,9 @@ class _Lowerer:
         self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
         for p in kernel.params:
             kind = kinds.get(p)
-            if kind == "array":
+            if kind == "array" and p in self.descriptors:
+                self.env[p] = self._param_descriptor(p)
+            elif kind == "array":
                 self.env[p] = Ptr(p)
             elif kind in ("constant", "scalar"):
                 self.env[p] = Scalar(p)
@@ -355,6 +369,8 @@ class _Lowerer:
         elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Name) \
                 and s.value.func.id in self.k.helpers:
             self.inline(s.value, self.k.helpers[s.value.func.id])
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and self._descriptor_method(s.value) == "store":
+            self.descriptor_store(s.value)
         elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
             fn = self.function(s.value.func)
             if fn == "store":
@@ -391,7 +407,9 @@ class _Lowerer:
             # program ids get a name (the translator types a named ct.bid; inline ones inside loops it cannot)
             if v.text != out:
                 self.emit(f"{out} = {v.text}")
-            self.env[name] = Scalar(out)
+            # `off = i * BLOCK` keeps its factors (a tile index) unless a factor is itself re-assigned in the loop
+            keep = v.factors if v.factors and not set(v.factors) & self._carried else None
+            self.env[name] = Scalar(out, factors=keep)
         else:
             self.env[name] = v
 
@@ -611,8 +629,11 @@ class _Lowerer:
             truth = self.static_truth(node.test)
             if truth is not None:   # on constexprs every launch gives alike: the taken side only
                 return self.ev(node.body if truth else node.orelse)
-            raise self.fail(node, f"`{ast.unparse(node)}`: a conditional expression is lowered when its test is "
-                                  "on constexprs that every launch gives alike (use tl.where for values)")
+            test, a, b = self.ev(node.test), self.ev(node.body), self.ev(node.orelse)
+            if all(isinstance(x, Scalar) for x in (test, a, b)):   # scalars: the same expression in cuTile Python
+                return Scalar(f"({a.text} if {test.text} else {b.text})")  # type: ignore[union-attr]
+            raise self.fail(node, f"`{ast.unparse(node)}`: a conditional expression is lowered on scalars, or when "
+                                  "its test is on constexprs that every launch gives alike (use tl.where for tiles)")
         if isinstance(node, ast.Constant):
             if isinstance(node.value, str):
                 return Scalar(repr(node.value))   # compared with string constexprs in folded `if`s
@@ -663,6 +684,14 @@ class _Lowerer:
         if (node.attr == "element_ty" and isinstance(node.value, ast.Attribute) and node.value.attr == "dtype"
                 and isinstance(node.value.value, ast.Name) and isinstance(self.env.get(node.value.value.id), Ptr)):
             return DType(f"{node.value.value.id}.dtype")
+        # a tensor descriptor's element type: `desc.dtype`, `desc.type.block_type.element_ty`
+        chain, base = [], node
+        while isinstance(base, ast.Attribute):
+            chain.insert(0, base.attr)
+            base = base.value
+        if isinstance(base, ast.Name) and isinstance(self.env.get(base.id), Desc) and \
+                chain in (["dtype"], ["type", "block_type", "element_ty"]):
+            return DType(f"{self.env[base.id].param}.dtype")  # type: ignore[union-attr]
         raise self.fail(node, f"`{ast.unparse(node)}` is not supported")
 
     def subscript(self, node: ast.Subscript) -> object:
@@ -814,7 +843,12 @@ class _Lowerer:
                     return Scalar(repr({"float": float, "int": int}[func.id](ast.literal_eval(v.text))))
                 except (ValueError, SyntaxError):
                     return Scalar(f"ct.astype({v.text}, {F32 if func.id == 'float' else 'ct.int32'})")
+        if self._descriptor_method(node) == "load":
+            return self.descriptor_load(node)
         fn = self.function(func) or (("cdiv" if self.triton_attr(func) == "cdiv" else None))
+        if (isinstance(func, ast.Attribute) and func.attr == "reshape" and fn is None) or fn == "reshape":
+            return self.reshape(node, func.value if fn is None else node.args[0],  # type: ignore[attr-defined]
+                                node.args if fn is None else node.args[1:])
         if isinstance(func, ast.Attribute) and func.attr in ("to", "cast") and fn is None:
             return self.convert(node, self.ev(func.value), node.args[0] if node.args else node.keywords[0].value
                                 if node.keywords else None)
@@ -846,6 +880,8 @@ class _Lowerer:
             return self.load(node, kw)
         if fn == "make_block_ptr":
             return self.block_ptr(node, kw)
+        if fn == "make_tensor_descriptor":
+            return self.make_descriptor(node, kw)
         if fn == "advance":
             raise self.fail(node, "tl.advance is lowered only as `p = tl.advance(p, (..))` at the top level of a "
                                   "for loop's body (one block per iteration)")
@@ -941,6 +977,17 @@ class _Lowerer:
             self.emit(f"{r}k1 = ({r}k1 + 0xBB67AE85) & {m32}")
         self.emit(f"{r}u = ct.where({r}c0 >= 0x80000000, {r}c0 ^ {m32}, {r}c0)")
         return Tile(f"ct.astype({r}u, ct.float32) * 4.6566127342e-10", offs.shape, F32)
+
+    def reshape(self, node: ast.Call, value: ast.expr, shape_args: list[ast.expr]) -> Tile:
+        """``x.reshape(shape)`` / ``x.reshape(a, b)`` / ``tl.reshape(x, shape)``."""
+        t = self.materialize(self._value(self.ev(value), node), node)
+        if len(shape_args) == 1 and isinstance(shape_args[0], (ast.Tuple, ast.List)):
+            shape = tuple(self.scalar(e) for e in shape_args[0].elts)
+        else:
+            shape = tuple(self.scalar(e) for e in shape_args)
+        if not shape:
+            raise self.fail(node, "reshape needs the new shape")
+        return Tile(f"ct.reshape({t.text}, {_tup(shape)})", shape, t.dtype)
 
     def _exp(self, x: Tile) -> Tile:
         """Triton computes an f32 exp as ex2.approx(x * log2(e)) (its approximate Exp lowering); so does this,
@@ -1247,6 +1294,97 @@ class _Lowerer:
             text = f"ct.reshape({text}, {_tup(shape)})"
         idx = f"{_tup(index)}"
         self.emit(f"ct.store({arr}, index={idx}, tile={text}{self.store_options})")
+
+    # ------------------------------------------------ tensor descriptors: tiles of a strided view
+
+    def _param_descriptor(self, p: str) -> Desc:
+        """A descriptor parameter: its view's shape and strides are the descriptor's (``p__shape_K`` /
+        ``p__stride_K``, filled at launch); its block shape is named by the constexpr that has its value at every
+        launch (an autotune config's hook sets it so), else written as the literal every launch agrees on."""
+        ds = self.descriptors[p]
+        rank = len(ds[0]["block_shape"])
+        if any(len(d["block_shape"]) != rank for d in ds):
+            raise LoweringError(self.k, self.k.fn, f"{p}: launches pass tensor descriptors of different ranks")
+        block = []
+        for k in range(rank):
+            seen = [d["block_shape"][k] for d in ds]
+            named = [c for c, vals in self.const_values.items() if vals == seen and c in self.k.params]
+            if named:
+                block.append(named[0])
+            elif len(set(seen)) == 1:
+                block.append(str(seen[0]))
+            else:
+                raise LoweringError(self.k, self.k.fn, f"{p}: the block shape's dimension {k} is {seen} across the "
+                                                       "launches and no constexpr parameter has those values")
+        pads = {d.get("padding", "zero") for d in ds}
+        if len(pads) != 1 or pads - {"zero", "nan"}:
+            raise LoweringError(self.k, self.k.fn, f"{p}: descriptor padding {sorted(pads)} (one of zero / nan)")
+        return Desc(p, tuple(f"{p}__shape_{k}" for k in range(rank)), tuple(f"{p}__stride_{k}" for k in range(rank)),
+                    tuple(block), "NAN" if pads == {"nan"} else "ZERO")
+
+    def _descriptor_method(self, node: ast.Call) -> str | None:
+        """``load`` / ``store`` for ``desc.load(..)`` / ``desc.store(..)`` on a tensor descriptor, else None."""
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in ("load", "store") and isinstance(f.value, ast.Name) \
+                and isinstance(self.env.get(f.value.id), Desc):
+            return f.attr
+        return None
+
+    def _descriptor_tile(self, node: ast.Call) -> tuple[Desc, list[str]]:
+        """The descriptor a load/store goes through and its tile index (each offset a whole number of blocks)."""
+        desc = self.env[node.func.value.id]  # type: ignore[attr-defined]
+        if not node.args or not isinstance(node.args[0], (ast.List, ast.Tuple)):
+            raise self.fail(node, "a descriptor's load/store takes its offsets as a list (`desc.load([m, 0])`)")
+        offs = node.args[0].elts
+        if len(offs) != len(desc.block):
+            raise self.fail(node, f"{len(offs)} offsets for a rank-{len(desc.block)} descriptor")
+        index = []
+        for onode, blk in zip(offs, desc.block):
+            v = self.ev(onode)
+            if not isinstance(v, Scalar):
+                raise self.fail(onode, "a descriptor offset must be a scalar")
+            if v.text == "0":
+                index.append("0")
+            elif blk == "1":   # a unit block: the offset is the tile index
+                index.append(v.text)
+            elif v.factors and blk in v.factors:
+                index.append(v.factors[0] if v.factors[1] == blk else v.factors[1])
+            elif v.text.isdigit() and blk.isdigit() and int(v.text) % int(blk) == 0:
+                index.append(str(int(v.text) // int(blk)))
+            else:
+                raise self.fail(onode, f"offset `{v.text}` is not a multiple of the block size {blk} (write "
+                                       "`pid * BLOCK`): only whole-block offsets are lowered")
+        self._view(desc.param, [Dim(st, sh) for st, sh in zip(desc.strides, desc.shape)], node)
+        return desc, index
+
+    def descriptor_load(self, node: ast.Call) -> Tile:
+        desc, index = self._descriptor_tile(node)
+        return Tile(f"ct.load({desc.param}, index={_tup(index)}, shape={_tup(desc.block)}, "
+                    f"padding_mode=ct.PaddingMode.{desc.padding})", desc.block, f"{desc.param}.dtype")
+
+    def descriptor_store(self, node: ast.Call) -> None:
+        desc, index = self._descriptor_tile(node)
+        if len(node.args) != 2:
+            raise self.fail(node, "`desc.store(offsets, value)`")
+        t = self.materialize(self._value(self.ev(node.args[1]), node), node)
+        text = self.stored(t, desc.param)
+        if tuple(t.shape) != tuple(desc.block):
+            text = f"ct.reshape({text}, {_tup(desc.block)})"
+        self.emit(f"ct.store({desc.param}, index={_tup(index)}, tile={text}{self.store_options})")
+
+    def make_descriptor(self, node: ast.Call, kw: dict) -> Desc:
+        names = ("base", "shape", "strides", "block_shape")
+        args = dict(zip(names, node.args)) | kw
+        missing = [n for n in names if n not in args]
+        if missing:
+            raise self.fail(node, f"tl.make_tensor_descriptor without {', '.join(missing)}")
+        base = self.ev(args["base"])
+        if not isinstance(base, Ptr) or base.terms:
+            raise self.fail(node, "a tensor descriptor's base must be a pointer parameter (no offsets)")
+        shape, strides, block = (self._tuple(args[n]) for n in ("shape", "strides", "block_shape"))
+        opt = args.get("padding_option")
+        pad = opt.value if isinstance(opt, ast.Constant) else "zero"
+        return Desc(base.param, tuple(shape), tuple(strides), tuple(block), "NAN" if pad == "nan" else "ZERO")
 
     def block_ptr(self, node: ast.Call, kw: dict) -> BlockPtr:
         names = ("base", "shape", "strides", "offsets", "block_shape", "order")
