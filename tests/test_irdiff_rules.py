@@ -431,6 +431,27 @@ def test_constant_conversion():
     assert v(python, rust)["equivalent"]
 
 
+def test_constant_conversion_of_an_8_bit_float_zero():
+    """cutile 0.3.1 compiles no f8 constant: an f8 zero is an f32 zero converted (+0 only; 1.0 is not folded)."""
+    def f8_store(pre: list[str], val: str) -> str:
+        view = ("%tv = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> "
+                "tensor_view<?xf8E5M2, strides=[1]>",
+                "%pv = make_partition_view %tv : partition_view<tile=(128), tensor_view<?xf8E5M2, strides=[1]>>",
+                "%t0 = make_token : token")
+        st = (f"%s = store_view_tko weak {val}, %pv[%bx] token = %t0 : tile<128xf8E5M2>, "
+              "partition_view<tile=(128), tensor_view<?xf8E5M2, strides=[1]>>, tile<i32> -> token")
+        return prog(*view, BID, *pre, st, head=HEAD.replace("ptr<f32>", "ptr<f8E5M2>"))
+
+    python = f8_store(["%c = constant <f8E5M2: 0.000000e+00> : tile<128xf8E5M2>"], "%c")
+    rust = f8_store(["%w = constant <f32: 0.000000e+00> : tile<128xf32>",
+                     "%c = ftof %w : tile<128xf32> -> tile<128xf8E5M2>"], "%c")
+    out = v(python, rust)
+    assert out["equivalent"] and fired(out, "constant-conversion") == 1
+    one = f8_store(["%w = constant <f32: 1.000000e+00> : tile<128xf32>",
+                    "%c = ftof %w : tile<128xf32> -> tile<128xf8E5M2>"], "%c")
+    assert not v(f8_store(["%c = constant <f8E5M2: 1.000000e+00> : tile<128xf8E5M2>"], "%c"), one)["equivalent"]
+
+
 def test_assume_loop_iv_range():
     """`for i in 0..4` with `assume bounded<0, 3>` on i (cutile) ≡ the plain loop (cuTile Python); not when the
     stated range excludes a value the loop takes (bounded<0, 2>)."""

@@ -600,12 +600,13 @@ def _float_of(text: str) -> float | None:
 
 def _fold_ftof(canon: Canon, op: Op) -> str | None:
     """Rule constant-conversion: ``ftof (constant <f32: v>) : .. -> tile<..xbf16|f16>`` as the constant of the
-    target type, when v converts exactly (±inf, and finite values the target type holds): the text tileirdisasm
+    target type, when v converts exactly (±inf, and finite values the target type holds; for the 8-bit floats,
+    +0 only): the text tileirdisasm
     prints for that constant, so that it matches one written directly."""
     import math
     import struct
 
-    m = re.fullmatch(r"ftof \$0\s*: tile<(.*?)f32> -> tile<(.*?)(bf16|f16)>", op.template)
+    m = re.fullmatch(r"ftof \$0\s*: tile<(.*?)f32> -> tile<(.*?)(bf16|f16|f8E4M3FN|f8E5M2)>", op.template)
     src = canon.defs.get(canon.resolve(op.operands[0])) if m else None
     real = canon.op_of(src[0]) if src else None
     cm = re.fullmatch(r"constant <f32: ([^<>]*)> : tile<(.*?)f32>", real.template) if real and \
@@ -616,6 +617,9 @@ def _fold_ftof(canon: Canon, op: Op) -> str | None:
     if v is None or math.isnan(v):
         return None
     target = m.group(3)
+    if target.startswith("f8"):   # 8-bit floats: only +0, which every float type holds exactly
+        return f"constant <{target}: 0.000000e+00> : tile<{m.group(2)}{target}>" if v == 0 and \
+            math.copysign(1.0, v) > 0 else None
 
     def narrow(x: float) -> int | None:   # the f32 nearest x, rounded to the target type (nearest even): its bits
         try:
