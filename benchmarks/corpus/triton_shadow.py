@@ -48,15 +48,22 @@ def run_scripts(scripts: list[Path], log: io.StringIO) -> list[dict]:
     return out
 
 
-def run_tests(root: Path, files: list[str], keyword: str, log: io.StringIO) -> dict:
+def run_tests(root: Path, files: list[str], keyword: str, log: io.StringIO, checkpoint) -> list[dict]:
+    """Each test file in turn (pytest, in this process), the results written after each (``checkpoint``)."""
     import pytest
 
     sys.path.insert(0, str(root / "src"))
-    with contextlib.redirect_stdout(log):
-        code = pytest.main([*(str(root / f) for f in files), "-k", keyword, "-q", "-p", "no:cacheprovider",
-                            "--rootdir", str(root)])
-    print(f"TileGym tests ({', '.join(files)}, -k {keyword}): pytest exit code {int(code)}", flush=True)
-    return {"files": files, "keyword": keyword, "exit_code": int(code)}
+    out = []
+    for f in files:
+        t0 = time.monotonic()
+        with contextlib.redirect_stdout(log):
+            code = pytest.main([str(root / f), "-k", keyword, "-q", "-p", "no:cacheprovider", "--rootdir",
+                                str(root)])
+        out.append({"file": f, "keyword": keyword, "exit_code": int(code),
+                    "seconds": round(time.monotonic() - t0, 1)})
+        print(f"TileGym {f} (-k {keyword}): pytest exit code {int(code)} ({out[-1]['seconds']} s)", flush=True)
+        checkpoint()
+    return out
 
 
 def summary(records: list[dict]) -> list[dict]:
@@ -83,13 +90,21 @@ def main() -> int:
     ap.add_argument("--tilegym-ports", type=Path)
     ap.add_argument("--tilegym-tests", nargs="*", default=["tests/ops/test_rms_norm.py",
                                                             "tests/ops/test_layer_norm_legacy.py",
-                                                            "tests/ops/test_dropout.py"])
+                                                            "tests/ops/test_dropout.py", "tests/ops/test_rope.py"])
     ap.add_argument("--max-checks", type=int, default=4, help="launches checked per kernel (distinct ones)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--log", type=Path, help="the host programs' own output")
+    ap.add_argument("--skip-tutorials", action="store_true", help="run only TileGym's tests")
+    ap.add_argument("--hang-dump", type=float, default=0, metavar="S",
+                    help="after S seconds print every thread's stack and exit (finds a hang; 0: never)")
     args = ap.parse_args()
 
     from tileport.runtime.shadow import corpus_ports, shadow
+
+    if args.hang_dump:
+        import faulthandler
+
+        faulthandler.dump_traceback_later(args.hang_dump, exit=True)
 
     ports = corpus_ports(args.tutorial_ports / "corpus.json", args.tutorials)
     if args.tilegym and args.tilegym_ports:
@@ -98,10 +113,18 @@ def main() -> int:
     print(f"{len(ports)} ported kernels; tutorials to run: {', '.join(wanted)}", flush=True)
     log = io.StringIO()
     result: dict = {"what": __doc__.split("\n\n")[0], "ports": {f"{f}::{k}": str(p) for (f, k), p in ports.items()}}
+    def checkpoint() -> None:   # what is known so far, in case a later step hangs or the run is stopped
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(result | {"checks": sh.records}, indent=1, default=str) + "\n")
+        if args.log:
+            args.log.write_text(log.getvalue())
+
     with shadow(ports, max_checks=args.max_checks) as sh:
-        result["scripts"] = run_scripts([args.tutorials / n for n in wanted], log)
+        if not args.skip_tutorials:
+            result["scripts"] = run_scripts([args.tutorials / n for n in wanted], log)
+            checkpoint()
         if args.tilegym and args.tilegym_ports:
-            result["tests"] = run_tests(args.tilegym, args.tilegym_tests, "triton", log)
+            result["tests"] = run_tests(args.tilegym, args.tilegym_tests, "triton", log, checkpoint)
     status = {}
     for root, d in ((args.tutorials, args.tutorial_ports), (args.tilegym, args.tilegym_ports)):
         if root and d:
