@@ -176,7 +176,8 @@ def _ref(module):
 #: Triton kernels written as real code is (64-bit program ids, `ptr +=`, module constants, helpers, bare-name math
 #: imports, constexpr branches, persistent loops, row masks, pointers advanced in a K loop, scalar loads/stores)
 IDIOMS = Path(__file__).parent / "fixtures" / "triton_idioms.py"
-IDIOM_KERNELS = ("idiom_rms", "idiom_silu_rows", "idiom_mm", "idiom_scale", "idiom_bias_act")
+IDIOM_KERNELS = ("idiom_rms", "idiom_silu_rows", "idiom_mm", "idiom_scale", "idiom_bias_act", "idiom_scan_t",
+                 "idiom_atomic")
 
 
 @pytest.fixture(scope="module")
@@ -352,6 +353,12 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # tile methods: .reshape
     ("x = tl.load(x_ptr + offs).reshape((1, B))\ntl.store(y_ptr + offs, tl.reshape(x, (B,)))", "",
      "ct.reshape(x, (B,))"),
+    # atomics: the flat view at the offsets, masked lanes past the end
+    ("x = tl.load(x_ptr + offs)\ntl.atomic_add(y_ptr + offs % 4, x, mask=offs < n, sem='relaxed')", "",
+     "memory_order=ct.MemoryOrder.RELAXED"),
+    # transposes and permutes
+    ("x = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\ntl.store(y_ptr + offs, tl.sum(tl.permute(x, (1, 0)) "
+     "+ x.T, axis=0))", "", "(ct.permute(x, (1, 0))) + ct.transpose(x)"),
     # tl.where on a non-boolean condition: true where nonzero
     ("keep = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(keep, 1.0, 0.0))", "",
      "ct.where(keep != 0, 1.0, 0.0)"),

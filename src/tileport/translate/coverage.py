@@ -312,12 +312,19 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
               "low `& 0xFFFFFFFF`), Triton's uniform-float step after; proven once cutile takes integer literals "
               "above 2^31 (0.3.1 parses each as i32 and panics)", P, None),
+    Construct("triton-atomic-add", "`tl.atomic_add(ptr + offs, val, mask=, sem=, scope=)` (its value: the old "
+              "elements)", "`ct.atomic_add(flat view, offsets, val)`, masked-off lanes sent past the end (the bounds "
+              "check skips them); sem/scope as memory_order/memory_scope", S, "idioms/idiom_atomic",
+              "i32 and f32 elements (the translator's atomics)"),
+    Construct("triton-trans-scan", "`tl.trans(x)`, `x.T`, `tl.permute(x, dims)`, `tl.cumsum` / `tl.cumprod`",
+              "`ct.transpose` / `ct.permute` / `ct.cumsum` / `ct.cumprod`", S, "idioms/idiom_scan_t",
+              "scans along axis 0 (cutile 0.3.1 ignores the scan's dimension)"),
     Construct("triton-descriptor", "tensor descriptors: `TensorDescriptor` arguments (captured with their block "
               "shape), `tl.make_tensor_descriptor`, `desc.load([..])` / `desc.store([..], v)` at whole-block offsets",
               "`ct.load` / `ct.store` of the descriptor's view (its shape and strides), tile index = offset / block; "
               "block dims named by the constexpr that carries them. Proven on TileGym's descriptor kernels "
               "(`benchmarks/results/corpus/triton.json`); no bundled example yet", P, None),
-    Construct("triton-other", "`tl.atomic_*`, `tl.randn`/`tl.randint`, 64-bit scalars, `while`",
+    Construct("triton-other", "`tl.atomic_*` other than add, `tl.randn`/`tl.randint`, 64-bit scalars, `while`",
               "the matching cuTile constructs", P, None),
 )
 

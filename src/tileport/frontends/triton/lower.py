@@ -375,6 +375,8 @@ class _Lowerer:
             fn = self.function(s.value.func)
             if fn == "store":
                 self.store(s.value)
+            elif fn == "atomic_add":
+                self.emit(self.atomic_add(s.value).text)
             elif fn in ("static_assert", "device_assert", "debug_barrier"):
                 self.notes.append(f"line {s.lineno}: tl.{fn} dropped (no cuTile counterpart needed)")
             else:
@@ -684,6 +686,9 @@ class _Lowerer:
         if (node.attr == "element_ty" and isinstance(node.value, ast.Attribute) and node.value.attr == "dtype"
                 and isinstance(node.value.value, ast.Name) and isinstance(self.env.get(node.value.value.id), Ptr)):
             return DType(f"{node.value.value.id}.dtype")
+        if node.attr == "T" and isinstance(self.env.get(node.value.id if isinstance(node.value, ast.Name) else ""),
+                                            Tile):
+            return self.permute(node, self.ev(node.value), None)
         # a tensor descriptor's element type: `desc.dtype`, `desc.type.block_type.element_ty`
         chain, base = [], node
         while isinstance(base, ast.Attribute):
@@ -846,6 +851,8 @@ class _Lowerer:
         if self._descriptor_method(node) == "load":
             return self.descriptor_load(node)
         fn = self.function(func) or (("cdiv" if self.triton_attr(func) == "cdiv" else None))
+        if isinstance(func, ast.Attribute) and func.attr in ("trans", "permute") and fn is None:
+            return self.permute(node, self.ev(func.value), node.args)
         if (isinstance(func, ast.Attribute) and func.attr == "reshape" and fn is None) or fn == "reshape":
             return self.reshape(node, func.value if fn is None else node.args[0],  # type: ignore[attr-defined]
                                 node.args if fn is None else node.args[1:])
@@ -882,6 +889,16 @@ class _Lowerer:
             return self.block_ptr(node, kw)
         if fn == "make_tensor_descriptor":
             return self.make_descriptor(node, kw)
+        if fn == "atomic_add":
+            return self.atomic_add(node)
+        if fn in ("trans", "permute"):
+            return self.permute(node, self.ev(node.args[0]), node.args[1:] or kw.get("dims"))
+        if fn in ("cumsum", "cumprod"):
+            x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+            axis = self.scalar(kw.get("axis") or (node.args[1] if len(node.args) > 1 else ast.Constant(0)))
+            rev = kw.get("reverse") or (node.args[2] if len(node.args) > 2 else None)
+            reverse = bool(rev is not None and isinstance(rev, ast.Constant) and rev.value)
+            return Tile(f"ct.{fn}({x.text}, axis={axis}" + (", reverse=True)" if reverse else ")"), x.shape, x.dtype)
         if fn == "advance":
             raise self.fail(node, "tl.advance is lowered only as `p = tl.advance(p, (..))` at the top level of a "
                                   "for loop's body (one block per iteration)")
@@ -977,6 +994,54 @@ class _Lowerer:
             self.emit(f"{r}k1 = ({r}k1 + 0xBB67AE85) & {m32}")
         self.emit(f"{r}u = ct.where({r}c0 >= 0x80000000, {r}c0 ^ {m32}, {r}c0)")
         return Tile(f"ct.astype({r}u, ct.float32) * 4.6566127342e-10", offs.shape, F32)
+
+    def permute(self, node: ast.AST, v: object, dims_args: object) -> Tile:
+        """``tl.trans(x)`` / ``x.T`` (the two axes of a matrix swapped) and ``tl.permute(x, dims)`` / ``tl.trans(x,
+        dims)``: ``ct.transpose`` / ``ct.permute``."""
+        t = self.materialize(self._value(v, node), node)
+        nodes = list(dims_args) if isinstance(dims_args, list) else ([dims_args] if dims_args is not None else [])
+        if len(nodes) == 1 and isinstance(nodes[0], (ast.Tuple, ast.List)):
+            nodes = list(nodes[0].elts)
+        if not nodes:
+            if len(t.shape) != 2:
+                raise self.fail(node, "tl.trans without dims on a tile that is not a matrix")
+            return Tile(f"ct.transpose({t.text})", (t.shape[1], t.shape[0]), t.dtype)
+        dims = [int(self.scalar(d)) for d in nodes]
+        if sorted(dims) != list(range(len(t.shape))):
+            raise self.fail(node, f"dims {dims} are not a permutation of the tile's {len(t.shape)} axes")
+        return Tile(f"ct.permute({t.text}, {_tup([str(d) for d in dims])})", tuple(t.shape[d] for d in dims), t.dtype)
+
+    def atomic_add(self, node: ast.Call) -> Tile:
+        """``tl.atomic_add(ptr, val, mask=, sem=, scope=)``: ``ct.atomic_add`` on the pointer's flat view at its
+        offsets (masked-off lanes sent past the end, which ct.atomic_add's bounds check skips); the value is the old
+        elements, as Triton's."""
+        kw = {k.arg: k.value for k in node.keywords}
+        unknown = set(kw) - {"mask", "sem", "scope", "val"}
+        if unknown:
+            raise self.fail(node, f"tl.atomic_add with {', '.join(sorted(unknown))}")
+        ptr = self.ev(node.args[0])
+        val_node = kw.get("val") or node.args[1]
+        mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[2]) if len(node.args) > 2 else None)
+        sem = {None: "ACQ_REL", "acq_rel": "ACQ_REL", "relaxed": "RELAXED", "acquire": "ACQUIRE",
+               "release": "RELEASE"}.get(kw["sem"].value if isinstance(kw.get("sem"), ast.Constant) else None)
+        scope = {None: "DEVICE", "gpu": "DEVICE", "cta": "BLOCK", "sys": "SYS"}.get(
+            kw["scope"].value if isinstance(kw.get("scope"), ast.Constant) else None)
+        if sem is None or scope is None or any(k in kw and not isinstance(kw[k], ast.Constant) for k in ("sem", "scope")):
+            raise self.fail(node, "tl.atomic_add's sem= / scope= must be string literals Triton knows")
+        if not isinstance(ptr, Ptr):
+            raise self.fail(node, "tl.atomic_add needs a pointer parameter plus offsets")
+        if not ptr.terms:
+            ptr = Ptr(ptr.param, (Term("1", "0"),))
+        arr, offsets, mtext = self.gather_access(ptr, mask, node)
+        index = offsets.text if mtext is None else f"ct.where({mtext}, {offsets.text}, 2147483647)"
+        value = self._value(self.ev(val_node), node)
+        if isinstance(value, Scalar):
+            value = Tile(f"ct.full({_tup(offsets.shape)}, {value.text}, dtype={arr}.dtype)", offsets.shape,
+                         f"{arr}.dtype")
+        text = self.stored(self.materialize(value, node), arr)
+        opts = "".join([f", memory_order=ct.MemoryOrder.{sem}" if sem != "ACQ_REL" else "",
+                        f", memory_scope=ct.MemoryScope.{scope}" if scope != "DEVICE" else ""])
+        return Tile(f"ct.atomic_add({arr}, {index}, {text}{opts})", offsets.shape, f"{arr}.dtype")
 
     def reshape(self, node: ast.Call, value: ast.expr, shape_args: list[ast.expr]) -> Tile:
         """``x.reshape(shape)`` / ``x.reshape(a, b)`` / ``tl.reshape(x, shape)``."""
