@@ -181,4 +181,15 @@ def irgen(binary: Path, tree: CudaTree, entry: str, out: Path, generics: list[st
     env.update(tree.cargo_env())
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise BuildError(f"irgen {entry} failed: {proc.stderr.strip()[-3000:]}")
+        raise BuildError(f"irgen {entry} failed: {_irgen_error(proc.stderr)}")
+
+
+def _irgen_error(stderr: str) -> str:
+    """What went wrong in an irgen run: a panic (cutile's compiler panics on some input) as its message and place,
+    without the stack trace; any other failure as the end of its output."""
+    import re
+
+    m = re.search(r"panicked at (\S+):\n(.*?)(?:\nstack backtrace:|\nnote: |\Z)", stderr, re.S)
+    if m:
+        return f"cutile's compiler panicked ({m.group(1)}): {m.group(2).strip()}"
+    return stderr.strip()[-3000:]
