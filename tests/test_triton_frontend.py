@@ -77,7 +77,8 @@ def _lower(tmp_path, body, kinds=KINDS):
 
 
 @pytest.mark.parametrize("body, line, col, why", [
-    ("x = tl.load(x_ptr + offs, mask=offs < n, other=1.5)\ntl.store(y_ptr + offs, x)", 10, 52, "other=1.5"),
+    ("x = tl.load(x_ptr + offs, mask=offs < n, other=offs)\ntl.store(y_ptr + offs, x)", 10, 52,
+     "other= must be a literal or a scalar"),
     ("x = tl.load(x_ptr + offs.to(tl.float32), mask=offs < n)", 10, 17, "cannot add a Tile to a pointer"),
     ("x = tl.load(x_ptr + offs, mask=offs > n)", 10, 9, "the mask must be"),
     ("x = tl.randn(n, offs)", 10, 9, "tl.randn is not lowered"),
@@ -353,6 +354,9 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # tile methods: .reshape
     ("x = tl.load(x_ptr + offs).reshape((1, B))\ntl.store(y_ptr + offs, tl.reshape(x, (B,)))", "",
      "ct.reshape(x, (B,))"),
+    # other= that no padding mode is (a scalar argument): selected in the masked lanes after a zero-padded load
+    ("x = tl.load(x_ptr + offs, mask=offs < n, other=s)\ntl.store(y_ptr + offs, x, mask=offs < n)", "",
+     "padding_mode=ct.PaddingMode.ZERO), s)"),
     # atomics: the flat view at the offsets, masked lanes past the end
     ("x = tl.load(x_ptr + offs)\ntl.atomic_add(y_ptr + offs % 4, x, mask=offs < n, sem='relaxed')", "",
      "memory_order=ct.MemoryOrder.RELAXED"),

@@ -1300,15 +1300,20 @@ class _Lowerer:
             padding = {"": "ZERO", "zero": "ZERO", "nan": "NAN"}.get(name)
             if padding is None:
                 raise self.fail(node, f"padding_option={name!r} is not lowered")
-        elif masked:
-            value = 0.0 if other is None else self._literal(other)
-            if value != value:
-                padding = "NAN"
-            else:
-                padding = PADDING.get(value)
+        fill = None   # `other=` that no padding mode is: the masked lanes are selected afterwards
+        if masked and not isinstance(ptr, BlockPtr):
+            try:
+                value = 0.0 if other is None else self._literal(other)
+            except LoweringError:
+                value = None   # not a literal: a scalar expression (`other=x_default`)
+            padding = "NAN" if value is not None and value != value else PADDING.get(value)
             if padding is None:
-                raise self.fail(other, f"other={value!r}: only 0, -inf, inf and nan fill masked lanes "
-                                       "(padding modes); apply tl.where after the load for other values")
+                fv = self.ev(other)  # type: ignore[arg-type]
+                if not isinstance(fv, Scalar):
+                    raise self.fail(other, "other= must be a literal or a scalar")
+                if not isinstance(mask, Mask):
+                    raise self.fail(other, "other= that is not 0, ±inf or nan needs a mask of view bounds")
+                fill, padding = (self.mask_tile(mask, node), fv.text), "ZERO"
         args = f"{arr}, index={_tup(index)}, " \
                f"shape={_tup(shape)}"
         if padding:
@@ -1320,6 +1325,9 @@ class _Lowerer:
             vshape = ("1",)
         if tuple(shape) != vshape:
             text = f"ct.reshape({text}, {_tup(vshape)})"
+        if fill is not None:   # Triton's `other=` value in the lanes the mask leaves out
+            cond, value_text = fill
+            text = f"ct.where({cond.text}, {text}, {value_text})"
         return Tile(text, vshape, f"{arr}.dtype")
 
     def _literal(self, node: ast.expr) -> float:
