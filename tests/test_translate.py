@@ -486,3 +486,4 @@ def test_an_argument_a_specialization_never_reads_is_named_unused():
     body = ["let y: f32 = scale * 2.0f32; // cap is not read here", "let z = capacity;"]
     assert _unused_marked("cap: f32", body) == "_cap: f32"
     assert _unused_marked("scale: f32", body) == "scale: f32"
+    assert _unused_marked("x: &Tensor<f32, { [-1] }>", body) == "x: &Tensor<f32, { [-1] }>"   # looked up by name

@@ -178,7 +178,7 @@ def _ref(module):
 #: imports, constexpr branches, persistent loops, row masks, pointers advanced in a K loop, scalar loads/stores)
 IDIOMS = Path(__file__).parent / "fixtures" / "triton_idioms.py"
 IDIOM_KERNELS = ("idiom_rms", "idiom_silu_rows", "idiom_mm", "idiom_scale", "idiom_bias_act", "idiom_scan_t",
-                 "idiom_atomic")
+                 "idiom_atomic", "idiom_embed", "idiom_add_rms")
 
 
 @pytest.fixture(scope="module")

@@ -46,13 +46,14 @@ def _entry(e: Emitted) -> str:
 
 
 def _unused_marked(param: str, body: list[str]) -> str:
-    """``name: T`` as ``_name: T`` when the entry's code never reads it (a specialization that does not use an
-    argument the others do: rustc warns otherwise). Arguments are passed by position, so the name is the body's
-    alone."""
-    name = param.split(":", 1)[0].strip()
+    """A scalar ``name: T`` as ``_name: T`` when the entry's code never reads it (a specialization that does not
+    use an argument the others do: rustc warns otherwise). Scalars are passed by position, so the name is the
+    body's alone."""
+    name, _, ty = param.partition(":")
+    name = name.strip()
     word = re.compile(rf"\b{re.escape(name)}\b")
-    if any(word.search(line.split("//", 1)[0]) for line in body):
-        return param
+    if "Tensor" in ty or any(word.search(line.split("//", 1)[0]) for line in body):
+        return param   # (tensors keep their name: cutile's entry generator looks their strides up by it)
     return f"_{param.lstrip()}"
 
 
