@@ -444,3 +444,28 @@ def test_descriptor_arguments_are_captured_with_their_block_shape():
     assert (d["kind"], d["dtype"], d["shape"], d["strides"]) == ("array", "f16", [64, 32], [32, 1])
     assert d["descriptor"] == {"block_shape": [16, 32], "padding": "zero"}
     assert descriptor_values([d]) == {"X__shape_0": 64, "X__stride_0": 32, "X__shape_1": 32, "X__stride_1": 1}
+
+
+def test_occupancy_follows_the_launches_num_warps_when_no_hint_is_given():
+    from tileport.pipeline.triton import derived_hints
+
+    launch = lambda w: {"options": {"num_warps": w}} if w else {"options": {}}  # noqa: E731
+    assert derived_hints([launch(8), launch(8)]) == {"occupancy": 8}
+    assert derived_hints([launch(2)]) == {"occupancy": 8}          # 32 CTAs' worth of warps: capped at 8
+    assert derived_hints([launch(16)]) == {"occupancy": 4}
+    assert derived_hints([launch(8), launch(32)]) == {"occupancy": 2}   # the fewest any launch allows
+    assert derived_hints([launch(None), launch(32)]) == {"occupancy": 2}  # (no num_warps: Triton's 4)
+    assert derived_hints([launch(None)]) == {}
+
+
+def test_derived_occupancy_skips_matrix_product_kernels(idiom_launches):
+    """With no hint, a kernel whose launches state num_warps gets the occupancy they allow — except one that
+    multiplies matrices (its accumulators need the registers: measured slower on the H200)."""
+    from tileport.pipeline.triton import lower_from_launches
+
+    def lowered(kernel: str) -> str:
+        launches = [dict(l, options={"num_warps": 4}) for l in idiom_launches if l["kernel"].endswith(f"::{kernel}")]
+        return lower_from_launches(f"{IDIOMS}::{kernel}", launches).source
+
+    assert "@ct.kernel(occupancy=8)" in lowered("idiom_scale")
+    assert "occupancy" not in lowered("idiom_mm")

@@ -397,7 +397,7 @@ def _port_triton(args: argparse.Namespace, hints: dict[str, int]) -> int:
     sigs = [parse(t) for t in (args.sig or [])]
     _out_dir(args)
     verdict = port_triton(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
-                          progress=_progress(args.json), hints=hints)
+                          progress=_progress(args.json), hints=hints or None)   # none given: derived
     if args.json:
         _emit_json(verdict)
     else:
@@ -850,7 +850,9 @@ against the Triton kernel itself. What the lowering accepts: docs/coverage.md (T
     po.add_argument("--hint", action="append", metavar="NAME=INT",
                     help="Triton kernels only: a cuTile kernel option for the lowered form (occupancy, num_ctas, "
                          "num_worker_warps), or fast_div=1: f32 division as div.approx, or plain_stores=1: stores "
-                         "without TMA (see tileport.frontends.triton.lower); other names are refused")
+                         "without TMA (see tileport.frontends.triton.lower); other names are refused. With no "
+                         "--hint, occupancy follows the launches' num_warps when they state one (64 // num_warps "
+                         "CTAs per SM, at most 8)")
     po.add_argument("--arch", help="target for the Rust side's compile (default sm_90)")
     po.add_argument("--json", action="store_true", help="print verdict.json")
     po.set_defaults(func=cmd_port)

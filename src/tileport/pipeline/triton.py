@@ -21,8 +21,27 @@ from ..toolchain.locate import CudaTree
 from .port import Progress, _finish, port, port_many
 
 
+#: the most CTAs per SM a lowered kernel is asked for from Triton's num_warps (the largest measured to help:
+#: benchmarks/results/h200/triton-corpus/hints_*.json)
+MAX_DERIVED_OCCUPANCY = 8
+
+
+def derived_hints(launches: list[dict]) -> dict[str, int]:
+    """cuTile options for a kernel whose launches state Triton's ``num_warps`` (the host's, or an autotune
+    config's): ``occupancy`` = the fewest CTAs per SM any launch's warps allow (64 warps per SM), at most
+    MAX_DERIVED_OCCUPANCY. cuTile's default is one CTA per SM; a row kernel then hides no latency (measured on the
+    H200: the softmax tutorial 2.98x Triton's time by default, 0.94x with occupancy 8; its layer norm 5.7x → 1.8x)."""
+    stated = [l.get("options", {}).get("num_warps") for l in launches]
+    if not any(isinstance(w, int) and not isinstance(w, bool) and w > 0 for w in stated):
+        return {}
+    # (a launch that states none runs Triton's default, 4 warps); the fewest CTAs any launch allows
+    warps = [w if isinstance(w, int) and not isinstance(w, bool) and w > 0 else 4 for w in stated]
+    return {"occupancy": max(1, min(MAX_DERIVED_OCCUPANCY, *(64 // w for w in warps)))}
+
+
 def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | None = None):
-    """Lower the kernel for the parameter kinds its launches show (they must agree)."""
+    """Lower the kernel for the parameter kinds its launches show (they must agree). ``hints`` None: derived from
+    the launches' num_warps (``derived_hints``); ``{}``: none."""
     path, name = split_ref(ref)
     kernel = find_kernel(path, name)
     if not launches:
@@ -54,8 +73,15 @@ def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | 
     bad = [n for n, ds in descriptors.items() if len(ds) != len(launches)]
     if bad:
         raise TileportError(f"{ref}: launches disagree on whether {', '.join(bad)} is a tensor descriptor")
-    return lower(kernel, kinds[0][0], types, hints,
-                 facts={"constants": constants, "dtypes": dtypes, "descriptors": descriptors})
+    facts = {"constants": constants, "dtypes": dtypes, "descriptors": descriptors}
+    if hints is None:
+        lowered = lower(kernel, kinds[0][0], types, derived_hints(launches), facts=facts)
+        if "ct.mma(" not in lowered.source:
+            return lowered
+        # a matrix-product kernel keeps cuTile's default: its accumulators need the registers (the matmul tutorial
+        # ran 19.7x -> 27.6x Triton's time with occupancy 8: benchmarks/results/h200/triton-corpus)
+        hints = {}
+    return lower(kernel, kinds[0][0], types, hints, facts=facts)
 
 
 def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,
