@@ -487,3 +487,13 @@ def test_an_argument_a_specialization_never_reads_is_named_unused():
     assert _unused_marked("cap: f32", body) == "_cap: f32"
     assert _unused_marked("scale: f32", body) == "scale: f32"
     assert _unused_marked("x: &Tensor<f32, { [-1] }>", body) == "x: &Tensor<f32, { [-1] }>"   # looked up by name
+
+
+def test_float_inf_and_nan_builtins_are_f32_scalars(tmp_path):
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.maximum(t, float('-inf')))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    assert "constant(f32::NEG_INFINITY, shape![])" in "\n".join(e.body)   # (proven: a 0-d constant tile)

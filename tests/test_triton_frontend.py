@@ -357,6 +357,16 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # other= that no padding mode is (a scalar argument): selected in the masked lanes after a zero-padded load
     ("x = tl.load(x_ptr + offs, mask=offs < n, other=s)\ntl.store(y_ptr + offs, x, mask=offs < n)", "",
      "padding_mode=ct.PaddingMode.ZERO), s)"),
+    # an early return (a guard): the rest of the kernel becomes the else arm; one loaded element compared with a
+    # scalar is a scalar comparison
+    ("k = tl.load(x_ptr + pid)\nif k == n:\n    return\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x)", "",
+     "if (ct.reshape(k, ())) == n:\n        pass\n    else:"),
+    # a data-dependent element of a row already read through a strided view: gathered through that view
+    ("x_ptr += pid * n\nrow = tl.load(x_ptr + tl.arange(0, B))\nk = tl.load(y_ptr + pid)\n"
+     "v = tl.load(x_ptr + k)\ntl.store(y_ptr + offs, row * v)", "", "ct.gather(x_ptr, (pid, k), padding_value=0)"),
+    # float('-inf') on the host side of a kernel: the same builtin (cuTile Python folds it)
+    ("m = float('-inf')\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(x, m))", "",
+     "ct.maximum(x, float('-inf'))"),
     # atomics: the flat view at the offsets, masked lanes past the end
     ("x = tl.load(x_ptr + offs)\ntl.atomic_add(y_ptr + offs % 4, x, mask=offs < n, sem='relaxed')", "",
      "memory_order=ct.MemoryOrder.RELAXED"),

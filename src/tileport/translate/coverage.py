@@ -95,6 +95,9 @@ COVERAGE: tuple[Construct, ...] = (
               "fma(-a, b, c), across a binding (`m = a * b; m + c`), and `ct.mul(.., rounding_mode=R, "
               "flush_to_zero=F) + c` → fma(.., R, F) — each found by the differential fuzzer; a helper's returned "
               "product fused after the call (the inlined block yields both factors)", S, "gelu_tanh"),
+    Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel",
+              "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`)",
+              S, None),
     Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`)",
               "`let v: Tile<D, S> = convert_tile(x);`; integer to integer: `exti` (wider), `bitcast` (same width), "
               "`trunci(x, overflow::None)` (narrower: cutile 0.3.1 cannot serialize it, so such a port is unproven)",

@@ -986,6 +986,19 @@ class Emitter:
                        f"{self.cond_operand(node.comparators[0])}"
         raise self.refuse(node, "if-constant", f"condition `{self.text(node)}`")
 
+    def float_special(self, node: ast.Call, text: str) -> tuple[str, Ty]:
+        """``float('inf')`` / ``float('-inf')`` / ``float('nan')``: an f32 scalar, as cuTile Python folds it."""
+        self.need(node, "float-special", f"float({text!r})")
+        try:
+            value = float(text)
+        except ValueError:
+            raise self.refuse(node, "float-special", f"float({text!r})") from None
+        if value == value and not math.isinf(value):
+            raise self.refuse(node, "float-special", f"float({text!r}) of a finite value: write the literal")
+        name = "NAN" if value != value else "INFINITY" if value > 0 else "NEG_INFINITY"
+        # a 0-d constant tile (cutile types `constant(..)` from its binding; a bare `f32::NAME` it cannot type)
+        return self.typed(f"constant(f32::{name}, shape![])", Tile("f32", ()), None, "special")
+
     def constant_literal(self, node: ast.Name, value) -> tuple[str, Scalar]:
         """A `ct.Constant[float|bool]`: stable Rust has no float or bool const generics, so the value is written
         into the entry as a literal (an entry per distinct value; see pipeline.port.translate)."""
@@ -1467,6 +1480,10 @@ class Emitter:
                 raise self.refuse(node, "array-shape", f"{self.text(node)}: the index must be a literal dimension")
             self.need(node, "array-shape", "array extent")
             return f"{arr}.shape()[{k}]", Scalar("i32")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" \
+                and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            return self.float_special(node, node.args[0].value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.helpers:
             return self.inline(node, self.helpers[node.func.id], want_name)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "item" \

@@ -23,6 +23,7 @@ tests compare the port with the Triton kernel itself.
 from __future__ import annotations
 
 import ast
+import math
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -317,7 +318,7 @@ class _Lowerer:
         body = self.k.fn.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]  # docstring
-        self.block(body)
+        self.block(_early_returns_as_else(body))
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for s in stmts:
@@ -536,6 +537,8 @@ class _Lowerer:
             self.block(s.body if truth else s.orelse)
             return
         cond = self.ev(s.test)
+        if isinstance(cond, Tile) and cond.shape in ((), ("1",)):   # one loaded element (`y = tl.load(p + row)`)
+            cond = Scalar(f"ct.reshape({cond.text}, ())" if cond.shape else cond.text)
         if not isinstance(cond, Scalar):
             raise self.fail(s.test, "`if` on a tile: use tl.where")
         assigned = self._assigned(s.body + s.orelse)
@@ -808,6 +811,11 @@ class _Lowerer:
 
     def compare(self, op: ast.cmpop, a: object, b: object, node: ast.AST) -> object:
         sym = CMPOPS[type(op)]
+        # one loaded element against a scalar (`y == ignore_index`): a scalar comparison, as Triton's scalar load
+        if isinstance(a, Tile) and a.shape == ("1",) and isinstance(b, Scalar):
+            a = Scalar(f"ct.reshape({a.text}, ())")
+        if isinstance(b, Tile) and b.shape == ("1",) and isinstance(a, Scalar):
+            b = Scalar(f"ct.reshape({b.text}, ())")
         if isinstance(a, Scalar) and isinstance(b, Scalar):
             return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}")
         if sym == "<" and isinstance(a, Idx) and isinstance(b, Scalar):
@@ -845,7 +853,9 @@ class _Lowerer:
                 if not isinstance(v, Scalar):
                     raise self.fail(node, f"{func.id}() of a tile: use .to()")
                 try:
-                    return Scalar(repr({"float": float, "int": int}[func.id](ast.literal_eval(v.text))))
+                    value = {"float": float, "int": int}[func.id](ast.literal_eval(v.text))
+                    # (inf and nan have no literal: `float('-inf')`, which cuTile Python folds the same way)
+                    return Scalar(repr(value) if math.isfinite(value) else f"float('{value}')")
                 except (ValueError, SyntaxError):
                     return Scalar(f"ct.astype({v.text}, {F32 if func.id == 'float' else 'ct.int32'})")
         if self._descriptor_method(node) == "load":
@@ -1182,18 +1192,43 @@ class _Lowerer:
     def is_gather(ptr: object) -> bool:
         return isinstance(ptr, Ptr) and any(isinstance(t.index, Tile) for t in ptr.terms)
 
-    def gather_access(self, ptr: Ptr, mask: object, node: ast.AST) -> tuple[str, Tile, str | None]:
+    def gather_access(self, ptr: Ptr, mask: object, node: ast.AST, nd: bool = False
+                      ) -> tuple[str, Tile, str | None]:
         """(array, offset tile, mask tile text or None) of an access whose offsets are not a tile of a view: the
         pointer's view is the flat vector (stride 1), the offsets one int32 tile (ct.gather / ct.scatter check
-        each against its extent)."""
-        self._view(ptr.param, [Dim("1", None)], node)
-        offsets = self.offset_tile(ptr.terms, node)
+        each against its extent). With ``nd``, a pointer already read through a strided view whose terms each run
+        along one of its dimensions is gathered through that view instead (an index per dimension: `(row, y)`
+        for `X + row * stride + y`)."""
+        per_dim = self._indices_in_view(ptr, node) if nd else None
+        if per_dim is not None:
+            offsets = Tile("(" + ", ".join(t.text for t in per_dim) + ")", _broadcast_all(t.shape for t in per_dim),
+                           "ct.int32")
+        else:
+            self._view(ptr.param, [Dim("1", None)], node)
+            offsets = self.offset_tile(ptr.terms, node)
         if mask is None:
             return ptr.param, offsets, None
         m = self.mask_tile(mask, node) if isinstance(mask, Mask) else mask
         if not isinstance(m, Tile):
             raise self.fail(node, "a gather's mask must be a boolean tile")
         return ptr.param, offsets, m.text
+
+    def _indices_in_view(self, ptr: Ptr, node: ast.AST) -> list[Tile] | None:
+        """One index tile per dimension of ``ptr``'s existing strided view, when each of its terms has one of the
+        view's strides; None otherwise."""
+        view = self.views.get(ptr.param)
+        if view is None or len(view.dims) < 2 or len({d.stride for d in view.dims}) != len(view.dims):
+            return None
+        by_stride: dict[str, list[Term]] = {d.stride: [] for d in view.dims}
+        for t in ptr.terms:
+            if t.stride not in by_stride:
+                return None
+            by_stride[t.stride].append(t)
+        out = []
+        for d in view.dims:
+            ts = by_stride[d.stride]
+            out.append(self.offset_tile(tuple(Term("1", t.index) for t in ts), node) if ts else Tile("0", ()))
+        return out
 
     def access(self, ptr: object, mask: object, node: ast.AST
                ) -> tuple[str, list[str], list[str], tuple[str, ...], bool]:
@@ -1287,7 +1322,7 @@ class _Lowerer:
         mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[1]) if len(node.args) > 1 else None)
         other = kw.get("other") or (node.args[2] if len(node.args) > 2 else None)
         if self.is_gather(ptr):
-            arr, offsets, mtext = self.gather_access(ptr, mask, node)  # type: ignore[arg-type]
+            arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
             pad = 0 if other is None else self._literal(other)
             text = f"ct.gather({arr}, {offsets.text}" + (f", mask={mtext}" if mtext else "") + \
                 f", padding_value={pad!r})"
@@ -1351,7 +1386,7 @@ class _Lowerer:
         mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[2]) if len(node.args) > 2 else None)
         gather = self.is_gather(ptr)
         if gather:
-            arr, offsets, mtext = self.gather_access(ptr, mask, node)  # type: ignore[arg-type]
+            arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
         else:
             arr, index, shape, vshape, _ = self.access(ptr, mask, node)
         if isinstance(value, Scalar):
@@ -1514,6 +1549,23 @@ class _Lowerer:
                 params.append(f"{p}: {ann}")
                 out.append({"name": p, "kind": "scalar", "type": ann})
         return ", ".join(params), out
+
+
+def _early_returns_as_else(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The kernel's top-level ``if C: ...; return`` (a guard: ``if pid >= n: return``, or a special case handled
+    apart) with the statements after it moved into its ``else``: the same program without an early return, which
+    cuTile Python cannot write. Applied again inside each ``else``."""
+    out: list[ast.stmt] = []
+    for i, st in enumerate(body):
+        if (isinstance(st, ast.If) and not st.orelse and st.body and isinstance(st.body[-1], ast.Return)
+                and st.body[-1].value is None and i + 1 < len(body)):
+            rest = _early_returns_as_else(body[i + 1:])
+            arm = st.body[:-1] or [ast.Pass()]
+            new = ast.If(test=st.test, body=arm, orelse=rest)
+            out.append(ast.copy_location(new, st))
+            return out
+        out.append(st)
+    return out
 
 
 def _written_first(body: list[ast.stmt], name: str) -> bool:
