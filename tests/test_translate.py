@@ -497,3 +497,20 @@ def test_float_inf_and_nan_builtins_are_f32_scalars(tmp_path):
          ct.store(y, index=(ct.bid(0),), tile=ct.maximum(t, float('-inf')))
      """, "x=f32[?]/1, y=f32[?]/1, B=#16")
     assert "constant(f32::NEG_INFINITY, shape![])" in "\n".join(e.body)   # (proven: a 0-d constant tile)
+
+
+def test_a_float_scalar_carried_as_a_0_d_tile_and_math_on_f32_scalars(tmp_path):
+    """`d = 0.0` then `d = d * 0.5 + ct.sum(t)` in a loop: the Rust variable stays an f32 (a 0-d tile is that value
+    in Tile IR); `ct.log(d)` of an f32 scalar is the op on a 0-d tile (proven by `tileport port` on this kernel)."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, N: ct.Constant[int], B: ct.Constant[int]):
+         d = 0.0
+         for i in range(N):
+             t = ct.load(x, index=(i,), shape=(B,))
+             d = d * 0.5 + ct.sum(t)
+         r = ct.log(d)
+         ct.store(y, index=(0,), tile=ct.reshape(r, (1,)))
+     """, "x=f32[?]/1, y=f32[?]/1, N=#4, B=#16")
+    body = "\n".join(e.body)
+    assert "tile_to_scalar::<f32, f32>(" in body and "scalar_to_tile::<f32>(d)" in body

@@ -450,6 +450,12 @@ class Emitter:
         """Give ``name`` the value ``code``: a new `let`, an assignment to a `let mut` of the same type, or nothing
         when it already holds it."""
         previous = self.env.get(name)
+        if previous is not None and name in self.mutated and isinstance(previous[1], Scalar) \
+                and isinstance(ty, Tile) and ty.shape == () and ty.dtype == previous[1].dtype:
+            # a scalar re-assigned a 0-d tile of its dtype (`d = 0.0` then `d = d * a + ct.sum(x)` in a loop): in
+            # Tile IR both are the same 0-d value; the Rust variable stays a scalar
+            rust = RUST_DTYPES[ty.dtype]
+            code, ty = f"tile_to_scalar::<{rust}, {rust}>({code})", previous[1]
         if code == name and previous is not None and previous[1] == ty:
             self.body.append(f"{indent}// `{self.text(st)}`: already {_describe(ty)}, nothing to emit")
         elif previous is not None and name in self.mutated and previous[1] == ty:
@@ -920,12 +926,14 @@ class Emitter:
         """Translate a branch or loop body; names it defines (and ``bind``, e.g. a loop variable) end with it.
         Outer names it re-assigns keep their type (checked at the assignment), so nothing else changes."""
         saved = dict(self.env)
+        saved_tokens = dict(self.carried_tokens)   # (a token a loop in this scope declared ends with it too)
         self.env.update(bind or {})
         self.scope_locals.append(set())
         try:
             self.stmts(stmts, indent, nested=True)
         finally:
             self.scope_locals.pop()
+        self.carried_tokens = saved_tokens
         for name in list(self.env):
             if name not in saved:
                 del self.env[name]  # defined only inside the branch: not visible after it (as in Rust)
@@ -2477,6 +2485,8 @@ class Emitter:
             raise self.refuse(node, "math-explicit", f"ct.{op} takes one operand")
         rounding, ftz = self.math_options(node, takes_rounding, takes_ftz)
         code, ty = self.expr(node.args[0])
+        if isinstance(ty, Scalar) and ty.dtype == "f32":   # an f32 scalar is a 0-d tile in Tile IR
+            code, ty = f"scalar_to_tile::<f32>({code})", Tile("f32", ())
         if not isinstance(ty, Tile) or not ty.dtype.startswith(("f", "bf")):
             raise self.refuse(node, "math-explicit", f"ct.{op} of a non-float tile")
         extra = ([rounding] if takes_rounding else []) + ([ftz] if takes_ftz else [])
