@@ -5,7 +5,7 @@
 - benchmarks/results/h200/**/bench.json (not earlier/): kernel times of both backends at LLM sizes, % of the ceiling
   (device copy bandwidth for memory-bound ops, torch's product for matrix products), the ratio rust/python and the
   ratio to PyTorch's eager op; each op from the newest run that measured it;
-- benchmarks/results/h200/size-scaling/sizes-*.json (scripts/size_scaling.py, in name order, each (op, dtype) from
+- benchmarks/results/h200/size-scaling/sizes-*.json (benchmarks/probes/size_scaling.py, in name order, each (op, dtype) from
   the last file that measured it): the memory-bound ops at 1x, 2x, 4x the tokens of their large case, against the
   1 GiB copy and a copy of the same bytes.
 

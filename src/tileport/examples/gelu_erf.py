@@ -13,7 +13,7 @@ the elements per second of the f32 form; the last instruction saved gained nothi
   a NaN (tests/gpu: test_gelu_erf_at_special_values).
 Against the textbook form: 16% fewer sm_90 instructions, bf16 large 74% -> 79% of copy bandwidth
 (benchmarks/results/h200/tuning/flat-lean); the FMA ending: one instruction fewer per element again (the bf16
-4096-element cubin 232 -> 224 instructions, its loop 8 elements per pass; scripts/spill_check.py counts them).
+4096-element cubin 232 -> 224 instructions, its loop 8 elements per pass; benchmarks/probes/spill_check.py counts them).
 Math in f32, any input dtype.
 
 The block's B elements are rows of W gathered and scattered at computed offsets, not one padded tile load: tileiras

@@ -17,7 +17,7 @@ def row_softmax(x, y, BM: ct.Constant[int], BLOCK: ct.Constant[int]):
     t = ct.astype(t, ct.float32)
     m = ct.max(t, axis=1, keepdims=True)
     # exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by instruction issue
-    # (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16; scripts/spill_check.py)
+    # (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16; benchmarks/probes/spill_check.py)
     e = ct.exp2(t * 1.4426950408889634 - m * 1.4426950408889634, flush_to_zero=True)
     s = ct.sum(e, axis=1, keepdims=True)
     # one reciprocal per row and a multiply per element (a division per element costs more than the memory)

@@ -22,7 +22,7 @@ HALVES = ("float16", "bfloat16")
 #: (BM, BN) of the gated element-wise ops (swiglu, geglu, silu_and_mul): tileiras loops over this tile in 8-element
 #: steps (no spills) for every dtype. At (16, 256) it unrolled the whole tile for one 16-bit dtype (swiglu and
 #: silu_and_mul bf16, geglu f16), which spilled under occupancy 8's 64-register cap and ran at 56-69% of copy
-#: bandwidth against 85-95% (scripts/spill_check.py, benchmarks/results/h200/tuning/spills.json and the README there)
+#: bandwidth against 85-95% (benchmarks/probes/spill_check.py, benchmarks/results/h200/tuning/spills.json and the README there)
 GATED_TILE = (32, 256)
 
 #: Array indices are int32 (signatures without ``@i64``): no element may sit at an offset of 2^31 or more.
@@ -228,7 +228,7 @@ def row_block(n: int) -> int:
     return bucket(max(n, 1), ROW_BLOCKS, "the row length (last dimension)")
 
 
-#: Rows per block (BM) of the row kernels for each BLOCK, measured on the H200 with `scripts/tune_rows.py` together
+#: Rows per block (BM) of the row kernels for each BLOCK, measured on the H200 with `benchmarks/probes/tune_rows.py` together
 #: with the kernels' occupancy hint (benchmarks/results/h200/tune_rows_occ.json: 8192 rows of 1024 and 4096, BM in
 #: 1..16, occupancy 1, 2, 4): at occupancy 4, 8 rows of 1024 and 2 rows of 4096 per block are best or within 3% of
 #: it for all three kernels in f32 and bf16 (the earlier choice without the hint, 16 and 8, ran 1.1-1.9x slower).

@@ -13,7 +13,7 @@ LOWERED_DIR = Path(__file__).parent / "lowered"
 #: example module → its @triton.jit kernel (named triton_<module>: the op tileport.ops.triton_<module> serves it)
 KERNELS = {m: f"triton_{m}" for m in ("vector_add", "softmax", "rms_norm", "layer_norm", "swiglu", "dropout", "matmul",
                                             "attention", "gather")}
-#: cuTile kernel options for the lowered forms, chosen by measurement (scripts/occupancy_probe.py on the H200,
+#: cuTile kernel options for the lowered forms, chosen by measurement (benchmarks/probes/occupancy_probe.py on the H200,
 #: benchmarks/results/h200/triton/occupancy.json): one row per program needs 4 CTAs per SM to hide its latency —
 #: 2.3-2.9x faster than cutile's default for 4096-wide rows. Triton's num_warps does not carry over.
 #: fast_div (f32 division as div.approx, like Triton's own div.full in speed) where every denominator is >= 1:

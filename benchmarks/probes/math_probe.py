@@ -2,7 +2,7 @@
 silu-gate kernel, timed with cuTile Python on the GPU (16-bit input, f32 math): exp vs exp2(x * log2 e), a division
 per element vs one reciprocal per row, IEEE vs approximate division; plus a plain convert-and-copy as the floor.
 
-    python3 scripts/math_probe.py --out math_probe.json [--rows 8192] [--cols 4096]
+    python3 benchmarks/probes/math_probe.py --out math_probe.json [--rows 8192] [--cols 4096]
 """
 from __future__ import annotations
 

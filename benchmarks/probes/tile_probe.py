@@ -8,11 +8,11 @@ op wrapper (cutile backend) with its (BM, BN) tile and hints replaced, at B x 12
 TFLOP/s and % of copy bandwidth. flat: gelu_erf and softcap (16-bit) at 1024..8192 elements per block. prefill:
 mla_prefill, gemma_attention, attention_sinks (working tree vs committed kernel) per tile and hint. bmm: batch first
 or last in the grid. rope: the committed kernel per (BT, BH) and occupancy against two probe-only forms
-(scripts/probe_kernels.py). rows: row_softmax, layer_norm (and its two-FMA form), rms_norm at bf16 LLM shapes per
+(benchmarks/probes/probe_kernels.py). rows: row_softmax, layer_norm (and its two-FMA form), rms_norm at bf16 LLM shapes per
 rows per block and occupancy (or worker warps). The committed kernels come from `git show HEAD:...` (run it in a
 checkout; --baseline DIR elsewhere). Prints tables; writes JSON.
 
-    python3 scripts/tile_probe.py --out tiles.json [--only attention|mla_decode|flat|prefill|bmm|rope|rows]
+    python3 benchmarks/probes/tile_probe.py --out tiles.json [--only attention|mla_decode|flat|prefill|bmm|rope|rows]
                                   [--mla-heads16] [--rope-committed] [--occupancy] [--warps] [--bm-warps] [--l1]
                                   [--reps 10]
 """
@@ -317,7 +317,7 @@ def bmm_probe(reps: int, results: list, baseline: str | None) -> None:
 
 
 #: rope at (tokens, heads, 128) bf16: the committed kernel per (BT, BH) and occupancy (None: its decorator's) against
-#: the probe-only forms in scripts/probe_kernels.py (the former one-store form; one 4-d pair load), all checked
+#: the probe-only forms in benchmarks/probes/probe_kernels.py (the former one-store form; one 4-d pair load), all checked
 #: against the op's eager form
 ROPE_SHAPES = [(16384, 32, 128), (4096, 32, 128), (16384, 8, 128)]
 ROPE_TILES = [(8, 8), (16, 8), (4, 16), (8, 16), (2, 32), (16, 4)]

@@ -6,7 +6,7 @@ where they do not. This script times, at 1x, 2x and 4x the tokens of each op's l
 bytes, the op through its cuTile Python kernel (backend cutile) and PyTorch's eager op, and prints each as % of the
 1 GiB copy bandwidth and of the same-size copy. Prints a table; writes JSON.
 
-    python3 scripts/size_scaling.py --out sizes.json [--ops row_softmax,gelu_erf] [--dtypes bfloat16,float16]
+    python3 benchmarks/probes/size_scaling.py --out sizes.json [--ops row_softmax,gelu_erf] [--dtypes bfloat16,float16]
                                     [--factors 1,2,4] [--reps 20]
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 Python kernels (the ports are IR-equivalent, so the choice carries over): for each op, dtype and row length, the
 median kernel time at each BM over a tokens x hidden input, printed as a table and written as JSON.
 
-    python3 scripts/tune_rows.py --out tune_rows.json [--rows 8192] [--cols 1024,4096] [--bm 1,2,4,8,16]
+    python3 benchmarks/probes/tune_rows.py --out tune_rows.json [--rows 8192] [--cols 1024,4096] [--bm 1,2,4,8,16]
                                  [--occ 0,2,4]   # also each occupancy hint (0: the kernel's own)
 """
 from __future__ import annotations

@@ -5,7 +5,7 @@ runtime issue compares (ct.launch, tileport.ops.launch through each backend) are
 rounds and reported as the median, since the host's own speed drifts. Then the pieces of the cutile-rs path, the
 cost of single Python steps, and — with TILEPORT_TIMERS=1 in the environment — the library's own stage timers.
 
-    python3 scripts/launch_overhead_probe.py [--json FILE]
+    python3 benchmarks/probes/launch_overhead_probe.py [--json FILE]
 """
 import argparse
 import ctypes

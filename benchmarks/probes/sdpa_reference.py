@@ -2,7 +2,7 @@
 window, MLA's shared rotary part): a reference point for the kernels' TFLOP/s where PyTorch has no kernel for the
 op itself. Causal, bf16; flops = 2 B H S^2 (Dqk + Dv) (causal half). Prints a table, writes JSON.
 
-    python3 scripts/sdpa_reference.py --out sdpa.json
+    python3 benchmarks/probes/sdpa_reference.py --out sdpa.json
 """
 from __future__ import annotations
 

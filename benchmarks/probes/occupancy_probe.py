@@ -4,7 +4,7 @@ For the row kernels (tileport.examples row_softmax / rms_norm / layer_norm at th
 lowered one-row-per-program Triton kernels), the median kernel time at each occupancy hint, tokens x hidden input,
 as a table and JSON. The hint is a compile option only: the IR the ports are proven against is unchanged by it.
 
-    python3 scripts/occupancy_probe.py --out occupancy.json [--rows 8192] [--cols 4096] [--occ 0,1,2,4,8,16]
+    python3 benchmarks/probes/occupancy_probe.py --out occupancy.json [--rows 8192] [--cols 4096] [--occ 0,1,2,4,8,16]
 """
 from __future__ import annotations
 

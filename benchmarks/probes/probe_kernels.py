@@ -1,4 +1,4 @@
-"""Probe-only cuTile Python kernels: candidate rewrites of committed kernels, timed by scripts/tile_probe.py
+"""Probe-only cuTile Python kernels: candidate rewrites of committed kernels, timed by benchmarks/probes/tile_probe.py
 against the committed ones before a rewrite is adopted (and then ported). Not ported, not served.
 
 rope_where: rope as it was before 2026-11-30 (both halves of y built as one (BT, BH, 2, HALF) tile with a where over

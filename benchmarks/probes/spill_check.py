@@ -9,7 +9,7 @@ spilled under occupancy 8 and ran at 62% of copy bandwidth, f16 at 89%).
 nvdisasm is not part of the pinned toolchain: `pip download --no-deps nvidia-cuda-nvdisasm==13.5.37`, unzip the
 wheel, and pass `--nvdisasm .../nvidia/cu13/bin/nvdisasm` (or put it on PATH).
 
-    python3 scripts/spill_check.py --ops swiglu,geglu,silu_and_mul [--variant BM=#16] [--nvdisasm PATH]
+    python3 benchmarks/probes/spill_check.py --ops swiglu,geglu,silu_and_mul [--variant BM=#16] [--nvdisasm PATH]
                                    [--json out.json]
 
 --variant NAME=#VALUE also checks each signature with that constant's value replaced (e.g. a former tile).
