@@ -26,7 +26,7 @@ pub mod port {
         // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by
         // instruction issue
         // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16;
-        // scripts/spill_check.py)
+        // benchmarks/probes/spill_check.py)
         let e: Tile<f32, { [BM, BLOCK] }> = exp2(
             fma(
                 t,
@@ -97,7 +97,7 @@ pub mod port {
         // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by
         // instruction issue
         // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16;
-        // scripts/spill_check.py)
+        // benchmarks/probes/spill_check.py)
         let e: Tile<f32, { [BM, BLOCK] }> = exp2(
             fma(
                 t,
@@ -169,7 +169,7 @@ pub mod port {
         // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by
         // instruction issue
         // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16;
-        // scripts/spill_check.py)
+        // benchmarks/probes/spill_check.py)
         let e: Tile<f32, { [BM, BLOCK] }> = exp2(
             fma(
                 t,
