@@ -403,17 +403,22 @@ def test_padded_pointer_load_select():
     assert not out["equivalent"] and fired(out, "padded-pointer-load-select") == 0
 
 
+def typed_store(elem: str, pre: list[str], val: str) -> str:
+    """A kernel that computes ``pre`` and stores ``val`` (a 128-tile of ``elem``) through a tile view of arg0."""
+    view = ("%tv = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> "
+            f"tensor_view<?x{elem}, strides=[1]>",
+            f"%pv = make_partition_view %tv : partition_view<tile=(128), tensor_view<?x{elem}, strides=[1]>>",
+            "%t0 = make_token : token")
+    st = (f"%s = store_view_tko weak {val}, %pv[%bx] token = %t0 : tile<128x{elem}>, "
+          f"partition_view<tile=(128), tensor_view<?x{elem}, strides=[1]>>, tile<i32> -> token")
+    return prog(*view, BID, *pre, st, head=HEAD.replace("ptr<f32>", f"ptr<{elem}>"))
+
+
 def test_constant_conversion():
     """A bf16 constant (cuTile Python) ≡ an f32 constant of the same value converted to bf16 (cutile, whose bf16
     named constants are wrong): -inf and 1.0 convert exactly; 0.1 does not, so its conversion is kept."""
     def bf16_store(pre: list[str], val: str) -> str:
-        view = ("%tv = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> "
-                "tensor_view<?xbf16, strides=[1]>",
-                "%pv = make_partition_view %tv : partition_view<tile=(128), tensor_view<?xbf16, strides=[1]>>",
-                "%t0 = make_token : token")
-        st = (f"%s = store_view_tko weak {val}, %pv[%bx] token = %t0 : tile<128xbf16>, "
-              "partition_view<tile=(128), tensor_view<?xbf16, strides=[1]>>, tile<i32> -> token")
-        return prog(*view, BID, *pre, st, head=HEAD.replace("ptr<f32>", "ptr<bf16>"))
+        return typed_store("bf16", pre, val)
 
     for f32_text, bf16_text in (("0xFF800000", "0xFF80"), ("1.000000e+00", "1.000000e+00")):
         python = bf16_store([f"%c = constant <bf16: {bf16_text}> : tile<128xbf16>"], "%c")
@@ -434,13 +439,7 @@ def test_constant_conversion():
 def test_constant_conversion_of_an_8_bit_float_zero():
     """cutile 0.3.1 compiles no f8 constant: an f8 zero is an f32 zero converted (+0 only; 1.0 is not folded)."""
     def f8_store(pre: list[str], val: str) -> str:
-        view = ("%tv = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> "
-                "tensor_view<?xf8E5M2, strides=[1]>",
-                "%pv = make_partition_view %tv : partition_view<tile=(128), tensor_view<?xf8E5M2, strides=[1]>>",
-                "%t0 = make_token : token")
-        st = (f"%s = store_view_tko weak {val}, %pv[%bx] token = %t0 : tile<128xf8E5M2>, "
-              "partition_view<tile=(128), tensor_view<?xf8E5M2, strides=[1]>>, tile<i32> -> token")
-        return prog(*view, BID, *pre, st, head=HEAD.replace("ptr<f32>", "ptr<f8E5M2>"))
+        return typed_store("f8E5M2", pre, val)
 
     python = f8_store(["%c = constant <f8E5M2: 0.000000e+00> : tile<128xf8E5M2>"], "%c")
     rust = f8_store(["%w = constant <f32: 0.000000e+00> : tile<128xf32>",

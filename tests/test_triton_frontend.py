@@ -443,7 +443,8 @@ def test_tensor_descriptors_lower_to_tiles_of_their_views(tmp_path):
 
 
 def test_descriptor_arguments_are_captured_with_their_block_shape():
-    from tileport.frontends.triton.capture import describe, descriptor_values
+    from tileport.frontends.triton.capture import describe
+    from tileport.frontends.triton.views import descriptor_values
 
     class Desc:   # the fields of triton.tools.tensor_descriptor.TensorDescriptor
         def __init__(self, base, shape, strides, block_shape):
@@ -453,7 +454,8 @@ def test_descriptor_arguments_are_captured_with_their_block_shape():
     (d,) = describe(["X"], set(), {"X": Desc(base, [64, 32], [32, 1], [16, 32])})
     assert (d["kind"], d["dtype"], d["shape"], d["strides"]) == ("array", "f16", [64, 32], [32, 1])
     assert d["descriptor"] == {"block_shape": [16, 32], "padding": "zero"}
-    assert descriptor_values([d]) == {"X__shape_0": 64, "X__stride_0": 32, "X__shape_1": 32, "X__stride_1": 1}
+    assert descriptor_values("X", d["shape"], d["strides"]) == {"X__shape_0": 64, "X__stride_0": 32,
+                                                                "X__shape_1": 32, "X__stride_1": 1}
 
 
 def test_occupancy_follows_the_launches_num_warps_when_no_hint_is_given():

@@ -14,7 +14,6 @@ import argparse
 import contextlib
 import io
 import json
-import math
 import runpy
 import sys
 from pathlib import Path
@@ -30,25 +29,23 @@ def main() -> int:
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
 
+    from tileport.corpus.capture import as_main
     from tileport.corpus.tritonemu import quick_benchmarks
     from tileport.runtime.shadow import shadow
+    from triton_shadow import geomean   # (this folder: first on sys.path when the script runs)
 
     src = str(args.tutorial.resolve())
     result: dict = {"tutorial": args.tutorial.name, "kernel": args.kernel, "options": {}}
     for spec in args.port:
         label, _, d = spec.rpartition("=")
         with shadow({(src, args.kernel): Path(d)}, max_checks=args.checks) as sh:
-            sys.argv[:] = [src]
-            sys.path.insert(0, str(args.tutorial.parent))
             try:
-                with contextlib.redirect_stdout(io.StringIO()), quick_benchmarks():
+                with as_main(Path(src)), contextlib.redirect_stdout(io.StringIO()), quick_benchmarks():
                     runpy.run_path(src, run_name="__main__")
             except Exception as exc:  # noqa: BLE001 — the tutorial's own failure: recorded
                 result.setdefault("errors", {})[label] = f"{type(exc).__name__}: {exc}"
-            finally:
-                sys.path.pop(0)
         ratios = [r["ratio"] for r in sh.records if r.get("ratio")]
-        g = math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
+        g = geomean(ratios)
         result["options"][label] = {"geomean_ratio": g, "ok": all(r.get("ok") for r in sh.records),
                                     "checks": sh.records}
         print(f"{args.kernel} [{label}]: port/triton geomean {g and round(g, 3)} over {len(ratios)} launches, "

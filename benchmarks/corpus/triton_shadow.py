@@ -26,22 +26,19 @@ from pathlib import Path
 
 
 def run_scripts(scripts: list[Path], log: io.StringIO) -> list[dict]:
+    from tileport.corpus.capture import as_main
     from tileport.corpus.tritonemu import quick_benchmarks
 
     out = []
     for f in scripts:
         t0 = time.monotonic()
-        sys.argv[:] = [str(f)]
-        sys.path.insert(0, str(f.parent))
         try:
-            with contextlib.redirect_stdout(log), quick_benchmarks() as raised:
+            with as_main(f), contextlib.redirect_stdout(log), quick_benchmarks() as raised:
                 runpy.run_path(str(f), run_name="__main__")
             status = "ran"
         except BaseException as exc:  # noqa: BLE001 — a script's own failure: recorded, the next one runs
             status = f"raised {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
             raised = {}
-        finally:
-            sys.path.pop(0)
         out.append({"script": f.name, "status": status, "seconds": round(time.monotonic() - t0, 1),
                     "benchmark_points_raised": dict(raised)})
         print(f"{f.name}: {status} ({out[-1]['seconds']} s)", flush=True)
@@ -66,6 +63,10 @@ def run_tests(root: Path, files: list[str], keyword: str, log: io.StringIO, chec
     return out
 
 
+def geomean(values: list[float]) -> float | None:
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
 def summary(records: list[dict]) -> list[dict]:
     rows: dict[tuple, dict] = {}
     for r in records:
@@ -77,7 +78,7 @@ def summary(records: list[dict]) -> list[dict]:
             row["ratios"].append(r["ratio"])
     for row in rows.values():
         rs = row.pop("ratios")
-        row["geomean_ratio"] = math.exp(sum(map(math.log, rs)) / len(rs)) if rs else None
+        row["geomean_ratio"] = geomean(rs)
         row["max_ratio"] = max(rs) if rs else None
     return list(rows.values())
 

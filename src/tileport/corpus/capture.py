@@ -270,30 +270,27 @@ def _classify(msg: str) -> str:
 
 # ---------------------------------------------------------------- running
 
-def _test_files(opts: Options) -> list[Path]:
+def _files(root: Path, given: list[str], option: str, in_dir) -> list[Path]:
+    """The files ``given`` (relative to ``root``) name: a file itself, a directory its ``in_dir(dir)``."""
     files: list[Path] = []
-    for t in opts.tests:
-        p = (opts.root / t).resolve()
+    for t in given:
+        p = (root / t).resolve()
         if p.is_file():
             files.append(p)
         elif p.is_dir():
-            files.extend(sorted(p.rglob("test_*.py")))
+            files.extend(sorted(in_dir(p)))
         else:
-            raise InputError(f"--tests {t}: no such file or directory under {opts.root}")
+            raise InputError(f"{option} {t}: no such file or directory under {root}")
     return files
+
+
+def _test_files(opts: Options) -> list[Path]:
+    return _files(opts.root, opts.tests, "--tests", lambda d: d.rglob("test_*.py"))
 
 
 def _script_files(opts: Options) -> list[Path]:
-    files: list[Path] = []
-    for t in opts.scripts:
-        p = (opts.root / t).resolve()
-        if p.is_file():
-            files.append(p)
-        elif p.is_dir():
-            files.extend(sorted(q for q in p.glob("*.py") if not q.name.startswith("_")))
-        else:
-            raise InputError(f"--script {t}: no such file or directory under {opts.root}")
-    return files
+    return _files(opts.root, opts.scripts, "--script",
+                  lambda d: (q for q in d.glob("*.py") if not q.name.startswith("_")))
 
 
 @contextlib.contextmanager
@@ -341,9 +338,7 @@ def _run_file(session: Session, f: Path) -> _FileResult:
     import pytest
 
     opts = session.opts
-    # a test file of the corpus by its path in it; one from elsewhere (a driver of ops no corpus test calls,
-    # --tests /abs/path) by its absolute path
-    rel = f.relative_to(opts.root).as_posix() if f.is_relative_to(opts.root) else f.as_posix()
+    rel = _relative(opts, f)
     res = _FileResult(rel)
     session.current_file = res
     args = [str(f), "-p", "no:cacheprovider", "-q", "--no-header", "-rN", "--rootdir", str(opts.root),
@@ -363,10 +358,33 @@ def _run_file(session: Session, f: Path) -> _FileResult:
     if res.exit_code in (2, 3, 4) and res.error is None:  # interrupted, internal error, usage error
         tail = [l for l in buf.getvalue().splitlines() if l.strip()][-3:]
         res.error = f"pytest exit code {res.exit_code}: " + " | ".join(_short(l, 200) for l in tail)
+    _keep_log(opts, rel, buf.getvalue())
+    return res
+
+
+def _relative(opts: Options, f: Path) -> str:
+    """A file of the corpus by its path in it; one from elsewhere (a driver of ops no corpus test calls,
+    --tests /abs/path) by its absolute path."""
+    return f.relative_to(opts.root).as_posix() if f.is_relative_to(opts.root) else f.as_posix()
+
+
+def _keep_log(opts: Options, rel: str, text: str) -> None:
     if opts.log_dir is not None:
         opts.log_dir.mkdir(parents=True, exist_ok=True)
-        (opts.log_dir / (rel.replace("/", ".") + ".log")).write_text(buf.getvalue())
-    return res
+        (opts.log_dir / (rel.replace("/", ".") + ".log")).write_text(text)
+
+
+@contextlib.contextmanager
+def as_main(f: Path):
+    """While the block runs ``f`` as ``__main__`` (``runpy.run_path(str(f), run_name="__main__")``), its
+    directory is first on sys.path and argv is its own, as when Python runs a script."""
+    old_argv, old_path = sys.argv[:], sys.path[:]
+    sys.argv[:] = [str(f)]
+    sys.path.insert(0, str(f.parent))
+    try:
+        yield
+    finally:
+        sys.argv[:], sys.path[:] = old_argv, old_path
 
 
 def _run_script(session: Session, f: Path) -> _FileResult:
@@ -375,16 +393,14 @@ def _run_script(session: Session, f: Path) -> _FileResult:
     import traceback
 
     opts = session.opts
-    rel = f.relative_to(opts.root).as_posix() if f.is_relative_to(opts.root) else f.as_posix()
+    rel = _relative(opts, f)
     res = _FileResult(rel, collected=1)
     session.current_file, session.current = res, rel
     buf = io.StringIO()
-    old_argv, old_path = sys.argv[:], sys.path[:]
-    sys.argv[:] = [str(f)]
-    sys.path.insert(0, str(f.parent))
     t0 = time.monotonic()
     try:
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf), _time_limit(opts.timeout_s):
+        with as_main(f), contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf), \
+                _time_limit(opts.timeout_s):
             runpy.run_path(str(f), run_name="__main__")
         res.outcomes["ran"] += 1
     except SystemExit as exc:
@@ -394,13 +410,9 @@ def _run_script(session: Session, f: Path) -> _FileResult:
         here = [fr for fr in traceback.extract_tb(exc.__traceback__) if os.path.realpath(fr.filename) == str(f)]
         where = f" (line {here[-1].lineno})" if here else ""
         res.failures[_classify(f"{type(exc).__name__}{where}: {exc}")] += 1
-    finally:
-        sys.argv[:], sys.path[:] = old_argv, old_path
     res.seconds = time.monotonic() - t0
     session.current_file = session.current = None
-    if opts.log_dir is not None:
-        opts.log_dir.mkdir(parents=True, exist_ok=True)
-        (opts.log_dir / (rel.replace("/", ".") + ".log")).write_text(buf.getvalue())
+    _keep_log(opts, rel, buf.getvalue())
     return res
 
 
@@ -431,7 +443,7 @@ def run(opts: Options) -> dict:
             emulate(opts.target, [str(root)], opts.max_alloc_bytes, opts.max_macs, opts.compare_pass) as emu, \
             emulate_triton(opts.target) as bench_raised, _patched_launch(session), \
             first_config_autotune(session.autotune):
-        assumed = emu.assumptions() + (triton_assumptions(opts.target) if _has_triton() else [])
+        assumed = emu.assumptions() + triton_assumptions(opts.target)
         for line in assumed:
             say(f"assumption: {line}")
         say("assumption: ct.launch records each launch (kernel, grid, argument facts) and runs nothing")
@@ -452,12 +464,6 @@ def run(opts: Options) -> dict:
     notes += [f"{point} raised {n} time(s)" for point, n in sorted(bench_raised.items())]
     index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0, assumed)
     return index
-
-
-def _has_triton() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("triton") is not None
 
 
 def _progress_line(i: int, n: int, r: _FileResult) -> str:

@@ -58,23 +58,22 @@ def _slug(file: str, kernel: str) -> str:
 
 
 def _refusal(verdict: dict, corpus: Path) -> dict | None:
-    lw = verdict.get("stages", {}).get("lower", {})
+    """The first construct refused (the Triton lowering's, else the translator's), its place relative to the
+    corpus."""
+    stages = verdict.get("stages", {})
+    lw, tr = stages.get("lower", {}), stages.get("translate", {})
     if not lw.get("ok", True) and lw.get("location"):   # a Triton construct the lowering refuses
-        loc = dict(lw["location"])
-        try:
-            loc["file"] = str(Path(loc.get("file", "")).resolve().relative_to(corpus.resolve()))
-        except ValueError:
-            pass
-        return {"construct": "triton-lowering", **loc, "detail": _relative(lw.get("error", ""), corpus)}
-    tr = verdict.get("stages", {}).get("translate", {})
-    if tr.get("ok", True) or "construct" not in tr:
+        construct, stage = "triton-lowering", lw
+    elif not tr.get("ok", True) and "construct" in tr:
+        construct, stage = tr["construct"], tr
+    else:
         return None
-    loc = dict(tr.get("location") or {})
+    loc = dict(stage.get("location") or {})
     try:
         loc["file"] = str(Path(loc.get("file", "")).resolve().relative_to(corpus.resolve()))
     except ValueError:
         pass
-    return {"construct": tr["construct"], **loc, "detail": _relative(tr.get("error", ""), corpus)}
+    return {"construct": construct, **loc, "detail": _relative(stage.get("error", ""), corpus)}
 
 
 def _relative(text: str | None, corpus: Path) -> str | None:

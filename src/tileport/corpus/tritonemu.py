@@ -157,6 +157,11 @@ def emulate_triton(target: Target) -> Iterator[Counter]:
 
 
 def assumptions(target: Target) -> list[str]:
+    """What ``emulate_triton`` answers, for the capture's output (nothing when triton is not installed)."""
+    import importlib.util
+
+    if importlib.util.find_spec("triton") is None:
+        return []
     smem, regs, *_ = ARCH_LIMITS.get((target.major, target.minor), ARCH_LIMITS[(9, 0)])
     return [f"triton's driver answers as {target.name} ({target.arch}): {target.sms} SMs, {smem} bytes of shared "
             f"memory per block, {regs} registers per SM",

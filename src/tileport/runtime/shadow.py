@@ -17,6 +17,7 @@ are shadowed too.
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import os
 from dataclasses import dataclass, field
@@ -43,9 +44,11 @@ class Shadow:
         src = os.path.realpath(inspect.getsourcefile(jit.fn) or "")
         return self.ports.get((src, jit.fn.__name__))
 
+    def _seen_of(self, jit: Any) -> set:
+        return self._seen.setdefault(f"{inspect.getsourcefile(jit.fn)}::{jit.fn.__name__}", set())
+
     def wants(self, jit: Any, key: tuple) -> bool:
-        name = f"{inspect.getsourcefile(jit.fn)}::{jit.fn.__name__}"
-        seen = self._seen.setdefault(name, set())
+        seen = self._seen_of(jit)
         if key in seen or len(seen) >= self.max_checks:
             return False
         seen.add(key)
@@ -54,23 +57,21 @@ class Shadow:
     def launch(self, jit: Any, grid: Any, args: tuple, kwargs: dict, run_triton: Any) -> Any:
         """One launch of ``jit``: Triton (``run_triton()``), and the port beside it when this launch is checked."""
         port = self.port_of(jit)
-        if port is None:
+        if port is None or len(self._seen_of(jit)) >= self.max_checks:   # (every later launch: Triton alone)
             return run_triton()
         import torch
 
-        from ..frontends.triton.capture import OPTIONS, bind, grid_of, is_descriptor
+        from ..frontends.triton.capture import OPTIONS, bind, grid_of, is_descriptor, jit_params
         from .triton_port import ported
 
-        params = list(jit.arg_names)
-        constexprs = {p.name for p in jit.params if p.is_constexpr}
-        defaults = {p.name: p.default for p in jit.params if getattr(p, "has_default", False)}
+        params, constexprs, defaults = jit_params(jit)
         try:
             bound, _ = bind(params, constexprs, args[:len(params)], kwargs, defaults)
             g = tuple(grid_of(grid, bound))
         except Exception:  # noqa: BLE001 — not a launch this module understands: Triton alone
             return run_triton()
-        key = (tuple((k, _describe(v)) for k, v in bound.items()), g)
-        if not self.wants(jit, key):
+        described = {k: _describe(v) for k, v in bound.items()}
+        if not self.wants(jit, (tuple(described.items()), g)):
             return run_triton()
         tensors = [(k, v.base if is_descriptor(v) else v) for k, v in bound.items()
                    if isinstance(v, torch.Tensor) or (is_descriptor(v) and isinstance(v.base, torch.Tensor))]
@@ -79,7 +80,7 @@ class Shadow:
         torch.cuda.synchronize()
         triton_out = [v.clone() for _, v in tensors]
         rec = {"kernel": jit.fn.__name__, "file": inspect.getsourcefile(jit.fn), "port": str(port),
-               "grid": list(g), "args": {k: _describe(v) for k, v in bound.items()}, "backend": self.backend}
+               "grid": list(g), "args": described, "backend": self.backend}
         port_kernel = ported(jit, port, backend=self.backend)
         port_kwargs = {k: v for k, v in kwargs.items() if k not in OPTIONS}
         call_port = (lambda: port_kernel[g](**bound)) if len(args) > len(params) else \
@@ -92,13 +93,12 @@ class Shadow:
                     v.fill_(float("nan") if v.is_floating_point() else -7)
             call_port()
             torch.cuda.synchronize()
+            rec["outputs"] = {}
             for (k, v), t, b in zip(tensors, triton_out, before):
                 if k in written:   # what neither wrote (Triton left it as it was, the port left the poison): as before
                     missed = torch.isnan(v) if v.is_floating_point() else v == -7
                     kept = (t == b) | (torch.isnan(t) & torch.isnan(b)) if t.is_floating_point() else t == b
                     v.copy_(torch.where(missed & kept, b, v))
-            rec["outputs"] = {}
-            for (k, v), t, b in zip(tensors, triton_out, before):
                 if not (torch.equal(t, b) and torch.equal(v, b)):   # written by either: an output
                     rec["outputs"][k] = _compare(t, v)
             rec["ok"] = all(o["ok"] for o in rec["outputs"].values())
@@ -115,7 +115,8 @@ class Shadow:
         return result
 
 
-def _written_only(port: Path) -> set[str]:
+@functools.lru_cache(maxsize=None)
+def _written_only(port: Path) -> frozenset[str]:
     """The parameters the lowered kernel stores to and never reads (``ct.store``/``ct.scatter``, no load)."""
     import re
 
@@ -123,7 +124,7 @@ def _written_only(port: Path) -> set[str]:
     text = path.read_text()
     stored = set(re.findall(r"ct\.(?:store|scatter)\((\w+)", text))
     read = set(re.findall(r"ct\.(?:load|gather)\((\w+)", text))
-    return stored - read
+    return frozenset(stored - read)
 
 
 def _describe(v: Any) -> str:

@@ -16,8 +16,8 @@ from typing import Any
 from ..errors import TileportError
 from ..frontends.arrays import array_facts
 from ..frontends.cutile_py.loader import load_kernel
-from ..frontends.triton.capture import bind, grid_of, is_descriptor
-from ..frontends.triton.views import View, as_view, view_layout
+from ..frontends.triton.capture import bind, grid_of, is_descriptor, jit_params
+from ..frontends.triton.views import View, as_view, descriptor_values, view_layout
 
 
 class TritonPortError(TileportError):
@@ -40,9 +40,7 @@ class PortedKernel:
         self.report = json.loads(lowered.with_suffix(".json").read_text())
         self.lowered_path = lowered
         self._kernel = None
-        self.params = list(jit.arg_names)
-        self.constexprs = {p.name for p in jit.params if p.is_constexpr}
-        self.defaults = {p.name: p.default for p in jit.params if getattr(p, "has_default", False)}
+        self.params, self.constexprs, self.defaults = jit_params(jit)
         self.views = {k: View.from_json(v) for k, v in self.report["views"].items()}
 
     def with_backend(self, backend: str | None) -> "PortedKernel":
@@ -65,8 +63,7 @@ class PortedKernel:
         values = {k: v for k, v in bound.items() if isinstance(v, (bool, int, float))}
         for k, v in bound.items():   # a tensor descriptor's view: its shape and strides, over its base tensor
             if is_descriptor(v):
-                values |= {f"{k}__shape_{i}": int(n) for i, n in enumerate(v.shape)}
-                values |= {f"{k}__stride_{i}": int(s) for i, s in enumerate(v.strides)}
+                values |= descriptor_values(k, v.shape, v.strides)
         out = []
         for p in self.report["params"]:
             v = bound[p["name"]]

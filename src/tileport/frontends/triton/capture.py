@@ -14,7 +14,7 @@ from typing import Any
 
 from ...spec.signature import ConstSig, ScalarSig, Signature
 from ..arrays import ArrayFacts, CaptureError, array_facts, array_sig, describe_arg
-from .views import View, view_layout
+from .views import View, descriptor_values, view_layout
 
 #: Triton launch keywords that are options, not kernel arguments
 OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid",
@@ -77,16 +77,6 @@ def describe_descriptor(name: str, d: Any) -> dict:
                            "padding": str(getattr(d, "padding", "zero"))}}
 
 
-def descriptor_values(described: list[dict]) -> dict[str, int]:
-    """The values a descriptor view is evaluated with: ``NAME__shape_K`` / ``NAME__stride_K`` per descriptor."""
-    out: dict[str, int] = {}
-    for d in described:
-        if d.get("descriptor"):
-            for k, (n, s) in enumerate(zip(d["shape"], d["strides"])):
-                out[f"{d['name']}__shape_{k}"], out[f"{d['name']}__stride_{k}"] = n, s
-    return out
-
-
 def grid_of(grid: Any, bound: dict) -> list[int]:
     g = grid(bound) if callable(grid) else grid
     g = tuple(int(x) for x in (g if isinstance(g, (tuple, list)) else (g,)))
@@ -95,14 +85,18 @@ def grid_of(grid: Any, bound: dict) -> list[int]:
     return list(g + (1,) * (3 - len(g)))
 
 
+def jit_params(jit: Any) -> tuple[list[str], set[str], dict[str, Any]]:
+    """(parameter names, constexpr names, declared defaults) of a triton JITFunction, as ``bind`` takes them."""
+    return (list(jit.arg_names), {p.name for p in jit.params if p.is_constexpr},
+            {p.name: p.default for p in jit.params if getattr(p, "has_default", False)})
+
+
 def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     """Add one launch of ``jit`` (a triton JITFunction) to the cuTile recorder ``rec``."""
     fn = jit.fn
-    params = list(jit.arg_names)
-    constexprs = {p.name for p in jit.params if p.is_constexpr}
+    params, constexprs, defaults = jit_params(jit)
     source = inspect.getsourcefile(fn) or "<unknown>"
     try:
-        defaults = {p.name: p.default for p in jit.params if getattr(p, "has_default", False)}
         bound, options = bind(params, constexprs, args, kwargs, defaults)
         described = describe(params, constexprs, bound)
         g = grid_of(grid, bound)
@@ -223,8 +217,10 @@ def kinds_of(described: list[dict]) -> tuple[dict[str, str], dict[str, str]]:
 def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
     """A cuTile-style launch record of the lowered kernel for this Triton launch (signature over the views)."""
     by_name = {d["name"]: d for d in launch["args"]}
-    values = {d["name"]: d["value"] for d in launch["args"] if d["kind"] != "array"} | \
-        descriptor_values(launch["args"])
+    values = {d["name"]: d["value"] for d in launch["args"] if d["kind"] != "array"}
+    for d in launch["args"]:   # a tensor descriptor's view: its shape and strides
+        if d.get("descriptor"):
+            values |= descriptor_values(d["name"], d["shape"], d["strides"])
     params, described = [], []
     for p in report["params"]:
         d = by_name[p["name"]]

@@ -31,7 +31,7 @@ from pathlib import Path
 from ...errors import TileportError
 from . import linear
 from .source import TritonKernel
-from .views import Dim, View
+from .views import Dim, View, descriptor_dims
 
 
 class LoweringError(TileportError):
@@ -1427,8 +1427,8 @@ class _Lowerer:
         pads = {d.get("padding", "zero") for d in ds}
         if len(pads) != 1 or pads - {"zero", "nan"}:
             raise LoweringError(self.k, self.k.fn, f"{p}: descriptor padding {sorted(pads)} (one of zero / nan)")
-        return Desc(p, tuple(f"{p}__shape_{k}" for k in range(rank)), tuple(f"{p}__stride_{k}" for k in range(rank)),
-                    tuple(block), "NAN" if pads == {"nan"} else "ZERO")
+        shape, strides = descriptor_dims(p, rank)
+        return Desc(p, shape, strides, tuple(block), "NAN" if pads == {"nan"} else "ZERO")
 
     def _descriptor_method(self, node: ast.Call) -> str | None:
         """``load`` / ``store`` for ``desc.load(..)`` / ``desc.store(..)`` on a tensor descriptor, else None."""
@@ -1480,12 +1480,16 @@ class _Lowerer:
             text = f"ct.reshape({text}, {_tup(desc.block)})"
         self.emit(f"ct.store({desc.param}, index={_tup(index)}, tile={text}{self.store_options})")
 
-    def make_descriptor(self, node: ast.Call, kw: dict) -> Desc:
-        names = ("base", "shape", "strides", "block_shape")
+    def _arguments(self, node: ast.Call, kw: dict, fn: str, names: tuple[str, ...]) -> dict[str, ast.expr]:
+        """``tl.<fn>``'s arguments by name (positional ones in ``names`` order); every name is required."""
         args = dict(zip(names, node.args)) | kw
         missing = [n for n in names if n not in args]
         if missing:
-            raise self.fail(node, f"tl.make_tensor_descriptor without {', '.join(missing)}")
+            raise self.fail(node, f"tl.{fn} without {', '.join(missing)}")
+        return args
+
+    def make_descriptor(self, node: ast.Call, kw: dict) -> Desc:
+        args = self._arguments(node, kw, "make_tensor_descriptor", ("base", "shape", "strides", "block_shape"))
         base = self.ev(args["base"])
         if not isinstance(base, Ptr) or base.terms:
             raise self.fail(node, "a tensor descriptor's base must be a pointer parameter (no offsets)")
@@ -1495,11 +1499,8 @@ class _Lowerer:
         return Desc(base.param, tuple(shape), tuple(strides), tuple(block), "NAN" if pad == "nan" else "ZERO")
 
     def block_ptr(self, node: ast.Call, kw: dict) -> BlockPtr:
-        names = ("base", "shape", "strides", "offsets", "block_shape", "order")
-        args = dict(zip(names, node.args)) | kw
-        missing = [n for n in names if n not in args]
-        if missing:
-            raise self.fail(node, f"tl.make_block_ptr without {', '.join(missing)}")
+        args = self._arguments(node, kw, "make_block_ptr",
+                               ("base", "shape", "strides", "offsets", "block_shape", "order"))
         base = self.ev(args["base"])
         if not isinstance(base, Ptr) or any(isinstance(t.index, Idx) for t in base.terms):
             raise self.fail(node, "the block pointer's base must be a pointer parameter plus scalar offsets")

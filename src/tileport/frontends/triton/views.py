@@ -43,6 +43,18 @@ class View:
         return View(data["param"], tuple(Dim(d["stride"], d["extent"]) for d in data["dims"]))
 
 
+def descriptor_dims(param: str, rank: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(extents, strides) a tensor descriptor parameter's view is written in: ``PARAM__shape_K`` /
+    ``PARAM__stride_K``, whose values a launch takes from the descriptor (``descriptor_values``)."""
+    return tuple(f"{param}__shape_{k}" for k in range(rank)), tuple(f"{param}__stride_{k}" for k in range(rank))
+
+
+def descriptor_values(param: str, shape: Sequence[int], strides: Sequence[int]) -> dict[str, int]:
+    """The values of ``descriptor_dims(param, rank)`` for a descriptor of ``shape`` and ``strides``."""
+    names_shape, names_strides = descriptor_dims(param, len(shape))
+    return dict(zip(names_shape, map(int, shape))) | dict(zip(names_strides, map(int, strides)))
+
+
 def _value(text: str, values: Mapping[str, Any], what: str) -> int:
     """An integer literal, a parameter, or an integer expression of them (`K`, `hd // 2`, `n - 1`)."""
     try:
