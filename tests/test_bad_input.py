@@ -175,6 +175,8 @@ def rows():
         ("corpus-out-is-file", ["corpus", "capture", "{t}/dir", "--out", "{t}/file"], 2, "--out {t}/file: is a file"),
         ("corpus-bad-target", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--target", "zz"], 2,
          "--target 'zz'"),
+        ("corpus-missing-script", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--script", "nope.py"], 2,
+         "--script nope.py: no such file or directory under"),
         # --arch
         ("arch-compile", ["compile", "{k}", "--sig", "{sig}", "--arch", "garbage", *out], 2,
          "--arch 'garbage': expected a GPU architecture"),

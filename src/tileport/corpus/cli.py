@@ -110,7 +110,7 @@ def register(sub: Any, fmt: type) -> None:
 
 def cmd_capture(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from .capture import Options, run, summary_lines
+    from .capture import Options, _files, run, summary_lines
     from .cudaemu import GiB, parse_target
 
     root = Path(args.dir)
@@ -121,6 +121,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     from ..inputs import out_dir
 
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
+    _files(root, args.script or [], "--script", lambda d: ())  # and a --script that is not there (no torch needed)
     paths = args.path if args.path is not None else (["src"] if (root / "src").is_dir() else [])
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
     tests = args.tests or ([] if args.script else ["tests"])
