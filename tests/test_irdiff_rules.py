@@ -569,6 +569,22 @@ def test_loop_carried_order():
     assert not v(loop(False), loop(True, "mulf"))["equivalent"]
 
 
+def test_loop_carried_order_of_tokens_read_by_stores():
+    """Two carried tokens, each first read by one of two stores (an array each in the kernel), in either order ≡;
+    not when the body hands each store's token on to the other one's slot."""
+    def loop(first: str, crossed: bool = False) -> str:
+        body = ["%n = addf %x, %one : tile<128xf32>", store("%one", "%j", "%ta").replace("%s =", "%wa ="),
+                store("%n", "%j", "%tb").replace("%s =", "%wb =")]
+        slots = {"a": ("%ta = %t0", "%wb" if crossed else "%wa"), "b": ("%tb = %t0", "%wa" if crossed else "%wb")}
+        order = [first, "b" if first == "a" else "a"]
+        iters = ["%x = %one"] + [slots[k][0] for k in order]
+        return _carry(", ".join(iters), "tile<128xf32>, token, token", body,
+                      ", ".join(["%n"] + [slots[k][1] for k in order]), "%f#0")
+    out = v(loop("a"), loop("b"))
+    assert out["equivalent"] and fired(out, "loop-carried-order") >= 1
+    assert not v(loop("a"), loop("b", crossed=True))["equivalent"]
+
+
 def test_pure_op_placement():
     """A loop-invariant reduction hoisted before the loop (cuTile Python) ≡ the same reduction inside the loop
     (cutile); not when the reduction inside the loop reads the loop's carried value."""
