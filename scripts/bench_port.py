@@ -5,7 +5,6 @@ Prints a table and writes JSON. Runs on the CPU. All kernels are built in one ca
 own time is analyze + translate + irdiff, and the shared build is reported once.
 """
 import argparse
-import importlib
 import json
 import os
 import platform
@@ -14,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tileport.examples import EXAMPLES_DIR, PROVEN
+from tileport.kernels import SERVED, source
 from tileport.pipeline.port import port_many
 from tileport.spec.signature import bind, parse
 from tileport.toolchain.locate import find_cuda_tree
@@ -25,17 +24,17 @@ def main() -> int:
     ap.add_argument("kernels", nargs="*", help="example kernels (default: every proven example)")
     ap.add_argument("--out", default="benchmarks/results/port_times.json")
     args = ap.parse_args()
-    names = args.kernels or list(PROVEN)
+    names = args.kernels or list(SERVED)
     tree = find_cuda_tree()
-    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.frontends.cutile_py.loader import load_kernel, load_module
 
     marks: list[tuple[float, str]] = []
     t_all = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
         for name in names:
-            module = importlib.import_module(f"tileport.examples.{name}")
-            ref = f"{EXAMPLES_DIR / (name + '.py')}::{name}"
+            ref = f"{source(name)}::{name}"
+            module = load_module(source(name))
             jobs.append((ref, [bind(parse(module.DEMO_SIGNATURE), load_kernel(ref).param_names, name)], [],
                          Path(tmp) / name))
         verdicts = port_many(jobs, tree, "sm_90", Path(tmp) / "batch",

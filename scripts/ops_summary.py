@@ -209,7 +209,7 @@ def render(data: dict) -> str:
              "GPU tests: cutile and cutile-rs", "time rs / triton (geomean)", "rs / lowered cuTile Python",
              "% of ceiling, large, cutile-rs", "% of ceiling, large, triton"]
     lines += ["## Ported Triton kernels", "",
-              "Each `tileport.examples.triton` kernel, lowered to cuTile Python and ported; served as "
+              "Each `tileport.kernels.triton` kernel, lowered to cuTile Python and ported; served as "
               "`tileport.ops.triton_<name>` (backend `triton` runs the Triton kernel itself). A time ratio above 1 "
               "means the port is slower than the Triton kernel.", "",
               "| " + " | ".join(thead) + " |", "|" + "---|" * len(thead)]

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from tileport.examples import EXAMPLES_DIR
+from tileport.kernels import KERNELS_DIR, source
 from tileport.frontends.cutile_py.analyze import analyze
 from tileport.frontends.cutile_py.capture import load_capture, run_captured, write_capture
 from tileport.frontends.cutile_py.loader import load_kernel
@@ -30,7 +31,7 @@ def specs(tree, capture_file, tmp_path_factory):
     root = tmp_path_factory.mktemp("specs")
     out = {}
     for name in KERNELS:
-        k = load_kernel(f"{EXAMPLES_DIR / (name + '.py')}::{name}")
+        k = load_kernel(f"{source(name)}::{name}")
         out[name] = analyze(k, [], load_capture(capture_file, k.ref), tree, root / name)
         out[name]["_dir"] = root / name
     return out
@@ -121,16 +122,16 @@ def test_condition_evaluation_never_guesses():
 def test_cli_with_sigs_file_and_errors(tmp_path, capture_file):
     sigs = tmp_path / "sigs.json"
     sigs.write_text(json.dumps(["a=f32[?]/1, b=f32[?]/1, c=f32[?]/1, TILE=#256"]))
-    r = run_tileport("analyze", f"{EXAMPLES_DIR / 'vector_add.py'}::vector_add", "--sigs", str(sigs),
+    r = run_tileport("analyze", f"{KERNELS_DIR / 'vector_add.py'}::vector_add", "--sigs", str(sigs),
                      "--sig", "f32[?]/1, f32[?]/1, f32[?]/1, #512", "--out", str(tmp_path / "o"))
     assert r.returncode == 0, r.stderr
     spec = json.loads((tmp_path / "o" / "spec.json").read_text())
     assert [v["constants"]["TILE"] for v in spec["variants"]] == [512, 256]
     assert spec["grid"]["formula"] == ["unknown"] * 3, "no captured launch: no grid knowledge"
-    r = run_tileport("analyze", f"{EXAMPLES_DIR / 'vector_add.py'}::vector_add", "--out", str(tmp_path / "p"))
+    r = run_tileport("analyze", f"{KERNELS_DIR / 'vector_add.py'}::vector_add", "--out", str(tmp_path / "p"))
     assert r.returncode == 2 and "no signatures" in r.stderr
     empty = tmp_path / "empty.json"
     empty.write_text('{"launches": []}')
-    r = run_tileport("analyze", f"{EXAMPLES_DIR / 'vector_add.py'}::vector_add", "--capture", str(empty),
+    r = run_tileport("analyze", f"{KERNELS_DIR / 'vector_add.py'}::vector_add", "--capture", str(empty),
                      "--out", str(tmp_path / "q"))
     assert r.returncode == 2 and "has no launch of vector_add" in r.stderr

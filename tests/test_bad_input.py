@@ -16,12 +16,13 @@ import sys
 import pytest
 
 from tileport.examples import EXAMPLES_DIR
+from tileport.kernels import KERNELS_DIR
 
 from conftest import REPO, run_tileport
 
-K = f"{EXAMPLES_DIR / 'vector_add.py'}::vector_add"
+K = f"{KERNELS_DIR / 'vector_add.py'}::vector_add"
 SIG = "f32[?]/1, f32[?]/1, f32[?]/1, #1024"
-TRITON_K = f"{EXAMPLES_DIR / 'triton' / 'softmax.py'}::triton_softmax"
+TRITON_K = f"{KERNELS_DIR / 'triton' / 'softmax.py'}::triton_softmax"
 TILEIR_MAGIC = b"\x7fTileIR\x00"
 
 
@@ -95,9 +96,9 @@ def rows():
         ("sig-dtype", ["compile", "{k}", "--sig", "q7[?], f32[?], f32[?], #1", *out], 2, "unknown dtype 'q7'"),
         ("kernel-no-file", ["compile", "{t}/nope.py::k", "--sig", "f32", *out], 2, "no such file"),
         ("kernel-not-python", ["compile", "{t}/garbage.bin::k", "--sig", "f32", *out], 2, "not a Python module"),
-        ("kernel-no-ref", ["compile", str(EXAMPLES_DIR / "vector_add.py"), "--sig", "f32", *out], 2,
+        ("kernel-no-ref", ["compile", str(KERNELS_DIR / "vector_add.py"), "--sig", "f32", *out], 2,
          "expected FILE.py::KERNEL"),
-        ("kernel-unknown", ["port", f"{EXAMPLES_DIR / 'vector_add.py'}::nope", "--sig", "f32", *out], 2,
+        ("kernel-unknown", ["port", f"{KERNELS_DIR / 'vector_add.py'}::nope", "--sig", "f32", *out], 2,
          "'nope' is not defined"),
         ("kernel-none", ["compile", "{t}/not_a_kernel.py::x", "--sig", "f32", *out], 2, "not_a_kernel.py"),
         # a Triton kernel where a cuTile kernel is expected, without its captured launches, or not in the file

@@ -5,6 +5,7 @@ import pytest
 
 import cuda.tile as ct
 from tileport.examples import EXAMPLES_DIR
+from tileport.kernels import KERNELS_DIR
 from tileport.frontends.cutile_py.capture import (ArrayFacts, CaptureError, array_facts, array_sig, load_capture,
                                                   run_captured, signature_from_args)
 from tileport.spec.signature import parse, to_cutile
@@ -94,7 +95,7 @@ def test_capture_cli_and_filter(tmp_path):
     r = run_tileport("capture", "--out", str(out), "--", "python", str(EXAMPLES_DIR / "host.py"), "100x128")
     assert r.returncode == 0, r.stderr
     assert "distinct launch(es)" in r.stderr
-    mm = load_capture(out, f"{EXAMPLES_DIR / 'matmul.py'}::matmul")
+    mm = load_capture(out, f"{KERNELS_DIR / 'matmul.py'}::matmul")
     assert len(mm) == 1 and mm[0]["grid"] == [1, 2, 1]
 
 

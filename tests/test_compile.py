@@ -1,7 +1,7 @@
 """The real pipeline on the CPU: cuda-tile export → tileirdisasm → tileiras cubin for sm_90."""
 import pytest
 
-from tileport.examples import vector_add as ex
+from tileport.kernels import vector_add as ex
 from tileport.frontends.cutile_py.compile import compile_kernel
 from tileport.frontends.cutile_py.loader import KernelLoadError, load_kernel
 from tileport.spec.signature import bind, parse

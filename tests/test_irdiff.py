@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tileport.examples import EXAMPLES_DIR
+from tileport.kernels import source, source_module
 from tileport.frontends.cutile_py.compile import compile_kernel
 from tileport.frontends.cutile_py.loader import load_kernel
 from tileport.irdiff.compare import compare_programs
@@ -26,9 +26,9 @@ def corpus(tree, tmp_path_factory) -> dict[str, str]:
     out = tmp_path_factory.mktemp("corpus")
     texts = {}
     for name in KERNELS:
-        k = load_kernel(f"{EXAMPLES_DIR / (name + '.py')}::{name}")
+        k = load_kernel(f"{source(name)}::{name}")
         import importlib
-        sig_text = importlib.import_module(f"tileport.examples.{name}").DEMO_SIGNATURE
+        sig_text = importlib.import_module(source_module(name)).DEMO_SIGNATURE
         res = compile_kernel(k, bind(parse_sig(sig_text), k.param_names, name), tree, out / name, None)
         texts[name] = res.disasm.read_text()
     return texts

@@ -11,8 +11,8 @@ import types
 
 import pytest
 
-from tileport.examples import PROVEN, kernel_path
-from tileport.examples.triton import OPS as TRITON_OPS
+from tileport.kernels import SERVED, kernel_path
+from tileport.kernels.triton import OPS as TRITON_OPS
 from tileport.frontends.cutile_py.loader import load_kernel
 from tileport.ops import _common as C
 from tileport.ops.registry import NAMES, OPS, op_names, wrapper
@@ -36,17 +36,20 @@ def _kernels_in(path, decorator: str) -> set[str]:
             and any(decorator in ast.unparse(d) for d in n.decorator_list)}
 
 
-def test_registry_is_the_proven_examples():
-    """The registry serves every proven example and every Triton example; which those are is read from the example
-    directories (each example module holds a kernel named after it), not counted by hand."""
+def test_registry_is_the_served_kernels():
+    """The registry serves every kernel of tileport.kernels and every Triton kernel of tileport.kernels.triton; which
+    those are is read from the directories (each module holds a kernel named after it), not counted by hand. The
+    examples' kernels are proven, not served."""
     from tileport.examples import ALSO_PROVEN, EXAMPLES_DIR, NOT_PROVEN
-    from tileport.examples.triton import KERNELS
+    from tileport.kernels import KERNELS_DIR
+    from tileport.kernels.triton import KERNELS
 
-    assert op_names() == list(NAMES) == list(PROVEN) + list(TRITON_OPS)
-    assert set(OPS) == set(PROVEN) | set(TRITON_OPS) and PROVEN and TRITON_OPS
+    assert op_names() == list(NAMES) == list(SERVED) + list(TRITON_OPS)
+    assert set(OPS) == set(SERVED) | set(TRITON_OPS) and SERVED and TRITON_OPS
+    served = {p.stem for p in KERNELS_DIR.glob("*.py") if p.stem in _kernels_in(p, "ct.kernel")}
     examples = {p.stem for p in EXAMPLES_DIR.glob("*.py") if p.stem in _kernels_in(p, "ct.kernel")}
-    assert examples == set(PROVEN) | set(ALSO_PROVEN) | set(NOT_PROVEN) and not set(PROVEN) & set(NOT_PROVEN)
-    triton = {p.stem: _kernels_in(p, "triton.jit") for p in (EXAMPLES_DIR / "triton").glob("*.py")}
+    assert served == set(SERVED) and examples == set(ALSO_PROVEN) | set(NOT_PROVEN)
+    triton = {p.stem: _kernels_in(p, "triton.jit") for p in (KERNELS_DIR / "triton").glob("*.py")}
     assert {m: {k} for m, k in KERNELS.items()} == {m: ks for m, ks in triton.items() if ks}
     assert set(TRITON_OPS) == set(KERNELS.values())
     with pytest.raises(KeyError, match="no op 'nope'"):

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from tileport.examples import ALSO_PROVEN, EXAMPLES_DIR, NOT_PROVEN, PROVEN
+from tileport.examples import ALSO_PROVEN, EXAMPLES_DIR, NOT_PROVEN
+from tileport.kernels import KERNELS_DIR, SERVED as PROVEN, source, source_module
 from tileport.translate.coverage import COVERAGE, coverage_markdown
 
 from conftest import REPO, run_tileport
@@ -20,11 +21,11 @@ def test_every_supported_row_names_a_proven_example():
 def demo_sig(name: str) -> str:
     import importlib
 
-    return importlib.import_module(f"tileport.examples.{name}").DEMO_SIGNATURE
+    return importlib.import_module(source_module(name)).DEMO_SIGNATURE
 
 
 def port(name: str, out, *sigs: str):
-    args = ["port", f"{EXAMPLES_DIR / (name + '.py')}::{name}", "--out", str(out)]
+    args = ["port", f"{source(name)}::{name}", "--out", str(out)]
     for s in sigs or (demo_sig(name),):
         args += ["--sig", s]
     return run_tileport(*args)
@@ -41,7 +42,7 @@ def proven_batch(tmp_path_factory):
     root = tmp_path_factory.mktemp("batch")
     jobs = []
     for name in PROVEN + ALSO_PROVEN:
-        ref = f"{EXAMPLES_DIR / (name + '.py')}::{name}"
+        ref = f"{source(name)}::{name}"
         jobs.append((ref, [bind(parse(demo_sig(name)), load_kernel(ref).param_names, name)], [], root / name))
     port_many(jobs, find_cuda_tree(), "sm_90", root / "crate")
     return root
@@ -60,7 +61,7 @@ def unsafe_constructs(name: str) -> list[str]:
     store-block-owned, for-persistent, gather-scatter, atomics): a gather, a scatter or an atomic; a grid-stride
     loop; a store that is not block-owned — with options (hints: cutile's block-owned store takes none), or at an
     index other than (bid(0), bid(1), ..) where a literal 0 may stand for a dimension k > 0."""
-    module = ast.parse((EXAMPLES_DIR / f"{name}.py").read_text())
+    module = ast.parse((source(name)).read_text())
     defs = {n.name: n for n in module.body if isinstance(n, ast.FunctionDef)}
     fn = defs[name]
     # the kernel and the module's helpers it calls (inlined into it)
@@ -105,7 +106,7 @@ def test_supported_examples_port_and_prove(name, proven_batch):
     entry = re.search(r"#\[cutile::entry\((.*)\)\]", rs)
     assert entry and f"pub fn {name}" in rs
     # an entry carries optimization hints exactly when the kernel's @ct.kernel(...) asks for them
-    hinted = "@ct.kernel(" in (EXAMPLES_DIR / f"{name}.py").read_text()
+    hinted = "@ct.kernel(" in (source(name)).read_text()
     assert bool(entry.group(1)) == hinted and (not hinted or "optimization_hints = (sm_90 = (" in entry.group(1))
     needs = unsafe_constructs(name)
     if not needs:  # block-owned: no unsafe
@@ -144,7 +145,7 @@ def test_verdict_is_byte_identical_on_rerun(tmp_path):
     first = (tmp_path / "a" / "verdict.json").read_bytes()
     assert port("vector_add", tmp_path / "a").returncode == 0
     assert (tmp_path / "a" / "verdict.json").read_bytes() == first
-    assert b"/tmp/" not in first.replace(str(EXAMPLES_DIR).encode(), b"")
+    assert b"/tmp/" not in first.replace(str(KERNELS_DIR.parent).encode(), b"")
 
 
 REFUSED_KERNEL = """import cuda.tile as ct
@@ -287,7 +288,7 @@ def test_ports_of_captured_launches_carry_launch_specialization(tmp_path):
     cap = tmp_path / "launches.json"
     assert run_tileport("capture", "--out", str(cap), "--", "python", str(EXAMPLES_DIR / "host.py"),
                         "1000x768", "4096x1024").returncode == 0
-    r = run_tileport("port", f"{EXAMPLES_DIR / 'bias_act.py'}::bias_act", "--capture", str(cap), "--out",
+    r = run_tileport("port", f"{KERNELS_DIR / 'bias_act.py'}::bias_act", "--capture", str(cap), "--out",
                      str(tmp_path / "b"), "--json")
     verdict = json.loads(r.stdout)
     assert r.returncode == 0 and verdict["status"] == "proven", r.stdout[-3000:]
@@ -324,7 +325,7 @@ def g16(x, idx, y, n: int, B: ct.Constant[int]):
     # a helper imported from another module (gelu_erf's gelu, whose Horner steps are fmas at that file's lines),
     # inlined next to an fma of the kernel's own; min/max with propagate_nan= and flush_to_zero=
     "xgelu": ("""
-from tileport.examples.gelu_erf import gelu
+from tileport.kernels.gelu_erf import gelu
 
 
 @ct.kernel
@@ -408,10 +409,10 @@ def batch(tmp_path_factory):
     from tileport.toolchain.locate import find_cuda_tree
 
     root = tmp_path_factory.mktemp("small")
-    refs = {out: (f"{EXAMPLES_DIR / (name + '.py')}::{name}", sigs) for out, (name, sigs) in OWN_SIGNATURES.items()}
-    for name, (source, sigs) in SMALL_KERNELS.items():
+    refs = {out: (f"{source(name)}::{name}", sigs) for out, (name, sigs) in OWN_SIGNATURES.items()}
+    for name, (text, sigs) in SMALL_KERNELS.items():
         src = root / f"{name}.py"
-        src.write_text("import cuda.tile as ct\n\n" + source)
+        src.write_text("import cuda.tile as ct\n\n" + text)
         refs[name] = (f"{src}::{name}", sigs)
     jobs = []
     for out, (ref, sigs) in refs.items():
@@ -439,7 +440,7 @@ def test_translator_bug_fails_that_port_only(tmp_path, monkeypatch):
         raise KeyError("Att_Out")
     monkeypatch.setattr(pipeline, "translate", broken)
     monkeypatch.delenv("TILEPORT_TRACEBACK", raising=False)
-    ref = f"{EXAMPLES_DIR / 'vector_add.py'}::vector_add"
+    ref = f"{KERNELS_DIR / 'vector_add.py'}::vector_add"
     sig = bind(parse(demo_sig("vector_add")), load_kernel(ref).param_names, "vector_add")
     verdict = pipeline._analyze_translate(ref, [sig], [], find_cuda_tree(), tmp_path / "p", lambda s: None)
     assert verdict["status"] == "failed"

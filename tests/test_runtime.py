@@ -180,15 +180,15 @@ def test_a_port_is_stale_when_a_helper_it_imports_changes():
     attention.py makes the mla_prefill port stale too), and the runtime computes the same digest."""
     import hashlib
 
-    from tileport.examples import EXAMPLES_DIR
+    from tileport.kernels import KERNELS_DIR
     from tileport.runtime import library
     from tileport.translate.helpers import kernel_files
 
-    src = EXAMPLES_DIR / "mla_prefill.py"
-    assert kernel_files(src, "mla_prefill") == [src, (EXAMPLES_DIR / "attention.py").resolve()]
+    src = KERNELS_DIR / "mla_prefill.py"
+    assert kernel_files(src, "mla_prefill") == [src, (KERNELS_DIR / "attention.py").resolve()]
     committed = json.loads(build.manifest_path().read_text())["ops"]["mla_prefill"]["source_sha256"]
     assert library._sha256(src, "mla_prefill") == committed != hashlib.sha256(src.read_bytes()).hexdigest()
-    vector_add = EXAMPLES_DIR / "vector_add.py"   # no imported helper: the file's own digest, as before
+    vector_add = KERNELS_DIR / "vector_add.py"   # no imported helper: the file's own digest, as before
     assert library._sha256(vector_add, "vector_add") == hashlib.sha256(vector_add.read_bytes()).hexdigest()
 
 def test_op_signatures_are_the_ported_ones():

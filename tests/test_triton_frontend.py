@@ -11,14 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tileport.examples.triton import KERNELS, LOWERED_DIR
+from tileport.examples import EXAMPLES_DIR
+from tileport.kernels.triton import KERNELS, LOWERED_DIR
 from tileport.frontends.cutile_py.capture import run_captured
 from tileport.frontends.triton import bundled
 from tileport.frontends.triton.lower import LoweringError, lower
 from tileport.frontends.triton.source import TritonSourceError, find_kernel, is_triton_file
 from tileport.frontends.triton.views import Dim, View, ViewError, view_layout
 
-HOST = LOWERED_DIR.parent / "host.py"
+HOST = EXAMPLES_DIR / "triton" / "host.py"
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +155,7 @@ def test_row_views_cover_exactly_the_rows(m, n, pad):
 
 def test_ported_kernel_builds_views_from_triton_arguments(captured):
     pytest.importorskip("triton")
-    from tileport.examples.triton import softmax
+    from tileport.kernels.triton import softmax
     from tileport.runtime.triton_port import ported
 
     k = ported(softmax.triton_softmax)

@@ -18,7 +18,7 @@ import timeit
 import torch
 
 import cuda.tile as ct
-from tileport.examples.vector_add import vector_add
+from tileport.kernels.vector_add import vector_add
 from tileport.ops import launch
 from tileport.runtime import abi, library
 

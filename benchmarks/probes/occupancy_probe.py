@@ -20,7 +20,7 @@ from tune_rows import args_for, time_us  # noqa: E402
 
 from tileport.ops import _common as C  # noqa: E402
 from tileport.runtime.triton_port import _load_lowered  # noqa: E402
-from tileport.examples.triton import LOWERED_DIR  # noqa: E402
+from tileport.kernels.triton import LOWERED_DIR  # noqa: E402
 
 
 def lowered_args(op, x, y):
@@ -37,7 +37,7 @@ def lowered_args(op, x, y):
 
 def attention_probe(occs: list[int], results: list) -> None:
     """The two attention kernels (cuTile's and the lowered Triton one) at [64, 4096, 128] bf16, non-causal."""
-    from tileport.examples.attention import attention
+    from tileport.kernels.attention import attention
 
     bh, s, d = 64, 4096, 128
     q, k, v = (torch.randn(bh, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))

@@ -21,7 +21,7 @@ element where the committed kernel has one FFMA).
 """
 import cuda.tile as ct
 
-from tileport.examples.gelu_erf import gelu
+from tileport.kernels.gelu_erf import gelu
 
 ZERO = ct.PaddingMode.ZERO
 

@@ -1,7 +1,7 @@
 """Tiles and kernel hints of the attention-family kernels, measured on the GPU with the cuTile Python kernels (the
 ports are IR-equivalent, so a choice carries over; hints are compile options outside the proven IR).
 
-attention: tileport.examples.attention at (BM, BN) x occupancy x num_worker_warps on bf16 [B*H, S, 128]
+attention: tileport.kernels.attention at (BM, BN) x occupancy x num_worker_warps on bf16 [B*H, S, 128]
 (causal and not), each output checked against PyTorch's SDPA, next to SDPA's own time; for causal, also a
 probe-only variant running the query blocks in launch order (the committed kernel reverses them). mla_decode: the
 op wrapper (cutile backend) with its (BM, BN) tile and hints replaced, at B x 128 heads x Smax, full caches,
@@ -102,12 +102,12 @@ SOURCE_REWRITES = {
 
 
 def rewritten_kernel(name: str, tag: str):
-    """The working tree's tileport.examples.<name> kernel with SOURCE_REWRITES[tag] applied (each must match)."""
+    """The working tree's tileport.kernels.<name> kernel with SOURCE_REWRITES[tag] applied (each must match)."""
     import re
 
-    import tileport.examples
+    import tileport.kernels
 
-    src = (Path(tileport.examples.__file__).parent / f"{name}.py").read_text()
+    src = (Path(tileport.kernels.__file__).parent / f"{name}.py").read_text()
     for pattern, repl in SOURCE_REWRITES[tag]:
         src, n = re.subn(pattern, repl, src, flags=re.M)
         if not n:
@@ -118,7 +118,7 @@ def rewritten_kernel(name: str, tag: str):
 def in_order_attention():
     """The attention kernel with its query blocks in launch order (the committed one reverses them): a probe-only
     variant made from the example's source."""
-    from tileport.examples import attention as mod
+    from tileport.kernels import attention as mod
 
     src = Path(mod.__file__).read_text()
     rev = next(line for line in src.splitlines() if "i = ct.num_blocks(1) - 1 - ct.bid(1)" in line)
@@ -126,7 +126,7 @@ def in_order_attention():
 
 
 def attention_probe(reps: int, results: list) -> None:
-    from tileport.examples.attention import attention
+    from tileport.kernels.attention import attention
 
     variants = {"attention": attention, "in-order": in_order_attention()}
     torch.manual_seed(0)
@@ -249,12 +249,12 @@ PREFILL_MID = {"gemma_attention": ({"TILES": [{128: t, 256: (128, 64)} for t in 
 
 
 def committed_source(name: str, baseline: str | None) -> str:
-    """examples/<name>.py as committed: from ``baseline``/<name>.py when given (a machine without git), else git."""
+    """kernels/<name>.py as committed: from ``baseline``/<name>.py when given (a machine without git), else git."""
     import subprocess
 
     if baseline:
         return (Path(baseline) / f"{name}.py").read_text()
-    return subprocess.run(["git", "show", f"HEAD:src/tileport/examples/{name}.py"], capture_output=True, text=True,
+    return subprocess.run(["git", "show", f"HEAD:src/tileport/kernels/{name}.py"], capture_output=True, text=True,
                           check=True).stdout
 
 
@@ -294,7 +294,7 @@ def prefill_probe(reps: int, results: list, baseline: str | None, case: str = "l
 def bmm_probe(reps: int, results: list, baseline: str | None) -> None:
     """bmm at 16x2048^3 bf16 with the batch as the first grid axis (as committed) or the last (the working tree),
     at two tiles, against torch.bmm."""
-    from tileport.examples.bmm import bmm as tree
+    from tileport.kernels.bmm import bmm as tree
 
     head = kernel_from_source(committed_source("bmm", baseline), "bmm", "head")
     z, m, k, n = 16, 2048, 2048, 2048
@@ -537,7 +537,7 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--case", default="large", choices=["large", "mid"], help="prefill: the ops' sample case "
                     "(mid: gemma_attention at head dim 128)")
-    ap.add_argument("--baseline", help="a folder with the committed examples/<op>.py (where git is missing)")
+    ap.add_argument("--baseline", help="a folder with the committed kernels/<op>.py (where git is missing)")
     for flag, text in MODE_FLAGS.items():
         ap.add_argument(f"--{flag}", action="store_true", help=text)
     opts = ap.parse_args()

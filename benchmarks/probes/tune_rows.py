@@ -14,9 +14,9 @@ import statistics
 import torch
 
 import cuda.tile as ct
-from tileport.examples.layer_norm import layer_norm
-from tileport.examples.rms_norm import rms_norm
-from tileport.examples.row_softmax import row_softmax
+from tileport.kernels.layer_norm import layer_norm
+from tileport.kernels.rms_norm import rms_norm
+from tileport.kernels.row_softmax import row_softmax
 from tileport.ops import _common as C
 
 

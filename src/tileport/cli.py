@@ -29,7 +29,7 @@ pipeline (CPU only up to cubins):
 
 examples:
   tileport doctor --json
-  tileport compile src/tileport/examples/vector_add.py::vector_add \\
+  tileport compile src/tileport/kernels/vector_add.py::vector_add \\
       --sig 'a=f32[?]/1, b=f32[?]/1, c=f32[?]/1, TILE=#1024' --out build/vadd
   tileport toolchain pack dist/toolchain.tar.xz --python 3.12
 """
@@ -236,7 +236,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .examples import vector_add
+    from .kernels import vector_add
 
     out = Path(args.out)
     rc = _compile(f"{vector_add.__file__}::vector_add", [vector_add.DEMO_SIGNATURE], out, _arch(args.arch),
@@ -841,10 +841,10 @@ A @triton.jit kernel is recognised and lowered to cuTile Python first (DIR/lower
 pointer becomes an array view built at launch from the Triton arguments), then ported like any cuTile kernel; it
 needs --capture (the parameter kinds and the values that shape each view). The GPU tests check the lowering
 against the Triton kernel itself. What the lowering accepts: docs/coverage.md (Triton frontend).""",
-                        epilog=_sig_help() + "\nexamples:\n  tileport port src/tileport/examples/"
+                        epilog=_sig_help() + "\nexamples:\n  tileport port src/tileport/kernels/"
                         "vector_add.py::vector_add --sig 'f32[?]/1, f32[?]/1, f32[?]/1, #1024' --out build/port/vadd\n"
                         "  tileport capture --out t.json -- python src/tileport/examples/triton/host.py && \\\n"
-                        "  tileport port src/tileport/examples/triton/softmax.py::triton_softmax --capture t.json "
+                        "  tileport port src/tileport/kernels/triton/softmax.py::triton_softmax --capture t.json "
                         "--hint occupancy=4 --out build/port/tsoftmax")
     _kernel_inputs(po, "port directory")
     po.add_argument("--hint", action="append", metavar="NAME=INT",

@@ -9,7 +9,7 @@ torch = pytest.importorskip("torch", reason="torch is needed to allocate GPU ten
 def vadd(a, b, c, tile, backend):
     import cuda.tile as ct
 
-    from tileport.examples.vector_add import vector_add
+    from tileport.kernels.vector_add import vector_add
     from tileport.ops import launch
 
     launch((ct.cdiv(a.shape[0], tile), 1, 1), vector_add, (a, b, c, tile), backend=backend)
@@ -84,7 +84,7 @@ def test_edited_kernel_source_is_noticed(monkeypatch):
     launch after the source-check interval notices the edit."""
     import time
 
-    from tileport.examples import vector_add as mod
+    from tileport.kernels import vector_add as mod
     from tileport.runtime import library
 
     monkeypatch.setenv("TILEPORT_AUTOBUILD", "0")

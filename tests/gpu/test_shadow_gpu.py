@@ -12,7 +12,7 @@ pytestmark = pytest.mark.gpu
 def test_shadow_checks_and_times_a_launch_and_keeps_tritons_result():
     torch = pytest.importorskip("torch", reason="torch allocates the GPU tensors")
     pytest.importorskip("triton", reason="triton runs the original kernel")
-    from tileport.examples.triton import LOWERED_DIR, vector_add
+    from tileport.kernels.triton import LOWERED_DIR, vector_add
     from tileport.runtime.shadow import shadow
 
     jit = vector_add.triton_vector_add

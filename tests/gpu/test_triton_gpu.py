@@ -7,7 +7,7 @@ import zlib
 
 import pytest
 
-from tileport.examples.triton import OPS as TRITON_OPS
+from tileport.kernels.triton import OPS as TRITON_OPS
 from tileport.ops import BackendError
 from tileport.ops import _common as C
 from tileport.ops.registry import OPS, wrapper
@@ -50,7 +50,7 @@ def test_port_matches_the_triton_kernel(torch, name, dtype, case):
 
 
 def test_ported_kernel_is_a_drop_in(torch):
-    from tileport.examples.triton import softmax
+    from tileport.kernels.triton import softmax
     from tileport.runtime.triton_port import ported
 
     x = torch.randn(300, 1000, device="cuda")[:, :700]          # a column slice: row stride 1000

@@ -8,7 +8,7 @@ def test_vector_add_runs_correctly():
     torch = pytest.importorskip("torch", reason="torch is needed to allocate GPU tensors")
     import cuda.tile as ct
 
-    from tileport.examples.vector_add import vector_add
+    from tileport.kernels.vector_add import vector_add
 
     for n, tile in [(1 << 20, 1024), (1000003, 256)]:  # one dividing, one ragged size
         a = torch.randn(n, device="cuda")

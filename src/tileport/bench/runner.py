@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..ops import _common as C
-from ..examples.triton import OPS as TRITON_OPS
+from ..kernels.triton import OPS as TRITON_OPS
 from ..ops.registry import NAMES, OPS, wrapper
 
 BACKENDS = ("cutile", "cutile-rs")

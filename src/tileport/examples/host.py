@@ -10,14 +10,14 @@ import sys
 import numpy as np
 
 import cuda.tile as ct
-from tileport.examples.bias_act import bias_act
+from tileport.kernels.bias_act import bias_act
 from tileport.examples.gather_rows import gather_rows
-from tileport.examples.matmul import matmul
+from tileport.kernels.matmul import matmul
 from tileport.examples.numerics import numerics
-from tileport.examples.persistent_scale import persistent_scale
-from tileport.examples.row_softmax import row_softmax
-from tileport.examples.scale_cast import scale_cast
-from tileport.examples.vector_add import vector_add
+from tileport.kernels.persistent_scale import persistent_scale
+from tileport.kernels.row_softmax import row_softmax
+from tileport.kernels.scale_cast import scale_cast
+from tileport.kernels.vector_add import vector_add
 
 NUM_SMS = 132
 

@@ -18,12 +18,12 @@ class TritonOp:
 
     @functools.cached_property
     def example(self) -> Any:
-        """tileport.examples.triton.<module> (imports triton)."""
-        return importlib.import_module(f"tileport.examples.triton.{self.module}")
+        """tileport.kernels.triton.<module> (imports triton)."""
+        return importlib.import_module(f"tileport.kernels.triton.{self.module}")
 
     @functools.cached_property
     def _ported(self) -> Any:
-        from ..examples.triton import KERNELS
+        from ..kernels.triton import KERNELS
         from ..runtime.triton_port import ported
 
         return ported(getattr(self.example, KERNELS[self.module]))

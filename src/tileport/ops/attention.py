@@ -1,12 +1,12 @@
 """attention: fused multi-head attention forward — O = softmax(Q K^T * scale [+ causal mask]) V for q [B, H, Sq, D]
 and k, v [B, Hkv, Sk, D] (PyTorch's scaled_dot_product_attention layout), f16/bf16, head dim 64 or 128, online
-softmax in f32 with (128, 64) query/key tiles (tileport.examples.attention; the tile and occupancy 2 are the best of
+softmax in f32 with (128, 64) query/key tiles (tileport.kernels.attention; the tile and occupancy 2 are the best of
 a sweep on the H200: benchmarks/results/h200/attention-tiles). Causal is top-left aligned (PyTorch's
 is_causal). Grouped-query attention (Hkv dividing H, non-causal) stacks each key/value head's query heads along the
 sequence axis: rows are independent in attention, so one kernel instance serves the whole group."""
 from __future__ import annotations
 
-from tileport.examples.attention import attention as kernel
+from tileport.kernels.attention import attention as kernel
 
 from . import _common as C
 

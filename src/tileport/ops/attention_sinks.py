@@ -3,7 +3,7 @@
 s = Q K^T * scale, O = P V; the sink attends to no value, so a row's weights sum to less than 1. q [B, H, Sq, D],
 k, v [B, Hkv, Sk, D] (PyTorch's scaled_dot_product_attention layout, Hkv dividing H: grouped-query attention),
 sinks [H] float32; f16/bf16, head dim 64 or 128, online softmax in f32 with (128, 64) query/key tiles
-(tileport.examples.attention_sinks; query blocks in reverse order). Causal is top-left aligned (PyTorch's
+(tileport.kernels.attention_sinks; query blocks in reverse order). Causal is top-left aligned (PyTorch's
 is_causal); window > 0 (causal only)
 limits query i to keys i - window < j <= i (a sliding window); the kernel visits only the key tiles in the band.
 
@@ -12,7 +12,7 @@ key/value head): block (z, g, i) is query head g of key/value head z, so no divi
 in as a [B*Hkv, G] table: a view of sinks for B = 1, a copy of B*H floats for B > 1."""
 from __future__ import annotations
 
-from tileport.examples.attention_sinks import attention_sinks as kernel
+from tileport.kernels.attention_sinks import attention_sinks as kernel
 
 from . import _backend
 from . import _common as C

@@ -1,9 +1,9 @@
 """bias_act: y = act(x + bias) on (64, 128) tiles, act chosen at compile time: identity, relu or sigmoid
-(tileport.examples.bias_act: ACT = 0, 1, 2, each its own specialization). f32 only (the kernel uses float literals
+(tileport.kernels.bias_act: ACT = 0, 1, 2, each its own specialization). f32 only (the kernel uses float literals
 in the input's dtype)."""
 from __future__ import annotations
 
-from tileport.examples.bias_act import bias_act as kernel
+from tileport.kernels.bias_act import bias_act as kernel
 
 from . import _common as C
 

@@ -1,8 +1,8 @@
 """bmm: C[z] = A[z] @ B[z] over a batch, f16/bf16 operands on the tensor cores with f32 accumulation, (128, 128, 64)
-tiles, one block per (output tile, batch entry), the batch entries one after another (tileport.examples.bmm)."""
+tiles, one block per (output tile, batch entry), the batch entries one after another (tileport.kernels.bmm)."""
 from __future__ import annotations
 
-from tileport.examples.bmm import bmm as kernel
+from tileport.kernels.bmm import bmm as kernel
 
 from . import _common as C
 

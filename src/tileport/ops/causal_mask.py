@@ -1,9 +1,9 @@
 """causal_mask: y[r, c] = x[r, c] where c <= r + shift and c < n_cols, else -1e30, on (64, 64) tiles
-(tileport.examples.causal_mask). f32 only: -1e30 is not an f16 value, and the translator emits float literals for
+(tileport.kernels.causal_mask). f32 only: -1e30 is not an f16 value, and the translator emits float literals for
 f32 tiles alone. shift = keys - queries masks a block of new queries against a longer key cache."""
 from __future__ import annotations
 
-from tileport.examples.causal_mask import causal_mask as kernel
+from tileport.kernels.causal_mask import causal_mask as kernel
 
 from . import _common as C
 

@@ -5,12 +5,12 @@ scaled scores). N is rows (sequence x head), S splits (any number >= 1), D 64, 1
 lse = -inf (or a very negative value such as -1e30) and o = 0; a row whose splits are all empty comes out 0.
 
 The output dtype (float16 or bfloat16) is ``dtype`` when given, else out's dtype when out= is given, else bfloat16.
-One block per 8 rows walks the splits once with an online max (tileport.examples.decode_combine); flash_decode,
+One block per 8 rows walks the splits once with an online max (tileport.kernels.decode_combine); flash_decode,
 gemma_decode (and MLA decode) call this wrapper for their second phase, and share the host helpers at the end of
 this module (split_plan, check_decode_inputs, scratch, sample_lens)."""
 from __future__ import annotations
 
-from tileport.examples.decode_combine import decode_combine as kernel
+from tileport.kernels.decode_combine import decode_combine as kernel
 
 from . import _common as C
 

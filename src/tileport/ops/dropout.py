@@ -1,9 +1,9 @@
 """dropout: inverted dropout with a seeded, reproducible mask — y = x / (1 - p) where the element's hashed uniform
-u >= p, else 0 (tileport.examples.dropout). The mask depends only on (seed, element index): the same seed drops the
+u >= p, else 0 (tileport.kernels.dropout). The mask depends only on (seed, element index): the same seed drops the
 same elements on both backends and on every run; ``keep_mask`` computes it on the host side for checking."""
 from __future__ import annotations
 
-from tileport.examples.dropout import dropout as kernel
+from tileport.kernels.dropout import dropout as kernel
 
 from . import _common as C
 

@@ -1,12 +1,12 @@
 """expert_offsets: offsets[e] = exclusive prefix sum of the per-expert token counts, within groups of BLOCK experts
-(tileport.examples.expert_offsets; one block per group, int32).
+(tileport.kernels.expert_offsets; one block per group, int32).
 
 ``group=None`` (the usual MoE case: up to 1024 experts) scans all counts as one group; an explicit ``group`` from
 BLOCKS restarts the sum every ``group`` experts — the first phase of a blocked scan over a long array.
 """
 from __future__ import annotations
 
-from tileport.examples.expert_offsets import expert_offsets as kernel
+from tileport.kernels.expert_offsets import expert_offsets as kernel
 
 from . import _common as C
 

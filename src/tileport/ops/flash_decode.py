@@ -3,7 +3,7 @@ decoding"). q [B, H, D], k_cache and v_cache [B, Hkv, Smax, D] (Hkv dividing H: 
 seq_lens [B] int32 (sequence b attends to its first seq_lens[b] keys) → out [B, H, D] = softmax(q k^T * scale) v;
 f16/bf16, head dim 64 or 128, scale 1/sqrt(D) by default.
 
-Two kernels: tileport.examples.flash_decode on a grid (B, Hkv, S) — a block takes the query heads that share one
+Two kernels: tileport.kernels.flash_decode on a grid (B, Hkv, S) — a block takes the query heads that share one
 key/value head as the rows of its q tile (padded to GP = 16 rows, or 64 when the group is larger; groups above 64
 run in chunks of 64, one launch each), streams its split of the keys in 64-row tiles with an online softmax in f32
 and writes a normalized partial output and log-sum-exp into f32 scratch; then decode_combine merges the S splits.
@@ -14,7 +14,7 @@ seq_lens is not read on the host (no device sync): a length above Smax counts as
 output row."""
 from __future__ import annotations
 
-from tileport.examples.flash_decode import flash_decode as kernel
+from tileport.kernels.flash_decode import flash_decode as kernel
 
 from . import _common as C
 from .decode_combine import check_decode_inputs, decode_combine, sample_lens, scratch, split_plan

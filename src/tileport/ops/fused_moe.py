@@ -3,7 +3,7 @@
 layout, a's dtype), topk_ids [T, K] int32 and topk_weights [T, K] float32; out [T, K, N] in a's dtype.
 
 The wrapper aligns the assignments with moe_align_block (sorted by expert, each expert's run padded to block_size
-slots), then one launch of tileport.examples.fused_moe computes every (block_size x 128) tile of the grouped GEMM:
+slots), then one launch of tileport.kernels.fused_moe computes every (block_size x 128) tile of the grouped GEMM:
 it gathers its tokens' activation rows, multiplies them by the block's expert's weights with ct.mma (64-deep K
 steps, f32 accumulation), scales each row by its routing weight and scatters the rows to their place in out.
 Blocks of padding only are skipped.
@@ -17,7 +17,7 @@ Expert ids outside [0, E) are dropped by the alignment: their rows of out are le
 """
 from __future__ import annotations
 
-from tileport.examples.fused_moe import fused_moe as kernel
+from tileport.kernels.fused_moe import fused_moe as kernel
 
 from . import _common as C
 from . import moe_align_block as align

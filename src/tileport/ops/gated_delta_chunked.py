@@ -1,5 +1,5 @@
 """gated_delta_chunked: the gated delta rule (Gated DeltaNet's linear attention) in its chunked (parallel) form for
-long sequences (tileport.examples.gated_delta_chunked) — the same result as gated_delta_recurrent:
+long sequences (tileport.kernels.gated_delta_chunked) — the same result as gated_delta_recurrent:
 
 S' = exp(g_t) S_{t-1}; u_t = beta_t (v_t - S'^T k_t); S_t = S' + k_t u_t^T; o_t = scale * S_t^T q_t
 
@@ -17,7 +17,7 @@ for a ragged T); when that layout is o's own (T = 64 * n, DV = 64 and n == 1 or 
 directly."""
 from __future__ import annotations
 
-from tileport.examples.gated_delta_chunked import gated_delta_chunked as kernel
+from tileport.kernels.gated_delta_chunked import gated_delta_chunked as kernel
 
 from . import _common as C
 from . import gated_delta_recurrent as recurrent

@@ -1,5 +1,5 @@
 """gated_delta_recurrent: the gated delta rule (Gated DeltaNet's linear attention), token by token — the decode /
-short-sequence form (tileport.examples.gated_delta_recurrent). Per batch b and head h, with the state S [DK, DV]
+short-sequence form (tileport.kernels.gated_delta_recurrent). Per batch b and head h, with the state S [DK, DV]
 starting at 0 (f32):
 
     S' = exp(g_t) S_{t-1};   u_t = beta_t (v_t - S'^T k_t);   S_t = S' + k_t u_t^T;   o_t = scale * S_t^T q_t
@@ -13,7 +13,7 @@ for T == 1 (decode) or B*H == 1 that layout is o's own and the kernel writes o d
 (gated_delta_chunked) is the one for long sequences."""
 from __future__ import annotations
 
-from tileport.examples.gated_delta_recurrent import gated_delta_recurrent as kernel
+from tileport.kernels.gated_delta_recurrent import gated_delta_recurrent as kernel
 
 from . import _common as C
 

@@ -1,7 +1,7 @@
-"""geglu: y = gelu_tanh(gate) * up, in f32, on (32, 256) tiles of [rows, d] (tileport.examples.geglu)."""
+"""geglu: y = gelu_tanh(gate) * up, in f32, on (32, 256) tiles of [rows, d] (tileport.kernels.geglu)."""
 from __future__ import annotations
 
-from tileport.examples.geglu import geglu as kernel
+from tileport.kernels.geglu import geglu as kernel
 
 from . import _common as C
 from .gelu_tanh import gelu_tanh_f64

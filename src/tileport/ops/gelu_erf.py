@@ -1,4 +1,4 @@
-"""gelu_erf: y = 0.5 x (1 + erf(x / sqrt(2))), the exact GELU, computed in f32 (tileport.examples.gelu_erf).
+"""gelu_erf: y = 0.5 x (1 + erf(x / sqrt(2))), the exact GELU, computed in f32 (tileport.kernels.gelu_erf).
 
 The kernel's erfc is Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7); the reference uses the true erf, so the f32
 absolute tolerance covers 0.5 |x| * 1.5e-7 (the kernel's form has no cancellation for negative x: max |error| over
@@ -6,7 +6,7 @@ absolute tolerance covers 0.5 |x| * 1.5e-7 (the kernel's form has no cancellatio
 """
 from __future__ import annotations
 
-from tileport.examples.gelu_erf import gelu_erf as kernel
+from tileport.kernels.gelu_erf import gelu_erf as kernel
 
 from . import _common as C
 

@@ -1,4 +1,4 @@
-"""gelu_tanh: y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) elementwise (tileport.examples.gelu_tanh).
+"""gelu_tanh: y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) elementwise (tileport.kernels.gelu_tanh).
 
 f32 only: the kernel computes in the input's dtype with float literals, which the translator emits for f32 alone.
 """
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from tileport.examples.gelu_tanh import gelu_tanh as kernel
+from tileport.kernels.gelu_tanh import gelu_tanh as kernel
 
 from . import _common as C
 

@@ -2,7 +2,7 @@
 window: O = softmax(cap * tanh(Q K^T * scale / cap) + mask) V, where query i attends keys i - window < j <= i
 (top-left aligned, as PyTorch's is_causal; window = 0: every j <= i). q [B, H, Sq, D], k, v [B, Hkv, Sk, D]
 (PyTorch's scaled_dot_product_attention layout, Hkv dividing H: grouped-query attention); f16/bf16, head dim 128
-or 256; softcap <= 0 switches the capping off. Online softmax in f32 (tileport.examples.gemma_attention) over
+or 256; softcap <= 0 switches the capping off. Online softmax in f32 (tileport.kernels.gemma_attention) over
 (128, 64) query/key tiles with 8 worker warps, one block per SM (tuned on the H200 at head dim 256; see TILES). The
 kernel visits only the key tiles in each block's band, and takes the query blocks in reverse order. A query row
 that attends no key (only possible when Sq > Sk with a window) gets 0.
@@ -12,7 +12,7 @@ head g of key/value head z. softcap is a kernel constant (SOFTCAP on/off: a runt
 not provable with cutile 0.3.1), its value a runtime f32: one compiled kernel per dtype, head dim and on/off."""
 from __future__ import annotations
 
-from tileport.examples.gemma_attention import gemma_attention as kernel
+from tileport.kernels.gemma_attention import gemma_attention as kernel
 
 from . import _backend
 from . import _common as C

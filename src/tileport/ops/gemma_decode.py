@@ -4,7 +4,7 @@ scores s = q k^T * scale (scale 1/sqrt(D) by default), s = softcap * tanh(s / so
 <= 0: no capping), then sequence b attends only to its keys at positions >= seq_lens[b] - window (window <= 0: no
 window) and < seq_lens[b]; out = softmax(s) v. f16/bf16, head dim 128 or 256.
 
-Two kernels: tileport.examples.gemma_decode on a grid (B, Hkv, S) — a block takes the query heads that share one
+Two kernels: tileport.kernels.gemma_decode on a grid (B, Hkv, S) — a block takes the query heads that share one
 key/value head as the rows of its q tile (padded to 16 rows; larger groups run in chunks of 16, one launch each),
 streams its split of the window's key tiles (64 keys for D = 128, 32 for D = 256: the same 32 KB of K and V per
 step) with an online softmax in f32; tiles before the window are skipped by the loop bounds, the window's edges
@@ -15,7 +15,7 @@ seq_lens is not read on the host (no device sync): a length above Smax counts as
 output row."""
 from __future__ import annotations
 
-from tileport.examples.gemma_decode import gemma_decode as kernel
+from tileport.kernels.gemma_decode import gemma_decode as kernel
 
 from . import _common as C
 from .decode_combine import check_decode_inputs, decode_combine, sample_lens, scratch, split_plan

@@ -1,10 +1,10 @@
 """group_gemm: grouped GEMM in the MoE layout — rows of A sorted by group and each group padded to a multiple of
 BM rows; tile_group[t] names the group (weight matrix B[g]) of the t-th BM-row tile. f16/bf16 operands, f32
-accumulation, (128, 128, 64) tiles (tileport.examples.group_gemm). ``group_layout`` builds the padded layout from
+accumulation, (128, 128, 64) tiles (tileport.kernels.group_gemm). ``group_layout`` builds the padded layout from
 group sizes (what an align step such as moe_align_block produces)."""
 from __future__ import annotations
 
-from tileport.examples.group_gemm import group_gemm as kernel
+from tileport.kernels.group_gemm import group_gemm as kernel
 
 from . import _common as C
 

@@ -1,9 +1,9 @@
 """histogram: counts[b] = how many of bins[i] equal b, for int32 bin ids (ids outside [0, nbins) are dropped), one
-1024-long tile of ids per block, counted with atomic adds (tileport.examples.histogram). The output is zeroed first:
+1024-long tile of ids per block, counted with atomic adds (tileport.kernels.histogram). The output is zeroed first:
 an accumulating kernel must not start from what the buffer held."""
 from __future__ import annotations
 
-from tileport.examples.histogram import histogram as kernel
+from tileport.kernels.histogram import histogram as kernel
 
 from . import _common as C
 

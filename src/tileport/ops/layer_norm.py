@@ -1,9 +1,9 @@
 """layer_norm: y = (x - mean) * rsqrt(var + eps) * weight + bias over the last dimension, BM rows per block with
-each whole row in one tile (tileport.examples.layer_norm). The kernel takes var = E[x^2] - mean^2 in f32 (the biased
+each whole row in one tile (tileport.kernels.layer_norm). The kernel takes var = E[x^2] - mean^2 in f32 (the biased
 variance, as torch's layer_norm); the host passes inv_n = 1 / row length."""
 from __future__ import annotations
 
-from tileport.examples.layer_norm import layer_norm as kernel
+from tileport.kernels.layer_norm import layer_norm as kernel
 
 from . import _common as C
 

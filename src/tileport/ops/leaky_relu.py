@@ -1,11 +1,11 @@
-"""leaky_relu: y = x if x > 0 else slope * x (tileport.examples.leaky_relu).
+"""leaky_relu: y = x if x > 0 else slope * x (tileport.kernels.leaky_relu).
 
 SLOPE is a float ct.Constant, and Rust has no float const generics: every slope is its own compiled entry, so the
 wrapper accepts the slopes in SLOPES only. f32 only (the kernel multiplies in the input's dtype with a literal).
 """
 from __future__ import annotations
 
-from tileport.examples.leaky_relu import leaky_relu as kernel
+from tileport.kernels.leaky_relu import leaky_relu as kernel
 
 from . import _common as C
 

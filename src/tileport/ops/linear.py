@@ -1,8 +1,8 @@
 """linear: y = x @ weight^T with weight [out_features, in_features] (nn.Linear's layout, no bias), f16/bf16 on the
-tensor cores with f32 accumulation, (128, 128, 64) tiles (tileport.examples.linear)."""
+tensor cores with f32 accumulation, (128, 128, 64) tiles (tileport.kernels.linear)."""
 from __future__ import annotations
 
-from tileport.examples.linear import linear as kernel
+from tileport.kernels.linear import linear as kernel
 
 from . import _common as C
 

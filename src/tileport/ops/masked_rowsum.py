@@ -1,12 +1,12 @@
 """masked_rowsum: y[r] = sum of x[r, c] over the row's elements above threshold, f32, (64, 128) tiles with an f32
-accumulator over the column tiles (tileport.examples.masked_rowsum).
+accumulator over the column tiles (tileport.kernels.masked_rowsum).
 
 The kernel reads the row length from the array; its output is an [rows, 1] array, which the wrapper returns as
 [rows].
 """
 from __future__ import annotations
 
-from tileport.examples.masked_rowsum import masked_rowsum as kernel
+from tileport.kernels.masked_rowsum import masked_rowsum as kernel
 
 from . import _common as C
 

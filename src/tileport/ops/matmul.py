@@ -1,8 +1,8 @@
 """matmul: C = A @ B, f16/bf16 operands on the tensor cores with f32 accumulation, (128, 128, 64) tiles
-(tileport.examples.matmul)."""
+(tileport.kernels.matmul)."""
 from __future__ import annotations
 
-from tileport.examples.matmul import matmul as kernel
+from tileport.kernels.matmul import matmul as kernel
 
 from . import _common as C
 

@@ -1,8 +1,8 @@
 """matmul_hints: C = A @ B like matmul, with the kernel's scheduling hints (a pipelining latency on the A loads,
-no TMA for B); (128, 128, 64) tiles, latency 3 (tileport.examples.matmul_hints)."""
+no TMA for B); (128, 128, 64) tiles, latency 3 (tileport.kernels.matmul_hints)."""
 from __future__ import annotations
 
-from tileport.examples.matmul_hints import matmul_hints as kernel
+from tileport.kernels.matmul_hints import matmul_hints as kernel
 
 from . import _common as C
 from . import matmul as plain

@@ -1,8 +1,8 @@
 """matmul_tf32: C = A @ B for f32 matrices, operands rounded to tf32 on the tensor cores, f32 accumulation,
-(128, 128, 32) tiles (tileport.examples.matmul_tf32). The tf32 rounding (10-bit mantissa) sets the tolerance."""
+(128, 128, 32) tiles (tileport.kernels.matmul_tf32). The tf32 rounding (10-bit mantissa) sets the tolerance."""
 from __future__ import annotations
 
-from tileport.examples.matmul_tf32 import matmul_tf32 as kernel
+from tileport.kernels.matmul_tf32 import matmul_tf32 as kernel
 
 from . import _common as C
 

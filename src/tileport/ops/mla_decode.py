@@ -11,7 +11,7 @@ before absorption; pass the model's (softmax-scale-corrected) value otherwise. A
 taken (ckv and kpe may be slices of one [B, Smax, 576] cache); cache rows past seq_lens[b] are read with weight 0
 and must hold finite values.
 
-Kernel: tileport.examples.mla_decode, heads as the rows of the query tile (BM = 64 heads, padded for fewer, and
+Kernel: tileport.kernels.mla_decode, heads as the rows of the query tile (BM = 64 heads, padded for fewer, and
 BN = 64 cache positions per key tile; two mma's per score tile, f32 online softmax, f32 [BM, 512] accumulator),
 grid (B, cdiv(H, BM), num_splits). num_splits (1..16; default: enough splits of each batch's keys for about two
 blocks per SM when B * cdiv(H, BM) blocks are fewer, each split at least MIN_SPLIT_KEYS positions of Smax) cuts
@@ -23,7 +23,7 @@ seq_lens[b] = 0 gives a zero row (the direct form writes 0; decode_combine makes
 """
 from __future__ import annotations
 
-from tileport.examples.mla_decode import mla_decode as kernel
+from tileport.kernels.mla_decode import mla_decode as kernel
 
 from . import _common as C
 

@@ -4,13 +4,13 @@ O = softmax(S [+ causal mask]) V with S[i, j] = scale * (q_nope[i] . k_nope[j] +
 Layouts: q_nope, k_nope [B, H, S, 128] (the non-rotary part of each head), q_pe [B, H, S, 64] (the rotary part of
 each query head), k_pe [B, S, 64] (the rotary key: one per token, SHARED by all H heads), v [B, H, S, 128]; the result
 is [B, H, S, 128]. f16/bf16; scale defaults to 1/sqrt(128 + 64). Causal is top-left aligned (PyTorch's is_causal);
-queries and keys have the same length S. Kernel: tileport.examples.mla_prefill, base-2 online softmax in f32 with
+queries and keys have the same length S. Kernel: tileport.kernels.mla_prefill, base-2 online softmax in f32 with
 (128, 64) query/key tiles (attention's, see benchmarks/results/h200/attention-tiles), two mma's per score tile
 (the nope part, then the rotary part, into one f32 accumulator).
 """
 from __future__ import annotations
 
-from tileport.examples.mla_prefill import mla_prefill as kernel
+from tileport.kernels.mla_prefill import mla_prefill as kernel
 
 from . import _common as C
 

@@ -1,5 +1,5 @@
 """moe_align_block: MoE token alignment — the assignments of a top-k routing sorted by expert and padded per expert to
-whole blocks, the row order a grouped expert GEMM (fused_moe) walks (tileport.examples.moe_align_block).
+whole blocks, the row order a grouped expert GEMM (fused_moe) walks (tileport.kernels.moe_align_block).
 
 topk_ids [T, K] int32 holds the expert of each of a token's K choices; assignment a = t*K + k is its flat index.
 The result sorted_ids [L] int32 lists the assignments grouped by expert (expert 0 first), each expert's segment
@@ -21,7 +21,7 @@ chunk's assignments to one expert with a cumsum and scatters them, with the padd
 """
 from __future__ import annotations
 
-from tileport.examples.moe_align_block import moe_align_block as kernel
+from tileport.kernels.moe_align_block import moe_align_block as kernel
 
 from . import _common as C
 

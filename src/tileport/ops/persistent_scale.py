@@ -1,8 +1,8 @@
 """persistent_scale: y = 2 x, with a persistent grid: min(tiles, SMs) blocks walk the TILE-long tiles with a grid
-stride (tileport.examples.persistent_scale). f32 only (the kernel multiplies by a literal in the input's dtype)."""
+stride (tileport.kernels.persistent_scale). f32 only (the kernel multiplies by a literal in the input's dtype)."""
 from __future__ import annotations
 
-from tileport.examples.persistent_scale import persistent_scale as kernel
+from tileport.kernels.persistent_scale import persistent_scale as kernel
 
 from . import _common as C
 

@@ -5,12 +5,12 @@ import importlib
 from collections.abc import Iterator, Mapping
 from types import ModuleType
 
-from ..examples import PROVEN
-from ..examples.triton import OPS as TRITON_OPS
+from ..kernels import SERVED
+from ..kernels.triton import OPS as TRITON_OPS
 
-#: Every op: each wraps the proven example kernel of the same name, in tileport.examples.PROVEN's order, then the
+#: Every op: each wraps the proven example kernel of the same name, in tileport.kernels.SERVED's order, then the
 #: Triton examples' kernels (triton_<name>, served through their lowered forms: tileport.ops._triton).
-NAMES = PROVEN + TRITON_OPS
+NAMES = SERVED + TRITON_OPS
 
 
 class _Ops(Mapping):

@@ -1,10 +1,10 @@
-"""relu: y = max(x, 0) elementwise (tileport.examples.relu).
+"""relu: y = max(x, 0) elementwise (tileport.kernels.relu).
 
 f32 only: the kernel compares against a literal 0.0 in the input's dtype, which the translator emits for f32 alone.
 """
 from __future__ import annotations
 
-from tileport.examples.relu import relu as kernel
+from tileport.kernels.relu import relu as kernel
 
 from . import _common as C
 

@@ -1,8 +1,8 @@
 """rms_norm: y = x * rsqrt(mean(x^2) + eps) * weight over the last dimension, statistics in f32, BM rows per block
-with each whole row in one tile (tileport.examples.rms_norm). The host passes inv_n = 1 / row length."""
+with each whole row in one tile (tileport.kernels.rms_norm). The host passes inv_n = 1 / row length."""
 from __future__ import annotations
 
-from tileport.examples.rms_norm import rms_norm as kernel
+from tileport.kernels.rms_norm import rms_norm as kernel
 
 from . import _common as C
 

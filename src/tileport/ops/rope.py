@@ -1,12 +1,12 @@
 """rope: rotary position embedding in the rotate-half form, y = x * cos + rotate_half(x) * sin, for x [tokens,
 heads, head_dim] (f16/bf16, head_dim 64 or 128) and f32 cos/sin [tokens, head_dim / 2]; computed in f32, one block
 per BT tokens x BH heads, each half of the head dimension gathered and scattered at computed offsets
-(tileport.examples.rope). x may be any view that slices whole heads (token and head strides multiples of head_dim,
+(tileport.kernels.rope). x may be any view that slices whole heads (token and head strides multiples of head_dim,
 e.g. q out of a fused qkv projection), cos and sin rows of head_dim / 2 at one row stride that is a multiple of it;
 out is contiguous, as every op's."""
 from __future__ import annotations
 
-from tileport.examples.rope import rope as kernel
+from tileport.kernels.rope import rope as kernel
 
 from . import _common as C
 

@@ -1,8 +1,8 @@
 """row_softmax: softmax over the last dimension, computed in f32, BM rows per block with each whole row in one tile
-(tileport.examples.row_softmax). Rows up to 16384 elements; BLOCK is the smallest of ROW_BLOCKS that holds one."""
+(tileport.kernels.row_softmax). Rows up to 16384 elements; BLOCK is the smallest of ROW_BLOCKS that holds one."""
 from __future__ import annotations
 
-from tileport.examples.row_softmax import row_softmax as kernel
+from tileport.kernels.row_softmax import row_softmax as kernel
 
 from . import _common as C
 

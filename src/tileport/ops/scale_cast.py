@@ -1,7 +1,7 @@
-"""scale_cast: y = x * alpha + 1, computed in f32 and rounded to the output dtype (tileport.examples.scale_cast)."""
+"""scale_cast: y = x * alpha + 1, computed in f32 and rounded to the output dtype (tileport.kernels.scale_cast)."""
 from __future__ import annotations
 
-from tileport.examples.scale_cast import scale_cast as kernel
+from tileport.kernels.scale_cast import scale_cast as kernel
 
 from . import _common as C
 

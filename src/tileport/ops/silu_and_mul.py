@@ -1,5 +1,5 @@
 """silu_and_mul: x = [a | b] of width 2d, y = silu(a) * b of width d, in f32, on (32, 256) tiles
-(tileport.examples.silu_and_mul).
+(tileport.kernels.silu_and_mul).
 
 The kernel finds b at tile column ``bn + HALF_TILES``, a compile-time constant: d must be a multiple of BN and every
 d is its own specialization. The wrapper therefore serves the widths in SUPPORTED_D only (common LLM MLP widths);
@@ -7,7 +7,7 @@ another width is one more entry in SUPPORTED_D — and so in PORT_SIGNATURES, an
 """
 from __future__ import annotations
 
-from tileport.examples.silu_and_mul import silu_and_mul as kernel
+from tileport.kernels.silu_and_mul import silu_and_mul as kernel
 
 from . import _common as C
 

@@ -1,8 +1,8 @@
 """softcap: y = cap * tanh(x / cap) in f32 (gemma-style logit capping), y = x when cap <= 0
-(tileport.examples.softcap). cap is a runtime scalar: one compiled kernel per dtype serves every cap."""
+(tileport.kernels.softcap). cap is a runtime scalar: one compiled kernel per dtype serves every cap."""
 from __future__ import annotations
 
-from tileport.examples.softcap import softcap as kernel
+from tileport.kernels.softcap import softcap as kernel
 
 from . import _common as C
 

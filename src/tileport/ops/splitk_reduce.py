@@ -1,8 +1,8 @@
 """splitk_reduce: y [M, N] = sum over s of parts[s] for f32 split-K partial products parts [S, M, N], summed in f32
-and cast once to y's dtype (f32, f16 or bf16), (32, 128) tiles (tileport.examples.splitk_reduce)."""
+and cast once to y's dtype (f32, f16 or bf16), (32, 128) tiles (tileport.kernels.splitk_reduce)."""
 from __future__ import annotations
 
-from tileport.examples.splitk_reduce import splitk_reduce as kernel
+from tileport.kernels.splitk_reduce import splitk_reduce as kernel
 
 from . import _common as C
 

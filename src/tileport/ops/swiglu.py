@@ -1,8 +1,8 @@
 """swiglu: y = silu(gate) * up = gate / (1 + exp(-gate)) * up, in f32, on (32, 256) tiles of [rows, d]
-(tileport.examples.swiglu)."""
+(tileport.kernels.swiglu)."""
 from __future__ import annotations
 
-from tileport.examples.swiglu import swiglu as kernel
+from tileport.kernels.swiglu import swiglu as kernel
 
 from . import _common as C
 

@@ -1,8 +1,8 @@
 """token_gather: out[i] = table[ids[i]] (f32 table, int32 ids; ids outside the table read 0), one 1024-wide tile
-of positions per block (tileport.examples.token_gather)."""
+of positions per block (tileport.kernels.token_gather)."""
 from __future__ import annotations
 
-from tileport.examples.token_gather import token_gather as kernel
+from tileport.kernels.token_gather import token_gather as kernel
 
 from . import _common as C
 

@@ -1,9 +1,9 @@
 """token_scatter: out[dst[i]] = x[i] (f32 values, int32 distinct destinations; ones outside `out` are dropped),
-one 1024-wide tile of positions per block (tileport.examples.token_scatter). `out` is written only where a
+one 1024-wide tile of positions per block (tileport.kernels.token_scatter). `out` is written only where a
 destination points: pass one to keep its other elements, or get zeros."""
 from __future__ import annotations
 
-from tileport.examples.token_scatter import token_scatter as kernel
+from tileport.kernels.token_scatter import token_scatter as kernel
 
 from . import _common as C
 

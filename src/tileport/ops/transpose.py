@@ -1,8 +1,8 @@
 """transpose: y = x^T of a [rows, cols] matrix, (64, 64) tiles read transposed through the load's order=(1, 0)
-(tileport.examples.transpose)."""
+(tileport.kernels.transpose)."""
 from __future__ import annotations
 
-from tileport.examples.transpose import transpose as kernel
+from tileport.kernels.transpose import transpose as kernel
 
 from . import _common as C
 

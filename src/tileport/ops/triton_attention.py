@@ -1,5 +1,5 @@
 """triton_attention: fused attention forward (non-causal or causal, top-left aligned) by the block-pointer Triton
-kernel tileport.examples.triton.attention for q, k, v [B, H, S, D] (one sequence length, as many key/value heads
+kernel tileport.kernels.triton.attention for q, k, v [B, H, S, D] (one sequence length, as many key/value heads
 as query heads, D 64 or 128), served by its port (tileport.ops._triton)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""triton_dropout: seeded inverted dropout by the Triton kernel tileport.examples.triton.dropout — the same hash
+"""triton_dropout: seeded inverted dropout by the Triton kernel tileport.kernels.triton.dropout — the same hash
 as tileport.ops.dropout, so ``dropout.keep_mask`` replays its mask — served by its port (tileport.ops._triton)."""
 from __future__ import annotations
 

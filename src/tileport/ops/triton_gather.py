@@ -1,4 +1,4 @@
-"""triton_gather: out[i] = src[idx[i]] by the Triton kernel tileport.examples.triton.gather — data-dependent
+"""triton_gather: out[i] = src[idx[i]] by the Triton kernel tileport.kernels.triton.gather — data-dependent
 addresses, lowered to ct.gather — served by its port (tileport.ops._triton). f32 only: the port pads masked lanes
 with a literal, which cutile 0.3.1 cannot write in 16 bits."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """triton_layer_norm: y = (x - mean) / sqrt(var + eps) * weight + bias over the last dimension by the Triton kernel
-tileport.examples.triton.layer_norm (one program per row), served by its port (tileport.ops._triton)."""
+tileport.kernels.triton.layer_norm (one program per row), served by its port (tileport.ops._triton)."""
 from __future__ import annotations
 
 from . import _common as C

@@ -1,5 +1,5 @@
 """triton_matmul: C = A @ B (f16/bf16, f32 accumulation) by the block-pointer Triton kernel
-tileport.examples.triton.matmul with (128, 128, 64) tiles, served by its port (tileport.ops._triton)."""
+tileport.kernels.triton.matmul with (128, 128, 64) tiles, served by its port (tileport.ops._triton)."""
 from __future__ import annotations
 
 from . import _common as C

@@ -1,5 +1,5 @@
 """triton_rms_norm: y = x / sqrt(mean(x^2) + eps) * weight over the last dimension by the Triton kernel
-tileport.examples.triton.rms_norm (one program per row), served by its port (tileport.ops._triton)."""
+tileport.kernels.triton.rms_norm (one program per row), served by its port (tileport.ops._triton)."""
 from __future__ import annotations
 
 from . import _common as C

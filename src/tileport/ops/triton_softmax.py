@@ -1,4 +1,4 @@
-"""triton_softmax: softmax over the last dimension by the Triton kernel tileport.examples.triton.softmax (one
+"""triton_softmax: softmax over the last dimension by the Triton kernel tileport.kernels.triton.softmax (one
 program per row, the row in one block of BLOCK_SIZE = the smallest of ROW_BLOCKS that holds it), served by its
 port (tileport.ops._triton says how backends apply)."""
 from __future__ import annotations

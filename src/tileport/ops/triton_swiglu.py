@@ -1,4 +1,4 @@
-"""triton_swiglu: y = silu(gate) * up elementwise by the Triton kernel tileport.examples.triton.swiglu (flat
+"""triton_swiglu: y = silu(gate) * up elementwise by the Triton kernel tileport.kernels.triton.swiglu (flat
 vectors, 1024 elements per program), served by its port (tileport.ops._triton)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""triton_vector_add: out = x + y by the Triton kernel tileport.examples.triton.vector_add, served by its port
+"""triton_vector_add: out = x + y by the Triton kernel tileport.kernels.triton.vector_add, served by its port
 (tileport.ops._triton says how backends apply)."""
 from __future__ import annotations
 

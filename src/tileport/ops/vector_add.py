@@ -1,7 +1,7 @@
-"""vector_add: c = a + b elementwise, added in the inputs' dtype (tileport.examples.vector_add)."""
+"""vector_add: c = a + b elementwise, added in the inputs' dtype (tileport.kernels.vector_add)."""
 from __future__ import annotations
 
-from tileport.examples.vector_add import vector_add as kernel
+from tileport.kernels.vector_add import vector_add as kernel
 
 from . import _common as C
 

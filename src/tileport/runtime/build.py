@@ -93,7 +93,7 @@ def op_signatures(name: str) -> list[str]:
 
 
 def kernel_source(name: str) -> Path:
-    from ..examples import kernel_path
+    from ..kernels import kernel_path
 
     return kernel_path(name)
 

@@ -103,7 +103,7 @@ def ported(jit: Any, lowered: str | Path | None = None, backend: str | None = No
     """The port of ``jit`` (a ``@triton.jit`` kernel). ``lowered``: the ``lowered.py`` a ``tileport port`` wrote
     (a port directory or the file); default: the bundled examples' committed lowered forms."""
     if lowered is None:
-        from ..examples.triton import LOWERED_DIR
+        from ..kernels.triton import LOWERED_DIR
 
         path = LOWERED_DIR / f"{jit.fn.__name__}.py"
     else:

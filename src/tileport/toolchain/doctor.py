@@ -175,7 +175,7 @@ def smoke_compile(ctx: Context) -> Iterator[Check]:
     if ctx.tree is None:
         yield _skip("smoke-compile", "no CUDA tree")
         return
-    from ..examples import vector_add as ex
+    from ..kernels import vector_add as ex
     from ..frontends.cutile_py.compile import compile_kernel
     from ..frontends.cutile_py.loader import load_kernel
     from ..spec.signature import bind, parse

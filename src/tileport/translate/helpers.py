@@ -1,6 +1,6 @@
 """The `@ct.function` helpers a kernel may call, and so the translator may inline: the kernel file's own module-level
 helpers, and helpers it imports by name from another module (`from .attention import online_step` or
-`from tileport.examples.attention import online_step`) — one definition shared by several kernels, as cuTile Python
+`from tileport.kernels.attention import online_step`) — one definition shared by several kernels, as cuTile Python
 allows. Each helper keeps the file it was written in: the reference IR places its ops (and the fmas the translator
 must match) at that file's lines."""
 from __future__ import annotations

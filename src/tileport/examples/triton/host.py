@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 
-from tileport.examples.triton import attention, dropout, gather, layer_norm, matmul, rms_norm, softmax, swiglu, vector_add
+from tileport.kernels.triton import attention, dropout, gather, layer_norm, matmul, rms_norm, softmax, swiglu, vector_add
 
 
 def run(tokens: int, hidden: int, dtype=np.float32) -> None:

@@ -37,7 +37,7 @@ class LoadedKernel:
 
 def split_ref(ref: str) -> tuple[Path, str]:
     if "::" not in ref:
-        raise KernelLoadError(f"{ref!r}: expected FILE.py::KERNEL (for example examples/vector_add.py::vector_add)")
+        raise KernelLoadError(f"{ref!r}: expected FILE.py::KERNEL (for example src/tileport/kernels/vector_add.py::vector_add)")
     file, name = ref.rsplit("::", 1)
     return Path(file), name
 

@@ -1,4 +1,4 @@
-"""The bundled Triton examples' lowered forms (``tileport/examples/triton/lowered``): regenerate or check them.
+"""The bundled Triton kernels' lowered forms (``tileport/kernels/triton/lowered``): regenerate or check them.
 
     python -m tileport.frontends.triton.bundled           # rewrite the lowered files
     python -m tileport.frontends.triton.bundled --check   # exit 1 naming stale files (CI runs this via pytest)
@@ -11,7 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ...examples.triton import HINTS, KERNELS, LOWERED_DIR
+from ...examples import EXAMPLES_DIR
+from ...kernels.triton import HINTS, KERNELS, LOWERED_DIR
 
 
 def lowered_forms() -> dict[Path, str]:
@@ -19,14 +20,14 @@ def lowered_forms() -> dict[Path, str]:
     from ...pipeline.triton import lower_from_launches
     from ..cutile_py.capture import run_captured
 
-    example_dir = LOWERED_DIR.parent
-    rec = run_captured(example_dir / "host.py", [])
+    kernel_dir = LOWERED_DIR.parent
+    rec = run_captured(EXAMPLES_DIR / "triton" / "host.py", [])
     if rec.errors:
         raise RuntimeError("capturing examples/triton/host.py failed: " + "; ".join(rec.errors))
     out: dict[Path, str] = {LOWERED_DIR / "__init__.py": '"""Generated cuTile Python forms of the Triton examples '
                                                          '(tileport.frontends.triton.bundled)."""\n'}
     for module, kernel in KERNELS.items():
-        ref = f"{example_dir / (module + '.py')}::{kernel}"
+        ref = f"{kernel_dir / (module + '.py')}::{kernel}"
         launches = [l for l in rec.launches.values() if l["kernel"].rpartition("::")[2] == kernel]
         lowered = lower_from_launches(ref, launches, HINTS.get(kernel, {}))  # (chosen by measurement)
         out[LOWERED_DIR / f"{kernel}.py"] = lowered.source

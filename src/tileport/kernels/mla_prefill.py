@@ -8,7 +8,7 @@ k_pe [B, S, DR]; `heads` is H, so block z reads k_pe of batch z // H. Block (z, 
 streams key tiles of BN rows, computes each score tile with two mma's into one f32 accumulator (nope part, then
 rotary part), keeps the running row max m (of the raw scores) and normaliser l in f32, rescales the f32 output
 accumulator when the max grows and divides once at the end; the softmax runs in base 2 (one FMA + exp2 per score).
-As in tileport.examples.attention, the key tiles before `full` need no mask (none past the sequence end, and with
+As in tileport.kernels.attention, the key tiles before `full` need no mask (none past the sequence end, and with
 CAUSAL none after the block's first query row) and run in a loop of their own; the rest are masked to -1e30 (past
 the end; with CAUSAL, after the query: top-left aligned, as PyTorch's is_causal), and the loop stops at the block's
 last query row. Blocks take the query blocks in reverse order: under CAUSAL the longest start first.
@@ -17,7 +17,7 @@ grid = (B*H, cdiv(S, BM), 1). Query and key lengths are equal (self-attention pr
 """
 import cuda.tile as ct
 
-from tileport.examples.attention import online_step   # the online-softmax step, shared
+from tileport.kernels.attention import online_step   # the online-softmax step, shared
 
 DEMO_SIGNATURE = ("q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, k_nope=bf16[?,?,?]/?,?,1, "
                   "k_pe=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, heads=i32, scale=f32, "

@@ -1,4 +1,4 @@
-"""cuTile Python form of the Triton kernel triton_vector_add (src/tileport/examples/triton/vector_add.py:11), written by tileport's Triton frontend.
+"""cuTile Python form of the Triton kernel triton_vector_add (src/tileport/kernels/triton/vector_add.py:11), written by tileport's Triton frontend.
 
 Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how
 a launch builds it from the Triton arguments)."""

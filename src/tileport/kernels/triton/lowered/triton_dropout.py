@@ -1,4 +1,4 @@
-"""cuTile Python form of the Triton kernel triton_dropout (src/tileport/examples/triton/dropout.py:15), written by tileport's Triton frontend.
+"""cuTile Python form of the Triton kernel triton_dropout (src/tileport/kernels/triton/dropout.py:15), written by tileport's Triton frontend.
 
 Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how
 a launch builds it from the Triton arguments)."""

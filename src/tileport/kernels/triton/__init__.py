@@ -19,7 +19,7 @@ KERNELS = {m: f"triton_{m}" for m in ("vector_add", "softmax", "rms_norm", "laye
 #: fast_div (f32 division as div.approx, like Triton's own div.full in speed) where every denominator is >= 1:
 #: softmax's row sum, SwiGLU's 1 + exp(-g) (inf gives 0 either way) — measured 1.3x faster at 16 bits
 #: (benchmarks/results/h200/triton/math_probe.json).
-#: num_worker_warps=8 for softmax: half the row per thread, as tileport.examples.row_softmax measured (one row per
+#: num_worker_warps=8 for softmax: half the row per thread, as tileport.kernels.row_softmax measured (one row per
 #: block at 8192x4096 bf16: 58% of copy bandwidth with it, 46% without; benchmarks/results/h200/tuning/rows-occ).
 #: plain_stores (stores without TMA) for the row kernels, as the library's row kernels store (one row per block at
 #: 8192x4096 bf16: row_softmax 59% -> 75%; benchmarks/results/h200/tuning/rows-notma).

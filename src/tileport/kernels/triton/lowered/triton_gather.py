@@ -1,4 +1,4 @@
-"""cuTile Python form of the Triton kernel triton_gather (src/tileport/examples/triton/gather.py:12), written by tileport's Triton frontend.
+"""cuTile Python form of the Triton kernel triton_gather (src/tileport/kernels/triton/gather.py:12), written by tileport's Triton frontend.
 
 Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how
 a launch builds it from the Triton arguments)."""

@@ -14,6 +14,6 @@ def silu_and_mul(x, y, BM: ct.Constant[int], BN: ct.Constant[int], HALF_TILES: c
     a = ct.astype(ct.load(x, index=(bm, bn), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO), ct.float32)
     b = ct.astype(ct.load(x, index=(bm, bn + HALF_TILES), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO),
                   ct.float32)
-    # approximate division: the denominator is >= 1 (see tileport.examples.swiglu)
+    # approximate division: the denominator is >= 1 (see tileport.kernels.swiglu)
     silu = ct.truediv(a, 1.0 + ct.exp(-a), rounding_mode=ct.RoundingMode.APPROX)
     ct.store(y, index=(bm, bn), tile=ct.astype(silu * b, y.dtype))

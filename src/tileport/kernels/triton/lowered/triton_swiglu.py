@@ -1,4 +1,4 @@
-"""cuTile Python form of the Triton kernel triton_swiglu (src/tileport/examples/triton/swiglu.py:11), written by tileport's Triton frontend.
+"""cuTile Python form of the Triton kernel triton_swiglu (src/tileport/kernels/triton/swiglu.py:11), written by tileport's Triton frontend.
 
 Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how
 a launch builds it from the Triton arguments). f32 division is div.approx (fast_div: tileport.frontends.triton.lower)."""

@@ -21,7 +21,7 @@ DEMO_SIGNATURE = ("q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1
 @ct.function
 def online_step(s, qk, tv, m, l, acc):
     """One key tile of the online softmax on raw logits s (qk = scale * log2(e)): new running max, sum, accumulator.
-    Shared with tileport.examples.mla_prefill (which imports it; the translator inlines it from this file)."""
+    Shared with tileport.kernels.mla_prefill (which imports it; the translator inlines it from this file)."""
     m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
     mq = m_new * qk
     p = ct.exp2(s * qk - mq, flush_to_zero=True)

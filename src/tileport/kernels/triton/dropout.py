@@ -1,6 +1,6 @@
 """Seeded dropout in Triton: keep element i when a hash of (i, seed) maps to u >= p, scaled by 1 / (1 - p).
 
-The hash is wrapping int32 multiply / xor-shift arithmetic (the same mixer as tileport.examples.dropout), so the
+The hash is wrapping int32 multiply / xor-shift arithmetic (the same mixer as tileport.kernels.dropout), so the
 kept set is reproducible on the host (tileport.ops.dropout.keep_mask) and identical on every backend.
 """
 import triton

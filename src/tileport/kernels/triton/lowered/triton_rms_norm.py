@@ -1,4 +1,4 @@
-"""cuTile Python form of the Triton kernel triton_rms_norm (src/tileport/examples/triton/rms_norm.py:9), written by tileport's Triton frontend.
+"""cuTile Python form of the Triton kernel triton_rms_norm (src/tileport/kernels/triton/rms_norm.py:9), written by tileport's Triton frontend.
 
 Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how
 a launch builds it from the Triton arguments). Stores skip TMA (plain_stores: tileport.frontends.triton.lower)."""
