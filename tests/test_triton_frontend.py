@@ -83,7 +83,7 @@ def _lower(tmp_path, body, kinds=KINDS):
     ("x = tl.load(x_ptr + offs.to(tl.float32), mask=offs < n)", 10, 17, "cannot add a Tile to a pointer"),
     ("x = tl.load(x_ptr + offs, mask=offs > n)", 10, 9, "the mask must be"),
     ("x = tl.randn(n, offs)", 10, 9, "tl.randn is not lowered"),
-    ("while n:\n    pass", 10, 5, "While statements"),
+    ("while n:\n    pass", 10, 5, "a `while` is lowered when it counts"),
     ("p = x_ptr + offs\nfor i in range(4):\n    p += 3\n", 12, 9, "p advanced by `3` per iteration"),
     ("p = x_ptr + offs\nfor i in range(4):\n    tl.store(p, 1.0)\n    p = x_ptr + i\n", 13, 9,
      "p is a pointer, index or mask updated inside a loop"),
@@ -182,6 +182,14 @@ IDIOM_KERNELS = ("idiom_rms", "idiom_silu_rows", "idiom_mm", "idiom_scale", "idi
                  "idiom_atomic", "idiom_embed", "idiom_add_rms")
 
 
+#: Triton kernels in the idioms of LLM kernel libraries (cross-entropy's online logsumexp, norms' forward/backward
+#: with dW partial sums, SwiGLU, KL-div/JSD rows, argmax, tl.reduce, split/join/interleave, 2-D/3-D grids, ...)
+LLM = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
+LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", "jsd_rows", "softmax_bwd",
+               "log_softmax", "argmax_rows", "reduce_rows", "static_unroll", "split_join", "misc_ops", "grid3d",
+               "embed_fwd", "interleave_k", "while_rows")
+
+
 @pytest.fixture(scope="module")
 def idiom_launches():
     rec = run_captured(IDIOMS, [])
@@ -190,7 +198,14 @@ def idiom_launches():
 
 
 @pytest.fixture(scope="module")
-def triton_batch(captured, idiom_launches, tree, tmp_path_factory):
+def llm_launches():
+    rec = run_captured(LLM, [])
+    assert not rec.errors
+    return list(rec.launches.values())
+
+
+@pytest.fixture(scope="module")
+def triton_batch(captured, idiom_launches, llm_launches, tree, tmp_path_factory):
     """Every bundled Triton kernel and the idiom kernels ported at their captured launches by `port_triton_many`:
     one cargo build."""
     from tileport.pipeline.triton import port_triton_many
@@ -199,6 +214,8 @@ def triton_batch(captured, idiom_launches, tree, tmp_path_factory):
     jobs = [(_ref(m), [], _launches_of(captured, m), root / m) for m in KERNELS]
     jobs += [(f"{IDIOMS}::{k}", [], [l for l in idiom_launches if l["kernel"].endswith(f"::{k}")], root / k)
              for k in IDIOM_KERNELS]
+    jobs += [(f"{LLM}::{k}", [], [l for l in llm_launches if l["kernel"].endswith(f"::{k}")], root / k)
+             for k in LLM_KERNELS]
     port_triton_many(jobs, tree, "sm_90", root / "crate")
     return root
 
@@ -232,6 +249,12 @@ def test_bind_takes_defaults_only_for_what_the_call_leaves_out():
 
 @pytest.mark.parametrize("kernel", IDIOM_KERNELS)
 def test_real_triton_idioms_port_proven(kernel, triton_batch):
+    verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())
+    assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
+
+
+@pytest.mark.parametrize("kernel", LLM_KERNELS)
+def test_llm_triton_idioms_port_proven(kernel, triton_batch):
     verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())
     assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
 
@@ -377,9 +400,76 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # tl.where on a non-boolean condition: true where nonzero
     ("keep = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(keep, 1.0, 0.0))", "",
      "ct.where(keep != 0, 1.0, 0.0)"),
+    # tl.fma, tl.clamp, tl.zeros_like: a product cuTile fuses, minimum(maximum(..)), a full tile of x's shape/dtype
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.clamp(tl.fma(x, x, 1.0), -2.0, 2.0) + tl.zeros_like(x))",
+     "", "ct.minimum(ct.maximum((x * x) + 1.0, -2.0), 2.0)) + (ct.full((B,), 0, dtype=x_ptr.dtype))"),
+    # tl.split: the halves of a last axis of 2 (ct.extract); tl.join / tl.interleave: a select on a new last axis
+    ("p = tl.load(x_ptr + offs[:, None] * 2 + tl.arange(0, 2)[None, :])\na, b = tl.split(p)\n"
+     "tl.store(y_ptr + tl.arange(0, 2 * B), tl.interleave(b, a))", "",
+     "b = ct.reshape(ct.extract(p, (0, 1), shape=(B, 1)), (B,))"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs[:, None] * 2 + tl.arange(0, 2)[None, :], tl.join(x, x + 1))", "",
+     "ct.where(ct.reshape(ct.arange(2, dtype=ct.int32), (1, 2)) == 0, ct.reshape(x, (B, 1)), ct.reshape(x + 1, (B, 1)))"),
+    # tl.argmax / tl.max(.., return_indices=True): the first index of the maximum, as Triton's tie_break_left
+    ("x = tl.load(x_ptr + offs)\nv, i = tl.max(x, axis=0, return_indices=True)\n"
+     "tl.store(y_ptr + pid, v + tl.argmin(x, 0).to(tl.float32) + i)", "",
+     "i = ct.min(ct.where(x == best1, ct.arange(B, dtype=ct.int32), B), axis=0)"),
+    # tl.reduce with a combine function that is one associative op: that reduction
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.reduce(x, 0, _plus))", "@triton.jit\ndef _plus(a, b):\n"
+     "    return b + a\n", "ct.sum(x, axis=0)"),
+    # .to(dtype, bitcast=True): the same bits
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x.to(tl.int32, bitcast=True))", "", "ct.bitcast(x, ct.int32)"),
+    # a program index computed from several program ids, and `p + pid * B + tl.arange(0, B)`: tile indices
+    ("pid_y = tl.program_id(1)\nx = tl.load(x_ptr + (pid_y * tl.num_programs(0) + pid) * B + tl.arange(0, B))\n"
+     "tl.store(y_ptr + pid * B + tl.arange(0, B), x)", "",
+     "x = ct.load(x_ptr, index=(((pid_y * ct.num_blocks(0)) + pid),), shape=(B,))"),
+    # a float scalar a loop turns into a reduction's 0-d tile starts as that tile
+    ("total = 0.0\nfor i in range(0, n, B):\n    total += tl.sum(tl.load(x_ptr + i + tl.arange(0, B), "
+     "mask=i + tl.arange(0, B) < n, other=0.0))\ntl.store(y_ptr + pid, total)", "",
+     "total = ct.full((), 0.0, dtype=ct.float32)"),
+    # an element gathered from a row before the row's strided view is met (`logits_ptr + label` first): lowered
+    # again, gathered through that view
+    ("k = tl.load(y_ptr + pid).to(tl.int32)\nv = tl.load(x_ptr + pid * n + k)\n"
+     "row = tl.load(x_ptr + pid * n + tl.arange(0, B))\ntl.store(y_ptr + offs, row * v)", "",
+     "v = ct.gather(x_ptr, (pid, k), padding_value=0)"),
 ])
 def test_real_code_idioms_lower(tmp_path, body, helpers, expect):
     assert expect in _lowered(tmp_path, body, helpers)
+
+
+def test_int64_offsets_loaded_from_memory_index_as_int32(tmp_path):
+    """Labels / token ids loaded from an int64 tensor index a view in 32 bits (a view's extents are 32-bit)."""
+    facts = {"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.float32"}, "y_ptr": {"ct.int64"}}}
+    src = _lowered(tmp_path, "x_ptr += pid * n\nrow = tl.load(x_ptr + tl.arange(0, B))\nk = tl.load(y_ptr + pid)\n"
+                             "tl.store(x_ptr + tl.arange(0, B), row * tl.load(x_ptr + k))", facts=facts)
+    assert "ct.gather(x_ptr, (pid, ct.astype(k, ct.int32)), padding_value=0)" in src
+
+
+def test_a_counted_while_is_the_for_it_counts(tmp_path):
+    """`while i < n: ...; i += tl.num_programs(0)` is `for i_it in range(i, n, step)` (its own index name);
+    a `while` that does not count so, or whose counter is read after it, is refused."""
+    body = ("row = pid\nstep = tl.num_programs(0)\nwhile row < n:\n    x = tl.load(x_ptr + row * B + tl.arange(0, B))\n"
+            "    tl.store(y_ptr + row * B + tl.arange(0, B), x)\n    row += step")
+    src = _lowered(tmp_path, body)
+    assert "for row_it in range(pid, n, step):" in src and "ct.load(x_ptr, index=(row_it,), shape=(B,))" in src
+    for bad in (body.replace("row += step", "row += n"), body + "\ntl.store(y_ptr + row, 1.0)",
+                body.replace("while row < n:", "while row != n:")):
+        with pytest.raises(LoweringError, match="a `while` is lowered when it counts"):
+            _lowered(tmp_path, bad)
+
+
+@pytest.mark.parametrize("body, helpers, why", [
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.math.erf(x))", "", "cuTile Python 1.7 has no erf"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.reduce(x, 0, _f))",
+     "@triton.jit\ndef _f(a, b):\n    return a * 2 + b\n", "combine_fn is a @triton.jit function of two"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x.to(tl.float16, fp_downcast_rounding='rtz'))", "",
+     "only round-to-nearest-even"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.argmax(x, 0, tie_break_left=False))", "",
+     "tie_break_left=False"),
+])
+def test_idioms_without_an_exact_lowering_are_refused(tmp_path, body, helpers, why):
+    with pytest.raises(LoweringError, match=why) as exc:
+        _lowered(tmp_path, body, helpers)
+    assert str(exc.value).startswith(f"{tmp_path / 'm.py'}:")
 
 
 def test_row_masks_and_pointers_advanced_in_a_loop(tmp_path):

@@ -52,6 +52,15 @@ HINT_FNS = ("max_contiguous", "multiple_of", "max_constancy", "assume")
 #: namespaces under triton.language that hold functions (`tl.math.rsqrt`, `tl.extra.cuda.libdevice.tanh`)
 TL_NAMESPACES = ("math", "extra", "cuda", "libdevice", "standard")
 REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
+#: triton.language functions cuTile Python 1.7 has no counterpart of (docs/triton.md, "Limits met")
+NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
+             for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
+    "umulhi": "cuTile Python 1.7 has no high half of an integer product",
+    "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart"}
+#: triton.language functions written with other cuTile functions → the _Lowerer method that writes them
+DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma": "fma", "clamp": "clamp",
+           "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
+           "reduce": "reduce"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
           "float64": "ct.float64"}
@@ -179,6 +188,37 @@ def _paren(text: str) -> str:
     return text if simple or (text.startswith("(") and text.endswith(")") and _balanced(text[1:-1])) else f"({text})"
 
 
+def _renamed(st: ast.stmt, old: str, new: str) -> ast.stmt:
+    """A copy of ``st`` with every name ``old`` read or written as ``new`` (locations kept for the errors)."""
+    import copy
+
+    out = copy.deepcopy(st)
+    for n in ast.walk(out):
+        if isinstance(n, ast.Name) and n.id == old:
+            n.id = new
+    return out
+
+
+def _merged(terms: tuple[Term, ...]) -> tuple[Term, ...]:
+    """``terms`` with a scalar term ``i * B`` folded into a unit-stride run ``tl.arange(0, B)`` of the same size:
+    ``p + pid * B + tl.arange(0, B)`` addresses tile ``pid`` of a size-B dimension, as ``p + (pid * B + ..)``."""
+    out = list(terms)
+    for k, run in enumerate(out):
+        if not (isinstance(run.index, Idx) and run.stride == "1" and run.index.index == "0"):
+            continue
+        hit = next((t for t in out if isinstance(t.index, str) and t.stride == run.index.size), None)
+        if hit is not None:
+            out[k] = Term("1", replace(run.index, index=hit.index))
+            out.remove(hit)
+            return _merged(tuple(out))
+    return tuple(out)
+
+
+def _plain(text: str) -> bool:
+    """A name (or a program id), not a literal or a compound expression."""
+    return (text.replace("_", "").isalnum() and not text[0].isdigit()) or text.startswith("ct.bid")
+
+
 def _balanced(text: str) -> bool:
     depth = 0
     for ch in text:
@@ -208,6 +248,15 @@ def _ptr_advanced(ptr: "Ptr", k: "int | str", count: str) -> "Ptr":
     assert isinstance(idx, Idx)
     moved = replace(idx, index=count if idx.index == "0" else f"{_paren(idx.index)} + {count}")
     return Ptr(ptr.param, ptr.terms[:k] + (Term(term.stride, moved),) + ptr.terms[k + 1:])
+
+
+class _Relayout(Exception):
+    """A pointer first gathered from through the flat view is read through a strided ``view`` later: lowered again,
+    with the gather indexed per dimension of that view (``X + row * stride + y`` → ``(row, y)``)."""
+
+    def __init__(self, param: str, view: "View"):
+        super().__init__(param)
+        self.param, self.view = param, view
 
 
 class _NotStatic(Exception):
@@ -259,6 +308,12 @@ class _Lowerer:
         self.lines: list[str] = []
         self.indent = 1
         self.views: dict[str, View] = {}
+        #: pointers gathered from through the flat view before any strided access to them, and the strided views
+        #: a first lowering found for them (a gather is then indexed per dimension of that view: `_Relayout`)
+        self._flat_gathers: set[str] = set()
+        self.seed_views: dict[str, View] = {}
+        self._scalar_lines: dict[str, tuple[int, str]] = {}
+        self._grid_sizes: set[str] = set()   # names bound to tl.num_programs(k) (and never re-bound)  # a named scalar → (the line binding it last, its value)
         self.view_sites: dict[str, ast.AST] = {}
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
@@ -321,8 +376,49 @@ class _Lowerer:
         self.block(_early_returns_as_else(body))
 
     def block(self, stmts: list[ast.stmt]) -> None:
-        for s in stmts:
+        for k, s in enumerate(stmts):
+            if isinstance(s, ast.While):   # a counted `while`: the `for` it is (it needs the statements after it)
+                s = self.counted_while(s, stmts[k + 1:])
             self.stmt(s)
+
+    def counted_while(self, s: ast.While, after: list[ast.stmt]) -> ast.For:
+        """``while i < n: ...; i += step`` (a persistent loop: ``step`` the number of programs, or a positive literal
+        or constexpr) as ``for i in range(i, n, step)``: the same iterations, when the body assigns neither ``i``
+        (but its last statement) nor ``n`` nor ``step``, and nothing after the loop reads ``i``."""
+        test, last = s.test, s.body[-1] if s.body else None
+        why = "a `while` is lowered when it counts: `while i < n:` whose last statement is `i += step` (step " \
+              "tl.num_programs(k), a positive literal or constexpr), with i, n and step not assigned otherwise in " \
+              "it and i not read after it"
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Lt, ast.LtE))
+                and isinstance(test.left, ast.Name) and isinstance(last, ast.AugAssign)
+                and isinstance(last.op, ast.Add) and isinstance(last.target, ast.Name)
+                and last.target.id == test.left.id and not s.orelse):
+            raise self.fail(s, why)
+        var, bound, step = test.left.id, test.comparators[0], last.value
+        used = {n.id for e in (bound, step) for n in ast.walk(e) if isinstance(n, ast.Name)}
+        if (var in self._assigned(s.body[:-1]) or used & self._assigned(s.body)
+                or any(isinstance(n, ast.Name) and n.id == var for st in after for n in ast.walk(st))
+                or not self._positive(step)):
+            raise self.fail(s, why)
+        if isinstance(test.ops[0], ast.LtE):
+            bound = ast.BinOp(bound, ast.Add(), ast.Constant(1))
+        it = ast.Call(ast.Name("range", ast.Load()), [ast.Name(var, ast.Load()), bound, step], [])
+        index = f"{var}_it"   # the loop index gets its own name (not the start's, which the body never sees)
+        body = [_renamed(st, var, index) for st in s.body[:-1]] or [ast.Pass()]
+        loop = ast.For(ast.Name(index, ast.Store()), it, body, [], None)
+        return ast.fix_missing_locations(ast.copy_location(loop, s))
+
+    def _positive(self, node: ast.expr) -> bool:
+        """``node`` is positive at every launch: tl.num_programs(k), a positive literal, or a constexpr."""
+        v = self.ev(node)
+        if not isinstance(v, Scalar):
+            return False
+        if v.text.startswith("ct.num_blocks(") or v.text in self._grid_sizes:
+            return True
+        if v.text.isdigit():
+            return int(v.text) > 0
+        values = self.const_values.get(v.text)
+        return bool(values) and all(isinstance(x, int) and x > 0 for x in values)
 
     def indented(self, stmts: list[ast.stmt]) -> None:
         """The body of a `for` / `if` / `else` one level in (`pass` when it emits nothing)."""
@@ -402,6 +498,7 @@ class _Lowerer:
                                   "per iteration (`p += BLOCK * stride`), or use a block pointer advanced by "
                                   "`p = tl.advance(p, ..)`")
         out = self.prefix + name
+        self._grid_sizes.discard(out)
         if isinstance(v, Tile):
             if v.text != out:
                 self.emit(f"{out} = {v.text}")
@@ -409,9 +506,13 @@ class _Lowerer:
         elif isinstance(v, Scalar) and (v.text.startswith(("ct.bid(", "ct.num_blocks(")) or name in self._carried):
             # program ids get a name (the translator types a named ct.bid; inline ones inside loops it cannot)
             if v.text != out:
+                self._scalar_lines[out] = (len(self.lines), v.text)
                 self.emit(f"{out} = {v.text}")
+            if v.text.startswith("ct.num_blocks("):
+                self._grid_sizes.add(out)
             # `off = i * BLOCK` keeps its factors (a tile index) unless a factor is itself re-assigned in the loop
-            keep = v.factors if v.factors and not set(v.factors) & self._carried else None
+            keep = v.factors if v.factors and not any(_mentions(f, c) for f in v.factors for c in self._carried) \
+                else None
             self.env[name] = Scalar(out, factors=keep)
         else:
             self.env[name] = v
@@ -421,14 +522,32 @@ class _Lowerer:
         return {t.id for st in stmts for n in ast.walk(st) if isinstance(n, (ast.Assign, ast.AugAssign))
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
 
-    def _name_scalars(self, names: set[str]) -> None:
+    def _name_scalars(self, names: set[str]) -> dict[str, tuple[int, str]]:
         """Scalars re-assigned inside a loop or branch become variables of the lowered kernel (until then they
-        are inlined where used); program ids already are."""
+        are inlined where used); program ids already are. Returns name → (its line, its value) for those emitted."""
+        emitted = {}
         for name in sorted(names):
             v = self.env.get(name)
             if isinstance(v, Scalar) and v.text != self.prefix + name:
+                emitted[name] = self._scalar_lines[self.prefix + name] = (len(self.lines), v.text)
                 self.emit(f"{self.prefix}{name} = {v.text}")
                 self.env[name] = Scalar(self.prefix + name)
+        return emitted
+
+    def _tiles_from_scalars(self, inits: dict[str, tuple[int, str]]) -> None:
+        """A scalar a loop turns into a 0-d float tile (``total = 0.0`` then ``total += tl.sum(x)``) starts as that
+        tile (``ct.full((), 0.0, dtype=..)``): the loop carries one type, as Triton's does after its promotion."""
+        for name, (line, value) in inits.items():
+            v = self.env.get(name)
+            here = "    " * self.indent
+            if not self.lines[line].startswith(here) or self.lines[line][len(here)] == " " or any(
+                    not ln.startswith(here) for ln in self.lines[line + 1:]):
+                continue   # bound in another block than the loop's: every definition reaching it would change
+            literal = value.replace(".", "", 1).replace("-", "", 1).isdigit()   # (cuTile's ct.full takes literals)
+            if literal and isinstance(v, Tile) and v.shape == () and self.known_dtype(v) in (F32, "ct.float16",
+                                                                                            "ct.bfloat16"):
+                indent = self.lines[line][:len(self.lines[line]) - len(self.lines[line].lstrip())]
+                self.lines[line] = f"{indent}{self.prefix}{name} = ct.full((), {value}, dtype={self.known_dtype(v)})"
 
     def _is_advance(self, value: ast.expr, name: str) -> bool:
         return (isinstance(value, ast.Call) and self.tl_attr(value.func) == "advance" and name in self.advances
@@ -483,7 +602,9 @@ class _Lowerer:
             raise self.fail(it, "a loop with a step other than 1 that advances pointers is not lowered: write "
                                 "`for i in range(n)` and advance once per iteration")
         carried = self._assigned(s.body) - set(self.advances) - set(self.ptr_steps)
-        self._name_scalars(carried)
+        inits = self._name_scalars(carried)
+        inits |= {n: self._scalar_lines[self.prefix + n] for n in carried - set(inits)
+                  if self.env.get(n) == Scalar(self.prefix + n) and self.prefix + n in self._scalar_lines}
         old_carried, old_outer = self._carried, self._loop_outer
         self._carried = old_carried | carried
         self._loop_outer = old_outer | {n for n in carried & set(self.env) if not _written_first(s.body, n)}
@@ -493,6 +614,7 @@ class _Lowerer:
         stepped = step != "1" and start == "0" and step.isidentifier() and self.kinds.get(step) == "constant"
         self.env[var] = Scalar(self.prefix + var, factors=(f"{self.prefix}{var} // {step}", step) if stepped else None)
         self.indented(s.body)
+        self._tiles_from_scalars(inits)
         self._carried, self._loop_outer = old_carried, old_outer
         for name, old in saved_ptrs.items():  # after the loop: advanced (stop - start) times
             n = f"({_paren(stop)} - {_paren(start)})" if start != "0" else stop
@@ -745,6 +867,10 @@ class _Lowerer:
         for t in terms:
             idx = t.index if isinstance(t.index, Tile) else (
                 self.materialize(t.index, node) if isinstance(t.index, Idx) else Tile(t.index, ()))
+            if self.known_dtype(idx) == "ct.int64":
+                # 64-bit offsets loaded from memory (token ids, labels): 32-bit indices of the view, exact for every
+                # element of it (a view's extents are 32-bit); Triton reads past the tensor for others, as UB
+                idx = Tile(f"ct.astype({idx.text}, ct.int32)", idx.shape, "ct.int32")
             parts.append(idx.text if t.stride == "1" else f"{_paren(idx.text)} * {_paren(t.stride)}")
             shapes.append(idx.shape)
         return Tile(" + ".join(parts), _broadcast_all(shapes), "ct.int32")
@@ -754,10 +880,13 @@ class _Lowerer:
         if sym is None:
             raise self.fail(node, f"operator {type(op).__name__} is not supported")
         if isinstance(a, Scalar) and isinstance(b, Scalar):
-            simple = all(x.text.replace("_", "").isalnum() and not x.text[0].isdigit() or x.text.startswith("ct.bid")
-                         for x in (a, b))
+            # `a * b` keeps its factors when one is a plain name (a block size or a stride, maybe): the other, any
+            # scalar expression (`(pid_y * nx + pid_x) * BLOCK`), is then a tile index or the index of a stride
+            names = [_plain(x.text) for x in (a, b)]
+            keep = sym == "*" and any(names)
             return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}",
-                          factors=(a.text, b.text) if sym == "*" and simple else None)
+                          factors=(_paren(a.text) if not names[0] else a.text,
+                                   _paren(b.text) if not names[1] else b.text) if keep else None)
         # index arithmetic: pid * BLOCK + tl.arange(0, BLOCK)
         if sym == "+" and isinstance(b, Idx) and isinstance(a, Scalar):
             a, b = b, a
@@ -769,7 +898,7 @@ class _Lowerer:
         if sym == "+" and isinstance(b, Ptr):
             a, b = b, a
         if isinstance(a, Ptr) and sym == "+":
-            return Ptr(a.param, a.terms + self.offset(b, node).terms)
+            return Ptr(a.param, _merged(a.terms + self.offset(b, node).terms))
         if isinstance(a, (Idx, Offset)) and sym == "+" and isinstance(b, (Idx, Offset)):
             return Offset(self.offset(a, node).terms + self.offset(b, node).terms)
         if sym == "*" and isinstance(b, Idx) and isinstance(a, Scalar):
@@ -783,6 +912,8 @@ class _Lowerer:
         tb = b if isinstance(b, Scalar) else self.materialize(self._value(b, node), node)
         shape = _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ()))
         dtypes = {x.dtype for x in (ta, tb) if isinstance(x, Tile)}
+        if len(dtypes) > 1:   # `x_ptr.dtype` and `y_ptr.dtype` are one type when every launch passes one
+            dtypes = {self.known_dtype(x) for x in (ta, tb) if isinstance(x, Tile)}
         dtype = dtypes.pop() if len(dtypes) == 1 else None
         if sym in ("&", "|", "^") and "bool" in {getattr(x, "dtype", None) for x in (ta, tb)}:
             dtype = "bool"
@@ -867,11 +998,9 @@ class _Lowerer:
             return self.reshape(node, func.value if fn is None else node.args[0],  # type: ignore[attr-defined]
                                 node.args if fn is None else node.args[1:])
         if isinstance(func, ast.Attribute) and func.attr in ("to", "cast") and fn is None:
-            return self.convert(node, self.ev(func.value), node.args[0] if node.args else node.keywords[0].value
-                                if node.keywords else None)
+            return self.convert(node, self.ev(func.value), 0)
         if fn == "cast":
-            return self.convert(node, self.ev(node.args[0]), node.args[1] if len(node.args) > 1 else
-                                {k.arg: k.value for k in node.keywords}.get("dtype"))
+            return self.convert(node, self.ev(node.args[0]), 1)
         if fn in HINT_FNS:   # compiler facts only (alignment, contiguity): the value is its first argument
             return self.ev(node.args[0])
         if fn == "sigmoid" and len(node.args) == 1:
@@ -938,6 +1067,8 @@ class _Lowerer:
             if len(x.shape) != 2:
                 raise self.fail(node, "tl.trans(x) of a 2-D tile only")
             return Tile(f"ct.transpose({x.text})", x.shape[::-1], x.dtype)
+        if fn in ("max", "min") and self._flag(node, kw, 2, "return_indices", False):
+            return self.reduce_with_index(node, fn, kw)
         if fn in REDUCE:
             x = self.materialize(self.ev(node.args[0]), node)
             axis_node = kw.get("axis") or (node.args[1] if len(node.args) > 1 else None)
@@ -953,6 +1084,8 @@ class _Lowerer:
             shape = tuple(s for s in shape if s is not None)
             text = f"{REDUCE[fn]}({x.text}, axis={axis}" + (", keepdims=True)" if keepdims else ")")
             return Tile(text, shape, x.dtype)
+        if fn in DERIVED:   # triton.language functions written with cuTile ones (`_Lowerer.<method>`)
+            return getattr(self, DERIVED[fn])(node, fn, kw)
         if fn == "rand" and len(node.args) == 2 and not kw:
             return self.rand(node)
         if fn == "exp" and len(node.args) == 1:
@@ -968,9 +1101,163 @@ class _Lowerer:
             shape = _broadcast_all(getattr(t, "shape", ()) for t in tiles)
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
             return Tile(f"{MAP[fn]}({', '.join(t.text for t in tiles)})", shape, dts[0] if len(set(dts)) == 1 else None)
+        if fn in NO_CUTILE:
+            raise self.fail(node, f"tl.{fn} is not lowered: {NO_CUTILE[fn]}")
         raise self.fail(node, f"tl.{fn} is not lowered (supported: program_id, num_programs, arange, load, store, "
                               f"make_block_ptr, advance, zeros, full, dot, {', '.join(REDUCE)}, {', '.join(MAP)}, "
                               "cdiv, .to())")
+
+    # ------------------------------------------------ triton.language functions cuTile writes otherwise
+
+    def _arg(self, node: ast.Call, kw: dict, k: int, name: str, default: ast.expr | None = None) -> ast.expr:
+        """Argument ``name`` of a call, by keyword or at position ``k`` (``default`` when absent, else refused)."""
+        if name in kw:
+            return kw[name]
+        if k < len(node.args):
+            return node.args[k]
+        if default is None:
+            raise self.fail(node, f"`{ast.unparse(node.func)}` without its argument {name!r}")
+        return default
+
+    def _tile_arg(self, node: ast.Call, kw: dict, k: int, name: str) -> Tile:
+        return self.materialize(self._value(self.ev(self._arg(node, kw, k, name)), node), node)
+
+    def _flag(self, node: ast.Call, kw: dict, k: int, name: str, default: bool) -> bool:
+        v = self._arg(node, kw, k, name, ast.Constant(default))
+        truth = self.static_truth(v) if not isinstance(v, ast.Constant) else bool(v.value)
+        if truth is None:
+            raise self.fail(v, f"{name}= must be a literal or a constexpr the launches agree on")
+        return truth
+
+    def _named(self, t: Tile, what: str) -> Tile:
+        """``t`` bound to a fresh name of the lowered kernel (an expression used more than once is computed once)."""
+        if t.text.isidentifier():
+            return t
+        self._temps = getattr(self, "_temps", 0) + 1
+        name = f"{self.prefix}{what}{self._temps}"
+        self.emit(f"{name} = {t.text}")
+        return replace(t, text=name)
+
+    def like(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.zeros_like(x)`` / ``tl.full_like(x, v)`` / ``tl.ones_like(x)`` (``dtype=`` overrides x's)."""
+        x = self._tile_arg(node, kw, 0, "input")
+        dt_node = kw.get("dtype")
+        dtype = self.ev(dt_node).text if dt_node is not None else x.dtype  # type: ignore[union-attr]
+        if dtype is None:
+            raise self.fail(node, f"tl.{fn}: the dtype of `{ast.unparse(node.args[0])}` is not known here")
+        value = {"zeros_like": "0", "ones_like": "1"}.get(fn) or self.scalar(self._arg(node, kw, 1, "fill_value"))
+        return Tile(f"ct.full({_tup(x.shape)}, {value}, dtype={dtype})", x.shape, dtype)
+
+    def fma(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.fma(a, b, c)``: ``a * b + c``, which cuTile Python compiles to one fused multiply-add."""
+        vals = [self._value(self.ev(self._arg(node, kw, k, n)), node) for k, n in enumerate(("x", "y", "z"))]
+        a, b, c = (v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals)
+        prod = self.binop(ast.Mult(), a, b, node)
+        return self.binop(ast.Add(), prod, c, node)  # type: ignore[return-value]
+
+    def clamp(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.clamp(x, lo, hi)``: ``minimum(maximum(x, lo), hi)``."""
+        x = self._tile_arg(node, kw, 0, "x")
+        lo, hi = (self._value(self.ev(self._arg(node, kw, k, n)), node) for k, n in ((1, "min"), (2, "max")))
+        texts = [v.text if isinstance(v, Scalar) else self.materialize(v, node).text for v in (lo, hi)]
+        return Tile(f"ct.minimum(ct.maximum({x.text}, {texts[0]}), {texts[1]})", x.shape, x.dtype)
+
+    def split(self, node: ast.Call, fn: str, kw: dict) -> tuple[Tile, Tile]:
+        """``tl.split(x)``: the two halves of x's last axis (of size 2), each ``ct.extract`` of a size-1 slice."""
+        x = self._named(self._tile_arg(node, kw, 0, "a"), "pair")
+        if not x.shape or x.shape[-1] != "2":
+            raise self.fail(node, "tl.split of a tile whose last axis is not of size 2")
+        part = x.shape[:-1] + ("1",)
+        return tuple(Tile(f"ct.reshape(ct.extract({x.text}, {_tup(['0'] * (len(x.shape) - 1) + [str(k)])}, "  # type: ignore[return-value]
+                          f"shape={_tup(part)}), {_tup(x.shape[:-1])})", x.shape[:-1], x.dtype) for k in (0, 1))
+
+    def join(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.join(a, b)``: a new last axis of size 2 holding a then b (a select on that axis's index);
+        ``tl.interleave(a, b)``: that, with the last two axes merged."""
+        a, b = (self._tile_arg(node, kw, k, n) for k, n in ((0, "a"), (1, "b")))
+        shape = _broadcast(a.shape, b.shape)
+        if not shape:
+            raise self.fail(node, f"tl.{fn} of scalars")
+        col = _tup(("1",) * len(shape) + ("2",))
+        halves = [f"ct.reshape({t.text}, {_tup(t.shape + ('1',))})" for t in (a, b)]
+        text = f"ct.where(ct.reshape(ct.arange(2, dtype=ct.int32), {col}) == 0, {halves[0]}, {halves[1]})"
+        joined = Tile(text, shape + ("2",), a.dtype if a.dtype == b.dtype else None)
+        if fn == "join":
+            return joined
+        last = shape[-1]
+        merged = shape[:-1] + (str(2 * int(last)) if last.isdigit() else f"2 * {_paren(last)}",)
+        return Tile(f"ct.reshape({joined.text}, {_tup(merged)})", merged, joined.dtype)
+
+    def arg_reduce(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.argmax(x, axis)`` / ``tl.argmin``: the first index holding the maximum (minimum) — Triton's
+        ``tie_break_left=True`` — as a reduction to it, then the least index where x equals it."""
+        x = self._named(self._tile_arg(node, kw, 0, "input"), "arg")
+        if not self._flag(node, kw, 2, "tie_break_left", True):
+            raise self.fail(node, f"tl.{fn} with tie_break_left=False")
+        return self._index_of(x, "max" if fn == "argmax" else "min", self._arg(node, kw, 1, "axis"),
+                              self._flag(node, kw, 3, "keep_dims", False))
+
+    def _index_of(self, x: Tile, which: str, axis_node: ast.expr, keep: bool) -> Tile:
+        axis = self._axis_of(x, axis_node)
+        best = self._named(Tile(f"ct.{which}({x.text}, axis={axis}, keepdims=True)",
+                                tuple("1" if a == axis else s for a, s in enumerate(x.shape)), x.dtype), "best")
+        n = x.shape[axis]
+        where = tuple(n if a == axis else "1" for a in range(len(x.shape)))
+        idx = f"ct.arange({n}, dtype=ct.int32)" if len(x.shape) == 1 else \
+            f"ct.reshape(ct.arange({n}, dtype=ct.int32), {_tup(where)})"
+        out = tuple(("1" if keep else None) if a == axis else s for a, s in enumerate(x.shape))
+        out = tuple(s for s in out if s is not None)
+        text = f"ct.min(ct.where({x.text} == {best.text}, {idx}, {n}), axis={axis}" + (
+            ", keepdims=True)" if keep else ")")
+        return Tile(text, out, "ct.int32")
+
+    def reduce_with_index(self, node: ast.Call, fn: str, kw: dict) -> tuple[Tile, Tile]:
+        """``tl.max(x, axis, return_indices=True)`` (``tl.min`` alike): the reduction and the first index of it."""
+        x = self._named(self._tile_arg(node, kw, 0, "input"), "arg")
+        if not self._flag(node, kw, 3, "return_indices_tie_break_left", True):
+            raise self.fail(node, f"tl.{fn} with return_indices_tie_break_left=False")
+        axis_node = self._arg(node, kw, 1, "axis")
+        keep = self._flag(node, kw, 4, "keep_dims", False)
+        axis = self._axis_of(x, axis_node)
+        shape = tuple("1" if a == axis else s for a, s in enumerate(x.shape) if a != axis or keep)
+        value = Tile(f"ct.{fn}({x.text}, axis={axis}" + (", keepdims=True)" if keep else ")"), shape, x.dtype)
+        return value, self._index_of(x, fn, axis_node, keep)
+
+    def _axis_of(self, x: Tile, axis_node: ast.expr) -> int:
+        axis = int(self.scalar(axis_node))
+        return axis + len(x.shape) if axis < 0 else axis
+
+    def reduce(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.reduce(x, axis, combine_fn)`` with a @triton.jit combine function that is one associative op of
+        its two parameters (``a + b``, ``a * b``, ``tl.maximum(a, b)``, ``tl.minimum(a, b)``): that reduction."""
+        x = self._tile_arg(node, kw, 0, "input")
+        comb = self._arg(node, kw, 2, "combine_fn")
+        helper = self.k.helpers.get(comb.id) if isinstance(comb, ast.Name) else None
+        op = self._combine_op(helper) if helper is not None else None
+        if op is None:
+            raise self.fail(comb, "tl.reduce is lowered when its combine_fn is a @triton.jit function of two "
+                                  "parameters returning `a + b`, `a * b`, `tl.maximum(a, b)` or `tl.minimum(a, b)`")
+        axis_node = self._arg(node, kw, 1, "axis")
+        if isinstance(axis_node, ast.Constant) and axis_node.value is None:
+            return Tile(f"ct.{op}({x.text})", (), x.dtype)
+        axis = self._axis_of(x, axis_node)
+        keep = self._flag(node, kw, 3, "keep_dims", False)
+        shape = tuple("1" if a == axis else s for a, s in enumerate(x.shape) if a != axis or keep)
+        return Tile(f"ct.{op}({x.text}, axis={axis}" + (", keepdims=True)" if keep else ")"), shape, x.dtype)
+
+    def _combine_op(self, fn: ast.FunctionDef) -> str | None:
+        """The reduction a combine function is (None when it is not one associative op of its parameters)."""
+        params = [a.arg for a in fn.args.args]
+        body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(params) != 2 or len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+            return None
+        e = body[0].value
+        names = lambda args: sorted(a.id for a in args if isinstance(a, ast.Name)) == sorted(params)  # noqa: E731
+        if isinstance(e, ast.BinOp) and type(e.op) in (ast.Add, ast.Mult) and names([e.left, e.right]):
+            return "sum" if isinstance(e.op, ast.Add) else "prod"
+        if isinstance(e, ast.Call) and len(e.args) == 2 and names(e.args) and not e.keywords:
+            return {"maximum": "max", "minimum": "min"}.get(self.function(e.func) or "")
+        return None
 
     def rand(self, node: ast.Call) -> Tile:
         """``tl.rand(seed, offsets)``: Triton's Philox 4x32 with 10 rounds (triton/language/random.py), written out
@@ -1079,11 +1366,22 @@ class _Lowerer:
             return next(iter(seen)) if len(seen) == 1 else None
         return t.dtype
 
-    def convert(self, node: ast.Call, v: object, dt_node: ast.expr | None) -> object:
-        """``x.to(dtype)`` / ``tl.cast(x, dtype)``."""
+    def convert(self, node: ast.Call, v: object, first: int) -> object:
+        """``x.to(dtype, fp_downcast_rounding=, bitcast=)`` / ``tl.cast(x, dtype, ..)`` (its arguments from
+        position ``first``): ``ct.astype``, or ``ct.bitcast`` (the same bits as another type of one width)."""
+        kw = {k.arg: k.value for k in node.keywords}
+        args = node.args[first:]
+        dt_node = kw.get("dtype") or (args[0] if args else None)
         dt = self.ev(dt_node) if dt_node is not None else None
         if not isinstance(dt, DType):
             raise self.fail(node, "`.to(dtype)` needs a tl dtype, `x.dtype` or `ptr.dtype.element_ty`")
+        rounding = kw.get("fp_downcast_rounding") or (args[1] if len(args) > 1 else None)
+        if rounding is not None and not (isinstance(rounding, ast.Constant) and rounding.value in (None, "rtne")):
+            raise self.fail(rounding, f"fp_downcast_rounding={ast.unparse(rounding)}: only round-to-nearest-even "
+                                      "(cuTile's conversion) is lowered")
+        if self._flag(node, kw, first + 2, "bitcast", False):
+            t = self.materialize(self._value(v, node), node)
+            return Tile(f"ct.bitcast({t.text}, {dt.text})", t.shape, dt.text)
         if isinstance(v, Scalar):
             if dt.text in INT_DTYPES and not self._float_scalar(v):
                 # an integer widened (`tl.program_id(0).to(tl.int64)`) to keep offsets from overflowing: offsets
@@ -1176,6 +1474,8 @@ class _Lowerer:
             self.view_sites[param] = node
             return
         if [d.stride for d in old.dims] != [d.stride for d in dims]:
+            if param in self._flat_gathers and param not in self.seed_views and len(dims) > 1:
+                raise _Relayout(param, View(param, tuple(Dim(d.stride, None) for d in dims)))
             site = self.view_sites[param]
             raise self.fail(node, f"{param} is addressed with strides ({', '.join(d.stride for d in dims)}) here but "
                                   f"({', '.join(d.stride for d in old.dims)}) at line {site.lineno}: one pointer must be "
@@ -1204,6 +1504,8 @@ class _Lowerer:
             offsets = Tile("(" + ", ".join(t.text for t in per_dim) + ")", _broadcast_all(t.shape for t in per_dim),
                            "ct.int32")
         else:
+            if nd and ptr.param not in self.views:
+                self._flat_gathers.add(ptr.param)   # a strided access found later lowers this one again
             self._view(ptr.param, [Dim("1", None)], node)
             offsets = self.offset_tile(ptr.terms, node)
         if mask is None:
@@ -1217,6 +1519,9 @@ class _Lowerer:
         """One index tile per dimension of ``ptr``'s existing strided view, when each of its terms has one of the
         view's strides; None otherwise."""
         view = self.views.get(ptr.param)
+        if view is None and ptr.param in self.seed_views:   # strided further on (a second lowering's knowledge)
+            view = self.views[ptr.param] = self.seed_views[ptr.param]
+            self.view_sites[ptr.param] = node
         if view is None or len(view.dims) < 2 or len({d.stride for d in view.dims}) != len(view.dims):
             return None
         by_stride: dict[str, list[Term]] = {d.stride: [] for d in view.dims}
@@ -1607,9 +1912,16 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
         raise LoweringError(kernel, kernel.fn, f"unknown hint(s) {bad}: the lowering takes "
                                                f"{KERNEL_HINTS + LOWERING_OPTIONS}")
     options = {k: hints.pop(k) for k in LOWERING_OPTIONS if k in hints}
-    lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")),
-                  plain_stores=bool(options.get("plain_stores")), facts=facts)
-    lw.run()
+    seeds: dict[str, View] = {}
+    while True:
+        lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")),
+                      plain_stores=bool(options.get("plain_stores")), facts=facts)
+        lw.seed_views = dict(seeds)
+        try:
+            lw.run()
+            break
+        except _Relayout as again:   # a pointer gathered from before its strided layout was known: once more
+            seeds[again.param] = again.view
     params_text, params = lw.signature()
     from ...pipeline.port import _display
 
