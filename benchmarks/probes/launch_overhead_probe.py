@@ -79,7 +79,7 @@ print(f"  cutile-rs / cutile       {ratio:8.3f}")
 host_state("after the rounds")
 
 pieces = {}
-st = library._states[id(vector_add)]
+st = library._ensure_library().states[id(vector_add)]
 native_launch = st.last.native.launch
 real = library._ensure_library().table(vector_add).fn
 bad = abi.TpCall(entry=99)

@@ -491,6 +491,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_ops_build(args: argparse.Namespace) -> int:
     from .runtime import build
 
+    if args.from_ports is not None or args.into is not None:
+        return _served_build(args)
     names = [n.strip() for n in args.ops.split(",") if n.strip()] if args.ops is not None else None
     if names is not None:
         known = build.all_ops()
@@ -508,6 +510,32 @@ def cmd_ops_build(args: argparse.Namespace) -> int:
                 print(f"    {result['why'][name][:400]}")
         print(f"library: {result['library']}")
     return 0 if all(s == "proven" for s in result["ops"].values()) else 1
+
+
+def _served_build(args: argparse.Namespace) -> int:
+    """`tileport ops build --from PORTS --into LIB`: a served library of every proven cuTile port under PORTS."""
+    from .inputs import out_dir
+    from .runtime.served import build_served
+
+    if args.from_ports is None or args.into is None or args.port or args.ops or args.if_stale:
+        raise InputError("--from PORTS and --into LIB go together, without --port/--ops/--if-stale (those are the "
+                         "operator library's)")
+    corpus = Path(args.corpus) if args.corpus else None
+    if corpus is not None and not corpus.is_dir():
+        raise InputError(f"--corpus {corpus}: not a folder")
+    result = build_served(Path(args.from_ports), out_dir(Path(args.into), "--into"), corpus,
+                          progress=_progress(args.json))
+    if args.json:
+        _emit_json(result)
+    else:
+        for pid, name in result["kernels"].items():
+            print(f"  {name:40} tp_{pid}")
+        for s in result["skipped"]:
+            print(f"  left out: {s['kernel']}: {s['why']}")
+        print(f"library: {result['library']} ({len(result['kernels'])} kernels)\n"
+              f"use it:  TILEPORT_SERVED={Path(result['library']).parent} "
+              "(tileport run / tileport.install() / pytest -p tileport.pytest_launch)")
+    return 0
 
 
 def cmd_ops_list(args: argparse.Namespace) -> int:
@@ -532,6 +560,11 @@ def cmd_ops_pack(args: argparse.Namespace) -> int:
     from .inputs import out_file
     from .runtime import build
 
+    if args.library:
+        from .runtime.served import pack_served
+
+        print(f"wrote {pack_served(Path(args.library), out_file(Path(args.dest), 'DEST'))}")
+        return 0
     print(f"wrote {build.pack_library(out_file(Path(args.dest), 'DEST'))} (+ .inputs-sha256)")
     return 0
 
@@ -551,15 +584,21 @@ def cmd_ops_unpack(args: argparse.Namespace) -> int:
     except (tarfile.TarError, lzma.LZMAError, EOFError) as exc:
         raise InputError(f"SRC {src}: not a packed library ({type(exc).__name__}: {exc}); make one with "
                          "`tileport ops pack`") from None
-    print(f"export TILEPORT_LIBRARY={lib} TILEPORT_AUTOBUILD=0")
+    from .runtime.served import LIB_NAME as SERVED_NAME
+
+    if lib.name == SERVED_NAME:
+        print(f"export TILEPORT_SERVED={lib.parent}")
+    else:
+        print(f"export TILEPORT_LIBRARY={lib} TILEPORT_AUTOBUILD=0")
     return 0
 
 
 # ---------------------------------------------------------------- capture
 
-def _report_script_error(script: Path, exc: BaseException, out: Path) -> None:
-    """A host script's exception under capture: one line saying so, then the script's own traceback between two
-    marker lines. tileport's frames (the CLI, the capture, runpy) are cut: the traceback starts at the script."""
+def _report_script_error(script: Path, exc: BaseException, out: Path | None, job: str = "capture") -> None:
+    """A host script's exception under capture (or run): one line saying so, then the script's own traceback
+    between two marker lines. tileport's frames (the CLI, the capture, runpy) are cut: the traceback starts at the
+    script."""
     tb = exc.__traceback__
     target = script.resolve()
     while tb is not None and Path(tb.tb_frame.f_code.co_filename).resolve() != target:
@@ -568,28 +607,83 @@ def _report_script_error(script: Path, exc: BaseException, out: Path) -> None:
              else traceback.format_exception_only(type(exc), exc))  # e.g. a SyntaxError: no frame of the script
     what = " ".join(traceback.format_exception_only(type(exc), exc)[-1].split())
     err = sys.stderr
-    print(f"tileport: capture failed: {script} raised {what[:300]}; nothing written to {out}", file=err)
+    print(f"tileport: {job} failed: {script} raised {what[:300]}"
+          + (f"; nothing written to {out}" if out is not None else ""), file=err)
     print(f"---- traceback of {script} ----", file=err)
     err.write("".join(lines))
     print(f"---- end of {script}'s traceback ----", file=err)
+
+
+def _python_command(raw: list[str], usage: str, error: type[Exception] = InputError) -> list[str]:
+    """``-- python SCRIPT.py ARGS`` (or ``-- python -m MODULE ARGS``) → [SCRIPT.py, ARGS...] ([-m, MODULE, ...]);
+    a script that is not a file is refused."""
+    cmd = list(raw)
+    if cmd and cmd[0] == "--":
+        cmd = cmd[1:]
+    if cmd and Path(cmd[0]).name.startswith("python"):
+        cmd = cmd[1:]
+    if len(cmd) >= 2 and cmd[0] == "-m":
+        return cmd
+    if not cmd or not cmd[0].endswith(".py"):
+        raise error(f"expected `{usage}`")
+    script = Path(cmd[0])
+    if script.is_dir():
+        raise error(f"{script}: is a directory, expected a Python script")
+    if not script.is_file():
+        raise error(f"{script}: no such file")
+    return cmd
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """`tileport run --library LIB -- python host.py ...`: the program in this process, ct.launch on Rust ports."""
+    import runpy
+
+    from .runtime import intercept
+
+    cmd = _python_command(args.command, "tileport run [--library LIB] -- python SCRIPT.py|-m MODULE [ARGS...]")
+    intercept.install(args.library, fallback=args.fallback or None)
+    code = 0
+    old_argv, old_path = sys.argv[:], sys.path[:]
+    try:
+        if cmd[0] == "-m":
+            sys.argv = [cmd[1], *cmd[2:]]
+            sys.path.insert(0, os.getcwd())
+            runpy.run_module(cmd[1], run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = cmd
+            sys.path.insert(0, str(Path(cmd[0]).parent.resolve()))
+            runpy.run_path(cmd[0], run_name="__main__")
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except TileportError as exc:   # the launch backend refused a launch: one line, the program stops
+        print(f"tileport run: {exc}", file=sys.stderr)
+        code = 1
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 — the program raised: its error, shown as its own
+        _report_script_error(Path(cmd[0] if cmd[0] != "-m" else cmd[1]), exc, None, "run")
+        code = 1
+    finally:
+        sys.argv, sys.path[:] = old_argv, old_path
+        stats = intercept.stats()
+        intercept.uninstall()
+    if args.stats:
+        Path(args.stats).write_text(json.dumps(stats, indent=1) + "\n")
+    rust = sum(stats["rust"].values())
+    falls = sum(f["launches"] for f in stats["fallbacks"])
+    print(f"tileport run: {rust} launch(es) through Rust ports ({len(stats['rust'])} kernels), {falls} fallback(s)",
+          file=sys.stderr)
+    return code
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
     from .frontends.cutile_py.capture import CaptureError, run_captured, write_capture
     from .inputs import out_file
 
-    cmd = list(args.command)
-    if cmd and cmd[0] == "--":
-        cmd = cmd[1:]
-    if cmd and Path(cmd[0]).name.startswith("python"):
-        cmd = cmd[1:]
-    if not cmd or not cmd[0].endswith(".py"):
-        raise CaptureError("expected `tileport capture [--out FILE] -- python SCRIPT.py [ARGS...]`")
+    cmd = _python_command(args.command, "tileport capture [--out FILE] -- python SCRIPT.py [ARGS...]", CaptureError)
+    if cmd[0] == "-m":
+        raise CaptureError("expected `tileport capture [--out FILE] -- python SCRIPT.py [ARGS...]` (a script)")
     script = Path(cmd[0])
-    if script.is_dir():
-        raise CaptureError(f"{script}: is a directory, expected a Python script")
-    if not script.is_file():
-        raise CaptureError(f"{script}: no such file")
     out = out_file(Path(args.out), "--out")
     try:
         rec = run_captured(script, cmd[1:])
@@ -895,6 +989,28 @@ count. The output feeds `tileport analyze --capture FILE`.""",
     cp.add_argument("command", nargs=argparse.REMAINDER, help="-- python SCRIPT.py [ARGS...]")
     cp.set_defaults(func=cmd_capture)
 
+    rn = sub.add_parser("run", help="run a cuTile host program with its ct.launch calls on the Rust ports (GPU)",
+                        formatter_class=fmt, description="""\
+Runs SCRIPT.py (or -m MODULE, e.g. -m pytest) in this process with ct.launch replaced: each launch runs the proven
+Rust port of its kernel at that specialization, from a served library (built by `tileport ops build --from PORTS
+--into LIB` from the ports of the program's captured launches), on the stream the program passes. A launch without a
+proven, fresh port stops the program with an error naming the kernel, its signature and the commands that port it;
+with --fallback it runs as cuTile Python instead, logged and counted. The same from Python: tileport.install(LIB),
+`with tileport.rust_launches(LIB):`; for a test suite: `TILEPORT_BACKEND=cutile-rs TILEPORT_SERVED=LIB python -m
+pytest -p tileport.pytest_launch ...`.""", epilog="""\
+examples:
+  tileport corpus capture ../TileGym --tests tests/ops/test_rms_norm.py --out build/cap
+  tileport corpus port build/cap --corpus ../TileGym --out build/ports
+  tileport ops build --from build/ports --corpus ../TileGym --into build/served
+  tileport run --library build/served -- python -m pytest ../TileGym/tests/ops/test_rms_norm.py
+  tileport run --library build/served --fallback --stats build/launches.json -- python host.py""")
+    rn.add_argument("--library", metavar="LIB", help="the served library (default: $TILEPORT_SERVED)")
+    rn.add_argument("--fallback", action="store_true",
+                    help="run launches without a proven port as cuTile Python (logged, counted) instead of failing")
+    rn.add_argument("--stats", metavar="FILE", help="write the launches run through Rust and the fallbacks as JSON")
+    rn.add_argument("command", nargs=argparse.REMAINDER, help="-- python SCRIPT.py|-m MODULE [ARGS...]")
+    rn.set_defaults(func=cmd_run)
+
     from .corpus.cli import register as register_corpus  # `tileport corpus capture`
     register_corpus(sub, fmt)
 
@@ -944,6 +1060,8 @@ examples:
   tileport ops build --port            port every op at its PORT_SIGNATURES, keep proven ports, build
   tileport ops build --port --ops rms_norm,softcap
   tileport ops build --if-stale        build only if the library's inputs changed
+  tileport ops build --from build/corpus --corpus ../TileGym --into build/served
+                                       a served library of every proven port of a corpus (for ct.launch)
 
 The library (rust/tileport-ops, target/release/libtileport_ops.so) holds only proven ports; rust/tileport-ops/
 ports.json says what each op was proven at. The cutile-rs backend rebuilds it by itself when stale unless
@@ -951,6 +1069,12 @@ TILEPORT_AUTOBUILD=0.""")
     ob.add_argument("--port", action="store_true", help="re-port the ops (analyze → translate → build → irdiff)")
     ob.add_argument("--ops", help="comma-separated op names (default: all)")
     ob.add_argument("--if-stale", action="store_true", help="do nothing when the built library is fresh")
+    ob.add_argument("--from", dest="from_ports", metavar="PORTS",
+                    help="build a served library instead: every proven cuTile port under PORTS (what `tileport "
+                         "corpus port` or `tileport port` wrote), for ct.launch (tileport run, tileport.install)")
+    ob.add_argument("--into", metavar="LIB", help="with --from: the folder to write the served library to")
+    ob.add_argument("--corpus", metavar="DIR", help="with --from: the corpus the ports' sources are in (kernels are "
+                    "then found by their path inside it, on any machine)")
     ob.add_argument("--json", action="store_true")
     ob.set_defaults(func=cmd_ops_build)
     opk = osub.add_parser("pack", help="xz the built library + its freshness stamp for a GPU host without cargo",
@@ -959,6 +1083,8 @@ TILEPORT_AUTOBUILD=0.""")
                           epilog="example:\n  tileport ops build --if-stale && tileport ops pack "
                                  ".bundle/tileport-ops.tar.xz")
     opk.add_argument("dest", metavar="DEST.so.xz")
+    opk.add_argument("--library", metavar="LIB", help="pack the served library in LIB (what `tileport ops build "
+                     "--from PORTS --into LIB` wrote) instead of the operator library")
     opk.set_defaults(func=cmd_ops_pack)
     oup = osub.add_parser("unpack", help="unpack a packed library into DIR; prints the environment to use it",
                           formatter_class=fmt, description="Extracts what `tileport ops pack` wrote into DIR and "

@@ -163,18 +163,18 @@ def generate(manifest: dict, crate: Path | None = None) -> None:
     crate = crate or crate_dir()
     src = crate / "src"
     proven = [(name, op) for name, op in manifest["ops"].items() if op["status"] == "proven"]
-    _write_if_changed(src / "abi.rs", rust_abi_formatted())
+    write_if_changed(src / "abi.rs", rust_abi_formatted())
     native = crate.parent / "tileport-native"
     if native.exists():
-        _write_if_changed(native / "src" / "abi.rs", rust_abi_formatted(exports=False))
-    _write_if_changed(src / "ffi.rs", ffi_rs(proven))
-    _write_if_changed(src / "ports" / "mod.rs", ports_mod_rs([name for name, _ in proven]))
+        write_if_changed(native / "src" / "abi.rs", rust_abi_formatted(exports=False))
+    write_if_changed(src / "ffi.rs", ffi_rs(proven))
+    write_if_changed(src / "ports" / "mod.rs", ports_mod_rs([name for name, _ in proven]))
     for stale in (src / "ports").glob("*.rs"):
         if stale.stem != "mod" and stale.stem not in dict(proven):
             stale.unlink()
 
 
-def _write_if_changed(path: Path, text: str) -> None:
+def write_if_changed(path: Path, text: str) -> None:
     """Write ``text`` unless the file already holds it: an unchanged file keeps its mtime, so cargo does not rebuild
     the library (minutes) because a stale stamp made `ops build` regenerate identical sources."""
     if not path.exists() or path.read_text() != text:
@@ -258,19 +258,23 @@ def pack_library(dest: Path) -> Path:
 
 
 def unpack_library(src: Path, dest_dir: Path) -> Path:
-    """The inverse of pack_library; returns the library path (point TILEPORT_LIBRARY at it)."""
+    """The inverse of pack_library (and of served.pack_served); returns the library path (point
+    TILEPORT_LIBRARY, or TILEPORT_SERVED for a served one, at it)."""
     import tarfile
 
+    from .served import LIB_NAME as SERVED_NAME, MANIFEST
+
     dest_dir.mkdir(parents=True, exist_ok=True)
-    names = {LIB_NAME, NATIVE_NAME, LIB_NAME + ".inputs-sha256"}
+    kinds = ({LIB_NAME, NATIVE_NAME, LIB_NAME + ".inputs-sha256"}, {SERVED_NAME, NATIVE_NAME, MANIFEST})
     with tarfile.open(src, "r:xz") as tar:
-        members = [m for m in tar.getmembers() if m.name in names and m.isfile()]
-        if {m.name for m in members} != names:
-            raise LibraryBuildError(f"{src} does not hold {', '.join(sorted(names))}: pack it with "
-                                    "`tileport ops pack`")
-        for m in members:
-            tar.extract(m, dest_dir)
-    return dest_dir / LIB_NAME
+        files = {m.name: m for m in tar.getmembers() if m.isfile()}
+        names = next((k for k in kinds if k <= set(files)), None)
+        if names is None:
+            raise LibraryBuildError(f"{src} does not hold {', '.join(sorted(kinds[0]))} (the operator library) or "
+                                    f"{', '.join(sorted(kinds[1]))} (a served one): pack it with `tileport ops pack`")
+        for name in sorted(names):
+            tar.extract(files[name], dest_dir)
+    return dest_dir / (LIB_NAME if LIB_NAME in names else SERVED_NAME)
 
 
 def autobuild_allowed() -> bool:

@@ -52,11 +52,17 @@ class OpTable:
     variants: dict[tuple, tuple[int, list[int], list[dict]]]  # launch key → (entry index, generics, abi params)
     source: Path
     source_sha256: str
+    #: the kernel's op in the library (its C function is tp_<op>): its name in the operator library, an id made of
+    #: its name and source file in a served library
+    op: str = ""
 
 
 _lock = threading.Lock()
 _library: "Library | None" = None
 _source_seen: dict[tuple[Path, str], tuple[list[Path], tuple, str]] = {}
+#: a served library's hint for a kernel it lacks or holds stale
+PORT_HINT = ("`tileport corpus capture ... && tileport corpus port ... && tileport ops build --from PORTS --into LIB` "
+             "ports it, at every specialization its host code launches")
 
 
 def _sources(path: Path, kernel_name: str) -> tuple[list[Path], tuple, str]:
@@ -89,7 +95,14 @@ def _drop_poison_vars() -> None:
 
 
 class Library:
+    """A loaded kernel library: the operator library (its manifest is the checkout's rust/tileport-ops/ports.json)
+    or a served one (``runtime.served``: ports.json beside it, kernels looked up by name and source file)."""
+
     def __init__(self, path: Path, copy: bool = False):
+        from .served import manifest_beside
+
+        manifest_path = manifest_beside(path)
+        self.served = manifest_path is not None
         if copy:  # a rebuilt library at the same path: dlopen would hand back the old one
             tmp = Path(tempfile.mkdtemp(prefix="tileport-lib-")) / path.name
             shutil.copy(path, tmp)
@@ -100,22 +113,39 @@ class Library:
         self.dll = ctypes.CDLL(str(path))
         self._check_abi()
         self.native = load_native(build.native_path(path))
-        manifest = json.loads(build.manifest_path().read_text())
+        manifest = json.loads((manifest_path or build.manifest_path()).read_text())
         self.ops: dict[str, dict] = manifest["ops"]
-        self.tables: dict[str, OpTable] = {}
+        self.tables: dict[Any, OpTable] = {}
+        self.states: dict[int, _KernelState] = {}
 
     def _check_abi(self) -> None:
         check_abi(self.dll, self.path)
 
-    def table(self, kernel: Any) -> OpTable:
+    def op_of(self, kernel: Any) -> str:
+        """The kernel's op in this library: by name in the operator library; in a served one, the op of that name
+        whose recorded source file (relative to its corpus) ends the kernel's own path."""
         name = kernel._pyfunc.__name__
-        t = self.tables.get(name)
+        if not self.served:
+            if name not in self.ops:
+                raise BackendError(f"cutile-rs: the kernel library has no port of {name} (it has "
+                                   f"{', '.join(sorted(self.ops)) or 'none'}); run `tileport ops build`")
+            return name
+        src = Path(inspect.getsourcefile(kernel._pyfunc) or "").resolve()
+        named = {op_id: op for op_id, op in self.ops.items() if op["kernel"] == name}
+        for op_id, op in sorted(named.items(), key=lambda kv: -len(kv[1]["source"])):
+            if src == Path(op["source"]) or str(src).endswith("/" + op["source"].lstrip("/")):
+                return op_id
+        where = f" (it has {name} from {', '.join(op['source'] for op in named.values())})" if named else ""
+        raise BackendError(f"cutile-rs: {self.path} has no port of {name} from {src}{where}; {PORT_HINT}")
+
+    def table(self, kernel: Any) -> OpTable:
+        key = id(kernel._pyfunc) if self.served else kernel._pyfunc.__name__
+        t = self.tables.get(key)
         if t is not None:
             return t
-        op = self.ops.get(name)
-        if op is None:
-            raise BackendError(f"cutile-rs: the kernel library has no port of {name} (it has "
-                               f"{', '.join(sorted(self.ops)) or 'none'}); run `tileport ops build`")
+        op_id = self.op_of(kernel)
+        name = kernel._pyfunc.__name__
+        op = self.ops[op_id]
         if op["status"] != "proven":
             raise BackendError(f"cutile-rs: {name} has no proven port ({op['status']}: {op.get('why', '')[:500]}); "
                                "the Rust backend only runs proven ports")
@@ -127,11 +157,11 @@ class Library:
             sig = sigmod.bind(sigmod.parse(v["signature"]), params, name)
             entry = op["entries"].index(v["entry"])
             variants[_key(sig.params)] = (entry, [int(g) for g in v["generics"]], op["abi"][v["entry"]]["params"])
-        fn = getattr(self.dll, f"tp_{name}")
+        fn = getattr(self.dll, f"tp_{op_id}")
         fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
         t = OpTable(fn, ctypes.cast(fn, ctypes.c_void_p).value, params, constant_params(kernel), variants,
-                    Path(inspect.getsourcefile(kernel._pyfunc)), op["source_sha256"])
-        self.tables[name] = t
+                    Path(inspect.getsourcefile(kernel._pyfunc)), op["source_sha256"], op_id)
+        self.tables[key] = t
         return t
 
 
@@ -239,8 +269,7 @@ def _refresh_port(lib: Library, name: str, t: OpTable) -> Library:
             build.generate(manifest)
             build.build()
     with _lock:
-        _library = Library(build.built_library(), copy=True)
-        _states.clear()  # every kernel's plans point into the library they were made with
+        _library = Library(build.built_library(), copy=True)  # (with no plans: they point into the old one)
     return _library
 
 
@@ -268,30 +297,31 @@ class _KernelState:
         self.recheck_at = time.monotonic_ns() + SOURCE_CHECK_INTERVAL_NS
 
 
-_states: dict[int, _KernelState] = {}
-
-
-def _state(kernel: Any) -> _KernelState:
-    lib = _ensure_library()
+def _state(kernel: Any, lib: Library | None) -> _KernelState:
+    lib = lib or _ensure_library()
     name = kernel._pyfunc.__name__
     t = lib.table(kernel)
     if _sha256(t.source, name) != t.source_sha256:
+        if lib.served:
+            raise StaleLibrary(f"cutile-rs: {t.source} changed since {name} was ported and proven (the port in "
+                               f"{lib.path} is of another source); {PORT_HINT}")
         lib = _refresh_port(lib, name, t)
         t = lib.table(kernel)
     st = _KernelState(kernel, lib, t)
-    _states[id(kernel)] = st
+    lib.states[id(kernel)] = st
     return st
 
 
-def _current_state(kernel: Any) -> _KernelState:
-    """The kernel's launch state; its source file is looked at again once SOURCE_CHECK_INTERVAL_NS has passed."""
-    st = _states.get(id(kernel))
+def _current_state(kernel: Any, lib: Library | None = None) -> _KernelState:
+    """The kernel's launch state (in ``lib``, else the operator library); its source file is looked at again once
+    SOURCE_CHECK_INTERVAL_NS has passed."""
+    st = (lib or _ensure_library()).states.get(id(kernel))
     if st is None or st.kernel is not kernel:
-        return _state(kernel)
+        return _state(kernel, lib)
     now = time.monotonic_ns()
     if now >= st.recheck_at:
         if _stat_keys(st.sources) != st.stat:
-            return _state(kernel)
+            return _state(kernel, lib)
         st.recheck_at = now + SOURCE_CHECK_INTERVAL_NS
     return st
 
@@ -332,8 +362,9 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
         have = "; ".join(", ".join(f"{k[0]}={k[2]}" + (f"[{k[3]}d]" if k[1] == "A" else "") for k in v)
                          for v in t.variants)
         raise BackendError(f"cutile-rs: no proven port of {name} for this launch "
-                           f"({', '.join(f'{k[0]}={k[2]}' for k in key)}); ported: {have}. Add the specialization "
-                           f"to the op's PORT_SIGNATURES and run `tileport ops build`")
+                           f"({', '.join(f'{k[0]}={k[2]}' for k in key)}); ported: {have}. "
+                           + (PORT_HINT if st.lib.served else "Add the specialization to the op's PORT_SIGNATURES and run "
+                              "`tileport ops build`"))
     entry, generics, params = found
     written = {p["name"] for p in params if p.get("written")}
     names = [t.params[i] for i in tpos]
@@ -357,14 +388,17 @@ def _checked(st: _KernelState, plan: _Plan, args: tuple, device: int) -> None:
     check_launch(st.kernel._pyfunc.__name__, checked, device)
 
 
-def launch(grid: tuple[int, int, int], kernel: Any, args: tuple) -> None:
-    """Launch ``kernel``'s Rust port on PyTorch's current stream (see the module docstring). The steady state —
-    a known kernel and source, the launch shape of the last call — is one call into the native plan; anything
-    else (first launch, another shape or dtype, a strided or overlapping tensor, a failure) takes the slow path."""
+def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, lib: Library | None = None,
+           stream: int | None = None) -> None:
+    """Launch ``kernel``'s Rust port from ``lib`` (default: the operator library) on ``stream`` (a raw CUDA stream
+    handle; default: PyTorch's current stream) — see the module docstring. The steady state — a known kernel and
+    source, the launch shape of the last call — is one call into the native plan; anything else (first launch,
+    another shape or dtype, a strided or overlapping tensor, a failure) takes the slow path."""
+    st = _current_state(kernel, lib)
     torch = _torch()
-    st = _current_state(kernel)
     device = torch._C._cuda_getDevice()
-    stream = torch._C._cuda_getCurrentRawStream(device)
+    if stream is None:
+        stream = torch._C._cuda_getCurrentRawStream(device)
     if type(grid) is not tuple:
         grid = tuple(grid)
     plan = st.last

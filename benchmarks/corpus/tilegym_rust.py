@@ -1,0 +1,176 @@
+"""On a GPU: TileGym's own tests and launches run through the launch backend (issue 20), against plain cuTile Python
+in the same session.
+
+    python benchmarks/corpus/tilegym_rust.py tests --corpus TILEGYM --library LIB --out OUT [--jobs 8] [FILE ...]
+    python benchmarks/corpus/tilegym_rust.py overhead --corpus TILEGYM --library LIB --out OUT
+
+``tests``: every `tests/ops/test_*.py` of the corpus (or the FILEs named), its functional tests on the cutile
+backend (`-k "test_op and cutile"`), each file twice — plain cuTile Python, and with `TILEPORT_BACKEND=cutile-rs`
+through `-p tileport.pytest_launch` (no fallback: a launch without a proven port fails its test) — in parallel
+processes; writes OUT/tests.json: per file and mode the passed/failed/skipped counts, every skip reason and failure
+message, and the launches each kernel ran through its Rust port.
+
+``overhead``: host time of one `ct.launch` of the same recorded launch (a TileGym rms_norm at a small shape),
+plain vs intercepted, in interleaved rounds; writes OUT/overhead.json.
+
+Needs torch, cuda.tile, the corpus's `src` importable (the script puts it on PYTHONPATH) and a served library
+(`tileport ops build --from PORTS --corpus TILEGYM --into LIB`, unpacked with `tileport ops unpack`).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+MODES = ("plain", "rust")
+
+
+def _env(corpus: Path, library: Path, mode: str, stats: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(corpus / "src"), str(corpus), env.get("PYTHONPATH", "")])
+    env.pop("TILEPORT_BACKEND", None)
+    if mode == "rust":
+        env.update(TILEPORT_BACKEND="cutile-rs", TILEPORT_SERVED=str(library), TILEPORT_LAUNCH_STATS=str(stats))
+    return env
+
+
+def _junit(path: Path) -> dict:
+    out: dict = {"passed": 0, "failed": 0, "skipped": 0, "errors": 0, "skips": {}, "failures": []}
+    if not path.is_file():
+        return out
+    for case in ET.parse(path).getroot().iter("testcase"):
+        name = f"{case.get('classname', '')}::{case.get('name', '')}"
+        skip, fail, err = case.find("skipped"), case.find("failure"), case.find("error")
+        if skip is not None:
+            out["skipped"] += 1
+            why = (skip.get("message") or "").strip()[:200]
+            out["skips"][why] = out["skips"].get(why, 0) + 1
+        elif fail is not None or err is not None:
+            out["failed" if fail is not None else "errors"] += 1
+            node = fail if fail is not None else err
+            out["failures"].append({"test": name, "message": (node.get("message") or "")[:400]})
+        else:
+            out["passed"] += 1
+    return out
+
+
+def run_tests(args: argparse.Namespace) -> int:
+    corpus, out = args.corpus.resolve(), args.out.resolve()
+    (out / "junit").mkdir(parents=True, exist_ok=True)
+    files = args.files or sorted(p.name for p in (corpus / "tests" / "ops").glob("test_*.py"))
+    jobs = [(f, m) for f in files for m in MODES]
+
+    def one(job: tuple[str, str]) -> dict:
+        f, mode = job
+        stem = f"{Path(f).stem}.{mode}"
+        junit, stats, log = out / "junit" / f"{stem}.xml", out / "junit" / f"{stem}.stats.json", out / f"{stem}.log"
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tileport.pytest_launch",
+               f"tests/ops/{f}", "-k", args.keyword, f"--junitxml={junit}"]
+        started = time.monotonic()
+        try:
+            proc = subprocess.run(cmd, cwd=corpus, env=_env(corpus, args.library, mode, stats), capture_output=True,
+                                  text=True, timeout=args.timeout)
+            code, tail = proc.returncode, (proc.stdout + proc.stderr)[-6000:]
+        except subprocess.TimeoutExpired as exc:
+            code, tail = "timeout", str(exc.stdout or "")[-3000:]
+        log.write_text(tail)
+        row = {"file": f, "mode": mode, "exit": code, "seconds": round(time.monotonic() - started, 1), **_junit(junit)}
+        if stats.is_file():
+            row["launch_stats"] = json.loads(stats.read_text())
+        print(f"{f:40} {mode:5} exit={code} passed={row['passed']} failed={row['failed']} "
+              f"skipped={row['skipped']} ({row['seconds']} s)", flush=True)
+        return row
+
+    with ThreadPoolExecutor(args.jobs) as pool:
+        rows = list(pool.map(one, jobs))
+    summary = {m: {k: sum(r[k] for r in rows if r["mode"] == m) for k in ("passed", "failed", "skipped", "errors")}
+               for m in MODES}
+    same = all(r["passed"] == s["passed"] and r["failed"] == s["failed"]
+               for r in rows if r["mode"] == "rust" for s in rows if s["mode"] == "plain" and s["file"] == r["file"])
+    result = {"command": " ".join(sys.argv), "keyword": args.keyword, "summary": summary,
+              "same_pass_count_per_file": same, "files": rows}
+    (out / "tests.json").write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(summary), "same per file:", same)
+    return 0
+
+
+def run_overhead(args: argparse.Namespace) -> int:
+    """Host cost of ct.launch, plain vs through the launch backend, for one recorded TileGym launch."""
+    sys.path[:0] = [str(args.corpus / "src"), str(args.corpus)]
+    import cuda.tile as ct
+    import torch
+
+    import tilegym
+    from tileport.runtime import intercept
+    from tileport.runtime.library import Library
+
+    tilegym.set_backend("cutile")
+    x = torch.randn(256, 768, dtype=torch.float16, device="cuda")
+    w = torch.randn(768, dtype=torch.float16, device="cuda")
+    recorded: list = []
+    plain = ct.launch
+
+    def recorder(stream, grid, kernel, kernel_args, /, **kw):  # noqa: ANN001, ANN202
+        recorded.append((stream, grid, kernel, tuple(kernel_args)))
+        return plain(stream, grid, kernel, kernel_args, **kw)
+
+    ct.launch = recorder
+    try:
+        tilegym.ops.rms_norm(x, (768,), w, 1e-5)
+    finally:
+        ct.launch = plain
+    stream, grid, kernel, kargs = recorded[0]
+    rust = intercept.Interceptor(Library(intercept.library_file(args.library)), False, plain)
+    paths = {"plain": plain, "rust": rust}
+    for fn in paths.values():           # compile both, off the clock
+        fn(stream, grid, kernel, kargs)
+    torch.cuda.synchronize()
+    n, rounds = args.launches, args.rounds
+    times: dict[str, list[float]] = {k: [] for k in paths}
+    for _ in range(rounds):
+        for name, fn in paths.items():
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn(stream, grid, kernel, kargs)
+            t1 = time.perf_counter()
+            torch.cuda.synchronize()
+            times[name].append((t1 - t0) / n * 1e6)
+    med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
+    result = {"command": " ".join(sys.argv), "kernel": kernel._pyfunc.__name__, "grid": list(grid),
+              "launches_per_round": n, "rounds": rounds, "host_us_per_launch": times, "median_us": med,
+              "ratio_rust_over_plain": round(med["rust"] / med["plain"], 3)}
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "overhead.json").write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in result.items() if k != "host_us_per_launch"}))
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("tests", "overhead"):
+        p = sub.add_parser(name)
+        p.add_argument("--corpus", type=Path, required=True, help="the TileGym checkout")
+        p.add_argument("--library", type=Path, required=True, help="the served library (folder)")
+        p.add_argument("--out", type=Path, required=True)
+        if name == "tests":
+            p.add_argument("files", nargs="*", help="test files under tests/ops (default: all)")
+            p.add_argument("--jobs", type=int, default=8)
+            p.add_argument("--keyword", default="test_op and cutile")
+            p.add_argument("--timeout", type=int, default=540)
+        else:
+            p.add_argument("--launches", type=int, default=2000)
+            p.add_argument("--rounds", type=int, default=9)
+    args = ap.parse_args()
+    return run_tests(args) if args.cmd == "tests" else run_overhead(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""pytest plugin of the launch backend: ``python -m pytest -p tileport.pytest_launch ...`` runs every ``ct.launch``
+of the session on the Rust ports of a served library when ``TILEPORT_BACKEND=cutile-rs`` (the library:
+``TILEPORT_SERVED``; ``TILEPORT_FALLBACK=1`` lets unported launches run as cuTile Python, counted). Without
+``TILEPORT_BACKEND=cutile-rs`` it changes nothing, so one command line runs a test suite both ways. The summary
+says how many launches each kernel ran through Rust and lists every fallback; ``TILEPORT_LAUNCH_STATS=FILE``
+writes the same as JSON."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .runtime import intercept
+
+
+def _on() -> bool:
+    return os.environ.get("TILEPORT_BACKEND") == "cutile-rs"
+
+
+def pytest_configure(config: Any) -> None:  # noqa: ARG001
+    if _on():
+        intercept.install()
+
+
+def pytest_unconfigure(config: Any) -> None:  # noqa: ARG001
+    if _on():
+        stats = intercept.stats()
+        out = os.environ.get("TILEPORT_LAUNCH_STATS")
+        if out:
+            Path(out).write_text(json.dumps(stats, indent=1) + "\n")
+        intercept.uninstall()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not _on():
+        return
+    stats = intercept.stats()
+    tr = terminalreporter
+    tr.section("tileport launch backend (cutile-rs)")
+    tr.write_line(f"library: {stats.get('library')}; fallback {'on' if stats.get('fallback') else 'off'}")
+    for name, n in sorted(stats["rust"].items()):
+        tr.write_line(f"  {name}: {n} launch(es) through its Rust port")
+    for f in stats["fallbacks"]:
+        tr.write_line(f"  FALLBACK {f['kernel']}: {f['launches']} launch(es) as cuTile Python: {f['reason']}")
+    if not stats["rust"] and not stats["fallbacks"]:
+        tr.write_line("  no ct.launch reached the backend")

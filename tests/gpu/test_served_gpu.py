@@ -1,0 +1,87 @@
+"""The launch backend on the GPU with TileGym's own host code: a norm, RoPE, decode attention and a matmul, each
+called through TileGym's API with `ct.launch` running the Rust ports, captured in a CUDA graph and replayed; the
+replay must equal a plain cuTile Python run of the same inputs. Needs a served library built from TileGym's ports
+(TILEPORT_SERVED) and the corpus (TILEPORT_CORPUS=path/to/TileGym); skipped with the reason otherwise."""
+from __future__ import annotations
+
+import math
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.gpu
+
+
+def _tilegym():
+    corpus, lib = os.environ.get("TILEPORT_CORPUS"), os.environ.get("TILEPORT_SERVED")
+    if not corpus or not (Path(corpus) / "src" / "tilegym").is_dir() or not lib:
+        pytest.skip("needs TILEPORT_CORPUS (a TileGym checkout) and TILEPORT_SERVED (a library built from its ports: "
+                    "`tileport ops build --from PORTS --corpus TILEGYM --into LIB`)")
+    sys.path[:0] = [str(Path(corpus) / "src"), corpus]
+    import tilegym
+
+    tilegym.set_backend("cutile")
+    return tilegym
+
+
+def _rms_norm(tg, torch):
+    x = torch.randn(256, 768, dtype=torch.float16, device="cuda")
+    w = torch.randn(768, dtype=torch.float16, device="cuda")
+    return lambda: tg.ops.rms_norm(x, (768,), w, 1e-5)
+
+
+def _rope(tg, torch):
+    b, s, hq, hk, d = 1, 128, 32, 8, 64
+    q = torch.randn(b, s, hq, d, device="cuda").transpose(1, 2)
+    k = torch.randn(b, s, hk, d, device="cuda").transpose(1, 2)
+    angle = torch.arange(s, device="cuda")[:, None] * torch.rand(d // 2, device="cuda")[None, :]
+    emb = torch.cat([angle, angle], dim=-1)[None].expand(b, s, d)
+    cos, sin = emb.cos().contiguous(), emb.sin().contiguous()
+    return lambda: tg.ops.apply_rope_base(q.clone(), k.clone(), cos, sin)
+
+
+def _decode(tg, torch):
+    q = torch.randn(2, 32, 1, 64, device="cuda", dtype=torch.float16)
+    k = torch.randn(2, 8, 256, 64, device="cuda", dtype=torch.float16)
+    v = torch.randn(2, 8, 256, 64, device="cuda", dtype=torch.float16)
+    return lambda: tg.ops.fmha_decode(q, k, v, 1.0 / math.sqrt(64))
+
+
+def _matmul(tg, torch):
+    a = torch.rand(3072, 2720, device="cuda", dtype=torch.bfloat16)
+    b = torch.rand(2720, 6144, device="cuda", dtype=torch.bfloat16)
+    return lambda: tg.ops.matmul(a, b, static_persistent=True, use_tma=True)
+
+
+CASES = {"rms_norm": _rms_norm, "rope": _rope, "fmha_decode": _decode, "matmul": _matmul}
+
+
+def _flat(out):
+    return [t for t in (out if isinstance(out, (tuple, list)) else (out,)) if hasattr(t, "shape")]
+
+
+@pytest.mark.parametrize("op", list(CASES))
+def test_tilegym_op_replays_in_a_cuda_graph_through_the_rust_ports(op):
+    import torch
+
+    from tileport.runtime import intercept
+
+    tg = _tilegym()
+    torch.manual_seed(0)
+    call = CASES[op](tg, torch)
+    want = [t.clone() for t in _flat(call())]          # plain cuTile Python
+    with intercept.rust_launches() as backend:
+        call()                                          # compile the Rust specialization outside the capture
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = _flat(call())
+        for _ in range(3):
+            graph.replay()
+        torch.cuda.synchronize()
+        assert sum(backend.rust.values()) >= 2 and not backend.fallbacks
+    assert len(out) == len(want)
+    for got, ref in zip(out, want):
+        torch.testing.assert_close(got.float(), ref.float(), rtol=2e-2, atol=2e-2)

@@ -1,0 +1,127 @@
+"""The launch backend's library, built on this CPU machine from real ports: `tileport ops build --from` over two
+ports of kernels with one name in different files (they stay apart), loaded as a served library (no launch reaches
+a GPU), and the launch backend's install, policy and refusals. Launches themselves run on the GPU
+(tests/gpu/test_served_gpu.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tileport.errors import BackendError, InputError
+
+from conftest import run_tileport
+
+SCALE = """import cuda.tile as ct
+
+
+@ct.kernel
+def scale(x, y, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(x, index=(bid,), shape=(TILE,))
+    ct.store(y, index=(bid,), tile=t * {factor})
+"""
+SIG = "x=f32[?]/1, y=f32[?]/1, TILE=#256"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, tree):
+    """Two `scale` kernels (files a/ and b/ of one corpus), ported in one batch, and the library built from them."""
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.pipeline.port import port_many
+    from tileport.runtime.served import build_served
+    from tileport.spec.signature import bind, parse
+
+    root = tmp_path_factory.mktemp("served")
+    jobs = []
+    for sub, factor in (("a", "2.0"), ("b", "3.0")):
+        src = root / "corpus" / sub / "ops.py"
+        src.parent.mkdir(parents=True)
+        src.write_text(SCALE.format(factor=factor))
+        k = load_kernel(f"{src}::scale")
+        jobs.append((k.ref, [bind(parse(SIG), k.param_names, "scale")], [], root / "ports" / sub))
+    verdicts = port_many(jobs, tree, "sm_90", root / "work")
+    assert [v["status"] for v in verdicts] == ["proven", "proven"]
+    result = build_served(root / "ports", root / "lib", root / "corpus")
+    return root, result
+
+
+def test_a_served_library_holds_each_proven_port_under_its_own_id(served):
+    root, result = served
+    manifest = json.loads((root / "lib" / "ports.json").read_text())
+    assert sorted(op["source"] for op in manifest["ops"].values()) == ["a/ops.py", "b/ops.py"]
+    assert len(result["kernels"]) == 2 and set(result["kernels"].values()) == {"scale"}
+    for name in ("libtileport_served.so", "libtileport_native.so"):
+        assert (root / "lib" / name).is_file()
+
+
+def test_the_library_finds_a_kernel_by_name_and_file(served):
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.runtime.library import Library
+
+    root, _ = served
+    lib = Library(root / "lib" / "libtileport_served.so")
+    assert lib.served
+    a = load_kernel(f"{root / 'corpus' / 'a' / 'ops.py'}::scale").kernel
+    b = load_kernel(f"{root / 'corpus' / 'b' / 'ops.py'}::scale").kernel
+    ta, tb = lib.table(a), lib.table(b)
+    assert ta.op != tb.op and ta.op.startswith("scale_") and ta.fn is not tb.fn
+    assert lib.ops[ta.op]["source"] == "a/ops.py" and len(ta.variants) == 1
+    other = root / "elsewhere" / "ops.py"
+    other.parent.mkdir()
+    other.write_text(SCALE.format(factor="4.0"))
+    with pytest.raises(BackendError, match=r"has no port of scale from .*elsewhere/ops.py .*tileport ops build --from"):
+        lib.table(load_kernel(f"{other}::scale").kernel)
+
+
+def test_install_replaces_ct_launch_and_uninstall_gives_it_back(served):
+    import cuda.tile as ct
+
+    from tileport.runtime import intercept
+
+    root, _ = served
+    plain = ct.launch
+    with intercept.rust_launches(root / "lib") as active:
+        assert ct.launch is active and intercept.stats()["installed"]
+        assert active.original is plain and not active.fallback
+    assert ct.launch is plain and intercept.active() is None
+
+
+def test_an_unported_kernel_is_refused_or_falls_back_counted(served, tmp_path):
+    """No silent fallback: without the policy, the launch raises naming the kernel and the command; with it, the
+    cuTile Python launch runs instead (here: a recorder standing for it), logged and counted."""
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.runtime import intercept
+    from tileport.runtime.library import Library
+
+    root, _ = served
+    src = tmp_path / "other.py"
+    src.write_text(SCALE.format(factor="5.0"))
+    kernel = load_kernel(f"{src}::scale").kernel
+    ran = []
+    strict = intercept.Interceptor(Library(root / "lib" / "libtileport_served.so"), False, lambda *a: ran.append(a))
+    with pytest.raises(BackendError, match="has no port of scale"):
+        strict(0, (4,), kernel, (None, None, 256))
+    lenient = intercept.Interceptor(strict.library, True, lambda *a, **k: ran.append(a))
+    lenient(0, (4,), kernel, (None, None, 256))
+    lenient(0, (4,), kernel, (None, None, 256))
+    assert len(ran) == 2 and sum(lenient.fallbacks.values()) == 2 and not lenient.rust
+
+
+@pytest.mark.parametrize("given, match", [("nowhere", "not a served library"), (None, "no served library")])
+def test_install_without_a_served_library_says_what_to_build(given, match, monkeypatch):
+    from tileport.runtime import intercept
+
+    monkeypatch.delenv(intercept.ENV_LIBRARY, raising=False)
+    with pytest.raises(InputError, match=match):
+        intercept.install(given)
+
+
+def test_ops_build_from_and_run_refuse_bad_input_in_one_line(tmp_path):
+    for args, want in ((["ops", "build", "--from", str(tmp_path / "none"), "--into", str(tmp_path / "lib")],
+                        "not a folder"),
+                       (["ops", "build", "--from", str(tmp_path)], "go together"),
+                       (["run", "--library", str(tmp_path), "--", "python", str(tmp_path / "x.py")], "no such file"),
+                       (["ops", "pack", str(tmp_path / "p.tar.xz"), "--library", str(tmp_path)], "missing")):
+        r = run_tileport(*args)
+        assert r.returncode == 2 and want in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
