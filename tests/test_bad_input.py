@@ -36,6 +36,7 @@ def bad_files(tmp_path_factory):
     (t / "text.txt").write_text("hello, this is not Tile IR\n")
     (t / "dir").mkdir()
     (t / "file").write_text("a regular file\n")
+    (t / "ok.py").write_text("print('a host program')\n")
     (t / "notjson.json").write_text("{\n  'launches': [\n")
     (t / "latin1.json").write_bytes(b'{"x": "\xe9"}')
     (t / "object.json").write_text('{"x": 1}\n')
@@ -171,6 +172,18 @@ def rows():
         ("ops-unknown", ["ops", "build", "--ops", "vector_add,nope"], 2, "unknown op(s) nope; the ops: vector_add"),
         ("ops-unpack-missing", ["ops", "unpack", "{t}/nope.xz", "{t}/lib"], 2, "SRC {t}/nope.xz: no such file"),
         ("ops-unpack-garbage", ["ops", "unpack", "{t}/garbage.bin", "{t}/lib"], 2, "not a packed library"),
+        ("ops-from-missing", ["ops", "build", "--from", "{t}/nope", "--into", "{t}/lib"], 2, "{t}/nope: not a folder"),
+        ("ops-from-alone", ["ops", "build", "--from", "{t}/dir"], 2, "--from PORTS and --into LIB go together"),
+        ("ops-from-no-ports", ["ops", "build", "--from", "{t}/dir", "--into", "{t}/lib"], 2, "no proven cuTile port"),
+        ("ops-from-into-file", ["ops", "build", "--from", "{t}/dir", "--into", "{t}/file/lib"], 2,
+         "is a file, not a directory"),
+        ("ops-pack-not-served", ["ops", "pack", "{t}/p.tar.xz", "--library", "{t}/dir"], 2,
+         "libtileport_served.so, libtileport_native.so, ports.json missing"),
+        # run (the launch backend)
+        ("run-no-script", ["run", "--library", "{t}/dir", "--", "python", "{t}/nope.py"], 2, "{t}/nope.py: no such"),
+        ("run-no-command", ["run", "--library", "{t}/dir"], 2, "expected `tileport run"),
+        ("run-not-a-library", ["run", "--library", "{t}/dir", "--", "python", "{t}/ok.py"], 2,
+         "not a served library"),
         # corpus capture: no corpus, an --out that is a file (refused before any test runs), a malformed target
         ("corpus-missing-dir", ["corpus", "capture", "{t}/nope", "--out", "{t}/cout"], 2, "no such directory"),
         ("corpus-out-is-file", ["corpus", "capture", "{t}/dir", "--out", "{t}/file"], 2, "--out {t}/file: is a file"),

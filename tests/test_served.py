@@ -10,8 +10,6 @@ import pytest
 
 from tileport.errors import BackendError, InputError
 
-from conftest import run_tileport
-
 SCALE = """import cuda.tile as ct
 
 
@@ -115,13 +113,3 @@ def test_install_without_a_served_library_says_what_to_build(given, match, monke
     monkeypatch.delenv(intercept.ENV_LIBRARY, raising=False)
     with pytest.raises(InputError, match=match):
         intercept.install(given)
-
-
-def test_ops_build_from_and_run_refuse_bad_input_in_one_line(tmp_path):
-    for args, want in ((["ops", "build", "--from", str(tmp_path / "none"), "--into", str(tmp_path / "lib")],
-                        "not a folder"),
-                       (["ops", "build", "--from", str(tmp_path)], "go together"),
-                       (["run", "--library", str(tmp_path), "--", "python", str(tmp_path / "x.py")], "no such file"),
-                       (["ops", "pack", str(tmp_path / "p.tar.xz"), "--library", str(tmp_path)], "missing")):
-        r = run_tileport(*args)
-        assert r.returncode == 2 and want in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
