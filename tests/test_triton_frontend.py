@@ -187,7 +187,8 @@ IDIOM_KERNELS = ("idiom_rms", "idiom_silu_rows", "idiom_mm", "idiom_scale", "idi
 LLM = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", "jsd_rows", "softmax_bwd",
                "log_softmax", "argmax_rows", "reduce_rows", "static_unroll", "split_join", "misc_ops", "grid3d",
-               "embed_fwd", "interleave_k", "while_rows")
+               "embed_fwd", "interleave_k", "while_rows", "rope_fwd", "rope_tables", "ln_fwd", "softmax_2d",
+               "int64_offsets", "mm_out_dtype", "first_program", "static_range_step")
 
 
 @pytest.fixture(scope="module")
@@ -291,7 +292,8 @@ def test_triton_coverage_rows_name_bundled_examples():
     from tileport.translate.coverage import TRITON_COVERAGE
 
     named = {c.example for c in TRITON_COVERAGE if c.example}
-    assert named <= {f"triton/{m}" for m in KERNELS} | {f"idioms/{k}" for k in IDIOM_KERNELS}
+    assert named <= {f"triton/{m}" for m in KERNELS} | {f"idioms/{k}" for k in IDIOM_KERNELS} | {
+        f"llm/{k}" for k in LLM_KERNELS}
     assert all(c.example for c in TRITON_COVERAGE if c.status == "supported")
     assert {c.status for c in TRITON_COVERAGE} == {"supported", "dropped", "planned"}
 
@@ -442,6 +444,45 @@ def test_int64_offsets_loaded_from_memory_index_as_int32(tmp_path):
     src = _lowered(tmp_path, "x_ptr += pid * n\nrow = tl.load(x_ptr + tl.arange(0, B))\nk = tl.load(y_ptr + pid)\n"
                              "tl.store(x_ptr + tl.arange(0, B), row * tl.load(x_ptr + k))", facts=facts)
     assert "ct.gather(x_ptr, (pid, ct.astype(k, ct.int32)), padding_value=0)" in src
+
+
+def test_rope_halves_are_tiles_of_the_head_view(tmp_path):
+    """`base + HD // 2 + tl.arange(0, HD // 2)` is block 1 of the half-size run (the offset is a whole number of
+    blocks at every launch); a mask every launch fills (`tl.arange(0, PAD) < N`, PAD <= N) bounds nothing."""
+    facts = {"constants": {"B": [64, 64], "MODE": [64, 64]}, "dtypes": FACTS["dtypes"]}
+    src = _lowered(tmp_path, """
+        half = tl.arange(0, B // 2)
+        base = x_ptr + pid * n
+        x1 = tl.load(base + half, mask=half < MODE // 2)
+        x2 = tl.load(base + B // 2 + half, mask=half < MODE // 2)
+        second = half + MODE // 2
+        tl.store(base + second, x2 * 2.0 + x1, mask=half < MODE // 2)
+    """, facts=facts)
+    assert "x2 = ct.reshape(ct.load(x_ptr, index=(pid, 1), shape=(1, B // 2)), (B // 2,))" in src
+    assert "ct.store(x_ptr, index=(pid, 1), tile=" in src
+    with pytest.raises(LoweringError):   # a padded half (B // 2 < MODE // 2 is not every launch's case): refused
+        _lowered(tmp_path, "half = tl.arange(0, B // 2)\nx = tl.load(x_ptr + half, mask=half < n)\n"
+                           "tl.store(x_ptr + B // 2 + half, x, mask=half < n)", facts=facts)
+
+
+def test_views_rows_flattened_from_several_tensor_dimensions():
+    """The outermost unbounded dimension takes what the tensor leaves: [batch, seq, heads, hd] addressed as
+    batch * seq rows of one stride; the inner ones are the tensor dimensions of their strides."""
+    view = View("q", (Dim("rs", None), Dim("hd", None), Dim("1", None)))
+    assert view_layout(view, (2, 6, 4, 64), (1536, 256, 64, 1), {"rs": 256, "hd": 64}) == ((12, 4, 64),
+                                                                                         (256, 64, 1))
+
+
+def test_index_vector_widening_and_dot_options(tmp_path):
+    src = _lowered(tmp_path, "o = pid * B + tl.arange(0, B).to(tl.int64)\nx = tl.load(x_ptr + o, mask=o < n)\n"
+                             "tl.store(y_ptr + o, x, mask=o < n)")
+    assert "ct.load(x_ptr, index=(pid,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)" in src
+    mm = ("acc = tl.zeros((B, B), dtype=tl.float32)\na = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\n"
+          "acc += tl.dot(a.to(tl.float16), a.to(tl.float16), {opt})\ntl.store(y_ptr + offs[:, None] * B + "
+          "offs[None, :], acc)")
+    assert "ct.mma(" in _lowered(tmp_path, mm.format(opt="out_dtype=tl.float32, input_precision='tf32'"))
+    with pytest.raises(LoweringError, match="tl.dot option input_precision"):
+        _lowered(tmp_path, mm.replace("a.to(tl.float16)", "a").format(opt="input_precision='ieee'"))
 
 
 def test_a_counted_while_is_the_for_it_counts(tmp_path):

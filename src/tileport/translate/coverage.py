@@ -283,8 +283,30 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "once per iteration; masks on the vector it started from (`rk < K - k * BLOCK`)",
               "the tile index follows the loop index; the shifted mask is the view's extent (`K`)", S,
               "idioms/idiom_mm", "other updates of pointers, indices or masks inside a loop"),
-    Construct("triton-dot", "`tl.dot(a, b, acc)`, `acc += tl.dot(a, b)`", "`ct.mma(a, b, acc)`", S,
-              "triton/matmul"),
+    Construct("triton-dot", "`tl.dot(a, b, acc)`, `acc += tl.dot(a, b)`; `out_dtype=tl.float32`, and "
+              "`input_precision=` / `allow_tf32=` on 16- or 8-bit operands (where they change nothing)",
+              "`ct.mma(a, b, acc)`", S, "triton/matmul"),
+    Construct("triton-llm-math", "`tl.fma(a, b, c)`, `tl.clamp(x, lo, hi)`, `tl.zeros_like/ones_like/full_like`, "
+              "`tl.argmax/argmin(x, axis)`, `tl.max/min(x, axis, return_indices=True)`, `tl.reduce(x, axis, f)` with "
+              "`f` a @triton.jit `a + b` / `a * b` / `tl.maximum(a, b)` / `tl.minimum(a, b)`",
+              "`a * b + c` (fused by cuTile); `ct.minimum(ct.maximum(..))`; `ct.full(x's shape, v, dtype)`; the "
+              "reduction, then the least index where x equals it (Triton's tie_break_left); `ct.sum/prod/max/min`",
+              S, "llm/argmax_rows", "tie_break_left=False; other combine functions; erf and the libdevice functions "
+              "cuTile Python 1.7 lacks are refused saying so"),
+    Construct("triton-split-join", "`tl.split(x)` (last axis of 2), `tl.join(a, b)`, `tl.interleave(a, b)`",
+              "`ct.extract` of each half; a `ct.where` on a new last axis's index (reshaped for interleave)", S,
+              "llm/split_join"),
+    Construct("triton-half-split", "a constant element offset that is a whole number of a unit-stride run's blocks "
+              "at every launch (`base + HD // 2 + tl.arange(0, HD // 2)`: RoPE's second half); mask conditions every "
+              "launch fills (`tl.arange(0, PAD) < N`, PAD <= N); index vectors widened (`tl.arange(0, B).to(tl.int64)`)",
+              "the run's tile index plus that number (`(pid, 0, 1)`); the condition dropped (noted); the widening "
+              "dropped (noted)", S, "llm/rope_fwd", "a padded half (PAD > N): the two halves bound one view "
+              "differently and are refused"),
+    Construct("triton-while", "`while i < n: ...; i += step` (step `tl.num_programs(k)`, a positive literal or "
+              "constexpr; i, n, step not assigned otherwise; i not read after the loop)",
+              "`for i_it in range(i, n, step)`", S, "llm/while_rows", "other `while` loops"),
+    Construct("triton-bitcast", "`x.to(dtype, bitcast=True)`", "`ct.bitcast(x, dtype)` (lowered; the translator's "
+              "`api-bitcast` row is planned, so such a port stops at translation)", P, None),
     Construct("triton-math", "`tl.exp/exp2/log/log2/sqrt/rsqrt/abs/sin/cos/tan/tanh/sinh/cosh/pow/atan2/floor/ceil/"
               "maximum/minimum/where/sigmoid` (also as `tl.math.*`, `libdevice.*` or imported by bare name), "
               "`tl.sum/max/min(x[, axis, keep_dims])`, `tl.trans`, `tl.zeros`, `tl.full`, `tl.cdiv`, `min`/`max`/"
@@ -327,7 +349,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`ct.load` / `ct.store` of the descriptor's view (its shape and strides), tile index = offset / block; "
               "block dims named by the constexpr that carries them. Proven on TileGym's descriptor kernels "
               "(`benchmarks/results/corpus/triton.json`); no bundled example yet", P, None),
-    Construct("triton-other", "`tl.atomic_*` other than add, `tl.randn`/`tl.randint`, 64-bit scalars, `while`",
+    Construct("triton-other", "`tl.atomic_*` other than add, `tl.randn`/`tl.randint`, 64-bit scalars, `while` "
+              "loops that do not count (spin locks)",
               "the matching cuTile constructs", P, None),
 )
 

@@ -456,9 +456,10 @@ class _Lowerer:
                 return
             call = s.value
             if (isinstance(s.op, ast.Add) and isinstance(call, ast.Call) and self.tl_attr(call.func) == "dot"
-                    and len(call.args) == 2 and not call.keywords):
-                acc = self.ev(s.target)
-                self.bind(name, self._dot(call, self.ev(call.args[0]), self.ev(call.args[1]), acc), s)
+                    and len(call.args) == 2 and "acc" not in {k.arg for k in call.keywords}):
+                acc, a, b = self.ev(s.target), self.ev(call.args[0]), self.ev(call.args[1])
+                self._dot_options(call, {k.arg: k.value for k in call.keywords}, a, b)
+                self.bind(name, self._dot(call, a, b, acc), s)
                 return
             self.bind(name, self.binop(s.op, self.ev(s.target), self.ev(call), s), s)
         elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
@@ -898,7 +899,15 @@ class _Lowerer:
         if sym == "+" and isinstance(b, Ptr):
             a, b = b, a
         if isinstance(a, Ptr) and sym == "+":
-            return Ptr(a.param, _merged(a.terms + self.offset(b, node).terms))
+            return Ptr(a.param, self._folded(_merged(a.terms + self.offset(b, node).terms)))
+        if sym == "+" and isinstance(b, (Idx, Offset)) and isinstance(a, Scalar):
+            a, b = b, a
+        if sym == "+" and isinstance(a, (Idx, Offset)) and isinstance(b, Scalar):
+            # offsets plus a whole number of their blocks (`first_half + HD // 2`): still a tile of a view
+            terms = self.offset(a, node).terms + self.offset(b, node).terms
+            folded = self._folded(terms)
+            if len(folded) < len(terms):
+                return Offset(folded)
         if isinstance(a, (Idx, Offset)) and sym == "+" and isinstance(b, (Idx, Offset)):
             return Offset(self.offset(a, node).terms + self.offset(b, node).terms)
         if sym == "*" and isinstance(b, Idx) and isinstance(a, Scalar):
@@ -920,6 +929,57 @@ class _Lowerer:
         if sym == "/" and self.fast_div and isinstance(ta, Tile) and isinstance(tb, Tile) and dtype == F32:
             return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)", shape, dtype)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}", shape, dtype)
+
+    def launch_values(self, text: str) -> list | None:
+        """The value of ``text`` (literals, constexprs, module constants) at each captured launch; None when it
+        depends on anything else."""
+        try:
+            tree = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return None
+        names = list(self.const_values)
+        count = len(next(iter(self.const_values.values()))) if names else 1
+        try:
+            return [self._static(tree, {n: self.const_values[n][i] for n in names}) for i in range(count)]
+        except (_NotStatic, TypeError, ZeroDivisionError):
+            return None
+
+    def _whole_blocks(self, offset: str, block: str) -> int | None:
+        """k when ``offset`` is k times ``block`` at every captured launch (one k for all), else None."""
+        off, blk = self.launch_values(offset), self.launch_values(block)
+        if not off or not blk or not all(isinstance(x, int) and isinstance(y, int) and y > 0 and x % y == 0
+                                         for x, y in zip(off, blk)):
+            return None
+        ks = {x // y for x, y in zip(off, blk)}
+        return ks.pop() if len(ks) == 1 else None
+
+    def _folded(self, terms: tuple[Term, ...]) -> tuple[Term, ...]:
+        """``terms`` with a constant element offset that is a whole number k of a unit-stride run's blocks at every
+        launch moved into that run's tile index (``base + HD // 2 + tl.arange(0, HD // 2)``: block 1)."""
+        runs = [k for k, t in enumerate(terms) if isinstance(t.index, Idx) and t.stride == "1"]
+        for j, t in enumerate(terms):
+            if not (isinstance(t.index, str) and t.stride == "1") or len(runs) != 1:
+                continue
+            run = terms[runs[0]]
+            k = self._whole_blocks(t.index, run.index.size)  # type: ignore[union-attr]
+            if k is None:
+                continue
+            idx = run.index
+            moved = str(k) if idx.index == "0" else f"{_paren(idx.index)} + {k}"  # type: ignore[union-attr]
+            out = list(terms)
+            out[runs[0]] = Term("1", replace(idx, index=moved))  # type: ignore[type-var]
+            del out[j]
+            return tuple(out)
+        return terms
+
+    def _vacuous(self, idx: Idx, bound: str) -> bool:
+        """``idx < bound`` holds for every lane at every captured launch (``tl.arange(0, PAD) < N`` with PAD <= N:
+        a padded block that every launch fills); such a condition bounds nothing."""
+        if idx.index != "0":
+            return False
+        size, lim = self.launch_values(idx.size), self.launch_values(bound)
+        return bool(size) and bool(lim) and all(isinstance(a, int) and isinstance(b, int) and a <= b
+                                                for a, b in zip(size, lim))
 
     def offset(self, v: object, node: ast.AST) -> Offset:
         if isinstance(v, Offset):
@@ -1056,10 +1116,9 @@ class _Lowerer:
             if acc is None:
                 raise self.fail(node, "tl.dot without an accumulator: write `acc = tl.dot(a, b, acc)` or "
                                       "`acc += tl.dot(a, b)` with acc = tl.zeros(.., dtype=tl.float32)")
-            extra = set(kw) - {"acc"}
-            if extra:
-                raise self.fail(node, f"tl.dot options {sorted(extra)} are not lowered")
-            return self._dot(node, self.ev(node.args[0]), self.ev(node.args[1]), self.ev(acc))
+            a, b = self.ev(node.args[0]), self.ev(node.args[1])
+            self._dot_options(node, {k: v for k, v in kw.items() if k != "acc"}, a, b)
+            return self._dot(node, a, b, self.ev(acc))
         if fn == "trans":
             if len(node.args) != 1 or node.keywords:
                 raise self.fail(node, "tl.trans(x) of a 2-D tile only")
@@ -1391,6 +1450,12 @@ class _Lowerer:
                     self.notes.append(note)
                 return v
             return Scalar(f"ct.astype({v.text}, {dt.text})")
+        if isinstance(v, (Idx, Offset)) and dt.text in ("ct.int32", "ct.int64"):
+            # index vectors widened (`tl.arange(0, B).to(tl.int64)`) against overflow: tile indices of views, as above
+            note = "index vector .to() dropped: offsets become array-view tile indices (64-bit addressing)"
+            if note not in self.notes:
+                self.notes.append(note)
+            return v
         if isinstance(v, Mask):
             v = self.mask_tile(v, node)
         t = self.materialize(v, node)
@@ -1460,6 +1525,21 @@ class _Lowerer:
         if not (isinstance(a, ast.Constant) and a.value in (0, 1, 2)):
             raise self.fail(node, "program axis must be a literal 0, 1 or 2")
         return str(a.value)
+
+    def _dot_options(self, node: ast.Call, kw: dict, a: object, b: object) -> None:
+        """tl.dot's options that change nothing here: ``out_dtype=tl.float32`` (the f32 accumulator's type), and
+        ``input_precision=`` / ``allow_tf32=`` on 16- or 8-bit operands (they choose how f32 operands multiply)."""
+        narrow = all(isinstance(t, Tile) and (self.known_dtype(t) or "").startswith(("ct.float16", "ct.bfloat16",
+                                                                                    "ct.float8")) for t in (a, b))
+        for k, v in kw.items():
+            if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == F32:  # type: ignore
+                continue
+            if k in ("input_precision", "allow_tf32") and narrow:
+                continue
+            if k == "max_num_imprecise_acc" and isinstance(v, ast.Constant) and v.value is None:
+                continue
+            raise self.fail(node, f"tl.dot option {k}={ast.unparse(v)} is not lowered (out_dtype=tl.float32; "
+                                  "input_precision / allow_tf32 on 16- or 8-bit operands only)")
 
     def _dot(self, node: ast.AST, a: object, b: object, acc: object) -> Tile:
         ta, tb, tc = (self.materialize(x, node) for x in (a, b, acc))
@@ -1558,6 +1638,12 @@ class _Lowerer:
             raise self.fail(node, "two index vectors run along the same axis of one pointer: the address is not "
                                   "a tile of a strided view")
         bounds: dict[int, str] = {}
+        if isinstance(mask, Mask):   # conditions true in every lane at every launch bound nothing
+            kept = tuple(c for c in mask.conds if not self._vacuous(*c))
+            if len(kept) < len(mask.conds):
+                self.notes.append(f"line {getattr(node, 'lineno', 0)}: mask conditions true at every captured "
+                                  "launch (a padded block every launch fills) dropped")
+            mask = Mask(kept) if kept else None
         if mask is not None:
             if not isinstance(mask, Mask):
                 raise self.fail(node, "the mask must be `offs < n` comparisons joined by `&` (offs an index vector "

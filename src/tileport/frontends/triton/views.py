@@ -104,18 +104,21 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
     ext: list[int | None] = [None if d.extent is None else _value(d.extent, values, f"{name}'s extent {k}")
                              for k, d in enumerate(view.dims)]
     unknown = [k for k, e in enumerate(ext) if e is None]
-    if len(unknown) == 1:
-        k = unknown[0]
-        used = sum((e - 1) * s for e, s in zip(ext, vstrides) if e is not None and e > 0)
-        ext[k] = max(0, (span - 1 - used) // vstrides[k] + 1) if vstrides[k] > 0 and span > 0 else (1 if span else 0)
-    elif unknown:
-        for k in unknown:
+    # every unbounded dimension but the outermost is the tensor dimension of its stride; the outermost takes what
+    # the tensor leaves (rows of a [batch, seq, ...] tensor addressed as batch * seq rows of one stride included)
+    outer = max(unknown, key=lambda k: vstrides[k]) if unknown else None
+    for k in unknown:
+        if k != outer:
             same = [i for i, s in enumerate(strides) if s == vstrides[k] and shape[i] > 1]
             if len(same) != 1:
                 raise ViewError(f"{name}: dimension {k} of the kernel's view (stride {vstrides[k]}) has no mask or "
                                 f"block shape bounding it and matches {len(same)} dimensions of the tensor "
                                 f"(shape {tuple(shape)}, strides {tuple(strides)}): cannot tell its extent")
             ext[k] = shape[same[0]]
+    if outer is not None:
+        k = outer
+        used = sum((e - 1) * s for e, s in zip(ext, vstrides) if e is not None and e > 0)
+        ext[k] = max(0, (span - 1 - used) // vstrides[k] + 1) if vstrides[k] > 0 and span > 0 else (1 if span else 0)
     final = tuple(int(e) for e in ext)  # type: ignore[arg-type]
     reach = 1 + sum((e - 1) * s for e, s in zip(final, vstrides)) if all(e > 0 for e in final) else 0
     if reach > span:
