@@ -23,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
@@ -87,16 +88,31 @@ def run_tests(args: argparse.Namespace) -> int:
               f"skipped={row['skipped']} ({row['seconds']} s)", flush=True)
         return row
 
+    rows: list[dict] = []
+    lock = threading.Lock()
+
+    def write() -> dict:   # after every file: a run cut short still leaves what finished
+        done = sorted(rows, key=lambda r: (r["file"], r["mode"]))
+        summary = {m: {k: sum(r[k] for r in done if r["mode"] == m) for k in ("passed", "failed", "skipped", "errors")}
+                   for m in MODES}
+        pairs = {r["file"]: {s["mode"]: s for s in done if s["file"] == r["file"]} for r in done}
+        same = {f: (p["plain"]["passed"], p["plain"]["failed"]) == (p["rust"]["passed"], p["rust"]["failed"])
+                for f, p in pairs.items() if len(p) == 2}
+        result = {"command": " ".join(sys.argv), "keyword": args.keyword, "summary": summary,
+                  "files_done": len(pairs), "files_asked": len(files), "same_counts_per_file": same, "files": done}
+        (out / "tests.json").write_text(json.dumps(result, indent=1) + "\n")
+        return result
+
+    def record(job: tuple[str, str]) -> None:
+        row = one(job)
+        with lock:
+            rows.append(row)
+            write()
+
     with ThreadPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(one, jobs))
-    summary = {m: {k: sum(r[k] for r in rows if r["mode"] == m) for k in ("passed", "failed", "skipped", "errors")}
-               for m in MODES}
-    same = all(r["passed"] == s["passed"] and r["failed"] == s["failed"]
-               for r in rows if r["mode"] == "rust" for s in rows if s["mode"] == "plain" and s["file"] == r["file"])
-    result = {"command": " ".join(sys.argv), "keyword": args.keyword, "summary": summary,
-              "same_pass_count_per_file": same, "files": rows}
-    (out / "tests.json").write_text(json.dumps(result, indent=1) + "\n")
-    print(json.dumps(summary), "same per file:", same)
+        list(pool.map(record, jobs))
+    result = write()
+    print(json.dumps(result["summary"]), "same per file:", result["same_counts_per_file"])
     return 0
 
 

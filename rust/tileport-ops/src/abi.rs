@@ -12,6 +12,7 @@ pub const DTYPE_I32: i32 = 3;
 pub const DTYPE_I64: i32 = 4;
 pub const DTYPE_F8E5M2: i32 = 5;
 pub const DTYPE_F8E4M3FN: i32 = 6;
+pub const DTYPE_F64: i32 = 7;
 
 /// A tensor borrowed from the caller: device pointer, rank, dtype code, shape and strides in
 /// elements.

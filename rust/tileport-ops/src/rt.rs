@@ -144,6 +144,15 @@ pub fn expect_counts(op: &str, got: [usize; 3], want: [usize; 3]) -> Result<()> 
     Ok(())
 }
 
+/// An element stride of a caller's tensor as the `i32` entry parameter a port takes for it (a cutile 0.3.1 kernel
+/// cannot read a tensor's strides); a stride beyond `i32` is refused, as cuTile Python refuses it.
+pub fn stride_i32(op: &str, t: &TpTensor, dim: usize, name: &str) -> Result<i32> {
+    match i32::try_from(t.strides[dim]) {
+        Ok(s) => Ok(s),
+        Err(_) => fail(Status::BadShape, format!("{op}: {name} = {} is beyond i32", t.strides[dim])),
+    }
+}
+
 /// Borrows the caller's memory as a cutile tensor after checking dtype, rank and sizes. Nothing is copied and
 /// the memory is never freed by cutile (`borrow_raw_parts`).
 ///

@@ -19,7 +19,7 @@ MAX_RANK = 8
 DTYPES: dict[str, tuple[int, int, str]] = {
     "f32": (0, 4, "f32"), "f16": (1, 2, "cutile::half::f16"), "bf16": (2, 2, "cutile::half::bf16"),
     "i32": (3, 4, "i32"), "i64": (4, 8, "i64"), "f8e5m2": (5, 1, "cutile::cuda_core::f8e5m2"),
-    "f8e4m3fn": (6, 1, "cutile::cuda_core::f8e4m3fn"),
+    "f8e4m3fn": (6, 1, "cutile::cuda_core::f8e4m3fn"), "f64": (7, 8, "f64"),
 }
 
 #: descriptor fields: (name, C scalar type, array length or 0)

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# On the GPU host: TileGym's own code through the launch backend (issue 20), plain cuTile Python beside it.
+#
+# Carried from the dev machine: .bundle/toolchain.tar.xz (`tileport toolchain pack ... --no-probe`) and PACK
+# (default build/gpu20/pack) with served.tar.xz (`tileport ops build --from build/corpus --corpus TILEGYM --into
+# LIB && tileport ops pack PACK/served.tar.xz --library LIB`) and a copy of the TileGym checkout (PACK/TileGym).
+# Writes to $OUT: host.txt, graphs.log (tests/gpu/test_served_gpu.py), overhead.json, tests.json, tests.log.
+# TEST_FILES (default: every tests/ops file) picks TileGym test files; TEST_TIMEOUT bounds the test step.
+set -uo pipefail
+out=${OUT:-gpu-served}
+pack=${PACK:-build/gpu20/pack}
+mkdir -p "$out"
+export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+{ date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv; python3 --version; } \
+  > "$out/host.txt" 2>&1
+python3 -m tileport toolchain unpack .bundle/toolchain.tar.xz /tmp/tc > /tmp/unpack.log 2>&1 || { cat /tmp/unpack.log; exit 1; }
+# shellcheck disable=SC1091
+source /tmp/tc/env.sh
+eval "$(python3 -m tileport ops unpack "$pack/served.tar.xz" /tmp/served)"
+export TILEPORT_SERVED TILEPORT_CORPUS="$PWD/$pack/TileGym"
+echo "TILEPORT_SERVED=$TILEPORT_SERVED" >> "$out/host.txt"
+
+python3 -m pytest -q -rA -p no:cacheprovider tests/gpu/test_served_gpu.py > "$out/graphs.log" 2>&1
+echo "exit: $?" >> "$out/graphs.log"
+python3 benchmarks/corpus/tilegym_rust.py overhead --corpus "$TILEPORT_CORPUS" --library "$TILEPORT_SERVED" \
+  --out "$out" >> "$out/graphs.log" 2>&1
+# shellcheck disable=SC2086
+timeout "${TEST_TIMEOUT:-400}" python3 benchmarks/corpus/tilegym_rust.py tests --corpus "$TILEPORT_CORPUS" \
+  --library "$TILEPORT_SERVED" --out /tmp/tests --jobs "${JOBS:-12}" ${TEST_FILES:-} > "$out/tests.log" 2>&1
+echo "exit: $?" >> "$out/tests.log"
+cp /tmp/tests/tests.json "$out/" 2>/dev/null
+tail -c 200000 /tmp/tests/*.rust.log > "$out/rust-logs.txt" 2>/dev/null
+true
