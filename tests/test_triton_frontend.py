@@ -188,7 +188,8 @@ LLM = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", "jsd_rows", "softmax_bwd",
                "log_softmax", "argmax_rows", "reduce_rows", "static_unroll", "split_join", "misc_ops", "grid3d",
                "embed_fwd", "interleave_k", "while_rows", "rope_fwd", "rope_tables", "ln_fwd", "softmax_2d",
-               "int64_offsets", "mm_out_dtype", "first_program", "static_range_step")
+               "int64_offsets", "mm_out_dtype", "first_program", "static_range_step", "int8_quant", "embed_bwd",
+               "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows")
 
 
 @pytest.fixture(scope="module")
@@ -428,6 +429,17 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     ("total = 0.0\nfor i in range(0, n, B):\n    total += tl.sum(tl.load(x_ptr + i + tl.arange(0, B), "
      "mask=i + tl.arange(0, B) < n, other=0.0))\ntl.store(y_ptr + pid, total)", "",
      "total = ct.full((), 0.0, dtype=ct.float32)"),
+    # tl.broadcast_to, tl.expand_dims, propagate_nan=ALL; a boolean tl.zeros (an int32 one compared with 0)
+    ("x = tl.load(x_ptr + offs)\ny = tl.broadcast_to(tl.expand_dims(x, 0), (2, B))\n"
+     "keep = tl.zeros((B,), dtype=tl.int1)\ntl.store(y_ptr + offs, tl.where(keep, 0.0, "
+     "tl.maximum(tl.sum(y, axis=0), x, propagate_nan=tl.PropagateNan.ALL)))", "",
+     "ct.broadcast_to(ct.reshape(x, (1, B)), (2, B))"),
+    ("keep = tl.zeros((B,), dtype=tl.int1)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(keep, 0.0, "
+     "tl.maximum(x, 1.0, propagate_nan=tl.PropagateNan.ALL)))", "",
+     "ct.where(keep, 0.0, ct.maximum(x, 1.0, propagate_nan=True))"),
+    # -float('inf') is the constant (as cuTile Python folds it), not a negation
+    ("m = -float('inf')\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(x, m))", "",
+     "ct.maximum(x, float('-inf'))"),
     # an element gathered from a row before the row's strided view is met (`logits_ptr + label` first): lowered
     # again, gathered through that view
     ("k = tl.load(y_ptr + pid).to(tl.int32)\nv = tl.load(x_ptr + pid * n + k)\n"
@@ -506,6 +518,7 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
      "only round-to-nearest-even"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.argmax(x, 0, tie_break_left=False))", "",
      "tie_break_left=False"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.exp(x, foo=1))", "", "tl.exp option foo=1"),
 ])
 def test_idioms_without_an_exact_lowering_are_refused(tmp_path, body, helpers, why):
     with pytest.raises(LoweringError, match=why) as exc:

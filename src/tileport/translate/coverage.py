@@ -286,6 +286,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-dot", "`tl.dot(a, b, acc)`, `acc += tl.dot(a, b)`; `out_dtype=tl.float32`, and "
               "`input_precision=` / `allow_tf32=` on 16- or 8-bit operands (where they change nothing)",
               "`ct.mma(a, b, acc)`", S, "triton/matmul"),
+    Construct("triton-shape-ops", "`tl.broadcast_to(x, shape)`, `tl.expand_dims(x, axis)`, `tl.maximum/minimum(.., "
+              "propagate_nan=tl.PropagateNan.ALL)`, `tl.zeros(.., dtype=tl.int1)`",
+              "`ct.broadcast_to`, `ct.reshape` with unit axes, `ct.maximum(.., propagate_nan=True)`, an int32 zero "
+              "tile `!= 0`", S, "llm/softcap_bcast", "other keyword options of element-wise functions"),
     Construct("triton-llm-math", "`tl.fma(a, b, c)`, `tl.clamp(x, lo, hi)`, `tl.zeros_like/ones_like/full_like`, "
               "`tl.argmax/argmin(x, axis)`, `tl.max/min(x, axis, return_indices=True)`, `tl.reduce(x, axis, f)` with "
               "`f` a @triton.jit `a + b` / `a * b` / `tl.maximum(a, b)` / `tl.minimum(a, b)`",

@@ -60,10 +60,13 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
 #: triton.language functions written with other cuTile functions → the _Lowerer method that writes them
 DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma": "fma", "clamp": "clamp",
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
-           "reduce": "reduce"}
+           "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
-          "float64": "ct.float64"}
+          "float64": "ct.float64", "int1": "ct.bool_", "uint16": "ct.uint16", "uint64": "ct.uint64",
+          "float8e4nv": "ct.float8_e4m3fn", "float8e5": "ct.float8_e5m2"}
+#: the dtypes of boolean tiles (a comparison's, `tl.int1`)
+BOOL = ("bool", "ct.bool_")
 INT_DTYPES = ("ct.int32", "ct.int64", "ct.int8", "ct.int16", "ct.uint8", "ct.uint32")
 #: capture dtype names (frontends.arrays) → the cuTile dtype a loaded tile has
 CAPTURED_DTYPES = {"f32": "ct.float32", "f16": "ct.float16", "bf16": "ct.bfloat16", "f64": "ct.float64",
@@ -771,6 +774,9 @@ class _Lowerer:
         if isinstance(node, ast.UnaryOp):
             v = self.ev(node.operand)
             if isinstance(node.op, ast.USub):
+                if isinstance(v, Scalar) and v.text in ("float('inf')", "float('-inf')"):
+                    # `-float('inf')`: the constant, as cuTile Python folds it (not a negation of +inf)
+                    return Scalar("float('-inf')" if v.text == "float('inf')" else "float('inf')")
                 if isinstance(v, Scalar):
                     return Scalar(f"-{_paren(v.text)}")
                 if isinstance(v, Tile):
@@ -924,7 +930,7 @@ class _Lowerer:
         if len(dtypes) > 1:   # `x_ptr.dtype` and `y_ptr.dtype` are one type when every launch passes one
             dtypes = {self.known_dtype(x) for x in (ta, tb) if isinstance(x, Tile)}
         dtype = dtypes.pop() if len(dtypes) == 1 else None
-        if sym in ("&", "|", "^") and "bool" in {getattr(x, "dtype", None) for x in (ta, tb)}:
+        if sym in ("&", "|", "^") and set(BOOL) & {getattr(x, "dtype", None) for x in (ta, tb)}:
             dtype = "bool"
         if sym == "/" and self.fast_div and isinstance(ta, Tile) and isinstance(tb, Tile) and dtype == F32:
             return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)", shape, dtype)
@@ -1108,9 +1114,13 @@ class _Lowerer:
             if not isinstance(dt, DType):
                 raise self.fail(node, "dtype must be a tl dtype")
             tup = f"{_tup(shape)}"
+            value = "0" if fn == "zeros" else self.scalar(self._arg(node, kw, 1, "value"))
+            if dt.text == "ct.bool_":   # a boolean tile: an int32 one compared with 0 (cutile has no bool literal)
+                truth = {"True": "1", "False": "0"}.get(value, value)
+                return Tile(f"ct.full({tup}, {truth}, dtype=ct.int32) != 0", shape, "bool")
             if fn == "zeros":
                 return Tile(f"ct.zeros({tup}, dtype={dt.text})", shape, dt.text)
-            return Tile(f"ct.full({tup}, {self.scalar(node.args[1])}, dtype={dt.text})", shape, dt.text)
+            return Tile(f"ct.full({tup}, {value}, dtype={dt.text})", shape, dt.text)
         if fn == "dot":
             acc = kw.get("acc") or (node.args[2] if len(node.args) > 2 else None)
             if acc is None:
@@ -1147,19 +1157,21 @@ class _Lowerer:
             return getattr(self, DERIVED[fn])(node, fn, kw)
         if fn == "rand" and len(node.args) == 2 and not kw:
             return self.rand(node)
-        if fn == "exp" and len(node.args) == 1:
+        if fn == "exp" and len(node.args) == 1 and not kw:
             x = self._value(self.ev(node.args[0]), node)
             if isinstance(x, Tile):
                 return self._exp(x)
         if fn in MAP:
             vals = [self._value(self.ev(a), node) for a in node.args]
             tiles = [v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
-            if fn == "where" and isinstance(tiles[0], Tile) and self.known_dtype(tiles[0]) not in ("bool", None):
+            opts = self._math_options(node, fn, kw)
+            if fn == "where" and isinstance(tiles[0], Tile) and self.known_dtype(tiles[0]) not in BOOL + (None,):
                 # Triton takes any condition, true where nonzero; cuTile's ct.where wants a boolean tile
                 tiles[0] = Tile(f"{_paren(tiles[0].text)} != 0", tiles[0].shape, "bool")
             shape = _broadcast_all(getattr(t, "shape", ()) for t in tiles)
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
-            return Tile(f"{MAP[fn]}({', '.join(t.text for t in tiles)})", shape, dts[0] if len(set(dts)) == 1 else None)
+            return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
+                        dts[0] if len(set(dts)) == 1 else None)
         if fn in NO_CUTILE:
             raise self.fail(node, f"tl.{fn} is not lowered: {NO_CUTILE[fn]}")
         raise self.fail(node, f"tl.{fn} is not lowered (supported: program_id, num_programs, arange, load, store, "
@@ -1317,6 +1329,37 @@ class _Lowerer:
         if isinstance(e, ast.Call) and len(e.args) == 2 and names(e.args) and not e.keywords:
             return {"maximum": "max", "minimum": "min"}.get(self.function(e.func) or "")
         return None
+
+    def _math_options(self, node: ast.Call, fn: str, kw: dict) -> list[str]:
+        """Keyword options of an element-wise function: ``propagate_nan=`` of maximum/minimum (``ALL``: NaN wins,
+        ``ct.maximum(.., propagate_nan=True)``; ``NONE``: the default); any other is refused."""
+        out = []
+        for k, v in kw.items():
+            mode = v.attr if isinstance(v, ast.Attribute) else None
+            if k == "propagate_nan" and fn in ("maximum", "minimum") and mode in ("ALL", "NONE"):
+                out += ["propagate_nan=True"] if mode == "ALL" else []
+                continue
+            raise self.fail(node, f"tl.{fn} option {k}={ast.unparse(v)} is not lowered")
+        return out
+
+    def broadcast_to(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.broadcast_to(x, shape)``: ``ct.broadcast_to``."""
+        x = self._tile_arg(node, kw, 0, "input")
+        shape_node = self._arg(node, kw, 1, "shape")
+        shape = self._tuple(shape_node) if isinstance(shape_node, (ast.Tuple, ast.List)) else \
+            tuple(self.scalar(a) for a in node.args[1:])
+        return Tile(f"ct.broadcast_to({x.text}, {_tup(shape)})", shape, x.dtype)
+
+    def expand_dims(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.expand_dims(x, axis)`` (an axis or a tuple of them): a reshape with unit axes there."""
+        x = self._tile_arg(node, kw, 0, "input")
+        axis_node = self._arg(node, kw, 1, "axis")
+        items = axis_node.elts if isinstance(axis_node, (ast.Tuple, ast.List)) else [axis_node]
+        rank = len(x.shape) + len(items)
+        axes = sorted(a % rank for a in (int(self.scalar(e)) for e in items))
+        dims = iter(x.shape)
+        shape = tuple("1" if a in axes else next(dims) for a in range(rank))
+        return Tile(f"ct.reshape({x.text}, {_tup(shape)})", shape, x.dtype)
 
     def rand(self, node: ast.Call) -> Tile:
         """``tl.rand(seed, offsets)``: Triton's Philox 4x32 with 10 rounds (triton/language/random.py), written out
