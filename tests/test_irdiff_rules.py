@@ -617,3 +617,47 @@ def test_assume_divby_implied():
     out = v(loop(128, True), loop(128, False))
     assert out["equivalent"] and fired(out, "assume-divby-implied") >= 1
     assert not v(loop(64, True), loop(64, False))["equivalent"]
+
+
+def test_single_break_loop():
+    """A `loop` whose body only breaks with an outer value (cuTile Python's early `return` of a helper, its `if`
+    folded) ≡ that value; not when the break hands on the loop's own carried value, nor with more in the body."""
+    two = "%two = constant <f32: 2.000000e+00> : tile<128xf32>"
+    d = "%d = addf %one, %two : tile<128xf32>"
+    plain = prog(*STORE, ONES, two, d, store("%d", "%arg2"))
+
+    def looped(brk: str = "%d", extra: tuple = ()) -> str:
+        return prog(*STORE, ONES, two, d, "%z = constant <f32: 0.000000e+00> : tile<128xf32>",
+                    "%r = loop iter_values(%a = %z) : tile<128xf32> -> tile<128xf32> {", *extra,
+                    f"  break {brk} : tile<128xf32>", "}", store("%r", "%arg2"))
+    out = v(plain, looped())
+    assert out["equivalent"] and fired(out, "single-break-loop") == 1
+    assert not v(plain, looped("%a"))["equivalent"]
+    assert not v(plain, looped(extra=("  " + store("%one", "%arg3"),)))["equivalent"]
+
+
+def test_loop_carried_invariant():
+    """A loop that carries the token of its loads of a read-only array to order an atomic after it (cuTile Python)
+    ≡ the loop without it, the atomic on a fresh token (cutile); not when the carried token takes a load of the
+    array the atomic writes."""
+    def python(view: str) -> str:
+        return prog(*TWO, *LOOP, "%z = constant <f32: 0.000000e+00> : tile<128xf32>",
+                    "%f:2 = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%acc = %z, %tk = %t0) -> "
+                    "(tile<128xf32>, token) {",
+                    f"  %l, %lt = load_view_tko weak {view}[%j] token = %t0 : partition_view<tile=(128), "
+                    "tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<128xf32>, token",
+                    "  %jt = join_tokens %tk, %lt : token", "  %n = addf %acc, %l : tile<128xf32>",
+                    "  continue %n, %jt : tile<128xf32>, token", "}",
+                    "%j2 = join_tokens %t0, %f#1 : token",
+                    atomic("%j2").replace("addf, %l", "addf, %f#0"), head=HEAD2)
+
+    def rust(view: str) -> str:
+        return prog(*TWO, *LOOP, "%z = constant <f32: 0.000000e+00> : tile<128xf32>",
+                    "%f = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%acc = %z) -> (tile<128xf32>) {",
+                    f"  %l, %lt = load_view_tko weak {view}[%j] token = %t0 : partition_view<tile=(128), "
+                    "tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<128xf32>, token",
+                    "  %n = addf %acc, %l : tile<128xf32>", "  continue %n : tile<128xf32>", "}",
+                    "%t9 = make_token : token", atomic("%t9").replace("addf, %l", "addf, %f"), head=HEAD2)
+    out = v(python("%pv"), rust("%pv"))
+    assert out["equivalent"] and fired(out, "loop-carried-invariant") == 1, out
+    assert not v(python("%pw"), rust("%pw"))["equivalent"]

@@ -90,8 +90,8 @@ def unsafe_constructs(name: str) -> list[str]:
             items = index.elts if isinstance(index, ast.Tuple) else [index]
             if set(kw) - {"index", "tile"}:
                 found.append(f"store with {', '.join(sorted(set(kw) - {'index', 'tile'}))}")
-            elif not all(block_owned_at(k, e) for k, e in enumerate(items)):
-                found.append(f"store at {ast.unparse(index)}")
+            elif not all(block_owned_at(k, e) for k, e in enumerate(items)) or len(items) > 3:
+                found.append(f"store at {ast.unparse(index)}")   # (rank > 3: cutile's block-owned store has none)
     return found
 
 

@@ -26,6 +26,10 @@ def swap(a, b):
     return b, a
 
 
+def scaled(t, k=2.0, shift=0.0):
+    return t * k + shift
+
+
 def write_twice(dst, t, TILE):
     ct.store(dst, index=(ct.bid(0),), tile=t)
     ct.store(dst, index=(ct.bid(0) + 1,), tile=t + t)
@@ -48,6 +52,10 @@ CASES = {
     "operator-function": ("i = ct.bitwise_xor(ct.bid(0), 1)", "ct.bid(0) ^ 1", "bitwise_xor"),
     "builtin-call": ("i = min(ct.bid(0), TILE)", "ct.minimum(ct.bid(0), TILE)", "min("),
     "helper-undecorated": ("a, b = swap(ct.bid(0), ct.bid(1))", "swap(", None),
+    "helper-arguments": ("t = scaled(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), shift=1.0)",
+                         "scaled(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), 2.0, 1.0)", "shift="),
+    "early-return": ("if TILE == 0:\n    return\nt = ct.load(x, index=(ct.bid(0),), shape=(TILE,))",
+                     "if TILE == 0:\n    pass\nelse:\n    t = ct.load(", "return"),
     "helper-statement": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nwrite_twice(y, t, TILE)",
                          "ct.store(y, index=(ct.bid(0) + 1,)", "write_twice("),
 }

@@ -105,12 +105,75 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.atomic_add(y, t, 1, check_bounds=False)
      """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics", 8, "check_bounds=False"),
-    ("atomic max", """
+    ("atomic compare-and-swap", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         ct.atomic_max(y, t, 1)
-     """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics-other", 8, "atomic_max"),
+         ct.atomic_cas(y, t, 0, 1)
+     """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics-other", 8, "atomic_cas"),
+    ("atomic max of floats", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.atomic_max(y, 0, ct.max(t))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "atomics", 8, "ct.atomic_max on f32"),
+    ("atomics of one array in a loop", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.atomic_max(y, 0, ct.max(t))
+         for i in range(B):
+             ct.atomic_min(y, 1, ct.min(t))
+     """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics", 10, "inside a loop or branch"),
+    ("argmax", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(1, B))
+         ct.store(y, index=(ct.bid(0),), tile=ct.argmax(t, axis=1))
+     """, "x=f32[?,?]/?,1, y=i32[?]/1, B=#16", "argmax", 8, "reduce takes one operand"),
+    ("integer power", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.pow(t, 2))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "pow-int", 8, "fpowi"),
+    ("releasing atomic after a store", """
+     @ct.kernel
+     def k(x, y, z, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=t)
+         ct.atomic_add(z, 0, ct.sum(t))
+     """, "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16", "atomics", 9, "after a store"),
+    ("store after an acquiring atomic", """
+     @ct.kernel
+     def k(x, y, z, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.atomic_add(z, 0, ct.sum(t))
+         ct.store(y, index=(ct.bid(0),), tile=t)
+     """, "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16", "atomics", 9, "after the acquiring ct.atomic_add"),
+    ("while with break", """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         i = ct.bid(0)
+         while i < n:
+             if i > 3:
+                 break
+             i = i + 1
+         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO))
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "while", 8, "`break`"),
+    ("bitwise not of a float tile", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=~t)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "bitwise", 8, "`~` of"),
+    ("cat of tiles of other shapes", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B))
+         u = ct.load(x, index=(ct.bid(0), 0), shape=(2 * B, B))
+         ct.store(y, index=(ct.bid(0), 0), tile=ct.cat((t, u), axis=1))
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "cat", 9, "must agree but along axis 1"),
     ("item of a multi-element tile", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
@@ -514,3 +577,163 @@ def test_a_float_scalar_carried_as_a_0_d_tile_and_math_on_f32_scalars(tmp_path):
      """, "x=f32[?]/1, y=f32[?]/1, N=#4, B=#16")
     body = "\n".join(e.body)
     assert "tile_to_scalar::<f32, f32>(" in body and "scalar_to_tile::<f32>(d)" in body
+
+
+def emit_resolved(tmp_path, body: str, sig: str, consts=("B",)):
+    """``emit`` with the kernel's module imported, so that names are resolved first (translate/resolve.py), as
+    `tileport port` does."""
+    import importlib.util
+
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent(body))
+    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fn = next(n for n in ast.parse(src.read_text()).body if isinstance(n, ast.FunctionDef)
+              and any("kernel" in ast.unparse(d) for d in n.decorator_list))
+    names = [a.arg for a in fn.args.args]
+    return emit_kernel(src, fn.name, sigmod.bind(sigmod.parse(sig), names, fn.name), set(consts), {},
+                       pyfunc=getattr(module, fn.name)._pyfunc)
+
+
+def test_helper_keywords_defaults_and_early_return_on_a_constant(tmp_path):
+    """A helper called with a keyword and a default left out, whose body returns early under an `if` on the
+    constant: bound positionally, and only the taken arm's value is inlined (cuTile Python's one-trip loop is
+    irdiff's single-break-loop rule)."""
+    body = """
+     @ct.function
+     def act(v, kind: int = 0, scale=2.0):
+         if kind == 1:
+             return v * scale
+         return ct.maximum(v, 0.0)
+
+
+     @ct.kernel
+     def k(x, y, KIND: ct.Constant[int], B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=act(t, kind=KIND))
+     """
+    one = "\n".join(emit_resolved(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, KIND=#1, B=#16", ("KIND", "B")).body)
+    assert "act_result" in one and "let scale: f32 = 2.0;" in one and "maxf" not in one, one
+    zero = "\n".join(emit_resolved(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, KIND=#0, B=#16", ("KIND", "B")).body)
+    assert "maxf" in zero and "scale" not in zero, zero
+
+
+def test_early_return_on_a_runtime_value_is_refused_with_the_reason(tmp_path):
+    with pytest.raises(Unsupported) as e:
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(x, y, n: int, B: ct.Constant[int]):
+             if ct.bid(0) >= n:
+                 return
+             ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+         """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+    assert e.value.construct == "early-return-runtime" and "k.py:7:" in str(e.value)
+    assert "only at the end of a function body" in str(e.value)
+
+
+def test_while_loop_carries_its_names_and_loads_at_a_computed_index(tmp_path):
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         acc = ct.zeros((B,), dtype=ct.float32)
+         k = ct.bid(0)
+         while k < n:
+             acc += ct.load(x, index=(k,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+             k += ct.num_blocks(0)
+         ct.store(y, index=(ct.bid(0),), tile=acc)
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+    body = "\n".join(e.body)
+    assert "let mut k: i32" in body and "let mut acc:" in body and "while k < n {" in body
+    assert "load_view_tko(" in body, body   # k is not a block id inside the loop: no checked .load
+
+
+def test_cat_invert_isnan_and_integer_scalar_shifts(tmp_path):
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, f, y, g, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         v = ct.load(f, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.bitwise_not(t) ^ (1 << (ct.bid(0) % 31)))
+         ct.store(g, index=(ct.bid(0), 0), tile=ct.cat((v[None, :], ct.where(ct.isnan(v), 0.0, v)[None, :]), axis=-1))
+     """, "x=i32[?]/1, f=f32[?]/1, y=i32[?]/1, g=f32[?,?]/?,1, B=#16")
+    body = "\n".join(e.body)
+    assert "inverted ^ (broadcast_scalar(-1i32, shape![B]))" in body, body
+    assert "cat(" in body and "Tile<f32, { [1, 32] }>" in body, body
+    assert "predicate::NotEqual, cmp_ordering::Unordered" in body
+    assert "scalar_to_tile::<i32>(1i32)) << " in body or "(scalar_to_tile::<i32>(1i32))" in body, body
+
+
+def test_several_atomics_are_ordered_as_cutile_python_orders_them(tmp_path):
+    """acq_rel atomics: each after its array's last atomic, the last acquiring one and (release) every array's
+    last; the other atomic modes by dtype."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, s, fl, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.atomic_max(s, 0, ct.max(t))
+         ct.atomic_min(s, 1, ct.min(t))
+         ct.atomic_or(fl, 0, 1, memory_order=ct.MemoryOrder.RELAXED)
+     """, "x=u32[?]/1, s=u32[?]/1, fl=i32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "atomic::Umax" in body and "atomic::Umin" in body and "atomic::Or" in body
+    assert "let (_, s_atomic_max_done)" in body and "Some(s_atomic_max_done)" in body, body
+    assert "join_tokens(&[get_tensor_token(fl), s_atomic_min_done])" in body, body
+
+
+def test_a_reduction_over_every_axis_reduces_axis_0_once_per_axis(tmp_path):
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B))
+         ct.store(y, index=(ct.bid(0),), tile=ct.max(t) + ct.sum(t, keepdims=True).reshape((1,)))
+     """, "x=f32[?,?]/?,1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert body.count("reduce_max(") == 2 and body.count("reduce_sum(") == 2, body
+    assert "reshape(shape![1, 1])" in body, body
+
+
+def test_static_assert_tuple_axes_and_constant_folds(tmp_path):
+    """ct.static_assert is decided from the constants (a comment); `axis=(0, 1)` reduces axis 0 twice; a conditional
+    expression on a bool constant is its taken arm, and its negation a folded literal."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, SAT: ct.Constant[bool], B: ct.Constant[int]):
+         ct.static_assert(B % 16 == 0)
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B))
+         hi = 448.0 if SAT else 1e30
+         ct.store(y, index=(ct.bid(0),), tile=ct.maximum(ct.sum(t, axis=(0, 1), keepdims=True).reshape((1,)), -hi))
+     """, "x=f32[?,?]/?,1, y=f32[?]/1, SAT=#true, B=#16")
+    body = "\n".join(e.body)
+    assert "(ct.static_assert" in body and body.count("reduce_sum(") == 2 and "reshape(shape![1, 1])" in body, body
+    assert "-448.0f32" in body and "1e30" not in body and "if true" not in body, body
+    with pytest.raises(Unsupported) as exc:
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(x, y, n: int, B: ct.Constant[int]):
+             ct.static_assert(n > 0)
+             ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+         """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+    assert exc.value.construct == "static-assert" and "k.py:7:" in str(exc.value)
+
+
+def test_a_name_first_bound_in_every_arm_of_a_runtime_if_is_its_value(tmp_path):
+    body = """
+     @ct.kernel
+     def k(x, y, n: int, a: float, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         if a != 0.0:
+             scale = t * a
+         else:
+             scale = t
+         ct.store(y, index=(ct.bid(0),), tile=t * scale)
+     """
+    e = emit_resolved(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, n=i32, a=f32, B=#16")
+    text = "\n".join(e.body)
+    assert "let scale: Tile<f32, { [B] }> = if tile_to_scalar::<bool, bool>(unequal) {" in text, text
+    assert "cmp_ordering::Unordered" in text and text.count("    scale\n") == 2, text
+    with pytest.raises(Unsupported) as exc:
+        emit_resolved(tmp_path, body.replace("scale = t\n", "scale = t\n             shift = 1.0\n")
+                      .replace("scale = t * a\n", "scale = t * a\n             shift = 2.0\n")
+                      .replace("tile=t * scale", "tile=t * scale + shift"), "x=f32[?]/1, y=f32[?]/1, n=i32, a=f32, B=#16")
+    assert "yields one value from an `if`, not a tuple" in str(exc.value) and "k.py:8:" in str(exc.value)

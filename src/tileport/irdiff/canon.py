@@ -98,6 +98,7 @@ class Canon:
     roots: dict[int, list[Op]] = field(default_factory=dict)           # id(region) → its roots in order
     attrs: str = ""
     unit_grid: frozenset = frozenset()  # grid dimensions launched with extent 1 (a precondition of the caller)
+    erased: set = field(default_factory=set)  # id(op) of ops a rule replaced by values (no longer effects)
 
     # ---------------------------------------------------------------- building
 
@@ -110,6 +111,8 @@ class Canon:
         return self.substitute.get(id(op), op)
 
     def is_effectful(self, op: Op) -> bool:
+        if id(op) in self.erased:
+            return False
         if op.name in TERMINATORS:
             return True
         if op.name not in PURE_OPS:
@@ -440,6 +443,22 @@ def _drop_passthrough_if_results(canon: Canon) -> None:
             canon.substitute[id(y)] = Op("yield", tpl, ops, [], [], line=y.line, text=y.text, path=y.path)
 
 
+def _collapse_single_break_loops(canon: Canon) -> None:
+    """Rule single-break-loop (see rules.py): a `loop` whose body is only a `break` of values defined outside it
+    is those values."""
+    for op in list(_all_ops(canon.entry.body)):
+        if op.name != "loop" or len(op.regions) != 1 or len(op.regions[0].ops) != 1:
+            continue
+        brk = canon.op_of(op.regions[0].ops[0])
+        if brk.name != "break" or len(brk.operands) != len(op.results) or \
+                any(canon.resolve(v) in op.block_args for v in brk.operands):
+            continue
+        for result, value in zip(op.results, brk.operands):
+            canon.forward[result] = canon.resolve(value)
+        canon.erased.add(id(op))
+        canon.fired["single-break-loop"] += 1
+
+
 FOR_ITER_RE = re.compile(r"for \^0 in \(\$0 to \$1, step \$2\) : (\S+) iter_values\((.*)\) -> \((.*)\)")
 
 
@@ -452,8 +471,9 @@ def _shrink_loop_carried(canon: Canon) -> None:
     """Rules loop-carried-dead and loop-carried-duplicates (see rules.py): a value a `for` carries that nothing
     reads — neither its body (other than handing it on) nor the code after the loop — is dropped; two carried
     values that start from one value and are handed the same value by every `continue` are one value."""
-    for op in reversed(list(_all_ops(canon.entry.body))):   # inner loops first
-        m = FOR_ITER_RE.fullmatch(canon.op_of(op).template) if op.name == "for" else None
+    for orig in reversed(list(_all_ops(canon.entry.body))):   # inner loops first
+        op = canon.op_of(orig)   # (as an earlier pass rewrote it: this runs again after the token joins)
+        m = FOR_ITER_RE.fullmatch(op.template) if op.name == "for" else None
         if not m or len(op.regions) != 1 or not op.regions[0].ops:
             continue
         body = op.regions[0]
@@ -468,9 +488,11 @@ def _shrink_loop_carried(canon: Canon) -> None:
         nxt = list(canon.op_of(term).operands)
         drop: set[int] = set()
         uses = _uses(canon)
-        for k in range(n):   # dead: read by nothing but its own `continue`, its result unread
+        for k in range(n):   # dead: read by nothing but its own `continue`, its result unread (a value forwarded
+            # to another, loop-carried-invariant's, is read as that one: not through the loop)
             self_feed = sum(1 for j in range(n) if canon.resolve(nxt[j]) == args[k])
-            if uses[canon.resolve(op.results[k])] == 0 and uses[args[k]] == self_feed and \
+            result_uses = 0 if op.results[k] in canon.forward else uses[canon.resolve(op.results[k])]
+            if result_uses == 0 and (args[k] in canon.forward or uses[args[k]] == self_feed) and \
                     all(canon.resolve(nxt[j]) != args[k] for j in range(n) if j != k):
                 drop.add(k)
                 canon.fired["loop-carried-dead"] += 1
@@ -510,12 +532,12 @@ def _shrink_loop_carried(canon: Canon) -> None:
         kept_types = [types[k] for k in keep]
         template = f"for ^0 in ($0 to $1, step $2) : {m.group(1)}" + \
             (f" iter_values({iters}) -> ({', '.join(kept_types)})" if keep else "")
-        canon.substitute[id(op)] = Op("for", template, op.operands[:3] + [inits[k] for k in keep],
-                                      [op.results[k] for k in keep], [op.block_args[0]] + [args[k] for k in keep],
-                                      op.regions, line=op.line, text=op.text, path=op.path)
+        canon.substitute[id(orig)] = Op("for", template, op.operands[:3] + [inits[k] for k in keep],
+                                        [op.results[k] for k in keep], [op.block_args[0]] + [args[k] for k in keep],
+                                        op.regions, line=op.line, text=op.text, path=op.path)
         depth = canon.barg_of[op.block_args[0]][0]
         for new_k, k in enumerate(keep):
-            canon.defs[op.results[k]] = (op, new_k)
+            canon.defs[op.results[k]] = (orig, new_k)
             canon.barg_of[args[k]] = (depth, new_k + 1)
         ops = [nxt[k] for k in keep]
         tpl = f"continue {', '.join(f'${i}' for i in range(len(ops)))} : {', '.join(kept_types)}" if ops \
@@ -766,6 +788,28 @@ def _fold_select_padding(canon: Canon) -> None:
         canon.fired["padded-pointer-load-select"] += 1
 
 
+def _invariant_carried(canon: Canon, v: str) -> str | None:
+    """Rule loop-carried-invariant (see rules.py): when ``v`` is a result of a `for` whose only `continue` hands
+    that carried value on unchanged (its own block argument), the value it started from (resolved); else None."""
+    d = canon.defs.get(v)
+    if d is None or d[0].name != "for":
+        return None
+    op, k = canon.op_of(d[0]), d[1]
+    if not FOR_ITER_RE.fullmatch(op.template) or len(op.regions) != 1 or not op.regions[0].ops:
+        return None
+    term = op.regions[0].ops[-1]
+    ends = [o for o in _all_ops(op.regions[0]) if canon.op_of(o).name in ("continue", "break")]
+    nxt = canon.op_of(term).operands
+    if ends != [term] or canon.op_of(term).name != "continue" or len(nxt) != len(op.results) or \
+            len(op.block_args) != len(op.results) + 1 or canon.resolve(nxt[k]) != op.block_args[k + 1]:
+        return None
+    init = canon.resolve(op.operands[3 + k])
+    canon.forward[op.block_args[k + 1]] = init   # equal to it on entry to every iteration, by induction
+    canon.forward[v] = init
+    canon.fired["loop-carried-invariant"] += 1
+    return init
+
+
 def _simplify_token_joins(canon: Canon) -> None:
     """Rules read-only-load-tokens and join-tokens-trivial (see rules.py): a join drops the tokens of loads from
     arrays nothing in the kernel writes, fresh tokens (when anything else is left) and repeats; a join of one
@@ -795,6 +839,7 @@ def _simplify_token_joins(canon: Canon) -> None:
         kept: list[str] = []
         for v in op.operands:
             r = canon.resolve(v)
+            r = _invariant_carried(canon, r) or r
             if r in read_only_tokens:
                 canon.fired["read-only-load-tokens"] += 1
                 continue
@@ -885,11 +930,13 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
         canon.fired["empty-optimization-hints"] += 1
     _index(canon, entry.body, 0, "entry")
     _apply_rewrites(canon)
+    _collapse_single_break_loops(canon)
     _drop_passthrough_if_results(canon)
     _shrink_loop_carried(canon)
     _drop_implied_divby(canon)
     _fold_select_padding(canon)
     _simplify_token_joins(canon)
+    _shrink_loop_carried(canon)   # (again: tokens the joins no longer read are dead now)
     _mark_roots(canon, entry.body)
     live = _live(canon)
     all_ops = list(_all_ops(entry.body))

@@ -152,6 +152,19 @@ RULES: tuple[Rule, ...] = (
          "both arms hand the same outer value through, so the result equals it on every path; cuTile Python yields "
          "only what an arm changes, cutile 0.3.1 yields every variable its enclosing loop carries (so that a "
          "`break`/`continue` in the arm could pass them on)", "test_if_passthrough_results"),
+    Rule("single-break-loop", "rewrite",
+         "a `loop` whose body is only a `break` of values defined outside it is those values (the loop is gone)",
+         "the body runs once and hands those values out unchanged; its carried values are never read (cuTile Python "
+         "compiles a helper's early `return` as such a loop — `loop iter_values(..) { break %v }` once a constant "
+         "`if` around the `return` is folded; the port yields the value directly)", "test_single_break_loop"),
+    Rule("loop-carried-invariant", "rewrite",
+         "a token read by a join_tokens that is the result of a `for` whose only `continue` hands that carried value "
+         "on unchanged (its own block argument, once the join rules have simplified the body) is the value the loop "
+         "started it from; the loop-carried rules then run again",
+         "by induction the carried value equals its initial value on entry to every iteration and after the last "
+         "(cuTile Python carries a loop's load tokens to order a later atomic after them; once read-only-load-tokens "
+         "drops them from the body's joins each iteration hands its token on as it came)",
+         "test_loop_carried_invariant"),
     Rule("loop-carried-dead", "rewrite",
          "a value a `for` carries that nothing reads — its body only hands it to its own `continue`, nothing reads "
          "the loop's result for it — is dropped from the loop",

@@ -56,7 +56,8 @@ COVERAGE: tuple[Construct, ...] = (
               "defaults", "an unchecked view / ordered load", P, None),
     Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a block-owned output; a literal 0 "
               "at dimension k > 0 is accepted under the recorded precondition that the grid has extent 1 there",
-              "`out.store(t)`", S, "vector_add"),
+              "`out.store(t)` (ranks 1 to 3; cutile has no block-owned store above: a rank-4+ array's is written as "
+              "in store-bijective)", S, "vector_add"),
     Construct("store-inplace", "an array both loaded and stored (updated in place: RoPE on q/k, accumulations)",
               "`&Tensor`; loads as for any input, each store through `unsafe { partition_full_mut }` + "
               "`store_unchecked` at the source's index, listed as an unsafe site", S, None),
@@ -114,7 +115,10 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("ifexp-constant", "`a if C else b` with `C` on constants (values of one type)",
               "`if C { a } else { b }` on the const generics: folded per specialization, as in Python", S, None),
     Construct("if-runtime", "`if`/`elif`/`else` on a comparison of runtime scalars (names re-assigned in an arm keep "
-              "their type)", "the same `if` in Rust: a Tile IR `if` that yields the re-assigned values, as in Python",
+              "their type; float `!=` unordered, as in Python); one name first bound in every arm and read after "
+              "(`if c: s = a` / `else: s = b`)", "the same `if` in Rust: a Tile IR `if` that yields the re-assigned "
+              "values, as in Python; the name first bound in the arms is the `if`'s value (`let s: T = if c { .. } "
+              "else { .. };`; several such names are refused: cutile 0.3.1 yields no tuple from an `if`)",
               S, "softcap"),
     Construct("for-range", "`for i in range(stop)` / `range(start, stop)` (step 1), loop-carried re-assignment",
               "`for i in start..stop { .. }` with `let mut` carried values", S, "matmul"),
@@ -122,6 +126,19 @@ COVERAGE: tuple[Construct, ...] = (
               "(`if j >= mask_start:`), the only such `if` of the loop",
               "two loops, `start..min(stop, s)` and `max(start, s)..stop`, each with the arm its iterations take: "
               "the loops cuTile Python's loop_split pass compiles the one loop to", S, "causal_tiles"),
+    Construct("early-return", "`return` inside an `if` on constants: a helper returning early (`if KIND == 1: "
+              "return silu(v)` then `return relu(v)`), a kernel stopping early (`if not ENABLED: return`)",
+              "the taken arm only (resolve's early-return rewrite makes the rest of the body the other arm); cuTile "
+              "Python's one-trip `loop { break v }` for a helper's return is irdiff's single-break-loop rule", S,
+              "real_idioms2"),
+    Construct("early-return-runtime", "`return` inside an `if` on a runtime value (`if pid >= n: return`)",
+              "a kernel's: none in cutile 0.3.1 (`return` only at the end of a body); a helper's: the one-trip "
+              "`loop` with `break`s cuTile Python compiles", P, None,
+              "refused with the reason; docs/corpus.md (limits) has the kernel case's repro"),
+    Construct("while", "`while C:` on runtime scalars (`while k < n:`), loop-carried re-assignment (no `else`, "
+              "`break`, `continue`, scatters or atomics inside)",
+              "`while k < n { .. }` with `let mut` carried values: cutile's `loop` that breaks unless the condition "
+              "holds, as cuTile Python compiles it", S, "real_idioms2"),
     Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))` (grid-stride loop)",
               "`for t in (start..n).step_by(get_num_tile_blocks().0 as usize)`", S, "persistent_scale"),
     Construct("store-schedule", "`ct.store(out, index=(t,), ...)` at a grid-stride loop index bounded by "
@@ -155,9 +172,11 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("load-in-bounds", "`ct.load(a, index=(t,), ...)` at a loop index proven < `ct.num_tiles(a, ..)` "
               "(rank 1)", "`load_view_tko(&view, [t], ...)`: the Tile IR load without a redundant bounds check", S,
               "persistent_scale"),
-    Construct("reduce", "`ct.sum/max/min/prod(x, axis=k, keepdims=..)` without rounding/ftz/nan options",
+    Construct("reduce", "`ct.sum/max/min/prod(x, axis=k, keepdims=..)` without rounding/ftz/nan options; "
+              "`axis=None` (every axis) of a tile of any rank",
               "`reduce_sum(x, k)` (+ `.reshape(..)` for keepdims, and to its own named shape: cutile types a "
-              "reduction by its extents' values)", S, "row_softmax"),
+              "reduction by its extents' values); every axis: axis 0 reduced once per axis, as cuTile Python does",
+              S, "row_softmax"),
     Construct("unary-neg", "`-t` on a float tile", "`negf(t)`", S, "bias_act"),
     Construct("exp", "`ct.exp(t)`", "`exp(t)`", S, "bias_act"),
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles, with literal `propagate_nan=` and "
@@ -207,8 +226,25 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("where", "`ct.where(cond, x, y)`", "`select(cond, x, y)` with broadcasts made explicit", S,
               "causal_mask"),
     Construct("bitwise", "`a & b`, `a | b`, `a ^ b` on integer or boolean tiles, `a << k`, `a >> k` on integer tiles "
-              "(arithmetic on signed)", "the same Rust operators", S,
+              "(arithmetic on signed), `~t` / `ct.bitwise_not(t)` on an integer or bool tile", "the same Rust "
+              "operators; `~t` is `t ^ -1` (`t ^ true`), as cuTile Python lowers it", S,
               "causal_mask"),
+    Construct("static-assert", "`ct.static_assert(cond, msg)` on constants", "nothing but a comment: decided from "
+              "the constants, as cuTile Python checks it when it compiles", S, "real_idioms3"),
+    Construct("assume-divisible", "`ct.assume_divisible_by(n, D)` of an integer scalar (constant D > 0)",
+              "`unsafe { assume_div_by::<_, D>(n) }` with a SAFETY comment; an unsafe site whose precondition is the "
+              "kernel's claim", S, "real_idioms3"),
+    Construct("argmax", "`ct.argmax(x, axis)` / `ct.argmin`", "a two-operand reduce (values, indices) with one "
+              "comparison body, which cutile 0.3.1 cannot write (its `reduce` takes one operand and a `Fn(E, E) -> E`)",
+              P, None, "refused with that reason; docs/corpus.md (limits)"),
+    Construct("pow-int", "`x ** n`, `ct.pow(x, n)` with an integer exponent", "Tile IR `fpowi`, which cutile 0.3.1 "
+              "cannot emit (no such opcode in its IR)", P, None,
+              "refused with that reason; a float exponent (`x ** 2.0`) is ct.pow (math-explicit); docs/corpus.md "
+              "(limits)"),
+    Construct("isnan", "`ct.isnan(t)` of a float tile", "`cmpf(t, t, predicate::NotEqual, "
+              "cmp_ordering::Unordered)`: the unordered `t != t` cuTile Python compiles it to", S, "real_idioms2"),
+    Construct("cat", "`ct.cat((a, b), axis)` of two tiles of one dtype and rank (literal axis, negative too)",
+              "`cat(a, b, axis)` bound to its type, the joined extent spelled as its value", S, "real_idioms2"),
     Construct("num-tiles", "`ct.num_tiles(a, axis=k, shape=(..))`",
               "`num_tiles(&a_tiles, k)` over an unpadded partition view", S, "matmul"),
     Construct("array-shape", "`a.shape[k]` of an array parameter (literal k)", "`a.shape()[k]`", S,
@@ -217,7 +253,7 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("cdiv", "`ct.cdiv(a, b)` on integer scalars", "`ceil_div(a, b)`", S, "masked_rowsum"),
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, "
               "one final `return`), the kernel file's own or imported by name from another module (`from "
-              "tileport.examples.attention import online_step`)",
+              "tileport.kernels.attention import online_step`)",
               "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it; "
               "an imported helper's fmas are matched at its own file's lines, and its file is part of the port's "
               "source digest (an edit to it makes the port stale)", S, "mla_prefill"),
@@ -227,12 +263,18 @@ COVERAGE: tuple[Construct, ...] = (
               "names stay `let mut`)", S, "gemma_attention"),
     Construct("item", "`t.item()` of a one-element tile (e.g. a value loaded from an index array)",
               "`tile_to_scalar(t.reshape(shape![]))`", S, "group_gemm"),
-    Construct("atomics", "`ct.atomic_add(a, idx, update)` on a rank-1 stride-1 i32/f32 array (bounds-checked; any "
-              "memory_order/memory_scope); the old values as its result",
-              "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF, "
-              "ordering::.., scope::.., Some(mask), Some(token)) }`", S, "histogram",
-              "cuTile Python orders the atomic after earlier loads by joining their tokens; cutile uses the tensor's "
-              "own token: irdiff's read-only-load-tokens rule (loads of arrays nothing writes order nothing)"),
+    Construct("atomics", "`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)` on an array of any rank (one "
+              "index tile or scalar per dimension, as gather-scatter-nd; bounds-checked; any memory_order/"
+              "memory_scope): add on i32/i64/u32/u64/f32, max/min (signed or unsigned by dtype), and/or/xor on "
+              "integers, xchg on integers and f32; the old values as its result",
+              "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF|"
+              "Max|Umax|Min|Umin|And|Or|Xor|Xchg, ordering::.., scope::.., Some(mask), Some(token)) }`; several "
+              "atomics in the kernel's top-level statements (no stores) ordered as cuTile Python's token order does "
+              "(each after its array's last, the last acquiring one, and for release every array's last)", S,
+              "real_atomics",
+              "cuTile Python orders the atomic after earlier loads by joining their tokens (carried through a loop "
+              "that loads: split-K); cutile uses the tensor's own token: irdiff's read-only-load-tokens and "
+              "loop-carried-invariant rules (loads of arrays nothing writes order nothing)"),
     Construct("kernel-hints", "`@ct.kernel(occupancy=N, num_ctas=M, num_worker_warps=W)` (literal ints; W 4 or 8 "
               "with tileiras 13.4)",
               "`#[cutile::entry(optimization_hints = (sm_90 = (occupancy = N, num_cta_in_cga = M, "
@@ -240,8 +282,9 @@ COVERAGE: tuple[Construct, ...] = (
               "Tile IR entry hints, keyed by the target (irdiff's hints-for-target rule)", S, "row_softmax"),
     Construct("kernel-hints-other", "`@ct.kernel(opt_level=..)` other than 3, per-target (`ByTarget`) hints",
               "cutile's CompileOptions / per-architecture keys", P, None),
-    Construct("atomics-other", "`ct.atomic_max/min/and/or/xor/xchg/cas`, unchecked atomics, atomics on other dtypes "
-              "or strided arrays", "`atomic_rmw_tko` with the matching mode / `atomic_cas_tko`", P, None),
+    Construct("atomics-other", "`ct.atomic_cas`, unchecked atomics (`check_bounds=False`), atomics on other "
+              "dtypes (f16, bf16, f64)", "`atomic_cas_tko` / the unmasked `atomic_rmw_tko`", P, None,
+              "cuda.tile 1.7 itself rejects `ct.atomic_max/min` on float arrays (\"Unsupported array dtype\")"),
 )
 
 #: The Triton frontend's rows: a Triton construct → the cuTile Python it lowers to (tileport.frontends.triton.lower),
@@ -364,7 +407,9 @@ CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "ma
                    "gather": "gather-scatter", "scatter": "gather-scatter", "arange": "arange", "full": "full",
                    "zeros": "full", "ones": "full", "num_tiles": "num-tiles", "cdiv": "cdiv",
                    "num_blocks": "num-blocks", "atomic_add": "atomics", "extract": "extract",
-                   "broadcast_to": "reshape-broadcast"}
+                   "broadcast_to": "reshape-broadcast", "cat": "cat", "isnan": "isnan",
+                   "assume_divisible_by": "assume-divisible", "argmax": "argmax", "argmin": "argmax",
+                   "static_assert": "static-assert"}
 
 
 #: public cuda.tile callables that are not kernel operations (host side, decorators, annotations)
@@ -379,10 +424,14 @@ def _api_rows() -> tuple[Construct, ...]:
     except ImportError:   # (the core's docs are generated where cuda-tile is installed)
         return ()
     from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
+    from .resolve import OPERATOR_FUNCTIONS, UNARY_OPERATOR_FUNCTIONS   # (rewritten to operators: rows bitwise,
+    # compare, int-floordiv)
 
     handled = set(CALL_CONSTRUCTS) | set(PURE_CT_CALLS) | set(BINARY_MATH) | set(UNARY_MATH) | \
         set(PLAIN_BINARY_MATH) | {"load", "store", "bid", "astype", "where", "permute", "transpose", "cumsum",
-                                  "scatter", "atomic_add", "maximum", "minimum"}
+                                  "scatter", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
+                                  "atomic_or", "atomic_xor", "atomic_xchg", "maximum", "minimum"} | set(OPERATOR_FUNCTIONS) | \
+        set(UNARY_OPERATOR_FUNCTIONS)
     rows = []
     for name in sorted(vars(ct)):
         value = getattr(ct, name)

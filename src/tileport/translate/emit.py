@@ -57,6 +57,17 @@ CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
                  "ACQ_REL": "ordering::AcqRel"}
 ATOMIC_SCOPES = {"BLOCK": "scope::TileBlock", "DEVICE": "scope::Device", "SYS": "scope::System"}
+#: ct.atomic_<op> → cutile's atomic mode per element dtype (the modes of Tile IR's atomic_rmw_tko)
+_INT_DTYPES = ("i32", "i64", "u32", "u64")
+ATOMIC_MODES: dict[str, dict[str, str]] = {
+    "atomic_add": {"f32": "AddF", **{d: "Add" for d in _INT_DTYPES}},
+    "atomic_max": {"i32": "Max", "i64": "Max", "u32": "Umax", "u64": "Umax"},
+    "atomic_min": {"i32": "Min", "i64": "Min", "u32": "Umin", "u64": "Umin"},
+    "atomic_and": {d: "And" for d in _INT_DTYPES},
+    "atomic_or": {d: "Or" for d in _INT_DTYPES},
+    "atomic_xor": {d: "Xor" for d in _INT_DTYPES},
+    "atomic_xchg": {"f32": "Xchg", **{d: "Xchg" for d in _INT_DTYPES}},
+}
 #: (latency, tma) of a load or store without hints, as cutile's arguments
 NO_HINTS = ("None", "tma::Enabled")
 LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
@@ -232,6 +243,7 @@ class Emitter:
         self.scattered: set[str] = set()  # arrays written by ct.scatter (declared &Tensor, written via pointers)
         #: array → the token its last top-level ct.scatter returned (None: it was scattered inside a loop/branch)
         self.scatter_tokens: dict[str, str | None] = {}
+        self.atomic_tokens: dict[str, str] = {}   # array → the token its last top-level atomic returned
         #: array → the ct.scatter calls into it still to come in the kernel's own body (a scatter binds its token
         #: only when another follows)
         self.scatters_left = _scatter_counts(fn)
@@ -349,7 +361,7 @@ class Emitter:
                         loads.add(node.args[0].id)
                     if op == "load":
                         loads_tiled.setdefault(node.args[0].id, []).append(node)
-                elif op in ("scatter", "atomic_add"):
+                elif op == "scatter" or op in ATOMIC_MODES:
                     scatters.setdefault(node.args[0].id, []).append(node)
         arms, dynamic = self._constant_arms()
         for name, calls in scatters.items():
@@ -440,7 +452,7 @@ class Emitter:
                          for n in names(sub))
         counts.update(a.arg for h in self.helpers.values() for a in h.args.args)   # a helper's parameter is bound
         for node in self.walk():
-            if isinstance(node, (ast.If, ast.For)) and id(node) not in straight:
+            if isinstance(node, (ast.If, ast.For, ast.While)) and id(node) not in straight:
                 for inner in node.body + node.orelse:
                     for sub in ast.walk(inner):
                         if isinstance(sub, ast.Assign):
@@ -483,6 +495,8 @@ class Emitter:
                 continue
             if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
                 continue  # docstring
+            if isinstance(st, ast.Pass):
+                continue
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
                     and st.targets[0].id not in self.read_names and self._droppable(st.value):
                 # cuTile Python drops a load (or any pure value) nobody reads; so does the port.
@@ -553,7 +567,7 @@ class Emitter:
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "scatter":
                 self.scatter(st.value, indent, nested)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
-                    self.ct(st.value.func) == "atomic_add":
+                    self.ct(st.value.func) in ATOMIC_MODES:
                 self.atomic(st.value, keep=False)
             elif isinstance(st, ast.If):
                 self.if_chain(st, indent, nested)
@@ -561,6 +575,18 @@ class Emitter:
                 chains = self.carry_read_chains(st, indent)
                 self.for_range(st, indent)
                 self.end_read_chains(*chains, indent)
+            elif isinstance(st, ast.While):
+                self.while_loop(st, indent)
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                    self.ct(st.value.func) == "static_assert":
+                # checked when cuTile Python compiles the kernel, nothing at run time: decided here the same way
+                ok, holds = self.const_value(st.value.args[0]) if st.value.args else (False, None)
+                if not ok or not holds:
+                    raise self.refuse(st, "static-assert", f"`{self.text(st.value)}` that the translator cannot "
+                                                           "decide true from the constants")
+                self.need(st, "static-assert", "ct.static_assert")
+                self.body.append(f"{indent}// `{self.text(st.value.args[0])}` holds here (ct.static_assert, decided "
+                                 "at compile time as in cuTile Python)")
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
                 raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
                                   f"call `{self.text(st.value.func)}(...)` as a statement")
@@ -616,18 +642,65 @@ class Emitter:
         self._if_arms(st, indent)
 
     def _if_arms(self, st: ast.If, indent: str) -> None:
-        self.body.append(f"{indent}if {self.test(st)} {{")
-        self.scoped(st.body, indent + "    ")
+        if getattr(st, "early_return", None) and not self._constant_test(st.test):
+            raise self.refuse(st, "early-return-runtime", f"`return` under `if {self.text(st.test)}:`, a runtime "
+                              "condition: " + ("cuTile Python compiles a helper's early return as a one-trip `loop` "
+                                               "left by `break`s, which the port does not write yet"
+                                               if st.early_return == "helper" else
+                                               "cuTile Python returns from inside the Tile IR `if`; cutile 0.3.1 "
+                                               "compiles `return` only at the end of a function body (it rejects one "
+                                               "inside `if`), and guarding the rest with the negated condition is "
+                                               "another IR"))
+        yields = self._arm_results(st)
+        if len(yields) > 1:
+            raise self.refuse(st, "if-runtime", f"{', '.join(yields)} first bound in every arm of a runtime `if`: "
+                                                "cutile 0.3.1 yields one value from an `if`, not a tuple (bind them "
+                                                "before the `if`, or one of them in it)")
+        cond = self.test(st)   # (first: it may bind temporaries before the `if`)
+        start = len(self.body)
+        if yields:   # names every arm binds, read after the `if`: the Rust `if` yields them (a Tile IR `if` with
+            # results, as cuTile Python compiles it); an early-returning helper's result is one (resolve.py)
+            saved_mutated = set(self.mutated)
+            self.mutated -= set(yields)
+        types: list[list[Ty]] = []
+        self.body.append(f"{indent}if {cond} {{")
+        types.append(self.scoped(st.body, indent + "    ", yields=yields))
         orelse = st.orelse
         while len(orelse) == 1 and isinstance(orelse[0], ast.If):
             st = orelse[0]
             self.body.append(f"{indent}}} else if {self.test(st)} {{")
-            self.scoped(st.body, indent + "    ")
+            types.append(self.scoped(st.body, indent + "    ", yields=yields))
             orelse = st.orelse
         if orelse:
             self.body.append(f"{indent}}} else {{")
-            self.scoped(orelse, indent + "    ")
-        self.body.append(f"{indent}}}")
+            types.append(self.scoped(orelse, indent + "    ", yields=yields))
+        if not yields:
+            self.body.append(f"{indent}}}")
+            return
+        self.mutated = saved_mutated
+        if any(t != types[0] for t in types):
+            raise BranchTypeChange(self.file, st, "if-runtime", f"the arms bind {', '.join(yields)} to values of "
+                                                                "different types")
+        self.body.append(f"{indent}}};")
+        rust = types[0][0].rust() if len(yields) == 1 else f"({', '.join(t.rust() for t in types[0])})"
+        names = yields[0] if len(yields) == 1 else f"({', '.join(yields)})"
+        self.body[start] = f"{indent}let {names}: {rust} = {self.body[start].strip()}"
+        for name, ty in zip(yields, types[0]):
+            self.env[name] = (name, ty)
+
+    def _arm_results(self, st: ast.If) -> list[str]:
+        """Names not bound before the runtime ``if`` st that every arm (of an if/elif/else chain with an else)
+        binds and code after it reads, in source order."""
+        arms, node = [st.body], st
+        while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            node = node.orelse[0]
+            arms.append(node.body)
+        if not node.orelse or not self._defines_names_read_later(st):
+            return []
+        arms.append(node.orelse)
+        bound = [[n.id for sub in arm for n in ast.walk(sub) if isinstance(n, ast.Name) and
+                  isinstance(n.ctx, ast.Store) and n.id not in self.env] for arm in arms]
+        return [n for n in dict.fromkeys(bound[0]) if all(n in b for b in bound[1:])]
 
     def partial_bool(self, node: ast.AST) -> tuple[str, object]:
         """``node`` with the constant operands of its `and`/`or`/`not` decided: ("const", value) when that decides
@@ -734,6 +807,20 @@ class Emitter:
         first, second = split.arms()
         self._range_loop(name, start, first_stop, split.body(st, first), counted, indent)
         self._range_loop(name, second_start, stop_code, split.body(st, second), counted, indent)
+
+    def while_loop(self, st: ast.While, indent: str) -> None:
+        """`while C:` on runtime scalars: the same `while` in Rust, which cutile compiles as cuTile Python does (a
+        Tile IR `loop` whose body first breaks unless C, then continues with the re-assigned values)."""
+        if st.orelse or any(isinstance(n, (ast.Break, ast.Continue)) for n in ast.walk(st)):
+            raise self.refuse(st, "while", "`while` with `else`, `break` or `continue`")
+        if any(isinstance(n, ast.Call) and (self.ct(n.func) == "scatter" or self.ct(n.func) in ATOMIC_MODES)
+               for n in ast.walk(st)):
+            raise self.refuse(st, "while", "a scatter or atomic inside a `while` loop (its token is not carried)")
+        self.need(st, "while", "while loop")
+        cond = self.test(ast.copy_location(ast.If(st.test, [], []), st))
+        self.body.append(f"{indent}while {cond} {{")
+        self.scoped(st.body, indent + "    ")
+        self.body.append(f"{indent}}}")
 
     def _range_loop(self, name: str, start: str, stop: str, body: list[ast.stmt], counted: bool,
                     indent: str) -> None:
@@ -922,15 +1009,24 @@ class Emitter:
         self.loop_bounds.pop(name, None)
         self.body.append(f"{indent}}}")
 
-    def scoped(self, stmts: list[ast.stmt], indent: str, bind: dict[str, tuple[str, Ty]] | None = None) -> None:
+    def scoped(self, stmts: list[ast.stmt], indent: str, bind: dict[str, tuple[str, Ty]] | None = None,
+               yields: list[str] | None = None) -> list[Ty]:
         """Translate a branch or loop body; names it defines (and ``bind``, e.g. a loop variable) end with it.
-        Outer names it re-assigns keep their type (checked at the assignment), so nothing else changes."""
+        Outer names it re-assigns keep their type (checked at the assignment), so nothing else changes. ``yields``:
+        names the body ends by yielding (a Rust block's value); their types are returned."""
         saved = dict(self.env)
         saved_tokens = dict(self.carried_tokens)   # (a token a loop in this scope declared ends with it too)
         self.env.update(bind or {})
         self.scope_locals.append(set())
+        types: list[Ty] = []
         try:
             self.stmts(stmts, indent, nested=True)
+            for name in yields or []:
+                if name not in self.env:
+                    raise self.refuse(stmts[-1], "if-runtime", f"`{name}` is not bound on every path of the `if`")
+                types.append(self.env[name][1])
+            if yields:
+                self.body.append(indent + (yields[0] if len(yields) == 1 else f"({', '.join(yields)})"))
         finally:
             self.scope_locals.pop()
         self.carried_tokens = saved_tokens
@@ -939,6 +1035,7 @@ class Emitter:
                 del self.env[name]  # defined only inside the branch: not visible after it (as in Rust)
             elif self.env[name] != saved[name]:
                 self.env[name] = saved[name]
+        return types
 
     def test(self, st: ast.If) -> str:
         """An `if`'s condition: on constants, a test of the const generics that cutile folds (as Python does); on
@@ -1128,8 +1225,9 @@ class Emitter:
                 and isinstance(index.elts[0], ast.Name) and index.elts[0].id in self.loop_bounds:
             return self.store_scheduled(call, arr, index.elts[0].id, tile_node, indent, hints)
         # cutile's block-owned store takes no hints, and one output is either block-owned or a full tensor in every
-        # arm: a store with hints, or one of alternatives, goes through the partition of the full tensor
-        through_partition = zeros is None or hints != NO_HINTS or out.alternatives > 1
+        # arm: a store with hints, or one of alternatives, goes through the partition of the full tensor; so does
+        # an array of rank > 3 (cutile's block-owned store exists for ranks 1 to 3, one per grid axis)
+        through_partition = zeros is None or hints != NO_HINTS or out.alternatives > 1 or out.sig.rank > 3
         if through_partition and (axes := self._bijective_block_index(index, out.sig.rank)) is not None:
             return self.store_bijective(call, arr, index, tile_node, axes, indent, hints)
         if zeros is None:   # an index no safe form covers (blocks may share tiles): the unchecked store
@@ -1429,6 +1527,11 @@ class Emitter:
         lit = _literal(node)
         if lit is not None:
             return repr(lit), Scalar("f32" if isinstance(lit, float) else "i32")
+        if isinstance(node, ast.IfExp) and self._constant_test(node.test) and not self._generic_condition(node.test):
+            # on a bool or float constant (`448.0 if SAT else 1e30`): only the arm taken, as cuTile Python folds it
+            # (an entry per value, like any such constant)
+            self.need(node, "ifexp-constant", "conditional expression on constants")
+            return self.expr(node.body if self.const_value(node.test)[1] else node.orelse, want_name)
         if isinstance(node, ast.IfExp) and self._constant_test(node.test):
             self.need(node, "ifexp-constant", "conditional expression on constants")
             (ac, at), (bc, bt) = self.expr(node.body), self.expr(node.orelse)
@@ -1457,8 +1560,16 @@ class Emitter:
                 if lt.dtype != rt.dtype:
                     raise self.refuse(node, "compare", f"comparison of {lt.dtype} and {rt.dtype} scalars")
                 if isinstance(node.ops[0], ast.NotEq) and lt.dtype.startswith(("f", "bf")):
-                    raise self.refuse(node, "compare", "`!=` of float scalars: Python's is unordered (true on NaN), "
-                                                       "Rust's scalar `!=` is not emitted that way yet")
+                    # Python's `!=` is unordered (true on NaN), Rust's scalar `!=` ordered: the unordered cmpf of
+                    # the 0-d tiles, as cuTile Python compiles it
+                    elem = RUST_DTYPES[lt.dtype]
+                    sides = [rust_literal(_literal(n), lt.dtype) if _literal(n) is not None else c
+                             for c, n in ((lc, node.left), (rc, node.comparators[0]))]
+                    unequal = self.fresh("unequal")
+                    self.body.append(f"let {unequal}: Tile<bool, {{ [] }}> = cmpf(scalar_to_tile::<{elem}>({sides[0]}), "
+                                     f"scalar_to_tile::<{elem}>({sides[1]}), predicate::NotEqual, "
+                                     "cmp_ordering::Unordered);")
+                    return f"tile_to_scalar::<bool, bool>({unequal})", Scalar("bool")
                 return f"{lc} {SCALAR_COMPARE[type(node.ops[0])]} {rc}", Scalar("bool")
             code, like = self.elementwise(node, "compare", [node.left, node.comparators[0]],
                                           lambda a, b: f"{COMPARE[type(node.ops[0])]}({a}, {b})")
@@ -1468,6 +1579,18 @@ class Emitter:
                 code = "cmpf(" + code[len("ne_tile("):-1] + ", predicate::NotEqual, cmp_ordering::Unordered)"
                 return self.typed(code, Tile("bool", like.shape), want_name, "unequal")
             return code, Tile("bool", like.shape)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert) and \
+                not self.const_value(node.operand)[0]:
+            # `~t` / ct.bitwise_not(t): cuTile Python xors with all ones (-1, or True for a bool tile)
+            code, ty = self.expr(node.operand)
+            if not isinstance(ty, Tile) or ty.dtype.startswith(("f", "bf")):
+                raise self.refuse(node, "bitwise", f"`~` of {_describe(ty)} (an integer or bool tile is expected)")
+            tmp = self.fresh("inverted")
+            self.body.append(f"let {tmp}: {ty.rust()} = {code};")
+            self.env[tmp] = (tmp, ty)
+            ones = ast.copy_location(ast.Constant(True if ty.dtype == "bool" else -1), node)
+            return self.expr(ast.copy_location(ast.BinOp(ast.copy_location(ast.Name(tmp, ast.Load()), node),
+                                                         ast.BitXor(), ones), node))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             code, ty = self.expr(node.operand)
             if isinstance(ty, Tile):
@@ -1479,11 +1602,20 @@ class Emitter:
                 # cutile negates only literals: a constant's negation is a subtraction from 0 (a constant either
                 # way, as cuTile Python folds it)
                 return f"(0i32 - {_paren(code)})", ty
+            if ty == Scalar("f32") and _literal(node.operand) is None:
+                ok, value = self.const_value(node.operand)
+                if ok and isinstance(value, (int, float)) and not isinstance(value, bool):
+                    return rust_literal(-float(value), "f32"), ty   # folded, as cuTile Python folds it
+                self.need(node, "unary-neg", "negation of an f32 scalar")   # (cutile negates only literals)
+                return f"tile_to_scalar::<f32, f32>(negf(scalar_to_tile::<f32>({code})))", ty
             return f"-{_paren(code)}", ty
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
                 and isinstance(node.value.value, ast.Name) \
                 and isinstance(self.params.get(node.value.value.id), sigmod.ArraySig):
             arr, k = node.value.value.id, self._int(node.slice)
+            if k is None and isinstance(node.slice, ast.UnaryOp) and isinstance(node.slice.op, ast.USub) and \
+                    self._int(node.slice.operand) is not None:   # `x.shape[-1]`: counted from the last dimension
+                k = self.params[arr].rank - self._int(node.slice.operand)
             if k is None or not 0 <= k < self.params[arr].rank:
                 raise self.refuse(node, "array-shape", f"{self.text(node)}: the index must be a literal dimension")
             self.need(node, "array-shape", "array extent")
@@ -1504,7 +1636,7 @@ class Emitter:
                 k = self._int(node.args[0]) if node.args else None
                 if k not in (0, 1, 2):
                     raise self.refuse(node, "bid", f"ct.bid({self.text(node.args[0])})")
-                if want_name:
+                if want_name and want_name not in self.mutated:   # (re-assigned in a loop: a block id at first only)
                     self.bid_names[want_name] = k
                 return f"get_tile_block_id().{k}", Scalar("i32")
             if op == "load":
@@ -1513,11 +1645,29 @@ class Emitter:
                 return self.scan(node, op, want_name)
             if op in ("permute", "transpose"):
                 return self.permute(node, op, want_name)
+            if op == "cat":
+                return self.cat(node, want_name)
+            if op == "assume_divisible_by":
+                return self.assume_divisible_by(node)
+            if op in ("argmax", "argmin"):
+                raise self.refuse(node, "argmax", f"ct.{op}: cuTile Python compiles it to a Tile IR reduce of two "
+                                                  "operands (the values and their indices, one comparison body); "
+                                                  "cutile 0.3.1's reduce takes one operand")
+            if op == "isnan" and len(node.args) == 1:   # cuTile Python: the unordered `x != x`
+                self.need(node, "isnan", "ct.isnan")
+                code, ty = self.expr(node.args[0])
+                if not isinstance(ty, Tile) or not ty.dtype.startswith(("f", "bf")):
+                    raise self.refuse(node, "isnan", f"ct.isnan of {_describe(ty)} (a float tile is expected)")
+                tmp = self.fresh("tested")
+                self.body.append(f"let {tmp}: {ty.rust()} = {code};")
+                self.env[tmp] = (tmp, ty)
+                same = ast.copy_location(ast.Name(tmp, ast.Load()), node)
+                return self.expr(ast.copy_location(ast.Compare(same, [ast.NotEq()], [same]), node), want_name)
             if op == "arange":
                 return self.arange(node, want_name)
             if op == "gather":
                 return self.gather(node)
-            if op == "atomic_add":
+            if op in ATOMIC_MODES:
                 return self.atomic(node, keep=True)
             if op == "where":
                 self.need(node, "where", "ct.where")
@@ -1584,6 +1734,14 @@ class Emitter:
                 if lit is None and value_node is not None and (c := self.const_value(value_node))[0] and \
                         not isinstance(c[1], bool):
                     lit = c[1]   # a constant expression or a name assigned one: its value, as Python folds it
+                if lit is None and isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Name) and \
+                        value_node.func.id == "float" and len(value_node.args) == 1 and \
+                        isinstance(value_node.args[0], ast.Constant) and isinstance(value_node.args[0].value, str):
+                    self.need(value_node, "float-special", "float(..) filling a tile")
+                    try:   # `ct.full(.., float("-inf"), ..)`: the value, as cuTile Python folds it
+                        lit = float(value_node.args[0].value)
+                    except ValueError:
+                        pass
                 if shape_node is not None and dtype_node is not None and lit is None and value_node is not None:
                     shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
                     vcode, vty = self.expr(value_node)
@@ -1652,6 +1810,13 @@ class Emitter:
                 self.need(node, "math-explicit", f"ct.{op}")
                 if len(node.args) != 2 or node.keywords:
                     raise self.refuse(node, "math-explicit", f"ct.{op} form (x, y) without options")
+                ok, exponent = self.const_value(node.args[1])
+                p = self.params.get(node.args[1].id) if isinstance(node.args[1], ast.Name) else None
+                if op == "pow" and ((ok and isinstance(exponent, int) and not isinstance(exponent, bool)) or
+                                    (isinstance(p, sigmod.ScalarSig) and not p.dtype.startswith(("f", "bf")))):
+                    raise self.refuse(node, "pow-int", f"`{self.text(node)}`: an integer exponent, which cuTile "
+                                      "Python compiles to Tile IR `fpowi`; cutile 0.3.1 has no such op (its IR knows "
+                                      "only the float `pow`): write the exponent as a float (`x ** 2.0`) or multiply")
                 return self.elementwise(node, "math-explicit", list(node.args),
                                         lambda a, b: f"{PLAIN_BINARY_MATH[op]}({a}, {b})", float_only=True)
             if op in ("sum", "max", "min", "prod"):
@@ -1703,7 +1868,7 @@ class Emitter:
         self.need(node, "helper-function", f"call to helper {helper.name}()")
         params = helper.args
         if node.keywords or params.vararg or params.kwarg or params.kwonlyargs or params.posonlyargs or \
-                params.defaults or len(node.args) != len(params.args):
+                len(node.args) != len(params.args):   # (keywords and defaults are bound by resolve)
             raise self.refuse(node, "helper-function", f"call to {helper.name}() other than with one positional "
                                                        "argument per parameter")
         if helper.name in self.inlining:
@@ -1807,6 +1972,18 @@ class Emitter:
         """A two-operand element-wise op with numpy broadcasting made explicit; ``form(a, b)`` writes the call."""
         self.need(node, construct, construct)
         (ac, at), (bc, bt) = (self.expr(n) for n in operands)
+        if int_only and isinstance(at, Scalar) and isinstance(bt, Scalar):
+            # integer scalars (`1 << (i % 31)`): the op on 0-d tiles, as cuTile Python computes it (a literal takes
+            # the other side's type)
+            dtype = at.dtype if _literal(operands[0]) is None else bt.dtype
+            if dtype not in ("i32", "i64", "bool") or {at.dtype, bt.dtype} - {dtype} and \
+                    all(_literal(n) is None for n in operands):
+                raise self.refuse(node, construct, f"bitwise operation on {at.dtype} and {bt.dtype} scalars")
+            rust = RUST_DTYPES[dtype]
+            sides = [f"{c}{dtype}" if _literal(n) is not None and dtype != "bool" else c
+                     for c, n in ((ac, operands[0]), (bc, operands[1]))]
+            tiles = [f"scalar_to_tile::<{rust}>({c})" for c in sides]
+            return f"tile_to_scalar::<{rust}, {rust}>({form(*tiles)})", Scalar(dtype)
         like = self.result_tile(node, at, bt)
         if int_only and like.dtype.startswith(("f", "bf")):
             raise self.refuse(node, construct, f"bitwise operation on {like.dtype} tiles")
@@ -1886,7 +2063,8 @@ class Emitter:
         step = ELEMENT_BYTES.get(sig.dtype, 1) * (at if ok and isinstance(at, int) and not isinstance(at, bool)
                                                   else 1)
         div = math.gcd(sig.base_align, step) if ity.shape in ((), ("1",)) else 1
-        self.assume_element_alignment(node, arr, sig, g, dims, div)
+        if not what.startswith("ct.atomic"):   # (cuTile Python states no alignment of an atomic's address)
+            self.assume_element_alignment(node, arr, sig, g, dims, div)
         parts = [f"{g}_inside"] if checked else []   # the extent check, and-ed with the mask
         if mask_code:
             parts.append(_paren(mask_code) if parts else mask_code)
@@ -1936,6 +2114,9 @@ class Emitter:
                 if not all(ok for ok, _ in vals):
                     return False, None
                 return True, (all if isinstance(node.op, ast.And) else any)(v for _, v in vals)
+            if isinstance(node, ast.IfExp):   # `448.0 if SAT else 1e30`
+                ok, test = self.const_value(node.test)
+                return self.const_value(node.body if test else node.orelse) if ok else (False, None)
         except (ArithmeticError, KeyError, TypeError, ValueError):
             return False, None
         return False, None
@@ -2058,7 +2239,8 @@ class Emitter:
             b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{ones}] }}> = {g}_base.reshape(shape![{ones}]);")
             b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{dims}] }}> = {g}_base.broadcast(shape![{dims}]);")
         b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = addptr_tile({g}_base, {g}_offsets);")
-        if all(self._unit_dim(d) for d in shape):   # one element: its address is a multiple of the element size
+        if all(self._unit_dim(d) for d in shape) and not what.startswith("ct.atomic"):   # one element: its address
+            # is a multiple of the element size (cuTile Python states no alignment of an atomic's address)
             self.assume_element_alignment(node, arr, sig, g, dims, math.gcd(sig.base_align,
                                                                             ELEMENT_BYTES.get(sig.dtype, 1)))
         parts = list(inside)
@@ -2247,13 +2429,15 @@ class Emitter:
             Scalar(ty.dtype)
 
     def atomic(self, call: ast.Call, keep: bool) -> tuple[str, Ty]:
-        """`ct.atomic_add(a, idx, update)` (bounds-checked, any memory order and scope): an atomic read-modify-write
-        through a pointer tile (see pointer_access); out-of-range indices are masked off, as in cuTile Python. Its
-        value is the elements' old values (``keep``: an expression reads them)."""
-        self.need(call, "atomics", "ct.atomic_add")
+        """`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)` (bounds-checked, any memory order and scope): an
+        atomic read-modify-write through a pointer tile (see pointer_access); out-of-range indices are masked off, as
+        in cuTile Python. Its value is the elements' old values (``keep``: an expression reads them)."""
+        op = self.ct(call.func)
+        fn = f"ct.{op}"
+        self.need(call, "atomics", fn)
         kw = {k.arg: k.value for k in call.keywords}
         if len(call.args) != 3 or set(kw) - {"check_bounds", "memory_order", "memory_scope"}:
-            raise self.refuse(call, "atomics", "ct.atomic_add form (array, indices, update, check_bounds=, "
+            raise self.refuse(call, "atomics", f"{fn} form (array, indices, update, check_bounds=, "
                                                "memory_order=, memory_scope=)")
         if "check_bounds" in kw and not (isinstance(kw["check_bounds"], ast.Constant) and
                                          kw["check_bounds"].value is True):
@@ -2263,28 +2447,90 @@ class Emitter:
         scope = self.text(kw["memory_scope"]).rsplit(".", 1)[-1] if "memory_scope" in kw else "DEVICE"
         if order not in ATOMIC_ORDERS or scope not in ATOMIC_SCOPES:
             raise self.refuse(call, "atomics", f"memory_order={order}, memory_scope={scope}")
-        arr, elem, g, ty, dims = self.pointer_access(call, "ct.atomic_add", {})
-        if ty.dtype not in ("i32", "f32"):
-            raise self.refuse(call, "atomics", f"ct.atomic_add on {ty.dtype} (i32 and f32 are supported)")
+        name = call.args[0].id if call.args and isinstance(call.args[0], ast.Name) else None
+        if order in ("RELEASE", "ACQ_REL") and any(
+                isinstance(n, ast.Call) and self.ct(n.func) in ("store", "scatter") and n.lineno < call.lineno
+                for n in self.live_walk()):
+            raise self.refuse(call, "atomics", f"{fn} with memory_order={order} after a store: cuTile Python orders "
+                                               "a releasing atomic after every earlier write (it joins their "
+                                               "tokens), which the port does not carry (cutile's stores return none "
+                                               "to join); a relaxed atomic, or the atomic before the stores, is "
+                                               "ported")
+        if order in ("ACQUIRE", "ACQ_REL"):
+            memory = ("load", "store", "gather", "scatter")
+            loops = [n for n in ast.walk(self.fn) if isinstance(n, (ast.For, ast.While))
+                     and any(c is call for c in ast.walk(n))]
+            later = [n for n in self.live_walk() if isinstance(n, ast.Call) and self.ct(n.func) in memory
+                     and (n.lineno > call.lineno or any(any(c is n for c in ast.walk(lp)) for lp in loops))]
+            if later:
+                raise self.refuse(later[0], "atomics", f"a {self.ct(later[0].func)} after the acquiring {fn} at "
+                                                       f"line {call.lineno}: cuTile Python orders every later "
+                                                       "memory operation after an acquiring atomic (it joins its "
+                                                       "token), which the port does not carry; a relaxed atomic, or "
+                                                       "the atomic last, is ported")
+        atomics = [n for n in self.live_walk() if isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES]
+        several = len(atomics) > 1
+        prev = None
+        if several:   # ordered as cuTile Python's token_order pass orders them (see atomic_input_token)
+            prev = self.atomic_input_token(call, fn, name, order)
+        arr, elem, g, ty, dims = self.pointer_access(call, fn, {}, token=prev is None)
+        if ty.dtype not in ATOMIC_MODES[op]:
+            raise self.refuse(call, "atomics", f"{fn} on {ty.dtype} ({', '.join(ATOMIC_MODES[op])} are supported)")
         vcode, vty = self.expr(call.args[2])
         if isinstance(vty, Tile) and vty.dtype != ty.dtype:
-            raise self.refuse(call.args[2], "atomics", f"ct.atomic_add of {vty.dtype} values into {ty.dtype}")
+            raise self.refuse(call.args[2], "atomics", f"{fn} of {vty.dtype} values into {ty.dtype}")
         value = self.operand_as_tile(vcode, vty, ty, call.args[2])
-        mode = "atomic::AddF" if ty.dtype == "f32" else "atomic::Add"
+        mode = f"atomic::{ATOMIC_MODES[op][ty.dtype]}"
         self.body.append(f"// SAFETY: every lane that is updated addresses {arr}'s memory (offset checked above; "
                          "out-of-range lanes are masked off); the update is atomic, so lanes and blocks that share an "
                          "element all land.")
         old = f"{g}_old" if keep else "_"
-        self.body.append(f"let ({old}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ atomic_rmw_tko("
+        done = f"{g}_done" if several else "_"   # (a later atomic on the array is ordered after this one, as
+        # cuTile Python orders them)
+        self.body.append(f"let ({old}, {done}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ atomic_rmw_tko("
                          f"{g}_ptrs, {value}, {mode}, {ATOMIC_ORDERS[order]}, {ATOMIC_SCOPES[scope]}, "
-                         f"Some({g}_mask), Some({g}_token)) }};")
+                         f"Some({g}_mask), Some({prev or g + '_token'})) }};")
+        if several:
+            self.atomic_tokens[arr] = done
+            if order in ("ACQUIRE", "ACQ_REL"):
+                self.atomic_tokens[""] = done   # (the acquire token: every later memory op is ordered after it)
         self.scattered.add(arr)
         self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
-                                  "what": f"atomic_rmw_tko on {arr} (ct.atomic_add)",
+                                  "what": f"atomic_rmw_tko on {arr} ({fn})",
                                   "why": "an atomic updates memory through a pointer tile; cutile marks it unsafe",
                                   "precondition": f"none: each lane's offset is checked against {arr}'s extent in the "
                                                   "kernel, as cuTile Python does, and the update is atomic"})
         return f"{g}_old", ty
+
+    def atomic_input_token(self, call: ast.Call, fn: str, name: str | None, order: str) -> str | None:
+        """The token an atomic of a kernel with several starts from, as cuTile Python's token_order pass joins it:
+        its array's last atomic, the last acquiring atomic (of any array), and with release semantics every other
+        array's last atomic. Only for atomics in the kernel's top-level statements, with no stores or scatters in
+        the kernel (their tokens would join these too; loads after an acquiring atomic are refused by atomic).
+        None: a fresh token of the array."""
+        live = list(self.live_walk())
+        why = None
+        if self.scope_locals:
+            why = "inside a loop or branch"
+        elif any(isinstance(n, ast.Call) and self.ct(n.func) in ("store", "scatter") for n in live):
+            why = "in a kernel that also stores or scatters"
+        if why:
+            raise self.refuse(call, "atomics", f"{fn} {why}, with other atomics in the kernel: cuTile Python orders "
+                                               "them by their memory order across arrays, which the port does not "
+                                               "carry there")
+        tokens = [self.atomic_tokens.get(name, "")]
+        tokens += [t for key, t in self.atomic_tokens.items() if key == "" or (order in ("RELEASE", "ACQ_REL") and
+                                                                              key != name)]
+        tokens = list(dict.fromkeys(t for t in tokens if t))
+        if not tokens:
+            return None
+        if len(tokens) == 1 and self.atomic_tokens.get(name):
+            return tokens[0]
+        if not self.atomic_tokens.get(name):
+            tokens.insert(0, f"get_tensor_token({name})")
+        joined = self.fresh(f"{name}_after")
+        self.body.append(f"let {joined}: Token = join_tokens(&[{', '.join(tokens)}]);")
+        return joined
 
     def scan(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
         """ct.cumsum / ct.cumprod → cutile's scan with the identity element and direction spelled out."""
@@ -2343,6 +2589,59 @@ class Emitter:
             f"permute({code}, const_array![{', '.join(map(str, axes))}])"
         base = node.args[0].id if isinstance(node.args[0], ast.Name) else "value"
         return self.typed(rust, out, want_name, f"{base}_permuted")
+
+    def assume_divisible_by(self, node: ast.Call) -> tuple[str, Ty]:
+        """``ct.assume_divisible_by(n, D)``: the same Tile IR assume (cutile's unsafe ``assume_div_by``), its claim the
+        kernel's own contract, listed as an unsafe site with it as the precondition."""
+        self.need(node, "assume-divisible", "ct.assume_divisible_by")
+        kw = {k.arg: k.value for k in node.keywords}
+        value = node.args[0] if node.args else kw.get("x")
+        div_node = node.args[1] if len(node.args) > 1 else kw.get("divisor")
+        ok, div = self.const_value(div_node)
+        if value is None or not ok or not isinstance(div, int) or isinstance(div, bool) or div <= 0:
+            raise self.refuse(node, "assume-divisible", "ct.assume_divisible_by of other than a positive constant "
+                                                        "divisor")
+        code, ty = self._as_scalar(*self.expr(value))
+        if ty not in (Scalar("i32"), Scalar("i64")):
+            raise self.refuse(node, "assume-divisible", f"ct.assume_divisible_by of {_describe(ty)} (an integer "
+                                                        "scalar is expected)")
+        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
+                                  "what": f"assume_div_by::<{div}> of `{self.text(value)}`",
+                                  "why": "cutile states facts about a value only through unsafe assume ops",
+                                  "precondition": f"`{self.text(value)}` is a multiple of {div} (the kernel's own "
+                                                  "claim, ct.assume_divisible_by)"})
+        tmp = self.fresh("assumed")
+        self.body.append(f"// SAFETY: the kernel claims `{self.text(value)}` is a multiple of {div} "
+                         "(ct.assume_divisible_by), as its callers guarantee.")
+        self.body.append(f"let {tmp}: {ty.rust()} = unsafe {{ assume_div_by::<_, {div}>({code}) }};")
+        return tmp, ty
+
+    def cat(self, node: ast.Call, want_name: str | None) -> tuple[str, Ty]:
+        """``ct.cat((a, b), axis)``: cutile's `cat` of two tiles of one dtype, equal but along ``axis`` (the
+        result's extent there spelled as its value: Rust cannot add const generics)."""
+        self.need(node, "cat", "ct.cat")
+        kw = {k.arg: k.value for k in node.keywords}
+        tiles = node.args[0] if node.args else kw.get("tiles")
+        axis_node = node.args[1] if len(node.args) > 1 else kw.get("axis")
+        if not isinstance(tiles, (ast.Tuple, ast.List)) or len(tiles.elts) != 2:
+            raise self.refuse(node, "cat", "ct.cat of other than a literal pair of tiles")
+        (ac, at), (bc, bt) = (self.expr(e) for e in tiles.elts)
+        axis = self._int(axis_node) if axis_node is not None else None
+        if axis is None and isinstance(axis_node, ast.UnaryOp) and isinstance(axis_node.op, ast.USub):
+            axis = -self._int(axis_node.operand) if self._int(axis_node.operand) is not None else None
+        if not (isinstance(at, Tile) and isinstance(bt, Tile)) or at.dtype != bt.dtype or \
+                len(at.shape) != len(bt.shape) or axis is None or not -len(at.shape) <= axis < len(at.shape):
+            raise self.refuse(node, "cat", "ct.cat of two tiles of one dtype and rank along a literal axis")
+        axis %= len(at.shape)
+        if any(x != y for k, (x, y) in enumerate(zip(at.shape, bt.shape)) if k != axis):
+            raise self.refuse(node, "cat", f"ct.cat of tiles of shapes ({', '.join(at.shape)}) and "
+                                           f"({', '.join(bt.shape)}): they must agree but along axis {axis}")
+        sizes = [self.const_value(ast.Name(d, ast.Load()))[1] if not d.isdigit() else int(d)
+                 for d in (at.shape[axis], bt.shape[axis])]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in sizes):
+            raise self.refuse(node, "cat", "ct.cat extents that are not constants")
+        out = Tile(at.dtype, tuple(str(sum(sizes)) if k == axis else d for k, d in enumerate(at.shape)))
+        return self.typed(f"cat({ac}, {bc}, {axis})", out, want_name, "joined")
 
     def typed(self, code: str, ty: Tile, want_name: str | None, temp: str) -> tuple[str, Tile]:
         """cutile infers some ops' result types only from a typed binding (iota, select, convert_tile, raw loads):
@@ -2504,6 +2803,35 @@ class Emitter:
         if (axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None)) and \
                 len(ty.shape) == 1 and not kw:
             axis_node = ast.Constant(0)   # every axis of a 1-d tile: its only one
+        elif not kw and (axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None) or
+                         isinstance(axis_node, ast.Tuple)):
+            # several axes (every one: axis=None): cuTile Python reduces them in ascending order, each at its
+            # position among the axes left (`a - i`), then reshapes to ones there for keepdims; so does the port
+            # (the tile already translated is re-read by name)
+            rank = len(ty.shape)
+            if axis_node is None or isinstance(axis_node, ast.Constant):
+                axes = list(range(rank))
+            else:
+                values = [self.const_value(e)[1] for e in axis_node.elts]
+                if not all(isinstance(v, int) and not isinstance(v, bool) and -rank <= v < rank for v in values) \
+                        or len({v % rank for v in values}) != len(values):
+                    raise self.refuse(node, "reduce", f"ct.{op} over axes {self.text(axis_node)}: distinct literal "
+                                                      f"axes of a rank-{rank} tile expected")
+                axes = sorted(v % rank for v in values)
+            tmp = self.fresh("whole")
+            self.body.append(f"let {tmp}: {ty.rust()} = {code};")
+            self.env[tmp] = (tmp, ty)
+            inner: ast.expr = ast.copy_location(ast.Name(tmp, ast.Load()), node)
+            for i, a in enumerate(axes):
+                inner = ast.copy_location(ast.Call(node.func, [inner], [ast.keyword("axis", ast.Constant(a - i))]),
+                                          node)
+            if keepdims:
+                ones = ast.Tuple([ast.Constant(1) if k in axes else ast.Constant(int(d)) if d.isdigit() else
+                                  ast.Name(d, ast.Load()) for k, d in enumerate(ty.shape)], ast.Load())
+                inner = ast.copy_location(ast.Call(ast.Attribute(ast.Name("ct", ast.Load()), "reshape", ast.Load()),
+                                                   [inner, ones], []), node)
+            ast.fix_missing_locations(inner)
+            return self.expr(inner, want_name)
         axis_value = self.const_value(axis_node)[1] if axis_node is not None else None
         if kw or not isinstance(axis_value, int) or isinstance(axis_value, bool):
             raise self.refuse(node, "reduce", f"ct.{op} with {', '.join(kw) or 'axis=None'} (over every axis of a "

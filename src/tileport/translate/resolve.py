@@ -42,6 +42,9 @@ OPERATOR_FUNCTIONS: dict[str, type] = {
     "greater_equal": ast.GtE,
 }
 
+#: the same for Python's unary operators: `ct.bitwise_not(a)` is `~a`, `ct.negative(a)` is `-a`.
+UNARY_OPERATOR_FUNCTIONS: dict[str, type] = {"bitwise_not": ast.Invert, "negative": ast.USub}
+
 #: Python builtins a kernel may call on scalars/tiles, and the cuda.tile function cuTile Python lowers them to.
 BUILTIN_CALLS = {"min": "minimum", "max": "maximum", "abs": "abs"}
 
@@ -71,8 +74,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "new axis"),
     Rewrite("tuple-assign", "`a, b = e1, e2` (no element reads an earlier target)", "`a = e1` then `b = e2`"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
-    Rewrite("operator-function", "`ct.bitwise_xor(a, b)`, `ct.less(a, b)`, `ct.mod(a, b)`, ... (the function form "
-            "of a Python operator)", "`a ^ b`, `a < b`, `a % b`, ..."),
+    Rewrite("operator-function", "`ct.bitwise_xor(a, b)`, `ct.less(a, b)`, `ct.mod(a, b)`, `ct.bitwise_not(a)`, "
+            "`ct.negative(a)`, ... (the function form of a Python operator); and the other way, `x ** y`", "`a ^ b`, "
+            "`a < b`, `a % b`, `~a`, `-a`, ...; `ct.pow(x, y)`"),
     Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)` in a kernel", "`ct.minimum`, `ct.maximum`, "
             "`ct.abs`"),
     Rewrite("helper-statement", "a helper of the kernel's file called as a statement, returning nothing (it loads "
@@ -80,6 +84,13 @@ REWRITES: tuple[Rewrite, ...] = (
             "by the arguments"),
     Rewrite("helper-undecorated", "a module-level function without `@ct.function`, called from a kernel",
             "inlined like a `@ct.function`"),
+    Rewrite("helper-arguments", "a helper called with keyword arguments or leaving parameters to their defaults "
+            "(`act(x, kind=1)`, `def act(v, kind: int = 0)`)", "one positional argument per parameter, the defaults "
+            "filled in (resolved in the helper's module)"),
+    Rewrite("early-return", "`return` inside `if` arms: a helper returning early (`if KIND == 1: return silu(v)`), "
+            "a kernel stopping early (`if pid >= n: return`)", "one `if`/`else` whose arms end by binding the "
+            "result (`<helper>_result = ..`), then one final `return`; a kernel's early `return` becomes the `else` "
+            "arm holding the rest of its statements"),
 )
 
 
@@ -280,6 +291,12 @@ class _Resolver(ast.NodeTransformer):
         out = _mark(ast.Assign([node.target], value))
         return ast.copy_location(out, node)
 
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        node = self.generic_visit(node)
+        if isinstance(node.op, ast.Pow):   # `x ** y` is ct.pow(x, y), as cuTile Python lowers it
+            return _mark(ast.copy_location(ast.Call(_attr_chain("ct.pow", node), [node.left, node.right], []), node))
+        return node
+
     # -- calls
     def visit_Call(self, node: ast.Call) -> ast.AST:
         node = self.generic_visit(node)
@@ -290,6 +307,10 @@ class _Resolver(ast.NodeTransformer):
         elif isinstance(f, ast.Name) and f.id in BUILTIN_CALLS and f.id not in self.local \
                 and f.id not in self.env and not node.keywords:
             node = _mark(ast.copy_location(ast.Call(_attr_chain(f"ct.{BUILTIN_CALLS[f.id]}", f), node.args, []), node))
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and \
+                node.func.attr in UNARY_OPERATOR_FUNCTIONS and len(node.args) == 1 and not node.keywords:
+            out = ast.UnaryOp(UNARY_OPERATOR_FUNCTIONS[node.func.attr](), node.args[0])
+            return _mark(ast.copy_location(out, node))
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and \
                 node.func.attr in OPERATOR_FUNCTIONS and len(node.args) == 2 and not node.keywords:
             op = OPERATOR_FUNCTIONS[node.func.attr]()
@@ -431,8 +452,91 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str
     fn = copy.deepcopy(fn)
     helpers: dict[str, ResolvedHelper] = {}
     _resolve_into(fn, pyfunc.__globals__, helpers)
+    for f in [fn, *(h.fn for h in helpers.values())]:
+        _bind_helper_arguments(f, helpers)
+        f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
     _inline_statement_calls(fn, Path(inspect.getsourcefile(pyfunc) or "").resolve(), helpers)
     return fn, helpers
+
+
+def _bind_helper_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
+    """Every call in ``fn`` to a helper, with keyword arguments or parameters left to their defaults, rewritten to
+    one positional argument per parameter (as Python binds them). Calls Python would reject stay as written (the
+    emitter refuses them)."""
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers):
+            continue
+        args = helpers[node.func.id].fn.args
+        params = [a.arg for a in args.args]
+        if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or \
+                any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords) or \
+                (len(node.args) == len(params) and not node.keywords):
+            continue
+        defaults = dict(zip(params[len(params) - len(args.defaults):], args.defaults))
+        given = dict(zip(params, node.args))
+        for k in node.keywords:
+            if k.arg in given:
+                break
+            given[k.arg] = k.value
+        else:
+            if set(given) <= set(params) and set(params) - set(given) <= set(defaults):
+                filled = []
+                for p in params:
+                    if p in given:
+                        filled.append(given[p])
+                        continue
+                    value = copy.deepcopy(defaults[p])
+                    for n in ast.walk(value):
+                        ast.copy_location(n, node)
+                        _mark(n)
+                    filled.append(value)
+                node.args, node.keywords = filled, []
+                _mark(node)
+
+
+def _ends_in_return(stmts: list[ast.stmt]) -> bool:
+    return bool(stmts) and isinstance(stmts[-1], ast.Return)
+
+
+def _single_return(stmts: list[ast.stmt], result: str | None) -> list[ast.stmt]:
+    """``stmts`` (a function's body) with its `return`s inside `if` arms folded into one final `return`: the
+    statements after an `if` that returns in an arm join the other arm, and each arm's `return X` binds ``result``
+    (a helper's) or ends the arm (a kernel's bare `return`, ``result`` None). Bodies with a `return` in a loop, or a
+    path that would not return what the others do, stay as written (the emitter refuses them)."""
+    def returns_in(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Return) for n in ast.walk(node))
+
+    for i, st in enumerate(stmts):
+        if not isinstance(st, ast.If) or not returns_in(st):
+            if returns_in(st) and not isinstance(st, ast.Return):
+                return stmts   # (a return inside a loop)
+            continue
+        rest = stmts[i + 1:]
+        arms = []
+        for arm in (st.body, st.orelse):
+            path = _single_return(arm if _ends_in_return(arm) else arm + copy.deepcopy(rest), result)
+            last = path[-1] if _ends_in_return(path) else None
+            if result is not None and (last is None or last.value is None):
+                return stmts   # a path of the helper that returns nothing
+            if result is None and last is not None and last.value is not None:
+                return stmts
+            if last is not None:
+                path = path[:-1]
+                if result is not None:
+                    path.append(_mark(ast.copy_location(ast.Assign([ast.Name(result, ast.Store())], last.value),
+                                                        last)))
+            if any(returns_in(b) for b in path):
+                return stmts
+            arms.append(path or [_mark(ast.copy_location(ast.Pass(), st))])
+        new_if = _mark(ast.copy_location(ast.If(st.test, arms[0], arms[1]), st))
+        new_if.early_return = "helper" if result is not None else "kernel"   # (read by the emitter: coverage
+        # row early-return)
+        out = stmts[:i] + [new_if]
+        if result is not None:
+            out.append(_mark(ast.copy_location(ast.Return(ast.Name(result, ast.Load())), stmts[-1])))
+        ast.fix_missing_locations(ast.Module(out, []))
+        return out
+    return stmts
 
 
 def _returns_nothing(fn: ast.FunctionDef) -> bool:
