@@ -189,7 +189,8 @@ LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", 
                "log_softmax", "argmax_rows", "reduce_rows", "static_unroll", "split_join", "misc_ops", "grid3d",
                "embed_fwd", "interleave_k", "while_rows", "rope_fwd", "rope_tables", "ln_fwd", "softmax_2d",
                "int64_offsets", "mm_out_dtype", "first_program", "static_range_step", "int8_quant", "embed_bwd",
-               "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows")
+               "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows",
+               "label_guard", "heuristics_scale")
 
 
 @pytest.fixture(scope="module")
@@ -437,6 +438,14 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     ("keep = tl.zeros((B,), dtype=tl.int1)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(keep, 0.0, "
      "tl.maximum(x, 1.0, propagate_nan=tl.PropagateNan.ALL)))", "",
      "ct.where(keep, 0.0, ct.maximum(x, 1.0, propagate_nan=True))"),
+    # tl.where on a constexpr test every launch decides alike: the taken side; on scalars: a conditional expression
+    ("row = tl.where(MODE == 1, pid * n, (pid + 1) * n)\nx = tl.load(x_ptr + row + tl.arange(0, B))\n"
+     "tl.store(y_ptr + offs, x)", "", "ct.load(x_ptr, index=(pid, 0), shape=(1, B))"),
+    ("m = tl.where(pid == 0, n, 2 * n)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x * m)", "",
+     "x * (n if pid == 0 else 2 * n)"),
+    # `assert` and tl.static_print are dropped (Triton compiles them only in debug); `a = b = v` binds both
+    ("assert B > 0\ntl.static_print(B)\nlo = hi = 2.0\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x * lo + hi)",
+     "", "(x * 2.0) + 2.0"),
     # -float('inf') is the constant (as cuTile Python folds it), not a negation
     ("m = -float('inf')\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(x, m))", "",
      "ct.maximum(x, float('-inf'))"),
@@ -456,6 +465,11 @@ def test_int64_offsets_loaded_from_memory_index_as_int32(tmp_path):
     src = _lowered(tmp_path, "x_ptr += pid * n\nrow = tl.load(x_ptr + tl.arange(0, B))\nk = tl.load(y_ptr + pid)\n"
                              "tl.store(x_ptr + tl.arange(0, B), row * tl.load(x_ptr + k))", facts=facts)
     assert "ct.gather(x_ptr, (pid, ct.astype(k, ct.int32)), padding_value=0)" in src
+    # an int64 label against an i32 scalar argument: the scalar widened (a sign-extended one-element tile)
+    guard = _lowered(tmp_path, "k = tl.load(y_ptr + pid)\nif k != n:\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs))\n"
+                               "tl.store(y_ptr + pid, tl.where(k == n, 0, k))", facts=facts)
+    assert "if ct.reshape(ct.where(k != (ct.astype(ct.full((1,), n, dtype=ct.int32), ct.int64)), 1, 0), ()) != 0:" \
+        in guard
 
 
 def test_rope_halves_are_tiles_of_the_head_view(tmp_path):

@@ -435,6 +435,11 @@ class _Lowerer:
     def stmt(self, s: ast.stmt) -> None:
         if isinstance(s, (ast.Assign, ast.AnnAssign)):
             targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+            if len(targets) > 1 and all(isinstance(t, ast.Name) for t in targets) and s.value is not None:
+                value = self.ev(s.value)   # `a = b = value`: each name bound to the one value (evaluated once)
+                for t in targets:
+                    self.bind(t.id, value, s)  # type: ignore[attr-defined]
+                return
             if len(targets) != 1 or s.value is None:
                 raise self.fail(s, "only `name = expression` assignments are supported")
             target = targets[0]
@@ -478,7 +483,7 @@ class _Lowerer:
                 self.store(s.value)
             elif fn == "atomic_add":
                 self.emit(self.atomic_add(s.value).text)
-            elif fn in ("static_assert", "device_assert", "debug_barrier"):
+            elif fn in ("static_assert", "device_assert", "debug_barrier", "static_print", "device_print"):
                 self.notes.append(f"line {s.lineno}: tl.{fn} dropped (no cuTile counterpart needed)")
             else:
                 raise self.fail(s, f"statement `{ast.unparse(s)}` has no lowering (only tl.store calls stand alone)")
@@ -492,6 +497,8 @@ class _Lowerer:
             raise self.fail(s, "`return` inside a loop or branch is not lowered (a helper returns once, at its end)")
         elif isinstance(s, ast.Pass):
             return
+        elif isinstance(s, ast.Assert):   # Triton compiles it only with debug on (a device_assert): dropped
+            self.notes.append(f"line {s.lineno}: assert dropped (no cuTile counterpart needed)")
         else:
             raise self.fail(s, f"{type(s).__name__} statements are not supported in Triton kernels here")
 
@@ -663,6 +670,9 @@ class _Lowerer:
             self.block(s.body if truth else s.orelse)
             return
         cond = self.ev(s.test)
+        if isinstance(cond, Tile) and cond.shape in ((), ("1",)) and cond.dtype in BOOL:
+            # a one-element comparison of tiles (`y != ignore_index`, y an int64 label): a scalar comparison of it
+            cond = Scalar(f"ct.reshape(ct.where({cond.text}, 1, 0), ()) != 0")
         if isinstance(cond, Tile) and cond.shape in ((), ("1",)):   # one loaded element (`y = tl.load(p + row)`)
             cond = Scalar(f"ct.reshape({cond.text}, ())" if cond.shape else cond.text)
         if not isinstance(cond, Scalar):
@@ -1008,6 +1018,15 @@ class _Lowerer:
 
     def compare(self, op: ast.cmpop, a: object, b: object, node: ast.AST) -> object:
         sym = CMPOPS[type(op)]
+        # a 64-bit element (an int64 label) against a 32-bit scalar argument: the scalar widened first, as Triton
+        # promotes the pair (a 1-element int32 tile sign-extended: the translator converts tiles, not scalars)
+        if isinstance(a, Tile) and isinstance(b, Scalar) and self._int64_vs_int32(a, b):
+            b = Tile(f"ct.astype(ct.full({_tup(a.shape)}, {b.text}, dtype=ct.int32), ct.int64)", a.shape, "ct.int64")
+        if isinstance(b, Tile) and isinstance(a, Scalar) and self._int64_vs_int32(b, a):
+            a = Tile(f"ct.astype(ct.full({_tup(b.shape)}, {a.text}, dtype=ct.int32), ct.int64)", b.shape, "ct.int64")
+        if isinstance(a, Tile) and isinstance(b, Tile) and a.shape == b.shape == ("1",) and {
+                self.known_dtype(a), self.known_dtype(b)} == {"ct.int64"} and sym in ("==", "!=", "<", "<=", ">", ">="):
+            return Tile(f"{_paren(a.text)} {sym} {_paren(b.text)}", ("1",), "bool")
         # one loaded element against a scalar (`y == ignore_index`): a scalar comparison, as Triton's scalar load
         if isinstance(a, Tile) and a.shape == ("1",) and isinstance(b, Scalar):
             a = Scalar(f"ct.reshape({a.text}, ())")
@@ -1021,6 +1040,11 @@ class _Lowerer:
         tb = b if isinstance(b, Scalar) else self.materialize(self._value(b, node), node)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}",
                     _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ())), "bool")
+
+    def _int64_vs_int32(self, t: Tile, s: Scalar) -> bool:
+        """``t`` a one-element int64 tile and ``s`` an integer scalar parameter (an i32 argument)."""
+        return t.shape == ("1",) and self.known_dtype(t) == "ct.int64" and self.kinds.get(s.text) == "scalar" \
+            and self.const_types.get(s.text, "int") == "int"
 
     def _value(self, v: object, node: ast.AST) -> object:
         if isinstance(v, Mask):
@@ -1161,6 +1185,13 @@ class _Lowerer:
             x = self._value(self.ev(node.args[0]), node)
             if isinstance(x, Tile):
                 return self._exp(x)
+        if fn == "where" and len(node.args) == 3 and not kw:
+            truth = self.static_truth(node.args[0])
+            if truth is not None:   # on constexprs every launch decides alike: the taken side (as an `if`)
+                return self.ev(node.args[1] if truth else node.args[2])
+            picked = [self.ev(a) for a in node.args]
+            if all(isinstance(v, Scalar) for v in picked):   # scalars: Python's conditional expression
+                return Scalar(f"({picked[1].text} if {picked[0].text} else {picked[2].text})")  # type: ignore
         if fn in MAP:
             vals = [self._value(self.ev(a), node) for a in node.args]
             tiles = [v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
