@@ -585,6 +585,26 @@ def test_loop_carried_order_of_tokens_read_by_stores():
     assert not v(loop("a"), loop("b", crossed=True))["equivalent"]
 
 
+def test_loop_carried_order_of_values_read_by_one_op():
+    """Two carried values first read by one op (`subf %x, %y`), started from constants defined in either order and
+    carried in either order ≡ (the constants were matched by position); not when the body reads them the other
+    way round."""
+    ninf = "%a = constant <f32: 0xFF800000> : tile<128xf32>"
+    zero = "%b = constant <f32: 0.000000e+00> : tile<128xf32>"
+
+    def loop(consts_first_a: bool, swapped: bool, body: tuple = ("%n = subf %x, %y", "%m = subf %y, %x")) -> str:
+        iters, cont, res = ("%y = %b, %x = %a", "%m, %n", "%f#0") if swapped else ("%x = %a, %y = %b", "%n, %m",
+                                                                                    "%f#1")
+        return prog(*STORE, *([ninf, zero] if consts_first_a else [zero, ninf]), *LOOP,
+                    f"%f:2 = for %j in (%lo to %hi, step %st) : tile<i32> iter_values({iters}) -> (tile<128xf32>, "
+                    "tile<128xf32>) {", *(f"  {b} : tile<128xf32>" for b in body),
+                    f"  continue {cont} : tile<128xf32>, tile<128xf32>", "}", store(res, "%arg3"))
+    out = v(loop(True, False), loop(False, True))
+    assert out["equivalent"] and fired(out, "loop-carried-order") >= 1
+    assert v(loop(True, False), loop(True, True))["equivalent"]
+    assert not v(loop(True, False), loop(True, True, ("%n = subf %y, %x", "%m = subf %x, %y")))["equivalent"]
+
+
 def test_pure_op_placement():
     """A loop-invariant reduction hoisted before the loop (cuTile Python) ≡ the same reduction inside the loop
     (cutile); not when the reduction inside the loop reads the loop's carried value."""

@@ -515,14 +515,16 @@ def _shrink_loop_carried(canon: Canon) -> None:
 
         effects = [o for o in _all_ops(body) if canon.op_of(o).name not in PURE_OPS]
 
-        def key(k: int) -> tuple[str, str, str, int]:   # what a carried value is, apart from its position
+        def key(k: int) -> tuple[str, str, str, int, int]:   # what a carried value is, apart from its position
             reader = next((o for o in _all_ops(body) if args[k] in
                            {canon.resolve(v) for v in canon.op_of(o).operands}), None)
             made = canon.defs.get(canon.resolve(nxt[k]))
             name = canon.op_of(reader).name if reader else ""
             # two tokens both first read by a store: which store (the n-th memory op of its kind) tells them apart
             nth = [o for o in effects if canon.op_of(o).name == name].index(reader) if reader in effects else -1
-            return (types[k], name, canon.op_of(made[0]).name if made else "", nth)
+            # two values first read by one op (`subf %m, %d`): their places among its operands
+            at = [canon.resolve(v) for v in canon.op_of(reader).operands].index(args[k]) if reader else -1
+            return (types[k], name, canon.op_of(made[0]).name if made else "", nth, at)
         keep = sorted((k for k in range(n) if k not in drop), key=key)   # (stable: ties keep their order)
         if keep != sorted(keep):
             canon.fired["loop-carried-order"] += 1

@@ -181,7 +181,7 @@ RULES: tuple[Rule, ...] = (
          "the values a `for` carries are put in one order: by type, then by the op that first reads each in the "
          "body, then by the op that makes the value its `continue` hands on, then (a first reader with effects, "
          "e.g. two tokens each first read by a store) by that reader's place among the body's ops of its name "
-         "with effects (ties keep their order)",
+         "with effects, then by each value's place among its first reader's operands (ties keep their order)",
          "which position a carried value takes is a naming choice: the loop computes the same values whatever the "
          "order, its results renumbered alike (cutile orders a loop's variables by name, cuTile Python by first "
          "assignment, tokens last)", "test_loop_carried_order"),
