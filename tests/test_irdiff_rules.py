@@ -681,3 +681,23 @@ def test_loop_carried_invariant():
     out = v(python("%pv"), rust("%pv"))
     assert out["equivalent"] and fired(out, "loop-carried-invariant") == 1, out
     assert not v(python("%pw"), rust("%pw"))["equivalent"]
+
+
+def test_single_trip_loop_if():
+    """A helper's early return under a runtime `if` (cuTile Python: a loop left by a `break` in the `if` or by the
+    one after it) ≡ the `if` yielding the result (the port); not when the `if`'s arm does not end the loop."""
+    two = "%two = constant <f32: 2.000000e+00> : tile<128xf32>"
+    cond = "%c = cmpi greater_than %arg2, %arg3, signed : tile<i32> -> tile<i1>"
+    port = prog(*STORE, ONES, two, cond, "%r = if %c -> (tile<128xf32>) {", "  %d = addf %one, %two : tile<128xf32>",
+                "  yield %d : tile<128xf32>", "} else {", "  %e = mulf %one, %two : tile<128xf32>",
+                "  yield %e : tile<128xf32>", "}", store("%r", "%arg2"))
+
+    def python(then_end: str = "break %d : tile<128xf32>") -> str:
+        return prog(*STORE, ONES, two, cond, "%z = constant <f32: 0.000000e+00> : tile<128xf32>",
+                    "%r = loop iter_values(%a = %z) : tile<128xf32> -> tile<128xf32> {", "  if %c {",
+                    "    %d = addf %one, %two : tile<128xf32>", f"    {then_end}", "  } else {", "  }",
+                    "  %e = mulf %one, %two : tile<128xf32>", "  break %e : tile<128xf32>", "}",
+                    store("%r", "%arg2"))
+    out = v(python(), port)
+    assert out["equivalent"] and fired(out, "single-trip-loop-if") == 1, out
+    assert not v(python("continue %d : tile<128xf32>"), port)["equivalent"]

@@ -737,3 +737,21 @@ def test_a_name_first_bound_in_every_arm_of_a_runtime_if_is_its_value(tmp_path):
                       .replace("scale = t * a\n", "scale = t * a\n             shift = 2.0\n")
                       .replace("tile=t * scale", "tile=t * scale + shift"), "x=f32[?]/1, y=f32[?]/1, n=i32, a=f32, B=#16")
     assert "yields one value from an `if`, not a tuple" in str(exc.value) and "k.py:8:" in str(exc.value)
+
+
+def test_a_helper_returning_early_on_a_runtime_value_yields_its_result_from_an_if(tmp_path):
+    e = emit_resolved(tmp_path, """
+     @ct.function
+     def clip(v, hi):
+         if hi > 0.0:
+             return ct.minimum(v, hi)
+         return v
+
+
+     @ct.kernel
+     def k(x, y, hi: float, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=clip(t, hi))
+     """, "x=f32[?]/1, y=f32[?]/1, hi=f32, B=#16")
+    body = "\n".join(e.body)
+    assert "let clip_result: Tile<f32, { [B] }> = if hi > 0.0 {" in body and "let mut" not in body, body

@@ -2,7 +2,8 @@
 
 A kernel that stops early on a constant (`if H == 0: return`); a grid-stride `while` loop accumulating with `+=`;
 a helper called with keyword arguments and a default left out, that returns early under an `if` on a constant
-(cuTile Python compiles that as a one-trip loop: irdiff's single-break-loop); `ct.isnan` in a `ct.where`; a
+(cuTile Python compiles that as a one-trip loop: irdiff's single-break-loop) and one returning early under an
+`if` on a runtime value (single-trip-loop-if); `ct.isnan` in a `ct.where`; a
 `ct.cat` along a negative axis of a negated and a plain row; `ct.bitwise_not` and a shift of integer scalars
 (`1 << (pid % 31)`); a rank-4 tile permuted in registers and stored at the block's index (cutile has no
 block-owned store above rank 3: the full tensor's partition).
@@ -19,6 +20,13 @@ def _gate(v, kind: int = 0, scale=1.0):
     return ct.maximum(v, 0.0) * scale
 
 
+@ct.function
+def _clip(v, hi):
+    if hi > 0:
+        return ct.minimum(v, 1.0)
+    return v
+
+
 @ct.kernel
 def real_idioms2(x, bits, q, y, z, w, o, n: int, B: ct.Constant[int], KIND: ct.Constant[int],
                  H: ct.Constant[int]):
@@ -30,7 +38,7 @@ def real_idioms2(x, bits, q, y, z, w, o, n: int, B: ct.Constant[int], KIND: ct.C
     while k < n:
         acc += ct.load(x, index=(k,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
         k += ct.num_blocks(0)
-    acc = _gate(acc, scale=0.5, kind=KIND)
+    acc = _clip(_gate(acc, scale=0.5, kind=KIND), n)
     acc = ct.where(ct.isnan(acc), 0.0, acc)
     ct.store(y, index=(pid,), tile=acc)
     ct.store(z, index=(pid, 0), tile=ct.cat((-acc[None, :], acc[None, :]), axis=-1))

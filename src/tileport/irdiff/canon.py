@@ -459,6 +459,44 @@ def _collapse_single_break_loops(canon: Canon) -> None:
         canon.fired["single-break-loop"] += 1
 
 
+LOOP_ITER_RE = re.compile(r"loop iter_values\((.*)\) : (.+) -> (.+)")
+
+
+def _single_trip_loops_to_ifs(canon: Canon) -> None:
+    """Rule single-trip-loop-if (see rules.py): `loop { pure ops; if %c { A; break X } else { }; B; break Y }`,
+    its carried values unread, is `if %c -> (..) { A; yield X } else { B; yield Y }`."""
+    for op in list(_all_ops(canon.entry.body)):
+        m = LOOP_ITER_RE.fullmatch(op.template) if op.name == "loop" else None
+        if not m or len(op.regions) != 1 or not op.regions[0].ops or id(op) in canon.substitute:
+            continue
+        body = op.regions[0].ops
+        last = body[-1]
+        ifs = [k for k, o in enumerate(body) if o.name == "if"]
+        if last.name != "break" or len(ifs) != 1 or len(last.operands) != len(op.results):
+            continue
+        k = ifs[0]
+        inner = body[k]
+        if inner.results or not inner.regions or not inner.regions[0].ops or \
+                any(r.ops for r in inner.regions[1:]) or inner.regions[0].ops[-1].name != "break":
+            continue
+        then_ops, brk = inner.regions[0].ops[:-1], inner.regions[0].ops[-1]
+        post = body[k + 1:-1]
+        pre_effects = [o for o in body[:k] if canon.is_effectful(o)]
+        args = set(op.block_args)
+        reads_args = any(canon.resolve(v) in args for o in _all_ops(op.regions[0]) for v in o.operands)
+        if pre_effects or reads_args or len(brk.operands) != len(op.results) or \
+                any(o.name in ("break", "continue") for o in _all_ops(Region(then_ops + post))):
+            continue
+        types = m.group(3)
+        ylds = [Op("yield", f"yield {', '.join(f'${i}' for i in range(len(b.operands)))} : {types}",
+                   list(b.operands), [], [], line=b.line, text=b.text, path=b.path) for b in (brk, last)]
+        # (the pure ops before the `if` stay reachable through the operands that read them)
+        regions = [Region(list(then_ops) + [ylds[0]]), Region(list(post) + [ylds[1]])]
+        canon.substitute[id(op)] = Op("if", f"if $0 -> ({types})", list(inner.operands), list(op.results), [],
+                                      regions, line=op.line, text=op.text, path=op.path)
+        canon.fired["single-trip-loop-if"] += 1
+
+
 FOR_ITER_RE = re.compile(r"for \^0 in \(\$0 to \$1, step \$2\) : (\S+) iter_values\((.*)\) -> \((.*)\)")
 
 
@@ -871,7 +909,7 @@ def _mark_roots(canon: Canon, region: Region) -> None:
         op._eff_index = k  # type: ignore[attr-defined]
     canon.roots[id(region)] = roots
     for op in region.ops:
-        for r in op.regions:
+        for r in canon.op_of(op).regions:   # (a rule may give an op new regions: single-trip-loop-if)
             _mark_roots(canon, r)
 
 
@@ -933,6 +971,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _index(canon, entry.body, 0, "entry")
     _apply_rewrites(canon)
     _collapse_single_break_loops(canon)
+    _single_trip_loops_to_ifs(canon)
     _drop_passthrough_if_results(canon)
     _shrink_loop_carried(canon)
     _drop_implied_divby(canon)

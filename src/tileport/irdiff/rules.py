@@ -157,6 +157,13 @@ RULES: tuple[Rule, ...] = (
          "the body runs once and hands those values out unchanged; its carried values are never read (cuTile Python "
          "compiles a helper's early `return` as such a loop — `loop iter_values(..) { break %v }` once a constant "
          "`if` around the `return` is folded; the port yields the value directly)", "test_single_break_loop"),
+    Rule("single-trip-loop-if", "rewrite",
+         "a `loop` whose body is pure ops, one `if %c { A; break X } else { }`, then B and `break Y` (no other "
+         "break or continue, its carried values unread) is `if %c -> (..) { A; yield X } else { B; yield Y }`",
+         "the loop body runs once: either the `if` is taken and the loop ends with X after A, or it is not and "
+         "the loop ends with Y after B, exactly the two paths of the `if` (cuTile Python compiles a helper's "
+         "`return` under a runtime `if` as such a loop; the port writes the `if` yielding the result)",
+         "test_single_trip_loop_if"),
     Rule("loop-carried-invariant", "rewrite",
          "a token read by a join_tokens that is the result of a `for` whose only `continue` hands that carried value "
          "on unchanged (its own block argument, once the join rules have simplified the body) is the value the loop "

@@ -126,15 +126,16 @@ COVERAGE: tuple[Construct, ...] = (
               "(`if j >= mask_start:`), the only such `if` of the loop",
               "two loops, `start..min(stop, s)` and `max(start, s)..stop`, each with the arm its iterations take: "
               "the loops cuTile Python's loop_split pass compiles the one loop to", S, "causal_tiles"),
-    Construct("early-return", "`return` inside an `if` on constants: a helper returning early (`if KIND == 1: "
-              "return silu(v)` then `return relu(v)`), a kernel stopping early (`if not ENABLED: return`)",
-              "the taken arm only (resolve's early-return rewrite makes the rest of the body the other arm); cuTile "
-              "Python's one-trip `loop { break v }` for a helper's return is irdiff's single-break-loop rule", S,
-              "real_idioms2"),
-    Construct("early-return-runtime", "`return` inside an `if` on a runtime value (`if pid >= n: return`)",
-              "a kernel's: none in cutile 0.3.1 (`return` only at the end of a body); a helper's: the one-trip "
-              "`loop` with `break`s cuTile Python compiles", P, None,
-              "refused with the reason; docs/corpus.md (limits) has the kernel case's repro"),
+    Construct("early-return", "`return` inside an `if`: a helper returning early (`if KIND == 1: return silu(v)` "
+              "then `return relu(v)`, on constants or runtime values, one such `if`), a kernel stopping early on "
+              "constants (`if not ENABLED: return`)",
+              "the rest of the body becomes the other arm (resolve's early-return rewrite): on constants only the "
+              "taken arm; on a runtime value the `if` yields the helper's result (`let r: T = if c { .. } else "
+              "{ .. };`). cuTile Python's one-trip `loop` left by `break`s is irdiff's single-break-loop / "
+              "single-trip-loop-if", S, "real_idioms2"),
+    Construct("early-return-runtime", "a kernel's `return` inside an `if` on a runtime value (`if pid >= n: return`)",
+              "none in cutile 0.3.1 (`return` only at the end of a body)", P, None,
+              "refused with the reason; docs/corpus.md (limits) has the repro"),
     Construct("while", "`while C:` on runtime scalars (`while k < n:`), loop-carried re-assignment (no `else`, "
               "`break`, `continue`, scatters or atomics inside)",
               "`while k < n { .. }` with `let mut` carried values: cutile's `loop` that breaks unless the condition "

@@ -642,15 +642,11 @@ class Emitter:
         self._if_arms(st, indent)
 
     def _if_arms(self, st: ast.If, indent: str) -> None:
-        if getattr(st, "early_return", None) and not self._constant_test(st.test):
+        if getattr(st, "early_return", None) == "kernel" and not self._constant_test(st.test):
             raise self.refuse(st, "early-return-runtime", f"`return` under `if {self.text(st.test)}:`, a runtime "
-                              "condition: " + ("cuTile Python compiles a helper's early return as a one-trip `loop` "
-                                               "left by `break`s, which the port does not write yet"
-                                               if st.early_return == "helper" else
-                                               "cuTile Python returns from inside the Tile IR `if`; cutile 0.3.1 "
-                                               "compiles `return` only at the end of a function body (it rejects one "
-                                               "inside `if`), and guarding the rest with the negated condition is "
-                                               "another IR"))
+                              "condition: cuTile Python returns from inside the Tile IR `if`; cutile 0.3.1 compiles "
+                              "`return` only at the end of a function body (it rejects one inside `if`), and guarding "
+                              "the rest with the negated condition is another IR")
         yields = self._arm_results(st)
         if len(yields) > 1:
             raise self.refuse(st, "if-runtime", f"{', '.join(yields)} first bound in every arm of a runtime `if`: "
