@@ -24,6 +24,20 @@ def test_a_written_tensor_may_not_overlap_an_input():
     check_launch("op", [arg("x", base[:50]), arg("y", base[50:], written=True)], 0)  # adjacent is fine
 
 
+def test_the_launch_backend_allows_an_output_passed_again_as_the_same_input_view():
+    """In place (ct.launch semantics, for the launch backend only): the same view twice is fine; a shifted or
+    reshaped view of it is not, and the operator library keeps refusing both."""
+    base = np.zeros(64, np.float32)
+    same = [arg("x", base), arg("y", base, written=True)]
+    check_launch("op", same, 0, in_place=True)
+    with pytest.raises(OwnershipError, match="output y overlaps input x"):
+        check_launch("op", same, 0)
+    with pytest.raises(OwnershipError, match="output y overlaps input x"):
+        check_launch("op", [arg("x", base[:32]), arg("y", base[:48], written=True)], 0, in_place=True)
+    with pytest.raises(OwnershipError, match="output y overlaps output z"):
+        check_launch("op", [arg("y", base, written=True), arg("z", base, written=True)], 0, in_place=True)
+
+
 def test_two_outputs_may_not_alias():
     base = np.zeros(64, np.float32)
     with pytest.raises(OwnershipError, match="output a overlaps output b"):

@@ -44,7 +44,10 @@ class Arg:
         return False
 
 
-def check_launch(op: str, args: list[Arg], device: int) -> None:
+def check_launch(op: str, args: list[Arg], device: int, in_place: bool = False) -> None:
+    """Raise OwnershipError naming the first rule a launch breaks. ``in_place`` (the launch backend, which runs
+    host code written for ``ct.launch``): an output passed again as an input, the very same view (pointer, dtype,
+    shape, strides), is an in-place update as cuTile Python runs it, and allowed; any other overlap is not."""
     for a in args:
         kind, index = a.device
         if kind != "cuda":
@@ -68,6 +71,9 @@ def check_launch(op: str, args: list[Arg], device: int) -> None:
         for b in args:
             theirs = b.extent()
             if b is a or theirs is None:
+                continue
+            if in_place and not b.written and (b.ptr, b.dtype, b.shape, b.strides) == (a.ptr, a.dtype, a.shape,
+                                                                                         a.strides):
                 continue
             if mine[0] < theirs[1] and theirs[0] < mine[1]:
                 what = "output" if b.written else "input"

@@ -37,28 +37,43 @@ class Interceptor:
     library: Any                      # runtime.library.Library (a served one)
     fallback: bool
     original: Any                     # the ct.launch it replaced
-    rust: Counter = field(default_factory=Counter)        # kernel name → launches run by its Rust port
     fallbacks: Counter = field(default_factory=Counter)   # (kernel name, reason) → launches run by cuTile Python
+    _counts: dict = field(default_factory=dict)           # kernel → launches run by its Rust port
+    _launch: Any = None                                   # runtime.library.launch
 
-    def __call__(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **options: Any) -> None:
+    def __post_init__(self) -> None:
         from .library import launch
 
-        name = getattr(getattr(kernel, "_pyfunc", None), "__name__", repr(kernel))
-        if options.get("programmatic_dependent_launch"):
-            return self._fall_back(name, "programmatic_dependent_launch is not served by the Rust ports",
-                                   stream, grid, kernel, kernel_args, options)
-        g = tuple(int(x) for x in (grid if isinstance(grid, (tuple, list)) else (grid,)))
+        self._launch = launch
+
+    def __call__(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **options: Any) -> None:
+        if options and options.get("programmatic_dependent_launch"):
+            return self._fall_back(kernel, "programmatic_dependent_launch is not served by the Rust ports",
+                                   stream, grid, kernel_args, options)
+        if type(grid) is not tuple or len(grid) != 3:   # ct.launch takes 1 to 3 extents
+            grid = tuple(int(x) for x in (grid if isinstance(grid, (tuple, list)) else (grid,)))
+            grid = grid + (1,) * (3 - len(grid))
+        if type(kernel_args) is not tuple:
+            kernel_args = tuple(kernel_args)
         try:
-            launch(g + (1,) * (3 - len(g)), kernel, tuple(kernel_args), lib=self.library, stream=raw_stream(stream))
+            self._launch(grid, kernel, kernel_args, self.library, raw_stream(stream))
         except TileportError as exc:
             if not self.fallback:
                 raise
-            return self._fall_back(name, str(exc), stream, grid, kernel, kernel_args, options)
-        self.rust[name] += 1
+            return self._fall_back(kernel, str(exc), stream, grid, kernel_args, options)
+        self._counts[kernel] = self._counts.get(kernel, 0) + 1
         return None
 
-    def _fall_back(self, name: str, why: str, stream: Any, grid: Any, kernel: Any, kernel_args: Any,
-                   options: dict) -> Any:
+    @property
+    def rust(self) -> Counter:
+        """Launches run by a Rust port, per kernel name."""
+        out: Counter = Counter()
+        for kernel, n in self._counts.items():
+            out[_name(kernel)] += n
+        return out
+
+    def _fall_back(self, kernel: Any, why: str, stream: Any, grid: Any, kernel_args: Any, options: dict) -> Any:
+        name = _name(kernel)
         if not self.fallback:
             raise BackendError(f"cutile-rs: {name}: {why}")
         key = (name, why.splitlines()[0][:300])
@@ -69,6 +84,10 @@ class Interceptor:
 
 
 _active: Interceptor | None = None
+
+
+def _name(kernel: Any) -> str:
+    return getattr(getattr(kernel, "_pyfunc", None), "__name__", repr(kernel))
 
 
 def raw_stream(stream: Any) -> int:

@@ -385,7 +385,7 @@ def _checked(st: _KernelState, plan: _Plan, args: tuple, device: int) -> None:
     checked = [Arg(name, dtype_name(args[i].dtype), tuple(args[i].shape), tuple(args[i].stride()),
                    args[i].data_ptr(), w, (args[i].device.type, args[i].device.index))
                for name, i, w in zip(plan.names, plan.tpos, plan.written)]
-    check_launch(st.kernel._pyfunc.__name__, checked, device)
+    check_launch(st.kernel._pyfunc.__name__, checked, device, in_place=st.lib.served)
 
 
 def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, lib: Library | None = None,
