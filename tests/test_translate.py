@@ -137,13 +137,14 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=ct.pow(t, 2))
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "pow-int", 8, "fpowi"),
-    ("releasing atomic after a store", """
+    ("releasing atomic after a store in a branch", """
      @ct.kernel
-     def k(x, y, z, B: ct.Constant[int]):
+     def k(x, y, z, n: int, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         ct.store(y, index=(ct.bid(0),), tile=t)
+         if n > 0:
+             ct.store(y, index=(ct.bid(0),), tile=t)
          ct.atomic_add(z, 0, ct.sum(t))
-     """, "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16", "atomics", 9, "after a store"),
+     """, "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, n=i32, B=#16", "atomics", 10, "a store inside a loop or branch"),
     ("store after an acquiring atomic", """
      @ct.kernel
      def k(x, y, z, B: ct.Constant[int]):
@@ -755,3 +756,32 @@ def test_a_helper_returning_early_on_a_runtime_value_yields_its_result_from_an_i
      """, "x=f32[?]/1, y=f32[?]/1, hi=f32, B=#16")
     body = "\n".join(e.body)
     assert "let clip_result: Tile<f32, { [B] }> = if hi > 0.0 {" in body and "let mut" not in body, body
+
+
+def test_a_store_before_a_releasing_atomic_gives_its_token(tmp_path):
+    """cuTile Python orders an acq_rel atomic after every earlier write: the store goes through the full tensor's
+    partition and its token is joined into the atomic's."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, z, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=t)
+         ct.atomic_add(z, 0, ct.sum(t))
+     """, "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "y.partition_full_mut" in body and "let y_stored: Token = get_partition_token_mut(&y_tiles);" in body
+    assert "join_tokens(&[get_tensor_token(z), y_stored])" in body and "Some(z_after)" in body, body
+
+
+def test_a_comment_quoting_a_reassignment_keeps_no_let_mut():
+    """`let mut` stays only where the Rust re-assigns the name: a comment quoting the Python re-assignment (an
+    astype that emits nothing) is not one (rustc would warn `variable does not need to be mutable`)."""
+    from tileport.translate.emit import _tidy_bindings
+
+    body = ["let mut row: Tile<f32, { [1, 64] }> = input_tile;",
+            "// `row = ct.astype(row, ct.float32)`: already Tile<f32, { [1, 64] }>, nothing to emit",
+            "let out: Tile<f32, { [1, 64] }> = row * row;",
+            "let mut acc: Tile<f32, { [1, 64] }> = out;",
+            "acc = acc + out; // accumulate"]
+    got = _tidy_bindings(body)
+    assert got[0].startswith("let row:") and got[3].startswith("let mut acc:")

@@ -270,8 +270,10 @@ COVERAGE: tuple[Construct, ...] = (
               "integers, xchg on integers and f32; the old values as its result",
               "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF|"
               "Max|Umax|Min|Umin|And|Or|Xor|Xchg, ordering::.., scope::.., Some(mask), Some(token)) }`; several "
-              "atomics in the kernel's top-level statements (no stores) ordered as cuTile Python's token order does "
-              "(each after its array's last, the last acquiring one, and for release every array's last)", S,
+              "atomics in the kernel's top-level statements ordered as cuTile Python's token order does (each after "
+              "its array's last, the last acquiring one, and for release every array's last: a top-level store "
+              "before a releasing atomic goes through the full tensor's partition to give its token, "
+              "real_ln_bwd); memory operations after an acquiring atomic are refused with the reason", S,
               "real_atomics",
               "cuTile Python orders the atomic after earlier loads by joining their tokens (carried through a loop "
               "that loads: split-K); cutile uses the tensor's own token: irdiff's read-only-load-tokens and "

@@ -244,6 +244,7 @@ class Emitter:
         #: array → the token its last top-level ct.scatter returned (None: it was scattered inside a loop/branch)
         self.scatter_tokens: dict[str, str | None] = {}
         self.atomic_tokens: dict[str, str] = {}   # array → the token its last top-level atomic returned
+        self.release_tokens: dict[str, str] = {}  # array → its last store's token, for a releasing atomic after it
         #: array → the ct.scatter calls into it still to come in the kernel's own body (a scatter binds its token
         #: only when another follows)
         self.scatters_left = _scatter_counts(fn)
@@ -1223,7 +1224,9 @@ class Emitter:
         # cutile's block-owned store takes no hints, and one output is either block-owned or a full tensor in every
         # arm: a store with hints, or one of alternatives, goes through the partition of the full tensor; so does
         # an array of rank > 3 (cutile's block-owned store exists for ranks 1 to 3, one per grid axis)
-        through_partition = zeros is None or hints != NO_HINTS or out.alternatives > 1 or out.sig.rank > 3
+        through_partition = zeros is None or hints != NO_HINTS or out.alternatives > 1 or out.sig.rank > 3 or \
+            self._store_before_release(call)   # (its token orders a releasing atomic: cutile's block-owned store
+        # returns none)
         if through_partition and (axes := self._bijective_block_index(index, out.sig.rank)) is not None:
             return self.store_bijective(call, arr, index, tile_node, axes, indent, hints)
         if zeros is None:   # an index no safe form covers (blocks may share tiles): the unchecked store
@@ -1336,11 +1339,20 @@ class Emitter:
         self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {view} }};")
         self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
+        self._keep_release_token(call, arr, tiles, indent)
         out.done += 1
         if out.done < out.parts:   # the view's token after the store, for the next part (cutile's value for the
             # store's own result is not a token)
             out.token = self.fresh(f"{arr}_token")
             self.body.append(f"{indent}let {out.token}: Token = get_partition_token_mut(&{tiles});")
+
+    def _keep_release_token(self, call: ast.Call, arr: str, tiles: str, indent: str) -> None:
+        if self._store_before_release(call):
+            tok = self.fresh(f"{arr}_stored")
+            self.body.append(f"{indent}// a releasing atomic below is ordered after this store, as cuTile Python "
+                             "orders it")
+            self.body.append(f"{indent}let {tok}: Token = get_partition_token_mut(&{tiles});")
+            self.release_tokens[arr] = tok
 
     def store_general(self, call: ast.Call, arr: str, index: ast.AST | None, tile_node: ast.AST, indent: str,
                       hints: tuple[str, str] = NO_HINTS) -> None:
@@ -1395,6 +1407,7 @@ class Emitter:
         self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {view} }};")
         self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
+        self._keep_release_token(call, arr, tiles, indent)
         if before:   # joined into the carried token, each iteration's store unordered with the others
             self.body.append(f"{indent}{carried} = join_tokens(&[{carried}, get_partition_token_mut(&{tiles})]);")
         elif carried:
@@ -2446,12 +2459,12 @@ class Emitter:
         name = call.args[0].id if call.args and isinstance(call.args[0], ast.Name) else None
         if order in ("RELEASE", "ACQ_REL") and any(
                 isinstance(n, ast.Call) and self.ct(n.func) in ("store", "scatter") and n.lineno < call.lineno
-                for n in self.live_walk()):
-            raise self.refuse(call, "atomics", f"{fn} with memory_order={order} after a store: cuTile Python orders "
-                                               "a releasing atomic after every earlier write (it joins their "
-                                               "tokens), which the port does not carry (cutile's stores return none "
-                                               "to join); a relaxed atomic, or the atomic before the stores, is "
-                                               "ported")
+                and not self._store_before_release(n) for n in self.live_walk()):
+            raise self.refuse(call, "atomics", f"{fn} with memory_order={order} after a scatter, or a store inside "
+                                               "a loop or branch: cuTile Python orders a releasing atomic after "
+                                               "every earlier write (it joins their tokens), which the port carries "
+                                               "only from stores in the kernel's top-level statements; a relaxed "
+                                               "atomic is ported")
         if order in ("ACQUIRE", "ACQ_REL"):
             memory = ("load", "store", "gather", "scatter")
             loops = [n for n in ast.walk(self.fn) if isinstance(n, (ast.For, ast.While))
@@ -2467,7 +2480,8 @@ class Emitter:
         atomics = [n for n in self.live_walk() if isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES]
         several = len(atomics) > 1
         prev = None
-        if several:   # ordered as cuTile Python's token_order pass orders them (see atomic_input_token)
+        if several or (order in ("RELEASE", "ACQ_REL") and self.release_tokens):
+            # ordered as cuTile Python's token_order pass orders them (see atomic_input_token)
             prev = self.atomic_input_token(call, fn, name, order)
         arr, elem, g, ty, dims = self.pointer_access(call, fn, {}, token=prev is None)
         if ty.dtype not in ATOMIC_MODES[op]:
@@ -2498,6 +2512,20 @@ class Emitter:
                                                   "kernel, as cuTile Python does, and the update is atomic"})
         return f"{g}_old", ty
 
+    def _acquires(self, call: ast.Call) -> bool:
+        o = next((self.text(k.value) for k in call.keywords if k.arg == "memory_order"), "ACQ_REL")
+        return o.rsplit(".", 1)[-1] in ("ACQUIRE", "ACQ_REL")
+
+    def _store_before_release(self, call: ast.Call) -> bool:
+        """``call`` is a ct.store among the kernel's top-level statements that a releasing atomic after it must be
+        ordered after (cuTile Python joins the store's token into the atomic's): its token is kept (see
+        store_bijective, store_general)."""
+        return self.ct(call.func) == "store" and any(isinstance(st, ast.Expr) and st.value is call
+                                                     for st in self.fn.body) and \
+            any(isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES and n.lineno > call.lineno and
+                next((self.text(k.value) for k in n.keywords if k.arg == "memory_order"), "ACQ_REL")
+                .rsplit(".", 1)[-1] in ("RELEASE", "ACQ_REL") for n in self.live_walk())
+
     def atomic_input_token(self, call: ast.Call, fn: str, name: str | None, order: str) -> str | None:
         """The token an atomic of a kernel with several starts from, as cuTile Python's token_order pass joins it:
         its array's last atomic, the last acquiring atomic (of any array), and with release semantics every other
@@ -2508,15 +2536,27 @@ class Emitter:
         why = None
         if self.scope_locals:
             why = "inside a loop or branch"
-        elif any(isinstance(n, ast.Call) and self.ct(n.func) in ("store", "scatter") for n in live):
-            why = "in a kernel that also stores or scatters"
+        elif any(isinstance(n, ast.Call) and self.ct(n.func) in ("store", "scatter") and
+                 (n.lineno > call.lineno or not self._store_before_release(n)) for n in live):
+            why = "in a kernel that also scatters, or stores after it or in a loop or branch"
         if why:
-            raise self.refuse(call, "atomics", f"{fn} {why}, with other atomics in the kernel: cuTile Python orders "
-                                               "them by their memory order across arrays, which the port does not "
-                                               "carry there")
+            raise self.refuse(call, "atomics", f"{fn} {why}: cuTile Python orders atomics by their memory order "
+                                               "across arrays, which the port does not carry there")
+        # cuTile Python's token map keeps its keys in the order it first met them: each array at its first memory
+        # operation, the acquire token after the first acquiring atomic
+        first: dict[str, float] = {}
+        for n in sorted((n for n in live if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name)
+                         and (self.ct(n.func) in ("load", "store", "gather", "scatter") or
+                              self.ct(n.func) in ATOMIC_MODES)), key=lambda n: (n.lineno, n.col_offset)):
+            first.setdefault(n.args[0].id, n.lineno)
+            if self.ct(n.func) in ATOMIC_MODES and "" not in first and self._acquires(n):
+                first[""] = n.lineno + 0.5
+        release = order in ("RELEASE", "ACQ_REL")
+        others = {key: t for key, t in self.atomic_tokens.items() if key == "" or (release and key != name)}
+        if release:
+            others.update((key, t) for key, t in self.release_tokens.items() if key != name)
         tokens = [self.atomic_tokens.get(name, "")]
-        tokens += [t for key, t in self.atomic_tokens.items() if key == "" or (order in ("RELEASE", "ACQ_REL") and
-                                                                              key != name)]
+        tokens += [others[key] for key in sorted(others, key=lambda key: first.get(key, 0))]
         tokens = list(dict.fromkeys(t for t in tokens if t))
         if not tokens:
             return None
@@ -3587,7 +3627,7 @@ def _tidy_bindings(body: list[str]) -> list[str]:
             continue
         name = m.group(2)
         reassign = re.compile(rf"(?<![\w.]){name}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|&mut {name}\b")
-        if not any(reassign.search(later) for later in _scope_after(out, i)):
+        if not any(reassign.search(later.split("//", 1)[0]) for later in _scope_after(out, i)):   # (not comments)
             out[i] = line.replace("let mut ", "let ", 1)
     return out
 
