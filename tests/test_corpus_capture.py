@@ -321,3 +321,14 @@ def test_capture_reports_a_script_that_raises_with_its_line(tmp_path: Path):
     assert tf["outcomes"] == {"raised": 1} and list(tf["failures"]) == ["ValueError (line 2): no GPU here?"]
     with pytest.raises(InputError, match="--script nowhere.py: no such file"):
         run(Options(root=root, tests=[], scripts=["nowhere.py"], out=tmp_path / "o2", target=TARGETS["h200"]))
+
+
+def test_autotune_all_records_every_config_of_a_search(corpus: Path, tmp_path: Path):
+    """--autotune all: the search launches each config (the GPU's winner is then among the captured
+    specializations, as the launch backend needs) and still returns the first to the host code."""
+    index = run(Options(root=corpus, tests=["tests"], out=tmp_path / "out", target=TARGETS["h200"], paths=["src"],
+                        keyword="test_autotuned", timeout_s=60, autotune_all=True, say=lambda m: None))
+    (row,) = index["kernels"]
+    launches = load_capture(tmp_path / "out" / row["capture"], f"{corpus / 'src' / 'minigym' / 'ops.py'}::scale_kernel")
+    assert {s.rpartition("TILE=#")[2] for s in (l["signature"] for l in launches)} == {"64", "256"}
+    assert any("launches every config" in a for a in index["assumptions"])

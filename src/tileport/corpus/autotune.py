@@ -1,8 +1,11 @@
 """Autotuners that time nothing: ``cuda.tile.tune.exhaustive_search`` replaced by a search that launches (so the
-capture records) the first config of the search space and returns it as the best.
+capture records) the first config of the search space — or, with ``every=True``, every config in turn, as the real
+search does on a GPU — and returns the first as the best.
 
 The real search launches every config and times it; on a machine without a GPU nothing can be timed, and the first
-config is the one it would launch first. Callers that compare several searches by ``result.best.mean_us`` (TileGym's
+config is the one it would launch first. Which config wins on the GPU is not known here, so a capture meant to serve
+the host code unchanged (the launch backend) records every config (``tileport corpus capture --autotune all``): the
+winner is then among the ported specializations. Callers that compare several searches by ``result.best.mean_us`` (TileGym's
 recurrent gated delta rule tries one search per kernel variant) see the same time for each and keep their first.
 Each search is noted (kernel, number of configs, the config taken) for the capture's report.
 """
@@ -31,9 +34,10 @@ def _kernel_name(k: Any) -> str:
 
 
 @contextlib.contextmanager
-def first_config_autotune(log: AutotuneLog) -> Iterator[AutotuneLog]:
-    """Replace ``exhaustive_search`` in cuda.tile.tune (and its ``_tune`` module) while the block runs. Modules that
-    import it by name must be imported inside the block (the capture imports the corpus only there)."""
+def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[AutotuneLog]:
+    """Replace ``exhaustive_search`` in cuda.tile.tune (and its ``_tune`` module) while the block runs (``every``:
+    launch every config, not only the first). Modules that import it by name must be imported inside the block (the
+    capture imports the corpus only there)."""
     import cuda.tile as ct
     import cuda.tile.tune as tune
     from cuda.tile._execution import kernel as kernel_type
@@ -43,18 +47,20 @@ def first_config_autotune(log: AutotuneLog) -> Iterator[AutotuneLog]:
         configs = list(search_space)
         if not configs:
             raise ValueError("exhaustive_search: the search space is empty")
-        cfg = configs[0]
-        k = kernel if isinstance(kernel, kernel_type) else kernel(cfg)
-        hints = hints_fn(cfg) if hints_fn is not None else {}
-        launched = k.replace_hints(**hints) if hints else k
-        log.searches.append({"kernel": _kernel_name(k), "configs": len(configs), "taken": repr(cfg),
-                             "hints": {str(a): v for a, v in hints.items()}, "test": log.current_test()})
-        log.active = True
-        try:
-            ct.launch(stream, grid_fn(cfg), launched, tuple(args_fn(cfg)))
-        finally:
-            log.active = False
-        best = _tune.Measurement(config=cfg, mean_us=FAKE_MEAN_US, num_samples=1, error_margin_us=0.0)
+        for i, cfg in enumerate(configs if every else configs[:1]):
+            k = kernel if isinstance(kernel, kernel_type) else kernel(cfg)
+            hints = hints_fn(cfg) if hints_fn is not None else {}
+            launched = k.replace_hints(**hints) if hints else k
+            if i == 0:
+                log.searches.append({"kernel": _kernel_name(k), "configs": len(configs), "taken": repr(cfg),
+                                     "launched": len(configs) if every else 1,
+                                     "hints": {str(a): v for a, v in hints.items()}, "test": log.current_test()})
+            log.active = True
+            try:
+                ct.launch(stream, grid_fn(cfg), launched, tuple(args_fn(cfg)))
+            finally:
+                log.active = False
+        best = _tune.Measurement(config=configs[0], mean_us=FAKE_MEAN_US, num_samples=1, error_margin_us=0.0)
         return _tune.TuningResult(best=best, successes=[best], failures=[])
 
     saved = {(tune, "exhaustive_search"): tune.exhaustive_search,

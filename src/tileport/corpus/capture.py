@@ -58,10 +58,17 @@ class Options:
     max_macs: float = 2e9                # heavier matrix products / attention are not computed (cudaemu)
     compare_pass: bool = True            # numeric comparisons answer "close" (cudaemu)
     max_signatures: int = 12             # per kernel, in the written captures
+    autotune_all: bool = False           # an autotuner's search launches every config (not only the first)
     max_grids: int = 3                   # launches kept per signature (distinct grids, for the grid formula)
     log_dir: Path | None = None          # pytest's own output per test file
     scripts: list[str] = field(default_factory=list)   # host programs run as __main__ (files or directories)
     say: Callable[[str], None] = print
+
+
+#: what the capture assumes of cuda.tile.tune.exhaustive_search (False: --autotune first, True: --autotune all)
+AUTOTUNE_ASSUMPTION = {False: "cuda.tile.tune.exhaustive_search launches its first config and times nothing",
+                       True: "cuda.tile.tune.exhaustive_search launches every config (the GPU's winner is among "
+                             "them), times nothing and returns the first"}
 
 
 # ---------------------------------------------------------------- recording
@@ -442,12 +449,12 @@ def run(opts: Options) -> dict:
     with _isolated_imports(root, opts.paths), \
             emulate(opts.target, [str(root)], opts.max_alloc_bytes, opts.max_macs, opts.compare_pass) as emu, \
             emulate_triton(opts.target) as bench_raised, _patched_launch(session), \
-            first_config_autotune(session.autotune):
+            first_config_autotune(session.autotune, every=opts.autotune_all):
         assumed = emu.assumptions() + triton_assumptions(opts.target)
         for line in assumed:
             say(f"assumption: {line}")
         say("assumption: ct.launch records each launch (kernel, grid, argument facts) and runs nothing")
-        say("assumption: cuda.tile.tune.exhaustive_search launches its first config and times nothing")
+        say(f"assumption: {AUTOTUNE_ASSUMPTION[opts.autotune_all]}")
         if opts.only_backend:
             say(f"assumption: tests parametrized by {'/'.join(opts.backend_params)} run only for "
                 f"{opts.only_backend!r}")
@@ -589,8 +596,7 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         "target": {"name": opts.target.name, "arch": opts.target.arch, "sms": opts.target.sms,
                    "total_memory": opts.target.total_memory},
         "assumptions": assumptions + [
-            "ct.launch records each launch and runs nothing; cuda.tile.tune.exhaustive_search launches its first "
-            "config and times nothing",
+            "ct.launch records each launch and runs nothing; " + AUTOTUNE_ASSUMPTION[opts.autotune_all],
             f"per kernel at most {opts.max_signatures} distinct signatures are kept (every dtype and constant "
             f"value first), each with up to {opts.max_grids} distinct grids",
         ],

@@ -88,6 +88,10 @@ def register(sub: Any, fmt: type) -> None:
                          "forward check as on the GPU; run: compute them (the checks fail)")
     cc.add_argument("--max-signatures", type=int, default=12, metavar="N",
                     help="distinct signatures kept per kernel (default 12; every dtype and constant value first)")
+    cc.add_argument("--autotune", choices=("first", "all"), default="first",
+                    help="first (default): an autotuner's search launches its first config; all: every config, so "
+                         "the config the GPU picks is captured too (for a served library: `tileport ops build "
+                         "--from`, `tileport run`)")
     cc.add_argument("--log-dir", metavar="DIR", help="write pytest's own output per test file here")
     cc.add_argument("--json", action="store_true", help="print index.json instead of the summary")
     cc.set_defaults(func=cmd_capture)
@@ -130,6 +134,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
                    include_perf=args.perf, keyword=args.keyword, timeout_s=args.timeout,
                    max_alloc_bytes=int(args.max_alloc_gb * GiB), max_macs=args.max_gmac * 1e9,
                    compare_pass=args.compare == "pass", max_signatures=args.max_signatures,
+                   autotune_all=args.autotune == "all",
                    log_dir=Path(args.log_dir) if args.log_dir else None, say=say)
     index = run(opts)
     if args.json:
