@@ -4,7 +4,8 @@
 # Carried from the dev machine: .bundle/toolchain.tar.xz (`tileport toolchain pack ... --no-probe`) and PACK
 # (default build/gpu20/pack) with served.tar.xz (`tileport ops build --from build/corpus --corpus TILEGYM --into
 # LIB && tileport ops pack PACK/served.tar.xz --library LIB`) and a copy of the TileGym checkout (PACK/TileGym).
-# Writes to $OUT: host.txt, graphs.log (tests/gpu/test_served_gpu.py), overhead.json, tests.json, tests.log.
+# Writes to $OUT: host.txt, graphs.log (tests/gpu/test_served_gpu.py, overhead, recurrent probe), overhead.json,
+# recurrent_probe.json, tests.json (with per-kernel Rust/Python kernel times), tests.log, rust-logs.txt.
 # TEST_FILES (default: every tests/ops file) picks TileGym test files; TEST_TIMEOUT bounds the test step.
 set -uo pipefail
 out=${OUT:-gpu-served}
@@ -24,9 +25,10 @@ python3 -m pytest -q -rA -p no:cacheprovider tests/gpu/test_served_gpu.py > "$ou
 echo "exit: $?" >> "$out/graphs.log"
 python3 benchmarks/corpus/tilegym_rust.py overhead --corpus "$TILEPORT_CORPUS" --library "$TILEPORT_SERVED" \
   --out "$out" >> "$out/graphs.log" 2>&1
+python3 benchmarks/probes/served_recurrent_probe.py "$TILEPORT_CORPUS" "$out/recurrent_probe.json" >> "$out/graphs.log" 2>&1
 # shellcheck disable=SC2086
 timeout "${TEST_TIMEOUT:-400}" python3 benchmarks/corpus/tilegym_rust.py tests --corpus "$TILEPORT_CORPUS" \
-  --library "$TILEPORT_SERVED" --out /tmp/tests --jobs "${JOBS:-12}" ${TEST_FILES:-} > "$out/tests.log" 2>&1
+  --library "$TILEPORT_SERVED" --out /tmp/tests --jobs "${JOBS:-12}" --timing ${TEST_FILES:-} > "$out/tests.log" 2>&1
 echo "exit: $?" >> "$out/tests.log"
 cp /tmp/tests/tests.json "$out/" 2>/dev/null
 tail -c 200000 /tmp/tests/*.rust.log > "$out/rust-logs.txt" 2>/dev/null

@@ -35,12 +35,14 @@ LONG_FIRST = ("test_attention_sink.py", "test_chunk_gated_delta_rule.py", "test_
               "experimental/test_attention_backward.py", "test_attention.py", "test_mla.py", "test_matmul.py")
 
 
-def _env(corpus: Path, library: Path, mode: str, stats: Path) -> dict[str, str]:
+def _env(corpus: Path, library: Path, mode: str, stats: Path, timing: bool = False) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(corpus / "src"), str(corpus), env.get("PYTHONPATH", "")])
     env.pop("TILEPORT_BACKEND", None)
     if mode == "rust":
         env.update(TILEPORT_BACKEND="cutile-rs", TILEPORT_SERVED=str(library), TILEPORT_LAUNCH_STATS=str(stats))
+        if timing:
+            env["TILEPORT_LAUNCH_TIMING"] = str(stats.with_name(stats.name.replace(".stats.", ".timing.")))
     return env
 
 
@@ -80,7 +82,8 @@ def run_tests(args: argparse.Namespace) -> int:
                f"tests/ops/{f}", "-k", args.keyword, f"--junitxml={junit}"]
         started = time.monotonic()
         try:
-            proc = subprocess.run(cmd, cwd=corpus, env=_env(corpus, args.library, mode, stats), capture_output=True,
+            proc = subprocess.run(cmd, cwd=corpus, env=_env(corpus, args.library, mode, stats, args.timing),
+                                  capture_output=True,
                                   text=True, timeout=args.timeout)
             code, tail = proc.returncode, (proc.stdout + proc.stderr)[-6000:]
         except subprocess.TimeoutExpired as exc:
@@ -89,6 +92,9 @@ def run_tests(args: argparse.Namespace) -> int:
         row = {"file": f, "mode": mode, "exit": code, "seconds": round(time.monotonic() - started, 1), **_junit(junit)}
         if stats.is_file():
             row["launch_stats"] = json.loads(stats.read_text())
+        timing = stats.with_name(stats.name.replace(".stats.", ".timing."))
+        if timing.is_file():
+            row["kernel_times"] = json.loads(timing.read_text())
         print(f"{f:40} {mode:5} exit={code} passed={row['passed']} failed={row['failed']} "
               f"skipped={row['skipped']} ({row['seconds']} s)", flush=True)
         return row
@@ -204,6 +210,8 @@ def main() -> int:
             p.add_argument("--jobs", type=int, default=8)
             p.add_argument("--keyword", default="test_op and cutile")
             p.add_argument("--timeout", type=int, default=540)
+            p.add_argument("--timing", action="store_true",
+                           help="in the rust runs, time each kernel's first launches both ways (CUDA graphs)")
         else:
             p.add_argument("--launches", type=int, default=2000)
             p.add_argument("--rounds", type=int, default=9)

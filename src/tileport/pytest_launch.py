@@ -1,7 +1,8 @@
 """pytest plugin of the launch backend: ``python -m pytest -p tileport.pytest_launch ...`` runs every ``ct.launch``
 of the session on the Rust ports of a served library when ``TILEPORT_BACKEND=cutile-rs`` (the library:
-``TILEPORT_SERVED``; ``TILEPORT_FALLBACK=1`` lets unported launches run as cuTile Python, counted). Without
-``TILEPORT_BACKEND=cutile-rs`` it changes nothing, so one command line runs a test suite both ways. The summary
+``TILEPORT_SERVED``; ``TILEPORT_FALLBACK=1`` lets unported launches run as cuTile Python, counted;
+``TILEPORT_LAUNCH_TIMING=FILE`` times the first launches of each kernel both ways, see runtime.launch_timing).
+Without ``TILEPORT_BACKEND=cutile-rs`` it changes nothing, so one command line runs a test suite both ways. The summary
 says how many launches each kernel ran through Rust and lists every fallback; ``TILEPORT_LAUNCH_STATS=FILE``
 writes the same as JSON."""
 from __future__ import annotations
@@ -20,7 +21,11 @@ def _on() -> bool:
 
 def pytest_configure(config: Any) -> None:  # noqa: ARG001
     if _on():
-        intercept.install()
+        active = intercept.install()
+        if os.environ.get("TILEPORT_LAUNCH_TIMING"):   # kernel time, Rust vs cuTile Python, per launch
+            from .runtime.launch_timing import LaunchTiming
+
+            active.timing = LaunchTiming()
 
 
 def pytest_unconfigure(config: Any) -> None:  # noqa: ARG001
@@ -29,6 +34,9 @@ def pytest_unconfigure(config: Any) -> None:  # noqa: ARG001
         out = os.environ.get("TILEPORT_LAUNCH_STATS")
         if out:
             Path(out).write_text(json.dumps(stats, indent=1) + "\n")
+        timing = getattr(intercept.active(), "timing", None)
+        if timing is not None:
+            Path(os.environ["TILEPORT_LAUNCH_TIMING"]).write_text(json.dumps(timing.records, indent=1) + "\n")
         intercept.uninstall()
 
 

@@ -40,6 +40,7 @@ class Interceptor:
     fallbacks: Counter = field(default_factory=Counter)   # (kernel name, reason) → launches run by cuTile Python
     _counts: dict = field(default_factory=dict)           # kernel → launches run by its Rust port
     _launch: Any = None                                   # runtime.library.launch
+    timing: Any = None                                    # a launch_timing.LaunchTiming, or None (off)
 
     def __post_init__(self) -> None:
         from .library import launch
@@ -62,7 +63,18 @@ class Interceptor:
                 raise
             return self._fall_back(kernel, str(exc), stream, grid, kernel_args, options)
         self._counts[kernel] = self._counts.get(kernel, 0) + 1
+        if self.timing is not None:
+            self._time(grid, kernel, kernel_args)
         return None
+
+    def _time(self, grid: tuple, kernel: Any, args: tuple) -> None:
+        from .library import _key_of_args
+
+        if not self.timing.wants(kernel, (_key_of_args(args), grid)):
+            return
+        launch, lib, original = self._launch, self.library, self.original
+        self.timing.time(_name(kernel), grid, args, lambda s: original(s, grid, kernel, args),
+                         lambda s: launch(grid, kernel, args, lib, s.cuda_stream))
 
     @property
     def rust(self) -> Counter:

@@ -1,0 +1,66 @@
+"""Kernel time of the launch backend against cuTile Python, measured on the host code's own launches (GPU).
+
+With timing on (``Interceptor.timing``; the pytest plugin turns it on with ``TILEPORT_LAUNCH_TIMING=FILE``), the first
+``per_kernel`` distinct launches (argument types, constants, grid) of each kernel are timed right after they ran:
+each path — ``ct.launch`` as cuTile Python runs it, and the Rust port — is captured ``reps`` times in a CUDA graph,
+and the two graphs are replayed in ``rounds`` interleaved rounds (kernel time without host launch cost, the same
+inputs). The tensor arguments are copied before and put back after, so the host code goes on with the values the
+real launch left. One record per timed launch: kernel, grid, the medians in microseconds and their ratio.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+@dataclass
+class LaunchTiming:
+    per_kernel: int = 3
+    reps: int = 10
+    rounds: int = 5
+    records: list[dict] = field(default_factory=list)
+    _seen: dict[int, set] = field(default_factory=dict)
+
+    def wants(self, kernel: Any, key: tuple) -> bool:
+        seen = self._seen.setdefault(id(kernel), set())
+        if key in seen or len(seen) >= self.per_kernel:
+            return False
+        seen.add(key)
+        return True
+
+    def time(self, name: str, grid: tuple, args: tuple, plain: Callable[[Any], None],
+             rust: Callable[[Any], None]) -> None:
+        """Time ``plain(stream)`` against ``rust(stream)`` (each launches on the torch stream it is given)."""
+        import torch
+
+        tensors = [a for a in args if isinstance(a, torch.Tensor)]
+        saved = [t.clone() for t in tensors]
+        record: dict = {"kernel": name, "grid": list(grid)}
+        try:
+            graphs = {}
+            for path, fn in (("plain", plain), ("rust", rust)):
+                graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(graph):
+                    stream = torch.cuda.current_stream()
+                    for _ in range(self.reps):
+                        fn(stream)
+                graphs[path] = graph
+            times: dict[str, list[float]] = {path: [] for path in graphs}
+            for _ in range(self.rounds):
+                for path, graph in graphs.items():
+                    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                    start.record()
+                    graph.replay()
+                    end.record()
+                    end.synchronize()
+                    times[path].append(start.elapsed_time(end) * 1000.0 / self.reps)
+            med = {path: sorted(v)[len(v) // 2] for path, v in times.items()}
+            record.update(plain_us=round(med["plain"], 3), rust_us=round(med["rust"], 3),
+                          ratio=round(med["rust"] / med["plain"], 4) if med["plain"] > 0 else None)
+        except Exception as exc:  # noqa: BLE001 — a launch that cannot be captured in a graph: say so, go on
+            record["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+        finally:
+            for t, s in zip(tensors, saved):
+                t.copy_(s)
+            torch.cuda.synchronize()
+        self.records.append(record)
