@@ -190,7 +190,7 @@ LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", 
                "embed_fwd", "interleave_k", "while_rows", "rope_fwd", "rope_tables", "ln_fwd", "softmax_2d",
                "int64_offsets", "mm_out_dtype", "first_program", "static_range_step", "int8_quant", "embed_bwd",
                "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows",
-               "label_guard", "heuristics_scale")
+               "label_guard", "heuristics_scale", "attn_fwd_small", "rms_bwd_ptrs")
 
 
 @pytest.fixture(scope="module")
@@ -497,6 +497,22 @@ def test_views_rows_flattened_from_several_tensor_dimensions():
     view = View("q", (Dim("rs", None), Dim("hd", None), Dim("1", None)))
     assert view_layout(view, (2, 6, 4, 64), (1536, 256, 64, 1), {"rs": 256, "hd": 64}) == ((12, 4, 64),
                                                                                          (256, 64, 1))
+    # an inner dimension that would take the whole of a flat tensor leaves the rows nothing: refused, not guessed
+    with pytest.raises(ViewError, match="cannot tell its extent"):
+        view_layout(View("x", (Dim("S", None), Dim("1", None))), (1024,), (1,), {"S": 200})
+
+
+def test_dot_without_accumulator_and_a_batch_offset_of_rows(tmp_path):
+    """`qk = tl.dot(q, k)` of 16-bit tiles starts from an f32 zero tile (f32 operands, tf32 in Triton, are refused);
+    `base = bh * seq * HEAD` on a pointer with a row run of stride HEAD stays its own dimension (not a tile index
+    of the unit-stride run, whose extent is one row)."""
+    body = ("rows = tl.arange(0, B)\nbase = pid * n * B\nq = tl.load(x_ptr + base + rows[:, None] * B + rows[None, :])\n"
+            "qk = tl.dot(q.to(tl.float16), tl.trans(q).to(tl.float16))\n"
+            "tl.store(y_ptr + base + rows[:, None] * B + rows[None, :], qk)")
+    src = _lowered(tmp_path, body)
+    assert "ct.zeros((B, B), dtype=ct.float32)" in src and "index=((pid * n), 0, 0), shape=(1, B, B)" in src
+    with pytest.raises(LoweringError, match="without an accumulator is lowered for 2-D 16- or 8-bit"):
+        _lowered(tmp_path, body.replace(".to(tl.float16)", ""))
 
 
 def test_index_vector_widening_and_dot_options(tmp_path):
@@ -509,6 +525,22 @@ def test_index_vector_widening_and_dot_options(tmp_path):
     assert "ct.mma(" in _lowered(tmp_path, mm.format(opt="out_dtype=tl.float32, input_precision='tf32'"))
     with pytest.raises(LoweringError, match="tl.dot option input_precision"):
         _lowered(tmp_path, mm.replace("a.to(tl.float16)", "a").format(opt="input_precision='ieee'"))
+
+
+def test_pointers_advanced_by_a_row_stride_in_a_loop(tmp_path):
+    """`x_ptr += row_stride` once per iteration (rows walked by pointer increments): the row index follows the loop;
+    a one-element pointer (`rstd_ptr += 1`) becomes one flat element offset."""
+    src = _lowered(tmp_path, """
+        x_ptr += pid * n
+        for _ in range(0, 4):
+            x = tl.load(x_ptr + tl.arange(0, B))
+            v = tl.load(y_ptr)
+            tl.store(x_ptr + tl.arange(0, B), x * v)
+            x_ptr += n
+            y_ptr += 1
+    """)
+    assert "for _it in range(4):" in src and "ct.load(x_ptr, index=(pid + _it, 0), shape=(1, B))" in src
+    assert "v = ct.load(y_ptr, index=(_it,), shape=(1,))" in src
 
 
 def test_a_counted_while_is_the_for_it_counts(tmp_path):

@@ -203,9 +203,12 @@ def _renamed(st: ast.stmt, old: str, new: str) -> ast.stmt:
 
 
 def _merged(terms: tuple[Term, ...]) -> tuple[Term, ...]:
-    """``terms`` with a scalar term ``i * B`` folded into a unit-stride run ``tl.arange(0, B)`` of the same size:
-    ``p + pid * B + tl.arange(0, B)`` addresses tile ``pid`` of a size-B dimension, as ``p + (pid * B + ..)``."""
+    """``terms`` with a scalar term ``i * B`` folded into a unit-stride run ``tl.arange(0, B)`` of the same size, the
+    pointer's only run: ``p + pid * B + tl.arange(0, B)`` addresses tile ``pid`` of a size-B dimension, as
+    ``p + (pid * B + ..)``."""
     out = list(terms)
+    if sum(isinstance(t.index, Idx) for t in out) != 1:   # (with other runs, `i * B` may be a row of another one)
+        return terms
     for k, run in enumerate(out):
         if not (isinstance(run.index, Idx) and run.stride == "1" and run.index.index == "0"):
             continue
@@ -241,6 +244,8 @@ def _advanced(bp: "BlockPtr", steps: tuple[str, ...], count: str) -> "BlockPtr":
 def _ptr_advanced(ptr: "Ptr", k: "int | str", count: str) -> "Ptr":
     """``ptr`` with its k-th index vector ``count`` blocks further along; for a pointer whose offsets are computed
     (a gather, ``k`` the step's text), its offsets ``count`` steps further."""
+    if isinstance(k, tuple):   # ("row", stride): one row of that stride per iteration
+        return _rows_advanced(ptr, k[1], count)
     if isinstance(k, str):
         (term,) = ptr.terms
         assert isinstance(term.index, Tile) and term.stride == "1"
@@ -251,6 +256,21 @@ def _ptr_advanced(ptr: "Ptr", k: "int | str", count: str) -> "Ptr":
     assert isinstance(idx, Idx)
     moved = replace(idx, index=count if idx.index == "0" else f"{_paren(idx.index)} + {count}")
     return Ptr(ptr.param, ptr.terms[:k] + (Term(term.stride, moved),) + ptr.terms[k + 1:])
+
+
+def _rows_advanced(ptr: "Ptr", stride: str, count: str) -> "Ptr":
+    """``ptr`` advanced ``count`` times by ``stride`` elements: the index of its scalar term of that stride grows by
+    ``count``; a pointer with no index vector (one element) is one element offset of stride 1; else a new term."""
+    terms = list(ptr.terms)
+    for k, t in enumerate(terms):
+        if isinstance(t.index, str) and t.stride == stride:
+            terms[k] = Term(stride, f"{_paren(t.index)} + {_paren(count)}")
+            return Ptr(ptr.param, tuple(terms))
+    if all(isinstance(t.index, str) for t in terms):
+        parts = [t.index if t.stride == "1" else f"{_paren(t.index)} * {_paren(t.stride)}" for t in terms]
+        parts.append(count if stride == "1" else f"{_paren(count)} * {_paren(stride)}")
+        return Ptr(ptr.param, (Term("1", " + ".join(parts)),))
+    return Ptr(ptr.param, (Term(stride, count),) + ptr.terms)
 
 
 class _Relayout(Exception):
@@ -320,7 +340,8 @@ class _Lowerer:
         self.view_sites: dict[str, ast.AST] = {}
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
-        self.ptr_steps: dict[str, int | str] = {}  # advanced per iteration → which term (or a gather's step)
+        #: advanced per iteration → which term, a gather's step, or ("row", stride)
+        self.ptr_steps: dict[str, int | str | tuple[str, str]] = {}
         self._step_nodes: set[int] = set()   # the statements that advance them (lowered as the loop index)
         self._carried: set[str] = set()  # names assigned in the loops being lowered
         self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
@@ -577,7 +598,8 @@ class _Lowerer:
             raise self.fail(it, "range() takes 1 to 3 arguments")
         start, stop, step = ("0", args[0], "1") if len(args) == 1 else (*args, "1")[:3]
         var = s.target.id
-        count = self.prefix + var if start == "0" else f"({self.prefix}{var} - {_paren(start)})"
+        index = self.prefix + (var if var != "_" else "_it")   # (`for _ in ..` whose index the lowering reads)
+        count = index if start == "0" else f"({index} - {_paren(start)})"
         # block pointers advanced once per iteration: their offsets follow the loop index
         saved_adv, saved_steps, saved_ptrs = dict(self.advances), dict(self.ptr_steps), {}
         for st in s.body:
@@ -620,10 +642,10 @@ class _Lowerer:
         self._carried = old_carried | carried
         self._loop_outer = old_outer | {n for n in carried & set(self.env) if not _written_first(s.body, n)}
         rng = stop if start == "0" and step == "1" else f"{start}, {stop}" if step == "1" else f"{start}, {stop}, {step}"
-        self.emit(f"for {self.prefix}{var} in range({rng}):")
+        self.emit(f"for {index} in range({rng}):")
         # `for i in range(0, n, BLOCK)`: i is a whole number of blocks, so `i + tl.arange(0, BLOCK)` is a tile index
         stepped = step != "1" and start == "0" and step.isidentifier() and self.kinds.get(step) == "constant"
-        self.env[var] = Scalar(self.prefix + var, factors=(f"{self.prefix}{var} // {step}", step) if stepped else None)
+        self.env[var] = Scalar(index, factors=(f"{index} // {step}", step) if stepped else None)
         self.indented(s.body)
         self._tiles_from_scalars(inits)
         self._carried, self._loop_outer = old_carried, old_outer
@@ -657,9 +679,13 @@ class _Lowerer:
             for k, term in enumerate(ptr.terms):
                 if isinstance(term.index, Idx) and linear.same(d.text, f"{term.index.size} * {term.stride}"):
                     return name, k
+            one_element = all(isinstance(t.index, str) for t in ptr.terms)
+            if self.kinds.get(d.text) in ("scalar", "constant") or (d.text.isdigit() and one_element):
+                return name, ("row", d.text)   # one row of a stride per iteration (`x_ptr += x_row_stride`)
         raise self.fail(st, f"{name} advanced by `{ast.unparse(delta)}` per iteration: a pointer is lowered when it "
                             "advances by one block of one of its index vectors (`p += BLOCK * stride` for "
-                            "`p = base + (.. + tl.arange(0, BLOCK)) * stride`)")
+                            "`p = base + (.. + tl.arange(0, BLOCK)) * stride`) or by a stride parameter "
+                            "(`p += row_stride`)")
 
     def _is_ptr_step(self, st: ast.stmt) -> bool:
         return id(st) in self._step_nodes
@@ -1147,12 +1173,9 @@ class _Lowerer:
             return Tile(f"ct.full({tup}, {value}, dtype={dt.text})", shape, dt.text)
         if fn == "dot":
             acc = kw.get("acc") or (node.args[2] if len(node.args) > 2 else None)
-            if acc is None:
-                raise self.fail(node, "tl.dot without an accumulator: write `acc = tl.dot(a, b, acc)` or "
-                                      "`acc += tl.dot(a, b)` with acc = tl.zeros(.., dtype=tl.float32)")
             a, b = self.ev(node.args[0]), self.ev(node.args[1])
             self._dot_options(node, {k: v for k, v in kw.items() if k != "acc"}, a, b)
-            return self._dot(node, a, b, self.ev(acc))
+            return self._dot(node, a, b, self.ev(acc) if acc is not None else self._dot_zero(node, a, b))
         if fn == "trans":
             if len(node.args) != 1 or node.keywords:
                 raise self.fail(node, "tl.trans(x) of a 2-D tile only")
@@ -1614,6 +1637,20 @@ class _Lowerer:
                 continue
             raise self.fail(node, f"tl.dot option {k}={ast.unparse(v)} is not lowered (out_dtype=tl.float32; "
                                   "input_precision / allow_tf32 on 16- or 8-bit operands only)")
+
+    def _dot_zero(self, node: ast.AST, a: object, b: object) -> Tile:
+        """The accumulator ``tl.dot(a, b)`` starts from: zeros of f32 (int32 for 8-bit integers), Triton's default
+        out_dtype; for 16-/8-bit operands only (f32 operands multiply as tf32 in Triton, which ct.mma is not)."""
+        ta, tb = (self.materialize(self._value(x, node), node) for x in (a, b))
+        kinds = {self.known_dtype(t) for t in (ta, tb)}
+        acc = "ct.int32" if kinds <= {"ct.int8", "ct.uint8"} else F32 if kinds and all(
+            (k or "").startswith(("ct.float16", "ct.bfloat16", "ct.float8")) for k in kinds) else None
+        if acc is None or len(ta.shape) != 2 or len(tb.shape) != 2:
+            raise self.fail(node, "tl.dot(a, b) without an accumulator is lowered for 2-D 16- or 8-bit operands (f32 "
+                                  "ones multiply as tf32 in Triton): write `acc = tl.dot(a, b, acc)` with acc = "
+                                  "tl.zeros(.., dtype=tl.float32)")
+        shape = (ta.shape[0], tb.shape[1])
+        return Tile(f"ct.zeros({_tup(shape)}, dtype={acc})", shape, acc)
 
     def _dot(self, node: ast.AST, a: object, b: object, acc: object) -> Tile:
         ta, tb, tc = (self.materialize(x, node) for x in (a, b, acc))

@@ -105,16 +105,19 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
                              for k, d in enumerate(view.dims)]
     unknown = [k for k, e in enumerate(ext) if e is None]
     # every unbounded dimension but the outermost is the tensor dimension of its stride; the outermost takes what
-    # the tensor leaves (rows of a [batch, seq, ...] tensor addressed as batch * seq rows of one stride included)
+    # the tensor leaves (rows of a [batch, seq, ...] tensor addressed as batch * seq rows of one stride included),
+    # unless an inner one is the tensor's outermost dimension (it would leave the outermost nothing: refused below)
     outer = max(unknown, key=lambda k: vstrides[k]) if unknown else None
+    top = max(range(len(shape)), key=lambda i: strides[i]) if shape else None
     for k in unknown:
-        if k != outer:
-            same = [i for i, s in enumerate(strides) if s == vstrides[k] and shape[i] > 1]
-            if len(same) != 1:
-                raise ViewError(f"{name}: dimension {k} of the kernel's view (stride {vstrides[k]}) has no mask or "
-                                f"block shape bounding it and matches {len(same)} dimensions of the tensor "
-                                f"(shape {tuple(shape)}, strides {tuple(strides)}): cannot tell its extent")
-            ext[k] = shape[same[0]]
+        same = [i for i, s in enumerate(strides) if s == vstrides[k] and shape[i] > 1]
+        if k == outer and (len(same) == 1 or len(unknown) == 1):
+            continue
+        if len(same) != 1 or (len(unknown) > 1 and same[0] == top and k != outer):
+            raise ViewError(f"{name}: dimension {k} of the kernel's view (stride {vstrides[k]}) has no mask or "
+                            f"block shape bounding it and matches {len(same)} dimensions of the tensor "
+                            f"(shape {tuple(shape)}, strides {tuple(strides)}): cannot tell its extent")
+        ext[k] = shape[same[0]]
     if outer is not None:
         k = outer
         used = sum((e - 1) * s for e, s in zip(ext, vstrides) if e is not None and e > 0)
