@@ -103,3 +103,8 @@ def test_a_parameter_shadowing_a_module_name_stays_the_parameter(tmp_path):
     src_body = "t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))"
     text, _ = _resolved(tmp_path, src_body)
     assert "ct.load(x," in text
+
+
+def test_shape_unpacking_is_one_subscript_per_name(tmp_path):
+    text, _ = _resolved(tmp_path, "M, N = x.shape\nt = ct.load(x, index=(M, N), shape=(TILE, TILE))")
+    assert "M = x.shape[0]\nN = x.shape[1]" in text, text

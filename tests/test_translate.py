@@ -785,3 +785,34 @@ def test_a_comment_quoting_a_reassignment_keeps_no_let_mut():
             "acc = acc + out; // accumulate"]
     got = _tidy_bindings(body)
     assert got[0].startswith("let row:") and got[3].startswith("let mut acc:")
+
+
+def test_an_i32_scalar_with_an_i64_tile_is_widened(tmp_path):
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(idx, src, y, stride: int, B: ct.Constant[int]):
+         at = ct.load(idx, index=(ct.bid(0),), shape=(B,)).astype(ct.int64)
+         ct.store(y, index=(ct.bid(0),), tile=ct.gather(src, at * stride))
+     """, "idx=i32[?]/1, src=f32[?]/1, y=f32[?]/1, stride=i32, B=#16")
+    body = "\n".join(e.body)
+    assert "let widened: Tile<i64, { [] }> = exti(scalar_to_tile::<i32>(stride));" in body, body
+
+
+def test_runtime_logic_is_short_circuit_ifs_as_cutile_python_compiles_it(tmp_path):
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, lo: int, hi: int, B: ct.Constant[int]):
+         M, N = x.shape
+         i = ct.bid(0)
+         t = ct.load(x, index=(i, 0), shape=(B, B))
+         s = 2.0 if i < lo else 0.5
+         if i * B < M and lo <= i < hi:
+             t = t * s
+         if not (i < lo or N > hi):
+             t = t + 1.0
+         ct.store(y, index=(i, 0), tile=t)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, lo=i32, hi=i32, B=#16")
+    body = "\n".join(e.body)
+    assert "let M: i32 = x.shape()[0];" in body and "let s: f32 = if i < lo { 2.0f32 } else { 0.5f32 };" in body
+    assert "let both_2: bool = if cond { let cond_2: bool = lo <= i;" in body and "} else { cond };" in body, body
+    assert "let either: bool = if cond_" in body and "^ always" in body, body

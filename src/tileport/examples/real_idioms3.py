@@ -7,17 +7,17 @@ does); a clamp bound chosen by a conditional expression on a bool constant and n
 quantized store guarded by a runtime `if`; a store followed by a relaxed `ct.atomic_add` into a rank-1
 accumulator (relaxed: not ordered after the store, as cuTile Python's token order has it); a tile filled with
 `float("-inf")`; a name first bound in both arms of an `if` on a float argument compared with `!=` (unordered, as
-in Python).
+in Python); a gather at 64-bit indices computed with an i32 scalar stride (widened, as Python promotes it).
 """
 import cuda.tile as ct
 
-DEMO_SIGNATURE = ("x=f32[?,?]/?,1, y=f32[?,?]/?,1, q=f8e4m3fn[?,?]/?,1, peak=f32[?]/1, n_rows=i32, alpha=f32, "
-                  "BM=#16, BN=#128, SAT=#true")
+DEMO_SIGNATURE = ("x=f32[?,?]/?,1, y=f32[?,?]/?,1, q=f8e4m3fn[?,?]/?,1, peak=f32[?]/1, ids=i32[?]/1, src=f32[?]/1, "
+                  "g=f32[?]/1, n_rows=i32, alpha=f32, stride=i32, BM=#16, BN=#128, SAT=#true")
 
 
 @ct.kernel
-def real_idioms3(x, y, q, peak, n_rows: int, alpha: float, BM: ct.Constant[int], BN: ct.Constant[int],
-                 SAT: ct.Constant[bool]):
+def real_idioms3(x, y, q, peak, ids, src, g, n_rows: int, alpha: float, stride: int, BM: ct.Constant[int],
+                 BN: ct.Constant[int], SAT: ct.Constant[bool]):
     ct.static_assert(BN % 16 == 0, "BN must be a multiple of 16")
     i = ct.bid(0)
     n = ct.assume_divisible_by(x.shape[-1], 16)
@@ -36,3 +36,5 @@ def real_idioms3(x, y, q, peak, n_rows: int, alpha: float, BM: ct.Constant[int],
     ct.store(y, index=(i, 0), tile=out)
     top = ct.maximum(ct.max(acc, keepdims=True).reshape((1,)), ct.full((1,), float("-inf"), dtype=ct.float32))
     ct.atomic_add(peak, ct.arange(1, dtype=ct.int32), top, memory_order=ct.MemoryOrder.RELAXED)
+    at = ct.load(ids, index=(i,), shape=(BN,), padding_mode=ct.PaddingMode.ZERO).astype(ct.int64)
+    ct.store(g, index=(i,), tile=ct.gather(src, at * stride + 1))

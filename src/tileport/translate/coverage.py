@@ -71,8 +71,9 @@ COVERAGE: tuple[Construct, ...] = (
               "a computed index)", "`unsafe { partition_full_mut }` + `store_unchecked` at the source's index, listed "
               "as an unsafe site with the source's contract as its precondition", S, "numerics"),
     Construct("arith-promote", "element-wise operands of different dtypes of one kind (an f16 tile and an f32 tile or "
-              "f32 argument, i32 and i64 tiles)", "the narrower operand converted first (`convert_tile`, bound to "
-              "its promoted type), as cuTile Python promotes it (f16 and bf16 do not mix)", S, "idioms"),
+              "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile)", "the narrower operand converted first "
+              "(`convert_tile`, `exti`, bound to its promoted type), as cuTile Python promotes it (f16 and bf16 do not "
+              "mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",
               "`extract(t, [scalar_to_tile::<i32>(i), ..])` bound to its `Tile<E, { [M, N] }>`", S, "idioms"),
     Construct("const-fold", "an expression of constants mixing int and float (`N * 1.0`, `1.0 / TILE`)",
@@ -120,6 +121,9 @@ COVERAGE: tuple[Construct, ...] = (
               "values, as in Python; the name first bound in the arms is the `if`'s value (`let s: T = if c { .. } "
               "else { .. };`; several such names are refused: cutile 0.3.1 yields no tuple from an `if`)",
               S, "softcap"),
+    Construct("logic-runtime", "`a and b`, `a or b`, `not a`, `lo <= i < hi`, `x if c else y` on runtime scalars",
+              "short-circuit `if`s yielding the value, as cuTile Python compiles them (`let both: bool = if a { b } "
+              "else { a };`, `not` as `^ true` on the 0-d tile, `if c { x } else { y }`)", S, "real_syntax"),
     Construct("for-range", "`for i in range(stop)` / `range(start, stop)` (step 1), loop-carried re-assignment",
               "`for i in start..stop { .. }` with `let mut` carried values", S, "matmul"),
     Construct("loop-split", "an `if` in a step-1 loop's body testing the loop index against a loop-invariant value "

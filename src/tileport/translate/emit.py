@@ -1588,6 +1588,12 @@ class Emitter:
                 code = "cmpf(" + code[len("ne_tile("):-1] + ", predicate::NotEqual, cmp_ordering::Unordered)"
                 return self.typed(code, Tile("bool", like.shape), want_name, "unequal")
             return code, Tile("bool", like.shape)
+        if isinstance(node, (ast.BoolOp, ast.IfExp)) or (isinstance(node, ast.UnaryOp) and
+                                                         isinstance(node.op, ast.Not)) or \
+                (isinstance(node, ast.Compare) and len(node.ops) > 1):
+            if not self.const_value(node)[0] and not (isinstance(node, ast.IfExp) and
+                                                      self._constant_test(node.test)):
+                return self.runtime_logic(node, want_name)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert) and \
                 not self.const_value(node.operand)[0]:
             # `~t` / ct.bitwise_not(t): cuTile Python xors with all ones (-1, or True for a bool tile)
@@ -2626,6 +2632,58 @@ class Emitter:
         base = node.args[0].id if isinstance(node.args[0], ast.Name) else "value"
         return self.typed(rust, out, want_name, f"{base}_permuted")
 
+    def runtime_logic(self, node: ast.AST, want_name: str | None) -> tuple[str, Ty]:
+        """Python's short-circuit logic on runtime scalars, as cuTile Python compiles it: `a and b` is
+        `if a { b } else { a }`, `a or b` is `if a { a } else { b }`, a chained `a < b < c` is `a < b and b < c`,
+        `not a` is `a ^ true`, `x if c else y` is `if c { x } else { y }` (Tile IR `if`s yielding the value)."""
+        self.need(node, "logic-runtime", "logic on runtime values")
+        if isinstance(node, ast.Compare):   # chained: each link, joined by `and`
+            links = [ast.copy_location(ast.Compare(a, [op], [b]), node)
+                     for a, op, b in zip([node.left, *node.comparators], node.ops, node.comparators)]
+            return self.runtime_logic(ast.copy_location(ast.BoolOp(ast.And(), links), node), want_name)
+        if isinstance(node, ast.UnaryOp):
+            code, ty = self._as_scalar(*self.expr(node.operand))
+            if ty != Scalar("bool"):
+                raise self.refuse(node, "if-runtime", f"`{self.text(node)}` of {_describe(ty)}")
+            flipped, true = self.fresh("negated"), self.fresh("always")
+            self.body.append(f"let {true}: Tile<bool, {{ [] }}> = constant(true, shape![]);")
+            self.body.append(f"let {flipped}: Tile<bool, {{ [] }}> = scalar_to_tile::<bool>({code}) ^ {true};")
+            return f"tile_to_scalar::<bool, bool>({flipped})", ty
+        if isinstance(node, ast.IfExp):
+            cond, cty = self._as_scalar(*self.expr(node.test))
+            if cty != Scalar("bool"):
+                raise self.refuse(node.test, "if-runtime", f"condition `{self.text(node.test)}` is not a scalar "
+                                                           "comparison")
+            (ac, at), (bc, bt) = self.expr(node.body), self.expr(node.orelse)
+            ac, bc = (rust_literal(lit, t.dtype) if (lit := _literal(arm)) is not None and isinstance(t, Scalar)
+                      else c for arm, c, t in ((node.body, ac, at), (node.orelse, bc, bt)))
+            if at != bt or not isinstance(at, (Scalar, Tile)):
+                raise self.refuse(node, "if-runtime", f"`{self.text(node)}`: the two values have different types "
+                                                      f"({_describe(at)}, {_describe(bt)})")
+            return self.typed(f"if {cond} {{ {ac} }} else {{ {bc} }}", at, want_name, "chosen") \
+                if isinstance(at, Tile) else (f"if {cond} {{ {ac} }} else {{ {bc} }}", at)
+        first, fty = self._as_scalar(*self.expr(node.values[0]))
+        if fty != Scalar("bool"):
+            raise self.refuse(node, "logic-runtime", f"`{self.text(node.values[0])}` in `{self.text(node)}` is not "
+                                                     "a scalar comparison")
+        held = self.fresh("cond")
+        self.body.append(f"let {held}: bool = {first};")
+        rest_node = node.values[1] if len(node.values) == 2 else \
+            ast.copy_location(ast.BoolOp(node.op, node.values[1:]), node)
+        outer, self.body = self.body, []   # the rest is evaluated inside the arm, as Python short-circuits it
+        try:
+            rest, rty = self._as_scalar(*self.expr(rest_node))
+            inner = self.body
+        finally:
+            self.body = outer
+        if rty != Scalar("bool"):
+            raise self.refuse(node, "logic-runtime", f"`{self.text(rest_node)}` is not a scalar comparison")
+        rest = "\n".join([*inner, rest]) if inner else rest
+        joined = self.fresh("both" if isinstance(node.op, ast.And) else "either")
+        arms = f"{{ {rest} }} else {{ {held} }}" if isinstance(node.op, ast.And) else f"{{ {held} }} else {{ {rest} }}"
+        self.body.append(f"let {joined}: bool = if {held} {arms};")
+        return joined, Scalar("bool")
+
     def assume_divisible_by(self, node: ast.Call) -> tuple[str, Ty]:
         """``ct.assume_divisible_by(n, D)``: the same Tile IR assume (cutile's unsafe ``assume_div_by``), its claim the
         kernel's own contract, listed as an unsafe site with it as the precondition."""
@@ -3112,6 +3170,10 @@ class Emitter:
                 ok, value = self.const_value(node)
                 code = rust_literal(float(value), "f32") if ok and not isinstance(value, bool) else \
                     self.int_as_float(code, node)
+            elif ty.dtype == "i32" and like.dtype == "i64":   # Python widens the int: a signed exti
+                wide = self.fresh("widened")
+                self.body.append(f"let {wide}: Tile<i64, {{ [] }}> = exti(scalar_to_tile::<i32>({code}));")
+                code = f"tile_to_scalar::<i64, i64>({wide})"
             elif ty.dtype != like.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{ty.dtype} scalar with a {like.dtype} tile")
             return f"broadcast_scalar({code}, shape![{', '.join(like.shape)}])"

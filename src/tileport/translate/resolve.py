@@ -72,7 +72,8 @@ REWRITES: tuple[Rewrite, ...] = (
             "`ct.load(x, (i, 0), (BM, BN))`)", "one canonical spelling, bound with the function's real signature"),
     Rewrite("new-axis", "`t[:, None]`, `t[None, :]` (full slices and new axes)", "`ct.expand_dims(t, axis=k)` per "
             "new axis"),
-    Rewrite("tuple-assign", "`a, b = e1, e2` (no element reads an earlier target)", "`a = e1` then `b = e2`"),
+    Rewrite("tuple-assign", "`a, b = e1, e2` (no element reads an earlier target); `M, N = x.shape`",
+            "`a = e1` then `b = e2`; `M = x.shape[0]` then `N = x.shape[1]`"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
     Rewrite("operator-function", "`ct.bitwise_xor(a, b)`, `ct.less(a, b)`, `ct.mod(a, b)`, `ct.bitwise_not(a)`, "
             "`ct.negative(a)`, ... (the function form of a Python operator); and the other way, `x ** y`", "`a ^ b`, "
@@ -263,6 +264,19 @@ class _Resolver(ast.NodeTransformer):
         """``a, b = e1, e2`` (names from a tuple of the same length, no name read by a later element): one
         assignment per name, in order, as Python evaluates them."""
         node = self.generic_visit(node)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and \
+                isinstance(node.value, ast.Attribute) and node.value.attr in ("shape", "strides") and \
+                isinstance(node.value.value, ast.Name) and all(isinstance(t, ast.Name) for t in node.targets[0].elts):
+            # `M, N = x.shape`: one subscript per name (`M = x.shape[0]`), as Python unpacks the tuple
+            out = []
+            for k, t in enumerate(node.targets[0].elts):
+                sub = ast.copy_location(ast.Subscript(copy.deepcopy(node.value), ast.Constant(k), ast.Load()),
+                                        node.value)
+                a = _mark(ast.copy_location(ast.Assign([t], sub), t))
+                a.end_lineno, a.end_col_offset = node.value.end_lineno, node.value.end_col_offset
+                ast.fix_missing_locations(a)
+                out.append(a)
+            return out
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Tuple) or \
                 not isinstance(node.value, ast.Tuple) or len(node.targets[0].elts) != len(node.value.elts) or \
                 not all(isinstance(t, ast.Name) for t in node.targets[0].elts):

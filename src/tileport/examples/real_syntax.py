@@ -1,0 +1,26 @@
+"""real_syntax: Python spellings people use in cuTile kernels, in one kernel the port must prove.
+
+Array annotations (`x: ct.Array`); `M, N = x.shape`; a conditional expression on runtime scalars
+(`2.0 if i < lo else 0.5`); `and`, `or` and `not` on runtime comparisons and a chained comparison
+(`lo <= i < hi`) — each compiled by cuTile Python as short-circuit `if`s yielding the value (`not` as `^ true`),
+which the port writes the same way.
+"""
+import cuda.tile as ct
+
+DEMO_SIGNATURE = "x=f32[?,?]/?,1, y=f32[?,?]/?,1, lo=i32, hi=i32, BM=#32, BN=#128"
+
+
+@ct.kernel
+def real_syntax(x: ct.Array, y: ct.Array, lo: int, hi: int, BM: ct.Constant[int], BN: ct.Constant[int]):
+    M, N = x.shape
+    i = ct.bid(0)
+    j = ct.bid(1)
+    t = ct.load(x, index=(i, j), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO)
+    scale = 2.0 if i < lo else 0.5
+    if i * BM < M and j * BN < N:
+        t = t * scale
+    if lo <= i < hi:
+        t = t + 1.0
+    if not (i < lo or i > hi):
+        t = t - 1.0
+    ct.store(y, index=(i, j), tile=t)
