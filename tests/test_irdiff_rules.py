@@ -701,3 +701,18 @@ def test_single_trip_loop_if():
     out = v(python(), port)
     assert out["equivalent"] and fired(out, "single-trip-loop-if") == 1, out
     assert not v(python("continue %d : tile<128xf32>"), port)["equivalent"]
+
+
+def test_early_return_else():
+    """A kernel's `if c: return` (cuTile Python: a `return` inside the `if`, the rest after it) ≡ the rest in the
+    `else` arm (the port); not when the rest differs, nor for an `if` that does more than return."""
+    cond = "%c = cmpi greater_than %arg2, %arg3, signed : tile<i32> -> tile<i1>"
+    python = prog(*STORE, ONES, cond, "if %c {", "  return", "} else {", "}", store("%one", "%arg2"))
+    port = prog(*STORE, ONES, cond, "if %c {", "} else {", "  " + store("%one", "%arg2"), "}")
+    out = v(python, port)
+    assert out["equivalent"] and fired(out, "early-return-else") == 1, out
+    assert not v(python, prog(*STORE, ONES, cond, "if %c {", "} else {", "  " + store("%one", "%arg3"), "}"))[
+        "equivalent"]
+    busy = prog(*STORE, ONES, cond, "if %c {", "  " + store("%one", "%arg3"), "  return", "} else {", "}",
+                store("%one", "%arg2"))
+    assert not v(busy, port)["equivalent"]

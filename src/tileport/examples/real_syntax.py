@@ -3,7 +3,8 @@
 Array annotations (`x: ct.Array`); `M, N = x.shape`; a conditional expression on runtime scalars
 (`2.0 if i < lo else 0.5`); `and`, `or` and `not` on runtime comparisons and a chained comparison
 (`lo <= i < hi`) — each compiled by cuTile Python as short-circuit `if`s yielding the value (`not` as `^ true`),
-which the port writes the same way.
+which the port writes the same way; a block past the rows stops early (`if i * BM >= M: return`: the rest of the
+kernel is the `else` arm, irdiff's early-return-else).
 """
 import cuda.tile as ct
 
@@ -15,6 +16,8 @@ def real_syntax(x: ct.Array, y: ct.Array, lo: int, hi: int, BM: ct.Constant[int]
     M, N = x.shape
     i = ct.bid(0)
     j = ct.bid(1)
+    if i * BM >= M:
+        return
     t = ct.load(x, index=(i, j), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO)
     scale = 2.0 if i < lo else 0.5
     if i * BM < M and j * BN < N:

@@ -459,6 +459,24 @@ def _collapse_single_break_loops(canon: Canon) -> None:
         canon.fired["single-break-loop"] += 1
 
 
+def _early_return_to_else(canon: Canon) -> None:
+    """Rule early-return-else (see rules.py): in the entry's own region, `if %c { return } else { }` followed by R
+    (up to the entry's final `return`) is `if %c { } else { R }`."""
+    ops = canon.entry.body.ops
+    for k, op in enumerate(ops):
+        if op.name != "if" or op.results or op.template != "if $0" or not op.regions or \
+                [o.name for o in op.regions[0].ops] != ["return"] or any(r.ops for r in op.regions[1:]):
+            continue
+        rest = ops[k + 1:]
+        if not rest or rest[-1].name != "return" or any(o.name == "return" for o in rest[:-1]):
+            continue
+        # (rewritten in place, so that every later rule sees R where it now lives)
+        op.regions = [Region([]), Region(rest[:-1])]
+        canon.entry.body.ops = ops[:k + 1] + rest[-1:]
+        canon.fired["early-return-else"] += 1
+        return
+
+
 LOOP_ITER_RE = re.compile(r"loop iter_values\((.*)\) : (.+) -> (.+)")
 
 
@@ -969,6 +987,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     if canon.attrs != entry.attrs.strip():
         canon.fired["empty-optimization-hints"] += 1
     _index(canon, entry.body, 0, "entry")
+    _early_return_to_else(canon)
     _apply_rewrites(canon)
     _collapse_single_break_loops(canon)
     _single_trip_loops_to_ifs(canon)

@@ -157,6 +157,13 @@ RULES: tuple[Rule, ...] = (
          "the body runs once and hands those values out unchanged; its carried values are never read (cuTile Python "
          "compiles a helper's early `return` as such a loop — `loop iter_values(..) { break %v }` once a constant "
          "`if` around the `return` is folded; the port yields the value directly)", "test_single_break_loop"),
+    Rule("early-return-else", "rewrite",
+         "in the entry's own region, `if %c { return } else { }` followed by ops R up to the entry's final `return` "
+         "is `if %c { } else { R }`",
+         "when c holds both end the kernel without running R; when it does not both run R and end: the same paths "
+         "(cuTile Python returns from inside the `if` for `if pid >= n: return`; cutile 0.3.1 compiles `return` "
+         "only at the end of a body, so the port puts the rest of the kernel in the `else` arm)",
+         "test_early_return_else"),
     Rule("single-trip-loop-if", "rewrite",
          "a `loop` whose body is pure ops, one `if %c { A; break X } else { }`, then B and `break Y` (no other "
          "break or continue, its carried values unread) is `if %c -> (..) { A; yield X } else { B; yield Y }`",

@@ -131,15 +131,16 @@ COVERAGE: tuple[Construct, ...] = (
               "two loops, `start..min(stop, s)` and `max(start, s)..stop`, each with the arm its iterations take: "
               "the loops cuTile Python's loop_split pass compiles the one loop to", S, "causal_tiles"),
     Construct("early-return", "`return` inside an `if`: a helper returning early (`if KIND == 1: return silu(v)` "
-              "then `return relu(v)`, on constants or runtime values, one such `if`), a kernel stopping early on "
-              "constants (`if not ENABLED: return`)",
+              "then `return relu(v)`, on constants or runtime values, one such `if`), a kernel stopping early "
+              "(`if pid >= n: return` among its top-level statements, or on constants anywhere)",
               "the rest of the body becomes the other arm (resolve's early-return rewrite): on constants only the "
               "taken arm; on a runtime value the `if` yields the helper's result (`let r: T = if c { .. } else "
-              "{ .. };`). cuTile Python's one-trip `loop` left by `break`s is irdiff's single-break-loop / "
-              "single-trip-loop-if", S, "real_idioms2"),
-    Construct("early-return-runtime", "a kernel's `return` inside an `if` on a runtime value (`if pid >= n: return`)",
-              "none in cutile 0.3.1 (`return` only at the end of a body)", P, None,
-              "refused with the reason; docs/corpus.md (limits) has the repro"),
+              "{ .. };`), and a kernel's rest is the `else` arm. cuTile Python's one-trip `loop` left by `break`s "
+              "is irdiff's single-break-loop / single-trip-loop-if, its `return` inside the `if` early-return-else",
+              S, "real_syntax"),
+    Construct("early-return-runtime", "a kernel's `return` under an `if` on a runtime value inside a loop or another "
+              "`if`", "none in cutile 0.3.1 (`return` only at the end of a body)", P, None,
+              "refused with the reason; docs/corpus.md (limits)"),
     Construct("while", "`while C:` on runtime scalars (`while k < n:`), loop-carried re-assignment (no `else`, "
               "`break`, `continue`, scatters or atomics inside)",
               "`while k < n { .. }` with `let mut` carried values: cutile's `loop` that breaks unless the condition "

@@ -578,6 +578,10 @@ class Emitter:
                 self.end_read_chains(*chains, indent)
             elif isinstance(st, ast.While):
                 self.while_loop(st, indent)
+            elif isinstance(st, ast.Return):
+                raise self.refuse(st, "early-return-runtime", "`return` inside a loop (or in a helper, other than at "
+                                                              "its end or in one `if`): cutile 0.3.1 compiles `return` "
+                                                              "only at the end of a function body")
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
                     self.ct(st.value.func) == "static_assert":
                 # checked when cuTile Python compiles the kernel, nothing at run time: decided here the same way
@@ -643,11 +647,13 @@ class Emitter:
         self._if_arms(st, indent)
 
     def _if_arms(self, st: ast.If, indent: str) -> None:
-        if getattr(st, "early_return", None) == "kernel" and not self._constant_test(st.test):
+        if getattr(st, "early_return", None) == "kernel" and not self._constant_test(st.test) and \
+                not any(s is st for s in self.fn.body):   # (a top-level one: irdiff's early-return-else)
             raise self.refuse(st, "early-return-runtime", f"`return` under `if {self.text(st.test)}:`, a runtime "
-                              "condition: cuTile Python returns from inside the Tile IR `if`; cutile 0.3.1 compiles "
-                              "`return` only at the end of a function body (it rejects one inside `if`), and guarding "
-                              "the rest with the negated condition is another IR")
+                              "condition inside a loop or branch: cuTile Python returns from inside the Tile IR "
+                              "`if`; cutile 0.3.1 compiles `return` only at the end of a function body (it rejects "
+                              "one inside `if`); only a top-level one is ported (the rest of the kernel in the "
+                              "`else` arm)")
         yields = self._arm_results(st)
         if len(yields) > 1:
             raise self.refuse(st, "if-runtime", f"{', '.join(yields)} first bound in every arm of a runtime `if`: "
