@@ -35,6 +35,11 @@ class PortedKernel:
 
     def __init__(self, jit: Any, lowered: Path, backend: str | None = None):
         self.jit = jit
+        #: `@triton.heuristics` layers around the JITFunction: name → its function of the bound arguments
+        self.heuristics: list[dict] = []
+        while isinstance(getattr(jit, "values", None), dict) and hasattr(jit, "fn") and not hasattr(jit, "params"):
+            self.heuristics.append(jit.values)
+            jit = jit.fn
         self.name = jit.fn.__name__
         self.backend = backend
         self.report = json.loads(lowered.with_suffix(".json").read_text())
@@ -84,6 +89,16 @@ class PortedKernel:
             out.append(v)
         return tuple(out)
 
+    def bind(self, args: tuple, kwargs: dict) -> dict:
+        """The launch's arguments by parameter name, as Triton binds them; the values `@triton.heuristics` computes
+        from them included (innermost layer last, as Heuristics.run calls the function it wraps)."""
+        heuristic = {n for layer in self.heuristics for n in layer}
+        bound, _options = bind([p for p in self.params if p not in heuristic], self.constexprs - heuristic, args,
+                               kwargs, self.defaults)
+        for layer in self.heuristics:
+            bound.update({n: f(dict(bound)) for n, f in layer.items()})
+        return bound
+
     def run(self, grid: Any, args: tuple, kwargs: dict) -> None:
         from ..ops import _backend
         from ..ops._common import launch
@@ -94,7 +109,7 @@ class PortedKernel:
         if name == "triton":
             self.jit[grid](*args, **kwargs)
             return
-        bound, _options = bind(self.params, self.constexprs, args, kwargs, self.defaults)
+        bound = self.bind(args, kwargs)
         g = grid_of(grid, bound)
         launch((g[0], g[1], g[2]), self.kernel, self.lowered_args(bound), name)
 

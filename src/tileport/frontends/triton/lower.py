@@ -456,11 +456,6 @@ class _Lowerer:
     def stmt(self, s: ast.stmt) -> None:
         if isinstance(s, (ast.Assign, ast.AnnAssign)):
             targets = s.targets if isinstance(s, ast.Assign) else [s.target]
-            if len(targets) > 1 and all(isinstance(t, ast.Name) for t in targets) and s.value is not None:
-                value = self.ev(s.value)   # `a = b = value`: each name bound to the one value (evaluated once)
-                for t in targets:
-                    self.bind(t.id, value, s)  # type: ignore[attr-defined]
-                return
             if len(targets) != 1 or s.value is None:
                 raise self.fail(s, "only `name = expression` assignments are supported")
             target = targets[0]
