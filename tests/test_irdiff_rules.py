@@ -716,3 +716,9 @@ def test_early_return_else():
     busy = prog(*STORE, ONES, cond, "if %c {", "  " + store("%one", "%arg3"), "  return", "} else {", "}",
                 store("%one", "%arg2"))
     assert not v(busy, port)["equivalent"]
+    # a loop in the rest reads its induction variable one region deeper in the port: the same once moved
+    loop = ["%f = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%x = %one) -> (tile<128xf32>) {",
+            "  %n = addf %x, %one : tile<128xf32>", "  " + store("%n", "%j"), "  continue %n : tile<128xf32>", "}"]
+    python = prog(*STORE, ONES, *LOOP, cond, "if %c {", "  return", "} else {", "}", *loop)
+    port = prog(*STORE, ONES, *LOOP, cond, "if %c {", "} else {", *("  " + x for x in loop), "}")
+    assert v(python, port)["equivalent"]

@@ -210,14 +210,13 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=t, allow_tma=n > 1)
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "store-options", 8, "allow_tma=n > 1 is not a constant bool"),
-    ("stores of one array in both arms of a runtime if", """
+    ("stores of one array in a runtime if and after it", """
      @ct.kernel
      def k(x, y, n: int, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          if n > 1:
              ct.store(y, index=(ct.bid(0),), tile=t)
-         else:
-             ct.store(y, index=(ct.bid(0),), tile=t + 1.0)
+         ct.store(y, index=(ct.bid(0),), tile=t + 1.0)
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "store-other", 9, "inside a runtime if or a loop"),
     ("unchecked load", """
      @ct.kernel
@@ -825,3 +824,17 @@ def test_runtime_logic_is_short_circuit_ifs_as_cutile_python_compiles_it(tmp_pat
     assert "let M: i32 = x.shape()[0];" in body and "let s: f32 = if i < lo { 2.0f32 } else { 0.5f32 };" in body
     assert "let both_2: bool = if cond { let cond_2: bool = lo <= i;" in body and "} else { cond };" in body, body
     assert "let either: bool = if cond_" in body and "^ always" in body, body
+
+
+def test_stores_of_one_array_in_both_arms_of_a_runtime_if_are_unchecked_alternatives(tmp_path):
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         if n > 1:
+             ct.store(y, index=(ct.bid(0),), tile=t)
+         else:
+             ct.store(y, index=(ct.bid(0),), tile=t + 1.0)
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+    body = "\n".join(e.body)
+    assert body.count("y.partition_full_mut(shape![B])") == 2 and body.count("store_unchecked(") == 2, body

@@ -459,7 +459,7 @@ def _collapse_single_break_loops(canon: Canon) -> None:
         canon.fired["single-break-loop"] += 1
 
 
-def _early_return_to_else(canon: Canon) -> None:
+def _early_return_to_else(canon: Canon) -> bool:
     """Rule early-return-else (see rules.py): in the entry's own region, `if %c { return } else { }` followed by R
     (up to the entry's final `return`) is `if %c { } else { R }`."""
     ops = canon.entry.body.ops
@@ -474,7 +474,8 @@ def _early_return_to_else(canon: Canon) -> None:
         op.regions = [Region([]), Region(rest[:-1])]
         canon.entry.body.ops = ops[:k + 1] + rest[-1:]
         canon.fired["early-return-else"] += 1
-        return
+        return True
+    return False
 
 
 LOOP_ITER_RE = re.compile(r"loop iter_values\((.*)\) : (.+) -> (.+)")
@@ -987,7 +988,8 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     if canon.attrs != entry.attrs.strip():
         canon.fired["empty-optimization-hints"] += 1
     _index(canon, entry.body, 0, "entry")
-    _early_return_to_else(canon)
+    if _early_return_to_else(canon):
+        _index(canon, entry.body, 0, "entry")   # (R's loops are one region deeper now)
     _apply_rewrites(canon)
     _collapse_single_break_loops(canon)
     _single_trip_loops_to_ifs(canon)

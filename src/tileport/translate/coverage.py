@@ -68,7 +68,8 @@ COVERAGE: tuple[Construct, ...] = (
               "`x_strideD: i32` the launcher fills (cutile 0.3.1 cannot read strides in a kernel), labelled as that "
               "stride by irdiff's layout (`R<array>.<dim>`)", S, None),
     Construct("store-unchecked", "`ct.store` at an index no safe form covers (a fixed tile every block writes, "
-              "a computed index)", "`unsafe { partition_full_mut }` + `store_unchecked` at the source's index, listed "
+              "a computed index); stores of one array in different arms of a runtime `if` (in a loop too)",
+              "`unsafe { partition_full_mut }` + `store_unchecked` at the source's index, listed "
               "as an unsafe site with the source's contract as its precondition", S, "numerics"),
     Construct("arith-promote", "element-wise operands of different dtypes of one kind (an f16 tile and an f32 tile or "
               "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile)", "the narrower operand converted first "

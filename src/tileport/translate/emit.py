@@ -378,6 +378,17 @@ class Emitter:
                                                for i, a in enumerate(calls) for b in calls[i + 1:])
             if len(calls) != 1 and not exclusive and not supported("store-parts"):
                 raise self.refuse(calls[1], "store-other", f"array {name!r} is stored {len(calls)} times")
+            if len(calls) != 1 and not exclusive and self._runtime_alternatives(calls):
+                # in different arms of one runtime `if` (one of them runs): each unchecked, through the full
+                # tensor's partition, as cuTile Python stores them (its `if` yields the array's token)
+                p = self.params.get(name)
+                if not isinstance(p, sigmod.ArraySig):
+                    raise self.refuse(calls[0], "store-other", f"{name!r} is not an array parameter")
+                self.need(calls[0], "store-unchecked", f"stores of {name} in the arms of a runtime if")
+                self.outputs[name] = Output(name, p, parts=len(calls), general=True)
+                if name in loads:
+                    self.loaded_arrays.add(name)
+                continue
             if len(calls) != 1 and not exclusive and (inner := [c for c in calls if id(c) in dynamic]):
                 raise self.refuse(inner[0], "store-other", f"array {name!r} is stored {len(calls)} times, this one "
                                                            "inside a runtime if or a loop: parts must be stored "
@@ -392,6 +403,20 @@ class Emitter:
                 continue
             self.outputs[name] = Output(name, p, parts=1, alternatives=len(calls)) if exclusive else \
                 Output(name, p, parts=len(calls))
+
+    def _runtime_alternatives(self, calls: list[ast.Call]) -> bool:
+        """The calls sit in pairwise different arms of runtime `if`s (no two can run in one pass through them):
+        each pair has an `if` on runtime values with one in its body and the other in its else arm."""
+        def arms_of(call: ast.Call) -> dict[int, int]:
+            found: dict[int, int] = {}
+            for node in ast.walk(self.fn):
+                if isinstance(node, ast.If) and not self._constant_test(node.test):
+                    for k, arm in enumerate((node.body, node.orelse)):
+                        if any(n is call for st in arm for n in ast.walk(st)):
+                            found[id(node)] = k
+            return found
+        paths = [arms_of(c) for c in calls]
+        return all(any(k in b and b[k] != a[k] for k in a) for i, a in enumerate(paths) for b in paths[i + 1:])
 
     def _constant_arms(self) -> tuple[dict[int, tuple[tuple[int, int], ...]], set[int]]:
         """(id(node) → the arms of constant `if`s it sits in, as (id(if), arm) pairs (arm 0: the body, 1: the else;
