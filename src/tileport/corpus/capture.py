@@ -581,7 +581,9 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         rows.append({"file": rel, "kernel": kl.name, "qualname": kl.qualname, "line": kl.line,
                      "launches": kl.count, "distinct_signatures": len(kl.sigs), "kept_signatures": len(kept),
                      "capture": name, "tests": test_files,
-                     "autotuned": [{"configs": s["configs"], "taken": s["taken"]} for s in searches[:1]]
+                     "autotuned": [{"configs": s["configs"], "taken": s["taken"]}
+                                   | ({"launched": s["launched"]} if s.get("launched", 1) > 1 else {})
+                                   for s in searches[:1]]
                      + ([{"searches": len(searches)}] if len(searches) > 1 else []),
                      "in_scan": (str(root / rel), kl.name) in by_key})
     launched = {(r["file"], r["kernel"]) for r in rows}
@@ -637,7 +639,7 @@ def summary_lines(index: dict) -> list[str]:
         auto = ""
         if r["autotuned"]:
             a = r["autotuned"][0]
-            auto = f"first of {a['configs']} configs"
+            auto = f"all {a['configs']} configs" if a.get("launched", 1) > 1 else f"first of {a['configs']} configs"
         lines.append(f"{r['file']:<{w_file}}  {r['kernel']:<{w_k}}  {r['distinct_signatures']:>5}  "
                      f"{r['kept_signatures']:>4}  {r['launches']:>8}  {auto}")
     s = index["summary"]
@@ -649,7 +651,9 @@ def summary_lines(index: dict) -> list[str]:
             lines.append(f"  {k['file']}::{k['kernel']}")
     auto = [r for r in rows if r["autotuned"]]
     if auto:
-        lines.append("autotuned (first config taken, nothing timed): " + ", ".join(r["kernel"] for r in auto))
+        every = any(r["autotuned"][0].get("launched", 1) > 1 for r in auto)
+        lines.append(f"autotuned ({'every config launched, the first' if every else 'first config'} taken, nothing "
+                     "timed): " + ", ".join(r["kernel"] for r in auto))
     for e in index["unrecorded_launches"]:
         lines.append(f"launch not recorded ({e['count']}x): {e['error']}")
     for a in index["refused_allocations"]:
