@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -66,6 +67,20 @@ def _junit(path: Path) -> dict:
     return out
 
 
+def kernel_times(rows: list[dict]) -> dict:
+    """Per kernel, the Rust/cuTile Python kernel-time ratios of its timed launches (CUDA graphs, interleaved) and
+    their geometric mean; over all kernels, the geometric mean of those and the kernels above 1.05."""
+    per: dict[str, list[float]] = {}
+    for r in rows:
+        for rec in r.get("kernel_times", []):
+            if rec.get("ratio"):
+                per.setdefault(rec["kernel"], []).append(rec["ratio"])
+    geo = {k: round(math.exp(sum(map(math.log, v)) / len(v)), 4) for k, v in sorted(per.items())}
+    allg = round(math.exp(sum(map(math.log, geo.values())) / len(geo)), 4) if geo else None
+    return {"geomean_over_kernels": allg, "kernels": len(geo), "above_1_05": {k: v for k, v in geo.items() if v > 1.05},
+            "per_kernel_geomean": geo}
+
+
 def run_tests(args: argparse.Namespace) -> int:
     corpus, out = args.corpus.resolve(), args.out.resolve()
     (out / "junit").mkdir(parents=True, exist_ok=True)
@@ -110,7 +125,8 @@ def run_tests(args: argparse.Namespace) -> int:
         same = {f: (p["plain"]["passed"], p["plain"]["failed"]) == (p["rust"]["passed"], p["rust"]["failed"])
                 for f, p in pairs.items() if len(p) == 2}
         result = {"command": " ".join(sys.argv), "keyword": args.keyword, "summary": summary,
-                  "files_done": len(pairs), "files_asked": len(files), "same_counts_per_file": same, "files": done}
+                  "files_done": len(pairs), "files_asked": len(files), "same_counts_per_file": same,
+                  "kernel_times": kernel_times(done), "files": done}
         (out / "tests.json").write_text(json.dumps(result, indent=1) + "\n")
         return result
 
