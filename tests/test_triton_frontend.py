@@ -191,7 +191,7 @@ LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", 
                "int64_offsets", "mm_out_dtype", "first_program", "static_range_step", "int8_quant", "embed_bwd",
                "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows",
                "label_guard", "heuristics_scale", "attn_fwd_small", "rms_bwd_ptrs", "ln_bwd_rows", "group_norm_fwd",
-               "tvd_rows", "poly_norm")
+               "tvd_rows", "poly_norm", "rope_interleaved")
 
 
 @pytest.fixture(scope="module")
@@ -508,6 +508,18 @@ def test_rope_halves_are_tiles_of_the_head_view(tmp_path):
     with pytest.raises(LoweringError):   # a padded half (B // 2 < MODE // 2 is not every launch's case): refused
         _lowered(tmp_path, "half = tl.arange(0, B // 2)\nx = tl.load(x_ptr + half, mask=half < n)\n"
                            "tl.store(x_ptr + B // 2 + half, x, mask=half < n)", facts=facts)
+
+
+def test_pairs_of_a_literal_stride_span_their_blocks(tmp_path):
+    """`x + pairs[:, None] * 2 + tl.arange(0, 2)[None, :]` (interleaved pairs): no tensor dimension has stride 2, so
+    each unmasked run read at tile 0 is bounded by its block (the rows still take what the tensor leaves)."""
+    f = tmp_path / "m.py"
+    f.write_text(MODULE.replace("{helpers}", "").replace("{body}", "p = tl.arange(0, B)\n    x = tl.load(x_ptr + pid * n "
+                 "+ p[:, None] * 2 + tl.arange(0, 2)[None, :])\n    tl.store(x_ptr + pid * n + p[:, None] * 2 + "
+                 "tl.arange(0, 2)[None, :], x * 2.0)"))
+    low = lower(find_kernel(f, "k"), IKINDS, {"s": "float"}, facts=FACTS)
+    assert low.views["x_ptr"] == View("x_ptr", (Dim("n", None), Dim("2", "B"), Dim("1", "2")))
+    assert view_layout(low.views["x_ptr"], (6, 64), (64, 1), {"n": 64, "B": 32}) == ((6, 32, 2), (64, 2, 1))
 
 
 def test_views_rows_flattened_from_several_tensor_dimensions():

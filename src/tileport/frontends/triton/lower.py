@@ -1773,6 +1773,12 @@ class _Lowerer:
                     raise self.fail(node, f"mask bound `{bound}` must be an expression of the kernel's scalar "
                                           "parameters and literals (it becomes the extent of the array view)")
                 bounds[hit[0]] = bound
+        if any(t.stride.isdigit() and t.stride != "1" for t in runs):
+            # elements grouped by a literal stride (`pairs[:, None] * 2 + tl.arange(0, 2)[None, :]`): no tensor
+            # dimension has that stride, so each unmasked run read at tile 0 spans exactly its block
+            for k, t in enumerate(runs):
+                if k not in bounds and t.index.index == "0" and self.launch_expr(t.index.size):  # type: ignore
+                    bounds[k] = t.index.size  # type: ignore[union-attr]
         dims = [Dim(t.stride, None) for t in scalars] + [Dim(t.stride, bounds.get(k)) for k, t in enumerate(runs)]
         for d in dims:
             if not (d.stride.isidentifier() or d.stride.isdigit()):
