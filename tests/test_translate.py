@@ -838,3 +838,15 @@ def test_stores_of_one_array_in_both_arms_of_a_runtime_if_are_unchecked_alternat
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
     body = "\n".join(e.body)
     assert body.count("y.partition_full_mut(shape![B])") == 2 and body.count("store_unchecked(") == 2, body
+
+
+def test_bitcast_and_integer_abs(tmp_path):
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ex = ((ct.bitcast(t, ct.int32) >> 23) & 0xFF) - 127
+         ct.store(y, index=(ct.bid(0),), tile=ct.abs(ex))
+     """, "x=f32[?]/1, y=i32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "let reinterpreted: Tile<i32, { [B] }> = bitcast(t);" in body and "y.store(absi(ex));" in body, body

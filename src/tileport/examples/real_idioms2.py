@@ -6,7 +6,8 @@ a helper called with keyword arguments and a default left out, that returns earl
 `if` on a runtime value (single-trip-loop-if); `ct.isnan` in a `ct.where`; a
 `ct.cat` along a negative axis of a negated and a plain row; `ct.bitwise_not` and a shift of integer scalars
 (`1 << (pid % 31)`); a rank-4 tile permuted in registers and stored at the block's index (cutile has no
-block-owned store above rank 3: the full tensor's partition).
+block-owned store above rank 3: the full tensor's partition); a float tile's bits read with `ct.bitcast` and its
+exponent taken with shifts and masks, an integer tile's `ct.abs`.
 """
 import cuda.tile as ct
 
@@ -43,6 +44,7 @@ def real_idioms2(x, bits, q, y, z, w, o, n: int, B: ct.Constant[int], KIND: ct.C
     ct.store(y, index=(pid,), tile=acc)
     ct.store(z, index=(pid, 0), tile=ct.cat((-acc[None, :], acc[None, :]), axis=-1))
     ib = ct.load(bits, index=(pid,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
-    ct.store(w, index=(pid,), tile=ct.bitwise_not(ib) ^ (1 << (pid % 31)))
+    ex = ((ct.bitcast(acc, ct.int32) >> 23) & 0xFF) - 127
+    ct.store(w, index=(pid,), tile=ct.bitwise_not(ib) ^ (1 << (pid % 31)) + ct.abs(ex))
     t4 = ct.load(q, index=(pid, 0, 0, 0), shape=(1, 2, H, 16), padding_mode=ct.PaddingMode.ZERO)
     ct.store(o, index=(pid, 0, 0, 0), tile=ct.permute(t4, (0, 2, 1, 3)))

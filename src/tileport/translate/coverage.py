@@ -191,7 +191,7 @@ COVERAGE: tuple[Construct, ...] = (
               "`ftz::Enabled` for the options set True)", S, "gelu_erf"),
     Construct("math-explicit", "`ct.add/sub/mul/truediv(x, y, rounding_mode=, flush_to_zero=)`, `ct.sqrt`, "
               "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.log2`, `ct.sin/cos/tan`, `ct.sinh/cosh`, `ct.floor/ceil`, "
-              "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles",
+              "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles; `ct.abs` of an integer tile (`absi`)",
               "`mulf(a, b, rounding::Zero, ftz::Disabled)`, `rsqrt(x, ftz::..)`, `exp2(x, ftz::..)`, ...: every "
               "rounding and flush-to-zero choice spelled out", S, "rms_norm"),
     Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
@@ -236,6 +236,8 @@ COVERAGE: tuple[Construct, ...] = (
               "(arithmetic on signed), `~t` / `ct.bitwise_not(t)` on an integer or bool tile", "the same Rust "
               "operators; `~t` is `t ^ -1` (`t ^ true`), as cuTile Python lowers it", S,
               "causal_mask"),
+    Construct("bitcast", "`ct.bitcast(t, dtype)` to a dtype of the same element size (float bits as integers)",
+              "`bitcast(t)` bound to its type", S, "real_idioms2"),
     Construct("static-assert", "`ct.static_assert(cond, msg)` on constants", "nothing but a comment: decided from "
               "the constants, as cuTile Python checks it when it compiles", S, "real_idioms3"),
     Construct("assume-divisible", "`ct.assume_divisible_by(n, D)` of an integer scalar (constant D > 0)",
@@ -418,7 +420,7 @@ CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "ma
                    "num_blocks": "num-blocks", "atomic_add": "atomics", "extract": "extract",
                    "broadcast_to": "reshape-broadcast", "cat": "cat", "isnan": "isnan",
                    "assume_divisible_by": "assume-divisible", "argmax": "argmax", "argmin": "argmax",
-                   "static_assert": "static-assert"}
+                   "static_assert": "static-assert", "bitcast": "bitcast"}
 
 
 #: public cuda.tile callables that are not kernel operations (host side, decorators, annotations)

@@ -1695,6 +1695,16 @@ class Emitter:
                 return self.cat(node, want_name)
             if op == "assume_divisible_by":
                 return self.assume_divisible_by(node)
+            if op == "bitcast":
+                self.need(node, "bitcast", "ct.bitcast")
+                kw = {k.arg: k.value for k in node.keywords}
+                dt_node = node.args[1] if len(node.args) > 1 else kw.get("dtype")
+                code, ty = self.expr(node.args[0])
+                dt = self.dtype_of(dt_node) if dt_node is not None else None
+                if not isinstance(ty, Tile) or dt is None or ELEMENT_BYTES.get(dt) != ELEMENT_BYTES.get(ty.dtype):
+                    raise self.refuse(node, "bitcast", f"`{self.text(node)}`: a tile reinterpreted as a dtype of "
+                                                       "its element size is expected")
+                return self.typed(f"bitcast({code})", Tile(dt, ty.shape), want_name, "reinterpreted")
             if op in ("argmax", "argmin"):
                 raise self.refuse(node, "argmax", f"ct.{op}: cuTile Python compiles it to a Tile IR reduce of two "
                                                   "operands (the values and their indices, one comparison body); "
@@ -2911,6 +2921,8 @@ class Emitter:
         code, ty = self.expr(node.args[0])
         if isinstance(ty, Scalar) and ty.dtype == "f32":   # an f32 scalar is a 0-d tile in Tile IR
             code, ty = f"scalar_to_tile::<f32>({code})", Tile("f32", ())
+        if op == "abs" and isinstance(ty, Tile) and ty.dtype in ("i8", "i16", "i32", "i64"):
+            return f"absi({code})", ty   # an integer tile's |x|: Tile IR absi, as cuTile Python computes it
         if not isinstance(ty, Tile) or not ty.dtype.startswith(("f", "bf")):
             raise self.refuse(node, "math-explicit", f"ct.{op} of a non-float tile")
         extra = ([rounding] if takes_rounding else []) + ([ftz] if takes_ftz else [])
