@@ -191,7 +191,7 @@ LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", 
                "int64_offsets", "mm_out_dtype", "first_program", "static_range_step", "int8_quant", "embed_bwd",
                "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows",
                "label_guard", "heuristics_scale", "attn_fwd_small", "rms_bwd_ptrs", "ln_bwd_rows", "group_norm_fwd",
-               "tvd_rows", "poly_norm", "rope_interleaved")
+               "tvd_rows", "poly_norm", "rope_interleaved", "lse_lanes")
 
 
 @pytest.fixture(scope="module")
@@ -446,6 +446,9 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
      "x * (n if pid == 0 else 2 * n)"),
     # `assert` and tl.static_print are dropped (Triton compiles them only in debug)
     ("assert B > 0\ntl.static_print(B)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x * 2.0)", "", "x * 2.0"),
+    # tl.full of ±inf: zeros plus the constant (the form of the attention tutorial's `tl.zeros(..) - float("inf")`)
+    ("m = tl.full((B,), float('-inf'), tl.float32)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(m, x))",
+     "", "m = ct.zeros((B,), dtype=ct.float32) + float('-inf')"),
     # -float('inf') is the constant (as cuTile Python folds it), not a negation
     ("m = -float('inf')\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(x, m))", "",
      "ct.maximum(x, float('-inf'))"),

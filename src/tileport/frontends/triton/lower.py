@@ -1165,6 +1165,9 @@ class _Lowerer:
                 return Tile(f"ct.full({tup}, {truth}, dtype=ct.int32) != 0", shape, "bool")
             if fn == "zeros":
                 return Tile(f"ct.zeros({tup}, dtype={dt.text})", shape, dt.text)
+            if value.startswith("float("):   # ±inf / nan: zeros plus the constant (the translator's ct.full takes
+                #                               number literals; the tutorial's `tl.zeros(..) - float("inf")` form)
+                return Tile(f"ct.zeros({tup}, dtype={dt.text}) + {value}", shape, dt.text)
             return Tile(f"ct.full({tup}, {value}, dtype={dt.text})", shape, dt.text)
         if fn == "dot":
             acc = kw.get("acc") or (node.args[2] if len(node.args) > 2 else None)
