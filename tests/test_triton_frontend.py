@@ -191,7 +191,7 @@ LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", 
                "int64_offsets", "mm_out_dtype", "first_program", "static_range_step", "int8_quant", "embed_bwd",
                "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows",
                "label_guard", "heuristics_scale", "attn_fwd_small", "rms_bwd_ptrs", "ln_bwd_rows", "group_norm_fwd",
-               "tvd_rows", "poly_norm", "rope_interleaved", "lse_lanes")
+               "tvd_rows", "poly_norm", "rope_interleaved", "lse_lanes", "moe_mm", "causal_attn", "w8_matmul")
 
 
 @pytest.fixture(scope="module")
