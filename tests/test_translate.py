@@ -850,3 +850,17 @@ def test_bitcast_and_integer_abs(tmp_path):
      """, "x=f32[?]/1, y=i32[?]/1, B=#16")
     body = "\n".join(e.body)
     assert "let reinterpreted: Tile<i32, { [B] }> = bitcast(t);" in body and "y.store(absi(ex));" in body, body
+
+
+def test_a_static_iter_loop_is_its_body_once_per_item(tmp_path):
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, H: ct.Constant[int], B: ct.Constant[int]):
+         acc = ct.zeros((B,), dtype=ct.float32)
+         for h in ct.static_iter(range(H)):
+             acc = acc + ct.load(x, index=(h,), shape=(B,)) * (h + 1.0)
+         ct.store(y, index=(ct.bid(0),), tile=acc)
+     """, "x=f32[?]/1, y=f32[?]/1, H=#3, B=#16", ("H", "B"))
+    body = "\n".join(e.body)
+    assert body.count("ct.static_iter: the body inlined per item") == 3 and "for h in" not in body, body
+    assert "3.0f32" in body and "[2i32]" in body.replace(" ", ""), body

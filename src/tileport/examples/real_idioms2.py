@@ -7,7 +7,7 @@ a helper called with keyword arguments and a default left out, that returns earl
 `ct.cat` along a negative axis of a negated and a plain row; `ct.bitwise_not` and a shift of integer scalars
 (`1 << (pid % 31)`); a rank-4 tile permuted in registers and stored at the block's index (cutile has no
 block-owned store above rank 3: the full tensor's partition); a float tile's bits read with `ct.bitcast` and its
-exponent taken with shifts and masks, an integer tile's `ct.abs`.
+exponent taken with shifts and masks, an integer tile's `ct.abs`; a `ct.static_iter` loop (unrolled in place).
 """
 import cuda.tile as ct
 
@@ -39,6 +39,8 @@ def real_idioms2(x, bits, q, y, z, w, o, n: int, B: ct.Constant[int], KIND: ct.C
     while k < n:
         acc += ct.load(x, index=(k,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
         k += ct.num_blocks(0)
+    for h in ct.static_iter(range(H)):
+        acc = acc + (h + 1) * 0.25
     acc = _clip(_gate(acc, scale=0.5, kind=KIND), n)
     acc = ct.where(ct.isnan(acc), 0.0, acc)
     ct.store(y, index=(pid,), tile=acc)

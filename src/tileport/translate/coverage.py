@@ -142,6 +142,9 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("early-return-runtime", "a kernel's `return` under an `if` on a runtime value inside a loop or another "
               "`if`", "none in cutile 0.3.1 (`return` only at the end of a body)", P, None,
               "refused with the reason; docs/corpus.md (limits)"),
+    Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
+              "(no `else`, `break`, `continue`, `return`)", "the body once per item in place, `i` bound to the "
+              "item's literal: cuTile Python unrolls it the same way", S, "real_idioms2"),
     Construct("while", "`while C:` on runtime scalars (`while k < n:`), loop-carried re-assignment (no `else`, "
               "`break`, `continue`, scatters or atomics inside)",
               "`while k < n { .. }` with `let mut` carried values: cutile's `loop` that breaks unless the condition "
@@ -420,7 +423,7 @@ CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "ma
                    "num_blocks": "num-blocks", "atomic_add": "atomics", "extract": "extract",
                    "broadcast_to": "reshape-broadcast", "cat": "cat", "isnan": "isnan",
                    "assume_divisible_by": "assume-divisible", "argmax": "argmax", "argmin": "argmax",
-                   "static_assert": "static-assert", "bitcast": "bitcast"}
+                   "static_assert": "static-assert", "bitcast": "bitcast", "static_iter": "static-iter"}
 
 
 #: public cuda.tile callables that are not kernel operations (host side, decorators, annotations)

@@ -597,6 +597,8 @@ class Emitter:
                 self.atomic(st.value, keep=False)
             elif isinstance(st, ast.If):
                 self.if_chain(st, indent, nested)
+            elif isinstance(st, ast.For) and (values := self.static_values(st.iter)) is not None:
+                self.static_loop(st, values, indent, nested)
             elif isinstance(st, ast.For):
                 chains = self.carry_read_chains(st, indent)
                 self.for_range(st, indent)
@@ -787,6 +789,43 @@ class Emitter:
         translation, from the source alone."""
         return self._constant_test(st.test) and self.const_value(st.test)[0] and \
             (self._defines_names_read_later(st, static) or not self._generic_condition(st.test))
+
+    def static_values(self, it: ast.AST) -> list | None:
+        """The items of ``ct.static_iter(range(..))`` / ``ct.static_iter((a, b, ..))`` when every bound or item is a
+        constant (cuTile Python evaluates the iterable when it compiles); else None."""
+        if not (isinstance(it, ast.Call) and self.ct(it.func) == "static_iter"):
+            return None
+        inner = it.args[0] if it.args else next((k.value for k in it.keywords if k.arg == "iterable"), None)
+        if isinstance(inner, (ast.Tuple, ast.List)):
+            vals = [self.const_value(e) for e in inner.elts]
+            return [v for _, v in vals] if all(ok for ok, _ in vals) else None
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "range" and \
+                not inner.keywords and 1 <= len(inner.args) <= 3:
+            vals = [self.const_value(a) for a in inner.args]
+            if all(ok and isinstance(v, int) and not isinstance(v, bool) for ok, v in vals):
+                return list(range(*(v for _, v in vals)))
+        return None
+
+    def static_loop(self, st: ast.For, values: list, indent: str, nested: bool) -> None:
+        """`for i in ct.static_iter(..)`: the body once per item, the induction variable bound to it, in place
+        (cuTile Python inlines the body per item; names assigned in it stay visible after it, as in Python)."""
+        if not isinstance(st.target, ast.Name) or st.orelse or \
+                any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in ast.walk(st)):
+            raise self.refuse(st, "static-iter", "a `ct.static_iter` loop other than over one name, without "
+                                                 "`else`, `break`, `continue` or `return`")
+        self.need(st, "static-iter", "ct.static_iter loop")
+        name = st.target.id
+        for value in values:
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise self.refuse(st.iter, "static-iter", f"a `ct.static_iter` item {value!r} that is not a number")
+            dtype = "f32" if isinstance(value, float) else "i32"
+            self.body.append(f"{indent}// `{self.text(st.target)}` = {value!r} (ct.static_iter: the body inlined "
+                             "per item, as cuTile Python unrolls it)")
+            self.const_locals[name] = value
+            self.env[name] = (rust_literal(value, dtype), Scalar(dtype))
+            self.stmts(st.body, indent, nested)
+        self.const_locals.pop(name, None)
+        self.env.pop(name, None)
 
     def for_range(self, st: ast.For, indent: str) -> None:
         it = st.iter
