@@ -864,3 +864,14 @@ def test_a_static_iter_loop_is_its_body_once_per_item(tmp_path):
     body = "\n".join(e.body)
     assert body.count("ct.static_iter: the body inlined per item") == 3 and "for h in" not in body, body
     assert "3.0f32" in body and "[2i32]" in body.replace(" ", ""), body
+
+
+def test_a_rank_3_mma_is_the_batched_op_declared_in_the_module(tmp_path):
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(a, b, c, B: ct.Constant[int]):
+         at = ct.load(a, index=(ct.bid(0), 0, 0), shape=(1, B, B))
+         bt = ct.load(b, index=(ct.bid(0), 0, 0), shape=(1, B, B))
+         ct.store(c, index=(ct.bid(0), 0, 0), tile=ct.mma(at, bt, ct.zeros((1, B, B), dtype=ct.float32)))
+     """, "a=f16[?,?,?]/?,?,1, b=f16[?,?,?]/?,?,1, c=f32[?,?,?]/?,?,1, B=#16")
+    assert "mma_batched" in e.ops and any("mma_batched(at, bt, " in line for line in e.body), e.body

@@ -25,9 +25,24 @@ def _unary_rounded(name: str, op: str, what: str, modes: set[str]) -> str:
             "}\n")
 
 
+def _mma_batched(_modes: set[str]) -> str:
+    return ("/// Batched tensor-core multiply-accumulate, `[B, M, K] x [B, K, N] + [B, M, N]`: cutile 0.3.1\n"
+            "/// declares its `mma` compiler op for rank-2 tiles only; the op itself takes the batch dimension.\n"
+            "#[cuda_tile::compiler_op(name = \"mma\")]\n"
+            "pub fn mma_batched<E1: ElementType, E2: ElementType, const B: i32, const M: i32, const N: i32, "
+            "const K: i32>(\n"
+            "    lhs: Tile<E1, { [B, M, K] }>,\n"
+            "    rhs: Tile<E1, { [B, K, N] }>,\n"
+            "    acc: Tile<E2, { [B, M, N] }>,\n"
+            ") -> Tile<E2, { [B, M, N] }> {\n"
+            "    unreachable!()\n"
+            "}\n")
+
+
 #: name → (the declaration for the rounding markers the module uses); `rustgen.module.render` emits those an
 #: entry's `Emitted.ops` names (function name → markers used)
 DECLARED_OPS = {
+    "mma_batched": _mma_batched,
     "exp_rounded": lambda modes: _unary_rounded("exp_rounded", "exp", "Element-wise `e^x`", modes),
     "tanh_rounded": lambda modes: _unary_rounded("tanh_rounded", "tanh", "Element-wise `tanh(x)`", modes),
 }

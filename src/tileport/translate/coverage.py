@@ -203,9 +203,11 @@ COVERAGE: tuple[Construct, ...] = (
               "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
               "differs from b's (a `select`), as cuTile Python lowers them", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven; of tiles: planned"),
-    Construct("mma", "`ct.mma(a, b, acc)` (f32 accumulator); `ct.matmul(a, b)` of 2-d float tiles of one dtype",
-              "`mma(a, b, acc)`; a matmul into a zero accumulator of the operands' dtype (f32 for tf32, converted back)", S,
-              "matmul"),
+    Construct("mma", "`ct.mma(a, b, acc)` (f32 or i32 accumulator; f16/bf16/fp8/int8 operands), of 2-d tiles or "
+              "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` of 2-d float tiles of one dtype",
+              "`mma(a, b, acc)`; rank 3: `mma_batched(..)`, cutile's mma compiler op declared in the port's module "
+              "for rank-3 tiles (rustgen.declared_ops); a matmul into a zero accumulator of the operands' dtype (f32 "
+              "for tf32, converted back)", S, "matmul"),
     Construct("reshape-broadcast", "`ct.reshape`, `ct.broadcast_to`, implicit broadcasting between tile shapes",
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit", S, "bias_act"),
     Construct("scan", "`ct.cumsum(t, axis=0, reverse=..)` without rounding options",

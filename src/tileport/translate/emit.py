@@ -1875,6 +1875,12 @@ class Emitter:
                 if len(node.args) != 3 or node.keywords:
                     raise self.refuse(node, "mma", "ct.mma form (x, y, acc) without options")
                 (a, ta), (b, tb), (c, tc) = (self.expr(x) for x in node.args)
+                if all(isinstance(t, Tile) and len(t.shape) == 3 for t in (ta, tb, tc)) and \
+                        ta.shape[0] == tb.shape[0] == tc.shape[0] and ta.shape[2] == tb.shape[1] and \
+                        (ta.shape[1], tb.shape[2]) == tc.shape[1:]:
+                    # batched (rank 3): the same mma op, declared in the port's module for rank-3 tiles
+                    self.declared_ops.setdefault("mma_batched", set())
+                    return self.typed(f"mma_batched({a}, {b}, {c})", tc, want_name, "product")
                 if not all(isinstance(t, Tile) and len(t.shape) == 2 for t in (ta, tb, tc)) or \
                         ta.shape[1] != tb.shape[0] or (ta.shape[0], tb.shape[1]) != tc.shape:
                     raise self.refuse(node, "mma", "ct.mma operand shapes")
