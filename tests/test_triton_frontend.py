@@ -92,6 +92,9 @@ def _lower(tmp_path, body, kinds=KINDS):
     ("x = helper(offs)", 10, 9, "call `helper` is not supported"),
     ("p = x_ptr + offs\nfor i in range(0, n, 2):\n    p += B", 11, 14, "step other than 1 that advances"),
     ("x = tl.load(x_ptr + offs, mask=offs < pid)", 10, 9, "mask bound `pid` must be an expression of the"),
+    # calls whose arguments the lowering cannot read: refused at the statement, never a Python error
+    ("x = tl.load()", 10, 5, "`x = tl.load\\(\\)`: its arguments are not understood"),
+    ("x = tl.sum(tl.load(x_ptr + offs), axis=n)", 10, 44, "axis n of a rank-1 tile"),
 ])
 def test_refusals_name_file_line_col(tmp_path, body, line, col, why):
     with pytest.raises(LoweringError, match=why) as exc:

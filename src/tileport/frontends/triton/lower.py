@@ -454,6 +454,15 @@ class _Lowerer:
         self.indent -= 1
 
     def stmt(self, s: ast.stmt) -> None:
+        """One statement lowered; arguments this lowering cannot read (a call missing one, an axis that is not a
+        literal, ...) are refused at the statement rather than raised as Python errors."""
+        try:
+            self._stmt(s)
+        except (IndexError, KeyError, ValueError, TypeError) as exc:
+            raise self.fail(s, f"`{ast.unparse(s).splitlines()[0]}`: its arguments are not understood here "
+                               f"({type(exc).__name__}: {exc})") from None
+
+    def _stmt(self, s: ast.stmt) -> None:
         if isinstance(s, (ast.Assign, ast.AnnAssign)):
             targets = s.targets if isinstance(s, ast.Assign) else [s.target]
             if len(targets) != 1 or s.value is None:
@@ -1190,8 +1199,7 @@ class _Lowerer:
                 if len(x.shape) != 1:   # every axis: one scalar
                     return Tile(f"{REDUCE[fn]}({x.text})", (), x.dtype)
                 axis_node = ast.Constant(0)
-            axis = int(self.scalar(axis_node))
-            axis = axis + len(x.shape) if axis < 0 else axis
+            axis = self._axis_of(x, axis_node)
             keep = kw.get("keep_dims")
             keepdims = bool(keep is not None and isinstance(keep, ast.Constant) and keep.value)
             shape = tuple(("1" if keepdims else None) if a == axis else s for a, s in enumerate(x.shape))
@@ -1347,7 +1355,11 @@ class _Lowerer:
         return value, self._index_of(x, fn, axis_node, keep)
 
     def _axis_of(self, x: Tile, axis_node: ast.expr) -> int:
-        axis = int(self.scalar(axis_node))
+        text = self.scalar(axis_node)
+        axis = int(text) if text.lstrip("-").isdigit() else None
+        if axis is None or not -len(x.shape) <= axis < len(x.shape):
+            raise self.fail(axis_node, f"axis {text} of a rank-{len(x.shape)} tile: a literal axis of the tile is "
+                                       "needed")
         return axis + len(x.shape) if axis < 0 else axis
 
     def reduce(self, node: ast.Call, fn: str, kw: dict) -> Tile:
