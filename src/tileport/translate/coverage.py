@@ -339,16 +339,19 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK, ..))` once per iteration of the enclosing loop",
               "the tile index follows the loop index (`(pid_m, k)`)", S, "triton/matmul"),
     Construct("triton-pointer-loop", "`ptrs += BLOCK * stride` (one block of one of the pointer's index vectors) "
-              "once per iteration; masks on the vector it started from (`rk < K - k * BLOCK`)",
+              "once per iteration; masks on the vector it started from (`rk < K - k * BLOCK`); `p += row_stride` "
+              "(a stride parameter: rows walked by increments; `+= 1` on a one-element pointer)",
               "the tile index follows the loop index; the shifted mask is the view's extent (`K`)", S,
               "idioms/idiom_mm", "other updates of pointers, indices or masks inside a loop"),
-    Construct("triton-dot", "`tl.dot(a, b, acc)`, `acc += tl.dot(a, b)`; `out_dtype=tl.float32`, and "
+    Construct("triton-dot", "`tl.dot(a, b, acc)`, `acc += tl.dot(a, b)`, `tl.dot(a, b)` of 16/8-bit operands (a zero "
+              "f32 / int32 accumulator); `out_dtype=tl.float32`, and "
               "`input_precision=` / `allow_tf32=` on 16- or 8-bit operands (where they change nothing)",
               "`ct.mma(a, b, acc)`", S, "triton/matmul"),
     Construct("triton-shape-ops", "`tl.broadcast_to(x, shape)`, `tl.expand_dims(x, axis)`, `tl.maximum/minimum(.., "
-              "propagate_nan=tl.PropagateNan.ALL)`, `tl.zeros(.., dtype=tl.int1)`",
+              "propagate_nan=tl.PropagateNan.ALL)`, `tl.zeros(.., dtype=tl.int1)`, `tl.full(shape, ±inf, dtype)`, "
+              "`tl.where(C, a, b)` on a constexpr test or on scalars",
               "`ct.broadcast_to`, `ct.reshape` with unit axes, `ct.maximum(.., propagate_nan=True)`, an int32 zero "
-              "tile `!= 0`", S, "llm/softcap_bcast", "other keyword options of element-wise functions"),
+              "tile `!= 0`, `ct.zeros(..) + float('-inf')`, the taken side / `(a if C else b)`", S, "llm/softcap_bcast", "other keyword options of element-wise functions"),
     Construct("triton-llm-math", "`tl.fma(a, b, c)`, `tl.clamp(x, lo, hi)`, `tl.zeros_like/ones_like/full_like`, "
               "`tl.argmax/argmin(x, axis)`, `tl.max/min(x, axis, return_indices=True)`, `tl.reduce(x, axis, f)` with "
               "`f` a @triton.jit `a + b` / `a * b` / `tl.maximum(a, b)` / `tl.minimum(a, b)`",
@@ -361,9 +364,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "llm/split_join"),
     Construct("triton-half-split", "a constant element offset that is a whole number of a unit-stride run's blocks "
               "at every launch (`base + HD // 2 + tl.arange(0, HD // 2)`: RoPE's second half); mask conditions every "
-              "launch fills (`tl.arange(0, PAD) < N`, PAD <= N); index vectors widened (`tl.arange(0, B).to(tl.int64)`)",
+              "launch fills (`tl.arange(0, PAD) < N`, PAD <= N); index vectors widened (`tl.arange(0, B).to(tl.int64)`); "
+              "elements grouped by a literal stride (`pairs[:, None] * 2 + tl.arange(0, 2)[None, :]`)",
               "the run's tile index plus that number (`(pid, 0, 1)`); the condition dropped (noted); the widening "
-              "dropped (noted)", S, "llm/rope_fwd", "a padded half (PAD > N): the two halves bound one view "
+              "dropped (noted); each unmasked run at tile 0 spans its block", S, "llm/rope_fwd", "a padded half (PAD > N): the two halves bound one view "
               "differently and are refused"),
     Construct("triton-while", "`while i < n: ...; i += step` (step `tl.num_programs(k)`, a positive literal or "
               "constexpr; i, n, step not assigned otherwise; i not read after the loop)",
@@ -386,7 +390,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "captured launch decides alike is folded (only the taken branch is lowered)", S,
               "triton/attention"),
     Construct("triton-options", "launch options `num_warps`, `num_stages`, `num_ctas`, ...; `cache_modifier`, "
-              "`eviction_policy`, `volatile`; `tl.static_assert`; `tl.multiple_of`, `tl.max_contiguous`",
+              "`eviction_policy`, `volatile`; `tl.static_assert`, `tl.device_assert`, `assert`, `tl.static_print`, "
+              "`tl.device_print`, `tl.debug_barrier`; `tl.multiple_of`, `tl.max_contiguous`",
               "none: cutile picks its own; each is listed in "
               "the verdict (`triton.options_dropped`, `triton.notes`); hints stand for their value", D,
               "triton/matmul"),
