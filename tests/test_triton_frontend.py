@@ -194,7 +194,8 @@ LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", 
                "int64_offsets", "mm_out_dtype", "first_program", "static_range_step", "int8_quant", "embed_bwd",
                "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows",
                "label_guard", "heuristics_scale", "attn_fwd_small", "rms_bwd_ptrs", "ln_bwd_rows", "group_norm_fwd",
-               "tvd_rows", "poly_norm", "rope_interleaved", "lse_lanes", "moe_mm", "causal_attn", "w8_matmul")
+               "tvd_rows", "poly_norm", "rope_interleaved", "lse_lanes", "moe_mm", "causal_attn", "w8_matmul",
+               "varlen_mean", "packed_rows")
 
 
 @pytest.fixture(scope="module")
@@ -578,6 +579,22 @@ def test_pointers_advanced_by_a_row_stride_in_a_loop(tmp_path):
     """)
     assert "for _it in range(4):" in src and "ct.load(x_ptr, index=(pid + _it, 0), shape=(1, B))" in src
     assert "v = ct.load(y_ptr, index=(_it,), shape=(1,))" in src
+
+
+def test_loop_bounds_loaded_from_cu_seqlens(tmp_path):
+    """`start = tl.load(cu + seq)`, `end = tl.load(cu + seq + 1)` (scalar terms of one stride are one index), then
+    `for t in range(start, end)`: the loaded int32 values as scalars (`.item()`)."""
+    facts = {"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.float32"}, "y_ptr": {"ct.int32"}}}
+    src = _lowered(tmp_path, """
+        start = tl.load(y_ptr + pid)
+        end = tl.load(y_ptr + pid + 1)
+        acc = tl.zeros((B,), dtype=tl.float32)
+        for t in range(start, end):
+            acc += tl.load(x_ptr + t * B + tl.arange(0, B))
+        tl.store(x_ptr + pid * B + tl.arange(0, B), acc)
+    """, facts=facts)
+    assert "end = ct.load(y_ptr, index=(pid + 1,), shape=(1,))" in src
+    assert "for t in range(start.item(), end.item()):" in src
 
 
 def test_a_counted_while_is_the_for_it_counts(tmp_path):

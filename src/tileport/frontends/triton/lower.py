@@ -206,7 +206,15 @@ def _merged(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     """``terms`` with a scalar term ``i * B`` folded into a unit-stride run ``tl.arange(0, B)`` of the same size, the
     pointer's only run: ``p + pid * B + tl.arange(0, B)`` addresses tile ``pid`` of a size-B dimension, as
     ``p + (pid * B + ..)``."""
-    out = list(terms)
+    out: list[Term] = []
+    for t in terms:   # scalar terms of one stride are one index (`cu_ptr + seq + 1`: element seq + 1)
+        same = next((k for k, o in enumerate(out) if isinstance(o.index, str) and isinstance(t.index, str)
+                     and o.stride == t.stride), None)
+        if same is None:
+            out.append(t)
+        else:
+            out[same] = Term(t.stride, f"{_paren(out[same].index)} + {_paren(t.index)}")  # type: ignore[arg-type]
+    terms = tuple(out)
     if sum(isinstance(t.index, Idx) for t in out) != 1:   # (with other runs, `i * B` may be a row of another one)
         return terms
     for k, run in enumerate(out):
@@ -777,9 +785,18 @@ class _Lowerer:
 
     def scalar(self, node: ast.expr) -> str:
         v = self.ev(node)
+        v = self._loaded_scalar(v)
         if not isinstance(v, Scalar):
             raise self.fail(node, f"`{ast.unparse(node)}` must be a scalar here")
         return v.text
+
+    def _loaded_scalar(self, v: object) -> object:
+        """One int32 loaded from memory (`start = tl.load(cu_seqlens + seq)`) as the scalar it is where a scalar is
+        needed (loop bounds); anything else unchanged. (As an offset it stays a gather: cutile 0.3.1 cannot type
+        `t.item()` of a tile bound outside the `if` it is used in.)"""
+        if isinstance(v, Tile) and v.shape in ((), ("1",)) and self.known_dtype(v) == "ct.int32":
+            return Scalar(f"{_paren(v.text)}.item()")
+        return v
 
     def _tuple(self, node: ast.expr) -> tuple[str, ...]:
         if not isinstance(node, (ast.Tuple, ast.List)):
