@@ -722,3 +722,15 @@ def test_early_return_else():
     python = prog(*STORE, ONES, *LOOP, cond, "if %c {", "  return", "} else {", "}", *loop)
     port = prog(*STORE, ONES, *LOOP, cond, "if %c {", "} else {", *("  " + x for x in loop), "}")
     assert v(python, port)["equivalent"]
+
+
+def test_inbounds_hint():
+    """A view load claiming its tile in range (`inbounds`, ct.load(.., check_bounds=False)) ≡ the load without the
+    claim; the rest of the load still counts (another index differs)."""
+    def with_claim(idx: str, claim: str) -> str:
+        return prog(*STORE, BID, f"%l, %lt = load_view_tko weak %pv[{idx}] token = %t0{claim} : partition_view<"
+                    "tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<128xf32>, token",
+                    store("%l", "%bx"))
+    out = v(with_claim("%bx", " inbounds = [true]"), with_claim("%bx", ""))
+    assert out["equivalent"] and fired(out, "inbounds-hint") == 1, out
+    assert not v(with_claim("%bx", " inbounds = [true]"), with_claim("%by", ""))["equivalent"]

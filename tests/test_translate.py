@@ -218,12 +218,12 @@ REFUSALS = [
              ct.store(y, index=(ct.bid(0),), tile=t)
          ct.store(y, index=(ct.bid(0),), tile=t + 1.0)
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "store-other", 9, "inside a runtime if or a loop"),
-    ("unchecked load", """
+    ("acquiring load", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
-         t = ct.load(x, index=(ct.bid(0),), shape=(B,), check_bounds=False)
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,), memory_order=ct.MemoryOrder.ACQUIRE)
          ct.store(y, index=(ct.bid(0),), tile=t)
-     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "load-unchecked", 7, "check_bounds=False"),
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "load-memory-order", 7, "memory_order=ct.MemoryOrder.ACQUIRE"),
 ]
 
 
@@ -875,3 +875,13 @@ def test_a_rank_3_mma_is_the_batched_op_declared_in_the_module(tmp_path):
          ct.store(c, index=(ct.bid(0), 0, 0), tile=ct.mma(at, bt, ct.zeros((1, B, B), dtype=ct.float32)))
      """, "a=f16[?,?,?]/?,?,1, b=f16[?,?,?]/?,?,1, c=f32[?,?,?]/?,?,1, B=#16")
     assert "mma_batched" in e.ops and any("mma_batched(at, bt, " in line for line in e.body), e.body
+
+
+def test_an_unchecked_load_is_the_load_without_the_claim(tmp_path):
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,), check_bounds=False))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "check_bounds=False: the load of x without the in-range claim" in body and "x_view.load(" in body, body

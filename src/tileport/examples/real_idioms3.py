@@ -7,7 +7,8 @@ does); a clamp bound chosen by a conditional expression on a bool constant and n
 quantized store guarded by a runtime `if`; a store followed by a relaxed `ct.atomic_add` into a rank-1
 accumulator (relaxed: not ordered after the store, as cuTile Python's token order has it); a tile filled with
 `float("-inf")`; a name first bound in both arms of an `if` on a float argument compared with `!=` (unordered, as
-in Python); a gather at 64-bit indices computed with an i32 scalar stride (widened, as Python promotes it).
+in Python); a gather at 64-bit indices computed with an i32 scalar stride (widened, as Python promotes it); a
+load with `check_bounds=False` (irdiff's inbounds-hint).
 """
 import cuda.tile as ct
 
@@ -25,6 +26,7 @@ def real_idioms3(x, y, q, peak, ids, src, g, n_rows: int, alpha: float, stride: 
     for j in range(ct.cdiv(n, BN)):
         t = ct.load(x, index=(i, j), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO)
         acc += t ** 2.0
+    acc += ct.load(x, index=(i, 0), shape=(BM, BN), check_bounds=False)
     hi = 448.0 if SAT else 1e30
     clipped = ct.minimum(ct.maximum(acc - ct.sum(acc, axis=(0, 1)) / (BM * BN), -hi), hi)
     if i < n_rows:

@@ -951,6 +951,7 @@ def _live(canon: Canon) -> set[int]:
     return live
 
 
+INBOUNDS = re.compile(r" inbounds = \[[a-z, ]*\]")
 HINTS_DEFAULT = re.compile(r"optimization_hints ?= ?<default = \{\}>")
 OP_HINTS_DEFAULT = re.compile(r" optimization_hints ?= ?<default = \{\}>")
 HINTS_KEYED = re.compile(r"(optimization_hints ?= ?<)((?:\w+ = \{[^{}]*\}(?:, )?)+)>")
@@ -984,6 +985,9 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
         if OP_HINTS_DEFAULT.search(op.template):   # an op's empty hints: no hints (as on the entry)
             op.template = OP_HINTS_DEFAULT.sub("", op.template)
             canon.fired["empty-optimization-hints"] += 1
+        if op.name == "load_view_tko" and INBOUNDS.search(op.template):   # rule inbounds-hint
+            op.template = INBOUNDS.sub("", op.template)
+            canon.fired["inbounds-hint"] += 1
     canon.attrs = HINTS_DEFAULT.sub("", _hints_for_target(canon, entry.attrs, target)).strip()
     if canon.attrs != entry.attrs.strip():
         canon.fired["empty-optimization-hints"] += 1

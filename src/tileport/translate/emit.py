@@ -3062,11 +3062,20 @@ class Emitter:
         if shape == () and sig.rank:   # one element (see load)
             shape = ("1",) * sig.rank
         latency, tma = self.memory_hints(kw)
+        checks = kw.get("check_bounds")
+        if checks is not None and self.const_value(checks) == (True, False):
+            # the reference states the tile in range (`inbounds`); cutile cannot: the same load without the claim
+            # (irdiff rule inbounds-hint), equal wherever the claim holds
+            self.need(checks, "load-unchecked", "ct.load(.., check_bounds=False)")
+            self.body.append(f"// check_bounds=False: the load of {arr} without the in-range claim cutile cannot "
+                             "state (it reads the same tile wherever the claim holds)")
+            kw = {k: v for k, v in kw.items() if k != "check_bounds"}
         for opt, default in LOAD_DEFAULTS.items():
             if opt in ("latency", "allow_tma", "order"):
                 continue
             if opt in kw and self.text(kw[opt]).replace("ct.", "") != default.replace("ct.", ""):
-                raise self.refuse(kw[opt], "load-unchecked", f"ct.load option {opt}={self.text(kw[opt])}")
+                raise self.refuse(kw[opt], "load-memory-order" if opt.startswith("memory_") else "load-unchecked",
+                                  f"ct.load option {opt}={self.text(kw[opt])}")
         if not isinstance(index, ast.Tuple) or len(index.elts) != sig.rank or len(shape) != sig.rank:
             raise self.refuse(node, "load-tile", f"ct.load index/shape rank does not match {arr} (rank {sig.rank})")
         dim_map = self.load_order(kw.get("order"), sig.rank)
