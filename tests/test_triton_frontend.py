@@ -195,7 +195,7 @@ LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", 
                "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows",
                "label_guard", "heuristics_scale", "attn_fwd_small", "rms_bwd_ptrs", "ln_bwd_rows", "group_norm_fwd",
                "tvd_rows", "poly_norm", "rope_interleaved", "lse_lanes", "moe_mm", "causal_attn", "w8_matmul",
-               "varlen_mean", "packed_rows")
+               "varlen_mean", "packed_rows", "act_and_mul")
 
 
 @pytest.fixture(scope="module")
@@ -579,6 +579,22 @@ def test_pointers_advanced_by_a_row_stride_in_a_loop(tmp_path):
     """)
     assert "for _it in range(4):" in src and "ct.load(x_ptr, index=(pid + _it, 0), shape=(1, B))" in src
     assert "v = ct.load(y_ptr, index=(_it,), shape=(1,))" in src
+
+
+def test_helpers_returning_inside_constexpr_ifs(tmp_path):
+    """A helper that returns inside `if MODE == ..` arms (an activation switch) inlines the arm every launch takes;
+    when the launches disagree, the refusal says to capture each value apart. `p + row * 2 * n + n` is one more
+    step of the stride n (the second half of a [rows, 2 * n] gate/up pair), not n elements."""
+    helper = ("@triton.jit\ndef _act(v, M: tl.constexpr):\n    if M == 1:\n        return v * 2.0\n"
+              "    elif M == 2:\n        return v * 3.0\n    return v\n")
+    body = ("g = tl.load(x_ptr + pid * 2 * n + tl.arange(0, B))\nu = tl.load(x_ptr + pid * 2 * n + n + tl.arange(0, B))\n"
+            "tl.store(y_ptr + pid * n + tl.arange(0, B), _act(g, MODE) * u)")
+    src = _lowered(tmp_path, body, helper)
+    assert "ct.store(y_ptr, index=(pid, 0), tile=ct.reshape(ct.astype((g * 2.0) * u" in src
+    assert "u = ct.reshape(ct.load(x_ptr, index=((pid * 2) + 1, 0), shape=(1, B)), (B,))" in src
+    facts = {"constants": {"B": [128, 128], "MODE": [1, 2]}, "dtypes": FACTS["dtypes"]}
+    with pytest.raises(LoweringError, match="returns inside an `if` the captured launches do not all decide alike"):
+        _lowered(tmp_path, body, helper, facts=facts)
 
 
 def test_loop_bounds_loaded_from_cu_seqlens(tmp_path):

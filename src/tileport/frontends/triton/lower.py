@@ -962,7 +962,10 @@ class _Lowerer:
         if sym == "+" and isinstance(b, Ptr):
             a, b = b, a
         if isinstance(a, Ptr) and sym == "+":
-            return Ptr(a.param, self._folded(_merged(a.terms + self.offset(b, node).terms)))
+            added = self.offset(b, node).terms
+            if isinstance(b, Scalar) and any(isinstance(t.index, str) and t.stride == b.text for t in a.terms):
+                added = (Term(b.text, "1"),)   # `p + row * 2 * d + d`: one more step of the stride d, not d elements
+            return Ptr(a.param, self._folded(_merged(a.terms + added)))
         if sym == "+" and isinstance(b, (Idx, Offset)) and isinstance(a, Scalar):
             a, b = b, a
         if sym == "+" and isinstance(a, (Idx, Offset)) and isinstance(b, Scalar):
@@ -1633,10 +1636,20 @@ class _Lowerer:
         self._carried, self._loop_outer = set(), set()
         self.depth += 1
         try:
-            result = None
-            for k, st in enumerate(body):
-                if isinstance(st, ast.Return) and k == len(body) - 1:
+            result, todo = None, list(body)
+            while todo:
+                st = todo.pop(0)
+                truth = self.static_truth(st.test) if isinstance(st, ast.If) else None
+                if truth is not None:   # `if ACT == "silu": return ..` on constexprs: the taken arm, in place
+                    todo[:0] = st.body if truth else st.orelse
+                elif isinstance(st, ast.If) and any(isinstance(n, ast.Return) for n in ast.walk(st)):
+                    raise self.fail(st.test, f"helper {fn.name} returns inside an `if` the captured launches do not "
+                                             "all decide alike: it is lowered when its test is on constexprs every "
+                                             "launch gives one value (capture each value's launches apart and port "
+                                             "each)")
+                elif isinstance(st, ast.Return):   # the first return reached ends the helper
                     result = None if st.value is None else self.ev(st.value)
+                    break
                 else:
                     self.stmt(st)
         finally:
