@@ -885,3 +885,15 @@ def test_an_unchecked_load_is_the_load_without_the_claim(tmp_path):
      """, "x=f32[?]/1, y=f32[?]/1, B=#16")
     body = "\n".join(e.body)
     assert "check_bounds=False: the load of x without the in-range claim" in body and "x_view.load(" in body, body
+
+
+def test_a_scalar_stored_is_a_tile_of_ones_and_an_unchecked_store_the_store(tmp_path):
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, z, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=t, check_bounds=False)
+         ct.store(z, index=(ct.bid(0),), tile=1.5)
+     """, "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "y.store(t);" in body and "z.store(broadcast_scalar(1.5f32, shape![1]));" in body, body

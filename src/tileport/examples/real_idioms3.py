@@ -8,7 +8,7 @@ quantized store guarded by a runtime `if`; a store followed by a relaxed `ct.ato
 accumulator (relaxed: not ordered after the store, as cuTile Python's token order has it); a tile filled with
 `float("-inf")`; a name first bound in both arms of an `if` on a float argument compared with `!=` (unordered, as
 in Python); a gather at 64-bit indices computed with an i32 scalar stride (widened, as Python promotes it); a
-load with `check_bounds=False` (irdiff's inbounds-hint).
+load and a store with `check_bounds=False` (irdiff's inbounds-hint).
 """
 import cuda.tile as ct
 
@@ -39,4 +39,4 @@ def real_idioms3(x, y, q, peak, ids, src, g, n_rows: int, alpha: float, stride: 
     top = ct.maximum(ct.max(acc, keepdims=True).reshape((1,)), ct.full((1,), float("-inf"), dtype=ct.float32))
     ct.atomic_add(peak, ct.arange(1, dtype=ct.int32), top, memory_order=ct.MemoryOrder.RELAXED)
     at = ct.load(ids, index=(i,), shape=(BN,), padding_mode=ct.PaddingMode.ZERO).astype(ct.int64)
-    ct.store(g, index=(i,), tile=ct.gather(src, at * stride + 1))
+    ct.store(g, index=(i,), tile=ct.gather(src, at * stride + 1), check_bounds=False)

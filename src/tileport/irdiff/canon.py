@@ -985,7 +985,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
         if OP_HINTS_DEFAULT.search(op.template):   # an op's empty hints: no hints (as on the entry)
             op.template = OP_HINTS_DEFAULT.sub("", op.template)
             canon.fired["empty-optimization-hints"] += 1
-        if op.name == "load_view_tko" and INBOUNDS.search(op.template):   # rule inbounds-hint
+        if op.name in ("load_view_tko", "store_view_tko") and INBOUNDS.search(op.template):   # inbounds-hint
             op.template = INBOUNDS.sub("", op.template)
             canon.fired["inbounds-hint"] += 1
     canon.attrs = HINTS_DEFAULT.sub("", _hints_for_target(canon, entry.attrs, target)).strip()

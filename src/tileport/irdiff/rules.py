@@ -158,11 +158,11 @@ RULES: tuple[Rule, ...] = (
          "compiles a helper's early `return` as such a loop — `loop iter_values(..) { break %v }` once a constant "
          "`if` around the `return` is folded; the port yields the value directly)", "test_single_break_loop"),
     Rule("inbounds-hint", "rewrite",
-         "a view load's `inbounds = [..]` (ct.load(.., check_bounds=False)) is dropped",
-         "it tells tileiras the tile lies inside the array and is undefined otherwise; the load without it reads "
-         "the same tile wherever the claim holds, so on every launch where the reference is defined the two load "
-         "the same values (the port refines the reference: a tile past the edge reads padding instead of being "
-         "undefined; cutile 0.3.1 has no way to state the claim)", "test_inbounds_hint"),
+         "a view load's or store's `inbounds = [..]` (ct.load/ct.store(.., check_bounds=False)) is dropped",
+         "it tells tileiras the tile lies inside the array and is undefined otherwise; the load (store) without it "
+         "reads (writes) the same tile wherever the claim holds, so on every launch where the reference is defined "
+         "the two do the same (the port refines the reference: a tile past the edge is padding, or not written, "
+         "instead of undefined; cutile 0.3.1 has no way to state the claim)", "test_inbounds_hint"),
     Rule("early-return-else", "rewrite",
          "in the entry's own region, `if %c { return } else { }` followed by ops R up to the entry's final `return` "
          "is `if %c { } else { R }`",

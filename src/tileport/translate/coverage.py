@@ -52,9 +52,9 @@ COVERAGE: tuple[Construct, ...] = (
               "`a.partition_permuted(shape![..], const_array![..])` (zero padding) or `make_partition_view(.., "
               "const_array![..], ..)`: the order is the view's dim map, the index stays in tile-axis order", S,
               "transpose"),
-    Construct("load-unchecked", "`ct.load(..., check_bounds=False)`", "the same load without the in-range claim "
-              "(`inbounds`) cutile 0.3.1 cannot state: irdiff's inbounds-hint (the port refines the reference)", S,
-              "real_idioms3"),
+    Construct("load-unchecked", "`ct.load(..., check_bounds=False)`, `ct.store(..., check_bounds=False)`",
+              "the same load or store without the in-range claim (`inbounds`) cutile 0.3.1 cannot state: irdiff's "
+              "inbounds-hint (the port refines the reference)", S, "real_idioms3"),
     Construct("load-memory-order", "`ct.load(.., memory_order=, memory_scope=)` other than the defaults",
               "an ordered `load_view_tko` (and, for acquire, the later operations ordered after it)", P, None),
 Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a block-owned output; a literal 0 "

@@ -1269,6 +1269,9 @@ class Emitter:
             rank = self.params[arr].rank if isinstance(self.params.get(arr), sigmod.ArraySig) else 0
             if self.load_order(order, rank) is not None:
                 raise self.refuse(order, "store-other", f"ct.store with order={self.text(order)}")
+        if "check_bounds" in kw and self.const_value(kw["check_bounds"]) == (True, False):
+            # the in-range claim (`inbounds`) cutile cannot state: the same store without it (irdiff inbounds-hint)
+            self.need(kw.pop("check_bounds"), "load-unchecked", "ct.store(.., check_bounds=False)")
         extra = sorted(set(kw) - {"index", "tile", "allow_tma", "latency"})
         if extra:
             raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
@@ -1307,7 +1310,7 @@ class Emitter:
             raise self.refuse(call, "store-options", f"store to {arr} at index {self.text(index)} with hints or in "
                                                       "arms of a constant if: the index must map the block ids "
                                                       "one-to-one (ct.bid(k) or literal tile indices)")
-        code, ty = self.expr(tile_node)
+        code, ty = self.stored_value(tile_node, arr)
         if not isinstance(ty, Tile) or len(ty.shape) != out.sig.rank:
             raise self.refuse(call, "store-other", f"stored value of {arr} is not a rank-{out.sig.rank} tile")
         if ty.dtype != out.sig.dtype:
@@ -1321,6 +1324,22 @@ class Emitter:
                                       f"grid has extent 1 there, so the block-owned store at block id {k} is the "
                                       f"source's index 0)")
         self.body.append(f"{indent}{arr}.store({code});")
+
+    def stored_value(self, tile_node: ast.AST, arr: str) -> tuple[str, Ty]:
+        """The value a ct.store writes: a scalar or a 0-d tile stored into an array of rank n is the tile of n ones
+        holding it, as cuTile Python reshapes it."""
+        code, ty = self.expr(tile_node)
+        sig = self.params.get(arr)
+        if isinstance(sig, sigmod.ArraySig) and sig.rank and (isinstance(ty, Scalar) or
+                                                              (isinstance(ty, Tile) and ty.shape == ())):
+            ones = ("1",) * sig.rank
+            if isinstance(ty, Scalar):
+                self.need(tile_node, "arith-scalar-broadcast", "a scalar stored")
+                code = self.operand_as_tile(code, ty, Tile(ty.dtype, ones), tile_node)
+            else:
+                code = f"{_paren(code)}.reshape(shape![{', '.join(ones)}])"
+            ty = Tile(ty.dtype, ones)
+        return code, ty
 
     def _reversed_bid(self, node: ast.AST) -> int | None:
         """k when ``node`` is ``ct.num_blocks(k) - 1 - ct.bid(k)`` (or ``- b`` with b bound to ct.bid(k))."""
@@ -1358,7 +1377,7 @@ class Emitter:
             self.need(call, "store-parts", "an array stored in parts, at constant tile indices")
         elif any(ax is not None and ax != (k, False) for k, ax in enumerate(axes)):
             self.need(call, "store-bijective", "store at a permuted or reversed block index")
-        code, ty = self.expr(tile_node)
+        code, ty = self.stored_value(tile_node, arr)
         if not isinstance(ty, Tile) or len(ty.shape) != out.sig.rank or ty.dtype != out.sig.dtype:
             raise self.refuse(call, "store-other", f"store of {arr} at a permuted/reversed block index: the tile is "
                                                     f"not a rank-{out.sig.rank} {out.sig.dtype} tile")
@@ -1433,7 +1452,7 @@ class Emitter:
         if not isinstance(index, ast.Tuple) or len(index.elts) != out.sig.rank:
             raise self.refuse(call, "store-other", f"store to {arr} at index {self.text(index)}: a tuple of "
                                                     f"{out.sig.rank} tile indices expected")
-        code, ty = self.expr(tile_node)
+        code, ty = self.stored_value(tile_node, arr)
         if not isinstance(ty, Tile) or len(ty.shape) != out.sig.rank or ty.dtype != out.sig.dtype:
             raise self.refuse(call, "store-other", f"store of {arr}: the tile is not a rank-{out.sig.rank} "
                                                     f"{out.sig.dtype} tile")
@@ -1502,7 +1521,7 @@ class Emitter:
         self.need(call, "store-schedule", "store in a persistent loop")
         out = self.outputs[arr]
         stop, (src, _axis, src_shape) = self.loop_bounds[var]
-        code, ty = self.expr(tile_node)
+        code, ty = self.stored_value(tile_node, arr)
         if not isinstance(ty, Tile) or ty.dtype != out.sig.dtype or ty.shape != src_shape or out.sig.rank != 1:
             raise self.refuse(call, "store-other", f"scheduled store of {arr} with another tile shape or dtype")
         code = self._store_operand(arr, code, ty, hints)
