@@ -453,6 +453,9 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # tl.full of ±inf: zeros plus the constant (the form of the attention tutorial's `tl.zeros(..) - float("inf")`)
     ("m = tl.full((B,), float('-inf'), tl.float32)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(m, x))",
      "", "m = ct.zeros((B,), dtype=ct.float32) + float('-inf')"),
+    # tensor methods: `x.sum(axis=1)`, `x.max(0)`, `v.exp()` are the triton.language functions with x first
+    ("x = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\nv = x.sum(axis=1)\n"
+     "tl.store(y_ptr + offs, v.exp() + x.max(0))", "", "ct.exp2(v * 1.4426950408889634) + ct.max(x, axis=0)"),
     # -float('inf') is the constant (as cuTile Python folds it), not a negation
     ("m = -float('inf')\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(x, m))", "",
      "ct.maximum(x, float('-inf'))"),

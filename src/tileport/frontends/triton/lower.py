@@ -57,6 +57,9 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
     "umulhi": "cuTile Python 1.7 has no high half of an integer product",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart"}
+#: triton.language functions Triton also offers as tensor methods (`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)
+MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin",
+              "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil")
 #: triton.language functions written with other cuTile functions → the _Lowerer method that writes them
 DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma": "fma", "clamp": "clamp",
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
@@ -1132,6 +1135,11 @@ class _Lowerer:
         if self._descriptor_method(node) == "load":
             return self.descriptor_load(node)
         fn = self.function(func) or (("cdiv" if self.triton_attr(func) == "cdiv" else None))
+        if isinstance(func, ast.Attribute) and func.attr in MEMBER_FNS and fn is None and self.k.tl:
+            # a tensor method (`x.sum(axis=1)`, `x.exp()`): the triton.language function with x first
+            tl_name = ast.Name(sorted(self.k.tl)[0], ast.Load())
+            call = ast.Call(ast.Attribute(tl_name, func.attr, ast.Load()), [func.value, *node.args], node.keywords)
+            return self.call(ast.fix_missing_locations(ast.copy_location(call, node)))
         if isinstance(func, ast.Attribute) and func.attr in ("trans", "permute") and fn is None:
             return self.permute(node, self.ev(func.value), node.args)
         if (isinstance(func, ast.Attribute) and func.attr == "reshape" and fn is None) or fn == "reshape":
