@@ -195,7 +195,7 @@ LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", 
                "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows",
                "label_guard", "heuristics_scale", "attn_fwd_small", "rms_bwd_ptrs", "ln_bwd_rows", "group_norm_fwd",
                "tvd_rows", "poly_norm", "rope_interleaved", "lse_lanes", "moe_mm", "causal_attn", "w8_matmul",
-               "varlen_mean", "packed_rows", "act_and_mul")
+               "varlen_mean", "packed_rows", "act_and_mul", "cast_out")
 
 
 @pytest.fixture(scope="module")
@@ -237,6 +237,13 @@ def test_capture_of_an_autotuned_kernel_with_none_and_string_arguments(idiom_lau
     args = {a["name"]: a for a in bias[0]["args"]}
     assert args["b_ptr"] == {"name": "b_ptr", "kind": "constant", "value": None}
     assert args["ACT"] == {"name": "ACT", "kind": "constant", "value": "relu"} and args["BLOCK"]["value"] == 256
+
+
+def test_capture_records_a_dtype_constexpr_by_name(llm_launches):
+    """`OUT_DTYPE=tl.float16` is recorded as the constant "tl.fp16" (the lowering resolves it to ct.float16)."""
+    (launch,) = [l for l in llm_launches if l["kernel"].endswith("::cast_out")]
+    assert {a["name"]: a for a in launch["args"]}["OUT_DTYPE"] == {"name": "OUT_DTYPE", "kind": "constant",
+                                                                   "value": "tl.fp16"}
 
 
 def test_capture_fills_defaults_and_records_launches_through_a_warmup_handle(idiom_launches):

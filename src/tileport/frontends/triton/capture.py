@@ -47,12 +47,15 @@ def bind(params: list[str], constexprs: set[str], args: tuple, kwargs: dict,
 def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]:
     """Each argument's description. Triton specializes a string constexpr (`ACTIVATION="gelu"`) and a None argument
     (an unused pointer) like constexprs: both are recorded as constants (the lowering folds the branches they decide
-    and drops them from the lowered kernel)."""
+    and drops them from the lowered kernel); a dtype constexpr (`OUT_DTYPE=tl.float16`) as `"tl.fp16"`."""
     out = []
     for name in params:
         v = bound[name]
         if v is None or (name in constexprs and isinstance(v, str)):
             out.append({"name": name, "kind": "constant", "value": v})
+        elif name in constexprs and type(v).__name__ == "dtype" and isinstance(getattr(v, "name", None), str):
+            # a triton.language dtype (`OUT_DTYPE=tl.float16`): recorded by its name, which the lowering resolves
+            out.append({"name": name, "kind": "constant", "value": f"tl.{v.name}"})
         elif is_descriptor(v):
             out.append(describe_descriptor(name, v))
         else:

@@ -68,6 +68,11 @@ DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bflo
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
           "float64": "ct.float64", "int1": "ct.bool_", "uint16": "ct.uint16", "uint64": "ct.uint64",
           "float8e4nv": "ct.float8_e4m3fn", "float8e5": "ct.float8_e5m2"}
+#: a triton.language dtype's own name (as captured: `OUT_DTYPE=tl.float16` is "tl.fp16") → its name in DTYPES
+TRITON_DTYPE_NAMES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64", "int1": "int1",
+                      "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
+                      "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "fp8e4nv": "float8e4nv",
+                      "fp8e5": "float8e5"}
 #: the dtypes of boolean tiles (a comparison's, `tl.int1`)
 BOOL = ("bool", "ct.bool_")
 INT_DTYPES = ("ct.int32", "ct.int64", "ct.int8", "ct.int16", "ct.uint8", "ct.uint32")
@@ -362,10 +367,18 @@ class _Lowerer:
                 self.env[p] = self._param_descriptor(p)
             elif kind == "array":
                 self.env[p] = Ptr(p)
+            elif kind == "constant" and self._dtype_constexpr(p):
+                self.env[p] = self._dtype_constexpr(p)
             elif kind in ("constant", "scalar"):
                 self.env[p] = Scalar(p)
             else:
                 raise LoweringError(kernel, kernel.fn, f"no launch information for parameter {p!r}")
+
+    def _dtype_constexpr(self, p: str) -> "DType | None":
+        """The dtype a dtype constexpr (`OUT_DTYPE: tl.constexpr`, captured as "tl.fp16") has at every launch."""
+        seen = {v for v in self.const_values.get(p, []) if isinstance(v, str) and v.startswith("tl.")}
+        name = TRITON_DTYPE_NAMES.get(seen.pop()[3:]) if len(seen) == 1 else None
+        return DType(DTYPES[name]) if name else None
 
     def fail(self, node: ast.AST | None, why: str) -> LoweringError:
         return LoweringError(self.k, node, why)
