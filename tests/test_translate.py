@@ -105,12 +105,12 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.atomic_add(y, t, 1, check_bounds=False)
      """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics", 8, "check_bounds=False"),
-    ("atomic compare-and-swap", """
+    ("atomic add of halves", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         ct.atomic_cas(y, t, 0, 1)
-     """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics-other", 8, "atomic_cas"),
+         ct.atomic_add(y, ct.arange(B, dtype=ct.int32), t)
+     """, "x=f16[?]/1, y=f16[?]/1, B=#16", "atomics", 8, "ct.atomic_add on f16"),
     ("atomic max of floats", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
@@ -897,3 +897,16 @@ def test_a_scalar_stored_is_a_tile_of_ones_and_an_unchecked_store_the_store(tmp_
      """, "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16")
     body = "\n".join(e.body)
     assert "y.store(t);" in body and "z.store(broadcast_scalar(1.5f32, shape![1]));" in body, body
+
+
+def test_atomic_cas_takes_expected_and_desired(tmp_path):
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(lock, y, B: ct.Constant[int]):
+         old = ct.atomic_cas(lock, ct.bid(0), 0, 1)
+         ct.atomic_xchg(lock, ct.bid(0), old, memory_order=ct.MemoryOrder.RELEASE)
+     """, "lock=i32[?]/1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "atomic_cas_tko(lock_atomic_cas_ptrs, broadcast_scalar(0i32" in body.replace("\n", " ") or \
+        "atomic_cas_tko(" in body, body
+    assert "ordering::Release" in body and "Some(lock_atomic_cas_done)" in body, body

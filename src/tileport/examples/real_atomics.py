@@ -4,7 +4,8 @@ A split-K matmul: each block of the third grid axis multiplies its share of K (a
 `min(kt, (ps + 1) * per)`) and adds its partial tile into a 2-D output with `ct.atomic_add` at an (rows, cols)
 index pair (cuTile Python orders the atomic after the loop's loads through carried tokens: irdiff's
 read-only-load-tokens and loop-carried-invariant); then statistics kept with `ct.atomic_max`, `ct.atomic_min`,
-`ct.atomic_or` (relaxed), `ct.atomic_xor` and an `ct.atomic_xchg` whose old value is read — each acq_rel atomic
+`ct.atomic_or` (relaxed), `ct.atomic_xor`, an `ct.atomic_xchg` whose old value is read and a `ct.atomic_cas`
+claiming a slot — each acq_rel atomic
 ordered after every array's last one, as cuTile Python's token order has it.
 """
 import cuda.tile as ct
@@ -34,3 +35,5 @@ def real_atomics(a, b, c, stats, flags, slots, BM: ct.Constant[int], BN: ct.Cons
     ct.atomic_xor(flags, 3, peak & 1)
     old = ct.atomic_xchg(slots, pm, ps)
     ct.atomic_add(stats, 2, old)
+    claimed = ct.atomic_cas(slots, pn + 64, 0, 1)
+    ct.atomic_add(stats, 3, claimed)

@@ -280,12 +280,14 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "names stay `let mut`)", S, "gemma_attention"),
     Construct("item", "`t.item()` of a one-element tile (e.g. a value loaded from an index array)",
               "`tile_to_scalar(t.reshape(shape![]))`", S, "group_gemm"),
-    Construct("atomics", "`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)` on an array of any rank (one "
+    Construct("atomics", "`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)`, `ct.atomic_cas(a, idx, "
+              "expected, desired)` (integers) on an array of any rank (one "
               "index tile or scalar per dimension, as gather-scatter-nd; bounds-checked; any memory_order/"
               "memory_scope): add on i32/i64/u32/u64/f32, max/min (signed or unsigned by dtype), and/or/xor on "
               "integers, xchg on integers and f32; the old values as its result",
               "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF|"
-              "Max|Umax|Min|Umin|And|Or|Xor|Xchg, ordering::.., scope::.., Some(mask), Some(token)) }`; several "
+              "Max|Umax|Min|Umin|And|Or|Xor|Xchg, ordering::.., scope::.., Some(mask), Some(token)) }` (`atomic_cas_tko` "
+              "for cas); several "
               "atomics in the kernel's top-level statements ordered as cuTile Python's token order does (each after "
               "its array's last, the last acquiring one, and for release every array's last: a top-level store "
               "before a releasing atomic goes through the full tensor's partition to give its token, "
@@ -301,8 +303,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "Tile IR entry hints, keyed by the target (irdiff's hints-for-target rule)", S, "row_softmax"),
     Construct("kernel-hints-other", "`@ct.kernel(opt_level=..)` other than 3, per-target (`ByTarget`) hints",
               "cutile's CompileOptions / per-architecture keys", P, None),
-    Construct("atomics-other", "`ct.atomic_cas`, unchecked atomics (`check_bounds=False`), atomics on other "
-              "dtypes (f16, bf16, f64)", "`atomic_cas_tko` / the unmasked `atomic_rmw_tko`", P, None,
+    Construct("atomics-other", "unchecked atomics (`check_bounds=False`), atomics on other dtypes (f16, bf16, "
+              "f64), `ct.atomic_cas` on floats", "the unmasked `atomic_rmw_tko` / `atomic_cas_tko`", P, None,
               "cuda.tile 1.7 itself rejects `ct.atomic_max/min` on float arrays (\"Unsupported array dtype\")"),
 )
 
@@ -454,7 +456,7 @@ def _api_rows() -> tuple[Construct, ...]:
     handled = set(CALL_CONSTRUCTS) | set(PURE_CT_CALLS) | set(BINARY_MATH) | set(UNARY_MATH) | \
         set(PLAIN_BINARY_MATH) | {"load", "store", "bid", "astype", "where", "permute", "transpose", "cumsum",
                                   "scatter", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
-                                  "atomic_or", "atomic_xor", "atomic_xchg", "maximum", "minimum"} | set(OPERATOR_FUNCTIONS) | \
+                                  "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas", "maximum", "minimum"} | set(OPERATOR_FUNCTIONS) | \
         set(UNARY_OPERATOR_FUNCTIONS)
     rows = []
     for name in sorted(vars(ct)):

@@ -67,6 +67,7 @@ ATOMIC_MODES: dict[str, dict[str, str]] = {
     "atomic_or": {d: "Or" for d in _INT_DTYPES},
     "atomic_xor": {d: "Xor" for d in _INT_DTYPES},
     "atomic_xchg": {"f32": "Xchg", **{d: "Xchg" for d in _INT_DTYPES}},
+    "atomic_cas": {d: "" for d in _INT_DTYPES},   # (atomic_cas_tko: no mode)
 }
 #: (latency, tma) of a load or store without hints, as cutile's arguments
 NO_HINTS = ("None", "tma::Enabled")
@@ -2556,8 +2557,10 @@ class Emitter:
         fn = f"ct.{op}"
         self.need(call, "atomics", fn)
         kw = {k.arg: k.value for k in call.keywords}
-        if len(call.args) != 3 or set(kw) - {"check_bounds", "memory_order", "memory_scope"}:
-            raise self.refuse(call, "atomics", f"{fn} form (array, indices, update, check_bounds=, "
+        nargs = 4 if op == "atomic_cas" else 3
+        if len(call.args) != nargs or set(kw) - {"check_bounds", "memory_order", "memory_scope"}:
+            raise self.refuse(call, "atomics", f"{fn} form (array, indices, "
+                                               f"{'expected, desired' if nargs == 4 else 'update'}, check_bounds=, "
                                                "memory_order=, memory_scope=)")
         if "check_bounds" in kw and not (isinstance(kw["check_bounds"], ast.Constant) and
                                          kw["check_bounds"].value is True):
@@ -2597,10 +2600,13 @@ class Emitter:
         arr, elem, g, ty, dims = self.pointer_access(call, fn, {}, token=prev is None)
         if ty.dtype not in ATOMIC_MODES[op]:
             raise self.refuse(call, "atomics", f"{fn} on {ty.dtype} ({', '.join(ATOMIC_MODES[op])} are supported)")
-        vcode, vty = self.expr(call.args[2])
-        if isinstance(vty, Tile) and vty.dtype != ty.dtype:
-            raise self.refuse(call.args[2], "atomics", f"{fn} of {vty.dtype} values into {ty.dtype}")
-        value = self.operand_as_tile(vcode, vty, ty, call.args[2])
+        values = []
+        for v_node in call.args[2:]:
+            vcode, vty = self.expr(v_node)
+            if isinstance(vty, Tile) and vty.dtype != ty.dtype:
+                raise self.refuse(v_node, "atomics", f"{fn} of {vty.dtype} values into {ty.dtype}")
+            values.append(self.operand_as_tile(vcode, vty, ty, v_node))
+        value = values[-1]
         mode = f"atomic::{ATOMIC_MODES[op][ty.dtype]}"
         self.body.append(f"// SAFETY: every lane that is updated addresses {arr}'s memory (offset checked above; "
                          "out-of-range lanes are masked off); the update is atomic, so lanes and blocks that share an "
@@ -2608,16 +2614,19 @@ class Emitter:
         old = f"{g}_old" if keep else "_"
         done = f"{g}_done" if several else "_"   # (a later atomic on the array is ordered after this one, as
         # cuTile Python orders them)
-        self.body.append(f"let ({old}, {done}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ atomic_rmw_tko("
-                         f"{g}_ptrs, {value}, {mode}, {ATOMIC_ORDERS[order]}, {ATOMIC_SCOPES[scope]}, "
-                         f"Some({g}_mask), Some({prev or g + '_token'})) }};")
+        operation = f"atomic_cas_tko({g}_ptrs, {values[0]}, {value}, " if op == "atomic_cas" else \
+            f"atomic_rmw_tko({g}_ptrs, {value}, {mode}, "
+        self.body.append(f"let ({old}, {done}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ {operation}"
+                         f"{ATOMIC_ORDERS[order]}, {ATOMIC_SCOPES[scope]}, Some({g}_mask), "
+                         f"Some({prev or g + '_token'})) }};")
         if several:
             self.atomic_tokens[arr] = done
             if order in ("ACQUIRE", "ACQ_REL"):
                 self.atomic_tokens[""] = done   # (the acquire token: every later memory op is ordered after it)
         self.scattered.add(arr)
         self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
-                                  "what": f"atomic_rmw_tko on {arr} ({fn})",
+                                  "what": f"{'atomic_cas_tko' if op == 'atomic_cas' else 'atomic_rmw_tko'} on {arr} "
+                                          f"({fn})",
                                   "why": "an atomic updates memory through a pointer tile; cutile marks it unsafe",
                                   "precondition": f"none: each lane's offset is checked against {arr}'s extent in the "
                                                   "kernel, as cuTile Python does, and the update is atomic"})
