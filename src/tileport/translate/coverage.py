@@ -315,12 +315,15 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-program-id", "`tl.program_id(k)`, `tl.num_programs(k)`; `.to(tl.int64)` of an integer scalar",
               "`ct.bid(k)` / `ct.num_blocks(k)`, named where Triton names them; the widening is dropped (offsets "
               "become tile indices of views, addressed in 64 bits) and noted", S, "triton/vector_add"),
-    Construct("triton-constexpr", "`tl.constexpr` parameters; int/float scalar parameters; module constants bound "
+    Construct("triton-constexpr", "`tl.constexpr` parameters (a dtype one, `OUT_DTYPE=tl.float16`, resolved to the "
+              "dtype every launch passes); int/float scalar parameters; module constants bound "
               "once to a literal or `tl.constexpr(literal)`",
               "`ct.Constant[int|float|bool]` / `int`, `float` (scalars that only bound or stride a view are dropped "
               "from the lowered kernel: the view carries them); module constants inlined", S, "triton/softmax"),
     Construct("triton-helpers", "`@triton.jit` helpers of the kernel's module, called as expressions or "
-              "statements, returning a value or a tuple (`a, b = f(x)`)",
+              "statements, returning a value or a tuple (`a, b = f(x)`), or returning inside `if` arms on "
+              "constexprs every launch decides alike (an activation switch); tensor methods (`x.sum(axis=1)`, "
+              "`x.exp()`, `x.argmax(0)`)",
               "inlined: their parameters bound to the arguments, the names they bind prefixed with theirs", S,
               "idioms/idiom_rms", "recursion, `return` inside loops or branches"),
     Construct("triton-index", "`pid * B + tl.arange(0, B)`, `tl.arange(0, B)`, placed with `[:, None]` / `[None, :]`",
@@ -343,7 +346,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "strides already carry)", S, "triton/matmul"),
     Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK, ..))` once per iteration of the enclosing loop",
               "the tile index follows the loop index (`(pid_m, k)`)", S, "triton/matmul"),
-    Construct("triton-pointer-loop", "`ptrs += BLOCK * stride` (one block of one of the pointer's index vectors) "
+    Construct("triton-pointer-loop", "loop bounds loaded from memory (`range(start, end)` from cu_seqlens: int32 "
+              "`.item()`); `ptrs += BLOCK * stride` (one block of one of the pointer's index vectors) "
               "once per iteration; masks on the vector it started from (`rk < K - k * BLOCK`); `p += row_stride` "
               "(a stride parameter: rows walked by increments; `+= 1` on a one-element pointer)",
               "the tile index follows the loop index; the shifted mask is the view's extent (`K`)", S,
