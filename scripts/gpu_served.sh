@@ -21,11 +21,13 @@ eval "$(python3 -m tileport ops unpack "$pack/served.tar.xz" /tmp/served)"
 export TILEPORT_SERVED TILEPORT_CORPUS="$PWD/$pack/TileGym"
 echo "TILEPORT_SERVED=$TILEPORT_SERVED" >> "$out/host.txt"
 
+if [ "${SKIP_EXTRAS:-0}" != 1 ]; then   # SKIP_EXTRAS=1: TileGym's tests only
 python3 -m pytest -q -rA -p no:cacheprovider tests/gpu/test_served_gpu.py > "$out/graphs.log" 2>&1
 echo "exit: $?" >> "$out/graphs.log"
 python3 benchmarks/corpus/tilegym_rust.py overhead --corpus "$TILEPORT_CORPUS" --library "$TILEPORT_SERVED" \
   --out "$out" >> "$out/graphs.log" 2>&1
 python3 benchmarks/probes/served_recurrent_probe.py "$TILEPORT_CORPUS" "$out/recurrent_probe.json" >> "$out/graphs.log" 2>&1
+fi
 # shellcheck disable=SC2086
 timeout "${TEST_TIMEOUT:-400}" python3 benchmarks/corpus/tilegym_rust.py tests --corpus "$TILEPORT_CORPUS" \
   --library "$TILEPORT_SERVED" --out /tmp/tests --jobs "${JOBS:-12}" --timing ${TEST_FILES:-} > "$out/tests.log" 2>&1

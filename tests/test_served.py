@@ -32,14 +32,18 @@ def served(tmp_path_factory, tree):
 
     root = tmp_path_factory.mktemp("served")
     jobs = []
-    for sub, factor in (("a", "2.0"), ("b", "3.0")):
+    for sub, factor in (("a", "2.0"), ("b", "3.0"), ("pkg", "1.0")):
         src = root / "corpus" / sub / "ops.py"
         src.parent.mkdir(parents=True)
         src.write_text(SCALE.format(factor=factor))
+        if sub == "pkg":   # a package whose kernel calls an undecorated helper of a sibling module
+            (src.parent / "__init__.py").write_text("")
+            (src.parent / "helpers.py").write_text("def twice(v):\n    return v * 2.0\n")
+            src.write_text("from .helpers import twice\n" + src.read_text().replace("tile=t * 1.0", "tile=twice(t)"))
         k = load_kernel(f"{src}::scale")
         jobs.append((k.ref, [bind(parse(SIG), k.param_names, "scale")], [], root / "ports" / sub))
     verdicts = port_many(jobs, tree, "sm_90", root / "work")
-    assert [v["status"] for v in verdicts] == ["proven", "proven"]
+    assert [v["status"] for v in verdicts] == ["proven"] * 3
     result = build_served(root / "ports", root / "lib", root / "corpus")
     return root, result
 
@@ -47,8 +51,8 @@ def served(tmp_path_factory, tree):
 def test_a_served_library_holds_each_proven_port_under_its_own_id(served):
     root, result = served
     manifest = json.loads((root / "lib" / "ports.json").read_text())
-    assert sorted(op["source"] for op in manifest["ops"].values()) == ["a/ops.py", "b/ops.py"]
-    assert len(result["kernels"]) == 2 and set(result["kernels"].values()) == {"scale"}
+    assert sorted(op["source"] for op in manifest["ops"].values()) == ["a/ops.py", "b/ops.py", "pkg/ops.py"]
+    assert len(result["kernels"]) == 3 and set(result["kernels"].values()) == {"scale"}
     for name in ("libtileport_served.so", "libtileport_native.so"):
         assert (root / "lib" / name).is_file()
 
@@ -113,3 +117,20 @@ def test_install_without_a_served_library_says_what_to_build(given, match, monke
     monkeypatch.delenv(intercept.ENV_LIBRARY, raising=False)
     with pytest.raises(InputError, match=match):
         intercept.install(given)
+
+
+def test_a_kernel_whose_helper_only_resolution_finds_is_fresh_at_launch(served):
+    """The runtime digests a kernel's files as its port did (helpers found through the function's resolved names):
+    an undecorated helper imported from a sibling module counts, so the port is not taken for stale (it was, on the
+    H200, for TileGym's geglu kernels)."""
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.runtime import library
+    from tileport.translate.helpers import kernel_files
+
+    root, _ = served
+    src = root / "corpus" / "pkg" / "ops.py"
+    k = load_kernel(f"{src}::scale")
+    recorded = json.loads((root / "lib" / "ports.json").read_text())
+    (op,) = [o for o in recorded["ops"].values() if o["source"] == "pkg/ops.py"]
+    assert len(kernel_files(src, "scale", k.pyfunc)) == 2 and len(kernel_files(src, "scale")) == 1
+    assert library._sha256(src, "scale", k.pyfunc) == op["source_sha256"]

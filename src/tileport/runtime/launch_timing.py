@@ -60,7 +60,8 @@ class LaunchTiming:
         except Exception as exc:  # noqa: BLE001 — a launch that cannot be captured in a graph: say so, go on
             record["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
         finally:
-            for t, s in zip(tensors, saved):
-                t.copy_(s)
+            with torch.no_grad():   # (a leaf tensor that requires grad takes no in-place copy otherwise)
+                for t, s in zip(tensors, saved):
+                    t.copy_(s)
             torch.cuda.synchronize()
         self.records.append(record)

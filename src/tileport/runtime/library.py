@@ -65,19 +65,20 @@ PORT_HINT = ("`tileport corpus capture ... && tileport corpus port ... && tilepo
              "ports it, at every specialization its host code launches")
 
 
-def _sources(path: Path, kernel_name: str) -> tuple[list[Path], tuple, str]:
+def _sources(path: Path, kernel_name: str, pyfunc: Any = None) -> tuple[list[Path], tuple, str]:
     """(the files the kernel's port is made from — its file and the files of the helpers it imports —, their stat
-    keys, their digest), recomputed only when one of them changed size or mtime."""
+    keys, their digest), recomputed only when one of them changed size or mtime. With the kernel's Python function
+    the helpers are found as the port found them (through its resolved names)."""
     seen = _source_seen.get((path, kernel_name))
     if seen is None or _stat_keys(seen[0]) != seen[1]:
-        files = kernel_files(path, kernel_name)
+        files = kernel_files(path, kernel_name, pyfunc)
         seen = _source_seen[(path, kernel_name)] = (files, _stat_keys(files), sources_sha256(files))
     return seen
 
 
-def _sha256(path: Path, kernel_name: str) -> str:
+def _sha256(path: Path, kernel_name: str, pyfunc: Any = None) -> str:
     """The digest a port of the kernel records (``source_sha256``), from the files as they are now."""
-    return _sources(path, kernel_name)[2]
+    return _sources(path, kernel_name, pyfunc)[2]
 
 
 def _drop_poison_vars() -> None:
@@ -293,7 +294,7 @@ class _KernelState:
 
     def __init__(self, kernel: Any, lib: Library, table: OpTable):
         self.kernel, self.lib, self.table, self.plans, self.last = kernel, lib, table, {}, None
-        self.sources, self.stat, _ = _sources(table.source, kernel._pyfunc.__name__)   # its and its helpers' files
+        self.sources, self.stat, _ = _sources(table.source, kernel._pyfunc.__name__, kernel._pyfunc)  # + helpers
         self.recheck_at = time.monotonic_ns() + SOURCE_CHECK_INTERVAL_NS
 
 
@@ -301,7 +302,7 @@ def _state(kernel: Any, lib: Library | None) -> _KernelState:
     lib = lib or _ensure_library()
     name = kernel._pyfunc.__name__
     t = lib.table(kernel)
-    if _sha256(t.source, name) != t.source_sha256:
+    if _sha256(t.source, name, kernel._pyfunc) != t.source_sha256:
         if lib.served:
             raise StaleLibrary(f"cutile-rs: {t.source} changed since {name} was ported and proven (the port in "
                                f"{lib.path} is of another source); {PORT_HINT}")
