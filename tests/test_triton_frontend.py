@@ -527,6 +527,25 @@ def test_rope_halves_are_tiles_of_the_head_view(tmp_path):
                            "tl.store(x_ptr + B // 2 + half, x, mask=half < n)", facts=facts)
 
 
+def test_a_launch_that_cannot_make_a_view_is_refused_at_the_access(tmp_path):
+    """Rows of stride S over a flat tensor with an unbounded unit-stride run: no launch can size the view; the port
+    stops at the lowering with the access's file:line:col (a verdict, not an exception)."""
+    pytest.importorskip("triton")
+    from tileport.pipeline.triton import _lower
+
+    f = tmp_path / "k.py"
+    f.write_text("import numpy as np\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                 "def k(x_ptr, y_ptr, S, B: tl.constexpr):\n    pid = tl.program_id(0)\n"
+                 "    x = tl.load(x_ptr + pid * S + tl.arange(0, B))\n    tl.store(y_ptr + pid * S + tl.arange(0, B), x)"
+                 "\n\n\nif __name__ == '__main__':\n    v = np.zeros(1024, np.float32)\n"
+                 "    k[(4,)](v, np.zeros_like(v), 200, B=128)\n")
+    rec = run_captured(f, [])
+    verdict = _lower(f"{f}::k", [], list(rec.launches.values()), tmp_path / "out", lambda m: None, None)
+    stage = verdict["stages"]["lower"]
+    assert not stage["ok"] and stage["location"]["line"] == 9 and stage["location"]["col"] == 9
+    assert stage["error"].startswith(f"{f}:9:9: at a captured launch: x_ptr: dimension 0")
+
+
 def test_pairs_of_a_literal_stride_span_their_blocks(tmp_path):
     """`x + pairs[:, None] * 2 + tl.arange(0, 2)[None, :]` (interleaved pairs): no tensor dimension has stride 2, so
     each unmasked run read at tile 0 is bounded by its block (the rows still take what the tensor leaves)."""

@@ -14,6 +14,7 @@ from ..errors import TileportError
 from ..frontends.triton.capture import kinds_of, lowered_launch
 from ..frontends.triton.lower import LoweringError, lower
 from ..frontends.triton.source import find_kernel
+from ..frontends.triton.views import ViewError
 from ..frontends.cutile_py.loader import split_ref
 from ..locks import out_dir_lock
 from ..spec import signature as sigmod
@@ -131,7 +132,16 @@ def _lower(ref: str, sigs: list[sigmod.Signature], launches: list[dict], out: Pa
                                         "location": {"file": exc.file, "line": exc.line, "col": exc.col}}}}
         return _finish(verdict, out)
     lowered_ref = f"{lowered_py.resolve()}::{lowered.kernel.name}"
-    records = [lowered_launch(l, lowered.report(), lowered_ref) for l in launches]
+    try:
+        records = [lowered_launch(l, lowered.report(), lowered_ref) for l in launches]
+    except ViewError as exc:   # a captured launch cannot make a view: refused where the pointer is first read
+        param = str(exc).split(":", 1)[0]
+        line, col = lowered.sites.get(param, (lowered.kernel.line, 1))
+        where = {"file": str(lowered.kernel.path), "line": line, "col": col}
+        verdict = {"kernel": split_ref(ref)[1], "source": str(split_ref(ref)[0]), "frontend": "triton",
+                   "stages": {"lower": {"ok": False, "location": where,
+                                        "error": f"{where['file']}:{line}:{col}: at a captured launch: {exc}"}}}
+        return _finish(verdict, out)
     named = [sigmod.bind(s, [p["name"] for p in lowered.params], lowered.kernel.name) for s in sigs]
     return lowered, lowered_ref, named, records
 

@@ -174,6 +174,8 @@ class Lowered:
     views: dict[str, View]
     notes: list[str] = field(default_factory=list)
     hints: dict[str, int] = field(default_factory=dict)
+    #: pointer parameter → (line, col) of the access that first shaped its view (where a launch's refusal points)
+    sites: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def report(self) -> dict:
         from ...pipeline.port import _display
@@ -2202,4 +2204,5 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
               "@ct.kernel" + (f"({', '.join(f'{k}={v}' for k, v in hints.items())})" if hints else ""),
               f"def {kernel.name}({params_text}):"]
     source = "\n".join(header + lw.lines) + "\n"
-    return Lowered(kernel, source, params, lw.views, lw.notes, hints | options)
+    sites = {p: (getattr(n, "lineno", kernel.line), getattr(n, "col_offset", 0) + 1) for p, n in lw.view_sites.items()}
+    return Lowered(kernel, source, params, lw.views, lw.notes, hints | options, sites)
