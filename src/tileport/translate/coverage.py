@@ -381,8 +381,7 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-while", "`while i < n: ...; i += step` (step `tl.num_programs(k)`, a positive literal or "
               "constexpr; i, n, step not assigned otherwise; i not read after the loop)",
               "`for i_it in range(i, n, step)`", S, "llm/while_rows", "other `while` loops"),
-    Construct("triton-bitcast", "`x.to(dtype, bitcast=True)`", "`ct.bitcast(x, dtype)` (lowered; the translator's "
-              "`api-bitcast` row is planned, so such a port stops at translation)", P, None),
+    Construct("triton-bitcast", "`x.to(dtype, bitcast=True)`", "`ct.bitcast(x, dtype)`", S, "llm/sign_bits"),
     Construct("triton-math", "`tl.exp/exp2/log/log2/sqrt/rsqrt/abs/sin/cos/tan/tanh/sinh/cosh/pow/atan2/floor/ceil/"
               "maximum/minimum/where/sigmoid` (also as `tl.math.*`, `libdevice.*` or imported by bare name), "
               "`tl.sum/max/min(x[, axis, keep_dims])`, `tl.trans`, `tl.zeros`, `tl.full`, `tl.cdiv`, `min`/`max`/"
