@@ -149,7 +149,10 @@ pub fn expect_counts(op: &str, got: [usize; 3], want: [usize; 3]) -> Result<()> 
 pub fn stride_i32(op: &str, t: &TpTensor, dim: usize, name: &str) -> Result<i32> {
     match i32::try_from(t.strides[dim]) {
         Ok(s) => Ok(s),
-        Err(_) => fail(Status::BadShape, format!("{op}: {name} = {} is beyond i32", t.strides[dim])),
+        Err(_) => fail(
+            Status::BadShape,
+            format!("{op}: {name} = {} is beyond i32", t.strides[dim]),
+        ),
     }
 }
 

@@ -32,6 +32,9 @@ LIB_NAME = "libtileport_ops.so"
 NATIVE_NAME = "libtileport_native.so"
 #: The crates under rust/ that `tileport ops build` builds: the kernel library and its Python extension.
 CRATES = ("tileport-ops", "tileport-native")
+#: A served library (runtime.served): its cdylib and the manifest beside it.
+SERVED_NAME = "libtileport_served.so"
+SERVED_MANIFEST = "ports.json"
 
 
 class LibraryBuildError(TileportError):
@@ -262,10 +265,8 @@ def unpack_library(src: Path, dest_dir: Path) -> Path:
     TILEPORT_LIBRARY, or TILEPORT_SERVED for a served one, at it)."""
     import tarfile
 
-    from .served import LIB_NAME as SERVED_NAME, MANIFEST
-
     dest_dir.mkdir(parents=True, exist_ok=True)
-    kinds = ({LIB_NAME, NATIVE_NAME, LIB_NAME + ".inputs-sha256"}, {SERVED_NAME, NATIVE_NAME, MANIFEST})
+    kinds = ({LIB_NAME, NATIVE_NAME, LIB_NAME + ".inputs-sha256"}, {SERVED_NAME, NATIVE_NAME, SERVED_MANIFEST})
     with tarfile.open(src, "r:xz") as tar:
         files = {m.name: m for m in tar.getmembers() if m.isfile()}
         names = next((k for k in kinds if k <= set(files)), None)

@@ -31,8 +31,8 @@ from ..toolchain.locate import tool_env
 from . import build
 
 Progress = Callable[[str], None]
-LIB_NAME = "libtileport_served.so"
-MANIFEST = "ports.json"
+LIB_NAME = build.SERVED_NAME
+MANIFEST = build.SERVED_MANIFEST
 FORMAT = 1
 
 
