@@ -506,6 +506,15 @@ def test_if_passthrough_results():
     through = prog(*STORE, ONES, cond, "%r = if %c -> (tile<128xf32>) {", "  " + store("%one", "%arg2"),
                    "  yield %one : tile<128xf32>", "} else {", "  yield %one : tile<128xf32>", "}")
     assert v(plain, through)["equivalent"]
+    # an arm that leaves the iteration (`continue`) yields nothing: the other arm's pass-through decides (cutile's
+    # `if broke { continue; }` yields the carried values from its empty arm)
+    head = "%f = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%x = %one) -> (tile<128xf32>) {"
+    skip = prog(*STORE, ONES, *LOOP, cond, head, "  if %c {", "    continue %x : tile<128xf32>", "  } else {", "  }",
+                "  %n = addf %x, %one : tile<128xf32>", "  continue %n : tile<128xf32>", "}", store("%f", "%arg2"))
+    skip_port = prog(*STORE, ONES, *LOOP, cond, head, "  %r = if %c -> (tile<128xf32>) {",
+                     "    continue %x : tile<128xf32>", "  } else {", "    yield %x : tile<128xf32>", "  }",
+                     "  %n = addf %r, %one : tile<128xf32>", "  continue %n : tile<128xf32>", "}", store("%f", "%arg2"))
+    assert v(skip, skip_port)["equivalent"]
 
 
 LOOP = ("%lo = constant <i32: 0> : tile<i32>", "%hi = constant <i32: 4> : tile<i32>",

@@ -910,3 +910,33 @@ def test_atomic_cas_takes_expected_and_desired(tmp_path):
     assert "atomic_cas_tko(lock_atomic_cas_ptrs, broadcast_scalar(0i32" in body.replace("\n", " ") or \
         "atomic_cas_tko(" in body, body
     assert "ordering::Release" in body and "Some(lock_atomic_cas_done)" in body, body
+
+
+def test_break_is_a_carried_flag_and_continue_is_continue(tmp_path):
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         acc = ct.zeros((B,), dtype=ct.float32)
+         for i in range(n):
+             if i * B > 4096:
+                 break
+             if i == 3:
+                 continue
+             acc = acc + ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+         ct.store(y, index=(ct.bid(0),), tile=acc)
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+    body = "\n".join(e.body)
+    assert "let mut broke: bool = false;" in body and "if broke {\n        continue;" in body, body
+    assert "broke = true;\n        continue;" in body, body
+    with pytest.raises(Unsupported) as exc:
+        emit(tmp_path, """
+         @ct.kernel
+         def k(x, y, n: int, m: int, B: ct.Constant[int]):
+             acc = ct.zeros((B,), dtype=ct.float32)
+             for i in range(n):
+                 if i >= m:
+                     break
+                 acc = acc + ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+             ct.store(y, index=(ct.bid(0),), tile=acc)
+         """, "x=f32[?]/1, y=f32[?]/1, n=i32, m=i32, B=#16")
+    assert exc.value.construct == "for-break" and "loop_split" in str(exc.value) and "k.py:9:" in str(exc.value)

@@ -4,8 +4,9 @@ Array annotations (`x: ct.Array`); `M, N = x.shape`; a conditional expression on
 (`2.0 if i < lo else 0.5`); `and`, `or` and `not` on runtime comparisons and a chained comparison
 (`lo <= i < hi`) — each compiled by cuTile Python as short-circuit `if`s yielding the value (`not` as `^ true`),
 which the port writes the same way; a block past the rows stops early (`if i * BM >= M: return`: the rest of the
-kernel is the `else` arm, irdiff's early-return-else); a loop over the block's rows storing each row in one of
-two ways in the arms of a runtime `if` (`if r % 2 == 0: store(..) else: store(..)`).
+kernel is the `else` arm, irdiff's early-return-else); a loop over the block's rows that stops with `break` (cuTile Python's for_loop_break: a
+carried flag) and skips one with `continue`, storing each row in one of two ways in the arms of a runtime `if`
+(`if r % 2 == 0: store(..) else: store(..)`).
 """
 import cuda.tile as ct
 
@@ -29,7 +30,11 @@ def real_syntax(x: ct.Array, y: ct.Array, u: ct.Array, lo: int, hi: int, BM: ct.
     if not (i < lo or i > hi):
         t = t - 1.0
     ct.store(y, index=(i, j), tile=t)
-    for r in range(i * BM, min(M, (i + 1) * BM)):
+    for r in range(i * BM, M):
+        if r * 2 >= (i + 1) * BM * 2:
+            break
+        if r == hi:
+            continue
         row = ct.load(x, index=(r, j), shape=(1, BN), padding_mode=ct.PaddingMode.ZERO)
         if r % 2 == 0:
             ct.store(u, index=(r, j), tile=row * 2.0)

@@ -412,8 +412,12 @@ def _drop_passthrough_if_results(canon: Canon) -> None:
         m = IF_RE.fullmatch(canon.op_of(op).template) if op.name == "if" else None
         if not m or len(op.regions) != 2:
             continue
-        yields = [r.ops[-1] if r.ops else None for r in op.regions]
-        if any(y is None or canon.op_of(y).name != "yield" for y in yields):
+        ends = [r.ops[-1] if r.ops else None for r in op.regions]
+        if any(y is None or canon.op_of(y).name not in ("yield", "continue", "break") for y in ends):
+            continue
+        # (an arm that ends in `continue`/`break` leaves the iteration: only the arms that yield give the results)
+        yields = [y for y in ends if canon.op_of(y).name == "yield"]
+        if not yields:
             continue
         real = [canon.op_of(y) for y in yields]
         if any(len(y.operands) != len(op.results) for y in real):

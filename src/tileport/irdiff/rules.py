@@ -148,7 +148,8 @@ RULES: tuple[Rule, ...] = (
          "cuTile Python keeps the multiply)", "test_single_trip_loop_iv"),
     Rule("if-passthrough-results", "rewrite",
          "a result of an `if` that every arm yields unchanged from one value defined before the `if` is that value, "
-         "and the `if` no longer yields it (nor, with no result left, yields at all)",
+         "and the `if` no longer yields it (nor, with no result left, yields at all); an arm that ends in `continue` "
+         "or `break` yields nothing and does not count",
          "both arms hand the same outer value through, so the result equals it on every path; cuTile Python yields "
          "only what an arm changes, cutile 0.3.1 yields every variable its enclosing loop carries (so that a "
          "`break`/`continue` in the arm could pass them on)", "test_if_passthrough_results"),

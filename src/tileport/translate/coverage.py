@@ -145,6 +145,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("early-return-runtime", "a kernel's `return` under an `if` on a runtime value inside a loop or another "
               "`if`", "none in cutile 0.3.1 (`return` only at the end of a body)", P, None,
               "refused with the reason; docs/corpus.md (limits)"),
+    Construct("for-break", "`break` and `continue` in a `for` over a range (at any depth of `if`s in its body)",
+              "`continue;`; a `break` as cuTile Python's for_loop_break compiles it: a `let mut broke: bool` the loop "
+              "carries, set by the `break` (then `continue;`), and `if broke { continue; }` first in the body", S,
+              "real_syntax"),
     Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
               "(no `else`, `break`, `continue`, `return`)", "the body once per item in place, `i` bound to the "
               "item's literal: cuTile Python unrolls it the same way", S, "real_idioms2"),

@@ -245,6 +245,7 @@ class Emitter:
         #: array → the token its last top-level ct.scatter returned (None: it was scattered inside a loop/branch)
         self.scatter_tokens: dict[str, str | None] = {}
         self.atomic_tokens: dict[str, str] = {}   # array → the token its last top-level atomic returned
+        self.break_flags: list[str | None] = []   # per enclosing range loop: its `break` flag (None: no break)
         self.release_tokens: dict[str, str] = {}  # array → its last store's token, for a releasing atomic after it
         #: array → the ct.scatter calls into it still to come in the kernel's own body (a scatter binds its token
         #: only when another follows)
@@ -465,6 +466,16 @@ class Emitter:
                 folded.add(id(node))
         return untaken, folded
 
+    @property
+    def loop_assigned(self) -> set[str]:
+        """Names assigned inside a `for` or `while` body of the kernel."""
+        if not hasattr(self, "_loop_assigned"):
+            self._loop_assigned = {t.id for loop in ast.walk(self.fn) if isinstance(loop, (ast.For, ast.While))
+                                   for st in loop.body for n in ast.walk(st) if isinstance(n, ast.Assign)
+                                   for t in n.targets for t in (t.elts if isinstance(t, ast.Tuple) else [t])
+                                   if isinstance(t, ast.Name)}
+        return self._loop_assigned
+
     def find_mutated(self) -> None:
         """Names assigned more than once, at least once inside an `if`/`for` body, are declared `let mut` where
         they are first defined (a re-assignment at the top level alone is a shadowing `let`)."""
@@ -606,6 +617,13 @@ class Emitter:
                 self.end_read_chains(*chains, indent)
             elif isinstance(st, ast.While):
                 self.while_loop(st, indent)
+            elif isinstance(st, (ast.Break, ast.Continue)):
+                if not self.break_flags or (isinstance(st, ast.Break) and not self.break_flags[-1]):
+                    raise self.refuse(st, "for-break", f"`{self.text(st)}` outside a `for` over a range")
+                self.need(st, "for-break", f"`{self.text(st)}` in a loop")
+                if isinstance(st, ast.Break):
+                    self.body.append(f"{indent}{self.break_flags[-1]} = true;")
+                self.body.append(f"{indent}continue;")
             elif isinstance(st, ast.Return):
                 raise self.refuse(st, "early-return-runtime", "`return` inside a loop (or in a helper, other than at "
                                                               "its end or in one `if`): cutile 0.3.1 compiles `return` "
@@ -892,10 +910,32 @@ class Emitter:
 
     def _range_loop(self, name: str, start: str, stop: str, body: list[ast.stmt], counted: bool,
                     indent: str) -> None:
+        flag = None
+        for st in body:   # `if j >= X: break` (X loop-invariant): cuTile Python's loop_split turns it into a bound
+            if isinstance(st, ast.If) and _breaks(st.body + st.orelse) and isinstance(st.test, ast.Compare) and \
+                    len(st.test.ops) == 1 and any(isinstance(n, ast.Name) and n.id == name
+                                                  for n in (st.test.left, st.test.comparators[0])) and \
+                    sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st.test)) == 1:
+                raise self.refuse(st, "for-break", f"`if {self.text(st.test)}: break` on the loop index against a "
+                                                   "loop-invariant value: cuTile Python's loop_split makes it the "
+                                                   "loop's bound (`min(stop, ..)`), which the port does not write yet")
+        if _breaks(body):   # cuTile Python's for_loop_break: a flag carried through the loop, each iteration after
+            # the `break` skipped (a `continue` first thing), the `break` itself setting it and continuing
+            flag = self.fresh("broke")
+            self.body.append(f"{indent}// `break` as cuTile Python compiles it: a flag the loop carries")
+            self.body.append(f"{indent}let mut {flag}: bool = false;")
         self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop)} {{")
+        if flag:
+            self.body.append(f"{indent}    if {flag} {{")
+            self.body.append(f"{indent}        continue;")
+            self.body.append(f"{indent}    }}")
         if counted:
             self.tile_loop_vars.add(name)
-        self.scoped(body, indent + "    ", {name: (name, Scalar("i32"))})
+        self.break_flags.append(flag)
+        try:
+            self.scoped(body, indent + "    ", {name: (name, Scalar("i32"))})
+        finally:
+            self.break_flags.pop()
         self.tile_loop_vars.discard(name)
         self.body.append(f"{indent}}}")
 
@@ -1741,7 +1781,8 @@ class Emitter:
                 k = self._int(node.args[0]) if node.args else None
                 if k not in (0, 1, 2):
                     raise self.refuse(node, "bid", f"ct.bid({self.text(node.args[0])})")
-                if want_name and want_name not in self.mutated:   # (re-assigned in a loop: a block id at first only)
+                if want_name and want_name not in self.loop_assigned:   # (re-assigned in a loop: a block id in
+                    # its first iteration only)
                     self.bid_names[want_name] = k
                 return f"get_tile_block_id().{k}", Scalar("i32")
             if op == "load":
@@ -2571,9 +2612,11 @@ class Emitter:
         if order not in ATOMIC_ORDERS or scope not in ATOMIC_SCOPES:
             raise self.refuse(call, "atomics", f"memory_order={order}, memory_scope={scope}")
         name = call.args[0].id if call.args and isinstance(call.args[0], ast.Name) else None
+        arms = self._constant_arms()[0]
         if order in ("RELEASE", "ACQ_REL") and any(
                 isinstance(n, ast.Call) and self.ct(n.func) in ("store", "scatter") and n.lineno < call.lineno
-                and not self._store_before_release(n) for n in self.live_walk()):
+                and not _exclusive(arms.get(id(call), ()), arms.get(id(n), ()))
+                and not self._store_before_release(n) for n in ast.walk(self.fn)):
             raise self.refuse(call, "atomics", f"{fn} with memory_order={order} after a scatter, or a store inside "
                                                "a loop or branch: cuTile Python orders a releasing atomic after "
                                                "every earlier write (it joins their tokens), which the port carries "
@@ -2583,7 +2626,9 @@ class Emitter:
             memory = ("load", "store", "gather", "scatter")
             loops = [n for n in ast.walk(self.fn) if isinstance(n, (ast.For, ast.While))
                      and any(c is call for c in ast.walk(n))]
-            later = [n for n in self.live_walk() if isinstance(n, ast.Call) and self.ct(n.func) in memory
+            arms = self._constant_arms()[0]   # (an op in another arm of a constant `if` never runs after it)
+            later = [n for n in ast.walk(self.fn) if isinstance(n, ast.Call) and self.ct(n.func) in memory
+                     and not _exclusive(arms.get(id(call), ()), arms.get(id(n), ()))
                      and (n.lineno > call.lineno or any(any(c is n for c in ast.walk(lp)) for lp in loops))]
             if later:
                 raise self.refuse(later[0], "atomics", f"a {self.ct(later[0].func)} after the acquiring {fn} at "
@@ -3956,6 +4001,18 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),
                    em.declared_ops)
+
+
+def _breaks(body: list[ast.stmt]) -> bool:
+    """A `break` of this loop in ``body`` (not of a loop nested in it)."""
+    def walk(stmts: list[ast.stmt]) -> bool:
+        for st in stmts:
+            if isinstance(st, ast.Break):
+                return True
+            if isinstance(st, ast.If) and (walk(st.body) or walk(st.orelse)):
+                return True
+        return False
+    return walk(body)
 
 
 def _int_bits(dtype: str) -> int | None:
