@@ -12,7 +12,7 @@ from tileport.spec.signature import parse, to_cutile
 
 from conftest import REPO, run_tileport
 
-GROUND_TRUTH = REPO / "docs" / "verification" / "h200" / "launch_signatures.json"
+GROUND_TRUTH = REPO / "benchmarks" / "results" / "h200" / "verification" / "launch_signatures.json"
 
 
 @ct.kernel

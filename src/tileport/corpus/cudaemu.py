@@ -64,7 +64,7 @@ class Target:
 
 TARGETS: dict[str, Target] = {
     "h200": Target("h200", "NVIDIA H200", 9, 0, 132, 143771 * MiB, 50 * MiB,
-                   "the project's H200 (docs/verification/h200/host.txt: 143771 MiB); 132 SMs, 50 MiB L2"),
+                   "the project's H200 (benchmarks/results/h200/verification/host.txt: 143771 MiB); 132 SMs, 50 MiB L2"),
     "h100": Target("h100", "NVIDIA H100 80GB HBM3", 9, 0, 132, 81559 * MiB, 50 * MiB,
                    "H100 SXM5 data sheet: 132 SMs, 80 GB HBM3, 50 MiB L2"),
 }

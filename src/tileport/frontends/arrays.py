@@ -5,7 +5,7 @@ The cuTile Python capture (``frontends.cutile_py.capture``) and the Triton captu
 both read arguments through this module; neither imports the other for it.
 
 The derived signature reproduces what cuda-tile 1.7's launch specializes on, as measured on an H200 with torch
-tensors (docs/gpu.md, docs/verification/h200/launch_signatures.json):
+tensors (docs/gpu.md, benchmarks/results/h200/verification/launch_signatures.json):
 
 * unit-stride dimensions get a constant stride of 1; other strides are dynamic and non-negative, divisible by
   16 bytes / element size when they are a multiple of it;
