@@ -940,3 +940,16 @@ def test_break_is_a_carried_flag_and_continue_is_continue(tmp_path):
              ct.store(y, index=(ct.bid(0),), tile=acc)
          """, "x=f32[?]/1, y=f32[?]/1, n=i32, m=i32, B=#16")
     assert exc.value.construct == "for-break" and "loop_split" in str(exc.value) and "k.py:9:" in str(exc.value)
+
+
+def test_generated_comments_are_wrapped_as_paragraphs():
+    """A comment run with a line over 100 columns is joined and wrapped again (no orphan fragment before the line
+    that continues it); a heading stands alone; runs that fit are kept as written."""
+    from tileport.rustgen.module import wrap_comments
+
+    long = "word " * 25
+    text = f"/// {long}the index in\n/// that list; the rest.\n///\n/// # Safety\n/// short line\n// a\n// b\n"
+    got = wrap_comments(text).splitlines()
+    assert all(len(line) <= 100 for line in got)
+    assert "the index in that list; the rest." in " ".join(line[4:] for line in got[:3])
+    assert got[-5:] == ["///", "/// # Safety", "/// short line", "// a", "// b"]

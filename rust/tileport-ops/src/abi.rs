@@ -76,8 +76,7 @@ pub extern "C" fn tileport_abi_version() -> u32 {
 }
 
 /// Writes, for TpTensor then TpCall, [size, alignment, field offsets...] into `out` (up to `n`
-/// values); returns
-/// how many exist.
+/// values); returns how many exist.
 ///
 /// # Safety
 /// `out` must be valid for `n` writes of u64.

@@ -9,15 +9,13 @@ use cutile::prelude::*;
 
 /// `attention`: launches one of its entries (attention_f16_causal_true, attention_f16_causal_false,
 /// attention_bf16_causal_true, attention_bf16_causal_false) on the caller's stream. `call.entry` is
-/// the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// the index in that list; `call.generics` are the entry's const generics, `call.tensors` its array
+/// parameters and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -79,9 +77,8 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -140,9 +137,8 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -201,9 +197,8 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -262,9 +257,8 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -282,15 +276,14 @@ pub unsafe extern "C" fn tp_attention(call: *const TpCall, err: *mut u8, err_len
 
 /// `attention_sinks`: launches one of its entries (attention_sinks_f16_causal_true,
 /// attention_sinks_f16_causal_false, attention_sinks_bf16_causal_true,
-/// attention_sinks_bf16_causal_false) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// attention_sinks_bf16_causal_false) on the caller's stream. `call.entry` is the index in that
+/// list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_attention_sinks(
     call: *const TpCall,
@@ -366,9 +359,8 @@ pub unsafe extern "C" fn tp_attention_sinks(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -438,9 +430,8 @@ pub unsafe extern "C" fn tp_attention_sinks(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -510,9 +501,8 @@ pub unsafe extern "C" fn tp_attention_sinks(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -582,9 +572,8 @@ pub unsafe extern "C" fn tp_attention_sinks(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -601,15 +590,13 @@ pub unsafe extern "C" fn tp_attention_sinks(
 }
 
 /// `bias_act`: launches one of its entries (bias_act) on the caller's stream. `call.entry` is the
-/// index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// index in that list; `call.generics` are the entry's const generics, `call.tensors` its array
+/// parameters and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_bias_act(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -637,9 +624,8 @@ pub unsafe extern "C" fn tp_bias_act(call: *const TpCall, err: *mut u8, err_len:
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -656,15 +642,13 @@ pub unsafe extern "C" fn tp_bias_act(call: *const TpCall, err: *mut u8, err_len:
 }
 
 /// `bmm`: launches one of its entries (bmm_f16, bmm_bf16) on the caller's stream. `call.entry` is
-/// the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// the index in that list; `call.generics` are the entry's const generics, `call.tensors` its array
+/// parameters and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -708,9 +692,8 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -751,9 +734,8 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -770,15 +752,13 @@ pub unsafe extern "C" fn tp_bmm(call: *const TpCall, err: *mut u8, err_len: usiz
 }
 
 /// `causal_mask`: launches one of its entries (causal_mask) on the caller's stream. `call.entry` is
-/// the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// the index in that list; `call.generics` are the entry's const generics, `call.tensors` its array
+/// parameters and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -805,9 +785,8 @@ pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_l
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -824,15 +803,14 @@ pub unsafe extern "C" fn tp_causal_mask(call: *const TpCall, err: *mut u8, err_l
 }
 
 /// `decode_combine`: launches one of its entries (decode_combine_f16, decode_combine_bf16) on the
-/// caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's const
+/// generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64),
+/// each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_decode_combine(
     call: *const TpCall,
@@ -876,9 +854,8 @@ pub unsafe extern "C" fn tp_decode_combine(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -915,9 +892,8 @@ pub unsafe extern "C" fn tp_decode_combine(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -934,15 +910,14 @@ pub unsafe extern "C" fn tp_decode_combine(
 }
 
 /// `dropout`: launches one of its entries (dropout_f32, dropout_f16, dropout_bf16) on the caller's
-/// stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// stream. `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -970,9 +945,8 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1011,9 +985,8 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1052,9 +1025,8 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1071,15 +1043,14 @@ pub unsafe extern "C" fn tp_dropout(call: *const TpCall, err: *mut u8, err_len: 
 }
 
 /// `expert_offsets`: launches one of its entries (expert_offsets) on the caller's stream.
-/// `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_expert_offsets(
     call: *const TpCall,
@@ -1110,9 +1081,8 @@ pub unsafe extern "C" fn tp_expert_offsets(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1129,15 +1099,14 @@ pub unsafe extern "C" fn tp_expert_offsets(
 }
 
 /// `flash_decode`: launches one of its entries (flash_decode_f16, flash_decode_bf16) on the
-/// caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's const
+/// generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64),
+/// each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_flash_decode(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -1208,9 +1177,8 @@ pub unsafe extern "C" fn tp_flash_decode(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1278,9 +1246,8 @@ pub unsafe extern "C" fn tp_flash_decode(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1297,15 +1264,14 @@ pub unsafe extern "C" fn tp_flash_decode(call: *const TpCall, err: *mut u8, err_
 }
 
 /// `fused_moe`: launches one of its entries (fused_moe_f16, fused_moe_bf16) on the caller's stream.
-/// `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -1374,9 +1340,8 @@ pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1442,9 +1407,8 @@ pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1461,15 +1425,14 @@ pub unsafe extern "C" fn tp_fused_moe(call: *const TpCall, err: *mut u8, err_len
 }
 
 /// `gated_delta_chunked`: launches one of its entries (gated_delta_chunked_f16,
-/// gated_delta_chunked_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// gated_delta_chunked_bf16) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gated_delta_chunked(
     call: *const TpCall,
@@ -1547,9 +1510,8 @@ pub unsafe extern "C" fn tp_gated_delta_chunked(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1620,9 +1582,8 @@ pub unsafe extern "C" fn tp_gated_delta_chunked(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1639,15 +1600,14 @@ pub unsafe extern "C" fn tp_gated_delta_chunked(
 }
 
 /// `gated_delta_recurrent`: launches one of its entries (gated_delta_recurrent_f16,
-/// gated_delta_recurrent_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// gated_delta_recurrent_bf16) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gated_delta_recurrent(
     call: *const TpCall,
@@ -1725,9 +1685,8 @@ pub unsafe extern "C" fn tp_gated_delta_recurrent(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1799,9 +1758,8 @@ pub unsafe extern "C" fn tp_gated_delta_recurrent(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1821,15 +1779,14 @@ pub unsafe extern "C" fn tp_gated_delta_recurrent(
 }
 
 /// `geglu`: launches one of its entries (geglu_f32, geglu_f16, geglu_bf16) on the caller's stream.
-/// `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -1857,9 +1814,8 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1904,9 +1860,8 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1951,9 +1906,8 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -1974,13 +1928,12 @@ pub unsafe extern "C" fn tp_geglu(call: *const TpCall, err: *mut u8, err_len: us
 /// gelu_erf_f16_r_512_b_4096_ragged_true, gelu_erf_bf16_r_512_b_4096_ragged_false,
 /// gelu_erf_bf16_r_512_b_4096_ragged_true) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -2006,9 +1959,8 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2031,9 +1983,8 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2070,9 +2021,8 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2109,9 +2059,8 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2149,9 +2098,8 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2188,9 +2136,8 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2207,15 +2154,13 @@ pub unsafe extern "C" fn tp_gelu_erf(call: *const TpCall, err: *mut u8, err_len:
 }
 
 /// `gelu_tanh`: launches one of its entries (gelu_tanh) on the caller's stream. `call.entry` is the
-/// index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// index in that list; `call.generics` are the entry's const generics, `call.tensors` its array
+/// parameters and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -2240,9 +2185,8 @@ pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2260,15 +2204,14 @@ pub unsafe extern "C" fn tp_gelu_tanh(call: *const TpCall, err: *mut u8, err_len
 
 /// `gemma_attention`: launches one of its entries (gemma_attention_f16_softcap_true,
 /// gemma_attention_f16_softcap_false, gemma_attention_bf16_softcap_true,
-/// gemma_attention_bf16_softcap_false) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// gemma_attention_bf16_softcap_false) on the caller's stream. `call.entry` is the index in that
+/// list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gemma_attention(
     call: *const TpCall,
@@ -2337,9 +2280,8 @@ pub unsafe extern "C" fn tp_gemma_attention(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2401,9 +2343,8 @@ pub unsafe extern "C" fn tp_gemma_attention(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2465,9 +2406,8 @@ pub unsafe extern "C" fn tp_gemma_attention(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2529,9 +2469,8 @@ pub unsafe extern "C" fn tp_gemma_attention(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2549,15 +2488,14 @@ pub unsafe extern "C" fn tp_gemma_attention(
 
 /// `gemma_decode`: launches one of its entries (gemma_decode_f16_softcap_true,
 /// gemma_decode_f16_softcap_false, gemma_decode_bf16_softcap_true, gemma_decode_bf16_softcap_false)
-/// on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// on the caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's
+/// const generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as
+/// f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -2630,9 +2568,8 @@ pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2702,9 +2639,8 @@ pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2774,9 +2710,8 @@ pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2846,9 +2781,8 @@ pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2865,15 +2799,14 @@ pub unsafe extern "C" fn tp_gemma_decode(call: *const TpCall, err: *mut u8, err_
 }
 
 /// `group_gemm`: launches one of its entries (group_gemm_f16, group_gemm_bf16) on the caller's
-/// stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// stream. `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -2933,9 +2866,8 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -2992,9 +2924,8 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3011,15 +2942,13 @@ pub unsafe extern "C" fn tp_group_gemm(call: *const TpCall, err: *mut u8, err_le
 }
 
 /// `histogram`: launches one of its entries (histogram) on the caller's stream. `call.entry` is the
-/// index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// index in that list; `call.generics` are the entry's const generics, `call.tensors` its array
+/// parameters and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_histogram(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -3043,9 +2972,8 @@ pub unsafe extern "C" fn tp_histogram(call: *const TpCall, err: *mut u8, err_len
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3062,15 +2990,14 @@ pub unsafe extern "C" fn tp_histogram(call: *const TpCall, err: *mut u8, err_len
 }
 
 /// `layer_norm`: launches one of its entries (layer_norm_f32, layer_norm_f16, layer_norm_bf16) on
-/// the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// the caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's
+/// const generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as
+/// f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -3105,9 +3032,8 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3167,9 +3093,8 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3229,9 +3154,8 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3248,15 +3172,14 @@ pub unsafe extern "C" fn tp_layer_norm(call: *const TpCall, err: *mut u8, err_le
 }
 
 /// `leaky_relu`: launches one of its entries (leaky_relu_slope_0_01, leaky_relu_slope_0_1,
-/// leaky_relu_slope_0_2) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// leaky_relu_slope_0_2) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -3281,9 +3204,8 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3305,9 +3227,8 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3329,9 +3250,8 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3348,15 +3268,14 @@ pub unsafe extern "C" fn tp_leaky_relu(call: *const TpCall, err: *mut u8, err_le
 }
 
 /// `linear`: launches one of its entries (linear_f16, linear_bf16) on the caller's stream.
-/// `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -3404,9 +3323,8 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3451,9 +3369,8 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3470,15 +3387,14 @@ pub unsafe extern "C" fn tp_linear(call: *const TpCall, err: *mut u8, err_len: u
 }
 
 /// `masked_rowsum`: launches one of its entries (masked_rowsum) on the caller's stream.
-/// `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_masked_rowsum(
     call: *const TpCall,
@@ -3508,9 +3424,8 @@ pub unsafe extern "C" fn tp_masked_rowsum(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3527,15 +3442,14 @@ pub unsafe extern "C" fn tp_masked_rowsum(
 }
 
 /// `matmul`: launches one of its entries (matmul_f16, matmul_bf16) on the caller's stream.
-/// `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -3583,9 +3497,8 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3630,9 +3543,8 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3649,15 +3561,14 @@ pub unsafe extern "C" fn tp_matmul(call: *const TpCall, err: *mut u8, err_len: u
 }
 
 /// `matmul_hints`: launches one of its entries (matmul_hints_f16, matmul_hints_bf16) on the
-/// caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's const
+/// generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64),
+/// each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -3705,9 +3616,8 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3752,9 +3662,8 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3771,15 +3680,13 @@ pub unsafe extern "C" fn tp_matmul_hints(call: *const TpCall, err: *mut u8, err_
 }
 
 /// `matmul_tf32`: launches one of its entries (matmul_tf32) on the caller's stream. `call.entry` is
-/// the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// the index in that list; `call.generics` are the entry's const generics, `call.tensors` its array
+/// parameters and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_matmul_tf32(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -3806,9 +3713,8 @@ pub unsafe extern "C" fn tp_matmul_tf32(call: *const TpCall, err: *mut u8, err_l
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3826,15 +3732,14 @@ pub unsafe extern "C" fn tp_matmul_tf32(call: *const TpCall, err: *mut u8, err_l
 
 /// `mla_decode`: launches one of its entries (mla_decode_q_nope_f16_q_pe_f16_ckv_f16_kpe_f16_o_f32,
 /// mla_decode_f16, mla_decode_q_nope_bf16_q_pe_bf16_ckv_bf16_kpe_bf16_o_f32, mla_decode_bf16) on
-/// the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// the caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's
+/// const generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as
+/// f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -3903,9 +3808,8 @@ pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -3987,9 +3891,8 @@ pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4055,9 +3958,8 @@ pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4139,9 +4041,8 @@ pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4159,15 +4060,14 @@ pub unsafe extern "C" fn tp_mla_decode(call: *const TpCall, err: *mut u8, err_le
 
 /// `mla_prefill`: launches one of its entries (mla_prefill_f16_causal_true,
 /// mla_prefill_f16_causal_false, mla_prefill_bf16_causal_true, mla_prefill_bf16_causal_false) on
-/// the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// the caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's
+/// const generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as
+/// f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -4255,9 +4155,8 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4342,9 +4241,8 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4429,9 +4327,8 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4516,9 +4413,8 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4535,15 +4431,14 @@ pub unsafe extern "C" fn tp_mla_prefill(call: *const TpCall, err: *mut u8, err_l
 }
 
 /// `moe_align_block`: launches one of its entries (moe_align_block) on the caller's stream.
-/// `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_moe_align_block(
     call: *const TpCall,
@@ -4591,9 +4486,8 @@ pub unsafe extern "C" fn tp_moe_align_block(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4610,15 +4504,14 @@ pub unsafe extern "C" fn tp_moe_align_block(
 }
 
 /// `persistent_scale`: launches one of its entries (persistent_scale) on the caller's stream.
-/// `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_persistent_scale(
     call: *const TpCall,
@@ -4645,9 +4538,8 @@ pub unsafe extern "C" fn tp_persistent_scale(
                                 .generics(rt::generic_strings(g))
                                 .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4665,13 +4557,12 @@ pub unsafe extern "C" fn tp_persistent_scale(
 
 /// `relu`: launches one of its entries (relu) on the caller's stream. `call.entry` is the index in
 /// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_relu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -4696,9 +4587,8 @@ pub unsafe extern "C" fn tp_relu(call: *const TpCall, err: *mut u8, err_len: usi
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4715,15 +4605,14 @@ pub unsafe extern "C" fn tp_relu(call: *const TpCall, err: *mut u8, err_len: usi
 }
 
 /// `rms_norm`: launches one of its entries (rms_norm_f32, rms_norm_f16, rms_norm_bf16) on the
-/// caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's const
+/// generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64),
+/// each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -4752,9 +4641,8 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4801,9 +4689,8 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4850,9 +4737,8 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4869,15 +4755,13 @@ pub unsafe extern "C" fn tp_rms_norm(call: *const TpCall, err: *mut u8, err_len:
 }
 
 /// `rope`: launches one of its entries (rope_f16, rope_bf16) on the caller's stream. `call.entry`
-/// is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// is the index in that list; `call.generics` are the entry's const generics, `call.tensors` its
+/// array parameters and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -4931,9 +4815,8 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -4984,9 +4867,8 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5003,15 +4885,14 @@ pub unsafe extern "C" fn tp_rope(call: *const TpCall, err: *mut u8, err_len: usi
 }
 
 /// `row_softmax`: launches one of its entries (row_softmax_f32_bm_8, row_softmax_f16_bm_4,
-/// row_softmax_bf16_bm_4) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// row_softmax_bf16_bm_4) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -5033,9 +4914,8 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5068,9 +4948,8 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5104,9 +4983,8 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
                                 .generics(rt::generic_strings(g))
                                 .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5123,15 +5001,14 @@ pub unsafe extern "C" fn tp_row_softmax(call: *const TpCall, err: *mut u8, err_l
 }
 
 /// `scale_cast`: launches one of its entries (scale_cast_f16, scale_cast_bf16, scale_cast_f32) on
-/// the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// the caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's
+/// const generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as
+/// f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -5171,9 +5048,8 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5210,9 +5086,8 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5235,9 +5110,8 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5254,15 +5128,14 @@ pub unsafe extern "C" fn tp_scale_cast(call: *const TpCall, err: *mut u8, err_le
 }
 
 /// `silu_and_mul`: launches one of its entries (silu_and_mul_f32, silu_and_mul_f16,
-/// silu_and_mul_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// silu_and_mul_bf16) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -5287,9 +5160,8 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5325,9 +5197,8 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5363,9 +5234,8 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5382,15 +5252,14 @@ pub unsafe extern "C" fn tp_silu_and_mul(call: *const TpCall, err: *mut u8, err_
 }
 
 /// `softcap`: launches one of its entries (softcap_f32, softcap_f16, softcap_bf16) on the caller's
-/// stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// stream. `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -5416,9 +5285,8 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5455,9 +5323,8 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5494,9 +5361,8 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5513,15 +5379,14 @@ pub unsafe extern "C" fn tp_softcap(call: *const TpCall, err: *mut u8, err_len: 
 }
 
 /// `splitk_reduce`: launches one of its entries (splitk_reduce_f32, splitk_reduce_f16,
-/// splitk_reduce_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// splitk_reduce_bf16) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_splitk_reduce(
     call: *const TpCall,
@@ -5551,9 +5416,8 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5583,9 +5447,8 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5615,9 +5478,8 @@ pub unsafe extern "C" fn tp_splitk_reduce(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5634,15 +5496,14 @@ pub unsafe extern "C" fn tp_splitk_reduce(
 }
 
 /// `swiglu`: launches one of its entries (swiglu_f32, swiglu_f16, swiglu_bf16) on the caller's
-/// stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// stream. `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -5670,9 +5531,8 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5717,9 +5577,8 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5764,9 +5623,8 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5783,15 +5641,13 @@ pub unsafe extern "C" fn tp_swiglu(call: *const TpCall, err: *mut u8, err_len: u
 }
 
 /// `token_gather`: launches one of its entries (token_gather) on the caller's stream. `call.entry`
-/// is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// is the index in that list; `call.generics` are the entry's const generics, `call.tensors` its
+/// array parameters and `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_token_gather(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -5822,9 +5678,8 @@ pub unsafe extern "C" fn tp_token_gather(call: *const TpCall, err: *mut u8, err_
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5841,15 +5696,14 @@ pub unsafe extern "C" fn tp_token_gather(call: *const TpCall, err: *mut u8, err_
 }
 
 /// `token_scatter`: launches one of its entries (token_scatter) on the caller's stream.
-/// `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_token_scatter(
     call: *const TpCall,
@@ -5881,9 +5735,8 @@ pub unsafe extern "C" fn tp_token_scatter(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5900,15 +5753,14 @@ pub unsafe extern "C" fn tp_token_scatter(
 }
 
 /// `transpose`: launches one of its entries (transpose_f32, transpose_f16, transpose_bf16) on the
-/// caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's const
+/// generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64),
+/// each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -5933,9 +5785,8 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -5971,9 +5822,8 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6009,9 +5859,8 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6029,15 +5878,14 @@ pub unsafe extern "C" fn tp_transpose(call: *const TpCall, err: *mut u8, err_len
 
 /// `triton_attention`: launches one of its entries (triton_attention_f16_is_causal_true,
 /// triton_attention_f16_is_causal_false, triton_attention_bf16_is_causal_true,
-/// triton_attention_bf16_is_causal_false) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// triton_attention_bf16_is_causal_false) on the caller's stream. `call.entry` is the index in that
+/// list; `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_attention(
     call: *const TpCall,
@@ -6105,9 +5953,8 @@ pub unsafe extern "C" fn tp_triton_attention(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6168,9 +6015,8 @@ pub unsafe extern "C" fn tp_triton_attention(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6231,9 +6077,8 @@ pub unsafe extern "C" fn tp_triton_attention(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6294,9 +6139,8 @@ pub unsafe extern "C" fn tp_triton_attention(
                             .generics(rt::generic_strings(g))
                             .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6313,15 +6157,14 @@ pub unsafe extern "C" fn tp_triton_attention(
 }
 
 /// `triton_dropout`: launches one of its entries (triton_dropout_f32, triton_dropout_f16,
-/// triton_dropout_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// triton_dropout_bf16) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_dropout(
     call: *const TpCall,
@@ -6355,9 +6198,8 @@ pub unsafe extern "C" fn tp_triton_dropout(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6396,9 +6238,8 @@ pub unsafe extern "C" fn tp_triton_dropout(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6437,9 +6278,8 @@ pub unsafe extern "C" fn tp_triton_dropout(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6456,15 +6296,14 @@ pub unsafe extern "C" fn tp_triton_dropout(
 }
 
 /// `triton_gather`: launches one of its entries (triton_gather) on the caller's stream.
-/// `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// `call.entry` is the index in that list; `call.generics` are the entry's const generics,
+/// `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), each in
+/// parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_gather(
     call: *const TpCall,
@@ -6503,9 +6342,8 @@ pub unsafe extern "C" fn tp_triton_gather(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6522,15 +6360,14 @@ pub unsafe extern "C" fn tp_triton_gather(
 }
 
 /// `triton_layer_norm`: launches one of its entries (triton_layer_norm_f32, triton_layer_norm_f16,
-/// triton_layer_norm_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// triton_layer_norm_bf16) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_layer_norm(
     call: *const TpCall,
@@ -6579,9 +6416,8 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6647,9 +6483,8 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6715,9 +6550,8 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6734,15 +6568,14 @@ pub unsafe extern "C" fn tp_triton_layer_norm(
 }
 
 /// `triton_matmul`: launches one of its entries (triton_matmul_f16, triton_matmul_bf16) on the
-/// caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's const
+/// generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64),
+/// each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_matmul(
     call: *const TpCall,
@@ -6799,9 +6632,8 @@ pub unsafe extern "C" fn tp_triton_matmul(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6851,9 +6683,8 @@ pub unsafe extern "C" fn tp_triton_matmul(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6870,15 +6701,14 @@ pub unsafe extern "C" fn tp_triton_matmul(
 }
 
 /// `triton_rms_norm`: launches one of its entries (triton_rms_norm_f32, triton_rms_norm_f16,
-/// triton_rms_norm_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// triton_rms_norm_bf16) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_rms_norm(
     call: *const TpCall,
@@ -6918,9 +6748,8 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -6971,9 +6800,8 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7024,9 +6852,8 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7043,15 +6870,14 @@ pub unsafe extern "C" fn tp_triton_rms_norm(
 }
 
 /// `triton_softmax`: launches one of its entries (triton_softmax_f32, triton_softmax_f16,
-/// triton_softmax_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// triton_softmax_bf16) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_softmax(
     call: *const TpCall,
@@ -7082,9 +6908,8 @@ pub unsafe extern "C" fn tp_triton_softmax(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7120,9 +6945,8 @@ pub unsafe extern "C" fn tp_triton_softmax(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7158,9 +6982,8 @@ pub unsafe extern "C" fn tp_triton_softmax(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7177,15 +7000,14 @@ pub unsafe extern "C" fn tp_triton_softmax(
 }
 
 /// `triton_swiglu`: launches one of its entries (triton_swiglu_f32, triton_swiglu_f16,
-/// triton_swiglu_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// triton_swiglu_bf16) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_swiglu(
     call: *const TpCall,
@@ -7223,9 +7045,8 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7274,9 +7095,8 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7325,9 +7145,8 @@ pub unsafe extern "C" fn tp_triton_swiglu(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7344,15 +7163,14 @@ pub unsafe extern "C" fn tp_triton_swiglu(
 }
 
 /// `triton_vector_add`: launches one of its entries (triton_vector_add_f32, triton_vector_add_f16,
-/// triton_vector_add_bf16) on the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
+/// triton_vector_add_bf16) on the caller's stream. `call.entry` is the index in that list;
+/// `call.generics` are the entry's const generics, `call.tensors` its array parameters and
 /// `call.scalars` its scalar parameters (as f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_triton_vector_add(
     call: *const TpCall,
@@ -7390,9 +7208,8 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7441,9 +7258,8 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7492,9 +7308,8 @@ pub unsafe extern "C" fn tp_triton_vector_add(
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7511,15 +7326,14 @@ pub unsafe extern "C" fn tp_triton_vector_add(
 }
 
 /// `vector_add`: launches one of its entries (vector_add_f32, vector_add_f16, vector_add_bf16) on
-/// the caller's stream. `call.entry` is the index in
-/// that list; `call.generics` are the entry's const generics, `call.tensors` its array parameters
-/// and
-/// `call.scalars` its scalar parameters (as f64), each in parameter order.
+/// the caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's
+/// const generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as
+/// f64), each in parameter order.
 ///
 /// # Safety
 /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
-/// describe live
-/// device memory on `call.device`, and no descriptor may overlap a parameter the kernel writes.
+/// describe live device memory on `call.device`, and no descriptor may overlap a parameter the
+/// kernel writes.
 #[no_mangle]
 pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_len: usize) -> i32 {
     unsafe {
@@ -7546,9 +7360,8 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7593,9 +7406,8 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())
@@ -7640,9 +7452,8 @@ pub unsafe extern "C" fn tp_vector_add(call: *const TpCall, err: *mut u8, err_le
                         .generics(rt::generic_strings(g))
                         .grid(grid);
                         // SAFETY: async on the caller's stream; the caller keeps the memory alive
-                        // and unshared until
-                        // the stream reaches this launch (the Python side checks descriptors never
-                        // overlap outputs).
+                        // and unshared until the stream reaches this launch (the Python side checks
+                        // descriptors never overlap outputs).
                         launch
                             .async_on(stream)
                             .map(|_| ())

@@ -83,19 +83,48 @@ def rustfmt(text: str) -> str:
 #: generated SAFETY arguments, notes and specialization docs are wrapped here
 WIDTH = 100
 COMMENT = re.compile(r"^(\s*)(///|//!|//) (.*)$")
+#: a comment line that starts a block of its own (a list item, a heading, a code fence, a table row, `SAFETY:`)
+_BLOCK = re.compile(r"(?:[-*+] |\d+\. |#|```|\||SAFETY:|Safety:)")
+
+
+#: a comment line that is a block by itself (nothing is joined to it)
+_SINGLE = re.compile(r"(?:#|```|\|)")
+
+
+def _starts_block(body: str) -> bool:
+    return bool(_BLOCK.match(body))
 
 
 def wrap_comments(text: str, width: int = WIDTH) -> str:
-    """Every whole-line comment longer than ``width`` broken at spaces into lines of the same indent and marker
-    (a single word longer than the width stays whole)."""
-    out = []
-    for line in text.splitlines():
-        m = COMMENT.match(line)
-        if m is None or len(line) <= width:
-            out.append(line)
+    """Comments as paragraphs of at most ``width`` columns: a run of whole-line comments of one indent and marker
+    (a paragraph ends at an empty comment line, a list item, a heading or a code fence) that has a line over
+    ``width`` is joined and wrapped again at spaces, so a long sentence never leaves an orphan fragment before
+    the line that continues it; runs that fit are left as written (a single word longer than the width stays
+    whole)."""
+    lines = text.splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = COMMENT.match(lines[i])
+        if m is None:
+            out.append(lines[i])
+            i += 1
             continue
-        indent, marker, body = m.groups()
-        room = max(width - len(indent) - len(marker) - 1, 20)
-        out += [f"{indent}{marker} {chunk}" for chunk in textwrap.wrap(body, room, break_long_words=False,
-                                                                        break_on_hyphens=False)]
+        indent, marker = m.group(1), m.group(2)
+        run = [m.group(3)]
+        j = i + 1
+        while j < len(lines) and not _SINGLE.match(run[0]):   # (a heading, fence or table row stands alone)
+            n = COMMENT.match(lines[j])
+            if n is None or (n.group(1), n.group(2)) != (indent, marker) or _starts_block(n.group(3)):
+                break
+            run.append(n.group(3))
+            j += 1
+        if all(len(f"{indent}{marker} {body}") <= width for body in run):
+            out += lines[i:j]
+        else:
+            room = max(width - len(indent) - len(marker) - 1, 20)
+            out += [f"{indent}{marker} {chunk}" for chunk in textwrap.wrap(" ".join(run), room,
+                                                                            break_long_words=False,
+                                                                            break_on_hyphens=False)]
+        i = j
     return "\n".join(out) + ("\n" if text.endswith("\n") else "")

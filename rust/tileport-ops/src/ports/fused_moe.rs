@@ -81,8 +81,7 @@ pub mod port {
         for k in 0i32..k_tiles {
             let kk: Tile<i32, { [1, BK] }> = (broadcast_scalar(k * BK, shape![1, BK])) + lanes;
             // the gather takes a rank-1 index tile, BMK = BM * BK long (cutile 0.3.1 cannot
-            // broadcast the padding to a
-            // rank-2 one)
+            // broadcast the padding to a rank-2 one)
             let at: Tile<i32, { [BMK] }> = (rows.broadcast(shape![BM, BK])
                 + kk.broadcast(shape![BM, BK]))
             .reshape(shape![BMK]);
@@ -299,8 +298,7 @@ pub mod port {
         for k in 0i32..k_tiles {
             let kk: Tile<i32, { [1, BK] }> = (broadcast_scalar(k * BK, shape![1, BK])) + lanes;
             // the gather takes a rank-1 index tile, BMK = BM * BK long (cutile 0.3.1 cannot
-            // broadcast the padding to a
-            // rank-2 one)
+            // broadcast the padding to a rank-2 one)
             let at: Tile<i32, { [BMK] }> = (rows.broadcast(shape![BM, BK])
                 + kk.broadcast(shape![BM, BK]))
             .reshape(shape![BMK]);

@@ -14,8 +14,7 @@ pub mod port {
         n: i32,
     ) {
         // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
-        // tile's length is a
-        // constant of its own in Rust)
+        // tile's length is a constant of its own in Rust)
         let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
         let rows: Tile<i32, { [R, 1] }> =
             ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
@@ -184,8 +183,7 @@ pub mod port {
         n: i32,
     ) {
         // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
-        // tile's length is a
-        // constant of its own in Rust)
+        // tile's length is a constant of its own in Rust)
         let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
         let rows: Tile<i32, { [R, 1] }> =
             ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
@@ -339,8 +337,7 @@ pub mod port {
         n: i32,
     ) {
         // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
-        // tile's length is a
-        // constant of its own in Rust)
+        // tile's length is a constant of its own in Rust)
         let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
         let rows: Tile<i32, { [R, 1] }> =
             ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
@@ -511,8 +508,7 @@ pub mod port {
         n: i32,
     ) {
         // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
-        // tile's length is a
-        // constant of its own in Rust)
+        // tile's length is a constant of its own in Rust)
         let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
         let rows: Tile<i32, { [R, 1] }> =
             ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
@@ -668,8 +664,7 @@ pub mod port {
         n: i32,
     ) {
         // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
-        // tile's length is a
-        // constant of its own in Rust)
+        // tile's length is a constant of its own in Rust)
         let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
         let rows: Tile<i32, { [R, 1] }> =
             ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)
@@ -840,8 +835,7 @@ pub mod port {
         n: i32,
     ) {
         // x, y: n elements; the block's B = R * W of them as R rows of W (B passed by the host: a
-        // tile's length is a
-        // constant of its own in Rust)
+        // tile's length is a constant of its own in Rust)
         let arange_r: Tile<i32, { [R] }> = iota(shape![R]);
         let rows: Tile<i32, { [R, 1] }> =
             ((broadcast_scalar(get_tile_block_id().0 * R, shape![R])) + arange_r)

@@ -48,8 +48,7 @@ pub mod port {
             ftz::Disabled,
         );
         // plain global stores, not TMA: no shared-memory staging (bf16 8192x4096 77 -> 80% of copy
-        // bandwidth for
-        // layer_norm, 82 -> 85% for rms_norm; 16384x8192 82 -> 89% and 93 -> 94%:
+        // bandwidth for layer_norm, 82 -> 85% for rms_norm; 16384x8192 82 -> 89% and 93 -> 94%:
         // tuning/rows-notma)
         // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no two
         // blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0],
@@ -112,8 +111,7 @@ pub mod port {
             ftz::Disabled,
         );
         // plain global stores, not TMA: no shared-memory staging (bf16 8192x4096 77 -> 80% of copy
-        // bandwidth for
-        // layer_norm, 82 -> 85% for rms_norm; 16384x8192 82 -> 89% and 93 -> 94%:
+        // bandwidth for layer_norm, 82 -> 85% for rms_norm; 16384x8192 82 -> 89% and 93 -> 94%:
         // tuning/rows-notma)
         let out_f16: Tile<f16, { [BM, BLOCK] }> = convert_tile(out);
         // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no two
@@ -177,8 +175,7 @@ pub mod port {
             ftz::Disabled,
         );
         // plain global stores, not TMA: no shared-memory staging (bf16 8192x4096 77 -> 80% of copy
-        // bandwidth for
-        // layer_norm, 82 -> 85% for rms_norm; 16384x8192 82 -> 89% and 93 -> 94%:
+        // bandwidth for layer_norm, 82 -> 85% for rms_norm; 16384x8192 82 -> 89% and 93 -> 94%:
         // tuning/rows-notma)
         let out_bf16: Tile<bf16, { [BM, BLOCK] }> = convert_tile(out);
         // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no two

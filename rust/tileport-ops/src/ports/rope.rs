@@ -23,10 +23,9 @@ pub mod port {
         cs_t: i32,
     ) {
         // N = BT * BH * HALF and NC = BT * HALF, passed by the host: each gather and scatter is of
-        // a rank-1 tile (cutile
-        // 0.3.1 broadcasts a gather's padding as a rank-1 tile, so a rank-3 gather does not verify)
-        // and a tile's length
-        // must be a constant of its own in Rust (no arithmetic on const generics in types)
+        // a rank-1 tile (cutile 0.3.1 broadcasts a gather's padding as a rank-1 tile, so a rank-3
+        // gather does not verify) and a tile's length must be a constant of its own in Rust (no
+        // arithmetic on const generics in types)
         let i: i32 = get_tile_block_id().0;
         let h: i32 = get_tile_block_id().1;
         let arange_bt: Tile<i32, { [BT] }> = iota(shape![BT]);
@@ -294,10 +293,9 @@ pub mod port {
         cs_t: i32,
     ) {
         // N = BT * BH * HALF and NC = BT * HALF, passed by the host: each gather and scatter is of
-        // a rank-1 tile (cutile
-        // 0.3.1 broadcasts a gather's padding as a rank-1 tile, so a rank-3 gather does not verify)
-        // and a tile's length
-        // must be a constant of its own in Rust (no arithmetic on const generics in types)
+        // a rank-1 tile (cutile 0.3.1 broadcasts a gather's padding as a rank-1 tile, so a rank-3
+        // gather does not verify) and a tile's length must be a constant of its own in Rust (no
+        // arithmetic on const generics in types)
         let i: i32 = get_tile_block_id().0;
         let h: i32 = get_tile_block_id().1;
         let arange_bt: Tile<i32, { [BT] }> = iota(shape![BT]);

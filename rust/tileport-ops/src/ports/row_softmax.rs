@@ -24,9 +24,8 @@ pub mod port {
         let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
         let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
         // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by
-        // instruction issue
-        // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16;
-        // benchmarks/probes/spill_check.py)
+        // instruction issue (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096
+        // bf16; benchmarks/probes/spill_check.py)
         let e: Tile<f32, { [BM, BLOCK] }> = exp2(
             fma(
                 t,
@@ -55,8 +54,7 @@ pub mod port {
             unsafe { y_tiles.store_unchecked(out, [block_row, 0i32]) };
         } else {
             // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
-            // 70 -> 79%
-            // (benchmarks/results/h200/tuning/rows-notma)
+            // 70 -> 79% (benchmarks/results/h200/tuning/rows-notma)
             // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
             // two blocks store the same tile of y, and the grid's extent along axis 0 is
             // cdiv(y.shape[0], BM).
@@ -95,9 +93,8 @@ pub mod port {
         let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
         let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
         // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by
-        // instruction issue
-        // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16;
-        // benchmarks/probes/spill_check.py)
+        // instruction issue (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096
+        // bf16; benchmarks/probes/spill_check.py)
         let e: Tile<f32, { [BM, BLOCK] }> = exp2(
             fma(
                 t,
@@ -127,8 +124,7 @@ pub mod port {
             unsafe { y_tiles.store_unchecked(out, [block_row, 0i32]) };
         } else {
             // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
-            // 70 -> 79%
-            // (benchmarks/results/h200/tuning/rows-notma)
+            // 70 -> 79% (benchmarks/results/h200/tuning/rows-notma)
             // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
             // two blocks store the same tile of y, and the grid's extent along axis 0 is
             // cdiv(y.shape[0], BM).
@@ -167,9 +163,8 @@ pub mod port {
         let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
         let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
         // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by
-        // instruction issue
-        // (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096 bf16;
-        // benchmarks/probes/spill_check.py)
+        // instruction issue (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096
+        // bf16; benchmarks/probes/spill_check.py)
         let e: Tile<f32, { [BM, BLOCK] }> = exp2(
             fma(
                 t,
@@ -199,8 +194,7 @@ pub mod port {
             unsafe { y_tiles.store_unchecked(out, [block_row, 0i32]) };
         } else {
             // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
-            // 70 -> 79%
-            // (benchmarks/results/h200/tuning/rows-notma)
+            // 70 -> 79% (benchmarks/results/h200/tuning/rows-notma)
             // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
             // two blocks store the same tile of y, and the grid's extent along axis 0 is
             // cdiv(y.shape[0], BM).

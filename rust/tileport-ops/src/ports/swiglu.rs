@@ -22,8 +22,7 @@ pub mod port {
         let u: Tile<f32, { [BM, BN] }> = up_view.load([bm, bn]);
         // `u = ct.astype(u, ct.float32)`: already Tile<f32, { [BM, BN] }>, nothing to emit
         // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit
-        // SwiGLU
-        // compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
+        // SwiGLU compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
         let silu: Tile<f32, { [BM, BN] }> = divf(
             g,
             broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(g)),
@@ -50,8 +49,7 @@ pub mod port {
         let u: Tile<f16, { [BM, BN] }> = up_view.load([bm, bn]);
         let u: Tile<f32, { [BM, BN] }> = convert_tile(u);
         // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit
-        // SwiGLU
-        // compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
+        // SwiGLU compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
         let silu: Tile<f32, { [BM, BN] }> = divf(
             g,
             broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(g)),
@@ -79,8 +77,7 @@ pub mod port {
         let u: Tile<bf16, { [BM, BN] }> = up_view.load([bm, bn]);
         let u: Tile<f32, { [BM, BN] }> = convert_tile(u);
         // approximate division (div.approx): the denominator is >= 1, and IEEE division made 16-bit
-        // SwiGLU
-        // compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
+        // SwiGLU compute-bound (1.3x slower; benchmarks/results/h200/triton/math_probe.json)
         let silu: Tile<f32, { [BM, BN] }> = divf(
             g,
             broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(g)),

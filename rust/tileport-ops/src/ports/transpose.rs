@@ -14,9 +14,8 @@ pub mod port {
         let bm: i32 = get_tile_block_id().0;
         let bn: i32 = get_tile_block_id().1;
         // tile axis 0 walks x's axis 1 and tile axis 1 walks x's axis 0; the index is in the tile's
-        // axis order
-        // order=(1, 0) is the view's dim map, as in cuTile Python; the tile index is in the tile's
-        // axis order.
+        // axis order order=(1, 0) is the view's dim map, as in cuTile Python; the tile index is in
+        // the tile's axis order.
         let x_view: Partition<f32, { [BM, BN] }> =
             x.partition_permuted(shape![BM, BN], const_array![1, 0]);
         let t: Tile<f32, { [BM, BN] }> = x_view.load([bm, bn]);
@@ -32,9 +31,8 @@ pub mod port {
         let bm: i32 = get_tile_block_id().0;
         let bn: i32 = get_tile_block_id().1;
         // tile axis 0 walks x's axis 1 and tile axis 1 walks x's axis 0; the index is in the tile's
-        // axis order
-        // order=(1, 0) is the view's dim map, as in cuTile Python; the tile index is in the tile's
-        // axis order.
+        // axis order order=(1, 0) is the view's dim map, as in cuTile Python; the tile index is in
+        // the tile's axis order.
         let x_view: Partition<f16, { [BM, BN] }> =
             x.partition_permuted(shape![BM, BN], const_array![1, 0]);
         let t: Tile<f16, { [BM, BN] }> = x_view.load([bm, bn]);
@@ -50,9 +48,8 @@ pub mod port {
         let bm: i32 = get_tile_block_id().0;
         let bn: i32 = get_tile_block_id().1;
         // tile axis 0 walks x's axis 1 and tile axis 1 walks x's axis 0; the index is in the tile's
-        // axis order
-        // order=(1, 0) is the view's dim map, as in cuTile Python; the tile index is in the tile's
-        // axis order.
+        // axis order order=(1, 0) is the view's dim map, as in cuTile Python; the tile index is in
+        // the tile's axis order.
         let x_view: Partition<bf16, { [BM, BN] }> =
             x.partition_permuted(shape![BM, BN], const_array![1, 0]);
         let t: Tile<bf16, { [BM, BN] }> = x_view.load([bm, bn]);
