@@ -190,21 +190,28 @@ def rust_abi_formatted(exports: bool = True) -> str:
     return rustfmt(rust_abi(exports))
 
 
-def build(progress: Progress = lambda s: None) -> Path:
-    """cargo build of the cdylib; writes the inputs hash beside it."""
+def cargo_release(cwd: Path, args: list[str], what: str) -> Path:
+    """``cargo build --release --offline ARGS`` in ``cwd`` with the toolchain's environment and the workspace's
+    target dir (dependencies built once for every crate); returns that target dir. A failure is a
+    LibraryBuildError naming ``what`` with cargo's message."""
     from ..toolchain.locate import find_cuda_tree
 
-    ws = paths.rust_workspace()
-    assert ws is not None
+    target = paths.cargo_target_dir(crate_dir().parent)
     env = tool_env()
     env.update(find_cuda_tree().cargo_env())
-    env["CARGO_TARGET_DIR"] = str(paths.cargo_target_dir(ws))
+    env["CARGO_TARGET_DIR"] = str(target)
+    proc = subprocess.run(["cargo", "build", "--release", "--offline", *args, "--message-format", "short"],
+                          cwd=cwd, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise LibraryBuildError(f"cargo build of {what} failed:\n{proc.stderr.strip()[-4000:]}")
+    return target
+
+
+def build(progress: Progress = lambda s: None) -> Path:
+    """cargo build of the cdylib; writes the inputs hash beside it."""
     packages = [a for name in CRATES for a in ("-p", name)]
     progress(f"build: cargo build --release {' '.join(packages)}")
-    proc = subprocess.run(["cargo", "build", "--release", "--offline", *packages, "--message-format", "short"],
-                          cwd=ws, env=env, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise LibraryBuildError(f"cargo build of the operator library failed:\n{proc.stderr.strip()[-4000:]}")
+    cargo_release(crate_dir().parent, packages, "the operator library")
     lib = built_library()
     Path(str(lib) + ".inputs-sha256").write_text(inputs_hash() + "\n")
     return lib
@@ -246,18 +253,23 @@ def ops_build(names: list[str] | None, *, port: bool, if_stale: bool = False,
 def pack_library(dest: Path) -> Path:
     """The built library and its Python extension, with the inputs stamp, as one xz-compressed tar for a GPU host
     without cargo (~3 MB)."""
-    import tarfile
-
     lib = built_library()
     if not is_fresh(lib) or not native_path(lib).exists():
         raise LibraryBuildError(f"{lib} (or {NATIVE_NAME} beside it) is missing or stale: run `tileport ops build` "
                                 "first")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(dest, "w:xz") as tar:
-        for f in (lib, native_path(lib), Path(str(lib) + ".inputs-sha256")):
-            tar.add(f, arcname=f.name)
+    pack_files([lib, native_path(lib), Path(str(lib) + ".inputs-sha256")], dest)
     Path(str(dest) + ".inputs-sha256").write_text(inputs_hash() + "\n")
     return dest
+
+
+def pack_files(files: list[Path], dest: Path) -> None:
+    """``files`` (by their names, no folders) as one xz-compressed tar at ``dest``."""
+    import tarfile
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(dest, "w:xz") as tar:
+        for f in files:
+            tar.add(f, arcname=f.name)
 
 
 def unpack_library(src: Path, dest_dir: Path) -> Path:

@@ -68,9 +68,7 @@ class Interceptor:
         return None
 
     def _time(self, grid: tuple, kernel: Any, args: tuple) -> None:
-        from .library import _key_of_args
-
-        if not self.timing.wants(kernel, (_key_of_args(args), grid)):
+        if not self.timing.wants(kernel, args, grid):
             return
         launch, lib, original = self._launch, self.library, self.original
         self.timing.time(_name(kernel), grid, args, lambda s: original(s, grid, kernel, args),
@@ -118,7 +116,9 @@ def raw_stream(stream: Any) -> int:
 
 
 def library_file(library: str | os.PathLike | None) -> Path:
-    from .served import LIB_NAME
+    """The served library's .so: ``library`` (its folder or the file) or $TILEPORT_SERVED; refused unless it is one
+    (the .so with its ports.json beside it)."""
+    from .served import LIB_NAME, manifest_beside
 
     given = library if library is not None else os.environ.get(ENV_LIBRARY)
     if not given:
@@ -126,7 +126,7 @@ def library_file(library: str | os.PathLike | None) -> Path:
                          f"or its {LIB_NAME}) or set {ENV_LIBRARY}")
     path = Path(given)
     path = path / LIB_NAME if path.is_dir() else path
-    if not path.is_file() or path.name != LIB_NAME or not path.with_name("ports.json").is_file():
+    if not path.is_file() or manifest_beside(path) is None:
         raise InputError(f"{given}: not a served library (expected {LIB_NAME} and ports.json, as `tileport ops "
                          "build --from PORTS --into LIB` writes them)")
     return path

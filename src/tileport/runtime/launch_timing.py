@@ -21,7 +21,10 @@ class LaunchTiming:
     records: list[dict] = field(default_factory=list)
     _seen: dict[int, set] = field(default_factory=dict)
 
-    def wants(self, kernel: Any, key: tuple) -> bool:
+    def wants(self, kernel: Any, args: tuple, grid: tuple) -> bool:
+        """Whether this launch is one to time: the kernel's first ``per_kernel`` distinct ones (tensor dtypes and
+        shapes, other arguments' values, grid)."""
+        key = (tuple((str(a.dtype), tuple(a.shape)) if hasattr(a, "data_ptr") else repr(a) for a in args), grid)
         seen = self._seen.setdefault(id(kernel), set())
         if key in seen or len(seen) >= self.per_kernel:
             return False

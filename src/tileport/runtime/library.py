@@ -408,12 +408,6 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, lib: Library | 
         _launch_slow(st, plan, status, grid, args, device, stream, torch)
 
 
-def _key_of_args(args: tuple) -> tuple:
-    """A cheap description of a launch's arguments (tensor dtype and shape, scalar and constant values), for
-    telling launches apart (timing), not for selecting entries."""
-    return tuple((str(a.dtype), tuple(a.shape)) if hasattr(a, "data_ptr") else repr(a) for a in args)
-
-
 def _launch_slow(st: _KernelState, plan: _Plan | None, status: int, grid: tuple, args: tuple, device: int,
                  stream: int, torch: Any) -> None:
     """Settle what the native plan handed back: plan another launch shape, run the full ownership check, or raise
