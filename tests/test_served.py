@@ -134,3 +134,21 @@ def test_a_kernel_whose_helper_only_resolution_finds_is_fresh_at_launch(served):
     (op,) = [o for o in recorded["ops"].values() if o["source"] == "pkg/ops.py"]
     assert len(kernel_files(src, "scale", k.pyfunc)) == 2 and len(kernel_files(src, "scale")) == 1
     assert library._sha256(src, "scale", k.pyfunc) == op["source_sha256"]
+
+
+def test_tileport_run_runs_a_script_or_module_as_main(served, tmp_path):
+    """`tileport run` runs the host program in its own process as Python would (script or -m, its argv), with the
+    backend installed; a program that launches nothing ends with zero launches counted and its own exit code."""
+    from conftest import run_tileport
+
+    root, _ = served
+    host = tmp_path / "host.py"
+    host.write_text("import sys\nimport cuda.tile as ct\nprint('argv', sys.argv[1:], type(ct.launch).__name__)\n"
+                    "sys.exit(int(sys.argv[1]))\n")
+    r = run_tileport("run", "--library", str(root / "lib"), "--stats", str(tmp_path / "s.json"), "--", "python",
+                     str(host), "3")
+    assert r.returncode == 3 and "argv ['3'] Interceptor" in r.stdout and "0 launch(es)" in r.stderr, r.stderr
+    assert json.loads((tmp_path / "s.json").read_text())["rust"] == {}
+    (tmp_path / "hostmod.py").write_text("print('module', __name__)\n")
+    r = run_tileport("run", "--library", str(root / "lib"), "--", "python", "-m", "hostmod", cwd=tmp_path)
+    assert r.returncode == 0 and "module __main__" in r.stdout, r.stderr

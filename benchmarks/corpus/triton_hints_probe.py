@@ -29,7 +29,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
 
-    from tileport.corpus.capture import as_main
+    from tileport.hostrun import as_main
     from tileport.corpus.tritonemu import quick_benchmarks
     from tileport.runtime.shadow import shadow
     from triton_shadow import geomean   # (this folder: first on sys.path when the script runs)

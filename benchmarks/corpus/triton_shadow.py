@@ -26,7 +26,7 @@ from pathlib import Path
 
 
 def run_scripts(scripts: list[Path], log: io.StringIO) -> list[dict]:
-    from tileport.corpus.capture import as_main
+    from tileport.hostrun import as_main
     from tileport.corpus.tritonemu import quick_benchmarks
 
     out = []

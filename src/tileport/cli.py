@@ -636,23 +636,14 @@ def _python_command(raw: list[str], usage: str, error: type[Exception] = InputEr
 
 def cmd_run(args: argparse.Namespace) -> int:
     """`tileport run --library LIB -- python host.py ...`: the program in this process, ct.launch on Rust ports."""
-    import runpy
-
+    from .hostrun import run_main
     from .runtime import intercept
 
     cmd = _python_command(args.command, "tileport run [--library LIB] -- python SCRIPT.py|-m MODULE [ARGS...]")
     intercept.install(args.library, fallback=args.fallback or None)
     code = 0
-    old_argv, old_path = sys.argv[:], sys.path[:]
     try:
-        if cmd[0] == "-m":
-            sys.argv = [cmd[1], *cmd[2:]]
-            sys.path.insert(0, os.getcwd())
-            runpy.run_module(cmd[1], run_name="__main__", alter_sys=True)
-        else:
-            sys.argv = cmd
-            sys.path.insert(0, str(Path(cmd[0]).parent.resolve()))
-            runpy.run_path(cmd[0], run_name="__main__")
+        run_main(cmd)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except TileportError as exc:   # the launch backend refused a launch: one line, the program stops
@@ -664,7 +655,6 @@ def cmd_run(args: argparse.Namespace) -> int:
         _report_script_error(Path(cmd[0] if cmd[0] != "-m" else cmd[1]), exc, None, "run")
         code = 1
     finally:
-        sys.argv, sys.path[:] = old_argv, old_path
         stats = intercept.stats()
         intercept.uninstall()
     if args.stats:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import InputError
+from ..hostrun import as_main
 from .autotune import AutotuneLog, first_config_autotune
 from .cudaemu import GiB, Target, emulate
 from .scan import FoundKernel, scan
@@ -379,19 +380,6 @@ def _keep_log(opts: Options, rel: str, text: str) -> None:
     if opts.log_dir is not None:
         opts.log_dir.mkdir(parents=True, exist_ok=True)
         (opts.log_dir / (rel.replace("/", ".") + ".log")).write_text(text)
-
-
-@contextlib.contextmanager
-def as_main(f: Path):
-    """While the block runs ``f`` as ``__main__`` (``runpy.run_path(str(f), run_name="__main__")``), its
-    directory is first on sys.path and argv is its own, as when Python runs a script."""
-    old_argv, old_path = sys.argv[:], sys.path[:]
-    sys.argv[:] = [str(f)]
-    sys.path.insert(0, str(f.parent))
-    try:
-        yield
-    finally:
-        sys.argv[:], sys.path[:] = old_argv, old_path
 
 
 def _run_script(session: Session, f: Path) -> _FileResult:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-import runpy
-import sys
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...hostrun import run_main
 from ...spec.signature import Signature
 from ..arrays import (ALIGN_BYTES, DTYPE_NAMES, INT32, ITEMSIZE, SHAPE_DIV, ArrayFacts, CaptureError, array_facts,
                       array_sig, describe_arg, dtype_name)
@@ -94,14 +93,11 @@ def run_captured(script: Path, argv: list[str]) -> Recorder:
         rec.record(grid, kernel, tuple(kernel_args))
 
     saved = {name: getattr(ct, name) for name in ("launch", "launch_extended") if hasattr(ct, name)}
-    old_argv, old_path = sys.argv[:], sys.path[:]
     undo_triton = install_triton(rec)  # `kernel[grid](...)` of @triton.jit kernels, recorded the same way
     try:
         for name in saved:
             setattr(ct, name, fake_launch)
-        sys.argv = [str(script), *argv]
-        sys.path.insert(0, str(script.parent.resolve()))
-        runpy.run_path(str(script), run_name="__main__")
+        run_main([str(script), *argv])
     except SystemExit as exc:
         if exc.code not in (0, None):
             raise CaptureError(f"{script} exited with {exc.code}") from None
@@ -109,7 +105,6 @@ def run_captured(script: Path, argv: list[str]) -> Recorder:
         for name, fn in saved.items():
             setattr(ct, name, fn)
         undo_triton()
-        sys.argv, sys.path[:] = old_argv, old_path
     return rec
 
 
