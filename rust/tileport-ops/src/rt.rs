@@ -156,6 +156,12 @@ pub fn stride_i32(op: &str, t: &TpTensor, dim: usize, name: &str) -> Result<i32>
     }
 }
 
+/// An element type a port takes, with its dtype code and name in the C ABI (`abi.rs`); `ffi.rs` implements it
+/// for every dtype of `src/tileport/runtime/abi.py`.
+pub trait AbiDtype: DType {
+    const ABI: (i32, &'static str);
+}
+
 /// Borrows the caller's memory as a cutile tensor after checking dtype, rank and sizes. Nothing is copied and
 /// the memory is never freed by cutile (`borrow_raw_parts`).
 ///
@@ -163,20 +169,20 @@ pub fn stride_i32(op: &str, t: &TpTensor, dim: usize, name: &str) -> Result<i32>
 /// The descriptor must describe live device memory on `device` that stays valid, and that no one else writes
 /// (reads, for a written parameter) until the launch completes on the caller's stream; Python checks the
 /// descriptors do not overlap before calling.
-pub unsafe fn borrow<T: DType>(
+pub unsafe fn borrow<T: AbiDtype>(
     op: &str,
     t: &TpTensor,
     name: &str,
-    dtype: (i32, &str),
     rank: usize,
     device: usize,
 ) -> Result<Tensor<T>> {
-    if t.dtype != dtype.0 {
+    let (code, dtype) = T::ABI;
+    if t.dtype != code {
         return fail(
             Status::BadDtype,
             format!(
-                "{op}: {name} has dtype code {}, the port takes {}",
-                t.dtype, dtype.1
+                "{op}: {name} has dtype code {}, the port takes {dtype}",
+                t.dtype
             ),
         );
     }
@@ -214,8 +220,11 @@ pub fn tile<const R: usize>(dims: [i32; R]) -> [usize; R] {
     dims.map(|d| d.max(0) as usize)
 }
 
-pub fn generic_strings(g: &[i32]) -> Vec<String> {
-    g.iter().map(|v| v.to_string()).collect()
+/// The generics an entry is launched with, as cutile's launcher takes them: its element types' names (a
+/// type-generic entry's `E`, in order), then the const generics.
+pub fn generic_strings(types: &[&str], g: &[i32]) -> Vec<String> {
+    let consts = g.iter().map(|v| v.to_string());
+    types.iter().map(|t| t.to_string()).chain(consts).collect()
 }
 
 /// The caller's device (primary context, shared with PyTorch) and stream, borrowed. Both are cached per thread
@@ -264,11 +273,12 @@ fn stream_uncounted(device: i32, raw: *mut c_void) -> Result<Arc<Stream>> {
 
 /// What cutile's kernel cache is keyed on, hashed: the entry, its generics and every tensor's specialization bits
 /// (the `SpecializationBits` cutile computed when the tensor was borrowed — the ones its launcher compares).
-pub fn spec_key(op: &str, generics: &[i32], specs: &[&SpecializationBits]) -> u64 {
+/// `specs` holds one item per entry parameter, `None` for a scalar.
+pub fn spec_key(op: &str, generics: &[i32], specs: &[Option<&SpecializationBits>]) -> u64 {
     let since = profile::start();
     let mut h = DefaultHasher::new();
     (op, generics).hash(&mut h);
-    for s in specs {
+    for s in specs.iter().flatten() {
         s.hash(&mut h);
     }
     let key = h.finish();
@@ -396,3 +406,127 @@ pub unsafe extern "C" fn tileport_describe_call(
         })
     }
 }
+
+/// One operator's exported C function, `tp_<op>`: it reads the call block, picks the entry `call.entry` numbers,
+/// checks the argument counts, borrows and checks each tensor (dtype, rank, extents), converts each scalar and
+/// launches the entry on the caller's stream. `ffi.rs` is one invocation per operator, generated from the ports'
+/// manifests; an entry lists its generics and its parameters in the kernel's order:
+///
+/// ```text
+/// operator! {
+///     tp_rms_norm => rms_norm {
+///         0 => rms_norm_f32<BM, BLOCK>(
+///             in x: f32[2] = t[0],              // a tensor the kernel reads: rank 2, descriptor 0
+///             written r: f32[1] = t[2],         // a tensor the kernel writes through its own views
+///             out y: f32[2] = t[1] => [BM, 1],  // a tensor stored in tiles: partitioned at these dims
+///             scalar eps: f32 = s[0],           // a scalar (i32, f32 or bool) from `call.scalars`
+///             stride sx: i32 = t[0].strides[0], // an element stride the kernel takes as an argument
+///         ),
+///         1 => rms_norm[f16]<BM, BLOCK>(..),    // a type-generic entry at E = f16
+///     }
+/// }
+/// ```
+///
+/// Parameters are bound by their kernel names; the macro's own locals are hygienic, so a parameter may be called
+/// `g`, `t`, `s`, `op` or `key`.
+macro_rules! operator {
+    (
+        $func:ident => $op:ident {
+            $($index:literal => $entry:ident $([$($elem:ty),+])? $(<$($gen:ident),+>)? (
+                $($kind:ident $name:ident: $ty:ident $([$rank:literal])? = $src:ident[$pos:literal]
+                    $(.strides[$dim:literal])? $(=> [$($tile:expr),+])?),* $(,)?
+            )),* $(,)?
+        }
+    ) => {
+        #[doc = concat!("`", stringify!($op), "`: launches one of its entries (", stringify!($($entry),*),
+            ") on the caller's stream. `call.entry` is the index in that list; `call.generics` are the entry's \
+            const generics, `call.tensors` its array parameters and `call.scalars` its scalar parameters (as f64), \
+            each in parameter order.")]
+        ///
+        /// # Safety
+        /// `call` and the arrays it points to must be valid for the given lengths; every descriptor must
+        /// describe live device memory on `call.device`, and no descriptor may overlap a parameter the kernel
+        /// writes.
+        #[no_mangle]
+        pub unsafe extern "C" fn $func(call: *const $crate::abi::TpCall, err: *mut u8, err_len: usize) -> i32 {
+            use cutile::prelude::*;
+            unsafe {
+                $crate::rt::guard(err, err_len, || {
+                    let tp_call = $crate::rt::call(call)?;
+                    let (g, t, s) = (tp_call.generics, tp_call.tensors, tp_call.scalars);
+                    let (grid, device, dev) = (tp_call.grid, tp_call.device, tp_call.device.max(0) as usize);
+                    match tp_call.entry {
+                        $($index => {
+                            let op = concat!(stringify!($op), "::", stringify!($entry));
+                            let counts = [
+                                <[&str]>::len(&[$($(stringify!($gen)),+)?]),
+                                0 $(+ $crate::rt::operator!(@tensors $kind))*,
+                                0 $(+ $crate::rt::operator!(@scalars $kind))*,
+                            ];
+                            $crate::rt::expect_counts(op, [g.len(), t.len(), s.len()], counts)?;
+                            $(
+                                #[allow(unused_variables)] // (the generics that size an output's tiles are read)
+                                let &[$($gen),+] = g else { unreachable!("counted above") };
+                            )?
+                            $($crate::rt::operator!(@let [op t s dev] $kind $name: $ty $([$rank])? = $src[$pos]
+                                $(.strides[$dim])?);)*
+                            let key = $crate::rt::spec_key(op, g, &[$($crate::rt::operator!(@spec $kind $name)),*]);
+                            let stream = $crate::rt::stream(device, tp_call.stream)?;
+                            $crate::rt::launch(op, key, &stream, |stream| {
+                                let launch = $crate::ports::$op::port::$entry(
+                                    $($crate::rt::operator!(@arg $kind $name $(=> [$($tile),+])?)),*
+                                )
+                                .generics($crate::rt::generic_strings(&[$($(<$elem as DType>::DTYPE.as_str()),+)?], g))
+                                .grid(grid);
+                                // SAFETY: async on the caller's stream; the caller keeps the memory alive and
+                                // unshared until the stream reaches this launch (the Python side checks
+                                // descriptors never overlap outputs).
+                                launch.async_on(stream).map(|_| ()).map_err(|e| format!("{e:?}"))
+                            })
+                        })*
+                        other => $crate::rt::fail(
+                            $crate::abi::Status::BadEntry,
+                            format!("{}: no entry {other} (it has {})", stringify!($op), [$($index),*].len()),
+                        ),
+                    }
+                })
+            }
+        }
+    };
+    (@tensors in) => { 1 };
+    (@tensors out) => { 1 };
+    (@tensors written) => { 1 };
+    (@tensors $kind:ident) => { 0 };
+    (@scalars scalar) => { 1 };
+    (@scalars $kind:ident) => { 0 };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] in $name:ident: $ty:ident[$rank:literal] = t[$pos:literal]) => {
+        let $name = $crate::rt::borrow::<$ty>($op, &$t[$pos], stringify!($name), $rank, $dev)?;
+    };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] written $name:ident: $ty:ident[$rank:literal] = t[$pos:literal]) => {
+        let $name = $crate::rt::borrow::<$ty>($op, &$t[$pos], stringify!($name), $rank, $dev)?;
+    };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] out $name:ident: $ty:ident[$rank:literal] = t[$pos:literal]) => {
+        let mut $name = $crate::rt::borrow::<$ty>($op, &$t[$pos], stringify!($name), $rank, $dev)?;
+    };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] scalar $name:ident: i32 = s[$pos:literal]) => {
+        let $name = $s[$pos] as i32;
+    };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] scalar $name:ident: f32 = s[$pos:literal]) => {
+        let $name = $s[$pos] as f32;
+    };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] scalar $name:ident: bool = s[$pos:literal]) => {
+        let $name = $s[$pos] != 0.0;
+    };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] stride $name:ident: i32 = t[$pos:literal].strides[$dim:literal]) => {
+        let $name = $crate::rt::stride_i32($op, &$t[$pos], $dim, stringify!($name))?;
+    };
+    (@spec in $name:ident) => { Some($name.spec()) };
+    (@spec out $name:ident) => { Some($name.spec()) };
+    (@spec written $name:ident) => { Some($name.spec()) };
+    (@spec $kind:ident $name:ident) => { None };
+    (@arg in $name:ident) => { &$name };
+    (@arg written $name:ident) => { &$name };
+    (@arg out $name:ident => [$($tile:expr),+]) => { (&mut $name).partition($crate::rt::tile([$($tile),+])) };
+    (@arg $kind:ident $name:ident) => { $name };
+}
+pub(crate) use operator;
