@@ -3965,7 +3965,13 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]
         if any(d != 1 for d in p.shape_div + p.stride_div) or p.base_align != 1 or p.may_alias:
             ones = [1 if s == 1 else 0 for s in strides[name]]
-            specs[name] = (f"{','.join(map(str, p.shape_div))}/{','.join(map(str, p.stride_div))}/"
+            # cutile 0.3.1 reads stride_div[i] for its i-th *dynamic* stride (kernel_entry_generator.rs), not for
+            # dimension i: the divisors of the dynamic strides go first, so a static unit stride that is not the
+            # last dimension (a K^T view, strides [?, 1, ?]) does not take the next stride's divisor
+            sdiv = list(p.stride_div or (1,) * p.rank)
+            dyn = [d for d in range(len(sdiv)) if strides[name][d] == -1]
+            sdiv = [sdiv[d] for d in dyn] + [sdiv[d] for d in range(len(sdiv)) if d not in dyn]
+            specs[name] = (f"{','.join(map(str, p.shape_div))}/{','.join(map(str, sdiv))}/"
                            f"{','.join(map(str, ones))}/{p.base_align}/{0 if p.may_alias else 1}")
         if out is not None and not out.scheduled:
             params.append(f"{name}: &mut Tensor<{RUST_DTYPES[p.dtype]}, {{ [{', '.join(out.shape)}] }}>")
