@@ -6,7 +6,8 @@
 # LIB && tileport ops pack PACK/served.tar.xz --library LIB`) and a copy of the TileGym checkout (PACK/TileGym).
 # Writes to $OUT: host.txt, graphs.log (tests/gpu/test_served_gpu.py, overhead, recurrent probe), overhead.json,
 # recurrent_probe.json, tests.json (with per-kernel Rust/Python kernel times), tests.log, rust-logs.txt.
-# TEST_FILES (default: every tests/ops file) picks TileGym test files; TEST_TIMEOUT bounds the test step.
+# TEST_FILES (default: every tests/ops file) picks TileGym test files; TEST_TIMEOUT bounds the test step; EXTRAS
+# (default "graphs overhead probe") picks the steps before the tests.
 set -uo pipefail
 out=${OUT:-gpu-served}
 pack=${PACK:-build/gpu20/pack}
@@ -21,13 +22,17 @@ eval "$(python3 -m tileport ops unpack "$pack/served.tar.xz" /tmp/served)"
 export TILEPORT_SERVED TILEPORT_CORPUS="$PWD/$pack/TileGym"
 echo "TILEPORT_SERVED=$TILEPORT_SERVED" >> "$out/host.txt"
 
-if [ "${SKIP_EXTRAS:-0}" != 1 ]; then   # SKIP_EXTRAS=1: TileGym's tests only
-python3 -m pytest -q -rA -p no:cacheprovider tests/gpu/test_served_gpu.py > "$out/graphs.log" 2>&1
-echo "exit: $?" >> "$out/graphs.log"
-python3 benchmarks/corpus/tilegym_rust.py overhead --corpus "$TILEPORT_CORPUS" --library "$TILEPORT_SERVED" \
-  --out "$out" >> "$out/graphs.log" 2>&1
-python3 benchmarks/probes/served_recurrent_probe.py "$TILEPORT_CORPUS" "$out/recurrent_probe.json" >> "$out/graphs.log" 2>&1
-fi
+extras=${EXTRAS-graphs overhead probe}   # EXTRAS="" (or SKIP_EXTRAS=1): TileGym's tests only
+[ "${SKIP_EXTRAS:-0}" = 1 ] && extras=""
+case " $extras " in *" graphs "*)
+  python3 -m pytest -q -rA -p no:cacheprovider tests/gpu/test_served_gpu.py > "$out/graphs.log" 2>&1
+  echo "exit: $?" >> "$out/graphs.log" ;; esac
+case " $extras " in *" overhead "*)
+  python3 benchmarks/corpus/tilegym_rust.py overhead --corpus "$TILEPORT_CORPUS" --library "$TILEPORT_SERVED" \
+    --out "$out" >> "$out/graphs.log" 2>&1 ;; esac
+case " $extras " in *" probe "*)
+  python3 benchmarks/probes/served_recurrent_probe.py "$TILEPORT_CORPUS" "$out/recurrent_probe.json" \
+    >> "$out/graphs.log" 2>&1 ;; esac
 # shellcheck disable=SC2086
 timeout "${TEST_TIMEOUT:-400}" python3 benchmarks/corpus/tilegym_rust.py tests --corpus "$TILEPORT_CORPUS" \
   --library "$TILEPORT_SERVED" --out /tmp/tests --jobs "${JOBS:-12}" --timing ${TEST_FILES:-} > "$out/tests.log" 2>&1

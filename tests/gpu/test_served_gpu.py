@@ -85,3 +85,30 @@ def test_tilegym_op_replays_in_a_cuda_graph_through_the_rust_ports(op):
     assert len(out) == len(want)
     for got, ref in zip(out, want):
         torch.testing.assert_close(got.float(), ref.float(), rtol=2e-2, atol=2e-2)
+
+
+def test_launch_timing_puts_arguments_back_without_autograd_noticing():
+    """Timing a launch replays both paths in CUDA graphs and then puts the tensors back: a tensor autograd saved for
+    backward (TileGym's RoPE backward) must keep its version and a leaf that requires grad must take the copy."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    from tileport.runtime.launch_timing import LaunchTiming
+
+    leaf = torch.randn(64, device="cuda", requires_grad=True)
+    saved = leaf * 2                       # mul saves `leaf` and `2`; `saved * saved` saves `saved` for backward
+    loss = (saved * saved).sum()
+    before = (leaf.detach().clone(), saved.detach().clone(), leaf._version, saved._version)
+
+    def bump(stream):   # what a kernel does: writes the arguments' memory, unseen by autograd
+        with torch.no_grad():
+            leaf.data.add_(1.0)
+            saved.data.mul_(3.0)
+
+    timing = LaunchTiming(reps=2, rounds=2)
+    timing.time("bump", (1, 1, 1), (leaf, saved, 0.5), bump, bump)
+    assert "error" not in timing.records[-1], timing.records[-1]
+    assert torch.equal(leaf.detach(), before[0]) and torch.equal(saved.detach(), before[1])
+    assert (leaf._version, saved._version) == before[2:]
+    loss.backward()                         # the saved tensors' versions are intact: no "modified by an inplace"
+    assert torch.allclose(leaf.grad, 8 * before[0])

@@ -37,7 +37,7 @@ class LaunchTiming:
         import torch
 
         tensors = [a for a in args if isinstance(a, torch.Tensor)]
-        saved = [t.clone() for t in tensors]
+        saved = [t.detach().clone() for t in tensors]
         record: dict = {"kernel": name, "grid": list(grid)}
         try:
             graphs = {}
@@ -63,8 +63,9 @@ class LaunchTiming:
         except Exception as exc:  # noqa: BLE001 — a launch that cannot be captured in a graph: say so, go on
             record["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
         finally:
-            with torch.no_grad():   # (a leaf tensor that requires grad takes no in-place copy otherwise)
-                for t, s in zip(tensors, saved):
-                    t.copy_(s)
+            # Through `.data`: autograd does not see the copy (a tensor the graph saved for backward keeps its
+            # version, and a leaf that requires grad takes it), as it does not see the kernels' own writes.
+            for t, s in zip(tensors, saved):
+                t.data.copy_(s)
             torch.cuda.synchronize()
         self.records.append(record)
