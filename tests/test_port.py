@@ -160,8 +160,8 @@ def refused(x, y, TILE: ct.Constant[int]):
 
 
 def test_unsupported_construct_stops_with_location_and_work_order(tmp_path):
-    """A call the translator has no handler for is refused under its own row of the API table (api-printf), at its
-    file:line:col, with a work order for a hand-written port."""
+    """A call the translator does not translate is refused under its own row (print: ct.printf, with the reason),
+    at its file:line:col, with a work order for a hand-written port."""
     src = tmp_path / "refused.py"
     src.write_text(REFUSED_KERNEL)
     r = run_tileport("port", f"{src}::refused", "--sig", "x=f32[?]/1, y=f32[?]/1, TILE=#128", "--out",
@@ -169,14 +169,14 @@ def test_unsupported_construct_stops_with_location_and_work_order(tmp_path):
     assert r.returncode == 1
     verdict = json.loads((tmp_path / "r" / "verdict.json").read_text())
     tr = verdict["stages"]["translate"]
-    assert tr["ok"] is False and tr["construct"] == "api-printf"
+    assert tr["ok"] is False and tr["construct"] == "print" and "print_tko" in tr["error"]
     (node,) = [n for n in ast.walk(ast.parse(REFUSED_KERNEL)) if _ct_call(n, "printf")]
     line, col = node.lineno, node.col_offset + 1
     assert (tr["location"]["line"], tr["location"]["col"]) == (line, col)
     assert f"refused.py:{line}:{col}" in tr["error"] and "docs/coverage.md" in tr["error"]
     assert "build" not in verdict["stages"] and verdict["status"] == "failed"
     order = json.loads((tmp_path / "r" / "work_order.json").read_text())
-    assert order["construct"] == "api-printf" and order["expects"]["entry"] == "refused"
+    assert order["construct"] == "print" and order["expects"]["entry"] == "refused"
     assert order["reference_ir"] and (tmp_path / "r" / order["reference_ir"][0]).exists()
     assert not (tmp_path / "r" / "kernel.rs").exists(), "no partial Rust is written"
 

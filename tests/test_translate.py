@@ -741,11 +741,16 @@ def test_a_name_first_bound_in_every_arm_of_a_runtime_if_is_its_value(tmp_path):
     text = "\n".join(e.body)
     assert "let scale: Tile<f32, { [B] }> = if tile_to_scalar::<bool, bool>(unequal) {" in text, text
     assert "cmp_ordering::Unordered" in text and text.count("    scale\n") == 2, text
-    with pytest.raises(Unsupported) as exc:
-        emit_resolved(tmp_path, body.replace("scale = t\n", "scale = t\n             shift = 1.0\n")
+    # two names: cutile yields no tuple from an `if`; the first is a `let mut` declared before it (never read)
+    # that the arms re-assign, the last the `if`'s value (cutile yields the re-assigned names first: the source's
+    # order)
+    e = emit_resolved(tmp_path, body.replace("scale = t\n", "scale = t\n             shift = 1.0\n")
                       .replace("scale = t * a\n", "scale = t * a\n             shift = 2.0\n")
                       .replace("tile=t * scale", "tile=t * scale + shift"), "x=f32[?]/1, y=f32[?]/1, n=i32, a=f32, B=#16")
-    assert "yields one value from an `if`, not a tuple" in str(exc.value) and "k.py:8:" in str(exc.value)
+    text = "\n".join(e.body)
+    assert "let mut scale: Tile<f32, { [B] }> = constant(0.0f32, shape![B]);" in text, text
+    assert "let shift: f32 = if " in text and text.count("scale = t") == 2 and "let scale" not in \
+        text.split("let mut scale")[1], text
 
 
 def test_a_helper_returning_early_on_a_runtime_value_yields_its_result_from_an_if(tmp_path):
@@ -953,3 +958,57 @@ def test_generated_comments_are_wrapped_as_paragraphs():
     assert all(len(line) <= 100 for line in got)
     assert "the index in that list; the rest." in " ".join(line[4:] for line in got[:3])
     assert got[-5:] == ["///", "/// # Safety", "/// short line", "// a", "// b"]
+
+
+def test_real_idioms4_forms(tmp_path):
+    """Forms other people write (real_idioms4 proves them together): a helper's keyword-only parameter with a
+    module-constant default, its product an operand of a sum (bound to a name first: the fma form); `divmod`;
+    `ct.static_eval` of the constants (a literal per variant); `ct.assert_` (cuda_tile_assert!, its condition
+    bound first); `ct.astile` of a scalar; a rounding mode on a float conversion (ftof); a scalar widened to int64
+    and mixed with i32 scalars."""
+    e = emit_resolved(tmp_path, """
+     SCALE = 0.5
+
+     @ct.function
+     def scaled(v, *, s=SCALE):
+         return v * s
+
+     @ct.kernel
+     def k(x, y, z, heads: int, f: float, B: ct.Constant[int]):
+         b, h = divmod(ct.bid(0), heads)
+         half = ct.static_eval(max(1, B // 4))
+         t = ct.load(x, index=(b, h), shape=(1, half), padding_mode=ct.PaddingMode.ZERO)
+         ct.assert_(t >= 0.0, "non-negative")
+         u = scaled(t) + ct.astile(f, dtype=ct.float32)
+         ct.store(y, index=(b, h), tile=ct.astype(u, ct.float16, rounding_mode=ct.RoundingMode.RZ))
+         off = ct.bid(0).astype(ct.int64) * B + heads
+         ct.store(z, index=(b, h), tile=ct.full((1, half), 0.0, dtype=ct.float32) + off.astype(ct.float32))
+     """, "x=f32[?,?]/?,1, y=f16[?,?]/?,1, z=f32[?,?]/?,1, heads=i32, f=f32, B=#64")
+    body = "\n".join(e.body)
+    assert "shape![1, 16]" in body and "static_eval" not in body, body
+    assert "rounding::NegativeInf" in body and "remi(" in body, body   # divmod: floor division, then remainder
+    assert 'cuda_tile_assert!(asserted, "non-negative");' in body, body
+    assert "ftof(" in body and "rounding::Zero" in body and "exti(scalar_to_tile::<i32>(heads))" in body, body
+    assert "let scaled_value" in body or "scaled_value" in body, body
+
+
+def test_refused_with_their_reason(tmp_path):
+    """Forms cutile 0.3.1 cannot state are refused under their own rows, with the reason and file:line:col."""
+    cases = {
+        "ct.printf(\"%d\", ct.bid(0))": ("print", "print_tko"),
+        "t = ct.insert(ct.zeros((2, B), dtype=ct.float32), (1, 0), ct.zeros((1, B), dtype=ct.float32))":
+            ("insert", "no such opcode"),
+        "t = ct.reduce(ct.zeros((B,), dtype=ct.float32), 0, lambda a, b: a + b, 0.0)": ("reduce-custom", "identity 0"),
+        "t = ct.static_eval(n + 1)": ("static-eval", "not computable"),
+        "ct.assert_(n > 0, message=str(n))": ("assert", "literal message"),
+    }
+    for line, (construct, why) in cases.items():
+        with pytest.raises(Unsupported) as exc:
+            emit_resolved(tmp_path, f"""
+             @ct.kernel
+             def k(x, y, n: int, B: ct.Constant[int]):
+                 {line}
+                 ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+             """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+        assert exc.value.construct == construct and why in str(exc.value) and "k.py:" in str(exc.value), \
+            (line, str(exc.value))

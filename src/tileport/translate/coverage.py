@@ -64,9 +64,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("store-inplace", "an array both loaded and stored (updated in place: RoPE on q/k, accumulations)",
               "`&Tensor`; loads as for any input, each store through `unsafe { partition_full_mut }` + "
               "`store_unchecked` at the source's index, listed as an unsafe site", S, None),
-    Construct("gather-scatter-nd", "`ct.gather`/`ct.scatter` on an array of any rank and strides, one index tile "
-              "or scalar per dimension (broadcast together; scalars only: one element, a 0-d tile), `mask=`, "
-              "`padding_value=`, `check_bounds=`",
+    Construct("gather-scatter-nd", "`ct.gather`/`ct.scatter` on an array of any rank and strides, one i32 or i64 "
+              "index tile or scalar per dimension (broadcast together; scalars only: one element, a 0-d tile; an "
+              "int64 label `.item()`), `mask=`, `padding_value=`, `check_bounds=`",
               "pointer arithmetic as cuTile Python lowers it; a stride other than 1 comes in as an entry parameter "
               "`x_strideD: i32` the launcher fills (cutile 0.3.1 cannot read strides in a kernel), labelled as that "
               "stride by irdiff's layout (`R<array>.<dim>`)", S, None),
@@ -75,7 +75,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`unsafe { partition_full_mut }` + `store_unchecked` at the source's index, listed "
               "as an unsafe site with the source's contract as its precondition", S, "numerics"),
     Construct("arith-promote", "element-wise operands of different dtypes of one kind (an f16 tile and an f32 tile or "
-              "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile)", "the narrower operand converted first "
+              "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile or scalar)", "the narrower operand converted first "
               "(`convert_tile`, `exti`, bound to its promoted type), as cuTile Python promotes it (f16 and bf16 do not "
               "mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",
@@ -104,9 +104,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel",
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`)",
               S, None),
-    Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`)",
+    Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`) of a tile or a scalar "
+              "(`pid.astype(ct.int64)`)",
               "`let v: Tile<D, S> = convert_tile(x);`; integer to integer: `exti` (wider), `bitcast` (same width), "
-              "`trunci(x, overflow::None)` (narrower: cutile 0.3.1 cannot serialize it, so such a port is unproven)",
+              "`trunci(x, overflow::None)` (narrower: cutile 0.3.1 cannot serialize it, so such a port is unproven); "
+              "a scalar converted as the 0-d tile it is in cuTile Python (`tile_to_scalar(exti(scalar_to_tile(x)))`)",
               S, "scale_cast"),
     Construct("assign", "`name = expr` (re-assignment shadows)", "`let name: T = expr;`", S, "vector_add"),
     Construct("if-constant", "`if`/`elif`/`else` on constants only (names re-assigned in an arm keep their type)",
@@ -123,7 +125,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "their type; float `!=` unordered, as in Python); one name first bound in every arm and read after "
               "(`if c: s = a` / `else: s = b`)", "the same `if` in Rust: a Tile IR `if` that yields the re-assigned "
               "values, as in Python; the name first bound in the arms is the `if`'s value (`let s: T = if c { .. } "
-              "else { .. };`; several such names are refused: cutile 0.3.1 yields no tuple from an `if`)",
+              "else { .. };`); several such names (`if c: a = x; b = y`): cutile 0.3.1 yields no tuple from an "
+              "`if`, so all but the last are `let mut`s declared before it (a value never read) that the arms "
+              "re-assign, the last the `if`'s value (cutile yields the re-assigned names, then the value)",
               S, "softcap"),
     Construct("logic-runtime", "`a and b`, `a or b`, `not a`, `lo <= i < hi`, `x if c else y` on runtime scalars",
               "short-circuit `if`s yielding the value, as cuTile Python compiles them (`let both: bool = if a { b } "
@@ -206,7 +210,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "rounding and flush-to-zero choice spelled out", S, "rms_norm"),
     Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
     Construct("int-floordiv", "`a // b`, `a % b` of two i32 scalars (Python's floor semantics, e.g. a block id "
-              "over or modulo a head count)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "
+              "over or modulo a head count); `q, r = divmod(a, b)` (resolve's divmod rewrite)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "
               "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
               "differs from b's (a `select`), as cuTile Python lowers them", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven; of tiles: planned"),
@@ -252,6 +256,29 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`bitcast(t)` bound to its type", S, "real_idioms2"),
     Construct("static-assert", "`ct.static_assert(cond, msg)` on constants", "nothing but a comment: decided from "
               "the constants, as cuTile Python checks it when it compiles", S, "real_idioms3"),
+    Construct("assert", "`ct.assert_(cond, message)` of a boolean scalar or tile (message a string literal or "
+              "left out)", "`cuda_tile_assert!(cond, \"message\")`: the Tile IR `assert` cuTile Python emits (an "
+              "empty message when none is given)", S, "real_idioms4"),
+    Construct("print", "`ct.printf(fmt, *args)`, `ct.print(*args)` (device debug output)",
+              "none yet: cuTile Python emits one token-ordered `print_tko` of every argument with the format as "
+              "written; cutile 0.3.1's `cuda_tile_print!` rewrites the conversions by element type (`%i`, `%f`) "
+              "and orders nothing, its `print_tko` takes one argument", P, None,
+              "refused with the reason; the Triton frontend drops its device prints, this one keeps the kernel "
+              "as written"),
+    Construct("insert", "`ct.insert(t, index, value)`", "Tile IR `insert`, which cutile 0.3.1 cannot emit (its IR "
+              "crate has no such opcode; `extract` it has)", P, None,
+              "refused with that reason; docs/corpus.md (limits)"),
+    Construct("reduce-custom", "`ct.reduce(x, axis, func, identity)` / `ct.scan(x, axis, func, identity)` with a "
+              "combine function of the user's",
+              "cutile 0.3.1's `reduce(x, dim, identity, |a, b| ..)` / `scan(..)` compile the closure, but build the op "
+              "along dimension 0 with identity 0 whatever the arguments say (as its scans): not the op cuTile "
+              "Python emits", P, None, "refused with that reason; docs/corpus.md (limits). `ct.sum/max/min/prod` "
+              "and `ct.cumsum` along axis 0 are ported (rows reduce, scan)"),
+    Construct("static-eval", "`ct.static_eval(expr)` of literals, module constants and the kernel's constants "
+              "(`ct.static_eval(D // 2)`, `max(1, BLOCK // 4)`, `math.` functions)",
+              "the value as a literal, computed per specialization as cuTile Python computes it when it compiles "
+              "(translate/static_eval.py)", S, "real_idioms4",
+              "an expression of a helper's parameters or of runtime values is refused with its location"),
     Construct("assume-divisible", "`ct.assume_divisible_by(n, D)` of an integer scalar (constant D > 0)",
               "`unsafe { assume_div_by::<_, D>(n) }` with a SAFETY comment; an unsafe site whose precondition is the "
               "kernel's claim", S, "real_idioms3"),
@@ -442,7 +469,10 @@ CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "ma
                    "num_blocks": "num-blocks", "atomic_add": "atomics", "extract": "extract",
                    "broadcast_to": "reshape-broadcast", "cat": "cat", "isnan": "isnan",
                    "assume_divisible_by": "assume-divisible", "argmax": "argmax", "argmin": "argmax",
-                   "static_assert": "static-assert", "bitcast": "bitcast", "static_iter": "static-iter"}
+                   "static_assert": "static-assert", "bitcast": "bitcast", "static_iter": "static-iter",
+                   "static_eval": "static-eval", "divmod": "int-floordiv", "assert_": "assert",
+                   "printf": "print", "print": "print", "insert": "insert", "reduce": "reduce-custom",
+                   "scan": "reduce-custom", "cumprod": "scan", "astile": "astype"}
 
 
 #: public cuda.tile callables that are not kernel operations (host side, decorators, annotations)

@@ -28,6 +28,7 @@ from . import loop_split
 from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
 from .hazards import carried_tma_tiles
 from .helpers import kernel_helpers
+from .static_eval import fold_static_eval
 from .resolve import ResolveError, resolve, rewritten
 
 RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "tf32": "tf32", "i8": "i8", "i16": "i16", "i32": "i32",
@@ -46,6 +47,9 @@ COMPARE = {ast.Lt: "lt_tile", ast.LtE: "le_tile", ast.Gt: "gt_tile", ast.GtE: "g
 SCALAR_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "rounding::NegativeInf",
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
+#: type parameter names of cutile 0.3.1's op declarations (`broadcast_scalar<E: ElementType, ..>`): a kernel
+#: constant of one of these names is read through a local (see Emitter.expr)
+CUTILE_TYPE_PARAMS = frozenset({"E", "E1", "E2", "EIn", "EOut", "P", "F", "R", "T", "TO", "FROM"})
 #: Python's operators, for folding expressions of constants (Emitter.const_value)
 CONST_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
              ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
@@ -268,6 +272,7 @@ class Emitter:
         self.op_tokens: dict[str, str] = {}
         self.parallel_stores: dict[int, str] = {}  # id(ct.store) → the token from before its loop (a parallel store)
         self.dtype_locals: dict[str, str] = {}  # names bound to a dtype value (`dt = ct.float32`)
+        self.static_items: dict[str, int] = {}  # ct.static_iter loop names → the int item being unrolled
         self.assign_counts = _assign_counts(fn)   # of the function being translated (a helper's while inlined)
 
     # ------------------------------------------------------------------ helpers
@@ -354,11 +359,12 @@ class Emitter:
         loads: set[str] = set()
         loads_tiled: dict[str, list[ast.Call]] = {}
         live = {id(n) for n in self.live_walk()}
+        unrolled = self._unrolled_times()
         for node in ast.walk(self.fn):   # every arm: a constant `if` may stay an `if` in the Rust (see if_chain)
             if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
                 op = self.ct(node.func)
-                if op == "store":
-                    stores.setdefault(node.args[0].id, []).append(node)
+                if op == "store":   # (one store per item of the ct.static_iter loops around it)
+                    stores.setdefault(node.args[0].id, []).extend([node] * unrolled.get(id(node), 1))
                 elif op in ("load", "gather"):
                     if id(node) in live:   # (a read in an arm never compiled does not make an update in place)
                         loads.add(node.args[0].id)
@@ -406,6 +412,24 @@ class Emitter:
             self.outputs[name] = Output(name, p, parts=1, alternatives=len(calls)) if exclusive else \
                 Output(name, p, parts=len(calls))
 
+    def _unrolled_times(self) -> dict[int, int]:
+        """id(node) → how many copies of it the unrolled `ct.static_iter` loops around it make (absent: 1)."""
+        times: dict[int, int] = {}
+
+        def walk(stmts: list[ast.stmt], k: int) -> None:
+            for st in stmts:
+                inner_k = k
+                if isinstance(st, ast.For) and (values := self.static_values(st.iter)) is not None:
+                    inner_k = k * len(values)
+                if k > 1:
+                    times.update((id(n), k) for n in ast.walk(st))
+                for attr in ("body", "orelse"):
+                    inner = getattr(st, attr, None)
+                    if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                        walk(inner, inner_k)
+        walk(self.fn.body, 1)
+        return times
+
     def _runtime_alternatives(self, calls: list[ast.Call]) -> bool:
         """The calls sit in pairwise different arms of runtime `if`s (no two can run in one pass through them):
         each pair has an `if` on runtime values with one in its body and the other in its else arm."""
@@ -435,7 +459,9 @@ class Emitter:
                     continue
                 for node in ast.walk(st):
                     arms[id(node)] = path   # nested statements: overwritten below with their own arms
-                nested = isinstance(st, (ast.If, ast.For, ast.While))
+                nested = isinstance(st, (ast.If, ast.While)) or (isinstance(st, ast.For) and
+                                                                  self.static_values(st.iter) is None)
+                # (a ct.static_iter loop is unrolled: its body is straight-line code, once per item)
                 for attr in ("body", "orelse"):
                     inner = getattr(st, attr, None)
                     if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
@@ -638,6 +664,15 @@ class Emitter:
                 self.need(st, "static-assert", "ct.static_assert")
                 self.body.append(f"{indent}// `{self.text(st.value.args[0])}` holds here (ct.static_assert, decided "
                                  "at compile time as in cuTile Python)")
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "assert_":
+                self.device_assert(st.value, indent)
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                    self.ct(st.value.func) in ("printf", "print"):
+                raise self.refuse(st, "print", f"`ct.{self.ct(st.value.func)}(...)`: cuTile Python compiles it to "
+                                  "a token-ordered `print_tko` of all its arguments with the format as written; "
+                                  "cutile 0.3.1's `cuda_tile_print!` writes its own conversions (`%i`, `%f`) and no "
+                                  "ordering token, its `print_tko` takes one argument (remove the debug print to "
+                                  "port the kernel)")
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
                 raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
                                   f"call `{self.text(st.value.func)}(...)` as a statement")
@@ -646,6 +681,27 @@ class Emitter:
                                                       "unpacked")
             else:
                 raise self.refuse(st, "assign", f"statement `{self.text(st).splitlines()[0]}`")
+
+    def device_assert(self, call: ast.Call, indent: str) -> None:
+        """`ct.assert_(cond, message)` of a boolean scalar or tile: Tile IR `assert` with the message (an empty
+        one when none is given), as cuTile Python compiles it — cutile's `cuda_tile_assert!(cond, "message")`."""
+        self.need(call, "assert", "ct.assert_")
+        kw = {k.arg: k.value for k in call.keywords}
+        msg = call.args[1] if len(call.args) > 1 else kw.get("message")
+        if len(call.args) < 1 or set(kw) - {"message"} or not (
+                msg is None or (isinstance(msg, ast.Constant) and (msg.value is None or isinstance(msg.value, str)))):
+            raise self.refuse(call, "assert", f"`{self.text(call)}`: a condition and a literal message are expected")
+        text = "" if msg is None or msg.value is None else msg.value
+        code, ty = self.expr(call.args[0])
+        if not isinstance(ty, (Tile, Scalar)) or ty.dtype != "bool":
+            raise self.refuse(call.args[0], "assert", f"ct.assert_ of {_describe(ty)} (a boolean scalar or tile is "
+                                                      "expected)")
+        literal = '"' + "".join({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t"}.get(c, c) for c in text) + '"'
+        if not code.isidentifier():   # cutile types no call inside the macro (`broadcast_scalar(..)`): bound first
+            tmp = self.fresh("asserted")
+            self.body.append(f"{indent}let {tmp}: {ty.rust()} = {code};")
+            code = tmp
+        self.body.append(f"{indent}cuda_tile_assert!({code}, {literal});")
 
     def if_chain(self, st: ast.If, indent: str, nested: bool = False) -> None:
         """`if C:` on constants stays an `if` on the const generics: cutile folds it per specialization, exactly
@@ -702,9 +758,7 @@ class Emitter:
                               "`else` arm)")
         yields = self._arm_results(st)
         if len(yields) > 1:
-            raise self.refuse(st, "if-runtime", f"{', '.join(yields)} first bound in every arm of a runtime `if`: "
-                                                "cutile 0.3.1 yields one value from an `if`, not a tuple (bind them "
-                                                "before the `if`, or one of them in it)")
+            yields = self.prebind_results(st, yields, indent)
         cond = self.test(st)   # (first: it may bind temporaries before the `if`)
         start = len(self.body)
         if yields:   # names every arm binds, read after the `if`: the Rust `if` yields them (a Tile IR `if` with
@@ -736,6 +790,51 @@ class Emitter:
         self.body[start] = f"{indent}let {names}: {rust} = {self.body[start].strip()}"
         for name, ty in zip(yields, types[0]):
             self.env[name] = (name, ty)
+
+    def prebind_results(self, st: ast.If, yields: list[str], indent: str) -> list[str]:
+        """Several names first bound in every arm of a runtime ``if`` (`if c: a = x; b = y` / `else: ...`): cuTile
+        Python's `if` yields them all; cutile 0.3.1 yields one value from an `if` expression (no tuples), but
+        every `let mut` an arm re-assigns. So the arms are translated once to learn the names' types, then all
+        names but the last are declared before the `if` (`let mut a: T = <zero>;`, a value no path reads: the
+        arms assign it, and the unused constant is no op of the reference's `if`) and re-assigned in the arms.
+        Returns the one name the `if` still yields, the last: cutile's `if` yields the `let mut`s its arms
+        re-assign (by name), then its value — the source's order when the names are in alphabetical order."""
+        saved = {k: copy.copy(v) for k, v in vars(self).items() if isinstance(v, (dict, set, list))}
+        try:
+            self.mutated -= set(yields)
+            types: list[list[Ty]] = []
+            self.test(st)
+            self.body.append("if {")
+            types.append(self.scoped(st.body, indent, yields=yields))
+            node = st
+            while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+                node = node.orelse[0]
+                self.test(node)
+                types.append(self.scoped(node.body, indent, yields=yields))
+            types.append(self.scoped(node.orelse, indent, yields=yields))
+        finally:
+            for k, v in saved.items():
+                setattr(self, k, v)
+        if any(t != types[0] for t in types):
+            raise BranchTypeChange(self.file, st, "if-runtime", f"the arms bind {', '.join(yields)} to values of "
+                                                                "different types")
+        for name, ty in zip(yields[:-1], types[0][:-1]):
+            if isinstance(ty, Tile):
+                dims = ", ".join(ty.shape)
+                zero = _float_constant(0.0, ty.dtype, dims) if ty.dtype.startswith(("f", "bf")) else \
+                    f"constant({'false' if ty.dtype == 'bool' else rust_literal(0, ty.dtype)}, shape![{dims}])"
+            elif isinstance(ty, Scalar) and ty.dtype in ("i32", "i64", "f32", "bool"):
+                zero = "false" if ty.dtype == "bool" else rust_literal(0.0 if ty.dtype == "f32" else 0, ty.dtype)
+            else:
+                raise self.refuse(st, "if-runtime", f"`{name}` ({_describe(ty)}) first bound in every arm of a "
+                                                    "runtime `if` with other names")
+            self.body.append(f"{indent}// `{name}`: bound in every arm of the `if` below (cutile's `if` yields "
+                             "the `let mut`s its arms re-assign; this value is never read)")
+            self.body.append(f"{indent}#[allow(unused_assignments)]")
+            self.body.append(f"{indent}let mut {name}: {ty.rust()} = {zero};")
+            self.env[name] = (name, ty)
+            self.mutated.add(name)
+        return yields[-1:]
 
     def _arm_results(self, st: ast.If) -> list[str]:
         """Names not bound before the runtime ``if`` st that every arm (of an if/elif/else chain with an else)
@@ -842,9 +941,12 @@ class Emitter:
                              "per item, as cuTile Python unrolls it)")
             self.const_locals[name] = value
             self.env[name] = (rust_literal(value, dtype), Scalar(dtype))
+            if dtype == "i32":
+                self.static_items[name] = value
             self.stmts(st.body, indent, nested)
         self.const_locals.pop(name, None)
         self.env.pop(name, None)
+        self.static_items.pop(name, None)
 
     def for_range(self, st: ast.For, indent: str) -> None:
         it = st.iter
@@ -1622,6 +1724,8 @@ class Emitter:
     # ------------------------------------------------------------------ expressions
 
     def _int(self, node: ast.AST) -> int | None:
+        if isinstance(node, ast.Name) and node.id in self.static_items:   # a ct.static_iter item: a literal
+            return self.static_items[node.id]
         return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
 
     def shape_of(self, node: ast.AST) -> tuple[str, ...]:
@@ -1656,6 +1760,13 @@ class Emitter:
             p = self.params.get(node.id)
             if isinstance(p, sigmod.ConstSig):
                 if isinstance(p.value, int) and not isinstance(p.value, bool):
+                    if node.id in CUTILE_TYPE_PARAMS:
+                        # a const generic named like a type parameter of cutile's ops (`E: ct.Constant[int]`, an
+                        # expert count): passed bare to `broadcast_scalar(E, ..)`, cutile 0.3.1's compiler takes
+                        # it for the op's element type and panics; a typed local holds its value instead
+                        tmp = self.fresh(f"{node.id.lower()}_value")
+                        self.body.append(f"let {tmp}: i32 = {node.id};")
+                        return tmp, Scalar("i32")
                     return node.id, Scalar("i32")
                 return self.constant_literal(node, p.value)
             if isinstance(p, sigmod.ScalarSig):
@@ -1805,6 +1916,20 @@ class Emitter:
                     raise self.refuse(node, "bitcast", f"`{self.text(node)}`: a tile reinterpreted as a dtype of "
                                                        "its element size is expected")
                 return self.typed(f"bitcast({code})", Tile(dt, ty.shape), want_name, "reinterpreted")
+            if op == "static_eval":   # (the ones of constants were folded before emission: translate/static_eval)
+                raise self.refuse(node, "static-eval", f"`{self.text(node)}`: not computable from literals, module "
+                                                       "constants and the kernel's constants")
+            if op in ("reduce", "scan"):
+                raise self.refuse(node, "reduce-custom", f"ct.{op} with a combine function: cutile 0.3.1's "
+                                  f"`{op}(x, dim, identity, |a, b| ..)` builds the op along dimension 0 with identity "
+                                  "0 whatever its arguments say, so it is not the op cuTile Python emits (ct.sum/max/"
+                                  "min/prod and ct.cumsum along axis 0 are ported)")
+            if op == "insert":
+                raise self.refuse(node, "insert", "ct.insert: cuTile Python compiles it to Tile IR `insert`, an op "
+                                                  "cutile 0.3.1 cannot emit (its IR crate has no such opcode)")
+            if op == "divmod":
+                raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` other than unpacked into two names "
+                                                        "(`q, r = divmod(a, b)`)")
             if op in ("argmax", "argmin"):
                 raise self.refuse(node, "argmax", f"ct.{op}: cuTile Python compiles it to a Tile IR reduce of two "
                                                   "operands (the values and their indices, one comparison body); "
@@ -1904,6 +2029,10 @@ class Emitter:
                     if isinstance(vty, Scalar) and vty.dtype == dt:   # a runtime scalar, broadcast
                         return self.typed(f"broadcast_scalar({vcode}, shape![{', '.join(shape)}])", Tile(dt, shape),
                                           want_name, "filled")
+                    if isinstance(vty, Tile) and vty.dtype == dt and all(d == "1" for d in vty.shape) and \
+                            len(vty.shape) <= len(shape):   # a 0-d tile (`ct.max(t)`): reshaped and broadcast
+                        return self.typed(self.operand_as_tile(vcode, vty, Tile(dt, shape), value_node),
+                                          Tile(dt, shape), want_name, "filled")
                 if shape_node is None or dtype_node is None or lit is None:
                     raise self.refuse(node, "full", f"ct.{op} with a non-literal value of another dtype")
                 shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
@@ -2005,6 +2134,8 @@ class Emitter:
                         f"{self.operand_as_tile(b, tb, like, node.args[1])}, {nan}, {ftz})"), like
             if op == "astype":
                 self.need(node, "astype", "ct.astype")
+                if len(node.args) == 2 and [k.arg for k in node.keywords] == ["rounding_mode"]:
+                    return self.astype_rounded(node, want_name)
                 if len(node.args) != 2 or node.keywords:
                     raise self.refuse(node, "astype", "ct.astype with options")
                 code, ty = self.expr(node.args[0])
@@ -2012,6 +2143,16 @@ class Emitter:
                     return self.int_as_float(code, node.args[0]), Scalar("f32")   # a signed itof, as promoted
                 if isinstance(ty, Scalar) and ty.dtype == self.dtype_of(node.args[1]):
                     return code, ty
+                if isinstance(ty, Scalar) and ty.dtype in RUST_DTYPES and \
+                        (dt := self.dtype_of(node.args[1])) in RUST_DTYPES and dt != "bool":
+                    # a scalar is a 0-d tile in cuTile Python: converted as one (`pid.astype(ct.int64)`: exti)
+                    src, dst = RUST_DTYPES[ty.dtype], RUST_DTYPES[dt]
+                    if (lit := _literal(node.args[0])) is not None and dt in ("i32", "i64", "f32"):
+                        return rust_literal(float(lit) if dt == "f32" else int(lit), dt), Scalar(dt)
+                    conv = _int_conversion(ty.dtype, dt, f"scalar_to_tile::<{src}>({code})") or \
+                        f"convert_tile(scalar_to_tile::<{src}>({code}))"
+                    return ("{ let converted: Tile<" + dst + ", { [] }> = " + conv + "; tile_to_scalar::<" + dst +
+                            ", " + dst + ">(converted) }"), Scalar(dt)
                 if not isinstance(ty, Tile):
                     raise self.refuse(node, "astype", "ct.astype of a non-tile (other than an int scalar to f32)")
                 dt = self.dtype_of(node.args[1])
@@ -2341,12 +2482,12 @@ class Emitter:
         idx = []
         for e in elts:
             icode, ity = self.expr(e)
-            if isinstance(ity, Scalar) and ity.dtype == "i32":   # one index for every lane: broadcast (below)
+            if isinstance(ity, Scalar) and ity.dtype in ("i32", "i64"):   # one index for every lane: broadcast
                 idx.append((icode, ity))
                 continue
-            if not isinstance(ity, Tile) or ity.dtype != "i32":
-                raise self.refuse(e, "gather-scatter-nd", f"{what} index {self.text(e)} that is not an i32 tile "
-                                                          "or scalar")
+            if not isinstance(ity, Tile) or ity.dtype not in ("i32", "i64"):
+                raise self.refuse(e, "gather-scatter-nd", f"{what} index {self.text(e)} that is not an i32/i64 "
+                                                          "tile or scalar")
             idx.append((icode, ity))
         tiles = [t.shape for _, t in idx if isinstance(t, Tile)]
         shape = _broadcast_shapes(tiles) if tiles else ()   # (scalar indices only: one element, a 0-d tile)
@@ -2370,14 +2511,16 @@ class Emitter:
         offsets, inside = [], []
         for d, (icode, ity) in enumerate(idx):
             at = f"{g}_at{d}"
+            # (a 64-bit index is used as it is: the same Tile IR type, read unsigned for the check)
+            widen = "exti" if ity.dtype == "i32" else "bitcast"
             if isinstance(ity, Scalar):   # widened as a 0-d tile, then broadcast like the others
-                b.append(f"let {at}: Tile<i32, {{ [] }}> = scalar_to_tile({icode});")
-                b.append(f"let {at}: Tile<u64, {{ [] }}> = exti({at});")
+                b.append(f"let {at}: Tile<{ity.dtype}, {{ [] }}> = scalar_to_tile({icode});")
+                b.append(f"let {at}: Tile<u64, {{ [] }}> = {widen}({at});")
                 if shape:
                     b.append(f"let {at}: Tile<u64, {{ [{dims}] }}> = {at}.reshape(shape![{ones}]).broadcast("
                              f"shape![{dims}]);")
             else:
-                b.append(f"let {at}: Tile<u64, {{ [{', '.join(ity.shape)}] }}> = exti({icode});")
+                b.append(f"let {at}: Tile<u64, {{ [{', '.join(ity.shape)}] }}> = {widen}({icode});")
             if isinstance(ity, Tile) and ity.shape != shape:
                 b.append(f"let {at}: Tile<u64, {{ [{dims}] }}> = {at}.broadcast(shape![{dims}]);")
             if checked:
@@ -2931,6 +3074,23 @@ class Emitter:
             else:
                 raise self.refuse(value, "math", f"option {key}= of ct.{self.ct(node.func)}")
         return rounding, ftz
+
+    def astype_rounded(self, node: ast.Call, want_name: str | None) -> tuple[str, Ty]:
+        """`ct.astype(t, dtype, rounding_mode=R)` of a float tile to another float dtype (cuda.tile 1.7 allows the
+        option there only): Tile IR `ftof` with that rounding, cutile's `ftof(t, rounding::R)`; round to nearest
+        even is the conversion's default, the plain `convert_tile` (cuTile Python prints no mode for it either)."""
+        rounding, _ = self.math_options(node, True, False)
+        plain = ast.copy_location(ast.Call(node.func, list(node.args), []), node)
+        if rounding == "rounding::NearestEven":
+            return self.expr(plain, want_name)
+        code, ty = self.expr(node.args[0])
+        dt = self.dtype_of(node.args[1])
+        if not isinstance(ty, Tile) or not ty.dtype.startswith(("f", "bf")) or not dt.startswith(("f", "bf")) or \
+                dt == ty.dtype:
+            raise self.refuse(node, "astype", f"`{self.text(node)}`: a rounding mode on other than a float tile "
+                                              "converted to another float dtype")
+        base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
+        return self.typed(f"ftof({code}, {rounding})", Tile(dt, ty.shape), want_name, f"{base}_{dt}")
 
     def literal_flag(self, key: str, value: ast.AST) -> bool:
         """The value of a keyword option that must be a literal True/False (a compile-time marker in cutile)."""
@@ -3626,6 +3786,19 @@ class Emitter:
                               (rust_literal(float(_literal(n)), "f32") if _literal(n) is not None else c)
                               for c, t, n in ((lc, lt, node.left), (rc, rt, node.right)))
                     return f"{_paren(lc)} {sym} {_paren(rc)}", Scalar("f32")
+                if {lt.dtype, rt.dtype} == {"i32", "i64"}:   # Python widens the i32 (row arith-promote): a signed
+                    # exti of the 0-d tile; a literal is written as an i64 one
+                    self.need(node, "arith-promote", f"`{self.text(node)}`: i32 and i64 scalars")
+                    sides = []
+                    for c, t, n in ((lc, lt, node.left), (rc, rt, node.right)):
+                        if t.dtype == "i32":
+                            c = rust_literal(int(_literal(n)), "i64") if _literal(n) is not None else \
+                                ("{ let wide: Tile<i64, { [] }> = exti(scalar_to_tile::<i32>(" + c + ")); "
+                                 "tile_to_scalar::<i64, i64>(wide) }")
+                        elif _literal(n) is not None:
+                            c = rust_literal(int(_literal(n)), "i64")
+                        sides.append(c)
+                    return f"{_paren(sides[0])} {sym} {_paren(sides[1])}", Scalar("i64")
                 raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")
             # a bare literal next to a scalar gets its type spelled out (cutile infers none for `1 - j`)
             lc, rc = (f"{c}{lt.dtype}" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
@@ -3934,6 +4107,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     keep = {name for name, _ in sig.params}
     for f in (fn, *(h.fn for h in found.values())):
         _escape_rust_keywords(f, keep)
+        fold_static_eval(f, sig)
     em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
     em.helpers = {name: h.fn for name, h in found.items()}
     for h in found.values():

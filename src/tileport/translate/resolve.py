@@ -46,7 +46,7 @@ OPERATOR_FUNCTIONS: dict[str, type] = {
 UNARY_OPERATOR_FUNCTIONS: dict[str, type] = {"bitwise_not": ast.Invert, "negative": ast.USub}
 
 #: Python builtins a kernel may call on scalars/tiles, and the cuda.tile function cuTile Python lowers them to.
-BUILTIN_CALLS = {"min": "minimum", "max": "maximum", "abs": "abs"}
+BUILTIN_CALLS = {"min": "minimum", "max": "maximum", "abs": "abs", "divmod": "divmod"}
 
 
 @dataclass(frozen=True)
@@ -78,20 +78,29 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("operator-function", "`ct.bitwise_xor(a, b)`, `ct.less(a, b)`, `ct.mod(a, b)`, `ct.bitwise_not(a)`, "
             "`ct.negative(a)`, ... (the function form of a Python operator); and the other way, `x ** y`", "`a ^ b`, "
             "`a < b`, `a % b`, `~a`, `-a`, ...; `ct.pow(x, y)`"),
-    Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)` in a kernel", "`ct.minimum`, `ct.maximum`, "
-            "`ct.abs`"),
+    Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)`, `divmod(a, b)` in a kernel", "`ct.minimum`, "
+            "`ct.maximum`, `ct.abs`, `ct.divmod`"),
+    Rewrite("astile", "`ct.astile(v, dtype=D)` (a scalar or constant as a tile)", "`ct.astype(v, D)` (a scalar "
+            "is a 0-d tile: the same conversion, none when v has that dtype)"),
+    Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
+            "`r = a % b` (operands other than names and literals bound once first), as cuTile Python computes it"),
     Rewrite("helper-statement", "a helper of the kernel's file called as a statement, returning nothing (it loads "
             "and stores through the arrays it is given)", "its statements in place of the call, parameters replaced "
             "by the arguments"),
     Rewrite("helper-undecorated", "a module-level function without `@ct.function`, called from a kernel",
             "inlined like a `@ct.function`"),
     Rewrite("helper-arguments", "a helper called with keyword arguments or leaving parameters to their defaults "
-            "(`act(x, kind=1)`, `def act(v, kind: int = 0)`)", "one positional argument per parameter, the defaults "
-            "filled in (resolved in the helper's module)"),
+            "(`act(x, kind=1)`, `def act(v, kind: int = 0)`), keyword-only and positional-only parameters "
+            "(`def act(v, /, *, kind=0)`)", "one positional argument per parameter, the defaults filled in (resolved "
+            "in the helper's module)"),
     Rewrite("early-return", "`return` inside `if` arms: a helper returning early (`if KIND == 1: return silu(v)`), "
             "a kernel stopping early (`if pid >= n: return`)", "one `if`/`else` whose arms end by binding the "
             "result (`<helper>_result = ..`), then one final `return`; a kernel's early `return` becomes the `else` "
             "arm holding the rest of its statements"),
+    Rewrite("helper-product-operand", "a helper returning a product, called as an operand of a sum "
+            "(`scale(x) + bias`, `def scale(v): return v * s`): cuTile Python inlines it, then contracts the sum "
+            "into an fma", "the call bound to a name first (`scale_value = scale(x)`, then `scale_value + bias`), "
+            "the form whose fma the emitter matches (row fma)"),
 )
 
 
@@ -277,6 +286,11 @@ class _Resolver(ast.NodeTransformer):
                 ast.fix_missing_locations(a)
                 out.append(a)
             return out
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and len(node.targets[0].elts) == 2 \
+                and all(isinstance(t, ast.Name) for t in node.targets[0].elts) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "divmod" and \
+                _is_ct(node.value.func.value) and len(node.value.args) == 2 and not node.value.keywords:
+            return self.divmod(node)
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Tuple) or \
                 not isinstance(node.value, ast.Tuple) or len(node.targets[0].elts) != len(node.value.elts) or \
                 not all(isinstance(t, ast.Name) for t in node.targets[0].elts):
@@ -290,6 +304,29 @@ class _Resolver(ast.NodeTransformer):
             a = _mark(ast.Assign([t], e))
             ast.copy_location(a, t)
             a.end_lineno, a.end_col_offset = e.end_lineno, e.end_col_offset
+            out.append(a)
+        return out
+
+    def divmod(self, node: ast.Assign) -> list[ast.AST]:
+        """``q, r = divmod(a, b)`` / ``ct.divmod(a, b)``: ``q = a // b`` then ``r = a % b``, as cuTile Python
+        computes it (its divmod is the floor division, then the remainder); an operand that is not a name or a
+        literal, or that a target re-binds, is bound to a name of its own first, so it is evaluated once."""
+        call, (q, r) = node.value, node.targets[0].elts
+        out, operands = [], []
+        for k, e in enumerate(call.args):
+            if isinstance(e, ast.Constant) or (isinstance(e, ast.Name) and e.id not in (q.id, r.id)):
+                operands.append(e)
+                continue
+            tmp = f"{q.id}_{r.id}_divmod_{'ab'[k]}"
+            a = _mark(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], e), e))
+            ast.fix_missing_locations(a)
+            out.append(a)
+            operands.append(ast.copy_location(ast.Name(tmp, ast.Load()), e))
+        for t, op in ((q, ast.FloorDiv()), (r, ast.Mod())):
+            value = _mark(ast.copy_location(ast.BinOp(copy.deepcopy(operands[0]), op, copy.deepcopy(operands[1])),
+                                            call))
+            a = _mark(ast.copy_location(ast.Assign([t], value), node))
+            ast.fix_missing_locations(a)
             out.append(a)
         return out
 
@@ -333,6 +370,11 @@ class _Resolver(ast.NodeTransformer):
             return _mark(ast.copy_location(out, node))
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value):
             node = canonical_call(node)
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "astile" and \
+                len(node.args) == 1 and [k.arg for k in node.keywords] == ["dtype"]:
+            # a scalar is a 0-d tile in cuTile Python: astile is the conversion to that dtype
+            out = ast.Call(_attr_chain("ct.astype", node.func), [node.args[0], node.keywords[0].value], [])
+            return _mark(ast.copy_location(out, node))
         return node
 
 
@@ -469,8 +511,30 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
+    for f in [fn, *(h.fn for h in helpers.values())]:
+        _hoist_product_calls(f, helpers)
     _inline_statement_calls(fn, Path(inspect.getsourcefile(pyfunc) or "").resolve(), helpers)
     return fn, helpers
+
+
+def helper_parameters(fn: ast.FunctionDef) -> tuple[list[str], int, int, dict[str, ast.expr], bool]:
+    """A helper's parameters as Python binds them: (every name in order — positional-only, positional, keyword-only
+    —, how many may be given by position, how many only by position, the defaults, whether it takes ``*args`` or
+    ``**kw``). The first call records them on the node and flattens the definition to one positional parameter
+    per name (calls are bound to that form here, so the emitter sees ``def f(a, b, c)`` and ``f(x, y, z)``)."""
+    sig = getattr(fn, "tileport_parameters", None)
+    if sig is None:
+        a = fn.args
+        pos = [p.arg for p in (*a.posonlyargs, *a.args)]
+        defaults = dict(zip(pos[len(pos) - len(a.defaults):], a.defaults)) | \
+            {p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None}
+        sig = (pos + [p.arg for p in a.kwonlyargs], len(pos), len(a.posonlyargs), defaults,
+               bool(a.vararg or a.kwarg))
+        fn.tileport_parameters = sig
+        if not sig[4] and (a.kwonlyargs or a.posonlyargs):
+            a.args, a.posonlyargs, a.kwonlyargs, a.kw_defaults = [*a.posonlyargs, *a.args, *a.kwonlyargs], [], [], []
+            a.defaults = []   # (kept in tileport_parameters; every call is completed from them)
+    return sig
 
 
 def _bind_helper_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
@@ -480,16 +544,14 @@ def _bind_helper_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelpe
     for node in ast.walk(fn):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers):
             continue
-        args = helpers[node.func.id].fn.args
-        params = [a.arg for a in args.args]
-        if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or \
-                any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords) or \
+        params, positional, posonly, defaults, variadic = helper_parameters(helpers[node.func.id].fn)
+        if variadic or any(isinstance(a, ast.Starred) for a in node.args) or \
+                any(k.arg is None for k in node.keywords) or len(node.args) > positional or \
                 (len(node.args) == len(params) and not node.keywords):
             continue
-        defaults = dict(zip(params[len(params) - len(args.defaults):], args.defaults))
         given = dict(zip(params, node.args))
         for k in node.keywords:
-            if k.arg in given:
+            if k.arg in given or k.arg in params[:posonly]:
                 break
             given[k.arg] = k.value
         else:
@@ -506,6 +568,65 @@ def _bind_helper_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelpe
                     filled.append(value)
                 node.args, node.keywords = filled, []
                 _mark(node)
+
+
+def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
+    """A call to a helper whose one `return` is a product (`return v * s`), as an operand of a sum (`scale(x) +
+    b`, `ct.add(scale(x), b)`), bound to a name in a statement of its own just before (rewrite
+    helper-product-operand). The helper must not write memory (moving its call before the statement's other
+    operands then changes nothing)."""
+    used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+
+    def product_helper(node: ast.AST) -> ast.FunctionDef | None:
+        h = helpers.get(node.func.id) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
+        if h is None or not h.fn.body:
+            return None
+        last = h.fn.body[-1]
+        writes = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                     (n.func.attr in ("store", "scatter", "printf", "print", "assert_") or
+                      n.func.attr.startswith("atomic_")) for n in ast.walk(h.fn))
+        ok = isinstance(last, ast.Return) and isinstance(last.value, ast.BinOp) and \
+            isinstance(last.value.op, ast.Mult) and not writes
+        return h.fn if ok else None
+
+    def hoist(stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for st in stmts:
+            for field in ("body", "orelse"):
+                if isinstance(st, (ast.If, ast.For, ast.While, ast.With)) and hasattr(st, field):
+                    setattr(st, field, hoist(getattr(st, field)))
+            if isinstance(st, (ast.If, ast.For, ast.While, ast.With)):
+                out.append(st)   # (its test or iterator: left as written)
+                continue
+            for node in ast.walk(st):
+                if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+                    slots = [("left", node), ("right", node)]
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                        node.func.attr in ("add", "sub") and _is_ct(node.func.value) and len(node.args) == 2:
+                    slots = [(0, node.args), (1, node.args)]
+                else:
+                    continue
+                for key, holder in slots:
+                    operand = getattr(holder, key) if isinstance(key, str) else holder[key]
+                    h = product_helper(operand)
+                    if h is None:
+                        continue
+                    k, name = 0, f"{h.name.strip('_')}_value"
+                    while name in used:
+                        k += 1
+                        name = f"{h.name.strip('_')}_value{k}"
+                    used.add(name)
+                    out.append(_mark(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], operand), st)))
+                    ref = _mark(ast.copy_location(ast.Name(name, ast.Load()), operand))
+                    if isinstance(key, str):
+                        setattr(holder, key, ref)
+                    else:
+                        holder[key] = ref
+            out.append(st)
+        ast.fix_missing_locations(ast.Module(out, []))
+        return out
+
+    fn.body = hoist(fn.body)
 
 
 def _ends_in_return(stmts: list[ast.stmt]) -> bool:
@@ -579,11 +700,10 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
                     any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
                 out.append(st)
                 continue
-            params = [a.arg for a in h.fn.args.args]
-            defaults = dict(zip(params[len(params) - len(h.fn.args.defaults):], h.fn.args.defaults))
+            params, positional, posonly, defaults, variadic = helper_parameters(h.fn)
             given = dict(zip(params, call.args)) | {k.arg: k.value for k in call.keywords}
-            if set(given) - set(params) or set(params) - set(given) - set(defaults) or h.fn.args.vararg or \
-                    h.fn.args.kwarg or h.fn.args.kwonlyargs:
+            if set(given) - set(params) or set(params) - set(given) - set(defaults) or variadic or \
+                    len(call.args) > positional or any(k.arg in params[:posonly] for k in call.keywords):
                 out.append(st)
                 continue
             body = copy.deepcopy([b for b in h.fn.body
@@ -636,6 +756,10 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
         out = resolver.visit(st)
         body.extend(out if isinstance(out, list) else [out])
     fn.body = body
+    # parameter defaults are evaluated in the module's scope (`def scale(v, s=SCALE)`), none of the function's
+    defaults = _Resolver(env, set(), called)
+    fn.args.defaults = [defaults.visit(d) for d in fn.args.defaults]
+    fn.args.kw_defaults = [d if d is None else defaults.visit(d) for d in fn.args.kw_defaults]
     ast.fix_missing_locations(fn)
     for name, py in called.items():
         if name in helpers:
