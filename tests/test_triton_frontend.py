@@ -90,7 +90,7 @@ def _lower(tmp_path, body, kinds=KINDS):
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x)\ntl.store(x_ptr + pid * n + offs, x)", 12, 5,
      "one pointer must be read through one layout"),
     ("x = helper(offs)", 10, 9, "call `helper` is not supported"),
-    ("p = x_ptr + offs\nfor i in range(0, n, 2):\n    p += B", 11, 14, "step other than 1 that advances"),
+    ("p = x_ptr + offs\nfor i in range(0, n, n):\n    p += B", 11, 14, "a step that is not a positive literal"),
     ("x = tl.load(x_ptr + offs, mask=offs < pid)", 10, 9, "mask bound `pid` must be an expression of the"),
     # calls whose arguments the lowering cannot read: refused at the statement, never a Python error
     ("x = tl.load()", 10, 5, "`x = tl.load\\(\\)`: its arguments are not understood"),
@@ -572,12 +572,13 @@ def test_views_rows_flattened_from_several_tensor_dimensions():
 def test_dot_without_accumulator_and_a_batch_offset_of_rows(tmp_path):
     """`qk = tl.dot(q, k)` of 16-bit tiles starts from an f32 zero tile (f32 operands, tf32 in Triton, are refused);
     `base = bh * seq * HEAD` on a pointer with a row run of stride HEAD stays its own dimension (not a tile index
-    of the unit-stride run, whose extent is one row)."""
+    of the unit-stride run, whose extent is one row): index `bh`, stride `seq * HEAD` (one stride, a product of
+    parameters)."""
     body = ("rows = tl.arange(0, B)\nbase = pid * n * B\nq = tl.load(x_ptr + base + rows[:, None] * B + rows[None, :])\n"
             "qk = tl.dot(q.to(tl.float16), tl.trans(q).to(tl.float16))\n"
             "tl.store(y_ptr + base + rows[:, None] * B + rows[None, :], qk)")
     src = _lowered(tmp_path, body)
-    assert "ct.zeros((B, B), dtype=ct.float32)" in src and "index=((pid * n), 0, 0), shape=(1, B, B)" in src
+    assert "ct.zeros((B, B), dtype=ct.float32)" in src and "index=(pid, 0, 0), shape=(1, B, B)" in src
     with pytest.raises(LoweringError, match="without an accumulator is lowered for 2-D 16- or 8-bit"):
         _lowered(tmp_path, body.replace(".to(tl.float16)", ""))
 

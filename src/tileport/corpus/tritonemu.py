@@ -11,7 +11,14 @@ size a persistent grid; its benchmarks time launches with ``triton.testing.do_be
   answer 1.0 ms;
 - a ``perf_report`` benchmark's ``run`` calls its function once per point of its sweep (every x value, every
   provider), so that its launches at the benchmark's shapes are recorded; it prints, plots and saves nothing.
-  A point that raises is counted in the notes and the sweep goes on.
+  A point that raises is counted in the notes and the sweep goes on;
+- what older host code imports from Triton and Triton 3.6 no longer has is answered by stand-ins that run nothing
+  (``LEGACY``): the module ``triton.tools.experimental_descriptor`` (Triton's early-2025 tutorials import it and use
+  nothing of it), the driver's ``utils.fill_1d_tma_descriptor`` / ``fill_2d_tma_descriptor`` (host-side TMA
+  descriptors: they fill nothing; the kernels that read such a buffer call ``tl._experimental_descriptor_load``,
+  which Triton 3.6 cannot compile either, and the lowering refuses them saying so), and
+  ``triton._C.libtriton.nvidia.cublas.CublasLt`` (cuBLAS through Triton: its ``matmul`` computes nothing, as a
+  reference matrix product over ``--max-gmac`` is not computed). Each is listed in the capture's assumptions.
 
 Nothing is done when triton is not installed.
 """
@@ -44,6 +51,15 @@ class Utils:
         smem, regs, sm_clock, mem_clock, bus = ARCH_LIMITS.get((t.major, t.minor), ARCH_LIMITS[(9, 0)])
         return {"max_shared_mem": smem, "max_num_regs": regs, "multiprocessor_count": t.sms, "warpSize": 32,
                 "sm_clock_rate": sm_clock, "mem_clock_rate": mem_clock, "mem_bus_width": bus}
+
+    # Triton <= 3.3's host-side TMA descriptor fillers (gone in 3.6): early-2025 tutorials call them in their grid
+    # functions; here they fill nothing (``LEGACY``)
+    def fill_1d_tma_descriptor(self, ptr: int, dim: int, block_dim: int, element_size: int, desc: int) -> None:
+        pass
+
+    def fill_2d_tma_descriptor(self, ptr: int, dim1: int, dim0: int, block_dim1: int, block_dim0: int,
+                               element_size: int, desc: int) -> None:
+        pass
 
 
 class Driver:
@@ -138,6 +154,65 @@ def quick_benchmarks() -> Iterator[Counter]:
         triton.testing.Mark.run = saved_run
 
 
+class CublasLt:
+    """``triton._C.libtriton.nvidia.cublas.CublasLt`` here: a host program's cuBLAS reference, computing nothing."""
+
+    def __init__(self, workspace: Any = None):
+        self.workspace = workspace
+
+    def matmul(self, a: Any, b: Any, c: Any) -> None:
+        pass
+
+    def gemm(self, *args: Any) -> None:
+        pass
+
+
+#: what the stand-ins answer, for the capture's assumptions (module docstring)
+LEGACY = ["triton.tools.experimental_descriptor (Triton <= 3.3; imported, unused, by Triton's early-2025 tutorials) "
+          "is an empty module when the installed Triton lacks it",
+          "the driver's utils.fill_1d_tma_descriptor / fill_2d_tma_descriptor (Triton <= 3.3 host TMA descriptors) "
+          "fill nothing; kernels reading such buffers (tl._experimental_descriptor_load) are refused at lowering",
+          "triton._C.libtriton.nvidia.cublas.CublasLt (cuBLAS through Triton) computes nothing: a host's reference "
+          "product, like torch's above --max-gmac"]
+
+
+@contextlib.contextmanager
+def legacy_modules() -> Iterator[None]:
+    """The stand-ins of ``LEGACY`` (only where the installed Triton lacks the module; restored on exit)."""
+    import importlib.util
+    import sys
+    import types
+
+    import triton.tools
+
+    name = "triton.tools.experimental_descriptor"
+    added = None
+    try:
+        missing = importlib.util.find_spec(name) is None
+    except (ImportError, ValueError):
+        missing = True
+    if missing and name not in sys.modules:
+        added = types.ModuleType(name, "stand-in of Triton <= 3.3's module (tileport corpus capture): empty")
+        sys.modules[name] = added
+        triton.tools.experimental_descriptor = added  # type: ignore[attr-defined]
+    try:
+        from triton._C.libtriton import nvidia
+        saved_cublas = getattr(nvidia, "cublas", None)
+    except ImportError:
+        nvidia, saved_cublas = None, None
+    if saved_cublas is not None:
+        nvidia.cublas = types.SimpleNamespace(CublasLt=CublasLt)
+    try:
+        yield
+    finally:
+        if added is not None:
+            sys.modules.pop(name, None)
+            if getattr(triton.tools, "experimental_descriptor", None) is added:
+                del triton.tools.experimental_descriptor
+        if saved_cublas is not None:
+            nvidia.cublas = saved_cublas
+
+
 @contextlib.contextmanager
 def emulate_triton(target: Target) -> Iterator[Counter]:
     """Triton answered as ``target`` while the block runs, its benchmarks quick (module docstring). Yields
@@ -150,7 +225,7 @@ def emulate_triton(target: Target) -> Iterator[Counter]:
     saved_active = config._active
     config.set_active(Driver(target))
     try:
-        with quick_benchmarks() as raised:
+        with quick_benchmarks() as raised, legacy_modules():
             yield raised
     finally:
         config._active = saved_active
@@ -169,7 +244,7 @@ def assumptions(target: Target) -> list[str]:
             "calls its function once per point of its sweep and prints/plots nothing",
             "kernel.warmup(...) compiles nothing: the handle it returns records its launches and reports "
             f"{_guessed()['n_regs']} registers, {_guessed()['n_spills']} spills, {_guessed()['shared']} bytes of "
-            "shared memory (guesses: nothing was compiled)"]
+            "shared memory (guesses: nothing was compiled)", *LEGACY]
 
 
 def _guessed() -> dict:

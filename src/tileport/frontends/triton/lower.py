@@ -56,7 +56,14 @@ REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
     "umulhi": "cuTile Python 1.7 has no high half of an integer product",
-    "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart"}
+    "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
+    # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
+    # the kernel either): the buffer is bytes, its tensor's shape and strides are not arguments of the kernel
+    "_experimental_descriptor_load": "it reads a host-filled TMA descriptor buffer (Triton <= 3.3; removed in Triton "
+                                     "3.6, which cannot compile this kernel): the tensor it describes is not a kernel "
+                                     "argument. Triton 3.6 writes it `desc.load(offsets)` on a TensorDescriptor "
+                                     "argument or tl.make_tensor_descriptor, which are lowered",
+    "_experimental_descriptor_store": "as tl._experimental_descriptor_load"}
 #: triton.language functions Triton also offers as tensor methods (`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)
 MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin",
               "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil")
@@ -78,7 +85,8 @@ BOOL = ("bool", "ct.bool_")
 INT_DTYPES = ("ct.int32", "ct.int64", "ct.int8", "ct.int16", "ct.uint8", "ct.uint32")
 #: capture dtype names (frontends.arrays) → the cuTile dtype a loaded tile has
 CAPTURED_DTYPES = {"f32": "ct.float32", "f16": "ct.float16", "bf16": "ct.bfloat16", "f64": "ct.float64",
-                   "i32": "ct.int32", "i64": "ct.int64", "i8": "ct.int8", "i16": "ct.int16", "u8": "ct.uint8"}
+                   "i32": "ct.int32", "i64": "ct.int64", "i8": "ct.int8", "i16": "ct.int16", "u8": "ct.uint8",
+                   "f8e4m3fn": "ct.float8_e4m3fn", "f8e5m2": "ct.float8_e5m2"}
 PADDING = {0.0: "ZERO", float("-inf"): "NEG_INF", float("inf"): "POS_INF"}
 #: keyword arguments of tl.load / tl.store that only tune caching: dropped, and said so in the lowering report
 CACHE_HINTS = ("cache_modifier", "eviction_policy", "volatile")
@@ -238,6 +246,14 @@ def _merged(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     return tuple(out)
 
 
+def _float_literal(text: str) -> bool:
+    """``text`` is a float literal (`-1000000.0`, `1e-6`), not an integer."""
+    try:
+        return isinstance(ast.literal_eval(text), float)
+    except (ValueError, SyntaxError):
+        return False
+
+
 def _plain(text: str) -> bool:
     """A name (or a program id), not a literal or a compound expression."""
     return (text.replace("_", "").isalnum() and not text[0].isdigit()) or text.startswith("ct.bid")
@@ -356,6 +372,7 @@ class _Lowerer:
         self._scalar_lines: dict[str, tuple[int, str]] = {}
         self._grid_sizes: set[str] = set()   # names bound to tl.num_programs(k) (and never re-bound)  # a named scalar → (the line binding it last, its value)
         self.view_sites: dict[str, ast.AST] = {}
+        self.last_perm: list[int] | None = None   # the last access's view order, when not its axes' (access())
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
         #: advanced per iteration → which term, a gather's step, or ("row", stride)
@@ -498,6 +515,7 @@ class _Lowerer:
                 value = self.ev(s.value)
                 if not isinstance(value, tuple) or len(value) != len(target.elts):
                     raise self.fail(s, f"cannot unpack `{ast.unparse(s.value)}` into {len(target.elts)} names")
+                value = self._unpacked(target.elts, value)
                 for e, v in zip(target.elts, value):
                     self.bind(e.id, v, s)  # type: ignore[attr-defined]
                 return
@@ -581,8 +599,9 @@ class _Lowerer:
 
     @staticmethod
     def _assigned(stmts: list[ast.stmt]) -> set[str]:
-        return {t.id for st in stmts for n in ast.walk(st) if isinstance(n, (ast.Assign, ast.AugAssign))
-                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+        return {e.id for st in stmts for n in ast.walk(st) if isinstance(n, (ast.Assign, ast.AugAssign))
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                for e in (t.elts if isinstance(t, ast.Tuple) else [t]) if isinstance(e, ast.Name)}
 
     def _name_scalars(self, names: set[str]) -> dict[str, tuple[int, str]]:
         """Scalars re-assigned inside a loop or branch become variables of the lowered kernel (until then they
@@ -595,6 +614,31 @@ class _Lowerer:
                 self.emit(f"{self.prefix}{name} = {v.text}")
                 self.env[name] = Scalar(self.prefix + name)
         return emitted
+
+    def _unpacked(self, targets: list[ast.expr], values: tuple) -> tuple:
+        """``a, b = x, f(a)``: Python evaluates every value before binding; a value that reads a name an earlier
+        target re-binds as a variable (`tile_id, pid_m = tile_id + S, g(tile_id + S)` in a loop) is copied to a
+        temporary first, so it reads the old value."""
+        names = [self.prefix + e.id for e in targets]  # type: ignore[attr-defined]
+        out = list(values)
+        for j, v in enumerate(values):
+            if isinstance(v, (Scalar, Tile)) and any(_mentions(v.text, n) for n in names[:j]):
+                tmp = f"{names[j]}__next"
+                self.emit(f"{tmp} = {v.text}")
+                out[j] = replace(v, text=tmp) if isinstance(v, Tile) else Scalar(tmp)
+        return tuple(out)
+
+    def _name_tiles(self, names: set[str]) -> None:
+        """Tiles re-assigned inside a loop or branch of an inlined helper whose value is the caller's (a parameter
+        bound to `acc`): copied to the helper's own name first, so each iteration (each arm) reads what the last one
+        wrote, not the caller's value."""
+        for name in sorted(names):
+            v = self.env.get(name)
+            if isinstance(v, Idx):   # an index vector re-assigned as a value inside: a tile from the start
+                v = self.materialize(v, self.k.fn)
+            if isinstance(v, Tile) and v.text != self.prefix + name:
+                self.emit(f"{self.prefix}{name} = {v.text}")
+                self.env[name] = replace(v, text=self.prefix + name)
 
     def _tiles_from_scalars(self, inits: dict[str, tuple[int, str]]) -> None:
         """A scalar a loop turns into a 0-d float tile (``total = 0.0`` then ``total += tl.sum(x)``) starts as that
@@ -630,6 +674,8 @@ class _Lowerer:
         var = s.target.id
         index = self.prefix + (var if var != "_" else "_it")   # (`for _ in ..` whose index the lowering reads)
         count = index if start == "0" else f"({index} - {_paren(start)})"
+        if step != "1":   # `for start_n in range(lo, hi, BLOCK_N)`: iterations so far
+            count = f"({count} // {_paren(step)})"
         # block pointers advanced once per iteration: their offsets follow the loop index
         saved_adv, saved_steps, saved_ptrs = dict(self.advances), dict(self.ptr_steps), {}
         for st in s.body:
@@ -661,11 +707,12 @@ class _Lowerer:
                 self.ptr_steps[name] = k
                 self._step_nodes.add(id(st))
                 self.env[name] = _ptr_advanced(saved_ptrs[name], k, count)  # type: ignore[arg-type]
-        if saved_ptrs and step != "1":
-            raise self.fail(it, "a loop with a step other than 1 that advances pointers is not lowered: write "
-                                "`for i in range(n)` and advance once per iteration")
+        if saved_ptrs and step != "1" and not self._positive(it.args[2]):
+            raise self.fail(it, "a loop with a step that is not a positive literal or constexpr and advances "
+                                "pointers is not lowered: write `for i in range(n)` and advance once per iteration")
         carried = self._assigned(s.body) - set(self.advances) - set(self.ptr_steps)
         inits = self._name_scalars(carried)
+        self._name_tiles(carried)
         inits |= {n: self._scalar_lines[self.prefix + n] for n in carried - set(inits)
                   if self.env.get(n) == Scalar(self.prefix + n) and self.prefix + n in self._scalar_lines}
         old_carried, old_outer = self._carried, self._loop_outer
@@ -681,6 +728,8 @@ class _Lowerer:
         self._carried, self._loop_outer = old_carried, old_outer
         for name, old in saved_ptrs.items():  # after the loop: advanced (stop - start) times
             n = f"({_paren(stop)} - {_paren(start)})" if start != "0" else stop
+            if step != "1":   # cdiv(stop - start, step) iterations
+                n = f"(({n} + {_paren(step)} - 1) // {_paren(step)})"
             self.env[name] = (_advanced(old, self.advances[name], n) if isinstance(old, BlockPtr)
                               else _ptr_advanced(old, self.ptr_steps[name], n))  # type: ignore[arg-type]
         self.advances, self.ptr_steps = saved_adv, saved_steps
@@ -725,6 +774,10 @@ class _Lowerer:
         if truth is not None:   # constexpr test the launches agree on: only the taken branch is lowered
             self.block(s.body if truth else s.orelse)
             return
+        truths = self.launch_truths(s.test)
+        if truths is not None:   # on constexprs, decided differently by different launches
+            self.constexpr_branch(s, truths)
+            return
         cond = self.ev(s.test)
         if isinstance(cond, Tile) and cond.shape in ((), ("1",)) and cond.dtype in BOOL:
             # a one-element comparison of tiles (`y != ignore_index`, y an int64 label): a scalar comparison of it
@@ -735,6 +788,7 @@ class _Lowerer:
             raise self.fail(s.test, "`if` on a tile: use tl.where")
         assigned = self._assigned(s.body + s.orelse)
         self._name_scalars(assigned)
+        self._name_tiles(assigned)
         old_carried, self._carried = self._carried, self._carried | assigned
         self.emit(f"if {cond.text}:")
         self.indented(s.body)
@@ -742,6 +796,81 @@ class _Lowerer:
             self.emit("else:")
             self.indented(s.orelse)
         self._carried = old_carried
+
+    def launch_truths(self, node: ast.expr) -> list[bool] | None:
+        """A test's value at each captured launch, when it is on constexprs only (None otherwise)."""
+        names = list(self.const_values)
+        if not names:
+            return None
+        out = []
+        for i in range(len(self.const_values[names[0]])):
+            try:
+                out.append(bool(self._static(node, {n: self.const_values[n][i] for n in names})))
+            except _NotStatic:
+                return None
+        return out
+
+    def constexpr_branch(self, s: ast.If, truths: list[bool]) -> None:
+        """``if STAGE & 1:`` on constexprs the launches decide differently (causal and non-causal attention): the
+        same `if` in the lowered kernel (cuTile folds it per specialization), each arm lowered knowing only the
+        launches that take it (its own `if`s fold, its scalars stay exact: `lo = 0` in both arms is 0 after).
+        Names bound to different values in the two arms: scalars are assigned at the end of each arm; tiles are
+        named alike already; pointers, indices and masks that differ are refused."""
+        cond = self.ev(s.test)
+        if not isinstance(cond, Scalar):
+            raise self.fail(s.test, f"`{ast.unparse(s.test)}`: a test on constexprs must be a scalar expression")
+        assigned = self._assigned(s.body + s.orelse)
+        # names bound before the `if` (or carried by an enclosing loop) become variables, as for a runtime `if`;
+        # names the arms bind first stay exact where both arms agree
+        self._name_scalars({n for n in assigned if n in self.env or n in self._carried})
+        self._name_tiles(assigned)
+        old_carried = self._carried
+        self._carried = old_carried | {n for n in assigned if isinstance(self.env.get(n), Scalar)}
+        saved_consts, saved_env = self.const_values, dict(self.env)
+        self.emit(f"if {cond.text}:")
+        envs, ends = [], []
+        for arm, taken in ((s.body, True), (s.orelse, False)):
+            if arm is s.orelse:
+                self.emit("else:")
+            self.const_values = {n: [v for v, t in zip(vals, truths) if t == taken]
+                                 for n, vals in saved_consts.items()}
+            self.env = dict(saved_env)
+            self.indented(arm)
+            envs.append(self.env)
+            ends.append(len(self.lines))
+        self.const_values, self._carried = saved_consts, old_carried
+        merged = dict(saved_env)
+        inserts: list[tuple[int, str]] = []
+        for name in sorted(assigned):
+            a, b = (e.get(name) for e in envs)
+            if a == b:
+                if a is not None:
+                    merged[name] = a
+                continue
+            if a is None or b is None:   # bound in one arm only: usable inside it, not after
+                merged.pop(name, None)
+                continue
+            if isinstance(a, Tile) and isinstance(b, Tile) and a.text == b.text:
+                merged[name] = a if a.shape == b.shape else replace(a, shape=_broadcast(a.shape, b.shape))
+                continue
+            if isinstance(a, Scalar) and isinstance(b, Scalar):
+                out = self.prefix + name
+                for k, v in ((0, a), (1, b)):
+                    if v.text != out:
+                        inserts.append((ends[k], f"{out} = {v.text}"))
+                merged[name] = Scalar(out)
+                continue
+            raise self.fail(s, f"{name} is a {type(a).__name__} in one arm and a {type(b).__name__} of another "
+                               "value in the other arm of an `if` on constexprs: not lowered")
+        pad = "    " * (self.indent + 1)
+        for at, line in sorted(inserts, reverse=True):
+            if self.lines[at - 1] == pad + "pass":   # an arm that emitted nothing else
+                self.lines[at - 1] = pad + line
+            else:
+                self.lines.insert(at, pad + line)
+        if not s.orelse and self.lines[-2:] == ["    " * self.indent + "else:", pad + "pass"]:
+            del self.lines[-2:]
+        self.env = merged
 
     def static_truth(self, node: ast.expr) -> bool | None:
         """The value of a test on constexprs and module constants, when every captured launch gives the same one."""
@@ -773,8 +902,11 @@ class _Lowerer:
                 try:
                     return ast.literal_eval(v.text)
                 except (ValueError, SyntaxError):
-                    raise _NotStatic from None
+                    pass
+                return self._static_text(v.text, values)   # `4 - STAGE` passed to a helper's constexpr
             raise _NotStatic
+        if isinstance(n, ast.Attribute):   # `V.dtype.element_ty`, `tl.float8e5`: the dtype every launch has
+            return self._static_dtype(n)
         if isinstance(n, ast.Compare):
             left = self._static(n.left, values)
             for op, right_node in zip(n.ops, n.comparators):
@@ -793,11 +925,43 @@ class _Lowerer:
             return all(vals) if isinstance(n.op, ast.And) else any(vals)
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
             return not self._static(n.operand, values)
-        if isinstance(n, ast.BinOp) and type(n.op) in (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod):
+        ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+               ast.Mod: operator.mod, ast.BitAnd: operator.and_, ast.BitOr: operator.or_,
+               ast.BitXor: operator.xor, ast.LShift: operator.lshift, ast.RShift: operator.rshift}
+        if isinstance(n, ast.BinOp) and type(n.op) in ops:   # `STAGE & 2`
             a, b = self._static(n.left, values), self._static(n.right, values)
-            return {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-                    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}[type(n.op)](a, b)
+            return ops[type(n.op)](a, b)
         raise _NotStatic
+
+    @staticmethod
+    def _static_text(text: str, values: dict) -> object:
+        """The value of an emitted scalar expression of constexprs and literals (``4 - STAGE``) at one launch."""
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            raise _NotStatic from None
+        ok = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Name, ast.Constant, ast.Load,
+              ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+        if not all(isinstance(n, ok) for n in ast.walk(tree)) or not all(
+                n.id in values for n in ast.walk(tree) if isinstance(n, ast.Name)):
+            raise _NotStatic
+        try:
+            return eval(compile(tree, "<constexpr>", "eval"), {"__builtins__": {}}, dict(values))  # noqa: S307
+        except Exception:  # noqa: BLE001 — not a constant at this launch
+            raise _NotStatic from None
+
+    def _static_dtype(self, n: ast.expr) -> str:
+        """The cuTile dtype ``n`` (a dtype expression) names at every captured launch, else ``_NotStatic``."""
+        try:
+            v = self.ev(n)
+        except LoweringError:
+            raise _NotStatic from None
+        if not isinstance(v, DType):
+            raise _NotStatic
+        known = self.known_dtype(Tile("", (), v.text))
+        if known is None:
+            raise _NotStatic
+        return known
 
     # ------------------------------------------------ expressions
 
@@ -843,7 +1007,9 @@ class _Lowerer:
         if isinstance(node, ast.Constant):
             if isinstance(node.value, str):
                 return Scalar(repr(node.value))   # compared with string constexprs in folded `if`s
-            if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+            if isinstance(node.value, bool):   # `MASK=True` passed to a helper's constexpr: folded `if`s read it
+                return Scalar(repr(node.value))
+            if not isinstance(node.value, (int, float)):
                 raise self.fail(node, f"literal {node.value!r} is not supported")
             return Scalar(repr(node.value))
         if isinstance(node, ast.UnaryOp):
@@ -890,7 +1056,7 @@ class _Lowerer:
             if tile.dtype is None:  # type: ignore[union-attr]
                 raise self.fail(node, f"the dtype of `{node.value.id}` is not known here")
             return DType(tile.dtype)  # type: ignore[union-attr]
-        if (node.attr == "element_ty" and isinstance(node.value, ast.Attribute) and node.value.attr == "dtype"
+        if (node.attr == "element_ty" and isinstance(node.value, ast.Attribute) and node.value.attr in ("dtype", "type")
                 and isinstance(node.value.value, ast.Name) and isinstance(self.env.get(node.value.value.id), Ptr)):
             return DType(f"{node.value.value.id}.dtype")
         if node.attr == "T" and isinstance(self.env.get(node.value.id if isinstance(node.value, ast.Name) else ""),
@@ -965,6 +1131,15 @@ class _Lowerer:
             # `a * b` keeps its factors when one is a plain name (a block size or a stride, maybe): the other, any
             # scalar expression (`(pid_y * nx + pid_x) * BLOCK`), is then a tile index or the index of a stride
             names = [_plain(x.text) for x in (a, b)]
+            if sym == "*":
+                # `off_hz * HEAD_DIM * N_CTX`: the index times a product of parameters (one stride, not two)
+                for x, y in ((a, b), (b, a)):
+                    if x.factors and self._param_product(y.text):
+                        for i in (0, 1):
+                            if self._param_product(x.factors[i]) and not x.factors[i].isdigit() \
+                                    and not self._param_product(x.factors[1 - i]):
+                                return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}",
+                                              factors=(x.factors[1 - i], f"{x.factors[i]} * {_paren(y.text)}"))
             keep = sym == "*" and any(names)
             return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}",
                           factors=(_paren(a.text) if not names[0] else a.text,
@@ -976,6 +1151,10 @@ class _Lowerer:
             f = b.factors
             if f and a.size in f:
                 return Idx(f[0] if f[1] == a.size else f[1], a.size)
+            # `pid * BLOCK_N1 + tl.arange(0, BLOCK_M1)`, BLOCK_M1 | BLOCK_N1 (constants: the rule below)
+            q = self._in_blocks(b, a.size) if self.launch_values(b.text) is None else None
+            if q is not None:
+                return Idx(q, a.size)
         # pointer arithmetic
         if sym == "+" and isinstance(b, Ptr):
             a, b = b, a
@@ -1014,6 +1193,97 @@ class _Lowerer:
             return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)", shape, dtype)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}", shape, dtype)
 
+    def _in_blocks(self, v: Scalar, blk: str) -> str | None:
+        """``v / blk`` as an exact expression when ``v`` is a whole number of blocks of ``blk`` at every captured
+        launch by its form: a sum of terms each `x * C` / `C` with C a literal or constexpr expression that is a
+        multiple of blk at every launch (`start_m * BLOCK_M`, `pid_n * BLOCK_N + BLOCK_N // 2`); None otherwise."""
+        if v.text == "0":
+            return "0"
+        if v.factors and blk in v.factors:
+            return v.factors[0] if v.factors[1] == blk else v.factors[1]
+        bvals = self.launch_values(blk)
+        if not bvals or not all(isinstance(b, int) and b > 0 for b in bvals):
+            return None
+        try:
+            tree = ast.parse(v.text, mode="eval").body
+        except SyntaxError:
+            return None
+
+        def multiple(n: ast.expr) -> str | None:   # n / blk for a constant n, when exact at every launch
+            vals = self.launch_values(ast.unparse(n))
+            if not vals or not all(isinstance(x, int) and not isinstance(x, bool) and x % b == 0
+                                   for x, b in zip(vals, bvals)):
+                return None
+            if ast.unparse(n) == blk:
+                return "1"
+            if isinstance(n, ast.Constant) and blk.isdigit():
+                return str(n.value // int(blk))
+            return f"({ast.unparse(n)} // {_paren(blk)})"
+
+        def div(n: ast.expr) -> str | None:
+            q = multiple(n)
+            if q is not None:
+                return q
+            if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub)):
+                a, b = div(n.left), div(n.right)
+                if a is None or b is None:
+                    return None
+                return f"{a} {'+' if isinstance(n.op, ast.Add) else '-'} {_paren(b)}"
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+                for x, c in ((n.left, n.right), (n.right, n.left)):
+                    q = multiple(c)
+                    if q is not None:
+                        return _paren(ast.unparse(x)) if q == "1" else f"{_paren(ast.unparse(x))} * {_paren(q)}"
+            return None
+        return div(tree)
+
+    def _stride_terms(self, text: str) -> tuple[Term, ...] | None:
+        """``a * s + b * t`` (two or more terms, each an index times a stride parameter or product of parameters)
+        as one term per stride; None for any other form."""
+        try:
+            tree = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return None
+        parts: list[ast.expr] = []
+
+        def flatten(n: ast.expr) -> None:
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+                flatten(n.left)
+                flatten(n.right)
+            else:
+                parts.append(n)
+        flatten(tree)
+        if len(parts) < 2:
+            return None
+        terms = []
+        for n in parts:
+            if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)):
+                return None
+            a, b = ast.unparse(n.left), ast.unparse(n.right)
+            if self._param_product(b) and not self._param_product(a):
+                terms.append(Term(b, a))
+            elif self._param_product(a) and not self._param_product(b):
+                terms.append(Term(a, b))
+            else:
+                return None
+        return tuple(terms)
+
+    def _param_product(self, text: str) -> bool:
+        """``text`` is a product of scalar/constexpr parameters and integer literals (a stride: `HEAD_DIM * N_CTX`)."""
+        try:
+            tree = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return False
+
+        def ok(n: ast.expr) -> bool:
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+                return ok(n.left) and ok(n.right)
+            if isinstance(n, ast.Constant):
+                return isinstance(n.value, int) and not isinstance(n.value, bool)
+            return isinstance(n, ast.Name) and self.kinds.get(n.id) in ("scalar", "constant") \
+                and self.const_types.get(n.id, "int") == "int"
+        return ok(tree)
+
     def launch_values(self, text: str) -> list | None:
         """The value of ``text`` (literals, constexprs, module constants) at each captured launch; None when it
         depends on anything else."""
@@ -1025,6 +1295,14 @@ class _Lowerer:
         count = len(next(iter(self.const_values.values()))) if names else 1
         try:
             return [self._static(tree, {n: self.const_values[n][i] for n in names}) for i in range(count)]
+        except (_NotStatic, TypeError, ZeroDivisionError):
+            pass
+        # emitted text names the kernel's own constexprs (`BLOCK_M1 // BLK_SLICE_FACTOR` inside a helper whose
+        # parameter BLOCK_M1 is bound to it): evaluated at the kernel's scope
+        consts = {k: v for k, v in self.k.globals.items() if isinstance(v, (int, float, bool, str))}
+        try:
+            return [self._static_text(text, consts | {n: self.const_values[n][i] for n in names})
+                    for i in range(count)]
         except (_NotStatic, TypeError, ZeroDivisionError):
             return None
 
@@ -1071,9 +1349,14 @@ class _Lowerer:
         if isinstance(v, Idx):
             return Offset((Term("1", v),))
         if isinstance(v, Scalar):
+            split = self._stride_terms(v.text)
+            if split is not None:   # `off_z * stride_qz + off_h * stride_qh`: a dimension per stride
+                return Offset(split)
             f = v.factors
             if f:
                 params = [x for x in f if self.kinds.get(x) in ("scalar", "constant")]
+                if not params:   # a product of parameters as the stride (`off_hz * (HEAD_DIM * N_CTX)`)
+                    params = [x for x in f if self._param_product(x)]
                 if len(params) == 1:
                     other = f[1] if f[0] == params[0] else f[0]
                     return Offset((Term(params[0], other),))
@@ -1086,6 +1369,13 @@ class _Lowerer:
 
     def compare(self, op: ast.cmpop, a: object, b: object, node: ast.AST) -> object:
         sym = CMPOPS[type(op)]
+        if isinstance(a, DType) and isinstance(b, DType) and sym in ("==", "!="):
+            # `V.dtype.element_ty == tl.float8e5`: decided by the dtypes the launches pass (one per pointer)
+            da, db = (self.known_dtype(Tile("", (), x.text)) for x in (a, b))
+            if da is None or db is None:
+                raise self.fail(node, f"`{ast.unparse(node)}`: the launches pass arrays of different dtypes, so the "
+                                      "comparison is not one constant (capture each dtype apart and port each)")
+            return Scalar(repr((da == db) == (sym == "==")))
         # a 64-bit element (an int64 label) against a 32-bit scalar argument: the scalar widened first, as Triton
         # promotes the pair (a 1-element int32 tile sign-extended: the translator converts tiles, not scalars)
         if isinstance(a, Tile) and isinstance(b, Scalar) and self._int64_vs_int32(a, b):
@@ -1189,7 +1479,8 @@ class _Lowerer:
             return self.load(node, kw)
         if fn == "make_block_ptr":
             return self.block_ptr(node, kw)
-        if fn == "make_tensor_descriptor":
+        if fn in ("make_tensor_descriptor", "_experimental_make_tensor_descriptor"):
+            # (Triton 3.3's name for it: the same arguments and semantics)
             return self.make_descriptor(node, kw)
         if fn == "atomic_add":
             return self.atomic_add(node)
@@ -1202,8 +1493,22 @@ class _Lowerer:
             reverse = bool(rev is not None and isinstance(rev, ast.Constant) and rev.value)
             return Tile(f"ct.{fn}({x.text}, axis={axis}" + (", reverse=True)" if reverse else ")"), x.shape, x.dtype)
         if fn == "advance":
-            raise self.fail(node, "tl.advance is lowered only as `p = tl.advance(p, (..))` at the top level of a "
-                                  "for loop's body (one block per iteration)")
+            # `K = tl.advance(K, (0, lo))` outside a loop: lo a whole number of blocks (`start_m * BLOCK_M` with
+            # BLOCK_M a multiple of the block at every launch): the tile index moves by lo / block
+            bp = self.ev(node.args[0]) if node.args else None
+            if isinstance(bp, BlockPtr) and len(node.args) == 2 and isinstance(node.args[1], (ast.Tuple, ast.List)):
+                index = list(bp.index)
+                for k, (onode, blk) in enumerate(zip(node.args[1].elts, bp.block)):
+                    v = self.ev(onode)
+                    q = self._in_blocks(v, blk) if isinstance(v, Scalar) else None
+                    if q is None:
+                        raise self.fail(onode, f"tl.advance by `{ast.unparse(onode)}` along a block of {blk}: "
+                                               "only whole blocks are lowered")
+                    if q != "0":
+                        index[k] = q if index[k] == "0" else f"{_paren(index[k])} + {_paren(q)}"
+                return replace(bp, index=tuple(index))
+            raise self.fail(node, "tl.advance is lowered as `p = tl.advance(p, (..))` at the top level of a for "
+                                  "loop's body (one block per iteration) or by whole blocks outside loops")
         if fn in ("zeros", "full"):
             shape = self._tuple(node.args[0] if node.args else kw["shape"])
             dt_node = kw.get("dtype") or node.args[-1]
@@ -1271,8 +1576,12 @@ class _Lowerer:
             if fn == "where" and isinstance(tiles[0], Tile) and self.known_dtype(tiles[0]) not in BOOL + (None,):
                 # Triton takes any condition, true where nonzero; cuTile's ct.where wants a boolean tile
                 tiles[0] = Tile(f"{_paren(tiles[0].text)} != 0", tiles[0].shape, "bool")
+            if fn == "where":
+                tiles[1:] = self._where_literals(tiles[1:])
             shape = _broadcast_all(getattr(t, "shape", ()) for t in tiles)
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
+            if fn == "where" and not dts and any(_float_literal(t.text) for t in tiles[1:]):
+                dts = [F32]   # `tl.where(mask, 0, -1.0e6)`: two scalars, an f32 tile as Triton's
             return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
                         dts[0] if len(set(dts)) == 1 else None)
         if fn in NO_CUTILE:
@@ -1280,6 +1589,16 @@ class _Lowerer:
         raise self.fail(node, f"tl.{fn} is not lowered (supported: program_id, num_programs, arange, load, store, "
                               f"make_block_ptr, advance, zeros, full, dot, {', '.join(REDUCE)}, {', '.join(MAP)}, "
                               "cdiv, .to())")
+
+    def _where_literals(self, vals: list) -> list:
+        """``tl.where``'s two values with an integer literal written as a float where the other is a float literal
+        or a float tile (Triton promotes `tl.where(m, 0, -1.0e6)` to f32; the translator wants one dtype)."""
+        floaty = any(isinstance(v, Scalar) and _float_literal(v.text) for v in vals) or any(
+            isinstance(v, Tile) and self.known_dtype(v) in (F32, "ct.float16", "ct.bfloat16", "ct.float64")
+            for v in vals)
+        if not floaty:
+            return vals
+        return [Scalar(f"{v.text}.0") if isinstance(v, Scalar) and v.text.lstrip("-").isdigit() else v for v in vals]
 
     # ------------------------------------------------ triton.language functions cuTile writes otherwise
 
@@ -1847,14 +2166,32 @@ class _Lowerer:
             for k, t in enumerate(runs):
                 if k not in bounds and t.index.index == "0" and self.launch_expr(t.index.size):  # type: ignore
                     bounds[k] = t.index.size  # type: ignore[union-attr]
+        self.last_perm = None
+        old = self.views.get(ptr.param)
+        if old is not None and len(runs) == rank >= 2 and len(old.dims) == len(scalars) + len(runs):
+            # the pointer read before through the same strides in another order (`qT = Q + offs_m[None, :] * s_tok +
+            # offs_k[:, None] * s_d`, later `q = Q + offs_m[:, None] * s_tok + offs_k[None, :] * s_d`): the view's
+            # order, and the tile permuted to this access's axes (`last_perm`: view position -> run)
+            have = [d.stride for d in old.dims[len(scalars):]]
+            want = [t.stride for t in runs]
+            if [d.stride for d in old.dims[:len(scalars)]] == [t.stride for t in scalars] and have != want \
+                    and sorted(have) == sorted(want) and len(set(want)) == len(want):
+                order = [want.index(st) for st in have]
+                runs = [runs[k] for k in order]
+                bounds = {j: bounds[k] for j, k in enumerate(order) if k in bounds}
+                self.last_perm = order
         dims = [Dim(t.stride, None) for t in scalars] + [Dim(t.stride, bounds.get(k)) for k, t in enumerate(runs)]
         for d in dims:
-            if not (d.stride.isidentifier() or d.stride.isdigit()):
-                raise self.fail(node, f"stride `{d.stride}` must be a kernel parameter or a literal")
+            if not (d.stride.isidentifier() or d.stride.isdigit() or self.launch_expr(d.stride)):
+                raise self.fail(node, f"stride `{d.stride}` must be an expression of the kernel's scalar "
+                                      "parameters and literals")
         self._view(ptr.param, dims, node)
         index = [str(t.index) for t in scalars] + [t.index.index for t in runs]  # type: ignore[union-attr]
         shape = ["1"] * len(scalars) + [t.index.size for t in runs]  # type: ignore[union-attr]
         axes = {t.index.axis: t.index.size for t in runs}  # type: ignore[union-attr]
+        if self.last_perm is not None:
+            self.notes.append(f"line {getattr(node, 'lineno', 0)}: {ptr.param} read in another axis order than its "
+                              "view: the tile is permuted")
         value_shape = tuple(axes.get(a, "1") for a in range(rank))
         return ptr.param, index, shape, value_shape, bool(bounds)
 
@@ -1929,7 +2266,11 @@ class _Lowerer:
             # one element: kept a 1-element tile (it broadcasts as the scalar would; a 0-d tile's partition view is
             # refused by tileirdisasm 13.4: "0-dimension tile shape is not supported")
             vshape = ("1",)
-        if tuple(shape) != vshape:
+        perm = self.last_perm
+        if perm is not None:   # loaded in the view's order, then Triton's axes
+            sizes = tuple(shape[len(shape) - len(perm):])
+            text = self._permuted(f"ct.reshape({text}, {_tup(sizes)})", [perm.index(a) for a in range(len(perm))])
+        elif tuple(shape) != vshape:
             text = f"ct.reshape({text}, {_tup(vshape)})"
         if fill is not None:   # Triton's `other=` value in the lanes the mask leaves out
             cond, value_text = fill
@@ -1969,10 +2310,25 @@ class _Lowerer:
         if gather:
             self.emit(f"ct.scatter({arr}, {offsets.text}, {text}" + (f", mask={mtext})" if mtext else ")"))
             return
-        if tuple(shape) != tuple(t.shape):
+        perm = self.last_perm
+        if perm is not None:   # Triton's axes to the view's order
+            if tuple(t.shape) != tuple(vshape):
+                text = f"ct.broadcast_to({text}, {_tup(vshape)})"
+            text = self._permuted(text, perm)
+            if len(shape) != len(perm):
+                text = f"ct.reshape({text}, {_tup(shape)})"
+        elif tuple(shape) != tuple(t.shape):
             text = f"ct.reshape({text}, {_tup(shape)})"
         idx = f"{_tup(index)}"
         self.emit(f"ct.store({arr}, index={idx}, tile={text}{self.store_options})")
+
+    @staticmethod
+    def _permuted(text: str, dims: list[int]) -> str:
+        if dims == sorted(dims):
+            return text
+        if len(dims) == 2:
+            return f"ct.transpose({text})"
+        return f"ct.permute({text}, {_tup([str(d) for d in dims])})"
 
     # ------------------------------------------------ tensor descriptors: tiles of a strided view
 
