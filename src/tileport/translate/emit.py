@@ -47,9 +47,11 @@ COMPARE = {ast.Lt: "lt_tile", ast.LtE: "le_tile", ast.Gt: "gt_tile", ast.GtE: "g
 SCALAR_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "rounding::NegativeInf",
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
-#: type parameter names of cutile 0.3.1's op declarations (`broadcast_scalar<E: ElementType, ..>`): a kernel
-#: constant of one of these names is read through a local (see Emitter.expr)
-CUTILE_TYPE_PARAMS = frozenset({"E", "E1", "E2", "EIn", "EOut", "P", "F", "R", "T", "TO", "FROM"})
+#: the element type parameter's name in cutile 0.3.1's op declarations (`broadcast_scalar<E: ElementType, ..>`):
+#: a kernel constant of that name passed bare to such an op makes cutile's compiler panic ("Unexpected
+#: primitives"), so it is read through a local (see Emitter.expr). (A const `R` — `reshape`'s shape parameter —
+#: compiles as it is: the library's gelu_erf.)
+CUTILE_TYPE_PARAMS = frozenset({"E"})
 #: Python's operators, for folding expressions of constants (Emitter.const_value)
 CONST_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
              ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
