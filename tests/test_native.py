@@ -44,9 +44,13 @@ def native():
     return mod, address, dll
 
 
-def plan(native, tensors=((0, F32, 1, True), (1, F32, 1, False)), scalars=((2, "int"),), consts=((3, 1024),)):
+def plan(native, tensors=((0, F32, 1, True), (1, F32, 1, False)), scalars=((2, "int"),), consts=((3, 1024),),
+         facts=None):
+    """A plan; ``facts`` maps a tensor position to (per-dimension (unit stride, stride divisor, extent divisor),
+    alignment) — what its entry was proven under (none by default)."""
     mod, address, _ = native
-    rows = [(pos, dt, rank, abi.DTYPES["f32"][0], 4, written) for pos, dt, rank, written in tensors]
+    rows = [(pos, dt, rank, abi.DTYPES["f32"][0], 4, written) + (facts or {}).get(pos, ([], 1))
+            for pos, dt, rank, written in tensors]
     return mod.Plan(address, 3, [64, 128], rows, list(scalars), list(consts))
 
 
@@ -92,6 +96,21 @@ def test_another_launch_shape_is_a_mismatch(native, args, why):
     assert described(native, plan(native), args) == native[0].MISMATCH, why
 
 
+def test_a_tensor_without_the_entrys_facts_is_a_mismatch(native):
+    """An entry proven with a unit stride, a stride divisible by 4, an extent divisible by 16 and a 16-byte aligned
+    base runs only where they hold: anything else goes back to Python, which picks the entry whose facts hold
+    (TileGym's recurrent decode kernel ran its unit-stride entry on a batch stride of 4)."""
+    g = plan(native, tensors=((0, F32, 2, True), (1, F32, 3, False)),
+             facts={1: ([(False, 4, 1), (False, 4, 16), (True, 1, 1)], 16)})
+    ok = (Tensor(0x1000, [2, 64]), Tensor(0x9000, [2, 16, 4]), 5, 1024)
+    assert described(native, g, ok).startswith("entry=3")
+    for beta, why in [(Tensor(0x9000, [2, 16, 4], strides=[64, 4, 2]), "the unit stride is 2"),
+                      (Tensor(0x9000, [2, 16, 4], strides=[66, 4, 1]), "a stride not divisible by 4"),
+                      (Tensor(0x9000, [2, 15, 4], strides=[64, 4, 1]), "an extent not divisible by 16"),
+                      (Tensor(0x9004, [2, 16, 4]), "a base aligned to 4 bytes only")]:
+        assert described(native, g, (ok[0], beta, 5, 1024)) == native[0].MISMATCH, why
+
+
 @pytest.mark.parametrize("args, why", [
     ((Tensor(0x1000, [8]), Tensor(0x1010, [8]), 5, 1024), "the written tensor overlaps an input"),
     ((Tensor(0x1000, [4], strides=[2]), Tensor(0x9000, [4]), 5, 1024), "a strided written tensor"),
@@ -126,3 +145,33 @@ def test_python_raises_the_library_message(native):
     args = (Tensor(0x1000, [7]), Tensor(0x9000, [7]), 5, 1024)
     with pytest.raises(library.LaunchError, match=r"cutile-rs describe: BadEntry .*entry=3 device=0"):
         library._launch_slow(st, p, p.native.launch(args, (1, 1, 1), 0, 0), (1, 1, 1), args, 0, 0, None)
+
+
+def _variants(*texts):
+    from tileport.spec import signature as sigmod
+
+    out = []
+    for entry, text in enumerate(texts):
+        sig = sigmod.bind(sigmod.parse(text), ["g", "beta", "n"], "k")
+        arrays = tuple((i, p) for i, (_, p) in enumerate(sig.params) if isinstance(p, sigmod.ArraySig))
+        out.append(library.Variant(text, arrays, entry, (), ()))
+    return out
+
+
+def test_the_entry_whose_facts_hold_is_chosen():
+    """Two ported specializations of one launch key (dtypes, ranks, constants) — one proven with every stride 1,
+    one with strides divisible by 4 — each launch runs the one whose facts hold; its own signature first."""
+    unit, div4 = _variants("g=f32[?,?,?]/1,1,1&16, beta=f32[?,?,?]/1,1,1&16, n=i32",
+                           "g=f32[?,?,?]/?%4,?%4,1&16, beta=f32[?,?,?]/?%4,?%4,1&16, n=i32")
+    both = [unit, div4]
+    h1 = (Tensor(0x1000, [2, 1, 1], dtype="float32"), Tensor(0x2000, [2, 1, 1], dtype="float32"), 3)
+    h4 = (Tensor(0x1000, [2, 1, 4], dtype="float32"), Tensor(0x2000, [2, 1, 4], dtype="float32"), 3)
+    assert library.choose_variant(both, h1) is unit
+    assert library.choose_variant(both, h4) is div4
+    assert library.choose_variant(list(reversed(both)), h4) is div4       # whatever order the manifest lists
+    h8 = (Tensor(0x1000, [2, 1, 8], dtype="float32"), Tensor(0x2000, [2, 1, 8], dtype="float32"), 3)
+    assert library.choose_variant(both, h8) is div4                       # its facts hold at strides of 8
+    h3 = (Tensor(0x1000, [2, 1, 3], dtype="float32"), Tensor(0x2000, [2, 1, 3], dtype="float32"), 3)
+    assert library.choose_variant(both, h3) is None                       # strides of 3: no proven entry
+    odd = (Tensor(0x1004, [2, 1, 4], dtype="float32"), Tensor(0x2000, [2, 1, 4], dtype="float32"), 3)
+    assert library.choose_variant(both, odd) is None                      # a base the ports did not assume

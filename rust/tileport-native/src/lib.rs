@@ -7,8 +7,9 @@
 //! per-thread buffer and calls the operator's `tp_<op>` with the GIL released. It does only what is cheap and
 //! certain; everything else is handed back to Python, which has the precise messages:
 //!
-//! - [`MISMATCH`]: the launch is not of this plan's shape (another dtype, rank, scalar type or constant, or not
-//!   a tensor where one belongs) — Python finds or makes the right plan;
+//! - [`MISMATCH`]: the launch is not of this plan's shape (another dtype, rank, scalar type or constant, not
+//!   a tensor where one belongs, or a tensor without the facts — unit strides, divisibility, alignment — the
+//!   plan's entry was proven under) — Python finds or makes the right plan;
 //! - [`UNCHECKED`]: the ownership fast check did not clear it (a tensor on another device, a strided tensor, or a
 //!   written tensor whose memory range meets another's) — Python runs the full check, then calls again with
 //!   `checked=True`;
@@ -39,6 +40,21 @@ struct TensorSlot {
     code: i32,
     elem_bytes: u64,
     written: bool,
+    /// What the entry was proven under, per dimension: (stride is exactly 1, stride divisor, extent divisor).
+    dims: Vec<(bool, i64, i64)>,
+    /// The data pointer's alignment (bytes) the entry was proven under.
+    align: u64,
+}
+
+impl TensorSlot {
+    /// Whether the tensor has the facts the plan's entry was proven under (else the launch is not this plan's).
+    fn holds(&self, d: &TpTensor) -> bool {
+        let dims_hold = self.dims.iter().enumerate().all(|(i, &(unit, sdiv, hdiv))| {
+            let (n, st) = (d.shape[i], d.strides[i]);
+            !(unit && st != 1) && !(sdiv > 1 && st % sdiv != 0) && !(hdiv > 1 && n % hdiv != 0)
+        });
+        dims_hold && !(self.align > 1 && d.data % self.align != 0)
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -47,6 +63,19 @@ enum ScalarKind {
     Int,
     Float,
 }
+
+/// A tensor parameter of a plan as Python describes it: position, dtype object, rank, ABI dtype code, element
+/// size, written, per-dimension facts (stride is 1, stride divisor, extent divisor) and alignment in bytes.
+type TensorArg = (
+    usize,
+    Py<PyAny>,
+    usize,
+    i32,
+    u64,
+    bool,
+    Vec<(bool, i64, i64)>,
+    u64,
+);
 
 /// One launch shape of one kernel: see the module documentation.
 #[pyclass(frozen, module = "tileport_native")]
@@ -89,7 +118,7 @@ impl Plan {
         op_address: usize,
         entry: i32,
         generics: Vec<i32>,
-        tensors: Vec<(usize, Py<PyAny>, usize, i32, u64, bool)>,
+        tensors: Vec<TensorArg>,
         scalars: Vec<(usize, String)>,
         consts: Vec<(usize, Py<PyAny>)>,
     ) -> PyResult<Self> {
@@ -98,9 +127,9 @@ impl Plan {
                 "op_address is null",
             ));
         }
-        if tensors.iter().any(|t| t.2 > MAX_RANK) {
+        if tensors.iter().any(|t| t.2 > MAX_RANK || t.6.len() > t.2) {
             return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "a tensor rank beyond the ABI's {MAX_RANK}"
+                "a tensor rank beyond the ABI's {MAX_RANK}, or more facts than dimensions"
             )));
         }
         let scalars = scalars
@@ -123,14 +152,18 @@ impl Plan {
             generics,
             tensors: tensors
                 .into_iter()
-                .map(|(pos, dtype, rank, code, elem_bytes, written)| TensorSlot {
-                    pos,
-                    dtype,
-                    rank,
-                    code,
-                    elem_bytes,
-                    written,
-                })
+                .map(
+                    |(pos, dtype, rank, code, elem_bytes, written, dims, align)| TensorSlot {
+                        pos,
+                        dtype,
+                        rank,
+                        code,
+                        elem_bytes,
+                        written,
+                        dims,
+                        align,
+                    },
+                )
                 .collect(),
             scalars,
             consts,
@@ -266,6 +299,9 @@ impl Plan {
             for i in 0..slot.rank {
                 d.shape[i] = shape.get_borrowed_item(i)?.extract()?;
                 d.strides[i] = strides.get_borrowed_item(i)?.extract()?;
+            }
+            if !slot.holds(&d) {
+                return Ok(MISMATCH);
             }
             // Row-major dense (size-1 dims' strides do not matter) means the memory is [data, data + numel).
             let (mut dense, mut expect, mut numel) = (true, 1i64, 1i64);

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BackendError, TileportError
-from ..frontends.arrays import dtype_name
+from ..frontends.arrays import array_facts, array_sig, dtype_name
 from ..frontends.cutile_py.capture import constant_params
 from ..translate.helpers import kernel_files, sources_sha256
 from . import abi, build
@@ -49,7 +49,7 @@ class OpTable:
     address: int                              # its address, for the native plans
     params: list[str]                         # kernel parameter names
     constants: set[str]
-    variants: dict[tuple, tuple[int, list[int], list[dict]]]  # launch key → (entry index, generics, abi params)
+    variants: dict[tuple, list["Variant"]]    # launch key → the ported specializations of that key
     source: Path
     source_sha256: str
     #: the kernel's op in the library (its C function is tp_<op>): its name in the operator library, an id made of
@@ -153,11 +153,13 @@ class Library:
         from ..spec import signature as sigmod
 
         params = list(inspect.signature(kernel._pyfunc).parameters)
-        variants = {}
+        variants: dict[tuple, list[Variant]] = {}
         for v in op["variants"]:
             sig = sigmod.bind(sigmod.parse(v["signature"]), params, name)
-            entry = op["entries"].index(v["entry"])
-            variants[_key(sig.params)] = (entry, [int(g) for g in v["generics"]], op["abi"][v["entry"]]["params"])
+            arrays = tuple((i, p) for i, (_, p) in enumerate(sig.params) if isinstance(p, sigmod.ArraySig))
+            variants.setdefault(_key(sig.params), []).append(
+                Variant(v["signature"], arrays, op["entries"].index(v["entry"]), tuple(int(g) for g in v["generics"]),
+                        tuple(op["abi"][v["entry"]]["params"])))
         fn = getattr(self.dll, f"tp_{op_id}")
         fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
         t = OpTable(fn, ctypes.cast(fn, ctypes.c_void_p).value, params, constant_params(kernel), variants,
@@ -274,6 +276,60 @@ def _refresh_port(lib: Library, name: str, t: OpTable) -> Library:
     return _library
 
 
+@dataclass(frozen=True)
+class Variant:
+    """One ported specialization: its signature (text), the facts it claims of each array argument (parameter
+    position → ArraySig), the entry that runs it, the entry's generics and its ABI parameters."""
+    text: str
+    arrays: tuple[tuple[int, Any], ...]
+    entry: int
+    generics: tuple[int, ...]
+    params: tuple[dict, ...]
+
+    def requirements(self) -> dict[int, tuple[list[tuple[bool, int, int]], int]]:
+        """What a launch's arrays must have for this entry to be valid at it, per parameter position: per dimension
+        (stride is exactly 1, stride divisor, extent divisor) and the data pointer's alignment in bytes. These are
+        the facts the port was proven under: the translator writes them into the Rust (a unit stride as the literal
+        1, a stride parameter's `assume_div_by`, an aligned base), so an entry is only run where they hold."""
+        out = {}
+        for pos, a in self.arrays:
+            strides = a.strides if a.strides is not None else (None,) * a.rank
+            dims = [(st == 1, sd, hd) for st, sd, hd in zip(strides, a.stride_div, a.shape_div)]
+            out[pos] = (dims, a.base_align)
+        return out
+
+
+def holds(requirements: tuple[list[tuple[bool, int, int]], int], shape: tuple, strides: tuple, data: int) -> bool:
+    """Whether an array (shape, element strides, data pointer) has the facts of one ``Variant.requirements`` entry
+    (the Python twin of the native plan's check)."""
+    dims, align = requirements
+    if len(dims) != len(shape):
+        return False
+    for (unit, sdiv, hdiv), n, st in zip(dims, shape, strides):
+        if (unit and st != 1) or (sdiv > 1 and st % sdiv) or (hdiv > 1 and n % hdiv):
+            return False
+    return not (align > 1 and data % align)
+
+
+def choose_variant(candidates: list[Variant], args: tuple) -> Variant | None:
+    """The ported specialization to run ``args`` with, among those of its launch key: the one whose signature is
+    the launch's own (what cuTile Python would compile), else the most specific one whose facts all hold for the
+    launch (an entry proven under fewer facts is valid wherever its facts hold), else None."""
+    facts = {pos: array_facts(args[pos]) for v in candidates for pos, _ in v.arrays}
+    own = {pos: array_sig(f).text() for pos, f in facts.items() if f is not None}
+    best, best_score = None, -1
+    for v in candidates:
+        if all(own.get(pos) == a.text() for pos, a in v.arrays):
+            return v
+        needs = v.requirements()
+        if all(facts[pos] is not None and holds(needs[pos], facts[pos].shape, facts[pos].strides, facts[pos].data_ptr)
+               for pos in needs):
+            score = sum(unit + (sd > 1) + (hd > 1) + (al > 1) for dims, al in needs.values() for unit, sd, hd in dims)
+            if score > best_score:
+                best, best_score = v, score
+    return best
+
+
 class _Plan:
     """One launch shape (kernel, arg dtypes/ranks, scalar types, constant values): the native plan that checks and
     makes such launches, and what the full ownership check needs (tensor positions, names, which are written)."""
@@ -355,30 +411,40 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
         else:
             raise BackendError(f"{name}: argument {pname} of type {type(value).__name__} is not a tensor or scalar")
     key = tuple(key)
-    plan = st.plans.get(key)
-    if plan is not None:
-        return plan
     found = t.variants.get(key)
     if found is None:
         have = "; ".join(", ".join(f"{k[0]}={k[2]}" + (f"[{k[3]}d]" if k[1] == "A" else "") for k in v)
                          for v in t.variants)
         raise BackendError(f"cutile-rs: no proven port of {name} for this launch "
-                           f"({', '.join(f'{k[0]}={k[2]}' for k in key)}); ported: {have}. "
-                           + (PORT_HINT if st.lib.served else "Add the specialization to the op's PORT_SIGNATURES and run "
-                              "`tileport ops build`"))
-    entry, generics, params = found
-    written = {p["name"] for p in params if p.get("written")}
+                           f"({', '.join(f'{k[0]}={k[2]}' for k in key)}); ported: {have}. " + _hint(st))
+    variant = choose_variant(found, args)
+    if variant is None:
+        own = ", ".join(f"{t.params[i]}={array_sig(array_facts(args[i])).text()}" for i in tpos)
+        raise BackendError(f"cutile-rs: no proven port of {name} holds at this launch's arrays ({own}): each port is "
+                           "proven under the strides, divisibility and alignment of its signature; ported: "
+                           + " | ".join(v.text for v in found) + ". " + _hint(st))
+    plan = st.plans.get((key, variant.text))
+    if plan is not None:
+        return plan
+    written = {p["name"] for p in variant.params if p.get("written")}
+    needs = variant.requirements()
     names = [t.params[i] for i in tpos]
     tensors = []
     for i, pname in zip(tpos, names):
         code, size, _ = abi.DTYPES[dtype_name(args[i].dtype)]
-        tensors.append((i, args[i].dtype, args[i].dim(), code, size, pname in written))
+        dims, align = needs.get(i, ([], 1))
+        tensors.append((i, args[i].dtype, args[i].dim(), code, size, pname in written, dims, align))
     scalars = [(i, "bool" if isinstance(args[i], bool) else "int" if isinstance(args[i], int) else "float")
                for i in spos]
     consts = [(i, args[i]) for i, p in enumerate(t.params) if p in t.constants]
-    native = st.lib.native.Plan(t.address, entry, generics, tensors, scalars, consts)
-    plan = st.plans[key] = _Plan(native, tpos, names, [n in written for n in names])
+    native = st.lib.native.Plan(t.address, variant.entry, list(variant.generics), tensors, scalars, consts)
+    plan = st.plans[(key, variant.text)] = _Plan(native, tpos, names, [n in written for n in names])
     return plan
+
+
+def _hint(st: _KernelState) -> str:
+    return PORT_HINT if st.lib.served else ("Add the specialization to the op's PORT_SIGNATURES and run "
+                                            "`tileport ops build`")
 
 
 def _checked(st: _KernelState, plan: _Plan, args: tuple, device: int) -> None:
