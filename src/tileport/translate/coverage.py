@@ -108,7 +108,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "(`pid.astype(ct.int64)`)",
               "`let v: Tile<D, S> = convert_tile(x);`; integer to integer: `exti` (wider), `bitcast` (same width), "
               "`trunci(x, overflow::None)` (narrower: cutile 0.3.1 cannot serialize it, so such a port is unproven); "
-              "a scalar converted as the 0-d tile it is in cuTile Python (`tile_to_scalar(exti(scalar_to_tile(x)))`)",
+              "a scalar converted as the 0-d tile it is in cuTile Python (`tile_to_scalar(exti(scalar_to_tile(x)))`); "
+              "a tile stored into an array of another dtype converted the same way first, as cuTile Python does",
               S, "scale_cast"),
     Construct("assign", "`name = expr` (re-assignment shadows)", "`let name: T = expr;`", S, "vector_add"),
     Construct("if-constant", "`if`/`elif`/`else` on constants only (names re-assigned in an arm keep their type)",
@@ -274,6 +275,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "along dimension 0 with identity 0 whatever the arguments say (as its scans): not the op cuTile "
               "Python emits", P, None, "refused with that reason; docs/corpus.md (limits). `ct.sum/max/min/prod` "
               "and `ct.cumsum` along axis 0 are ported (rows reduce, scan)"),
+    Construct("tile-attributes", "`t.shape[k]`, `t.shape`, `t.ndim`, `t.dtype` of a tile (`ct.zeros(t.shape, "
+              "dtype=t.dtype)`, `1.0 / t.shape[1]`); `x.ndim` of an array",
+              "the extent as the const generic or literal it is (a tile's shape is static in cuTile Python), the "
+              "shape spelled out, the dtype's Rust type", S, "real_idioms5"),
     Construct("static-eval", "`ct.static_eval(expr)` of literals, module constants and the kernel's constants "
               "(`ct.static_eval(D // 2)`, `max(1, BLOCK // 4)`, `math.` functions)",
               "the value as a literal, computed per specialization as cuTile Python computes it when it compiles "

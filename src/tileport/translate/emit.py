@@ -1484,6 +1484,13 @@ class Emitter:
             else:
                 code = f"{_paren(code)}.reshape(shape![{', '.join(ones)}])"
             ty = Tile(ty.dtype, ones)
+        if isinstance(sig, sigmod.ArraySig) and isinstance(ty, Tile) and ty.dtype != sig.dtype and \
+                ty.dtype != "bool" and sig.dtype in RUST_DTYPES and sig.dtype != "bool":
+            # cuTile Python converts a tile stored into an array of another dtype, as ct.astype does
+            self.need(tile_node, "astype", f"a {ty.dtype} tile stored into {sig.dtype} array {arr}")
+            out = Tile(sig.dtype, ty.shape)
+            code, ty = self.typed(_int_conversion(ty.dtype, sig.dtype, code) or f"convert_tile({code})", out, None,
+                                  f"{arr}_{sig.dtype}")
         return code, ty
 
     def _reversed_bid(self, node: ast.AST) -> int | None:
@@ -1730,7 +1737,36 @@ class Emitter:
             return self.static_items[node.id]
         return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
 
+    def tile_attribute(self, node: ast.AST) -> tuple[bool, object]:
+        """(True, value) for `t.shape[k]` and `t.ndim` of a tile `t` (known when the kernel compiles: a tile's
+        shape is static in cuTile Python), else (False, None)."""
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
+                node.value.attr == "shape" and isinstance(node.value.value, ast.Name):
+            bound = self.env.get(node.value.value.id)
+            k = self._int(node.slice)
+            if k is None and isinstance(node.slice, ast.UnaryOp) and isinstance(node.slice.op, ast.USub):
+                k = -self._int(node.slice.operand) if self._int(node.slice.operand) is not None else None
+            if bound is None or not isinstance(bound[1], Tile) or k is None or \
+                    not -len(bound[1].shape) <= k < len(bound[1].shape):
+                return False, None
+            d = bound[1].shape[k]
+            if d.isdigit():
+                return True, int(d)
+            p = self.params.get(d)
+            return (True, p.value) if isinstance(p, sigmod.ConstSig) else (False, None)
+        if isinstance(node, ast.Attribute) and node.attr == "ndim" and isinstance(node.value, ast.Name):
+            bound = self.env.get(node.value.id)
+            if bound is not None and isinstance(bound[1], Tile):
+                return True, len(bound[1].shape)
+            p = self.params.get(node.value.id)
+            if isinstance(p, sigmod.ArraySig):
+                return True, p.rank
+        return False, None
+
     def shape_of(self, node: ast.AST) -> tuple[str, ...]:
+        if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name) and \
+                isinstance((bound := self.env.get(node.value.id)) and bound[1], Tile):
+            return bound[1].shape   # another tile's shape (`ct.zeros(t.shape, ..)`)
         if not isinstance(node, ast.Tuple):
             raise self.refuse(node, "load-tile", f"shape {self.text(node)} is not a tuple")
         dims = []
@@ -1878,6 +1914,13 @@ class Emitter:
                 raise self.refuse(node, "array-shape", f"{self.text(node)}: the index must be a literal dimension")
             self.need(node, "array-shape", "array extent")
             return f"{arr}.shape()[{k}]", Scalar("i32")
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and (attr := self.tile_attribute(node))[0]:
+            # a tile's extent or rank: a constant (the const generic's name where the extent is one)
+            d = self.env[node.value.value.id][1].shape[self._int(node.slice) if self._int(node.slice) is not None
+                                                       else -self._int(node.slice.operand)] \
+                if isinstance(node, ast.Subscript) else None
+            self.need(node, "tile-attributes", f"`{self.text(node)}`")
+            return (d if d is not None and d in self.constants else f"{attr[1]}i32"), Scalar("i32")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" \
                 and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Constant) \
                 and isinstance(node.args[0].value, str):
@@ -2411,6 +2454,8 @@ class Emitter:
                 if not all(ok for ok, _ in vals):
                     return False, None
                 return True, all(ops[type(o)](a[1], b[1]) for o, a, b in zip(node.ops, vals, vals[1:]))
+            if isinstance(node, (ast.Subscript, ast.Attribute)) and (attr := self.tile_attribute(node))[0]:
+                return attr
             if isinstance(node, ast.Call) and self.ct(node.func) == "cdiv" and len(node.args) == 2:
                 (ok1, a), (ok2, b) = self.const_value(node.args[0]), self.const_value(node.args[1])
                 return (True, -(-a // b)) if ok1 and ok2 else (False, None)

@@ -76,10 +76,13 @@ REWRITES: tuple[Rewrite, ...] = (
             "`a = e1` then `b = e2`; `M = x.shape[0]` then `N = x.shape[1]`"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
     Rewrite("operator-function", "`ct.bitwise_xor(a, b)`, `ct.less(a, b)`, `ct.mod(a, b)`, `ct.bitwise_not(a)`, "
-            "`ct.negative(a)`, ... (the function form of a Python operator); and the other way, `x ** y`", "`a ^ b`, "
-            "`a < b`, `a % b`, `~a`, `-a`, ...; `ct.pow(x, y)`"),
+            "`ct.negative(a)`, ... (the function form of a Python operator); and the other way, `x ** y`, `a @ b`", "`a ^ b`, "
+            "`a < b`, `a % b`, `~a`, `-a`, ...; `ct.pow(x, y)`, and `a @ b` is `ct.matmul(a, b)`"),
     Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)`, `divmod(a, b)` in a kernel", "`ct.minimum`, "
             "`ct.maximum`, `ct.abs`, `ct.divmod`"),
+    Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`) "
+            "and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
+            "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`)"),
     Rewrite("astile", "`ct.astile(v, dtype=D)` (a scalar or constant as a tile)", "`ct.astype(v, D)` (a scalar "
             "is a 0-d tile: the same conversion, none when v has that dtype)"),
     Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
@@ -346,6 +349,9 @@ class _Resolver(ast.NodeTransformer):
         node = self.generic_visit(node)
         if isinstance(node.op, ast.Pow):   # `x ** y` is ct.pow(x, y), as cuTile Python lowers it
             return _mark(ast.copy_location(ast.Call(_attr_chain("ct.pow", node), [node.left, node.right], []), node))
+        if isinstance(node.op, ast.MatMult):   # `a @ b` is ct.matmul(a, b) (Tile.__matmul__)
+            return _mark(ast.copy_location(ast.Call(_attr_chain("ct.matmul", node), [node.left, node.right], []),
+                                           node))
         return node
 
     # -- calls
@@ -746,7 +752,59 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
     fn.body = expand(fn.body)
 
 
+def _inline_tuple_names(fn: ast.FunctionDef) -> None:
+    """A name bound once, in a top-level statement, to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM,
+    BN)`: names bound at most once, literals, arithmetic of them, `ct.bid`/`ct.num_blocks`, `x.shape[k]`) is that
+    tuple wherever it is read (rewrite tuple-name): cuTile Python passes the tuple itself; the copies compute the
+    same values."""
+    stores: dict[str, int] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
+        stores[a.arg] = stores.get(a.arg, 0) + 1
+
+    def plain(e: ast.AST) -> bool:
+        if isinstance(e, ast.Constant):
+            return True
+        if isinstance(e, ast.Name):
+            return stores.get(e.id, 0) <= 1
+        if isinstance(e, ast.BinOp):
+            return plain(e.left) and plain(e.right)
+        if isinstance(e, ast.UnaryOp):
+            return plain(e.operand)
+        if isinstance(e, ast.Call):
+            return isinstance(e.func, ast.Attribute) and e.func.attr in ("bid", "num_blocks") and \
+                all(isinstance(a, ast.Constant) for a in e.args) and not e.keywords
+        if isinstance(e, ast.Subscript):
+            return isinstance(e.value, ast.Attribute) and e.value.attr == "shape" and plain(e.value.value) and \
+                isinstance(e.slice, (ast.Constant, ast.UnaryOp))
+        return False
+
+    tuples = {}
+    for st in fn.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                stores.get(st.targets[0].id) == 1 and isinstance(st.value, ast.Tuple) and st.value.elts and \
+                all(plain(e) for e in st.value.elts):
+            tuples[st.targets[0].id] = st
+    if not tuples:
+        return
+
+    class Inline(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if node.id in tuples and isinstance(node.ctx, ast.Load):
+                new = copy.deepcopy(tuples[node.id].value)
+                for n in ast.walk(new):
+                    _mark(n)
+                return new
+            return node
+
+    fn.body = [Inline().visit(st) for st in fn.body if not any(st is t for t in tuples.values())]
+    ast.fix_missing_locations(fn)
+
+
 def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, ResolvedHelper]) -> None:
+    _inline_tuple_names(fn)
     local = _locals(fn)
     called = _called_helpers(fn, env, local)
     resolver = _Resolver(env, local, called)
