@@ -772,3 +772,143 @@ def test_derived_occupancy_skips_matrix_product_kernels(idiom_launches):
 
     assert "@ct.kernel(occupancy=8)" in lowered("idiom_scale")
     assert "occupancy" not in lowered("idiom_mm")
+
+
+# ---------------------------------------------------------------- the attention / persistent-matmul tutorials' idioms
+
+FACTS2 = {"constants": {"B": [128, 128], "MODE": [1, 2]}, "dtypes": FACTS["dtypes"]}
+
+
+def test_constexpr_if_decided_differently_lowers_each_arm_for_its_launches(tmp_path):
+    """`if STAGE == 1: lo, hi = 0, x else: lo, hi = 0, y` with launches of both values: the `if` stays (cuTile folds
+    it per specialization), each arm is lowered for the launches taking it; `lo` is 0 in both arms, so it stays the
+    literal (a loop bound, an advance by 0), `hi` becomes a variable assigned in each arm."""
+    src = _lowered(tmp_path, """
+        if MODE == 1:
+            lo, hi = 0, n
+        else:
+            lo, hi = 0, pid * B
+        acc = tl.zeros((B,), dtype=tl.float32)
+        for j in range(lo, hi, B):
+            acc += tl.load(x_ptr + j + tl.arange(0, B))
+        tl.store(y_ptr + offs, acc)
+    """, facts=FACTS2)
+    assert "    if MODE == 1:\n        hi = n\n    else:\n        hi = pid * B\n" in src
+    assert "for j in range(0, hi, B):" in src and "index=(j // B,)" in src
+
+
+def test_pointer_dtype_comparisons_fold_on_the_launches_dtypes(tmp_path):
+    body = """
+        if x_ptr.dtype.element_ty == tl.float16:
+            tl.store(y_ptr + offs, tl.load(x_ptr + offs) * 2.0)
+        elif y_ptr.type.element_ty != tl.float32:
+            tl.store(y_ptr + offs, tl.load(x_ptr + offs) * 3.0)
+        else:
+            tl.store(y_ptr + offs, tl.load(x_ptr + offs))
+    """
+    f16 = {"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.float16"}, "y_ptr": {"ct.float32"}}}
+    assert "* 2.0" in _lowered(tmp_path, body, facts=f16)
+    src = _lowered(tmp_path, body)
+    assert "* 2.0" not in src and "* 3.0" not in src
+    mixed = {"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.float16", "ct.float32"}, "y_ptr": {"ct.float32"}}}
+    with pytest.raises(LoweringError, match="arrays of different dtypes"):
+        _lowered(tmp_path, "t = x_ptr.dtype.element_ty == tl.float16", facts=mixed)
+
+
+def test_advance_by_whole_blocks_outside_a_loop(tmp_path):
+    """`p = tl.advance(p, (pid * B, 0))` on a block of B // 2 rows: B // 2 divides B at every launch, so the tile
+    index moves by pid * (B // (B // 2)); an advance by a runtime amount is refused."""
+    body = """
+        p = tl.make_block_ptr(x_ptr, shape=(n, B), strides=(B, 1), offsets=(0, 0), block_shape=(B // 2, B), order=(1, 0))
+        q = tl.make_block_ptr(y_ptr, shape=(n, B), strides=(B, 1), offsets=(0, 0), block_shape=(B // 2, B), order=(1, 0))
+        p = tl.advance(p, (pid * B, 0))
+        tl.store(q, tl.load(p))
+    """
+    assert "index=(pid * (B // (B // 2)), 0)" in _lowered(tmp_path, body)
+    with pytest.raises(LoweringError, match="tl.advance by `n` along a block of B // 2"):
+        _lowered(tmp_path, body.replace("(pid * B, 0)", "(n, 0)"))
+
+
+def test_pointer_loop_with_a_constexpr_step_and_literal_booleans(tmp_path):
+    """`for i in range(0, n, 2)` advancing a pointer by one block per iteration: the tile index is `i // 2`
+    iterations on; `MASK=True` given to a helper folds its `if MASK:`."""
+    helper = ("@triton.jit\ndef _scaled(v, MASK: tl.constexpr):\n    if MASK:\n        v = v * 2.0\n    return v\n")
+    src = _lowered(tmp_path, """
+        p = x_ptr + offs
+        acc = tl.zeros((B,), dtype=tl.float32)
+        for i in range(0, n, 2):
+            acc += tl.load(p)
+            p += B
+        tl.store(y_ptr + offs, _scaled(acc, MASK=True))
+    """, helper)
+    assert "index=(pid + (i // 2),)" in src and "* 2.0" in src
+
+
+def test_strides_that_are_products_and_sums_of_parameters(tmp_path):
+    """`x + (pid // 4) * n + (pid % 4) * s2 + tl.arange(0, B)` written through one scalar: a dimension per stride;
+    `pid * n * B` (index times a product of parameters) one dimension of stride `n * B`."""
+    kinds = IKINDS | {"s": "scalar"}
+    f = tmp_path / "m.py"
+    f.write_text(MODULE.replace("{helpers}", "").replace("{body}", "base = (pid // 4) * n + (pid % 4) * s\n"
+                 "    tl.store(y_ptr + base + tl.arange(0, B), tl.load(x_ptr + pid * n * B + tl.arange(0, B)))"))
+    src = lower(find_kernel(f, "k"), kinds, {"s": "int"}, facts=FACTS).source
+    assert "ct.store(y_ptr, index=(pid // 4, pid % 4, 0)" in src
+    assert "ct.load(x_ptr, index=(pid, 0), shape=(1, B))" in src
+
+
+def test_tile_index_of_a_block_that_divides_the_offset(tmp_path):
+    """`pid * B + tl.arange(0, B // 2)`: pid * B is a whole number of B // 2 blocks (the backward attention's
+    `start_n + tl.arange(0, BLOCK_M1)`)."""
+    src = _lowered(tmp_path, "o = pid * B + tl.arange(0, B // 2)\ntl.store(y_ptr + o, tl.load(x_ptr + o))")
+    assert "ct.load(x_ptr, index=(pid * (B // (B // 2)),), shape=(B // 2,))" in src
+
+
+def test_one_pointer_read_in_two_axis_orders_is_one_view(tmp_path):
+    """`xT = tl.load(x + c[:, None] + r[None, :] * n)` then `x = tl.load(x + r[:, None] * n + c[None, :])`: the view
+    the first access made, the second tile transposed (Triton's backward attention reads Q both ways)."""
+    src = _lowered(tmp_path, """
+        r = tl.arange(0, B)
+        xt = tl.load(x_ptr + r[:, None] + r[None, :] * n)
+        x = tl.load(x_ptr + r[:, None] * n + r[None, :])
+        tl.store(y_ptr + r[:, None] * n + r[None, :], x + tl.trans(xt))
+    """)
+    assert "x = ct.transpose(ct.reshape(ct.load(x_ptr, index=(0, 0), shape=(B, B))" in src
+
+
+def test_where_of_an_int_and_a_float_literal_is_f32(tmp_path):
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x + tl.where(offs < n, 0, -1.0e6))")
+    assert ", 0.0, -1000000.0)" in src
+
+
+def test_tuple_unpacking_reads_the_values_before_it_binds(tmp_path):
+    """`t, u = t + 1, t * 2` with t a loop variable: u reads the old t (a temporary is written first)."""
+    src = _lowered(tmp_path, """
+        t = pid
+        u = pid
+        for i in range(4):
+            t, u = t + 1, t * 2
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs) * u)
+    """)
+    assert "u__next = t * 2\n" in src and src.index("u__next = t * 2") < src.index("t = t + 1")
+
+
+def test_offsets_held_in_variables_are_whole_blocks_when_every_value_is(tmp_path):
+    """A block pointer's offset kept in a variable re-assigned in a loop (`off = pid * B` under an `if`, the
+    persistent matmul's `offs_am`) is `off // B` when every value the lowered kernel assigns it is a whole number
+    of blocks; one value that is not refuses the kernel."""
+    body = """
+        off = 0
+        for i in range(4):
+            if i == n:
+                off = pid * B
+            p = tl.make_block_ptr(x_ptr, shape=(n,), strides=(1,), offsets=(off,), block_shape=(B,), order=(0,))
+            tl.store(y_ptr + offs, tl.load(p))
+    """
+    assert "index=((off // B),)" in _lowered(tmp_path, body)
+    with pytest.raises(LoweringError, match="`off` is used as an offset of whole B blocks but is assigned `n`"):
+        _lowered(tmp_path, body.replace("off = pid * B", "off = n"))
+
+
+def test_triton_3_3_descriptor_buffers_are_refused_saying_why(tmp_path):
+    with pytest.raises(LoweringError, match="host-filled TMA descriptor buffer"):
+        _lowered(tmp_path, "x = tl._experimental_descriptor_load(x_ptr, [pid * B], [B], tl.float32)")

@@ -373,6 +373,8 @@ class _Lowerer:
         self._grid_sizes: set[str] = set()   # names bound to tl.num_programs(k) (and never re-bound)  # a named scalar → (the line binding it last, its value)
         self.view_sites: dict[str, ast.AST] = {}
         self.last_perm: list[int] | None = None   # the last access's view order, when not its axes' (access())
+        #: (variable, block): a tile index was written `variable // block`; checked once the kernel is lowered
+        self._block_claims: set[tuple[str, str]] = set()
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
         #: advanced per iteration → which term, a gather's step, or ("row", stride)
@@ -441,6 +443,29 @@ class _Lowerer:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]  # docstring
         self.block(_early_returns_as_else(body))
+        self._check_block_claims()
+
+    def _assignments(self, name: str) -> list[str] | None:
+        """The values the lowered kernel assigns to the variable ``name`` (None: it is also a loop index)."""
+        import re
+
+        pat = re.compile(rf"^\s*{re.escape(name)} = (.+)$")
+        if any(re.match(rf"^\s*for {re.escape(name)} in ", line) for line in self.lines):
+            return None
+        return [m.group(1) for line in self.lines if (m := pat.match(line))]
+
+    def _check_block_claims(self) -> None:
+        """Every variable a tile index divided by a block (`offs_am // BLOCK_M`) is assigned whole blocks only."""
+        checked: set[tuple[str, str]] = set()
+        while self._block_claims - checked:
+            name, blk = sorted(self._block_claims - checked)[0]
+            checked.add((name, blk))
+            values = self._assignments(name)
+            bad = [v for v in (values or [None]) if v is None or self._in_blocks(Scalar(v), blk) is None]
+            if values is None or bad or not values:
+                raise LoweringError(self.k, self.k.fn, f"`{name}` is used as an offset of whole {blk} blocks but is "
+                                                       f"assigned `{bad[0] if bad and bad[0] else 'a loop index'}`, "
+                                                       "not a multiple of it at every launch")
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for k, s in enumerate(stmts):
@@ -572,6 +597,8 @@ class _Lowerer:
             raise self.fail(s, f"{type(s).__name__} statements are not supported in Triton kernels here")
 
     def bind(self, name: str, v: object, node: ast.AST) -> None:
+        if name in self._loop_outer and isinstance(v, Idx) and isinstance(self.env.get(name), Tile):
+            v = self.materialize(v, node)   # an index vector the loop carries as a value (`_name_tiles`)
         if name in self._loop_outer and not isinstance(v, (Tile, Scalar)):
             raise self.fail(node, f"{name} is a pointer, index or mask updated inside a loop: write it from the loop "
                                   "index instead (`offs = k * BLOCK + tl.arange(0, BLOCK)`), advance it by one block "
@@ -712,7 +739,7 @@ class _Lowerer:
                                 "pointers is not lowered: write `for i in range(n)` and advance once per iteration")
         carried = self._assigned(s.body) - set(self.advances) - set(self.ptr_steps)
         inits = self._name_scalars(carried)
-        self._name_tiles(carried)
+        self._name_tiles({n for n in carried if not _written_first(s.body, n)})
         inits |= {n: self._scalar_lines[self.prefix + n] for n in carried - set(inits)
                   if self.env.get(n) == Scalar(self.prefix + n) and self.prefix + n in self._scalar_lines}
         old_carried, old_outer = self._carried, self._loop_outer
@@ -726,6 +753,7 @@ class _Lowerer:
         self.indented(s.body)
         self._tiles_from_scalars(inits)
         self._carried, self._loop_outer = old_carried, old_outer
+        self._forget_factors(carried)
         for name, old in saved_ptrs.items():  # after the loop: advanced (stop - start) times
             n = f"({_paren(stop)} - {_paren(start)})" if start != "0" else stop
             if step != "1":   # cdiv(stop - start, step) iterations
@@ -796,6 +824,15 @@ class _Lowerer:
             self.emit("else:")
             self.indented(s.orelse)
         self._carried = old_carried
+        self._forget_factors(assigned)
+
+    def _forget_factors(self, names: set[str]) -> None:
+        """After a runtime `if` or a loop, a variable assigned in it holds one of several values: `off = pid * B`
+        in one arm no longer makes `off` a tile index of B-blocks (``_in_blocks`` checks every value instead)."""
+        for name in names:
+            v = self.env.get(name)
+            if isinstance(v, Scalar) and v.factors and v.text == self.prefix + name:
+                self.env[name] = Scalar(v.text)
 
     def launch_truths(self, node: ast.expr) -> list[bool] | None:
         """A test's value at each captured launch, when it is on constexprs only (None otherwise)."""
@@ -1234,6 +1271,11 @@ class _Lowerer:
                     q = multiple(c)
                     if q is not None:
                         return _paren(ast.unparse(x)) if q == "1" else f"{_paren(ast.unparse(x))} * {_paren(q)}"
+            if isinstance(n, ast.Name) and n.id not in self.kinds and self._assignments(n.id):
+                # a variable of the lowered kernel (`offs_am`, re-assigned `pid_m * BLOCK_M` in a loop): whole
+                # blocks if every value it is ever assigned is; claimed now, checked at the end (run())
+                self._block_claims.add((n.id, blk))
+                return f"({n.id} // {_paren(blk)})"
             return None
         return div(tree)
 
@@ -2386,6 +2428,8 @@ class _Lowerer:
                 index.append(v.factors[0] if v.factors[1] == blk else v.factors[1])
             elif v.text.isdigit() and blk.isdigit() and int(v.text) % int(blk) == 0:
                 index.append(str(int(v.text) // int(blk)))
+            elif (q := self._in_blocks(v, blk)) is not None:
+                index.append(q)
             else:
                 raise self.fail(onode, f"offset `{v.text}` is not a multiple of the block size {blk} (write "
                                        "`pid * BLOCK`): only whole-block offsets are lowered")
@@ -2440,6 +2484,8 @@ class _Lowerer:
                 index.append("0")
             elif isinstance(v, Scalar) and v.factors and blk in v.factors:
                 index.append(v.factors[0] if v.factors[1] == blk else v.factors[1])
+            elif isinstance(v, Scalar) and (q := self._in_blocks(v, blk)) is not None:
+                index.append(q)
             else:
                 raise self.fail(onode, f"offset `{off}` is not a multiple of the block size {blk} "
                                        "(write `pid * BLOCK`): only whole-block offsets are lowered")
