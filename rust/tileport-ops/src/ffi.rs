@@ -36,28 +36,28 @@ impl AbiDtype for f64 {
 
 rt::operator! {
     tp_attention => attention {
-        0 => attention_f16_causal_true<BM, BN, D>(
+        0 => attention_f16_causal_true = attention_causal_true[f16]<BM, BN, D>(
             in q: f16[3] = t[0],
             in k: f16[3] = t[1],
             in v: f16[3] = t[2],
             written o: f16[3] = t[3],
             scalar scale: f32 = s[0],
         ),
-        1 => attention_f16_causal_false<BM, BN, D>(
+        1 => attention_f16_causal_false = attention_causal_false[f16]<BM, BN, D>(
             in q: f16[3] = t[0],
             in k: f16[3] = t[1],
             in v: f16[3] = t[2],
             written o: f16[3] = t[3],
             scalar scale: f32 = s[0],
         ),
-        2 => attention_bf16_causal_true<BM, BN, D>(
+        2 => attention_bf16_causal_true = attention_causal_true[bf16]<BM, BN, D>(
             in q: bf16[3] = t[0],
             in k: bf16[3] = t[1],
             in v: bf16[3] = t[2],
             written o: bf16[3] = t[3],
             scalar scale: f32 = s[0],
         ),
-        3 => attention_bf16_causal_false<BM, BN, D>(
+        3 => attention_bf16_causal_false = attention_causal_false[bf16]<BM, BN, D>(
             in q: bf16[3] = t[0],
             in k: bf16[3] = t[1],
             in v: bf16[3] = t[2],
@@ -69,7 +69,7 @@ rt::operator! {
 
 rt::operator! {
     tp_attention_sinks => attention_sinks {
-        0 => attention_sinks_f16_causal_true<BM, BN, D, BMD>(
+        0 => attention_sinks_f16_causal_true = attention_sinks_causal_true[f16]<BM, BN, D, BMD>(
             in q: f16[4] = t[0],
             in k: f16[3] = t[1],
             in v: f16[3] = t[2],
@@ -78,7 +78,7 @@ rt::operator! {
             scalar scale: f32 = s[0],
             scalar window: i32 = s[1],
         ),
-        1 => attention_sinks_f16_causal_false<BM, BN, D, BMD>(
+        1 => attention_sinks_f16_causal_false = attention_sinks_causal_false[f16]<BM, BN, D, BMD>(
             in q: f16[4] = t[0],
             in k: f16[3] = t[1],
             in v: f16[3] = t[2],
@@ -87,7 +87,7 @@ rt::operator! {
             scalar scale: f32 = s[0],
             scalar window: i32 = s[1],
         ),
-        2 => attention_sinks_bf16_causal_true<BM, BN, D, BMD>(
+        2 => attention_sinks_bf16_causal_true = attention_sinks_causal_true[bf16]<BM, BN, D, BMD>(
             in q: bf16[4] = t[0],
             in k: bf16[3] = t[1],
             in v: bf16[3] = t[2],
@@ -96,7 +96,7 @@ rt::operator! {
             scalar scale: f32 = s[0],
             scalar window: i32 = s[1],
         ),
-        3 => attention_sinks_bf16_causal_false<BM, BN, D, BMD>(
+        3 => attention_sinks_bf16_causal_false = attention_sinks_causal_false[bf16]<BM, BN, D, BMD>(
             in q: bf16[4] = t[0],
             in k: bf16[3] = t[1],
             in v: bf16[3] = t[2],
@@ -120,12 +120,12 @@ rt::operator! {
 
 rt::operator! {
     tp_bmm => bmm {
-        0 => bmm_f16<BM, BN, BK>(
+        0 => bmm_f16 = bmm[f16]<BM, BN, BK>(
             in a: f16[3] = t[0],
             in b: f16[3] = t[1],
             written c: f16[3] = t[2],
         ),
-        1 => bmm_bf16<BM, BN, BK>(
+        1 => bmm_bf16 = bmm[bf16]<BM, BN, BK>(
             in a: bf16[3] = t[0],
             in b: bf16[3] = t[1],
             written c: bf16[3] = t[2],
@@ -146,12 +146,12 @@ rt::operator! {
 
 rt::operator! {
     tp_decode_combine => decode_combine {
-        0 => decode_combine_f16<BR, D>(
+        0 => decode_combine_f16 = decode_combine[f16]<BR, D>(
             in o_parts: f32[3] = t[0],
             in lse_parts: f32[2] = t[1],
             out out: f16[2] = t[2] => [BR, D],
         ),
-        1 => decode_combine_bf16<BR, D>(
+        1 => decode_combine_bf16 = decode_combine[bf16]<BR, D>(
             in o_parts: f32[3] = t[0],
             in lse_parts: f32[2] = t[1],
             out out: bf16[2] = t[2] => [BR, D],
@@ -168,14 +168,14 @@ rt::operator! {
             scalar p: f32 = s[1],
             scalar scale: f32 = s[2],
         ),
-        1 => dropout_f16<TILE>(
+        1 => dropout_f16 = dropout[f16]<TILE>(
             in x: f16[1] = t[0],
             out y: f16[1] = t[1] => [TILE],
             scalar seed: i32 = s[0],
             scalar p: f32 = s[1],
             scalar scale: f32 = s[2],
         ),
-        2 => dropout_bf16<TILE>(
+        2 => dropout_bf16 = dropout[bf16]<TILE>(
             in x: bf16[1] = t[0],
             out y: bf16[1] = t[1] => [TILE],
             scalar seed: i32 = s[0],
@@ -196,7 +196,7 @@ rt::operator! {
 
 rt::operator! {
     tp_flash_decode => flash_decode {
-        0 => flash_decode_f16<GP, BN, D>(
+        0 => flash_decode_f16 = flash_decode[f16]<GP, BN, D>(
             in q: f16[4] = t[0],
             in k: f16[4] = t[1],
             in v: f16[4] = t[2],
@@ -207,7 +207,7 @@ rt::operator! {
             scalar T: i32 = s[1],
             scalar c: i32 = s[2],
         ),
-        1 => flash_decode_bf16<GP, BN, D>(
+        1 => flash_decode_bf16 = flash_decode[bf16]<GP, BN, D>(
             in q: bf16[4] = t[0],
             in k: bf16[4] = t[1],
             in v: bf16[4] = t[2],
@@ -246,7 +246,7 @@ rt::operator! {
 
 rt::operator! {
     tp_gated_delta_chunked => gated_delta_chunked {
-        0 => gated_delta_chunked_f16<C, DK, BV, CBV>(
+        0 => gated_delta_chunked_f16 = gated_delta_chunked[f16]<C, DK, BV, CBV>(
             in q: f16[3] = t[0],
             in k: f16[3] = t[1],
             in v: f16[3] = t[2],
@@ -255,7 +255,7 @@ rt::operator! {
             written o: f16[1] = t[5],
             scalar scale: f32 = s[0],
         ),
-        1 => gated_delta_chunked_bf16<C, DK, BV, CBV>(
+        1 => gated_delta_chunked_bf16 = gated_delta_chunked[bf16]<C, DK, BV, CBV>(
             in q: bf16[3] = t[0],
             in k: bf16[3] = t[1],
             in v: bf16[3] = t[2],
@@ -269,7 +269,7 @@ rt::operator! {
 
 rt::operator! {
     tp_gated_delta_recurrent => gated_delta_recurrent {
-        0 => gated_delta_recurrent_f16<DK, BV>(
+        0 => gated_delta_recurrent_f16 = gated_delta_recurrent[f16]<DK, BV>(
             in q: f16[3] = t[0],
             in k: f16[3] = t[1],
             in v: f16[3] = t[2],
@@ -278,7 +278,7 @@ rt::operator! {
             written o: f16[1] = t[5],
             scalar scale: f32 = s[0],
         ),
-        1 => gated_delta_recurrent_bf16<DK, BV>(
+        1 => gated_delta_recurrent_bf16 = gated_delta_recurrent[bf16]<DK, BV>(
             in q: bf16[3] = t[0],
             in k: bf16[3] = t[1],
             in v: bf16[3] = t[2],
@@ -297,12 +297,12 @@ rt::operator! {
             in up: f32[2] = t[1],
             out y: f32[2] = t[2] => [BM, BN],
         ),
-        1 => geglu_f16<BM, BN>(
+        1 => geglu_f16 = geglu[f16]<BM, BN>(
             in gate: f16[2] = t[0],
             in up: f16[2] = t[1],
             out y: f16[2] = t[2] => [BM, BN],
         ),
-        2 => geglu_bf16<BM, BN>(
+        2 => geglu_bf16 = geglu[bf16]<BM, BN>(
             in gate: bf16[2] = t[0],
             in up: bf16[2] = t[1],
             out y: bf16[2] = t[2] => [BM, BN],
@@ -356,7 +356,7 @@ rt::operator! {
 
 rt::operator! {
     tp_gemma_attention => gemma_attention {
-        0 => gemma_attention_f16_softcap_true<BM, BN, D, BMD>(
+        0 => gemma_attention_f16_softcap_true = gemma_attention_softcap_true[f16]<BM, BN, D, BMD>(
             in q: f16[4] = t[0],
             in k: f16[3] = t[1],
             in v: f16[3] = t[2],
@@ -365,7 +365,7 @@ rt::operator! {
             scalar cap: f32 = s[1],
             scalar window: i32 = s[2],
         ),
-        1 => gemma_attention_f16_softcap_false<BM, BN, D, BMD>(
+        1 => gemma_attention_f16_softcap_false = gemma_attention_softcap_false[f16]<BM, BN, D, BMD>(
             in q: f16[4] = t[0],
             in k: f16[3] = t[1],
             in v: f16[3] = t[2],
@@ -374,7 +374,7 @@ rt::operator! {
             scalar cap: f32 = s[1],
             scalar window: i32 = s[2],
         ),
-        2 => gemma_attention_bf16_softcap_true<BM, BN, D, BMD>(
+        2 => gemma_attention_bf16_softcap_true = gemma_attention_softcap_true[bf16]<BM, BN, D, BMD>(
             in q: bf16[4] = t[0],
             in k: bf16[3] = t[1],
             in v: bf16[3] = t[2],
@@ -383,7 +383,7 @@ rt::operator! {
             scalar cap: f32 = s[1],
             scalar window: i32 = s[2],
         ),
-        3 => gemma_attention_bf16_softcap_false<BM, BN, D, BMD>(
+        3 => gemma_attention_bf16_softcap_false = gemma_attention_softcap_false[bf16]<BM, BN, D, BMD>(
             in q: bf16[4] = t[0],
             in k: bf16[3] = t[1],
             in v: bf16[3] = t[2],
@@ -397,7 +397,7 @@ rt::operator! {
 
 rt::operator! {
     tp_gemma_decode => gemma_decode {
-        0 => gemma_decode_f16_softcap_true<GP, BN, D>(
+        0 => gemma_decode_f16_softcap_true = gemma_decode_softcap_true[f16]<GP, BN, D>(
             in q: f16[4] = t[0],
             in k: f16[4] = t[1],
             in v: f16[4] = t[2],
@@ -410,7 +410,7 @@ rt::operator! {
             scalar T: i32 = s[3],
             scalar c: i32 = s[4],
         ),
-        1 => gemma_decode_f16_softcap_false<GP, BN, D>(
+        1 => gemma_decode_f16_softcap_false = gemma_decode_softcap_false[f16]<GP, BN, D>(
             in q: f16[4] = t[0],
             in k: f16[4] = t[1],
             in v: f16[4] = t[2],
@@ -423,7 +423,7 @@ rt::operator! {
             scalar T: i32 = s[3],
             scalar c: i32 = s[4],
         ),
-        2 => gemma_decode_bf16_softcap_true<GP, BN, D>(
+        2 => gemma_decode_bf16_softcap_true = gemma_decode_softcap_true[bf16]<GP, BN, D>(
             in q: bf16[4] = t[0],
             in k: bf16[4] = t[1],
             in v: bf16[4] = t[2],
@@ -436,7 +436,7 @@ rt::operator! {
             scalar T: i32 = s[3],
             scalar c: i32 = s[4],
         ),
-        3 => gemma_decode_bf16_softcap_false<GP, BN, D>(
+        3 => gemma_decode_bf16_softcap_false = gemma_decode_softcap_false[bf16]<GP, BN, D>(
             in q: bf16[4] = t[0],
             in k: bf16[4] = t[1],
             in v: bf16[4] = t[2],
@@ -454,13 +454,13 @@ rt::operator! {
 
 rt::operator! {
     tp_group_gemm => group_gemm {
-        0 => group_gemm_f16<BM, BN, BK>(
+        0 => group_gemm_f16 = group_gemm[f16]<BM, BN, BK>(
             in a: f16[2] = t[0],
             in b: f16[3] = t[1],
             out c: f16[2] = t[2] => [BM, BN],
             in tile_group: i32[1] = t[3],
         ),
-        1 => group_gemm_bf16<BM, BN, BK>(
+        1 => group_gemm_bf16 = group_gemm[bf16]<BM, BN, BK>(
             in a: bf16[2] = t[0],
             in b: bf16[3] = t[1],
             out c: bf16[2] = t[2] => [BM, BN],
@@ -488,7 +488,7 @@ rt::operator! {
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
-        1 => layer_norm_f16<BM, BLOCK>(
+        1 => layer_norm_f16 = layer_norm[f16]<BM, BLOCK>(
             in x: f16[2] = t[0],
             in w: f16[1] = t[1],
             in b: f16[1] = t[2],
@@ -496,7 +496,7 @@ rt::operator! {
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
-        2 => layer_norm_bf16<BM, BLOCK>(
+        2 => layer_norm_bf16 = layer_norm[bf16]<BM, BLOCK>(
             in x: bf16[2] = t[0],
             in w: bf16[1] = t[1],
             in b: bf16[1] = t[2],
@@ -526,12 +526,12 @@ rt::operator! {
 
 rt::operator! {
     tp_linear => linear {
-        0 => linear_f16<BM, BN, BK>(
+        0 => linear_f16 = linear[f16]<BM, BN, BK>(
             in x: f16[2] = t[0],
             in w: f16[2] = t[1],
             out y: f16[2] = t[2] => [BM, BN],
         ),
-        1 => linear_bf16<BM, BN, BK>(
+        1 => linear_bf16 = linear[bf16]<BM, BN, BK>(
             in x: bf16[2] = t[0],
             in w: bf16[2] = t[1],
             out y: bf16[2] = t[2] => [BM, BN],
@@ -551,12 +551,12 @@ rt::operator! {
 
 rt::operator! {
     tp_matmul => matmul {
-        0 => matmul_f16<BM, BN, BK>(
+        0 => matmul_f16 = matmul[f16]<BM, BN, BK>(
             in a: f16[2] = t[0],
             in b: f16[2] = t[1],
             out c: f16[2] = t[2] => [BM, BN],
         ),
-        1 => matmul_bf16<BM, BN, BK>(
+        1 => matmul_bf16 = matmul[bf16]<BM, BN, BK>(
             in a: bf16[2] = t[0],
             in b: bf16[2] = t[1],
             out c: bf16[2] = t[2] => [BM, BN],
@@ -566,12 +566,12 @@ rt::operator! {
 
 rt::operator! {
     tp_matmul_hints => matmul_hints {
-        0 => matmul_hints_f16<BM, BN, BK, LAT>(
+        0 => matmul_hints_f16 = matmul_hints[f16]<BM, BN, BK, LAT>(
             in a: f16[2] = t[0],
             in b: f16[2] = t[1],
             out c: f16[2] = t[2] => [BM, BN],
         ),
-        1 => matmul_hints_bf16<BM, BN, BK, LAT>(
+        1 => matmul_hints_bf16 = matmul_hints[bf16]<BM, BN, BK, LAT>(
             in a: bf16[2] = t[0],
             in b: bf16[2] = t[1],
             out c: bf16[2] = t[2] => [BM, BN],
@@ -601,7 +601,7 @@ rt::operator! {
             out lse: f32[3] = t[6] => [1, BM, 1],
             scalar scale: f32 = s[0],
         ),
-        1 => mla_decode_f16<BM, BN, DC, DR>(
+        1 => mla_decode_f16 = mla_decode[f16]<BM, BN, DC, DR>(
             in q_nope: f16[3] = t[0],
             in q_pe: f16[3] = t[1],
             in ckv: f16[3] = t[2],
@@ -621,7 +621,7 @@ rt::operator! {
             out lse: f32[3] = t[6] => [1, BM, 1],
             scalar scale: f32 = s[0],
         ),
-        3 => mla_decode_bf16<BM, BN, DC, DR>(
+        3 => mla_decode_bf16 = mla_decode[bf16]<BM, BN, DC, DR>(
             in q_nope: bf16[3] = t[0],
             in q_pe: bf16[3] = t[1],
             in ckv: bf16[3] = t[2],
@@ -636,7 +636,7 @@ rt::operator! {
 
 rt::operator! {
     tp_mla_prefill => mla_prefill {
-        0 => mla_prefill_f16_causal_true<BM, BN, DN, DR, DV>(
+        0 => mla_prefill_f16_causal_true = mla_prefill_causal_true[f16]<BM, BN, DN, DR, DV>(
             in q_nope: f16[3] = t[0],
             in q_pe: f16[3] = t[1],
             in k_nope: f16[3] = t[2],
@@ -646,7 +646,7 @@ rt::operator! {
             scalar heads: i32 = s[0],
             scalar scale: f32 = s[1],
         ),
-        1 => mla_prefill_f16_causal_false<BM, BN, DN, DR, DV>(
+        1 => mla_prefill_f16_causal_false = mla_prefill_causal_false[f16]<BM, BN, DN, DR, DV>(
             in q_nope: f16[3] = t[0],
             in q_pe: f16[3] = t[1],
             in k_nope: f16[3] = t[2],
@@ -656,7 +656,7 @@ rt::operator! {
             scalar heads: i32 = s[0],
             scalar scale: f32 = s[1],
         ),
-        2 => mla_prefill_bf16_causal_true<BM, BN, DN, DR, DV>(
+        2 => mla_prefill_bf16_causal_true = mla_prefill_causal_true[bf16]<BM, BN, DN, DR, DV>(
             in q_nope: bf16[3] = t[0],
             in q_pe: bf16[3] = t[1],
             in k_nope: bf16[3] = t[2],
@@ -666,7 +666,7 @@ rt::operator! {
             scalar heads: i32 = s[0],
             scalar scale: f32 = s[1],
         ),
-        3 => mla_prefill_bf16_causal_false<BM, BN, DN, DR, DV>(
+        3 => mla_prefill_bf16_causal_false = mla_prefill_causal_false[bf16]<BM, BN, DN, DR, DV>(
             in q_nope: bf16[3] = t[0],
             in q_pe: bf16[3] = t[1],
             in k_nope: bf16[3] = t[2],
@@ -719,14 +719,14 @@ rt::operator! {
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
-        1 => rms_norm_f16<BM, BLOCK>(
+        1 => rms_norm_f16 = rms_norm[f16]<BM, BLOCK>(
             in x: f16[2] = t[0],
             in w: f16[1] = t[1],
             written y: f16[2] = t[2],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
-        2 => rms_norm_bf16<BM, BLOCK>(
+        2 => rms_norm_bf16 = rms_norm[bf16]<BM, BLOCK>(
             in x: bf16[2] = t[0],
             in w: bf16[1] = t[1],
             written y: bf16[2] = t[2],
@@ -773,11 +773,11 @@ rt::operator! {
             in x: f32[2] = t[0],
             written y: f32[2] = t[1],
         ),
-        1 => row_softmax_f16_bm_4<BM, BLOCK>(
+        1 => row_softmax_f16_bm_4 = row_softmax_bm_4[f16]<BM, BLOCK>(
             in x: f16[2] = t[0],
             written y: f16[2] = t[1],
         ),
-        2 => row_softmax_bf16_bm_4<BM, BLOCK>(
+        2 => row_softmax_bf16_bm_4 = row_softmax_bm_4[bf16]<BM, BLOCK>(
             in x: bf16[2] = t[0],
             written y: bf16[2] = t[1],
         ),
@@ -786,12 +786,12 @@ rt::operator! {
 
 rt::operator! {
     tp_scale_cast => scale_cast {
-        0 => scale_cast_f16<TILE>(
+        0 => scale_cast_f16 = scale_cast[f16]<TILE>(
             in x: f16[1] = t[0],
             out y: f16[1] = t[1] => [TILE],
             scalar alpha: f32 = s[0],
         ),
-        1 => scale_cast_bf16<TILE>(
+        1 => scale_cast_bf16 = scale_cast[bf16]<TILE>(
             in x: bf16[1] = t[0],
             out y: bf16[1] = t[1] => [TILE],
             scalar alpha: f32 = s[0],
@@ -810,11 +810,11 @@ rt::operator! {
             in x: f32[2] = t[0],
             out y: f32[2] = t[1] => [BM, BN],
         ),
-        1 => silu_and_mul_f16<BM, BN, HALF_TILES>(
+        1 => silu_and_mul_f16 = silu_and_mul[f16]<BM, BN, HALF_TILES>(
             in x: f16[2] = t[0],
             out y: f16[2] = t[1] => [BM, BN],
         ),
-        2 => silu_and_mul_bf16<BM, BN, HALF_TILES>(
+        2 => silu_and_mul_bf16 = silu_and_mul[bf16]<BM, BN, HALF_TILES>(
             in x: bf16[2] = t[0],
             out y: bf16[2] = t[1] => [BM, BN],
         ),
@@ -828,12 +828,12 @@ rt::operator! {
             out y: f32[1] = t[1] => [B],
             scalar cap: f32 = s[0],
         ),
-        1 => softcap_f16<B>(
+        1 => softcap_f16 = softcap[f16]<B>(
             in x: f16[1] = t[0],
             out y: f16[1] = t[1] => [B],
             scalar cap: f32 = s[0],
         ),
-        2 => softcap_bf16<B>(
+        2 => softcap_bf16 = softcap[bf16]<B>(
             in x: bf16[1] = t[0],
             out y: bf16[1] = t[1] => [B],
             scalar cap: f32 = s[0],
@@ -847,11 +847,11 @@ rt::operator! {
             in parts: f32[3] = t[0],
             out y: f32[2] = t[1] => [BM, BN],
         ),
-        1 => splitk_reduce_f16<BM, BN>(
+        1 => splitk_reduce_f16 = splitk_reduce[f16]<BM, BN>(
             in parts: f32[3] = t[0],
             out y: f16[2] = t[1] => [BM, BN],
         ),
-        2 => splitk_reduce_bf16<BM, BN>(
+        2 => splitk_reduce_bf16 = splitk_reduce[bf16]<BM, BN>(
             in parts: f32[3] = t[0],
             out y: bf16[2] = t[1] => [BM, BN],
         ),
@@ -865,12 +865,12 @@ rt::operator! {
             in up: f32[2] = t[1],
             out y: f32[2] = t[2] => [BM, BN],
         ),
-        1 => swiglu_f16<BM, BN>(
+        1 => swiglu_f16 = swiglu[f16]<BM, BN>(
             in gate: f16[2] = t[0],
             in up: f16[2] = t[1],
             out y: f16[2] = t[2] => [BM, BN],
         ),
-        2 => swiglu_bf16<BM, BN>(
+        2 => swiglu_bf16 = swiglu[bf16]<BM, BN>(
             in gate: bf16[2] = t[0],
             in up: bf16[2] = t[1],
             out y: bf16[2] = t[2] => [BM, BN],
@@ -902,15 +902,15 @@ rt::operator! {
 
 rt::operator! {
     tp_transpose => transpose {
-        0 => transpose_f32<BM, BN>(
+        0 => transpose_f32 = transpose[f32]<BM, BN>(
             in x: f32[2] = t[0],
             out y: f32[2] = t[1] => [BM, BN],
         ),
-        1 => transpose_f16<BM, BN>(
+        1 => transpose_f16 = transpose[f16]<BM, BN>(
             in x: f16[2] = t[0],
             out y: f16[2] = t[1] => [BM, BN],
         ),
-        2 => transpose_bf16<BM, BN>(
+        2 => transpose_bf16 = transpose[bf16]<BM, BN>(
             in x: bf16[2] = t[0],
             out y: bf16[2] = t[1] => [BM, BN],
         ),
@@ -919,7 +919,7 @@ rt::operator! {
 
 rt::operator! {
     tp_triton_attention => triton_attention {
-        0 => triton_attention_f16_is_causal_true<HEAD_DIM, BLOCK_M, BLOCK_N>(
+        0 => triton_attention_f16_is_causal_true = triton_attention_is_causal_true[f16]<HEAD_DIM, BLOCK_M, BLOCK_N>(
             in Q: f16[3] = t[0],
             in K: f16[3] = t[1],
             in V: f16[3] = t[2],
@@ -927,7 +927,7 @@ rt::operator! {
             scalar sm_scale: f32 = s[0],
             scalar N_CTX: i32 = s[1],
         ),
-        1 => triton_attention_f16_is_causal_false<HEAD_DIM, BLOCK_M, BLOCK_N>(
+        1 => triton_attention_f16_is_causal_false = triton_attention_is_causal_false[f16]<HEAD_DIM, BLOCK_M, BLOCK_N>(
             in Q: f16[3] = t[0],
             in K: f16[3] = t[1],
             in V: f16[3] = t[2],
@@ -935,7 +935,7 @@ rt::operator! {
             scalar sm_scale: f32 = s[0],
             scalar N_CTX: i32 = s[1],
         ),
-        2 => triton_attention_bf16_is_causal_true<HEAD_DIM, BLOCK_M, BLOCK_N>(
+        2 => triton_attention_bf16_is_causal_true = triton_attention_is_causal_true[bf16]<HEAD_DIM, BLOCK_M, BLOCK_N>(
             in Q: bf16[3] = t[0],
             in K: bf16[3] = t[1],
             in V: bf16[3] = t[2],
@@ -943,7 +943,7 @@ rt::operator! {
             scalar sm_scale: f32 = s[0],
             scalar N_CTX: i32 = s[1],
         ),
-        3 => triton_attention_bf16_is_causal_false<HEAD_DIM, BLOCK_M, BLOCK_N>(
+        3 => triton_attention_bf16_is_causal_false = triton_attention_is_causal_false[bf16]<HEAD_DIM, BLOCK_M, BLOCK_N>(
             in Q: bf16[3] = t[0],
             in K: bf16[3] = t[1],
             in V: bf16[3] = t[2],
@@ -963,14 +963,14 @@ rt::operator! {
             scalar p: f32 = s[1],
             scalar scale: f32 = s[2],
         ),
-        1 => triton_dropout_f16<BLOCK_SIZE>(
+        1 => triton_dropout_f16 = triton_dropout[f16]<BLOCK_SIZE>(
             in x_ptr: f16[1] = t[0],
             out y_ptr: f16[1] = t[1] => [BLOCK_SIZE],
             scalar seed: i32 = s[0],
             scalar p: f32 = s[1],
             scalar scale: f32 = s[2],
         ),
-        2 => triton_dropout_bf16<BLOCK_SIZE>(
+        2 => triton_dropout_bf16 = triton_dropout[bf16]<BLOCK_SIZE>(
             in x_ptr: bf16[1] = t[0],
             out y_ptr: bf16[1] = t[1] => [BLOCK_SIZE],
             scalar seed: i32 = s[0],
@@ -1002,7 +1002,7 @@ rt::operator! {
             scalar inv_n: f32 = s[1],
             scalar eps: f32 = s[2],
         ),
-        1 => triton_layer_norm_f16<BLOCK_SIZE>(
+        1 => triton_layer_norm_f16 = triton_layer_norm[f16]<BLOCK_SIZE>(
             in x_ptr: f16[2] = t[0],
             in w_ptr: f16[1] = t[1],
             in b_ptr: f16[1] = t[2],
@@ -1011,7 +1011,7 @@ rt::operator! {
             scalar inv_n: f32 = s[1],
             scalar eps: f32 = s[2],
         ),
-        2 => triton_layer_norm_bf16<BLOCK_SIZE>(
+        2 => triton_layer_norm_bf16 = triton_layer_norm[bf16]<BLOCK_SIZE>(
             in x_ptr: bf16[2] = t[0],
             in w_ptr: bf16[1] = t[1],
             in b_ptr: bf16[1] = t[2],
@@ -1025,13 +1025,13 @@ rt::operator! {
 
 rt::operator! {
     tp_triton_matmul => triton_matmul {
-        0 => triton_matmul_f16<BLOCK_M, BLOCK_N, BLOCK_K>(
+        0 => triton_matmul_f16 = triton_matmul[f16]<BLOCK_M, BLOCK_N, BLOCK_K>(
             in a_ptr: f16[2] = t[0],
             in b_ptr: f16[2] = t[1],
             out c_ptr: f16[2] = t[2] => [BLOCK_M, BLOCK_N],
             scalar K: i32 = s[0],
         ),
-        1 => triton_matmul_bf16<BLOCK_M, BLOCK_N, BLOCK_K>(
+        1 => triton_matmul_bf16 = triton_matmul[bf16]<BLOCK_M, BLOCK_N, BLOCK_K>(
             in a_ptr: bf16[2] = t[0],
             in b_ptr: bf16[2] = t[1],
             out c_ptr: bf16[2] = t[2] => [BLOCK_M, BLOCK_N],
@@ -1049,14 +1049,14 @@ rt::operator! {
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
-        1 => triton_rms_norm_f16<BLOCK_SIZE>(
+        1 => triton_rms_norm_f16 = triton_rms_norm[f16]<BLOCK_SIZE>(
             in x_ptr: f16[2] = t[0],
             in w_ptr: f16[1] = t[1],
             written y_ptr: f16[2] = t[2],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
-        2 => triton_rms_norm_bf16<BLOCK_SIZE>(
+        2 => triton_rms_norm_bf16 = triton_rms_norm[bf16]<BLOCK_SIZE>(
             in x_ptr: bf16[2] = t[0],
             in w_ptr: bf16[1] = t[1],
             written y_ptr: bf16[2] = t[2],
@@ -1072,11 +1072,11 @@ rt::operator! {
             written out_ptr: f32[2] = t[0],
             in in_ptr: f32[2] = t[1],
         ),
-        1 => triton_softmax_f16<BLOCK_SIZE>(
+        1 => triton_softmax_f16 = triton_softmax[f16]<BLOCK_SIZE>(
             written out_ptr: f16[2] = t[0],
             in in_ptr: f16[2] = t[1],
         ),
-        2 => triton_softmax_bf16<BLOCK_SIZE>(
+        2 => triton_softmax_bf16 = triton_softmax[bf16]<BLOCK_SIZE>(
             written out_ptr: bf16[2] = t[0],
             in in_ptr: bf16[2] = t[1],
         ),
@@ -1090,12 +1090,12 @@ rt::operator! {
             in u_ptr: f32[1] = t[1],
             out y_ptr: f32[1] = t[2] => [BLOCK_SIZE],
         ),
-        1 => triton_swiglu_f16<BLOCK_SIZE>(
+        1 => triton_swiglu_f16 = triton_swiglu[f16]<BLOCK_SIZE>(
             in g_ptr: f16[1] = t[0],
             in u_ptr: f16[1] = t[1],
             out y_ptr: f16[1] = t[2] => [BLOCK_SIZE],
         ),
-        2 => triton_swiglu_bf16<BLOCK_SIZE>(
+        2 => triton_swiglu_bf16 = triton_swiglu[bf16]<BLOCK_SIZE>(
             in g_ptr: bf16[1] = t[0],
             in u_ptr: bf16[1] = t[1],
             out y_ptr: bf16[1] = t[2] => [BLOCK_SIZE],
@@ -1105,17 +1105,17 @@ rt::operator! {
 
 rt::operator! {
     tp_triton_vector_add => triton_vector_add {
-        0 => triton_vector_add_f32<BLOCK_SIZE>(
+        0 => triton_vector_add_f32 = triton_vector_add[f32]<BLOCK_SIZE>(
             in x_ptr: f32[1] = t[0],
             in y_ptr: f32[1] = t[1],
             out out_ptr: f32[1] = t[2] => [BLOCK_SIZE],
         ),
-        1 => triton_vector_add_f16<BLOCK_SIZE>(
+        1 => triton_vector_add_f16 = triton_vector_add[f16]<BLOCK_SIZE>(
             in x_ptr: f16[1] = t[0],
             in y_ptr: f16[1] = t[1],
             out out_ptr: f16[1] = t[2] => [BLOCK_SIZE],
         ),
-        2 => triton_vector_add_bf16<BLOCK_SIZE>(
+        2 => triton_vector_add_bf16 = triton_vector_add[bf16]<BLOCK_SIZE>(
             in x_ptr: bf16[1] = t[0],
             in y_ptr: bf16[1] = t[1],
             out out_ptr: bf16[1] = t[2] => [BLOCK_SIZE],
@@ -1125,17 +1125,17 @@ rt::operator! {
 
 rt::operator! {
     tp_vector_add => vector_add {
-        0 => vector_add_f32<TILE>(
+        0 => vector_add_f32 = vector_add[f32]<TILE>(
             in a: f32[1] = t[0],
             in b: f32[1] = t[1],
             out c: f32[1] = t[2] => [TILE],
         ),
-        1 => vector_add_f16<TILE>(
+        1 => vector_add_f16 = vector_add[f16]<TILE>(
             in a: f16[1] = t[0],
             in b: f16[1] = t[1],
             out c: f16[1] = t[2] => [TILE],
         ),
-        2 => vector_add_bf16<TILE>(
+        2 => vector_add_bf16 = vector_add[bf16]<TILE>(
             in a: bf16[1] = t[0],
             in b: bf16[1] = t[1],
             out c: bf16[1] = t[2] => [TILE],

@@ -422,7 +422,7 @@ pub unsafe extern "C" fn tileport_describe_call(
 ///             scalar eps: f32 = s[0],           // a scalar (i32, f32 or bool) from `call.scalars`
 ///             stride sx: i32 = t[0].strides[0], // an element stride the kernel takes as an argument
 ///         ),
-///         1 => rms_norm[f16]<BM, BLOCK>(..),    // a type-generic entry at E = f16
+///         1 => rms_norm_f16 = rms_norm[f16]<BM, BLOCK>(..), // the type-generic `rms_norm` at E = f16
 ///     }
 /// }
 /// ```
@@ -432,7 +432,7 @@ pub unsafe extern "C" fn tileport_describe_call(
 macro_rules! operator {
     (
         $func:ident => $op:ident {
-            $($index:literal => $entry:ident $([$($elem:ty),+])? $(<$($gen:ident),+>)? (
+            $($index:literal => $entry:ident $(= $function:ident [$($elem:ty),+])? $(<$($gen:ident),+>)? (
                 $($kind:ident $name:ident: $ty:ident $([$rank:literal])? = $src:ident[$pos:literal]
                     $(.strides[$dim:literal])? $(=> [$($tile:expr),+])?),* $(,)?
             )),* $(,)?
@@ -473,9 +473,9 @@ macro_rules! operator {
                             let key = $crate::rt::spec_key(op, g, &[$($crate::rt::operator!(@spec $kind $name)),*]);
                             let stream = $crate::rt::stream(device, tp_call.stream)?;
                             $crate::rt::launch(op, key, &stream, |stream| {
-                                let launch = $crate::ports::$op::port::$entry(
+                                let launch = $crate::rt::operator!(@call $op $entry $($function)? (
                                     $($crate::rt::operator!(@arg $kind $name $(=> [$($tile),+])?)),*
-                                )
+                                ))
                                 .generics($crate::rt::generic_strings(&[$($(<$elem as DType>::DTYPE.as_str()),+)?], g))
                                 .grid(grid);
                                 // SAFETY: async on the caller's stream; the caller keeps the memory alive and
@@ -493,6 +493,8 @@ macro_rules! operator {
             }
         }
     };
+    (@call $op:ident $entry:ident $args:tt) => { $crate::ports::$op::port::$entry $args };
+    (@call $op:ident $entry:ident $function:ident $args:tt) => { $crate::ports::$op::port::$function $args };
     (@tensors in) => { 1 };
     (@tensors out) => { 1 };
     (@tensors written) => { 1 };

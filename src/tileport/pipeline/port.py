@@ -23,6 +23,7 @@ from ..irdiff.compare import compare_programs
 from ..irdiff.parse import parse as parse_ir
 from ..locks import out_dir_lock
 from ..rustgen import crate as cratemod
+from ..rustgen import generic
 from ..rustgen.module import render
 from ..spec import signature as sigmod
 from ..toolchain.locate import CudaTree, run_tool
@@ -98,8 +99,20 @@ def _entry_names(kernel, groups: list) -> list[str]:
     return names
 
 
-def translate(port_dir: Path, tree: CudaTree) -> dict:
-    """spec.json + kernel source → kernel.rs and port.json (entry and generics of every variant)."""
+def _element_types(kernel, groups: list) -> list[str | None]:
+    """Per entry: the one dtype of the arrays whose dtype differs between the kernel's entries (`rms_norm_bf16`:
+    bf16), or None where those arrays have several (or none differ)."""
+    dtypes = []
+    for _e, served in groups:
+        sig = sigmod.bind(sigmod.parse(served[0]["signature"]), kernel.param_names, kernel.name)
+        dtypes.append({n: p.dtype for n, p in sig.params if isinstance(p, sigmod.ArraySig)})
+    varying = [k for k in dtypes[0] if len({d.get(k) for d in dtypes}) > 1]
+    return [next(iter(one)) if len(one := {d.get(k) for k in varying}) == 1 else None for d in dtypes]
+
+
+def translate(port_dir: Path, tree: CudaTree, generic_entries: bool = True) -> dict:
+    """spec.json + kernel source → kernel.rs and port.json (entry and generics of every variant). With
+    ``generic_entries``, specializations that differ only in the element type are one type-generic entry."""
     spec = json.loads((port_dir / "spec.json").read_text())
     ref = f"{spec['kernel']['source']}::{spec['kernel']['name']}"
     kernel = load_kernel(ref)
@@ -125,26 +138,33 @@ def translate(port_dir: Path, tree: CudaTree) -> dict:
                          "generics_of": e.generics,
                          "strides": e.strides, "specs": e.specs, "unit_grid": e.unit_grid,
                          "preconditions": e.preconditions, "layout": e.layout, "reference": v["ir"]["bytecode"]})
-    entries, variants = [], []
+    entries, variants, described = [], [], []
     names = _entry_names(kernel, groups) if len(groups) > 1 else [kernel.name]
     for (e, served), entry_name in zip(groups, names):
+        described.append(f"{served[0]['signature']} ({_describe_constants(served[0]['constants'])}).")
         if len(groups) > 1:
             # Dtypes, values Rust cannot take as const generics (floats, bools), branches that change types: an entry
             # per distinct body, named by what tells them apart; port.json maps each launch (symbol, signature) to
             # its entry — the host side's dispatch table.
-            e = dataclasses.replace(e, entry=entry_name, doc=e.doc + [
-                f"Specialization for {served[0]['signature']} ({_describe_constants(served[0]['constants'])})."])
+            e = dataclasses.replace(e, entry=entry_name, doc=e.doc + [f"Specialization for {described[-1]}"])
         entries.append(e)
         for v in served:
             generics = v.pop("generics_of")
             variants.append(dict(v, entry=e.entry, generics=[str(v["constants"][g]) for g in generics]))
             variants[-1].pop("constants")
     variants.sort(key=lambda v: [x["symbol"] for x in spec["variants"]].index(v["symbol"]))
-    text = render(entries, _display(source), "spec.json")
+    # entries that differ only in the arrays' element type: one Rust entry generic over it (rustgen.generic); the
+    # ABI keeps an entry per instantiation, naming the Rust function and its element type
+    rust_entries = generic.merge(entries, _element_types(kernel, groups), described) if generic_entries else entries
+    function = {m: (g.entry, types) for g in rust_entries if isinstance(g, generic.GenericEntry)
+                for m, types in g.members}
+    text = render(rust_entries, _display(source), "spec.json")
     (port_dir / "kernel.rs").write_text(text)
+    abi = {e.entry: {"generics": e.generics, "params": e.abi} for e in entries}
+    for name, (fn, types) in function.items():
+        abi[name].update(function=fn, types=types)
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries],
-                "source_sha256": sources_sha256(files),
-                "abi": {e.entry: {"generics": e.generics, "params": e.abi} for e in entries}, "variants": variants,
+                "source_sha256": sources_sha256(files), "abi": abi, "variants": variants,
                 "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites],
                 # one kernel source behind every entry: each finds the same hazards
                 "hazards": [dict(h, file=str(source)) for h in entries[0].hazards]}
@@ -178,8 +198,9 @@ def _irdiff(port_dir: Path, tree: CudaTree, arch: str, progress: Progress, manif
             prefix: str) -> dict:
     """irgen each variant's entry, disassemble it and compare it with the reference (variants side by side, see
     jobs()); results in the manifest's order."""
-    results = _in_parallel(lambda v: _irdiff_variant(port_dir, tree, arch, progress, binary, prefix, v),
-                           manifest["variants"])
+    abi = manifest.get("abi", {})
+    results = _in_parallel(lambda v: _irdiff_variant(port_dir, tree, arch, progress, binary, prefix, v,
+                                                     abi.get(v["entry"], {})), manifest["variants"])
     all_diffs = [d for r in results for d in r.get("differences", [])]
     equivalent = bool(results) and all(r["equivalent"] for r in results)
     return {"build": {"ok": True},
@@ -187,14 +208,16 @@ def _irdiff(port_dir: Path, tree: CudaTree, arch: str, progress: Progress, manif
 
 
 def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progress, binary: Path, prefix: str,
-                    v: dict) -> dict:
+                    v: dict, abi: dict) -> dict:
+    """``abi`` is the variant's entry in port.json's ABI: a type-generic Rust entry is compiled as its function at
+    its element types (named first among the generics, as cutile's launcher passes them)."""
     progress(f"irdiff: {v['symbol']}")
     vdir = (port_dir / v["reference"]).parent  # variants/SYMBOL, the symbol shortened when too long
     rust_bc = vdir / "rust.tileirbc"
     with _TOOLS:
         try:
-            cratemod.irgen(binary, tree, prefix + v["entry"], rust_bc, v["generics"], v["strides"], arch,
-                           v.get("specs"))
+            cratemod.irgen(binary, tree, prefix + abi.get("function", v["entry"]), rust_bc,
+                           abi.get("types", []) + v["generics"], v["strides"], arch, v.get("specs"))
             rust_txt = run_tool(tree, "tileirdisasm", [str(rust_bc)]).stdout
         except TileportError as exc:   # (tileirdisasm rejects bytecode that fails verification: cutile wrote it)
             return {"symbol": v["symbol"], "equivalent": False, "error": str(exc)}
@@ -221,7 +244,31 @@ def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
         if "status" in verdict:
             return verdict
         verdict["stages"].update(verify(out, tree, arch, progress))
+        if _concrete_again(verdict, out, tree, progress):
+            verdict["stages"].update(verify(out, tree, arch, progress))
         return _finish(verdict, out)
+
+
+def _concrete_again(verdict: dict, out: Path, tree: CudaTree, progress: Progress) -> bool:
+    """When a port with type-generic entries (rustgen.generic) did not prove, translate it again with one entry
+    per specialization — the form proven before generic entries existed — and say why in the verdict (the
+    translate stage's ``generic_entries``). Returns whether it did (the port is then built and diffed again)."""
+    stages = verdict["stages"]
+    if all(stages.get(s, {}).get("ok") for s in ("build", "irdiff")):
+        return False
+    manifest = json.loads((out / "port.json").read_text())
+    if not any("function" in a for a in manifest.get("abi", {}).values()):
+        return False
+    failed = next(s for s in ("build", "irdiff") if not stages.get(s, {}).get("ok"))
+    stage = stages[failed]
+    why = stage.get("error") or next((f"{v.get('symbol')}: {v.get('error') or v.get('differences', [])[:1]}"
+                                      for v in stage.get("variants", []) if not v.get("equivalent")), failed)
+    progress("translate: kernel.rs again with one entry per specialization (the type-generic one did not prove)")
+    translate(out, tree, generic_entries=False)
+    stages["translate"]["generic_entries"] = {"kept_concrete": True, "why": str(why)[:2000]}
+    for s in ("build", "irdiff"):
+        stages.pop(s, None)
+    return True
 
 
 def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree, arch: str,
@@ -253,6 +300,24 @@ def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], 
     finally:
         if binary is not None:
             cratemod.discard(binary)
+    # ports whose type-generic entries did not prove: once more with one entry per specialization, built together
+    again = {m: (i, out) for m, (i, out) in pending.items() if _concrete_again(verdicts[i], out, tree, progress)}
+    if again:
+        progress(f"build: one cargo build of {len(again)} kernel modules kept concrete")
+        try:
+            binary = cratemod.build(work, tree, {m: str((out / "kernel.rs").resolve()) for m, (_, out) in
+                                                 again.items()})
+        except TileportError:
+            binary = None
+        try:
+            if binary is None:
+                for item in again.items():
+                    verify_one(item)
+            else:
+                _in_parallel(verify_one, again.items())
+        finally:
+            if binary is not None:
+                cratemod.discard(binary)
     return verdicts
 
 

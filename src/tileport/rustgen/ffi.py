@@ -31,9 +31,10 @@ def _entry(index: int, entry: str, abi: dict) -> str:
         else:
             raise ValueError(f"{entry}: parameter {name} of unknown kind {kind!r}")
         lines.append(f"            {line},\n")
-    types = f"[{', '.join(abi['types'])}]" if abi.get("types") else ""
+    # a type-generic Rust entry (rustgen.generic) is this ABI entry at its element types: `N => entry = fn[E]<..>`
+    function = f" = {abi['function']}[{', '.join(abi['types'])}]" if abi.get("function") else ""
     gens = f"<{', '.join(generics)}>" if generics else ""
-    return f"        {index} => {entry}{types}{gens}(\n{''.join(lines)}        ),\n"
+    return f"        {index} => {entry}{function}{gens}(\n{''.join(lines)}        ),\n"
 
 
 def _operator(op: str, manifest: dict) -> str:

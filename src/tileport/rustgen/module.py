@@ -36,7 +36,10 @@ def _declared_ops(entries: list[Emitted]) -> dict[str, set[str]]:
 
 
 def _entry(e: Emitted) -> str:
-    generics = f"<{', '.join(f'const {g}: i32' for g in e.generics)}>" if e.generics else ""
+    # (a type-generic entry, rustgen.generic: its element type parameters come first, as cutile's launcher and
+    # `.generics([...])` order them)
+    params = [f"{t}: ElementType" for t in getattr(e, "types", [])] + [f"const {g}: i32" for g in e.generics]
+    generics = f"<{', '.join(params)}>" if params else ""
     doc = "".join(f"    /// {line}".rstrip() + "\n" for line in e.doc)
     body = "".join(f"        {line}\n" for line in e.body)
     params = "".join(f"        {_unused_marked(p, e.body)},\n" for p in e.params)

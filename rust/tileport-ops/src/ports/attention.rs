@@ -5,557 +5,27 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
     /// o=f16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#true (BM=128, BN=64, D=64,
     /// CAUSAL=True).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn attention_f16_causal_true<const BM: i32, const BN: i32, const D: i32>(
-        q: &Tensor<f16, { [-1, -1, -1] }>,
-        k: &Tensor<f16, { [-1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1] }>,
-        o: &Tensor<f16, { [-1, -1, -1] }>,
-        scale: f32,
-    ) {
-        let z: i32 = get_tile_block_id().0;
-        let i: i32 = (get_num_tile_blocks().1 - 1i32) - get_tile_block_id().1;
-        let q_view: Partition<f16, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_tile: Tile<f16, { [1, BM, D] }> = load_view_tko(
-            &q_view,
-            [z, i, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
-        let qk: f32 = scale * 1.4426950408889634f32;
-        let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
-        let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
-        let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
-        let sk: i32 = k.shape()[1];
-        let k_tiles: Partition<f16, { [1, BN, D] }> = make_partition_view(
-            k,
-            shape![1, BN, D],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(k),
-        );
-        let mut n_tiles: i32 = num_tiles(&k_tiles, 1);
-        let mut full: i32 = {
-            let quotient: Tile<i32, { [] }> = divi(
-                scalar_to_tile::<i32>(sk),
-                scalar_to_tile::<i32>(BN),
-                rounding::NegativeInf,
-            );
-            tile_to_scalar::<i32, i32>(quotient)
-        };
-        // `if CAUSAL:` is True here: its body, as cuTile Python folds it
-        let last: i32 = ceil_div((i + 1i32) * BM, BN);
-        if last < n_tiles {
-            n_tiles = last;
-        }
-        let diag: i32 = {
-            let quotient_2: Tile<i32, { [] }> = divi(
-                scalar_to_tile::<i32>((i * BM) + 1i32),
-                scalar_to_tile::<i32>(BN),
-                rounding::NegativeInf,
-            );
-            tile_to_scalar::<i32, i32>(quotient_2)
-        };
-        if diag < full {
-            full = diag;
-        }
-        if full > n_tiles {
-            full = n_tiles;
-        }
-        for j in 0i32..full {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
-            let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            let online_step_out: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let mq: Tile<f32, { [BM, 1] }> = m_new * broadcast_scalar(qk, shape![BM, 1]);
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk, shape![BM, BN]),
-                        negf(mq.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(
-                    fma(
-                        m,
-                        broadcast_scalar(qk, shape![BM, 1]),
-                        negf(mq),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
-                let product: Tile<f32, { [BM, D] }> =
-                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_2.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product,
-                )
-            };
-            let online_step_out_2: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = online_step_out;
-            m = online_step_out_2.0;
-            l = online_step_out_2.1;
-            acc = online_step_out_2.2;
-        }
-        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
-        let rows: Tile<i32, { [BM, 1] }> =
-            ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
-        for j in full..n_tiles {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
-            let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
-            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
-            let cols: Tile<i32, { [1, BN] }> =
-                ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            // `if CAUSAL:` is True here: its body, as cuTile Python folds it
-            let s_select: Tile<f32, { [BM, BN] }> = select(
-                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                    & le_tile(
-                        cols.broadcast(shape![BM, BN]),
-                        rows.broadcast(shape![BM, BN]),
-                    ),
-                s,
-                broadcast_scalar(-1e+30f32, shape![BM, BN]),
-            );
-            s = s_select;
-            let online_step_out_3: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_3.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let mq: Tile<f32, { [BM, 1] }> = m_new * broadcast_scalar(qk, shape![BM, 1]);
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk, shape![BM, BN]),
-                        negf(mq.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(
-                    fma(
-                        m,
-                        broadcast_scalar(qk, shape![BM, 1]),
-                        negf(mq),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
-                let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_4.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_2,
-                )
-            };
-            let online_step_out_4: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = online_step_out_3;
-            m = online_step_out_4.0;
-            l = online_step_out_4.1;
-            acc = online_step_out_4.2;
-        }
-        let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
-        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
-        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
-        let mut o_tiles: PartitionMut<f16, { [1, BM, D] }> =
-            unsafe { o.partition_full_mut(shape![1, BM, D]) };
-        unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, BM, D]), [z, i, 0i32]) };
-    }
-
-    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
-    /// o=f16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#false (BM=128, BN=64, D=64,
-    /// CAUSAL=False).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn attention_f16_causal_false<const BM: i32, const BN: i32, const D: i32>(
-        q: &Tensor<f16, { [-1, -1, -1] }>,
-        k: &Tensor<f16, { [-1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1] }>,
-        o: &Tensor<f16, { [-1, -1, -1] }>,
-        scale: f32,
-    ) {
-        let z: i32 = get_tile_block_id().0;
-        let i: i32 = (get_num_tile_blocks().1 - 1i32) - get_tile_block_id().1;
-        let q_view: Partition<f16, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_tile: Tile<f16, { [1, BM, D] }> = load_view_tko(
-            &q_view,
-            [z, i, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
-        let qk: f32 = scale * 1.4426950408889634f32;
-        let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
-        let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
-        let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
-        let sk: i32 = k.shape()[1];
-        let k_tiles: Partition<f16, { [1, BN, D] }> = make_partition_view(
-            k,
-            shape![1, BN, D],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(k),
-        );
-        let n_tiles: i32 = num_tiles(&k_tiles, 1);
-        let mut full: i32 = {
-            let quotient: Tile<i32, { [] }> = divi(
-                scalar_to_tile::<i32>(sk),
-                scalar_to_tile::<i32>(BN),
-                rounding::NegativeInf,
-            );
-            tile_to_scalar::<i32, i32>(quotient)
-        };
-        // `if CAUSAL:` is False here: nothing, as cuTile Python folds it
-        if full > n_tiles {
-            full = n_tiles;
-        }
-        for j in 0i32..full {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
-            let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            let online_step_out: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let mq: Tile<f32, { [BM, 1] }> = m_new * broadcast_scalar(qk, shape![BM, 1]);
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk, shape![BM, BN]),
-                        negf(mq.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(
-                    fma(
-                        m,
-                        broadcast_scalar(qk, shape![BM, 1]),
-                        negf(mq),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
-                let product: Tile<f32, { [BM, D] }> =
-                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_2.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product,
-                )
-            };
-            let online_step_out_2: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = online_step_out;
-            m = online_step_out_2.0;
-            l = online_step_out_2.1;
-            acc = online_step_out_2.2;
-        }
-        // `rows = ct.reshape(i * BM + ct.arange(BM, dtype=ct.int32), (BM, 1))`: never read, dropped
-        // as cuTile Python drops it
-        for j in full..n_tiles {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
-            let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
-            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
-            let cols: Tile<i32, { [1, BN] }> =
-                ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            // `if CAUSAL:` is False here: the else arm, as cuTile Python folds it
-            let s_select: Tile<f32, { [BM, BN] }> = select(
-                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                s,
-                broadcast_scalar(-1e+30f32, shape![BM, BN]),
-            );
-            s = s_select;
-            let online_step_out_3: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_3.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let mq: Tile<f32, { [BM, 1] }> = m_new * broadcast_scalar(qk, shape![BM, 1]);
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk, shape![BM, BN]),
-                        negf(mq.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(
-                    fma(
-                        m,
-                        broadcast_scalar(qk, shape![BM, 1]),
-                        negf(mq),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
-                let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_4.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_2,
-                )
-            };
-            let online_step_out_4: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = online_step_out_3;
-            m = online_step_out_4.0;
-            l = online_step_out_4.1;
-            acc = online_step_out_4.2;
-        }
-        let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
-        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
-        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
-        let mut o_tiles: PartitionMut<f16, { [1, BM, D] }> =
-            unsafe { o.partition_full_mut(shape![1, BM, D]) };
-        unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, BM, D]), [z, i, 0i32]) };
-    }
-
-    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// - `Elem = bf16`: q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
     /// o=bf16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#true (BM=128, BN=64, D=64,
     /// CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn attention_bf16_causal_true<const BM: i32, const BN: i32, const D: i32>(
-        q: &Tensor<bf16, { [-1, -1, -1] }>,
-        k: &Tensor<bf16, { [-1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1] }>,
-        o: &Tensor<bf16, { [-1, -1, -1] }>,
+    pub fn attention_causal_true<Elem: ElementType, const BM: i32, const BN: i32, const D: i32>(
+        q: &Tensor<Elem, { [-1, -1, -1] }>,
+        k: &Tensor<Elem, { [-1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1] }>,
+        o: &Tensor<Elem, { [-1, -1, -1] }>,
         scale: f32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let i: i32 = (get_num_tile_blocks().1 - 1i32) - get_tile_block_id().1;
-        let q_view: Partition<bf16, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
+        let q_view: Partition<Elem, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_tile: Tile<bf16, { [1, BM, D] }> = load_view_tko(
+        let q_tile: Tile<Elem, { [1, BM, D] }> = load_view_tko(
             &q_view,
             [z, i, 0i32],
             ordering::Weak,
@@ -563,13 +33,13 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
+        let tq: Tile<Elem, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk: f32 = scale * 1.4426950408889634f32;
         let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
         let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
         let sk: i32 = k.shape()[1];
-        let k_tiles: Partition<bf16, { [1, BN, D] }> = make_partition_view(
+        let k_tiles: Partition<Elem, { [1, BN, D] }> = make_partition_view(
             k,
             shape![1, BN, D],
             padding::None,
@@ -605,10 +75,10 @@ pub mod port {
             full = n_tiles;
         }
         for j in 0i32..full {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let k_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -616,11 +86,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -628,8 +98,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tk_permuted: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
             let online_step_out: (
@@ -640,7 +110,7 @@ pub mod port {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -673,9 +143,9 @@ pub mod port {
                     ftz::Enabled,
                 );
                 let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let p_elem: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -701,10 +171,10 @@ pub mod port {
         let rows: Tile<i32, { [BM, 1] }> =
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in full..n_tiles {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let k_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -712,11 +182,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let v_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -724,8 +194,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tk_permuted_2: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
@@ -750,7 +220,7 @@ pub mod port {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -783,9 +253,9 @@ pub mod port {
                     ftz::Enabled,
                 );
                 let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_2: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem_2, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -807,32 +277,36 @@ pub mod port {
             l = online_step_out_4.1;
             acc = online_step_out_4.2;
         }
-        let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
+        let cast_elem: Tile<Elem, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
         // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
         // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
-        let mut o_tiles: PartitionMut<bf16, { [1, BM, D] }> =
+        let mut o_tiles: PartitionMut<Elem, { [1, BM, D] }> =
             unsafe { o.partition_full_mut(shape![1, BM, D]) };
-        unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, BM, D]), [z, i, 0i32]) };
+        unsafe { o_tiles.store_unchecked(cast_elem.reshape(shape![1, BM, D]), [z, i, 0i32]) };
     }
 
-    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// o=f16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#false (BM=128, BN=64, D=64,
+    /// CAUSAL=False).
+    /// - `Elem = bf16`: q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
     /// o=bf16[?,?,?]/?,?,1, scale=f32, BM=#128, BN=#64, D=#64, CAUSAL=#false (BM=128, BN=64, D=64,
     /// CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn attention_bf16_causal_false<const BM: i32, const BN: i32, const D: i32>(
-        q: &Tensor<bf16, { [-1, -1, -1] }>,
-        k: &Tensor<bf16, { [-1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1] }>,
-        o: &Tensor<bf16, { [-1, -1, -1] }>,
+    pub fn attention_causal_false<Elem: ElementType, const BM: i32, const BN: i32, const D: i32>(
+        q: &Tensor<Elem, { [-1, -1, -1] }>,
+        k: &Tensor<Elem, { [-1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1] }>,
+        o: &Tensor<Elem, { [-1, -1, -1] }>,
         scale: f32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let i: i32 = (get_num_tile_blocks().1 - 1i32) - get_tile_block_id().1;
-        let q_view: Partition<bf16, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
+        let q_view: Partition<Elem, { [1, BM, D] }> = q.partition(shape![1, BM, D]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_tile: Tile<bf16, { [1, BM, D] }> = load_view_tko(
+        let q_tile: Tile<Elem, { [1, BM, D] }> = load_view_tko(
             &q_view,
             [z, i, 0i32],
             ordering::Weak,
@@ -840,13 +314,13 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
+        let tq: Tile<Elem, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk: f32 = scale * 1.4426950408889634f32;
         let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
         let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
         let sk: i32 = k.shape()[1];
-        let k_tiles: Partition<bf16, { [1, BN, D] }> = make_partition_view(
+        let k_tiles: Partition<Elem, { [1, BN, D] }> = make_partition_view(
             k,
             shape![1, BN, D],
             padding::None,
@@ -867,10 +341,10 @@ pub mod port {
             full = n_tiles;
         }
         for j in 0i32..full {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let k_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -878,11 +352,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -890,8 +364,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tk_permuted: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
             let online_step_out: (
@@ -902,7 +376,7 @@ pub mod port {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -935,9 +409,9 @@ pub mod port {
                     ftz::Enabled,
                 );
                 let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let p_elem: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -962,10 +436,10 @@ pub mod port {
         // `rows = ct.reshape(i * BM + ct.arange(BM, dtype=ct.int32), (BM, 1))`: never read, dropped
         // as cuTile Python drops it
         for j in full..n_tiles {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let k_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -973,11 +447,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let v_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -985,8 +459,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tk_permuted_2: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
@@ -1007,7 +481,7 @@ pub mod port {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -1040,9 +514,9 @@ pub mod port {
                     ftz::Enabled,
                 );
                 let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_2: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem_2, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -1064,12 +538,12 @@ pub mod port {
             l = online_step_out_4.1;
             acc = online_step_out_4.2;
         }
-        let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
+        let cast_elem: Tile<Elem, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
         // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
         // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
-        let mut o_tiles: PartitionMut<bf16, { [1, BM, D] }> =
+        let mut o_tiles: PartitionMut<Elem, { [1, BM, D] }> =
             unsafe { o.partition_full_mut(shape![1, BM, D]) };
-        unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, BM, D]), [z, i, 0i32]) };
+        unsafe { o_tiles.store_unchecked(cast_elem.reshape(shape![1, BM, D]), [z, i, 0i32]) };
     }
 }

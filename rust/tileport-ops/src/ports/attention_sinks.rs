@@ -5,31 +5,36 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
     /// sinks=f32[?,?]/?,1, o=f16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64,
     /// BMD=#8192, CAUSAL=#true (BM=128, BN=64, D=64, BMD=8192, CAUSAL=True).
+    /// - `Elem = bf16`: q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64,
+    /// BMD=#8192, CAUSAL=#true (BM=128, BN=64, D=64, BMD=8192, CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn attention_sinks_f16_causal_true<
+    pub fn attention_sinks_causal_true<
+        Elem: ElementType,
         const BM: i32,
         const BN: i32,
         const D: i32,
         const BMD: i32,
     >(
-        q: &Tensor<f16, { [-1, -1, -1, -1] }>,
-        k: &Tensor<f16, { [-1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1] }>,
+        q: &Tensor<Elem, { [-1, -1, -1, -1] }>,
+        k: &Tensor<Elem, { [-1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1] }>,
         sinks: &Tensor<f32, { [-1, -1] }>,
-        o: &Tensor<f16, { [-1, -1, -1] }>,
+        o: &Tensor<Elem, { [-1, -1, -1] }>,
         scale: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
-        let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
+        let q_view: Partition<Elem, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
+        let q_tile: Tile<Elem, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
             ordering::Weak,
@@ -37,7 +42,7 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
+        let tq: Tile<Elem, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         let filled: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let sinks_view: Partition<f32, { [1, 1] }> = make_partition_view(
@@ -54,7 +59,7 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
         let sk: i32 = k.shape()[1];
         let mut lo: i32 = 0;
-        let k_tiles: Partition<f16, { [1, BN, D] }> = make_partition_view(
+        let k_tiles: Partition<Elem, { [1, BN, D] }> = make_partition_view(
             k,
             shape![1, BN, D],
             padding::None,
@@ -96,10 +101,10 @@ pub mod port {
         let rows: Tile<i32, { [BM, 1] }> =
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let k_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -107,11 +112,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -119,8 +124,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tk_permuted: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled_2);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
@@ -155,7 +160,7 @@ pub mod port {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -179,9 +184,9 @@ pub mod port {
                 );
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let p_elem: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product: Tile<f32, { [BM, D] }> =
-                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -204,10 +209,10 @@ pub mod port {
             acc = _online_out_2.2;
         }
         for j in mid..top {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let k_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -215,11 +220,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let v_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -227,8 +232,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tk_permuted_2: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
             let _online_out_3: (
@@ -239,7 +244,7 @@ pub mod port {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -263,9 +268,9 @@ pub mod port {
                 );
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_2: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem_2, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -288,10 +293,10 @@ pub mod port {
             acc = _online_out_4.2;
         }
         for j in top..hi {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let k_tile_3: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -299,11 +304,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let v_tile_3: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -311,8 +316,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
-            let tk_permuted_3: Tile<f16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tk_permuted_3: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_4: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_4);
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
@@ -349,7 +354,7 @@ pub mod port {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -373,9 +378,9 @@ pub mod port {
                 );
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_3: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_3: Tile<f32, { [BM, D] }> =
-                    mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem_3, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -397,813 +402,46 @@ pub mod port {
             l = _online_out_6.1;
             acc = _online_out_6.2;
         }
-        let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
+        let cast_elem: Tile<Elem, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
         // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
         // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
         // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
-        let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
+        let mut o_tiles: PartitionMut<Elem, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
-        unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
+        unsafe { o_tiles.store_unchecked(cast_elem.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
     /// sinks=f32[?,?]/?,1, o=f16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64,
     /// BMD=#8192, CAUSAL=#false (BM=128, BN=64, D=64, BMD=8192, CAUSAL=False).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn attention_sinks_f16_causal_false<
-        const BM: i32,
-        const BN: i32,
-        const D: i32,
-        const BMD: i32,
-    >(
-        q: &Tensor<f16, { [-1, -1, -1, -1] }>,
-        k: &Tensor<f16, { [-1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1] }>,
-        sinks: &Tensor<f32, { [-1, -1] }>,
-        o: &Tensor<f16, { [-1, -1, -1] }>,
-        scale: f32,
-        window: i32,
-    ) {
-        let z: i32 = get_tile_block_id().0;
-        let g: i32 = get_tile_block_id().1;
-        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
-        let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
-            &q_view,
-            [z, g, i, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
-        let qk_scale: f32 = scale * 1.4426950408889634f32;
-        let filled: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
-        let sinks_view: Partition<f32, { [1, 1] }> = make_partition_view(
-            sinks,
-            shape![1, 1],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(sinks),
-        );
-        let mut m: Tile<f32, { [BM, 1] }> = filled
-            + ((sinks_view.load([z, g]) * broadcast_scalar(1.442695f32, shape![1, 1]))
-                .broadcast(shape![BM, 1]));
-        let mut l: Tile<f32, { [BM, 1] }> = constant(1.0f32, shape![BM, 1]);
-        let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
-        let sk: i32 = k.shape()[1];
-        let lo: i32 = 0;
-        let k_tiles: Partition<f16, { [1, BN, D] }> = make_partition_view(
-            k,
-            shape![1, BN, D],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(k),
-        );
-        let hi: i32 = num_tiles(&k_tiles, 1);
-        let full_lo: i32 = 0;
-        let full_hi: i32 = (ceil_div(sk + 1i32, BN)) - 1i32;
-        // `if CAUSAL:` is False here: nothing, as cuTile Python folds it
-        let mut mid: i32 = full_lo;
-        if mid > hi {
-            mid = hi;
-        }
-        let mut top: i32 = full_hi;
-        if top > hi {
-            top = hi;
-        }
-        if top < mid {
-            top = mid;
-        }
-        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
-        let rows: Tile<i32, { [BM, 1] }> =
-            ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
-        for j in lo..mid {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
-            let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled_2);
-            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
-            s = {
-                // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> =
-                    ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-                let sk: i32 = sk;
-                let window: i32 = window;
-                let keep: Tile<bool, { [BM, BN] }> =
-                    (lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ))
-                        & (gt_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            (rows - broadcast_scalar(window, shape![BM, 1]))
-                                .broadcast(shape![BM, BN]),
-                        ));
-                let selected: Tile<f32, { [BM, BN] }> =
-                    select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                selected
-            };
-            let _online_out: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced.reshape(shape![BM, 1])
-                        * broadcast_scalar(qk_scale, shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk_scale, shape![BM, BN]),
-                        negf(m_new.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Disabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
-                let product: Tile<f32, { [BM, D] }> =
-                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_2.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product,
-                )
-            };
-            let _online_out_2: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
-        }
-        for j in mid..top {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
-            let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
-            let _online_out_3: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_3.reshape(shape![BM, 1])
-                        * broadcast_scalar(qk_scale, shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk_scale, shape![BM, BN]),
-                        negf(m_new.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Disabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
-                let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_4.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_2,
-                )
-            };
-            let _online_out_4: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
-        }
-        for j in top..hi {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
-            let tk_permuted_3: Tile<f16, { [D, BN] }> = tk.transpose();
-            let filled_4: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_4);
-            let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
-            let cols: Tile<i32, { [1, BN] }> =
-                ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
-            // `if CAUSAL:` is False here: the else arm, as cuTile Python folds it
-            let s_select: Tile<f32, { [BM, BN] }> = select(
-                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                s,
-                broadcast_scalar(-1e+38f32, shape![BM, BN]),
-            );
-            s = s_select;
-            let _online_out_5: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk_scale: f32 = qk_scale;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_5.reshape(shape![BM, 1])
-                        * broadcast_scalar(qk_scale, shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk_scale, shape![BM, BN]),
-                        negf(m_new.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Disabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
-                let product_3: Tile<f32, { [BM, D] }> =
-                    mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_6.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_3,
-                )
-            };
-            let _online_out_6: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out_5;
-            m = _online_out_6.0;
-            l = _online_out_6.1;
-            acc = _online_out_6.2;
-        }
-        let cast_f16: Tile<f16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
-        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
-        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
-        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
-        let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
-            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
-        unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
-    }
-
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
-    /// sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64,
-    /// BMD=#8192, CAUSAL=#true (BM=128, BN=64, D=64, BMD=8192, CAUSAL=True).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn attention_sinks_bf16_causal_true<
-        const BM: i32,
-        const BN: i32,
-        const D: i32,
-        const BMD: i32,
-    >(
-        q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
-        k: &Tensor<bf16, { [-1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1] }>,
-        sinks: &Tensor<f32, { [-1, -1] }>,
-        o: &Tensor<bf16, { [-1, -1, -1] }>,
-        scale: f32,
-        window: i32,
-    ) {
-        let z: i32 = get_tile_block_id().0;
-        let g: i32 = get_tile_block_id().1;
-        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
-        let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
-            &q_view,
-            [z, g, i, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
-        let qk_scale: f32 = scale * 1.4426950408889634f32;
-        let filled: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
-        let sinks_view: Partition<f32, { [1, 1] }> = make_partition_view(
-            sinks,
-            shape![1, 1],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(sinks),
-        );
-        let mut m: Tile<f32, { [BM, 1] }> = filled
-            + ((sinks_view.load([z, g]) * broadcast_scalar(1.442695f32, shape![1, 1]))
-                .broadcast(shape![BM, 1]));
-        let mut l: Tile<f32, { [BM, 1] }> = constant(1.0f32, shape![BM, 1]);
-        let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
-        let sk: i32 = k.shape()[1];
-        let mut lo: i32 = 0;
-        let k_tiles: Partition<bf16, { [1, BN, D] }> = make_partition_view(
-            k,
-            shape![1, BN, D],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(k),
-        );
-        let mut hi: i32 = num_tiles(&k_tiles, 1);
-        let mut full_lo: i32 = 0;
-        let mut full_hi: i32 = (ceil_div(sk + 1i32, BN)) - 1i32;
-        // `if CAUSAL:` is True here: its body, as cuTile Python folds it
-        let last: i32 = ceil_div((i + 1i32) * BM, BN);
-        if last < hi {
-            hi = last;
-        }
-        let diag: i32 = (ceil_div((i * BM) + 2i32, BN)) - 1i32;
-        if diag < full_hi {
-            full_hi = diag;
-        }
-        let first: i32 = ((i * BM) - window) + 1i32;
-        if first > 0 {
-            lo = (ceil_div(first + 1i32, BN)) - 1i32;
-        }
-        let inside: i32 = ((i * BM) + BM) - window;
-        if inside > 0 {
-            full_lo = ceil_div(inside, BN);
-        }
-        let mut mid: i32 = full_lo;
-        if mid > hi {
-            mid = hi;
-        }
-        let mut top: i32 = full_hi;
-        if top > hi {
-            top = hi;
-        }
-        if top < mid {
-            top = mid;
-        }
-        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
-        let rows: Tile<i32, { [BM, 1] }> =
-            ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
-        for j in lo..mid {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
-            let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled_2);
-            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
-            s = {
-                // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> =
-                    ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-                let sk: i32 = sk;
-                let window: i32 = window;
-                let keep: Tile<bool, { [BM, BN] }> =
-                    (lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ))
-                        & (gt_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            (rows - broadcast_scalar(window, shape![BM, 1]))
-                                .broadcast(shape![BM, BN]),
-                        ));
-                let selected: Tile<f32, { [BM, BN] }> =
-                    select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                selected
-            };
-            let _online_out: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced.reshape(shape![BM, 1])
-                        * broadcast_scalar(qk_scale, shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk_scale, shape![BM, BN]),
-                        negf(m_new.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Disabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-                let product: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_2.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product,
-                )
-            };
-            let _online_out_2: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
-        }
-        for j in mid..top {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
-            let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
-            let _online_out_3: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_3.reshape(shape![BM, 1])
-                        * broadcast_scalar(qk_scale, shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk_scale, shape![BM, BN]),
-                        negf(m_new.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Disabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-                let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_4.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_2,
-                )
-            };
-            let _online_out_4: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
-        }
-        for j in top..hi {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
-            let tk_permuted_3: Tile<bf16, { [D, BN] }> = tk.transpose();
-            let filled_4: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_4);
-            let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
-            let cols: Tile<i32, { [1, BN] }> =
-                ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
-            // `if CAUSAL:` is True here: its body, as cuTile Python folds it
-            s = {
-                // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> = cols;
-                let sk: i32 = sk;
-                let window: i32 = window;
-                let keep: Tile<bool, { [BM, BN] }> =
-                    (lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ))
-                        & (gt_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            (rows - broadcast_scalar(window, shape![BM, 1]))
-                                .broadcast(shape![BM, BN]),
-                        ));
-                let selected_2: Tile<f32, { [BM, BN] }> =
-                    select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                selected_2
-            };
-            let _online_out_5: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_5.reshape(shape![BM, 1])
-                        * broadcast_scalar(qk_scale, shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk_scale, shape![BM, BN]),
-                        negf(m_new.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Disabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-                let product_3: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_6.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_3,
-                )
-            };
-            let _online_out_6: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out_5;
-            m = _online_out_6.0;
-            l = _online_out_6.1;
-            acc = _online_out_6.2;
-        }
-        let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
-        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
-        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
-        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
-        let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
-            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
-        unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };
-    }
-
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// - `Elem = bf16`: q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
     /// sinks=f32[?,?]/?,1, o=bf16[?,?,?]/?,?,1, scale=f32, window=i32, BM=#128, BN=#64, D=#64,
     /// BMD=#8192, CAUSAL=#false (BM=128, BN=64, D=64, BMD=8192, CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn attention_sinks_bf16_causal_false<
+    pub fn attention_sinks_causal_false<
+        Elem: ElementType,
         const BM: i32,
         const BN: i32,
         const D: i32,
         const BMD: i32,
     >(
-        q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
-        k: &Tensor<bf16, { [-1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1] }>,
+        q: &Tensor<Elem, { [-1, -1, -1, -1] }>,
+        k: &Tensor<Elem, { [-1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1] }>,
         sinks: &Tensor<f32, { [-1, -1] }>,
-        o: &Tensor<bf16, { [-1, -1, -1] }>,
+        o: &Tensor<Elem, { [-1, -1, -1] }>,
         scale: f32,
         window: i32,
     ) {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
-        let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
+        let q_view: Partition<Elem, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
+        let q_tile: Tile<Elem, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
             ordering::Weak,
@@ -1211,7 +449,7 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
+        let tq: Tile<Elem, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         let filled: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let sinks_view: Partition<f32, { [1, 1] }> = make_partition_view(
@@ -1228,7 +466,7 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
         let sk: i32 = k.shape()[1];
         let lo: i32 = 0;
-        let k_tiles: Partition<bf16, { [1, BN, D] }> = make_partition_view(
+        let k_tiles: Partition<Elem, { [1, BN, D] }> = make_partition_view(
             k,
             shape![1, BN, D],
             padding::None,
@@ -1254,10 +492,10 @@ pub mod port {
         let rows: Tile<i32, { [BM, 1] }> =
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let k_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1265,11 +503,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1277,8 +515,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tk_permuted: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled_2);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
@@ -1313,7 +551,7 @@ pub mod port {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -1337,9 +575,9 @@ pub mod port {
                 );
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let p_elem: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -1362,10 +600,10 @@ pub mod port {
             acc = _online_out_2.2;
         }
         for j in mid..top {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let k_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1373,11 +611,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let v_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1385,8 +623,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tk_permuted_2: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_3);
             let _online_out_3: (
@@ -1397,7 +635,7 @@ pub mod port {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -1421,9 +659,9 @@ pub mod port {
                 );
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_2: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem_2, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -1446,10 +684,10 @@ pub mod port {
             acc = _online_out_4.2;
         }
         for j in top..hi {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let k_tile_3: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1457,11 +695,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let v_tile_3: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1469,8 +707,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
-            let tk_permuted_3: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tk_permuted_3: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_4: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_4);
             let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
@@ -1491,7 +729,7 @@ pub mod port {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk_scale: f32 = qk_scale;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -1515,9 +753,9 @@ pub mod port {
                 );
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_3: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_3: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem_3, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -1539,13 +777,13 @@ pub mod port {
             l = _online_out_6.1;
             acc = _online_out_6.2;
         }
-        let cast_bf16: Tile<bf16, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
+        let cast_elem: Tile<Elem, { [BM, D] }> = convert_tile(acc / l.broadcast(shape![BM, D]));
         // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
         // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
         // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
         // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
-        let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
+        let mut o_tiles: PartitionMut<Elem, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
-        unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };
+        unsafe { o_tiles.store_unchecked(cast_elem.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 }

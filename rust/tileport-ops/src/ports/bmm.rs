@@ -5,19 +5,22 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for a=f16[?,?,?]/?,?,1, b=f16[?,?,?]/?,?,1, c=f16[?,?,?]/?,?,1, BM=#128,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: a=f16[?,?,?]/?,?,1, b=f16[?,?,?]/?,?,1, c=f16[?,?,?]/?,?,1, BM=#128,
+    /// BN=#128, BK=#64 (BM=128, BN=128, BK=64).
+    /// - `Elem = bf16`: a=bf16[?,?,?]/?,?,1, b=bf16[?,?,?]/?,?,1, c=bf16[?,?,?]/?,?,1, BM=#128,
     /// BN=#128, BK=#64 (BM=128, BN=128, BK=64).
     #[cutile::entry()]
-    pub fn bmm_f16<const BM: i32, const BN: i32, const BK: i32>(
-        a: &Tensor<f16, { [-1, -1, -1] }>,
-        b: &Tensor<f16, { [-1, -1, -1] }>,
-        c: &Tensor<f16, { [-1, -1, -1] }>,
+    pub fn bmm<Elem: ElementType, const BM: i32, const BN: i32, const BK: i32>(
+        a: &Tensor<Elem, { [-1, -1, -1] }>,
+        b: &Tensor<Elem, { [-1, -1, -1] }>,
+        c: &Tensor<Elem, { [-1, -1, -1] }>,
     ) {
         let bm: i32 = get_tile_block_id().0;
         let bn: i32 = get_tile_block_id().1;
         let z: i32 = get_tile_block_id().2;
         let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        let a_tiles: Partition<f16, { [1, BM, BK] }> = make_partition_view(
+        let a_tiles: Partition<Elem, { [1, BM, BK] }> = make_partition_view(
             a,
             shape![1, BM, BK],
             padding::None,
@@ -25,55 +28,19 @@ pub mod port {
             get_tensor_token(a),
         );
         for k in 0i32..num_tiles(&a_tiles, 2) {
-            let a_view: Partition<f16, { [1, BM, BK] }> = a.partition(shape![1, BM, BK]);
-            let ta: Tile<f16, { [1, BM, BK] }> = a_view.load([z, bm, k]);
-            let b_view: Partition<f16, { [1, BK, BN] }> = b.partition(shape![1, BK, BN]);
-            let tb: Tile<f16, { [1, BK, BN] }> = b_view.load([z, k, bn]);
+            let a_view: Partition<Elem, { [1, BM, BK] }> = a.partition(shape![1, BM, BK]);
+            let ta: Tile<Elem, { [1, BM, BK] }> = a_view.load([z, bm, k]);
+            let b_view: Partition<Elem, { [1, BK, BN] }> = b.partition(shape![1, BK, BN]);
+            let tb: Tile<Elem, { [1, BK, BN] }> = b_view.load([z, k, bn]);
             acc = mma(ta.reshape(shape![BM, BK]), tb.reshape(shape![BK, BN]), acc);
         }
-        let acc_f16: Tile<f16, { [BM, BN] }> = convert_tile(acc);
+        let acc_elem: Tile<Elem, { [BM, BN] }> = convert_tile(acc);
         // SAFETY: z = bid(2); bm = bid(0); bn = bid(1) maps the blocks one-to-one onto the tile
         // indices, so no two blocks store the same tile of c, and the grid's extent along axis 2 is
         // cdiv(c.shape[0], 1) and the grid's extent along axis 0 is cdiv(c.shape[1], BM) and the
         // grid's extent along axis 1 is cdiv(c.shape[2], BN).
-        let mut c_tiles: PartitionMut<f16, { [1, BM, BN] }> =
+        let mut c_tiles: PartitionMut<Elem, { [1, BM, BN] }> =
             unsafe { c.partition_full_mut(shape![1, BM, BN]) };
-        unsafe { c_tiles.store_unchecked(acc_f16.reshape(shape![1, BM, BN]), [z, bm, bn]) };
-    }
-
-    /// Specialization for a=bf16[?,?,?]/?,?,1, b=bf16[?,?,?]/?,?,1, c=bf16[?,?,?]/?,?,1, BM=#128,
-    /// BN=#128, BK=#64 (BM=128, BN=128, BK=64).
-    #[cutile::entry()]
-    pub fn bmm_bf16<const BM: i32, const BN: i32, const BK: i32>(
-        a: &Tensor<bf16, { [-1, -1, -1] }>,
-        b: &Tensor<bf16, { [-1, -1, -1] }>,
-        c: &Tensor<bf16, { [-1, -1, -1] }>,
-    ) {
-        let bm: i32 = get_tile_block_id().0;
-        let bn: i32 = get_tile_block_id().1;
-        let z: i32 = get_tile_block_id().2;
-        let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        let a_tiles: Partition<bf16, { [1, BM, BK] }> = make_partition_view(
-            a,
-            shape![1, BM, BK],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(a),
-        );
-        for k in 0i32..num_tiles(&a_tiles, 2) {
-            let a_view: Partition<bf16, { [1, BM, BK] }> = a.partition(shape![1, BM, BK]);
-            let ta: Tile<bf16, { [1, BM, BK] }> = a_view.load([z, bm, k]);
-            let b_view: Partition<bf16, { [1, BK, BN] }> = b.partition(shape![1, BK, BN]);
-            let tb: Tile<bf16, { [1, BK, BN] }> = b_view.load([z, k, bn]);
-            acc = mma(ta.reshape(shape![BM, BK]), tb.reshape(shape![BK, BN]), acc);
-        }
-        let acc_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(acc);
-        // SAFETY: z = bid(2); bm = bid(0); bn = bid(1) maps the blocks one-to-one onto the tile
-        // indices, so no two blocks store the same tile of c, and the grid's extent along axis 2 is
-        // cdiv(c.shape[0], 1) and the grid's extent along axis 0 is cdiv(c.shape[1], BM) and the
-        // grid's extent along axis 1 is cdiv(c.shape[2], BN).
-        let mut c_tiles: PartitionMut<bf16, { [1, BM, BN] }> =
-            unsafe { c.partition_full_mut(shape![1, BM, BN]) };
-        unsafe { c_tiles.store_unchecked(acc_bf16.reshape(shape![1, BM, BN]), [z, bm, bn]) };
+        unsafe { c_tiles.store_unchecked(acc_elem.reshape(shape![1, BM, BN]), [z, bm, bn]) };
     }
 }

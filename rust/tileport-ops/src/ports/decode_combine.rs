@@ -5,13 +5,16 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for o_parts=f32[?,?,?]/?,?,1, lse_parts=f32[?,?]/?,1, out=f16[?,?]/?,1,
-    /// BR=#8, D=#64 (BR=8, D=64).
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: o_parts=f32[?,?,?]/?,?,1, lse_parts=f32[?,?]/?,1, out=f16[?,?]/?,1, BR=#8,
+    /// D=#64 (BR=8, D=64).
+    /// - `Elem = bf16`: o_parts=f32[?,?,?]/?,?,1, lse_parts=f32[?,?]/?,1, out=bf16[?,?]/?,1, BR=#8,
+    /// D=#64 (BR=8, D=64).
     #[cutile::entry()]
-    pub fn decode_combine_f16<const BR: i32, const D: i32>(
+    pub fn decode_combine<Elem: ElementType, const BR: i32, const D: i32>(
         o_parts: &Tensor<f32, { [-1, -1, -1] }>,
         lse_parts: &Tensor<f32, { [-1, -1] }>,
-        out: &mut Tensor<f16, { [BR, D] }>,
+        out: &mut Tensor<Elem, { [BR, D] }>,
     ) {
         let i: i32 = get_tile_block_id().0;
         let mut m: Tile<f32, { [BR, 1] }> = constant(-1e+30f32, shape![BR, 1]);
@@ -75,81 +78,7 @@ pub mod port {
             broadcast_scalar(1.0f32, shape![BR, 1]),
         );
         den = den_select;
-        let cast_f16: Tile<f16, { [BR, D] }> = convert_tile(acc / den.broadcast(shape![BR, D]));
-        out.store(cast_f16);
-    }
-
-    /// Specialization for o_parts=f32[?,?,?]/?,?,1, lse_parts=f32[?,?]/?,1, out=bf16[?,?]/?,1,
-    /// BR=#8, D=#64 (BR=8, D=64).
-    #[cutile::entry()]
-    pub fn decode_combine_bf16<const BR: i32, const D: i32>(
-        o_parts: &Tensor<f32, { [-1, -1, -1] }>,
-        lse_parts: &Tensor<f32, { [-1, -1] }>,
-        out: &mut Tensor<bf16, { [BR, D] }>,
-    ) {
-        let i: i32 = get_tile_block_id().0;
-        let mut m: Tile<f32, { [BR, 1] }> = constant(-1e+30f32, shape![BR, 1]);
-        let mut den: Tile<f32, { [BR, 1] }> = constant(0.0f32, shape![BR, 1]);
-        let mut acc: Tile<f32, { [BR, D] }> = constant(0.0f32, shape![BR, D]);
-        for s in 0i32..o_parts.shape()[1] {
-            let lse_parts_view: Partition<f32, { [BR, 1] }> = make_partition_view(
-                lse_parts,
-                shape![BR, 1],
-                padding::NegInf,
-                dim_map::Identity,
-                get_tensor_token(lse_parts),
-            );
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let lse_parts_tile: Tile<f32, { [BR, 1] }> = load_view_tko(
-                &lse_parts_view,
-                [i, s],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let lse: Tile<f32, { [BR, 1] }> = lse_parts_tile;
-            let o_parts_view: Partition<f32, { [BR, 1, D] }> = o_parts.partition(shape![BR, 1, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let o_parts_tile: Tile<f32, { [BR, 1, D] }> = load_view_tko(
-                &o_parts_view,
-                [i, s, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let part: Tile<f32, { [BR, D] }> = o_parts_tile.reshape(shape![BR, D]);
-            let m_new: Tile<f32, { [BR, 1] }> = maxf(m, lse, nan::Disabled, ftz::Disabled);
-            let alpha: Tile<f32, { [BR, 1] }> = exp(m - m_new);
-            let w: Tile<f32, { [BR, 1] }> = exp(lse - m_new);
-            let den_fma: Tile<f32, { [BR, 1] }> =
-                fma(den, alpha, w, rounding::NearestEven, ftz::Disabled);
-            den = den_fma;
-            let selected: Tile<f32, { [BR, D] }> = select(
-                gt_tile(w, broadcast_scalar(0.0f32, shape![BR, 1])).broadcast(shape![BR, D]),
-                part,
-                broadcast_scalar(0.0f32, shape![BR, D]),
-            );
-            let acc_fma: Tile<f32, { [BR, D] }> = fma(
-                acc,
-                alpha.broadcast(shape![BR, D]),
-                selected * w.broadcast(shape![BR, D]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            acc = acc_fma;
-            m = m_new;
-        }
-        let den_select: Tile<f32, { [BR, 1] }> = select(
-            gt_tile(den, broadcast_scalar(0.0f32, shape![BR, 1])),
-            den,
-            broadcast_scalar(1.0f32, shape![BR, 1]),
-        );
-        den = den_select;
-        let cast_bf16: Tile<bf16, { [BR, D] }> = convert_tile(acc / den.broadcast(shape![BR, D]));
-        out.store(cast_bf16);
+        let cast_elem: Tile<Elem, { [BR, D] }> = convert_tile(acc / den.broadcast(shape![BR, D]));
+        out.store(cast_elem);
     }
 }

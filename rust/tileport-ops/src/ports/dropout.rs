@@ -38,12 +38,14 @@ pub mod port {
         y.store(selected);
     }
 
-    /// Specialization for x=f16[?]/1, y=f16[?]/1, seed=i32, p=f32, scale=f32, TILE=#1024
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: x=f16[?]/1, y=f16[?]/1, seed=i32, p=f32, scale=f32, TILE=#1024 (TILE=1024).
+    /// - `Elem = bf16`: x=bf16[?]/1, y=bf16[?]/1, seed=i32, p=f32, scale=f32, TILE=#1024
     /// (TILE=1024).
     #[cutile::entry()]
-    pub fn dropout_f16<const TILE: i32>(
-        x: &Tensor<f16, { [-1] }>,
-        y: &mut Tensor<f16, { [TILE] }>,
+    pub fn dropout<Elem: ElementType, const TILE: i32>(
+        x: &Tensor<Elem, { [-1] }>,
+        y: &mut Tensor<Elem, { [TILE] }>,
         seed: i32,
         p: f32,
         scale: f32,
@@ -60,8 +62,8 @@ pub mod port {
             convert_tile(h & broadcast_scalar(16777215i32, shape![TILE]));
         let u: Tile<f32, { [TILE] }> =
             cast_f32 * (broadcast_scalar(5.9604645e-08f32, shape![TILE]));
-        let x_view: Partition<f16, { [TILE] }> = x.partition(shape![TILE]);
-        let t: Tile<f16, { [TILE] }> = x_view.load([get_tile_block_id().0]);
+        let x_view: Partition<Elem, { [TILE] }> = x.partition(shape![TILE]);
+        let t: Tile<Elem, { [TILE] }> = x_view.load([get_tile_block_id().0]);
         let t_f32: Tile<f32, { [TILE] }> = convert_tile(t);
         let kept: Tile<f32, { [TILE] }> = t_f32 * broadcast_scalar(scale, shape![TILE]);
         let selected: Tile<f32, { [TILE] }> = select(
@@ -69,42 +71,7 @@ pub mod port {
             kept,
             broadcast_scalar(0.0f32, shape![TILE]),
         );
-        let cast_f16: Tile<f16, { [TILE] }> = convert_tile(selected);
-        y.store(cast_f16);
-    }
-
-    /// Specialization for x=bf16[?]/1, y=bf16[?]/1, seed=i32, p=f32, scale=f32, TILE=#1024
-    /// (TILE=1024).
-    #[cutile::entry()]
-    pub fn dropout_bf16<const TILE: i32>(
-        x: &Tensor<bf16, { [-1] }>,
-        y: &mut Tensor<bf16, { [TILE] }>,
-        seed: i32,
-        p: f32,
-        scale: f32,
-    ) {
-        let arange_tile: Tile<i32, { [TILE] }> = iota(shape![TILE]);
-        let pos: Tile<i32, { [TILE] }> =
-            (broadcast_scalar(get_tile_block_id().0 * TILE, shape![TILE])) + arange_tile;
-        let h: Tile<i32, { [TILE] }> = (pos * broadcast_scalar(2146121005i32, shape![TILE]))
-            + broadcast_scalar(seed, shape![TILE]);
-        let h: Tile<i32, { [TILE] }> = h ^ (h >> broadcast_scalar(15i32, shape![TILE]));
-        let h: Tile<i32, { [TILE] }> = h * broadcast_scalar(461845907i32, shape![TILE]);
-        let h: Tile<i32, { [TILE] }> = h ^ (h >> broadcast_scalar(13i32, shape![TILE]));
-        let cast_f32: Tile<f32, { [TILE] }> =
-            convert_tile(h & broadcast_scalar(16777215i32, shape![TILE]));
-        let u: Tile<f32, { [TILE] }> =
-            cast_f32 * (broadcast_scalar(5.9604645e-08f32, shape![TILE]));
-        let x_view: Partition<bf16, { [TILE] }> = x.partition(shape![TILE]);
-        let t: Tile<bf16, { [TILE] }> = x_view.load([get_tile_block_id().0]);
-        let t_f32: Tile<f32, { [TILE] }> = convert_tile(t);
-        let kept: Tile<f32, { [TILE] }> = t_f32 * broadcast_scalar(scale, shape![TILE]);
-        let selected: Tile<f32, { [TILE] }> = select(
-            ge_tile(u, broadcast_scalar(p, shape![TILE])),
-            kept,
-            broadcast_scalar(0.0f32, shape![TILE]),
-        );
-        let cast_bf16: Tile<bf16, { [TILE] }> = convert_tile(selected);
-        y.store(cast_bf16);
+        let cast_elem: Tile<Elem, { [TILE] }> = convert_tile(selected);
+        y.store(cast_elem);
     }
 }

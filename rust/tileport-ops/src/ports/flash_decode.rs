@@ -5,14 +5,18 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?,?]/?,?,?,1, v=f16[?,?,?,?]/?,?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?,?]/?,?,?,1, v=f16[?,?,?,?]/?,?,?,1,
+    /// seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, scale=f32, T=i32, c=i32, GP=#16,
+    /// BN=#64, D=#64 (GP=16, BN=64, D=64).
+    /// - `Elem = bf16`: q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?,?]/?,?,?,1, v=bf16[?,?,?,?]/?,?,?,1,
     /// seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, scale=f32, T=i32, c=i32, GP=#16,
     /// BN=#64, D=#64 (GP=16, BN=64, D=64).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn flash_decode_f16<const GP: i32, const BN: i32, const D: i32>(
-        q: &Tensor<f16, { [-1, -1, -1, -1] }>,
-        k: &Tensor<f16, { [-1, -1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1, -1] }>,
+    pub fn flash_decode<Elem: ElementType, const GP: i32, const BN: i32, const D: i32>(
+        q: &Tensor<Elem, { [-1, -1, -1, -1] }>,
+        k: &Tensor<Elem, { [-1, -1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1, -1] }>,
         seq_lens: &Tensor<i32, { [-1] }>,
         o_part: &Tensor<f32, { [-1] }>,
         lse_part: &Tensor<f32, { [-1] }>,
@@ -37,10 +41,10 @@ pub mod port {
         if n < 0 {
             n = 0;
         }
-        let q_view: Partition<f16, { [1, 1, GP, D] }> = q.partition(shape![1, 1, GP, D]);
+        let q_view: Partition<Elem, { [1, 1, GP, D] }> = q.partition(shape![1, 1, GP, D]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_tile: Tile<f16, { [1, 1, GP, D] }> = load_view_tko(
+        let q_tile: Tile<Elem, { [1, 1, GP, D] }> = load_view_tko(
             &q_view,
             [b, h, c, 0i32],
             ordering::Weak,
@@ -48,7 +52,7 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tq: Tile<f16, { [GP, D] }> = q_tile.reshape(shape![GP, D]);
+        let tq: Tile<Elem, { [GP, D] }> = q_tile.reshape(shape![GP, D]);
         let mut m: Tile<f32, { [GP, 1] }> = constant(-1e+30f32, shape![GP, 1]);
         let mut l: Tile<f32, { [GP, 1] }> = constant(0.0f32, shape![GP, 1]);
         let mut acc: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
@@ -59,10 +63,10 @@ pub mod port {
             j1 = n_tiles;
         }
         for j in j0..j1 {
-            let k_view: Partition<f16, { [1, 1, BN, D] }> = k.partition(shape![1, 1, BN, D]);
+            let k_view: Partition<Elem, { [1, 1, BN, D] }> = k.partition(shape![1, 1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile: Tile<f16, { [1, 1, BN, D] }> = load_view_tko(
+            let k_tile: Tile<Elem, { [1, 1, BN, D] }> = load_view_tko(
                 &k_view,
                 [b, h, j, 0i32],
                 ordering::Weak,
@@ -70,11 +74,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, 1, BN, D] }> = v.partition(shape![1, 1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, 1, BN, D] }> = v.partition(shape![1, 1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, 1, BN, D] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, 1, BN, D] }> = load_view_tko(
                 &v_view,
                 [b, h, j, 0i32],
                 ordering::Weak,
@@ -82,8 +86,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tk_permuted: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [GP, BN] }> = constant(0.0f32, shape![GP, BN]);
             let product: Tile<f32, { [GP, BN] }> = mma(tq, tk_permuted, filled);
             let mut sc: Tile<f32, { [GP, BN] }> = product * broadcast_scalar(scale, shape![GP, BN]);
@@ -117,228 +121,9 @@ pub mod port {
                 ftz::Disabled,
             );
             l = l_fma;
-            let p_f16: Tile<f16, { [GP, BN] }> = convert_tile(p);
+            let p_elem: Tile<Elem, { [GP, BN] }> = convert_tile(p);
             let filled_2: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
-            let product_2: Tile<f32, { [GP, D] }> = mma(p_f16, tv, filled_2);
-            let acc_fma: Tile<f32, { [GP, D] }> = fma(
-                acc,
-                alpha.broadcast(shape![GP, D]),
-                product_2,
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            acc = acc_fma;
-            m = m_new;
-        }
-        let l_select: Tile<f32, { [GP, 1] }> = select(
-            gt_tile(l, broadcast_scalar(0.0f32, shape![GP, 1])),
-            l,
-            broadcast_scalar(1.0f32, shape![GP, 1]),
-        );
-        l = l_select;
-        let arange_gp: Tile<i32, { [GP] }> = iota(shape![GP]);
-        let g: Tile<i32, { [GP] }> = (broadcast_scalar(c * GP, shape![GP])) + arange_gp;
-        let valid: Tile<bool, { [GP, 1] }> =
-            lt_tile(g, broadcast_scalar(q.shape()[2], shape![GP])).reshape(shape![GP, 1]);
-        let at: Tile<i32, { [GP, 1] }> =
-            ((((broadcast_scalar(((b * q.shape()[1]) + h) * q.shape()[2], shape![GP])) + g)
-                * broadcast_scalar(get_num_tile_blocks().2, shape![GP]))
-                + broadcast_scalar(s, shape![GP]))
-            .reshape(shape![GP, 1]);
-        // ct.scatter on lse_part: indices widened to 64 bits and checked against lse_part's extent
-        // (and the mask), addresses from its base pointer
-        let lse_part_scatter_at: Tile<u64, { [GP, 1] }> = exti(at);
-        let lse_part_scatter_len: Tile<i32, { [] }> = scalar_to_tile(lse_part.shape()[0]);
-        let lse_part_scatter_len: Tile<u64, { [] }> = exti(lse_part_scatter_len);
-        let lse_part_scatter_inside: Tile<bool, { [GP, 1] }> = lt_tile(
-            lse_part_scatter_at,
-            lse_part_scatter_len
-                .reshape(shape![1, 1])
-                .broadcast(shape![GP, 1]),
-        );
-        let lse_part_scatter_base: PointerTile<*mut f32, { [] }> = get_tensor_base(lse_part);
-        let lse_part_scatter_base: PointerTile<*mut f32, { [1, 1] }> =
-            lse_part_scatter_base.reshape(shape![1, 1]);
-        let lse_part_scatter_base: PointerTile<*mut f32, { [GP, 1] }> =
-            lse_part_scatter_base.broadcast(shape![GP, 1]);
-        let lse_part_scatter_offsets: Tile<u64, { [GP, 1] }> =
-            lse_part_scatter_at * constant(1u64, shape![GP, 1]);
-        let lse_part_scatter_ptrs: PointerTile<*mut f32, { [GP, 1] }> =
-            addptr_tile(lse_part_scatter_base, lse_part_scatter_offsets);
-        let lse_part_scatter_mask: Tile<bool, { [GP, 1] }> = lse_part_scatter_inside & valid;
-        let lse_part_scatter_token: Token = get_tensor_token(lse_part);
-        // SAFETY: every lane that is written addresses lse_part's memory (offset checked above;
-        // masked lanes are not written); lanes of the launch that share a destination race, as in
-        // cuTile Python — the caller passes distinct destinations.
-        unsafe {
-            store_ptr_tko(
-                lse_part_scatter_ptrs,
-                m + log(l),
-                ordering::Weak,
-                None::<scope::TileBlock>,
-                Some(lse_part_scatter_mask),
-                Some(lse_part_scatter_token),
-                Latency::<0>,
-            )
-        };
-        let arange_d: Tile<i32, { [D] }> = iota(shape![D]);
-        // ct.scatter on o_part: indices widened to 64 bits and checked against o_part's extent (and
-        // the mask), addresses from its base pointer
-        let o_part_scatter_at: Tile<u64, { [GP, D] }> = exti(
-            ((at * broadcast_scalar(D, shape![GP, 1])).broadcast(shape![GP, D]))
-                + arange_d.reshape(shape![1, D]).broadcast(shape![GP, D]),
-        );
-        let o_part_scatter_len: Tile<i32, { [] }> = scalar_to_tile(o_part.shape()[0]);
-        let o_part_scatter_len: Tile<u64, { [] }> = exti(o_part_scatter_len);
-        let o_part_scatter_inside: Tile<bool, { [GP, D] }> = lt_tile(
-            o_part_scatter_at,
-            o_part_scatter_len
-                .reshape(shape![1, 1])
-                .broadcast(shape![GP, D]),
-        );
-        let o_part_scatter_base: PointerTile<*mut f32, { [] }> = get_tensor_base(o_part);
-        let o_part_scatter_base: PointerTile<*mut f32, { [1, 1] }> =
-            o_part_scatter_base.reshape(shape![1, 1]);
-        let o_part_scatter_base: PointerTile<*mut f32, { [GP, D] }> =
-            o_part_scatter_base.broadcast(shape![GP, D]);
-        let o_part_scatter_offsets: Tile<u64, { [GP, D] }> =
-            o_part_scatter_at * constant(1u64, shape![GP, D]);
-        let o_part_scatter_ptrs: PointerTile<*mut f32, { [GP, D] }> =
-            addptr_tile(o_part_scatter_base, o_part_scatter_offsets);
-        let o_part_scatter_mask: Tile<bool, { [GP, D] }> =
-            o_part_scatter_inside & valid.broadcast(shape![GP, D]);
-        let o_part_scatter_token: Token = get_tensor_token(o_part);
-        // SAFETY: every lane that is written addresses o_part's memory (offset checked above;
-        // masked lanes are not written); lanes of the launch that share a destination race, as in
-        // cuTile Python — the caller passes distinct destinations.
-        unsafe {
-            store_ptr_tko(
-                o_part_scatter_ptrs,
-                acc / l.broadcast(shape![GP, D]),
-                ordering::Weak,
-                None::<scope::TileBlock>,
-                Some(o_part_scatter_mask),
-                Some(o_part_scatter_token),
-                Latency::<0>,
-            )
-        };
-    }
-
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?,?]/?,?,?,1,
-    /// v=bf16[?,?,?,?]/?,?,?,1, seq_lens=i32[?]/1, o_part=f32[?]/1, lse_part=f32[?]/1, scale=f32,
-    /// T=i32, c=i32, GP=#16, BN=#64, D=#64 (GP=16, BN=64, D=64).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn flash_decode_bf16<const GP: i32, const BN: i32, const D: i32>(
-        q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
-        k: &Tensor<bf16, { [-1, -1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1, -1] }>,
-        seq_lens: &Tensor<i32, { [-1] }>,
-        o_part: &Tensor<f32, { [-1] }>,
-        lse_part: &Tensor<f32, { [-1] }>,
-        scale: f32,
-        T: i32,
-        c: i32,
-    ) {
-        let b: i32 = get_tile_block_id().0;
-        let h: i32 = get_tile_block_id().1;
-        let s: i32 = get_tile_block_id().2;
-        let seq_lens_view: Partition<i32, { [1] }> = make_partition_view(
-            seq_lens,
-            shape![1],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(seq_lens),
-        );
-        let mut n: i32 = tile_to_scalar::<i32, i32>(seq_lens_view.load([b]).reshape(shape![]));
-        if n > k.shape()[2] {
-            n = k.shape()[2];
-        }
-        if n < 0 {
-            n = 0;
-        }
-        let q_view: Partition<bf16, { [1, 1, GP, D] }> = q.partition(shape![1, 1, GP, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_tile: Tile<bf16, { [1, 1, GP, D] }> = load_view_tko(
-            &q_view,
-            [b, h, c, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tq: Tile<bf16, { [GP, D] }> = q_tile.reshape(shape![GP, D]);
-        let mut m: Tile<f32, { [GP, 1] }> = constant(-1e+30f32, shape![GP, 1]);
-        let mut l: Tile<f32, { [GP, 1] }> = constant(0.0f32, shape![GP, 1]);
-        let mut acc: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
-        let j0: i32 = s * T;
-        let mut j1: i32 = j0 + T;
-        let n_tiles: i32 = ceil_div(n, BN);
-        if j1 > n_tiles {
-            j1 = n_tiles;
-        }
-        for j in j0..j1 {
-            let k_view: Partition<bf16, { [1, 1, BN, D] }> = k.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile: Tile<bf16, { [1, 1, BN, D] }> = load_view_tko(
-                &k_view,
-                [b, h, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, 1, BN, D] }> = v.partition(shape![1, 1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, 1, BN, D] }> = load_view_tko(
-                &v_view,
-                [b, h, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
-            let filled: Tile<f32, { [GP, BN] }> = constant(0.0f32, shape![GP, BN]);
-            let product: Tile<f32, { [GP, BN] }> = mma(tq, tk_permuted, filled);
-            let mut sc: Tile<f32, { [GP, BN] }> = product * broadcast_scalar(scale, shape![GP, BN]);
-            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
-            let cols: Tile<i32, { [BN] }> = (broadcast_scalar(j * BN, shape![BN])) + arange_bn;
-            let sc_select: Tile<f32, { [GP, BN] }> = select(
-                lt_tile(
-                    cols.reshape(shape![1, BN]),
-                    broadcast_scalar(n, shape![1, BN]),
-                )
-                .broadcast(shape![GP, BN]),
-                sc,
-                broadcast_scalar(-1e+30f32, shape![GP, BN]),
-            );
-            sc = sc_select;
-            let value_reduced: Tile<f32, { [GP] }> = reduce_max(sc, 1);
-            let m_new: Tile<f32, { [GP, 1] }> = maxf(
-                m,
-                value_reduced.reshape(shape![GP, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let p: Tile<f32, { [GP, BN] }> = exp(sc - m_new.broadcast(shape![GP, BN]));
-            let alpha: Tile<f32, { [GP, 1] }> = exp(m - m_new);
-            let value_reduced_2: Tile<f32, { [GP] }> = reduce_sum(p, 1);
-            let l_fma: Tile<f32, { [GP, 1] }> = fma(
-                l,
-                alpha,
-                value_reduced_2.reshape(shape![GP, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            l = l_fma;
-            let p_bf16: Tile<bf16, { [GP, BN] }> = convert_tile(p);
-            let filled_2: Tile<f32, { [GP, D] }> = constant(0.0f32, shape![GP, D]);
-            let product_2: Tile<f32, { [GP, D] }> = mma(p_bf16, tv, filled_2);
+            let product_2: Tile<f32, { [GP, D] }> = mma(p_elem, tv, filled_2);
             let acc_fma: Tile<f32, { [GP, D] }> = fma(
                 acc,
                 alpha.broadcast(shape![GP, D]),

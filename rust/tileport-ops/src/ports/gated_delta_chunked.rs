@@ -5,260 +5,27 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
-    /// g=f32[?,?]/?,1, beta=f32[?,?]/?,1, o=f16[?]/1, scale=f32, C=#64, DK=#64, BV=#64, CBV=#4096
-    /// (C=64, DK=64, BV=64, CBV=4096).
-    #[cutile::entry()]
-    pub fn gated_delta_chunked_f16<const C: i32, const DK: i32, const BV: i32, const CBV: i32>(
-        q: &Tensor<f16, { [-1, -1, -1] }>,
-        k: &Tensor<f16, { [-1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1] }>,
-        g: &Tensor<f32, { [-1, -1] }>,
-        beta: &Tensor<f32, { [-1, -1] }>,
-        o: &Tensor<f16, { [-1] }>,
-        scale: f32,
-    ) {
-        let blk: i32 = get_tile_block_id().0;
-        let nb: i32 = ceil_div(v.shape()[2], BV);
-        let z: i32 = (ceil_div(blk + 1i32, nb)) - 1i32;
-        let c: i32 = blk - (z * nb);
-        let arange_c: Tile<i32, { [C] }> = iota(shape![C]);
-        let rows: Tile<i32, { [C, 1] }> = arange_c.reshape(shape![C, 1]);
-        let arange_c_2: Tile<i32, { [C] }> = iota(shape![C]);
-        let cols: Tile<i32, { [1, C] }> = arange_c_2.reshape(shape![1, C]);
-        let eye: Tile<f32, { [C, C] }> = select(
-            eq_tile(rows.broadcast(shape![C, C]), cols.broadcast(shape![C, C])),
-            broadcast_scalar(1.0f32, shape![C, C]),
-            broadcast_scalar(0.0f32, shape![C, C]),
-        );
-        let level: Tile<i32, { [C, C] }> =
-            rows.broadcast(shape![C, C]) ^ cols.broadcast(shape![C, C]);
-        let mut s: Tile<f32, { [DK, BV] }> = constant(0.0f32, shape![DK, BV]);
-        let o_tiles: Partition<f16, { [CBV] }> = make_partition_view(
-            o,
-            shape![CBV],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(o),
-        );
-        let n_tiles: i32 = num_tiles(&o_tiles, 0);
-        for t in (get_tile_block_id().0..n_tiles).step_by(get_num_tile_blocks().0 as usize) {
-            let j: i32 = ceil_div(t - blk, get_num_tile_blocks().0);
-            let q_view: Partition<f16, { [1, C, DK] }> = q.partition(shape![1, C, DK]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let q_tile: Tile<f16, { [1, C, DK] }> = load_view_tko(
-                &q_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tq: Tile<f16, { [C, DK] }> = q_tile.reshape(shape![C, DK]);
-            let k_view: Partition<f16, { [1, C, DK] }> = k.partition(shape![1, C, DK]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile: Tile<f16, { [1, C, DK] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [C, DK] }> = k_tile.reshape(shape![C, DK]);
-            let v_view: Partition<f16, { [1, C, BV] }> = v.partition(shape![1, C, BV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, C, BV] }> = load_view_tko(
-                &v_view,
-                [z, j, c],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [C, BV] }> = v_tile.reshape(shape![C, BV]);
-            let g_view: Partition<f32, { [1, C] }> = g.partition(shape![1, C]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let g_tile: Tile<f32, { [1, C] }> = load_view_tko(
-                &g_view,
-                [z, j],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tg: Tile<f32, { [C, 1] }> = g_tile.reshape(shape![C, 1]);
-            let beta_view: Partition<f32, { [1, C] }> = beta.partition(shape![1, C]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let beta_tile: Tile<f32, { [1, C] }> = load_view_tko(
-                &beta_view,
-                [z, j],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tb: Tile<f32, { [C, 1] }> = beta_tile.reshape(shape![C, 1]);
-            let gam: Tile<f32, { [C, 1] }> = scan_sum(tg, 0, reverse::Forward, 0.0f32);
-            let g_last_reduced: Tile<f32, { [1] }> = reduce_sum(tg, 0);
-            let g_last: Tile<f32, { [1, 1] }> = g_last_reduced.reshape(shape![1, 1]);
-            let selected: Tile<f32, { [C, C] }> = select(
-                le_tile(cols.broadcast(shape![C, C]), rows.broadcast(shape![C, C])),
-                gam.broadcast(shape![C, C]) - gam.reshape(shape![1, C]).broadcast(shape![C, C]),
-                broadcast_scalar(-1e+30f32, shape![C, C]),
-            );
-            let decay: Tile<f32, { [C, C] }> = exp(selected);
-            let tk_permuted: Tile<f16, { [DK, C] }> = tk.transpose();
-            let filled: Tile<f32, { [C, C] }> = constant(0.0f32, shape![C, C]);
-            let kk: Tile<f32, { [C, C] }> = mma(tk, tk_permuted, filled);
-            let a: Tile<f32, { [C, C] }> = select(
-                lt_tile(cols.broadcast(shape![C, C]), rows.broadcast(shape![C, C])),
-                (kk * decay) * tb.broadcast(shape![C, C]),
-                broadcast_scalar(0.0f32, shape![C, C]),
-            );
-            // T = (I + A)^-1 by recursive doubling: the inverses of the 2x2 diagonal blocks, then
-            // of 4x4, ..., 64x64. i and j first share a block of 2b rows, in different halves,
-            // where (i ^ j) >> log2(b) == 1.
-            let mut x: Tile<i32, { [C, C] }> = level;
-            let selected_2: Tile<f32, { [C, C] }> = select(
-                eq_tile(x, broadcast_scalar(1i32, shape![C, C])),
-                a,
-                broadcast_scalar(0.0f32, shape![C, C]),
-            );
-            let mut tinv: Tile<f32, { [C, C] }> = eye - selected_2;
-            for _ in 0i32..5 {
-                x = x >> broadcast_scalar(1i32, shape![C, C]);
-                let e: Tile<f32, { [C, C] }> = select(
-                    eq_tile(x, broadcast_scalar(1i32, shape![C, C])),
-                    a,
-                    broadcast_scalar(0.0f32, shape![C, C]),
-                );
-                let filled_2: Tile<f32, { [C, C] }> = constant(0.0f32, shape![C, C]);
-                let mma_tf32_out: Tile<f32, { [C, C] }> = {
-                    // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                    let a: Tile<f32, { [C, C] }> = tinv;
-                    let b: Tile<f32, { [C, C] }> = e;
-                    let acc: Tile<f32, { [C, C] }> = filled_2;
-                    let a_tf32: Tile<tf32, { [C, C] }> = convert_tile(a);
-                    let b_tf32: Tile<tf32, { [C, C] }> = convert_tile(b);
-                    let product: Tile<f32, { [C, C] }> = mma(a_tf32, b_tf32, acc);
-                    product
-                };
-                tinv = {
-                    // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                    let a: Tile<f32, { [C, C] }> = negf(mma_tf32_out);
-                    let b: Tile<f32, { [C, C] }> = tinv;
-                    let acc: Tile<f32, { [C, C] }> = tinv;
-                    let a_tf32_2: Tile<tf32, { [C, C] }> = convert_tile(a);
-                    let b_tf32_2: Tile<tf32, { [C, C] }> = convert_tile(b);
-                    let product_2: Tile<f32, { [C, C] }> = mma(a_tf32_2, b_tf32_2, acc);
-                    product_2
-                };
-            }
-            let gexp: Tile<f32, { [C, 1] }> = exp(gam);
-            let kf: Tile<f32, { [C, DK] }> = convert_tile(tk);
-            let filled_3: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
-            let ks: Tile<f32, { [C, BV] }> = {
-                // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let a: Tile<f32, { [C, DK] }> = kf * ((tb * gexp).broadcast(shape![C, DK]));
-                let b: Tile<f32, { [DK, BV] }> = s;
-                let acc: Tile<f32, { [C, BV] }> = filled_3;
-                let a_tf32_3: Tile<tf32, { [C, DK] }> = convert_tile(a);
-                let b_tf32_3: Tile<tf32, { [DK, BV] }> = convert_tile(b);
-                let product_3: Tile<f32, { [C, BV] }> = mma(a_tf32_3, b_tf32_3, acc);
-                product_3
-            };
-            let tv_f32: Tile<f32, { [C, BV] }> = convert_tile(tv);
-            let filled_4: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
-            let u: Tile<f32, { [C, BV] }> = {
-                // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let a: Tile<f32, { [C, C] }> = tinv;
-                let b: Tile<f32, { [C, BV] }> = fma(
-                    tv_f32,
-                    tb.broadcast(shape![C, BV]),
-                    negf(ks),
-                    rounding::NearestEven,
-                    ftz::Disabled,
-                );
-                let acc: Tile<f32, { [C, BV] }> = filled_4;
-                let a_tf32_4: Tile<tf32, { [C, C] }> = convert_tile(a);
-                let b_tf32_4: Tile<tf32, { [C, BV] }> = convert_tile(b);
-                let product_4: Tile<f32, { [C, BV] }> = mma(a_tf32_4, b_tf32_4, acc);
-                product_4
-            };
-            let tq_f32: Tile<f32, { [C, DK] }> = convert_tile(tq);
-            let filled_5: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
-            let qs: Tile<f32, { [C, BV] }> = {
-                // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let a: Tile<f32, { [C, DK] }> = tq_f32;
-                let b: Tile<f32, { [DK, BV] }> = s;
-                let acc: Tile<f32, { [C, BV] }> = filled_5;
-                let a_tf32_5: Tile<tf32, { [C, DK] }> = convert_tile(a);
-                let b_tf32_5: Tile<tf32, { [DK, BV] }> = convert_tile(b);
-                let product_5: Tile<f32, { [C, BV] }> = mma(a_tf32_5, b_tf32_5, acc);
-                product_5
-            };
-            let tk_permuted_2: Tile<f16, { [DK, C] }> = tk.transpose();
-            let filled_6: Tile<f32, { [C, C] }> = constant(0.0f32, shape![C, C]);
-            let product_6: Tile<f32, { [C, C] }> = mma(tq, tk_permuted_2, filled_6);
-            let p: Tile<f32, { [C, C] }> = product_6 * decay;
-            let filled_7: Tile<f32, { [C, BV] }> = constant(0.0f32, shape![C, BV]);
-            let mma_tf32_out_2: Tile<f32, { [C, BV] }> = {
-                // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let a: Tile<f32, { [C, C] }> = p;
-                let b: Tile<f32, { [C, BV] }> = u;
-                let acc: Tile<f32, { [C, BV] }> = filled_7;
-                let a_tf32_6: Tile<tf32, { [C, C] }> = convert_tile(a);
-                let b_tf32_6: Tile<tf32, { [C, BV] }> = convert_tile(b);
-                let product_7: Tile<f32, { [C, BV] }> = mma(a_tf32_6, b_tf32_6, acc);
-                product_7
-            };
-            let out: Tile<f32, { [C, BV] }> = fma(
-                qs,
-                gexp.broadcast(shape![C, BV]),
-                mma_tf32_out_2,
-                rounding::NearestEven,
-                ftz::Disabled,
-            ) * broadcast_scalar(scale, shape![C, BV]);
-            let kd: Tile<f32, { [C, DK] }> =
-                kf * ((exp(g_last.broadcast(shape![C, 1]) - gam)).broadcast(shape![C, DK]));
-            let kd_permuted: Tile<f32, { [DK, C] }> = kd.transpose();
-            s = {
-                // mma_tf32(..), a @ct.function inlined as cuTile Python inlines it
-                let a: Tile<f32, { [DK, C] }> = kd_permuted;
-                let b: Tile<f32, { [C, BV] }> = u;
-                let acc: Tile<f32, { [DK, BV] }> = s * exp(g_last).broadcast(shape![DK, BV]);
-                let a_tf32_7: Tile<tf32, { [DK, C] }> = convert_tile(a);
-                let b_tf32_7: Tile<tf32, { [C, BV] }> = convert_tile(b);
-                let product_8: Tile<f32, { [DK, BV] }> = mma(a_tf32_7, b_tf32_7, acc);
-                product_8
-            };
-            let out_f16: Tile<f16, { [C, BV] }> = convert_tile(out);
-            // SAFETY: t < n_tiles = num_tiles(o) by the loop bound, each block stores only its own
-            // tiles (t = bid, bid + num_blocks, ...), and cdiv(o.shape[0], CBV) >= cdiv(o.shape[0],
-            // CBV).
-            let mut o_tiles: PartitionMut<f16, { [CBV] }> =
-                unsafe { o.partition_full_mut(shape![CBV]) };
-            unsafe { o_tiles.store_unchecked(out_f16.reshape(shape![CBV]), [t]) };
-        }
-    }
-
-    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, g=f32[?,?]/?,1,
+    /// beta=f32[?,?]/?,1, o=f16[?]/1, scale=f32, C=#64, DK=#64, BV=#64, CBV=#4096 (C=64, DK=64,
+    /// BV=64, CBV=4096).
+    /// - `Elem = bf16`: q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
     /// g=f32[?,?]/?,1, beta=f32[?,?]/?,1, o=bf16[?]/1, scale=f32, C=#64, DK=#64, BV=#64, CBV=#4096
     /// (C=64, DK=64, BV=64, CBV=4096).
     #[cutile::entry()]
-    pub fn gated_delta_chunked_bf16<const C: i32, const DK: i32, const BV: i32, const CBV: i32>(
-        q: &Tensor<bf16, { [-1, -1, -1] }>,
-        k: &Tensor<bf16, { [-1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1] }>,
+    pub fn gated_delta_chunked<
+        Elem: ElementType,
+        const C: i32,
+        const DK: i32,
+        const BV: i32,
+        const CBV: i32,
+    >(
+        q: &Tensor<Elem, { [-1, -1, -1] }>,
+        k: &Tensor<Elem, { [-1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1] }>,
         g: &Tensor<f32, { [-1, -1] }>,
         beta: &Tensor<f32, { [-1, -1] }>,
-        o: &Tensor<bf16, { [-1] }>,
+        o: &Tensor<Elem, { [-1] }>,
         scale: f32,
     ) {
         let blk: i32 = get_tile_block_id().0;
@@ -277,7 +44,7 @@ pub mod port {
         let level: Tile<i32, { [C, C] }> =
             rows.broadcast(shape![C, C]) ^ cols.broadcast(shape![C, C]);
         let mut s: Tile<f32, { [DK, BV] }> = constant(0.0f32, shape![DK, BV]);
-        let o_tiles: Partition<bf16, { [CBV] }> = make_partition_view(
+        let o_tiles: Partition<Elem, { [CBV] }> = make_partition_view(
             o,
             shape![CBV],
             padding::None,
@@ -287,10 +54,10 @@ pub mod port {
         let n_tiles: i32 = num_tiles(&o_tiles, 0);
         for t in (get_tile_block_id().0..n_tiles).step_by(get_num_tile_blocks().0 as usize) {
             let j: i32 = ceil_div(t - blk, get_num_tile_blocks().0);
-            let q_view: Partition<bf16, { [1, C, DK] }> = q.partition(shape![1, C, DK]);
+            let q_view: Partition<Elem, { [1, C, DK] }> = q.partition(shape![1, C, DK]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let q_tile: Tile<bf16, { [1, C, DK] }> = load_view_tko(
+            let q_tile: Tile<Elem, { [1, C, DK] }> = load_view_tko(
                 &q_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -298,11 +65,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tq: Tile<bf16, { [C, DK] }> = q_tile.reshape(shape![C, DK]);
-            let k_view: Partition<bf16, { [1, C, DK] }> = k.partition(shape![1, C, DK]);
+            let tq: Tile<Elem, { [C, DK] }> = q_tile.reshape(shape![C, DK]);
+            let k_view: Partition<Elem, { [1, C, DK] }> = k.partition(shape![1, C, DK]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile: Tile<bf16, { [1, C, DK] }> = load_view_tko(
+            let k_tile: Tile<Elem, { [1, C, DK] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -310,11 +77,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [C, DK] }> = k_tile.reshape(shape![C, DK]);
-            let v_view: Partition<bf16, { [1, C, BV] }> = v.partition(shape![1, C, BV]);
+            let tk: Tile<Elem, { [C, DK] }> = k_tile.reshape(shape![C, DK]);
+            let v_view: Partition<Elem, { [1, C, BV] }> = v.partition(shape![1, C, BV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, C, BV] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, C, BV] }> = load_view_tko(
                 &v_view,
                 [z, j, c],
                 ordering::Weak,
@@ -322,7 +89,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [C, BV] }> = v_tile.reshape(shape![C, BV]);
+            let tv: Tile<Elem, { [C, BV] }> = v_tile.reshape(shape![C, BV]);
             let g_view: Partition<f32, { [1, C] }> = g.partition(shape![1, C]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -356,7 +123,7 @@ pub mod port {
                 broadcast_scalar(-1e+30f32, shape![C, C]),
             );
             let decay: Tile<f32, { [C, C] }> = exp(selected);
-            let tk_permuted: Tile<bf16, { [DK, C] }> = tk.transpose();
+            let tk_permuted: Tile<Elem, { [DK, C] }> = tk.transpose();
             let filled: Tile<f32, { [C, C] }> = constant(0.0f32, shape![C, C]);
             let kk: Tile<f32, { [C, C] }> = mma(tk, tk_permuted, filled);
             let a: Tile<f32, { [C, C] }> = select(
@@ -446,7 +213,7 @@ pub mod port {
                 let product_5: Tile<f32, { [C, BV] }> = mma(a_tf32_5, b_tf32_5, acc);
                 product_5
             };
-            let tk_permuted_2: Tile<bf16, { [DK, C] }> = tk.transpose();
+            let tk_permuted_2: Tile<Elem, { [DK, C] }> = tk.transpose();
             let filled_6: Tile<f32, { [C, C] }> = constant(0.0f32, shape![C, C]);
             let product_6: Tile<f32, { [C, C] }> = mma(tq, tk_permuted_2, filled_6);
             let p: Tile<f32, { [C, C] }> = product_6 * decay;
@@ -481,13 +248,13 @@ pub mod port {
                 let product_8: Tile<f32, { [DK, BV] }> = mma(a_tf32_7, b_tf32_7, acc);
                 product_8
             };
-            let out_bf16: Tile<bf16, { [C, BV] }> = convert_tile(out);
+            let out_elem: Tile<Elem, { [C, BV] }> = convert_tile(out);
             // SAFETY: t < n_tiles = num_tiles(o) by the loop bound, each block stores only its own
             // tiles (t = bid, bid + num_blocks, ...), and cdiv(o.shape[0], CBV) >= cdiv(o.shape[0],
             // CBV).
-            let mut o_tiles: PartitionMut<bf16, { [CBV] }> =
+            let mut o_tiles: PartitionMut<Elem, { [CBV] }> =
                 unsafe { o.partition_full_mut(shape![CBV]) };
-            unsafe { o_tiles.store_unchecked(out_bf16.reshape(shape![CBV]), [t]) };
+            unsafe { o_tiles.store_unchecked(out_elem.reshape(shape![CBV]), [t]) };
         }
     }
 }

@@ -5,128 +5,19 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
-    /// g=f32[?,?]/?,1, beta=f32[?,?]/?,1, o=f16[?]/1, scale=f32, DK=#64, BV=#32 (DK=64, BV=32).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
-    pub fn gated_delta_recurrent_f16<const DK: i32, const BV: i32>(
-        q: &Tensor<f16, { [-1, -1, -1] }>,
-        k: &Tensor<f16, { [-1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1] }>,
-        g: &Tensor<f32, { [-1, -1] }>,
-        beta: &Tensor<f32, { [-1, -1] }>,
-        o: &Tensor<f16, { [-1] }>,
-        scale: f32,
-    ) {
-        let blk: i32 = get_tile_block_id().0;
-        let nb: i32 = ceil_div(v.shape()[2], BV);
-        let z: i32 = (ceil_div(blk + 1i32, nb)) - 1i32;
-        let c: i32 = blk - (z * nb);
-        let mut s: Tile<f32, { [DK, BV] }> = constant(0.0f32, shape![DK, BV]);
-        let o_tiles: Partition<f16, { [BV] }> = make_partition_view(
-            o,
-            shape![BV],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(o),
-        );
-        let n_tiles: i32 = num_tiles(&o_tiles, 0);
-        for t in (get_tile_block_id().0..n_tiles).step_by(get_num_tile_blocks().0 as usize) {
-            let step: i32 = ceil_div(t - blk, get_num_tile_blocks().0);
-            let q_view: Partition<f16, { [1, 1, DK] }> = q.partition(shape![1, 1, DK]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let q_tile: Tile<f16, { [1, 1, DK] }> = load_view_tko(
-                &q_view,
-                [z, step, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tq: Tile<f16, { [1, 1, DK] }> = q_tile;
-            let k_view: Partition<f16, { [1, 1, DK] }> = k.partition(shape![1, 1, DK]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile: Tile<f16, { [1, 1, DK] }> = load_view_tko(
-                &k_view,
-                [z, step, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [1, 1, DK] }> = k_tile;
-            let v_view: Partition<f16, { [1, 1, BV] }> = v.partition(shape![1, 1, BV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, 1, BV] }> = load_view_tko(
-                &v_view,
-                [z, step, c],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [1, 1, BV] }> = v_tile;
-            let g_view: Partition<f32, { [1, 1] }> = g.partition(shape![1, 1]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let g_tile: Tile<f32, { [1, 1] }> = load_view_tko(
-                &g_view,
-                [z, step],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tg: Tile<f32, { [1, 1] }> = g_tile;
-            let beta_view: Partition<f32, { [1, 1] }> = beta.partition(shape![1, 1]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let beta_tile: Tile<f32, { [1, 1] }> = load_view_tko(
-                &beta_view,
-                [z, step],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tb: Tile<f32, { [1, 1] }> = beta_tile;
-            let tk_f32: Tile<f32, { [1, 1, DK] }> = convert_tile(tk);
-            let kc: Tile<f32, { [DK, 1] }> = tk_f32.reshape(shape![DK, 1]);
-            let tq_f32: Tile<f32, { [1, 1, DK] }> = convert_tile(tq);
-            let qc: Tile<f32, { [DK, 1] }> = tq_f32.reshape(shape![DK, 1]);
-            s = s * exp(tg).broadcast(shape![DK, BV]);
-            let kv_reduced: Tile<f32, { [BV] }> = reduce_sum(s * kc.broadcast(shape![DK, BV]), 0);
-            let kv: Tile<f32, { [1, BV] }> = kv_reduced.reshape(shape![1, BV]);
-            let tv_f32: Tile<f32, { [1, 1, BV] }> = convert_tile(tv);
-            let u: Tile<f32, { [1, BV] }> =
-                (tv_f32.reshape(shape![1, BV]) - kv) * tb.broadcast(shape![1, BV]);
-            s = s + (kc.broadcast(shape![DK, BV]) * u.broadcast(shape![DK, BV]));
-            let value_reduced: Tile<f32, { [BV] }> =
-                reduce_sum(s * qc.broadcast(shape![DK, BV]), 0);
-            let out: Tile<f32, { [1, BV] }> =
-                value_reduced.reshape(shape![1, BV]) * broadcast_scalar(scale, shape![1, BV]);
-            let cast_f16: Tile<f16, { [BV] }> = convert_tile(out.reshape(shape![BV]));
-            // SAFETY: t < n_tiles = num_tiles(o) by the loop bound, each block stores only its own
-            // tiles (t = bid, bid + num_blocks, ...), and cdiv(o.shape[0], BV) >= cdiv(o.shape[0],
-            // BV).
-            let mut o_tiles: PartitionMut<f16, { [BV] }> =
-                unsafe { o.partition_full_mut(shape![BV]) };
-            unsafe { o_tiles.store_unchecked(cast_f16, [t]) };
-        }
-    }
-
-    /// Specialization for q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q=f16[?,?,?]/?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, g=f32[?,?]/?,1,
+    /// beta=f32[?,?]/?,1, o=f16[?]/1, scale=f32, DK=#64, BV=#32 (DK=64, BV=32).
+    /// - `Elem = bf16`: q=bf16[?,?,?]/?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
     /// g=f32[?,?]/?,1, beta=f32[?,?]/?,1, o=bf16[?]/1, scale=f32, DK=#64, BV=#32 (DK=64, BV=32).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
-    pub fn gated_delta_recurrent_bf16<const DK: i32, const BV: i32>(
-        q: &Tensor<bf16, { [-1, -1, -1] }>,
-        k: &Tensor<bf16, { [-1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1] }>,
+    pub fn gated_delta_recurrent<Elem: ElementType, const DK: i32, const BV: i32>(
+        q: &Tensor<Elem, { [-1, -1, -1] }>,
+        k: &Tensor<Elem, { [-1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1] }>,
         g: &Tensor<f32, { [-1, -1] }>,
         beta: &Tensor<f32, { [-1, -1] }>,
-        o: &Tensor<bf16, { [-1] }>,
+        o: &Tensor<Elem, { [-1] }>,
         scale: f32,
     ) {
         let blk: i32 = get_tile_block_id().0;
@@ -134,7 +25,7 @@ pub mod port {
         let z: i32 = (ceil_div(blk + 1i32, nb)) - 1i32;
         let c: i32 = blk - (z * nb);
         let mut s: Tile<f32, { [DK, BV] }> = constant(0.0f32, shape![DK, BV]);
-        let o_tiles: Partition<bf16, { [BV] }> = make_partition_view(
+        let o_tiles: Partition<Elem, { [BV] }> = make_partition_view(
             o,
             shape![BV],
             padding::None,
@@ -144,10 +35,10 @@ pub mod port {
         let n_tiles: i32 = num_tiles(&o_tiles, 0);
         for t in (get_tile_block_id().0..n_tiles).step_by(get_num_tile_blocks().0 as usize) {
             let step: i32 = ceil_div(t - blk, get_num_tile_blocks().0);
-            let q_view: Partition<bf16, { [1, 1, DK] }> = q.partition(shape![1, 1, DK]);
+            let q_view: Partition<Elem, { [1, 1, DK] }> = q.partition(shape![1, 1, DK]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let q_tile: Tile<bf16, { [1, 1, DK] }> = load_view_tko(
+            let q_tile: Tile<Elem, { [1, 1, DK] }> = load_view_tko(
                 &q_view,
                 [z, step, 0i32],
                 ordering::Weak,
@@ -155,11 +46,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tq: Tile<bf16, { [1, 1, DK] }> = q_tile;
-            let k_view: Partition<bf16, { [1, 1, DK] }> = k.partition(shape![1, 1, DK]);
+            let tq: Tile<Elem, { [1, 1, DK] }> = q_tile;
+            let k_view: Partition<Elem, { [1, 1, DK] }> = k.partition(shape![1, 1, DK]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile: Tile<bf16, { [1, 1, DK] }> = load_view_tko(
+            let k_tile: Tile<Elem, { [1, 1, DK] }> = load_view_tko(
                 &k_view,
                 [z, step, 0i32],
                 ordering::Weak,
@@ -167,11 +58,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [1, 1, DK] }> = k_tile;
-            let v_view: Partition<bf16, { [1, 1, BV] }> = v.partition(shape![1, 1, BV]);
+            let tk: Tile<Elem, { [1, 1, DK] }> = k_tile;
+            let v_view: Partition<Elem, { [1, 1, BV] }> = v.partition(shape![1, 1, BV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, 1, BV] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, 1, BV] }> = load_view_tko(
                 &v_view,
                 [z, step, c],
                 ordering::Weak,
@@ -179,7 +70,7 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [1, 1, BV] }> = v_tile;
+            let tv: Tile<Elem, { [1, 1, BV] }> = v_tile;
             let g_view: Partition<f32, { [1, 1] }> = g.partition(shape![1, 1]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
@@ -219,13 +110,13 @@ pub mod port {
                 reduce_sum(s * qc.broadcast(shape![DK, BV]), 0);
             let out: Tile<f32, { [1, BV] }> =
                 value_reduced.reshape(shape![1, BV]) * broadcast_scalar(scale, shape![1, BV]);
-            let cast_bf16: Tile<bf16, { [BV] }> = convert_tile(out.reshape(shape![BV]));
+            let cast_elem: Tile<Elem, { [BV] }> = convert_tile(out.reshape(shape![BV]));
             // SAFETY: t < n_tiles = num_tiles(o) by the loop bound, each block stores only its own
             // tiles (t = bid, bid + num_blocks, ...), and cdiv(o.shape[0], BV) >= cdiv(o.shape[0],
             // BV).
-            let mut o_tiles: PartitionMut<bf16, { [BV] }> =
+            let mut o_tiles: PartitionMut<Elem, { [BV] }> =
                 unsafe { o.partition_full_mut(shape![BV]) };
-            unsafe { o_tiles.store_unchecked(cast_bf16, [t]) };
+            unsafe { o_tiles.store_unchecked(cast_elem, [t]) };
         }
     }
 }

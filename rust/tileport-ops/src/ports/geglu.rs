@@ -35,21 +35,24 @@ pub mod port {
         y.store(gelu * u);
     }
 
-    /// Specialization for gate=f16[?,?]/?,1, up=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: gate=f16[?,?]/?,1, up=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256 (BM=32,
+    /// BN=256).
+    /// - `Elem = bf16`: gate=bf16[?,?]/?,1, up=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256
     /// (BM=32, BN=256).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
-    pub fn geglu_f16<const BM: i32, const BN: i32>(
-        gate: &Tensor<f16, { [-1, -1] }>,
-        up: &Tensor<f16, { [-1, -1] }>,
-        y: &mut Tensor<f16, { [BM, BN] }>,
+    pub fn geglu<Elem: ElementType, const BM: i32, const BN: i32>(
+        gate: &Tensor<Elem, { [-1, -1] }>,
+        up: &Tensor<Elem, { [-1, -1] }>,
+        y: &mut Tensor<Elem, { [BM, BN] }>,
     ) {
         let bm: i32 = get_tile_block_id().0;
         let bn: i32 = get_tile_block_id().1;
-        let gate_view: Partition<f16, { [BM, BN] }> = gate.partition(shape![BM, BN]);
-        let g: Tile<f16, { [BM, BN] }> = gate_view.load([bm, bn]);
+        let gate_view: Partition<Elem, { [BM, BN] }> = gate.partition(shape![BM, BN]);
+        let g: Tile<Elem, { [BM, BN] }> = gate_view.load([bm, bn]);
         let g: Tile<f32, { [BM, BN] }> = convert_tile(g);
-        let up_view: Partition<f16, { [BM, BN] }> = up.partition(shape![BM, BN]);
-        let u: Tile<f16, { [BM, BN] }> = up_view.load([bm, bn]);
+        let up_view: Partition<Elem, { [BM, BN] }> = up.partition(shape![BM, BN]);
+        let u: Tile<Elem, { [BM, BN] }> = up_view.load([bm, bn]);
         let u: Tile<f32, { [BM, BN] }> = convert_tile(u);
         // sqrt(2 / pi) * (g + 0.044715 g^3)
         let inner: Tile<f32, { [BM, BN] }> = broadcast_scalar(0.7978846f32, shape![BM, BN])
@@ -62,38 +65,7 @@ pub mod port {
             ));
         let gelu: Tile<f32, { [BM, BN] }> = (broadcast_scalar(0.5f32, shape![BM, BN]) * g)
             * (broadcast_scalar(1.0f32, shape![BM, BN]) + tanh(inner));
-        let cast_f16: Tile<f16, { [BM, BN] }> = convert_tile(gelu * u);
-        y.store(cast_f16);
-    }
-
-    /// Specialization for gate=bf16[?,?]/?,1, up=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256
-    /// (BM=32, BN=256).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
-    pub fn geglu_bf16<const BM: i32, const BN: i32>(
-        gate: &Tensor<bf16, { [-1, -1] }>,
-        up: &Tensor<bf16, { [-1, -1] }>,
-        y: &mut Tensor<bf16, { [BM, BN] }>,
-    ) {
-        let bm: i32 = get_tile_block_id().0;
-        let bn: i32 = get_tile_block_id().1;
-        let gate_view: Partition<bf16, { [BM, BN] }> = gate.partition(shape![BM, BN]);
-        let g: Tile<bf16, { [BM, BN] }> = gate_view.load([bm, bn]);
-        let g: Tile<f32, { [BM, BN] }> = convert_tile(g);
-        let up_view: Partition<bf16, { [BM, BN] }> = up.partition(shape![BM, BN]);
-        let u: Tile<bf16, { [BM, BN] }> = up_view.load([bm, bn]);
-        let u: Tile<f32, { [BM, BN] }> = convert_tile(u);
-        // sqrt(2 / pi) * (g + 0.044715 g^3)
-        let inner: Tile<f32, { [BM, BN] }> = broadcast_scalar(0.7978846f32, shape![BM, BN])
-            * (fma(
-                (broadcast_scalar(0.044715f32, shape![BM, BN]) * g) * g,
-                g,
-                g,
-                rounding::NearestEven,
-                ftz::Disabled,
-            ));
-        let gelu: Tile<f32, { [BM, BN] }> = (broadcast_scalar(0.5f32, shape![BM, BN]) * g)
-            * (broadcast_scalar(1.0f32, shape![BM, BN]) + tanh(inner));
-        let cast_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(gelu * u);
-        y.store(cast_bf16);
+        let cast_elem: Tile<Elem, { [BM, BN] }> = convert_tile(gelu * u);
+        y.store(cast_elem);
     }
 }

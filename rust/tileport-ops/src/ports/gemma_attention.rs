@@ -5,20 +5,25 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
     /// o=f16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384,
     /// SOFTCAP=#true (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=True).
+    /// - `Elem = bf16`: q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384,
+    /// SOFTCAP=#true (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
-    pub fn gemma_attention_f16_softcap_true<
+    pub fn gemma_attention_softcap_true<
+        Elem: ElementType,
         const BM: i32,
         const BN: i32,
         const D: i32,
         const BMD: i32,
     >(
-        q: &Tensor<f16, { [-1, -1, -1, -1] }>,
-        k: &Tensor<f16, { [-1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1] }>,
-        o: &Tensor<f16, { [-1, -1, -1] }>,
+        q: &Tensor<Elem, { [-1, -1, -1, -1] }>,
+        k: &Tensor<Elem, { [-1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1] }>,
+        o: &Tensor<Elem, { [-1, -1, -1] }>,
         scale: f32,
         cap: f32,
         window: i32,
@@ -26,10 +31,10 @@ pub mod port {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
-        let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
+        let q_view: Partition<Elem, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
+        let q_tile: Tile<Elem, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
             ordering::Weak,
@@ -37,7 +42,7 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
+        let tq: Tile<Elem, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         // `qk_scale = scale * 1.4426950408889634`: never read, dropped as cuTile Python drops it
         let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
         let cap_c: f32 = cap * 1.4426950408889634f32;
@@ -47,7 +52,7 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
         let sk: i32 = k.shape()[1];
         let mut lo: i32 = 0;
-        let k_tiles: Partition<f16, { [1, BN, D] }> = make_partition_view(
+        let k_tiles: Partition<Elem, { [1, BN, D] }> = make_partition_view(
             k,
             shape![1, BN, D],
             padding::None,
@@ -86,10 +91,10 @@ pub mod port {
         let rows: Tile<i32, { [BM, 1] }> =
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let k_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -97,11 +102,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -109,8 +114,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tk_permuted: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
             // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
@@ -160,7 +165,7 @@ pub mod port {
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -175,9 +180,9 @@ pub mod port {
                     exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let p_elem: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product: Tile<f32, { [BM, D] }> =
-                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -200,10 +205,10 @@ pub mod port {
             acc = _online_out_2.2;
         }
         for j in mid..top {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let k_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -211,11 +216,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let v_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -223,8 +228,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tk_permuted_2: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
             // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
@@ -250,7 +255,7 @@ pub mod port {
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -265,9 +270,9 @@ pub mod port {
                     exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_2: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem_2, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -290,10 +295,10 @@ pub mod port {
             acc = _online_out_4.2;
         }
         for j in top..hi {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let k_tile_3: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -301,11 +306,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
+            let v_tile_3: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -313,8 +318,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
-            let tk_permuted_3: Tile<f16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tk_permuted_3: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
             // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
@@ -364,7 +369,7 @@ pub mod port {
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -379,9 +384,9 @@ pub mod port {
                     exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_3: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_3: Tile<f32, { [BM, D] }> =
-                    mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem_3, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -406,810 +411,35 @@ pub mod port {
         let filled_4: Tile<f32, { [BM, 1] }> = constant(1e-30f32, shape![BM, 1]);
         let out: Tile<f32, { [BM, D] }> =
             acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
-        let out_f16: Tile<f16, { [BM, D] }> = convert_tile(out);
+        let out_elem: Tile<Elem, { [BM, D] }> = convert_tile(out);
         // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
         // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
         // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
         // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
-        let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
+        let mut o_tiles: PartitionMut<Elem, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
-        unsafe { o_tiles.store_unchecked(out_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
+        unsafe { o_tiles.store_unchecked(out_elem.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 
-    /// Specialization for q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q=f16[?,?,?,?]/?,?,?,1, k=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1,
     /// o=f16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384,
     /// SOFTCAP=#false (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=False).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
-    pub fn gemma_attention_f16_softcap_false<
-        const BM: i32,
-        const BN: i32,
-        const D: i32,
-        const BMD: i32,
-    >(
-        q: &Tensor<f16, { [-1, -1, -1, -1] }>,
-        k: &Tensor<f16, { [-1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1] }>,
-        o: &Tensor<f16, { [-1, -1, -1] }>,
-        scale: f32,
-        _cap: f32,
-        window: i32,
-    ) {
-        let z: i32 = get_tile_block_id().0;
-        let g: i32 = get_tile_block_id().1;
-        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
-        let q_view: Partition<f16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_tile: Tile<f16, { [1, 1, BM, D] }> = load_view_tko(
-            &q_view,
-            [z, g, i, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tq: Tile<f16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
-        let qk_scale: f32 = scale * 1.4426950408889634f32;
-        // `cap_a = scale * 2.8853900817779268 / cap`: never read, dropped as cuTile Python drops it
-        // `cap_c = cap * 1.4426950408889634`: never read, dropped as cuTile Python drops it
-        // `cap_c2 = cap_c + cap_c`: never read, dropped as cuTile Python drops it
-        let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
-        let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
-        let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
-        let sk: i32 = k.shape()[1];
-        let mut lo: i32 = 0;
-        let k_tiles: Partition<f16, { [1, BN, D] }> = make_partition_view(
-            k,
-            shape![1, BN, D],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(k),
-        );
-        let mut hi: i32 = num_tiles(&k_tiles, 1);
-        let last: i32 = ceil_div((i + 1i32) * BM, BN);
-        if last < hi {
-            hi = last;
-        }
-        let first: i32 = ((i * BM) - window) + 1i32;
-        if first > 0 {
-            lo = (ceil_div(first + 1i32, BN)) - 1i32;
-        }
-        let mut mid: i32 = 0;
-        let inside: i32 = ((i * BM) + BM) - window;
-        if inside > 0 {
-            mid = ceil_div(inside, BN);
-        }
-        if mid > hi {
-            mid = hi;
-        }
-        let mut top: i32 = (ceil_div(sk + 1i32, BN)) - 1i32;
-        let diag: i32 = (ceil_div((i * BM) + 2i32, BN)) - 1i32;
-        if diag < top {
-            top = diag;
-        }
-        if top > hi {
-            top = hi;
-        }
-        if top < mid {
-            top = mid;
-        }
-        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
-        let rows: Tile<i32, { [BM, 1] }> =
-            ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
-        for j in lo..mid {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<f16, { [D, BN] }> = tk.transpose();
-            let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
-            s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
-            s = {
-                // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> =
-                    ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-                let sk: i32 = sk;
-                let window: i32 = window;
-                let keep: Tile<bool, { [BM, BN] }> =
-                    (lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ))
-                        & (gt_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            (rows - broadcast_scalar(window, shape![BM, 1]))
-                                .broadcast(shape![BM, BN]),
-                        ));
-                let selected: Tile<f32, { [BM, BN] }> =
-                    select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                selected
-            };
-            let _online_out: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> =
-                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
-                let product: Tile<f32, { [BM, D] }> =
-                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_2.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product,
-                )
-            };
-            let _online_out_2: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
-        }
-        for j in mid..top {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_2: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<f16, { [D, BN] }> = tk.transpose();
-            let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
-            // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
-            s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            let _online_out_3: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_3.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> =
-                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
-                let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_4.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_2,
-                )
-            };
-            let _online_out_4: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
-        }
-        for j in top..hi {
-            let k_view: Partition<f16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<f16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
-            let v_view: Partition<f16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_3: Tile<f16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<f16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
-            let tk_permuted_3: Tile<f16, { [D, BN] }> = tk.transpose();
-            let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
-            // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
-            s = s * broadcast_scalar(qk_scale, shape![BM, BN]);
-            let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
-            s = {
-                // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> =
-                    ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
-                let sk: i32 = sk;
-                let window: i32 = window;
-                let keep: Tile<bool, { [BM, BN] }> =
-                    (lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ))
-                        & (gt_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            (rows - broadcast_scalar(window, shape![BM, 1]))
-                                .broadcast(shape![BM, BN]),
-                        ));
-                let selected_2: Tile<f32, { [BM, BN] }> =
-                    select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                selected_2
-            };
-            let _online_out_5: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<f16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_5.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> =
-                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_3: Tile<f16, { [BM, BN] }> = convert_tile(p);
-                let product_3: Tile<f32, { [BM, D] }> =
-                    mma(p_f16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_6.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_3,
-                )
-            };
-            let _online_out_6: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out_5;
-            m = _online_out_6.0;
-            l = _online_out_6.1;
-            acc = _online_out_6.2;
-        }
-        let filled_4: Tile<f32, { [BM, 1] }> = constant(1e-30f32, shape![BM, 1]);
-        let out: Tile<f32, { [BM, D] }> =
-            acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
-        let out_f16: Tile<f16, { [BM, D] }> = convert_tile(out);
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
-        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
-        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
-        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
-        let mut o_tiles: PartitionMut<f16, { [1, 1, BMD] }> =
-            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
-        unsafe { o_tiles.store_unchecked(out_f16.reshape(shape![1, 1, BMD]), [z, g, i]) };
-    }
-
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
-    /// o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384,
-    /// SOFTCAP=#true (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=True).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
-    pub fn gemma_attention_bf16_softcap_true<
-        const BM: i32,
-        const BN: i32,
-        const D: i32,
-        const BMD: i32,
-    >(
-        q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
-        k: &Tensor<bf16, { [-1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1] }>,
-        o: &Tensor<bf16, { [-1, -1, -1] }>,
-        scale: f32,
-        cap: f32,
-        window: i32,
-    ) {
-        let z: i32 = get_tile_block_id().0;
-        let g: i32 = get_tile_block_id().1;
-        let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
-        let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
-            &q_view,
-            [z, g, i, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
-        // `qk_scale = scale * 1.4426950408889634`: never read, dropped as cuTile Python drops it
-        let cap_a: f32 = (scale * 2.8853900817779268f32) / cap;
-        let cap_c: f32 = cap * 1.4426950408889634f32;
-        let cap_c2: f32 = cap_c + cap_c;
-        let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
-        let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
-        let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
-        let sk: i32 = k.shape()[1];
-        let mut lo: i32 = 0;
-        let k_tiles: Partition<bf16, { [1, BN, D] }> = make_partition_view(
-            k,
-            shape![1, BN, D],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(k),
-        );
-        let mut hi: i32 = num_tiles(&k_tiles, 1);
-        let last: i32 = ceil_div((i + 1i32) * BM, BN);
-        if last < hi {
-            hi = last;
-        }
-        let first: i32 = ((i * BM) - window) + 1i32;
-        if first > 0 {
-            lo = (ceil_div(first + 1i32, BN)) - 1i32;
-        }
-        let mut mid: i32 = 0;
-        let inside: i32 = ((i * BM) + BM) - window;
-        if inside > 0 {
-            mid = ceil_div(inside, BN);
-        }
-        if mid > hi {
-            mid = hi;
-        }
-        let mut top: i32 = (ceil_div(sk + 1i32, BN)) - 1i32;
-        let diag: i32 = (ceil_div((i * BM) + 2i32, BN)) - 1i32;
-        if diag < top {
-            top = diag;
-        }
-        if top > hi {
-            top = hi;
-        }
-        if top < mid {
-            top = mid;
-        }
-        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
-        let rows: Tile<i32, { [BM, 1] }> =
-            ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
-        for j in lo..mid {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
-            let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
-            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
-            s = {
-                // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let a: f32 = cap_a;
-                let c: f32 = cap_c;
-                let c2: f32 = cap_c2;
-                broadcast_scalar(c, shape![BM, BN])
-                    - (divf(
-                        broadcast_scalar(c2, shape![BM, BN]),
-                        (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                            + broadcast_scalar(1.0f32, shape![BM, BN]),
-                        rounding::Approx,
-                        ftz::Disabled,
-                    ))
-            };
-            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
-            s = {
-                // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> =
-                    ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-                let sk: i32 = sk;
-                let window: i32 = window;
-                let keep: Tile<bool, { [BM, BN] }> =
-                    (lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ))
-                        & (gt_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            (rows - broadcast_scalar(window, shape![BM, 1]))
-                                .broadcast(shape![BM, BN]),
-                        ));
-                let selected: Tile<f32, { [BM, BN] }> =
-                    select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                selected
-            };
-            let _online_out: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> =
-                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-                let product: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_2.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product,
-                )
-            };
-            let _online_out_2: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out;
-            m = _online_out_2.0;
-            l = _online_out_2.1;
-            acc = _online_out_2.2;
-        }
-        for j in mid..top {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
-            let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
-            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
-            s = {
-                // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let a: f32 = cap_a;
-                let c: f32 = cap_c;
-                let c2: f32 = cap_c2;
-                broadcast_scalar(c, shape![BM, BN])
-                    - (divf(
-                        broadcast_scalar(c2, shape![BM, BN]),
-                        (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                            + broadcast_scalar(1.0f32, shape![BM, BN]),
-                        rounding::Approx,
-                        ftz::Disabled,
-                    ))
-            };
-            let _online_out_3: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_3.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> =
-                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-                let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_4.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_2,
-                )
-            };
-            let _online_out_4: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out_3;
-            m = _online_out_4.0;
-            l = _online_out_4.1;
-            acc = _online_out_4.2;
-        }
-        for j in top..hi {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &k_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
-            let tk_permuted_3: Tile<bf16, { [D, BN] }> = tk.transpose();
-            let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
-            // `if SOFTCAP:` is True here: its body, as cuTile Python folds it
-            s = {
-                // _capped(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let a: f32 = cap_a;
-                let c: f32 = cap_c;
-                let c2: f32 = cap_c2;
-                broadcast_scalar(c, shape![BM, BN])
-                    - (divf(
-                        broadcast_scalar(c2, shape![BM, BN]),
-                        (exp2(s * broadcast_scalar(a, shape![BM, BN]), ftz::Disabled))
-                            + broadcast_scalar(1.0f32, shape![BM, BN]),
-                        rounding::Approx,
-                        ftz::Disabled,
-                    ))
-            };
-            let arange_bn_2: Tile<i32, { [BN] }> = iota(shape![BN]);
-            s = {
-                // _band(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let rows: Tile<i32, { [BM, 1] }> = rows;
-                let cols: Tile<i32, { [1, BN] }> =
-                    ((broadcast_scalar(j * BN, shape![BN])) + arange_bn_2).reshape(shape![1, BN]);
-                let sk: i32 = sk;
-                let window: i32 = window;
-                let keep: Tile<bool, { [BM, BN] }> =
-                    (lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                        & le_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            rows.broadcast(shape![BM, BN]),
-                        ))
-                        & (gt_tile(
-                            cols.broadcast(shape![BM, BN]),
-                            (rows - broadcast_scalar(window, shape![BM, 1]))
-                                .broadcast(shape![BM, BN]),
-                        ));
-                let selected_2: Tile<f32, { [BM, BN] }> =
-                    select(keep, s, broadcast_scalar(-1e+38f32, shape![BM, BN]));
-                selected_2
-            };
-            let _online_out_5: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = {
-                // _online(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, D] }> = acc;
-                let value_reduced_5: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_5.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let p: Tile<f32, { [BM, BN] }> =
-                    exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
-                let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-                let product_3: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_6.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_3,
-                )
-            };
-            let _online_out_6: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, D] }>,
-            ) = _online_out_5;
-            m = _online_out_6.0;
-            l = _online_out_6.1;
-            acc = _online_out_6.2;
-        }
-        let filled_4: Tile<f32, { [BM, 1] }> = constant(1e-30f32, shape![BM, 1]);
-        let out: Tile<f32, { [BM, D] }> =
-            acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
-        let out_bf16: Tile<bf16, { [BM, D] }> = convert_tile(out);
-        // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
-        // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
-        // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
-        // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
-        let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
-            unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
-        unsafe { o_tiles.store_unchecked(out_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };
-    }
-
-    /// Specialization for q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
+    /// - `Elem = bf16`: q=bf16[?,?,?,?]/?,?,?,1, k=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1,
     /// o=bf16[?,?,?]/?,?,1, scale=f32, cap=f32, window=i32, BM=#128, BN=#64, D=#128, BMD=#16384,
     /// SOFTCAP=#false (BM=128, BN=64, D=128, BMD=16384, SOFTCAP=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
-    pub fn gemma_attention_bf16_softcap_false<
+    pub fn gemma_attention_softcap_false<
+        Elem: ElementType,
         const BM: i32,
         const BN: i32,
         const D: i32,
         const BMD: i32,
     >(
-        q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
-        k: &Tensor<bf16, { [-1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1] }>,
-        o: &Tensor<bf16, { [-1, -1, -1] }>,
+        q: &Tensor<Elem, { [-1, -1, -1, -1] }>,
+        k: &Tensor<Elem, { [-1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1] }>,
+        o: &Tensor<Elem, { [-1, -1, -1] }>,
         scale: f32,
         _cap: f32,
         window: i32,
@@ -1217,10 +447,10 @@ pub mod port {
         let z: i32 = get_tile_block_id().0;
         let g: i32 = get_tile_block_id().1;
         let i: i32 = (get_num_tile_blocks().2 - 1i32) - get_tile_block_id().2;
-        let q_view: Partition<bf16, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
+        let q_view: Partition<Elem, { [1, 1, BM, D] }> = q.partition(shape![1, 1, BM, D]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_tile: Tile<bf16, { [1, 1, BM, D] }> = load_view_tko(
+        let q_tile: Tile<Elem, { [1, 1, BM, D] }> = load_view_tko(
             &q_view,
             [z, g, i, 0i32],
             ordering::Weak,
@@ -1228,7 +458,7 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tq: Tile<bf16, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
+        let tq: Tile<Elem, { [BM, D] }> = q_tile.reshape(shape![BM, D]);
         let qk_scale: f32 = scale * 1.4426950408889634f32;
         // `cap_a = scale * 2.8853900817779268 / cap`: never read, dropped as cuTile Python drops it
         // `cap_c = cap * 1.4426950408889634`: never read, dropped as cuTile Python drops it
@@ -1238,7 +468,7 @@ pub mod port {
         let mut acc: Tile<f32, { [BM, D] }> = constant(0.0f32, shape![BM, D]);
         let sk: i32 = k.shape()[1];
         let mut lo: i32 = 0;
-        let k_tiles: Partition<bf16, { [1, BN, D] }> = make_partition_view(
+        let k_tiles: Partition<Elem, { [1, BN, D] }> = make_partition_view(
             k,
             shape![1, BN, D],
             padding::None,
@@ -1277,10 +507,10 @@ pub mod port {
         let rows: Tile<i32, { [BM, 1] }> =
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in lo..mid {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let k_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1288,11 +518,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1300,8 +530,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
-            let tk_permuted: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile.reshape(shape![BN, D]);
+            let tk_permuted: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted, filled);
             // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
@@ -1337,7 +567,7 @@ pub mod port {
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -1352,9 +582,9 @@ pub mod port {
                     exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let p_elem: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -1377,10 +607,10 @@ pub mod port {
             acc = _online_out_2.2;
         }
         for j in mid..top {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let k_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1388,11 +618,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile_2.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_2: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let v_tile_2: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1400,8 +630,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
-            let tk_permuted_2: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile_2.reshape(shape![BN, D]);
+            let tk_permuted_2: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_2: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_2, filled_2);
             // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
@@ -1413,7 +643,7 @@ pub mod port {
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -1428,9 +658,9 @@ pub mod port {
                     exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_2: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_2: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem_2, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -1453,10 +683,10 @@ pub mod port {
             acc = _online_out_4.2;
         }
         for j in top..hi {
-            let k_view: Partition<bf16, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
+            let k_view: Partition<Elem, { [1, BN, D] }> = k.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let k_tile_3: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &k_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1464,11 +694,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<bf16, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
-            let v_view: Partition<bf16, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
+            let tk: Tile<Elem, { [BN, D] }> = k_tile_3.reshape(shape![BN, D]);
+            let v_view: Partition<Elem, { [1, BN, D] }> = v.partition(shape![1, BN, D]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_3: Tile<bf16, { [1, BN, D] }> = load_view_tko(
+            let v_tile_3: Tile<Elem, { [1, BN, D] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -1476,8 +706,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<bf16, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
-            let tk_permuted_3: Tile<bf16, { [D, BN] }> = tk.transpose();
+            let tv: Tile<Elem, { [BN, D] }> = v_tile_3.reshape(shape![BN, D]);
+            let tk_permuted_3: Tile<Elem, { [D, BN] }> = tk.transpose();
             let filled_3: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tq, tk_permuted_3, filled_3);
             // `if SOFTCAP:` is False here: the else arm, as cuTile Python folds it
@@ -1513,7 +743,7 @@ pub mod port {
             ) = {
                 // _online(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
-                let tv: Tile<bf16, { [BN, D] }> = tv;
+                let tv: Tile<Elem, { [BN, D] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, D] }> = acc;
@@ -1528,9 +758,9 @@ pub mod port {
                     exp2(s - m_new.broadcast(shape![BM, BN]), ftz::Disabled);
                 let alpha: Tile<f32, { [BM, 1] }> = exp2(m - m_new, ftz::Disabled);
                 let value_reduced_6: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_3: Tile<bf16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_3: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_3: Tile<f32, { [BM, D] }> =
-                    mma(p_bf16_3, tv, acc * alpha.broadcast(shape![BM, D]));
+                    mma(p_elem_3, tv, acc * alpha.broadcast(shape![BM, D]));
                 (
                     m_new,
                     fma(
@@ -1555,13 +785,13 @@ pub mod port {
         let filled_4: Tile<f32, { [BM, 1] }> = constant(1e-30f32, shape![BM, 1]);
         let out: Tile<f32, { [BM, D] }> =
             acc / maxf(l, filled_4, nan::Disabled, ftz::Disabled).broadcast(shape![BM, D]);
-        let out_bf16: Tile<bf16, { [BM, D] }> = convert_tile(out);
+        let out_elem: Tile<Elem, { [BM, D] }> = convert_tile(out);
         // SAFETY: z = bid(0); g = bid(1); i = num_blocks(2) - 1 - bid(2) maps the blocks one-to-one
         // onto the tile indices, so no two blocks store the same tile of o, and the grid's extent
         // along axis 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is
         // cdiv(o.shape[1], 1) and the grid's extent along axis 2 is cdiv(o.shape[2], BMD).
-        let mut o_tiles: PartitionMut<bf16, { [1, 1, BMD] }> =
+        let mut o_tiles: PartitionMut<Elem, { [1, 1, BMD] }> =
             unsafe { o.partition_full_mut(shape![1, 1, BMD]) };
-        unsafe { o_tiles.store_unchecked(out_bf16.reshape(shape![1, 1, BMD]), [z, g, i]) };
+        unsafe { o_tiles.store_unchecked(out_elem.reshape(shape![1, 1, BMD]), [z, g, i]) };
     }
 }

@@ -5,13 +5,16 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for a=f16[?,?]/?,1, b=f16[?,?,?]/?,?,1, c=f16[?,?]/?,1, tile_group=i32[?]/1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: a=f16[?,?]/?,1, b=f16[?,?,?]/?,?,1, c=f16[?,?]/?,1, tile_group=i32[?]/1,
+    /// BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
+    /// - `Elem = bf16`: a=bf16[?,?]/?,1, b=bf16[?,?,?]/?,?,1, c=bf16[?,?]/?,1, tile_group=i32[?]/1,
     /// BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
     #[cutile::entry()]
-    pub fn group_gemm_f16<const BM: i32, const BN: i32, const BK: i32>(
-        a: &Tensor<f16, { [-1, -1] }>,
-        b: &Tensor<f16, { [-1, -1, -1] }>,
-        c: &mut Tensor<f16, { [BM, BN] }>,
+    pub fn group_gemm<Elem: ElementType, const BM: i32, const BN: i32, const BK: i32>(
+        a: &Tensor<Elem, { [-1, -1] }>,
+        b: &Tensor<Elem, { [-1, -1, -1] }>,
+        c: &mut Tensor<Elem, { [BM, BN] }>,
         tile_group: &Tensor<i32, { [-1] }>,
     ) {
         let bm: i32 = get_tile_block_id().0;
@@ -25,7 +28,7 @@ pub mod port {
         );
         let g: i32 = tile_to_scalar::<i32, i32>(tile_group_view.load([bm]).reshape(shape![]));
         let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        let a_tiles: Partition<f16, { [BM, BK] }> = make_partition_view(
+        let a_tiles: Partition<Elem, { [BM, BK] }> = make_partition_view(
             a,
             shape![BM, BK],
             padding::None,
@@ -33,12 +36,12 @@ pub mod port {
             get_tensor_token(a),
         );
         for k in 0i32..num_tiles(&a_tiles, 1) {
-            let a_view: Partition<f16, { [BM, BK] }> = a.partition(shape![BM, BK]);
-            let ta: Tile<f16, { [BM, BK] }> = a_view.load([bm, k]);
-            let b_view: Partition<f16, { [1, BK, BN] }> = b.partition(shape![1, BK, BN]);
+            let a_view: Partition<Elem, { [BM, BK] }> = a.partition(shape![BM, BK]);
+            let ta: Tile<Elem, { [BM, BK] }> = a_view.load([bm, k]);
+            let b_view: Partition<Elem, { [1, BK, BN] }> = b.partition(shape![1, BK, BN]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let b_tile: Tile<f16, { [1, BK, BN] }> = load_view_tko(
+            let b_tile: Tile<Elem, { [1, BK, BN] }> = load_view_tko(
                 &b_view,
                 [g, k, bn],
                 ordering::Weak,
@@ -46,58 +49,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tb: Tile<f16, { [1, BK, BN] }> = b_tile;
+            let tb: Tile<Elem, { [1, BK, BN] }> = b_tile;
             acc = mma(ta, tb.reshape(shape![BK, BN]), acc);
         }
-        let acc_f16: Tile<f16, { [BM, BN] }> = convert_tile(acc);
-        c.store(acc_f16);
-    }
-
-    /// Specialization for a=bf16[?,?]/?,1, b=bf16[?,?,?]/?,?,1, c=bf16[?,?]/?,1,
-    /// tile_group=i32[?]/1, BM=#128, BN=#128, BK=#64 (BM=128, BN=128, BK=64).
-    #[cutile::entry()]
-    pub fn group_gemm_bf16<const BM: i32, const BN: i32, const BK: i32>(
-        a: &Tensor<bf16, { [-1, -1] }>,
-        b: &Tensor<bf16, { [-1, -1, -1] }>,
-        c: &mut Tensor<bf16, { [BM, BN] }>,
-        tile_group: &Tensor<i32, { [-1] }>,
-    ) {
-        let bm: i32 = get_tile_block_id().0;
-        let bn: i32 = get_tile_block_id().1;
-        let tile_group_view: Partition<i32, { [1] }> = make_partition_view(
-            tile_group,
-            shape![1],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(tile_group),
-        );
-        let g: i32 = tile_to_scalar::<i32, i32>(tile_group_view.load([bm]).reshape(shape![]));
-        let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        let a_tiles: Partition<bf16, { [BM, BK] }> = make_partition_view(
-            a,
-            shape![BM, BK],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(a),
-        );
-        for k in 0i32..num_tiles(&a_tiles, 1) {
-            let a_view: Partition<bf16, { [BM, BK] }> = a.partition(shape![BM, BK]);
-            let ta: Tile<bf16, { [BM, BK] }> = a_view.load([bm, k]);
-            let b_view: Partition<bf16, { [1, BK, BN] }> = b.partition(shape![1, BK, BN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let b_tile: Tile<bf16, { [1, BK, BN] }> = load_view_tko(
-                &b_view,
-                [g, k, bn],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tb: Tile<bf16, { [1, BK, BN] }> = b_tile;
-            acc = mma(ta, tb.reshape(shape![BK, BN]), acc);
-        }
-        let acc_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(acc);
-        c.store(acc_bf16);
+        let acc_elem: Tile<Elem, { [BM, BN] }> = convert_tile(acc);
+        c.store(acc_elem);
     }
 }

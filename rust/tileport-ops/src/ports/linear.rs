@@ -5,18 +5,21 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f16[?,?]/?,1, w=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#128, BN=#128, BK=#64
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: x=f16[?,?]/?,1, w=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#128, BN=#128, BK=#64
+    /// (BM=128, BN=128, BK=64).
+    /// - `Elem = bf16`: x=bf16[?,?]/?,1, w=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#128, BN=#128, BK=#64
     /// (BM=128, BN=128, BK=64).
     #[cutile::entry()]
-    pub fn linear_f16<const BM: i32, const BN: i32, const BK: i32>(
-        x: &Tensor<f16, { [-1, -1] }>,
-        w: &Tensor<f16, { [-1, -1] }>,
-        y: &mut Tensor<f16, { [BM, BN] }>,
+    pub fn linear<Elem: ElementType, const BM: i32, const BN: i32, const BK: i32>(
+        x: &Tensor<Elem, { [-1, -1] }>,
+        w: &Tensor<Elem, { [-1, -1] }>,
+        y: &mut Tensor<Elem, { [BM, BN] }>,
     ) {
         let bm: i32 = get_tile_block_id().0;
         let bn: i32 = get_tile_block_id().1;
         let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        let x_tiles: Partition<f16, { [BM, BK] }> = make_partition_view(
+        let x_tiles: Partition<Elem, { [BM, BK] }> = make_partition_view(
             x,
             shape![BM, BK],
             padding::None,
@@ -24,44 +27,14 @@ pub mod port {
             get_tensor_token(x),
         );
         for k in 0i32..num_tiles(&x_tiles, 1) {
-            let x_view: Partition<f16, { [BM, BK] }> = x.partition(shape![BM, BK]);
-            let tx: Tile<f16, { [BM, BK] }> = x_view.load([bm, k]);
-            let w_view: Partition<f16, { [BN, BK] }> = w.partition(shape![BN, BK]);
-            let tw: Tile<f16, { [BN, BK] }> = w_view.load([bn, k]);
-            let tw_permuted: Tile<f16, { [BK, BN] }> = tw.transpose();
+            let x_view: Partition<Elem, { [BM, BK] }> = x.partition(shape![BM, BK]);
+            let tx: Tile<Elem, { [BM, BK] }> = x_view.load([bm, k]);
+            let w_view: Partition<Elem, { [BN, BK] }> = w.partition(shape![BN, BK]);
+            let tw: Tile<Elem, { [BN, BK] }> = w_view.load([bn, k]);
+            let tw_permuted: Tile<Elem, { [BK, BN] }> = tw.transpose();
             acc = mma(tx, tw_permuted, acc);
         }
-        let acc_f16: Tile<f16, { [BM, BN] }> = convert_tile(acc);
-        y.store(acc_f16);
-    }
-
-    /// Specialization for x=bf16[?,?]/?,1, w=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#128, BN=#128,
-    /// BK=#64 (BM=128, BN=128, BK=64).
-    #[cutile::entry()]
-    pub fn linear_bf16<const BM: i32, const BN: i32, const BK: i32>(
-        x: &Tensor<bf16, { [-1, -1] }>,
-        w: &Tensor<bf16, { [-1, -1] }>,
-        y: &mut Tensor<bf16, { [BM, BN] }>,
-    ) {
-        let bm: i32 = get_tile_block_id().0;
-        let bn: i32 = get_tile_block_id().1;
-        let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        let x_tiles: Partition<bf16, { [BM, BK] }> = make_partition_view(
-            x,
-            shape![BM, BK],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(x),
-        );
-        for k in 0i32..num_tiles(&x_tiles, 1) {
-            let x_view: Partition<bf16, { [BM, BK] }> = x.partition(shape![BM, BK]);
-            let tx: Tile<bf16, { [BM, BK] }> = x_view.load([bm, k]);
-            let w_view: Partition<bf16, { [BN, BK] }> = w.partition(shape![BN, BK]);
-            let tw: Tile<bf16, { [BN, BK] }> = w_view.load([bn, k]);
-            let tw_permuted: Tile<bf16, { [BK, BN] }> = tw.transpose();
-            acc = mma(tx, tw_permuted, acc);
-        }
-        let acc_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(acc);
-        y.store(acc_bf16);
+        let acc_elem: Tile<Elem, { [BM, BN] }> = convert_tile(acc);
+        y.store(acc_elem);
     }
 }

@@ -5,18 +5,21 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for a=f16[?,?]/?,1, b=f16[?,?]/?,1, c=f16[?,?]/?,1, BM=#128, BN=#128, BK=#64
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: a=f16[?,?]/?,1, b=f16[?,?]/?,1, c=f16[?,?]/?,1, BM=#128, BN=#128, BK=#64
+    /// (BM=128, BN=128, BK=64).
+    /// - `Elem = bf16`: a=bf16[?,?]/?,1, b=bf16[?,?]/?,1, c=bf16[?,?]/?,1, BM=#128, BN=#128, BK=#64
     /// (BM=128, BN=128, BK=64).
     #[cutile::entry()]
-    pub fn matmul_f16<const BM: i32, const BN: i32, const BK: i32>(
-        a: &Tensor<f16, { [-1, -1] }>,
-        b: &Tensor<f16, { [-1, -1] }>,
-        c: &mut Tensor<f16, { [BM, BN] }>,
+    pub fn matmul<Elem: ElementType, const BM: i32, const BN: i32, const BK: i32>(
+        a: &Tensor<Elem, { [-1, -1] }>,
+        b: &Tensor<Elem, { [-1, -1] }>,
+        c: &mut Tensor<Elem, { [BM, BN] }>,
     ) {
         let bm: i32 = get_tile_block_id().0;
         let bn: i32 = get_tile_block_id().1;
         let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        let a_tiles: Partition<f16, { [BM, BK] }> = make_partition_view(
+        let a_tiles: Partition<Elem, { [BM, BK] }> = make_partition_view(
             a,
             shape![BM, BK],
             padding::None,
@@ -24,42 +27,13 @@ pub mod port {
             get_tensor_token(a),
         );
         for k in 0i32..num_tiles(&a_tiles, 1) {
-            let a_view: Partition<f16, { [BM, BK] }> = a.partition(shape![BM, BK]);
-            let ta: Tile<f16, { [BM, BK] }> = a_view.load([bm, k]);
-            let b_view: Partition<f16, { [BK, BN] }> = b.partition(shape![BK, BN]);
-            let tb: Tile<f16, { [BK, BN] }> = b_view.load([k, bn]);
+            let a_view: Partition<Elem, { [BM, BK] }> = a.partition(shape![BM, BK]);
+            let ta: Tile<Elem, { [BM, BK] }> = a_view.load([bm, k]);
+            let b_view: Partition<Elem, { [BK, BN] }> = b.partition(shape![BK, BN]);
+            let tb: Tile<Elem, { [BK, BN] }> = b_view.load([k, bn]);
             acc = mma(ta, tb, acc);
         }
-        let acc_f16: Tile<f16, { [BM, BN] }> = convert_tile(acc);
-        c.store(acc_f16);
-    }
-
-    /// Specialization for a=bf16[?,?]/?,1, b=bf16[?,?]/?,1, c=bf16[?,?]/?,1, BM=#128, BN=#128,
-    /// BK=#64 (BM=128, BN=128, BK=64).
-    #[cutile::entry()]
-    pub fn matmul_bf16<const BM: i32, const BN: i32, const BK: i32>(
-        a: &Tensor<bf16, { [-1, -1] }>,
-        b: &Tensor<bf16, { [-1, -1] }>,
-        c: &mut Tensor<bf16, { [BM, BN] }>,
-    ) {
-        let bm: i32 = get_tile_block_id().0;
-        let bn: i32 = get_tile_block_id().1;
-        let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        let a_tiles: Partition<bf16, { [BM, BK] }> = make_partition_view(
-            a,
-            shape![BM, BK],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(a),
-        );
-        for k in 0i32..num_tiles(&a_tiles, 1) {
-            let a_view: Partition<bf16, { [BM, BK] }> = a.partition(shape![BM, BK]);
-            let ta: Tile<bf16, { [BM, BK] }> = a_view.load([bm, k]);
-            let b_view: Partition<bf16, { [BK, BN] }> = b.partition(shape![BK, BN]);
-            let tb: Tile<bf16, { [BK, BN] }> = b_view.load([k, bn]);
-            acc = mma(ta, tb, acc);
-        }
-        let acc_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(acc);
-        c.store(acc_bf16);
+        let acc_elem: Tile<Elem, { [BM, BN] }> = convert_tile(acc);
+        c.store(acc_elem);
     }
 }

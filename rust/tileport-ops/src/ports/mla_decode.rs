@@ -130,17 +130,27 @@ pub mod port {
         lse.store((m + log(l)).reshape(shape![1, BM, 1]));
     }
 
-    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, ckv=f16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, ckv=f16[?,?,?]/?,?,1,
     /// kpe=f16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=f16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1,
     /// scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
+    /// - `Elem = bf16`: q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, ckv=bf16[?,?,?]/?,?,1,
+    /// kpe=bf16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=bf16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1,
+    /// scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
-    pub fn mla_decode_f16<const BM: i32, const BN: i32, const DC: i32, const DR: i32>(
-        q_nope: &Tensor<f16, { [-1, -1, -1] }>,
-        q_pe: &Tensor<f16, { [-1, -1, -1] }>,
-        ckv: &Tensor<f16, { [-1, -1, -1] }>,
-        kpe: &Tensor<f16, { [-1, -1, -1] }>,
+    pub fn mla_decode<
+        Elem: ElementType,
+        const BM: i32,
+        const BN: i32,
+        const DC: i32,
+        const DR: i32,
+    >(
+        q_nope: &Tensor<Elem, { [-1, -1, -1] }>,
+        q_pe: &Tensor<Elem, { [-1, -1, -1] }>,
+        ckv: &Tensor<Elem, { [-1, -1, -1] }>,
+        kpe: &Tensor<Elem, { [-1, -1, -1] }>,
         seq_lens: &Tensor<i32, { [-1] }>,
-        o: &mut Tensor<f16, { [1, BM, DC] }>,
+        o: &mut Tensor<Elem, { [1, BM, DC] }>,
         lse: &mut Tensor<f32, { [1, BM, 1] }>,
         scale: f32,
     ) {
@@ -168,18 +178,18 @@ pub mod port {
         if stop > n_tiles {
             stop = n_tiles;
         }
-        let q_nope_view: Partition<f16, { [1, BM, DC] }> = q_nope.partition(shape![1, BM, DC]);
-        let tqn: Tile<f16, { [BM, DC] }> = q_nope_view.load([b, hb, 0]).reshape(shape![BM, DC]);
-        let q_pe_view: Partition<f16, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
-        let tqp: Tile<f16, { [BM, DR] }> = q_pe_view.load([b, hb, 0]).reshape(shape![BM, DR]);
+        let q_nope_view: Partition<Elem, { [1, BM, DC] }> = q_nope.partition(shape![1, BM, DC]);
+        let tqn: Tile<Elem, { [BM, DC] }> = q_nope_view.load([b, hb, 0]).reshape(shape![BM, DC]);
+        let q_pe_view: Partition<Elem, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
+        let tqp: Tile<Elem, { [BM, DR] }> = q_pe_view.load([b, hb, 0]).reshape(shape![BM, DR]);
         let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
         let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let mut acc: Tile<f32, { [BM, DC] }> = constant(0.0f32, shape![BM, DC]);
         for j in start..stop {
-            let ckv_view: Partition<f16, { [1, BN, DC] }> = ckv.partition(shape![1, BN, DC]);
+            let ckv_view: Partition<Elem, { [1, BN, DC] }> = ckv.partition(shape![1, BN, DC]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let ckv_tile: Tile<f16, { [1, BN, DC] }> = load_view_tko(
+            let ckv_tile: Tile<Elem, { [1, BN, DC] }> = load_view_tko(
                 &ckv_view,
                 [b, j, 0i32],
                 ordering::Weak,
@@ -187,11 +197,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tk: Tile<f16, { [BN, DC] }> = ckv_tile.reshape(shape![BN, DC]);
-            let kpe_view: Partition<f16, { [1, BN, DR] }> = kpe.partition(shape![1, BN, DR]);
+            let tk: Tile<Elem, { [BN, DC] }> = ckv_tile.reshape(shape![BN, DC]);
+            let kpe_view: Partition<Elem, { [1, BN, DR] }> = kpe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let kpe_tile: Tile<f16, { [1, BN, DR] }> = load_view_tko(
+            let kpe_tile: Tile<Elem, { [1, BN, DR] }> = load_view_tko(
                 &kpe_view,
                 [b, j, 0i32],
                 ordering::Weak,
@@ -199,11 +209,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tp: Tile<f16, { [BN, DR] }> = kpe_tile.reshape(shape![BN, DR]);
-            let tk_permuted: Tile<f16, { [DC, BN] }> = tk.transpose();
+            let tp: Tile<Elem, { [BN, DR] }> = kpe_tile.reshape(shape![BN, DR]);
+            let tk_permuted: Tile<Elem, { [DC, BN] }> = tk.transpose();
             let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
             let mut s: Tile<f32, { [BM, BN] }> = mma(tqn, tk_permuted, filled);
-            let tp_permuted: Tile<f16, { [DR, BN] }> = tp.transpose();
+            let tp_permuted: Tile<Elem, { [DR, BN] }> = tp.transpose();
             let product: Tile<f32, { [BM, BN] }> = mma(tqp, tp_permuted, s);
             s = product * broadcast_scalar(scale, shape![BM, BN]);
             let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
@@ -236,8 +246,8 @@ pub mod port {
                 ftz::Disabled,
             );
             l = l_fma;
-            let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_f16, tk, acc * alpha.broadcast(shape![BM, DC]));
+            let p_elem: Tile<Elem, { [BM, BN] }> = convert_tile(p);
+            acc = mma(p_elem, tk, acc * alpha.broadcast(shape![BM, DC]));
             m = m_new;
         }
         // every processed tile has a key < n, so l >= 1 after it; l == 0 only for an empty split
@@ -246,9 +256,9 @@ pub mod port {
             l,
             broadcast_scalar(1.0f32, shape![BM, 1]),
         );
-        let cast_f16: Tile<f16, { [BM, DC] }> =
+        let cast_elem: Tile<Elem, { [BM, DC] }> =
             convert_tile(acc / selected.broadcast(shape![BM, DC]));
-        o.store(cast_f16.reshape(shape![1, BM, DC]));
+        o.store(cast_elem.reshape(shape![1, BM, DC]));
         lse.store((m + log(l)).reshape(shape![1, BM, 1]));
     }
 
@@ -374,128 +384,6 @@ pub mod port {
             broadcast_scalar(1.0f32, shape![BM, 1]),
         );
         o.store((acc / selected.broadcast(shape![BM, DC])).reshape(shape![1, BM, DC]));
-        lse.store((m + log(l)).reshape(shape![1, BM, 1]));
-    }
-
-    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, ckv=bf16[?,?,?]/?,?,1,
-    /// kpe=bf16[?,?,?]/?,?,1, seq_lens=i32[?]/1, o=bf16[?,?,?]/?,?,1, lse=f32[?,?,?]/?,?,1,
-    /// scale=f32, BM=#64, BN=#64, DC=#512, DR=#64 (BM=64, BN=64, DC=512, DR=64).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 1, num_worker_warps_per_cta = 8,),))]
-    pub fn mla_decode_bf16<const BM: i32, const BN: i32, const DC: i32, const DR: i32>(
-        q_nope: &Tensor<bf16, { [-1, -1, -1] }>,
-        q_pe: &Tensor<bf16, { [-1, -1, -1] }>,
-        ckv: &Tensor<bf16, { [-1, -1, -1] }>,
-        kpe: &Tensor<bf16, { [-1, -1, -1] }>,
-        seq_lens: &Tensor<i32, { [-1] }>,
-        o: &mut Tensor<bf16, { [1, BM, DC] }>,
-        lse: &mut Tensor<f32, { [1, BM, 1] }>,
-        scale: f32,
-    ) {
-        let b: i32 = get_tile_block_id().0;
-        let hb: i32 = get_tile_block_id().1;
-        let sp: i32 = get_tile_block_id().2;
-        let seq_lens_view: Partition<i32, { [1] }> = make_partition_view(
-            seq_lens,
-            shape![1],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(seq_lens),
-        );
-        let mut n: i32 = tile_to_scalar::<i32, i32>(seq_lens_view.load([b]).reshape(shape![]));
-        if n > ckv.shape()[1] {
-            n = ckv.shape()[1];
-        }
-        if n < 0 {
-            n = 0;
-        }
-        let n_tiles: i32 = ceil_div(n, BN);
-        let per: i32 = ceil_div(n_tiles, get_num_tile_blocks().2);
-        let start: i32 = sp * per;
-        let mut stop: i32 = start + per;
-        if stop > n_tiles {
-            stop = n_tiles;
-        }
-        let q_nope_view: Partition<bf16, { [1, BM, DC] }> = q_nope.partition(shape![1, BM, DC]);
-        let tqn: Tile<bf16, { [BM, DC] }> = q_nope_view.load([b, hb, 0]).reshape(shape![BM, DC]);
-        let q_pe_view: Partition<bf16, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
-        let tqp: Tile<bf16, { [BM, DR] }> = q_pe_view.load([b, hb, 0]).reshape(shape![BM, DR]);
-        let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
-        let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
-        let mut acc: Tile<f32, { [BM, DC] }> = constant(0.0f32, shape![BM, DC]);
-        for j in start..stop {
-            let ckv_view: Partition<bf16, { [1, BN, DC] }> = ckv.partition(shape![1, BN, DC]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let ckv_tile: Tile<bf16, { [1, BN, DC] }> = load_view_tko(
-                &ckv_view,
-                [b, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tk: Tile<bf16, { [BN, DC] }> = ckv_tile.reshape(shape![BN, DC]);
-            let kpe_view: Partition<bf16, { [1, BN, DR] }> = kpe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let kpe_tile: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
-                &kpe_view,
-                [b, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tp: Tile<bf16, { [BN, DR] }> = kpe_tile.reshape(shape![BN, DR]);
-            let tk_permuted: Tile<bf16, { [DC, BN] }> = tk.transpose();
-            let filled: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-            let mut s: Tile<f32, { [BM, BN] }> = mma(tqn, tk_permuted, filled);
-            let tp_permuted: Tile<bf16, { [DR, BN] }> = tp.transpose();
-            let product: Tile<f32, { [BM, BN] }> = mma(tqp, tp_permuted, s);
-            s = product * broadcast_scalar(scale, shape![BM, BN]);
-            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
-            let cols: Tile<i32, { [BN] }> = (broadcast_scalar(j * BN, shape![BN])) + arange_bn;
-            let s_select: Tile<f32, { [BM, BN] }> = select(
-                lt_tile(
-                    cols.reshape(shape![1, BN]),
-                    broadcast_scalar(n, shape![1, BN]),
-                )
-                .broadcast(shape![BM, BN]),
-                s,
-                broadcast_scalar(-1e+30f32, shape![BM, BN]),
-            );
-            s = s_select;
-            let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-            let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                m,
-                value_reduced.reshape(shape![BM, 1]),
-                nan::Disabled,
-                ftz::Disabled,
-            );
-            let p: Tile<f32, { [BM, BN] }> = exp(s - m_new.broadcast(shape![BM, BN]));
-            let alpha: Tile<f32, { [BM, 1] }> = exp(m - m_new);
-            let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-            let l_fma: Tile<f32, { [BM, 1] }> = fma(
-                l,
-                alpha,
-                value_reduced_2.reshape(shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            l = l_fma;
-            let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-            acc = mma(p_bf16, tk, acc * alpha.broadcast(shape![BM, DC]));
-            m = m_new;
-        }
-        // every processed tile has a key < n, so l >= 1 after it; l == 0 only for an empty split
-        let selected: Tile<f32, { [BM, 1] }> = select(
-            gt_tile(l, broadcast_scalar(0f32, shape![BM, 1])),
-            l,
-            broadcast_scalar(1.0f32, shape![BM, 1]),
-        );
-        let cast_bf16: Tile<bf16, { [BM, DC] }> =
-            convert_tile(acc / selected.broadcast(shape![BM, DC]));
-        o.store(cast_bf16.reshape(shape![1, BM, DC]));
         lse.store((m + log(l)).reshape(shape![1, BM, 1]));
     }
 }

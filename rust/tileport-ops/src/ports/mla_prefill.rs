@@ -5,24 +5,30 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, k_nope=f16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, k_nope=f16[?,?,?]/?,?,1,
     /// k_pe=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, heads=i32, scale=f32,
     /// BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#true (BM=128, BN=64, DN=128, DR=64,
     /// DV=128, CAUSAL=True).
+    /// - `Elem = bf16`: q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, k_nope=bf16[?,?,?]/?,?,1,
+    /// k_pe=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, heads=i32, scale=f32,
+    /// BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#true (BM=128, BN=64, DN=128, DR=64,
+    /// DV=128, CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn mla_prefill_f16_causal_true<
+    pub fn mla_prefill_causal_true<
+        Elem: ElementType,
         const BM: i32,
         const BN: i32,
         const DN: i32,
         const DR: i32,
         const DV: i32,
     >(
-        q_nope: &Tensor<f16, { [-1, -1, -1] }>,
-        q_pe: &Tensor<f16, { [-1, -1, -1] }>,
-        k_nope: &Tensor<f16, { [-1, -1, -1] }>,
-        k_pe: &Tensor<f16, { [-1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1] }>,
-        o: &Tensor<f16, { [-1, -1, -1] }>,
+        q_nope: &Tensor<Elem, { [-1, -1, -1] }>,
+        q_pe: &Tensor<Elem, { [-1, -1, -1] }>,
+        k_nope: &Tensor<Elem, { [-1, -1, -1] }>,
+        k_pe: &Tensor<Elem, { [-1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1] }>,
+        o: &Tensor<Elem, { [-1, -1, -1] }>,
         heads: i32,
         scale: f32,
     ) {
@@ -36,10 +42,10 @@ pub mod port {
             );
             tile_to_scalar::<i32, i32>(quotient)
         };
-        let q_nope_view: Partition<f16, { [1, BM, DN] }> = q_nope.partition(shape![1, BM, DN]);
+        let q_nope_view: Partition<Elem, { [1, BM, DN] }> = q_nope.partition(shape![1, BM, DN]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_nope_tile: Tile<f16, { [1, BM, DN] }> = load_view_tko(
+        let q_nope_tile: Tile<Elem, { [1, BM, DN] }> = load_view_tko(
             &q_nope_view,
             [z, i, 0i32],
             ordering::Weak,
@@ -47,11 +53,11 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tqn: Tile<f16, { [BM, DN] }> = q_nope_tile.reshape(shape![BM, DN]);
-        let q_pe_view: Partition<f16, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
+        let tqn: Tile<Elem, { [BM, DN] }> = q_nope_tile.reshape(shape![BM, DN]);
+        let q_pe_view: Partition<Elem, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_pe_tile: Tile<f16, { [1, BM, DR] }> = load_view_tko(
+        let q_pe_tile: Tile<Elem, { [1, BM, DR] }> = load_view_tko(
             &q_pe_view,
             [z, i, 0i32],
             ordering::Weak,
@@ -59,14 +65,14 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tqp: Tile<f16, { [BM, DR] }> = q_pe_tile.reshape(shape![BM, DR]);
+        let tqp: Tile<Elem, { [BM, DR] }> = q_pe_tile.reshape(shape![BM, DR]);
         let qk: f32 = scale * 1.4426950408889634f32;
         let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
         let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let mut acc: Tile<f32, { [BM, DV] }> = constant(0.0f32, shape![BM, DV]);
         let zero: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
         let sk: i32 = k_nope.shape()[1];
-        let k_nope_tiles: Partition<f16, { [1, BN, DN] }> = make_partition_view(
+        let k_nope_tiles: Partition<Elem, { [1, BN, DN] }> = make_partition_view(
             k_nope,
             shape![1, BN, DN],
             padding::None,
@@ -102,10 +108,10 @@ pub mod port {
             full = n_tiles;
         }
         for j in 0i32..full {
-            let k_nope_view: Partition<f16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
+            let k_nope_view: Partition<Elem, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_nope_tile: Tile<f16, { [1, BN, DN] }> = load_view_tko(
+            let k_nope_tile: Tile<Elem, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -113,11 +119,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tkn: Tile<f16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
-            let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
+            let tkn: Tile<Elem, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
+            let k_pe_view: Partition<Elem, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_pe_tile: Tile<f16, { [1, BN, DR] }> = load_view_tko(
+            let k_pe_tile: Tile<Elem, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
                 ordering::Weak,
@@ -125,11 +131,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tkp: Tile<f16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
-            let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
+            let tkp: Tile<Elem, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
+            let v_view: Partition<Elem, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, BN, DV] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -137,16 +143,16 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
+            let tv: Tile<Elem, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
             let _scores_out: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
-                let tqn: Tile<f16, { [BM, DN] }> = tqn;
-                let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let tqn: Tile<Elem, { [BM, DN] }> = tqn;
+                let tqp: Tile<Elem, { [BM, DR] }> = tqp;
+                let tkn: Tile<Elem, { [BN, DN] }> = tkn;
+                let tkp: Tile<Elem, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
-                let tkp_permuted: Tile<f16, { [DR, BN] }> = tkp.transpose();
-                let tkn_permuted: Tile<f16, { [DN, BN] }> = tkn.transpose();
+                let tkp_permuted: Tile<Elem, { [DR, BN] }> = tkp.transpose();
+                let tkn_permuted: Tile<Elem, { [DN, BN] }> = tkn.transpose();
                 let product: Tile<f32, { [BM, BN] }> = mma(tqn, tkn_permuted, zero);
                 let product_2: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted, product);
                 product_2
@@ -159,7 +165,7 @@ pub mod port {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, DV] }> = tv;
+                let tv: Tile<Elem, { [BN, DV] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, DV] }> = acc;
@@ -192,9 +198,9 @@ pub mod port {
                     ftz::Enabled,
                 );
                 let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let p_elem: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_3: Tile<f32, { [BM, DV] }> =
-                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, DV]));
+                    mma(p_elem, tv, acc * alpha.broadcast(shape![BM, DV]));
                 (
                     m_new,
                     fma(
@@ -220,10 +226,10 @@ pub mod port {
         let rows: Tile<i32, { [BM, 1] }> =
             ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
         for j in full..n_tiles {
-            let k_nope_view: Partition<f16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
+            let k_nope_view: Partition<Elem, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_nope_tile_2: Tile<f16, { [1, BN, DN] }> = load_view_tko(
+            let k_nope_tile_2: Tile<Elem, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -231,11 +237,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tkn: Tile<f16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
-            let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
+            let tkn: Tile<Elem, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
+            let k_pe_view: Partition<Elem, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_pe_tile_2: Tile<f16, { [1, BN, DR] }> = load_view_tko(
+            let k_pe_tile_2: Tile<Elem, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
                 ordering::Weak,
@@ -243,11 +249,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tkp: Tile<f16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
-            let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
+            let tkp: Tile<Elem, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
+            let v_view: Partition<Elem, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_2: Tile<f16, { [1, BN, DV] }> = load_view_tko(
+            let v_tile_2: Tile<Elem, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -255,16 +261,16 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
+            let tv: Tile<Elem, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
             let mut s: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
-                let tqn: Tile<f16, { [BM, DN] }> = tqn;
-                let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let tqn: Tile<Elem, { [BM, DN] }> = tqn;
+                let tqp: Tile<Elem, { [BM, DR] }> = tqp;
+                let tkn: Tile<Elem, { [BN, DN] }> = tkn;
+                let tkp: Tile<Elem, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
-                let tkp_permuted_2: Tile<f16, { [DR, BN] }> = tkp.transpose();
-                let tkn_permuted_2: Tile<f16, { [DN, BN] }> = tkn.transpose();
+                let tkp_permuted_2: Tile<Elem, { [DR, BN] }> = tkp.transpose();
+                let tkn_permuted_2: Tile<Elem, { [DN, BN] }> = tkn.transpose();
                 let product_4: Tile<f32, { [BM, BN] }> = mma(tqn, tkn_permuted_2, zero);
                 let product_5: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted_2, product_4);
                 product_5
@@ -291,7 +297,7 @@ pub mod port {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, DV] }> = tv;
+                let tv: Tile<Elem, { [BN, DV] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, DV] }> = acc;
@@ -324,9 +330,9 @@ pub mod port {
                     ftz::Enabled,
                 );
                 let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_2: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_6: Tile<f32, { [BM, DV] }> =
-                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, DV]));
+                    mma(p_elem_2, tv, acc * alpha.broadcast(shape![BM, DV]));
                 (
                     m_new,
                     fma(
@@ -348,33 +354,39 @@ pub mod port {
             l = online_step_out_4.1;
             acc = online_step_out_4.2;
         }
-        let cast_f16: Tile<f16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
+        let cast_elem: Tile<Elem, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
         // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
         // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
-        let mut o_tiles: PartitionMut<f16, { [1, BM, DV] }> =
+        let mut o_tiles: PartitionMut<Elem, { [1, BM, DV] }> =
             unsafe { o.partition_full_mut(shape![1, BM, DV]) };
-        unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, BM, DV]), [z, i, 0i32]) };
+        unsafe { o_tiles.store_unchecked(cast_elem.reshape(shape![1, BM, DV]), [z, i, 0i32]) };
     }
 
-    /// Specialization for q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, k_nope=f16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: q_nope=f16[?,?,?]/?,?,1, q_pe=f16[?,?,?]/?,?,1, k_nope=f16[?,?,?]/?,?,1,
     /// k_pe=f16[?,?,?]/?,?,1, v=f16[?,?,?]/?,?,1, o=f16[?,?,?]/?,?,1, heads=i32, scale=f32,
     /// BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#false (BM=128, BN=64, DN=128, DR=64,
     /// DV=128, CAUSAL=False).
+    /// - `Elem = bf16`: q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1, k_nope=bf16[?,?,?]/?,?,1,
+    /// k_pe=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1, heads=i32, scale=f32,
+    /// BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#false (BM=128, BN=64, DN=128, DR=64,
+    /// DV=128, CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn mla_prefill_f16_causal_false<
+    pub fn mla_prefill_causal_false<
+        Elem: ElementType,
         const BM: i32,
         const BN: i32,
         const DN: i32,
         const DR: i32,
         const DV: i32,
     >(
-        q_nope: &Tensor<f16, { [-1, -1, -1] }>,
-        q_pe: &Tensor<f16, { [-1, -1, -1] }>,
-        k_nope: &Tensor<f16, { [-1, -1, -1] }>,
-        k_pe: &Tensor<f16, { [-1, -1, -1] }>,
-        v: &Tensor<f16, { [-1, -1, -1] }>,
-        o: &Tensor<f16, { [-1, -1, -1] }>,
+        q_nope: &Tensor<Elem, { [-1, -1, -1] }>,
+        q_pe: &Tensor<Elem, { [-1, -1, -1] }>,
+        k_nope: &Tensor<Elem, { [-1, -1, -1] }>,
+        k_pe: &Tensor<Elem, { [-1, -1, -1] }>,
+        v: &Tensor<Elem, { [-1, -1, -1] }>,
+        o: &Tensor<Elem, { [-1, -1, -1] }>,
         heads: i32,
         scale: f32,
     ) {
@@ -388,10 +400,10 @@ pub mod port {
             );
             tile_to_scalar::<i32, i32>(quotient)
         };
-        let q_nope_view: Partition<f16, { [1, BM, DN] }> = q_nope.partition(shape![1, BM, DN]);
+        let q_nope_view: Partition<Elem, { [1, BM, DN] }> = q_nope.partition(shape![1, BM, DN]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_nope_tile: Tile<f16, { [1, BM, DN] }> = load_view_tko(
+        let q_nope_tile: Tile<Elem, { [1, BM, DN] }> = load_view_tko(
             &q_nope_view,
             [z, i, 0i32],
             ordering::Weak,
@@ -399,11 +411,11 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tqn: Tile<f16, { [BM, DN] }> = q_nope_tile.reshape(shape![BM, DN]);
-        let q_pe_view: Partition<f16, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
+        let tqn: Tile<Elem, { [BM, DN] }> = q_nope_tile.reshape(shape![BM, DN]);
+        let q_pe_view: Partition<Elem, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let q_pe_tile: Tile<f16, { [1, BM, DR] }> = load_view_tko(
+        let q_pe_tile: Tile<Elem, { [1, BM, DR] }> = load_view_tko(
             &q_pe_view,
             [z, i, 0i32],
             ordering::Weak,
@@ -411,14 +423,14 @@ pub mod port {
             None,
             tma::Enabled,
         );
-        let tqp: Tile<f16, { [BM, DR] }> = q_pe_tile.reshape(shape![BM, DR]);
+        let tqp: Tile<Elem, { [BM, DR] }> = q_pe_tile.reshape(shape![BM, DR]);
         let qk: f32 = scale * 1.4426950408889634f32;
         let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
         let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
         let mut acc: Tile<f32, { [BM, DV] }> = constant(0.0f32, shape![BM, DV]);
         let zero: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
         let sk: i32 = k_nope.shape()[1];
-        let k_nope_tiles: Partition<f16, { [1, BN, DN] }> = make_partition_view(
+        let k_nope_tiles: Partition<Elem, { [1, BN, DN] }> = make_partition_view(
             k_nope,
             shape![1, BN, DN],
             padding::None,
@@ -439,10 +451,10 @@ pub mod port {
             full = n_tiles;
         }
         for j in 0i32..full {
-            let k_nope_view: Partition<f16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
+            let k_nope_view: Partition<Elem, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_nope_tile: Tile<f16, { [1, BN, DN] }> = load_view_tko(
+            let k_nope_tile: Tile<Elem, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -450,11 +462,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tkn: Tile<f16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
-            let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
+            let tkn: Tile<Elem, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
+            let k_pe_view: Partition<Elem, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_pe_tile: Tile<f16, { [1, BN, DR] }> = load_view_tko(
+            let k_pe_tile: Tile<Elem, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
                 ordering::Weak,
@@ -462,11 +474,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tkp: Tile<f16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
-            let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
+            let tkp: Tile<Elem, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
+            let v_view: Partition<Elem, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile: Tile<f16, { [1, BN, DV] }> = load_view_tko(
+            let v_tile: Tile<Elem, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -474,16 +486,16 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
+            let tv: Tile<Elem, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
             let _scores_out: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
-                let tqn: Tile<f16, { [BM, DN] }> = tqn;
-                let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let tqn: Tile<Elem, { [BM, DN] }> = tqn;
+                let tqp: Tile<Elem, { [BM, DR] }> = tqp;
+                let tkn: Tile<Elem, { [BN, DN] }> = tkn;
+                let tkp: Tile<Elem, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
-                let tkp_permuted: Tile<f16, { [DR, BN] }> = tkp.transpose();
-                let tkn_permuted: Tile<f16, { [DN, BN] }> = tkn.transpose();
+                let tkp_permuted: Tile<Elem, { [DR, BN] }> = tkp.transpose();
+                let tkn_permuted: Tile<Elem, { [DN, BN] }> = tkn.transpose();
                 let product: Tile<f32, { [BM, BN] }> = mma(tqn, tkn_permuted, zero);
                 let product_2: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted, product);
                 product_2
@@ -496,7 +508,7 @@ pub mod port {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = _scores_out;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, DV] }> = tv;
+                let tv: Tile<Elem, { [BN, DV] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, DV] }> = acc;
@@ -529,9 +541,9 @@ pub mod port {
                     ftz::Enabled,
                 );
                 let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let p_elem: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_3: Tile<f32, { [BM, DV] }> =
-                    mma(p_f16, tv, acc * alpha.broadcast(shape![BM, DV]));
+                    mma(p_elem, tv, acc * alpha.broadcast(shape![BM, DV]));
                 (
                     m_new,
                     fma(
@@ -556,10 +568,10 @@ pub mod port {
         // `rows = ct.reshape(i * BM + ct.arange(BM, dtype=ct.int32), (BM, 1))`: never read, dropped
         // as cuTile Python drops it
         for j in full..n_tiles {
-            let k_nope_view: Partition<f16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
+            let k_nope_view: Partition<Elem, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_nope_tile_2: Tile<f16, { [1, BN, DN] }> = load_view_tko(
+            let k_nope_tile_2: Tile<Elem, { [1, BN, DN] }> = load_view_tko(
                 &k_nope_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -567,11 +579,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tkn: Tile<f16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
-            let k_pe_view: Partition<f16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
+            let tkn: Tile<Elem, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
+            let k_pe_view: Partition<Elem, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let k_pe_tile_2: Tile<f16, { [1, BN, DR] }> = load_view_tko(
+            let k_pe_tile_2: Tile<Elem, { [1, BN, DR] }> = load_view_tko(
                 &k_pe_view,
                 [b, j, 0i32],
                 ordering::Weak,
@@ -579,11 +591,11 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tkp: Tile<f16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
-            let v_view: Partition<f16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
+            let tkp: Tile<Elem, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
+            let v_view: Partition<Elem, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let v_tile_2: Tile<f16, { [1, BN, DV] }> = load_view_tko(
+            let v_tile_2: Tile<Elem, { [1, BN, DV] }> = load_view_tko(
                 &v_view,
                 [z, j, 0i32],
                 ordering::Weak,
@@ -591,16 +603,16 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let tv: Tile<f16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
+            let tv: Tile<Elem, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
             let mut s: Tile<f32, { [BM, BN] }> = {
                 // _scores(..), a @ct.function inlined as cuTile Python inlines it
-                let tqn: Tile<f16, { [BM, DN] }> = tqn;
-                let tqp: Tile<f16, { [BM, DR] }> = tqp;
-                let tkn: Tile<f16, { [BN, DN] }> = tkn;
-                let tkp: Tile<f16, { [BN, DR] }> = tkp;
+                let tqn: Tile<Elem, { [BM, DN] }> = tqn;
+                let tqp: Tile<Elem, { [BM, DR] }> = tqp;
+                let tkn: Tile<Elem, { [BN, DN] }> = tkn;
+                let tkp: Tile<Elem, { [BN, DR] }> = tkp;
                 let zero: Tile<f32, { [BM, BN] }> = zero;
-                let tkp_permuted_2: Tile<f16, { [DR, BN] }> = tkp.transpose();
-                let tkn_permuted_2: Tile<f16, { [DN, BN] }> = tkn.transpose();
+                let tkp_permuted_2: Tile<Elem, { [DR, BN] }> = tkp.transpose();
+                let tkn_permuted_2: Tile<Elem, { [DN, BN] }> = tkn.transpose();
                 let product_4: Tile<f32, { [BM, BN] }> = mma(tqn, tkn_permuted_2, zero);
                 let product_5: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted_2, product_4);
                 product_5
@@ -623,7 +635,7 @@ pub mod port {
                 // online_step(..), a @ct.function inlined as cuTile Python inlines it
                 let s: Tile<f32, { [BM, BN] }> = s;
                 let qk: f32 = qk;
-                let tv: Tile<f16, { [BN, DV] }> = tv;
+                let tv: Tile<Elem, { [BN, DV] }> = tv;
                 let m: Tile<f32, { [BM, 1] }> = m;
                 let l: Tile<f32, { [BM, 1] }> = l;
                 let acc: Tile<f32, { [BM, DV] }> = acc;
@@ -656,9 +668,9 @@ pub mod port {
                     ftz::Enabled,
                 );
                 let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_f16_2: Tile<f16, { [BM, BN] }> = convert_tile(p);
+                let p_elem_2: Tile<Elem, { [BM, BN] }> = convert_tile(p);
                 let product_6: Tile<f32, { [BM, DV] }> =
-                    mma(p_f16_2, tv, acc * alpha.broadcast(shape![BM, DV]));
+                    mma(p_elem_2, tv, acc * alpha.broadcast(shape![BM, DV]));
                 (
                     m_new,
                     fma(
@@ -680,696 +692,12 @@ pub mod port {
             l = online_step_out_4.1;
             acc = online_step_out_4.2;
         }
-        let cast_f16: Tile<f16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
+        let cast_elem: Tile<Elem, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
         // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
         // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
         // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
-        let mut o_tiles: PartitionMut<f16, { [1, BM, DV] }> =
+        let mut o_tiles: PartitionMut<Elem, { [1, BM, DV] }> =
             unsafe { o.partition_full_mut(shape![1, BM, DV]) };
-        unsafe { o_tiles.store_unchecked(cast_f16.reshape(shape![1, BM, DV]), [z, i, 0i32]) };
-    }
-
-    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1,
-    /// k_nope=bf16[?,?,?]/?,?,1, k_pe=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1,
-    /// heads=i32, scale=f32, BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#true (BM=128,
-    /// BN=64, DN=128, DR=64, DV=128, CAUSAL=True).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn mla_prefill_bf16_causal_true<
-        const BM: i32,
-        const BN: i32,
-        const DN: i32,
-        const DR: i32,
-        const DV: i32,
-    >(
-        q_nope: &Tensor<bf16, { [-1, -1, -1] }>,
-        q_pe: &Tensor<bf16, { [-1, -1, -1] }>,
-        k_nope: &Tensor<bf16, { [-1, -1, -1] }>,
-        k_pe: &Tensor<bf16, { [-1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1] }>,
-        o: &Tensor<bf16, { [-1, -1, -1] }>,
-        heads: i32,
-        scale: f32,
-    ) {
-        let z: i32 = get_tile_block_id().0;
-        let i: i32 = (get_num_tile_blocks().1 - 1i32) - get_tile_block_id().1;
-        let b: i32 = {
-            let quotient: Tile<i32, { [] }> = divi(
-                scalar_to_tile::<i32>(z),
-                scalar_to_tile::<i32>(heads),
-                rounding::NegativeInf,
-            );
-            tile_to_scalar::<i32, i32>(quotient)
-        };
-        let q_nope_view: Partition<bf16, { [1, BM, DN] }> = q_nope.partition(shape![1, BM, DN]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_nope_tile: Tile<bf16, { [1, BM, DN] }> = load_view_tko(
-            &q_nope_view,
-            [z, i, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tqn: Tile<bf16, { [BM, DN] }> = q_nope_tile.reshape(shape![BM, DN]);
-        let q_pe_view: Partition<bf16, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_pe_tile: Tile<bf16, { [1, BM, DR] }> = load_view_tko(
-            &q_pe_view,
-            [z, i, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tqp: Tile<bf16, { [BM, DR] }> = q_pe_tile.reshape(shape![BM, DR]);
-        let qk: f32 = scale * 1.4426950408889634f32;
-        let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
-        let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
-        let mut acc: Tile<f32, { [BM, DV] }> = constant(0.0f32, shape![BM, DV]);
-        let zero: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        let sk: i32 = k_nope.shape()[1];
-        let k_nope_tiles: Partition<bf16, { [1, BN, DN] }> = make_partition_view(
-            k_nope,
-            shape![1, BN, DN],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(k_nope),
-        );
-        let mut n_tiles: i32 = num_tiles(&k_nope_tiles, 1);
-        let mut full: i32 = {
-            let quotient_2: Tile<i32, { [] }> = divi(
-                scalar_to_tile::<i32>(sk),
-                scalar_to_tile::<i32>(BN),
-                rounding::NegativeInf,
-            );
-            tile_to_scalar::<i32, i32>(quotient_2)
-        };
-        // `if CAUSAL:` is True here: its body, as cuTile Python folds it
-        let last: i32 = ceil_div((i + 1i32) * BM, BN);
-        if last < n_tiles {
-            n_tiles = last;
-        }
-        let diag: i32 = {
-            let quotient_3: Tile<i32, { [] }> = divi(
-                scalar_to_tile::<i32>((i * BM) + 1i32),
-                scalar_to_tile::<i32>(BN),
-                rounding::NegativeInf,
-            );
-            tile_to_scalar::<i32, i32>(quotient_3)
-        };
-        if diag < full {
-            full = diag;
-        }
-        if full > n_tiles {
-            full = n_tiles;
-        }
-        for j in 0i32..full {
-            let k_nope_view: Partition<bf16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_nope_tile: Tile<bf16, { [1, BN, DN] }> = load_view_tko(
-                &k_nope_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
-            let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_pe_tile: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
-                &k_pe_view,
-                [b, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
-            let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, BN, DV] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
-            let _scores_out: Tile<f32, { [BM, BN] }> = {
-                // _scores(..), a @ct.function inlined as cuTile Python inlines it
-                let tqn: Tile<bf16, { [BM, DN] }> = tqn;
-                let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
-                let zero: Tile<f32, { [BM, BN] }> = zero;
-                let tkp_permuted: Tile<bf16, { [DR, BN] }> = tkp.transpose();
-                let tkn_permuted: Tile<bf16, { [DN, BN] }> = tkn.transpose();
-                let product: Tile<f32, { [BM, BN] }> = mma(tqn, tkn_permuted, zero);
-                let product_2: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted, product);
-                product_2
-            };
-            let online_step_out: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, DV] }>,
-            ) = {
-                // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = _scores_out;
-                let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
-                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let mq: Tile<f32, { [BM, 1] }> = m_new * broadcast_scalar(qk, shape![BM, 1]);
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk, shape![BM, BN]),
-                        negf(mq.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(
-                    fma(
-                        m,
-                        broadcast_scalar(qk, shape![BM, 1]),
-                        negf(mq),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-                let product_3: Tile<f32, { [BM, DV] }> =
-                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, DV]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_2.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_3,
-                )
-            };
-            let online_step_out_2: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, DV] }>,
-            ) = online_step_out;
-            m = online_step_out_2.0;
-            l = online_step_out_2.1;
-            acc = online_step_out_2.2;
-        }
-        let arange_bm: Tile<i32, { [BM] }> = iota(shape![BM]);
-        let rows: Tile<i32, { [BM, 1] }> =
-            ((broadcast_scalar(i * BM, shape![BM])) + arange_bm).reshape(shape![BM, 1]);
-        for j in full..n_tiles {
-            let k_nope_view: Partition<bf16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_nope_tile_2: Tile<bf16, { [1, BN, DN] }> = load_view_tko(
-                &k_nope_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
-            let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_pe_tile_2: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
-                &k_pe_view,
-                [b, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
-            let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_2: Tile<bf16, { [1, BN, DV] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
-            let mut s: Tile<f32, { [BM, BN] }> = {
-                // _scores(..), a @ct.function inlined as cuTile Python inlines it
-                let tqn: Tile<bf16, { [BM, DN] }> = tqn;
-                let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
-                let zero: Tile<f32, { [BM, BN] }> = zero;
-                let tkp_permuted_2: Tile<bf16, { [DR, BN] }> = tkp.transpose();
-                let tkn_permuted_2: Tile<bf16, { [DN, BN] }> = tkn.transpose();
-                let product_4: Tile<f32, { [BM, BN] }> = mma(tqn, tkn_permuted_2, zero);
-                let product_5: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted_2, product_4);
-                product_5
-            };
-            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
-            let cols: Tile<i32, { [1, BN] }> =
-                ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            // `if CAUSAL:` is True here: its body, as cuTile Python folds it
-            let s_select: Tile<f32, { [BM, BN] }> = select(
-                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN])
-                    & le_tile(
-                        cols.broadcast(shape![BM, BN]),
-                        rows.broadcast(shape![BM, BN]),
-                    ),
-                s,
-                broadcast_scalar(-1e+30f32, shape![BM, BN]),
-            );
-            s = s_select;
-            let online_step_out_3: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, DV] }>,
-            ) = {
-                // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
-                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_3.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let mq: Tile<f32, { [BM, 1] }> = m_new * broadcast_scalar(qk, shape![BM, 1]);
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk, shape![BM, BN]),
-                        negf(mq.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(
-                    fma(
-                        m,
-                        broadcast_scalar(qk, shape![BM, 1]),
-                        negf(mq),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-                let product_6: Tile<f32, { [BM, DV] }> =
-                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, DV]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_4.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_6,
-                )
-            };
-            let online_step_out_4: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, DV] }>,
-            ) = online_step_out_3;
-            m = online_step_out_4.0;
-            l = online_step_out_4.1;
-            acc = online_step_out_4.2;
-        }
-        let cast_bf16: Tile<bf16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
-        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
-        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
-        let mut o_tiles: PartitionMut<bf16, { [1, BM, DV] }> =
-            unsafe { o.partition_full_mut(shape![1, BM, DV]) };
-        unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, BM, DV]), [z, i, 0i32]) };
-    }
-
-    /// Specialization for q_nope=bf16[?,?,?]/?,?,1, q_pe=bf16[?,?,?]/?,?,1,
-    /// k_nope=bf16[?,?,?]/?,?,1, k_pe=bf16[?,?,?]/?,?,1, v=bf16[?,?,?]/?,?,1, o=bf16[?,?,?]/?,?,1,
-    /// heads=i32, scale=f32, BM=#128, BN=#64, DN=#128, DR=#64, DV=#128, CAUSAL=#false (BM=128,
-    /// BN=64, DN=128, DR=64, DV=128, CAUSAL=False).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn mla_prefill_bf16_causal_false<
-        const BM: i32,
-        const BN: i32,
-        const DN: i32,
-        const DR: i32,
-        const DV: i32,
-    >(
-        q_nope: &Tensor<bf16, { [-1, -1, -1] }>,
-        q_pe: &Tensor<bf16, { [-1, -1, -1] }>,
-        k_nope: &Tensor<bf16, { [-1, -1, -1] }>,
-        k_pe: &Tensor<bf16, { [-1, -1, -1] }>,
-        v: &Tensor<bf16, { [-1, -1, -1] }>,
-        o: &Tensor<bf16, { [-1, -1, -1] }>,
-        heads: i32,
-        scale: f32,
-    ) {
-        let z: i32 = get_tile_block_id().0;
-        let i: i32 = (get_num_tile_blocks().1 - 1i32) - get_tile_block_id().1;
-        let b: i32 = {
-            let quotient: Tile<i32, { [] }> = divi(
-                scalar_to_tile::<i32>(z),
-                scalar_to_tile::<i32>(heads),
-                rounding::NegativeInf,
-            );
-            tile_to_scalar::<i32, i32>(quotient)
-        };
-        let q_nope_view: Partition<bf16, { [1, BM, DN] }> = q_nope.partition(shape![1, BM, DN]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_nope_tile: Tile<bf16, { [1, BM, DN] }> = load_view_tko(
-            &q_nope_view,
-            [z, i, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tqn: Tile<bf16, { [BM, DN] }> = q_nope_tile.reshape(shape![BM, DN]);
-        let q_pe_view: Partition<bf16, { [1, BM, DR] }> = q_pe.partition(shape![1, BM, DR]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let q_pe_tile: Tile<bf16, { [1, BM, DR] }> = load_view_tko(
-            &q_pe_view,
-            [z, i, 0i32],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let tqp: Tile<bf16, { [BM, DR] }> = q_pe_tile.reshape(shape![BM, DR]);
-        let qk: f32 = scale * 1.4426950408889634f32;
-        let mut m: Tile<f32, { [BM, 1] }> = constant(-1e+30f32, shape![BM, 1]);
-        let mut l: Tile<f32, { [BM, 1] }> = constant(0.0f32, shape![BM, 1]);
-        let mut acc: Tile<f32, { [BM, DV] }> = constant(0.0f32, shape![BM, DV]);
-        let zero: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        let sk: i32 = k_nope.shape()[1];
-        let k_nope_tiles: Partition<bf16, { [1, BN, DN] }> = make_partition_view(
-            k_nope,
-            shape![1, BN, DN],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(k_nope),
-        );
-        let n_tiles: i32 = num_tiles(&k_nope_tiles, 1);
-        let mut full: i32 = {
-            let quotient_2: Tile<i32, { [] }> = divi(
-                scalar_to_tile::<i32>(sk),
-                scalar_to_tile::<i32>(BN),
-                rounding::NegativeInf,
-            );
-            tile_to_scalar::<i32, i32>(quotient_2)
-        };
-        // `if CAUSAL:` is False here: nothing, as cuTile Python folds it
-        if full > n_tiles {
-            full = n_tiles;
-        }
-        for j in 0i32..full {
-            let k_nope_view: Partition<bf16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_nope_tile: Tile<bf16, { [1, BN, DN] }> = load_view_tko(
-                &k_nope_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile.reshape(shape![BN, DN]);
-            let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_pe_tile: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
-                &k_pe_view,
-                [b, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile.reshape(shape![BN, DR]);
-            let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile: Tile<bf16, { [1, BN, DV] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, DV] }> = v_tile.reshape(shape![BN, DV]);
-            let _scores_out: Tile<f32, { [BM, BN] }> = {
-                // _scores(..), a @ct.function inlined as cuTile Python inlines it
-                let tqn: Tile<bf16, { [BM, DN] }> = tqn;
-                let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
-                let zero: Tile<f32, { [BM, BN] }> = zero;
-                let tkp_permuted: Tile<bf16, { [DR, BN] }> = tkp.transpose();
-                let tkn_permuted: Tile<bf16, { [DN, BN] }> = tkn.transpose();
-                let product: Tile<f32, { [BM, BN] }> = mma(tqn, tkn_permuted, zero);
-                let product_2: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted, product);
-                product_2
-            };
-            let online_step_out: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, DV] }>,
-            ) = {
-                // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = _scores_out;
-                let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
-                let value_reduced: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let mq: Tile<f32, { [BM, 1] }> = m_new * broadcast_scalar(qk, shape![BM, 1]);
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk, shape![BM, BN]),
-                        negf(mq.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(
-                    fma(
-                        m,
-                        broadcast_scalar(qk, shape![BM, 1]),
-                        negf(mq),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let value_reduced_2: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-                let product_3: Tile<f32, { [BM, DV] }> =
-                    mma(p_bf16, tv, acc * alpha.broadcast(shape![BM, DV]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_2.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_3,
-                )
-            };
-            let online_step_out_2: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, DV] }>,
-            ) = online_step_out;
-            m = online_step_out_2.0;
-            l = online_step_out_2.1;
-            acc = online_step_out_2.2;
-        }
-        // `rows = ct.reshape(i * BM + ct.arange(BM, dtype=ct.int32), (BM, 1))`: never read, dropped
-        // as cuTile Python drops it
-        for j in full..n_tiles {
-            let k_nope_view: Partition<bf16, { [1, BN, DN] }> = k_nope.partition(shape![1, BN, DN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_nope_tile_2: Tile<bf16, { [1, BN, DN] }> = load_view_tko(
-                &k_nope_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tkn: Tile<bf16, { [BN, DN] }> = k_nope_tile_2.reshape(shape![BN, DN]);
-            let k_pe_view: Partition<bf16, { [1, BN, DR] }> = k_pe.partition(shape![1, BN, DR]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let k_pe_tile_2: Tile<bf16, { [1, BN, DR] }> = load_view_tko(
-                &k_pe_view,
-                [b, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tkp: Tile<bf16, { [BN, DR] }> = k_pe_tile_2.reshape(shape![BN, DR]);
-            let v_view: Partition<bf16, { [1, BN, DV] }> = v.partition(shape![1, BN, DV]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let v_tile_2: Tile<bf16, { [1, BN, DV] }> = load_view_tko(
-                &v_view,
-                [z, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let tv: Tile<bf16, { [BN, DV] }> = v_tile_2.reshape(shape![BN, DV]);
-            let mut s: Tile<f32, { [BM, BN] }> = {
-                // _scores(..), a @ct.function inlined as cuTile Python inlines it
-                let tqn: Tile<bf16, { [BM, DN] }> = tqn;
-                let tqp: Tile<bf16, { [BM, DR] }> = tqp;
-                let tkn: Tile<bf16, { [BN, DN] }> = tkn;
-                let tkp: Tile<bf16, { [BN, DR] }> = tkp;
-                let zero: Tile<f32, { [BM, BN] }> = zero;
-                let tkp_permuted_2: Tile<bf16, { [DR, BN] }> = tkp.transpose();
-                let tkn_permuted_2: Tile<bf16, { [DN, BN] }> = tkn.transpose();
-                let product_4: Tile<f32, { [BM, BN] }> = mma(tqn, tkn_permuted_2, zero);
-                let product_5: Tile<f32, { [BM, BN] }> = mma(tqp, tkp_permuted_2, product_4);
-                product_5
-            };
-            let arange_bn: Tile<i32, { [BN] }> = iota(shape![BN]);
-            let cols: Tile<i32, { [1, BN] }> =
-                ((broadcast_scalar(j * BN, shape![BN])) + arange_bn).reshape(shape![1, BN]);
-            // `if CAUSAL:` is False here: the else arm, as cuTile Python folds it
-            let s_select: Tile<f32, { [BM, BN] }> = select(
-                lt_tile(cols, broadcast_scalar(sk, shape![1, BN])).broadcast(shape![BM, BN]),
-                s,
-                broadcast_scalar(-1e+30f32, shape![BM, BN]),
-            );
-            s = s_select;
-            let online_step_out_3: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, DV] }>,
-            ) = {
-                // online_step(..), a @ct.function inlined as cuTile Python inlines it
-                let s: Tile<f32, { [BM, BN] }> = s;
-                let qk: f32 = qk;
-                let tv: Tile<bf16, { [BN, DV] }> = tv;
-                let m: Tile<f32, { [BM, 1] }> = m;
-                let l: Tile<f32, { [BM, 1] }> = l;
-                let acc: Tile<f32, { [BM, DV] }> = acc;
-                let value_reduced_3: Tile<f32, { [BM] }> = reduce_max(s, 1);
-                let m_new: Tile<f32, { [BM, 1] }> = maxf(
-                    m,
-                    value_reduced_3.reshape(shape![BM, 1]),
-                    nan::Disabled,
-                    ftz::Disabled,
-                );
-                let mq: Tile<f32, { [BM, 1] }> = m_new * broadcast_scalar(qk, shape![BM, 1]);
-                let p: Tile<f32, { [BM, BN] }> = exp2(
-                    fma(
-                        s,
-                        broadcast_scalar(qk, shape![BM, BN]),
-                        negf(mq.broadcast(shape![BM, BN])),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let alpha: Tile<f32, { [BM, 1] }> = exp2(
-                    fma(
-                        m,
-                        broadcast_scalar(qk, shape![BM, 1]),
-                        negf(mq),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    ftz::Enabled,
-                );
-                let value_reduced_4: Tile<f32, { [BM] }> = reduce_sum(p, 1);
-                let p_bf16_2: Tile<bf16, { [BM, BN] }> = convert_tile(p);
-                let product_6: Tile<f32, { [BM, DV] }> =
-                    mma(p_bf16_2, tv, acc * alpha.broadcast(shape![BM, DV]));
-                (
-                    m_new,
-                    fma(
-                        l,
-                        alpha,
-                        value_reduced_4.reshape(shape![BM, 1]),
-                        rounding::NearestEven,
-                        ftz::Disabled,
-                    ),
-                    product_6,
-                )
-            };
-            let online_step_out_4: (
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, 1] }>,
-                Tile<f32, { [BM, DV] }>,
-            ) = online_step_out_3;
-            m = online_step_out_4.0;
-            l = online_step_out_4.1;
-            acc = online_step_out_4.2;
-        }
-        let cast_bf16: Tile<bf16, { [BM, DV] }> = convert_tile(acc / l.broadcast(shape![BM, DV]));
-        // SAFETY: z = bid(0); i = num_blocks(1) - 1 - bid(1) maps the blocks one-to-one onto the
-        // tile indices, so no two blocks store the same tile of o, and the grid's extent along axis
-        // 0 is cdiv(o.shape[0], 1) and the grid's extent along axis 1 is cdiv(o.shape[1], BM).
-        let mut o_tiles: PartitionMut<bf16, { [1, BM, DV] }> =
-            unsafe { o.partition_full_mut(shape![1, BM, DV]) };
-        unsafe { o_tiles.store_unchecked(cast_bf16.reshape(shape![1, BM, DV]), [z, i, 0i32]) };
+        unsafe { o_tiles.store_unchecked(cast_elem.reshape(shape![1, BM, DV]), [z, i, 0i32]) };
     }
 }

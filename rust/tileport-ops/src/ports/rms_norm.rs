@@ -58,19 +58,22 @@ pub mod port {
         };
     }
 
-    /// Specialization for x=f16[?,?]/?,1, w=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BM=#8,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: x=f16[?,?]/?,1, w=f16[?]/1, y=f16[?,?]/?,1, inv_n=f32, eps=f32, BM=#8,
+    /// BLOCK=#1024 (BM=8, BLOCK=1024).
+    /// - `Elem = bf16`: x=bf16[?,?]/?,1, w=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BM=#8,
     /// BLOCK=#1024 (BM=8, BLOCK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
-    pub fn rms_norm_f16<const BM: i32, const BLOCK: i32>(
-        x: &Tensor<f16, { [-1, -1] }>,
-        w: &Tensor<f16, { [-1] }>,
-        y: &Tensor<f16, { [-1, -1] }>,
+    pub fn rms_norm<Elem: ElementType, const BM: i32, const BLOCK: i32>(
+        x: &Tensor<Elem, { [-1, -1] }>,
+        w: &Tensor<Elem, { [-1] }>,
+        y: &Tensor<Elem, { [-1, -1] }>,
         inv_n: f32,
         eps: f32,
     ) {
         let block_row: i32 = get_tile_block_id().0;
-        let x_view: Partition<f16, { [BM, BLOCK] }> = x.partition(shape![BM, BLOCK]);
-        let t: Tile<f16, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        let x_view: Partition<Elem, { [BM, BLOCK] }> = x.partition(shape![BM, BLOCK]);
+        let t: Tile<Elem, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
         let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
         // mean of squares over the real row length
         let value_reduced: Tile<f32, { [BM] }> = reduce_sum(t * t, 1);
@@ -85,78 +88,24 @@ pub mod port {
             ),
             ftz::Disabled,
         );
-        let w_view: Partition<f16, { [BLOCK] }> = w.partition(shape![BLOCK]);
-        let g: Tile<f16, { [BLOCK] }> = w_view.load([0]);
+        let w_view: Partition<Elem, { [BLOCK] }> = w.partition(shape![BLOCK]);
+        let g: Tile<Elem, { [BLOCK] }> = w_view.load([0]);
         let g: Tile<f32, { [BLOCK] }> = convert_tile(g);
         let out: Tile<f32, { [BM, BLOCK] }> = (t * inv.broadcast(shape![BM, BLOCK]))
             * g.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]);
         // plain global stores, not TMA: no shared-memory staging (bf16 8192x4096 77 -> 80% of copy
         // bandwidth for layer_norm, 82 -> 85% for rms_norm; 16384x8192 82 -> 89% and 93 -> 94%:
         // tuning/rows-notma)
-        let out_f16: Tile<f16, { [BM, BLOCK] }> = convert_tile(out);
+        let out_elem: Tile<Elem, { [BM, BLOCK] }> = convert_tile(out);
         // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no two
         // blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0],
         // BM).
-        let mut y_tiles: PartitionMut<f16, { [BM, BLOCK] }> =
+        let mut y_tiles: PartitionMut<Elem, { [BM, BLOCK] }> =
             unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
         unsafe {
             store_view_tko_mut(
                 &mut y_tiles,
-                out_f16,
-                [block_row, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Disabled,
-            )
-        };
-    }
-
-    /// Specialization for x=bf16[?,?]/?,1, w=bf16[?]/1, y=bf16[?,?]/?,1, inv_n=f32, eps=f32, BM=#8,
-    /// BLOCK=#1024 (BM=8, BLOCK=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
-    pub fn rms_norm_bf16<const BM: i32, const BLOCK: i32>(
-        x: &Tensor<bf16, { [-1, -1] }>,
-        w: &Tensor<bf16, { [-1] }>,
-        y: &Tensor<bf16, { [-1, -1] }>,
-        inv_n: f32,
-        eps: f32,
-    ) {
-        let block_row: i32 = get_tile_block_id().0;
-        let x_view: Partition<bf16, { [BM, BLOCK] }> = x.partition(shape![BM, BLOCK]);
-        let t: Tile<bf16, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
-        let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
-        // mean of squares over the real row length
-        let value_reduced: Tile<f32, { [BM] }> = reduce_sum(t * t, 1);
-        // `ms` (a product) is fused into the fma that reads it, as cuTile Python contracts it
-        let inv: Tile<f32, { [BM, 1] }> = rsqrt(
-            fma(
-                value_reduced.reshape(shape![BM, 1]),
-                broadcast_scalar(inv_n, shape![BM, 1]),
-                broadcast_scalar(eps, shape![BM, 1]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            ),
-            ftz::Disabled,
-        );
-        let w_view: Partition<bf16, { [BLOCK] }> = w.partition(shape![BLOCK]);
-        let g: Tile<bf16, { [BLOCK] }> = w_view.load([0]);
-        let g: Tile<f32, { [BLOCK] }> = convert_tile(g);
-        let out: Tile<f32, { [BM, BLOCK] }> = (t * inv.broadcast(shape![BM, BLOCK]))
-            * g.reshape(shape![1, BLOCK]).broadcast(shape![BM, BLOCK]);
-        // plain global stores, not TMA: no shared-memory staging (bf16 8192x4096 77 -> 80% of copy
-        // bandwidth for layer_norm, 82 -> 85% for rms_norm; 16384x8192 82 -> 89% and 93 -> 94%:
-        // tuning/rows-notma)
-        let out_bf16: Tile<bf16, { [BM, BLOCK] }> = convert_tile(out);
-        // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no two
-        // blocks store the same tile of y, and the grid's extent along axis 0 is cdiv(y.shape[0],
-        // BM).
-        let mut y_tiles: PartitionMut<bf16, { [BM, BLOCK] }> =
-            unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
-        unsafe {
-            store_view_tko_mut(
-                &mut y_tiles,
-                out_bf16,
+                out_elem,
                 [block_row, 0i32],
                 ordering::Weak,
                 scope::TileBlock,

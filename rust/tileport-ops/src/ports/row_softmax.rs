@@ -74,21 +74,23 @@ pub mod port {
         }
     }
 
-    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#4, BLOCK=#1024 (BM=4, BLOCK=1024).
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#4, BLOCK=#1024 (BM=4, BLOCK=1024).
+    /// - `Elem = bf16`: x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#4, BLOCK=#1024 (BM=4, BLOCK=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
-    pub fn row_softmax_f16_bm_4<const BM: i32, const BLOCK: i32>(
-        x: &Tensor<f16, { [-1, -1] }>,
-        y: &Tensor<f16, { [-1, -1] }>,
+    pub fn row_softmax_bm_4<Elem: ElementType, const BM: i32, const BLOCK: i32>(
+        x: &Tensor<Elem, { [-1, -1] }>,
+        y: &Tensor<Elem, { [-1, -1] }>,
     ) {
         let block_row: i32 = get_tile_block_id().0;
-        let x_view: Partition<f16, { [BM, BLOCK] }> = make_partition_view(
+        let x_view: Partition<Elem, { [BM, BLOCK] }> = make_partition_view(
             x,
             shape![BM, BLOCK],
             padding::NegInf,
             dim_map::Identity,
             get_tensor_token(x),
         );
-        let t: Tile<f16, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
+        let t: Tile<Elem, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
         let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
         let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
         let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
@@ -111,7 +113,7 @@ pub mod port {
         let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
         // one reciprocal per row and a multiply per element (a division per element costs more than
         // the memory)
-        let out: Tile<f16, { [BM, BLOCK] }> = convert_tile(
+        let out: Tile<Elem, { [BM, BLOCK] }> = convert_tile(
             e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])),
         );
         if BLOCK >= 8192 {
@@ -119,7 +121,7 @@ pub mod port {
             // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
             // two blocks store the same tile of y, and the grid's extent along axis 0 is
             // cdiv(y.shape[0], BM).
-            let mut y_tiles: PartitionMut<f16, { [BM, BLOCK] }> =
+            let mut y_tiles: PartitionMut<Elem, { [BM, BLOCK] }> =
                 unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
             unsafe { y_tiles.store_unchecked(out, [block_row, 0i32]) };
         } else {
@@ -128,77 +130,7 @@ pub mod port {
             // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
             // two blocks store the same tile of y, and the grid's extent along axis 0 is
             // cdiv(y.shape[0], BM).
-            let mut y_tiles_2: PartitionMut<f16, { [BM, BLOCK] }> =
-                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
-            unsafe {
-                store_view_tko_mut(
-                    &mut y_tiles_2,
-                    out,
-                    [block_row, 0i32],
-                    ordering::Weak,
-                    scope::TileBlock,
-                    None,
-                    tma::Disabled,
-                )
-            };
-        }
-    }
-
-    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#4, BLOCK=#1024 (BM=4, BLOCK=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
-    pub fn row_softmax_bf16_bm_4<const BM: i32, const BLOCK: i32>(
-        x: &Tensor<bf16, { [-1, -1] }>,
-        y: &Tensor<bf16, { [-1, -1] }>,
-    ) {
-        let block_row: i32 = get_tile_block_id().0;
-        let x_view: Partition<bf16, { [BM, BLOCK] }> = make_partition_view(
-            x,
-            shape![BM, BLOCK],
-            padding::NegInf,
-            dim_map::Identity,
-            get_tensor_token(x),
-        );
-        let t: Tile<bf16, { [BM, BLOCK] }> = x_view.load([block_row, 0]);
-        let t: Tile<f32, { [BM, BLOCK] }> = convert_tile(t);
-        let m_reduced: Tile<f32, { [BM] }> = reduce_max(t, 1);
-        let m: Tile<f32, { [BM, 1] }> = m_reduced.reshape(shape![BM, 1]);
-        // exp(t - m) as one fused multiply-add and a flush-to-zero exp2: 16-bit rows are bound by
-        // instruction issue (22% fewer instructions than ct.exp's range-reduced form at 2 x 4096
-        // bf16; benchmarks/probes/spill_check.py)
-        let e: Tile<f32, { [BM, BLOCK] }> = exp2(
-            fma(
-                t,
-                broadcast_scalar(1.442695f32, shape![BM, BLOCK]),
-                negf(
-                    (m * broadcast_scalar(1.442695f32, shape![BM, 1])).broadcast(shape![BM, BLOCK]),
-                ),
-                rounding::NearestEven,
-                ftz::Disabled,
-            ),
-            ftz::Enabled,
-        );
-        let s_reduced: Tile<f32, { [BM] }> = reduce_sum(e, 1);
-        let s: Tile<f32, { [BM, 1] }> = s_reduced.reshape(shape![BM, 1]);
-        // one reciprocal per row and a multiply per element (a division per element costs more than
-        // the memory)
-        let out: Tile<bf16, { [BM, BLOCK] }> = convert_tile(
-            e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK])),
-        );
-        if BLOCK >= 8192 {
-            // through TMA: 16-bit 16384x8192 94% of copy bandwidth, 73% with plain stores
-            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
-            // two blocks store the same tile of y, and the grid's extent along axis 0 is
-            // cdiv(y.shape[0], BM).
-            let mut y_tiles: PartitionMut<bf16, { [BM, BLOCK] }> =
-                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
-            unsafe { y_tiles.store_unchecked(out, [block_row, 0i32]) };
-        } else {
-            // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
-            // 70 -> 79% (benchmarks/results/h200/tuning/rows-notma)
-            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
-            // two blocks store the same tile of y, and the grid's extent along axis 0 is
-            // cdiv(y.shape[0], BM).
-            let mut y_tiles_2: PartitionMut<bf16, { [BM, BLOCK] }> =
+            let mut y_tiles_2: PartitionMut<Elem, { [BM, BLOCK] }> =
                 unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
             unsafe {
                 store_view_tko_mut(

@@ -5,16 +5,18 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f16[?]/1, y=f16[?]/1, alpha=f32, TILE=#1024 (TILE=1024).
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: x=f16[?]/1, y=f16[?]/1, alpha=f32, TILE=#1024 (TILE=1024).
+    /// - `Elem = bf16`: x=bf16[?]/1, y=bf16[?]/1, alpha=f32, TILE=#1024 (TILE=1024).
     #[cutile::entry()]
-    pub fn scale_cast_f16<const TILE: i32>(
-        x: &Tensor<f16, { [-1] }>,
-        y: &mut Tensor<f16, { [TILE] }>,
+    pub fn scale_cast<Elem: ElementType, const TILE: i32>(
+        x: &Tensor<Elem, { [-1] }>,
+        y: &mut Tensor<Elem, { [TILE] }>,
         alpha: f32,
     ) {
         let bid: i32 = get_tile_block_id().0;
-        let x_view: Partition<f16, { [TILE] }> = x.partition(shape![TILE]);
-        let t: Tile<f16, { [TILE] }> = x_view.load([bid]);
+        let x_view: Partition<Elem, { [TILE] }> = x.partition(shape![TILE]);
+        let t: Tile<Elem, { [TILE] }> = x_view.load([bid]);
         let t_f32: Tile<f32, { [TILE] }> = convert_tile(t);
         let acc: Tile<f32, { [TILE] }> = fma(
             t_f32,
@@ -23,30 +25,8 @@ pub mod port {
             rounding::NearestEven,
             ftz::Disabled,
         );
-        let acc_f16: Tile<f16, { [TILE] }> = convert_tile(acc);
-        y.store(acc_f16);
-    }
-
-    /// Specialization for x=bf16[?]/1, y=bf16[?]/1, alpha=f32, TILE=#1024 (TILE=1024).
-    #[cutile::entry()]
-    pub fn scale_cast_bf16<const TILE: i32>(
-        x: &Tensor<bf16, { [-1] }>,
-        y: &mut Tensor<bf16, { [TILE] }>,
-        alpha: f32,
-    ) {
-        let bid: i32 = get_tile_block_id().0;
-        let x_view: Partition<bf16, { [TILE] }> = x.partition(shape![TILE]);
-        let t: Tile<bf16, { [TILE] }> = x_view.load([bid]);
-        let t_f32: Tile<f32, { [TILE] }> = convert_tile(t);
-        let acc: Tile<f32, { [TILE] }> = fma(
-            t_f32,
-            broadcast_scalar(alpha, shape![TILE]),
-            broadcast_scalar(1.0f32, shape![TILE]),
-            rounding::NearestEven,
-            ftz::Disabled,
-        );
-        let acc_bf16: Tile<bf16, { [TILE] }> = convert_tile(acc);
-        y.store(acc_bf16);
+        let acc_elem: Tile<Elem, { [TILE] }> = convert_tile(acc);
+        y.store(acc_elem);
     }
 
     /// Specialization for x=f32[?]/1, y=f32[?]/1, alpha=f32, TILE=#1024 (TILE=1024).

@@ -38,21 +38,24 @@ pub mod port {
         y.store(silu * b);
     }
 
-    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32,
+    /// BN=256, HALF_TILES=16).
+    /// - `Elem = bf16`: x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32,
     /// BN=256, HALF_TILES=16).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
-    pub fn silu_and_mul_f16<const BM: i32, const BN: i32, const HALF_TILES: i32>(
-        x: &Tensor<f16, { [-1, -1] }>,
-        y: &mut Tensor<f16, { [BM, BN] }>,
+    pub fn silu_and_mul<Elem: ElementType, const BM: i32, const BN: i32, const HALF_TILES: i32>(
+        x: &Tensor<Elem, { [-1, -1] }>,
+        y: &mut Tensor<Elem, { [BM, BN] }>,
     ) {
         let bm: i32 = get_tile_block_id().0;
         let bn: i32 = get_tile_block_id().1;
-        let x_view: Partition<f16, { [BM, BN] }> = x.partition(shape![BM, BN]);
+        let x_view: Partition<Elem, { [BM, BN] }> = x.partition(shape![BM, BN]);
         let a: Tile<f32, { [BM, BN] }> = convert_tile(x_view.load([bm, bn]));
-        let x_view: Partition<f16, { [BM, BN] }> = x.partition(shape![BM, BN]);
+        let x_view: Partition<Elem, { [BM, BN] }> = x.partition(shape![BM, BN]);
         // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
         // needs no bounds check.
-        let x_tile: Tile<f16, { [BM, BN] }> = load_view_tko(
+        let x_tile: Tile<Elem, { [BM, BN] }> = load_view_tko(
             &x_view,
             [bm, bn + HALF_TILES],
             ordering::Weak,
@@ -68,41 +71,7 @@ pub mod port {
             rounding::Approx,
             ftz::Disabled,
         );
-        let cast_f16: Tile<f16, { [BM, BN] }> = convert_tile(silu * b);
-        y.store(cast_f16);
-    }
-
-    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#32, BN=#256, HALF_TILES=#16 (BM=32,
-    /// BN=256, HALF_TILES=16).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 8,),))]
-    pub fn silu_and_mul_bf16<const BM: i32, const BN: i32, const HALF_TILES: i32>(
-        x: &Tensor<bf16, { [-1, -1] }>,
-        y: &mut Tensor<bf16, { [BM, BN] }>,
-    ) {
-        let bm: i32 = get_tile_block_id().0;
-        let bn: i32 = get_tile_block_id().1;
-        let x_view: Partition<bf16, { [BM, BN] }> = x.partition(shape![BM, BN]);
-        let a: Tile<f32, { [BM, BN] }> = convert_tile(x_view.load([bm, bn]));
-        let x_view: Partition<bf16, { [BM, BN] }> = x.partition(shape![BM, BN]);
-        // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the load
-        // needs no bounds check.
-        let x_tile: Tile<bf16, { [BM, BN] }> = load_view_tko(
-            &x_view,
-            [bm, bn + HALF_TILES],
-            ordering::Weak,
-            scope::TileBlock,
-            None,
-            tma::Enabled,
-        );
-        let b: Tile<f32, { [BM, BN] }> = convert_tile(x_tile);
-        // approximate division: the denominator is >= 1 (see tileport.kernels.swiglu)
-        let silu: Tile<f32, { [BM, BN] }> = divf(
-            a,
-            broadcast_scalar(1.0f32, shape![BM, BN]) + exp(negf(a)),
-            rounding::Approx,
-            ftz::Disabled,
-        );
-        let cast_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(silu * b);
-        y.store(cast_bf16);
+        let cast_elem: Tile<Elem, { [BM, BN] }> = convert_tile(silu * b);
+        y.store(cast_elem);
     }
 }

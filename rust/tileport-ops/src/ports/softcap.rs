@@ -22,39 +22,23 @@ pub mod port {
         y.store(t);
     }
 
-    /// Specialization for x=f16[?]/1, y=f16[?]/1, cap=f32, B=#1024 (B=1024).
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: x=f16[?]/1, y=f16[?]/1, cap=f32, B=#1024 (B=1024).
+    /// - `Elem = bf16`: x=bf16[?]/1, y=bf16[?]/1, cap=f32, B=#1024 (B=1024).
     #[cutile::entry()]
-    pub fn softcap_f16<const B: i32>(
-        x: &Tensor<f16, { [-1] }>,
-        y: &mut Tensor<f16, { [B] }>,
+    pub fn softcap<Elem: ElementType, const B: i32>(
+        x: &Tensor<Elem, { [-1] }>,
+        y: &mut Tensor<Elem, { [B] }>,
         cap: f32,
     ) {
         let i: i32 = get_tile_block_id().0;
-        let x_view: Partition<f16, { [B] }> = x.partition(shape![B]);
+        let x_view: Partition<Elem, { [B] }> = x.partition(shape![B]);
         let mut t: Tile<f32, { [B] }> = convert_tile(x_view.load([i]));
         if cap > 0.0 {
             let inv: f32 = 1.0f32 / cap;
             t = broadcast_scalar(cap, shape![B]) * (tanh(t * broadcast_scalar(inv, shape![B])));
         }
-        let t_f16: Tile<f16, { [B] }> = convert_tile(t);
-        y.store(t_f16);
-    }
-
-    /// Specialization for x=bf16[?]/1, y=bf16[?]/1, cap=f32, B=#1024 (B=1024).
-    #[cutile::entry()]
-    pub fn softcap_bf16<const B: i32>(
-        x: &Tensor<bf16, { [-1] }>,
-        y: &mut Tensor<bf16, { [B] }>,
-        cap: f32,
-    ) {
-        let i: i32 = get_tile_block_id().0;
-        let x_view: Partition<bf16, { [B] }> = x.partition(shape![B]);
-        let mut t: Tile<f32, { [B] }> = convert_tile(x_view.load([i]));
-        if cap > 0.0 {
-            let inv: f32 = 1.0f32 / cap;
-            t = broadcast_scalar(cap, shape![B]) * (tanh(t * broadcast_scalar(inv, shape![B])));
-        }
-        let t_bf16: Tile<bf16, { [B] }> = convert_tile(t);
-        y.store(t_bf16);
+        let t_elem: Tile<Elem, { [B] }> = convert_tile(t);
+        y.store(t_elem);
     }
 }

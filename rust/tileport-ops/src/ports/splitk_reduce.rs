@@ -32,11 +32,13 @@ pub mod port {
         y.store(acc);
     }
 
-    /// Specialization for parts=f32[?,?,?]/?,?,1, y=f16[?,?]/?,1, BM=#32, BN=#128 (BM=32, BN=128).
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: parts=f32[?,?,?]/?,?,1, y=f16[?,?]/?,1, BM=#32, BN=#128 (BM=32, BN=128).
+    /// - `Elem = bf16`: parts=f32[?,?,?]/?,?,1, y=bf16[?,?]/?,1, BM=#32, BN=#128 (BM=32, BN=128).
     #[cutile::entry()]
-    pub fn splitk_reduce_f16<const BM: i32, const BN: i32>(
+    pub fn splitk_reduce<Elem: ElementType, const BM: i32, const BN: i32>(
         parts: &Tensor<f32, { [-1, -1, -1] }>,
-        y: &mut Tensor<f16, { [BM, BN] }>,
+        y: &mut Tensor<Elem, { [BM, BN] }>,
     ) {
         let bm: i32 = get_tile_block_id().0;
         let bn: i32 = get_tile_block_id().1;
@@ -56,35 +58,7 @@ pub mod port {
             let part: Tile<f32, { [1, BM, BN] }> = parts_tile;
             acc = acc + part.reshape(shape![BM, BN]);
         }
-        let acc_f16: Tile<f16, { [BM, BN] }> = convert_tile(acc);
-        y.store(acc_f16);
-    }
-
-    /// Specialization for parts=f32[?,?,?]/?,?,1, y=bf16[?,?]/?,1, BM=#32, BN=#128 (BM=32, BN=128).
-    #[cutile::entry()]
-    pub fn splitk_reduce_bf16<const BM: i32, const BN: i32>(
-        parts: &Tensor<f32, { [-1, -1, -1] }>,
-        y: &mut Tensor<bf16, { [BM, BN] }>,
-    ) {
-        let bm: i32 = get_tile_block_id().0;
-        let bn: i32 = get_tile_block_id().1;
-        let mut acc: Tile<f32, { [BM, BN] }> = constant(0.0f32, shape![BM, BN]);
-        for s in 0i32..parts.shape()[0] {
-            let parts_view: Partition<f32, { [1, BM, BN] }> = parts.partition(shape![1, BM, BN]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let parts_tile: Tile<f32, { [1, BM, BN] }> = load_view_tko(
-                &parts_view,
-                [s, bm, bn],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let part: Tile<f32, { [1, BM, BN] }> = parts_tile;
-            acc = acc + part.reshape(shape![BM, BN]);
-        }
-        let acc_bf16: Tile<bf16, { [BM, BN] }> = convert_tile(acc);
-        y.store(acc_bf16);
+        let acc_elem: Tile<Elem, { [BM, BN] }> = convert_tile(acc);
+        y.store(acc_elem);
     }
 }

@@ -5,54 +5,23 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#64, BN=#64 (BM=64, BN=64).
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f32`: x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#64, BN=#64 (BM=64, BN=64).
+    /// - `Elem = f16`: x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#64, BN=#64 (BM=64, BN=64).
+    /// - `Elem = bf16`: x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#64, BN=#64 (BM=64, BN=64).
     #[cutile::entry()]
-    pub fn transpose_f32<const BM: i32, const BN: i32>(
-        x: &Tensor<f32, { [-1, -1] }>,
-        y: &mut Tensor<f32, { [BM, BN] }>,
+    pub fn transpose<Elem: ElementType, const BM: i32, const BN: i32>(
+        x: &Tensor<Elem, { [-1, -1] }>,
+        y: &mut Tensor<Elem, { [BM, BN] }>,
     ) {
         let bm: i32 = get_tile_block_id().0;
         let bn: i32 = get_tile_block_id().1;
         // tile axis 0 walks x's axis 1 and tile axis 1 walks x's axis 0; the index is in the tile's
         // axis order order=(1, 0) is the view's dim map, as in cuTile Python; the tile index is in
         // the tile's axis order.
-        let x_view: Partition<f32, { [BM, BN] }> =
+        let x_view: Partition<Elem, { [BM, BN] }> =
             x.partition_permuted(shape![BM, BN], const_array![1, 0]);
-        let t: Tile<f32, { [BM, BN] }> = x_view.load([bm, bn]);
-        y.store(t);
-    }
-
-    /// Specialization for x=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#64, BN=#64 (BM=64, BN=64).
-    #[cutile::entry()]
-    pub fn transpose_f16<const BM: i32, const BN: i32>(
-        x: &Tensor<f16, { [-1, -1] }>,
-        y: &mut Tensor<f16, { [BM, BN] }>,
-    ) {
-        let bm: i32 = get_tile_block_id().0;
-        let bn: i32 = get_tile_block_id().1;
-        // tile axis 0 walks x's axis 1 and tile axis 1 walks x's axis 0; the index is in the tile's
-        // axis order order=(1, 0) is the view's dim map, as in cuTile Python; the tile index is in
-        // the tile's axis order.
-        let x_view: Partition<f16, { [BM, BN] }> =
-            x.partition_permuted(shape![BM, BN], const_array![1, 0]);
-        let t: Tile<f16, { [BM, BN] }> = x_view.load([bm, bn]);
-        y.store(t);
-    }
-
-    /// Specialization for x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BM=#64, BN=#64 (BM=64, BN=64).
-    #[cutile::entry()]
-    pub fn transpose_bf16<const BM: i32, const BN: i32>(
-        x: &Tensor<bf16, { [-1, -1] }>,
-        y: &mut Tensor<bf16, { [BM, BN] }>,
-    ) {
-        let bm: i32 = get_tile_block_id().0;
-        let bn: i32 = get_tile_block_id().1;
-        // tile axis 0 walks x's axis 1 and tile axis 1 walks x's axis 0; the index is in the tile's
-        // axis order order=(1, 0) is the view's dim map, as in cuTile Python; the tile index is in
-        // the tile's axis order.
-        let x_view: Partition<bf16, { [BM, BN] }> =
-            x.partition_permuted(shape![BM, BN], const_array![1, 0]);
-        let t: Tile<bf16, { [BM, BN] }> = x_view.load([bm, bn]);
+        let t: Tile<Elem, { [BM, BN] }> = x_view.load([bm, bn]);
         y.store(t);
     }
 }

@@ -6,27 +6,32 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for Q=f16[?,?,?]/?,?,1, K=f16[?,?,?]/?,?,1, V=f16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: Q=f16[?,?,?]/?,?,1, K=f16[?,?,?]/?,?,1, V=f16[?,?,?]/?,?,1,
     /// Out=f16[?,?,?]/?,?,1, sm_scale=f32, N_CTX=i32, HEAD_DIM=#64, BLOCK_M=#64, BLOCK_N=#64,
     /// IS_CAUSAL=#true (HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=True).
+    /// - `Elem = bf16`: Q=bf16[?,?,?]/?,?,1, K=bf16[?,?,?]/?,?,1, V=bf16[?,?,?]/?,?,1,
+    /// Out=bf16[?,?,?]/?,?,1, sm_scale=f32, N_CTX=i32, HEAD_DIM=#64, BLOCK_M=#64, BLOCK_N=#64,
+    /// IS_CAUSAL=#true (HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=True).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn triton_attention_f16_is_causal_true<
+    pub fn triton_attention_is_causal_true<
+        Elem: ElementType,
         const HEAD_DIM: i32,
         const BLOCK_M: i32,
         const BLOCK_N: i32,
     >(
-        Q: &Tensor<f16, { [-1, -1, -1] }>,
-        K: &Tensor<f16, { [-1, -1, -1] }>,
-        V: &Tensor<f16, { [-1, -1, -1] }>,
-        Out: &mut Tensor<f16, { [1, BLOCK_M, HEAD_DIM] }>,
+        Q: &Tensor<Elem, { [-1, -1, -1] }>,
+        K: &Tensor<Elem, { [-1, -1, -1] }>,
+        V: &Tensor<Elem, { [-1, -1, -1] }>,
+        Out: &mut Tensor<Elem, { [1, BLOCK_M, HEAD_DIM] }>,
         sm_scale: f32,
         N_CTX: i32,
     ) {
         let off_hz: i32 = get_tile_block_id().0;
         let start_m: i32 = get_tile_block_id().1;
-        let Q_view: Partition<f16, { [1, BLOCK_M, HEAD_DIM] }> =
+        let Q_view: Partition<Elem, { [1, BLOCK_M, HEAD_DIM] }> =
             Q.partition(shape![1, BLOCK_M, HEAD_DIM]);
-        let q: Tile<f16, { [BLOCK_M, HEAD_DIM] }> = Q_view
+        let q: Tile<Elem, { [BLOCK_M, HEAD_DIM] }> = Q_view
             .load([off_hz, start_m, 0])
             .reshape(shape![BLOCK_M, HEAD_DIM]);
         let mut m_i: Tile<f32, { [BLOCK_M] }> = constant(-1e+30f32, shape![BLOCK_M]);
@@ -36,11 +41,11 @@ pub mod port {
         // `if IS_CAUSAL:` is True here: its body, as cuTile Python folds it
         let hi: i32 = ceil_div((start_m + 1i32) * BLOCK_M, BLOCK_N);
         for j in 0i32..hi {
-            let K_view: Partition<f16, { [1, BLOCK_N, HEAD_DIM] }> =
+            let K_view: Partition<Elem, { [1, BLOCK_N, HEAD_DIM] }> =
                 K.partition(shape![1, BLOCK_N, HEAD_DIM]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let K_tile: Tile<f16, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
+            let K_tile: Tile<Elem, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
                 &K_view,
                 [off_hz, j, 0i32],
                 ordering::Weak,
@@ -48,8 +53,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let k: Tile<f16, { [BLOCK_N, HEAD_DIM] }> = K_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
-            let k_permuted: Tile<f16, { [HEAD_DIM, BLOCK_N] }> = k.transpose();
+            let k: Tile<Elem, { [BLOCK_N, HEAD_DIM] }> = K_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
+            let k_permuted: Tile<Elem, { [HEAD_DIM, BLOCK_N] }> = k.transpose();
             let filled: Tile<f32, { [BLOCK_M, BLOCK_N] }> =
                 constant(0.0f32, shape![BLOCK_M, BLOCK_N]);
             let product: Tile<f32, { [BLOCK_M, BLOCK_N] }> = mma(q, k_permuted, filled);
@@ -106,11 +111,11 @@ pub mod port {
                 ftz::Disabled,
             );
             l_i = l_i_fma;
-            let V_view: Partition<f16, { [1, BLOCK_N, HEAD_DIM] }> =
+            let V_view: Partition<Elem, { [1, BLOCK_N, HEAD_DIM] }> =
                 V.partition(shape![1, BLOCK_N, HEAD_DIM]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let V_tile: Tile<f16, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
+            let V_tile: Tile<Elem, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
                 &V_view,
                 [off_hz, j, 0i32],
                 ordering::Weak,
@@ -118,10 +123,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let v: Tile<f16, { [BLOCK_N, HEAD_DIM] }> = V_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
-            let p_f16: Tile<f16, { [BLOCK_M, BLOCK_N] }> = convert_tile(p);
+            let v: Tile<Elem, { [BLOCK_N, HEAD_DIM] }> = V_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
+            let p_elem: Tile<Elem, { [BLOCK_M, BLOCK_N] }> = convert_tile(p);
             acc = mma(
-                p_f16,
+                p_elem,
                 v,
                 acc * alpha
                     .reshape(shape![BLOCK_M, 1])
@@ -129,282 +134,40 @@ pub mod port {
             );
             m_i = m_new;
         }
-        let cast_f16: Tile<f16, { [BLOCK_M, HEAD_DIM] }> = convert_tile(
+        let cast_elem: Tile<Elem, { [BLOCK_M, HEAD_DIM] }> = convert_tile(
             acc / l_i
                 .reshape(shape![BLOCK_M, 1])
                 .broadcast(shape![BLOCK_M, HEAD_DIM]),
         );
-        Out.store(cast_f16.reshape(shape![1, BLOCK_M, HEAD_DIM]));
+        Out.store(cast_elem.reshape(shape![1, BLOCK_M, HEAD_DIM]));
     }
 
-    /// Specialization for Q=f16[?,?,?]/?,?,1, K=f16[?,?,?]/?,?,1, V=f16[?,?,?]/?,?,1,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: Q=f16[?,?,?]/?,?,1, K=f16[?,?,?]/?,?,1, V=f16[?,?,?]/?,?,1,
     /// Out=f16[?,?,?]/?,?,1, sm_scale=f32, N_CTX=i32, HEAD_DIM=#64, BLOCK_M=#64, BLOCK_N=#64,
     /// IS_CAUSAL=#false (HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=False).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn triton_attention_f16_is_causal_false<
-        const HEAD_DIM: i32,
-        const BLOCK_M: i32,
-        const BLOCK_N: i32,
-    >(
-        Q: &Tensor<f16, { [-1, -1, -1] }>,
-        K: &Tensor<f16, { [-1, -1, -1] }>,
-        V: &Tensor<f16, { [-1, -1, -1] }>,
-        Out: &mut Tensor<f16, { [1, BLOCK_M, HEAD_DIM] }>,
-        sm_scale: f32,
-        N_CTX: i32,
-    ) {
-        let off_hz: i32 = get_tile_block_id().0;
-        let start_m: i32 = get_tile_block_id().1;
-        let Q_view: Partition<f16, { [1, BLOCK_M, HEAD_DIM] }> =
-            Q.partition(shape![1, BLOCK_M, HEAD_DIM]);
-        let q: Tile<f16, { [BLOCK_M, HEAD_DIM] }> = Q_view
-            .load([off_hz, start_m, 0])
-            .reshape(shape![BLOCK_M, HEAD_DIM]);
-        let mut m_i: Tile<f32, { [BLOCK_M] }> = constant(-1e+30f32, shape![BLOCK_M]);
-        let mut l_i: Tile<f32, { [BLOCK_M] }> = constant(0.0f32, shape![BLOCK_M]);
-        let mut acc: Tile<f32, { [BLOCK_M, HEAD_DIM] }> =
-            constant(0.0f32, shape![BLOCK_M, HEAD_DIM]);
-        let hi: i32 = ceil_div(N_CTX, BLOCK_N);
-        // `if IS_CAUSAL:` is False here: nothing, as cuTile Python folds it
-        for j in 0i32..hi {
-            let K_view: Partition<f16, { [1, BLOCK_N, HEAD_DIM] }> =
-                K.partition(shape![1, BLOCK_N, HEAD_DIM]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let K_tile: Tile<f16, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
-                &K_view,
-                [off_hz, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let k: Tile<f16, { [BLOCK_N, HEAD_DIM] }> = K_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
-            let k_permuted: Tile<f16, { [HEAD_DIM, BLOCK_N] }> = k.transpose();
-            let filled: Tile<f32, { [BLOCK_M, BLOCK_N] }> =
-                constant(0.0f32, shape![BLOCK_M, BLOCK_N]);
-            let product: Tile<f32, { [BLOCK_M, BLOCK_N] }> = mma(q, k_permuted, filled);
-            let mut qk: Tile<f32, { [BLOCK_M, BLOCK_N] }> = product
-                * (broadcast_scalar(sm_scale * 1.4426950408889634f32, shape![BLOCK_M, BLOCK_N]));
-            let arange_block_n_2: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-            let qk_select: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
-                (lt_tile(
-                    ((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_2)
-                        .reshape(shape![1, BLOCK_N]),
-                    broadcast_scalar(N_CTX, shape![1, BLOCK_N]),
-                ))
-                .broadcast(shape![BLOCK_M, BLOCK_N]),
-                qk,
-                broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
-            );
-            qk = qk_select;
-            // `if IS_CAUSAL:` is False here: nothing, as cuTile Python folds it
-            let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
-            let value_reduced_named: Tile<f32, { [BLOCK_M] }> =
-                value_reduced.reshape(shape![BLOCK_M]);
-            let m_new: Tile<f32, { [BLOCK_M] }> =
-                maxf(m_i, value_reduced_named, nan::Disabled, ftz::Disabled);
-            let p: Tile<f32, { [BLOCK_M, BLOCK_N] }> = exp2(
-                qk - m_new
-                    .reshape(shape![BLOCK_M, 1])
-                    .broadcast(shape![BLOCK_M, BLOCK_N]),
-                ftz::Disabled,
-            );
-            let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
-            let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
-            let value_reduced_2_named: Tile<f32, { [BLOCK_M] }> =
-                value_reduced_2.reshape(shape![BLOCK_M]);
-            let l_i_fma: Tile<f32, { [BLOCK_M] }> = fma(
-                l_i,
-                alpha,
-                value_reduced_2_named,
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            l_i = l_i_fma;
-            let V_view: Partition<f16, { [1, BLOCK_N, HEAD_DIM] }> =
-                V.partition(shape![1, BLOCK_N, HEAD_DIM]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let V_tile: Tile<f16, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
-                &V_view,
-                [off_hz, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let v: Tile<f16, { [BLOCK_N, HEAD_DIM] }> = V_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
-            let p_f16: Tile<f16, { [BLOCK_M, BLOCK_N] }> = convert_tile(p);
-            acc = mma(
-                p_f16,
-                v,
-                acc * alpha
-                    .reshape(shape![BLOCK_M, 1])
-                    .broadcast(shape![BLOCK_M, HEAD_DIM]),
-            );
-            m_i = m_new;
-        }
-        let cast_f16: Tile<f16, { [BLOCK_M, HEAD_DIM] }> = convert_tile(
-            acc / l_i
-                .reshape(shape![BLOCK_M, 1])
-                .broadcast(shape![BLOCK_M, HEAD_DIM]),
-        );
-        Out.store(cast_f16.reshape(shape![1, BLOCK_M, HEAD_DIM]));
-    }
-
-    /// Specialization for Q=bf16[?,?,?]/?,?,1, K=bf16[?,?,?]/?,?,1, V=bf16[?,?,?]/?,?,1,
-    /// Out=bf16[?,?,?]/?,?,1, sm_scale=f32, N_CTX=i32, HEAD_DIM=#64, BLOCK_M=#64, BLOCK_N=#64,
-    /// IS_CAUSAL=#true (HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=True).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn triton_attention_bf16_is_causal_true<
-        const HEAD_DIM: i32,
-        const BLOCK_M: i32,
-        const BLOCK_N: i32,
-    >(
-        Q: &Tensor<bf16, { [-1, -1, -1] }>,
-        K: &Tensor<bf16, { [-1, -1, -1] }>,
-        V: &Tensor<bf16, { [-1, -1, -1] }>,
-        Out: &mut Tensor<bf16, { [1, BLOCK_M, HEAD_DIM] }>,
-        sm_scale: f32,
-        N_CTX: i32,
-    ) {
-        let off_hz: i32 = get_tile_block_id().0;
-        let start_m: i32 = get_tile_block_id().1;
-        let Q_view: Partition<bf16, { [1, BLOCK_M, HEAD_DIM] }> =
-            Q.partition(shape![1, BLOCK_M, HEAD_DIM]);
-        let q: Tile<bf16, { [BLOCK_M, HEAD_DIM] }> = Q_view
-            .load([off_hz, start_m, 0])
-            .reshape(shape![BLOCK_M, HEAD_DIM]);
-        let mut m_i: Tile<f32, { [BLOCK_M] }> = constant(-1e+30f32, shape![BLOCK_M]);
-        let mut l_i: Tile<f32, { [BLOCK_M] }> = constant(0.0f32, shape![BLOCK_M]);
-        let mut acc: Tile<f32, { [BLOCK_M, HEAD_DIM] }> =
-            constant(0.0f32, shape![BLOCK_M, HEAD_DIM]);
-        // `if IS_CAUSAL:` is True here: its body, as cuTile Python folds it
-        let hi: i32 = ceil_div((start_m + 1i32) * BLOCK_M, BLOCK_N);
-        for j in 0i32..hi {
-            let K_view: Partition<bf16, { [1, BLOCK_N, HEAD_DIM] }> =
-                K.partition(shape![1, BLOCK_N, HEAD_DIM]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let K_tile: Tile<bf16, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
-                &K_view,
-                [off_hz, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let k: Tile<bf16, { [BLOCK_N, HEAD_DIM] }> = K_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
-            let k_permuted: Tile<bf16, { [HEAD_DIM, BLOCK_N] }> = k.transpose();
-            let filled: Tile<f32, { [BLOCK_M, BLOCK_N] }> =
-                constant(0.0f32, shape![BLOCK_M, BLOCK_N]);
-            let product: Tile<f32, { [BLOCK_M, BLOCK_N] }> = mma(q, k_permuted, filled);
-            let mut qk: Tile<f32, { [BLOCK_M, BLOCK_N] }> = product
-                * (broadcast_scalar(sm_scale * 1.4426950408889634f32, shape![BLOCK_M, BLOCK_N]));
-            let arange_block_n_2: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-            let qk_select: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
-                (lt_tile(
-                    ((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_2)
-                        .reshape(shape![1, BLOCK_N]),
-                    broadcast_scalar(N_CTX, shape![1, BLOCK_N]),
-                ))
-                .broadcast(shape![BLOCK_M, BLOCK_N]),
-                qk,
-                broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
-            );
-            qk = qk_select;
-            // `if IS_CAUSAL:` is True here: its body, as cuTile Python folds it
-            let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-            let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
-            let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
-                le_tile(
-                    (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
-                        .reshape(shape![1, BLOCK_N]))
-                    .broadcast(shape![BLOCK_M, BLOCK_N]),
-                    (((broadcast_scalar(start_m * BLOCK_M, shape![BLOCK_M])) + arange_block_m_2)
-                        .reshape(shape![BLOCK_M, 1]))
-                    .broadcast(shape![BLOCK_M, BLOCK_N]),
-                ),
-                qk,
-                broadcast_scalar(-1e+30f32, shape![BLOCK_M, BLOCK_N]),
-            );
-            qk = qk_select_2;
-            let value_reduced: Tile<f32, { [BLOCK_M] }> = reduce_max(qk, 1);
-            let value_reduced_named: Tile<f32, { [BLOCK_M] }> =
-                value_reduced.reshape(shape![BLOCK_M]);
-            let m_new: Tile<f32, { [BLOCK_M] }> =
-                maxf(m_i, value_reduced_named, nan::Disabled, ftz::Disabled);
-            let p: Tile<f32, { [BLOCK_M, BLOCK_N] }> = exp2(
-                qk - m_new
-                    .reshape(shape![BLOCK_M, 1])
-                    .broadcast(shape![BLOCK_M, BLOCK_N]),
-                ftz::Disabled,
-            );
-            let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
-            let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
-            let value_reduced_2_named: Tile<f32, { [BLOCK_M] }> =
-                value_reduced_2.reshape(shape![BLOCK_M]);
-            let l_i_fma: Tile<f32, { [BLOCK_M] }> = fma(
-                l_i,
-                alpha,
-                value_reduced_2_named,
-                rounding::NearestEven,
-                ftz::Disabled,
-            );
-            l_i = l_i_fma;
-            let V_view: Partition<bf16, { [1, BLOCK_N, HEAD_DIM] }> =
-                V.partition(shape![1, BLOCK_N, HEAD_DIM]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let V_tile: Tile<bf16, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
-                &V_view,
-                [off_hz, j, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let v: Tile<bf16, { [BLOCK_N, HEAD_DIM] }> = V_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
-            let p_bf16: Tile<bf16, { [BLOCK_M, BLOCK_N] }> = convert_tile(p);
-            acc = mma(
-                p_bf16,
-                v,
-                acc * alpha
-                    .reshape(shape![BLOCK_M, 1])
-                    .broadcast(shape![BLOCK_M, HEAD_DIM]),
-            );
-            m_i = m_new;
-        }
-        let cast_bf16: Tile<bf16, { [BLOCK_M, HEAD_DIM] }> = convert_tile(
-            acc / l_i
-                .reshape(shape![BLOCK_M, 1])
-                .broadcast(shape![BLOCK_M, HEAD_DIM]),
-        );
-        Out.store(cast_bf16.reshape(shape![1, BLOCK_M, HEAD_DIM]));
-    }
-
-    /// Specialization for Q=bf16[?,?,?]/?,?,1, K=bf16[?,?,?]/?,?,1, V=bf16[?,?,?]/?,?,1,
+    /// - `Elem = bf16`: Q=bf16[?,?,?]/?,?,1, K=bf16[?,?,?]/?,?,1, V=bf16[?,?,?]/?,?,1,
     /// Out=bf16[?,?,?]/?,?,1, sm_scale=f32, N_CTX=i32, HEAD_DIM=#64, BLOCK_M=#64, BLOCK_N=#64,
     /// IS_CAUSAL=#false (HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=False).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 2,),))]
-    pub fn triton_attention_bf16_is_causal_false<
+    pub fn triton_attention_is_causal_false<
+        Elem: ElementType,
         const HEAD_DIM: i32,
         const BLOCK_M: i32,
         const BLOCK_N: i32,
     >(
-        Q: &Tensor<bf16, { [-1, -1, -1] }>,
-        K: &Tensor<bf16, { [-1, -1, -1] }>,
-        V: &Tensor<bf16, { [-1, -1, -1] }>,
-        Out: &mut Tensor<bf16, { [1, BLOCK_M, HEAD_DIM] }>,
+        Q: &Tensor<Elem, { [-1, -1, -1] }>,
+        K: &Tensor<Elem, { [-1, -1, -1] }>,
+        V: &Tensor<Elem, { [-1, -1, -1] }>,
+        Out: &mut Tensor<Elem, { [1, BLOCK_M, HEAD_DIM] }>,
         sm_scale: f32,
         N_CTX: i32,
     ) {
         let off_hz: i32 = get_tile_block_id().0;
         let start_m: i32 = get_tile_block_id().1;
-        let Q_view: Partition<bf16, { [1, BLOCK_M, HEAD_DIM] }> =
+        let Q_view: Partition<Elem, { [1, BLOCK_M, HEAD_DIM] }> =
             Q.partition(shape![1, BLOCK_M, HEAD_DIM]);
-        let q: Tile<bf16, { [BLOCK_M, HEAD_DIM] }> = Q_view
+        let q: Tile<Elem, { [BLOCK_M, HEAD_DIM] }> = Q_view
             .load([off_hz, start_m, 0])
             .reshape(shape![BLOCK_M, HEAD_DIM]);
         let mut m_i: Tile<f32, { [BLOCK_M] }> = constant(-1e+30f32, shape![BLOCK_M]);
@@ -414,11 +177,11 @@ pub mod port {
         let hi: i32 = ceil_div(N_CTX, BLOCK_N);
         // `if IS_CAUSAL:` is False here: nothing, as cuTile Python folds it
         for j in 0i32..hi {
-            let K_view: Partition<bf16, { [1, BLOCK_N, HEAD_DIM] }> =
+            let K_view: Partition<Elem, { [1, BLOCK_N, HEAD_DIM] }> =
                 K.partition(shape![1, BLOCK_N, HEAD_DIM]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let K_tile: Tile<bf16, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
+            let K_tile: Tile<Elem, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
                 &K_view,
                 [off_hz, j, 0i32],
                 ordering::Weak,
@@ -426,8 +189,8 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let k: Tile<bf16, { [BLOCK_N, HEAD_DIM] }> = K_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
-            let k_permuted: Tile<bf16, { [HEAD_DIM, BLOCK_N] }> = k.transpose();
+            let k: Tile<Elem, { [BLOCK_N, HEAD_DIM] }> = K_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
+            let k_permuted: Tile<Elem, { [HEAD_DIM, BLOCK_N] }> = k.transpose();
             let filled: Tile<f32, { [BLOCK_M, BLOCK_N] }> =
                 constant(0.0f32, shape![BLOCK_M, BLOCK_N]);
             let product: Tile<f32, { [BLOCK_M, BLOCK_N] }> = mma(q, k_permuted, filled);
@@ -469,11 +232,11 @@ pub mod port {
                 ftz::Disabled,
             );
             l_i = l_i_fma;
-            let V_view: Partition<bf16, { [1, BLOCK_N, HEAD_DIM] }> =
+            let V_view: Partition<Elem, { [1, BLOCK_N, HEAD_DIM] }> =
                 V.partition(shape![1, BLOCK_N, HEAD_DIM]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let V_tile: Tile<bf16, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
+            let V_tile: Tile<Elem, { [1, BLOCK_N, HEAD_DIM] }> = load_view_tko(
                 &V_view,
                 [off_hz, j, 0i32],
                 ordering::Weak,
@@ -481,10 +244,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let v: Tile<bf16, { [BLOCK_N, HEAD_DIM] }> = V_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
-            let p_bf16: Tile<bf16, { [BLOCK_M, BLOCK_N] }> = convert_tile(p);
+            let v: Tile<Elem, { [BLOCK_N, HEAD_DIM] }> = V_tile.reshape(shape![BLOCK_N, HEAD_DIM]);
+            let p_elem: Tile<Elem, { [BLOCK_M, BLOCK_N] }> = convert_tile(p);
             acc = mma(
-                p_bf16,
+                p_elem,
                 v,
                 acc * alpha
                     .reshape(shape![BLOCK_M, 1])
@@ -492,11 +255,11 @@ pub mod port {
             );
             m_i = m_new;
         }
-        let cast_bf16: Tile<bf16, { [BLOCK_M, HEAD_DIM] }> = convert_tile(
+        let cast_elem: Tile<Elem, { [BLOCK_M, HEAD_DIM] }> = convert_tile(
             acc / l_i
                 .reshape(shape![BLOCK_M, 1])
                 .broadcast(shape![BLOCK_M, HEAD_DIM]),
         );
-        Out.store(cast_bf16.reshape(shape![1, BLOCK_M, HEAD_DIM]));
+        Out.store(cast_elem.reshape(shape![1, BLOCK_M, HEAD_DIM]));
     }
 }

@@ -38,12 +38,15 @@ pub mod port {
         y_ptr.store(selected);
     }
 
-    /// Specialization for x_ptr=f16[?]/1, y_ptr=f16[?]/1, seed=i32, p=f32, scale=f32,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: x_ptr=f16[?]/1, y_ptr=f16[?]/1, seed=i32, p=f32, scale=f32, BLOCK_SIZE=#1024
+    /// (BLOCK_SIZE=1024).
+    /// - `Elem = bf16`: x_ptr=bf16[?]/1, y_ptr=bf16[?]/1, seed=i32, p=f32, scale=f32,
     /// BLOCK_SIZE=#1024 (BLOCK_SIZE=1024).
     #[cutile::entry()]
-    pub fn triton_dropout_f16<const BLOCK_SIZE: i32>(
-        x_ptr: &Tensor<f16, { [-1] }>,
-        y_ptr: &mut Tensor<f16, { [BLOCK_SIZE] }>,
+    pub fn triton_dropout<Elem: ElementType, const BLOCK_SIZE: i32>(
+        x_ptr: &Tensor<Elem, { [-1] }>,
+        y_ptr: &mut Tensor<Elem, { [BLOCK_SIZE] }>,
         seed: i32,
         p: f32,
         scale: f32,
@@ -61,48 +64,14 @@ pub mod port {
             convert_tile(h & broadcast_scalar(16777215i32, shape![BLOCK_SIZE]));
         let u: Tile<f32, { [BLOCK_SIZE] }> =
             cast_f32 * (broadcast_scalar(5.9604645e-08f32, shape![BLOCK_SIZE]));
-        let x_ptr_view: Partition<f16, { [BLOCK_SIZE] }> = x_ptr.partition(shape![BLOCK_SIZE]);
+        let x_ptr_view: Partition<Elem, { [BLOCK_SIZE] }> = x_ptr.partition(shape![BLOCK_SIZE]);
         let x: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(x_ptr_view.load([pid]));
         let selected: Tile<f32, { [BLOCK_SIZE] }> = select(
             ge_tile(u, broadcast_scalar(p, shape![BLOCK_SIZE])),
             x * broadcast_scalar(scale, shape![BLOCK_SIZE]),
             broadcast_scalar(0.0f32, shape![BLOCK_SIZE]),
         );
-        let cast_f16: Tile<f16, { [BLOCK_SIZE] }> = convert_tile(selected);
-        y_ptr.store(cast_f16);
-    }
-
-    /// Specialization for x_ptr=bf16[?]/1, y_ptr=bf16[?]/1, seed=i32, p=f32, scale=f32,
-    /// BLOCK_SIZE=#1024 (BLOCK_SIZE=1024).
-    #[cutile::entry()]
-    pub fn triton_dropout_bf16<const BLOCK_SIZE: i32>(
-        x_ptr: &Tensor<bf16, { [-1] }>,
-        y_ptr: &mut Tensor<bf16, { [BLOCK_SIZE] }>,
-        seed: i32,
-        p: f32,
-        scale: f32,
-    ) {
-        let pid: i32 = get_tile_block_id().0;
-        let arange_block_size: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
-        let h: Tile<i32, { [BLOCK_SIZE] }> =
-            (((broadcast_scalar(pid * BLOCK_SIZE, shape![BLOCK_SIZE])) + arange_block_size)
-                * broadcast_scalar(2146121005i32, shape![BLOCK_SIZE]))
-                + broadcast_scalar(seed, shape![BLOCK_SIZE]);
-        let h: Tile<i32, { [BLOCK_SIZE] }> = h ^ (h >> broadcast_scalar(15i32, shape![BLOCK_SIZE]));
-        let h: Tile<i32, { [BLOCK_SIZE] }> = h * broadcast_scalar(461845907i32, shape![BLOCK_SIZE]);
-        let h: Tile<i32, { [BLOCK_SIZE] }> = h ^ (h >> broadcast_scalar(13i32, shape![BLOCK_SIZE]));
-        let cast_f32: Tile<f32, { [BLOCK_SIZE] }> =
-            convert_tile(h & broadcast_scalar(16777215i32, shape![BLOCK_SIZE]));
-        let u: Tile<f32, { [BLOCK_SIZE] }> =
-            cast_f32 * (broadcast_scalar(5.9604645e-08f32, shape![BLOCK_SIZE]));
-        let x_ptr_view: Partition<bf16, { [BLOCK_SIZE] }> = x_ptr.partition(shape![BLOCK_SIZE]);
-        let x: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(x_ptr_view.load([pid]));
-        let selected: Tile<f32, { [BLOCK_SIZE] }> = select(
-            ge_tile(u, broadcast_scalar(p, shape![BLOCK_SIZE])),
-            x * broadcast_scalar(scale, shape![BLOCK_SIZE]),
-            broadcast_scalar(0.0f32, shape![BLOCK_SIZE]),
-        );
-        let cast_bf16: Tile<bf16, { [BLOCK_SIZE] }> = convert_tile(selected);
-        y_ptr.store(cast_bf16);
+        let cast_elem: Tile<Elem, { [BLOCK_SIZE] }> = convert_tile(selected);
+        y_ptr.store(cast_elem);
     }
 }

@@ -5,24 +5,32 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for a_ptr=f16[?,?]/?,1, b_ptr=f16[?,?]/?,1, c_ptr=f16[?,?]/?,1, K=i32,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: a_ptr=f16[?,?]/?,1, b_ptr=f16[?,?]/?,1, c_ptr=f16[?,?]/?,1, K=i32,
+    /// BLOCK_M=#128, BLOCK_N=#128, BLOCK_K=#64 (BLOCK_M=128, BLOCK_N=128, BLOCK_K=64).
+    /// - `Elem = bf16`: a_ptr=bf16[?,?]/?,1, b_ptr=bf16[?,?]/?,1, c_ptr=bf16[?,?]/?,1, K=i32,
     /// BLOCK_M=#128, BLOCK_N=#128, BLOCK_K=#64 (BLOCK_M=128, BLOCK_N=128, BLOCK_K=64).
     #[cutile::entry()]
-    pub fn triton_matmul_f16<const BLOCK_M: i32, const BLOCK_N: i32, const BLOCK_K: i32>(
-        a_ptr: &Tensor<f16, { [-1, -1] }>,
-        b_ptr: &Tensor<f16, { [-1, -1] }>,
-        c_ptr: &mut Tensor<f16, { [BLOCK_M, BLOCK_N] }>,
+    pub fn triton_matmul<
+        Elem: ElementType,
+        const BLOCK_M: i32,
+        const BLOCK_N: i32,
+        const BLOCK_K: i32,
+    >(
+        a_ptr: &Tensor<Elem, { [-1, -1] }>,
+        b_ptr: &Tensor<Elem, { [-1, -1] }>,
+        c_ptr: &mut Tensor<Elem, { [BLOCK_M, BLOCK_N] }>,
         K: i32,
     ) {
         let pid_m: i32 = get_tile_block_id().0;
         let pid_n: i32 = get_tile_block_id().1;
         let mut acc: Tile<f32, { [BLOCK_M, BLOCK_N] }> = constant(0.0f32, shape![BLOCK_M, BLOCK_N]);
         for k in 0i32..ceil_div(K, BLOCK_K) {
-            let a_ptr_view: Partition<f16, { [BLOCK_M, BLOCK_K] }> =
+            let a_ptr_view: Partition<Elem, { [BLOCK_M, BLOCK_K] }> =
                 a_ptr.partition(shape![BLOCK_M, BLOCK_K]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let a_ptr_tile: Tile<f16, { [BLOCK_M, BLOCK_K] }> = load_view_tko(
+            let a_ptr_tile: Tile<Elem, { [BLOCK_M, BLOCK_K] }> = load_view_tko(
                 &a_ptr_view,
                 [pid_m, k],
                 ordering::Weak,
@@ -30,12 +38,12 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let a: Tile<f16, { [BLOCK_M, BLOCK_K] }> = a_ptr_tile;
-            let b_ptr_view: Partition<f16, { [BLOCK_K, BLOCK_N] }> =
+            let a: Tile<Elem, { [BLOCK_M, BLOCK_K] }> = a_ptr_tile;
+            let b_ptr_view: Partition<Elem, { [BLOCK_K, BLOCK_N] }> =
                 b_ptr.partition(shape![BLOCK_K, BLOCK_N]);
             // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
             // load needs no bounds check.
-            let b_ptr_tile: Tile<f16, { [BLOCK_K, BLOCK_N] }> = load_view_tko(
+            let b_ptr_tile: Tile<Elem, { [BLOCK_K, BLOCK_N] }> = load_view_tko(
                 &b_ptr_view,
                 [k, pid_n],
                 ordering::Weak,
@@ -43,55 +51,10 @@ pub mod port {
                 None,
                 tma::Enabled,
             );
-            let b: Tile<f16, { [BLOCK_K, BLOCK_N] }> = b_ptr_tile;
+            let b: Tile<Elem, { [BLOCK_K, BLOCK_N] }> = b_ptr_tile;
             acc = mma(a, b, acc);
         }
-        let acc_f16: Tile<f16, { [BLOCK_M, BLOCK_N] }> = convert_tile(acc);
-        c_ptr.store(acc_f16);
-    }
-
-    /// Specialization for a_ptr=bf16[?,?]/?,1, b_ptr=bf16[?,?]/?,1, c_ptr=bf16[?,?]/?,1, K=i32,
-    /// BLOCK_M=#128, BLOCK_N=#128, BLOCK_K=#64 (BLOCK_M=128, BLOCK_N=128, BLOCK_K=64).
-    #[cutile::entry()]
-    pub fn triton_matmul_bf16<const BLOCK_M: i32, const BLOCK_N: i32, const BLOCK_K: i32>(
-        a_ptr: &Tensor<bf16, { [-1, -1] }>,
-        b_ptr: &Tensor<bf16, { [-1, -1] }>,
-        c_ptr: &mut Tensor<bf16, { [BLOCK_M, BLOCK_N] }>,
-        K: i32,
-    ) {
-        let pid_m: i32 = get_tile_block_id().0;
-        let pid_n: i32 = get_tile_block_id().1;
-        let mut acc: Tile<f32, { [BLOCK_M, BLOCK_N] }> = constant(0.0f32, shape![BLOCK_M, BLOCK_N]);
-        for k in 0i32..ceil_div(K, BLOCK_K) {
-            let a_ptr_view: Partition<bf16, { [BLOCK_M, BLOCK_K] }> =
-                a_ptr.partition(shape![BLOCK_M, BLOCK_K]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let a_ptr_tile: Tile<bf16, { [BLOCK_M, BLOCK_K] }> = load_view_tko(
-                &a_ptr_view,
-                [pid_m, k],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let a: Tile<bf16, { [BLOCK_M, BLOCK_K] }> = a_ptr_tile;
-            let b_ptr_view: Partition<bf16, { [BLOCK_K, BLOCK_N] }> =
-                b_ptr.partition(shape![BLOCK_K, BLOCK_N]);
-            // Padded view: a tile index past the edge reads padding (as in cuTile Python), so the
-            // load needs no bounds check.
-            let b_ptr_tile: Tile<bf16, { [BLOCK_K, BLOCK_N] }> = load_view_tko(
-                &b_ptr_view,
-                [k, pid_n],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Enabled,
-            );
-            let b: Tile<bf16, { [BLOCK_K, BLOCK_N] }> = b_ptr_tile;
-            acc = mma(a, b, acc);
-        }
-        let acc_bf16: Tile<bf16, { [BLOCK_M, BLOCK_N] }> = convert_tile(acc);
-        c_ptr.store(acc_bf16);
+        let acc_elem: Tile<Elem, { [BLOCK_M, BLOCK_N] }> = convert_tile(acc);
+        c_ptr.store(acc_elem);
     }
 }

@@ -53,18 +53,21 @@ pub mod port {
         };
     }
 
-    /// Specialization for x_ptr=f16[?,?]/?,1, w_ptr=f16[?]/1, y_ptr=f16[?,?]/?,1, inv_n=f32,
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: x_ptr=f16[?,?]/?,1, w_ptr=f16[?]/1, y_ptr=f16[?,?]/?,1, inv_n=f32, eps=f32,
+    /// BLOCK_SIZE=#1024 (BLOCK_SIZE=1024).
+    /// - `Elem = bf16`: x_ptr=bf16[?,?]/?,1, w_ptr=bf16[?]/1, y_ptr=bf16[?,?]/?,1, inv_n=f32,
     /// eps=f32, BLOCK_SIZE=#1024 (BLOCK_SIZE=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
-    pub fn triton_rms_norm_f16<const BLOCK_SIZE: i32>(
-        x_ptr: &Tensor<f16, { [-1, -1] }>,
-        w_ptr: &Tensor<f16, { [-1] }>,
-        y_ptr: &Tensor<f16, { [-1, -1] }>,
+    pub fn triton_rms_norm<Elem: ElementType, const BLOCK_SIZE: i32>(
+        x_ptr: &Tensor<Elem, { [-1, -1] }>,
+        w_ptr: &Tensor<Elem, { [-1] }>,
+        y_ptr: &Tensor<Elem, { [-1, -1] }>,
         inv_n: f32,
         eps: f32,
     ) {
         let row: i32 = get_tile_block_id().0;
-        let x_ptr_view: Partition<f16, { [1, BLOCK_SIZE] }> =
+        let x_ptr_view: Partition<Elem, { [1, BLOCK_SIZE] }> =
             x_ptr.partition(shape![1, BLOCK_SIZE]);
         let x: Tile<f32, { [BLOCK_SIZE] }> =
             convert_tile(x_ptr_view.load([row, 0]).reshape(shape![BLOCK_SIZE]));
@@ -79,65 +82,16 @@ pub mod port {
             ),
             ftz::Disabled,
         );
-        let w_ptr_view: Partition<f16, { [BLOCK_SIZE] }> = w_ptr.partition(shape![BLOCK_SIZE]);
+        let w_ptr_view: Partition<Elem, { [BLOCK_SIZE] }> = w_ptr.partition(shape![BLOCK_SIZE]);
         let w: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(w_ptr_view.load([0]));
-        let cast_f16: Tile<f16, { [BLOCK_SIZE] }> =
+        let cast_elem: Tile<Elem, { [BLOCK_SIZE] }> =
             convert_tile((x * rstd.reshape(shape![1]).broadcast(shape![BLOCK_SIZE])) * w);
-        let y_ptr_stored: Tile<f16, { [1, BLOCK_SIZE] }> = cast_f16.reshape(shape![1, BLOCK_SIZE]);
+        let y_ptr_stored: Tile<Elem, { [1, BLOCK_SIZE] }> =
+            cast_elem.reshape(shape![1, BLOCK_SIZE]);
         // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
         // store the same tile of y_ptr, and the grid's extent along axis 0 is cdiv(y_ptr.shape[0],
         // 1).
-        let mut y_ptr_tiles: PartitionMut<f16, { [1, BLOCK_SIZE] }> =
-            unsafe { y_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
-        unsafe {
-            store_view_tko_mut(
-                &mut y_ptr_tiles,
-                y_ptr_stored,
-                [row, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Disabled,
-            )
-        };
-    }
-
-    /// Specialization for x_ptr=bf16[?,?]/?,1, w_ptr=bf16[?]/1, y_ptr=bf16[?,?]/?,1, inv_n=f32,
-    /// eps=f32, BLOCK_SIZE=#1024 (BLOCK_SIZE=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4,),))]
-    pub fn triton_rms_norm_bf16<const BLOCK_SIZE: i32>(
-        x_ptr: &Tensor<bf16, { [-1, -1] }>,
-        w_ptr: &Tensor<bf16, { [-1] }>,
-        y_ptr: &Tensor<bf16, { [-1, -1] }>,
-        inv_n: f32,
-        eps: f32,
-    ) {
-        let row: i32 = get_tile_block_id().0;
-        let x_ptr_view: Partition<bf16, { [1, BLOCK_SIZE] }> =
-            x_ptr.partition(shape![1, BLOCK_SIZE]);
-        let x: Tile<f32, { [BLOCK_SIZE] }> =
-            convert_tile(x_ptr_view.load([row, 0]).reshape(shape![BLOCK_SIZE]));
-        let value_reduced: Tile<f32, { [] }> = reduce_sum(x * x, 0);
-        let rstd: Tile<f32, { [] }> = rsqrt(
-            fma(
-                value_reduced,
-                broadcast_scalar(inv_n, shape![]),
-                broadcast_scalar(eps, shape![]),
-                rounding::NearestEven,
-                ftz::Disabled,
-            ),
-            ftz::Disabled,
-        );
-        let w_ptr_view: Partition<bf16, { [BLOCK_SIZE] }> = w_ptr.partition(shape![BLOCK_SIZE]);
-        let w: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(w_ptr_view.load([0]));
-        let cast_bf16: Tile<bf16, { [BLOCK_SIZE] }> =
-            convert_tile((x * rstd.reshape(shape![1]).broadcast(shape![BLOCK_SIZE])) * w);
-        let y_ptr_stored: Tile<bf16, { [1, BLOCK_SIZE] }> =
-            cast_bf16.reshape(shape![1, BLOCK_SIZE]);
-        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
-        // store the same tile of y_ptr, and the grid's extent along axis 0 is cdiv(y_ptr.shape[0],
-        // 1).
-        let mut y_ptr_tiles: PartitionMut<bf16, { [1, BLOCK_SIZE] }> =
+        let mut y_ptr_tiles: PartitionMut<Elem, { [1, BLOCK_SIZE] }> =
             unsafe { y_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
         unsafe {
             store_view_tko_mut(

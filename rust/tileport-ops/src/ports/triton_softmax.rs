@@ -55,15 +55,18 @@ pub mod port {
         };
     }
 
-    /// Specialization for out_ptr=f16[?,?]/?,1, in_ptr=f16[?,?]/?,1, BLOCK_SIZE=#1024
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: out_ptr=f16[?,?]/?,1, in_ptr=f16[?,?]/?,1, BLOCK_SIZE=#1024
+    /// (BLOCK_SIZE=1024).
+    /// - `Elem = bf16`: out_ptr=bf16[?,?]/?,1, in_ptr=bf16[?,?]/?,1, BLOCK_SIZE=#1024
     /// (BLOCK_SIZE=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
-    pub fn triton_softmax_f16<const BLOCK_SIZE: i32>(
-        out_ptr: &Tensor<f16, { [-1, -1] }>,
-        in_ptr: &Tensor<f16, { [-1, -1] }>,
+    pub fn triton_softmax<Elem: ElementType, const BLOCK_SIZE: i32>(
+        out_ptr: &Tensor<Elem, { [-1, -1] }>,
+        in_ptr: &Tensor<Elem, { [-1, -1] }>,
     ) {
         let row: i32 = get_tile_block_id().0;
-        let in_ptr_view: Partition<f16, { [1, BLOCK_SIZE] }> = make_partition_view(
+        let in_ptr_view: Partition<Elem, { [1, BLOCK_SIZE] }> = make_partition_view(
             in_ptr,
             shape![1, BLOCK_SIZE],
             padding::NegInf,
@@ -81,70 +84,18 @@ pub mod port {
             ftz::Disabled,
         );
         let den: Tile<f32, { [] }> = reduce_sum(num, 0);
-        let cast_f16: Tile<f16, { [BLOCK_SIZE] }> = convert_tile(divf(
+        let cast_elem: Tile<Elem, { [BLOCK_SIZE] }> = convert_tile(divf(
             num,
             den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
             rounding::Approx,
             ftz::Disabled,
         ));
-        let out_ptr_stored: Tile<f16, { [1, BLOCK_SIZE] }> =
-            cast_f16.reshape(shape![1, BLOCK_SIZE]);
+        let out_ptr_stored: Tile<Elem, { [1, BLOCK_SIZE] }> =
+            cast_elem.reshape(shape![1, BLOCK_SIZE]);
         // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
         // store the same tile of out_ptr, and the grid's extent along axis 0 is
         // cdiv(out_ptr.shape[0], 1).
-        let mut out_ptr_tiles: PartitionMut<f16, { [1, BLOCK_SIZE] }> =
-            unsafe { out_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
-        unsafe {
-            store_view_tko_mut(
-                &mut out_ptr_tiles,
-                out_ptr_stored,
-                [row, 0i32],
-                ordering::Weak,
-                scope::TileBlock,
-                None,
-                tma::Disabled,
-            )
-        };
-    }
-
-    /// Specialization for out_ptr=bf16[?,?]/?,1, in_ptr=bf16[?,?]/?,1, BLOCK_SIZE=#1024
-    /// (BLOCK_SIZE=1024).
-    #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
-    pub fn triton_softmax_bf16<const BLOCK_SIZE: i32>(
-        out_ptr: &Tensor<bf16, { [-1, -1] }>,
-        in_ptr: &Tensor<bf16, { [-1, -1] }>,
-    ) {
-        let row: i32 = get_tile_block_id().0;
-        let in_ptr_view: Partition<bf16, { [1, BLOCK_SIZE] }> = make_partition_view(
-            in_ptr,
-            shape![1, BLOCK_SIZE],
-            padding::NegInf,
-            dim_map::Identity,
-            get_tensor_token(in_ptr),
-        );
-        let x: Tile<f32, { [BLOCK_SIZE] }> =
-            convert_tile(in_ptr_view.load([row, 0]).reshape(shape![BLOCK_SIZE]));
-        let value_reduced: Tile<f32, { [] }> = reduce_max(x, 0);
-        let x: Tile<f32, { [BLOCK_SIZE] }> = x - value_reduced
-            .reshape(shape![1])
-            .broadcast(shape![BLOCK_SIZE]);
-        let num: Tile<f32, { [BLOCK_SIZE] }> = exp2(
-            x * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
-            ftz::Disabled,
-        );
-        let den: Tile<f32, { [] }> = reduce_sum(num, 0);
-        let cast_bf16: Tile<bf16, { [BLOCK_SIZE] }> = convert_tile(divf(
-            num,
-            den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
-            rounding::Approx,
-            ftz::Disabled,
-        ));
-        let out_ptr_stored: Tile<bf16, { [1, BLOCK_SIZE] }> =
-            cast_bf16.reshape(shape![1, BLOCK_SIZE]);
-        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
-        // store the same tile of out_ptr, and the grid's extent along axis 0 is
-        // cdiv(out_ptr.shape[0], 1).
-        let mut out_ptr_tiles: PartitionMut<bf16, { [1, BLOCK_SIZE] }> =
+        let mut out_ptr_tiles: PartitionMut<Elem, { [1, BLOCK_SIZE] }> =
             unsafe { out_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
         unsafe {
             store_view_tko_mut(

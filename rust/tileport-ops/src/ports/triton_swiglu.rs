@@ -32,20 +32,23 @@ pub mod port {
         );
     }
 
-    /// Specialization for g_ptr=f16[?]/1, u_ptr=f16[?]/1, y_ptr=f16[?]/1, BLOCK_SIZE=#1024
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f16`: g_ptr=f16[?]/1, u_ptr=f16[?]/1, y_ptr=f16[?]/1, BLOCK_SIZE=#1024
+    /// (BLOCK_SIZE=1024).
+    /// - `Elem = bf16`: g_ptr=bf16[?]/1, u_ptr=bf16[?]/1, y_ptr=bf16[?]/1, BLOCK_SIZE=#1024
     /// (BLOCK_SIZE=1024).
     #[cutile::entry()]
-    pub fn triton_swiglu_f16<const BLOCK_SIZE: i32>(
-        g_ptr: &Tensor<f16, { [-1] }>,
-        u_ptr: &Tensor<f16, { [-1] }>,
-        y_ptr: &mut Tensor<f16, { [BLOCK_SIZE] }>,
+    pub fn triton_swiglu<Elem: ElementType, const BLOCK_SIZE: i32>(
+        g_ptr: &Tensor<Elem, { [-1] }>,
+        u_ptr: &Tensor<Elem, { [-1] }>,
+        y_ptr: &mut Tensor<Elem, { [BLOCK_SIZE] }>,
     ) {
         let pid: i32 = get_tile_block_id().0;
-        let g_ptr_view: Partition<f16, { [BLOCK_SIZE] }> = g_ptr.partition(shape![BLOCK_SIZE]);
+        let g_ptr_view: Partition<Elem, { [BLOCK_SIZE] }> = g_ptr.partition(shape![BLOCK_SIZE]);
         let g: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(g_ptr_view.load([pid]));
-        let u_ptr_view: Partition<f16, { [BLOCK_SIZE] }> = u_ptr.partition(shape![BLOCK_SIZE]);
+        let u_ptr_view: Partition<Elem, { [BLOCK_SIZE] }> = u_ptr.partition(shape![BLOCK_SIZE]);
         let u: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(u_ptr_view.load([pid]));
-        let cast_f16: Tile<f16, { [BLOCK_SIZE] }> = convert_tile(
+        let cast_elem: Tile<Elem, { [BLOCK_SIZE] }> = convert_tile(
             (divf(
                 g,
                 broadcast_scalar(1.0f32, shape![BLOCK_SIZE])
@@ -57,34 +60,6 @@ pub mod port {
                 ftz::Disabled,
             )) * u,
         );
-        y_ptr.store(cast_f16);
-    }
-
-    /// Specialization for g_ptr=bf16[?]/1, u_ptr=bf16[?]/1, y_ptr=bf16[?]/1, BLOCK_SIZE=#1024
-    /// (BLOCK_SIZE=1024).
-    #[cutile::entry()]
-    pub fn triton_swiglu_bf16<const BLOCK_SIZE: i32>(
-        g_ptr: &Tensor<bf16, { [-1] }>,
-        u_ptr: &Tensor<bf16, { [-1] }>,
-        y_ptr: &mut Tensor<bf16, { [BLOCK_SIZE] }>,
-    ) {
-        let pid: i32 = get_tile_block_id().0;
-        let g_ptr_view: Partition<bf16, { [BLOCK_SIZE] }> = g_ptr.partition(shape![BLOCK_SIZE]);
-        let g: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(g_ptr_view.load([pid]));
-        let u_ptr_view: Partition<bf16, { [BLOCK_SIZE] }> = u_ptr.partition(shape![BLOCK_SIZE]);
-        let u: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(u_ptr_view.load([pid]));
-        let cast_bf16: Tile<bf16, { [BLOCK_SIZE] }> = convert_tile(
-            (divf(
-                g,
-                broadcast_scalar(1.0f32, shape![BLOCK_SIZE])
-                    + (exp2(
-                        negf(g) * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
-                        ftz::Disabled,
-                    )),
-                rounding::Approx,
-                ftz::Disabled,
-            )) * u,
-        );
-        y_ptr.store(cast_bf16);
+        y_ptr.store(cast_elem);
     }
 }

@@ -6,51 +6,24 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for x_ptr=f32[?]/1, y_ptr=f32[?]/1, out_ptr=f32[?]/1, BLOCK_SIZE=#1024
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f32`: x_ptr=f32[?]/1, y_ptr=f32[?]/1, out_ptr=f32[?]/1, BLOCK_SIZE=#1024
+    /// (BLOCK_SIZE=1024).
+    /// - `Elem = f16`: x_ptr=f16[?]/1, y_ptr=f16[?]/1, out_ptr=f16[?]/1, BLOCK_SIZE=#1024
+    /// (BLOCK_SIZE=1024).
+    /// - `Elem = bf16`: x_ptr=bf16[?]/1, y_ptr=bf16[?]/1, out_ptr=bf16[?]/1, BLOCK_SIZE=#1024
     /// (BLOCK_SIZE=1024).
     #[cutile::entry()]
-    pub fn triton_vector_add_f32<const BLOCK_SIZE: i32>(
-        x_ptr: &Tensor<f32, { [-1] }>,
-        y_ptr: &Tensor<f32, { [-1] }>,
-        out_ptr: &mut Tensor<f32, { [BLOCK_SIZE] }>,
+    pub fn triton_vector_add<Elem: ElementType, const BLOCK_SIZE: i32>(
+        x_ptr: &Tensor<Elem, { [-1] }>,
+        y_ptr: &Tensor<Elem, { [-1] }>,
+        out_ptr: &mut Tensor<Elem, { [BLOCK_SIZE] }>,
     ) {
         let pid: i32 = get_tile_block_id().0;
-        let x_ptr_view: Partition<f32, { [BLOCK_SIZE] }> = x_ptr.partition(shape![BLOCK_SIZE]);
-        let x: Tile<f32, { [BLOCK_SIZE] }> = x_ptr_view.load([pid]);
-        let y_ptr_view: Partition<f32, { [BLOCK_SIZE] }> = y_ptr.partition(shape![BLOCK_SIZE]);
-        let y: Tile<f32, { [BLOCK_SIZE] }> = y_ptr_view.load([pid]);
-        out_ptr.store(x + y);
-    }
-
-    /// Specialization for x_ptr=f16[?]/1, y_ptr=f16[?]/1, out_ptr=f16[?]/1, BLOCK_SIZE=#1024
-    /// (BLOCK_SIZE=1024).
-    #[cutile::entry()]
-    pub fn triton_vector_add_f16<const BLOCK_SIZE: i32>(
-        x_ptr: &Tensor<f16, { [-1] }>,
-        y_ptr: &Tensor<f16, { [-1] }>,
-        out_ptr: &mut Tensor<f16, { [BLOCK_SIZE] }>,
-    ) {
-        let pid: i32 = get_tile_block_id().0;
-        let x_ptr_view: Partition<f16, { [BLOCK_SIZE] }> = x_ptr.partition(shape![BLOCK_SIZE]);
-        let x: Tile<f16, { [BLOCK_SIZE] }> = x_ptr_view.load([pid]);
-        let y_ptr_view: Partition<f16, { [BLOCK_SIZE] }> = y_ptr.partition(shape![BLOCK_SIZE]);
-        let y: Tile<f16, { [BLOCK_SIZE] }> = y_ptr_view.load([pid]);
-        out_ptr.store(x + y);
-    }
-
-    /// Specialization for x_ptr=bf16[?]/1, y_ptr=bf16[?]/1, out_ptr=bf16[?]/1, BLOCK_SIZE=#1024
-    /// (BLOCK_SIZE=1024).
-    #[cutile::entry()]
-    pub fn triton_vector_add_bf16<const BLOCK_SIZE: i32>(
-        x_ptr: &Tensor<bf16, { [-1] }>,
-        y_ptr: &Tensor<bf16, { [-1] }>,
-        out_ptr: &mut Tensor<bf16, { [BLOCK_SIZE] }>,
-    ) {
-        let pid: i32 = get_tile_block_id().0;
-        let x_ptr_view: Partition<bf16, { [BLOCK_SIZE] }> = x_ptr.partition(shape![BLOCK_SIZE]);
-        let x: Tile<bf16, { [BLOCK_SIZE] }> = x_ptr_view.load([pid]);
-        let y_ptr_view: Partition<bf16, { [BLOCK_SIZE] }> = y_ptr.partition(shape![BLOCK_SIZE]);
-        let y: Tile<bf16, { [BLOCK_SIZE] }> = y_ptr_view.load([pid]);
+        let x_ptr_view: Partition<Elem, { [BLOCK_SIZE] }> = x_ptr.partition(shape![BLOCK_SIZE]);
+        let x: Tile<Elem, { [BLOCK_SIZE] }> = x_ptr_view.load([pid]);
+        let y_ptr_view: Partition<Elem, { [BLOCK_SIZE] }> = y_ptr.partition(shape![BLOCK_SIZE]);
+        let y: Tile<Elem, { [BLOCK_SIZE] }> = y_ptr_view.load([pid]);
         out_ptr.store(x + y);
     }
 }

@@ -5,84 +5,33 @@
 pub mod port {
     use cutile::core::*;
 
-    /// Specialization for a=f32[?]/1, b=f32[?]/1, c=f32[?]/1, TILE=#1024 (TILE=1024).
+    /// Generic over the element type `Elem`; proven at each specialization:
+    /// - `Elem = f32`: a=f32[?]/1, b=f32[?]/1, c=f32[?]/1, TILE=#1024 (TILE=1024).
+    /// - `Elem = f16`: a=f16[?]/1, b=f16[?]/1, c=f16[?]/1, TILE=#1024 (TILE=1024).
+    /// - `Elem = bf16`: a=bf16[?]/1, b=bf16[?]/1, c=bf16[?]/1, TILE=#1024 (TILE=1024).
     #[cutile::entry()]
-    pub fn vector_add_f32<const TILE: i32>(
-        a: &Tensor<f32, { [-1] }>,
-        b: &Tensor<f32, { [-1] }>,
-        c: &mut Tensor<f32, { [TILE] }>,
+    pub fn vector_add<Elem: ElementType, const TILE: i32>(
+        a: &Tensor<Elem, { [-1] }>,
+        b: &Tensor<Elem, { [-1] }>,
+        c: &mut Tensor<Elem, { [TILE] }>,
     ) {
         let bid: i32 = get_tile_block_id().0;
-        let a_view: Partition<f32, { [TILE] }> = make_partition_view(
+        let a_view: Partition<Elem, { [TILE] }> = make_partition_view(
             a,
             shape![TILE],
             padding::None,
             dim_map::Identity,
             get_tensor_token(a),
         );
-        let x: Tile<f32, { [TILE] }> = a_view.load([bid]);
-        let b_view: Partition<f32, { [TILE] }> = make_partition_view(
+        let x: Tile<Elem, { [TILE] }> = a_view.load([bid]);
+        let b_view: Partition<Elem, { [TILE] }> = make_partition_view(
             b,
             shape![TILE],
             padding::None,
             dim_map::Identity,
             get_tensor_token(b),
         );
-        let y: Tile<f32, { [TILE] }> = b_view.load([bid]);
-        c.store(x + y);
-    }
-
-    /// Specialization for a=f16[?]/1, b=f16[?]/1, c=f16[?]/1, TILE=#1024 (TILE=1024).
-    #[cutile::entry()]
-    pub fn vector_add_f16<const TILE: i32>(
-        a: &Tensor<f16, { [-1] }>,
-        b: &Tensor<f16, { [-1] }>,
-        c: &mut Tensor<f16, { [TILE] }>,
-    ) {
-        let bid: i32 = get_tile_block_id().0;
-        let a_view: Partition<f16, { [TILE] }> = make_partition_view(
-            a,
-            shape![TILE],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(a),
-        );
-        let x: Tile<f16, { [TILE] }> = a_view.load([bid]);
-        let b_view: Partition<f16, { [TILE] }> = make_partition_view(
-            b,
-            shape![TILE],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(b),
-        );
-        let y: Tile<f16, { [TILE] }> = b_view.load([bid]);
-        c.store(x + y);
-    }
-
-    /// Specialization for a=bf16[?]/1, b=bf16[?]/1, c=bf16[?]/1, TILE=#1024 (TILE=1024).
-    #[cutile::entry()]
-    pub fn vector_add_bf16<const TILE: i32>(
-        a: &Tensor<bf16, { [-1] }>,
-        b: &Tensor<bf16, { [-1] }>,
-        c: &mut Tensor<bf16, { [TILE] }>,
-    ) {
-        let bid: i32 = get_tile_block_id().0;
-        let a_view: Partition<bf16, { [TILE] }> = make_partition_view(
-            a,
-            shape![TILE],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(a),
-        );
-        let x: Tile<bf16, { [TILE] }> = a_view.load([bid]);
-        let b_view: Partition<bf16, { [TILE] }> = make_partition_view(
-            b,
-            shape![TILE],
-            padding::None,
-            dim_map::Identity,
-            get_tensor_token(b),
-        );
-        let y: Tile<bf16, { [TILE] }> = b_view.load([bid]);
+        let y: Tile<Elem, { [TILE] }> = b_view.load([bid]);
         c.store(x + y);
     }
 }
