@@ -1,0 +1,58 @@
+"""A representative part of TileGym's cuTile corpus re-ported from its committed captures on every run (issue 19,
+criterion 5): kernels chosen for the constructs they carry (SAMPLE says which), each at its first two captured
+launches, and each must be proven, as
+`benchmarks/results/corpus/tilegym.json` records. The whole corpus (`tileport corpus port`) takes minutes and runs
+by hand (docs/corpus.md). Needs the corpus (`../shared/corpus`, or TILEPORT_CORPUS); skipped with the reason where
+it is absent."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+CORPUS = Path(os.environ.get("TILEPORT_CORPUS", REPO.parent / "shared" / "corpus")) / "TileGym"
+RESULTS = REPO / "benchmarks" / "results" / "corpus"
+#: (file's last part, kernel): what each stands for
+SAMPLE = {
+    ("rms_norm.py", "_rms_norm_kernel_static_persistent"): "persistent loop, step = number of blocks",
+    ("rope.py", "_rope_kernel"): "in-place update of q and k",
+    ("recurrent_gated_delta_rule.py", "_recurrent_gated_delta_rule_fwd_kernel_decode_vstream"):
+        "rank-3 gathers with stride parameters",
+    ("splitk_reduce.py", "_splitk_reduce_kernel"): "shapes as constants, a reduction loop",
+    ("softmax.py", "_softmax_kernel_chunked"): "a chunked row loop",
+    ("moe_align_block.py", "_moe_align_block_size_stage3_kernel"): "an MoE routing stage",
+}
+LAUNCHES_EACH = 2
+
+
+def _subset(captures: Path, into: Path) -> list[tuple[str, str]]:
+    """A capture folder holding only SAMPLE's kernels, each with its first LAUNCHES_EACH launches."""
+    index = json.loads((captures / "index.json").read_text())
+    kept = [k for k in index["kernels"] if (Path(k["file"]).name, k["kernel"]) in SAMPLE]
+    into.mkdir()
+    for k in kept:
+        capture = json.loads((captures / k["capture"]).read_text())
+        capture["launches"] = capture["launches"][:LAUNCHES_EACH]
+        (into / k["capture"]).write_text(json.dumps(capture))
+    index.update(kernels=kept, not_launched=[])
+    (into / "index.json").write_text(json.dumps(index))
+    return [(k["file"], k["kernel"]) for k in kept]
+
+
+def test_tilegym_sample_ports_proven(tree, tmp_path):
+    if not (CORPUS / "src" / "tilegym").is_dir():
+        pytest.skip(f"the corpus is not here ({CORPUS}; set TILEPORT_CORPUS to the folder holding TileGym)")
+    from tileport.corpus.port import port_corpus
+
+    kept = _subset(RESULTS / "captures", tmp_path / "captures")
+    assert len(kept) == len(SAMPLE), f"the committed captures lack {set(SAMPLE) - {(Path(f).name, k) for f, k in kept}}"
+    committed = {(r["file"], r["kernel"]): r["status"]
+                 for r in json.loads((RESULTS / "tilegym.json").read_text())["kernels"]}
+    assert all(committed[k] == "proven" for k in kept), "tilegym.json no longer records every sample kernel proven"
+    result = port_corpus(tmp_path / "captures", CORPUS, tmp_path / "out", tree, "sm_90", batch=len(kept))
+    got = {(r["file"], r["kernel"]): (r["status"], r.get("refusal")) for r in result["kernels"]}
+    assert {k: s for k, (s, _) in got.items()} == dict.fromkeys(kept, "proven"), got
