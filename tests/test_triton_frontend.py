@@ -188,6 +188,9 @@ IDIOM_KERNELS = ("idiom_rms", "idiom_silu_rows", "idiom_mm", "idiom_scale", "idi
 #: Triton kernels in the idioms of LLM kernel libraries (cross-entropy's online logsumexp, norms' forward/backward
 #: with dW partial sums, SwiGLU, KL-div/JSD rows, argmax, tl.reduce, split/join/interleave, 2-D/3-D grids, ...)
 LLM = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
+#: kernels of our own in the idioms of Triton's 3.4-3.6 tutorials (attention over descriptors, persistent matmul)
+TUT = Path(__file__).parent / "fixtures" / "triton_idioms_tutorials.py"
+TUT_KERNELS = ("tut_attn_fwd", "tut_attn_bwd_dkdv", "tut_persistent_mm", "tut_block_ptr_band")
 LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", "jsd_rows", "softmax_bwd",
                "log_softmax", "argmax_rows", "reduce_rows", "static_unroll", "split_join", "misc_ops", "grid3d",
                "embed_fwd", "interleave_k", "while_rows", "rope_fwd", "rope_tables", "ln_fwd", "softmax_2d",
@@ -213,7 +216,14 @@ def llm_launches():
 
 
 @pytest.fixture(scope="module")
-def triton_batch(captured, idiom_launches, llm_launches, tree, tmp_path_factory):
+def tut_launches():
+    rec = run_captured(TUT, [])
+    assert not rec.errors
+    return list(rec.launches.values())
+
+
+@pytest.fixture(scope="module")
+def triton_batch(captured, idiom_launches, llm_launches, tut_launches, tree, tmp_path_factory):
     """Every bundled Triton kernel and the idiom kernels ported at their captured launches by `port_triton_many`:
     one cargo build."""
     from tileport.pipeline.triton import port_triton_many
@@ -224,6 +234,8 @@ def triton_batch(captured, idiom_launches, llm_launches, tree, tmp_path_factory)
              for k in IDIOM_KERNELS]
     jobs += [(f"{LLM}::{k}", [], [l for l in llm_launches if l["kernel"].endswith(f"::{k}")], root / k)
              for k in LLM_KERNELS]
+    jobs += [(f"{TUT}::{k}", [], [l for l in tut_launches if l["kernel"].endswith(f"::{k}")], root / k)
+             for k in TUT_KERNELS]
     port_triton_many(jobs, tree, "sm_90", root / "crate")
     return root
 
@@ -264,6 +276,16 @@ def test_bind_takes_defaults_only_for_what_the_call_leaves_out():
 
 @pytest.mark.parametrize("kernel", IDIOM_KERNELS)
 def test_real_triton_idioms_port_proven(kernel, triton_batch):
+    verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())
+    assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
+
+
+@pytest.mark.parametrize("kernel", TUT_KERNELS)
+def test_tutorial_triton_idioms_port_proven(kernel, triton_batch):
+    """Flash attention forward over descriptors at row offsets that are not whole blocks (gathers), causal and not
+    in one kernel (a stage constexpr the launches disagree on), its dK/dV backward loop, a persistent matmul over
+    `tl.range(.., NUM_SMS, flatten=True)` with tl.make_tensor_descriptor tiles, block pointers advanced before a
+    loop: proven at every captured launch."""
     verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())
     assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
 
@@ -729,8 +751,10 @@ def test_tensor_descriptors_lower_to_tiles_of_their_views(tmp_path):
         tl.store(y_ptr + offs, d.load([pid * B]) + 1.0)
     """)
     assert "ct.load(x_ptr, index=(pid,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)" in made
-    with pytest.raises(LoweringError, match="not a multiple of the block size B"):
-        _lowered(tmp_path, "x = x_ptr.load([pid * 3])\ntl.store(y_ptr + offs, x)", facts=facts)
+    # an offset that is not whole blocks: the descriptor's elements gathered (out of bounds: 0, as TMA pads)
+    odd = _lowered(tmp_path, "x = x_ptr.load([pid * 3])\ny_ptr.store([pid * n], x)", facts=facts)
+    assert "ct.gather(x_ptr, ((pid * 3) + ct.arange(B, dtype=ct.int32),))" in odd
+    assert "ct.scatter(y_ptr, ((pid * n) + ct.arange(B, dtype=ct.int32),), " in odd
 
 
 def test_descriptor_arguments_are_captured_with_their_block_shape():
@@ -895,7 +919,8 @@ def test_tuple_unpacking_reads_the_values_before_it_binds(tmp_path):
 def test_offsets_held_in_variables_are_whole_blocks_when_every_value_is(tmp_path):
     """A block pointer's offset kept in a variable re-assigned in a loop (`off = pid * B` under an `if`, the
     persistent matmul's `offs_am`) is `off // B` when every value the lowered kernel assigns it is a whole number
-    of blocks; one value that is not refuses the kernel."""
+    of blocks; with one value that is not, the kernel is lowered again without that claim (a block pointer is then
+    refused; a descriptor gathers)."""
     body = """
         off = 0
         for i in range(4):
@@ -905,7 +930,7 @@ def test_offsets_held_in_variables_are_whole_blocks_when_every_value_is(tmp_path
             tl.store(y_ptr + offs, tl.load(p))
     """
     assert "index=((off // B),)" in _lowered(tmp_path, body)
-    with pytest.raises(LoweringError, match="`off` is used as an offset of whole B blocks but is assigned `n`"):
+    with pytest.raises(LoweringError, match="offset `off` is not a multiple of the block size B"):
         _lowered(tmp_path, body.replace("off = pid * B", "off = n"))
 
 

@@ -316,6 +316,15 @@ class _Relayout(Exception):
         self.param, self.view = param, view
 
 
+class _NotWholeBlocks(Exception):
+    """A variable a tile index was divided into blocks by takes a value that is not whole blocks: lowered again
+    without that claim (a descriptor access there gathers its elements)."""
+
+    def __init__(self, name: str, block: str):
+        super().__init__(name)
+        self.claim = (name, block)
+
+
 class _NotStatic(Exception):
     """A test that is not a function of constexprs and module constants alone."""
 
@@ -373,8 +382,10 @@ class _Lowerer:
         self._grid_sizes: set[str] = set()   # names bound to tl.num_programs(k) (and never re-bound)  # a named scalar → (the line binding it last, its value)
         self.view_sites: dict[str, ast.AST] = {}
         self.last_perm: list[int] | None = None   # the last access's view order, when not its axes' (access())
+        self._desc_offsets: list[str] = []   # the element offsets of the last descriptor load/store
         #: (variable, block): a tile index was written `variable // block`; checked once the kernel is lowered
         self._block_claims: set[tuple[str, str]] = set()
+        self.not_whole_blocks: set[tuple[str, str]] = set()   # claims a previous lowering found false
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
         #: advanced per iteration → which term, a gather's step, or ("row", stride)
@@ -463,9 +474,7 @@ class _Lowerer:
             values = self._assignments(name)
             bad = [v for v in (values or [None]) if v is None or self._in_blocks(Scalar(v), blk) is None]
             if values is None or bad or not values:
-                raise LoweringError(self.k, self.k.fn, f"`{name}` is used as an offset of whole {blk} blocks but is "
-                                                       f"assigned `{bad[0] if bad and bad[0] else 'a loop index'}`, "
-                                                       "not a multiple of it at every launch")
+                raise _NotWholeBlocks(name, blk)
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for k, s in enumerate(stmts):
@@ -944,6 +953,11 @@ class _Lowerer:
             raise _NotStatic
         if isinstance(n, ast.Attribute):   # `V.dtype.element_ty`, `tl.float8e5`: the dtype every launch has
             return self._static_dtype(n)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance" \
+                and len(n.args) == 2 and isinstance(n.args[0], ast.Name) \
+                and self.tl_attr(n.args[1]) in ("tensor_descriptor", "tensor_descriptor_base"):
+            # `if isinstance(desc_or_ptr, tl.tensor_descriptor):` (a helper taking a host descriptor or a pointer)
+            return isinstance(self.env.get(n.args[0].id), Desc)
         if isinstance(n, ast.Compare):
             left = self._static(n.left, values)
             for op, right_node in zip(n.ops, n.comparators):
@@ -1018,6 +1032,9 @@ class _Lowerer:
         return v
 
     def _tuple(self, node: ast.expr) -> tuple[str, ...]:
+        if isinstance(node, ast.Name) and isinstance(self.env.get(node.id), tuple) and all(
+                isinstance(v, Scalar) for v in self.env[node.id]):   # a helper's parameter bound to `[M, K]`
+            return tuple(v.text for v in self.env[node.id])  # type: ignore[union-attr]
         if not isinstance(node, (ast.Tuple, ast.List)):
             raise self.fail(node, "expected a literal tuple")
         return tuple(self.scalar(e) for e in node.elts)
@@ -1030,7 +1047,7 @@ class _Lowerer:
                 return Scalar(repr(self.k.globals[node.id]))
             raise self.fail(node, f"name {node.id!r} is not defined in the kernel (module globals are lowered when "
                                   "bound once to a literal or tl.constexpr(literal))")
-        if isinstance(node, ast.Tuple):
+        if isinstance(node, (ast.Tuple, ast.List)):   # (a list: `shape=[M, K]` passed to a helper)
             return tuple(self.ev(e) for e in node.elts)
         if isinstance(node, ast.IfExp):
             truth = self.static_truth(node.test)
@@ -1271,7 +1288,8 @@ class _Lowerer:
                     q = multiple(c)
                     if q is not None:
                         return _paren(ast.unparse(x)) if q == "1" else f"{_paren(ast.unparse(x))} * {_paren(q)}"
-            if isinstance(n, ast.Name) and n.id not in self.kinds and self._assignments(n.id):
+            if isinstance(n, ast.Name) and n.id not in self.kinds and self._assignments(n.id) \
+                    and (n.id, blk) not in self.not_whole_blocks:
                 # a variable of the lowered kernel (`offs_am`, re-assigned `pid_m * BLOCK_M` in a loop): whole
                 # blocks if every value it is ever assigned is; claimed now, checked at the end (run())
                 self._block_claims.add((n.id, blk))
@@ -2431,13 +2449,33 @@ class _Lowerer:
             elif (q := self._in_blocks(v, blk)) is not None:
                 index.append(q)
             else:
-                raise self.fail(onode, f"offset `{v.text}` is not a multiple of the block size {blk} (write "
-                                       "`pid * BLOCK`): only whole-block offsets are lowered")
+                # an element offset that is not a whole number of blocks (`desc.load([off_hz * N_CTX + start_m *
+                # BLOCK_M, 0])` with N_CTX a runtime size): the tile gathered element by element (below)
+                index.append(None)   # type: ignore[arg-type]
         self._view(desc.param, [Dim(st, sh) for st, sh in zip(desc.strides, desc.shape)], node)
+        self._desc_offsets = [self.ev(o).text for o in offs]  # type: ignore[union-attr]
         return desc, index
+
+    def _descriptor_indices(self, desc: Desc) -> str:
+        """One index tile per dimension of the descriptor's view for a tile at element offsets ``_desc_offsets``
+        (each `off + arange(block)` on its own axis): a gather/scatter reads/writes exactly the descriptor's
+        elements, out-of-bounds ones padded / skipped as TMA does."""
+        rank, parts = len(desc.block), []
+        for k, (off, blk) in enumerate(zip(self._desc_offsets, desc.block)):
+            text = f"ct.arange({blk}, dtype=ct.int32)" if off == "0" else \
+                f"{_paren(off)} + ct.arange({blk}, dtype=ct.int32)"
+            if rank > 1:
+                text = f"ct.reshape({text}, {_tup([blk if a == k else '1' for a in range(rank)])})"
+            parts.append(text)
+        return f"({', '.join(parts)}{',' if rank == 1 else ''})"
 
     def descriptor_load(self, node: ast.Call) -> Tile:
         desc, index = self._descriptor_tile(node)
+        if None in index:
+            pad = ", padding_value=float('nan')" if desc.padding == "NAN" else ""
+            self.notes.append(f"line {node.lineno}: a descriptor load at offsets that are not whole blocks: a gather")
+            return Tile(f"ct.gather({desc.param}, {self._descriptor_indices(desc)}{pad})", desc.block,
+                        f"{desc.param}.dtype")
         return Tile(f"ct.load({desc.param}, index={_tup(index)}, shape={_tup(desc.block)}, "
                     f"padding_mode=ct.PaddingMode.{desc.padding})", desc.block, f"{desc.param}.dtype")
 
@@ -2449,6 +2487,11 @@ class _Lowerer:
         text = self.stored(t, desc.param)
         if tuple(t.shape) != tuple(desc.block):
             text = f"ct.reshape({text}, {_tup(desc.block)})"
+        if None in index:
+            self.notes.append(f"line {node.lineno}: a descriptor store at offsets that are not whole blocks: a "
+                              "scatter")
+            self.emit(f"ct.scatter({desc.param}, {self._descriptor_indices(desc)}, {text})")
+            return
         self.emit(f"ct.store({desc.param}, index={_tup(index)}, tile={text}{self.store_options})")
 
     def _arguments(self, node: ast.Call, kw: dict, fn: str, names: tuple[str, ...]) -> dict[str, ast.expr]:
@@ -2581,15 +2624,22 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
                                                f"{KERNEL_HINTS + LOWERING_OPTIONS}")
     options = {k: hints.pop(k) for k in LOWERING_OPTIONS if k in hints}
     seeds: dict[str, View] = {}
+    not_blocks: set[tuple[str, str]] = set()
     while True:
         lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")),
                       plain_stores=bool(options.get("plain_stores")), facts=facts)
         lw.seed_views = dict(seeds)
+        lw.not_whole_blocks = set(not_blocks)
         try:
             lw.run()
             break
         except _Relayout as again:   # a pointer gathered from before its strided layout was known: once more
             seeds[again.param] = again.view
+        except _NotWholeBlocks as again:   # a variable offset that is not whole blocks: once more, without it
+            if again.claim in not_blocks:
+                raise LoweringError(kernel, kernel.fn, f"`{again.claim[0]}` is used as an offset of whole "
+                                                       f"{again.claim[1]} blocks but is not one") from None
+            not_blocks.add(again.claim)
     params_text, params = lw.signature()
     from ...pipeline.port import _display
 

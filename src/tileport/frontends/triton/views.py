@@ -111,7 +111,8 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
     top = max(range(len(shape)), key=lambda i: strides[i]) if shape else None
     for k in unknown:
         same = [i for i, s in enumerate(strides) if s == vstrides[k] and shape[i] > 1]
-        if k == outer and (len(same) == 1 or len(unknown) == 1):
+        unit = [i for i, s in enumerate(strides) if s == vstrides[k] and shape[i] == 1]
+        if k == outer and (len(same) == 1 or len(unknown) == 1 or (not same and unit)):  # (a batch of 1)
             continue
         if len(same) != 1 or (len(unknown) > 1 and same[0] == top and k != outer):
             raise ViewError(f"{name}: dimension {k} of the kernel's view (stride {vstrides[k]}) has no mask or "
