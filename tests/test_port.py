@@ -69,6 +69,11 @@ def unsafe_constructs(name: str) -> list[str]:
                      isinstance(c.func, ast.Name) and c.func.id in defs and c.func.id != name]
     bid_of = {n.targets[0].id: n.value.args[0].value for n in ast.walk(fn) if isinstance(n, ast.Assign)
               and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and _ct_call(n.value, "bid")}
+    bid_of |= {n.target.id: n.value.args[0].value for n in ast.walk(fn) if isinstance(n, ast.AnnAssign)
+               and isinstance(n.target, ast.Name) and _ct_call(n.value, "bid")}   # (`pid: int = ct.bid(0)`)
+    bid_of |= {t.id: v.args[0].value for n in ast.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Tuple) and isinstance(n.value, ast.Tuple)
+               for t, v in zip(n.targets[0].elts, n.value.elts) if isinstance(t, ast.Name) and _ct_call(v, "bid")}
 
     def block_owned_at(k: int, e: ast.AST) -> bool:
         if isinstance(e, ast.Name):

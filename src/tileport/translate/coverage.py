@@ -100,7 +100,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`fma(a, b, c, rounding::NearestEven, ftz::Disabled)`; also `a*b - c` → fma(a, b, -c), `c - a*b` → "
               "fma(-a, b, c), across a binding (`m = a * b; m + c`), and `ct.mul(.., rounding_mode=R, "
               "flush_to_zero=F) + c` → fma(.., R, F) — each found by the differential fuzzer; a helper's returned "
-              "product fused after the call (the inlined block yields both factors)", S, "gelu_tanh"),
+              "product fused after the call (the inlined block yields both factors); of float scalars "
+              "(`a * b + 1.0`), the fma of their 0-d tiles (real_idioms6)", S, "gelu_tanh"),
     Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel",
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`)",
               S, None),

@@ -1811,7 +1811,9 @@ class Emitter:
                 return node.id, Scalar(p.dtype)
             if isinstance(p, sigmod.ArraySig):
                 return node.id, ArrayParam(node.id, p)
-            raise self.refuse(node, "assign", f"unknown name {node.id!r}")
+            raise self.refuse(node, "assign", f"unknown name {node.id!r}" + (
+                f" in {self.inlining[-1]}() (a helper reads its parameters and module names; a local of the "
+                "function it is defined in, a closure, is not carried in)" if self.inlining else ""))
         lit = _literal(node)
         if lit is not None:
             return repr(lit), Scalar("f32" if isinstance(lit, float) else "i32")
@@ -1882,7 +1884,10 @@ class Emitter:
             tmp = self.fresh("inverted")
             self.body.append(f"let {tmp}: {ty.rust()} = {code};")
             self.env[tmp] = (tmp, ty)
-            ones = ast.copy_location(ast.Constant(True if ty.dtype == "bool" else -1), node)
+            if ty.dtype == "bool":   # (a bool has no literal the element-wise path takes: the tile of trues)
+                self.need(node, "bitwise", "`~` of a bool tile")
+                return f"{tmp} ^ constant(true, shape![{', '.join(ty.shape)}])", ty
+            ones = ast.copy_location(ast.Constant(-1), node)
             return self.expr(ast.copy_location(ast.BinOp(ast.copy_location(ast.Name(tmp, ast.Load()), node),
                                                          ast.BitXor(), ones), node))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -3709,6 +3714,23 @@ class Emitter:
         if fused is None:
             return None  # the fma at this position belongs to an enclosing expression that starts here too
         self.need(node, "fma", "fused multiply-add")
+        if all(isinstance(t, Scalar) for _, _, t in fused):   # scalars (`a * b + 1.0` of float arguments): the
+            # fma of the 0-d tiles they are in cuTile Python
+            if {t.dtype for _, _, t in fused} == {"i32", "f32"}:   # Python promotes the int (a signed itof)
+                fused = [(n, self.int_as_float(c, n), Scalar("f32")) if t.dtype == "i32" else (n, c, t)
+                         for n, c, t in fused]
+            dt = {t.dtype for _, _, t in fused}
+            if len(dt) != 1 or not next(iter(dt)).startswith(("f", "bf")):
+                raise self.refuse(node, "fma", f"`{self.text(node)}`: an fma of scalars of other than one float type")
+            elem = RUST_DTYPES[next(iter(dt))]
+            args = [f"scalar_to_tile::<{elem}>({rust_literal(float(_literal(n)), t.dtype) if _literal(n) is not None else c})"
+                    for n, c, t in fused]
+            if negate is not None:
+                args[negate] = f"negf({args[negate]})"
+            fused_tile = self.fresh("fused")
+            self.body.append(f"let {fused_tile}: Tile<{elem}, {{ [] }}> = fma({', '.join(args)}, {options[0]}, "
+                             f"{options[1]});")
+            return f"tile_to_scalar::<{elem}, {elem}>({fused_tile})", Scalar(next(iter(dt)))
         like = self.result_tile(node, *(t for _, _, t in fused))
         args = [self.operand_as_tile(code, t, like, n) for n, code, t in fused]
         if negate is not None:

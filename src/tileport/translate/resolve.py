@@ -80,6 +80,12 @@ REWRITES: tuple[Rewrite, ...] = (
             "`a < b`, `a % b`, `~a`, `-a`, ...; `ct.pow(x, y)`, and `a @ b` is `ct.matmul(a, b)`"),
     Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)`, `divmod(a, b)` in a kernel", "`ct.minimum`, "
             "`ct.maximum`, `ct.abs`, `ct.divmod`"),
+    Rewrite("nested-function", "a function defined in the kernel or a helper (`def act(v): ...`, `sq = lambda v: "
+            "v * v`) and called there", "a helper, inlined where it is called (it reads its parameters and module "
+            "names; the enclosing function's locals are not carried in)"),
+    Rewrite("index-forms", "`ct.load(x, pid, (B,))` / `ct.store(y, pid, t)` (one index, not a tuple), lists for "
+            "tuples (`index=[i, 0]`, `shape=[BM, BN]`)", "the 1-tuple `(pid,)`; the tuples"),
+    Rewrite("annotated-assign", "`x: T = e`", "`x = e` (the annotation is not read, as in cuTile Python)"),
     Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`) "
             "and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
             "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`)"),
@@ -226,6 +232,7 @@ class _Resolver(ast.NodeTransformer):
     def __init__(self, env: dict[str, Any], local: set[str], helpers: dict[str, Any]):
         self.env, self.local, self.helpers = env, local, helpers
         self.aliases: dict[str, ast.expr] = {}   # local name → the static value it was assigned once
+        self.tuple_names: set[str] = set()   # local names assigned a tuple (an index held in a name)
 
     # -- names
     def visit_Name(self, node: ast.Name) -> ast.AST:
@@ -333,6 +340,13 @@ class _Resolver(ast.NodeTransformer):
             out.append(a)
         return out
 
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
+        if node.value is None:   # a declaration only (`x: int`): nothing to compute
+            return None
+        out = _mark(ast.copy_location(ast.Assign([node.target], node.value), node))
+        out.end_lineno, out.end_col_offset = node.end_lineno, node.end_col_offset
+        return self.visit_Assign(out)
+
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         node = self.generic_visit(node)
         load = copy.deepcopy(node.target)
@@ -376,6 +390,14 @@ class _Resolver(ast.NodeTransformer):
             return _mark(ast.copy_location(out, node))
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value):
             node = canonical_call(node)
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr in ("load", "store"):
+            for k in node.keywords:   # `ct.load(x, pid, (B,))`: one index for a rank-1 array, as a 1-tuple
+                if k.arg == "index" and not isinstance(k.value, (ast.Tuple, ast.List)) and \
+                        not (isinstance(k.value, ast.Name) and k.value.id in self.tuple_names):
+                    k.value = _mark(ast.copy_location(ast.Tuple([k.value], ast.Load()), k.value))
+                    ast.fix_missing_locations(k.value)
+                elif k.arg in ("index", "shape") and isinstance(k.value, ast.List):   # a list is a tuple there
+                    k.value = _mark(ast.copy_location(ast.Tuple(k.value.elts, ast.Load()), k.value))
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "astile" and \
                 len(node.args) == 1 and [k.arg for k in node.keywords] == ["dtype"]:
             # a scalar is a 0-d tile in cuTile Python: astile is the conversion to that dtype
@@ -513,7 +535,8 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str
     uses; a helper called under two names by different callers keeps each."""
     fn = copy.deepcopy(fn)
     helpers: dict[str, ResolvedHelper] = {}
-    _resolve_into(fn, pyfunc.__globals__, helpers)
+    file = Path(inspect.getsourcefile(pyfunc) or "").resolve()
+    _resolve_into(fn, pyfunc.__globals__, helpers, (file, file.read_text() if file.is_file() else ""))
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
@@ -803,11 +826,41 @@ def _inline_tuple_names(fn: ast.FunctionDef) -> None:
     ast.fix_missing_locations(fn)
 
 
-def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, ResolvedHelper]) -> None:
+def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
+    """Functions defined in ``fn``'s own top-level statements (`def act(v): ...`, `sq = lambda v: v * v`), taken out
+    of its body: helpers, inlined where they are called as cuTile Python inlines them (rewrite nested-function)."""
+    found: dict[str, ast.FunctionDef] = {}
+    body = []
+    for st in fn.body:
+        if isinstance(st, ast.FunctionDef) and not st.decorator_list:
+            found[st.name] = st
+            continue
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                isinstance(st.value, ast.Lambda) and \
+                sum(1 for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == st.targets[0].id and
+                    isinstance(n.ctx, ast.Store)) == 1:
+            lam = st.value
+            ret = ast.copy_location(ast.Return(lam.body), lam.body)
+            found[st.targets[0].id] = _mark(ast.copy_location(
+                ast.FunctionDef(name=st.targets[0].id, args=lam.args, body=[ret], decorator_list=[]), st))
+            continue
+        body.append(st)
+    if found:
+        fn.body = body
+        ast.fix_missing_locations(fn)
+    return found
+
+
+def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, ResolvedHelper],
+                  where: tuple[Path, str] | None = None) -> None:
+    """``where``: the file and source ``fn`` comes from (for the functions it defines inside it)."""
     _inline_tuple_names(fn)
-    local = _locals(fn)
-    called = _called_helpers(fn, env, local)
-    resolver = _Resolver(env, local, called)
+    nested = _nested_functions(fn) if where is not None else {}
+    local = _locals(fn) - set(nested)
+    called = _called_helpers(fn, env, local | set(nested))
+    resolver = _Resolver(env, local, {**called, **nested})
+    resolver.tuple_names = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and
+                            isinstance(n.value, (ast.Tuple, ast.List)) for t in n.targets if isinstance(t, ast.Name)}
     _static_assigns(fn, resolver)
     body = []
     for st in fn.body:
@@ -828,7 +881,11 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
             continue
         hfn = copy.deepcopy(hfn)
         helpers[name] = ResolvedHelper(hfn, file, src)
-        _resolve_into(hfn, inspect.unwrap(py).__globals__, helpers)
+        _resolve_into(hfn, inspect.unwrap(py).__globals__, helpers, (file, src))
+    for name, nfn in nested.items():
+        if name not in helpers:
+            helpers[name] = ResolvedHelper(nfn, *where)
+            _resolve_into(nfn, env, helpers, where)
 
 
 def rewrites_markdown() -> str:
