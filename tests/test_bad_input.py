@@ -191,6 +191,8 @@ def rows():
          "--target 'zz'"),
         ("corpus-missing-script", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--script", "nope.py"], 2,
          "--script nope.py: no such file or directory under"),
+        ("corpus-on-gpu-without-one", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--on-gpu"], 2,
+         "--on-gpu needs a CUDA GPU here"),
         # --arch
         ("arch-compile", ["compile", "{k}", "--sig", "{sig}", "--arch", "garbage", *out], 2,
          "--arch 'garbage': expected a GPU architecture"),

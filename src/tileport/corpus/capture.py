@@ -63,6 +63,7 @@ class Options:
     max_grids: int = 3                   # launches kept per signature (distinct grids, for the grid formula)
     log_dir: Path | None = None          # pytest's own output per test file
     scripts: list[str] = field(default_factory=list)   # host programs run as __main__ (files or directories)
+    live: bool = False                   # on a GPU: launches run for real after being recorded (no emulation)
     say: Callable[[str], None] = print
 
 
@@ -125,12 +126,15 @@ class Session:
         self.current: str | None = None
         self.current_file: _FileResult | None = None
         self.autotune = AutotuneLog(current_test=lambda: self.current)
+        self.real_launch: Callable[..., Any] | None = None   # set by _patched_launch for a live capture
 
     # the ct.launch stand-in ------------------------------------------------
-    def launch(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **_kw: Any) -> None:  # noqa: ARG002
+    def launch(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **kw: Any) -> None:
         rec = self._recorder_cls()
         rec.record(grid, kernel, tuple(kernel_args))
         self.collect(rec)
+        if self.real_launch is not None:   # a live capture: the launch runs as it would have
+            self.real_launch(stream, grid, kernel, kernel_args, **kw)
 
     def collect(self, rec: Any) -> None:
         """Take the launch ``rec`` recorded (a ct.launch, or a Triton ``kernel[grid](...)``)."""
@@ -310,12 +314,15 @@ def _patched_launch(session: Session):
     from ..frontends.triton.capture import install as install_triton
 
     saved = {n: getattr(ct, n) for n in ("launch", "launch_extended") if hasattr(ct, n)}
-    undo_triton = install_triton(session._recorder_cls(), after=session.collect)
+    if session.opts.live:
+        session.real_launch = saved["launch"]
+    undo_triton = install_triton(session._recorder_cls(), after=session.collect, live=session.opts.live)
     try:
         for n in saved:
             setattr(ct, n, session.launch)
         yield
     finally:
+        session.real_launch = None
         undo_triton()
         for n, fn in saved.items():
             setattr(ct, n, fn)
@@ -434,15 +441,10 @@ def run(opts: Options) -> dict:
     session = Session(opts)
     results: list[_FileResult] = []
     t0 = time.monotonic()
-    with _isolated_imports(root, opts.paths), \
-            emulate(opts.target, [str(root)], opts.max_alloc_bytes, opts.max_macs, opts.compare_pass) as emu, \
-            emulate_triton(opts.target) as bench_raised, _patched_launch(session), \
-            first_config_autotune(session.autotune, every=opts.autotune_all):
-        assumed = emu.assumptions() + triton_assumptions(opts.target)
-        for line in assumed:
+    with _isolated_imports(root, opts.paths), _host(opts, session.autotune) as (emu, bench_raised, assumed, also), \
+            _patched_launch(session):
+        for line in assumed + also:
             say(f"assumption: {line}")
-        say("assumption: ct.launch records each launch (kernel, grid, argument facts) and runs nothing")
-        say(f"assumption: {AUTOTUNE_ASSUMPTION[opts.autotune_all]}")
         if opts.only_backend:
             say(f"assumption: tests parametrized by {'/'.join(opts.backend_params)} run only for "
                 f"{opts.only_backend!r}")
@@ -459,6 +461,50 @@ def run(opts: Options) -> dict:
     notes += [f"{point} raised {n} time(s)" for point, n in sorted(bench_raised.items())]
     index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0, assumed)
     return index
+
+
+def gpu_here() -> bool:
+    """Whether torch is importable and sees a CUDA GPU (what a live capture runs on)."""
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+@dataclass
+class _Live:
+    """What a live capture has instead of the emulation: nothing answered, refused or left uncomputed."""
+    device: str
+    notes: list = field(default_factory=list)
+    uncomputed: Counter = field(default_factory=Counter)
+    answered: Counter = field(default_factory=Counter)
+    refused: list = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def _host(opts: Options, autotune: AutotuneLog):
+    """Where the host code runs: emulated (torch.cuda answered as ``opts.target``, launches recorded and not run,
+    autotuners taking their first or every config) or, with ``opts.live``, on this machine's GPU (launches recorded,
+    then run; autotuners time for real, so the configs they launch afterwards are the GPU's winners). Yields (the
+    emulation or its live stand-in, the benchmark points that raised, the assumptions the index records, more lines
+    to print)."""
+    if opts.live:
+        import torch
+
+        if not gpu_here():
+            raise InputError("a live capture needs a CUDA GPU (torch.cuda.is_available() is False here); without "
+                             "it the capture emulates the target GPU")
+        live = _Live(torch.cuda.get_device_name())
+        yield live, Counter(), [f"live on {live.device}: every launch is recorded, then runs; autotuners and "
+                                "benchmarks time for real"], []
+        return
+    with emulate(opts.target, [str(opts.root)], opts.max_alloc_bytes, opts.max_macs, opts.compare_pass) as emu, \
+            emulate_triton(opts.target) as bench_raised, \
+            first_config_autotune(autotune, every=opts.autotune_all):
+        yield emu, bench_raised, emu.assumptions() + triton_assumptions(opts.target), [
+            "ct.launch records each launch (kernel, grid, argument facts) and runs nothing",
+            AUTOTUNE_ASSUMPTION[opts.autotune_all]]
 
 
 def _progress_line(i: int, n: int, r: _FileResult) -> str:
@@ -584,9 +630,9 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         "corpus": root.name,
         "corpus_root": str(root),
         "target": {"name": opts.target.name, "arch": opts.target.arch, "sms": opts.target.sms,
-                   "total_memory": opts.target.total_memory},
-        "assumptions": assumptions + [
-            "ct.launch records each launch and runs nothing; " + AUTOTUNE_ASSUMPTION[opts.autotune_all],
+                   "total_memory": opts.target.total_memory} if not opts.live else {"live": True},
+        "assumptions": assumptions + ([] if opts.live else [
+            "ct.launch records each launch and runs nothing; " + AUTOTUNE_ASSUMPTION[opts.autotune_all]]) + [
             f"per kernel at most {opts.max_signatures} distinct signatures are kept (every dtype and constant "
             f"value first), each with up to {opts.max_grids} distinct grids",
         ],
@@ -594,7 +640,7 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         "options": {"tests": opts.tests, "scripts": opts.scripts, "paths": opts.paths, "only_backend": opts.only_backend,
                     "include_perf": opts.include_perf, "keyword": opts.keyword, "timeout_s": opts.timeout_s,
                     "max_alloc_gib": opts.max_alloc_bytes / GiB, "max_gmac": opts.max_macs / 1e9,
-                    "compare": "pass" if opts.compare_pass else "run"},
+                    "compare": "pass" if opts.compare_pass else "run", "live": opts.live},
         "seconds": round(seconds, 1),
         "summary": {"kernels_found": len(found), "kernels_launched": len(rows),
                     "kernels_not_launched": len(not_launched),

@@ -27,7 +27,12 @@ same reason numeric comparisons (torch.isclose/allclose/equal, hence torch.testi
 
 OUT gets one capture file per launched kernel (the format of `tileport capture`, so `tileport port
 FILE::KERNEL --capture OUT/<file>.<kernel>.json` reads it) and OUT/index.json (assumptions, per-kernel counts,
-kernels no test launched, per-test-file outcomes). The layout is documented in `tileport.corpus`."""
+kernels no test launched, per-test-file outcomes). The layout is documented in `tileport.corpus`.
+
+With --on-gpu the same capture runs on a GPU host instead (no emulation): every launch is recorded and then runs,
+autotuners and benchmarks time for real. A kernel whose constants come from another kernel's autotuning winner
+(TileGym's mHC finalize kernel takes the split-K factor its GEMM's search picked) is then captured at the
+specializations the GPU launches, which an emulated capture cannot know."""
 
 CAPTURE_EPILOG = """\
 examples:
@@ -92,6 +97,11 @@ def register(sub: Any, fmt: type) -> None:
                     help="first (default): an autotuner's search launches its first config; all: every config, so "
                          "the config the GPU picks is captured too (for a served library: `tileport ops build "
                          "--from`, `tileport run`)")
+    cc.add_argument("--on-gpu", action="store_true",
+                    help="run on this machine's GPU instead of emulating --target: every launch is recorded, then "
+                         "runs, and autotuners time for real, so launches whose constants come from another "
+                         "kernel's autotuned winner (a split-K factor) are the ones the GPU makes; port the capture "
+                         "on any machine")
     cc.add_argument("--log-dir", metavar="DIR", help="write pytest's own output per test file here")
     cc.add_argument("--json", action="store_true", help="print index.json instead of the summary")
     cc.set_defaults(func=cmd_capture)
@@ -125,6 +135,12 @@ def cmd_capture(args: argparse.Namespace) -> int:
     from ..inputs import out_dir
 
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
+    if args.on_gpu:
+        from .capture import gpu_here
+
+        if not gpu_here():
+            raise InputError("--on-gpu needs a CUDA GPU here (torch with CUDA, torch.cuda.is_available()); "
+                             "without --on-gpu the capture emulates --target on the CPU")
     _files(root, args.script or [], "--script", lambda d: ())  # and a --script that is not there (no torch needed)
     paths = args.path if args.path is not None else (["src"] if (root / "src").is_dir() else [])
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
@@ -134,7 +150,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
                    include_perf=args.perf, keyword=args.keyword, timeout_s=args.timeout,
                    max_alloc_bytes=int(args.max_alloc_gb * GiB), max_macs=args.max_gmac * 1e9,
                    compare_pass=args.compare == "pass", max_signatures=args.max_signatures,
-                   autotune_all=args.autotune == "all",
+                   autotune_all=args.autotune == "all", live=args.on_gpu,
                    log_dir=Path(args.log_dir) if args.log_dir else None, say=say)
     index = run(opts)
     if args.json:

@@ -127,11 +127,13 @@ def _short(d: dict) -> str:
 _AUTOTUNING: list[dict] = []
 
 
-def install(rec: Any, after: Any = None) -> Any:
+def install(rec: Any, after: Any = None, live: bool = False) -> Any:
     """Patch triton (when importable) so launches go to ``rec``; returns a function that undoes it. An autotuned
     kernel (`@triton.autotune`) times nothing here: it launches its first config (after its pruning), and the
     launch says so (`autotune`: configs, taken). With ``after``, each launch is recorded into a fresh recorder of
-    ``rec``'s type and handed to ``after`` (a corpus capture collects launches as they are made)."""
+    ``rec``'s type and handed to ``after`` (a corpus capture collects launches as they are made). ``live`` (on a
+    GPU): each launch is recorded, then runs, and autotuners run their own search (every config they time is
+    recorded, and so is the winner's launch)."""
     try:
         from triton.runtime.autotuner import Autotuner
         from triton.runtime.jit import JITFunction
@@ -146,6 +148,11 @@ def install(rec: Any, after: Any = None) -> Any:
             fresh = type(rec)()
             record(fresh, jit, grid, args, kwargs)
             after(fresh)
+
+    def live_run(self, *args, grid, warmup, **kwargs):  # Triton's own signature
+        if not warmup:
+            launch(self, grid, args, kwargs)
+        return saved(self, *args, grid=grid, warmup=warmup, **kwargs)
 
     def fake_run(self, *args, grid, warmup, **kwargs):  # Triton's own signature
         if warmup:  # kernel.warmup(...): compiled ahead, launched later through the handle it returns
@@ -169,8 +176,9 @@ def install(rec: Any, after: Any = None) -> Any:
             _AUTOTUNING.pop()
             self.nargs = None
 
-    JITFunction.run = fake_run
-    Autotuner.run = first_config
+    JITFunction.run = live_run if live else fake_run
+    if not live:
+        Autotuner.run = first_config
 
     def undo() -> None:
         JITFunction.run = saved
