@@ -152,7 +152,7 @@ REFUSALS = [
          ct.atomic_add(z, 0, ct.sum(t))
          ct.store(y, index=(ct.bid(0),), tile=t)
      """, "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16", "atomics", 9, "after the acquiring ct.atomic_add"),
-    ("while with break", """
+    ("while with else", """
      @ct.kernel
      def k(x, y, n: int, B: ct.Constant[int]):
          i = ct.bid(0)
@@ -160,8 +160,10 @@ REFUSALS = [
              if i > 3:
                  break
              i = i + 1
+         else:
+             i = 0
          ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO))
-     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "while", 8, "`break`"),
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "while", 8, "`else`"),
     ("bitwise not of a float tile", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

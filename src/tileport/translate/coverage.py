@@ -158,10 +158,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
               "(no `else`, `break`, `continue`, `return`)", "the body once per item in place, `i` bound to the "
               "item's literal: cuTile Python unrolls it the same way", S, "real_idioms2"),
-    Construct("while", "`while C:` on runtime scalars (`while k < n:`), loop-carried re-assignment (no `else`, "
-              "`break`, `continue`, scatters or atomics inside)",
+    Construct("while", "`while C:` on runtime scalars (`while k < n:`), loop-carried re-assignment, `break` and "
+              "`continue` in it (no `else`, scatters or atomics inside)",
               "`while k < n { .. }` with `let mut` carried values: cutile's `loop` that breaks unless the condition "
-              "holds, as cuTile Python compiles it", S, "real_idioms2"),
+              "holds, as cuTile Python compiles it; `break;` / `continue;` the Tile IR `break` / `continue` cuTile "
+              "Python emits (real_idioms6)", S, "real_idioms2"),
     Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))` (grid-stride loop)",
               "`for t in (start..n).step_by(get_num_tile_blocks().0 as usize)`", S, "persistent_scale"),
     Construct("store-schedule", "`ct.store(out, index=(t,), ...)` at a grid-stride loop index bounded by "

@@ -47,6 +47,8 @@ COMPARE = {ast.Lt: "lt_tile", ast.LtE: "le_tile", ast.Gt: "gt_tile", ast.GtE: "g
 SCALAR_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "rounding::NegativeInf",
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
+#: Emitter.break_flags' entry for a `while` loop: its `break` is Rust's (a Tile IR `break`), no flag
+WHILE_BREAK = "<while>"
 #: the element type parameter's name in cutile 0.3.1's op declarations (`broadcast_scalar<E: ElementType, ..>`):
 #: a kernel constant of that name passed bare to such an op makes cutile's compiler panic ("Unexpected
 #: primitives"), so it is read through a local (see Emitter.expr). (A const `R` — `reshape`'s shape parameter —
@@ -649,6 +651,9 @@ class Emitter:
                 if not self.break_flags or (isinstance(st, ast.Break) and not self.break_flags[-1]):
                     raise self.refuse(st, "for-break", f"`{self.text(st)}` outside a `for` over a range")
                 self.need(st, "for-break", f"`{self.text(st)}` in a loop")
+                if isinstance(st, ast.Break) and self.break_flags[-1] == WHILE_BREAK:
+                    self.body.append(f"{indent}break;")   # (a `while`: Tile IR's `break` in the loop, as in Python)
+                    continue
                 if isinstance(st, ast.Break):
                     self.body.append(f"{indent}{self.break_flags[-1]} = true;")
                 self.body.append(f"{indent}continue;")
@@ -1001,15 +1006,19 @@ class Emitter:
     def while_loop(self, st: ast.While, indent: str) -> None:
         """`while C:` on runtime scalars: the same `while` in Rust, which cutile compiles as cuTile Python does (a
         Tile IR `loop` whose body first breaks unless C, then continues with the re-assigned values)."""
-        if st.orelse or any(isinstance(n, (ast.Break, ast.Continue)) for n in ast.walk(st)):
-            raise self.refuse(st, "while", "`while` with `else`, `break` or `continue`")
+        if st.orelse:
+            raise self.refuse(st, "while", "`while` with `else`")
         if any(isinstance(n, ast.Call) and (self.ct(n.func) == "scatter" or self.ct(n.func) in ATOMIC_MODES)
                for n in ast.walk(st)):
             raise self.refuse(st, "while", "a scatter or atomic inside a `while` loop (its token is not carried)")
         self.need(st, "while", "while loop")
         cond = self.test(ast.copy_location(ast.If(st.test, [], []), st))
         self.body.append(f"{indent}while {cond} {{")
-        self.scoped(st.body, indent + "    ")
+        self.break_flags.append(WHILE_BREAK)   # `break` and `continue` are the loop's own (cuTile Python's too)
+        try:
+            self.scoped(st.body, indent + "    ")
+        finally:
+            self.break_flags.pop()
         self.body.append(f"{indent}}}")
 
     def _range_loop(self, name: str, start: str, stop: str, body: list[ast.stmt], counted: bool,
