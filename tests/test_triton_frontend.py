@@ -667,15 +667,17 @@ def test_loop_bounds_loaded_from_cu_seqlens(tmp_path):
 
 def test_a_counted_while_is_the_for_it_counts(tmp_path):
     """`while i < n: ...; i += tl.num_programs(0)` is `for i_it in range(i, n, step)` (its own index name);
-    a `while` that does not count so, or whose counter is read after it, is refused."""
+    a `while` that does not count so, or whose counter is read after it, is cuTile Python's `while` (its counter a
+    variable of the lowered kernel)."""
     body = ("row = pid\nstep = tl.num_programs(0)\nwhile row < n:\n    x = tl.load(x_ptr + row * B + tl.arange(0, B))\n"
             "    tl.store(y_ptr + row * B + tl.arange(0, B), x)\n    row += step")
     src = _lowered(tmp_path, body)
     assert "for row_it in range(pid, n, step):" in src and "ct.load(x_ptr, index=(row_it,), shape=(B,))" in src
-    for bad in (body.replace("row += step", "row += n"), body + "\ntl.store(y_ptr + row, 1.0)",
-                body.replace("while row < n:", "while row != n:")):
-        with pytest.raises(LoweringError, match="a `while` is lowered when it counts"):
-            _lowered(tmp_path, bad)
+    for other in (body.replace("row += step", "row += n"), body + "\ntl.store(y_ptr + row, 1.0)",
+                  body.replace("while row < n:", "while row != n:")):
+        src = _lowered(tmp_path, other)
+        assert "    row = pid\n    while row " in src and "ct.load(x_ptr, index=(row,), shape=(B,))" in src
+        assert "        row = row + " in src
 
 
 @pytest.mark.parametrize("body, helpers, why", [
@@ -937,3 +939,30 @@ def test_offsets_held_in_variables_are_whole_blocks_when_every_value_is(tmp_path
 def test_triton_3_3_descriptor_buffers_are_refused_saying_why(tmp_path):
     with pytest.raises(LoweringError, match="host-filled TMA descriptor buffer"):
         _lowered(tmp_path, "x = tl._experimental_descriptor_load(x_ptr, [pid * B], [B], tl.float32)")
+
+
+def test_a_spin_lock_while_and_the_other_atomics(tmp_path):
+    """`while tl.atomic_cas(lock, 0, 1) == 1: pass` is cuTile Python's `while` on the old value (the test runs
+    before each iteration, as Triton's); tl.atomic_xchg / atomic_max / ... are the ct. atomics of the same name;
+    an array both atomics and tile loads reach is gathered at every access (one token chain for it)."""
+    src = _lowered(tmp_path, """
+        lock = y_ptr + pid % 4
+        while tl.atomic_cas(lock, 0, 1) == 1:
+            pass
+        count = tl.load(lock + 4)
+        tl.atomic_max(x_ptr + offs, tl.load(x_ptr + offs) * 2.0, mask=offs < n)
+        tl.atomic_xchg(lock, 0, sem="release")
+    """, facts={"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.float32"}, "y_ptr": {"ct.int32"}}})
+    assert "    while ct.reshape(ct.where((ct.atomic_cas(y_ptr, pid % 4, ct.full((), 0, dtype=y_ptr.dtype), " in src
+    assert "count = ct.gather(y_ptr, (pid % 4) + 4, padding_value=0)" in src
+    assert "ct.atomic_max(x_ptr, ct.where(" in src and "x_ptr = " not in src
+    assert "ct.atomic_xchg(y_ptr, pid % 4, ct.full((), 0, dtype=y_ptr.dtype), memory_order=ct.MemoryOrder.RELEASE)" \
+        in src
+    # a `while` on a loaded value, its body re-binding a scalar
+    src = _lowered(tmp_path, """
+        i = 0
+        while tl.load(x_ptr + i) > 0.0:
+            i += 1
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs) * i)
+    """)
+    assert "    while (ct.reshape(ct.load(x_ptr, index=(i,), shape=(1,)), ())) > 0.0:\n        i = i + 1\n" in src

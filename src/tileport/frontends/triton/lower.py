@@ -80,6 +80,9 @@ TRITON_DTYPE_NAMES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", 
                       "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
                       "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "fp8e4nv": "float8e4nv",
                       "fp8e5": "float8e5"}
+#: Triton's atomics (each lowered to the ct. function of the same name)
+ATOMICS = ("atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg",
+           "atomic_cas")
 #: the dtypes of boolean tiles (a comparison's, `tl.int1`)
 BOOL = ("bool", "ct.bool_")
 INT_DTYPES = ("ct.int32", "ct.int64", "ct.int8", "ct.int16", "ct.uint8", "ct.uint32")
@@ -325,6 +328,15 @@ class _NotWholeBlocks(Exception):
         self.claim = (name, block)
 
 
+class _AtomicArrays(Exception):
+    """Arrays read or written as tiles and by atomics: lowered again with every access of them a gather/scatter
+    (cuTile orders an array's atomics and its pointer accesses by one token chain)."""
+
+    def __init__(self, arrays: set[str]):
+        super().__init__(sorted(arrays))
+        self.arrays = arrays
+
+
 class _NotStatic(Exception):
     """A test that is not a function of constexprs and module constants alone."""
 
@@ -386,6 +398,9 @@ class _Lowerer:
         #: (variable, block): a tile index was written `variable // block`; checked once the kernel is lowered
         self._block_claims: set[tuple[str, str]] = set()
         self.not_whole_blocks: set[tuple[str, str]] = set()   # claims a previous lowering found false
+        self._atomic_arrays: set[str] = set()   # arrays an atomic updates
+        self._tile_arrays: set[str] = set()     # arrays loaded or stored as tiles of a view
+        self.gathered_arrays: set[str] = set()  # arrays every access gathers/scatters (`_AtomicArrays`)
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
         #: advanced per iteration → which term, a gather's step, or ("row", stride)
@@ -455,6 +470,9 @@ class _Lowerer:
             body = body[1:]  # docstring
         self.block(_early_returns_as_else(body))
         self._check_block_claims()
+        mixed = (self._atomic_arrays & self._tile_arrays) - self.gathered_arrays
+        if mixed:
+            raise _AtomicArrays(mixed)
 
     def _assignments(self, name: str) -> list[str] | None:
         """The values the lowered kernel assigns to the variable ``name`` (None: it is also a loop index)."""
@@ -479,17 +497,44 @@ class _Lowerer:
     def block(self, stmts: list[ast.stmt]) -> None:
         for k, s in enumerate(stmts):
             if isinstance(s, ast.While):   # a counted `while`: the `for` it is (it needs the statements after it)
-                s = self.counted_while(s, stmts[k + 1:])
+                try:
+                    s = self.counted_while(s, stmts[k + 1:])
+                except LoweringError:
+                    if s.orelse or not isinstance(s.test, (ast.Compare, ast.BoolOp)):
+                        raise
+                    self.general_while(s)
+                    continue
             self.stmt(s)
+
+    def general_while(self, s: ast.While) -> None:
+        """``while C: ...`` on a runtime scalar test (a spin lock `while tl.atomic_cas(lock, 0, 1) == 1: pass`, a
+        convergence loop): cuTile Python's `while`, the test evaluated before each iteration as Triton's is, the
+        names the body assigns carried (scalars and tiles; pointers, indices and masks updated in it are refused)."""
+        carried = self._assigned(s.body)
+        self._name_scalars(carried)
+        self._name_tiles(carried)
+        old_carried, old_outer = self._carried, self._loop_outer
+        self._carried = old_carried | carried
+        self._loop_outer = old_outer | (carried & set(self.env))
+        cond = self.ev(s.test)
+        if isinstance(cond, Tile) and cond.shape in ((), ("1",)) and cond.dtype in BOOL:
+            cond = Scalar(f"ct.reshape(ct.where({cond.text}, 1, 0), ()) != 0")
+        if not isinstance(cond, Scalar):
+            raise self.fail(s.test, "a `while` is lowered when it counts (`while i < n: ...; i += step`) or when its "
+                                    "test is a scalar (a loaded element, an atomic's old value)")
+        self.emit(f"while {cond.text}:")
+        self.indented(s.body)
+        self._carried, self._loop_outer = old_carried, old_outer
+        self._forget_factors(carried)
 
     def counted_while(self, s: ast.While, after: list[ast.stmt]) -> ast.For:
         """``while i < n: ...; i += step`` (a persistent loop: ``step`` the number of programs, or a positive literal
         or constexpr) as ``for i in range(i, n, step)``: the same iterations, when the body assigns neither ``i``
         (but its last statement) nor ``n`` nor ``step``, and nothing after the loop reads ``i``."""
         test, last = s.test, s.body[-1] if s.body else None
-        why = "a `while` is lowered when it counts: `while i < n:` whose last statement is `i += step` (step " \
-              "tl.num_programs(k), a positive literal or constexpr), with i, n and step not assigned otherwise in " \
-              "it and i not read after it"
+        why = "a `while` is lowered when it counts (`while i < n:` whose last statement is `i += step`, step " \
+              "tl.num_programs(k), a positive literal or constexpr, with i, n and step not assigned otherwise in " \
+              "it and i not read after it: a `for`) or when its test is a comparison (cuTile Python's `while`)"
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Lt, ast.LtE))
                 and isinstance(test.left, ast.Name) and isinstance(last, ast.AugAssign)
                 and isinstance(last.op, ast.Add) and isinstance(last.target, ast.Name)
@@ -584,9 +629,12 @@ class _Lowerer:
             fn = self.function(s.value.func)
             if fn == "store":
                 self.store(s.value)
-            elif fn == "atomic_add":
-                self.emit(self.atomic_add(s.value).text)
-            elif fn in ("static_assert", "device_assert", "debug_barrier", "static_print", "device_print"):
+            elif fn in ATOMICS:
+                self.emit(self.atomic_add(s.value, fn).text)
+            elif fn == "debug_barrier":   # the threads of one program: a tile program is one thread of control
+                self.notes.append(f"line {s.lineno}: tl.debug_barrier dropped (a cuTile block's tile operations are "
+                                  "already ordered within it)")
+            elif fn in ("static_assert", "device_assert", "static_print", "device_print"):
                 self.notes.append(f"line {s.lineno}: tl.{fn} dropped (no cuTile counterpart needed)")
             else:
                 raise self.fail(s, f"statement `{ast.unparse(s)}` has no lowering (only tl.store calls stand alone)")
@@ -1542,8 +1590,8 @@ class _Lowerer:
         if fn in ("make_tensor_descriptor", "_experimental_make_tensor_descriptor"):
             # (Triton 3.3's name for it: the same arguments and semantics)
             return self.make_descriptor(node, kw)
-        if fn == "atomic_add":
-            return self.atomic_add(node)
+        if fn in ATOMICS:
+            return self.atomic_add(node, fn)
         if fn in ("trans", "permute"):
             return self.permute(node, self.ev(node.args[0]), node.args[1:] or kw.get("dims"))
         if fn in ("cumsum", "cumprod"):
@@ -1896,28 +1944,36 @@ class _Lowerer:
             raise self.fail(node, f"dims {dims} are not a permutation of the tile's {len(t.shape)} axes")
         return Tile(f"ct.permute({t.text}, {_tup([str(d) for d in dims])})", tuple(t.shape[d] for d in dims), t.dtype)
 
-    def atomic_add(self, node: ast.Call) -> Tile:
-        """``tl.atomic_add(ptr, val, mask=, sem=, scope=)``: ``ct.atomic_add`` on the pointer's flat view at its
-        offsets (masked-off lanes sent past the end, which ct.atomic_add's bounds check skips); the value is the old
-        elements, as Triton's."""
+    def atomic_add(self, node: ast.Call, fn: str = "atomic_add") -> Tile:
+        """``tl.atomic_<op>(ptr, val, mask=, sem=, scope=)`` (add, max, min, and, or, xor, xchg) and
+        ``tl.atomic_cas(ptr, cmp, val, sem=, scope=)``: ``ct.atomic_<op>`` on the pointer's flat view at its offsets
+        (masked-off lanes sent past the end, which the bounds check skips); the value is the old elements, as
+        Triton's."""
         kw = {k.arg: k.value for k in node.keywords}
-        unknown = set(kw) - {"mask", "sem", "scope", "val"}
+        cas = fn == "atomic_cas"
+        unknown = set(kw) - ({"sem", "scope", "cmp", "val"} if cas else {"mask", "sem", "scope", "val"})
         if unknown:
-            raise self.fail(node, f"tl.atomic_add with {', '.join(sorted(unknown))}")
+            raise self.fail(node, f"tl.{fn} with {', '.join(sorted(unknown))}")
         ptr = self.ev(node.args[0])
-        val_node = kw.get("val") or node.args[1]
-        mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[2]) if len(node.args) > 2 else None)
+        if cas:
+            cmp_node = kw.get("cmp") or node.args[1]
+            val_node = kw.get("val") or node.args[2]
+            mask = None
+        else:
+            val_node = kw.get("val") or node.args[1]
+            mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[2]) if len(node.args) > 2 else None)
         sem = {None: "ACQ_REL", "acq_rel": "ACQ_REL", "relaxed": "RELAXED", "acquire": "ACQUIRE",
                "release": "RELEASE"}.get(kw["sem"].value if isinstance(kw.get("sem"), ast.Constant) else None)
         scope = {None: "DEVICE", "gpu": "DEVICE", "cta": "BLOCK", "sys": "SYS"}.get(
             kw["scope"].value if isinstance(kw.get("scope"), ast.Constant) else None)
         if sem is None or scope is None or any(k in kw and not isinstance(kw[k], ast.Constant) for k in ("sem", "scope")):
-            raise self.fail(node, "tl.atomic_add's sem= / scope= must be string literals Triton knows")
+            raise self.fail(node, f"tl.{fn}'s sem= / scope= must be string literals Triton knows")
         if not isinstance(ptr, Ptr):
-            raise self.fail(node, "tl.atomic_add needs a pointer parameter plus offsets")
+            raise self.fail(node, f"tl.{fn} needs a pointer parameter plus offsets")
         if not ptr.terms:
             ptr = Ptr(ptr.param, (Term("1", "0"),))
         arr, offsets, mtext = self.gather_access(ptr, mask, node)
+        self._atomic_arrays.add(arr)
         index = offsets.text if mtext is None else f"ct.where({mtext}, {offsets.text}, 2147483647)"
         value = self._value(self.ev(val_node), node)
         if isinstance(value, Scalar):
@@ -1926,7 +1982,14 @@ class _Lowerer:
         text = self.stored(self.materialize(value, node), arr)
         opts = "".join([f", memory_order=ct.MemoryOrder.{sem}" if sem != "ACQ_REL" else "",
                         f", memory_scope=ct.MemoryScope.{scope}" if scope != "DEVICE" else ""])
-        return Tile(f"ct.atomic_add({arr}, {index}, {text}{opts})", offsets.shape, f"{arr}.dtype")
+        if cas:
+            expected = self._value(self.ev(cmp_node), node)
+            if isinstance(expected, Scalar):
+                expected = Tile(f"ct.full({_tup(offsets.shape)}, {expected.text}, dtype={arr}.dtype)", offsets.shape,
+                                f"{arr}.dtype")
+            etext = self.stored(self.materialize(expected, node), arr)
+            return Tile(f"ct.atomic_cas({arr}, {index}, {etext}, {text}{opts})", offsets.shape, f"{arr}.dtype")
+        return Tile(f"ct.{fn}({arr}, {index}, {text}{opts})", offsets.shape, f"{arr}.dtype")
 
     def reshape(self, node: ast.Call, value: ast.expr, shape_args: list[ast.expr]) -> Tile:
         """``x.reshape(shape)`` / ``x.reshape(a, b)`` / ``tl.reshape(x, shape)``."""
@@ -2171,6 +2234,8 @@ class _Lowerer:
     def access(self, ptr: object, mask: object, node: ast.AST
                ) -> tuple[str, list[str], list[str], tuple[str, ...], bool]:
         """(array, tile index, tile shape, Triton's shape of the value, bounds-masked) of a load/store."""
+        if isinstance(ptr, (Ptr, BlockPtr)):
+            self._tile_arrays.add(ptr.param)
         if isinstance(ptr, BlockPtr):
             dims = [Dim(t.stride, None) for t in ptr.base] + [Dim(s, e) for s, e in zip(ptr.strides, ptr.shape)]
             index = [str(t.index) for t in ptr.base] + list(ptr.index)
@@ -2289,7 +2354,7 @@ class _Lowerer:
         ptr = self.ev(node.args[0])
         mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[1]) if len(node.args) > 1 else None)
         other = kw.get("other") or (node.args[2] if len(node.args) > 2 else None)
-        if self.is_gather(ptr):
+        if self.is_gather(ptr) or isinstance(ptr, Ptr) and ptr.param in self.gathered_arrays:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
             pad = 0 if other is None else self._literal(other)
             text = f"ct.gather({arr}, {offsets.text}" + (f", mask={mtext}" if mtext else "") + \
@@ -2356,11 +2421,14 @@ class _Lowerer:
         ptr = self.ev(node.args[0])
         value = self._value(self.ev(node.args[1]), node)
         mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[2]) if len(node.args) > 2 else None)
-        gather = self.is_gather(ptr)
+        gather = self.is_gather(ptr) or isinstance(ptr, Ptr) and ptr.param in self.gathered_arrays
         if gather:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
         else:
             arr, index, shape, vshape, _ = self.access(ptr, mask, node)
+        if isinstance(value, Scalar) and gather and ptr.param in self.gathered_arrays:   # type: ignore[union-attr]
+            value = Tile(f"ct.full({_tup(offsets.shape)}, {value.text}, dtype={arr}.dtype)", offsets.shape,
+                         f"{arr}.dtype")
         if isinstance(value, Scalar):
             if gather:
                 raise self.fail(node, "scattering one scalar is not lowered (store a tile)")
@@ -2625,14 +2693,18 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     options = {k: hints.pop(k) for k in LOWERING_OPTIONS if k in hints}
     seeds: dict[str, View] = {}
     not_blocks: set[tuple[str, str]] = set()
+    gathered: set[str] = set()
     while True:
         lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")),
                       plain_stores=bool(options.get("plain_stores")), facts=facts)
         lw.seed_views = dict(seeds)
         lw.not_whole_blocks = set(not_blocks)
+        lw.gathered_arrays = set(gathered)
         try:
             lw.run()
             break
+        except _AtomicArrays as again:   # arrays both atomics and tile accesses reach: every access a gather
+            gathered |= again.arrays
         except _Relayout as again:   # a pointer gathered from before its strided layout was known: once more
             seeds[again.param] = again.view
         except _NotWholeBlocks as again:   # a variable offset that is not whole blocks: once more, without it
