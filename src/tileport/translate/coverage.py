@@ -382,8 +382,12 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "block_shape, order)` with whole-block offsets; `boundary_check`, `padding_option` zero/nan",
               "a view with that shape and those strides; the offsets become tile indices (`order` is a layout hint the "
               "strides already carry)", S, "triton/matmul"),
-    Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK, ..))` once per iteration of the enclosing loop",
-              "the tile index follows the loop index (`(pid_m, k)`)", S, "triton/matmul"),
+    Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK, ..))` once per iteration of the enclosing loop "
+              "(a `range(lo, hi, BLOCK_N)` loop included); `p = tl.advance(p, (lo, 0))` outside loops by whole blocks "
+              "(`start_m * BLOCK_M` along a BLOCK_N block when BLOCK_N divides BLOCK_M at every launch); offsets held "
+              "in variables every value of which is whole blocks (`offs_am = pid_m * BLOCK_M` re-assigned in a loop)",
+              "the tile index follows the loop index (`(pid_m, k)`, `(j - lo) // BLOCK_N`); moves by "
+              "`start_m * (BLOCK_M // BLOCK_N)`; `offs_am // BLOCK_M`", S, "tut/tut_block_ptr_band"),
     Construct("triton-pointer-loop", "loop bounds loaded from memory (`range(start, end)` from cu_seqlens: int32 "
               "`.item()`); `ptrs += BLOCK * stride` (one block of one of the pointer's index vectors) "
               "once per iteration; masks on the vector it started from (`rk < K - k * BLOCK`); `p += row_stride` "
@@ -417,8 +421,11 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "dropped (noted); each unmasked run at tile 0 spans its block", S, "llm/rope_fwd", "a padded half (PAD > N): the two halves bound one view "
               "differently and are refused"),
     Construct("triton-while", "`while i < n: ...; i += step` (step `tl.num_programs(k)`, a positive literal or "
-              "constexpr; i, n, step not assigned otherwise; i not read after the loop)",
-              "`for i_it in range(i, n, step)`", S, "llm/while_rows", "other `while` loops"),
+              "constexpr; i, n, step not assigned otherwise; i not read after the loop); any other `while` whose "
+              "test is a comparison (a spin lock `while tl.atomic_cas(lock, 0, 1) == 1: pass`, a loop on a loaded "
+              "value)", "`for i_it in range(i, n, step)`; cuTile Python's `while` (names it assigns carried)", S,
+              "llm/while_rows", "an atomic in a `while`'s test: lowered, then refused by the translator (its token "
+              "is not carried: tutorial 05's `_layer_norm_bwd_dx_fused`)"),
     Construct("triton-bitcast", "`x.to(dtype, bitcast=True)`", "`ct.bitcast(x, dtype)`", S, "llm/sign_bits"),
     Construct("triton-math", "`tl.exp/exp2/log/log2/sqrt/rsqrt/abs/sin/cos/tan/tanh/sinh/cosh/pow/atan2/floor/ceil/"
               "maximum/minimum/where/sigmoid` (also as `tl.math.*`, `libdevice.*` or imported by bare name), "
@@ -431,10 +438,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "the conversion `tl.store` makes",
               "`ct.astype(x, ct.<dtype>)` / `ct.astype(x, p.dtype)`", S, "triton/layer_norm"),
     Construct("triton-control", "`for i in range/tl.range/tl.static_range(start, stop[, step])` (persistent "
-              "`tl.range(pid, n, tl.num_programs(0))`), `if` on constexprs or scalars (scalars re-assigned inside "
-              "become variables)", "the same `for` / `if`; an `if` on constexprs and module constants that every "
-              "captured launch decides alike is folded (only the taken branch is lowered)", S,
-              "triton/attention"),
+              "`tl.range(pid, n, tl.num_programs(0))`, `tl.range(.., NUM_SMS, flatten=True, num_stages=, "
+              "warp_specialize=)`), `if` on constexprs or scalars (scalars re-assigned inside become variables); "
+              "`if STAGE & 2:` / `if V.dtype.element_ty == tl.float8e5:` / `isinstance(x, tl.tensor_descriptor)` on "
+              "constexprs, the launches' dtypes and argument kinds; `MASK=True` literals",
+              "the same `for` / `if` (loop options dropped, noted); an `if` on constexprs and module constants that "
+              "every captured launch decides alike is folded (only the taken branch is lowered); one the launches "
+              "decide differently (causal and not) stays, each arm lowered for the launches taking it", S,
+              "tut/tut_attn_fwd"),
     Construct("triton-options", "launch options `num_warps`, `num_stages`, `num_ctas`, ...; `cache_modifier`, "
               "`eviction_policy`, `volatile`; `tl.static_assert`, `tl.device_assert`, `assert`, `tl.static_print`, "
               "`tl.device_print`, `tl.debug_barrier`; `tl.multiple_of`, `tl.max_contiguous`",
@@ -451,20 +462,32 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
               "low `& 0xFFFFFFFF`), Triton's uniform-float step after; proven once cutile takes integer literals "
               "above 2^31 (0.3.1 parses each as i32 and panics)", P, None),
-    Construct("triton-atomic-add", "`tl.atomic_add(ptr + offs, val, mask=, sem=, scope=)` (its value: the old "
-              "elements)", "`ct.atomic_add(flat view, offsets, val)`, masked-off lanes sent past the end (the bounds "
-              "check skips them); sem/scope as memory_order/memory_scope", S, "idioms/idiom_atomic",
-              "i32 and f32 elements (the translator's atomics)"),
+    Construct("triton-atomic-add", "`tl.atomic_add/max/min/and/or/xor/xchg(ptr + offs, val, mask=, sem=, scope=)`, "
+              "`tl.atomic_cas(ptr, cmp, val, sem=, scope=)` (their value: the old elements)",
+              "`ct.atomic_<op>(flat view, offsets, val)`, masked-off lanes sent past the end (the bounds "
+              "check skips them); sem/scope as memory_order/memory_scope; an array also loaded or stored is "
+              "gathered/scattered at every access (one token chain)", S, "idioms/idiom_atomic",
+              "the translator's atomics (add on i32/i64/f32, max/min/and/or/xor on integers, xchg, cas on integers)"),
     Construct("triton-trans-scan", "`tl.trans(x)`, `x.T`, `tl.permute(x, dims)`, `tl.cumsum` / `tl.cumprod`",
               "`ct.transpose` / `ct.permute` / `ct.cumsum` / `ct.cumprod`", S, "idioms/idiom_scan_t",
               "scans along axis 0 (cutile 0.3.1 ignores the scan's dimension)"),
     Construct("triton-descriptor", "tensor descriptors: `TensorDescriptor` arguments (captured with their block "
-              "shape), `tl.make_tensor_descriptor`, `desc.load([..])` / `desc.store([..], v)` at whole-block offsets",
-              "`ct.load` / `ct.store` of the descriptor's view (its shape and strides), tile index = offset / block; "
-              "block dims named by the constexpr that carries them. Proven on TileGym's descriptor kernels "
-              "(`benchmarks/results/corpus/triton.json`); no bundled example yet", P, None),
-    Construct("triton-other", "`tl.atomic_*` other than add, `tl.randn`/`tl.randint`, 64-bit scalars, `while` "
-              "loops that do not count (spin locks)",
+              "shape), `tl.make_tensor_descriptor` (and Triton 3.3's `tl._experimental_make_tensor_descriptor`), "
+              "`desc.load([..])` / `desc.store([..], v)`",
+              "at whole-block offsets `ct.load` / `ct.store` of the descriptor's view (its shape and strides), tile "
+              "index = offset / block, block dims named by the constexpr that carries them; at other offsets "
+              "(`off_hz * N_CTX + start_m * BLOCK_M`, N_CTX a runtime size) a gather / scatter of the descriptor's "
+              "elements, one index tile per dimension (exact: out of bounds reads 0 and writes nothing, as TMA)", S,
+              "tut/tut_attn_fwd", "Triton <= 3.3's host-filled descriptor buffers (`tl._experimental_descriptor_load`"
+              "): refused, the described tensor is not a kernel argument"),
+    Construct("triton-permuted-read", "one pointer read through the same strides in two axis orders (`qT = Q + "
+              "offs_m[None, :] * s_tok + offs_k[:, None] * s_d`, later `Q + offs_m[:, None] * s_tok + ..`); "
+              "`x + off_z * s_z + off_h * s_h` through one scalar; `index * (HEAD_DIM * N_CTX)`; "
+              "`pid * BLOCK_N + tl.arange(0, BLOCK_M)` with BLOCK_M dividing BLOCK_N",
+              "one view (the first access's order), the other tile `ct.transpose` / `ct.permute`d; a dimension per "
+              "stride; one stride that is a product of parameters; tile index `pid * (BLOCK_N // BLOCK_M)`", S,
+              "tut/tut_attn_bwd_dkdv"),
+    Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",
               "the matching cuTile constructs", P, None),
 )
 
