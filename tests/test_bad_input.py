@@ -191,6 +191,8 @@ def rows():
          "--target 'zz'"),
         ("corpus-missing-script", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--script", "nope.py"], 2,
          "--script nope.py: no such file or directory under"),
+        ("corpus-port-second-captures-missing", ["corpus", "port", "{t}/dir", "{t}/nope", "--corpus", "{t}/dir",
+                                                 "--out", "{t}/pout"], 2, "{t}/nope: no such directory"),
         ("corpus-on-gpu-without-one", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--on-gpu"], 2,
          "--on-gpu needs a CUDA GPU here"),
         # --arch

@@ -56,3 +56,30 @@ def test_tilegym_sample_ports_proven(tree, tmp_path):
     result = port_corpus(tmp_path / "captures", CORPUS, tmp_path / "out", tree, "sm_90", batch=len(kept))
     got = {(r["file"], r["kernel"]): (r["status"], r.get("refusal")) for r in result["kernels"]}
     assert {k: s for k, (s, _) in got.items()} == dict.fromkeys(kept, "proven"), got
+
+
+def test_captures_of_several_runs_merge_per_kernel(tmp_path):
+    """`tileport corpus port A B`: an emulated capture and a live one on the GPU are merged per kernel, each
+    distinct (signature, grid) once; a kernel one run did not launch but another did is no longer not-launched."""
+    from tileport.corpus.port import _launches, merged_rows
+
+    def folder(name, kernels, missed=()):
+        d = tmp_path / name
+        d.mkdir()
+        for kernel, launches in kernels.items():
+            (d / f"{kernel}.json").write_text(json.dumps({"launches": [
+                {"kernel": f"/x/ops.py::{kernel}", "corpus_file": "ops.py", "signature": sig, "grid": [g, 1, 1]}
+                for sig, g in launches]}))
+        (d / "index.json").write_text(json.dumps({
+            "kernels": [{"file": "ops.py", "kernel": k, "capture": f"{k}.json"} for k in kernels],
+            "not_launched": [{"file": "ops.py", "kernel": k} for k in missed]}))
+        return d
+
+    emulated = folder("cpu", {"fin": [("S=#1", 4)], "gemm": [("T=#64", 8)]}, missed=["other"])
+    live = folder("gpu", {"fin": [("S=#1", 4), ("S=#16", 4)], "other": [("U=#2", 1)]})
+    rows, missed = merged_rows([emulated, live])
+    assert {r["kernel"]: len(r["captures"]) for r in rows} == {"fin": 2, "gemm": 1, "other": 1} and missed == []
+    fin = next(r for r in rows if r["kernel"] == "fin")
+    got = _launches(fin["captures"], tmp_path / "corpus")
+    assert [l["signature"] for l in got] == ["S=#1", "S=#16"]
+    assert got[0]["source"] == str((tmp_path / "corpus" / "ops.py").resolve())

@@ -107,7 +107,9 @@ def register(sub: Any, fmt: type) -> None:
     cc.set_defaults(func=cmd_capture)
     cp = csub.add_parser("port", help="port every kernel a corpus capture recorded; one row per kernel",
                          formatter_class=fmt, description=PORT_DESCRIPTION, epilog=PORT_EPILOG)
-    cp.add_argument("captures", metavar="CAPTURES", help="the --out folder of `tileport corpus capture`")
+    cp.add_argument("captures", metavar="CAPTURES", nargs="+",
+                    help="the --out folder of `tileport corpus capture` (several: merged per kernel, e.g. an emulated "
+                         "capture and an --on-gpu one)")
     cp.add_argument("--corpus", required=True, metavar="DIR",
                     help="the corpus root the captures were made from (sources are re-rooted here)")
     cp.add_argument("--out", required=True, help="folder for the ports and corpus.json")
@@ -169,17 +171,19 @@ def cmd_port(args: argparse.Namespace) -> int:
     from ..toolchain.locate import find_cuda_tree
     from .port import markdown_table, port_corpus
 
-    corpus, captures = Path(args.corpus), Path(args.captures)
+    corpus, captures = Path(args.corpus), [Path(c) for c in args.captures]
     if not corpus.is_dir():
         raise InputError(f"--corpus {args.corpus}: no such directory")
-    if not captures.is_dir():
-        raise InputError(f"{args.captures}: no such directory")
+    for c in captures:
+        if not c.is_dir():
+            raise InputError(f"{c}: no such directory")
     if args.batch < 1:
         raise InputError("--batch must be at least 1")
     out_dir(Path(args.out), "--out")
     progress = (lambda s: print(s, file=sys.stderr, flush=True)) if args.json else \
         (lambda s: print(s, flush=True))
-    result = port_corpus(captures, corpus, Path(args.out), find_cuda_tree(), args.arch, args.batch, args.only,
+    result = port_corpus(captures if len(captures) > 1 else captures[0], corpus, Path(args.out), find_cuda_tree(),
+                         args.arch, args.batch, args.only,
                          progress)
     table = markdown_table(result)
     if args.table:

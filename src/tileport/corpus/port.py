@@ -1,7 +1,8 @@
 """Port every kernel a corpus capture recorded, and write one row per kernel.
 
-``tileport corpus port CAPTURES --corpus DIR --out OUT`` reads ``CAPTURES/index.json`` (written by ``tileport
-corpus capture``), re-roots each capture at DIR (the captures name sources relative to the corpus, so they port on
+``tileport corpus port CAPTURES... --corpus DIR --out OUT`` reads ``CAPTURES/index.json`` (written by ``tileport
+corpus capture``; several folders — an emulated capture and a live one on the GPU, say — are merged per kernel,
+each distinct launch once), re-roots each capture at DIR (the captures name sources relative to the corpus, so they port on
 any machine that has the corpus), and ports the kernels in batches that share one cargo build
 (``pipeline.port.port_many``; Triton kernels, whose launches say ``"frontend": "triton"``, are lowered first:
 ``pipeline.triton.port_triton_many``). Kernels the capture found but no test launched are rows too (status
@@ -98,7 +99,34 @@ def _failed_stage(verdict: dict) -> tuple[str | None, str | None]:
     return None, None
 
 
-def port_corpus(captures: Path, corpus: Path, out: Path, tree, arch: str, batch: int = 8,
+def merged_rows(folders: list[Path]) -> tuple[list[dict], list[dict]]:
+    """The kernels of several capture folders, one row per (file, kernel) with every folder's capture of it
+    (``captures``: paths), and the kernels none of them launched."""
+    by_key: dict[tuple[str, str], dict] = {}
+    not_launched: dict[tuple[str, str], dict] = {}
+    for folder in folders:
+        kernels, missed = _rows_from_index(folder)
+        for k in kernels:
+            row = by_key.setdefault((k["file"], k["kernel"]), {**k, "captures": []})
+            row["captures"].append(folder / k["capture"])
+        for k in missed:
+            not_launched.setdefault((k["file"], k["kernel"]), k)
+    return list(by_key.values()), [k for key, k in not_launched.items() if key not in by_key]
+
+
+def _launches(captures: list[Path], corpus: Path) -> list[dict]:
+    """The launches of one kernel's captures, re-rooted at ``corpus``, each distinct (signature, grid) once."""
+    out, seen = [], set()
+    for capture in captures:
+        for launch in _rerooted(capture, corpus):
+            key = (launch.get("signature"), json.dumps(launch.get("grid")))
+            if key not in seen:
+                seen.add(key)
+                out.append(launch)
+    return out
+
+
+def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch: str, batch: int = 8,
                 only: str | None = None, progress: Progress = lambda s: None) -> dict:
     from ..pipeline.port import port_many
     from ..pipeline.triton import port_triton_many
@@ -110,7 +138,8 @@ def port_corpus(captures: Path, corpus: Path, out: Path, tree, arch: str, batch:
     def port_triton(chunk: list) -> list[dict]:
         return port_triton_many(chunk, tree, arch, out / "_work", progress=lambda s: None)
 
-    kernels, not_launched = _rows_from_index(captures)
+    folders = [captures] if isinstance(captures, Path) else list(captures)
+    kernels, not_launched = merged_rows(folders)
     if only:
         kernels = [k for k in kernels if only in f"{k['file']}::{k['kernel']}"]
         not_launched = [k for k in not_launched if only in f"{k['file']}::{k['kernel']}"]
@@ -119,7 +148,7 @@ def port_corpus(captures: Path, corpus: Path, out: Path, tree, arch: str, batch:
     by_frontend: dict[str, tuple[list, list]] = {"cutile": ([], []), "triton": ([], [])}
     for k in kernels:
         ref = f"{(corpus / k['file']).resolve()}::{k['kernel']}"
-        launches = _rerooted(captures / k["capture"], corpus)
+        launches = _launches(k["captures"], corpus)
         jobs, meta = by_frontend["triton" if any(l.get("frontend") == "triton" for l in launches) else "cutile"]
         jobs.append((ref, [], launches, out / _slug(k["file"], k["kernel"])))
         meta.append(k)
@@ -160,7 +189,8 @@ def port_corpus(captures: Path, corpus: Path, out: Path, tree, arch: str, batch:
     counts: dict[str, int] = {}
     for r in rows:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
-    result = {"format": 1, "corpus": str(corpus), "captures": str(captures),
+    result = {"format": 1, "corpus": str(corpus),
+              "captures": str(folders[0]) if len(folders) == 1 else [str(f) for f in folders],
               "summary": {"kernels": len(rows), **counts, "seconds": round(time.monotonic() - started, 1)},
               "kernels": rows}
     (out / "corpus.json").write_text(json.dumps(result, indent=1) + "\n")

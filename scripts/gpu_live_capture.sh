@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# On the GPU host: `tileport corpus capture --on-gpu` of TileGym's tests (the launches the GPU really makes, its
+# autotuners' winners included), one capture folder per test file so a file cut short by its time limit costs only
+# itself; then the live-capture GPU test. Port the captures on the dev machine (`tileport corpus port`).
+#
+# Carried: .bundle/toolchain.tar.xz and PACK (default build/gpu20/pack) holding a copy of TileGym (PACK/TileGym).
+# CAPTURES="KEYWORD:FILE ..." (pytest -k expression and test file under tests/ops; "perf:" is short for
+# "test_perf and cutile", "op:" for "test_op and cutile"); FILE_TIMEOUT bounds each file (default 240 s).
+# Writes to $OUT: host.txt, capture-<file>/ (index.json + one capture per kernel), capture.log, live-test.log.
+set -uo pipefail
+out=${OUT:-gpu-live}
+pack=${PACK:-build/gpu20/pack}
+mkdir -p "$out"
+export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+{ date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv; python3 --version; } \
+  > "$out/host.txt" 2>&1
+python3 -m tileport toolchain unpack .bundle/toolchain.tar.xz /tmp/tc > /tmp/unpack.log 2>&1 || { cat /tmp/unpack.log; exit 1; }
+# shellcheck disable=SC1091
+source /tmp/tc/env.sh
+unset CUDA_HOME   # tileiras 13.4 loads the wrong libnvvm through CUDA 13.0's (docs/gpu.md)
+corpus="$PWD/$pack/TileGym"
+
+python3 -m pytest -q -rA -p no:cacheprovider tests/gpu/test_live_capture_gpu.py > "$out/live-test.log" 2>&1
+echo "exit: $?" >> "$out/live-test.log"
+
+for item in ${CAPTURES:-op:experimental/test_mhc.py}; do
+  kw=${item%%:*}; file=${item#*:}
+  case $kw in perf) kw="test_perf and cutile" ;; op) kw="test_op and cutile" ;; esac
+  name=$(echo "$file" | tr '/' '.' | sed 's/\.py$//')
+  echo "== $file (-k \"$kw\")" >> "$out/capture.log"
+  timeout "${FILE_TIMEOUT:-240}" python3 -m tileport corpus capture "$corpus" --on-gpu --tests "tests/ops/$file" \
+    -k "$kw" --max-signatures 1000 --out "$out/capture-$name" >> "$out/capture.log" 2>&1
+  echo "exit: $?" >> "$out/capture.log"
+done
+true
