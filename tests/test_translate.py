@@ -1016,3 +1016,25 @@ def test_refused_with_their_reason(tmp_path):
              """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
         assert exc.value.construct == construct and why in str(exc.value) and "k.py:" in str(exc.value), \
             (line, str(exc.value))
+
+
+def test_kernel_hints_from_module_constants_and_by_target(tmp_path):
+    """@ct.kernel hints given by module constants, and ByTarget imported by name: where a hint names sm_90, the
+    port states the sm_90 hints only (cuTile Python's `sm_90` entry applies instead of `default` there)."""
+    e = emit_resolved(tmp_path, """
+     from cuda.tile import ByTarget
+     OCC = 2
+
+     @ct.kernel(num_ctas=ByTarget(sm_100=2, default=1), occupancy=ct.ByTarget(sm_90=OCC, default=1))
+     def k(x, y, B: ct.Constant[int]):
+         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    assert e.hints == {"occupancy": 2}, e.hints
+    e = emit_resolved(tmp_path, """
+     WARPS = 8
+
+     @ct.kernel(occupancy=3, num_worker_warps=WARPS)
+     def k(x, y, B: ct.Constant[int]):
+         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    assert e.hints == {"occupancy": 3, "num_worker_warps_per_cta": 8}, e.hints

@@ -334,12 +334,14 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "cuTile Python orders the atomic after earlier loads by joining their tokens (carried through a loop "
               "that loads: split-K); cutile uses the tensor's own token: irdiff's read-only-load-tokens and "
               "loop-carried-invariant rules (loads of arrays nothing writes order nothing)"),
-    Construct("kernel-hints", "`@ct.kernel(occupancy=N, num_ctas=M, num_worker_warps=W)` (literal ints; W 4 or 8 "
-              "with tileiras 13.4)",
+    Construct("kernel-hints", "`@ct.kernel(occupancy=N, num_ctas=M, num_worker_warps=W)` (ints, module constants "
+              "too; W 4 or 8 with tileiras 13.4), each also as `ct.ByTarget(sm_90=.., default=..)` (or "
+              "`from cuda.tile import ByTarget`)",
               "`#[cutile::entry(optimization_hints = (sm_90 = (occupancy = N, num_cta_in_cga = M, "
               "num_worker_warps_per_cta = W,),))]`: the same "
-              "Tile IR entry hints, keyed by the target (irdiff's hints-for-target rule)", S, "row_softmax"),
-    Construct("kernel-hints-other", "`@ct.kernel(opt_level=..)` other than 3, per-target (`ByTarget`) hints",
+              "Tile IR entry hints, keyed by the target (irdiff's hints-for-target rule: where a hint names sm_90, "
+              "cuTile Python's `sm_90` entry holds only those, and applies instead of `default`)", S, "row_softmax"),
+    Construct("kernel-hints-other", "`@ct.kernel(opt_level=..)` other than 3, hints that are not ints",
               "cutile's CompileOptions / per-architecture keys", P, None),
     Construct("atomics-other", "unchecked atomics (`check_bounds=False`), atomics on other dtypes (f16, bf16, "
               "f64), `ct.atomic_cas` on floats", "the unmasked `atomic_rmw_tko` / `atomic_cas_tko`", P, None,

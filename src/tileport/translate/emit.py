@@ -289,12 +289,28 @@ class Emitter:
         """The entry hints of ``@ct.kernel(occupancy=N, num_ctas=M, num_worker_warps=W)`` (literal ints); other
         options refused."""
         out: dict[str, int] = {}
+
+        def by_target(v: ast.AST) -> bool:
+            return isinstance(v, ast.Call) and (self.ct(v.func) == "ByTarget" or (
+                isinstance(v.func, ast.Name) and v.func.id == "ByTarget"))
+        # a hint given for sm_90 itself (`ct.ByTarget(sm_90=4, ..)`): cuTile Python writes an `sm_90` entry of
+        # those, which applies there instead of `default` (the other hints' values), as irdiff's hints-for-target
+        # reads it; so the port states the sm_90 ones only
+        own = any(by_target(kw.value) and any(k.arg == "sm_90" for k in kw.value.keywords)
+                  for dec in self.fn.decorator_list if isinstance(dec, ast.Call) for kw in dec.keywords)
         for dec in self.fn.decorator_list:
             if not (isinstance(dec, ast.Call) and self.ct(dec.func) == "kernel"):
                 continue
             for kw in dec.keywords:
+                if own and kw.arg in self.KERNEL_HINTS and not (
+                        by_target(kw.value) and any(k.arg == "sm_90" for k in kw.value.keywords)):
+                    self.need(kw, "kernel-hints", f"@ct.kernel({kw.arg}=...), not applied on sm_90")
+                    continue
                 if kw.arg in self.KERNEL_HINTS and isinstance(kw.value, ast.Call) and \
-                        self.ct(kw.value.func) == "ByTarget":   # the value for the target (sm_90), or the default
+                        (self.ct(kw.value.func) == "ByTarget" or (isinstance(kw.value.func, ast.Name) and
+                                                                  kw.value.func.id == "ByTarget")):
+                    # the value for the target (sm_90), or the default (`from cuda.tile import ByTarget` too: the
+                    # decorator is not resolved with the body)
                     values = {k.arg: k.value for k in kw.value.keywords}
                     chosen = values.get("sm_90", values.get("default"))
                     if chosen is None:

@@ -871,6 +871,15 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     defaults = _Resolver(env, set(), called)
     fn.args.defaults = [defaults.visit(d) for d in fn.args.defaults]
     fn.args.kw_defaults = [d if d is None else defaults.visit(d) for d in fn.args.kw_defaults]
+    # so are the decorator's arguments (`@ct.kernel(occupancy=OCCUPANCY)`, a module constant)
+    for d in fn.decorator_list:
+        if isinstance(d, ast.Call):
+            for k in d.keywords:
+                if isinstance(k.value, ast.Call):   # `ct.ByTarget(sm_90=OCC, default=1)`: its values only
+                    for kk in k.value.keywords:
+                        kk.value = defaults.visit(kk.value)
+                else:
+                    k.value = defaults.visit(k.value)
     ast.fix_missing_locations(fn)
     for name, py in called.items():
         if name in helpers:
