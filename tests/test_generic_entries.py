@@ -77,6 +77,6 @@ def test_generic_entries_that_do_not_prove_are_made_concrete_again(tmp_path, mon
     verdict = portmod.port("src/tileport/kernels/vector_add.py::vector_add", sigs, [], find_cuda_tree(), tmp_path,
                            "sm_90")
     assert verdict["status"] == "proven"
-    assert verdict["stages"]["translate"]["generic_entries"]["kept_concrete"]
-    assert "cargo build" in verdict["stages"]["translate"]["generic_entries"]["why"]
+    assert verdict["stages"]["translate"]["new_forms"]["dropped"] == ["generic-entries"]
+    assert "cargo build" in verdict["stages"]["translate"]["new_forms"]["why"]
     assert "Elem" not in (tmp_path / "kernel.rs").read_text()

@@ -784,7 +784,7 @@ def test_a_store_before_a_releasing_atomic_gives_its_token(tmp_path):
          ct.atomic_add(z, 0, ct.sum(t))
      """, "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16")
     body = "\n".join(e.body)
-    assert "y.partition_full_mut" in body and "let y_stored: Token = get_partition_token_mut(&y_tiles);" in body
+    assert "y.partition_mut" in body and "let y_stored: Token = get_partition_token_mut(&y_tiles);" in body
     assert "join_tokens(&[get_tensor_token(z), y_stored])" in body and "Some(z_after)" in body, body
 
 
@@ -1038,3 +1038,16 @@ def test_kernel_hints_from_module_constants_and_by_target(tmp_path):
          ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
      """, "x=f32[?]/1, y=f32[?]/1, B=#16")
     assert e.hints == {"occupancy": 3, "num_worker_warps_per_cta": 8}, e.hints
+
+
+def test_a_constant_named_e_is_spelled_as_its_value(tmp_path):
+    """A `ct.Constant[int]` named E (an expert count) is no const generic: cutile 0.3.1 takes `E` for its ops'
+    element type parameter and panics; its value is written instead, one entry per value."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, E: ct.Constant[int], B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(1, E))
+         ct.store(y, index=(ct.bid(0), 0), tile=ct.where(t > 0.0, t, E))
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, E=#64, B=#16", consts=("E", "B"))
+    body = "\n".join(e.body)
+    assert e.generics == ["B"] and "shape![1, 64]" in body and "64.0f32" in body and " E" not in body, body

@@ -484,7 +484,7 @@ rt::operator! {
             in x: f32[2] = t[0],
             in w: f32[1] = t[1],
             in b: f32[1] = t[2],
-            written y: f32[2] = t[3],
+            out y: f32[2] = t[3] => [BM, BLOCK],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
@@ -492,7 +492,7 @@ rt::operator! {
             in x: f16[2] = t[0],
             in w: f16[1] = t[1],
             in b: f16[1] = t[2],
-            written y: f16[2] = t[3],
+            out y: f16[2] = t[3] => [BM, BLOCK],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
@@ -500,7 +500,7 @@ rt::operator! {
             in x: bf16[2] = t[0],
             in w: bf16[1] = t[1],
             in b: bf16[1] = t[2],
-            written y: bf16[2] = t[3],
+            out y: bf16[2] = t[3] => [BM, BLOCK],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
@@ -715,21 +715,21 @@ rt::operator! {
         0 => rms_norm_f32<BM, BLOCK>(
             in x: f32[2] = t[0],
             in w: f32[1] = t[1],
-            written y: f32[2] = t[2],
+            out y: f32[2] = t[2] => [BM, BLOCK],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
         1 => rms_norm_f16 = rms_norm[f16]<BM, BLOCK>(
             in x: f16[2] = t[0],
             in w: f16[1] = t[1],
-            written y: f16[2] = t[2],
+            out y: f16[2] = t[2] => [BM, BLOCK],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
         2 => rms_norm_bf16 = rms_norm[bf16]<BM, BLOCK>(
             in x: bf16[2] = t[0],
             in w: bf16[1] = t[1],
-            written y: bf16[2] = t[2],
+            out y: bf16[2] = t[2] => [BM, BLOCK],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
@@ -771,15 +771,15 @@ rt::operator! {
     tp_row_softmax => row_softmax {
         0 => row_softmax_f32_bm_8<BM, BLOCK>(
             in x: f32[2] = t[0],
-            written y: f32[2] = t[1],
+            out y: f32[2] = t[1] => [BM, BLOCK],
         ),
         1 => row_softmax_f16_bm_4 = row_softmax_bm_4[f16]<BM, BLOCK>(
             in x: f16[2] = t[0],
-            written y: f16[2] = t[1],
+            out y: f16[2] = t[1] => [BM, BLOCK],
         ),
         2 => row_softmax_bf16_bm_4 = row_softmax_bm_4[bf16]<BM, BLOCK>(
             in x: bf16[2] = t[0],
-            written y: bf16[2] = t[1],
+            out y: bf16[2] = t[1] => [BM, BLOCK],
         ),
     }
 }
@@ -997,7 +997,7 @@ rt::operator! {
             in x_ptr: f32[2] = t[0],
             in w_ptr: f32[1] = t[1],
             in b_ptr: f32[1] = t[2],
-            written y_ptr: f32[2] = t[3],
+            out y_ptr: f32[2] = t[3] => [1, BLOCK_SIZE],
             scalar n_cols: i32 = s[0],
             scalar inv_n: f32 = s[1],
             scalar eps: f32 = s[2],
@@ -1006,7 +1006,7 @@ rt::operator! {
             in x_ptr: f16[2] = t[0],
             in w_ptr: f16[1] = t[1],
             in b_ptr: f16[1] = t[2],
-            written y_ptr: f16[2] = t[3],
+            out y_ptr: f16[2] = t[3] => [1, BLOCK_SIZE],
             scalar n_cols: i32 = s[0],
             scalar inv_n: f32 = s[1],
             scalar eps: f32 = s[2],
@@ -1015,7 +1015,7 @@ rt::operator! {
             in x_ptr: bf16[2] = t[0],
             in w_ptr: bf16[1] = t[1],
             in b_ptr: bf16[1] = t[2],
-            written y_ptr: bf16[2] = t[3],
+            out y_ptr: bf16[2] = t[3] => [1, BLOCK_SIZE],
             scalar n_cols: i32 = s[0],
             scalar inv_n: f32 = s[1],
             scalar eps: f32 = s[2],
@@ -1045,21 +1045,21 @@ rt::operator! {
         0 => triton_rms_norm_f32<BLOCK_SIZE>(
             in x_ptr: f32[2] = t[0],
             in w_ptr: f32[1] = t[1],
-            written y_ptr: f32[2] = t[2],
+            out y_ptr: f32[2] = t[2] => [1, BLOCK_SIZE],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
         1 => triton_rms_norm_f16 = triton_rms_norm[f16]<BLOCK_SIZE>(
             in x_ptr: f16[2] = t[0],
             in w_ptr: f16[1] = t[1],
-            written y_ptr: f16[2] = t[2],
+            out y_ptr: f16[2] = t[2] => [1, BLOCK_SIZE],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
         2 => triton_rms_norm_bf16 = triton_rms_norm[bf16]<BLOCK_SIZE>(
             in x_ptr: bf16[2] = t[0],
             in w_ptr: bf16[1] = t[1],
-            written y_ptr: bf16[2] = t[2],
+            out y_ptr: bf16[2] = t[2] => [1, BLOCK_SIZE],
             scalar inv_n: f32 = s[0],
             scalar eps: f32 = s[1],
         ),
@@ -1069,15 +1069,15 @@ rt::operator! {
 rt::operator! {
     tp_triton_softmax => triton_softmax {
         0 => triton_softmax_f32<BLOCK_SIZE>(
-            written out_ptr: f32[2] = t[0],
+            out out_ptr: f32[2] = t[0] => [1, BLOCK_SIZE],
             in in_ptr: f32[2] = t[1],
         ),
         1 => triton_softmax_f16 = triton_softmax[f16]<BLOCK_SIZE>(
-            written out_ptr: f16[2] = t[0],
+            out out_ptr: f16[2] = t[0] => [1, BLOCK_SIZE],
             in in_ptr: f16[2] = t[1],
         ),
         2 => triton_softmax_bf16 = triton_softmax[bf16]<BLOCK_SIZE>(
-            written out_ptr: bf16[2] = t[0],
+            out out_ptr: bf16[2] = t[0] => [1, BLOCK_SIZE],
             in in_ptr: bf16[2] = t[1],
         ),
     }

@@ -110,9 +110,11 @@ def _element_types(kernel, groups: list) -> list[str | None]:
     return [next(iter(one)) if len(one := {d.get(k) for k in varying}) == 1 else None for d in dtypes]
 
 
-def translate(port_dir: Path, tree: CudaTree, generic_entries: bool = True) -> dict:
+def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
     """spec.json + kernel source → kernel.rs and port.json (entry and generics of every variant). With
-    ``generic_entries``, specializations that differ only in the element type are one type-generic entry."""
+    ``new_forms``, specializations that differ only in the element type are one type-generic entry
+    (rustgen.generic) and outputs stored only at the block's own tile are `&mut Tensor` written through
+    `partition_mut` (translate.emit); port.json's ``forms`` says which of the two the port uses."""
     spec = json.loads((port_dir / "spec.json").read_text())
     ref = f"{spec['kernel']['source']}::{spec['kernel']['name']}"
     kernel = load_kernel(ref)
@@ -128,7 +130,7 @@ def translate(port_dir: Path, tree: CudaTree, generic_entries: bool = True) -> d
     groups: list[tuple[object, list[dict]]] = []  # distinct Rust bodies, each with the variants it serves
     for v in spec["variants"]:
         sig = sigmod.bind(sigmod.parse(v["signature"]), kernel.param_names, kernel.name)
-        e = emit_kernel(source, kernel.name, sig, consts, fma, kernel.pyfunc)
+        e = emit_kernel(source, kernel.name, sig, consts, fma, kernel.pyfunc, owned_stores=new_forms)
         key = (e.body, e.params, e.generics)
         group = next((g for g in groups if (g[0].body, g[0].params, g[0].generics) == key), None)
         if group is None:
@@ -155,7 +157,7 @@ def translate(port_dir: Path, tree: CudaTree, generic_entries: bool = True) -> d
     variants.sort(key=lambda v: [x["symbol"] for x in spec["variants"]].index(v["symbol"]))
     # entries that differ only in the arrays' element type: one Rust entry generic over it (rustgen.generic); the
     # ABI keeps an entry per instantiation, naming the Rust function and its element type
-    rust_entries = generic.merge(entries, _element_types(kernel, groups), described) if generic_entries else entries
+    rust_entries = generic.merge(entries, _element_types(kernel, groups), described) if new_forms else entries
     function = {m: (g.entry, types) for g in rust_entries if isinstance(g, generic.GenericEntry)
                 for m, types in g.members}
     text = render(rust_entries, _display(source), "spec.json")
@@ -165,6 +167,8 @@ def translate(port_dir: Path, tree: CudaTree, generic_entries: bool = True) -> d
         abi[name].update(function=fn, types=types)
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries],
                 "source_sha256": sources_sha256(files), "abi": abi, "variants": variants,
+                "forms": (["generic-entries"] if function else []) + (["owned-stores"] if any(
+                    "(partition_mut)" in u["what"] for e in entries for u in e.unsafe_sites) else []),
                 "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites],
                 # one kernel source behind every entry: each finds the same hazards
                 "hazards": [dict(h, file=str(source)) for h in entries[0].hazards]}
@@ -250,22 +254,23 @@ def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
 
 
 def _concrete_again(verdict: dict, out: Path, tree: CudaTree, progress: Progress) -> bool:
-    """When a port with type-generic entries (rustgen.generic) did not prove, translate it again with one entry
-    per specialization — the form proven before generic entries existed — and say why in the verdict (the
-    translate stage's ``generic_entries``). Returns whether it did (the port is then built and diffed again)."""
+    """When a port using type-generic entries or owned-tile stores (``translate``'s new forms) did not prove,
+    translate it again without them — one entry per specialization, outputs through the full tensor's partition,
+    the forms proven before — and say why in the verdict (the translate stage's ``new_forms``). Returns
+    whether it did (the port is then built and diffed again)."""
     stages = verdict["stages"]
     if all(stages.get(s, {}).get("ok") for s in ("build", "irdiff")):
         return False
     manifest = json.loads((out / "port.json").read_text())
-    if not any("function" in a for a in manifest.get("abi", {}).values()):
+    if not manifest.get("forms"):
         return False
     failed = next(s for s in ("build", "irdiff") if not stages.get(s, {}).get("ok"))
     stage = stages[failed]
     why = stage.get("error") or next((f"{v.get('symbol')}: {v.get('error') or v.get('differences', [])[:1]}"
                                       for v in stage.get("variants", []) if not v.get("equivalent")), failed)
-    progress("translate: kernel.rs again with one entry per specialization (the type-generic one did not prove)")
-    translate(out, tree, generic_entries=False)
-    stages["translate"]["generic_entries"] = {"kept_concrete": True, "why": str(why)[:2000]}
+    progress(f"translate: kernel.rs again without {' and '.join(manifest['forms'])} (they did not prove)")
+    translate(out, tree, new_forms=False)
+    stages["translate"]["new_forms"] = {"dropped": manifest["forms"], "why": str(why)[:2000]}
     for s in ("build", "irdiff"):
         stages.pop(s, None)
     return True

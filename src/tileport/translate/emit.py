@@ -49,10 +49,11 @@ ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "roundi
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
 #: Emitter.break_flags' entry for a `while` loop: its `break` is Rust's (a Tile IR `break`), no flag
 WHILE_BREAK = "<while>"
-#: the element type parameter's name in cutile 0.3.1's op declarations (`broadcast_scalar<E: ElementType, ..>`):
-#: a kernel constant of that name passed bare to such an op makes cutile's compiler panic ("Unexpected
-#: primitives"), so it is read through a local (see Emitter.expr). (A const `R` — `reshape`'s shape parameter —
-#: compiles as it is: the library's gelu_erf.)
+#: the element type parameter's name in cutile 0.3.1's declarations (`broadcast_scalar<E: ElementType, ..>`, `impl<E>
+#: Pointer for *mut E`): a kernel's const generic of that name (`E: ct.Constant[int]`, an expert count) is taken
+#: for the element type and cutile's compiler panics ("Unexpected primitives"). Such a constant is no const
+#: generic: its value is spelled out in the body, one entry per value (as float constants are). (A const `R` —
+#: `reshape`'s shape parameter — compiles as it is: the library's gelu_erf.)
 CUTILE_TYPE_PARAMS = frozenset({"E"})
 #: Python's operators, for folding expressions of constants (Emitter.const_value)
 CONST_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -168,6 +169,7 @@ class Output:
     token: str | None = None  # stored in parts: the Rust name of the last part's store token (the next one chains)
     done: int = 0             # its stores emitted so far
     general: bool = False     # read and written, or stored at indices no safe form covers: every store unchecked
+    owned: list = field(default_factory=list)  # stores at the block's own tile (store_bijective), None: elsewhere
 
 
 #: bytes per element of each dtype
@@ -1355,7 +1357,7 @@ class Emitter:
         if isinstance(node, ast.Name) and node.id in self.constants:
             p = self.params.get(node.id)
             if isinstance(p, sigmod.ConstSig) and isinstance(p.value, int) and not isinstance(p.value, bool):
-                return node.id
+                return str(p.value) if node.id in CUTILE_TYPE_PARAMS else node.id
             if isinstance(p, sigmod.ConstSig) and isinstance(p.value, bool):
                 return self.constant_literal(node, p.value)[0]
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
@@ -1595,6 +1597,14 @@ class Emitter:
                                          f"are disjoint{parts}, but not each block's own partition tile",
                                   "precondition": pre})
         dims = ", ".join(ty.shape)
+        # the block's own tile (index element k is bid(k) or a literal 0 on an axis the grid does not extend): with
+        # `&mut Tensor` the launcher hands each block that tile, and `partition_mut` views it safely (index 0 of the
+        # nested partition); only the store itself stays unsafe. Chosen in emit_kernel, once every store of the
+        # array is seen: one store elsewhere and the array is `&Tensor` for all of them (the form below)
+        own = out.parts == 1 and not out.general and out.sig.rank <= 3 and arr not in self.loaded_arrays and \
+            arr not in self.scattered and all(ax == (k, False) if ax is not None else self._int(e) == 0
+                                              for k, (e, ax) in enumerate(zip(index.elts, axes)))
+        start, site = len(self.body), len(self.unsafe_sites) - 1   # (the site just recorded)
         self.body.append(f"{indent}// SAFETY: {'; '.join(maps)} maps the blocks one-to-one onto the tile indices"
                          f"{parts}, so no two blocks store the same tile of {arr}, and {pre}.")
         view = f"{arr}.partition_full_mut(shape![{dims}])"
@@ -1605,6 +1615,22 @@ class Emitter:
         self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {view} }};")
         self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
+        if own:
+            what = "TMA disabled" if hints[1] == "tma::Disabled" else "no bounds check" if hints == NO_HINTS else \
+                "a latency hint"
+            owned = [f"{indent}// SAFETY: index 0 of the nested partition is this block's own tile of {arr} (the "
+                     f"launcher hands each block its own [{dims}] tile, so no two blocks store the same one); the "
+                     f"store is the Tile IR store with {what}, as the source's, which cutile 0.3.1's checked "
+                     "`store` does not take.",
+                     f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
+                     f"{arr}.partition_mut(shape![{dims}]);",
+                     indent + _store_unchecked(tiles, code, ["0i32"] * len(idx), hints)]
+            site_owned = {"line": call.lineno, "col": call.col_offset + 1,
+                          "what": f"store_view_tko_mut on the block's own tile of {arr} (partition_mut)",
+                          "why": f"the Tile IR store with {what}, as the source's: cutile 0.3.1's checked store "
+                                 "does not take it",
+                          "precondition": pre}
+            out.owned.append((owned, self.body[start:], site_owned, self.unsafe_sites[site:]))
         self._keep_release_token(call, arr, tiles, indent)
         out.done += 1
         if out.done < out.parts:   # the view's token after the store, for the next part (cutile's value for the
@@ -1703,6 +1729,7 @@ class Emitter:
             raise self.refuse(call, "store-other", f"scheduled store of {arr} with another tile shape or dtype")
         code = self._store_operand(arr, code, ty, hints)
         out.scheduled = True
+        out.owned.append(None)   # (a store elsewhere than the block's own tile: see _resolve_owned_stores)
         out.shape = ty.shape
         dims = ", ".join(ty.shape)
         pre = f"cdiv({arr}.shape[0], {dims}) >= cdiv({src}.shape[0], {dims})"
@@ -1800,7 +1827,7 @@ class Emitter:
                 dims.append(str(e.value))
             elif isinstance(e, ast.Name) and e.id in self.env and self.env[e.id][0] in self.constants:
                 dims.append(self.env[e.id][0])   # a helper's parameter bound to a constant (maybe another one)
-            elif isinstance(e, ast.Name) and e.id in self.constants:
+            elif isinstance(e, ast.Name) and e.id in self.constants and e.id not in CUTILE_TYPE_PARAMS:
                 dims.append(e.id)
             elif isinstance(v := self.const_value(e)[1], int) and not isinstance(v, bool) and \
                     self.const_value(e)[0]:
@@ -1823,13 +1850,8 @@ class Emitter:
             p = self.params.get(node.id)
             if isinstance(p, sigmod.ConstSig):
                 if isinstance(p.value, int) and not isinstance(p.value, bool):
-                    if node.id in CUTILE_TYPE_PARAMS:
-                        # a const generic named like a type parameter of cutile's ops (`E: ct.Constant[int]`, an
-                        # expert count): passed bare to `broadcast_scalar(E, ..)`, cutile 0.3.1's compiler takes
-                        # it for the op's element type and panics; a typed local holds its value instead
-                        tmp = self.fresh(f"{node.id.lower()}_value")
-                        self.body.append(f"let {tmp}: i32 = {node.id};")
-                        return tmp, Scalar("i32")
+                    if node.id in CUTILE_TYPE_PARAMS:   # spelled as its value (see CUTILE_TYPE_PARAMS)
+                        return f"{p.value}i32", Scalar("i32")
                     return node.id, Scalar("i32")
                 return self.constant_literal(node, p.value)
             if isinstance(p, sigmod.ScalarSig):
@@ -4185,9 +4207,10 @@ def _scatter_counts(fn: ast.FunctionDef) -> dict[str, int]:
 
 
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],
-                fma_locs: dict[tuple, int], pyfunc=None) -> Emitted:
+                fma_locs: dict[tuple, int], pyfunc=None, owned_stores: bool = True) -> Emitted:
     """``pyfunc``: the kernel's Python function; with it, names are resolved against its module first
-    (translate/resolve.py) and helpers are found through them, decorated or not."""
+    (translate/resolve.py) and helpers are found through them, decorated or not. ``owned_stores``: outputs stored
+    only at the block's own tile are `&mut Tensor` with `partition_mut` (else `&Tensor`, `partition_full_mut`)."""
     src = file.read_text()
     tree = ast.parse(src, filename=str(file))
     fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
@@ -4212,13 +4235,15 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em.count_fma_candidates()
     em.read_names = em.live_names()
     em.stmts(fn.body, "")
+    if owned_stores:
+        _resolve_owned_stores(em)
     em.drop_folded_products()
     generics, params, layout, strides, specs, abi = [], [], [], {}, {}, []
     for name, p in sig.params:
         if isinstance(p, sigmod.ConstSig):
-            if isinstance(p.value, int) and not isinstance(p.value, bool):
+            if isinstance(p.value, int) and not isinstance(p.value, bool) and name not in CUTILE_TYPE_PARAMS:
                 generics.append(name)
-            continue  # float and bool constants are literals in the body
+            continue  # float and bool constants are literals in the body (and `E`: see CUTILE_TYPE_PARAMS)
         if isinstance(p, sigmod.ScalarSig):
             params.append(f"{name}: {RUST_DTYPES[p.dtype]}")
             layout.append("S")
@@ -4275,6 +4300,26 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),
                    em.declared_ops)
+
+
+def _resolve_owned_stores(em: Emitter) -> None:
+    """An output whose every store is at the block's own tile (store_bijective) is `&mut Tensor<E, {tile}>` and
+    stored through `partition_mut`; one stored anywhere else keeps the full tensor's `partition_full_mut` for all
+    of its stores."""
+    for out in em.outputs.values():
+        if not any(out.owned):
+            continue
+        stores = list(filter(None, out.owned))
+        at = [next((k for k in range(len(em.body)) if em.body[k:k + len(full)] == full), None)
+              for _, full, _, _ in stores]
+        if out.general or None in out.owned or len(stores) != out.done or None in at:
+            continue
+        for k, (owned, full, site_owned, sites_full) in sorted(zip(at, stores), key=lambda x: -x[0]):
+            em.body[k:k + len(full)] = owned
+            i = next((i for i, u in enumerate(em.unsafe_sites) if sites_full and u is sites_full[0]), None)
+            em.unsafe_sites[:] = [u for u in em.unsafe_sites if not any(u is v for v in sites_full)]
+            em.unsafe_sites.insert(len(em.unsafe_sites) if i is None else i, site_owned)
+        out.scheduled = False
 
 
 def _breaks(body: list[ast.stmt]) -> bool:

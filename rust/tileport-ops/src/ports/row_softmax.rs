@@ -9,7 +9,7 @@ pub mod port {
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn row_softmax_f32_bm_8<const BM: i32, const BLOCK: i32>(
         x: &Tensor<f32, { [-1, -1] }>,
-        y: &Tensor<f32, { [-1, -1] }>,
+        y: &mut Tensor<f32, { [BM, BLOCK] }>,
     ) {
         let block_row: i32 = get_tile_block_id().0;
         let x_view: Partition<f32, { [BM, BLOCK] }> = make_partition_view(
@@ -46,25 +46,27 @@ pub mod port {
             e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK]));
         if BLOCK >= 8192 {
             // through TMA: 16-bit 16384x8192 94% of copy bandwidth, 73% with plain stores
-            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
-            // two blocks store the same tile of y, and the grid's extent along axis 0 is
-            // cdiv(y.shape[0], BM).
+            // SAFETY: index 0 of the nested partition is this block's own tile of y (the launcher
+            // hands each block its own [BM, BLOCK] tile, so no two blocks store the same one); the
+            // store is the Tile IR store with no bounds check, as the source's, which cutile
+            // 0.3.1's checked `store` does not take.
             let mut y_tiles: PartitionMut<f32, { [BM, BLOCK] }> =
-                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
-            unsafe { y_tiles.store_unchecked(out, [block_row, 0i32]) };
+                y.partition_mut(shape![BM, BLOCK]);
+            unsafe { y_tiles.store_unchecked(out, [0i32, 0i32]) };
         } else {
             // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
             // 70 -> 79% (benchmarks/results/h200/tuning/rows-notma)
-            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
-            // two blocks store the same tile of y, and the grid's extent along axis 0 is
-            // cdiv(y.shape[0], BM).
+            // SAFETY: index 0 of the nested partition is this block's own tile of y (the launcher
+            // hands each block its own [BM, BLOCK] tile, so no two blocks store the same one); the
+            // store is the Tile IR store with TMA disabled, as the source's, which cutile 0.3.1's
+            // checked `store` does not take.
             let mut y_tiles_2: PartitionMut<f32, { [BM, BLOCK] }> =
-                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
+                y.partition_mut(shape![BM, BLOCK]);
             unsafe {
                 store_view_tko_mut(
                     &mut y_tiles_2,
                     out,
-                    [block_row, 0i32],
+                    [0i32, 0i32],
                     ordering::Weak,
                     scope::TileBlock,
                     None,
@@ -80,7 +82,7 @@ pub mod port {
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn row_softmax_bm_4<Elem: ElementType, const BM: i32, const BLOCK: i32>(
         x: &Tensor<Elem, { [-1, -1] }>,
-        y: &Tensor<Elem, { [-1, -1] }>,
+        y: &mut Tensor<Elem, { [BM, BLOCK] }>,
     ) {
         let block_row: i32 = get_tile_block_id().0;
         let x_view: Partition<Elem, { [BM, BLOCK] }> = make_partition_view(
@@ -118,25 +120,27 @@ pub mod port {
         );
         if BLOCK >= 8192 {
             // through TMA: 16-bit 16384x8192 94% of copy bandwidth, 73% with plain stores
-            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
-            // two blocks store the same tile of y, and the grid's extent along axis 0 is
-            // cdiv(y.shape[0], BM).
+            // SAFETY: index 0 of the nested partition is this block's own tile of y (the launcher
+            // hands each block its own [BM, BLOCK] tile, so no two blocks store the same one); the
+            // store is the Tile IR store with no bounds check, as the source's, which cutile
+            // 0.3.1's checked `store` does not take.
             let mut y_tiles: PartitionMut<Elem, { [BM, BLOCK] }> =
-                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
-            unsafe { y_tiles.store_unchecked(out, [block_row, 0i32]) };
+                y.partition_mut(shape![BM, BLOCK]);
+            unsafe { y_tiles.store_unchecked(out, [0i32, 0i32]) };
         } else {
             // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
             // 70 -> 79% (benchmarks/results/h200/tuning/rows-notma)
-            // SAFETY: block_row = bid(0) maps the blocks one-to-one onto the tile indices, so no
-            // two blocks store the same tile of y, and the grid's extent along axis 0 is
-            // cdiv(y.shape[0], BM).
+            // SAFETY: index 0 of the nested partition is this block's own tile of y (the launcher
+            // hands each block its own [BM, BLOCK] tile, so no two blocks store the same one); the
+            // store is the Tile IR store with TMA disabled, as the source's, which cutile 0.3.1's
+            // checked `store` does not take.
             let mut y_tiles_2: PartitionMut<Elem, { [BM, BLOCK] }> =
-                unsafe { y.partition_full_mut(shape![BM, BLOCK]) };
+                y.partition_mut(shape![BM, BLOCK]);
             unsafe {
                 store_view_tko_mut(
                     &mut y_tiles_2,
                     out,
-                    [block_row, 0i32],
+                    [0i32, 0i32],
                     ordering::Weak,
                     scope::TileBlock,
                     None,

@@ -13,7 +13,7 @@ pub mod port {
         x_ptr: &Tensor<f32, { [-1, -1] }>,
         w_ptr: &Tensor<f32, { [-1] }>,
         b_ptr: &Tensor<f32, { [-1] }>,
-        y_ptr: &Tensor<f32, { [-1, -1] }>,
+        y_ptr: &mut Tensor<f32, { [1, BLOCK_SIZE] }>,
         n_cols: i32,
         inv_n: f32,
         eps: f32,
@@ -56,16 +56,17 @@ pub mod port {
             ftz::Disabled,
         ))
         .reshape(shape![1, BLOCK_SIZE]);
-        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
-        // store the same tile of y_ptr, and the grid's extent along axis 0 is cdiv(y_ptr.shape[0],
-        // 1).
+        // SAFETY: index 0 of the nested partition is this block's own tile of y_ptr (the launcher
+        // hands each block its own [1, BLOCK_SIZE] tile, so no two blocks store the same one); the
+        // store is the Tile IR store with TMA disabled, as the source's, which cutile 0.3.1's
+        // checked `store` does not take.
         let mut y_ptr_tiles: PartitionMut<f32, { [1, BLOCK_SIZE] }> =
-            unsafe { y_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+            y_ptr.partition_mut(shape![1, BLOCK_SIZE]);
         unsafe {
             store_view_tko_mut(
                 &mut y_ptr_tiles,
                 y_ptr_stored,
-                [row, 0i32],
+                [0i32, 0i32],
                 ordering::Weak,
                 scope::TileBlock,
                 None,
@@ -84,7 +85,7 @@ pub mod port {
         x_ptr: &Tensor<Elem, { [-1, -1] }>,
         w_ptr: &Tensor<Elem, { [-1] }>,
         b_ptr: &Tensor<Elem, { [-1] }>,
-        y_ptr: &Tensor<Elem, { [-1, -1] }>,
+        y_ptr: &mut Tensor<Elem, { [1, BLOCK_SIZE] }>,
         n_cols: i32,
         inv_n: f32,
         eps: f32,
@@ -129,16 +130,17 @@ pub mod port {
         ));
         let y_ptr_stored: Tile<Elem, { [1, BLOCK_SIZE] }> =
             cast_elem.reshape(shape![1, BLOCK_SIZE]);
-        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
-        // store the same tile of y_ptr, and the grid's extent along axis 0 is cdiv(y_ptr.shape[0],
-        // 1).
+        // SAFETY: index 0 of the nested partition is this block's own tile of y_ptr (the launcher
+        // hands each block its own [1, BLOCK_SIZE] tile, so no two blocks store the same one); the
+        // store is the Tile IR store with TMA disabled, as the source's, which cutile 0.3.1's
+        // checked `store` does not take.
         let mut y_ptr_tiles: PartitionMut<Elem, { [1, BLOCK_SIZE] }> =
-            unsafe { y_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+            y_ptr.partition_mut(shape![1, BLOCK_SIZE]);
         unsafe {
             store_view_tko_mut(
                 &mut y_ptr_tiles,
                 y_ptr_stored,
-                [row, 0i32],
+                [0i32, 0i32],
                 ordering::Weak,
                 scope::TileBlock,
                 None,

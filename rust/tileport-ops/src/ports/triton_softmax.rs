@@ -9,7 +9,7 @@ pub mod port {
     /// (BLOCK_SIZE=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn triton_softmax_f32<const BLOCK_SIZE: i32>(
-        out_ptr: &Tensor<f32, { [-1, -1] }>,
+        out_ptr: &mut Tensor<f32, { [1, BLOCK_SIZE] }>,
         in_ptr: &Tensor<f32, { [-1, -1] }>,
     ) {
         let row: i32 = get_tile_block_id().0;
@@ -37,16 +37,17 @@ pub mod port {
             ftz::Disabled,
         )
         .reshape(shape![1, BLOCK_SIZE]);
-        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
-        // store the same tile of out_ptr, and the grid's extent along axis 0 is
-        // cdiv(out_ptr.shape[0], 1).
+        // SAFETY: index 0 of the nested partition is this block's own tile of out_ptr (the launcher
+        // hands each block its own [1, BLOCK_SIZE] tile, so no two blocks store the same one); the
+        // store is the Tile IR store with TMA disabled, as the source's, which cutile 0.3.1's
+        // checked `store` does not take.
         let mut out_ptr_tiles: PartitionMut<f32, { [1, BLOCK_SIZE] }> =
-            unsafe { out_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+            out_ptr.partition_mut(shape![1, BLOCK_SIZE]);
         unsafe {
             store_view_tko_mut(
                 &mut out_ptr_tiles,
                 out_ptr_stored,
-                [row, 0i32],
+                [0i32, 0i32],
                 ordering::Weak,
                 scope::TileBlock,
                 None,
@@ -62,7 +63,7 @@ pub mod port {
     /// (BLOCK_SIZE=1024).
     #[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_worker_warps_per_cta = 8,),))]
     pub fn triton_softmax<Elem: ElementType, const BLOCK_SIZE: i32>(
-        out_ptr: &Tensor<Elem, { [-1, -1] }>,
+        out_ptr: &mut Tensor<Elem, { [1, BLOCK_SIZE] }>,
         in_ptr: &Tensor<Elem, { [-1, -1] }>,
     ) {
         let row: i32 = get_tile_block_id().0;
@@ -92,16 +93,17 @@ pub mod port {
         ));
         let out_ptr_stored: Tile<Elem, { [1, BLOCK_SIZE] }> =
             cast_elem.reshape(shape![1, BLOCK_SIZE]);
-        // SAFETY: row = bid(0) maps the blocks one-to-one onto the tile indices, so no two blocks
-        // store the same tile of out_ptr, and the grid's extent along axis 0 is
-        // cdiv(out_ptr.shape[0], 1).
+        // SAFETY: index 0 of the nested partition is this block's own tile of out_ptr (the launcher
+        // hands each block its own [1, BLOCK_SIZE] tile, so no two blocks store the same one); the
+        // store is the Tile IR store with TMA disabled, as the source's, which cutile 0.3.1's
+        // checked `store` does not take.
         let mut out_ptr_tiles: PartitionMut<Elem, { [1, BLOCK_SIZE] }> =
-            unsafe { out_ptr.partition_full_mut(shape![1, BLOCK_SIZE]) };
+            out_ptr.partition_mut(shape![1, BLOCK_SIZE]);
         unsafe {
             store_view_tko_mut(
                 &mut out_ptr_tiles,
                 out_ptr_stored,
-                [row, 0i32],
+                [0i32, 0i32],
                 ordering::Weak,
                 scope::TileBlock,
                 None,
