@@ -27,8 +27,9 @@ COVERAGE: tuple[Construct, ...] = (
               "`&mut Tensor<E, { [T, ...] }>` (safe block-owned partition; launch grid = partition grid)", S,
               "vector_add"),
     Construct("param-scalar", "scalar parameter (`int`, `float`)", "`name: i32` / `name: f32`", S, "scale_cast"),
-    Construct("param-constant-int", "`ct.Constant[int]` parameter", "`const NAME: i32` const generic", S,
-              "vector_add"),
+    Construct("param-constant-int", "`ct.Constant[int]` parameter", "`const NAME: i32` const generic; one named "
+              "`E` (an expert count) is spelled as its value, one entry per value: cutile 0.3.1's compiler takes a "
+              "const generic `E` for its ops' element type parameter and panics", S, "vector_add"),
     Construct("param-constant-other", "`ct.Constant[float|bool]` parameter", "the value as a literal, one entry per distinct value (`leaky_relu_slope_0_2`; port.json maps each launch to its entry)", S,
               None),
     Construct("bid", "`ct.bid(k)`", "`get_tile_block_id().k`", S, "vector_add"),
