@@ -1003,6 +1003,9 @@ def test_refused_with_their_reason(tmp_path):
         "t = ct.reduce(ct.zeros((B,), dtype=ct.float32), 0, lambda a, b: a + b, 0.0)": ("reduce-custom", "identity 0"),
         "t = ct.static_eval(n + 1)": ("static-eval", "not computable"),
         "ct.assert_(n > 0, message=str(n))": ("assert", "literal message"),
+        "sub = x.slice(axis=0, start=n, stop=n + 4)": ("array-views", "array view made inside the kernel"),
+        "v = x.tiled_view((B,), traversal_steps=(1,))\n                 t = v.load((0,))":
+            ("array-views", "traversal steps"),
         "s = n * 2\n                 sq = lambda v: v * s\n                 t = sq(ct.bid(0))":
             ("assign", "unknown name 's'"),   # a closure over the kernel's local
     }

@@ -282,6 +282,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "dtype=t.dtype)`, `1.0 / t.shape[1]`); `x.ndim` of an array",
               "the extent as the const generic or literal it is (a tile's shape is static in cuTile Python), the "
               "shape spelled out, the dtype's Rust type", S, "real_idioms5"),
+    Construct("array-views", "`x.slice(axis, start, stop)`, `x.tiled_view(shape, traversal_steps=..)`, "
+              "`x.get_raw_memory()`, `x.foreign_pointer()` (views made in the kernel)",
+              "a tensor view of an offset pointer with runtime extents (cutile's `make_tensor_view`)", P, None,
+              "refused with its location; a plain `x.tiled_view(shape, padding_mode=..)` bound once is resolve's "
+              "tiled-view rewrite (ct.load / ct.store / ct.num_tiles)"),
     Construct("static-eval", "`ct.static_eval(expr)` of literals, module constants and the kernel's constants "
               "(`ct.static_eval(D // 2)`, `max(1, BLOCK // 4)`, `math.` functions)",
               "the value as a literal, computed per specialization as cuTile Python computes it when it compiles "

@@ -47,6 +47,8 @@ COMPARE = {ast.Lt: "lt_tile", ast.LtE: "le_tile", ast.Gt: "gt_tile", ast.GtE: "g
 SCALAR_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "rounding::NegativeInf",
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
+#: Array methods that make another view of the array inside the kernel (row array-views)
+ARRAY_VIEWS = frozenset({"tiled_view", "slice", "get_raw_memory", "foreign_pointer"})
 #: Emitter.break_flags' entry for a `while` loop: its `break` is Rust's (a Tile IR `break`), no flag
 WHILE_BREAK = "<while>"
 #: the element type parameter's name in cutile 0.3.1's declarations (`broadcast_scalar<E: ElementType, ..>`, `impl<E>
@@ -1979,6 +1981,14 @@ class Emitter:
             return self.float_special(node, node.args[0].value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.helpers:
             return self.inline(node, self.helpers[node.func.id], want_name)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ARRAY_VIEWS and \
+                isinstance(node.func.value, ast.Name) and isinstance(self.params.get(node.func.value.id),
+                                                                      sigmod.ArraySig):
+            raise self.refuse(node, "array-views", f"`{self.text(node)}`: " + (
+                "a tiled view with traversal steps or other options (a plain `x.tiled_view(shape, padding_mode=..)` "
+                "bound once is ported as ct.load/ct.store)" if node.func.attr == "tiled_view" else
+                "an array view made inside the kernel (cuTile Python builds a tensor view from an offset pointer "
+                "and runtime extents; not carried yet)"))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "item" \
                 and not node.args and not node.keywords:
             return self.item(node)

@@ -86,6 +86,9 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("index-forms", "`ct.load(x, pid, (B,))` / `ct.store(y, pid, t)` (one index, not a tuple), lists for "
             "tuples (`index=[i, 0]`, `shape=[BM, BN]`)", "the 1-tuple `(pid,)`; the tuples"),
     Rewrite("annotated-assign", "`x: T = e`", "`x = e` (the annotation is not read, as in cuTile Python)"),
+    Rewrite("tiled-view", "`v = x.tiled_view(shape, padding_mode=P)` and `v.load(idx)`, `v.store(idx, t)`, "
+            "`v.num_tiles(k)`, `v.tile_shape`", "`ct.load(x, idx, shape, padding_mode=P)`, `ct.store(x, idx, t)`, "
+            "`ct.num_tiles(x, k, shape)`, the shape: the same partition view and load/store in cuTile Python's IR"),
     Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`) "
             "and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
             "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`)"),
@@ -851,9 +854,76 @@ def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
     return found
 
 
+def _inline_tiled_views(fn: ast.FunctionDef) -> None:
+    """``v = x.tiled_view(shape, padding_mode=P)`` bound once in a top-level statement (no ``traversal_steps``):
+    ``v.load(idx, ..)`` is ``ct.load(x, idx, shape, padding_mode=P, ..)``, ``v.store(idx, t, ..)`` is
+    ``ct.store(x, idx, t, ..)``, ``v.num_tiles(k)`` is ``ct.num_tiles(x, k, shape)`` and ``v.tile_shape`` the shape
+    (rewrite tiled-view): cuTile Python compiles both spellings to the same partition view and load/store."""
+    stores: dict[str, int] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    views: dict[str, tuple[ast.stmt, ast.expr, ast.expr, list[ast.keyword]]] = {}
+    for st in fn.body:
+        v = st.value if isinstance(st, ast.Assign) else None
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
+                stores.get(st.targets[0].id) == 1 and isinstance(v, ast.Call) and
+                isinstance(v.func, ast.Attribute) and v.func.attr == "tiled_view" and
+                isinstance(v.func.value, ast.Name)):
+            continue
+        kw = {k.arg: k.value for k in v.keywords}
+        shape = v.args[0] if v.args else kw.pop("tile_shape", None)
+        steps = kw.pop("traversal_steps", None)
+        if shape is None or len(v.args) > 1 or set(kw) - {"padding_mode"} or \
+                not (steps is None or (isinstance(steps, ast.Constant) and steps.value is None)):
+            continue
+        views[st.targets[0].id] = (st, v.func.value, shape, [ast.keyword(k, e) for k, e in kw.items()])
+    if not views:
+        return
+    used: dict[str, int] = {name: 0 for name in views}   # reads the rewrite does not cover
+
+    class Inline(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            self.generic_visit(node)
+            f = node.func
+            if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in views and
+                    f.attr in ("load", "store", "num_tiles")):
+                return node
+            _, arr, shape, pad = views[f.value.id]
+            c = copy.deepcopy
+            if f.attr == "load":
+                out = ast.Call(_attr_chain("ct.load", node), [c(arr), *node.args[:1], c(shape)],
+                               [*node.keywords, *c(pad)])
+            elif f.attr == "store":
+                out = ast.Call(_attr_chain("ct.store", node), [c(arr), *node.args[:2]], node.keywords)
+            else:
+                out = ast.Call(_attr_chain("ct.num_tiles", node), [c(arr), *node.args[:1], c(shape)], node.keywords)
+            out = _mark(ast.copy_location(out, node))
+            ast.fix_missing_locations(out)
+            return out
+
+        def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+            if isinstance(node.value, ast.Name) and node.value.id in views and node.attr == "tile_shape":
+                return _mark(ast.copy_location(copy.deepcopy(views[node.value.id][2]), node))
+            self.generic_visit(node)
+            return node
+
+    bindings = {id(v[0]): name for name, v in views.items()}
+    body = [st if id(st) in bindings else Inline().visit(st) for st in fn.body]
+    for st in body:
+        if id(st) not in bindings:
+            for n in ast.walk(st):
+                if isinstance(n, ast.Name) and n.id in used:
+                    used[n.id] += 1
+    # a view read some other way (passed to a helper, say) keeps its binding, where it was (refused there)
+    fn.body = [st for st in body if id(st) not in bindings or used[bindings[id(st)]]]
+    ast.fix_missing_locations(fn)
+
+
 def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, ResolvedHelper],
                   where: tuple[Path, str] | None = None) -> None:
     """``where``: the file and source ``fn`` comes from (for the functions it defines inside it)."""
+    _inline_tiled_views(fn)
     _inline_tuple_names(fn)
     nested = _nested_functions(fn) if where is not None else {}
     local = _locals(fn) - set(nested)
