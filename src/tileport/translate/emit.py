@@ -2313,7 +2313,11 @@ class Emitter:
         known = {p.arg: self.const_value(a) for p, a in zip(params.args, node.args) if p.arg not in arrays}
         saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts),
                  self.assign_counts, self.const_locals, self.helper_params)
-        self.env, self.body, self.comments = {}, [], {}
+        # a function defined inside the kernel reads the enclosing locals it does not bind itself (a closure: the
+        # values at the call, as Python's are); another helper reads its parameters and module names only
+        closure = {k: v for k, v in saved[0].items() if k not in _assign_counts(helper) and
+                   k not in {a.arg for a in params.args}} if getattr(helper, "tileport_nested", False) else {}
+        self.env, self.body, self.comments = closure, [], {}
         self.assign_counts, self.const_locals, self.helper_params = _assign_counts(helper), {}, known
         self.inlining.append(helper.name)
         try:

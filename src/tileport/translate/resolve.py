@@ -81,8 +81,8 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)`, `divmod(a, b)` in a kernel", "`ct.minimum`, "
             "`ct.maximum`, `ct.abs`, `ct.divmod`"),
     Rewrite("nested-function", "a function defined in the kernel or a helper (`def act(v): ...`, `sq = lambda v: "
-            "v * v`) and called there", "a helper, inlined where it is called (it reads its parameters and module "
-            "names; the enclosing function's locals are not carried in)"),
+            "v * v`) and called there, reading the enclosing function's locals (a closure)", "a helper, inlined "
+            "where it is called (the enclosing locals it reads: their values at the call, as in Python)"),
     Rewrite("index-forms", "`ct.load(x, pid, (B,))` / `ct.store(y, pid, t)` (one index, not a tuple), lists for "
             "tuples (`index=[i, 0]`, `shape=[BM, BN]`)", "the 1-tuple `(pid,)`; the tuples"),
     Rewrite("annotated-assign", "`x: T = e`", "`x = e` (the annotation is not read, as in cuTile Python)"),
@@ -837,6 +837,7 @@ def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
     for st in fn.body:
         if isinstance(st, ast.FunctionDef) and not st.decorator_list:
             found[st.name] = st
+            st.tileport_nested = True   # (the emitter lets it read the enclosing locals: a closure)
             continue
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
                 isinstance(st.value, ast.Lambda) and \
@@ -846,6 +847,7 @@ def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
             ret = ast.copy_location(ast.Return(lam.body), lam.body)
             found[st.targets[0].id] = _mark(ast.copy_location(
                 ast.FunctionDef(name=st.targets[0].id, args=lam.args, body=[ret], decorator_list=[]), st))
+            found[st.targets[0].id].tileport_nested = True
             continue
         body.append(st)
     if found:
