@@ -63,7 +63,9 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
                                      "3.6, which cannot compile this kernel): the tensor it describes is not a kernel "
                                      "argument. Triton 3.6 writes it `desc.load(offsets)` on a TensorDescriptor "
                                      "argument or tl.make_tensor_descriptor, which are lowered",
-    "_experimental_descriptor_store": "as tl._experimental_descriptor_load"}
+    "_experimental_descriptor_store": "as tl._experimental_descriptor_load",
+    "pointer_type": "a pointer loaded from memory (`tl.load(ptrs + g).to(tl.pointer_type(..))`) has no cuTile "
+                    "Python 1.7 counterpart: arrays are kernel parameters, never loaded addresses (docs/triton.md)"}
 #: triton.language functions Triton also offers as tensor methods (`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)
 MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin",
               "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil")
@@ -1464,7 +1466,7 @@ class _Lowerer:
             if f:
                 params = [x for x in f if self.kinds.get(x) in ("scalar", "constant")]
                 if not params:   # a product of parameters as the stride (`off_hz * (HEAD_DIM * N_CTX)`)
-                    params = [x for x in f if self._param_product(x)]
+                    params = [x for x in f if self._param_product(x) and not x.isdigit()]
                 if len(params) == 1:
                     other = f[1] if f[0] == params[0] else f[0]
                     return Offset((Term(params[0], other),))
