@@ -81,8 +81,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",
               "`extract(t, [scalar_to_tile::<i32>(i), ..])` bound to its `Tile<E, { [M, N] }>`", S, "idioms"),
-    Construct("const-fold", "an expression of constants mixing int and float (`N * 1.0`, `1.0 / TILE`)",
-              "the float Python folds it to, as an f32 literal (cuTile Python folds it the same way)", S, None),
+    Construct("const-fold", "an expression of constants mixing int and float (`N * 1.0`, `1.0 / TILE`); "
+              "`min`/`max`/`abs` of constants (`min(BM, BN)`, an extent)",
+              "the float Python folds it to, as an f32 literal (cuTile Python folds it the same way); the value",
+              S, None),
     Construct("int-to-float", "an i32 scalar in float arithmetic (`M * 1.0`, `tile / M`)",
               "the signed itof Python's promotion emits: `convert_tile(scalar_to_tile(m))` as an f32 scalar; a "
               "constant is folded to its float", S, None),
@@ -223,8 +225,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`mma(a, b, acc)`; rank 3: `mma_batched(..)`, cutile's mma compiler op declared in the port's module "
               "for rank-3 tiles (rustgen.declared_ops); a matmul into a zero accumulator of the operands' dtype (f32 "
               "for tf32, converted back)", S, "matmul"),
-    Construct("reshape-broadcast", "`ct.reshape`, `ct.broadcast_to`, implicit broadcasting between tile shapes",
-              "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit", S, "bias_act"),
+    Construct("reshape-broadcast", "`ct.reshape`, `ct.broadcast_to`, implicit broadcasting between tile shapes "
+              "(one extent spelled two ways meets: `BM` and a computed `64`)",
+              "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit; an identity reshape to the "
+              "const generic's spelling where the extents are equal", S, "bias_act"),
     Construct("scan", "`ct.cumsum(t, axis=0, reverse=..)` without rounding options",
               "`scan_sum(t, 0, reverse::Forward, 0)`", S, "expert_offsets",
               "cutile 0.3.1 builds every scan with dim=0 and identity 0 whatever its arguments say (irdiff caught "
@@ -319,9 +323,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "an imported helper's fmas are matched at its own file's lines, and its file is part of the port's "
               "source digest (an edit to it makes the port stale)", S, "mla_prefill"),
     Construct("helper-tuple", "a helper `@ct.function` returning several values, unpacked into names by the "
-              "assignment that calls it (`m, l, acc = step(..)`: one online-softmax step shared by a kernel's loops)",
+              "assignment that calls it (`m, l, acc = step(..)`: one online-softmax step shared by a kernel's loops), or "
+              "kept under one name and read by index (`res = stats(t)`, `res[0]`)",
               "the inlined block yields a Rust tuple, bound to a temporary and assigned name by name (loop-carried "
-              "names stay `let mut`)", S, "gemma_attention"),
+              "names stay `let mut`); one name: the tuple, `res.0`", S, "gemma_attention"),
     Construct("item", "`t.item()` of a one-element tile (e.g. a value loaded from an index array)",
               "`tile_to_scalar(t.reshape(shape![]))`", S, "group_gemm"),
     Construct("atomics", "`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)`, `ct.atomic_cas(a, idx, "

@@ -63,6 +63,8 @@ CONST_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mu
              ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor,
              ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.Eq: operator.eq, ast.NotEq: operator.ne,
              ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+#: ct functions of constants that fold to a constant (resolve spells the builtins min/max/abs as these)
+CONST_CALLS = {"minimum": min, "maximum": max, "abs": abs}
 CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
 #: ct.MemoryOrder / ct.MemoryScope of an atomic → cutile's
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
@@ -630,6 +632,12 @@ class Emitter:
                 elif self.helper_product is not None:   # a helper's returned product (see _inline_body)
                     self.products[name] = (self.helper_product, self.DEFAULT_FP)
                 self.helper_product = None
+                if isinstance(ty, Results) and name not in self.mutated:   # a helper's several results kept
+                    # together (`res = stats(t)`, read as `res[0]`): a Rust tuple
+                    self.need(st, "helper-tuple", "a helper's results bound to one name")
+                    self.body.append(f"{indent}let {name}: {ty.rust()} = {code};")
+                    self.env[name] = (name, ty)
+                    continue
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(st, "assign", "assigning an array to a new name")
                 self.bind(st, name, code, ty, indent, nested)
@@ -1968,6 +1976,14 @@ class Emitter:
                 raise self.refuse(node, "array-shape", f"{self.text(node)}: the index must be a literal dimension")
             self.need(node, "array-shape", "array extent")
             return f"{arr}.shape()[{k}]", Scalar("i32")
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+                isinstance((bound := self.env.get(node.value.id)) and bound[1], Results) and \
+                (k := self._int(node.slice)) is not None and -len(bound[1].types) <= k < len(bound[1].types):
+            return f"{bound[0]}.{k % len(bound[1].types)}", bound[1].types[k]   # `res[0]` of a helper's results
+        if isinstance(node, ast.Call) and self.ct(node.func) in CONST_CALLS and \
+                isinstance(v := self.const_value(node)[1], (int, float)) and not isinstance(v, bool) and \
+                self.const_value(node)[0]:   # `min(B, N)` of constants: the value, as cuTile Python folds it
+            return (f"{v}i32", Scalar("i32")) if isinstance(v, int) else (rust_literal(v, "f32"), Scalar("f32"))
         if isinstance(node, (ast.Subscript, ast.Attribute)) and (attr := self.tile_attribute(node))[0]:
             # a tile's extent or rank: a constant (the const generic's name where the extent is one)
             d = self.env[node.value.value.id][1].shape[self._int(node.slice) if self._int(node.slice) is not None
@@ -2525,6 +2541,12 @@ class Emitter:
             if isinstance(node, ast.Call) and self.ct(node.func) == "cdiv" and len(node.args) == 2:
                 (ok1, a), (ok2, b) = self.const_value(node.args[0]), self.const_value(node.args[1])
                 return (True, -(-a // b)) if ok1 and ok2 else (False, None)
+            if isinstance(node, ast.Call) and self.ct(node.func) in CONST_CALLS and not node.keywords and \
+                    node.args:   # `min(B, N)`, `max(B // 2, 16)`, `abs(N - B)` of constants: folded, as Python does
+                vals = [self.const_value(a) for a in node.args]
+                if all(ok for ok, _ in vals) and all(isinstance(v, (int, float)) for _, v in vals):
+                    return True, CONST_CALLS[self.ct(node.func)](*(v for _, v in vals))
+                return False, None
             if isinstance(node, ast.BoolOp):
                 vals = [self.const_value(v) for v in node.values]
                 if not all(ok for ok, _ in vals):
@@ -3555,6 +3577,9 @@ class Emitter:
             for k, d in enumerate(padded):
                 if d == shape[k] or d == "1":
                     continue
+                if shape[k] != "1" and self._same_extent(d, shape[k]):   # one extent, two spellings: the name
+                    shape[k] = shape[k] if not shape[k].isdigit() else d
+                    continue
                 if shape[k] == "1" or (self._unit_dim(shape[k]) and not self._unit_dim(d)):
                     shape[k] = d   # (an extent that is 1 in this specialization broadcasts as 1 does)
                 elif not self._unit_dim(d):
@@ -3579,10 +3604,28 @@ class Emitter:
         return d == "1" or (isinstance(p := self.params.get(d), sigmod.ConstSig) and p.value == 1
                             and not isinstance(p.value, bool))
 
+    def _extent(self, d: str) -> int | None:
+        """A tile extent's value in this specialization (a literal, or a constant's name)."""
+        if d.isdigit():
+            return int(d)
+        p = self.params.get(d)
+        return p.value if isinstance(p, sigmod.ConstSig) and type(p.value) is int else None
+
+    def _same_extent(self, a: str, b: str) -> bool:
+        """Two spellings of one extent (`BM` and `64` where BM is 64 here: a shape computed from constants next
+        to a const generic's)."""
+        return a == b or (self._extent(a) is not None and self._extent(a) == self._extent(b) and
+                          not self._unit_dim(a))   # (unit extents broadcast: their own rules, result_tile)
+
     def operand_as_tile(self, code: str, ty: Ty, like: Tile, node: ast.AST) -> str:
         if isinstance(ty, Tile) and ty.dtype != like.dtype:   # promoted (see result_tile): converted first
             conv = "exti" if like.dtype.startswith("i") else "convert_tile"   # (integers widen by sign extension)
             code, ty = self.typed(f"{conv}({code})", Tile(like.dtype, ty.shape), None, f"promoted_{like.dtype}")
+        if isinstance(ty, Tile) and ty.shape != like.shape and len(ty.shape) == len(like.shape) and \
+                all(self._same_extent(a, b) for a, b in zip(ty.shape, like.shape)):
+            # the same extents spelled differently: an identity reshape to the name Rust types it by (irdiff
+            # identity-shape-ops)
+            return f"{_paren(code)}.reshape(shape![{', '.join(like.shape)}])"
         if isinstance(ty, Tile):
             if ty.shape == like.shape:
                 return code
