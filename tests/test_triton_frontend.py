@@ -966,3 +966,20 @@ def test_a_spin_lock_while_and_the_other_atomics(tmp_path):
         tl.store(y_ptr + offs, tl.load(x_ptr + offs) * i)
     """)
     assert "    while (ct.reshape(ct.load(x_ptr, index=(i,), shape=(1,)), ())) > 0.0:\n        i = i + 1\n" in src
+
+
+def test_dtype_locals_fold_and_tile_shapes_are_read(tmp_path):
+    """`dtype = tl.float16 if MODE == 1 else tl.float32` then `if dtype == tl.float16:` folds (only the taken
+    branch is lowered); `acc.shape[0]` is the tile's extent."""
+    src = _lowered(tmp_path, """
+        dtype = tl.float16 if MODE == 1 else tl.float32
+        x = tl.load(x_ptr + offs)
+        if dtype == tl.float16:
+            x = x * 2.0
+        else:
+            x = x * 3.0
+        BN: tl.constexpr = x.shape[0]
+        tl.store(y_ptr + offs, x.to(dtype) + BN)
+    """)
+    assert "* 2.0" in src and "* 3.0" not in src and "if " not in src.split("pid = ct.bid(0)")[1]
+    assert "ct.astype(x, ct.float16) + B" in src

@@ -992,6 +992,8 @@ class _Lowerer:
                 if n.id in self.k.globals:
                     return self.k.globals[n.id]
                 raise _NotStatic
+            if isinstance(v, DType):   # `dtype = tl.float8e5 if FP8 else tl.float16`, then `if dtype == ..`
+                return self._static_dtype(n)
             if isinstance(v, Scalar):
                 if v.text in values:
                     return values[v.text]
@@ -1177,6 +1179,14 @@ class _Lowerer:
         raise self.fail(node, f"`{ast.unparse(node)}` is not supported")
 
     def subscript(self, node: ast.Subscript) -> object:
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape" and isinstance(node.slice, ast.Constant) \
+                and isinstance(node.slice.value, int):   # `acc.shape[0]`: the tile's extent
+            t = self.ev(node.value.value)
+            if isinstance(t, (Tile, Desc)):
+                shape = t.shape if isinstance(t, Tile) else t.block
+                if -len(shape) <= node.slice.value < len(shape):
+                    return Scalar(shape[node.slice.value])
+            raise self.fail(node, f"`{ast.unparse(node)}`: the shape of a tile is read by a literal index")
         v = self.ev(node.value)
         sl = node.slice
         items = sl.elts if isinstance(sl, ast.Tuple) else [sl]
