@@ -540,7 +540,7 @@ def test_integer_astype_uses_cutiles_integer_conversions():
 
     assert _int_conversion("u32", "u64", "x") == "exti(x)"
     assert _int_conversion("i32", "u32", "x") == "bitcast(x)"
-    assert _int_conversion("u64", "u32", "x") == "trunci(x, overflow::None)"
+    assert _int_conversion("u64", "u32", "x") == "trunci_wrapping(x, overflow::None)"
     assert _int_conversion("i32", "f32", "x") is None and _int_conversion("bool", "i32", "x") is None
 
 

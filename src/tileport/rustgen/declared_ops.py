@@ -39,12 +39,28 @@ def _mma_batched(_modes: set[str]) -> str:
             "}\n")
 
 
+def _trunci_wrapping(_modes: set[str]) -> str:
+    return ("/// Integer truncation that wraps, as cuTile Python's narrowing `astype` (cutile 0.3.1's\n"
+            "/// `trunci(x, overflow::None)` leaves out the op's `overflow` attribute, which its bytecode writer\n"
+            "/// requires; here it is spelled: `none`).\n"
+            "#[cuda_tile::op(name = \"cuda_tile.trunci\", params = [\"from\"], "
+            "static_params = [\"overflow={None: overflow=#cuda_tile.overflow<none>}\"])]\n"
+            "#[cuda_tile::variadic_op(N = 6)]\n"
+            "pub fn trunci_wrapping<EIn: ElementType, EOut: ElementType, const S: [i32; N], O: overflow::Mode>(\n"
+            "    from: Tile<EIn, S>,\n"
+            "    overflow: O,\n"
+            ") -> Tile<EOut, S> {\n"
+            "    unreachable!()\n"
+            "}\n")
+
+
 #: name → (the declaration for the rounding markers the module uses); `rustgen.module.render` emits those an
 #: entry's `Emitted.ops` names (function name → markers used)
 DECLARED_OPS = {
     "mma_batched": _mma_batched,
     "exp_rounded": lambda modes: _unary_rounded("exp_rounded", "exp", "Element-wise `e^x`", modes),
     "tanh_rounded": lambda modes: _unary_rounded("tanh_rounded", "tanh", "Element-wise `tanh(x)`", modes),
+    "trunci_wrapping": _trunci_wrapping,
 }
 
 

@@ -111,7 +111,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`) of a tile or a scalar "
               "(`pid.astype(ct.int64)`)",
               "`let v: Tile<D, S> = convert_tile(x);`; integer to integer: `exti` (wider), `bitcast` (same width), "
-              "`trunci(x, overflow::None)` (narrower: cutile 0.3.1 cannot serialize it, so such a port is unproven); "
+              "`trunci_wrapping(x, overflow::None)` (narrower: the wrapping `trunci` declared in the port's module with its "
+              "`overflow` attribute spelled, which cutile 0.3.1's own `trunci` leaves out and then cannot serialize); "
               "a scalar converted as the 0-d tile it is in cuTile Python (`tile_to_scalar(exti(scalar_to_tile(x)))`); "
               "a tile stored into an array of another dtype converted the same way first, as cuTile Python does",
               S, "scale_cast"),

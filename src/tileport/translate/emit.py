@@ -4292,6 +4292,8 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em.count_fma_candidates()
     em.read_names = em.live_names()
     em.stmts(fn.body, "")
+    if any("trunci_wrapping(" in line for line in em.body):   # (see _int_conversion)
+        em.declared_ops.setdefault("trunci_wrapping", set())
     if owned_stores:
         _resolve_owned_stores(em)
     em.drop_folded_products()
@@ -4406,6 +4408,6 @@ def _int_conversion(src: str, dst: str, code: str) -> str | None:
         return None
     if b > a:
         return f"exti({code})"
-    if b < a:
-        return f"trunci({code}, overflow::None)"
+    if b < a:   # (wrapping, as cuTile Python's: the port's declared op, see rustgen.declared_ops)
+        return f"trunci_wrapping({code}, overflow::None)"
     return f"bitcast({code})"
