@@ -177,8 +177,9 @@ LEGACY = ["triton.tools.experimental_descriptor (Triton <= 3.3; imported, unused
 
 
 @contextlib.contextmanager
-def legacy_modules() -> Iterator[None]:
-    """The stand-ins of ``LEGACY`` (only where the installed Triton lacks the module; restored on exit)."""
+def legacy_modules(cublas: bool = True) -> Iterator[None]:
+    """The stand-ins of ``LEGACY`` (only where the installed Triton lacks the module; restored on exit). With
+    ``cublas=False`` (on a GPU: Triton's cuBLAS runs) only the module stand-in."""
     import importlib.util
     import sys
     import types
@@ -200,6 +201,8 @@ def legacy_modules() -> Iterator[None]:
         saved_cublas = getattr(nvidia, "cublas", None)
     except ImportError:
         nvidia, saved_cublas = None, None
+    if not cublas:
+        saved_cublas = None
     if saved_cublas is not None:
         nvidia.cublas = types.SimpleNamespace(CublasLt=CublasLt)
     try:
