@@ -983,3 +983,17 @@ def test_dtype_locals_fold_and_tile_shapes_are_read(tmp_path):
     """)
     assert "* 2.0" in src and "* 3.0" not in src and "if " not in src.split("pid = ct.bid(0)")[1]
     assert "ct.astype(x, ct.float16) + B" in src
+
+
+def test_a_name_bound_in_one_arm_of_a_constexpr_if_is_usable_under_the_same_test(tmp_path):
+    """`if MODE == 1: extra = ..` then later `if MODE == 1: use(extra)`, with launches of MODE 1 and 2: the name
+    keeps what the arm bound it to (cuTile folds both ifs per specialization)."""
+    src = _lowered(tmp_path, """
+        x = tl.load(x_ptr + offs)
+        if MODE == 1:
+            extra = x * 2.0
+        if MODE == 1:
+            x = x + extra
+        tl.store(y_ptr + offs, x)
+    """, facts=FACTS2)
+    assert "    if MODE == 1:\n        extra = x * 2.0\n" in src and "        x = x + extra\n" in src

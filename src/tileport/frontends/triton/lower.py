@@ -943,8 +943,8 @@ class _Lowerer:
                 if a is not None:
                     merged[name] = a
                 continue
-            if a is None or b is None:   # bound in one arm only: usable inside it, not after
-                merged.pop(name, None)
+            if a is None or b is None:   # bound in one arm only: what it is there (used after only under the
+                merged[name] = a if b is None else b   # same constexpr test, as Triton requires of its launches)
                 continue
             if isinstance(a, Tile) and isinstance(b, Tile) and a.text == b.text:
                 merged[name] = a if a.shape == b.shape else replace(a, shape=_broadcast(a.shape, b.shape))
