@@ -1052,3 +1052,18 @@ def test_a_constant_named_e_is_spelled_as_its_value(tmp_path):
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, E=#64, B=#16", consts=("E", "B"))
     body = "\n".join(e.body)
     assert e.generics == ["B"] and "shape![1, 64]" in body and "64.0f32" in body and " E" not in body, body
+
+
+def test_array_aliases_are_the_arrays(tmp_path):
+    """`src = y if USE_Y else x` (constants decide) and `dst = out`: the arrays themselves, per variant."""
+    body = """
+     @ct.kernel
+     def k(x, y, out, B: ct.Constant[int], USE_Y: ct.Constant[bool]):
+         src = y if USE_Y else x
+         dst = out
+         ct.store(dst, (ct.bid(0),), ct.load(src, (ct.bid(0),), (B,)))
+     """
+    for flag, name in (("true", "y"), ("false", "x")):
+        e = emit_resolved(tmp_path, body, f"x=f32[?]/1, y=f32[?]/1, out=f32[?]/1, B=#16, USE_Y=#{flag}")
+        text = "\n".join(e.body)
+        assert f"make_partition_view({name}," in text and "out.store(" in text and "src" not in text, text

@@ -287,6 +287,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "dtype=t.dtype)`, `1.0 / t.shape[1]`); `x.ndim` of an array",
               "the extent as the const generic or literal it is (a tile's shape is static in cuTile Python), the "
               "shape spelled out, the dtype's Rust type", S, "real_idioms5"),
+    Construct("array-alias", "a name bound once to an array parameter (`dst = out`) or to one of two chosen by "
+              "constants (`src = y if USE_Y else x`)", "the array itself where the name is read (decided per "
+              "variant: translate/static_eval.py)", S, "real_views"),
     Construct("array-views", "`x.slice(axis, start, stop)`, `x.tiled_view(shape, traversal_steps=..)`, "
               "`x.get_raw_memory()`, `x.foreign_pointer()` (views made in the kernel)",
               "a tensor view of an offset pointer with runtime extents (cutile's `make_tensor_view`)", P, None,

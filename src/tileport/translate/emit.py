@@ -28,7 +28,7 @@ from . import loop_split
 from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
 from .hazards import carried_tma_tiles
 from .helpers import kernel_helpers
-from .static_eval import fold_static_eval
+from .static_eval import fold_array_aliases, fold_static_eval
 from .resolve import ResolveError, resolve, rewritten
 
 RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "tf32": "tf32", "i8": "i8", "i16": "i16", "i32": "i32",
@@ -4282,6 +4282,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     for f in (fn, *(h.fn for h in found.values())):
         _escape_rust_keywords(f, keep)
         fold_static_eval(f, sig)
+    fold_array_aliases(fn, sig)   # (the kernel's own: a helper's parameters are its arrays already)
     em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
     em.helpers = {name: h.fn for name, h in found.items()}
     for h in found.values():

@@ -46,3 +46,43 @@ def fold_static_eval(fn: ast.FunctionDef, sig: sigmod.Signature) -> None:
 
     fn.body = [Fold().visit(st) for st in fn.body]
     ast.fix_missing_locations(fn)
+
+
+def fold_array_aliases(fn: ast.FunctionDef, sig: sigmod.Signature) -> None:
+    """A name bound once, at the top level, to an array parameter (`src = x`) or to a choice of two decided by
+    the variant's constants (`src = x if TRANSPOSED else y`) is that array wherever it is read: cuTile Python
+    passes the array itself (coverage row array-alias)."""
+    arrays = {n for n, p in sig.params if isinstance(p, sigmod.ArraySig)}
+    constants = {n: p.value for n, p in sig.params if isinstance(p, sigmod.ConstSig)}
+    stores: dict[str, int] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+
+    def chosen(e: ast.AST) -> str | None:
+        if isinstance(e, ast.Name) and e.id in arrays:
+            return e.id
+        if isinstance(e, ast.IfExp) and (test := _value(e.test, constants))[0]:
+            return chosen(e.body if test[1] else e.orelse)
+        return None
+
+    alias: dict[str, str] = {}
+    body = []
+    for st in fn.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                st.targets[0].id not in arrays and stores.get(st.targets[0].id) == 1 and \
+                (target := chosen(st.value)) is not None:
+            alias[st.targets[0].id] = alias.get(target, target)
+            continue
+        body.append(st)
+    if not alias:
+        return
+
+    class Sub(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if isinstance(node.ctx, ast.Load) and node.id in alias:
+                return ast.copy_location(ast.Name(alias[node.id], ast.Load()), node)
+            return node
+
+    fn.body = [Sub().visit(st) for st in body]
+    ast.fix_missing_locations(fn)
