@@ -25,11 +25,14 @@ echo "exit: $?" >> "$out/live-test.log"
 
 for item in ${CAPTURES:-op:experimental/test_mhc.py}; do
   kw=${item%%:*}; file=${item#*:}
-  case $kw in perf) kw="test_perf and cutile" ;; op) kw="test_op and cutile" ;; esac
+  perf=""
+  case $kw in perf) kw="test_perf and cutile"; perf="--perf" ;; op) kw="test_op and cutile" ;; esac
   name=$(echo "$file" | tr '/' '.' | sed 's/\.py$//')
   echo "== $file (-k \"$kw\")" >> "$out/capture.log"
-  timeout "${FILE_TIMEOUT:-240}" python3 -m tileport corpus capture "$corpus" --on-gpu --tests "tests/ops/$file" \
-    -k "$kw" --max-signatures 1000 --out "$out/capture-$name" >> "$out/capture.log" 2>&1
+  # SIGINT at the limit: pytest stops the running test and the capture still writes what it recorded
+  # shellcheck disable=SC2086
+  timeout -s INT -k 30 "${FILE_TIMEOUT:-240}" python3 -m tileport corpus capture "$corpus" --on-gpu $perf \
+    --tests "tests/ops/$file" -k "$kw" --max-signatures 1000 --out "$out/capture-$name" >> "$out/capture.log" 2>&1
   echo "exit: $?" >> "$out/capture.log"
 done
 true
