@@ -997,3 +997,16 @@ def test_a_name_bound_in_one_arm_of_a_constexpr_if_is_usable_under_the_same_test
         tl.store(y_ptr + offs, x)
     """, facts=FACTS2)
     assert "    if MODE == 1:\n        extra = x * 2.0\n" in src and "        x = x + extra\n" in src
+
+
+def test_swizzle2d_ravel_view_and_associative_scan(tmp_path):
+    helper = "@triton.jit\ndef _add(a, b):\n    return a + b\n"
+    src = _lowered(tmp_path, """
+        pm, pn = tl.swizzle2d(pid, 1, n, 4, 8)
+        x = tl.load(x_ptr + offs)
+        y = tl.associative_scan(x, 0, _add)
+        z = tl.ravel(tl.view(y, (2, B // 2)))
+        tl.store(y_ptr + offs, z * pm + pn)
+    """, helper)
+    assert "ct.cumsum(x, axis=0)" in src and "ct.reshape(ct.reshape(y, (2, B // 2)), (2 * (B // 2),))" in src
+    assert "min(n - (((pid * 4 + 1) // (8 * 4)) * 8), 8)" in src

@@ -485,8 +485,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "check skips them); sem/scope as memory_order/memory_scope; an array also loaded or stored is "
               "gathered/scattered at every access (one token chain)", S, "idioms/idiom_atomic",
               "the translator's atomics (add on i32/i64/f32, max/min/and/or/xor on integers, xchg, cas on integers)"),
-    Construct("triton-trans-scan", "`tl.trans(x)`, `x.T`, `tl.permute(x, dims)`, `tl.cumsum` / `tl.cumprod`",
-              "`ct.transpose` / `ct.permute` / `ct.cumsum` / `ct.cumprod`", S, "idioms/idiom_scan_t",
+    Construct("triton-trans-scan", "`tl.trans(x)`, `x.T`, `tl.permute(x, dims)`, `tl.cumsum` / `tl.cumprod`, "
+              "`tl.associative_scan(x, axis, f)` (f `a + b` / `a * b`); `tl.ravel`, `tl.view`; `tl.swizzle2d`",
+              "`ct.transpose` / `ct.permute` / `ct.cumsum` / `ct.cumprod`; `ct.reshape`; Triton's swizzle on "
+              "scalars", S, "idioms/idiom_scan_t",
               "scans along axis 0 (cutile 0.3.1 ignores the scan's dimension)"),
     Construct("triton-descriptor", "tensor descriptors: `TensorDescriptor` arguments (captured with their block "
               "shape), `tl.make_tensor_descriptor` (and Triton 3.3's `tl._experimental_make_tensor_descriptor`), "

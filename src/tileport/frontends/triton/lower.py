@@ -1567,9 +1567,18 @@ class _Lowerer:
             return self.call(ast.fix_missing_locations(ast.copy_location(call, node)))
         if isinstance(func, ast.Attribute) and func.attr in ("trans", "permute") and fn is None:
             return self.permute(node, self.ev(func.value), node.args)
-        if (isinstance(func, ast.Attribute) and func.attr == "reshape" and fn is None) or fn == "reshape":
+        if (isinstance(func, ast.Attribute) and func.attr in ("reshape", "view") and fn is None) or \
+                fn in ("reshape", "view"):   # (tl.view: Triton's older name of a reshape)
             return self.reshape(node, func.value if fn is None else node.args[0],  # type: ignore[attr-defined]
                                 node.args if fn is None else node.args[1:])
+        if fn == "ravel" or (isinstance(func, ast.Attribute) and func.attr == "ravel" and fn is None):
+            x = self.materialize(self._value(self.ev(node.args[0] if fn else func.value), node), node)  # type: ignore
+            size = " * ".join(_paren(d) for d in x.shape) or "1"
+            return Tile(f"ct.reshape({x.text}, ({size},))", (size,), x.dtype)
+        if fn == "swizzle2d" and len(node.args) == 5 and not node.keywords:
+            return self.swizzle2d(node)
+        if fn == "associative_scan":
+            return self.associative_scan(node, {k.arg: k.value for k in node.keywords})
         if isinstance(func, ast.Attribute) and func.attr in ("to", "cast") and fn is None:
             return self.convert(node, self.ev(func.value), 0)
         if fn == "cast":
@@ -1861,6 +1870,30 @@ class _Lowerer:
         keep = self._flag(node, kw, 3, "keep_dims", False)
         shape = tuple("1" if a == axis else s for a, s in enumerate(x.shape) if a != axis or keep)
         return Tile(f"ct.{op}({x.text}, axis={axis}" + (", keepdims=True)" if keep else ")"), shape, x.dtype)
+
+    def swizzle2d(self, node: ast.Call) -> tuple[Scalar, Scalar]:
+        """``tl.swizzle2d(i, j, size_i, size_j, size_g)``: Triton's definition on scalars (row-major ij regrouped
+        in groups of size_g rows)."""
+        i, j, size_i, size_j, size_g = (_paren(self.scalar(a)) for a in node.args)
+        ij = f"({i} * {size_j} + {j})"
+        size_gj = f"({size_g} * {size_j})"
+        off_i = f"(({ij} // {size_gj}) * {size_g})"
+        g = f"min({size_i} - {off_i}, {size_g})"
+        return Scalar(f"{off_i} + ({ij} % {size_gj}) % {g}"), Scalar(f"({ij} % {size_gj}) // {g}")
+
+    def associative_scan(self, node: ast.Call, kw: dict) -> Tile:
+        """``tl.associative_scan(x, axis, combine_fn, reverse=)`` with a combine function that is `a + b` / `a * b`
+        of its parameters: ``ct.cumsum`` / ``ct.cumprod``."""
+        x = self._tile_arg(node, kw, 0, "input")
+        comb = self._arg(node, kw, 2, "combine_fn")
+        helper = self.k.helpers.get(comb.id) if isinstance(comb, ast.Name) else None
+        op = {"sum": "cumsum", "prod": "cumprod"}.get(self._combine_op(helper) or "") if helper is not None else None
+        if op is None:
+            raise self.fail(comb, "tl.associative_scan is lowered when its combine_fn is a @triton.jit function of "
+                                  "two parameters returning `a + b` or `a * b` (ct.cumsum / ct.cumprod)")
+        axis = self._axis_of(x, self._arg(node, kw, 1, "axis"))
+        reverse = self._flag(node, kw, 3, "reverse", False)
+        return Tile(f"ct.{op}({x.text}, axis={axis}" + (", reverse=True)" if reverse else ")"), x.shape, x.dtype)
 
     def _combine_op(self, fn: ast.FunctionDef) -> str | None:
         """The reduction a combine function is (None when it is not one associative op of its parameters)."""
