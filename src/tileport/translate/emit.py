@@ -64,7 +64,10 @@ CONST_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mu
              ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.Eq: operator.eq, ast.NotEq: operator.ne,
              ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
 #: ct functions of constants that fold to a constant (resolve spells the builtins min/max/abs as these)
-CONST_CALLS = {"minimum": min, "maximum": max, "abs": abs}
+CONST_CALLS = {"minimum": min, "maximum": max, "abs": abs, "add": operator.add, "sub": operator.sub,
+               "mul": operator.mul, "truediv": operator.truediv}
+#: ct.add/sub/mul/truediv without options → the Python operator
+MATH_OPERATORS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div}
 CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
 #: ct.MemoryOrder / ct.MemoryScope of an atomic → cutile's
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
@@ -1180,7 +1183,9 @@ class Emitter:
                     isinstance(node.args[0], ast.Name) and node.args[0].id in self.outputs and \
                     node.args[0].id not in self.carried_tokens and self._unchecked_store(node, st):
                 arr = node.args[0].id
-                var = self.fresh(f"{arr}_token")
+                # (`zz_`: cutile 0.3.1 orders a loop's carried values by name (a BTreeMap); cuTile Python carries
+                # its tokens after the variables, so the token's name must sort after theirs: `tile_id_c`)
+                var = self.fresh(f"zz_{arr}_token")
                 self.body.append(f"{indent}// the order of {arr}'s stores, carried through the loop as cuTile Python "
                                  "carries it")
                 self.body.append(f"{indent}let mut {var}: Token = get_tensor_token({arr});")
@@ -1190,7 +1195,7 @@ class Emitter:
                     isinstance(node.args[0], ast.Name) and node.args[0].id not in self.carried_tokens and \
                     (node.args[0].id not in self.scatter_tokens or self.scatter_tokens[node.args[0].id]):
                 arr = node.args[0].id
-                var = self.fresh(f"{arr}_token")
+                var = self.fresh(f"zz_{arr}_token")   # (sorts after the carried variables: see above)
                 self.body.append(f"{indent}// the order of {arr}'s writes, carried through the loop as cuTile Python "
                                  "carries it")
                 # (after an earlier scatter into it: from that one's token)
@@ -2538,6 +2543,11 @@ class Emitter:
                 return True, all(ops[type(o)](a[1], b[1]) for o, a, b in zip(node.ops, vals, vals[1:]))
             if isinstance(node, (ast.Subscript, ast.Attribute)) and (attr := self.tile_attribute(node))[0]:
                 return attr
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" and \
+                    len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Constant) and \
+                    isinstance(node.args[0].value, (str, int, float)) and "float" not in self.env:
+                v = float(node.args[0].value)   # float("-inf"), -float("inf"), float(1): folded, as Python does
+                return True, v
             if isinstance(node, ast.Call) and self.ct(node.func) == "cdiv" and len(node.args) == 2:
                 (ok1, a), (ok2, b) = self.const_value(node.args[0]), self.const_value(node.args[1])
                 return (True, -(-a // b)) if ok1 and ok2 else (False, None)
@@ -2831,11 +2841,11 @@ class Emitter:
             token = chain
             if reads:
                 joined = f"{g}_after_reads"
-                self.body.append(f"let {joined}: Token = join_tokens(&[{', '.join([token] + reads)}]);")
+                self.body.append(f"let {joined}: Token = {_join_chain(token, reads)};")
                 token = joined
         elif reads:
             joined = f"{g}_after_reads"
-            self.body.append(f"let {joined}: Token = join_tokens(&[{', '.join([token] + reads)}]);")
+            self.body.append(f"let {joined}: Token = {_join_chain(token, reads)};")
             token = joined
         store = (f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
                  f"{mask}, Some({token}), Latency::<{latency}>) }}")
@@ -3319,6 +3329,16 @@ class Emitter:
                 if fused is not None:
                     return fused
             (a, ta), (b, tb) = self.expr(node.args[0]), self.expr(node.args[1])
+            if isinstance(ta, Scalar) and isinstance(tb, Scalar):   # of scalars (`ct.truediv(1.0, D)`): folded
+                # when constant (as cuTile Python folds it), else the operator's scalar form
+                ok, value = self.const_value(node)
+                if ok and isinstance(value, (int, float)) and not isinstance(value, bool):
+                    return (rust_literal(float(value), "f32"), Scalar("f32")) if isinstance(value, float) else \
+                        (f"{value}i32", Scalar("i32"))
+                if not node.keywords:
+                    return self.expr(ast.copy_location(ast.BinOp(node.args[0], MATH_OPERATORS[op](),
+                                                                 node.args[1]), node))
+                raise self.refuse(node, "math-explicit", f"ct.{op} of scalars with rounding or flush-to-zero options")
             like = self.result_tile(node, ta, tb)
             if not like.dtype.startswith(("f", "bf")):
                 raise self.refuse(node, "math-explicit", f"ct.{op} on {like.dtype} tiles")
@@ -4392,6 +4412,15 @@ def _breaks(body: list[ast.stmt]) -> bool:
                 return True
         return False
     return walk(body)
+
+
+def _join_chain(first: str, reads: list[str]) -> str:
+    """The reads' tokens joined one by one onto ``first``, as cuTile Python's token order joins each load's token
+    into the array's running token when the load happens: `join(join(first, r1), r2)`."""
+    out = first
+    for r in reads:
+        out = f"join_tokens(&[{out}, {r}])"
+    return out
 
 
 def _int_bits(dtype: str) -> int | None:
