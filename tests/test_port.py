@@ -211,8 +211,8 @@ def test_bring_your_own_port_is_verified(proven_batch, tmp_path):
 
 def test_a_store_at_a_literal_zero_records_its_unit_grid_precondition(proven_batch):
     """masked_rowsum's block-owned store at (bm, 0): the Rust stores at block id 1, which the IR diff matches to the
-    literal 0 under a recorded precondition; row_softmax's stores (hinted: through the full tensor's partition) keep
-    the literal 0 and record the same kind of precondition."""
+    literal 0 under a recorded precondition; row_softmax's stores (hinted, in the arms of a constant if: through
+    `partition_mut` of its own tile, at index 0 of that nested partition) record the same kind of precondition."""
     m, s = proven_batch / "masked_rowsum", proven_batch / "row_softmax"   # ported at their DEMO_SIGNATURE
     v = json.loads((m / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
     assert v["preconditions"] and v["preconditions"][0].startswith("y.shape[1] <= 1")
@@ -225,7 +225,7 @@ def test_a_store_at_a_literal_zero_records_its_unit_grid_precondition(proven_bat
     v = json.loads((s / "verdict.json").read_text())["stages"]["irdiff"]["variants"][0]
     assert v["preconditions"] and v["preconditions"][0].startswith("y.shape[1] <= BLOCK")
     rs = (s / "kernel.rs").read_text()
-    assert "nothing to emit" in rs and "[block_row, 0i32]" in rs
+    assert "nothing to emit" in rs and "y.partition_mut(shape![BM, BLOCK])" in rs and "[0i32, 0i32]" in rs
 
 
 SHIFTED = """import cuda.tile as ct
