@@ -10,13 +10,8 @@
 set -uo pipefail
 out=${OUT:-gpu-live}
 pack=${PACK:-build/gpu20/pack}
-mkdir -p "$out"
-export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
-{ date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv; python3 --version; } \
-  > "$out/host.txt" 2>&1
-python3 -m tileport toolchain unpack .bundle/toolchain.tar.xz /tmp/tc > /tmp/unpack.log 2>&1 || { cat /tmp/unpack.log; exit 1; }
-# shellcheck disable=SC1091
-source /tmp/tc/env.sh
+# shellcheck source=scripts/gpu_host.sh
+source "$(dirname "$0")/gpu_host.sh"
 unset CUDA_HOME   # tileiras 13.4 loads the wrong libnvvm through CUDA 13.0's (docs/gpu.md)
 corpus="$PWD/$pack/TileGym"
 

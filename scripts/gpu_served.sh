@@ -11,13 +11,8 @@
 set -uo pipefail
 out=${OUT:-gpu-served}
 pack=${PACK:-build/gpu20/pack}
-mkdir -p "$out"
-export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
-{ date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv; python3 --version; } \
-  > "$out/host.txt" 2>&1
-python3 -m tileport toolchain unpack .bundle/toolchain.tar.xz /tmp/tc > /tmp/unpack.log 2>&1 || { cat /tmp/unpack.log; exit 1; }
-# shellcheck disable=SC1091
-source /tmp/tc/env.sh
+# shellcheck source=scripts/gpu_host.sh
+source "$(dirname "$0")/gpu_host.sh"
 eval "$(python3 -m tileport ops unpack "$pack/served.tar.xz" /tmp/served)"
 export TILEPORT_SERVED TILEPORT_CORPUS="$PWD/$pack/TileGym"
 echo "TILEPORT_SERVED=$TILEPORT_SERVED" >> "$out/host.txt"
