@@ -70,7 +70,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "int64 label `.item()`), `mask=`, `padding_value=`, `check_bounds=`",
               "pointer arithmetic as cuTile Python lowers it; a stride other than 1 comes in as an entry parameter "
               "`x_strideD: i32` the launcher fills (cutile 0.3.1 cannot read strides in a kernel), labelled as that "
-              "stride by irdiff's layout (`R<array>.<dim>`)", S, None),
+              "stride by irdiff's layout (`R<array>.<dim>`); a scatter after several gathers of its array joins their "
+              "tokens one by one, as cuTile Python's token order does (real_rolling_state)", S, None),
     Construct("store-unchecked", "`ct.store` at an index no safe form covers (a fixed tile every block writes, "
               "a computed index); stores of one array in different arms of a runtime `if` (in a loop too)",
               "`unsafe { partition_full_mut }` + `store_unchecked` at the source's index, listed "
@@ -104,7 +105,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "fma(-a, b, c), across a binding (`m = a * b; m + c`), and `ct.mul(.., rounding_mode=R, "
               "flush_to_zero=F) + c` → fma(.., R, F) — each found by the differential fuzzer; a helper's returned "
               "product fused after the call (the inlined block yields both factors); of float scalars "
-              "(`a * b + 1.0`), the fma of their 0-d tiles (real_idioms6)", S, "gelu_tanh"),
+              "(`a * b + 1.0`), the fma of their 0-d tiles (real_idioms6); `c + a * b` with reads in `c`: `c` "
+              "first, as Python evaluates it (real_rolling_state)", S, "gelu_tanh"),
     Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel",
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`)",
               S, None),
@@ -214,7 +216,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.log2`, `ct.sin/cos/tan`, `ct.sinh/cosh`, `ct.floor/ceil`, "
               "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles; `ct.abs` of an integer tile (`absi`)",
               "`mulf(a, b, rounding::Zero, ftz::Disabled)`, `rsqrt(x, ftz::..)`, `exp2(x, ftz::..)`, ...: every "
-              "rounding and flush-to-zero choice spelled out", S, "rms_norm"),
+              "rounding and flush-to-zero choice spelled out; `ct.add/sub/mul/truediv` of scalars without options: "
+              "folded when constant (`ct.truediv(1.0, D)`), else the operator (real_rolling_state)", S, "rms_norm"),
     Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
     Construct("int-floordiv", "`a // b`, `a % b` of two i32 scalars (Python's floor semantics, e.g. a block id "
               "over or modulo a head count); `q, r = divmod(a, b)` (resolve's divmod rewrite)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "

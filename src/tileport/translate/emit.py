@@ -3829,10 +3829,15 @@ class Emitter:
                                            "which were contracted is ambiguous (split the expression over lines)")
         fused, negate, options = None, None, self.DEFAULT_FP
         for mul, other, which in ((left, right, 2), (right, left, 0)):
+            first = None
+            if which == 0 and self._is_product(mul) and any(
+                    isinstance(n, ast.Call) and self.ct(n.func) in ("load", "gather") for n in ast.walk(other)):
+                # `c + a * b` where c reads memory: Python evaluates c first, and its reads are ordered effects
+                first = (other,) + self.expr(other)
             found = self._factors(mul)
             if found is not None:
                 factors, options = found
-                fused = factors + [(other,) + self.expr(other)]
+                fused = factors + [first or (other,) + self.expr(other)]
                 negate = which if subtract else None
                 break
         if fused is None:
