@@ -2825,14 +2825,17 @@ class Emitter:
         if isinstance(vty, Tile) and vty.dtype != ty.dtype:   # converted to the array's dtype, as cuTile Python does
             vcode, vty = self.typed(f"convert_tile({vcode})", Tile(ty.dtype, vty.shape), None, f"{arr}_values")
         value = self.operand_as_tile(vcode, vty, ty, call.args[2])
-        self.body.append(f"// SAFETY: every lane that is written addresses {arr}'s memory (offset checked above; masked "
-                         f"lanes are not written); lanes of the launch that share a destination race, as in cuTile "
-                         "Python — the caller passes distinct destinations.")
+        safety = (f"// SAFETY: every lane that is written addresses {arr}'s memory (offset checked above; masked "
+                  f"lanes are not written); lanes of the launch that share a destination race, as in cuTile "
+                  "Python — the caller passes distinct destinations.")
         mask = f"Some({g}_mask)" if checked or "mask" in kw else "None"
         token = prev or g + "_token"
         # cuTile Python orders a write after the reads of the array before it (its token joins theirs); the reads
         # of this scope are joined here, as it does
         reads = [t for t, scope in self.reads.pop(arr, []) if scope == self._scope_id()]
+        if len(reads) < 2:   # (several reads: a join chain, the comment goes after it, right above the store)
+            self.body.append(safety)
+            safety = None
         after = self.after_reads.get(arr)
         chain = self.read_chains.pop(arr, None) if not after else None
         if after:   # the earlier reads (an earlier loop's, and this loop's) are joined in `after` already
@@ -2847,6 +2850,8 @@ class Emitter:
             joined = f"{g}_after_reads"
             self.body.append(f"let {joined}: Token = {_join_chain(token, reads)};")
             token = joined
+        if safety:
+            self.body.append(safety)   # (right above the store it argues)
         store = (f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
                  f"{mask}, Some({token}), Latency::<{latency}>) }}")
         self.scatters_left[arr] = self.scatters_left.get(arr, 1) - 1
