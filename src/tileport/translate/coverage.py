@@ -290,6 +290,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "dtype=t.dtype)`, `1.0 / t.shape[1]`); `x.ndim` of an array",
               "the extent as the const generic or literal it is (a tile's shape is static in cuTile Python), the "
               "shape spelled out, the dtype's Rust type", S, "real_idioms5"),
+    Construct("array-index-i64", "an array annotated `ct.IndexedWithInt64` (signature `@i64`: 64-bit shape and "
+              "strides)", "tensor views indexed with i64, which cutile 0.3.1's tensors (i32 shapes and tile "
+              "indices) do not state", P, None, "refused with the reason; `ct.ScalarInt64` scalars are ported "
+              "(`n: i64`)"),
     Construct("array-alias", "a name bound once to an array parameter (`dst = out`) or to one of two chosen by "
               "constants (`src = y if USE_Y else x`)", "the array itself where the name is read (decided per "
               "variant: translate/static_eval.py)", S, "real_views"),

@@ -383,6 +383,12 @@ class Emitter:
                 stack.extend(ast.iter_child_nodes(node))
 
     def classify_arrays(self) -> None:
+        wide = {n for n, p in self.params.items() if isinstance(p, sigmod.ArraySig) and p.index_i64}
+        for node in ast.walk(self.fn) if wide else ():
+            if isinstance(node, ast.Name) and node.id in wide:
+                raise self.refuse(node, "array-index-i64", f"array {node.id} indexed with int64 "
+                                  "(`ct.IndexedWithInt64`, signature `@i64`): cuTile Python gives its views and shape "
+                                  "i64 index types; cutile 0.3.1's tensors index with i32")
         stores: dict[str, list[ast.Call]] = {}
         scatters: dict[str, list[ast.Call]] = {}
         loads: set[str] = set()
@@ -856,6 +862,12 @@ class Emitter:
         if any(t != types[0] for t in types):
             raise BranchTypeChange(self.file, st, "if-runtime", f"the arms bind {', '.join(yields)} to values of "
                                                                 "different types")
+        if yields[:-1] != sorted(yields[:-1]):
+            raise self.refuse(st, "if-runtime", f"{', '.join(yields)} first bound in every arm of a runtime `if`: "
+                                                "cutile 0.3.1 yields the names an `if`'s arms re-assign in "
+                                                "alphabetical order, cuTile Python in the order the arms bind them "
+                                                f"({', '.join(yields[:-1])} is not alphabetical): bind them before "
+                                                "the `if`, or in that order")
         for name, ty in zip(yields[:-1], types[0][:-1]):
             if isinstance(ty, Tile):
                 dims = ", ".join(ty.shape)
