@@ -26,7 +26,8 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("param-array-out", "array stored once per block at exactly (bid(0), ..) with the stored tile's shape",
               "`&mut Tensor<E, { [T, ...] }>` (safe block-owned partition; launch grid = partition grid)", S,
               "vector_add"),
-    Construct("param-scalar", "scalar parameter (`int`, `float`)", "`name: i32` / `name: f32`", S, "scale_cast"),
+    Construct("param-scalar", "scalar parameter (`int`, `float`; `ct.ScalarInt64` for an int64 one)",
+              "`name: i32` / `name: f32` / `name: i64`", S, "scale_cast"),
     Construct("param-constant-int", "`ct.Constant[int]` parameter", "`const NAME: i32` const generic; one named "
               "`E` (an expert count) is spelled as its value, one entry per value: cutile 0.3.1's compiler takes a "
               "const generic `E` for its ops' element type parameter and panics", S, "vector_add"),
@@ -528,7 +529,8 @@ CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "ma
                    "static_assert": "static-assert", "bitcast": "bitcast", "static_iter": "static-iter",
                    "static_eval": "static-eval", "divmod": "int-floordiv", "assert_": "assert",
                    "printf": "print", "print": "print", "insert": "insert", "reduce": "reduce-custom",
-                   "scan": "reduce-custom", "cumprod": "scan", "astile": "astype"}
+                   "scan": "reduce-custom", "cumprod": "scan", "astile": "astype",
+                   "ScalarInt64": "param-scalar", "IndexedWithInt64": "array-index-i64"}
 
 
 #: public cuda.tile callables that are not kernel operations (host side, decorators, annotations)
