@@ -1010,3 +1010,18 @@ def test_swizzle2d_ravel_view_and_associative_scan(tmp_path):
     """, helper)
     assert "ct.cumsum(x, axis=0)" in src and "ct.reshape(ct.reshape(y, (2, B // 2)), (2 * (B // 2),))" in src
     assert "min(n - (((pid * 4 + 1) // (8 * 4)) * 8), 8)" in src
+
+
+def test_minimum_and_maximum_of_scalars_are_scalars(tmp_path):
+    """`hi = tl.minimum((pid + 1) * B, n) if MODE == 1 else n` (a causal loop bound) with launches of both modes:
+    `tl.minimum` of two scalars is Python's `min` (a scalar, as in Triton), so the conditional expression is one of
+    scalars and stays one; `tl.maximum` likewise."""
+    src = _lowered(tmp_path, """
+        hi = tl.minimum((pid + 1) * B, n) if MODE == 1 else n
+        lo = tl.maximum(pid - 1, 0)
+        acc = tl.zeros((B,), dtype=tl.float32)
+        for j in range(lo * B, hi, B):
+            acc += tl.load(x_ptr + j + tl.arange(0, B))
+        tl.store(y_ptr + offs, acc)
+    """, facts=FACTS2)
+    assert "min((pid + 1) * B, n) if MODE == 1 else n" in src and "max(pid - 1, 0)" in src

@@ -1700,6 +1700,9 @@ class _Lowerer:
                 return Scalar(f"({picked[1].text} if {picked[0].text} else {picked[2].text})")  # type: ignore
         if fn in MAP:
             vals = [self._value(self.ev(a), node) for a in node.args]
+            if fn in ("maximum", "minimum") and not kw and len(vals) == 2 and \
+                    all(isinstance(v, Scalar) for v in vals):   # of scalars (a causal loop bound): a scalar
+                return Scalar(f"{fn[:3]}({vals[0].text}, {vals[1].text})")
             tiles = [v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
             opts = self._math_options(node, fn, kw)
             if fn == "where" and isinstance(tiles[0], Tile) and self.known_dtype(tiles[0]) not in BOOL + (None,):
