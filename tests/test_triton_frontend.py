@@ -1025,3 +1025,21 @@ def test_minimum_and_maximum_of_scalars_are_scalars(tmp_path):
         tl.store(y_ptr + offs, acc)
     """, facts=FACTS2)
     assert "min((pid + 1) * B, n) if MODE == 1 else n" in src and "max(pid - 1, 0)" in src
+
+
+def test_a_mask_narrowed_in_one_arm_of_a_constexpr_if_is_a_tile_after_it(tmp_path):
+    """`valid = cols < n` then `if MODE == 1: valid = valid & (rows >= cols)` with launches of both modes (causal
+    attention's mask): after the `if`, `valid` is a boolean tile bound in each arm, the arm that kept the plain mask
+    broadcasting it to the narrowed one's shape, and `tl.where(valid, ..)` reads it."""
+    src = _lowered(tmp_path, """
+        rows = pid * B + tl.arange(0, B)
+        cols = tl.arange(0, B)
+        valid = cols[None, :] < n
+        if MODE == 1:
+            valid = valid & (rows[:, None] >= cols[None, :])
+        x = tl.load(x_ptr + rows[:, None] * B + cols[None, :])
+        x = tl.where(valid, x, float("-inf"))
+        tl.store(y_ptr + rows[:, None] * B + cols[None, :], x)
+    """, facts=FACTS2)
+    assert "    else:\n        valid = ct.broadcast_to(" in src and ", (B, B))" in src
+    assert "valid = valid\n" not in src and "ct.where(valid, " in src

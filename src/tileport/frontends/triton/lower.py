@@ -956,6 +956,18 @@ class _Lowerer:
                         inserts.append((ends[k], f"{out} = {v.text}"))
                 merged[name] = Scalar(out)
                 continue
+            if isinstance(a, (Tile, Mask)) and isinstance(b, (Tile, Mask)):
+                # values of tiles (a mask narrowed in one arm: `valid = valid & causal` under `if CAUSAL:`): the
+                # name bound at the end of each arm, broadcast to one shape (cuTile folds the `if` per launch)
+                ta, tb = (v if isinstance(v, Tile) else self.mask_tile(v, s) for v in (a, b))
+                if ta.dtype == tb.dtype and ta.dtype is not None:
+                    out, shape = self.prefix + name, _broadcast(ta.shape, tb.shape)
+                    for k, t in ((0, ta), (1, tb)):
+                        text = t.text if t.shape == shape else f"ct.broadcast_to({t.text}, {_tup(shape)})"
+                        if text != out:
+                            inserts.append((ends[k], f"{out} = {text}"))
+                    merged[name] = Tile(out, shape, ta.dtype)
+                    continue
             raise self.fail(s, f"{name} is a {type(a).__name__} in one arm and a {type(b).__name__} of another "
                                "value in the other arm of an `if` on constexprs: not lowered")
         pad = "    " * (self.indent + 1)
