@@ -1095,3 +1095,17 @@ def test_if_yield_order_and_int64_arrays_are_refused_with_the_reason(tmp_path):
              ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
          """, "x=f32[?]/1@i64, y=f32[?]/1, B=#16")
     assert exc.value.construct == "array-index-i64" and "int64" in str(exc.value)
+
+
+def test_reshape_infers_its_minus_one_extent(tmp_path):
+    """`t.reshape((-1,))` / `(2, -1)`: the extent numpy infers — the one moving extent keeps its name, else the
+    value."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, z, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(1, B))
+         ct.store(y, index=(ct.bid(0),), tile=t.reshape((-1,)))
+         ct.store(z, index=(ct.bid(0), 0), tile=ct.load(x, index=(ct.bid(0), 0), shape=(4, B)).reshape((2, -1)))
+     """, "x=f32[?,?]/?,1, y=f32[?]/1, z=f32[?,?]/?,1, B=#16")
+    body = "\n".join(e.body)
+    assert "reshape(shape![B])" in body and "reshape(shape![2, 32])" in body and "-1" not in body, body

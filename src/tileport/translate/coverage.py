@@ -231,9 +231,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "for rank-3 tiles (rustgen.declared_ops); a matmul into a zero accumulator of the operands' dtype (f32 "
               "for tf32, converted back)", S, "matmul"),
     Construct("reshape-broadcast", "`ct.reshape`, `ct.broadcast_to`, implicit broadcasting between tile shapes "
-              "(one extent spelled two ways meets: `BM` and a computed `64`)",
+              "(one extent spelled two ways meets: `BM` and a computed `64`); a `-1` extent in a reshape",
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit; an identity reshape to the "
-              "const generic's spelling where the extents are equal", S, "bias_act"),
+              "const generic's spelling where the extents are equal; `-1` inferred as numpy does (the one moving "
+              "extent keeps its name)", S, "bias_act"),
     Construct("scan", "`ct.cumsum(t, axis=0, reverse=..)` without rounding options",
               "`scan_sum(t, 0, reverse::Forward, 0)`", S, "expert_offsets",
               "cutile 0.3.1 builds every scan with dim=0 and identity 0 whatever its arguments say (irdiff caught "
