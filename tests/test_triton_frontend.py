@@ -190,7 +190,7 @@ LLM = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 TUT = Path(__file__).parent / "fixtures" / "triton_idioms_tutorials.py"
 TUT_KERNELS = ("tut_attn_fwd", "tut_attn_bwd_dkdv", "tut_persistent_mm", "tut_persistent_ptr_mm",
                "tut_block_ptr_band")
-LLM_KERNELS = ("ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", "jsd_rows", "softmax_bwd",
+LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", "jsd_rows", "softmax_bwd",
                "log_softmax", "argmax_rows", "reduce_rows", "static_unroll", "split_join", "misc_ops", "grid3d",
                "embed_fwd", "interleave_k", "while_rows", "rope_fwd", "rope_tables", "ln_fwd", "softmax_2d",
                "int64_offsets", "mm_out_dtype", "first_program", "static_range_step", "int8_quant", "embed_bwd",

@@ -482,8 +482,12 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`other=` a literal", "`ct.gather(src, offsets, mask=, padding_value=)` / `ct.scatter(..)` over the "
               "pointer's flat view (stride 1; each offset checked against its extent)", S, "triton/gather",
               "16-bit arrays: `other=` 0 only (cutile 0.3.1 has no half literal form; 0 is the type's ZERO)"),
-    Construct("triton-masked-tile", "masks that are not view bounds on a tile-shaped access (`offs < n - 1`)",
-              "a gather with the mask", P, None),
+    Construct("triton-masked-tile", "masks that are no view bound on a tile-shaped access: a comparison the other "
+              "way round (`offs > n`), a bound computed in the kernel or loaded (`n < seq_len`, seq_len read from "
+              "memory: a decode kernel's KV length), any boolean tile",
+              "every access of that array a `ct.gather` / `ct.scatter` with the mask (the masked-off lanes neither "
+              "read nor written, as in Triton; the array lowered again through the gather path)", S,
+              "llm/decode_varlen"),
     Construct("triton-rand", "`tl.rand(seed, offsets)`",
               "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
               "low `& 0xFFFFFFFF`), Triton's uniform-float step after; proven once cutile takes integer literals "

@@ -339,6 +339,12 @@ class _AtomicArrays(Exception):
         self.arrays = arrays
 
 
+class _MaskedArrays(_AtomicArrays):
+    """Arrays accessed under a mask that is no view bound (`n < seq_len` with `seq_len` loaded, a computed boolean
+    tile): lowered again with every access of them a gather/scatter with that mask (exact: the masked-off lanes are
+    neither read nor written, as in Triton)."""
+
+
 class _NotStatic(Exception):
     """A test that is not a function of constexprs and module constants alone."""
 
@@ -2323,9 +2329,12 @@ class _Lowerer:
                                   "launch (a padded block every launch fills) dropped")
             mask = Mask(kept) if kept else None
         if mask is not None:
+            if not isinstance(mask, Mask) and isinstance(ptr, Ptr) and isinstance(mask, Tile) and \
+                    ptr.param not in self.gathered_arrays:
+                raise _MaskedArrays({ptr.param})   # lowered again: this array's accesses gathers with the mask
             if not isinstance(mask, Mask):
                 raise self.fail(node, "the mask must be `offs < n` comparisons joined by `&` (offs an index vector "
-                                      "of this pointer, n a scalar): masked gathers are not lowered")
+                                      "of this pointer, n a scalar) or a boolean tile")
             for idx, bound in mask.conds:
                 hit = [k for k, t in enumerate(runs) if t.index.same_run(idx)]  # type: ignore[union-attr]
                 if not hit:
@@ -2341,6 +2350,8 @@ class _Lowerer:
                 if not hit:
                     raise self.fail(node, f"the mask bounds an index vector ({idx.index} * {idx.size} + arange) "
                                           "this pointer does not use")
+                if not self.launch_expr(bound) and ptr.param not in self.gathered_arrays:
+                    raise _MaskedArrays({ptr.param})   # a bound computed in the kernel: a gather with the mask
                 if not self.launch_expr(bound):
                     raise self.fail(node, f"mask bound `{bound}` must be an expression of the kernel's scalar "
                                           "parameters and literals (it becomes the extent of the array view)")
