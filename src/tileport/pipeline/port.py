@@ -168,7 +168,7 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries],
                 "source_sha256": sources_sha256(files), "abi": abi, "variants": variants,
                 "forms": (["generic-entries"] if function else []) + (["owned-stores"] if any(
-                    "(partition_mut)" in u["what"] for e in entries for u in e.unsafe_sites) else []),
+                    ".partition_mut(" in line for e in entries for line in e.body) else []),
                 "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites],
                 # one kernel source behind every entry: each finds the same hazards
                 "hazards": [dict(h, file=str(source)) for h in entries[0].hazards]}

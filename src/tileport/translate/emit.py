@@ -1643,20 +1643,24 @@ class Emitter:
                          f"unsafe {{ {view} }};")
         self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
         if own:
-            what = "TMA disabled" if hints[1] == "tma::Disabled" else "no bounds check" if hints == NO_HINTS else \
-                "a latency hint"
-            owned = [f"{indent}// SAFETY: index 0 of the nested partition is this block's own tile of {arr} (the "
-                     f"launcher hands each block its own [{dims}] tile, so no two blocks store the same one); the "
-                     f"store is the Tile IR store with {what}, as the source's, which cutile 0.3.1's checked "
-                     "`store` does not take.",
-                     f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
-                     f"{arr}.partition_mut(shape![{dims}]);",
-                     indent + _store_unchecked(tiles, code, ["0i32"] * len(idx), hints)]
-            site_owned = {"line": call.lineno, "col": call.col_offset + 1,
-                          "what": f"store_view_tko_mut on the block's own tile of {arr} (partition_mut)",
-                          "why": f"the Tile IR store with {what}, as the source's: cutile 0.3.1's checked store "
-                                 "does not take it",
-                          "precondition": pre}
+            view_own = (f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
+                        f"{arr}.partition_mut(shape![{dims}]);")
+            zeros = ", ".join(["0i32"] * len(idx))
+            if hints == NO_HINTS:   # the checked store: cutile discharges its bounds check at index 0 statically
+                owned = [view_own, f"{indent}{tiles}.store({code}, [{zeros}]);"]
+                site_owned = None
+            else:
+                what = "TMA disabled" if hints[1] == "tma::Disabled" else "a latency hint"
+                owned = [f"{indent}// SAFETY: index 0 of the nested partition is this block's own tile of {arr} (the "
+                         f"launcher hands each block its own [{dims}] tile, so no two blocks store the same one); "
+                         f"the store is the Tile IR store with {what}, as the source's, which cutile 0.3.1's checked "
+                         "`store` does not take.", view_own, indent + _store_unchecked(tiles, code, ["0i32"] * len(idx),
+                                                                                      hints)]
+                site_owned = {"line": call.lineno, "col": call.col_offset + 1,
+                              "what": f"store_view_tko_mut on the block's own tile of {arr} (partition_mut)",
+                              "why": f"the Tile IR store with {what}, as the source's: cutile 0.3.1's checked store "
+                                     "does not take it",
+                              "precondition": pre}
             out.owned.append((owned, self.body[start:], site_owned, self.unsafe_sites[site:]))
         self._keep_release_token(call, arr, tiles, indent)
         out.done += 1
@@ -4433,7 +4437,8 @@ def _resolve_owned_stores(em: Emitter) -> None:
             em.body[k:k + len(full)] = owned
             i = next((i for i, u in enumerate(em.unsafe_sites) if sites_full and u is sites_full[0]), None)
             em.unsafe_sites[:] = [u for u in em.unsafe_sites if not any(u is v for v in sites_full)]
-            em.unsafe_sites.insert(len(em.unsafe_sites) if i is None else i, site_owned)
+            if site_owned is not None:
+                em.unsafe_sites.insert(len(em.unsafe_sites) if i is None else i, site_owned)
         out.scheduled = False
 
 

@@ -46,13 +46,9 @@ pub mod port {
             e * ((broadcast_scalar(1.0f32, shape![BM, 1]) / s).broadcast(shape![BM, BLOCK]));
         if BLOCK >= 8192 {
             // through TMA: 16-bit 16384x8192 94% of copy bandwidth, 73% with plain stores
-            // SAFETY: index 0 of the nested partition is this block's own tile of y (the launcher
-            // hands each block its own [BM, BLOCK] tile, so no two blocks store the same one); the
-            // store is the Tile IR store with no bounds check, as the source's, which cutile
-            // 0.3.1's checked `store` does not take.
             let mut y_tiles: PartitionMut<f32, { [BM, BLOCK] }> =
                 y.partition_mut(shape![BM, BLOCK]);
-            unsafe { y_tiles.store_unchecked(out, [0i32, 0i32]) };
+            y_tiles.store(out, [0i32, 0i32]);
         } else {
             // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
             // 70 -> 79% (benchmarks/results/h200/tuning/rows-notma)
@@ -120,13 +116,9 @@ pub mod port {
         );
         if BLOCK >= 8192 {
             // through TMA: 16-bit 16384x8192 94% of copy bandwidth, 73% with plain stores
-            // SAFETY: index 0 of the nested partition is this block's own tile of y (the launcher
-            // hands each block its own [BM, BLOCK] tile, so no two blocks store the same one); the
-            // store is the Tile IR store with no bounds check, as the source's, which cutile
-            // 0.3.1's checked `store` does not take.
             let mut y_tiles: PartitionMut<Elem, { [BM, BLOCK] }> =
                 y.partition_mut(shape![BM, BLOCK]);
-            unsafe { y_tiles.store_unchecked(out, [0i32, 0i32]) };
+            y_tiles.store(out, [0i32, 0i32]);
         } else {
             // plain global stores, no shared-memory staging: 16-bit 8192x4096 74 -> 80%, 16384x2048
             // 70 -> 79% (benchmarks/results/h200/tuning/rows-notma)
