@@ -30,6 +30,10 @@ def scaled(t, k=2.0, shift=0.0):
     return t * k + shift
 
 
+def times(v, k):
+    return v * k
+
+
 def write_twice(dst, t, TILE):
     ct.store(dst, index=(ct.bid(0),), tile=t)
     ct.store(dst, index=(ct.bid(0) + 1,), tile=t + t)
@@ -58,6 +62,15 @@ CASES = {
                      "if TILE == 0:\n    pass\nelse:\n    t = ct.load(", "return"),
     "helper-statement": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nwrite_twice(y, t, TILE)",
                          "ct.store(y, index=(ct.bid(0) + 1,)", "write_twice("),
+    "nested-function": ("sq = lambda v: v * v\nt = sq(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))", "sq(", "lambda"),
+    "index-forms": ("t = ct.load(x, ct.bid(0), [TILE])", "index=(ct.bid(0),), shape=(TILE,)", "[TILE]"),
+    "annotated-assign": ("i: int = ct.bid(0)", "i = ct.bid(0)", "i: int"),
+    "tiled-view": ("v = x.tiled_view((TILE,))\nt = v.load((ct.bid(0),))", "ct.load(x", "tiled_view"),
+    "tuple-name": ("at = (ct.bid(0),)\nt = ct.load(x, index=at, shape=(TILE,))", "index=(ct.bid(0),)", "index=at"),
+    "astile": ("f = ct.astile(SCALE, dtype=ct.float32)", "ct.astype(", "astile"),
+    "divmod": ("q, r = divmod(ct.bid(0), TILE)", "_a // TILE", "divmod("),
+    "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
+                               "= times(t, 2.0)", "times(t, 2.0) + 1.0"),
 }
 
 

@@ -49,10 +49,14 @@ struct TensorSlot {
 impl TensorSlot {
     /// Whether the tensor has the facts the plan's entry was proven under (else the launch is not this plan's).
     fn holds(&self, d: &TpTensor) -> bool {
-        let dims_hold = self.dims.iter().enumerate().all(|(i, &(unit, sdiv, hdiv))| {
-            let (n, st) = (d.shape[i], d.strides[i]);
-            !(unit && st != 1) && !(sdiv > 1 && st % sdiv != 0) && !(hdiv > 1 && n % hdiv != 0)
-        });
+        let dims_hold = self
+            .dims
+            .iter()
+            .enumerate()
+            .all(|(i, &(unit, sdiv, hdiv))| {
+                let (n, st) = (d.shape[i], d.strides[i]);
+                !(unit && st != 1) && !(sdiv > 1 && st % sdiv != 0) && !(hdiv > 1 && n % hdiv != 0)
+            });
         dims_hold && !(self.align > 1 && d.data % self.align != 0)
     }
 }
