@@ -192,9 +192,12 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "this way until it gathered its heads"),
     Construct("store-options", "`ct.store(..., allow_tma=False, latency=L)` (literal bool, constant L) at the "
               "block's own index or any index the unchecked paths above take",
-              "the store through the full tensor's partition (cutile's block-owned store takes no hints): "
-              "`unsafe { store_view_tko_mut(&mut view, tile, [..], ordering::Weak, scope::TileBlock, Some(L), "
-              "tma::Disabled) }` with the SAFETY comment, unsafe-site entry and precondition of store-bijective",
+              "at the block's own index (every store of the array there): the output a `&mut Tensor` and the store "
+              "through its own tile's `partition_mut` at index 0 — `unsafe { store_view_tko_mut(&mut tiles, tile, "
+              "[0, ..], ordering::Weak, scope::TileBlock, Some(L), tma::Disabled) }` (cutile's checked store takes "
+              "no hints; the SAFETY comment says the launcher hands each block its own tile); at other indices "
+              "through the full tensor's partition with the SAFETY comment, unsafe-site entry and precondition of "
+              "store-bijective",
               S, "layer_norm"),
     Construct("store-alternatives", "stores of one array in different arms of a constant `if` (one of them runs "
               "in each specialization), e.g. a store whose hints depend on the tile size",
