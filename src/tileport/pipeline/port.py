@@ -283,46 +283,40 @@ def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], 
     verdict as ``port`` writes. If the shared build fails, each kernel is built alone so errors are attributed."""
     verdicts = _analyze_translate_all(jobs, tree, progress, skip_rejected)
     pending = {f"k{i}_{v['kernel']}": (i, jobs[i][3]) for i, v in enumerate(verdicts) if "status" not in v}
-    binary = None
-    if pending:
-        progress(f"build: one cargo build of {len(pending)} kernel modules")
-        try:
-            binary = cratemod.build(work, tree, {m: str((out / "kernel.rs").resolve()) for m, (_, out) in
-                                                 pending.items()})
-        except TileportError:
-            binary = None
-    def verify_one(item: tuple[str, tuple[int, Path]]) -> None:
-        module, (i, out) = item
-        verdicts[i]["stages"].update(verify(out, tree, arch, progress, None if binary is None else (binary, module)))
-        verdicts[i] = _finish(verdicts[i], out)
 
-    try:  # kernels side by side once they are built together (alone, each would wait for cargo's lock anyway)
-        if binary is None:
-            for item in pending.items():
-                verify_one(item)
-        else:
-            _in_parallel(verify_one, pending.items())
-    finally:
-        if binary is not None:
-            cratemod.discard(binary)
-    # ports whose type-generic entries did not prove: once more with one entry per specialization, built together
-    again = {m: (i, out) for m, (i, out) in pending.items() if _concrete_again(verdicts[i], out, tree, progress)}
-    if again:
-        progress(f"build: one cargo build of {len(again)} kernel modules kept concrete")
+    def build_and_verify(modules: dict[str, tuple[int, Path]], what: str) -> None:
+        """One cargo build of ``modules``' kernel.rs files, then each verified (side by side once built together;
+        alone, each would wait for cargo's lock anyway). A failed shared build: each builds alone, so errors are
+        attributed."""
+        if not modules:
+            return
+        progress(f"build: one cargo build of {len(modules)} kernel modules{what}")
         try:
             binary = cratemod.build(work, tree, {m: str((out / "kernel.rs").resolve()) for m, (_, out) in
-                                                 again.items()})
+                                                 modules.items()})
         except TileportError:
             binary = None
+
+        def verify_one(item: tuple[str, tuple[int, Path]]) -> None:
+            module, (i, out) = item
+            verdicts[i]["stages"].update(verify(out, tree, arch, progress,
+                                                None if binary is None else (binary, module)))
+            verdicts[i] = _finish(verdicts[i], out)
+
         try:
             if binary is None:
-                for item in again.items():
+                for item in modules.items():
                     verify_one(item)
             else:
-                _in_parallel(verify_one, again.items())
+                _in_parallel(verify_one, modules.items())
         finally:
             if binary is not None:
                 cratemod.discard(binary)
+
+    build_and_verify(pending, "")
+    # ports whose type-generic entries did not prove: once more with one entry per specialization, built together
+    build_and_verify({m: (i, out) for m, (i, out) in pending.items()
+                      if _concrete_again(verdicts[i], out, tree, progress)}, " kept concrete")
     return verdicts
 
 
