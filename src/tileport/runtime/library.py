@@ -11,6 +11,7 @@ built beside the library (`rust/tileport-native`); what it cannot settle comes b
 from __future__ import annotations
 
 import ctypes
+import functools
 import inspect
 import json
 import os
@@ -286,6 +287,7 @@ class Variant:
     generics: tuple[int, ...]
     params: tuple[dict, ...]
 
+    @functools.cached_property
     def requirements(self) -> dict[int, tuple[list[tuple[bool, int, int]], int]]:
         """What a launch's arrays must have for this entry to be valid at it, per parameter position: per dimension
         (stride is exactly 1, stride divisor, extent divisor) and the data pointer's alignment in bytes. These are
@@ -297,6 +299,13 @@ class Variant:
             dims = [(st == 1, sd, hd) for st, sd, hd in zip(strides, a.stride_div, a.shape_div)]
             out[pos] = (dims, a.base_align)
         return out
+
+    @functools.cached_property
+    def specificity(self) -> int:
+        """How many facts the entry was proven under (unit strides, divisors, one alignment per array): among the
+        entries whose facts hold at a launch, the one with most is the nearest to the launch's own signature."""
+        return sum(sum(unit + (sd > 1) + (hd > 1) for unit, sd, hd in dims) + (al > 1)
+                   for dims, al in self.requirements.values())
 
 
 def holds(requirements: tuple[list[tuple[bool, int, int]], int], shape: tuple, strides: tuple, data: int) -> bool:
@@ -321,12 +330,11 @@ def choose_variant(candidates: list[Variant], args: tuple) -> Variant | None:
     for v in candidates:
         if all(own.get(pos) == a.text() for pos, a in v.arrays):
             return v
-        needs = v.requirements()
-        if all(facts[pos] is not None and holds(needs[pos], facts[pos].shape, facts[pos].strides, facts[pos].data_ptr)
-               for pos in needs):
-            score = sum(unit + (sd > 1) + (hd > 1) + (al > 1) for dims, al in needs.values() for unit, sd, hd in dims)
-            if score > best_score:
-                best, best_score = v, score
+        needs = v.requirements
+        if v.specificity > best_score and all(
+                facts[pos] is not None and holds(needs[pos], facts[pos].shape, facts[pos].strides, facts[pos].data_ptr)
+                for pos in needs):
+            best, best_score = v, v.specificity
     return best
 
 
@@ -427,7 +435,7 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
     if plan is not None:
         return plan
     written = {p["name"] for p in variant.params if p.get("written")}
-    needs = variant.requirements()
+    needs = variant.requirements
     names = [t.params[i] for i in tpos]
     tensors = []
     for i, pname in zip(tpos, names):
