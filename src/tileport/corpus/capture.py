@@ -420,6 +420,9 @@ def _run_script(session: Session, f: Path) -> _FileResult:
 
 def run(opts: Options) -> dict:
     """Capture, write ``opts.out``, return the index (also written as ``opts.out/index.json``)."""
+    if opts.live and not gpu_here():   # (first: the same message whether torch is missing or sees no GPU)
+        raise InputError("--on-gpu needs a CUDA GPU here (torch with CUDA, torch.cuda.is_available()); "
+                         "without --on-gpu the capture emulates --target on the CPU")
     try:
         import torch  # noqa: F401
     except ImportError as exc:
@@ -489,12 +492,9 @@ def _host(opts: Options, autotune: AutotuneLog):
     then run; autotuners time for real, so the configs they launch afterwards are the GPU's winners). Yields (the
     emulation or its live stand-in, the benchmark points that raised, the assumptions the index records, more lines
     to print)."""
-    if opts.live:
+    if opts.live:   # (run() checked there is a GPU)
         import torch
 
-        if not gpu_here():
-            raise InputError("a live capture needs a CUDA GPU (torch.cuda.is_available() is False here); without "
-                             "it the capture emulates the target GPU")
         live = _Live(torch.cuda.get_device_name())
         yield live, Counter(), [f"live on {live.device}: every launch is recorded, then runs; autotuners and "
                                 "benchmarks time for real"], []

@@ -137,12 +137,6 @@ def cmd_capture(args: argparse.Namespace) -> int:
     from ..inputs import out_dir
 
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
-    if args.on_gpu:
-        from .capture import gpu_here
-
-        if not gpu_here():
-            raise InputError("--on-gpu needs a CUDA GPU here (torch with CUDA, torch.cuda.is_available()); "
-                             "without --on-gpu the capture emulates --target on the CPU")
     _files(root, args.script or [], "--script", lambda d: ())  # and a --script that is not there (no torch needed)
     paths = args.path if args.path is not None else (["src"] if (root / "src").is_dir() else [])
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
