@@ -2171,15 +2171,9 @@ class Emitter:
                                       Tile("bool", shape), want_name, "filled")
                 if lit is None and value_node is not None and (c := self.const_value(value_node))[0] and \
                         not isinstance(c[1], bool):
-                    lit = c[1]   # a constant expression or a name assigned one: its value, as Python folds it
-                if lit is None and isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Name) and \
-                        value_node.func.id == "float" and len(value_node.args) == 1 and \
-                        isinstance(value_node.args[0], ast.Constant) and isinstance(value_node.args[0].value, str):
-                    self.need(value_node, "float-special", "float(..) filling a tile")
-                    try:   # `ct.full(.., float("-inf"), ..)`: the value, as cuTile Python folds it
-                        lit = float(value_node.args[0].value)
-                    except ValueError:
-                        pass
+                    # a constant expression or a name assigned one (`float("-inf")` too): its value, as Python
+                    # folds it
+                    lit = c[1]
                 if shape_node is not None and dtype_node is not None and lit is None and value_node is not None:
                     shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
                     vcode, vty = self.expr(value_node)
