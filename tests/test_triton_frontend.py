@@ -403,9 +403,10 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     ("wrapped = (pid * B + tl.arange(0, B)) % n\np = x_ptr + wrapped\nacc = tl.zeros((B,), dtype=tl.float32)\n"
      "for k in range(4):\n    acc += tl.load(p)\n    p += n\ntl.store(y_ptr + offs, acc)", "",
      "ct.gather(x_ptr, wrapped + k * n"),
-    # tl.rand: Triton's Philox written out in 64-bit unsigned steps, then its uniform float
+    # tl.rand: Triton's Philox written out in 64-bit unsigned steps (no literal of 2^31 or more: cutile 0.3.1
+    # parses integer literals as i32), then its uniform float
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(tl.rand(n, offs) > s, x, 0.0))", "",
-     "rand1_c0 = ((rand1_p2 * 0xCD9E8D57) >> 32) ^ rand1_c1 ^ rand1_k0"),
+     "rand1_q0 = (((rand1_p2 * 0xcd9e) << 16) + rand1_p2 * 0x8d57)"),
     # a conditional expression on constexprs every launch gives alike: the taken side
     ("w = 2.0 if MODE == 1 else tl.rand(0, offs)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x * w)", "",
      "x * 2.0"),

@@ -1963,21 +1963,33 @@ class _Lowerer:
 
     def rand(self, node: ast.Call) -> Tile:
         """``tl.rand(seed, offsets)``: Triton's Philox 4x32 with 10 rounds (triton/language/random.py), written out
-        in 64-bit unsigned arithmetic so that every 32-bit step is exact without a truncation (cutile 0.3.1 cannot
-        write the wrapping `trunci`): a 32-bit high product is ``(a * b) >> 32``, a low one ``(a * b) & M``.
-        The uniform float is Triton's: the int32 bits folded to non-negative, times 4.6566127342e-10."""
+        in 64-bit unsigned arithmetic: a 32-bit high product is ``(a * b) >> 32``, a low one the product truncated
+        to uint32 and extended again (the translator's wrapping `trunci`). cutile 0.3.1 parses every integer literal
+        as i32, so no literal here is 2^31 or more: Philox's constants are multiplied in 16-bit halves and added as
+        two halves. The uniform float is Triton's: the low 32 bits as an int32, folded to non-negative (-x - 1),
+        times 4.6566127342e-10."""
         seed = self.ev(node.args[0])
         if not isinstance(seed, Scalar):
             raise self.fail(node.args[0], "tl.rand's seed must be a scalar")
         offs = self.materialize(self._value(self.ev(node.args[1]), node), node)
         self._rands = getattr(self, "_rands", 0) + 1
         r = f"{self.prefix}rand{self._rands}_"
-        m32 = "0xFFFFFFFF"
         shape = _tup(offs.shape)
-        self.emit(f"# tl.rand (line {node.lineno}): Philox 4x32, 10 rounds, in 64-bit unsigned steps")
+
+        def low(x: str) -> str:   # the low 32 bits, as a uint64 (a wrapping truncation, then zero extension)
+            return f"ct.astype(ct.astype({x}, ct.uint32), ct.uint64)"
+
+        def times(x: str, c: int) -> str:   # x * c for x < 2^32: c in 16-bit halves (literals under 2^31)
+            return f"((({x} * {hex(c >> 16)}) << 16) + {x} * {hex(c & 0xFFFF)})"
+
+        def plus(x: str, c: int) -> str:
+            return f"({x} + {hex(c >> 1)} + {hex(c - (c >> 1))})"
+
+        self.emit(f"# tl.rand (line {node.lineno}): Philox 4x32, 10 rounds, in 64-bit unsigned steps (constants "
+                  "above 2^31 written as sums of smaller ones: cutile 0.3.1 parses integer literals as i32)")
         self.emit(f"{r}s = ct.astype(ct.astype(ct.full((1,), {seed.text}, dtype=ct.int32), ct.int64), ct.uint64)")
-        self.emit(f"{r}k0 = {r}s & {m32}")
-        self.emit(f"{r}k1 = ({r}s >> 32) & {m32}")
+        self.emit(f"{r}k0 = {low(f'{r}s')}")
+        self.emit(f"{r}k1 = {low(f'{r}s >> 32')}")
         self.emit(f"{r}c0 = ct.astype(ct.astype({offs.text}, ct.uint32), ct.uint64)")
         self.emit(f"{r}c1 = ct.zeros({shape}, dtype=ct.uint64)")
         self.emit(f"{r}c2 = {r}c1")
@@ -1985,13 +1997,17 @@ class _Lowerer:
         for _ in range(10):
             self.emit(f"{r}p0 = {r}c0")
             self.emit(f"{r}p2 = {r}c2")
-            self.emit(f"{r}c0 = (({r}p2 * 0xCD9E8D57) >> 32) ^ {r}c1 ^ {r}k0")
-            self.emit(f"{r}c2 = (({r}p0 * 0xD2511F53) >> 32) ^ {r}c3 ^ {r}k1")
-            self.emit(f"{r}c1 = ({r}p2 * 0xCD9E8D57) & {m32}")
-            self.emit(f"{r}c3 = ({r}p0 * 0xD2511F53) & {m32}")
-            self.emit(f"{r}k0 = ({r}k0 + 0x9E3779B9) & {m32}")
-            self.emit(f"{r}k1 = ({r}k1 + 0xBB67AE85) & {m32}")
-        self.emit(f"{r}u = ct.where({r}c0 >= 0x80000000, {r}c0 ^ {m32}, {r}c0)")
+            self.emit(f"{r}q0 = {times(f'{r}p2', 0xCD9E8D57)}")
+            self.emit(f"{r}q2 = {times(f'{r}p0', 0xD2511F53)}")
+            self.emit(f"{r}c0 = ({r}q0 >> 32) ^ {r}c1 ^ {r}k0")
+            self.emit(f"{r}c2 = ({r}q2 >> 32) ^ {r}c3 ^ {r}k1")
+            self.emit(f"{r}c1 = {low(f'{r}q0')}")
+            self.emit(f"{r}c3 = {low(f'{r}q2')}")
+            self.emit(f"{r}k0 = {low(plus(f'{r}k0', 0x9E3779B9))}")
+            self.emit(f"{r}k1 = {low(plus(f'{r}k1', 0xBB67AE85))}")
+        # Triton's uint_to_uniform_float: the bits as an int32 x, folded to x >= 0 by -x - 1
+        self.emit(f"{r}x = ct.astype({r}c0, ct.int32)")
+        self.emit(f"{r}u = ct.where({r}x < 0, -1 - {r}x, {r}x)")
         return Tile(f"ct.astype({r}u, ct.float32) * 4.6566127342e-10", offs.shape, F32)
 
     def permute(self, node: ast.AST, v: object, dims_args: object) -> Tile:
