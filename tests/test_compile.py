@@ -40,9 +40,71 @@ def test_load_errors_name_the_problem(tmp_path):
     with pytest.raises(KernelLoadError, match="is a str, not a @ct.kernel"):
         load_kernel(f"{ex.__file__}::DEMO_SIGNATURE")
     bad = tmp_path / "bad.py"
-    bad.write_text("import does_not_exist_anywhere\n")
-    with pytest.raises(KernelLoadError, match="importing it failed: ModuleNotFoundError"):
+    bad.write_text("import does_not_exist_anywhere\nraise RuntimeError('no GPU in this host code')\n")
+    with pytest.raises(KernelLoadError, match="importing it failed: RuntimeError: no GPU in this host code"):
         load_kernel(f"{bad}::k")
+
+
+HOST_ONLY = """
+import cuda.tile as ct
+import host_only_pkg_not_here as hp
+import host_only_pkg_not_here.nn.functional as F
+from host_only_pkg_not_here import Tensor
+from other_missing_host_pkg.utils import helper
+
+DTYPES = {hp.float16: "f16", hp.bfloat16: "bf16"}
+ON_GPU = hp.cuda.is_available()
+
+
+@ct.kernel
+def vector_add(a, b, c, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    a_t = ct.astype(ct.load(a, index=(bid,), shape=(TILE,)), hp.float32)
+    ct.store(c, index=(bid,), tile=a_t + ct.astype(ct.load(b, index=(bid,), shape=(TILE,)), hp.float))
+
+
+@ct.kernel
+def reads_host(a, TILE: ct.Constant[int]):
+    ct.store(a, index=(0,), tile=ct.full((TILE,), hp.finfo(hp.float16).max, dtype=ct.float32))
+
+
+class _Add(hp.autograd.Function, hp.nn.Module):
+    @staticmethod
+    def forward(ctx, a: Tensor, b: Tensor) -> Tensor | None:
+        return F.relu(a) + helper(b)
+
+
+add = _Add.apply
+
+
+@hp.library.custom_op("x::add", mutates_args=())
+def add_op(a: Tensor) -> Tensor:
+    return a
+
+
+@add_op.register_fake
+def _(a):
+    return a
+"""
+
+
+def test_host_packages_not_installed_are_stood_in(tree, tmp_path):
+    """A kernel's module importing host-side packages that are not installed here (torch on a CPU-only machine)
+    loads: each such package stands in as placeholders, the kernel compiles, the packages are named, and the
+    stand-ins are gone from sys.modules afterwards; a kernel body reading one fails to compile, naming it."""
+    import sys
+
+    src = tmp_path / "host_only.py"
+    src.write_text(HOST_ONLY)
+    k = load_kernel(f"{src}::vector_add")
+    assert k.absent == ("host_only_pkg_not_here", "other_missing_host_pkg")
+    assert not any(m.split(".")[0] in k.absent for m in sys.modules)
+    sig = bind(parse(ex.DEMO_SIGNATURE), k.param_names, k.name)
+    assert "addf" in compile_kernel(k, sig, tree, tmp_path / "o", None).disasm.read_text()
+    r = run_tileport("compile", f"{src}::reads_host", "--sig", "f32[?]/1, #16", "--out", str(tmp_path / "o2"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "reads a name from host_only_pkg_not_here or other_missing_host_pkg, which is not installed here" \
+        in r.stderr and "host_only.py\", line 21" in r.stderr, r.stderr
 
 
 def test_cli_compile_json(tmp_path):

@@ -54,8 +54,11 @@ def test_tilegym_sample_ports_proven(tree, tmp_path):
                  for r in json.loads((RESULTS / "tilegym.json").read_text())["kernels"]}
     assert all(committed[k] == "proven" for k in kept), "tilegym.json no longer records every sample kernel proven"
     result = port_corpus(tmp_path / "captures", CORPUS, tmp_path / "out", tree, "sm_90", batch=len(kept))
-    got = {(r["file"], r["kernel"]): (r["status"], r.get("refusal")) for r in result["kernels"]}
-    assert {k: s for k, (s, _) in got.items()} == dict.fromkeys(kept, "proven"), got
+    got = {(r["file"], r["kernel"]): r["status"] for r in result["kernels"]}
+    why = {f"{Path(r['file']).name}::{r['kernel']}": (r["status"], r.get("stage"), (r.get("error") or "")[:400],
+                                                      r.get("refusal"))
+           for r in result["kernels"] if r["status"] != "proven"}
+    assert got == dict.fromkeys(kept, "proven"), why
 
 
 def test_captures_of_several_runs_merge_per_kernel(tmp_path):

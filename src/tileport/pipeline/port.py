@@ -354,9 +354,12 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
     """The first two stages; the verdict comes back finished (with a status) if either fails."""
     kernel = load_kernel(kernel_ref)
     verdict: dict = {"kernel": kernel.name, "source": str(kernel.path), "tileport": __version__, "stages": {}}
+    if kernel.absent:   # host-side packages the module imports, not installed here (loader's docstring)
+        verdict["absent_packages"] = list(kernel.absent)
     st = verdict["stages"]
     out.mkdir(parents=True, exist_ok=True)
-    progress(f"analyze: {kernel.name}")
+    progress(f"analyze: {kernel.name}" + (f" (its module's {', '.join(kernel.absent)} not installed here: stood in)"
+                                          if kernel.absent else ""))
     try:
         spec = analyze(kernel, sigs, launches, tree, out, progress, skip_rejected)
         st["analyze"] = {"ok": True, "spec": "spec.json", "variants": [v["symbol"] for v in spec["variants"]],

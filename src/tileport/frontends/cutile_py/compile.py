@@ -43,8 +43,10 @@ def export_bytecode(kernel: LoadedKernel, sig: sigmod.Signature, tree: CudaTree)
     except TileportError:
         raise
     except Exception as exc:  # cuda-tile's own errors (TileError & co., ValueError, TypeError) carry the story
+        hint = (f"\n    (the kernel reads a name from {' or '.join(kernel.absent)}, which is not installed here: only "
+                "its host code may use it)" if kernel.absent and "loader.Absent" in str(exc) else "")
         raise CompileError(f"{kernel.ref} at ({sig.text()}): cuda-tile rejected it: "
-                           f"{type(exc).__name__}: {exc}".rstrip()) from exc
+                           f"{type(exc).__name__}: {exc}".rstrip() + hint) from exc
     return ks.symbol, buf.getvalue()
 
 

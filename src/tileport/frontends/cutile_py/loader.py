@@ -1,11 +1,22 @@
-"""Load a ``@ct.kernel`` from ``path/to/file.py::name``."""
+"""Load a ``@ct.kernel`` from ``path/to/file.py::name``.
+
+A kernel's module often imports host-side packages its device code never touches (``torch`` for the wrapper that
+allocates and launches). Where one is not installed here — the core (analyze, translate, irdiff) runs without
+torch — the import is retried with that package stood in by ``absent`` modules: every name read from one is an
+:class:`Absent` placeholder that absorbs the host code's use at import time (decorators, base classes, dtype
+tables, annotations), except a dtype's name, which is that cuda.tile dtype (kernels pass ``torch.float32`` as a
+``dtype=``, which cuda.tile converts). A kernel body that reads any other name of one fails to compile, naming it. The packages stood in are listed
+in :attr:`LoadedKernel.absent` (and in a port's verdict)."""
 from __future__ import annotations
 
 import hashlib
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import inspect
 import sys
-from dataclasses import dataclass
+import types
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +32,8 @@ class LoadedKernel:
     path: Path
     name: str
     kernel: Any  # cuda.tile kernel object
+    #: top-level packages the module imports that are not installed here, stood in while it was imported
+    absent: tuple[str, ...] = field(default=())
 
     @property
     def pyfunc(self) -> Any:
@@ -61,26 +74,159 @@ def package_name(path: Path) -> tuple[Path, str] | None:
     return folder, ".".join(parts)
 
 
-def _import_in_package(path: Path, root: Path, dotted: str) -> Any:
+class _AbsentMeta(type):
+    def __getattr__(cls, attr: str) -> Absent:
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return Absent(f"{cls.__name__}.{attr}")
+
+
+class AbsentBase(metaclass=_AbsentMeta):
+    """What a class deriving from an :class:`Absent` (``torch.autograd.Function``) derives from: any attribute
+    it lacks, read from the class, is a placeholder (``Fn.apply``)."""
+
+
+class Absent:
+    """What a name read from a package that is not installed here stands for while a kernel's module is imported:
+    attributes, calls, items and operators give more placeholders; as a base class it is :class:`AbsentBase`;
+    iterated it is empty; it is false."""
+
+    def __init__(self, name: str):
+        object.__setattr__(self, "_name", name)
+
+    def __getattr__(self, attr: str) -> Absent:
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return Absent(f"{self._name}.{attr}")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Absent:
+        return Absent(f"{self._name}(...)")
+
+    def __getitem__(self, key: Any) -> Absent:
+        return Absent(f"{self._name}[...]")
+
+    def __mro_entries__(self, bases: tuple) -> tuple:
+        first = next(b for b in bases if isinstance(b, Absent))
+        return (AbsentBase,) if first is self else ()
+
+    def __iter__(self):
+        return iter(())
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return f"<{self._name}: {self._name.split('.')[0]} is not installed here>"
+
+    def _op(self, *other: Any) -> Absent:
+        return Absent(f"({self._name} op ...)")
+
+    __or__ = __ror__ = __and__ = __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _op
+    __truediv__ = __rtruediv__ = __floordiv__ = __mod__ = __pow__ = __neg__ = _op
+
+
+#: the short dtype names array packages (torch, numpy) give beside cuda.tile's own (``torch.half``)
+DTYPE_ALIASES = {"half": "float16", "float": "float32", "double": "float64", "short": "int16", "int": "int32",
+                 "long": "int64", "bool": "bool_"}
+
+
+def _dtype_named(attr: str) -> Any:
+    """The cuda.tile dtype an array package's attribute of this name is (``torch.float32`` is ``ct.float32``, as
+    cuda.tile converts it when torch is there), else None."""
+    import cuda.tile as ct
+
+    found = getattr(ct, DTYPE_ALIASES.get(attr, attr), None)
+    return found if isinstance(found, ct.DType) else None
+
+
+class _AbsentModule(types.ModuleType):
+    """A package not installed here: a dtype name (``torch.bfloat16``, which kernels pass as ``dtype=``) is that
+    cuda.tile dtype; any other name is an :class:`Absent`."""
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        dtype = _dtype_named(attr) if "." not in self.__name__ else None
+        return dtype if dtype is not None else Absent(f"{self.__name__}.{attr}")
+
+
+class _AbsentFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds the packages named (and their submodules) as :class:`_AbsentModule`; first on ``sys.meta_path``."""
+
+    def __init__(self, roots: set[str]):
+        self.roots = roots
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None):
+        if fullname.split(".")[0] in self.roots:
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        module = _AbsentModule(spec.name)
+        module.__path__ = []
+        return module
+
+    def exec_module(self, module) -> None:
+        pass
+
+
+def _missing_package(exc: BaseException) -> str | None:
+    """The top-level package a failed import lacked (an ImportError anywhere in ``exc``'s chain), if none of it
+    is installed here — not one of cuda.tile's own (those are tileport's setup, never stood in)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, ModuleNotFoundError) and exc.name:
+            root = exc.name.split(".")[0]
+            if root not in ("cuda", "tileport") and importlib.util.find_spec(root) is None:
+                return root
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+#: how many packages one module may lack before tileport stops standing them in
+MAX_ABSENT = 8
+
+
+def _with_absent(do_import) -> tuple[Any, tuple[str, ...]]:
+    """``do_import()``, retried with each package it lacks stood in (module docstring; a module whose import
+    failed is already out of ``sys.modules``). The stand-ins leave ``sys.modules`` afterwards (the module imported
+    keeps what it bound), so nothing else in this process sees them."""
+    roots: set[str] = set()
+    while True:
+        finder = _AbsentFinder(roots)
+        if roots:
+            sys.meta_path.insert(0, finder)
+        try:
+            return do_import(), tuple(sorted(roots))
+        except Exception as exc:
+            root = _missing_package(exc)
+            if root is None or root in roots or len(roots) >= MAX_ABSENT:
+                raise
+            roots.add(root)
+        finally:
+            if roots:
+                if finder in sys.meta_path:
+                    sys.meta_path.remove(finder)
+                for name in [n for n in sys.modules if n.split(".")[0] in roots]:
+                    if isinstance(sys.modules[name], _AbsentModule):
+                        del sys.modules[name]
+
+
+def _import_in_package(path: Path, root: Path, dotted: str) -> tuple[Any, tuple[str, ...]]:
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     try:
-        module = importlib.import_module(dotted)
+        module, absent = _with_absent(lambda: importlib.import_module(dotted))
     except Exception as exc:
         raise KernelLoadError(f"{path}: importing it as {dotted} (from {root}) failed: "
                               f"{type(exc).__name__}: {exc}") from exc
     if Path(getattr(module, "__file__", "") or "").resolve() != path:
         raise KernelLoadError(f"{path}: importing {dotted} from {root} found {module.__file__} instead")
-    return module
+    return module, absent
 
 
-def load_module(path: Path) -> Any:
-    path = path.resolve()
-    if not path.is_file():
-        raise KernelLoadError(f"{path}: no such file")
-    pkg = package_name(path)
-    if pkg is not None and not str(path).startswith(str(Path(__file__).resolve().parents[2])):
-        return _import_in_package(path, *pkg)
+def _import_file(path: Path) -> Any:
     modname = "tileport_user_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
     spec = importlib.util.spec_from_file_location(modname, path)
     if spec is None or spec.loader is None:
@@ -89,18 +235,34 @@ def load_module(path: Path) -> Any:
     sys.modules[modname] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # the user's module failed to import: say where
+    except BaseException:
         sys.modules.pop(modname, None)
-        raise KernelLoadError(f"{path}: importing it failed: {type(exc).__name__}: {exc}") from exc
+        raise
     return module
+
+
+def load_module(path: Path) -> tuple[Any, tuple[str, ...]]:
+    """(the module at ``path``, the packages it imports that were stood in)."""
+    path = path.resolve()
+    if not path.is_file():
+        raise KernelLoadError(f"{path}: no such file")
+    pkg = package_name(path)
+    if pkg is not None and not str(path).startswith(str(Path(__file__).resolve().parents[2])):
+        return _import_in_package(path, *pkg)
+    try:
+        return _with_absent(lambda: _import_file(path))
+    except KernelLoadError:
+        raise
+    except Exception as exc:  # the user's module failed to import: say where
+        raise KernelLoadError(f"{path}: importing it failed: {type(exc).__name__}: {exc}") from exc
 
 
 def load_kernel(ref: str) -> LoadedKernel:
     path, name = split_ref(ref)
-    module = load_module(path)
+    module, absent = load_module(path)
     obj = getattr(module, name, None)
     kernels = sorted(n for n, v in vars(module).items() if _is_kernel(v))
     if obj is None or not _is_kernel(obj):
         what = "is not defined" if obj is None else f"is a {type(obj).__name__}, not a @ct.kernel"
         raise KernelLoadError(f"{path}: {name!r} {what}; kernels in this file: {', '.join(kernels) or 'none'}")
-    return LoadedKernel(path.resolve(), name, obj)
+    return LoadedKernel(path.resolve(), name, obj, absent)
