@@ -227,10 +227,49 @@ def test_bench_table_rows_show_both_ratios():
          "torch_eager": {"error": "boom"}, "backends": {}},
         {"op": "triton_softmax", "dtype": "float16", "case": "large", "shape": "8x8", "flops": 0, "ratio": 1.0,
          "triton_ratio": 0.9, "backends": {}}]}
+    record["results"][0].update(fastest_torch={"path": "compile", "median_us": 1.9}, fastest_torch_ratio=1.063)
+    record["results"][1]["torch_paths"] = {"eager": {"error": "boom"}, "compile": {"error": "no inductor"}}
     rows = table_rows(record)
-    assert rows[0][-4:] == ["1.010", "0.500", "-", ""]
-    assert "torch eager: boom" in rows[1][-1]
+    assert rows[0][-5:] == ["1.010", "0.500", "1.063 (compile)", "-", ""]
+    assert "torch eager: boom; torch compile: no inductor" in rows[1][-1]
     assert rows[2][-2] == "0.900"
+
+
+def test_bench_compares_each_size_with_the_fastest_torch_path():
+    """Issue 20, criterion 5: every op is timed against each PyTorch path a user would pick (eager, torch.compile,
+    cuBLAS for the products, the op's own such as fused_moe's torch._grouped_mm); the fastest that ran is the
+    comparison, and each size slower than it by more than PARITY is listed on its own (no geomean)."""
+    from tileport.bench import runner
+    from tileport.ops.registry import NAMES
+
+    compiled = []
+    fake = types.SimpleNamespace(compile=lambda fn, dynamic: compiled.append(fn) or fn)
+    for name in NAMES:
+        paths = runner.torch_paths(fake, name)
+        assert ("cublas" in paths) == (name in runner.TORCH_BASELINES), name
+        assert ("eager" in paths) == ("compile" in paths) == (
+            name not in runner.TORCH_BASELINES and hasattr(OPS[name], "torch_eager")), name
+        assert set(runner.torch_paths(fake, name, "eager")) <= {"cublas", "eager"}
+        assert runner.torch_paths(fake, name, "none") == {}
+    assert set(runner.torch_paths(fake, "fused_moe")) == {"eager", "compile", "grouped_mm"}
+    assert runner.fastest_torch({"eager": {"median_us": 9.0}, "compile": {"median_us": 4.0},
+                                 "grouped_mm": {"error": "x"}}, 5.0) == {
+        "fastest_torch": {"path": "compile", "median_us": 4.0}, "fastest_torch_ratio": 1.25}
+    assert runner.fastest_torch({"eager": {"error": "x"}}, 5.0)["fastest_torch"] is None
+    rows = [{"op": "flash_decode", "dtype": "float16", "case": c, "backends": {}, "fastest_torch": {"path": "eager"},
+             "fastest_torch_ratio": r} for c, r in (("mid", 1.16), ("large", 0.9))]
+    assert runner.summarize(rows)["slower_than_torch"] == [
+        {"op": "flash_decode", "dtype": "float16", "case": "mid", "ratio": 1.16, "path": "eager"}]
+
+
+def test_fused_moe_grouped_mm_path_computes_the_op():
+    """fused_moe's torch._grouped_mm pipeline (a bench comparison) gives the op's result (torch's CPU path)."""
+    torch = pytest.importorskip("torch", reason="torch computes the PyTorch path; not installed here")
+    moe = OPS["fused_moe"]
+    for dtype in moe.DTYPES:
+        args, kwargs = moe.sample_inputs("ragged", dtype, "cpu")
+        got = moe.torch_grouped_mm(*args, **kwargs).to(torch.float64)
+        assert torch.allclose(got, moe.reference(*args, **kwargs), *moe.tolerance(dtype))
 
 
 class _FakeCuda:

@@ -57,6 +57,46 @@ TORCH_BASELINES: dict[str, Callable[..., Any]] = {
 }
 
 
+#: time(rust) / time(fastest PyTorch path) above this is listed on its own in the summary
+PARITY = 1.05
+#: --torch-paths choices: which PyTorch paths each op is timed against
+TORCH_PATH_SETS = ("all", "eager", "none")
+
+
+def torch_paths(torch: Any, name: str, which: str = "all") -> dict[str, Callable[..., Any]]:
+    """The PyTorch paths a user would pick for op ``name``, each called with the op's sample inputs: ``cublas``
+    (torch's own product, for the matrix products of TORCH_BASELINES), ``eager`` (the op module's torch_eager),
+    ``compile`` (torch.compile of it, unless the module sets TORCH_COMPILE = False, saying why) and the module's
+    own TORCH_PATHS (``fused_moe``: a ``torch._grouped_mm`` pipeline). ``which``: "all", "eager" (no compile, no
+    extra paths: a quick run) or "none"."""
+    mod = OPS[name]
+    paths: dict[str, Callable[..., Any]] = {}
+    if which == "none":
+        return paths
+    if name in TORCH_BASELINES:
+        base = TORCH_BASELINES[name]
+        paths["cublas"] = lambda *a, **_k: base(torch, *a)
+    eager = getattr(mod, "torch_eager", None)
+    if eager is not None and name not in TORCH_BASELINES:
+        paths["eager"] = eager
+        if which == "all" and getattr(mod, "TORCH_COMPILE", True) is True:
+            paths["compile"] = torch.compile(eager, dynamic=False)
+    if which == "all":
+        paths.update(getattr(mod, "TORCH_PATHS", {}))
+    return paths
+
+
+def fastest_torch(measured: dict[str, dict], rust_us: float | None) -> dict:
+    """``fastest_torch`` (the quickest PyTorch path that ran: its label and median) and ``fastest_torch_ratio``
+    (time(rust) / its time; > 1 is slower than what a PyTorch user would get)."""
+    ran = {k: v["median_us"] for k, v in measured.items() if v.get("median_us")}
+    if not ran:
+        return {"fastest_torch": None, "fastest_torch_ratio": None}
+    label = min(ran, key=ran.__getitem__)
+    return {"fastest_torch": {"path": label, "median_us": ran[label]},
+            "fastest_torch_ratio": rust_us / ran[label] if rust_us else None}
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="tileport bench", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -73,6 +113,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated (default %(default)s)")
     p.add_argument("--reps", type=int, help="timed calls per measurement (default 100; --quick: 10)")
     p.add_argument("--warmup", type=int, help="untimed calls first, JIT compile included (default 10; --quick: 3)")
+    p.add_argument("--torch-paths", choices=TORCH_PATH_SETS, default=None,
+                   help="PyTorch paths to time beside the backends: all (eager, torch.compile, cuBLAS, the op's "
+                        "own, e.g. torch._grouped_mm; default), eager (--quick's default) or none")
     p.add_argument("--quick", action="store_true", help="small shapes, few reps: a smoke run")
     p.add_argument("--out", default="bench", help="directory for bench.json and bench.png, or a path ending in "
                                                   ".json (default: %(default)s)")
@@ -90,6 +133,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         p.error(f"unknown case(s) {', '.join(bad)}; cases: {', '.join(C.CASES)}")
     a.backends = _split(a.backends)
     a.reps = a.reps or (10 if a.quick else 100)
+    a.torch_paths = a.torch_paths or ("eager" if a.quick else "all")
     a.warmup = a.warmup if a.warmup is not None else (3 if a.quick else 10)
     out = Path(a.out)
     a.json_path = out if out.suffix == ".json" else out / "bench.json"
@@ -256,12 +300,9 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
     backends = list(opts.backends) + extra
     calls: dict[str, Callable[[int], Any]] = {
         be: (lambda i, be=be: fn(*inputs[i], **kwargs, backend=be, out=outs[i])) for be in backends}
-    if name in TORCH_BASELINES:
-        base = TORCH_BASELINES[name]
-        calls["torch_baseline"] = lambda i: base(torch, *inputs[i])
-    eager = getattr(mod, "torch_eager", None)
-    if eager is not None and name not in TORCH_BASELINES:  # the op as PyTorch runs it eagerly, same inputs
-        calls["torch_eager"] = lambda i: eager(*inputs[i], **kwargs)
+    paths = torch_paths(torch, name, opts.torch_paths)
+    for label, path in paths.items():   # every PyTorch path a user would pick, same inputs, same rounds
+        calls[f"torch:{label}"] = lambda i, path=path: path(*inputs[i], **kwargs)
     tf32 = torch.backends.cuda.matmul.allow_tf32
     try:  # torch's matmul in tf32 only for matmul_tf32's baseline (the ports' own tf32 does not depend on it)
         torch.backends.cuda.matmul.allow_tf32 = name == "matmul_tf32"
@@ -284,12 +325,14 @@ def bench_case(torch: Any, name: str, dtype: str, case: str, opts: argparse.Name
             del got
         except Exception as exc:  # noqa: BLE001
             res["error"] = _err(exc)
-    for key in ("torch_baseline", "torch_eager"):
-        if key in timed:
-            t = timed[key]
-            row[key] = {"error": t["error"]} if "error" in t else _stats(t["times"], row)
+    row["torch_paths"] = {label: ({"error": t["error"]} if "error" in (t := timed[f"torch:{label}"])
+                                  else _stats(t["times"], row)) for label in paths}
+    for key, label in (("torch_baseline", "cublas"), ("torch_eager", "eager")):   # the columns they always had
+        if label in row["torch_paths"]:
+            row[key] = row["torch_paths"][label]
     py, rs = (row["backends"].get(b, {}).get("median_us") for b in BACKENDS)
     row["ratio"] = rs / py if py and rs else None
+    row.update(fastest_torch(row["torch_paths"], rs))
     tr = row["backends"].get("triton", {}).get("median_us")
     if tr:
         row["triton_ratio"] = rs / tr if rs else None
@@ -348,6 +391,10 @@ def _ratios_by_op(rows: list[dict], key: str) -> dict[str, list[float]]:
 def summarize(rows: list[dict]) -> dict:
     per_op, per_op_triton = _ratios_by_op(rows, "ratio"), _ratios_by_op(rows, "triton_ratio")
     return {"per_op": {op: geomean(v) for op, v in per_op.items()},
+            # each size on its own: no mean over launch-bound and large shapes (issue 20, criterion 5)
+            "slower_than_torch": [{"op": r["op"], "dtype": r["dtype"], "case": r["case"],
+                                   "ratio": r["fastest_torch_ratio"], "path": r["fastest_torch"]["path"]}
+                                  for r in rows if (r.get("fastest_torch_ratio") or 0) > PARITY],
             "overall": geomean([x for v in per_op.values() for x in v]),
             "triton": {"per_op": {op: geomean(v) for op, v in per_op_triton.items()},
                        "overall": geomean([x for v in per_op_triton.values() for x in v]) if per_op_triton else None},
@@ -431,10 +478,13 @@ def table_rows(record: dict) -> list[list[str]]:
                 notes.append(f"{be}: {b['error'][:100]}")
             elif b.get("correct") is False:
                 notes.append(f"{be}: WRONG (max abs err {b.get('max_abs_err'):.3g})")
-        if (r.get("torch_eager") or {}).get("error"):
-            notes.append(f"torch eager: {r['torch_eager']['error'][:100]}")
-        cells += [_fmt(r.get("ratio"), ".3f"), _fmt(r.get("eager_ratio"), ".3f"), _fmt(r.get("triton_ratio"), ".3f"),
-                  "; ".join(notes)]
+        for label, t in (r.get("torch_paths") or {}).items():
+            if t.get("error"):
+                notes.append(f"torch {label}: {t['error'][:100]}")
+        best = r.get("fastest_torch") or {}
+        cells += [_fmt(r.get("ratio"), ".3f"), _fmt(r.get("eager_ratio"), ".3f"),
+                  _fmt(r.get("fastest_torch_ratio"), ".3f") + (f" ({best['path']})" if best else ""),
+                  _fmt(r.get("triton_ratio"), ".3f"), "; ".join(notes)]
         out.append(cells)
     return out
 
@@ -443,7 +493,7 @@ def print_report(record: dict) -> None:
     head = ["op", "dtype", "case", "shape"]
     for be in record["backends"]:
         head += [f"{be} µs", f"{be} rate", f"{be} %ceil"]
-    head += ["rs/py", "rs/eager", "rs/triton", "notes"]
+    head += ["rs/py", "rs/eager", "rs/best torch", "rs/triton", "notes"]
     rows = table_rows(record)
     s = record["summary"]
     lines = [f"ceiling: device copy {_fmt(record['ceilings'].get('copy_GBps'), '.0f')} GB/s",
@@ -453,6 +503,10 @@ def print_report(record: dict) -> None:
              "geomean rs/py per op: " + ", ".join(f"{k} {_fmt(v, '.3f')}" for k, v in s["per_op"].items()),
              f"overall geomean rs/py: {_fmt(s['overall'], '.3f')} over {s['measured']} measurements; "
              f"{s['failed']} with errors"]
+    slow = s.get("slower_than_torch") or []
+    lines.append(f"slower than the fastest PyTorch path by more than {PARITY}x, each size on its own: "
+                 + (", ".join(f"{x['op']} {C.SHORT.get(x['dtype'], x['dtype'])} {x['case']} {x['ratio']:.2f}x "
+                              f"({x['path']})" for x in slow) or "none"))
     if (s.get("triton") or {}).get("per_op"):
         lines.append("geomean rs/triton per Triton kernel: " + ", ".join(
             f"{k} {_fmt(v, '.3f')}" for k, v in s["triton"]["per_op"].items()) +

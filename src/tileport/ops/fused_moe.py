@@ -119,6 +119,26 @@ def torch_eager(a, w, topk_ids, topk_weights, block_size=64):
     return out.view(t, k, -1)
 
 
+def torch_grouped_mm(a, w, topk_ids, topk_weights, block_size=64):
+    """The fastest PyTorch path (the bench's comparison, issue 20): the assignments sorted by expert, the rows
+    gathered once, one ``torch._grouped_mm`` over every expert (offsets from the counts, no host sync), scaled by
+    the routing weights and put back in assignment order."""
+    import torch
+
+    t, k = topk_ids.shape
+    flat = topk_ids.reshape(-1)
+    order = torch.sort(flat, stable=True).indices
+    ends = torch.cumsum(torch.bincount(flat, minlength=w.shape[0]), 0).to(torch.int32)
+    rows = torch._grouped_mm(a.index_select(0, order // k), w.transpose(1, 2), offs=ends)
+    out = torch.empty((t * k, w.shape[1]), dtype=a.dtype, device=a.device)
+    out[order] = (rows * topk_weights.reshape(-1)[order, None]).to(a.dtype)
+    return out.view(t, k, -1)
+
+
+#: PyTorch paths beyond eager and its torch.compile that the bench times this op against
+TORCH_PATHS = {"grouped_mm": torch_grouped_mm}
+
+
 def sample_inputs(case, dtype, device):
     import torch
 
