@@ -1109,3 +1109,18 @@ def test_reshape_infers_its_minus_one_extent(tmp_path):
      """, "x=f32[?,?]/?,1, y=f32[?]/1, z=f32[?,?]/?,1, B=#16")
     body = "\n".join(e.body)
     assert "reshape(shape![B])" in body and "reshape(shape![2, 32])" in body and "-1" not in body, body
+
+
+@pytest.mark.parametrize("dtype, acc", [("bf16", "f32"), ("f16", "f16"), ("f32", "f32")])
+def test_matmul_accumulates_in_the_dtype_cuda_tiles_mma_takes_first(dtype, acc, tmp_path):
+    """`ct.matmul(a, b)`: cuTile Python multiplies into a zero accumulator of the first dtype its mma takes for
+    the operands (bf16 → f32: a bf16 accumulator is no valid mmaf), then converts back."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(a, b, c, B: ct.Constant[int]):
+         t = ct.matmul(ct.load(a, (ct.bid(0), 0), (B, B)), ct.load(b, (0, ct.bid(1)), (B, B)))
+         ct.store(c, (ct.bid(0), ct.bid(1)), t)
+     """, f"a={dtype}[?,?]/?,1, b={dtype}[?,?]/?,1, c={dtype}[?,?]/?,1, B=#32")
+    body = "\n".join(e.body)
+    assert f"Tile<{acc}, {{ [B, B] }}> = mma(" in body, body
+    assert ("convert_tile(product)" in body) == (acc != dtype), body

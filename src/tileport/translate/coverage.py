@@ -231,8 +231,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("mma", "`ct.mma(a, b, acc)` (f32 or i32 accumulator; f16/bf16/fp8/int8 operands), of 2-d tiles or "
               "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` of 2-d float tiles of one dtype",
               "`mma(a, b, acc)`; rank 3: `mma_batched(..)`, cutile's mma compiler op declared in the port's module "
-              "for rank-3 tiles (rustgen.declared_ops); a matmul into a zero accumulator of the operands' dtype (f32 "
-              "for tf32, converted back)", S, "matmul"),
+              "for rank-3 tiles (rustgen.declared_ops); a matmul into a zero accumulator of the first dtype cuda.tile's "
+              "mma takes for the operands (f16 for f16 and fp8, f32 for bf16, f32 and tf32), converted back", S,
+              "matmul"),
     Construct("reshape-broadcast", "`ct.reshape`, `ct.broadcast_to`, implicit broadcasting between tile shapes "
               "(one extent spelled two ways meets: `BM` and a computed `64`); a `-1` extent in a reshape",
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit; an identity reshape to the "

@@ -31,6 +31,10 @@ from .helpers import kernel_helpers
 from .static_eval import fold_array_aliases, fold_static_eval
 from .resolve import ResolveError, resolve, rewritten
 
+#: ct.matmul's accumulator for float operands of one dtype: the first accumulator cuda.tile's mma takes for them
+#: (cuda/tile/_datatype.py `_mma_supported_dtypes`); the product is converted back to the operands' dtype
+MATMUL_ACC = {"f16": "f16", "f8e4m3fn": "f16", "f8e5m2": "f16", "bf16": "f32", "f32": "f32", "tf32": "f32",
+              "f64": "f64"}
 RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "tf32": "tf32", "i8": "i8", "i16": "i16", "i32": "i32",
                "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "bool": "bool",
                "f8e4m3fn": "f8e4m3fn", "f8e5m2": "f8e5m2"}
@@ -3306,16 +3310,16 @@ class Emitter:
 
     def matmul(self, node: ast.Call, want_name: str | None) -> tuple[str, Ty]:
         """`ct.matmul(a, b)` of 2-d float tiles of one dtype: cuTile Python multiplies into a zero accumulator of
-        the operands' dtype (f32 for tf32, converted back to tf32 after); the port writes the same."""
+        the first accumulator dtype its mma takes for the operands (MATMUL_ACC: f16 for f16 and fp8, f32 for bf16,
+        f32 and tf32) and converts the product back to the operands' dtype; the port writes the same."""
         self.need(node, "mma", "ct.matmul")
         if len(node.args) != 2 or node.keywords:
             raise self.refuse(node, "mma", "ct.matmul form (x, y)")
         (a, ta), (b, tb) = (self.expr(x) for x in node.args)
         if not (isinstance(ta, Tile) and isinstance(tb, Tile) and len(ta.shape) == len(tb.shape) == 2 and
-                ta.shape[1] == tb.shape[0] and ta.dtype == tb.dtype and ta.dtype in ("f16", "bf16", "f32", "tf32",
-                                                                                   "f64")):
+                ta.shape[1] == tb.shape[0] and ta.dtype == tb.dtype and ta.dtype in MATMUL_ACC):
             raise self.refuse(node, "mma", "ct.matmul of anything but two 2-d float tiles of one dtype")
-        acc = Tile("f32" if ta.dtype == "tf32" else ta.dtype, (ta.shape[0], tb.shape[1]))
+        acc = Tile(MATMUL_ACC[ta.dtype], (ta.shape[0], tb.shape[1]))
         zero, _ = self.typed(_float_constant(0.0, acc.dtype, ", ".join(acc.shape)), acc, None, "zero")
         product, _ = self.typed(f"mma({a}, {b}, {zero})", acc, None, "product")
         if acc.dtype == ta.dtype:
