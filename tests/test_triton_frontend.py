@@ -86,7 +86,7 @@ def _lower(tmp_path, body, kinds=KINDS):
     ("p = x_ptr + offs\nfor i in range(4):\n    p += 3\n", 12, 9, "p advanced by `3` per iteration"),
     ("p = x_ptr + offs\nfor i in range(4):\n    tl.store(p, 1.0)\n    p = x_ptr + i\n", 13, 9,
      "p is a pointer, index or mask updated inside a loop"),
-    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x)\ntl.store(x_ptr + pid * n + offs, x)", 12, 5,
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x)\ntl.store(x_ptr + offs * n, x)", 12, 5,
      "one pointer must be read through one layout"),
     ("x = helper(offs)", 10, 9, "call `helper` is not supported"),
     ("p = x_ptr + offs\nfor i in range(0, n, n):\n    p += B", 11, 14, "a step that is not a positive literal"),
@@ -197,7 +197,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "softcap_bcast", "dyt_fwd", "fill_scalar", "grad_accum", "swiglu_bwd_out", "topk_mask", "lse_rows",
                "label_guard", "heuristics_scale", "attn_fwd_small", "rms_bwd_ptrs", "ln_bwd_rows", "group_norm_fwd",
                "tvd_rows", "poly_norm", "rope_interleaved", "lse_lanes", "moe_mm", "causal_attn", "w8_matmul",
-               "varlen_mean", "packed_rows", "act_and_mul", "cast_out", "ln_bwd_atomic", "sign_bits")
+               "varlen_mean", "packed_rows", "act_and_mul", "cast_out", "ln_bwd_atomic", "sign_bits",
+               "dropout_rand", "rel_buckets", "int8_rint_quant", "round_div", "int4_unpack", "padded_counts")
 
 
 @pytest.fixture(scope="module")
@@ -1053,3 +1054,54 @@ def test_masks_that_are_no_view_bound_gather_with_the_mask(tmp_path, mask):
     src = _lower(tmp_path, f"x = tl.load(x_ptr + offs, mask={mask}, other=0.0)\n"
                            f"tl.store(x_ptr + offs, x * 2.0, mask={mask})").source
     assert "ct.gather(x_ptr, " in src and "ct.scatter(x_ptr, " in src and src.count("mask=") == 2
+
+
+IFACTS = {"constants": {"B": [128, 128], "MODE": [1, 1]}, "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.int32"}}}
+
+
+def test_integer_division_of_signed_tiles_truncates_as_triton(tmp_path):
+    """Triton's integer `//` and `%` are C's (quotient toward zero, remainder with the dividend's sign); cuTile's are
+    Python's (floor). On a loaded signed tile the lowering writes Triton's (one more where the remainder is not 0
+    and the signs differ); on index arithmetic (>= 0) over a divisor > 0 the two agree and stay plain."""
+    src = _lowered(tmp_path, "v = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, v // B + v % n + offs % B)",
+                   facts=IFACTS)
+    assert "ct.where(((v % B) != 0) & (v < 0), (v // B) + 1, v // B)" in src   # B > 0 at every launch
+    assert "ct.where(((v % n) != 0) & ((v < 0) != (n < 0)), (v % n) - n, v % n)" in src
+    assert "% B)" in src and "ct.where(((dividend" not in src   # offs % B: plain
+    # tl.cdiv of a tile: Triton's (x + d - 1) // d, its // truncating
+    src = _lowered(tmp_path, "c = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.cdiv(c, B) * B)", facts=IFACTS)
+    assert "dividend1 = c + (B - 1)" in src and "(dividend1 // B) + 1" in src
+
+
+def test_libdevice_roundings_are_written_with_floor(tmp_path):
+    """libdevice.rint / round / trunc (quantization's rounding; cuTile Python 1.7 has none) are exact selects over
+    floor / ceil of |x| (bit for bit, the sign of zero included); tl.math.div_rn is IEEE division."""
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.rint(x) + "
+                             "libdevice.round(x) + libdevice.trunc(x) + tl.math.div_rn(x, 3.0))")
+    assert "rint_abs1 = ct.abs(x)" in src
+    assert "ct.where(ct.floor(rint_abs1 * 0.5) * 2.0 != ct.floor(rint_abs1), " in src
+    assert "ct.where(x < 0, -rint_r2, ct.where(x == 0, x, rint_r2))" in src
+    assert "ct.where(x < 0, ct.ceil(x), ct.floor(x))" in src and "x / 3.0" in src
+
+
+def test_interleaved_halves_of_one_pointer_are_one_view(tmp_path):
+    """`y + 2 * offs` and `y + 2 * offs + 1` (an int4 unpack's low and high nibbles): one view with a unit-stride
+    dimension, the first store at its index 0 and the second at 1 (a second lowering when the longer form comes
+    second: the view is seeded with it)."""
+    for first, second in (("2 * offs", "2 * offs + 1"), ("2 * offs + 1", "2 * offs")):
+        src = _lowered(tmp_path, f"x = tl.load(x_ptr + offs)\ntl.store(y_ptr + {first}, x)\n"
+                                 f"tl.store(y_ptr + {second}, x + 1.0)")
+        lo, hi = ("(0, pid)", "(1, pid)") if first == "2 * offs" else ("(1, pid)", "(0, pid)")
+        assert f"ct.store(y_ptr, index={lo}, tile=ct.reshape(ct.astype(x, " in src
+        assert f"ct.store(y_ptr, index={hi}, tile=ct.reshape(ct.astype(x + 1.0, " in src
+
+
+@pytest.mark.parametrize("call, why", [
+    ("tl.sort(x)", "tl.sort is not lowered: cuTile Python 1.7 has no sort"),
+    ("tl.topk(x, 4)", "tl.topk is not lowered: cuTile Python 1.7 has no sort or top-k"),
+    ("libdevice.erf(x)", "libdevice.erf is not lowered: cuTile Python 1.7 has no erf"),
+    ("libdevice.nextafter(x, x)", "libdevice.nextafter is not lowered \\(supported: "),
+])
+def test_functions_cutile_lacks_are_refused_as_written(tmp_path, call, why):
+    with pytest.raises(LoweringError, match=why):
+        _lowered(tmp_path, f"x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, {call})")

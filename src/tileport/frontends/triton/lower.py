@@ -52,10 +52,16 @@ HINT_FNS = ("max_contiguous", "multiple_of", "max_constancy", "assume")
 #: namespaces under triton.language that hold functions (`tl.math.rsqrt`, `tl.extra.cuda.libdevice.tanh`)
 TL_NAMESPACES = ("math", "extra", "cuda", "libdevice", "standard")
 REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
+#: libdevice roundings written with floor / ceil (exact: _Lowerer.rounding)
+ROUNDINGS = ("rint", "round", "trunc", "nearbyint")
 #: triton.language functions cuTile Python 1.7 has no counterpart of (docs/triton.md, "Limits met")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
     "umulhi": "cuTile Python 1.7 has no high half of an integer product",
+    "sort": "cuTile Python 1.7 has no sort (nor a permutation of a tile by computed indices in registers)",
+    "topk": "cuTile Python 1.7 has no sort or top-k (nor a permutation of a tile by computed indices in registers)",
+    "histogram": "cuTile Python 1.7 has no histogram (a scatter-add into a tile)",
+    "gather": "cuTile Python 1.7's ct.gather reads arrays, not tiles: no gather within a tile",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
     # the kernel either): the buffer is bytes, its tensor's shape and strides are not arguments of the kernel
@@ -347,6 +353,12 @@ class _MaskedArrays(_AtomicArrays):
 
 class _NotStatic(Exception):
     """A test that is not a function of constexprs and module constants alone."""
+
+
+def _subsequence(part: list[str], whole: list[str]) -> bool:
+    """Whether ``part`` is ``whole`` with some items left out (order kept)."""
+    it = iter(whole)
+    return all(any(x == y for y in it) for x in part)
 
 
 def _tup(items) -> str:
@@ -1323,7 +1335,45 @@ class _Lowerer:
             dtype = "bool"
         if sym == "/" and self.fast_div and isinstance(ta, Tile) and isinstance(tb, Tile) and dtype == F32:
             return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)", shape, dtype)
+        if sym in ("//", "%") and not self._floor_is_trunc(a, b, ta, tb):
+            return self._truncating(sym, ta, tb, shape, dtype)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}", shape, dtype)
+
+    def _above_zero(self, v: object) -> bool | None:
+        """Whether scalar ``v`` is a literal or constexpr expression > 0 at every captured launch (None: unknown)."""
+        if not isinstance(v, Scalar):
+            return None
+        vals = self.launch_values(v.text)
+        if vals is None or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in vals):
+            return None
+        return all(x > 0 for x in vals)
+
+    def _floor_is_trunc(self, a: object, b: object, ta: object, tb: object) -> bool:
+        """Whether cuTile's integer `//` and `%` (floor division, Python's) give what Triton's give (C's: the
+        quotient truncated toward zero, the remainder with the dividend's sign) on these operands: on floats, on
+        unsigned tiles, and on a dividend that is index arithmetic (`tl.arange` offsets, program ids: >= 0) over a
+        divisor > 0 at every launch or a runtime size argument (the sizes of a launch are >= 0: docs/triton.md).
+        Scalars (program ids, loop counters, sizes) keep Python's operators."""
+        if not any(isinstance(x, Tile) for x in (ta, tb)):
+            return True
+        dts = {self.known_dtype(x) for x in (ta, tb) if isinstance(x, Tile)}
+        if not dts & {"ct.int8", "ct.int16", "ct.int32", "ct.int64", None}:   # floats, unsigned integers
+            return True
+        if isinstance(a, (Idx, Offset)) and isinstance(b, Scalar):
+            return self._above_zero(b) is not False
+        return False
+
+    def _truncating(self, sym: str, ta: object, tb: object, shape: tuple[str, ...], dtype: str | None) -> Tile:
+        """Triton's integer `a // b` / `a % b` (C's truncating division) in cuTile's floor division: where the
+        remainder is not 0 and the signs differ, the quotient is one more and the remainder is `m - b`."""
+        ta, tb = (self._named(t, "divisor" if t is tb else "dividend") if isinstance(t, Tile) else t
+                  for t in (ta, tb))
+        a_, b_ = _paren(ta.text), _paren(tb.text)   # type: ignore[attr-defined]
+        signs = f"({a_} < 0)" if self._above_zero(tb) else f"(({a_} < 0) != ({b_} < 0))"
+        fix = f"(({a_} % {b_}) != 0) & {signs}"
+        if sym == "//":
+            return Tile(f"ct.where({fix}, ({a_} // {b_}) + 1, {a_} // {b_})", shape, dtype)
+        return Tile(f"ct.where({fix}, ({a_} % {b_}) - {b_}, {a_} % {b_})", shape, dtype)
 
     def _in_blocks(self, v: Scalar, blk: str) -> str | None:
         """``v / blk`` as an exact expression when ``v`` is a whole number of blocks of ``blk`` at every captured
@@ -1615,9 +1665,16 @@ class _Lowerer:
             return Scalar(f"ct.bid({self._axis(node, kw)})")
         if fn == "num_programs":
             return Scalar(f"ct.num_blocks({self._axis(node, kw)})")
-        if fn == "cdiv":
-            a, b = (self.scalar(x) for x in node.args)
-            return Scalar(f"ct.cdiv({a}, {b})")
+        if fn == "cdiv" and len(node.args) == 2 and not kw:
+            vals = [self._value(self.ev(x), node) for x in node.args]
+            if all(isinstance(v, Scalar) for v in vals):
+                return Scalar(f"ct.cdiv({vals[0].text}, {vals[1].text})")
+            # of a tile (padded expert counts): Triton's `(x + div - 1) // div`, its `//` truncating
+            div = vals[1]
+            one_less = Scalar(f"{_paren(div.text)} - 1") if isinstance(div, Scalar) else \
+                Tile(f"{_paren(self.materialize(div, node).text)} - 1", self.materialize(div, node).shape,
+                     self.materialize(div, node).dtype)
+            return self.binop(ast.FloorDiv(), self.binop(ast.Add(), vals[0], one_less, node), div, node)
         if fn == "arange":
             if len(node.args) != 2 or self.scalar(node.args[0]) != "0":
                 raise self.fail(node, "tl.arange(0, N) only (add the start to the result instead)")
@@ -1734,11 +1791,48 @@ class _Lowerer:
                 dts = [F32]   # `tl.where(mask, 0, -1.0e6)`: two scalars, an f32 tile as Triton's
             return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
                         dts[0] if len(set(dts)) == 1 else None)
+        if fn == "div_rn" and len(node.args) == 2 and not kw:
+            # IEEE division rounded to nearest: cuTile's `/` (fast_div does not apply: the rounding is asked for)
+            fast, self.fast_div = self.fast_div, False
+            try:
+                return self.binop(ast.Div(), self.ev(node.args[0]), self.ev(node.args[1]), node)
+            finally:
+                self.fast_div = fast
+        if fn in ROUNDINGS and len(node.args) == 1 and not kw:
+            return self.rounding(node, fn)
         if fn in NO_CUTILE:
-            raise self.fail(node, f"tl.{fn} is not lowered: {NO_CUTILE[fn]}")
-        raise self.fail(node, f"tl.{fn} is not lowered (supported: program_id, num_programs, arange, load, store, "
+            raise self.fail(node, f"{self._spelled(node, fn)} is not lowered: {NO_CUTILE[fn]}")
+        raise self.fail(node, f"{self._spelled(node, fn)} is not lowered (supported: program_id, num_programs, "
+                              "arange, load, store, "
                               f"make_block_ptr, advance, zeros, full, dot, {', '.join(REDUCE)}, {', '.join(MAP)}, "
                               "cdiv, .to())")
+
+    def _spelled(self, node: ast.Call, fn: str) -> str:
+        """The function as the kernel names it (`libdevice.rint`, `tl.math.erf`), for messages."""
+        text = ast.unparse(node.func)
+        return text if text.endswith(fn) else f"tl.{fn}"
+
+    def rounding(self, node: ast.Call, fn: str) -> Tile:
+        """libdevice's ``rint`` (to nearest, ties to even: Triton's ``round`` of a quantization), ``round`` (ties
+        away from zero) and ``trunc``, written exactly with ``ct.floor`` / ``ct.ceil`` (cuTile Python 1.7 has no
+        rounding function), bit for bit: the sign of zero and ±inf / nan included."""
+        x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+        if self.known_dtype(x) not in (F32, "ct.float16", "ct.bfloat16", "ct.float64"):
+            raise self.fail(node, f"{self._spelled(node, fn)} of a tile that is not known to be a float")
+        name = self._named(x, fn).text
+        if fn == "trunc":
+            return Tile(f"ct.where({name} < 0, ct.ceil({name}), ct.floor({name}))", x.shape, x.dtype)
+        # on |x| (a - floor(a) is exact for a >= 0; for x in (-1, 0) x - floor(x) is not), then x's sign back:
+        # -r for x < 0 (round(-0.3) is -0.0), x itself for ±0
+        a = self._named(Tile(f"ct.abs({name})", x.shape, x.dtype), f"{fn}_abs").text
+        f, d = f"ct.floor({a})", f"({a} - ct.floor({a}))"
+        # ties: up when floor(|x|) is odd (rint: to even), always (round: away from zero); nested selects, not `&`
+        # of comparisons (cutile 0.3.1 cannot type `eq_tile(..) & b` with b a bool tile bound to a name)
+        tie = f"ct.where(ct.floor({a} * 0.5) * 2.0 != {f}, {f} + 1.0, {f})" if fn in ("rint", "nearbyint") \
+            else f"{f} + 1.0"
+        r = self._named(Tile(f"ct.where({d} > 0.5, {f} + 1.0, ct.where({d} < 0.5, {f}, {tie}))", x.shape, x.dtype),
+                        f"{fn}_r").text
+        return Tile(f"ct.where({name} < 0, -{r}, ct.where({name} == 0, {name}, {r}))", x.shape, x.dtype)
 
     def _where_literals(self, vals: list) -> list:
         """``tl.where``'s two values with an integer literal written as a float where the other is a float literal
@@ -2266,6 +2360,37 @@ class _Lowerer:
             merged.append(Dim(o.stride, o.extent or d.extent))
         self.views[param] = View(param, tuple(merged))
 
+    def _scalar_dims_unified(self, param: str, scalars: list[Term], runs: list[Term], node: ast.AST) -> list[Term]:
+        """The scalar terms of an access of ``param`` matched to its view when the two differ only in scalar
+        dimensions (`y + 2 * offs` and `y + 2 * offs + 1`: the halves of interleaved pairs; `out + 1 + e` and
+        `out + tl.arange(0, 1)`): a dimension the view has and this access lacks is read at index 0; one this
+        access has and the view lacks makes the lowering start again with it in the view from the first access
+        (a seeded view)."""
+        old = self.views.get(param)
+        if old is None and param in self.seed_views:
+            old = self.views[param] = self.seed_views[param]
+            self.view_sites[param] = node
+        if old is None:
+            return scalars
+        n_old = len(old.dims) - len(runs)
+        if n_old < 0 or [d.stride for d in old.dims[n_old:]] != [t.stride for t in runs]:
+            return scalars
+        have, want = [d.stride for d in old.dims[:n_old]], [t.stride for t in scalars]
+        if have == want:
+            return scalars
+        if _subsequence(want, have):
+            out, k = [], 0
+            for st in have:
+                if k < len(scalars) and scalars[k].stride == st:
+                    out.append(scalars[k])
+                    k += 1
+                else:
+                    out.append(Term(st, "0"))
+            return out
+        if _subsequence(have, want) and param not in self.seed_views:
+            raise _Relayout(param, View(param, tuple(Dim(st, None) for st in want) + old.dims[n_old:]))
+        return scalars
+
     @staticmethod
     def is_gather(ptr: object) -> bool:
         return isinstance(ptr, Ptr) and any(isinstance(t.index, Tile) for t in ptr.terms)
@@ -2392,6 +2517,7 @@ class _Lowerer:
                 runs = [runs[k] for k in order]
                 bounds = {j: bounds[k] for j, k in enumerate(order) if k in bounds}
                 self.last_perm = order
+        scalars = self._scalar_dims_unified(ptr.param, scalars, runs, node)
         dims = [Dim(t.stride, None) for t in scalars] + [Dim(t.stride, bounds.get(k)) for k, t in enumerate(runs)]
         for d in dims:
             if not (d.stride.isidentifier() or d.stride.isdigit() or self.launch_expr(d.stride)):
