@@ -225,7 +225,7 @@ REFUSALS = [
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,), memory_order=ct.MemoryOrder.ACQUIRE)
          ct.store(y, index=(ct.bid(0),), tile=t)
-     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "load-memory-order", 7, "memory_order=ct.MemoryOrder.ACQUIRE"),
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "load-memory-order", 7, "memory_order=ACQUIRE, memory_scope=NONE"),
 ]
 
 
@@ -1124,3 +1124,34 @@ def test_matmul_accumulates_in_the_dtype_cuda_tiles_mma_takes_first(dtype, acc, 
     body = "\n".join(e.body)
     assert f"Tile<{acc}, {{ [B, B] }}> = mma(" in body, body
     assert ("convert_tile(product)" in body) == (acc != dtype), body
+
+
+def test_ordered_loads_keep_their_memory_order_and_scope(tmp_path):
+    """`ct.load(.., memory_order=RELAXED|ACQUIRE, memory_scope=..)` is the Tile IR load with that ordering and scope;
+    one whose value is never read is kept (an ordered load is an effect); an acquiring load before another memory
+    operation is refused with the reason (its token orders them in cuTile Python, not in the port's views)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(flag, x, y, B: ct.Constant[int]):
+         f = ct.load(flag, index=(0,), shape=(1,), memory_order=ct.MemoryOrder.RELAXED,
+                     memory_scope=ct.MemoryScope.DEVICE)
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+         ct.store(y, index=(ct.bid(0),), tile=t + f.astype(ct.float32))
+         g = ct.load(flag, index=(1,), shape=(1,), memory_order=ct.MemoryOrder.ACQUIRE,
+                     memory_scope=ct.MemoryScope.SYS)
+     """, "flag=i32[?]/1, x=f32[?]/1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "ordering::Relaxed,\n" in body.replace(", ", ",\n") and "scope::Device" in body, body
+    assert "ordering::Acquire" in body and "scope::System" in body and "let _g: Tile<i32, { [1] }>" in body, body
+    for later, detail in (("t = ct.load(x, index=(0,), shape=(B,))", "followed by ct.load"),
+                          ("ct.store(y, index=(0,), tile=ct.zeros((B,), dtype=ct.float32))", "followed by ct.store")):
+        with pytest.raises(Unsupported) as exc:
+            emit_resolved(tmp_path, f"""
+             @ct.kernel
+             def k(flag, x, y, B: ct.Constant[int]):
+                 f = ct.load(flag, index=(0,), shape=(1,), memory_order=ct.MemoryOrder.ACQUIRE,
+                             memory_scope=ct.MemoryScope.DEVICE)
+                 {later}
+             """, "flag=i32[?]/1, x=f32[?]/1, y=f32[?]/1, B=#16")
+        assert exc.value.construct == "load-memory-order" and detail in str(exc.value) and "k.py:7:" in \
+            str(exc.value), str(exc.value)

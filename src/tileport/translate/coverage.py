@@ -57,8 +57,13 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("load-unchecked", "`ct.load(..., check_bounds=False)`, `ct.store(..., check_bounds=False)`",
               "the same load or store without the in-range claim (`inbounds`) cutile 0.3.1 cannot state: irdiff's "
               "inbounds-hint (the port refines the reference)", S, "real_idioms3"),
-    Construct("load-memory-order", "`ct.load(.., memory_order=, memory_scope=)` other than the defaults",
-              "an ordered `load_view_tko` (and, for acquire, the later operations ordered after it)", P, None),
+    Construct("load-memory-order", "`ct.load(.., memory_order=RELAXED|ACQUIRE, memory_scope=BLOCK|DEVICE|SYS)`; "
+              "an acquiring one only where no memory operation follows it (no loop or branch around it)",
+              "the Tile IR load with that ordering and scope: `load_view_tko(&view, [..], ordering::Relaxed, "
+              "scope::Device, None, tma::Enabled)` (kept when its value is never read: an ordered load is an effect)",
+              S, "real_ordering", "an acquiring load before other memory operations is refused with the reason: cuTile Python "
+              "joins its token into every later one, and the port's views start from their array's own token; "
+              "docs/corpus.md (limits)"),
 Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a block-owned output; a literal 0 "
               "at dimension k > 0 is accepted under the recorded precondition that the grid has extent 1 there",
               "`out.store(t)` (ranks 1 to 3; cutile has no block-owned store above: a rank-4+ array's is written as "
@@ -494,8 +499,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "llm/decode_varlen"),
     Construct("triton-rand", "`tl.rand(seed, offsets)`",
               "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
-              "low `& 0xFFFFFFFF`), Triton's uniform-float step after; proven once cutile takes integer literals "
-              "above 2^31 (0.3.1 parses each as i32 and panics)", P, None),
+              "low word a wrapping truncation), no literal of 2^31 or more (cutile 0.3.1 parses literals as i32: "
+              "constants in 16-bit halves), Triton's uniform-float step after", S, "llm/dropout_rand"),
     Construct("triton-atomic-add", "`tl.atomic_add/max/min/and/or/xor/xchg(ptr + offs, val, mask=, sem=, scope=)`, "
               "`tl.atomic_cas(ptr, cmp, val, sem=, scope=)` (their value: the old elements)",
               "`ct.atomic_<op>(flat view, offsets, val)`, masked-off lanes sent past the end (the bounds "

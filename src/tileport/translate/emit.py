@@ -91,6 +91,8 @@ ATOMIC_MODES: dict[str, dict[str, str]] = {
 }
 #: (latency, tma) of a load or store without hints, as cutile's arguments
 NO_HINTS = ("None", "tma::Enabled")
+#: the cuda.tile calls that read or write memory (besides the atomics), for memory-order checks
+MEMORY_OPS = ("load", "store", "gather", "scatter", "printf", "print")
 LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
                  "memory_order": "ct.MemoryOrder.WEAK", "memory_scope": "ct.MemoryScope.NONE"}
 
@@ -605,6 +607,16 @@ class Emitter:
                 # cuTile Python drops a load (or any pure value) nobody reads; so does the port.
                 self.body.append(f"{indent}// `{self.text(st).splitlines()[0]}`: never read, dropped as cuTile "
                                  "Python drops it")
+                continue
+            if isinstance(st, (ast.Assign, ast.Expr)) and isinstance(st.value, ast.Call) and \
+                    self.ct(st.value.func) == "load" and not self._droppable(st.value) and \
+                    (isinstance(st, ast.Expr) or (len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
+                                                  st.targets[0].id not in self.read_names)):
+                # an ordered load whose value nobody reads: an effect cuTile Python keeps, and so does the port
+                code, ty = self.expr(st.value)
+                name = st.targets[0].id if isinstance(st, ast.Assign) else "loaded"
+                self.body.append(f"{indent}let _{name}: {ty.rust()} = {code}; // never read: the ordered load is "
+                                 "kept")
                 continue
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
                     and self.assign_counts.get(st.targets[0].id) == 1 and \
@@ -1434,8 +1446,11 @@ class Emitter:
         return live
 
     def _droppable(self, node: ast.AST) -> bool:
-        """An expression without side effects: loads, arithmetic, math. (Stores and atomics are statements.)"""
-        return all(self.ct(n.func) in PURE_CT_CALLS for n in ast.walk(node) if isinstance(n, ast.Call))
+        """An expression without side effects: weak loads, arithmetic, math. (Stores and atomics are statements; a
+        relaxed or acquiring load is an effect cuTile Python keeps.)"""
+        return all(self.ct(n.func) in PURE_CT_CALLS and not any(
+            k.arg == "memory_order" and self.text(k.value).rsplit(".", 1)[-1] != "WEAK" for k in n.keywords)
+            for n in ast.walk(node) if isinstance(n, ast.Call))
 
     def _constant_test(self, node: ast.AST) -> bool:
         names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
@@ -3491,11 +3506,11 @@ class Emitter:
                              "state (it reads the same tile wherever the claim holds)")
             kw = {k: v for k, v in kw.items() if k != "check_bounds"}
         for opt, default in LOAD_DEFAULTS.items():
-            if opt in ("latency", "allow_tma", "order"):
+            if opt in ("latency", "allow_tma", "order", "memory_order", "memory_scope"):
                 continue
             if opt in kw and self.text(kw[opt]).replace("ct.", "") != default.replace("ct.", ""):
-                raise self.refuse(kw[opt], "load-memory-order" if opt.startswith("memory_") else "load-unchecked",
-                                  f"ct.load option {opt}={self.text(kw[opt])}")
+                raise self.refuse(kw[opt], "load-unchecked", f"ct.load option {opt}={self.text(kw[opt])}")
+        ordering, scope = self.load_memory_order(node, kw)
         if not isinstance(index, ast.Tuple) or len(index.elts) != sig.rank or len(shape) != sig.rank:
             raise self.refuse(node, "load-tile", f"ct.load index/shape rank does not match {arr} (rank {sig.rank})")
         dim_map = self.load_order(kw.get("order"), sig.rank)
@@ -3539,8 +3554,7 @@ class Emitter:
                     self.body.append(f"let {name}: i32 = {c};")
                     c = name
                 raw_idx.append(f"{c}i32" if _literal(e) is not None else c)
-            return (f"load_view_tko(&{view_name}, [{', '.join(raw_idx)}], ordering::Weak, scope::TileBlock, "
-                    f"{latency}, {tma})")
+            return (f"load_view_tko(&{view_name}, [{', '.join(raw_idx)}], {ordering}, {scope}, {latency}, {tma})")
 
         # The view gets a name of its own so its (partition) type is spelled out once.
         self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
@@ -3561,13 +3575,42 @@ class Emitter:
             self.body.append("// The Tile IR load at a computed index, unchecked as in cuTile Python (the source keeps "
                              "the index in range).")
             return self.typed(raw(), ty, None, f"{arr}_tile")
-        if tma != "tma::Enabled":
-            # No checked load takes a TMA choice: the Tile IR load with the hint, as the reference has it (the index
+        if tma != "tma::Enabled" or ordering != "ordering::Weak":
+            # No checked load takes a TMA choice or a memory order: the Tile IR load with the hint, as the reference has it (the index
             # is one cutile's checks discharge anyway: a block id or a counted loop index).
             return self.typed(raw(), ty, None, f"{arr}_tile")
         if latency != "None":
             return f"{view_name}.load_pipelined::<{latency[5:-1]}>([{', '.join(idx)}])", ty
         return f"{view_name}.load([{', '.join(idx)}])", ty
+
+    def load_memory_order(self, node: ast.Call, kw: dict) -> tuple[str, str]:
+        """ct.load's `memory_order=` / `memory_scope=` as the Tile IR load's (cutile's `load_view_tko` takes both):
+        weak by default (its scope unused); relaxed at a scope; acquire only where no memory operation follows it,
+        since cuTile Python orders every later one after it by its token, which the port's views (each starting
+        from its array's own token) do not take."""
+        order = self.text(kw["memory_order"]).rsplit(".", 1)[-1] if "memory_order" in kw else "WEAK"
+        scope = self.text(kw["memory_scope"]).rsplit(".", 1)[-1] if "memory_scope" in kw else "NONE"
+        if order == "WEAK":
+            return "ordering::Weak", "scope::TileBlock"
+        where = kw.get("memory_order", node)
+        if order not in ("RELAXED", "ACQUIRE") or scope not in ATOMIC_SCOPES:
+            raise self.refuse(where, "load-memory-order", f"ct.load with memory_order={order}, memory_scope={scope} "
+                                                          "(a load is weak, relaxed or acquire, at scope BLOCK, DEVICE "
+                                                          "or SYS)")
+        if order == "ACQUIRE":
+            here = (node.lineno, node.col_offset)
+            later = [n for n in self.live_walk() if isinstance(n, ast.Call) and (n.lineno, n.col_offset) > here
+                     and n is not node and (self.ct(n.func) in MEMORY_OPS or self.ct(n.func) in ATOMIC_MODES or
+                                            isinstance(n.func, ast.Name) and n.func.id in self.helpers)]
+            if self.scope_locals or later:
+                what = "inside a loop or branch" if self.scope_locals else \
+                    f"followed by {self.text(later[0].func)} at line {later[0].lineno}"
+                raise self.refuse(where, "load-memory-order",
+                                  f"an acquiring ct.load {what}: cuTile Python orders every later memory operation "
+                                  "after it (their views join its token); the port's views start from their "
+                                  "array's own token, so that order is not carried")
+        self.need(where, "load-memory-order", f"ct.load with memory_order={order}")
+        return ATOMIC_ORDERS[order], ATOMIC_SCOPES[scope]
 
     def load_order(self, node: ast.AST | None, rank: int) -> list[int] | None:
         """ct.load's `order=` as the partition's dim map (cuTile Python's `dim_map` is the order itself): None for
