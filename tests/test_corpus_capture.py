@@ -332,3 +332,21 @@ def test_autotune_all_records_every_config_of_a_search(corpus: Path, tmp_path: P
     launches = load_capture(tmp_path / "out" / row["capture"], f"{corpus / 'src' / 'minigym' / 'ops.py'}::scale_kernel")
     assert {s.rpartition("TILE=#")[2] for s in (l["signature"] for l in launches)} == {"64", "256"}
     assert any("launches every config" in a for a in index["assumptions"])
+
+
+def test_cli_capture_finds_a_package_at_the_top_of_the_project(tmp_path: Path):
+    """A project whose package sits at its top (no src/ layout) and whose tests import it: the capture imports it
+    as `python -m pytest` run in the project does (the project's folder first on sys.path), without --path."""
+    from conftest import run_tileport
+
+    (tmp_path / "proj" / "flatlib").mkdir(parents=True)
+    (tmp_path / "proj" / "flatlib" / "__init__.py").write_text("from .ops import scale\n")
+    (tmp_path / "proj" / "flatlib" / "ops.py").write_text(OPS)
+    (tmp_path / "proj" / "tests").mkdir()
+    (tmp_path / "proj" / "tests" / "test_flat.py").write_text(
+        "import torch\nfrom flatlib import scale\n\n"
+        "def test_scale():\n    scale(torch.ones(4096, device='cuda'))\n")
+    r = run_tileport("corpus", "capture", str(tmp_path / "proj"), "--out", str(tmp_path / "out"), "--json")
+    assert r.returncode == 0, r.stderr
+    index = json.loads((tmp_path / "out" / "index.json").read_text())
+    assert [k["kernel"] for k in index["kernels"]] == ["scale_kernel"], r.stderr

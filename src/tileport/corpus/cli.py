@@ -72,7 +72,8 @@ def register(sub: Any, fmt: type) -> None:
                     help="a host program under DIR run as __main__ (repeatable; a directory: each *.py in it), "
                          "e.g. Triton's tutorials, which are scripts, not tests")
     cc.add_argument("--path", action="append", metavar="DIR",
-                    help="import root under DIR put first on sys.path (repeatable; default: src when present)")
+                    help="import root under DIR put first on sys.path (repeatable; default: src when present, then DIR "
+                         "itself, as `python -m pytest` run in DIR finds a package at its top)")
     cc.add_argument("--kernels-in", action="append", metavar="PATH",
                     help="where to scan for @ct.kernel functions, under DIR (repeatable; default: all of DIR)")
     cc.add_argument("--target", default="h200",
@@ -138,7 +139,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
     _files(root, args.script or [], "--script", lambda d: ())  # and a --script that is not there (no torch needed)
-    paths = args.path if args.path is not None else (["src"] if (root / "src").is_dir() else [])
+    # as `python -m pytest` run in DIR (DIR itself importable), with a src/ layout's root first
+    paths = args.path if args.path is not None else (["src", "."] if (root / "src").is_dir() else ["."])
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
     tests = args.tests or ([] if args.script else ["tests"])
     opts = Options(root=root, tests=tests, scripts=args.script or [], out=Path(args.out), target=parse_target(args.target),
