@@ -1155,3 +1155,21 @@ def test_ordered_loads_keep_their_memory_order_and_scope(tmp_path):
              """, "flag=i32[?]/1, x=f32[?]/1, y=f32[?]/1, B=#16")
         assert exc.value.construct == "load-memory-order" and detail in str(exc.value) and "k.py:7:" in \
             str(exc.value), str(exc.value)
+
+
+def test_an_acquiring_load_in_a_helper_is_refused(tmp_path):
+    """An acquiring load inlined from a helper: what follows it is read in another function's positions, so the
+    port does not decide it — refused with the reason rather than risk an order it does not carry."""
+    with pytest.raises(Unsupported) as exc:
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(flag, x, y, B: ct.Constant[int]):
+             ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) + wait(flag))
+
+
+         @ct.function
+         def wait(flag):
+             return ct.load(flag, index=(0,), shape=(), memory_order=ct.MemoryOrder.ACQUIRE,
+                            memory_scope=ct.MemoryScope.DEVICE).astype(ct.float32)
+         """, "flag=i32[?]/1, x=f32[?]/1, y=f32[?]/1, B=#16")
+    assert exc.value.construct == "load-memory-order" and "helper" in str(exc.value), str(exc.value)

@@ -3602,8 +3602,8 @@ class Emitter:
             later = [n for n in self.live_walk() if isinstance(n, ast.Call) and (n.lineno, n.col_offset) > here
                      and n is not node and (self.ct(n.func) in MEMORY_OPS or self.ct(n.func) in ATOMIC_MODES or
                                             isinstance(n.func, ast.Name) and n.func.id in self.helpers)]
-            if self.scope_locals or later:
-                what = "inside a loop or branch" if self.scope_locals else \
+            if self.scope_locals or self.inlining or later:
+                what = "inside a loop, branch or helper" if self.scope_locals or self.inlining else \
                     f"followed by {self.text(later[0].func)} at line {later[0].lineno}"
                 raise self.refuse(where, "load-memory-order",
                                   f"an acquiring ct.load {what}: cuTile Python orders every later memory operation "
