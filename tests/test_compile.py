@@ -141,3 +141,22 @@ def test_cuda_tile_rejection_is_reported_with_the_source_line(tmp_path):
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "cuda-tile rejected it" in r.stderr and f'"{bad}", line 5' in r.stderr
     assert "Expected shape length to be 1, got 2" in r.stderr
+
+
+def test_module_asking_for_the_gpu_at_import_loads_under_the_emulation(tree, tmp_path):
+    """Host code that queries the GPU at import time (SM count, a CUDA scratch tensor) fails without one; the
+    kernel's module is then imported under the capture's CUDA emulation and the kernel compiles."""
+    torch = pytest.importorskip("torch", reason="the module's host code imports torch; not installed here")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: the module imports as it is")
+    src = tmp_path / "asks_gpu.py"
+    src.write_text("import cuda.tile as ct\nimport torch\n\n"
+                   "NUM_SMS = torch.cuda.get_device_properties('cuda').multi_processor_count\n"
+                   "SCRATCH = torch.empty(16, device='cuda')\n\n"
+                   "@ct.kernel\ndef double(x, y, TILE: ct.Constant[int]):\n"
+                   "    ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(TILE,)) * 2)\n")
+    k = load_kernel(f"{src}::double")
+    assert k.cuda_emulated and k.absent == ()
+    assert not torch.cuda.is_available()   # the emulation ended with the import
+    sig = bind(parse("f32[?]/1, f32[?]/1, #256"), k.param_names, k.name)
+    assert "mulf" in compile_kernel(k, sig, tree, tmp_path / "o", None).disasm.read_text()

@@ -356,6 +356,8 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
     verdict: dict = {"kernel": kernel.name, "source": str(kernel.path), "tileport": __version__, "stages": {}}
     if kernel.absent:   # host-side packages the module imports, not installed here (loader's docstring)
         verdict["absent_packages"] = list(kernel.absent)
+    if kernel.cuda_emulated:   # its import-time host code asked for a GPU: imported under the CUDA emulation
+        verdict["cuda_emulated_at_import"] = True
     st = verdict["stages"]
     out.mkdir(parents=True, exist_ok=True)
     progress(f"analyze: {kernel.name}" + (f" (its module's {', '.join(kernel.absent)} not installed here: stood in)"

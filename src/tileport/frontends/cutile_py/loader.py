@@ -5,7 +5,9 @@ allocates and launches). Where one is not installed here — the core (analyze, 
 torch — the import is retried with that package stood in by ``absent`` modules: every name read from one is an
 :class:`Absent` placeholder that absorbs the host code's use at import time (decorators, base classes, dtype
 tables, annotations), except a dtype's name, which is that cuda.tile dtype (kernels pass ``torch.float32`` as a
-``dtype=``, which cuda.tile converts). A kernel body that reads any other name of one fails to compile, naming it. The packages stood in are listed
+``dtype=``, which cuda.tile converts). A kernel body that reads any other name of one fails to compile, naming it.
+A module whose host code asks torch for the GPU at import time, on a machine without one, is imported under the
+capture's CUDA emulation (:func:`_import_retrying`). The packages stood in are listed
 in :attr:`LoadedKernel.absent` (and in a port's verdict)."""
 from __future__ import annotations
 
@@ -34,6 +36,8 @@ class LoadedKernel:
     kernel: Any  # cuda.tile kernel object
     #: top-level packages the module imports that are not installed here, stood in while it was imported
     absent: tuple[str, ...] = field(default=())
+    #: its module asked torch for a GPU at import time and was imported under the CUDA emulation (an H200)
+    cuda_emulated: bool = False
 
     @property
     def pyfunc(self) -> Any:
@@ -188,22 +192,47 @@ def _missing_package(exc: BaseException) -> str | None:
 MAX_ABSENT = 8
 
 
-def _with_absent(do_import) -> tuple[Any, tuple[str, ...]]:
-    """``do_import()``, retried with each package it lacks stood in (module docstring; a module whose import
-    failed is already out of ``sys.modules``). The stand-ins leave ``sys.modules`` afterwards (the module imported
-    keeps what it bound), so nothing else in this process sees them."""
+def _no_gpu_torch() -> bool:
+    """torch (the real one) was imported and sees no CUDA device: host code run at import time may have asked
+    for one."""
+    torch = sys.modules.get("torch")
+    if torch is None or isinstance(torch, _AbsentModule):
+        return False
+    try:
+        return not torch.cuda.is_available()
+    except Exception:  # noqa: BLE001 — a torch that cannot even answer this has no GPU for us either
+        return True
+
+
+def _import_retrying(do_import, host_root: Path) -> tuple[Any, tuple[str, ...], bool]:
+    """(``do_import()``, the packages stood in, whether CUDA was emulated): retried with each package it lacks
+    stood in (module docstring; a module whose import failed is already out of ``sys.modules``), and once more
+    under the capture's CUDA emulation (``corpus.cudaemu``: torch.cuda answered as an H200, CUDA tensors kept on the
+    CPU) when it failed with torch seeing no GPU — host code that asks the device something at import time
+    (``NUM_SMS = torch.cuda.get_device_properties(0).multi_processor_count``). The stand-ins leave
+    ``sys.modules`` afterwards (the module imported keeps what it bound), so nothing else in this process sees
+    them; the emulation ends with the import."""
     roots: set[str] = set()
+    emulated = False
     while True:
         finder = _AbsentFinder(roots)
         if roots:
             sys.meta_path.insert(0, finder)
         try:
-            return do_import(), tuple(sorted(roots))
+            if not emulated:
+                return do_import(), tuple(sorted(roots)), False
+            from ...corpus.cudaemu import TARGETS, emulate
+
+            with emulate(TARGETS["h200"], [str(host_root)]):
+                return do_import(), tuple(sorted(roots)), True
         except Exception as exc:
             root = _missing_package(exc)
-            if root is None or root in roots or len(roots) >= MAX_ABSENT:
+            if root is not None and root not in roots and len(roots) < MAX_ABSENT:
+                roots.add(root)
+            elif not emulated and _no_gpu_torch():
+                emulated = True
+            else:
                 raise
-            roots.add(root)
         finally:
             if roots:
                 if finder in sys.meta_path:
@@ -213,17 +242,17 @@ def _with_absent(do_import) -> tuple[Any, tuple[str, ...]]:
                         del sys.modules[name]
 
 
-def _import_in_package(path: Path, root: Path, dotted: str) -> tuple[Any, tuple[str, ...]]:
+def _import_in_package(path: Path, root: Path, dotted: str) -> tuple[Any, tuple[str, ...], bool]:
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     try:
-        module, absent = _with_absent(lambda: importlib.import_module(dotted))
+        module, absent, emulated = _import_retrying(lambda: importlib.import_module(dotted), root)
     except Exception as exc:
         raise KernelLoadError(f"{path}: importing it as {dotted} (from {root}) failed: "
                               f"{type(exc).__name__}: {exc}") from exc
     if Path(getattr(module, "__file__", "") or "").resolve() != path:
         raise KernelLoadError(f"{path}: importing {dotted} from {root} found {module.__file__} instead")
-    return module, absent
+    return module, absent, emulated
 
 
 def _import_file(path: Path) -> Any:
@@ -241,8 +270,8 @@ def _import_file(path: Path) -> Any:
     return module
 
 
-def load_module(path: Path) -> tuple[Any, tuple[str, ...]]:
-    """(the module at ``path``, the packages it imports that were stood in)."""
+def load_module(path: Path) -> tuple[Any, tuple[str, ...], bool]:
+    """(the module at ``path``, the packages it imports that were stood in, whether CUDA was emulated for it)."""
     path = path.resolve()
     if not path.is_file():
         raise KernelLoadError(f"{path}: no such file")
@@ -250,7 +279,7 @@ def load_module(path: Path) -> tuple[Any, tuple[str, ...]]:
     if pkg is not None and not str(path).startswith(str(Path(__file__).resolve().parents[2])):
         return _import_in_package(path, *pkg)
     try:
-        return _with_absent(lambda: _import_file(path))
+        return _import_retrying(lambda: _import_file(path), path.parent)
     except KernelLoadError:
         raise
     except Exception as exc:  # the user's module failed to import: say where
@@ -259,10 +288,10 @@ def load_module(path: Path) -> tuple[Any, tuple[str, ...]]:
 
 def load_kernel(ref: str) -> LoadedKernel:
     path, name = split_ref(ref)
-    module, absent = load_module(path)
+    module, absent, emulated = load_module(path)
     obj = getattr(module, name, None)
     kernels = sorted(n for n, v in vars(module).items() if _is_kernel(v))
     if obj is None or not _is_kernel(obj):
         what = "is not defined" if obj is None else f"is a {type(obj).__name__}, not a @ct.kernel"
         raise KernelLoadError(f"{path}: {name!r} {what}; kernels in this file: {', '.join(kernels) or 'none'}")
-    return LoadedKernel(path.resolve(), name, obj, absent)
+    return LoadedKernel(path.resolve(), name, obj, absent, emulated)
