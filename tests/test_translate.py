@@ -998,6 +998,7 @@ def test_refused_with_their_reason(tmp_path):
     """Forms cutile 0.3.1 cannot state are refused under their own rows, with the reason and file:line:col."""
     cases = {
         "ct.printf(\"%d\", ct.bid(0))": ("print", "print_tko"),
+        "print(\"n\", n)": ("print", "print_tko"),   # (Python's print in a kernel is ct.print)
         "t = ct.insert(ct.zeros((2, B), dtype=ct.float32), (1, 0), ct.zeros((1, B), dtype=ct.float32))":
             ("insert", "no such opcode"),
         "t = ct.reduce(ct.zeros((B,), dtype=ct.float32), 0, lambda a, b: a + b, 0.0)": ("reduce-custom", "identity 0"),

@@ -46,7 +46,7 @@ OPERATOR_FUNCTIONS: dict[str, type] = {
 UNARY_OPERATOR_FUNCTIONS: dict[str, type] = {"bitwise_not": ast.Invert, "negative": ast.USub}
 
 #: Python builtins a kernel may call on scalars/tiles, and the cuda.tile function cuTile Python lowers them to.
-BUILTIN_CALLS = {"min": "minimum", "max": "maximum", "abs": "abs", "divmod": "divmod"}
+BUILTIN_CALLS = {"min": "minimum", "max": "maximum", "abs": "abs", "divmod": "divmod", "print": "print"}
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,9 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("operator-function", "`ct.bitwise_xor(a, b)`, `ct.less(a, b)`, `ct.mod(a, b)`, `ct.bitwise_not(a)`, "
             "`ct.negative(a)`, ... (the function form of a Python operator); and the other way, `x ** y`, `a @ b`", "`a ^ b`, "
             "`a < b`, `a % b`, `~a`, `-a`, ...; `ct.pow(x, y)`, and `a @ b` is `ct.matmul(a, b)`"),
-    Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)`, `divmod(a, b)` in a kernel", "`ct.minimum`, "
-            "`ct.maximum`, `ct.abs`, `ct.divmod`"),
+    Rewrite("builtin-call", "`min(a, b)`, `max(a, b)`, `abs(a)`, `divmod(a, b)`, `print(..)` in a kernel",
+            "`ct.minimum`, `ct.maximum`, `ct.abs`, `ct.divmod`, `ct.print` (which cuTile Python compiles it to; "
+            "refused under row print)"),
     Rewrite("nested-function", "a function defined in the kernel or a helper (`def act(v): ...`, `sq = lambda v: "
             "v * v`) and called there, reading the enclosing function's locals (a closure)", "a helper, inlined "
             "where it is called (the enclosing locals it reads: their values at the call, as in Python)"),
