@@ -630,7 +630,9 @@ def test_pointers_advanced_by_a_row_stride_in_a_loop(tmp_path):
             x_ptr += n
             y_ptr += 1
     """)
-    assert "for _it in range(4):" in src and "ct.load(x_ptr, index=(pid + _it, 0), shape=(1, B))" in src
+    # x is updated in place inside the loop: its accesses are gathers/scatters at the row the loop follows
+    assert "for _it in range(4):" in src and "ct.gather(x_ptr, (pid + _it, ct.arange(B, dtype=ct.int32))" in src
+    assert "ct.scatter(x_ptr, (pid + _it, ct.arange(B, dtype=ct.int32)), " in src
     assert "v = ct.load(y_ptr, index=(_it,), shape=(1,))" in src
 
 
@@ -1105,3 +1107,91 @@ def test_interleaved_halves_of_one_pointer_are_one_view(tmp_path):
 def test_functions_cutile_lacks_are_refused_as_written(tmp_path, call, why):
     with pytest.raises(LoweringError, match=why):
         _lowered(tmp_path, f"x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, {call})")
+
+
+def test_arrays_updated_in_place_gather_where_the_port_could_not_order_them(tmp_path):
+    """An array loaded and stored through its view keeps the view when every store reads every earlier load of it
+    in straight-line code (irdiff's data-implied-load-tokens proves those); inside a loop, or stored with a value
+    that does not read its load (SwiGLU backward's `db` over `b`), every access of it is a gather/scatter, whose
+    tokens the port chains as cuTile Python does (cutile 0.3.1's view loads return none), indexed per dimension of
+    the view it had."""
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs, mask=offs < n)\ntl.store(x_ptr + offs, x * 2.0, mask=offs < n)")
+    assert "ct.load(x_ptr, " in src and "ct.gather" not in src
+    low = lower(find_kernel(_write(tmp_path, """
+        row = tl.program_id(0)
+        x_ptr += row * n
+        acc = 0.0
+        for i in range(0, n, B):
+            cols = i + tl.arange(0, B)
+            acc += tl.sum(tl.load(x_ptr + cols, mask=cols < n, other=0.0))
+        for i in range(0, n, B):
+            cols = i + tl.arange(0, B)
+            x = tl.load(x_ptr + cols, mask=cols < n, other=float("-inf"))
+            tl.store(x_ptr + cols, tl.exp(x - acc), mask=cols < n)
+        tl.store(y_ptr + row, acc)
+    """), "k"), IKINDS, {"s": "float"}, facts=FACTS)
+    assert "ct.gather(x_ptr, (row, (i // B) * B + ct.arange(B, dtype=ct.int32)), mask=" in low.source
+    assert "padding_value=float('-inf'))" in low.source and "ct.scatter(x_ptr, (row, " in low.source
+    assert "ct.load(x_ptr" not in low.source and "ct.store(y_ptr, index=(row,)" in low.source
+    assert any("x_ptr updated in place" in n for n in low.notes)
+    # straight-line, but the store to y does not read y's load: y gathered, x (its store reads its load) a view
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs)\ny = tl.load(y_ptr + offs)\n"
+                             "tl.store(x_ptr + offs, x * y)\ntl.store(y_ptr + offs, x + 1.0)")
+    assert "ct.load(x_ptr, " in src and "ct.store(x_ptr, " in src
+    assert "ct.gather(y_ptr, " in src and "ct.scatter(y_ptr, " in src
+
+
+def _write(tmp_path, body):
+    f = tmp_path / "w.py"
+    f.write_text(MODULE.replace("{helpers}", "").replace(
+        "{body}", textwrap.indent(textwrap.dedent(body), "    ").strip()))
+    return f
+
+
+def test_libdevice_float_class_tests(tmp_path):
+    """libdevice.isnan / isinf / finitef (Triton makes their int32 a boolean): ct.isnan, |x| == inf, |x| < inf."""
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs)\nbad = libdevice.isnan(x) | libdevice.isinf(x)\n"
+                             "tl.store(y_ptr + offs, tl.where(bad | libdevice.finitef(x), 0.0, x))")
+    assert "ct.isnan(x)" in src and "(ct.abs(x) == float('inf'))" in src and "(ct.abs(x) < float('inf'))" in src
+    with pytest.raises(LoweringError, match="libdevice.isnan of a tile that is not known to be a float"):
+        _lowered(tmp_path, "tl.store(y_ptr + offs, tl.where(libdevice.isnan(offs), 0.0, 1.0))")
+
+
+def test_an_element_offset_inside_a_unit_stride_block_scatters(tmp_path):
+    """`out + 1 + e` (a cumulative sum written one element on, e an unmasked tl.arange): no tile of a view starts
+    there, so every access of `out` is a gather/scatter at its element offsets (was: refused at launch, the view's
+    two unit-stride dimensions having no extents)."""
+    src = _lowered(tmp_path, "e = tl.arange(0, B)\nc = tl.load(x_ptr + e)\ntl.store(y_ptr + 1 + e, tl.cumsum(c, 0))\n"
+                             "tl.store(y_ptr + tl.arange(0, 1), tl.zeros([1], dtype=tl.float32))")
+    assert "ct.scatter(y_ptr, 1 + ct.arange(B, dtype=ct.int32), " in src
+    assert "ct.scatter(y_ptr, ct.arange(1, dtype=ct.int32), " in src and "ct.load(x_ptr, index=(0,)" in src
+
+
+def test_scalar_integer_division_is_tritons_where_an_operand_may_be_negative(tmp_path):
+    """Triton divides runtime integer scalars toward zero (constexprs fold in Python: floor); cuTile Python's scalar
+    `//` and `%` are floor division. Operands that cannot be negative (program ids, sizes, loop counters from 0,
+    constexprs >= 0) stay plain; a dividend that may be negative is moved by one where the remainder is not 0."""
+    src = _lowered(tmp_path, "start = pid * B - n\nq = start // B\nr = start % B\nu = pid // B + pid % n\n"
+                             "x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x + q + r + u)")
+    assert "dividend1 = (pid * B) - n" in src
+    assert "((((dividend1 // B) + 1) if dividend1 < 0 else (dividend1 // B)) if (dividend1 % B) != 0 " \
+           "else (dividend1 // B))" in src
+    assert "(((dividend2 % B) - B) if dividend2 < 0 else (dividend2 % B))" in src
+    assert "(pid // B) + (pid % n)" in src
+    # a divisor that may be negative: the signs compared by the sign of a ^ b
+    src = _lowered(tmp_path, "d = n - 4\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x + pid // (n - 4))")
+    assert "if divisor1 < 0 else" in src
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x + (pid - n) // (n - 4))")
+    assert "if (dividend1 ^ divisor2) < 0 else" in src
+    # constexprs fold as Python's (Triton computes them at compile time); float scalars are not integer division
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x + (B - 200) // 3 + s // 2.0)")
+    assert "(B - 200) // 3" in src and "s // 2.0" in src and "dividend" not in src
+
+
+def test_a_boolean_tile_converted_to_a_number_is_a_select(tmp_path):
+    """`bad.to(tl.int32)` (counting lanes) is `ct.where(bad, 1, 0)`, `.to(tl.float16)` a converted float select:
+    cutile 0.3.1 converts no bool ("Unsupported conversion bool -> i32")."""
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs)\nbad = x != x\n"
+                             "tl.store(y_ptr + offs, bad.to(tl.int32) + bad.to(tl.float16) + bad.to(tl.int64))")
+    assert "ct.where(bad, 1, 0)" in src and "ct.astype(ct.where(bad, 1.0, 0.0), ct.float16)" in src
+    assert "ct.astype(ct.where(bad, 1, 0), ct.int64)" in src

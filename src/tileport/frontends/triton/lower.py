@@ -54,6 +54,8 @@ TL_NAMESPACES = ("math", "extra", "cuda", "libdevice", "standard")
 REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
 #: libdevice roundings written with floor / ceil (exact: _Lowerer.rounding)
 ROUNDINGS = ("rint", "round", "trunc", "nearbyint")
+#: libdevice's float class tests (a boolean tile: _Lowerer.float_test)
+FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 #: triton.language functions cuTile Python 1.7 has no counterpart of (docs/triton.md, "Limits met")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
@@ -351,6 +353,20 @@ class _MaskedArrays(_AtomicArrays):
     neither read nor written, as in Triton)."""
 
 
+class _InPlaceArrays(_AtomicArrays):
+    """Arrays loaded and stored as tiles of a view where the port would not order a store after the loads before
+    it (an array updated in place inside a loop, or stored with a value that does not read every earlier load of
+    it): lowered again with every access of them a gather/scatter (`_in_place_gathers`), indexed per dimension of
+    the view they had (``views``)."""
+
+    views: dict = {}
+
+
+class _UnitStrideArrays(_AtomicArrays):
+    """Arrays accessed at an element offset inside a unit-stride run's block (`out + 1 + tl.arange(0, E)`): lowered
+    again with every access of them a gather/scatter at its element offsets."""
+
+
 class _NotStatic(Exception):
     """A test that is not a function of constexprs and module constants alone."""
 
@@ -420,6 +436,8 @@ class _Lowerer:
         self.not_whole_blocks: set[tuple[str, str]] = set()   # claims a previous lowering found false
         self._atomic_arrays: set[str] = set()   # arrays an atomic updates
         self._tile_arrays: set[str] = set()     # arrays loaded or stored as tiles of a view
+        self._view_loads: set[str] = set()      # pointer parameters loaded as tiles of a view
+        self._view_stores: set[str] = set()     # pointer parameters stored as tiles of a view
         self.gathered_arrays: set[str] = set()  # arrays every access gathers/scatters (`_AtomicArrays`)
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
@@ -493,6 +511,11 @@ class _Lowerer:
         mixed = (self._atomic_arrays & self._tile_arrays) - self.gathered_arrays
         if mixed:
             raise _AtomicArrays(mixed)
+        in_place = _in_place_gathers(self.lines, (self._view_loads & self._view_stores) - self.gathered_arrays)
+        if in_place:
+            again = _InPlaceArrays(in_place)
+            again.views = {a: self.views[a] for a in in_place if a in self.views}
+            raise again
 
     def _assignments(self, name: str) -> list[str] | None:
         """The values the lowered kernel assigns to the variable ``name`` (None: it is also a loop index)."""
@@ -1271,6 +1294,8 @@ class _Lowerer:
         sym = BINOPS.get(type(op))
         if sym is None:
             raise self.fail(node, f"operator {type(op).__name__} is not supported")
+        if isinstance(a, Scalar) and isinstance(b, Scalar) and sym in ("//", "%"):
+            return self._scalar_divmod(sym, a, b, node)
         if isinstance(a, Scalar) and isinstance(b, Scalar):
             # `a * b` keeps its factors when one is a plain name (a block size or a stride, maybe): the other, any
             # scalar expression (`(pid_y * nx + pid_x) * BLOCK`), is then a tile index or the index of a stride
@@ -1338,6 +1363,141 @@ class _Lowerer:
         if sym in ("//", "%") and not self._floor_is_trunc(a, b, ta, tb):
             return self._truncating(sym, ta, tb, shape, dtype)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}", shape, dtype)
+
+    def _scalar_divmod(self, sym: str, a: Scalar, b: Scalar, node: ast.AST) -> Scalar:
+        """Scalar `a // b` / `a % b`. Triton folds constexpr operands in Python (floor division) but divides runtime
+        integers as C does (toward zero, the remainder with the dividend's sign); cuTile Python's scalar `//` is
+        Python's. The two agree when neither operand can be negative (program ids, loop counters from >= 0, sizes,
+        constexprs >= 0: `_lower_bound`) and on floats; for a dividend that may be negative over a divisor that
+        cannot, C's is written `-((-a) // b) if a < 0 else a // b` (the remainder likewise); a divisor that may
+        be negative is refused."""
+        plain = Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}")
+        if self.launch_values(a.text) is not None and self.launch_values(b.text) is not None:
+            return plain   # constexprs: Python's, at compile time, as Triton folds them
+        if self._scalar_is_float(a.text) or self._scalar_is_float(b.text):
+            return plain
+        la, lb = self._lower_bound(a.text), self._lower_bound(b.text)
+        a_nonneg, b_nonneg = la is not None and la >= 0, lb is not None and lb >= 0
+        if a_nonneg and b_nonneg:
+            return plain
+        # names for the operands (each is read up to four times), then Triton's: the floor result moved by one
+        # where the remainder is not 0 and the signs differ
+        x, y = (self._scalar_named(v, hint) for v, hint in ((a, "dividend"), (b, "divisor")))
+        q, r = f"{x} {sym} {y}", f"{x} % {y}"
+        differ = f"{x} < 0" if b_nonneg else f"{y} < 0" if a_nonneg else f"({x} ^ {y}) < 0"
+        moved = f"({q}) + 1" if sym == "//" else f"({q}) - {y}"
+        self.notes.append(f"line {getattr(node, 'lineno', 0)}: scalar `{sym}` whose operands may be negative: "
+                          "Triton's (toward zero), written with cuTile's floor division")
+        return Scalar(f"((({moved}) if {differ} else ({q})) if ({r}) != 0 else ({q}))")
+
+    def _scalar_named(self, v: Scalar, hint: str) -> str:
+        """A plain name or literal for a scalar operand (else bound to a fresh name first)."""
+        if _plain(v.text) or v.text.lstrip("-").isdigit():
+            return v.text
+        self._temps = getattr(self, "_temps", 0) + 1
+        name = f"{self.prefix}{hint}{self._temps}"
+        self.emit(f"{name} = {v.text}")
+        return name
+
+    def _scalar_is_float(self, text: str) -> bool:
+        """Whether a scalar expression has a float operand (a float literal, a float parameter, `float(..)`)."""
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            return False
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Constant) and isinstance(n.value, float):
+                return True
+            if isinstance(n, ast.Name) and (self.const_types.get(n.id) == "float" or n.id == "float"):
+                return True
+            if isinstance(n, ast.Name) and n.id not in self.kinds:
+                values = self._assignments(n.id)
+                if values and any(self._scalar_is_float(v) for v in values if not _mentions(v, n.id)):
+                    return True
+        return False
+
+    def _lower_bound(self, text: str, assumed: frozenset = frozenset()) -> int | None:
+        """A lower bound of an integer scalar expression of the lowered kernel at every launch, None when none is
+        known: literals and constexprs (their least captured value), size parameters (>= 0: docs/triton.md),
+        `ct.bid` / `ct.num_blocks` (>= 0), loop indices of a `range` counting up from a bounded start, names the
+        kernel assigns (the least over every value assigned; a name read while its own values are checked is taken
+        >= 0, which those values must then keep), sums, products and quotients of non-negative terms."""
+        vals = self.launch_values(text)
+        if vals is not None:
+            return min(vals) if vals and all(isinstance(v, int) and not isinstance(v, bool) for v in vals) else None
+        try:
+            tree = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return None
+
+        def lb(n: ast.expr) -> int | None:
+            if isinstance(n, ast.Constant):
+                return n.value if isinstance(n.value, int) and not isinstance(n.value, bool) else None
+            if isinstance(n, ast.Name):
+                if n.id in assumed:
+                    return 0
+                if self.kinds.get(n.id) == "scalar":
+                    return 0 if self.const_types.get(n.id, "int") == "int" else None
+                if self.kinds.get(n.id) == "constant":
+                    return self._lower_bound(n.id)
+                return self._name_lower_bound(n.id, assumed)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    ast.unparse(n.func) in ("ct.bid", "ct.num_blocks"):
+                return 0
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and ast.unparse(n.func) == "ct.cdiv" \
+                    and all((lb(x) or -1) >= 0 for x in n.args):
+                return 0
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("min", "max") and n.args:
+                bs = [lb(x) for x in n.args]
+                if n.func.id == "min":
+                    return None if any(x is None for x in bs) else min(bs)  # type: ignore[type-var]
+                known = [x for x in bs if x is not None]
+                return max(known) if known else None
+            if isinstance(n, ast.IfExp):
+                x, y = lb(n.body), lb(n.orelse)
+                return None if x is None or y is None else min(x, y)
+            if isinstance(n, ast.BinOp):
+                x = lb(n.left)
+                if isinstance(n.op, ast.Sub):
+                    hi = self.launch_values(ast.unparse(n.right))
+                    if x is None or not hi or not all(isinstance(v, int) for v in hi):
+                        return None
+                    return x - max(hi)
+                y = lb(n.right)
+                if x is None or y is None:
+                    return None
+                if isinstance(n.op, ast.Add):
+                    return x + y
+                if x < 0 or y < 0:
+                    return None
+                if isinstance(n.op, ast.Mult):
+                    return x * y
+                if isinstance(n.op, (ast.FloorDiv, ast.Mod, ast.RShift, ast.BitAnd)):
+                    return 0
+            return None
+        return lb(tree)
+
+    def _name_lower_bound(self, name: str, assumed: frozenset) -> int | None:
+        import re
+
+        for line in self.lines:
+            m = re.match(rf"^\s*for {re.escape(name)} in range\((.*)\):$", line)
+            if m:
+                try:
+                    args = ast.parse(f"f({m.group(1)})", mode="eval").body.args  # type: ignore[attr-defined]
+                except SyntaxError:
+                    return None
+                if len(args) == 1:
+                    return 0
+                step = self._lower_bound(ast.unparse(args[2])) if len(args) > 2 else 1
+                if step is None or step < 1:
+                    return None
+                return self._lower_bound(ast.unparse(args[0]), assumed | {name})
+        values = self._assignments(name)
+        if not values:
+            return None
+        bounds = [self._lower_bound(v, assumed | {name}) for v in values]
+        return None if any(x is None for x in bounds) else min(bounds)  # type: ignore[type-var]
 
     def _above_zero(self, v: object) -> bool | None:
         """Whether scalar ``v`` is a literal or constexpr expression > 0 at every captured launch (None: unknown)."""
@@ -1800,6 +1960,8 @@ class _Lowerer:
                 self.fast_div = fast
         if fn in ROUNDINGS and len(node.args) == 1 and not kw:
             return self.rounding(node, fn)
+        if fn in FLOAT_TESTS and len(node.args) == 1 and not kw:
+            return self.float_test(node, fn)
         if fn in NO_CUTILE:
             raise self.fail(node, f"{self._spelled(node, fn)} is not lowered: {NO_CUTILE[fn]}")
         raise self.fail(node, f"{self._spelled(node, fn)} is not lowered (supported: program_id, num_programs, "
@@ -1833,6 +1995,17 @@ class _Lowerer:
         r = self._named(Tile(f"ct.where({d} > 0.5, {f} + 1.0, ct.where({d} < 0.5, {f}, {tie}))", x.shape, x.dtype),
                         f"{fn}_r").text
         return Tile(f"ct.where({name} < 0, -{r}, ct.where({name} == 0, {name}, {r}))", x.shape, x.dtype)
+
+    def float_test(self, node: ast.Call, fn: str) -> Tile:
+        """libdevice's ``isnan`` / ``isinf`` / ``finitef`` / ``isfinited`` (Triton converts their int32 to a boolean):
+        ``ct.isnan``; ``|x| == inf``; ``|x| < inf`` (false for nan and ±inf) — exact on every float."""
+        x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+        if self.known_dtype(x) not in (F32, "ct.float16", "ct.bfloat16", "ct.float64"):
+            raise self.fail(node, f"{self._spelled(node, fn)} of a tile that is not known to be a float")
+        if fn == "isnan":
+            return Tile(f"ct.isnan({x.text})", x.shape, "ct.bool_")
+        op = "==" if fn == "isinf" else "<"
+        return Tile(f"(ct.abs({x.text}) {op} float('inf'))", x.shape, "ct.bool_")
 
     def _where_literals(self, vals: list) -> list:
         """``tl.where``'s two values with an integer literal written as a float where the other is a float literal
@@ -2227,6 +2400,12 @@ class _Lowerer:
         if isinstance(v, Mask):
             v = self.mask_tile(v, node)
         t = self.materialize(v, node)
+        if self.known_dtype(t) in BOOL and dt.text not in BOOL:
+            # a boolean tile as a number (`bad.to(tl.int32)` to count lanes): 1 where true, 0 where false — a select
+            # (cutile 0.3.1 converts no bool: "Unsupported conversion bool -> i32")
+            flt = dt.text in (F32, "ct.float16", "ct.bfloat16", "ct.float64")
+            sel = f"ct.where({t.text}, 1.0, 0.0)" if flt else f"ct.where({t.text}, 1, 0)"
+            return Tile(sel if dt.text in (F32, "ct.int32") else f"ct.astype({sel}, {dt.text})", t.shape, dt.text)
         return Tile(f"ct.astype({t.text}, {dt.text})", t.shape, dt.text)
 
     def _float_scalar(self, v: Scalar) -> bool:
@@ -2518,6 +2697,12 @@ class _Lowerer:
                 bounds = {j: bounds[k] for j, k in enumerate(order) if k in bounds}
                 self.last_perm = order
         scalars = self._scalar_dims_unified(ptr.param, scalars, runs, node)
+        if any(t.stride == "1" for t in scalars) and any(t.stride == "1" for t in runs) and \
+                ptr.param not in self.gathered_arrays:
+            # `out + 1 + e` (e a unit-stride run, 1 not a whole number of its blocks): an element offset inside a
+            # block, which no tile of a view is (two unit-stride dimensions would leave their extents undecidable):
+            # every access of the array a gather/scatter at its element offsets, exact
+            raise _UnitStrideArrays({ptr.param})
         dims = [Dim(t.stride, None) for t in scalars] + [Dim(t.stride, bounds.get(k)) for k, t in enumerate(runs)]
         for d in dims:
             if not (d.stride.isidentifier() or d.stride.isdigit() or self.launch_expr(d.stride)):
@@ -2571,9 +2756,11 @@ class _Lowerer:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
             pad = 0 if other is None else self._literal(other)
             text = f"ct.gather({arr}, {offsets.text}" + (f", mask={mtext}" if mtext else "") + \
-                f", padding_value={pad!r})"
+                f", padding_value={_number(pad)})"
             return Tile(text, offsets.shape, f"{arr}.dtype")
         arr, index, shape, vshape, masked = self.access(ptr, mask, node)
+        if isinstance(ptr, Ptr):
+            self._view_loads.add(arr)
         padding = None
         if isinstance(ptr, BlockPtr):
             opt = kw.get("padding_option")
@@ -2639,6 +2826,8 @@ class _Lowerer:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
         else:
             arr, index, shape, vshape, _ = self.access(ptr, mask, node)
+            if isinstance(ptr, Ptr):
+                self._view_stores.add(arr)
         if isinstance(value, Scalar) and gather and ptr.param in self.gathered_arrays:   # type: ignore[union-attr]
             value = Tile(f"ct.full({_tup(offsets.shape)}, {value.text}, dtype={arr}.dtype)", offsets.shape,
                          f"{arr}.dtype")
@@ -2866,6 +3055,95 @@ def _early_returns_as_else(body: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
+def _number(v: float) -> str:
+    """Python text of a number cuTile Python reads back: ``float('-inf')`` / ``float('nan')`` for the values whose
+    repr is no literal."""
+    if v != v:
+        return "float('nan')"
+    if v in (float("inf"), float("-inf")):
+        return f"float('{v}')"
+    return repr(v)
+
+
+def _in_place_gathers(lines: list[str], arrays: set[str]) -> set[str]:
+    """Of ``arrays`` (each loaded and stored through its view), those the port cannot keep as views. cuTile Python
+    orders a store after every earlier load of its array by joining their tokens; cutile 0.3.1's view loads return
+    no token, so the port's store waits on no load. That is the same program only when the store reads every such
+    load's tile (irdiff's data-implied-load-tokens) in straight-line code: a load or store of the array inside a
+    loop or an `if` (the token then travels through it), a load after a store of it, or a store whose value does
+    not read an earlier load of it needs the tokens, which gathers and scatters carry (every access of that array
+    becomes one). Decided on the lowered kernel's text."""
+    if not arrays:
+        return set()
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent("\n".join(lines)))
+    except SyntaxError:
+        return set(arrays)
+
+    def access(node: ast.AST) -> tuple[str, str] | None:
+        """("load" | "store", array) of a ct.load/ct.store call of one of ``arrays``."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and node.func.value.id == "ct" and \
+                node.func.attr in ("load", "store") and node.args and isinstance(node.args[0], ast.Name) and \
+                node.args[0].id in arrays:
+            return node.func.attr, node.args[0].id
+        return None
+
+    out: set[str] = set()
+    deps: dict[str, set[int]] = {}       # variable -> the loads (by id) its value reads
+    loads: dict[str, set[int]] = {}      # array -> its loads so far
+    stored: set[str] = set()
+
+    def reads(expr: ast.AST) -> set[int]:
+        got: set[int] = set()
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                got |= deps.get(n.id, set())
+            a = access(n)
+            if a and a[0] == "load":
+                got.add(id(n))
+        return got
+
+    for st in tree.body:
+        if isinstance(st, ast.FunctionDef):
+            continue
+        nested = isinstance(st, (ast.For, ast.While, ast.If, ast.With, ast.Try))
+        for n in ast.walk(st):
+            a = access(n)
+            if a is None:
+                continue
+            kind, arr = a
+            if nested:
+                out.add(arr)
+            elif kind == "load":
+                if arr in stored:
+                    out.add(arr)
+                loads.setdefault(arr, set()).add(id(n))
+            else:
+                stored.add(arr)
+                value = next((k.value for k in n.keywords if k.arg == "tile"), None)
+                if value is None or not loads.get(arr, set()) <= reads(value):
+                    out.add(arr)
+        if isinstance(st, ast.Assign):
+            r = reads(st.value)
+            for t in st.targets:
+                for name in ast.walk(t):
+                    if isinstance(name, ast.Name):
+                        deps[name.id] = r
+        elif nested:   # what a value assigned inside may read (twice: a loop hands values on)
+            for _ in range(2):
+                for n in ast.walk(st):
+                    if isinstance(n, (ast.Assign, ast.AugAssign)):
+                        r = reads(n.value)
+                        for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                            for name in ast.walk(t):
+                                if isinstance(name, ast.Name):
+                                    deps[name.id] = deps.get(name.id, set()) | r
+    return out
+
+
 def _written_first(body: list[ast.stmt], name: str) -> bool:
     """Whether each iteration of a loop over ``body`` assigns ``name`` (a plain top-level assignment that does not
     read it) before anything reads it: then its value does not travel from one iteration to the next."""
@@ -2907,6 +3185,7 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     seeds: dict[str, View] = {}
     not_blocks: set[tuple[str, str]] = set()
     gathered: set[str] = set()
+    in_place: set[str] = set()
     while True:
         lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")),
                       plain_stores=bool(options.get("plain_stores")), facts=facts)
@@ -2916,6 +3195,10 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
         try:
             lw.run()
             break
+        except _InPlaceArrays as again:   # arrays updated in place the port could not order: gathers/scatters
+            gathered |= again.arrays
+            in_place |= again.arrays
+            seeds.update(again.views)   # gathered through the view they had (an index per dimension)
         except _AtomicArrays as again:   # arrays both atomics and tile accesses reach: every access a gather
             gathered |= again.arrays
         except _Relayout as again:   # a pointer gathered from before its strided layout was known: once more
@@ -2925,6 +3208,9 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
                 raise LoweringError(kernel, kernel.fn, f"`{again.claim[0]}` is used as an offset of whole "
                                                        f"{again.claim[1]} blocks but is not one") from None
             not_blocks.add(again.claim)
+    if in_place:
+        lw.notes.append(f"{', '.join(sorted(in_place))} updated in place: every access a gather/scatter (the port "
+                        "orders them by their tokens as cuTile Python does; cutile 0.3.1's view loads return none)")
     params_text, params = lw.signature()
     from ...pipeline.port import _display
 
