@@ -189,6 +189,8 @@ def rows():
         ("corpus-out-is-file", ["corpus", "capture", "{t}/dir", "--out", "{t}/file"], 2, "--out {t}/file: is a file"),
         ("corpus-bad-target", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--target", "zz"], 2,
          "--target 'zz'"),
+        ("corpus-negative-memory", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--max-memory-gb", "-1"],
+         2, "--max-memory-gb must be 0 (no limit) or more"),
         ("corpus-missing-script", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--script", "nope.py"], 2,
          "--script nope.py: no such file or directory under"),
         ("corpus-port-second-captures-missing", ["corpus", "port", "{t}/dir", "{t}/nope", "--corpus", "{t}/dir",

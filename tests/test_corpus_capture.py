@@ -157,6 +157,30 @@ def test_emulation_rewrites_devices_and_answers_only_host_code(tmp_path: Path):
             torch.cuda.get_device_properties(0)
 
 
+def test_emulation_stops_a_test_before_the_process_exhausts_the_machine(tmp_path: Path):
+    """Benchmark shapes on a CPU: an allocation taking the process's resident memory over its budget, or a large
+    result after which it holds more, is refused (AllocationTooLarge stops that test), named with its size and
+    line; smaller work goes on. (A perf capture of TileGym's rms_norm on this 24 GiB machine was OOM-killed.)"""
+    from tileport.corpus import cudaemu
+
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "big.py").write_text("import torch\n\ndef alloc(n):\n    return torch.empty(n, device='cuda')\n\n"
+                                 "def double(x):\n    return x * 2\n")
+    held = cudaemu.resident_bytes()
+    assert held > 0
+    with emulate(TARGETS["h200"], [str(host)]) as emu:
+        emu.max_rss_bytes = held + (200 << 20)   # room for 200 MiB more
+        ns = runpy.run_path(str(host / "big.py"))
+        x = ns["alloc"](32 << 20)               # 128 MiB f32: fits
+        with pytest.raises(AllocationTooLarge, match=r"would hold .* GiB with it, over the capture's"):
+            ns["alloc"](64 << 20)               # 256 MiB more: over
+        x.fill_(1.0)                            # touched: resident now
+        with pytest.raises(AllocationTooLarge, match=r"after it"):
+            ns["double"](x)                     # a 128 MiB result takes it over
+    assert len(emu.refused) == 2 and "big.py:4" in emu.refused[0] and "mul" in emu.refused[1]
+
+
 def test_capture_records_launches_per_kernel(corpus: Path, tmp_path: Path):
     import cuda.tile as ct
 

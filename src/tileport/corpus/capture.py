@@ -56,6 +56,7 @@ class Options:
     keyword: str | None = None           # pytest -k
     timeout_s: float = 120.0             # per test; 0: none
     max_alloc_bytes: int = 4 * GiB
+    max_rss_bytes: int | None = None     # the process's resident memory budget (None: cudaemu's default)
     max_macs: float = 2e9                # heavier matrix products / attention are not computed (cudaemu)
     compare_pass: bool = True            # numeric comparisons answer "close" (cudaemu)
     max_signatures: int = 12             # per kernel, in the written captures
@@ -499,7 +500,8 @@ def _host(opts: Options, autotune: AutotuneLog):
         yield live, Counter(), [f"live on {live.device}: every launch is recorded, then runs; autotuners and "
                                 "benchmarks time for real"], []
         return
-    with emulate(opts.target, [str(opts.root)], opts.max_alloc_bytes, opts.max_macs, opts.compare_pass) as emu, \
+    with emulate(opts.target, [str(opts.root)], opts.max_alloc_bytes, opts.max_macs, opts.compare_pass,
+                 opts.max_rss_bytes) as emu, \
             emulate_triton(opts.target) as bench_raised, \
             first_config_autotune(autotune, every=opts.autotune_all):
         yield emu, bench_raised, emu.assumptions() + triton_assumptions(opts.target), [
@@ -640,6 +642,7 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         "options": {"tests": opts.tests, "scripts": opts.scripts, "paths": opts.paths, "only_backend": opts.only_backend,
                     "include_perf": opts.include_perf, "keyword": opts.keyword, "timeout_s": opts.timeout_s,
                     "max_alloc_gib": opts.max_alloc_bytes / GiB, "max_gmac": opts.max_macs / 1e9,
+                    "max_memory_gib": None if opts.max_rss_bytes is None else opts.max_rss_bytes / GiB,
                     "compare": "pass" if opts.compare_pass else "run", "live": opts.live},
         "seconds": round(seconds, 1),
         "summary": {"kernels_found": len(found), "kernels_launched": len(rows),

@@ -86,6 +86,9 @@ def register(sub: Any, fmt: type) -> None:
                     help="per-test time limit in seconds, 0 for none (default 120)")
     cc.add_argument("--max-alloc-gb", type=float, default=4.0, metavar="GB",
                     help="refuse single allocations larger than this many GiB (default 4)")
+    cc.add_argument("--max-memory-gb", type=float, default=None, metavar="GB",
+                    help="stop a test whose allocations would take the capture's process over this many GiB "
+                         "resident (default: 70%% of this machine's memory; 0: no limit) — benchmark shapes on a CPU")
     cc.add_argument("--max-gmac", type=float, default=2.0, metavar="G",
                     help="matrix products / attention costing more than G billion multiply-adds (16/8-bit floats "
                          "count 32x) are not computed: uninitialized results of the right shape (default 2)")
@@ -135,6 +138,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
         raise InputError(f"{args.dir}: no such directory")
     if args.max_signatures < 1:
         raise InputError("--max-signatures must be at least 1")
+    if args.max_memory_gb is not None and args.max_memory_gb < 0:
+        raise InputError("--max-memory-gb must be 0 (no limit) or more")
     from ..inputs import out_dir
 
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
@@ -147,6 +152,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
                    paths=paths, kernels_in=args.kernels_in or [], only_backend=args.backend,
                    include_perf=args.perf, keyword=args.keyword, timeout_s=args.timeout,
                    max_alloc_bytes=int(args.max_alloc_gb * GiB), max_macs=args.max_gmac * 1e9,
+                   max_rss_bytes=(None if args.max_memory_gb is None else int(args.max_memory_gb * GiB)),
                    compare_pass=args.compare == "pass", max_signatures=args.max_signatures,
                    autotune_all=args.autotune == "all", live=args.on_gpu,
                    log_dir=Path(args.log_dir) if args.log_dir else None, say=say)

@@ -14,7 +14,10 @@
   nothing (an event's ``elapsed_time`` is 1.0 ms, so timing loops stay bounded; a graph's capture runs its body
   once, eagerly, and ``replay`` does nothing); seeding, cache and memory-statistics calls are accepted;
 * an allocation larger than ``max_alloc_bytes`` (checked on the meta device before it is made) raises
-  ``AllocationTooLarge`` instead of exhausting the machine; each one is noted;
+  ``AllocationTooLarge`` instead of exhausting the machine; each one is noted. So does an allocation that would
+  take the process's resident memory over ``max_rss_bytes`` (default: 70% of the machine's memory), and any call
+  returning a large tensor (64 MiB or more) after which the process holds more than that — benchmark shapes of
+  many GiB each stop their test, not the whole capture (the kernel launched with them is often recorded already);
 * a matrix product or attention (``matmul``/``@``/``mm``/``bmm``/``addmm``/``baddbmm``/``linear``/``einsum``/
   ``scaled_dot_product_attention``) costing more than ``max_macs`` multiply-adds — 16- and 8-bit float products
   count 32 times, the CPU computes them that much slower — is not computed: its result is an uninitialized tensor
@@ -262,6 +265,7 @@ class Emulation:
     notes: list[str] = field(default_factory=list)        # what was answered, once each
     uncomputed: dict[str, int] = field(default_factory=dict)   # op name → times its result was not computed
     refused: list[str] = field(default_factory=list)      # allocations refused (size, where)
+    max_rss_bytes: int = field(default_factory=lambda: default_rss_budget())
     _seen: set[str] = field(default_factory=set)
 
     def note(self, msg: str) -> None:
@@ -292,6 +296,28 @@ class Emulation:
         except ValueError:
             return False
         return fn.startswith(self.host_roots)
+
+
+#: the share of the machine's memory the capture's process may hold (Emulation.max_rss_bytes)
+RSS_SHARE = 0.7
+#: results at least this large are followed by a check of the process's resident memory
+LARGE_RESULT_BYTES = 64 * MiB
+
+
+def default_rss_budget() -> int:
+    try:
+        return int(RSS_SHARE * os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return 0   # unknown: no budget
+
+
+def resident_bytes() -> int:
+    """This process's resident memory (Linux /proc/self/statm; 0 where there is none)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _where(depth: int) -> str:
@@ -353,7 +379,20 @@ def _mode_class(emu: Emulation) -> type:
                 skipped = _uncomputed(emu, func, name, args, kwargs)
                 if skipped is not None:
                     return skipped
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+            if emu.max_rss_bytes > 0 and isinstance(result, torch.Tensor) and \
+                    result.numel() * result.element_size() >= LARGE_RESULT_BYTES:
+                self._check_resident(name, 0, "after", result, 3)
+            return result
+
+        def _check_resident(self, name: str, adding: int, when: str, t: Any, depth: int) -> None:
+            held = resident_bytes()
+            if held + adding > emu.max_rss_bytes:
+                msg = (f"torch.{name} of {tuple(t.shape)} {str(t.dtype).removeprefix('torch.')} at {_where(depth)}: "
+                       f"the process would hold {(held + adding) / GiB:.1f} GiB {when} it, over the capture's "
+                       f"{emu.max_rss_bytes / GiB:.1f} GiB budget (default {RSS_SHARE:.0%} of the machine's memory)")
+                emu.refused.append(msg)
+                raise AllocationTooLarge(f"refused: {msg}")
 
         def _check_size(self, func, name, args, kwargs) -> None:  # noqa: ANN001
             try:
@@ -369,6 +408,8 @@ def _mode_class(emu: Emulation) -> type:
                        f"({nbytes / GiB:.1f} GiB) at {where}")
                 emu.refused.append(msg)
                 raise AllocationTooLarge(f"refused (over the {emu.max_alloc_bytes / GiB:g} GiB cap): {msg}")
+            if emu.max_rss_bytes > 0:
+                self._check_resident(name, nbytes, "with", meta, 4)
 
     return CudaOnCpu
 
@@ -551,13 +592,15 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
 
 @contextlib.contextmanager
 def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * GiB,
-            max_macs: float = 2e9, compare_pass: bool = True) -> Iterator[Emulation]:
+            max_macs: float = 2e9, compare_pass: bool = True, max_rss_bytes: int | None = None) -> Iterator[Emulation]:
     """Answer torch.cuda as ``target`` and keep CUDA tensors on the CPU while the block runs (module docstring)."""
     import torch
 
     roots = tuple(os.path.join(os.path.realpath(r), "") for r in host_roots)
     roots = roots + tuple(os.path.join(os.path.abspath(r), "") for r in host_roots)
     emu = Emulation(target, roots, max_alloc_bytes, max_macs, compare_pass)
+    if max_rss_bytes is not None:
+        emu.max_rss_bytes = max_rss_bytes
     patches = _cuda_patches(emu)
     saved: dict[str, Any] = {}
     missing = object()
