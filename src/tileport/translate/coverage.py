@@ -308,8 +308,18 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("array-alias", "a name bound once to an array parameter (`dst = out`) or to one of two chosen by "
               "constants (`src = y if USE_Y else x`)", "the array itself where the name is read (decided per "
               "variant: translate/static_eval.py)", S, "real_views"),
-    Construct("array-views", "`x.slice(axis, start, stop)`, `x.tiled_view(shape, traversal_steps=..)`, "
-              "`x.get_raw_memory()`, `x.foreign_pointer()` (views made in the kernel)",
+    Construct("array-slice", "`sub = x.slice(axis, start, stop)` bound once (x an array or another slice; axis a "
+              "constant, start and stop i32 scalars or 0-d tiles, e.g. `cu_seqlens` bounds of a varlen kernel), then "
+              "`ct.load` / `ct.store` / `ct.num_tiles` / `sub.shape[k]` on it",
+              "its base `get_tensor_base(x).offset_tile(..)` moved by `start * stride` (i32, widened to i64) and "
+              "`unsafe { make_tensor_view(base, shape, strides, ..) }` with extent `stop - start`, as cuTile Python "
+              "builds it; a dynamic stride is an entry parameter `x_strideD: i32` the launcher fills (cutile 0.3.1 "
+              "cannot read strides in a kernel); the pointer's alignment stated where cuTile Python states it; stores "
+              "into it unchecked (store-unchecked)", S, "real_varlen",
+              "gathers, scatters and atomics on a slice, and a slice stored while its array is accessed through "
+              "another name, are refused with the reason; docs/corpus.md (limits)"),
+    Construct("array-views", "`x.tiled_view(shape, traversal_steps=..)`, `x.get_raw_memory()`, "
+              "`x.foreign_pointer()` (views made in the kernel)",
               "a tensor view of an offset pointer with runtime extents (cutile's `make_tensor_view`)", P, None,
               "refused with its location; a plain `x.tiled_view(shape, padding_mode=..)` bound once is resolve's "
               "tiled-view rewrite (ct.load / ct.store / ct.num_tiles)"),

@@ -30,6 +30,7 @@ from .hazards import carried_tma_tiles
 from .helpers import kernel_helpers
 from .static_eval import fold_array_aliases, fold_static_eval
 from .resolve import ResolveError, resolve, rewritten
+from .slices import Slice, emit_slice, find_slices, slice_call
 
 #: ct.matmul's accumulator for float operands of one dtype: the first accumulator cuda.tile's mma takes for them
 #: (cuda/tile/_datatype.py `_mma_supported_dtypes`); the product is converted back to the operands' dtype
@@ -293,6 +294,7 @@ class Emitter:
         self.dtype_locals: dict[str, str] = {}  # names bound to a dtype value (`dt = ct.float32`)
         self.static_items: dict[str, int] = {}  # ct.static_iter loop names → the int item being unrolled
         self.assign_counts = _assign_counts(fn)   # of the function being translated (a helper's while inlined)
+        self.slices: dict[str, Slice] = {}   # names bound to `x.slice(..)`: views made in the kernel (slices.py)
 
     # ------------------------------------------------------------------ helpers
 
@@ -356,6 +358,11 @@ class Emitter:
     def need(self, node: ast.AST, construct: str, detail: str) -> None:
         if not supported(construct):
             raise self.refuse(node, construct, detail)
+
+    def tensor_arg(self, arr: str) -> str:
+        """``arr`` as the `&Tensor` argument of a cutile function: a parameter is one already, a slice (a `Tensor`
+        the kernel made) is borrowed."""
+        return f"&{arr}" if arr in self.slices else arr
 
     def ct(self, node: ast.AST) -> str | None:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in self.aliases:
@@ -445,6 +452,13 @@ class Emitter:
             p = self.params.get(name)
             if not isinstance(p, sigmod.ArraySig):
                 raise self.refuse(calls[0], "store-other", f"{name!r} is not an array parameter")
+            if name in self.slices:   # a view made in the kernel: no block owns its tiles, every store unchecked
+                # (general when also loaded: updated in place; else each store is unchecked, see store)
+                self.need(calls[0], "store-unchecked", f"store into the slice {name}")
+                self.outputs[name] = Output(name, p, parts=len(calls), general=name in loads)
+                if name in loads:
+                    self.loaded_arrays.add(name)
+                continue
             if name in loads:   # updated in place: `&Tensor`, its stores unchecked (store-inplace)
                 self.loaded_arrays.add(name)
                 self.need(calls[0], "store-inplace", f"array {name!r} both loaded and stored")
@@ -601,6 +615,10 @@ class Emitter:
             if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
                 continue  # docstring
             if isinstance(st, ast.Pass):
+                continue
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and st.targets[0].id in self.slices and self.slices[st.targets[0].id].node is st.value:
+                emit_slice(self, st, indent)
                 continue
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
                     and st.targets[0].id not in self.read_names and self._droppable(st.value):
@@ -1150,7 +1168,7 @@ class Emitter:
                 continue
             var = self.fresh(f"{arr}_last_op")
             start = self.read_chains.pop(arr, None) or self.carried_tokens.get(arr) or \
-                self.scatter_tokens.get(arr) or f"get_tensor_token({arr})"
+                self.scatter_tokens.get(arr) or f"get_tensor_token({self.tensor_arg(arr)})"
             self.body.append(f"{indent}// {arr}'s last access (its reads joined after its last write), carried through "
                              "the loop as cuTile Python carries it")
             self.body.append(f"{indent}let mut {var}: Token = {start};")
@@ -1160,7 +1178,7 @@ class Emitter:
             if arr in self.chained_reads:
                 continue
             start = self.read_chains.get(arr) or self.op_tokens.get(arr) or self.carried_tokens.get(arr) or \
-                self.scatter_tokens.get(arr) or f"get_tensor_token({arr})"
+                self.scatter_tokens.get(arr) or f"get_tensor_token({self.tensor_arg(arr)})"
             var = self.fresh(f"{arr}_reads")
             self.body.append(f"{indent}// {arr}'s reads in the loop, joined for its write after it (as cuTile Python "
                              "orders them)")
@@ -1216,7 +1234,7 @@ class Emitter:
                 var = self.fresh(f"zz_{arr}_token")
                 self.body.append(f"{indent}// the order of {arr}'s stores, carried through the loop as cuTile Python "
                                  "carries it")
-                self.body.append(f"{indent}let mut {var}: Token = get_tensor_token({arr});")
+                self.body.append(f"{indent}let mut {var}: Token = get_tensor_token({self.tensor_arg(arr)});")
                 self.carried_tokens[arr] = var
                 continue
             if isinstance(node, ast.Call) and self.ct(node.func) == "scatter" and node.args and \
@@ -1227,7 +1245,7 @@ class Emitter:
                 self.body.append(f"{indent}// the order of {arr}'s writes, carried through the loop as cuTile Python "
                                  "carries it")
                 # (after an earlier scatter into it: from that one's token)
-                start = self.scatter_tokens.get(arr) or f"get_tensor_token({arr})"
+                start = self.scatter_tokens.get(arr) or f"get_tensor_token({self.tensor_arg(arr)})"
                 self.body.append(f"{indent}let mut {var}: Token = {start};")
                 self.carried_tokens[arr] = var
 
@@ -1497,7 +1515,7 @@ class Emitter:
         out = self.outputs.get(arr)
         if out is None:   # (only in an arm a specialization never compiles: see classify_arrays, if_chain)
             raise self.refuse(call, "store-other", f"a store into {arr} where this specialization never stores it")
-        if out.general:
+        if out.general or arr in self.slices:   # (a slice: a view no block owns a tile of)
             return self.store_general(call, arr, index, tile_node, indent, hints)
         if out.parts > 1:   # the block's region in parts: each at the block map plus constant tile indices
             axes = self._bijective_block_index(index, out.sig.rank)
@@ -1656,7 +1674,7 @@ class Emitter:
         view = f"{arr}.partition_full_mut(shape![{dims}])"
         if out.token:   # a later part: its view starts from the previous part's store token, so the parts stay
             # ordered as cuTile Python orders them
-            view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {out.token})"
+            view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {out.token})"
         tiles = self.fresh(f"{arr}_tiles") if out.parts > 1 or out.alternatives > 1 else f"{arr}_tiles"  # no shadowing
         self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {view} }};")
@@ -1739,12 +1757,12 @@ class Emitter:
         carried = self.carried_tokens.get(arr)
         before = self.parallel_stores.get(id(call))
         if before:   # a parallel store (see carry_scatter_tokens): from the token before its loop
-            view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {before})"
+            view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {before})"
         elif carried:   # inside a loop: the view starts from the carried token (the previous iteration's store)
-            view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {carried})"
+            view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {carried})"
         elif out.token and not indent:   # a later store of the array: its view starts from the previous store's
             # token, the order cuTile Python gives them
-            view = f"make_partition_view_mut({arr}, shape![{dims}], padding::None, {out.token})"
+            view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {out.token})"
         tiles = self.fresh(f"{arr}_tiles")
         self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {view} }};")
@@ -2015,6 +2033,8 @@ class Emitter:
             if k is None or not 0 <= k < self.params[arr].rank:
                 raise self.refuse(node, "array-shape", f"{self.text(node)}: the index must be a literal dimension")
             self.need(node, "array-shape", "array extent")
+            if arr in self.slices:   # its extents as cuTile Python computes them (`stop - start` along the axis)
+                return self.slices[arr].extents[k], Scalar("i32")
             return f"{arr}.shape()[{k}]", Scalar("i32")
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
                 isinstance((bound := self.env.get(node.value.id)) and bound[1], Results) and \
@@ -2037,6 +2057,9 @@ class Emitter:
             return self.float_special(node, node.args[0].value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.helpers:
             return self.inline(node, self.helpers[node.func.id], want_name)
+        if slice_call(node) and isinstance(self.params.get(node.func.value.id), sigmod.ArraySig):
+            raise self.refuse(node, "array-slice", f"`{self.text(node)}` not bound to a name of its own (`sub = "
+                                                   "x.slice(..)` in the kernel's body is ported)")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ARRAY_VIEWS and \
                 isinstance(node.func.value, ast.Name) and isinstance(self.params.get(node.func.value.id),
                                                                       sigmod.ArraySig):
@@ -2227,8 +2250,9 @@ class Emitter:
                 tiles = f"{arr_node.id}_tiles"
                 self.last_num_tiles = (arr_node.id, axis, shape)
                 self.body.append(f"let {tiles}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
-                                 f"make_partition_view({arr_node.id}, shape![{', '.join(shape)}], padding::None, "
-                                 f"dim_map::Identity, get_tensor_token({arr_node.id}));")
+                                 f"make_partition_view({self.tensor_arg(arr_node.id)}, shape![{', '.join(shape)}], "
+                                 f"padding::None, dim_map::Identity, get_tensor_token("
+                                 f"{self.tensor_arg(arr_node.id)}));")
                 return f"num_tiles(&{tiles}, {axis})", Scalar("i32")
             if op == "mma":
                 self.need(node, "mma", "ct.mma")
@@ -2548,7 +2572,7 @@ class Emitter:
         if parts:
             b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
         if token:   # (a scatter after an earlier one into the same array takes that one's token instead)
-            b.append(f"let {g}_token: Token = get_tensor_token({arr});")
+            b.append(f"let {g}_token: Token = get_tensor_token({self.tensor_arg(arr)});")
         return arr, elem, g, Tile(sig.dtype, ity.shape), dims
 
     def const_value(self, node: ast.AST | None) -> tuple[bool, object]:
@@ -2744,7 +2768,7 @@ class Emitter:
         if parts:
             b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
         if token:
-            b.append(f"let {g}_token: Token = get_tensor_token({arr});")
+            b.append(f"let {g}_token: Token = get_tensor_token({self.tensor_arg(arr)});")
         self.nd_accesses.add(g)
         return arr, elem, g, Tile(sig.dtype, shape), dims
 
@@ -3063,7 +3087,7 @@ class Emitter:
         if len(tokens) == 1 and self.atomic_tokens.get(name):
             return tokens[0]
         if not self.atomic_tokens.get(name):
-            tokens.insert(0, f"get_tensor_token({name})")
+            tokens.insert(0, f"get_tensor_token({self.tensor_arg(name)})")
         joined = self.fresh(f"{name}_after")
         self.body.append(f"let {joined}: Token = join_tokens(&[{', '.join(tokens)}]);")
         return joined
@@ -3530,10 +3554,12 @@ class Emitter:
                 f"{arr}.partition_permuted({shape_macro}, {dims})"
         elif mode == "UNDETERMINED":
             self.need(node, "load-tile", "load")
-            view = f"make_partition_view({arr}, {shape_macro}, padding::None, {dims}, get_tensor_token({arr}))"
+            view = f"make_partition_view({self.tensor_arg(arr)}, {shape_macro}, padding::None, {dims}, " \
+                f"get_tensor_token({self.tensor_arg(arr)}))"
         elif mode in PADDING:
             self.need(node, "load-tile-padded-other", f"load padded with {mode}")
-            view = f"make_partition_view({arr}, {shape_macro}, {PADDING[mode]}, {dims}, get_tensor_token({arr}))"
+            view = f"make_partition_view({self.tensor_arg(arr)}, {shape_macro}, {PADDING[mode]}, {dims}, " \
+                f"get_tensor_token({self.tensor_arg(arr)}))"
         else:
             raise self.refuse(pad, "load-options", f"padding_mode {self.text(pad)}")
         if dim_map is not None:
@@ -3559,6 +3585,11 @@ class Emitter:
         # The view gets a name of its own so its (partition) type is spelled out once.
         self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                          f"{view};")
+        if arr in self.slices and not proven:
+            # a view made in the kernel: cutile's checked `.load` would assert the index against it; cuTile Python
+            # reads it unchecked (a padded view reads padding past its end)
+            self.body.append(f"// The Tile IR load from the slice {arr}, unchecked as in cuTile Python.")
+            return self.typed(raw(), ty, None, f"{arr}_tile")
         if proven:
             stop = self.loop_bounds[index.elts[0].id][0]
             self.body.append(f"// {idx[0]} < {stop} = num_tiles({arr}) by the loop bound: no bounds check to emit.")
@@ -4388,6 +4419,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     for h in found.values():
         if h.file != file.resolve():
             em.origin.update((id(n), (str(h.file), h.src)) for n in ast.walk(h.fn))
+    em.slices = find_slices(em)
     em.classify_arrays()
     em.find_mutated()
     em.count_fma_candidates()
@@ -4413,7 +4445,8 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         if out is not None and out.shape is None and not out.scheduled:
             out = None   # stored only in an arm this specialization never compiles: read-only here
         abi.append({"name": name, "kind": "out" if out and not out.scheduled else "in", "dtype": p.dtype,
-                    "rank": p.rank, "written": out is not None or name in em.scattered,
+                    "rank": p.rank, "written": out is not None or name in em.scattered or
+                    any(s.root == name and s.stored for s in em.slices.values()),
                     **({"tile": list(out.shape)} if out and not out.scheduled else {})})
         strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]
         if any(d != 1 for d in p.shape_div + p.stride_div) or p.base_align != 1 or p.may_alias:
