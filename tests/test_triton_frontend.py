@@ -198,7 +198,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "label_guard", "heuristics_scale", "attn_fwd_small", "rms_bwd_ptrs", "ln_bwd_rows", "group_norm_fwd",
                "tvd_rows", "poly_norm", "rope_interleaved", "lse_lanes", "moe_mm", "causal_attn", "w8_matmul",
                "varlen_mean", "packed_rows", "act_and_mul", "cast_out", "ln_bwd_atomic", "sign_bits",
-               "dropout_rand", "rel_buckets", "int8_rint_quant", "round_div", "int4_unpack", "padded_counts")
+               "dropout_rand", "rel_buckets", "int8_rint_quant", "round_div", "int4_unpack", "padded_counts",
+               "grad_in_place", "gated_bwd_in_place", "offsets_shifted", "finite_window")
 
 
 @pytest.fixture(scope="module")
