@@ -54,6 +54,13 @@ ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "roundi
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
 #: Array methods that make another view of the array inside the kernel (row array-views)
 ARRAY_VIEWS = frozenset({"tiled_view", "slice", "get_raw_memory", "foreign_pointer"})
+#: why a slice's view cannot take some forms: cutile 0.3.1's compiler does not infer the type of
+#: `make_partition_view(&sub, ..)` for a tensor the kernel made (a `&Tensor` parameter it does), so only the Tensor
+#: methods' views are open to a slice: `partition` (zero padding), `partition_permuted`, `partition_full_mut`
+SLICE_VIEW_LIMIT = ("{what} from a slice: cutile 0.3.1 makes views of a tensor the kernel made only through its "
+                    "methods (`partition`: zero padding, `partition_permuted`, `partition_full_mut`: no padding); "
+                    "`make_partition_view(&sub, ..)`, which takes other paddings and dim maps, does not type-check "
+                    "there (\"Unable to infer return type for CUDA Tile op `make_partition_view`\")")
 #: Emitter.break_flags' entry for a `while` loop: its `break` is Rust's (a Tile IR `break`), no flag
 WHILE_BREAK = "<while>"
 #: the element type parameter's name in cutile 0.3.1's declarations (`broadcast_scalar<E: ElementType, ..>`, `impl<E>
@@ -363,6 +370,21 @@ class Emitter:
         """``arr`` as the `&Tensor` argument of a cutile function: a parameter is one already, a slice (a `Tensor`
         the kernel made) is borrowed."""
         return f"&{arr}" if arr in self.slices else arr
+
+    def slice_view_mut(self, node: ast.AST, arr: str, view: str, shape: tuple[str, ...], what: str) -> None:
+        """The unpadded partition view of the slice ``arr`` a read (``what``) goes through: cutile's
+        `partition_full_mut`, the one unpadded partition of a tensor the kernel made that its compiler types (see
+        SLICE_VIEW_LIMIT); the same Tile IR view cuTile Python makes, read only."""
+        dims = ", ".join(shape)
+        self.body.append(f"// SAFETY: an unpadded view of the slice {arr} for {what}, only read through (cutile 0.3.1 "
+                         "types no read-only one of a tensor the kernel made).")
+        self.body.append(f"let {view}: PartitionMut<{RUST_DTYPES[self.params[arr].dtype]}, {{ [{dims}] }}> = "
+                         f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
+        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
+                                  "what": f"partition_full_mut of the slice {arr} for {what}",
+                                  "why": "cutile 0.3.1's compiler types no read-only unpadded partition of a tensor "
+                                         "the kernel made (`make_partition_view(&view, ..)` does not infer)",
+                                  "precondition": "none beyond the slice's: the view is only read"})
 
     def ct(self, node: ast.AST) -> str | None:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in self.aliases:
@@ -2249,6 +2271,9 @@ class Emitter:
                 sig = self.params[arr_node.id]
                 tiles = f"{arr_node.id}_tiles"
                 self.last_num_tiles = (arr_node.id, axis, shape)
+                if arr_node.id in self.slices:   # (see SLICE_VIEW_LIMIT)
+                    self.slice_view_mut(node, arr_node.id, tiles, shape, "ct.num_tiles")
+                    return f"num_tiles(&{tiles}, {axis})", Scalar("i32")
                 self.body.append(f"let {tiles}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                                  f"make_partition_view({self.tensor_arg(arr_node.id)}, shape![{', '.join(shape)}], "
                                  f"padding::None, dim_map::Identity, get_tensor_token("
@@ -3556,6 +3581,8 @@ class Emitter:
             self.need(node, "load-tile", "load")
             view = f"make_partition_view({self.tensor_arg(arr)}, {shape_macro}, padding::None, {dims}, " \
                 f"get_tensor_token({self.tensor_arg(arr)}))"
+        elif mode in PADDING and arr in self.slices:
+            raise self.refuse(pad, "array-slice", SLICE_VIEW_LIMIT.format(what=f"a load padded with {mode}"))
         elif mode in PADDING:
             self.need(node, "load-tile-padded-other", f"load padded with {mode}")
             view = f"make_partition_view({self.tensor_arg(arr)}, {shape_macro}, {PADDING[mode]}, {dims}, " \
@@ -3567,6 +3594,10 @@ class Emitter:
                              f"is in the tile's axis order.")
         ty = Tile(sig.dtype, shape)
         view_name = f"{arr}_view"
+        through_mut = mode == "UNDETERMINED" and arr in self.slices   # (see SLICE_VIEW_LIMIT)
+        if through_mut and dim_map is not None:
+            raise self.refuse(kw["order"], "array-slice", SLICE_VIEW_LIMIT.format(
+                what="an unpadded load with a permuted order"))
         proven = dim_map is None and len(index.elts) == 1 and isinstance(index.elts[0], ast.Name) and \
             self.loop_bounds.get(index.elts[0].id, (None, None))[1] == (arr, 0, shape)
 
@@ -3580,8 +3611,16 @@ class Emitter:
                     self.body.append(f"let {name}: i32 = {c};")
                     c = name
                 raw_idx.append(f"{c}i32" if _literal(e) is not None else c)
+            if through_mut:
+                return (f"unsafe {{ load_view_tko_mut(&{view_name}, [{', '.join(raw_idx)}], {ordering}, {scope}, "
+                        f"{latency}, {tma}) }}")
             return (f"load_view_tko(&{view_name}, [{', '.join(raw_idx)}], {ordering}, {scope}, {latency}, {tma})")
 
+        if through_mut:
+            self.slice_view_mut(node, arr, view_name, shape, "load")
+            self.body.append(f"// SAFETY: a read of the slice {arr} through that view, unchecked as in cuTile Python "
+                             "(the source keeps the index in range).")
+            return self.typed(raw(), ty, None, f"{arr}_tile")
         # The view gets a name of its own so its (partition) type is spelled out once.
         self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                          f"{view};")

@@ -187,14 +187,20 @@ def emit_slice(em, st: ast.Assign, indent: str) -> None:
     base_extents = base_s.extents if base_s else tuple(
         f"{base}.shape()[{k}]" for k in range(base_sig.rank))
     b = em.body
-    b.append(f"{indent}// `{em.text(st)}`: {base}{' (a view)' if base_s else ''} from {em.text(s.start)} to "
-             f"{em.text(s.stop)} along axis {axis}, the same memory: its base pointer moved by {em.text(s.start)} "
-             f"times the stride, as cuTile Python computes it")
+    b.append(f"{indent}// `{em.text(st)}`: a view of {base}'s elements {em.text(s.start)}..{em.text(s.stop)} along axis "
+             f"{axis}, no copy: {base}'s base pointer moved by {em.text(s.start)} times its stride there, as cuTile "
+             "Python computes it")
     if s.sig.shape[axis] is not None:
         length = f"{s.sig.shape[axis]}i32"
-    else:
+    else:   # (cuTile Python reads the view's extent as the value it states non-negative: `assume bounded<0, ?>`)
         length = f"{name}_len"
-        b.append(f"{indent}let {length}: i32 = {stop} - {start};")
+        b.append(f"{indent}// SAFETY: {em.text(s.start)} <= {em.text(s.stop)} is Array.slice's contract: the extent is "
+                 "non-negative, as cuTile Python assumes.")
+        b.append(f"{indent}let {length}: i32 = unsafe {{ assume_bounds_lower::<_, 0>({stop} - {start}) }};")
+        em.unsafe_sites.append({"line": st.lineno, "col": st.col_offset + 1,
+                                "what": f"assume on the extent of the slice {name}",
+                                "why": "cutile states facts about a value only through unsafe assume ops",
+                                "precondition": f"{em.text(s.start)} <= {em.text(s.stop)} (Array.slice's contract)"})
     s.extents = tuple(length if k == axis else e for k, e in enumerate(base_extents))
     b.append(f"{indent}let {name}_offset: Tile<i32, {{ [] }}> = scalar_to_tile({start} * {stride});")
     b.append(f"{indent}let {name}_offset: Tile<i64, {{ [] }}> = exti({name}_offset);")
@@ -210,8 +216,10 @@ def emit_slice(em, st: ast.Assign, indent: str) -> None:
     # (its divisibility pass states the largest power of two, at most 1024, of a view's pointer)
     div = min(s.ptr_div & -s.ptr_div, 1024)
     if div > 1:
-        b.append(f"{indent}// SAFETY: {s.root}'s base is {root_sig.base_align}-byte aligned (a fact of this launch) "
-                 f"and the offset a multiple of {div} bytes: the view's base is {div}-byte aligned.")
+        held = f"{base}'s base is {root_sig.base_align}-byte aligned (a fact of this launch)" if not base_s else \
+            f"{base}'s base is a multiple of {base_s.ptr_div} bytes (above)"
+        b.append(f"{indent}// SAFETY: {held} and the offset a multiple of {div} bytes: the view's base is {div}-byte "
+                 "aligned, as cuTile Python states it.")
         b.append(f"{indent}let {s.base_ptr}: PointerTile<*mut {elem}, {{ [] }}> = unsafe {{ assume_div_by::<_, "
                  f"{div}>({s.base_ptr}) }};")
         em.unsafe_sites.append({"line": st.lineno, "col": st.col_offset + 1,
@@ -221,20 +229,17 @@ def emit_slice(em, st: ast.Assign, indent: str) -> None:
                                                 "launch like every specialization fact)"})
     rank = root_sig.rank
     extents = ", ".join(str(d) if d is not None else "-1" for d in s.sig.shape)
-    dims = ", ".join(f"assume_bounds_lower::<_, 0>({s.extents[k]})" for k in range(rank) if s.sig.shape[k] is None)
+    dims = ", ".join(s.extents[k] for k in range(rank) if s.sig.shape[k] is None)
     static_strides = ", ".join(str(d) if d is not None else "-1" for d in strides)
-    dyn = ", ".join(f"assume_bounds_lower::<_, 0>({em.stride_param(s.root, k)})" for k in range(rank)
-                    if strides[k] is None)
-    token = f"get_tensor_token({s.root})"   # (the array's: a view of a view may never be made itself)
-    b.append(f"{indent}// SAFETY: the view lies inside {s.root} when 0 <= start <= stop <= the extent (Array.slice's "
-             "contract, which cuTile Python takes as given too); extents and strides are non-negative, the facts "
-             "cuTile Python states about them.")
-    b.append(f"{indent}let {name}: Tensor<{elem}, {{ [{extents}] }}> = unsafe {{")
-    b.append(f"{indent}    let shape: Shape<{{ [{extents}] }}> = Shape::<{{ [{extents}] }}> {{ dims: &[{dims}] }};")
-    b.append(f"{indent}    let strides: Array<{{ [{static_strides}] }}> = Array::<{{ [{static_strides}] }}> "
+    dyn = ", ".join(em.stride_param(s.root, k) for k in range(rank) if strides[k] is None)
+    b.append(f"{indent}let {name}_shape: Shape<{{ [{extents}] }}> = Shape::<{{ [{extents}] }}> {{ dims: &[{dims}] }};")
+    b.append(f"{indent}let {name}_strides: Array<{{ [{static_strides}] }}> = Array::<{{ [{static_strides}] }}> "
              f"{{ dims: &[{dyn}] }};")
-    b.append(f"{indent}    make_tensor_view({s.base_ptr}, shape, strides, {token})")
-    b.append(f"{indent}}};")
+    token = f"get_tensor_token({s.root})"   # (the array's: a view of a view may never be made itself)
+    b.append(f"{indent}// SAFETY: the view lies inside {base} when 0 <= {em.text(s.start)} <= {em.text(s.stop)} <= "
+             f"{base}.shape[{axis}] (Array.slice's contract, which cuTile Python takes as given too).")
+    b.append(f"{indent}let {name}: Tensor<{elem}, {{ [{extents}] }}> = unsafe {{ make_tensor_view({s.base_ptr}, "
+             f"{name}_shape, {name}_strides, {token}) }};")
     em.unsafe_sites.append({"line": st.lineno, "col": st.col_offset + 1,
                             "what": f"make_tensor_view of the slice {name}",
                             "why": "cutile builds a tensor view of a pointer only through an unsafe op",
