@@ -1004,7 +1004,8 @@ def test_refused_with_their_reason(tmp_path):
         "t = ct.reduce(ct.zeros((B,), dtype=ct.float32), 0, lambda a, b: a + b, 0.0)": ("reduce-custom", "identity 0"),
         "t = ct.static_eval(n + 1)": ("static-eval", "not computable"),
         "ct.assert_(n > 0, message=str(n))": ("assert", "literal message"),
-        "sub = x.slice(axis=0, start=n, stop=n + 4)": ("array-views", "array view made inside the kernel"),
+        "t = ct.load(x.slice(axis=0, start=n, stop=n + 4), index=(0,), shape=(B,))":
+            ("array-slice", "not bound to a name"),
         "v = x.tiled_view((B,), traversal_steps=(1,))\n                 t = v.load((0,))":
             ("array-views", "traversal steps"),
     }
@@ -1174,3 +1175,101 @@ def test_an_acquiring_load_in_a_helper_is_refused(tmp_path):
                             memory_scope=ct.MemoryScope.DEVICE).astype(ct.float32)
          """, "flag=i32[?]/1, x=f32[?]/1, y=f32[?]/1, B=#16")
     assert exc.value.construct == "load-memory-order" and "helper" in str(exc.value), str(exc.value)
+
+
+VARLEN = """
+ @ct.kernel
+ def k(x, y, cu, BM: ct.Constant[int], BN: ct.Constant[int]):
+     b = ct.bid(0)
+     s = ct.load(cu, index=(b,), shape=()).item()
+     e = ct.gather(cu, b + 1)
+     xs = x.slice(axis=0, start=s, stop=e)
+     ys = y.slice(axis=0, start=s, stop=e)
+     for i in range(ct.num_tiles(xs, axis=0, shape=(BM, BN))):
+         t = ct.load(xs, index=(i, 0), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO)
+         ct.store(ys, index=(i, 0), tile=t * 2.0)
+ """
+
+
+def test_a_slice_is_a_tensor_view_of_an_offset_base_with_launcher_strides(tmp_path):
+    """`xs = x.slice(axis=0, start=s, stop=e)`: x's base moved by s * x's stride 0 (the stride an entry parameter
+    the launcher fills, labelled as that stride for irdiff), the extent e - s stated non-negative, a tensor view
+    made of them; its stores unchecked and the array it views marked written."""
+    e = emit_resolved(tmp_path, VARLEN, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, cu=i32[?]/1, BM=#64, BN=#128",
+                      consts=("BM", "BN"))
+    text = "\n".join(e.body)
+    assert "x_stride0: i32" in e.params and "y_stride0: i32" in e.params and e.layout.endswith("R0.0,R1.0"), \
+        (e.params, e.layout)
+    # (e, a 0-d tile, is read as its scalar value; the extent stated non-negative where the view is made)
+    assert "let xs_stop: i32 = tile_to_scalar::<i32, i32>(e);" in text and \
+        "let xs_len: i32 = unsafe { assume_bounds_lower::<_, 0>(xs_stop - s) };" in text, text
+    assert "scalar_to_tile(s * x_stride0)" in text and "get_tensor_base(x).offset_tile(xs_offset)" in text, text
+    assert "Array::<{ [-1, 1] }> { dims: &[x_stride0] }" in text and \
+        "make_tensor_view(xs_base, xs_shape, xs_strides, get_tensor_token(x))" in text, text
+    assert "xs.partition_full_mut(shape![BM, BN])" in text and "num_tiles(&xs_tiles, 0)" in text, text  # unpadded
+    assert "ys.partition_full_mut(shape![BM, BN])" in text and "store_unchecked(" in text, text
+    written = {p["name"]: p.get("written") for p in e.abi}
+    assert written["y"] is True and written["x"] is False, e.abi
+    assert not any("assume_div_by" in line for line in e.body)   # no alignment fact at this launch
+
+
+def test_a_slices_base_is_aligned_as_cuda_tiles_dataflow_states_it(tmp_path):
+    """The view's base pointer: gcd(the array's alignment, start's divisor * stride's * element size), its power of
+    two stated (cuTile Python's dataflow analysis and divisibility pass); a slice of a slice from that base."""
+    body = """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         a = x.slice(axis=0, start=ct.bid(1) * B, stop=x.shape[0])
+         c = a.slice(axis=0, start=n, stop=a.shape[0])
+         t = ct.load(a, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+         u = ct.load(c, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+         ct.store(y, index=(ct.bid(0),), tile=t + u)
+     """
+    e = emit_resolved(tmp_path, body, "x=f32[?%16]/1&16, y=f32[?]/1, n=i32, B=#32")
+    text = "\n".join(e.body)
+    assert "let a_base: PointerTile<*mut f32, { [] }> = unsafe { assume_div_by::<_, 16>(a_base) };" in text, text
+    assert "a_base.offset_tile(c_offset)" in text and "assume_div_by::<_, 4>(c_base)" in text, text
+    assert "assume_bounds_lower::<_, 0>(a_len - n)" in text, text   # (a.shape[0]: a's extent as stated)
+    assert not e.params[2:] or all("stride" not in p for p in e.params), e.params   # unit stride: a literal
+
+
+@pytest.mark.parametrize("line, construct, why", [
+    ("t = ct.gather(xs, ct.arange(B, dtype=ct.int32))", "array-slice", "pointer access"),
+    ("t = ct.load(xs, index=(0,), shape=(B,), padding_mode=ct.PaddingMode.NEG_INF)", "array-slice",
+     "make_partition_view(&sub"),
+    ("t = ct.load(x.slice(axis=n, start=0, stop=n), index=(0,), shape=(B,))", "array-slice", "not bound"),
+])
+def test_slice_forms_cutile_cannot_state_are_refused(line, construct, why, tmp_path):
+    body = f"""
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         xs = x.slice(axis=0, start=n, stop=x.shape[0])
+         {line}
+         ct.store(y, index=(ct.bid(0),), tile=t)
+     """
+    with pytest.raises(Unsupported) as exc:
+        emit_resolved(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+    assert exc.value.construct == construct and why in str(exc.value) and "k.py:" in str(exc.value), str(exc.value)
+
+
+def test_a_slice_stored_while_its_array_is_read_elsewhere_is_refused(tmp_path):
+    """Two names for one memory, one of them written: cuTile Python orders them by the array's one token, the
+    port's views each by its own — refused with the reason, as is a slice re-bound or cut along a runtime axis."""
+    cases = {
+        ("ys = y.slice(axis=0, start=n, stop=y.shape[0])", "ct.store(ys, index=(0,), tile=t)",
+         "u = ct.load(y, index=(0,), shape=(B,))", "ct.store(x, index=(0,), tile=u)"): "one token",
+        ("ys = y.slice(axis=n, start=0, stop=n)", "ct.store(ys, index=(0,), tile=t)"): "not a constant axis",
+        ("ys = y.slice(axis=0, start=0, stop=n)", "ys = y.slice(axis=0, start=n, stop=n)",
+         "ct.store(ys, index=(0,), tile=t)"): "bound once",
+    }
+    for lines, why in cases.items():
+        line = "\n                 ".join(lines)
+        with pytest.raises(Unsupported) as exc:
+            emit_resolved(tmp_path, f"""
+             @ct.kernel
+             def k(x, y, n: int, B: ct.Constant[int]):
+                 t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+                 {line}
+             """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+        assert exc.value.construct == "array-slice" and why in str(exc.value) and "k.py:" in str(exc.value), \
+            (line, str(exc.value))

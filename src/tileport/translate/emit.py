@@ -3538,6 +3538,8 @@ class Emitter:
         kw = {k.arg: k.value for k in node.keywords}
         arr_node = node.args[0]
         if not isinstance(arr_node, ast.Name) or not isinstance(self.params.get(arr_node.id), sigmod.ArraySig):
+            if slice_call(arr_node):
+                self.expr(arr_node)   # (refused under array-slice, with the reason)
             raise self.refuse(node, "load-tile", "ct.load of something that is not an array parameter")
         arr = arr_node.id
         sig = self.params[arr]
