@@ -214,6 +214,7 @@ def render(data: dict) -> str:
               "means the port is slower than the Triton kernel.", "",
               "| " + " | ".join(thead) + " |", "|" + "---|" * len(thead)]
     lines += ["| " + " | ".join(triton_row(op, data)) + " |" for op in TRITON] + [""]
+    lines += fastest_torch_table(data["bench"])
     for sweep in data["sweeps"]:
         lines += sweep_table(sweep)
     if data["sizes"]:
@@ -224,6 +225,25 @@ def render(data: dict) -> str:
 #: ops whose kernel changed after their size-scaling file was measured: the rows say so (op → what changed)
 SIZES_SUPERSEDED = {"rope": "the tiled kernel before 2026-12-01; the gathering one: 92% at x1 "
                             "(benchmarks/results/h200/tuning/rope-gather)"}
+
+
+def fastest_torch_table(bench: dict[str, list[dict]]) -> list[str]:
+    """Each measured size against the fastest PyTorch path the bench timed beside it (eager, torch.compile,
+    cuBLAS, the op's own such as torch._grouped_mm): one row per op, dtype and size, no mean over sizes (issue 20,
+    criterion 5); the slowest first."""
+    rows = sorted((r for op_rows in bench.values() for r in op_rows if r.get("fastest_torch_ratio")),
+                  key=lambda r: -r["fastest_torch_ratio"])
+    out = ["## Against the fastest PyTorch path, each size on its own", ""]
+    if not rows:
+        return out + ["No committed bench run has timed the PyTorch paths yet (`tileport bench` times eager, "
+                      "torch.compile, cuBLAS and each op's own since 2026-12-04; the next H200 run fills this).", ""]
+    out += ["| op | dtype | size | shape | cutile-rs µs | fastest PyTorch path | its µs | rs / it |", "|" + "---|" * 8]
+    for r in rows:
+        best = r["fastest_torch"]
+        out.append(f"| {r['op']} | {r['dtype']} | {r['case']} | {r.get('shape', '')} | "
+                   f"{r['backends']['cutile-rs']['median_us']:.1f} | {best['path']} | {best['median_us']:.1f} | "
+                   f"{r['fastest_torch_ratio']:.2f}{' (over 1.05)' if r['fastest_torch_ratio'] > 1.05 else ''} |")
+    return out + [""]
 
 
 def sizes_table(sizes: dict) -> list[str]:

@@ -262,6 +262,24 @@ def test_bench_compares_each_size_with_the_fastest_torch_path():
         {"op": "flash_decode", "dtype": "float16", "case": "mid", "ratio": 1.16, "path": "eager"}]
 
 
+def test_ops_summary_lists_each_size_against_the_fastest_torch_path():
+    """docs/ops-summary.md's criterion-5 table: one row per measured size, the slowest first, flagged over 1.05."""
+    import runpy
+
+    from conftest import REPO
+
+    table = runpy.run_path(str(REPO / "scripts" / "ops_summary.py"))["fastest_torch_table"]
+    row = {"op": "flash_decode", "dtype": "float16", "shape": "8x32x128", "backends": {"cutile-rs": {"median_us": 11.6}}}
+    bench = {"flash_decode": [row | {"case": "mid", "fastest_torch": {"path": "eager", "median_us": 10.0},
+                                     "fastest_torch_ratio": 1.16},
+                              row | {"case": "large", "fastest_torch": {"path": "compile", "median_us": 20.0},
+                                     "fastest_torch_ratio": 0.58}]}
+    lines = [x for x in table(bench) if x.startswith("| flash_decode")]
+    assert lines == ["| flash_decode | float16 | mid | 8x32x128 | 11.6 | eager | 10.0 | 1.16 (over 1.05) |",
+                     "| flash_decode | float16 | large | 8x32x128 | 11.6 | compile | 20.0 | 0.58 |"]
+    assert "No committed bench run" in table({})[2]
+
+
 def test_fused_moe_grouped_mm_path_computes_the_op():
     """fused_moe's torch._grouped_mm pipeline (a bench comparison) gives the op's result (torch's CPU path)."""
     torch = pytest.importorskip("torch", reason="torch computes the PyTorch path; not installed here")
