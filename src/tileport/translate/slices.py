@@ -182,7 +182,6 @@ def emit_slice(em, st: ast.Assign, indent: str) -> None:
     start = _scalar(em, s.start, name, "start", indent)
     stop = _scalar(em, s.stop, name, "stop", indent)
     strides = root_sig.strides or (None,) * root_sig.rank
-    stride = f"{strides[axis]}i32" if strides[axis] is not None else em.stride_param(s.root, axis)
     base_s = em.slices.get(base)
     base_extents = base_s.extents if base_s else tuple(
         f"{base}.shape()[{k}]" for k in range(base_sig.rank))
@@ -202,6 +201,9 @@ def emit_slice(em, st: ast.Assign, indent: str) -> None:
                                 "why": "cutile states facts about a value only through unsafe assume ops",
                                 "precondition": f"{em.text(s.start)} <= {em.text(s.stop)} (Array.slice's contract)"})
     s.extents = tuple(length if k == axis else e for k, e in enumerate(base_extents))
+    if not s.materialized and not any(o.base == name for o in em.slices.values()):
+        return   # (only its extents are read: no pointer to move)
+    stride = f"{strides[axis]}i32" if strides[axis] is not None else em.stride_param(s.root, axis)
     b.append(f"{indent}let {name}_offset: Tile<i32, {{ [] }}> = scalar_to_tile({start} * {stride});")
     b.append(f"{indent}let {name}_offset: Tile<i64, {{ [] }}> = exti({name}_offset);")
     s.base_ptr = f"{name}_base"
