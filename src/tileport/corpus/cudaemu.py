@@ -390,7 +390,7 @@ def _mode_class(emu: Emulation) -> type:
             if held + adding > emu.max_rss_bytes:
                 msg = (f"torch.{name} of {tuple(t.shape)} {str(t.dtype).removeprefix('torch.')} at {_where(depth)}: "
                        f"the process would hold {(held + adding) / GiB:.1f} GiB {when} it, over the capture's "
-                       f"{emu.max_rss_bytes / GiB:.1f} GiB budget (default {RSS_SHARE:.0%} of the machine's memory)")
+                       f"{emu.max_rss_bytes / GiB:.1f} GiB budget (--max-memory-gb; default {RSS_SHARE:.0%} of memory)")
                 emu.refused.append(msg)
                 raise AllocationTooLarge(f"refused: {msg}")
 
