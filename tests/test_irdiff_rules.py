@@ -691,6 +691,32 @@ def test_loop_carried_invariant():
     assert out["equivalent"] and fired(out, "loop-carried-invariant") == 1, out
     assert not v(python("%pw"), rust("%pw"))["equivalent"]
 
+    # a store token carried unchanged and read by a load in the body and after the loop (cuTile Python's second
+    # loop of a split loop) ≡ the loop without it, the loads on the token from before (cutile); not when the body
+    # hands on a store's token instead
+    def load(tok: str, idx: str = "%j") -> str:
+        return (f"%l, %lt = load_view_tko weak %pv[{idx}] token = {tok} : partition_view<tile=(128), "
+                "tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<128xf32>, token")
+
+    def carried(cont: str) -> str:
+        body = [load("%tk"), "%n = addf %acc, %l : tile<128xf32>"]
+        if cont != "%tk":
+            body.append(store("%n", "%j", "%tk").replace("%s =", "%sj ="))
+        return prog(*STORE, "%z = constant <f32: 0.000000e+00> : tile<128xf32>", *LOOP,
+                    "%f:2 = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%acc = %z, %tk = %t0) -> "
+                    "(tile<128xf32>, token) {", *("  " + b for b in body),
+                    f"  continue %n, {cont} : tile<128xf32>, token", "}",
+                    load("%f#1", "%lo").replace("%l,", "%l2,").replace("%lt", "%lt2"),
+                    "%sum = addf %f#0, %l2 : tile<128xf32>", store("%sum", "%lo"))
+    plain = prog(*STORE, "%z = constant <f32: 0.000000e+00> : tile<128xf32>", *LOOP,
+                 "%f = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%acc = %z) -> (tile<128xf32>) {",
+                 "  " + load("%t0"), "  %n = addf %acc, %l : tile<128xf32>", "  continue %n : tile<128xf32>", "}",
+                 load("%t0", "%lo").replace("%l,", "%l2,").replace("%lt", "%lt2"),
+                 "%sum = addf %f, %l2 : tile<128xf32>", store("%sum", "%lo"))
+    out = v(carried("%tk"), plain)
+    assert out["equivalent"] and fired(out, "loop-carried-invariant") == 1, out
+    assert not v(carried("%sj"), plain)["equivalent"]
+
 
 def test_single_trip_loop_if():
     """A helper's early return under a runtime `if` (cuTile Python: a loop left by a `break` in the `if` or by the

@@ -1273,3 +1273,79 @@ def test_a_slice_stored_while_its_array_is_read_elsewhere_is_refused(tmp_path):
              """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
         assert exc.value.construct == "array-slice" and why in str(exc.value) and "k.py:" in str(exc.value), \
             (line, str(exc.value))
+
+
+def test_an_array_updated_in_place_orders_its_views_by_two_tokens(tmp_path):
+    """Loads and stores of one array through views, in a loop: each load's view starts from the last store's token,
+    its own token joined into the last-op token, each store's view from the last-op token, its token then both (as
+    cuTile Python's token_order pass keeps them); both carried by the loop under `zz_` names, the last-op one first."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, NT: ct.Constant[int], B: ct.Constant[int]):
+         for i in range(NT):
+             t = ct.load(x, index=(ct.bid(0), i), shape=(1, B), padding_mode=ct.PaddingMode.ZERO)
+             ct.store(x, index=(ct.bid(0), i), tile=t * 2.0)
+     """, "x=f32[?,?]/?,1, NT=#4, B=#16", consts=("NT", "B"))
+    body = "\n".join(e.body)
+    assert "let mut zz_x_token: Token = get_tensor_token(x);" in body
+    assert "let mut zz_x_wtoken: Token = get_tensor_token(x);" in body
+    assert "make_partition_view(x, shape![1, B], padding::Zero, dim_map::Identity, zz_x_wtoken)" in body
+    assert "zz_x_token = join_tokens(&[zz_x_token, get_partition_token(&x_view)]);" in body
+    assert "make_partition_view_mut(x, shape![1, B], padding::None, zz_x_token)" in body
+    assert body.index("zz_x_token = get_partition_token_mut(&x_tiles);") < body.index("zz_x_wtoken = zz_x_token;")
+    assert sorted(["zz_x_token", "zz_x_wtoken"]) == ["zz_x_token", "zz_x_wtoken"]   # (carried in this order)
+
+
+def test_in_place_tokens_nothing_reads_are_not_assigned(tmp_path):
+    """The last accesses' token updates are dropped (nothing reads them: rustc would warn), and a token an `if` arm
+    updates that nothing reads after the `if` is the arm's own binding, so that the `if` yields no token cuTile
+    Python's does not; several stores of the array, in loops and arms, are fine."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, flag: int, NT: ct.Constant[int], B: ct.Constant[int]):
+         if flag > 0:
+             for i in range(NT):
+                 ct.store(x, index=(ct.bid(0), i), tile=ct.load(x, index=(ct.bid(0), i), shape=(1, B)) * 0.5)
+         else:
+             t = ct.load(x, index=(ct.bid(0), 0), shape=(1, B))
+             ct.store(x, index=(ct.bid(0), 0), tile=t + 1.0)
+     """, "x=f32[?,?]/?,1, flag=i32, NT=#4, B=#16", consts=("NT", "B"))
+    body = "\n".join(e.body)
+    then, other = body.split("} else {")
+    # (assigned in the arm's loop: copies of the arm's own)
+    assert "let mut zz_x_token: Token = zz_x_token;" in then and "let mut zz_x_wtoken: Token = zz_x_wtoken;" in then
+    assert "zz_x_wtoken = " not in other   # (no load after the store reads it)
+    assert "let zz_x_token: Token = join_tokens(&[zz_x_token, get_partition_token(&x_view)]);" in other
+    assert "get_partition_token_mut(&x_tiles_2)" not in other
+    assert "let zz_x_token: Token = get_tensor_token(x);" in body   # (no longer re-assigned outside the arms)
+
+
+def test_gathers_of_an_array_updated_in_place_join_its_tokens(tmp_path):
+    """A gather from an array also loaded and stored through views waits on its last store and joins the last-op
+    token; a read-only loop's chain of gathers (from an array scattered later) starts from the reads before it and
+    is carried after the kernel's own variables (`zz_x_reads`)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, lab, B: ct.Constant[int]):
+         y = ct.gather(x, (ct.bid(0), ct.reshape(ct.load(lab, index=(ct.bid(0),), shape=(1,)), ())))
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(1, B))
+         ct.store(x, index=(ct.bid(0), 0), tile=t - y)
+     """, "x=f32[?,?]/?,1, lab=i32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "let x_gather_token: Token = zz_x_wtoken;" in body
+    assert "zz_x_token = join_tokens(&[zz_x_token, x_gather_read]);" in body
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, lab, NT: ct.Constant[int], B: ct.Constant[int]):
+         row = ct.bid(0)
+         y = ct.gather(x, (row, ct.reshape(ct.load(lab, index=(row,), shape=(1,)), ())))
+         m = ct.full((), 0.0, dtype=ct.float32)
+         for i in range(NT):
+             m = m + ct.sum(ct.gather(x, (row, i * B + ct.arange(B, dtype=ct.int32))))
+         for i in range(NT):
+             cols = i * B + ct.arange(B, dtype=ct.int32)
+             ct.scatter(x, (row, cols), ct.gather(x, (row, cols)) - m - y)
+     """, "x=f32[?,?]/?,1, lab=i32[?]/1, NT=#4, B=#16", consts=("NT", "B"))
+    body = "\n".join(e.body)
+    assert re.search(r"let mut zz_x_reads: Token = join_tokens\(&\[get_tensor_token\(x\), x_gather_read\]\);", body), \
+        body

@@ -548,9 +548,17 @@ def _shrink_loop_carried(canon: Canon) -> None:
             continue
         nxt = list(canon.op_of(term).operands)
         drop: set[int] = set()
+        for k in range(n):   # handed on unchanged: the value it started from (rule loop-carried-invariant)
+            if canon.resolve(nxt[k]) == args[k] and args[k] not in canon.forward:
+                init = canon.resolve(inits[k])
+                canon.forward[args[k]] = init   # equal to it on entry to every iteration, by induction
+                canon.forward[op.results[k]] = init
+                drop.add(k)
+                canon.fired["loop-carried-invariant"] += 1
         uses = _uses(canon)
-        for k in range(n):   # dead: read by nothing but its own `continue`, its result unread (a value forwarded
-            # to another, loop-carried-invariant's, is read as that one: not through the loop)
+        for k in (k for k in range(n) if k not in drop):   # dead: read by nothing but its own `continue`, its
+            # result unread (a value forwarded to another, loop-carried-invariant's, is read as that one: not
+            # through the loop)
             self_feed = sum(1 for j in range(n) if canon.resolve(nxt[j]) == args[k])
             result_uses = 0 if op.results[k] in canon.forward else uses[canon.resolve(op.results[k])]
             if result_uses == 0 and (args[k] in canon.forward or uses[args[k]] == self_feed) and \

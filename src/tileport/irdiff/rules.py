@@ -179,12 +179,13 @@ RULES: tuple[Rule, ...] = (
          "`return` under a runtime `if` as such a loop; the port writes the `if` yielding the result)",
          "test_single_trip_loop_if"),
     Rule("loop-carried-invariant", "rewrite",
-         "a token read by a join_tokens that is the result of a `for` whose only `continue` hands that carried value "
-         "on unchanged (its own block argument, once the join rules have simplified the body) is the value the loop "
-         "started it from; the loop-carried rules then run again",
+         "a value a `for` carries whose only `continue` hands it on unchanged (its own block argument, once the join "
+         "rules have simplified the body) is, inside the loop and after it, the value the loop started it from, and "
+         "is dropped from the loop; the loop-carried rules then run again",
          "by induction the carried value equals its initial value on entry to every iteration and after the last "
          "(cuTile Python carries a loop's load tokens to order a later atomic after them; once read-only-load-tokens "
-         "drops them from the body's joins each iteration hands its token on as it came)",
+         "drops them from the body's joins each iteration hands its token on as it came; the second loop of a split "
+         "loop carries the last-store token of an array only the first one stores)",
          "test_loop_carried_invariant"),
     Rule("loop-carried-dead", "rewrite",
          "a value a `for` carries that nothing reads — its body only hands it to its own `continue`, nothing reads "

@@ -68,9 +68,14 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "at dimension k > 0 is accepted under the recorded precondition that the grid has extent 1 there",
               "`out.store(t)` (ranks 1 to 3; cutile has no block-owned store above: a rank-4+ array's is written as "
               "in store-bijective)", S, "vector_add"),
-    Construct("store-inplace", "an array both loaded and stored (updated in place: RoPE on q/k, accumulations)",
-              "`&Tensor`; loads as for any input, each store through `unsafe { partition_full_mut }` + "
-              "`store_unchecked` at the source's index, listed as an unsafe site", S, None),
+    Construct("store-inplace", "an array both loaded and stored (updated in place: RoPE on q/k, accumulations, a "
+              "gradient written over the logits it was computed from), in straight-line code, loops and `if`s, any "
+              "number of stores",
+              "`&Tensor`; each load through a view made on the array's last-store token (`make_partition_view(x, .., "
+              "zz_x_wtoken)`, the Tile IR load, its token joined into `zz_x_token`), each store through `unsafe { "
+              "make_partition_view_mut(x, .., zz_x_token) }` + `store_unchecked` at the source's index (listed as an "
+              "unsafe site), its token then both: cuTile Python's two tokens per array, carried by loops and `if`s "
+              "(real_inplace)", S, "real_inplace"),
     Construct("gather-scatter-nd", "`ct.gather`/`ct.scatter` on an array of any rank and strides, one i32 or i64 "
               "index tile or scalar per dimension (broadcast together; scalars only: one element, a 0-d tile; an "
               "int64 label `.item()`), `mask=`, `padding_value=`, `check_bounds=`",

@@ -287,6 +287,10 @@ class Emitter:
         self.stride_params: list[tuple[str, int]] = []
         self.nd_accesses: set[str] = set()   # gathers/scatters of rank > 1 (see gather: their padding)
         self.loaded_arrays: set[str] = set()  # arrays both loaded and stored (in-place updates)
+        #: array updated in place through views → the `let mut` tokens ordering its accesses as cuTile Python's
+        #: token_order pass does: (last op: every access since the last store joined, which a store waits on;
+        #: last store: which a load waits on). See ordered_in_place.
+        self.inplace_tokens: dict[str, tuple[str, str]] = {}
         self.scope_locals: list[set[str]] = []  # per open branch/loop body: the names first bound in it
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
         self.carried_tokens: dict[str, str] = {}  # array → the `let mut` token its scatters in a loop carry
@@ -454,6 +458,15 @@ class Emitter:
         for name, calls in stores.items():
             exclusive = len(calls) > 1 and all(_exclusive(arms[id(a)], arms[id(b)])
                                                for i, a in enumerate(calls) for b in calls[i + 1:])
+            p = self.params.get(name)
+            if name in loads and name not in self.slices and name not in scatters and \
+                    isinstance(p, sigmod.ArraySig):
+                # updated in place through views: every store unchecked, ordered with the loads by the array's
+                # tokens wherever they are (see ordered_in_place)
+                self.loaded_arrays.add(name)
+                self.need(calls[0], "store-inplace", f"array {name!r} both loaded and stored")
+                self.outputs[name] = Output(name, p, parts=len(calls), general=True)
+                continue
             if len(calls) != 1 and not exclusive and not supported("store-parts"):
                 raise self.refuse(calls[1], "store-other", f"array {name!r} is stored {len(calls)} times")
             if len(calls) != 1 and not exclusive and self._runtime_alternatives(calls):
@@ -488,6 +501,30 @@ class Emitter:
                 continue
             self.outputs[name] = Output(name, p, parts=1, alternatives=len(calls)) if exclusive else \
                 Output(name, p, parts=len(calls))
+
+    def ordered_in_place(self) -> None:
+        """Arrays loaded and stored through views (updated in place) get the two tokens cuTile Python's token_order
+        pass keeps per array: the last store's (each load's view starts from it) and the join of every access since
+        (each store's view starts from it; the store's token then becomes both). cutile's `load_view_tko` sets its
+        view's token to the load's result token, which `get_partition_token` reads back for the join. Named `zz_`
+        so that a loop or `if` carrying them yields them after the kernel's own variables (cutile orders carried
+        values by name), the last-op token before the last-store one, as cuTile Python carries them. Unused
+        assignments are dropped afterwards (_drop_dead_tokens). Slices keep their own path (no typed view)."""
+        ops: dict[str, set[str]] = {}
+        for n in self.live_walk():
+            if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name):
+                ops.setdefault(n.args[0].id, set()).add(self.ct(n.func) or "")
+        for arr in sorted(self.loaded_arrays):
+            out = self.outputs.get(arr)
+            if arr in self.slices or out is None or not out.general or \
+                    ops.get(arr, set()) & ({"scatter"} | set(ATOMIC_MODES)):
+                continue   # (scattered arrays are refused: see classify_arrays)
+            op, st = self.fresh(f"zz_{arr}_token"), self.fresh(f"zz_{arr}_wtoken")
+            self.inplace_tokens[arr] = (op, st)
+            self.body.append(f"// {arr} is read and written: its loads wait on its last store ({st}), its stores on "
+                             f"every access since ({op}), as cuTile Python orders them")
+            self.body.append(f"let mut {op}: Token = get_tensor_token({self.tensor_arg(arr)});")
+            self.body.append(f"let mut {st}: Token = get_tensor_token({self.tensor_arg(arr)});")
 
     def _unrolled_times(self) -> dict[int, int]:
         """id(node) → how many copies of it the unrolled `ct.static_iter` loops around it make (absent: 1)."""
@@ -1201,7 +1238,14 @@ class Emitter:
                 continue
             start = self.read_chains.get(arr) or self.op_tokens.get(arr) or self.carried_tokens.get(arr) or \
                 self.scatter_tokens.get(arr) or f"get_tensor_token({self.tensor_arg(arr)})"
-            var = self.fresh(f"{arr}_reads")
+            here = self._scope_id()   # reads of it before the loop, in this scope: joined first, as cuTile Python's
+            # last-op token holds them when the loop begins
+            if before := [t for t, scope in self.reads.get(arr, []) if scope == here]:
+                start = _join_chain(start, before)
+                self.reads[arr] = [(t, scope) for t, scope in self.reads[arr] if scope != here]
+            # (`zz_`: carried after the kernel's own variables, as cuTile Python carries its tokens; see
+            # carry_scatter_tokens)
+            var = self.fresh(f"zz_{arr}_reads")
             self.body.append(f"{indent}// {arr}'s reads in the loop, joined for its write after it (as cuTile Python "
                              "orders them)")
             self.body.append(f"{indent}let mut {var}: Token = {start};")
@@ -1235,6 +1279,17 @@ class Emitter:
         re-assigned by each scatter: a loop-carried value), as cuTile Python threads its token through the loop's
         iterations, so each iteration's writes are ordered after the previous one's."""
         for node in self.live_walk(st):
+            if isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args and \
+                    isinstance(node.args[0], ast.Name) and node.args[0].id in self.inplace_tokens:
+                # an array updated in place: its tokens are carried already (see ordered_in_place); a parallel
+                # store (this loop's only access of it, at the loop index) starts from the token before the loop
+                arr = node.args[0].id
+                if any(isinstance(b, ast.Expr) and b.value is node for b in self._straight_line(st.body)) and \
+                        not self._unchecked_store(node, st, parallel=True):
+                    before = self.fresh(f"{arr}_before_loop")
+                    self.body.append(f"{indent}let {before}: Token = {self.inplace_tokens[arr][0]};")
+                    self.parallel_stores[id(node)] = before
+                continue
             if isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args and \
                     isinstance(node.args[0], ast.Name) and node.args[0].id in self.carried_tokens and \
                     node.args[0].id in self.outputs and any(isinstance(b, ast.Expr) and b.value is node
@@ -1778,7 +1833,11 @@ class Emitter:
         view = f"{arr}.partition_full_mut(shape![{dims}])"
         carried = self.carried_tokens.get(arr)
         before = self.parallel_stores.get(id(call))
-        if before:   # a parallel store (see carry_scatter_tokens): from the token before its loop
+        tokens = self.inplace_tokens.get(arr)
+        if tokens:   # after every access since the last store (a parallel store: since its loop began)
+            view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, " \
+                f"{before or tokens[0]})"
+        elif before:   # a parallel store (see carry_scatter_tokens): from the token before its loop
             view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {before})"
         elif carried:   # inside a loop: the view starts from the carried token (the previous iteration's store)
             view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {carried})"
@@ -1790,6 +1849,14 @@ class Emitter:
                          f"unsafe {{ {view} }};")
         self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
         self._keep_release_token(call, arr, tiles, indent)
+        if tokens:   # the store's token is the last op and the last store
+            store_token = f"get_partition_token_mut(&{tiles})"
+            if before:   # (a parallel store: joined into the last op, as cuTile Python joins it)
+                store_token = f"join_tokens(&[{tokens[0]}, {store_token}])"
+            self.body.append(f"{indent}{tokens[0]} = {store_token};")
+            self.body.append(f"{indent}{tokens[1]} = {tokens[0]};")
+            out.done += 1
+            return
         if before:   # joined into the carried token, each iteration's store unordered with the others
             self.body.append(f"{indent}{carried} = join_tokens(&[{carried}, get_partition_token_mut(&{tiles})]);")
         elif carried:
@@ -2835,7 +2902,8 @@ class Emitter:
             raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is not a "
                                                                      "constant number")
         name = node.args[0].id if isinstance(node.args[0], ast.Name) else None
-        prev = self.carried_tokens.get(name) or self.scatter_tokens.get(name)
+        tokens = self.inplace_tokens.get(name)   # (updated in place: after its last store, see ordered_in_place)
+        prev = tokens[1] if tokens else self.carried_tokens.get(name) or self.scatter_tokens.get(name)
         if name in self.scatter_tokens and not prev:
             raise self.refuse(node, "gather-scatter", f"a ct.gather from {name} after a ct.scatter into it inside a "
                                                       "loop or branch (the order of the two is not carried)")
@@ -2855,7 +2923,9 @@ class Emitter:
             pad_lit = rust_literal(float(pad) if ty.dtype.startswith("f") else int(pad), ty.dtype)
         read = "_"
         chain = self.chained_reads.get(name) or self.after_reads.get(name)
-        if name in self.scatters_left:   # a scatter into the array orders itself after this read (see scatter)
+        if tokens:   # joined into the array's last-op token, which its next store waits on
+            read = f"{g}_read"
+        elif name in self.scatters_left:   # a scatter into the array orders itself after this read (see scatter)
             read = f"{g}_read"
             if not chain:
                 self.reads.setdefault(name, []).append((read, self._scope_id()))
@@ -2883,7 +2953,9 @@ class Emitter:
             self.body.append(f"let ({g}, {read}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
                              f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, {masking}, Some({g}_token), "
                              f"Latency::<{latency}>) }};")
-        if chain and read != "_":   # the loop's reads of the array, joined one by one (see carry_read_chains)
+        if tokens:
+            self.body.append(f"{tokens[0]} = join_tokens(&[{tokens[0]}, {read}]);")
+        elif chain and read != "_":   # the loop's reads of the array, joined one by one (see carry_read_chains)
             self.body.append(f"{chain} = join_tokens(&[{chain}, {read}]);")
         self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
                                   "what": f"load_ptr_tko from {arr} (ct.gather)",
@@ -3623,9 +3695,17 @@ class Emitter:
             self.body.append(f"// SAFETY: a read of the slice {arr} through that view, unchecked as in cuTile Python "
                              "(the source keeps the index in range).")
             return self.typed(raw(), ty, None, f"{arr}_tile")
+        tokens = self.inplace_tokens.get(arr)
+        if tokens:   # updated in place: the view starts from the array's last store (see ordered_in_place)
+            view = f"make_partition_view({self.tensor_arg(arr)}, {shape_macro}, " \
+                f"{PADDING.get(mode, 'padding::None')}, {dims}, {tokens[1]})"
         # The view gets a name of its own so its (partition) type is spelled out once.
         self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                          f"{view};")
+        if tokens:   # the Tile IR load (its view then holds the load's token), joined into the last-op token
+            loaded = self.typed(raw(), ty, None, f"{arr}_tile")
+            self.body.append(f"{tokens[0]} = join_tokens(&[{tokens[0]}, get_partition_token(&{view_name})]);")
+            return loaded
         if arr in self.slices and not proven:
             # a view made in the kernel: cutile's checked `.load` would assert the index against it; cuTile Python
             # reads it unchecked (a padded view reads padding past its end)
@@ -4364,6 +4444,7 @@ def _tidy_bindings(body: list[str]) -> list[str]:
     kernel when some path re-assigns it, see find_mutated, but a binding in a loop or arm that nothing of its scope
     re-assigns would draw the unused-mut warning)."""
     out = [line for entry in body for line in entry.split("\n")]   # (an inlined helper is one multi-line entry)
+    out = _drop_dead_tokens(out)
     for i, line in enumerate(out):   # an unused pure value (its readers were folded away): not emitted
         u = _LET_VALUE.match(line)
         end = _statement_end(out, i) if u else None
@@ -4380,6 +4461,110 @@ def _tidy_bindings(body: list[str]) -> list[str]:
         if not any(reassign.search(later.split("//", 1)[0]) for later in _scope_after(out, i)):   # (not comments)
             out[i] = line.replace("let mut ", "let ", 1)
     return out
+
+
+_TOKEN_SET = re.compile(r"\s*(zz_\w+) = (?:join_tokens\(&\[[\w, ()&]*\]\)|get_partition_token(?:_mut)?\(&\w+\)|"
+                        r"zz_\w+);$")
+_TOKEN_LET = re.compile(r"\s*let mut (zz_\w+): Token = get_tensor_token\(&?\w+\);$")
+_LOOP_HEAD = re.compile(r"\s*(?:for |while |loop\b)")
+_JUMP = re.compile(r"\b(?:continue|break|return)\b")
+
+
+def _drop_dead_tokens(out: list[str]) -> list[str]:
+    """The token bookkeeping of arrays updated in place (ordered_in_place) assigns its `let mut` tokens at every
+    access; an assignment nothing reads afterwards (the kernel's last accesses) would draw rustc's unused-assignment
+    warning: it is dropped (a pure value: dead in the IR either way), and so is a token nothing reads at all."""
+    while True:
+        code = [line.split("//", 1)[0] for line in out]
+        stacks, stack = [], []   # the lines opening the blocks each line is in
+        for k, line in enumerate(code):
+            stacks.append(tuple(stack))
+            for ch in line:
+                if ch == "{":
+                    stack.append(k)
+                elif ch == "}" and stack:
+                    stack.pop()
+        ends = {}   # block-opening line → the line closing it
+        for k in range(len(code)):
+            for h in stacks[k]:
+                ends[h] = k
+        dead = [i for i, line in enumerate(code) if (m := _TOKEN_SET.match(line) or _TOKEN_LET.match(line)) and
+                not _token_live_after(m.group(1), code, i + 1, stacks[i], stacks, ends, i)]
+        if dead:
+            del out[dead[0]]
+            continue
+        if not _shadow_in_arm(out, code, stacks, ends):
+            break
+    for i, line in enumerate(code):   # a token no assignment of its own scope re-assigns: not `mut`
+        m = re.match(r"\s*let mut (zz_\w+): Token = ", line)
+        if m is None:
+            continue
+        name, inner = m.group(1), stacks[i]
+        shadows = [k for k in range(i + 1, len(code)) if re.match(rf"\s*let (?:mut )?{name}\b", code[k])]
+        if not any(re.match(rf"\s*{name} =[^=]", code[k]) and stacks[k][:len(inner)] == inner and
+                   not any(j < k and stacks[k][:len(stacks[j])] == stacks[j] for j in shadows)
+                   for k in range(i + 1, len(code))):
+            out[i] = out[i].replace("let mut ", "let ", 1)
+    return out
+
+
+def _shadow_in_arm(out: list[str], code: list[str], stacks: list[tuple], ends: dict[int, int]) -> bool:
+    """A token assigned in an arm of an `if` whose value nothing reads after the `if` becomes a binding of the arm's
+    own (shadowing it there), so that the `if` yields no token cuTile Python's does not: its first assignment in the
+    arm, or a copy at the arm's start when that is deeper (in a loop of the arm). Whether one was made."""
+    for i, line in enumerate(code):
+        m = _TOKEN_SET.match(line)
+        if m is None:
+            continue
+        name = m.group(1)
+        for arm in reversed(stacks[i]):
+            if not re.match(r"\s*(?:if |} else)", code[arm]) or \
+                    any(re.search(rf"let (?:mut )?{name}\b", code[k]) for k in range(arm + 1, i)):
+                continue   # (not an arm, or shadowed in this arm already)
+            end = ends.get(arm, len(code) - 1)
+            while re.match(r"\s*} else", code[end]) and end in ends:
+                end = ends[end]
+            if _token_live_after(name, code, end + 1, stacks[arm], stacks, ends, None):
+                continue
+            if arm == stacks[i][-1] and not any(re.search(rf"\b{name}\b", code[k]) for k in range(arm + 1, i)):
+                out[i] = out[i].replace(f"{name} = ", f"let mut {name}: Token = ", 1)
+            else:
+                indent = re.match(r"\s*", out[arm + 1]).group(0)
+                out[arm + 1:arm + 1] = [f"{indent}// {name} in this arm: nothing reads it after the `if`",
+                                        f"{indent}let mut {name}: Token = {name};"]
+            return True
+    return False
+
+
+def _token_live_after(name: str, code: list[str], start: int, stack: tuple, stacks: list[tuple],
+                      ends: dict[int, int], i: int | None) -> bool:
+    """Whether the value of ``name`` assigned on line ``i`` (or left by the statement ending before line ``start``,
+    in the blocks ``stack``) may be read: by a line from ``start`` on before an assignment that surely runs after it
+    (in its block or an enclosing one, no jump between), or anywhere in a loop around it (the next iteration)."""
+    word = re.compile(rf"\b{name}\b")
+
+    def reads(line: str) -> bool:
+        m = _TOKEN_SET.match(line)
+        if m is not None and m.group(1) == name:
+            return bool(word.search(line.split("=", 1)[1]))
+        return bool(word.search(line))
+
+    for h in stack:
+        if _LOOP_HEAD.match(code[h]) and any(reads(code[k]) for k in range(h, ends.get(h, len(code) - 1) + 1)
+                                             if k != i):
+            return True
+    jumped = False
+    for k in range(start, len(code)):
+        if any(h not in stack and re.match(r"\s*} else", code[h]) and stacks[h] and stacks[h][-1] in stack
+               for h in stacks[k]):
+            continue   # (another arm of an `if` the value was assigned in: not reached from there)
+        if reads(code[k]):
+            return True
+        m = _TOKEN_SET.match(code[k])
+        if m is not None and m.group(1) == name and not jumped and stacks[k] == stack[:len(stacks[k])]:
+            return False
+        jumped = jumped or bool(_JUMP.search(code[k]))
+    return False
 
 
 def _statement_end(body: list[str], i: int) -> int | None:
@@ -4462,6 +4647,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             em.origin.update((id(n), (str(h.file), h.src)) for n in ast.walk(h.fn))
     em.slices = find_slices(em)
     em.classify_arrays()
+    em.ordered_in_place()
     em.find_mutated()
     em.count_fma_candidates()
     em.read_names = em.live_names()

@@ -353,15 +353,6 @@ class _MaskedArrays(_AtomicArrays):
     neither read nor written, as in Triton)."""
 
 
-class _InPlaceArrays(_AtomicArrays):
-    """Arrays loaded and stored as tiles of a view where the port would not order a store after the loads before
-    it (an array updated in place inside a loop, or stored with a value that does not read every earlier load of
-    it): lowered again with every access of them a gather/scatter (`_in_place_gathers`), indexed per dimension of
-    the view they had (``views``)."""
-
-    views: dict = {}
-
-
 class _UnitStrideArrays(_AtomicArrays):
     """Arrays accessed at an element offset inside a unit-stride run's block (`out + 1 + tl.arange(0, E)`): lowered
     again with every access of them a gather/scatter at its element offsets."""
@@ -436,8 +427,6 @@ class _Lowerer:
         self.not_whole_blocks: set[tuple[str, str]] = set()   # claims a previous lowering found false
         self._atomic_arrays: set[str] = set()   # arrays an atomic updates
         self._tile_arrays: set[str] = set()     # arrays loaded or stored as tiles of a view
-        self._view_loads: set[str] = set()      # pointer parameters loaded as tiles of a view
-        self._view_stores: set[str] = set()     # pointer parameters stored as tiles of a view
         self.gathered_arrays: set[str] = set()  # arrays every access gathers/scatters (`_AtomicArrays`)
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
@@ -511,11 +500,6 @@ class _Lowerer:
         mixed = (self._atomic_arrays & self._tile_arrays) - self.gathered_arrays
         if mixed:
             raise _AtomicArrays(mixed)
-        in_place = _in_place_gathers(self.lines, (self._view_loads & self._view_stores) - self.gathered_arrays)
-        if in_place:
-            again = _InPlaceArrays(in_place)
-            again.views = {a: self.views[a] for a in in_place if a in self.views}
-            raise again
 
     def _assignments(self, name: str) -> list[str] | None:
         """The values the lowered kernel assigns to the variable ``name`` (None: it is also a loop index)."""
@@ -2759,8 +2743,6 @@ class _Lowerer:
                 f", padding_value={_number(pad)})"
             return Tile(text, offsets.shape, f"{arr}.dtype")
         arr, index, shape, vshape, masked = self.access(ptr, mask, node)
-        if isinstance(ptr, Ptr):
-            self._view_loads.add(arr)
         padding = None
         if isinstance(ptr, BlockPtr):
             opt = kw.get("padding_option")
@@ -2826,8 +2808,6 @@ class _Lowerer:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
         else:
             arr, index, shape, vshape, _ = self.access(ptr, mask, node)
-            if isinstance(ptr, Ptr):
-                self._view_stores.add(arr)
         if isinstance(value, Scalar) and gather and ptr.param in self.gathered_arrays:   # type: ignore[union-attr]
             value = Tile(f"ct.full({_tup(offsets.shape)}, {value.text}, dtype={arr}.dtype)", offsets.shape,
                          f"{arr}.dtype")
@@ -3065,85 +3045,6 @@ def _number(v: float) -> str:
     return repr(v)
 
 
-def _in_place_gathers(lines: list[str], arrays: set[str]) -> set[str]:
-    """Of ``arrays`` (each loaded and stored through its view), those the port cannot keep as views. cuTile Python
-    orders a store after every earlier load of its array by joining their tokens; cutile 0.3.1's view loads return
-    no token, so the port's store waits on no load. That is the same program only when the store reads every such
-    load's tile (irdiff's data-implied-load-tokens) in straight-line code: a load or store of the array inside a
-    loop or an `if` (the token then travels through it), a load after a store of it, or a store whose value does
-    not read an earlier load of it needs the tokens, which gathers and scatters carry (every access of that array
-    becomes one). Decided on the lowered kernel's text."""
-    if not arrays:
-        return set()
-    import textwrap
-
-    try:
-        tree = ast.parse(textwrap.dedent("\n".join(lines)))
-    except SyntaxError:
-        return set(arrays)
-
-    def access(node: ast.AST) -> tuple[str, str] | None:
-        """("load" | "store", array) of a ct.load/ct.store call of one of ``arrays``."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                isinstance(node.func.value, ast.Name) and node.func.value.id == "ct" and \
-                node.func.attr in ("load", "store") and node.args and isinstance(node.args[0], ast.Name) and \
-                node.args[0].id in arrays:
-            return node.func.attr, node.args[0].id
-        return None
-
-    out: set[str] = set()
-    deps: dict[str, set[int]] = {}       # variable -> the loads (by id) its value reads
-    loads: dict[str, set[int]] = {}      # array -> its loads so far
-    stored: set[str] = set()
-
-    def reads(expr: ast.AST) -> set[int]:
-        got: set[int] = set()
-        for n in ast.walk(expr):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-                got |= deps.get(n.id, set())
-            a = access(n)
-            if a and a[0] == "load":
-                got.add(id(n))
-        return got
-
-    for st in tree.body:
-        if isinstance(st, ast.FunctionDef):
-            continue
-        nested = isinstance(st, (ast.For, ast.While, ast.If, ast.With, ast.Try))
-        for n in ast.walk(st):
-            a = access(n)
-            if a is None:
-                continue
-            kind, arr = a
-            if nested:
-                out.add(arr)
-            elif kind == "load":
-                if arr in stored:
-                    out.add(arr)
-                loads.setdefault(arr, set()).add(id(n))
-            else:
-                stored.add(arr)
-                value = next((k.value for k in n.keywords if k.arg == "tile"), None)
-                if value is None or not loads.get(arr, set()) <= reads(value):
-                    out.add(arr)
-        if isinstance(st, ast.Assign):
-            r = reads(st.value)
-            for t in st.targets:
-                for name in ast.walk(t):
-                    if isinstance(name, ast.Name):
-                        deps[name.id] = r
-        elif nested:   # what a value assigned inside may read (twice: a loop hands values on)
-            for _ in range(2):
-                for n in ast.walk(st):
-                    if isinstance(n, (ast.Assign, ast.AugAssign)):
-                        r = reads(n.value)
-                        for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                            for name in ast.walk(t):
-                                if isinstance(name, ast.Name):
-                                    deps[name.id] = deps.get(name.id, set()) | r
-    return out
-
-
 def _written_first(body: list[ast.stmt], name: str) -> bool:
     """Whether each iteration of a loop over ``body`` assigns ``name`` (a plain top-level assignment that does not
     read it) before anything reads it: then its value does not travel from one iteration to the next."""
@@ -3185,7 +3086,6 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     seeds: dict[str, View] = {}
     not_blocks: set[tuple[str, str]] = set()
     gathered: set[str] = set()
-    in_place: set[str] = set()
     while True:
         lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")),
                       plain_stores=bool(options.get("plain_stores")), facts=facts)
@@ -3195,10 +3095,6 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
         try:
             lw.run()
             break
-        except _InPlaceArrays as again:   # arrays updated in place the port could not order: gathers/scatters
-            gathered |= again.arrays
-            in_place |= again.arrays
-            seeds.update(again.views)   # gathered through the view they had (an index per dimension)
         except _AtomicArrays as again:   # arrays both atomics and tile accesses reach: every access a gather
             gathered |= again.arrays
         except _Relayout as again:   # a pointer gathered from before its strided layout was known: once more
@@ -3208,9 +3104,6 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
                 raise LoweringError(kernel, kernel.fn, f"`{again.claim[0]}` is used as an offset of whole "
                                                        f"{again.claim[1]} blocks but is not one") from None
             not_blocks.add(again.claim)
-    if in_place:
-        lw.notes.append(f"{', '.join(sorted(in_place))} updated in place: every access a gather/scatter (the port "
-                        "orders them by their tokens as cuTile Python does; cutile 0.3.1's view loads return none)")
     params_text, params = lw.signature()
     from ...pipeline.port import _display
 
