@@ -31,14 +31,12 @@ from .helpers import kernel_helpers
 from .static_eval import fold_array_aliases, fold_static_eval
 from .resolve import ResolveError, resolve, rewritten
 from .slices import Slice, emit_slice, find_slices, slice_call
+from .values import ELEMENT_BYTES, RUST_DTYPES, Scalar, Tile
 
 #: ct.matmul's accumulator for float operands of one dtype: the first accumulator cuda.tile's mma takes for them
 #: (cuda/tile/_datatype.py `_mma_supported_dtypes`); the product is converted back to the operands' dtype
 MATMUL_ACC = {"f16": "f16", "f8e4m3fn": "f16", "f8e5m2": "f16", "bf16": "f32", "f32": "f32", "tf32": "f32",
               "f64": "f64"}
-RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "tf32": "tf32", "i8": "i8", "i16": "i16", "i32": "i32",
-               "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "bool": "bool",
-               "f8e4m3fn": "f8e4m3fn", "f8e5m2": "f8e5m2"}
 #: `ct.<name>` dtype attributes → our dtype names, for the dtypes Rust tiles can hold
 CT_DTYPES = {ct_name: short for short, ct_name in sigmod.DTYPES.items() if short in RUST_DTYPES}
 PADDING = {"ZERO": "padding::Zero", "NEG_ZERO": "padding::NegZero", "NAN": "padding::Nan",
@@ -129,23 +127,6 @@ class BranchTypeChange(Unsupported):
     folded to its taken arm instead, see Emitter.if_chain)."""
 
 @dataclass(frozen=True)
-class Tile:
-    dtype: str
-    shape: tuple[str, ...]
-
-    def rust(self) -> str:
-        return f"Tile<{RUST_DTYPES[self.dtype]}, {{ [{', '.join(self.shape)}] }}>"
-
-
-@dataclass(frozen=True)
-class Scalar:
-    dtype: str
-
-    def rust(self) -> str:
-        return RUST_DTYPES[self.dtype]
-
-
-@dataclass(frozen=True)
 class ArrayParam:
     name: str
     sig: sigmod.ArraySig
@@ -192,10 +173,6 @@ class Output:
     general: bool = False     # read and written, or stored at indices no safe form covers: every store unchecked
     owned: list = field(default_factory=list)  # stores at the block's own tile (store_bijective), None: elsewhere
 
-
-#: bytes per element of each dtype
-ELEMENT_BYTES = {"bool": 1, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "f32": 4,
-                 "tf32": 4, "i64": 8, "u64": 8, "f64": 8, "f8e4m3fn": 1, "f8e5m2": 1, "f8e8m0fnu": 1}
 
 #: `not (a OP b)` → `a OP' b` (integers: no NaN to tell the two apart)
 NEGATED_COMPARE = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.Eq: ast.NotEq,

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from ..spec import signature as sigmod
+from .values import ELEMENT_BYTES, RUST_DTYPES, Scalar, Tile
 
 
 @dataclass
@@ -152,8 +153,6 @@ def int_divisor(em, node: ast.AST, depth: int = 0) -> int:
 def _scalar(em, node: ast.AST, name: str, what: str, indent: str) -> str:
     """A slice bound as an i32 scalar the Rust can read twice: a name or literal as it is, anything else bound first
     (cuTile Python computes it once); a 0-d i32 tile (`ct.load(.., shape=())`) is its value."""
-    from .emit import Scalar, Tile
-
     code, ty = em.expr(node)
     if ty == Tile("i32", ()):
         code, ty = f"tile_to_scalar::<i32, i32>({code})", Scalar("i32")
@@ -170,8 +169,6 @@ def _scalar(em, node: ast.AST, name: str, what: str, indent: str) -> str:
 def emit_slice(em, st: ast.Assign, indent: str) -> None:
     """The Rust of `name = base.slice(axis, start, stop)`: its bounds, its base pointer and (where it is loaded or
     stored) its tensor view, as cuTile Python computes them."""
-    from .emit import ELEMENT_BYTES, RUST_DTYPES
-
     s: Slice = em.slices[st.targets[0].id]
     em.need(st, "array-slice", "x.slice(axis, start, stop)")
     name, base, axis = s.name, s.base, s.axis
