@@ -212,14 +212,13 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=t, allow_tma=n > 1)
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "store-options", 8, "allow_tma=n > 1 is not a constant bool"),
-    ("stores of one array in a runtime if and after it", """
+    ("a spin lock: an acquiring atomic in a while condition", """
      @ct.kernel
-     def k(x, y, n: int, B: ct.Constant[int]):
-         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         if n > 1:
-             ct.store(y, index=(ct.bid(0),), tile=t)
-         ct.store(y, index=(ct.bid(0),), tile=t + 1.0)
-     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "store-other", 9, "inside a runtime if or a loop"),
+     def k(lock, x, B: ct.Constant[int]):
+         while ct.atomic_cas(lock, 0, 0, 1) == 1:
+             pass
+         ct.atomic_xchg(lock, 0, 0)
+     """, "lock=i32[?]/1, x=f32[?]/1, B=#16", "while", 7, "ct.atomic_cas in a `while` condition (an acquiring one"),
     ("acquiring load", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
@@ -1349,3 +1348,77 @@ def test_gathers_of_an_array_updated_in_place_join_its_tokens(tmp_path):
     body = "\n".join(e.body)
     assert re.search(r"let mut zz_x_reads: Token = join_tokens\(&\[get_tensor_token\(x\), x_gather_read\]\);", body), \
         body
+
+
+def test_an_output_stored_several_times_in_a_loop_and_if_chains_its_token(tmp_path):
+    """A write-only array stored twice inside a runtime `if` inside a loop (a persistent matmul's epilogue storing
+    the halves of its tile): each store's view starts from the array's token, which the store then sets, so the `if`
+    and the loop carry it as cuTile Python carries its token; the last-store token nothing reads is not emitted."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(a, c, n: int, NB: ct.Constant[int], B: ct.Constant[int]):
+         t = ct.bid(0)
+         acc = ct.zeros((B, 2 * B), dtype=ct.float32)
+         for it in range(n):
+             acc = acc + ct.load(a, index=(t, it), shape=(B, 2 * B), padding_mode=ct.PaddingMode.ZERO)
+             if it % 4 == 3:
+                 ct.store(c, index=(t, 0), tile=ct.extract(acc, (0, 0), shape=(B, B)))
+                 ct.store(c, index=(t, 1), tile=ct.extract(acc, (0, 1), shape=(B, B)))
+                 t = t + NB
+     """, "a=f32[?,?]/?,1, c=f32[?,?]/?,1, n=i32, NB=#132, B=#16", consts=("NB", "B"))
+    body = "\n".join(e.body)
+    assert "c: &Tensor<f32, { [-1, -1] }>" in e.params
+    assert "let mut zz_c_token: Token = get_tensor_token(c);" in body and "wtoken" not in body
+    first, second = body.split("make_partition_view_mut(c, shape![B, B], padding::None, zz_c_token)")[1:]
+    assert "zz_c_token = get_partition_token_mut(&c_tiles);" in first
+    assert "zz_c_token = get_partition_token_mut(&c_tiles_2);" in second
+    assert body.index("let mut zz_c_token") < body.index("for it in")
+    assert len([s for s in e.unsafe_sites if s["what"].endswith("on c")]) == 2
+
+
+def test_a_block_owned_output_stored_several_times_stays_mut(tmp_path):
+    """An output stored at the block's own tile before a loop and again under a runtime `if` in it stays `&mut
+    Tensor` and is stored safely through `partition_mut`, the tensor's token set to the array's first (cutile's
+    block-owned view starts from it); one store elsewhere and every store goes through the full tensor."""
+    src = """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         acc = ct.zeros((B,), dtype=ct.float32)
+         ct.store(y, index=(ct.bid(0),), tile=acc)
+         for i in range(n):
+             acc = acc + ct.load(x, index=(i,), shape=(B,))
+             if i % 4 == 3:
+                 ct.store(y, index=(INDEX,), tile=acc)
+     """
+    e = emit_resolved(tmp_path, src.replace("INDEX", "ct.bid(0)"), "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+    body = "\n".join(e.body)
+    assert "y: &mut Tensor<f32, { [B] }>" in e.params and e.unsafe_sites == [] and "unsafe" not in body
+    assert body.count("set_tensor_token(y, zz_y_token);") == 2
+    assert "let mut y_tiles: PartitionMut<f32, { [B] }> = y.partition_mut(shape![B]);" in body
+    assert "y_tiles_2.store(acc, [0i32]);" in body and "zz_y_token = get_partition_token_mut(&y_tiles_2);" in body
+    e = emit_resolved(tmp_path, src.replace("INDEX", "ct.bid(0) + 1"), "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+    body = "\n".join(e.body)
+    assert "y: &Tensor<f32, { [-1] }>" in e.params and "set_tensor_token" not in body
+    assert body.count("make_partition_view_mut(y, shape![B], padding::None, zz_y_token)") == 2
+
+
+def test_scatters_and_atomics_in_loops_carry_their_tokens(tmp_path):
+    """A scatter or an atomic in a `while` loop's body (and an atomic in a `for` loop) waits on the previous
+    iteration's write: its array's token is a value the loop carries, as cuTile Python threads it."""
+    for loop in ("while i < n:", "for j in range(n):"):
+        e = emit_resolved(tmp_path, f"""
+         @ct.kernel
+         def k(x, hist, out, n: int, B: ct.Constant[int]):
+             i = ct.bid(0)
+             {loop}
+                 t = ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+                 ct.atomic_add(hist, t, 1, memory_order=ct.MemoryOrder.RELAXED)
+                 ct.scatter(out, i * B + ct.arange(B, dtype=ct.int32), t)
+                 i = i + ct.num_blocks(0)
+         """, "x=i32[?]/1, hist=i32[?]/1, out=i32[?]/1, n=i32, B=#16")
+        body = "\n".join(e.body)
+        head = body.index("while i < n {" if loop.startswith("while") else "for j in")
+        assert body.index("let mut zz_hist_token: Token = get_tensor_token(hist);") < head
+        assert body.index("let mut zz_out_token: Token = get_tensor_token(out);") < head
+        assert "Some(zz_hist_token)) }" in body and "zz_hist_token = hist_atomic_add_done;" in body
+        assert "zz_out_token = unsafe {" in body and "Some(zz_out_token)," in body

@@ -76,6 +76,14 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "make_partition_view_mut(x, .., zz_x_token) }` + `store_unchecked` at the source's index (listed as an "
               "unsafe site), its token then both: cuTile Python's two tokens per array, carried by loops and `if`s "
               "(real_inplace)", S, "real_inplace"),
+    Construct("store-ordered", "an array only written, stored several times with some store inside a runtime `if` "
+              "or a loop (a persistent matmul's epilogue storing the halves of its tile under `if ki == last:`; an "
+              "output stored before a loop and again under an `if` in it)",
+              "`&Tensor`; each store through `unsafe { make_partition_view_mut(x, .., zz_x_token) }` + "
+              "`store_unchecked` at the source's index (listed as an unsafe site), its token the next one's: the "
+              "array's token chained through the stores and carried by the loops and `if`s as cuTile Python carries "
+              "it (store-inplace's machinery; the last-store token nothing reads is dropped, as cuTile Python drops "
+              "it)", S, "real_stores"),
     Construct("gather-scatter-nd", "`ct.gather`/`ct.scatter` on an array of any rank and strides, one i32 or i64 "
               "index tile or scalar per dimension (broadcast together; scalars only: one element, a 0-d tile; an "
               "int64 label `.item()`), `mask=`, `padding_value=`, `check_bounds=`",
@@ -176,10 +184,12 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "(no `else`, `break`, `continue`, `return`)", "the body once per item in place, `i` bound to the "
               "item's literal: cuTile Python unrolls it the same way", S, "real_idioms2"),
     Construct("while", "`while C:` on runtime scalars (`while k < n:`), loop-carried re-assignment, `break` and "
-              "`continue` in it (no `else`, scatters or atomics inside)",
+              "`continue` in it, scatters and atomics in its body (no `else`; a scatter or atomic in the condition, "
+              "e.g. a spin lock's `while ct.atomic_cas(..) == 1`, is refused with the reason)",
               "`while k < n { .. }` with `let mut` carried values: cutile's `loop` that breaks unless the condition "
               "holds, as cuTile Python compiles it; `break;` / `continue;` the Tile IR `break` / `continue` cuTile "
-              "Python emits (real_idioms6)", S, "real_idioms2"),
+              "Python emits (real_idioms6); each array a scatter or atomic in the body writes carries its token "
+              "(`zz_x_token`) as cuTile Python's loop does (real_while_atomics)", S, "real_idioms2"),
     Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))` (grid-stride loop)",
               "`for t in (start..n).step_by(get_num_tile_blocks().0 as usize)`", S, "persistent_scale"),
     Construct("store-schedule", "`ct.store(out, index=(t,), ...)` at a grid-stride loop index bounded by "
@@ -377,7 +387,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "atomics in the kernel's top-level statements ordered as cuTile Python's token order does (each after "
               "its array's last, the last acquiring one, and for release every array's last: a top-level store "
               "before a releasing atomic goes through the full tensor's partition to give its token, "
-              "real_ln_bwd); memory operations after an acquiring atomic are refused with the reason", S,
+              "real_ln_bwd); the single atomic of a kernel inside a `for` or `while` loop after the previous iteration's (its "
+              "token carried by the loop, real_while_atomics); memory operations after an acquiring atomic are refused "
+              "with the reason", S,
               "real_atomics",
               "cuTile Python orders the atomic after earlier loads by joining their tokens (carried through a loop "
               "that loads: split-K); cutile uses the tensor's own token: irdiff's read-only-load-tokens and "

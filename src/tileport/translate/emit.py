@@ -268,6 +268,9 @@ class Emitter:
         #: token_order pass does: (last op: every access since the last store joined, which a store waits on;
         #: last store: which a load waits on). See ordered_in_place.
         self.inplace_tokens: dict[str, tuple[str, str]] = {}
+        self.ordered_stores: set[str] = set()  # write-only arrays stored several times in loops/ifs: ordered alike
+        #: store-ordered array → (its block-owned stores' tile shape, (dim, precondition) of their literal 0s)
+        self.owned_ordered: dict[str, tuple[set, set]] = {}
         self.scope_locals: list[set[str]] = []  # per open branch/loop body: the names first bound in it
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
         self.carried_tokens: dict[str, str] = {}  # array → the `let mut` token its scatters in a loop carry
@@ -458,9 +461,20 @@ class Emitter:
                     self.loaded_arrays.add(name)
                 continue
             if len(calls) != 1 and not exclusive and (inner := [c for c in calls if id(c) in dynamic]):
-                raise self.refuse(inner[0], "store-other", f"array {name!r} is stored {len(calls)} times, this one "
-                                                           "inside a runtime if or a loop: parts must be stored "
-                                                           "in straight-line code (or the arms of constant ifs)")
+                p = self.params.get(name)
+                if not isinstance(p, sigmod.ArraySig) or name in self.slices:
+                    raise self.refuse(inner[0], "store-other", f"array {name!r} is stored {len(calls)} times, this "
+                                                               "one inside a runtime if or a loop: parts must be "
+                                                               "stored in straight-line code (or the arms of "
+                                                               "constant ifs)")
+                # stored several times, some inside a runtime `if` or a loop (a persistent loop's epilogue storing
+                # halves of its tile): every store unchecked, ordered by the array's token as cuTile Python orders
+                # them (see ordered_in_place)
+                self.need(inner[0], "store-ordered", f"array {name!r} stored {len(calls)} times, this one inside a "
+                                                     "runtime if or a loop")
+                self.ordered_stores.add(name)
+                self.outputs[name] = Output(name, p, parts=len(calls), general=True)
+                continue
             p = self.params.get(name)
             if not isinstance(p, sigmod.ArraySig):
                 raise self.refuse(calls[0], "store-other", f"{name!r} is not an array parameter")
@@ -491,15 +505,19 @@ class Emitter:
         for n in self.live_walk():
             if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name):
                 ops.setdefault(n.args[0].id, set()).add(self.ct(n.func) or "")
-        for arr in sorted(self.loaded_arrays):
+        for arr in sorted(self.loaded_arrays | self.ordered_stores):
             out = self.outputs.get(arr)
             if arr in self.slices or out is None or not out.general or \
                     ops.get(arr, set()) & ({"scatter"} | set(ATOMIC_MODES)):
                 continue   # (scattered arrays are refused: see classify_arrays)
             op, st = self.fresh(f"zz_{arr}_token"), self.fresh(f"zz_{arr}_wtoken")
             self.inplace_tokens[arr] = (op, st)
-            self.body.append(f"// {arr} is read and written: its loads wait on its last store ({st}), its stores on "
-                             f"every access since ({op}), as cuTile Python orders them")
+            if arr in self.loaded_arrays:
+                self.body.append(f"// {arr} is read and written: its loads wait on its last store ({st}), its stores "
+                                 f"on every access since ({op}), as cuTile Python orders them")
+            else:   # (write-only: the last-store token is never read, and dropped as cuTile Python drops it)
+                self.body.append(f"// {arr} is stored {out.parts} times, in loops or ifs: each store waits on the one "
+                                 f"before ({op}), as cuTile Python orders them")
             self.body.append(f"let mut {op}: Token = get_tensor_token({self.tensor_arg(arr)});")
             self.body.append(f"let mut {st}: Token = get_tensor_token({self.tensor_arg(arr)});")
 
@@ -753,7 +771,9 @@ class Emitter:
                 self.for_range(st, indent)
                 self.end_read_chains(*chains, indent)
             elif isinstance(st, ast.While):
+                chains = self.carry_read_chains(st, indent)
                 self.while_loop(st, indent)
+                self.end_read_chains(*chains, indent)
             elif isinstance(st, (ast.Break, ast.Continue)):
                 if not self.break_flags or (isinstance(st, ast.Break) and not self.break_flags[-1]):
                     raise self.refuse(st, "for-break", f"`{self.text(st)}` outside a `for` over a range")
@@ -1121,10 +1141,17 @@ class Emitter:
         Tile IR `loop` whose body first breaks unless C, then continues with the re-assigned values)."""
         if st.orelse:
             raise self.refuse(st, "while", "`while` with `else`")
-        if any(isinstance(n, ast.Call) and (self.ct(n.func) == "scatter" or self.ct(n.func) in ATOMIC_MODES)
-               for n in ast.walk(st)):
-            raise self.refuse(st, "while", "a scatter or atomic inside a `while` loop (its token is not carried)")
+        writes = [n for n in ast.walk(st.test) if isinstance(n, ast.Call) and
+                  (self.ct(n.func) == "scatter" or self.ct(n.func) in ATOMIC_MODES)]
+        if writes:   # (cutile's `while` evaluates its condition in the loop, but the port computes a condition's
+            # operands before the `while` line: a write there would run once)
+            acquire = " (an acquiring one: a spin lock, whose acquire token cuTile Python carries through the loop " \
+                "and joins into every later memory operation of every array, which the port does not carry)" \
+                if self.ct(writes[0].func) in ATOMIC_MODES and self._acquires(writes[0]) else ""
+            raise self.refuse(writes[0], "while", f"a ct.{self.ct(writes[0].func)} in a `while` condition{acquire}: "
+                                                  "its token is carried only from the loop's body")
         self.need(st, "while", "while loop")
+        self.carry_scatter_tokens(st, indent)   # (a scatter's or an atomic's token, carried by the loop)
         cond = self.test(ast.copy_location(ast.If(st.test, [], []), st))
         self.body.append(f"{indent}while {cond} {{")
         self.break_flags.append(WHILE_BREAK)   # `break` and `continue` are the loop's own (cuTile Python's too)
@@ -1251,10 +1278,11 @@ class Emitter:
         for arr in ops:
             self.op_tokens.pop(arr)
 
-    def carry_scatter_tokens(self, st: ast.For, indent: str) -> None:
-        """Arrays scattered into inside the loop ``st``: their token is carried through the loop (a `let mut`
-        re-assigned by each scatter: a loop-carried value), as cuTile Python threads its token through the loop's
-        iterations, so each iteration's writes are ordered after the previous one's."""
+    def carry_scatter_tokens(self, st: ast.For | ast.While, indent: str) -> None:
+        """Arrays scattered into (or updated by an atomic) inside the loop ``st``: their token is carried through the
+        loop (a `let mut` re-assigned by each scatter: a loop-carried value), as cuTile Python threads its token
+        through the loop's iterations, so each iteration's writes are ordered after the previous one's (a `while`
+        loop's stores are never parallel: cuTile Python parallelizes only `for` loops' stores)."""
         for node in self.live_walk(st):
             if isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args and \
                     isinstance(node.args[0], ast.Name) and node.args[0].id in self.inplace_tokens:
@@ -1291,8 +1319,9 @@ class Emitter:
                 self.body.append(f"{indent}let mut {var}: Token = get_tensor_token({self.tensor_arg(arr)});")
                 self.carried_tokens[arr] = var
                 continue
-            if isinstance(node, ast.Call) and self.ct(node.func) == "scatter" and node.args and \
-                    isinstance(node.args[0], ast.Name) and node.args[0].id not in self.carried_tokens and \
+            if isinstance(node, ast.Call) and (self.ct(node.func) == "scatter" or self.ct(node.func) in ATOMIC_MODES) \
+                    and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id not in self.carried_tokens \
+                    and \
                     (node.args[0].id not in self.scatter_tokens or self.scatter_tokens[node.args[0].id]):
                 arr = node.args[0].id
                 var = self.fresh(f"zz_{arr}_token")   # (sorts after the carried variables: see above)
@@ -1327,7 +1356,7 @@ class Emitter:
                   (isinstance(n, ast.Call) and self.ct(n.func) is not None and
                    self.ct(n.func).startswith("atomic") and n.args and isinstance(n.args[0], ast.Name) and
                    n.args[0].id == arr)]
-        by_iv = isinstance(index, ast.Tuple) and isinstance(loop.target, ast.Name) and \
+        by_iv = isinstance(index, ast.Tuple) and isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and \
             any(isinstance(e, ast.Name) and e.id == loop.target.id for e in index.elts)
         return not (direct and not others and by_iv)
 
@@ -1804,6 +1833,7 @@ class Emitter:
                                   "precondition": f"blocks writing one tile of {arr} write it with the same value, "
                                                   "or only one block writes it (the source kernel's contract)"})
         dims = ", ".join(ty.shape)
+        start, site = len(self.body), len(self.unsafe_sites) - 1   # (the site just recorded)
         self.body.append(f"{indent}// SAFETY: {arr} is stored at index ({self.text(index)}) "
                          f"{'and read by the kernel ' if inplace else ''}as in the source, whose launch contract "
                          "says which blocks write which tiles.")
@@ -1831,6 +1861,9 @@ class Emitter:
             if before:   # (a parallel store: joined into the last op, as cuTile Python joins it)
                 store_token = f"join_tokens(&[{tokens[0]}, {store_token}])"
             self.body.append(f"{indent}{tokens[0]} = {store_token};")
+            if arr in self.ordered_stores:
+                self._owned_ordered_store(call, arr, index, code, ty, tokens[0], tiles, hints, before, indent,
+                                          start, site)
             self.body.append(f"{indent}{tokens[1]} = {tokens[0]};")
             out.done += 1
             return
@@ -1843,6 +1876,34 @@ class Emitter:
         if out.done < out.parts and not indent:
             out.token = self.fresh(f"{arr}_token")
             self.body.append(f"{indent}let {out.token}: Token = get_partition_token_mut(&{tiles});")
+
+    def _owned_ordered_store(self, call: ast.Call, arr: str, index: ast.Tuple, code: str, ty: Tile, token: str,
+                             tiles: str, hints: tuple[str, str], before: str | None, indent: str, start: int,
+                             site: int) -> None:
+        """A store of a write-only array stored several times (store-ordered) at the block's own tile: its safe
+        form, kept when every store of the array is one (see _resolve_owned_stores: the array is then `&mut
+        Tensor<E, {tile}>`). The tensor's token is set to the array's token first, so that `partition_mut` makes
+        the view on it (cutile's block-owned views start from the tensor's token): the same order as the unchecked
+        form's view, without `unsafe`."""
+        axes = self._bijective_block_index(index, len(index.elts))
+        shapes = self.owned_ordered.setdefault(arr, ({ty.shape}, set()))
+        if hints != NO_HINTS or before or len(index.elts) > 3 or axes is None or ty.shape not in shapes[0] or \
+                any(ax != (k, False) if ax is not None else self._int(e) != 0
+                    for k, (e, ax) in enumerate(zip(index.elts, axes))):
+            self.outputs[arr].owned.append(None)   # (another tile shape: one `&mut Tensor<E, {tile}>` cannot hold
+            return   # both)
+        dims, zeros = ", ".join(ty.shape), ", ".join(["0i32"] * len(index.elts))
+        owned = [f"{indent}// {arr}'s view starts from its last store's token ({token}), the order cuTile Python "
+                 "gives its stores",
+                 f"{indent}set_tensor_token({arr}, {token});",
+                 f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
+                 f"{arr}.partition_mut(shape![{dims}]);",
+                 f"{indent}{tiles}.store({code}, [{zeros}]);",
+                 f"{indent}{token} = get_partition_token_mut(&{tiles});"]
+        shapes[1].update((k, f"{arr}.shape[{k}] <= {ty.shape[k]} (one tile along dimension {k}: the launch grid "
+                             f"has extent 1 there, so the block-owned store at block id {k} is the source's index 0)")
+                         for k, ax in enumerate(axes) if ax is None)   # (stated once the safe form is kept)
+        self.outputs[arr].owned.append((owned, self.body[start:], None, self.unsafe_sites[site:]))
 
     def _store_operand(self, arr: str, code: str, ty: Tile, hints: tuple[str, str]) -> str:
         """The tile argument of an unchecked store: with hints the store is cutile's generic store_view_tko_mut,
@@ -3071,7 +3132,8 @@ class Emitter:
                                                        "the atomic last, is ported")
         atomics = [n for n in self.live_walk() if isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES]
         several = len(atomics) > 1
-        prev = None
+        # in a loop: after the previous iteration's update (its token carried, see carry_scatter_tokens)
+        prev = carried = self.carried_tokens.get(name) if not several else None
         if several or (order in ("RELEASE", "ACQ_REL") and self.release_tokens):
             # ordered as cuTile Python's token_order pass orders them (see atomic_input_token)
             prev = self.atomic_input_token(call, fn, name, order)
@@ -3090,13 +3152,15 @@ class Emitter:
                          "out-of-range lanes are masked off); the update is atomic, so lanes and blocks that share an "
                          "element all land.")
         old = f"{g}_old" if keep else "_"
-        done = f"{g}_done" if several else "_"   # (a later atomic on the array is ordered after this one, as
-        # cuTile Python orders them)
+        done = f"{g}_done" if several or carried else "_"   # (a later atomic on the array is ordered after this
+        # one, as cuTile Python orders them)
         operation = f"atomic_cas_tko({g}_ptrs, {values[0]}, {value}, " if op == "atomic_cas" else \
             f"atomic_rmw_tko({g}_ptrs, {value}, {mode}, "
         self.body.append(f"let ({old}, {done}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ {operation}"
                          f"{ATOMIC_ORDERS[order]}, {ATOMIC_SCOPES[scope]}, Some({g}_mask), "
                          f"Some({prev or g + '_token'})) }};")
+        if carried:
+            self.body.append(f"{carried} = {done};")
         if several:
             self.atomic_tokens[arr] = done
             if order in ("ACQUIRE", "ACQ_REL"):
@@ -4709,8 +4773,13 @@ def _resolve_owned_stores(em: Emitter) -> None:
         stores = list(filter(None, out.owned))
         at = [next((k for k in range(len(em.body)) if em.body[k:k + len(full)] == full), None)
               for _, full, _, _ in stores]
-        if out.general or None in out.owned or len(stores) != out.done or None in at:
+        if (out.general and out.name not in em.ordered_stores) or None in out.owned or len(stores) != out.done or \
+                None in at:
             continue
+        for k, pre in sorted(em.owned_ordered.get(out.name, ((), ()))[1]):   # (store-ordered: its literal 0s)
+            em.unit_grid.add(k)
+            if pre not in em.preconditions:
+                em.preconditions.append(pre)
         for k, (owned, full, site_owned, sites_full) in sorted(zip(at, stores), key=lambda x: -x[0]):
             em.body[k:k + len(full)] = owned
             i = next((i for i, u in enumerate(em.unsafe_sites) if sites_full and u is sites_full[0]), None)
