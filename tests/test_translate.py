@@ -1422,3 +1422,24 @@ def test_scatters_and_atomics_in_loops_carry_their_tokens(tmp_path):
         assert body.index("let mut zz_out_token: Token = get_tensor_token(out);") < head
         assert "Some(zz_hist_token)) }" in body and "zz_hist_token = hist_atomic_add_done;" in body
         assert "zz_out_token = unsafe {" in body and "Some(zz_out_token)," in body
+
+
+def test_an_output_stored_in_a_loop_at_its_index_and_around_it_is_a_parallel_store(tmp_path):
+    """A write-only array stored before a loop, in it at the loop index (the loop's only access: cuTile Python's
+    parallel store, from the token before the loop, joined into the carried one), under an `if` and after: one token
+    orders them all."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, n: int, flag: int, B: ct.Constant[int]):
+         ct.store(y, index=(0, ct.bid(0)), tile=ct.zeros((1, B), dtype=ct.float32))
+         for i in range(n):
+             ct.store(y, index=(i, ct.bid(0)), tile=ct.load(x, index=(i, ct.bid(0)), shape=(1, B)) * 2.0)
+         if flag > 0:
+             ct.store(y, index=(n, ct.bid(0)), tile=ct.full((1, B), 1.0, dtype=ct.float32))
+         ct.store(y, index=(n + 1, ct.bid(0)), tile=ct.full((1, B), 3.0, dtype=ct.float32))
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, n=i32, flag=i32, B=#16")
+    body = "\n".join(e.body)
+    assert "let y_before_loop: Token = zz_y_token;" in body
+    assert "make_partition_view_mut(y, shape![1, B], padding::None, y_before_loop)" in body
+    assert "zz_y_token = join_tokens(&[zz_y_token, get_partition_token_mut(&y_tiles_2)]);" in body
+    assert body.count("make_partition_view_mut(y, shape![1, B], padding::None, zz_y_token)") == 3
