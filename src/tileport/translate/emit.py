@@ -1888,6 +1888,7 @@ class Emitter:
         axes = self._bijective_block_index(index, len(index.elts))
         shapes = self.owned_ordered.setdefault(arr, ({ty.shape}, set()))
         if hints != NO_HINTS or before or len(index.elts) > 3 or axes is None or ty.shape not in shapes[0] or \
+                self._store_before_release(call) or \
                 any(ax != (k, False) if ax is not None else self._int(e) != 0
                     for k, (e, ax) in enumerate(zip(index.elts, axes))):
             self.outputs[arr].owned.append(None)   # (another tile shape: one `&mut Tensor<E, {tile}>` cannot hold
