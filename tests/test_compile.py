@@ -160,3 +160,21 @@ def test_module_asking_for_the_gpu_at_import_loads_under_the_emulation(tree, tmp
     assert not torch.cuda.is_available()   # the emulation ended with the import
     sig = bind(parse("f32[?]/1, f32[?]/1, #256"), k.param_names, k.name)
     assert "mulf" in compile_kernel(k, sig, tree, tmp_path / "o", None).disasm.read_text()
+
+
+def test_a_kernel_file_imports_its_sibling_modules(tree, tmp_path):
+    """A standalone kernel file importing a helper module beside it (`from helpers import twice`) loads as under
+    `python FILE` — its folder first on sys.path while it imports, not after — and the helper is not taken for a
+    package missing here."""
+    import sys
+
+    (tmp_path / "helpers_beside.py").write_text(
+        "import cuda.tile as ct\n\n@ct.function\ndef twice(t):\n    return t * 2\n")
+    (tmp_path / "uses_sibling.py").write_text(
+        "import cuda.tile as ct\nfrom helpers_beside import twice\n\n@ct.kernel\n"
+        "def k(x, y, TILE: ct.Constant[int]):\n"
+        "    ct.store(y, index=(ct.bid(0),), tile=twice(ct.load(x, index=(ct.bid(0),), shape=(TILE,))))\n")
+    k = load_kernel(f"{tmp_path / 'uses_sibling.py'}::k")
+    assert k.absent == () and str(tmp_path) not in sys.path
+    sig = bind(parse("f32[?]/1, f32[?]/1, #256"), k.param_names, k.name)
+    assert "mulf" in compile_kernel(k, sig, tree, tmp_path / "o", None).disasm.read_text()

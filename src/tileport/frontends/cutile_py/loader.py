@@ -262,11 +262,18 @@ def _import_file(path: Path) -> Any:
         raise KernelLoadError(f"{path}: not a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[modname] = module
+    folder = str(path.parent)
+    added = folder not in sys.path
+    if added:   # its sibling modules import as they do under `python FILE` (the script's folder first)
+        sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
     except BaseException:
         sys.modules.pop(modname, None)
         raise
+    finally:
+        if added and folder in sys.path:
+            sys.path.remove(folder)
     return module
 
 
