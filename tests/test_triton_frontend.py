@@ -101,6 +101,29 @@ def test_refusals_name_file_line_col(tmp_path, body, line, col, why):
     assert (err.line, err.col) == (line, col) and str(err).startswith(f"{tmp_path / 'k.py'}:{line}:{col}: ")
 
 
+def test_helpers_imported_from_modules_of_the_project_are_inlined(tmp_path):
+    """`from .util import scaled` (a package's module) and `from util2 import halve` (a module beside the file):
+    their @triton.jit helpers, and the helpers those call, are inlined; a lowering error inside one names its own
+    file and line."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    helper_src = ("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef _twice(x):\n"
+                  "    return x * 2\n\n\n@triton.jit\ndef scaled(x, s):\n    return _twice(x) * s\n\n\n"
+                  "@triton.jit\ndef broken(x):\n    return tl.not_a_function(x)\n")
+    (pkg / "util.py").write_text(helper_src)
+    (pkg / "util2.py").write_text("import triton\n\n\n@triton.jit\ndef halve(x):\n    return x * 0.5\n")
+    (pkg / "k.py").write_text(ELEMENTWISE.replace("import triton\n", "import triton\nfrom .util import scaled, "
+                                                  "broken as bad\nfrom util2 import halve\n").replace(
+        "{body}", "x = tl.load(x_ptr + offs, mask=offs < n)\n    tl.store(y_ptr + offs, halve(scaled(x, 3.0)), "
+                  "mask=offs < n)"))
+    low = lower(find_kernel(pkg / "k.py", "k"), KINDS, {})
+    assert "* 2" in low.source and "* 3.0" in low.source and "* 0.5" in low.source
+    (pkg / "k2.py").write_text((pkg / "k.py").read_text().replace("halve(scaled(x, 3.0))", "bad(x)"))
+    with pytest.raises(LoweringError, match=r"pkg/util\.py:17:\d+: "):
+        lower(find_kernel(pkg / "k2.py", "k"), KINDS, {})
+
+
 def test_masked_tile_becomes_padded_load_and_bounded_view(tmp_path):
     low = _lower(tmp_path, "x = tl.load(x_ptr + offs, mask=offs < n, other=float('-inf'))\n"
                            "tl.store(y_ptr + offs, tl.exp(x), mask=offs < n)")

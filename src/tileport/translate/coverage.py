@@ -420,7 +420,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "once to a literal or `tl.constexpr(literal)`",
               "`ct.Constant[int|float|bool]` / `int`, `float` (scalars that only bound or stride a view are dropped "
               "from the lowered kernel: the view carries them); module constants inlined", S, "triton/softmax"),
-    Construct("triton-helpers", "`@triton.jit` helpers of the kernel's module, called as expressions or "
+    Construct("triton-helpers", "`@triton.jit` helpers of the kernel's module or imported by name from a module of "
+              "the project (`from .utils import f`, `from utils import f` beside the file), called as expressions or "
               "statements, returning a value or a tuple (`a, b = f(x)`), or returning inside `if` arms on "
               "constexprs every launch decides alike (an activation switch); tensor methods (`x.sum(axis=1)`, "
               "`x.exp()`, `x.argmax(0)`)",

@@ -26,17 +26,28 @@ def is_helper(fn: ast.AST) -> bool:
         for d in (dec.func if isinstance(dec, ast.Call) else dec for dec in fn.decorator_list))
 
 
-def _module_file(file: Path, node: ast.ImportFrom) -> Path | None:
-    """The source file of the module ``node`` imports from (relative to ``file`` or found on the path); None when
-    it is not a plain Python source file."""
+def module_file(file: Path, node: ast.ImportFrom, search_path: bool = True) -> Path | None:
+    """The source file of the module ``node`` imports from: relative to ``file``'s package, else (no dots) beside
+    ``file`` or under the root its package sits in (read, not imported), else — with ``search_path`` — found on
+    the path (``find_spec``, which imports a dotted name's parent packages); None when it is not a plain Python
+    source file."""
+    parts = node.module.split(".") if node.module else []
     if node.level:
         base = file.resolve().parent
         for _ in range(node.level - 1):
             base = base.parent
-        stem = base.joinpath(*(node.module or "").split(".")) if node.module else base
-        for cand in (stem.with_suffix(".py"), stem / "__init__.py"):
+        roots = [base]
+    else:
+        top = file.resolve().parent
+        while (top / "__init__.py").is_file():
+            top = top.parent
+        roots = list(dict.fromkeys([file.resolve().parent, top]))
+    for root in roots:
+        stem = root.joinpath(*parts)
+        for cand in ((stem.with_suffix(".py"),) if parts else ()) + (stem / "__init__.py",):
             if cand.is_file():
                 return cand
+    if node.level or not search_path:
         return None
     try:
         spec = importlib.util.find_spec(node.module or "")
@@ -54,7 +65,7 @@ def kernel_helpers(file: Path, tree: ast.Module, kernel: ast.FunctionDef) -> dic
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom):
             continue
-        path = _module_file(file, node)
+        path = module_file(file, node)
         if path is None or path == file.resolve():
             continue
         other_src = path.read_text()

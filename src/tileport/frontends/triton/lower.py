@@ -38,8 +38,9 @@ class LoweringError(TileportError):
     def __init__(self, kernel: TritonKernel, node: ast.AST | None, why: str):
         line = getattr(node, "lineno", kernel.line)
         col = getattr(node, "col_offset", 0) + 1
-        self.file, self.line, self.col = str(kernel.path), line, col
-        super().__init__(f"{kernel.path}:{line}:{col}: {why} (what the Triton frontend lowers: docs/coverage.md)")
+        where = getattr(node, "tileport_file", kernel.path)   # an imported helper's node: its own file
+        self.file, self.line, self.col = str(where), line, col
+        super().__init__(f"{where}:{line}:{col}: {why} (what the Triton frontend lowers: docs/coverage.md)")
 
 
 #: triton.language element-wise math → cuda.tile (same argument order and meaning)
@@ -1803,7 +1804,8 @@ class _Lowerer:
             return Tile(f"1.0 / (1.0 + {e.text})", x.shape, x.dtype)
         if fn is None:
             raise self.fail(node, f"call `{ast.unparse(node.func)}` is not supported (only triton.language "
-                                  "functions; @triton.jit helpers are not inlined yet)")
+                                  "functions and @triton.jit helpers: the module's own, or imported by name from a module of the "
+                                  "project)")
         kw = {k.arg: k.value for k in node.keywords}
         if fn == "program_id":
             return Scalar(f"ct.bid({self._axis(node, kw)})")

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import TileportError
+from ...translate.helpers import module_file
 
 
 class TritonSourceError(TileportError):
@@ -145,5 +146,36 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
         raise TritonSourceError(f"{path}: no @triton.jit function {name!r}; Triton kernels in this file: {names}")
     if not tl:
         raise TritonSourceError(f"{path}:{fn.lineno}: the module does not import triton.language")
+    helpers = {**_imported_helpers(path, tree, tl), **{f.name: f for f in jitted if f is not fn}}
     return TritonKernel(path.resolve(), name, fn, text, frozenset(tl), frozenset(t for t in tr if ":" not in t),
-                        functions, _module_constants(tree), {f.name: f for f in jitted if f is not fn})
+                        functions, _module_constants(tree), helpers)
+
+
+def _imported_helpers(path: Path, tree: ast.Module, tl: set[str]) -> dict[str, ast.FunctionDef]:
+    """@triton.jit helpers the module imports by name from modules of its own (`from .utils import softcap`): the
+    helper under the name it is imported as, and the other @triton.jit functions of that module (its own helpers)
+    under theirs. Only from modules that name triton.language as this one does; each node of such a helper knows
+    its file (``tileport_file``), so a lowering error names it."""
+    out: dict[str, ast.FunctionDef] = {}
+    for st in tree.body:
+        if not isinstance(st, ast.ImportFrom) or st.module in TL_MODULES or st.module == "triton":
+            continue
+        src = module_file(path, st, search_path=False)   # the AST only: nothing imported
+        if src is None or src.resolve() == path.resolve():
+            continue
+        try:
+            other = ast.parse(src.read_text(), filename=str(src))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue
+        otl, otr, _ = _aliases(other)
+        jitted = {n.name: n for n in other.body if isinstance(n, ast.FunctionDef)
+                  and any(_is_jit(d, otr) for d in n.decorator_list)}
+        wanted = {a.asname or a.name: jitted[a.name] for a in st.names if a.name in jitted}
+        if not wanted or not otl <= tl:
+            continue
+        for fn in jitted.values():
+            for node in ast.walk(fn):
+                node.tileport_file = src.resolve()
+        out.update({name: fn for name, fn in jitted.items() if name not in out})
+        out.update(wanted)
+    return out
