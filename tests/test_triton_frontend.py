@@ -17,7 +17,7 @@ from tileport.frontends.cutile_py.capture import run_captured
 from tileport.frontends.triton import bundled
 from tileport.frontends.triton.lower import LoweringError, lower
 from tileport.frontends.triton.source import TritonSourceError, find_kernel, is_triton_file
-from tileport.frontends.triton.views import Dim, View, ViewError, view_layout
+from tileport.frontends.triton.views import Dim, View, ViewError, as_view, view_layout
 
 HOST = EXAMPLES_DIR / "triton" / "host.py"
 
@@ -222,7 +222,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "tvd_rows", "poly_norm", "rope_interleaved", "lse_lanes", "moe_mm", "causal_attn", "w8_matmul",
                "varlen_mean", "packed_rows", "act_and_mul", "cast_out", "ln_bwd_atomic", "sign_bits",
                "dropout_rand", "rel_buckets", "int8_rint_quant", "round_div", "int4_unpack", "padded_counts",
-               "grad_in_place", "gated_bwd_in_place", "offsets_shifted", "finite_window")
+               "grad_in_place", "gated_bwd_in_place", "offsets_shifted", "finite_window", "rope_head_tile",
+               "rope_head_loop", "rope_head_pid", "head_rms_split")
 
 
 @pytest.fixture(scope="module")
@@ -614,6 +615,51 @@ def test_views_rows_flattened_from_several_tensor_dimensions():
     # an inner dimension that would take the whole of a flat tensor leaves the rows nothing: refused, not guessed
     with pytest.raises(ViewError, match="cannot tell its extent"):
         view_layout(View("x", (Dim("S", None), Dim("1", None))), (1024,), (1,), {"S": 200})
+
+
+def test_views_split_a_row_of_heads():
+    """`q + t * stride_t + h * HD + d` over a `[T, H * HD]` tensor (q of a fused QKV projection viewed 2-D): the
+    head dimension (stride HD, which the tensor has no dimension of) splits the row into whole heads, the
+    unit-stride dimension below it takes one head; the view addresses exactly what Triton's pointers do."""
+    view = View("q", (Dim("st", None), Dim("HD", None), Dim("1", None)))
+    assert view_layout(view, (6, 256), (256, 1), {"st": 256, "HD": 64}) == ((6, 4, 64), (256, 64, 1))
+    # q sliced out of a [T, 3 * H * HD] qkv tensor: the row stride steps over the other two thirds
+    assert view_layout(view, (6, 256), (768, 1), {"st": 768, "HD": 64}) == ((6, 4, 64), (768, 64, 1))
+    # a bounded head-dim run (a mask `d < HD // 2`) keeps its extent
+    half = View("q", (Dim("st", None), Dim("HD", None), Dim("1", "HD // 2")))
+    assert view_layout(half, (6, 256), (256, 1), {"st": 256, "HD": 64}) == ((6, 4, 32), (256, 64, 1))
+    # two levels: groups of heads (stride G * HD) and heads inside them
+    groups = View("q", (Dim("st", None), Dim("G", None), Dim("HD", None), Dim("1", None)))
+    assert view_layout(groups, (3, 512), (512, 1), {"st": 512, "G": 128, "HD": 32}) == ((3, 4, 4, 32),
+                                                                                       (512, 128, 32, 1))
+    x = np.arange(6 * 768, dtype=np.float32).reshape(6, 768)[:, :256]
+    v = as_view(x, *view_layout(view, x.shape, (768, 1), {"st": 768, "HD": 64}))
+    t, h, d = np.meshgrid(range(6), range(4), range(64), indexing="ij")
+    assert (v == x[t, h * 64 + d]).all()
+    # refused at launch, saying why: a row that is not a whole number of heads, a flat tensor whose rows would
+    # land inside the split, a head stride that is no multiple of the split dimension's stride
+    with pytest.raises(ViewError, match="not a whole number"):
+        view_layout(view, (6, 250), (250, 1), {"st": 250, "HD": 64})
+    with pytest.raises(ViewError, match="steps inside it too"):
+        view_layout(view, (1536,), (1,), {"st": 256, "HD": 64})
+    with pytest.raises(ViewError, match="not a whole number"):
+        view_layout(view, (6, 128), (1024, 2), {"st": 1024, "HD": 63})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 8), st.sampled_from([2, 8, 64, 128]), st.integers(0, 3))
+def test_head_split_views_address_what_triton_does(T, H, HD, extra):
+    """For any [T, H * HD] slice of a [T, (H + extra) * HD] buffer, the split view's element (t, h, d) is the
+    element Triton's `q + t * stride_t + h * HD + d` reads, and the view covers the slice's row (or more heads of
+    it when the kernel is given the whole buffer)."""
+    view = View("q", (Dim("st", None), Dim("HD", None), Dim("1", None)))
+    row = (H + extra) * HD
+    x = np.arange(T * row, dtype=np.float32).reshape(T, row)[:, :H * HD]
+    shape, strides = view_layout(view, x.shape, (row, 1), {"st": row, "HD": HD})
+    assert shape == (T, H, HD) and strides == (row, HD, 1)
+    v = as_view(x, shape, strides)
+    t, h, d = np.meshgrid(range(shape[0]), range(shape[1]), range(shape[2]), indexing="ij")
+    assert (v == x.base.reshape(-1)[t * row + h * HD + d]).all()
 
 
 def test_dot_without_accumulator_and_a_batch_offset_of_rows(tmp_path):

@@ -109,7 +109,11 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
     # unless an inner one is the tensor's outermost dimension (it would leave the outermost nothing: refused below)
     outer = max(unknown, key=lambda k: vstrides[k]) if unknown else None
     top = max(range(len(shape)), key=lambda i: strides[i]) if shape else None
+    inner = _split_extents(view, vstrides, ext, unknown, outer, top, shape, strides)
     for k in unknown:
+        if k in inner:
+            ext[k] = inner[k]
+            continue
         same = [i for i, s in enumerate(strides) if s == vstrides[k] and shape[i] > 1]
         unit = [i for i, s in enumerate(strides) if s == vstrides[k] and shape[i] == 1]
         if k == outer and (len(same) == 1 or len(unknown) == 1 or (not same and unit)):  # (a batch of 1)
@@ -129,6 +133,64 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
         raise ViewError(f"{name}: the kernel reads shape {final} with strides {tuple(vstrides)} ({reach} elements) "
                         f"but the tensor spans {span} (shape {tuple(shape)}, strides {tuple(strides)})")
     return final, tuple(vstrides)
+
+
+def _split_extents(view: View, vstrides: Sequence[int], ext: Sequence[int | None], unknown: Sequence[int],
+                   outer: int | None, top: int | None, shape: Sequence[int], strides: Sequence[int]
+                   ) -> dict[int, int]:
+    """Extents of unbounded inner dimensions that split one tensor dimension into several (``q + t * stride_t +
+    h * HD + d`` over a ``[T, H * HD]`` tensor: the row of ``H * HD`` elements read as ``(H, HD)``).
+
+    An unbounded dimension k other than the outermost whose stride ``v`` no tensor dimension has (or only the
+    tensor's outermost, which the rows take) splits the tensor dimension i it lies inside (``strides[i] < v <=
+    strides[i] * shape[i]``: one head of a ``[T, HD]`` tensor is a split into one piece). At launch: ``v`` is a multiple of
+    ``strides[i]``, the span ``strides[i] * shape[i]`` of dimension i is a whole number of ``v`` (its extent is that
+    number), every other dimension of the view with a larger stride steps over all of dimension i (none lands inside
+    it), and every unbounded dimension of a smaller stride on dimension i takes the next larger split stride over
+    its own. Anything else is refused, saying why. Only dimensions the tensor has no stride for are split: views
+    that lowered before keep their extents."""
+    name = view.param
+    real = [i for i in range(len(shape)) if shape[i] > 1]
+    splits: dict[int, int] = {}
+    for k in unknown:
+        v = vstrides[k]
+        same = [i for i in real if strides[i] == v]
+        if k == outer or v <= 0 or (len(same) == 1 and not (len(unknown) > 1 and same[0] == top)):
+            continue
+        inside = [i for i in real if 0 < strides[i] < v <= strides[i] * shape[i]]
+        if len(inside) != 1:
+            continue   # the matching below says why it cannot tell the extent
+        i = inside[0]
+        row = strides[i] * shape[i]
+        if v % strides[i] or row % v:
+            raise ViewError(f"{name}: dimension {k} of the kernel's view (stride {v}) has no mask or block shape "
+                            f"bounding it and splits dimension {i} of the tensor (shape {tuple(shape)}, strides "
+                            f"{tuple(strides)}) into pieces of {v} elements, but {row} elements (stride "
+                            f"{strides[i]}) are not a whole number of them: cannot tell its extent")
+        splits[k] = i
+    for k, i in splits.items():
+        v, row = vstrides[k], strides[i] * shape[i]
+        for j, s in enumerate(vstrides):
+            if j != k and v < s < row and splits.get(j) != i and (ext[j] is None or ext[j] > 1):
+                raise ViewError(f"{name}: dimension {k} of the kernel's view (stride {v}) splits dimension {i} of "
+                                f"the tensor (shape {tuple(shape)}, strides {tuple(strides)}) and dimension {j} "
+                                f"(stride {s}) steps inside it too: cannot tell the extents")
+    out: dict[int, int] = {}
+    for k, i in splits.items():
+        above = [vstrides[j] for j, t in splits.items() if t == i and vstrides[j] > vstrides[k]]
+        nxt = min(above) if above else strides[i] * shape[i]
+        if nxt % vstrides[k]:
+            raise ViewError(f"{name}: dimensions of the kernel's view of strides {vstrides[k]} and {nxt} split "
+                            f"dimension {i} of the tensor, and {nxt} is not a multiple of {vstrides[k]}")
+        out[k] = nxt // vstrides[k]
+    for k in unknown:   # the tensor dimension itself, below its splits: one piece
+        if k in out or k == outer:
+            continue
+        same = [i for i in real if strides[i] == vstrides[k]]
+        if len(same) == 1 and any(t == same[0] for t in splits.values()):
+            nxt = min(vstrides[j] for j, t in splits.items() if t == same[0])
+            out[k] = nxt // vstrides[k]
+    return out
 
 
 def as_view(t: Any, shape: Sequence[int], strides: Sequence[int]) -> Any:
