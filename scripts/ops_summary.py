@@ -25,7 +25,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from tileport.bench.runner import apply_ceiling
+from tileport.bench.runner import PARITY, apply_ceiling
 from tileport.ops.registry import OPS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -242,7 +242,7 @@ def fastest_torch_table(bench: dict[str, list[dict]]) -> list[str]:
         best = r["fastest_torch"]
         out.append(f"| {r['op']} | {r['dtype']} | {r['case']} | {r.get('shape', '')} | "
                    f"{r['backends']['cutile-rs']['median_us']:.1f} | {best['path']} | {best['median_us']:.1f} | "
-                   f"{r['fastest_torch_ratio']:.2f}{' (over 1.05)' if r['fastest_torch_ratio'] > 1.05 else ''} |")
+                   f"{r['fastest_torch_ratio']:.2f}{f' (over {PARITY})' if r['fastest_torch_ratio'] > PARITY else ''} |")
     return out + [""]
 
 
