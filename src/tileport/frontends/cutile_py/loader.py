@@ -78,9 +78,14 @@ def package_name(path: Path) -> tuple[Path, str] | None:
     return folder, ".".join(parts)
 
 
+def _dunder(attr: str) -> bool:
+    """Python's own protocol names (``__len__``, ``__fspath__``): a placeholder has none of them (AttributeError)."""
+    return attr.startswith("__") and attr.endswith("__")
+
+
 class _AbsentMeta(type):
     def __getattr__(cls, attr: str) -> Absent:
-        if attr.startswith("__") and attr.endswith("__"):
+        if _dunder(attr):
             raise AttributeError(attr)
         return Absent(f"{cls.__name__}.{attr}")
 
@@ -99,7 +104,7 @@ class Absent:
         object.__setattr__(self, "_name", name)
 
     def __getattr__(self, attr: str) -> Absent:
-        if attr.startswith("__") and attr.endswith("__"):
+        if _dunder(attr):
             raise AttributeError(attr)
         return Absent(f"{self._name}.{attr}")
 
@@ -148,7 +153,7 @@ class _AbsentModule(types.ModuleType):
     cuda.tile dtype; any other name is an :class:`Absent`."""
 
     def __getattr__(self, attr: str) -> Any:
-        if attr.startswith("__") and attr.endswith("__"):
+        if _dunder(attr):
             raise AttributeError(attr)
         dtype = _dtype_named(attr) if "." not in self.__name__ else None
         return dtype if dtype is not None else Absent(f"{self.__name__}.{attr}")
