@@ -93,3 +93,24 @@ def test_to_cutile_builds_a_kernel_signature():
     assert isinstance(ks.parameters[0], cc.ArrayConstraint)
     assert ks.parameters[0].stride_constant == (1,)
     assert isinstance(ks.parameters[1], cc.ScalarConstraint)
+
+
+def test_list_of_arrays():
+    """`list[ARRAY]` (a `List[Array]` parameter, e.g. a grouped GEMM's matrices): its text parses back to itself and
+    becomes cuda.tile's ListConstraint; a list of anything but arrays, or a malformed one, is refused."""
+    from cuda.tile import compilation as cc
+
+    from tileport.spec.signature import ListSig
+
+    sig = parse("As=list[bf16[?,?%16]/?%8,1&16], Bs=list[f32[?]/1]!alias, #128")
+    a, b = sig.params[0][1], sig.params[1][1]
+    assert isinstance(a, ListSig) and a.element.dtype == "bf16" and a.element.rank == 2 and not a.elements_may_alias
+    assert isinstance(b, ListSig) and b.elements_may_alias
+    assert parse(sig.text()) == sig
+    ks = to_cutile(bind(sig, ["As", "Bs", "T"], "k"))
+    assert isinstance(ks.parameters[0], cc.ListConstraint) and ks.parameters[0].element.ndim == 2
+    assert ks.parameters[0].element.base_addr_divisible_by == 16 and ks.parameters[1].elements_may_alias
+    for bad, why in (("list[i32]", "items must be arrays"), ("list[f32[?]", "cannot parse"),
+                     ("list[list[f32[?]]]", "items must be arrays")):
+        with pytest.raises(SignatureError, match=why):
+            parse(bad)

@@ -15,27 +15,28 @@ from dataclasses import dataclass, field
 from .parse import Entry, Op, Region, split_top_level
 from .rules import PURE_OPS, TERMINATORS
 
-Layout = list[tuple[str, int, int]]  # ("A", rank, extra_args) | ("S", 0, 0)
+Layout = list[tuple[str, int, int]]  # ("A", rank, extra_args) | ("S", 0, 0) | ("L", 0, 0) | ("R", array, dim)
 
 
 def parse_layout(text: str) -> Layout:
-    """``"A2,A1,A2+2,S"``: arrays of rank 2 and 1, a rank-2 array with 2 extra args, a scalar."""
+    """``"A2,A1,A2+2,S,L"``: arrays of rank 2 and 1, a rank-2 array with 2 extra args, a scalar, a list of arrays
+    (its items' descriptors and their count: two arguments)."""
     out: Layout = []
     for tok in filter(None, (t.strip() for t in text.split(","))):
-        m = re.fullmatch(r"A(\d+)(?:\+(\d+))?|S|R(\d+)\.(\d+)", tok)
+        m = re.fullmatch(r"A(\d+)(?:\+(\d+))?|S|L|R(\d+)\.(\d+)", tok)
         if not m:
-            raise ValueError(f"bad layout item {tok!r}: expected A<rank>[+<extra>], S or R<array>.<dim>")
+            raise ValueError(f"bad layout item {tok!r}: expected A<rank>[+<extra>], S, L or R<array>.<dim>")
         if tok.startswith("R"):   # a scalar carrying array <array>'s stride along <dim>
             out.append(("R", int(m.group(3)), int(m.group(4))))
         else:
-            out.append(("S", 0, 0) if tok == "S" else ("A", int(m.group(1)), int(m.group(2) or 0)))
+            out.append((tok, 0, 0) if tok in ("S", "L") else ("A", int(m.group(1)), int(m.group(2) or 0)))
     return out
 
 
 def layout_from_python_symbol(symbol: str) -> Layout | None:
     """Recover the cuTile Python v1 layout (ptr, shape.., strides.. per array) from a mangled entry symbol."""
     try:
-        from cuda.tile.compilation import ArrayConstraint, ScalarConstraint, demangle_kernel_name
+        from cuda.tile.compilation import ArrayConstraint, ListConstraint, ScalarConstraint, demangle_kernel_name
         _, sig = demangle_kernel_name(symbol)
     except Exception:  # not a mangled cuTile Python name, or cuda-tile missing
         return None
@@ -45,6 +46,8 @@ def layout_from_python_symbol(symbol: str) -> Layout | None:
             out.append(("A", p.ndim, 0))
         elif isinstance(p, ScalarConstraint):
             out.append(("S", 0, 0))
+        elif isinstance(p, ListConstraint):
+            out.append(("L", 0, 0))
     return out
 
 
@@ -52,9 +55,9 @@ def label_args(entry: Entry, layout: Layout | None) -> tuple[dict[str, str], str
     """Map argument ids to role labels. Returns (labels, how) where how says which layout was used."""
     if layout is not None:
         labels: dict[str, str] = {}
-        i, arrays, scalars = 0, 0, 0
+        i, arrays, scalars, lists = 0, 0, 0, 0
         args = entry.args
-        need = sum(1 + 2 * r + x if k == "A" else 1 for k, r, x in layout)
+        need = sum(1 + 2 * r + x if k == "A" else 2 if k == "L" else 1 for k, r, x in layout)
         if need == len(args):
             for kind, rank, extra in layout:
                 if kind == "R":   # the stride parameter of array `rank` along dimension `extra`
@@ -64,6 +67,10 @@ def label_args(entry: Entry, layout: Layout | None) -> tuple[dict[str, str], str
                 if kind == "S":
                     labels[args[i][0]] = f"S{scalars}"
                     scalars, i = scalars + 1, i + 1
+                    continue
+                if kind == "L":
+                    labels[args[i][0]], labels[args[i + 1][0]] = f"L{lists}.items", f"L{lists}.len"
+                    lists, i = lists + 1, i + 2
                     continue
                 p = f"P{arrays}"
                 labels[args[i][0]] = p
@@ -932,6 +939,29 @@ def _simplify_token_joins(canon: Canon) -> None:
             canon.fired["join-tokens-trivial"] += 1
 
 
+TOKEN_OPERAND = re.compile(r" token = \$(\d+)")
+
+
+def _drop_fresh_token_operands(canon: Canon) -> None:
+    """Rule fresh-token-operand (see rules.py): a memory op's `token = %t` where %t is a fresh token (make_token,
+    also after joins were simplified) reads as the op without a token operand."""
+    for op in _all_ops(canon.entry.body):
+        real = canon.op_of(op)
+        m = TOKEN_OPERAND.search(real.template)
+        if m is None:
+            continue
+        k = int(m.group(1))
+        d = canon.defs.get(canon.resolve(real.operands[k])) if k < len(real.operands) else None
+        if d is None or canon.op_of(d[0]).name != "make_token":
+            continue
+        template = real.template[:m.start()] + real.template[m.end():]
+        template = re.sub(r"\$(\d+)", lambda n: f"${int(n.group(1)) - (int(n.group(1)) > k)}", template)
+        canon.substitute[id(op)] = Op(real.name, template, real.operands[:k] + real.operands[k + 1:], real.results,
+                                      real.block_args, real.regions, real.result_names, line=real.line,
+                                      text=real.text, path=real.path)
+        canon.fired["fresh-token-operand"] += 1
+
+
 def _mark_roots(canon: Canon, region: Region) -> None:
     # (a yield or continue of nothing ends its region as no terminator at all does: not a root)
     roots = [op for op in region.ops if canon.is_effectful(op) and not
@@ -1014,6 +1044,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _drop_implied_divby(canon)
     _fold_select_padding(canon)
     _simplify_token_joins(canon)
+    _drop_fresh_token_operands(canon)
     _shrink_loop_carried(canon)   # (again: tokens the joins no longer read are dead now)
     _mark_roots(canon, entry.body)
     live = _live(canon)

@@ -109,6 +109,12 @@ RULES: tuple[Rule, ...] = (
          "a token only orders memory operations after the operations it depends on: a fresh token depends on "
          "nothing, a repeat adds no dependency, and joining one token adds none (cuTile Python joins its running "
          "token with every load's; cutile threads each tensor's own)", "test_join_tokens_trivial"),
+    Rule("fresh-token-operand", "rewrite",
+         "a memory operation whose token operand is a fresh token (make_token, also once joins are simplified) is "
+         "that operation without a token operand",
+         "a token only orders an operation after the operations the token depends on; a fresh token depends on "
+         "none, as an absent one (cuTile Python loads a list's item descriptors with no token; cutile's view "
+         "loads pass the view's token, fresh where nothing was stored)", "test_fresh_token_operand"),
     Rule("read-only-load-tokens", "rewrite",
          "a join_tokens drops the result token of a load from an array that no store, scatter or atomic in the "
          "kernel writes (the written arrays must all be traced to entry arguments; else nothing is dropped)",

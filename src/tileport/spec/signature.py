@@ -4,17 +4,20 @@ Grammar (parameters in the kernel's order, separated by commas; a ``name=`` pref
 must match the kernel's parameter name)::
 
     SIG      := PARAM ("," PARAM)*
-    PARAM    := [NAME "="] (ARRAY | SCALAR | CONST)
+    PARAM    := [NAME "="] (ARRAY | LIST | SCALAR | CONST)
     ARRAY    := DTYPE "[" [DIMS] "]" ["/" STRIDES] ["&" ALIGN] ["!alias"] ["@i64"]      ("f32[]": rank 0)
     DIMS     := DIM ("," DIM)*        DIM := "?" | "?%" DIV | INT        (dynamic | dynamic, divisible by DIV | static)
     STRIDES  := DIM ("," DIM)*        the same, for strides in elements
+    LIST     := "list[" ARRAY "]" ["!alias"]    a list of arrays (`List[Array]`): one element signature every
+                                      item meets; "!alias": two items may share memory
     SCALAR   := DTYPE                 e.g.  i32   f32
     CONST    := "#" VALUE             e.g.  #1024  #0.5  #true     (a ct.Constant parameter)
 
 Examples: ``f32[?]/1`` (contiguous vector), ``f16[?,128]/?,1`` (static second dimension),
 ``f32[?%16,?%16]/?%4,1&16`` (what ``ct.launch`` derives for a 16-aligned 1024x1024 f32 tensor: extents divisible
 by 16, row stride by 4, base address by 16 bytes), ``f32[?]/0!alias`` (a broadcast view: elements may alias),
-``bf16[?,?]@i64`` (64-bit indices).
+``bf16[?,?]@i64`` (64-bit indices), ``list[bf16[?,?%16]/?%8,1&16]`` (a list of row-major bf16 matrices, as a grouped
+GEMM takes them).
 
 DTYPE is one of the short names in :data:`DTYPES` (f32, f16, bf16, i32, ...). Arrays default to 32-bit indices,
 non-negative strides, no divisibility facts and no aliasing. Static shapes need cuTile Python's calling convention
@@ -98,7 +101,19 @@ class ConstSig:
         return "#" + (str(self.value).lower() if isinstance(self.value, bool) else repr(self.value))
 
 
-ParamSig = ArraySig | ScalarSig | ConstSig
+@dataclass(frozen=True)
+class ListSig:
+    """A list-of-arrays parameter: cuTile Python passes it as a pointer to the items' descriptors (base pointer,
+    extents, strides: 64-bit words each) and their count; ``element`` holds for every item."""
+    element: ArraySig
+    elements_may_alias: bool = False
+    kind: str = field(default="list", init=False)
+
+    def text(self) -> str:
+        return f"list[{self.element.text()}]" + ("!alias" if self.elements_may_alias else "")
+
+
+ParamSig = ArraySig | ListSig | ScalarSig | ConstSig
 
 
 @dataclass(frozen=True)
@@ -178,6 +193,13 @@ def parse_param(text: str) -> tuple[str | None, ParamSig]:
             except ValueError:
                 pass
         raise SignatureError(f"in {full!r}: constant {raw!r} is not an int, float or bool")
+    lm = re.fullmatch(r"list\[(?P<el>.*)\](?P<alias>!alias)?", text)
+    if lm:
+        _, element = parse_param(lm.group("el"))
+        if not isinstance(element, ArraySig):
+            raise SignatureError(f"in {full!r}: a list's items must be arrays (cuTile Python takes lists of arrays "
+                                 "only), e.g. list[f32[?,?]]")
+        return name, ListSig(element, bool(lm.group("alias")))
     am = _ARRAY_RE.fullmatch(text)
     if am:
         dt = am.group("dt")
@@ -198,8 +220,9 @@ def parse_param(text: str) -> tuple[str | None, ParamSig]:
     if re.fullmatch(r"[a-z0-9_]+", text):
         _check_dtype(text, full)
         return name, ScalarSig(text)
-    raise SignatureError(f"cannot parse parameter {full!r}: expected an array like f32[?], a scalar dtype like "
-                         "i32, or a constant like #128 (see `tileport compile --help`)")
+    raise SignatureError(f"cannot parse parameter {full!r}: expected an array like f32[?], a list of arrays like "
+                         "list[f32[?,?]], a scalar dtype like i32, or a constant like #128 (see `tileport compile "
+                         "--help`)")
 
 
 def _check_dtype(dt: str, full: str) -> None:
@@ -228,7 +251,22 @@ def bind(sig: Signature, param_names: list[str], kernel: str) -> Signature:
 
 def needs_v2(sig: Signature) -> bool:
     """Static shapes exist only in cuTile Python's calling convention v2."""
-    return any(isinstance(p, ArraySig) and any(d is not None for d in p.shape) for _, p in sig.params)
+    return any(isinstance(a, ArraySig) and any(d is not None for d in a.shape)
+               for _, p in sig.params for a in ((p.element,) if isinstance(p, ListSig) else (p,)))
+
+
+def _array_constraint(p: ArraySig) -> Any:
+    import cuda.tile as ct
+    from cuda.tile import compilation as cc
+    return cc.ArrayConstraint(
+        getattr(ct, DTYPES[p.dtype]), p.rank,
+        index_dtype=ct.int64 if p.index_i64 else ct.int32,
+        stride_lower_bound_incl=0, alias_groups=(), may_alias_internally=p.may_alias,
+        stride_constant=p.strides,
+        shape_constant=None if all(d is None for d in p.shape) else p.shape,
+        shape_divisible_by=p.shape_div, stride_divisible_by=p.stride_div,
+        base_addr_divisible_by=p.base_align,
+    )
 
 
 def to_cutile(sig: Signature) -> Any:
@@ -239,15 +277,10 @@ def to_cutile(sig: Signature) -> Any:
     params: list[Any] = []
     for _, p in sig.params:
         if isinstance(p, ArraySig):
-            params.append(cc.ArrayConstraint(
-                getattr(ct, DTYPES[p.dtype]), p.rank,
-                index_dtype=ct.int64 if p.index_i64 else ct.int32,
-                stride_lower_bound_incl=0, alias_groups=(), may_alias_internally=p.may_alias,
-                stride_constant=p.strides,
-                shape_constant=None if all(d is None for d in p.shape) else p.shape,
-                shape_divisible_by=p.shape_div, stride_divisible_by=p.stride_div,
-                base_addr_divisible_by=p.base_align,
-            ))
+            params.append(_array_constraint(p))
+        elif isinstance(p, ListSig):
+            params.append(cc.ListConstraint(_array_constraint(p.element), alias_groups=(),
+                                            elements_may_alias=p.elements_may_alias))
         elif isinstance(p, ScalarSig):
             params.append(cc.ScalarConstraint(getattr(ct, DTYPES[p.dtype])))
         else:

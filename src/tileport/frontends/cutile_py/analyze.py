@@ -38,6 +38,10 @@ def _param_json(name: str, p: sigmod.ParamSig) -> dict:
                 "shape_divisible_by": list(p.shape_div), "stride_divisible_by": list(p.stride_div),
                 "base_align_bytes": p.base_align, "may_alias_internally": p.may_alias,
                 "index_dtype": "i64" if p.index_i64 else "i32"}
+    if isinstance(p, sigmod.ListSig):
+        element = _param_json(name, p.element)
+        del element["name"], element["kind"]
+        return {"name": name, "kind": "list", "element": element, "elements_may_alias": p.elements_may_alias}
     if isinstance(p, sigmod.ScalarSig):
         return {"name": name, "kind": "scalar", "dtype": p.dtype}
     return {"name": name, "kind": "constant", "value": p.value}
