@@ -73,6 +73,24 @@ def test_array_rules():
     assert array_sig(ArrayFacts("f32", (8, 16), (0, 1), 0)).text() == "f32[?,?%16]/?%4,1&16!alias"
 
 
+def test_list_rules():
+    """A list of arrays: the facts every item has; dtype, rank and unit strides must agree; an empty list, a list of
+    non-arrays and overlapping items are what launch refuses or marks."""
+    from tileport.frontends.arrays import describe_arg
+
+    a = TorchLike("torch.float16", (64, 32), (32, 1), 0)
+    b = TorchLike("torch.float16", (40, 32), (32, 1), 4096)
+    sig, desc = describe_arg("As", [a, b], False)
+    assert sig.text() == "list[f16[?,?%16]/?%8,1&16]" and desc["kind"] == "list" and len(desc["items"]) == 2
+    overlapping = TorchLike("torch.float16", (8, 32), (32, 1), 64)   # inside a's memory
+    assert describe_arg("As", [a, overlapping], False)[0].text().endswith("!alias")
+    for bad, why in (([], "empty"), ([a, 3], "every item must be an array"),
+                     ([a, TorchLike("torch.float32", (64, 32), (32, 1), 0)], "one dtype and rank"),
+                     ([a, TorchLike("torch.float16", (64, 32), (1, 64), 0)], "unit strides")):
+        with pytest.raises(CaptureError, match=why):
+            describe_arg("As", bad, False)
+
+
 def test_capture_host_script_on_cpu(tmp_path):
     rec = run_captured(EXAMPLES_DIR / "host.py", ["1000x768", "1000x768", "64x256"])
     launches = list(rec.launches.values())

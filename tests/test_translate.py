@@ -219,6 +219,25 @@ REFUSALS = [
              pass
          ct.atomic_xchg(lock, 0, 0)
      """, "lock=i32[?]/1, x=f32[?]/1, B=#16", "while", 7, "ct.atomic_cas in a `while` condition (an acquiring one"),
+    ("a list's item taken inline", """
+     @ct.kernel
+     def k(xs, y, B: ct.Constant[int]):
+         t = ct.load(xs[0], index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=t)
+     """, "xs=list[f32[?]/1], y=f32[?]/1, B=#16", "array-list", 7, "its items are taken one at a time"),
+    ("a list whose items are loaded and stored", """
+     @ct.kernel
+     def k(xs, B: ct.Constant[int]):
+         a = xs[0]
+         b = xs[1]
+         ct.store(b, index=(ct.bid(0),), tile=ct.load(a, index=(ct.bid(0),), shape=(B,)))
+     """, "xs=list[f32[?]/1], B=#16", "array-list", 7, "both loaded and stored"),
+    ("a gather from a list's item", """
+     @ct.kernel
+     def k(xs, y, B: ct.Constant[int]):
+         a = xs[0]
+         ct.store(y, index=(ct.bid(0),), tile=ct.gather(a, ct.arange(B, dtype=ct.int32)))
+     """, "xs=list[f32[?]/1], y=f32[?]/1, B=#16", "array-list", 8, "only tile loads and stores"),
     ("acquiring load", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
@@ -1443,3 +1462,20 @@ def test_an_output_stored_in_a_loop_at_its_index_and_around_it_is_a_parallel_sto
     assert "make_partition_view_mut(y, shape![1, B], padding::None, y_before_loop)" in body
     assert "zz_y_token = join_tokens(&[zz_y_token, get_partition_token_mut(&y_tiles_2)]);" in body
     assert body.count("make_partition_view_mut(y, shape![1, B], padding::None, zz_y_token)") == 3
+
+
+def test_a_while_condition_computed_by_statements_is_computed_in_every_iteration(tmp_path):
+    """`while a and b:` short-circuits through statements (an `if` yielding the second comparison): they run first
+    thing in each iteration of a `loop`, which it leaves unless the condition holds — computed once before a Rust
+    `while`, the loop would never see the values it changes."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(y, n: int, B: ct.Constant[int]):
+         i = ct.bid(0)
+         while i >= 0 and i < n:
+             ct.store(y, index=(i,), tile=ct.full((B,), 1.0, dtype=ct.float32))
+             i = i + 4
+     """, "y=f32[?]/1, n=i32, B=#16")
+    body = "\n".join(e.body)
+    loop = body.index("loop {")
+    assert "while " not in body and loop < body.index("let cond") < body.index("break;") < body.index("i = i + 4")

@@ -11,7 +11,11 @@ tensors (docs/gpu.md, benchmarks/results/h200/verification/launch_signatures.jso
   16 bytes / element size when they are a multiple of it;
 * an extent that is a multiple of 16 is marked divisible by 16;
 * a 16-byte aligned data pointer is marked so; a zero stride marks the array as internally aliasing;
-* Python ints are i32 (values outside int32 are rejected, as launch rejects them), floats f32, bools bool.
+* Python ints are i32 (values outside int32 are rejected, as launch rejects them), floats f32, bools bool;
+* a Python list of arrays is a list parameter: one element signature holding for every item (a fact only where every
+  item has it; dtype, rank and unit strides must agree, as launch requires), its items marked as possibly aliasing
+  each other when two of them share memory. (Read from cuda-tile 1.7's launcher messages; not yet checked against a
+  GPU launch's mangled name.)
 
 Arrays are read by duck typing: torch-style objects (``data_ptr()``, ``stride()``, ``dtype``) through those
 methods, ``__cuda_array_interface__`` / ``__array_interface__`` dicts, and numpy-style objects (``strides`` in
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import TileportError
-from ..spec.signature import ArraySig, ConstSig, ScalarSig
+from ..spec.signature import ArraySig, ConstSig, ListSig, ScalarSig
 
 ALIGN_BYTES = 16
 SHAPE_DIV = 16
@@ -127,6 +131,32 @@ def array_sig(f: ArrayFacts) -> ArraySig:
                     ALIGN_BYTES if f.data_ptr % ALIGN_BYTES == 0 else 1, any(s == 0 for s in f.strides))
 
 
+def list_sig(name: str, items: list[ArrayFacts]) -> ListSig:
+    """The signature of a list of arrays: the facts every item has (rules in the module docstring)."""
+    sigs = [array_sig(f) for f in items]
+    first = sigs[0]
+    for k, (f, sig) in enumerate(zip(items[1:], sigs[1:]), 1):
+        if (f.dtype, len(f.shape)) != (first.dtype, first.rank):
+            raise CaptureError(f"list {name}: item {k} is a rank-{len(f.shape)} {f.dtype} array, item 0 a rank-"
+                               f"{first.rank} {first.dtype} one (cuda-tile wants one dtype and rank per list)")
+        if sig.strides != first.strides:
+            raise CaptureError(f"list {name}: item {k}'s unit strides {sig.strides} differ from item 0's "
+                               f"{first.strides} (cuda-tile wants the same static strides in a list)")
+    element = ArraySig(first.dtype, first.shape, first.strides, False,
+                       tuple(min(s.shape_div[d] for s in sigs) for d in range(first.rank)),
+                       tuple(min(s.stride_div[d] for s in sigs) for d in range(first.rank)),
+                       min(s.base_align for s in sigs), any(s.may_alias for s in sigs))
+    return ListSig(element, _items_overlap(items))
+
+
+def _items_overlap(items: list[ArrayFacts]) -> bool:
+    """Do two items' address ranges (first to last element) intersect?"""
+    spans = sorted((f.data_ptr, f.data_ptr + ITEMSIZE[f.dtype] * (1 + sum((n - 1) * abs(st) for n, st in
+                                                                          zip(f.shape, f.strides))))
+                   for f in items if all(n > 0 for n in f.shape))
+    return any(b[0] < a[1] for a, b in zip(spans, spans[1:]))
+
+
 def describe_arg(name: str, value: Any, constant: bool, const_word: str = "constant",
                  int32_why: str = "ct.launch rejects it too") -> tuple[Any, dict]:
     """(signature part, the capture's description) of one launch argument: a constant's value, an array's facts,
@@ -135,6 +165,15 @@ def describe_arg(name: str, value: Any, constant: bool, const_word: str = "const
         if not isinstance(value, (bool, int, float)):
             raise CaptureError(f"{const_word} {name}={value!r} is not a bool, int or float")
         return ConstSig(value), {"name": name, "kind": "constant", "value": value}
+    if isinstance(value, list) and not constant:
+        items = [array_facts(v) for v in value]
+        if not items:
+            raise CaptureError(f"list {name} is empty (cuda-tile launches no empty lists)")
+        if any(f is None for f in items):
+            raise CaptureError(f"list {name}: every item must be an array (cuda-tile takes lists of arrays only)")
+        return list_sig(name, items), {"name": name, "kind": "list",
+                                       "items": [{"dtype": f.dtype, "shape": list(f.shape), "strides": list(f.strides),
+                                                  "data_ptr_mod_16": f.data_ptr % 16} for f in items]}
     facts = array_facts(value)
     if facts is not None:
         return array_sig(facts), {"name": name, "kind": "array", "dtype": facts.dtype, "shape": list(facts.shape),

@@ -42,10 +42,12 @@ def _entry(e: Emitted) -> str:
     generics = f"<{', '.join(params)}>" if params else ""
     doc = "".join(f"    /// {line}".rstrip() + "\n" for line in e.doc)
     body = "".join(f"        {line}\n" for line in e.body)
+    # (an entry taking a raw pointer — a list of arrays' descriptors — is an `unsafe fn`, as cutile requires)
+    unsafe = "unsafe " if any(": *mut " in p for p in e.params) else ""
     params = "".join(f"        {_unused_marked(p, e.body)},\n" for p in e.params)
     return (f"\n{doc}"
             f"    #[cutile::entry({_hints(e.hints)})]\n"
-            f"    pub fn {e.entry}{generics}(\n{params}    ) {{\n{body}    }}\n")
+            f"    pub {unsafe}fn {e.entry}{generics}(\n{params}    ) {{\n{body}    }}\n")
 
 
 def _unused_marked(param: str, body: list[str]) -> str:

@@ -333,6 +333,16 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "into it unchecked (store-unchecked)", S, "real_varlen",
               "gathers, scatters and atomics on a slice, and a slice stored while its array is accessed through "
               "another name, are refused with the reason; docs/corpus.md (limits)"),
+    Construct("array-list", "a list-of-arrays parameter (`List[Array]`, signature `list[ARRAY]`: a grouped GEMM's "
+              "matrices): `x = As[i]` bound once, `len(As)`, then `ct.load` / `ct.store` / `ct.num_tiles` / "
+              "`x.shape[k]` / `x.dtype` on the item",
+              "the entry takes the descriptors' address and count (`As: *mut i64, As_len: i32`, an `unsafe fn`); "
+              "`x` is descriptor i loaded from the `[count, words]` table, its words taken out (`extract`, `trunci`, "
+              "`int_to_ptr`), the element signature's facts assumed and `make_tensor_view` made of it, as cuTile "
+              "Python's GetArrayListItem builds it; stores into items on the list's carried token", S, "real_lists",
+              "a list used otherwise (passed on, iterated, subscripted inline), items both loaded and stored, "
+              "gathers/scatters/atomics on items and 64-bit indices are refused with the reason; the served "
+              "runtime does not launch list parameters yet (`tileport port` proves them)"),
     Construct("array-views", "`x.tiled_view(shape, traversal_steps=..)`, `x.get_raw_memory()`, "
               "`x.foreign_pointer()` (views made in the kernel)",
               "a tensor view of an offset pointer with runtime extents (cutile's `make_tensor_view`)", P, None,

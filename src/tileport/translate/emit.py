@@ -30,6 +30,8 @@ from .hazards import carried_tma_tiles
 from .helpers import kernel_helpers
 from .static_eval import fold_array_aliases, fold_static_eval
 from .resolve import ResolveError, resolve, rewritten
+from .lists import ListItem, emit_item, emit_prologue, find_list_items, store_item
+from .lists import entry_params as list_entry_params
 from .slices import Slice, emit_slice, find_slices, slice_call
 from .values import ELEMENT_BYTES, RUST_DTYPES, Scalar, Tile
 
@@ -286,6 +288,8 @@ class Emitter:
         self.static_items: dict[str, int] = {}  # ct.static_iter loop names → the int item being unrolled
         self.assign_counts = _assign_counts(fn)   # of the function being translated (a helper's while inlined)
         self.slices: dict[str, Slice] = {}   # names bound to `x.slice(..)`: views made in the kernel (slices.py)
+        self.list_items: dict[str, ListItem] = {}   # names bound to `L[i]`: a list's items (lists.py)
+        self.stored_lists: set[str] = set()         # lists whose items are stored (they carry a token)
 
     # ------------------------------------------------------------------ helpers
 
@@ -350,10 +354,14 @@ class Emitter:
         if not supported(construct):
             raise self.refuse(node, construct, detail)
 
+    def made(self, arr: str) -> bool:
+        """Is ``arr`` a `Tensor` the kernel makes (a slice, a list's item) rather than a parameter?"""
+        return arr in self.slices or arr in self.list_items
+
     def tensor_arg(self, arr: str) -> str:
-        """``arr`` as the `&Tensor` argument of a cutile function: a parameter is one already, a slice (a `Tensor`
-        the kernel made) is borrowed."""
-        return f"&{arr}" if arr in self.slices else arr
+        """``arr`` as the `&Tensor` argument of a cutile function: a parameter is one already, a slice or a list's
+        item (a `Tensor` the kernel made) is borrowed."""
+        return f"&{arr}" if self.made(arr) else arr
 
     def slice_view_mut(self, node: ast.AST, arr: str, view: str, shape: tuple[str, ...], what: str) -> None:
         """The unpadded partition view of the slice ``arr`` a read (``what``) goes through: cutile's
@@ -436,6 +444,8 @@ class Emitter:
                 raise self.refuse(calls[0], "store-other", f"array {name!r} is scattered into and also loaded or "
                                                            "stored as tiles")
         for name, calls in stores.items():
+            if name in self.list_items:   # (stored on its list's token: lists.store_item)
+                continue
             exclusive = len(calls) > 1 and all(_exclusive(arms[id(a)], arms[id(b)])
                                                for i, a in enumerate(calls) for b in calls[i + 1:])
             p = self.params.get(name)
@@ -673,6 +683,10 @@ class Emitter:
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
                     and st.targets[0].id in self.slices and self.slices[st.targets[0].id].node is st.value:
                 emit_slice(self, st, indent)
+                continue
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and st.targets[0].id in self.list_items and self.list_items[st.targets[0].id].node is st:
+                emit_item(self, st, indent)
                 continue
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
                     and st.targets[0].id not in self.read_names and self._droppable(st.value):
@@ -1152,8 +1166,21 @@ class Emitter:
                                                   "its token is carried only from the loop's body")
         self.need(st, "while", "while loop")
         self.carry_scatter_tokens(st, indent)   # (a scatter's or an atomic's token, carried by the loop)
-        cond = self.test(ast.copy_location(ast.If(st.test, [], []), st))
-        self.body.append(f"{indent}while {cond} {{")
+        outer, self.body = self.body, []
+        try:
+            cond = self.test(ast.copy_location(ast.If(st.test, [], []), st))
+            computed = self.body
+        finally:
+            self.body = outer
+        if computed:   # a condition computed by statements (`a and b` short-circuits, a helper): computed again in
+            # every iteration, first thing, the loop left unless it holds — Rust's `while` would compute it once
+            self.body.append(f"{indent}loop {{")
+            self.body.extend(f"{indent}    {line}" for line in computed)
+            self.body.append(f"{indent}    if {cond} {{}} else {{")
+            self.body.append(f"{indent}        break;")
+            self.body.append(f"{indent}    }}")
+        else:
+            self.body.append(f"{indent}while {cond} {{")
         self.break_flags.append(WHILE_BREAK)   # `break` and `continue` are the loop's own (cuTile Python's too)
         try:
             self.scoped(st.body, indent + "    ")
@@ -1595,6 +1622,8 @@ class Emitter:
         if extra:
             raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
         hints = self.memory_hints(kw, "store-options")
+        if arr in self.list_items:
+            return store_item(self, call, arr, index, tile_node, indent, hints)
         out = self.outputs.get(arr)
         if out is None:   # (only in an arm a specialization never compiles: see classify_arrays, if_chain)
             raise self.refuse(call, "store-other", f"a store into {arr} where this specialization never stores it")
@@ -2163,6 +2192,8 @@ class Emitter:
             self.need(node, "array-shape", "array extent")
             if arr in self.slices:   # its extents as cuTile Python computes them (`stop - start` along the axis)
                 return self.slices[arr].extents[k], Scalar("i32")
+            if arr in self.list_items:   # the extents its descriptor holds
+                return self.list_items[arr].extents[k], Scalar("i32")
             return f"{arr}.shape()[{k}]", Scalar("i32")
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
                 isinstance((bound := self.env.get(node.value.id)) and bound[1], Results) and \
@@ -2185,6 +2216,11 @@ class Emitter:
             return self.float_special(node, node.args[0].value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.helpers:
             return self.inline(node, self.helpers[node.func.id], want_name)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and \
+                len(node.args) == 1 and isinstance(node.args[0], ast.Name) and \
+                isinstance(self.params.get(node.args[0].id), sigmod.ListSig):
+            self.need(node, "array-list", f"len({node.args[0].id})")
+            return f"{node.args[0].id}_len", Scalar("i32")
         if slice_call(node) and isinstance(self.params.get(node.func.value.id), sigmod.ArraySig):
             raise self.refuse(node, "array-slice", f"`{self.text(node)}` not bound to a name of its own (`sub = "
                                                    "x.slice(..)` in the kernel's body is ported)")
@@ -2377,7 +2413,7 @@ class Emitter:
                 sig = self.params[arr_node.id]
                 tiles = f"{arr_node.id}_tiles"
                 self.last_num_tiles = (arr_node.id, axis, shape)
-                if arr_node.id in self.slices:   # (see SLICE_VIEW_LIMIT)
+                if self.made(arr_node.id):   # (see SLICE_VIEW_LIMIT)
                     self.slice_view_mut(node, arr_node.id, tiles, shape, "ct.num_tiles")
                     return f"num_tiles(&{tiles}, {axis})", Scalar("i32")
                 self.body.append(f"let {tiles}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
@@ -3697,7 +3733,7 @@ class Emitter:
             self.need(node, "load-tile", "load")
             view = f"make_partition_view({self.tensor_arg(arr)}, {shape_macro}, padding::None, {dims}, " \
                 f"get_tensor_token({self.tensor_arg(arr)}))"
-        elif mode in PADDING and arr in self.slices:
+        elif mode in PADDING and self.made(arr):
             raise self.refuse(pad, "array-slice", SLICE_VIEW_LIMIT.format(what=f"a load padded with {mode}"))
         elif mode in PADDING:
             self.need(node, "load-tile-padded-other", f"load padded with {mode}")
@@ -3710,7 +3746,7 @@ class Emitter:
                              f"is in the tile's axis order.")
         ty = Tile(sig.dtype, shape)
         view_name = f"{arr}_view"
-        through_mut = mode == "UNDETERMINED" and arr in self.slices   # (see SLICE_VIEW_LIMIT)
+        through_mut = mode == "UNDETERMINED" and self.made(arr)   # (see SLICE_VIEW_LIMIT)
         if through_mut and dim_map is not None:
             raise self.refuse(kw["order"], "array-slice", SLICE_VIEW_LIMIT.format(
                 what="an unpadded load with a permuted order"))
@@ -3748,7 +3784,7 @@ class Emitter:
             loaded = self.typed(raw(), ty, None, f"{arr}_tile")
             self.body.append(f"{tokens[0]} = join_tokens(&[{tokens[0]}, get_partition_token(&{view_name})]);")
             return loaded
-        if arr in self.slices and not proven:
+        if self.made(arr) and not proven:
             # a view made in the kernel: cutile's checked `.load` would assert the index against it; cuTile Python
             # reads it unchecked (a padded view reads padding past its end)
             self.body.append(f"// The Tile IR load from the slice {arr}, unchecked as in cuTile Python.")
@@ -4688,11 +4724,13 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         if h.file != file.resolve():
             em.origin.update((id(n), (str(h.file), h.src)) for n in ast.walk(h.fn))
     em.slices = find_slices(em)
+    em.list_items = find_list_items(em)
     em.classify_arrays()
     em.ordered_in_place()
     em.find_mutated()
     em.count_fma_candidates()
     em.read_names = em.live_names()
+    emit_prologue(em)
     em.stmts(fn.body, "")
     if any("trunci_wrapping(" in line for line in em.body):   # (see _int_conversion)
         em.declared_ops.setdefault("trunci_wrapping", set())
@@ -4709,6 +4747,12 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             params.append(f"{name}: {RUST_DTYPES[p.dtype]}")
             layout.append("S")
             abi.append({"name": name, "kind": "scalar", "dtype": p.dtype})
+            continue
+        if isinstance(p, sigmod.ListSig):
+            params.extend(list_entry_params(name))
+            layout.append("L")
+            abi.append({"name": name, "kind": "list", "dtype": p.element.dtype, "rank": p.element.rank,
+                        "written": name in em.stored_lists})
             continue
         out = em.outputs.get(name)
         if out is not None and out.shape is None and not out.scheduled:
