@@ -242,8 +242,9 @@ def test_bench_compares_each_size_with_the_fastest_torch_path():
     from tileport.bench import runner
     from tileport.ops.registry import NAMES
 
-    compiled = []
-    fake = types.SimpleNamespace(compile=lambda fn, dynamic: compiled.append(fn) or fn)
+    compiled, resets = [], []
+    fake = types.SimpleNamespace(compile=lambda fn, dynamic: compiled.append(fn) or fn,
+                                 _dynamo=types.SimpleNamespace(reset=lambda: resets.append(1)))
     for name in NAMES:
         paths = runner.torch_paths(fake, name)
         assert ("cublas" in paths) == (name in runner.TORCH_BASELINES), name
@@ -252,6 +253,8 @@ def test_bench_compares_each_size_with_the_fastest_torch_path():
         assert set(runner.torch_paths(fake, name, "eager")) <= {"cublas", "eager"}
         assert runner.torch_paths(fake, name, "none") == {}
     assert set(runner.torch_paths(fake, "fused_moe")) == {"eager", "compile", "grouped_mm"}
+    # each case compiles afresh (dynamo's per-function recompile limit would silently fall back to eager)
+    assert len(resets) == len(compiled) > 0
     assert runner.fastest_torch({"eager": {"median_us": 9.0}, "compile": {"median_us": 4.0},
                                  "grouped_mm": {"error": "x"}}, 5.0) == {
         "fastest_torch": {"path": "compile", "median_us": 4.0}, "fastest_torch_ratio": 1.25}

@@ -80,6 +80,9 @@ def torch_paths(torch: Any, name: str, which: str = "all") -> dict[str, Callable
     if eager is not None and name not in TORCH_BASELINES:
         paths["eager"] = eager
         if which == "all" and getattr(mod, "TORCH_COMPILE", True) is True:
+            # a fresh compile per case: dynamo keeps its graphs per code object and, past its recompile limit (8
+            # shapes/dtypes of one function in a long sweep), silently runs eager — the column would lie
+            torch._dynamo.reset()
             paths["compile"] = torch.compile(eager, dynamic=False)
     if which == "all":
         paths.update(getattr(mod, "TORCH_PATHS", {}))
