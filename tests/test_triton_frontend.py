@@ -223,7 +223,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "varlen_mean", "packed_rows", "act_and_mul", "cast_out", "ln_bwd_atomic", "sign_bits",
                "dropout_rand", "rel_buckets", "int8_rint_quant", "round_div", "int4_unpack", "padded_counts",
                "grad_in_place", "gated_bwd_in_place", "offsets_shifted", "finite_window", "rope_head_tile",
-               "rope_head_loop", "rope_head_pid", "head_rms_split")
+               "rope_head_loop", "rope_head_pid", "head_rms_split", "swizzle_mm", "split_k_mm", "ieee_block_mm",
+               "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter")
 
 
 @pytest.fixture(scope="module")
@@ -505,9 +506,9 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
      "x * (n if pid == 0 else 2 * n)"),
     # `assert` and tl.static_print are dropped (Triton compiles them only in debug)
     ("assert B > 0\ntl.static_print(B)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x * 2.0)", "", "x * 2.0"),
-    # tl.full of ±inf: zeros plus the constant (the form of the attention tutorial's `tl.zeros(..) - float("inf")`)
+    # tl.full of ±inf: ct.full of the constant (which cuTile Python and the port fold alike)
     ("m = tl.full((B,), float('-inf'), tl.float32)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(m, x))",
-     "", "m = ct.zeros((B,), dtype=ct.float32) + float('-inf')"),
+     "", "m = ct.full((B,), float('-inf'), dtype=ct.float32)"),
     # tensor methods: `x.sum(axis=1)`, `x.max(0)`, `v.exp()` are the triton.language functions with x first
     ("x = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\nv = x.sum(axis=1)\n"
      "tl.store(y_ptr + offs, v.exp() + x.max(0))", "", "ct.exp2(v * 1.4426950408889634) + ct.max(x, axis=0)"),
@@ -684,8 +685,15 @@ def test_index_vector_widening_and_dot_options(tmp_path):
           "acc += tl.dot(a.to(tl.float16), a.to(tl.float16), {opt})\ntl.store(y_ptr + offs[:, None] * B + "
           "offs[None, :], acc)")
     assert "ct.mma(" in _lowered(tmp_path, mm.format(opt="out_dtype=tl.float32, input_precision='tf32'"))
+    # f32 operands: f32 products (input_precision="ieee" / allow_tf32=False) are ct.mma of the f32 tiles; tf32 is
+    # refused (Triton's tf32 rounding is not ct.mma's)
+    f32 = mm.replace("a.to(tl.float16)", "a")
+    assert "ct.mma(a, a, acc)" in _lowered(tmp_path, f32.format(opt="input_precision='ieee'"))
+    assert "ct.mma(a, a, acc)" in _lowered(tmp_path, f32.format(opt="allow_tf32=False"))
+    assert "ct.mma(a, a, ct.zeros((B, B), dtype=ct.float32))" in _lowered(
+        tmp_path, f32.replace("acc += tl.dot", "acc += 2 * tl.dot").format(opt="input_precision='ieee'"))
     with pytest.raises(LoweringError, match="tl.dot option input_precision"):
-        _lowered(tmp_path, mm.replace("a.to(tl.float16)", "a").format(opt="input_precision='ieee'"))
+        _lowered(tmp_path, f32.format(opt="input_precision='tf32'"))
 
 
 def test_pointers_advanced_by_a_row_stride_in_a_loop(tmp_path):
@@ -1243,7 +1251,10 @@ def test_scalar_integer_division_is_tritons_where_an_operand_may_be_negative(tmp
     assert "dividend1 = (pid * B) - n" in src
     assert "((((dividend1 // B) + 1) if dividend1 < 0 else (dividend1 // B)) if (dividend1 % B) != 0 " \
            "else (dividend1 // B))" in src
-    assert "(((dividend2 % B) - B) if dividend2 < 0 else (dividend2 % B))" in src
+    assert "(((dividend3 % B) - B) if dividend3 < 0 else (dividend3 % B))" in src
+    # each result bound to a name where the Triton code computes it (a use in a loop reads the name: cuTile Python
+    # hoists pure arithmetic out of a loop, not the `if`s of a conditional expression)
+    assert "x + quotient2) + remainder4" in src
     assert "(pid // B) + (pid % n)" in src
     # a divisor that may be negative: the signs compared by the sign of a ^ b
     src = _lowered(tmp_path, "d = n - 4\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x + pid // (n - 4))")
@@ -1262,3 +1273,54 @@ def test_a_boolean_tile_converted_to_a_number_is_a_select(tmp_path):
                              "tl.store(y_ptr + offs, bad.to(tl.int32) + bad.to(tl.float16) + bad.to(tl.int64))")
     assert "ct.where(bad, 1, 0)" in src and "ct.astype(ct.where(bad, 1.0, 0.0), ct.float16)" in src
     assert "ct.astype(ct.where(bad, 1, 0), ct.int64)" in src
+
+
+def test_a_transposed_mask_keeps_its_bounds(tmp_path):
+    """`tl.store(y + rn[:, None] * n + rm[None, :], tl.trans(x), mask=tl.trans(mask))`: the transposed mask is the
+    same bounds, each on its index vector's new axis, so the store is a tile of y's view (was a scatter)."""
+    src = _lowered(tmp_path, "rm = pid * B + tl.arange(0, B)\nrn = tl.arange(0, B)\n"
+                             "mask = (rm[:, None] < n) & (rn[None, :] < n)\n"
+                             "x = tl.load(x_ptr + rm[:, None] * n + rn[None, :], mask=mask)\n"
+                             "tl.store(y_ptr + rn[:, None] * n + rm[None, :], tl.trans(x), mask=tl.trans(mask))")
+    assert "ct.store(y_ptr, index=(0, pid), tile=ct.astype(ct.transpose(x), y_ptr.dtype))" in src
+    assert "scatter" not in src
+
+
+def test_an_element_offset_of_whole_run_extents_is_a_step_of_a_dimension(tmp_path):
+    """`x + row * stride + 2 * n + cols` masked by `cols < n` (the third n-wide chunk of a row: a fused gate/up or
+    qkv row) is index 2 of a dimension of stride n; the access without the term reads index 0 of it."""
+    src = _lowered(tmp_path, "cols = tl.arange(0, B)\ng = tl.load(x_ptr + pid * (8 * B) + cols, mask=cols < n)\n"
+                             "u = tl.load(x_ptr + pid * (8 * B) + 2 * n + cols, mask=cols < n)\n"
+                             "tl.store(y_ptr + pid * n + cols, g * u, mask=cols < n)")
+    assert "g = ct.reshape(ct.load(x_ptr, index=(pid, 0, 0), shape=(1, 1, B)" in src
+    assert "u = ct.reshape(ct.load(x_ptr, index=(pid, 2, 0), shape=(1, 1, B)" in src
+
+
+def test_pointers_advanced_several_blocks_per_iteration(tmp_path):
+    """Split-K: `p += B * 2` for `p = x + pid * B + tl.arange(0, B)` moves the tile index 2 blocks an iteration; the
+    mask `o < rem` with `rem = n - k * B * 2` assigned in the body is the view extent n."""
+    src = _lowered(tmp_path, "o = pid * B + tl.arange(0, B)\np = x_ptr + o\nacc = tl.zeros((B,), tl.float32)\n"
+                             "for k in range(0, tl.cdiv(n, B * 2)):\n    rem = n - k * B * 2\n"
+                             "    acc += tl.load(p, mask=o < rem, other=0.0)\n    p += B * 2\n"
+                             "tl.store(y_ptr + offs, acc)")
+    assert "ct.load(x_ptr, index=(pid + k * 2,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)" in src
+
+
+def test_integer_tiles_to_int1_and_cdiv_of_sizes(tmp_path):
+    """`m.to(tl.int1)` of a number tile is `m != 0` (cutile converts nothing to bool); `tl.cdiv` of sizes is >= 0,
+    so a division by it stays Python's."""
+    src = _lowered(tmp_path, "m = tl.load(x_ptr + offs).to(tl.int1)\nq = pid // (B * tl.cdiv(n, B))\n"
+                             "tl.store(y_ptr + offs, tl.where(m, q, 0))")
+    assert "m = (ct.load(x_ptr, index=(pid,), shape=(B,))) != 0" in src
+    assert "pid // (B * ct.cdiv(n, B))" in src and "dividend" not in src
+
+
+@pytest.mark.parametrize("scan, why", [
+    ("tl.associative_scan(x, 0, _mx)", "with a running max is not lowered.*cutile 0.3.1 builds with identity 0"),
+    ("tl.associative_scan((x, x), 0, _lin)[1]", "of a tuple of tiles"),
+])
+def test_scans_cutile_cannot_build_are_refused_saying_why(tmp_path, scan, why):
+    helpers = ("@triton.jit\ndef _mx(a, b):\n    return tl.maximum(a, b)\n\n\n"
+               "@triton.jit\ndef _lin(a1, b1, a2, b2):\n    return a1 * a2, b1 * a2 + b2\n")
+    with pytest.raises(LoweringError, match=why):
+        _lowered(tmp_path, f"x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, {scan})", helpers)

@@ -4198,7 +4198,7 @@ class Emitter:
         self.need(node, "int-floordiv", "integer // or %")
         (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
         if (isinstance(lt, Tile) or isinstance(rt, Tile)) and {getattr(lt, "dtype", None),
-                                                                getattr(rt, "dtype", None)} == {"i32"}:
+                                                                getattr(rt, "dtype", None)} <= {"i32", "i64"}:
             return self.floordiv_tile(node, lc, lt, rc, rt)
         if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and lt.dtype == rt.dtype == "i32"):
             raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` of {_describe(lt)} and {_describe(rt)} "
@@ -4242,21 +4242,22 @@ class Emitter:
                 f"tile_to_scalar::<i32, i32>({mod})\n}}"), lt
 
     def floordiv_tile(self, node: ast.BinOp, lc: str, lt: Ty, rc: str, rt: Ty) -> tuple[str, Tile]:
-        """`a // b` and `a % b` on i32 tiles (a scalar operand broadcast), as cuTile Python lowers them: a signed divi
-        rounding toward negative infinity; remi, then + b where the remainder is non-zero and its sign differs from
-        b's (on tiles the divisor's sign test stays, even for a constant divisor)."""
+        """`a // b` and `a % b` on i32 or i64 tiles (a scalar operand broadcast; an i32 one with an i64 tile widened,
+        as Python promotes it), as cuTile Python lowers them: a signed divi rounding toward negative infinity; remi,
+        then + b where the remainder is non-zero and its sign differs from b's (on tiles the divisor's sign test
+        stays, even for a constant divisor)."""
         like = self.result_tile(node, lt, rt)
-        a = self.operand_as_tile(lc if _literal(node.left) is None else f"{lc}i32", lt, like, node.left)
-        b = self.operand_as_tile(rc if _literal(node.right) is None else f"{rc}i32", rt, like, node.right)
+        a = self.operand_as_tile(lc, lt, like, node.left)
+        b = self.operand_as_tile(rc, rt, like, node.right)
         dims = ", ".join(like.shape)
-        ty = f"Tile<i32, {{ [{dims}] }}>"
+        ty = f"Tile<{like.dtype}, {{ [{dims}] }}>"
         if isinstance(node.op, ast.FloorDiv):
             return self.typed(f"divi({a}, {b}, rounding::NegativeInf)", like, None, "quotient")
         d, r, z, fix, up = (self.fresh(n) for n in ("divisor", "rem", "zero", "fix", "shifted"))
         return (f"{{ // Python's %: the remainder takes the divisor's sign\n"
                 f"let {d}: {ty} = {b};\n"
                 f"let {r}: {ty} = remi({a}, {d});\n"
-                f"let {z}: {ty} = constant(0i32, shape![{dims}]);\n"
+                f"let {z}: {ty} = constant(0{like.dtype}, shape![{dims}]);\n"
                 f"let {fix}: Tile<bool, {{ [{dims}] }}> = (lt_tile({r}, {z}) ^ lt_tile({d}, {z})) & ne_tile({r}, {z});\n"
                 f"let {up}: {ty} = {r} + {d};\n"
                 f"select({fix}, {up}, {r})\n}}"), like
@@ -4278,11 +4279,12 @@ class Emitter:
         sym = BINOPS[type(node.op)]
         self.last_product = [(node.left, lc, lt), (node.right, rc, rt)] if isinstance(node.op, ast.Mult) else None
         if isinstance(lt, Scalar) and isinstance(rt, Scalar):
+            ok, value = self.const_value(node)
+            if ok and isinstance(value, float) and (lt.dtype != rt.dtype or lt.dtype == "f32"):
+                # `N * 1.0`, `1.0 - SMOOTHING` of constants: Python folds it (in double precision) to a float
+                self.need(node, "const-fold", f"`{self.text(node)}`")
+                return rust_literal(value, "f32"), Scalar("f32")
             if lt.dtype != rt.dtype:
-                ok, value = self.const_value(node)
-                if ok and isinstance(value, float):   # `N * 1.0` of constants: Python folds it to a float
-                    self.need(node, "const-fold", f"`{self.text(node)}`")
-                    return rust_literal(value, "f32"), Scalar("f32")
                 if {lt.dtype, rt.dtype} == {"i32", "f32"} and not isinstance(node.op, (ast.FloorDiv, ast.Mod)):
                     # Python promotes the int to float: a signed itof of the i32, then the f32 operation
                     lc, rc = (self.int_as_float(c, n) if t.dtype == "i32" else
@@ -4487,6 +4489,8 @@ def _operand_nodes(node: ast.AST) -> list[ast.AST | None]:
     if isinstance(node, ast.Compare):
         return [node.left, *node.comparators]
     if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "where" and len(node.args) == 3:
+            return list(node.args[1:])   # (the condition is no operand of the value's type)
         return list(node.args)
     return []
 

@@ -103,5 +103,22 @@ def shifted(bound: str, by: str, size: str) -> str:
     return text(add(parse(bound), mul(parse(by), parse(size))))
 
 
+def quotient(a: str, b: str) -> str | None:
+    """``a / b`` as text when ``a`` is ``b`` times a product of names and a positive integer (``BLOCK_K * SPLIT_K *
+    stride_k`` over ``BLOCK_K * stride_k``: ``SPLIT_K``); None otherwise."""
+    pa, pb = parse(a), parse(b)
+    if len(pa) != 1 or len(pb) != 1:
+        return None
+    (ma, ca), (mb, cb) = next(iter(pa.items())), next(iter(pb.items()))
+    if cb <= 0 or ca % cb or ca // cb <= 0:
+        return None
+    rest = list(ma)
+    for f in mb:
+        if f not in rest:
+            return None
+        rest.remove(f)
+    return text({tuple(rest): ca // cb})
+
+
 def only_names(p: Poly, allowed: Iterable[str]) -> bool:
     return free_names(p) <= set(allowed)

@@ -260,6 +260,31 @@ def _merged(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     return tuple(out)
 
 
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, values: dict[str, str]):
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in self.values:
+            return ast.parse(f"({self.values[node.id]})", mode="eval").body
+        return node
+
+
+def _times(text: str, name: str) -> str | None:
+    """``k`` when ``text`` is ``name``, ``k * name`` or ``name * k`` (``k`` an integer literal), else None."""
+    if text == name:
+        return "1"
+    try:
+        e = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult):
+        for x, y in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(x, ast.Name) and x.id == name and isinstance(y, ast.Constant) and type(y.value) is int:
+                return str(y.value)
+    return None
+
+
 def _float_literal(text: str) -> bool:
     """``text`` is a float literal (`-1000000.0`, `1e-6`), not an integer."""
     try:
@@ -292,7 +317,10 @@ def _advanced(bp: "BlockPtr", steps: tuple[str, ...], count: str) -> "BlockPtr":
 def _ptr_advanced(ptr: "Ptr", k: "int | str", count: str) -> "Ptr":
     """``ptr`` with its k-th index vector ``count`` blocks further along; for a pointer whose offsets are computed
     (a gather, ``k`` the step's text), its offsets ``count`` steps further."""
-    if isinstance(k, tuple):   # ("row", stride): one row of that stride per iteration
+    if isinstance(k, tuple) and k[0] == "blocks":   # ("blocks", k, q): the k-th vector q blocks per iteration
+        _, j, q = k
+        k, count = int(j), f"{_paren(count)} * {_paren(q)}"
+    elif isinstance(k, tuple):   # ("row", stride): one row of that stride per iteration
         return _rows_advanced(ptr, k[1], count)
     if isinstance(k, str):
         (term,) = ptr.terms
@@ -432,7 +460,8 @@ class _Lowerer:
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
         #: advanced per iteration → which term, a gather's step, or ("row", stride)
-        self.ptr_steps: dict[str, int | str | tuple[str, str]] = {}
+        self.ptr_steps: dict[str, int | str | tuple[str, ...]] = {}
+        self._ieee_dots: set[int] = set()   # tl.dot nodes of f32 operands with input_precision="ieee"
         self._step_nodes: set[int] = set()   # the statements that advance them (lowered as the loop index)
         self._carried: set[str] = set()  # names assigned in the loops being lowered
         self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
@@ -510,6 +539,34 @@ class _Lowerer:
         if any(re.match(rf"^\s*for {re.escape(name)} in ", line) for line in self.lines):
             return None
         return [m.group(1) for line in self.lines if (m := pat.match(line))]
+
+    def _expanded(self, text: str) -> str:
+        """``text`` with each variable the lowered kernel assigns once (`k_rem = K - k * BLOCK_K * SPLIT_K` in a K
+        loop's body) replaced by its value, when that value reads only parameters, constexprs and loop indices (which
+        hold one value through an iteration)."""
+        import re
+
+        loops = {m.group(1) for line in self.lines if (m := re.match(r"^\s*for (\w+) in ", line))}
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            return text
+        subst = {}
+        for n in ast.walk(tree):
+            if not isinstance(n, ast.Name) or n.id in self.kinds or n.id in loops or n.id in subst:
+                continue
+            values = self._assignments(n.id)
+            if not values or len(values) != 1:
+                continue
+            try:
+                names = {x.id for x in ast.walk(ast.parse(values[0], mode="eval")) if isinstance(x, ast.Name)}
+            except SyntaxError:
+                continue
+            if all(x in self.kinds or x in loops for x in names):
+                subst[n.id] = values[0]
+        if not subst:
+            return text
+        return ast.unparse(ast.fix_missing_locations(_Substitute(subst).visit(tree)))
 
     def _check_block_claims(self) -> None:
         """Every variable a tile index divided by a block (`offs_am // BLOCK_M`) is assigned whole blocks only."""
@@ -761,7 +818,8 @@ class _Lowerer:
             if not self.lines[line].startswith(here) or self.lines[line][len(here)] == " " or any(
                     not ln.startswith(here) for ln in self.lines[line + 1:]):
                 continue   # bound in another block than the loop's: every definition reaching it would change
-            literal = value.replace(".", "", 1).replace("-", "", 1).isdigit()   # (cuTile's ct.full takes literals)
+            literal = value.replace(".", "", 1).replace("-", "", 1).isdigit() or \
+                value in ("float('-inf')", "float('inf')")   # (cuTile's ct.full takes constants)
             if literal and isinstance(v, Tile) and v.shape == () and self.known_dtype(v) in (F32, "ct.float16",
                                                                                             "ct.bfloat16"):
                 indent = self.lines[line][:len(self.lines[line]) - len(self.lines[line].lstrip())]
@@ -871,6 +929,13 @@ class _Lowerer:
             for k, term in enumerate(ptr.terms):
                 if isinstance(term.index, Idx) and linear.same(d.text, f"{term.index.size} * {term.stride}"):
                     return name, k
+            for k, term in enumerate(ptr.terms):   # several blocks per iteration (split-K: `BLOCK_K * SPLIT_K *
+                # stride_k`, the program's own block among SPLIT_K): a constexpr number of blocks > 0
+                if isinstance(term.index, Idx) and term.stride != "0":
+                    q = linear.quotient(d.text, f"{term.index.size} * {term.stride}")
+                    vals = self.launch_values(q) if q is not None else None
+                    if vals and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in vals):
+                        return name, ("blocks", str(k), q)
             one_element = all(isinstance(t.index, str) for t in ptr.terms)
             if self.kinds.get(d.text) in ("scalar", "constant") or (d.text.isdigit() and one_element):
                 return name, ("row", d.text)   # one row of a stride per iteration (`x_ptr += x_row_stride`)
@@ -1340,6 +1405,9 @@ class _Lowerer:
         dtypes = {x.dtype for x in (ta, tb) if isinstance(x, Tile)}
         if len(dtypes) > 1:   # `x_ptr.dtype` and `y_ptr.dtype` are one type when every launch passes one
             dtypes = {self.known_dtype(x) for x in (ta, tb) if isinstance(x, Tile)}
+        if len(dtypes) > 1 and dtypes <= {F32, "ct.float16", "ct.bfloat16", "ct.float64"}:
+            # floats of two widths: the wider (f16 with bf16: f32), as Triton and cuTile promote them
+            dtypes = {"ct.float64"} if "ct.float64" in dtypes else {F32}
         dtype = dtypes.pop() if len(dtypes) == 1 else None
         if sym in ("&", "|", "^") and set(BOOL) & {getattr(x, "dtype", None) for x in (ta, tb)}:
             dtype = "bool"
@@ -1373,7 +1441,10 @@ class _Lowerer:
         moved = f"({q}) + 1" if sym == "//" else f"({q}) - {y}"
         self.notes.append(f"line {getattr(node, 'lineno', 0)}: scalar `{sym}` whose operands may be negative: "
                           "Triton's (toward zero), written with cuTile's floor division")
-        return Scalar(f"((({moved}) if {differ} else ({q})) if ({r}) != 0 else ({q}))")
+        # bound to a name where the Triton code computes it: a use inside a loop then reads the name (cuTile
+        # Python would hoist the pure arithmetic out of the loop, but not the `if`s of the conditional expression)
+        return Scalar(self._scalar_named(Scalar(f"((({moved}) if {differ} else ({q})) if ({r}) != 0 else ({q}))"),
+                                         "quotient" if sym == "//" else "remainder"))
 
     def _scalar_named(self, v: Scalar, hint: str) -> str:
         """A plain name or literal for a scalar operand (else bound to a fresh name first)."""
@@ -1430,7 +1501,7 @@ class _Lowerer:
                     ast.unparse(n.func) in ("ct.bid", "ct.num_blocks"):
                 return 0
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and ast.unparse(n.func) == "ct.cdiv" \
-                    and all((lb(x) or -1) >= 0 for x in n.args):
+                    and all((v := lb(x)) is not None and v >= 0 for x in n.args):
                 return 0
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("min", "max") and n.args:
                 bs = [lb(x) for x in n.args]
@@ -1872,9 +1943,6 @@ class _Lowerer:
                 return Tile(f"ct.full({tup}, {truth}, dtype=ct.int32) != 0", shape, "bool")
             if fn == "zeros":
                 return Tile(f"ct.zeros({tup}, dtype={dt.text})", shape, dt.text)
-            if value.startswith("float("):   # ±inf / nan: zeros plus the constant (the translator's ct.full takes
-                #                               number literals; the tutorial's `tl.zeros(..) - float("inf")` form)
-                return Tile(f"ct.zeros({tup}, dtype={dt.text}) + {value}", shape, dt.text)
             return Tile(f"ct.full({tup}, {value}, dtype={dt.text})", shape, dt.text)
         if fn == "dot":
             acc = kw.get("acc") or (node.args[2] if len(node.args) > 2 else None)
@@ -2157,14 +2225,28 @@ class _Lowerer:
 
     def associative_scan(self, node: ast.Call, kw: dict) -> Tile:
         """``tl.associative_scan(x, axis, combine_fn, reverse=)`` with a combine function that is `a + b` / `a * b`
-        of its parameters: ``ct.cumsum`` / ``ct.cumprod``."""
+        of its parameters: ``ct.cumsum`` / ``ct.cumprod``. Any other combine function (a running max, a linear
+        recurrence over a tuple of tiles) is refused: cuTile Python's ``ct.scan(x, axis, func, identity)`` would take
+        it (with an identity Triton's scan does not state), but cutile 0.3.1 builds every scan along dimension 0
+        with identity 0, so no port of it could be proven (docs/triton.md)."""
+        inp = self._arg(node, kw, 0, "input")
+        if isinstance(inp, ast.Tuple):
+            raise self.fail(node, "tl.associative_scan of a tuple of tiles (a combine_fn of 2N parameters: a linear "
+                                  "recurrence, a segmented scan) is not lowered: cuTile Python's ct.scan of a tuple "
+                                  "needs the combine's identity, which Triton's scan does not state, and cutile 0.3.1 "
+                                  "builds every scan with identity 0 along dimension 0, which is not that scan")
         x = self._tile_arg(node, kw, 0, "input")
         comb = self._arg(node, kw, 2, "combine_fn")
         helper = self.k.helpers.get(comb.id) if isinstance(comb, ast.Name) else None
-        op = {"sum": "cumsum", "prod": "cumprod"}.get(self._combine_op(helper) or "") if helper is not None else None
+        found = self._combine_op(helper) if helper is not None else None
+        op = {"sum": "cumsum", "prod": "cumprod"}.get(found or "")
         if op is None:
-            raise self.fail(comb, "tl.associative_scan is lowered when its combine_fn is a @triton.jit function of "
-                                  "two parameters returning `a + b` or `a * b` (ct.cumsum / ct.cumprod)")
+            what = f"a running {found}" if found else "this combine_fn"
+            raise self.fail(comb, f"tl.associative_scan with {what} is not lowered: it is lowered when its "
+                                  "combine_fn is a @triton.jit function of two parameters returning `a + b` or `a * "
+                                  "b` (ct.cumsum / ct.cumprod); other scans are cuTile Python's ct.scan with an "
+                                  "identity, which cutile 0.3.1 builds with identity 0 along dimension 0 whatever it "
+                                  "is given (no port of it could be proven)")
         axis = self._axis_of(x, self._arg(node, kw, 1, "axis"))
         reverse = self._flag(node, kw, 3, "reverse", False)
         return Tile(f"ct.{op}({x.text}, axis={axis}" + (", reverse=True)" if reverse else ")"), x.shape, x.dtype)
@@ -2265,11 +2347,17 @@ class _Lowerer:
 
     def permute(self, node: ast.AST, v: object, dims_args: object) -> Tile:
         """``tl.trans(x)`` / ``x.T`` (the two axes of a matrix swapped) and ``tl.permute(x, dims)`` / ``tl.trans(x,
-        dims)``: ``ct.transpose`` / ``ct.permute``."""
-        t = self.materialize(self._value(v, node), node)
+        dims)``: ``ct.transpose`` / ``ct.permute``. A mask of bounds (``tl.trans(mask)`` of ``(rm[:, None] < M) &
+        (rn[None, :] < N)``, a transposed tile's store mask) stays bounds, each on its index vector's new axis."""
         nodes = list(dims_args) if isinstance(dims_args, list) else ([dims_args] if dims_args is not None else [])
         if len(nodes) == 1 and isinstance(nodes[0], (ast.Tuple, ast.List)):
             nodes = list(nodes[0].elts)
+        if isinstance(v, Mask) and v.conds:
+            rank = v.conds[0][0].rank
+            order = [int(self.scalar(d)) for d in nodes] if nodes else [1, 0]
+            if sorted(order) == list(range(rank)) and all(i.rank == rank for i, _ in v.conds):
+                return Mask(tuple((replace(i, axis=order.index(i.axis)), bound) for i, bound in v.conds))
+        t = self.materialize(self._value(v, node), node)
         if not nodes:
             if len(t.shape) != 2:
                 raise self.fail(node, "tl.trans without dims on a tile that is not a matrix")
@@ -2392,6 +2480,10 @@ class _Lowerer:
             flt = dt.text in (F32, "ct.float16", "ct.bfloat16", "ct.float64")
             sel = f"ct.where({t.text}, 1.0, 0.0)" if flt else f"ct.where({t.text}, 1, 0)"
             return Tile(sel if dt.text in (F32, "ct.int32") else f"ct.astype({sel}, {dt.text})", t.shape, dt.text)
+        if dt.text in BOOL and self.known_dtype(t) not in BOOL:
+            # a number as a boolean (`m.to(tl.int1)` of an int8 mask): true where it is not 0, as Triton converts
+            # (cutile 0.3.1 converts nothing to bool: "Unsupported conversion i8 -> bool")
+            return Tile(f"{_paren(t.text)} != 0", t.shape, "bool")
         return Tile(f"ct.astype({t.text}, {dt.text})", t.shape, dt.text)
 
     def _float_scalar(self, v: Scalar) -> bool:
@@ -2471,13 +2563,20 @@ class _Lowerer:
 
     def _dot_options(self, node: ast.Call, kw: dict, a: object, b: object) -> None:
         """tl.dot's options that change nothing here: ``out_dtype=tl.float32`` (the f32 accumulator's type), and
-        ``input_precision=`` / ``allow_tf32=`` on 16- or 8-bit operands (they choose how f32 operands multiply)."""
+        ``input_precision=`` / ``allow_tf32=`` on 16- or 8-bit operands (they choose how f32 operands multiply).
+        On f32 operands, ``input_precision="ieee"`` / ``allow_tf32=False`` (f32 products, as ``ct.mma`` of f32
+        tiles computes them) is lowered and marks the product (``self._ieee_dots``); tf32 / tf32x3 are refused."""
         narrow = all(isinstance(t, Tile) and (self.known_dtype(t) or "").startswith(("ct.float16", "ct.bfloat16",
                                                                                     "ct.float8")) for t in (a, b))
+        wide = all(isinstance(t, Tile) and self.known_dtype(t) == F32 for t in (a, b))
         for k, v in kw.items():
             if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == F32:  # type: ignore
                 continue
             if k in ("input_precision", "allow_tf32") and narrow:
+                continue
+            if wide and ((k == "input_precision" and isinstance(v, ast.Constant) and v.value == "ieee")
+                         or (k == "allow_tf32" and isinstance(v, ast.Constant) and v.value is False)):
+                self._ieee_dots.add(id(node))
                 continue
             if k == "max_num_imprecise_acc" and isinstance(v, ast.Constant) and v.value is None:
                 continue
@@ -2491,8 +2590,11 @@ class _Lowerer:
         kinds = {self.known_dtype(t) for t in (ta, tb)}
         acc = "ct.int32" if kinds <= {"ct.int8", "ct.uint8"} else F32 if kinds and all(
             (k or "").startswith(("ct.float16", "ct.bfloat16", "ct.float8")) for k in kinds) else None
+        if kinds == {F32} and id(node) in self._ieee_dots:   # f32 products (input_precision="ieee")
+            acc = F32
         if acc is None or len(ta.shape) != 2 or len(tb.shape) != 2:
-            raise self.fail(node, "tl.dot(a, b) without an accumulator is lowered for 2-D 16- or 8-bit operands (f32 "
+            raise self.fail(node, "tl.dot(a, b) without an accumulator is lowered for 2-D 16- or 8-bit operands, "
+                                  "and f32 ones with input_precision=\"ieee\" / allow_tf32=False (by default f32 "
                                   "ones multiply as tf32 in Triton): write `acc = tl.dot(a, b, acc)` with acc = "
                                   "tl.zeros(.., dtype=tl.float32)")
         shape = (ta.shape[0], tb.shape[1])
@@ -2524,6 +2626,26 @@ class _Lowerer:
                                       f"{self.view_sites[param].lineno}")
             merged.append(Dim(o.stride, o.extent or d.extent))
         self.views[param] = View(param, tuple(merged))
+
+    @staticmethod
+    def _steps_of_bound(scalars: list[Term], runs: list[Term], bounds: dict[int, str]) -> list[Term]:
+        """An element offset that is a whole number of a unit-stride run's extent (`x + row * stride + N + col`
+        masked by `col < N`: the up half of a `[rows, 2 * N]` gate/up row; `+ 2 * N`: a third chunk) is steps of a
+        dimension of stride N (index 1, 2), not N elements: the run keeps its extent and the view its tiles (the
+        other accesses, without the term, read index 0 of that dimension)."""
+        out = list(scalars)
+        for j, t in enumerate(out):
+            if t.stride != "1" or not isinstance(t.index, str):
+                continue
+            for k, r in enumerate(runs):
+                bound = bounds.get(k)
+                if r.stride != "1" or bound is None or not _plain(bound):
+                    continue
+                steps = _times(t.index, bound)
+                if steps is not None:
+                    out[j] = Term(bound, steps)
+                    break
+        return out
 
     def _scalar_dims_unified(self, param: str, scalars: list[Term], runs: list[Term], node: ast.AST) -> list[Term]:
         """The scalar terms of an access of ``param`` matched to its view when the two differ only in scalar
@@ -2649,7 +2771,8 @@ class _Lowerer:
                     for k, t in enumerate(runs):
                         r = t.index
                         if (r.size, r.axis, r.rank) == (idx.size, idx.axis, idx.rank):  # type: ignore[union-attr]
-                            moved = linear.shifted(bound, f"{r.index} - ({idx.index})", r.size)  # type: ignore
+                            moved = linear.shifted(self._expanded(bound), f"{r.index} - ({idx.index})",
+                                                   r.size)  # type: ignore
                             if self.launch_expr(moved):
                                 hit, bound = [k], moved
                                 break
@@ -2668,6 +2791,7 @@ class _Lowerer:
             for k, t in enumerate(runs):
                 if k not in bounds and t.index.index == "0" and self.launch_expr(t.index.size):  # type: ignore
                     bounds[k] = t.index.size  # type: ignore[union-attr]
+        scalars = self._steps_of_bound(scalars, runs, bounds)
         self.last_perm = None
         old = self.views.get(ptr.param)
         if old is not None and len(runs) == rank >= 2 and len(old.dims) == len(scalars) + len(runs):
