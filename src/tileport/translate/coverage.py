@@ -101,7 +101,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",
               "`extract(t, [scalar_to_tile::<i32>(i), ..])` bound to its `Tile<E, { [M, N] }>`", S, "idioms"),
-    Construct("const-fold", "an expression of constants mixing int and float (`N * 1.0`, `1.0 / TILE`); "
+    Construct("const-fold", "an expression of constants mixing int and float (`N * 1.0`, `1.0 / TILE`), or of "
+              "float constants (`1.0 - SMOOTHING`, a float constexpr); "
               "`min`/`max`/`abs` of constants (`min(BM, BN)`, an extent)",
               "the float Python folds it to, as an f32 literal (cuTile Python folds it the same way); the value",
               S, None),
@@ -244,7 +245,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "folded when constant (`ct.truediv(1.0, D)`), else the operator (real_rolling_state)", S, "rms_norm"),
     Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
     Construct("int-floordiv", "`a // b`, `a % b` of two i32 scalars (Python's floor semantics, e.g. a block id "
-              "over or modulo a head count); `q, r = divmod(a, b)` (resolve's divmod rewrite)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "
+              "over or modulo a head count); `q, r = divmod(a, b)` (resolve's divmod rewrite); of i32 or i64 tiles "
+              "(an i32 scalar operand widened: `slot % PAGE`, slot an int64 tile)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "
               "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
               "differs from b's (a `select`), as cuTile Python lowers them", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven; of tiles: planned"),
@@ -464,12 +466,15 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-pointer-loop", "loop bounds loaded from memory (`range(start, end)` from cu_seqlens: int32 "
               "`.item()`); `ptrs += BLOCK * stride` (one block of one of the pointer's index vectors) "
               "once per iteration; masks on the vector it started from (`rk < K - k * BLOCK`); `p += row_stride` "
-              "(a stride parameter: rows walked by increments; `+= 1` on a one-element pointer)",
-              "the tile index follows the loop index; the shifted mask is the view's extent (`K`)", S,
-              "idioms/idiom_mm", "other updates of pointers, indices or masks inside a loop"),
+              "(a stride parameter: rows walked by increments; `+= 1` on a one-element pointer); "
+              "`ptrs += BLOCK * SPLIT_K * stride` (a constexpr number of blocks > 0: split-K), masked by a bound "
+              "the body computes (`k_rem = K - k * BLOCK * SPLIT_K`)",
+              "the tile index follows the loop index (`pid_k + k * SPLIT_K`); the shifted mask is the view's extent "
+              "(`K`)", S, "idioms/idiom_mm", "other updates of pointers, indices or masks inside a loop"),
     Construct("triton-dot", "`tl.dot(a, b, acc)`, `acc += tl.dot(a, b)`, `tl.dot(a, b)` of 16/8-bit operands (a zero "
               "f32 / int32 accumulator); `out_dtype=tl.float32`, and "
-              "`input_precision=` / `allow_tf32=` on 16- or 8-bit operands (where they change nothing)",
+              "`input_precision=` / `allow_tf32=` on 16- or 8-bit operands (where they change nothing); f32 "
+              "operands with `input_precision=\"ieee\"` / `allow_tf32=False` (f32 products)",
               "`ct.mma(a, b, acc)`", S, "triton/matmul"),
     Construct("triton-shape-ops", "`tl.broadcast_to(x, shape)`, `tl.expand_dims(x, axis)`, `tl.maximum/minimum(.., "
               "propagate_nan=tl.PropagateNan.ALL)`, `tl.zeros(.., dtype=tl.int1)`, `tl.full(shape, ±inf, dtype)`, "
@@ -489,9 +494,12 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-half-split", "a constant element offset that is a whole number of a unit-stride run's blocks "
               "at every launch (`base + HD // 2 + tl.arange(0, HD // 2)`: RoPE's second half); mask conditions every "
               "launch fills (`tl.arange(0, PAD) < N`, PAD <= N); index vectors widened (`tl.arange(0, B).to(tl.int64)`); "
-              "elements grouped by a literal stride (`pairs[:, None] * 2 + tl.arange(0, 2)[None, :]`)",
+              "elements grouped by a literal stride (`pairs[:, None] * 2 + tl.arange(0, 2)[None, :]`); an element "
+              "offset that is k times a unit-stride run's mask bound (`x + row * stride + N + col`, `col < N`: the up "
+              "half of a gate/up row; `+ 2 * N`)",
               "the run's tile index plus that number (`(pid, 0, 1)`); the condition dropped (noted); the widening "
-              "dropped (noted); each unmasked run at tile 0 spans its block", S, "llm/rope_fwd", "a padded half (PAD > N): the two halves bound one view "
+              "dropped (noted); each unmasked run at tile 0 spans its block; index k of a dimension of stride N "
+              "(the other accesses at index 0)", S, "llm/rope_fwd", "a padded half (PAD > N): the two halves bound one view "
               "differently and are refused"),
     Construct("triton-while", "`while i < n: ...; i += step` (step `tl.num_programs(k)`, a positive literal or "
               "constexpr; i, n, step not assigned otherwise; i not read after the loop); any other `while` whose "
@@ -509,7 +517,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`1 / (1 + exp(-x))` as Triton defines it", S, "triton/attention"),
     Construct("triton-cast", "`x.to(tl.<dtype>)`, `x.to(y.dtype)`, `x.to(p.dtype.element_ty)`, `tl.cast(x, dtype)`; "
               "the conversion `tl.store` makes",
-              "`ct.astype(x, ct.<dtype>)` / `ct.astype(x, p.dtype)`", S, "triton/layer_norm"),
+              "`ct.astype(x, ct.<dtype>)` / `ct.astype(x, p.dtype)`; `.to(tl.int1)` of a number tile is `x != 0` "
+              "(cutile converts nothing to bool)", S, "triton/layer_norm"),
     Construct("triton-control", "`for i in range/tl.range/tl.static_range(start, stop[, step])` (persistent "
               "`tl.range(pid, n, tl.num_programs(0))`, `tl.range(.., NUM_SMS, flatten=True, num_stages=, "
               "warp_specialize=)`), `if` on constexprs or scalars (scalars re-assigned inside become variables); "
@@ -546,10 +555,12 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "gathered/scattered at every access (one token chain)", S, "idioms/idiom_atomic",
               "the translator's atomics (add on i32/i64/f32, max/min/and/or/xor on integers, xchg, cas on integers)"),
     Construct("triton-trans-scan", "`tl.trans(x)`, `x.T`, `tl.permute(x, dims)`, `tl.cumsum` / `tl.cumprod`, "
-              "`tl.associative_scan(x, axis, f)` (f `a + b` / `a * b`); `tl.ravel`, `tl.view`; `tl.swizzle2d`",
+              "`tl.associative_scan(x, axis, f)` (f `a + b` / `a * b`); `tl.ravel`, `tl.view`; `tl.swizzle2d`; "
+              "`tl.trans(mask)` of a mask of bounds (a transposed store's)",
               "`ct.transpose` / `ct.permute` / `ct.cumsum` / `ct.cumprod`; `ct.reshape`; Triton's swizzle on "
               "scalars", S, "idioms/idiom_scan_t",
-              "scans along axis 0 (cutile 0.3.1 ignores the scan's dimension)"),
+              "scans along axis 0 (cutile 0.3.1 ignores the scan's dimension); other combine functions (a running "
+              "max, a tuple scan) are refused: cutile 0.3.1 builds ct.scan with identity 0"),
     Construct("triton-descriptor", "tensor descriptors: `TensorDescriptor` arguments (captured with their block "
               "shape), `tl.make_tensor_descriptor` (and Triton 3.3's `tl._experimental_make_tensor_descriptor`), "
               "`desc.load([..])` / `desc.store([..], v)`",
