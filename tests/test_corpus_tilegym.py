@@ -25,6 +25,7 @@ SAMPLE = {
     ("splitk_reduce.py", "_splitk_reduce_kernel"): "shapes as constants, a reduction loop",
     ("softmax.py", "_softmax_kernel_chunked"): "a chunked row loop",
     ("moe_align_block.py", "_moe_align_block_size_stage3_kernel"): "an MoE routing stage",
+    ("group_gemm.py", "_group_gemm_kernel"): "lists of arrays, a while loop on two conditions",
 }
 LAUNCHES_EACH = 2
 
