@@ -68,6 +68,7 @@ CASES = {
     "tiled-view": ("v = x.tiled_view((TILE,))\nt = v.load((ct.bid(0),))", "ct.load(x", "tiled_view"),
     "tuple-name": ("at = (ct.bid(0),)\nt = ct.load(x, index=at, shape=(TILE,))", "index=(ct.bid(0),)", "index=at"),
     "astile": ("f = ct.astile(SCALE, dtype=ct.float32)", "ct.astype(", "astile"),
+    "ensure-constant": ("if ct.ensure_constant(TILE > 8):\n    f = 1", "if TILE > 8", "ensure_constant"),
     "divmod": ("q, r = divmod(ct.bid(0), TILE)", "_a // TILE", "divmod("),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
                                "= times(t, 2.0)", "times(t, 2.0) + 1.0"),

@@ -1479,3 +1479,16 @@ def test_a_while_condition_computed_by_statements_is_computed_in_every_iteration
     body = "\n".join(e.body)
     loop = body.index("loop {")
     assert "while " not in body and loop < body.index("let cond") < body.index("break;") < body.index("i = i + 4")
+
+
+def test_a_static_exception_in_an_arm_the_specialization_does_not_take_is_dropped(tmp_path):
+    """`raise ct.static_exception(..)` guards a configuration at compile time: a specialization that compiled never
+    takes its arm, which is folded away as cuTile Python discards it."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         if B % 16 != 0:
+             raise ct.static_exception(ValueError("B must be a multiple of 16"))
+         ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#32")
+    assert "static_exception" not in "\n".join(e.body) and any("y.store(" in line for line in e.body)

@@ -608,14 +608,14 @@ def _api_rows() -> tuple[Construct, ...]:
     except ImportError:   # (the core's docs are generated where cuda-tile is installed)
         return ()
     from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
-    from .resolve import OPERATOR_FUNCTIONS, UNARY_OPERATOR_FUNCTIONS   # (rewritten to operators: rows bitwise,
-    # compare, int-floordiv)
+    from .resolve import OPERATOR_FUNCTIONS, RESOLVED_CALLS, UNARY_OPERATOR_FUNCTIONS   # (rewritten to
+    # operators: rows bitwise, compare, int-floordiv; or gone once the reference compiled)
 
     handled = set(CALL_CONSTRUCTS) | set(PURE_CT_CALLS) | set(BINARY_MATH) | set(UNARY_MATH) | \
         set(PLAIN_BINARY_MATH) | {"load", "store", "bid", "astype", "where", "permute", "transpose", "cumsum",
                                   "scatter", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
                                   "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas", "maximum", "minimum"} | set(OPERATOR_FUNCTIONS) | \
-        set(UNARY_OPERATOR_FUNCTIONS)
+        set(UNARY_OPERATOR_FUNCTIONS) | RESOLVED_CALLS
     rows = []
     for name in sorted(vars(ct)):
         value = getattr(ct, name)

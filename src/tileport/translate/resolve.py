@@ -45,6 +45,11 @@ OPERATOR_FUNCTIONS: dict[str, type] = {
 #: the same for Python's unary operators: `ct.bitwise_not(a)` is `~a`, `ct.negative(a)` is `-a`.
 UNARY_OPERATOR_FUNCTIONS: dict[str, type] = {"bitwise_not": ast.Invert, "negative": ast.USub}
 
+#: cuda.tile functions that leave nothing to translate once the reference compiled: `ct.ensure_constant(e)` is `e`
+#: (rewrite ensure-constant), `raise ct.static_exception(..)` stops that compile, so it is only ever in an arm of a
+#: constant `if` a specialization does not take (folded away, as cuTile Python discards it).
+RESOLVED_CALLS = frozenset({"ensure_constant", "static_exception"})
+
 #: Python builtins a kernel may call on scalars/tiles, and the cuda.tile function cuTile Python lowers them to.
 BUILTIN_CALLS = {"min": "minimum", "max": "maximum", "abs": "abs", "divmod": "divmod", "print": "print"}
 
@@ -93,6 +98,8 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`) "
             "and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
             "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`)"),
+    Rewrite("ensure-constant", "`ct.ensure_constant(e)` (e.g. `if ct.ensure_constant(FLAG):`)", "`e` (cuTile "
+            "Python compiles it only where e is a constant, which the reference compile checked)"),
     Rewrite("astile", "`ct.astile(v, dtype=D)` (a scalar or constant as a tile)", "`ct.astype(v, D)` (a scalar "
             "is a 0-d tile: the same conversion, none when v has that dtype)"),
     Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
@@ -402,6 +409,10 @@ class _Resolver(ast.NodeTransformer):
                     ast.fix_missing_locations(k.value)
                 elif k.arg in ("index", "shape") and isinstance(k.value, ast.List):   # a list is a tuple there
                     k.value = _mark(ast.copy_location(ast.Tuple(k.value.elts, ast.Load()), k.value))
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "ensure_constant" \
+                and len(node.args) == 1 and not node.keywords:
+            # cuTile Python checks at compile time that the argument is a constant (analyze compiled it): its value
+            return node.args[0]
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "astile" and \
                 len(node.args) == 1 and [k.arg for k in node.keywords] == ["dtype"]:
             # a scalar is a 0-d tile in cuTile Python: astile is the conversion to that dtype
