@@ -1842,16 +1842,7 @@ class Emitter:
         code = self._store_operand(arr, code, ty, hints)
         out.scheduled = True
         out.shape = ty.shape
-        idx = []
-        for k, e in enumerate(index.elts):
-            if (n := self._int(e)) is not None:
-                idx.append(f"{n}i32")
-                continue
-            code_k, ty_k = self.expr(e)
-            if not isinstance(e, ast.Name):   # cutile infers no type for an expression inside the index array
-                code_k = self.fresh(f"index{k}")
-                self.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {self.expr(e)[0]};")
-            idx.append(code_k)
+        idx = self.store_indices(index, indent)
         inplace = arr in self.loaded_arrays
         why = (f"{arr} is read and written by the kernel (updated in place): no safe partition can state it; "
                "blocks write the tiles the source's index names") if inplace else \
@@ -1905,6 +1896,21 @@ class Emitter:
         if out.done < out.parts and not indent:
             out.token = self.fresh(f"{arr}_token")
             self.body.append(f"{indent}let {out.token}: Token = get_partition_token_mut(&{tiles});")
+
+    def store_indices(self, index: ast.Tuple, indent: str) -> list[str]:
+        """The Rust of an unchecked store's tile indices: literals spelled i32, names as they are, other expressions
+        bound first (cutile infers no type for an expression inside the index array)."""
+        idx = []
+        for k, e in enumerate(index.elts):
+            if (n := self._int(e)) is not None:
+                idx.append(f"{n}i32")
+                continue
+            code_k, ty_k = self.expr(e)
+            if not isinstance(e, ast.Name):
+                code_k = self.fresh(f"index{k}")
+                self.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {self.expr(e)[0]};")
+            idx.append(code_k)
+        return idx
 
     def _owned_ordered_store(self, call: ast.Call, arr: str, index: ast.Tuple, code: str, ty: Tile, token: str,
                              tiles: str, hints: tuple[str, str], before: str | None, indent: str, start: int,

@@ -245,16 +245,7 @@ def store_item(em, call: ast.Call, arr: str, index: ast.AST | None, tile_node: a
     if not isinstance(ty, Tile) or len(ty.shape) != sig.rank or ty.dtype != sig.dtype:
         raise em.refuse(call, "array-list", f"store of {arr}: the tile is not a rank-{sig.rank} {sig.dtype} tile")
     code = em._store_operand(arr, code, ty, hints)
-    idx = []
-    for k, e in enumerate(index.elts):
-        if (n := em._int(e)) is not None:
-            idx.append(f"{n}i32")
-            continue
-        code_k, ty_k = em.expr(e)
-        if not isinstance(e, ast.Name):
-            code_k = em.fresh(f"index{k}")
-            em.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {em.expr(e)[0]};")
-        idx.append(code_k)
+    idx = em.store_indices(index, indent)
     token, dims = f"zz_{item.lst}_token", ", ".join(ty.shape)
     tiles = em.fresh(f"{arr}_tiles")
     b = em.body
