@@ -358,6 +358,13 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("assume-divisible", "`ct.assume_divisible_by(n, D)` of an integer scalar (constant D > 0)",
               "`unsafe { assume_div_by::<_, D>(n) }` with a SAFETY comment; an unsafe site whose precondition is the "
               "kernel's claim", S, "real_idioms3"),
+    Construct("assume-carried", "an integer value a `for` or `while` loop carries that is a multiple of a power of "
+              "two P > 1 at every iteration (`off = 0` before the loop, `off = pid * B` or `off + 2 * B` in it; an "
+              "int tile `cnt + 8` from zeros)",
+              "`off = unsafe { assume_div_by::<_, P>(off) };` first in the body (in a `while`'s condition block, "
+              "before its test): cuTile Python's dataflow analysis (literals, constexprs, `+ - *`, joins over ifs and "
+              "iterations; translate/divby.py) and its add_divby_pass state `assume div_by<P>` on that loop body "
+              "parameter and every read takes it; an unsafe site", S, "real_carried_facts"),
     Construct("argmax", "`ct.argmax(x, axis)` / `ct.argmin`", "a two-operand reduce (values, indices) with one "
               "comparison body, which cutile 0.3.1 cannot write (its `reduce` takes one operand and a `Fn(E, E) -> E`)",
               P, None, "refused with that reason; docs/corpus.md (limits)"),

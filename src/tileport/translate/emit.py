@@ -24,7 +24,7 @@ from pathlib import Path
 from ..errors import TileportError
 from ..spec import signature as sigmod
 from .coverage import BY_ID, construct_for_call, supported
-from . import loop_split
+from . import divby, loop_split
 from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
 from .hazards import carried_tma_tiles
 from .helpers import kernel_helpers
@@ -290,6 +290,7 @@ class Emitter:
         self.slices: dict[str, Slice] = {}   # names bound to `x.slice(..)`: views made in the kernel (slices.py)
         self.list_items: dict[str, ListItem] = {}   # names bound to `L[i]`: a list's items (lists.py)
         self.stored_lists: set[str] = set()         # lists whose items are stored (they carry a token)
+        self.loop_facts: dict[int, dict] | None = None   # id(loop) → its carried values' facts (divby.py), lazily
 
     # ------------------------------------------------------------------ helpers
 
@@ -1132,7 +1133,7 @@ class Emitter:
         counted = counted and (len(args) == 1 or (self._int(args[0]) or -1) >= 0)
         split = loop_split.plan(st, self.partial_bool)
         if split is None:
-            return self._range_loop(name, start, stop_code, st.body, counted, indent)
+            return self._range_loop(name, start, stop_code, st.body, counted, indent, loop=st)
         self.need(split.branch, "loop-split", "a loop cuTile Python splits")
         bound, bty = self.expr(split.bound)
         if bty != Scalar("i32"):
@@ -1166,6 +1167,7 @@ class Emitter:
                                                   "its token is carried only from the loop's body")
         self.need(st, "while", "while loop")
         self.carry_scatter_tokens(st, indent)   # (a scatter's or an atomic's token, carried by the loop)
+        facts = self.assume_carried(st)
         outer, self.body = self.body, []
         try:
             cond = self.test(ast.copy_location(ast.If(st.test, [], []), st))
@@ -1174,11 +1176,17 @@ class Emitter:
             self.body = outer
         if computed:   # a condition computed by statements (`a and b` short-circuits, a helper): computed again in
             # every iteration, first thing, the loop left unless it holds — Rust's `while` would compute it once
+            # (the carried values' facts stated before it: see assume_carried)
             self.body.append(f"{indent}loop {{")
-            self.body.extend(f"{indent}    {line}" for line in computed)
+            self.body.extend(f"{indent}    {line}" for line in facts + computed)
             self.body.append(f"{indent}    if {cond} {{}} else {{")
             self.body.append(f"{indent}        break;")
             self.body.append(f"{indent}    }}")
+        elif facts:   # (stated first in each iteration, before the test reads them: a block as the condition)
+            self.body.append(f"{indent}while {{")
+            self.body.extend(f"{indent}    {line}" for line in facts)
+            self.body.append(f"{indent}    {cond}")
+            self.body.append(f"{indent}}} {{")
         else:
             self.body.append(f"{indent}while {cond} {{")
         self.break_flags.append(WHILE_BREAK)   # `break` and `continue` are the loop's own (cuTile Python's too)
@@ -1189,7 +1197,7 @@ class Emitter:
         self.body.append(f"{indent}}}")
 
     def _range_loop(self, name: str, start: str, stop: str, body: list[ast.stmt], counted: bool,
-                    indent: str) -> None:
+                    indent: str, loop: ast.For | None = None) -> None:
         flag = None
         for st in body:   # `if j >= X: break` (X loop-invariant): cuTile Python's loop_split turns it into a bound
             if isinstance(st, ast.If) and _breaks(st.body + st.orelse) and isinstance(st.test, ast.Compare) and \
@@ -1205,6 +1213,8 @@ class Emitter:
             self.body.append(f"{indent}// `break` as cuTile Python compiles it: a flag the loop carries")
             self.body.append(f"{indent}let mut {flag}: bool = false;")
         self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop)} {{")
+        if loop is not None:
+            self.body.extend(f"{indent}    {line}" for line in self.assume_carried(loop))
         if flag:
             self.body.append(f"{indent}    if {flag} {{")
             self.body.append(f"{indent}        continue;")
@@ -1218,6 +1228,34 @@ class Emitter:
             self.break_flags.pop()
         self.tile_loop_vars.discard(name)
         self.body.append(f"{indent}}}")
+
+    def assume_carried(self, loop: ast.For | ast.While) -> list[str]:
+        """The divisibility facts cuTile Python states on the values ``loop`` carries, first thing in its body
+        (its add_divby_pass: `assume div_by<P>` on each loop body parameter its dataflow knows a multiple of P > 1;
+        see divby.py), as statements re-binding each carried variable to its assumed value: every read in the body
+        (and the value the body continues or breaks with, where it is not re-assigned) then takes it, as in cuTile
+        Python."""
+        if self.loop_facts is None:
+            self.loop_facts = divby.LoopFacts(self).facts
+        lines = []
+        for name, fact in sorted(self.loop_facts.get(id(loop), {}).items()):
+            div = fact.stated()
+            bound = self.env.get(name)
+            if div <= 1 or bound is None or name not in self.mutated or name not in self.read_names or \
+                    bound[0] != name or not isinstance(bound[1], (Scalar, Tile)) or \
+                    bound[1].dtype not in divby._INT_DTYPES:
+                continue
+            self.need(loop, "assume-carried", "divisibility of a loop-carried value")
+            self.unsafe_sites.append({"line": loop.lineno, "col": loop.col_offset + 1,
+                                      "what": f"assume_div_by::<{div}> of the loop-carried `{name}`",
+                                      "why": "cutile states facts about a value only through unsafe assume ops",
+                                      "precondition": f"`{name}` is a multiple of {div} at every iteration: each "
+                                                      "value the kernel gives it is (cuTile Python's dataflow "
+                                                      "analysis derives and states the same fact)"})
+            lines.append(f"// SAFETY: `{name}` is a multiple of {div} at every iteration (each value it is given "
+                         "is), as cuTile Python's dataflow finds and states")
+            lines.append(f"{name} = unsafe {{ assume_div_by::<_, {div}>({name}) }};")
+        return lines
 
     @staticmethod
     def _as_scalar(code: str, ty: Ty) -> tuple[str, Ty]:
@@ -1410,6 +1448,7 @@ class Emitter:
         name = st.target.id
         self.carry_scatter_tokens(st, indent)
         self.body.append(f"{indent}for {name} in ({start}..{stop}).step_by({_paren(step)} as usize) {{")
+        self.body.extend(f"{indent}    {line}" for line in self.assume_carried(st))
         nonneg_start = isinstance(it.args[0], ast.Call) and self.ct(it.args[0].func) == "bid" or \
             (self._int(it.args[0]) or -1) >= 0
         stop_name = it.args[1].id if isinstance(it.args[1], ast.Name) else None
