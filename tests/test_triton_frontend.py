@@ -212,7 +212,7 @@ LLM = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 #: kernels of our own in the idioms of Triton's 3.4-3.6 tutorials (attention over descriptors, persistent matmul)
 TUT = Path(__file__).parent / "fixtures" / "triton_idioms_tutorials.py"
 TUT_KERNELS = ("tut_attn_fwd", "tut_attn_bwd_dkdv", "tut_persistent_mm", "tut_persistent_ptr_mm",
-               "tut_block_ptr_band", "tut_carried_offsets")
+               "tut_block_ptr_band", "tut_carried_offsets", "tut_spin_lock")
 LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", "jsd_rows", "softmax_bwd",
                "log_softmax", "argmax_rows", "reduce_rows", "static_unroll", "split_join", "misc_ops", "grid3d",
                "embed_fwd", "interleave_k", "while_rows", "rope_fwd", "rope_tables", "ln_fwd", "softmax_2d",

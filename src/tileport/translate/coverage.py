@@ -185,8 +185,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "(no `else`, `break`, `continue`, `return`)", "the body once per item in place, `i` bound to the "
               "item's literal: cuTile Python unrolls it the same way", S, "real_idioms2"),
     Construct("while", "`while C:` on runtime scalars (`while k < n:`), loop-carried re-assignment, `break` and "
-              "`continue` in it, scatters and atomics in its body (no `else`; a scatter or atomic in the condition, "
-              "e.g. a spin lock's `while ct.atomic_cas(..) == 1`, is refused with the reason)",
+              "`continue` in it, scatters and atomics in its body (no `else`; a scatter in the condition is refused "
+              "with the reason; an atomic there: acquire-ordered)",
               "`while k < n { .. }` with `let mut` carried values: cutile's `loop` that breaks unless the condition "
               "holds, as cuTile Python compiles it; `break;` / `continue;` the Tile IR `break` / `continue` cuTile "
               "Python emits (real_idioms6); each array a scatter or atomic in the body writes carries its token "
@@ -355,6 +355,16 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "the value as a literal, computed per specialization as cuTile Python computes it when it compiles "
               "(translate/static_eval.py)", S, "real_idioms4",
               "an expression of a helper's parameters or of runtime values is refused with its location"),
+    Construct("acquire-ordered", "an acquiring atomic in a `while` condition, a loop or a runtime `if`, or memory "
+              "operations after one (a spin lock: `while ct.atomic_cas(lock, i, 0, 1) == 1: pass`, loads, gathers and "
+              "stores of other arrays, `if`s, then a releasing `ct.atomic_xchg(lock, i, 0)`); no scatter",
+              "cuTile Python's token_order pass written out: per array a last-operation and a last-write `let mut` "
+              "token (`zz_<k><array>_token`/`_wtoken`, k its rank by first access) and an acquire token "
+              "(`zz_zz_acquire`); reads wait on the last write, writes and atomics on the last operation, every "
+              "operation after an acquiring atomic also on the acquire token, a releasing atomic on every array's "
+              "last operation, each value joined once in the token map's order; loops and `if`s carry what they "
+              "re-assign (an `if` names every carried value in its first arm: cuTile Python's order); a `while` "
+              "condition's atomic is performed first in each iteration (`loop { ..; if c {} else { break; } .. }`)", S, "real_spin_lock"),
     Construct("assume-divisible", "`ct.assume_divisible_by(n, D)` of an integer scalar (constant D > 0)",
               "`unsafe { assume_div_by::<_, D>(n) }` with a SAFETY comment; an unsafe site whose precondition is the "
               "kernel's claim", S, "real_idioms3"),
@@ -512,8 +522,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "constexpr; i, n, step not assigned otherwise; i not read after the loop); any other `while` whose "
               "test is a comparison (a spin lock `while tl.atomic_cas(lock, 0, 1) == 1: pass`, a loop on a loaded "
               "value)", "`for i_it in range(i, n, step)`; cuTile Python's `while` (names it assigns carried)", S,
-              "llm/while_rows", "an atomic in a `while`'s test: lowered, then refused by the translator (its token "
-              "is not carried: tutorial 05's `_layer_norm_bwd_dx_fused`)"),
+              "llm/while_rows", "an atomic in a `while`'s test: ordered by the translator as cuTile Python orders it "
+              "(acquire-ordered: tutorial 05's `_layer_norm_bwd_dx_fused`, tutorials/tut_spin_lock)"),
     Construct("triton-bitcast", "`x.to(dtype, bitcast=True)`", "`ct.bitcast(x, dtype)`", S, "llm/sign_bits"),
     Construct("triton-math", "`tl.exp/exp2/log/log2/sqrt/rsqrt/abs/sin/cos/tan/tanh/sinh/cosh/pow/atan2/floor/ceil/"
               "maximum/minimum/where/sigmoid` (also as `tl.math.*`, `libdevice.*` or imported by bare name), "

@@ -291,6 +291,14 @@ class Emitter:
         self.list_items: dict[str, ListItem] = {}   # names bound to `L[i]`: a list's items (lists.py)
         self.stored_lists: set[str] = set()         # lists whose items are stored (they carry a token)
         self.loop_facts: dict[int, dict] | None = None   # id(loop) → its carried values' facts (divby.py), lazily
+        #: acquire-ordered kernels (see acquire_ordered): every array's two tokens and the acquire token, ordered as
+        #: cuTile Python's token_order pass orders them
+        self.acq_mode = False
+        self.test_atomics: dict[int, tuple] | None = None   # a `while` condition's atomics, while it is translated
+        self.acq_token: str | None = None   # the acquire token's `let mut`
+        self.acq_live = False   # cuTile Python's token map holds the acquire key (joined into every later op)
+        self.key_order: list[str] = []   # arrays in the order their last-op keys entered the token map ("": acquire)
+        self.tok_tag: dict[str, str] = {}   # token variable → what it holds (variables holding one value join once)
 
     # ------------------------------------------------------------------ helpers
 
@@ -516,6 +524,8 @@ class Emitter:
         for n in self.live_walk():
             if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name):
                 ops.setdefault(n.args[0].id, set()).add(self.ct(n.func) or "")
+        if self.acquire_ordered():
+            return
         for arr in sorted(self.loaded_arrays | self.ordered_stores):
             out = self.outputs.get(arr)
             if arr in self.slices or out is None or not out.general or \
@@ -531,6 +541,124 @@ class Emitter:
                                  f"before ({op}), as cuTile Python orders them")
             self.body.append(f"let mut {op}: Token = get_tensor_token({self.tensor_arg(arr)});")
             self.body.append(f"let mut {st}: Token = get_tensor_token({self.tensor_arg(arr)});")
+
+    MEMORY_OPS = ("load", "store", "gather", "scatter")
+
+    def _memory_calls(self, *roots: ast.AST) -> list[ast.Call]:
+        """The memory operations (loads, stores, gathers, scatters, atomics) on array parameters under ``roots`` that
+        a specialization compiles, in program order."""
+        return sorted((n for n in self.live_walk(*roots) if isinstance(n, ast.Call) and n.args and
+                       isinstance(n.args[0], ast.Name) and isinstance(self.params.get(n.args[0].id), sigmod.ArraySig)
+                       and (self.ct(n.func) in self.MEMORY_OPS or self.ct(n.func) in ATOMIC_MODES)),
+                      key=lambda n: (n.lineno, n.col_offset))
+
+    def acquire_ordered(self) -> bool:
+        """A kernel whose acquiring atomic sits in a `while` condition, a loop or a runtime `if`, or has memory
+        operations after it (a spin lock: `while ct.atomic_cas(lock, ..) == 1: pass`, then loads and stores of other
+        arrays, then a releasing `ct.atomic_xchg(lock, ..)`): its memory operations are ordered as cuTile Python's
+        token_order pass orders them. Each array keeps two tokens, its last operation's and its last write's (`let
+        mut zz_<k><array>_token` / `_wtoken`, k its rank by first access: cutile carries them in name order, cuTile
+        Python in the order a construct first accesses them), and the acquire token (`zz_zz_acquire`, carried last):
+        a load or gather waits on its array's last write, a store or atomic on its last operation, every operation
+        after an acquiring one also on the acquire token, a releasing atomic on every array's last operation; loops
+        and `if`s carry the tokens their operations re-assign, as cuTile Python's do. Other kernels keep the
+        translator's narrower orderings (ordered_in_place and the rest)."""
+        calls = self._memory_calls()
+        atomics = [n for n in calls if self.ct(n.func) in ATOMIC_MODES]
+        acquiring = [n for n in atomics if self._acquires(n)]
+        if not acquiring:
+            return False
+        first = acquiring[0]
+        nested = {id(c) for st in ast.walk(self.fn) if isinstance(st, (ast.For, ast.While, ast.If))
+                  and not (isinstance(st, ast.If) and self.const_value(st.test)[0])
+                  for c in ast.walk(st) if isinstance(c, ast.Call)}
+        later = [n for n in calls if self.ct(n.func) in self.MEMORY_OPS and (n.lineno, n.col_offset) >
+                 (first.lineno, first.col_offset)]
+        if not later and not any(id(a) in nested for a in atomics if self._acquires(a) or
+                                 self._releases(a)):
+            return False
+        if any(self.ct(n.func) == "scatter" for n in calls) or self.slices:
+            return False   # (not carried in this form yet: refused where the narrower orderings refuse it)
+        self.acq_mode = True
+        order = list(dict.fromkeys(n.args[0].id for n in calls))
+        self.body.append("// Memory operations ordered as cuTile Python's token_order pass orders them (an acquiring "
+                         "atomic: every later operation waits on it; a releasing one on every array's last operation)")
+        for k, arr in enumerate(order):
+            op, st = f"zz_{k:02d}{arr}_token", f"zz_{k:02d}{arr}_wtoken"
+            self.inplace_tokens[arr] = (op, st)
+            self.body.append(f"let mut {op}: Token = get_tensor_token({self.tensor_arg(arr)});")
+            self.body.append(f"let mut {st}: Token = get_tensor_token({self.tensor_arg(arr)});")
+            self.tok_tag[op] = self.tok_tag[st] = "root"
+        self.acq_token = "zz_zz_acquire"
+        self.body.append(f"let mut {self.acq_token}: Token = get_tensor_token({self.tensor_arg(order[0])});")
+        self.tok_tag[self.acq_token] = "root"
+        for arr in order:   # every store goes through its array's tokens (the unchecked form)
+            if arr in self.outputs:
+                self.outputs[arr].general = True
+        return True
+
+    def _releases(self, call: ast.Call) -> bool:
+        o = next((self.text(k.value) for k in call.keywords if k.arg == "memory_order"), "ACQ_REL")
+        return o.rsplit(".", 1)[-1] in ("RELEASE", "ACQ_REL")
+
+    def _key(self, arr: str) -> None:
+        if arr not in self.key_order:
+            self.key_order.append(arr)
+
+    def ordered_input(self, arr: str, write: bool, order: str | None = None) -> str:
+        """The token a memory operation on ``arr`` starts from, as cuTile Python's _get_input_token joins it: its
+        array's last write (a read) or last operation (a write), then in the token map's order the acquire token
+        (once an acquiring operation came) and, with release semantics, every array's last operation; each value
+        once."""
+        op, st = self.inplace_tokens[arr]
+        self._key(arr)
+        tokens = [op if write else st]
+        release = order in ("RELEASE", "ACQ_REL")
+        for key in self.key_order:
+            if key == "":
+                tokens.append(self.acq_token)
+            elif release:
+                tokens.append(self.inplace_tokens[key][0])
+        seen, out = set(), []
+        for t in tokens:
+            tag = self.tok_tag.get(t, t)
+            if tag not in seen:
+                seen.add(tag)
+                out.append(t)
+        if len(out) == 1:
+            return out[0]
+        joined = self.fresh(f"{arr}_after")
+        self.body.append(f"let {joined}: Token = join_tokens(&[{', '.join(out)}]);")
+        return joined
+
+    def _effects(self, *roots: ast.AST) -> tuple[list[str], set[str], bool]:
+        """(arrays in the order ``roots`` first access them, those written, whether an op acquires): a construct's
+        memory effects, as cuTile Python's _get_block_memory_effects finds them."""
+        calls = self._memory_calls(*roots)
+        arrays = list(dict.fromkeys(n.args[0].id for n in calls))
+        written = {n.args[0].id for n in calls if self.ct(n.func) in ("store", "scatter") or
+                   self.ct(n.func) in ATOMIC_MODES}
+        acquires = any(self.ct(n.func) in ATOMIC_MODES and self._acquires(n) for n in calls)
+        return arrays, written, acquires
+
+    def acq_construct(self, *roots: ast.AST) -> list[str]:
+        """Entering (or leaving) a loop or an `if` in an acquire-ordered kernel: the keys its effects add to the
+        token map (new arrays, then the acquire key), and the token variables it carries, which hold values of their
+        own inside and after it (cuTile Python's body parameters and results)."""
+        arrays, written, acquires = self._effects(*roots)
+        for arr in arrays:
+            self._key(arr)
+        if acquires:
+            self.acq_live = True
+            self._key("")
+        carried = []
+        for arr in arrays:
+            op, st = self.inplace_tokens[arr]
+            carried += [op, st] if arr in written else [op]
+        carried += [self.acq_token] if acquires else []
+        for t in carried:
+            self.tok_tag[t] = self.fresh("tag")
+        return carried
 
     def _unrolled_times(self) -> dict[int, int]:
         """id(node) → how many copies of it the unrolled `ct.static_iter` loops around it make (absent: 1)."""
@@ -783,11 +911,19 @@ class Emitter:
                 self.static_loop(st, values, indent, nested)
             elif isinstance(st, ast.For):
                 chains = self.carry_read_chains(st, indent)
+                if self.acq_mode:
+                    self.acq_construct(st)
                 self.for_range(st, indent)
+                if self.acq_mode:
+                    self.acq_construct(st)
                 self.end_read_chains(*chains, indent)
             elif isinstance(st, ast.While):
                 chains = self.carry_read_chains(st, indent)
+                if self.acq_mode:
+                    self.acq_construct(st)
                 self.while_loop(st, indent)
+                if self.acq_mode:
+                    self.acq_construct(st)
                 self.end_read_chains(*chains, indent)
             elif isinstance(st, (ast.Break, ast.Continue)):
                 if not self.break_flags or (isinstance(st, ast.Break) and not self.break_flags[-1]):
@@ -915,17 +1051,40 @@ class Emitter:
             saved_mutated = set(self.mutated)
             self.mutated -= set(yields)
         types: list[list[Ty]] = []
+        top = st
+        # (acquire-ordered: each arm starts from the token map before the `if`; after it, the keys its effects add)
+        saved = (list(self.key_order), self.acq_live, dict(self.tok_tag))
+
+        def arm(body: list[ast.stmt]) -> None:
+            if self.acq_mode:
+                self.key_order, self.acq_live, self.tok_tag = list(saved[0]), saved[1], dict(saved[2])
+            types.append(self.scoped(body, indent + "    ", yields=yields))
+
         self.body.append(f"{indent}if {cond} {{")
-        types.append(self.scoped(st.body, indent + "    ", yields=yields))
+        if self.acq_mode:   # cutile yields what the first arm assigns in name order, then the other arms' new ones;
+            # cuTile Python yields the variables, then the tokens in its token map's order: every carried name is
+            # named in the first arm (a token nothing reads after the `if` is dropped again: _drop_dead_tokens)
+            arrays, written, acquires = self._effects(st)
+            toks = [t for arr in arrays for t in
+                    (self.inplace_tokens[arr] if arr in written else self.inplace_tokens[arr][:1])]
+            names = {t.id for b in [st.body, st.orelse] for sub in b for n in ast.walk(sub)
+                     if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+            names = {n for n in names if n in self.env and n in self.mutated and n not in yields}
+            for name in sorted(names | set(toks) | ({self.acq_token} if acquires else set())):
+                self.body.append(f"{indent}    {name} = {name};")
+        arm(st.body)
         orelse = st.orelse
         while len(orelse) == 1 and isinstance(orelse[0], ast.If):
             st = orelse[0]
             self.body.append(f"{indent}}} else if {self.test(st)} {{")
-            types.append(self.scoped(st.body, indent + "    ", yields=yields))
+            arm(st.body)
             orelse = st.orelse
         if orelse:
             self.body.append(f"{indent}}} else {{")
-            types.append(self.scoped(orelse, indent + "    ", yields=yields))
+            arm(orelse)
+        if self.acq_mode:
+            self.key_order, self.acq_live, self.tok_tag = saved[0], saved[1], saved[2]
+            self.acq_construct(top)
         if not yields:
             self.body.append(f"{indent}}}")
             return
@@ -1158,7 +1317,7 @@ class Emitter:
             raise self.refuse(st, "while", "`while` with `else`")
         writes = [n for n in ast.walk(st.test) if isinstance(n, ast.Call) and
                   (self.ct(n.func) == "scatter" or self.ct(n.func) in ATOMIC_MODES)]
-        if writes:   # (cutile's `while` evaluates its condition in the loop, but the port computes a condition's
+        if writes and not self.acq_mode:   # (cutile's `while` evaluates its condition in the loop, but the port computes a condition's
             # operands before the `while` line: a write there would run once)
             acquire = " (an acquiring one: a spin lock, whose acquire token cuTile Python carries through the loop " \
                 "and joins into every later memory operation of every array, which the port does not carry)" \
@@ -1169,14 +1328,16 @@ class Emitter:
         self.carry_scatter_tokens(st, indent)   # (a scatter's or an atomic's token, carried by the loop)
         facts = self.assume_carried(st)
         outer, self.body = self.body, []
+        self.test_atomics = {} if writes else None   # (an atomic in the condition: performed once per evaluation)
         try:
             cond = self.test(ast.copy_location(ast.If(st.test, [], []), st))
             computed = self.body
         finally:
             self.body = outer
-        if computed:   # a condition computed by statements (`a and b` short-circuits, a helper): computed again in
-            # every iteration, first thing, the loop left unless it holds — Rust's `while` would compute it once
-            # (the carried values' facts stated before it: see assume_carried)
+            self.test_atomics = None
+        if computed:   # a condition computed by statements (`a and b` short-circuits, a helper, an atomic): computed
+            # again in every iteration, first thing, the loop left unless it holds — Rust's `while` would compute it
+            # once (the carried values' facts stated before it: see assume_carried)
             self.body.append(f"{indent}loop {{")
             self.body.extend(f"{indent}    {line}" for line in facts + computed)
             self.body.append(f"{indent}    if {cond} {{}} else {{")
@@ -1283,6 +1444,8 @@ class Emitter:
         reads an array written after it carries the join of its reads (a `let mut` token), and a loop that then
         writes the array starts from that join (see gather, scatter). Returns (arrays whose reads this loop
         chains, arrays whose writes here start from an earlier loop's chain), for end_read_chains."""
+        if self.acq_mode:   # (every array's tokens are carried already: see acquire_ordered)
+            return [], [], []
         read, written = self._arrays_accessed(st, "gather"), self._arrays_accessed(st, "scatter")
         later = {n.args[0].id for n in self.live_walk() if isinstance(n, ast.Call) and n.args and
                  isinstance(n.args[0], ast.Name) and self.ct(n.func) == "scatter" and n.lineno > st.end_lineno}
@@ -1348,6 +1511,8 @@ class Emitter:
         loop (a `let mut` re-assigned by each scatter: a loop-carried value), as cuTile Python threads its token
         through the loop's iterations, so each iteration's writes are ordered after the previous one's (a `while`
         loop's stores are never parallel: cuTile Python parallelizes only `for` loops' stores)."""
+        if self.acq_mode:   # (every array's tokens are carried already: see acquire_ordered)
+            return
         for node in self.live_walk(st):
             if isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args and \
                     isinstance(node.args[0], ast.Name) and node.args[0].id in self.inplace_tokens:
@@ -1902,7 +2067,7 @@ class Emitter:
         tokens = self.inplace_tokens.get(arr)
         if tokens:   # after every access since the last store (a parallel store: since its loop began)
             view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, " \
-                f"{before or tokens[0]})"
+                f"{self.ordered_input(arr, True) if self.acq_mode else before or tokens[0]})"
         elif before:   # a parallel store (see carry_scatter_tokens): from the token before its loop
             view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {before})"
         elif carried:   # inside a loop: the view starts from the carried token (the previous iteration's store)
@@ -1920,6 +2085,7 @@ class Emitter:
             if before:   # (a parallel store: joined into the last op, as cuTile Python joins it)
                 store_token = f"join_tokens(&[{tokens[0]}, {store_token}])"
             self.body.append(f"{indent}{tokens[0]} = {store_token};")
+            self.tok_tag[tokens[0]] = self.tok_tag[tokens[1]] = self.fresh("tag")
             if arr in self.ordered_stores:
                 self._owned_ordered_store(call, arr, index, code, ty, tokens[0], tiles, hints, before, indent,
                                           start, site)
@@ -3023,7 +3189,8 @@ class Emitter:
                                                                      "constant number")
         name = node.args[0].id if isinstance(node.args[0], ast.Name) else None
         tokens = self.inplace_tokens.get(name)   # (updated in place: after its last store, see ordered_in_place)
-        prev = tokens[1] if tokens else self.carried_tokens.get(name) or self.scatter_tokens.get(name)
+        prev = (self.ordered_input(name, False) if self.acq_mode else tokens[1]) if tokens else \
+            self.carried_tokens.get(name) or self.scatter_tokens.get(name)
         if name in self.scatter_tokens and not prev:
             raise self.refuse(node, "gather-scatter", f"a ct.gather from {name} after a ct.scatter into it inside a "
                                                       "loop or branch (the order of the two is not carried)")
@@ -3075,6 +3242,7 @@ class Emitter:
                              f"Latency::<{latency}>) }};")
         if tokens:
             self.body.append(f"{tokens[0]} = join_tokens(&[{tokens[0]}, {read}]);")
+            self.tok_tag[tokens[0]] = read
         elif chain and read != "_":   # the loop's reads of the array, joined one by one (see carry_read_chains)
             self.body.append(f"{chain} = join_tokens(&[{chain}, {read}]);")
         self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
@@ -3173,6 +3341,8 @@ class Emitter:
         op = self.ct(call.func)
         fn = f"ct.{op}"
         self.need(call, "atomics", fn)
+        if self.test_atomics is not None and id(call) in self.test_atomics:
+            return self.test_atomics[id(call)]   # (a `while` condition read again: the one atomic it performs)
         kw = {k.arg: k.value for k in call.keywords}
         nargs = 4 if op == "atomic_cas" else 3
         if len(call.args) != nargs or set(kw) - {"check_bounds", "memory_order", "memory_scope"}:
@@ -3189,7 +3359,7 @@ class Emitter:
             raise self.refuse(call, "atomics", f"memory_order={order}, memory_scope={scope}")
         name = call.args[0].id if call.args and isinstance(call.args[0], ast.Name) else None
         arms = self._constant_arms()[0]
-        if order in ("RELEASE", "ACQ_REL") and any(
+        if not self.acq_mode and order in ("RELEASE", "ACQ_REL") and any(
                 isinstance(n, ast.Call) and self.ct(n.func) in ("store", "scatter") and n.lineno < call.lineno
                 and not _exclusive(arms.get(id(call), ()), arms.get(id(n), ()))
                 and not self._store_before_release(n) for n in ast.walk(self.fn)):
@@ -3198,7 +3368,7 @@ class Emitter:
                                                "every earlier write (it joins their tokens), which the port carries "
                                                "only from stores in the kernel's top-level statements; a relaxed "
                                                "atomic is ported")
-        if order in ("ACQUIRE", "ACQ_REL"):
+        if order in ("ACQUIRE", "ACQ_REL") and not self.acq_mode:
             memory = ("load", "store", "gather", "scatter")
             loops = [n for n in ast.walk(self.fn) if isinstance(n, (ast.For, ast.While))
                      and any(c is call for c in ast.walk(n))]
@@ -3213,10 +3383,12 @@ class Emitter:
                                                        "token), which the port does not carry; a relaxed atomic, or "
                                                        "the atomic last, is ported")
         atomics = [n for n in self.live_walk() if isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES]
-        several = len(atomics) > 1
+        several = len(atomics) > 1 and not self.acq_mode
         # in a loop: after the previous iteration's update (its token carried, see carry_scatter_tokens)
-        prev = carried = self.carried_tokens.get(name) if not several else None
-        if several or (order in ("RELEASE", "ACQ_REL") and self.release_tokens):
+        prev = carried = self.carried_tokens.get(name) if not several and not self.acq_mode else None
+        if self.acq_mode:   # (see acquire_ordered)
+            prev = self.ordered_input(name, True, order)
+        elif several or (order in ("RELEASE", "ACQ_REL") and self.release_tokens):
             # ordered as cuTile Python's token_order pass orders them (see atomic_input_token)
             prev = self.atomic_input_token(call, fn, name, order)
         arr, elem, g, ty, dims = self.pointer_access(call, fn, {}, token=prev is None)
@@ -3234,7 +3406,7 @@ class Emitter:
                          "out-of-range lanes are masked off); the update is atomic, so lanes and blocks that share an "
                          "element all land.")
         old = f"{g}_old" if keep else "_"
-        done = f"{g}_done" if several or carried else "_"   # (a later atomic on the array is ordered after this
+        done = f"{g}_done" if several or carried or self.acq_mode else "_"   # (a later atomic on the array is ordered after this
         # one, as cuTile Python orders them)
         operation = f"atomic_cas_tko({g}_ptrs, {values[0]}, {value}, " if op == "atomic_cas" else \
             f"atomic_rmw_tko({g}_ptrs, {value}, {mode}, "
@@ -3243,6 +3415,16 @@ class Emitter:
                          f"Some({prev or g + '_token'})) }};")
         if carried:
             self.body.append(f"{carried} = {done};")
+        if self.acq_mode:   # the array's last operation and last write; an acquiring one: the acquire token too
+            op_tok, st_tok = self.inplace_tokens[arr]
+            self.body.append(f"{op_tok} = {done};")
+            self.body.append(f"{st_tok} = {op_tok};")
+            self.tok_tag[op_tok] = self.tok_tag[st_tok] = done
+            if order in ("ACQUIRE", "ACQ_REL"):
+                self.body.append(f"{self.acq_token} = {op_tok};")
+                self.tok_tag[self.acq_token] = done
+                self.acq_live = True
+                self._key("")
         if several:
             self.atomic_tokens[arr] = done
             if order in ("ACQUIRE", "ACQ_REL"):
@@ -3254,6 +3436,8 @@ class Emitter:
                                   "why": "an atomic updates memory through a pointer tile; cutile marks it unsafe",
                                   "precondition": f"none: each lane's offset is checked against {arr}'s extent in the "
                                                   "kernel, as cuTile Python does, and the update is atomic"})
+        if self.test_atomics is not None:
+            self.test_atomics[id(call)] = (f"{g}_old", ty)
         return f"{g}_old", ty
 
     def _acquires(self, call: ast.Call) -> bool:
@@ -3821,13 +4005,15 @@ class Emitter:
         tokens = self.inplace_tokens.get(arr)
         if tokens:   # updated in place: the view starts from the array's last store (see ordered_in_place)
             view = f"make_partition_view({self.tensor_arg(arr)}, {shape_macro}, " \
-                f"{PADDING.get(mode, 'padding::None')}, {dims}, {tokens[1]})"
+                f"{PADDING.get(mode, 'padding::None')}, {dims}, " \
+                f"{self.ordered_input(arr, False) if self.acq_mode else tokens[1]})"
         # The view gets a name of its own so its (partition) type is spelled out once.
         self.body.append(f"let {view_name}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                          f"{view};")
         if tokens:   # the Tile IR load (its view then holds the load's token), joined into the last-op token
             loaded = self.typed(raw(), ty, None, f"{arr}_tile")
             self.body.append(f"{tokens[0]} = join_tokens(&[{tokens[0]}, get_partition_token(&{view_name})]);")
+            self.tok_tag[tokens[0]] = self.fresh("tag")
             return loaded
         if self.made(arr) and not proven:
             # a view made in the kernel: cutile's checked `.load` would assert the index against it; cuTile Python
