@@ -3420,8 +3420,11 @@ class Emitter:
             self.body.append(f"{op_tok} = {done};")
             self.body.append(f"{st_tok} = {op_tok};")
             self.tok_tag[op_tok] = self.tok_tag[st_tok] = done
-            if order in ("ACQUIRE", "ACQ_REL"):
-                self.body.append(f"{self.acq_token} = {op_tok};")
+            if order in ("ACQUIRE", "ACQ_REL"):   # (the first one, at the top level: nothing read the token
+                # before, whose declaration is then dropped as dead; it is declared here)
+                first = "" not in self.key_order and not self.scope_locals
+                self.body.append(f"{'let mut ' if first else ''}{self.acq_token}{': Token' if first else ''} = "
+                                 f"{op_tok};")
                 self.tok_tag[self.acq_token] = done
                 self.acq_live = True
                 self._key("")
