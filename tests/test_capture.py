@@ -73,6 +73,18 @@ def test_array_rules():
     assert array_sig(ArrayFacts("f32", (8, 16), (0, 1), 0)).text() == "f32[?,?%16]/?%4,1&16!alias"
 
 
+def test_numpy_scalars_are_scalars_of_their_dtype():
+    """`np.float32(0.5)` passed to ct.launch is a native scalar of its dtype (not a rank-0 array)."""
+    import numpy as np
+
+    from tileport.frontends.arrays import describe_arg
+
+    assert [describe_arg("a", v, False)[0].text() for v in (np.float32(0.5), np.int64(3), np.bool_(True))] == \
+        ["f32", "i64", "bool"]
+    assert describe_arg("a", np.zeros(3, np.float32), False)[0].text() == "f32[?]/1&16" or \
+        describe_arg("a", np.zeros(3, np.float32), False)[0].rank == 1
+
+
 def test_list_rules():
     """A list of arrays: the facts every item has; dtype, rank and unit strides must agree; an empty list, a list of
     non-arrays and overlapping items are what launch refuses or marks."""

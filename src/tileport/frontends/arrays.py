@@ -11,7 +11,8 @@ tensors (docs/gpu.md, benchmarks/results/h200/verification/launch_signatures.jso
   16 bytes / element size when they are a multiple of it;
 * an extent that is a multiple of 16 is marked divisible by 16;
 * a 16-byte aligned data pointer is marked so; a zero stride marks the array as internally aliasing;
-* Python ints are i32 (values outside int32 are rejected, as launch rejects them), floats f32, bools bool;
+* Python ints are i32 (values outside int32 are rejected, as launch rejects them), floats f32, bools bool; a numpy
+  scalar (`np.float32(0.5)`) is a scalar of its own dtype (cuda-tile reads it as a native scalar, not an array);
 * a Python list of arrays is a list parameter: one element signature holding for every item (a fact only where every
   item has it; dtype, rank and unit strides must agree, as launch requires), its items marked as possibly aliasing
   each other when two of them share memory. (Read from cuda-tile 1.7's launcher messages; not yet checked against a
@@ -174,6 +175,10 @@ def describe_arg(name: str, value: Any, constant: bool, const_word: str = "const
         return list_sig(name, items), {"name": name, "kind": "list",
                                        "items": [{"dtype": f.dtype, "shape": list(f.shape), "strides": list(f.strides),
                                                   "data_ptr_mod_16": f.data_ptr % 16} for f in items]}
+    if type(value).__module__ == "numpy" and getattr(value, "shape", None) == () and hasattr(value, "item") and \
+            not hasattr(value, "ctypes"):   # a numpy scalar (np.float32(0.5)): a scalar of its dtype, not an array
+        dtype = dtype_name(value.dtype)
+        return ScalarSig(dtype), {"name": name, "kind": "scalar", "dtype": dtype, "value": value.item()}
     facts = array_facts(value)
     if facts is not None:
         return array_sig(facts), {"name": name, "kind": "array", "dtype": facts.dtype, "shape": list(facts.shape),
