@@ -81,8 +81,7 @@ def test_numpy_scalars_are_scalars_of_their_dtype():
 
     assert [describe_arg("a", v, False)[0].text() for v in (np.float32(0.5), np.int64(3), np.bool_(True))] == \
         ["f32", "i64", "bool"]
-    assert describe_arg("a", np.zeros(3, np.float32), False)[0].text() == "f32[?]/1&16" or \
-        describe_arg("a", np.zeros(3, np.float32), False)[0].rank == 1
+    assert describe_arg("a", np.zeros(3, np.float32), False)[0].rank == 1   # (an ndarray stays an array)
 
 
 def test_list_rules():
