@@ -399,6 +399,96 @@ def floordiv(x, y, h: int, B: ct.Constant[int]):
     t = ct.load(x, index=(c,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
     ct.store(y, index=(ct.bid(0),), tile=t)
 """, ["x=f32[?]/1, y=f32[?]/1, h=i32, B=#16"]),
+    # tile indices that are 0-d tiles (`ct.gather(ids, t)`) or i64 scalars (an int64 id's `.item()`, truncated to
+    # i32 as cuTile Python does) in loads and stores; `//` and `%` of a gathered slot by a constant; a scatter whose
+    # index mixes 0-d tiles with a rank-1 one; an i64 label compared with an i32 argument as a ct.where condition
+    # on scalars whose other value is a bare literal (weakly typed: the bf16 of the sum); an i64 slot compared with
+    # a literal before an early return
+    "gidx": ("""
+@ct.kernel
+def gidx(ids, ids64, table, out, cache, slots, labels, loss, ignore: int, D: ct.Constant[int],
+         PAGE: ct.Constant[int]):
+    t = ct.bid(0)
+    row = ct.gather(ids, t)
+    v = ct.load(table, index=(row, 0), shape=(1, D))
+    r64 = ct.load(ids64, index=(t,), shape=()).item()
+    w = ct.load(table, index=(r64, 0), shape=(1, D))
+    ct.store(out, index=(t, 0), tile=v + w)
+    slot = ct.gather(slots, t)
+    ct.scatter(cache, (slot // PAGE, slot % PAGE, ct.arange(D, dtype=ct.int32)), ct.reshape(w, (D,)))
+    label = ct.load(labels, index=(t,), shape=()).item()
+    val = ct.where(label == ignore, 0.0, ct.sum(v))
+    ct.store(loss, index=(t,), tile=ct.reshape(val, (1,)))
+""", ["ids=i32[?]/1, ids64=i64[?]/1, table=bf16[?,?]/?,1, out=bf16[?,?]/?,1, cache=bf16[?,?,?]/?,?,1, slots=i32[?]/1, "
+      "labels=i64[?]/1, loss=bf16[?]/1, ignore=i32, D=#128, PAGE=#16"]),
+    "gstore": ("""
+@ct.kernel
+def gstore(k, cache, slots, slots32, cache2, H: ct.Constant[int], D: ct.Constant[int]):
+    t = ct.bid(0)
+    kt = ct.load(k, index=(t, 0, 0), shape=(1, H, D))
+    ct.store(cache2, index=(ct.gather(slots32, t), 0, 0), tile=kt)
+    s = ct.load(slots, index=(t,), shape=()).item()
+    if s < 0:
+        return
+    ct.store(cache, index=(s, 0, 0), tile=kt)
+""", ["k=f16[?,?,?]/?,?,1, cache=f16[?,?,?]/?,?,1, slots=i64[?]/1, slots32=i32[?]/1, cache2=f16[?,?,?]/?,?,1, H=#8, "
+      "D=#128"]),
+    # constants as other people write them: a module tuple's items and length in a ct.static_iter loop, `D ** 0.5`,
+    # float and integer arithmetic of literals (a hash's constants) folded as Python folds them, `@staticmethod`
+    # helpers of a class (one returning a product an fma takes), a negative ct.expand_dims axis, `x.shape[-1]`
+    "consts": ("""
+SCALES = (0.5, 0.25, 0.125)
+
+
+class Ops:
+    @staticmethod
+    def mean_sq(t):
+        return ct.sum(t * t, axis=-1, keepdims=True) * (1.0 / t.shape[-1])
+
+    @staticmethod
+    @ct.function
+    def hashed(n, seed):
+        h = ((ct.arange(n, dtype=ct.int32) ^ seed) * 747796405 + 2891336453 % 2147483647) & 0x7FFFFFFF
+        return h.astype(ct.float32) * (1.0 / 2147483647.0)
+
+
+@ct.kernel
+def consts(x, y, seed: int, D: ct.Constant[int]):
+    i = ct.bid(0)
+    t = ct.load(x, index=(i, 0), shape=(1, D)).astype(ct.float32)
+    acc = t - (1.0 / D ** 0.5)
+    for k in ct.static_iter(range(len(SCALES))):
+        acc = acc + t * SCALES[k] * (k + 1)
+    acc = acc * ct.rsqrt(Ops.mean_sq(acc) + 1e-6)
+    acc = acc + ct.expand_dims(Ops.hashed(D, seed), -2) * x.shape[-1]
+    ct.store(y, index=(i, 0), tile=acc.astype(y.dtype))
+""", ["x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, seed=i32, D=#256"]),
+    # a binary search over cu_seqlens: a runtime `if` whose test reads memory (`ct.gather(..) <= t`), the read
+    # emitted once
+    "bsearch": ("""
+@ct.kernel
+def bsearch(cu_seqlens, seq_of_token, n_seqs: int):
+    t = ct.bid(0)
+    lo = 0
+    hi = n_seqs
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ct.gather(cu_seqlens, mid + 1) <= t:
+            lo = mid + 1
+        else:
+            hi = mid
+    ct.scatter(seq_of_token, t, lo)
+""", ["cu_seqlens=i32[?]/1, seq_of_token=i32[?]/1, n_seqs=i32"]),
+    # a helper called through the module it lives in (`import .. as ge`, `ge.gelu(t)`)
+    "xmodattr": ("""
+import tileport.kernels.gelu_erf as ge
+
+
+@ct.kernel
+def xmodattr(x, y, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=(ct.bid(0),), tile=ge.gelu(t) * 2.0)
+""", ["x=f32[?]/1, y=f32[?]/1, B=#1024"]),
 }
 
 

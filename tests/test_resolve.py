@@ -34,6 +34,12 @@ def times(v, k):
     return v * k
 
 
+class Acts:
+    @staticmethod
+    def relu(v):
+        return ct.maximum(v, 0.0)
+
+
 def write_twice(dst, t, TILE):
     ct.store(dst, index=(ct.bid(0),), tile=t)
     ct.store(dst, index=(ct.bid(0) + 1,), tile=t + t)
@@ -70,6 +76,8 @@ CASES = {
     "astile": ("f = ct.astile(SCALE, dtype=ct.float32)", "ct.astype(", "astile"),
     "ensure-constant": ("if ct.ensure_constant(TILE > 8):\n    f = 1", "if TILE > 8", "ensure_constant"),
     "divmod": ("q, r = divmod(ct.bid(0), TILE)", "_a // TILE", "divmod("),
+    "helper-attribute": ("t = Acts.relu(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))", "Acts_relu(ct.load(",
+                         "Acts.relu"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
                                "= times(t, 2.0)", "times(t, 2.0) + 1.0"),
 }
@@ -122,3 +130,26 @@ def test_a_parameter_shadowing_a_module_name_stays_the_parameter(tmp_path):
 def test_shape_unpacking_is_one_subscript_per_name(tmp_path):
     text, _ = _resolved(tmp_path, "M, N = x.shape\nt = ct.load(x, index=(M, N), shape=(TILE, TILE))")
     assert "M = x.shape[0]\nN = x.shape[1]" in text, text
+
+
+def test_a_nested_tuple_assign_is_split_and_its_divmod_rewritten(tmp_path):
+    """`(b, h), k = divmod(pid, NH), 0`: the inner tuple is an assignment of its own (then resolve's divmod)."""
+    text, _ = _resolved(tmp_path, "(b, h), k = divmod(ct.bid(0), TILE), 0")
+    assert "k = 0" in text and "// TILE" in text and "% TILE" in text and "divmod(" not in text, text
+
+
+def test_a_module_function_reached_through_its_module_is_a_helper(tmp_path):
+    """`import helpers_mod as hm` beside the kernel, `hm.relu(t)`: the helper `hm_relu`, resolved in its module."""
+    (tmp_path / "helpers_mod.py").write_text("import cuda.tile as ct\n\nLO = 0.0\n\n\ndef relu(v):\n"
+                                             "    return ct.maximum(v, LO)\n")
+    src = ("import cuda.tile as ct\nimport helpers_mod as hm\n\n\n@ct.kernel\ndef k(x, y, TILE: ct.Constant[int]):\n"
+           "    t = hm.relu(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))\n"
+           "    ct.store(y, index=(ct.bid(0),), tile=t)\n")
+    path = tmp_path / "kernel_attr.py"
+    path.write_text(src)
+    kernel = load_kernel(f"{path}::k")
+    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == "k")
+    out, helpers = resolve(fn, kernel.pyfunc)
+    text = "\n".join(ast.unparse(st) for st in out.body)
+    assert "hm_relu(ct.load(" in text and "hm.relu" not in text, text
+    assert "ct.maximum(v, 0.0)" in ast.unparse(helpers["hm_relu"].fn)

@@ -37,9 +37,12 @@ COVERAGE: tuple[Construct, ...] = (
     Construct("load-tile", "`ct.load(a, index=(...), shape=(...))` (no padding_mode) at a block id, a literal or a "
               "loop index counted by `ct.num_tiles` (any other index: refused — Python reads unchecked, cutile asserts); "
               "extents computed from constants (`N * N`, spelled as their value); `shape=()`: one element as a 0-d "
-              "tile",
+              "tile; an index that is a 0-d tile (`row = ct.gather(ids, t)`) or an i64 scalar (an int64 token id's "
+              "`.item()`), in loads and stores",
               "`make_partition_view(a, shape![..], padding::None, dim_map::Identity, get_tensor_token(a))"
-              ".load([..])`", S, "vector_add"),
+              ".load([..])`; a 0-d tile index as its scalar, an i64 one truncated to i32 (`trunci_wrapping(.., "
+              "overflow::None)`) as cuTile Python truncates it (tests/test_port.py SMALL_KERNELS `gidx`, `gstore`)",
+              S, "vector_add"),
     Construct("load-tile-padded", "`ct.load(..., padding_mode=ct.PaddingMode.ZERO)`",
               "`a.partition(shape![..]).load([..])`", S, "scale_cast"),
     Construct("load-padded-offset", "padded `ct.load` at a computed tile index (`index=(bm, bn + HALF)`)",
@@ -85,7 +88,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "it (store-inplace's machinery; the last-store token nothing reads is dropped, as cuTile Python drops "
               "it)", S, "real_stores"),
     Construct("gather-scatter-nd", "`ct.gather`/`ct.scatter` on an array of any rank and strides, one i32 or i64 "
-              "index tile or scalar per dimension (broadcast together; scalars only: one element, a 0-d tile; an "
+              "index tile or scalar per dimension (broadcast together, lower ranks padded with leading 1s: a 0-d "
+              "tile `slot // PAGE` next to an `arange`; scalars only: one element, a 0-d tile; an "
               "int64 label `.item()`), `mask=`, `padding_value=`, `check_bounds=`",
               "pointer arithmetic as cuTile Python lowers it; a stride other than 1 comes in as an entry parameter "
               "`x_strideD: i32` the launcher fills (cutile 0.3.1 cannot read strides in a kernel), labelled as that "
@@ -103,7 +107,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`extract(t, [scalar_to_tile::<i32>(i), ..])` bound to its `Tile<E, { [M, N] }>`", S, "idioms"),
     Construct("const-fold", "an expression of constants mixing int and float (`N * 1.0`, `1.0 / TILE`), or of "
               "float constants (`1.0 - SMOOTHING`, a float constexpr); "
-              "`min`/`max`/`abs` of constants (`min(BM, BN)`, an extent)",
+              "`min`/`max`/`abs`/`**` of constants (`min(BM, BN)`, an extent, `D ** 0.5`); float arithmetic of "
+              "literals (`1.0 / 2147483647.0`); `//` and `%` of integer literals (`2891336453 % 2147483647`); a "
+              "module tuple's item and length (`SCALES[K]`, `len(SCALES)`)",
               "the float Python folds it to, as an f32 literal (cuTile Python folds it the same way); the value",
               S, None),
     Construct("int-to-float", "an i32 scalar in float arithmetic (`M * 1.0`, `tile / M`)",
@@ -182,8 +188,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "carries, set by the `break` (then `continue;`), and `if broke { continue; }` first in the body", S,
               "real_syntax"),
     Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
-              "(no `else`, `break`, `continue`, `return`)", "the body once per item in place, `i` bound to the "
-              "item's literal: cuTile Python unrolls it the same way", S, "real_idioms2"),
+              "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple", "the body once "
+              "per item in place, `i` bound to the item's literal (`SCALES[i]` the item's literal too): cuTile "
+              "Python unrolls it the same way", S, "real_idioms2"),
     Construct("while", "`while C:` on runtime scalars (`while k < n:`), loop-carried re-assignment, `break` and "
               "`continue` in it, scatters and atomics in its body (no `else`; a scatter in the condition is refused "
               "with the reason; an atomic there: acquire-ordered)",
@@ -245,7 +252,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "folded when constant (`ct.truediv(1.0, D)`), else the operator (real_rolling_state)", S, "rms_norm"),
     Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
     Construct("int-floordiv", "`a // b`, `a % b` of two i32 scalars (Python's floor semantics, e.g. a block id "
-              "over or modulo a head count); `q, r = divmod(a, b)` (resolve's divmod rewrite); of i32 or i64 tiles "
+              "over or modulo a head count), a 0-d tile among them (a gathered slot); `q, r = divmod(a, b)` "
+              "(resolve's divmod rewrite); of i32 or i64 tiles "
               "(an i32 scalar operand widened: `slot % PAGE`, slot an int64 tile)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "
               "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
               "differs from b's (a `select`), as cuTile Python lowers them", S, None,
@@ -283,10 +291,13 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`", "`constant(v, shape![..])`", S,
               "matmul"),
     Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])` (bound with its type)", S, "causal_mask"),
-    Construct("compare", "`a < b`, `<=`, `>`, `>=`, `==`, `!=` on tiles (with broadcasting)",
+    Construct("compare", "`a < b`, `<=`, `>`, `>=`, `==`, `!=` on tiles (with broadcasting); of an i64 and an "
+              "i32 scalar (`label == ignore_index` of an int64 label: the i32 widened, as in row arith-promote)",
               "`lt_tile(a, b)`, `le_tile`, ...: signed `cmpi` on integers, ordered `cmpf` on floats except `!=`, which is "
               "`cmpf(a, b, predicate::NotEqual, cmp_ordering::Unordered)` (true on NaN, as in Python)", S, "causal_mask"),
-    Construct("where", "`ct.where(cond, x, y)`", "`select(cond, x, y)` with broadcasts made explicit", S,
+    Construct("where", "`ct.where(cond, x, y)`; a scalar condition (`ct.where(label == ignore, 0.0, loss)`); a "
+              "bare literal value takes the other value's dtype", "`select(cond, x, y)` with broadcasts made "
+              "explicit; a scalar condition as its 0-d tile", S,
               "causal_mask"),
     Construct("bitwise", "`a & b`, `a | b`, `a ^ b` on integer or boolean tiles, `a << k`, `a >> k` on integer tiles "
               "(arithmetic on signed), `~t` / `ct.bitwise_not(t)` on an integer or bool tile", "the same Rust "

@@ -77,7 +77,7 @@ CONST_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mu
              ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
 #: ct functions of constants that fold to a constant (resolve spells the builtins min/max/abs as these)
 CONST_CALLS = {"minimum": min, "maximum": max, "abs": abs, "add": operator.add, "sub": operator.sub,
-               "mul": operator.mul, "truediv": operator.truediv}
+               "mul": operator.mul, "truediv": operator.truediv, "pow": operator.pow}
 #: ct.add/sub/mul/truediv without options → the Python operator
 MATH_OPERATORS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div}
 CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
@@ -1238,6 +1238,42 @@ class Emitter:
                 return list(range(*(v for _, v in vals)))
         return None
 
+    def index_scalar(self, e: ast.AST) -> tuple[str, Ty]:
+        """A tile index of ct.load / ct.store: an i32 scalar; a 0-d tile (`ct.gather(ids, t)`) is the scalar it
+        holds; an i64 one (an int64 token id's `.item()`) truncated to i32, as cuTile Python truncates it (`trunci`,
+        wrapping: row load-tile)."""
+        code, ty = self._as_scalar(*self.expr(e))
+        if ty == Scalar("i64"):
+            narrow = self.fresh("index_i32")
+            self.body.append(f"let {narrow}: Tile<i32, {{ [] }}> = trunci_wrapping(scalar_to_tile::<i64>({code}), "
+                             "overflow::None);")
+            return f"tile_to_scalar::<i32, i32>({narrow})", Scalar("i32")
+        return code, ty
+
+    def fold_tuple_items(self, body: list[ast.stmt]) -> list:
+        """`SCALES[i]` of a module tuple (inlined by resolve) at a `ct.static_iter` item: the item's literal in place
+        for this unrolled copy, as cuTile Python folds it (a weakly typed constant, like any literal). Returns what
+        to put back."""
+        out = []
+        for parent in [n for st in body for n in ast.walk(st)]:
+            for attr, val in ast.iter_fields(parent):
+                for k, child in (enumerate(val) if isinstance(val, list) else [(None, val)]):
+                    if not (isinstance(child, ast.Subscript) and isinstance(child.value, (ast.Tuple, ast.List))
+                            and isinstance(child.ctx, ast.Load)):
+                        continue
+                    ok, v = self.const_value(child)
+                    if not ok or type(v) not in (int, float):
+                        continue
+                    lit = ast.copy_location(ast.Constant(v) if v >= 0 else
+                                            ast.UnaryOp(ast.USub(), ast.Constant(-v)), child)
+                    ast.fix_missing_locations(lit)
+                    if k is None:
+                        setattr(parent, attr, lit)
+                    else:
+                        val[k] = lit
+                    out.append((parent, attr, k, child))
+        return out
+
     def static_loop(self, st: ast.For, values: list, indent: str, nested: bool) -> None:
         """`for i in ct.static_iter(..)`: the body once per item, the induction variable bound to it, in place
         (cuTile Python inlines the body per item; names assigned in it stay visible after it, as in Python)."""
@@ -1257,7 +1293,15 @@ class Emitter:
             self.env[name] = (rust_literal(value, dtype), Scalar(dtype))
             if dtype == "i32":
                 self.static_items[name] = value
-            self.stmts(st.body, indent, nested)
+            folded = self.fold_tuple_items(st.body)
+            try:
+                self.stmts(st.body, indent, nested)
+            finally:
+                for parent, attr, k, sub in folded:   # (the next item folds them again)
+                    if k is None:
+                        setattr(parent, attr, sub)
+                    else:
+                        getattr(parent, attr)[k] = sub
         self.const_locals.pop(name, None)
         self.env.pop(name, None)
         self.static_items.pop(name, None)
@@ -1658,12 +1702,33 @@ class Emitter:
             self.need(st, "if-constant", "constant if")
             return self.condition(st.test)
         self.need(st, "if-runtime", "if on a runtime value")
-        code, ty = self.expr(st.test)
-        if ty == Tile("bool", ()) and isinstance(st.test, ast.Compare) and len(st.test.ops) == 1 and \
-                type(st.test.ops[0]) in SCALAR_COMPARE:   # a 0-d tile (a reduction, a gathered value) compared:
+        test, evaluated = st.test, {}
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in SCALAR_COMPARE:
+            # each side translated once (a side that reads memory, `ct.gather(cu, mid) <= t`, emits its read),
+            # then compared as below through names standing for the translated sides
+            sides = []
+            for n in (test.left, test.comparators[0]):
+                if _literal(n) is not None or self.const_value(n)[0]:
+                    sides.append(n)
+                    continue
+                tmp = self.fresh("zz_side")
+                evaluated[tmp] = n
+                self.env[tmp] = self.expr(n)
+                sides.append(ast.copy_location(ast.Name(tmp, ast.Load()), n))
+            test = ast.copy_location(ast.Compare(sides[0], test.ops, sides[1:]), test)
+        try:
+            return self._runtime_test(st, test)
+        finally:
+            for tmp in evaluated:
+                self.env.pop(tmp, None)
+
+    def _runtime_test(self, st: ast.If, test: ast.expr) -> str:
+        code, ty = self.expr(test)
+        if ty == Tile("bool", ()) and isinstance(test, ast.Compare) and len(test.ops) == 1 and \
+                type(test.ops[0]) in SCALAR_COMPARE:   # a 0-d tile (a reduction, a gathered value) compared:
             # the same comparison of the values (a 0-d tile is a scalar in Tile IR)
             sides = []
-            for n in (st.test.left, st.test.comparators[0]):
+            for n in (test.left, test.comparators[0]):
                 c, t = self._as_scalar(*self.expr(n))
                 sides.append((c, t, n))
             (lc, lt, ln), (rc, rt, rn) = sides
@@ -1674,7 +1739,7 @@ class Emitter:
                 elif _literal(ln) is not None and ok:
                     lc, lt = rust_literal(value, rt.dtype), rt
             if lt == rt and isinstance(lt, Scalar):
-                return f"{_paren(lc)} {SCALAR_COMPARE[type(st.test.ops[0])]} {_paren(rc)}"
+                return f"{_paren(lc)} {SCALAR_COMPARE[type(test.ops[0])]} {_paren(rc)}"
         if ty != Scalar("bool"):
             raise self.refuse(st.test, "if-runtime", f"condition `{self.text(st.test)}` is not a scalar comparison")
         return code
@@ -1958,8 +2023,8 @@ class Emitter:
             j, rev = ax
             code_k, ty_k = self.expr(e)
             if not isinstance(e, ast.Name):   # cutile infers no type for a block id inside the index array
-                code_k = self.fresh(f"index{k}")
-                self.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {self.expr(e)[0]};")
+                value, code_k = code_k, self.fresh(f"index{k}")
+                self.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {value};")
             idx.append(code_k)
             maps.append(f"{self.text(e)} = " + (f"num_blocks({j}) - 1 - bid({j})" if rev else f"bid({j})"))
             grid.append(f"the grid's extent along axis {j} is cdiv({arr}.shape[{k}], {ty.shape[k]})")
@@ -2110,10 +2175,12 @@ class Emitter:
             if (n := self._int(e)) is not None:
                 idx.append(f"{n}i32")
                 continue
-            code_k, ty_k = self.expr(e)
-            if not isinstance(e, ast.Name):
-                code_k = self.fresh(f"index{k}")
-                self.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {self.expr(e)[0]};")
+            code_k, ty_k = self.index_scalar(e)   # (a 0-d tile, `ct.gather(slots, t)`: its scalar; an i64 one
+            if ty_k != Scalar("i32"):                # truncated)
+                raise self.refuse(e, "store-other", f"store index {self.text(e)} is not an i32 scalar")
+            if not isinstance(e, ast.Name) or code_k != e.id:   # (translated once: an index that reads memory)
+                value, code_k = code_k, self.fresh(f"index{k}")
+                self.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {value};")
             idx.append(code_k)
         return idx
 
@@ -2223,6 +2290,9 @@ class Emitter:
     def _int(self, node: ast.AST) -> int | None:
         if isinstance(node, ast.Name) and node.id in self.static_items:   # a ct.static_iter item: a literal
             return self.static_items[node.id]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and \
+                isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
+            return -node.operand.value   # a negative axis (`ct.expand_dims(t, -1)`)
         return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
 
     def tile_attribute(self, node: ast.AST) -> tuple[bool, object]:
@@ -2330,6 +2400,9 @@ class Emitter:
             (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.comparators[0])
             if isinstance(lt, Scalar) and isinstance(rt, Scalar):
                 self.need(node, "compare", "scalar comparison")
+                if {lt.dtype, rt.dtype} == {"i32", "i64"}:   # `label == ignore_index` of an int64 label
+                    lc, rc = self.widen_i64_sides(node, ((lc, lt, node.left), (rc, rt, node.comparators[0])))
+                    return f"{_paren(lc)} {SCALAR_COMPARE[type(node.ops[0])]} {_paren(rc)}", Scalar("bool")
                 if lt.dtype != rt.dtype:
                     raise self.refuse(node, "compare", f"comparison of {lt.dtype} and {rt.dtype} scalars")
                 if isinstance(node.ops[0], ast.NotEq) and lt.dtype.startswith(("f", "bf")):
@@ -2395,6 +2468,8 @@ class Emitter:
                 and isinstance(node.value.value, ast.Name) \
                 and isinstance(self.params.get(node.value.value.id), sigmod.ArraySig):
             arr, k = node.value.value.id, self._int(node.slice)
+            if k is not None and k < 0:   # `x.shape[-1]`: counted from the last dimension
+                k += self.params[arr].rank
             if k is None and isinstance(node.slice, ast.UnaryOp) and isinstance(node.slice.op, ast.USub) and \
                     self._int(node.slice.operand) is not None:   # `x.shape[-1]`: counted from the last dimension
                 k = self.params[arr].rank - self._int(node.slice.operand)
@@ -2414,6 +2489,12 @@ class Emitter:
                 isinstance(v := self.const_value(node)[1], (int, float)) and not isinstance(v, bool) and \
                 self.const_value(node)[0]:   # `min(B, N)` of constants: the value, as cuTile Python folds it
             return (f"{v}i32", Scalar("i32")) if isinstance(v, int) else (rust_literal(v, "f32"), Scalar("f32"))
+        if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Tuple, ast.List)) or \
+                isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+            ok, v = self.const_value(node)   # `SCALES[K]`, `len(SCALES)` of a module tuple: its item, as cuTile
+            if ok and type(v) in (int, float):   # Python folds it
+                self.need(node, "const-fold", f"`{self.text(node)}`")
+                return repr(v), Scalar("f32" if isinstance(v, float) else "i32")
         if isinstance(node, (ast.Subscript, ast.Attribute)) and (attr := self.tile_attribute(node))[0]:
             # a tile's extent or rank: a constant (the const generic's name where the extent is one)
             d = self.env[node.value.value.id][1].shape[self._int(node.slice) if self._int(node.slice) is not None
@@ -2516,6 +2597,8 @@ class Emitter:
                 if len(node.args) != 3 or node.keywords:
                     raise self.refuse(node, "where", "ct.where form (cond, x, y)")
                 (cond, tc), (a, ta), (b, tb) = (self.expr(n) for n in node.args)
+                if isinstance(tc, Scalar) and tc.dtype == "bool":   # a scalar condition: its 0-d tile
+                    cond, tc = f"scalar_to_tile::<bool>({cond})", Tile("bool", ())
                 if not isinstance(tc, Tile) or tc.dtype != "bool":
                     raise self.refuse(node.args[0], "where", "ct.where condition that is not a boolean tile")
                 value = self.result_tile(node, ta, tb) if isinstance(ta, Tile) or isinstance(tb, Tile) \
@@ -3006,6 +3089,16 @@ class Emitter:
                 if not all(ok for ok, _ in vals):
                     return False, None
                 return True, (all if isinstance(node.op, ast.And) else any)(v for _, v in vals)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and \
+                    "len" not in self.env and len(node.args) == 1 and not node.keywords and \
+                    isinstance(node.args[0], (ast.Tuple, ast.List)):   # `len(SCALES)` of a constant tuple
+                return True, len(node.args[0].elts)
+            if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Tuple, ast.List)):
+                ok, k = self.const_value(node.slice)   # `SCALES[i]`, i a constant or a ct.static_iter item
+                if ok and isinstance(k, int) and not isinstance(k, bool) and -len(node.value.elts) <= k < \
+                        len(node.value.elts):
+                    return self.const_value(node.value.elts[k])
+                return False, None
             if isinstance(node, ast.IfExp):   # `448.0 if SAT else 1e30`
                 ok, test = self.const_value(node.test)
                 return self.const_value(node.body if test else node.orelse) if ok else (False, None)
@@ -3079,10 +3172,11 @@ class Emitter:
                                                           "tile or scalar")
             idx.append((icode, ity))
         tiles = [t.shape for _, t in idx if isinstance(t, Tile)]
-        shape = _broadcast_shapes(tiles) if tiles else ()   # (scalar indices only: one element, a 0-d tile)
-        if shape is None:
+        rank = max((len(t) for t in tiles), default=0)   # lower ranks padded with leading 1s, as numpy broadcasts
+        shape = _broadcast_shapes([("1",) * (rank - len(t)) + t for t in tiles]) if tiles else ()
+        if shape is None:   # (scalar indices only: one element, a 0-d tile)
             raise self.refuse(index_node, "gather-scatter-nd", f"{what} index tiles of shapes that do not broadcast "
-                                                               f"({'; '.join(', '.join(t.shape) for _, t in idx)})")
+                                                               f"({'; '.join(self.text(e) for e in elts)})")
         dims, ones = ", ".join(shape), ", ".join("1" for _ in shape)
         mask_code = None
         if "mask" in kw:
@@ -3110,6 +3204,10 @@ class Emitter:
                              f"shape![{dims}]);")
             else:
                 b.append(f"let {at}: Tile<u64, {{ [{', '.join(ity.shape)}] }}> = {widen}({icode});")
+            if isinstance(ity, Tile) and len(ity.shape) < len(shape):   # a lower rank (a 0-d tile: one index)
+                padded = ("1",) * (len(shape) - len(ity.shape)) + ity.shape
+                b.append(f"let {at}: Tile<u64, {{ [{', '.join(padded)}] }}> = {at}.reshape(shape![{', '.join(padded)}]);")
+                ity = Tile(ity.dtype, padded)
             if isinstance(ity, Tile) and ity.shape != shape:
                 b.append(f"let {at}: Tile<u64, {{ [{dims}] }}> = {at}.broadcast(shape![{dims}]);")
             if checked:
@@ -3949,7 +4047,7 @@ class Emitter:
         dim_map = self.load_order(kw.get("order"), sig.rank)
         idx = []
         for e in index.elts:
-            code, ty = self.expr(e)
+            code, ty = self.index_scalar(e)
             if not isinstance(ty, Scalar) or ty.dtype != "i32":
                 raise self.refuse(e, "load-tile", f"index {self.text(e)} is not an integer scalar")
             idx.append(code)
@@ -4292,8 +4390,9 @@ class Emitter:
                       and h.lineno <= node.lineno <= h.end_lineno), None)
         if owner is None or owner.name in seen:
             return 1  # (a recursive helper is refused when it is inlined)
+        called_as = {k for k, h in self.helpers.items() if h is owner}   # (`Acts_silu` for `Acts.silu`, aliases)
         return sum(self.inlined_times(c, seen | {owner.name}) for c in self.walk()
-                   if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == owner.name)
+                   if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in called_as)
 
     def _syntactic_product(self, node: ast.AST) -> bool:
         return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
@@ -4430,7 +4529,13 @@ class Emitter:
         0-d tiles: one signed divi rounding toward negative infinity; remi, then + b where the remainder is non-zero
         and its sign differs from b's."""
         self.need(node, "int-floordiv", "integer // or %")
+        ok, value = self.const_value(node)
+        if ok and type(value) is int and not any(isinstance(n, ast.Name) for n in ast.walk(node)) and \
+                -2 ** 31 <= value < 2 ** 31:   # of literals only (`2891336453 % 2147483647`, a hash constant):
+            return f"{value}i32", Scalar("i32")   # the value, as cuTile Python folds it
         (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
+        if not any(isinstance(t, Tile) and t.shape for t in (lt, rt)):   # a 0-d tile (a gathered index) is the
+            (lc, lt), (rc, rt) = self._as_scalar(lc, lt), self._as_scalar(rc, rt)   # scalar it holds
         if (isinstance(lt, Tile) or isinstance(rt, Tile)) and {getattr(lt, "dtype", None),
                                                                 getattr(rt, "dtype", None)} <= {"i32", "i64"}:
             return self.floordiv_tile(node, lc, lt, rc, rt)
@@ -4496,6 +4601,20 @@ class Emitter:
                 f"let {up}: {ty} = {r} + {d};\n"
                 f"select({fix}, {up}, {r})\n}}"), like
 
+    def widen_i64_sides(self, node: ast.AST, sides) -> list[str]:
+        """An i32 and an i64 scalar meeting in arithmetic or a comparison: Python widens the i32 (row
+        arith-promote), a signed exti of the 0-d tile; a literal is written as an i64 one."""
+        self.need(node, "arith-promote", f"`{self.text(node)}`: i32 and i64 scalars")
+        out = []
+        for c, t, n in sides:
+            if _literal(n) is not None:
+                c = rust_literal(int(_literal(n)), "i64")
+            elif t.dtype == "i32":
+                c = ("{ let wide: Tile<i64, { [] }> = exti(scalar_to_tile::<i32>(" + c + ")); "
+                     "tile_to_scalar::<i64, i64>(wide) }")
+            out.append(c)
+        return out
+
     def binop(self, node: ast.BinOp) -> tuple[str, Ty]:
         if isinstance(node.op, (ast.Add, ast.Sub)):
             fused = self.try_fma(node, isinstance(node.op, ast.Sub), node.left, node.right)
@@ -4525,20 +4644,14 @@ class Emitter:
                               (rust_literal(float(_literal(n)), "f32") if _literal(n) is not None else c)
                               for c, t, n in ((lc, lt, node.left), (rc, rt, node.right)))
                     return f"{_paren(lc)} {sym} {_paren(rc)}", Scalar("f32")
-                if {lt.dtype, rt.dtype} == {"i32", "i64"}:   # Python widens the i32 (row arith-promote): a signed
-                    # exti of the 0-d tile; a literal is written as an i64 one
-                    self.need(node, "arith-promote", f"`{self.text(node)}`: i32 and i64 scalars")
-                    sides = []
-                    for c, t, n in ((lc, lt, node.left), (rc, rt, node.right)):
-                        if t.dtype == "i32":
-                            c = rust_literal(int(_literal(n)), "i64") if _literal(n) is not None else \
-                                ("{ let wide: Tile<i64, { [] }> = exti(scalar_to_tile::<i32>(" + c + ")); "
-                                 "tile_to_scalar::<i64, i64>(wide) }")
-                        elif _literal(n) is not None:
-                            c = rust_literal(int(_literal(n)), "i64")
-                        sides.append(c)
+                if {lt.dtype, rt.dtype} == {"i32", "i64"}:
+                    sides = self.widen_i64_sides(node, ((lc, lt, node.left), (rc, rt, node.right)))
                     return f"{_paren(sides[0])} {sym} {_paren(sides[1])}", Scalar("i64")
                 raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")
+            ok, value = self.const_value(node)
+            if ok and type(value) is float and lt.dtype == "f32":   # `1.0 / 2147483647.0`: Python folds it (in
+                self.need(node, "const-fold", f"`{self.text(node)}`")   # doubles), then the f32 constant
+                return rust_literal(value, "f32"), Scalar("f32")
             # a bare literal next to a scalar gets its type spelled out (cutile infers none for `1 - j`)
             lc, rc = (f"{c}{lt.dtype}" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
             # Python's grouping kept: `(i + 1) * BM` must not become `i + 1 * BM` (irdiff caught exactly that)
@@ -4722,6 +4835,8 @@ def _operand_nodes(node: ast.AST) -> list[ast.AST | None]:
         return [node.left, node.right]
     if isinstance(node, ast.Compare):
         return [node.left, *node.comparators]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "where":
+        return list(node.args[1:])   # (ct.where(c, x, y): the values' types are passed, not the condition's)
     if isinstance(node, ast.Call):
         if isinstance(node.func, ast.Attribute) and node.func.attr == "where" and len(node.args) == 3:
             return list(node.args[1:])   # (the condition is no operand of the value's type)

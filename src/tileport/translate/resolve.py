@@ -77,8 +77,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "`ct.load(x, (i, 0), (BM, BN))`)", "one canonical spelling, bound with the function's real signature"),
     Rewrite("new-axis", "`t[:, None]`, `t[None, :]` (full slices and new axes)", "`ct.expand_dims(t, axis=k)` per "
             "new axis"),
-    Rewrite("tuple-assign", "`a, b = e1, e2` (no element reads an earlier target); `M, N = x.shape`",
-            "`a = e1` then `b = e2`; `M = x.shape[0]` then `N = x.shape[1]`"),
+    Rewrite("tuple-assign", "`a, b = e1, e2` (no element reads an earlier target), nested ones (`(b, h), k = "
+            "divmod(pid, NH), 0`); `M, N = x.shape`",
+            "`a = e1` then `b = e2` (an inner tuple rewritten in turn); `M = x.shape[0]` then `N = x.shape[1]`"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
     Rewrite("operator-function", "`ct.bitwise_xor(a, b)`, `ct.less(a, b)`, `ct.mod(a, b)`, `ct.bitwise_not(a)`, "
             "`ct.negative(a)`, ... (the function form of a Python operator); and the other way, `x ** y`, `a @ b`", "`a ^ b`, "
@@ -117,6 +118,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "a kernel stopping early (`if pid >= n: return`)", "one `if`/`else` whose arms end by binding the "
             "result (`<helper>_result = ..`), then one final `return`; a kernel's early `return` becomes the `else` "
             "arm holding the rest of its statements"),
+    Rewrite("helper-attribute", "a helper reached through an attribute: a `@staticmethod` of a class "
+            "(`Acts.silu(v)`), a function of an imported module (`utils.rms(x)`, `import mylib.ops as ops`)",
+            "the call of a helper named after the path (`Acts_silu(v)`), inlined like any helper"),
     Rewrite("helper-product-operand", "a helper returning a product, called as an operand of a sum "
             "(`scale(x) + bias`, `def scale(v): return v * s`): cuTile Python inlines it, then contracts the sum "
             "into an fma", "the call bound to a name first (`scale_value = scale(x)`, then `scale_value + bias`), "
@@ -314,18 +318,22 @@ class _Resolver(ast.NodeTransformer):
             return self.divmod(node)
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Tuple) or \
                 not isinstance(node.value, ast.Tuple) or len(node.targets[0].elts) != len(node.value.elts) or \
-                not all(isinstance(t, ast.Name) for t in node.targets[0].elts):
+                not all(isinstance(t, (ast.Name, ast.Tuple)) for t in node.targets[0].elts):
             return node
-        names = [t.id for t in node.targets[0].elts]
+        names = [{n.id for n in ast.walk(t) if isinstance(n, ast.Name)} for t in node.targets[0].elts]
         for i, e in enumerate(node.value.elts):
-            if {n.id for n in ast.walk(e) if isinstance(n, ast.Name)} & set(names[:i]):
+            if {n.id for n in ast.walk(e) if isinstance(n, ast.Name)} & set().union(*names[:i]):
                 return node   # a later element reads an earlier target: not the same as one by one
         out = []
         for t, e in zip(node.targets[0].elts, node.value.elts):
             a = _mark(ast.Assign([t], e))
             ast.copy_location(a, t)
             a.end_lineno, a.end_col_offset = e.end_lineno, e.end_col_offset
-            out.append(a)
+            if isinstance(t, ast.Tuple):   # `(b, h), k = divmod(pid, NH), 0`: the inner tuple as its own statement
+                inner = self.visit_Assign(a)
+                out.extend(inner if isinstance(inner, list) else [inner])
+            else:
+                out.append(a)
         return out
 
     def divmod(self, node: ast.Assign) -> list[ast.AST]:
@@ -541,6 +549,50 @@ def _called_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]) -
             if inspect.isfunction(py) and not py.__module__.startswith("cuda.tile") and \
                     not type(value).__name__ == "kernel":
                 found[node.func.id] = py
+    return found
+
+
+def _attribute_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]) -> dict[str, Any]:
+    """Calls of a user's function reached through attributes of a module global (rewrite helper-attribute): a
+    `@staticmethod` (`Acts.silu(v)`), a module's function (`utils.rms(x)`). Each call's ``func`` becomes a name
+    (`Acts_silu`) that no name of the kernel or its module uses; returns those names and their functions."""
+    found: dict[str, Any] = {}
+    named: dict[int, str] = {}
+    taken = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} | set(env) | local
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        path, root = [], node.func
+        while isinstance(root, ast.Attribute):
+            path.append(root.attr)
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id in local or root.id not in env or root.id == "ct":
+            continue
+        value = env[root.id]
+        if getattr(value, "__name__", "").startswith("cuda.tile") or \
+                getattr(value, "__module__", "") and str(getattr(value, "__module__", "")).startswith("cuda.tile"):
+            continue
+        try:
+            for attr in reversed(path):
+                value = inspect.getattr_static(value, attr) if inspect.isclass(value) else getattr(value, attr)
+                if isinstance(value, staticmethod):
+                    value = value.__func__
+        except Exception:   # (a placeholder of an absent package, a property: not a helper)
+            continue
+        py = inspect.unwrap(getattr(value, "_pyfunc", None) or value)
+        if not inspect.isfunction(py) or py.__module__.startswith("cuda.tile") or type(value).__name__ == "kernel":
+            continue
+        key = id(py)
+        if key not in named:
+            base = "_".join([root.id, *reversed(path)])
+            name, k = base, 0
+            while name in taken:
+                k += 1
+                name = f"{base}_{k}"
+            taken.add(name)
+            named[key] = name
+            found[name] = py
+        node.func = _mark(ast.copy_location(ast.Name(named[key], ast.Load()), node.func))
     return found
 
 
@@ -941,7 +993,8 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     _inline_tuple_names(fn)
     nested = _nested_functions(fn) if where is not None else {}
     local = _locals(fn) - set(nested)
-    called = _called_helpers(fn, env, local | set(nested))
+    attributes = _attribute_helpers(fn, env, local | set(nested))
+    called = {**_called_helpers(fn, env, local | set(nested)), **attributes}
     resolver = _Resolver(env, local, {**called, **nested})
     resolver.tuple_names = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and
                             isinstance(n.value, (ast.Tuple, ast.List)) for t in n.targets if isinstance(t, ast.Name)}
