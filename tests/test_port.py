@@ -489,6 +489,85 @@ def xmodattr(x, y, B: ct.Constant[int]):
     t = ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
     ct.store(y, index=(ct.bid(0),), tile=ge.gelu(t) * 2.0)
 """, ["x=f32[?]/1, y=f32[?]/1, B=#1024"]),
+    # a mask converted to numbers (`m.astype(ct.int32)`: an unsigned exti of the bool tile; to a float: itof)
+    "boolcast": ("""
+@ct.kernel
+def boolcast(x, y, n: int, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    offs = pid * B + ct.arange(B, dtype=ct.int32)
+    m = offs < n
+    t = ct.load(x, (pid,), (B,), padding_mode=ct.PaddingMode.ZERO)
+    u = t * m.astype(x.dtype)
+    cnt = ct.sum(m.astype(ct.int32))
+    ct.store(y, (pid,), ct.maximum(u.astype(ct.float32), ct.sum(m.astype(ct.float32))) + cnt.astype(ct.float32))
+""", ["x=bf16[?]/1, y=f32[?]/1, n=i32, B=#256"]),
+    # operands read in source order: `x`'s load inline, then `w`'s load bound by its transpose (was: w read first)
+    "operand_order": ("""
+@ct.kernel
+def operand_order(x, w, y, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
+    m, n = ct.bid(0), ct.bid(1)
+    acc = ct.zeros((BM, BN), dtype=ct.float32)
+    for k in range(ct.num_tiles(x, axis=1, shape=(BM, BK))):
+        acc = ct.mma(ct.load(x, (m, k), (BM, BK), padding_mode=ct.PaddingMode.ZERO),
+                     ct.transpose(ct.load(w, (n, k), (BN, BK), padding_mode=ct.PaddingMode.ZERO)), acc)
+    ct.store(y, (m, n), acc.astype(y.dtype) + ct.load(x, (m, 0), (BM, BN), padding_mode=ct.PaddingMode.ZERO)
+             * ct.transpose(ct.load(w, (n, 0), (BN, BM), padding_mode=ct.PaddingMode.ZERO)))
+""", ["x=f16[?,?]/?,1, w=f16[?,?]/?,1, y=f16[?,?]/?,1, BM=#64, BN=#64, BK=#32"]),
+    # statement forms: a chained assignment, `while True:` left by `break` (cutile's `loop`), a bare `...`, an
+    # f-string ct.static_assert message, a constant conditional in an index; a runtime int added to a bf16 tile
+    # (the signed itof to bf16)
+    "stmtforms": ("""
+@ct.kernel
+def stmtforms(x, y, n: int, FLAG: ct.Constant[bool], B: ct.Constant[int]):
+    ct.static_assert(B % 16 == 0, f"B={B} must be a multiple of 16")
+    pid = ct.bid(0)
+    lo = hi = 0
+    hi = n
+    t = ct.load(x, index=(pid if FLAG else 0,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    k = 0
+    while True:
+        if k >= 3:
+            break
+        t = t * 0.5
+        k += 1
+    ...
+    ct.store(y, index=(pid,), tile=t + (hi - lo))
+""", ["x=bf16[?]/1, y=bf16[?]/1, n=i32, FLAG=#True, B=#256"]),
+    # scalars: `eps > 0` (a float and an int literal), `abs(eps)` (a 0-d tile) in a conditional expression with a
+    # float, min/max of runtime ints
+    "scalarforms": ("""
+@ct.kernel
+def scalarforms(x, y, n: int, eps: float, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    start = pid * B
+    cnt = min(n - start, B)
+    lo = max(0, start - 1)
+    t = ct.load(x, (pid,), (B,), padding_mode=ct.PaddingMode.ZERO)
+    scale = abs(eps) if eps > 0 else 1.0
+    ct.store(y, (pid,), t * scale + (cnt + lo))
+""", ["x=f32[?]/1, y=f32[?]/1, n=i32, eps=f32, B=#512"]),
+    # helpers with loops (one returning a sum, one storing through the array it is given); ct.full of an f32 value
+    # into a bf16 tile (the value converted first)
+    "helperloops": ("""
+@ct.function
+def row_sum(x, r, BN: int):
+    acc = ct.zeros((1, BN), ct.float32)
+    for c in range(ct.num_tiles(x, 1, (1, BN))):
+        acc += ct.load(x, (r, c), (1, BN), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
+    return ct.sum(acc)
+
+
+def write_rows(y, r, v, BN: int):
+    for c in range(ct.num_tiles(y, 1, (1, BN))):
+        ct.store(y, (r, c), ct.full((1, BN), v, y.dtype))
+
+
+@ct.kernel
+def helperloops(x, y, BN: ct.Constant[int]):
+    r = ct.bid(0)
+    s = row_sum(x, r, BN)
+    write_rows(y, r, s, BN)
+""", ["x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BN=#512"]),
 }
 
 

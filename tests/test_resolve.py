@@ -58,6 +58,7 @@ CASES = {
     "call-keywords": ("i = ct.bid(axis=0)\nt = ct.load(x, (i,), (TILE,))", "ct.bid(0)", "axis="),
     "new-axis": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))[:, None]", "ct.expand_dims(", "None]"),
     "tuple-assign": ("a, b = ct.bid(0), ct.bid(1)", "a = ct.bid(0)\nb = ct.bid(1)", "a, b ="),
+    "chained-assign": ("lo = hi = ct.bid(0)", "lo = ct.bid(0)\nhi = lo", "lo = hi ="),
     "aug-assign": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nt *= 2.0", "t = t * 2.0", "*="),
     "operator-function": ("i = ct.bitwise_xor(ct.bid(0), 1)", "ct.bid(0) ^ 1", "bitwise_xor"),
     "builtin-call": ("i = min(ct.bid(0), TILE)", "ct.minimum(ct.bid(0), TILE)", "min("),

@@ -572,7 +572,10 @@ def test_integer_astype_uses_cutiles_integer_conversions():
     assert _int_conversion("u32", "u64", "x") == "exti(x)"
     assert _int_conversion("i32", "u32", "x") == "bitcast(x)"
     assert _int_conversion("u64", "u32", "x") == "trunci_wrapping(x, overflow::None)"
-    assert _int_conversion("i32", "f32", "x") is None and _int_conversion("bool", "i32", "x") is None
+    assert _int_conversion("i32", "f32", "x") is None and _int_conversion("i32", "bool", "x") is None
+    # a mask to numbers (`m.astype(ct.int32)`): cuTile Python's unsigned exti of the i1 tile (cutile's convert_tile
+    # rejects bool -> i32; its exti of a bool is unsigned)
+    assert _int_conversion("bool", "i32", "x") == "exti(x)"
 
 
 def test_an_argument_a_specialization_never_reads_is_named_unused():

@@ -112,9 +112,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "module tuple's item and length (`SCALES[K]`, `len(SCALES)`)",
               "the float Python folds it to, as an f32 literal (cuTile Python folds it the same way); the value",
               S, None),
-    Construct("int-to-float", "an i32 scalar in float arithmetic (`M * 1.0`, `tile / M`)",
-              "the signed itof Python's promotion emits: `convert_tile(scalar_to_tile(m))` as an f32 scalar; a "
-              "constant is folded to its float", S, None),
+    Construct("int-to-float", "an i32 scalar in float arithmetic (`M * 1.0`, `tile / M`, `t + (hi - lo)` with "
+              "t an f16/bf16 tile)",
+              "the signed itof Python's promotion emits: `convert_tile(scalar_to_tile(m))` as an f32 scalar (to the "
+              "tile's dtype next to a 16-bit tile); a constant is folded to its float", S, None),
     Construct("exp-rounding", "`ct.exp(x, rounding_mode=..)`, `ct.tanh(x, rounding_mode=..)`",
               "`exp_rounded(x, rounding::Approx)`: cutile 0.3.1's `exp`/`tanh` emit the op without a rounding mode, "
               "so the port's module declares the same Tile IR op with the mode as a `#[cuda_tile::op]` function "
@@ -137,8 +138,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`)",
               S, None),
     Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`) of a tile or a scalar "
-              "(`pid.astype(ct.int64)`)",
+              "(`pid.astype(ct.int64)`); a mask to numbers (`m.astype(ct.int32)`, `m.astype(ct.float32)`)",
               "`let v: Tile<D, S> = convert_tile(x);`; integer to integer: `exti` (wider), `bitcast` (same width), "
+              "a bool tile to an integer an unsigned `exti`; "
               "`trunci_wrapping(x, overflow::None)` (narrower: the wrapping `trunci` declared in the port's module with its "
               "`overflow` attribute spelled, which cutile 0.3.1's own `trunci` leaves out and then cannot serialize); "
               "a scalar converted as the 0-d tile it is in cuTile Python (`tile_to_scalar(exti(scalar_to_tile(x)))`); "
@@ -163,7 +165,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`if`, so all but the last are `let mut`s declared before it (a value never read) that the arms "
               "re-assign, the last the `if`'s value (cutile yields the re-assigned names, then the value)",
               S, "softcap"),
-    Construct("logic-runtime", "`a and b`, `a or b`, `not a`, `lo <= i < hi`, `x if c else y` on runtime scalars",
+    Construct("logic-runtime", "`a and b`, `a or b`, `not a`, `lo <= i < hi`, `x if c else y` on runtime scalars "
+              "(an arm a 0-d tile, `abs(eps)`, next to a scalar: the scalar it holds)",
               "short-circuit `if`s yielding the value, as cuTile Python compiles them (`let both: bool = if a { b } "
               "else { a };`, `not` as `^ true` on the 0-d tile, `if c { x } else { y }`)", S, "real_syntax"),
     Construct("for-range", "`for i in range(stop)` / `range(start, stop)` (step 1), loop-carried re-assignment",
@@ -191,10 +194,12 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple", "the body once "
               "per item in place, `i` bound to the item's literal (`SCALES[i]` the item's literal too): cuTile "
               "Python unrolls it the same way", S, "real_idioms2"),
-    Construct("while", "`while C:` on runtime scalars (`while k < n:`), loop-carried re-assignment, `break` and "
+    Construct("while", "`while C:` on runtime scalars (`while k < n:`), `while True:` left by `break`, "
+              "loop-carried re-assignment, `break` and "
               "`continue` in it, scatters and atomics in its body (no `else`; a scatter in the condition is refused "
               "with the reason; an atomic there: acquire-ordered)",
-              "`while k < n { .. }` with `let mut` carried values: cutile's `loop` that breaks unless the condition "
+              "`while k < n { .. }` (`loop { .. }` for `while True:`) with `let mut` carried values: cutile's `loop` "
+              "that breaks unless the condition "
               "holds, as cuTile Python compiles it; `break;` / `continue;` the Tile IR `break` / `continue` cuTile "
               "Python emits (real_idioms6); each array a scatter or atomic in the body writes carries its token "
               "(`zz_x_token`) as cuTile Python's loop does (real_while_atomics)", S, "real_idioms2"),
@@ -288,11 +293,14 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "but not its strides (raw-pointer entries with stride scalars would be the way); a gather from an "
               "f16/bf16 array takes padding 0 only (cutile 0.3.1 has no half-precision literal: the port spells 0 "
               "as `constant(bf16::ZERO, shape![])`), a scatter into one needs no literal"),
-    Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`", "`constant(v, shape![..])`", S,
+    Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`; `ct.full(shape, v, dtype)` of a "
+              "runtime scalar or 0-d tile (of another dtype too: an f32 sum filling a bf16 tile)",
+              "`constant(v, shape![..])`; a runtime value converted as its 0-d tile, then broadcast", S,
               "matmul"),
     Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])` (bound with its type)", S, "causal_mask"),
     Construct("compare", "`a < b`, `<=`, `>`, `>=`, `==`, `!=` on tiles (with broadcasting); of an i64 and an "
-              "i32 scalar (`label == ignore_index` of an int64 label: the i32 widened, as in row arith-promote)",
+              "i32 scalar (`label == ignore_index` of an int64 label: the i32 widened, as in row arith-promote); of an f32 and "
+              "an i32 scalar (`eps > 0`: the int as a float)",
               "`lt_tile(a, b)`, `le_tile`, ...: signed `cmpi` on integers, ordered `cmpf` on floats except `!=`, which is "
               "`cmpf(a, b, predicate::NotEqual, cmp_ordering::Unordered)` (true on NaN, as in Python)", S, "causal_mask"),
     Construct("where", "`ct.where(cond, x, y)`; a scalar condition (`ct.where(label == ignore, 0.0, loss)`); a "

@@ -80,6 +80,8 @@ CONST_CALLS = {"minimum": min, "maximum": max, "abs": abs, "add": operator.add, 
                "mul": operator.mul, "truediv": operator.truediv, "pow": operator.pow}
 #: ct.add/sub/mul/truediv without options → the Python operator
 MATH_OPERATORS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div}
+#: Rust code that reads memory where it is evaluated (a view's load), see Emitter.ordered_exprs
+READS_MEMORY = re.compile(r"\.load(_pipelined::<\d+>)?\(|\bload_view_tko\(|\bload_ptr_tko\(")
 CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
 #: ct.MemoryOrder / ct.MemoryScope of an atomic → cutile's
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
@@ -805,8 +807,8 @@ class Emitter:
             self.comment_before(st.lineno, indent)
             if self.deferred_product(st, stmts[i + 1:], indent):
                 continue
-            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
-                continue  # docstring
+            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+                continue  # a docstring, a bare `...`: nothing, as in cuTile Python
             if isinstance(st, ast.Pass):
                 continue
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
@@ -1371,29 +1373,34 @@ class Emitter:
         self.need(st, "while", "while loop")
         self.carry_scatter_tokens(st, indent)   # (a scatter's or an atomic's token, carried by the loop)
         facts = self.assume_carried(st)
-        outer, self.body = self.body, []
-        self.test_atomics = {} if writes else None   # (an atomic in the condition: performed once per evaluation)
-        try:
-            cond = self.test(ast.copy_location(ast.If(st.test, [], []), st))
-            computed = self.body
-        finally:
-            self.body = outer
-            self.test_atomics = None
-        if computed:   # a condition computed by statements (`a and b` short-circuits, a helper, an atomic): computed
-            # again in every iteration, first thing, the loop left unless it holds — Rust's `while` would compute it
-            # once (the carried values' facts stated before it: see assume_carried)
-            self.body.append(f"{indent}loop {{")
-            self.body.extend(f"{indent}    {line}" for line in facts + computed)
-            self.body.append(f"{indent}    if {cond} {{}} else {{")
-            self.body.append(f"{indent}        break;")
-            self.body.append(f"{indent}    }}")
-        elif facts:   # (stated first in each iteration, before the test reads them: a block as the condition)
-            self.body.append(f"{indent}while {{")
+        ok, always = self.const_value(st.test)
+        if ok and always and not isinstance(always, str) and not writes:   # `while True:` left by `break`: cuTile
+            self.body.append(f"{indent}loop {{")   # Python's loop without a test, cutile's `loop`
             self.body.extend(f"{indent}    {line}" for line in facts)
-            self.body.append(f"{indent}    {cond}")
-            self.body.append(f"{indent}}} {{")
         else:
-            self.body.append(f"{indent}while {cond} {{")
+            outer, self.body = self.body, []
+            self.test_atomics = {} if writes else None   # (an atomic in the condition: performed once per evaluation)
+            try:
+                cond = self.test(ast.copy_location(ast.If(st.test, [], []), st))
+                computed = self.body
+            finally:
+                self.body = outer
+                self.test_atomics = None
+            if computed:   # a condition computed by statements (`a and b` short-circuits, a helper, an atomic): computed
+                # again in every iteration, first thing, the loop left unless it holds — Rust's `while` would compute it
+                # once (the carried values' facts stated before it: see assume_carried)
+                self.body.append(f"{indent}loop {{")
+                self.body.extend(f"{indent}    {line}" for line in facts + computed)
+                self.body.append(f"{indent}    if {cond} {{}} else {{")
+                self.body.append(f"{indent}        break;")
+                self.body.append(f"{indent}    }}")
+            elif facts:   # (stated first in each iteration, before the test reads them: a block as the condition)
+                self.body.append(f"{indent}while {{")
+                self.body.extend(f"{indent}    {line}" for line in facts)
+                self.body.append(f"{indent}    {cond}")
+                self.body.append(f"{indent}}} {{")
+            else:
+                self.body.append(f"{indent}while {cond} {{")
         self.break_flags.append(WHILE_BREAK)   # `break` and `continue` are the loop's own (cuTile Python's too)
         try:
             self.scoped(st.body, indent + "    ")
@@ -2403,6 +2410,14 @@ class Emitter:
                 if {lt.dtype, rt.dtype} == {"i32", "i64"}:   # `label == ignore_index` of an int64 label
                     lc, rc = self.widen_i64_sides(node, ((lc, lt, node.left), (rc, rt, node.comparators[0])))
                     return f"{_paren(lc)} {SCALAR_COMPARE[type(node.ops[0])]} {_paren(rc)}", Scalar("bool")
+                if {lt.dtype, rt.dtype} == {"i32", "f32"}:   # `eps > 0`: Python compares the int as a float (a
+                    # literal's float, a runtime int's signed itof), then the float comparison below
+                    lc, rc = (self.int_as_float(c, n) if t.dtype == "i32" else
+                              (rust_literal(float(_literal(n)), "f32") if _literal(n) is not None else c)
+                              for c, t, n in ((lc, lt, node.left), (rc, rt, node.comparators[0])))
+                    lt = rt = Scalar("f32")
+                    if not isinstance(node.ops[0], ast.NotEq):
+                        return f"{_paren(lc)} {SCALAR_COMPARE[type(node.ops[0])]} {_paren(rc)}", Scalar("bool")
                 if lt.dtype != rt.dtype:
                     raise self.refuse(node, "compare", f"comparison of {lt.dtype} and {rt.dtype} scalars")
                 if isinstance(node.ops[0], ast.NotEq) and lt.dtype.startswith(("f", "bf")):
@@ -2680,6 +2695,16 @@ class Emitter:
                     if isinstance(vty, Scalar) and vty.dtype == dt:   # a runtime scalar, broadcast
                         return self.typed(f"broadcast_scalar({vcode}, shape![{', '.join(shape)}])", Tile(dt, shape),
                                           want_name, "filled")
+                    if isinstance(vty, (Scalar, Tile)) and vty.dtype != dt and vty.dtype in RUST_DTYPES and \
+                            dt in RUST_DTYPES and dt != "bool" and vty.dtype != "bool" and \
+                            (isinstance(vty, Scalar) or vty.shape == ()):   # a value of another dtype (an f32 sum
+                        # filling a bf16 tile): converted as the 0-d tile it is, as cuTile Python converts it
+                        src = f"scalar_to_tile::<{RUST_DTYPES[vty.dtype]}>({vcode})" if isinstance(vty, Scalar) \
+                            else vcode
+                        conv = self.fresh(f"fill_{dt}")
+                        self.body.append(f"let {conv}: Tile<{RUST_DTYPES[dt]}, {{ [] }}> = "
+                                         f"{_int_conversion(vty.dtype, dt, src) or f'convert_tile({src})'};")
+                        vcode, vty = conv, Tile(dt, ())
                     if isinstance(vty, Tile) and vty.dtype == dt and all(d == "1" for d in vty.shape) and \
                             len(vty.shape) <= len(shape):   # a 0-d tile (`ct.max(t)`): reshaped and broadcast
                         return self.typed(self.operand_as_tile(vcode, vty, Tile(dt, shape), value_node),
@@ -2719,7 +2744,7 @@ class Emitter:
                 self.need(node, "mma", "ct.mma")
                 if len(node.args) != 3 or node.keywords:
                     raise self.refuse(node, "mma", "ct.mma form (x, y, acc) without options")
-                (a, ta), (b, tb), (c, tc) = (self.expr(x) for x in node.args)
+                (a, ta), (b, tb), (c, tc) = self.ordered_exprs(node.args)
                 if all(isinstance(t, Tile) and len(t.shape) == 3 for t in (ta, tb, tc)) and \
                         ta.shape[0] == tb.shape[0] == tc.shape[0] and ta.shape[2] == tb.shape[1] and \
                         (ta.shape[1], tb.shape[2]) == tc.shape[1:]:
@@ -2933,7 +2958,7 @@ class Emitter:
                     float_only: bool = False) -> tuple[str, Tile]:
         """A two-operand element-wise op with numpy broadcasting made explicit; ``form(a, b)`` writes the call."""
         self.need(node, construct, construct)
-        (ac, at), (bc, bt) = (self.expr(n) for n in operands)
+        (ac, at), (bc, bt) = self.ordered_exprs(operands)
         if int_only and isinstance(at, Scalar) and isinstance(bt, Scalar):
             # integer scalars (`1 << (i % 31)`): the op on 0-d tiles, as cuTile Python computes it (a literal takes
             # the other side's type)
@@ -3678,6 +3703,8 @@ class Emitter:
                 raise self.refuse(node.test, "if-runtime", f"condition `{self.text(node.test)}` is not a scalar "
                                                            "comparison")
             (ac, at), (bc, bt) = self.expr(node.body), self.expr(node.orelse)
+            if isinstance(at, Scalar) != isinstance(bt, Scalar):   # a 0-d tile (`abs(eps)`) and a scalar: the
+                (ac, at), (bc, bt) = self._as_scalar(ac, at), self._as_scalar(bc, bt)   # scalar it holds
             ac, bc = (rust_literal(lit, t.dtype) if (lit := _literal(arm)) is not None and isinstance(t, Scalar)
                       else c for arm, c, t in ((node.body, ac, at), (node.orelse, bc, bt)))
             if at != bt or not isinstance(at, (Scalar, Tile)):
@@ -3759,6 +3786,28 @@ class Emitter:
             raise self.refuse(node, "cat", "ct.cat extents that are not constants")
         out = Tile(at.dtype, tuple(str(sum(sizes)) if k == axis else d for k, d in enumerate(at.shape)))
         return self.typed(f"cat({ac}, {bc}, {axis})", out, want_name, "joined")
+
+    def ordered_exprs(self, nodes: list[ast.AST]) -> list[tuple[str, Ty]]:
+        """The operands of one operation translated in order. An operand that reads memory inline (`x_view.load(..)`)
+        followed by one that binds statements of its own (`ct.transpose(ct.load(w, ..))`: a typed `let`) would read
+        after it in Rust; cuTile Python reads the operands in source order, so such an operand is bound to a `let`
+        right where it was translated."""
+        out, marks = [], []
+        for n in nodes:
+            out.append(self.expr(n))
+            marks.append(len(self.body))
+        return self.bind_inline_reads(out, marks)
+
+    def bind_inline_reads(self, out: list[tuple[str, Ty]], marks: list[int]) -> list[tuple[str, Ty]]:
+        """``out``: operands translated in order, ``marks[i]`` the body's length after operand i (see
+        ordered_exprs): an operand reading memory inline, followed by statements of a later one, bound there."""
+        for i in reversed(range(len(out) - 1)):
+            code, ty = out[i]
+            if marks[-1] > marks[i] and isinstance(ty, Tile) and READS_MEMORY.search(code):
+                tmp = self.fresh("operand")
+                self.body.insert(marks[i], f"let {tmp}: {ty.rust()} = {code};")
+                out[i] = (tmp, ty)
+        return out
 
     def typed(self, code: str, ty: Tile, want_name: str | None, temp: str) -> tuple[str, Tile]:
         """cutile infers some ops' result types only from a typed binding (iota, select, convert_tile, raw loads):
@@ -4313,6 +4362,12 @@ class Emitter:
                 ok, value = self.const_value(node)
                 code = rust_literal(float(value), "f32") if ok and not isinstance(value, bool) else \
                     self.int_as_float(code, node)
+            elif ty.dtype == "i32" and like.dtype in ("f16", "bf16"):   # a runtime int with a 16-bit float tile:
+                # the signed itof to the tile's dtype, as cuTile Python converts it (row int-to-float)
+                self.need(node, "int-to-float", f"`{self.text(node)}` converted to {like.dtype}")
+                elem, conv = RUST_DTYPES[like.dtype], self.fresh(f"as_{like.dtype}")
+                self.body.append(f"let {conv}: Tile<{elem}, {{ [] }}> = convert_tile(scalar_to_tile::<i32>({code}));")
+                code = f"tile_to_scalar::<{elem}, {elem}>({conv})"
             elif ty.dtype == "i32" and like.dtype == "i64":   # Python widens the int: a signed exti
                 wide = self.fresh("widened")
                 self.body.append(f"let {wide}: Tile<i64, {{ [] }}> = exti(scalar_to_tile::<i32>({code}));")
@@ -4445,10 +4500,11 @@ class Emitter:
                 self.deferred.discard(node.id)
             return self.products[node.id]
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-            return [(n,) + self.expr(n) for n in (node.left, node.right)], self.DEFAULT_FP
+            pair = (node.left, node.right)
+            return [(n,) + c for n, c in zip(pair, self.ordered_exprs(pair))], self.DEFAULT_FP
         if isinstance(node, ast.Call) and self.ct(node.func) == "mul" and len(node.args) == 2:
             options = self.math_options(node, True, True)
-            return [(n,) + self.expr(n) for n in node.args], options
+            return [(n,) + c for n, c in zip(node.args, self.ordered_exprs(node.args))], options
         return None
 
     def try_fma(self, node: ast.AST, subtract: bool, left: ast.AST, right: ast.AST) -> tuple[str, Ty] | None:
@@ -4475,7 +4531,12 @@ class Emitter:
             found = self._factors(mul)
             if found is not None:
                 factors, options = found
+                mark = len(self.body)
                 fused = factors + [first or (other,) + self.expr(other)]
+                if first is None:   # (the sum's other operand, translated after the product's: see ordered_exprs)
+                    bound = self.bind_inline_reads([c for _, *c in factors] + [tuple(fused[-1][1:])],
+                                                   [mark] * len(factors) + [len(self.body)])
+                    fused = [(n,) + tuple(c) for (n, *_), c in zip(fused, bound)]
                 negate = which if subtract else None
                 break
         if fused is None:
@@ -4625,7 +4686,7 @@ class Emitter:
         if constant:
             self.hoisting = node   # its operands are emitted inside the hoisted binding, not hoisted themselves
         try:
-            (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
+            (lc, lt), (rc, rt) = self.ordered_exprs([node.left, node.right])
         finally:
             if constant:
                 self.hoisting = None
@@ -5218,8 +5279,8 @@ def _int_conversion(src: str, dst: str, code: str) -> str | None:
     pairs): wider by extension (signed or unsigned as the source is: `exti`), narrower by truncation (`trunci`;
     cutile 0.3.1 cannot serialize its wrapping form, `overflow::None`: such a port builds, its IR does not),
     the same width a `bitcast`. None when either side is not an integer."""
-    a, b = _int_bits(src), _int_bits(dst)
-    if a is None or b is None:
+    a, b = (1 if src == "bool" else _int_bits(src)), _int_bits(dst)
+    if a is None or b is None:   # (a bool is one unsigned bit: `mask.astype(ct.int32)` is an unsigned exti)
         return None
     if b > a:
         return f"exti({code})"

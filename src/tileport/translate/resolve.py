@@ -81,6 +81,8 @@ REWRITES: tuple[Rewrite, ...] = (
             "divmod(pid, NH), 0`); `M, N = x.shape`",
             "`a = e1` then `b = e2` (an inner tuple rewritten in turn); `M = x.shape[0]` then `N = x.shape[1]`"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
+    Rewrite("chained-assign", "`lo = hi = 0`, `m = l = ct.zeros(..)` (names)", "`lo = 0` then `hi = lo`: the value "
+            "computed once and bound to each name in turn, as Python assigns it"),
     Rewrite("operator-function", "`ct.bitwise_xor(a, b)`, `ct.less(a, b)`, `ct.mod(a, b)`, `ct.bitwise_not(a)`, "
             "`ct.negative(a)`, ... (the function form of a Python operator); and the other way, `x ** y`, `a @ b`", "`a ^ b`, "
             "`a < b`, `a % b`, `~a`, `-a`, ...; `ct.pow(x, y)`, and `a @ b` is `ct.matmul(a, b)`"),
@@ -298,6 +300,15 @@ class _Resolver(ast.NodeTransformer):
         """``a, b = e1, e2`` (names from a tuple of the same length, no name read by a later element): one
         assignment per name, in order, as Python evaluates them."""
         node = self.generic_visit(node)
+        if len(node.targets) > 1 and all(isinstance(t, ast.Name) for t in node.targets):
+            first = node.targets[0]   # `lo = hi = 0`: the value bound to the first name, each other name to it
+            out = [_mark(ast.copy_location(ast.Assign([first], node.value), node))]
+            for t in node.targets[1:]:
+                out.append(_mark(ast.copy_location(ast.Assign([t], ast.copy_location(
+                    ast.Name(first.id, ast.Load()), first)), node)))
+            for a in out:
+                ast.fix_missing_locations(a)
+            return out
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and \
                 isinstance(node.value, ast.Attribute) and node.value.attr in ("shape", "strides") and \
                 isinstance(node.value.value, ast.Name) and all(isinstance(t, ast.Name) for t in node.targets[0].elts):
