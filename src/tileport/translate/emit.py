@@ -4709,10 +4709,6 @@ class Emitter:
                     sides = self.widen_i64_sides(node, ((lc, lt, node.left), (rc, rt, node.right)))
                     return f"{_paren(sides[0])} {sym} {_paren(sides[1])}", Scalar("i64")
                 raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")
-            ok, value = self.const_value(node)
-            if ok and type(value) is float and lt.dtype == "f32":   # `1.0 / 2147483647.0`: Python folds it (in
-                self.need(node, "const-fold", f"`{self.text(node)}`")   # doubles), then the f32 constant
-                return rust_literal(value, "f32"), Scalar("f32")
             # a bare literal next to a scalar gets its type spelled out (cutile infers none for `1 - j`)
             lc, rc = (f"{c}{lt.dtype}" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
             # Python's grouping kept: `(i + 1) * BM` must not become `i + 1 * BM` (irdiff caught exactly that)
