@@ -568,6 +568,30 @@ def helperloops(x, y, BN: ct.Constant[int]):
     s = row_sum(x, r, BN)
     write_rows(y, r, s, BN)
 """, ["x=bf16[?,?]/?,1, y=bf16[?,?]/?,1, BN=#512"]),
+    # a kernel a factory makes, reading what it closes over (`kind`), bound at module level under another name,
+    # referred to by its function's name (as a capture records it)
+    "factory_k": ("""
+def make_act_kernel(kind: int):
+    @ct.kernel
+    def factory_k(x, y, B: ct.Constant[int]):
+        t = ct.load(x, (ct.bid(0),), (B,), padding_mode=ct.PaddingMode.ZERO)
+        if kind == 1:
+            t = ct.maximum(t, 0.0)
+        ct.store(y, (ct.bid(0),), t)
+    return factory_k
+
+
+relu_kernel = make_act_kernel(1)
+""", ["x=f32[?]/1, y=f32[?]/1, B=#512"]),
+    # a kernel kept on a class as a `@staticmethod`
+    "static_k": ("""
+class Kernels:
+    @staticmethod
+    @ct.kernel
+    def static_k(x, y, s: float, B: ct.Constant[int]):
+        t = ct.load(x, (ct.bid(0),), (B,), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, (ct.bid(0),), t * s)
+""", ["x=f32[?]/1, y=f32[?]/1, s=f32, B=#512"]),
 }
 
 
@@ -624,3 +648,16 @@ def test_translator_bug_fails_that_port_only(tmp_path, monkeypatch):
     verdict = pipeline._analyze_translate(ref, [sig], [], find_cuda_tree(), tmp_path / "p", lambda s: None)
     assert verdict["status"] == "failed"
     assert verdict["stages"]["translate"]["error"].startswith("internal error: KeyError: 'Att_Out' at ")
+
+
+def test_two_kernels_of_one_factory_function_are_refused_by_name(tmp_path):
+    """A factory's kernels share their function's name but not what they close over: referred to by that name,
+    which one is meant is ambiguous, and the loader says so (a single one is found: SMALL_KERNELS factory_k)."""
+    from tileport.frontends.cutile_py.loader import KernelLoadError, load_kernel
+
+    src = tmp_path / "factory2.py"
+    src.write_text("import cuda.tile as ct\n\n\ndef make(kind):\n    @ct.kernel\n    def k(x, B: ct.Constant[int]):\n"
+                   "        ct.store(x, (ct.bid(0),), ct.full((B,), kind * 1.0, ct.float32))\n    return k\n\n\n"
+                   "a = make(1)\nb = make(2)\n")
+    with pytest.raises(KernelLoadError, match="2 kernels of function 'k' \\(a, b\\)"):
+        load_kernel(f"{src}::k")

@@ -27,7 +27,7 @@ from .coverage import BY_ID, construct_for_call, supported
 from . import divby, loop_split
 from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
 from .hazards import carried_tma_tiles
-from .helpers import kernel_helpers
+from .helpers import kernel_def, kernel_helpers
 from .static_eval import fold_array_aliases, fold_static_eval
 from .resolve import ResolveError, resolve, rewritten
 from .lists import ListItem, emit_item, emit_prologue, find_list_items, store_item
@@ -5115,7 +5115,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     only at the block's own tile are `&mut Tensor` with `partition_mut` (else `&Tensor`, `partition_full_mut`)."""
     src = file.read_text()
     tree = ast.parse(src, filename=str(file))
-    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
+    fn = kernel_def(tree, kernel_name, pyfunc.__code__.co_firstlineno if pyfunc is not None else None)
     if pyfunc is not None:
         try:
             fn, found = resolve(fn, pyfunc)

@@ -76,11 +76,22 @@ def kernel_helpers(file: Path, tree: ast.Module, kernel: ast.FunctionDef) -> dic
     return found
 
 
+def kernel_def(tree: ast.Module, name: str, line: int | None = None) -> ast.FunctionDef | None:
+    """The kernel's `def`: at the module's top level, else (a kernel a factory makes, a `@staticmethod` on a class)
+    the `def` of that name starting at ``line`` (its first line or a decorator's), or the only one of that name."""
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if fn is not None:
+        return fn
+    defs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name]
+    at = [n for n in defs if line is not None and (n.lineno == line or any(d.lineno == line for d in n.decorator_list))]
+    return at[0] if at else defs[0] if len(defs) == 1 else None
+
+
 def kernel_files(file: Path, kernel_name: str, pyfunc=None) -> list[Path]:
     """The kernel's own file, then the other files of the helpers it may inline: what its port is made from. With
     the kernel's Python function, helpers are found through its resolved names (translate/resolve.py)."""
     tree = ast.parse(file.read_text(), filename=str(file))
-    kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel_name)
+    kernel = kernel_def(tree, kernel_name, pyfunc.__code__.co_firstlineno if pyfunc is not None else None)
     if pyfunc is not None:
         from .resolve import resolve
 

@@ -607,6 +607,16 @@ def _attribute_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]
     return found
 
 
+def _scope(pyfunc: Any) -> dict[str, Any]:
+    """The names a function reads from outside it: its module's globals, and the variables it closes over (a kernel
+    a factory made, `def make(kind): @ct.kernel def k(..): .. kind ..`), as cuTile Python reads them."""
+    try:
+        nonlocals = inspect.getclosurevars(pyfunc).nonlocals
+    except (TypeError, ValueError):
+        nonlocals = {}
+    return {**pyfunc.__globals__, **nonlocals} if nonlocals else pyfunc.__globals__
+
+
 def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str, ResolvedHelper]]:
     """The kernel ``fn`` (an AST of ``pyfunc``'s source) resolved against ``pyfunc.__globals__``, and every helper it
     calls (transitively), each resolved against its own module's globals. Helper names are the names the caller
@@ -614,7 +624,7 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str
     fn = copy.deepcopy(fn)
     helpers: dict[str, ResolvedHelper] = {}
     file = Path(inspect.getsourcefile(pyfunc) or "").resolve()
-    _resolve_into(fn, pyfunc.__globals__, helpers, (file, file.read_text() if file.is_file() else ""))
+    _resolve_into(fn, _scope(pyfunc), helpers, (file, file.read_text() if file.is_file() else ""))
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
@@ -1038,7 +1048,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
             continue
         hfn = copy.deepcopy(hfn)
         helpers[name] = ResolvedHelper(hfn, file, src)
-        _resolve_into(hfn, inspect.unwrap(py).__globals__, helpers, (file, src))
+        _resolve_into(hfn, _scope(inspect.unwrap(py)), helpers, (file, src))
     for name, nfn in nested.items():
         if name not in helpers:
             helpers[name] = ResolvedHelper(nfn, *where)

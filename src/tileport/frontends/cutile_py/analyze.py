@@ -91,7 +91,8 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
     import cuda.tile as ct
 
     consts = constant_params(kernel.kernel)
-    facts = analyze_source(kernel.path, kernel.name, consts)
+    facts = analyze_source(kernel.path, kernel.name, consts,
+                           (kernel.pyfunc.__name__, kernel.pyfunc.__code__.co_firstlineno))
     # One variant per distinct signature; launches attach to theirs.
     variants: OrderedDict[str, dict] = OrderedDict()
     for sig in signatures:

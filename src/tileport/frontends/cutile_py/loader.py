@@ -298,10 +298,32 @@ def load_module(path: Path) -> tuple[Any, tuple[str, ...], bool]:
         raise KernelLoadError(f"{path}: importing it failed: {type(exc).__name__}: {exc}") from exc
 
 
+def _kernels_named(module: Any, name: str) -> dict[str, Any]:
+    """The kernels of ``module`` whose function is ``name`` though no module-level name of that name holds them: by
+    the module-level name or `Class.attr` that holds each (distinct kernel objects only)."""
+    found: dict[str, Any] = {}
+    for attr, value in list(vars(module).items()):
+        candidates = [(attr, value)]
+        if isinstance(value, type) and getattr(value, "__module__", None) == module.__name__:
+            candidates = [(f"{attr}.{m}", getattr(value, m, None)) for m in list(vars(value))]
+        for where, obj in candidates:
+            if _is_kernel(obj) and obj._pyfunc.__name__ == name and all(obj is not o for o in found.values()):
+                found[where] = obj
+    return found
+
+
 def load_kernel(ref: str) -> LoadedKernel:
     path, name = split_ref(ref)
     module, absent, emulated = load_module(path)
     obj = getattr(module, name, None)
+    if obj is None:   # a kernel reached another way, named by its function (as a capture names it): one a factory
+        # made (`relu_kernel = make_act_kernel(1)` of `def act_kernel`), a `@staticmethod` on a class
+        found = _kernels_named(module, name)
+        if len(found) > 1:
+            raise KernelLoadError(f"{path}: {len(found)} kernels of function {name!r} ({', '.join(found)}): a "
+                                  "factory's kernels differ by what they close over; bind each at module level under "
+                                  "a name of its own")
+        obj = next(iter(found.values()), None)
     kernels = sorted(n for n, v in vars(module).items() if _is_kernel(v))
     if obj is None or not _is_kernel(obj):
         what = "is not defined" if obj is None else f"is a {type(obj).__name__}, not a @ct.kernel"

@@ -80,11 +80,17 @@ def _defaults(func_name: str) -> dict[str, str]:
     return out
 
 
-def analyze_source(path: Path, name: str, constant_names: set[str]) -> SourceFacts:
+def analyze_source(path: Path, name: str, constant_names: set[str], where: tuple[str, int] | None = None) \
+        -> SourceFacts:
+    """``where``: the kernel function's own name and first line, for a kernel not defined at the top level under
+    ``name`` (a `@staticmethod` on a class, `Kernels.scale`; one a factory made, `relu_kernel = make(..)`)."""
     src = path.read_text()
     tree = ast.parse(src, filename=str(path))
     aliases = _aliases(tree)
     fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if fn is None and where is not None:
+        from ...translate.helpers import kernel_def
+        fn = kernel_def(tree, name, where[1])
     if fn is None:
         raise SourceError(f"{path}: no top-level function {name!r}")
     module_funcs = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
