@@ -592,6 +592,22 @@ class Kernels:
         t = ct.load(x, (ct.bid(0),), (B,), padding_mode=ct.PaddingMode.ZERO)
         ct.store(y, (ct.bid(0),), t * s)
 """, ["x=f32[?]/1, y=f32[?]/1, s=f32, B=#512"]),
+    # a tiled view's atomic reductions (split-K into f32; an integer max of a scalar broadcast to the tile)
+    "tiledred": ("""
+@ct.kernel
+def tiledred(a, b, c, hist, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int],
+             SPLIT: ct.Constant[int]):
+    m, n, s = ct.bid(0), ct.bid(1), ct.bid(2)
+    acc = ct.zeros((BM, BN), ct.float32)
+    for k in range(s, ct.num_tiles(a, 1, (BM, BK)), SPLIT):
+        acc = ct.mma(ct.load(a, (m, k), (BM, BK), padding_mode=ct.PaddingMode.ZERO),
+                     ct.load(b, (k, n), (BK, BN), padding_mode=ct.PaddingMode.ZERO), acc)
+    cv = c.tiled_view((BM, BN))
+    cv.atomic_store_add((m, n), acc)
+    hv = hist.tiled_view((16,))
+    hv.atomic_store_max(m, s)
+""", ["a=f16[?,?]/?,1, b=f16[?,?]/?,1, c=f32[?,?]/?,1, hist=i32[?]/1, BM=#64, BN=#64, BK=#32, SPLIT=#4",
+      "a=bf16[?,?]/?,1, b=bf16[?,?]/?,1, c=f32[?,?]/?,1, hist=i32[?]/1, BM=#64, BN=#64, BK=#32, SPLIT=#2"]),
 }
 
 

@@ -1508,3 +1508,27 @@ def test_a_static_exception_in_an_arm_the_specialization_does_not_take_is_droppe
          ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
      """, "x=f32[?]/1, y=f32[?]/1, B=#32")
     assert "static_exception" not in "\n".join(e.body) and any("y.store(" in line for line in e.body)
+
+
+def test_a_tiled_view_reduction_in_a_loop_or_on_an_array_read_too_is_refused_saying_why(tmp_path):
+    """Row tiled-atomic: cuTile Python carries the reduction's token through a loop and chains it with the array's
+    other operations; the port does not yet, so both forms are refused at the reduction's line."""
+    body = """
+    @ct.kernel
+    def k(x, c, B: ct.Constant[int]):
+        cv = c.tiled_view((B,))
+        for i in range(4):
+            cv.atomic_store_add((i,), ct.load(x, index=(ct.bid(0),), shape=(B,)))
+    """
+    with pytest.raises(Unsupported, match="tiled-atomic") as exc:
+        emit_resolved(tmp_path, body, "x=f32[?]/1, c=f32[?]/1, B=#16")
+    assert exc.value.line == 9 and "inside a loop or branch" in str(exc.value)
+    body = """
+    @ct.kernel
+    def k(x, c, B: ct.Constant[int]):
+        cv = c.tiled_view((B,))
+        cv.atomic_store_add((ct.bid(0),), ct.load(c, index=(0,), shape=(B,)))
+    """
+    with pytest.raises(Unsupported, match="tiled-atomic") as exc:
+        emit_resolved(tmp_path, body, "x=f32[?]/1, c=f32[?]/1, B=#16")
+    assert exc.value.line == 8 and "also accessed at line 8" in str(exc.value)

@@ -56,11 +56,30 @@ def _trunci_wrapping(_modes: set[str]) -> str:
 
 #: name → (the declaration for the rounding markers the module uses); `rustgen.module.render` emits those an
 #: entry's `Emitted.ops` names (function name → markers used)
+def _atomic_red_view(_modes: set[str]) -> str:
+    return ("/// View-based atomic reduction, `view[index] := mode(view[index], value)`: cutile 0.3.1 declares it in its\n"
+            "/// `tileir` module, the port's module imports `core` only: declared here the same way.\n"
+            "#[cuda_tile::op(name = \"cuda_tile.atomic_red_view_tko\", params = [\"view\", \"value\", \"index\"])]\n"
+            "#[cuda_tile::variadic_op(N = 6)]\n"
+            "pub unsafe fn atomic_red_view_tko<E: ElementType, const D: [i32; N], M: atomic::Mode, "
+            "O: ordering::AtomicMode, Sc: scope::Mode>(\n"
+            "    view: &mut PartitionMut<E, D>,\n"
+            "    value: Tile<E, D>,\n"
+            "    index: [i32; N],\n"
+            "    mode: M,\n"
+            "    memory_ordering: O,\n"
+            "    memory_scope: Sc,\n"
+            ") -> Token {\n"
+            "    unreachable!()\n"
+            "}\n")
+
+
 DECLARED_OPS = {
     "mma_batched": _mma_batched,
     "exp_rounded": lambda modes: _unary_rounded("exp_rounded", "exp", "Element-wise `e^x`", modes),
     "tanh_rounded": lambda modes: _unary_rounded("tanh_rounded", "tanh", "Element-wise `tanh(x)`", modes),
     "trunci_wrapping": _trunci_wrapping,
+    "atomic_red_view_tko": _atomic_red_view,
 }
 
 

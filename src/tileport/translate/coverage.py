@@ -364,6 +364,15 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "a list used otherwise (passed on, iterated, subscripted inline), items both loaded and stored, "
               "gathers/scatters/atomics on items and 64-bit indices are refused with the reason; the served "
               "runtime does not launch list parameters yet (`tileport port` proves them)"),
+    Construct("tiled-atomic", "`v = x.tiled_view(shape)` then `v.atomic_store_add(index, update)` (also "
+              "`atomic_store_max/min/and/or/xor`): a tile reduced into memory atomically (split-K), one per array "
+              "at the kernel's top level, the array accessed no other way",
+              "`unsafe { x.partition_full_mut(shape![..]) }` and `atomic_red_view_tko(&mut view, update, [..], "
+              "atomic::AddF, ordering::Relaxed, scope::Device)`: the Tile IR view reduction cuTile Python emits, "
+              "declared in the port's module as cutile's `tileir` module declares it (rustgen.declared_ops); the "
+              "update broadcast to the tile and converted to x's dtype", S, None,
+              "proven by tests/test_port.py SMALL_KERNELS `tiledred`; in a loop or branch, or on an array also "
+              "accessed otherwise: refused (its token order is not carried yet)"),
     Construct("array-views", "`x.tiled_view(shape, traversal_steps=..)`, `x.get_raw_memory()`, "
               "`x.foreign_pointer()` (views made in the kernel)",
               "a tensor view of an offset pointer with runtime extents (cutile's `make_tensor_view`)", P, None,

@@ -80,6 +80,16 @@ CONST_CALLS = {"minimum": min, "maximum": max, "abs": abs, "add": operator.add, 
                "mul": operator.mul, "truediv": operator.truediv, "pow": operator.pow}
 #: ct.add/sub/mul/truediv without options → the Python operator
 MATH_OPERATORS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div}
+#: a tiled view's atomic reduction as resolve spells it (`ct._tiled_view_atomic_store_add(x, index, update, shape)`)
+#: → cutile's atomic mode per element dtype (Tile IR `atomic_red_view_tko`: AddF on floats, integer modes)
+TILED_ATOMIC = "_tiled_view_atomic_store_"
+TILED_ATOMIC_MODES: dict[str, dict[str, str]] = {
+    "add": {"f16": "AddF", "bf16": "AddF", "f32": "AddF", "f64": "AddF", "i32": "Add", "i64": "Add", "u32": "Add",
+            "u64": "Add"},
+    "max": {"i32": "Max", "i64": "Max", "u32": "Umax", "u64": "Umax"},
+    "min": {"i32": "Min", "i64": "Min", "u32": "Umin", "u64": "Umin"},
+    **{op: {d: op.capitalize() for d in ("i32", "i64", "u32", "u64")} for op in ("and", "or", "xor")},
+}
 #: Rust code that reads memory where it is evaluated (a view's load), see Emitter.ordered_exprs
 READS_MEMORY = re.compile(r"\.load(_pipelined::<\d+>)?\(|\bload_view_tko\(|\bload_ptr_tko\(")
 CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
@@ -228,6 +238,7 @@ class Emitter:
         self.mutated: set[str] = set()
         self.unit_grid: set[int] = set()
         self.declared_ops: dict[str, set[str]] = {}  # declared op → rounding markers used
+        self.reduced: set[str] = set()   # arrays a tiled view's atomic_store_<op> writes (see tiled_atomic)
         self.tile_counts: dict[str, tuple[str, int, tuple[str, ...]]] = {}   # name = ct.num_tiles(array, axis, shape)
         self.loop_bounds: dict[str, tuple[str, tuple[str, int, tuple[str, ...]]]] = {}  # loop var → its stop
         self.tile_loop_vars: set[str] = set()  # range-loop variables counted by ct.num_tiles
@@ -907,6 +918,9 @@ class Emitter:
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
                     self.ct(st.value.func) in ATOMIC_MODES:
                 self.atomic(st.value, keep=False)
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                    (self.ct(st.value.func) or "").startswith(TILED_ATOMIC):
+                self.tiled_atomic(st.value, indent, nested)
             elif isinstance(st, ast.If):
                 self.if_chain(st, indent, nested)
             elif isinstance(st, ast.For) and (values := self.static_values(st.iter)) is not None:
@@ -1239,6 +1253,66 @@ class Emitter:
             if all(ok and isinstance(v, int) and not isinstance(v, bool) for ok, v in vals):
                 return list(range(*(v for _, v in vals)))
         return None
+
+    def tiled_atomic(self, call: ast.Call, indent: str, nested: bool) -> None:
+        """`v = x.tiled_view(shape)` then `v.atomic_store_add(index, update)` (resolve spells it
+        `ct._tiled_view_atomic_store_add(x, index, update, shape)`): cuTile Python's Tile IR `atomic_red_view_tko`
+        (relaxed, device scope) on the view of x's full tensor at that tile index, the update broadcast to the tile
+        and converted to x's dtype; the same op through cutile's declaration (declared in the port's module, as
+        cutile's `tileir` module declares it). One such reduction per array, at the kernel's top level, the array
+        accessed no other way (its token then orders nothing else)."""
+        op = self.ct(call.func)[len(TILED_ATOMIC):]
+        self.need(call, "tiled-atomic", f"a tiled view's atomic_store_{op}")
+        if len(call.args) != 4 or call.keywords or not isinstance(call.args[0], ast.Name) or \
+                not isinstance(self.params.get(call.args[0].id), sigmod.ArraySig) or call.args[0].id in self.slices:
+            raise self.refuse(call, "tiled-atomic", f"atomic_store_{op} of a tiled view of something other than an "
+                                                    "array parameter, or with options")
+        arr_node, index_node, update_node, shape_node = call.args
+        arr, sig = arr_node.id, self.params[arr_node.id]
+        others = [n for n in self.walk() if isinstance(n, ast.Call) and n is not call and n.args and
+                  isinstance(n.args[0], ast.Name) and n.args[0].id == arr and self.ct(n.func) is not None]
+        if nested or others:
+            raise self.refuse(call, "tiled-atomic", f"atomic_store_{op} on {arr} " + (
+                "inside a loop or branch" if nested else f"with {arr} also accessed at line {others[0].lineno}") +
+                ": cuTile Python orders it by the array's tokens (carried by loops, chained with the array's other "
+                "operations), which the port does not carry for it yet")
+        mode = TILED_ATOMIC_MODES.get(op, {}).get(sig.dtype)
+        if mode is None:
+            raise self.refuse(call, "tiled-atomic", f"atomic_store_{op} on a {sig.dtype} array (cuda.tile takes "
+                                                    "add on floats and integers, the others on integers)")
+        shape = self.shape_of(shape_node)
+        if len(shape) != sig.rank:
+            raise self.refuse(shape_node, "tiled-atomic", f"a tile shape of rank {len(shape)} on rank-{sig.rank} {arr}")
+        code, ty = self.expr(update_node)
+        if not isinstance(ty, (Tile, Scalar)) or ty.dtype not in RUST_DTYPES:
+            raise self.refuse(update_node, "tiled-atomic", f"atomic_store_{op} of {_describe(ty)}")
+        value = self.operand_as_tile(code, ty, Tile(ty.dtype, shape), update_node)   # (broadcast to the tile)
+        dims, elem = ", ".join(shape), RUST_DTYPES[sig.dtype]
+        if not value.isidentifier():   # (cutile types a broadcast in an argument only from a typed binding)
+            value = self.typed(value, Tile(ty.dtype, shape), None, f"{arr}_update")[0]
+        if ty.dtype != sig.dtype:   # converted to the view's dtype, as cuTile Python casts the update
+            value = self.typed(_int_conversion(ty.dtype, sig.dtype, value) or f"convert_tile({value})",
+                               Tile(sig.dtype, shape), None, f"{arr}_update")[0]
+        index = index_node if isinstance(index_node, ast.Tuple) else \
+            ast.copy_location(ast.Tuple([index_node], ast.Load()), index_node)
+        if len(index.elts) != sig.rank:
+            raise self.refuse(index_node, "tiled-atomic", f"a tile index of {len(index.elts)} on rank-{sig.rank} {arr}")
+        idx = self.store_indices(index, indent)
+        view = self.fresh(f"{arr}_reduced")
+        self.declared_ops.setdefault("atomic_red_view_tko", set())
+        self.body.append(f"{indent}// {arr}'s tiled view, atomic_store_{op}: the Tile IR view reduction cuTile Python "
+                         "emits (relaxed, device scope)")
+        self.body.append(f"{indent}// SAFETY: the reduction is atomic (blocks may reduce into one tile); the tile index "
+                         "is the source's (out-of-range elements are skipped by the view's bounds)")
+        self.body.append(f"{indent}let mut {view}: PartitionMut<{elem}, {{ [{dims}] }}> = "
+                         f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
+        self.body.append(f"{indent}let _{view}_token: Token = unsafe {{ atomic_red_view_tko(&mut {view}, {value}, "
+                         f"[{', '.join(idx)}], atomic::{mode}, ordering::Relaxed, scope::Device) }};")
+        self.reduced.add(arr)
+        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
+                                  "what": f"partition_full_mut + atomic_red_view_tko on {arr}",
+                                  "why": "cutile states the view reduction only through its unsafe Tile IR op",
+                                  "precondition": "none beyond the kernel's: the reduction is atomic"})
 
     def index_scalar(self, e: ast.AST) -> tuple[str, Ty]:
         """A tile index of ct.load / ct.store: an i32 scalar; a 0-d tile (`ct.gather(ids, t)`) is the scalar it
@@ -5168,7 +5242,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         if out is not None and out.shape is None and not out.scheduled:
             out = None   # stored only in an arm this specialization never compiles: read-only here
         abi.append({"name": name, "kind": "out" if out and not out.scheduled else "in", "dtype": p.dtype,
-                    "rank": p.rank, "written": out is not None or name in em.scattered or
+                    "rank": p.rank, "written": out is not None or name in em.scattered or name in em.reduced or
                     any(s.root == name and s.stored for s in em.slices.values()),
                     **({"tile": list(out.shape)} if out and not out.scheduled else {})})
         strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]

@@ -22,6 +22,11 @@ from typing import Any
 
 #: Tile methods that are the module function of the same name applied to the tile (``t.reshape(s)`` is
 #: ``ct.reshape(t, s)``), from ``cuda.tile.Tile``'s public methods.
+#: a tiled view's atomic reductions (`v.atomic_store_add(index, update)`), rewritten to a call the emitter knows:
+#: `ct._tiled_view_atomic_store_add(array, index, update, tile_shape)` (no cuda.tile function has that name)
+TILED_ATOMICS = ("atomic_store_add", "atomic_store_max", "atomic_store_min", "atomic_store_and", "atomic_store_or",
+                 "atomic_store_xor")
+TILED_ATOMIC_PREFIX = "_tiled_view_"
 TILE_METHODS = ("astype", "reshape", "permute", "transpose", "extract", "insert")
 
 #: torch / numpy dtype names → the cuda.tile dtype of the same meaning.
@@ -944,7 +949,8 @@ def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
 def _inline_tiled_views(fn: ast.FunctionDef) -> None:
     """``v = x.tiled_view(shape, padding_mode=P)`` bound once in a top-level statement (no ``traversal_steps``):
     ``v.load(idx, ..)`` is ``ct.load(x, idx, shape, padding_mode=P, ..)``, ``v.store(idx, t, ..)`` is
-    ``ct.store(x, idx, t, ..)``, ``v.num_tiles(k)`` is ``ct.num_tiles(x, k, shape)`` and ``v.tile_shape`` the shape
+    ``ct.store(x, idx, t, ..)``, ``v.atomic_store_add(idx, t)`` is ``ct._tiled_view_atomic_store_add(x, idx, t,
+    shape)`` (see TILED_ATOMICS), ``v.num_tiles(k)`` is ``ct.num_tiles(x, k, shape)`` and ``v.tile_shape`` the shape
     (rewrite tiled-view): cuTile Python compiles both spellings to the same partition view and load/store."""
     stores: dict[str, int] = {}
     for n in ast.walk(fn):
@@ -974,7 +980,7 @@ def _inline_tiled_views(fn: ast.FunctionDef) -> None:
             self.generic_visit(node)
             f = node.func
             if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in views and
-                    f.attr in ("load", "store", "num_tiles")):
+                    (f.attr in ("load", "store", "num_tiles") or f.attr in TILED_ATOMICS)):
                 return node
             _, arr, shape, pad = views[f.value.id]
             c = copy.deepcopy
@@ -983,6 +989,10 @@ def _inline_tiled_views(fn: ast.FunctionDef) -> None:
                                [*node.keywords, *c(pad)])
             elif f.attr == "store":
                 out = ast.Call(_attr_chain("ct.store", node), [c(arr), *node.args[:2]], node.keywords)
+            elif f.attr in TILED_ATOMICS:   # `v.atomic_store_add(idx, t)`: the view's atomic reduction, spelled
+                # with the array and the tile shape (row tiled-atomic)
+                out = ast.Call(_attr_chain(f"ct.{TILED_ATOMIC_PREFIX}{f.attr}", node), [c(arr), *node.args[:2], c(shape)],
+                               node.keywords)
             else:
                 out = ast.Call(_attr_chain("ct.num_tiles", node), [c(arr), *node.args[:1], c(shape)], node.keywords)
             out = _mark(ast.copy_location(out, node))
