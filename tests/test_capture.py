@@ -183,3 +183,41 @@ def test_capture_refuses_an_opaque_interface_without_methods():
     assert array_facts(InterfaceOnly("<f2")) == ArrayFacts("f16", (64, 64), (64, 1), 1 << 20)
     with pytest.raises(CaptureError, match="unsupported array dtype '<V2'"):
         array_facts(InterfaceOnly("<V2"))
+
+
+ANNOTATED = '''\
+from __future__ import annotations
+
+import cuda.tile as ct
+from cuda.tile import Constant
+
+TileSize = ct.Constant[int]
+
+
+@ct.kernel
+def annotated(x: ct.IndexedWithInt64, y, off: ct.ScalarInt64, n: int, A: ct.Constant[int], B: Constant[int],
+              C: TileSize):
+    ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(A,)))
+'''
+
+
+def test_capture_reads_annotations_as_cuda_tile_launch_does(tmp_path):
+    """String annotations (`from __future__ import annotations`) are resolved, as cuda-tile resolves them: Constant
+    parameters (spelled ct.Constant[int], an imported Constant, a module alias) are constants, not i32 scalars (which
+    cuda-tile then refuses: "Expected a scalar/tuple/dataclass constant"); a ct.ScalarInt64 int is an i64 scalar
+    (any int64 value) and a ct.IndexedWithInt64 array has 64-bit indices (@i64)."""
+    import importlib.util
+
+    import numpy as np
+
+    (tmp_path / "annotated_kernels.py").write_text(ANNOTATED)
+    spec = importlib.util.spec_from_file_location("annotated_kernels", tmp_path / "annotated_kernels.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    x = np.zeros(1024, np.float32)
+    sig, described = signature_from_args(mod.annotated, (x, x, 1 << 40, 7, 128, 8, 3))
+    assert sig.text() == "x=f32[?%16]/1&16@i64, y=f32[?%16]/1&16, off=i64, n=i32, A=#128, B=#8, C=#3"
+    assert described[0]["index_i64"] and described[2] == {"name": "off", "kind": "scalar", "dtype": "i64",
+                                                           "value": 1 << 40}
+    with pytest.raises(CaptureError, match="does not fit in int32"):
+        signature_from_args(mod.annotated, (x, x, 5, 1 << 40, 128, 8, 3))

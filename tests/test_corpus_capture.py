@@ -374,3 +374,137 @@ def test_cli_capture_finds_a_package_at_the_top_of_the_project(tmp_path: Path):
     assert r.returncode == 0, r.stderr
     index = json.loads((tmp_path / "out" / "index.json").read_text())
     assert [k["kernel"] for k in index["kernels"]] == ["scale_kernel"], r.stderr
+
+
+DEEP = ("src/an_organization_with_a_rather_long_name/a_subpackage_named_for_what_it_holds/"
+        "kernels_for_the_normalization_layers_of_transformer_models")
+LONG_KERNEL = "fused_root_mean_square_normalization_forward_kernel_with_residual_addition_and_output_scaling"
+
+
+def test_capture_and_port_folders_of_deep_paths_and_long_names_fit_a_file_name(tmp_path: Path):
+    """A kernel of a deep package with a long name: its capture file (FILE.KERNEL.json, dotted) would pass the 255
+    bytes a file name may have ("File name too long", and the capture lost); it is bounded, distinct names stay
+    distinct, and index.json names the file."""
+    from tileport.corpus.port import _slug
+
+    root = tmp_path / "proj"
+    pkg = root / DEEP
+    pkg.mkdir(parents=True)
+    for d in [pkg, *pkg.parents]:
+        if d == root / "src":
+            break
+        (d / "__init__.py").write_text('"""ünïcode — «docstring»"""\n')
+    (pkg / "fused_root_mean_square_normalization_with_residual_addition_kernels.py").write_text(
+        '"""Fused RMS — 日本語."""\nimport cuda.tile as ct\nimport torch\n\n\n@ct.kernel\n'
+        f"def {LONG_KERNEL}(x, y, TILE: ct.Constant[int]):\n"
+        "    ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(TILE,)))\n\n\n"
+        "def launch(x):\n    y = torch.empty_like(x)\n"
+        f"    ct.launch(torch.cuda.current_stream(), (8,), {LONG_KERNEL}, (x, y, 128))\n")
+    tests = root / "tests" / "ünïcödé_tests"
+    tests.mkdir(parents=True)
+    module = (DEEP.removeprefix("src/") + "/fused_root_mean_square_normalization_with_residual_addition_kernels")
+    (tests / "test_deep.py").write_text(f"import torch\nfrom {module.replace('/', '.')} import launch\n\n\n"
+                                        "def test_it():\n    launch(torch.ones(1024, device='cuda'))\n")
+    index = run(Options(root=root, tests=["tests"], out=tmp_path / "out", target=TARGETS["h200"], paths=["src"],
+                        timeout_s=60, log_dir=tmp_path / "logs", say=lambda m: None))
+    (row,) = index["kernels"]
+    assert row["kernel"] == LONG_KERNEL and len(row["capture"].encode()) <= 130
+    assert row["capture"].endswith(f"{LONG_KERNEL}.json") and (tmp_path / "out" / row["capture"]).is_file()
+    assert all(len(p.name.encode()) <= 130 for p in (tmp_path / "logs").iterdir())
+    slug = _slug(row["file"], LONG_KERNEL)
+    assert len(slug.encode()) <= 120 and slug.endswith(LONG_KERNEL[-40:])
+    assert _slug(row["file"].replace("an_organization", "another_organization"), LONG_KERNEL) != slug
+    assert _slug("a/b.py", "k") == "a.b.k"   # short names unchanged
+
+
+def test_scan_finds_a_triton_kernel_launched_from_another_file(tmp_path: Path):
+    """A @triton.jit kernel its own file never launches (a benchmark script or wrapper module imports it and
+    launches it) is a kernel; an unlaunched @triton.jit helper is not."""
+    root = tmp_path / "proj"
+    (root / "lib").mkdir(parents=True)
+    (root / "lib" / "k.py").write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                                       "def helper(x):\n    return x\n\n\n@triton.jit\n"
+                                       "def kern(x_ptr, BLOCK: tl.constexpr):\n    pass\n")
+    (root / "bench.py").write_text("from lib import k\n\n"
+                                   "def run(x):\n    k.kern[(1,)](x, BLOCK=16)\n")
+    assert [(k.file, k.name) for k in scan(root)] == [("lib/k.py", "kern")]
+
+
+HOST_SCRIPT = '''\
+import argparse
+import torch
+import cuda.tile as ct
+from kernels import scale_kernel
+
+p = argparse.ArgumentParser()
+p.add_argument("--n", type=int, default=1024)
+p.add_argument("--fail", action="store_true")
+args = p.parse_args()
+dev = torch.device("cuda", torch.cuda.current_device())
+assert torch.cuda.get_device_capability() == (9, 0), torch.cuda.get_device_capability()
+x = torch.randn(args.n, device=dev)
+start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+s = torch.cuda.Stream()
+with torch.cuda.stream(s):
+    start.record()
+    ct.launch(s, (args.n // 128,), scale_kernel, (x, torch.empty_like(x), 128))
+    end.record()
+torch.cuda.synchronize()
+print("ms", start.elapsed_time(end))
+if args.fail:
+    raise RuntimeError("a later step of the host program failed")
+'''
+
+
+def _host_project(tmp_path: Path) -> Path:
+    proj = tmp_path / "proj"
+    (proj / "bench").mkdir(parents=True)
+    (proj / "pyproject.toml").write_text("")
+    (proj / "bench" / "kernels.py").write_text(OPS)
+    (proj / "bench" / "host.py").write_text(HOST_SCRIPT)
+    return proj
+
+
+def test_cli_capture_emulates_cuda_for_a_torch_host_program(tmp_path: Path):
+    """`tileport capture -- python host.py` on a machine without a GPU: the program's torch.cuda answers as the
+    target (was: "Found no NVIDIA driver", nothing captured), its launches are recorded, the capture file lists the
+    assumptions; a program that fails after launching keeps its launches (written, exit status 1)."""
+    from conftest import run_tileport
+
+    proj = _host_project(tmp_path)
+    out = tmp_path / "c.json"
+    r = run_tileport("capture", "--out", str(out), "--", "python", str(proj / "bench" / "host.py"), "--n", "4096")
+    assert r.returncode == 0, r.stderr
+    assert "no GPU here: CUDA emulated as NVIDIA H200 (sm_90" in r.stderr
+    data = json.loads(out.read_text())
+    (launch,) = data["launches"]
+    assert launch["qualname"] == "scale_kernel" and launch["grid"] == [32, 1, 1]
+    assert any("torch.cuda answered as NVIDIA H200" in a for a in data["assumptions"])
+    r = run_tileport("capture", "--out", str(out), "--", "python", str(proj / "bench" / "host.py"), "--fail")
+    assert r.returncode == 1 and "Traceback" in r.stderr
+    first = [l for l in r.stderr.splitlines() if l.startswith("tileport: capture failed")][0]
+    assert "RuntimeError: a later step of the host program failed" in first
+    assert "the 1 distinct launch(es) it made before are written to" in first
+    assert json.loads(out.read_text())["launches"][0]["grid"] == [8, 1, 1]
+
+
+def test_cli_capture_runs_a_module_such_as_pytest(tmp_path: Path):
+    """`tileport capture -- python -m pytest tests/` (was refused: scripts only): the tests' launches are recorded
+    from the working directory's project."""
+    import os
+
+    from conftest import REPO, run_tileport
+
+    proj = _host_project(tmp_path)
+    (proj / "tests").mkdir()
+    (proj / "tests" / "test_k.py").write_text(
+        "import sys, pathlib\nsys.path.insert(0, str(pathlib.Path(__file__).parents[1] / 'bench'))\n"
+        "import torch\nfrom kernels import scale\n\n\n"
+        "def test_scale():\n    scale(torch.ones(4096, device='cuda'))\n")
+    out = tmp_path / "m.json"
+    r = run_tileport("capture", "--out", str(out), "--", "python", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                     "tests", cwd=proj,
+                     env={"PYTHONPATH": os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")])})
+    assert r.returncode == 0, r.stderr + r.stdout
+    data = json.loads(out.read_text())
+    assert [l["qualname"] for l in data["launches"]] == ["scale_kernel"] and data["script"] == "-m pytest"

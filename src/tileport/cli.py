@@ -595,7 +595,8 @@ def cmd_ops_unpack(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- capture
 
-def _report_script_error(script: Path, exc: BaseException, out: Path | None, job: str = "capture") -> None:
+def _report_script_error(script: Path, exc: BaseException, out: Path | None, job: str = "capture",
+                         kept: str | None = None) -> None:
     """A host script's exception under capture (or run): one line saying so, then the script's own traceback
     between two marker lines. tileport's frames (the CLI, the capture, runpy) are cut: the traceback starts at the
     script."""
@@ -608,7 +609,7 @@ def _report_script_error(script: Path, exc: BaseException, out: Path | None, job
     what = " ".join(traceback.format_exception_only(type(exc), exc)[-1].split())
     err = sys.stderr
     print(f"tileport: {job} failed: {script} raised {what[:300]}"
-          + (f"; nothing written to {out}" if out is not None else ""), file=err)
+          + (f"; nothing written to {out}" if out is not None else "") + (f"; {kept}" if kept else ""), file=err)
     print(f"---- traceback of {script} ----", file=err)
     err.write("".join(lines))
     print(f"---- end of {script}'s traceback ----", file=err)
@@ -667,27 +668,36 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
-    from .frontends.cutile_py.capture import CaptureError, run_captured, write_capture
+    from .frontends.cutile_py.capture import CaptureError, Recorder, run_captured, write_capture
     from .inputs import out_file
 
     cmd = _python_command(args.command, "tileport capture [--out FILE] -- python SCRIPT.py [ARGS...]", CaptureError)
-    if cmd[0] == "-m":
-        raise CaptureError("expected `tileport capture [--out FILE] -- python SCRIPT.py [ARGS...]` (a script)")
-    script = Path(cmd[0])
     out = out_file(Path(args.out), "--out")
+    if cmd[0] == "-m":   # python -m MODULE ARGS (e.g. -m pytest tests/): run from the working directory
+        script, argv, label = Path("-m"), cmd[1:], Path(f"-m {cmd[1]}")
+    else:
+        script, argv, label = Path(cmd[0]), cmd[1:], Path(cmd[0])
+    host, assumed = _capture_host(args, script)
+    emulated = f" (no GPU here: CUDA emulated as {assumed[0].split(' (')[0]})" if assumed else ""
+    rec = Recorder()
+    failed: BaseException | None = None
     try:
-        rec = run_captured(script, cmd[1:])
+        run_captured(script, argv, rec, host)
     except CaptureError as exc:
-        if str(exc).startswith(f"{script} exited with"):  # the script's sys.exit(N): its run failed, not the input
-            print(f"tileport: capture failed: {exc}; nothing written to {out}", file=sys.stderr)
-            return 1
-        raise
+        if not str(exc).startswith(f"{label} exited with"):
+            raise
+        failed = exc
     except (TileportError, KeyboardInterrupt):
         raise
     except BaseException as exc:  # noqa: BLE001 — the script raised: its error, shown as its own
-        _report_script_error(script, exc, out)
+        failed = exc
+    if failed is not None and not rec.launches:
+        if isinstance(failed, CaptureError):  # the script's sys.exit(N): its run failed, not the input
+            print(f"tileport: capture failed: {failed}; nothing written to {out}{emulated}", file=sys.stderr)
+        else:
+            _report_script_error(label, failed, out, kept=emulated.strip() or None)
         return 1
-    data = write_capture(rec, script, cmd[1:], out)
+    data = write_capture(rec, label, argv, out, assumed[1:])
     if args.json:
         _emit_json(data)
     else:
@@ -696,7 +706,35 @@ def cmd_capture(args: argparse.Namespace) -> int:
         for e in data["errors"]:
             print(f"not recorded: {e}", file=sys.stderr)
         print(f"{len(data['launches'])} distinct launch(es) → {args.out}", file=sys.stderr)
+    if assumed and not args.json:
+        print(f"no GPU here: CUDA emulated as {assumed[0]}: tensors on the CPU, no kernel ran (every assumption "
+              f"is listed under \"assumptions\" in {out})", file=sys.stderr)
+    if failed is not None:   # the launches made before the script failed are kept (written above)
+        kept = f"the {len(data['launches'])} distinct launch(es) it made before are written to {out}{emulated}"
+        if isinstance(failed, CaptureError):
+            print(f"tileport: capture incomplete: {failed}; {kept}", file=sys.stderr)
+        else:
+            _report_script_error(label, failed, None, kept=kept)
+        return 1
     return 1 if data["errors"] else 0
+
+
+def _capture_host(args: argparse.Namespace, script: Path) -> tuple[object | None, list[str]]:
+    """(the context a captured host program runs under, its assumptions): on a machine where torch is installed and
+    sees no GPU, torch.cuda (and Triton's driver) answered as --target, CUDA tensors made on the CPU; else none."""
+    import importlib.util
+
+    from .corpus.cudaemu import parse_target
+
+    target = parse_target(args.target)
+    if importlib.util.find_spec("torch") is None:
+        return None, []
+    from .corpus.capture import emulated_assumptions, emulated_host, gpu_here, project_roots
+
+    if gpu_here():
+        return None, []
+    roots = project_roots(Path.cwd() / "-" if str(script) == "-m" else script)
+    return emulated_host(target, roots), [target.describe(), *emulated_assumptions(target, roots)]
 
 
 # ---------------------------------------------------------------- irdiff
@@ -965,16 +1003,30 @@ and irdiff stages, writes DIR/verdict.json; exit 0 only when every variant is eq
     ve.add_argument("--json", action="store_true")
     ve.set_defaults(func=cmd_verify)
 
-    cp = sub.add_parser("capture", help="record the cuTile launches of a host script (CPU is enough)",
+    cp = sub.add_parser("capture", help="record the cuTile and Triton launches of a host script (CPU is enough)",
                         formatter_class=fmt, description="""\
-Runs SCRIPT.py as __main__ with ct.launch intercepted: each launch is recorded (kernel, source, grid, every
-argument's dtype/shape/strides, constant values) and not executed, so CPU arrays (numpy, torch CPU tensors, anything
-with __array_interface__ / __cuda_array_interface__) work on a machine without a GPU. The recorded signatures carry
-the same divisibility/alignment facts ct.launch would specialize on. Identical launches are recorded once, with a
-count. The output feeds `tileport analyze --capture FILE`.""",
-                        epilog="example:\n  tileport capture --out build/launches.json -- python "
-                               "src/tileport/examples/host.py 1000x768 4096x1024")
+Runs SCRIPT.py as __main__ (or -m MODULE, e.g. -m pytest tests/) with ct.launch and Triton's kernel[grid](...)
+intercepted: each launch is recorded (kernel, source, grid, every argument's dtype/shape/strides, constant values)
+and not executed, so CPU arrays (numpy, torch CPU tensors, anything with __array_interface__ /
+__cuda_array_interface__) work on a machine without a GPU. The recorded signatures carry the same
+divisibility/alignment facts ct.launch would specialize on. Identical launches are recorded once, with a count. The
+output feeds `tileport port FILE::KERNEL --capture FILE` and `tileport analyze --capture FILE`.
+
+On a machine without a GPU where torch is installed, the program's CUDA is emulated as in `tileport corpus
+capture`: torch.cuda answers as --target (is_available(), capability, properties, mem_get_info; streams, events
+and CUDA graphs do nothing), tensors asked for on cuda are made on the CPU and the program's own code (the
+script's folder, its project, the working directory) sees them as cuda:0; Triton's driver answers as the target,
+triton.testing.do_bench calls once, @triton.autotune and cuda.tile.tune.exhaustive_search launch their first
+config; numeric comparisons answer 'close' (no kernel ran). The capture file lists these under "assumptions".
+A program that fails after launching keeps its launches: they are written, and the exit status is 1.""",
+                        epilog="examples:\n  tileport capture --out build/launches.json -- python "
+                               "src/tileport/examples/host.py 1000x768 4096x1024\n"
+                               "  tileport capture --out build/t.json -- python bench.py --sizes 1024\n"
+                               "  tileport capture --out build/t.json -- python -m pytest tests/test_add.py")
     cp.add_argument("--out", default="launches.json", help="capture file to write (default launches.json)")
+    cp.add_argument("--target", default="h200",
+                    help="without a GPU here: the GPU torch.cuda answers as: h200 (default), h100, or "
+                         "NAME:sm_XY:SMS:MEM_GB")
     cp.add_argument("--json", action="store_true", help="also print the capture as JSON")
     cp.add_argument("command", nargs=argparse.REMAINDER, help="-- python SCRIPT.py [ARGS...]")
     cp.set_defaults(func=cmd_capture)

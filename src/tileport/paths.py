@@ -12,13 +12,17 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 NAME_LIMIT = 120
 
 
-def bounded_name(name: str, limit: int = NAME_LIMIT) -> str:
+def bounded_name(name: str, limit: int = NAME_LIMIT, keep: str = "head") -> str:
     """``name`` itself when it fits in ``limit`` bytes, else a readable prefix of it and 16 hex digits of its SHA-256
-    (distinct names stay distinct; the full name is kept wherever the file is described, e.g. spec.json)."""
+    (distinct names stay distinct; the full name is kept wherever the file is described, e.g. spec.json).
+    ``keep="tail"``: the digest, then the end of the name (a dotted path whose last part says most: FILE.KERNEL)."""
     if len(name.encode()) <= limit:
         return name
     digest = hashlib.sha256(name.encode()).hexdigest()[:16]
-    prefix = name.encode()[:limit - len(digest) - 1].decode(errors="ignore")
+    room = limit - len(digest) - 1
+    if keep == "tail":
+        return f"{digest}_{name.encode()[-room:].decode(errors='ignore')}"
+    prefix = name.encode()[:room].decode(errors="ignore")
     return f"{prefix}_{digest}"
 
 

@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 from ..errors import InputError
 from ..hostrun import as_main
+from ..paths import bounded_name
 from .autotune import AutotuneLog, first_config_autotune
 from .cudaemu import GiB, Target, emulate
 from .scan import FoundKernel, scan
@@ -387,7 +388,7 @@ def _relative(opts: Options, f: Path) -> str:
 def _keep_log(opts: Options, rel: str, text: str) -> None:
     if opts.log_dir is not None:
         opts.log_dir.mkdir(parents=True, exist_ok=True)
-        (opts.log_dir / (rel.replace("/", ".") + ".log")).write_text(text)
+        (opts.log_dir / (bounded_name(rel.replace("/", "."), keep="tail") + ".log")).write_text(text)
 
 
 def _run_script(session: Session, f: Path) -> _FileResult:
@@ -465,6 +466,36 @@ def run(opts: Options) -> dict:
     notes += [f"{point} raised {n} time(s)" for point, n in sorted(bench_raised.items())]
     index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0, assumed)
     return index
+
+
+@contextlib.contextmanager
+def emulated_host(target: Target, roots: list[str]) -> Any:
+    """What `tileport capture` runs a host program under on a machine without a GPU: torch.cuda answered as
+    ``target`` (code under ``roots`` sees its tensors as CUDA tensors, cudaemu), Triton's driver and benchmarks too
+    (tritonemu), cuda.tile.tune.exhaustive_search launching its first config (``emulated_assumptions``)."""
+    with emulate(target, roots), emulate_triton(target), first_config_autotune(AutotuneLog()):
+        yield
+
+
+def emulated_assumptions(target: Target, roots: list[str]) -> list[str]:
+    """What ``emulated_host`` answers, one line each (the first says which GPU)."""
+    from .cudaemu import Emulation
+
+    return Emulation(target, (), 4 * GiB).assumptions() + triton_assumptions(target) + [
+        AUTOTUNE_ASSUMPTION[False], "host code (sees its tensors as cuda:0): the files under " + ", ".join(roots)]
+
+
+def project_roots(script: Path) -> list[str]:
+    """The host code of a script: its folder, the project it is in (the nearest folder above it holding a
+    pyproject.toml, setup.py, setup.cfg or .git) and the working directory."""
+    here = script.resolve().parent
+    roots = [here]
+    for d in [here, *here.parents]:
+        if any((d / m).exists() for m in ("pyproject.toml", "setup.py", "setup.cfg", ".git")):
+            roots.append(d)
+            break
+    roots.append(Path.cwd())
+    return list(dict.fromkeys(str(r) for r in roots))
 
 
 def gpu_here() -> bool:
@@ -576,7 +607,9 @@ def choose_signatures(sigs: dict[str, dict], cap: int) -> list[str]:
 
 
 def capture_name(k: FoundKernel | _KernelLaunches, rel: str) -> str:
-    return rel.removesuffix(".py").replace("/", ".") + f".{k.name}.json"
+    """The capture file of a kernel: FILE.KERNEL.json dotted, bounded (a deep path or a long kernel name would pass
+    the 255 bytes a file name may have: a digest and the name's end; index.json maps each kernel to its file)."""
+    return bounded_name(rel.removesuffix(".py").replace("/", ".") + f".{k.name}", keep="tail") + ".json"
 
 
 def _write(session: Session, results: list[_FileResult], found: list[FoundKernel], refused: list[str],

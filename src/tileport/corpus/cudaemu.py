@@ -6,7 +6,8 @@
   factory (``torch.empty/zeros/randn/arange/full/tensor/*_like``, ``Tensor.new_*``), ``Tensor.to("cuda")``,
   ``Tensor.cuda()``, ``pin_memory`` — are made on the CPU instead. This is a ``torch.overrides.TorchFunctionMode``
   that rewrites the device arguments of every torch call, so it covers whatever factory the host code uses;
-* code under ``host_roots`` (the corpus: its wrappers and tests) sees those tensors as CUDA tensors:
+* code under ``host_roots`` (the corpus: its wrappers and tests; not installed packages, the standard library or
+  tileport, which may lie below a root: ``installed_code_roots``) sees those tensors as CUDA tensors:
   ``x.is_cuda`` is True, ``x.is_cpu`` False, ``x.device`` is ``cuda:0`` and ``x.get_device()`` 0. Code elsewhere
   (torch itself, tileport's recorder) sees the real CPU device, so torch computes on the CPU as usual;
 * ``torch.cuda`` answers as the target: ``is_available()`` True, one device, its name, capability, SM count and
@@ -266,6 +267,9 @@ class Emulation:
     uncomputed: dict[str, int] = field(default_factory=dict)   # op name → times its result was not computed
     refused: list[str] = field(default_factory=list)      # allocations refused (size, where)
     max_rss_bytes: int = field(default_factory=lambda: default_rss_budget())
+    #: folders whose code is never host code, even under a host root (installed packages, the standard library,
+    #: tileport itself): a project with its virtualenv inside it, or a capture run from a folder above one
+    host_excludes: tuple[str, ...] = field(default_factory=lambda: installed_code_roots())
     _seen: set[str] = field(default_factory=set)
 
     def note(self, msg: str) -> None:
@@ -295,7 +299,25 @@ class Emulation:
             fn = sys._getframe(depth).f_code.co_filename
         except ValueError:
             return False
-        return fn.startswith(self.host_roots)
+        return fn.startswith(self.host_roots) and not fn.startswith(self.host_excludes)
+
+
+def installed_code_roots() -> tuple[str, ...]:
+    """The folders of installed code: site-packages, the standard library, tileport's own package."""
+    import site
+    import sysconfig
+
+    dirs = {sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    try:
+        dirs.update(site.getsitepackages())
+    except AttributeError:  # (a virtualenv's old site.py)
+        pass
+    dirs.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # tileport/
+    out: list[str] = []
+    for d in sorted(x for x in dirs if x):
+        for form in (os.path.realpath(d), os.path.abspath(d)):
+            out.append(os.path.join(form, ""))
+    return tuple(dict.fromkeys(out))
 
 
 #: the share of the machine's memory the capture's process may hold (Emulation.max_rss_bytes)
@@ -599,6 +621,8 @@ def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * Gi
     roots = tuple(os.path.join(os.path.realpath(r), "") for r in host_roots)
     roots = roots + tuple(os.path.join(os.path.abspath(r), "") for r in host_roots)
     emu = Emulation(target, roots, max_alloc_bytes, max_macs, compare_pass)
+    # a host root inside installed code (a package captured where it is installed) keeps that folder host code
+    emu.host_excludes = tuple(x for x in emu.host_excludes if not any(r.startswith(x) for r in roots))
     if max_rss_bytes is not None:
         emu.max_rss_bytes = max_rss_bytes
     patches = _cuda_patches(emu)

@@ -55,7 +55,11 @@ def _rerooted(capture: Path, corpus: Path) -> list[dict]:
 
 
 def _slug(file: str, kernel: str) -> str:
-    return (file.removesuffix(".py").replace("/", ".") + "." + kernel)[-120:]
+    """A kernel's port folder under OUT: FILE.KERNEL dotted, bounded (a deep path or long kernel name: a digest
+    and the name's end, distinct names staying distinct)."""
+    from ..paths import bounded_name
+
+    return bounded_name(file.removesuffix(".py").replace("/", ".") + "." + kernel, keep="tail")
 
 
 def _refusal(verdict: dict, corpus: Path) -> dict | None:

@@ -6,8 +6,8 @@ A kernel is a function decorated with ``X.kernel`` or ``X.kernel(...)`` where ``
 kernels defined inside a function (a kernel factory) are found too, with their enclosing names in ``qualname``.
 
 Triton kernels are found too: a ``@triton.jit`` function that its file launches (``name[grid](...)``,
-``name.warmup(...)``, ``name.run(...)``) or that is
-autotuned (``@triton.autotune`` / ``@triton.heuristics`` above it); other ``@triton.jit`` functions are helpers.
+``name.warmup(...)``, ``name.run(...)``), that another file of the tree launches (``name[grid](...)``,
+``module.name[grid](...)``) or that is autotuned (``@triton.autotune`` / ``@triton.heuristics`` above it); other ``@triton.jit`` functions are helpers.
 """
 from __future__ import annotations
 
@@ -61,14 +61,29 @@ def _is_kernel_decorator(dec: ast.expr, modules: set[str], kernels: set[str]) ->
     return False
 
 
-def _triton_kernels(tree: ast.Module) -> set[str]:
-    """Names of the module-level @triton.jit functions the file launches or autotunes."""
+def launched_names(tree: ast.Module) -> set[str]:
+    """Names launched Triton's way in a file: ``name[grid](...)`` / ``module.name[grid](...)``."""
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript):
+            v = n.func.value
+            if isinstance(v, ast.Name):
+                out.add(v.id)
+            elif isinstance(v, ast.Attribute):
+                out.add(v.attr)
+    return out
+
+
+def _triton_kernels(tree: ast.Module, elsewhere: set[str] = frozenset()) -> set[str]:
+    """Names of the module-level @triton.jit functions the file launches or autotunes, or that another file
+    launches (``elsewhere``: a benchmark script importing the kernel)."""
     from ..frontends.triton.source import _aliases, _is_jit
 
     _, tr, _ = _aliases(tree)
     if not tr:
         return set()
     launched = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)}
+    launched |= elsewhere
     launched |= {n.value.id for n in ast.walk(tree)   # kernel.warmup(...): compiled ahead, then launched by handle
                  if isinstance(n, ast.Attribute) and n.attr in ("warmup", "run") and isinstance(n.value, ast.Name)}
     out = set()
@@ -81,13 +96,20 @@ def _triton_kernels(tree: ast.Module) -> set[str]:
     return out
 
 
-def kernels_in_file(path: Path, rel: str) -> list[FoundKernel]:
+def _parse(path: Path) -> ast.Module | None:
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    except (SyntaxError, UnicodeDecodeError, OSError):
+        return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (SyntaxError, UnicodeDecodeError, OSError, ValueError):
+        return None
+
+
+def kernels_in_file(path: Path, rel: str, launched_elsewhere: set[str] = frozenset(),
+                    tree: ast.Module | None = None) -> list[FoundKernel]:
+    tree = tree if tree is not None else _parse(path)
+    if tree is None:
         return []
     modules, kernel_names = _tile_aliases(tree)
-    triton = _triton_kernels(tree)
+    triton = _triton_kernels(tree, launched_elsewhere)
     if not modules and not kernel_names and not triton:
         return []
     found: list[FoundKernel] = [FoundKernel(rel, fn.name, fn.name, fn.lineno) for fn in tree.body
@@ -113,13 +135,18 @@ def scan(root: Path, within: list[str] | None = None) -> list[FoundKernel]:
     """Every kernel under ``root`` (or under the given subdirectories of it), sorted by file and line."""
     root = root.resolve()
     bases = [root / w for w in within] if within else [root]
-    out: list[FoundKernel] = []
-    seen: set[Path] = set()
+    trees: dict[Path, ast.Module | None] = {}
     for base in bases:
         files = [base] if base.is_file() else sorted(base.rglob("*.py"))
         for f in files:
-            if f in seen or any(part in SKIP_DIRS for part in f.relative_to(root).parts[:-1]):
+            if f in trees or any(part in SKIP_DIRS for part in f.relative_to(root).parts[:-1]):
                 continue
-            seen.add(f)
-            out.extend(kernels_in_file(f, f.relative_to(root).as_posix()))
+            trees[f] = _parse(f)
+    launched: set[str] = set()   # a Triton kernel launched from another file (a script, a wrapper module)
+    for t in trees.values():
+        if t is not None:
+            launched |= launched_names(t)
+    out: list[FoundKernel] = []
+    for f, t in trees.items():
+        out.extend(kernels_in_file(f, f.relative_to(root).as_posix(), launched, t))
     return sorted(out, key=lambda k: (k.file, k.line))

@@ -159,9 +159,10 @@ def _items_overlap(items: list[ArrayFacts]) -> bool:
 
 
 def describe_arg(name: str, value: Any, constant: bool, const_word: str = "constant",
-                 int32_why: str = "ct.launch rejects it too") -> tuple[Any, dict]:
+                 int32_why: str = "ct.launch rejects it too", int_dtype: str = "i32") -> tuple[Any, dict]:
     """(signature part, the capture's description) of one launch argument: a constant's value, an array's facts,
-    a bool / int32 / f32 scalar. ``const_word`` and ``int32_why`` word the errors for the frontend asking."""
+    a bool / int32 / f32 scalar. ``const_word`` and ``int32_why`` word the errors for the frontend asking;
+    ``int_dtype`` "i64": a Python int is an i64 scalar (a parameter annotated ``ct.ScalarInt64``)."""
     if constant:
         if not isinstance(value, (bool, int, float)):
             raise CaptureError(f"{const_word} {name}={value!r} is not a bool, int or float")
@@ -185,6 +186,10 @@ def describe_arg(name: str, value: Any, constant: bool, const_word: str = "const
                                   "strides": list(facts.strides), "data_ptr_mod_16": facts.data_ptr % 16}
     if isinstance(value, bool):
         dtype = "bool"
+    elif isinstance(value, int) and int_dtype == "i64":
+        if not -(1 << 63) <= value < (1 << 63):
+            raise CaptureError(f"scalar {name}={value} does not fit in int64 ({int32_why})")
+        dtype = "i64"
     elif isinstance(value, int):
         if not INT32[0] <= value <= INT32[1]:
             raise CaptureError(f"scalar {name}={value} does not fit in int32 ({int32_why})")

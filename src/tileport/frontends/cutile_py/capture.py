@@ -5,6 +5,7 @@ signature they get (measured on an H200) is in ``frontends.arrays``, which the T
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import typing
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ...hostrun import run_main
-from ...spec.signature import Signature
+from ...spec.signature import ArraySig, Signature
 from ..arrays import (ALIGN_BYTES, DTYPE_NAMES, INT32, ITEMSIZE, SHAPE_DIV, ArrayFacts, CaptureError, array_facts,
                       array_sig, describe_arg, dtype_name)
 from ..triton.capture import install as install_triton
@@ -24,18 +25,44 @@ __all__ = ["ALIGN_BYTES", "DTYPE_NAMES", "INT32", "ITEMSIZE", "SHAPE_DIV", "Arra
            "run_captured", "signature_from_args", "write_capture"]
 
 
-def constant_params(kernel: Any) -> set[str]:
-    """Names of the kernel's ``ct.Constant[...]`` parameters."""
+def _annotations(kernel: Any) -> dict[str, Any]:
+    """Each parameter's annotation, string annotations (`from __future__ import annotations`) resolved as cuda-tile's
+    launch resolves them."""
     import inspect
 
+    func = kernel._pyfunc
+    try:
+        hints = typing.get_type_hints(func, include_extras=True)
+    except Exception:  # noqa: BLE001 — a name that does not resolve: cuda-tile's launch fails on it too
+        hints = {}
+    return {p.name: hints.get(p.name, p.annotation) for p in inspect.signature(func).parameters.values()}
+
+
+def _metadata(ann: Any) -> tuple:
+    return tuple(typing.get_args(ann)[1:]) if typing.get_origin(ann) is typing.Annotated else ()
+
+
+def constant_params(kernel: Any) -> set[str]:
+    """Names of the kernel's ``ct.Constant[...]`` parameters."""
     from cuda.tile._annotated_function import ConstantAnnotation  # type: ignore[attr-defined]
 
-    out = set()
-    for p in inspect.signature(kernel._pyfunc).parameters.values():
-        if typing.get_origin(p.annotation) is typing.Annotated and any(
-                isinstance(a, ConstantAnnotation) for a in typing.get_args(p.annotation)[1:]):
-            out.add(p.name)
-    return out
+    return {n for n, ann in _annotations(kernel).items() if any(isinstance(a, ConstantAnnotation)
+                                                                  for a in _metadata(ann))}
+
+
+def int64_params(kernel: Any) -> tuple[set[str], set[str]]:
+    """(scalars annotated ``ct.ScalarInt64``, arrays annotated ``ct.IndexedWithInt64``): cuda-tile's launch makes
+    the first i64 scalars and gives the second 64-bit shapes and strides (``@i64``)."""
+    import cuda.tile as ct
+
+    scalars, arrays = set(), set()
+    for n, ann in _annotations(kernel).items():
+        for a in _metadata(ann):
+            if type(a).__name__ == "ScalarAnnotation" and getattr(a, "dtype", None) == ct.int64:
+                scalars.add(n)
+            elif type(a).__name__ == "ArrayAnnotation" and getattr(a, "index_dtype", None) == ct.int64:
+                arrays.add(n)
+    return scalars, arrays
 
 
 def signature_from_args(kernel: Any, args: tuple) -> tuple[Signature, list[dict]]:
@@ -45,9 +72,13 @@ def signature_from_args(kernel: Any, args: tuple) -> tuple[Signature, list[dict]
     if len(names) != len(args):
         raise CaptureError(f"{kernel._pyfunc.__qualname__} takes {len(names)} arguments, launch passed {len(args)}")
     consts = constant_params(kernel)
+    i64_scalars, i64_arrays = int64_params(kernel)
     params, described = [], []
     for name, value in zip(names, args):
-        sig, d = describe_arg(name, value, name in consts)
+        sig, d = describe_arg(name, value, name in consts, int_dtype="i64" if name in i64_scalars else "i32")
+        if name in i64_arrays and isinstance(sig, ArraySig):
+            sig = dataclasses.replace(sig, index_i64=True)
+            d["index_i64"] = True
         params.append((name, sig))
         described.append(d)
     return Signature(tuple(params)), described
@@ -83,11 +114,15 @@ class Recorder:
                 "errors": self.errors}
 
 
-def run_captured(script: Path, argv: list[str]) -> Recorder:
-    """Run ``script`` with ``argv`` as ``__main__``, recording (not executing) every cuTile and Triton launch."""
+def run_captured(script: Path, argv: list[str], rec: Recorder | None = None, host: Any = None) -> Recorder:
+    """Run ``script`` with ``argv`` as ``__main__`` (``script`` "-m": the module ``argv[0]``), recording (not
+    executing) every cuTile and Triton launch into ``rec`` (which keeps what was recorded when the script raises).
+    ``host``: a context manager the script runs under (the CUDA emulation of a machine without a GPU)."""
+    import contextlib
+
     import cuda.tile as ct
 
-    rec = Recorder()
+    rec = Recorder() if rec is None else rec
 
     def fake_launch(stream, grid, kernel, kernel_args, /, **_kw):  # noqa: ARG001 — same signature as ct.launch
         rec.record(grid, kernel, tuple(kernel_args))
@@ -97,10 +132,12 @@ def run_captured(script: Path, argv: list[str]) -> Recorder:
     try:
         for name in saved:
             setattr(ct, name, fake_launch)
-        run_main([str(script), *argv])
+        with host if host is not None else contextlib.nullcontext():
+            run_main([str(script), *argv])
     except SystemExit as exc:
         if exc.code not in (0, None):
-            raise CaptureError(f"{script} exited with {exc.code}") from None
+            name = f"-m {argv[0]}" if str(script) == "-m" else str(script)
+            raise CaptureError(f"{name} exited with {exc.code}") from None
     finally:
         for name, fn in saved.items():
             setattr(ct, name, fn)
@@ -108,8 +145,10 @@ def run_captured(script: Path, argv: list[str]) -> Recorder:
     return rec
 
 
-def write_capture(rec: Recorder, script: Path, argv: list[str], out: Path) -> dict:
+def write_capture(rec: Recorder, script: Path, argv: list[str], out: Path, assumptions: list[str] = ()) -> dict:
     data = rec.as_json(str(script), argv)
+    if assumptions:   # what an emulated capture (no GPU here) answered for the host program
+        data["assumptions"] = list(assumptions)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, indent=1) + "\n")
     return data
