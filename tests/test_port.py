@@ -421,6 +421,18 @@ def gidx(ids, ids64, table, out, cache, slots, labels, loss, ignore: int, D: ct.
     ct.store(loss, index=(t,), tile=ct.reshape(val, (1,)))
 """, ["ids=i32[?]/1, ids64=i64[?]/1, table=bf16[?,?]/?,1, out=bf16[?,?]/?,1, cache=bf16[?,?,?]/?,?,1, slots=i32[?]/1, "
       "labels=i64[?]/1, loss=bf16[?]/1, ignore=i32, D=#128, PAGE=#16"]),
+    # a rank-1 gather/scatter on a strided vector (a column of a matrix passed as a view: its stride an entry
+    # parameter the launcher fills, as for rank n) and one element read at the constant index 0 of an aligned,
+    # strided array (its address the base's: cuTile Python states the base's 16-byte alignment, not the element's)
+    "gstrided": ("""
+@ct.kernel
+def gstrided(x, y, idx, w, out, B: ct.Constant[int]):
+    i = ct.load(idx, index=(ct.bid(0),), shape=(B,))
+    t = ct.gather(x, i)
+    ct.scatter(y, i, t * ct.gather(w, 0))
+    ct.scatter(out, ct.bid(0), ct.sum(t))
+""", ["x=f32[?]/?, y=f32[?]/?, idx=i32[?]/1, w=f32[?]/?&16, out=f32[?]/?, B=#16",
+      "x=f32[?%16]/?%4&16, y=f32[?]/?%4, idx=i32[?]/1, w=f32[?]/?%4&16, out=f32[?]/?&16, B=#16"]),
     "gstore": ("""
 @ct.kernel
 def gstore(k, cache, slots, slots32, cache2, H: ct.Constant[int], D: ct.Constant[int]):

@@ -32,7 +32,7 @@ from .static_eval import fold_array_aliases, fold_static_eval
 from .resolve import ResolveError, resolve, rewritten
 from .lists import ListItem, emit_item, emit_prologue, find_list_items, store_item
 from .lists import entry_params as list_entry_params
-from .slices import Slice, emit_slice, find_slices, slice_call
+from .slices import Slice, emit_slice, find_slices, int_divisor, slice_call
 from .values import ELEMENT_BYTES, RUST_DTYPES, Scalar, Tile
 
 #: ct.matmul's accumulator for float operands of one dtype: the first accumulator cuda.tile's mma takes for them
@@ -3068,18 +3068,15 @@ class Emitter:
         """The shared part of ct.gather and ct.scatter on a rank-1, stride-1 array, as cuTile Python lowers it: the
         index widened to 64 bits, checked (unsigned) against the array's extent unless not ``checked`` (a gather's
         check_bounds=False) and and-ed with the mask, and a pointer tile from the array's base. Returns (array,
-        element type, temp prefix, index tile type, token). (A strided array would need its strides inside the
-        kernel, which cutile does not expose.)"""
+        element type, temp prefix, index tile type, token). Other ranks and strided vectors: pointer_access_nd (a
+        dynamic stride is an entry parameter the launcher fills: a cutile kernel cannot read it)."""
         arr_node, index_node = node.args[0], node.args[1]
         sig = self.params.get(arr_node.id) if isinstance(arr_node, ast.Name) else None
         if not isinstance(sig, sigmod.ArraySig):
             raise self.refuse(arr_node, "gather-scatter", f"{what} of something that is not an array parameter")
-        if sig.rank != 1 or (isinstance(index_node, ast.Tuple) and len(index_node.elts) > 1):
+        if sig.rank != 1 or (isinstance(index_node, ast.Tuple) and len(index_node.elts) > 1) or \
+                tuple(sig.strides or (None,)) != (1,):   # (a strided vector: its stride a parameter, as for rank n)
             return self.pointer_access_nd(node, what, kw, sig, checked, token)
-        if tuple(sig.strides or (None,)) != (1,):
-            raise self.refuse(node, "gather-scatter", f"{what} on {arr_node.id} (rank {sig.rank}, strides "
-                                                      f"{sig.strides}): only rank-1 arrays with stride 1 — a cutile "
-                                                      "kernel cannot read a tensor's strides")
         if isinstance(index_node, ast.Tuple):
             if len(index_node.elts) != 1:
                 raise self.refuse(index_node, "gather-scatter", f"{what} index tuple of the wrong length")
@@ -3231,6 +3228,21 @@ class Emitter:
             return self.const_value(kw["fill_value"])
         return False, None
 
+    def _offset_divisor(self, elts: list[ast.AST], sig: sigmod.ArraySig) -> int:
+        """What cuTile Python's dataflow analysis knows divides the element offset sum(index_d * stride_d): a
+        constant index's value (0: the term vanishes), a scalar's known divisor, times a static stride or a dynamic
+        one's divisibility fact; 0 when every term is 0."""
+        strides = sig.strides or (None,) * sig.rank
+        total = 0
+        for d, e in enumerate(elts):
+            ok, at = self.const_value(e)
+            if not ok:
+                ok, at = self.constant_tile_value(e)
+            index = abs(at) if ok and isinstance(at, int) and not isinstance(at, bool) else int_divisor(self, e)
+            stride = abs(strides[d]) if strides[d] is not None else (sig.stride_div or (1,) * sig.rank)[d]
+            total = math.gcd(total, index * stride)
+        return total
+
     def assume_element_alignment(self, node: ast.AST, arr: str, sig: sigmod.ArraySig, g: str, dims: str,
                                  div: int) -> None:
         """A gather/scatter of one element: cuTile Python states its address's alignment (a multiple of ``div``
@@ -3331,9 +3343,10 @@ class Emitter:
             b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [{dims}] }}> = {g}_base.broadcast(shape![{dims}]);")
         b.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = addptr_tile({g}_base, {g}_offsets);")
         if all(self._unit_dim(d) for d in shape) and not what.startswith("ct.atomic"):   # one element: its address
-            # is a multiple of the element size (cuTile Python states no alignment of an atomic's address)
-            self.assume_element_alignment(node, arr, sig, g, dims, math.gcd(sig.base_align,
-                                                                            ELEMENT_BYTES.get(sig.dtype, 1)))
+            # is its offset past the aligned base, a multiple of what cuTile Python's dataflow knows of the sum of
+            # index times stride (cuTile Python states no alignment of an atomic's address)
+            self.assume_element_alignment(node, arr, sig, g, dims, math.gcd(
+                sig.base_align, ELEMENT_BYTES.get(sig.dtype, 1) * self._offset_divisor(elts, sig)))
         parts = list(inside)
         if parts:
             b.append(f"let {g}_inside: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
