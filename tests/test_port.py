@@ -620,6 +620,23 @@ def tiledred(a, b, c, hist, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.C
     hv.atomic_store_max(m, s)
 """, ["a=f16[?,?]/?,1, b=f16[?,?]/?,1, c=f32[?,?]/?,1, hist=i32[?]/1, BM=#64, BN=#64, BK=#32, SPLIT=#4",
       "a=bf16[?,?]/?,1, b=bf16[?,?]/?,1, c=f32[?,?]/?,1, hist=i32[?]/1, BM=#64, BN=#64, BK=#32, SPLIT=#2"]),
+    # a loop left by `break` where its index passes a loop-invariant bound (`if j >= lim: break`): cuTile Python's
+    # for_loop_break flag, then loop_split's two loops, both carrying the flag and the loop's values
+    "breaksplit": ("""
+@ct.kernel
+def breaksplit(x, y, n: int, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    lim = pid + 2
+    acc = ct.zeros((B,), ct.float32)
+    cnt = 0
+    for j in range(n):
+        t = ct.load(x, index=(j,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+        if j >= lim:
+            break
+        acc = acc + t
+        cnt += 1
+    ct.store(y, index=(pid,), tile=acc / (cnt + 1))
+""", ["x=f32[?]/1, y=f32[?]/1, n=i32, B=#256"]),
 }
 
 

@@ -172,9 +172,14 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("for-range", "`for i in range(stop)` / `range(start, stop)` (step 1), loop-carried re-assignment",
               "`for i in start..stop { .. }` with `let mut` carried values", S, "matmul"),
     Construct("loop-split", "an `if` in a step-1 loop's body testing the loop index against a loop-invariant value "
-              "(`if j >= mask_start:`), the only such `if` of the loop",
+              "(`if j >= mask_start:`), the only such `if` of the loop; a loop left by `break` there (`if j > w: "
+              "break`, the `if` holding only the `break`)",
               "two loops, `start..min(stop, s)` and `max(start, s)..stop`, each with the arm its iterations take: "
-              "the loops cuTile Python's loop_split pass compiles the one loop to", S, "causal_tiles"),
+              "the loops cuTile Python's loop_split pass compiles the one loop to; for a `break`, its for_loop_break "
+              "flag (`zz_broke`) declared before both, each loop carrying it and the values the loop carries "
+              "(re-assigned to themselves where a loop does not change them), the second loop only setting it "
+              "(what the body computes before the `if` dropped there, as cuTile Python drops it)", S,
+              "causal_tiles"),
     Construct("early-return", "`return` inside an `if`: a helper returning early (`if KIND == 1: return silu(v)` "
               "then `return relu(v)`, on constants or runtime values, one such `if`), a kernel stopping early "
               "(`if pid >= n: return` among its top-level statements, or on constants anywhere)",

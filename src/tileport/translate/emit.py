@@ -1410,7 +1410,16 @@ class Emitter:
         counted = (isinstance(stop, ast.Call) and self.ct(stop.func) == "num_tiles") or \
             (isinstance(stop, ast.Name) and stop.id in self.tile_counts)
         counted = counted and (len(args) == 1 or (self._int(args[0]) or -1) >= 0)
-        split = loop_split.plan(st, self.partial_bool)
+        flag, body = None, st.body
+        if (broken := loop_split.plan_break(st, self.partial_bool)) is not None:
+            # `if j > X: break`: the flag cuTile Python's for_loop_break carries through both loops loop_split makes
+            body, split = broken
+            self.need(split.branch, "loop-split", "a loop left by `break` where its index passes a bound")
+            flag = self.fresh("zz_broke")   # (carried after the loop's own values, as cuTile Python adds it)
+            self.body.append(f"{indent}// `break` as cuTile Python compiles it: a flag the loops carry")
+            self.body.append(f"{indent}let mut {flag}: bool = false;")
+        else:
+            split = loop_split.plan(st, self.partial_bool)
         if split is None:
             return self._range_loop(name, start, stop_code, st.body, counted, indent, loop=st)
         self.need(split.branch, "loop-split", "a loop cuTile Python splits")
@@ -1427,8 +1436,23 @@ class Emitter:
         self.body.append(f"{indent}let {first_stop}: i32 = {self.int_min_max('mini', stop_code, at)};")
         self.body.append(f"{indent}let {second_start}: i32 = {self.int_min_max('maxi', start, at)};")
         first, second = split.arms()
-        self._range_loop(name, start, first_stop, split.body(st, first), counted, indent)
-        self._range_loop(name, second_start, stop_code, split.body(st, second), counted, indent)
+        loop = ast.copy_location(ast.For(st.target, st.iter, body, [], None), st)
+        carried = tuple(dict.fromkeys(n.id for b in st.body for n in ast.walk(b) if isinstance(n, ast.Name) and
+                                      isinstance(n.ctx, ast.Store) and n.id in self.env and n.id != name)) \
+            if flag else ()
+        self._range_loop(name, start, first_stop, split.body(loop, first), counted, indent, flag=flag,
+                         passthrough=carried)
+        second_body = split.body(loop, second)
+        if flag:   # (iterations past the bound only set the flag: what they compute before the `if` for the rest of
+            # the body is never read, and cuTile Python drops it; values the loop carries are kept)
+            effects = ("store", "scatter", "printf", "print", "assert_")
+            second_body = [b for b in second_body if not (
+                isinstance(b, ast.Assign) and all(isinstance(t, ast.Name) and t.id not in carried for t in b.targets)
+                and not any(isinstance(n, ast.Call) and (self.ct(n.func) is None or self.ct(n.func) in effects or
+                                                         self.ct(n.func).startswith("atomic_"))
+                            for n in ast.walk(b.value)))]   # (a helper's call kept: it may write)
+        self._range_loop(name, second_start, stop_code, second_body, counted, indent, flag=flag,
+                         passthrough=carried)
 
     def while_loop(self, st: ast.While, indent: str) -> None:
         """`while C:` on runtime scalars: the same `while` in Rust, which cutile compiles as cuTile Python does (a
@@ -1483,9 +1507,11 @@ class Emitter:
         self.body.append(f"{indent}}}")
 
     def _range_loop(self, name: str, start: str, stop: str, body: list[ast.stmt], counted: bool,
-                    indent: str, loop: ast.For | None = None) -> None:
-        flag = None
-        for st in body:   # `if j >= X: break` (X loop-invariant): cuTile Python's loop_split turns it into a bound
+                    indent: str, loop: ast.For | None = None, flag: str | None = None,
+                    passthrough: tuple[str, ...] = ()) -> None:
+        """``flag``: the `break` flag declared before the loop (the two loops of a split broken loop share it);
+        ``passthrough``: the values the loop they were split from carries."""
+        for st in body if flag is None else ():   # `if j >= X: break` (X loop-invariant): cuTile Python's loop_split turns it into a bound
             if isinstance(st, ast.If) and _breaks(st.body + st.orelse) and isinstance(st.test, ast.Compare) and \
                     len(st.test.ops) == 1 and any(isinstance(n, ast.Name) and n.id == name
                                                   for n in (st.test.left, st.test.comparators[0])) and \
@@ -1493,7 +1519,7 @@ class Emitter:
                 raise self.refuse(st, "for-break", f"`if {self.text(st.test)}: break` on the loop index against a "
                                                    "loop-invariant value: cuTile Python's loop_split makes it the "
                                                    "loop's bound (`min(stop, ..)`), which the port does not write yet")
-        if _breaks(body):   # cuTile Python's for_loop_break: a flag carried through the loop, each iteration after
+        if flag is None and _breaks(body):   # cuTile Python's for_loop_break: a flag carried through the loop, each iteration after
             # the `break` skipped (a `continue` first thing), the `break` itself setting it and continuing
             flag = self.fresh("broke")
             self.body.append(f"{indent}// `break` as cuTile Python compiles it: a flag the loop carries")
@@ -1505,6 +1531,11 @@ class Emitter:
             self.body.append(f"{indent}    if {flag} {{")
             self.body.append(f"{indent}        continue;")
             self.body.append(f"{indent}    }}")
+            # (the two loops of a split broken loop: cuTile Python carries the flag and every value the loop it split
+            # carried through both, unchanged where a loop does not assign it; cutile carries what a loop assigns)
+            own = {n.id for b in body for n in ast.walk(b) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            for carried in ([] if _breaks(body) else [flag]) + [v for v in passthrough if v not in own]:
+                self.body.append(f"{indent}    {carried} = {carried};")
         if counted:
             self.tile_loop_vars.add(name)
         self.break_flags.append(flag)

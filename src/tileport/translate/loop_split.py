@@ -92,3 +92,43 @@ def _exits(branch: ast.If) -> bool:
     """An arm that leaves the iteration early (`continue`, `break`, `return`): not split here."""
     return any(isinstance(n, (ast.Continue, ast.Break, ast.Return)) for st in (*branch.body, *branch.orelse)
                for n in ast.walk(st))
+
+
+def plan_break(loop: ast.For, reduce: Callable[[ast.expr], tuple[str, object]]) -> tuple[list[ast.stmt], Split] | None:
+    """``for j in range(..): ..; if j > X: break; rest`` (X loop-invariant, the `if` directly in the body, holding
+    only the `break`, the loop's only one): cuda.tile's for_loop_break makes the `break` set a flag the loop
+    carries (each later iteration skipped), with ``rest`` in the `if`'s else arm; loop_split then splits the loop
+    there. Returns (the loop's body so rewritten, the split), or None."""
+    if not isinstance(loop.target, ast.Name):
+        return None
+    iv = loop.target.id
+    assigned = {iv} | {n.id for st in loop.body for n in ast.walk(st) if isinstance(n, ast.Name)
+                       and isinstance(n.ctx, ast.Store)}
+    for i, st in enumerate(loop.body):
+        if not (isinstance(st, ast.If) and len(st.body) == 1 and isinstance(st.body[0], ast.Break) and not st.orelse):
+            continue
+        if any(isinstance(n, ast.Break) for other in loop.body[:i] + loop.body[i + 1:] for n in _own(other)):
+            return None
+        kind, test = reduce(st.test)
+        if kind == "const" or not isinstance(test, ast.Compare) or len(test.ops) != 1 or type(test.ops[0]) not in CMP:
+            return None
+        cmp, lhs, rhs = CMP[type(test.ops[0])], test.left, test.comparators[0]
+        if isinstance(lhs, ast.Name) and lhs.id == iv and _invariant(rhs, assigned):
+            split_cmp, bound = cmp, rhs
+        elif isinstance(rhs, ast.Name) and rhs.id == iv and _invariant(lhs, assigned):
+            split_cmp, bound = FLIP[cmp], lhs
+        else:
+            return None
+        branch = ast.copy_location(ast.If(test, st.body, loop.body[i + 1:]), st)
+        return loop.body[:i] + [branch], Split(branch, split_cmp, bound)
+    return None
+
+
+def _own(st: ast.stmt):
+    """The nodes of ``st`` outside loops nested in it (a `break` there is that loop's)."""
+    yield st
+    if isinstance(st, (ast.For, ast.While)):
+        return
+    for child in ast.iter_child_nodes(st):
+        if isinstance(child, ast.stmt):
+            yield from _own(child)
