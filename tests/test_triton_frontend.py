@@ -224,7 +224,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "dropout_rand", "rel_buckets", "int8_rint_quant", "round_div", "int4_unpack", "padded_counts",
                "grad_in_place", "gated_bwd_in_place", "offsets_shifted", "finite_window", "rope_head_tile",
                "rope_head_loop", "rope_head_pid", "head_rms_split", "swizzle_mm", "split_k_mm", "ieee_block_mm",
-               "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter")
+               "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter", "heads_recurrence",
+               "grid_stride_rows", "fill_window", "alibi_scores", "trans_flag", "chunk_state")
 
 
 @pytest.fixture(scope="module")
@@ -1324,3 +1325,71 @@ def test_scans_cutile_cannot_build_are_refused_saying_why(tmp_path, scan, why):
                "@triton.jit\ndef _lin(a1, b1, a2, b2):\n    return a1 * a2, b1 * a2 + b2\n")
     with pytest.raises(LoweringError, match=why):
         _lowered(tmp_path, f"x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, {scan})", helpers)
+
+
+def test_pointers_advanced_a_parameters_number_of_rows_or_blocks(tmp_path):
+    """`p += s * n` (a grid stride: `step = tl.num_programs(0)`) moves a `row * n` pointer `step` rows an iteration,
+    at row `pid + (row - pid)`; `p += s * B` (heads interleaved with time, a head of B at a time) moves a run `s`
+    blocks an iteration; `row * n + cols` bound before the pointer is added keeps its terms (a view, no gather)."""
+    src = _lowered(tmp_path, "step = tl.num_programs(0)\np = x_ptr + pid * n + tl.arange(0, B)\n"
+                             "q = y_ptr\nq += pid * n + tl.arange(0, B)\n"
+                             "for row in range(pid, n, step):\n    tl.store(q, tl.load(p))\n"
+                             "    p += step * n\n    q += step * n")
+    assert "for row in range(pid, n, step):" in src
+    assert "ct.load(x_ptr, index=(pid + (row - pid), 0), shape=(1, B))" in src
+    assert "ct.store(y_ptr, index=(pid + (row - pid), 0)" in src and "gather" not in src
+    src = _lowered(tmp_path, "h = tl.zeros([B], dtype=tl.float32)\np = x_ptr + pid * B + tl.arange(0, B)\n"
+                             "for t in range(0, n):\n    h += tl.load(p)\n    p += n * B\n"
+                             "tl.store(y_ptr + offs, h)")
+    assert "ct.load(x_ptr, index=(pid + t * n,), shape=(B,))" in src
+
+
+def test_locals_named_like_the_lowered_module_and_pointer_variable_dtypes(tmp_path):
+    """A local `ct` (C at time t in a scan) is renamed (`ct_`): the lowered code's `ct.` is cuda.tile;
+    `p.dtype.element_ty` of a pointer variable and of a block pointer is its array's dtype."""
+    src = _lowered(tmp_path, "p = y_ptr + offs\nct = tl.load(x_ptr + offs)\n"
+                             "bp = tl.make_block_ptr(y_ptr, (n,), (1,), (pid * B,), (B,), (0,))\n"
+                             "tl.store(p, (ct * 2).to(p.dtype.element_ty))\n"
+                             "tl.store(bp, ct.to(bp.dtype.element_ty), boundary_check=(0,))")
+    assert "ct_ = ct.load(x_ptr, index=(pid,), shape=(B,))" in src
+    assert "ct.astype(ct_ * 2, y_ptr.dtype)" in src and "ct.astype(ct_, y_ptr.dtype)" in src
+
+
+def test_other_from_a_scalar_argument_on_a_gather(tmp_path):
+    """`other=s` (a scalar argument) under a mask that bounds no view (a lower bound): the gather's masked lanes
+    are selected to it."""
+    src = _lowered(tmp_path, "c = tl.arange(0, B)\nm = (c < n) & (c >= 3)\n"
+                             "tl.store(y_ptr + c, tl.load(x_ptr + pid * n + c, mask=m, other=s))")
+    assert "ct.where(m, ct.gather(x_ptr, pid * n + ct.arange(B, dtype=ct.int32), mask=m, padding_value=0), s)" \
+        in src.replace("(ct.arange(B, dtype=ct.int32) < n) & (ct.arange(B, dtype=ct.int32) >= 3)", "m")
+
+
+def test_a_view_bounded_per_arm_of_a_constexpr_if_takes_the_arms_bound_at_launch(tmp_path):
+    """`if T:` reading x with one index vector along the stride s0 and the other arm with the other vector along
+    it: the bound of each view dimension is the arm's, chosen at launch (`(M if T else N)`)."""
+    f = tmp_path / "t.py"
+    f.write_text(textwrap.dedent('''
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k(x_ptr, y_ptr, M, N, s0, B: tl.constexpr, T: tl.constexpr):
+            m = tl.program_id(0) * B + tl.arange(0, B)
+            nn = tl.program_id(1) * B + tl.arange(0, B)
+            mask = (m[:, None] < M) & (nn[None, :] < N)
+            if T:
+                x = tl.load(x_ptr + nn[None, :] * s0 + m[:, None], mask=mask)
+            else:
+                x = tl.load(x_ptr + m[:, None] * s0 + nn[None, :], mask=mask)
+            tl.store(y_ptr + m[:, None] * N + nn[None, :], x, mask=mask)
+    '''))
+    kinds = {"x_ptr": "array", "y_ptr": "array", "M": "scalar", "N": "scalar", "s0": "scalar", "B": "constant",
+             "T": "constant"}
+    lw = lower(find_kernel(f, "k"), kinds, {}, facts={"constants": {"B": [32, 32], "T": [True, False]},
+                                                      "dtypes": {}})
+    dims = lw.views["x_ptr"].dims
+    assert [(d.stride, d.extent) for d in dims] == [("1", "(M if T else N)"), ("s0", "(N if T else M)")]
+    values = {"M": 70, "N": 50, "s0": 70, "B": 32, "T": True}
+    assert view_layout(lw.views["x_ptr"], (50, 70), (70, 1), values) == ((70, 50), (1, 70))
+    assert view_layout(lw.views["x_ptr"], (70, 50), (50, 1), values | {"T": False, "s0": 50}) == ((50, 70), (1, 50))

@@ -4472,13 +4472,20 @@ class Emitter:
             return False
         between = rest[:rest.index(nxt)]
         read = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
-        if name not in self.env or any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in read
-                                       for b in between for n in ast.walk(b)):
+        if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in read
+               for b in between for n in ast.walk(b)):
             return False   # (the factors must still hold their values where the fma reads them)
+        first = name not in self.env   # `qk = ct.mma(..) * scale` first bound in a loop body, then `qk = qk + bias`
         self.need(st, "fma", "a product fused into a later sum")
         factors = [(n,) + self.expr(n) for n in (st.value.left, st.value.right)]
         if not all(isinstance(t, (Tile, Scalar)) for _, _, t in factors):
             return False
+        for k, (n, code, t) in enumerate(factors):
+            if first and isinstance(t, Tile) and not (code.isidentifier() or _literal(n) is not None):
+                # a computed factor (an mma) is computed here, where cuTile Python computes it, not at the fma
+                tmp = self.fresh(f"{name}_factor")
+                self.body.append(f"{indent}let {tmp}: {t.rust()} = {code};")
+                factors[k] = (n, tmp, t)
         self.products[name] = (factors, self.DEFAULT_FP)
         self.deferred.add(name)
         self.body.append(f"{indent}// `{self.text(st)}`: fused into the fma of line {nxt.lineno}, as cuTile Python "
