@@ -225,7 +225,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "grad_in_place", "gated_bwd_in_place", "offsets_shifted", "finite_window", "rope_head_tile",
                "rope_head_loop", "rope_head_pid", "head_rms_split", "swizzle_mm", "split_k_mm", "ieee_block_mm",
                "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter", "heads_recurrence",
-               "grid_stride_rows", "fill_window", "alibi_scores", "trans_flag", "chunk_state")
+               "grid_stride_rows", "fill_window", "alibi_scores", "trans_flag", "chunk_state", "split_combine")
 
 
 @pytest.fixture(scope="module")

@@ -133,7 +133,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "flush_to_zero=F) + c` → fma(.., R, F) — each found by the differential fuzzer; a helper's returned "
               "product fused after the call (the inlined block yields both factors); of float scalars "
               "(`a * b + 1.0`), the fma of their 0-d tiles (real_idioms6); `c + a * b` with reads in `c`: `c` "
-              "first, as Python evaluates it (real_rolling_state)", S, "gelu_tanh"),
+              "first, as Python evaluates it (real_rolling_state); `x = mma(..) * s` first bound in a loop body and "
+              "fused into the next `x = x + c` (ALiBi's `qk + bias`: the mma computed where it stands)", S, "gelu_tanh"),
     Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel",
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`)",
               S, None),
@@ -613,6 +614,20 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "one view (the first access's order), the other tile `ct.transpose` / `ct.permute`d; a dimension per "
               "stride; one stride that is a product of parameters; tile index `pid * (BLOCK_N // BLOCK_M)`", S,
               "tut/tut_attn_bwd_dkdv"),
+    Construct("triton-pointer-rows", "`p += H * K_DIM` / `x_ptr += step * stride` (a loop-invariant number of rows "
+              "of one of the pointer's strides, or of blocks of its unit-stride run: heads interleaved with time in "
+              "a recurrence; `step = tl.num_programs(0)` in a grid-stride loop); `x_ptr += row * stride + cols` "
+              "(an offset bound before it reaches the pointer)",
+              "the row index follows the loop index (`i_h + t * H`; `pid + (row - pid)` when the rows advanced are "
+              "the loop's step); the offset's terms as `x_ptr + row * stride + cols` has them (a view)", S,
+              "llm/heads_recurrence"),
+    Construct("triton-arm-bounds", "one array read with different bounds along a stride in the two arms of a "
+              "constexpr `if` the launches decide differently (`if TRANS: x = tl.load(X + n[None, :] * s0 + m[:, "
+              "None] * s1, ..) else: .. m * s0 + n * s1`)",
+              "one view whose extents are chosen at launch (`(M if TRANS else N)`)", S, "llm/trans_flag"),
+    Construct("triton-local-names", "a kernel local named like the lowered code's module (`ct = tl.load(c_ptr)`); "
+              "`p.dtype.element_ty` of a pointer variable or block pointer; `other=` a scalar argument on a gather",
+              "renamed (`ct_`); the array's dtype; the gather's masked lanes selected to it", S, "llm/fill_window"),
     Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",
               "the matching cuTile constructs", P, None),
 )

@@ -4141,6 +4141,11 @@ class Emitter:
                     name = self.fresh(f"{self.ct(e.func)}{self._int(e.args[0])}")
                     self.body.append(f"let {name}: i32 = {c};")
                     c = name
+                elif "get_num_tile_blocks()" in c or "get_tile_block_id()" in c:
+                    # an expression of them (`b * ct.num_blocks(1) + h`): bound first too, typed
+                    name = self.fresh("index")
+                    self.body.append(f"let {name}: i32 = {c};")
+                    c = name
                 raw_idx.append(f"{c}i32" if _literal(e) is not None else c)
             if through_mut:
                 return (f"unsafe {{ load_view_tko_mut(&{view_name}, [{', '.join(raw_idx)}], {ordering}, {scope}, "
