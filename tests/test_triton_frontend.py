@@ -225,7 +225,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "grad_in_place", "gated_bwd_in_place", "offsets_shifted", "finite_window", "rope_head_tile",
                "rope_head_loop", "rope_head_pid", "head_rms_split", "swizzle_mm", "split_k_mm", "ieee_block_mm",
                "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter", "heads_recurrence",
-               "grid_stride_rows", "fill_window", "alibi_scores", "trans_flag", "chunk_state", "split_combine")
+               "grid_stride_rows", "fill_window", "alibi_scores", "trans_flag", "chunk_state", "split_combine",
+               "rope_freqs_inline", "rank_scatter")
 
 
 @pytest.fixture(scope="module")
@@ -1393,3 +1394,11 @@ def test_a_view_bounded_per_arm_of_a_constexpr_if_takes_the_arms_bound_at_launch
     values = {"M": 70, "N": 50, "s0": 70, "B": 32, "T": True}
     assert view_layout(lw.views["x_ptr"], (50, 70), (70, 1), values) == ((70, 50), (1, 70))
     assert view_layout(lw.views["x_ptr"], (70, 50), (50, 1), values | {"T": False, "s0": 50}) == ((50, 70), (1, 50))
+
+
+def test_math_of_a_float_argument_is_f32(tmp_path):
+    """`tl.log(s)` of a float argument is an f32 value (Triton's fp32 scalar), so the `tl.exp` of an expression of
+    it is Triton's exp2 form."""
+    src = _lowered(tmp_path, "tl.store(y_ptr + offs, tl.exp(-tl.log(s) * tl.arange(0, B).to(tl.float32)))")
+    assert "ct.exp2(((-ct.log(s)) * (ct.astype(ct.arange(B, dtype=ct.int32), ct.float32))) * 1.4426950408889634)" \
+        in src

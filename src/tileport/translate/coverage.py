@@ -437,7 +437,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "its array's last, the last acquiring one, and for release every array's last: a top-level store "
               "before a releasing atomic goes through the full tensor's partition to give its token, "
               "real_ln_bwd); the single atomic of a kernel inside a `for` or `while` loop after the previous iteration's (its "
-              "token carried by the loop, real_while_atomics); memory operations after an acquiring atomic are refused "
+              "token carried by the loop, real_while_atomics); gathers/scatters in the kernel's top-level statements "
+              "after its one acq_rel atomic start from that atomic's token (a rank taken from a counter, then "
+              "written at: llm/rank_scatter); other memory operations after an acquiring atomic are refused "
               "with the reason", S,
               "real_atomics",
               "cuTile Python orders the atomic after earlier loads by joining their tokens (carried through a loop "

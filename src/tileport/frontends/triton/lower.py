@@ -2062,6 +2062,9 @@ class _Lowerer:
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
             if fn == "where" and not dts and any(_float_literal(t.text) for t in tiles[1:]):
                 dts = [F32]   # `tl.where(mask, 0, -1.0e6)`: two scalars, an f32 tile as Triton's
+            if fn != "where" and not dts and tiles and all(isinstance(t, Scalar) and self._float_scalar(t)
+                                                           for t in tiles):
+                dts = [F32]   # `tl.log(base)` of a float argument: Triton's fp32 scalar (its exp is Triton's too)
             return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
                         dts[0] if len(set(dts)) == 1 else None)
         if fn == "div_rn" and len(node.args) == 2 and not kw:
@@ -2363,8 +2366,18 @@ class _Lowerer:
         two halves. The uniform float is Triton's: the low 32 bits as an int32, folded to non-negative (-x - 1),
         times 4.6566127342e-10."""
         seed = self.ev(node.args[0])
-        if not isinstance(seed, Scalar):
-            raise self.fail(node.args[0], "tl.rand's seed must be a scalar")
+        seed_dtype = self.known_dtype(seed) if isinstance(seed, Tile) else None
+        if isinstance(seed, Tile) and seed.shape in ((), ("1",)) and seed_dtype in ("ct.int32", "ct.int64"):
+            # a seed loaded from memory (`seed = tl.load(seed_ptr)`): its element, sign-extended as Triton's
+            # `seed.to(tl.uint64)` does
+            seed_text = f"ct.reshape({seed.text}, (1,))" if seed.shape == () else seed.text
+            if seed_dtype == "ct.int32":
+                seed_text = f"ct.astype({seed_text}, ct.int64)"
+            seed = Scalar(f"ct.astype({seed_text}, ct.uint64)")
+        elif not isinstance(seed, Scalar):
+            raise self.fail(node.args[0], "tl.rand's seed must be a scalar, or one int32/int64 element loaded")
+        else:
+            seed = Scalar(f"ct.astype(ct.astype(ct.full((1,), {seed.text}, dtype=ct.int32), ct.int64), ct.uint64)")
         offs = self.materialize(self._value(self.ev(node.args[1]), node), node)
         self._rands = getattr(self, "_rands", 0) + 1
         r = f"{self.prefix}rand{self._rands}_"
@@ -2381,7 +2394,7 @@ class _Lowerer:
 
         self.emit(f"# tl.rand (line {node.lineno}): Philox 4x32, 10 rounds, in 64-bit unsigned steps (constants "
                   "above 2^31 written as sums of smaller ones: cutile 0.3.1 parses integer literals as i32)")
-        self.emit(f"{r}s = ct.astype(ct.astype(ct.full((1,), {seed.text}, dtype=ct.int32), ct.int64), ct.uint64)")
+        self.emit(f"{r}s = {seed.text}")
         self.emit(f"{r}k0 = {low(f'{r}s')}")
         self.emit(f"{r}k1 = {low(f'{r}s >> 32')}")
         self.emit(f"{r}c0 = ct.astype(ct.astype({offs.text}, ct.uint32), ct.uint64)")
@@ -2978,8 +2991,10 @@ class _Lowerer:
             padding = "NAN" if value is not None and value != value else PADDING.get(value)
             if padding is None:
                 fv = self.ev(other)  # type: ignore[arg-type]
-                if not isinstance(fv, Scalar):
-                    raise self.fail(other, "other= must be a literal or a scalar")
+                if isinstance(fv, (Idx, Offset)):
+                    fv = self.materialize(fv, other)  # type: ignore[arg-type]
+                if not isinstance(fv, (Scalar, Tile)):   # (a tile: `other=prev`, the lanes of a tile loaded before)
+                    raise self.fail(other, "other= must be a literal, a scalar or a tile")
                 if not isinstance(mask, Mask):
                     raise self.fail(other, "other= that is not 0, ±inf or nan needs a mask of view bounds")
                 fill, padding = (self.mask_tile(mask, node), fv.text), "ZERO"
