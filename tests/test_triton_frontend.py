@@ -78,8 +78,8 @@ def _lower(tmp_path, body, kinds=KINDS):
 
 
 @pytest.mark.parametrize("body, line, col, why", [
-    ("x = tl.load(x_ptr + offs, mask=offs < n, other=offs)\ntl.store(y_ptr + offs, x)", 10, 52,
-     "other= must be a literal or a scalar"),
+    ("x = tl.load(x_ptr + offs, mask=offs < n, other=y_ptr)\ntl.store(y_ptr + offs, x)", 10, 52,
+     "other= must be a literal, a scalar or a tile"),
     ("x = tl.load(x_ptr + offs.to(tl.float32), mask=offs < n)", 10, 17, "cannot add a Tile to a pointer"),
     ("x = tl.randn(n, offs)", 10, 9, "tl.randn is not lowered"),
     ("while n:\n    pass", 10, 5, "a `while` is lowered when it counts"),
@@ -226,7 +226,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "rope_head_loop", "rope_head_pid", "head_rms_split", "swizzle_mm", "split_k_mm", "ieee_block_mm",
                "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter", "heads_recurrence",
                "grid_stride_rows", "fill_window", "alibi_scores", "trans_flag", "chunk_state", "split_combine",
-               "rope_freqs_inline", "rank_scatter")
+               "rope_freqs_inline", "rank_scatter", "chunk_gate_last", "seeded_keep",
+               "row_cumsum")
 
 
 @pytest.fixture(scope="module")
@@ -1402,3 +1403,40 @@ def test_math_of_a_float_argument_is_f32(tmp_path):
     src = _lowered(tmp_path, "tl.store(y_ptr + offs, tl.exp(-tl.log(s) * tl.arange(0, B).to(tl.float32)))")
     assert "ct.exp2(((-ct.log(s)) * (ct.astype(ct.arange(B, dtype=ct.int32), ct.float32))) * 1.4426950408889634)" \
         in src
+
+
+def test_one_element_read_through_a_block_pointers_view(tmp_path):
+    """`tl.load(x + pid * n + k * B + j)` after a block pointer of `x + pid * n` with strides (1,): the element is
+    addressed in that view, `k * B + j` along its unit stride (one layout per array)."""
+    src = _lowered(tmp_path, "for k in range(0, 4):\n"
+                             "    bp = tl.make_block_ptr(x_ptr + pid * n, (n,), (1,), (k * B,), (B,), (0,))\n"
+                             "    v = tl.load(bp, boundary_check=(0,))\n"
+                             "    last = tl.load(x_ptr + pid * n + k * B + 3)\n"
+                             "    tl.store(y_ptr + pid * B + tl.arange(0, B), v - last)")
+    assert "ct.load(x_ptr, index=(pid, k * B + 3), shape=(1, 1))" in src
+
+
+def test_rand_seeded_by_a_loaded_element_and_other_a_tile(tmp_path):
+    """`tl.rand(tl.load(seed_ptr), offs)`: the element sign-extended to 64 bits (Triton's `seed.to(tl.uint64)`);
+    `other=prev` (a tile) fills the masked lanes."""
+    src = _lowered(tmp_path, "prev = tl.load(y_ptr + tl.arange(0, B))\n"
+                             "x = tl.load(x_ptr + offs, mask=offs < n, other=prev)\n"
+                             "r = tl.rand(tl.load(x_ptr + n).to(tl.int32), offs)\n"
+                             "tl.store(y_ptr + offs, x + r)")
+    assert "x = ct.where((pid * B + ct.arange(B, dtype=ct.int32)) < n, ct.load(x_ptr, index=(pid,), shape=(B,), " \
+        "padding_mode=ct.PaddingMode.ZERO), prev)" in src
+    assert "rand1_s = ct.astype(ct.astype(ct.astype(ct.load(x_ptr, index=(n,), shape=(1,)), ct.int32), ct.int64), " \
+        "ct.uint64)" in src
+
+
+def test_a_scan_along_another_axis_is_the_scan_of_the_moved_axis(tmp_path):
+    """`tl.cumsum(x, axis=1)` of a 2-D tile: the axis-0 scan of the transposed tile, transposed back (cutile 0.3.1
+    builds every scan along dimension 0); rank 3 permutes the axis first and back."""
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs[:, None] * B + tl.arange(0, B)[None, :])\n"
+                             "tl.store(y_ptr + offs[:, None] * B + tl.arange(0, B)[None, :], tl.cumsum(x, axis=1))")
+    assert "ct.transpose(ct.cumsum(ct.transpose(x), axis=0))" in src
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs[:, None] * B + tl.arange(0, B)[None, :])\n"
+                             "x3 = tl.reshape(x, (B, 2, B // 2))\n"
+                             "tl.store(y_ptr + offs[:, None] * B + tl.arange(0, B)[None, :], "
+                             "tl.reshape(tl.cumsum(x3, axis=2), (B, B)))")
+    assert "ct.permute(ct.cumsum(ct.permute(x3, (2, 0, 1)), axis=0), (1, 2, 0))" in src

@@ -583,7 +583,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "every access of that array a `ct.gather` / `ct.scatter` with the mask (the masked-off lanes neither "
               "read nor written, as in Triton; the array lowered again through the gather path)", S,
               "llm/decode_varlen"),
-    Construct("triton-rand", "`tl.rand(seed, offsets)`",
+    Construct("triton-rand", "`tl.rand(seed, offsets)` (seed a scalar argument or one int32/int64 element loaded: "
+              "`tl.load(seed_ptr)`)",
               "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
               "low word a wrapping truncation), no literal of 2^31 or more (cutile 0.3.1 parses literals as i32: "
               "constants in 16-bit halves), Triton's uniform-float step after", S, "llm/dropout_rand"),
@@ -597,8 +598,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`tl.associative_scan(x, axis, f)` (f `a + b` / `a * b`); `tl.ravel`, `tl.view`; `tl.swizzle2d`; "
               "`tl.trans(mask)` of a mask of bounds (a transposed store's)",
               "`ct.transpose` / `ct.permute` / `ct.cumsum` / `ct.cumprod`; `ct.reshape`; Triton's swizzle on "
-              "scalars", S, "idioms/idiom_scan_t",
-              "scans along axis 0 (cutile 0.3.1 ignores the scan's dimension); other combine functions (a running "
+              "scalars; a scan along another axis than the first as the axis-0 scan of the tile with that axis "
+              "moved first (`ct.transpose(ct.cumsum(ct.transpose(x), axis=0))`: llm/row_cumsum)", S,
+              "idioms/idiom_scan_t",
+              "cutile 0.3.1 builds every scan along dimension 0 (hence the moved axis); other combine functions (a running "
               "max, a tuple scan) are refused: cutile 0.3.1 builds ct.scan with identity 0"),
     Construct("triton-descriptor", "tensor descriptors: `TensorDescriptor` arguments (captured with their block "
               "shape), `tl.make_tensor_descriptor` (and Triton 3.3's `tl._experimental_make_tensor_descriptor`), "
@@ -628,8 +631,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "None] * s1, ..) else: .. m * s0 + n * s1`)",
               "one view whose extents are chosen at launch (`(M if TRANS else N)`)", S, "llm/trans_flag"),
     Construct("triton-local-names", "a kernel local named like the lowered code's module (`ct = tl.load(c_ptr)`); "
-              "`p.dtype.element_ty` of a pointer variable or block pointer; `other=` a scalar argument on a gather",
-              "renamed (`ct_`); the array's dtype; the gather's masked lanes selected to it", S, "llm/fill_window"),
+              "`p.dtype.element_ty` of a pointer variable or block pointer; `other=` a scalar argument (a gather "
+              "too) or a tile (`other=prev`)",
+              "renamed (`ct_`); the array's dtype; the masked lanes selected to it", S, "llm/fill_window"),
+    Construct("triton-element-in-view", "one element of an array read through a block pointer's view at an offset "
+              "of other strides (`tl.load(g + i_bh * T + i_t * BT + last)` beside `tl.make_block_ptr(g + i_bh * T, "
+              "(T,), (1,), (i_t * BT,), ..)`)",
+              "addressed in that view (`i_t * BT + last` along the unit stride: a launch-known multiple of a view "
+              "stride moves onto it)", S, "llm/chunk_gate_last"),
     Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",
               "the matching cuTile constructs", P, None),
 )

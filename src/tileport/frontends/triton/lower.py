@@ -1971,7 +1971,7 @@ class _Lowerer:
             axis = self.scalar(kw.get("axis") or (node.args[1] if len(node.args) > 1 else ast.Constant(0)))
             rev = kw.get("reverse") or (node.args[2] if len(node.args) > 2 else None)
             reverse = bool(rev is not None and isinstance(rev, ast.Constant) and rev.value)
-            return Tile(f"ct.{fn}({x.text}, axis={axis}" + (", reverse=True)" if reverse else ")"), x.shape, x.dtype)
+            return self._scan(fn, x, axis, reverse)
         if fn == "advance":
             # `K = tl.advance(K, (0, lo))` outside a loop: lo a whole number of blocks (`start_m * BLOCK_M` with
             # BLOCK_M a multiple of the block at every launch): the tile index moves by lo / block
@@ -2311,7 +2311,24 @@ class _Lowerer:
                                   "is given (no port of it could be proven)")
         axis = self._axis_of(x, self._arg(node, kw, 1, "axis"))
         reverse = self._flag(node, kw, 3, "reverse", False)
-        return Tile(f"ct.{op}({x.text}, axis={axis}" + (", reverse=True)" if reverse else ")"), x.shape, x.dtype)
+        return self._scan(op, x, str(axis), reverse)
+
+    @staticmethod
+    def _scan(op: str, x: Tile, axis: str, reverse: bool) -> Tile:
+        """``ct.cumsum`` / ``ct.cumprod`` of ``x`` along ``axis``; along another axis than the first, written as the
+        scan along axis 0 of ``x`` with that axis moved first, moved back after (the same sums: cuTile Python
+        compiles either, and cutile 0.3.1 builds every scan along dimension 0 whatever axis it is given)."""
+        rev = ", reverse=True)" if reverse else ")"
+        rank = len(x.shape)
+        k = int(axis) + rank if axis.lstrip("-").isdigit() and int(axis) < 0 else int(axis) if axis.isdigit() else None
+        if k is None or k == 0 or rank < 2:
+            return Tile(f"ct.{op}({x.text}, axis={axis}{rev}", x.shape, x.dtype)
+        perm = [k] + [a for a in range(rank) if a != k]
+        inv = [perm.index(a) for a in range(rank)]
+        if rank == 2:
+            return Tile(f"ct.transpose(ct.{op}(ct.transpose({x.text}), axis=0{rev})", x.shape, x.dtype)
+        return Tile(f"ct.permute(ct.{op}(ct.permute({x.text}, {tuple(perm)}), axis=0{rev}, {tuple(inv)})", x.shape,
+                    x.dtype)
 
     def _combine_op(self, fn: ast.FunctionDef) -> str | None:
         """The reduction a combine function is (None when it is not one associative op of its parameters)."""
@@ -2775,6 +2792,28 @@ class _Lowerer:
             raise _Relayout(param, View(param, tuple(Dim(st, None) for st in want) + old.dims[n_old:]))
         return scalars
 
+    def _element_onto_view(self, scalars: list[Term], view: View) -> list[Term] | None:
+        """One element of an array read before through a view of other strides (`tl.load(g + i_bh * T + i_t * BT +
+        last)` after `tl.make_block_ptr(g + i_bh * T, (T,), (1,), (i_t * BT,), (BT,), (0,))`): each term moved onto
+        the view dimension of its stride, or of a stride it is a launch-known multiple of (`i_t * BT` onto the unit
+        stride: index `i_t * BT + last`); the same address. None when a term fits no dimension, or several."""
+        parts: list[list[str]] = [[] for _ in view.dims]
+        for t in scalars:
+            exact = [k for k, d in enumerate(view.dims) if d.stride == t.stride]
+            if exact:
+                parts[exact[0]].append(str(t.index))
+                continue
+            fits = []
+            for k, d in enumerate(view.dims):
+                q = linear.quotient(t.stride, d.stride) if d.stride != "0" else None
+                if q is not None and self.launch_expr(q):
+                    fits.append((k, q))
+            if len(fits) != 1:
+                return None
+            k, q = fits[0]
+            parts[k].append(f"{_paren(str(t.index))} * {_paren(q)}")
+        return [Term(d.stride, " + ".join(p) if p else "0") for d, p in zip(view.dims, parts)]
+
     @staticmethod
     def is_gather(ptr: object) -> bool:
         return isinstance(ptr, Ptr) and any(isinstance(t.index, Tile) for t in ptr.terms)
@@ -2903,6 +2942,8 @@ class _Lowerer:
                 runs = [runs[k] for k in order]
                 bounds = {j: bounds[k] for j, k in enumerate(order) if k in bounds}
                 self.last_perm = order
+        if not runs and old is not None and [t.stride for t in scalars] != [d.stride for d in old.dims]:
+            scalars = self._element_onto_view(scalars, old) or scalars
         scalars = self._scalar_dims_unified(ptr.param, scalars, runs, node)
         if any(t.stride == "1" for t in scalars) and any(t.stride == "1" for t in runs) and \
                 ptr.param not in self.gathered_arrays:
@@ -2968,6 +3009,8 @@ class _Lowerer:
                 fv = self.ev(other)  # type: ignore[arg-type]
                 if not isinstance(fv, (Scalar, Tile)):
                     raise
+                if isinstance(fv, Tile) and self.known_dtype(fv) != self.known_dtype(Tile("", (), f"{arr}.dtype")):
+                    fv = Tile(f"ct.astype({fv.text}, {arr}.dtype)", fv.shape, f"{arr}.dtype")   # (as Triton casts it)
                 pad, fill_value = 0, fv.text
             text = f"ct.gather({arr}, {offsets.text}" + (f", mask={mtext}" if mtext else "") + \
                 f", padding_value={_number(pad)})"
@@ -2995,6 +3038,8 @@ class _Lowerer:
                     fv = self.materialize(fv, other)  # type: ignore[arg-type]
                 if not isinstance(fv, (Scalar, Tile)):   # (a tile: `other=prev`, the lanes of a tile loaded before)
                     raise self.fail(other, "other= must be a literal, a scalar or a tile")
+                if isinstance(fv, Tile) and self.known_dtype(fv) != self.known_dtype(Tile("", (), f"{arr}.dtype")):
+                    fv = Tile(f"ct.astype({fv.text}, {arr}.dtype)", fv.shape, f"{arr}.dtype")   # (as Triton casts it)
                 if not isinstance(mask, Mask):
                     raise self.fail(other, "other= that is not 0, ±inf or nan needs a mask of view bounds")
                 fill, padding = (self.mask_tile(mask, node), fv.text), "ZERO"
