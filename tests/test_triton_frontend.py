@@ -78,8 +78,8 @@ def _lower(tmp_path, body, kinds=KINDS):
 
 
 @pytest.mark.parametrize("body, line, col, why", [
-    ("x = tl.load(x_ptr + offs, mask=offs < n, other=offs)\ntl.store(y_ptr + offs, x)", 10, 52,
-     "other= must be a literal or a scalar"),
+    ("x = tl.load(x_ptr + offs, mask=offs < n, other=y_ptr)\ntl.store(y_ptr + offs, x)", 10, 52,
+     "other= must be a literal, a scalar or a tile"),
     ("x = tl.load(x_ptr + offs.to(tl.float32), mask=offs < n)", 10, 17, "cannot add a Tile to a pointer"),
     ("x = tl.randn(n, offs)", 10, 9, "tl.randn is not lowered"),
     ("while n:\n    pass", 10, 5, "a `while` is lowered when it counts"),
@@ -224,7 +224,10 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "dropout_rand", "rel_buckets", "int8_rint_quant", "round_div", "int4_unpack", "padded_counts",
                "grad_in_place", "gated_bwd_in_place", "offsets_shifted", "finite_window", "rope_head_tile",
                "rope_head_loop", "rope_head_pid", "head_rms_split", "swizzle_mm", "split_k_mm", "ieee_block_mm",
-               "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter")
+               "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter", "heads_recurrence",
+               "grid_stride_rows", "fill_window", "alibi_scores", "trans_flag", "chunk_state", "split_combine",
+               "rope_freqs_inline", "rank_scatter", "chunk_gate_last", "seeded_keep",
+               "row_cumsum")
 
 
 @pytest.fixture(scope="module")
@@ -1324,3 +1327,116 @@ def test_scans_cutile_cannot_build_are_refused_saying_why(tmp_path, scan, why):
                "@triton.jit\ndef _lin(a1, b1, a2, b2):\n    return a1 * a2, b1 * a2 + b2\n")
     with pytest.raises(LoweringError, match=why):
         _lowered(tmp_path, f"x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, {scan})", helpers)
+
+
+def test_pointers_advanced_a_parameters_number_of_rows_or_blocks(tmp_path):
+    """`p += s * n` (a grid stride: `step = tl.num_programs(0)`) moves a `row * n` pointer `step` rows an iteration,
+    at row `pid + (row - pid)`; `p += s * B` (heads interleaved with time, a head of B at a time) moves a run `s`
+    blocks an iteration; `row * n + cols` bound before the pointer is added keeps its terms (a view, no gather)."""
+    src = _lowered(tmp_path, "step = tl.num_programs(0)\np = x_ptr + pid * n + tl.arange(0, B)\n"
+                             "q = y_ptr\nq += pid * n + tl.arange(0, B)\n"
+                             "for row in range(pid, n, step):\n    tl.store(q, tl.load(p))\n"
+                             "    p += step * n\n    q += step * n")
+    assert "for row in range(pid, n, step):" in src
+    assert "ct.load(x_ptr, index=(pid + (row - pid), 0), shape=(1, B))" in src
+    assert "ct.store(y_ptr, index=(pid + (row - pid), 0)" in src and "gather" not in src
+    src = _lowered(tmp_path, "h = tl.zeros([B], dtype=tl.float32)\np = x_ptr + pid * B + tl.arange(0, B)\n"
+                             "for t in range(0, n):\n    h += tl.load(p)\n    p += n * B\n"
+                             "tl.store(y_ptr + offs, h)")
+    assert "ct.load(x_ptr, index=(pid + t * n,), shape=(B,))" in src
+
+
+def test_locals_named_like_the_lowered_module_and_pointer_variable_dtypes(tmp_path):
+    """A local `ct` (C at time t in a scan) is renamed (`ct_`): the lowered code's `ct.` is cuda.tile;
+    `p.dtype.element_ty` of a pointer variable and of a block pointer is its array's dtype."""
+    src = _lowered(tmp_path, "p = y_ptr + offs\nct = tl.load(x_ptr + offs)\n"
+                             "bp = tl.make_block_ptr(y_ptr, (n,), (1,), (pid * B,), (B,), (0,))\n"
+                             "tl.store(p, (ct * 2).to(p.dtype.element_ty))\n"
+                             "tl.store(bp, ct.to(bp.dtype.element_ty), boundary_check=(0,))")
+    assert "ct_ = ct.load(x_ptr, index=(pid,), shape=(B,))" in src
+    assert "ct.astype(ct_ * 2, y_ptr.dtype)" in src and "ct.astype(ct_, y_ptr.dtype)" in src
+
+
+def test_other_from_a_scalar_argument_on_a_gather(tmp_path):
+    """`other=s` (a scalar argument) under a mask that bounds no view (a lower bound): the gather's masked lanes
+    are selected to it."""
+    src = _lowered(tmp_path, "c = tl.arange(0, B)\nm = (c < n) & (c >= 3)\n"
+                             "tl.store(y_ptr + c, tl.load(x_ptr + pid * n + c, mask=m, other=s))")
+    assert "ct.where(m, ct.gather(x_ptr, pid * n + ct.arange(B, dtype=ct.int32), mask=m, padding_value=0), s)" \
+        in src.replace("(ct.arange(B, dtype=ct.int32) < n) & (ct.arange(B, dtype=ct.int32) >= 3)", "m")
+
+
+def test_a_view_bounded_per_arm_of_a_constexpr_if_takes_the_arms_bound_at_launch(tmp_path):
+    """`if T:` reading x with one index vector along the stride s0 and the other arm with the other vector along
+    it: the bound of each view dimension is the arm's, chosen at launch (`(M if T else N)`)."""
+    f = tmp_path / "t.py"
+    f.write_text(textwrap.dedent('''
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k(x_ptr, y_ptr, M, N, s0, B: tl.constexpr, T: tl.constexpr):
+            m = tl.program_id(0) * B + tl.arange(0, B)
+            nn = tl.program_id(1) * B + tl.arange(0, B)
+            mask = (m[:, None] < M) & (nn[None, :] < N)
+            if T:
+                x = tl.load(x_ptr + nn[None, :] * s0 + m[:, None], mask=mask)
+            else:
+                x = tl.load(x_ptr + m[:, None] * s0 + nn[None, :], mask=mask)
+            tl.store(y_ptr + m[:, None] * N + nn[None, :], x, mask=mask)
+    '''))
+    kinds = {"x_ptr": "array", "y_ptr": "array", "M": "scalar", "N": "scalar", "s0": "scalar", "B": "constant",
+             "T": "constant"}
+    lw = lower(find_kernel(f, "k"), kinds, {}, facts={"constants": {"B": [32, 32], "T": [True, False]},
+                                                      "dtypes": {}})
+    dims = lw.views["x_ptr"].dims
+    assert [(d.stride, d.extent) for d in dims] == [("1", "(M if T else N)"), ("s0", "(N if T else M)")]
+    values = {"M": 70, "N": 50, "s0": 70, "B": 32, "T": True}
+    assert view_layout(lw.views["x_ptr"], (50, 70), (70, 1), values) == ((70, 50), (1, 70))
+    assert view_layout(lw.views["x_ptr"], (70, 50), (50, 1), values | {"T": False, "s0": 50}) == ((50, 70), (1, 50))
+
+
+def test_math_of_a_float_argument_is_f32(tmp_path):
+    """`tl.log(s)` of a float argument is an f32 value (Triton's fp32 scalar), so the `tl.exp` of an expression of
+    it is Triton's exp2 form."""
+    src = _lowered(tmp_path, "tl.store(y_ptr + offs, tl.exp(-tl.log(s) * tl.arange(0, B).to(tl.float32)))")
+    assert "ct.exp2(((-ct.log(s)) * (ct.astype(ct.arange(B, dtype=ct.int32), ct.float32))) * 1.4426950408889634)" \
+        in src
+
+
+def test_one_element_read_through_a_block_pointers_view(tmp_path):
+    """`tl.load(x + pid * n + k * B + j)` after a block pointer of `x + pid * n` with strides (1,): the element is
+    addressed in that view, `k * B + j` along its unit stride (one layout per array)."""
+    src = _lowered(tmp_path, "for k in range(0, 4):\n"
+                             "    bp = tl.make_block_ptr(x_ptr + pid * n, (n,), (1,), (k * B,), (B,), (0,))\n"
+                             "    v = tl.load(bp, boundary_check=(0,))\n"
+                             "    last = tl.load(x_ptr + pid * n + k * B + 3)\n"
+                             "    tl.store(y_ptr + pid * B + tl.arange(0, B), v - last)")
+    assert "ct.load(x_ptr, index=(pid, k * B + 3), shape=(1, 1))" in src
+
+
+def test_rand_seeded_by_a_loaded_element_and_other_a_tile(tmp_path):
+    """`tl.rand(tl.load(seed_ptr), offs)`: the element sign-extended to 64 bits (Triton's `seed.to(tl.uint64)`);
+    `other=prev` (a tile) fills the masked lanes."""
+    src = _lowered(tmp_path, "prev = tl.load(y_ptr + tl.arange(0, B))\n"
+                             "x = tl.load(x_ptr + offs, mask=offs < n, other=prev)\n"
+                             "r = tl.rand(tl.load(x_ptr + n).to(tl.int32), offs)\n"
+                             "tl.store(y_ptr + offs, x + r)")
+    assert "x = ct.where((pid * B + ct.arange(B, dtype=ct.int32)) < n, ct.load(x_ptr, index=(pid,), shape=(B,), " \
+        "padding_mode=ct.PaddingMode.ZERO), prev)" in src
+    assert "rand1_s = ct.astype(ct.astype(ct.astype(ct.load(x_ptr, index=(n,), shape=(1,)), ct.int32), ct.int64), " \
+        "ct.uint64)" in src
+
+
+def test_a_scan_along_another_axis_is_the_scan_of_the_moved_axis(tmp_path):
+    """`tl.cumsum(x, axis=1)` of a 2-D tile: the axis-0 scan of the transposed tile, transposed back (cutile 0.3.1
+    builds every scan along dimension 0); rank 3 permutes the axis first and back."""
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs[:, None] * B + tl.arange(0, B)[None, :])\n"
+                             "tl.store(y_ptr + offs[:, None] * B + tl.arange(0, B)[None, :], tl.cumsum(x, axis=1))")
+    assert "ct.transpose(ct.cumsum(ct.transpose(x), axis=0))" in src
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs[:, None] * B + tl.arange(0, B)[None, :])\n"
+                             "x3 = tl.reshape(x, (B, 2, B // 2))\n"
+                             "tl.store(y_ptr + offs[:, None] * B + tl.arange(0, B)[None, :], "
+                             "tl.reshape(tl.cumsum(x3, axis=2), (B, B)))")
+    assert "ct.permute(ct.cumsum(ct.permute(x3, (2, 0, 1)), axis=0), (1, 2, 0))" in src

@@ -133,7 +133,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "flush_to_zero=F) + c` → fma(.., R, F) — each found by the differential fuzzer; a helper's returned "
               "product fused after the call (the inlined block yields both factors); of float scalars "
               "(`a * b + 1.0`), the fma of their 0-d tiles (real_idioms6); `c + a * b` with reads in `c`: `c` "
-              "first, as Python evaluates it (real_rolling_state)", S, "gelu_tanh"),
+              "first, as Python evaluates it (real_rolling_state); `x = mma(..) * s` first bound in a loop body and "
+              "fused into the next `x = x + c` (ALiBi's `qk + bias`: the mma computed where it stands)", S, "gelu_tanh"),
     Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel",
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`)",
               S, None),
@@ -450,7 +451,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "its array's last, the last acquiring one, and for release every array's last: a top-level store "
               "before a releasing atomic goes through the full tensor's partition to give its token, "
               "real_ln_bwd); the single atomic of a kernel inside a `for` or `while` loop after the previous iteration's (its "
-              "token carried by the loop, real_while_atomics); memory operations after an acquiring atomic are refused "
+              "token carried by the loop, real_while_atomics); gathers/scatters in the kernel's top-level statements "
+              "after its one acq_rel atomic start from that atomic's token (a rank taken from a counter, then "
+              "written at: llm/rank_scatter); other memory operations after an acquiring atomic are refused "
               "with the reason", S,
               "real_atomics",
               "cuTile Python orders the atomic after earlier loads by joining their tokens (carried through a loop "
@@ -594,7 +597,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "every access of that array a `ct.gather` / `ct.scatter` with the mask (the masked-off lanes neither "
               "read nor written, as in Triton; the array lowered again through the gather path)", S,
               "llm/decode_varlen"),
-    Construct("triton-rand", "`tl.rand(seed, offsets)`",
+    Construct("triton-rand", "`tl.rand(seed, offsets)` (seed a scalar argument or one int32/int64 element loaded: "
+              "`tl.load(seed_ptr)`)",
               "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
               "low word a wrapping truncation), no literal of 2^31 or more (cutile 0.3.1 parses literals as i32: "
               "constants in 16-bit halves), Triton's uniform-float step after", S, "llm/dropout_rand"),
@@ -608,8 +612,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`tl.associative_scan(x, axis, f)` (f `a + b` / `a * b`); `tl.ravel`, `tl.view`; `tl.swizzle2d`; "
               "`tl.trans(mask)` of a mask of bounds (a transposed store's)",
               "`ct.transpose` / `ct.permute` / `ct.cumsum` / `ct.cumprod`; `ct.reshape`; Triton's swizzle on "
-              "scalars", S, "idioms/idiom_scan_t",
-              "scans along axis 0 (cutile 0.3.1 ignores the scan's dimension); other combine functions (a running "
+              "scalars; a scan along another axis than the first as the axis-0 scan of the tile with that axis "
+              "moved first (`ct.transpose(ct.cumsum(ct.transpose(x), axis=0))`: llm/row_cumsum)", S,
+              "idioms/idiom_scan_t",
+              "cutile 0.3.1 builds every scan along dimension 0 (hence the moved axis); other combine functions (a running "
               "max, a tuple scan) are refused: cutile 0.3.1 builds ct.scan with identity 0"),
     Construct("triton-descriptor", "tensor descriptors: `TensorDescriptor` arguments (captured with their block "
               "shape), `tl.make_tensor_descriptor` (and Triton 3.3's `tl._experimental_make_tensor_descriptor`), "
@@ -627,6 +633,26 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "one view (the first access's order), the other tile `ct.transpose` / `ct.permute`d; a dimension per "
               "stride; one stride that is a product of parameters; tile index `pid * (BLOCK_N // BLOCK_M)`", S,
               "tut/tut_attn_bwd_dkdv"),
+    Construct("triton-pointer-rows", "`p += H * K_DIM` / `x_ptr += step * stride` (a loop-invariant number of rows "
+              "of one of the pointer's strides, or of blocks of its unit-stride run: heads interleaved with time in "
+              "a recurrence; `step = tl.num_programs(0)` in a grid-stride loop); `x_ptr += row * stride + cols` "
+              "(an offset bound before it reaches the pointer)",
+              "the row index follows the loop index (`i_h + t * H`; `pid + (row - pid)` when the rows advanced are "
+              "the loop's step); the offset's terms as `x_ptr + row * stride + cols` has them (a view)", S,
+              "llm/heads_recurrence"),
+    Construct("triton-arm-bounds", "one array read with different bounds along a stride in the two arms of a "
+              "constexpr `if` the launches decide differently (`if TRANS: x = tl.load(X + n[None, :] * s0 + m[:, "
+              "None] * s1, ..) else: .. m * s0 + n * s1`)",
+              "one view whose extents are chosen at launch (`(M if TRANS else N)`)", S, "llm/trans_flag"),
+    Construct("triton-local-names", "a kernel local named like the lowered code's module (`ct = tl.load(c_ptr)`); "
+              "`p.dtype.element_ty` of a pointer variable or block pointer; `other=` a scalar argument (a gather "
+              "too) or a tile (`other=prev`)",
+              "renamed (`ct_`); the array's dtype; the masked lanes selected to it", S, "llm/fill_window"),
+    Construct("triton-element-in-view", "one element of an array read through a block pointer's view at an offset "
+              "of other strides (`tl.load(g + i_bh * T + i_t * BT + last)` beside `tl.make_block_ptr(g + i_bh * T, "
+              "(T,), (1,), (i_t * BT,), ..)`)",
+              "addressed in that view (`i_t * BT + last` along the unit stride: a launch-known multiple of a view "
+              "stride moves onto it)", S, "llm/chunk_gate_last"),
     Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",
               "the matching cuTile constructs", P, None),
 )

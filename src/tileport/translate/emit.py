@@ -268,6 +268,9 @@ class Emitter:
         #: array → the token its last top-level ct.scatter returned (None: it was scattered inside a loop/branch)
         self.scatter_tokens: dict[str, str | None] = {}
         self.atomic_tokens: dict[str, str] = {}   # array → the token its last top-level atomic returned
+        #: the token a kernel's one acquiring top-level atomic returned, which the gathers/scatters after it start from
+        self.acquire_token: str | None = None
+        self.acquire_emitted: str | None = None
         self.break_flags: list[str | None] = []   # per enclosing range loop: its `break` flag (None: no break)
         self.release_tokens: dict[str, str] = {}  # array → its last store's token, for a releasing atomic after it
         #: array → the ct.scatter calls into it still to come in the kernel's own body (a scatter binds its token
@@ -2572,6 +2575,10 @@ class Emitter:
                 self.need(node, "unary-neg", "tile negation")
                 if not ty.dtype.startswith(("f", "bf")):
                     raise self.refuse(node, "unary-neg", f"negation of a {ty.dtype} tile")
+                if ty.shape == () and not code.isidentifier():
+                    # a 0-d value computed in place (`-ct.log(base)` of a float argument): cutile infers negf's
+                    # result type there only from a typed binding
+                    return self.typed(f"negf({code})", ty, None, "negated")
                 return f"negf({code})", ty
             if ty == Scalar("i32") and _literal(node.operand) is None and self.const_value(node.operand)[0]:
                 # cutile negates only literals: a constant's negation is a subtraction from 0 (a constant either
@@ -3159,7 +3166,9 @@ class Emitter:
             parts.append(_paren(mask_code) if parts else mask_code)
         if parts:
             b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
-        if token:   # (a scatter after an earlier one into the same array takes that one's token instead)
+        if token and self.acquire_emitted and not what.startswith("ct.atomic"):
+            b.append(f"let {g}_token: Token = {self.acquire_emitted};")   # (after the acquiring atomic)
+        elif token:   # (a scatter after an earlier one into the same array takes that one's token instead)
             b.append(f"let {g}_token: Token = get_tensor_token({self.tensor_arg(arr)});")
         return arr, elem, g, Tile(sig.dtype, ity.shape), dims
 
@@ -3617,6 +3626,16 @@ class Emitter:
             later = [n for n in ast.walk(self.fn) if isinstance(n, ast.Call) and self.ct(n.func) in memory
                      and not _exclusive(arms.get(id(call), ()), arms.get(id(n), ()))
                      and (n.lineno > call.lineno or any(any(c is n for c in ast.walk(lp)) for lp in loops))]
+            top = {id(n) for st in self.fn.body if not isinstance(st, (ast.For, ast.While, ast.If, ast.With))
+                   for n in ast.walk(st)}
+            n_atomics = sum(1 for n in self.live_walk() if isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES)
+            if later and order == "ACQ_REL" and n_atomics == 1 and not loops and not self.scope_locals and \
+                    id(call) in top and all(self.ct(n.func) in ("gather", "scatter") and id(n) in top for n in later):
+                # gathers / scatters after it in the kernel's top-level statements (a rank taken by an atomic
+                # counter, then written at): each starts from the atomic's token, as cuTile Python joins the acquire
+                # token into them (the atomic itself comes after every earlier operation: release)
+                self.acquire_token = f"{name or 'atomic'}_acquired"
+                later = []
             if later:
                 raise self.refuse(later[0], "atomics", f"a {self.ct(later[0].func)} after the acquiring {fn} at "
                                                        f"line {call.lineno}: cuTile Python orders every later "
@@ -3647,7 +3666,9 @@ class Emitter:
                          "out-of-range lanes are masked off); the update is atomic, so lanes and blocks that share an "
                          "element all land.")
         old = f"{g}_old" if keep else "_"
-        done = f"{g}_done" if several or carried or self.acq_mode else "_"   # (a later atomic on the array is ordered after this
+        acquired = self.acquire_token if self.acquire_token and not several and not carried and \
+            not self.acq_mode else None
+        done = f"{g}_done" if several or carried or self.acq_mode else acquired or "_"   # (a later atomic on the array is ordered after this
         # one, as cuTile Python orders them)
         operation = f"atomic_cas_tko({g}_ptrs, {values[0]}, {value}, " if op == "atomic_cas" else \
             f"atomic_rmw_tko({g}_ptrs, {value}, {mode}, "
@@ -3669,6 +3690,8 @@ class Emitter:
                 self.tok_tag[self.acq_token] = done
                 self.acq_live = True
                 self._key("")
+        if acquired:
+            self.acquire_emitted = acquired
         if several:
             self.atomic_tokens[arr] = done
             if order in ("ACQUIRE", "ACQ_REL"):
@@ -4259,6 +4282,11 @@ class Emitter:
                     name = self.fresh(f"{self.ct(e.func)}{self._int(e.args[0])}")
                     self.body.append(f"let {name}: i32 = {c};")
                     c = name
+                elif "get_num_tile_blocks()" in c or "get_tile_block_id()" in c:
+                    # an expression of them (`b * ct.num_blocks(1) + h`): bound first too, typed
+                    name = self.fresh("index")
+                    self.body.append(f"let {name}: i32 = {c};")
+                    c = name
                 raw_idx.append(f"{c}i32" if _literal(e) is not None else c)
             if through_mut:
                 return (f"unsafe {{ load_view_tko_mut(&{view_name}, [{', '.join(raw_idx)}], {ordering}, {scope}, "
@@ -4590,13 +4618,20 @@ class Emitter:
             return False
         between = rest[:rest.index(nxt)]
         read = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
-        if name not in self.env or any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in read
-                                       for b in between for n in ast.walk(b)):
+        if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in read
+               for b in between for n in ast.walk(b)):
             return False   # (the factors must still hold their values where the fma reads them)
+        first = name not in self.env   # `qk = ct.mma(..) * scale` first bound in a loop body, then `qk = qk + bias`
         self.need(st, "fma", "a product fused into a later sum")
         factors = [(n,) + self.expr(n) for n in (st.value.left, st.value.right)]
         if not all(isinstance(t, (Tile, Scalar)) for _, _, t in factors):
             return False
+        for k, (n, code, t) in enumerate(factors):
+            if first and isinstance(t, Tile) and not (code.isidentifier() or _literal(n) is not None):
+                # a computed factor (an mma) is computed here, where cuTile Python computes it, not at the fma
+                tmp = self.fresh(f"{name}_factor")
+                self.body.append(f"{indent}let {tmp}: {t.rust()} = {code};")
+                factors[k] = (n, tmp, t)
         self.products[name] = (factors, self.DEFAULT_FP)
         self.deferred.add(name)
         self.body.append(f"{indent}// `{self.text(st)}`: fused into the fma of line {nxt.lineno}, as cuTile Python "

@@ -234,6 +234,24 @@ def _renamed(st: ast.stmt, old: str, new: str) -> ast.stmt:
     return out
 
 
+#: names the lowered kernel's own code reads (`import cuda.tile as ct`): a kernel variable of that name is renamed
+RESERVED_NAMES = ("ct",)
+
+
+def _reserved_renamed(body: list[ast.stmt], params: set[str]) -> list[ast.stmt]:
+    """``body`` with each local variable named like a module the lowered code reads (`ct = tl.load(c_ptr)`, C at
+    time t in a scan) renamed to a free name (`ct_`), so the lowered kernel's `ct.` calls still reach cuda.tile."""
+    used = {n.id for st in body for n in ast.walk(st) if isinstance(n, ast.Name)}
+    for old in RESERVED_NAMES:
+        if old in used and old not in params:
+            new = old + "_"
+            while new in used or new in params:
+                new += "_"
+            body = [_renamed(st, old, new) for st in body]
+            used.add(new)
+    return body
+
+
 def _merged(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     """``terms`` with a scalar term ``i * B`` folded into a unit-stride run ``tl.arange(0, B)`` of the same size, the
     pointer's only run: ``p + pid * B + tl.arange(0, B)`` addresses tile ``pid`` of a size-B dimension, as
@@ -314,12 +332,19 @@ def _advanced(bp: "BlockPtr", steps: tuple[str, ...], count: str) -> "BlockPtr":
                                    for i, st in zip(bp.index, steps)))
 
 
-def _ptr_advanced(ptr: "Ptr", k: "int | str", count: str) -> "Ptr":
+def _ptr_advanced(ptr: "Ptr", k: "int | str", count: str, elems: tuple[str, str] | None = None) -> "Ptr":
     """``ptr`` with its k-th index vector ``count`` blocks further along; for a pointer whose offsets are computed
-    (a gather, ``k`` the step's text), its offsets ``count`` steps further."""
+    (a gather, ``k`` the step's text), its offsets ``count`` steps further. ``elems``: (the loop index's distance
+    from its start, the loop's step) inside a loop, where ``count`` is the one divided by the other: a pointer
+    advanced by the step's number of rows (`for row in range(pid, M, step)`, `x_ptr += step * stride`) is at row
+    ``pid + (row - pid)``."""
     if isinstance(k, tuple) and k[0] == "blocks":   # ("blocks", k, q): the k-th vector q blocks per iteration
         _, j, q = k
         k, count = int(j), f"{_paren(count)} * {_paren(q)}"
+    elif isinstance(k, tuple) and k[0] == "rows":   # ("rows", stride, q): q rows of that stride per iteration
+        _, stride, q = k
+        moved = elems if elems is not None and linear.same(elems[1], q) else f"{_paren(count)} * {_paren(q)}"
+        return _rows_advanced(ptr, stride, moved if isinstance(moved, str) else moved[0])
     elif isinstance(k, tuple):   # ("row", stride): one row of that stride per iteration
         return _rows_advanced(ptr, k[1], count)
     if isinstance(k, str):
@@ -463,6 +488,10 @@ class _Lowerer:
         self.ptr_steps: dict[str, int | str | tuple[str, ...]] = {}
         self._ieee_dots: set[int] = set()   # tl.dot nodes of f32 operands with input_precision="ieee"
         self._step_nodes: set[int] = set()   # the statements that advance them (lowered as the loop index)
+        #: the arms of constexpr `if`s the launches decide differently being lowered: (test, arm taken) outermost
+        #: first; and the arms a view dimension's extent was found in ((param, dim) → that stack)
+        self._arm_stack: list[tuple[str, bool]] = []
+        self._extent_arms: dict[tuple[str, int], tuple[tuple[str, bool], ...]] = {}
         self._carried: set[str] = set()  # names assigned in the loops being lowered
         self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
         for p in kernel.params:
@@ -525,6 +554,7 @@ class _Lowerer:
         body = self.k.fn.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]  # docstring
+        body = _reserved_renamed(body, set(self.k.params))
         self.block(_early_returns_as_else(body))
         self._check_block_claims()
         mixed = (self._atomic_arrays & self._tile_arrays) - self.gathered_arrays
@@ -876,7 +906,8 @@ class _Lowerer:
                 saved_ptrs[name] = self.env[name]
                 self.ptr_steps[name] = k
                 self._step_nodes.add(id(st))
-                self.env[name] = _ptr_advanced(saved_ptrs[name], k, count)  # type: ignore[arg-type]
+                self.env[name] = _ptr_advanced(saved_ptrs[name], k, count,  # type: ignore[arg-type]
+                                               (index if start == "0" else f"({index} - {_paren(start)})", step))
         if saved_ptrs and step != "1" and not self._positive(it.args[2]):
             raise self.fail(it, "a loop with a step that is not a positive literal or constexpr and advances "
                                 "pointers is not lowered: write `for i in range(n)` and advance once per iteration")
@@ -936,13 +967,31 @@ class _Lowerer:
                     vals = self.launch_values(q) if q is not None else None
                     if vals and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in vals):
                         return name, ("blocks", str(k), q)
+                    if q is not None and term.stride == "1" and self._invariant(q):
+                        # a parameter's number of blocks (`p += H * D` over `[T, H, D]` read a head of D at a time)
+                        return name, ("blocks", str(k), q)
             one_element = all(isinstance(t.index, str) for t in ptr.terms)
             if self.kinds.get(d.text) in ("scalar", "constant") or (d.text.isdigit() and one_element):
                 return name, ("row", d.text)   # one row of a stride per iteration (`x_ptr += x_row_stride`)
+            # a loop-invariant number of rows of one of its strides per iteration: `p_q += H * K_DIM` for a
+            # `(.. + i_h) * K_DIM` row (heads interleaved with time), `x_ptr += step * stride` in a grid-strided loop
+            strides = [t.stride for t in ptr.terms if isinstance(t.index, str) and t.stride not in ("0", "1")]
+            if d.factors is not None:
+                strides += [f for f in d.factors if self.kinds.get(f) == "scalar" and f not in strides]
+            for stride in strides:
+                q = linear.quotient(d.text, stride)
+                if q is not None and q != "1" and self._invariant(q):
+                    return name, ("rows", stride, q)
         raise self.fail(st, f"{name} advanced by `{ast.unparse(delta)}` per iteration: a pointer is lowered when it "
                             "advances by one block of one of its index vectors (`p += BLOCK * stride` for "
                             "`p = base + (.. + tl.arange(0, BLOCK)) * stride`) or by a stride parameter "
                             "(`p += row_stride`)")
+
+    def _invariant(self, text: str) -> bool:
+        """``text`` (a product of names) has the same value at every iteration of a loop: parameters, constexprs and
+        names bound to grid sizes (`step = tl.num_programs(0)`, never re-bound)."""
+        return all(self.kinds.get(n) in ("scalar", "constant") or n in self._grid_sizes
+                   for n in linear.free_names(linear.parse(text)))
 
     def _is_ptr_step(self, st: ast.stmt) -> bool:
         return id(st) in self._step_nodes
@@ -1022,7 +1071,11 @@ class _Lowerer:
             self.const_values = {n: [v for v, t in zip(vals, truths) if t == taken]
                                  for n, vals in saved_consts.items()}
             self.env = dict(saved_env)
-            self.indented(arm)
+            self._arm_stack.append((cond.text, taken))
+            try:
+                self.indented(arm)
+            finally:
+                self._arm_stack.pop()
             envs.append(self.env)
             ends.append(len(self.lines))
         self.const_values, self._carried = saved_consts, old_carried
@@ -1266,8 +1319,10 @@ class _Lowerer:
                 raise self.fail(node, f"the dtype of `{node.value.id}` is not known here")
             return DType(tile.dtype)  # type: ignore[union-attr]
         if (node.attr == "element_ty" and isinstance(node.value, ast.Attribute) and node.value.attr in ("dtype", "type")
-                and isinstance(node.value.value, ast.Name) and isinstance(self.env.get(node.value.value.id), Ptr)):
-            return DType(f"{node.value.value.id}.dtype")
+                and isinstance(node.value.value, ast.Name)
+                and isinstance(self.env.get(node.value.value.id), (Ptr, BlockPtr))):
+            # a pointer parameter, a pointer variable (`p_o = O + offs`) or a block pointer: its array's dtype
+            return DType(f"{self.env[node.value.value.id].param}.dtype")  # type: ignore[union-attr]
         if node.attr == "T" and isinstance(self.env.get(node.value.id if isinstance(node.value, ast.Name) else ""),
                                             Tile):
             return self.permute(node, self.ev(node.value), None)
@@ -1390,6 +1445,10 @@ class _Lowerer:
             folded = self._folded(terms)
             if len(folded) < len(terms):
                 return Offset(folded)
+            if all(t.stride != "1" for t in self.offset(b, node).terms):
+                # `row * stride + cols` bound before it is added to a pointer (`x_ptr += row * stride + cols`,
+                # `offs = ..; tl.load(x_ptr + offs)`): the terms, as `x_ptr + row * stride + cols` has them
+                return Offset(terms)
         if isinstance(a, (Idx, Offset)) and sym == "+" and isinstance(b, (Idx, Offset)):
             return Offset(self.offset(a, node).terms + self.offset(b, node).terms)
         if sym == "*" and isinstance(b, Idx) and isinstance(a, Scalar):
@@ -1912,7 +1971,7 @@ class _Lowerer:
             axis = self.scalar(kw.get("axis") or (node.args[1] if len(node.args) > 1 else ast.Constant(0)))
             rev = kw.get("reverse") or (node.args[2] if len(node.args) > 2 else None)
             reverse = bool(rev is not None and isinstance(rev, ast.Constant) and rev.value)
-            return Tile(f"ct.{fn}({x.text}, axis={axis}" + (", reverse=True)" if reverse else ")"), x.shape, x.dtype)
+            return self._scan(fn, x, axis, reverse)
         if fn == "advance":
             # `K = tl.advance(K, (0, lo))` outside a loop: lo a whole number of blocks (`start_m * BLOCK_M` with
             # BLOCK_M a multiple of the block at every launch): the tile index moves by lo / block
@@ -2003,6 +2062,9 @@ class _Lowerer:
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
             if fn == "where" and not dts and any(_float_literal(t.text) for t in tiles[1:]):
                 dts = [F32]   # `tl.where(mask, 0, -1.0e6)`: two scalars, an f32 tile as Triton's
+            if fn != "where" and not dts and tiles and all(isinstance(t, Scalar) and self._float_scalar(t)
+                                                           for t in tiles):
+                dts = [F32]   # `tl.log(base)` of a float argument: Triton's fp32 scalar (its exp is Triton's too)
             return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
                         dts[0] if len(set(dts)) == 1 else None)
         if fn == "div_rn" and len(node.args) == 2 and not kw:
@@ -2249,7 +2311,24 @@ class _Lowerer:
                                   "is given (no port of it could be proven)")
         axis = self._axis_of(x, self._arg(node, kw, 1, "axis"))
         reverse = self._flag(node, kw, 3, "reverse", False)
-        return Tile(f"ct.{op}({x.text}, axis={axis}" + (", reverse=True)" if reverse else ")"), x.shape, x.dtype)
+        return self._scan(op, x, str(axis), reverse)
+
+    @staticmethod
+    def _scan(op: str, x: Tile, axis: str, reverse: bool) -> Tile:
+        """``ct.cumsum`` / ``ct.cumprod`` of ``x`` along ``axis``; along another axis than the first, written as the
+        scan along axis 0 of ``x`` with that axis moved first, moved back after (the same sums: cuTile Python
+        compiles either, and cutile 0.3.1 builds every scan along dimension 0 whatever axis it is given)."""
+        rev = ", reverse=True)" if reverse else ")"
+        rank = len(x.shape)
+        k = int(axis) + rank if axis.lstrip("-").isdigit() and int(axis) < 0 else int(axis) if axis.isdigit() else None
+        if k is None or k == 0 or rank < 2:
+            return Tile(f"ct.{op}({x.text}, axis={axis}{rev}", x.shape, x.dtype)
+        perm = [k] + [a for a in range(rank) if a != k]
+        inv = [perm.index(a) for a in range(rank)]
+        if rank == 2:
+            return Tile(f"ct.transpose(ct.{op}(ct.transpose({x.text}), axis=0{rev})", x.shape, x.dtype)
+        return Tile(f"ct.permute(ct.{op}(ct.permute({x.text}, {tuple(perm)}), axis=0{rev}, {tuple(inv)})", x.shape,
+                    x.dtype)
 
     def _combine_op(self, fn: ast.FunctionDef) -> str | None:
         """The reduction a combine function is (None when it is not one associative op of its parameters)."""
@@ -2304,8 +2383,18 @@ class _Lowerer:
         two halves. The uniform float is Triton's: the low 32 bits as an int32, folded to non-negative (-x - 1),
         times 4.6566127342e-10."""
         seed = self.ev(node.args[0])
-        if not isinstance(seed, Scalar):
-            raise self.fail(node.args[0], "tl.rand's seed must be a scalar")
+        seed_dtype = self.known_dtype(seed) if isinstance(seed, Tile) else None
+        if isinstance(seed, Tile) and seed.shape in ((), ("1",)) and seed_dtype in ("ct.int32", "ct.int64"):
+            # a seed loaded from memory (`seed = tl.load(seed_ptr)`): its element, sign-extended as Triton's
+            # `seed.to(tl.uint64)` does
+            seed_text = f"ct.reshape({seed.text}, (1,))" if seed.shape == () else seed.text
+            if seed_dtype == "ct.int32":
+                seed_text = f"ct.astype({seed_text}, ct.int64)"
+            seed = Scalar(f"ct.astype({seed_text}, ct.uint64)")
+        elif not isinstance(seed, Scalar):
+            raise self.fail(node.args[0], "tl.rand's seed must be a scalar, or one int32/int64 element loaded")
+        else:
+            seed = Scalar(f"ct.astype(ct.astype(ct.full((1,), {seed.text}, dtype=ct.int32), ct.int64), ct.uint64)")
         offs = self.materialize(self._value(self.ev(node.args[1]), node), node)
         self._rands = getattr(self, "_rands", 0) + 1
         r = f"{self.prefix}rand{self._rands}_"
@@ -2322,7 +2411,7 @@ class _Lowerer:
 
         self.emit(f"# tl.rand (line {node.lineno}): Philox 4x32, 10 rounds, in 64-bit unsigned steps (constants "
                   "above 2^31 written as sums of smaller ones: cutile 0.3.1 parses integer literals as i32)")
-        self.emit(f"{r}s = ct.astype(ct.astype(ct.full((1,), {seed.text}, dtype=ct.int32), ct.int64), ct.uint64)")
+        self.emit(f"{r}s = {seed.text}")
         self.emit(f"{r}k0 = {low(f'{r}s')}")
         self.emit(f"{r}k1 = {low(f'{r}s >> 32')}")
         self.emit(f"{r}c0 = ct.astype(ct.astype({offs.text}, ct.uint32), ct.uint64)")
@@ -2611,6 +2700,9 @@ class _Lowerer:
         if old is None:
             self.views[param] = View(param, tuple(dims))
             self.view_sites[param] = node
+            for i, d in enumerate(dims):
+                if d.extent is not None:
+                    self._extent_arms[(param, i)] = tuple(self._arm_stack)
             return
         if [d.stride for d in old.dims] != [d.stride for d in dims]:
             if param in self._flat_gathers and param not in self.seed_views and len(dims) > 1:
@@ -2620,12 +2712,34 @@ class _Lowerer:
                                   f"({', '.join(d.stride for d in old.dims)}) at line {site.lineno}: one pointer must be "
                                   "read through one layout")
         merged = []
-        for o, d in zip(old.dims, dims):
+        for i, (o, d) in enumerate(zip(old.dims, dims)):
             if o.extent is not None and d.extent is not None and o.extent != d.extent:
-                raise self.fail(node, f"{param} is bounded by {d.extent} here but by {o.extent} at line "
-                                      f"{self.view_sites[param].lineno}")
+                extent = self._extent_by_arm(param, i, o.extent, d.extent)
+                if extent is None:
+                    raise self.fail(node, f"{param} is bounded by {d.extent} here but by {o.extent} at line "
+                                          f"{self.view_sites[param].lineno}")
+                merged.append(Dim(o.stride, extent))
+                continue
+            if o.extent is None and d.extent is not None:
+                self._extent_arms[(param, i)] = tuple(self._arm_stack)
             merged.append(Dim(o.stride, o.extent or d.extent))
         self.views[param] = View(param, tuple(merged))
+
+    def _extent_by_arm(self, param: str, dim: int, old: str, new: str) -> str | None:
+        """One view dimension bounded differently in the two arms of a constexpr `if` the launches decide
+        differently (`if TRANS: x = tl.load(X + n[None, :] * s0 + m[:, None] * s1, ..)` / `else: .. m * s0 + n *
+        s1`): each launch takes one arm, so the extent is the arm's bound, chosen at launch (`N if TRANS else M`);
+        None when the two bounds are not from the two arms of one such `if`."""
+        was, now = self._extent_arms.get((param, dim), ()), tuple(self._arm_stack)
+        k = 0
+        while k < min(len(was), len(now)) and was[k] == now[k]:
+            k += 1
+        if k >= len(was) or k >= len(now) or was[k][0] != now[k][0] or was[k][1] == now[k][1]:
+            return None
+        test, taken_now = now[k]
+        on_true, on_false = (new, old) if taken_now else (old, new)
+        self._extent_arms[(param, dim)] = now[:k]
+        return f"({on_true} if {test} else {on_false})"
 
     @staticmethod
     def _steps_of_bound(scalars: list[Term], runs: list[Term], bounds: dict[int, str]) -> list[Term]:
@@ -2677,6 +2791,28 @@ class _Lowerer:
         if _subsequence(have, want) and param not in self.seed_views:
             raise _Relayout(param, View(param, tuple(Dim(st, None) for st in want) + old.dims[n_old:]))
         return scalars
+
+    def _element_onto_view(self, scalars: list[Term], view: View) -> list[Term] | None:
+        """One element of an array read before through a view of other strides (`tl.load(g + i_bh * T + i_t * BT +
+        last)` after `tl.make_block_ptr(g + i_bh * T, (T,), (1,), (i_t * BT,), (BT,), (0,))`): each term moved onto
+        the view dimension of its stride, or of a stride it is a launch-known multiple of (`i_t * BT` onto the unit
+        stride: index `i_t * BT + last`); the same address. None when a term fits no dimension, or several."""
+        parts: list[list[str]] = [[] for _ in view.dims]
+        for t in scalars:
+            exact = [k for k, d in enumerate(view.dims) if d.stride == t.stride]
+            if exact:
+                parts[exact[0]].append(str(t.index))
+                continue
+            fits = []
+            for k, d in enumerate(view.dims):
+                q = linear.quotient(t.stride, d.stride) if d.stride != "0" else None
+                if q is not None and self.launch_expr(q):
+                    fits.append((k, q))
+            if len(fits) != 1:
+                return None
+            k, q = fits[0]
+            parts[k].append(f"{_paren(str(t.index))} * {_paren(q)}")
+        return [Term(d.stride, " + ".join(p) if p else "0") for d, p in zip(view.dims, parts)]
 
     @staticmethod
     def is_gather(ptr: object) -> bool:
@@ -2806,6 +2942,8 @@ class _Lowerer:
                 runs = [runs[k] for k in order]
                 bounds = {j: bounds[k] for j, k in enumerate(order) if k in bounds}
                 self.last_perm = order
+        if not runs and old is not None and [t.stride for t in scalars] != [d.stride for d in old.dims]:
+            scalars = self._element_onto_view(scalars, old) or scalars
         scalars = self._scalar_dims_unified(ptr.param, scalars, runs, node)
         if any(t.stride == "1" for t in scalars) and any(t.stride == "1" for t in runs) and \
                 ptr.param not in self.gathered_arrays:
@@ -2864,9 +3002,20 @@ class _Lowerer:
         other = kw.get("other") or (node.args[2] if len(node.args) > 2 else None)
         if self.is_gather(ptr) or isinstance(ptr, Ptr) and ptr.param in self.gathered_arrays:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
-            pad = 0 if other is None else self._literal(other)
+            fill_value = None
+            try:
+                pad = 0 if other is None else self._literal(other)
+            except LoweringError:   # `other=fill` (a scalar argument): zero lanes, then the value selected in
+                fv = self.ev(other)  # type: ignore[arg-type]
+                if not isinstance(fv, (Scalar, Tile)):
+                    raise
+                if isinstance(fv, Tile) and self.known_dtype(fv) != self.known_dtype(Tile("", (), f"{arr}.dtype")):
+                    fv = Tile(f"ct.astype({fv.text}, {arr}.dtype)", fv.shape, f"{arr}.dtype")   # (as Triton casts it)
+                pad, fill_value = 0, fv.text
             text = f"ct.gather({arr}, {offsets.text}" + (f", mask={mtext}" if mtext else "") + \
                 f", padding_value={_number(pad)})"
+            if fill_value is not None and mtext:
+                text = f"ct.where({mtext}, {text}, {fill_value})"
             return Tile(text, offsets.shape, f"{arr}.dtype")
         arr, index, shape, vshape, masked = self.access(ptr, mask, node)
         padding = None
@@ -2885,8 +3034,12 @@ class _Lowerer:
             padding = "NAN" if value is not None and value != value else PADDING.get(value)
             if padding is None:
                 fv = self.ev(other)  # type: ignore[arg-type]
-                if not isinstance(fv, Scalar):
-                    raise self.fail(other, "other= must be a literal or a scalar")
+                if isinstance(fv, (Idx, Offset)):
+                    fv = self.materialize(fv, other)  # type: ignore[arg-type]
+                if not isinstance(fv, (Scalar, Tile)):   # (a tile: `other=prev`, the lanes of a tile loaded before)
+                    raise self.fail(other, "other= must be a literal, a scalar or a tile")
+                if isinstance(fv, Tile) and self.known_dtype(fv) != self.known_dtype(Tile("", (), f"{arr}.dtype")):
+                    fv = Tile(f"ct.astype({fv.text}, {arr}.dtype)", fv.shape, f"{arr}.dtype")   # (as Triton casts it)
                 if not isinstance(mask, Mask):
                     raise self.fail(other, "other= that is not 0, ±inf or nan needs a mask of view bounds")
                 fill, padding = (self.mask_tile(mask, node), fv.text), "ZERO"

@@ -89,7 +89,34 @@ def _evaluate(n: ast.expr, values: Mapping[str, Any], what: str, text: str) -> i
         if isinstance(n.op, (ast.FloorDiv, ast.Mod)) and b == 0:
             raise ViewError(f"{what} is {text}: division by zero at this launch")
         return _OPS[type(n.op)](a, b)
+    if isinstance(n, ast.IfExp):   # a bound per arm of a constexpr `if` (`N if TRANS else M`)
+        return _evaluate(n.body if _truth(n.test, values, what, text) else n.orelse, values, what, text)
     raise ViewError(f"{what} is {text!r}: only + - * // % of integers and parameters are evaluated")
+
+
+_TESTS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+          ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+
+def _truth(n: ast.expr, values: Mapping[str, Any], what: str, text: str) -> Any:
+    """The value of a test on the launch's constexprs (`TRANS`, `STAGE & 2`, `MODE == 1`, `not A and B`)."""
+    if isinstance(n, ast.Constant):
+        return n.value
+    if isinstance(n, ast.Name):
+        if n.id not in values:
+            raise ViewError(f"{what} is {text!r}, and the launch does not pass {n.id!r}")
+        return values[n.id]
+    if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+        return not _truth(n.operand, values, what, text)
+    if isinstance(n, ast.BoolOp):
+        vals = [_truth(v, values, what, text) for v in n.values]
+        return all(vals) if isinstance(n.op, ast.And) else any(vals)
+    if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.BitAnd, ast.BitOr)):
+        a, b = _truth(n.left, values, what, text), _truth(n.right, values, what, text)
+        return a & b if isinstance(n.op, ast.BitAnd) else a | b
+    if isinstance(n, ast.Compare) and len(n.ops) == 1 and type(n.ops[0]) in _TESTS:
+        return _TESTS[type(n.ops[0])](_truth(n.left, values, what, text), _truth(n.comparators[0], values, what, text))
+    return _evaluate(n, values, what, text)
 
 
 def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values: Mapping[str, Any]
