@@ -12,8 +12,7 @@ out=${OUT:-gpu-live}
 pack=${PACK:-build/gpu20/pack}
 # shellcheck source=scripts/gpu_host.sh
 source "$(dirname "$0")/gpu_host.sh"
-unset CUDA_HOME   # tileiras 13.4 loads the wrong libnvvm through CUDA 13.0's (docs/gpu.md)
-corpus="$PWD/$pack/TileGym"
+corpus=$(corpus_dir TileGym) || exit 3
 
 python3 -m pytest -q -rA -p no:cacheprovider tests/gpu/test_live_capture_gpu.py > "$out/live-test.log" 2>&1
 echo "exit: $?" >> "$out/live-test.log"

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # On the GPU host: TileGym's own code through the launch backend (issue 20), plain cuTile Python beside it.
 #
-# Carried from the dev machine: .bundle/toolchain.tar.xz (`tileport toolchain pack ... --no-probe`) and PACK
+# Carried from the dev machine: .bundle/toolchain.tar.xz (`tileport toolchain pack ... --no-probe --no-disasm`; or
+# none, right after a call that carried it: scripts/gpu_host.sh) and PACK
 # (default build/gpu20/pack) with served.tar.xz (`tileport ops build --from build/corpus --corpus TILEGYM --into
-# LIB && tileport ops pack PACK/served.tar.xz --library LIB`) and a copy of the TileGym checkout (PACK/TileGym).
+# LIB && tileport ops pack PACK/served.tar.xz --library LIB`) and a copy of the TileGym checkout (PACK/TileGym, or
+# PACK/TileGym.tar.xz).
 # Writes to $OUT: host.txt, graphs.log (tests/gpu/test_served_gpu.py, overhead, recurrent probe), overhead.json,
 # recurrent_probe.json, tests.json (with per-kernel Rust/Python kernel times), tests.log, rust-logs.txt.
-# TEST_FILES (default: every tests/ops file) picks TileGym test files; TEST_TIMEOUT bounds the test step; EXTRAS
+# TEST_FILES (default: every tests/ops file) picks TileGym test files, KEYWORD their tests (default "test_op and
+# cutile"; "test_perf and cutile": the benchmarks), MODES the runs (default "plain,rust"; "rust" alone for timing:
+# the Rust run times both paths itself, TILEPORT_LAUNCH_TIMING_PER_KERNEL launches per kernel); TEST_TIMEOUT bounds
+# the test step; EXTRAS
 # (default "graphs overhead probe") picks the steps before the tests.
 set -uo pipefail
 out=${OUT:-gpu-served}
@@ -14,7 +19,8 @@ pack=${PACK:-build/gpu20/pack}
 # shellcheck source=scripts/gpu_host.sh
 source "$(dirname "$0")/gpu_host.sh"
 eval "$(python3 -m tileport ops unpack "$pack/served.tar.xz" /tmp/served)"
-export TILEPORT_SERVED TILEPORT_CORPUS="$PWD/$pack/TileGym"
+TILEPORT_CORPUS=$(corpus_dir TileGym) || exit 3
+export TILEPORT_SERVED TILEPORT_CORPUS
 echo "TILEPORT_SERVED=$TILEPORT_SERVED" >> "$out/host.txt"
 
 extras=${EXTRAS-graphs overhead probe}   # EXTRAS="" (or SKIP_EXTRAS=1): TileGym's tests only
@@ -30,7 +36,8 @@ case " $extras " in *" probe "*)
     >> "$out/graphs.log" 2>&1 ;; esac
 # shellcheck disable=SC2086
 timeout "${TEST_TIMEOUT:-400}" python3 benchmarks/corpus/tilegym_rust.py tests --corpus "$TILEPORT_CORPUS" \
-  --library "$TILEPORT_SERVED" --out /tmp/tests --jobs "${JOBS:-12}" --timing ${TEST_FILES:-} > "$out/tests.log" 2>&1
+  --library "$TILEPORT_SERVED" --out /tmp/tests --jobs "${JOBS:-12}" --timing --keyword "${KEYWORD:-test_op and cutile}" \
+  --modes "${MODES:-plain,rust}" ${TEST_FILES:-} > "$out/tests.log" 2>&1
 echo "exit: $?" >> "$out/tests.log"
 cp /tmp/tests/tests.json "$out/" 2>/dev/null
 tail -c 200000 /tmp/tests/*.rust.log > "$out/rust-logs.txt" 2>/dev/null

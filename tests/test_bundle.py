@@ -165,3 +165,12 @@ def test_file_changing_during_pack_is_caught(tree, tmp_path, monkeypatch):
         bundle.pack(tree, tmp_path / "b.tar.xz", wheels=[], cdylibs=[], binaries=[small], python=_py(), fast=True,
                     max_mb=400)
     assert not (tmp_path / "b.tar.xz").exists() and not (tmp_path / "b.tar.xz.partial").exists()
+
+
+def test_a_runtime_bundle_leaves_the_disassembler_out(tree):
+    """`pack --no-disasm`: a GPU host compiles and launches and never runs the IR diff, so tileirdisasm stays behind
+    (the tree and the bundle travel within 64 MiB); everything that compiles Tile IR is still there."""
+    names = {e.arcname for e in bundle.collect(tree, [], [], disasm=False)}
+    assert "site/nvidia/cu13/bin/tileirdisasm" not in names
+    assert {"site/nvidia/cu13/bin/tileiras", "site/nvidia/cu13/bin/ptxas", "site/nvidia/cu13/lib/libnvvm.so.4"} <= names
+    assert "site/nvidia/cu13/bin/tileirdisasm" in {e.arcname for e in bundle.collect(tree, [], [])}

@@ -969,8 +969,9 @@ def test_break_is_a_carried_flag_and_continue_is_continue(tmp_path):
     body = "\n".join(e.body)
     assert "let mut broke: bool = false;" in body and "if broke {\n        continue;" in body, body
     assert "broke = true;\n        continue;" in body, body
-    with pytest.raises(Unsupported) as exc:
-        emit(tmp_path, """
+    # a break where the index passes a loop-invariant bound: loop_split's two loops, both carrying the flag (was
+    # refused before translate/loop_split.py; SMALL_KERNELS breaksplit proves it)
+    e = emit(tmp_path, """
          @ct.kernel
          def k(x, y, n: int, m: int, B: ct.Constant[int]):
              acc = ct.zeros((B,), dtype=ct.float32)
@@ -980,7 +981,8 @@ def test_break_is_a_carried_flag_and_continue_is_continue(tmp_path):
                  acc = acc + ct.load(x, index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
              ct.store(y, index=(ct.bid(0),), tile=acc)
          """, "x=f32[?]/1, y=f32[?]/1, n=i32, m=i32, B=#16")
-    assert exc.value.construct == "for-break" and "loop_split" in str(exc.value) and "k.py:9:" in str(exc.value)
+    body = "\n".join(e.body)
+    assert body.count("for i in ") == 2 and "zz_broke" in body, body
 
 
 def test_generated_comments_are_wrapped_as_paragraphs():

@@ -87,7 +87,10 @@ def run_tests(args: argparse.Namespace) -> int:
     ops = corpus / "tests" / "ops"
     files = args.files or sorted(str(p.relative_to(ops)) for p in ops.rglob("test_*.py"))
     first = [f for f in LONG_FIRST if f in files]   # the slowest files start first: they set the run's length
-    jobs = [(f, m) for f in first + [f for f in files if f not in first] for m in MODES]
+    modes = [m for m in args.modes.split(",") if m]
+    if not modes or set(modes) - set(MODES):
+        raise SystemExit(f"--modes: a comma-separated subset of {','.join(MODES)}, not {args.modes!r}")
+    jobs = [(f, m) for f in first + [f for f in files if f not in first] for m in modes]
 
     def one(job: tuple[str, str]) -> dict:
         f, mode = job
@@ -225,6 +228,8 @@ def main() -> int:
             p.add_argument("files", nargs="*", help="test files under tests/ops (default: all)")
             p.add_argument("--jobs", type=int, default=8)
             p.add_argument("--keyword", default="test_op and cutile")
+            p.add_argument("--modes", default="plain,rust",
+                           help="which runs (plain, rust): rust alone when --timing measures both paths in it")
             p.add_argument("--timeout", type=int, default=540)
             p.add_argument("--timing", action="store_true",
                            help="in the rust runs, time each kernel's first launches both ways (CUDA graphs)")

@@ -126,7 +126,8 @@ def cmd_pack(args: argparse.Namespace) -> int:
             raise TileportError("the tileport-probe binary is not built (run `./dev setup`), or pass --no-probe")
         binaries.append(probe)
     manifest = bundle.pack(tree, Path(args.out), wheels=wheels, cdylibs=[Path(c) for c in args.cdylib],
-                           binaries=binaries, python=args.python, max_mb=args.max_mb, fast=args.fast, progress=_progress(args.json))
+                           binaries=binaries, python=args.python, max_mb=args.max_mb, fast=args.fast,
+                           disasm=not args.no_disasm, progress=_progress(args.json))
     if args.json:
         _emit_json({"bundle": args.out, "size": Path(args.out).stat().st_size, "manifest": manifest})
     return 0
@@ -894,6 +895,8 @@ an env.sh; `env` prints the environment cargo needs to build the cutile crate ag
     pk.add_argument("--wheel", action="append", default=[], help="extra wheel to ship (repeatable)")
     pk.add_argument("--cdylib", action="append", default=[], help="built shared library to ship (repeatable)")
     pk.add_argument("--no-probe", action="store_true", help="do not ship the tileport-probe binary")
+    pk.add_argument("--no-disasm", action="store_true",
+                    help="do not ship tileirdisasm (only the IR diff uses it, never a GPU host): ~1 MB smaller")
     pk.add_argument("--no-cuda-tile-wheel", action="store_true", help="do not download/ship the cuda-tile wheel")
     pk.add_argument("--wheel-cache", default=".cache/wheels", help="where downloaded wheels are kept")
     pk.add_argument("--max-mb", type=float, default=60, help="refuse to write a bundle larger than this (MB)")

@@ -25,7 +25,10 @@ def pytest_configure(config: Any) -> None:  # noqa: ARG001
         if os.environ.get("TILEPORT_LAUNCH_TIMING"):   # kernel time, Rust vs cuTile Python, per launch
             from .runtime.launch_timing import LaunchTiming
 
-            active.timing = LaunchTiming()
+            # TILEPORT_LAUNCH_TIMING_PER_KERNEL: how many distinct launches of each kernel (default 3; a benchmark
+            # run times every shape it launches), TILEPORT_LAUNCH_TIMING_ROUNDS: interleaved rounds (default 5)
+            active.timing = LaunchTiming(per_kernel=int(os.environ.get("TILEPORT_LAUNCH_TIMING_PER_KERNEL", "3")),
+                                         rounds=int(os.environ.get("TILEPORT_LAUNCH_TIMING_ROUNDS", "5")))
 
 
 def pytest_unconfigure(config: Any) -> None:  # noqa: ARG001

@@ -40,6 +40,8 @@ MAX_MB_DEFAULT = 60
 #: pip distributions whose METADATA makes cuda-tile accept the tree as "its" pip toolchain.
 TOOL_DISTS = ("nvidia_cuda_tileiras", "nvidia_cuda_nvcc", "nvidia_nvvm")
 TOOL_FILES = ("bin/tileiras", "bin/tileirdisasm", "bin/ptxas", "lib/libnvvm.so.4")
+#: what only the IR diff runs (never on a GPU host): ``pack(..., disasm=False)`` leaves it out
+DISASM_FILES = ("bin/tileirdisasm",)
 WHEEL_PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_27_x86_64", "manylinux_2_17_x86_64",
                    "manylinux2014_x86_64")
 
@@ -99,9 +101,10 @@ def download_wheel(requirement: str, python: str, cache: Path, progress: Progres
     return hits[-1]
 
 
-def collect(tree: CudaTree, wheels: list[Path], cdylibs: list[Path], binaries: list[Path] = ()) -> list[Entry]:
+def collect(tree: CudaTree, wheels: list[Path], cdylibs: list[Path], binaries: list[Path] = (),
+            disasm: bool = True) -> list[Entry]:
     entries: list[Entry] = []
-    for rel in TOOL_FILES:
+    for rel in TOOL_FILES if disasm else [f for f in TOOL_FILES if f not in DISASM_FILES]:
         src = tree.root / rel
         if not src.exists():
             raise BundleError(f"cannot pack: {src} is missing (run `tileport doctor`)")
@@ -123,10 +126,11 @@ def collect(tree: CudaTree, wheels: list[Path], cdylibs: list[Path], binaries: l
 
 
 def pack(tree: CudaTree, out: Path, *, wheels: list[Path], cdylibs: list[Path], python: str,
-         binaries: list[Path] = (), max_mb: float = MAX_MB_DEFAULT, fast: bool = False,
+         binaries: list[Path] = (), max_mb: float = MAX_MB_DEFAULT, fast: bool = False, disasm: bool = True,
          progress: Progress = lambda s: None) -> dict:
-    """Write the bundle to ``out`` and ``out.sha256``; return the manifest. Raises if it exceeds ``max_mb``."""
-    entries = collect(tree, wheels, cdylibs, binaries)
+    """Write the bundle to ``out`` and ``out.sha256``; return the manifest. Raises if it exceeds ``max_mb``.
+    ``disasm=False`` leaves tileirdisasm out (a GPU host compiles and launches; only the IR diff disassembles)."""
+    entries = collect(tree, wheels, cdylibs, binaries, disasm)
     rel = release_of_binary(tree.tileiras)
     files = {}
     for e in entries:

@@ -121,7 +121,7 @@ def tileiras(ctx: Context) -> Iterator[Check]:
                            f"install nvidia-cuda-tileiras=={ctx.pins.cuda_release}.* (`./dev setup`)")
 
 
-@check("all")
+@check("dev")   # only the IR diff disassembles: a GPU host's runtime bundle may leave it out (pack --no-disasm)
 def tileirdisasm(ctx: Context) -> Iterator[Check]:
     yield from _tool_check(ctx, "tileirdisasm", lambda t: t.tileirdisasm,
                            "tileirdisasm ships with nvidia-cuda-tileiras from 13.4 on; reinstall it (`./dev setup`)")

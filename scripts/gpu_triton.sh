@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# On the GPU host: the Triton side (issue 21) — the Triton GPU tests of tileport's own lowerings, then the Triton
+# corpus's own host code (Triton's tutorials as scripts, TileGym's Triton tests) with every ported kernel shadowed by
+# its port (outputs compared with Triton's, both timed in CUDA graphs: benchmarks/corpus/triton_shadow.py).
+#
+# Carried: .bundle/toolchain.tar.xz (or none right after a call that carried it: scripts/gpu_host.sh) and PACK
+# (default build/gpu21) holding triton-tutorials.tar.xz and TileGym.tar.xz (copies of ../shared/corpus/*), and ttp/
+# and tcp/ (or both in ports.tar.xz: the lowered.py, lowered.json and corpus.json of `tileport corpus port` on the tutorials' and TileGym's
+# Triton captures: benchmarks/results/corpus/triton.json has the commands).
+# Writes to $OUT: host.txt, triton-tests.log, triton_shadow.json, triton_shadow.txt, host-output.log (its tail).
+# SHADOW_TIMEOUT bounds the shadow step (default 330 s), MAX_CHECKS the launches checked per kernel (default 3).
+set -uo pipefail
+out=${OUT:-gpu-triton}
+pack=${PACK:-build/gpu21}
+# shellcheck source=scripts/gpu_host.sh
+source "$(dirname "$0")/gpu_host.sh"
+tutorials=$(corpus_dir triton-tutorials) || exit 3
+tilegym=$(corpus_dir TileGym) || exit 3
+ports="$pack"
+if [ -f "$pack/ports.tar.xz" ]; then   # ttp/ and tcp/ packed (their JSON is most of their size)
+  rm -rf .devcache/ports && mkdir -p .devcache/ports && tar xJf "$pack/ports.tar.xz" -C .devcache/ports
+  ports=.devcache/ports
+fi
+
+TILEPORT_CORPUS=$(dirname "$tutorials") timeout "${TESTS_TIMEOUT:-200}" python3 -m pytest -q -rA \
+  -p no:cacheprovider tests/gpu/test_shadow_gpu.py tests/gpu/test_triton_idioms_gpu.py \
+  tests/gpu/test_triton_tutorial_idioms_gpu.py tests/gpu/test_triton_tutorial_attention_gpu.py \
+  > "$out/triton-tests.log" 2>&1
+echo "exit: $?" >> "$out/triton-tests.log"
+
+timeout "${SHADOW_TIMEOUT:-330}" python3 benchmarks/corpus/triton_shadow.py --tutorials "$tutorials" \
+  --tutorial-ports "$ports/ttp" --tilegym "$tilegym" --tilegym-ports "$ports/tcp" --max-checks "${MAX_CHECKS:-3}" \
+  --out "$out/triton_shadow.json" --log /tmp/host-output.log --hang-dump "$(( ${SHADOW_TIMEOUT:-330} - 15 ))" \
+  > "$out/triton_shadow.txt" 2>&1
+echo "exit: $?" >> "$out/triton_shadow.txt"
+tail -c 150000 /tmp/host-output.log > "$out/host-output.log" 2>/dev/null
+true
