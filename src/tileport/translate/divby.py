@@ -19,12 +19,8 @@ from __future__ import annotations
 import ast
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from tileport.spec import signature as sigmod
-
-if TYPE_CHECKING:
-    from tileport.translate.emit import Emitter
 
 MAX_DIVBY = 1024   # cuTile Python's cap on a stated divisor
 
@@ -93,7 +89,7 @@ class LoopFacts:
     """``facts[id(loop)]``: name → Fact of every value a `for`/`while` of the kernel's body carries, at the top of
     its body (cuTile Python's loop body parameters, after the fixpoint)."""
 
-    def __init__(self, em: Emitter):
+    def __init__(self, em):   # (the Emitter: not imported, which imports this module)
         self.em = em
         self.facts: dict[int, Env] = {}
         self.loops: list[_Loop] = []

@@ -32,6 +32,7 @@ from .static_eval import fold_array_aliases, fold_static_eval
 from .resolve import ResolveError, resolve, rewritten
 from .lists import ListItem, emit_item, emit_prologue, find_list_items, store_item
 from .lists import entry_params as list_entry_params
+from .stores import NO_HINTS, store_unchecked as _store_unchecked
 from .slices import Slice, emit_slice, find_slices, int_divisor, slice_call
 from .values import ELEMENT_BYTES, RUST_DTYPES, Scalar, Tile
 
@@ -109,8 +110,6 @@ ATOMIC_MODES: dict[str, dict[str, str]] = {
     "atomic_xchg": {"f32": "Xchg", **{d: "Xchg" for d in _INT_DTYPES}},
     "atomic_cas": {d: "" for d in _INT_DTYPES},   # (atomic_cas_tko: no mode)
 }
-#: (latency, tma) of a load or store without hints, as cutile's arguments
-NO_HINTS = ("None", "tma::Enabled")
 #: the cuda.tile calls that read or write memory (besides the atomics), for memory-order checks
 MEMORY_OPS = ("load", "store", "gather", "scatter", "printf", "print")
 LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
@@ -156,16 +155,6 @@ class Results:
 
 
 Ty = Tile | Scalar | ArrayParam | Results
-
-
-def _store_unchecked(tiles: str, code: str, idx: list[str], hints: tuple[str, str]) -> str:
-    """The unchecked store of a tile into a partition of the full tensor: `store_unchecked`, or with hints (what
-    it calls, with the latency and TMA arguments ct.store's options give)."""
-    if hints == NO_HINTS:
-        return f"unsafe {{ {tiles}.store_unchecked({code}, [{', '.join(idx)}]) }};"
-    latency, tma = hints
-    return (f"unsafe {{ store_view_tko_mut(&mut {tiles}, {code}, [{', '.join(idx)}], ordering::Weak, scope::TileBlock, "
-            f"{latency}, {tma}) }};")
 
 
 def _exclusive(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> bool:

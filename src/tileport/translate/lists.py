@@ -20,6 +20,7 @@ import ast
 from dataclasses import dataclass
 
 from ..spec import signature as sigmod
+from .stores import store_unchecked
 from .values import RUST_DTYPES, Scalar, Tile
 
 #: a list's items' memory ops the port carries; the rest is refused with the reason
@@ -234,8 +235,6 @@ def store_item(em, call: ast.Call, arr: str, index: ast.AST | None, tile_node: a
                hints: tuple[str, str]) -> None:
     """A store into a list's item: through the item's full partition, unchecked, on the list's token (each store
     after the one before), as cuTile Python stores it."""
-    from .emit import _store_unchecked
-
     item: ListItem = em.list_items[arr]
     sig = item.sig
     if not isinstance(index, ast.Tuple) or len(index.elts) != sig.rank:
@@ -263,7 +262,7 @@ def store_item(em, call: ast.Call, arr: str, index: ast.AST | None, tile_node: a
              "says which blocks write which tiles.")
     b.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = unsafe {{ "
              f"{now}.partition_full_mut(shape![{dims}]) }};")
-    b.append(indent + _store_unchecked(tiles, code, idx, hints))
+    b.append(indent + store_unchecked(tiles, code, idx, hints))
     b.append(f"{indent}{token} = get_partition_token_mut(&{tiles});")
     em.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
                             "what": f"partition_full_mut + store_unchecked on {arr}, an item of {item.lst}",
