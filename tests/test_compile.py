@@ -178,3 +178,25 @@ def test_a_kernel_file_imports_its_sibling_modules(tree, tmp_path):
     assert k.absent == () and str(tmp_path) not in sys.path
     sig = bind(parse("f32[?]/1, f32[?]/1, #256"), k.param_names, k.name)
     assert "mulf" in compile_kernel(k, sig, tree, tmp_path / "o", None).disasm.read_text()
+
+
+def test_a_kernel_whose_packages_init_refuses_this_host_loads_past_it(tree, tmp_path):
+    """A kernel module inside a package whose `__init__` refuses to import here (a host framework's version check:
+    `transformers>=5.3 is required`) is imported with that `__init__` left unrun — its own relative imports still
+    resolve — and the bare package it stood on leaves sys.modules."""
+    import sys
+
+    pkg = tmp_path / "src" / "hostpkg_v" / "kernels"
+    pkg.mkdir(parents=True)
+    (tmp_path / "src" / "hostpkg_v" / "__init__.py").write_text(
+        "raise ImportError('hostframework>=5.3.0 is required (got 4.0)')\n")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "util.py").write_text("import cuda.tile as ct\n\n@ct.function\ndef twice(t):\n    return t * 2\n")
+    (pkg / "scale.py").write_text(
+        "import cuda.tile as ct\nfrom .util import twice\n\n@ct.kernel\n"
+        "def k(x, y, TILE: ct.Constant[int]):\n"
+        "    ct.store(y, index=(ct.bid(0),), tile=twice(ct.load(x, index=(ct.bid(0),), shape=(TILE,))))\n")
+    k = load_kernel(f"{pkg / 'scale.py'}::k")
+    assert "hostpkg_v" not in sys.modules and "hostpkg_v.kernels" not in sys.modules
+    sig = bind(parse("f32[?]/1, f32[?]/1, #256"), k.param_names, k.name)
+    assert "mulf" in compile_kernel(k, sig, tree, tmp_path / "o", None).disasm.read_text()

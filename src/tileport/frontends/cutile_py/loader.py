@@ -78,9 +78,14 @@ def package_name(path: Path) -> tuple[Path, str] | None:
     return folder, ".".join(parts)
 
 
+#: dunder names that are a package's data, not a protocol: a placeholder has them (``transformers.__version__``
+#: read at import time by host code that checks the version it runs with)
+DATA_DUNDERS = ("__version__",)
+
+
 def _dunder(attr: str) -> bool:
     """Python's own protocol names (``__len__``, ``__fspath__``): a placeholder has none of them (AttributeError)."""
-    return attr.startswith("__") and attr.endswith("__")
+    return attr.startswith("__") and attr.endswith("__") and attr not in DATA_DUNDERS
 
 
 class _AbsentMeta(type):
@@ -253,11 +258,40 @@ def _import_in_package(path: Path, root: Path, dotted: str) -> tuple[Any, tuple[
     try:
         module, absent, emulated = _import_retrying(lambda: importlib.import_module(dotted), root)
     except Exception as exc:
-        raise KernelLoadError(f"{path}: importing it as {dotted} (from {root}) failed: "
-                              f"{type(exc).__name__}: {exc}") from exc
+        try:   # a package's __init__ that pulls in a host framework the kernel never needs: without them
+            module, absent, emulated = _import_retrying(lambda: _import_past_inits(dotted, root), root)
+        except Exception:  # noqa: BLE001 — the module itself fails: the first error is the one to show
+            raise KernelLoadError(f"{path}: importing it as {dotted} (from {root}) failed: "
+                                  f"{type(exc).__name__}: {exc}") from exc
     if Path(getattr(module, "__file__", "") or "").resolve() != path:
         raise KernelLoadError(f"{path}: importing {dotted} from {root} found {module.__file__} instead")
     return module, absent, emulated
+
+
+def _import_past_inits(dotted: str, root: Path) -> Any:
+    """``dotted`` imported with the ``__init__`` of each of its packages not yet imported left unrun: bare
+    packages whose ``__path__`` is their folder stand in for them while it imports, so its own imports (``from
+    .utils import f``, ``from pkg.sub import g``) still resolve. For a kernel module whose package's ``__init__``
+    imports a host framework at a version check (``transformers>=5.3 is required``) that the kernel's device
+    code never touches. The bare packages leave ``sys.modules`` afterwards."""
+    parts = dotted.split(".")
+    bare = []
+    for k in range(1, len(parts)):
+        name = ".".join(parts[:k])
+        if name in sys.modules:
+            continue
+        pkg = types.ModuleType(name)
+        pkg.__path__ = [str(root.joinpath(*parts[:k]))]
+        pkg.__package__ = name
+        pkg.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
+        sys.modules[name] = pkg
+        bare.append(name)
+    try:
+        return importlib.import_module(dotted)
+    finally:
+        for name in bare:
+            if sys.modules.get(name) is not None and getattr(sys.modules[name], "__file__", None) is None:
+                del sys.modules[name]
 
 
 def _import_file(path: Path) -> Any:
