@@ -637,6 +637,36 @@ def breaksplit(x, y, n: int, B: ct.Constant[int]):
         cnt += 1
     ct.store(y, index=(pid,), tile=acc / (cnt + 1))
 """, ["x=f32[?]/1, y=f32[?]/1, n=i32, B=#256"]),
+    # ct.arange's start= and step= (cuda.tile 1.7: the iota times the step plus the start, each converted to the
+    # dtype; a float one contracted into an fma), a float arange (the i32 iota converted), an int64 one
+    "arange_ss": ("""
+@ct.kernel
+def arange_ss(y, z, start: int, B: ct.Constant[int]):
+    base = ct.bid(0) * B
+    even = ct.arange(B, dtype=ct.int32, start=0, step=2)
+    ids = ct.arange(B, dtype=ct.int32, start=base)
+    f = ct.arange(B, dtype=ct.float32, start=start, step=3)
+    w = ct.arange(B, step=B, dtype=ct.int64, start=base)
+    ct.store(y, index=(ct.bid(0),), tile=(even + ids).astype(ct.float32) + f + ct.arange(B, dtype=ct.float32))
+    ct.store(z, index=(ct.bid(0),), tile=w)
+""", ["y=f32[?]/1&16, z=i64[?]/1&16, start=i32, B=#256"]),
+    # an int64 scalar (a label's or a slot's `.item()`) next to i32 values: compared with an i32 tile (the tile
+    # widened, as cuTile Python promotes it), `divmod` by a constant (i64 floor division and remainder); a top-k
+    # step masking the taken column with `-float("inf")` (folded to the constant, no negf)
+    "i64mix": ("""
+@ct.kernel
+def i64mix(x, labels, slots, y, cache, PAGE: ct.Constant[int], BN: ct.Constant[int]):
+    row = ct.bid(0)
+    label = ct.load(labels, index=(row,), shape=()).item()
+    t = ct.load(x, index=(row, 0), shape=(1, BN), padding_mode=ct.PaddingMode.NEG_INF)
+    cols = ct.arange(BN, dtype=ct.int32)
+    t = ct.where(ct.reshape(cols == label, (1, BN)), -float("inf"), t)
+    ct.store(y, index=(row, 0), tile=t)
+    slot = ct.load(slots, index=(row,), shape=()).item()
+    page, off = divmod(slot, PAGE)
+    ct.store(cache, index=(page, off, 0), tile=ct.reshape(t, (1, 1, BN)))
+""", ["x=f32[?,?]/?,1&16, labels=i64[?]/1&16, slots=i64[?]/1&16, y=f32[?,?]/?,1&16, "
+      "cache=f32[?,?%16,?%16]/?%4,?%4,1&16, PAGE=#16, BN=#128"]),
 }
 
 

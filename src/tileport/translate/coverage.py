@@ -100,7 +100,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`unsafe { partition_full_mut }` + `store_unchecked` at the source's index, listed "
               "as an unsafe site with the source's contract as its precondition", S, "numerics"),
     Construct("arith-promote", "element-wise operands of different dtypes of one kind (an f16 tile and an f32 tile or "
-              "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile or scalar)", "the narrower operand converted first "
+              "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile or scalar, an i64 scalar with an i32 tile: "
+              "`offs == label` of an int64 label's `.item()`)", "the narrower operand converted first "
               "(`convert_tile`, `exti`, bound to its promoted type), as cuTile Python promotes it (f16 and bf16 do not "
               "mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",
@@ -135,8 +136,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "(`a * b + 1.0`), the fma of their 0-d tiles (real_idioms6); `c + a * b` with reads in `c`: `c` "
               "first, as Python evaluates it (real_rolling_state); `x = mma(..) * s` first bound in a loop body and "
               "fused into the next `x = x + c` (ALiBi's `qk + bias`: the mma computed where it stands)", S, "gelu_tanh"),
-    Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel",
-              "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`)",
+    Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel; `-float('inf')`",
+              "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`); "
+              "a negated infinity is the other constant, as cuTile Python folds it (no `negf`)",
               S, None),
     Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`) of a tile or a scalar "
               "(`pid.astype(ct.int64)`); a mask to numbers (`m.astype(ct.int32)`, `m.astype(ct.float32)`)",
@@ -263,7 +265,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "folded when constant (`ct.truediv(1.0, D)`), else the operator (real_rolling_state)", S, "rms_norm"),
     Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
     Construct("int-floordiv", "`a // b`, `a % b` of two i32 scalars (Python's floor semantics, e.g. a block id "
-              "over or modulo a head count), a 0-d tile among them (a gathered slot); `q, r = divmod(a, b)` "
+              "over or modulo a head count), a 0-d tile among them (a gathered slot); of an i64 scalar and an i32 "
+              "or i64 one (`page, off = divmod(slot, PAGE)` of an int64 slot's `.item()`: the i32 widened, as in "
+              "row arith-promote); `q, r = divmod(a, b)` "
               "(resolve's divmod rewrite); of i32 or i64 tiles "
               "(an i32 scalar operand widened: `slot % PAGE`, slot an int64 tile)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "
               "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
@@ -303,7 +307,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "runtime scalar or 0-d tile (of another dtype too: an f32 sum filling a bf16 tile)",
               "`constant(v, shape![..])`; a runtime value converted as its 0-d tile, then broadcast", S,
               "matmul"),
-    Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])` (bound with its type)", S, "causal_mask"),
+    Construct("arange", "`ct.arange(n, dtype=)` of an integer or float dtype; `start=`, `step=` (resolve's "
+              "arange-start-step rewrite)", "`iota(shape![n])` (bound with its type); a float one the i32 iota "
+              "converted (`convert_tile`: Tile IR's iota makes integers only), as cuTile Python builds it",
+              S, "causal_mask"),
     Construct("compare", "`a < b`, `<=`, `>`, `>=`, `==`, `!=` on tiles (with broadcasting); of an i64 and an "
               "i32 scalar (`label == ignore_index` of an int64 label: the i32 widened, as in row arith-promote); of an f32 and "
               "an i32 scalar (`eps > 0`: the int as a float)",

@@ -2570,6 +2570,14 @@ class Emitter:
             return self.expr(ast.copy_location(ast.BinOp(ast.copy_location(ast.Name(tmp, ast.Load()), node),
                                                          ast.BitXor(), ones), node))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            special = node.operand
+            if isinstance(special, ast.Call) and isinstance(special.func, ast.Name) and special.func.id == "float" \
+                    and len(special.args) == 1 and not special.keywords \
+                    and isinstance(special.args[0], ast.Constant) and isinstance(special.args[0].value, str) \
+                    and special.args[0].value.strip().lstrip("+-").lower() in ("inf", "infinity"):
+                # `-float('inf')`: cuTile Python folds the negation into the constant (no negf)
+                text = special.args[0].value.strip()
+                return self.float_special(node, text[1:] if text.startswith("-") else "-" + text)
             code, ty = self.expr(node.operand)
             if isinstance(ty, Tile):
                 self.need(node, "unary-neg", "tile negation")
@@ -3099,6 +3107,10 @@ class Emitter:
         n = self.shape_of(ast.Tuple(elts=[node.args[0]]))[0]
         dt = self.dtype_of(kw["dtype"]) if "dtype" in kw else "i32"
         ty = Tile(dt, (n,))
+        if not dt.startswith(("i", "u")):   # a float arange: the i32 iota converted, as cuTile Python builds it
+            # (Tile IR's iota makes integers only)
+            ints, _ = self.typed(f"iota(shape![{n}])", Tile("i32", (n,)), None, f"iota_{n.lower()}")
+            return self.typed(f"convert_tile({ints})", ty, want_name, f"arange_{n.lower()}")
         return self.typed(f"iota(shape![{n}])", ty, want_name, f"arange_{n.lower()}")
 
     def pointer_access(self, node: ast.Call, what: str, kw: dict, checked: bool = True,
@@ -4438,10 +4450,11 @@ class Emitter:
                     raise self.refuse(node, "reshape-broadcast", f"shapes {t.shape} and {tuple(shape)} do not "
                                                                  "broadcast")
         # a typed scalar (a runtime value, not a literal or constant) takes part in the promotion as cuTile Python
-        # types it: an f16 tile times an f32 argument is computed in f32
+        # types it: an f16 tile times an f32 argument is computed in f32, an i32 tile next to an i64 scalar (an
+        # int64 label's `.item()`) in i64
         operands = _operand_nodes(node)
         strong = [t.dtype for t, n in zip(types, operands) if isinstance(t, Scalar) and n is not None
-                  and t.dtype.startswith("f") and not self.const_value(n)[0]]
+                  and (t.dtype.startswith("f") or t.dtype == "i64") and not self.const_value(n)[0]]
         dtypes = {t.dtype for t in tiles} | set(strong)
         if len(dtypes) > 1:
             wide = promote(dtypes)
@@ -4753,22 +4766,26 @@ class Emitter:
         if (isinstance(lt, Tile) or isinstance(rt, Tile)) and {getattr(lt, "dtype", None),
                                                                 getattr(rt, "dtype", None)} <= {"i32", "i64"}:
             return self.floordiv_tile(node, lc, lt, rc, rt)
-        if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and lt.dtype == rt.dtype == "i32"):
+        if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and {lt.dtype, rt.dtype} <= {"i32", "i64"}):
             raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` of {_describe(lt)} and {_describe(rt)} "
-                                                    "(two i32 scalars are translated)")
-        a, b = (f"scalar_to_tile::<i32>({c}{'i32' if _literal(n) is not None else ''})"
+                                                    "(i32 or i64 scalars are translated)")
+        it = "i64" if "i64" in (lt.dtype, rt.dtype) else "i32"
+        if it == "i64":   # an i64 scalar (an int64 slot's `.item()`) over an i32 one: Python widens the i32
+            lc, rc = self.widen_i64_sides(node, [(lc, lt, node.left), (rc, rt, node.right)])
+            lt = Scalar("i64")
+        a, b = (f"scalar_to_tile::<{it}>({c}{it if _literal(n) is not None and it == 'i32' else ''})"
                 for c, n in ((lc, node.left), (rc, node.right)))
         # every intermediate typed (cutile infers no 0-d result type inside an index or call argument)
         if isinstance(node.op, ast.FloorDiv):
             q = self.fresh("quotient")
-            return (f"{{ let {q}: Tile<i32, {{ [] }}> = divi({a}, {b}, rounding::NegativeInf);\n"
-                    f"tile_to_scalar::<i32, i32>({q}) }}"), lt
-        r, d, zero = self.fresh("rem"), self.fresh("divisor"), "scalar_to_tile::<i32>(0i32)"
+            return (f"{{ let {q}: Tile<{it}, {{ [] }}> = divi({a}, {b}, rounding::NegativeInf);\n"
+                    f"tile_to_scalar::<{it}, {it}>({q}) }}"), lt
+        r, d, zero = self.fresh("rem"), self.fresh("divisor"), f"scalar_to_tile::<{it}>(0{it})"
         bind_b = ""
         if not (rc.isidentifier() or _literal(node.right) is not None) and not self._constant_test(node.right):
             # a computed runtime divisor: bound as a scalar first (cutile types the 0-d tile of an expression badly)
-            bind_b = f"let {d}_value: i32 = {rc};\n"
-            b = f"scalar_to_tile::<i32>({d}_value)"
+            bind_b = f"let {d}_value: {it} = {rc};\n"
+            b = f"scalar_to_tile::<{it}>({d}_value)"
         lit = _literal(node.right)
         # a literal divisor's sign is known: cuTile Python folds `b < 0` to a constant
         const = node.right.id if isinstance(node.right, ast.Name) and self._constant_test(node.right) else None
@@ -4787,12 +4804,12 @@ class Emitter:
         else:
             fix_expr = f"(lt_tile({r}, {zero}) ^ {negative}) & ne_tile({r}, {zero})"
         return ("{ // Python's %: the remainder takes the divisor's sign\n"
-                f"{bind_b}let {d}: Tile<i32, {{ [] }}> = {b};\n"
-                f"let {r}: Tile<i32, {{ [] }}> = remi({a}, {d});\n"
+                f"{bind_b}let {d}: Tile<{it}, {{ [] }}> = {b};\n"
+                f"let {r}: Tile<{it}, {{ [] }}> = remi({a}, {d});\n"
                 f"{signs}let {fix}: Tile<bool, {{ [] }}> = {fix_expr};\n"
-                f"let {up}: Tile<i32, {{ [] }}> = {r} + {d};\n"
-                f"let {mod}: Tile<i32, {{ [] }}> = select({fix}, {up}, {r});\n"
-                f"tile_to_scalar::<i32, i32>({mod})\n}}"), lt
+                f"let {up}: Tile<{it}, {{ [] }}> = {r} + {d};\n"
+                f"let {mod}: Tile<{it}, {{ [] }}> = select({fix}, {up}, {r});\n"
+                f"tile_to_scalar::<{it}, {it}>({mod})\n}}"), lt
 
     def floordiv_tile(self, node: ast.BinOp, lc: str, lt: Ty, rc: str, rt: Ty) -> tuple[str, Tile]:
         """`a // b` and `a % b` on i32 or i64 tiles (a scalar operand broadcast; an i32 one with an i64 tile widened,

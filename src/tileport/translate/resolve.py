@@ -110,6 +110,10 @@ REWRITES: tuple[Rewrite, ...] = (
             "Python compiles it only where e is a constant, which the reference compile checked)"),
     Rewrite("astile", "`ct.astile(v, dtype=D)` (a scalar or constant as a tile)", "`ct.astype(v, D)` (a scalar "
             "is a 0-d tile: the same conversion, none when v has that dtype)"),
+    Rewrite("arange-start-step", "`ct.arange(n, dtype=D, start=s, step=k)` (cuda.tile 1.7's offsets)",
+            "`ct.arange(n, dtype=D) * k + s`, each of k and s converted to D first (`ct.astype`; a literal as it "
+            "is), the multiply left out where k is the literal 1 and the add where s is the literal 0: the ops "
+            "cuTile Python's arange_impl emits, in its order"),
     Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
             "`r = a % b` (operands other than names and literals bound once first), as cuTile Python computes it"),
     Rewrite("helper-statement", "a helper of the kernel's file called as a statement, returning nothing (it loads "
@@ -437,12 +441,41 @@ class _Resolver(ast.NodeTransformer):
                 and len(node.args) == 1 and not node.keywords:
             # cuTile Python checks at compile time that the argument is a constant (analyze compiled it): its value
             return node.args[0]
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "arange" and \
+                {k.arg for k in node.keywords} & {"start", "step"} and len(node.args) == 1:
+            return _arange_offsets(node)
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "astile" and \
                 len(node.args) == 1 and [k.arg for k in node.keywords] == ["dtype"]:
             # a scalar is a 0-d tile in cuTile Python: astile is the conversion to that dtype
             out = ast.Call(_attr_chain("ct.astype", node.func), [node.args[0], node.keywords[0].value], [])
             return _mark(ast.copy_location(out, node))
         return node
+
+
+def _arange_offsets(node: ast.Call) -> ast.AST:
+    """``ct.arange(n, dtype=D, start=s, step=k)`` as cuTile Python's arange_impl builds it: the iota of n, times
+    ``astype(k, D)`` unless k is the constant 1, plus ``astype(s, D)`` unless s is the constant 0 (a literal is
+    weakly typed: it takes D as the conversion would make it)."""
+    kw = {k.arg: k.value for k in node.keywords}
+    dtype = kw.get("dtype")
+    if dtype is None:
+        return node
+    base = ast.Call(node.func, list(node.args), [ast.keyword("dtype", dtype)])
+    out: ast.expr = _mark(ast.copy_location(base, node))
+
+    def converted(v: ast.expr) -> ast.expr:
+        if isinstance(v, ast.Constant):
+            return v
+        return _mark(ast.copy_location(ast.Call(_attr_chain("ct.astype", node.func), [v, copy.deepcopy(dtype)], []),
+                                       v))
+
+    for name, unit, op in (("step", 1, ast.Mult()), ("start", 0, ast.Add())):
+        v = kw.get(name)
+        if v is None or (isinstance(v, ast.Constant) and v.value == unit and type(v.value) is int):
+            continue
+        out = _mark(ast.copy_location(ast.BinOp(out, op, converted(v)), node))
+        out.end_lineno, out.end_col_offset = node.end_lineno, node.end_col_offset
+    return out
 
 
 def _is_ct(node: ast.AST) -> bool:
