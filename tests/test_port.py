@@ -667,6 +667,30 @@ def i64mix(x, labels, slots, y, cache, PAGE: ct.Constant[int], BN: ct.Constant[i
     ct.store(cache, index=(page, off, 0), tile=ct.reshape(t, (1, 1, BN)))
 """, ["x=f32[?,?]/?,1&16, labels=i64[?]/1&16, slots=i64[?]/1&16, y=f32[?,?]/?,1&16, "
       "cache=f32[?,?%16,?%16]/?%4,?%4,1&16, PAGE=#16, BN=#128"]),
+    # ct.static_iter over tuples holding arrays: enumerate (the split of a fused qkv row), zip with float weights,
+    # a plain tuple of arrays (unrolled, the names replaced by the items); a module float's -inf bound to a scalar
+    # (`m = -math.inf`: the folded constant), then carried by a loop as a 0-d tile
+    "static_arrays": ("""
+import math
+
+
+@ct.kernel
+def static_arrays(qkv, q, k, v, mix, rowmax, HD: ct.Constant[int]):
+    t = ct.bid(0)
+    for j, dst in ct.static_iter(enumerate((q, k, v))):
+        row = ct.load(qkv, index=(t, j), shape=(1, HD))
+        ct.store(dst, index=(t, 0), tile=row)
+    acc = ct.zeros((1, HD), ct.float32)
+    m = -math.inf
+    for j, w in ct.static_iter(zip((0, 2), (0.5, 2.0))):
+        part = ct.load(qkv, index=(t, j), shape=(1, HD)).astype(ct.float32)
+        acc = acc + part * w
+        m = max(m, ct.max(part))
+    for out in ct.static_iter((mix,)):
+        ct.store(out, index=(t, 0), tile=acc)
+    ct.store(rowmax, index=(t,), tile=m)
+""", ["qkv=bf16[?,?%16]/?%8,1&16, q=bf16[?,?%16]/?%8,1&16, k=bf16[?,?%16]/?%8,1&16, v=bf16[?,?%16]/?%8,1&16, "
+      "mix=f32[?,?%16]/?%4,1&16, rowmax=f32[?]/1&16, HD=#128"]),
 }
 
 

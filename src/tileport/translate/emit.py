@@ -2483,6 +2483,9 @@ class Emitter:
                 f" in {self.inlining[-1]}() (a helper reads its parameters and module names; a local of the "
                 "function it is defined in, a closure, is not carried in)" if self.inlining else ""))
         lit = _literal(node)
+        if isinstance(lit, float) and not math.isfinite(lit):   # `-math.inf` (a module float resolve inlined):
+            # cuTile Python's folded constant, as `float('-inf')` is
+            return self.float_special(node, repr(lit))
         if lit is not None:
             return repr(lit), Scalar("f32" if isinstance(lit, float) else "i32")
         if isinstance(node, ast.IfExp) and self._constant_test(node.test) and not self._generic_condition(node.test):

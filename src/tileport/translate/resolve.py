@@ -114,6 +114,11 @@ REWRITES: tuple[Rewrite, ...] = (
             "`ct.arange(n, dtype=D) * k + s`, each of k and s converted to D first (`ct.astype`; a literal as it "
             "is), the multiply left out where k is the literal 1 and the add where s is the literal 0: the ops "
             "cuTile Python's arange_impl emits, in its order"),
+    Rewrite("static-iter-items", "`for dst in ct.static_iter((q, k, v))` over a tuple holding arrays or other "
+            "values no constant spells, `for j, dst in ct.static_iter(enumerate((q, k, v)))`, `for a, s in "
+            "ct.static_iter(zip((x, y), (1.0, 2.0)))` (the names not re-bound in the body, no `break`, `continue` "
+            "or `return`)", "the body once per item, each loop name replaced by its item (an `enumerate` index by "
+            "its literal): cuTile Python unrolls the loop the same way, binding the names to the items"),
     Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
             "`r = a % b` (operands other than names and literals bound once first), as cuTile Python computes it"),
     Rewrite("helper-statement", "a helper of the kernel's file called as a statement, returning nothing (it loads "
@@ -475,6 +480,69 @@ def _arange_offsets(node: ast.Call) -> ast.AST:
             continue
         out = _mark(ast.copy_location(ast.BinOp(out, op, converted(v)), node))
         out.end_lineno, out.end_col_offset = node.end_lineno, node.end_col_offset
+    return out
+
+
+def _static_items(it: ast.AST) -> list[list[ast.expr]] | None:
+    """The items a ``ct.static_iter`` loop binds, one list of values per iteration (one value per loop name), when
+    its iterable is a literal tuple, ``enumerate`` or ``zip`` of literal tuples holding something no constant
+    spells (an array: the emitter unrolls loops over constants itself); else None."""
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and _is_ct(it.func.value) and
+            it.func.attr == "static_iter" and len(it.args) + len(it.keywords) == 1):
+        return None
+    inner = it.args[0] if it.args else it.keywords[0].value   # (`iterable=`, as canonical_call spells it)
+
+    def elts(node: ast.AST) -> list[ast.expr] | None:
+        return list(node.elts) if isinstance(node, (ast.Tuple, ast.List)) else None
+
+    if isinstance(inner, (ast.Tuple, ast.List)):
+        items = [[e] for e in inner.elts]
+    elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and not inner.keywords and \
+            inner.func.id == "enumerate" and len(inner.args) == 1 and elts(inner.args[0]) is not None:
+        items = [[ast.copy_location(ast.Constant(i), e), e] for i, e in enumerate(elts(inner.args[0]))]
+    elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and not inner.keywords and \
+            inner.func.id == "zip" and inner.args and all(elts(a) is not None for a in inner.args) and \
+            len({len(elts(a)) for a in inner.args}) == 1:
+        items = [list(col) for col in zip(*(elts(a) for a in inner.args))]
+    else:
+        return None
+    plain = all(isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant))
+                for item in items for v in item)
+    return None if plain and isinstance(inner, (ast.Tuple, ast.List)) else items
+
+
+def _unroll_static_tuples(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    """``for names in ct.static_iter(<tuple | enumerate | zip>)`` over values no constant spells: the body once per
+    item with the names replaced (rewrite static-iter-items); loops it cannot unroll are left to the emitter,
+    which refuses them at their position."""
+    out: list[ast.stmt] = []
+    for st in stmts:
+        for field in ("body", "orelse"):
+            if isinstance(getattr(st, field, None), list) and not isinstance(st, (ast.FunctionDef, ast.Lambda)):
+                setattr(st, field, _unroll_static_tuples(getattr(st, field)))
+        items = _static_items(st.iter) if isinstance(st, ast.For) else None
+        target = st.target if isinstance(st, ast.For) else None
+        names = [target.id] if isinstance(target, ast.Name) else \
+            [t.id for t in target.elts] if isinstance(target, ast.Tuple) and \
+            all(isinstance(t, ast.Name) for t in target.elts) else None
+        stored = {n.id for sub in (st.body if isinstance(st, ast.For) else []) for n in ast.walk(sub)
+                  if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        jumps = any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for sub in getattr(st, "body", [])
+                    for n in ast.walk(sub))
+        if items is None or names is None or st.orelse or jumps or stored & set(names) or \
+                any(len(item) != len(names) for item in items):
+            out.append(st)
+            continue
+        for item in items:
+            binding = dict(zip(names, item))
+
+            class _Bind(ast.NodeTransformer):
+                def visit_Name(self, node: ast.Name) -> ast.AST:
+                    if isinstance(node.ctx, ast.Load) and node.id in binding:
+                        return _mark(ast.copy_location(copy.deepcopy(binding[node.id]), node))
+                    return node
+
+            out.extend(_Bind().visit(copy.deepcopy(sub)) for sub in st.body)
     return out
 
 
@@ -1067,7 +1135,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     for st in fn.body:
         out = resolver.visit(st)
         body.extend(out if isinstance(out, list) else [out])
-    fn.body = body
+    fn.body = _unroll_static_tuples(body)
     # parameter defaults are evaluated in the module's scope (`def scale(v, s=SCALE)`), none of the function's
     defaults = _Resolver(env, set(), called)
     fn.args.defaults = [defaults.visit(d) for d in fn.args.defaults]
