@@ -691,6 +691,17 @@ def static_arrays(qkv, q, k, v, mix, rowmax, HD: ct.Constant[int]):
     ct.store(rowmax, index=(t,), tile=m)
 """, ["qkv=bf16[?,?%16]/?%8,1&16, q=bf16[?,?%16]/?%8,1&16, k=bf16[?,?%16]/?%8,1&16, v=bf16[?,?%16]/?%8,1&16, "
       "mix=f32[?,?%16]/?%4,1&16, rowmax=f32[?]/1&16, HD=#128"]),
+    # `x.strides[k]` read in a kernel (flat offsets into a 1-d view of the same rows): the launcher-filled stride
+    # parameter with cuTile Python's facts (divisible by 4 here); the unit stride is the constant 1
+    "strides_k": ("""
+@ct.kernel
+def strides_k(x, flat, y, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    row_stride = x.strides[0]
+    offs = pid * row_stride + ct.arange(B, dtype=ct.int32) * x.strides[-1]
+    t = ct.gather(flat, offs)
+    ct.store(y, index=(pid, 0), tile=ct.reshape(t, (1, B)) * row_stride)
+""", ["x=f32[?,?]/?%4,1&16, flat=f32[?]/1&16, y=f32[?,?]/?,1&16, B=#128"]),
 }
 
 

@@ -431,6 +431,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`num_tiles(&a_tiles, k)` over an unpadded partition view", S, "matmul"),
     Construct("array-shape", "`a.shape[k]` of an array parameter (literal k)", "`a.shape()[k]`", S,
               "masked_rowsum"),
+    Construct("array-strides", "`x.strides[k]` of an array parameter (literal k, negative too)",
+              "the entry parameter `x_strideK: i32` the launcher fills (cutile 0.3.1 cannot read a tensor's strides "
+              "in a kernel), with the facts cuTile Python assumes about it (non-negative, its divisibility), as "
+              "strided gathers take it; a stride the launch fixes (the unit stride) is its constant",
+              S, None, "tests/test_port.py SMALL_KERNELS `strides_k`"),
     Construct("num-blocks", "`ct.num_blocks(k)`", "`get_num_tile_blocks().k`", S, "persistent_scale"),
     Construct("cdiv", "`ct.cdiv(a, b)` on integer scalars", "`ceil_div(a, b)`", S, "masked_rowsum"),
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, "

@@ -2619,6 +2619,21 @@ class Emitter:
             if arr in self.list_items:   # the extents its descriptor holds
                 return self.list_items[arr].extents[k], Scalar("i32")
             return f"{arr}.shape()[{k}]", Scalar("i32")
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
+                node.value.attr == "strides" and isinstance(node.value.value, ast.Name) \
+                and isinstance(self.params.get(node.value.value.id), sigmod.ArraySig):
+            arr, k = node.value.value.id, self._int(node.slice)
+            sig = self.params[arr]
+            if k is not None and k < 0:   # `x.strides[-2]`: counted from the last dimension
+                k += sig.rank
+            if k is None or not 0 <= k < sig.rank or arr in self.slices or arr in self.list_items:
+                raise self.refuse(node, "array-strides", f"{self.text(node)}: a literal dimension of an array "
+                                                         "parameter")
+            self.need(node, "array-strides", "array stride")
+            known = sig.strides[k] if sig.strides is not None else None
+            if known is not None:   # a stride the launch fixes (the unit stride): cuTile Python's constant
+                return f"{known}i32", Scalar("i32")
+            return self.stride_param(arr, k), Scalar("i32")
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
                 isinstance((bound := self.env.get(node.value.id)) and bound[1], Results) and \
                 (k := self._int(node.slice)) is not None and -len(bound[1].types) <= k < len(bound[1].types):
