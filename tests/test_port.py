@@ -702,6 +702,18 @@ def strides_k(x, flat, y, B: ct.Constant[int]):
     t = ct.gather(flat, offs)
     ct.store(y, index=(pid, 0), tile=ct.reshape(t, (1, B)) * row_stride)
 """, ["x=f32[?,?]/?%4,1&16, flat=f32[?]/1&16, y=f32[?,?]/?,1&16, B=#128"]),
+    # transposes and permutes met by element-wise operations (a symmetrised tile): cutile 0.3.1 types their
+    # results by the extents' values, so each such use is reshaped to the names first (identity-shape-ops)
+    "permute_ew": ("""
+@ct.kernel
+def permute_ew(x, y, z, BM: ct.Constant[int], BN: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0), 0), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO)
+    p = t.transpose()
+    sym = (t + p) * 0.5 - ct.permute(t, (1, 0))
+    ct.store(y, index=(ct.bid(0), 0), tile=sym)
+    u = ct.permute(ct.reshape(t, (BM, 1, BN)), (2, 1, 0))
+    ct.store(z, index=(0, 0, ct.bid(0)), tile=ct.where(u > 0, u, 0.0))
+""", ["x=f32[?,?%16]/?%4,1&16, y=f32[?,?%16]/?%4,1&16, z=f32[?%16,?,?]/?,?,1&16, BM=#16, BN=#16"]),
 }
 
 

@@ -290,7 +290,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "it): other axes and ct.cumprod are refused"),
     Construct("permute", "`ct.transpose(t)` (rank 2), `ct.transpose(t, a, b)`, `ct.permute(t, (..))` with literal axes",
               "`t.transpose()` / `permute(t, const_array![..])` bound with its type: the transpose lives in registers, "
-              "as in Python (host strides and partition dim maps untouched)", S, "linear"),
+              "as in Python (host strides and partition dim maps untouched); cutile 0.3.1 types the result by its "
+              "extents' values (`Tile<f32, {[16, 16]}>`), so an element-wise use of it next to a tile typed by the "
+              "const generics' names is reshaped to them first (an identity reshape, irdiff identity-shape-ops; "
+              "SMALL_KERNELS `permute_ew`)", S, "linear"),
     Construct("gather-scatter", "`ct.gather(a, idx, mask=, padding_value=, check_bounds=)` / `ct.scatter(a, idx, v, "
               "mask=)` on a rank-1 array with stride 1",
               "exti → unsigned bounds check & mask → `get_tensor_base` pointer tile → `unsafe { load_ptr_tko(..) }` "

@@ -280,6 +280,9 @@ class Emitter:
         self.reads: dict[str, list[tuple[str, int]]] = {}
         #: (array, dim) of every stride a gather/scatter needs as an entry parameter, in order of first use
         self.stride_params: list[tuple[str, int]] = []
+        # names bound to a transpose/permute whose extents include a const generic: cutile 0.3.1 types the result
+        # by the extents' values (`Tile<f32, {[16, 16]}>`), so an element-wise use reshapes it to the names first
+        self.value_typed: dict[str, Tile] = {}
         self.nd_accesses: set[str] = set()   # gathers/scatters of rank > 1 (see gather: their padding)
         self.loaded_arrays: set[str] = set()  # arrays both loaded and stored (in-place updates)
         #: array updated in place through views → the `let mut` tokens ordering its accesses as cuTile Python's
@@ -872,6 +875,7 @@ class Emitter:
                 self.bid_names.pop(name, None)
                 self.rev_bid_names.pop(name, None)
                 self.tile_counts.pop(name, None)
+                self.value_typed.pop(name, None)
                 self.binding_value = st.value
                 code, ty = self.expr(st.value, want_name=name)
                 if (k := self._reversed_bid(st.value)) is not None:
@@ -3849,7 +3853,10 @@ class Emitter:
         rust = f"{_paren(code)}.transpose()" if axes == (1, 0) else \
             f"permute({code}, const_array![{', '.join(map(str, axes))}])"
         base = node.args[0].id if isinstance(node.args[0], ast.Name) else "value"
-        return self.typed(rust, out, want_name, f"{base}_permuted")
+        code, out = self.typed(rust, out, want_name, f"{base}_permuted")
+        if any(not d.isdigit() for d in out.shape):
+            self.value_typed[want_name or code] = out
+        return code, out
 
     def runtime_logic(self, node: ast.AST, want_name: str | None) -> tuple[str, Ty]:
         """Python's short-circuit logic on runtime scalars, as cuTile Python compiles it: `a and b` is
@@ -4501,6 +4508,10 @@ class Emitter:
                           not self._unit_dim(a))   # (unit extents broadcast: their own rules, result_tile)
 
     def operand_as_tile(self, code: str, ty: Ty, like: Tile, node: ast.AST) -> str:
+        if isinstance(ty, Tile) and self.value_typed.get(code) == ty:
+            # a transpose/permute cutile typed by its extents' values: an identity reshape to the names, as a
+            # reduction's result gets one (irdiff identity-shape-ops)
+            code = f"{code}.reshape(shape![{', '.join(ty.shape)}])"
         if isinstance(ty, Tile) and ty.dtype != like.dtype:   # promoted (see result_tile): converted first
             conv = "exti" if like.dtype.startswith("i") else "convert_tile"   # (integers widen by sign extension)
             code, ty = self.typed(f"{conv}({code})", Tile(like.dtype, ty.shape), None, f"promoted_{like.dtype}")
