@@ -714,6 +714,46 @@ def permute_ew(x, y, z, BM: ct.Constant[int], BN: ct.Constant[int]):
     u = ct.permute(ct.reshape(t, (BM, 1, BN)), (2, 1, 0))
     ct.store(z, index=(0, 0, ct.bid(0)), tile=ct.where(u > 0, u, 0.0))
 """, ["x=f32[?,?%16]/?%4,1&16, y=f32[?,?%16]/?%4,1&16, z=f32[?%16,?,?]/?,?,1&16, BM=#16, BN=#16"]),
+    # helpers passed to helpers (a module helper as an argument, a kernel-local closure as a parameter's default:
+    # a copy of the callee per function, rewrite helper-function-argument); a helper's result that is a constant
+    # (`t.shape[1]` returned in a tuple, and alone) folded where it is read, as cuTile Python folds it
+    "fnargs": ("""
+@ct.function
+def silu(v):
+    return v / (1.0 + ct.exp(-v))
+
+
+@ct.function
+def apply(v, f):
+    return f(v) * 2.0
+
+
+@ct.function
+def stats(t):
+    m = ct.max(t, axis=1, keepdims=True)
+    return m, ct.sum(ct.exp(t - m), axis=1, keepdims=True), t.shape[1]
+
+
+@ct.function
+def width(t):
+    return t.shape[1]
+
+
+@ct.kernel
+def fnargs(x, y, z, alpha: float, BN: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0), 0), shape=(1, BN), padding_mode=ct.PaddingMode.NEG_INF)
+
+    def leaky(v):
+        return ct.where(v > 0, v, v * alpha)
+
+    def twice(v, f=leaky):
+        return f(f(v))
+
+    m, s, n = stats(t)
+    w = width(t)
+    ct.store(y, index=(ct.bid(0), 0), tile=ct.exp(t - m) / s * n + w)
+    ct.store(z, index=(ct.bid(0), 0), tile=apply(t, silu) + twice(t))
+""", ["x=f32[?,?]/?,1&16, y=f32[?,?]/?,1&16, z=f32[?,?]/?,1&16, alpha=f32, BN=#256"]),
 }
 
 

@@ -283,6 +283,7 @@ class Emitter:
         # names bound to a transpose/permute whose extents include a const generic: cutile 0.3.1 types the result
         # by the extents' values (`Tile<f32, {[16, 16]}>`), so an element-wise use reshapes it to the names first
         self.value_typed: dict[str, Tile] = {}
+        self.helper_result_consts: list[tuple[bool, object]] = []   # the last inlined helper's known results
         self.nd_accesses: set[str] = set()   # gathers/scatters of rank > 1 (see gather: their padding)
         self.loaded_arrays: set[str] = set()  # arrays both loaded and stored (in-place updates)
         #: array updated in place through views → the `let mut` tokens ordering its accesses as cuTile Python's
@@ -877,7 +878,13 @@ class Emitter:
                 self.tile_counts.pop(name, None)
                 self.value_typed.pop(name, None)
                 self.binding_value = st.value
+                self.helper_result_consts = []
                 code, ty = self.expr(st.value, want_name=name)
+                if isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name) and \
+                        st.value.func.id in self.helpers and len(self.helper_result_consts) == 1 and \
+                        self.helper_result_consts[0][0] and self.assign_counts.get(name) == 1 and \
+                        isinstance(self.helper_result_consts[0][1], (int, float)) and isinstance(ty, Scalar):
+                    self.const_locals[name] = self.helper_result_consts[0][1]   # a helper's constant result
                 if (k := self._reversed_bid(st.value)) is not None:
                     self.rev_bid_names[name] = k
                 if nested:   # on some paths only: not a block index every block is sure to hold
@@ -914,10 +921,14 @@ class Emitter:
                 if not isinstance(ty, Results) or len(ty.types) != len(targets):
                     raise self.refuse(st, "helper-tuple", f"{len(targets)} names for "
                                                           f"{len(ty.types) if isinstance(ty, Results) else 1} results")
+                consts = self.helper_result_consts
                 tmp = self.fresh(f"{st.value.func.id}_out")
                 self.body.append(f"{indent}let {tmp}: {ty.rust()} = {code};")
                 for k, (name, t) in enumerate(zip(targets, ty.types)):
                     self.bind(st, name, f"{tmp}.{k}", t, indent, nested)
+                    if len(consts) == len(targets) and consts[k][0] and self.assign_counts.get(name) == 1 and \
+                            isinstance(consts[k][1], (int, float)) and isinstance(t, Scalar):
+                        self.const_locals[name] = consts[k][1]   # (a constant result: folded where it is read)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "store":
                 self.store(st.value, indent)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "scatter":
@@ -3057,6 +3068,9 @@ class Emitter:
                 self.env[p.arg] = (p.arg, ty)
             self.stmts(body[:-1], "")
             ret = body[-1].value
+            # what each result is known to be when the helper compiles (`t.shape[1]`, a constant): the names the
+            # call binds hold those constants, as cuTile Python folds them after inlining
+            consts = [self.const_value(e) for e in (ret.elts if isinstance(ret, ast.Tuple) else [ret])]
             if isinstance(ret, ast.Tuple):   # several results: a Rust tuple, unpacked by the calling assignment
                 parts = [self.expr(e) for e in ret.elts]
                 if not all(isinstance(t, (Tile, Scalar)) for _, t in parts):
@@ -3070,6 +3084,7 @@ class Emitter:
                 code, ty = f"({lc}, {rc})", Results((lt, rt))
             else:
                 code, ty = self.expr(ret)
+            self.helper_result_consts = consts   # (after the results' own inlined calls set theirs)
             lines = self.body
         finally:
             self.inlining.pop()

@@ -137,6 +137,10 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("helper-attribute", "a helper reached through an attribute: a `@staticmethod` of a class "
             "(`Acts.silu(v)`), a function of an imported module (`utils.rms(x)`, `import mylib.ops as ops`)",
             "the call of a helper named after the path (`Acts_silu(v)`), inlined like any helper"),
+    Rewrite("helper-function-argument", "a helper passed to another as an argument (`apply(t, silu)`, "
+            "`def twice(v, f=leaky)`: a module helper or a function defined in the kernel), called through the "
+            "parameter (`f(v)`)", "a copy of the callee per function passed (`apply__silu(t)`), the parameter "
+            "replaced by that function's name: the call cuTile Python inlines through the function object"),
     Rewrite("helper-product-operand", "a helper returning a product, called as an operand of a sum "
             "(`scale(x) + bias`, `def scale(v): return v * s`): cuTile Python inlines it, then contracts the sum "
             "into an fma", "the call bound to a name first (`scale_value = scale(x)`, then `scale_value + bias`), "
@@ -659,7 +663,12 @@ def _function_ast(pyfunc: Any) -> tuple[ast.FunctionDef, Path, str]:
 def _called_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]) -> dict[str, Any]:
     """Names called in ``fn`` that resolve to plain Python functions (helpers, decorated or not) of the user's."""
     found: dict[str, Any] = {}
-    for node in ast.walk(fn):
+    # a function passed as an argument (`apply(t, silu)`) is a helper too (rewrite helper-function-argument)
+    passed = [a for node in ast.walk(fn) if isinstance(node, ast.Call) for a in
+              (*node.args, *(k.value for k in node.keywords)) if isinstance(a, ast.Name) and a.id not in local]
+    for node in [*ast.walk(fn), *passed]:
+        if isinstance(node, ast.Name) and node in passed:
+            node = ast.Call(node, [], [])
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in local:
             value = env.get(node.func.id)
             py = inspect.unwrap(getattr(value, "_pyfunc", None) or value)   # @ct.function wraps the function
@@ -733,6 +742,8 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str
     _resolve_into(fn, _scope(pyfunc), helpers, (file, file.read_text() if file.is_file() else ""))
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
+    _specialize_function_arguments(fn, helpers)
+    for f in [fn, *(h.fn for h in helpers.values())]:
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
     for f in [fn, *(h.fn for h in helpers.values())]:
         _hoist_product_calls(f, helpers)
@@ -791,6 +802,54 @@ def _bind_helper_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelpe
                     filled.append(value)
                 node.args, node.keywords = filled, []
                 _mark(node)
+
+
+def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
+    """A helper called with another helper as an argument (`apply(t, silu)`, `def twice(v, f=leaky)`): a copy of
+    the callee per function passed, the parameter replaced by that function's name and dropped from the
+    parameters, and the call made to the copy (`apply__silu(t)`; rewrite helper-function-argument). cuTile Python
+    binds the parameter to the function object and inlines the call through it; the copy's `f(v)` is then the
+    same inlined call."""
+    work = [fn, *(h.fn for h in helpers.values())]
+    while work:
+        f = work.pop()
+        bound = _locals(f) if isinstance(f, ast.FunctionDef) else set()
+        for node in list(ast.walk(f)):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers and
+                    not node.keywords):
+                continue
+            callee = helpers[node.func.id]
+            params = [a.arg for a in callee.fn.args.args]
+            passed = {i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id in helpers and
+                      a.id not in bound}
+            if not passed or len(params) != len(node.args) or callee.fn.args.vararg or callee.fn.args.kwarg:
+                continue
+            mapping = {params[i]: node.args[i].id for i in passed}
+            if mapping.keys() & _locals_assigned(callee.fn):
+                continue   # (a parameter re-bound in the helper: left to the emitter, which refuses it)
+            name = f"{node.func.id}__{'_'.join(node.args[i].id for i in sorted(passed))}"
+            if name not in helpers:
+                spec = copy.deepcopy(callee.fn)
+                spec.name = name
+                for n in ast.walk(spec):
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in mapping:
+                        n.id = mapping[n.id]
+                        _mark(n)
+                spec.args.args = [a for i, a in enumerate(spec.args.args) if i not in passed]
+                spec.args.defaults = []   # (every call is bound to one positional argument per parameter)
+                if hasattr(spec, "tileport_parameters"):
+                    del spec.tileport_parameters
+                helpers[name] = ResolvedHelper(spec, callee.file, callee.src)
+                work.append(spec)
+            node.func.id = name
+            node.args = [a for i, a in enumerate(node.args) if i not in passed]
+            _mark(node)
+
+
+def _locals_assigned(fn: ast.FunctionDef) -> set[str]:
+    """The names ``fn``'s body binds (its parameters not counted)."""
+    return {n.id for st in fn.body for n in ast.walk(st) if isinstance(n, ast.Name) and
+            isinstance(n.ctx, (ast.Store, ast.Del))}
 
 
 def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
