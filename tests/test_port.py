@@ -637,6 +637,123 @@ def breaksplit(x, y, n: int, B: ct.Constant[int]):
         cnt += 1
     ct.store(y, index=(pid,), tile=acc / (cnt + 1))
 """, ["x=f32[?]/1, y=f32[?]/1, n=i32, B=#256"]),
+    # ct.arange's start= and step= (cuda.tile 1.7: the iota times the step plus the start, each converted to the
+    # dtype; a float one contracted into an fma), a float arange (the i32 iota converted), an int64 one
+    "arange_ss": ("""
+@ct.kernel
+def arange_ss(y, z, start: int, B: ct.Constant[int]):
+    base = ct.bid(0) * B
+    even = ct.arange(B, dtype=ct.int32, start=0, step=2)
+    ids = ct.arange(B, dtype=ct.int32, start=base)
+    f = ct.arange(B, dtype=ct.float32, start=start, step=3)
+    w = ct.arange(B, step=B, dtype=ct.int64, start=base)
+    ct.store(y, index=(ct.bid(0),), tile=(even + ids).astype(ct.float32) + f + ct.arange(B, dtype=ct.float32))
+    ct.store(z, index=(ct.bid(0),), tile=w)
+""", ["y=f32[?]/1&16, z=i64[?]/1&16, start=i32, B=#256"]),
+    # an int64 scalar (a label's or a slot's `.item()`) next to i32 values: compared with an i32 tile (the tile
+    # widened, as cuTile Python promotes it), `divmod` by a constant (i64 floor division and remainder); a top-k
+    # step masking the taken column with `-float("inf")` (folded to the constant, no negf)
+    "i64mix": ("""
+@ct.kernel
+def i64mix(x, labels, slots, y, cache, PAGE: ct.Constant[int], BN: ct.Constant[int]):
+    row = ct.bid(0)
+    label = ct.load(labels, index=(row,), shape=()).item()
+    t = ct.load(x, index=(row, 0), shape=(1, BN), padding_mode=ct.PaddingMode.NEG_INF)
+    cols = ct.arange(BN, dtype=ct.int32)
+    t = ct.where(ct.reshape(cols == label, (1, BN)), -float("inf"), t)
+    ct.store(y, index=(row, 0), tile=t)
+    slot = ct.load(slots, index=(row,), shape=()).item()
+    page, off = divmod(slot, PAGE)
+    ct.store(cache, index=(page, off, 0), tile=ct.reshape(t, (1, 1, BN)))
+""", ["x=f32[?,?]/?,1&16, labels=i64[?]/1&16, slots=i64[?]/1&16, y=f32[?,?]/?,1&16, "
+      "cache=f32[?,?%16,?%16]/?%4,?%4,1&16, PAGE=#16, BN=#128"]),
+    # ct.static_iter over tuples holding arrays: enumerate (the split of a fused qkv row), zip with float weights,
+    # a plain tuple of arrays (unrolled, the names replaced by the items); a module float's -inf bound to a scalar
+    # (`m = -math.inf`: the folded constant), then carried by a loop as a 0-d tile
+    "static_arrays": ("""
+import math
+
+
+@ct.kernel
+def static_arrays(qkv, q, k, v, mix, rowmax, HD: ct.Constant[int]):
+    t = ct.bid(0)
+    for j, dst in ct.static_iter(enumerate((q, k, v))):
+        row = ct.load(qkv, index=(t, j), shape=(1, HD))
+        ct.store(dst, index=(t, 0), tile=row)
+    acc = ct.zeros((1, HD), ct.float32)
+    m = -math.inf
+    for j, w in ct.static_iter(zip((0, 2), (0.5, 2.0))):
+        part = ct.load(qkv, index=(t, j), shape=(1, HD)).astype(ct.float32)
+        acc = acc + part * w
+        m = max(m, ct.max(part))
+    for out in ct.static_iter((mix,)):
+        ct.store(out, index=(t, 0), tile=acc)
+    ct.store(rowmax, index=(t,), tile=m)
+""", ["qkv=bf16[?,?%16]/?%8,1&16, q=bf16[?,?%16]/?%8,1&16, k=bf16[?,?%16]/?%8,1&16, v=bf16[?,?%16]/?%8,1&16, "
+      "mix=f32[?,?%16]/?%4,1&16, rowmax=f32[?]/1&16, HD=#128"]),
+    # `x.strides[k]` read in a kernel (flat offsets into a 1-d view of the same rows): the launcher-filled stride
+    # parameter with cuTile Python's facts (divisible by 4 here); the unit stride is the constant 1
+    "strides_k": ("""
+@ct.kernel
+def strides_k(x, flat, y, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    row_stride = x.strides[0]
+    offs = pid * row_stride + ct.arange(B, dtype=ct.int32) * x.strides[-1]
+    t = ct.gather(flat, offs)
+    ct.store(y, index=(pid, 0), tile=ct.reshape(t, (1, B)) * row_stride)
+""", ["x=f32[?,?]/?%4,1&16, flat=f32[?]/1&16, y=f32[?,?]/?,1&16, B=#128"]),
+    # transposes and permutes met by element-wise operations (a symmetrised tile): cutile 0.3.1 types their
+    # results by the extents' values, so each such use is reshaped to the names first (identity-shape-ops)
+    "permute_ew": ("""
+@ct.kernel
+def permute_ew(x, y, z, BM: ct.Constant[int], BN: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0), 0), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO)
+    p = t.transpose()
+    sym = (t + p) * 0.5 - ct.permute(t, (1, 0))
+    ct.store(y, index=(ct.bid(0), 0), tile=sym)
+    u = ct.permute(ct.reshape(t, (BM, 1, BN)), (2, 1, 0))
+    ct.store(z, index=(0, 0, ct.bid(0)), tile=ct.where(u > 0, u, 0.0))
+""", ["x=f32[?,?%16]/?%4,1&16, y=f32[?,?%16]/?%4,1&16, z=f32[?%16,?,?]/?,?,1&16, BM=#16, BN=#16"]),
+    # helpers passed to helpers (a module helper as an argument, a kernel-local closure as a parameter's default:
+    # a copy of the callee per function, rewrite helper-function-argument); a helper's result that is a constant
+    # (`t.shape[1]` returned in a tuple, and alone) folded where it is read, as cuTile Python folds it
+    "fnargs": ("""
+@ct.function
+def silu(v):
+    return v / (1.0 + ct.exp(-v))
+
+
+@ct.function
+def apply(v, f):
+    return f(v) * 2.0
+
+
+@ct.function
+def stats(t):
+    m = ct.max(t, axis=1, keepdims=True)
+    return m, ct.sum(ct.exp(t - m), axis=1, keepdims=True), t.shape[1]
+
+
+@ct.function
+def width(t):
+    return t.shape[1]
+
+
+@ct.kernel
+def fnargs(x, y, z, alpha: float, BN: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0), 0), shape=(1, BN), padding_mode=ct.PaddingMode.NEG_INF)
+
+    def leaky(v):
+        return ct.where(v > 0, v, v * alpha)
+
+    def twice(v, f=leaky):
+        return f(f(v))
+
+    m, s, n = stats(t)
+    w = width(t)
+    ct.store(y, index=(ct.bid(0), 0), tile=ct.exp(t - m) / s * n + w)
+    ct.store(z, index=(ct.bid(0), 0), tile=apply(t, silu) + twice(t))
+""", ["x=f32[?,?]/?,1&16, y=f32[?,?]/?,1&16, z=f32[?,?]/?,1&16, alpha=f32, BN=#256"]),
 }
 
 

@@ -100,7 +100,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`unsafe { partition_full_mut }` + `store_unchecked` at the source's index, listed "
               "as an unsafe site with the source's contract as its precondition", S, "numerics"),
     Construct("arith-promote", "element-wise operands of different dtypes of one kind (an f16 tile and an f32 tile or "
-              "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile or scalar)", "the narrower operand converted first "
+              "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile or scalar, an i64 scalar with an i32 tile: "
+              "`offs == label` of an int64 label's `.item()`)", "the narrower operand converted first "
               "(`convert_tile`, `exti`, bound to its promoted type), as cuTile Python promotes it (f16 and bf16 do not "
               "mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",
@@ -135,8 +136,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "(`a * b + 1.0`), the fma of their 0-d tiles (real_idioms6); `c + a * b` with reads in `c`: `c` "
               "first, as Python evaluates it (real_rolling_state); `x = mma(..) * s` first bound in a loop body and "
               "fused into the next `x = x + c` (ALiBi's `qk + bias`: the mma computed where it stands)", S, "gelu_tanh"),
-    Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel",
-              "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`)",
+    Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel; `-float('inf')`",
+              "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`); "
+              "a negated infinity is the other constant, as cuTile Python folds it (no `negf`)",
               S, None),
     Construct("astype", "`ct.astype(x, dtype)` (dtype a `ct.<type>` or `array.dtype`) of a tile or a scalar "
               "(`pid.astype(ct.int64)`); a mask to numbers (`m.astype(ct.int32)`, `m.astype(ct.float32)`)",
@@ -263,7 +265,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "folded when constant (`ct.truediv(1.0, D)`), else the operator (real_rolling_state)", S, "rms_norm"),
     Construct("math", "other math (`pow`, `atan2`, integer math, ...)", "the matching cutile op", P, None),
     Construct("int-floordiv", "`a // b`, `a % b` of two i32 scalars (Python's floor semantics, e.g. a block id "
-              "over or modulo a head count), a 0-d tile among them (a gathered slot); `q, r = divmod(a, b)` "
+              "over or modulo a head count), a 0-d tile among them (a gathered slot); of an i64 scalar and an i32 "
+              "or i64 one (`page, off = divmod(slot, PAGE)` of an int64 slot's `.item()`: the i32 widened, as in "
+              "row arith-promote); `q, r = divmod(a, b)` "
               "(resolve's divmod rewrite); of i32 or i64 tiles "
               "(an i32 scalar operand widened: `slot % PAGE`, slot an int64 tile)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "
               "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
@@ -286,7 +290,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "it): other axes and ct.cumprod are refused"),
     Construct("permute", "`ct.transpose(t)` (rank 2), `ct.transpose(t, a, b)`, `ct.permute(t, (..))` with literal axes",
               "`t.transpose()` / `permute(t, const_array![..])` bound with its type: the transpose lives in registers, "
-              "as in Python (host strides and partition dim maps untouched)", S, "linear"),
+              "as in Python (host strides and partition dim maps untouched); cutile 0.3.1 types the result by its "
+              "extents' values (`Tile<f32, {[16, 16]}>`), so an element-wise use of it next to a tile typed by the "
+              "const generics' names is reshaped to them first (an identity reshape, irdiff identity-shape-ops; "
+              "SMALL_KERNELS `permute_ew`)", S, "linear"),
     Construct("gather-scatter", "`ct.gather(a, idx, mask=, padding_value=, check_bounds=)` / `ct.scatter(a, idx, v, "
               "mask=)` on a rank-1 array with stride 1",
               "exti → unsigned bounds check & mask → `get_tensor_base` pointer tile → `unsafe { load_ptr_tko(..) }` "
@@ -303,7 +310,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "runtime scalar or 0-d tile (of another dtype too: an f32 sum filling a bf16 tile)",
               "`constant(v, shape![..])`; a runtime value converted as its 0-d tile, then broadcast", S,
               "matmul"),
-    Construct("arange", "`ct.arange(n, dtype=)`", "`iota(shape![n])` (bound with its type)", S, "causal_mask"),
+    Construct("arange", "`ct.arange(n, dtype=)` of an integer or float dtype; `start=`, `step=` (resolve's "
+              "arange-start-step rewrite)", "`iota(shape![n])` (bound with its type); a float one the i32 iota "
+              "converted (`convert_tile`: Tile IR's iota makes integers only), as cuTile Python builds it",
+              S, "causal_mask"),
     Construct("compare", "`a < b`, `<=`, `>`, `>=`, `==`, `!=` on tiles (with broadcasting); of an i64 and an "
               "i32 scalar (`label == ignore_index` of an int64 label: the i32 widened, as in row arith-promote); of an f32 and "
               "an i32 scalar (`eps > 0`: the int as a float)",
@@ -424,6 +434,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`num_tiles(&a_tiles, k)` over an unpadded partition view", S, "matmul"),
     Construct("array-shape", "`a.shape[k]` of an array parameter (literal k)", "`a.shape()[k]`", S,
               "masked_rowsum"),
+    Construct("array-strides", "`x.strides[k]` of an array parameter (literal k, negative too)",
+              "the entry parameter `x_strideK: i32` the launcher fills (cutile 0.3.1 cannot read a tensor's strides "
+              "in a kernel), with the facts cuTile Python assumes about it (non-negative, its divisibility), as "
+              "strided gathers take it; a stride the launch fixes (the unit stride) is its constant",
+              S, None, "tests/test_port.py SMALL_KERNELS `strides_k`"),
     Construct("num-blocks", "`ct.num_blocks(k)`", "`get_num_tile_blocks().k`", S, "persistent_scale"),
     Construct("cdiv", "`ct.cdiv(a, b)` on integer scalars", "`ceil_div(a, b)`", S, "masked_rowsum"),
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, "

@@ -269,6 +269,10 @@ class Emitter:
         self.reads: dict[str, list[tuple[str, int]]] = {}
         #: (array, dim) of every stride a gather/scatter needs as an entry parameter, in order of first use
         self.stride_params: list[tuple[str, int]] = []
+        # names bound to a transpose/permute whose extents include a const generic: cutile 0.3.1 types the result
+        # by the extents' values (`Tile<f32, {[16, 16]}>`), so an element-wise use reshapes it to the names first
+        self.value_typed: dict[str, Tile] = {}
+        self.helper_result_consts: list[tuple[bool, object]] = []   # the last inlined helper's known results
         self.nd_accesses: set[str] = set()   # gathers/scatters of rank > 1 (see gather: their padding)
         self.loaded_arrays: set[str] = set()  # arrays both loaded and stored (in-place updates)
         #: array updated in place through views → the `let mut` tokens ordering its accesses as cuTile Python's
@@ -861,8 +865,15 @@ class Emitter:
                 self.bid_names.pop(name, None)
                 self.rev_bid_names.pop(name, None)
                 self.tile_counts.pop(name, None)
+                self.value_typed.pop(name, None)
                 self.binding_value = st.value
+                self.helper_result_consts = []
                 code, ty = self.expr(st.value, want_name=name)
+                if isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name) and \
+                        st.value.func.id in self.helpers and len(self.helper_result_consts) == 1 and \
+                        self.helper_result_consts[0][0] and self.assign_counts.get(name) == 1 and \
+                        isinstance(self.helper_result_consts[0][1], (int, float)) and isinstance(ty, Scalar):
+                    self.const_locals[name] = self.helper_result_consts[0][1]   # a helper's constant result
                 if (k := self._reversed_bid(st.value)) is not None:
                     self.rev_bid_names[name] = k
                 if nested:   # on some paths only: not a block index every block is sure to hold
@@ -899,10 +910,14 @@ class Emitter:
                 if not isinstance(ty, Results) or len(ty.types) != len(targets):
                     raise self.refuse(st, "helper-tuple", f"{len(targets)} names for "
                                                           f"{len(ty.types) if isinstance(ty, Results) else 1} results")
+                consts = self.helper_result_consts
                 tmp = self.fresh(f"{st.value.func.id}_out")
                 self.body.append(f"{indent}let {tmp}: {ty.rust()} = {code};")
                 for k, (name, t) in enumerate(zip(targets, ty.types)):
                     self.bind(st, name, f"{tmp}.{k}", t, indent, nested)
+                    if len(consts) == len(targets) and consts[k][0] and self.assign_counts.get(name) == 1 and \
+                            isinstance(consts[k][1], (int, float)) and isinstance(t, Scalar):
+                        self.const_locals[name] = consts[k][1]   # (a constant result: folded where it is read)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "store":
                 self.store(st.value, indent)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "scatter":
@@ -2472,6 +2487,9 @@ class Emitter:
                 f" in {self.inlining[-1]}() (a helper reads its parameters and module names; a local of the "
                 "function it is defined in, a closure, is not carried in)" if self.inlining else ""))
         lit = _literal(node)
+        if isinstance(lit, float) and not math.isfinite(lit):   # `-math.inf` (a module float resolve inlined):
+            # cuTile Python's folded constant, as `float('-inf')` is
+            return self.float_special(node, repr(lit))
         if lit is not None:
             return repr(lit), Scalar("f32" if isinstance(lit, float) else "i32")
         if isinstance(node, ast.IfExp) and self._constant_test(node.test) and not self._generic_condition(node.test):
@@ -2559,6 +2577,14 @@ class Emitter:
             return self.expr(ast.copy_location(ast.BinOp(ast.copy_location(ast.Name(tmp, ast.Load()), node),
                                                          ast.BitXor(), ones), node))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            special = node.operand
+            if isinstance(special, ast.Call) and isinstance(special.func, ast.Name) and special.func.id == "float" \
+                    and len(special.args) == 1 and not special.keywords \
+                    and isinstance(special.args[0], ast.Constant) and isinstance(special.args[0].value, str) \
+                    and special.args[0].value.strip().lstrip("+-").lower() in ("inf", "infinity"):
+                # `-float('inf')`: cuTile Python folds the negation into the constant (no negf)
+                text = special.args[0].value.strip()
+                return self.float_special(node, text[1:] if text.startswith("-") else "-" + text)
             code, ty = self.expr(node.operand)
             if isinstance(ty, Tile):
                 self.need(node, "unary-neg", "tile negation")
@@ -2597,6 +2623,21 @@ class Emitter:
             if arr in self.list_items:   # the extents its descriptor holds
                 return self.list_items[arr].extents[k], Scalar("i32")
             return f"{arr}.shape()[{k}]", Scalar("i32")
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
+                node.value.attr == "strides" and isinstance(node.value.value, ast.Name) \
+                and isinstance(self.params.get(node.value.value.id), sigmod.ArraySig):
+            arr, k = node.value.value.id, self._int(node.slice)
+            sig = self.params[arr]
+            if k is not None and k < 0:   # `x.strides[-2]`: counted from the last dimension
+                k += sig.rank
+            if k is None or not 0 <= k < sig.rank or arr in self.slices or arr in self.list_items:
+                raise self.refuse(node, "array-strides", f"{self.text(node)}: a literal dimension of an array "
+                                                         "parameter")
+            self.need(node, "array-strides", "array stride")
+            known = sig.strides[k] if sig.strides is not None else None
+            if known is not None:   # a stride the launch fixes (the unit stride): cuTile Python's constant
+                return f"{known}i32", Scalar("i32")
+            return self.stride_param(arr, k), Scalar("i32")
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
                 isinstance((bound := self.env.get(node.value.id)) and bound[1], Results) and \
                 (k := self._int(node.slice)) is not None and -len(bound[1].types) <= k < len(bound[1].types):
@@ -3016,6 +3057,9 @@ class Emitter:
                 self.env[p.arg] = (p.arg, ty)
             self.stmts(body[:-1], "")
             ret = body[-1].value
+            # what each result is known to be when the helper compiles (`t.shape[1]`, a constant): the names the
+            # call binds hold those constants, as cuTile Python folds them after inlining
+            consts = [self.const_value(e) for e in (ret.elts if isinstance(ret, ast.Tuple) else [ret])]
             if isinstance(ret, ast.Tuple):   # several results: a Rust tuple, unpacked by the calling assignment
                 parts = [self.expr(e) for e in ret.elts]
                 if not all(isinstance(t, (Tile, Scalar)) for _, t in parts):
@@ -3029,6 +3073,7 @@ class Emitter:
                 code, ty = f"({lc}, {rc})", Results((lt, rt))
             else:
                 code, ty = self.expr(ret)
+            self.helper_result_consts = consts   # (after the results' own inlined calls set theirs)
             lines = self.body
         finally:
             self.inlining.pop()
@@ -3088,6 +3133,10 @@ class Emitter:
         n = self.shape_of(ast.Tuple(elts=[node.args[0]]))[0]
         dt = self.dtype_of(kw["dtype"]) if "dtype" in kw else "i32"
         ty = Tile(dt, (n,))
+        if not dt.startswith(("i", "u")):   # a float arange: the i32 iota converted, as cuTile Python builds it
+            # (Tile IR's iota makes integers only)
+            ints, _ = self.typed(f"iota(shape![{n}])", Tile("i32", (n,)), None, f"iota_{n.lower()}")
+            return self.typed(f"convert_tile({ints})", ty, want_name, f"arange_{n.lower()}")
         return self.typed(f"iota(shape![{n}])", ty, want_name, f"arange_{n.lower()}")
 
     def pointer_access(self, node: ast.Call, what: str, kw: dict, checked: bool = True,
@@ -3808,7 +3857,10 @@ class Emitter:
         rust = f"{_paren(code)}.transpose()" if axes == (1, 0) else \
             f"permute({code}, const_array![{', '.join(map(str, axes))}])"
         base = node.args[0].id if isinstance(node.args[0], ast.Name) else "value"
-        return self.typed(rust, out, want_name, f"{base}_permuted")
+        code, out = self.typed(rust, out, want_name, f"{base}_permuted")
+        if any(not d.isdigit() for d in out.shape):
+            self.value_typed[want_name or code] = out
+        return code, out
 
     def runtime_logic(self, node: ast.AST, want_name: str | None) -> tuple[str, Ty]:
         """Python's short-circuit logic on runtime scalars, as cuTile Python compiles it: `a and b` is
@@ -4427,10 +4479,11 @@ class Emitter:
                     raise self.refuse(node, "reshape-broadcast", f"shapes {t.shape} and {tuple(shape)} do not "
                                                                  "broadcast")
         # a typed scalar (a runtime value, not a literal or constant) takes part in the promotion as cuTile Python
-        # types it: an f16 tile times an f32 argument is computed in f32
+        # types it: an f16 tile times an f32 argument is computed in f32, an i32 tile next to an i64 scalar (an
+        # int64 label's `.item()`) in i64
         operands = _operand_nodes(node)
         strong = [t.dtype for t, n in zip(types, operands) if isinstance(t, Scalar) and n is not None
-                  and t.dtype.startswith("f") and not self.const_value(n)[0]]
+                  and (t.dtype.startswith("f") or t.dtype == "i64") and not self.const_value(n)[0]]
         dtypes = {t.dtype for t in tiles} | set(strong)
         if len(dtypes) > 1:
             wide = promote(dtypes)
@@ -4459,6 +4512,10 @@ class Emitter:
                           not self._unit_dim(a))   # (unit extents broadcast: their own rules, result_tile)
 
     def operand_as_tile(self, code: str, ty: Ty, like: Tile, node: ast.AST) -> str:
+        if isinstance(ty, Tile) and self.value_typed.get(code) == ty:
+            # a transpose/permute cutile typed by its extents' values: an identity reshape to the names, as a
+            # reduction's result gets one (irdiff identity-shape-ops)
+            code = f"{code}.reshape(shape![{', '.join(ty.shape)}])"
         if isinstance(ty, Tile) and ty.dtype != like.dtype:   # promoted (see result_tile): converted first
             conv = "exti" if like.dtype.startswith("i") else "convert_tile"   # (integers widen by sign extension)
             code, ty = self.typed(f"{conv}({code})", Tile(like.dtype, ty.shape), None, f"promoted_{like.dtype}")
@@ -4742,22 +4799,26 @@ class Emitter:
         if (isinstance(lt, Tile) or isinstance(rt, Tile)) and {getattr(lt, "dtype", None),
                                                                 getattr(rt, "dtype", None)} <= {"i32", "i64"}:
             return self.floordiv_tile(node, lc, lt, rc, rt)
-        if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and lt.dtype == rt.dtype == "i32"):
+        if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and {lt.dtype, rt.dtype} <= {"i32", "i64"}):
             raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` of {_describe(lt)} and {_describe(rt)} "
-                                                    "(two i32 scalars are translated)")
-        a, b = (f"scalar_to_tile::<i32>({c}{'i32' if _literal(n) is not None else ''})"
+                                                    "(i32 or i64 scalars are translated)")
+        it = "i64" if "i64" in (lt.dtype, rt.dtype) else "i32"
+        if it == "i64":   # an i64 scalar (an int64 slot's `.item()`) over an i32 one: Python widens the i32
+            lc, rc = self.widen_i64_sides(node, [(lc, lt, node.left), (rc, rt, node.right)])
+            lt = Scalar("i64")
+        a, b = (f"scalar_to_tile::<{it}>({c}{it if _literal(n) is not None and it == 'i32' else ''})"
                 for c, n in ((lc, node.left), (rc, node.right)))
         # every intermediate typed (cutile infers no 0-d result type inside an index or call argument)
         if isinstance(node.op, ast.FloorDiv):
             q = self.fresh("quotient")
-            return (f"{{ let {q}: Tile<i32, {{ [] }}> = divi({a}, {b}, rounding::NegativeInf);\n"
-                    f"tile_to_scalar::<i32, i32>({q}) }}"), lt
-        r, d, zero = self.fresh("rem"), self.fresh("divisor"), "scalar_to_tile::<i32>(0i32)"
+            return (f"{{ let {q}: Tile<{it}, {{ [] }}> = divi({a}, {b}, rounding::NegativeInf);\n"
+                    f"tile_to_scalar::<{it}, {it}>({q}) }}"), lt
+        r, d, zero = self.fresh("rem"), self.fresh("divisor"), f"scalar_to_tile::<{it}>(0{it})"
         bind_b = ""
         if not (rc.isidentifier() or _literal(node.right) is not None) and not self._constant_test(node.right):
             # a computed runtime divisor: bound as a scalar first (cutile types the 0-d tile of an expression badly)
-            bind_b = f"let {d}_value: i32 = {rc};\n"
-            b = f"scalar_to_tile::<i32>({d}_value)"
+            bind_b = f"let {d}_value: {it} = {rc};\n"
+            b = f"scalar_to_tile::<{it}>({d}_value)"
         lit = _literal(node.right)
         # a literal divisor's sign is known: cuTile Python folds `b < 0` to a constant
         const = node.right.id if isinstance(node.right, ast.Name) and self._constant_test(node.right) else None
@@ -4776,12 +4837,12 @@ class Emitter:
         else:
             fix_expr = f"(lt_tile({r}, {zero}) ^ {negative}) & ne_tile({r}, {zero})"
         return ("{ // Python's %: the remainder takes the divisor's sign\n"
-                f"{bind_b}let {d}: Tile<i32, {{ [] }}> = {b};\n"
-                f"let {r}: Tile<i32, {{ [] }}> = remi({a}, {d});\n"
+                f"{bind_b}let {d}: Tile<{it}, {{ [] }}> = {b};\n"
+                f"let {r}: Tile<{it}, {{ [] }}> = remi({a}, {d});\n"
                 f"{signs}let {fix}: Tile<bool, {{ [] }}> = {fix_expr};\n"
-                f"let {up}: Tile<i32, {{ [] }}> = {r} + {d};\n"
-                f"let {mod}: Tile<i32, {{ [] }}> = select({fix}, {up}, {r});\n"
-                f"tile_to_scalar::<i32, i32>({mod})\n}}"), lt
+                f"let {up}: Tile<{it}, {{ [] }}> = {r} + {d};\n"
+                f"let {mod}: Tile<{it}, {{ [] }}> = select({fix}, {up}, {r});\n"
+                f"tile_to_scalar::<{it}, {it}>({mod})\n}}"), lt
 
     def floordiv_tile(self, node: ast.BinOp, lc: str, lt: Ty, rc: str, rt: Ty) -> tuple[str, Tile]:
         """`a // b` and `a % b` on i32 or i64 tiles (a scalar operand broadcast; an i32 one with an i64 tile widened,

@@ -110,6 +110,15 @@ REWRITES: tuple[Rewrite, ...] = (
             "Python compiles it only where e is a constant, which the reference compile checked)"),
     Rewrite("astile", "`ct.astile(v, dtype=D)` (a scalar or constant as a tile)", "`ct.astype(v, D)` (a scalar "
             "is a 0-d tile: the same conversion, none when v has that dtype)"),
+    Rewrite("arange-start-step", "`ct.arange(n, dtype=D, start=s, step=k)` (cuda.tile 1.7's offsets)",
+            "`ct.arange(n, dtype=D) * k + s`, each of k and s converted to D first (`ct.astype`; a literal as it "
+            "is), the multiply left out where k is the literal 1 and the add where s is the literal 0: the ops "
+            "cuTile Python's arange_impl emits, in its order"),
+    Rewrite("static-iter-items", "`for dst in ct.static_iter((q, k, v))` over a tuple holding arrays or other "
+            "values no constant spells, `for j, dst in ct.static_iter(enumerate((q, k, v)))`, `for a, s in "
+            "ct.static_iter(zip((x, y), (1.0, 2.0)))` (the names not re-bound in the body, no `break`, `continue` "
+            "or `return`)", "the body once per item, each loop name replaced by its item (an `enumerate` index by "
+            "its literal): cuTile Python unrolls the loop the same way, binding the names to the items"),
     Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
             "`r = a % b` (operands other than names and literals bound once first), as cuTile Python computes it"),
     Rewrite("helper-statement", "a helper of the kernel's file called as a statement, returning nothing (it loads "
@@ -128,6 +137,10 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("helper-attribute", "a helper reached through an attribute: a `@staticmethod` of a class "
             "(`Acts.silu(v)`), a function of an imported module (`utils.rms(x)`, `import mylib.ops as ops`)",
             "the call of a helper named after the path (`Acts_silu(v)`), inlined like any helper"),
+    Rewrite("helper-function-argument", "a helper passed to another as an argument (`apply(t, silu)`, "
+            "`def twice(v, f=leaky)`: a module helper or a function defined in the kernel), called through the "
+            "parameter (`f(v)`)", "a copy of the callee per function passed (`apply__silu(t)`), the parameter "
+            "replaced by that function's name: the call cuTile Python inlines through the function object"),
     Rewrite("helper-product-operand", "a helper returning a product, called as an operand of a sum "
             "(`scale(x) + bias`, `def scale(v): return v * s`): cuTile Python inlines it, then contracts the sum "
             "into an fma", "the call bound to a name first (`scale_value = scale(x)`, then `scale_value + bias`), "
@@ -437,12 +450,104 @@ class _Resolver(ast.NodeTransformer):
                 and len(node.args) == 1 and not node.keywords:
             # cuTile Python checks at compile time that the argument is a constant (analyze compiled it): its value
             return node.args[0]
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "arange" and \
+                {k.arg for k in node.keywords} & {"start", "step"} and len(node.args) == 1:
+            return _arange_offsets(node)
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "astile" and \
                 len(node.args) == 1 and [k.arg for k in node.keywords] == ["dtype"]:
             # a scalar is a 0-d tile in cuTile Python: astile is the conversion to that dtype
             out = ast.Call(_attr_chain("ct.astype", node.func), [node.args[0], node.keywords[0].value], [])
             return _mark(ast.copy_location(out, node))
         return node
+
+
+def _arange_offsets(node: ast.Call) -> ast.AST:
+    """``ct.arange(n, dtype=D, start=s, step=k)`` as cuTile Python's arange_impl builds it: the iota of n, times
+    ``astype(k, D)`` unless k is the constant 1, plus ``astype(s, D)`` unless s is the constant 0 (a literal is
+    weakly typed: it takes D as the conversion would make it)."""
+    kw = {k.arg: k.value for k in node.keywords}
+    dtype = kw.get("dtype")
+    if dtype is None:
+        return node
+    base = ast.Call(node.func, list(node.args), [ast.keyword("dtype", dtype)])
+    out: ast.expr = _mark(ast.copy_location(base, node))
+
+    def converted(v: ast.expr) -> ast.expr:
+        if isinstance(v, ast.Constant):
+            return v
+        return _mark(ast.copy_location(ast.Call(_attr_chain("ct.astype", node.func), [v, copy.deepcopy(dtype)], []),
+                                       v))
+
+    for name, unit, op in (("step", 1, ast.Mult()), ("start", 0, ast.Add())):
+        v = kw.get(name)
+        if v is None or (isinstance(v, ast.Constant) and v.value == unit and type(v.value) is int):
+            continue
+        out = _mark(ast.copy_location(ast.BinOp(out, op, converted(v)), node))
+        out.end_lineno, out.end_col_offset = node.end_lineno, node.end_col_offset
+    return out
+
+
+def _static_items(it: ast.AST) -> list[list[ast.expr]] | None:
+    """The items a ``ct.static_iter`` loop binds, one list of values per iteration (one value per loop name), when
+    its iterable is a literal tuple, ``enumerate`` or ``zip`` of literal tuples holding something no constant
+    spells (an array: the emitter unrolls loops over constants itself); else None."""
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and _is_ct(it.func.value) and
+            it.func.attr == "static_iter" and len(it.args) + len(it.keywords) == 1):
+        return None
+    inner = it.args[0] if it.args else it.keywords[0].value   # (`iterable=`, as canonical_call spells it)
+
+    def elts(node: ast.AST) -> list[ast.expr] | None:
+        return list(node.elts) if isinstance(node, (ast.Tuple, ast.List)) else None
+
+    if isinstance(inner, (ast.Tuple, ast.List)):
+        items = [[e] for e in inner.elts]
+    elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and not inner.keywords and \
+            inner.func.id == "enumerate" and len(inner.args) == 1 and elts(inner.args[0]) is not None:
+        items = [[ast.copy_location(ast.Constant(i), e), e] for i, e in enumerate(elts(inner.args[0]))]
+    elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and not inner.keywords and \
+            inner.func.id == "zip" and inner.args and all(elts(a) is not None for a in inner.args) and \
+            len({len(elts(a)) for a in inner.args}) == 1:
+        items = [list(col) for col in zip(*(elts(a) for a in inner.args))]
+    else:
+        return None
+    plain = all(isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant))
+                for item in items for v in item)
+    return None if plain and isinstance(inner, (ast.Tuple, ast.List)) else items
+
+
+def _unroll_static_tuples(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    """``for names in ct.static_iter(<tuple | enumerate | zip>)`` over values no constant spells: the body once per
+    item with the names replaced (rewrite static-iter-items); loops it cannot unroll are left to the emitter,
+    which refuses them at their position."""
+    out: list[ast.stmt] = []
+    for st in stmts:
+        for field in ("body", "orelse"):
+            if isinstance(getattr(st, field, None), list) and not isinstance(st, (ast.FunctionDef, ast.Lambda)):
+                setattr(st, field, _unroll_static_tuples(getattr(st, field)))
+        items = _static_items(st.iter) if isinstance(st, ast.For) else None
+        target = st.target if isinstance(st, ast.For) else None
+        names = [target.id] if isinstance(target, ast.Name) else \
+            [t.id for t in target.elts] if isinstance(target, ast.Tuple) and \
+            all(isinstance(t, ast.Name) for t in target.elts) else None
+        stored = {n.id for sub in (st.body if isinstance(st, ast.For) else []) for n in ast.walk(sub)
+                  if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        jumps = any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for sub in getattr(st, "body", [])
+                    for n in ast.walk(sub))
+        if items is None or names is None or st.orelse or jumps or stored & set(names) or \
+                any(len(item) != len(names) for item in items):
+            out.append(st)
+            continue
+        for item in items:
+            binding = dict(zip(names, item))
+
+            class _Bind(ast.NodeTransformer):
+                def visit_Name(self, node: ast.Name) -> ast.AST:
+                    if isinstance(node.ctx, ast.Load) and node.id in binding:
+                        return _mark(ast.copy_location(copy.deepcopy(binding[node.id]), node))
+                    return node
+
+            out.extend(_Bind().visit(copy.deepcopy(sub)) for sub in st.body)
+    return out
 
 
 def _is_ct(node: ast.AST) -> bool:
@@ -558,7 +663,12 @@ def _function_ast(pyfunc: Any) -> tuple[ast.FunctionDef, Path, str]:
 def _called_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]) -> dict[str, Any]:
     """Names called in ``fn`` that resolve to plain Python functions (helpers, decorated or not) of the user's."""
     found: dict[str, Any] = {}
-    for node in ast.walk(fn):
+    # a function passed as an argument (`apply(t, silu)`) is a helper too (rewrite helper-function-argument)
+    passed = [a for node in ast.walk(fn) if isinstance(node, ast.Call) for a in
+              (*node.args, *(k.value for k in node.keywords)) if isinstance(a, ast.Name) and a.id not in local]
+    for node in [*ast.walk(fn), *passed]:
+        if isinstance(node, ast.Name) and node in passed:
+            node = ast.Call(node, [], [])
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in local:
             value = env.get(node.func.id)
             py = inspect.unwrap(getattr(value, "_pyfunc", None) or value)   # @ct.function wraps the function
@@ -632,6 +742,8 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str
     _resolve_into(fn, _scope(pyfunc), helpers, (file, file.read_text() if file.is_file() else ""))
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
+    _specialize_function_arguments(fn, helpers)
+    for f in [fn, *(h.fn for h in helpers.values())]:
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
     for f in [fn, *(h.fn for h in helpers.values())]:
         _hoist_product_calls(f, helpers)
@@ -690,6 +802,54 @@ def _bind_helper_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelpe
                     filled.append(value)
                 node.args, node.keywords = filled, []
                 _mark(node)
+
+
+def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
+    """A helper called with another helper as an argument (`apply(t, silu)`, `def twice(v, f=leaky)`): a copy of
+    the callee per function passed, the parameter replaced by that function's name and dropped from the
+    parameters, and the call made to the copy (`apply__silu(t)`; rewrite helper-function-argument). cuTile Python
+    binds the parameter to the function object and inlines the call through it; the copy's `f(v)` is then the
+    same inlined call."""
+    work = [fn, *(h.fn for h in helpers.values())]
+    while work:
+        f = work.pop()
+        bound = _locals(f) if isinstance(f, ast.FunctionDef) else set()
+        for node in list(ast.walk(f)):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers and
+                    not node.keywords):
+                continue
+            callee = helpers[node.func.id]
+            params = [a.arg for a in callee.fn.args.args]
+            passed = {i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id in helpers and
+                      a.id not in bound}
+            if not passed or len(params) != len(node.args) or callee.fn.args.vararg or callee.fn.args.kwarg:
+                continue
+            mapping = {params[i]: node.args[i].id for i in passed}
+            if mapping.keys() & _locals_assigned(callee.fn):
+                continue   # (a parameter re-bound in the helper: left to the emitter, which refuses it)
+            name = f"{node.func.id}__{'_'.join(node.args[i].id for i in sorted(passed))}"
+            if name not in helpers:
+                spec = copy.deepcopy(callee.fn)
+                spec.name = name
+                for n in ast.walk(spec):
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in mapping:
+                        n.id = mapping[n.id]
+                        _mark(n)
+                spec.args.args = [a for i, a in enumerate(spec.args.args) if i not in passed]
+                spec.args.defaults = []   # (every call is bound to one positional argument per parameter)
+                if hasattr(spec, "tileport_parameters"):
+                    del spec.tileport_parameters
+                helpers[name] = ResolvedHelper(spec, callee.file, callee.src)
+                work.append(spec)
+            node.func.id = name
+            node.args = [a for i, a in enumerate(node.args) if i not in passed]
+            _mark(node)
+
+
+def _locals_assigned(fn: ast.FunctionDef) -> set[str]:
+    """The names ``fn``'s body binds (its parameters not counted)."""
+    return {n.id for st in fn.body for n in ast.walk(st) if isinstance(n, ast.Name) and
+            isinstance(n.ctx, (ast.Store, ast.Del))}
 
 
 def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
@@ -1034,7 +1194,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     for st in fn.body:
         out = resolver.visit(st)
         body.extend(out if isinstance(out, list) else [out])
-    fn.body = body
+    fn.body = _unroll_static_tuples(body)
     # parameter defaults are evaluated in the module's scope (`def scale(v, s=SCALE)`), none of the function's
     defaults = _Resolver(env, set(), called)
     fn.args.defaults = [defaults.visit(d) for d in fn.args.defaults]
