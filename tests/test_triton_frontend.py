@@ -81,7 +81,7 @@ def _lower(tmp_path, body, kinds=KINDS):
     ("x = tl.load(x_ptr + offs, mask=offs < n, other=y_ptr)\ntl.store(y_ptr + offs, x)", 10, 52,
      "other= must be a literal, a scalar or a tile"),
     ("x = tl.load(x_ptr + offs.to(tl.float32), mask=offs < n)", 10, 17, "cannot add a Tile to a pointer"),
-    ("x = tl.randn(n, offs)", 10, 9, "tl.randn is not lowered"),
+    ("x = tl.xor_sum(offs, 0)", 10, 9, "tl.xor_sum is not lowered: a bitwise reduction"),
     ("while n:\n    pass", 10, 5, "a `while` is lowered when it counts"),
     ("p = x_ptr + offs\nfor i in range(4):\n    p += 3\n", 12, 9, "p advanced by `3` per iteration"),
     ("p = x_ptr + offs\nfor i in range(4):\n    tl.store(p, 1.0)\n    p = x_ptr + i\n", 13, 9,
@@ -523,6 +523,29 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     ("k = tl.load(y_ptr + pid).to(tl.int32)\nv = tl.load(x_ptr + pid * n + k)\n"
      "row = tl.load(x_ptr + pid * n + tl.arange(0, B))\ntl.store(y_ptr + offs, row * v)", "",
      "v = ct.gather(x_ptr, (pid, k), padding_value=0)"),
+    # `~` of a mask literal is its value (as Triton folds it); of an integer tile cuTile Python's `~`
+    ("x = tl.load(x_ptr + offs).to(tl.int32, bitcast=True)\ny = (x & ~0xFFFF) | ~x\n"
+     "tl.store(y_ptr + offs, y.to(tl.float32, bitcast=True))", "", "(x & (-65536)) | (~x)"),
+    # libdevice's IEEE square root, fast exp (Triton's f32 exp form) and fast division (div.approx)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.math.sqrt_rn(x) + tl.math.fast_expf(x) + "
+     "tl.math.fast_dividef(x, x + 1.0))", "",
+     "(ct.sqrt(x) + ct.exp2(x * 1.4426950408889634)) + ct.truediv(x, x + 1.0, rounding_mode=ct.RoundingMode.APPROX)"),
+    # tl.randn: Box-Muller of the first two Philox words' uniforms, as Triton's pair_uniform_to_normal
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x + tl.randn(n, offs))", "",
+     "x + (ct.sqrt(-2.0 * ct.log(rand1_u1)) * ct.cos(rand1_th))"),
+    ("tl.store(y_ptr + offs, tl.randint(n, offs).to(tl.float32))", "", "ct.astype(ct.astype(rand1_c0, ct.uint32)"),
+    # tl.flip: the halves of each level swapped by ct.extract / ct.cat (B = 128: 7 levels)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.flip(x, 0))", "",
+     "flip14 = ct.reshape(ct.cat((ct.extract(flip13, (0, 1, 0), shape=(64, 1, 1)), ct.extract(flip13, (0, 0, 0), "
+     "shape=(64, 1, 1))), 1), (B,))"),
+    # an integer tile with a float one: Triton computes in the float dtype (the integer tile converted first);
+    # tl.where of two integer literals is an int32 tile
+    ("x = tl.load(x_ptr + offs)\nsgn = tl.where(x > 0, 1, -1)\ntl.store(y_ptr + offs, x * sgn)", "",
+     "x * ct.astype(sgn, ct.float32)"),
+    # tl.softmax: triton.language's own definition (Triton's exp, the row sum kept for the division)
+    ("x = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\ntl.store(y_ptr + offs, tl.sum(tl.softmax(x, dim=1, "
+     "keep_dims=True), axis=1))", "",
+     "smx1 = ct.exp2((x - ct.max(x, axis=1, keepdims=True)) * 1.4426950408889634)"),
 ])
 def test_real_code_idioms_lower(tmp_path, body, helpers, expect):
     assert expect in _lowered(tmp_path, body, helpers)
@@ -697,6 +720,19 @@ def test_index_vector_widening_and_dot_options(tmp_path):
         tmp_path, f32.replace("acc += tl.dot", "acc += 2 * tl.dot").format(opt="input_precision='ieee'"))
     with pytest.raises(LoweringError, match="tl.dot option input_precision"):
         _lowered(tmp_path, f32.format(opt="input_precision='tf32'"))
+    # out_dtype=tl.float16 of f16 operands: an f16 accumulator (Triton's f16 mma); of f32 operands refused
+    f16 = "c = tl.dot(a.to(tl.float16), a.to(tl.float16), out_dtype=tl.float16)\ntl.store(y_ptr + offs[:, None] * B " \
+          "+ offs[None, :], c)"
+    src = _lowered(tmp_path, "a = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\n" + f16)
+    assert "ct.zeros((B, B), dtype=ct.float16))" in src
+    with pytest.raises(LoweringError, match="tl.dot option out_dtype=tl.float16"):
+        _lowered(tmp_path, "a = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\n" + f16.replace(
+            ".to(tl.float16), a.to(tl.float16)", ", a"))
+    # a batched 3-D dot: [B, M, K] x [B, K, N] into a 3-D zero accumulator (cuTile's batched mma)
+    bmm = ("r = tl.arange(0, 16)\na = tl.load(x_ptr + r[:, None, None] * 256 + r[None, :, None] * 16 + "
+           "r[None, None, :]).to(tl.float16)\nc = tl.dot(a, a)\ntl.store(y_ptr + r[:, None, None] * 256 + "
+           "r[None, :, None] * 16 + r[None, None, :], c)")
+    assert "ct.mma(a, a, ct.zeros((16, 16, 16), dtype=ct.float32))" in _lowered(tmp_path, bmm)
 
 
 def test_pointers_advanced_by_a_row_stride_in_a_loop(tmp_path):

@@ -47,7 +47,9 @@ class LoweringError(TileportError):
 MAP = {"exp": "ct.exp", "exp2": "ct.exp2", "log": "ct.log", "log2": "ct.log2", "sqrt": "ct.sqrt",
        "rsqrt": "ct.rsqrt", "abs": "ct.abs", "sin": "ct.sin", "cos": "ct.cos", "floor": "ct.floor",
        "ceil": "ct.ceil", "maximum": "ct.maximum", "minimum": "ct.minimum", "where": "ct.where", "tanh": "ct.tanh",
-       "sinh": "ct.sinh", "cosh": "ct.cosh", "tan": "ct.tan", "pow": "ct.pow", "atan2": "ct.atan2"}
+       "sinh": "ct.sinh", "cosh": "ct.cosh", "tan": "ct.tan", "pow": "ct.pow", "atan2": "ct.atan2",
+       # IEEE square root rounded to nearest (cuTile's sqrt rounds so by default)
+       "sqrt_rn": "ct.sqrt"}
 #: triton.language functions that only promise the compiler facts (alignment, contiguity): the value itself
 HINT_FNS = ("max_contiguous", "multiple_of", "max_constancy", "assume")
 #: namespaces under triton.language that hold functions (`tl.math.rsqrt`, `tl.extra.cuda.libdevice.tanh`)
@@ -66,6 +68,12 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
     "histogram": "cuTile Python 1.7 has no histogram (a scatter-add into a tile)",
     "gather": "cuTile Python 1.7's ct.gather reads arrays, not tiles: no gather within a tile",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
+    # bitwise reductions: cuTile Python's ct.reduce with an xor/or combine, which cutile 0.3.1 builds along dimension
+    # 0 with identity 0 whatever it is given (the translator's reduce-custom refusal: no port could be proven)
+    "xor_sum": "a bitwise reduction is cuTile Python's ct.reduce with a function of the user's, which cutile 0.3.1 "
+               "does not build as given (docs/triton.md, limits)",
+    "reduce_or": "a bitwise reduction is cuTile Python's ct.reduce with a function of the user's, which cutile 0.3.1 "
+                 "does not build as given (docs/triton.md, limits)",
     # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
     # the kernel either): the buffer is bytes, its tensor's shape and strides are not arguments of the kernel
     "_experimental_descriptor_load": "it reads a host-filled TMA descriptor buffer (Triton <= 3.3; removed in Triton "
@@ -77,11 +85,13 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
                     "Python 1.7 counterpart: arrays are kernel parameters, never loaded addresses (docs/triton.md)"}
 #: triton.language functions Triton also offers as tensor methods (`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)
 MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin",
-              "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil")
+              "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil",
+              "flip", "softmax")
 #: triton.language functions written with other cuTile functions → the _Lowerer method that writes them
 DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma": "fma", "clamp": "clamp",
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
-           "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims"}
+           "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims", "flip": "flip",
+           "softmax": "softmax"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
           "float64": "ct.float64", "int1": "ct.bool_", "uint16": "ct.uint16", "uint64": "ct.uint64",
@@ -487,6 +497,7 @@ class _Lowerer:
         #: advanced per iteration → which term, a gather's step, or ("row", stride)
         self.ptr_steps: dict[str, int | str | tuple[str, ...]] = {}
         self._ieee_dots: set[int] = set()   # tl.dot nodes of f32 operands with input_precision="ieee"
+        self._f16_dots: set[int] = set()   # tl.dot nodes of f16 operands with out_dtype=tl.float16
         self._step_nodes: set[int] = set()   # the statements that advance them (lowered as the loop index)
         #: the arms of constexpr `if`s the launches decide differently being lowered: (test, arm taken) outermost
         #: first; and the arms a view dimension's extent was found in ((param, dim) → that stack)
@@ -1288,6 +1299,25 @@ class _Lowerer:
                 return Scalar(f"not {_paren(v.text)}")
             if isinstance(node.op, ast.UAdd) and isinstance(v, (Scalar, Tile)):
                 return v
+            if isinstance(node.op, ast.Invert):
+                # `~0xFFFF` (a mask literal): Python's value, as Triton folds it; `~x` of an integer or boolean
+                # tile / scalar: cuTile Python's `~` (all bits, or the truth, flipped), as Triton's
+                if isinstance(v, (Idx, Offset)):
+                    v = self.materialize(v, node)
+                if isinstance(v, Scalar):
+                    try:
+                        lit = ast.literal_eval(v.text)
+                    except (ValueError, SyntaxError):
+                        lit = None
+                    if isinstance(lit, int) and not isinstance(lit, bool):
+                        return Scalar(repr(~lit))
+                    if self._scalar_is_float(v.text):
+                        raise self.fail(node, f"`{ast.unparse(node)}`: `~` of a float")
+                    return Scalar(f"~{_paren(v.text)}")
+                if isinstance(v, Tile):
+                    if v.dtype is not None and v.dtype not in INT_DTYPES + BOOL + ("ct.uint16", "ct.uint64"):
+                        raise self.fail(node, f"`{ast.unparse(node)}`: `~` of a {v.dtype} tile")
+                    return Tile(f"~{_paren(v.text)}", v.shape, v.dtype)
             raise self.fail(node, f"unary `{ast.unparse(node)}` is not supported")
         if isinstance(node, ast.BinOp):
             return self.binop(node.op, self.ev(node.left), self.ev(node.right), node)
@@ -1460,6 +1490,15 @@ class _Lowerer:
         # values
         ta = a if isinstance(a, Scalar) else self.materialize(self._value(a, node), node)
         tb = b if isinstance(b, Scalar) else self.materialize(self._value(b, node), node)
+        if sym in ("+", "-", "*", "/", "//", "%") and isinstance(ta, Tile) and isinstance(tb, Tile):
+            # an integer tile with a float one (`relu6 * tl.where(x > 0, 1, -1)`): Triton computes in the float
+            # dtype; the integer tile converted to it first (the translator takes no mixed-dtype arithmetic)
+            kinds = (self.known_dtype(ta), self.known_dtype(tb))
+            floats = (F32, "ct.float16", "ct.bfloat16", "ct.float64")
+            if kinds[0] in floats and kinds[1] in INT_DTYPES:
+                tb = Tile(f"ct.astype({tb.text}, {kinds[0]})", tb.shape, kinds[0])
+            elif kinds[1] in floats and kinds[0] in INT_DTYPES:
+                ta = Tile(f"ct.astype({ta.text}, {kinds[1]})", ta.shape, kinds[1])
         shape = _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ()))
         dtypes = {x.dtype for x in (ta, tb) if isinstance(x, Tile)}
         if len(dtypes) > 1:   # `x_ptr.dtype` and `y_ptr.dtype` are one type when every launch passes one
@@ -2033,7 +2072,7 @@ class _Lowerer:
             return Tile(text, shape, x.dtype)
         if fn in DERIVED:   # triton.language functions written with cuTile ones (`_Lowerer.<method>`)
             return getattr(self, DERIVED[fn])(node, fn, kw)
-        if fn == "rand" and len(node.args) == 2 and not kw:
+        if fn in ("rand", "randn", "randint") and len(node.args) == 2 and not kw:
             return self.rand(node)
         if fn == "exp" and len(node.args) == 1 and not kw:
             x = self._value(self.ev(node.args[0]), node)
@@ -2062,11 +2101,27 @@ class _Lowerer:
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
             if fn == "where" and not dts and any(_float_literal(t.text) for t in tiles[1:]):
                 dts = [F32]   # `tl.where(mask, 0, -1.0e6)`: two scalars, an f32 tile as Triton's
+            elif fn == "where" and not dts and all(isinstance(t, Scalar) and t.text.lstrip("-").isdigit()
+                                                   for t in tiles[1:]):
+                dts = ["ct.int32"]   # `tl.where(x > 0, 1, -1)`: an int32 tile, as Triton's (and cuTile's)
             if fn != "where" and not dts and tiles and all(isinstance(t, Scalar) and self._float_scalar(t)
                                                            for t in tiles):
                 dts = [F32]   # `tl.log(base)` of a float argument: Triton's fp32 scalar (its exp is Triton's too)
             return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
                         dts[0] if len(set(dts)) == 1 else None)
+        if fn == "fast_expf" and len(node.args) == 1 and not kw:
+            # libdevice's fast exp: ex2.approx of x * log2(e), which is how Triton computes an f32 tl.exp
+            x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+            if self.known_dtype(x) != F32:
+                raise self.fail(node, f"{self._spelled(node, fn)} of a tile whose dtype is not known f32")
+            return self._exp(x)
+        if fn == "fast_dividef" and len(node.args) == 2 and not kw:
+            # libdevice's fast division: div.approx.f32 (cuTile's APPROX rounding) of two f32 tiles
+            ta, tb = (self.materialize(self._value(self.ev(a), node), node) for a in node.args)
+            if self.known_dtype(ta) != F32 or self.known_dtype(tb) != F32:
+                raise self.fail(node, f"{self._spelled(node, fn)} of tiles not both known f32")
+            return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)",
+                        _broadcast(ta.shape, tb.shape), F32)
         if fn == "div_rn" and len(node.args) == 2 and not kw:
             # IEEE division rounded to nearest: cuTile's `/` (fast_div does not apply: the rounding is asked for)
             fast, self.fast_div = self.fast_div, False
@@ -2196,6 +2251,63 @@ class _Lowerer:
         part = x.shape[:-1] + ("1",)
         return tuple(Tile(f"ct.reshape(ct.extract({x.text}, {_tup(['0'] * (len(x.shape) - 1) + [str(k)])}, "  # type: ignore[return-value]
                           f"shape={_tup(part)}), {_tup(x.shape[:-1])})", x.shape[:-1], x.dtype) for k in (0, 1))
+
+    def softmax(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.softmax(x, dim=None, keep_dims=False, ieee_rounding=False)`` as triton.language writes it: ``num =
+        exp(x - max(x, dim))``, ``num / sum(num, dim)`` (dim None: 0; Triton's exp, the lowering's division).
+        Without keep_dims the reductions broadcast back only along a leading axis (dim 0, or a 1-D tile), as in
+        Triton; other dims are refused."""
+        x = self._named(self._tile_arg(node, kw, 0, "x"), "smx")
+        dim_node = self._arg(node, kw, 1, "dim", ast.Constant(None))
+        dim = 0 if isinstance(dim_node, ast.Constant) and dim_node.value is None else self._axis_of(x, dim_node)
+        keep = self._flag(node, kw, 2, "keep_dims", False)
+        ieee = self._flag(node, kw, 3, "ieee_rounding", False)
+        if not x.shape:
+            raise self.fail(node, "tl.softmax of a 0-d tile")
+        if not keep and dim != 0:
+            raise self.fail(node, f"tl.softmax along dim {dim} without keep_dims=True (Triton broadcasts the row "
+                                  "maxima along the last axis then): pass keep_dims=True")
+        red = tuple("1" if a == dim else d for a, d in enumerate(x.shape))
+        m = Tile(f"ct.max({x.text}, axis={dim}, keepdims=True)", red, x.dtype)
+        num = self._named(self._exp(Tile(f"{x.text} - {m.text}", x.shape, self.known_dtype(x))), "smx")
+        den = Tile(f"ct.sum({num.text}, axis={dim}, keepdims=True)", red, num.dtype)
+        fast, self.fast_div = self.fast_div, (self.fast_div and not ieee)
+        try:
+            return self.binop(ast.Div(), num, den, node)  # type: ignore[return-value]
+        finally:
+            self.fast_div = fast
+
+    def flip(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.flip(x, dim)`` (dim None: the last): Triton reshapes that axis of 2^k into k axes of 2 and swaps the
+        halves of each (an xor trick on the bits); here each pair of halves is ``ct.extract``ed and ``ct.cat``ed
+        the other way round, one level at a time. Exact for any dtype (nothing is computed)."""
+        x = self._named(self._tile_arg(node, kw, 0, "x"), "flip")
+        dim_node = self._arg(node, kw, 1, "dim", ast.Constant(None))
+        if not x.shape:
+            raise self.fail(node, "tl.flip of a 0-d tile")
+        if isinstance(dim_node, ast.Constant) and dim_node.value is None:
+            dim = len(x.shape) - 1
+        else:
+            dim = self._axis_of(x, dim_node)
+        sizes = self.launch_values(x.shape[dim])
+        if not sizes or len(set(sizes)) != 1 or not isinstance(sizes[0], int) or sizes[0] < 1 or \
+                sizes[0] & (sizes[0] - 1):
+            raise self.fail(node, f"tl.flip along an axis of {x.shape[dim]}: one power of two at every launch is "
+                                  "lowered (capture other sizes apart)")
+        steps = sizes[0].bit_length() - 1
+        if steps == 0:
+            return x
+        # level j: the axis as (2^j, 2, n / 2^(j+1)), the halves of the middle axis swapped (rank + 2 at most)
+        y, n = x, sizes[0]
+        for j in range(steps):
+            three = x.shape[:dim] + (str(1 << j), "2", str(n >> (j + 1))) + x.shape[dim + 1:]
+            t = self._named(Tile(f"ct.reshape({y.text}, {_tup(three)})", three, x.dtype), "flip")
+            half = tuple("1" if a == dim + 1 else d for a, d in enumerate(three))
+            lo, hi = (f"ct.extract({t.text}, {_tup(['1' if (a == dim + 1 and k) else '0' for a in range(len(three))])}"
+                      f", shape={_tup(half)})" for k in (0, 1))
+            y = self._named(Tile(f"ct.reshape(ct.cat(({hi}, {lo}), {dim + 1}), {_tup(x.shape)})", x.shape, x.dtype),
+                            "flip")
+        return y
 
     def join(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.join(a, b)``: a new last axis of size 2 holding a then b (a select on that axis's index);
@@ -2429,10 +2541,20 @@ class _Lowerer:
             self.emit(f"{r}c3 = {low(f'{r}q2')}")
             self.emit(f"{r}k0 = {low(plus(f'{r}k0', 0x9E3779B9))}")
             self.emit(f"{r}k1 = {low(plus(f'{r}k1', 0xBB67AE85))}")
+        fn = self.function(node.func)
+        if fn == "randint":   # the first Philox word, as Triton's uint32 tile
+            return Tile(f"ct.astype({r}c0, ct.uint32)", offs.shape, "ct.uint32")
         # Triton's uint_to_uniform_float: the bits as an int32 x, folded to x >= 0 by -x - 1
         self.emit(f"{r}x = ct.astype({r}c0, ct.int32)")
         self.emit(f"{r}u = ct.where({r}x < 0, -1 - {r}x, {r}x)")
-        return Tile(f"ct.astype({r}u, ct.float32) * 4.6566127342e-10", offs.shape, F32)
+        if fn != "randn":
+            return Tile(f"ct.astype({r}u, ct.float32) * 4.6566127342e-10", offs.shape, F32)
+        # tl.randn: Triton's Box-Muller of the first two words' uniforms (pair_uniform_to_normal), its first half
+        self.emit(f"{r}x2 = ct.astype({r}c1, ct.int32)")
+        self.emit(f"{r}v = ct.where({r}x2 < 0, -1 - {r}x2, {r}x2)")
+        self.emit(f"{r}u1 = ct.maximum(ct.astype({r}u, ct.float32) * 4.6566127342e-10, 1e-07)")
+        self.emit(f"{r}th = ct.astype({r}v, ct.float32) * 4.6566127342e-10 * 6.283185307179586")
+        return Tile(f"ct.sqrt(-2.0 * ct.log({r}u1)) * ct.cos({r}th)", offs.shape, F32)
 
     def permute(self, node: ast.AST, v: object, dims_args: object) -> Tile:
         """``tl.trans(x)`` / ``x.T`` (the two axes of a matrix swapped) and ``tl.permute(x, dims)`` / ``tl.trans(x,
@@ -2661,6 +2783,12 @@ class _Lowerer:
         for k, v in kw.items():
             if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == F32:  # type: ignore
                 continue
+            if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == "ct.float16" and \
+                    all(isinstance(t, Tile) and (self.known_dtype(t) or "").startswith(("ct.float16", "ct.float8"))
+                        for t in (a, b)):  # type: ignore
+                # f16 / fp8 operands accumulated in f16 (Triton's f16 mma): ct.mma into an f16 accumulator
+                self._f16_dots.add(id(node))
+                continue
             if k in ("input_precision", "allow_tf32") and narrow:
                 continue
             if wide and ((k == "input_precision" and isinstance(v, ast.Constant) and v.value == "ieee")
@@ -2674,19 +2802,23 @@ class _Lowerer:
 
     def _dot_zero(self, node: ast.AST, a: object, b: object) -> Tile:
         """The accumulator ``tl.dot(a, b)`` starts from: zeros of f32 (int32 for 8-bit integers), Triton's default
-        out_dtype; for 16-/8-bit operands only (f32 operands multiply as tf32 in Triton, which ct.mma is not)."""
+        out_dtype (f16 for out_dtype=tl.float16), of 2-D or batched 3-D operands; for 16-/8-bit operands only (f32 operands multiply as tf32 in Triton, which ct.mma is not)."""
         ta, tb = (self.materialize(self._value(x, node), node) for x in (a, b))
         kinds = {self.known_dtype(t) for t in (ta, tb)}
         acc = "ct.int32" if kinds <= {"ct.int8", "ct.uint8"} else F32 if kinds and all(
             (k or "").startswith(("ct.float16", "ct.bfloat16", "ct.float8")) for k in kinds) else None
         if kinds == {F32} and id(node) in self._ieee_dots:   # f32 products (input_precision="ieee")
             acc = F32
-        if acc is None or len(ta.shape) != 2 or len(tb.shape) != 2:
+        if id(node) in self._f16_dots:   # out_dtype=tl.float16 of f16 operands
+            acc = "ct.float16"
+        rank = len(ta.shape)
+        if acc is None or rank not in (2, 3) or len(tb.shape) != rank:
             raise self.fail(node, "tl.dot(a, b) without an accumulator is lowered for 2-D 16- or 8-bit operands, "
                                   "and f32 ones with input_precision=\"ieee\" / allow_tf32=False (by default f32 "
                                   "ones multiply as tf32 in Triton): write `acc = tl.dot(a, b, acc)` with acc = "
                                   "tl.zeros(.., dtype=tl.float32)")
-        shape = (ta.shape[0], tb.shape[1])
+        # (rank 3: a batch of products, [B, M, K] x [B, K, N], as Triton's 3-D dot and cuTile's batched mma)
+        shape = (ta.shape[0], tb.shape[1]) if rank == 2 else (ta.shape[0], ta.shape[1], tb.shape[2])
         return Tile(f"ct.zeros({_tup(shape)}, dtype={acc})", shape, acc)
 
     def _dot(self, node: ast.AST, a: object, b: object, acc: object) -> Tile:
