@@ -542,6 +542,19 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # tl.where of two integer literals is an int32 tile
     ("x = tl.load(x_ptr + offs)\nsgn = tl.where(x > 0, 1, -1)\ntl.store(y_ptr + offs, x * sgn)", "",
      "x * ct.astype(sgn, ct.float32)"),
+    # tl.histogram: a sum of the one-hot comparison with the bin ids (masked lanes in no bin)
+    ("k = tl.load(x_ptr + offs).to(tl.int32)\ntl.store(y_ptr + tl.arange(0, 8), tl.histogram(k, 8, mask=offs < n))", "",
+     "ct.sum(ct.where(ct.reshape(hist1, (B, 1)), ct.where(ct.reshape(k, (B, 1)) == ct.reshape(ct.arange(8, "
+     "dtype=ct.int32), (1, 8)), 1, 0), 0), axis=0)"),
+    # tl.sum's dtype= converts first; a boolean tile is counted as int32 (triton.language's _pick_sum_dtype)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.sum(x, axis=0, dtype=tl.float64).to(tl.float32) + "
+     "tl.sum(x > 0).to(tl.float32))", "",
+     "ct.sum(ct.astype(x, ct.float64), axis=0)"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.sum(x > 0))", "", "ct.sum(ct.where(x > 0, 1, 0), axis=0)"),
+    # index arithmetic moved onto more axes (`shifts[None, None, :]`, `(offs // 4)[:, None]`)
+    ("k = tl.load(x_ptr + offs).to(tl.int32)\nsh = tl.arange(0, 8) * 4\nw = (k[:, None] >> sh[None, :]) & 0xF\n"
+     "tl.store(y_ptr + offs, tl.sum(w, axis=1).to(tl.float32))", "",
+     "(ct.reshape(k, (B, 1))) >> ((ct.reshape(ct.arange(8, dtype=ct.int32), (1, 8))) * 4)"),
     # tl.softmax: triton.language's own definition (Triton's exp, the row sum kept for the division)
     ("x = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\ntl.store(y_ptr + offs, tl.sum(tl.softmax(x, dim=1, "
      "keep_dims=True), axis=1))", "",
@@ -549,6 +562,14 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
 ])
 def test_real_code_idioms_lower(tmp_path, body, helpers, expect):
     assert expect in _lowered(tmp_path, body, helpers)
+
+
+def test_float_atomic_max_is_refused_saying_why(tmp_path):
+    """A float tl.atomic_max (an fp8 scale's running amax): cuTile Python 1.7's ct.atomic_max rejects float arrays
+    (Triton does it on the bits), so the lowering refuses it at its column."""
+    with pytest.raises(LoweringError, match="tl.atomic_max on a ct.float32 array is not lowered: cuTile Python "
+                                            "1.7's ct.atomic_max takes integer arrays only"):
+        _lowered(tmp_path, "tl.atomic_max(y_ptr, tl.max(tl.abs(tl.load(x_ptr + offs)), 0))")
 
 
 def test_int64_offsets_loaded_from_memory_index_as_int32(tmp_path):

@@ -65,7 +65,6 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
     "umulhi": "cuTile Python 1.7 has no high half of an integer product",
     "sort": "cuTile Python 1.7 has no sort (nor a permutation of a tile by computed indices in registers)",
     "topk": "cuTile Python 1.7 has no sort or top-k (nor a permutation of a tile by computed indices in registers)",
-    "histogram": "cuTile Python 1.7 has no histogram (a scatter-add into a tile)",
     "gather": "cuTile Python 1.7's ct.gather reads arrays, not tiles: no gather within a tile",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # bitwise reductions: cuTile Python's ct.reduce with an xor/or combine, which cutile 0.3.1 builds along dimension
@@ -86,12 +85,12 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
 #: triton.language functions Triton also offers as tensor methods (`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)
 MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin",
               "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil",
-              "flip", "softmax")
+              "flip", "softmax", "histogram")
 #: triton.language functions written with other cuTile functions → the _Lowerer method that writes them
 DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma": "fma", "clamp": "clamp",
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
            "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims", "flip": "flip",
-           "softmax": "softmax"}
+           "softmax": "softmax", "histogram": "histogram"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
           "float64": "ct.float64", "int1": "ct.bool_", "uint16": "ct.uint16", "uint64": "ct.uint64",
@@ -1382,18 +1381,41 @@ class _Lowerer:
         is_all = [isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None for e in items]
         if not all(a or b for a, b in zip(is_none, is_all)):
             raise self.fail(node, "only `[:, None]`-style indexing (adding unit axes) is supported")
-        if isinstance(v, Idx):
-            if v.rank != 1 or sum(is_all) != 1:
-                raise self.fail(node, "index vectors are expanded from rank 1 (`offs[:, None]`, `offs[None, :]`)")
-            return Idx(v.index, v.size, is_all.index(True), len(items))
-        if isinstance(v, Mask):   # `row_mask[:, None]`: each bound index vector expanded alike
-            if any(i.rank != 1 for i, _ in v.conds) or sum(is_all) != 1:
-                raise self.fail(node, "masks are expanded from rank 1 (`mask[:, None]`, `mask[None, :]`)")
-            return Mask(tuple((Idx(i.index, i.size, is_all.index(True), len(items)), b) for i, b in v.conds))
-        if isinstance(v, Tile):
-            it = iter(v.shape)
+        alls = [k for k, a in enumerate(is_all) if a]   # where the old axes go, in order
+
+        def moved(i: Idx) -> Idx:
+            return Idx(i.index, i.size, alls[i.axis], len(items))
+
+        def expanded(t: Tile) -> Tile:
+            it = iter(t.shape)
             shape = tuple("1" if n else next(it) for n in is_none)
-            return Tile(f"ct.reshape({v.text}, {_tup(shape)})", shape, v.dtype)
+            return Tile(f"ct.reshape({t.text}, {_tup(shape)})", shape, t.dtype)
+
+        if isinstance(v, Idx):
+            if v.rank != len(alls):
+                raise self.fail(node, "index vectors are expanded with one `:` per axis (`offs[:, None]`, "
+                                      "`offs[None, :]`)")
+            return moved(v)
+        if isinstance(v, Mask):   # `row_mask[:, None]`: each bound index vector expanded alike
+            if any(i.rank != len(alls) for i, _ in v.conds):
+                raise self.fail(node, "masks are expanded with one `:` per axis (`mask[:, None]`, `mask[None, :]`)")
+            return Mask(tuple((moved(i), b) for i, b in v.conds))
+        if isinstance(v, Tile):
+            return expanded(v)
+        if isinstance(v, Offset):
+            # index arithmetic placed on more axes (`(rk // G)[:, None]`, `(rn[:, None] * 8 + j[None, :])[None, :, :]`,
+            # `shifts[None, None, :]`): each term's index vector / computed tile moved alike
+            terms = []
+            for t in v.terms:
+                if isinstance(t.index, Idx) and t.index.rank == len(alls):
+                    terms.append(Term(t.stride, moved(t.index)))
+                elif isinstance(t.index, Tile) and len(t.index.shape) == len(alls):
+                    terms.append(Term(t.stride, expanded(t.index)))
+                elif isinstance(t.index, str):
+                    terms.append(t)
+                else:
+                    raise self.fail(node, "index arithmetic is expanded with one `:` per axis of its vectors")
+            return Offset(tuple(terms))
         raise self.fail(node, f"cannot index {type(v).__name__}")
 
     def materialize(self, v: object, node: ast.AST) -> Tile:
@@ -2057,7 +2079,9 @@ class _Lowerer:
         if fn in ("max", "min") and self._flag(node, kw, 2, "return_indices", False):
             return self.reduce_with_index(node, fn, kw)
         if fn in REDUCE:
-            x = self.materialize(self.ev(node.args[0]), node)
+            x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+            if fn == "sum":
+                x = self._sum_operand(node, kw, x)
             axis_node = kw.get("axis") or (node.args[1] if len(node.args) > 1 else None)
             if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
                 if len(x.shape) != 1:   # every axis: one scalar
@@ -2139,6 +2163,55 @@ class _Lowerer:
                               "arange, load, store, "
                               f"make_block_ptr, advance, zeros, full, dot, {', '.join(REDUCE)}, {', '.join(MAP)}, "
                               "cdiv, .to())")
+
+    def _sum_operand(self, node: ast.Call, kw: dict, x: Tile) -> Tile:
+        """What ``tl.sum`` adds up: x converted to ``dtype=`` when given; else, as triton.language's _pick_sum_dtype,
+        an integer tile narrower than 32 bits widened to int32 (uint32 unsigned), a boolean one counted as int32."""
+        dt_node = kw.get("dtype") or (node.args[3] if len(node.args) > 3 else None)
+        if dt_node is not None and not (isinstance(dt_node, ast.Constant) and dt_node.value is None):
+            dt = self.ev(dt_node)
+            if not isinstance(dt, DType):
+                raise self.fail(dt_node, "tl.sum's dtype= must be a tl dtype")
+            if dt.text == "ct.bool_":
+                raise self.fail(dt_node, "tl.sum with dtype=tl.int1")
+            if self.known_dtype(x) in BOOL:
+                x = Tile(f"ct.where({x.text}, 1, 0)", x.shape, "ct.int32")
+            return Tile(f"ct.astype({x.text}, {dt.text})", x.shape, dt.text)
+        kind = self.known_dtype(x)
+        if kind in BOOL:
+            return Tile(f"ct.where({x.text}, 1, 0)", x.shape, "ct.int32")
+        if kind in ("ct.int8", "ct.int16"):
+            return Tile(f"ct.astype({x.text}, ct.int32)", x.shape, "ct.int32")
+        if kind in ("ct.uint8", "ct.uint16"):
+            return Tile(f"ct.astype({x.text}, ct.uint32)", x.shape, "ct.uint32")
+        return x
+
+    def histogram(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.histogram(x, num_bins, mask=None)`` of a 1-D integer tile: the count of each bin value b in [0,
+        num_bins) (values outside it counted in no bin, as Triton's interpreter's np.histogram), as an int32 tile
+        of num_bins: a sum over x's axis of the one-hot comparison ``x[:, None] == arange(num_bins)[None, :]`` (masked
+        lanes counted nowhere). Exact; a [len(x), num_bins] tile is built."""
+        x = self._named(self._tile_arg(node, kw, 0, "input"), "hist")
+        if len(x.shape) != 1:
+            raise self.fail(node, "tl.histogram of a tile that is not 1-D")
+        kind = self.known_dtype(x)
+        if kind not in INT_DTYPES + ("ct.uint16", "ct.uint64"):
+            raise self.fail(node, "tl.histogram of a tile not known to be of integers")
+        bins = self.scalar(self._arg(node, kw, 1, "num_bins"))
+        wide = kind in ("ct.int64", "ct.uint64")
+        xs = x.text if kind in ("ct.int32", "ct.int64") else f"ct.astype({x.text}, ct.int32)"
+        if kind in ("ct.uint32", "ct.uint64"):   # unsigned: compared as the same bits of the signed type
+            xs = f"ct.bitcast({x.text}, {'ct.int64' if wide else 'ct.int32'})"
+        bin_ids = f"ct.reshape(ct.arange({bins}, dtype={'ct.int64' if wide else 'ct.int32'}), (1, {bins}))"
+        hit = f"ct.where(ct.reshape({xs}, ({x.shape[0]}, 1)) == {bin_ids}, 1, 0)"
+        mask_node = kw.get("mask") or (node.args[2] if len(node.args) > 2 else None)
+        if mask_node is not None and not (isinstance(mask_node, ast.Constant) and mask_node.value is None):
+            m = self.materialize(self._value(self.ev(mask_node), node), node)
+            if self.known_dtype(m) not in BOOL:
+                m = Tile(f"{_paren(m.text)} != 0", m.shape, "bool")
+            m = self._named(m, "hist")
+            hit = f"ct.where(ct.reshape({m.text}, ({x.shape[0]}, 1)), {hit}, 0)"
+        return Tile(f"ct.sum({hit}, axis=0)", (bins,), "ct.int32")
 
     def _spelled(self, node: ast.Call, fn: str) -> str:
         """The function as the kernel names it (`libdevice.rint`, `tl.math.erf`), for messages."""
@@ -2604,6 +2677,11 @@ class _Lowerer:
             raise self.fail(node, f"tl.{fn}'s sem= / scope= must be string literals Triton knows")
         if not isinstance(ptr, Ptr):
             raise self.fail(node, f"tl.{fn} needs a pointer parameter plus offsets")
+        kinds = self.array_dtypes.get(ptr.param, set())
+        if fn in ("atomic_max", "atomic_min") and kinds and not kinds <= set(INT_DTYPES):
+            # (Triton does a float max as an integer max / unsigned min of the bits, by the value's sign)
+            raise self.fail(node, f"tl.{fn} on a {'/'.join(sorted(kinds))} array is not lowered: cuTile Python 1.7's "
+                                  f"ct.{fn} takes integer arrays only (docs/triton.md, limits)")
         if not ptr.terms:
             ptr = Ptr(ptr.param, (Term("1", "0"),))
         arr, offsets, mtext = self.gather_access(ptr, mask, node)
