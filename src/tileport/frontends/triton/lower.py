@@ -3222,6 +3222,9 @@ class _Lowerer:
                 if isinstance(fv, Tile) and self.known_dtype(fv) != self.known_dtype(Tile("", (), f"{arr}.dtype")):
                     fv = Tile(f"ct.astype({fv.text}, {arr}.dtype)", fv.shape, f"{arr}.dtype")   # (as Triton casts it)
                 pad, fill_value = 0, fv.text
+            if self.known_dtype(Tile("", (), f"{arr}.dtype")) in INT_DTYPES + ("ct.uint16", "ct.uint64") and \
+                    math.isfinite(pad) and pad == int(pad):
+                pad = int(pad)   # `other=0` on an integer array: an integer padding (cuTile casts no 0.0 to int)
             text = f"ct.gather({arr}, {offsets.text}" + (f", mask={mtext}" if mtext else "") + \
                 f", padding_value={_number(pad)})"
             if fill_value is not None and mtext:
