@@ -1497,3 +1497,12 @@ def test_a_scan_along_another_axis_is_the_scan_of_the_moved_axis(tmp_path):
                              "tl.store(y_ptr + offs[:, None] * B + tl.arange(0, B)[None, :], "
                              "tl.reshape(tl.cumsum(x3, axis=2), (B, B)))")
     assert "ct.permute(ct.cumsum(ct.permute(x3, (2, 0, 1)), axis=0), (1, 2, 0))" in src
+
+
+def test_integer_gather_pads_with_an_integer(tmp_path):
+    """`tl.load(zeros + idx, mask=m, other=0)` of an int32 array (AWQ's packed zero points at `rk // GROUP`): the
+    gather's padding is the integer 0 (cuTile Python casts no 0.0 to int32)."""
+    facts = {**FACTS, "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.float32"}}}
+    src = _lowered(tmp_path, "z = tl.load(x_ptr + offs // 4, mask=offs < n, other=0)\n"
+                             "tl.store(y_ptr + offs, z.to(tl.float32), mask=offs < n)", facts=facts)
+    assert "padding_value=0)" in src and "padding_value=0.0" not in src
