@@ -227,7 +227,9 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter", "heads_recurrence",
                "grid_stride_rows", "fill_window", "alibi_scores", "trans_flag", "chunk_state", "split_combine",
                "rope_freqs_inline", "rank_scatter", "chunk_gate_last", "seeded_keep",
-               "row_cumsum")
+               "row_cumsum", "mantissa_trunc", "libdevice_fast", "gauss_noise", "reverse_rows", "builtin_softmax",
+               "half_acc_dot", "batched_dot", "signed_relu6", "expert_histogram", "sum_wide_count", "awq_unpack",
+               "embed_grad_half", "hash_keep", "llrint_cat")
 
 
 @pytest.fixture(scope="module")
@@ -555,6 +557,16 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     ("k = tl.load(x_ptr + offs).to(tl.int32)\nsh = tl.arange(0, 8) * 4\nw = (k[:, None] >> sh[None, :]) & 0xF\n"
      "tl.store(y_ptr + offs, tl.sum(w, axis=1).to(tl.float32))", "",
      "(ct.reshape(k, (B, 1))) >> ((ct.reshape(ct.arange(8, dtype=ct.int32), (1, 8))) * 4)"),
+    # libdevice.llrint: the exact rint, then int64; tl.cat(a, b, can_reorder=True): a then b (the order is free)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.llrint(x).to(tl.float32))", "",
+     "ct.astype(ct.astype(ct.where(x < 0, -rint_r"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.sum(tl.cat(x, x * 2.0, can_reorder=True), axis=0))", "",
+     "ct.sum(ct.cat((x, x * 2.0), 0), axis=0)"),
+    # an integer literal beyond int32 (a multiplicative hash): Triton's uint32 constant, the product in halves
+    ("h = (offs * 2654435761) >> 16\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(h > 7, x, 0.0))", "",
+     "wide1 = ct.astype(pid * B + ct.arange(B, dtype=ct.int32), ct.uint32)"),
+    ("h = (offs * 2654435761) >> 16\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(h > 7, x, 0.0))", "",
+     "(((wide1 * 0x9e37) << 16) + wide1 * 0x79b1) >> 16"),
     # tl.softmax: triton.language's own definition (Triton's exp, the row sum kept for the division)
     ("x = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\ntl.store(y_ptr + offs, tl.sum(tl.softmax(x, dim=1, "
      "keep_dims=True), axis=1))", "",

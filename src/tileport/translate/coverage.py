@@ -442,7 +442,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("atomics", "`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)`, `ct.atomic_cas(a, idx, "
               "expected, desired)` (integers) on an array of any rank (one "
               "index tile or scalar per dimension, as gather-scatter-nd; bounds-checked; any memory_order/"
-              "memory_scope): add on i32/i64/u32/u64/f32, max/min (signed or unsigned by dtype), and/or/xor on "
+              "memory_scope): add on i32/i64/u32/u64/f32/f16/bf16, max/min (signed or unsigned by dtype), and/or/xor on "
               "integers, xchg on integers and f32; the old values as its result",
               "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF|"
               "Max|Umax|Min|Umin|And|Or|Xor|Xchg, ordering::.., scope::.., Some(mask), Some(token)) }` (`atomic_cas_tko` "

@@ -101,7 +101,7 @@ ATOMIC_SCOPES = {"BLOCK": "scope::TileBlock", "DEVICE": "scope::Device", "SYS": 
 #: ct.atomic_<op> → cutile's atomic mode per element dtype (the modes of Tile IR's atomic_rmw_tko)
 _INT_DTYPES = ("i32", "i64", "u32", "u64")
 ATOMIC_MODES: dict[str, dict[str, str]] = {
-    "atomic_add": {"f32": "AddF", **{d: "Add" for d in _INT_DTYPES}},
+    "atomic_add": {"f16": "AddF", "bf16": "AddF", "f32": "AddF", **{d: "Add" for d in _INT_DTYPES}},
     "atomic_max": {"i32": "Max", "i64": "Max", "u32": "Umax", "u64": "Umax"},
     "atomic_min": {"i32": "Min", "i64": "Min", "u32": "Umin", "u64": "Umin"},
     "atomic_and": {d: "And" for d in _INT_DTYPES},

@@ -1470,6 +1470,9 @@ class _Lowerer:
             return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}",
                           factors=(_paren(a.text) if not names[0] else a.text,
                                    _paren(b.text) if not names[1] else b.text) if keep else None)
+        wide = self._wide_literal_arith(sym, a, b, node)
+        if wide is not None:
+            return wide
         # index arithmetic: pid * BLOCK + tl.arange(0, BLOCK)
         if sym == "+" and isinstance(b, Idx) and isinstance(a, Scalar):
             a, b = b, a
@@ -1536,6 +1539,49 @@ class _Lowerer:
         if sym in ("//", "%") and not self._floor_is_trunc(a, b, ta, tb):
             return self._truncating(sym, ta, tb, shape, dtype)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}", shape, dtype)
+
+    def _wide_literal_arith(self, sym: str, a: object, b: object, node: ast.AST) -> Tile | None:
+        """``offs * 2654435761`` (a multiplicative hash): Triton types an integer literal in [2^31, 2^32) as uint32
+        (int64 up to 2^63) and promotes an int32 tile with it to uint32, wrapping; cuTile Python (and cutile 0.3.1)
+        take no integer literal beyond int32. So the tile is converted to uint32 (int64 / uint64 tiles stay) and the
+        literal split as tl.rand's constants are: a product in 16-bit halves (``((t * hi) << 16) + t * lo``), a sum
+        or difference in two halves. Exact modulo 2^32 (2^64). None when neither operand is such a literal."""
+        if sym not in ("+", "-", "*"):
+            return None
+
+        def wide(v: object) -> int | None:
+            if not isinstance(v, Scalar) or not v.text.isdigit():
+                return None
+            c = int(v.text)
+            return c if c >= 2 ** 31 else None
+
+        ca, cb = wide(a), wide(b)
+        if (ca is None) == (cb is None):
+            return None
+        c, other, lit_first = (ca, b, True) if ca is not None else (cb, a, False)
+        if isinstance(other, Scalar):
+            return None
+        t = self.materialize(self._value(other, node), node)
+        kind = self.known_dtype(t)
+        if kind not in INT_DTYPES + ("ct.uint16", "ct.uint64"):
+            raise self.fail(node, f"integer literal {c} with a tile not known to be of integers")
+        target = kind if kind in ("ct.int64", "ct.uint64") else "ct.uint32"
+        if c >= (2 ** 32 if target == "ct.uint32" else 2 ** 63) or (sym == "*" and c >> 16 >= 2 ** 31):
+            raise self.fail(node, f"integer literal {c}: too wide for a {target} product written in halves")
+        x = t if kind == target else Tile(f"ct.astype({t.text}, {target})", t.shape, target)
+        x = self._named(x, "wide")
+        half, rest = hex(c >> 1), hex(c - (c >> 1))
+        if sym == "*":
+            text = f"((({x.text} * {hex(c >> 16)}) << 16) + {x.text} * {hex(c & 0xFFFF)})"
+        elif sym == "+":
+            text = f"({x.text} + {half} + {rest})"
+        elif lit_first:   # c - t
+            text = f"({half} - {x.text} + {rest})"
+        else:
+            text = f"({x.text} - {half} - {rest})"
+        self.notes.append(f"line {getattr(node, 'lineno', 0)}: integer literal {c} (Triton's "
+                          f"{'uint32' if target == 'ct.uint32' else 'wide'} constant) written in halves")
+        return Tile(text, x.shape, target)
 
     def _scalar_divmod(self, sym: str, a: Scalar, b: Scalar, node: ast.AST) -> Scalar:
         """Scalar `a // b` / `a % b`. Triton folds constexpr operands in Python (floor division) but divides runtime
@@ -2155,6 +2201,21 @@ class _Lowerer:
                 self.fast_div = fast
         if fn in ROUNDINGS and len(node.args) == 1 and not kw:
             return self.rounding(node, fn)
+        if fn in ("llrint", "llround") and len(node.args) == 1 and not kw:
+            # libdevice's rounding to a 64-bit integer: the exact rounding (ties to even / away), then converted
+            r = self.rounding(node, fn[2:])
+            return Tile(f"ct.astype({r.text}, ct.int64)", r.shape, "ct.int64")
+        if fn == "cat" and len(node.args) == 2:
+            # tl.cat(a, b, can_reorder=True): Triton leaves the order free (it must be asked for); a then b along
+            # the first axis, as ct.cat
+            if not self._flag(node, kw, 2, "can_reorder", False):
+                raise self.fail(node, "tl.cat without can_reorder=True (Triton refuses it too)")
+            a, b = (self.materialize(self._value(self.ev(x), node), node) for x in node.args)
+            if len(a.shape) != len(b.shape) or not a.shape or a.shape[1:] != b.shape[1:]:
+                raise self.fail(node, "tl.cat of tiles whose shapes differ beyond the first axis")
+            first = f"{_paren(a.shape[0])} + {_paren(b.shape[0])}"
+            dts = {self.known_dtype(a), self.known_dtype(b)}
+            return Tile(f"ct.cat(({a.text}, {b.text}), 0)", (first,) + a.shape[1:], a.dtype if len(dts) == 1 else None)
         if fn in FLOAT_TESTS and len(node.args) == 1 and not kw:
             return self.float_test(node, fn)
         if fn in NO_CUTILE:
