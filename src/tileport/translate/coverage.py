@@ -527,8 +527,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-dot", "`tl.dot(a, b, acc)`, `acc += tl.dot(a, b)`, `tl.dot(a, b)` of 16/8-bit operands (a zero "
               "f32 / int32 accumulator); `out_dtype=tl.float32`, and "
               "`input_precision=` / `allow_tf32=` on 16- or 8-bit operands (where they change nothing); f32 "
-              "operands with `input_precision=\"ieee\"` / `allow_tf32=False` (f32 products)",
-              "`ct.mma(a, b, acc)`", S, "triton/matmul"),
+              "operands with `input_precision=\"ieee\"` / `allow_tf32=False` (f32 products); `out_dtype=tl.float16` on "
+              "f16 / fp8 operands; 3-D (batched) dots `[B, M, K] x [B, K, N]`",
+              "`ct.mma(a, b, acc)` (an f16 zero accumulator for `out_dtype=tl.float16`; a rank-3 one for batched "
+              "dots: llm/half_acc_dot, llm/batched_dot)", S, "triton/matmul"),
     Construct("triton-shape-ops", "`tl.broadcast_to(x, shape)`, `tl.expand_dims(x, axis)`, `tl.maximum/minimum(.., "
               "propagate_nan=tl.PropagateNan.ALL)`, `tl.zeros(.., dtype=tl.int1)`, `tl.full(shape, ±inf, dtype)`, "
               "`tl.where(C, a, b)` on a constexpr test or on scalars",
@@ -597,11 +599,30 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "every access of that array a `ct.gather` / `ct.scatter` with the mask (the masked-off lanes neither "
               "read nor written, as in Triton; the array lowered again through the gather path)", S,
               "llm/decode_varlen"),
-    Construct("triton-rand", "`tl.rand(seed, offsets)` (seed a scalar argument or one int32/int64 element loaded: "
-              "`tl.load(seed_ptr)`)",
+    Construct("triton-rand", "`tl.rand(seed, offsets)`, `tl.randn`, `tl.randint` (seed a scalar argument or one "
+              "int32/int64 element loaded: `tl.load(seed_ptr)`)",
               "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
               "low word a wrapping truncation), no literal of 2^31 or more (cutile 0.3.1 parses literals as i32: "
-              "constants in 16-bit halves), Triton's uniform-float step after", S, "llm/dropout_rand"),
+              "constants in 16-bit halves), Triton's uniform-float step after; randn: Box-Muller of the first two "
+              "words' uniforms as triton.language writes it (llm/gauss_noise); randint: the first word as uint32", S,
+              "llm/dropout_rand"),
+    Construct("triton-tile-builtins", "`tl.flip(x, dim)`, `tl.softmax(x, dim, keep_dims)`, `tl.histogram(x, n, "
+              "mask=)`, `tl.cat(a, b, can_reorder=True)`, `libdevice.llrint/llround`, `tl.sum(x, dtype=)` (and its "
+              "int32 widening of narrow integers and booleans), `tl.math.sqrt_rn/fast_expf/fast_dividef`",
+              "the halves of each level swapped by `ct.extract`/`ct.cat` (exact); triton.language's own definition "
+              "(`exp(x - max)`, `/ sum`); the sum over x's axis of the one-hot comparison with `arange(n)` (int32; "
+              "values outside [0, n) and masked lanes in no bin); `ct.cat((a, b), 0)`; the exact rint/round then "
+              "int64; `ct.sum` of the converted tile; `ct.sqrt`, Triton's f32 exp form, `ct.truediv(.., "
+              "rounding_mode=APPROX)`", S, "llm/expert_histogram",
+              "`tl.xor_sum` / `tl.reduce_or` refused (cutile 0.3.1 builds a custom ct.reduce with identity 0 along "
+              "dimension 0)"),
+    Construct("triton-int-promotion", "an integer literal in [2^31, 2^32) with an integer tile (`offs * "
+              "2654435761`: Triton's uint32 constant), `~` of literals and integer tiles, an integer tile with a float "
+              "one (`x * tl.where(x > 0, 1, -1)`), `other=0` on an integer array gathered",
+              "the tile converted to uint32 and the literal written in 16-bit halves (products) or two halves (sums): "
+              "exact modulo 2^32, no literal beyond int32 (cuTile Python and cutile 0.3.1 take none); `~c` folded, "
+              "`~t`; the integer tile `ct.astype` to the float dtype (as Triton promotes); an integer padding", S,
+              "llm/hash_keep"),
     Construct("triton-atomic-add", "`tl.atomic_add/max/min/and/or/xor/xchg(ptr + offs, val, mask=, sem=, scope=)`, "
               "`tl.atomic_cas(ptr, cmp, val, sem=, scope=)` (their value: the old elements)",
               "`ct.atomic_<op>(flat view, offsets, val)`, masked-off lanes sent past the end (the bounds "
