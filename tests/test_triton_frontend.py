@@ -229,7 +229,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "rope_freqs_inline", "rank_scatter", "chunk_gate_last", "seeded_keep",
                "row_cumsum", "mantissa_trunc", "libdevice_fast", "gauss_noise", "reverse_rows", "builtin_softmax",
                "half_acc_dot", "batched_dot", "signed_relu6", "expert_histogram", "sum_wide_count", "awq_unpack",
-               "embed_grad_half", "hash_keep", "llrint_cat")
+               "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack")
 
 
 @pytest.fixture(scope="module")
@@ -567,6 +567,9 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
      "wide1 = ct.astype(pid * B + ct.arange(B, dtype=ct.int32), ct.uint32)"),
     ("h = (offs * 2654435761) >> 16\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(h > 7, x, 0.0))", "",
      "(((wide1 * 0x9e37) << 16) + wide1 * 0x79b1) >> 16"),
+    # `p + pid * 2 * B + tl.arange(0, 2 * B)` (an output twice the input's block): tile pid of a 2B run
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid * 2 * B + tl.arange(0, 2 * B), tl.interleave(x, x))", "",
+     "ct.store(y_ptr, index=(pid,), tile="),
     # tl.softmax: triton.language's own definition (Triton's exp, the row sum kept for the division)
     ("x = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\ntl.store(y_ptr + offs, tl.sum(tl.softmax(x, dim=1, "
      "keep_dims=True), axis=1))", "",

@@ -261,10 +261,12 @@ def _reserved_renamed(body: list[ast.stmt], params: set[str]) -> list[ast.stmt]:
     return body
 
 
-def _merged(terms: tuple[Term, ...]) -> tuple[Term, ...]:
+def _merged(terms: tuple[Term, ...], quotient=None) -> tuple[Term, ...]:
     """``terms`` with a scalar term ``i * B`` folded into a unit-stride run ``tl.arange(0, B)`` of the same size, the
     pointer's only run: ``p + pid * B + tl.arange(0, B)`` addresses tile ``pid`` of a size-B dimension, as
-    ``p + (pid * B + ..)``."""
+    ``p + (pid * B + ..)``. ``quotient(index, stride, size)``, when given, finds the tile index of a scalar term
+    whose constexpr stride is a fraction of the run's size (``p + pid * 2 * BLOCK + tl.arange(0, 2 * BLOCK)``:
+    term ``(pid * 2) * BLOCK``, tile ``pid``), or None."""
     out: list[Term] = []
     for t in terms:   # scalar terms of one stride are one index (`cu_ptr + seq + 1`: element seq + 1)
         same = next((k for k, o in enumerate(out) if isinstance(o.index, str) and isinstance(t.index, str)
@@ -283,7 +285,14 @@ def _merged(terms: tuple[Term, ...]) -> tuple[Term, ...]:
         if hit is not None:
             out[k] = Term("1", replace(run.index, index=hit.index))
             out.remove(hit)
-            return _merged(tuple(out))
+            return _merged(tuple(out), quotient)
+        for t in out:
+            q = quotient(t.index, t.stride, run.index.size) if quotient is not None and isinstance(t.index, str) \
+                and t.stride != "1" else None
+            if q is not None:
+                out[k] = Term("1", replace(run.index, index=q))
+                out.remove(t)
+                return _merged(tuple(out), quotient)
     return tuple(out)
 
 
@@ -1491,7 +1500,7 @@ class _Lowerer:
             added = self.offset(b, node).terms
             if isinstance(b, Scalar) and any(isinstance(t.index, str) and t.stride == b.text for t in a.terms):
                 added = (Term(b.text, "1"),)   # `p + row * 2 * d + d`: one more step of the stride d, not d elements
-            return Ptr(a.param, self._folded(_merged(a.terms + added)))
+            return Ptr(a.param, self._folded(_merged(a.terms + added, self._run_quotient)))
         if sym == "+" and isinstance(b, (Idx, Offset)) and isinstance(a, Scalar):
             a, b = b, a
         if sym == "+" and isinstance(a, (Idx, Offset)) and isinstance(b, Scalar):
@@ -1784,6 +1793,11 @@ class _Lowerer:
                 return str(n.value // int(blk))
             return f"({ast.unparse(n)} // {_paren(blk)})"
 
+        def factors(n: ast.expr) -> list[ast.expr]:
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+                return factors(n.left) + factors(n.right)
+            return [n]
+
         def div(n: ast.expr) -> str | None:
             q = multiple(n)
             if q is not None:
@@ -1798,6 +1812,15 @@ class _Lowerer:
                     q = multiple(c)
                     if q is not None:
                         return _paren(ast.unparse(x)) if q == "1" else f"{_paren(ast.unparse(x))} * {_paren(q)}"
+                # `pid * 2 * BLOCK` against a block of `2 * BLOCK`: the constant factors of the product together
+                fs = factors(n)
+                static = [f for f in fs if self.launch_values(ast.unparse(f)) is not None]
+                dynamic = [f for f in fs if self.launch_values(ast.unparse(f)) is None]
+                if static and dynamic and len(static) > 1:
+                    q = multiple(ast.parse(" * ".join(_paren(ast.unparse(f)) for f in static), mode="eval").body)
+                    if q is not None:
+                        rest = " * ".join(_paren(ast.unparse(f)) for f in dynamic)
+                        return rest if q == "1" else f"{_paren(rest)} * {_paren(q)}"
             if isinstance(n, ast.Name) and n.id not in self.kinds and self._assignments(n.id) \
                     and (n.id, blk) not in self.not_whole_blocks:
                 # a variable of the lowered kernel (`offs_am`, re-assigned `pid_m * BLOCK_M` in a loop): whole
@@ -1875,6 +1898,14 @@ class _Lowerer:
                     for i in range(count)]
         except (_NotStatic, TypeError, ZeroDivisionError):
             return None
+
+    def _run_quotient(self, index: str, stride: str, size: str) -> str | None:
+        """The tile index of ``index * stride`` in runs of ``size`` when size is r times the constexpr stride at
+        every launch (one r > 1) and index a whole number of r by its form (``pid * 2``): ``pid``."""
+        r = self._whole_blocks(size, stride)
+        if r is None or r < 2:
+            return None
+        return self._in_blocks(Scalar(index), str(r))
 
     def _whole_blocks(self, offset: str, block: str) -> int | None:
         """k when ``offset`` is k times ``block`` at every captured launch (one k for all), else None."""
