@@ -1521,3 +1521,12 @@ def test_integer_gather_pads_with_an_integer(tmp_path):
     src = _lowered(tmp_path, "z = tl.load(x_ptr + offs // 4, mask=offs < n, other=0)\n"
                              "tl.store(y_ptr + offs, z.to(tl.float32), mask=offs < n)", facts=facts)
     assert "padding_value=0)" in src and "padding_value=0.0" not in src
+
+
+def test_int32_least_value_padding_is_computed(tmp_path):
+    """`other=-2147483648` (an integer argmax's padding): cutile 0.3.1 panics parsing the literal (it parses a
+    negative literal's digits as i32), so the lowering computes it: a 0-d tile of -2^31 + 1, minus 1."""
+    facts = {**FACTS, "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.int32"}}}
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs, mask=offs < n, other=-2147483648)\n"
+                             "tl.store(y_ptr + pid, tl.argmax(x, 0))", facts=facts)
+    assert "(ct.full((), -2147483647, dtype=x_ptr.dtype) - 1)" in src and "-2147483648" not in src

@@ -3347,6 +3347,10 @@ class _Lowerer:
                     fv = Tile(f"ct.astype({fv.text}, {arr}.dtype)", fv.shape, f"{arr}.dtype")   # (as Triton casts it)
                 if not isinstance(mask, Mask):
                     raise self.fail(other, "other= that is not 0, ±inf or nan needs a mask of view bounds")
+                if isinstance(fv, Scalar) and fv.text.replace("(", "").replace(")", "") == "-2147483648":
+                    # int32's least value (an integer max's padding): cutile 0.3.1 parses a negative literal's
+                    # digits as i32 and panics on 2147483648, so it is computed (a 0-d tile, one less than -2^31+1)
+                    fv = Scalar(f"(ct.full((), -2147483647, dtype={arr}.dtype) - 1)")
                 fill, padding = (self.mask_tile(mask, node), fv.text), "ZERO"
         args = f"{arr}, index={_tup(index)}, " \
                f"shape={_tup(shape)}"
