@@ -1106,9 +1106,9 @@ def test_a_spin_lock_while_and_the_other_atomics(tmp_path):
         while tl.atomic_cas(lock, 0, 1) == 1:
             pass
         count = tl.load(lock + 4)
-        tl.atomic_max(x_ptr + offs, tl.load(x_ptr + offs) * 2.0, mask=offs < n)
+        tl.atomic_max(x_ptr + offs, tl.load(x_ptr + offs) * 2, mask=offs < n)
         tl.atomic_xchg(lock, 0, sem="release")
-    """, facts={"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.float32"}, "y_ptr": {"ct.int32"}}})
+    """, facts={"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.int32"}}})
     assert "    while ct.reshape(ct.where((ct.atomic_cas(y_ptr, pid % 4, ct.full((), 0, dtype=y_ptr.dtype), " in src
     assert "count = ct.gather(y_ptr, (pid % 4) + 4, padding_value=0)" in src
     assert "ct.atomic_max(x_ptr, ct.where(" in src and "x_ptr = " not in src
