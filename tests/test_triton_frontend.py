@@ -229,7 +229,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "rope_freqs_inline", "rank_scatter", "chunk_gate_last", "seeded_keep",
                "row_cumsum", "mantissa_trunc", "libdevice_fast", "gauss_noise", "reverse_rows", "builtin_softmax",
                "half_acc_dot", "batched_dot", "signed_relu6", "expert_histogram", "sum_wide_count", "awq_unpack",
-               "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack")
+               "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack", "inverse_cdf_sample",
+               "carry_prev_block")
 
 
 @pytest.fixture(scope="module")
@@ -570,6 +571,13 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # `p + pid * 2 * B + tl.arange(0, 2 * B)` (an output twice the input's block): tile pid of a 2B run
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid * 2 * B + tl.arange(0, 2 * B), tl.interleave(x, x))", "",
      "ct.store(y_ptr, index=(pid,), tile="),
+    # a pointer minus a scalar (`flags + pid - 1`: the previous program's element)
+    ("tl.store(y_ptr + pid, tl.load(x_ptr + pid - 1))", "", "ct.load(x_ptr, index=(pid + (-1),), shape=(1,))"),
+    # one element loaded into a scalar a runtime `if` carries: a 0-d tile on every path
+    ("prev = 0.0\nif pid > 0:\n    prev = tl.load(x_ptr + pid - 1)\ntl.store(y_ptr + pid, prev)", "",
+     "prev = ct.reshape(ct.load(x_ptr, index=(pid + (-1),), shape=(1,)), ())"),
+    # tl.rand at one offset (a sampler's per-row uniform): a 1-element tile of offsets
+    ("tl.store(y_ptr + pid, tl.rand(n, pid))", "", "rand1_c0 = ct.astype(ct.astype(ct.full((1,), pid, dtype=ct.int32)"),
     # tl.softmax: triton.language's own definition (Triton's exp, the row sum kept for the division)
     ("x = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\ntl.store(y_ptr + offs, tl.sum(tl.softmax(x, dim=1, "
      "keep_dims=True), axis=1))", "",

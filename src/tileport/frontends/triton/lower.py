@@ -797,6 +797,14 @@ class _Lowerer:
                                   "`p = tl.advance(p, ..)`")
         out = self.prefix + name
         self._grid_sizes.discard(out)
+        before = self.env.get(name)
+        if isinstance(v, Tile) and v.shape == ("1",) and name in self._carried and (
+                (isinstance(before, Scalar) and self._scalar_is_float(before.text))
+                or (isinstance(before, Tile) and before.shape == ())):
+            # one loaded element (a 1-element tile) given to a scalar a runtime `if` or a loop carries (`prev =
+            # 0.0`, then `prev = tl.load(partial + pid - 1)` under `if pid > 0:`): a 0-d tile, as Triton's scalar,
+            # so every path gives the name one type
+            v = Tile(f"ct.reshape({v.text}, ())", (), v.dtype)
         if isinstance(v, Tile):
             if v.text != out:
                 self.emit(f"{out} = {v.text}")
@@ -1494,6 +1502,9 @@ class _Lowerer:
             if q is not None:
                 return Idx(q, a.size)
         # pointer arithmetic
+        if isinstance(a, Ptr) and sym == "-" and isinstance(b, Scalar):
+            # `flags + pid - 1` (the previous program's flag): the pointer plus the negated scalar
+            return self.binop(ast.Add(), a, Scalar(f"-{_paren(b.text)}"), node)
         if sym == "+" and isinstance(b, Ptr):
             a, b = b, a
         if isinstance(a, Ptr) and sym == "+":
@@ -2672,7 +2683,10 @@ class _Lowerer:
             raise self.fail(node.args[0], "tl.rand's seed must be a scalar, or one int32/int64 element loaded")
         else:
             seed = Scalar(f"ct.astype(ct.astype(ct.full((1,), {seed.text}, dtype=ct.int32), ct.int64), ct.uint64)")
-        offs = self.materialize(self._value(self.ev(node.args[1]), node), node)
+        offs_v = self._value(self.ev(node.args[1]), node)
+        if isinstance(offs_v, Scalar):   # one offset (`tl.rand(seed, row)`): a 1-element tile (as a loaded scalar)
+            offs_v = Tile(f"ct.full((1,), {offs_v.text}, dtype=ct.int32)", ("1",), "ct.int32")
+        offs = self.materialize(offs_v, node)
         self._rands = getattr(self, "_rands", 0) + 1
         r = f"{self.prefix}rand{self._rands}_"
         shape = _tup(offs.shape)
