@@ -772,6 +772,10 @@ def test_index_vector_widening_and_dot_options(tmp_path):
     with pytest.raises(LoweringError, match="tl.dot option out_dtype=tl.float16"):
         _lowered(tmp_path, "a = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\n" + f16.replace(
             ".to(tl.float16), a.to(tl.float16)", ", a"))
+    # out_dtype=tl.int32 of int8 operands (the accumulator they take anyway); max_num_imprecise_acc=0 (the default)
+    i8 = ("a = tl.load(x_ptr + offs[:, None] * B + offs[None, :]).to(tl.int8)\nc = tl.dot(a, a, out_dtype=tl.int32, "
+          "max_num_imprecise_acc=0)\ntl.store(y_ptr + offs[:, None] * B + offs[None, :], c)")
+    assert "ct.mma(a, a, ct.zeros((B, B), dtype=ct.int32))" in _lowered(tmp_path, i8)
     # a batched 3-D dot: [B, M, K] x [B, K, N] into a 3-D zero accumulator (cuTile's batched mma)
     bmm = ("r = tl.arange(0, 16)\na = tl.load(x_ptr + r[:, None, None] * 256 + r[None, :, None] * 16 + "
            "r[None, None, :]).to(tl.float16)\nc = tl.dot(a, a)\ntl.store(y_ptr + r[:, None, None] * 256 + "

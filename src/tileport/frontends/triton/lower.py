@@ -2979,8 +2979,11 @@ class _Lowerer:
                          or (k == "allow_tf32" and isinstance(v, ast.Constant) and v.value is False)):
                 self._ieee_dots.add(id(node))
                 continue
-            if k == "max_num_imprecise_acc" and isinstance(v, ast.Constant) and v.value is None:
-                continue
+            if k == "max_num_imprecise_acc" and isinstance(v, ast.Constant) and v.value in (None, 0):
+                continue   # (0: every product accumulated in full precision, Triton's default)
+            if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == "ct.int32" and \
+                    all(isinstance(t, Tile) and self.known_dtype(t) in ("ct.int8", "ct.uint8") for t in (a, b)):
+                continue   # 8-bit integers into int32: the accumulator they take anyway
             raise self.fail(node, f"tl.dot option {k}={ast.unparse(v)} is not lowered (out_dtype=tl.float32; "
                                   "input_precision / allow_tf32 on 16- or 8-bit operands only)")
 
