@@ -230,7 +230,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "row_cumsum", "mantissa_trunc", "libdevice_fast", "gauss_noise", "reverse_rows", "builtin_softmax",
                "half_acc_dot", "batched_dot", "signed_relu6", "expert_histogram", "sum_wide_count", "awq_unpack",
                "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack", "inverse_cdf_sample",
-               "carry_prev_block")
+               "carry_prev_block", "lookback_scan")
 
 
 @pytest.fixture(scope="module")
@@ -1533,6 +1533,22 @@ def test_integer_gather_pads_with_an_integer(tmp_path):
     src = _lowered(tmp_path, "z = tl.load(x_ptr + offs // 4, mask=offs < n, other=0)\n"
                              "tl.store(y_ptr + offs, z.to(tl.float32), mask=offs < n)", facts=facts)
     assert "padding_value=0)" in src and "padding_value=0.0" not in src
+
+
+def test_a_volatile_load_polled_by_a_while_is_an_atomic_read(tmp_path):
+    """`while tl.load(flag + pid - 1, volatile=True) == 0: pass`: a plain load there is dead code to cuTile (the
+    wait would vanish), so the flag is read by an acquiring atomic that leaves it unchanged; a volatile load
+    elsewhere is a load (the hint dropped, noted)."""
+    facts = {**FACTS, "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.float32"}}}
+    src = _lowered(tmp_path, "if pid > 0:\n    while tl.load(x_ptr + pid - 1, volatile=True) == 0:\n        pass\n"
+                             "tl.store(y_ptr + offs, tl.load(y_ptr + offs) + 1.0)", facts=facts)
+    assert "ct.atomic_or(x_ptr, pid + (-1), ct.full((), 0, dtype=x_ptr.dtype), memory_order=ct.MemoryOrder.ACQUIRE)" \
+        in src
+    src = _lowered(tmp_path, "f = tl.load(x_ptr + pid, volatile=True)\ntl.store(y_ptr + offs, tl.zeros((B,), "
+                             "tl.float32) + f)", facts=facts)
+    assert "atomic" not in src
+    with pytest.raises(LoweringError, match="integer flags"):
+        _lowered(tmp_path, "while tl.load(y_ptr + pid, volatile=True) == 0.0:\n    pass")
 
 
 def test_int32_least_value_padding_is_computed(tmp_path):

@@ -650,7 +650,11 @@ class _Lowerer:
         old_carried, old_outer = self._carried, self._loop_outer
         self._carried = old_carried | carried
         self._loop_outer = old_outer | (carried & set(self.env))
-        cond = self.ev(s.test)
+        self._in_while_test = True
+        try:
+            cond = self.ev(s.test)
+        finally:
+            self._in_while_test = False
         if isinstance(cond, Tile) and cond.shape in ((), ("1",)) and cond.dtype in BOOL:
             cond = Scalar(f"ct.reshape(ct.where({cond.text}, 1, 0), ()) != 0")
         if not isinstance(cond, Scalar):
@@ -3315,6 +3319,9 @@ class _Lowerer:
         return t.text if t.dtype == f"{arr}.dtype" else f"ct.astype({t.text}, {arr}.dtype)"
 
     def load(self, node: ast.Call, kw: dict) -> Tile:
+        vol = kw.get("volatile")
+        if getattr(self, "_in_while_test", False) and isinstance(vol, ast.Constant) and vol.value is True:
+            return self.polled_load(node, kw)
         self.memory_options(node, kw, "load", {"mask", "other", "boundary_check", "padding_option"})
         ptr = self.ev(node.args[0])
         mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[1]) if len(node.args) > 1 else None)
@@ -3388,6 +3395,25 @@ class _Lowerer:
             cond, value_text = fill
             text = f"ct.where({cond.text}, {text}, {value_text})"
         return Tile(text, vshape, f"{arr}.dtype")
+
+    def polled_load(self, node: ast.Call, kw: dict) -> Tile:
+        """``while tl.load(flag_ptr + i, volatile=True) == 0: pass`` (a spin-wait on another program's flag): a
+        plain load there is dead code to cuTile (the loop has no effect: it is removed, and the kernel no longer
+        waits), so the polled element is read by an atomic that leaves it unchanged, ``ct.atomic_or(.., 0)`` with
+        acquire order, which cuTile keeps and orders as the spin lock's ``atomic_cas``. Integer flags only."""
+        ptr = self.ev(node.args[0])
+        if not isinstance(ptr, Ptr):
+            raise self.fail(node, "a volatile load polled by a `while` reads a pointer parameter plus offsets")
+        kinds = self.array_dtypes.get(ptr.param, set())
+        if not kinds or not kinds <= set(INT_DTYPES):
+            raise self.fail(node, "a volatile load polled by a `while` is lowered on integer flags (an atomic read "
+                                  "leaving them unchanged); this array is not known to be of integers")
+        if len(node.args) > 1 or set(kw) - {"volatile", "cache_modifier", "eviction_policy"}:
+            raise self.fail(node, "a volatile load polled by a `while` is lowered without mask= / other=")
+        self.notes.append(f"line {node.lineno}: volatile load in a `while` test read by an atomic (acquire)")
+        call = ast.Call(ast.Attribute(ast.Name("tl", ast.Load()), "atomic_or", ast.Load()),
+                        [node.args[0], ast.Constant(0)], [ast.keyword("sem", ast.Constant("acquire"))])
+        return self.atomic_add(ast.fix_missing_locations(ast.copy_location(call, node)), "atomic_or")
 
     def _literal(self, node: ast.expr) -> float:
         try:
