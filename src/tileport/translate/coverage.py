@@ -559,7 +559,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-while", "`while i < n: ...; i += step` (step `tl.num_programs(k)`, a positive literal or "
               "constexpr; i, n, step not assigned otherwise; i not read after the loop); any other `while` whose "
               "test is a comparison (a spin lock `while tl.atomic_cas(lock, 0, 1) == 1: pass`, a loop on a loaded "
-              "value)", "`for i_it in range(i, n, step)`; cuTile Python's `while` (names it assigns carried)", S,
+              "value, a spin-wait `while tl.load(flag, volatile=True) == 0: pass` on an integer flag)",
+              "`for i_it in range(i, n, step)`; cuTile Python's `while` (names it assigns carried); the polled "
+              "volatile load an acquiring `ct.atomic_or(flag, i, 0)` (a plain load's `while` is dead code to "
+              "cuTile Python: llm/lookback_scan)", S,
               "llm/while_rows", "an atomic in a `while`'s test: ordered by the translator as cuTile Python orders it "
               "(acquire-ordered: tutorial 05's `_layer_norm_bwd_dx_fused`, tutorials/tut_spin_lock)"),
     Construct("triton-bitcast", "`x.to(dtype, bitcast=True)`", "`ct.bitcast(x, dtype)`", S, "llm/sign_bits"),
