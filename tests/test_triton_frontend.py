@@ -230,7 +230,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "row_cumsum", "mantissa_trunc", "libdevice_fast", "gauss_noise", "reverse_rows", "builtin_softmax",
                "half_acc_dot", "batched_dot", "signed_relu6", "expert_histogram", "sum_wide_count", "awq_unpack",
                "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack", "inverse_cdf_sample",
-               "carry_prev_block", "lookback_scan")
+               "carry_prev_block", "lookback_scan", "moe_empty_expert")
 
 
 @pytest.fixture(scope="module")
