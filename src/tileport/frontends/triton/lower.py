@@ -63,8 +63,6 @@ FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
     "umulhi": "cuTile Python 1.7 has no high half of an integer product",
-    "sort": "cuTile Python 1.7 has no sort (nor a permutation of a tile by computed indices in registers)",
-    "topk": "cuTile Python 1.7 has no sort or top-k (nor a permutation of a tile by computed indices in registers)",
     "gather": "cuTile Python 1.7's ct.gather reads arrays, not tiles: no gather within a tile",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # bitwise reductions: cuTile Python's ct.reduce with an xor/or combine, which cutile 0.3.1 builds along dimension
@@ -85,12 +83,12 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
 #: triton.language functions Triton also offers as tensor methods (`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)
 MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin",
               "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil",
-              "flip", "softmax", "histogram")
+              "flip", "softmax", "histogram", "sort", "topk")
 #: triton.language functions written with other cuTile functions → the _Lowerer method that writes them
 DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma": "fma", "clamp": "clamp",
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
            "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims", "flip": "flip",
-           "softmax": "softmax", "histogram": "histogram"}
+           "softmax": "softmax", "histogram": "histogram", "sort": "sort", "topk": "sort"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
           "float64": "ct.float64", "int1": "ct.bool_", "uint16": "ct.uint16", "uint64": "ct.uint64",
@@ -2456,6 +2454,74 @@ class _Lowerer:
             return self.binop(ast.Div(), num, den, node)  # type: ignore[return-value]
         finally:
             self.fast_div = fast
+
+    def _static_int(self, text: str, node: ast.AST, what: str) -> int:
+        vals = self.launch_values(text)
+        if not vals or len(set(vals)) != 1 or not isinstance(vals[0], int) or isinstance(vals[0], bool):
+            raise self.fail(node, f"{what} `{text}`: one integer at every launch is lowered (capture others apart)")
+        return vals[0]
+
+    def sort(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.sort(x, dim=None, descending=False)`` / ``tl.topk(x, k)`` along the last axis: triton.language's
+        own bitonic network (standard.py ``sort_impl``) written out. Each compare-and-swap on bit i of an element's
+        flat index takes its partner (the element with bit i flipped: the halves of a `(.., 2, 2^i)` view swapped
+        by ``ct.extract`` / ``ct.cat``, where Triton flips them with an xor of the bits) and keeps ``where((x > y) !=
+        (flip ^ right), y, x)`` as Triton does (NaNs and signed zeros alike); top-k's halving steps are ``ct.max``
+        over that view's middle axis. Sizes: powers of two, one per launch."""
+        x = self._named(self._tile_arg(node, kw, 0, "x"), "srt")
+        if not x.shape:
+            raise self.fail(node, f"tl.{fn} of a 0-d tile")
+        dim_node = self._arg(node, kw, 2 if fn == "topk" else 1, "dim", ast.Constant(None))
+        if not (isinstance(dim_node, ast.Constant) and dim_node.value is None) and \
+                self._axis_of(x, dim_node) != len(x.shape) - 1:
+            raise self.fail(node, f"tl.{fn} along another axis than the last (Triton sorts only the last)")
+        sizes = [self._static_int(d, node, f"tl.{fn} of a tile whose extent") for d in x.shape]
+        numel = math.prod(sizes)
+        if numel & (numel - 1) or sizes[-1] & (sizes[-1] - 1):
+            raise self.fail(node, f"tl.{fn} of a tile whose sizes are not powers of two")
+        log_n = sizes[-1].bit_length() - 1
+        if fn == "topk":
+            kk = self._static_int(self.scalar(self._arg(node, kw, 1, "k")), node, "tl.topk's k")
+            if kk < 1 or kk & (kk - 1) or kk > sizes[-1]:
+                raise self.fail(node, "tl.topk's k must be a power of two no larger than the axis")
+            log_k, descending = kk.bit_length() - 1, True
+        else:
+            log_k, descending = log_n, self._flag(node, kw, 2, "descending", False)
+        self.notes.append(f"line {getattr(node, 'lineno', 0)}: tl.{fn} written as Triton's bitonic network")
+        flat = self._named(Tile(f"ct.arange({numel}, dtype=ct.int32)", (str(numel),), "ct.int32"), "srt_idx")
+        cur = {"t": Tile(f"ct.reshape({x.text}, ({numel},))", (str(numel),), x.dtype), "n": numel}
+        cur["t"] = self._named(cur["t"], "srt")
+
+        def cas(i: int, order: "int | str") -> None:   # compare-and-swap on bit i of the flat index
+            n = cur["n"]
+            three = (str(n >> (i + 1)), "2", str(1 << i))
+            v = self._named(Tile(f"ct.reshape({cur['t'].text}, {_tup(three)})", three, x.dtype), "srt")
+            half = (three[0], "1", three[2])
+            lo, hi = (f"ct.extract({v.text}, (0, {k}, 0), shape={_tup(half)})" for k in (0, 1))
+            y = self._named(Tile(f"ct.reshape(ct.cat(({hi}, {lo}), 1), ({n},))", (str(n),), x.dtype), "srt_y")
+            idx = flat.text if n == numel else f"ct.arange({n}, dtype=ct.int32)"
+            right = f"(({idx} >> {i}) & 1)"
+            flip = str(order) if isinstance(order, int) else f"(({idx} >> {order[1:]}) & 1)"
+            swap = f"ct.where({cur['t'].text} > {y.text}, 1, 0) != ({flip} ^ {right})"
+            cur["t"] = self._named(Tile(f"ct.where({swap}, {y.text}, {cur['t'].text})", (str(n),), x.dtype), "srt")
+
+        def merge(stage: int, order: "int | str") -> None:
+            for j in range(stage):
+                cas(stage - 1 - j, order)
+
+        desc = 1 if descending else 0
+        for i in range(1, log_k + 1):
+            merge(i, f"@{i}" if i < log_n else desc)   # ("@s": alternating by bit s, Triton's order 2)
+        for i in range(log_k + 1, log_n + 1):
+            n = cur["n"]
+            three = (str(n >> (log_k + 1)), "2", str(1 << log_k))
+            red = "ct.max" if descending else "ct.min"
+            cur["t"] = self._named(Tile(f"ct.reshape({red}(ct.reshape({cur['t'].text}, {_tup(three)}), axis=1), "
+                                        f"({n // 2},))", (str(n // 2),), x.dtype), "srt")
+            cur["n"] = n // 2
+            merge(log_k, f"@{log_k}" if i < log_n else desc)
+        out = x.shape[:-1] + (str(1 << log_k),)
+        return Tile(f"ct.reshape({cur['t'].text}, {_tup(out)})", out, x.dtype)
 
     def flip(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.flip(x, dim)`` (dim None: the last): Triton reshapes that axis of 2^k into k axes of 2 and swaps the
