@@ -612,9 +612,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "words' uniforms as triton.language writes it (llm/gauss_noise); randint: the first word as uint32", S,
               "llm/dropout_rand"),
     Construct("triton-sort", "`tl.sort(x, dim=-1, descending=)`, `tl.topk(x, k)` along the last axis (power-of-two "
-              "sizes)", "triton.language's bitonic network written out: partners by `ct.extract`/`ct.cat` of a `(.., 2, "
-              "2^i)` view, `ct.where((x > y) != (flip ^ right), y, x)`, top-k halvings by `ct.max` (exact)", S,
-              "llm/top_p_sorted"),
+              "sizes); `tl.gather(x, idx, axis)` within a tile",
+              "triton.language's bitonic network written out: partners by `ct.extract`/`ct.cat` of a `(.., 2, "
+              "2^i)` view, `ct.where((x > y) != (flip ^ right), y, x)`, top-k halvings by `ct.max` (exact); a one-hot "
+              "sum of x's bits over a new axis, bitcast back (exact; llm/gather_in_tile)", S, "llm/top_p_sorted"),
     Construct("triton-tile-builtins", "`tl.flip(x, dim)`, `tl.softmax(x, dim, keep_dims)`, `tl.histogram(x, n, "
               "mask=)`, `tl.cat(a, b, can_reorder=True)`, `libdevice.llrint/llround`, `tl.sum(x, dtype=)` (and its "
               "int32 widening of narrow integers and booleans), `tl.math.sqrt_rn/fast_expf/fast_dividef`",

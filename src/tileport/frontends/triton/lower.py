@@ -63,7 +63,6 @@ FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
     "umulhi": "cuTile Python 1.7 has no high half of an integer product",
-    "gather": "cuTile Python 1.7's ct.gather reads arrays, not tiles: no gather within a tile",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # bitwise reductions: cuTile Python's ct.reduce with an xor/or combine, which cutile 0.3.1 builds along dimension
     # 0 with identity 0 whatever it is given (the translator's reduce-custom refusal: no port could be proven)
@@ -88,7 +87,8 @@ MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "lo
 DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma": "fma", "clamp": "clamp",
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
            "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims", "flip": "flip",
-           "softmax": "softmax", "histogram": "histogram", "sort": "sort", "topk": "sort"}
+           "softmax": "softmax", "histogram": "histogram", "sort": "sort", "topk": "sort",
+           "gather": "tile_gather"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
           "float64": "ct.float64", "int1": "ct.bool_", "uint16": "ct.uint16", "uint64": "ct.uint64",
@@ -2454,6 +2454,41 @@ class _Lowerer:
             return self.binop(ast.Div(), num, den, node)  # type: ignore[return-value]
         finally:
             self.fast_div = fast
+
+    def tile_gather(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.gather(src, index, axis)`` (``out[.., i, ..] = src[.., index[.., i, ..], ..]``) within a tile: a one-hot
+        selection over a new axis of src's extent along ``axis`` (``index == k``), summed: src's bits (bitcast to an
+        integer of its width; narrower than 32 bits widened to int32) where the index matches and 0 elsewhere, so the
+        one element is kept exactly (NaNs and signed zeros included), then narrowed and bitcast back. An index outside [0, extent) gives 0 (Triton leaves it undefined).
+        A [.., len(index), extent, ..] tile is built."""
+        src = self._named(self._tile_arg(node, kw, 0, "src"), "tg")
+        index = self._named(self._tile_arg(node, kw, 1, "index"), "tg_idx")
+        rank = len(src.shape)
+        if not rank or len(index.shape) != rank:
+            raise self.fail(node, "tl.gather of tiles of one rank (>= 1) only")
+        a = self._axis_of(src, self._arg(node, kw, 2, "axis"))
+        kind = self.known_dtype(src)
+        bits = {F32: "ct.int32", "ct.float16": "ct.int16", "ct.bfloat16": "ct.int16", "ct.float64": "ct.int64"}
+        if kind not in tuple(bits) + INT_DTYPES:
+            raise self.fail(node, "tl.gather of a tile whose dtype is not known (a float or integer one)")
+        ikind = self.known_dtype(index)
+        if ikind not in INT_DTYPES:
+            raise self.fail(node, "tl.gather's index must be a tile known to be of integers")
+        n = src.shape[a]
+        idx_shape = index.shape[:a + 1] + ("1",) + index.shape[a + 1:]
+        k_shape = ("1",) * (a + 1) + (n,) + ("1",) * (rank - a - 1)
+        src_shape = src.shape[:a] + ("1", n) + src.shape[a + 1:]
+        kdt = "ct.int64" if ikind in ("ct.int64", "ct.uint64") else "ct.int32"
+        idx_text = index.text if ikind in ("ct.int32", "ct.int64") else f"ct.astype({index.text}, ct.int32)"
+        hit = f"ct.reshape({idx_text}, {_tup(idx_shape)}) == ct.reshape(ct.arange({n}, dtype={kdt}), {_tup(k_shape)})"
+        value = src.text if kind in INT_DTYPES else f"ct.bitcast({src.text}, {bits[kind]})"
+        narrow = (bits.get(kind) or kind) in ("ct.int16", "ct.int8", "ct.uint8")
+        if narrow:   # (selected as int32: cutile 0.3.1 builds no 8/16-bit integer zero; truncated back after)
+            value = f"ct.astype({value}, ct.int32)"
+        picked = f"ct.sum(ct.where({hit}, ct.reshape({value}, {_tup(src_shape)}), 0), axis={a + 1})"
+        if kind in INT_DTYPES:
+            return Tile(f"ct.astype({picked}, {kind})", index.shape, kind)
+        return Tile(f"ct.bitcast(ct.astype({picked}, {bits[kind]}), {kind})", index.shape, kind)
 
     def _static_int(self, text: str, node: ast.AST, what: str) -> int:
         vals = self.launch_values(text)
