@@ -624,8 +624,9 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "values outside [0, n) and masked lanes in no bin); `ct.cat((a, b), 0)`; the exact rint/round then "
               "int64; `ct.sum` of the converted tile; `ct.sqrt`, Triton's f32 exp form, `ct.truediv(.., "
               "rounding_mode=APPROX)`", S, "llm/expert_histogram",
-              "`tl.xor_sum` / `tl.reduce_or` refused (cutile 0.3.1 builds a custom ct.reduce with identity 0 along "
-              "dimension 0)"),
+              "`tl.xor_sum` / `tl.reduce_or` / `tl.reduce` with `a ^ b`, `a | b`, `a & b`: halves combined pairwise "
+              "(exact; llm/bitwise_reductions), not cutile 0.3.1's ct.reduce with a function (built along dimension 0 "
+              "with identity 0)"),
     Construct("triton-int-promotion", "an integer literal in [2^31, 2^32) with an integer tile (`offs * "
               "2654435761`: Triton's uint32 constant), `~` of literals and integer tiles, an integer tile with a float "
               "one (`x * tl.where(x > 0, 1, -1)`), `other=0` on an integer array gathered",

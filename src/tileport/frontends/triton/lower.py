@@ -64,12 +64,6 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
     "umulhi": "cuTile Python 1.7 has no high half of an integer product",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
-    # bitwise reductions: cuTile Python's ct.reduce with an xor/or combine, which cutile 0.3.1 builds along dimension
-    # 0 with identity 0 whatever it is given (the translator's reduce-custom refusal: no port could be proven)
-    "xor_sum": "a bitwise reduction is cuTile Python's ct.reduce with a function of the user's, which cutile 0.3.1 "
-               "does not build as given (docs/triton.md, limits)",
-    "reduce_or": "a bitwise reduction is cuTile Python's ct.reduce with a function of the user's, which cutile 0.3.1 "
-                 "does not build as given (docs/triton.md, limits)",
     # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
     # the kernel either): the buffer is bytes, its tensor's shape and strides are not arguments of the kernel
     "_experimental_descriptor_load": "it reads a host-filled TMA descriptor buffer (Triton <= 3.3; removed in Triton "
@@ -88,7 +82,7 @@ DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma"
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
            "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims", "flip": "flip",
            "softmax": "softmax", "histogram": "histogram", "sort": "sort", "topk": "sort",
-           "gather": "tile_gather"}
+           "gather": "tile_gather", "xor_sum": "bitwise_reduce", "reduce_or": "bitwise_reduce"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
           "float64": "ct.float64", "int1": "ct.bool_", "uint16": "ct.uint16", "uint64": "ct.uint64",
@@ -2490,6 +2484,42 @@ class _Lowerer:
             return Tile(f"ct.astype({picked}, {kind})", index.shape, kind)
         return Tile(f"ct.bitcast(ct.astype({picked}, {bits[kind]}), {kind})", index.shape, kind)
 
+    def bitwise_reduce(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.xor_sum(x, axis, keep_dims)`` / ``tl.reduce_or(x, axis, keep_dims)``: see bitwise_tree."""
+        x = self._tile_arg(node, kw, 0, "input")
+        axis_node = self._arg(node, kw, 1, "axis", ast.Constant(None))
+        return self.bitwise_tree(node, x, "^" if fn == "xor_sum" else "|", axis_node,
+                                 self._flag(node, kw, 2, "keep_dims", False))
+
+    def bitwise_tree(self, node: ast.Call, x: Tile, op: str, axis_node: ast.expr, keep: bool) -> Tile:
+        """An xor / or / and reduction of an integer tile along an axis of power-of-two size (every axis, one after
+        the other, for axis None): halves combined pairwise (``ct.extract`` of a `(.., 2, m / 2, ..)` view) until
+        one is left. These operators are associative and commutative, so any order gives Triton's result exactly
+        (cutile 0.3.1 builds no ct.reduce with a function of the user's)."""
+        if self.known_dtype(x) not in INT_DTYPES + ("ct.uint16", "ct.uint64") + BOOL:
+            raise self.fail(node, "a bitwise reduction of a tile not known to be of integers")
+        if isinstance(axis_node, ast.Constant) and axis_node.value is None:
+            t = x
+            for _ in range(len(x.shape)):
+                t = self.bitwise_tree(node, t, op, ast.Constant(0), False)
+            return t
+        a = self._axis_of(x, axis_node)
+        m = self._static_int(x.shape[a], node, "a bitwise reduction along an axis whose extent")
+        if m < 1 or m & (m - 1):
+            raise self.fail(node, "a bitwise reduction along an axis whose extent is not a power of two")
+        t = self._named(x, "bits")
+        while m > 1:
+            view = x.shape[:a] + ("2", str(m // 2)) + x.shape[a + 1:]
+            v = self._named(Tile(f"ct.reshape({t.text}, {_tup(view)})", view, x.dtype), "bits")
+            half = x.shape[:a] + ("1", str(m // 2)) + x.shape[a + 1:]
+            lo, hi = (f"ct.extract({v.text}, {_tup(['1' if (k and d == a) else '0' for d in range(len(view))])}, "
+                      f"shape={_tup(half)})" for k in (0, 1))
+            m //= 2
+            out = x.shape[:a] + (str(m),) + x.shape[a + 1:]
+            t = self._named(Tile(f"ct.reshape({lo} {op} {hi}, {_tup(out)})", out, x.dtype), "bits")
+        shape = x.shape[:a] + (("1",) if keep else ()) + x.shape[a + 1:]
+        return Tile(f"ct.reshape({t.text}, {_tup(shape)})", shape, x.dtype)
+
     def _static_int(self, text: str, node: ast.AST, what: str) -> int:
         vals = self.launch_values(text)
         if not vals or len(set(vals)) != 1 or not isinstance(vals[0], int) or isinstance(vals[0], bool):
@@ -2661,6 +2691,8 @@ class _Lowerer:
             raise self.fail(comb, "tl.reduce is lowered when its combine_fn is a @triton.jit function of two "
                                   "parameters returning `a + b`, `a * b`, `tl.maximum(a, b)` or `tl.minimum(a, b)`")
         axis_node = self._arg(node, kw, 1, "axis")
+        if op in ("^", "|", "&"):
+            return self.bitwise_tree(node, x, op, axis_node, self._flag(node, kw, 3, "keep_dims", False))
         if isinstance(axis_node, ast.Constant) and axis_node.value is None:
             return Tile(f"ct.{op}({x.text})", (), x.dtype)
         axis = self._axis_of(x, axis_node)
@@ -2733,6 +2765,8 @@ class _Lowerer:
         names = lambda args: sorted(a.id for a in args if isinstance(a, ast.Name)) == sorted(params)  # noqa: E731
         if isinstance(e, ast.BinOp) and type(e.op) in (ast.Add, ast.Mult) and names([e.left, e.right]):
             return "sum" if isinstance(e.op, ast.Add) else "prod"
+        if isinstance(e, ast.BinOp) and type(e.op) in (ast.BitXor, ast.BitOr, ast.BitAnd) and names([e.left, e.right]):
+            return {ast.BitXor: "^", ast.BitOr: "|", ast.BitAnd: "&"}[type(e.op)]   # (a halving tree: bitwise_tree)
         if isinstance(e, ast.Call) and len(e.args) == 2 and names(e.args) and not e.keywords:
             return {"maximum": "max", "minimum": "min"}.get(self.function(e.func) or "")
         return None
