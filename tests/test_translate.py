@@ -105,12 +105,22 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.atomic_add(y, t, 1, check_bounds=False)
      """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics", 8, "check_bounds=False"),
-    ("atomic add of halves", """
+    ("atomic add of doubles", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.atomic_add(y, ct.arange(B, dtype=ct.int32), t)
-     """, "x=f16[?]/1, y=f16[?]/1, B=#16", "atomics", 8, "ct.atomic_add on f16"),
+     """, "x=f64[?]/1, y=f64[?]/1, B=#16", "atomics", 8, "ct.atomic_add on f64"),
+    ("scatter after scatters in both arms", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         if ct.bid(0) == 0:
+             ct.scatter(y, ct.arange(B, dtype=ct.int32), t)
+         else:
+             ct.scatter(y, ct.arange(B, dtype=ct.int32), t + 1.0)
+         ct.scatter(y, ct.arange(B, dtype=ct.int32), t)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "gather-scatter", 12, "a second ct.scatter into y"),
     ("atomic max of floats", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

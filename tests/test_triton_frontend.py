@@ -81,7 +81,7 @@ def _lower(tmp_path, body, kinds=KINDS):
     ("x = tl.load(x_ptr + offs, mask=offs < n, other=y_ptr)\ntl.store(y_ptr + offs, x)", 10, 52,
      "other= must be a literal, a scalar or a tile"),
     ("x = tl.load(x_ptr + offs.to(tl.float32), mask=offs < n)", 10, 17, "cannot add a Tile to a pointer"),
-    ("x = tl.randn(n, offs)", 10, 9, "tl.randn is not lowered"),
+    ("x = tl.umulhi(offs, offs)", 10, 9, "tl.umulhi is not lowered: cuTile Python 1.7 has no high half"),
     ("while n:\n    pass", 10, 5, "a `while` is lowered when it counts"),
     ("p = x_ptr + offs\nfor i in range(4):\n    p += 3\n", 12, 9, "p advanced by `3` per iteration"),
     ("p = x_ptr + offs\nfor i in range(4):\n    tl.store(p, 1.0)\n    p = x_ptr + i\n", 13, 9,
@@ -227,7 +227,11 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter", "heads_recurrence",
                "grid_stride_rows", "fill_window", "alibi_scores", "trans_flag", "chunk_state", "split_combine",
                "rope_freqs_inline", "rank_scatter", "chunk_gate_last", "seeded_keep",
-               "row_cumsum")
+               "row_cumsum", "mantissa_trunc", "libdevice_fast", "gauss_noise", "reverse_rows", "builtin_softmax",
+               "half_acc_dot", "batched_dot", "signed_relu6", "expert_histogram", "sum_wide_count", "awq_unpack",
+               "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack", "inverse_cdf_sample",
+               "carry_prev_block", "lookback_scan", "moe_empty_expert", "top_p_sorted", "gather_in_tile",
+               "bitwise_reductions")
 
 
 @pytest.fixture(scope="module")
@@ -523,9 +527,84 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     ("k = tl.load(y_ptr + pid).to(tl.int32)\nv = tl.load(x_ptr + pid * n + k)\n"
      "row = tl.load(x_ptr + pid * n + tl.arange(0, B))\ntl.store(y_ptr + offs, row * v)", "",
      "v = ct.gather(x_ptr, (pid, k), padding_value=0)"),
+    # `~` of a mask literal is its value (as Triton folds it); of an integer tile cuTile Python's `~`
+    ("x = tl.load(x_ptr + offs).to(tl.int32, bitcast=True)\ny = (x & ~0xFFFF) | ~x\n"
+     "tl.store(y_ptr + offs, y.to(tl.float32, bitcast=True))", "", "(x & (-65536)) | (~x)"),
+    # libdevice's IEEE square root, fast exp (Triton's f32 exp form) and fast division (div.approx)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.math.sqrt_rn(x) + tl.math.fast_expf(x) + "
+     "tl.math.fast_dividef(x, x + 1.0))", "",
+     "(ct.sqrt(x) + ct.exp2(x * 1.4426950408889634)) + ct.truediv(x, x + 1.0, rounding_mode=ct.RoundingMode.APPROX)"),
+    # tl.randn: Box-Muller of the first two Philox words' uniforms, as Triton's pair_uniform_to_normal
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x + tl.randn(n, offs))", "",
+     "x + (ct.sqrt(-2.0 * ct.log(rand1_u1)) * ct.cos(rand1_th))"),
+    ("tl.store(y_ptr + offs, tl.randint(n, offs).to(tl.float32))", "", "ct.astype(ct.astype(rand1_c0, ct.uint32)"),
+    # tl.flip: the halves of each level swapped by ct.extract / ct.cat (B = 128: 7 levels)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.flip(x, 0))", "",
+     "flip14 = ct.reshape(ct.cat((ct.extract(flip13, (0, 1, 0), shape=(64, 1, 1)), ct.extract(flip13, (0, 0, 0), "
+     "shape=(64, 1, 1))), 1), (B,))"),
+    # an integer tile with a float one: Triton computes in the float dtype (the integer tile converted first);
+    # tl.where of two integer literals is an int32 tile
+    ("x = tl.load(x_ptr + offs)\nsgn = tl.where(x > 0, 1, -1)\ntl.store(y_ptr + offs, x * sgn)", "",
+     "x * ct.astype(sgn, ct.float32)"),
+    # tl.histogram: a sum of the one-hot comparison with the bin ids (masked lanes in no bin)
+    ("k = tl.load(x_ptr + offs).to(tl.int32)\ntl.store(y_ptr + tl.arange(0, 8), tl.histogram(k, 8, mask=offs < n))", "",
+     "ct.sum(ct.where(ct.reshape(hist1, (B, 1)), ct.where(ct.reshape(k, (B, 1)) == ct.reshape(ct.arange(8, "
+     "dtype=ct.int32), (1, 8)), 1, 0), 0), axis=0)"),
+    # tl.sum's dtype= converts first; a boolean tile is counted as int32 (triton.language's _pick_sum_dtype)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.sum(x, axis=0, dtype=tl.float64).to(tl.float32) + "
+     "tl.sum(x > 0).to(tl.float32))", "",
+     "ct.sum(ct.astype(x, ct.float64), axis=0)"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.sum(x > 0))", "", "ct.sum(ct.where(x > 0, 1, 0), axis=0)"),
+    # index arithmetic moved onto more axes (`shifts[None, None, :]`, `(offs // 4)[:, None]`)
+    ("k = tl.load(x_ptr + offs).to(tl.int32)\nsh = tl.arange(0, 8) * 4\nw = (k[:, None] >> sh[None, :]) & 0xF\n"
+     "tl.store(y_ptr + offs, tl.sum(w, axis=1).to(tl.float32))", "",
+     "(ct.reshape(k, (B, 1))) >> ((ct.reshape(ct.arange(8, dtype=ct.int32), (1, 8))) * 4)"),
+    # libdevice.llrint: the exact rint, then int64; tl.cat(a, b, can_reorder=True): a then b (the order is free)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.llrint(x).to(tl.float32))", "",
+     "ct.astype(ct.astype(ct.where(x < 0, -rint_r"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.sum(tl.cat(x, x * 2.0, can_reorder=True), axis=0))", "",
+     "ct.sum(ct.cat((x, x * 2.0), 0), axis=0)"),
+    # an integer literal beyond int32 (a multiplicative hash): Triton's uint32 constant, the product in halves
+    ("h = (offs * 2654435761) >> 16\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(h > 7, x, 0.0))", "",
+     "wide1 = ct.astype(pid * B + ct.arange(B, dtype=ct.int32), ct.uint32)"),
+    ("h = (offs * 2654435761) >> 16\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(h > 7, x, 0.0))", "",
+     "(((wide1 * 0x9e37) << 16) + wide1 * 0x79b1) >> 16"),
+    # `p + pid * 2 * B + tl.arange(0, 2 * B)` (an output twice the input's block): tile pid of a 2B run
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid * 2 * B + tl.arange(0, 2 * B), tl.interleave(x, x))", "",
+     "ct.store(y_ptr, index=(pid,), tile="),
+    # a pointer minus a scalar (`flags + pid - 1`: the previous program's element)
+    ("tl.store(y_ptr + pid, tl.load(x_ptr + pid - 1))", "", "ct.load(x_ptr, index=(pid + (-1),), shape=(1,))"),
+    # one element loaded into a scalar a runtime `if` carries: a 0-d tile on every path
+    ("prev = 0.0\nif pid > 0:\n    prev = tl.load(x_ptr + pid - 1)\ntl.store(y_ptr + pid, prev)", "",
+     "prev = ct.reshape(ct.load(x_ptr, index=(pid + (-1),), shape=(1,)), ())"),
+    # tl.rand at one offset (a sampler's per-row uniform): a 1-element tile of offsets
+    ("tl.store(y_ptr + pid, tl.rand(n, pid))", "", "rand1_c0 = ct.astype(ct.astype(ct.full((1,), pid, dtype=ct.int32)"),
+    # tl.sort / tl.topk: Triton's bitonic network (B = 128: 7 stages, 28 compare-and-swaps), partners by extract/cat
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.sort(x, descending=True))", "",
+     "srt5 = ct.where(ct.where(srt2 > srt_y4, 1, 0) != (((srt_idx1 >> 1) & 1) ^ ((srt_idx1 >> 0) & 1)), srt_y4, srt2)"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + tl.arange(0, 4), tl.topk(x, 4))", "",
+     "ct.max(ct.reshape("),
+    # tl.gather within a tile: a one-hot selection of the source's bits over a new axis, summed, bitcast back
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.gather(x, (B - 1 - offs) % B, 0))", "",
+     "ct.bitcast(ct.astype(ct.sum(ct.where(ct.reshape(tg_idx"),
+    # tl.xor_sum / tl.reduce_or / tl.reduce with `a | b`: halves combined pairwise (exact: associative, commutative)
+    ("k = tl.load(x_ptr + offs).to(tl.int32)\ntl.store(y_ptr + pid, tl.xor_sum(k, 0).to(tl.float32))", "",
+     "bits2 = ct.reshape(ct.extract(bits1, (0, 0), shape=(1, 64)) ^ ct.extract(bits1, (1, 0), shape=(1, 64)), (64,))"),
+    # tl.softmax: triton.language's own definition (Triton's exp, the row sum kept for the division)
+    ("x = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\ntl.store(y_ptr + offs, tl.sum(tl.softmax(x, dim=1, "
+     "keep_dims=True), axis=1))", "",
+     "smx1 = ct.exp2((x - ct.max(x, axis=1, keepdims=True)) * 1.4426950408889634)"),
 ])
 def test_real_code_idioms_lower(tmp_path, body, helpers, expect):
     assert expect in _lowered(tmp_path, body, helpers)
+
+
+def test_float_atomic_max_is_refused_saying_why(tmp_path):
+    """A float tl.atomic_max (an fp8 scale's running amax): cuTile Python 1.7's ct.atomic_max rejects float arrays
+    (Triton does it on the bits), so the lowering refuses it at its column."""
+    with pytest.raises(LoweringError, match="tl.atomic_max on a ct.float32 array is not lowered: cuTile Python "
+                                            "1.7's ct.atomic_max takes integer arrays only"):
+        _lowered(tmp_path, "tl.atomic_max(y_ptr, tl.max(tl.abs(tl.load(x_ptr + offs)), 0))")
 
 
 def test_int64_offsets_loaded_from_memory_index_as_int32(tmp_path):
@@ -697,6 +776,23 @@ def test_index_vector_widening_and_dot_options(tmp_path):
         tmp_path, f32.replace("acc += tl.dot", "acc += 2 * tl.dot").format(opt="input_precision='ieee'"))
     with pytest.raises(LoweringError, match="tl.dot option input_precision"):
         _lowered(tmp_path, f32.format(opt="input_precision='tf32'"))
+    # out_dtype=tl.float16 of f16 operands: an f16 accumulator (Triton's f16 mma); of f32 operands refused
+    f16 = "c = tl.dot(a.to(tl.float16), a.to(tl.float16), out_dtype=tl.float16)\ntl.store(y_ptr + offs[:, None] * B " \
+          "+ offs[None, :], c)"
+    src = _lowered(tmp_path, "a = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\n" + f16)
+    assert "ct.zeros((B, B), dtype=ct.float16))" in src
+    with pytest.raises(LoweringError, match="tl.dot option out_dtype=tl.float16"):
+        _lowered(tmp_path, "a = tl.load(x_ptr + offs[:, None] * B + offs[None, :])\n" + f16.replace(
+            ".to(tl.float16), a.to(tl.float16)", ", a"))
+    # out_dtype=tl.int32 of int8 operands (the accumulator they take anyway); max_num_imprecise_acc=0 (the default)
+    i8 = ("a = tl.load(x_ptr + offs[:, None] * B + offs[None, :]).to(tl.int8)\nc = tl.dot(a, a, out_dtype=tl.int32, "
+          "max_num_imprecise_acc=0)\ntl.store(y_ptr + offs[:, None] * B + offs[None, :], c)")
+    assert "ct.mma(a, a, ct.zeros((B, B), dtype=ct.int32))" in _lowered(tmp_path, i8)
+    # a batched 3-D dot: [B, M, K] x [B, K, N] into a 3-D zero accumulator (cuTile's batched mma)
+    bmm = ("r = tl.arange(0, 16)\na = tl.load(x_ptr + r[:, None, None] * 256 + r[None, :, None] * 16 + "
+           "r[None, None, :]).to(tl.float16)\nc = tl.dot(a, a)\ntl.store(y_ptr + r[:, None, None] * 256 + "
+           "r[None, :, None] * 16 + r[None, None, :], c)")
+    assert "ct.mma(a, a, ct.zeros((16, 16, 16), dtype=ct.float32))" in _lowered(tmp_path, bmm)
 
 
 def test_pointers_advanced_by_a_row_stride_in_a_loop(tmp_path):
@@ -1034,9 +1130,9 @@ def test_a_spin_lock_while_and_the_other_atomics(tmp_path):
         while tl.atomic_cas(lock, 0, 1) == 1:
             pass
         count = tl.load(lock + 4)
-        tl.atomic_max(x_ptr + offs, tl.load(x_ptr + offs) * 2.0, mask=offs < n)
+        tl.atomic_max(x_ptr + offs, tl.load(x_ptr + offs) * 2, mask=offs < n)
         tl.atomic_xchg(lock, 0, sem="release")
-    """, facts={"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.float32"}, "y_ptr": {"ct.int32"}}})
+    """, facts={"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.int32"}}})
     assert "    while ct.reshape(ct.where((ct.atomic_cas(y_ptr, pid % 4, ct.full((), 0, dtype=y_ptr.dtype), " in src
     assert "count = ct.gather(y_ptr, (pid % 4) + 4, padding_value=0)" in src
     assert "ct.atomic_max(x_ptr, ct.where(" in src and "x_ptr = " not in src
@@ -1180,8 +1276,7 @@ def test_interleaved_halves_of_one_pointer_are_one_view(tmp_path):
 
 
 @pytest.mark.parametrize("call, why", [
-    ("tl.sort(x)", "tl.sort is not lowered: cuTile Python 1.7 has no sort"),
-    ("tl.topk(x, 4)", "tl.topk is not lowered: cuTile Python 1.7 has no sort or top-k"),
+    ("libdevice.lgamma(x)", "libdevice.lgamma is not lowered: cuTile Python 1.7 has no lgamma"),
     ("libdevice.erf(x)", "libdevice.erf is not lowered: cuTile Python 1.7 has no erf"),
     ("libdevice.nextafter(x, x)", "libdevice.nextafter is not lowered \\(supported: "),
 ])
@@ -1440,3 +1535,37 @@ def test_a_scan_along_another_axis_is_the_scan_of_the_moved_axis(tmp_path):
                              "tl.store(y_ptr + offs[:, None] * B + tl.arange(0, B)[None, :], "
                              "tl.reshape(tl.cumsum(x3, axis=2), (B, B)))")
     assert "ct.permute(ct.cumsum(ct.permute(x3, (2, 0, 1)), axis=0), (1, 2, 0))" in src
+
+
+def test_integer_gather_pads_with_an_integer(tmp_path):
+    """`tl.load(zeros + idx, mask=m, other=0)` of an int32 array (AWQ's packed zero points at `rk // GROUP`): the
+    gather's padding is the integer 0 (cuTile Python casts no 0.0 to int32)."""
+    facts = {**FACTS, "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.float32"}}}
+    src = _lowered(tmp_path, "z = tl.load(x_ptr + offs // 4, mask=offs < n, other=0)\n"
+                             "tl.store(y_ptr + offs, z.to(tl.float32), mask=offs < n)", facts=facts)
+    assert "padding_value=0)" in src and "padding_value=0.0" not in src
+
+
+def test_a_volatile_load_polled_by_a_while_is_an_atomic_read(tmp_path):
+    """`while tl.load(flag + pid - 1, volatile=True) == 0: pass`: a plain load there is dead code to cuTile (the
+    wait would vanish), so the flag is read by an acquiring atomic that leaves it unchanged; a volatile load
+    elsewhere is a load (the hint dropped, noted)."""
+    facts = {**FACTS, "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.float32"}}}
+    src = _lowered(tmp_path, "if pid > 0:\n    while tl.load(x_ptr + pid - 1, volatile=True) == 0:\n        pass\n"
+                             "tl.store(y_ptr + offs, tl.load(y_ptr + offs) + 1.0)", facts=facts)
+    assert "ct.atomic_or(x_ptr, pid + (-1), ct.full((), 0, dtype=x_ptr.dtype), memory_order=ct.MemoryOrder.ACQUIRE)" \
+        in src
+    src = _lowered(tmp_path, "f = tl.load(x_ptr + pid, volatile=True)\ntl.store(y_ptr + offs, tl.zeros((B,), "
+                             "tl.float32) + f)", facts=facts)
+    assert "atomic" not in src
+    with pytest.raises(LoweringError, match="integer flags"):
+        _lowered(tmp_path, "while tl.load(y_ptr + pid, volatile=True) == 0.0:\n    pass")
+
+
+def test_int32_least_value_padding_is_computed(tmp_path):
+    """`other=-2147483648` (an integer argmax's padding): cutile 0.3.1 panics parsing the literal (it parses a
+    negative literal's digits as i32), so the lowering computes it: a 0-d tile of -2^31 + 1, minus 1."""
+    facts = {**FACTS, "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.int32"}}}
+    src = _lowered(tmp_path, "x = tl.load(x_ptr + offs, mask=offs < n, other=-2147483648)\n"
+                             "tl.store(y_ptr + pid, tl.argmax(x, 0))", facts=facts)
+    assert "(ct.full((), -2147483647, dtype=x_ptr.dtype) - 1)" in src and "-2147483648" not in src

@@ -300,7 +300,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "/ `unsafe { store_ptr_tko(..) }` (unsafe sites in the verdict; a scattered array is a `&Tensor` "
               "marked written for the ownership checks), as cuTile Python lowers them; scatters into one array in "
               "the kernel's top-level statements are chained, each later one taking the token the previous one "
-              "returned (a second one inside a loop or branch is refused)", S, "token_scatter",
+              "returned (a second one inside a loop or branch is refused, except one per arm of a runtime `if` "
+              "with none before: each arm from the token before the `if`, as cuTile Python orders exclusive arms; "
+              "a write after that `if` is refused)", S, "token_scatter",
               "strided or multi-dimensional arrays are refused: cuTile Python computes each address from the "
               "array's strides, and a cutile 0.3.1 (and 0.5.0) kernel can read a `&Tensor`'s base pointer and shape "
               "but not its strides (raw-pointer entries with stride scalars would be the way); a gather from an "
@@ -457,7 +459,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("atomics", "`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)`, `ct.atomic_cas(a, idx, "
               "expected, desired)` (integers) on an array of any rank (one "
               "index tile or scalar per dimension, as gather-scatter-nd; bounds-checked; any memory_order/"
-              "memory_scope): add on i32/i64/u32/u64/f32, max/min (signed or unsigned by dtype), and/or/xor on "
+              "memory_scope): add on i32/i64/u32/u64/f32/f16/bf16, max/min (signed or unsigned by dtype), and/or/xor on "
               "integers, xchg on integers and f32; the old values as its result",
               "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF|"
               "Max|Umax|Min|Umin|And|Or|Xor|Xchg, ordering::.., scope::.., Some(mask), Some(token)) }` (`atomic_cas_tko` "
@@ -542,8 +544,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-dot", "`tl.dot(a, b, acc)`, `acc += tl.dot(a, b)`, `tl.dot(a, b)` of 16/8-bit operands (a zero "
               "f32 / int32 accumulator); `out_dtype=tl.float32`, and "
               "`input_precision=` / `allow_tf32=` on 16- or 8-bit operands (where they change nothing); f32 "
-              "operands with `input_precision=\"ieee\"` / `allow_tf32=False` (f32 products)",
-              "`ct.mma(a, b, acc)`", S, "triton/matmul"),
+              "operands with `input_precision=\"ieee\"` / `allow_tf32=False` (f32 products); `out_dtype=tl.float16` on "
+              "f16 / fp8 operands; 3-D (batched) dots `[B, M, K] x [B, K, N]`",
+              "`ct.mma(a, b, acc)` (an f16 zero accumulator for `out_dtype=tl.float16`; a rank-3 one for batched "
+              "dots: llm/half_acc_dot, llm/batched_dot)", S, "triton/matmul"),
     Construct("triton-shape-ops", "`tl.broadcast_to(x, shape)`, `tl.expand_dims(x, axis)`, `tl.maximum/minimum(.., "
               "propagate_nan=tl.PropagateNan.ALL)`, `tl.zeros(.., dtype=tl.int1)`, `tl.full(shape, ±inf, dtype)`, "
               "`tl.where(C, a, b)` on a constexpr test or on scalars",
@@ -572,7 +576,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-while", "`while i < n: ...; i += step` (step `tl.num_programs(k)`, a positive literal or "
               "constexpr; i, n, step not assigned otherwise; i not read after the loop); any other `while` whose "
               "test is a comparison (a spin lock `while tl.atomic_cas(lock, 0, 1) == 1: pass`, a loop on a loaded "
-              "value)", "`for i_it in range(i, n, step)`; cuTile Python's `while` (names it assigns carried)", S,
+              "value, a spin-wait `while tl.load(flag, volatile=True) == 0: pass` on an integer flag)",
+              "`for i_it in range(i, n, step)`; cuTile Python's `while` (names it assigns carried); the polled "
+              "volatile load an acquiring `ct.atomic_or(flag, i, 0)` (a plain load's `while` is dead code to "
+              "cuTile Python: llm/lookback_scan)", S,
               "llm/while_rows", "an atomic in a `while`'s test: ordered by the translator as cuTile Python orders it "
               "(acquire-ordered: tutorial 05's `_layer_norm_bwd_dx_fused`, tutorials/tut_spin_lock)"),
     Construct("triton-bitcast", "`x.to(dtype, bitcast=True)`", "`ct.bitcast(x, dtype)`", S, "llm/sign_bits"),
@@ -612,11 +619,36 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "every access of that array a `ct.gather` / `ct.scatter` with the mask (the masked-off lanes neither "
               "read nor written, as in Triton; the array lowered again through the gather path)", S,
               "llm/decode_varlen"),
-    Construct("triton-rand", "`tl.rand(seed, offsets)` (seed a scalar argument or one int32/int64 element loaded: "
-              "`tl.load(seed_ptr)`)",
+    Construct("triton-rand", "`tl.rand(seed, offsets)`, `tl.randn`, `tl.randint` (seed a scalar argument or one "
+              "int32/int64 element loaded: `tl.load(seed_ptr)`)",
               "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
               "low word a wrapping truncation), no literal of 2^31 or more (cutile 0.3.1 parses literals as i32: "
-              "constants in 16-bit halves), Triton's uniform-float step after", S, "llm/dropout_rand"),
+              "constants in 16-bit halves), Triton's uniform-float step after; randn: Box-Muller of the first two "
+              "words' uniforms as triton.language writes it (llm/gauss_noise); randint: the first word as uint32", S,
+              "llm/dropout_rand"),
+    Construct("triton-sort", "`tl.sort(x, dim=-1, descending=)`, `tl.topk(x, k)` along the last axis (power-of-two "
+              "sizes); `tl.gather(x, idx, axis)` within a tile",
+              "triton.language's bitonic network written out: partners by `ct.extract`/`ct.cat` of a `(.., 2, "
+              "2^i)` view, `ct.where((x > y) != (flip ^ right), y, x)`, top-k halvings by `ct.max` (exact); a one-hot "
+              "sum of x's bits over a new axis, bitcast back (exact; llm/gather_in_tile)", S, "llm/top_p_sorted"),
+    Construct("triton-tile-builtins", "`tl.flip(x, dim)`, `tl.softmax(x, dim, keep_dims)`, `tl.histogram(x, n, "
+              "mask=)`, `tl.cat(a, b, can_reorder=True)`, `libdevice.llrint/llround`, `tl.sum(x, dtype=)` (and its "
+              "int32 widening of narrow integers and booleans), `tl.math.sqrt_rn/fast_expf/fast_dividef`",
+              "the halves of each level swapped by `ct.extract`/`ct.cat` (exact); triton.language's own definition "
+              "(`exp(x - max)`, `/ sum`); the sum over x's axis of the one-hot comparison with `arange(n)` (int32; "
+              "values outside [0, n) and masked lanes in no bin); `ct.cat((a, b), 0)`; the exact rint/round then "
+              "int64; `ct.sum` of the converted tile; `ct.sqrt`, Triton's f32 exp form, `ct.truediv(.., "
+              "rounding_mode=APPROX)`", S, "llm/expert_histogram",
+              "`tl.xor_sum` / `tl.reduce_or` / `tl.reduce` with `a ^ b`, `a | b`, `a & b`: halves combined pairwise "
+              "(exact; llm/bitwise_reductions), not cutile 0.3.1's ct.reduce with a function (built along dimension 0 "
+              "with identity 0)"),
+    Construct("triton-int-promotion", "an integer literal in [2^31, 2^32) with an integer tile (`offs * "
+              "2654435761`: Triton's uint32 constant), `~` of literals and integer tiles, an integer tile with a float "
+              "one (`x * tl.where(x > 0, 1, -1)`), `other=0` on an integer array gathered",
+              "the tile converted to uint32 and the literal written in 16-bit halves (products) or two halves (sums): "
+              "exact modulo 2^32, no literal beyond int32 (cuTile Python and cutile 0.3.1 take none); `~c` folded, "
+              "`~t`; the integer tile `ct.astype` to the float dtype (as Triton promotes); an integer padding", S,
+              "llm/hash_keep"),
     Construct("triton-atomic-add", "`tl.atomic_add/max/min/and/or/xor/xchg(ptr + offs, val, mask=, sem=, scope=)`, "
               "`tl.atomic_cas(ptr, cmp, val, sem=, scope=)` (their value: the old elements)",
               "`ct.atomic_<op>(flat view, offsets, val)`, masked-off lanes sent past the end (the bounds "

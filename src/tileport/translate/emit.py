@@ -101,7 +101,7 @@ ATOMIC_SCOPES = {"BLOCK": "scope::TileBlock", "DEVICE": "scope::Device", "SYS": 
 #: ct.atomic_<op> → cutile's atomic mode per element dtype (the modes of Tile IR's atomic_rmw_tko)
 _INT_DTYPES = ("i32", "i64", "u32", "u64")
 ATOMIC_MODES: dict[str, dict[str, str]] = {
-    "atomic_add": {"f32": "AddF", **{d: "Add" for d in _INT_DTYPES}},
+    "atomic_add": {"f16": "AddF", "bf16": "AddF", "f32": "AddF", **{d: "Add" for d in _INT_DTYPES}},
     "atomic_max": {"i32": "Max", "i64": "Max", "u32": "Umax", "u64": "Umax"},
     "atomic_min": {"i32": "Min", "i64": "Min", "u32": "Umin", "u64": "Umin"},
     "atomic_and": {d: "And" for d in _INT_DTYPES},
@@ -1081,8 +1081,11 @@ class Emitter:
         def arm(body: list[ast.stmt]) -> None:
             if self.acq_mode:
                 self.key_order, self.acq_live, self.tok_tag = list(saved[0]), saved[1], dict(saved[2])
+            for arr in exclusive:   # each arm's write starts from the array's token before the `if`
+                self.scatter_tokens.pop(arr, None)
             types.append(self.scoped(body, indent + "    ", yields=yields))
 
+        exclusive = self._scatters_in_arms(st) if not self.acq_mode else []
         self.body.append(f"{indent}if {cond} {{")
         if self.acq_mode:   # cutile yields what the first arm assigns in name order, then the other arms' new ones;
             # cuTile Python yields the variables, then the tokens in its token map's order: every carried name is
@@ -1108,6 +1111,8 @@ class Emitter:
         if self.acq_mode:
             self.key_order, self.acq_live, self.tok_tag = saved[0], saved[1], saved[2]
             self.acq_construct(top)
+        for arr in exclusive:   # (their tokens are not carried out of the `if`: a later write into arr is refused)
+            self.scatter_tokens[arr] = None
         if not yields:
             self.body.append(f"{indent}}}")
             return
@@ -1724,6 +1729,31 @@ class Emitter:
                 start = self.scatter_tokens.get(arr) or f"get_tensor_token({self.tensor_arg(arr)})"
                 self.body.append(f"{indent}let mut {var}: Token = {start};")
                 self.carried_tokens[arr] = var
+
+    def _scatters_in_arms(self, st: ast.If) -> list[str]:
+        """Arrays scattered into (or updated by pointer atomics) in two or more arms of the runtime `if` ``st`` and
+        not before it (a fused MoE kernel writing zeros for an empty expert's block, its products otherwise): the
+        arms exclude each other, so cuTile Python orders each arm's write after the array's token from before the
+        `if` alone, and yields none when nothing reads the array after it. Each arm then starts from that token
+        (see _if_arms); a write after the `if` is refused (its order would need the `if` to yield a token)."""
+        arms: list[list[ast.stmt]] = []
+        node: ast.If = st
+        while True:
+            arms.append(node.body)
+            if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+                node = node.orelse[0]
+                continue
+            if node.orelse:
+                arms.append(node.orelse)
+            break
+        counts: dict[str, int] = {}
+        for body in arms:
+            for arr in {n.args[0].id for n in self.live_walk(*body)
+                        if isinstance(n, ast.Call) and (self.ct(n.func) == "scatter" or self.ct(n.func) in ATOMIC_MODES)
+                        and n.args and isinstance(n.args[0], ast.Name)}:
+                counts[arr] = counts.get(arr, 0) + 1
+        return sorted(a for a, c in counts.items() if c > 1 and a not in self.carried_tokens and
+                      a not in self.scatter_tokens)
 
     def _unchecked_store(self, call: ast.Call, loop: ast.For, parallel: bool = False) -> bool:
         """Whether the ct.store ``call`` inside ``loop`` goes through store_general (not a block-owned store, not

@@ -47,7 +47,9 @@ class LoweringError(TileportError):
 MAP = {"exp": "ct.exp", "exp2": "ct.exp2", "log": "ct.log", "log2": "ct.log2", "sqrt": "ct.sqrt",
        "rsqrt": "ct.rsqrt", "abs": "ct.abs", "sin": "ct.sin", "cos": "ct.cos", "floor": "ct.floor",
        "ceil": "ct.ceil", "maximum": "ct.maximum", "minimum": "ct.minimum", "where": "ct.where", "tanh": "ct.tanh",
-       "sinh": "ct.sinh", "cosh": "ct.cosh", "tan": "ct.tan", "pow": "ct.pow", "atan2": "ct.atan2"}
+       "sinh": "ct.sinh", "cosh": "ct.cosh", "tan": "ct.tan", "pow": "ct.pow", "atan2": "ct.atan2",
+       # IEEE square root rounded to nearest (cuTile's sqrt rounds so by default)
+       "sqrt_rn": "ct.sqrt"}
 #: triton.language functions that only promise the compiler facts (alignment, contiguity): the value itself
 HINT_FNS = ("max_contiguous", "multiple_of", "max_constancy", "assume")
 #: namespaces under triton.language that hold functions (`tl.math.rsqrt`, `tl.extra.cuda.libdevice.tanh`)
@@ -61,10 +63,6 @@ FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
     "umulhi": "cuTile Python 1.7 has no high half of an integer product",
-    "sort": "cuTile Python 1.7 has no sort (nor a permutation of a tile by computed indices in registers)",
-    "topk": "cuTile Python 1.7 has no sort or top-k (nor a permutation of a tile by computed indices in registers)",
-    "histogram": "cuTile Python 1.7 has no histogram (a scatter-add into a tile)",
-    "gather": "cuTile Python 1.7's ct.gather reads arrays, not tiles: no gather within a tile",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
     # the kernel either): the buffer is bytes, its tensor's shape and strides are not arguments of the kernel
@@ -77,11 +75,14 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
                     "Python 1.7 counterpart: arrays are kernel parameters, never loaded addresses (docs/triton.md)"}
 #: triton.language functions Triton also offers as tensor methods (`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)
 MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin",
-              "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil")
+              "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil",
+              "flip", "softmax", "histogram", "sort", "topk")
 #: triton.language functions written with other cuTile functions → the _Lowerer method that writes them
 DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma": "fma", "clamp": "clamp",
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
-           "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims"}
+           "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims", "flip": "flip",
+           "softmax": "softmax", "histogram": "histogram", "sort": "sort", "topk": "sort",
+           "gather": "tile_gather", "xor_sum": "bitwise_reduce", "reduce_or": "bitwise_reduce"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
           "float64": "ct.float64", "int1": "ct.bool_", "uint16": "ct.uint16", "uint64": "ct.uint64",
@@ -252,10 +253,12 @@ def _reserved_renamed(body: list[ast.stmt], params: set[str]) -> list[ast.stmt]:
     return body
 
 
-def _merged(terms: tuple[Term, ...]) -> tuple[Term, ...]:
+def _merged(terms: tuple[Term, ...], quotient=None) -> tuple[Term, ...]:
     """``terms`` with a scalar term ``i * B`` folded into a unit-stride run ``tl.arange(0, B)`` of the same size, the
     pointer's only run: ``p + pid * B + tl.arange(0, B)`` addresses tile ``pid`` of a size-B dimension, as
-    ``p + (pid * B + ..)``."""
+    ``p + (pid * B + ..)``. ``quotient(index, stride, size)``, when given, finds the tile index of a scalar term
+    whose constexpr stride is a fraction of the run's size (``p + pid * 2 * BLOCK + tl.arange(0, 2 * BLOCK)``:
+    term ``(pid * 2) * BLOCK``, tile ``pid``), or None."""
     out: list[Term] = []
     for t in terms:   # scalar terms of one stride are one index (`cu_ptr + seq + 1`: element seq + 1)
         same = next((k for k, o in enumerate(out) if isinstance(o.index, str) and isinstance(t.index, str)
@@ -274,7 +277,14 @@ def _merged(terms: tuple[Term, ...]) -> tuple[Term, ...]:
         if hit is not None:
             out[k] = Term("1", replace(run.index, index=hit.index))
             out.remove(hit)
-            return _merged(tuple(out))
+            return _merged(tuple(out), quotient)
+        for t in out:
+            q = quotient(t.index, t.stride, run.index.size) if quotient is not None and isinstance(t.index, str) \
+                and t.stride != "1" else None
+            if q is not None:
+                out[k] = Term("1", replace(run.index, index=q))
+                out.remove(t)
+                return _merged(tuple(out), quotient)
     return tuple(out)
 
 
@@ -487,6 +497,7 @@ class _Lowerer:
         #: advanced per iteration → which term, a gather's step, or ("row", stride)
         self.ptr_steps: dict[str, int | str | tuple[str, ...]] = {}
         self._ieee_dots: set[int] = set()   # tl.dot nodes of f32 operands with input_precision="ieee"
+        self._f16_dots: set[int] = set()   # tl.dot nodes of f16 operands with out_dtype=tl.float16
         self._step_nodes: set[int] = set()   # the statements that advance them (lowered as the loop index)
         #: the arms of constexpr `if`s the launches decide differently being lowered: (test, arm taken) outermost
         #: first; and the arms a view dimension's extent was found in ((param, dim) → that stack)
@@ -631,7 +642,11 @@ class _Lowerer:
         old_carried, old_outer = self._carried, self._loop_outer
         self._carried = old_carried | carried
         self._loop_outer = old_outer | (carried & set(self.env))
-        cond = self.ev(s.test)
+        self._in_while_test = True
+        try:
+            cond = self.ev(s.test)
+        finally:
+            self._in_while_test = False
         if isinstance(cond, Tile) and cond.shape in ((), ("1",)) and cond.dtype in BOOL:
             cond = Scalar(f"ct.reshape(ct.where({cond.text}, 1, 0), ()) != 0")
         if not isinstance(cond, Scalar):
@@ -778,6 +793,14 @@ class _Lowerer:
                                   "`p = tl.advance(p, ..)`")
         out = self.prefix + name
         self._grid_sizes.discard(out)
+        before = self.env.get(name)
+        if isinstance(v, Tile) and v.shape == ("1",) and name in self._carried and (
+                (isinstance(before, Scalar) and self._scalar_is_float(before.text))
+                or (isinstance(before, Tile) and before.shape == ())):
+            # one loaded element (a 1-element tile) given to a scalar a runtime `if` or a loop carries (`prev =
+            # 0.0`, then `prev = tl.load(partial + pid - 1)` under `if pid > 0:`): a 0-d tile, as Triton's scalar,
+            # so every path gives the name one type
+            v = Tile(f"ct.reshape({v.text}, ())", (), v.dtype)
         if isinstance(v, Tile):
             if v.text != out:
                 self.emit(f"{out} = {v.text}")
@@ -1288,6 +1311,25 @@ class _Lowerer:
                 return Scalar(f"not {_paren(v.text)}")
             if isinstance(node.op, ast.UAdd) and isinstance(v, (Scalar, Tile)):
                 return v
+            if isinstance(node.op, ast.Invert):
+                # `~0xFFFF` (a mask literal): Python's value, as Triton folds it; `~x` of an integer or boolean
+                # tile / scalar: cuTile Python's `~` (all bits, or the truth, flipped), as Triton's
+                if isinstance(v, (Idx, Offset)):
+                    v = self.materialize(v, node)
+                if isinstance(v, Scalar):
+                    try:
+                        lit = ast.literal_eval(v.text)
+                    except (ValueError, SyntaxError):
+                        lit = None
+                    if isinstance(lit, int) and not isinstance(lit, bool):
+                        return Scalar(repr(~lit))
+                    if self._scalar_is_float(v.text):
+                        raise self.fail(node, f"`{ast.unparse(node)}`: `~` of a float")
+                    return Scalar(f"~{_paren(v.text)}")
+                if isinstance(v, Tile):
+                    if v.dtype is not None and v.dtype not in INT_DTYPES + BOOL + ("ct.uint16", "ct.uint64"):
+                        raise self.fail(node, f"`{ast.unparse(node)}`: `~` of a {v.dtype} tile")
+                    return Tile(f"~{_paren(v.text)}", v.shape, v.dtype)
             raise self.fail(node, f"unary `{ast.unparse(node)}` is not supported")
         if isinstance(node, ast.BinOp):
             return self.binop(node.op, self.ev(node.left), self.ev(node.right), node)
@@ -1352,18 +1394,41 @@ class _Lowerer:
         is_all = [isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None for e in items]
         if not all(a or b for a, b in zip(is_none, is_all)):
             raise self.fail(node, "only `[:, None]`-style indexing (adding unit axes) is supported")
-        if isinstance(v, Idx):
-            if v.rank != 1 or sum(is_all) != 1:
-                raise self.fail(node, "index vectors are expanded from rank 1 (`offs[:, None]`, `offs[None, :]`)")
-            return Idx(v.index, v.size, is_all.index(True), len(items))
-        if isinstance(v, Mask):   # `row_mask[:, None]`: each bound index vector expanded alike
-            if any(i.rank != 1 for i, _ in v.conds) or sum(is_all) != 1:
-                raise self.fail(node, "masks are expanded from rank 1 (`mask[:, None]`, `mask[None, :]`)")
-            return Mask(tuple((Idx(i.index, i.size, is_all.index(True), len(items)), b) for i, b in v.conds))
-        if isinstance(v, Tile):
-            it = iter(v.shape)
+        alls = [k for k, a in enumerate(is_all) if a]   # where the old axes go, in order
+
+        def moved(i: Idx) -> Idx:
+            return Idx(i.index, i.size, alls[i.axis], len(items))
+
+        def expanded(t: Tile) -> Tile:
+            it = iter(t.shape)
             shape = tuple("1" if n else next(it) for n in is_none)
-            return Tile(f"ct.reshape({v.text}, {_tup(shape)})", shape, v.dtype)
+            return Tile(f"ct.reshape({t.text}, {_tup(shape)})", shape, t.dtype)
+
+        if isinstance(v, Idx):
+            if v.rank != len(alls):
+                raise self.fail(node, "index vectors are expanded with one `:` per axis (`offs[:, None]`, "
+                                      "`offs[None, :]`)")
+            return moved(v)
+        if isinstance(v, Mask):   # `row_mask[:, None]`: each bound index vector expanded alike
+            if any(i.rank != len(alls) for i, _ in v.conds):
+                raise self.fail(node, "masks are expanded with one `:` per axis (`mask[:, None]`, `mask[None, :]`)")
+            return Mask(tuple((moved(i), b) for i, b in v.conds))
+        if isinstance(v, Tile):
+            return expanded(v)
+        if isinstance(v, Offset):
+            # index arithmetic placed on more axes (`(rk // G)[:, None]`, `(rn[:, None] * 8 + j[None, :])[None, :, :]`,
+            # `shifts[None, None, :]`): each term's index vector / computed tile moved alike
+            terms = []
+            for t in v.terms:
+                if isinstance(t.index, Idx) and t.index.rank == len(alls):
+                    terms.append(Term(t.stride, moved(t.index)))
+                elif isinstance(t.index, Tile) and len(t.index.shape) == len(alls):
+                    terms.append(Term(t.stride, expanded(t.index)))
+                elif isinstance(t.index, str):
+                    terms.append(t)
+                else:
+                    raise self.fail(node, "index arithmetic is expanded with one `:` per axis of its vectors")
+            return Offset(tuple(terms))
         raise self.fail(node, f"cannot index {type(v).__name__}")
 
     def materialize(self, v: object, node: ast.AST) -> Tile:
@@ -1418,6 +1483,9 @@ class _Lowerer:
             return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}",
                           factors=(_paren(a.text) if not names[0] else a.text,
                                    _paren(b.text) if not names[1] else b.text) if keep else None)
+        wide = self._wide_literal_arith(sym, a, b, node)
+        if wide is not None:
+            return wide
         # index arithmetic: pid * BLOCK + tl.arange(0, BLOCK)
         if sym == "+" and isinstance(b, Idx) and isinstance(a, Scalar):
             a, b = b, a
@@ -1430,13 +1498,16 @@ class _Lowerer:
             if q is not None:
                 return Idx(q, a.size)
         # pointer arithmetic
+        if isinstance(a, Ptr) and sym == "-" and isinstance(b, Scalar):
+            # `flags + pid - 1` (the previous program's flag): the pointer plus the negated scalar
+            return self.binop(ast.Add(), a, Scalar(f"-{_paren(b.text)}"), node)
         if sym == "+" and isinstance(b, Ptr):
             a, b = b, a
         if isinstance(a, Ptr) and sym == "+":
             added = self.offset(b, node).terms
             if isinstance(b, Scalar) and any(isinstance(t.index, str) and t.stride == b.text for t in a.terms):
                 added = (Term(b.text, "1"),)   # `p + row * 2 * d + d`: one more step of the stride d, not d elements
-            return Ptr(a.param, self._folded(_merged(a.terms + added)))
+            return Ptr(a.param, self._folded(_merged(a.terms + added, self._run_quotient)))
         if sym == "+" and isinstance(b, (Idx, Offset)) and isinstance(a, Scalar):
             a, b = b, a
         if sym == "+" and isinstance(a, (Idx, Offset)) and isinstance(b, Scalar):
@@ -1460,6 +1531,15 @@ class _Lowerer:
         # values
         ta = a if isinstance(a, Scalar) else self.materialize(self._value(a, node), node)
         tb = b if isinstance(b, Scalar) else self.materialize(self._value(b, node), node)
+        if sym in ("+", "-", "*", "/", "//", "%") and isinstance(ta, Tile) and isinstance(tb, Tile):
+            # an integer tile with a float one (`relu6 * tl.where(x > 0, 1, -1)`): Triton computes in the float
+            # dtype; the integer tile converted to it first (the translator takes no mixed-dtype arithmetic)
+            kinds = (self.known_dtype(ta), self.known_dtype(tb))
+            floats = (F32, "ct.float16", "ct.bfloat16", "ct.float64")
+            if kinds[0] in floats and kinds[1] in INT_DTYPES:
+                tb = Tile(f"ct.astype({tb.text}, {kinds[0]})", tb.shape, kinds[0])
+            elif kinds[1] in floats and kinds[0] in INT_DTYPES:
+                ta = Tile(f"ct.astype({ta.text}, {kinds[1]})", ta.shape, kinds[1])
         shape = _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ()))
         dtypes = {x.dtype for x in (ta, tb) if isinstance(x, Tile)}
         if len(dtypes) > 1:   # `x_ptr.dtype` and `y_ptr.dtype` are one type when every launch passes one
@@ -1475,6 +1555,49 @@ class _Lowerer:
         if sym in ("//", "%") and not self._floor_is_trunc(a, b, ta, tb):
             return self._truncating(sym, ta, tb, shape, dtype)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}", shape, dtype)
+
+    def _wide_literal_arith(self, sym: str, a: object, b: object, node: ast.AST) -> Tile | None:
+        """``offs * 2654435761`` (a multiplicative hash): Triton types an integer literal in [2^31, 2^32) as uint32
+        (int64 up to 2^63) and promotes an int32 tile with it to uint32, wrapping; cuTile Python (and cutile 0.3.1)
+        take no integer literal beyond int32. So the tile is converted to uint32 (int64 / uint64 tiles stay) and the
+        literal split as tl.rand's constants are: a product in 16-bit halves (``((t * hi) << 16) + t * lo``), a sum
+        or difference in two halves. Exact modulo 2^32 (2^64). None when neither operand is such a literal."""
+        if sym not in ("+", "-", "*"):
+            return None
+
+        def wide(v: object) -> int | None:
+            if not isinstance(v, Scalar) or not v.text.isdigit():
+                return None
+            c = int(v.text)
+            return c if c >= 2 ** 31 else None
+
+        ca, cb = wide(a), wide(b)
+        if (ca is None) == (cb is None):
+            return None
+        c, other, lit_first = (ca, b, True) if ca is not None else (cb, a, False)
+        if isinstance(other, Scalar):
+            return None
+        t = self.materialize(self._value(other, node), node)
+        kind = self.known_dtype(t)
+        if kind not in INT_DTYPES + ("ct.uint16", "ct.uint64"):
+            raise self.fail(node, f"integer literal {c} with a tile not known to be of integers")
+        target = kind if kind in ("ct.int64", "ct.uint64") else "ct.uint32"
+        if c >= (2 ** 32 if target == "ct.uint32" else 2 ** 63) or (sym == "*" and c >> 16 >= 2 ** 31):
+            raise self.fail(node, f"integer literal {c}: too wide for a {target} product written in halves")
+        x = t if kind == target else Tile(f"ct.astype({t.text}, {target})", t.shape, target)
+        x = self._named(x, "wide")
+        half, rest = hex(c >> 1), hex(c - (c >> 1))
+        if sym == "*":
+            text = f"((({x.text} * {hex(c >> 16)}) << 16) + {x.text} * {hex(c & 0xFFFF)})"
+        elif sym == "+":
+            text = f"({x.text} + {half} + {rest})"
+        elif lit_first:   # c - t
+            text = f"({half} - {x.text} + {rest})"
+        else:
+            text = f"({x.text} - {half} - {rest})"
+        self.notes.append(f"line {getattr(node, 'lineno', 0)}: integer literal {c} (Triton's "
+                          f"{'uint32' if target == 'ct.uint32' else 'wide'} constant) written in halves")
+        return Tile(text, x.shape, target)
 
     def _scalar_divmod(self, sym: str, a: Scalar, b: Scalar, node: ast.AST) -> Scalar:
         """Scalar `a // b` / `a % b`. Triton folds constexpr operands in Python (floor division) but divides runtime
@@ -1677,6 +1800,11 @@ class _Lowerer:
                 return str(n.value // int(blk))
             return f"({ast.unparse(n)} // {_paren(blk)})"
 
+        def factors(n: ast.expr) -> list[ast.expr]:
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+                return factors(n.left) + factors(n.right)
+            return [n]
+
         def div(n: ast.expr) -> str | None:
             q = multiple(n)
             if q is not None:
@@ -1691,6 +1819,15 @@ class _Lowerer:
                     q = multiple(c)
                     if q is not None:
                         return _paren(ast.unparse(x)) if q == "1" else f"{_paren(ast.unparse(x))} * {_paren(q)}"
+                # `pid * 2 * BLOCK` against a block of `2 * BLOCK`: the constant factors of the product together
+                fs = factors(n)
+                static = [f for f in fs if self.launch_values(ast.unparse(f)) is not None]
+                dynamic = [f for f in fs if self.launch_values(ast.unparse(f)) is None]
+                if static and dynamic and len(static) > 1:
+                    q = multiple(ast.parse(" * ".join(_paren(ast.unparse(f)) for f in static), mode="eval").body)
+                    if q is not None:
+                        rest = " * ".join(_paren(ast.unparse(f)) for f in dynamic)
+                        return rest if q == "1" else f"{_paren(rest)} * {_paren(q)}"
             if isinstance(n, ast.Name) and n.id not in self.kinds and self._assignments(n.id) \
                     and (n.id, blk) not in self.not_whole_blocks:
                 # a variable of the lowered kernel (`offs_am`, re-assigned `pid_m * BLOCK_M` in a loop): whole
@@ -1768,6 +1905,14 @@ class _Lowerer:
                     for i in range(count)]
         except (_NotStatic, TypeError, ZeroDivisionError):
             return None
+
+    def _run_quotient(self, index: str, stride: str, size: str) -> str | None:
+        """The tile index of ``index * stride`` in runs of ``size`` when size is r times the constexpr stride at
+        every launch (one r > 1) and index a whole number of r by its form (``pid * 2``): ``pid``."""
+        r = self._whole_blocks(size, stride)
+        if r is None or r < 2:
+            return None
+        return self._in_blocks(Scalar(index), str(r))
 
     def _whole_blocks(self, offset: str, block: str) -> int | None:
         """k when ``offset`` is k times ``block`` at every captured launch (one k for all), else None."""
@@ -2018,7 +2163,9 @@ class _Lowerer:
         if fn in ("max", "min") and self._flag(node, kw, 2, "return_indices", False):
             return self.reduce_with_index(node, fn, kw)
         if fn in REDUCE:
-            x = self.materialize(self.ev(node.args[0]), node)
+            x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+            if fn == "sum":
+                x = self._sum_operand(node, kw, x)
             axis_node = kw.get("axis") or (node.args[1] if len(node.args) > 1 else None)
             if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
                 if len(x.shape) != 1:   # every axis: one scalar
@@ -2033,7 +2180,7 @@ class _Lowerer:
             return Tile(text, shape, x.dtype)
         if fn in DERIVED:   # triton.language functions written with cuTile ones (`_Lowerer.<method>`)
             return getattr(self, DERIVED[fn])(node, fn, kw)
-        if fn == "rand" and len(node.args) == 2 and not kw:
+        if fn in ("rand", "randn", "randint") and len(node.args) == 2 and not kw:
             return self.rand(node)
         if fn == "exp" and len(node.args) == 1 and not kw:
             x = self._value(self.ev(node.args[0]), node)
@@ -2062,11 +2209,27 @@ class _Lowerer:
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
             if fn == "where" and not dts and any(_float_literal(t.text) for t in tiles[1:]):
                 dts = [F32]   # `tl.where(mask, 0, -1.0e6)`: two scalars, an f32 tile as Triton's
+            elif fn == "where" and not dts and all(isinstance(t, Scalar) and t.text.lstrip("-").isdigit()
+                                                   for t in tiles[1:]):
+                dts = ["ct.int32"]   # `tl.where(x > 0, 1, -1)`: an int32 tile, as Triton's (and cuTile's)
             if fn != "where" and not dts and tiles and all(isinstance(t, Scalar) and self._float_scalar(t)
                                                            for t in tiles):
                 dts = [F32]   # `tl.log(base)` of a float argument: Triton's fp32 scalar (its exp is Triton's too)
             return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
                         dts[0] if len(set(dts)) == 1 else None)
+        if fn == "fast_expf" and len(node.args) == 1 and not kw:
+            # libdevice's fast exp: ex2.approx of x * log2(e), which is how Triton computes an f32 tl.exp
+            x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+            if self.known_dtype(x) != F32:
+                raise self.fail(node, f"{self._spelled(node, fn)} of a tile whose dtype is not known f32")
+            return self._exp(x)
+        if fn == "fast_dividef" and len(node.args) == 2 and not kw:
+            # libdevice's fast division: div.approx.f32 (cuTile's APPROX rounding) of two f32 tiles
+            ta, tb = (self.materialize(self._value(self.ev(a), node), node) for a in node.args)
+            if self.known_dtype(ta) != F32 or self.known_dtype(tb) != F32:
+                raise self.fail(node, f"{self._spelled(node, fn)} of tiles not both known f32")
+            return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)",
+                        _broadcast(ta.shape, tb.shape), F32)
         if fn == "div_rn" and len(node.args) == 2 and not kw:
             # IEEE division rounded to nearest: cuTile's `/` (fast_div does not apply: the rounding is asked for)
             fast, self.fast_div = self.fast_div, False
@@ -2076,6 +2239,21 @@ class _Lowerer:
                 self.fast_div = fast
         if fn in ROUNDINGS and len(node.args) == 1 and not kw:
             return self.rounding(node, fn)
+        if fn in ("llrint", "llround") and len(node.args) == 1 and not kw:
+            # libdevice's rounding to a 64-bit integer: the exact rounding (ties to even / away), then converted
+            r = self.rounding(node, fn[2:])
+            return Tile(f"ct.astype({r.text}, ct.int64)", r.shape, "ct.int64")
+        if fn == "cat" and len(node.args) == 2:
+            # tl.cat(a, b, can_reorder=True): Triton leaves the order free (it must be asked for); a then b along
+            # the first axis, as ct.cat
+            if not self._flag(node, kw, 2, "can_reorder", False):
+                raise self.fail(node, "tl.cat without can_reorder=True (Triton refuses it too)")
+            a, b = (self.materialize(self._value(self.ev(x), node), node) for x in node.args)
+            if len(a.shape) != len(b.shape) or not a.shape or a.shape[1:] != b.shape[1:]:
+                raise self.fail(node, "tl.cat of tiles whose shapes differ beyond the first axis")
+            first = f"{_paren(a.shape[0])} + {_paren(b.shape[0])}"
+            dts = {self.known_dtype(a), self.known_dtype(b)}
+            return Tile(f"ct.cat(({a.text}, {b.text}), 0)", (first,) + a.shape[1:], a.dtype if len(dts) == 1 else None)
         if fn in FLOAT_TESTS and len(node.args) == 1 and not kw:
             return self.float_test(node, fn)
         if fn in NO_CUTILE:
@@ -2084,6 +2262,55 @@ class _Lowerer:
                               "arange, load, store, "
                               f"make_block_ptr, advance, zeros, full, dot, {', '.join(REDUCE)}, {', '.join(MAP)}, "
                               "cdiv, .to())")
+
+    def _sum_operand(self, node: ast.Call, kw: dict, x: Tile) -> Tile:
+        """What ``tl.sum`` adds up: x converted to ``dtype=`` when given; else, as triton.language's _pick_sum_dtype,
+        an integer tile narrower than 32 bits widened to int32 (uint32 unsigned), a boolean one counted as int32."""
+        dt_node = kw.get("dtype") or (node.args[3] if len(node.args) > 3 else None)
+        if dt_node is not None and not (isinstance(dt_node, ast.Constant) and dt_node.value is None):
+            dt = self.ev(dt_node)
+            if not isinstance(dt, DType):
+                raise self.fail(dt_node, "tl.sum's dtype= must be a tl dtype")
+            if dt.text == "ct.bool_":
+                raise self.fail(dt_node, "tl.sum with dtype=tl.int1")
+            if self.known_dtype(x) in BOOL:
+                x = Tile(f"ct.where({x.text}, 1, 0)", x.shape, "ct.int32")
+            return Tile(f"ct.astype({x.text}, {dt.text})", x.shape, dt.text)
+        kind = self.known_dtype(x)
+        if kind in BOOL:
+            return Tile(f"ct.where({x.text}, 1, 0)", x.shape, "ct.int32")
+        if kind in ("ct.int8", "ct.int16"):
+            return Tile(f"ct.astype({x.text}, ct.int32)", x.shape, "ct.int32")
+        if kind in ("ct.uint8", "ct.uint16"):
+            return Tile(f"ct.astype({x.text}, ct.uint32)", x.shape, "ct.uint32")
+        return x
+
+    def histogram(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.histogram(x, num_bins, mask=None)`` of a 1-D integer tile: the count of each bin value b in [0,
+        num_bins) (values outside it counted in no bin, as Triton's interpreter's np.histogram), as an int32 tile
+        of num_bins: a sum over x's axis of the one-hot comparison ``x[:, None] == arange(num_bins)[None, :]`` (masked
+        lanes counted nowhere). Exact; a [len(x), num_bins] tile is built."""
+        x = self._named(self._tile_arg(node, kw, 0, "input"), "hist")
+        if len(x.shape) != 1:
+            raise self.fail(node, "tl.histogram of a tile that is not 1-D")
+        kind = self.known_dtype(x)
+        if kind not in INT_DTYPES + ("ct.uint16", "ct.uint64"):
+            raise self.fail(node, "tl.histogram of a tile not known to be of integers")
+        bins = self.scalar(self._arg(node, kw, 1, "num_bins"))
+        wide = kind in ("ct.int64", "ct.uint64")
+        xs = x.text if kind in ("ct.int32", "ct.int64") else f"ct.astype({x.text}, ct.int32)"
+        if kind in ("ct.uint32", "ct.uint64"):   # unsigned: compared as the same bits of the signed type
+            xs = f"ct.bitcast({x.text}, {'ct.int64' if wide else 'ct.int32'})"
+        bin_ids = f"ct.reshape(ct.arange({bins}, dtype={'ct.int64' if wide else 'ct.int32'}), (1, {bins}))"
+        hit = f"ct.where(ct.reshape({xs}, ({x.shape[0]}, 1)) == {bin_ids}, 1, 0)"
+        mask_node = kw.get("mask") or (node.args[2] if len(node.args) > 2 else None)
+        if mask_node is not None and not (isinstance(mask_node, ast.Constant) and mask_node.value is None):
+            m = self.materialize(self._value(self.ev(mask_node), node), node)
+            if self.known_dtype(m) not in BOOL:
+                m = Tile(f"{_paren(m.text)} != 0", m.shape, "bool")
+            m = self._named(m, "hist")
+            hit = f"ct.where(ct.reshape({m.text}, ({x.shape[0]}, 1)), {hit}, 0)"
+        return Tile(f"ct.sum({hit}, axis=0)", (bins,), "ct.int32")
 
     def _spelled(self, node: ast.Call, fn: str) -> str:
         """The function as the kernel names it (`libdevice.rint`, `tl.math.erf`), for messages."""
@@ -2197,6 +2424,202 @@ class _Lowerer:
         return tuple(Tile(f"ct.reshape(ct.extract({x.text}, {_tup(['0'] * (len(x.shape) - 1) + [str(k)])}, "  # type: ignore[return-value]
                           f"shape={_tup(part)}), {_tup(x.shape[:-1])})", x.shape[:-1], x.dtype) for k in (0, 1))
 
+    def softmax(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.softmax(x, dim=None, keep_dims=False, ieee_rounding=False)`` as triton.language writes it: ``num =
+        exp(x - max(x, dim))``, ``num / sum(num, dim)`` (dim None: 0; Triton's exp, the lowering's division).
+        Without keep_dims the reductions broadcast back only along a leading axis (dim 0, or a 1-D tile), as in
+        Triton; other dims are refused."""
+        x = self._named(self._tile_arg(node, kw, 0, "x"), "smx")
+        dim_node = self._arg(node, kw, 1, "dim", ast.Constant(None))
+        dim = 0 if isinstance(dim_node, ast.Constant) and dim_node.value is None else self._axis_of(x, dim_node)
+        keep = self._flag(node, kw, 2, "keep_dims", False)
+        ieee = self._flag(node, kw, 3, "ieee_rounding", False)
+        if not x.shape:
+            raise self.fail(node, "tl.softmax of a 0-d tile")
+        if not keep and dim != 0:
+            raise self.fail(node, f"tl.softmax along dim {dim} without keep_dims=True (Triton broadcasts the row "
+                                  "maxima along the last axis then): pass keep_dims=True")
+        red = tuple("1" if a == dim else d for a, d in enumerate(x.shape))
+        m = Tile(f"ct.max({x.text}, axis={dim}, keepdims=True)", red, x.dtype)
+        num = self._named(self._exp(Tile(f"{x.text} - {m.text}", x.shape, self.known_dtype(x))), "smx")
+        den = Tile(f"ct.sum({num.text}, axis={dim}, keepdims=True)", red, num.dtype)
+        fast, self.fast_div = self.fast_div, (self.fast_div and not ieee)
+        try:
+            return self.binop(ast.Div(), num, den, node)  # type: ignore[return-value]
+        finally:
+            self.fast_div = fast
+
+    def tile_gather(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.gather(src, index, axis)`` (``out[.., i, ..] = src[.., index[.., i, ..], ..]``) within a tile: a one-hot
+        selection over a new axis of src's extent along ``axis`` (``index == k``), summed: src's bits (bitcast to an
+        integer of its width; narrower than 32 bits widened to int32) where the index matches and 0 elsewhere, so the
+        one element is kept exactly (NaNs and signed zeros included), then narrowed and bitcast back. An index outside [0, extent) gives 0 (Triton leaves it undefined).
+        A [.., len(index), extent, ..] tile is built."""
+        src = self._named(self._tile_arg(node, kw, 0, "src"), "tg")
+        index = self._named(self._tile_arg(node, kw, 1, "index"), "tg_idx")
+        rank = len(src.shape)
+        if not rank or len(index.shape) != rank:
+            raise self.fail(node, "tl.gather of tiles of one rank (>= 1) only")
+        a = self._axis_of(src, self._arg(node, kw, 2, "axis"))
+        kind = self.known_dtype(src)
+        bits = {F32: "ct.int32", "ct.float16": "ct.int16", "ct.bfloat16": "ct.int16", "ct.float64": "ct.int64"}
+        if kind not in tuple(bits) + INT_DTYPES:
+            raise self.fail(node, "tl.gather of a tile whose dtype is not known (a float or integer one)")
+        ikind = self.known_dtype(index)
+        if ikind not in INT_DTYPES:
+            raise self.fail(node, "tl.gather's index must be a tile known to be of integers")
+        n = src.shape[a]
+        idx_shape = index.shape[:a + 1] + ("1",) + index.shape[a + 1:]
+        k_shape = ("1",) * (a + 1) + (n,) + ("1",) * (rank - a - 1)
+        src_shape = src.shape[:a] + ("1", n) + src.shape[a + 1:]
+        kdt = "ct.int64" if ikind in ("ct.int64", "ct.uint64") else "ct.int32"
+        idx_text = index.text if ikind in ("ct.int32", "ct.int64") else f"ct.astype({index.text}, ct.int32)"
+        hit = f"ct.reshape({idx_text}, {_tup(idx_shape)}) == ct.reshape(ct.arange({n}, dtype={kdt}), {_tup(k_shape)})"
+        value = src.text if kind in INT_DTYPES else f"ct.bitcast({src.text}, {bits[kind]})"
+        narrow = (bits.get(kind) or kind) in ("ct.int16", "ct.int8", "ct.uint8")
+        if narrow:   # (selected as int32: cutile 0.3.1 builds no 8/16-bit integer zero; truncated back after)
+            value = f"ct.astype({value}, ct.int32)"
+        picked = f"ct.sum(ct.where({hit}, ct.reshape({value}, {_tup(src_shape)}), 0), axis={a + 1})"
+        if kind in INT_DTYPES:
+            return Tile(f"ct.astype({picked}, {kind})", index.shape, kind)
+        return Tile(f"ct.bitcast(ct.astype({picked}, {bits[kind]}), {kind})", index.shape, kind)
+
+    def bitwise_reduce(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.xor_sum(x, axis, keep_dims)`` / ``tl.reduce_or(x, axis, keep_dims)``: see bitwise_tree."""
+        x = self._tile_arg(node, kw, 0, "input")
+        axis_node = self._arg(node, kw, 1, "axis", ast.Constant(None))
+        return self.bitwise_tree(node, x, "^" if fn == "xor_sum" else "|", axis_node,
+                                 self._flag(node, kw, 2, "keep_dims", False))
+
+    def bitwise_tree(self, node: ast.Call, x: Tile, op: str, axis_node: ast.expr, keep: bool) -> Tile:
+        """An xor / or / and reduction of an integer tile along an axis of power-of-two size (every axis, one after
+        the other, for axis None): halves combined pairwise (``ct.extract`` of a `(.., 2, m / 2, ..)` view) until
+        one is left. These operators are associative and commutative, so any order gives Triton's result exactly
+        (cutile 0.3.1 builds no ct.reduce with a function of the user's)."""
+        if self.known_dtype(x) not in INT_DTYPES + ("ct.uint16", "ct.uint64") + BOOL:
+            raise self.fail(node, "a bitwise reduction of a tile not known to be of integers")
+        if isinstance(axis_node, ast.Constant) and axis_node.value is None:
+            t = x
+            for _ in range(len(x.shape)):
+                t = self.bitwise_tree(node, t, op, ast.Constant(0), False)
+            return t
+        a = self._axis_of(x, axis_node)
+        m = self._static_int(x.shape[a], node, "a bitwise reduction along an axis whose extent")
+        if m < 1 or m & (m - 1):
+            raise self.fail(node, "a bitwise reduction along an axis whose extent is not a power of two")
+        t = self._named(x, "bits")
+        while m > 1:
+            view = x.shape[:a] + ("2", str(m // 2)) + x.shape[a + 1:]
+            v = self._named(Tile(f"ct.reshape({t.text}, {_tup(view)})", view, x.dtype), "bits")
+            half = x.shape[:a] + ("1", str(m // 2)) + x.shape[a + 1:]
+            lo, hi = (f"ct.extract({v.text}, {_tup(['1' if (k and d == a) else '0' for d in range(len(view))])}, "
+                      f"shape={_tup(half)})" for k in (0, 1))
+            m //= 2
+            out = x.shape[:a] + (str(m),) + x.shape[a + 1:]
+            t = self._named(Tile(f"ct.reshape({lo} {op} {hi}, {_tup(out)})", out, x.dtype), "bits")
+        shape = x.shape[:a] + (("1",) if keep else ()) + x.shape[a + 1:]
+        return Tile(f"ct.reshape({t.text}, {_tup(shape)})", shape, x.dtype)
+
+    def _static_int(self, text: str, node: ast.AST, what: str) -> int:
+        vals = self.launch_values(text)
+        if not vals or len(set(vals)) != 1 or not isinstance(vals[0], int) or isinstance(vals[0], bool):
+            raise self.fail(node, f"{what} `{text}`: one integer at every launch is lowered (capture others apart)")
+        return vals[0]
+
+    def sort(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.sort(x, dim=None, descending=False)`` / ``tl.topk(x, k)`` along the last axis: triton.language's
+        own bitonic network (standard.py ``sort_impl``) written out. Each compare-and-swap on bit i of an element's
+        flat index takes its partner (the element with bit i flipped: the halves of a `(.., 2, 2^i)` view swapped
+        by ``ct.extract`` / ``ct.cat``, where Triton flips them with an xor of the bits) and keeps ``where((x > y) !=
+        (flip ^ right), y, x)`` as Triton does (NaNs and signed zeros alike); top-k's halving steps are ``ct.max``
+        over that view's middle axis. Sizes: powers of two, one per launch."""
+        x = self._named(self._tile_arg(node, kw, 0, "x"), "srt")
+        if not x.shape:
+            raise self.fail(node, f"tl.{fn} of a 0-d tile")
+        dim_node = self._arg(node, kw, 2 if fn == "topk" else 1, "dim", ast.Constant(None))
+        if not (isinstance(dim_node, ast.Constant) and dim_node.value is None) and \
+                self._axis_of(x, dim_node) != len(x.shape) - 1:
+            raise self.fail(node, f"tl.{fn} along another axis than the last (Triton sorts only the last)")
+        sizes = [self._static_int(d, node, f"tl.{fn} of a tile whose extent") for d in x.shape]
+        numel = math.prod(sizes)
+        if numel & (numel - 1) or sizes[-1] & (sizes[-1] - 1):
+            raise self.fail(node, f"tl.{fn} of a tile whose sizes are not powers of two")
+        log_n = sizes[-1].bit_length() - 1
+        if fn == "topk":
+            kk = self._static_int(self.scalar(self._arg(node, kw, 1, "k")), node, "tl.topk's k")
+            if kk < 1 or kk & (kk - 1) or kk > sizes[-1]:
+                raise self.fail(node, "tl.topk's k must be a power of two no larger than the axis")
+            log_k, descending = kk.bit_length() - 1, True
+        else:
+            log_k, descending = log_n, self._flag(node, kw, 2, "descending", False)
+        self.notes.append(f"line {getattr(node, 'lineno', 0)}: tl.{fn} written as Triton's bitonic network")
+        flat = self._named(Tile(f"ct.arange({numel}, dtype=ct.int32)", (str(numel),), "ct.int32"), "srt_idx")
+        cur = {"t": Tile(f"ct.reshape({x.text}, ({numel},))", (str(numel),), x.dtype), "n": numel}
+        cur["t"] = self._named(cur["t"], "srt")
+
+        def cas(i: int, order: "int | str") -> None:   # compare-and-swap on bit i of the flat index
+            n = cur["n"]
+            three = (str(n >> (i + 1)), "2", str(1 << i))
+            v = self._named(Tile(f"ct.reshape({cur['t'].text}, {_tup(three)})", three, x.dtype), "srt")
+            half = (three[0], "1", three[2])
+            lo, hi = (f"ct.extract({v.text}, (0, {k}, 0), shape={_tup(half)})" for k in (0, 1))
+            y = self._named(Tile(f"ct.reshape(ct.cat(({hi}, {lo}), 1), ({n},))", (str(n),), x.dtype), "srt_y")
+            idx = flat.text if n == numel else f"ct.arange({n}, dtype=ct.int32)"
+            right = f"(({idx} >> {i}) & 1)"
+            flip = str(order) if isinstance(order, int) else f"(({idx} >> {order[1:]}) & 1)"
+            swap = f"ct.where({cur['t'].text} > {y.text}, 1, 0) != ({flip} ^ {right})"
+            cur["t"] = self._named(Tile(f"ct.where({swap}, {y.text}, {cur['t'].text})", (str(n),), x.dtype), "srt")
+
+        def merge(stage: int, order: "int | str") -> None:
+            for j in range(stage):
+                cas(stage - 1 - j, order)
+
+        desc = 1 if descending else 0
+        for i in range(1, log_k + 1):
+            merge(i, f"@{i}" if i < log_n else desc)   # ("@s": alternating by bit s, Triton's order 2)
+        for i in range(log_k + 1, log_n + 1):
+            n = cur["n"]
+            three = (str(n >> (log_k + 1)), "2", str(1 << log_k))
+            red = "ct.max" if descending else "ct.min"
+            cur["t"] = self._named(Tile(f"ct.reshape({red}(ct.reshape({cur['t'].text}, {_tup(three)}), axis=1), "
+                                        f"({n // 2},))", (str(n // 2),), x.dtype), "srt")
+            cur["n"] = n // 2
+            merge(log_k, f"@{log_k}" if i < log_n else desc)
+        out = x.shape[:-1] + (str(1 << log_k),)
+        return Tile(f"ct.reshape({cur['t'].text}, {_tup(out)})", out, x.dtype)
+
+    def flip(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.flip(x, dim)`` (dim None: the last): Triton reshapes that axis of 2^k into k axes of 2 and swaps the
+        halves of each (an xor trick on the bits); here each pair of halves is ``ct.extract``ed and ``ct.cat``ed
+        the other way round, one level at a time. Exact for any dtype (nothing is computed)."""
+        x = self._named(self._tile_arg(node, kw, 0, "x"), "flip")
+        dim_node = self._arg(node, kw, 1, "dim", ast.Constant(None))
+        if not x.shape:
+            raise self.fail(node, "tl.flip of a 0-d tile")
+        if isinstance(dim_node, ast.Constant) and dim_node.value is None:
+            dim = len(x.shape) - 1
+        else:
+            dim = self._axis_of(x, dim_node)
+        sizes = self.launch_values(x.shape[dim])
+        if not sizes or len(set(sizes)) != 1 or not isinstance(sizes[0], int) or sizes[0] < 1 or \
+                sizes[0] & (sizes[0] - 1):
+            raise self.fail(node, f"tl.flip along an axis of {x.shape[dim]}: one power of two at every launch is "
+                                  "lowered (capture other sizes apart)")
+        steps = sizes[0].bit_length() - 1
+        if steps == 0:
+            return x
+        # level j: the axis as (2^j, 2, n / 2^(j+1)), the halves of the middle axis swapped (rank + 2 at most)
+        y, n = x, sizes[0]
+        for j in range(steps):
+            three = x.shape[:dim] + (str(1 << j), "2", str(n >> (j + 1))) + x.shape[dim + 1:]
+            t = self._named(Tile(f"ct.reshape({y.text}, {_tup(three)})", three, x.dtype), "flip")
+            half = tuple("1" if a == dim + 1 else d for a, d in enumerate(three))
+            lo, hi = (f"ct.extract({t.text}, {_tup(['1' if (a == dim + 1 and k) else '0' for a in range(len(three))])}"
+                      f", shape={_tup(half)})" for k in (0, 1))
+            y = self._named(Tile(f"ct.reshape(ct.cat(({hi}, {lo}), {dim + 1}), {_tup(x.shape)})", x.shape, x.dtype),
+                            "flip")
+        return y
+
     def join(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.join(a, b)``: a new last axis of size 2 holding a then b (a select on that axis's index);
         ``tl.interleave(a, b)``: that, with the last two axes merged."""
@@ -2268,6 +2691,8 @@ class _Lowerer:
             raise self.fail(comb, "tl.reduce is lowered when its combine_fn is a @triton.jit function of two "
                                   "parameters returning `a + b`, `a * b`, `tl.maximum(a, b)` or `tl.minimum(a, b)`")
         axis_node = self._arg(node, kw, 1, "axis")
+        if op in ("^", "|", "&"):
+            return self.bitwise_tree(node, x, op, axis_node, self._flag(node, kw, 3, "keep_dims", False))
         if isinstance(axis_node, ast.Constant) and axis_node.value is None:
             return Tile(f"ct.{op}({x.text})", (), x.dtype)
         axis = self._axis_of(x, axis_node)
@@ -2340,6 +2765,8 @@ class _Lowerer:
         names = lambda args: sorted(a.id for a in args if isinstance(a, ast.Name)) == sorted(params)  # noqa: E731
         if isinstance(e, ast.BinOp) and type(e.op) in (ast.Add, ast.Mult) and names([e.left, e.right]):
             return "sum" if isinstance(e.op, ast.Add) else "prod"
+        if isinstance(e, ast.BinOp) and type(e.op) in (ast.BitXor, ast.BitOr, ast.BitAnd) and names([e.left, e.right]):
+            return {ast.BitXor: "^", ast.BitOr: "|", ast.BitAnd: "&"}[type(e.op)]   # (a halving tree: bitwise_tree)
         if isinstance(e, ast.Call) and len(e.args) == 2 and names(e.args) and not e.keywords:
             return {"maximum": "max", "minimum": "min"}.get(self.function(e.func) or "")
         return None
@@ -2395,7 +2822,10 @@ class _Lowerer:
             raise self.fail(node.args[0], "tl.rand's seed must be a scalar, or one int32/int64 element loaded")
         else:
             seed = Scalar(f"ct.astype(ct.astype(ct.full((1,), {seed.text}, dtype=ct.int32), ct.int64), ct.uint64)")
-        offs = self.materialize(self._value(self.ev(node.args[1]), node), node)
+        offs_v = self._value(self.ev(node.args[1]), node)
+        if isinstance(offs_v, Scalar):   # one offset (`tl.rand(seed, row)`): a 1-element tile (as a loaded scalar)
+            offs_v = Tile(f"ct.full((1,), {offs_v.text}, dtype=ct.int32)", ("1",), "ct.int32")
+        offs = self.materialize(offs_v, node)
         self._rands = getattr(self, "_rands", 0) + 1
         r = f"{self.prefix}rand{self._rands}_"
         shape = _tup(offs.shape)
@@ -2429,10 +2859,20 @@ class _Lowerer:
             self.emit(f"{r}c3 = {low(f'{r}q2')}")
             self.emit(f"{r}k0 = {low(plus(f'{r}k0', 0x9E3779B9))}")
             self.emit(f"{r}k1 = {low(plus(f'{r}k1', 0xBB67AE85))}")
+        fn = self.function(node.func)
+        if fn == "randint":   # the first Philox word, as Triton's uint32 tile
+            return Tile(f"ct.astype({r}c0, ct.uint32)", offs.shape, "ct.uint32")
         # Triton's uint_to_uniform_float: the bits as an int32 x, folded to x >= 0 by -x - 1
         self.emit(f"{r}x = ct.astype({r}c0, ct.int32)")
         self.emit(f"{r}u = ct.where({r}x < 0, -1 - {r}x, {r}x)")
-        return Tile(f"ct.astype({r}u, ct.float32) * 4.6566127342e-10", offs.shape, F32)
+        if fn != "randn":
+            return Tile(f"ct.astype({r}u, ct.float32) * 4.6566127342e-10", offs.shape, F32)
+        # tl.randn: Triton's Box-Muller of the first two words' uniforms (pair_uniform_to_normal), its first half
+        self.emit(f"{r}x2 = ct.astype({r}c1, ct.int32)")
+        self.emit(f"{r}v = ct.where({r}x2 < 0, -1 - {r}x2, {r}x2)")
+        self.emit(f"{r}u1 = ct.maximum(ct.astype({r}u, ct.float32) * 4.6566127342e-10, 1e-07)")
+        self.emit(f"{r}th = ct.astype({r}v, ct.float32) * 4.6566127342e-10 * 6.283185307179586")
+        return Tile(f"ct.sqrt(-2.0 * ct.log({r}u1)) * ct.cos({r}th)", offs.shape, F32)
 
     def permute(self, node: ast.AST, v: object, dims_args: object) -> Tile:
         """``tl.trans(x)`` / ``x.T`` (the two axes of a matrix swapped) and ``tl.permute(x, dims)`` / ``tl.trans(x,
@@ -2482,6 +2922,11 @@ class _Lowerer:
             raise self.fail(node, f"tl.{fn}'s sem= / scope= must be string literals Triton knows")
         if not isinstance(ptr, Ptr):
             raise self.fail(node, f"tl.{fn} needs a pointer parameter plus offsets")
+        kinds = self.array_dtypes.get(ptr.param, set())
+        if fn in ("atomic_max", "atomic_min") and kinds and not kinds <= set(INT_DTYPES):
+            # (Triton does a float max as an integer max / unsigned min of the bits, by the value's sign)
+            raise self.fail(node, f"tl.{fn} on a {'/'.join(sorted(kinds))} array is not lowered: cuTile Python 1.7's "
+                                  f"ct.{fn} takes integer arrays only (docs/triton.md, limits)")
         if not ptr.terms:
             ptr = Ptr(ptr.param, (Term("1", "0"),))
         arr, offsets, mtext = self.gather_access(ptr, mask, node)
@@ -2661,32 +3106,45 @@ class _Lowerer:
         for k, v in kw.items():
             if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == F32:  # type: ignore
                 continue
+            if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == "ct.float16" and \
+                    all(isinstance(t, Tile) and (self.known_dtype(t) or "").startswith(("ct.float16", "ct.float8"))
+                        for t in (a, b)):  # type: ignore
+                # f16 / fp8 operands accumulated in f16 (Triton's f16 mma): ct.mma into an f16 accumulator
+                self._f16_dots.add(id(node))
+                continue
             if k in ("input_precision", "allow_tf32") and narrow:
                 continue
             if wide and ((k == "input_precision" and isinstance(v, ast.Constant) and v.value == "ieee")
                          or (k == "allow_tf32" and isinstance(v, ast.Constant) and v.value is False)):
                 self._ieee_dots.add(id(node))
                 continue
-            if k == "max_num_imprecise_acc" and isinstance(v, ast.Constant) and v.value is None:
-                continue
+            if k == "max_num_imprecise_acc" and isinstance(v, ast.Constant) and v.value in (None, 0):
+                continue   # (0: every product accumulated in full precision, Triton's default)
+            if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == "ct.int32" and \
+                    all(isinstance(t, Tile) and self.known_dtype(t) in ("ct.int8", "ct.uint8") for t in (a, b)):
+                continue   # 8-bit integers into int32: the accumulator they take anyway
             raise self.fail(node, f"tl.dot option {k}={ast.unparse(v)} is not lowered (out_dtype=tl.float32; "
                                   "input_precision / allow_tf32 on 16- or 8-bit operands only)")
 
     def _dot_zero(self, node: ast.AST, a: object, b: object) -> Tile:
         """The accumulator ``tl.dot(a, b)`` starts from: zeros of f32 (int32 for 8-bit integers), Triton's default
-        out_dtype; for 16-/8-bit operands only (f32 operands multiply as tf32 in Triton, which ct.mma is not)."""
+        out_dtype (f16 for out_dtype=tl.float16), of 2-D or batched 3-D operands; for 16-/8-bit operands only (f32 operands multiply as tf32 in Triton, which ct.mma is not)."""
         ta, tb = (self.materialize(self._value(x, node), node) for x in (a, b))
         kinds = {self.known_dtype(t) for t in (ta, tb)}
         acc = "ct.int32" if kinds <= {"ct.int8", "ct.uint8"} else F32 if kinds and all(
             (k or "").startswith(("ct.float16", "ct.bfloat16", "ct.float8")) for k in kinds) else None
         if kinds == {F32} and id(node) in self._ieee_dots:   # f32 products (input_precision="ieee")
             acc = F32
-        if acc is None or len(ta.shape) != 2 or len(tb.shape) != 2:
+        if id(node) in self._f16_dots:   # out_dtype=tl.float16 of f16 operands
+            acc = "ct.float16"
+        rank = len(ta.shape)
+        if acc is None or rank not in (2, 3) or len(tb.shape) != rank:
             raise self.fail(node, "tl.dot(a, b) without an accumulator is lowered for 2-D 16- or 8-bit operands, "
                                   "and f32 ones with input_precision=\"ieee\" / allow_tf32=False (by default f32 "
                                   "ones multiply as tf32 in Triton): write `acc = tl.dot(a, b, acc)` with acc = "
                                   "tl.zeros(.., dtype=tl.float32)")
-        shape = (ta.shape[0], tb.shape[1])
+        # (rank 3: a batch of products, [B, M, K] x [B, K, N], as Triton's 3-D dot and cuTile's batched mma)
+        shape = (ta.shape[0], tb.shape[1]) if rank == 2 else (ta.shape[0], ta.shape[1], tb.shape[2])
         return Tile(f"ct.zeros({_tup(shape)}, dtype={acc})", shape, acc)
 
     def _dot(self, node: ast.AST, a: object, b: object, acc: object) -> Tile:
@@ -2996,6 +3454,9 @@ class _Lowerer:
         return t.text if t.dtype == f"{arr}.dtype" else f"ct.astype({t.text}, {arr}.dtype)"
 
     def load(self, node: ast.Call, kw: dict) -> Tile:
+        vol = kw.get("volatile")
+        if getattr(self, "_in_while_test", False) and isinstance(vol, ast.Constant) and vol.value is True:
+            return self.polled_load(node, kw)
         self.memory_options(node, kw, "load", {"mask", "other", "boundary_check", "padding_option"})
         ptr = self.ev(node.args[0])
         mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[1]) if len(node.args) > 1 else None)
@@ -3012,6 +3473,9 @@ class _Lowerer:
                 if isinstance(fv, Tile) and self.known_dtype(fv) != self.known_dtype(Tile("", (), f"{arr}.dtype")):
                     fv = Tile(f"ct.astype({fv.text}, {arr}.dtype)", fv.shape, f"{arr}.dtype")   # (as Triton casts it)
                 pad, fill_value = 0, fv.text
+            if self.known_dtype(Tile("", (), f"{arr}.dtype")) in INT_DTYPES + ("ct.uint16", "ct.uint64") and \
+                    math.isfinite(pad) and pad == int(pad):
+                pad = int(pad)   # `other=0` on an integer array: an integer padding (cuTile casts no 0.0 to int)
             text = f"ct.gather({arr}, {offsets.text}" + (f", mask={mtext}" if mtext else "") + \
                 f", padding_value={_number(pad)})"
             if fill_value is not None and mtext:
@@ -3042,6 +3506,10 @@ class _Lowerer:
                     fv = Tile(f"ct.astype({fv.text}, {arr}.dtype)", fv.shape, f"{arr}.dtype")   # (as Triton casts it)
                 if not isinstance(mask, Mask):
                     raise self.fail(other, "other= that is not 0, ±inf or nan needs a mask of view bounds")
+                if isinstance(fv, Scalar) and fv.text.replace("(", "").replace(")", "") == "-2147483648":
+                    # int32's least value (an integer max's padding): cutile 0.3.1 parses a negative literal's
+                    # digits as i32 and panics on 2147483648, so it is computed (a 0-d tile, one less than -2^31+1)
+                    fv = Scalar(f"(ct.full((), -2147483647, dtype={arr}.dtype) - 1)")
                 fill, padding = (self.mask_tile(mask, node), fv.text), "ZERO"
         args = f"{arr}, index={_tup(index)}, " \
                f"shape={_tup(shape)}"
@@ -3062,6 +3530,25 @@ class _Lowerer:
             cond, value_text = fill
             text = f"ct.where({cond.text}, {text}, {value_text})"
         return Tile(text, vshape, f"{arr}.dtype")
+
+    def polled_load(self, node: ast.Call, kw: dict) -> Tile:
+        """``while tl.load(flag_ptr + i, volatile=True) == 0: pass`` (a spin-wait on another program's flag): a
+        plain load there is dead code to cuTile (the loop has no effect: it is removed, and the kernel no longer
+        waits), so the polled element is read by an atomic that leaves it unchanged, ``ct.atomic_or(.., 0)`` with
+        acquire order, which cuTile keeps and orders as the spin lock's ``atomic_cas``. Integer flags only."""
+        ptr = self.ev(node.args[0])
+        if not isinstance(ptr, Ptr):
+            raise self.fail(node, "a volatile load polled by a `while` reads a pointer parameter plus offsets")
+        kinds = self.array_dtypes.get(ptr.param, set())
+        if not kinds or not kinds <= set(INT_DTYPES):
+            raise self.fail(node, "a volatile load polled by a `while` is lowered on integer flags (an atomic read "
+                                  "leaving them unchanged); this array is not known to be of integers")
+        if len(node.args) > 1 or set(kw) - {"volatile", "cache_modifier", "eviction_policy"}:
+            raise self.fail(node, "a volatile load polled by a `while` is lowered without mask= / other=")
+        self.notes.append(f"line {node.lineno}: volatile load in a `while` test read by an atomic (acquire)")
+        call = ast.Call(ast.Attribute(ast.Name("tl", ast.Load()), "atomic_or", ast.Load()),
+                        [node.args[0], ast.Constant(0)], [ast.keyword("sem", ast.Constant("acquire"))])
+        return self.atomic_add(ast.fix_missing_locations(ast.copy_location(call, node)), "atomic_or")
 
     def _literal(self, node: ast.expr) -> float:
         try:
