@@ -24,7 +24,17 @@ def test_lowered_llm_kernels_match_triton(lowered):
     pytest.importorskip("triton")
 
     def cuda(a):
-        return torch.from_numpy(np.ascontiguousarray(a)).cuda() if isinstance(a, np.ndarray) else a
+        """A numpy argument on the GPU with its layout: a strided view (`q[:, :256]` of a fused qkv, whose row
+        stride the kernel is told) stays that view of its base's copy (a contiguous copy would not match the
+        stride the launch passes: the H200 run of 2026-12-05 failed there)."""
+        if not isinstance(a, np.ndarray):
+            return a
+        base = a.base
+        if a.flags.c_contiguous or not isinstance(base, np.ndarray) or not base.flags.c_contiguous or \
+                any(s < 0 for s in a.strides):
+            return torch.from_numpy(np.ascontiguousarray(a)).cuda()
+        offset = (a.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // a.itemsize
+        return torch.from_numpy(base).cuda().as_strided(a.shape, [s // a.itemsize for s in a.strides], offset)
 
     count, failures = run_both(
         LLM, lowered, lambda name, obj: type(obj).__name__ in ("JITFunction", "Heuristics") and not name.startswith("_"),

@@ -36,7 +36,9 @@ def run_both(path: Path, lowered: Path, pick: Callable[[str, Any], bool], run: C
     spec = importlib.util.spec_from_file_location(f"{path.stem}_gpu", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    copy = copy or (lambda x: x.clone() if torch.is_tensor(x) else x)
+    # (a copy with the same strides: clone() makes a strided view contiguous, and the launch passes its strides)
+    copy = copy or (lambda x: torch.empty_strided(x.size(), x.stride(), dtype=x.dtype, device=x.device).copy_(x)
+                    if torch.is_tensor(x) else x)
     failures: list[str] = []
     count = 0
 
