@@ -135,3 +135,16 @@ def test_cli_with_sigs_file_and_errors(tmp_path, capture_file):
     r = run_tileport("analyze", f"{KERNELS_DIR / 'vector_add.py'}::vector_add", "--capture", str(empty),
                      "--out", str(tmp_path / "q"))
     assert r.returncode == 2 and "has no launch of vector_add" in r.stderr
+
+
+def test_launches_at_other_hints_than_the_decorators_are_stated(tree, capture_file, tmp_path):
+    """A capture's launch made through `kernel.replace_hints(..)` (an autotuner's pick) at hints other than the
+    decorator's: the spec lists them (`launched_hints`), since the reference and the port are compiled at the
+    decorator's; launches at the decorator's own hints add nothing."""
+    name = KERNELS[0]
+    k = load_kernel(f"{source(name)}::{name}")
+    launches = load_capture(capture_file, k.ref)
+    own = [{**launch, "hints": {"opt_level": 3}} for launch in launches]
+    assert "launched_hints" not in analyze(k, [], own, tree, tmp_path / "own")
+    picked = [{**launches[0], "hints": {"occupancy": 2, "opt_level": 3}}] + launches[1:]
+    assert analyze(k, [], picked, tree, tmp_path / "picked")["launched_hints"] == [{"occupancy": 2}]

@@ -221,3 +221,20 @@ def test_capture_reads_annotations_as_cuda_tile_launch_does(tmp_path):
                                                            "value": 1 << 40}
     with pytest.raises(CaptureError, match="does not fit in int32"):
         signature_from_args(mod.annotated, (x, x, 5, 1 << 40, 128, 8, 3))
+
+
+def test_a_launch_through_replace_hints_records_its_hints():
+    """`kernel.replace_hints(occupancy=2)` (an autotuner's pick): the launch records the hints it compiles with, and a
+    launch of the same signature at other hints is another launch; the decorator's own hints are recorded too."""
+    from tileport.frontends.cutile_py.capture import Recorder
+
+    rec = Recorder()
+    a = TorchLike("torch.float32", (64, 64), (64, 1), 0)
+    args = (a, a, 3, 0.5, 16)
+    rec.record((4,), probe2, args)
+    rec.record((4,), probe2.replace_hints(occupancy=2, num_ctas=1), args)
+    rec.record((4,), probe2.replace_hints(occupancy=2, num_ctas=1), args)
+    launches = rec.as_json("s.py", [])["launches"]
+    assert [launch.get("hints") for launch in launches] == [{"opt_level": 3},
+                                                             {"num_ctas": 1, "occupancy": 2, "opt_level": 3}]
+    assert [launch["count"] for launch in launches] == [1, 2]

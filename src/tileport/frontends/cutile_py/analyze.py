@@ -23,6 +23,7 @@ from ...spec import signature as sigmod
 from ...spec.validate import validate
 from ...toolchain.locate import CudaTree, release_of_binary
 from .capture import constant_params
+from .hints import kernel_hints
 from .compile import CompileError, compile_kernel
 from .loader import LoadedKernel
 from .source import analyze_source, eval_constant_expr
@@ -131,9 +132,15 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
             "branches": _branches(facts.constant_branches, constants), "ir": ir, "launches": v["launches"]})
     if not out_variants:
         raise CompileError(f"{kernel.ref}: cuda-tile rejected every signature; the first: {rejected[0]['error']}")
-    opts = kernel.kernel._compiler_options
-    hints = {k: ("default" if getattr(opts, k, None) is None else _for_target(getattr(opts, k), "sm_90"))
-             for k in ("num_ctas", "occupancy", "opt_level", "num_worker_warps")}
+    hints = kernel_hints(kernel.kernel)
+    # launches made through `kernel.replace_hints(..)` with other hints (an autotuner's pick): the reference and
+    # the port are compiled at the decorator's hints, so such a launch runs another compile than the one proven
+    # (a kernel-time difference, not a semantic one); said so, per distinct set of hints
+    launched_hints = []
+    for l in launches:
+        other = {k: v for k, v in (l.get("hints") or {}).items() if hints.get(k) != v}
+        if other and other not in launched_hints:
+            launched_hints.append(other)
     rel = release_of_binary(tree.tileiras)
     kinds = {p["name"]: ("constant" if p["kind"] == "constant" else None) for p in facts.params}
     first = out_variants[0]["params"]
@@ -145,6 +152,7 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
         "parameters": [{"name": p["name"], "kind": kinds[p["name"]] or first[k]["kind"], "annotation": p["annotation"]}
                        for k, p in enumerate(facts.params)],
         "hints": hints,
+        **({"launched_hints": launched_hints} if launched_hints else {}),
         "source_facts": {"constant_branches": facts.constant_branches, "runtime_branches": facts.runtime_branches,
                          "loops": facts.loops, "memory_sites": facts.memory_sites, "casts": facts.casts,
                          "helpers": facts.helpers},
@@ -156,11 +164,3 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
     validate(spec)
     (out / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
     return spec
-
-
-def _for_target(value, arch: str):
-    """A hint's value on ``arch``: ``ct.ByTarget(sm_80=2, default=4)`` gives 4 on sm_90 (its default)."""
-    by_target = getattr(value, "_by_target", None)
-    if isinstance(by_target, dict):
-        value = by_target.get(arch, getattr(value, "_default", None))
-    return "default" if value is None else value

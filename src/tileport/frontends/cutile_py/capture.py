@@ -15,6 +15,7 @@ from typing import Any
 
 from ...hostrun import run_main
 from ...spec.signature import ArraySig, Signature
+from .hints import kernel_hints
 from ..arrays import (ALIGN_BYTES, DTYPE_NAMES, INT32, ITEMSIZE, SHAPE_DIV, ArrayFacts, CaptureError, array_facts,
                       array_sig, describe_arg, dtype_name)
 from ..triton.capture import install as install_triton
@@ -101,13 +102,17 @@ class Recorder:
         except CaptureError as exc:
             self.errors.append(f"{func.__qualname__}: {exc}")
             return
-        key = (source, func.__qualname__, grid_t, sig.text())
+        # the hints this launch compiles with (`kernel.replace_hints(occupancy=..)` of an autotuner's pick, else
+        # the decorator's): recorded, so a port at other hints is said to be one
+        hints = {k: v for k, v in kernel_hints(kernel).items() if v != "default"}
+        key = (source, func.__qualname__, grid_t, sig.text(), tuple(sorted(hints.items())))
         if key in self.launches:
             self.launches[key]["count"] += 1
             return
         self.launches[key] = {"kernel": f"{source}::{func.__name__}", "qualname": func.__qualname__,
                               "source": source, "line": inspect.getsourcelines(func)[1], "grid": list(grid_t),
-                              "signature": sig.text(), "args": described, "count": 1}
+                              "signature": sig.text(), "args": described, "count": 1,
+                              **({"hints": hints} if hints else {})}
 
     def as_json(self, script: str, argv: list[str]) -> dict:
         return {"format": 1, "script": script, "argv": argv, "launches": list(self.launches.values()),
