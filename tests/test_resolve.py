@@ -34,6 +34,14 @@ def times(v, k):
     return v * k
 
 
+def times2(v):
+    return v * 2.0
+
+
+def apply(v, f):
+    return f(v)
+
+
 class Acts:
     @staticmethod
     def relu(v):
@@ -79,6 +87,12 @@ CASES = {
     "divmod": ("q, r = divmod(ct.bid(0), TILE)", "_a // TILE", "divmod("),
     "helper-attribute": ("t = Acts.relu(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))", "Acts_relu(ct.load(",
                          "Acts.relu"),
+    "arange-start-step": ("i = ct.arange(TILE, dtype=ct.int32, start=4, step=2)",
+                          "ct.arange(TILE, dtype=ct.int32) * 2 + 4", "start="),
+    "static-iter-items": ("for a in ct.static_iter((x, y)):\n    ct.store(a, index=(ct.bid(0),), "
+                          "tile=ct.zeros((TILE,), ct.float32))", "ct.store(y, index=", "static_iter"),
+    "helper-function-argument": ("t = apply(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), times2)",
+                                 "apply__times2(", "apply(ct.load"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
                                "= times(t, 2.0)", "times(t, 2.0) + 1.0"),
 }
