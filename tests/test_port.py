@@ -433,6 +433,17 @@ def gstrided(x, y, idx, w, out, B: ct.Constant[int]):
     ct.scatter(out, ct.bid(0), ct.sum(t))
 """, ["x=f32[?]/?, y=f32[?]/?, idx=i32[?]/1, w=f32[?]/?&16, out=f32[?]/?, B=#16",
       "x=f32[?%16]/?%4&16, y=f32[?]/?%4, idx=i32[?]/1, w=f32[?]/?%4&16, out=f32[?]/?&16, B=#16"]),
+    # a sum of a product converted to an array's dtype (`ct.astype(a * f, x.dtype) + acc`): at f32 the conversion is
+    # a no-op and cuTile Python contracts the sum into an fma, at f16 it converts and adds — each variant as its own
+    # reference has it (two bodies)
+    "fmacast": ("""
+@ct.kernel
+def fmacast(x, y, out, f: float, B: ct.Constant[int]):
+    a = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    acc = ct.load(y, index=(ct.bid(0),), shape=(B,))
+    ct.store(out, index=(ct.bid(0),), tile=ct.astype(a * f, x.dtype) + acc)
+""", ["x=f32[?%16]/1&16, y=f32[?%16]/1&16, out=f32[?%16]/1&16, f=f32, B=#128",
+      "x=f16[?%16]/1&16, y=f32[?%16]/1&16, out=f32[?%16]/1&16, f=f32, B=#128"]),
     "gstore": ("""
 @ct.kernel
 def gstore(k, cache, slots, slots32, cache2, H: ct.Constant[int], D: ct.Constant[int]):

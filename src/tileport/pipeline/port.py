@@ -121,16 +121,28 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
     consts = constant_params(kernel.kernel)
     source = Path(spec["kernel"]["source"])
     fma: dict = {}
+    own_fma: list[dict] = []
     files = kernel_files(source, kernel.name, kernel.pyfunc)   # then the files of imported helpers: their fmas sit at their lines
-    for v in spec["variants"]:  # the most fmas any variant has at each position (variants share one body)
+    for v in spec["variants"]:
+        own: dict = {}
         for where in files:
             for loc, n in op_locations(tree, port_dir / v["ir"]["bytecode"], where).get("fma", {}).items():
-                key = loc if where == source else (str(where), *loc)
-                fma[key] = max(fma.get(key, 0), n)
+                own[loc if where == source else (str(where), *loc)] = n
+        own_fma.append(own)
+        for key, n in own.items():   # and the most fmas any variant has at each position
+            fma[key] = max(fma.get(key, 0), n)
     groups: list[tuple[object, list[dict]]] = []  # distinct Rust bodies, each with the variants it serves
-    for v in spec["variants"]:
+    for v, own in zip(spec["variants"], own_fma):
         sig = sigmod.bind(sigmod.parse(v["signature"]), kernel.param_names, kernel.name)
-        e = emit_kernel(source, kernel.name, sig, consts, fma, kernel.pyfunc, owned_stores=new_forms)
+        # each variant contracted where its own reference does (`ct.astype(a * f, x.dtype) + acc` fuses at f32, not
+        # at f16: two bodies); the most over all variants where that alone is ambiguous (a helper inlined in arms
+        # some variant does not take contracts alike in every copy)
+        try:
+            e = emit_kernel(source, kernel.name, sig, consts, own, kernel.pyfunc, owned_stores=new_forms)
+        except Unsupported:
+            if own == fma:
+                raise
+            e = emit_kernel(source, kernel.name, sig, consts, fma, kernel.pyfunc, owned_stores=new_forms)
         key = (e.body, e.params, e.generics)
         group = next((g for g in groups if (g[0].body, g[0].params, g[0].generics) == key), None)
         if group is None:

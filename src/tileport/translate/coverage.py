@@ -135,7 +135,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "product fused after the call (the inlined block yields both factors); of float scalars "
               "(`a * b + 1.0`), the fma of their 0-d tiles (real_idioms6); `c + a * b` with reads in `c`: `c` "
               "first, as Python evaluates it (real_rolling_state); `x = mma(..) * s` first bound in a loop body and "
-              "fused into the next `x = x + c` (ALiBi's `qk + bias`: the mma computed where it stands)", S, "gelu_tanh"),
+              "fused into the next `x = x + c` (ALiBi's `qk + bias`: the mma computed where it stands); "
+              "`ct.astype(a * f, x.dtype) + c` fused through the conversion where it is a no-op (each variant "
+              "contracted as its own reference is: SMALL_KERNELS fmacast)", S, "gelu_tanh"),
     Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel; `-float('inf')`",
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`); "
               "a negated infinity is the other constant, as cuTile Python folds it (no `negf`)",

@@ -239,6 +239,8 @@ class Emitter:
         self.read_names: set[str] = set()
         self.fma_candidates: dict[tuple, int] = {}
         self.fma_nodes: dict[tuple, set[int]] = {}   # position → the distinct candidate sums there
+        #: `ct.astype(a * b, D)` operands of sums the reference contracted through (the conversion a no-op there)
+        self.fma_through_astype: set[int] = set()
         self.preconditions: list[str] = []
         self.aliases = {"ct"}
         self.helpers: dict[str, ast.FunctionDef] = {}  # module-level @ct.function helpers, inlined at each call
@@ -4628,6 +4630,7 @@ class Emitter:
                         for t in sub.targets if isinstance(t, ast.Name) and returns_product(sub.value)}
         bound_products |= from_helpers
         self.fma_candidates = Counter()
+        maybe: dict[tuple, list] = {}
         for n in self.walk():
             operands = None
             if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub)):
@@ -4641,6 +4644,17 @@ class Emitter:
                 if times := self.inlined_times(n):   # (a helper nothing calls has no copy in the kernel)
                     self.fma_candidates[self.loc(n)] += times
                     self.fma_nodes.setdefault(self.loc(n), set()).add(id(n))
+            elif operands and (casts := [o for o in operands if self._cast_product(o)]):
+                maybe.setdefault(self.loc(n), []).append((n, casts[0]))
+        # `ct.astype(a * f, x.dtype) + acc`: where the conversion is to the product's own dtype cuTile Python emits
+        # none and contracts the sum; the reference has an fma there that no plain candidate accounts for
+        for loc, sums in maybe.items():
+            if self.fma_locs.get(loc, 0) > self.fma_candidates.get(loc, 0) and len(sums) == 1:
+                n, cast = sums[0]
+                if times := self.inlined_times(n):
+                    self.fma_candidates[loc] += times
+                    self.fma_nodes.setdefault(loc, set()).add(id(n))
+                    self.fma_through_astype.add(id(cast))
 
     def drop_folded_products(self) -> None:
         """A name bound to a product that every reader fused into an fma (`ms = a * b; ms + c`) is never read in
@@ -4674,6 +4688,12 @@ class Emitter:
     def _syntactic_product(self, node: ast.AST) -> bool:
         return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
             (isinstance(node, ast.Call) and self.ct(node.func) == "mul")
+
+    def _cast_product(self, node: ast.AST) -> bool:
+        """`ct.astype(a * b, D)` without options: a product the reference may have contracted through (a no-op
+        conversion)."""
+        return isinstance(node, ast.Call) and self.ct(node.func) == "astype" and len(node.args) == 2 and \
+            not node.keywords and self._syntactic_product(node.args[0])
 
     def deferred_product(self, st: ast.stmt, rest: list[ast.stmt], indent: str) -> bool:
         """`x = x * y` whose value only the later `x = x + c` of the same block reads, where cuTile Python fuses the
@@ -4715,6 +4735,8 @@ class Emitter:
         return True
 
     def _is_product(self, node: ast.AST) -> bool:
+        if id(node) in self.fma_through_astype:   # (a no-op conversion of a product the reference contracted)
+            return True
         return (isinstance(node, ast.Name) and node.id in self.products and
                 (node.id not in self.mutated or node.id in self.deferred)) or \
             (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
@@ -4722,7 +4744,15 @@ class Emitter:
 
     def _factors(self, node: ast.AST) -> tuple[list, tuple[str, str]] | None:
         """([(node, code, type)] of the two factors, (rounding, ftz) of the product) when ``node`` is a product:
-        `a * b`, `ct.mul(a, b, ...)`, or a name bound to one."""
+        `a * b`, `ct.mul(a, b, ...)`, or a name bound to one; `ct.astype(a * b, D)` where the reference contracted
+        through it (count_fma_candidates: the conversion is to the product's own dtype, so none is emitted)."""
+        if id(node) in self.fma_through_astype:
+            found = self._factors(node.args[0])
+            if found is not None and (dts := {t.dtype for _, _, t in found[0] if isinstance(t, (Tile, Scalar))}) \
+                    and self.dtype_of(node.args[1]) not in dts:
+                raise self.refuse(node, "fma", f"`{self.text(node)}`: the reference contracts a sum through this "
+                                               "conversion, which is not to the product's dtype here")
+            return found
         if isinstance(node, ast.Name) and node.id in self.products and \
                 (node.id not in self.mutated or node.id in self.deferred):
             if node.id in self.deferred:   # (its one reader: consumed here)
