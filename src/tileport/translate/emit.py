@@ -33,7 +33,7 @@ from .resolve import ResolveError, resolve, rewritten
 from .lists import ListItem, emit_item, emit_prologue, find_list_items, store_item
 from .lists import entry_params as list_entry_params
 from .stores import NO_HINTS, store_unchecked as _store_unchecked
-from .slices import Slice, emit_slice, find_slices, int_divisor, slice_call
+from .slices import Slice, emit_slice, find_slices, int_divisor, slice_call, stride_divisor
 from .values import ELEMENT_BYTES, RUST_DTYPES, Scalar, Tile
 
 #: ct.matmul's accumulator for float operands of one dtype: the first accumulator cuda.tile's mma takes for them
@@ -3342,15 +3342,11 @@ class Emitter:
         """What cuTile Python's dataflow analysis knows divides the element offset sum(index_d * stride_d): a
         constant index's value (0: the term vanishes), a scalar's known divisor, times a static stride or a dynamic
         one's divisibility fact; 0 when every term is 0."""
-        strides = sig.strides or (None,) * sig.rank
         total = 0
         for d, e in enumerate(elts):
-            ok, at = self.const_value(e)
-            if not ok:
-                ok, at = self.constant_tile_value(e)
+            ok, at = self.constant_tile_value(e)   # (a 0-d constant tile; a constant int: int_divisor's value)
             index = abs(at) if ok and isinstance(at, int) and not isinstance(at, bool) else int_divisor(self, e)
-            stride = abs(strides[d]) if strides[d] is not None else (sig.stride_div or (1,) * sig.rank)[d]
-            total = math.gcd(total, index * stride)
+            total = math.gcd(total, index * stride_divisor(sig, d))
         return total
 
     def assume_element_alignment(self, node: ast.AST, arr: str, sig: sigmod.ArraySig, g: str, dims: str,

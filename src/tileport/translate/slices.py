@@ -121,6 +121,12 @@ def find_slices(em) -> dict[str, Slice]:
     return found
 
 
+def stride_divisor(sig: sigmod.ArraySig, axis: int) -> int:
+    """What divides an array's element stride along ``axis``: its static value, else its divisibility fact."""
+    stride = (sig.strides or (None,) * sig.rank)[axis]
+    return abs(stride) if stride is not None else (sig.stride_div or (1,) * sig.rank)[axis]
+
+
 def int_divisor(em, node: ast.AST, depth: int = 0) -> int:
     """The divisor cuTile Python's dataflow analysis knows of an integer scalar (`_passes/dataflow_analysis.py`):
     a constant's value, a product's product, a sum's gcd, an array's extent its divisibility fact; 1 for what it
@@ -207,8 +213,7 @@ def emit_slice(em, st: ast.Assign, indent: str) -> None:
     source = base_s.base_ptr if base_s else f"get_tensor_base({base})"
     b.append(f"{indent}let {s.base_ptr}: PointerTile<*mut {elem}, {{ [] }}> = {source}.offset_tile({name}_offset);")
     # the pointer's divisibility as cuTile Python's dataflow analysis tracks it through the offset (in bytes)
-    stride_div = strides[axis] if strides[axis] is not None else (root_sig.stride_div or (1,) * root_sig.rank)[axis]
-    offset_div = int_divisor(em, s.start) * abs(stride_div) * ELEMENT_BYTES.get(root_sig.dtype, 1)
+    offset_div = int_divisor(em, s.start) * stride_divisor(root_sig, axis) * ELEMENT_BYTES.get(root_sig.dtype, 1)
     s.ptr_div = math.gcd(base_s.ptr_div if base_s else root_sig.base_align, offset_div)
     if not s.materialized:
         return

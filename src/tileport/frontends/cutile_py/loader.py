@@ -275,22 +275,20 @@ def _import_past_inits(dotted: str, root: Path) -> Any:
     imports a host framework at a version check (``transformers>=5.3 is required``) that the kernel's device
     code never touches. The bare packages leave ``sys.modules`` afterwards."""
     parts = dotted.split(".")
-    bare = []
+    bare: dict[str, types.ModuleType] = {}
     for k in range(1, len(parts)):
         name = ".".join(parts[:k])
         if name in sys.modules:
             continue
-        pkg = types.ModuleType(name)
+        pkg = bare[name] = sys.modules[name] = types.ModuleType(name)
         pkg.__path__ = [str(root.joinpath(*parts[:k]))]
         pkg.__package__ = name
         pkg.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
-        sys.modules[name] = pkg
-        bare.append(name)
     try:
         return importlib.import_module(dotted)
     finally:
-        for name in bare:
-            if sys.modules.get(name) is not None and getattr(sys.modules[name], "__file__", None) is None:
+        for name, pkg in bare.items():
+            if sys.modules.get(name) is pkg:
                 del sys.modules[name]
 
 
