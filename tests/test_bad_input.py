@@ -318,3 +318,18 @@ def test_sigs_file_forms(tmp_path):
     for bad in ({"format": 1}, {"signatures": [SIG], "extra": 1}, [""], "f32"):
         with pytest.raises(SpecInvalid):
             check_document(bad, "sigs", "x")
+
+
+def test_launch_timing_counts_from_the_environment_are_checked(monkeypatch):
+    """The launch plugin's TILEPORT_LAUNCH_TIMING_PER_KERNEL / _ROUNDS: a positive whole number, else one line
+    (pytest's usage error), never a ValueError traceback."""
+    from tileport.pytest_launch import env_count
+
+    monkeypatch.delenv("TILEPORT_LAUNCH_TIMING_ROUNDS", raising=False)
+    assert env_count("TILEPORT_LAUNCH_TIMING_ROUNDS", 5) == 5
+    monkeypatch.setenv("TILEPORT_LAUNCH_TIMING_ROUNDS", "7")
+    assert env_count("TILEPORT_LAUNCH_TIMING_ROUNDS", 5) == 7
+    for bad in ("seven", "0", "-2", "1.5", ""):
+        monkeypatch.setenv("TILEPORT_LAUNCH_TIMING_ROUNDS", bad)
+        with pytest.raises(pytest.UsageError, match="TILEPORT_LAUNCH_TIMING_ROUNDS=.*positive whole number"):
+            env_count("TILEPORT_LAUNCH_TIMING_ROUNDS", 5)

@@ -27,8 +27,21 @@ def pytest_configure(config: Any) -> None:  # noqa: ARG001
 
             # TILEPORT_LAUNCH_TIMING_PER_KERNEL: how many distinct launches of each kernel (default 3; a benchmark
             # run times every shape it launches), TILEPORT_LAUNCH_TIMING_ROUNDS: interleaved rounds (default 5)
-            active.timing = LaunchTiming(per_kernel=int(os.environ.get("TILEPORT_LAUNCH_TIMING_PER_KERNEL", "3")),
-                                         rounds=int(os.environ.get("TILEPORT_LAUNCH_TIMING_ROUNDS", "5")))
+            active.timing = LaunchTiming(per_kernel=env_count("TILEPORT_LAUNCH_TIMING_PER_KERNEL", 3),
+                                         rounds=env_count("TILEPORT_LAUNCH_TIMING_ROUNDS", 5))
+
+
+def env_count(name: str, default: int) -> int:
+    """A positive integer from the environment variable ``name`` (``default`` when unset); anything else stops the
+    session with one line saying so (pytest.UsageError), not a traceback."""
+    import pytest
+
+    text = os.environ.get(name)
+    if text is None:
+        return default
+    if not text.strip().isdigit() or int(text) < 1:
+        raise pytest.UsageError(f"{name}={text!r}: a positive whole number expected")
+    return int(text)
 
 
 def pytest_unconfigure(config: Any) -> None:  # noqa: ARG001
