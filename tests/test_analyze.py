@@ -10,6 +10,7 @@ from tileport.frontends.cutile_py.analyze import analyze
 from tileport.frontends.cutile_py.capture import load_capture, run_captured, write_capture
 from tileport.frontends.cutile_py.loader import load_kernel
 from tileport.frontends.cutile_py.source import eval_constant_expr
+from tileport.errors import InputError
 from tileport.spec.validate import SpecInvalid, validate
 
 from conftest import run_tileport
@@ -137,14 +138,26 @@ def test_cli_with_sigs_file_and_errors(tmp_path, capture_file):
     assert r.returncode == 2 and "has no launch of vector_add" in r.stderr
 
 
-def test_launches_at_other_hints_than_the_decorators_are_stated(tree, capture_file, tmp_path):
+def test_launches_at_other_hints_than_the_decorators_are_variants_of_their_own(tree, capture_file, tmp_path):
     """A capture's launch made through `kernel.replace_hints(..)` (an autotuner's pick) at hints other than the
-    decorator's: the spec lists them (`launched_hints`), since the reference and the port are compiled at the
-    decorator's; launches at the decorator's own hints add nothing."""
+    decorator's is a variant of its own, its reference compiled at those hints (the entry's optimization hints say
+    so); the spec lists each such set (`launched_hints`). Launches at the decorator's own hints add nothing; a launch
+    that unsets a decorator's hint is refused (cutile's per-launch options cannot)."""
     name = KERNELS[0]
     k = load_kernel(f"{source(name)}::{name}")
     launches = load_capture(capture_file, k.ref)
     own = [{**launch, "hints": {"opt_level": 3}} for launch in launches]
-    assert "launched_hints" not in analyze(k, [], own, tree, tmp_path / "own")
-    picked = [{**launches[0], "hints": {"occupancy": 2, "opt_level": 3}}] + launches[1:]
-    assert analyze(k, [], picked, tree, tmp_path / "picked")["launched_hints"] == [{"occupancy": 2}]
+    plain = analyze(k, [], own, tree, tmp_path / "own")
+    assert "launched_hints" not in plain and not any("hints" in v for v in plain["variants"])
+    picked = [{**launches[0], "hints": {"occupancy": 2, "opt_level": 3}}] + launches
+    spec = analyze(k, [], picked, tree, tmp_path / "picked")
+    assert spec["launched_hints"] == [{"occupancy": 2}]
+    assert len(spec["variants"]) == len(plain["variants"]) + 1
+    at = [v for v in spec["variants"] if v.get("hints")]
+    same = [v for v in spec["variants"] if not v.get("hints") and v["signature"] == at[0]["signature"]]
+    assert [v["hints"] for v in at] == [{"occupancy": 2}] and len(same) == 1
+    assert "occupancy = 2" in at[0]["ir"]["optimization_hints"]
+    assert "occupancy" not in same[0]["ir"]["optimization_hints"]
+    assert at[0]["ir"]["bytecode"] != same[0]["ir"]["bytecode"]
+    with pytest.raises(InputError, match="opt_level='default'"):
+        analyze(k, [], [{**launches[0], "hints": {}}], tree, tmp_path / "unset")

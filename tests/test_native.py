@@ -45,13 +45,14 @@ def native():
 
 
 def plan(native, tensors=((0, F32, 1, True), (1, F32, 1, False)), scalars=((2, "int"),), consts=((3, 1024),),
-         facts=None):
+         facts=None, options=None):
     """A plan; ``facts`` maps a tensor position to (per-dimension (unit stride, stride divisor, extent divisor),
-    alignment) — what its entry was proven under (none by default)."""
+    alignment) — what its entry was proven under (none by default); ``options``: the cutile CompileOptions its
+    launches set (a kernel launched at other hints than its decorator's)."""
     mod, address, _ = native
     rows = [(pos, dt, rank, abi.DTYPES["f32"][0], 4, written) + (facts or {}).get(pos, ([], 1))
             for pos, dt, rank, written in tensors]
-    return mod.Plan(address, 3, [64, 128], rows, list(scalars), list(consts))
+    return mod.Plan(address, 3, [64, 128], rows, list(scalars), list(consts), *abi.hint_slots(options or {}))
 
 
 def described(native, p, args, grid=(3, 2, 1), device=0, stream=0xABC, checked=False):
@@ -67,7 +68,19 @@ def test_the_call_block_is_what_the_library_reads(native):
     p = plan(native)
     got = described(native, p, (Tensor(0x1000, [7]), Tensor(0x9000, [7]), 5, 1024))
     assert got == ("entry=3 device=0 generics=[64, 128] tensors=[0x1000/0/[7]/[1] 0x9000/0/[7]/[1]] "
-                   "scalars=[5.0] stream=0xabc grid=(3, 2, 1)")
+                   "scalars=[5.0] stream=0xabc grid=(3, 2, 1) options=None")
+
+
+def test_a_plan_at_other_hints_sets_them_as_cutiles_compile_options(native):
+    """A kernel launched through `kernel.replace_hints(occupancy=2, num_ctas=4)` runs a variant proven at those
+    hints: every launch of its plan carries them in the call block, and the library reads them as cutile's
+    per-launch CompileOptions (the fields set, the others the entry's own)."""
+    p = plan(native, options={"occupancy": 2, "num_cta_in_cga": 4})
+    got = described(native, p, (Tensor(0x1000, [7]), Tensor(0x9000, [7]), 5, 1024))
+    options = got.partition(" options=")[2]
+    assert options.startswith("Some(CompileOptions { occupancy: Some(2), num_cta_in_cga: Some(4), ")
+    assert "num_worker_warps_per_cta: None, opt_level: None" in options
+    assert abi.hint_slots({"opt_level": 0}) == (8, [0, 0, 0, 0]), "a level of 0 is given, not unset"
 
 
 def test_every_rank_and_scalar_kind_crosses(native):

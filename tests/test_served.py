@@ -41,7 +41,13 @@ def served(tmp_path_factory, tree):
             (src.parent / "helpers.py").write_text("def twice(v):\n    return v * 2.0\n")
             src.write_text("from .helpers import twice\n" + src.read_text().replace("tile=t * 1.0", "tile=twice(t)"))
         k = load_kernel(f"{src}::scale")
-        jobs.append((k.ref, [bind(parse(SIG), k.param_names, "scale")], [], root / "ports" / sub))
+        # b/ is also launched through `scale.replace_hints(occupancy=2)` (an autotuner's pick): a variant of its own
+        array = {"kind": "array", "dtype": "f32", "shape": [1024], "strides": [1], "data_ptr_mod_16": 0}
+        picked = [{"signature": SIG, "grid": [4, 1, 1], "count": 1, "hints": {"occupancy": 2, "opt_level": 3},
+                   "args": [dict(array, name="x"), dict(array, name="y"),
+                            {"name": "TILE", "kind": "constant", "value": 256}]}]
+        jobs.append((k.ref, [bind(parse(SIG), k.param_names, "scale")], picked if sub == "b" else [],
+                     root / "ports" / sub))
     verdicts = port_many(jobs, tree, "sm_90", root / "work")
     assert [v["status"] for v in verdicts] == ["proven"] * 3
     result = build_served(root / "ports", root / "lib", root / "corpus")
@@ -152,3 +158,48 @@ def test_tileport_run_runs_a_script_or_module_as_main(served, tmp_path):
     (tmp_path / "hostmod.py").write_text("print('module', __name__)\n")
     r = run_tileport("run", "--library", str(root / "lib"), "--", "python", "-m", "hostmod", cwd=tmp_path)
     assert r.returncode == 0 and "module __main__" in r.stdout, r.stderr
+
+
+class _Tensor:
+    """What the launch path reads of a torch tensor (no torch here): dtype, shape, strides, data pointer."""
+
+    def __init__(self, n: int):
+        self.dtype, self.shape = "float32", (n,)
+
+    def dim(self):
+        return 1
+
+    def stride(self):
+        return (1,)
+
+    def data_ptr(self):
+        return 0x10000
+
+
+def test_a_launch_at_other_hints_runs_only_a_port_proven_at_them(served):
+    """`kernel.replace_hints(occupancy=2)` launches run the variant ported (and proven) at occupancy 2, whose plan
+    sets it as cutile's compile option; the decorator's launches run the other; a launch at hints no capture saw is
+    refused, naming the hints launched and those ported."""
+    import types
+
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.runtime import library
+
+    root, _ = served
+    lib = library.Library(root / "lib" / "libtileport_served.so")
+    b = load_kernel(f"{root / 'corpus' / 'b' / 'ops.py'}::scale").kernel
+    variants = [v for vs in lib.table(b).variants.values() for v in vs]
+    assert sorted(v.hints for v in variants) == [(), (("occupancy", 2),)]
+    torch = types.SimpleNamespace(Tensor=_Tensor)
+    args = (_Tensor(1024), _Tensor(1024), 256)
+    for kernel, hints in ((b, ()), (b.replace_hints(occupancy=2), (("occupancy", 2),))):
+        st = library._state(kernel, lib)
+        assert st.hints == hints
+        library._plan(st, args, torch)   # (a plan for the variant at these hints)
+        assert [key[1] for key in st.plans] == [SIG]
+    with pytest.raises(BackendError, match=r"at the hints it is launched with \(occupancy=4, through kernel.replace_"
+                                           r"hints\); ported at: occupancy=2; the decorator's"):
+        library._plan(library._state(b.replace_hints(occupancy=4), lib), args, torch)
+    a = load_kernel(f"{root / 'corpus' / 'a' / 'ops.py'}::scale").kernel
+    with pytest.raises(BackendError, match=r"\(occupancy=2, through .*ported at: the decorator's\."):
+        library._plan(library._state(a.replace_hints(occupancy=2), lib), args, torch)

@@ -1,9 +1,15 @@
 //! The C ABI shared with Python (generated from `src/tileport/runtime/abi.py`; do not edit).
 
 /// Version of this ABI; Python refuses a library reporting another one.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 /// Largest tensor rank a descriptor carries.
 pub const MAX_RANK: usize = 8;
+/// Slots of `TpCall.hints` (cutile CompileOptions a launch sets).
+pub const HINT_SLOTS: usize = 4;
+pub const HINT_OCCUPANCY: usize = 0;
+pub const HINT_NUM_CTA_IN_CGA: usize = 1;
+pub const HINT_NUM_WORKER_WARPS_PER_CTA: usize = 2;
+pub const HINT_OPT_LEVEL: usize = 3;
 
 pub const DTYPE_F32: i32 = 0;
 pub const DTYPE_F16: i32 = 1;
@@ -27,7 +33,8 @@ pub struct TpTensor {
 }
 
 /// One operator call: entry, device, counts, pointers to the generics (i32), tensor descriptors and
-/// scalars (f64), the caller's CUstream and the grid.
+/// scalars (f64), the caller's CUstream, the grid and the compile hints the launch sets (`hints[i]`
+/// where bit i of `hints_set` is 1, in HINT_SLOTS order).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct TpCall {
@@ -36,13 +43,14 @@ pub struct TpCall {
     pub n_generics: u32,
     pub n_tensors: u32,
     pub n_scalars: u32,
-    pub reserved: u32,
+    pub hints_set: u32,
     pub generics: u64,
     pub tensors: u64,
     pub scalars: u64,
     pub stream: u64,
     pub grid: [u32; 3],
-    pub reserved2: u32,
+    pub reserved: u32,
+    pub hints: [i32; 4],
 }
 
 /// What an operator call returns.

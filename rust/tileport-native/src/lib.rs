@@ -18,7 +18,7 @@
 #[allow(dead_code)] // generated: the Python side uses only the structs and limits
 mod abi;
 
-use abi::{TpCall, TpTensor, MAX_RANK};
+use abi::{TpCall, TpTensor, HINT_SLOTS, MAX_RANK};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyTuple};
@@ -90,6 +90,10 @@ pub struct Plan {
     tensors: Vec<TensorSlot>,
     scalars: Vec<(usize, ScalarKind)>,
     consts: Vec<(usize, Py<PyAny>)>,
+    /// The compile hints the plan's launches set (`TpCall.hints_set`/`hints`: a kernel launched at hints other
+    /// than its entry's own).
+    hints_set: u32,
+    hints: [i32; HINT_SLOTS],
 }
 
 /// The per-thread call buffer: the call block and the descriptors and scalars it points to stay put while the
@@ -113,7 +117,8 @@ thread_local! {
 impl Plan {
     /// `op_address`: the address of the library's `tp_<op>` (ctypes). `tensors`: (argument position, torch
     /// dtype object, rank, ABI dtype code, bytes per element, written) per tensor parameter; `scalars`:
-    /// (position, "bool" | "int" | "float"); `consts`: (position, value) per `ct.Constant` parameter.
+    /// (position, "bool" | "int" | "float"); `consts`: (position, value) per `ct.Constant` parameter; `hints_set`
+    /// and `hints`: the compile hints every launch of the plan sets (see `TpCall`).
     ///
     /// The address must be that of a live `tp_<op>` of a library whose ABI Python has checked, and stay loaded
     /// while the plan exists (Python keeps the library with its plans).
@@ -125,6 +130,8 @@ impl Plan {
         tensors: Vec<TensorArg>,
         scalars: Vec<(usize, String)>,
         consts: Vec<(usize, Py<PyAny>)>,
+        hints_set: u32,
+        hints: [i32; HINT_SLOTS],
     ) -> PyResult<Self> {
         if op_address == 0 {
             return Err(pyo3::exceptions::PyValueError::new_err(
@@ -171,6 +178,8 @@ impl Plan {
                 .collect(),
             scalars,
             consts,
+            hints_set,
+            hints,
         })
     }
 
@@ -203,13 +212,14 @@ impl Plan {
                 n_generics: self.generics.len() as u32,
                 n_tensors: tensors.len() as u32,
                 n_scalars: scalars.len() as u32,
-                reserved: 0,
+                hints_set: self.hints_set,
                 generics: self.generics.as_ptr() as u64,
                 tensors: tensors.as_ptr() as u64,
                 scalars: scalars.as_ptr() as u64,
                 stream,
                 grid: [grid.0, grid.1, grid.2],
-                reserved2: 0,
+                reserved: 0,
+                hints: self.hints,
             };
             let (op, err_addr) = (self.op, err.as_mut_ptr() as usize);
             // The GIL is released: the first launch of a specialization compiles for seconds.

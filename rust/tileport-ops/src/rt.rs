@@ -3,6 +3,7 @@
 //! panics included — into a status code and a message for the caller.
 
 use crate::abi::{Status, TpCall, TpTensor, MAX_RANK};
+use cutile::cutile_compiler::hints::CompileOptions;
 use cutile::cuda_core::{Device, Stream};
 use cutile::prelude::*;
 use cutile::tensor::SpecializationBits;
@@ -274,10 +275,16 @@ fn stream_uncounted(device: i32, raw: *mut c_void) -> Result<Arc<Stream>> {
 /// What cutile's kernel cache is keyed on, hashed: the entry, its generics and every tensor's specialization bits
 /// (the `SpecializationBits` cutile computed when the tensor was borrowed — the ones its launcher compares).
 /// `specs` holds one item per entry parameter, `None` for a scalar.
-pub fn spec_key(op: &str, generics: &[i32], specs: &[Option<&SpecializationBits>]) -> u64 {
+/// `options` are the launch's own compile hints (part of cutile's key too).
+pub fn spec_key(
+    op: &str,
+    generics: &[i32],
+    specs: &[Option<&SpecializationBits>],
+    options: Option<&CompileOptions>,
+) -> u64 {
     let since = profile::start();
     let mut h = DefaultHasher::new();
-    (op, generics).hash(&mut h);
+    (op, generics, options).hash(&mut h);
     for s in specs.iter().flatten() {
         s.hash(&mut h);
     }
@@ -339,6 +346,33 @@ pub struct Call<'a> {
     pub scalars: &'a [f64],
     pub grid: (u32, u32, u32),
     pub stream: *mut c_void,
+    /// The compile hints the launch sets for itself (a kernel launched at hints other than its entry's own, as
+    /// cuTile Python's `kernel.replace_hints(..)`), as cutile's per-launch options; `None`: the entry's own.
+    pub options: Option<CompileOptions>,
+}
+
+/// The launch's own compile hints from the call block (`hints[i]` where bit i of `hints_set` is 1).
+fn compile_options(c: &TpCall) -> Result<Option<CompileOptions>> {
+    use crate::abi::{HINT_NUM_CTA_IN_CGA, HINT_NUM_WORKER_WARPS_PER_CTA, HINT_OCCUPANCY, HINT_OPT_LEVEL};
+    if c.hints_set == 0 {
+        return Ok(None);
+    }
+    let given = |slot: usize| (c.hints_set >> slot) & 1 == 1;
+    let mut o = CompileOptions::default();
+    if given(HINT_OCCUPANCY) {
+        o = o.occupancy(c.hints[HINT_OCCUPANCY]);
+    }
+    if given(HINT_NUM_CTA_IN_CGA) {
+        o = o.num_cta_in_cga(c.hints[HINT_NUM_CTA_IN_CGA]);
+    }
+    if given(HINT_NUM_WORKER_WARPS_PER_CTA) {
+        o = o.num_worker_warps_per_cta(c.hints[HINT_NUM_WORKER_WARPS_PER_CTA]);
+    }
+    if given(HINT_OPT_LEVEL) {
+        let level = u8::try_from(c.hints[HINT_OPT_LEVEL]);
+        o = o.opt_level(level.or_else(|_| fail(Status::BadArgumentCount, "opt_level hint out of range"))?);
+    }
+    Ok(Some(o))
 }
 
 /// Reads the call block.
@@ -358,6 +392,7 @@ pub unsafe fn call<'a>(call: *const TpCall) -> Result<Call<'a>> {
         scalars: unsafe { slice(c.scalars as *const f64, c.n_scalars as usize) },
         grid: (c.grid[0], c.grid[1], c.grid[2]),
         stream: c.stream as *mut c_void,
+        options: compile_options(c)?,
     })
 }
 
@@ -393,14 +428,15 @@ pub unsafe extern "C" fn tileport_describe_call(
             fail(
                 Status::BadEntry,
                 format!(
-                    "entry={} device={} generics={:?} tensors=[{}] scalars={:?} stream={:#x} grid={:?}",
+                    "entry={} device={} generics={:?} tensors=[{}] scalars={:?} stream={:#x} grid={:?} options={:?}",
                     c.entry,
                     c.device,
                     c.generics,
                     tensors.join(" "),
                     c.scalars,
                     c.stream as usize,
-                    c.grid
+                    c.grid,
+                    c.options
                 ),
             )
         })
@@ -470,7 +506,8 @@ macro_rules! operator {
                             )?
                             $($crate::rt::operator!(@let [op t s dev] $kind $name: $ty $([$rank])? = $src[$pos]
                                 $(.strides[$dim])?);)*
-                            let key = $crate::rt::spec_key(op, g, &[$($crate::rt::operator!(@spec $kind $name)),*]);
+                            let key = $crate::rt::spec_key(op, g, &[$($crate::rt::operator!(@spec $kind $name)),*],
+                                tp_call.options.as_ref());
                             let stream = $crate::rt::stream(device, tp_call.stream)?;
                             $crate::rt::launch(op, key, &stream, |stream| {
                                 let launch = $crate::rt::operator!(@call $op $entry $($function)? (
@@ -478,6 +515,10 @@ macro_rules! operator {
                                 ))
                                 .generics($crate::rt::generic_strings(&[$($(<$elem as DType>::DTYPE.as_str()),+)?], g))
                                 .grid(grid);
+                                let launch = match tp_call.options {
+                                    Some(options) => launch.compile_options(options),
+                                    None => launch,
+                                };
                                 // SAFETY: async on the caller's stream; the caller keeps the memory alive and
                                 // unshared until the stream reaches this launch (the Python side checks
                                 // descriptors never overlap outputs).

@@ -17,6 +17,7 @@ from .. import __version__
 from ..errors import TileportError
 from ..frontends.cutile_py.analyze import analyze
 from ..frontends.cutile_py.capture import constant_params
+from ..frontends.cutile_py.hints import CUTILE_OPTION
 from ..frontends.cutile_py.loader import load_kernel
 from ..irdiff.canon import parse_layout
 from ..irdiff.compare import compare_programs
@@ -149,7 +150,7 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
             group = (e, [])
             groups.append(group)
         group[1].append({"symbol": v["symbol"], "signature": v["signature"], "constants": v["constants"],
-                         "generics_of": e.generics,
+                         **({"hints": v["hints"]} if v.get("hints") else {}), "generics_of": e.generics,
                          "strides": e.strides, "specs": e.specs, "unit_grid": e.unit_grid,
                          "preconditions": e.preconditions, "layout": e.layout, "reference": v["ir"]["bytecode"]})
     entries, variants, described = [], [], []
@@ -166,7 +167,8 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
             generics = v.pop("generics_of")
             variants.append(dict(v, entry=e.entry, generics=[str(v["constants"][g]) for g in generics]))
             variants[-1].pop("constants")
-    variants.sort(key=lambda v: [x["symbol"] for x in spec["variants"]].index(v["symbol"]))
+    order = [x["ir"]["bytecode"] for x in spec["variants"]]   # (one per variant, at launched hints too)
+    variants.sort(key=lambda v: order.index(v["reference"]))
     # entries that differ only in the arrays' element type: one Rust entry generic over it (rustgen.generic); the
     # ABI keeps an entry per instantiation, naming the Rust function and its element type
     rust_entries = generic.merge(entries, _element_types(kernel, groups), described) if new_forms else entries
@@ -177,7 +179,7 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
     abi = {e.entry: {"generics": e.generics, "params": e.abi} for e in entries}
     for name, (fn, types) in function.items():
         abi[name].update(function=fn, types=types)
-    manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries],
+    manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries], "hints": spec["hints"],
                 "source_sha256": sources_sha256(files), "abi": abi, "variants": variants,
                 "forms": (["generic-entries"] if function else []) + (["owned-stores"] if any(
                     ".partition_mut(" in line for e in entries for line in e.body) else []),
@@ -233,7 +235,8 @@ def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progres
     with _TOOLS:
         try:
             cratemod.irgen(binary, tree, prefix + abi.get("function", v["entry"]), rust_bc,
-                           abi.get("types", []) + v["generics"], v["strides"], arch, v.get("specs"))
+                           abi.get("types", []) + v["generics"], v["strides"], arch, v.get("specs"),
+                           {CUTILE_OPTION[k]: n for k, n in v.get("hints", {}).items()})
             rust_txt = run_tool(tree, "tileirdisasm", [str(rust_bc)]).stdout
         except TileportError as exc:   # (tileirdisasm rejects bytecode that fails verification: cutile wrote it)
             return {"symbol": v["symbol"], "equivalent": False, "error": str(exc)}
@@ -245,7 +248,7 @@ def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progres
                                layout_b=parse_layout(v["layout"]),
                                unit_grid_b=frozenset(v.get("unit_grid", [])), target=arch)
     return {"symbol": v["symbol"], "entry": v["entry"], "generics": v["generics"],
-            "preconditions": v.get("preconditions", []), "equivalent": verdict["equivalent"],
+            **({"hints": v["hints"]} if v.get("hints") else {}), "preconditions": v.get("preconditions", []), "equivalent": verdict["equivalent"],
             "differences": verdict["differences"],
             "rewrites_used": [r for r in verdict["rewrites_used"] if r["count"]["a"] or r["count"]["b"]],
             "op_inventory": verdict["op_inventory"]}

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import ctypes
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 MAX_RANK = 8
+#: the compile hints a launch may set for itself (cutile's per-launch CompileOptions: a kernel launched through
+#: cuTile Python's ``kernel.replace_hints(..)`` at hints other than the decorator's), in ``TpCall.hints`` order; bit
+#: ``i`` of ``TpCall.hints_set`` says slot ``i`` is given, else the entry's own hint holds
+HINT_SLOTS: tuple[str, ...] = ("occupancy", "num_cta_in_cga", "num_worker_warps_per_cta", "opt_level")
 
 #: dtype name (tileport's short names) → (code in the descriptor, bytes per element, Rust element type)
 DTYPES: dict[str, tuple[int, int, str]] = {
@@ -31,8 +35,9 @@ FIELDS: tuple[tuple[str, str, int], ...] = (
 #: the call block: (name, C scalar type, array length or 0)
 CALL_FIELDS: tuple[tuple[str, str, int], ...] = (
     ("entry", "i32", 0), ("device", "i32", 0), ("n_generics", "u32", 0), ("n_tensors", "u32", 0),
-    ("n_scalars", "u32", 0), ("reserved", "u32", 0), ("generics", "u64", 0), ("tensors", "u64", 0),
-    ("scalars", "u64", 0), ("stream", "u64", 0), ("grid", "u32", 3), ("reserved2", "u32", 0),
+    ("n_scalars", "u32", 0), ("hints_set", "u32", 0), ("generics", "u64", 0), ("tensors", "u64", 0),
+    ("scalars", "u64", 0), ("stream", "u64", 0), ("grid", "u32", 3), ("reserved", "u32", 0),
+    ("hints", "i32", len(HINT_SLOTS)),
 )
 STRUCTS = {"TpTensor": FIELDS, "TpCall": CALL_FIELDS}
 
@@ -73,6 +78,15 @@ def layout() -> list[int]:
     return out
 
 
+def hint_slots(options: dict[str, int]) -> tuple[int, list[int]]:
+    """(``hints_set``, ``hints``) of a call block for cutile CompileOptions by name (``{"occupancy": 2}``)."""
+    mask, values = 0, [0] * len(HINT_SLOTS)
+    for name, value in options.items():
+        i = HINT_SLOTS.index(name)
+        mask, values[i] = mask | (1 << i), int(value)
+    return mask, values
+
+
 def op_argtypes() -> list:
     """ctypes argtypes of an operator function: the call block by address, the error buffer by address, its
     length (addresses as plain integers: the cheapest conversion ctypes makes)."""
@@ -98,13 +112,19 @@ def rust_abi(exports: bool = True) -> str:
     tensor = _rust_struct("TpTensor", "A tensor borrowed from the caller: device pointer, rank, dtype code, shape and "
                                       "strides in elements.", FIELDS)
     call = _rust_struct("TpCall", "One operator call: entry, device, counts, pointers to the generics (i32), tensor "
-                                  "descriptors and scalars (f64), the caller's CUstream and the grid.", CALL_FIELDS)
+                                  "descriptors and scalars (f64), the caller's CUstream, the grid and the compile "
+                                  "hints the launch sets (`hints[i]` where bit i of `hints_set` is 1, in HINT_SLOTS "
+                                  "order).", CALL_FIELDS)
+    slots = "\n".join(f"pub const HINT_{name.upper()}: usize = {i};" for i, name in enumerate(HINT_SLOTS))
     text = f'''//! The C ABI shared with Python (generated from `src/tileport/runtime/abi.py`; do not edit).
 
 /// Version of this ABI; Python refuses a library reporting another one.
 pub const ABI_VERSION: u32 = {ABI_VERSION};
 /// Largest tensor rank a descriptor carries.
 pub const MAX_RANK: usize = {MAX_RANK};
+/// Slots of `TpCall.hints` (cutile CompileOptions a launch sets).
+pub const HINT_SLOTS: usize = {len(HINT_SLOTS)};
+{slots}
 
 {dtypes}
 

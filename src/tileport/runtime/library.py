@@ -26,6 +26,7 @@ from typing import Any
 from ..errors import BackendError, TileportError
 from ..frontends.arrays import array_facts, array_sig, dtype_name
 from ..frontends.cutile_py.capture import constant_params
+from ..frontends.cutile_py.hints import CUTILE_OPTION, hints_text, kernel_hints, launched_override
 from ..translate.helpers import kernel_files, sources_sha256
 from . import abi, build
 from .checks import Arg, check_launch
@@ -56,6 +57,9 @@ class OpTable:
     #: the kernel's op in the library (its C function is tp_<op>): its name in the operator library, an id made of
     #: its name and source file in a served library
     op: str = ""
+    #: the decorator's compile hints the port states (port.json's, as analyze read them), or None (an op of the
+    #: operator library: its kernels are launched as decorated)
+    hints: dict | None = None
 
 
 _lock = threading.Lock()
@@ -160,11 +164,11 @@ class Library:
             arrays = tuple((i, p) for i, (_, p) in enumerate(sig.params) if isinstance(p, sigmod.ArraySig))
             variants.setdefault(_key(sig.params), []).append(
                 Variant(v["signature"], arrays, op["entries"].index(v["entry"]), tuple(int(g) for g in v["generics"]),
-                        tuple(op["abi"][v["entry"]]["params"])))
+                        tuple(op["abi"][v["entry"]]["params"]), tuple(sorted(v.get("hints", {}).items()))))
         fn = getattr(self.dll, f"tp_{op_id}")
         fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
         t = OpTable(fn, ctypes.cast(fn, ctypes.c_void_p).value, params, constant_params(kernel), variants,
-                    Path(inspect.getsourcefile(kernel._pyfunc)), op["source_sha256"], op_id)
+                    Path(inspect.getsourcefile(kernel._pyfunc)), op["source_sha256"], op_id, op.get("hints"))
         self.tables[key] = t
         return t
 
@@ -286,6 +290,8 @@ class Variant:
     entry: int
     generics: tuple[int, ...]
     params: tuple[dict, ...]
+    #: the hints it was proven and is launched at where they differ from the decorator's (sorted (name, value))
+    hints: tuple = ()
 
     @functools.cached_property
     def requirements(self) -> dict[int, tuple[list[tuple[bool, int, int]], int]]:
@@ -354,12 +360,25 @@ SOURCE_CHECK_INTERVAL_NS = 50_000_000
 
 
 class _KernelState:
-    __slots__ = ("kernel", "table", "plans", "last", "sources", "stat", "recheck_at", "lib")
+    __slots__ = ("kernel", "table", "plans", "last", "sources", "stat", "recheck_at", "lib", "hints")
 
     def __init__(self, kernel: Any, lib: Library, table: OpTable):
         self.kernel, self.lib, self.table, self.plans, self.last = kernel, lib, table, {}, None
         self.sources, self.stat, _ = _sources(table.source, kernel._pyfunc.__name__, kernel._pyfunc)  # + helpers
         self.recheck_at = time.monotonic_ns() + SOURCE_CHECK_INTERVAL_NS
+        self.hints = launched_hints(kernel, table)
+
+
+def launched_hints(kernel: Any, table: OpTable) -> tuple:
+    """The compile hints this kernel object launches at where they differ from its decorator's (a
+    ``kernel.replace_hints(..)`` copy, an autotuner's pick), sorted (name, value): only a variant proven at exactly
+    these runs its launches."""
+    if table.hints is None:
+        return ()
+    try:
+        return tuple(sorted(launched_override(table.hints, kernel_hints(kernel), kernel._pyfunc.__name__).items()))
+    except TileportError as exc:
+        raise BackendError(f"cutile-rs: {exc}") from None
 
 
 def _state(kernel: Any, lib: Library | None) -> _KernelState:
@@ -425,12 +444,20 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
                          for v in t.variants)
         raise BackendError(f"cutile-rs: no proven port of {name} for this launch "
                            f"({', '.join(f'{k[0]}={k[2]}' for k in key)}); ported: {have}. " + _hint(st))
-    variant = choose_variant(found, args)
+    at = [v for v in found if v.hints == st.hints]
+    if not at:
+        def said(hints: tuple) -> str:
+            return hints_text(dict(hints)) or "the decorator's"
+
+        raise BackendError(f"cutile-rs: no proven port of {name} at the hints it is launched with ({said(st.hints)}"
+                           f", through kernel.replace_hints); ported at: {'; '.join(sorted({said(v.hints) for v in found}))}"
+                           ". A capture records each launch's hints: " + _hint(st))
+    variant = choose_variant(at, args)
     if variant is None:
         own = ", ".join(f"{t.params[i]}={array_sig(array_facts(args[i])).text()}" for i in tpos)
         raise BackendError(f"cutile-rs: no proven port of {name} holds at this launch's arrays ({own}): each port is "
                            "proven under the strides, divisibility and alignment of its signature; ported: "
-                           + " | ".join(v.text for v in found) + ". " + _hint(st))
+                           + " | ".join(v.text for v in at) + ". " + _hint(st))
     plan = st.plans.get((key, variant.text))
     if plan is not None:
         return plan
@@ -445,7 +472,9 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
     scalars = [(i, "bool" if isinstance(args[i], bool) else "int" if isinstance(args[i], int) else "float")
                for i in spos]
     consts = [(i, args[i]) for i, p in enumerate(t.params) if p in t.constants]
-    native = st.lib.native.Plan(t.address, variant.entry, list(variant.generics), tensors, scalars, consts)
+    hints_set, hints = abi.hint_slots({CUTILE_OPTION[k]: n for k, n in variant.hints})
+    native = st.lib.native.Plan(t.address, variant.entry, list(variant.generics), tensors, scalars, consts,
+                                hints_set, hints)
     plan = st.plans[(key, variant.text)] = _Plan(native, tpos, names, [n in written for n in names])
     return plan
 

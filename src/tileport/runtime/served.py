@@ -80,7 +80,9 @@ def collect(root: Path, corpus: Path | None = None) -> tuple[dict[str, dict], li
         ops[pid] = {"kernel": name, "source": rel, "port": str(d.resolve()), "status": "proven",
                     "source_sha256": port["source_sha256"], "entries": port["entries"], "abi": port["abi"],
                     "signatures": [v["signature"] for v in port["variants"]],
-                    "variants": [{"signature": v["signature"], "entry": v["entry"], "generics": v["generics"]}
+                    **({"hints": port["hints"]} if "hints" in port else {}),
+                    "variants": [{"signature": v["signature"], "entry": v["entry"], "generics": v["generics"],
+                                  **({"hints": v["hints"]} if v.get("hints") else {})}
                                  for v in port["variants"]]}
     return dict(sorted(ops.items())), skipped
 

@@ -23,7 +23,7 @@ from ...spec import signature as sigmod
 from ...spec.validate import validate
 from ...toolchain.locate import CudaTree, release_of_binary
 from .capture import constant_params
-from .hints import kernel_hints
+from .hints import hints_slug, hints_text, kernel_hints, launched_override
 from .compile import CompileError, compile_kernel
 from .loader import LoadedKernel
 from .source import analyze_source, eval_constant_expr
@@ -94,30 +94,38 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
     consts = constant_params(kernel.kernel)
     facts = analyze_source(kernel.path, kernel.name, consts,
                            (kernel.pyfunc.__name__, kernel.pyfunc.__code__.co_firstlineno))
-    # One variant per distinct signature; launches attach to theirs.
-    variants: OrderedDict[str, dict] = OrderedDict()
+    hints = kernel_hints(kernel.kernel)
+    # One variant per distinct signature and launched hints; launches attach to theirs. A launch through
+    # `kernel.replace_hints(..)` (an autotuner's pick) at other hints than the decorator's is its own variant: the
+    # reference is compiled at those hints and the port is proven, and launched, with them as cutile's per-launch
+    # CompileOptions.
+    variants: OrderedDict[tuple, dict] = OrderedDict()
     for sig in signatures:
-        variants.setdefault(sig.text(), {"sig": sig, "launches": []})
+        variants.setdefault((sig.text(), ()), {"sig": sig, "hints": {}, "launches": []})
     for l in launches:
         sig = sigmod.bind(sigmod.parse(l["signature"]), kernel.param_names, kernel.name)
-        variants.setdefault(sig.text(), {"sig": sig, "launches": []})["launches"].append(
-            {"grid": l["grid"], "count": l["count"]})
+        # (a capture made before hints were recorded has none: its launches were the decorator's)
+        other = launched_override(hints, l["hints"], kernel.ref) if "hints" in l else {}
+        variants.setdefault((sig.text(), tuple(sorted(other.items()))), {"sig": sig, "hints": other, "launches": []})[
+            "launches"].append({"grid": l["grid"], "count": l["count"]})
     if not variants:
         raise sigmod.SignatureError(f"{kernel.ref}: no signatures (give --sig, --sigs or --capture)")
     out_variants, rejected = [], []
-    for i, (text, v) in enumerate(variants.items(), 1):
+    for i, ((text, _), v) in enumerate(variants.items(), 1):
         sig = v["sig"]
-        progress(f"[{i}/{len(variants)}] {kernel.name}({text})")
+        at = f" at {hints_text(v['hints'])}" if v["hints"] else ""
+        progress(f"[{i}/{len(variants)}] {kernel.name}({text}){at}")
         tmp = out / "variants" / "_compiling"   # what a failed compile leaves there (named in its error) goes
         shutil.rmtree(tmp, ignore_errors=True)   # with the next attempt
         try:
-            res = compile_kernel(kernel, sig, tree, tmp, None)
+            res = compile_kernel(kernel, sig, tree, tmp, None, hints=v["hints"])
         except CompileError as exc:
             if not skip_rejected:
                 raise
             rejected.append({"signature": text, "error": str(exc).splitlines()[0][:500]})
             continue
-        vdir = out / "variants" / bounded_name(res.symbol)  # the symbol itself when it is short enough
+        # the symbol itself when it is short enough; a variant at launched hints apart from the decorator's
+        vdir = out / "variants" / bounded_name(res.symbol + (f".{hints_slug(v['hints'])}" if v["hints"] else ""))
         vdir.mkdir(parents=True, exist_ok=True)
         bc, txt = vdir / "reference.tileirbc", vdir / "reference.tileir.txt"
         res.bytecode.replace(bc)
@@ -129,18 +137,14 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
             "symbol": res.symbol, "signature": text,
             "calling_convention": "cutile_python_v2" if sigmod.needs_v2(sig) else "cutile_python_v1",
             "constants": constants, "params": [_param_json(n, p) for n, p in sig.params],
-            "branches": _branches(facts.constant_branches, constants), "ir": ir, "launches": v["launches"]})
+            "branches": _branches(facts.constant_branches, constants), "ir": ir, "launches": v["launches"],
+            **({"hints": v["hints"]} if v["hints"] else {})})
     if not out_variants:
         raise CompileError(f"{kernel.ref}: cuda-tile rejected every signature; the first: {rejected[0]['error']}")
-    hints = kernel_hints(kernel.kernel)
-    # launches made through `kernel.replace_hints(..)` with other hints (an autotuner's pick): the reference and
-    # the port are compiled at the decorator's hints, so such a launch runs another compile than the one proven
-    # (a kernel-time difference, not a semantic one); said so, per distinct set of hints
-    launched_hints = []
-    for l in launches:
-        other = {k: v for k, v in (l.get("hints") or {}).items() if hints.get(k) != v}
-        if other and other not in launched_hints:
-            launched_hints.append(other)
+    launched_hints = []   # each distinct set of launched hints other than the decorator's (variants carry theirs)
+    for v in out_variants:
+        if v.get("hints") and v["hints"] not in launched_hints:
+            launched_hints.append(v["hints"])
     rel = release_of_binary(tree.tileiras)
     kinds = {p["name"]: ("constant" if p["kind"] == "constant" else None) for p in facts.params}
     first = out_variants[0]["params"]

@@ -30,15 +30,18 @@ class Compiled:
                 "disasm": str(self.disasm), "cubin": str(self.cubin) if self.cubin else None}
 
 
-def export_bytecode(kernel: LoadedKernel, sig: sigmod.Signature, tree: CudaTree) -> tuple[str, bytes]:
-    """(mangled symbol, Tile IR bytecode). The bytecode version is the newest our tileiras accepts, passed
-    explicitly so cuda-tile never runs a tileiras of its own choosing."""
+def export_bytecode(kernel: LoadedKernel, sig: sigmod.Signature, tree: CudaTree,
+                    hints: dict | None = None) -> tuple[str, bytes]:
+    """(mangled symbol, Tile IR bytecode); ``hints``: compiled as ``kernel.replace_hints(**hints)`` (a launch at an
+    autotuner's pick). The bytecode version is the newest our tileiras accepts, passed explicitly so cuda-tile never
+    runs a tileiras of its own choosing."""
     from cuda.tile.compilation import export_kernel
 
     try:
         ks = sigmod.to_cutile(sig).with_mangled_symbol(kernel.name)
         buf = io.BytesIO()
-        export_kernel(kernel.kernel, [ks], buf, output_format="tileir_bytecode",
+        target = kernel.kernel.replace_hints(**hints) if hints else kernel.kernel
+        export_kernel(target, [ks], buf, output_format="tileir_bytecode",
                       bytecode_version=tree.bytecode_versions[-1])
     except TileportError:
         raise
@@ -59,9 +62,9 @@ def assemble(tree: CudaTree, bytecode: Path, cubin: Path, arch: str) -> None:
 
 
 def compile_kernel(kernel: LoadedKernel, sig: sigmod.Signature, tree: CudaTree, out: Path,
-                   arch: str | None) -> Compiled:
+                   arch: str | None, hints: dict | None = None) -> Compiled:
     out.mkdir(parents=True, exist_ok=True)
-    symbol, bc = export_bytecode(kernel, sig, tree)
+    symbol, bc = export_bytecode(kernel, sig, tree, hints)
     stem = bounded_name(symbol)  # a mangled symbol can be longer than a file name may be
     bc_path = out / f"{stem}.tileirbc"
     bc_path.write_bytes(bc)

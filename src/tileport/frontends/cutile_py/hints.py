@@ -2,6 +2,8 @@
 what analyze states in the spec and what a capture records per launch."""
 from __future__ import annotations
 
+from ...errors import InputError
+
 HINT_NAMES = ("num_ctas", "occupancy", "opt_level", "num_worker_warps")
 
 
@@ -19,3 +21,33 @@ def _for_target(value, arch: str):
     if isinstance(by_target, dict):
         value = by_target.get(arch, getattr(value, "_default", None))
     return "default" if value is None else value
+
+
+#: cuTile Python's hint → cutile's per-launch CompileOptions field (and the TpCall slot that carries it)
+CUTILE_OPTION = {"occupancy": "occupancy", "num_ctas": "num_cta_in_cga", "num_worker_warps": "num_worker_warps_per_cta",
+                 "opt_level": "opt_level"}
+
+
+def launched_override(decorator: dict, launched: dict, where: str) -> dict:
+    """The hints a launch compiles with that differ from the decorator's (``launched`` as a capture records it:
+    hints left at the default are not listed). A launch that resets a decorator's hint to the default is refused:
+    cutile's per-launch options set hints, they cannot unset the entry's own."""
+    out = {}
+    for name in HINT_NAMES:
+        mine, theirs = decorator.get(name, "default"), launched.get(name, "default")
+        if mine == theirs:
+            continue
+        if not isinstance(theirs, int) or isinstance(theirs, bool):
+            raise InputError(f"{where}: a launch sets hint {name}={theirs!r} where the decorator has {mine!r}: "
+                             "only integer hints a launch adds or changes can be ported (cutile's CompileOptions)")
+        out[name] = theirs
+    return out
+
+
+def hints_text(hints: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(hints.items()))
+
+
+def hints_slug(hints: dict) -> str:
+    """A file-name part for a variant at launched hints: ``num_ctas2-occupancy4``."""
+    return "-".join(f"{k}{v}" for k, v in sorted(hints.items()))
