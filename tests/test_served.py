@@ -9,6 +9,7 @@ import json
 import pytest
 
 from tileport.errors import BackendError, InputError
+from tileport.examples import EXAMPLES_DIR
 
 SCALE = """import cuda.tile as ct
 
@@ -20,6 +21,8 @@ def scale(x, y, TILE: ct.Constant[int]):
     ct.store(y, index=(bid,), tile=t * {factor})
 """
 SIG = "x=f32[?]/1, y=f32[?]/1, TILE=#256"
+LISTS_SIG = ("Xs=list[f16[?,?]/?%8,1&16], Ws=list[f16[?,?]/?%8,1&16], Ys=list[f16[?,?]/?%8,1&16], BM=#64, BN=#64, "
+             "BK=#32, NB=#132")
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +51,10 @@ def served(tmp_path_factory, tree):
                             {"name": "TILE", "kind": "constant", "value": 256}]}]
         jobs.append((k.ref, [bind(parse(SIG), k.param_names, "scale")], picked if sub == "b" else [],
                      root / "ports" / sub))
+    lists = load_kernel(f"{EXAMPLES_DIR / 'real_lists.py'}::real_lists")   # lists of arrays: descriptor tables
+    jobs.append((lists.ref, [bind(parse(LISTS_SIG), lists.param_names, "real_lists")], [], root / "ports" / "lists"))
     verdicts = port_many(jobs, tree, "sm_90", root / "work")
-    assert [v["status"] for v in verdicts] == ["proven"] * 3
+    assert [v["status"] for v in verdicts] == ["proven"] * 4
     result = build_served(root / "ports", root / "lib", root / "corpus")
     return root, result
 
@@ -57,8 +62,9 @@ def served(tmp_path_factory, tree):
 def test_a_served_library_holds_each_proven_port_under_its_own_id(served):
     root, result = served
     manifest = json.loads((root / "lib" / "ports.json").read_text())
-    assert sorted(op["source"] for op in manifest["ops"].values()) == ["a/ops.py", "b/ops.py", "pkg/ops.py"]
-    assert len(result["kernels"]) == 3 and set(result["kernels"].values()) == {"scale"}
+    assert sorted(op["source"] for op in manifest["ops"].values() if op["kernel"] == "scale") == [
+        "a/ops.py", "b/ops.py", "pkg/ops.py"]
+    assert len(result["kernels"]) == 4 and set(result["kernels"].values()) == {"scale", "real_lists"}
     for name in ("libtileport_served.so", "libtileport_native.so"):
         assert (root / "lib" / name).is_file()
 
@@ -203,3 +209,37 @@ def test_a_launch_at_other_hints_runs_only_a_port_proven_at_them(served):
     a = load_kernel(f"{root / 'corpus' / 'a' / 'ops.py'}::scale").kernel
     with pytest.raises(BackendError, match=r"\(occupancy=2, through .*ported at: the decorator's\."):
         library._plan(library._state(a.replace_hints(occupancy=2), lib), args, torch)
+
+
+def test_a_list_of_arrays_crosses_as_its_descriptor_table(served):
+    """A kernel taking lists of arrays (`Xs, Ws, Ys`) is served: each list crosses the C ABI as its descriptor table
+    (an i64 tensor [items, 1 + 2 rank]: base, extents, strides), whose address and row count the entry takes. The
+    library checks the table's form before anything reaches a device."""
+    import ctypes
+
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.runtime import abi
+    from tileport.runtime.library import Library
+
+    root, _ = served
+    assert "list Xs: i64[2] = t[0],\n            length Xs_len: i32 = t[0]," in (
+        root / "lib" / "crate" / "src" / "ffi.rs").read_text()
+    lib = Library(root / "lib" / "libtileport_served.so")
+    table = lib.table(load_kernel(f"{EXAMPLES_DIR / 'real_lists.py'}::real_lists").kernel)
+    assert table.lists == (0, 1, 2)
+
+    def call(words):
+        descs = (abi.TpTensor * 3)(*[abi.TpTensor(data=0x1000, rank=2, dtype=abi.DTYPES["i64"][0],
+                                                  shape=(ctypes.c_int64 * 8)(3, words),
+                                                  strides=(ctypes.c_int64 * 8)(words, 1)) for _ in range(3)])
+        gen = (ctypes.c_int32 * 4)(64, 64, 32, 132)
+        c = abi.TpCall(entry=0, device=0, n_generics=4, n_tensors=3, n_scalars=0, generics=ctypes.addressof(gen),
+                       tensors=ctypes.addressof(descs), scalars=0, stream=0, grid=(ctypes.c_uint32 * 3)(132, 1, 1))
+        err = ctypes.create_string_buffer(1024)
+        status = table.fn(ctypes.addressof(c), ctypes.addressof(err), 1024)
+        return abi.STATUS[status][0], err.value.decode()
+
+    status, message = call(4)
+    assert status == "BadShape" and "Xs: a list's descriptor table is an i64 tensor of [items, 5]" in message
+    status, message = call(5)
+    assert status != "BadShape", message   # (the table is taken; on this machine the device is what is missing)

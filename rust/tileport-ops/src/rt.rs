@@ -293,6 +293,35 @@ pub fn spec_key(
     key
 }
 
+/// A list-of-arrays parameter's descriptor table: an i64 tensor of one row per item (base address, `rank` extents,
+/// `rank` strides), row-major, allocated by the caller on the launch's device; the entry takes its address (and its
+/// row count).
+pub fn list_table(
+    op: &str,
+    t: &TpTensor,
+    name: &str,
+    rank: usize,
+) -> Result<cutile::cuda_async::device_buffer::DevicePointer<i64>> {
+    let words = (1 + 2 * rank) as i64;
+    if t.dtype != crate::abi::DTYPE_I64 || t.rank != 2 || t.shape[1] != words || t.shape[0] < 1 {
+        return fail(
+            Status::BadShape,
+            format!(
+                "{op}: {name}: a list's descriptor table is an i64 tensor of [items, {words}] (dtype code {}, \
+                 rank {}, shape {:?})",
+                t.dtype,
+                t.rank,
+                &t.shape[..t.rank.clamp(0, MAX_RANK as i32) as usize]
+            ),
+        );
+    }
+    if t.strides[0] != words || t.strides[1] != 1 || t.shape[0] > i32::MAX as i64 {
+        return fail(Status::BadShape, format!("{op}: {name}: the descriptor table must be row-major and dense"));
+    }
+    // SAFETY: the caller passes a live device allocation of the table (checked above), kept until the launch ran.
+    Ok(unsafe { cutile::cuda_async::device_buffer::DevicePointer::from_cu_deviceptr(t.data) })
+}
+
 /// Runs a launch. The first launch of a specialization JIT-compiles the kernel, and cutile's compiler recurses
 /// deeply: that one runs on a thread with a 64 MiB stack. Later launches run on the caller's thread. "Seen" is
 /// keyed on `spec_key` — what cutile's kernel cache is keyed on — so a launch taken as seen is a cache hit and
@@ -539,6 +568,7 @@ macro_rules! operator {
     (@tensors in) => { 1 };
     (@tensors out) => { 1 };
     (@tensors written) => { 1 };
+    (@tensors list) => { 1 };
     (@tensors $kind:ident) => { 0 };
     (@scalars scalar) => { 1 };
     (@scalars $kind:ident) => { 0 };
@@ -550,6 +580,12 @@ macro_rules! operator {
     };
     (@let [$op:ident $t:ident $s:ident $dev:ident] out $name:ident: $ty:ident[$rank:literal] = t[$pos:literal]) => {
         let mut $name = $crate::rt::borrow::<$ty>($op, &$t[$pos], stringify!($name), $rank, $dev)?;
+    };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] list $name:ident: i64[$rank:literal] = t[$pos:literal]) => {
+        let $name = $crate::rt::list_table($op, &$t[$pos], stringify!($name), $rank)?;
+    };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] length $name:ident: i32 = t[$pos:literal]) => {
+        let $name = $t[$pos].shape[0] as i32;
     };
     (@let [$op:ident $t:ident $s:ident $dev:ident] scalar $name:ident: i32 = s[$pos:literal]) => {
         let $name = $s[$pos] as i32;

@@ -60,6 +60,8 @@ class OpTable:
     #: the decorator's compile hints the port states (port.json's, as analyze read them), or None (an op of the
     #: operator library: its kernels are launched as decorated)
     hints: dict | None = None
+    #: positions of list-of-arrays parameters (each crosses as its descriptor table, see ``_with_tables``)
+    lists: tuple[int, ...] = ()
 
 
 _lock = threading.Lock()
@@ -159,16 +161,20 @@ class Library:
 
         params = list(inspect.signature(kernel._pyfunc).parameters)
         variants: dict[tuple, list[Variant]] = {}
+        lists: set[int] = set()
         for v in op["variants"]:
             sig = sigmod.bind(sigmod.parse(v["signature"]), params, name)
             arrays = tuple((i, p) for i, (_, p) in enumerate(sig.params) if isinstance(p, sigmod.ArraySig))
+            listed = tuple((i, p.element) for i, (_, p) in enumerate(sig.params) if isinstance(p, sigmod.ListSig))
+            lists.update(i for i, _ in listed)
             variants.setdefault(_key(sig.params), []).append(
                 Variant(v["signature"], arrays, op["entries"].index(v["entry"]), tuple(int(g) for g in v["generics"]),
-                        tuple(op["abi"][v["entry"]]["params"]), tuple(sorted(v.get("hints", {}).items()))))
+                        tuple(op["abi"][v["entry"]]["params"]), tuple(sorted(v.get("hints", {}).items())), listed))
         fn = getattr(self.dll, f"tp_{op_id}")
         fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
         t = OpTable(fn, ctypes.cast(fn, ctypes.c_void_p).value, params, constant_params(kernel), variants,
-                    Path(inspect.getsourcefile(kernel._pyfunc)), op["source_sha256"], op_id, op.get("hints"))
+                    Path(inspect.getsourcefile(kernel._pyfunc)), op["source_sha256"], op_id, op.get("hints"),
+                    tuple(sorted(lists)))
         self.tables[key] = t
         return t
 
@@ -232,6 +238,8 @@ def _key(params) -> tuple:
     for name, p in params:
         if isinstance(p, sigmod.ArraySig):
             out.append((name, "A", p.dtype, p.rank))
+        elif isinstance(p, sigmod.ListSig):
+            out.append((name, "L", p.element.dtype, p.element.rank))
         elif isinstance(p, sigmod.ScalarSig):
             out.append((name, "S", p.dtype))
         else:
@@ -292,6 +300,8 @@ class Variant:
     params: tuple[dict, ...]
     #: the hints it was proven and is launched at where they differ from the decorator's (sorted (name, value))
     hints: tuple = ()
+    #: its list-of-arrays parameters: (position, the ArraySig every item has)
+    lists: tuple[tuple[int, Any], ...] = ()
 
     @functools.cached_property
     def requirements(self) -> dict[int, tuple[list[tuple[bool, int, int]], int]]:
@@ -300,7 +310,7 @@ class Variant:
         the facts the port was proven under: the translator writes them into the Rust (a unit stride as the literal
         1, a stride parameter's `assume_div_by`, an aligned base), so an entry is only run where they hold."""
         out = {}
-        for pos, a in self.arrays:
+        for pos, a in self.arrays + self.lists:
             strides = a.strides if a.strides is not None else (None,) * a.rank
             dims = [(st == 1, sd, hd) for st, sd, hd in zip(strides, a.stride_div, a.shape_div)]
             out[pos] = (dims, a.base_align)
@@ -331,15 +341,18 @@ def choose_variant(candidates: list[Variant], args: tuple) -> Variant | None:
     the launch's own (what cuTile Python would compile), else the most specific one whose facts all hold for the
     launch (an entry proven under fewer facts is valid wherever its facts hold), else None."""
     facts = {pos: array_facts(args[pos]) for v in candidates for pos, _ in v.arrays}
+    items = {pos: [array_facts(x) for x in args[pos]] for v in candidates for pos, _ in v.lists}
     own = {pos: array_sig(f).text() for pos, f in facts.items() if f is not None}
     best, best_score = None, -1
     for v in candidates:
-        if all(own.get(pos) == a.text() for pos, a in v.arrays):
+        if not v.lists and all(own.get(pos) == a.text() for pos, a in v.arrays):
             return v
         needs = v.requirements
         if v.specificity > best_score and all(
                 facts[pos] is not None and holds(needs[pos], facts[pos].shape, facts[pos].strides, facts[pos].data_ptr)
-                for pos in needs):
+                for pos, _ in v.arrays) and all(
+                f is not None and holds(needs[pos], f.shape, f.strides, f.data_ptr)
+                for pos, _ in v.lists for f in items[pos]):
             best, best_score = v, v.specificity
     return best
 
@@ -432,6 +445,14 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
         elif isinstance(value, torch.Tensor):
             key.append((pname, "A", dtype_name(value.dtype), value.dim()))
             tpos.append(i)
+        elif i in t.lists and isinstance(value, (list, tuple)):   # crosses as its descriptor table (an i64 tensor)
+            kinds = {(dtype_name(x.dtype), x.dim()) if isinstance(x, torch.Tensor) else None for x in value}
+            if len(kinds) != 1 or None in kinds:
+                raise BackendError(f"{name}: argument {pname} is a list of arrays; its items must be tensors of one "
+                                   f"dtype and rank (got {sorted(map(str, kinds))})")
+            (dt, rank), = kinds
+            key.append((pname, "L", dt, rank))
+            tpos.append(i)
         elif isinstance(value, (bool, int, float)):
             key.append((pname, "S", "bool" if isinstance(value, bool) else "i32" if isinstance(value, int) else "f32"))
             spos.append(i)
@@ -466,6 +487,9 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
     names = [t.params[i] for i in tpos]
     tensors = []
     for i, pname in zip(tpos, names):
+        if i in t.lists:   # its descriptor table: read, never written; its items' facts are checked per launch
+            tensors.append((i, torch.int64, 2, abi.DTYPES["i64"][0], 8, False, [], 1))
+            continue
         code, size, _ = abi.DTYPES[dtype_name(args[i].dtype)]
         dims, align = needs.get(i, ([], 1))
         tensors.append((i, args[i].dtype, args[i].dim(), code, size, pname in written, dims, align))
@@ -505,10 +529,42 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, lib: Library | 
         stream = torch._C._cuda_getCurrentRawStream(device)
     if type(grid) is not tuple:
         grid = tuple(grid)
+    if st.table.lists:   # the items' facts are checked on every launch (the plan sees only their table)
+        plan = _plan(st, args, torch)
+        status = plan.native.launch(_with_tables(st.table.lists, args, device, stream, torch), grid, device, stream)
+        if status != 0:
+            _launch_slow(st, plan, status, grid, args, device, stream, torch)
+        return
     plan = st.last
     status = plan.native.launch(args, grid, device, stream) if plan is not None else st.lib.native.MISMATCH
     if status != 0:
         _launch_slow(st, plan, status, grid, args, device, stream, torch)
+
+
+#: descriptor tables of list-of-arrays arguments, by content (they are only read): a list launched again, or
+#: replayed in a CUDA graph, reuses its table
+_TABLES: dict[tuple, Any] = {}
+TABLE_CACHE = 256
+
+
+def _with_tables(positions: tuple[int, ...], args: tuple, device: int, stream: int, torch: Any) -> tuple:
+    """``args`` with each list of arrays replaced by its descriptor table, as cuTile Python passes a list: an i64
+    tensor on the launch's device of one row per item — base address, extents, strides (elements)."""
+    out = list(args)
+    for pos in positions:
+        rows = tuple((x.data_ptr(), *x.shape, *x.stride()) for x in args[pos])
+        key = (device, rows)
+        table = _TABLES.get(key)
+        if table is None:
+            if len(_TABLES) >= TABLE_CACHE:
+                _TABLES.pop(next(iter(_TABLES)))
+            table = _TABLES[key] = torch.tensor(rows, dtype=torch.int64).to(f"cuda:{device}")
+            launch_stream = torch.cuda.ExternalStream(stream, device=device)
+            if stream != torch._C._cuda_getCurrentRawStream(device):
+                launch_stream.wait_stream(torch.cuda.current_stream(device))   # (the copy ran on the current one)
+            table.record_stream(launch_stream)   # (not reused before the launch that reads it has run)
+        out[pos] = table
+    return tuple(out)
 
 
 def _launch_slow(st: _KernelState, plan: _Plan | None, status: int, grid: tuple, args: tuple, device: int,
@@ -516,6 +572,8 @@ def _launch_slow(st: _KernelState, plan: _Plan | None, status: int, grid: tuple,
     """Settle what the native plan handed back: plan another launch shape, run the full ownership check, or raise
     the library's error."""
     native, name = st.lib.native, st.kernel._pyfunc.__name__
+    if st.table.lists:
+        args = _with_tables(st.table.lists, args, device, stream, torch)
     if status == native.MISMATCH:
         plan = st.last = _plan(st, args, torch)
         status = plan.native.launch(args, grid, device, stream)

@@ -71,10 +71,6 @@ def collect(root: Path, corpus: Path | None = None) -> tuple[dict[str, dict], li
         if verdict.get("status") != "proven":
             skipped.append({"port": str(d), "kernel": name, "why": f"not proven ({verdict.get('status')})"})
             continue
-        if any(p["kind"] == "list" for abi in port.get("abi", {}).values() for p in abi["params"]):
-            skipped.append({"port": str(d), "kernel": name, "why": "proven, but takes a list of arrays, which the "
-                            "runtime does not launch yet (its descriptors are not written by the C ABI)"})
-            continue
         rel = _relative_source(source, corpus)
         pid = port_id(name, rel)
         ops[pid] = {"kernel": name, "source": rel, "port": str(d.resolve()), "status": "proven",
