@@ -959,12 +959,15 @@ def test_occupancy_follows_the_launches_num_warps_when_no_hint_is_given():
     from tileport.pipeline.triton import derived_hints
 
     launch = lambda w: {"options": {"num_warps": w}} if w else {"options": {}}  # noqa: E731
-    assert derived_hints([launch(8), launch(8)]) == {"occupancy": 8}
-    assert derived_hints([launch(2)]) == {"occupancy": 8}          # 32 CTAs' worth of warps: capped at 8
-    assert derived_hints([launch(16)]) == {"occupancy": 4}
-    assert derived_hints([launch(8), launch(32)]) == {"occupancy": 2}   # the fewest any launch allows
-    assert derived_hints([launch(None), launch(32)]) == {"occupancy": 2}  # (no num_warps: Triton's 4)
+    assert derived_hints([launch(8), launch(8)]) == {"occupancy": 8, "plain_stores": 1}
+    assert derived_hints([launch(2)]) == {"occupancy": 8, "plain_stores": 1}          # 32 CTAs' worth of warps: capped at 8
+    assert derived_hints([launch(16)]) == {"occupancy": 4, "plain_stores": 1}
+    assert derived_hints([launch(8), launch(32)]) == {"occupancy": 2, "plain_stores": 1}   # the fewest any launch allows
+    assert derived_hints([launch(None), launch(32)]) == {"occupancy": 2, "plain_stores": 1}  # (no num_warps: Triton's 4)
     assert derived_hints([launch(None)]) == {}
+    # a tensor descriptor argument: its stores are Triton's TMA stores, left to cuTile
+    desc = {"options": {"num_warps": 8}, "args": [{"name": "x", "kind": "array", "descriptor": {"block_shape": [8]}}]}
+    assert derived_hints([desc]) == {"occupancy": 8}
 
 
 def test_derived_occupancy_skips_matrix_product_kernels(idiom_launches):
@@ -976,8 +979,8 @@ def test_derived_occupancy_skips_matrix_product_kernels(idiom_launches):
         launches = [dict(l, options={"num_warps": 4}) for l in idiom_launches if l["kernel"].endswith(f"::{kernel}")]
         return lower_from_launches(f"{IDIOMS}::{kernel}", launches).source
 
-    assert "@ct.kernel(occupancy=8)" in lowered("idiom_scale")
-    assert "occupancy" not in lowered("idiom_mm")
+    assert "@ct.kernel(occupancy=8)" in lowered("idiom_scale") and "allow_tma=False" in lowered("idiom_scale")
+    assert "occupancy" not in lowered("idiom_mm") and "allow_tma" not in lowered("idiom_mm")
 
 
 # ---------------------------------------------------------------- the attention / persistent-matmul tutorials' idioms
@@ -1633,3 +1636,17 @@ def test_wrapped_offsets_are_padded_tiles_when_the_wrap_is_unobservable(tmp_path
         assert "b = ct.load(b_ptr, index=(kk, pid_n), shape=(BK, BN), padding_mode=ct.PaddingMode.ZERO)" in src
     else:
         assert "ct.gather(a_ptr" in src and "% M" in src
+
+
+def test_clamped_offsets_are_padded_tiles_when_the_clamp_is_unobservable(tmp_path):
+    """`offs = tl.where(offs < M, offs, 0)` (the persistent-matmul tutorial's matmul_kernel): lanes past M read row 0
+    in Triton and padding here — unobservable behind the masked store, as for a `% M` wrap."""
+    clamp = WRAPPED_MM.replace("offs_am = (pid_m * BM + tl.arange(0, BM)) % M",
+                               "offs_am = pid_m * BM + tl.arange(0, BM)\n    offs_am = tl.where(offs_am < M, offs_am, 0)")
+    f = tmp_path / "mm.py"
+    f.write_text(clamp.replace("{tail}", textwrap.indent(MASKED_STORE, "    ").strip()))
+    src = lower(find_kernel(f, "k"), MM_KINDS, {}, facts=MM_FACTS).source
+    assert "ct.gather" not in src and "a = ct.load(a_ptr, index=(pid_m, kk), shape=(BM, BK)" in src
+    f.write_text(clamp.replace("{tail}", "tl.store(c_ptr + tl.arange(0, BN), tl.sum(acc, axis=0))"))
+    src = lower(find_kernel(f, "k"), MM_KINDS, {}, facts=MM_FACTS).source
+    assert "ct.gather(a_ptr" in src and "ct.where" in src

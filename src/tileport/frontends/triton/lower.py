@@ -2230,6 +2230,13 @@ class _Lowerer:
             picked = [self.ev(a) for a in node.args]
             if all(isinstance(v, Scalar) for v in picked):   # scalars: Python's conditional expression
                 return Scalar(f"({picked[1].text} if {picked[0].text} else {picked[2].text})")  # type: ignore
+            c, x, z = picked
+            if self.wraps and isinstance(c, Mask) and len(c.conds) == 1 and isinstance(x, Idx) and x.wrap is None \
+                    and c.conds[0][0] == x and isinstance(z, Scalar) and z.text == "0" \
+                    and self.launch_expr(c.conds[0][1]):
+                # `offs = tl.where(offs < M, offs, 0)` (the persistent-matmul tutorial's clamp): the lanes in [0, M)
+                # are offs itself, as for a `% M` wrap (Idx.wrap); the others read row 0 in Triton, padding here
+                return replace(x, wrap=c.conds[0][1])
         if fn in MAP:
             vals = [self._value(self.ev(a), node) for a in node.args]
             if fn in ("maximum", "minimum") and not kw and len(vals) == 2 and \
