@@ -975,12 +975,16 @@ def test_derived_occupancy_skips_matrix_product_kernels(idiom_launches):
     multiplies matrices (its accumulators need the registers: measured slower on the H200)."""
     from tileport.pipeline.triton import lower_from_launches
 
-    def lowered(kernel: str) -> str:
-        launches = [dict(l, options={"num_warps": 4}) for l in idiom_launches if l["kernel"].endswith(f"::{kernel}")]
+    def lowered(kernel: str, warps: int = 4) -> str:
+        launches = [dict(l, options={"num_warps": warps}) for l in idiom_launches
+                    if l["kernel"].endswith(f"::{kernel}")]
         return lower_from_launches(f"{IDIOMS}::{kernel}", launches).source
 
     assert "@ct.kernel(occupancy=8)" in lowered("idiom_scale") and "allow_tma=False" in lowered("idiom_scale")
     assert "occupancy" not in lowered("idiom_mm") and "allow_tma" not in lowered("idiom_mm")
+    # Triton's tl.dot on 8 warps: cuTile's worker warps likewise (its default 4 spill a 128x256 accumulator)
+    assert "@ct.kernel(num_worker_warps=8)" in lowered("idiom_mm", warps=8)
+    assert "@ct.kernel\n" in lowered("idiom_mm", warps=4)
 
 
 # ---------------------------------------------------------------- the attention / persistent-matmul tutorials' idioms
