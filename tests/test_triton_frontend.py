@@ -140,7 +140,7 @@ def test_plain_stores_option_gives_every_store_allow_tma_false(tmp_path):
     low = lower(find_kernel(f, "k"), KINDS, {}, hints={"plain_stores": 1, "occupancy": 4})
     assert "ct.store(y_ptr, index=(pid,), tile=" in low.source and ", allow_tma=False)" in low.source
     assert "@ct.kernel(occupancy=4)" in low.source and "Stores skip TMA" in low.source
-    assert low.hints == {"occupancy": 4, "plain_stores": 1}
+    assert low.hints == {"occupancy": 4}
     assert "allow_tma" not in _lower(tmp_path, body).source
 
 
@@ -959,15 +959,12 @@ def test_occupancy_follows_the_launches_num_warps_when_no_hint_is_given():
     from tileport.pipeline.triton import derived_hints
 
     launch = lambda w: {"options": {"num_warps": w}} if w else {"options": {}}  # noqa: E731
-    assert derived_hints([launch(8), launch(8)]) == {"occupancy": 8, "plain_stores": 1}
-    assert derived_hints([launch(2)]) == {"occupancy": 8, "plain_stores": 1}          # 32 CTAs' worth of warps: capped at 8
-    assert derived_hints([launch(16)]) == {"occupancy": 4, "plain_stores": 1}
-    assert derived_hints([launch(8), launch(32)]) == {"occupancy": 2, "plain_stores": 1}   # the fewest any launch allows
-    assert derived_hints([launch(None), launch(32)]) == {"occupancy": 2, "plain_stores": 1}  # (no num_warps: Triton's 4)
+    assert derived_hints([launch(8), launch(8)]) == {"occupancy": 8}
+    assert derived_hints([launch(2)]) == {"occupancy": 8}          # 32 CTAs' worth of warps: capped at 8
+    assert derived_hints([launch(16)]) == {"occupancy": 4}
+    assert derived_hints([launch(8), launch(32)]) == {"occupancy": 2}   # the fewest any launch allows
+    assert derived_hints([launch(None), launch(32)]) == {"occupancy": 2}  # (no num_warps: Triton's 4)
     assert derived_hints([launch(None)]) == {}
-    # a tensor descriptor argument: its stores are Triton's TMA stores, left to cuTile
-    desc = {"options": {"num_warps": 8}, "args": [{"name": "x", "kind": "array", "descriptor": {"block_shape": [8]}}]}
-    assert derived_hints([desc]) == {"occupancy": 8}
 
 
 def test_derived_occupancy_skips_matrix_product_kernels(idiom_launches):
@@ -980,7 +977,7 @@ def test_derived_occupancy_skips_matrix_product_kernels(idiom_launches):
                     if l["kernel"].endswith(f"::{kernel}")]
         return lower_from_launches(f"{IDIOMS}::{kernel}", launches).source
 
-    assert "@ct.kernel(occupancy=8)" in lowered("idiom_scale") and "allow_tma=False" in lowered("idiom_scale")
+    assert "@ct.kernel(occupancy=8)" in lowered("idiom_scale")
     assert "occupancy" not in lowered("idiom_mm") and "allow_tma" not in lowered("idiom_mm")
     # Triton's tl.dot on 8 warps: cuTile's worker warps likewise (its default 4 spill a 128x256 accumulator)
     assert "@ct.kernel(num_worker_warps=8)" in lowered("idiom_mm", warps=8)

@@ -30,20 +30,14 @@ MAX_DERIVED_OCCUPANCY = 8
 def derived_hints(launches: list[dict]) -> dict[str, int]:
     """cuTile options for a kernel whose launches state Triton's ``num_warps`` (the host's, or an autotune
     config's): ``occupancy`` = the fewest CTAs per SM any launch's warps allow (64 warps per SM), at most
-    MAX_DERIVED_OCCUPANCY; ``plain_stores`` unless an argument is a tensor descriptor. cuTile's default is one CTA per SM; a row kernel then hides no latency (measured on the
+    MAX_DERIVED_OCCUPANCY. cuTile's default is one CTA per SM; a row kernel then hides no latency (measured on the
     H200: the softmax tutorial 2.98x Triton's time by default, 0.94x with occupancy 8; its layer norm 5.7x → 1.8x)."""
     stated = [l.get("options", {}).get("num_warps") for l in launches]
     if not any(isinstance(w, int) and not isinstance(w, bool) and w > 0 for w in stated):
         return {}
     # (a launch that states none runs Triton's default, 4 warps); the fewest CTAs any launch allows
     warps = [w if isinstance(w, int) and not isinstance(w, bool) and w > 0 else 4 for w in stated]
-    hints = {"occupancy": max(1, min(MAX_DERIVED_OCCUPANCY, *(64 // w for w in warps)))}
-    if not any(a.get("descriptor") for l in launches for a in l.get("args", [])):
-        # Triton stores through a pointer from registers (STG), never by TMA: the lowered stores likewise
-        # (`plain_stores`: measured on the H200 1.08-1.21x faster on the row kernels' 16-bit rows and never slower,
-        # benchmarks/results/h200/tuning/rows-notma, triton/run4-plain-stores). Descriptor stores are Triton's TMA
-        hints["plain_stores"] = 1
-    return hints
+    return {"occupancy": max(1, min(MAX_DERIVED_OCCUPANCY, *(64 // w for w in warps)))}
 
 
 def derived_mma_hints(launches: list[dict]) -> dict[str, int]:
