@@ -508,6 +508,7 @@ class _Lowerer:
         self.gathered_arrays: set[str] = set()  # arrays every access gathers/scatters (`_AtomicArrays`)
         #: `% n` wraps of index vectors read as padded tiles (Idx.wrap); off: every wrap computed (a gather)
         self.wraps = True
+        self.wrap_used = False   # a wrapped run was made (a refusal then lowers again without wraps)
         #: the loads of wrapped runs: (ast.dump of the load's text, its junk: (axis, rank, index, bound) per wrapped
         #: axis — the lanes outside [0, bound) of that axis differ from Triton's); _junk_unobservable checks them
         self.wrap_loads: list[tuple[str, frozenset]] = []
@@ -1514,6 +1515,7 @@ class _Lowerer:
             # `offs = (pid * B + tl.arange(0, B)) % M`: the lanes in [0, M) are `pid * B + arange` itself; read as a
             # tile of a view of extent M when the others are provably unobservable (_junk_unobservable), else lowered
             # again computing the `%` (a gather)
+            self.wrap_used = True
             return replace(a, wrap=b.text)
         if _wrapped(a) or _wrapped(b):
             other = b if _wrapped(a) else a
@@ -2236,6 +2238,7 @@ class _Lowerer:
                     and self.launch_expr(c.conds[0][1]):
                 # `offs = tl.where(offs < M, offs, 0)` (the persistent-matmul tutorial's clamp): the lanes in [0, M)
                 # are offs itself, as for a `% M` wrap (Idx.wrap); the others read row 0 in Triton, padding here
+                self.wrap_used = True
                 return replace(x, wrap=c.conds[0][1])
         if fn in MAP:
             vals = [self._value(self.ev(a), node) for a in node.args]
@@ -4082,6 +4085,10 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
             break
         except _Unwrap:   # a wrapped run used other than as a padded tile whose wrapped lanes go unstored
             if not wraps:
+                raise
+            wraps = False
+        except LoweringError:   # (a view the wrapped extent conflicts with, say): as it lowered without wraps
+            if not (wraps and lw.wrap_used):
                 raise
             wraps = False
         except _AtomicArrays as again:   # arrays both atomics and tile accesses reach: every access a gather
