@@ -140,7 +140,7 @@ def test_plain_stores_option_gives_every_store_allow_tma_false(tmp_path):
     low = lower(find_kernel(f, "k"), KINDS, {}, hints={"plain_stores": 1, "occupancy": 4})
     assert "ct.store(y_ptr, index=(pid,), tile=" in low.source and ", allow_tma=False)" in low.source
     assert "@ct.kernel(occupancy=4)" in low.source and "Stores skip TMA" in low.source
-    assert low.hints == {"occupancy": 4}
+    assert low.hints == {"occupancy": 4, "plain_stores": 1}
     assert "allow_tma" not in _lower(tmp_path, body).source
 
 
