@@ -14,9 +14,9 @@ pack=$(cd "$pack" && pwd)
 if [ "${SKIP_PORT:-0}" != 1 ]; then
   rm -rf build/ttp build/tcp
   "$py" -m tileport corpus port benchmarks/results/corpus/triton/captures-tutorials --corpus "$corpus/triton-tutorials" \
-    --out build/ttp --results build/ttp.json
+    --out build/ttp --results build/ttp.json || echo "(exit $?: not every tutorial kernel is proven: build/ttp.json)"
   "$py" -m tileport corpus port benchmarks/results/corpus/triton/captures-tilegym --corpus "$corpus/TileGym" \
-    --out build/tcp --results build/tcp.json
+    --out build/tcp --results build/tcp.json || echo "(exit $?: not every TileGym kernel is proven: build/tcp.json)"
 fi
 tar cJf "$pack/triton-tutorials.tar.xz" -C "$corpus" triton-tutorials
 tar cJf "$pack/TileGym.tar.xz" -C "$corpus" TileGym
