@@ -223,7 +223,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "varlen_mean", "packed_rows", "act_and_mul", "cast_out", "ln_bwd_atomic", "sign_bits",
                "dropout_rand", "rel_buckets", "int8_rint_quant", "round_div", "int4_unpack", "padded_counts",
                "grad_in_place", "gated_bwd_in_place", "offsets_shifted", "finite_window", "rope_head_tile",
-               "rope_head_loop", "rope_head_pid", "head_rms_split", "swizzle_mm", "split_k_mm", "ieee_block_mm",
+               "rope_head_loop", "rope_head_pid", "head_rms_split", "swizzle_mm", "wrapped_mm", "split_k_mm", "ieee_block_mm",
                "gate_up_cols", "transpose_masked", "smooth_online_lse", "slot_scatter", "heads_recurrence",
                "grid_stride_rows", "fill_window", "alibi_scores", "trans_flag", "chunk_state", "split_combine",
                "rope_freqs_inline", "rank_scatter", "chunk_gate_last", "seeded_keep",
@@ -972,12 +972,16 @@ def test_derived_occupancy_skips_matrix_product_kernels(idiom_launches):
     multiplies matrices (its accumulators need the registers: measured slower on the H200)."""
     from tileport.pipeline.triton import lower_from_launches
 
-    def lowered(kernel: str) -> str:
-        launches = [dict(l, options={"num_warps": 4}) for l in idiom_launches if l["kernel"].endswith(f"::{kernel}")]
+    def lowered(kernel: str, warps: int = 4) -> str:
+        launches = [dict(l, options={"num_warps": warps}) for l in idiom_launches
+                    if l["kernel"].endswith(f"::{kernel}")]
         return lower_from_launches(f"{IDIOMS}::{kernel}", launches).source
 
     assert "@ct.kernel(occupancy=8)" in lowered("idiom_scale")
-    assert "occupancy" not in lowered("idiom_mm")
+    assert "occupancy" not in lowered("idiom_mm") and "allow_tma" not in lowered("idiom_mm")
+    # Triton's tl.dot on 8 warps: cuTile's worker warps likewise (its default 4 spill a 128x256 accumulator)
+    assert "@ct.kernel(num_worker_warps=8)" in lowered("idiom_mm", warps=8)
+    assert "@ct.kernel\n" in lowered("idiom_mm", warps=4)
 
 
 # ---------------------------------------------------------------- the attention / persistent-matmul tutorials' idioms
@@ -1569,3 +1573,81 @@ def test_int32_least_value_padding_is_computed(tmp_path):
     src = _lowered(tmp_path, "x = tl.load(x_ptr + offs, mask=offs < n, other=-2147483648)\n"
                              "tl.store(y_ptr + pid, tl.argmax(x, 0))", facts=facts)
     assert "(ct.full((), -2147483647, dtype=x_ptr.dtype) - 1)" in src and "-2147483648" not in src
+
+
+WRAPPED_MM = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_am = (pid_m * BM + tl.arange(0, BM)) % M
+    offs_bn = (pid_n * BN + tl.arange(0, BN)) % N
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_am[:, None] * sam + offs_k[None, :] * sak
+    b_ptrs = b_ptr + offs_k[:, None] * sbk + offs_bn[None, :] * sbn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for kk in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - kk * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - kk * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * sak
+        b_ptrs += BK * sbk
+    acc = tl.where(acc >= 0, acc, 0.01 * acc)
+    {tail}
+'''
+MM_KINDS = {p: "array" for p in ("a_ptr", "b_ptr", "c_ptr")} | {
+    p: "scalar" for p in ("M", "N", "K", "sam", "sak", "sbk", "sbn", "scm", "scn")} | {
+    p: "constant" for p in ("BM", "BN", "BK")}
+MM_FACTS = {"constants": {"BM": [64], "BN": [64], "BK": [32]},
+            "dtypes": {"a_ptr": {"ct.float16"}, "b_ptr": {"ct.float16"}, "c_ptr": {"ct.float16"}}}
+MASKED_STORE = '''offs_cm = pid_m * BM + tl.arange(0, BM)
+offs_cn = pid_n * BN + tl.arange(0, BN)
+c_ptrs = c_ptr + offs_cm[:, None] * scm + offs_cn[None, :] * scn
+tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))'''
+
+
+@pytest.mark.parametrize("tail, tiled", [
+    # the tutorial's form: the wrapped rows/columns only reach C's rows >= M / columns >= N, which the store masks
+    (MASKED_STORE, True),
+    # a column sum mixes the wrapped rows into every column: observable, so the wrap is computed (gathers)
+    ("offs_cn = pid_n * BN + tl.arange(0, BN)\ntl.store(c_ptr + offs_cn, tl.sum(acc, axis=0), mask=offs_cn < N)",
+     False),
+    # the store masks the columns only: C's rows past M (the wrapped ones) would be written
+    (MASKED_STORE.replace("(offs_cm[:, None] < M) & ", ""), False),
+    # the store bounds rows by another extent than the wrap's
+    (MASKED_STORE.replace("offs_cm[:, None] < M", "offs_cm[:, None] < K"), False),
+    # the store at other rows than the ones loaded
+    (MASKED_STORE.replace("offs_cm = pid_m * BM", "offs_cm = pid_n * BM"), False),
+])
+def test_wrapped_offsets_are_padded_tiles_when_the_wrap_is_unobservable(tmp_path, tail, tiled):
+    """`offs_am = (pid_m * BM + arange) % M` (the matmul tutorial): lanes in [0, M) read the rows themselves; the
+    others are read as padding instead of row `r % M`, which is exact exactly when those lanes never reach memory
+    (docs/triton.md, "Performance of the corpus ports"). Otherwise the wrap is computed and read by gathers."""
+    f = tmp_path / "mm.py"
+    f.write_text(WRAPPED_MM.replace("{tail}", textwrap.indent(tail, "    ").strip()))
+    src = lower(find_kernel(f, "k"), MM_KINDS, {}, facts=MM_FACTS).source
+    if tiled:
+        assert "ct.gather" not in src and "% M" not in src
+        assert "a = ct.load(a_ptr, index=(pid_m, kk), shape=(BM, BK), padding_mode=ct.PaddingMode.ZERO)" in src
+        assert "b = ct.load(b_ptr, index=(kk, pid_n), shape=(BK, BN), padding_mode=ct.PaddingMode.ZERO)" in src
+    else:
+        assert "ct.gather(a_ptr" in src and "% M" in src
+
+
+def test_clamped_offsets_are_padded_tiles_when_the_clamp_is_unobservable(tmp_path):
+    """`offs = tl.where(offs < M, offs, 0)` (the persistent-matmul tutorial's matmul_kernel): lanes past M read row 0
+    in Triton and padding here — unobservable behind the masked store, as for a `% M` wrap."""
+    clamp = WRAPPED_MM.replace("offs_am = (pid_m * BM + tl.arange(0, BM)) % M",
+                               "offs_am = pid_m * BM + tl.arange(0, BM)\n    offs_am = tl.where(offs_am < M, offs_am, 0)")
+    f = tmp_path / "mm.py"
+    f.write_text(clamp.replace("{tail}", textwrap.indent(MASKED_STORE, "    ").strip()))
+    src = lower(find_kernel(f, "k"), MM_KINDS, {}, facts=MM_FACTS).source
+    assert "ct.gather" not in src and "a = ct.load(a_ptr, index=(pid_m, kk), shape=(BM, BK)" in src
+    f.write_text(clamp.replace("{tail}", "tl.store(c_ptr + tl.arange(0, BN), tl.sum(acc, axis=0))"))
+    src = lower(find_kernel(f, "k"), MM_KINDS, {}, facts=MM_FACTS).source
+    assert "ct.gather(a_ptr" in src and "ct.where" in src

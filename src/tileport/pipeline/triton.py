@@ -40,6 +40,18 @@ def derived_hints(launches: list[dict]) -> dict[str, int]:
     return {"occupancy": max(1, min(MAX_DERIVED_OCCUPANCY, *(64 // w for w in warps)))}
 
 
+def derived_mma_hints(launches: list[dict]) -> dict[str, int]:
+    """cuTile options for a matrix-product kernel: ``num_worker_warps`` 8 where a launch runs Triton's tl.dot on 8
+    warps (cuTile's default is 4; tileiras 13.4 takes 4 or 8). Triton's 8 warps hold a 128x256 f32 accumulator at
+    128 registers a thread; cuTile's 4 spill it: the matmul tutorial's sm_90 cubin at 128x256x64 f16 has 1808 bytes
+    of stack and 3104 instructions by default, none and 944 with 8 worker warps (docs/triton.md, "Performance of the
+    corpus ports")."""
+    stated = [l.get("options", {}).get("num_warps") for l in launches]
+    if any(isinstance(w, int) and not isinstance(w, bool) and w >= 8 for w in stated):
+        return {"num_worker_warps": 8}
+    return {}
+
+
 def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | None = None):
     """Lower the kernel for the parameter kinds its launches show (they must agree). ``hints`` None: derived from
     the launches' num_warps (``derived_hints``); ``{}``: none."""
@@ -79,9 +91,10 @@ def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | 
         lowered = lower(kernel, kinds[0][0], types, derived_hints(launches), facts=facts)
         if "ct.mma(" not in lowered.source:
             return lowered
-        # a matrix-product kernel keeps cuTile's default: its accumulators need the registers (the matmul tutorial
-        # ran 19.7x -> 27.6x Triton's time with occupancy 8: benchmarks/results/h200/triton-corpus)
-        hints = {}
+        # a matrix-product kernel keeps cuTile's default occupancy: its accumulators need the registers (the matmul
+        # tutorial ran 19.7x -> 27.6x Triton's time with occupancy 8: benchmarks/results/h200/triton-corpus); its
+        # warps follow Triton's (derived_mma_hints)
+        hints = derived_mma_hints(launches)
     return lower(kernel, kinds[0][0], types, hints, facts=facts)
 
 

@@ -130,9 +130,12 @@ class Idx:
     size: str
     axis: int = 0
     rank: int = 1
+    #: ``(index * size + tl.arange(0, size)) % wrap`` (the matmul tutorial's row wrap): read as a tile of a view of
+    #: extent ``wrap`` along this axis, when the lanes outside ``[0, wrap)`` are unobservable (``_junk_unobservable``)
+    wrap: str | None = None
 
     def same_run(self, other: "Idx") -> bool:
-        return (self.index, self.size, self.axis) == (other.index, other.size, other.axis)
+        return (self.index, self.size, self.axis, self.wrap) == (other.index, other.size, other.axis, other.wrap)
 
 
 @dataclass(frozen=True)
@@ -271,7 +274,7 @@ def _merged(terms: tuple[Term, ...], quotient=None) -> tuple[Term, ...]:
     if sum(isinstance(t.index, Idx) for t in out) != 1:   # (with other runs, `i * B` may be a row of another one)
         return terms
     for k, run in enumerate(out):
-        if not (isinstance(run.index, Idx) and run.stride == "1" and run.index.index == "0"):
+        if not (isinstance(run.index, Idx) and run.stride == "1" and run.index.index == "0") or run.index.wrap:
             continue
         hit = next((t for t in out if isinstance(t.index, str) and t.stride == run.index.size), None)
         if hit is not None:
@@ -365,6 +368,8 @@ def _ptr_advanced(ptr: "Ptr", k: "int | str", count: str, elems: tuple[str, str]
     term = ptr.terms[k]
     idx = term.index
     assert isinstance(idx, Idx)
+    if idx.wrap is not None:   # `((i * B + arange) % M) + count * B` is no tile index of the wrapped run
+        raise _Unwrap()
     moved = replace(idx, index=count if idx.index == "0" else f"{_paren(idx.index)} + {count}")
     return Ptr(ptr.param, ptr.terms[:k] + (Term(term.stride, moved),) + ptr.terms[k + 1:])
 
@@ -420,6 +425,15 @@ class _MaskedArrays(_AtomicArrays):
 class _UnitStrideArrays(_AtomicArrays):
     """Arrays accessed at an element offset inside a unit-stride run's block (`out + 1 + tl.arange(0, E)`): lowered
     again with every access of them a gather/scatter at its element offsets."""
+
+
+class _Unwrap(Exception):
+    """A wrapped index vector (``Idx.wrap``) reached a use the padded-tile reading of it does not cover: lowered
+    again with every ``% n`` wrap computed (gathers)."""
+
+
+def _wrapped(v: object) -> bool:
+    return isinstance(v, Idx) and v.wrap is not None
 
 
 class _NotStatic(Exception):
@@ -492,6 +506,14 @@ class _Lowerer:
         self._atomic_arrays: set[str] = set()   # arrays an atomic updates
         self._tile_arrays: set[str] = set()     # arrays loaded or stored as tiles of a view
         self.gathered_arrays: set[str] = set()  # arrays every access gathers/scatters (`_AtomicArrays`)
+        #: `% n` wraps of index vectors read as padded tiles (Idx.wrap); off: every wrap computed (a gather)
+        self.wraps = True
+        self.wrap_used = False   # a wrapped run was made (a refusal then lowers again without wraps)
+        #: the loads of wrapped runs: (ast.dump of the load's text, its junk: (axis, rank, index, bound) per wrapped
+        #: axis — the lanes outside [0, bound) of that axis differ from Triton's); _junk_unobservable checks them
+        self.wrap_loads: list[tuple[str, frozenset]] = []
+        self._pending_junk: frozenset = frozenset()
+        self._storing = False
         self.notes: list[str] = []
         self.advances: dict[str, tuple[str, ...]] = {}  # block pointer → blocks advanced per iteration, per dim
         #: advanced per iteration → which term, a gather's step, or ("row", stride)
@@ -1397,7 +1419,7 @@ class _Lowerer:
         alls = [k for k, a in enumerate(is_all) if a]   # where the old axes go, in order
 
         def moved(i: Idx) -> Idx:
-            return Idx(i.index, i.size, alls[i.axis], len(items))
+            return replace(i, axis=alls[i.axis], rank=len(items))
 
         def expanded(t: Tile) -> Tile:
             it = iter(t.shape)
@@ -1435,6 +1457,8 @@ class _Lowerer:
         if isinstance(v, Tile):
             return v
         if isinstance(v, Idx):
+            if v.wrap is not None:
+                raise _Unwrap()
             text = f"ct.arange({v.size}, dtype=ct.int32)"
             if v.index != "0":
                 text = f"{_paren(v.index)} * {_paren(v.size)} + {text}"
@@ -1486,10 +1510,23 @@ class _Lowerer:
         wide = self._wide_literal_arith(sym, a, b, node)
         if wide is not None:
             return wide
+        if sym == "%" and isinstance(a, Idx) and isinstance(b, Scalar) and a.wrap is None and self.wraps \
+                and self.launch_expr(b.text) and self.const_types.get(b.text, "int") == "int":
+            # `offs = (pid * B + tl.arange(0, B)) % M`: the lanes in [0, M) are `pid * B + arange` itself; read as a
+            # tile of a view of extent M when the others are provably unobservable (_junk_unobservable), else lowered
+            # again computing the `%` (a gather)
+            self.wrap_used = True
+            return replace(a, wrap=b.text)
+        if _wrapped(a) or _wrapped(b):
+            other = b if _wrapped(a) else a
+            if not ((sym == "*" and isinstance(other, Scalar)) or
+                    (sym == "+" and isinstance(other, (Idx, Offset, Ptr)))):
+                raise _Unwrap()
         # index arithmetic: pid * BLOCK + tl.arange(0, BLOCK)
         if sym == "+" and isinstance(b, Idx) and isinstance(a, Scalar):
             a, b = b, a
-        if sym == "+" and isinstance(a, Idx) and isinstance(b, Scalar) and a.index == "0" and a.rank == 1:
+        if sym == "+" and isinstance(a, Idx) and isinstance(b, Scalar) and a.index == "0" and a.rank == 1 \
+                and a.wrap is None:
             f = b.factors
             if f and a.size in f:
                 return Idx(f[0] if f[1] == a.size else f[1], a.size)
@@ -1927,6 +1964,8 @@ class _Lowerer:
         """``terms`` with a constant element offset that is a whole number k of a unit-stride run's blocks at every
         launch moved into that run's tile index (``base + HD // 2 + tl.arange(0, HD // 2)``: block 1)."""
         runs = [k for k, t in enumerate(terms) if isinstance(t.index, Idx) and t.stride == "1"]
+        if any(terms[k].index.wrap is not None for k in runs):  # type: ignore[union-attr]
+            return terms
         for j, t in enumerate(terms):
             if not (isinstance(t.index, str) and t.stride == "1") or len(runs) != 1:
                 continue
@@ -2000,7 +2039,7 @@ class _Lowerer:
             b = Scalar(f"ct.reshape({b.text}, ())")
         if isinstance(a, Scalar) and isinstance(b, Scalar):
             return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}")
-        if sym == "<" and isinstance(a, Idx) and isinstance(b, Scalar):
+        if sym == "<" and isinstance(a, Idx) and isinstance(b, Scalar) and a.wrap is None:
             return Mask(((a, b.text),))
         ta = a if isinstance(a, Scalar) else self.materialize(self._value(a, node), node)
         tb = b if isinstance(b, Scalar) else self.materialize(self._value(b, node), node)
@@ -2193,6 +2232,14 @@ class _Lowerer:
             picked = [self.ev(a) for a in node.args]
             if all(isinstance(v, Scalar) for v in picked):   # scalars: Python's conditional expression
                 return Scalar(f"({picked[1].text} if {picked[0].text} else {picked[2].text})")  # type: ignore
+            c, x, z = picked
+            if self.wraps and isinstance(c, Mask) and len(c.conds) == 1 and isinstance(x, Idx) and x.wrap is None \
+                    and c.conds[0][0] == x and isinstance(z, Scalar) and z.text == "0" \
+                    and self.launch_expr(c.conds[0][1]):
+                # `offs = tl.where(offs < M, offs, 0)` (the persistent-matmul tutorial's clamp): the lanes in [0, M)
+                # are offs itself, as for a `% M` wrap (Idx.wrap); the others read row 0 in Triton, padding here
+                self.wrap_used = True
+                return replace(x, wrap=c.conds[0][1])
         if fn in MAP:
             vals = [self._value(self.ev(a), node) for a in node.args]
             if fn in ("maximum", "minimum") and not kw and len(vals) == 2 and \
@@ -3379,6 +3426,18 @@ class _Lowerer:
                     raise self.fail(node, f"mask bound `{bound}` must be an expression of the kernel's scalar "
                                           "parameters and literals (it becomes the extent of the array view)")
                 bounds[hit[0]] = bound
+        self._pending_junk = frozenset()
+        wrapped = [k for k, t in enumerate(runs) if t.index.wrap is not None]  # type: ignore[union-attr]
+        if wrapped:
+            # `(i * B + arange) % M` read as tile i of a view of extent M: the lanes in [0, M) are the same elements,
+            # the others padding instead of rows `r % M` (unobservable when only the masked store reads them:
+            # checked once the kernel is lowered); a store through it would write other rows than Triton's
+            if self._storing or scalars or any(k in bounds for k in wrapped) or len(runs) != rank:
+                raise _Unwrap()
+            for k in wrapped:
+                bounds[k] = runs[k].index.wrap  # type: ignore[union-attr]
+            self._pending_junk = frozenset((runs[k].index.axis, rank, runs[k].index.index,  # type: ignore
+                                            runs[k].index.wrap) for k in wrapped)  # type: ignore[union-attr]
         if any(t.stride.isdigit() and t.stride != "1" for t in runs):
             # elements grouped by a literal stride (`pairs[:, None] * 2 + tl.arange(0, 2)[None, :]`): no tensor
             # dimension has that stride, so each unmasked run read at tile 0 spans exactly its block
@@ -3400,9 +3459,13 @@ class _Lowerer:
                 runs = [runs[k] for k in order]
                 bounds = {j: bounds[k] for j, k in enumerate(order) if k in bounds}
                 self.last_perm = order
+                if self._pending_junk:
+                    raise _Unwrap()
         if not runs and old is not None and [t.stride for t in scalars] != [d.stride for d in old.dims]:
             scalars = self._element_onto_view(scalars, old) or scalars
         scalars = self._scalar_dims_unified(ptr.param, scalars, runs, node)
+        if self._pending_junk and scalars:
+            raise _Unwrap()
         if any(t.stride == "1" for t in scalars) and any(t.stride == "1" for t in runs) and \
                 ptr.param not in self.gathered_arrays:
             # `out + 1 + e` (e a unit-stride run, 1 not a whole number of its blocks): an element offset inside a
@@ -3529,6 +3592,9 @@ class _Lowerer:
         if fill is not None:   # Triton's `other=` value in the lanes the mask leaves out
             cond, value_text = fill
             text = f"ct.where({cond.text}, {text}, {value_text})"
+        if self._pending_junk:
+            self.wrap_loads.append((ast.dump(ast.parse(text, mode="eval").body), self._pending_junk))
+            self._pending_junk = frozenset()
         return Tile(text, vshape, f"{arr}.dtype")
 
     def polled_load(self, node: ast.Call, kw: dict) -> Tile:
@@ -3573,7 +3639,11 @@ class _Lowerer:
         if gather:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
         else:
-            arr, index, shape, vshape, _ = self.access(ptr, mask, node)
+            self._storing = True
+            try:
+                arr, index, shape, vshape, _ = self.access(ptr, mask, node)
+            finally:
+                self._storing = False
         if isinstance(value, Scalar) and gather and ptr.param in self.gathered_arrays:   # type: ignore[union-attr]
             value = Tile(f"ct.full({_tup(offsets.shape)}, {value.text}, dtype={arr}.dtype)", offsets.shape,
                          f"{arr}.dtype")
@@ -3784,6 +3854,150 @@ class _Lowerer:
         return ", ".join(params), out
 
 
+#: element-wise cuTile functions: lane i of the result depends on lane i of each tile operand only
+_ELEMENTWISE = {"ct.astype", "ct.where", "ct.maximum", "ct.minimum", "ct.exp", "ct.exp2", "ct.log", "ct.log2",
+                "ct.sqrt", "ct.rsqrt", "ct.abs", "ct.tanh", "ct.sin", "ct.cos", "ct.floor", "ct.ceil", "ct.truediv",
+                "ct.pow", "ct.sinh", "ct.cosh", "ct.tan"}
+
+
+def _junk_unobservable(lw: "_Lowerer") -> bool:
+    """Whether every lane a wrapped load (``Idx.wrap``) reads differently from Triton stays unobservable in the
+    lowered kernel ``lw`` wrote. Such a load reads padding where Triton reads row ``r % M`` (r outside [0, M)), so
+    it is exact on the lanes inside [0, M) of its wrapped axis and "junk" outside. Junk is followed through the
+    lowered cuTile Python (flow-insensitively, to a fixed point): element-wise operations with scalars keep it on its
+    lanes; ``ct.mma(a, b, acc)`` keeps a's junk rows as rows of the product and b's junk columns as its columns
+    (junk along the contracted axis would reach every lane: refused); a ``ct.store`` may take a junk tile when its
+    view has extent M along that axis at the same tile index, so that cuTile's bounds check drops exactly the junk
+    lanes (the Triton kernel masks the same lanes out: ``offs_cm < M``). Any other use of junk (a reduction, an
+    index, a condition, a scatter, a broadcast against another tile, a reshape) answers False: the kernel is lowered
+    again computing the wrap."""
+    body = ast.parse("def _k():\n" + "\n".join(lw.lines)).body[0].body  # type: ignore[attr-defined]
+    loads = dict(lw.wrap_loads)
+    scalar_params = {p for p, kind in lw.kinds.items() if kind in ("scalar", "constant")}
+    env: dict[str, frozenset] = {}
+
+    def norm(text_or_node) -> str:
+        node = ast.parse(text_or_node, mode="eval").body if isinstance(text_or_node, str) else text_or_node
+        return ast.dump(node)
+
+    def scalar_like(e: ast.expr) -> bool:
+        if isinstance(e, (ast.Constant, ast.Attribute)):
+            return True
+        if isinstance(e, ast.Name):
+            return e.id in scalar_params
+        if isinstance(e, ast.UnaryOp):
+            return scalar_like(e.operand)
+        if isinstance(e, ast.BinOp):
+            return scalar_like(e.left) and scalar_like(e.right)
+        return False
+
+    def elementwise(operands: list[ast.expr]) -> frozenset | None:
+        out: frozenset = frozenset()
+        for o in operands:
+            j = junk(o)
+            if j is None:
+                return None
+            if not j and not scalar_like(o):
+                # a tile without junk may broadcast the junk onto other axes: only scalars are taken
+                if any(junk(x) for x in operands):
+                    return None
+            out |= j
+        if len({r for _, r, _, _ in out}) > 1:
+            return None
+        return out
+
+    def junk(e: ast.expr) -> frozenset | None:   # None: junk used where it may be observed
+        if isinstance(e, ast.Name):
+            return env.get(e.id, frozenset())
+        if isinstance(e, ast.Constant):
+            return frozenset()
+        if isinstance(e, ast.Attribute):
+            return frozenset() if e.attr in ("dtype", "shape") or junk(e.value) == frozenset() else None
+        if isinstance(e, ast.Call):
+            key = ast.dump(e)
+            if key in loads:
+                return loads[key]
+            fn = ast.unparse(e.func)
+            operands = list(e.args) + [k.value for k in e.keywords]
+            parts = [junk(o) for o in operands]
+            if any(p is None for p in parts):
+                return None
+            if not any(parts):
+                return frozenset()
+            if fn == "ct.mma" and len(e.args) == 3 and not e.keywords:
+                ja, jb, jc = parts
+                if any(ax != r - 2 for ax, r, _, _ in ja) or any(ax != r - 1 for ax, r, _, _ in jb):
+                    return None   # junk along the contracted axis reaches every lane
+                out = ja | jb | jc
+                return out if len({r for _, r, _, _ in out}) <= 1 else None
+            if fn in _ELEMENTWISE:
+                return elementwise(operands)
+            return None
+        if isinstance(e, ast.BinOp):
+            return elementwise([e.left, e.right])
+        if isinstance(e, ast.UnaryOp):
+            return elementwise([e.operand])
+        if isinstance(e, ast.Compare) and len(e.comparators) == 1:
+            return elementwise([e.left, e.comparators[0]])
+        return None if any(junk(c) for c in ast.iter_child_nodes(e) if isinstance(c, ast.expr)) else frozenset()
+
+    def clean(e: ast.expr | None) -> bool:
+        return e is None or junk(e) == frozenset()
+
+    def stored(call: ast.Call) -> bool:
+        kw = {k.arg: k.value for k in call.keywords}
+        if not call.args or not isinstance(call.args[0], ast.Name) or "tile" not in kw or "index" not in kw:
+            return False
+        if not all(clean(v) for k, v in kw.items() if k != "tile"):
+            return False
+        j = junk(kw["tile"])
+        if j is None:
+            return False
+        view = lw.views.get(call.args[0].id)
+        index = kw["index"].elts if isinstance(kw["index"], ast.Tuple) else [kw["index"]]
+        for axis, rank, idx, bound in j:
+            if view is None or len(view.dims) != rank or len(index) != rank or view.dims[axis].extent is None:
+                return False
+            if norm(view.dims[axis].extent) != norm(bound) or norm(index[axis]) != norm(idx):
+                return False
+        return True
+
+    def walk(stmts: list[ast.stmt]) -> bool:
+        for st in stmts:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                j = junk(st.value)
+                if j is None:
+                    return False
+                env[st.targets[0].id] = env.get(st.targets[0].id, frozenset()) | j
+            elif isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name):
+                j = junk(ast.BinOp(ast.Name(st.target.id, ast.Load()), st.op, st.value))
+                if j is None:
+                    return False
+                env[st.target.id] = env.get(st.target.id, frozenset()) | j
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                    ast.unparse(st.value.func) == "ct.store":
+                if not stored(st.value):
+                    return False
+            elif isinstance(st, ast.For):
+                if not clean(st.iter) or not isinstance(st.target, ast.Name) or env.get(st.target.id):
+                    return False
+                if not walk(st.body) or not walk(st.orelse):
+                    return False
+            elif isinstance(st, (ast.If, ast.While)):
+                if not clean(st.test) or not walk(st.body) or not walk(st.orelse):
+                    return False
+            elif any(junk(n) != frozenset() for n in ast.walk(st) if isinstance(n, ast.expr)):
+                return False   # (tuple assignments, returns, other calls: no junk may reach them)
+        return True
+
+    while True:
+        before = dict(env)
+        if not walk(body):
+            return False
+        if env == before:
+            return True
+
+
 def _early_returns_as_else(body: list[ast.stmt]) -> list[ast.stmt]:
     """The kernel's top-level ``if C: ...; return`` (a guard: ``if pid >= n: return``, or a special case handled
     apart) with the statements after it moved into its ``else``: the same program without an early return, which
@@ -3852,15 +4066,31 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     seeds: dict[str, View] = {}
     not_blocks: set[tuple[str, str]] = set()
     gathered: set[str] = set()
+    wraps = True
     while True:
         lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")),
                       plain_stores=bool(options.get("plain_stores")), facts=facts)
         lw.seed_views = dict(seeds)
         lw.not_whole_blocks = set(not_blocks)
         lw.gathered_arrays = set(gathered)
+        lw.wraps = wraps
         try:
             lw.run()
+            if lw.wrap_loads and not _junk_unobservable(lw):
+                raise _Unwrap()
+            if lw.wrap_loads:
+                lw.notes.append("`(i * B + tl.arange(0, B)) % n` offsets read as padded tiles of a view of extent n: "
+                                "the wrapped lanes only reach lanes the masked store leaves out (docs/triton.md, "
+                                "\"Performance of the corpus ports\")")
             break
+        except _Unwrap:   # a wrapped run used other than as a padded tile whose wrapped lanes go unstored
+            if not wraps:
+                raise
+            wraps = False
+        except LoweringError:   # (a view the wrapped extent conflicts with, say): as it lowered without wraps
+            if not (wraps and lw.wrap_used):
+                raise
+            wraps = False
         except _AtomicArrays as again:   # arrays both atomics and tile accesses reach: every access a gather
             gathered |= again.arrays
         except _Relayout as again:   # a pointer gathered from before its strided layout was known: once more

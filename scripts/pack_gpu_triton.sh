@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Makes PACK (default build/gpu21) for scripts/gpu_triton.sh and scripts/gpu_triton_probe.sh, on the CPU: ports the
+# committed Triton captures (`tileport corpus port`, into build/ttp and build/tcp unless SKIP_PORT=1 reuses them),
+# then packs triton-tutorials.tar.xz and TileGym.tar.xz (copies of the corpus), ports.tar.xz (ttp/ and tcp/: each
+# kernel's lowered.py and lowered.json, and corpus.json) and probe.tar.xz (benchmarks/corpus/triton_probe_variants.py
+# on build/ttp). CORPUS: the corpus folder (default ../shared/corpus, or /work/shared/corpus from a worktree).
+set -euo pipefail
+pack=${PACK:-build/gpu21}
+corpus=${CORPUS:-../shared/corpus}
+py=${PYTHON:-.venv/bin/python}
+export PYTHONPATH="$PWD/src"
+mkdir -p "$pack"
+pack=$(cd "$pack" && pwd)
+if [ "${SKIP_PORT:-0}" != 1 ]; then
+  rm -rf build/ttp build/tcp
+  "$py" -m tileport corpus port benchmarks/results/corpus/triton/captures-tutorials --corpus "$corpus/triton-tutorials" \
+    --out build/ttp --results build/ttp.json || echo "(exit $?: not every tutorial kernel is proven: build/ttp.json)"
+  "$py" -m tileport corpus port benchmarks/results/corpus/triton/captures-tilegym --corpus "$corpus/TileGym" \
+    --out build/tcp --results build/tcp.json || echo "(exit $?: not every TileGym kernel is proven: build/tcp.json)"
+fi
+tar cJf "$pack/triton-tutorials.tar.xz" -C "$corpus" triton-tutorials
+tar cJf "$pack/TileGym.tar.xz" -C "$corpus" TileGym
+(cd build && find ttp tcp -maxdepth 2 \( -name lowered.py -o -name lowered.json -o -name corpus.json \) -print \
+  | sort | tar cJf "$pack/ports.tar.xz" -T -)
+rm -rf build/probe && "$py" benchmarks/corpus/triton_probe_variants.py --ports build/ttp --out build/probe
+tar cJf "$pack/probe.tar.xz" -C build/probe .
+ls -l "$pack"
