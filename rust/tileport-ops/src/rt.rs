@@ -3,8 +3,8 @@
 //! panics included — into a status code and a message for the caller.
 
 use crate::abi::{Status, TpCall, TpTensor, MAX_RANK};
-use cutile::cutile_compiler::hints::CompileOptions;
 use cutile::cuda_core::{Device, Stream};
+use cutile::cutile_compiler::hints::CompileOptions;
 use cutile::prelude::*;
 use cutile::tensor::SpecializationBits;
 use std::cell::RefCell;
@@ -316,7 +316,10 @@ pub fn list_table(
         );
     }
     if t.strides[0] != words || t.strides[1] != 1 || t.shape[0] > i32::MAX as i64 {
-        return fail(Status::BadShape, format!("{op}: {name}: the descriptor table must be row-major and dense"));
+        return fail(
+            Status::BadShape,
+            format!("{op}: {name}: the descriptor table must be row-major and dense"),
+        );
     }
     // SAFETY: the caller passes a live device allocation of the table (checked above), kept until the launch ran.
     Ok(unsafe { cutile::cuda_async::device_buffer::DevicePointer::from_cu_deviceptr(t.data) })
@@ -382,7 +385,9 @@ pub struct Call<'a> {
 
 /// The launch's own compile hints from the call block (`hints[i]` where bit i of `hints_set` is 1).
 fn compile_options(c: &TpCall) -> Result<Option<CompileOptions>> {
-    use crate::abi::{HINT_NUM_CTA_IN_CGA, HINT_NUM_WORKER_WARPS_PER_CTA, HINT_OCCUPANCY, HINT_OPT_LEVEL};
+    use crate::abi::{
+        HINT_NUM_CTA_IN_CGA, HINT_NUM_WORKER_WARPS_PER_CTA, HINT_OCCUPANCY, HINT_OPT_LEVEL,
+    };
     if c.hints_set == 0 {
         return Ok(None);
     }
@@ -399,7 +404,9 @@ fn compile_options(c: &TpCall) -> Result<Option<CompileOptions>> {
     }
     if given(HINT_OPT_LEVEL) {
         let level = u8::try_from(c.hints[HINT_OPT_LEVEL]);
-        o = o.opt_level(level.or_else(|_| fail(Status::BadArgumentCount, "opt_level hint out of range"))?);
+        o = o.opt_level(
+            level.or_else(|_| fail(Status::BadArgumentCount, "opt_level hint out of range"))?,
+        );
     }
     Ok(Some(o))
 }
