@@ -2594,6 +2594,12 @@ class Emitter:
                                                       self._constant_test(node.test)):
                 return self.runtime_logic(node, want_name)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert) and \
+                (folded := self.const_value(node))[0] and type(folded[1]) is int:
+            # `~0xFF` of a literal (a mask): the value cuTile Python folds, written as its literal
+            lit = ast.copy_location(ast.Constant(abs(folded[1])), node)
+            return self.expr(lit if folded[1] >= 0 else
+                             ast.copy_location(ast.UnaryOp(ast.USub(), lit), node), want_name)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert) and \
                 not self.const_value(node.operand)[0]:
             # `~t` / ct.bitwise_not(t): cuTile Python xors with all ones (-1, or True for a bool tile)
             code, ty = self.expr(node.operand)
@@ -3054,10 +3060,14 @@ class Emitter:
     def _inline_body(self, node: ast.Call, helper: ast.FunctionDef, params: ast.arguments, body: list[ast.stmt],
                      arrays: dict[str, str], want_name: str | None) -> tuple[str, Ty]:
         split = None   # (the returned product, its factors' types) when the block yields the factors
-        args = [self.expr(a) if p.arg not in arrays else (None, None) for p, a in zip(params.args, node.args)]
         # what each parameter is known to hold, decided in the caller: inside the helper a parameter shadows a
         # kernel constant of the same name (`STAGE` called with `inner_stage = 4 - STAGE`)
         known = {p.arg: self.const_value(a) for p, a in zip(params.args, node.args) if p.arg not in arrays}
+        # a bool known here (`keepdims=keep` of a `keep=True` default) is an option the helper reads, as cuTile
+        # Python folds it: no value to bind (cutile has no bool scalar to pass)
+        flags = {p for p, (ok, v) in known.items() if ok and type(v) is bool}
+        args = [self.expr(a) if p.arg not in arrays and p.arg not in flags else (None, None)
+                for p, a in zip(params.args, node.args)]
         saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts),
                  self.assign_counts, self.const_locals, self.helper_params)
         # a function defined inside the kernel reads the enclosing locals it does not bind itself (a closure: the
@@ -3069,7 +3079,7 @@ class Emitter:
         self.inlining.append(helper.name)
         try:
             for p, a_node, (code, ty) in zip(params.args, node.args, args):
-                if p.arg in arrays:
+                if p.arg in arrays or p.arg in flags:
                     continue
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(a_node, "helper-function", f"array argument {self.text(a_node)} to a helper")
@@ -4201,7 +4211,10 @@ class Emitter:
         kw = {k.arg: k.value for k in node.keywords}
         axis_node = kw.pop("axis", node.args[1] if len(node.args) > 1 else None)
         keep = kw.pop("keepdims", None)
-        keepdims = bool(keep is not None and isinstance(keep, ast.Constant) and keep.value)
+        known, keep_value = self.const_value(keep)
+        if keep is not None and not (known and type(keep_value) is bool):
+            raise self.refuse(keep, "reduce", f"keepdims={self.text(keep)}, not a bool known when it compiles")
+        keepdims = bool(known and keep_value)
         code, ty = self.expr(node.args[0])
         if not isinstance(ty, Tile):
             raise self.refuse(node, "reduce", f"ct.{op} of a scalar")
@@ -4572,6 +4585,17 @@ class Emitter:
                 # (cuTile Python converts it; cutile has no 16-bit literal, see _float_constant)
                 return self.typed(_float_constant(float(value), like.dtype, ", ".join(like.shape)), like, None,
                                   f"{like.dtype}_value")[0]
+            if isinstance(lit, int) and not isinstance(lit, bool) and not -2 ** 31 <= lit < 2 ** 31:
+                # cutile 0.3.1 parses every integer literal as an i32 (it panics on 2654435761u32); Tile IR has no
+                # unsigned types, so a uint32 constant is the i32 of its bits: that literal, bitcast (an identity
+                # in the IR, irdiff identity-shape-ops), is the constant cuTile Python emits
+                if like.dtype != "u32" or not 2 ** 31 <= lit < 2 ** 32:
+                    raise self.refuse(node, "arith-scalar-broadcast", f"integer literal {lit} with a {like.dtype} "
+                                      "tile: cutile 0.3.1 takes no integer literal beyond int32 (a uint32 one is "
+                                      "ported)")
+                self.need(node, "arith-scalar-broadcast", "a uint32 literal beyond int32")
+                return self.typed(f"bitcast(broadcast_scalar({lit - 2 ** 32}i32, shape![{', '.join(like.shape)}]))",
+                                  like, None, "u32_value")[0]
             if lit is not None:
                 if like.dtype in ("f16", "bf16"):
                     raise self.refuse(node, "arith-scalar-broadcast", f"literal {lit!r} in a {like.dtype} tile "

@@ -350,10 +350,27 @@ class _Resolver(ast.NodeTransformer):
                 not all(isinstance(t, (ast.Name, ast.Tuple)) for t in node.targets[0].elts):
             return node
         names = [{n.id for n in ast.walk(t) if isinstance(n, ast.Name)} for t in node.targets[0].elts]
-        for i, e in enumerate(node.value.elts):
-            if {n.id for n in ast.walk(e) if isinstance(n, ast.Name)} & set().union(*names[:i]):
-                return node   # a later element reads an earlier target: not the same as one by one
+        late = [i for i, e in enumerate(node.value.elts)
+                if {n.id for n in ast.walk(e) if isinstance(n, ast.Name)} & set().union(*names[:i])]
         out = []
+        if late:   # `a, b = b, a + b`: a later element reads an earlier target; Python evaluates the whole right
+            # side first, so each such element is bound to a name of its own before any target is
+            if not all(isinstance(t, ast.Name) for t in node.targets[0].elts):
+                return node
+            taken = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            elts = list(node.value.elts)
+            for i in late:
+                tmp, k = f"{node.targets[0].elts[i].id}_next", 1
+                while tmp in taken or tmp in self.local or tmp in self.env:
+                    tmp, k = f"{node.targets[0].elts[i].id}_next{k}", k + 1
+                taken.add(tmp)
+                self.local.add(tmp)
+                a = _mark(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(tmp, ast.Store()), elts[i])],
+                                                       elts[i]), elts[i]))
+                ast.fix_missing_locations(a)
+                out.append(a)
+                elts[i] = ast.copy_location(ast.Name(tmp, ast.Load()), elts[i])
+            node.value.elts = elts
         for t, e in zip(node.targets[0].elts, node.value.elts):
             a = _mark(ast.Assign([t], e))
             ast.copy_location(a, t)
