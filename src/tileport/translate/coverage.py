@@ -197,8 +197,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`if`", "none in cutile 0.3.1 (`return` only at the end of a body)", P, None,
               "refused with the reason; docs/corpus.md (limits)"),
     Construct("for-break", "`break` and `continue` in a `for` over a range (at any depth of `if`s in its body)",
-              "`continue;`; a `break` as cuTile Python's for_loop_break compiles it: a `let mut broke: bool` the loop "
-              "carries, set by the `break` (then `continue;`), and `if broke { continue; }` first in the body", S,
+              "`continue;`; a `break` as cuTile Python's for_loop_break compiles it: a `let mut` bool flag the loop "
+              "carries (`zz_0_broke`: after the loop's own values, before its tokens, where cuTile Python adds "
+              "it), set by the `break` (then `continue;`), and `if zz_0_broke { continue; }` first in the body", S,
               "real_syntax"),
     Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
               "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple", "the body once "
@@ -275,6 +276,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
               "differs from b's (a `select`), as cuTile Python lowers them", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven; of tiles: planned"),
+    Construct("float-mod", "`t % c` of f32 tiles (a float scalar broadcast: an angle wrapped to [0, 2*pi))",
+              "`remf(a, b)`, then `+ b` where the remainder is non-zero (unordered `cmpf`) and its sign differs "
+              "from b's (a `select`), as cuTile Python lowers Python's float %", S, None,
+              "proven by tests/test_port.py::test_small_kernels_are_proven (fmod)"),
     Construct("mma", "`ct.mma(a, b, acc)` (f32 or i32 accumulator; f16/bf16/fp8/int8 operands), of 2-d tiles or "
               "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` of 2-d float tiles of one dtype",
               "`mma(a, b, acc)`; rank 3: `mma_batched(..)`, cutile's mma compiler op declared in the port's module "

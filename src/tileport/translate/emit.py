@@ -864,6 +864,12 @@ class Emitter:
                 if self.assign_counts.get(name) == 1 and (c := self.const_value(st.value))[0]:
                     # (in a branch or loop body too: assigned once, it holds that value wherever it is defined)
                     self.const_locals[name] = c[1]   # (also emitted: runtime code may read it)
+                elif name in getattr(self.assign_counts, "straight", ()):
+                    # re-bound in one block only (`step = 1; step <<= 2`): constant up to its next binding
+                    if (c := self.const_value(st.value))[0] and isinstance(c[1], (int, float)):
+                        self.const_locals[name] = c[1]
+                    else:
+                        self.const_locals.pop(name, None)
                 self.bid_names.pop(name, None)
                 self.rev_bid_names.pop(name, None)
                 self.tile_counts.pop(name, None)
@@ -1535,7 +1541,9 @@ class Emitter:
                                                    "loop's bound (`min(stop, ..)`), which the port does not write yet")
         if flag is None and _breaks(body):   # cuTile Python's for_loop_break: a flag carried through the loop, each iteration after
             # the `break` skipped (a `continue` first thing), the `break` itself setting it and continuing
-            flag = self.fresh("broke")
+            # (named to sort after the loop's own values and before the `zz_<array>_token`s: cutile carries
+            # by name, cuTile Python adds the flag after the values the loop assigns and the tokens after it)
+            flag = self.fresh("zz_0_broke")
             self.body.append(f"{indent}// `break` as cuTile Python compiles it: a flag the loop carries")
             self.body.append(f"{indent}let mut {flag}: bool = false;")
         self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop)} {{")
@@ -2689,7 +2697,8 @@ class Emitter:
             ok, v = self.const_value(node)   # `SCALES[K]`, `len(SCALES)` of a module tuple: its item, as cuTile
             if ok and type(v) in (int, float):   # Python folds it
                 self.need(node, "const-fold", f"`{self.text(node)}`")
-                return repr(v), Scalar("f32" if isinstance(v, float) else "i32")
+                # (a float as its f32 literal: cutile types no unsuffixed float in `broadcast_scalar(0.125, ..)`)
+                return (rust_literal(v, "f32"), Scalar("f32")) if isinstance(v, float) else (repr(v), Scalar("i32"))
         if isinstance(node, (ast.Subscript, ast.Attribute)) and (attr := self.tile_attribute(node))[0]:
             # a tile's extent or rank: a constant (the const generic's name where the extent is one)
             d = self.env[node.value.value.id][1].shape[self._int(node.slice) if self._int(node.slice) is not None
@@ -4879,6 +4888,10 @@ class Emitter:
         if (isinstance(lt, Tile) or isinstance(rt, Tile)) and {getattr(lt, "dtype", None),
                                                                 getattr(rt, "dtype", None)} <= {"i32", "i64"}:
             return self.floordiv_tile(node, lc, lt, rc, rt)
+        if isinstance(node.op, ast.Mod) and (isinstance(lt, Tile) or isinstance(rt, Tile)) and \
+                {getattr(lt, "dtype", None), getattr(rt, "dtype", None)} <= {"f32", "i32"} and \
+                "f32" in {getattr(lt, "dtype", None), getattr(rt, "dtype", None)}:
+            return self.float_mod_tile(node, lc, lt, rc, rt)
         if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and {lt.dtype, rt.dtype} <= {"i32", "i64"}):
             raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` of {_describe(lt)} and {_describe(rt)} "
                                                     "(i32 or i64 scalars are translated)")
@@ -4942,6 +4955,25 @@ class Emitter:
                 f"let {r}: {ty} = remi({a}, {d});\n"
                 f"let {z}: {ty} = constant(0{like.dtype}, shape![{dims}]);\n"
                 f"let {fix}: Tile<bool, {{ [{dims}] }}> = (lt_tile({r}, {z}) ^ lt_tile({d}, {z})) & ne_tile({r}, {z});\n"
+                f"let {up}: {ty} = {r} + {d};\n"
+                f"select({fix}, {up}, {r})\n}}"), like
+
+    def float_mod_tile(self, node: ast.BinOp, lc: str, lt: Ty, rc: str, rt: Ty) -> tuple[str, Tile]:
+        """`t % c` of f32 tiles (an angle wrapped to [0, 2*pi)), as cuTile Python lowers Python's float %: remf,
+        then + b where the remainder is non-zero (an unordered compare: NaN counts) and its sign differs from b's."""
+        self.need(node, "float-mod", f"`{self.text(node)}`")
+        like = self.result_tile(node, lt, rt)
+        a = self.operand_as_tile(lc, lt, like, node.left)
+        b = self.operand_as_tile(rc, rt, like, node.right)
+        dims = ", ".join(like.shape)
+        ty = f"Tile<f32, {{ [{dims}] }}>"
+        d, r, z, fix, up = (self.fresh(n) for n in ("divisor", "rem", "zero", "fix", "shifted"))
+        return (f"{{ // Python's %: the remainder takes the divisor's sign\n"
+                f"let {d}: {ty} = {b};\n"
+                f"let {r}: {ty} = remf({a}, {d});\n"
+                f"let {z}: {ty} = constant(0.0f32, shape![{dims}]);\n"
+                f"let {fix}: Tile<bool, {{ [{dims}] }}> = (lt_tile({r}, {z}) ^ lt_tile({d}, {z})) & "
+                f"cmpf({r}, {z}, predicate::NotEqual, cmp_ordering::Unordered);\n"
                 f"let {up}: {ty} = {r} + {d};\n"
                 f"select({fix}, {up}, {r})\n}}"), like
 
@@ -5051,12 +5083,30 @@ def _named_constant(value: int | float, dtype: str) -> str | None:
     return None
 
 
-def _assign_counts(fn: ast.FunctionDef) -> dict[str, int]:
+class _Counts(dict):
+    """Assignments per name, and ``straight``: the names re-bound only by plain assignments that are statements of
+    one block (`step = 1` then `step = step << 2`): each holds, from one binding to the next, the value bound
+    there, with no loop or branch carrying it (so a constant one is folded there, as cuTile Python folds it)."""
+    straight: frozenset[str] = frozenset()
+
+
+def _assign_counts(fn: ast.FunctionDef) -> _Counts:
     """How many times each name is assigned in ``fn`` (a name assigned once from a constant is that constant)."""
-    counts: dict[str, int] = {}
+    counts = _Counts()
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             counts[node.id] = counts.get(node.id, 0) + 1
+    blocks: dict[str, set[int]] = {}
+    plain: dict[str, int] = {}
+    for node in ast.walk(fn):
+        for part in ("body", "orelse", "finalbody"):
+            for st in getattr(node, part, None) or []:
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                    name = st.targets[0].id
+                    blocks.setdefault(name, set()).add(id(getattr(node, part)))
+                    plain[name] = plain.get(name, 0) + 1
+    counts.straight = frozenset(n for n, c in counts.items()
+                                if c > 1 and plain.get(n) == c and len(blocks.get(n, ())) == 1)
     return counts
 
 
