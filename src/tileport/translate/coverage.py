@@ -255,7 +255,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`reduce_sum(x, k)` (+ `.reshape(..)` for keepdims, and to its own named shape: cutile types a "
               "reduction by its extents' values); every axis: axis 0 reduced once per axis, as cuTile Python does",
               S, "row_softmax"),
-    Construct("unary-neg", "`-t` on a float tile", "`negf(t)`", S, "bias_act"),
+    Construct("unary-neg", "`-t` on a float tile; on an integer tile", "`negf(t)`; `negi(t, overflow::None)`", S,
+              "bias_act"),
     Construct("exp", "`ct.exp(t)`", "`exp(t)`", S, "bias_act"),
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles, with literal `propagate_nan=` and "
               "`flush_to_zero=`", "`maxf(a, b, nan::Disabled, ftz::Disabled)` / `minf` (`nan::Enabled`, "

@@ -2634,6 +2634,8 @@ class Emitter:
             code, ty = self.expr(node.operand)
             if isinstance(ty, Tile):
                 self.need(node, "unary-neg", "tile negation")
+                if ty.dtype in ("i8", "i16", "i32", "i64"):   # an integer tile: Tile IR negi, as cuTile Python
+                    return self.typed(f"negi({code}, overflow::None)", ty, None, "negated")   # negates it
                 if not ty.dtype.startswith(("f", "bf")):
                     raise self.refuse(node, "unary-neg", f"negation of a {ty.dtype} tile")
                 if ty.shape == () and not code.isidentifier():
