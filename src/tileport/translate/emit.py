@@ -5102,7 +5102,8 @@ def _assign_counts(fn: ast.FunctionDef) -> _Counts:
     plain: dict[str, int] = {}
     for node in ast.walk(fn):
         for part in ("body", "orelse", "finalbody"):
-            for st in getattr(node, part, None) or []:
+            block = getattr(node, part, None)
+            for st in block if isinstance(block, list) else []:   # (an IfExp's body is an expression)
                 if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                     name = st.targets[0].id
                     blocks.setdefault(name, set()).add(id(getattr(node, part)))
