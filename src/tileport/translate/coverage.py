@@ -250,8 +250,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("load-in-bounds", "`ct.load(a, index=(t,), ...)` at a loop index proven < `ct.num_tiles(a, ..)` "
               "(rank 1)", "`load_view_tko(&view, [t], ...)`: the Tile IR load without a redundant bounds check", S,
               "persistent_scale"),
-    Construct("reduce", "`ct.sum/max/min/prod(x, axis=k, keepdims=..)` without rounding/ftz/nan options; "
-              "`axis=None` (every axis) of a tile of any rank",
+    Construct("reduce", "`ct.sum/max/min/prod(x, axis=k, keepdims=..)` without rounding/ftz/nan options, or "
+              "with them at their defaults (`rounding_mode=ct.RoundingMode.RN`, `flush_to_zero=False`: the same "
+              "reduce); `axis=None` (every axis) of a tile of any rank; a keepdims a helper's parameter holds",
               "`reduce_sum(x, k)` (+ `.reshape(..)` for keepdims, and to its own named shape: cutile types a "
               "reduction by its extents' values); every axis: axis 0 reduced once per axis, as cuTile Python does",
               S, "row_softmax"),

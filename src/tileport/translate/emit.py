@@ -2803,8 +2803,9 @@ class Emitter:
                 if len(node.args) != 3 or node.keywords:
                     raise self.refuse(node, "where", "ct.where form (cond, x, y)")
                 (cond, tc), (a, ta), (b, tb) = (self.expr(n) for n in node.args)
-                if isinstance(tc, Scalar) and tc.dtype == "bool":   # a scalar condition: its 0-d tile
-                    cond, tc = f"scalar_to_tile::<bool>({cond})", Tile("bool", ())
+                if isinstance(tc, Scalar) and tc.dtype == "bool":   # a scalar condition: its 0-d tile (bound
+                    # first: cutile types no `.reshape(..)` of an inline `scalar_to_tile::<bool>(pid < n)`)
+                    cond, tc = self.typed(f"scalar_to_tile::<bool>({cond})", Tile("bool", ()), None, "condition")
                 if not isinstance(tc, Tile) or tc.dtype != "bool":
                     raise self.refuse(node.args[0], "where", "ct.where condition that is not a boolean tile")
                 value = self.result_tile(node, ta, tb) if isinstance(ta, Tile) or isinstance(tb, Tile) \
@@ -4221,6 +4222,10 @@ class Emitter:
         self.need(node, "reduce", f"ct.{op}")
         kw = {k.arg: k.value for k in node.keywords}
         axis_node = kw.pop("axis", node.args[1] if len(node.args) > 1 else None)
+        for opt, default in (("rounding_mode", ("None", "RN")), ("flush_to_zero", ("False",)),
+                             ("propagate_nan", ("False",))):   # an option at its default: cuTile Python
+            if opt in kw and self.text(kw[opt]).rsplit(".", 1)[-1] in default:   # builds the reduce it builds
+                del kw[opt]                                                       # without it
         keep = kw.pop("keepdims", None)
         known, keep_value = self.const_value(keep)
         if keep is not None and not (known and type(keep_value) is bool):
@@ -4263,8 +4268,8 @@ class Emitter:
             return self.expr(inner, want_name)
         axis_value = self.const_value(axis_node)[1] if axis_node is not None else None
         if kw or not isinstance(axis_value, int) or isinstance(axis_value, bool):
-            raise self.refuse(node, "reduce", f"ct.{op} with {', '.join(kw) or 'axis=None'} (over every axis of a "
-                                              f"rank-{len(ty.shape)} tile)")
+            raise self.refuse(node, "reduce", f"ct.{op} with {', '.join(kw)} other than its default" if kw else
+                              f"ct.{op} with axis={self.text(axis_node)} (of a rank-{len(ty.shape)} tile)")
         axis = axis_value % len(ty.shape)
         reduced = Tile(ty.dtype, ty.shape[:axis] + ty.shape[axis + 1:])
         call = f"reduce_{op}({code}, {axis})"
