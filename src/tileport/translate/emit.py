@@ -2586,6 +2586,9 @@ class Emitter:
                                      f"scalar_to_tile::<{elem}>({sides[1]}), predicate::NotEqual, "
                                      "cmp_ordering::Unordered);")
                     return f"tile_to_scalar::<bool, bool>({unequal})", Scalar("bool")
+                # (a block operand, `{ .. } == 0` of Python's `pid % 2`, parenthesized: Rust reads a leading block
+                # as a statement)
+                lc, rc = (f"({c})" if c.lstrip().startswith("{") else c for c in (lc, rc))
                 return f"{lc} {SCALAR_COMPARE[type(node.ops[0])]} {rc}", Scalar("bool")
             code, like = self.elementwise(node, "compare", [node.left, node.comparators[0]],
                                           lambda a, b: f"{COMPARE[type(node.ops[0])]}({a}, {b})")
@@ -2690,9 +2693,11 @@ class Emitter:
                 isinstance((bound := self.env.get(node.value.id)) and bound[1], Results) and \
                 (k := self._int(node.slice)) is not None and -len(bound[1].types) <= k < len(bound[1].types):
             return f"{bound[0]}.{k % len(bound[1].types)}", bound[1].types[k]   # `res[0]` of a helper's results
-        if isinstance(node, ast.Call) and self.ct(node.func) in CONST_CALLS and \
+        if isinstance(node, ast.Call) and (self.ct(node.func) in CONST_CALLS or isinstance(node.func, ast.Name)
+                                           and node.func.id in ("int", "float")) and \
                 isinstance(v := self.const_value(node)[1], (int, float)) and not isinstance(v, bool) and \
-                self.const_value(node)[0]:   # `min(B, N)` of constants: the value, as cuTile Python folds it
+                self.const_value(node)[0]:   # `min(B, N)`, `int(D / 2)` of constants: the value, as cuTile
+            # Python folds it
             return (f"{v}i32", Scalar("i32")) if isinstance(v, int) else (rust_literal(v, "f32"), Scalar("f32"))
         if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Tuple, ast.List)) or \
                 isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
@@ -3303,6 +3308,10 @@ class Emitter:
                     isinstance(node.args[0].value, (str, int, float)) and "float" not in self.env:
                 v = float(node.args[0].value)   # float("-inf"), -float("inf"), float(1): folded, as Python does
                 return True, v
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float") \
+                    and len(node.args) == 1 and not node.keywords and node.func.id not in self.env and \
+                    (c := self.const_value(node.args[0]))[0] and type(c[1]) in (int, float):
+                return True, {"int": int, "float": float}[node.func.id](c[1])   # `int(D / 2)` of constants
             if isinstance(node, ast.Call) and self.ct(node.func) == "cdiv" and len(node.args) == 2:
                 (ok1, a), (ok2, b) = self.const_value(node.args[0]), self.const_value(node.args[1])
                 return (True, -(-a // b)) if ok1 and ok2 else (False, None)

@@ -82,9 +82,11 @@ REWRITES: tuple[Rewrite, ...] = (
             "`ct.load(x, (i, 0), (BM, BN))`)", "one canonical spelling, bound with the function's real signature"),
     Rewrite("new-axis", "`t[:, None]`, `t[None, :]` (full slices and new axes)", "`ct.expand_dims(t, axis=k)` per "
             "new axis"),
-    Rewrite("tuple-assign", "`a, b = e1, e2` (no element reads an earlier target), nested ones (`(b, h), k = "
-            "divmod(pid, NH), 0`); `M, N = x.shape`",
-            "`a = e1` then `b = e2` (an inner tuple rewritten in turn); `M = x.shape[0]` then `N = x.shape[1]`"),
+    Rewrite("tuple-assign", "`a, b = e1, e2`, nested ones (`(b, h), k = divmod(pid, NH), 0`); one whose later "
+            "element reads an earlier target (`a, b = b, a + b`); `M, N = x.shape`",
+            "`a = e1` then `b = e2` (an inner tuple rewritten in turn; an element reading an earlier target bound "
+            "first to a name of its own, `b_next = a + b`, as Python evaluates the right side first); `M = "
+            "x.shape[0]` then `N = x.shape[1]`"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
     Rewrite("chained-assign", "`lo = hi = 0`, `m = l = ct.zeros(..)` (names)", "`lo = 0` then `hi = lo`: the value "
             "computed once and bound to each name in turn, as Python assigns it"),
@@ -103,8 +105,8 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("tiled-view", "`v = x.tiled_view(shape, padding_mode=P)` and `v.load(idx)`, `v.store(idx, t)`, "
             "`v.num_tiles(k)`, `v.tile_shape`", "`ct.load(x, idx, shape, padding_mode=P)`, `ct.store(x, idx, t)`, "
             "`ct.num_tiles(x, k, shape)`, the shape: the same partition view and load/store in cuTile Python's IR"),
-    Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`) "
-            "and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
+    Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`, "
+            "`tile_shape = TILE` of a module tuple) and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
             "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`)"),
     Rewrite("ensure-constant", "`ct.ensure_constant(e)` (e.g. `if ct.ensure_constant(FLAG):`)", "`e` (cuTile "
             "Python compiles it only where e is a constant, which the reference compile checked)"),
@@ -1045,7 +1047,7 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
     fn.body = expand(fn.body)
 
 
-def _inline_tuple_names(fn: ast.FunctionDef) -> None:
+def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) -> None:
     """A name bound once, in a top-level statement, to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM,
     BN)`: names bound at most once, literals, arithmetic of them, `ct.bid`/`ct.num_blocks`, `x.shape[k]`) is that
     tuple wherever it is read (rewrite tuple-name): cuTile Python passes the tuple itself; the copies compute the
@@ -1076,6 +1078,12 @@ def _inline_tuple_names(fn: ast.FunctionDef) -> None:
 
     tuples = {}
     for st in fn.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                stores.get(st.targets[0].id) == 1 and isinstance(st.value, ast.Name) and \
+                not stores.get(st.value.id) and env is not None and \
+                isinstance(module_tuple := _static_value(st.value, env)[1], tuple) and \
+                (spelled := static_node(module_tuple, st.value)) is not None:
+            st.value = spelled   # `tile_shape = TILE` of a module tuple of numbers: that tuple, as above
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
                 stores.get(st.targets[0].id) == 1 and isinstance(st.value, ast.Tuple) and st.value.elts and \
                 all(plain(e) for e in st.value.elts):
@@ -1198,7 +1206,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
                   where: tuple[Path, str] | None = None) -> None:
     """``where``: the file and source ``fn`` comes from (for the functions it defines inside it)."""
     _inline_tiled_views(fn)
-    _inline_tuple_names(fn)
+    _inline_tuple_names(fn, env)
     nested = _nested_functions(fn) if where is not None else {}
     local = _locals(fn) - set(nested)
     attributes = _attribute_helpers(fn, env, local | set(nested))
