@@ -138,7 +138,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "fused into the next `x = x + c` (ALiBi's `qk + bias`: the mma computed where it stands); "
               "`ct.astype(a * f, x.dtype) + c` fused through the conversion where it is a no-op (each variant "
               "contracted as its own reference is: SMALL_KERNELS fmacast)", S, "gelu_tanh"),
-    Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel; `-float('inf')`",
+    Construct("float-special", "`float('inf')`, `float('-inf')` in a kernel; `-float('inf')` (`float('nan')` is "
+              "refused: cutile 0.3.1 has no NaN constant, docs/corpus.md limits)",
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`); "
               "a negated infinity is the other constant, as cuTile Python folds it (no `negf`)",
               S, None),

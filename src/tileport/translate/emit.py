@@ -249,6 +249,7 @@ class Emitter:
         self.inlining: list[str] = []
         self.temps: dict[str, int] = {}  # temporaries named so far (see fresh)
         self.helper_params: dict[str, tuple[bool, object]] = {}
+        self.tuple_args: dict[str, tuple[set[str], set[str]]] = {}   # helper → (its tuple parameters, the names in them)
         self.fusing_names: set[str] = set()     # names bound to a helper's product that an fma reads
         self.deferred: set[str] = set()         # re-assigned names whose product an fma still has to take
         self.helper_product: list | None = None  # the factors of the helper product just bound (see _inline_body)  # inlined helper's parameter → const_value
@@ -1938,7 +1939,11 @@ class Emitter:
             raise self.refuse(node, "float-special", f"float({text!r})") from None
         if value == value and not math.isinf(value):
             raise self.refuse(node, "float-special", f"float({text!r}) of a finite value: write the literal")
-        name = "NAN" if value != value else "INFINITY" if value > 0 else "NEG_INFINITY"
+        if value != value:
+            raise self.refuse(node, "float-special", "float('nan'): cutile 0.3.1's `constant` names only ZERO, ONE, "
+                                                     "INFINITY, NEG_INFINITY and E (`f32::NAN`: \"Constant not "
+                                                     "supported\"), and no literal spells a NaN")
+        name = "INFINITY" if value > 0 else "NEG_INFINITY"
         # a 0-d constant tile (cutile types `constant(..)` from its binding; a bare `f32::NAME` it cannot type)
         return self.typed(f"constant(f32::{name}, shape![])", Tile("f32", ()), None, "special")
 
@@ -2696,8 +2701,8 @@ class Emitter:
         if isinstance(node, ast.Call) and (self.ct(node.func) in CONST_CALLS or isinstance(node.func, ast.Name)
                                            and node.func.id in ("int", "float")) and \
                 isinstance(v := self.const_value(node)[1], (int, float)) and not isinstance(v, bool) and \
-                self.const_value(node)[0]:   # `min(B, N)`, `int(D / 2)` of constants: the value, as cuTile
-            # Python folds it
+                math.isfinite(v) and self.const_value(node)[0]:   # `min(B, N)`, `int(D / 2)` of constants: the
+            # value, as cuTile Python folds it (float('nan'), float('inf'): float_special's named constants)
             return (f"{v}i32", Scalar("i32")) if isinstance(v, int) else (rust_literal(v, "f32"), Scalar("f32"))
         if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Tuple, ast.List)) or \
                 isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
@@ -3065,14 +3070,44 @@ class Emitter:
         renamed = [n for st in body for n in ast.walk(st) if isinstance(n, ast.Name) and n.id in arrays]
         if any(isinstance(n.ctx, ast.Store) for n in renamed):
             raise self.refuse(node, "helper-function", f"helper {helper.name}() re-binds an array parameter")
+        # a tuple passed in (`_write(y, (pid,), t)`, an index): the helper reads it where the parameter is read, as
+        # cuTile Python passes the tuple itself; its elements are the caller's values, read under the caller's names
+        tuples = {p.arg: a for p, a in zip(params.args, node.args) if isinstance(a, (ast.Tuple, ast.List))
+                  and p.arg not in arrays}
+        seen = {n.id for a in tuples.values() for n in ast.walk(a) if isinstance(n, ast.Name)}
+        inner = set(_assign_counts(helper)) | {a.arg for a in params.args}
+        if seen & inner:
+            raise self.refuse(node, "helper-function", f"call to {helper.name}() with a tuple of names the helper "
+                                                       f"binds itself ({', '.join(sorted(seen & inner))})")
+        if any(isinstance(n, ast.Name) and n.id in tuples and not isinstance(n.ctx, ast.Load)
+               for st in body for n in ast.walk(st)):
+            raise self.refuse(node, "helper-function", f"helper {helper.name}() re-binds a tuple parameter")
+        replaced: list[tuple[ast.AST, str, int | None, ast.AST]] = []
+        for parent in (n for st in body for n in ast.walk(st)):
+            for fname, value in ast.iter_fields(parent):
+                items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+                for k, child in items:
+                    held = child.elts[0] if getattr(child, "tileport_wrapped", False) and \
+                        len(child.elts) == 1 else child   # (`index=idx` read as `(idx,)`: resolve.unwrap_index)
+                    if isinstance(held, ast.Name) and held.id in tuples:
+                        new = ast.copy_location(copy.deepcopy(tuples[held.id]), child)
+                        (value.__setitem__(k, new) if k is not None else setattr(parent, fname, new))
+                        replaced.append((parent, fname, k, child))
         originals = [(n, n.id) for n in renamed]
         for n in renamed:
             n.id = arrays[n.id]
+        self.tuple_args = {**self.tuple_args, helper.name: (set(tuples), seen)}
         try:
             return self._inline_body(node, helper, params, body, arrays, want_name)
         finally:
+            del self.tuple_args[helper.name]
             for n, name in originals:
                 n.id = name
+            for parent, fname, k, child in reversed(replaced):
+                if k is None:
+                    setattr(parent, fname, child)
+                else:
+                    getattr(parent, fname)[k] = child
 
     def _inline_body(self, node: ast.Call, helper: ast.FunctionDef, params: ast.arguments, body: list[ast.stmt],
                      arrays: dict[str, str], want_name: str | None) -> tuple[str, Ty]:
@@ -3083,20 +3118,22 @@ class Emitter:
         # a bool known here (`keepdims=keep` of a `keep=True` default) is an option the helper reads, as cuTile
         # Python folds it: no value to bind (cutile has no bool scalar to pass)
         flags = {p for p, (ok, v) in known.items() if ok and type(v) is bool}
-        args = [self.expr(a) if p.arg not in arrays and p.arg not in flags else (None, None)
-                for p, a in zip(params.args, node.args)]
+        passed_tuples, tuple_names = self.tuple_args.get(helper.name, (set(), set()))
+        args = [self.expr(a) if p.arg not in arrays and p.arg not in flags and p.arg not in passed_tuples
+                else (None, None) for p, a in zip(params.args, node.args)]
         saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts),
                  self.assign_counts, self.const_locals, self.helper_params)
         # a function defined inside the kernel reads the enclosing locals it does not bind itself (a closure: the
         # values at the call, as Python's are); another helper reads its parameters and module names only
         closure = {k: v for k, v in saved[0].items() if k not in _assign_counts(helper) and
                    k not in {a.arg for a in params.args}} if getattr(helper, "tileport_nested", False) else {}
+        closure.update({k: saved[0][k] for k in tuple_names if k in saved[0]})   # (a tuple argument's names)
         self.env, self.body, self.comments = closure, [], {}
         self.assign_counts, self.const_locals, self.helper_params = _assign_counts(helper), {}, known
         self.inlining.append(helper.name)
         try:
             for p, a_node, (code, ty) in zip(params.args, node.args, args):
-                if p.arg in arrays or p.arg in flags:
+                if p.arg in arrays or p.arg in flags or p.arg in passed_tuples:
                     continue
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(a_node, "helper-function", f"array argument {self.text(a_node)} to a helper")

@@ -177,6 +177,14 @@ def _ct_name(value: Any) -> str | None:
 REWRITTEN = "_tileport_rewritten"
 
 
+def unwrap_index(node: ast.Tuple) -> ast.expr:
+    """A one-index tuple the index-forms rewrite made of a name (`index=idx` → `(idx,)`) whose name turned out to
+    hold a tuple (a helper's parameter given `(pid, 0)`): that tuple, as Python passes it."""
+    if getattr(node, "tileport_wrapped", False) and len(node.elts) == 1 and isinstance(node.elts[0], ast.Tuple):
+        return node.elts[0]
+    return node
+
+
 def rewritten(node: ast.AST) -> bool:
     """Whether ``node`` or a node under it was written by this pass (its source text is not what it means)."""
     return any(getattr(n, REWRITTEN, False) for n in ast.walk(node))
@@ -462,6 +470,7 @@ class _Resolver(ast.NodeTransformer):
                 if k.arg == "index" and not isinstance(k.value, (ast.Tuple, ast.List)) and \
                         not (isinstance(k.value, ast.Name) and k.value.id in self.tuple_names):
                     k.value = _mark(ast.copy_location(ast.Tuple([k.value], ast.Load()), k.value))
+                    k.value.tileport_wrapped = True   # (a helper's parameter may hold a tuple: see unwrap_index)
                     ast.fix_missing_locations(k.value)
                 elif k.arg in ("index", "shape") and isinstance(k.value, ast.List):   # a list is a tuple there
                     k.value = _mark(ast.copy_location(ast.Tuple(k.value.elts, ast.Load()), k.value))
@@ -1017,8 +1026,10 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
             subst: dict[str, ast.expr] = {}
             for p in params:
                 arg = given.get(p, defaults.get(p))
-                if isinstance(arg, (ast.Name, ast.Constant)) or _is_static_spelling(arg):
-                    subst[p] = arg
+                if isinstance(arg, (ast.Name, ast.Constant)) or _is_static_spelling(arg) or \
+                        isinstance(arg, (ast.Tuple, ast.List)) and all(
+                            isinstance(e, (ast.Name, ast.Constant)) or _is_static_spelling(e) for e in arg.elts):
+                    subst[p] = arg   # (a tuple of names and constants, `(pid, 0)`: the tuple itself, an index)
                 else:   # evaluated once, where the call was
                     tmp = f"{p}_{h.fn.name.strip('_')}"
                     assign = _mark(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], arg), st))
@@ -1027,6 +1038,10 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
                     subst[p] = ast.Name(tmp, ast.Load())
 
             class Sub(ast.NodeTransformer):
+                def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
+                    self.generic_visit(node)
+                    return unwrap_index(node)
+
                 def visit_Name(self, node: ast.Name) -> ast.AST:
                     if node.id in subst and isinstance(node.ctx, ast.Load):
                         new = copy.deepcopy(subst[node.id])
