@@ -279,6 +279,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
               "differs from b's (a `select`), as cuTile Python lowers them", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven; of tiles: planned"),
+    Construct("int-true-div", "`v / n` of i32 tiles or scalars (Python's true division: a float)",
+              "each operand a signed `itof` (`convert_tile`, a scalar's 0-d tile converted), then the f32 division, "
+              "as cuTile Python converts them; of constants: the folded f32", S, None,
+              "proven by tests/test_port.py::test_small_kernels_are_proven (fmod)"),
     Construct("float-mod", "`t % c` of f32 tiles (a float scalar broadcast: an angle wrapped to [0, 2*pi))",
               "`remf(a, b)`, then `+ b` where the remainder is non-zero (unordered `cmpf`) and its sign differs "
               "from b's (a `select`), as cuTile Python lowers Python's float %", S, None,

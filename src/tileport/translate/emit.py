@@ -5060,6 +5060,23 @@ class Emitter:
                 self.hoisting = None
         sym = BINOPS[type(node.op)]
         self.last_product = [(node.left, lc, lt), (node.right, rc, rt)] if isinstance(node.op, ast.Mult) else None
+        ints = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
+        if isinstance(node.op, ast.Div) and getattr(lt, "dtype", None) in ints and \
+                getattr(rt, "dtype", None) in ints:   # Python's true division of integers: a float
+            ok, value = self.const_value(node)
+            if ok and isinstance(value, float) and math.isfinite(value):
+                self.need(node, "const-fold", f"`{self.text(node)}`")
+                return rust_literal(value, "f32"), Scalar("f32")   # (`D / 2` of constants: folded)
+            if lt.dtype != "i32" or rt.dtype != "i32":
+                raise self.refuse(node, "arith-tile", f"`{self.text(node)}`: true division of {lt.dtype} and "
+                                                      f"{rt.dtype} (of i32 values: converted to f32)")
+            self.need(node, "int-true-div", f"`{self.text(node)}`")
+            # each operand converted by a signed itof, as cuTile Python converts them, then the f32 division
+            lc, rc = (self.typed(f"convert_tile({c})", Tile("f32", t.shape), None, "as_f32")[0]
+                      if isinstance(t, Tile) else
+                      rust_literal(float(_literal(n)), "f32") if _literal(n) is not None else self.int_as_float(c, n)
+                      for c, t, n in ((lc, lt, node.left), (rc, rt, node.right)))
+            lt, rt = (Tile("f32", t.shape) if isinstance(t, Tile) else Scalar("f32") for t in (lt, rt))
         if isinstance(lt, Scalar) and isinstance(rt, Scalar):
             ok, value = self.const_value(node)
             if ok and isinstance(value, float) and (lt.dtype != rt.dtype or lt.dtype == "f32"):
