@@ -3075,6 +3075,9 @@ class Emitter:
         tuples = {p.arg: a for p, a in zip(params.args, node.args) if isinstance(a, (ast.Tuple, ast.List))
                   and p.arg not in arrays}
         seen = {n.id for a in tuples.values() for n in ast.walk(a) if isinstance(n, ast.Name)}
+        if helper.name in self.tuple_args and (tuples or self.tuple_args[helper.name][0]):
+            raise self.refuse(node, "helper-function", f"call to {helper.name}() among the arguments of another "
+                                                       f"call to it, with a tuple argument")
         inner = set(_assign_counts(helper)) | {a.arg for a in params.args}
         if seen & inner:
             raise self.refuse(node, "helper-function", f"call to {helper.name}() with a tuple of names the helper "
@@ -3096,11 +3099,12 @@ class Emitter:
         originals = [(n, n.id) for n in renamed]
         for n in renamed:
             n.id = arrays[n.id]
+        outer_tuple_args = self.tuple_args   # (restored after: a call among its own arguments sets it again)
         self.tuple_args = {**self.tuple_args, helper.name: (set(tuples), seen)}
         try:
             return self._inline_body(node, helper, params, body, arrays, want_name)
         finally:
-            del self.tuple_args[helper.name]
+            self.tuple_args = outer_tuple_args
             for n, name in originals:
                 n.id = name
             for parent, fname, k, child in reversed(replaced):
