@@ -977,8 +977,8 @@ def test_break_is_a_carried_flag_and_continue_is_continue(tmp_path):
          ct.store(y, index=(ct.bid(0),), tile=acc)
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
     body = "\n".join(e.body)
-    assert "let mut broke: bool = false;" in body and "if broke {\n        continue;" in body, body
-    assert "broke = true;\n        continue;" in body, body
+    assert "let mut zz_0_broke: bool = false;" in body and "if zz_0_broke {\n        continue;" in body, body
+    assert "zz_0_broke = true;\n        continue;" in body, body
     # a break where the index passes a loop-invariant bound: loop_split's two loops, both carrying the flag (was
     # refused before translate/loop_split.py; SMALL_KERNELS breaksplit proves it)
     e = emit(tmp_path, """
