@@ -852,6 +852,23 @@ def tupleargs(x, y, z, B: ct.Constant[int]):
     _write(y, (pid,), t, 2.0)
     _write(z, (pid,), t, 3.0 if B > 64 else 1.0)
 """, ["x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#256"]),
+    # round 4: `&`/`|` of an i16 tile (cutile's operators take 32/64-bit tiles: the andi/ori ops), Python's `//`
+    # of an f32 tile (divf, then floor), a dtype passed to a helper (`cast_scale(t, y.dtype, 0.5)`)
+    "narrow4": ("""
+@ct.function
+def cast_scale(t, dt, s):
+    return (t * s).astype(dt)
+
+
+@ct.kernel
+def narrow4(x, y, b, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    t = ct.load(x, index=(pid,), shape=(B,))
+    bits = (ct.bitcast(t, ct.int16) & 0x7FFF) | 0x10
+    f = t.astype(ct.float32)
+    ct.store(b, index=(pid,), tile=ct.astype(bits, ct.int32) + ct.astype(f // 0.25, ct.int32))
+    ct.store(y, index=(pid,), tile=cast_scale(f, y.dtype, 0.5))
+""", ["x=f16[?]/1, y=f16[?]/1, b=i32[?]/1, B=#256"]),
 }
 
 

@@ -283,9 +283,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "each operand a signed `itof` (`convert_tile`, a scalar's 0-d tile converted), then the f32 division, "
               "as cuTile Python converts them; of constants: the folded f32", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven (fmod)"),
-    Construct("float-mod", "`t % c` of f32 tiles (a float scalar broadcast: an angle wrapped to [0, 2*pi))",
+    Construct("float-mod", "`t % c` and `t // c` of f32 tiles (a float scalar broadcast: an angle wrapped to [0, "
+              "2*pi), a bucket index)",
               "`remf(a, b)`, then `+ b` where the remainder is non-zero (unordered `cmpf`) and its sign differs "
-              "from b's (a `select`), as cuTile Python lowers Python's float %", S, None,
+              "from b's (a `select`), as cuTile Python lowers Python's float %; `floor(a / b)` for //", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven (fmod)"),
     Construct("mma", "`ct.mma(a, b, acc)` (f32 or i32 accumulator; f16/bf16/fp8/int8 operands), of 2-d tiles or "
               "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` of 2-d float tiles of one dtype",

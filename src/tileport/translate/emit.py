@@ -93,6 +93,8 @@ TILED_ATOMIC_MODES: dict[str, dict[str, str]] = {
 }
 #: Rust code that reads memory where it is evaluated (a view's load), see Emitter.ordered_exprs
 READS_MEMORY = re.compile(r"\.load(_pipelined::<\d+>)?\(|\bload_view_tko\(|\bload_ptr_tko\(")
+#: integer dtypes cutile 0.3.1 has no bitwise operators for (`&` on Tile<i16>: "Binary operation is not implemented")
+NARROW_INTS = ("i8", "i16", "u8", "u16")
 CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
 #: ct.MemoryOrder / ct.MemoryScope of an atomic → cutile's
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
@@ -295,6 +297,7 @@ class Emitter:
         self.after_reads: dict[str, str] = {}     # array → the reads-joined token a scatter loop carries besides
         #: array → the last-op token a loop carries that both writes the array and holds a loop only reading it
         self.op_tokens: dict[str, str] = {}
+        self.elementwise_like: Tile = Tile("i32", ())   # the last element-wise op's result type (see elementwise)
         self.parallel_stores: dict[int, str] = {}  # id(ct.store) → the token from before its loop (a parallel store)
         self.dtype_locals: dict[str, str] = {}  # names bound to a dtype value (`dt = ct.float32`)
         self.static_items: dict[str, int] = {}  # ct.static_iter loop names → the int item being unrolled
@@ -2557,9 +2560,12 @@ class Emitter:
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.FloorDiv, ast.Mod)):
             return self.floordiv(node)
         if isinstance(node, ast.BinOp) and type(node.op) in BITOPS:
-            code, ty = self.elementwise(node, "bitwise", [node.left, node.right],
-                                        lambda a, b: f"{_paren(a)} {BITOPS[type(node.op)]} {_paren(b)}",
-                                        int_only=True)
+            narrow = {ast.BitAnd: "andi", ast.BitOr: "ori", ast.BitXor: "xori"}.get(type(node.op))
+            code, ty = self.elementwise(
+                node, "bitwise", [node.left, node.right],
+                # (cutile 0.3.1 implements `&`, `|`, `^` on 32/64-bit tiles only: an 8/16-bit one calls the op)
+                lambda a, b: f"{narrow}({a}, {b})" if narrow and self.elementwise_like.dtype in NARROW_INTS else
+                f"{_paren(a)} {BITOPS[type(node.op)]} {_paren(b)}", int_only=True)
             if isinstance(node.op, (ast.LShift, ast.RShift)) and ty.dtype == "bool":
                 raise self.refuse(node, "bitwise", "a shift of boolean tiles")
             return code, ty
@@ -3122,6 +3128,10 @@ class Emitter:
         # a bool known here (`keepdims=keep` of a `keep=True` default) is an option the helper reads, as cuTile
         # Python folds it: no value to bind (cutile has no bool scalar to pass)
         flags = {p for p, (ok, v) in known.items() if ok and type(v) is bool}
+        # a dtype passed in (`cast(t, y.dtype)`): the helper names it where it converts, nothing to bind
+        dtypes = {p.arg: dt for p, a in zip(params.args, node.args)
+                  if p.arg not in arrays and (dt := self.static_dtype(a)) is not None}
+        flags |= set(dtypes)
         passed_tuples, tuple_names = self.tuple_args.get(helper.name, (set(), set()))
         args = [self.expr(a) if p.arg not in arrays and p.arg not in flags and p.arg not in passed_tuples
                 else (None, None) for p, a in zip(params.args, node.args)]
@@ -3135,6 +3145,8 @@ class Emitter:
         self.env, self.body, self.comments = closure, [], {}
         self.assign_counts, self.const_locals, self.helper_params = _assign_counts(helper), {}, known
         self.inlining.append(helper.name)
+        outer_dtypes = self.dtype_locals
+        self.dtype_locals = {**self.dtype_locals, **dtypes}
         try:
             for p, a_node, (code, ty) in zip(params.args, node.args, args):
                 if p.arg in arrays or p.arg in flags or p.arg in passed_tuples:
@@ -3177,6 +3189,7 @@ class Emitter:
             lines = self.body
         finally:
             self.inlining.pop()
+            self.dtype_locals = outer_dtypes
             self.env, self.body, self.comments = saved[:3]
             (self.bid_names, self.products, self.tile_counts, self.assign_counts, self.const_locals,
              self.helper_params) = saved[3:]
@@ -3222,6 +3235,7 @@ class Emitter:
             raise self.refuse(node, construct, f"bitwise operation on {like.dtype} tiles")
         if float_only and not like.dtype.startswith(("f", "bf")):
             raise self.refuse(node, construct, f"float math on {like.dtype} tiles")
+        self.elementwise_like = like   # (the result's type, for a form that depends on it)
         return form(self.operand_as_tile(ac, at, like, operands[0]), self.operand_as_tile(bc, bt, like, operands[1])), \
             like
 
@@ -4945,10 +4959,17 @@ class Emitter:
         if (isinstance(lt, Tile) or isinstance(rt, Tile)) and {getattr(lt, "dtype", None),
                                                                 getattr(rt, "dtype", None)} <= {"i32", "i64"}:
             return self.floordiv_tile(node, lc, lt, rc, rt)
-        if isinstance(node.op, ast.Mod) and (isinstance(lt, Tile) or isinstance(rt, Tile)) and \
+        if (isinstance(lt, Tile) or isinstance(rt, Tile)) and \
                 {getattr(lt, "dtype", None), getattr(rt, "dtype", None)} <= {"f32", "i32"} and \
                 "f32" in {getattr(lt, "dtype", None), getattr(rt, "dtype", None)}:
-            return self.float_mod_tile(node, lc, lt, rc, rt)
+            if isinstance(node.op, ast.Mod):
+                return self.float_mod_tile(node, lc, lt, rc, rt)
+            # `t // c` of f32 tiles: the division, then floor, as cuTile Python lowers it
+            self.need(node, "float-mod", f"`{self.text(node)}`")
+            like = self.result_tile(node, lt, rt)
+            a = self.operand_as_tile(lc, lt, like, node.left)
+            b = self.operand_as_tile(rc, rt, like, node.right)
+            return self.typed(f"floor({_paren(a)} / {_paren(b)})", like, None, "floored")
         if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and {lt.dtype, rt.dtype} <= {"i32", "i64"}):
             raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` of {_describe(lt)} and {_describe(rt)} "
                                                     "(i32 or i64 scalars are translated)")
