@@ -869,6 +869,19 @@ def narrow4(x, y, b, B: ct.Constant[int]):
     ct.store(b, index=(pid,), tile=ct.astype(bits, ct.int32) + ct.astype(f // 0.25, ct.int32))
     ct.store(y, index=(pid,), tile=cast_scale(f, y.dtype, 0.5))
 """, ["x=f16[?]/1, y=f16[?]/1, b=i32[?]/1, B=#256"]),
+    # round 4: a load only the arm a constant conditional expression does not take reads (`kt if TRANSPOSED else
+    # ..`) is dropped, as cuTile Python drops it
+    "deadarm4": ("""
+@ct.kernel
+def deadarm4(q, k, s, BM: ct.Constant[int], BN: ct.Constant[int], D: ct.Constant[int],
+             TRANSPOSED: ct.Constant[bool]):
+    bm, bn = ct.bid(0), ct.bid(1)
+    kt = ct.load(k, (0, bn), (D, BN), padding_mode=ct.PaddingMode.ZERO)
+    kn = ct.load(k, (bn, 0), (BN, D), padding_mode=ct.PaddingMode.ZERO)
+    rhs = kt if TRANSPOSED else ct.transpose(kn)
+    ct.store(s, (bm, bn), ct.mma(ct.load(q, (bm, 0), (BM, D)), rhs, acc=ct.zeros((BM, BN), ct.float32)))
+""", ["q=f16[?,?]/?,1, k=f16[?,?]/?,1, s=f32[?,?]/?,1, BM=#64, BN=#64, D=#64, TRANSPOSED=#false",
+      "q=f16[?,?]/?,1, k=f16[?,?]/?,1, s=f32[?,?]/?,1, BM=#64, BN=#64, D=#64, TRANSPOSED=#true"]),
 }
 
 

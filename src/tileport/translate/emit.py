@@ -1976,7 +1976,16 @@ class Emitter:
         cuTile Python drops a pure value nobody needs — a load, a gather, and then the index gather only it read —
         so the port drops the same ones."""
         def reads(node: ast.AST) -> set[str]:
-            return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            out, todo = set(), [node]
+            while todo:
+                n = todo.pop()
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                    out.add(n.id)
+                if isinstance(n, ast.IfExp) and (c := self.const_value(n.test))[0] and type(c[1]) is bool:
+                    todo.append(n.body if c[1] else n.orelse)   # (`a if FLAG else b`: the arm not taken reads
+                    continue                                      # nothing, as cuTile Python folds it)
+                todo.extend(ast.iter_child_nodes(n))
+            return out
 
         assigns: list[tuple[str, ast.AST]] = []
         live: set[str] = set()
