@@ -183,12 +183,12 @@ REFUSALS = [
      def k(x, y, a: float, B: ct.Constant[int]):
          ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * (a % 2.0))
      """, "x=f32[?]/1, y=f32[?]/1, a=f32, B=#16", "int-floordiv", 7, "i32 or i64 scalars"),
-    ("floor division of float tiles", """
+    ("floor division of f16 tiles", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=t // 3.0)
-     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "int-floordiv", 8, "i32 or i64 scalars"),
+     """, "x=f16[?]/1, y=f16[?]/1, B=#16", "int-floordiv", 8, "i32 or i64 scalars"),
     ("several results of a call that is not a helper", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
