@@ -765,6 +765,123 @@ def fnargs(x, y, z, alpha: float, BN: ct.Constant[int]):
     ct.store(y, index=(ct.bid(0), 0), tile=ct.exp(t - m) / s * n + w)
     ct.store(z, index=(ct.bid(0), 0), tile=apply(t, silu) + twice(t))
 """, ["x=f32[?,?]/?,1&16, y=f32[?,?]/?,1&16, z=f32[?,?]/?,1&16, alpha=f32, BN=#256"]),
+    # round 4: a helper's bool parameter (keepdims=keep of a keep=True default) folded; `a, b = b, a + b` (the
+    # element reading an earlier target bound first); `step = 1; step <<= 2` folded while constant; a float item of
+    # a module tuple (SCALES[LEVEL]); int(D / 2) of constants; a module tuple bound to a name (tile_shape = TILE)
+    "pyforms4": ("""
+SCALES = (0.5, 0.25, 0.125)
+TILE = (1, 64)
+
+
+@ct.function
+def _norm(t, axis=1, keep=True):
+    return ct.sqrt(ct.sum(t * t, axis=axis, keepdims=keep))
+
+
+@ct.kernel
+def pyforms4(x, y, z, D: ct.Constant[int], LEVEL: ct.Constant[int]):
+    pid = ct.bid(0)
+    tile_shape = TILE
+    a = ct.load(x, index=(pid, 0), shape=tile_shape)
+    b = ct.load(x, index=(pid, 1), shape=tile_shape)
+    for _ in range(3):
+        a, b = b, a + b
+    step = 1
+    step <<= 2
+    half = int(D / 2)
+    u = a / (_norm(a) + 1e-12) * SCALES[LEVEL] + b * step
+    ct.store(y, index=(pid, 0), tile=u + half)
+    ct.store(z, index=(pid, 0), tile=ct.full(tile_shape, 1.0, ct.float32) * D / 4)
+""", ["x=f32[?,?]/?,1, y=f32[?,?]/?,1, z=f32[?,?]/?,1, D=#128, LEVEL=#2"]),
+    # round 4: integer idioms: `~0xFF` of a literal, a uint32 constant beyond int32 (2654435761, the i32 of its bits
+    # bitcast), -v of an i32 tile (negi), Python's true division of i32 values (signed itof, then divf), a break
+    # flag carried after the loop's own value (`found` before `zz_0_broke`, as cuTile Python orders them)
+    "intforms4": ("""
+@ct.kernel
+def intforms4(x, h_out, f_out, found_out, n: int, n_tiles: int, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(B,))
+    h = ct.astype(v, ct.uint32) * 2654435761 + 7
+    m = (v << 3) & ~0xFF
+    ct.store(h_out, index=(pid,), tile=ct.astype(h >> 8, ct.int32) + m - v + abs(-v))
+    ct.store(f_out, index=(pid,), tile=v / n + pid / n)
+    found = -1
+    for j in range(n_tiles):
+        t = ct.load(x, index=(j,), shape=(B,))
+        if ct.max(t) > n:
+            found = j
+            break
+    ct.store(found_out, index=(pid,), tile=ct.full((1,), found, dtype=ct.int32))
+""", ["x=i32[?]/1, h_out=i32[?]/1, f_out=f32[?]/1, found_out=i32[?]/1, n=i32, n_tiles=i32, B=#256"]),
+    # round 4: Python's float % of an f32 tile (remf, then + b where the signs differ); ct.where with a scalar
+    # condition; a reduction with its options at their defaults; `{ .. } == 0` of `pid % 2` in a short-circuit arm
+    "fmod": ("""
+import math
+
+TWO_PI = 2.0 * math.pi
+
+
+@ct.kernel
+def fmod(x, y, n: int, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    t = ct.load(x, index=(pid, 0), shape=(1, B), padding_mode=ct.PaddingMode.ZERO)
+    w = t % TWO_PI
+    s = ct.sum(w, axis=1, keepdims=True, rounding_mode=ct.RoundingMode.RN, flush_to_zero=False)
+    r = ct.where(pid < n, ct.sin(w) - s, t)
+    if pid < n and pid % 2 == 0:
+        r = -r
+    ct.store(y, index=(pid, 0), tile=r)
+""", ["x=f32[?,?]/?,1, y=f32[?,?]/?,1, n=i32, B=#128"]),
+    # round 4: a tuple passed to a helper: an index of a statement helper (`_write(y, (pid,), t, 2.0)`) and an
+    # index and shape of an inlined one (`_scaled(x, (pid,), (B,), 0.5)`)
+    "tupleargs": ("""
+@ct.function
+def _write(out, idx, v, scale):
+    ct.store(out, index=idx, tile=v * scale)
+
+
+@ct.function
+def _scaled(x, idx, shape, s):
+    return ct.load(x, index=idx, shape=shape, padding_mode=ct.PaddingMode.ZERO) * s
+
+
+@ct.kernel
+def tupleargs(x, y, z, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    t = _scaled(x, (pid,), (B,), 0.5)
+    _write(y, (pid,), t, 2.0)
+    _write(z, (pid,), t, 3.0 if B > 64 else 1.0)
+""", ["x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#256"]),
+    # round 4: `&`/`|` of an i16 tile (cutile's operators take 32/64-bit tiles: the andi/ori ops), Python's `//`
+    # of an f32 tile (divf, then floor), a dtype passed to a helper (`cast_scale(t, y.dtype, 0.5)`)
+    "narrow4": ("""
+@ct.function
+def cast_scale(t, dt, s):
+    return (t * s).astype(dt)
+
+
+@ct.kernel
+def narrow4(x, y, b, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    t = ct.load(x, index=(pid,), shape=(B,))
+    bits = (ct.bitcast(t, ct.int16) & 0x7FFF) | 0x10
+    f = t.astype(ct.float32)
+    ct.store(b, index=(pid,), tile=ct.astype(bits, ct.int32) + ct.astype(f // 0.25, ct.int32))
+    ct.store(y, index=(pid,), tile=cast_scale(f, y.dtype, 0.5))
+""", ["x=f16[?]/1, y=f16[?]/1, b=i32[?]/1, B=#256"]),
+    # round 4: a load only the arm a constant conditional expression does not take reads (`kt if TRANSPOSED else
+    # ..`) is dropped, as cuTile Python drops it
+    "deadarm4": ("""
+@ct.kernel
+def deadarm4(q, k, s, BM: ct.Constant[int], BN: ct.Constant[int], D: ct.Constant[int],
+             TRANSPOSED: ct.Constant[bool]):
+    bm, bn = ct.bid(0), ct.bid(1)
+    kt = ct.load(k, (0, bn), (D, BN), padding_mode=ct.PaddingMode.ZERO)
+    kn = ct.load(k, (bn, 0), (BN, D), padding_mode=ct.PaddingMode.ZERO)
+    rhs = kt if TRANSPOSED else ct.transpose(kn)
+    ct.store(s, (bm, bn), ct.mma(ct.load(q, (bm, 0), (BM, D)), rhs, acc=ct.zeros((BM, BN), ct.float32)))
+""", ["q=f16[?,?]/?,1, k=f16[?,?]/?,1, s=f32[?,?]/?,1, BM=#64, BN=#64, D=#64, TRANSPOSED=#false",
+      "q=f16[?,?]/?,1, k=f16[?,?]/?,1, s=f32[?,?]/?,1, BM=#64, BN=#64, D=#64, TRANSPOSED=#true"]),
 }
 
 

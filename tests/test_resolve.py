@@ -51,6 +51,13 @@ class Acts:
 def write_twice(dst, t, TILE):
     ct.store(dst, index=(ct.bid(0),), tile=t)
     ct.store(dst, index=(ct.bid(0) + 1,), tile=t + t)
+
+
+def write_at(dst, idx, t):
+    ct.store(dst, index=idx, tile=t)
+
+
+PAIR = (16, 32)
 """
 
 #: rewrite id → (kernel body, text the resolved kernel must contain, text it must not)
@@ -130,10 +137,25 @@ def test_a_local_static_alias_is_substituted(tmp_path):
     assert "zero =" not in text and "padding_mode=ct.PaddingMode.ZERO" in text
 
 
-def test_a_tuple_assign_reading_an_earlier_target_is_left_alone(tmp_path):
-    """`a, b = b, a` swaps: one assignment after another would not."""
+def test_a_tuple_assign_reading_an_earlier_target_binds_it_first(tmp_path):
+    """`a, b = b, a + b`: Python evaluates the right side first, so the element reading an earlier target is bound
+    to a name of its own before the targets are (one assignment after another would read the new `a`)."""
+    text, _ = _resolved(tmp_path, "a = ct.bid(0)\nb = ct.bid(1)\na, b = b, a + b")
+    assert "b_next = a + b\na = b\nb = b_next" in text, text
     text, _ = _resolved(tmp_path, "a = ct.bid(0)\nb = ct.bid(1)\na, b = b, a")
-    assert "a, b = (b, a)" in text
+    assert "b_next = a\na = b\nb = b_next" in text, text
+
+
+def test_a_tuple_given_to_a_statement_helper_is_its_index(tmp_path):
+    """`write_at(y, (pid,), t)`: the helper's `index=idx` (wrapped as `(idx,)` by index-forms, not knowing idx holds a
+    tuple) is the tuple itself once inlined."""
+    text, _ = _resolved(tmp_path, "pid = ct.bid(0)\nt = ct.load(x, index=(pid,), shape=(TILE,))\nwrite_at(y, (pid,), t)")
+    assert "ct.store(y, index=(pid,), tile=t)" in text, text
+
+
+def test_a_name_bound_to_a_module_tuple_is_that_tuple(tmp_path):
+    text, _ = _resolved(tmp_path, "s = PAIR\nt = ct.zeros(s, dtype=ct.float32)")
+    assert "ct.zeros((16, 32)" in text, text
 
 
 def test_a_parameter_shadowing_a_module_name_stays_the_parameter(tmp_path):

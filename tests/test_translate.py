@@ -183,12 +183,12 @@ REFUSALS = [
      def k(x, y, a: float, B: ct.Constant[int]):
          ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * (a % 2.0))
      """, "x=f32[?]/1, y=f32[?]/1, a=f32, B=#16", "int-floordiv", 7, "i32 or i64 scalars"),
-    ("floor division of float tiles", """
+    ("floor division of f16 tiles", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=t // 3.0)
-     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "int-floordiv", 8, "i32 or i64 scalars"),
+     """, "x=f16[?]/1, y=f16[?]/1, B=#16", "int-floordiv", 8, "i32 or i64 scalars"),
     ("several results of a call that is not a helper", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
@@ -977,8 +977,8 @@ def test_break_is_a_carried_flag_and_continue_is_continue(tmp_path):
          ct.store(y, index=(ct.bid(0),), tile=acc)
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
     body = "\n".join(e.body)
-    assert "let mut broke: bool = false;" in body and "if broke {\n        continue;" in body, body
-    assert "broke = true;\n        continue;" in body, body
+    assert "let mut zz_0_broke: bool = false;" in body and "if zz_0_broke {\n        continue;" in body, body
+    assert "zz_0_broke = true;\n        continue;" in body, body
     # a break where the index passes a loop-invariant bound: loop_split's two loops, both carrying the flag (was
     # refused before translate/loop_split.py; SMALL_KERNELS breaksplit proves it)
     e = emit(tmp_path, """

@@ -138,7 +138,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "fused into the next `x = x + c` (ALiBi's `qk + bias`: the mma computed where it stands); "
               "`ct.astype(a * f, x.dtype) + c` fused through the conversion where it is a no-op (each variant "
               "contracted as its own reference is: SMALL_KERNELS fmacast)", S, "gelu_tanh"),
-    Construct("float-special", "`float('inf')`, `float('-inf')`, `float('nan')` in a kernel; `-float('inf')`",
+    Construct("float-special", "`float('inf')`, `float('-inf')` in a kernel; `-float('inf')` (`float('nan')` is "
+              "refused: cutile 0.3.1 has no NaN constant, docs/corpus.md limits)",
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`); "
               "a negated infinity is the other constant, as cuTile Python folds it (no `negf`)",
               S, None),
@@ -197,8 +198,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`if`", "none in cutile 0.3.1 (`return` only at the end of a body)", P, None,
               "refused with the reason; docs/corpus.md (limits)"),
     Construct("for-break", "`break` and `continue` in a `for` over a range (at any depth of `if`s in its body)",
-              "`continue;`; a `break` as cuTile Python's for_loop_break compiles it: a `let mut broke: bool` the loop "
-              "carries, set by the `break` (then `continue;`), and `if broke { continue; }` first in the body", S,
+              "`continue;`; a `break` as cuTile Python's for_loop_break compiles it: a `let mut` bool flag the loop "
+              "carries (`zz_0_broke`: after the loop's own values, before its tokens, where cuTile Python adds "
+              "it), set by the `break` (then `continue;`), and `if zz_0_broke { continue; }` first in the body", S,
               "real_syntax"),
     Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
               "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple", "the body once "
@@ -249,12 +251,14 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("load-in-bounds", "`ct.load(a, index=(t,), ...)` at a loop index proven < `ct.num_tiles(a, ..)` "
               "(rank 1)", "`load_view_tko(&view, [t], ...)`: the Tile IR load without a redundant bounds check", S,
               "persistent_scale"),
-    Construct("reduce", "`ct.sum/max/min/prod(x, axis=k, keepdims=..)` without rounding/ftz/nan options; "
-              "`axis=None` (every axis) of a tile of any rank",
+    Construct("reduce", "`ct.sum/max/min/prod(x, axis=k, keepdims=..)` without rounding/ftz/nan options, or "
+              "with them at their defaults (`rounding_mode=ct.RoundingMode.RN`, `flush_to_zero=False`: the same "
+              "reduce); `axis=None` (every axis) of a tile of any rank; a keepdims a helper's parameter holds",
               "`reduce_sum(x, k)` (+ `.reshape(..)` for keepdims, and to its own named shape: cutile types a "
               "reduction by its extents' values); every axis: axis 0 reduced once per axis, as cuTile Python does",
               S, "row_softmax"),
-    Construct("unary-neg", "`-t` on a float tile", "`negf(t)`", S, "bias_act"),
+    Construct("unary-neg", "`-t` on a float tile; on an integer tile", "`negf(t)`; `negi(t, overflow::None)`", S,
+              "bias_act"),
     Construct("exp", "`ct.exp(t)`", "`exp(t)`", S, "bias_act"),
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles, with literal `propagate_nan=` and "
               "`flush_to_zero=`", "`maxf(a, b, nan::Disabled, ftz::Disabled)` / `minf` (`nan::Enabled`, "
@@ -275,6 +279,15 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
               "differs from b's (a `select`), as cuTile Python lowers them", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven; of tiles: planned"),
+    Construct("int-true-div", "`v / n` of i32 tiles or scalars (Python's true division: a float)",
+              "each operand a signed `itof` (`convert_tile`, a scalar's 0-d tile converted), then the f32 division, "
+              "as cuTile Python converts them; of constants: the folded f32", S, None,
+              "proven by tests/test_port.py::test_small_kernels_are_proven (fmod)"),
+    Construct("float-mod", "`t % c` and `t // c` of f32 tiles (a float scalar broadcast: an angle wrapped to [0, "
+              "2*pi), a bucket index)",
+              "`remf(a, b)`, then `+ b` where the remainder is non-zero (unordered `cmpf`) and its sign differs "
+              "from b's (a `select`), as cuTile Python lowers Python's float %; `floor(a / b)` for //", S, None,
+              "proven by tests/test_port.py::test_small_kernels_are_proven (fmod)"),
     Construct("mma", "`ct.mma(a, b, acc)` (f32 or i32 accumulator; f16/bf16/fp8/int8 operands), of 2-d tiles or "
               "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` of 2-d float tiles of one dtype",
               "`mma(a, b, acc)`; rank 3: `mma_batched(..)`, cutile's mma compiler op declared in the port's module "

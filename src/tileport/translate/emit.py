@@ -93,6 +93,8 @@ TILED_ATOMIC_MODES: dict[str, dict[str, str]] = {
 }
 #: Rust code that reads memory where it is evaluated (a view's load), see Emitter.ordered_exprs
 READS_MEMORY = re.compile(r"\.load(_pipelined::<\d+>)?\(|\bload_view_tko\(|\bload_ptr_tko\(")
+#: integer dtypes cutile 0.3.1 has no bitwise operators for (`&` on Tile<i16>: "Binary operation is not implemented")
+NARROW_INTS = ("i8", "i16", "u8", "u16")
 CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
 #: ct.MemoryOrder / ct.MemoryScope of an atomic → cutile's
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
@@ -249,6 +251,7 @@ class Emitter:
         self.inlining: list[str] = []
         self.temps: dict[str, int] = {}  # temporaries named so far (see fresh)
         self.helper_params: dict[str, tuple[bool, object]] = {}
+        self.tuple_args: dict[str, tuple[set[str], set[str]]] = {}   # helper → (its tuple parameters, the names in them)
         self.fusing_names: set[str] = set()     # names bound to a helper's product that an fma reads
         self.deferred: set[str] = set()         # re-assigned names whose product an fma still has to take
         self.helper_product: list | None = None  # the factors of the helper product just bound (see _inline_body)  # inlined helper's parameter → const_value
@@ -294,6 +297,7 @@ class Emitter:
         self.after_reads: dict[str, str] = {}     # array → the reads-joined token a scatter loop carries besides
         #: array → the last-op token a loop carries that both writes the array and holds a loop only reading it
         self.op_tokens: dict[str, str] = {}
+        self.elementwise_like: Tile = Tile("i32", ())   # the last element-wise op's result type (see elementwise)
         self.parallel_stores: dict[int, str] = {}  # id(ct.store) → the token from before its loop (a parallel store)
         self.dtype_locals: dict[str, str] = {}  # names bound to a dtype value (`dt = ct.float32`)
         self.static_items: dict[str, int] = {}  # ct.static_iter loop names → the int item being unrolled
@@ -864,6 +868,12 @@ class Emitter:
                 if self.assign_counts.get(name) == 1 and (c := self.const_value(st.value))[0]:
                     # (in a branch or loop body too: assigned once, it holds that value wherever it is defined)
                     self.const_locals[name] = c[1]   # (also emitted: runtime code may read it)
+                elif name in getattr(self.assign_counts, "straight", ()):
+                    # re-bound in one block only (`step = 1; step <<= 2`): constant up to its next binding
+                    if (c := self.const_value(st.value))[0] and isinstance(c[1], (int, float)):
+                        self.const_locals[name] = c[1]
+                    else:
+                        self.const_locals.pop(name, None)
                 self.bid_names.pop(name, None)
                 self.rev_bid_names.pop(name, None)
                 self.tile_counts.pop(name, None)
@@ -1535,7 +1545,9 @@ class Emitter:
                                                    "loop's bound (`min(stop, ..)`), which the port does not write yet")
         if flag is None and _breaks(body):   # cuTile Python's for_loop_break: a flag carried through the loop, each iteration after
             # the `break` skipped (a `continue` first thing), the `break` itself setting it and continuing
-            flag = self.fresh("broke")
+            # (named to sort after the loop's own values and before the `zz_<array>_token`s: cutile carries
+            # by name, cuTile Python adds the flag after the values the loop assigns and the tokens after it)
+            flag = self.fresh("zz_0_broke")
             self.body.append(f"{indent}// `break` as cuTile Python compiles it: a flag the loop carries")
             self.body.append(f"{indent}let mut {flag}: bool = false;")
         self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop)} {{")
@@ -1930,7 +1942,11 @@ class Emitter:
             raise self.refuse(node, "float-special", f"float({text!r})") from None
         if value == value and not math.isinf(value):
             raise self.refuse(node, "float-special", f"float({text!r}) of a finite value: write the literal")
-        name = "NAN" if value != value else "INFINITY" if value > 0 else "NEG_INFINITY"
+        if value != value:
+            raise self.refuse(node, "float-special", "float('nan'): cutile 0.3.1's `constant` names only ZERO, ONE, "
+                                                     "INFINITY, NEG_INFINITY and E (`f32::NAN`: \"Constant not "
+                                                     "supported\"), and no literal spells a NaN")
+        name = "INFINITY" if value > 0 else "NEG_INFINITY"
         # a 0-d constant tile (cutile types `constant(..)` from its binding; a bare `f32::NAME` it cannot type)
         return self.typed(f"constant(f32::{name}, shape![])", Tile("f32", ()), None, "special")
 
@@ -1960,7 +1976,16 @@ class Emitter:
         cuTile Python drops a pure value nobody needs — a load, a gather, and then the index gather only it read —
         so the port drops the same ones."""
         def reads(node: ast.AST) -> set[str]:
-            return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            out, todo = set(), [node]
+            while todo:
+                n = todo.pop()
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                    out.add(n.id)
+                if isinstance(n, ast.IfExp) and (c := self.const_value(n.test))[0] and type(c[1]) is bool:
+                    todo.append(n.body if c[1] else n.orelse)   # (`a if FLAG else b`: the arm not taken reads
+                    continue                                      # nothing, as cuTile Python folds it)
+                todo.extend(ast.iter_child_nodes(n))
+            return out
 
         assigns: list[tuple[str, ast.AST]] = []
         live: set[str] = set()
@@ -2544,9 +2569,12 @@ class Emitter:
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.FloorDiv, ast.Mod)):
             return self.floordiv(node)
         if isinstance(node, ast.BinOp) and type(node.op) in BITOPS:
-            code, ty = self.elementwise(node, "bitwise", [node.left, node.right],
-                                        lambda a, b: f"{_paren(a)} {BITOPS[type(node.op)]} {_paren(b)}",
-                                        int_only=True)
+            narrow = {ast.BitAnd: "andi", ast.BitOr: "ori", ast.BitXor: "xori"}.get(type(node.op))
+            code, ty = self.elementwise(
+                node, "bitwise", [node.left, node.right],
+                # (cutile 0.3.1 implements `&`, `|`, `^` on 32/64-bit tiles only: an 8/16-bit one calls the op)
+                lambda a, b: f"{narrow}({a}, {b})" if narrow and self.elementwise_like.dtype in NARROW_INTS else
+                f"{_paren(a)} {BITOPS[type(node.op)]} {_paren(b)}", int_only=True)
             if isinstance(node.op, (ast.LShift, ast.RShift)) and ty.dtype == "bool":
                 raise self.refuse(node, "bitwise", "a shift of boolean tiles")
             return code, ty
@@ -2578,6 +2606,9 @@ class Emitter:
                                      f"scalar_to_tile::<{elem}>({sides[1]}), predicate::NotEqual, "
                                      "cmp_ordering::Unordered);")
                     return f"tile_to_scalar::<bool, bool>({unequal})", Scalar("bool")
+                # (a block operand, `{ .. } == 0` of Python's `pid % 2`, parenthesized: Rust reads a leading block
+                # as a statement)
+                lc, rc = (f"({c})" if c.lstrip().startswith("{") else c for c in (lc, rc))
                 return f"{lc} {SCALAR_COMPARE[type(node.ops[0])]} {rc}", Scalar("bool")
             code, like = self.elementwise(node, "compare", [node.left, node.comparators[0]],
                                           lambda a, b: f"{COMPARE[type(node.ops[0])]}({a}, {b})")
@@ -2593,6 +2624,12 @@ class Emitter:
             if not self.const_value(node)[0] and not (isinstance(node, ast.IfExp) and
                                                       self._constant_test(node.test)):
                 return self.runtime_logic(node, want_name)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert) and \
+                (folded := self.const_value(node))[0] and type(folded[1]) is int:
+            # `~0xFF` of a literal (a mask): the value cuTile Python folds, written as its literal
+            lit = ast.copy_location(ast.Constant(abs(folded[1])), node)
+            return self.expr(lit if folded[1] >= 0 else
+                             ast.copy_location(ast.UnaryOp(ast.USub(), lit), node), want_name)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert) and \
                 not self.const_value(node.operand)[0]:
             # `~t` / ct.bitwise_not(t): cuTile Python xors with all ones (-1, or True for a bool tile)
@@ -2620,6 +2657,8 @@ class Emitter:
             code, ty = self.expr(node.operand)
             if isinstance(ty, Tile):
                 self.need(node, "unary-neg", "tile negation")
+                if ty.dtype in ("i8", "i16", "i32", "i64"):   # an integer tile: Tile IR negi, as cuTile Python
+                    return self.typed(f"negi({code}, overflow::None)", ty, None, "negated")   # negates it
                 if not ty.dtype.startswith(("f", "bf")):
                     raise self.refuse(node, "unary-neg", f"negation of a {ty.dtype} tile")
                 if ty.shape == () and not code.isidentifier():
@@ -2674,16 +2713,19 @@ class Emitter:
                 isinstance((bound := self.env.get(node.value.id)) and bound[1], Results) and \
                 (k := self._int(node.slice)) is not None and -len(bound[1].types) <= k < len(bound[1].types):
             return f"{bound[0]}.{k % len(bound[1].types)}", bound[1].types[k]   # `res[0]` of a helper's results
-        if isinstance(node, ast.Call) and self.ct(node.func) in CONST_CALLS and \
+        if isinstance(node, ast.Call) and (self.ct(node.func) in CONST_CALLS or isinstance(node.func, ast.Name)
+                                           and node.func.id in ("int", "float")) and \
                 isinstance(v := self.const_value(node)[1], (int, float)) and not isinstance(v, bool) and \
-                self.const_value(node)[0]:   # `min(B, N)` of constants: the value, as cuTile Python folds it
+                math.isfinite(v) and self.const_value(node)[0]:   # `min(B, N)`, `int(D / 2)` of constants: the
+            # value, as cuTile Python folds it (float('nan'), float('inf'): float_special's named constants)
             return (f"{v}i32", Scalar("i32")) if isinstance(v, int) else (rust_literal(v, "f32"), Scalar("f32"))
         if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Tuple, ast.List)) or \
                 isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
             ok, v = self.const_value(node)   # `SCALES[K]`, `len(SCALES)` of a module tuple: its item, as cuTile
             if ok and type(v) in (int, float):   # Python folds it
                 self.need(node, "const-fold", f"`{self.text(node)}`")
-                return repr(v), Scalar("f32" if isinstance(v, float) else "i32")
+                # (a float as its f32 literal: cutile types no unsuffixed float in `broadcast_scalar(0.125, ..)`)
+                return (rust_literal(v, "f32"), Scalar("f32")) if isinstance(v, float) else (repr(v), Scalar("i32"))
         if isinstance(node, (ast.Subscript, ast.Attribute)) and (attr := self.tile_attribute(node))[0]:
             # a tile's extent or rank: a constant (the const generic's name where the extent is one)
             d = self.env[node.value.value.id][1].shape[self._int(node.slice) if self._int(node.slice) is not None
@@ -2786,8 +2828,9 @@ class Emitter:
                 if len(node.args) != 3 or node.keywords:
                     raise self.refuse(node, "where", "ct.where form (cond, x, y)")
                 (cond, tc), (a, ta), (b, tb) = (self.expr(n) for n in node.args)
-                if isinstance(tc, Scalar) and tc.dtype == "bool":   # a scalar condition: its 0-d tile
-                    cond, tc = f"scalar_to_tile::<bool>({cond})", Tile("bool", ())
+                if isinstance(tc, Scalar) and tc.dtype == "bool":   # a scalar condition: its 0-d tile (bound
+                    # first: cutile types no `.reshape(..)` of an inline `scalar_to_tile::<bool>(pid < n)`)
+                    cond, tc = self.typed(f"scalar_to_tile::<bool>({cond})", Tile("bool", ()), None, "condition")
                 if not isinstance(tc, Tile) or tc.dtype != "bool":
                     raise self.refuse(node.args[0], "where", "ct.where condition that is not a boolean tile")
                 value = self.result_tile(node, ta, tb) if isinstance(ta, Tile) or isinstance(tb, Tile) \
@@ -3042,34 +3085,80 @@ class Emitter:
         renamed = [n for st in body for n in ast.walk(st) if isinstance(n, ast.Name) and n.id in arrays]
         if any(isinstance(n.ctx, ast.Store) for n in renamed):
             raise self.refuse(node, "helper-function", f"helper {helper.name}() re-binds an array parameter")
+        # a tuple passed in (`_write(y, (pid,), t)`, an index): the helper reads it where the parameter is read, as
+        # cuTile Python passes the tuple itself; its elements are the caller's values, read under the caller's names
+        tuples = {p.arg: a for p, a in zip(params.args, node.args) if isinstance(a, (ast.Tuple, ast.List))
+                  and p.arg not in arrays}
+        seen = {n.id for a in tuples.values() for n in ast.walk(a) if isinstance(n, ast.Name)}
+        if helper.name in self.tuple_args and (tuples or self.tuple_args[helper.name][0]):
+            raise self.refuse(node, "helper-function", f"call to {helper.name}() among the arguments of another "
+                                                       f"call to it, with a tuple argument")
+        inner = set(_assign_counts(helper)) | {a.arg for a in params.args}
+        if seen & inner:
+            raise self.refuse(node, "helper-function", f"call to {helper.name}() with a tuple of names the helper "
+                                                       f"binds itself ({', '.join(sorted(seen & inner))})")
+        if any(isinstance(n, ast.Name) and n.id in tuples and not isinstance(n.ctx, ast.Load)
+               for st in body for n in ast.walk(st)):
+            raise self.refuse(node, "helper-function", f"helper {helper.name}() re-binds a tuple parameter")
+        replaced: list[tuple[ast.AST, str, int | None, ast.AST]] = []
+        for parent in (n for st in body for n in ast.walk(st)):
+            for fname, value in ast.iter_fields(parent):
+                items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+                for k, child in items:
+                    held = child.elts[0] if getattr(child, "tileport_wrapped", False) and \
+                        len(child.elts) == 1 else child   # (`index=idx` read as `(idx,)`: resolve.unwrap_index)
+                    if isinstance(held, ast.Name) and held.id in tuples:
+                        new = ast.copy_location(copy.deepcopy(tuples[held.id]), child)
+                        (value.__setitem__(k, new) if k is not None else setattr(parent, fname, new))
+                        replaced.append((parent, fname, k, child))
         originals = [(n, n.id) for n in renamed]
         for n in renamed:
             n.id = arrays[n.id]
+        outer_tuple_args = self.tuple_args   # (restored after: a call among its own arguments sets it again)
+        self.tuple_args = {**self.tuple_args, helper.name: (set(tuples), seen)}
         try:
             return self._inline_body(node, helper, params, body, arrays, want_name)
         finally:
+            self.tuple_args = outer_tuple_args
             for n, name in originals:
                 n.id = name
+            for parent, fname, k, child in reversed(replaced):
+                if k is None:
+                    setattr(parent, fname, child)
+                else:
+                    getattr(parent, fname)[k] = child
 
     def _inline_body(self, node: ast.Call, helper: ast.FunctionDef, params: ast.arguments, body: list[ast.stmt],
                      arrays: dict[str, str], want_name: str | None) -> tuple[str, Ty]:
         split = None   # (the returned product, its factors' types) when the block yields the factors
-        args = [self.expr(a) if p.arg not in arrays else (None, None) for p, a in zip(params.args, node.args)]
         # what each parameter is known to hold, decided in the caller: inside the helper a parameter shadows a
         # kernel constant of the same name (`STAGE` called with `inner_stage = 4 - STAGE`)
         known = {p.arg: self.const_value(a) for p, a in zip(params.args, node.args) if p.arg not in arrays}
+        # a bool known here (`keepdims=keep` of a `keep=True` default) is an option the helper reads, as cuTile
+        # Python folds it: no value to bind (cutile has no bool scalar to pass)
+        flags = {p for p, (ok, v) in known.items() if ok and type(v) is bool}
+        # a dtype passed in (`cast(t, y.dtype)`): the helper names it where it converts, nothing to bind
+        dtypes = {p.arg: dt for p, a in zip(params.args, node.args)
+                  if p.arg not in arrays and (dt := self.static_dtype(a)) is not None}
+        flags |= set(dtypes)
+        passed_tuples, tuple_names = self.tuple_args.get(helper.name, (set(), set()))
+        args = [self.expr(a) if p.arg not in arrays and p.arg not in flags and p.arg not in passed_tuples
+                else (None, None) for p, a in zip(params.args, node.args)]
         saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts),
                  self.assign_counts, self.const_locals, self.helper_params)
         # a function defined inside the kernel reads the enclosing locals it does not bind itself (a closure: the
         # values at the call, as Python's are); another helper reads its parameters and module names only
         closure = {k: v for k, v in saved[0].items() if k not in _assign_counts(helper) and
                    k not in {a.arg for a in params.args}} if getattr(helper, "tileport_nested", False) else {}
+        closure.update({k: saved[0][k] for k in tuple_names if k in saved[0]})   # (a tuple argument's names)
         self.env, self.body, self.comments = closure, [], {}
         self.assign_counts, self.const_locals, self.helper_params = _assign_counts(helper), {}, known
         self.inlining.append(helper.name)
+        outer_dtypes = self.dtype_locals
+        self.dtype_locals = {**self.dtype_locals, **dtypes}
         try:
             for p, a_node, (code, ty) in zip(params.args, node.args, args):
-                if p.arg in arrays:
+                if p.arg in arrays or p.arg in flags or p.arg in passed_tuples:
                     continue
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(a_node, "helper-function", f"array argument {self.text(a_node)} to a helper")
@@ -3109,6 +3198,7 @@ class Emitter:
             lines = self.body
         finally:
             self.inlining.pop()
+            self.dtype_locals = outer_dtypes
             self.env, self.body, self.comments = saved[:3]
             (self.bid_names, self.products, self.tile_counts, self.assign_counts, self.const_locals,
              self.helper_params) = saved[3:]
@@ -3154,6 +3244,7 @@ class Emitter:
             raise self.refuse(node, construct, f"bitwise operation on {like.dtype} tiles")
         if float_only and not like.dtype.startswith(("f", "bf")):
             raise self.refuse(node, construct, f"float math on {like.dtype} tiles")
+        self.elementwise_like = like   # (the result's type, for a form that depends on it)
         return form(self.operand_as_tile(ac, at, like, operands[0]), self.operand_as_tile(bc, bt, like, operands[1])), \
             like
 
@@ -3281,6 +3372,10 @@ class Emitter:
                     isinstance(node.args[0].value, (str, int, float)) and "float" not in self.env:
                 v = float(node.args[0].value)   # float("-inf"), -float("inf"), float(1): folded, as Python does
                 return True, v
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float") \
+                    and len(node.args) == 1 and not node.keywords and node.func.id not in self.env and \
+                    (c := self.const_value(node.args[0]))[0] and type(c[1]) in (int, float):
+                return True, {"int": int, "float": float}[node.func.id](c[1])   # `int(D / 2)` of constants
             if isinstance(node, ast.Call) and self.ct(node.func) == "cdiv" and len(node.args) == 2:
                 (ok1, a), (ok2, b) = self.const_value(node.args[0]), self.const_value(node.args[1])
                 return (True, -(-a // b)) if ok1 and ok2 else (False, None)
@@ -4200,8 +4295,15 @@ class Emitter:
         self.need(node, "reduce", f"ct.{op}")
         kw = {k.arg: k.value for k in node.keywords}
         axis_node = kw.pop("axis", node.args[1] if len(node.args) > 1 else None)
+        for opt, default in (("rounding_mode", ("None", "RN")), ("flush_to_zero", ("False",)),
+                             ("propagate_nan", ("False",))):   # an option at its default: cuTile Python
+            if opt in kw and self.text(kw[opt]).rsplit(".", 1)[-1] in default:   # builds the reduce it builds
+                del kw[opt]                                                       # without it
         keep = kw.pop("keepdims", None)
-        keepdims = bool(keep is not None and isinstance(keep, ast.Constant) and keep.value)
+        known, keep_value = self.const_value(keep)
+        if keep is not None and not (known and type(keep_value) is bool):
+            raise self.refuse(keep, "reduce", f"keepdims={self.text(keep)}, not a bool known when it compiles")
+        keepdims = bool(known and keep_value)
         code, ty = self.expr(node.args[0])
         if not isinstance(ty, Tile):
             raise self.refuse(node, "reduce", f"ct.{op} of a scalar")
@@ -4239,8 +4341,8 @@ class Emitter:
             return self.expr(inner, want_name)
         axis_value = self.const_value(axis_node)[1] if axis_node is not None else None
         if kw or not isinstance(axis_value, int) or isinstance(axis_value, bool):
-            raise self.refuse(node, "reduce", f"ct.{op} with {', '.join(kw) or 'axis=None'} (over every axis of a "
-                                              f"rank-{len(ty.shape)} tile)")
+            raise self.refuse(node, "reduce", f"ct.{op} with {', '.join(kw)} other than its default" if kw else
+                              f"ct.{op} with axis={self.text(axis_node)} (of a rank-{len(ty.shape)} tile)")
         axis = axis_value % len(ty.shape)
         reduced = Tile(ty.dtype, ty.shape[:axis] + ty.shape[axis + 1:])
         call = f"reduce_{op}({code}, {axis})"
@@ -4572,6 +4674,17 @@ class Emitter:
                 # (cuTile Python converts it; cutile has no 16-bit literal, see _float_constant)
                 return self.typed(_float_constant(float(value), like.dtype, ", ".join(like.shape)), like, None,
                                   f"{like.dtype}_value")[0]
+            if isinstance(lit, int) and not isinstance(lit, bool) and not -2 ** 31 <= lit < 2 ** 31:
+                # cutile 0.3.1 parses every integer literal as an i32 (it panics on 2654435761u32); Tile IR has no
+                # unsigned types, so a uint32 constant is the i32 of its bits: that literal, bitcast (an identity
+                # in the IR, irdiff identity-shape-ops), is the constant cuTile Python emits
+                if like.dtype != "u32" or not 2 ** 31 <= lit < 2 ** 32:
+                    raise self.refuse(node, "arith-scalar-broadcast", f"integer literal {lit} with a {like.dtype} "
+                                      "tile: cutile 0.3.1 takes no integer literal beyond int32 (a uint32 one is "
+                                      "ported)")
+                self.need(node, "arith-scalar-broadcast", "a uint32 literal beyond int32")
+                return self.typed(f"bitcast(broadcast_scalar({lit - 2 ** 32}i32, shape![{', '.join(like.shape)}]))",
+                                  like, None, "u32_value")[0]
             if lit is not None:
                 if like.dtype in ("f16", "bf16"):
                     raise self.refuse(node, "arith-scalar-broadcast", f"literal {lit!r} in a {like.dtype} tile "
@@ -4855,6 +4968,17 @@ class Emitter:
         if (isinstance(lt, Tile) or isinstance(rt, Tile)) and {getattr(lt, "dtype", None),
                                                                 getattr(rt, "dtype", None)} <= {"i32", "i64"}:
             return self.floordiv_tile(node, lc, lt, rc, rt)
+        if (isinstance(lt, Tile) or isinstance(rt, Tile)) and \
+                {getattr(lt, "dtype", None), getattr(rt, "dtype", None)} <= {"f32", "i32"} and \
+                "f32" in {getattr(lt, "dtype", None), getattr(rt, "dtype", None)}:
+            if isinstance(node.op, ast.Mod):
+                return self.float_mod_tile(node, lc, lt, rc, rt)
+            # `t // c` of f32 tiles: the division, then floor, as cuTile Python lowers it
+            self.need(node, "float-mod", f"`{self.text(node)}`")
+            like = self.result_tile(node, lt, rt)
+            a = self.operand_as_tile(lc, lt, like, node.left)
+            b = self.operand_as_tile(rc, rt, like, node.right)
+            return self.typed(f"floor({_paren(a)} / {_paren(b)})", like, None, "floored")
         if not (isinstance(lt, Scalar) and isinstance(rt, Scalar) and {lt.dtype, rt.dtype} <= {"i32", "i64"}):
             raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` of {_describe(lt)} and {_describe(rt)} "
                                                     "(i32 or i64 scalars are translated)")
@@ -4921,6 +5045,25 @@ class Emitter:
                 f"let {up}: {ty} = {r} + {d};\n"
                 f"select({fix}, {up}, {r})\n}}"), like
 
+    def float_mod_tile(self, node: ast.BinOp, lc: str, lt: Ty, rc: str, rt: Ty) -> tuple[str, Tile]:
+        """`t % c` of f32 tiles (an angle wrapped to [0, 2*pi)), as cuTile Python lowers Python's float %: remf,
+        then + b where the remainder is non-zero (an unordered compare: NaN counts) and its sign differs from b's."""
+        self.need(node, "float-mod", f"`{self.text(node)}`")
+        like = self.result_tile(node, lt, rt)
+        a = self.operand_as_tile(lc, lt, like, node.left)
+        b = self.operand_as_tile(rc, rt, like, node.right)
+        dims = ", ".join(like.shape)
+        ty = f"Tile<f32, {{ [{dims}] }}>"
+        d, r, z, fix, up = (self.fresh(n) for n in ("divisor", "rem", "zero", "fix", "shifted"))
+        return (f"{{ // Python's %: the remainder takes the divisor's sign\n"
+                f"let {d}: {ty} = {b};\n"
+                f"let {r}: {ty} = remf({a}, {d});\n"
+                f"let {z}: {ty} = constant(0.0f32, shape![{dims}]);\n"
+                f"let {fix}: Tile<bool, {{ [{dims}] }}> = (lt_tile({r}, {z}) ^ lt_tile({d}, {z})) & "
+                f"cmpf({r}, {z}, predicate::NotEqual, cmp_ordering::Unordered);\n"
+                f"let {up}: {ty} = {r} + {d};\n"
+                f"select({fix}, {up}, {r})\n}}"), like
+
     def widen_i64_sides(self, node: ast.AST, sides) -> list[str]:
         """An i32 and an i64 scalar meeting in arithmetic or a comparison: Python widens the i32 (row
         arith-promote), a signed exti of the 0-d tile; a literal is written as an i64 one."""
@@ -4951,6 +5094,23 @@ class Emitter:
                 self.hoisting = None
         sym = BINOPS[type(node.op)]
         self.last_product = [(node.left, lc, lt), (node.right, rc, rt)] if isinstance(node.op, ast.Mult) else None
+        ints = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
+        if isinstance(node.op, ast.Div) and getattr(lt, "dtype", None) in ints and \
+                getattr(rt, "dtype", None) in ints:   # Python's true division of integers: a float
+            ok, value = self.const_value(node)
+            if ok and isinstance(value, float) and math.isfinite(value):
+                self.need(node, "const-fold", f"`{self.text(node)}`")
+                return rust_literal(value, "f32"), Scalar("f32")   # (`D / 2` of constants: folded)
+            if lt.dtype != "i32" or rt.dtype != "i32":
+                raise self.refuse(node, "arith-tile", f"`{self.text(node)}`: true division of {lt.dtype} and "
+                                                      f"{rt.dtype} (of i32 values: converted to f32)")
+            self.need(node, "int-true-div", f"`{self.text(node)}`")
+            # each operand converted by a signed itof, as cuTile Python converts them, then the f32 division
+            lc, rc = (self.typed(f"convert_tile({c})", Tile("f32", t.shape), None, "as_f32")[0]
+                      if isinstance(t, Tile) else
+                      rust_literal(float(_literal(n)), "f32") if _literal(n) is not None else self.int_as_float(c, n)
+                      for c, t, n in ((lc, lt, node.left), (rc, rt, node.right)))
+            lt, rt = (Tile("f32", t.shape) if isinstance(t, Tile) else Scalar("f32") for t in (lt, rt))
         if isinstance(lt, Scalar) and isinstance(rt, Scalar):
             ok, value = self.const_value(node)
             if ok and isinstance(value, float) and (lt.dtype != rt.dtype or lt.dtype == "f32"):
@@ -5027,12 +5187,31 @@ def _named_constant(value: int | float, dtype: str) -> str | None:
     return None
 
 
-def _assign_counts(fn: ast.FunctionDef) -> dict[str, int]:
+class _Counts(dict):
+    """Assignments per name, and ``straight``: the names re-bound only by plain assignments that are statements of
+    one block (`step = 1` then `step = step << 2`): each holds, from one binding to the next, the value bound
+    there, with no loop or branch carrying it (so a constant one is folded there, as cuTile Python folds it)."""
+    straight: frozenset[str] = frozenset()
+
+
+def _assign_counts(fn: ast.FunctionDef) -> _Counts:
     """How many times each name is assigned in ``fn`` (a name assigned once from a constant is that constant)."""
-    counts: dict[str, int] = {}
+    counts = _Counts()
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             counts[node.id] = counts.get(node.id, 0) + 1
+    blocks: dict[str, set[int]] = {}
+    plain: dict[str, int] = {}
+    for node in ast.walk(fn):
+        for part in ("body", "orelse", "finalbody"):
+            block = getattr(node, part, None)
+            for st in block if isinstance(block, list) else []:   # (an IfExp's body is an expression)
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                    name = st.targets[0].id
+                    blocks.setdefault(name, set()).add(id(getattr(node, part)))
+                    plain[name] = plain.get(name, 0) + 1
+    counts.straight = frozenset(n for n, c in counts.items()
+                                if c > 1 and plain.get(n) == c and len(blocks.get(n, ())) == 1)
     return counts
 
 

@@ -82,9 +82,11 @@ REWRITES: tuple[Rewrite, ...] = (
             "`ct.load(x, (i, 0), (BM, BN))`)", "one canonical spelling, bound with the function's real signature"),
     Rewrite("new-axis", "`t[:, None]`, `t[None, :]` (full slices and new axes)", "`ct.expand_dims(t, axis=k)` per "
             "new axis"),
-    Rewrite("tuple-assign", "`a, b = e1, e2` (no element reads an earlier target), nested ones (`(b, h), k = "
-            "divmod(pid, NH), 0`); `M, N = x.shape`",
-            "`a = e1` then `b = e2` (an inner tuple rewritten in turn); `M = x.shape[0]` then `N = x.shape[1]`"),
+    Rewrite("tuple-assign", "`a, b = e1, e2`, nested ones (`(b, h), k = divmod(pid, NH), 0`); one whose later "
+            "element reads an earlier target (`a, b = b, a + b`); `M, N = x.shape`",
+            "`a = e1` then `b = e2` (an inner tuple rewritten in turn; an element reading an earlier target bound "
+            "first to a name of its own, `b_next = a + b`, as Python evaluates the right side first); `M = "
+            "x.shape[0]` then `N = x.shape[1]`"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
     Rewrite("chained-assign", "`lo = hi = 0`, `m = l = ct.zeros(..)` (names)", "`lo = 0` then `hi = lo`: the value "
             "computed once and bound to each name in turn, as Python assigns it"),
@@ -103,8 +105,8 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("tiled-view", "`v = x.tiled_view(shape, padding_mode=P)` and `v.load(idx)`, `v.store(idx, t)`, "
             "`v.num_tiles(k)`, `v.tile_shape`", "`ct.load(x, idx, shape, padding_mode=P)`, `ct.store(x, idx, t)`, "
             "`ct.num_tiles(x, k, shape)`, the shape: the same partition view and load/store in cuTile Python's IR"),
-    Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`) "
-            "and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
+    Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`, "
+            "`tile_shape = TILE` of a module tuple) and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
             "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`)"),
     Rewrite("ensure-constant", "`ct.ensure_constant(e)` (e.g. `if ct.ensure_constant(FLAG):`)", "`e` (cuTile "
             "Python compiles it only where e is a constant, which the reference compile checked)"),
@@ -173,6 +175,14 @@ def _ct_name(value: Any) -> str | None:
 
 
 REWRITTEN = "_tileport_rewritten"
+
+
+def unwrap_index(node: ast.Tuple) -> ast.expr:
+    """A one-index tuple the index-forms rewrite made of a name (`index=idx` → `(idx,)`) whose name turned out to
+    hold a tuple (a helper's parameter given `(pid, 0)`): that tuple, as Python passes it."""
+    if getattr(node, "tileport_wrapped", False) and len(node.elts) == 1 and isinstance(node.elts[0], ast.Tuple):
+        return node.elts[0]
+    return node
 
 
 def rewritten(node: ast.AST) -> bool:
@@ -350,10 +360,27 @@ class _Resolver(ast.NodeTransformer):
                 not all(isinstance(t, (ast.Name, ast.Tuple)) for t in node.targets[0].elts):
             return node
         names = [{n.id for n in ast.walk(t) if isinstance(n, ast.Name)} for t in node.targets[0].elts]
-        for i, e in enumerate(node.value.elts):
-            if {n.id for n in ast.walk(e) if isinstance(n, ast.Name)} & set().union(*names[:i]):
-                return node   # a later element reads an earlier target: not the same as one by one
+        late = [i for i, e in enumerate(node.value.elts)
+                if {n.id for n in ast.walk(e) if isinstance(n, ast.Name)} & set().union(*names[:i])]
         out = []
+        if late:   # `a, b = b, a + b`: a later element reads an earlier target; Python evaluates the whole right
+            # side first, so each such element is bound to a name of its own before any target is
+            if not all(isinstance(t, ast.Name) for t in node.targets[0].elts):
+                return node
+            taken = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            elts = list(node.value.elts)
+            for i in late:
+                tmp, k = f"{node.targets[0].elts[i].id}_next", 1
+                while tmp in taken or tmp in self.local or tmp in self.env:
+                    tmp, k = f"{node.targets[0].elts[i].id}_next{k}", k + 1
+                taken.add(tmp)
+                self.local.add(tmp)
+                a = _mark(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(tmp, ast.Store()), elts[i])],
+                                                       elts[i]), elts[i]))
+                ast.fix_missing_locations(a)
+                out.append(a)
+                elts[i] = ast.copy_location(ast.Name(tmp, ast.Load()), elts[i])
+            node.value.elts = elts
         for t, e in zip(node.targets[0].elts, node.value.elts):
             a = _mark(ast.Assign([t], e))
             ast.copy_location(a, t)
@@ -443,6 +470,7 @@ class _Resolver(ast.NodeTransformer):
                 if k.arg == "index" and not isinstance(k.value, (ast.Tuple, ast.List)) and \
                         not (isinstance(k.value, ast.Name) and k.value.id in self.tuple_names):
                     k.value = _mark(ast.copy_location(ast.Tuple([k.value], ast.Load()), k.value))
+                    k.value.tileport_wrapped = True   # (a helper's parameter may hold a tuple: see unwrap_index)
                     ast.fix_missing_locations(k.value)
                 elif k.arg in ("index", "shape") and isinstance(k.value, ast.List):   # a list is a tuple there
                     k.value = _mark(ast.copy_location(ast.Tuple(k.value.elts, ast.Load()), k.value))
@@ -998,8 +1026,10 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
             subst: dict[str, ast.expr] = {}
             for p in params:
                 arg = given.get(p, defaults.get(p))
-                if isinstance(arg, (ast.Name, ast.Constant)) or _is_static_spelling(arg):
-                    subst[p] = arg
+                if isinstance(arg, (ast.Name, ast.Constant)) or _is_static_spelling(arg) or \
+                        isinstance(arg, (ast.Tuple, ast.List)) and all(
+                            isinstance(e, (ast.Name, ast.Constant)) or _is_static_spelling(e) for e in arg.elts):
+                    subst[p] = arg   # (a tuple of names and constants, `(pid, 0)`: the tuple itself, an index)
                 else:   # evaluated once, where the call was
                     tmp = f"{p}_{h.fn.name.strip('_')}"
                     assign = _mark(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], arg), st))
@@ -1008,6 +1038,10 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
                     subst[p] = ast.Name(tmp, ast.Load())
 
             class Sub(ast.NodeTransformer):
+                def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
+                    self.generic_visit(node)
+                    return unwrap_index(node)
+
                 def visit_Name(self, node: ast.Name) -> ast.AST:
                     if node.id in subst and isinstance(node.ctx, ast.Load):
                         new = copy.deepcopy(subst[node.id])
@@ -1028,7 +1062,7 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
     fn.body = expand(fn.body)
 
 
-def _inline_tuple_names(fn: ast.FunctionDef) -> None:
+def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) -> None:
     """A name bound once, in a top-level statement, to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM,
     BN)`: names bound at most once, literals, arithmetic of them, `ct.bid`/`ct.num_blocks`, `x.shape[k]`) is that
     tuple wherever it is read (rewrite tuple-name): cuTile Python passes the tuple itself; the copies compute the
@@ -1059,6 +1093,12 @@ def _inline_tuple_names(fn: ast.FunctionDef) -> None:
 
     tuples = {}
     for st in fn.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                stores.get(st.targets[0].id) == 1 and isinstance(st.value, ast.Name) and \
+                not stores.get(st.value.id) and env is not None and \
+                isinstance(module_tuple := _static_value(st.value, env)[1], tuple) and \
+                (spelled := static_node(module_tuple, st.value)) is not None:
+            st.value = spelled   # `tile_shape = TILE` of a module tuple of numbers: that tuple, as above
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
                 stores.get(st.targets[0].id) == 1 and isinstance(st.value, ast.Tuple) and st.value.elts and \
                 all(plain(e) for e in st.value.elts):
@@ -1181,7 +1221,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
                   where: tuple[Path, str] | None = None) -> None:
     """``where``: the file and source ``fn`` comes from (for the functions it defines inside it)."""
     _inline_tiled_views(fn)
-    _inline_tuple_names(fn)
+    _inline_tuple_names(fn, env)
     nested = _nested_functions(fn) if where is not None else {}
     local = _locals(fn) - set(nested)
     attributes = _attribute_helpers(fn, env, local | set(nested))
