@@ -3348,7 +3348,16 @@ class _Lowerer:
 
     def _indices_in_view(self, ptr: Ptr, node: ast.AST) -> list[Tile] | None:
         """One index tile per dimension of ``ptr``'s existing strided view, when each of its terms has one of the
-        view's strides; None otherwise."""
+        view's strides; None otherwise.
+
+        A term whose index is a computed tile (offsets that are data: ``idx * stride + cols``, ``e`` loaded from
+        memory) always has stride 1, but it is an element offset, not an index of the view's unit-stride
+        dimension: it may step across rows. Such offsets (with the other unit-stride terms) are split over a
+        2-D view ``(S, 1)`` as ``row + o // S``, ``o % S`` (floor division: the element at that address, whatever
+        row it lies in; an element between rows that the view does not cover, column ``o % S`` past the view's
+        column extent, reads the padding). Putting ``o`` on the unit dimension read row 0 at column ``o``, bounded
+        by the column extent: other elements. With more strided dimensions (whose order is not known when
+        lowering) such offsets are refused."""
         view = self.views.get(ptr.param)
         if view is None and ptr.param in self.seed_views:   # strided further on (a second lowering's knowledge)
             view = self.views[ptr.param] = self.seed_views[ptr.param]
@@ -3360,10 +3369,29 @@ class _Lowerer:
             if t.stride not in by_stride:
                 return None
             by_stride[t.stride].append(t)
+        flat = [t for t in by_stride.get("1", []) if isinstance(t.index, Tile)]
+        split: tuple[str, Tile] | None = None   # (the stride of the dimension above the unit one, the offsets)
+        if flat:
+            outer = [d.stride for d in view.dims if d.stride not in ("1", "0")]
+            if len(outer) != 1:
+                raise self.fail(node, f"{ptr.param} is read at computed element offsets here and through a view of "
+                                      f"strides ({', '.join(d.stride for d in view.dims)}) at line "
+                                      f"{getattr(self.view_sites.get(ptr.param), 'lineno', '?')}: such offsets "
+                                      "are split into a row and a column of a 2-D view only (one pointer must be "
+                                      "read through one layout)")
+            split = (outer[0], self.offset_tile(tuple(Term("1", t.index) for t in by_stride["1"]), node))
         out = []
         for d in view.dims:
             ts = by_stride[d.stride]
-            out.append(self.offset_tile(tuple(Term("1", t.index) for t in ts), node) if ts else Tile("0", ()))
+            if split is not None and d.stride == "1":
+                out.append(Tile(f"{_paren(split[1].text)} % {_paren(split[0])}", split[1].shape, "ct.int32"))
+                continue
+            idx = self.offset_tile(tuple(Term("1", t.index) for t in ts), node) if ts else Tile("0", ())
+            if split is not None and d.stride == split[0]:
+                rows = f"{_paren(split[1].text)} // {_paren(split[0])}"
+                idx = Tile(rows if idx.text == "0" else f"{idx.text} + {rows}",
+                           _broadcast_all((idx.shape, split[1].shape)), "ct.int32")
+            out.append(idx)
         return out
 
     def access(self, ptr: object, mask: object, node: ast.AST
