@@ -211,6 +211,10 @@ IDIOM_KERNELS = ("idiom_rms", "idiom_silu_rows", "idiom_mm", "idiom_scale", "idi
 LLM = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 #: kernels of our own in the idioms of Triton's 3.4-3.6 tutorials (attention over descriptors, persistent matmul)
 TUT = Path(__file__).parent / "fixtures" / "triton_idioms_tutorials.py"
+#: kernels of our own reading one pointer as a strided tile and at computed element offsets (gathers / scatters)
+TWO = Path(__file__).parent / "fixtures" / "triton_idioms_two_layouts.py"
+TWO_KERNELS = ("rows_then_flat", "flat_then_rows", "flat_elements", "picked_rows_2d", "label_and_neighbour",
+               "scatter_rows", "row_ends", "row_ends_first")
 TUT_KERNELS = ("tut_attn_fwd", "tut_attn_bwd_dkdv", "tut_persistent_mm", "tut_persistent_ptr_mm",
                "tut_block_ptr_band", "tut_carried_offsets", "tut_spin_lock")
 LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", "jsd_rows", "softmax_bwd",
@@ -256,7 +260,14 @@ def tut_launches():
 
 
 @pytest.fixture(scope="module")
-def triton_batch(captured, idiom_launches, llm_launches, tut_launches, tree, tmp_path_factory):
+def two_launches():
+    rec = run_captured(TWO, [])
+    assert not rec.errors
+    return list(rec.launches.values())
+
+
+@pytest.fixture(scope="module")
+def triton_batch(captured, idiom_launches, llm_launches, tut_launches, two_launches, tree, tmp_path_factory):
     """Every bundled Triton kernel and the idiom kernels ported at their captured launches by `port_triton_many`:
     one cargo build."""
     from tileport.pipeline.triton import port_triton_many
@@ -269,6 +280,8 @@ def triton_batch(captured, idiom_launches, llm_launches, tut_launches, tree, tmp
              for k in LLM_KERNELS]
     jobs += [(f"{TUT}::{k}", [], [l for l in tut_launches if l["kernel"].endswith(f"::{k}")], root / k)
              for k in TUT_KERNELS]
+    jobs += [(f"{TWO}::{k}", [], [l for l in two_launches if l["kernel"].endswith(f"::{k}")], root / k)
+             for k in TWO_KERNELS]
     port_triton_many(jobs, tree, "sm_90", root / "crate")
     return root
 
@@ -319,6 +332,14 @@ def test_tutorial_triton_idioms_port_proven(kernel, triton_batch):
     in one kernel (a stage constexpr the launches disagree on), its dK/dV backward loop, a persistent matmul over
     `tl.range(.., NUM_SMS, flatten=True)` with tl.make_tensor_descriptor tiles, block pointers advanced before a
     loop: proven at every captured launch."""
+    verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())
+    assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
+
+
+@pytest.mark.parametrize("kernel", TWO_KERNELS)
+def test_two_layout_triton_kernels_port_proven(kernel, triton_batch):
+    """Gathers and scatters at computed element offsets through a row view (`o // stride`, `o % stride`): the Rust
+    port proven against the lowered form (tests/test_triton_two_layouts.py checks that form against Triton)."""
     verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())
     assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
 

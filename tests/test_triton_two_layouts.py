@@ -176,6 +176,15 @@ def model(name, grid, args, kw):
             v = flat(x)[row * n + cols]
             flat(y)[row * stride + cols] = v
             flat(y)[dst[row] * stride + cols] = v * np.float32(3.0)
+    elif name in ("row_ends", "row_ends_first"):
+        x, stride, out, n = args
+        for row in range(grid[0]):
+            cols = np.arange(n)
+            last, second = flat(x)[(row + 1) * stride - 1], flat(x)[row * stride + 1]
+            flat(out)[row * n + cols] = flat(x)[row * stride + cols] * np.float32(100.0) + last * np.float32(10.0) + \
+                second
+            if name == "row_ends_first":
+                flat(x)[(row + 1) * stride - 1] = last + second
     else:
         raise AssertionError(name)
 
@@ -200,6 +209,11 @@ def test_gathers_through_a_row_view_split_offsets_into_row_and_column(lowered):
     assert "ct.gather(x_ptr, (row + (lab + -1) // stride, (lab + -1) % stride), mask=" in src["label_and_neighbour"]
     assert "ct.scatter(y_ptr, ((d * stride + ct.arange(BLOCK, dtype=ct.int32)) // stride, (d * stride + " \
            "ct.arange(BLOCK, dtype=ct.int32)) % stride), " in src["scatter_rows"]
+    for name in ("row_ends", "row_ends_first"):   # one element: row `r + o // stride`, column `o % stride`
+        assert "ct.load(x_ptr, index=((row + 1) + (-1) // stride, (-1) % stride), shape=(1, 1))" in src[name]
+        assert "ct.load(x_ptr, index=(((row * stride) + 1) // stride, ((row * stride) + 1) % stride), shape=(1, 1))" \
+            in src[name]
+    assert "ct.store(x_ptr, index=((row + 1) + (-1) // stride, (-1) % stride), " in src["row_ends_first"]
     for name, text in src.items():
         assert "ct.gather(x_ptr, (0, " not in text and "ct.scatter(y_ptr, (0, " not in text, name
         views = json.loads((lowered / name / "lowered.json").read_text())["views"]
@@ -219,7 +233,7 @@ def test_lowered_two_layout_kernels_match_numpy_models(lowered):
             if isinstance(a, np.ndarray):
                 assert np.array_equal(a, b), f"{name}: argument {k} differs\n{a}\n{b}"
         count += 1
-    assert count == 6
+    assert count == 8
 
 
 def _torch_python() -> str | None:

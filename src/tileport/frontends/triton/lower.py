@@ -3320,6 +3320,28 @@ class _Lowerer:
         return [Term(d.stride, " + ".join(p) if p else "0") for d, p in zip(view.dims, parts)]
 
     @staticmethod
+    def _element_in_rows(scalars: list[Term], view: View) -> list[Term]:
+        """One element of a row view ``(S, 1)`` at an element offset ``o`` along the unit stride (`x_ptr + (row + 1)
+        * stride - 1`: the row's last element; `off = row * stride + 1; x_ptr + off`): row ``r + o // S``, column
+        ``o % S`` (floor division), the element at that address whichever row it lies in. Index ``(r, o)`` read
+        column ``o`` of row ``r``, past the column extent for such offsets (padding, not the element). A literal
+        0 stays as it is."""
+        strides = [d.stride for d in view.dims]
+        outer = [s for s in strides if s != "1"]
+        if [t.stride for t in scalars] != strides or "1" not in strides or len(outer) != 1 or outer[0] == "0":
+            return scalars
+        k, j = strides.index("1"), strides.index(outer[0])
+        o = str(scalars[k].index)
+        if o == "0":
+            return scalars
+        out = list(scalars)
+        row = str(scalars[j].index)
+        rows = f"{_paren(o)} // {_paren(outer[0])}"
+        out[j] = Term(outer[0], rows if row == "0" else f"{_paren(row)} + {rows}")
+        out[k] = Term("1", f"{_paren(o)} % {_paren(outer[0])}")
+        return out
+
+    @staticmethod
     def is_gather(ptr: object) -> bool:
         return isinstance(ptr, Ptr) and any(isinstance(t.index, Tile) for t in ptr.terms)
 
@@ -3492,6 +3514,9 @@ class _Lowerer:
         if not runs and old is not None and [t.stride for t in scalars] != [d.stride for d in old.dims]:
             scalars = self._element_onto_view(scalars, old) or scalars
         scalars = self._scalar_dims_unified(ptr.param, scalars, runs, node)
+        if not runs:   # one element: at an offset along the unit stride that may step across rows
+            scalars = self._element_in_rows(scalars, self.views.get(ptr.param) or
+                                            View(ptr.param, tuple(Dim(t.stride, None) for t in scalars)))
         if self._pending_junk and scalars:
             raise _Unwrap()
         if any(t.stride == "1" for t in scalars) and any(t.stride == "1" for t in runs) and \
