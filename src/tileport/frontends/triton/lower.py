@@ -391,7 +391,8 @@ def _rows_advanced(ptr: "Ptr", stride: str, count: str) -> "Ptr":
 
 class _Relayout(Exception):
     """A pointer first gathered from through the flat view is read through a strided ``view`` later: lowered again,
-    with the gather indexed per dimension of that view (``X + row * stride + y`` → ``(row, y)``)."""
+    with the gather indexed per dimension of that view (``X + row * stride + y`` → ``(row + y // stride, y %
+    stride)``: `_indices_in_view`)."""
 
     def __init__(self, param: str, view: "View"):
         super().__init__(param)
@@ -3350,8 +3351,8 @@ class _Lowerer:
         """(array, offset tile, mask tile text or None) of an access whose offsets are not a tile of a view: the
         pointer's view is the flat vector (stride 1), the offsets one int32 tile (ct.gather / ct.scatter check
         each against its extent). With ``nd``, a pointer already read through a strided view whose terms each run
-        along one of its dimensions is gathered through that view instead (an index per dimension: `(row, y)`
-        for `X + row * stride + y`)."""
+        along one of its dimensions is gathered through that view instead (an index per dimension: `(row + y //
+        stride, y % stride)` for `X + row * stride + y`, y computed offsets)."""
         per_dim = self._indices_in_view(ptr, node) if nd else None
         if per_dim is not None:
             offsets = Tile("(" + ", ".join(t.text for t in per_dim) + ")", _broadcast_all(t.shape for t in per_dim),
