@@ -214,7 +214,7 @@ TUT = Path(__file__).parent / "fixtures" / "triton_idioms_tutorials.py"
 #: kernels of our own reading one pointer as a strided tile and at computed element offsets (gathers / scatters)
 TWO = Path(__file__).parent / "fixtures" / "triton_idioms_two_layouts.py"
 TWO_KERNELS = ("rows_then_flat", "flat_then_rows", "flat_elements", "picked_rows_2d", "label_and_neighbour",
-               "scatter_rows", "row_ends", "row_ends_first")
+               "scatter_rows", "row_ends", "row_ends_first", "shifted_window")
 TUT_KERNELS = ("tut_attn_fwd", "tut_attn_bwd_dkdv", "tut_persistent_mm", "tut_persistent_ptr_mm",
                "tut_block_ptr_band", "tut_carried_offsets", "tut_spin_lock")
 LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", "jsd_rows", "softmax_bwd",

@@ -185,6 +185,12 @@ def model(name, grid, args, kw):
                 second
             if name == "row_ends_first":
                 flat(x)[(row + 1) * stride - 1] = last + second
+    elif name == "shifted_window":
+        x, stride, shifts, out, n = args
+        for row in range(grid[0]):
+            cols = np.arange(n)
+            flat(out)[row * n + cols] = flat(x)[row * stride + cols] * np.float32(100.0) + \
+                flat(x)[row * stride + cols + shifts[row]]
     else:
         raise AssertionError(name)
 
@@ -209,6 +215,8 @@ def test_gathers_through_a_row_view_split_offsets_into_row_and_column(lowered):
     assert "ct.gather(x_ptr, (row + (lab + -1) // stride, (lab + -1) % stride), mask=" in src["label_and_neighbour"]
     assert "ct.scatter(y_ptr, ((d * stride + ct.arange(BLOCK, dtype=ct.int32)) // stride, (d * stride + " \
            "ct.arange(BLOCK, dtype=ct.int32)) % stride), " in src["scatter_rows"]
+    assert "ct.gather(x_ptr, (row + (ct.arange(BLOCK, dtype=ct.int32) + j) // stride, (ct.arange(BLOCK, " \
+           "dtype=ct.int32) + j) % stride), mask=" in src["shifted_window"]
     for name in ("row_ends", "row_ends_first"):   # one element: row `r + o // stride`, column `o % stride`
         assert "ct.load(x_ptr, index=((row + 1) + (-1) // stride, (-1) % stride), shape=(1, 1))" in src[name]
         assert "ct.load(x_ptr, index=(((row * stride) + 1) // stride, ((row * stride) + 1) % stride), shape=(1, 1))" \
@@ -233,7 +241,7 @@ def test_lowered_two_layout_kernels_match_numpy_models(lowered):
             if isinstance(a, np.ndarray):
                 assert np.array_equal(a, b), f"{name}: argument {k} differs\n{a}\n{b}"
         count += 1
-    assert count == 8
+    assert count == 9
 
 
 def _torch_python() -> str | None:
