@@ -478,9 +478,11 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # scalar is a scalar comparison
     ("k = tl.load(x_ptr + pid)\nif k == n:\n    return\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x)", "",
      "if (ct.reshape(k, ())) == n:\n        pass\n    else:"),
-    # a data-dependent element of a row already read through a strided view: gathered through that view
+    # a data-dependent element of a row already read through a strided view: gathered through that view, k an
+    # element offset from the row's start (row pid + k // n, column k % n: k may reach past the row)
     ("x_ptr += pid * n\nrow = tl.load(x_ptr + tl.arange(0, B))\nk = tl.load(y_ptr + pid)\n"
-     "v = tl.load(x_ptr + k)\ntl.store(y_ptr + offs, row * v)", "", "ct.gather(x_ptr, (pid, k), padding_value=0)"),
+     "v = tl.load(x_ptr + k)\ntl.store(y_ptr + offs, row * v)", "", "ct.gather(x_ptr, (pid + k // n, k % n), "
+     "padding_value=0)"),
     # float('-inf') on the host side of a kernel: the same builtin (cuTile Python folds it)
     ("m = float('-inf')\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(x, m))", "",
      "ct.maximum(x, float('-inf'))"),
@@ -544,10 +546,10 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     ("m = -float('inf')\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(x, m))", "",
      "ct.maximum(x, float('-inf'))"),
     # an element gathered from a row before the row's strided view is met (`logits_ptr + label` first): lowered
-    # again, gathered through that view
+    # again, gathered through that view (k an element offset: row pid + k // n, column k % n)
     ("k = tl.load(y_ptr + pid).to(tl.int32)\nv = tl.load(x_ptr + pid * n + k)\n"
      "row = tl.load(x_ptr + pid * n + tl.arange(0, B))\ntl.store(y_ptr + offs, row * v)", "",
-     "v = ct.gather(x_ptr, (pid, k), padding_value=0)"),
+     "v = ct.gather(x_ptr, (pid + k // n, k % n), padding_value=0)"),
     # `~` of a mask literal is its value (as Triton folds it); of an integer tile cuTile Python's `~`
     ("x = tl.load(x_ptr + offs).to(tl.int32, bitcast=True)\ny = (x & ~0xFFFF) | ~x\n"
      "tl.store(y_ptr + offs, y.to(tl.float32, bitcast=True))", "", "(x & (-65536)) | (~x)"),
@@ -633,7 +635,7 @@ def test_int64_offsets_loaded_from_memory_index_as_int32(tmp_path):
     facts = {"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.float32"}, "y_ptr": {"ct.int64"}}}
     src = _lowered(tmp_path, "x_ptr += pid * n\nrow = tl.load(x_ptr + tl.arange(0, B))\nk = tl.load(y_ptr + pid)\n"
                              "tl.store(x_ptr + tl.arange(0, B), row * tl.load(x_ptr + k))", facts=facts)
-    assert "ct.gather(x_ptr, (pid, ct.astype(k, ct.int32)), padding_value=0)" in src
+    assert "ct.gather(x_ptr, (pid + ct.astype(k, ct.int32) // n, ct.astype(k, ct.int32) % n), padding_value=0)" in src
     # an int64 label against an i32 scalar argument: the scalar widened (a sign-extended one-element tile)
     guard = _lowered(tmp_path, "k = tl.load(y_ptr + pid)\nif k != n:\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs))\n"
                                "tl.store(y_ptr + pid, tl.where(k == n, 0, k))", facts=facts)
