@@ -211,6 +211,12 @@ IDIOM_KERNELS = ("idiom_rms", "idiom_silu_rows", "idiom_mm", "idiom_scale", "idi
 LLM = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 #: kernels of our own in the idioms of Triton's 3.4-3.6 tutorials (attention over descriptors, persistent matmul)
 TUT = Path(__file__).parent / "fixtures" / "triton_idioms_tutorials.py"
+#: kernels of our own reading one pointer as a strided tile and at computed element offsets (gathers / scatters)
+TWO = Path(__file__).parent / "fixtures" / "triton_idioms_two_layouts.py"
+#: (scatter_rows, a tile store and a scatter into one array, is checked on the CPU only: the translator refuses an
+#: array both scattered into and stored as tiles, coverage row `store-other`, planned)
+TWO_KERNELS = ("rows_then_flat", "flat_then_rows", "flat_elements", "picked_rows_2d", "label_and_neighbour",
+               "row_ends", "row_ends_first", "shifted_window")
 TUT_KERNELS = ("tut_attn_fwd", "tut_attn_bwd_dkdv", "tut_persistent_mm", "tut_persistent_ptr_mm",
                "tut_block_ptr_band", "tut_carried_offsets", "tut_spin_lock")
 LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd", "kldiv_rows", "jsd_rows", "softmax_bwd",
@@ -256,7 +262,14 @@ def tut_launches():
 
 
 @pytest.fixture(scope="module")
-def triton_batch(captured, idiom_launches, llm_launches, tut_launches, tree, tmp_path_factory):
+def two_launches():
+    rec = run_captured(TWO, [])
+    assert not rec.errors
+    return list(rec.launches.values())
+
+
+@pytest.fixture(scope="module")
+def triton_batch(captured, idiom_launches, llm_launches, tut_launches, two_launches, tree, tmp_path_factory):
     """Every bundled Triton kernel and the idiom kernels ported at their captured launches by `port_triton_many`:
     one cargo build."""
     from tileport.pipeline.triton import port_triton_many
@@ -269,6 +282,8 @@ def triton_batch(captured, idiom_launches, llm_launches, tut_launches, tree, tmp
              for k in LLM_KERNELS]
     jobs += [(f"{TUT}::{k}", [], [l for l in tut_launches if l["kernel"].endswith(f"::{k}")], root / k)
              for k in TUT_KERNELS]
+    jobs += [(f"{TWO}::{k}", [], [l for l in two_launches if l["kernel"].endswith(f"::{k}")], root / k)
+             for k in TWO_KERNELS]
     port_triton_many(jobs, tree, "sm_90", root / "crate")
     return root
 
@@ -319,6 +334,14 @@ def test_tutorial_triton_idioms_port_proven(kernel, triton_batch):
     in one kernel (a stage constexpr the launches disagree on), its dK/dV backward loop, a persistent matmul over
     `tl.range(.., NUM_SMS, flatten=True)` with tl.make_tensor_descriptor tiles, block pointers advanced before a
     loop: proven at every captured launch."""
+    verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())
+    assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
+
+
+@pytest.mark.parametrize("kernel", TWO_KERNELS)
+def test_two_layout_triton_kernels_port_proven(kernel, triton_batch):
+    """Gathers and scatters at computed element offsets through a row view (`o // stride`, `o % stride`): the Rust
+    port proven against the lowered form (tests/test_triton_two_layouts.py checks that form against Triton)."""
     verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())
     assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
 
@@ -457,9 +480,11 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # scalar is a scalar comparison
     ("k = tl.load(x_ptr + pid)\nif k == n:\n    return\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x)", "",
      "if (ct.reshape(k, ())) == n:\n        pass\n    else:"),
-    # a data-dependent element of a row already read through a strided view: gathered through that view
+    # a data-dependent element of a row already read through a strided view: gathered through that view, k an
+    # element offset from the row's start (row pid + k // n, column k % n: k may reach past the row)
     ("x_ptr += pid * n\nrow = tl.load(x_ptr + tl.arange(0, B))\nk = tl.load(y_ptr + pid)\n"
-     "v = tl.load(x_ptr + k)\ntl.store(y_ptr + offs, row * v)", "", "ct.gather(x_ptr, (pid, k), padding_value=0)"),
+     "v = tl.load(x_ptr + k)\ntl.store(y_ptr + offs, row * v)", "", "ct.gather(x_ptr, (pid + k // n, k % n), "
+     "padding_value=0)"),
     # float('-inf') on the host side of a kernel: the same builtin (cuTile Python folds it)
     ("m = float('-inf')\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(x, m))", "",
      "ct.maximum(x, float('-inf'))"),
@@ -523,10 +548,10 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     ("m = -float('inf')\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(x, m))", "",
      "ct.maximum(x, float('-inf'))"),
     # an element gathered from a row before the row's strided view is met (`logits_ptr + label` first): lowered
-    # again, gathered through that view
+    # again, gathered through that view (k an element offset: row pid + k // n, column k % n)
     ("k = tl.load(y_ptr + pid).to(tl.int32)\nv = tl.load(x_ptr + pid * n + k)\n"
      "row = tl.load(x_ptr + pid * n + tl.arange(0, B))\ntl.store(y_ptr + offs, row * v)", "",
-     "v = ct.gather(x_ptr, (pid, k), padding_value=0)"),
+     "v = ct.gather(x_ptr, (pid + k // n, k % n), padding_value=0)"),
     # `~` of a mask literal is its value (as Triton folds it); of an integer tile cuTile Python's `~`
     ("x = tl.load(x_ptr + offs).to(tl.int32, bitcast=True)\ny = (x & ~0xFFFF) | ~x\n"
      "tl.store(y_ptr + offs, y.to(tl.float32, bitcast=True))", "", "(x & (-65536)) | (~x)"),
@@ -612,7 +637,7 @@ def test_int64_offsets_loaded_from_memory_index_as_int32(tmp_path):
     facts = {"constants": FACTS["constants"], "dtypes": {"x_ptr": {"ct.float32"}, "y_ptr": {"ct.int64"}}}
     src = _lowered(tmp_path, "x_ptr += pid * n\nrow = tl.load(x_ptr + tl.arange(0, B))\nk = tl.load(y_ptr + pid)\n"
                              "tl.store(x_ptr + tl.arange(0, B), row * tl.load(x_ptr + k))", facts=facts)
-    assert "ct.gather(x_ptr, (pid, ct.astype(k, ct.int32)), padding_value=0)" in src
+    assert "ct.gather(x_ptr, (pid + ct.astype(k, ct.int32) // n, ct.astype(k, ct.int32) % n), padding_value=0)" in src
     # an int64 label against an i32 scalar argument: the scalar widened (a sign-extended one-element tile)
     guard = _lowered(tmp_path, "k = tl.load(y_ptr + pid)\nif k != n:\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs))\n"
                                "tl.store(y_ptr + pid, tl.where(k == n, 0, k))", facts=facts)
@@ -1506,13 +1531,14 @@ def test_math_of_a_float_argument_is_f32(tmp_path):
 
 def test_one_element_read_through_a_block_pointers_view(tmp_path):
     """`tl.load(x + pid * n + k * B + j)` after a block pointer of `x + pid * n` with strides (1,): the element is
-    addressed in that view, `k * B + j` along its unit stride (one layout per array)."""
+    addressed in that view, `k * B + j` along its unit stride (one layout per array), an element offset that may
+    pass the row's end: row `pid + (k * B + 3) // n`, column `(k * B + 3) % n`."""
     src = _lowered(tmp_path, "for k in range(0, 4):\n"
                              "    bp = tl.make_block_ptr(x_ptr + pid * n, (n,), (1,), (k * B,), (B,), (0,))\n"
                              "    v = tl.load(bp, boundary_check=(0,))\n"
                              "    last = tl.load(x_ptr + pid * n + k * B + 3)\n"
                              "    tl.store(y_ptr + pid * B + tl.arange(0, B), v - last)")
-    assert "ct.load(x_ptr, index=(pid, k * B + 3), shape=(1, 1))" in src
+    assert "ct.load(x_ptr, index=(pid + (k * B + 3) // n, (k * B + 3) % n), shape=(1, 1))" in src
 
 
 def test_rand_seeded_by_a_loaded_element_and_other_a_tile(tmp_path):

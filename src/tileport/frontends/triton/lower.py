@@ -391,7 +391,8 @@ def _rows_advanced(ptr: "Ptr", stride: str, count: str) -> "Ptr":
 
 class _Relayout(Exception):
     """A pointer first gathered from through the flat view is read through a strided ``view`` later: lowered again,
-    with the gather indexed per dimension of that view (``X + row * stride + y`` → ``(row, y)``)."""
+    with the gather indexed per dimension of that view (``X + row * stride + y`` → ``(row + y // stride, y %
+    stride)``: `_indices_in_view`)."""
 
     def __init__(self, param: str, view: "View"):
         super().__init__(param)
@@ -3320,6 +3321,28 @@ class _Lowerer:
         return [Term(d.stride, " + ".join(p) if p else "0") for d, p in zip(view.dims, parts)]
 
     @staticmethod
+    def _element_in_rows(scalars: list[Term], view: View) -> list[Term]:
+        """One element of a row view ``(S, 1)`` at an element offset ``o`` along the unit stride (`x_ptr + (row + 1)
+        * stride - 1`: the row's last element; `off = row * stride + 1; x_ptr + off`): row ``r + o // S``, column
+        ``o % S`` (floor division), the element at that address whichever row it lies in. Index ``(r, o)`` read
+        column ``o`` of row ``r``, past the column extent for such offsets (padding, not the element). A literal
+        0 stays as it is."""
+        strides = [d.stride for d in view.dims]
+        outer = [s for s in strides if s != "1"]
+        if [t.stride for t in scalars] != strides or "1" not in strides or len(outer) != 1 or outer[0] == "0":
+            return scalars
+        k, j = strides.index("1"), strides.index(outer[0])
+        o = str(scalars[k].index)
+        if o == "0":
+            return scalars
+        out = list(scalars)
+        row = str(scalars[j].index)
+        rows = f"{_paren(o)} // {_paren(outer[0])}"
+        out[j] = Term(outer[0], rows if row == "0" else f"{_paren(row)} + {rows}")
+        out[k] = Term("1", f"{_paren(o)} % {_paren(outer[0])}")
+        return out
+
+    @staticmethod
     def is_gather(ptr: object) -> bool:
         return isinstance(ptr, Ptr) and any(isinstance(t.index, Tile) for t in ptr.terms)
 
@@ -3328,8 +3351,8 @@ class _Lowerer:
         """(array, offset tile, mask tile text or None) of an access whose offsets are not a tile of a view: the
         pointer's view is the flat vector (stride 1), the offsets one int32 tile (ct.gather / ct.scatter check
         each against its extent). With ``nd``, a pointer already read through a strided view whose terms each run
-        along one of its dimensions is gathered through that view instead (an index per dimension: `(row, y)`
-        for `X + row * stride + y`)."""
+        along one of its dimensions is gathered through that view instead (an index per dimension: `(row + y //
+        stride, y % stride)` for `X + row * stride + y`, y computed offsets)."""
         per_dim = self._indices_in_view(ptr, node) if nd else None
         if per_dim is not None:
             offsets = Tile("(" + ", ".join(t.text for t in per_dim) + ")", _broadcast_all(t.shape for t in per_dim),
@@ -3348,7 +3371,16 @@ class _Lowerer:
 
     def _indices_in_view(self, ptr: Ptr, node: ast.AST) -> list[Tile] | None:
         """One index tile per dimension of ``ptr``'s existing strided view, when each of its terms has one of the
-        view's strides; None otherwise."""
+        view's strides; None otherwise.
+
+        A term whose index is a computed tile (offsets that are data: ``idx * stride + cols``, ``e`` loaded from
+        memory) always has stride 1, but it is an element offset, not an index of the view's unit-stride
+        dimension: it may step across rows. Such offsets (with the other unit-stride terms) are split over a
+        2-D view ``(S, 1)`` as ``row + o // S``, ``o % S`` (floor division: the element at that address, whatever
+        row it lies in; an element between rows that the view does not cover, column ``o % S`` past the view's
+        column extent, reads the padding). Putting ``o`` on the unit dimension read row 0 at column ``o``, bounded
+        by the column extent: other elements. With more strided dimensions (whose order is not known when
+        lowering) such offsets are refused."""
         view = self.views.get(ptr.param)
         if view is None and ptr.param in self.seed_views:   # strided further on (a second lowering's knowledge)
             view = self.views[ptr.param] = self.seed_views[ptr.param]
@@ -3360,10 +3392,29 @@ class _Lowerer:
             if t.stride not in by_stride:
                 return None
             by_stride[t.stride].append(t)
+        flat = [t for t in by_stride.get("1", []) if isinstance(t.index, Tile)]
+        split: tuple[str, Tile] | None = None   # (the stride of the dimension above the unit one, the offsets)
+        if flat:
+            outer = [d.stride for d in view.dims if d.stride not in ("1", "0")]
+            if len(outer) != 1:
+                raise self.fail(node, f"{ptr.param} is read at computed element offsets here and through a view of "
+                                      f"strides ({', '.join(d.stride for d in view.dims)}) at line "
+                                      f"{getattr(self.view_sites.get(ptr.param), 'lineno', '?')}: such offsets "
+                                      "are split into a row and a column of a 2-D view only (one pointer must be "
+                                      "read through one layout)")
+            split = (outer[0], self.offset_tile(tuple(Term("1", t.index) for t in by_stride["1"]), node))
         out = []
         for d in view.dims:
             ts = by_stride[d.stride]
-            out.append(self.offset_tile(tuple(Term("1", t.index) for t in ts), node) if ts else Tile("0", ()))
+            if split is not None and d.stride == "1":
+                out.append(Tile(f"{_paren(split[1].text)} % {_paren(split[0])}", split[1].shape, "ct.int32"))
+                continue
+            idx = self.offset_tile(tuple(Term("1", t.index) for t in ts), node) if ts else Tile("0", ())
+            if split is not None and d.stride == split[0]:
+                rows = f"{_paren(split[1].text)} // {_paren(split[0])}"
+                idx = Tile(rows if idx.text == "0" else f"{idx.text} + {rows}",
+                           _broadcast_all((idx.shape, split[1].shape)), "ct.int32")
+            out.append(idx)
         return out
 
     def access(self, ptr: object, mask: object, node: ast.AST
@@ -3464,6 +3515,9 @@ class _Lowerer:
         if not runs and old is not None and [t.stride for t in scalars] != [d.stride for d in old.dims]:
             scalars = self._element_onto_view(scalars, old) or scalars
         scalars = self._scalar_dims_unified(ptr.param, scalars, runs, node)
+        if not runs:   # one element: at an offset along the unit stride that may step across rows
+            scalars = self._element_in_rows(scalars, self.views.get(ptr.param) or
+                                            View(ptr.param, tuple(Dim(t.stride, None) for t in scalars)))
         if self._pending_junk and scalars:
             raise _Unwrap()
         if any(t.stride == "1" for t in scalars) and any(t.stride == "1" for t in runs) and \

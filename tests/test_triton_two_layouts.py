@@ -1,0 +1,319 @@
+"""One pointer read through a strided tile view and at computed element offsets (gathers / scatters): the lowered
+cuTile Python must address the elements Triton does. Each launch of tests/fixtures/triton_idioms_two_layouts.py is
+run three ways on the CPU and every array compared exactly:
+
+- the lowered cuTile Python, executed on numpy by a small model of the ct operations it uses (`CtNumpy`: tile
+  loads/stores bounded by the view, gathers/scatters per lane with the view's bounds, Python's floor `//` and `%`);
+- a numpy model of each Triton kernel, written from its source (flat addresses into the argument's storage);
+- Triton's own interpreter (TRITON_INTERPRET=1), which needs torch: run in a separate Python that has torch and
+  triton (TILEPORT_TORCH_PYTHON, else /work/torchenv/bin/python); skipped when there is none.
+
+Before the fix, a gather `x + src * stride + cols` through the view `(stride, 1)` read row 0 at column
+`src * stride + cols` (bounded by the column extent): padding or other elements."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tileport.frontends.triton.lower import LoweringError, lower
+from tileport.frontends.triton.source import find_kernel
+
+FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_two_layouts.py"
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("triton_two_layouts_cpu", FIXTURE)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+class CtNumpy:
+    """The ct operations the lowered kernels of the fixture use, on numpy arrays (one program at a time)."""
+
+    int32, int64, float32, float16 = np.int32, np.int64, np.float32, np.float16
+
+    class Constant:
+        def __class_getitem__(cls, item):
+            return item
+
+    class PaddingMode:
+        ZERO, NEG_INF, POS_INF, NAN = 0.0, -np.inf, np.inf, np.nan
+
+    def __init__(self):
+        self.pid = (0, 0, 0)
+
+    @staticmethod
+    def kernel(fn=None, **_):
+        return fn if fn is not None else (lambda f: f)
+
+    def bid(self, axis):
+        return self.pid[axis]
+
+    @staticmethod
+    def arange(n, dtype=np.int32):
+        return np.arange(n, dtype=dtype)
+
+    @staticmethod
+    def reshape(t, shape):
+        return np.reshape(np.asarray(t), shape)
+
+    @staticmethod
+    def astype(t, dtype):
+        return np.asarray(t).astype(dtype)
+
+    @staticmethod
+    def _region(arr, index, shape):
+        src, dst = [], []
+        for i, s, n in zip(index, shape, arr.shape):
+            lo, hi = i * s, min(i * s + s, n)
+            src.append(slice(max(lo, 0), max(hi, 0)))
+            dst.append(slice(0, max(hi - lo, 0)))
+        return tuple(src), tuple(dst)
+
+    def load(self, arr, index, shape, padding_mode=0.0, **_):
+        out = np.full(shape, padding_mode, dtype=arr.dtype)
+        src, dst = self._region(arr, index, shape)
+        out[dst] = arr[src]
+        return out
+
+    def store(self, arr, index, tile, **_):
+        tile = np.asarray(tile)
+        src, dst = self._region(arr, index, tile.shape)
+        arr[src] = tile[dst]
+
+    @staticmethod
+    def _lanes(arr, indices, mask):
+        idx = indices if isinstance(indices, tuple) else (indices,)
+        idx = np.broadcast_arrays(*[np.asarray(i, dtype=np.int64) for i in idx])
+        ok = np.ones(idx[0].shape, bool)
+        for i, n in zip(idx, arr.shape):
+            ok &= (i >= 0) & (i < n)
+        if mask is not None:
+            ok &= np.broadcast_to(mask, ok.shape)
+        return idx, ok
+
+    def gather(self, arr, indices, mask=None, padding_value=0, **_):
+        idx, ok = self._lanes(arr, indices, mask)
+        out = np.full(ok.shape, padding_value, dtype=arr.dtype)
+        out[ok] = arr[tuple(i[ok] for i in idx)]
+        return out
+
+    def scatter(self, arr, indices, value, mask=None, **_):
+        idx, ok = self._lanes(arr, indices, mask)
+        arr[tuple(i[ok] for i in idx)] = np.broadcast_to(np.asarray(value, dtype=arr.dtype), ok.shape)[ok]
+
+
+def run_lowered(lowered_dir: Path, jit, grid, args, kwargs) -> None:
+    """The launch made by the lowered kernel, executed by `CtNumpy` on views of ``args`` (built as a port's launch
+    builds them: `PortedKernel.lowered_args`)."""
+    from tileport.frontends.triton.capture import grid_of
+    from tileport.runtime.triton_port import ported
+
+    pk = ported(jit, lowered_dir)
+    bound = pk.bind(args, kwargs)
+    g = tuple(grid_of(grid, bound)) + (1, 1)
+    views = pk.lowered_args(bound)
+    ct = CtNumpy()
+    src = (lowered_dir / "lowered.py").read_text().replace("import cuda.tile as ct", "")
+    scope: dict = {"ct": ct}
+    exec(compile(src, str(lowered_dir / "lowered.py"), "exec"), scope)
+    fn = scope[pk.name]
+    for z in range(g[2]):
+        for y in range(g[1]):
+            for x in range(g[0]):
+                ct.pid = (x, y, z)
+                fn(*views)
+
+
+# ------------------------------------------------ numpy models of the Triton kernels (flat addresses)
+
+def model(name, grid, args, kw):
+    """What the Triton kernel ``name`` does, on flat element addresses of each argument's storage."""
+    def flat(a):
+        return a.reshape(-1)   # every fixture argument is contiguous
+
+    if name in ("rows_then_flat", "flat_then_rows"):
+        x, stride, idx, out, g, n = args
+        for row in range(grid[0]):
+            cols = np.arange(kw["BLOCK"])
+            m = cols < n
+            xr = np.where(m, flat(x)[np.where(m, row * stride + cols, 0)], 0.0)
+            gr = np.where(m, flat(x)[np.where(m, idx[row] * stride + cols, 0)], -1.0 if name == "rows_then_flat" else 0.0)
+            flat(g)[row * n + cols[m]] = gr[m]
+            flat(out)[row * n + cols[m]] = (xr * 2.0 if name == "rows_then_flat" else xr + gr)[m]
+    elif name == "flat_elements":
+        x, stride, e, out, n = args
+        for row in range(grid[0]):
+            cols = np.arange(kw["BLOCK"])[:n]
+            flat(out)[row * n + cols] = flat(x)[row * stride + cols] * np.float32(10.0) + flat(x)[flat(e)[row * n + cols]]
+    elif name == "picked_rows_2d":
+        x, stride, idx, out, n_rows, n = args
+        br = kw["BLOCK_R"]
+        for pid in range(grid[0]):
+            for r in range(pid * br, min(pid * br + br, n_rows)):
+                cols = np.arange(n)
+                flat(out)[r * n + cols] = flat(x)[r * stride + cols] * np.float32(100.0) + flat(x)[idx[r] * stride + cols]
+    elif name == "label_and_neighbour":
+        x, stride, lab, out, n = args
+        for row in range(grid[0]):
+            cols = np.arange(n)
+            base = row * stride
+            flat(out)[row * n + cols] = (flat(x)[base + cols] * np.float32(100.0) + flat(x)[base + lab[row]] *
+                                         np.float32(10.0)) + flat(x)[base + lab[row] - 1]
+    elif name == "scatter_rows":
+        y, stride, dst, x, n = args
+        for row in range(grid[0]):
+            cols = np.arange(n)
+            v = flat(x)[row * n + cols]
+            flat(y)[row * stride + cols] = v
+            flat(y)[dst[row] * stride + cols] = v * np.float32(3.0)
+    elif name in ("row_ends", "row_ends_first"):
+        x, stride, out, n = args
+        for row in range(grid[0]):
+            cols = np.arange(n)
+            last, second = flat(x)[(row + 1) * stride - 1], flat(x)[row * stride + 1]
+            flat(out)[row * n + cols] = flat(x)[row * stride + cols] * np.float32(100.0) + last * np.float32(10.0) + \
+                second
+            if name == "row_ends_first":
+                flat(x)[(row + 1) * stride - 1] = last + second
+    elif name == "shifted_window":
+        x, stride, shifts, out, n = args
+        for row in range(grid[0]):
+            cols = np.arange(n)
+            flat(out)[row * n + cols] = flat(x)[row * stride + cols] * np.float32(100.0) + \
+                flat(x)[row * stride + cols + shifts[row]]
+    else:
+        raise AssertionError(name)
+
+
+@pytest.fixture(scope="module")
+def lowered(tmp_path_factory):
+    sys.path.insert(0, str(Path(__file__).parent / "gpu"))
+    try:
+        from triton_both import lower_fixture
+    finally:
+        sys.path.pop(0)
+    return lower_fixture(FIXTURE, tmp_path_factory.mktemp("two-layouts"))
+
+
+def test_gathers_through_a_row_view_split_offsets_into_row_and_column(lowered):
+    """The offsets' rows are `o // stride` (added to the pointer's own row term), columns `o % stride`: never row 0
+    at column `o` (the bug) nor the flat vector (one pointer, one view)."""
+    src = {d.name: (d / "lowered.py").read_text() for d in lowered.iterdir()}
+    assert "ct.gather(x_ptr, (offs // stride, offs % stride), mask=" in src["rows_then_flat"]
+    assert "ct.gather(x_ptr, (e // stride, e % stride), mask=" in src["flat_elements"]
+    assert "ct.gather(x_ptr, (row + lab // stride, lab % stride), mask=" in src["label_and_neighbour"]
+    assert "ct.gather(x_ptr, (row + (lab + -1) // stride, (lab + -1) % stride), mask=" in src["label_and_neighbour"]
+    assert "ct.scatter(y_ptr, ((d * stride + ct.arange(BLOCK, dtype=ct.int32)) // stride, (d * stride + " \
+           "ct.arange(BLOCK, dtype=ct.int32)) % stride), " in src["scatter_rows"]
+    assert "ct.gather(x_ptr, (row + (ct.arange(BLOCK, dtype=ct.int32) + j) // stride, (ct.arange(BLOCK, " \
+           "dtype=ct.int32) + j) % stride), mask=" in src["shifted_window"]
+    for name in ("row_ends", "row_ends_first"):   # one element: row `r + o // stride`, column `o % stride`
+        assert "ct.load(x_ptr, index=((row + 1) + (-1) // stride, (-1) % stride), shape=(1, 1))" in src[name]
+        assert "ct.load(x_ptr, index=(((row * stride) + 1) // stride, ((row * stride) + 1) % stride), shape=(1, 1))" \
+            in src[name]
+    assert "ct.store(x_ptr, index=((row + 1) + (-1) // stride, (-1) % stride), " in src["row_ends_first"]
+    for name, text in src.items():
+        assert "ct.gather(x_ptr, (0, " not in text and "ct.scatter(y_ptr, (0, " not in text, name
+        views = json.loads((lowered / name / "lowered.json").read_text())["views"]
+        first = "y_ptr" if name == "scatter_rows" else "x_ptr"
+        assert [d["stride"] for d in views[first]["dims"]] == ["stride", "1"], name
+
+
+def test_lowered_two_layout_kernels_match_numpy_models(lowered):
+    mod = _module()
+    count = 0
+    for name, grid, args, kw in mod.cases():
+        expect = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        model(name, grid, expect, kw)
+        got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        run_lowered(lowered / name, getattr(mod, name), grid, tuple(got), dict(kw))
+        for k, (a, b) in enumerate(zip(expect, got)):
+            if isinstance(a, np.ndarray):
+                assert np.array_equal(a, b), f"{name}: argument {k} differs\n{a}\n{b}"
+        count += 1
+    assert count == 9
+
+
+def _torch_python() -> str | None:
+    for cand in (os.environ.get("TILEPORT_TORCH_PYTHON"), "/work/torchenv/bin/python"):
+        if cand and Path(cand).is_file():
+            ok = subprocess.run([cand, "-c", "import torch, triton"], capture_output=True, timeout=300)
+            if ok.returncode == 0:
+                return cand
+    return None
+
+
+INTERPRET = textwrap.dedent('''
+    import importlib.util, os, sys
+    os.environ["TRITON_INTERPRET"] = "1"
+    import numpy as np, torch
+    spec = importlib.util.spec_from_file_location("fx", sys.argv[1])
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = {}
+    for i, (name, grid, args, kw) in enumerate(mod.cases()):
+        targs = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in args]
+        getattr(mod, name)[grid](*targs, **kw)
+        for k, a in enumerate(targs):
+            if torch.is_tensor(a):
+                out[f"{i}_{k}"] = a.numpy()
+    np.savez(sys.argv[2], **out)
+''')
+
+
+def test_lowered_two_layout_kernels_match_tritons_interpreter(lowered, tmp_path):
+    """Triton itself (its CPU interpreter, on the same inputs) against the lowered kernel on numpy: every array
+    equal, bit for bit."""
+    py = _torch_python()
+    if py is None:
+        pytest.skip("no Python with torch and triton (TILEPORT_TORCH_PYTHON): Triton's interpreter needs torch")
+    script = tmp_path / "interpret.py"
+    script.write_text(INTERPRET)
+    res = subprocess.run([py, str(script), str(FIXTURE), str(tmp_path / "triton.npz")], capture_output=True,
+                         text=True, timeout=900, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    assert res.returncode == 0, res.stderr[-3000:]
+    want = np.load(tmp_path / "triton.npz")
+    mod = _module()
+    for i, (name, grid, args, kw) in enumerate(mod.cases()):
+        got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        run_lowered(lowered / name, getattr(mod, name), grid, tuple(got), dict(kw))
+        for k, a in enumerate(got):
+            if isinstance(a, np.ndarray):
+                assert np.array_equal(want[f"{i}_{k}"], a), f"{name}: argument {k} differs from Triton's"
+
+
+def test_computed_offsets_through_a_view_of_more_strided_dimensions_are_refused(tmp_path):
+    """A 3-D view (batch, row, column) and a gather at flat offsets: the dimensions' order is not known when
+    lowering, so the offsets cannot be split: refused at the gather, never put on the column."""
+    f = tmp_path / "k3.py"
+    f.write_text(textwrap.dedent('''
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k3(x_ptr, sb, sr, e_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            b = tl.program_id(0)
+            r = tl.program_id(1)
+            cols = tl.arange(0, BLOCK)
+            x = tl.load(x_ptr + b * sb + r * sr + cols, mask=cols < n, other=0.0)
+            e = tl.load(e_ptr + cols, mask=cols < n, other=0)
+            g = tl.load(x_ptr + e, mask=cols < n, other=0.0)
+            tl.store(out_ptr + cols, x + g, mask=cols < n)
+    '''))
+    kinds = {"x_ptr": "array", "sb": "scalar", "sr": "scalar", "e_ptr": "array", "out_ptr": "array", "n": "scalar",
+             "BLOCK": "constant"}
+    with pytest.raises(LoweringError, match=r"x_ptr is read at computed element offsets here and through a view of "
+                                            r"strides \(sb, sr, 1\) at line 11: .* 2-D view only") as exc:
+        lower(find_kernel(f, "k3"), kinds, {"sb": "int", "sr": "int", "n": "int"})
+    assert str(exc.value).startswith(f"{f}:13:9: ")
