@@ -6,7 +6,7 @@ run three ways on the CPU and every array compared exactly:
   loads/stores bounded by the view, gathers/scatters per lane with the view's bounds, Python's floor `//` and `%`);
 - a numpy model of each Triton kernel, written from its source (flat addresses into the argument's storage);
 - Triton's own interpreter (TRITON_INTERPRET=1), which needs torch: run in a separate Python that has torch and
-  triton (TILEPORT_TORCH_PYTHON, else /work/torchenv/bin/python); skipped when there is none.
+  triton (TILEPORT_TORCH_PYTHON: a Python with torch and triton); skipped when there is none.
 
 Before the fix, a gather `x + src * stride + cols` through the view `(stride, 1)` read row 0 at column
 `src * stride + cols` (bounded by the column extent): padding or other elements."""
@@ -245,11 +245,11 @@ def test_lowered_two_layout_kernels_match_numpy_models(lowered):
 
 
 def _torch_python() -> str | None:
-    for cand in (os.environ.get("TILEPORT_TORCH_PYTHON"), "/work/torchenv/bin/python"):
-        if cand and Path(cand).is_file():
-            ok = subprocess.run([cand, "-c", "import torch, triton"], capture_output=True, timeout=300)
-            if ok.returncode == 0:
-                return cand
+    cand = os.environ.get("TILEPORT_TORCH_PYTHON")
+    if cand and Path(cand).is_file():
+        ok = subprocess.run([cand, "-c", "import torch, triton"], capture_output=True, timeout=300)
+        if ok.returncode == 0:
+            return cand
     return None
 
 
