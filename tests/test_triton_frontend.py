@@ -231,7 +231,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "half_acc_dot", "batched_dot", "signed_relu6", "expert_histogram", "sum_wide_count", "awq_unpack",
                "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack", "inverse_cdf_sample",
                "carry_prev_block", "lookback_scan", "moe_empty_expert", "top_p_sorted", "gather_in_tile",
-               "bitwise_reductions")
+               "bitwise_reductions", "act_code_rows", "act_helper_returns", "horner_reversed", "top2_pairs", "arange_span",
+               "pow_bias_correction")
 
 
 @pytest.fixture(scope="module")
@@ -912,6 +913,49 @@ def test_a_string_constexpr_used_as_a_value_is_refused(tmp_path):
         "{body}", "x = tl.load(x_ptr + offs)\n    if MODE == n:\n        x = x * 2.0\n    tl.store(y_ptr + offs, x)"))
     with pytest.raises(LoweringError, match=r"MODE \(a string constexpr\) is used in the kernel beyond"):
         lower(find_kernel(f, "k"), IKINDS, {"MODE": "str"}, facts={"constants": {"MODE": ["gelu"], "B": [64]}})
+
+
+def test_a_string_constexpr_the_launches_disagree_on_becomes_a_code(tmp_path):
+    """`if ACT == "relu2": .. elif ACT == "gelu": ..` launched with both values in one capture: the `if` stays and
+    ACT becomes an int constexpr (each value its code, sorted); a launch record passes the code."""
+    from tileport.frontends.triton.capture import lowered_launch
+
+    f = tmp_path / "m.py"
+    f.write_text(MODULE.replace("{helpers}", "").replace(
+        "{body}", "x = tl.load(x_ptr + offs)\n    if MODE == 'relu2':\n        x = tl.maximum(x, 0.0) * x\n"
+                  "    elif MODE == 'gelu':\n        x = x * 0.5\n    tl.store(y_ptr + offs, x)"))
+    low = lower(find_kernel(f, "k"), IKINDS, {"MODE": "str"},
+                facts={"constants": {"MODE": ["relu2", "gelu", "relu2"], "B": [64, 64, 64]}})
+    assert "MODE: ct.Constant[int]" in low.source and "if MODE == 1:" in low.source and "'relu2'" not in low.source
+    (p,) = [p for p in low.report()["params"] if p["name"] == "MODE"]
+    assert p["codes"] == {"gelu": 0, "relu2": 1}
+    arr = {"kind": "array", "dtype": "f32", "shape": [256], "strides": [1], "data_ptr_mod_16": 0}
+    launch = {"kernel": f"{f}::k", "grid": [2, 1, 1], "args": [dict(arr, name="x_ptr"), dict(arr, name="y_ptr"),
+                                          {"name": "n", "kind": "scalar", "dtype": "i32", "value": 256},
+                                          {"name": "s", "kind": "scalar", "dtype": "f32", "value": 1.0},
+                                          {"name": "B", "kind": "constant", "value": 64},
+                                          {"name": "MODE", "kind": "constant", "value": "gelu"}]}
+    rec = lowered_launch(launch, low.report(), f"{tmp_path}/lowered.py::k")
+    assert {a["name"]: a for a in rec["args"]}["MODE"]["value"] == 0 and "MODE=#0" in rec["signature"]
+
+
+def test_round4_idioms_lower(tmp_path):
+    """Round 4's lowering gaps: a helper returning in `if`s the launches decide differently (its returns become
+    assignments), `tl.arange(LO, HI)`, a pointer minus a loop index (`DEG - i`, no negation: cutile compiles none),
+    `libdevice.pow` of float scalars (an f32 0-d tile)."""
+    helper = ("@triton.jit\ndef _act(v, M: tl.constexpr):\n    if M == 1:\n        return v * 2.0\n"
+              "    elif M == 2:\n        return v * 3.0\n    return v\n")
+    facts = {"constants": {"B": [128, 128], "MODE": [1, 2]}, "dtypes": FACTS["dtypes"]}
+    src = _lowered(tmp_path, "tl.store(y_ptr + offs, _act(tl.load(x_ptr + offs), MODE))", helper, facts=facts)
+    assert "if MODE == 1:\n        act1_ret_ = x" not in src and "act1_ret_ = " in src and "if MODE == 1:" in src
+    assert "else:\n        act1_ret_ = " in src
+    src = _lowered(tmp_path, "i = tl.arange(B, 2 * B)\ntl.store(y_ptr + i - B, tl.load(x_ptr + i))")
+    assert "ct.load(x_ptr, index=(1,), shape=((2 * B) - B,))" in src   # block 1 of a run of B
+    src = _lowered(tmp_path, "acc = tl.zeros((B,), tl.float32)\nfor i in tl.static_range(3):\n"
+                             "    acc += tl.load(x_ptr + B - i)\ntl.store(y_ptr + offs, acc)")
+    assert "B - i" in src and "(-i)" not in src
+    src = _lowered(tmp_path, "tl.store(y_ptr + offs, tl.load(x_ptr + offs) / (1 - libdevice.pow(s, s)))")
+    assert "ct.pow(ct.full((), s, dtype=ct.float32), s)" in src
 
 
 def test_tensor_descriptors_lower_to_tiles_of_their_views(tmp_path):
