@@ -232,7 +232,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack", "inverse_cdf_sample",
                "carry_prev_block", "lookback_scan", "moe_empty_expert", "top_p_sorted", "gather_in_tile",
                "bitwise_reductions", "act_code_rows", "act_helper_returns", "horner_reversed", "top2_pairs", "arange_span",
-               "pow_bias_correction")
+               "pow_bias_correction", "rtz_downcast")
 
 
 @pytest.fixture(scope="module")
@@ -865,7 +865,7 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.math.erf(x))", "", "cuTile Python 1.7 has no erf"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.reduce(x, 0, _f))",
      "@triton.jit\ndef _f(a, b):\n    return a * 2 + b\n", "combine_fn is a @triton.jit function of two"),
-    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x.to(tl.float16, fp_downcast_rounding='rtz'))", "",
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x.to(tl.float16, fp_downcast_rounding='rtp'))", "",
      "only round-to-nearest-even"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.argmax(x, 0, tie_break_left=False))", "",
      "tie_break_left=False"),
@@ -956,6 +956,8 @@ def test_round4_idioms_lower(tmp_path):
     assert "B - i" in src and "(-i)" not in src
     src = _lowered(tmp_path, "tl.store(y_ptr + offs, tl.load(x_ptr + offs) / (1 - libdevice.pow(s, s)))")
     assert "ct.pow(ct.full((), s, dtype=ct.float32), s)" in src
+    src = _lowered(tmp_path, "tl.store(y_ptr + offs, tl.load(x_ptr + offs).to(tl.float16, fp_downcast_rounding='rtz'))")
+    assert "ct.float16, rounding_mode=ct.RoundingMode.RZ)" in src
 
 
 def test_tensor_descriptors_lower_to_tiles_of_their_views(tmp_path):

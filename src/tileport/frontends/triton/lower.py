@@ -3101,9 +3101,11 @@ class _Lowerer:
         if not isinstance(dt, DType):
             raise self.fail(node, "`.to(dtype)` needs a tl dtype, `x.dtype` or `ptr.dtype.element_ty`")
         rounding = kw.get("fp_downcast_rounding") or (args[1] if len(args) > 1 else None)
-        if rounding is not None and not (isinstance(rounding, ast.Constant) and rounding.value in (None, "rtne")):
+        if rounding is not None and not (isinstance(rounding, ast.Constant) and rounding.value in (None, "rtne",
+                                                                                                  "rtz")):
             raise self.fail(rounding, f"fp_downcast_rounding={ast.unparse(rounding)}: only round-to-nearest-even "
-                                      "(cuTile's conversion) is lowered")
+                                      "(cuTile's conversion) and toward zero are lowered")
+        rtz = isinstance(rounding, ast.Constant) and rounding.value == "rtz"
         if self._flag(node, kw, first + 2, "bitcast", False):
             t = self.materialize(self._value(v, node), node)
             return Tile(f"ct.bitcast({t.text}, {dt.text})", t.shape, dt.text)
@@ -3135,6 +3137,14 @@ class _Lowerer:
             # a number as a boolean (`m.to(tl.int1)` of an int8 mask): true where it is not 0, as Triton converts
             # (cutile 0.3.1 converts nothing to bool: "Unsupported conversion i8 -> bool")
             return Tile(f"{_paren(t.text)} != 0", t.shape, "bool")
+        wide = {F32: 4, "ct.float64": 8, "ct.float16": 2, "ct.bfloat16": 2}
+        if rtz and self.known_dtype(t) is None:
+            raise self.fail(rounding, "fp_downcast_rounding='rtz' of a tile whose dtype is not known")
+        if rtz and wide.get(self.known_dtype(t) or "", 0) > wide.get(dt.text, 1 if dt.text.startswith(
+                "ct.float8") else 0):
+            # `x.to(tl.float16, fp_downcast_rounding="rtz")`: a float narrowed rounding toward zero, as Triton's
+            # `cvt.rz` (Triton applies the option to float downcasts only; otherwise the conversion is plain)
+            return Tile(f"ct.astype({t.text}, {dt.text}, rounding_mode=ct.RoundingMode.RZ)", t.shape, dt.text)
         return Tile(f"ct.astype({t.text}, {dt.text})", t.shape, dt.text)
 
     def _float_scalar(self, v: Scalar) -> bool:
