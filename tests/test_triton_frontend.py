@@ -574,10 +574,10 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid * 2 * B + tl.arange(0, 2 * B), tl.interleave(x, x))", "",
      "ct.store(y_ptr, index=(pid,), tile="),
     # a pointer minus a scalar (`flags + pid - 1`: the previous program's element)
-    ("tl.store(y_ptr + pid, tl.load(x_ptr + pid - 1))", "", "ct.load(x_ptr, index=(pid + (-1),), shape=(1,))"),
+    ("tl.store(y_ptr + pid, tl.load(x_ptr + pid - 1))", "", "ct.load(x_ptr, index=(pid - 1,), shape=(1,))"),
     # one element loaded into a scalar a runtime `if` carries: a 0-d tile on every path
     ("prev = 0.0\nif pid > 0:\n    prev = tl.load(x_ptr + pid - 1)\ntl.store(y_ptr + pid, prev)", "",
-     "prev = ct.reshape(ct.load(x_ptr, index=(pid + (-1),), shape=(1,)), ())"),
+     "prev = ct.reshape(ct.load(x_ptr, index=(pid - 1,), shape=(1,)), ())"),
     # tl.rand at one offset (a sampler's per-row uniform): a 1-element tile of offsets
     ("tl.store(y_ptr + pid, tl.rand(n, pid))", "", "rand1_c0 = ct.astype(ct.astype(ct.full((1,), pid, dtype=ct.int32)"),
     # tl.sort / tl.topk: Triton's bitonic network (B = 128: 7 stages, 28 compare-and-swaps), partners by extract/cat
@@ -816,7 +816,8 @@ def test_pointers_advanced_by_a_row_stride_in_a_loop(tmp_path):
 
 def test_helpers_returning_inside_constexpr_ifs(tmp_path):
     """A helper that returns inside `if MODE == ..` arms (an activation switch) inlines the arm every launch takes;
-    when the launches disagree, the refusal says to capture each value apart. `p + row * 2 * n + n` is one more
+    when the launches disagree, each return is an assignment in an `if` kept (a return inside a loop is refused,
+    saying to capture each value apart). `p + row * 2 * n + n` is one more
     step of the stride n (the second half of a [rows, 2 * n] gate/up pair), not n elements."""
     helper = ("@triton.jit\ndef _act(v, M: tl.constexpr):\n    if M == 1:\n        return v * 2.0\n"
               "    elif M == 2:\n        return v * 3.0\n    return v\n")
@@ -826,8 +827,11 @@ def test_helpers_returning_inside_constexpr_ifs(tmp_path):
     assert "ct.store(y_ptr, index=(pid, 0), tile=ct.reshape(ct.astype((g * 2.0) * u" in src
     assert "u = ct.reshape(ct.load(x_ptr, index=((pid * 2) + 1, 0), shape=(1, B)), (B,))" in src
     facts = {"constants": {"B": [128, 128], "MODE": [1, 2]}, "dtypes": FACTS["dtypes"]}
+    src = _lowered(tmp_path, body, helper, facts=facts)   # launches disagreeing: the returns become assignments
+    assert "if MODE == 1:\n        act1_ret_ = g * 2.0\n    else:\n        act1_ret_ = g * 3.0" in src
+    loop = helper.replace("    return v\n", "    for i in range(2):\n        return v\n")
     with pytest.raises(LoweringError, match="returns inside an `if` the captured launches do not all decide alike"):
-        _lowered(tmp_path, body, helper, facts=facts)
+        _lowered(tmp_path, body, loop, facts=facts)
 
 
 def test_loop_bounds_loaded_from_cu_seqlens(tmp_path):
@@ -1603,7 +1607,7 @@ def test_a_volatile_load_polled_by_a_while_is_an_atomic_read(tmp_path):
     facts = {**FACTS, "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.float32"}}}
     src = _lowered(tmp_path, "if pid > 0:\n    while tl.load(x_ptr + pid - 1, volatile=True) == 0:\n        pass\n"
                              "tl.store(y_ptr + offs, tl.load(y_ptr + offs) + 1.0)", facts=facts)
-    assert "ct.atomic_or(x_ptr, pid + (-1), ct.full((), 0, dtype=x_ptr.dtype), memory_order=ct.MemoryOrder.ACQUIRE)" \
+    assert "ct.atomic_or(x_ptr, pid - 1, ct.full((), 0, dtype=x_ptr.dtype), memory_order=ct.MemoryOrder.ACQUIRE)" \
         in src
     src = _lowered(tmp_path, "f = tl.load(x_ptr + pid, volatile=True)\ntl.store(y_ptr + offs, tl.zeros((B,), "
                              "tl.float32) + f)", facts=facts)
