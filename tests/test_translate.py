@@ -442,10 +442,16 @@ def test_an_array_stored_in_parts_chains_its_parts_and_refuses_other_maps(tmp_pa
     assert rs.count("// SAFETY:") == 2 and "all 2 stores of y use this map" in rs
     assert [site["line"] for site in e.unsafe_sites] == [9, 10]
     assert len(e.preconditions) == 1 and "2 tiles of y (its parts)" in e.preconditions[0]
-    for other in ("index=(0, i), tile=t * 2.0", "index=(ct.num_blocks(0) - 1 - i, 1), tile=t * 2.0"):
+    for other in ("index=(0, i), tile=t * 2.0", "index=(ri, 1), tile=t * 2.0"):   # (ri: i reversed)
         with pytest.raises(Unsupported, match="store-other") as exc:
-            emit(tmp_path, body.replace("index=(i, 1), tile=t * 2.0", other), sig)
-        assert exc.value.line == 10
+            emit(tmp_path, body.replace("index=(i, 1), tile=t * 2.0", other).replace(
+                "i = ct.bid(0)", "i = ct.bid(0)\n        ri = ct.num_blocks(0) - 1 - i"), sig)
+        assert exc.value.line == 11
+    # a part at a tile index computed by arithmetic (`(i * 2 + 1, 0)`: a lowered Triton kernel's `y + 2 * i + 1`):
+    # no block owns it; every store of y unchecked through the full tensor, chained by y's token (store-ordered)
+    e = emit(tmp_path, body.replace("index=(i, 1), tile=t * 2.0", "index=(i * 2 + 1, 0), tile=t * 2.0"), sig)
+    rs = "\n".join(e.body)
+    assert "zz_y_token" in rs and rs.count("store_unchecked") == 2, rs
     with pytest.raises(Unsupported, match="tiles of different shapes"):
         emit(tmp_path, body.replace("B: ct.Constant[int]", "B: ct.Constant[int], C: ct.Constant[int]").replace(
             "tile=t * 2.0", "tile=ct.load(x, index=(i, 0), shape=(B, C), padding_mode=ct.PaddingMode.ZERO)"),

@@ -237,7 +237,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "half_acc_dot", "batched_dot", "signed_relu6", "expert_histogram", "sum_wide_count", "awq_unpack",
                "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack", "inverse_cdf_sample",
                "carry_prev_block", "lookback_scan", "moe_empty_expert", "top_p_sorted", "gather_in_tile",
-               "bitwise_reductions")
+               "bitwise_reductions", "act_code_rows", "act_helper_returns", "horner_reversed", "top2_pairs", "arange_span",
+               "pow_bias_correction", "rtz_downcast")
 
 
 @pytest.fixture(scope="module")
@@ -598,10 +599,10 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid * 2 * B + tl.arange(0, 2 * B), tl.interleave(x, x))", "",
      "ct.store(y_ptr, index=(pid,), tile="),
     # a pointer minus a scalar (`flags + pid - 1`: the previous program's element)
-    ("tl.store(y_ptr + pid, tl.load(x_ptr + pid - 1))", "", "ct.load(x_ptr, index=(pid + (-1),), shape=(1,))"),
+    ("tl.store(y_ptr + pid, tl.load(x_ptr + pid - 1))", "", "ct.load(x_ptr, index=(pid - 1,), shape=(1,))"),
     # one element loaded into a scalar a runtime `if` carries: a 0-d tile on every path
     ("prev = 0.0\nif pid > 0:\n    prev = tl.load(x_ptr + pid - 1)\ntl.store(y_ptr + pid, prev)", "",
-     "prev = ct.reshape(ct.load(x_ptr, index=(pid + (-1),), shape=(1,)), ())"),
+     "prev = ct.reshape(ct.load(x_ptr, index=(pid - 1,), shape=(1,)), ())"),
     # tl.rand at one offset (a sampler's per-row uniform): a 1-element tile of offsets
     ("tl.store(y_ptr + pid, tl.rand(n, pid))", "", "rand1_c0 = ct.astype(ct.astype(ct.full((1,), pid, dtype=ct.int32)"),
     # tl.sort / tl.topk: Triton's bitonic network (B = 128: 7 stages, 28 compare-and-swaps), partners by extract/cat
@@ -840,7 +841,8 @@ def test_pointers_advanced_by_a_row_stride_in_a_loop(tmp_path):
 
 def test_helpers_returning_inside_constexpr_ifs(tmp_path):
     """A helper that returns inside `if MODE == ..` arms (an activation switch) inlines the arm every launch takes;
-    when the launches disagree, the refusal says to capture each value apart. `p + row * 2 * n + n` is one more
+    when the launches disagree, each return is an assignment in an `if` kept (a return inside a loop is refused,
+    saying to capture each value apart). `p + row * 2 * n + n` is one more
     step of the stride n (the second half of a [rows, 2 * n] gate/up pair), not n elements."""
     helper = ("@triton.jit\ndef _act(v, M: tl.constexpr):\n    if M == 1:\n        return v * 2.0\n"
               "    elif M == 2:\n        return v * 3.0\n    return v\n")
@@ -850,8 +852,11 @@ def test_helpers_returning_inside_constexpr_ifs(tmp_path):
     assert "ct.store(y_ptr, index=(pid, 0), tile=ct.reshape(ct.astype((g * 2.0) * u" in src
     assert "u = ct.reshape(ct.load(x_ptr, index=((pid * 2) + 1, 0), shape=(1, B)), (B,))" in src
     facts = {"constants": {"B": [128, 128], "MODE": [1, 2]}, "dtypes": FACTS["dtypes"]}
+    src = _lowered(tmp_path, body, helper, facts=facts)   # launches disagreeing: the returns become assignments
+    assert "if MODE == 1:\n        act1_ret_ = g * 2.0\n    else:\n        act1_ret_ = g * 3.0" in src
+    loop = helper.replace("    return v\n", "    for i in range(2):\n        return v\n")
     with pytest.raises(LoweringError, match="returns inside an `if` the captured launches do not all decide alike"):
-        _lowered(tmp_path, body, helper, facts=facts)
+        _lowered(tmp_path, body, loop, facts=facts)
 
 
 def test_loop_bounds_loaded_from_cu_seqlens(tmp_path):
@@ -889,7 +894,7 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.math.erf(x))", "", "cuTile Python 1.7 has no erf"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.reduce(x, 0, _f))",
      "@triton.jit\ndef _f(a, b):\n    return a * 2 + b\n", "combine_fn is a @triton.jit function of two"),
-    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x.to(tl.float16, fp_downcast_rounding='rtz'))", "",
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x.to(tl.float16, fp_downcast_rounding='rtp'))", "",
      "only round-to-nearest-even"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.argmax(x, 0, tie_break_left=False))", "",
      "tie_break_left=False"),
@@ -937,6 +942,51 @@ def test_a_string_constexpr_used_as_a_value_is_refused(tmp_path):
         "{body}", "x = tl.load(x_ptr + offs)\n    if MODE == n:\n        x = x * 2.0\n    tl.store(y_ptr + offs, x)"))
     with pytest.raises(LoweringError, match=r"MODE \(a string constexpr\) is used in the kernel beyond"):
         lower(find_kernel(f, "k"), IKINDS, {"MODE": "str"}, facts={"constants": {"MODE": ["gelu"], "B": [64]}})
+
+
+def test_a_string_constexpr_the_launches_disagree_on_becomes_a_code(tmp_path):
+    """`if ACT == "relu2": .. elif ACT == "gelu": ..` launched with both values in one capture: the `if` stays and
+    ACT becomes an int constexpr (each value its code, sorted); a launch record passes the code."""
+    from tileport.frontends.triton.capture import lowered_launch
+
+    f = tmp_path / "m.py"
+    f.write_text(MODULE.replace("{helpers}", "").replace(
+        "{body}", "x = tl.load(x_ptr + offs)\n    if MODE == 'relu2':\n        x = tl.maximum(x, 0.0) * x\n"
+                  "    elif MODE == 'gelu':\n        x = x * 0.5\n    tl.store(y_ptr + offs, x)"))
+    low = lower(find_kernel(f, "k"), IKINDS, {"MODE": "str"},
+                facts={"constants": {"MODE": ["relu2", "gelu", "relu2"], "B": [64, 64, 64]}})
+    assert "MODE: ct.Constant[int]" in low.source and "if MODE == 1:" in low.source and "'relu2'" not in low.source
+    (p,) = [p for p in low.report()["params"] if p["name"] == "MODE"]
+    assert p["codes"] == {"gelu": 0, "relu2": 1}
+    arr = {"kind": "array", "dtype": "f32", "shape": [256], "strides": [1], "data_ptr_mod_16": 0}
+    launch = {"kernel": f"{f}::k", "grid": [2, 1, 1], "args": [dict(arr, name="x_ptr"), dict(arr, name="y_ptr"),
+                                          {"name": "n", "kind": "scalar", "dtype": "i32", "value": 256},
+                                          {"name": "s", "kind": "scalar", "dtype": "f32", "value": 1.0},
+                                          {"name": "B", "kind": "constant", "value": 64},
+                                          {"name": "MODE", "kind": "constant", "value": "gelu"}]}
+    rec = lowered_launch(launch, low.report(), f"{tmp_path}/lowered.py::k")
+    assert {a["name"]: a for a in rec["args"]}["MODE"]["value"] == 0 and "MODE=#0" in rec["signature"]
+
+
+def test_round4_idioms_lower(tmp_path):
+    """Round 4's lowering gaps: a helper returning in `if`s the launches decide differently (its returns become
+    assignments), `tl.arange(LO, HI)`, a pointer minus a loop index (`DEG - i`, no negation: cutile compiles none),
+    `libdevice.pow` of float scalars (an f32 0-d tile)."""
+    helper = ("@triton.jit\ndef _act(v, M: tl.constexpr):\n    if M == 1:\n        return v * 2.0\n"
+              "    elif M == 2:\n        return v * 3.0\n    return v\n")
+    facts = {"constants": {"B": [128, 128], "MODE": [1, 2]}, "dtypes": FACTS["dtypes"]}
+    src = _lowered(tmp_path, "tl.store(y_ptr + offs, _act(tl.load(x_ptr + offs), MODE))", helper, facts=facts)
+    assert "if MODE == 1:\n        act1_ret_ = x" not in src and "act1_ret_ = " in src and "if MODE == 1:" in src
+    assert "else:\n        act1_ret_ = " in src
+    src = _lowered(tmp_path, "i = tl.arange(B, 2 * B)\ntl.store(y_ptr + i - B, tl.load(x_ptr + i))")
+    assert "ct.load(x_ptr, index=(1,), shape=((2 * B) - B,))" in src   # block 1 of a run of B
+    src = _lowered(tmp_path, "acc = tl.zeros((B,), tl.float32)\nfor i in tl.static_range(3):\n"
+                             "    acc += tl.load(x_ptr + B - i)\ntl.store(y_ptr + offs, acc)")
+    assert "B - i" in src and "(-i)" not in src
+    src = _lowered(tmp_path, "tl.store(y_ptr + offs, tl.load(x_ptr + offs) / (1 - libdevice.pow(s, s)))")
+    assert "ct.pow(ct.full((), s, dtype=ct.float32), s)" in src
+    src = _lowered(tmp_path, "tl.store(y_ptr + offs, tl.load(x_ptr + offs).to(tl.float16, fp_downcast_rounding='rtz'))")
+    assert "ct.float16, rounding_mode=ct.RoundingMode.RZ)" in src
 
 
 def test_tensor_descriptors_lower_to_tiles_of_their_views(tmp_path):
@@ -1583,7 +1633,7 @@ def test_a_volatile_load_polled_by_a_while_is_an_atomic_read(tmp_path):
     facts = {**FACTS, "dtypes": {"x_ptr": {"ct.int32"}, "y_ptr": {"ct.float32"}}}
     src = _lowered(tmp_path, "if pid > 0:\n    while tl.load(x_ptr + pid - 1, volatile=True) == 0:\n        pass\n"
                              "tl.store(y_ptr + offs, tl.load(y_ptr + offs) + 1.0)", facts=facts)
-    assert "ct.atomic_or(x_ptr, pid + (-1), ct.full((), 0, dtype=x_ptr.dtype), memory_order=ct.MemoryOrder.ACQUIRE)" \
+    assert "ct.atomic_or(x_ptr, pid - 1, ct.full((), 0, dtype=x_ptr.dtype), memory_order=ct.MemoryOrder.ACQUIRE)" \
         in src
     src = _lowered(tmp_path, "f = tl.load(x_ptr + pid, volatile=True)\ntl.store(y_ptr + offs, tl.zeros((B,), "
                              "tl.float32) + f)", facts=facts)

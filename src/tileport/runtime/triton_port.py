@@ -86,6 +86,11 @@ class PortedKernel:
                                               f"{type(v).__name__}")
                     layout = facts.shape, facts.strides
                 v = as_view(v, *view_layout(view, *layout, values))
+            if "codes" in p:   # a string constexpr the launches disagreed on: the lowered kernel takes its code
+                if v not in p["codes"]:
+                    raise TritonPortError(f"{self.name}: {p['name']}={v!r} was not captured (ported for "
+                                          f"{', '.join(map(repr, p['codes']))})")
+                v = p["codes"][v]
             out.append(v)
         return tuple(out)
 

@@ -81,7 +81,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "(real_inplace)", S, "real_inplace"),
     Construct("store-ordered", "an array only written, stored several times with some store inside a runtime `if` "
               "or a loop (a persistent matmul's epilogue storing the halves of its tile under `if ki == last:`; an "
-              "output stored before a loop and again under an `if` in it)",
+              "output stored before a loop and again under an `if` in it), or at tile indices computed by arithmetic "
+              "(`(t * 2,)` and `(t * 2 + 1,)`: a lowered Triton kernel's `out + 2 * t` and `out + 2 * t + 1`)",
               "`&Tensor`; each store through `unsafe { make_partition_view_mut(x, .., zz_x_token) }` + "
               "`store_unchecked` at the source's index (listed as an unsafe site), its token the next one's: the "
               "array's token chained through the stores and carried by the loops and `if`s as cuTile Python carries "
@@ -513,18 +514,22 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`ct.bid(k)` / `ct.num_blocks(k)`, named where Triton names them; the widening is dropped (offsets "
               "become tile indices of views, addressed in 64 bits) and noted", S, "triton/vector_add"),
     Construct("triton-constexpr", "`tl.constexpr` parameters (a dtype one, `OUT_DTYPE=tl.float16`, resolved to the "
-              "dtype every launch passes); int/float scalar parameters; module constants bound "
+              "dtype every launch passes; a string one the launches pass several values of, `ACT=\"relu2\"` and "
+              "`ACT=\"gelu\"`, only compared in `if`s); int/float scalar parameters; module constants bound "
               "once to a literal or `tl.constexpr(literal)`",
               "`ct.Constant[int|float|bool]` / `int`, `float` (scalars that only bound or stride a view are dropped "
-              "from the lowered kernel: the view carries them); module constants inlined", S, "triton/softmax"),
+              "from the lowered kernel: the view carries them; a string constexpr an int constexpr of codes, the "
+              "values sorted, each launch passing its value's code); module constants inlined", S, "triton/softmax"),
     Construct("triton-helpers", "`@triton.jit` helpers of the kernel's module or imported by name from a module of "
               "the project (`from .utils import f`, `from utils import f` beside the file), called as expressions or "
-              "statements, returning a value or a tuple (`a, b = f(x)`), or returning inside `if` arms on "
-              "constexprs every launch decides alike (an activation switch); tensor methods (`x.sum(axis=1)`, "
-              "`x.exp()`, `x.argmax(0)`)",
+              "statements, returning a value or a tuple (`a, b = f(x)`), or returning inside `if` arms (an activation "
+              "switch: the arm every launch takes, or, launches disagreeing, each return an assignment of the "
+              "result and the statements after the `if` copied into the arms that fall through); tensor methods "
+              "(`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)",
               "inlined: their parameters bound to the arguments, the names they bind prefixed with theirs", S,
-              "idioms/idiom_rms", "recursion, `return` inside loops or branches"),
-    Construct("triton-index", "`pid * B + tl.arange(0, B)`, `tl.arange(0, B)`, placed with `[:, None]` / `[None, :]`",
+              "idioms/idiom_rms", "recursion, `return` inside loops, a path falling off the end"),
+    Construct("triton-index", "`pid * B + tl.arange(0, B)`, `tl.arange(0, B)`, `tl.arange(LO, HI)` (constexpr "
+              "bounds: `LO + tl.arange(0, HI - LO)`), placed with `[:, None]` / `[None, :]`",
               "tile index `pid` of a size-B tile dimension (used as a value: `ct.arange(B) + pid * B`)", S,
               "triton/vector_add"),
     Construct("triton-pointer", "`ptr + Σ index * stride` (stride a parameter or literal, index an index vector or "

@@ -159,6 +159,13 @@ class Results:
 Ty = Tile | Scalar | ArrayParam | Results
 
 
+def _computed_index(call: ast.Call) -> bool:
+    """A ct.store whose tile index has an element computed by arithmetic (`t * 2 + 1`): no block map of the
+    straight-line parts (store_bijective) takes it."""
+    index = next((k.value for k in call.keywords if k.arg == "index"), call.args[1] if len(call.args) > 1 else None)
+    return isinstance(index, ast.Tuple) and any(isinstance(e, ast.BinOp) for e in index.elts)
+
+
 def _exclusive(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> bool:
     """Whether two arm paths (Emitter._constant_arms) part at some constant `if`: its one arm or the other runs."""
     return any(ia == ib and xa != xb for ia, xa in a for ib, xb in b)
@@ -494,7 +501,8 @@ class Emitter:
                 if name in loads:
                     self.loaded_arrays.add(name)
                 continue
-            if len(calls) != 1 and not exclusive and (inner := [c for c in calls if id(c) in dynamic]):
+            if len(calls) != 1 and not exclusive and (inner := [c for c in calls if id(c) in dynamic]
+                                                      or [c for c in calls if _computed_index(c)]):
                 p = self.params.get(name)
                 if not isinstance(p, sigmod.ArraySig) or name in self.slices:
                     raise self.refuse(inner[0], "store-other", f"array {name!r} is stored {len(calls)} times, this "
@@ -502,8 +510,9 @@ class Emitter:
                                                                "stored in straight-line code (or the arms of "
                                                                "constant ifs)")
                 # stored several times, some inside a runtime `if` or a loop (a persistent loop's epilogue storing
-                # halves of its tile): every store unchecked, ordered by the array's token as cuTile Python orders
-                # them (see ordered_in_place)
+                # halves of its tile), or at computed tile indices (`(t * 2,)` and `(t * 2 + 1,)`: a Triton kernel's
+                # `out + 2 * t` and `out + 2 * t + 1`), no block owning its part: every store unchecked, ordered by
+                # the array's token as cuTile Python orders them (see ordered_in_place)
                 self.need(inner[0], "store-ordered", f"array {name!r} stored {len(calls)} times, this one inside a "
                                                      "runtime if or a loop")
                 self.ordered_stores.add(name)

@@ -246,8 +246,9 @@ def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
             described.append({"name": p["name"], "kind": "array", "dtype": d["dtype"], "shape": list(shape),
                               "strides": list(strides), "data_ptr_mod_16": d["data_ptr_mod_16"]})
         elif p["kind"] == "constant":
-            params.append((p["name"], ConstSig(d["value"])))
-            described.append(dict(d))
+            value = p["codes"][d["value"]] if "codes" in p else d["value"]   # a string constexpr: its code
+            params.append((p["name"], ConstSig(value)))
+            described.append(dict(d, value=value))
         else:
             params.append((p["name"], ScalarSig(d["dtype"])))
             described.append(dict(d))

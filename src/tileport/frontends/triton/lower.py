@@ -221,6 +221,54 @@ class Lowered:
         return path
 
 
+def _returns_as_assignments(stmts: list[ast.stmt], var: str) -> list[ast.stmt] | None:
+    """A helper's statements with every `return v` an assignment `var = v` (`return a, b`: `var0 = a; var1 = b`),
+    what follows an `if` that returns in some arm copied into each arm (so each path assigns once, last); None when
+    a path falls off the end, returns nothing, returns inside a loop, or paths return different arities. The last
+    statement carries the arity (None for a single value) as ``tileport_arity``."""
+    import copy
+
+    arity: list[int | None] = []
+
+    def walk(stmts: list[ast.stmt]) -> list[ast.stmt] | None:
+        out: list[ast.stmt] = []
+        for i, st in enumerate(stmts):
+            if isinstance(st, ast.Return):
+                if st.value is None:
+                    return None
+                vals = st.value.elts if isinstance(st.value, ast.Tuple) else [st.value]
+                arity.append(len(vals) if isinstance(st.value, ast.Tuple) else None)
+                names = [f"{var}{k}" for k in range(len(vals))] if isinstance(st.value, ast.Tuple) else [var]
+                for name, v in zip(names, vals):
+                    out.append(ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())], value=v), st))
+                return out
+            if isinstance(st, ast.If) and any(isinstance(n, ast.Return) for n in ast.walk(st)):
+                rest = [copy.deepcopy(r) for r in stmts[i + 1:]]
+                body, orelse = walk(list(st.body) + rest), walk(list(st.orelse) + [copy.deepcopy(r) for r in rest])
+                if body is None or orelse is None:
+                    return None
+                out.append(ast.copy_location(ast.If(test=st.test, body=body, orelse=orelse), st))
+                return out
+            if any(isinstance(n, ast.Return) for n in ast.walk(st)):
+                return None
+            out.append(st)
+        return None
+
+    out = walk(stmts)
+    if out is None or len(set(arity)) != 1:
+        return None
+    out[-1].tileport_arity = arity[0]  # type: ignore[attr-defined]
+    return out
+
+
+def _plus(a: str, b: str) -> str:
+    """``a + b`` as index text; ``a + (-x)`` (`c_ptr + DEG - i`: a pointer minus a scalar) written ``a - x``
+    (cutile 0.3.1 compiles no negation of a variable: "Non-const unary expressions not supported")."""
+    if b.startswith("-") and _paren(b[1:]) == b[1:]:
+        return f"{_paren(a)} - {b[1:]}"
+    return f"{_paren(a)} + {_paren(b)}"
+
+
 def _paren(text: str) -> str:
     simple = text.replace("_", "").replace(".", "").isalnum() or (text.startswith("ct.") and text.endswith(")")
                                                                   and text.count("(") == 1)
@@ -269,7 +317,7 @@ def _merged(terms: tuple[Term, ...], quotient=None) -> tuple[Term, ...]:
         if same is None:
             out.append(t)
         else:
-            out[same] = Term(t.stride, f"{_paren(out[same].index)} + {_paren(t.index)}")  # type: ignore[arg-type]
+            out[same] = Term(t.stride, _plus(out[same].index, t.index))  # type: ignore[arg-type]
     terms = tuple(out)
     if sum(isinstance(t.index, Idx) for t in out) != 1:   # (with other runs, `i * B` may be a row of another one)
         return terms
@@ -1182,6 +1230,17 @@ class _Lowerer:
             except _NotStatic:
                 return None
         return results.pop() if len(results) == 1 else None
+
+    def _is_static(self, node: ast.expr) -> bool:
+        """Whether ``node`` is on constexprs and module constants only (a value at every captured launch)."""
+        names = list(self.const_values)
+        count = len(next(iter(self.const_values.values()))) if names else 1
+        try:
+            for i in range(count):
+                self._static(node, {n: self.const_values[n][i] for n in names})
+        except _NotStatic:
+            return False
+        return True
 
     def _static(self, n: ast.expr, values: dict) -> object:
         import operator
@@ -2137,6 +2196,14 @@ class _Lowerer:
                      self.materialize(div, node).dtype)
             return self.binop(ast.FloorDiv(), self.binop(ast.Add(), vals[0], one_less, node), div, node)
         if fn == "arange":
+            if len(node.args) == 2 and not kw and self.scalar(node.args[0]) != "0" and \
+                    self._is_static(node.args[0]) and self._is_static(node.args[1]):
+                # `tl.arange(LO, HI)` (constexpr bounds, as Triton requires): `LO + tl.arange(0, HI - LO)`
+                lo, hi = node.args
+                size = ast.copy_location(ast.BinOp(hi, ast.Sub(), lo), node)
+                run = ast.copy_location(ast.Call(node.func, [ast.copy_location(ast.Constant(0), node), size], []),
+                                        node)
+                return self.ev(ast.copy_location(ast.BinOp(lo, ast.Add(), run), node))
             if len(node.args) != 2 or self.scalar(node.args[0]) != "0":
                 raise self.fail(node, "tl.arange(0, N) only (add the start to the result instead)")
             return Idx("0", self.scalar(node.args[1]))
@@ -2263,6 +2330,9 @@ class _Lowerer:
             if fn != "where" and not dts and tiles and all(isinstance(t, Scalar) and self._float_scalar(t)
                                                            for t in tiles):
                 dts = [F32]   # `tl.log(base)` of a float argument: Triton's fp32 scalar (its exp is Triton's too)
+                if fn in ("pow", "atan2"):   # `libdevice.pow(beta1, step)` (Adam's bias correction): the first an
+                    # f32 0-d tile (the port's binary math takes no scalars only; the same f32 operation)
+                    tiles[0] = Tile(f"ct.full((), {tiles[0].text}, dtype={F32})", (), F32)
             return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
                         dts[0] if len(set(dts)) == 1 else None)
         if fn == "fast_expf" and len(node.args) == 1 and not kw:
@@ -3032,9 +3102,11 @@ class _Lowerer:
         if not isinstance(dt, DType):
             raise self.fail(node, "`.to(dtype)` needs a tl dtype, `x.dtype` or `ptr.dtype.element_ty`")
         rounding = kw.get("fp_downcast_rounding") or (args[1] if len(args) > 1 else None)
-        if rounding is not None and not (isinstance(rounding, ast.Constant) and rounding.value in (None, "rtne")):
+        if rounding is not None and not (isinstance(rounding, ast.Constant) and rounding.value in (None, "rtne",
+                                                                                                  "rtz")):
             raise self.fail(rounding, f"fp_downcast_rounding={ast.unparse(rounding)}: only round-to-nearest-even "
-                                      "(cuTile's conversion) is lowered")
+                                      "(cuTile's conversion) and toward zero are lowered")
+        rtz = isinstance(rounding, ast.Constant) and rounding.value == "rtz"
         if self._flag(node, kw, first + 2, "bitcast", False):
             t = self.materialize(self._value(v, node), node)
             return Tile(f"ct.bitcast({t.text}, {dt.text})", t.shape, dt.text)
@@ -3066,6 +3138,14 @@ class _Lowerer:
             # a number as a boolean (`m.to(tl.int1)` of an int8 mask): true where it is not 0, as Triton converts
             # (cutile 0.3.1 converts nothing to bool: "Unsupported conversion i8 -> bool")
             return Tile(f"{_paren(t.text)} != 0", t.shape, "bool")
+        wide = {F32: 4, "ct.float64": 8, "ct.float16": 2, "ct.bfloat16": 2}
+        if rtz and self.known_dtype(t) is None:
+            raise self.fail(rounding, "fp_downcast_rounding='rtz' of a tile whose dtype is not known")
+        if rtz and wide.get(self.known_dtype(t) or "", 0) > wide.get(dt.text, 1 if dt.text.startswith(
+                "ct.float8") else 0):
+            # `x.to(tl.float16, fp_downcast_rounding="rtz")`: a float narrowed rounding toward zero, as Triton's
+            # `cvt.rz` (Triton applies the option to float downcasts only; otherwise the conversion is plain)
+            return Tile(f"ct.astype({t.text}, {dt.text}, rounding_mode=ct.RoundingMode.RZ)", t.shape, dt.text)
         return Tile(f"ct.astype({t.text}, {dt.text})", t.shape, dt.text)
 
     def _float_scalar(self, v: Scalar) -> bool:
@@ -3123,10 +3203,21 @@ class _Lowerer:
                 if truth is not None:   # `if ACT == "silu": return ..` on constexprs: the taken arm, in place
                     todo[:0] = st.body if truth else st.orelse
                 elif isinstance(st, ast.If) and any(isinstance(n, ast.Return) for n in ast.walk(st)):
-                    raise self.fail(st.test, f"helper {fn.name} returns inside an `if` the captured launches do not "
-                                             "all decide alike: it is lowered when its test is on constexprs every "
-                                             "launch gives one value (capture each value's launches apart and port "
-                                             "each)")
+                    # `if ACT == "silu": return a` / `elif ..: return b` / `return x` with launches of several
+                    # values: each return an assignment of the helper's result, the statements after an `if` copied
+                    # into each arm that falls through to them; then lowered as any `if` (on constexprs: kept, each
+                    # arm lowered knowing the launches that take it)
+                    arms = _returns_as_assignments([st] + todo, "ret_")
+                    if arms is None:
+                        raise self.fail(st.test, f"helper {fn.name} returns inside an `if` the captured launches do "
+                                                 "not all decide alike, and not every path ends in a return of one "
+                                                 "arity outside loops: capture each value's launches apart and port "
+                                                 "each")
+                    for a in arms:
+                        self.stmt(a)
+                    n = arms[-1].tileport_arity  # type: ignore[attr-defined]
+                    result = self.env.get("ret_") if n is None else tuple(self.env.get(f"ret_{i}") for i in range(n))
+                    break
                 elif isinstance(st, ast.Return):   # the first return reached ends the helper
                     result = None if st.value is None else self.ev(st.value)
                     break
@@ -3882,7 +3973,38 @@ class _Lowerer:
 
     # ------------------------------------------------ the kernel
 
+    def _string_codes(self, p: str) -> dict[str, int] | None:
+        """A string constexpr the launches pass different values of (`ACT="relu2"` and `ACT="gelu"` in one capture):
+        the `if`s on it stay in the lowered kernel, so it becomes an int constexpr, each value its code (the values
+        sorted); `ACT == 'relu2'` / `!=` in the lowered lines are rewritten to compare codes (a literal no launch
+        passes gets a code of its own). Any other use of it is left for `signature` to refuse."""
+        import re
+
+        values = self.const_values.get(p) or []
+        if not values or not all(isinstance(v, str) for v in values) or len(set(values)) < 2:
+            return None
+        codes = {v: i for i, v in enumerate(sorted(set(values)))}
+        bare = r"'(?:[^'\\]|\\.)*'" + "|" + r'"(?:[^"\\]|\\.)*"'
+        lit = rf"(\((?:{bare})\)|{bare})"   # `('relu2')` as ev writes it, or bare
+        name = rf"(?<![\w.]){re.escape(p)}(?!\w)"
+
+        def code(text: str) -> str:
+            import ast as _ast
+
+            v = _ast.literal_eval(text.strip("()"))
+            if v not in codes:
+                codes[v] = len(codes)
+            return str(codes[v])
+
+        for i, line in enumerate(self.lines):
+            line = re.sub(rf"{name}\s*(==|!=)\s*{lit}", lambda m: f"{p} {m.group(1)} {code(m.group(2))}", line)
+            line = re.sub(rf"{lit}\s*(==|!=)\s*{name}", lambda m: f"{code(m.group(1))} {m.group(2)} {p}", line)
+            self.lines[i] = line
+        return codes
+
     def signature(self) -> tuple[str, list[dict]]:
+        codes = {p: c for p in self.k.params if self.kinds[p] == "constant" and self.const_types.get(p) == "str"
+                 and (c := self._string_codes(p)) is not None}
         body = "\n".join(self.lines)
         params, out = [], []
         for p in self.k.params:
@@ -3890,6 +4012,10 @@ class _Lowerer:
             if kind == "array":
                 params.append(p)
                 out.append({"name": p, "kind": "array"})
+            elif p in codes and _mentions(body, p) and not _mentions(_drop_code_tests(body, p), p):
+                # a string constexpr the launches disagree on, only compared in `if`s: its codes
+                params.append(f"{p}: ct.Constant[int]")
+                out.append({"name": p, "kind": "constant", "type": "int", "codes": codes[p]})
             elif kind == "constant" and self.const_types.get(p) in ("str", "none"):
                 # a string constexpr or a None argument: it only decides folded branches (`if ACT == "gelu"`,
                 # `if b_ptr is None`); it has no cuTile parameter type, so it must not reach the lowered body
@@ -4089,6 +4215,14 @@ def _written_first(body: list[ast.stmt], name: str) -> bool:
         if reads or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st)):
             return False
     return False
+
+
+def _drop_code_tests(text: str, name: str) -> str:
+    """``text`` without the `NAME == 3` / `3 != NAME` tests `_string_codes` wrote."""
+    import re
+
+    n = rf"(?<![\w.]){re.escape(name)}(?!\w)"
+    return re.sub(rf"(?<![\w.])\d+\s*(==|!=)\s*{n}", "", re.sub(rf"{n}\s*(==|!=)\s*\d+(?![\w.])", "", text))
 
 
 def _mentions(text: str, name: str) -> bool:
