@@ -5041,18 +5041,24 @@ class Emitter:
         like = self.result_tile(node, lt, rt)
         a = self.operand_as_tile(lc, lt, like, node.left)
         b = self.operand_as_tile(rc, rt, like, node.right)
-        dims = ", ".join(like.shape)
-        ty = f"Tile<{like.dtype}, {{ [{dims}] }}>"
         if isinstance(node.op, ast.FloorDiv):
             return self.typed(f"divi({a}, {b}, rounding::NegativeInf)", like, None, "quotient")
+        return self._python_mod(a, b, like, "remi", f"0{like.dtype}", lambda r, z: f"ne_tile({r}, {z})"), like
+
+    def _python_mod(self, a: str, b: str, like: Tile, rem: str, zero: str, nonzero) -> str:
+        """Python's `a % b` of tiles (the remainder takes the divisor's sign): ``rem`` (remi/remf), then + b where
+        the remainder is ``nonzero(r, z)`` and its sign differs from b's."""
+        dims = ", ".join(like.shape)
+        ty = f"Tile<{like.dtype}, {{ [{dims}] }}>"
         d, r, z, fix, up = (self.fresh(n) for n in ("divisor", "rem", "zero", "fix", "shifted"))
         return (f"{{ // Python's %: the remainder takes the divisor's sign\n"
                 f"let {d}: {ty} = {b};\n"
-                f"let {r}: {ty} = remi({a}, {d});\n"
-                f"let {z}: {ty} = constant(0{like.dtype}, shape![{dims}]);\n"
-                f"let {fix}: Tile<bool, {{ [{dims}] }}> = (lt_tile({r}, {z}) ^ lt_tile({d}, {z})) & ne_tile({r}, {z});\n"
+                f"let {r}: {ty} = {rem}({a}, {d});\n"
+                f"let {z}: {ty} = constant({zero}, shape![{dims}]);\n"
+                f"let {fix}: Tile<bool, {{ [{dims}] }}> = (lt_tile({r}, {z}) ^ lt_tile({d}, {z})) & "
+                f"{nonzero(r, z)};\n"
                 f"let {up}: {ty} = {r} + {d};\n"
-                f"select({fix}, {up}, {r})\n}}"), like
+                f"select({fix}, {up}, {r})\n}}")
 
     def float_mod_tile(self, node: ast.BinOp, lc: str, lt: Ty, rc: str, rt: Ty) -> tuple[str, Tile]:
         """`t % c` of f32 tiles (an angle wrapped to [0, 2*pi)), as cuTile Python lowers Python's float %: remf,
@@ -5061,17 +5067,8 @@ class Emitter:
         like = self.result_tile(node, lt, rt)
         a = self.operand_as_tile(lc, lt, like, node.left)
         b = self.operand_as_tile(rc, rt, like, node.right)
-        dims = ", ".join(like.shape)
-        ty = f"Tile<f32, {{ [{dims}] }}>"
-        d, r, z, fix, up = (self.fresh(n) for n in ("divisor", "rem", "zero", "fix", "shifted"))
-        return (f"{{ // Python's %: the remainder takes the divisor's sign\n"
-                f"let {d}: {ty} = {b};\n"
-                f"let {r}: {ty} = remf({a}, {d});\n"
-                f"let {z}: {ty} = constant(0.0f32, shape![{dims}]);\n"
-                f"let {fix}: Tile<bool, {{ [{dims}] }}> = (lt_tile({r}, {z}) ^ lt_tile({d}, {z})) & "
-                f"cmpf({r}, {z}, predicate::NotEqual, cmp_ordering::Unordered);\n"
-                f"let {up}: {ty} = {r} + {d};\n"
-                f"select({fix}, {up}, {r})\n}}"), like
+        return self._python_mod(a, b, like, "remf", "0.0f32",
+                                lambda r, z: f"cmpf({r}, {z}, predicate::NotEqual, cmp_ordering::Unordered)"), like
 
     def widen_i64_sides(self, node: ast.AST, sides) -> list[str]:
         """An i32 and an i64 scalar meeting in arithmetic or a comparison: Python widens the i32 (row
