@@ -17,7 +17,7 @@ from .. import __version__
 from ..errors import TileportError
 from ..frontends.cutile_py.analyze import analyze
 from ..frontends.cutile_py.capture import constant_params
-from ..frontends.cutile_py.hints import CUTILE_OPTION
+from ..frontends.cutile_py.hints import cutile_options
 from ..frontends.cutile_py.loader import load_kernel
 from ..irdiff.canon import parse_layout
 from ..irdiff.compare import compare_programs
@@ -236,7 +236,7 @@ def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progres
         try:
             cratemod.irgen(binary, tree, prefix + abi.get("function", v["entry"]), rust_bc,
                            abi.get("types", []) + v["generics"], v["strides"], arch, v.get("specs"),
-                           {CUTILE_OPTION[k]: n for k, n in v.get("hints", {}).items()})
+                           cutile_options(v.get("hints", {})))
             rust_txt = run_tool(tree, "tileirdisasm", [str(rust_bc)]).stdout
         except TileportError as exc:   # (tileirdisasm rejects bytecode that fails verification: cutile wrote it)
             return {"symbol": v["symbol"], "equivalent": False, "error": str(exc)}
@@ -248,7 +248,8 @@ def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progres
                                layout_b=parse_layout(v["layout"]),
                                unit_grid_b=frozenset(v.get("unit_grid", [])), target=arch)
     return {"symbol": v["symbol"], "entry": v["entry"], "generics": v["generics"],
-            **({"hints": v["hints"]} if v.get("hints") else {}), "preconditions": v.get("preconditions", []), "equivalent": verdict["equivalent"],
+            **({"hints": v["hints"]} if v.get("hints") else {}), "preconditions": v.get("preconditions", []),
+            "equivalent": verdict["equivalent"],
             "differences": verdict["differences"],
             "rewrites_used": [r for r in verdict["rewrites_used"] if r["count"]["a"] or r["count"]["b"]],
             "op_inventory": verdict["op_inventory"]}

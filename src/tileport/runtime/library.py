@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import BackendError, TileportError
 from ..frontends.arrays import array_facts, array_sig, dtype_name
 from ..frontends.cutile_py.capture import constant_params
-from ..frontends.cutile_py.hints import CUTILE_OPTION, hints_text, kernel_hints, launched_override
+from ..frontends.cutile_py.hints import cutile_options, hints_key, hints_text, kernel_hints, launched_override
 from ..translate.helpers import kernel_files, sources_sha256
 from . import abi, build
 from .checks import Arg, check_launch
@@ -169,7 +169,7 @@ class Library:
             lists.update(i for i, _ in listed)
             variants.setdefault(_key(sig.params), []).append(
                 Variant(v["signature"], arrays, op["entries"].index(v["entry"]), tuple(int(g) for g in v["generics"]),
-                        tuple(op["abi"][v["entry"]]["params"]), tuple(sorted(v.get("hints", {}).items())), listed))
+                        tuple(op["abi"][v["entry"]]["params"]), hints_key(v.get("hints", {})), listed))
         fn = getattr(self.dll, f"tp_{op_id}")
         fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
         t = OpTable(fn, ctypes.cast(fn, ctypes.c_void_p).value, params, constant_params(kernel), variants,
@@ -389,7 +389,7 @@ def launched_hints(kernel: Any, table: OpTable) -> tuple:
     if table.hints is None:
         return ()
     try:
-        return tuple(sorted(launched_override(table.hints, kernel_hints(kernel), kernel._pyfunc.__name__).items()))
+        return hints_key(launched_override(table.hints, kernel_hints(kernel), kernel._pyfunc.__name__))
     except TileportError as exc:
         raise BackendError(f"cutile-rs: {exc}") from None
 
@@ -496,7 +496,7 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
     scalars = [(i, "bool" if isinstance(args[i], bool) else "int" if isinstance(args[i], int) else "float")
                for i in spos]
     consts = [(i, args[i]) for i, p in enumerate(t.params) if p in t.constants]
-    hints_set, hints = abi.hint_slots({CUTILE_OPTION[k]: n for k, n in variant.hints})
+    hints_set, hints = abi.hint_slots(cutile_options(dict(variant.hints)))
     native = st.lib.native.Plan(t.address, variant.entry, list(variant.generics), tensors, scalars, consts,
                                 hints_set, hints)
     plan = st.plans[(key, variant.text)] = _Plan(native, tpos, names, [n in written for n in names])
@@ -531,9 +531,10 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, lib: Library | 
         grid = tuple(grid)
     if st.table.lists:   # the items' facts are checked on every launch (the plan sees only their table)
         plan = _plan(st, args, torch)
-        status = plan.native.launch(_with_tables(st.table.lists, args, device, stream, torch), grid, device, stream)
+        tabled = _with_tables(st.table.lists, args, device, stream, torch)
+        status = plan.native.launch(tabled, grid, device, stream)
         if status != 0:
-            _launch_slow(st, plan, status, grid, args, device, stream, torch)
+            _launch_slow(st, plan, status, grid, args, device, stream, torch, tabled)
         return
     plan = st.last
     status = plan.native.launch(args, grid, device, stream) if plan is not None else st.lib.native.MISMATCH
@@ -568,19 +569,19 @@ def _with_tables(positions: tuple[int, ...], args: tuple, device: int, stream: i
 
 
 def _launch_slow(st: _KernelState, plan: _Plan | None, status: int, grid: tuple, args: tuple, device: int,
-                 stream: int, torch: Any) -> None:
+                 stream: int, torch: Any, tabled: tuple | None = None) -> None:
     """Settle what the native plan handed back: plan another launch shape, run the full ownership check, or raise
-    the library's error."""
+    the library's error. ``tabled``: ``args`` as the plan takes them, each list of arrays as its descriptor table
+    (planned from ``args`` themselves)."""
     native, name = st.lib.native, st.kernel._pyfunc.__name__
-    if st.table.lists:
-        args = _with_tables(st.table.lists, args, device, stream, torch)
+    tabled = args if tabled is None else tabled
     if status == native.MISMATCH:
         plan = st.last = _plan(st, args, torch)
-        status = plan.native.launch(args, grid, device, stream)
+        status = plan.native.launch(tabled, grid, device, stream)
     assert plan is not None
     if status == native.UNCHECKED:
-        _checked(st, plan, args, device)  # raises OwnershipError naming the argument, or clears the launch
-        status = plan.native.launch(args, grid, device, stream, True)
+        _checked(st, plan, tabled, device)  # raises OwnershipError naming the argument, or clears the launch
+        status = plan.native.launch(tabled, grid, device, stream, True)
     if status == native.MISMATCH:
         raise BackendError(f"cutile-rs {name}: the launch does not fit the plan made for its own arguments (a "
                            "tensor, scalar or constant of a type the plan cannot check); pass torch tensors, "

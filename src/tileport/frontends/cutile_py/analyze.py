@@ -23,7 +23,7 @@ from ...spec import signature as sigmod
 from ...spec.validate import validate
 from ...toolchain.locate import CudaTree, release_of_binary
 from .capture import constant_params
-from .hints import hints_slug, hints_text, kernel_hints, launched_override
+from .hints import hints_key, hints_slug, hints_text, kernel_hints, launched_override
 from .compile import CompileError, compile_kernel
 from .loader import LoadedKernel
 from .source import analyze_source, eval_constant_expr
@@ -106,7 +106,7 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
         sig = sigmod.bind(sigmod.parse(l["signature"]), kernel.param_names, kernel.name)
         # (a capture made before hints were recorded has none: its launches were the decorator's)
         other = launched_override(hints, l["hints"], kernel.ref) if "hints" in l else {}
-        variants.setdefault((sig.text(), tuple(sorted(other.items()))), {"sig": sig, "hints": other, "launches": []})[
+        variants.setdefault((sig.text(), hints_key(other)), {"sig": sig, "hints": other, "launches": []})[
             "launches"].append({"grid": l["grid"], "count": l["count"]})
     if not variants:
         raise sigmod.SignatureError(f"{kernel.ref}: no signatures (give --sig, --sigs or --capture)")

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...hostrun import run_main
 from ...spec.signature import ArraySig, Signature
-from .hints import kernel_hints
+from .hints import hints_key, kernel_hints
 from ..arrays import (ALIGN_BYTES, DTYPE_NAMES, INT32, ITEMSIZE, SHAPE_DIV, ArrayFacts, CaptureError, array_facts,
                       array_sig, describe_arg, dtype_name)
 from ..triton.capture import install as install_triton
@@ -105,7 +105,7 @@ class Recorder:
         # the hints this launch compiles with (`kernel.replace_hints(occupancy=..)` of an autotuner's pick, else
         # the decorator's): recorded, so a port at other hints is said to be one
         hints = {k: v for k, v in kernel_hints(kernel).items() if v != "default"}
-        key = (source, func.__qualname__, grid_t, sig.text(), tuple(sorted(hints.items())))
+        key = (source, func.__qualname__, grid_t, sig.text(), hints_key(hints))
         if key in self.launches:
             self.launches[key]["count"] += 1
             return

@@ -44,6 +44,16 @@ def launched_override(decorator: dict, launched: dict, where: str) -> dict:
     return out
 
 
+def hints_key(hints: dict) -> tuple:
+    """Launched hints as a hashable, order-free key: sorted (name, value) pairs (``()`` for the decorator's)."""
+    return tuple(sorted(hints.items()))
+
+
+def cutile_options(hints: dict) -> dict[str, int]:
+    """cuTile Python hints as cutile CompileOptions fields by name."""
+    return {CUTILE_OPTION[k]: n for k, n in hints.items()}
+
+
 def hints_text(hints: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(hints.items()))
 
