@@ -105,3 +105,11 @@ def test_no_import_cycles():
     errors.BackendError for the runtime and the backend switch)."""
     found = cycles(import_graph())
     assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_costly_test_files_named_first_exist():
+    """conftest.HEAVY_FIRST starts the costly files first; a renamed or removed file would silently drop out."""
+    from conftest import HEAVY_FIRST
+
+    here = REPO / "tests"
+    assert [n for n in HEAVY_FIRST if not (here / n).is_file()] == []
