@@ -73,15 +73,85 @@ def test_array_rules():
     assert array_sig(ArrayFacts("f32", (8, 16), (0, 1), 0)).text() == "f32[?,?%16]/?%4,1&16!alias"
 
 
-def test_numpy_scalars_are_scalars_of_their_dtype():
-    """`np.float32(0.5)` passed to ct.launch is a native scalar of its dtype (not a rank-0 array)."""
+#: (argument value, as a scalar / as a constant): whether cuda-tile 1.7's launch takes it — what its own argument
+#: check (``get_parameter_constraints_from_pyargs``, the check ct.launch runs) answers on this driverless machine
+LAUNCH_TABLE = [
+    (0.5, True, True), (3, True, True), (True, True, True), (1.0, True, True),
+    ("np.float64", True, True),          # a Python float subclass: an f32 scalar / a float constant
+    ("np.float32", False, False), ("np.float16", False, False), ("np.int32", False, False),
+    ("np.int64", False, False), ("np.bool_", False, False),
+    (None, False, False), ("relu", False, False), ("ct.float16", False, False), (1 + 2j, False, False),
+    ("PaddingMode", False, False), ({"a": 1}, False, False),
+]
+
+
+def _value(v):
+    import numpy as np
+
+    if isinstance(v, str) and v.startswith("np."):
+        return getattr(np, v[3:])(3)
+    return {"ct.float16": ct.float16, "PaddingMode": ct.PaddingMode.ZERO}.get(v, v) if isinstance(v, str) else v
+
+
+@pytest.mark.parametrize("value,as_scalar,as_constant", LAUNCH_TABLE, ids=lambda v: repr(v)[:20])
+def test_capture_refuses_what_ct_launch_refuses(value, as_scalar, as_constant):
+    """tileport's rules (describe_arg) agree with cuda-tile's own launch check on every kind of non-array argument:
+    what the launch refuses raises LaunchRejected (a TypeError, raised in the host code as ct.launch raises); what it
+    takes is a scalar or constant of the same kind. (The check runs here because this machine has no CUDA driver:
+    its type checks come before anything needs one.)"""
+    import numpy as np
+    from cuda.tile._cext import CallingConvention, get_parameter_constraints_from_pyargs
+
+    from tileport.frontends.arrays import LaunchRejected, describe_arg
+    from tileport.frontends.cutile_py.capture import launch_refusal
+
+    v = _value(value)
+    x = np.zeros((16, 16), np.float32)
+    for position, launch_takes in ((2, as_scalar), (4, as_constant)):   # s: float, K: ct.Constant[int]
+        args = [x, x, 7, 0.5, 16]
+        args[position] = v
+        try:
+            get_parameter_constraints_from_pyargs(probe2, tuple(args), CallingConvention.cutile_python_v1())
+            cutile_takes = True
+        except TypeError:
+            cutile_takes = False
+        except OSError:   # past the type checks, at the driver (absent here)
+            cutile_takes = True
+        assert cutile_takes == launch_takes, (value, position)
+        assert (launch_refusal(probe2, tuple(args)) is None) == launch_takes
+        if launch_takes:
+            sig, desc = describe_arg("a", v, position == 4)
+            assert type(desc["value"]) in (bool, int, float)   # (np.float64: a plain float)
+        else:
+            with pytest.raises(LaunchRejected):
+                describe_arg("a", v, position == 4)
+
+
+def test_recorder_raises_where_ct_launch_raises():
+    """A launch ct.launch refuses (a wrong argument count, a numpy scalar) raises LaunchRejected, a TypeError, in the
+    host code and is noted under "rejected"; the launches before it are kept."""
+    import numpy as np
+
+    from tileport.frontends.cutile_py.capture import LaunchRejected, Recorder
+
+    rec = Recorder()
+    x = np.zeros((16, 16), np.float32)
+    rec.record((1,), probe2, (x, x, 7, 0.5, 16))
+    with pytest.raises(TypeError, match="takes 5 arguments, launch passed 4|Kernel expects 5 arguments"):
+        rec.record((1,), probe2, (x, x, 7, 16))
+    with pytest.raises(LaunchRejected, match="numpy"):
+        rec.record((1,), probe2, (x, x, 7, np.float32(0.5), 16))
+    data = rec.as_json("s.py", [])
+    assert len(data["launches"]) == 1 and len(data["rejected"]) == 2 and not data["errors"]
+    assert describe_arg_of_ndarray_stays_array()
+
+
+def describe_arg_of_ndarray_stays_array() -> bool:
     import numpy as np
 
     from tileport.frontends.arrays import describe_arg
 
-    assert [describe_arg("a", v, False)[0].text() for v in (np.float32(0.5), np.int64(3), np.bool_(True))] == \
-        ["f32", "i64", "bool"]
-    assert describe_arg("a", np.zeros(3, np.float32), False)[0].rank == 1   # (an ndarray stays an array)
+    return describe_arg("a", np.zeros(3, np.float32), False)[0].rank == 1
 
 
 def test_list_rules():
@@ -238,3 +308,78 @@ def test_a_launch_through_replace_hints_records_its_hints():
     assert [launch.get("hints") for launch in launches] == [{"opt_level": 3},
                                                              {"num_ctas": 1, "occupancy": 2, "opt_level": 3}]
     assert [launch["count"] for launch in launches] == [1, 2]
+
+
+FACTORY = '''\
+import cuda.tile as ct
+
+
+def make(factor, dtype):
+    @ct.kernel
+    def scaled(x, y, B: ct.Constant[int]):
+        t = ct.astype(ct.load(x, index=(ct.bid(0),), shape=(B,)), ct.float32)
+        ct.store(y, index=(ct.bid(0),), tile=ct.astype(t * factor, dtype))
+    return scaled
+
+
+def make_plain():
+    @ct.kernel
+    def scaled(x, y, B: ct.Constant[int]):
+        ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+    return scaled
+
+
+bound = make(0.5, ct.float16)
+'''
+
+
+def test_a_factory_kernel_is_named_by_its_def_line_and_rebuilt_from_its_closure(tmp_path):
+    """Kernels a function makes (a factory, often behind functools.lru_cache) share their function's name: the
+    capture names each NAME@LINE by its `def` line (two factories' kernels of one name were merged into one capture
+    before, and the second's launches ported as the first), with ~DIGEST of the values it closes over when it closes
+    over any (they are recorded); the loader takes a module-level one as it is and rebuilds the others from the
+    `def`'s code over the recorded values, so analyze compiles the kernel that was launched."""
+    import importlib.util
+
+    import numpy as np
+
+    from tileport.frontends.cutile_py.capture import Recorder
+    from tileport.frontends.cutile_py.compile import export_bytecode
+    from tileport.frontends.cutile_py.loader import KernelLoadError, load_kernel
+    from tileport.toolchain.locate import find_cuda_tree
+
+    src = tmp_path / "factories.py"
+    src.write_text(FACTORY)
+    spec = importlib.util.spec_from_file_location("factories", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    x, y16, y32 = np.zeros(256, np.float32), np.zeros(256, np.float16), np.zeros(256, np.float32)
+    rec = Recorder()
+    for k, y in ((mod.bound, y16), (mod.make(2.0, ct.float32), y32), (mod.make(2.0, ct.float32), y32),
+                 (mod.make_plain(), y32)):
+        rec.record((1,), k, (x, y, 256))
+    launches = rec.as_json("s.py", [])["launches"]
+    names = [l["kernel"].rpartition("::")[2] for l in launches]
+    assert [n.split("~")[0] for n in names] == ["scaled@6", "scaled@6", "scaled@14"] and len(set(names)) == 3
+    assert launches[1]["count"] == 2   # (two kernel objects over the same values: one kernel)
+    assert launches[0]["closure"] == {"dtype": {"dtype": "float16"}, "factor": 0.5}
+    assert launches[1]["closure"] == {"dtype": {"dtype": "float32"}, "factor": 2.0} and "closure" not in launches[2]
+
+    tree = find_cuda_tree()
+    from tileport.spec.signature import parse
+    for launch in launches:
+        ref = launch["kernel"]
+        kernel = load_kernel(ref, launch.get("closure"))
+        assert kernel.name == "scaled" and kernel.ref == ref
+        symbol, bytecode = export_bytecode(kernel, parse(launch["signature"]), tree)
+        assert bytecode
+    bound = load_kernel(launches[0]["kernel"])   # bound at module level: taken as it is, no closure needed
+    assert bound.closure is None and [c.cell_contents for c in bound.pyfunc.__closure__] == [ct.float16, 0.5]
+    rebuilt = load_kernel(launches[1]["kernel"], launches[1]["closure"])
+    assert [c.cell_contents for c in rebuilt.pyfunc.__closure__] == [ct.float32, 2.0]
+    with pytest.raises(KernelLoadError, match="closes over dtype, factor"):
+        load_kernel(launches[1]["kernel"])
+    with pytest.raises(KernelLoadError, match="no `def scaled` at line 7"):
+        load_kernel(f"{src}::scaled@7")
+    with pytest.raises(KernelLoadError, match="expected KERNEL or KERNEL@LINE"):
+        load_kernel(f"{src}::scaled@x")

@@ -253,10 +253,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .frontends.cutile_py.analyze import analyze
     from .frontends.cutile_py.loader import load_kernel
+    from .pipeline.port import captured_closure
     from .toolchain.locate import find_cuda_tree
 
     _cutile_only(args.kernel, "analyze")
-    kernel = load_kernel(args.kernel)
+    kernel = load_kernel(args.kernel, captured_closure(_captured(args.capture, args.kernel)))
     sigs, launches = _signature_inputs(args, kernel)
     out = _out_dir(args)
     spec = analyze(kernel, sigs, launches, find_cuda_tree(), out, progress=_progress(args.json))
@@ -359,13 +360,14 @@ def _out_dir(args: argparse.Namespace) -> Path:
 
 
 def cmd_port(args: argparse.Namespace) -> int:
-    from .frontends.cutile_py.loader import load_kernel, split_ref
+    from .frontends.cutile_py.loader import load_kernel, split_name, split_ref
     from .frontends.triton.source import is_triton_file
-    from .pipeline.port import port
+    from .pipeline.port import captured_closure, port
     from .toolchain.locate import find_cuda_tree
 
     hints = _hints(args.hint or [])
     path, name = split_ref(args.kernel)
+    name = split_name(name)[0]   # (NAME@LINE: a kernel a factory made)
     if is_triton_file(path, name):
         if not args.capture:
             raise InputError(f"{args.kernel} is a @triton.jit kernel: it is ported from captured launches (which "
@@ -378,7 +380,7 @@ def cmd_port(args: argparse.Namespace) -> int:
     if hints:
         raise InputError(f"--hint applies to Triton kernels only (their lowered form); {args.kernel} is a cuTile "
                          "kernel: give it options with @ct.kernel(occupancy=..., num_ctas=...) in its source")
-    kernel = load_kernel(args.kernel)
+    kernel = load_kernel(args.kernel, captured_closure(_captured(args.capture, args.kernel)))
     sigs, launches = _signature_inputs(args, kernel)
     _out_dir(args)
     verdict = port(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
@@ -669,7 +671,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
-    from .frontends.cutile_py.capture import CaptureError, Recorder, run_captured, write_capture
+    from .frontends.cutile_py.capture import CaptureError, LaunchRejected, Recorder, run_captured, write_capture
     from .inputs import out_file
 
     cmd = _python_command(args.command, "tileport capture [--out FILE] -- python SCRIPT.py [ARGS...]", CaptureError)
@@ -684,6 +686,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
     failed: BaseException | None = None
     try:
         run_captured(script, argv, rec, host)
+    except LaunchRejected as exc:   # a launch the launch itself refuses, raised in the program and not caught there
+        failed = exc
     except CaptureError as exc:
         if not str(exc).startswith(f"{label} exited with"):
             raise
@@ -692,8 +696,11 @@ def cmd_capture(args: argparse.Namespace) -> int:
         raise
     except BaseException as exc:  # noqa: BLE001 — the script raised: its error, shown as its own
         failed = exc
+    exited = isinstance(failed, CaptureError) and not isinstance(failed, LaunchRejected)   # its sys.exit(N)
+    for e in rec.rejected:
+        print(f"refused by the launch (raised in the program, as on a GPU): {e}", file=sys.stderr)
     if failed is not None and not rec.launches:
-        if isinstance(failed, CaptureError):  # the script's sys.exit(N): its run failed, not the input
+        if exited:  # the script's sys.exit(N): its run failed, not the input
             print(f"tileport: capture failed: {failed}; nothing written to {out}{emulated}", file=sys.stderr)
         else:
             _report_script_error(label, failed, out, kept=emulated.strip() or None)
@@ -707,12 +714,15 @@ def cmd_capture(args: argparse.Namespace) -> int:
         for e in data["errors"]:
             print(f"not recorded: {e}", file=sys.stderr)
         print(f"{len(data['launches'])} distinct launch(es) → {args.out}", file=sys.stderr)
+        if not data["launches"] and not data["errors"] and not rec.rejected:
+            print("tileport: the program made no ct.launch or Triton kernel[grid](...) launch (were its tests "
+                  "skipped or deselected, or does it launch only behind a flag?)", file=sys.stderr)
     if assumed and not args.json:
         print(f"no GPU here: CUDA emulated as {assumed[0]}: tensors on the CPU, no kernel ran (every assumption "
               f"is listed under \"assumptions\" in {out})", file=sys.stderr)
     if failed is not None:   # the launches made before the script failed are kept (written above)
         kept = f"the {len(data['launches'])} distinct launch(es) it made before are written to {out}{emulated}"
-        if isinstance(failed, CaptureError):
+        if exited:
             print(f"tileport: capture incomplete: {failed}; {kept}", file=sys.stderr)
         else:
             _report_script_error(label, failed, None, kept=kept)

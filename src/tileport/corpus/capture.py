@@ -104,6 +104,8 @@ class _FileResult:
     failures: Counter = field(default_factory=Counter)   # short reason → count
     skips: Counter = field(default_factory=Counter)      # skip reason → count
     launches: int = 0
+    rejected: int = 0      # launches the launch itself refused (raised in the test, as on a GPU)
+    unrecorded: int = 0    # launches whose arguments the capture cannot describe
     kernels: set = field(default_factory=set)
     seconds: float = 0.0
     exit_code: int | None = None
@@ -125,6 +127,8 @@ class Session:
         self._recorder_cls = Recorder
         self.kernels: dict[tuple[str, str], _KernelLaunches] = {}
         self.record_errors: Counter = Counter()       # recorder errors (unrecordable arguments) → count
+        self.rejections: Counter = Counter()          # launches the launch itself refused → count
+        self.refused: dict[tuple[str, str], str] = {}   # (source, kernel) → the first refusal of a launch of it
         self.current: str | None = None
         self.current_file: _FileResult | None = None
         self.autotune = AutotuneLog(current_test=lambda: self.current)
@@ -133,8 +137,10 @@ class Session:
     # the ct.launch stand-in ------------------------------------------------
     def launch(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **kw: Any) -> None:
         rec = self._recorder_cls()
-        rec.record(grid, kernel, tuple(kernel_args))
-        self.collect(rec)
+        try:
+            rec.record(grid, kernel, tuple(kernel_args))   # raises where ct.launch would (LaunchRejected)
+        finally:
+            self.collect(rec)
         if self.real_launch is not None:   # a live capture: the launch runs as it would have
             self.real_launch(stream, grid, kernel, kernel_args, **kw)
 
@@ -143,8 +149,13 @@ class Session:
         test = self.current or "<import/collection>"
         for e in rec.errors:
             self.record_errors[e] += 1
+        for e, (src, name) in zip(rec.rejected, rec.rejected_kernels):
+            self.rejections[e] += 1
+            self.refused.setdefault((os.path.realpath(src), name), e)
         if self.current_file is not None:
             self.current_file.launches += 1
+            self.current_file.rejected += len(rec.rejected)
+            self.current_file.unrecorded += len(rec.errors)
         for entry in rec.launches.values():
             src = os.path.realpath(entry["source"])
             key = (src, entry["kernel"].rpartition("::")[2])
@@ -548,7 +559,12 @@ def _progress_line(i: int, n: int, r: _FileResult) -> str:
         parts.append(f"{desel} deselected")
     if outs:
         parts.append(outs)
-    parts.append(f"{r.launches} launch(es) of {len(r.kernels)} kernel(s), {r.seconds:.1f} s")
+    parts.append(f"{r.launches} launch(es) of {len(r.kernels)} kernel(s)")
+    if r.rejected:
+        parts.append(f"{r.rejected} refused by the launch (raised in the test, as on a GPU)")
+    if r.unrecorded:
+        parts.append(f"{r.unrecorded} not recorded")
+    parts.append(f"{r.seconds:.1f} s")
     line = ", ".join(parts)
     if r.error:
         line += f"\n    error: {r.error}"
@@ -647,6 +663,10 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         name = capture_name(kl, rel)
         write_capture(rec, root, test_files, out / name)
         searches = auto_by_kernel.get(kl.name, [])
+        if not searches:   # a Triton kernel's @triton.autotune: each launch says which config it took
+            searches = [{"configs": e["autotune"]["configs"], "taken": e["autotune"]["taken"]}
+                        for by_grid in kl.sigs.values() for launch in by_grid.values()
+                        for e in (launch.entry,) if isinstance(e.get("autotune"), dict)][:1]
         rows.append({"file": rel, "kernel": kl.name, "qualname": kl.qualname, "line": kl.line,
                      "launches": kl.count, "distinct_signatures": len(kl.sigs), "kept_signatures": len(kept),
                      "capture": name, "tests": test_files,
@@ -655,8 +675,10 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
                                    for s in searches[:1]]
                      + ([{"searches": len(searches)}] if len(searches) > 1 else []),
                      "in_scan": (str(root / rel), kl.name) in by_key})
-    launched = {(r["file"], r["kernel"]) for r in rows}
+    launched = {(r["file"], r["kernel"].split("~")[0]) for r in rows}   # (NAME@LINE~DIGEST: a factory's, by closure)
     not_launched = [{"file": k.file, "kernel": k.name, "qualname": k.qualname, "line": k.line}
+                    | ({"refused": session.refused[(str(root / k.file), k.name)]}
+                       if (str(root / k.file), k.name) in session.refused else {})
                     for k in found if (k.file, k.name) not in launched]
     index = {
         "format": 1,
@@ -688,10 +710,12 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         "notes": notes,
         "refused_allocations": sorted(set(refused)),
         "unrecorded_launches": [{"error": e, "count": c} for e, c in sorted(session.record_errors.items())],
+        "rejected_launches": [{"error": e, "count": c} for e, c in sorted(session.rejections.items())],
         "test_files": [{"file": r.file, "tests": r.collected, "deselected": dict(r.deselected),
                         "outcomes": dict(r.outcomes), "failures": dict(r.failures.most_common()),
                         "skips": dict(r.skips.most_common()),
-                        "launches": r.launches, "kernels": len(r.kernels), "seconds": round(r.seconds, 1),
+                        "launches": r.launches, "rejected": r.rejected, "unrecorded": r.unrecorded,
+                        "kernels": len(r.kernels), "seconds": round(r.seconds, 1),
                         **({"error": r.error} if r.error else {})} for r in results],
     }
     (out / "index.json").write_text(json.dumps(index, indent=1) + "\n")
@@ -718,7 +742,8 @@ def summary_lines(index: dict) -> list[str]:
     if index["not_launched"]:
         lines.append(f"not launched by any test ({len(index['not_launched'])}):")
         for k in index["not_launched"]:
-            lines.append(f"  {k['file']}::{k['kernel']}")
+            lines.append(f"  {k['file']}::{k['kernel']}"
+                         + (f"  (launched only as the launch refuses: {k['refused']})" if k.get("refused") else ""))
     auto = [r for r in rows if r["autotuned"]]
     if auto:
         every = any(r["autotuned"][0].get("launched", 1) > 1 for r in auto)
@@ -726,6 +751,8 @@ def summary_lines(index: dict) -> list[str]:
                      "timed): " + ", ".join(r["kernel"] for r in auto))
     for e in index["unrecorded_launches"]:
         lines.append(f"launch not recorded ({e['count']}x): {e['error']}")
+    for e in index.get("rejected_launches", []):
+        lines.append(f"launch refused by the launch itself, raised in the host code ({e['count']}x): {e['error']}")
     for a in index["refused_allocations"]:
         lines.append(f"allocation refused: {a}")
     return lines

@@ -13,7 +13,7 @@ import types
 from typing import Any
 
 from ...spec.signature import ConstSig, ScalarSig, Signature
-from ..arrays import ArrayFacts, CaptureError, array_facts, array_sig, describe_arg
+from ..arrays import ArrayFacts, CaptureError, LaunchRejected, array_facts, array_sig, describe_arg
 from .views import View, descriptor_values, view_layout
 
 #: Triton launch keywords that are options, not kernel arguments
@@ -24,23 +24,24 @@ OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
 def bind(params: list[str], constexprs: set[str], args: tuple, kwargs: dict,
          defaults: dict | None = None) -> tuple[dict, dict]:
     """(argument by parameter name, launch options) of one call, as Triton binds them (``defaults``: the values of
-    parameters declared with one, for those the call leaves out)."""
+    parameters declared with one, for those the call leaves out). A call Triton cannot bind raises
+    :class:`LaunchRejected` (a TypeError, as Triton's launch raises one)."""
     options = {k: kwargs[k] for k in OPTIONS if k in kwargs}
     rest = {k: v for k, v in kwargs.items() if k not in OPTIONS}
     if len(args) > len(params):
-        raise CaptureError(f"{len(args)} positional arguments for {len(params)} parameters")
+        raise LaunchRejected(f"{len(args)} positional arguments for {len(params)} parameters")
     bound = dict(zip(params, args))
     for k, v in rest.items():
         if k not in params:
-            raise CaptureError(f"unexpected keyword argument {k!r} (parameters: {', '.join(params)})")
+            raise LaunchRejected(f"unexpected keyword argument {k!r} (parameters: {', '.join(params)})")
         if k in bound:
-            raise CaptureError(f"argument {k!r} given twice")
+            raise LaunchRejected(f"argument {k!r} given twice")
         bound[k] = v
     for k, v in (defaults or {}).items():
         bound.setdefault(k, v)
     missing = [p for p in params if p not in bound]
     if missing:
-        raise CaptureError(f"missing arguments: {', '.join(missing)}")
+        raise LaunchRejected(f"missing arguments: {', '.join(missing)}")
     return bound, options
 
 
@@ -59,7 +60,8 @@ def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]
         elif is_descriptor(v):
             out.append(describe_descriptor(name, v))
         else:
-            out.append(describe_arg(name, v, name in constexprs, "constexpr", "64-bit scalars are not lowered")[1])
+            out.append(describe_arg(name, v, name in constexprs, "constexpr", "64-bit scalars are not lowered",
+                                    strict=False)[1])
     return out
 
 
@@ -84,7 +86,7 @@ def grid_of(grid: Any, bound: dict) -> list[int]:
     g = grid(bound) if callable(grid) else grid
     g = tuple(int(x) for x in (g if isinstance(g, (tuple, list)) else (g,)))
     if not 1 <= len(g) <= 3:
-        raise CaptureError(f"grid {g} must have 1 to 3 dimensions")
+        raise LaunchRejected(f"grid {g} must have 1 to 3 dimensions")
     return list(g + (1,) * (3 - len(g)))
 
 
@@ -101,8 +103,11 @@ def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     source = inspect.getsourcefile(fn) or "<unknown>"
     try:
         bound, options = bind(params, constexprs, args, kwargs, defaults)
-        described = describe(params, constexprs, bound)
         g = grid_of(grid, bound)
+    except LaunchRejected as exc:   # Triton raises too: raised in the host code, after noting it
+        raise rec.reject(fn, exc, " (triton)") from None
+    try:
+        described = describe(params, constexprs, bound)
     except CaptureError as exc:
         rec.errors.append(f"{fn.__qualname__} (triton): {exc}")
         return
@@ -146,8 +151,10 @@ def install(rec: Any, after: Any = None, live: bool = False) -> Any:
             record(rec, jit, grid, args, kwargs)
         else:
             fresh = type(rec)()
-            record(fresh, jit, grid, args, kwargs)
-            after(fresh)
+            try:
+                record(fresh, jit, grid, args, kwargs)
+            finally:   # (a launch Triton refuses is collected too, then raised in the host code)
+                after(fresh)
 
     def live_run(self, *args, grid, warmup, **kwargs):  # Triton's own signature
         if not warmup:
