@@ -136,11 +136,15 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
     from ..pipeline.triton import port_triton_many
     from ..spec.signature import SignatureError
 
+    def say_stage(line: str) -> None:   # each stage of a batch (analyze, lower, translate, the shared build),
+        if not line.startswith(("irdiff:", "[")):   # indented; not every variant's compile or IR diff
+            progress(f"    {line}")
+
     def port_cutile(chunk: list) -> list[dict]:
-        return port_many(chunk, tree, arch, out / "_work", progress=lambda s: None, skip_rejected=True)
+        return port_many(chunk, tree, arch, out / "_work", progress=say_stage, skip_rejected=True)
 
     def port_triton(chunk: list) -> list[dict]:
-        return port_triton_many(chunk, tree, arch, out / "_work", progress=lambda s: None)
+        return port_triton_many(chunk, tree, arch, out / "_work", progress=say_stage)
 
     folders = [captures] if isinstance(captures, Path) else list(captures)
     kernels, not_launched = merged_rows(folders)
@@ -188,7 +192,8 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
     for k in not_launched:
         rows.append({"file": k["file"], "kernel": k["kernel"], "status": "not-launched", "variants": 0,
                      "rejected_by_cuda_tile": 0, "variants_proven": 0, "refusal": None, "stage": None,
-                     "error": "no test of the corpus launched it"})
+                     "error": (f"every launch of it was refused by the launch itself: {k['refused']}"
+                               if k.get("refused") else "no test of the corpus launched it")})
     rows.sort(key=lambda r: (r["file"], r["kernel"]))
     counts: dict[str, int] = {}
     for r in rows:
