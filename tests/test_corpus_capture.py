@@ -106,7 +106,7 @@ def test_scan_finds_kernels_and_kernel_factories(corpus: Path):
     found = scan(corpus)
     assert [(k.file, k.name, k.qualname) for k in found] == [
         ("src/minigym/ops.py", "scale_kernel", "scale_kernel"),
-        ("src/minigym/ops.py", "made_kernel", "make.<locals>.made_kernel")]
+        ("src/minigym/ops.py", "made_kernel@14", "make.<locals>.made_kernel")]
 
 
 def test_emulation_rewrites_devices_and_answers_only_host_code(tmp_path: Path):
@@ -197,7 +197,7 @@ def test_capture_records_launches_per_kernel(corpus: Path, tmp_path: Path):
     (row,) = index["kernels"]
     assert (row["file"], row["kernel"], row["distinct_signatures"]) == ("src/minigym/ops.py", "scale_kernel", 5)
     assert row["autotuned"] == [{"configs": 2, "taken": "64"}]
-    assert index["not_launched"] == [{"file": "src/minigym/ops.py", "kernel": "made_kernel",
+    assert index["not_launched"] == [{"file": "src/minigym/ops.py", "kernel": "made_kernel@14",
                                       "qualname": "make.<locals>.made_kernel", "line": 14}]
     (tf,) = index["test_files"]
     assert tf["deselected"] == {"backend=triton": 1}
