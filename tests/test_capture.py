@@ -383,3 +383,41 @@ def test_a_factory_kernel_is_named_by_its_def_line_and_rebuilt_from_its_closure(
         load_kernel(f"{src}::scaled@7")
     with pytest.raises(KernelLoadError, match="expected KERNEL or KERNEL@LINE"):
         load_kernel(f"{src}::scaled@x")
+
+
+REFUSING_HOST = '''\
+import numpy as np
+import cuda.tile as ct
+
+
+@ct.kernel
+def copy(x, y, s: float, B: ct.Constant[int]):
+    ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * s)
+
+
+x = np.zeros(256, np.float32)
+ct.launch(None, (2,), copy, (x, x, 0.5, 128))
+try:
+    ct.launch(None, (2,), copy, (x, x, np.float32(0.5), 128))   # a numpy scalar: ct.launch raises
+except TypeError as exc:
+    print("caught:", exc)
+ct.launch(None, (2,), copy, (x, x, 128))                        # an argument missing: the program stops here
+'''
+
+
+def test_capture_cli_raises_refused_launches_in_the_program(tmp_path):
+    """`tileport capture` of a program whose launch ct.launch refuses: the program sees the TypeError where the
+    launch is (it may catch it, as it would on a GPU); uncaught, the program's traceback names its line, the
+    launches before it are written and the exit status is 1."""
+    script = tmp_path / "refusing.py"
+    script.write_text(REFUSING_HOST)
+    out = tmp_path / "c.json"
+    r = run_tileport("capture", "--out", str(out), "--", "python", str(script))
+    assert r.returncode == 1, r.stderr
+    assert "caught: copy: argument s=np.float32(0.5): ct.launch takes no numpy scalar" in r.stdout \
+        or "caught: copy: ct.launch refuses the arguments" in r.stdout, r.stdout
+    assert f'File "{script}", line 16' in r.stderr and "LaunchRejected" in r.stderr
+    assert "fake_launch" not in r.stderr   # (the traceback ends at the program's launch, as at ct.launch on a GPU)
+    assert r.stderr.count("refused by the launch (raised in the program, as on a GPU)") == 2
+    data = json.loads(out.read_text())
+    assert len(data["launches"]) == 1 and len(data["rejected"]) == 2

@@ -607,7 +607,13 @@ def _report_script_error(script: Path, exc: BaseException, out: Path | None, job
     target = script.resolve()
     while tb is not None and Path(tb.tb_frame.f_code.co_filename).resolve() != target:
         tb = tb.tb_next
-    lines = (traceback.format_exception(type(exc), exc, tb) if tb is not None
+    # the frames from the script's on, up to where tileport's own launch stand-in raised (a refused launch ends at
+    # the program's launch line, as it would at ct.launch on a GPU)
+    own = tuple(str(Path(__file__).resolve().parent / d) for d in ("frontends", "corpus", "runtime"))
+    frames = list(traceback.extract_tb(tb))
+    cut = next((i for i, f in enumerate(frames) if i and f.filename.startswith(own)), len(frames))
+    lines = (["Traceback (most recent call last):\n", *traceback.format_list(frames[:cut]),
+              *traceback.format_exception_only(type(exc), exc)] if tb is not None
              else traceback.format_exception_only(type(exc), exc))  # e.g. a SyntaxError: no frame of the script
     what = " ".join(traceback.format_exception_only(type(exc), exc)[-1].split())
     err = sys.stderr
