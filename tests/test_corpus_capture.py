@@ -510,6 +510,47 @@ def test_cli_capture_runs_a_module_such_as_pytest(tmp_path: Path):
     assert [l["qualname"] for l in data["launches"]] == ["scale_kernel"] and data["script"] == "-m pytest"
 
 
+EMULATED_APIS = '''\
+import torch
+import cuda.tile as ct
+from kernels import scale_kernel
+
+x = torch.randn(4096, device="cuda")
+assert x.is_cuda and x.device.index == 0, (x.device, x.device.index)   # in the script's own frames too
+state = torch.cuda.get_rng_state()
+torch.cuda.set_rng_state(state)
+g = torch.Generator(device="cuda").manual_seed(0)
+assert isinstance(g, torch.Generator)
+y = torch.randn(4096, device="cuda", generator=g)
+assert not torch.cuda.is_current_stream_capturing()
+torch.set_default_device("cuda")
+try:
+    z = torch.empty(4096)
+    with torch.device("cuda"):
+        w = torch.zeros(4096)
+finally:
+    torch.set_default_device("cpu")
+assert z.is_cuda and w.is_cuda
+ct.launch(torch.cuda.current_stream(), (32,), scale_kernel, (z, w, 128))
+'''
+
+
+def test_cli_capture_of_a_script_by_a_relative_path_and_more_torch_cuda_apis(tmp_path: Path):
+    """`tileport capture -- python host.py` run in the script's folder (a relative path): the script's own code sees
+    its tensors as CUDA tensors (was: its frames had a relative file name, outside the host code, so `x.is_cuda` was
+    False in the script itself); torch.cuda.get_rng_state / set_rng_state, torch.Generator(device="cuda"),
+    is_current_stream_capturing, torch.set_default_device("cuda") and `with torch.device("cuda"):` work (each raised
+    "Found no NVIDIA driver" or a CUDA error before)."""
+    from conftest import run_tileport
+
+    proj = _host_project(tmp_path)
+    (proj / "bench" / "apis.py").write_text(EMULATED_APIS)
+    out = tmp_path / "a.json"
+    r = run_tileport("capture", "--out", str(out), "--", "python", "apis.py", cwd=proj / "bench")
+    assert r.returncode == 0, r.stderr
+    assert [l["qualname"] for l in json.loads(out.read_text())["launches"]] == ["scale_kernel"]
+
+
 HOST_KERNELS = '''\
 import cuda.tile as ct
 import triton
