@@ -187,7 +187,7 @@ def rows():
         # corpus capture: no corpus, an --out that is a file (refused before any test runs), a malformed target
         ("corpus-missing-dir", ["corpus", "capture", "{t}/nope", "--out", "{t}/cout"], 2, "no such directory"),
         ("corpus-out-is-file", ["corpus", "capture", "{t}/dir", "--out", "{t}/file"], 2, "--out {t}/file: is a file"),
-        ("corpus-bad-target", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--target", "zz"], 2,
+        ("corpus-bad-target", ["corpus", "capture", "{t}/dir", "--tests", ".", "--out", "{t}/cout", "--target", "zz"], 2,
          "--target 'zz'"),
         ("corpus-negative-memory", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--max-memory-gb", "-1"],
          2, "--max-memory-gb must be 0 (no limit) or more"),
@@ -195,8 +195,12 @@ def rows():
          "--script nope.py: no such file or directory under"),
         ("corpus-port-second-captures-missing", ["corpus", "port", "{t}/dir", "{t}/nope", "--corpus", "{t}/dir",
                                                  "--out", "{t}/pout"], 2, "{t}/nope: no such directory"),
-        ("corpus-on-gpu-without-one", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--on-gpu"], 2,
-         "--on-gpu needs a CUDA GPU here"),
+        ("corpus-on-gpu-without-one", ["corpus", "capture", "{t}/dir", "--tests", ".", "--out", "{t}/cout", "--on-gpu"],
+         2, "--on-gpu needs a CUDA GPU here"),
+        ("corpus-no-tests-folder", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout"], 2,
+         "no tests/ folder (what --tests means when not given): give --tests PATH"),
+        # a kernel reference NAME@LINE (a factory's kernel, by its def line) whose line is not a number
+        ("port-bad-line-ref", ["port", "{k}@x", "--sig", "{sig}", *out], 2, "expected KERNEL or KERNEL@LINE"),
         # --arch
         ("arch-compile", ["compile", "{k}", "--sig", "{sig}", "--arch", "garbage", *out], 2,
          "--arch 'garbage': expected a GPU architecture"),

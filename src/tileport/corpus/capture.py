@@ -304,6 +304,9 @@ def _files(root: Path, given: list[str], option: str, in_dir) -> list[Path]:
             files.append(p)
         elif p.is_dir():
             files.extend(sorted(in_dir(p)))
+        elif option == "--tests" and t == "tests":
+            raise InputError(f"{root}: no tests/ folder (what --tests means when not given): give --tests PATH (a "
+                             "test file or folder under DIR) or --script PATH (a host program run as __main__)")
         else:
             raise InputError(f"{option} {t}: no such file or directory under {root}")
     return files

@@ -144,6 +144,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
     _files(root, args.script or [], "--script", lambda d: ())  # and a --script that is not there (no torch needed)
+    _files(root, args.tests or ([] if args.script else ["tests"]), "--tests", lambda d: ())   # and --tests
     # as `python -m pytest` run in DIR (DIR itself importable), with a src/ layout's root first
     paths = args.path if args.path is not None else (["src", "."] if (root / "src").is_dir() else ["."])
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
