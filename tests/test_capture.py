@@ -421,3 +421,29 @@ def test_capture_cli_raises_refused_launches_in_the_program(tmp_path):
     assert r.stderr.count("refused by the launch (raised in the program, as on a GPU)") == 2
     data = json.loads(out.read_text())
     assert len(data["launches"]) == 1 and len(data["rejected"]) == 2
+
+
+def test_a_captured_launch_cuda_tile_rejects_is_left_out_of_a_port(tmp_path):
+    """A host that launches a kernel with what it cannot take (a 2-D tensor where it indexes one dimension: the
+    launch fails on a GPU too) no longer fails the port of its other launches: `tileport port --capture` leaves it
+    out and lists it, as `tileport corpus port` does (a --sig asked for by hand still fails)."""
+    import numpy as np
+
+    from tileport.frontends.cutile_py.capture import Recorder
+    from tileport.kernels.vector_add import vector_add
+    from tileport.pipeline.port import _analyze_translate
+    from tileport.toolchain.locate import find_cuda_tree
+
+    rec = Recorder()
+    v, m = np.zeros(4096, np.float32), np.zeros((64, 64), np.float32)
+    rec.record((4,), vector_add, (v, v, v, 1024))
+    rec.record((4,), vector_add, (m, m, m, 1024))
+    launches = rec.as_json("s.py", [])["launches"]
+    ref = f"{KERNELS_DIR / 'vector_add.py'}::vector_add"
+    verdict = _analyze_translate(ref, [], launches, find_cuda_tree(), tmp_path / "p", lambda s: None,
+                                 skip_rejected=True)
+    analyze = verdict["stages"]["analyze"]
+    assert analyze["ok"] and len(analyze["variants"]) == 1, analyze
+    (left_out,) = analyze["rejected"]
+    assert left_out["signature"].startswith("a=f32[?%16,?%16]") and "does not match the array rank" in left_out["error"]
+    assert verdict["stages"]["translate"]["ok"]

@@ -310,6 +310,9 @@ def _print_verdict(verdict: dict, ran: tuple[str, ...] = ("analyze", "translate"
             continue
         mark = "[green]ok[/]" if st.get("ok") else "[bold red]FAILED[/]"
         con.print(f"  {name:9} {mark}")
+        for r in st.get("rejected", []):   # captured launches cuda-tile itself rejects (they fail on a GPU too)
+            con.print(f"    left out, cuda-tile rejects it (the launch fails on a GPU too): {r['signature']}\n      "
+                      + r["error"].replace("\n", "\n      "), markup=False)
         if not st.get("ok") and st.get("error"):
             con.print("    " + st["error"].replace("\n", "\n    "), markup=False)
         for h in st.get("hazards", []):
@@ -383,8 +386,10 @@ def cmd_port(args: argparse.Namespace) -> int:
     kernel = load_kernel(args.kernel, captured_closure(_captured(args.capture, args.kernel)))
     sigs, launches = _signature_inputs(args, kernel)
     _out_dir(args)
+    # a captured launch cuda-tile itself rejects (the host passed what the kernel cannot take: it fails on a GPU too)
+    # is left out and listed, as `tileport corpus port` does; a --sig one asked for by hand fails the port
     verdict = port(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
-                   progress=_progress(args.json))
+                   progress=_progress(args.json), skip_rejected=bool(launches) and not sigs)
     _emit_json(verdict) if args.json else _print_verdict(verdict)
     return 0 if verdict["ok"] else 1
 

@@ -256,11 +256,12 @@ def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progres
 
 
 def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path,
-         arch: str, progress: Progress = lambda s: None) -> dict:
+         arch: str, progress: Progress = lambda s: None, skip_rejected: bool = False) -> dict:
     """analyze → translate → build → irdiff into ``out``, under its lock (a second port into the same directory
-    waits for this one, saying so)."""
+    waits for this one, saying so). ``skip_rejected``: a signature cuda-tile itself rejects is left out and listed
+    (analyze's), as long as one is accepted."""
     with out_dir_lock(out):
-        verdict = _analyze_translate(kernel_ref, sigs, launches, tree, out, progress)
+        verdict = _analyze_translate(kernel_ref, sigs, launches, tree, out, progress, skip_rejected)
         if "status" in verdict:
             return verdict
         verdict["stages"].update(verify(out, tree, arch, progress))
