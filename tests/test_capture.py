@@ -447,3 +447,43 @@ def test_a_captured_launch_cuda_tile_rejects_is_left_out_of_a_port(tmp_path):
     (left_out,) = analyze["rejected"]
     assert left_out["signature"].startswith("a=f32[?%16,?%16]") and "does not match the array rank" in left_out["error"]
     assert verdict["stages"]["translate"]["ok"]
+
+
+OPTIONAL_POINTER = '''\
+import numpy as np
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_bias(x_ptr, b_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    if b_ptr is not None:
+        x += tl.load(b_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x, mask=offs < n)
+
+
+x = np.zeros(1000, np.float32)
+add_bias[(4,)](x, x, np.empty_like(x), 1000, BLOCK=256)
+add_bias[(4,)](x, None, np.empty_like(x), 1000, BLOCK=256)
+'''
+
+
+def test_a_triton_kernel_launched_with_and_without_an_optional_pointer_is_two_kernels(tmp_path):
+    """Triton host code passes None for an optional pointer (a bias, a residual) in some launches and a tensor in
+    others; Triton specializes on it and the lowered kernel has no such parameter, so the port stopped at "launches
+    disagree on which parameters are tensors". The capture names the launches without it NAME[B=None] (only when
+    the launches disagree), and each lowers."""
+    pytest.importorskip("triton")
+    from tileport.pipeline.triton import lower_from_launches
+
+    script = tmp_path / "optional.py"
+    script.write_text(OPTIONAL_POINTER)
+    launches = run_captured(script, []).as_json(str(script), [])["launches"]
+    names = sorted(l["kernel"].rpartition("::")[2] for l in launches)
+    assert names == ["add_bias", "add_bias[b_ptr=None]"]
+    for name in names:
+        mine = [l for l in launches if l["kernel"].endswith(f"::{name}")]
+        lowered = lower_from_launches(f"{script}::{name}", mine)
+        assert ("b_ptr" in lowered.source) == (name == "add_bias")

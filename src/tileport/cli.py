@@ -286,6 +286,19 @@ def _captured(path: str | None, kernel_ref: str) -> list[dict]:
     return load_capture(Path(path), kernel_ref)
 
 
+def _captured_here(path: str, source: Path) -> str:
+    """"; it has launches of NAME, .. from that file" (the names to give: NAME@LINE of a factory's kernel,
+    NAME[B=None] of a Triton kernel's launches without B), or nothing."""
+    from .frontends.cutile_py.capture import load_capture
+
+    import os
+
+    want = os.path.realpath(source)
+    names = sorted({l["kernel"].rpartition("::")[2] for l in load_capture(Path(path))
+                    if os.path.realpath(l.get("source", l["kernel"].rpartition("::")[0])) == want})
+    return f"; it has launches of {', '.join(names)} from that file" if names else ""
+
+
 def _signature_inputs(args: argparse.Namespace, kernel) -> tuple[list, list]:
     from .inputs import read_json
     from .spec.signature import SignatureError, bind, parse
@@ -296,7 +309,8 @@ def _signature_inputs(args: argparse.Namespace, kernel) -> tuple[list, list]:
         texts += data["signatures"] if isinstance(data, dict) else data
     launches = _captured(args.capture, kernel.ref)
     if args.capture and not launches:
-        raise SignatureError(f"--capture {args.capture} has no launch of {kernel.name} from {kernel.path}")
+        raise SignatureError(f"--capture {args.capture} has no launch of {kernel.ref.rpartition('::')[2]} from "
+                             f"{kernel.path}{_captured_here(args.capture, kernel.path)}")
     return [bind(parse(t), kernel.param_names, kernel.name) for t in texts], launches
 
 
@@ -363,14 +377,15 @@ def _out_dir(args: argparse.Namespace) -> Path:
 
 
 def cmd_port(args: argparse.Namespace) -> int:
-    from .frontends.cutile_py.loader import load_kernel, split_name, split_ref
+    from .frontends.cutile_py.loader import load_kernel, split_ref
+    from .frontends.triton.capture import base_name
     from .frontends.triton.source import is_triton_file
     from .pipeline.port import captured_closure, port
     from .toolchain.locate import find_cuda_tree
 
     hints = _hints(args.hint or [])
     path, name = split_ref(args.kernel)
-    name = split_name(name)[0]   # (NAME@LINE: a kernel a factory made)
+    name = base_name(name)   # (NAME@LINE: a kernel a factory made; NAME[B=None]: launches passing None for B)
     if is_triton_file(path, name):
         if not args.capture:
             raise InputError(f"{args.kernel} is a @triton.jit kernel: it is ported from captured launches (which "
@@ -378,7 +393,7 @@ def cmd_port(args: argparse.Namespace) -> int:
                              "`tileport capture -- python HOST.py`")
         return _port_triton(args, hints)
     triton = _triton_kernels(path)
-    if triton and not _defines(path, name):
+    if triton and not _defines(path, name) and "@" not in args.kernel:
         raise InputError(f"{path}: no kernel {name!r}; the @triton.jit kernels in this file: {', '.join(triton)}")
     if hints:
         raise InputError(f"--hint applies to Triton kernels only (their lowered form); {args.kernel} is a cuTile "
@@ -401,7 +416,8 @@ def _port_triton(args: argparse.Namespace, hints: dict[str, int]) -> int:
 
     launches = _captured(args.capture, args.kernel)
     if args.capture and not launches:
-        raise TileportError(f"--capture {args.capture} has no launch of {args.kernel}")
+        raise TileportError(f"--capture {args.capture} has no launch of {args.kernel}"
+                            f"{_captured_here(args.capture, Path(args.kernel.rpartition('::')[0]))}")
     sigs = [parse(t) for t in (args.sig or [])]
     _out_dir(args)
     verdict = port_triton(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
@@ -721,7 +737,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
         _emit_json(data)
     else:
         for l in data["launches"]:
-            print(f"{l['qualname']}  grid={tuple(l['grid'])}  x{l['count']}\n    {l['signature']}")
+            # the kernel as FILE::NAME names it (NAME@LINE: a factory's; NAME[B=None]: launches without B)
+            print(f"{l['kernel'].rpartition('::')[2]}  grid={tuple(l['grid'])}  x{l['count']}\n    {l['signature']}")
         for e in data["errors"]:
             print(f"not recorded: {e}", file=sys.stderr)
         print(f"{len(data['launches'])} distinct launch(es) → {args.out}", file=sys.stderr)

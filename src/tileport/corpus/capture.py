@@ -625,6 +625,36 @@ def choose_signatures(sigs: dict[str, dict], cap: int) -> list[str]:
     return sorted(chosen, key=order.index)
 
 
+def _scanned_name(name: str) -> str:
+    """A launched kernel's name as the scan names it: NAME@LINE~DIGEST (a factory's kernel over some values) without
+    its digest, NAME[B=None] (a Triton kernel's launches without B) without its specialization."""
+    return name.split("~")[0].split("[")[0]
+
+
+def _specialized(kernels: dict[tuple[str, str], _KernelLaunches]) -> dict[tuple[str, str], _KernelLaunches]:
+    """The launched kernels, a Triton kernel whose launches disagree on which pointers are None split into one
+    kernel per specialization, ``NAME[B=None]`` (frontends.triton.capture.split_specializations)."""
+    from ..frontends.triton.capture import specialized_name
+
+    out: dict[tuple[str, str], _KernelLaunches] = {}
+    for key, kl in kernels.items():
+        groups: dict[tuple, dict] = {}
+        for text, by_grid in kl.sigs.items():
+            nones = tuple(next(iter(by_grid.values())).entry.get("none_params", ()))
+            groups.setdefault(nones, {})[text] = by_grid
+        if len(groups) <= 1:
+            out[key] = kl
+            continue
+        for nones, sigs in groups.items():
+            name = specialized_name(kl.name, nones)
+            launches = [launch for by_grid in sigs.values() for launch in by_grid.values()]
+            for launch in launches:
+                launch.entry["kernel"] = f"{launch.entry['kernel'].rpartition('::')[0]}::{name}"
+            out[(key[0], name)] = _KernelLaunches(kl.source, name, kl.qualname, kl.line, sigs,
+                                                  sum(launch.entry["count"] for launch in launches))
+    return out
+
+
 def capture_name(k: FoundKernel | _KernelLaunches, rel: str) -> str:
     """The capture file of a kernel: FILE.KERNEL.json dotted, bounded (a deep path or a long kernel name would pass
     the 255 bytes a file name may have: a digest and the name's end; index.json maps each kernel to its file)."""
@@ -646,7 +676,7 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
     auto_by_kernel: dict[str, list[dict]] = {}
     for s in session.autotune.searches:
         auto_by_kernel.setdefault(s["kernel"], []).append(s)
-    for _key, kl in sorted(session.kernels.items()):
+    for _key, kl in sorted(_specialized(session.kernels).items()):
         rel = kl.source[len(prefix):] if kl.source.startswith(prefix) else kl.source
         kept = choose_signatures(kl.sigs, opts.max_signatures)
         rec = session._recorder_cls()
@@ -677,8 +707,8 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
                                    | ({"launched": s["launched"]} if s.get("launched", 1) > 1 else {})
                                    for s in searches[:1]]
                      + ([{"searches": len(searches)}] if len(searches) > 1 else []),
-                     "in_scan": (str(root / rel), kl.name) in by_key})
-    launched = {(r["file"], r["kernel"].split("~")[0]) for r in rows}   # (NAME@LINE~DIGEST: a factory's, by closure)
+                     "in_scan": (str(root / rel), _scanned_name(kl.name)) in by_key})
+    launched = {(r["file"], _scanned_name(r["kernel"])) for r in rows}
     not_launched = [{"file": k.file, "kernel": k.name, "qualname": k.qualname, "line": k.line}
                     | ({"refused": session.refused[(str(root / k.file), k.name)]}
                        if (str(root / k.file), k.name) in session.refused else {})

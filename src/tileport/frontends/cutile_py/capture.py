@@ -20,6 +20,7 @@ from .loader import kernel_name
 from ..arrays import (ALIGN_BYTES, DTYPE_NAMES, INT32, ITEMSIZE, SHAPE_DIV, ArrayFacts, CaptureError, LaunchRejected,
                       array_facts, array_sig, describe_arg, dtype_name, is_numpy_scalar)
 from ..triton.capture import install as install_triton
+from ..triton.capture import split_specializations
 
 #: the names other modules and tests import from here (they live in ``frontends.arrays``)
 __all__ = ["ALIGN_BYTES", "DTYPE_NAMES", "INT32", "ITEMSIZE", "SHAPE_DIV", "ArrayFacts", "CaptureError",
@@ -183,7 +184,8 @@ class Recorder:
                               **({"hints": hints} if hints else {}), **({"closure": closure} if closure else {})}
 
     def as_json(self, script: str, argv: list[str]) -> dict:
-        return {"format": 1, "script": script, "argv": argv, "launches": list(self.launches.values()),
+        return {"format": 1, "script": script, "argv": argv,
+                "launches": split_specializations(list(self.launches.values())),
                 "errors": self.errors, **({"rejected": self.rejected} if self.rejected else {})}
 
 

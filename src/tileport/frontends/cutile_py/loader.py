@@ -461,6 +461,19 @@ def _kernels_named(module: Any, name: str) -> dict[str, Any]:
     return found
 
 
+def _nested_defs(path: Path, name: str) -> list[int]:
+    """The lines of the ``def NAME`` inside functions of ``path``."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(), filename=str(path))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    top = {id(n) for n in tree.body}
+    return sorted(n.lineno for n in ast.walk(tree)
+                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name and id(n) not in top)
+
+
 def load_kernel(ref: str, closure: dict | None = None) -> LoadedKernel:
     """The kernel ``FILE.py::NAME`` (or ``FILE.py::NAME@LINE``: the kernel a factory defines at that ``def`` line;
     one bound at module level is taken as it is, else it is rebuilt over ``closure``, the values its captured
@@ -484,5 +497,9 @@ def load_kernel(ref: str, closure: dict | None = None) -> LoadedKernel:
     kernels = sorted(n for n, v in vars(module).items() if _is_kernel(v))
     if obj is None or not _is_kernel(obj):
         what = "is not defined" if obj is None else f"is a {type(obj).__name__}, not a @ct.kernel"
+        nested = _nested_defs(path, name) if obj is None else []
+        if nested:   # made by a factory at run time: named by its def line, as a capture names it
+            what = (f"is defined inside a function (a factory) at line {', '.join(map(str, nested))}: name it "
+                    f"{name}@LINE by its def line, as `tileport capture` lists it, with --capture FILE")
         raise KernelLoadError(f"{path}: {name!r} {what}; kernels in this file: {', '.join(kernels) or 'none'}")
     return LoadedKernel(path.resolve(), name, obj, absent, emulated)

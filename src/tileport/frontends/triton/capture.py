@@ -116,10 +116,45 @@ def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     if key in rec.launches:
         rec.launches[key]["count"] += 1
         return
+    nones = none_params(bound, constexprs)
     rec.launches[key] = {"frontend": "triton", "kernel": f"{source}::{fn.__name__}", "qualname": fn.__qualname__,
+                         **({"none_params": nones} if nones else {}),
                          "source": source, "line": inspect.getsourcelines(fn)[1], "grid": g,
                          "signature": text, "args": described, "options": options, "count": 1,
                          **({"autotune": dict(_AUTOTUNING[-1])} if _AUTOTUNING else {})}
+
+
+def none_params(bound: dict, constexprs: set[str]) -> list[str]:
+    """The parameters (not constexprs) a launch passes None for: an optional pointer (a bias, a residual)."""
+    return [p for p, v in bound.items() if v is None and p not in constexprs]
+
+
+def specialized_name(name: str, nones: list[str] | tuple[str, ...]) -> str:
+    """``NAME[B=None]``: the name of a Triton kernel's launches that pass None for B where others pass a tensor.
+    Triton specializes on it and the lowered kernel has no such parameter, so those launches are a kernel to port of
+    their own (``split_specializations``)."""
+    return f"{name}[{','.join(f'{p}=None' for p in nones)}]" if nones else name
+
+
+def split_specializations(launches: list[dict]) -> list[dict]:
+    """The launches, each Triton kernel whose launches disagree on which pointers are None named per specialization
+    (``specialized_name``); a kernel whose launches agree keeps its name."""
+    groups: dict[str, set] = {}
+    for launch in launches:
+        if launch.get("frontend") == "triton":
+            groups.setdefault(launch["kernel"], set()).add(tuple(launch.get("none_params", ())))
+    out = []
+    for launch in launches:
+        if len(groups.get(launch["kernel"], ())) > 1:
+            src, _, name = launch["kernel"].rpartition("::")
+            launch = dict(launch, kernel=f"{src}::{specialized_name(name, launch.get('none_params', ()))}")
+        out.append(launch)
+    return out
+
+
+def base_name(name: str) -> str:
+    """A captured kernel name without its specialization (``NAME[B=None]``, ``NAME@LINE~DIGEST``): the function's."""
+    return name.split("[", 1)[0].split("@", 1)[0]
 
 
 def _short(d: dict) -> str:
