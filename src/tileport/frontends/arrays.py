@@ -175,6 +175,23 @@ def _items_overlap(items: list[ArrayFacts]) -> bool:
 _NOT_ARGUMENTS = ("NoneType", "str", "bytes", "complex", "dict", "set", "DType", "dtype")
 
 
+def grid_extents(grid: Any, what: str = "ct.launch") -> tuple[int, int, int]:
+    """A launch's grid as 3 extents: an int or a tuple/list of 1 to 3 integers (``operator.index``: Python, numpy
+    and 0-d torch integers; not floats, which the launch refuses too: ``n / 256`` where ``n // 256`` was meant),
+    none negative. Raises :class:`LaunchRejected` otherwise."""
+    import operator
+
+    dims = list(grid) if isinstance(grid, (tuple, list)) else [grid]
+    try:
+        ext = tuple(operator.index(g) for g in dims)
+    except TypeError:
+        raise LaunchRejected(f"grid {grid!r}: {what} takes integer extents, not "
+                             f"{', '.join(sorted({type(g).__name__ for g in dims}))}") from None
+    if not 1 <= len(ext) <= 3 or any(e < 0 for e in ext):
+        raise LaunchRejected(f"grid {grid!r}: {what} takes 1 to 3 non-negative extents")
+    return ext + (1,) * (3 - len(ext))  # type: ignore[return-value]
+
+
 def is_numpy_scalar(value: Any) -> bool:
     """A numpy scalar (``np.float32(0.5)``; it has an array interface, of rank 0, but is no array)."""
     return type(value).__module__ == "numpy" and getattr(value, "shape", None) == () and hasattr(value, "item") \

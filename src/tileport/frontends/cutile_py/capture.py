@@ -18,7 +18,8 @@ from ...spec.signature import ArraySig, Signature
 from .hints import hints_key, kernel_hints
 from .loader import kernel_name
 from ..arrays import (ALIGN_BYTES, DTYPE_NAMES, INT32, ITEMSIZE, SHAPE_DIV, ArrayFacts, CaptureError, LaunchRejected,
-                      array_facts, array_sig, describe_arg, dtype_name, is_numpy_scalar)
+                      array_facts, array_sig, describe_arg, dtype_name, grid_extents,
+                      is_numpy_scalar)
 from ..triton.capture import install as install_triton
 from ..triton.capture import split_specializations
 
@@ -158,8 +159,10 @@ class Recorder:
 
         func = kernel._pyfunc
         source = inspect.getsourcefile(func) or "<unknown>"
-        grid_t = tuple(int(g) for g in (grid if isinstance(grid, (tuple, list)) else (grid,)))
-        grid_t = grid_t + (1,) * (3 - len(grid_t))
+        try:
+            grid_t = grid_extents(grid)
+        except LaunchRejected as exc:
+            raise self.reject(func, exc) from None
         refusal = launch_refusal(kernel, tuple(args))
         if refusal is not None:
             raise self.reject(func, LaunchRejected(f"ct.launch refuses the arguments: {refusal}"))

@@ -13,7 +13,8 @@ import types
 from typing import Any
 
 from ...spec.signature import ConstSig, ScalarSig, Signature
-from ..arrays import ArrayFacts, CaptureError, LaunchRejected, array_facts, array_sig, describe_arg
+from ..arrays import (ArrayFacts, CaptureError, LaunchRejected, array_facts, array_sig, describe_arg,
+                      grid_extents)
 from .views import View, descriptor_values, view_layout
 
 #: Triton launch keywords that are options, not kernel arguments
@@ -83,11 +84,7 @@ def describe_descriptor(name: str, d: Any) -> dict:
 
 
 def grid_of(grid: Any, bound: dict) -> list[int]:
-    g = grid(bound) if callable(grid) else grid
-    g = tuple(int(x) for x in (g if isinstance(g, (tuple, list)) else (g,)))
-    if not 1 <= len(g) <= 3:
-        raise LaunchRejected(f"grid {g} must have 1 to 3 dimensions")
-    return list(g + (1,) * (3 - len(g)))
+    return list(grid_extents(grid(bound) if callable(grid) else grid, "a Triton launch"))
 
 
 def jit_params(jit: Any) -> tuple[list[str], set[str], dict[str, Any]]:
