@@ -190,8 +190,8 @@ def rows():
         # corpus capture: no corpus, an --out that is a file (refused before any test runs), a malformed target
         ("corpus-missing-dir", ["corpus", "capture", "{t}/nope", "--out", "{t}/cout"], 2, "no such directory"),
         ("corpus-out-is-file", ["corpus", "capture", "{t}/dir", "--out", "{t}/file"], 2, "--out {t}/file: is a file"),
-        ("corpus-bad-target", ["corpus", "capture", "{t}/dir", "--tests", ".", "--out", "{t}/cout", "--target", "zz"], 2,
-         "--target 'zz'"),
+        ("corpus-bad-target", ["corpus", "capture", "{t}/dir", "--tests", ".", "--out", "{t}/cout", "--target", "zz"],
+         2, "--target 'zz'"),
         ("corpus-negative-memory", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--max-memory-gb", "-1"],
          2, "--max-memory-gb must be 0 (no limit) or more"),
         ("corpus-missing-script", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--script", "nope.py"], 2,

@@ -468,26 +468,44 @@ def add_bias(x_ptr, b_ptr, y_ptr, n, BLOCK: tl.constexpr):
     tl.store(y_ptr + offs, x, mask=offs < n)
 
 
+@triton.jit
+def cast(x_ptr, y_ptr, n, OUT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n).to(OUT), mask=offs < n)
+
+
 x = np.zeros(1000, np.float32)
 add_bias[(4,)](x, x, np.empty_like(x), 1000, BLOCK=256)
 add_bias[(4,)](x, None, np.empty_like(x), 1000, BLOCK=256)
+cast[(4,)](x, np.zeros(1000, np.float16), 1000, OUT=tl.float16, BLOCK=256)
+cast[(4,)](x, np.zeros(1000, np.float16), 1000, OUT=tl.bfloat16, BLOCK=256)
 '''
 
 
 def test_a_triton_kernel_launched_with_and_without_an_optional_pointer_is_two_kernels(tmp_path):
     """Triton host code passes None for an optional pointer (a bias, a residual) in some launches and a tensor in
-    others; Triton specializes on it and the lowered kernel has no such parameter, so the port stopped at "launches
-    disagree on which parameters are tensors". The capture names the launches without it NAME[B=None] (only when
-    the launches disagree), and each lowers."""
+    others, or several dtypes for a dtype constexpr; Triton specializes on both and the lowered kernel can take
+    neither as a parameter (cuTile 1.7 takes no dtype constant), so the port stopped at "launches disagree on which
+    parameters are tensors" / a dtype it could not resolve. The capture names the launches by what differs,
+    NAME[b_ptr=None], NAME[OUT=fp16] (only where launches disagree), each lowers, and a runner finds each launch's
+    port by those parts."""
     pytest.importorskip("triton")
+    from tileport.frontends.triton.capture import matches_specialization
     from tileport.pipeline.triton import lower_from_launches
 
     script = tmp_path / "optional.py"
     script.write_text(OPTIONAL_POINTER)
     launches = run_captured(script, []).as_json(str(script), [])["launches"]
     names = sorted(l["kernel"].rpartition("::")[2] for l in launches)
-    assert names == ["add_bias", "add_bias[b_ptr=None]"]
+    assert names == ["add_bias", "add_bias[b_ptr=None]", "cast[OUT=bf16]", "cast[OUT=fp16]"]
     for name in names:
         mine = [l for l in launches if l["kernel"].endswith(f"::{name}")]
         lowered = lower_from_launches(f"{script}::{name}", mine)
-        assert ("b_ptr" in lowered.source) == (name == "add_bias")
+        if name.startswith("add_bias"):
+            assert ("b_ptr" in lowered.source) == (name == "add_bias")
+        else:
+            assert f"ct.{'bfloat16' if 'bf16' in name else 'float16'}" in lowered.source
+    assert matches_specialization("add_bias[b_ptr=None]", {"b_ptr": None}) == 1
+    assert matches_specialization("add_bias[b_ptr=None]", {}) is None
+    assert matches_specialization("add_bias", {"b_ptr": None}) == 0
+    assert matches_specialization("cast[OUT=fp16]", {"OUT": "tl.fp16"}) == 1

@@ -632,21 +632,22 @@ def _scanned_name(name: str) -> str:
 
 
 def _specialized(kernels: dict[tuple[str, str], _KernelLaunches]) -> dict[tuple[str, str], _KernelLaunches]:
-    """The launched kernels, a Triton kernel whose launches disagree on which pointers are None split into one
-    kernel per specialization, ``NAME[B=None]`` (frontends.triton.capture.split_specializations)."""
-    from ..frontends.triton.capture import specialized_name
+    """The launched kernels, a Triton kernel whose launches disagree on their specialization (a pointer passed None
+    in some, a dtype constexpr) split into one kernel per specialization, ``NAME[B=None]``
+    (frontends.triton.capture.split_specializations)."""
+    from ..frontends.triton.capture import specialized_name, varying_keys
 
     out: dict[tuple[str, str], _KernelLaunches] = {}
     for key, kl in kernels.items():
-        groups: dict[tuple, dict] = {}
-        for text, by_grid in kl.sigs.items():
-            nones = tuple(next(iter(by_grid.values())).entry.get("none_params", ()))
-            groups.setdefault(nones, {})[text] = by_grid
-        if len(groups) <= 1:
+        spec_of = {text: next(iter(by_grid.values())).entry.get("specialize", {}) for text, by_grid in kl.sigs.items()}
+        varying = varying_keys(list(spec_of.values()))
+        if not varying:
             out[key] = kl
             continue
-        for nones, sigs in groups.items():
-            name = specialized_name(kl.name, nones)
+        groups: dict[str, dict] = {}
+        for text, by_grid in kl.sigs.items():
+            groups.setdefault(specialized_name(kl.name, spec_of[text], varying), {})[text] = by_grid
+        for name, sigs in groups.items():
             launches = [launch for by_grid in sigs.values() for launch in by_grid.values()]
             for launch in launches:
                 launch.entry["kernel"] = f"{launch.entry['kernel'].rpartition('::')[0]}::{name}"

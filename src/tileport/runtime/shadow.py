@@ -49,6 +49,16 @@ class Shadow:
         src = os.path.realpath(inspect.getsourcefile(jit.fn) or "")
         return self.ports.get((src, name or jit.fn.__name__))
 
+    def port_for(self, jit: Any, spec: dict) -> Path | None:
+        """The port of ``jit`` for a launch of this specialization: the one whose name's parts (``NAME[b_ptr=None]``)
+        all hold for it, the most of them; None when there is none."""
+        from ..frontends.triton.capture import base_name, matches_specialization
+
+        src = os.path.realpath(inspect.getsourcefile(jit.fn) or "")
+        scored = [(n, d) for (f, k), d in self.ports.items() if f == src and base_name(k) == jit.fn.__name__
+                  for n in (matches_specialization(k, spec),) if n is not None]
+        return max(scored, key=lambda x: x[0])[1] if scored else None
+
     def has_port(self, jit: Any) -> bool:
         """Whether some launch of ``jit`` has a port (under its name or a specialized one)."""
         from ..frontends.triton.capture import base_name
@@ -72,8 +82,7 @@ class Shadow:
             return run_triton()
         import torch
 
-        from ..frontends.triton.capture import (OPTIONS, bind, grid_of, is_descriptor, jit_params, none_params,
-                                                specialized_name)
+        from ..frontends.triton.capture import OPTIONS, bind, grid_of, is_descriptor, jit_params, specialization
         from .triton_port import ported
 
         params, constexprs, defaults = jit_params(jit)
@@ -82,7 +91,8 @@ class Shadow:
             g = tuple(grid_of(grid, bound))
         except Exception:  # noqa: BLE001 — not a launch this module understands: Triton alone
             return run_triton()
-        port = self.port_of(jit, specialized_name(jit.fn.__name__, none_params(bound, constexprs))) or self.port_of(jit)
+        port = self.port_for(jit, specialization(bound, constexprs, [_describe_constexpr(k, v) for k, v in bound.items()
+                                                                 if k in constexprs]))
         if port is None:
             return run_triton()
         described = {k: _describe(v) for k, v in bound.items()}
@@ -230,6 +240,13 @@ def shadow(ports: dict[tuple[str, str], Path], backend: str = "cutile", max_chec
         yield sh
     finally:
         JITFunction.run = saved
+
+
+def _describe_constexpr(name: str, value: Any) -> dict:
+    """A constexpr as the capture describes it, for ``specialization`` (a dtype by its ``tl.`` name)."""
+    if type(value).__name__ == "dtype" and isinstance(getattr(value, "name", None), str):
+        return {"name": name, "kind": "constant", "value": f"tl.{value.name}"}
+    return {"name": name, "kind": "constant", "value": value}
 
 
 def corpus_ports(corpus_json: Path, corpus_root: Path) -> dict[tuple[str, str], Path]:

@@ -113,40 +113,73 @@ def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     if key in rec.launches:
         rec.launches[key]["count"] += 1
         return
-    nones = none_params(bound, constexprs)
+    spec = specialization(bound, constexprs, described)
     rec.launches[key] = {"frontend": "triton", "kernel": f"{source}::{fn.__name__}", "qualname": fn.__qualname__,
-                         **({"none_params": nones} if nones else {}),
+                         **({"specialize": spec} if spec else {}),
                          "source": source, "line": inspect.getsourcelines(fn)[1], "grid": g,
                          "signature": text, "args": described, "options": options, "count": 1,
                          **({"autotune": dict(_AUTOTUNING[-1])} if _AUTOTUNING else {})}
 
 
-def none_params(bound: dict, constexprs: set[str]) -> list[str]:
-    """The parameters (not constexprs) a launch passes None for: an optional pointer (a bias, a residual)."""
-    return [p for p, v in bound.items() if v is None and p not in constexprs]
+def specialization(bound: dict, constexprs: set[str], described: list[dict]) -> dict:
+    """What a launch fixes that the lowered kernel cannot take as a parameter: each pointer (not a constexpr) passed
+    None (an optional bias, a residual), None; each dtype constexpr (``OUT_DTYPE=tl.float16``), its name. Launches
+    of one kernel that differ here are kernels of their own to port (``split_specializations``)."""
+    out: dict = {p: None for p, v in bound.items() if v is None and p not in constexprs}
+    for d in described:
+        if d["kind"] == "constant" and isinstance(d["value"], str) and d["value"].startswith("tl.") and \
+                d["name"] in constexprs and type(bound.get(d["name"])).__name__ == "dtype":
+            out[d["name"]] = d["value"]
+    return out
 
 
-def specialized_name(name: str, nones: list[str] | tuple[str, ...]) -> str:
-    """``NAME[B=None]``: the name of a Triton kernel's launches that pass None for B where others pass a tensor.
-    Triton specializes on it and the lowered kernel has no such parameter, so those launches are a kernel to port of
-    their own (``split_specializations``)."""
-    return f"{name}[{','.join(f'{p}=None' for p in nones)}]" if nones else name
+def _part(key: str, value: object) -> str:
+    return f"{key}={'None' if value is None else str(value).removeprefix('tl.')}"
+
+
+def specialized_name(name: str, spec: dict, varying: list[str] | tuple[str, ...]) -> str:
+    """``NAME[b_ptr=None]``, ``NAME[OUT_DTYPE=fp16]``: the name of a Triton kernel's launches whose specialization
+    (``specialization``) differs from other launches' in the keys ``varying``; ``NAME`` when none varies."""
+    parts = [_part(k, spec[k]) for k in varying if k in spec]
+    return f"{name}[{','.join(parts)}]" if parts else name
+
+
+def varying_keys(specs: list[dict]) -> list[str]:
+    """The specialization keys the launches of one kernel disagree on (present in some only, or with other
+    values), in first-seen order."""
+    keys = list(dict.fromkeys(k for s in specs for k in s))
+    missing = object()
+    return [k for k in keys if len({repr(s.get(k, missing)) for s in specs}) > 1]
 
 
 def split_specializations(launches: list[dict]) -> list[dict]:
-    """The launches, each Triton kernel whose launches disagree on which pointers are None named per specialization
+    """The launches, each Triton kernel whose launches disagree on their specialization named per specialization
     (``specialized_name``); a kernel whose launches agree keeps its name."""
-    groups: dict[str, set] = {}
+    specs: dict[str, list[dict]] = {}
     for launch in launches:
         if launch.get("frontend") == "triton":
-            groups.setdefault(launch["kernel"], set()).add(tuple(launch.get("none_params", ())))
+            specs.setdefault(launch["kernel"], []).append(launch.get("specialize", {}))
+    varying = {k: varying_keys(v) for k, v in specs.items()}
     out = []
     for launch in launches:
-        if len(groups.get(launch["kernel"], ())) > 1:
+        if varying.get(launch["kernel"]):
             src, _, name = launch["kernel"].rpartition("::")
-            launch = dict(launch, kernel=f"{src}::{specialized_name(name, launch.get('none_params', ()))}")
+            name = specialized_name(name, launch.get("specialize", {}), varying[launch["kernel"]])
+            launch = dict(launch, kernel=f"{src}::{name}")
         out.append(launch)
     return out
+
+
+def matches_specialization(name: str, spec: dict) -> int | None:
+    """How many parts of a specialized name (``NAME[b_ptr=None]``) a launch's specialization meets: None when one
+    fails (a runner picks the port whose parts all hold, the most of them)."""
+    inside = name.partition("[")[2].rstrip("]")
+    parts = [p for p in inside.split(",") if p]
+    for p in parts:
+        key, _, value = p.partition("=")
+        if key not in spec or _part(key, spec[key]) != p:
+            return None
+    return len(parts)
 
 
 def base_name(name: str) -> str:
