@@ -541,12 +541,15 @@ def test_cli_capture_of_a_script_by_a_relative_path_and_more_torch_cuda_apis(tmp
     False in the script itself); torch.cuda.get_rng_state / set_rng_state, torch.Generator(device="cuda"),
     is_current_stream_capturing, torch.set_default_device("cuda") and `with torch.device("cuda"):` work (each raised
     "Found no NVIDIA driver" or a CUDA error before)."""
-    from conftest import run_tileport
+    import os
+
+    from conftest import REPO, run_tileport
 
     proj = _host_project(tmp_path)
     (proj / "bench" / "apis.py").write_text(EMULATED_APIS)
     out = tmp_path / "a.json"
-    r = run_tileport("capture", "--out", str(out), "--", "python", "apis.py", cwd=proj / "bench")
+    r = run_tileport("capture", "--out", str(out), "--", "python", "apis.py", cwd=proj / "bench",
+                     env={"PYTHONPATH": os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")])})
     assert r.returncode == 0, r.stderr
     assert [l["qualname"] for l in json.loads(out.read_text())["launches"]] == ["scale_kernel"]
 
