@@ -1059,7 +1059,14 @@ and CUDA graphs do nothing), tensors asked for on cuda are made on the CPU and t
 script's folder, its project, the working directory) sees them as cuda:0; Triton's driver answers as the target,
 triton.testing.do_bench calls once, @triton.autotune and cuda.tile.tune.exhaustive_search launch their first
 config; numeric comparisons answer 'close' (no kernel ran). The capture file lists these under "assumptions".
-A program that fails after launching keeps its launches: they are written, and the exit status is 1.""",
+A program that fails after launching keeps its launches: they are written, and the exit status is 1.
+
+A launch the launch itself refuses (cuda-tile 1.7's own argument check: a numpy scalar, None, a dtype or string
+as an argument or a ct.Constant, a wrong argument count, a float grid; Triton's: a missing argument) raises its
+TypeError in the program, as on a GPU, and is listed under "rejected". Each kernel is printed as FILE::NAME names
+it for `tileport port`: NAME@LINE (by its def line, ~DIGEST of the values it closes over) for a kernel a function
+made (a factory), NAME[B=None] / NAME[OUT=fp16] for launches of a Triton kernel that Triton specializes apart (a
+pointer passed None, a dtype constexpr) where the launches disagree.""",
                         epilog="examples:\n  tileport capture --out build/launches.json -- python "
                                "src/tileport/examples/host.py 1000x768 4096x1024\n"
                                "  tileport capture --out build/t.json -- python bench.py --sizes 1024\n"
