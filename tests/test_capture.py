@@ -141,11 +141,13 @@ def test_recorder_raises_where_ct_launch_raises():
         rec.record((1,), probe2, (x, x, 7, 16))
     with pytest.raises(LaunchRejected, match="numpy"):
         rec.record((1,), probe2, (x, x, 7, np.float32(0.5), 16))
+    with pytest.raises(OverflowError, match="does not fit in int32"):   # as ct.launch raises (measured on the H200)
+        rec.record((1,), probe2, (x, x, 2**31, 0.5, 16))
     with pytest.raises(LaunchRejected, match="integer extents, not float"):   # `n / 256` where `n // 256` was meant
         rec.record((4096 / 256,), probe2, (x, x, 7, 0.5, 16))
     rec.record((np.int64(2), 1), probe2, (x, x, 7, 0.5, 16))                  # numpy integers are integers
     data = rec.as_json("s.py", [])
-    assert len(data["launches"]) == 2 and len(data["rejected"]) == 3 and not data["errors"]
+    assert len(data["launches"]) == 2 and len(data["rejected"]) == 4 and not data["errors"]
     assert data["launches"][1]["grid"] == [2, 1, 1]
     assert describe_arg_of_ndarray_stays_array()
 

@@ -65,6 +65,11 @@ class LaunchRejected(CaptureError, TypeError):
     it among the launches not recorded."""
 
 
+class LaunchOverflow(LaunchRejected, OverflowError):
+    """An int argument out of the scalar's range: ct.launch raises an OverflowError ("Python int too large to convert
+    to C int32_t", measured on the H200: benchmarks/results/h200/verification/launch_signatures.json)."""
+
+
 @dataclass(frozen=True)
 class ArrayFacts:
     dtype: str
@@ -212,6 +217,7 @@ def describe_arg(name: str, value: Any, constant: bool, const_word: str = "const
     launch is cuda-tile's, and what it refuses raises :class:`LaunchRejected` (module docstring); the Triton capture
     passes False (its errors are what the lowering cannot take, recorded as such)."""
     rejected = LaunchRejected if strict else CaptureError
+    overflow = LaunchOverflow if strict else CaptureError
     if constant:
         if not isinstance(value, (bool, int, float)):
             raise rejected(f"{const_word} {name}={value!r}: a {type(value).__name__} is not a constant ct.launch "
@@ -248,11 +254,11 @@ def describe_arg(name: str, value: Any, constant: bool, const_word: str = "const
         dtype = "bool"
     elif isinstance(value, int) and int_dtype == "i64":
         if not -(1 << 63) <= value < (1 << 63):
-            raise rejected(f"scalar {name}={value} does not fit in int64 ({int32_why})")
+            raise overflow(f"scalar {name}={value} does not fit in int64 ({int32_why})")
         dtype = "i64"
     elif isinstance(value, int):
         if not INT32[0] <= value <= INT32[1]:
-            raise rejected(f"scalar {name}={value} does not fit in int32 ({int32_why})")
+            raise overflow(f"scalar {name}={value} does not fit in int32 ({int32_why})")
         dtype = "i32"
     elif isinstance(value, float):
         dtype = "f32"

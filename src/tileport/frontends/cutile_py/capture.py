@@ -150,7 +150,7 @@ class Recorder:
         msg = f"{func.__qualname__}{what}: {exc}"
         self.rejected.append(msg)
         self.rejected_kernels.append((inspect.getsourcefile(func) or "<unknown>", kernel_name(func)[0]))
-        return LaunchRejected(msg)
+        return (type(exc) if isinstance(exc, LaunchRejected) else LaunchRejected)(msg)   # (an OverflowError stays one)
 
     def record(self, grid: Any, kernel: Any, args: tuple) -> None:
         """Record one ``ct.launch(stream, grid, kernel, args)``; raises :class:`LaunchRejected` (a TypeError) where
