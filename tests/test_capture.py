@@ -511,3 +511,29 @@ def test_a_triton_kernel_launched_with_and_without_an_optional_pointer_is_two_ke
     assert matches_specialization("add_bias[b_ptr=None]", {}) is None
     assert matches_specialization("add_bias", {"b_ptr": None}) == 0
     assert matches_specialization("cast[OUT=fp16]", {"OUT": "tl.fp16"}) == 1
+
+
+def test_corpus_port_takes_a_host_programs_capture_file(tmp_path):
+    """`tileport corpus port launches.json --corpus . --out P`: the kernels of one `tileport capture` file (a host
+    program's, several kernels) are rows of their own, each ported from its own launches only (was: only the folder
+    of `tileport corpus capture` was taken; one had to port kernel by kernel)."""
+    import numpy as np
+
+    from tileport.corpus.port import _launches, merged_rows
+    from tileport.frontends.cutile_py.capture import Recorder, write_capture
+    from tileport.kernels.scale_cast import scale_cast
+    from tileport.kernels.vector_add import vector_add
+
+    rec = Recorder()
+    v, h = np.zeros(4096, np.float32), np.zeros(4096, np.float16)
+    rec.record((4,), vector_add, (v, v, v, 1024))
+    rec.record((4,), scale_cast, (h, h, 0.5, 1024))
+    rec.record((2,), vector_add, (v, v, v, 2048))
+    capture = tmp_path / "launches.json"
+    write_capture(rec, tmp_path / "host.py", [], capture)
+    rows, not_launched = merged_rows([capture], KERNELS_DIR)
+    assert sorted((r["file"], r["kernel"]) for r in rows) == [("scale_cast.py", "scale_cast"),
+                                                              ("vector_add.py", "vector_add")]
+    assert not not_launched
+    va = next(r for r in rows if r["kernel"] == "vector_add")
+    assert [l["grid"][0] for l in _launches(va["captures"], KERNELS_DIR, "vector_add")] == [4, 2]
