@@ -537,3 +537,26 @@ def test_corpus_port_takes_a_host_programs_capture_file(tmp_path):
     assert not not_launched
     va = next(r for r in rows if r["kernel"] == "vector_add")
     assert [l["grid"][0] for l in _launches(va["captures"], KERNELS_DIR, "vector_add")] == [4, 2]
+
+
+def test_corpus_capture_keeps_a_launch_at_other_hints_of_one_signature(tmp_path):
+    """A corpus capture keeps a launch whose signature and grid another launch has but whose hints differ
+    (`kernel.replace_hints(occupancy=2)`, an autotuner's pick): it is a variant of its own, proven and served at
+    those hints (was: counted as the first launch, its hints lost, so a served run found no port at them)."""
+    import numpy as np
+
+    from tileport.corpus.capture import Options, Session
+    from tileport.corpus.cudaemu import TARGETS
+    from tileport.frontends.cutile_py.capture import Recorder
+    from tileport.kernels.vector_add import vector_add
+
+    session = Session(Options(root=KERNELS_DIR, tests=[], out=tmp_path, target=TARGETS["h200"]))
+    v = np.zeros(4096, np.float32)
+    for k in (vector_add, vector_add.replace_hints(occupancy=2), vector_add):
+        rec = Recorder()
+        rec.record((4,), k, (v, v, v, 1024))
+        session.collect(rec)
+    (kl,) = session.kernels.values()
+    launches = [launch.entry for by_grid in kl.sigs.values() for launch in by_grid.values()]
+    assert [(e.get("hints"), e["count"]) for e in launches] == [({"opt_level": 3}, 2),
+                                                                ({"occupancy": 2, "opt_level": 3}, 1)]

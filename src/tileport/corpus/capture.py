@@ -117,6 +117,13 @@ def _short(msg: str, width: int = 160) -> str:
     return line if len(line) <= width else line[: width - 3] + "..."
 
 
+def _sig_key(entry: dict) -> str:
+    """What tells a kernel's launches apart beside the grid: the signature, and the hints it compiles with."""
+    from ..frontends.cutile_py.hints import hints_text
+
+    return entry["signature"] + (f"  @ {hints_text(entry['hints'])}" if entry.get("hints") else "")
+
+
 class Session:
     """The state of one capture: what was launched, by which test, and what the host code hit."""
 
@@ -165,7 +172,9 @@ class Session:
             k.count += 1
             if self.current_file is not None:
                 self.current_file.kernels.add(key)
-            by_grid = k.sigs.setdefault(entry["signature"], {})
+            # one signature launched at other hints (`kernel.replace_hints(occupancy=..)`: an autotuner's pick) is a
+            # launch of its own (was: counted as the first, its hints lost)
+            by_grid = k.sigs.setdefault(_sig_key(entry), {})
             grid = tuple(entry["grid"])
             hit = by_grid.get(grid)
             if hit is not None:
@@ -582,8 +591,9 @@ def _progress_line(i: int, n: int, r: _FileResult) -> str:
 
 def _features(entry: dict) -> list[tuple]:
     """What a signature stands for when choosing which to keep: each parameter's dtype, each constant's value,
-    then the whole dtype + constant combination (strides / divisibility facts left out)."""
-    feats: list[tuple] = []
+    the hints it is launched at, then the whole dtype + constant combination (strides / divisibility facts left
+    out)."""
+    feats: list[tuple] = [("hints", tuple(sorted((entry.get("hints") or {}).items())))]
     combo = []
     for a in entry["args"]:
         if a["kind"] == "constant":
