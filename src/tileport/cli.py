@@ -289,9 +289,9 @@ def _captured(path: str | None, kernel_ref: str) -> list[dict]:
 def _captured_here(path: str, source: Path) -> str:
     """"; it has launches of NAME, .. from that file" (the names to give: NAME@LINE of a factory's kernel,
     NAME[B=None] of a Triton kernel's launches without B), or nothing."""
-    from .frontends.cutile_py.capture import load_capture
-
     import os
+
+    from .frontends.cutile_py.capture import load_capture
 
     want = os.path.realpath(source)
     names = sorted({l["kernel"].rpartition("::")[2] for l in load_capture(Path(path))
@@ -628,11 +628,14 @@ def _report_script_error(script: Path, exc: BaseException, out: Path | None, job
     target = script.resolve()
     while tb is not None and Path(tb.tb_frame.f_code.co_filename).resolve() != target:
         tb = tb.tb_next
-    # the frames from the script's on, up to where tileport's own launch stand-in raised (a refused launch ends at
-    # the program's launch line, as it would at ct.launch on a GPU)
-    own = tuple(str(Path(__file__).resolve().parent / d) for d in ("frontends", "corpus", "runtime"))
+    # the frames from the script's on; a launch the launch itself refused ends at the program's launch line, as it
+    # would at ct.launch on a GPU (the capture's stand-in frames cut)
+    from .frontends.arrays import LaunchRejected
+
+    own = tuple(str(Path(__file__).resolve().parent / d) for d in ("frontends", "corpus"))
     frames = list(traceback.extract_tb(tb))
-    cut = next((i for i, f in enumerate(frames) if i and f.filename.startswith(own)), len(frames))
+    cut = next((i for i, f in enumerate(frames) if i and f.filename.startswith(own)), len(frames)) \
+        if isinstance(exc, LaunchRejected) else len(frames)
     lines = (["Traceback (most recent call last):\n", *traceback.format_list(frames[:cut]),
               *traceback.format_exception_only(type(exc), exc)] if tb is not None
              else traceback.format_exception_only(type(exc), exc))  # e.g. a SyntaxError: no frame of the script

@@ -176,7 +176,7 @@ def matches_specialization(name: str, spec: dict) -> int | None:
     inside = name.partition("[")[2].rstrip("]")
     parts = [p for p in inside.split(",") if p]
     for p in parts:
-        key, _, value = p.partition("=")
+        key = p.partition("=")[0]
         if key not in spec or _part(key, spec[key]) != p:
             return None
     return len(parts)
