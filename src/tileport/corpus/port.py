@@ -141,13 +141,13 @@ def merged_rows(folders: list[Path], corpus: Path | None = None) -> tuple[list[d
     return list(by_key.values()), [k for key, k in not_launched.items() if key not in by_key]
 
 
-def _launches(captures: list[Path], corpus: Path, kernel: str) -> list[dict]:
-    """The launches of ``kernel`` in its captures, re-rooted at ``corpus``, each distinct (signature, grid, hints)
-    once (a `tileport capture` file holds other kernels' launches too)."""
+def _launches(captures: list[Path], corpus: Path, kernel: str | None = None) -> list[dict]:
+    """The launches of ``kernel`` (None: every launch) in its captures, re-rooted at ``corpus``, each distinct
+    (signature, grid, hints) once (a `tileport capture` file holds other kernels' launches too)."""
     out, seen = [], set()
     for capture in captures:
         for launch in _rerooted(capture, corpus):
-            if launch["kernel"].rpartition("::")[2] != kernel:
+            if kernel is not None and launch["kernel"].rpartition("::")[2] != kernel:
                 continue
             key = (launch.get("signature"), json.dumps(launch.get("grid")), json.dumps(launch.get("hints")))
             if key not in seen:
