@@ -739,9 +739,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
     if args.json:
         _emit_json(data)
     else:
-        for l in data["launches"]:
-            # the kernel as FILE::NAME names it (NAME@LINE: a factory's; NAME[B=None]: launches without B)
-            print(f"{l['kernel'].rpartition('::')[2]}  grid={tuple(l['grid'])}  x{l['count']}\n    {l['signature']}")
+        for line in capture_lines(data["launches"]):
+            print(line)
         for e in data["errors"]:
             print(f"not recorded: {e}", file=sys.stderr)
         print(f"{len(data['launches'])} distinct launch(es) → {args.out}", file=sys.stderr)
@@ -759,6 +758,29 @@ def cmd_capture(args: argparse.Namespace) -> int:
             _report_script_error(label, failed, None, kept=kept)
         return 1
     return 1 if data["errors"] else 0
+
+
+#: up to this many distinct launches `tileport capture` prints one by one; more, one line per kernel
+CAPTURE_LINES = 24
+
+
+def capture_lines(launches: list[dict]) -> list[str]:
+    """What `tileport capture` prints of its launches: each (kernel as FILE::NAME names it — NAME@LINE a factory's,
+    NAME[B=None] a Triton specialization —, grid, count, signature), or past CAPTURE_LINES one line per kernel (a
+    test suite's thousands of launches; the file has them all)."""
+    def name(l: dict) -> str:
+        return l["kernel"].rpartition("::")[2]
+
+    if len(launches) <= CAPTURE_LINES:
+        return [f"{name(l)}  grid={tuple(l['grid'])}  x{l['count']}\n    {l['signature']}" for l in launches]
+    per: dict[str, list[int]] = {}
+    for l in launches:
+        n = per.setdefault(name(l), [0, 0])
+        n[0] += 1
+        n[1] += l["count"]
+    width = max(len(k) for k in per)
+    return [f"{k:<{width}}  {d} distinct launch(es), {c} launch(es)" for k, (d, c) in per.items()] + [
+        f"({len(launches)} distinct launches: each with its grid and signature in the capture file, or --json)"]
 
 
 def _capture_host(args: argparse.Namespace, script: Path) -> tuple[object | None, list[str]]:
