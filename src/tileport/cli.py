@@ -727,8 +727,11 @@ def cmd_capture(args: argparse.Namespace) -> int:
     except BaseException as exc:  # noqa: BLE001 — the script raised: its error, shown as its own
         failed = exc
     exited = isinstance(failed, CaptureError) and not isinstance(failed, LaunchRejected)   # its sys.exit(N)
-    for e in rec.rejected:
-        print(f"refused by the launch (raised in the program, as on a GPU): {e}", file=sys.stderr)
+    from collections import Counter
+
+    for e, n in Counter(rec.rejected).items():
+        print(f"refused by the launch (raised in the program, as on a GPU){f' {n}x' if n > 1 else ''}: {e}",
+              file=sys.stderr)
     if failed is not None and not rec.launches:
         if exited:  # the script's sys.exit(N): its run failed, not the input
             print(f"tileport: capture failed: {failed}; nothing written to {out}{emulated}", file=sys.stderr)
