@@ -51,6 +51,9 @@ def bad_files(tmp_path_factory):
     (t / "exiter.py").write_text("import sys\nsys.exit(3)\n")
     (t / "syntax.py").write_text("def f(:\n    pass\n")
     (t / "not_a_kernel.py").write_text("x = 1\n")
+    (t / "factory.py").write_text("import cuda.tile as ct\n\n\ndef make(f):\n    @ct.kernel\n"
+                                  "    def k(x, B: ct.Constant[int]):\n"
+                                  "        ct.store(x, (ct.bid(0),), ct.full((B,), f, ct.float32))\n    return k\n")
     (t / "blocked").mkdir()                # an --out whose variants/ is a file: found mid-work (exit 1)
     (t / "blocked" / "variants").write_text("in the way\n")
     spec_only = t / "spec_only"            # a port directory whose spec.json is not a spec
@@ -187,16 +190,25 @@ def rows():
         # corpus capture: no corpus, an --out that is a file (refused before any test runs), a malformed target
         ("corpus-missing-dir", ["corpus", "capture", "{t}/nope", "--out", "{t}/cout"], 2, "no such directory"),
         ("corpus-out-is-file", ["corpus", "capture", "{t}/dir", "--out", "{t}/file"], 2, "--out {t}/file: is a file"),
-        ("corpus-bad-target", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--target", "zz"], 2,
-         "--target 'zz'"),
+        ("corpus-bad-target", ["corpus", "capture", "{t}/dir", "--tests", ".", "--out", "{t}/cout", "--target", "zz"],
+         2, "--target 'zz'"),
         ("corpus-negative-memory", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--max-memory-gb", "-1"],
          2, "--max-memory-gb must be 0 (no limit) or more"),
         ("corpus-missing-script", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--script", "nope.py"], 2,
          "--script nope.py: no such file or directory under"),
         ("corpus-port-second-captures-missing", ["corpus", "port", "{t}/dir", "{t}/nope", "--corpus", "{t}/dir",
                                                  "--out", "{t}/pout"], 2, "{t}/nope: no such directory"),
-        ("corpus-on-gpu-without-one", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout", "--on-gpu"], 2,
-         "--on-gpu needs a CUDA GPU here"),
+        ("corpus-on-gpu-without-one", ["corpus", "capture", "{t}/dir", "--tests", ".", "--out", "{t}/cout", "--on-gpu"],
+         2, "--on-gpu needs a CUDA GPU here"),
+        ("corpus-no-tests-folder", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout"], 2,
+         "no tests/ folder (what --tests means when not given): give --tests PATH"),
+        # a kernel reference NAME@LINE (a factory's kernel, by its def line) whose line is not a number
+        ("port-bad-line-ref", ["port", "{k}@x", "--sig", "{sig}", *out], 2, "expected KERNEL or KERNEL@LINE"),
+        # a factory's kernel named without its def line, or with it but with no capture of the values it closes over
+        ("port-factory-by-name", ["port", "{t}/factory.py::k", "--sig", "x=f32[?]/1, B=#16", *out], 2,
+         "'k' is defined inside a function (a factory) at line 6: name it k@LINE"),
+        ("port-factory-no-closure", ["port", "{t}/factory.py::k@6", "--sig", "x=f32[?]/1, B=#16", *out], 2,
+         "the kernel closes over f (a factory's values); port it from a capture"),
         # --arch
         ("arch-compile", ["compile", "{k}", "--sig", "{sig}", "--arch", "garbage", *out], 2,
          "--arch 'garbage': expected a GPU architecture"),

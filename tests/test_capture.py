@@ -73,15 +73,91 @@ def test_array_rules():
     assert array_sig(ArrayFacts("f32", (8, 16), (0, 1), 0)).text() == "f32[?,?%16]/?%4,1&16!alias"
 
 
-def test_numpy_scalars_are_scalars_of_their_dtype():
-    """`np.float32(0.5)` passed to ct.launch is a native scalar of its dtype (not a rank-0 array)."""
+#: (argument value, as a scalar / as a constant): whether cuda-tile 1.7's launch takes it — what its own argument
+#: check (``get_parameter_constraints_from_pyargs``, the check ct.launch runs) answers on this driverless machine
+LAUNCH_TABLE = [
+    (0.5, True, True), (3, True, True), (True, True, True), (1.0, True, True),
+    ("np.float64", True, True),          # a Python float subclass: an f32 scalar / a float constant
+    ("np.float32", False, False), ("np.float16", False, False), ("np.int32", False, False),
+    ("np.int64", False, False), ("np.bool_", False, False),
+    (None, False, False), ("relu", False, False), ("ct.float16", False, False), (1 + 2j, False, False),
+    ("PaddingMode", False, False), ({"a": 1}, False, False),
+]
+
+
+def _value(v):
+    import numpy as np
+
+    if isinstance(v, str) and v.startswith("np."):
+        return getattr(np, v[3:])(3)
+    return {"ct.float16": ct.float16, "PaddingMode": ct.PaddingMode.ZERO}.get(v, v) if isinstance(v, str) else v
+
+
+@pytest.mark.parametrize("value,as_scalar,as_constant", LAUNCH_TABLE, ids=lambda v: repr(v)[:20])
+def test_capture_refuses_what_ct_launch_refuses(value, as_scalar, as_constant):
+    """tileport's rules (describe_arg) agree with cuda-tile's own launch check on every kind of non-array argument:
+    what the launch refuses raises LaunchRejected (a TypeError, raised in the host code as ct.launch raises); what it
+    takes is a scalar or constant of the same kind. (The check runs here because this machine has no CUDA driver:
+    its type checks come before anything needs one.)"""
+    import numpy as np
+    from cuda.tile._cext import CallingConvention, get_parameter_constraints_from_pyargs
+
+    from tileport.frontends.arrays import LaunchRejected, describe_arg
+    from tileport.frontends.cutile_py.capture import launch_refusal
+
+    v = _value(value)
+    x = np.zeros((16, 16), np.float32)
+    for position, launch_takes in ((2, as_scalar), (4, as_constant)):   # s: float, K: ct.Constant[int]
+        args = [x, x, 7, 0.5, 16]
+        args[position] = v
+        try:
+            get_parameter_constraints_from_pyargs(probe2, tuple(args), CallingConvention.cutile_python_v1())
+            cutile_takes = True
+        except TypeError:
+            cutile_takes = False
+        except OSError:   # past the type checks, at the driver (absent here)
+            cutile_takes = True
+        assert cutile_takes == launch_takes, (value, position)
+        assert (launch_refusal(probe2, tuple(args)) is None) == launch_takes
+        if launch_takes:
+            sig, desc = describe_arg("a", v, position == 4)
+            assert type(desc["value"]) in (bool, int, float)   # (np.float64: a plain float)
+        else:
+            with pytest.raises(LaunchRejected):
+                describe_arg("a", v, position == 4)
+
+
+def test_recorder_raises_where_ct_launch_raises():
+    """A launch ct.launch refuses (a wrong argument count, a numpy scalar) raises LaunchRejected, a TypeError, in the
+    host code and is noted under "rejected"; the launches before it are kept."""
+    import numpy as np
+
+    from tileport.frontends.cutile_py.capture import LaunchRejected, Recorder
+
+    rec = Recorder()
+    x = np.zeros((16, 16), np.float32)
+    rec.record((1,), probe2, (x, x, 7, 0.5, 16))
+    with pytest.raises(TypeError, match="takes 5 arguments, launch passed 4|Kernel expects 5 arguments"):
+        rec.record((1,), probe2, (x, x, 7, 16))
+    with pytest.raises(LaunchRejected, match="numpy"):
+        rec.record((1,), probe2, (x, x, 7, np.float32(0.5), 16))
+    with pytest.raises(OverflowError, match="does not fit in int32"):   # as ct.launch raises (measured on the H200)
+        rec.record((1,), probe2, (x, x, 2**31, 0.5, 16))
+    with pytest.raises(LaunchRejected, match="integer extents, not float"):   # `n / 256` where `n // 256` was meant
+        rec.record((4096 / 256,), probe2, (x, x, 7, 0.5, 16))
+    rec.record((np.int64(2), 1), probe2, (x, x, 7, 0.5, 16))                  # numpy integers are integers
+    data = rec.as_json("s.py", [])
+    assert len(data["launches"]) == 2 and len(data["rejected"]) == 4 and not data["errors"]
+    assert data["launches"][1]["grid"] == [2, 1, 1]
+    assert describe_arg_of_ndarray_stays_array()
+
+
+def describe_arg_of_ndarray_stays_array() -> bool:
     import numpy as np
 
     from tileport.frontends.arrays import describe_arg
 
-    assert [describe_arg("a", v, False)[0].text() for v in (np.float32(0.5), np.int64(3), np.bool_(True))] == \
-        ["f32", "i64", "bool"]
-    assert describe_arg("a", np.zeros(3, np.float32), False)[0].rank == 1   # (an ndarray stays an array)
+    return describe_arg("a", np.zeros(3, np.float32), False)[0].rank == 1
 
 
 def test_list_rules():
@@ -238,3 +314,249 @@ def test_a_launch_through_replace_hints_records_its_hints():
     assert [launch.get("hints") for launch in launches] == [{"opt_level": 3},
                                                              {"num_ctas": 1, "occupancy": 2, "opt_level": 3}]
     assert [launch["count"] for launch in launches] == [1, 2]
+
+
+FACTORY = '''\
+import cuda.tile as ct
+
+
+def make(factor, dtype):
+    @ct.kernel
+    def scaled(x, y, B: ct.Constant[int]):
+        t = ct.astype(ct.load(x, index=(ct.bid(0),), shape=(B,)), ct.float32)
+        ct.store(y, index=(ct.bid(0),), tile=ct.astype(t * factor, dtype))
+    return scaled
+
+
+def make_plain():
+    @ct.kernel
+    def scaled(x, y, B: ct.Constant[int]):
+        ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+    return scaled
+
+
+bound = make(0.5, ct.float16)
+'''
+
+
+def test_a_factory_kernel_is_named_by_its_def_line_and_rebuilt_from_its_closure(tmp_path):
+    """Kernels a function makes (a factory, often behind functools.lru_cache) share their function's name: the
+    capture names each NAME@LINE by its `def` line (two factories' kernels of one name were merged into one capture
+    before, and the second's launches ported as the first), with ~DIGEST of the values it closes over when it closes
+    over any (they are recorded); the loader takes a module-level one as it is and rebuilds the others from the
+    `def`'s code over the recorded values, so analyze compiles the kernel that was launched."""
+    import importlib.util
+
+    import numpy as np
+
+    from tileport.frontends.cutile_py.capture import Recorder
+    from tileport.frontends.cutile_py.compile import export_bytecode
+    from tileport.frontends.cutile_py.loader import KernelLoadError, load_kernel
+    from tileport.toolchain.locate import find_cuda_tree
+
+    src = tmp_path / "factories.py"
+    src.write_text(FACTORY)
+    spec = importlib.util.spec_from_file_location("factories", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    x, y16, y32 = np.zeros(256, np.float32), np.zeros(256, np.float16), np.zeros(256, np.float32)
+    rec = Recorder()
+    for k, y in ((mod.bound, y16), (mod.make(2.0, ct.float32), y32), (mod.make(2.0, ct.float32), y32),
+                 (mod.make_plain(), y32)):
+        rec.record((1,), k, (x, y, 256))
+    launches = rec.as_json("s.py", [])["launches"]
+    names = [l["kernel"].rpartition("::")[2] for l in launches]
+    assert [n.split("~")[0] for n in names] == ["scaled@6", "scaled@6", "scaled@14"] and len(set(names)) == 3
+    assert launches[1]["count"] == 2   # (two kernel objects over the same values: one kernel)
+    assert launches[0]["closure"] == {"dtype": {"dtype": "float16"}, "factor": 0.5}
+    assert launches[1]["closure"] == {"dtype": {"dtype": "float32"}, "factor": 2.0} and "closure" not in launches[2]
+
+    tree = find_cuda_tree()
+    from tileport.spec.signature import parse
+    for launch in launches:
+        ref = launch["kernel"]
+        kernel = load_kernel(ref, launch.get("closure"))
+        assert kernel.name == "scaled" and kernel.ref == ref
+        symbol, bytecode = export_bytecode(kernel, parse(launch["signature"]), tree)
+        assert bytecode
+    bound = load_kernel(launches[0]["kernel"])   # bound at module level: taken as it is, no closure needed
+    assert bound.closure is None and [c.cell_contents for c in bound.pyfunc.__closure__] == [ct.float16, 0.5]
+    rebuilt = load_kernel(launches[1]["kernel"], launches[1]["closure"])
+    assert [c.cell_contents for c in rebuilt.pyfunc.__closure__] == [ct.float32, 2.0]
+    with pytest.raises(KernelLoadError, match="closes over dtype, factor"):
+        load_kernel(launches[1]["kernel"])
+    with pytest.raises(KernelLoadError, match="no `def scaled` at line 7"):
+        load_kernel(f"{src}::scaled@7")
+    with pytest.raises(KernelLoadError, match="expected KERNEL or KERNEL@LINE"):
+        load_kernel(f"{src}::scaled@x")
+
+
+REFUSING_HOST = '''\
+import numpy as np
+import cuda.tile as ct
+
+
+@ct.kernel
+def copy(x, y, s: float, B: ct.Constant[int]):
+    ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * s)
+
+
+x = np.zeros(256, np.float32)
+ct.launch(None, (2,), copy, (x, x, 0.5, 128))
+try:
+    ct.launch(None, (2,), copy, (x, x, np.float32(0.5), 128))   # a numpy scalar: ct.launch raises
+except TypeError as exc:
+    print("caught:", exc)
+ct.launch(None, (2,), copy, (x, x, 128))                        # an argument missing: the program stops here
+'''
+
+
+def test_capture_cli_raises_refused_launches_in_the_program(tmp_path):
+    """`tileport capture` of a program whose launch ct.launch refuses: the program sees the TypeError where the
+    launch is (it may catch it, as it would on a GPU); uncaught, the program's traceback names its line, the
+    launches before it are written and the exit status is 1."""
+    script = tmp_path / "refusing.py"
+    script.write_text(REFUSING_HOST)
+    out = tmp_path / "c.json"
+    r = run_tileport("capture", "--out", str(out), "--", "python", str(script))
+    assert r.returncode == 1, r.stderr
+    assert "caught: copy: argument s=np.float32(0.5): ct.launch takes no numpy scalar" in r.stdout \
+        or "caught: copy: ct.launch refuses the arguments" in r.stdout, r.stdout
+    assert f'File "{script}", line 16' in r.stderr and "LaunchRejected" in r.stderr
+    assert "fake_launch" not in r.stderr   # (the traceback ends at the program's launch, as at ct.launch on a GPU)
+    assert r.stderr.count("refused by the launch (raised in the program, as on a GPU)") == 2
+    data = json.loads(out.read_text())
+    assert len(data["launches"]) == 1 and len(data["rejected"]) == 2
+
+
+def test_a_captured_launch_cuda_tile_rejects_is_left_out_of_a_port(tmp_path):
+    """A host that launches a kernel with what it cannot take (a 2-D tensor where it indexes one dimension: the
+    launch fails on a GPU too) no longer fails the port of its other launches: `tileport port --capture` leaves it
+    out and lists it, as `tileport corpus port` does (a --sig asked for by hand still fails)."""
+    import numpy as np
+
+    from tileport.frontends.cutile_py.capture import Recorder
+    from tileport.kernels.vector_add import vector_add
+    from tileport.pipeline.port import _analyze_translate
+    from tileport.toolchain.locate import find_cuda_tree
+
+    rec = Recorder()
+    v, m = np.zeros(4096, np.float32), np.zeros((64, 64), np.float32)
+    rec.record((4,), vector_add, (v, v, v, 1024))
+    rec.record((4,), vector_add, (m, m, m, 1024))
+    launches = rec.as_json("s.py", [])["launches"]
+    ref = f"{KERNELS_DIR / 'vector_add.py'}::vector_add"
+    verdict = _analyze_translate(ref, [], launches, find_cuda_tree(), tmp_path / "p", lambda s: None,
+                                 skip_rejected=True)
+    analyze = verdict["stages"]["analyze"]
+    assert analyze["ok"] and len(analyze["variants"]) == 1, analyze
+    (left_out,) = analyze["rejected"]
+    assert left_out["signature"].startswith("a=f32[?%16,?%16]") and "does not match the array rank" in left_out["error"]
+    assert verdict["stages"]["translate"]["ok"]
+
+
+OPTIONAL_POINTER = '''\
+import numpy as np
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_bias(x_ptr, b_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    if b_ptr is not None:
+        x += tl.load(b_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x, mask=offs < n)
+
+
+@triton.jit
+def cast(x_ptr, y_ptr, n, OUT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n).to(OUT), mask=offs < n)
+
+
+x = np.zeros(1000, np.float32)
+add_bias[(4,)](x, x, np.empty_like(x), 1000, BLOCK=256)
+add_bias[(4,)](x, None, np.empty_like(x), 1000, BLOCK=256)
+cast[(4,)](x, np.zeros(1000, np.float16), 1000, OUT=tl.float16, BLOCK=256)
+cast[(4,)](x, np.zeros(1000, np.float16), 1000, OUT=tl.bfloat16, BLOCK=256)
+'''
+
+
+def test_a_triton_kernel_launched_with_and_without_an_optional_pointer_is_two_kernels(tmp_path):
+    """Triton host code passes None for an optional pointer (a bias, a residual) in some launches and a tensor in
+    others, or several dtypes for a dtype constexpr; Triton specializes on both and the lowered kernel can take
+    neither as a parameter (cuTile 1.7 takes no dtype constant), so the port stopped at "launches disagree on which
+    parameters are tensors" / a dtype it could not resolve. The capture names the launches by what differs,
+    NAME[b_ptr=None], NAME[OUT=fp16] (only where launches disagree), each lowers, and a runner finds each launch's
+    port by those parts."""
+    pytest.importorskip("triton")
+    from tileport.frontends.triton.capture import matches_specialization
+    from tileport.pipeline.triton import lower_from_launches
+
+    script = tmp_path / "optional.py"
+    script.write_text(OPTIONAL_POINTER)
+    launches = run_captured(script, []).as_json(str(script), [])["launches"]
+    names = sorted(l["kernel"].rpartition("::")[2] for l in launches)
+    assert names == ["add_bias", "add_bias[b_ptr=None]", "cast[OUT=bf16]", "cast[OUT=fp16]"]
+    for name in names:
+        mine = [l for l in launches if l["kernel"].endswith(f"::{name}")]
+        lowered = lower_from_launches(f"{script}::{name}", mine)
+        if name.startswith("add_bias"):
+            assert ("b_ptr" in lowered.source) == (name == "add_bias")
+        else:
+            assert f"ct.{'bfloat16' if 'bf16' in name else 'float16'}" in lowered.source
+    assert matches_specialization("add_bias[b_ptr=None]", {"b_ptr": None}) == 1
+    assert matches_specialization("add_bias[b_ptr=None]", {}) is None
+    assert matches_specialization("add_bias", {"b_ptr": None}) == 0
+    assert matches_specialization("cast[OUT=fp16]", {"OUT": "tl.fp16"}) == 1
+
+
+def test_corpus_port_takes_a_host_programs_capture_file(tmp_path):
+    """`tileport corpus port launches.json --corpus . --out P`: the kernels of one `tileport capture` file (a host
+    program's, several kernels) are rows of their own, each ported from its own launches only (was: only the folder
+    of `tileport corpus capture` was taken; one had to port kernel by kernel)."""
+    import numpy as np
+
+    from tileport.corpus.port import _launches, merged_rows
+    from tileport.frontends.cutile_py.capture import Recorder, write_capture
+    from tileport.kernels.scale_cast import scale_cast
+    from tileport.kernels.vector_add import vector_add
+
+    rec = Recorder()
+    v, h = np.zeros(4096, np.float32), np.zeros(4096, np.float16)
+    rec.record((4,), vector_add, (v, v, v, 1024))
+    rec.record((4,), scale_cast, (h, h, 0.5, 1024))
+    rec.record((2,), vector_add, (v, v, v, 2048))
+    capture = tmp_path / "launches.json"
+    write_capture(rec, tmp_path / "host.py", [], capture)
+    rows, not_launched = merged_rows([capture], KERNELS_DIR)
+    assert sorted((r["file"], r["kernel"]) for r in rows) == [("scale_cast.py", "scale_cast"),
+                                                              ("vector_add.py", "vector_add")]
+    assert not not_launched
+    va = next(r for r in rows if r["kernel"] == "vector_add")
+    assert [l["grid"][0] for l in _launches(va["captures"], KERNELS_DIR, "vector_add")] == [4, 2]
+
+
+def test_corpus_capture_keeps_a_launch_at_other_hints_of_one_signature(tmp_path):
+    """A corpus capture keeps a launch whose signature and grid another launch has but whose hints differ
+    (`kernel.replace_hints(occupancy=2)`, an autotuner's pick): it is a variant of its own, proven and served at
+    those hints (was: counted as the first launch, its hints lost, so a served run found no port at them)."""
+    import numpy as np
+
+    from tileport.corpus.capture import Options, Session
+    from tileport.corpus.cudaemu import TARGETS
+    from tileport.frontends.cutile_py.capture import Recorder
+    from tileport.kernels.vector_add import vector_add
+
+    session = Session(Options(root=KERNELS_DIR, tests=[], out=tmp_path, target=TARGETS["h200"]))
+    v = np.zeros(4096, np.float32)
+    for k in (vector_add, vector_add.replace_hints(occupancy=2), vector_add):
+        rec = Recorder()
+        rec.record((4,), k, (v, v, v, 1024))
+        session.collect(rec)
+    (kl,) = session.kernels.values()
+    launches = [launch.entry for by_grid in kl.sigs.values() for launch in by_grid.values()]
+    assert [(e.get("hints"), e["count"]) for e in launches] == [({"opt_level": 3}, 2),
+                                                                ({"occupancy": 2, "opt_level": 3}, 1)]

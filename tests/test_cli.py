@@ -66,3 +66,15 @@ def test_demo_writes_ir_and_cubin(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "entry @vector_add_" in r.stdout
     assert len(list(tmp_path.glob("*.sm_90.cubin"))) == 1
+
+
+def test_capture_prints_a_line_per_kernel_past_a_screenful():
+    """`tileport capture` of a test suite (thousands of launches) prints one line per kernel, not every launch."""
+    from tileport.cli import CAPTURE_LINES, capture_lines
+
+    launch = {"kernel": "/p/k.py::k@12", "grid": [4, 1, 1], "count": 2, "signature": "x=f32[?]/1"}
+    assert capture_lines([launch]) == ["k@12  grid=(4, 1, 1)  x2\n    x=f32[?]/1"]
+    many = [dict(launch, grid=[i, 1, 1]) for i in range(CAPTURE_LINES)] + [dict(launch, kernel="/p/k.py::t[B=None]")]
+    lines = capture_lines(many)
+    assert lines[:2] == [f"k@12       {CAPTURE_LINES} distinct launch(es), {2 * CAPTURE_LINES} launch(es)",
+                         "t[B=None]  1 distinct launch(es), 2 launch(es)"] and "capture file" in lines[-1]

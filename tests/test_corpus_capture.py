@@ -106,7 +106,7 @@ def test_scan_finds_kernels_and_kernel_factories(corpus: Path):
     found = scan(corpus)
     assert [(k.file, k.name, k.qualname) for k in found] == [
         ("src/minigym/ops.py", "scale_kernel", "scale_kernel"),
-        ("src/minigym/ops.py", "made_kernel", "make.<locals>.made_kernel")]
+        ("src/minigym/ops.py", "made_kernel@14", "make.<locals>.made_kernel")]
 
 
 def test_emulation_rewrites_devices_and_answers_only_host_code(tmp_path: Path):
@@ -197,7 +197,7 @@ def test_capture_records_launches_per_kernel(corpus: Path, tmp_path: Path):
     (row,) = index["kernels"]
     assert (row["file"], row["kernel"], row["distinct_signatures"]) == ("src/minigym/ops.py", "scale_kernel", 5)
     assert row["autotuned"] == [{"configs": 2, "taken": "64"}]
-    assert index["not_launched"] == [{"file": "src/minigym/ops.py", "kernel": "made_kernel",
+    assert index["not_launched"] == [{"file": "src/minigym/ops.py", "kernel": "made_kernel@14",
                                       "qualname": "make.<locals>.made_kernel", "line": 14}]
     (tf,) = index["test_files"]
     assert tf["deselected"] == {"backend=triton": 1}
@@ -508,3 +508,184 @@ def test_cli_capture_runs_a_module_such_as_pytest(tmp_path: Path):
     assert r.returncode == 0, r.stderr + r.stdout
     data = json.loads(out.read_text())
     assert [l["qualname"] for l in data["launches"]] == ["scale_kernel"] and data["script"] == "-m pytest"
+
+
+EMULATED_APIS = '''\
+import torch
+import cuda.tile as ct
+from kernels import scale_kernel
+
+x = torch.randn(4096, device="cuda")
+assert x.is_cuda and x.device.index == 0, (x.device, x.device.index)   # in the script's own frames too
+state = torch.cuda.get_rng_state()
+torch.cuda.set_rng_state(state)
+g = torch.Generator(device="cuda").manual_seed(0)
+assert isinstance(g, torch.Generator)
+y = torch.randn(4096, device="cuda", generator=g)
+assert not torch.cuda.is_current_stream_capturing()
+torch.set_default_device("cuda")
+try:
+    z = torch.empty(4096)
+    with torch.device("cuda"):
+        w = torch.zeros(4096)
+finally:
+    torch.set_default_device("cpu")
+assert z.is_cuda and w.is_cuda
+ct.launch(torch.cuda.current_stream(), (32,), scale_kernel, (z, w, 128))
+'''
+
+
+def test_cli_capture_of_a_script_by_a_relative_path_and_more_torch_cuda_apis(tmp_path: Path):
+    """`tileport capture -- python host.py` run in the script's folder (a relative path): the script's own code sees
+    its tensors as CUDA tensors (was: its frames had a relative file name, outside the host code, so `x.is_cuda` was
+    False in the script itself); torch.cuda.get_rng_state / set_rng_state, torch.Generator(device="cuda"),
+    is_current_stream_capturing, torch.set_default_device("cuda") and `with torch.device("cuda"):` work (each raised
+    "Found no NVIDIA driver" or a CUDA error before)."""
+    import os
+
+    from conftest import REPO, run_tileport
+
+    proj = _host_project(tmp_path)
+    (proj / "bench" / "apis.py").write_text(EMULATED_APIS)
+    out = tmp_path / "a.json"
+    r = run_tileport("capture", "--out", str(out), "--", "python", "apis.py", cwd=proj / "bench",
+                     env={"PYTHONPATH": os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")])})
+    assert r.returncode == 0, r.stderr
+    assert [l["qualname"] for l in json.loads(out.read_text())["launches"]] == ["scale_kernel"]
+
+
+HOST_KERNELS = '''\
+import cuda.tile as ct
+import triton
+import triton.language as tl
+
+
+@ct.kernel
+def cast_kernel(x, y, OUT: ct.Constant, B: ct.Constant[int]):
+    ct.store(y, index=(ct.bid(0),), tile=ct.astype(ct.load(x, index=(ct.bid(0),), shape=(B,)), OUT))
+
+
+def make_act(kind):
+    if kind == "relu":
+        @ct.kernel
+        def act(x, y, B: ct.Constant[int]):
+            ct.store(y, index=(ct.bid(0),), tile=ct.maximum(ct.load(x, index=(ct.bid(0),), shape=(B,)), 0.0))
+    else:
+        @ct.kernel
+        def act(x, y, B: ct.Constant[int]):
+            ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * 2.0)
+    return act
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 128}), triton.Config({"BLOCK": 256})], key=["n"])
+@triton.jit
+def tri_add(X, Y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(Y + offs, tl.load(X + offs, mask=offs < n) + 1, mask=offs < n)
+
+
+@triton.jit
+def tri_copy(X, Y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(Y + offs, tl.load(X + offs, mask=offs < n), mask=offs < n)
+'''
+
+HOST_OPS = '''\
+import functools
+
+import cuda.tile as ct
+import torch
+import triton
+
+from . import kernels as K
+
+
+@functools.lru_cache(maxsize=None)
+def _act(kind):
+    return K.make_act(kind)
+
+
+def act(x, kind):
+    y = torch.empty_like(x)
+    ct.launch(torch.cuda.current_stream(), (ct.cdiv(x.numel(), 128),), _act(kind), (x, y, 128))
+    return y
+
+
+def cast(x, dtype):
+    y = torch.empty(x.shape, dtype=dtype, device=x.device)
+    ct.launch(torch.cuda.current_stream(), [ct.cdiv(x.numel(), 128)], K.cast_kernel, (x, y, dtype, 128))
+    return y
+
+
+def add1(x):
+    y = torch.empty_like(x)
+    K.tri_add[lambda meta: (triton.cdiv(x.numel(), meta["BLOCK"]),)](x, y, x.numel())
+    return y
+
+
+def copy(x, *, forget=False):
+    y = torch.empty_like(x)
+    if forget:
+        K.tri_copy.run(x, y, BLOCK=128, grid=(1,), warmup=False)   # n missing: Triton raises too
+    else:
+        K.tri_copy.run(x, y, x.numel(), BLOCK=128, grid=(triton.cdiv(x.numel(), 128),), warmup=False)
+    return y
+'''
+
+HOST_TESTS = '''\
+import pytest
+import torch
+
+from hostkit import ops
+
+
+@pytest.mark.parametrize("kind", ["relu", "twice"])
+def test_act(kind):
+    ops.act(torch.randn(1000, device="cuda"), kind)
+
+
+def test_cast_dtype_constant_is_refused():
+    with pytest.raises(TypeError, match="as a constant"):
+        ops.cast(torch.randn(256, device="cuda"), torch.float16)
+
+
+def test_cast_fails_as_on_a_gpu():
+    ops.cast(torch.randn(256, device="cuda"), torch.bfloat16)
+
+
+def test_triton():
+    x = torch.randn(1000, device="cuda")
+    ops.add1(x)
+    ops.copy(x)
+    with pytest.raises(TypeError):
+        ops.copy(x, forget=True)
+'''
+
+
+def test_capture_of_host_code_idioms(tmp_path: Path):
+    """Host code as real projects write it (round 5): an lru_cache'd kernel factory whose two kernels share a
+    name (two kernels, NAME@LINE), a dtype passed as a ct.Constant (ct.launch refuses it: raised in the test, as on a
+    GPU; a test expecting the TypeError passes), an autotuned Triton kernel launched with a lambda grid (its autotune
+    shows in the table), a Triton kernel launched by `.run(...)` from another module (found by the scan) and one
+    such launch missing an argument (Triton raises: refused)."""
+    pytest.importorskip("triton")
+    root = tmp_path / "hostproj"
+    (root / "hostkit").mkdir(parents=True)
+    (root / "hostkit" / "__init__.py").write_text("")
+    (root / "hostkit" / "kernels.py").write_text(HOST_KERNELS)
+    (root / "hostkit" / "ops.py").write_text(HOST_OPS)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_host.py").write_text(HOST_TESTS)
+    said: list[str] = []
+    index = run(Options(root=root, tests=["tests"], out=tmp_path / "out", target=TARGETS["h200"], paths=["."],
+                        max_alloc_bytes=1 << 30, timeout_s=60, say=said.append))
+    rows = {r["kernel"]: r for r in index["kernels"]}
+    assert sorted(rows) == ["act@14", "act@18", "tri_add", "tri_copy"]
+    assert rows["tri_add"]["autotuned"] == [{"configs": 2, "taken": rows["tri_add"]["autotuned"][0]["taken"]}]
+    assert [(k["kernel"], bool(k.get("refused"))) for k in index["not_launched"]] == [("cast_kernel", True)]
+    assert {k.name for k in scan(root)} == {"cast_kernel", "act@14", "act@18", "tri_add", "tri_copy"}
+    (tf,) = index["test_files"]
+    assert tf["outcomes"] == {"passed": 4, "failed": 1} and tf["rejected"] == 3 and tf["unrecorded"] == 0
+    assert any("3 refused by the launch (raised in the test, as on a GPU)" in s for s in said)
+    assert sum(e["count"] for e in index["rejected_launches"]) == 3
+    assert any("LaunchRejected: cast_kernel: ct.launch refuses the arguments" in f for f in tf["failures"])

@@ -85,6 +85,6 @@ def test_captures_of_several_runs_merge_per_kernel(tmp_path):
     rows, missed = merged_rows([emulated, live])
     assert {r["kernel"]: len(r["captures"]) for r in rows} == {"fin": 2, "gemm": 1, "other": 1} and missed == []
     fin = next(r for r in rows if r["kernel"] == "fin")
-    got = _launches(fin["captures"], tmp_path / "corpus")
+    got = _launches(fin["captures"], tmp_path / "corpus", "fin")
     assert [l["signature"] for l in got] == ["S=#1", "S=#16"]
     assert got[0]["source"] == str((tmp_path / "corpus" / "ops.py").resolve())

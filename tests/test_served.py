@@ -243,3 +243,17 @@ def test_a_list_of_arrays_crosses_as_its_descriptor_table(served):
     assert status == "BadShape" and "Xs: a list's descriptor table is an i64 tensor of [items, 5]" in message
     status, message = call(5)
     assert status != "BadShape", message   # (the table is taken; on this machine the device is what is missing)
+
+
+def test_a_factory_made_kernel_is_left_out_of_the_served_library_with_why(tmp_path):
+    """A proven port of a kernel a factory made (FILE::NAME@LINE~DIGEST, by its def line and closure) is not served
+    yet: the launch backend looks kernels up by function name and file, and NAME@LINE is no Rust identifier."""
+    from tileport.runtime.served import collect
+
+    d = tmp_path / "ports" / "k"
+    d.mkdir(parents=True)
+    (d / "verdict.json").write_text(json.dumps({"status": "proven"}))
+    (d / "port.json").write_text(json.dumps({"kernel": f"{tmp_path}/ops.py::scaled@6~25e4edc0"}))
+    (d / "kernel.rs").write_text("")
+    ops, skipped = collect(tmp_path / "ports")
+    assert not ops and skipped[0]["kernel"] == "scaled@6~25e4edc0" and "a factory made" in skipped[0]["why"]

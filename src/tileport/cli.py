@@ -253,10 +253,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .frontends.cutile_py.analyze import analyze
     from .frontends.cutile_py.loader import load_kernel
+    from .pipeline.port import captured_closure
     from .toolchain.locate import find_cuda_tree
 
     _cutile_only(args.kernel, "analyze")
-    kernel = load_kernel(args.kernel)
+    kernel = load_kernel(args.kernel, captured_closure(_captured(args.capture, args.kernel)))
     sigs, launches = _signature_inputs(args, kernel)
     out = _out_dir(args)
     spec = analyze(kernel, sigs, launches, find_cuda_tree(), out, progress=_progress(args.json))
@@ -285,6 +286,19 @@ def _captured(path: str | None, kernel_ref: str) -> list[dict]:
     return load_capture(Path(path), kernel_ref)
 
 
+def _captured_here(path: str, source: Path) -> str:
+    """"; it has launches of NAME, .. from that file" (the names to give: NAME@LINE of a factory's kernel,
+    NAME[B=None] of a Triton kernel's launches without B), or nothing."""
+    import os
+
+    from .frontends.cutile_py.capture import load_capture
+
+    want = os.path.realpath(source)
+    names = sorted({l["kernel"].rpartition("::")[2] for l in load_capture(Path(path))
+                    if os.path.realpath(l.get("source", l["kernel"].rpartition("::")[0])) == want})
+    return f"; it has launches of {', '.join(names)} from that file" if names else ""
+
+
 def _signature_inputs(args: argparse.Namespace, kernel) -> tuple[list, list]:
     from .inputs import read_json
     from .spec.signature import SignatureError, bind, parse
@@ -295,7 +309,8 @@ def _signature_inputs(args: argparse.Namespace, kernel) -> tuple[list, list]:
         texts += data["signatures"] if isinstance(data, dict) else data
     launches = _captured(args.capture, kernel.ref)
     if args.capture and not launches:
-        raise SignatureError(f"--capture {args.capture} has no launch of {kernel.name} from {kernel.path}")
+        raise SignatureError(f"--capture {args.capture} has no launch of {kernel.ref.rpartition('::')[2]} from "
+                             f"{kernel.path}{_captured_here(args.capture, kernel.path)}")
     return [bind(parse(t), kernel.param_names, kernel.name) for t in texts], launches
 
 
@@ -309,6 +324,9 @@ def _print_verdict(verdict: dict, ran: tuple[str, ...] = ("analyze", "translate"
             continue
         mark = "[green]ok[/]" if st.get("ok") else "[bold red]FAILED[/]"
         con.print(f"  {name:9} {mark}")
+        for r in st.get("rejected", []):   # captured launches cuda-tile itself rejects (they fail on a GPU too)
+            con.print(f"    left out, cuda-tile rejects it (the launch fails on a GPU too): {r['signature']}\n      "
+                      + r["error"].replace("\n", "\n      "), markup=False)
         if not st.get("ok") and st.get("error"):
             con.print("    " + st["error"].replace("\n", "\n    "), markup=False)
         for h in st.get("hazards", []):
@@ -360,12 +378,14 @@ def _out_dir(args: argparse.Namespace) -> Path:
 
 def cmd_port(args: argparse.Namespace) -> int:
     from .frontends.cutile_py.loader import load_kernel, split_ref
+    from .frontends.triton.capture import base_name
     from .frontends.triton.source import is_triton_file
-    from .pipeline.port import port
+    from .pipeline.port import captured_closure, port
     from .toolchain.locate import find_cuda_tree
 
     hints = _hints(args.hint or [])
     path, name = split_ref(args.kernel)
+    name = base_name(name)   # (NAME@LINE: a kernel a factory made; NAME[B=None]: launches passing None for B)
     if is_triton_file(path, name):
         if not args.capture:
             raise InputError(f"{args.kernel} is a @triton.jit kernel: it is ported from captured launches (which "
@@ -373,16 +393,18 @@ def cmd_port(args: argparse.Namespace) -> int:
                              "`tileport capture -- python HOST.py`")
         return _port_triton(args, hints)
     triton = _triton_kernels(path)
-    if triton and not _defines(path, name):
+    if triton and not _defines(path, name) and "@" not in args.kernel:
         raise InputError(f"{path}: no kernel {name!r}; the @triton.jit kernels in this file: {', '.join(triton)}")
     if hints:
         raise InputError(f"--hint applies to Triton kernels only (their lowered form); {args.kernel} is a cuTile "
                          "kernel: give it options with @ct.kernel(occupancy=..., num_ctas=...) in its source")
-    kernel = load_kernel(args.kernel)
+    kernel = load_kernel(args.kernel, captured_closure(_captured(args.capture, args.kernel)))
     sigs, launches = _signature_inputs(args, kernel)
     _out_dir(args)
+    # a captured launch cuda-tile itself rejects (the host passed what the kernel cannot take: it fails on a GPU too)
+    # is left out and listed, as `tileport corpus port` does; a --sig one asked for by hand fails the port
     verdict = port(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
-                   progress=_progress(args.json))
+                   progress=_progress(args.json), skip_rejected=bool(launches) and not sigs)
     _emit_json(verdict) if args.json else _print_verdict(verdict)
     return 0 if verdict["ok"] else 1
 
@@ -394,7 +416,8 @@ def _port_triton(args: argparse.Namespace, hints: dict[str, int]) -> int:
 
     launches = _captured(args.capture, args.kernel)
     if args.capture and not launches:
-        raise TileportError(f"--capture {args.capture} has no launch of {args.kernel}")
+        raise TileportError(f"--capture {args.capture} has no launch of {args.kernel}"
+                            f"{_captured_here(args.capture, Path(args.kernel.rpartition('::')[0]))}")
     sigs = [parse(t) for t in (args.sig or [])]
     _out_dir(args)
     verdict = port_triton(args.kernel, sigs, launches, find_cuda_tree(), Path(args.out), _arch(args.arch) or "sm_90",
@@ -605,7 +628,16 @@ def _report_script_error(script: Path, exc: BaseException, out: Path | None, job
     target = script.resolve()
     while tb is not None and Path(tb.tb_frame.f_code.co_filename).resolve() != target:
         tb = tb.tb_next
-    lines = (traceback.format_exception(type(exc), exc, tb) if tb is not None
+    # the frames from the script's on; a launch the launch itself refused ends at the program's launch line, as it
+    # would at ct.launch on a GPU (the capture's stand-in frames cut)
+    from .frontends.arrays import LaunchRejected
+
+    own = tuple(str(Path(__file__).resolve().parent / d) for d in ("frontends", "corpus"))
+    frames = list(traceback.extract_tb(tb))
+    cut = next((i for i, f in enumerate(frames) if i and f.filename.startswith(own)), len(frames)) \
+        if isinstance(exc, LaunchRejected) else len(frames)
+    lines = (["Traceback (most recent call last):\n", *traceback.format_list(frames[:cut]),
+              *traceback.format_exception_only(type(exc), exc)] if tb is not None
              else traceback.format_exception_only(type(exc), exc))  # e.g. a SyntaxError: no frame of the script
     what = " ".join(traceback.format_exception_only(type(exc), exc)[-1].split())
     err = sys.stderr
@@ -669,7 +701,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
-    from .frontends.cutile_py.capture import CaptureError, Recorder, run_captured, write_capture
+    from .frontends.cutile_py.capture import CaptureError, LaunchRejected, Recorder, run_captured, write_capture
     from .inputs import out_file
 
     cmd = _python_command(args.command, "tileport capture [--out FILE] -- python SCRIPT.py [ARGS...]", CaptureError)
@@ -684,6 +716,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
     failed: BaseException | None = None
     try:
         run_captured(script, argv, rec, host)
+    except LaunchRejected as exc:   # a launch the launch itself refuses, raised in the program and not caught there
+        failed = exc
     except CaptureError as exc:
         if not str(exc).startswith(f"{label} exited with"):
             raise
@@ -692,8 +726,14 @@ def cmd_capture(args: argparse.Namespace) -> int:
         raise
     except BaseException as exc:  # noqa: BLE001 — the script raised: its error, shown as its own
         failed = exc
+    exited = isinstance(failed, CaptureError) and not isinstance(failed, LaunchRejected)   # its sys.exit(N)
+    from collections import Counter
+
+    for e, n in Counter(rec.rejected).items():
+        print(f"refused by the launch (raised in the program, as on a GPU){f' {n}x' if n > 1 else ''}: {e}",
+              file=sys.stderr)
     if failed is not None and not rec.launches:
-        if isinstance(failed, CaptureError):  # the script's sys.exit(N): its run failed, not the input
+        if exited:  # the script's sys.exit(N): its run failed, not the input
             print(f"tileport: capture failed: {failed}; nothing written to {out}{emulated}", file=sys.stderr)
         else:
             _report_script_error(label, failed, out, kept=emulated.strip() or None)
@@ -702,22 +742,48 @@ def cmd_capture(args: argparse.Namespace) -> int:
     if args.json:
         _emit_json(data)
     else:
-        for l in data["launches"]:
-            print(f"{l['qualname']}  grid={tuple(l['grid'])}  x{l['count']}\n    {l['signature']}")
+        for line in capture_lines(data["launches"]):
+            print(line)
         for e in data["errors"]:
             print(f"not recorded: {e}", file=sys.stderr)
         print(f"{len(data['launches'])} distinct launch(es) → {args.out}", file=sys.stderr)
+        if not data["launches"] and not data["errors"] and not rec.rejected:
+            print("tileport: the program made no ct.launch or Triton kernel[grid](...) launch (were its tests "
+                  "skipped or deselected, or does it launch only behind a flag?)", file=sys.stderr)
     if assumed and not args.json:
         print(f"no GPU here: CUDA emulated as {assumed[0]}: tensors on the CPU, no kernel ran (every assumption "
               f"is listed under \"assumptions\" in {out})", file=sys.stderr)
     if failed is not None:   # the launches made before the script failed are kept (written above)
         kept = f"the {len(data['launches'])} distinct launch(es) it made before are written to {out}{emulated}"
-        if isinstance(failed, CaptureError):
+        if exited:
             print(f"tileport: capture incomplete: {failed}; {kept}", file=sys.stderr)
         else:
             _report_script_error(label, failed, None, kept=kept)
         return 1
     return 1 if data["errors"] else 0
+
+
+#: up to this many distinct launches `tileport capture` prints one by one; more, one line per kernel
+CAPTURE_LINES = 24
+
+
+def capture_lines(launches: list[dict]) -> list[str]:
+    """What `tileport capture` prints of its launches: each (kernel as FILE::NAME names it — NAME@LINE a factory's,
+    NAME[B=None] a Triton specialization —, grid, count, signature), or past CAPTURE_LINES one line per kernel (a
+    test suite's thousands of launches; the file has them all)."""
+    def name(l: dict) -> str:
+        return l["kernel"].rpartition("::")[2]
+
+    if len(launches) <= CAPTURE_LINES:
+        return [f"{name(l)}  grid={tuple(l['grid'])}  x{l['count']}\n    {l['signature']}" for l in launches]
+    per: dict[str, list[int]] = {}
+    for l in launches:
+        n = per.setdefault(name(l), [0, 0])
+        n[0] += 1
+        n[1] += l["count"]
+    width = max(len(k) for k in per)
+    return [f"{k:<{width}}  {d} distinct launch(es), {c} launch(es)" for k, (d, c) in per.items()] + [
+        f"({len(launches)} distinct launches: each with its grid and signature in the capture file, or --json)"]
 
 
 def _capture_host(args: argparse.Namespace, script: Path) -> tuple[object | None, list[str]]:
@@ -1021,7 +1087,14 @@ and CUDA graphs do nothing), tensors asked for on cuda are made on the CPU and t
 script's folder, its project, the working directory) sees them as cuda:0; Triton's driver answers as the target,
 triton.testing.do_bench calls once, @triton.autotune and cuda.tile.tune.exhaustive_search launch their first
 config; numeric comparisons answer 'close' (no kernel ran). The capture file lists these under "assumptions".
-A program that fails after launching keeps its launches: they are written, and the exit status is 1.""",
+A program that fails after launching keeps its launches: they are written, and the exit status is 1.
+
+A launch the launch itself refuses (cuda-tile 1.7's own argument check: a numpy scalar, None, a dtype or string
+as an argument or a ct.Constant, a wrong argument count, a float grid; Triton's: a missing argument) raises its
+TypeError in the program, as on a GPU, and is listed under "rejected". Each kernel is printed as FILE::NAME names
+it for `tileport port`: NAME@LINE (by its def line, ~DIGEST of the values it closes over) for a kernel a function
+made (a factory), NAME[B=None] / NAME[OUT=fp16] for launches of a Triton kernel that Triton specializes apart (a
+pointer passed None, a dtype constexpr) where the launches disagree.""",
                         epilog="examples:\n  tileport capture --out build/launches.json -- python "
                                "src/tileport/examples/host.py 1000x768 4096x1024\n"
                                "  tileport capture --out build/t.json -- python bench.py --sizes 1024\n"

@@ -29,7 +29,9 @@ def run_main(cmd: Sequence[str]) -> None:
     module with the current directory first on sys.path)."""
     if cmd[0] != "-m":
         with as_main(Path(cmd[0]), cmd[1:]):
-            runpy.run_path(cmd[0], run_name="__main__")
+            # by its absolute path, as Python (3.9+) runs a script: its __file__ and its code's file name are
+            # absolute (a relative one left the script's own frames outside the capture's host code)
+            runpy.run_path(str(Path(cmd[0]).resolve()), run_name="__main__")
         return
     old_argv, old_path = sys.argv[:], sys.path[:]
     sys.argv[:] = [cmd[1], *cmd[2:]]

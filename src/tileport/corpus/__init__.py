@@ -33,7 +33,9 @@ is derived from them).
 relative to DIR, ``kernel``, ``qualname``, ``line``, ``launches``, ``distinct_signatures``, ``kept_signatures``,
 ``capture`` (its file name in OUT), ``tests`` (test files), ``autotuned`` (the first search: ``configs``, ``taken``)),
 ``not_launched`` (every scanned kernel no test launched), ``notes``, ``refused_allocations``,
-``unrecorded_launches`` (launches whose arguments the capture format cannot express, e.g. a list of tensors, with
-counts) and ``test_files`` (per file: tests run, deselected with why, outcomes, failures grouped by reason, launches,
-seconds, and an ``error`` when pytest could not run it).
+``unrecorded_launches`` (launches whose arguments the capture format cannot express, e.g. a tuple argument, with
+counts), ``rejected_launches`` (launches the launch itself refuses — ct.launch's or Triton's TypeError, raised in the
+test as on a GPU — with counts) and ``test_files`` (per file: tests run, deselected with why, outcomes, failures
+grouped by reason, launches, of them ``rejected`` and ``unrecorded``, seconds, and an ``error`` when pytest could not
+run it).
 """

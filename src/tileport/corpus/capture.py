@@ -104,6 +104,8 @@ class _FileResult:
     failures: Counter = field(default_factory=Counter)   # short reason → count
     skips: Counter = field(default_factory=Counter)      # skip reason → count
     launches: int = 0
+    rejected: int = 0      # launches the launch itself refused (raised in the test, as on a GPU)
+    unrecorded: int = 0    # launches whose arguments the capture cannot describe
     kernels: set = field(default_factory=set)
     seconds: float = 0.0
     exit_code: int | None = None
@@ -113,6 +115,13 @@ class _FileResult:
 def _short(msg: str, width: int = 160) -> str:
     line = next((l.strip() for l in str(msg).splitlines() if l.strip()), "")
     return line if len(line) <= width else line[: width - 3] + "..."
+
+
+def _sig_key(entry: dict) -> str:
+    """What tells a kernel's launches apart beside the grid: the signature, and the hints it compiles with."""
+    from ..frontends.cutile_py.hints import hints_text
+
+    return entry["signature"] + (f"  @ {hints_text(entry['hints'])}" if entry.get("hints") else "")
 
 
 class Session:
@@ -125,6 +134,8 @@ class Session:
         self._recorder_cls = Recorder
         self.kernels: dict[tuple[str, str], _KernelLaunches] = {}
         self.record_errors: Counter = Counter()       # recorder errors (unrecordable arguments) → count
+        self.rejections: Counter = Counter()          # launches the launch itself refused → count
+        self.refused: dict[tuple[str, str], str] = {}   # (source, kernel) → the first refusal of a launch of it
         self.current: str | None = None
         self.current_file: _FileResult | None = None
         self.autotune = AutotuneLog(current_test=lambda: self.current)
@@ -133,8 +144,10 @@ class Session:
     # the ct.launch stand-in ------------------------------------------------
     def launch(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **kw: Any) -> None:
         rec = self._recorder_cls()
-        rec.record(grid, kernel, tuple(kernel_args))
-        self.collect(rec)
+        try:
+            rec.record(grid, kernel, tuple(kernel_args))   # raises where ct.launch would (LaunchRejected)
+        finally:
+            self.collect(rec)
         if self.real_launch is not None:   # a live capture: the launch runs as it would have
             self.real_launch(stream, grid, kernel, kernel_args, **kw)
 
@@ -143,8 +156,13 @@ class Session:
         test = self.current or "<import/collection>"
         for e in rec.errors:
             self.record_errors[e] += 1
+        for e, (src, name) in zip(rec.rejected, rec.rejected_kernels):
+            self.rejections[e] += 1
+            self.refused.setdefault((os.path.realpath(src), name), e)
         if self.current_file is not None:
             self.current_file.launches += 1
+            self.current_file.rejected += len(rec.rejected)
+            self.current_file.unrecorded += len(rec.errors)
         for entry in rec.launches.values():
             src = os.path.realpath(entry["source"])
             key = (src, entry["kernel"].rpartition("::")[2])
@@ -154,7 +172,9 @@ class Session:
             k.count += 1
             if self.current_file is not None:
                 self.current_file.kernels.add(key)
-            by_grid = k.sigs.setdefault(entry["signature"], {})
+            # one signature launched at other hints (`kernel.replace_hints(occupancy=..)`: an autotuner's pick) is a
+            # launch of its own (was: counted as the first, its hints lost)
+            by_grid = k.sigs.setdefault(_sig_key(entry), {})
             grid = tuple(entry["grid"])
             hit = by_grid.get(grid)
             if hit is not None:
@@ -293,6 +313,9 @@ def _files(root: Path, given: list[str], option: str, in_dir) -> list[Path]:
             files.append(p)
         elif p.is_dir():
             files.extend(sorted(in_dir(p)))
+        elif option == "--tests" and t == "tests":
+            raise InputError(f"{root}: no tests/ folder (what --tests means when not given): give --tests PATH (a "
+                             "test file or folder under DIR) or --script PATH (a host program run as __main__)")
         else:
             raise InputError(f"{option} {t}: no such file or directory under {root}")
     return files
@@ -548,7 +571,12 @@ def _progress_line(i: int, n: int, r: _FileResult) -> str:
         parts.append(f"{desel} deselected")
     if outs:
         parts.append(outs)
-    parts.append(f"{r.launches} launch(es) of {len(r.kernels)} kernel(s), {r.seconds:.1f} s")
+    parts.append(f"{r.launches} launch(es) of {len(r.kernels)} kernel(s)")
+    if r.rejected:
+        parts.append(f"{r.rejected} refused by the launch (raised in the test, as on a GPU)")
+    if r.unrecorded:
+        parts.append(f"{r.unrecorded} not recorded")
+    parts.append(f"{r.seconds:.1f} s")
     line = ", ".join(parts)
     if r.error:
         line += f"\n    error: {r.error}"
@@ -563,8 +591,9 @@ def _progress_line(i: int, n: int, r: _FileResult) -> str:
 
 def _features(entry: dict) -> list[tuple]:
     """What a signature stands for when choosing which to keep: each parameter's dtype, each constant's value,
-    then the whole dtype + constant combination (strides / divisibility facts left out)."""
-    feats: list[tuple] = []
+    the hints it is launched at, then the whole dtype + constant combination (strides / divisibility facts left
+    out)."""
+    feats: list[tuple] = [("hints", tuple(sorted((entry.get("hints") or {}).items())))]
     combo = []
     for a in entry["args"]:
         if a["kind"] == "constant":
@@ -606,6 +635,37 @@ def choose_signatures(sigs: dict[str, dict], cap: int) -> list[str]:
     return sorted(chosen, key=order.index)
 
 
+def _scanned_name(name: str) -> str:
+    """A launched kernel's name as the scan names it: NAME@LINE~DIGEST (a factory's kernel over some values) without
+    its digest, NAME[B=None] (a Triton kernel's launches without B) without its specialization."""
+    return name.split("~")[0].split("[")[0]
+
+
+def _specialized(kernels: dict[tuple[str, str], _KernelLaunches]) -> dict[tuple[str, str], _KernelLaunches]:
+    """The launched kernels, a Triton kernel whose launches disagree on their specialization (a pointer passed None
+    in some, a dtype constexpr) split into one kernel per specialization, ``NAME[B=None]``
+    (frontends.triton.capture.split_specializations)."""
+    from ..frontends.triton.capture import specialized_name, varying_keys
+
+    out: dict[tuple[str, str], _KernelLaunches] = {}
+    for key, kl in kernels.items():
+        spec_of = {text: next(iter(by_grid.values())).entry.get("specialize", {}) for text, by_grid in kl.sigs.items()}
+        varying = varying_keys(list(spec_of.values()))
+        if not varying:
+            out[key] = kl
+            continue
+        groups: dict[str, dict] = {}
+        for text, by_grid in kl.sigs.items():
+            groups.setdefault(specialized_name(kl.name, spec_of[text], varying), {})[text] = by_grid
+        for name, sigs in groups.items():
+            launches = [launch for by_grid in sigs.values() for launch in by_grid.values()]
+            for launch in launches:
+                launch.entry["kernel"] = f"{launch.entry['kernel'].rpartition('::')[0]}::{name}"
+            out[(key[0], name)] = _KernelLaunches(kl.source, name, kl.qualname, kl.line, sigs,
+                                                  sum(launch.entry["count"] for launch in launches))
+    return out
+
+
 def capture_name(k: FoundKernel | _KernelLaunches, rel: str) -> str:
     """The capture file of a kernel: FILE.KERNEL.json dotted, bounded (a deep path or a long kernel name would pass
     the 255 bytes a file name may have: a digest and the name's end; index.json maps each kernel to its file)."""
@@ -627,7 +687,7 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
     auto_by_kernel: dict[str, list[dict]] = {}
     for s in session.autotune.searches:
         auto_by_kernel.setdefault(s["kernel"], []).append(s)
-    for _key, kl in sorted(session.kernels.items()):
+    for _key, kl in sorted(_specialized(session.kernels).items()):
         rel = kl.source[len(prefix):] if kl.source.startswith(prefix) else kl.source
         kept = choose_signatures(kl.sigs, opts.max_signatures)
         rec = session._recorder_cls()
@@ -647,6 +707,10 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         name = capture_name(kl, rel)
         write_capture(rec, root, test_files, out / name)
         searches = auto_by_kernel.get(kl.name, [])
+        if not searches:   # a Triton kernel's @triton.autotune: each launch says which config it took
+            searches = [{"configs": e["autotune"]["configs"], "taken": e["autotune"]["taken"]}
+                        for by_grid in kl.sigs.values() for launch in by_grid.values()
+                        for e in (launch.entry,) if isinstance(e.get("autotune"), dict)][:1]
         rows.append({"file": rel, "kernel": kl.name, "qualname": kl.qualname, "line": kl.line,
                      "launches": kl.count, "distinct_signatures": len(kl.sigs), "kept_signatures": len(kept),
                      "capture": name, "tests": test_files,
@@ -654,9 +718,11 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
                                    | ({"launched": s["launched"]} if s.get("launched", 1) > 1 else {})
                                    for s in searches[:1]]
                      + ([{"searches": len(searches)}] if len(searches) > 1 else []),
-                     "in_scan": (str(root / rel), kl.name) in by_key})
-    launched = {(r["file"], r["kernel"]) for r in rows}
+                     "in_scan": (str(root / rel), _scanned_name(kl.name)) in by_key})
+    launched = {(r["file"], _scanned_name(r["kernel"])) for r in rows}
     not_launched = [{"file": k.file, "kernel": k.name, "qualname": k.qualname, "line": k.line}
+                    | ({"refused": session.refused[(str(root / k.file), k.name)]}
+                       if (str(root / k.file), k.name) in session.refused else {})
                     for k in found if (k.file, k.name) not in launched]
     index = {
         "format": 1,
@@ -688,10 +754,12 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
         "notes": notes,
         "refused_allocations": sorted(set(refused)),
         "unrecorded_launches": [{"error": e, "count": c} for e, c in sorted(session.record_errors.items())],
+        "rejected_launches": [{"error": e, "count": c} for e, c in sorted(session.rejections.items())],
         "test_files": [{"file": r.file, "tests": r.collected, "deselected": dict(r.deselected),
                         "outcomes": dict(r.outcomes), "failures": dict(r.failures.most_common()),
                         "skips": dict(r.skips.most_common()),
-                        "launches": r.launches, "kernels": len(r.kernels), "seconds": round(r.seconds, 1),
+                        "launches": r.launches, "rejected": r.rejected, "unrecorded": r.unrecorded,
+                        "kernels": len(r.kernels), "seconds": round(r.seconds, 1),
                         **({"error": r.error} if r.error else {})} for r in results],
     }
     (out / "index.json").write_text(json.dumps(index, indent=1) + "\n")
@@ -718,7 +786,8 @@ def summary_lines(index: dict) -> list[str]:
     if index["not_launched"]:
         lines.append(f"not launched by any test ({len(index['not_launched'])}):")
         for k in index["not_launched"]:
-            lines.append(f"  {k['file']}::{k['kernel']}")
+            lines.append(f"  {k['file']}::{k['kernel']}"
+                         + (f"  (launched only as the launch refuses: {k['refused']})" if k.get("refused") else ""))
     auto = [r for r in rows if r["autotuned"]]
     if auto:
         every = any(r["autotuned"][0].get("launched", 1) > 1 for r in auto)
@@ -726,6 +795,8 @@ def summary_lines(index: dict) -> list[str]:
                      "timed): " + ", ".join(r["kernel"] for r in auto))
     for e in index["unrecorded_launches"]:
         lines.append(f"launch not recorded ({e['count']}x): {e['error']}")
+    for e in index.get("rejected_launches", []):
+        lines.append(f"launch refused by the launch itself, raised in the host code ({e['count']}x): {e['error']}")
     for a in index["refused_allocations"]:
         lines.append(f"allocation refused: {a}")
     return lines

@@ -43,7 +43,8 @@ examples:
 
 
 PORT_DESCRIPTION = """\
-Ports every kernel of a corpus capture (`tileport corpus capture`) at every launch its tests made: analyze,
+Ports every kernel of a corpus capture (`tileport corpus capture`), or of a host program's capture file
+(`tileport capture --out F -- python host.py` / `-- python -m pytest tests`), at every launch made: analyze,
 translate, build (one cargo build per --batch kernels), irdiff. Prints one row per kernel: file, kernel, status
 (proven / unproven / failed / not-launched), variants, variants proven, and the first refusal (its construct and
 file:line:col) or the stage that failed. Writes OUT/corpus.json and each kernel's port folder under OUT."""
@@ -51,7 +52,8 @@ file:line:col) or the stage that failed. Writes OUT/corpus.json and each kernel'
 PORT_EPILOG = """\
 examples:
   tileport corpus port benchmarks/results/corpus/captures --corpus ../shared/corpus/TileGym --out build/corpus
-  tileport corpus port CAPTURES --corpus DIR --out build/c --only rms_norm --json"""
+  tileport corpus port CAPTURES --corpus DIR --out build/c --only rms_norm --json
+  tileport capture --out launches.json -- python -m pytest tests && tileport corpus port launches.json --corpus . --out build/p"""
 
 
 def register(sub: Any, fmt: type) -> None:
@@ -112,8 +114,9 @@ def register(sub: Any, fmt: type) -> None:
     cp = csub.add_parser("port", help="port every kernel a corpus capture recorded; one row per kernel",
                          formatter_class=fmt, description=PORT_DESCRIPTION, epilog=PORT_EPILOG)
     cp.add_argument("captures", metavar="CAPTURES", nargs="+",
-                    help="the --out folder of `tileport corpus capture` (several: merged per kernel, e.g. an emulated "
-                         "capture and an --on-gpu one)")
+                    help="the --out folder of `tileport corpus capture`, or a capture file of `tileport capture` (one "
+                         "host program's launches, every kernel in it ported; several: merged per kernel, e.g. an "
+                         "emulated capture and an --on-gpu one)")
     cp.add_argument("--corpus", required=True, metavar="DIR",
                     help="the corpus root the captures were made from (sources are re-rooted here)")
     cp.add_argument("--out", required=True, help="folder for the ports and corpus.json")
@@ -144,6 +147,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
     _files(root, args.script or [], "--script", lambda d: ())  # and a --script that is not there (no torch needed)
+    _files(root, args.tests or ([] if args.script else ["tests"]), "--tests", lambda d: ())   # and --tests
     # as `python -m pytest` run in DIR (DIR itself importable), with a src/ layout's root first
     paths = args.path if args.path is not None else (["src", "."] if (root / "src").is_dir() else ["."])
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
@@ -177,8 +181,8 @@ def cmd_port(args: argparse.Namespace) -> int:
     if not corpus.is_dir():
         raise InputError(f"--corpus {args.corpus}: no such directory")
     for c in captures:
-        if not c.is_dir():
-            raise InputError(f"{c}: no such directory")
+        if not c.is_dir() and not (c.is_file() and c.suffix == ".json"):
+            raise InputError(f"{c}: no such directory (or capture .json file of `tileport capture`)")
     if args.batch < 1:
         raise InputError("--batch must be at least 1")
     out_dir(Path(args.out), "--out")

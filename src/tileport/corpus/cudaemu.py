@@ -243,6 +243,9 @@ _FACTORIES = {"empty", "zeros", "ones", "full", "rand", "randn", "randint", "ran
               "rand_like", "randn_like", "randint_like", "new_empty", "new_zeros", "new_ones", "new_full",
               "new_empty_strided", "tensor", "as_tensor"}
 _SIZED_FACTORIES = _FACTORIES - {"tensor", "as_tensor"}
+#: factories that take their device from torch's default device when given none
+_DEFAULT_DEVICE_FACTORIES = {"empty", "zeros", "ones", "full", "rand", "randn", "randint", "randperm", "empty_strided",
+                             "arange", "linspace", "logspace", "eye", "tensor", "as_tensor", "scalar_tensor"}
 
 
 def _is_cuda_device(d: Any) -> bool:
@@ -387,6 +390,11 @@ def _mode_class(emu: Emulation) -> type:
                 kwargs["pin_memory"] = False
             dev = kwargs.get("device")
             if dev is not None and _is_cuda_device(dev):
+                kwargs["device"] = "cpu"
+            elif dev is None and getattr(func, "__name__", "") in _DEFAULT_DEVICE_FACTORIES and \
+                    _is_cuda_device(_default_device()):
+                # torch.set_default_device("cuda") / `with torch.device("cuda"):` (whose mode may run after this
+                # one and add device="cuda" itself)
                 kwargs["device"] = "cpu"
             if func in to_fns and any(_is_cuda_device(a) for a in args[1:]):
                 args = tuple("cpu" if _is_cuda_device(a) else a for a in args)
@@ -561,7 +569,38 @@ class _LazyUncomputed:
 _Uncomputed = _LazyUncomputed()
 
 
+def _default_device() -> Any:
+    """The device torch.set_default_device / `with torch.device(..)` set, or None (read without asking CUDA for
+    its current device, as torch.get_default_device does for a device without an index)."""
+    import torch
+    from torch.overrides import _get_current_function_mode_stack
+    from torch.utils._device import DeviceContext
+
+    mode = next((m for m in reversed(_get_current_function_mode_stack()) if isinstance(m, DeviceContext)), None)
+    if mode is None:
+        mode = getattr(getattr(torch, "_GLOBAL_DEVICE_CONTEXT", None), "device_context", None)
+    return getattr(mode, "device", None)
+
+
+def _generator_class() -> type:
+    """``torch.Generator`` while emulating: ``torch.Generator(device="cuda")`` is a CPU generator (the tensors it
+    fills are made on the CPU); a subclass, so ``isinstance(g, torch.Generator)`` holds."""
+    import torch
+
+    class Generator(torch.Generator):
+        def __new__(cls, device: Any = "cpu") -> Any:
+            return super().__new__(cls, "cpu" if _is_cuda_device(device) else device)
+
+        def __init__(self, device: Any = "cpu") -> None:
+            pass
+
+    Generator.__module__, Generator.__qualname__ = "torch", "Generator"
+    return Generator
+
+
 def _cuda_patches(emu: Emulation) -> dict[str, Any]:
+    import torch
+
     t = emu.target
     props = DeviceProperties(t)
     stream = FakeStream()
@@ -608,7 +647,15 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
         "memory_reserved": lambda device=None: 0,
         "max_memory_reserved": lambda device=None: 0,
         "memory_stats": lambda device=None: {},
+        "memory_summary": lambda device=None, abbreviated=False: "(emulated: no CUDA memory in use)",
         "mem_get_info": mem_get_info,
+        "is_current_stream_capturing": lambda: False,
+        # the CUDA generator is the CPU's (the tensors are made on the CPU): its state saved and restored as one
+        "get_rng_state": lambda device="cuda": torch.get_rng_state(),
+        "set_rng_state": lambda new_state, device="cuda": torch.set_rng_state(new_state),
+        "get_rng_state_all": lambda: [torch.get_rng_state()],
+        "set_rng_state_all": lambda new_states: torch.set_rng_state(new_states[0]),
+        "initial_seed": lambda: torch.initial_seed(),
     }
 
 
@@ -631,11 +678,14 @@ def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * Gi
     for name, value in patches.items():
         saved[name] = getattr(torch.cuda, name, missing)
         setattr(torch.cuda, name, value)
+    saved_generator = torch.Generator
+    torch.Generator = _generator_class()
     mode = _mode_class(emu)()
     try:
         with mode:
             yield emu
     finally:
+        torch.Generator = saved_generator
         for name, value in saved.items():
             if value is missing:
                 delattr(torch.cuda, name)

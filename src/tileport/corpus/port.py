@@ -103,12 +103,35 @@ def _failed_stage(verdict: dict) -> tuple[str | None, str | None]:
     return None, None
 
 
-def merged_rows(folders: list[Path]) -> tuple[list[dict], list[dict]]:
-    """The kernels of several capture folders, one row per (file, kernel) with every folder's capture of it
-    (``captures``: paths), and the kernels none of them launched."""
+def _rows_from_capture_file(path: Path, corpus: Path | None) -> list[dict]:
+    """The kernels of one `tileport capture` file (a host program's launches, several kernels in one file), one row
+    each, its file relative to ``corpus`` where it lies below it."""
+    from ..inputs import read_json
+
+    data = read_json(path, "CAPTURES", schema="capture")
+    rows: dict[tuple[str, str], dict] = {}
+    for launch in data.get("launches", []):
+        src, _, name = launch["kernel"].rpartition("::")
+        rel = src
+        if corpus is not None:
+            try:
+                rel = Path(src).resolve().relative_to(corpus.resolve()).as_posix()
+            except ValueError:
+                pass
+        rows.setdefault((rel, name), {"file": rel, "kernel": name, "capture": path.name})
+    return list(rows.values())
+
+
+def merged_rows(folders: list[Path], corpus: Path | None = None) -> tuple[list[dict], list[dict]]:
+    """The kernels of several capture folders (or `tileport capture` files), one row per (file, kernel) with every
+    folder's capture of it (``captures``: paths), and the kernels none of them launched."""
     by_key: dict[tuple[str, str], dict] = {}
     not_launched: dict[tuple[str, str], dict] = {}
     for folder in folders:
+        if folder.is_file():   # one host program's capture: its kernels, each with its launches in that file
+            for k in _rows_from_capture_file(folder, corpus):
+                by_key.setdefault((k["file"], k["kernel"]), {**k, "captures": []})["captures"].append(folder)
+            continue
         kernels, missed = _rows_from_index(folder)
         for k in kernels:
             row = by_key.setdefault((k["file"], k["kernel"]), {**k, "captures": []})
@@ -118,12 +141,15 @@ def merged_rows(folders: list[Path]) -> tuple[list[dict], list[dict]]:
     return list(by_key.values()), [k for key, k in not_launched.items() if key not in by_key]
 
 
-def _launches(captures: list[Path], corpus: Path) -> list[dict]:
-    """The launches of one kernel's captures, re-rooted at ``corpus``, each distinct (signature, grid) once."""
+def _launches(captures: list[Path], corpus: Path, kernel: str | None = None) -> list[dict]:
+    """The launches of ``kernel`` (None: every launch) in its captures, re-rooted at ``corpus``, each distinct
+    (signature, grid, hints) once (a `tileport capture` file holds other kernels' launches too)."""
     out, seen = [], set()
     for capture in captures:
         for launch in _rerooted(capture, corpus):
-            key = (launch.get("signature"), json.dumps(launch.get("grid")))
+            if kernel is not None and launch["kernel"].rpartition("::")[2] != kernel:
+                continue
+            key = (launch.get("signature"), json.dumps(launch.get("grid")), json.dumps(launch.get("hints")))
             if key not in seen:
                 seen.add(key)
                 out.append(launch)
@@ -136,14 +162,18 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
     from ..pipeline.triton import port_triton_many
     from ..spec.signature import SignatureError
 
+    def say_stage(line: str) -> None:   # each stage of a batch (analyze, lower, translate, the shared build),
+        if not line.startswith(("irdiff:", "[")):   # indented; not every variant's compile or IR diff
+            progress(f"    {line}")
+
     def port_cutile(chunk: list) -> list[dict]:
-        return port_many(chunk, tree, arch, out / "_work", progress=lambda s: None, skip_rejected=True)
+        return port_many(chunk, tree, arch, out / "_work", progress=say_stage, skip_rejected=True)
 
     def port_triton(chunk: list) -> list[dict]:
-        return port_triton_many(chunk, tree, arch, out / "_work", progress=lambda s: None)
+        return port_triton_many(chunk, tree, arch, out / "_work", progress=say_stage)
 
     folders = [captures] if isinstance(captures, Path) else list(captures)
-    kernels, not_launched = merged_rows(folders)
+    kernels, not_launched = merged_rows(folders, corpus)
     if only:
         kernels = [k for k in kernels if only in f"{k['file']}::{k['kernel']}"]
         not_launched = [k for k in not_launched if only in f"{k['file']}::{k['kernel']}"]
@@ -152,7 +182,7 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
     by_frontend: dict[str, tuple[list, list]] = {"cutile": ([], []), "triton": ([], [])}
     for k in kernels:
         ref = f"{(corpus / k['file']).resolve()}::{k['kernel']}"
-        launches = _launches(k["captures"], corpus)
+        launches = _launches(k["captures"], corpus, k["kernel"])
         jobs, meta = by_frontend["triton" if any(l.get("frontend") == "triton" for l in launches) else "cutile"]
         jobs.append((ref, [], launches, out / _slug(k["file"], k["kernel"])))
         meta.append(k)
@@ -188,7 +218,8 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
     for k in not_launched:
         rows.append({"file": k["file"], "kernel": k["kernel"], "status": "not-launched", "variants": 0,
                      "rejected_by_cuda_tile": 0, "variants_proven": 0, "refusal": None, "stage": None,
-                     "error": "no test of the corpus launched it"})
+                     "error": (f"every launch of it was refused by the launch itself: {k['refused']}"
+                               if k.get("refused") else "no test of the corpus launched it")})
     rows.sort(key=lambda r: (r["file"], r["kernel"]))
     counts: dict[str, int] = {}
     for r in rows:

@@ -3,11 +3,13 @@
 A kernel is a function decorated with ``X.kernel`` or ``X.kernel(...)`` where ``X`` is a name the file binds to
 ``cuda.tile`` (``import cuda.tile as ct``), or with ``kernel`` / ``kernel(...)`` imported from it
 (``from cuda.tile import kernel``). Other decorators around it (TileGym's ``@experimental_kernel``) do not matter;
-kernels defined inside a function (a kernel factory) are found too, with their enclosing names in ``qualname``.
+kernels defined inside a function (a kernel factory) are found too, with their enclosing names in ``qualname``, named
+``NAME@LINE`` by their ``def`` line (as a capture names them: two factories may define kernels of one name).
 
-Triton kernels are found too: a ``@triton.jit`` function that its file launches (``name[grid](...)``,
-``name.warmup(...)``, ``name.run(...)``), that another file of the tree launches (``name[grid](...)``,
-``module.name[grid](...)``) or that is autotuned (``@triton.autotune`` / ``@triton.heuristics`` above it); other ``@triton.jit`` functions are helpers.
+Triton kernels are found too: a ``@triton.jit`` function that host code of the tree uses as a value (launched as
+``name[grid](...)``, ``module.name.run(...)``, ``name.warmup(...)``, bound to a name or put in a table that is
+launched) or that is autotuned (``@triton.autotune`` / ``@triton.heuristics`` above it); a ``@triton.jit`` function
+only ever called (``helper(x)``, from kernels) or only used inside kernels is a helper.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ SKIP_DIRS = {"__pycache__", ".git", ".venv", "venv", "build", "dist", "target", 
 @dataclass(frozen=True)
 class FoundKernel:
     file: str        # relative to the scanned root, '/'-separated
-    name: str        # the function's name (what ``FILE::NAME`` and a capture's ``kernel`` use)
+    name: str        # the function's name (what ``FILE::NAME`` and a capture's ``kernel`` use; NAME@LINE in a factory)
     qualname: str    # with enclosing functions / classes, as Python's __qualname__ spells it
     line: int        # of the ``def``
 
@@ -61,16 +63,37 @@ def _is_kernel_decorator(dec: ast.expr, modules: set[str], kernels: set[str]) ->
     return False
 
 
+def _jit_like(fn: ast.AST) -> bool:
+    """A function decorated with some ``*.jit`` / ``jit`` (Triton's; a kernel launches no kernel from its body)."""
+    for d in getattr(fn, "decorator_list", []):
+        d = d.func if isinstance(d, ast.Call) else d
+        if isinstance(d, ast.Attribute) and d.attr == "jit" or isinstance(d, ast.Name) and d.id == "jit":
+            return True
+    return False
+
+
 def launched_names(tree: ast.Module) -> set[str]:
-    """Names launched Triton's way in a file: ``name[grid](...)`` / ``module.name[grid](...)``."""
-    out = set()
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript):
-            v = n.func.value
-            if isinstance(v, ast.Name):
-                out.add(v.id)
-            elif isinstance(v, ast.Attribute):
-                out.add(v.attr)
+    """Names a file's host code uses as values: ``name[grid](...)``, ``module.name.run(...)``,
+    ``name.warmup(...)``, ``k = name if .. else other`` then ``k[grid](...)``, a table of kernels. Only a
+    direct call ``name(...)`` is not such a use (a @triton.jit helper is called from kernels), nor anything inside a
+    @triton.jit function's body (a helper passed to ``tl.reduce``)."""
+    out: set[str] = set()
+    called: set[int] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _jit_like(node):
+            return
+        if isinstance(node, ast.Call):
+            called.add(id(node.func))
+        if id(node) not in called:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                out.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                out.add(node.attr)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
     return out
 
 
@@ -82,10 +105,7 @@ def _triton_kernels(tree: ast.Module, elsewhere: set[str] = frozenset()) -> set[
     _, tr, _ = _aliases(tree)
     if not tr:
         return set()
-    launched = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)}
-    launched |= elsewhere
-    launched |= {n.value.id for n in ast.walk(tree)   # kernel.warmup(...): compiled ahead, then launched by handle
-                 if isinstance(n, ast.Attribute) and n.attr in ("warmup", "run") and isinstance(n.value, ast.Name)}
+    launched = launched_names(tree) | elsewhere
     out = set()
     for fn in tree.body:
         if isinstance(fn, ast.FunctionDef) and any(_is_jit(d, tr) for d in fn.decorator_list):
@@ -120,7 +140,9 @@ def kernels_in_file(path: Path, rel: str, launched_elsewhere: set[str] = frozens
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 qual = f"{prefix}{child.name}"
                 if any(_is_kernel_decorator(d, modules, kernel_names) for d in child.decorator_list):
-                    found.append(FoundKernel(rel, child.name, qual, child.lineno))
+                    # a kernel a function makes (a factory) is named by its `def` line, as a capture names it
+                    name = f"{child.name}@{child.lineno}" if "<locals>" in qual else child.name
+                    found.append(FoundKernel(rel, name, qual, child.lineno))
                 visit(child, f"{qual}.<locals>.")
             elif isinstance(child, ast.ClassDef):
                 visit(child, f"{prefix}{child.name}.")

@@ -11,8 +11,13 @@ tensors (docs/gpu.md, benchmarks/results/h200/verification/launch_signatures.jso
   16 bytes / element size when they are a multiple of it;
 * an extent that is a multiple of 16 is marked divisible by 16;
 * a 16-byte aligned data pointer is marked so; a zero stride marks the array as internally aliasing;
-* Python ints are i32 (values outside int32 are rejected, as launch rejects them), floats f32, bools bool; a numpy
-  scalar (`np.float32(0.5)`) is a scalar of its own dtype (cuda-tile reads it as a native scalar, not an array);
+* Python ints are i32 (values outside int32 are rejected, as launch rejects them), floats f32, bools bool;
+* what cuda-tile 1.7's launch itself refuses raises :class:`LaunchRejected` (a ``TypeError``, as the launch raises
+  one), read from its own argument check (``get_parameter_constraints_from_pyargs``, whose type checks run before
+  anything needs a driver): a numpy scalar (``np.float32(0.5)``: "Objects of type 'numpy.float32' are not
+  supported"; ``np.float64`` is a Python float, f32), ``None``, a string, a dtype or an enum as an argument, and a
+  constant that is not a Python bool, int or float (``torch.float16``, ``"relu"``, ``None``: "Could not interpret
+  object of type 'torch.dtype' as a constant");
 * a Python list of arrays is a list parameter: one element signature holding for every item (a fact only where every
   item has it; dtype, rank and unit strides must agree, as launch requires), its items marked as possibly aliasing
   each other when two of them share memory. (Read from cuda-tile 1.7's launcher messages; not yet checked against a
@@ -27,6 +32,7 @@ them.
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +57,17 @@ ITEMSIZE = {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i8": 1, "i16": 2, "i32": 4
 
 class CaptureError(TileportError):
     pass
+
+
+class LaunchRejected(CaptureError, TypeError):
+    """The launch's own argument check refuses these arguments: on a GPU the launch raises a TypeError too. A capture
+    raises it in the host code, as the launch would (a test expecting it passes, a fallback path runs), and counts
+    it among the launches not recorded."""
+
+
+class LaunchOverflow(LaunchRejected, OverflowError):
+    """An int argument out of the scalar's range: ct.launch raises an OverflowError ("Python int too large to convert
+    to C int32_t", measured on the H200: benchmarks/results/h200/verification/launch_signatures.json)."""
 
 
 @dataclass(frozen=True)
@@ -158,29 +175,78 @@ def _items_overlap(items: list[ArrayFacts]) -> bool:
     return any(b[0] < a[1] for a, b in zip(spans, spans[1:]))
 
 
+#: Python types of launch arguments cuda-tile 1.7's launch refuses outright (its words: "Objects of type .. are not
+#: supported"), by type name
+_NOT_ARGUMENTS = ("NoneType", "str", "bytes", "complex", "dict", "set", "DType", "dtype")
+
+
+def grid_extents(grid: Any, what: str = "ct.launch") -> tuple[int, int, int]:
+    """A launch's grid as 3 extents: an int or a tuple/list of 1 to 3 integers (``operator.index``: Python, numpy
+    and 0-d torch integers; not floats, which the launch refuses too: ``n / 256`` where ``n // 256`` was meant),
+    none negative. Raises :class:`LaunchRejected` otherwise."""
+    import operator
+
+    dims = list(grid) if isinstance(grid, (tuple, list)) else [grid]
+    try:
+        ext = tuple(operator.index(g) for g in dims)
+    except TypeError:
+        raise LaunchRejected(f"grid {grid!r}: {what} takes integer extents, not "
+                             f"{', '.join(sorted({type(g).__name__ for g in dims}))}") from None
+    if not 1 <= len(ext) <= 3 or any(e < 0 for e in ext):
+        raise LaunchRejected(f"grid {grid!r}: {what} takes 1 to 3 non-negative extents")
+    return ext + (1,) * (3 - len(ext))  # type: ignore[return-value]
+
+
+def is_numpy_scalar(value: Any) -> bool:
+    """A numpy scalar (``np.float32(0.5)``; it has an array interface, of rank 0, but is no array)."""
+    return type(value).__module__ == "numpy" and getattr(value, "shape", None) == () and hasattr(value, "item") \
+        and not hasattr(value, "ctypes")
+
+
+def _python_number(value: Any) -> bool | int | float:
+    """A bool / int / float subclass (``np.float64``, an IntEnum) as the plain Python value the launch reads."""
+    return bool(value) if isinstance(value, bool) else int(value) if isinstance(value, int) else float(value)
+
+
 def describe_arg(name: str, value: Any, constant: bool, const_word: str = "constant",
-                 int32_why: str = "ct.launch rejects it too", int_dtype: str = "i32") -> tuple[Any, dict]:
+                 int32_why: str = "ct.launch rejects it too", int_dtype: str = "i32",
+                 strict: bool = True) -> tuple[Any, dict]:
     """(signature part, the capture's description) of one launch argument: a constant's value, an array's facts,
     a bool / int32 / f32 scalar. ``const_word`` and ``int32_why`` word the errors for the frontend asking;
-    ``int_dtype`` "i64": a Python int is an i64 scalar (a parameter annotated ``ct.ScalarInt64``)."""
+    ``int_dtype`` "i64": a Python int is an i64 scalar (a parameter annotated ``ct.ScalarInt64``). ``strict``: the
+    launch is cuda-tile's, and what it refuses raises :class:`LaunchRejected` (module docstring); the Triton capture
+    passes False (its errors are what the lowering cannot take, recorded as such)."""
+    rejected = LaunchRejected if strict else CaptureError
+    overflow = LaunchOverflow if strict else CaptureError
     if constant:
         if not isinstance(value, (bool, int, float)):
-            raise CaptureError(f"{const_word} {name}={value!r} is not a bool, int or float")
+            raise rejected(f"{const_word} {name}={value!r}: a {type(value).__name__} is not a constant ct.launch "
+                           "takes (cuda-tile 1.7 takes bool, int and float constants: \"Could not interpret object of "
+                           f"type '{type(value).__name__}' as a constant\")" if strict else
+                           f"{const_word} {name}={value!r} is not a bool, int or float")
+        value = _python_number(value)
         return ConstSig(value), {"name": name, "kind": "constant", "value": value}
+    if strict and (type(value).__name__ in _NOT_ARGUMENTS
+                   or isinstance(value, enum.Enum) and not isinstance(value, (int, float))):
+        raise rejected(f"argument {name}={value!r}: ct.launch takes no {type(value).__name__} argument (cuda-tile "
+                       f"1.7: \"Objects of type '{type(value).__name__}' are not supported\"); a value the kernel "
+                       "decides on at compile time is a ct.Constant[int|bool|float] parameter")
     if isinstance(value, list) and not constant:
         items = [array_facts(v) for v in value]
         if not items:
-            raise CaptureError(f"list {name} is empty (cuda-tile launches no empty lists)")
+            raise rejected(f"list {name} is empty (cuda-tile launches no empty lists)")
         if any(f is None for f in items):
-            raise CaptureError(f"list {name}: every item must be an array (cuda-tile takes lists of arrays only)")
+            raise rejected(f"list {name}: every item must be an array (cuda-tile takes lists of arrays only)")
         return list_sig(name, items), {"name": name, "kind": "list",
                                        "items": [{"dtype": f.dtype, "shape": list(f.shape), "strides": list(f.strides),
                                                   "data_ptr_mod_16": f.data_ptr % 16} for f in items]}
-    if type(value).__module__ == "numpy" and getattr(value, "shape", None) == () and hasattr(value, "item") and \
-            not hasattr(value, "ctypes"):   # a numpy scalar (np.float32(0.5)): a scalar of its dtype, not an array
+    if is_numpy_scalar(value) and not isinstance(value, (bool, int, float)):   # np.float32(0.5) (np.float64 is a
+        if strict:                                                             # Python float: read as one, below)
+            raise rejected(f"argument {name}={value!r}: ct.launch takes no numpy scalar (cuda-tile 1.7: \"Objects of "
+                           f"type 'numpy.{type(value).__name__}' are not supported\"); pass float(..) / int(..)")
         dtype = dtype_name(value.dtype)
         return ScalarSig(dtype), {"name": name, "kind": "scalar", "dtype": dtype, "value": value.item()}
-    facts = array_facts(value)
+    facts = None if isinstance(value, (bool, int, float)) else array_facts(value)
     if facts is not None:
         return array_sig(facts), {"name": name, "kind": "array", "dtype": facts.dtype, "shape": list(facts.shape),
                                   "strides": list(facts.strides), "data_ptr_mod_16": facts.data_ptr % 16}
@@ -188,14 +254,17 @@ def describe_arg(name: str, value: Any, constant: bool, const_word: str = "const
         dtype = "bool"
     elif isinstance(value, int) and int_dtype == "i64":
         if not -(1 << 63) <= value < (1 << 63):
-            raise CaptureError(f"scalar {name}={value} does not fit in int64 ({int32_why})")
+            raise overflow(f"scalar {name}={value} does not fit in int64 ({int32_why})")
         dtype = "i64"
     elif isinstance(value, int):
         if not INT32[0] <= value <= INT32[1]:
-            raise CaptureError(f"scalar {name}={value} does not fit in int32 ({int32_why})")
+            raise overflow(f"scalar {name}={value} does not fit in int32 ({int32_why})")
         dtype = "i32"
     elif isinstance(value, float):
         dtype = "f32"
     else:
-        raise CaptureError(f"argument {name} of type {type(value).__name__} is neither an array nor a scalar")
+        raise CaptureError(f"argument {name} of type {type(value).__name__} is neither an array nor a scalar"
+                           + (" (a tuple argument is not captured yet)" if isinstance(value, tuple) else ""))
+    if isinstance(value, (bool, int, float)):
+        value = _python_number(value)
     return ScalarSig(dtype), {"name": name, "kind": "scalar", "dtype": dtype, "value": value}

@@ -18,7 +18,7 @@ from ..errors import TileportError
 from ..frontends.cutile_py.analyze import analyze
 from ..frontends.cutile_py.capture import constant_params
 from ..frontends.cutile_py.hints import cutile_options
-from ..frontends.cutile_py.loader import load_kernel
+from ..frontends.cutile_py.loader import KernelLoadError, load_kernel
 from ..irdiff.canon import parse_layout
 from ..irdiff.compare import compare_programs
 from ..irdiff.parse import parse as parse_ir
@@ -117,8 +117,8 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
     (rustgen.generic) and outputs stored only at the block's own tile are `&mut Tensor` written through
     `partition_mut` (translate.emit); port.json's ``forms`` says which of the two the port uses."""
     spec = json.loads((port_dir / "spec.json").read_text())
-    ref = f"{spec['kernel']['source']}::{spec['kernel']['name']}"
-    kernel = load_kernel(ref)
+    ref = spec["kernel"].get("ref") or f"{spec['kernel']['source']}::{spec['kernel']['name']}"
+    kernel = load_kernel(ref, spec["kernel"].get("closure"))
     consts = constant_params(kernel.kernel)
     source = Path(spec["kernel"]["source"])
     fma: dict = {}
@@ -256,11 +256,12 @@ def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progres
 
 
 def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path,
-         arch: str, progress: Progress = lambda s: None) -> dict:
+         arch: str, progress: Progress = lambda s: None, skip_rejected: bool = False) -> dict:
     """analyze → translate → build → irdiff into ``out``, under its lock (a second port into the same directory
-    waits for this one, saying so)."""
+    waits for this one, saying so). ``skip_rejected``: a signature cuda-tile itself rejects is left out and listed
+    (analyze's), as long as one is accepted."""
     with out_dir_lock(out):
-        verdict = _analyze_translate(kernel_ref, sigs, launches, tree, out, progress)
+        verdict = _analyze_translate(kernel_ref, sigs, launches, tree, out, progress, skip_rejected)
         if "status" in verdict:
             return verdict
         verdict["stages"].update(verify(out, tree, arch, progress))
@@ -358,6 +359,11 @@ def _analyze_translate_all(todo: list[tuple[str, list[sigmod.Signature], list[di
     return verdicts
 
 
+def captured_closure(launches: list[dict]) -> dict | None:
+    """The values a factory-made kernel closes over, as its captured launches recorded them (loader.kernel_name)."""
+    return next((l["closure"] for l in launches if l.get("closure")), None)
+
+
 def _analyze_translate_logged(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree,
                               out: Path, skip_rejected: bool) -> tuple[dict, list[str]]:
     """``_analyze_translate`` in a worker process: (the verdict, its progress lines)."""
@@ -367,8 +373,15 @@ def _analyze_translate_logged(kernel_ref: str, sigs: list[sigmod.Signature], lau
 
 def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree,
                        out: Path, progress: Progress, skip_rejected: bool = False) -> dict:
-    """The first two stages; the verdict comes back finished (with a status) if either fails."""
-    kernel = load_kernel(kernel_ref)
+    """The first two stages; the verdict comes back finished (with a status) if either fails (a kernel that does not
+    load too: the other kernels of a batch go on)."""
+    try:
+        kernel = load_kernel(kernel_ref, captured_closure(launches))
+    except KernelLoadError as exc:
+        out.mkdir(parents=True, exist_ok=True)
+        source, _, name = kernel_ref.rpartition("::")
+        return _finish({"kernel": name, "source": source, "tileport": __version__,
+                        "stages": {"analyze": {"ok": False, "error": str(exc)}}}, out)
     verdict: dict = {"kernel": kernel.name, "source": str(kernel.path), "tileport": __version__, "stages": {}}
     if kernel.absent:   # host-side packages the module imports, not installed here (loader's docstring)
         verdict["absent_packages"] = list(kernel.absent)

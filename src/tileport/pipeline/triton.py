@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from ..errors import TileportError
-from ..frontends.triton.capture import kinds_of, lowered_launch
+from ..frontends.triton.capture import base_name, kinds_of, lowered_launch
 from ..frontends.triton.lower import LoweringError, lower
 from ..frontends.triton.source import find_kernel
 from ..frontends.triton.views import ViewError
@@ -56,7 +56,7 @@ def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | 
     """Lower the kernel for the parameter kinds its launches show (they must agree). ``hints`` None: derived from
     the launches' num_warps (``derived_hints``); ``{}``: none."""
     path, name = split_ref(ref)
-    kernel = find_kernel(path, name)
+    kernel = find_kernel(path, base_name(name))   # (NAME[B=None]: its launches that pass None for B)
     if not launches:
         raise TileportError(f"{ref}: a Triton kernel is ported from captured launches (which parameters are "
                             "tensors, the scalar values that make each pointer's view): run `tileport capture --out "

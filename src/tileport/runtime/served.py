@@ -71,6 +71,10 @@ def collect(root: Path, corpus: Path | None = None) -> tuple[dict[str, dict], li
         if verdict.get("status") != "proven":
             skipped.append({"port": str(d), "kernel": name, "why": f"not proven ({verdict.get('status')})"})
             continue
+        if "@" in name:   # NAME@LINE[~DIGEST]: its launches name no kernel the library could look up by name
+            skipped.append({"port": str(d), "kernel": name, "why": "a kernel a factory made (NAME@LINE): not served "
+                            "yet (the launch backend looks kernels up by function name and file)"})
+            continue
         rel = _relative_source(source, corpus)
         pid = port_id(name, rel)
         ops[pid] = {"kernel": name, "source": rel, "port": str(d.resolve()), "status": "proven",

@@ -43,9 +43,28 @@ class Shadow:
     bench: tuple = ()
     _seen: dict[str, set] = field(default_factory=dict)
 
-    def port_of(self, jit: Any) -> Path | None:
+    def port_of(self, jit: Any, name: str | None = None) -> Path | None:
+        """The port of ``jit`` (``name``: of its launches under that captured name, ``NAME[B=None]`` where they
+        pass None for B: frontends.triton.capture.specialized_name)."""
         src = os.path.realpath(inspect.getsourcefile(jit.fn) or "")
-        return self.ports.get((src, jit.fn.__name__))
+        return self.ports.get((src, name or jit.fn.__name__))
+
+    def port_for(self, jit: Any, spec: dict) -> Path | None:
+        """The port of ``jit`` for a launch of this specialization: the one whose name's parts (``NAME[b_ptr=None]``)
+        all hold for it, the most of them; None when there is none."""
+        from ..frontends.triton.capture import base_name, matches_specialization
+
+        src = os.path.realpath(inspect.getsourcefile(jit.fn) or "")
+        scored = [(n, d) for (f, k), d in self.ports.items() if f == src and base_name(k) == jit.fn.__name__
+                  for n in (matches_specialization(k, spec),) if n is not None]
+        return max(scored, key=lambda x: x[0])[1] if scored else None
+
+    def has_port(self, jit: Any) -> bool:
+        """Whether some launch of ``jit`` has a port (under its name or a specialized one)."""
+        from ..frontends.triton.capture import base_name
+
+        src = os.path.realpath(inspect.getsourcefile(jit.fn) or "")
+        return any(f == src and base_name(k) == jit.fn.__name__ for f, k in self.ports)
 
     def _seen_of(self, jit: Any) -> set:
         return self._seen.setdefault(f"{inspect.getsourcefile(jit.fn)}::{jit.fn.__name__}", set())
@@ -59,12 +78,11 @@ class Shadow:
 
     def launch(self, jit: Any, grid: Any, args: tuple, kwargs: dict, run_triton: Any) -> Any:
         """One launch of ``jit``: Triton (``run_triton()``), and the port beside it when this launch is checked."""
-        port = self.port_of(jit)
-        if port is None or len(self._seen_of(jit)) >= self.max_checks:   # (every later launch: Triton alone)
+        if len(self._seen_of(jit)) >= self.max_checks:   # (every later launch: Triton alone)
             return run_triton()
         import torch
 
-        from ..frontends.triton.capture import OPTIONS, bind, grid_of, is_descriptor, jit_params
+        from ..frontends.triton.capture import OPTIONS, bind, grid_of, is_descriptor, jit_params, specialization
         from .triton_port import ported
 
         params, constexprs, defaults = jit_params(jit)
@@ -72,6 +90,10 @@ class Shadow:
             bound, _ = bind(params, constexprs, args[:len(params)], kwargs, defaults)
             g = tuple(grid_of(grid, bound))
         except Exception:  # noqa: BLE001 — not a launch this module understands: Triton alone
+            return run_triton()
+        port = self.port_for(jit, specialization(bound, constexprs, [_describe_constexpr(k, v) for k, v in bound.items()
+                                                                 if k in constexprs]))
+        if port is None:
             return run_triton()
         described = {k: _describe(v) for k, v in bound.items()}
         if not self.wants(jit, (tuple(described.items()), g)):
@@ -210,7 +232,7 @@ def shadow(ports: dict[tuple[str, str], Path], backend: str = "cutile", max_chec
     def run(self: Any, *args: Any, grid: Any, warmup: bool, **kwargs: Any) -> Any:
         if warmup:
             compiled = saved(self, *args, grid=grid, warmup=warmup, **kwargs)
-            return _Handle(compiled, self, sh) if sh.port_of(self) is not None else compiled
+            return _Handle(compiled, self, sh) if sh.has_port(self) else compiled
         return sh.launch(self, grid, args, kwargs, lambda: saved(self, *args, grid=grid, warmup=False, **kwargs))
 
     JITFunction.run = run
@@ -218,6 +240,13 @@ def shadow(ports: dict[tuple[str, str], Path], backend: str = "cutile", max_chec
         yield sh
     finally:
         JITFunction.run = saved
+
+
+def _describe_constexpr(name: str, value: Any) -> dict:
+    """A constexpr as the capture describes it, for ``specialization`` (a dtype by its ``tl.`` name)."""
+    if type(value).__name__ == "dtype" and isinstance(getattr(value, "name", None), str):
+        return {"name": name, "kind": "constant", "value": f"tl.{value.name}"}
+    return {"name": name, "kind": "constant", "value": value}
 
 
 def corpus_ports(corpus_json: Path, corpus_root: Path) -> dict[tuple[str, str], Path]:

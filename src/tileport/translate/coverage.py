@@ -520,6 +520,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`ct.Constant[int|float|bool]` / `int`, `float` (scalars that only bound or stride a view are dropped "
               "from the lowered kernel: the view carries them; a string constexpr an int constexpr of codes, the "
               "values sorted, each launch passing its value's code); module constants inlined", S, "triton/softmax"),
+    Construct("triton-specializations", "launches of one kernel that differ in what Triton specializes on and the "
+              "lowered kernel cannot take as a parameter: a pointer some pass None for (an optional bias or residual: "
+              "`if b_ptr is not None:`, `@triton.heuristics({\"HAS_B\": lambda a: a[\"B\"] is not None})`) and a "
+              "dtype constexpr given several dtypes (`OUT=tl.float16` and `OUT=tl.bfloat16`)",
+              "one port per specialization, as Triton compiles one: the capture names the launches by what differs, "
+              "`NAME[b_ptr=None]`, `NAME[OUT=fp16]` (only where launches disagree), each lowered with the test on "
+              "the pointer decided and a None pointer dropped (was: \"launches disagree on which parameters are "
+              "tensors\", or a dtype the lowering could not resolve)", S, "idioms/idiom_bias_act"),
     Construct("triton-helpers", "`@triton.jit` helpers of the kernel's module or imported by name from a module of "
               "the project (`from .utils import f`, `from utils import f` beside the file), called as expressions or "
               "statements, returning a value or a tuple (`a, b = f(x)`), or returning inside `if` arms (an activation "

@@ -152,7 +152,9 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
         "format": 1, "tileport": __version__,
         "toolchain": {"cuda-tile": ct.__version__,
                       "tileiras": rel[1] if rel else "unknown", "bytecode_version": tree.bytecode_versions[-1]},
-        "kernel": {"name": kernel.name, "source": str(kernel.path), "line": facts.line},
+        "kernel": {"name": kernel.name, "source": str(kernel.path), "line": facts.line,
+                   **({"ref": kernel.ref} if kernel.ref_name is not None else {}),
+                   **({"closure": kernel.closure} if kernel.closure else {})},
         "parameters": [{"name": p["name"], "kind": kinds[p["name"]] or first[k]["kind"], "annotation": p["annotation"]}
                        for k, p in enumerate(facts.params)],
         "hints": hints,

@@ -16,14 +16,17 @@ from typing import Any
 from ...hostrun import run_main
 from ...spec.signature import ArraySig, Signature
 from .hints import hints_key, kernel_hints
-from ..arrays import (ALIGN_BYTES, DTYPE_NAMES, INT32, ITEMSIZE, SHAPE_DIV, ArrayFacts, CaptureError, array_facts,
-                      array_sig, describe_arg, dtype_name)
+from .loader import kernel_name
+from ..arrays import (ALIGN_BYTES, DTYPE_NAMES, INT32, ITEMSIZE, SHAPE_DIV, ArrayFacts, CaptureError, LaunchRejected,
+                      array_facts, array_sig, describe_arg, dtype_name, grid_extents,
+                      is_numpy_scalar)
 from ..triton.capture import install as install_triton
+from ..triton.capture import split_specializations
 
 #: the names other modules and tests import from here (they live in ``frontends.arrays``)
-__all__ = ["ALIGN_BYTES", "DTYPE_NAMES", "INT32", "ITEMSIZE", "SHAPE_DIV", "ArrayFacts", "CaptureError", "Recorder",
-           "array_facts", "array_sig", "constant_params", "describe_arg", "dtype_name", "load_capture",
-           "run_captured", "signature_from_args", "write_capture"]
+__all__ = ["ALIGN_BYTES", "DTYPE_NAMES", "INT32", "ITEMSIZE", "SHAPE_DIV", "ArrayFacts", "CaptureError",
+           "LaunchRejected", "Recorder", "array_facts", "array_sig", "constant_params", "describe_arg", "dtype_name",
+           "launch_refusal", "load_capture", "run_captured", "signature_from_args", "write_capture"]
 
 
 def _annotations(kernel: Any) -> dict[str, Any]:
@@ -71,7 +74,8 @@ def signature_from_args(kernel: Any, args: tuple) -> tuple[Signature, list[dict]
 
     names = list(inspect.signature(kernel._pyfunc).parameters)
     if len(names) != len(args):
-        raise CaptureError(f"{kernel._pyfunc.__qualname__} takes {len(names)} arguments, launch passed {len(args)}")
+        raise LaunchRejected(f"{kernel._pyfunc.__qualname__} takes {len(names)} arguments, launch passed {len(args)} "
+                             f"(ct.launch: \"Kernel expects {len(names)} arguments but {len(args)} were given\")")
     consts = constant_params(kernel)
     i64_scalars, i64_arrays = int64_params(kernel)
     params, described = [], []
@@ -85,38 +89,107 @@ def signature_from_args(kernel: Any, args: tuple) -> tuple[Signature, list[dict]
     return Signature(tuple(params)), described
 
 
+_DRIVER: list[bool] = []
+
+
+def _driver_installed() -> bool:
+    """Whether this machine has a CUDA driver library (cached)."""
+    if not _DRIVER:
+        import ctypes
+
+        try:
+            ctypes.CDLL("libcuda.so.1")
+            _DRIVER.append(True)
+        except OSError:
+            _DRIVER.append(False)
+    return _DRIVER[0]
+
+
+def launch_refusal(kernel: Any, args: tuple) -> str | None:
+    """What ct.launch's own argument check says against these arguments, or None. cuda-tile's
+    ``get_parameter_constraints_from_pyargs`` (what its launch runs) checks every argument's type before anything
+    needs the CUDA driver, so on a machine without one its TypeError is the launch's refusal and any other error (the
+    driver it asks for next) means the checks passed. Where a driver is installed the check is left to tileport's
+    own rules (``describe_arg``): a capture's arrays may be host memory (numpy), which the driver-backed check would
+    refuse though the launch recorded is meant for device arrays alike. For the same reason an argument tileport reads
+    as an array (``array_facts``: torch-style objects, array interfaces) is left to those rules too."""
+    import re
+
+    if _driver_installed():
+        return None
+    try:
+        from cuda.tile._cext import CallingConvention, get_parameter_constraints_from_pyargs
+    except ImportError:
+        return None
+    try:
+        get_parameter_constraints_from_pyargs(kernel, tuple(args), CallingConvention.cutile_python_v1())
+    except TypeError as exc:
+        m = re.match(r"Invalid kernel argument #(\d+)", str(exc))
+        arg = args[int(m.group(1))] if m and int(m.group(1)) < len(args) else None
+        if arg is not None and not is_numpy_scalar(arg) and array_facts(arg) is not None:
+            return None
+        return str(exc)
+    except Exception:  # noqa: BLE001 — past the type checks: the driver (absent here) was asked for
+        return None
+    return None
+
+
 @dataclass
 class Recorder:
     launches: dict[tuple, dict] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)     # launches not recorded: what the capture cannot describe
+    rejected: list[str] = field(default_factory=list)   # launches the launch itself refuses (raised in the host)
+    #: (source file, function name) of each refused launch's kernel, in the order of ``rejected``
+    rejected_kernels: list[tuple[str, str]] = field(default_factory=list)
+
+    def reject(self, func: Any, exc: Exception, what: str = "") -> LaunchRejected:
+        """Note a launch of ``func`` (the kernel's Python function) the launch itself refuses; the error to raise
+        in the host code, as the launch would."""
+        import inspect
+
+        msg = f"{func.__qualname__}{what}: {exc}"
+        self.rejected.append(msg)
+        self.rejected_kernels.append((inspect.getsourcefile(func) or "<unknown>", kernel_name(func)[0]))
+        return (type(exc) if isinstance(exc, LaunchRejected) else LaunchRejected)(msg)   # (an OverflowError stays one)
 
     def record(self, grid: Any, kernel: Any, args: tuple) -> None:
+        """Record one ``ct.launch(stream, grid, kernel, args)``; raises :class:`LaunchRejected` (a TypeError) where
+        ct.launch itself would raise, after noting it."""
         import inspect
 
         func = kernel._pyfunc
         source = inspect.getsourcefile(func) or "<unknown>"
-        grid_t = tuple(int(g) for g in (grid if isinstance(grid, (tuple, list)) else (grid,)))
-        grid_t = grid_t + (1,) * (3 - len(grid_t))
+        try:
+            grid_t = grid_extents(grid)
+        except LaunchRejected as exc:
+            raise self.reject(func, exc) from None
+        refusal = launch_refusal(kernel, tuple(args))
+        if refusal is not None:
+            raise self.reject(func, LaunchRejected(f"ct.launch refuses the arguments: {refusal}"))
         try:
             sig, described = signature_from_args(kernel, tuple(args))
+        except LaunchRejected as exc:
+            raise self.reject(func, exc) from None
         except CaptureError as exc:
             self.errors.append(f"{func.__qualname__}: {exc}")
             return
         # the hints this launch compiles with (`kernel.replace_hints(occupancy=..)` of an autotuner's pick, else
         # the decorator's): recorded, so a port at other hints is said to be one
         hints = {k: v for k, v in kernel_hints(kernel).items() if v != "default"}
-        key = (source, func.__qualname__, grid_t, sig.text(), hints_key(hints))
+        name, closure = kernel_name(func)   # a factory's kernel: NAME@LINE, and the values it closes over
+        key = (source, name, grid_t, sig.text(), hints_key(hints))
         if key in self.launches:
             self.launches[key]["count"] += 1
             return
-        self.launches[key] = {"kernel": f"{source}::{func.__name__}", "qualname": func.__qualname__,
+        self.launches[key] = {"kernel": f"{source}::{name}", "qualname": func.__qualname__,
                               "source": source, "line": inspect.getsourcelines(func)[1], "grid": list(grid_t),
                               "signature": sig.text(), "args": described, "count": 1,
-                              **({"hints": hints} if hints else {})}
+                              **({"hints": hints} if hints else {}), **({"closure": closure} if closure else {})}
 
     def as_json(self, script: str, argv: list[str]) -> dict:
-        return {"format": 1, "script": script, "argv": argv, "launches": list(self.launches.values()),
-                "errors": self.errors}
+        return {"format": 1, "script": script, "argv": argv,
+                "launches": split_specializations(list(self.launches.values())),
+                "errors": self.errors, **({"rejected": self.rejected} if self.rejected else {})}
 
 
 def run_captured(script: Path, argv: list[str], rec: Recorder | None = None, host: Any = None) -> Recorder:

@@ -38,6 +38,10 @@ class LoadedKernel:
     absent: tuple[str, ...] = field(default=())
     #: its module asked torch for a GPU at import time and was imported under the CUDA emulation (an H200)
     cuda_emulated: bool = False
+    #: a kernel defined inside a function (a factory): its name in the reference, ``NAME@LINE[~DIGEST]``
+    ref_name: str | None = None
+    #: the values it closes over (``closure_values`` of the captured kernel), when it was rebuilt from them
+    closure: dict | None = None
 
     @property
     def pyfunc(self) -> Any:
@@ -49,7 +53,7 @@ class LoadedKernel:
 
     @property
     def ref(self) -> str:
-        return f"{self.path}::{self.name}"
+        return f"{self.path}::{self.ref_name or self.name}"
 
 
 def split_ref(ref: str) -> tuple[Path, str]:
@@ -57,6 +61,119 @@ def split_ref(ref: str) -> tuple[Path, str]:
         raise KernelLoadError(f"{ref!r}: expected FILE.py::KERNEL (for example src/tileport/kernels/vector_add.py::vector_add)")
     file, name = ref.rsplit("::", 1)
     return Path(file), name
+
+
+def split_name(name: str) -> tuple[str, int | None]:
+    """``NAME@LINE`` (a kernel defined inside a function, by its ``def`` line; ``NAME@LINE~DIGEST``: one of the
+    kernels that ``def`` made, told apart by the values it closes over) → (NAME, LINE); ``NAME`` → (NAME, None)."""
+    base, at, rest = name.partition("@")
+    line = rest.split("~", 1)[0]
+    if not at:
+        return name, None
+    if not line.isdigit():
+        raise KernelLoadError(f"{name!r}: expected KERNEL or KERNEL@LINE (the line of a kernel's `def` inside a "
+                              "function, as `tileport capture` names a kernel a factory made)")
+    return base, int(line)
+
+
+def def_line(func: Any) -> int:
+    """The line of a function's ``def`` (its code's first line is its first decorator's)."""
+    try:
+        lines, start = inspect.getsourcelines(func)
+    except (OSError, TypeError):
+        return func.__code__.co_firstlineno
+    return start + next((i for i, text in enumerate(lines) if text.lstrip().startswith(("def ", "async def "))), 0)
+
+
+#: what a captured closure value is written as when it is not a plain JSON value
+CLOSURE_FORMS = ("dtype", "global", "unknown")
+
+
+def kernel_name(func: Any) -> tuple[str, dict | None]:
+    """(the name a capture gives a kernel, the values it closes over): a kernel defined at module level (or on a
+    class) is named by its function; one a function made (a factory) ``NAME@LINE`` by its ``def`` line, with
+    ``~DIGEST`` of its closure values when it has any (two kernels of one ``def`` over other values are two
+    kernels)."""
+    if "<locals>" not in func.__qualname__:
+        return func.__name__, None
+    closure = closure_values(func)
+    name = f"{func.__name__}@{def_line(func)}"
+    if closure:
+        import json
+
+        name += "~" + hashlib.sha256(json.dumps(closure, sort_keys=True).encode()).hexdigest()[:8]
+    return name, closure
+
+
+def closure_values(func: Any) -> dict | None:
+    """The values a kernel made inside a function closes over, each as the capture records it: a bool, int, float,
+    str or None as itself; a dtype (cuda.tile's or torch's) ``{"dtype": NAME}``; a module-level object of the
+    kernel's module (a helper, a table) ``{"global": NAME}``; anything else ``{"unknown": TYPE}`` (its kernel cannot
+    be rebuilt from the capture). None when it closes over nothing."""
+    names = func.__code__.co_freevars
+    if not names:
+        return None
+    module = sys.modules.get(func.__module__)
+    out: dict = {}
+    for name, cell in zip(names, func.__closure__ or ()):
+        try:
+            v = cell.cell_contents
+        except ValueError:   # an empty cell (bound after the kernel was made)
+            out[name] = {"unknown": "unbound"}
+            continue
+        if v is None or isinstance(v, (bool, int, float, str)):
+            out[name] = v
+        elif type(v).__name__ in ("DType", "dtype") and isinstance(getattr(v, "name", None) or str(v), str):
+            out[name] = {"dtype": str(getattr(v, "name", None) or v).removeprefix("torch.")}
+        elif module is not None and any(val is v for val in vars(module).values()):
+            out[name] = {"global": next(k for k, val in vars(module).items() if val is v)}
+        else:
+            out[name] = {"unknown": type(v).__name__}
+    return out
+
+
+def _closure_cell(name: str, value: Any, module: Any, ref: str) -> Any:
+    import cuda.tile as ct
+
+    if isinstance(value, dict):
+        if "dtype" in value and hasattr(ct, value["dtype"]):
+            return types.CellType(getattr(ct, value["dtype"]))
+        if "global" in value and value["global"] in vars(module):
+            return types.CellType(vars(module)[value["global"]])
+        raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, a {value.get('unknown', value)} the capture "
+                              "could not record; make it a ct.Constant parameter or bind the kernel at module level")
+    return types.CellType(value)
+
+
+def _rebuilt(module: Any, path: Path, name: str, line: int, closure: dict | None, ref: str) -> Any:
+    """The kernel a factory made: its function rebuilt from the code of the ``def NAME`` at ``line`` of the module's
+    source, over the captured ``closure`` values, decorated with ``ct.kernel`` (the hints it launched with are the
+    capture's, compiled as launched hints)."""
+    import ast
+
+    import cuda.tile as ct
+
+    src = path.read_text()
+    fn = next((n for n in ast.walk(ast.parse(src, filename=str(path)))
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name and n.lineno == line), None)
+    if fn is None:
+        raise KernelLoadError(f"{ref}: no `def {name}` at line {line} of {path}")
+    first = min([fn.lineno] + [d.lineno for d in fn.decorator_list])
+    todo = [compile(src, str(path), "exec")]
+    code = None
+    while todo and code is None:
+        c = todo.pop()
+        if c.co_name == name and c.co_firstlineno == first:
+            code = c
+        todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    if code is None:
+        raise KernelLoadError(f"{ref}: no code of `def {name}` at line {line} of {path}")
+    if code.co_freevars and closure is None:
+        raise KernelLoadError(f"{ref}: the kernel closes over {', '.join(code.co_freevars)} (a factory's values); "
+                              "port it from a capture (`--capture FILE` of `tileport capture`), which records them")
+    cells = tuple(_closure_cell(v, (closure or {}).get(v, {"unknown": "unrecorded"}), module, ref)
+                  for v in code.co_freevars)
+    return ct.kernel(types.FunctionType(code, vars(module), name, None, cells or None))
 
 
 def _is_kernel(obj: Any) -> bool:
@@ -344,9 +461,30 @@ def _kernels_named(module: Any, name: str) -> dict[str, Any]:
     return found
 
 
-def load_kernel(ref: str) -> LoadedKernel:
-    path, name = split_ref(ref)
+def _nested_defs(path: Path, name: str) -> list[int]:
+    """The lines of the ``def NAME`` inside functions of ``path``."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(), filename=str(path))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    top = {id(n) for n in tree.body}
+    return sorted(n.lineno for n in ast.walk(tree)
+                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name and id(n) not in top)
+
+
+def load_kernel(ref: str, closure: dict | None = None) -> LoadedKernel:
+    """The kernel ``FILE.py::NAME`` (or ``FILE.py::NAME@LINE``: the kernel a factory defines at that ``def`` line;
+    one bound at module level is taken as it is, else it is rebuilt over ``closure``, the values its captured
+    launches recorded)."""
+    path, ref_name = split_ref(ref)
+    name, line = split_name(ref_name)
     module, absent, emulated = load_module(path)
+    if line is not None:
+        found = [k for k in _kernels_named(module, name).values() if kernel_name(k._pyfunc)[0] == ref_name]
+        obj = found[0] if found else _rebuilt(module, path.resolve(), name, line, closure, ref)
+        return LoadedKernel(path.resolve(), name, obj, absent, emulated, ref_name, closure if not found else None)
     obj = getattr(module, name, None)
     if obj is None:   # a kernel reached another way, named by its function (as a capture names it): one a factory
         # made (`relu_kernel = make_act_kernel(1)` of `def act_kernel`), a `@staticmethod` on a class
@@ -359,5 +497,9 @@ def load_kernel(ref: str) -> LoadedKernel:
     kernels = sorted(n for n, v in vars(module).items() if _is_kernel(v))
     if obj is None or not _is_kernel(obj):
         what = "is not defined" if obj is None else f"is a {type(obj).__name__}, not a @ct.kernel"
+        nested = _nested_defs(path, name) if obj is None else []
+        if nested:   # made by a factory at run time: named by its def line, as a capture names it
+            what = (f"is defined inside a function (a factory) at line {', '.join(map(str, nested))}: name it "
+                    f"{name}@LINE by its def line, as `tileport capture` lists it, with --capture FILE")
         raise KernelLoadError(f"{path}: {name!r} {what}; kernels in this file: {', '.join(kernels) or 'none'}")
     return LoadedKernel(path.resolve(), name, obj, absent, emulated)

@@ -13,7 +13,8 @@ import types
 from typing import Any
 
 from ...spec.signature import ConstSig, ScalarSig, Signature
-from ..arrays import ArrayFacts, CaptureError, array_facts, array_sig, describe_arg
+from ..arrays import (ArrayFacts, CaptureError, LaunchRejected, array_facts, array_sig, describe_arg,
+                      grid_extents)
 from .views import View, descriptor_values, view_layout
 
 #: Triton launch keywords that are options, not kernel arguments
@@ -24,23 +25,24 @@ OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
 def bind(params: list[str], constexprs: set[str], args: tuple, kwargs: dict,
          defaults: dict | None = None) -> tuple[dict, dict]:
     """(argument by parameter name, launch options) of one call, as Triton binds them (``defaults``: the values of
-    parameters declared with one, for those the call leaves out)."""
+    parameters declared with one, for those the call leaves out). A call Triton cannot bind raises
+    :class:`LaunchRejected` (a TypeError, as Triton's launch raises one)."""
     options = {k: kwargs[k] for k in OPTIONS if k in kwargs}
     rest = {k: v for k, v in kwargs.items() if k not in OPTIONS}
     if len(args) > len(params):
-        raise CaptureError(f"{len(args)} positional arguments for {len(params)} parameters")
+        raise LaunchRejected(f"{len(args)} positional arguments for {len(params)} parameters")
     bound = dict(zip(params, args))
     for k, v in rest.items():
         if k not in params:
-            raise CaptureError(f"unexpected keyword argument {k!r} (parameters: {', '.join(params)})")
+            raise LaunchRejected(f"unexpected keyword argument {k!r} (parameters: {', '.join(params)})")
         if k in bound:
-            raise CaptureError(f"argument {k!r} given twice")
+            raise LaunchRejected(f"argument {k!r} given twice")
         bound[k] = v
     for k, v in (defaults or {}).items():
         bound.setdefault(k, v)
     missing = [p for p in params if p not in bound]
     if missing:
-        raise CaptureError(f"missing arguments: {', '.join(missing)}")
+        raise LaunchRejected(f"missing arguments: {', '.join(missing)}")
     return bound, options
 
 
@@ -59,7 +61,8 @@ def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]
         elif is_descriptor(v):
             out.append(describe_descriptor(name, v))
         else:
-            out.append(describe_arg(name, v, name in constexprs, "constexpr", "64-bit scalars are not lowered")[1])
+            out.append(describe_arg(name, v, name in constexprs, "constexpr", "64-bit scalars are not lowered",
+                                    strict=False)[1])
     return out
 
 
@@ -81,11 +84,7 @@ def describe_descriptor(name: str, d: Any) -> dict:
 
 
 def grid_of(grid: Any, bound: dict) -> list[int]:
-    g = grid(bound) if callable(grid) else grid
-    g = tuple(int(x) for x in (g if isinstance(g, (tuple, list)) else (g,)))
-    if not 1 <= len(g) <= 3:
-        raise CaptureError(f"grid {g} must have 1 to 3 dimensions")
-    return list(g + (1,) * (3 - len(g)))
+    return list(grid_extents(grid(bound) if callable(grid) else grid, "a Triton launch"))
 
 
 def jit_params(jit: Any) -> tuple[list[str], set[str], dict[str, Any]]:
@@ -101,8 +100,11 @@ def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     source = inspect.getsourcefile(fn) or "<unknown>"
     try:
         bound, options = bind(params, constexprs, args, kwargs, defaults)
-        described = describe(params, constexprs, bound)
         g = grid_of(grid, bound)
+    except LaunchRejected as exc:   # Triton raises too: raised in the host code, after noting it
+        raise rec.reject(fn, exc, " (triton)") from None
+    try:
+        described = describe(params, constexprs, bound)
     except CaptureError as exc:
         rec.errors.append(f"{fn.__qualname__} (triton): {exc}")
         return
@@ -111,10 +113,78 @@ def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     if key in rec.launches:
         rec.launches[key]["count"] += 1
         return
+    spec = specialization(bound, constexprs, described)
     rec.launches[key] = {"frontend": "triton", "kernel": f"{source}::{fn.__name__}", "qualname": fn.__qualname__,
+                         **({"specialize": spec} if spec else {}),
                          "source": source, "line": inspect.getsourcelines(fn)[1], "grid": g,
                          "signature": text, "args": described, "options": options, "count": 1,
                          **({"autotune": dict(_AUTOTUNING[-1])} if _AUTOTUNING else {})}
+
+
+def specialization(bound: dict, constexprs: set[str], described: list[dict]) -> dict:
+    """What a launch fixes that the lowered kernel cannot take as a parameter: each pointer (not a constexpr) passed
+    None (an optional bias, a residual), None; each dtype constexpr (``OUT_DTYPE=tl.float16``), its name. Launches
+    of one kernel that differ here are kernels of their own to port (``split_specializations``)."""
+    out: dict = {p: None for p, v in bound.items() if v is None and p not in constexprs}
+    for d in described:
+        if d["kind"] == "constant" and isinstance(d["value"], str) and d["value"].startswith("tl.") and \
+                d["name"] in constexprs and type(bound.get(d["name"])).__name__ == "dtype":
+            out[d["name"]] = d["value"]
+    return out
+
+
+def _part(key: str, value: object) -> str:
+    return f"{key}={'None' if value is None else str(value).removeprefix('tl.')}"
+
+
+def specialized_name(name: str, spec: dict, varying: list[str] | tuple[str, ...]) -> str:
+    """``NAME[b_ptr=None]``, ``NAME[OUT_DTYPE=fp16]``: the name of a Triton kernel's launches whose specialization
+    (``specialization``) differs from other launches' in the keys ``varying``; ``NAME`` when none varies."""
+    parts = [_part(k, spec[k]) for k in varying if k in spec]
+    return f"{name}[{','.join(parts)}]" if parts else name
+
+
+def varying_keys(specs: list[dict]) -> list[str]:
+    """The specialization keys the launches of one kernel disagree on (present in some only, or with other
+    values), in first-seen order."""
+    keys = list(dict.fromkeys(k for s in specs for k in s))
+    missing = object()
+    return [k for k in keys if len({repr(s.get(k, missing)) for s in specs}) > 1]
+
+
+def split_specializations(launches: list[dict]) -> list[dict]:
+    """The launches, each Triton kernel whose launches disagree on their specialization named per specialization
+    (``specialized_name``); a kernel whose launches agree keeps its name."""
+    specs: dict[str, list[dict]] = {}
+    for launch in launches:
+        if launch.get("frontend") == "triton":
+            specs.setdefault(launch["kernel"], []).append(launch.get("specialize", {}))
+    varying = {k: varying_keys(v) for k, v in specs.items()}
+    out = []
+    for launch in launches:
+        if varying.get(launch["kernel"]):
+            src, _, name = launch["kernel"].rpartition("::")
+            name = specialized_name(name, launch.get("specialize", {}), varying[launch["kernel"]])
+            launch = dict(launch, kernel=f"{src}::{name}")
+        out.append(launch)
+    return out
+
+
+def matches_specialization(name: str, spec: dict) -> int | None:
+    """How many parts of a specialized name (``NAME[b_ptr=None]``) a launch's specialization meets: None when one
+    fails (a runner picks the port whose parts all hold, the most of them)."""
+    inside = name.partition("[")[2].rstrip("]")
+    parts = [p for p in inside.split(",") if p]
+    for p in parts:
+        key = p.partition("=")[0]
+        if key not in spec or _part(key, spec[key]) != p:
+            return None
+    return len(parts)
+
+
+def base_name(name: str) -> str:
+    """A captured kernel name without its specialization (``NAME[B=None]``, ``NAME@LINE~DIGEST``): the function's."""
+    return name.split("[", 1)[0].split("@", 1)[0]
 
 
 def _short(d: dict) -> str:
@@ -146,8 +216,10 @@ def install(rec: Any, after: Any = None, live: bool = False) -> Any:
             record(rec, jit, grid, args, kwargs)
         else:
             fresh = type(rec)()
-            record(fresh, jit, grid, args, kwargs)
-            after(fresh)
+            try:
+                record(fresh, jit, grid, args, kwargs)
+            finally:   # (a launch Triton refuses is collected too, then raised in the host code)
+                after(fresh)
 
     def live_run(self, *args, grid, warmup, **kwargs):  # Triton's own signature
         if not warmup:

@@ -1271,6 +1271,13 @@ class _Lowerer:
                 and self.tl_attr(n.args[1]) in ("tensor_descriptor", "tensor_descriptor_base"):
             # `if isinstance(desc_or_ptr, tl.tensor_descriptor):` (a helper taking a host descriptor or a pointer)
             return isinstance(self.env.get(n.args[0].id), Desc)
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Is, ast.IsNot)) and \
+                any(isinstance(side, ast.Constant) and side.value is None for side in (n.left, n.comparators[0])) and \
+                any(isinstance(side, ast.Name) and isinstance(self.env.get(side.id), (Ptr, Desc, BlockPtr))
+                    for side in (n.left, n.comparators[0])):
+            # `if b_ptr is not None:` where the launches pass a tensor for b_ptr (launches passing None are a
+            # kernel of their own: capture's NAME[b_ptr=None]): decided, as Triton's specialization decides it
+            return isinstance(n.ops[0], ast.IsNot)
         if isinstance(n, ast.Compare):
             left = self._static(n.left, values)
             for op, right_node in zip(n.ops, n.comparators):
