@@ -29,7 +29,7 @@ def _gpu_reason() -> str | None:
 #: Test files by their measured cost on the 2-core CI machine, most expensive first (seconds of one worker, `pytest
 #: tests/FILE.py --durations=5` on 2026-12-05: each re-ports a batch of kernels through cargo and the IR diff). They
 #: start first so that the two workers of `./dev test` end together: `--dist loadfile` hands out files in collection
-#: order (pyproject's addopts turns off xdist's own reordering, by number of tests, which started the two-test corpus
+#: order (pytest_configure turns off xdist's own reordering, by number of tests, which started the two-test corpus
 #: re-ports last and left one worker idle for minutes).
 HEAVY_FIRST = ("test_ops_static.py", "test_triton_frontend.py", "test_port.py", "test_corpus_triton.py",
                "test_bundle.py", "test_fuzz.py", "test_runtime.py", "test_served.py", "test_corpus_tilegym.py")
@@ -38,6 +38,11 @@ HEAVY_FIRST = ("test_ops_static.py", "test_triton_frontend.py", "test_port.py", 
 def _cost_rank(item) -> int:
     name = Path(str(item.fspath)).name
     return HEAVY_FIRST.index(name) if name in HEAVY_FIRST else len(HEAVY_FIRST)
+
+
+def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):   # pytest-xdist present (not on every GPU host)
+        config.option.loadscopereorder = False
 
 
 def pytest_collection_modifyitems(config, items):
