@@ -131,8 +131,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`unsafe` partition_full_mut / pointer stores", P, None),
     Construct("arith-tile", "`a + b`, `a - b`, `a * b`, `a / b` on tiles of one shape", "the same operators", S,
               "vector_add"),
-    Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand", S,
-              "scale_cast"),
+    Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand; "
+              "next to a 0-d tile a scalar variable is `scalar_to_tile(s)` (the same value in Tile IR, no op: a float "
+              "a loop carries re-assigned 0-d tiles, SMALL_KERNELS static5)", S, "scale_cast"),
     Construct("fma", "`a * b + c` that cuTile Python fuses (an `fma` at that source location in the reference IR)",
               "`fma(a, b, c, rounding::NearestEven, ftz::Disabled)`; also `a*b - c` → fma(a, b, -c), `c - a*b` → "
               "fma(-a, b, c), across a binding (`m = a * b; m + c`), and `ct.mul(.., rounding_mode=R, "
@@ -215,7 +216,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "it), set by the `break` (then `continue;`), and `if zz_0_broke { continue; }` first in the body", S,
               "real_syntax"),
     Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
-              "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple", "the body once "
+              "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple, a slice of one "
+              "(`COEFFS[-2::-1]`), a module tuple of tuples (`for stage in ct.static_iter(STAGES)`, `k, j = stage`: "
+              "SMALL_KERNELS static5)", "the body once "
               "per item in place, `i` bound to the item's literal (`SCALES[i]` the item's literal too): cuTile "
               "Python unrolls it the same way", S, "real_idioms2"),
     Construct("while", "`while C:` on runtime scalars (`while k < n:`), `while True:` left by `break`, "

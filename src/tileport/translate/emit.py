@@ -1282,6 +1282,13 @@ class Emitter:
         if isinstance(inner, (ast.Tuple, ast.List)):
             vals = [self.const_value(e) for e in inner.elts]
             return [v for _, v in vals] if all(ok for ok, _ in vals) else None
+        if isinstance(inner, ast.Subscript) and isinstance(inner.value, (ast.Tuple, ast.List)) and \
+                isinstance(inner.slice, ast.Slice):   # a slice of a constant tuple (`COEFFS[-2::-1]`, reversed)
+            items = self.static_values(ast.copy_location(ast.Call(it.func, [inner.value], []), it))
+            bounds = [(True, None) if b is None else self.const_value(b)
+                      for b in (inner.slice.lower, inner.slice.upper, inner.slice.step)]
+            if items is not None and all(ok and (v is None or type(v) is int) for ok, v in bounds):
+                return items[slice(*(v for _, v in bounds))]
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "range" and \
                 not inner.keywords and 1 <= len(inner.args) <= 3:
             vals = [self.const_value(a) for a in inner.args]
@@ -4756,6 +4763,10 @@ class Emitter:
                 code = f"tile_to_scalar::<i64, i64>({wide})"
             elif ty.dtype != like.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{ty.dtype} scalar with a {like.dtype} tile")
+            if like.shape == () and lit is None:   # a scalar next to a 0-d tile is that 0-d tile in Tile IR (no
+                # op; `broadcast_scalar(s, shape![])` adds an identity reshape + broadcast, which hides the value
+                # a loop carries from the irdiff's pairing: `acc = acc * ct.exp(m - mn) + ct.sum(..)`)
+                return f"scalar_to_tile::<{RUST_DTYPES[like.dtype]}>({code})"
             return f"broadcast_scalar({code}, shape![{', '.join(like.shape)}])"
         raise self.refuse(node, "arith-tile", "arithmetic on an array")
 
