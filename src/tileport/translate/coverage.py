@@ -131,9 +131,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`unsafe` partition_full_mut / pointer stores", P, None),
     Construct("arith-tile", "`a + b`, `a - b`, `a * b`, `a / b` on tiles of one shape", "the same operators", S,
               "vector_add"),
-    Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand; "
-              "next to a 0-d tile a scalar variable is `scalar_to_tile(s)` (the same value in Tile IR, no op: a float "
-              "a loop carries re-assigned 0-d tiles, SMALL_KERNELS static5)", S, "scale_cast"),
+    Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand", S,
+              "scale_cast"),
     Construct("fma", "`a * b + c` that cuTile Python fuses (an `fma` at that source location in the reference IR)",
               "`fma(a, b, c, rounding::NearestEven, ftz::Disabled)`; also `a*b - c` → fma(a, b, -c), `c - a*b` → "
               "fma(-a, b, c), across a binding (`m = a * b; m + c`), and `ct.mul(.., rounding_mode=R, "

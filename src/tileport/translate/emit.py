@@ -4763,10 +4763,6 @@ class Emitter:
                 code = f"tile_to_scalar::<i64, i64>({wide})"
             elif ty.dtype != like.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{ty.dtype} scalar with a {like.dtype} tile")
-            if like.shape == () and lit is None:   # a scalar next to a 0-d tile is that 0-d tile in Tile IR (no
-                # op; `broadcast_scalar(s, shape![])` adds an identity reshape + broadcast, which hides the value
-                # a loop carries from the irdiff's pairing: `acc = acc * ct.exp(m - mn) + ct.sum(..)`)
-                return f"scalar_to_tile::<{RUST_DTYPES[like.dtype]}>({code})"
             return f"broadcast_scalar({code}, shape![{', '.join(like.shape)}])"
         raise self.refuse(node, "arith-tile", "arithmetic on an array")
 

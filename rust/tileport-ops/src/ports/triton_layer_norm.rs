@@ -23,7 +23,7 @@ pub mod port {
             x_ptr.partition(shape![1, BLOCK_SIZE]);
         let x: Tile<f32, { [BLOCK_SIZE] }> = x_ptr_view.load([row, 0]).reshape(shape![BLOCK_SIZE]);
         let value_reduced: Tile<f32, { [] }> = reduce_sum(x, 0);
-        let mean: Tile<f32, { [] }> = value_reduced * (scalar_to_tile::<f32>(inv_n));
+        let mean: Tile<f32, { [] }> = value_reduced * broadcast_scalar(inv_n, shape![]);
         let arange_block_size_2: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
         let d: Tile<f32, { [BLOCK_SIZE] }> = select(
             lt_tile(
@@ -37,8 +37,8 @@ pub mod port {
         let rstd: Tile<f32, { [] }> = rsqrt(
             fma(
                 value_reduced_2,
-                scalar_to_tile::<f32>(inv_n),
-                scalar_to_tile::<f32>(eps),
+                broadcast_scalar(inv_n, shape![]),
+                broadcast_scalar(eps, shape![]),
                 rounding::NearestEven,
                 ftz::Disabled,
             ),
@@ -96,7 +96,7 @@ pub mod port {
         let x: Tile<f32, { [BLOCK_SIZE] }> =
             convert_tile(x_ptr_view.load([row, 0]).reshape(shape![BLOCK_SIZE]));
         let value_reduced: Tile<f32, { [] }> = reduce_sum(x, 0);
-        let mean: Tile<f32, { [] }> = value_reduced * (scalar_to_tile::<f32>(inv_n));
+        let mean: Tile<f32, { [] }> = value_reduced * broadcast_scalar(inv_n, shape![]);
         let arange_block_size_2: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
         let d: Tile<f32, { [BLOCK_SIZE] }> = select(
             lt_tile(
@@ -110,8 +110,8 @@ pub mod port {
         let rstd: Tile<f32, { [] }> = rsqrt(
             fma(
                 value_reduced_2,
-                scalar_to_tile::<f32>(inv_n),
-                scalar_to_tile::<f32>(eps),
+                broadcast_scalar(inv_n, shape![]),
+                broadcast_scalar(eps, shape![]),
                 rounding::NearestEven,
                 ftz::Disabled,
             ),

@@ -23,8 +23,8 @@ pub mod port {
         let rstd: Tile<f32, { [] }> = rsqrt(
             fma(
                 value_reduced,
-                scalar_to_tile::<f32>(inv_n),
-                scalar_to_tile::<f32>(eps),
+                broadcast_scalar(inv_n, shape![]),
+                broadcast_scalar(eps, shape![]),
                 rounding::NearestEven,
                 ftz::Disabled,
             ),
@@ -76,8 +76,8 @@ pub mod port {
         let rstd: Tile<f32, { [] }> = rsqrt(
             fma(
                 value_reduced,
-                scalar_to_tile::<f32>(inv_n),
-                scalar_to_tile::<f32>(eps),
+                broadcast_scalar(inv_n, shape![]),
+                broadcast_scalar(eps, shape![]),
                 rounding::NearestEven,
                 ftz::Disabled,
             ),
