@@ -882,6 +882,87 @@ def deadarm4(q, k, s, BM: ct.Constant[int], BN: ct.Constant[int], D: ct.Constant
     ct.store(s, (bm, bn), ct.mma(ct.load(q, (bm, 0), (BM, D)), rhs, acc=ct.zeros((BM, BN), ct.float32)))
 """, ["q=f16[?,?]/?,1, k=f16[?,?]/?,1, s=f32[?,?]/?,1, BM=#64, BN=#64, D=#64, TRANSPOSED=#false",
       "q=f16[?,?]/?,1, k=f16[?,?]/?,1, s=f32[?,?]/?,1, BM=#64, BN=#64, D=#64, TRANSPOSED=#true"]),
+    # round 5: a product re-bound to its own name (`pt = pt * (1 - lr * wd)`, AdamW's decay) fused into a later
+    # `pt = pt - ..` with other statements between; a product read after one of its factors is re-bound (`q = a * s;
+    # a = ..; q + a`: the fma reads a's earlier value, kept by a `let`); `range(-1, 2)` (cutile types no bare `-1`);
+    # an inline `ct.where((c <= r) & (c < S), ..)` of tiles of other shapes (bound typed first)
+    "fma5": ("""
+@ct.kernel
+def fma5(p, g, y, z, lr: float, wd: float, S: int, B: ct.Constant[int]):
+    i = ct.bid(0)
+    pt = ct.load(p, index=(i, 0), shape=(B, B), padding_mode=ct.PaddingMode.ZERO)
+    gt = ct.load(g, index=(i, 0), shape=(B, B), padding_mode=ct.PaddingMode.ZERO)
+    pt = pt * (1.0 - lr * wd)
+    mt = gt * 0.5
+    pt = pt - lr * mt / (ct.sqrt(gt) + 1e-8)
+    ct.store(p, index=(i, 0), tile=pt)
+    a = gt + 1.0
+    q = a * lr
+    a = a * 2.0 + gt
+    r = q + a
+    rows = ct.reshape(ct.arange(B, dtype=ct.int32), (B, 1))
+    cols = ct.reshape(ct.arange(B, dtype=ct.int32), (1, B))
+    acc = ct.zeros((B, B), dtype=ct.float32)
+    for d in range(-1, 2):
+        acc = acc + ct.where((cols <= rows + d) & (cols < S), r, -1.0e30)
+    ct.store(y, index=(i, 0), tile=acc)
+    ct.store(z, index=(i, 0), tile=a)
+""", ["p=f32[?,?]/?,1, g=f32[?,?]/?,1, y=f32[?,?]/?,1, z=f32[?,?]/?,1, lr=f32, wd=f32, S=i32, B=#32"]),
+    # round 5: a helper's string mode by keyword (`mode="relu"`, folded as cuTile Python folds it); range bounds
+    # gathered from memory (0-d tiles: CSR row pointers) with a constant step; `while s > 1.0 and k < 8` of a
+    # reduced `s` (the 0-d comparison bound first: cutile panics on it inline); `-n` of a runtime int (negi);
+    # `beta ** step` of float scalars and `ct.sqrt` of the scalar (the op bound typed); an int constant promoted in a
+    # float division (`/ NB`: folded to 64.0); an array parameter named `pred` (cutile's launcher binds that name)
+    "forms5": ("""
+@ct.function
+def _act(v, *, mode="silu", scale=1.0):
+    if mode == "silu":
+        v = v / (1.0 + ct.exp(-v))
+    elif mode == "relu":
+        v = ct.maximum(v, 0.0)
+    return v * scale
+
+
+@ct.kernel
+def forms5(pred, row_ptr, y, z, n: int, beta: float, step: float, NB: ct.Constant[int], B: ct.Constant[int]):
+    r = ct.bid(0)
+    start = ct.gather(row_ptr, r)
+    end = ct.gather(row_ptr, r + 1)
+    acc = ct.zeros((B,), dtype=ct.float32)
+    for k in range(start, end, B):
+        idx = k + ct.arange(B, dtype=ct.int32)
+        acc += ct.gather(pred, idx, mask=idx < end)
+    s = ct.sum(acc)
+    halvings = 0
+    while s > 1.0 and halvings < 8:
+        s = s * 0.5
+        halvings += 1
+    bias = n if n > 0 else -n
+    corr = ct.sqrt(1.0 - beta ** step)
+    extra = (s + halvings + bias) / NB * corr
+    out = _act(acc, scale=0.5) + _act(acc, mode="relu")
+    out = out + extra
+    ct.store(y, index=(r,), tile=out)
+    ct.store(z, index=(r,), tile=ct.load(pred, index=(r,), shape=(B,)) * 2.0)
+""", ["pred=f32[?]/1, row_ptr=i32[?]/1, y=f32[?]/1, z=f32[?]/1, n=i32, beta=f32, step=f32, NB=#64, B=#128"]),
+    # round 5: ct.static_iter over a module tuple of tuples (a sorting network's stages, `k, j = stage` per item) and
+    # over a slice of a module tuple (`COEFFS[-2::-1]`); ct.log of a float scalar (bound typed)
+    "static5": ("""
+STAGES = ((2, 1), (4, 2))
+COEFFS = (1.0, -0.5, 0.25)
+
+
+@ct.kernel
+def static5(x, y, n: int, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    acc = ct.full((B,), COEFFS[-1], dtype=ct.float32)
+    for c in ct.static_iter(COEFFS[-2::-1]):
+        acc = acc * t + c
+    for stage in ct.static_iter(STAGES):
+        k, j = stage
+        acc = acc + k * j
+    ct.store(y, index=(ct.bid(0),), tile=acc + ct.log(n * 0.5))
+""", ["x=f32[?]/1, y=f32[?]/1, n=i32, B=#128"]),
 }
 
 

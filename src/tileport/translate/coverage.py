@@ -22,7 +22,10 @@ class Construct:
 S, P = "supported", "planned"
 
 COVERAGE: tuple[Construct, ...] = (
-    Construct("param-array-in", "array parameter that is only read", "`&Tensor<E, { [-1, ...] }>`", S, "vector_add"),
+    Construct("param-array-in", "array parameter that is only read", "`&Tensor<E, { [-1, ...] }>`; one named like "
+              "a local of cutile's generated launcher (`pred`, `valid_shape`, ..) renamed `pred_` in the Rust "
+              "entry (the launcher binds `let pred` beside it; the ABI keeps the name: SMALL_KERNELS forms5)", S,
+              "vector_add"),
     Construct("param-array-out", "array stored once per block at exactly (bid(0), ..) with the stored tile's shape",
               "`&mut Tensor<E, { [T, ...] }>` (safe block-owned partition; launch grid = partition grid)", S,
               "vector_add"),
@@ -117,7 +120,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("int-to-float", "an i32 scalar in float arithmetic (`M * 1.0`, `tile / M`, `t + (hi - lo)` with "
               "t an f16/bf16 tile)",
               "the signed itof Python's promotion emits: `convert_tile(scalar_to_tile(m))` as an f32 scalar (to the "
-              "tile's dtype next to a 16-bit tile); a constant is folded to its float", S, None),
+              "tile's dtype next to a 16-bit tile); a constant is folded to its float (`(hi - lo) / NB` of a "
+              "`ct.Constant[int]`: 64.0, as cuTile Python folds it)", S, None),
     Construct("exp-rounding", "`ct.exp(x, rounding_mode=..)`, `ct.tanh(x, rounding_mode=..)`",
               "`exp_rounded(x, rounding::Approx)`: cutile 0.3.1's `exp`/`tanh` emit the op without a rounding mode, "
               "so the port's module declares the same Tile IR op with the mode as a `#[cuda_tile::op]` function "
@@ -138,7 +142,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "first, as Python evaluates it (real_rolling_state); `x = mma(..) * s` first bound in a loop body and "
               "fused into the next `x = x + c` (ALiBi's `qk + bias`: the mma computed where it stands); "
               "`ct.astype(a * f, x.dtype) + c` fused through the conversion where it is a no-op (each variant "
-              "contracted as its own reference is: SMALL_KERNELS fmacast)", S, "gelu_tanh"),
+              "contracted as its own reference is: SMALL_KERNELS fmacast); a name re-bound to its own product in "
+              "straight-line code and fused into a later `p = p - ..` (AdamW's `p = p * (1 - lr * wd)`), and a "
+              "product one of whose factors is re-bound before the sum reads it (the fma takes the factor's earlier "
+              "value, kept by a `let`: SMALL_KERNELS fma5)", S, "gelu_tanh"),
     Construct("float-special", "`float('inf')`, `float('-inf')` in a kernel; `-float('inf')` (`float('nan')` is "
               "refused: cutile 0.3.1 has no NaN constant, docs/corpus.md limits)",
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`); "
@@ -175,9 +182,13 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("logic-runtime", "`a and b`, `a or b`, `not a`, `lo <= i < hi`, `x if c else y` on runtime scalars "
               "(an arm a 0-d tile, `abs(eps)`, next to a scalar: the scalar it holds)",
               "short-circuit `if`s yielding the value, as cuTile Python compiles them (`let both: bool = if a { b } "
-              "else { a };`, `not` as `^ true` on the 0-d tile, `if c { x } else { y }`)", S, "real_syntax"),
-    Construct("for-range", "`for i in range(stop)` / `range(start, stop)` (step 1), loop-carried re-assignment",
-              "`for i in start..stop { .. }` with `let mut` carried values", S, "matmul"),
+              "else { a };`, `not` as `^ true` on the 0-d tile, `if c { x } else { y }`); a 0-d tile compared "
+              "(`s > 1.0` of a reduced `s`) bound to a typed `let` first (cutile 0.3.1 panics on it inline)", S,
+              "real_syntax"),
+    Construct("for-range", "`for i in range(stop)` / `range(start, stop)` (step 1), loop-carried re-assignment; "
+              "negative literal bounds (`range(-1, 2)`)",
+              "`for i in start..stop { .. }` with `let mut` carried values; a negative literal bound typed "
+              "(`-1i32..2`: cutile 0.3.1 infers no type for a bare `-1` there)", S, "matmul"),
     Construct("loop-split", "an `if` in a step-1 loop's body testing the loop index against a loop-invariant value "
               "(`if j >= mask_start:`), the only such `if` of the loop; a loop left by `break` there (`if j > w: "
               "break`, the `if` holding only the `break`)",
@@ -204,7 +215,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "it), set by the `break` (then `continue;`), and `if zz_0_broke { continue; }` first in the body", S,
               "real_syntax"),
     Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
-              "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple", "the body once "
+              "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple, a slice of one "
+              "(`COEFFS[-2::-1]`), a module tuple of tuples (`for stage in ct.static_iter(STAGES)`, `k, j = stage`: "
+              "SMALL_KERNELS static5)", "the body once "
               "per item in place, `i` bound to the item's literal (`SCALES[i]` the item's literal too): cuTile "
               "Python unrolls it the same way", S, "real_idioms2"),
     Construct("while", "`while C:` on runtime scalars (`while k < n:`), `while True:` left by `break`, "
@@ -216,7 +229,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "holds, as cuTile Python compiles it; `break;` / `continue;` the Tile IR `break` / `continue` cuTile "
               "Python emits (real_idioms6); each array a scatter or atomic in the body writes carries its token "
               "(`zz_x_token`) as cuTile Python's loop does (real_while_atomics)", S, "real_idioms2"),
-    Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))` (grid-stride loop)",
+    Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))` (grid-stride loop); any "
+              "`range(a, b, step)` of a step other than 1, bounds read from memory (`ct.gather(row_ptr, r)`, 0-d "
+              "tiles: the scalars they hold)",
               "`for t in (start..n).step_by(get_num_tile_blocks().0 as usize)`", S, "persistent_scale"),
     Construct("store-schedule", "`ct.store(out, index=(t,), ...)` at a grid-stride loop index bounded by "
               "`ct.num_tiles(src, ..)` (rank 1)",
@@ -258,15 +273,18 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`reduce_sum(x, k)` (+ `.reshape(..)` for keepdims, and to its own named shape: cutile types a "
               "reduction by its extents' values); every axis: axis 0 reduced once per axis, as cuTile Python does",
               S, "row_softmax"),
-    Construct("unary-neg", "`-t` on a float tile; on an integer tile", "`negf(t)`; `negi(t, overflow::None)`", S,
-              "bias_act"),
+    Construct("unary-neg", "`-t` on a float tile; on an integer tile; `-n` of a runtime int scalar",
+              "`negf(t)`; `negi(t, overflow::None)`; of an int scalar the `negi` of its 0-d tile (cutile negates "
+              "only literals: SMALL_KERNELS forms5)", S, "bias_act"),
     Construct("exp", "`ct.exp(t)`", "`exp(t)`", S, "bias_act"),
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles, with literal `propagate_nan=` and "
               "`flush_to_zero=`", "`maxf(a, b, nan::Disabled, ftz::Disabled)` / `minf` (`nan::Enabled`, "
               "`ftz::Enabled` for the options set True)", S, "gelu_erf"),
     Construct("math-explicit", "`ct.add/sub/mul/truediv(x, y, rounding_mode=, flush_to_zero=)`, `ct.sqrt`, "
               "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.log2`, `ct.sin/cos/tan`, `ct.sinh/cosh`, `ct.floor/ceil`, "
-              "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles; `ct.abs` of an integer tile (`absi`)",
+              "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles; `ct.abs` of an integer tile (`absi`); of f32 "
+              "scalars (`ct.sqrt(bc2)`, `beta ** step`) the op on their 0-d tiles, bound to a typed `let` (cutile "
+              "infers no result type inline: SMALL_KERNELS forms5)",
               "`mulf(a, b, rounding::Zero, ftz::Disabled)`, `rsqrt(x, ftz::..)`, `exp2(x, ftz::..)`, ...: every "
               "rounding and flush-to-zero choice spelled out; `ct.add/sub/mul/truediv` of scalars without options: "
               "folded when constant (`ct.truediv(1.0, D)`), else the operator (real_rolling_state)", S, "rms_norm"),
@@ -339,7 +357,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`cmpf(a, b, predicate::NotEqual, cmp_ordering::Unordered)` (true on NaN, as in Python)", S, "causal_mask"),
     Construct("where", "`ct.where(cond, x, y)`; a scalar condition (`ct.where(label == ignore, 0.0, loss)`); a "
               "bare literal value takes the other value's dtype", "`select(cond, x, y)` with broadcasts made "
-              "explicit; a scalar condition as its 0-d tile", S,
+              "explicit; a scalar condition as its 0-d tile; a condition combined by `&`/`|` bound to a typed "
+              "`let` first (cutile 0.3.1 mistypes its broadcast comparisons inside `select`: SMALL_KERNELS fma5)", S,
               "causal_mask"),
     Construct("bitwise", "`a & b`, `a | b`, `a ^ b` on integer or boolean tiles, `a << k`, `a >> k` on integer tiles "
               "(arithmetic on signed), `~t` / `ct.bitwise_not(t)` on an integer or bool tile", "the same Rust "
@@ -461,7 +480,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("cdiv", "`ct.cdiv(a, b)` on integer scalars", "`ceil_div(a, b)`", S, "masked_rowsum"),
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, "
               "one final `return`), the kernel file's own or imported by name from another module (`from "
-              "tileport.kernels.attention import online_step`)",
+              "tileport.kernels.attention import online_step`); a string mode passed or defaulted (`mode=\"relu\"`, "
+              "tested with `==`: folded, SMALL_KERNELS forms5)",
               "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it; "
               "an imported helper's fmas are matched at its own file's lines, and its file is part of the port's "
               "source digest (an edit to it makes the port stale)", S, "mla_prefill"),

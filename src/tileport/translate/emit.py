@@ -261,6 +261,7 @@ class Emitter:
         self.tuple_args: dict[str, tuple[set[str], set[str]]] = {}   # helper → (its tuple parameters, the names in them)
         self.fusing_names: set[str] = set()     # names bound to a helper's product that an fma reads
         self.deferred: set[str] = set()         # re-assigned names whose product an fma still has to take
+        self.kept_values: set[str] = set()      # a re-bound name's earlier value a product reads (keep_factors)
         self.helper_product: list | None = None  # the factors of the helper product just bound (see _inline_body)  # inlined helper's parameter → const_value
         self._kernel_nodes: set[int] | None = None  # ids of the kernel's own nodes (see inlined_times)
         self.binding_value: ast.AST | None = None  # the value of the assignment being emitted (see hoist_constant)
@@ -917,6 +918,7 @@ class Emitter:
                     continue
                 if not isinstance(ty, (Tile, Scalar)):
                     raise self.refuse(st, "assign", "assigning an array to a new name")
+                self.keep_factors(name, indent)
                 self.bind(st, name, code, ty, indent, nested)
             elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
                     all(isinstance(n, ast.Name) for n in st.targets[0].elts) and isinstance(st.value, ast.Call) and \
@@ -1280,6 +1282,13 @@ class Emitter:
         if isinstance(inner, (ast.Tuple, ast.List)):
             vals = [self.const_value(e) for e in inner.elts]
             return [v for _, v in vals] if all(ok for ok, _ in vals) else None
+        if isinstance(inner, ast.Subscript) and isinstance(inner.value, (ast.Tuple, ast.List)) and \
+                isinstance(inner.slice, ast.Slice):   # a slice of a constant tuple (`COEFFS[-2::-1]`, reversed)
+            items = self.static_values(ast.copy_location(ast.Call(it.func, [inner.value], []), it))
+            bounds = [(True, None) if b is None else self.const_value(b)
+                      for b in (inner.slice.lower, inner.slice.upper, inner.slice.step)]
+            if items is not None and all(ok and (v is None or type(v) is int) for ok, v in bounds):
+                return items[slice(*(v for _, v in bounds))]
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "range" and \
                 not inner.keywords and 1 <= len(inner.args) <= 3:
             vals = [self.const_value(a) for a in inner.args]
@@ -1559,7 +1568,7 @@ class Emitter:
             flag = self.fresh("zz_0_broke")
             self.body.append(f"{indent}// `break` as cuTile Python compiles it: a flag the loop carries")
             self.body.append(f"{indent}let mut {flag}: bool = false;")
-        self.body.append(f"{indent}for {name} in {_paren(start)}..{_paren(stop)} {{")
+        self.body.append(f"{indent}for {name} in {_paren(_typed_int(start))}..{_paren(_typed_int(stop))} {{")
         if loop is not None:
             self.body.extend(f"{indent}    {line}" for line in self.assume_carried(loop))
         if flag:
@@ -1823,12 +1832,14 @@ class Emitter:
                 and len(it.args) == 3 and isinstance(st.target, ast.Name) and not st.orelse):
             raise self.refuse(st, "for-persistent", f"`for` over {self.text(it)}")
         self.need(st, "for-persistent", "persistent loop")
-        (start, ts), (stop, tp), (step, tq) = (self.expr(a) for a in it.args)
+        # (a bound read from memory, `range(ct.gather(row_ptr, r), ..)`, is a 0-d tile: the scalar it holds)
+        (start, ts), (stop, tp), (step, tq) = (self._as_scalar(*self.expr(a)) for a in it.args)
         if not ts == tp == tq == Scalar("i32"):
             raise self.refuse(it, "for-persistent", "range bounds are not i32 scalars")
         name = st.target.id
         self.carry_scatter_tokens(st, indent)
-        self.body.append(f"{indent}for {name} in ({start}..{stop}).step_by({_paren(step)} as usize) {{")
+        self.body.append(f"{indent}for {name} in ({_typed_int(start)}..{_typed_int(stop)})"
+                         f".step_by({_paren(step)} as usize) {{")
         self.body.extend(f"{indent}    {line}" for line in self.assume_carried(st))
         nonneg_start = isinstance(it.args[0], ast.Call) and self.ct(it.args[0].func) == "bid" or \
             (self._int(it.args[0]) or -1) >= 0
@@ -2685,6 +2696,12 @@ class Emitter:
                     return rust_literal(-float(value), "f32"), ty   # folded, as cuTile Python folds it
                 self.need(node, "unary-neg", "negation of an f32 scalar")   # (cutile negates only literals)
                 return f"tile_to_scalar::<f32, f32>(negf(scalar_to_tile::<f32>({code})))", ty
+            if ty in (Scalar("i32"), Scalar("i64")) and _literal(node.operand) is None:
+                # a runtime int (`-n`, `n if n > 0 else -n`): cutile negates only literals ("Non-const unary
+                # expressions not supported"); cuTile Python negates its 0-d tile (negi)
+                self.need(node, "unary-neg", "negation of an int scalar")
+                rust = RUST_DTYPES[ty.dtype]
+                return f"tile_to_scalar::<{rust}, {rust}>(negi(scalar_to_tile::<{rust}>({code}), overflow::None))", ty
             return f"-{_paren(code)}", ty
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
                 and isinstance(node.value.value, ast.Name) \
@@ -2846,6 +2863,11 @@ class Emitter:
                     else Tile(ta.dtype, tc.shape)
                 like = Tile(value.dtype, self.result_tile(node, Tile(value.dtype, tc.shape), value).shape)
                 cond = self.operand_as_tile(cond, tc, Tile("bool", like.shape), node.args[0])
+                if _broadcast_comparison_after_logic(cond):   # `(c <= r) & (c < S)` of tiles of other shapes:
+                    # cutile 0.3.1 mistypes a broadcast comparison right of `&` inside select's untyped operand
+                    # (tileirdisasm: "broadcast op failed to verify that all of {source, result} have same rank");
+                    # a typed `let` types it
+                    cond, _ = self.typed(cond, Tile("bool", like.shape), None, "condition")
                 a = self.operand_as_tile(a, ta, like, node.args[1])
                 b = self.operand_as_tile(b, tb, like, node.args[2])
                 return self.typed(f"select({cond}, {a}, {b})", like, want_name, "selected")
@@ -3014,6 +3036,17 @@ class Emitter:
                     raise self.refuse(node, "pow-int", f"`{self.text(node)}`: an integer exponent, which cuTile "
                                       "Python compiles to Tile IR `fpowi`; cutile 0.3.1 has no such op (its IR knows "
                                       "only the float `pow`): write the exponent as a float (`x ** 2.0`) or multiply")
+                def f32_scalar(n: ast.AST) -> bool:
+                    if isinstance(_literal(n), float):
+                        return True
+                    p = self.params.get(n.id) if isinstance(n, ast.Name) else None
+                    return isinstance(n, ast.Name) and (self.env[n.id][1] == Scalar("f32") if n.id in self.env else
+                                                        isinstance(p, sigmod.ScalarSig) and p.dtype == "f32")
+                if all(f32_scalar(n) for n in node.args):   # of f32 scalars (`beta1 ** step`): the op on their
+                    # 0-d tiles, as cuTile Python computes it
+                    a, b = ("scalar_to_tile::<f32>(" + (rust_literal(_literal(n), "f32") if _literal(n) is not None
+                                                         else self.expr(n)[0]) + ")" for n in node.args)
+                    return f"tile_to_scalar::<f32, f32>({PLAIN_BINARY_MATH[op]}({a}, {b}))", Scalar("f32")
                 return self.elementwise(node, "math-explicit", list(node.args),
                                         lambda a, b: f"{PLAIN_BINARY_MATH[op]}({a}, {b})", float_only=True)
             if op in ("sum", "max", "min", "prod"):
@@ -3144,8 +3177,8 @@ class Emitter:
         # kernel constant of the same name (`STAGE` called with `inner_stage = 4 - STAGE`)
         known = {p.arg: self.const_value(a) for p, a in zip(params.args, node.args) if p.arg not in arrays}
         # a bool known here (`keepdims=keep` of a `keep=True` default) is an option the helper reads, as cuTile
-        # Python folds it: no value to bind (cutile has no bool scalar to pass)
-        flags = {p for p, (ok, v) in known.items() if ok and type(v) is bool}
+        # Python folds it: no value to bind (cutile has no bool scalar to pass); a string mode (`act="gelu"`) alike
+        flags = {p for p, (ok, v) in known.items() if ok and type(v) in (bool, str)}
         # a dtype passed in (`cast(t, y.dtype)`): the helper names it where it converts, nothing to bind
         dtypes = {p.arg: dt for p, a in zip(params.args, node.args)
                   if p.arg not in arrays and (dt := self.static_dtype(a)) is not None}
@@ -3350,6 +3383,9 @@ class Emitter:
             if node is None:
                 return False, None
             if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float)):
+                return True, node.value
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                    not node.value.startswith("dtype:"):   # a helper's mode (`act="gelu"`), compared with ==/!=
                 return True, node.value
             if (dt := self.static_dtype(node)) is not None and not isinstance(node, ast.IfExp):
                 return True, f"dtype:{dt}"   # compared with ==/!= only
@@ -3994,6 +4030,14 @@ class Emitter:
             self.value_typed[want_name or code] = out
         return code, out
 
+    def _as_bool_scalar(self, code: str, ty: Ty) -> tuple[str, Ty]:
+        """``_as_scalar``, a 0-d bool tile computed in place bound to a typed `let` first: cutile 0.3.1 panics on
+        `tile_to_scalar::<bool, bool>(gt_tile(..))` of a 0-d comparison (`while s > 1.0 and k < n:` of a reduced
+        `s`: "get_ident_generic_args: Unexpected generic arguments")."""
+        if ty == Tile("bool", ()) and not code.isidentifier():
+            code, ty = self.typed(code, ty, None, "tested")
+        return self._as_scalar(code, ty)
+
     def runtime_logic(self, node: ast.AST, want_name: str | None) -> tuple[str, Ty]:
         """Python's short-circuit logic on runtime scalars, as cuTile Python compiles it: `a and b` is
         `if a { b } else { a }`, `a or b` is `if a { a } else { b }`, a chained `a < b < c` is `a < b and b < c`,
@@ -4004,7 +4048,7 @@ class Emitter:
                      for a, op, b in zip([node.left, *node.comparators], node.ops, node.comparators)]
             return self.runtime_logic(ast.copy_location(ast.BoolOp(ast.And(), links), node), want_name)
         if isinstance(node, ast.UnaryOp):
-            code, ty = self._as_scalar(*self.expr(node.operand))
+            code, ty = self._as_bool_scalar(*self.expr(node.operand))
             if ty != Scalar("bool"):
                 raise self.refuse(node, "if-runtime", f"`{self.text(node)}` of {_describe(ty)}")
             flipped, true = self.fresh("negated"), self.fresh("always")
@@ -4012,7 +4056,7 @@ class Emitter:
             self.body.append(f"let {flipped}: Tile<bool, {{ [] }}> = scalar_to_tile::<bool>({code}) ^ {true};")
             return f"tile_to_scalar::<bool, bool>({flipped})", ty
         if isinstance(node, ast.IfExp):
-            cond, cty = self._as_scalar(*self.expr(node.test))
+            cond, cty = self._as_bool_scalar(*self.expr(node.test))
             if cty != Scalar("bool"):
                 raise self.refuse(node.test, "if-runtime", f"condition `{self.text(node.test)}` is not a scalar "
                                                            "comparison")
@@ -4026,7 +4070,7 @@ class Emitter:
                                                       f"({_describe(at)}, {_describe(bt)})")
             return self.typed(f"if {cond} {{ {ac} }} else {{ {bc} }}", at, want_name, "chosen") \
                 if isinstance(at, Tile) else (f"if {cond} {{ {ac} }} else {{ {bc} }}", at)
-        first, fty = self._as_scalar(*self.expr(node.values[0]))
+        first, fty = self._as_bool_scalar(*self.expr(node.values[0]))
         if fty != Scalar("bool"):
             raise self.refuse(node, "logic-runtime", f"`{self.text(node.values[0])}` in `{self.text(node)}` is not "
                                                      "a scalar comparison")
@@ -4036,7 +4080,7 @@ class Emitter:
             ast.copy_location(ast.BoolOp(node.op, node.values[1:]), node)
         outer, self.body = self.body, []   # the rest is evaluated inside the arm, as Python short-circuits it
         try:
-            rest, rty = self._as_scalar(*self.expr(rest_node))
+            rest, rty = self._as_bool_scalar(*self.expr(rest_node))
             inner = self.body
         finally:
             self.body = outer
@@ -4298,6 +4342,9 @@ class Emitter:
         if not isinstance(ty, Tile) or not ty.dtype.startswith(("f", "bf")):
             raise self.refuse(node, "math-explicit", f"ct.{op} of a non-float tile")
         extra = ([rounding] if takes_rounding else []) + ([ftz] if takes_ftz else [])
+        if code.startswith("scalar_to_tile::<f32>("):   # of an f32 scalar (`ct.sqrt(bc2)`): cutile 0.3.1 infers
+            # the op's result type there only from a typed binding ("Unable to infer return type")
+            return self.typed(f"{fn}({', '.join([code] + extra)})", ty, None, f"{op}_value")
         return f"{fn}({', '.join([code] + extra)})", ty
 
     def reduce(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
@@ -4725,6 +4772,9 @@ class Emitter:
         """An i32 scalar as the f32 Python promotes it to (a literal for a literal; else a signed itof)."""
         if (lit := _literal(node)) is not None:
             return rust_literal(float(lit), "f32")
+        ok, value = self.const_value(node)
+        if ok and isinstance(value, int) and not isinstance(value, bool):   # a constant (`NB` of ct.Constant[int]):
+            return rust_literal(float(value), "f32")                         # cuTile Python folds it to an f32
         self.need(node, "int-to-float", f"`{self.text(node)}` promoted to float")
         return ("{ let wide: Tile<f32, { [] }> = convert_tile(scalar_to_tile::<i32>(" + code + ")); "
                 "tile_to_scalar::<f32, f32>(wide) }")
@@ -4774,6 +4824,30 @@ class Emitter:
                     self.fma_nodes.setdefault(loc, set()).add(id(n))
                     self.fma_through_astype.add(id(cast))
 
+    def keep_factors(self, name: str, indent: str) -> None:
+        """Before ``name`` is re-bound: a product bound to a name that an fma may still take (`q = p * s` then `p =
+        ..` then `q + c`, or `p = p * s` itself then `p - c`) reads ``name``'s value from before, as cuTile Python's
+        values do. A shadowing `let` keeps that value under a name of its own (`let p_0 = p;`, no op in Tile IR;
+        dropped when no fma reads it); a `let mut` assigned in place has no such copy in scope everywhere, so
+        the product is not fused there (the sum stays a sum)."""
+        if name not in self.env:
+            return
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        readers = [k for k, (factors, _) in self.products.items() if any(word.search(c) for _, c, _ in factors)]
+        if not readers:
+            return
+        if name in self.mutated:
+            for k in readers:
+                if k not in self.deferred:
+                    self.products.pop(k)
+            return
+        kept = self.fresh(f"{name}_before")
+        self.body.append(f"{indent}let {kept}: {self.env[name][1].rust()} = {name};")
+        self.kept_values.add(kept)
+        for k in readers:
+            factors, fp = self.products[k]
+            self.products[k] = ([(n, word.sub(kept, c), t) for n, c, t in factors], fp)
+
     def drop_folded_products(self) -> None:
         """A name bound to a product that every reader fused into an fma (`ms = a * b; ms + c`) is never read in
         the Rust: its binding becomes a comment instead of an unused variable."""
@@ -4785,6 +4859,9 @@ class Emitter:
                 indent = line[:len(line) - len(line.lstrip())]
                 self.body[i:end + 1] = [f"{indent}// `{m.group(1)}` (a product) is fused into the fma that reads it, "
                                         "as cuTile Python contracts it"] + [""] * (end - i)
+            elif m and m.group(1) in self.kept_values and not any(
+                    re.search(rf"\b{m.group(1)}\b", later) for later in self.body[i + 1:]):
+                self.body[i] = ""   # (a value kept for an fma that did not take it: see keep_factors)
         self.body = [ln for ln in self.body if ln != ""]
 
     def inlined_times(self, node: ast.AST, seen: frozenset = frozenset()) -> int:
@@ -4818,9 +4895,9 @@ class Emitter:
         two into an fma (it works on values, not names): the product is not assigned; its factors are kept (see
         _factors) and the sum becomes `x = fma(x, y, c)`. True when ``st`` was handled so."""
         if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
-                st.targets[0].id in self.mutated and isinstance(st.value, ast.BinOp) and
-                isinstance(st.value.op, ast.Mult)):
-            return False
+                (st.targets[0].id in self.mutated or st.targets[0].id in self.env) and
+                isinstance(st.value, ast.BinOp) and isinstance(st.value.op, ast.Mult)):
+            return False   # (a `let mut` assigned in place, or a name a `let` shadows: `p = p * (1 - lr * wd)`)
         name = st.targets[0].id
         touching = [r for r in rest if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(r))]
         nxt = touching[0] if touching else None
@@ -5313,6 +5390,30 @@ def _describe(ty: Ty) -> str:
     return ty.rust() if isinstance(ty, Tile) else getattr(ty, "dtype", "array")
 
 
+def _broadcast_comparison_after_logic(code: str) -> bool:
+    """Whether an operand right of a top-level `&`/`|` in ``code`` is a broadcast comparison
+    (`.. & lt_tile(c, s).broadcast(shape![..])`)."""
+    parts, depth, cur = [], 0, ""
+    for ch in code:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and ch in "&|":
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return any(re.fullmatch(r"\s*(?:lt|le|gt|ge|eq|ne)_tile\(.*\)\.broadcast\(shape!\[.*\]\)\s*", p, re.S)
+               for p in parts[1:])
+
+
+def _typed_int(code: str) -> str:
+    """A bare negative integer literal typed as i32 (`-1i32`): cutile 0.3.1 infers no type for the negation of an
+    untyped literal where nothing else types it (`for dy in (-1)..2`: "Failed to infer type for unary op expr")."""
+    bare = code.strip("()")
+    return f"{bare}i32" if re.fullmatch(r"-\d+", bare) else code
+
+
 def _paren(code: str) -> str:
     return code if re.fullmatch(r"[\w.\[\]()!, :&]+", code) and not any(op in code for op in (" + ", " - ", " & ")) \
         else f"({code})"
@@ -5350,6 +5451,11 @@ RUST_KEYWORDS = frozenset(
     "as break const continue crate else enum extern false fn for if impl in let loop match mod move mut pub ref "
     "return self Self static struct super trait true type unsafe use where while async await dyn abstract become "
     "box do final macro override priv typeof unsized virtual yield try gen union".split())
+
+
+#: names cutile 0.3.1's `#[cutile::entry]` launcher binds next to an array parameter's own name while it checks
+#: the array (cutile-macro `kernel_launcher_generator.rs`): an array parameter of one of these names is renamed
+LAUNCHER_LOCALS = frozenset("pred valid_shape given_shape given_dtype valid_shape_mixed tensor_validator".split())
 
 
 def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
@@ -5657,6 +5763,15 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         prologue.append(f"let {st}: i32 = unsafe {{ {fact} }};")
     body = _tidy_bindings(prologue + em.body if prologue else em.body)
     doc = (ast.get_docstring(fn) or "").splitlines()
+    for name in (n for n, p in sig.params if isinstance(p, sigmod.ArraySig) and n in LAUNCHER_LOCALS):
+        # cutile 0.3.1's generated launcher binds these names itself around an array parameter's checks (`let pred
+        # = .. .all(..)`, then `pred.shape()`: "no method named `shape` found for type `bool`"): the Rust
+        # parameter is renamed (`pred_`); the port's ABI keeps the Python name, the launcher passes by position
+        word, rust = re.compile(rf"\b{name}\b"), f"{name}_"
+        params = [word.sub(rust, p) for p in params]
+        body = [word.sub(rust, line) for line in body]
+        strides = {(rust if k == name else k): v for k, v in strides.items()}
+        specs = {(rust if k == name else k): v for k, v in specs.items()}
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),
                    em.declared_ops)

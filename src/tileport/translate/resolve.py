@@ -207,6 +207,13 @@ def _attr_chain(path: str, like: ast.AST) -> ast.expr:
     return node
 
 
+def _numbers(value: Any) -> bool:
+    """A number, or a non-empty tuple of numbers or of such tuples."""
+    if isinstance(value, tuple):
+        return bool(value) and all(_numbers(v) for v in value)
+    return isinstance(value, (int, float)) and not isinstance(value, enum.Enum)
+
+
 def static_node(value: Any, like: ast.AST) -> ast.expr | None:
     """The canonical spelling of a compile-time value, or None if it has none (a tile, an array, anything else)."""
     ct = _ct()
@@ -214,9 +221,8 @@ def static_node(value: Any, like: ast.AST) -> ast.expr | None:
         return _attr_chain("ct", like)
     if isinstance(value, bool) or (isinstance(value, (int, float)) and not isinstance(value, enum.Enum)):
         return _mark(ast.copy_location(ast.Constant(value), like))
-    if isinstance(value, tuple) and value and all(isinstance(v, (int, float)) and not isinstance(v, enum.Enum)
-                                                  for v in value):
-        elts = [_mark(ast.copy_location(ast.Constant(v), like)) for v in value]
+    if isinstance(value, tuple) and value and all(_numbers(v) for v in value):   # (nested: `((2, 1), (4, 2))`,
+        elts = [static_node(v, like) for v in value]                         # a sorting network's stages)
         return _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), like))
     if isinstance(value, enum.Enum) and type(value).__module__.startswith("cuda.tile"):
         cls = _ct_name(type(value))
@@ -574,7 +580,18 @@ def _unroll_static_tuples(stmts: list[ast.stmt]) -> list[ast.stmt]:
                         return _mark(ast.copy_location(copy.deepcopy(binding[node.id]), node))
                     return node
 
-            out.extend(_Bind().visit(copy.deepcopy(sub)) for sub in st.body)
+            for sub in st.body:
+                sub = _Bind().visit(copy.deepcopy(sub))
+                if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Tuple) \
+                        and isinstance(sub.value, ast.Tuple) and len(sub.value.elts) == len(sub.targets[0].elts) \
+                        and all(isinstance(t, ast.Name) for t in sub.targets[0].elts) and \
+                        all(isinstance(v, ast.Constant) for v in sub.value.elts):
+                    # `k, j = stage` of an item that is a tuple of constants (`(2, 1)`): one name each, as the
+                    # tuple-assign rewrite spells the statements it sees before the unrolling
+                    out.extend(_mark(ast.copy_location(ast.Assign([ast.Name(t.id, ast.Store())], v), sub))
+                               for t, v in zip(sub.targets[0].elts, sub.value.elts))
+                else:
+                    out.append(sub)
     return out
 
 
