@@ -238,7 +238,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack", "inverse_cdf_sample",
                "carry_prev_block", "lookback_scan", "moe_empty_expert", "top_p_sorted", "gather_in_tile",
                "bitwise_reductions", "act_code_rows", "act_helper_returns", "horner_reversed", "top2_pairs", "arange_span",
-               "pow_bias_correction", "rtz_downcast")
+               "pow_bias_correction", "rtz_downcast", "argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax")
 
 
 @pytest.fixture(scope="module")
@@ -899,6 +899,17 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.argmax(x, 0, tie_break_left=False))", "",
      "tie_break_left=False"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.exp(x, foo=1))", "", "tl.exp option foo=1"),
+    # round 5: a tuple reduce is an arg-max only with the least index winning ties (`i1 > i2` is not; nor a combine
+    # keeping the first pair on equal values: the result then depends on the tree's order); a tuple scan whose
+    # outputs mix the pairs (a linear recurrence) is not component-wise
+    ("x = tl.load(x_ptr + offs)\nv, i = tl.reduce((x, offs), 0, _am)\ntl.store(y_ptr + pid, v)",
+     "@triton.jit\ndef _am(v1, i1, v2, i2):\n    c = (v1 > v2) | ((v1 == v2) & (i1 > i2))\n"
+     "    return tl.where(c, v1, v2), tl.where(c, i1, i2)\n", "tl.reduce of a tuple is lowered when"),
+    ("x = tl.load(x_ptr + offs)\nv, i = tl.reduce((x, offs), 0, _am)\ntl.store(y_ptr + pid, v)",
+     "@triton.jit\ndef _am(v1, i1, v2, i2):\n    c = v1 >= v2\n    return tl.where(c, v1, v2), tl.where(c, i1, i2)\n",
+     "tl.reduce of a tuple is lowered when"),
+    ("x = tl.load(x_ptr + offs)\na, b = tl.associative_scan((x, x), 0, _lin)\ntl.store(y_ptr + offs, b)",
+     "@triton.jit\ndef _lin(a1, b1, a2, b2):\n    return a1 * a2, b1 * a2 + b2\n", "tl.associative_scan of a tuple"),
 ])
 def test_idioms_without_an_exact_lowering_are_refused(tmp_path, body, helpers, why):
     with pytest.raises(LoweringError, match=why) as exc:

@@ -944,8 +944,11 @@ class _Lowerer:
                 continue   # bound in another block than the loop's: every definition reaching it would change
             literal = value.replace(".", "", 1).replace("-", "", 1).isdigit() or \
                 value in ("float('-inf')", "float('inf')")   # (cuTile's ct.full takes constants)
-            if literal and isinstance(v, Tile) and v.shape == () and self.known_dtype(v) in (F32, "ct.float16",
-                                                                                            "ct.bfloat16"):
+            dtype = self.known_dtype(v) if isinstance(v, Tile) and v.shape == () else None
+            if dtype in ("ct.int32", "ct.int64") and not value.lstrip("-").isdigit():
+                continue   # (an integer tile the loop makes from a float scalar: no such promotion)
+            if literal and dtype in (F32, "ct.float16", "ct.bfloat16", "ct.int32", "ct.int64"):
+                # (`best_i = 0` then `best_i = off + i` under an `if` in the loop, i a 0-d int32 index)
                 indent = self.lines[line][:len(self.lines[line]) - len(self.lines[line].lstrip())]
                 self.lines[line] = f"{indent}{self.prefix}{name} = ct.full((), {value}, dtype={self.known_dtype(v)})"
 
@@ -2800,10 +2803,13 @@ class _Lowerer:
 
     def reduce(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.reduce(x, axis, combine_fn)`` with a @triton.jit combine function that is one associative op of
-        its two parameters (``a + b``, ``a * b``, ``tl.maximum(a, b)``, ``tl.minimum(a, b)``): that reduction."""
-        x = self._tile_arg(node, kw, 0, "input")
+        its two parameters (``a + b``, ``a * b``, ``tl.maximum(a, b)``, ``tl.minimum(a, b)``): that reduction. A
+        tuple ``(x, idx)`` with an arg-max / arg-min combine of four parameters: ``pair_arg_reduce``."""
         comb = self._arg(node, kw, 2, "combine_fn")
         helper = self.k.helpers.get(comb.id) if isinstance(comb, ast.Name) else None
+        if isinstance(self._arg(node, kw, 0, "input"), ast.Tuple):
+            return self.pair_arg_reduce(node, kw, helper, comb)
+        x = self._tile_arg(node, kw, 0, "input")
         op = self._combine_op(helper) if helper is not None else None
         if op is None:
             raise self.fail(comb, "tl.reduce is lowered when its combine_fn is a @triton.jit function of two "
@@ -2818,15 +2824,111 @@ class _Lowerer:
         shape = tuple("1" if a == axis else s for a, s in enumerate(x.shape) if a != axis or keep)
         return Tile(f"ct.{op}({x.text}, axis={axis}" + (", keepdims=True)" if keep else ")"), shape, x.dtype)
 
+    def pair_arg_reduce(self, node: ast.Call, kw: dict, helper: ast.FunctionDef | None,
+                        comb: ast.expr) -> tuple[Tile, Tile]:
+        """``v, i = tl.reduce((x, idx), axis, combine)`` whose combine of ``(v1, i1, v2, i2)`` returns
+        ``tl.where(c, v1, v2), tl.where(c, i1, i2)`` with ``c`` = ``v1 > v2 | (v1 == v2 & i1 < i2)`` (either
+        operand order, ``<=`` on the indices, ``<`` on the values: arg-min; the arms swapped with the test on the
+        second pair): the maximum (minimum) and the least index holding it, whatever order the tree combines in
+        (``ct.max``, then ``ct.min`` of idx where x equals it). Any other combine of a tuple is refused."""
+        which = self._arg_combine(helper) if helper is not None else None
+        items = self._arg(node, kw, 0, "input").elts   # type: ignore[attr-defined]
+        if which is None or len(items) != 2:
+            raise self.fail(comb, "tl.reduce of a tuple is lowered when it is (values, indices) with an arg-max / "
+                                  "arg-min combine_fn of (v1, i1, v2, i2) returning `tl.where(c, v1, v2), "
+                                  "tl.where(c, i1, i2)`, c = `(v1 > v2) | ((v1 == v2) & (i1 < i2))` (or `<` on the "
+                                  "values): cutile 0.3.1 builds no reduction of a combine function of the user's")
+        x = self._named(self.materialize(self._value(self.ev(items[0]), node), node), "arg")
+        idx = self._named(self.materialize(self._value(self.ev(items[1]), node), node), "argi")
+        if self.known_dtype(idx) != "ct.int32" or len(idx.shape) > len(x.shape):
+            raise self.fail(items[1], "tl.reduce of (values, indices): the indices must be an int32 tile of the "
+                                      "values' shape")
+        axis_node = self._arg(node, kw, 1, "axis")
+        if isinstance(axis_node, ast.Constant) and axis_node.value is None:
+            raise self.fail(axis_node, "tl.reduce of (values, indices) over every axis (axis=None)")
+        axis = self._axis_of(x, axis_node)
+        keep = self._flag(node, kw, 3, "keep_dims", False)
+        full = tuple("1" if a == axis else s for a, s in enumerate(x.shape))
+        best = self._named(Tile(f"ct.{which}({x.text}, axis={axis}, keepdims=True)", full, x.dtype), "best")
+        out = tuple(s for a, s in enumerate(full) if a != axis or keep)
+        k = ", keepdims=True)" if keep else ")"
+        index = Tile(f"ct.min(ct.where({x.text} == {best.text}, {idx.text}, 2147483647), axis={axis}{k}", out,
+                     "ct.int32")
+        return Tile(f"ct.{which}({x.text}, axis={axis}{k}", out, x.dtype), index
+
+    @staticmethod
+    def _arg_combine(fn: ast.FunctionDef) -> str | None:
+        """"max" / "min" when ``fn(v1, i1, v2, i2)`` is an arg-max / arg-min combine with the least index winning
+        ties (``pair_arg_reduce``); assignments before the return are read through."""
+        params = [a.arg for a in fn.args.args]
+        if len(params) != 4:
+            return None
+        v1, i1, v2, i2 = params
+        names: dict[str, ast.expr] = {}
+        ret = None
+        for st in fn.body:
+            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+                continue
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and st.targets[0].id not in params:
+                names[st.targets[0].id] = st.value
+            elif isinstance(st, ast.Return) and ret is None:
+                ret = st.value
+            else:
+                return None
+
+        def read(e: ast.expr) -> ast.expr:
+            return read(names[e.id]) if isinstance(e, ast.Name) and e.id in names else e
+
+        def where(e: ast.expr) -> tuple[ast.expr, str, str] | None:
+            e = read(e)
+            if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "where"
+                    and len(e.args) == 3 and not e.keywords and all(isinstance(a, ast.Name) for a in e.args[1:])):
+                return None
+            return e.args[0], e.args[1].id, e.args[2].id   # type: ignore[attr-defined]
+
+        def canon(e: ast.expr):
+            e = read(e)
+            if isinstance(e, ast.BinOp) and type(e.op) in (ast.BitOr, ast.BitAnd):
+                parts = [canon(e.left), canon(e.right)]
+                return None if None in parts else ("|" if isinstance(e.op, ast.BitOr) else "&", frozenset(parts))
+            if isinstance(e, ast.Compare) and len(e.ops) == 1 and isinstance(e.left, ast.Name) \
+                    and isinstance(e.comparators[0], ast.Name):
+                a, b, op = e.left.id, e.comparators[0].id, type(e.ops[0])
+                if op is ast.Eq:
+                    return ("==", frozenset((a, b)))
+                flip = {ast.Gt: (">", a, b), ast.Lt: (">", b, a), ast.GtE: (">=", a, b), ast.LtE: (">=", b, a)}
+                return flip.get(op)
+            return None
+
+        if not (isinstance(ret, ast.Tuple) and len(ret.elts) == 2):
+            return None
+        wv, wi = where(ret.elts[0]), where(ret.elts[1])
+        if wv is None or wi is None or ast.dump(read(wv[0])) != ast.dump(read(wi[0])):
+            return None
+        pairs = {(v1, v2): (i1, i2), (v2, v1): (i2, i1)}
+        if (wv[1], wv[2]) not in pairs or pairs[(wv[1], wv[2])] != (wi[1], wi[2]):
+            return None
+        (cv, ov), (ci, oi) = (wv[1], wv[2]), (wi[1], wi[2])   # the pair chosen when c holds, and the other
+        test = canon(wv[0])
+        for which, better in (("max", (">", cv, ov)), ("min", (">", ov, cv))):
+            for tie in ((">", oi, ci), (">=", oi, ci)):   # `<=` on the indices: equal pairs are the same pair
+                if test == ("|", frozenset((better, ("&", frozenset((("==", frozenset((cv, ov))), tie)))))):
+                    return which
+        return None
+
     def swizzle2d(self, node: ast.Call) -> tuple[Scalar, Scalar]:
         """``tl.swizzle2d(i, j, size_i, size_j, size_g)``: Triton's definition on scalars (row-major ij regrouped
-        in groups of size_g rows)."""
+        in groups of size_g rows). Its parts are bound to names (`ij`, the group's first row and size, the new
+        pair), as Triton's definition binds them: inlined into every index that reads the pair, the expression nests
+        so deep that the port's typed lets no longer compile (a tile index of a block-pointer GEMM)."""
         i, j, size_i, size_j, size_g = (_paren(self.scalar(a)) for a in node.args)
-        ij = f"({i} * {size_j} + {j})"
+        ij = self._scalar_named(Scalar(f"{i} * {size_j} + {j}"), "swz_ij")
         size_gj = f"({size_g} * {size_j})"
-        off_i = f"(({ij} // {size_gj}) * {size_g})"
-        g = f"min({size_i} - {off_i}, {size_g})"
-        return Scalar(f"{off_i} + ({ij} % {size_gj}) % {g}"), Scalar(f"({ij} % {size_gj}) // {g}")
+        off_i = self._scalar_named(Scalar(f"({ij} // {size_gj}) * {size_g}"), "swz_off")
+        g = self._scalar_named(Scalar(f"min({size_i} - {off_i}, {size_g})"), "swz_g")
+        return (Scalar(self._scalar_named(Scalar(f"{off_i} + ({ij} % {size_gj}) % {g}"), "swz_i")),
+                Scalar(self._scalar_named(Scalar(f"({ij} % {size_gj}) // {g}"), "swz_j")))
 
     def associative_scan(self, node: ast.Call, kw: dict) -> Tile:
         """``tl.associative_scan(x, axis, combine_fn, reverse=)`` with a combine function that is `a + b` / `a * b`
@@ -2835,6 +2937,17 @@ class _Lowerer:
         it (with an identity Triton's scan does not state), but cutile 0.3.1 builds every scan along dimension 0
         with identity 0, so no port of it could be proven (docs/triton.md)."""
         inp = self._arg(node, kw, 0, "input")
+        comb = self._arg(node, kw, 2, "combine_fn")
+        helper = self.k.helpers.get(comb.id) if isinstance(comb, ast.Name) else None
+        ops = self._componentwise_ops(helper, len(inp.elts)) if isinstance(inp, ast.Tuple) and helper else None
+        if ops is not None:   # each output k is `a_k + b_k` / `a_k * b_k`: N independent scans
+            reverse = self._flag(node, kw, 3, "reverse", False)
+            outs = []
+            for item, op in zip(inp.elts, ops):   # type: ignore[attr-defined]
+                x = self.materialize(self._value(self.ev(item), node), node)
+                axis = self._axis_of(x, self._arg(node, kw, 1, "axis"))
+                outs.append(self._scan({"sum": "cumsum", "prod": "cumprod"}[op], x, str(axis), reverse))
+            return tuple(outs)   # type: ignore[return-value]
         if isinstance(inp, ast.Tuple):
             raise self.fail(node, "tl.associative_scan of a tuple of tiles (a combine_fn of 2N parameters: a linear "
                                   "recurrence, a segmented scan) is not lowered: cuTile Python's ct.scan of a tuple "
@@ -2872,6 +2985,25 @@ class _Lowerer:
             return Tile(f"ct.transpose(ct.{op}(ct.transpose({x.text}), axis=0{rev})", x.shape, x.dtype)
         return Tile(f"ct.permute(ct.{op}(ct.permute({x.text}, {tuple(perm)}), axis=0{rev}, {tuple(inv)})", x.shape,
                     x.dtype)
+
+    @staticmethod
+    def _componentwise_ops(fn: ast.FunctionDef, n: int) -> list[str] | None:
+        """For a combine of 2N parameters ``(a_1..a_N, b_1..b_N)`` returning ``(a_1 + b_1, .., a_N * b_N)`` (each
+        output `+` or `*` of its own pair, either order): "sum" / "prod" per output; else None (a linear
+        recurrence mixes the pairs)."""
+        params = [a.arg for a in fn.args.args]
+        body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(params) != 2 * n or len(body) != 1 or not isinstance(body[0], ast.Return) or \
+                not isinstance(body[0].value, ast.Tuple) or len(body[0].value.elts) != n:
+            return None
+        ops = []
+        for k, e in enumerate(body[0].value.elts):
+            if not (isinstance(e, ast.BinOp) and type(e.op) in (ast.Add, ast.Mult)
+                    and all(isinstance(o, ast.Name) for o in (e.left, e.right))
+                    and sorted((e.left.id, e.right.id)) == sorted((params[k], params[n + k]))):  # type: ignore
+                return None
+            ops.append("sum" if isinstance(e.op, ast.Add) else "prod")
+        return ops
 
     def _combine_op(self, fn: ast.FunctionDef) -> str | None:
         """The reduction a combine function is (None when it is not one associative op of its parameters)."""

@@ -1,0 +1,174 @@
+"""Round 5's lowerings checked on the CPU against Triton itself: `tl.reduce((x, idx), axis, argmax_combine)`, a
+component-wise `tl.associative_scan` of a tuple, `tl.swizzle2d` bound to names, and an int literal carried as a 0-d
+int32 tile (`best_i = 0`, then `best_i = off + i` under an `if` in a loop). Each launch of the LLM fixture's
+`round5_cases()` runs through Triton's interpreter (TILEPORT_TORCH_PYTHON) and through the lowered cuTile Python on
+numpy (`CtNumpy` of tests/test_triton_two_layouts.py, with the reductions, scans and products these use)."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from test_triton_two_layouts import CtNumpy, _torch_python, run_lowered
+
+FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
+NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax")
+#: those Triton 3.6's interpreter runs here: with numpy 2.4 it fails on `range()` of a runtime bound ("only
+#: 0-dimensional arrays can be converted to Python scalars"), so the two loops are checked against numpy only
+INTERPRETED = ("argmax_pairs", "pair_scan")
+
+
+class CtMore(CtNumpy):
+    float16, bfloat16 = np.float16, np.float32
+
+    @staticmethod
+    def cdiv(a, b):
+        return -(-a // b)
+
+    @staticmethod
+    def max(x, axis=None, keepdims=False):
+        return np.max(np.asarray(x), axis=axis, keepdims=keepdims)
+
+    @staticmethod
+    def min(x, axis=None, keepdims=False):
+        return np.min(np.asarray(x), axis=axis, keepdims=keepdims)
+
+    @staticmethod
+    def where(c, a, b):
+        return np.where(c, a, b)
+
+    @staticmethod
+    def full(shape, v, dtype):
+        return np.full(shape, v, dtype=dtype)
+
+    @staticmethod
+    def zeros(shape, dtype):
+        return np.zeros(shape, dtype=dtype)
+
+    @staticmethod
+    def cumsum(x, axis=0, reverse=False):
+        x = np.asarray(x)
+        return np.flip(np.cumsum(np.flip(x, axis), axis, dtype=x.dtype), axis) if reverse else \
+            np.cumsum(x, axis, dtype=x.dtype)
+
+    @staticmethod
+    def broadcast_to(x, shape):
+        return np.broadcast_to(x, shape)
+
+    @staticmethod
+    def exp2(x):
+        return np.exp2(x)
+
+    @staticmethod
+    def mma(a, b, acc):
+        return np.asarray(a, np.float32) @ np.asarray(b, np.float32) + acc
+
+
+INTERPRET = textwrap.dedent('''
+    import importlib.util, os, sys
+    os.environ["TRITON_INTERPRET"] = "1"
+    import numpy as np, torch
+    spec = importlib.util.spec_from_file_location("fx", sys.argv[1])
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = {}
+    for i, (name, grid, args, kw) in enumerate(mod.round5_cases()):
+        if name not in sys.argv[3].split(","):
+            continue
+        targs = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in args]
+        getattr(mod, name)[grid](*targs, **kw)
+        for k, a in enumerate(targs):
+            if torch.is_tensor(a):
+                out[f"{i}_{k}"] = a.numpy()
+    np.savez(sys.argv[2], **out)
+''')
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("triton_llm_round5", FIXTURE)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+@pytest.fixture(scope="module")
+def lowered(tmp_path_factory):
+    from tileport.frontends.cutile_py.capture import run_captured
+    from tileport.pipeline.triton import lower_from_launches
+
+    root = tmp_path_factory.mktemp("round5")
+    launches = list(run_captured(FIXTURE, []).launches.values())
+    for name in NAMES:
+        mine = [l for l in launches if l["kernel"].endswith(f"::{name}")]
+        lower_from_launches(f"{FIXTURE}::{name}", mine).write(root / name / "lowered.py")
+    return root
+
+
+def _run(lowered, mod, name, grid, args, kw):
+    import test_triton_two_layouts as two
+
+    got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    saved, two.CtNumpy = two.CtNumpy, CtMore
+    try:
+        run_lowered(lowered / name, getattr(mod, name), grid, tuple(got), dict(kw))
+    finally:
+        two.CtNumpy = saved
+    return got
+
+
+def test_round5_lowered_forms(lowered):
+    src = {n: (lowered / n / "lowered.py").read_text() for n in NAMES}
+    assert "2147483647), axis=1)" in src["argmax_pairs"] and "ct.min(y, axis=1)" in src["argmax_pairs"]
+    assert "ct.cumsum(x, axis=0)" in src["pair_scan"] and "ct.cumsum(w, axis=0)" in src["pair_scan"]
+    assert "index=(swz_i4, _it)" in src["swizzle_bp_mm"] and "swz_g3 = min(" in src["swizzle_bp_mm"]
+    assert "best_i = ct.full((), 0, dtype=ct.int32)" in src["running_argmax"]
+
+
+def test_round5_lowered_kernels_match_numpy(lowered):
+    """Exact arg-max / arg-min (the least index among ties), scans, the running best index."""
+    mod = _module()
+    for name, grid, args, kw in mod.round5_cases():
+        got = _run(lowered, mod, name, grid, args, kw)
+        if name == "argmax_pairs":
+            x = args[0]
+            assert np.array_equal(got[1], x.max(1)) and np.array_equal(got[2], x.argmax(1))
+            assert np.array_equal(got[3], x.min(1)) and np.array_equal(got[4], x.argmin(1))
+            assert got[2][1] == 7 and got[4][2] == 3
+        elif name == "pair_scan":
+            assert np.allclose(got[2], np.cumsum(args[0]), rtol=1e-5) and np.allclose(got[3], np.cumsum(args[1]))
+        elif name == "running_argmax":
+            assert np.array_equal(got[1], args[0].argmax(1)) and got[1][1] == 5
+        else:
+            a, b, bias = (args[k].astype(np.float32) for k in (0, 1, 3))
+            z = a @ b + bias
+            assert np.allclose(got[2].astype(np.float32), z / (1 + np.exp(-z)), rtol=2e-2, atol=2e-2)
+
+
+def test_round5_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
+    py = _torch_python()
+    if py is None:
+        pytest.skip("no Python with torch and triton (TILEPORT_TORCH_PYTHON): Triton's interpreter needs torch")
+    script = tmp_path / "interpret.py"
+    script.write_text(INTERPRET)
+    res = subprocess.run([py, str(script), str(FIXTURE), str(tmp_path / "triton.npz"),
+                          ",".join(INTERPRETED)], capture_output=True,
+                         text=True, timeout=900, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    assert res.returncode == 0, res.stderr[-3000:]
+    want = np.load(tmp_path / "triton.npz")
+    mod = _module()
+    checked = 0
+    for i, (name, grid, args, kw) in enumerate(mod.round5_cases()):
+        if name not in INTERPRETED:
+            continue
+        got = _run(lowered, mod, name, grid, args, kw)
+        for k, a in enumerate(got):
+            if isinstance(a, np.ndarray):
+                checked += 1
+                assert np.array_equal(want[f"{i}_{k}"], a), f"{name}: argument {k} differs from Triton's"
+    assert checked == 9
