@@ -18,7 +18,8 @@ import pytest
 from test_triton_two_layouts import CtNumpy, _torch_python, run_lowered
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
-NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax")
+NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax", "rms_bwd_atomic_dw", "ce_loss_atomic",
+         "bag_sum_int64")
 #: those Triton 3.6's interpreter runs here: with numpy 2.4 it fails on `range()` of a runtime bound ("only
 #: 0-dimensional arrays can be converted to Python scalars"), so the two loops are checked against numpy only
 INTERPRETED = ("argmax_pairs", "pair_scan")
@@ -64,6 +65,22 @@ class CtMore(CtNumpy):
     @staticmethod
     def exp2(x):
         return np.exp2(x)
+
+    @staticmethod
+    def sum(x, axis=None, keepdims=False):
+        return np.sum(np.asarray(x), axis=axis, keepdims=keepdims, dtype=np.asarray(x).dtype)
+
+    @staticmethod
+    def log(x):
+        return np.log(x)
+
+    @staticmethod
+    def maximum(a, b):
+        return np.maximum(a, b)
+
+    def atomic_add(self, arr, index, value, **_):
+        idx, ok = self._lanes(arr, index, None)
+        np.add.at(arr, tuple(i[ok] for i in idx), np.broadcast_to(np.asarray(value, arr.dtype), ok.shape)[ok])
 
     @staticmethod
     def mma(a, b, acc):
@@ -144,6 +161,25 @@ def test_round5_lowered_kernels_match_numpy(lowered):
             assert np.allclose(got[2], np.cumsum(args[0]), rtol=1e-5) and np.allclose(got[3], np.cumsum(args[1]))
         elif name == "running_argmax":
             assert np.array_equal(got[1], args[0].argmax(1)) and got[1][1] == 5
+        elif name == "rms_bwd_atomic_dw":
+            dy, x, w, rstd = args[:4]
+            xhat, wdy = x * rstd[:, None], w[None, :] * dy
+            dx = (wdy - xhat * (xhat * wdy).sum(1, keepdims=True) / 70) * rstd[:, None]
+            assert np.allclose(got[4], dx, rtol=1e-4, atol=1e-5) and np.allclose(got[5], (dy * xhat).sum(0), rtol=1e-4)
+        elif name == "ce_loss_atomic":
+            x, y = args[0].astype(np.float64), args[1]
+            lse = np.log(np.exp(x).sum(1))
+            valid = y != -100
+            p = np.exp(x - lse[:, None]) - (np.arange(300)[None, :] == y[:, None])
+            grad = np.where(valid[:, None], p / 5, x)
+            assert np.allclose(got[0], grad, rtol=1e-4, atol=1e-6)
+            # x[y] is read after the gradient is written over it (as the Triton kernel reads it)
+            loss = sum((lse[r] - grad[r, y[r]]) / 5 for r in range(6) if valid[r])
+            assert np.allclose(got[2][0], loss, rtol=1e-4)
+        elif name == "bag_sum_int64":
+            ids, offs, emb = args[:3]
+            want = np.stack([emb[ids[offs[b]:offs[b + 1]]].sum(0) for b in range(4)])
+            assert np.allclose(got[3], want, rtol=1e-5, atol=1e-6)
         else:
             a, b, bias = (args[k].astype(np.float32) for k in (0, 1, 3))
             z = a @ b + bias

@@ -598,8 +598,12 @@ class Emitter:
                   for c in ast.walk(st) if isinstance(c, ast.Call)}
         later = [n for n in calls if self.ct(n.func) in self.MEMORY_OPS and (n.lineno, n.col_offset) >
                  (first.lineno, first.col_offset)]
-        if not later and not any(id(a) in nested for a in atomics if self._acquires(a) or
-                                 self._releases(a)):
+        # (or a releasing atomic after a store inside a loop or branch: an RMS norm backward's dW added after the
+        # rows' dx stores; the narrower orderings carry only top-level stores into it)
+        nested_write = any(self._releases(a) and any(self.ct(n.func) == "store" and id(n) in nested and
+                                                     n.lineno < a.lineno for n in calls) for a in atomics)
+        if not later and not nested_write and not any(id(a) in nested for a in atomics if self._acquires(a) or
+                                                      self._releases(a)):
             return False
         if any(self.ct(n.func) == "scatter" for n in calls) or self.slices:
             return False   # (not carried in this form yet: refused where the narrower orderings refuse it)
@@ -5396,7 +5400,7 @@ def _tidy_bindings(body: list[str]) -> list[str]:
 
 
 _TOKEN_SET = re.compile(r"\s*(zz_\w+) = (?:join_tokens\(&\[[\w, ()&]*\]\)|get_partition_token(?:_mut)?\(&\w+\)|"
-                        r"zz_\w+);$")
+                        r"zz_\w+|\w+_atomic_\w+_done);$")   # (an atomic's result token: a pure value too)
 _TOKEN_LET = re.compile(r"\s*let mut (zz_\w+): Token = get_tensor_token\(&?\w+\);$")
 _LOOP_HEAD = re.compile(r"\s*(?:for |while |loop\b)")
 _JUMP = re.compile(r"\b(?:continue|break|return)\b")

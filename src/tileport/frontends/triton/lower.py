@@ -1345,6 +1345,10 @@ class _Lowerer:
         `t.item()` of a tile bound outside the `if` it is used in.)"""
         if isinstance(v, Tile) and v.shape in ((), ("1",)) and self.known_dtype(v) == "ct.int32":
             return Scalar(f"{_paren(v.text)}.item()")
+        if isinstance(v, Tile) and v.shape in ((), ("1",)) and self.known_dtype(v) == "ct.int64":
+            # int64 offsets (an embedding bag's, torch's default integer): as int32, as int64 labels index (a
+            # view's extents and tile indices are 32-bit)
+            return Scalar(f"ct.astype({v.text}, ct.int32).item()")
         return v
 
     def _tuple(self, node: ast.expr) -> tuple[str, ...]:
@@ -3186,6 +3190,9 @@ class _Lowerer:
         if isinstance(value, Scalar):
             value = Tile(f"ct.full({_tup(offsets.shape)}, {value.text}, dtype={arr}.dtype)", offsets.shape,
                          f"{arr}.dtype")
+        elif isinstance(value, Tile) and offsets.shape == () and value.shape and all(d == "1" for d in value.shape):
+            # one element (`lse - tl.load(x + label)`, a 1-element tile) added at one address: Triton's scalar
+            value = Tile(f"ct.reshape({value.text}, ())", (), value.dtype)
         text = self.stored(self.materialize(value, node), arr)
         opts = "".join([f", memory_order=ct.MemoryOrder.{sem}" if sem != "ACQ_REL" else "",
                         f", memory_scope=ct.MemoryScope.{scope}" if scope != "DEVICE" else ""])
