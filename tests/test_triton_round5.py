@@ -19,10 +19,10 @@ from test_triton_two_layouts import CtNumpy, _torch_python, run_lowered
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax", "rms_bwd_atomic_dw", "ce_loss_atomic",
-         "bag_sum_int64")
+         "bag_sum_int64", "scratch_roundtrip")
 #: those Triton 3.6's interpreter runs here: with numpy 2.4 it fails on `range()` of a runtime bound ("only
 #: 0-dimensional arrays can be converted to Python scalars"), so the two loops are checked against numpy only
-INTERPRETED = ("argmax_pairs", "pair_scan")
+INTERPRETED = ("argmax_pairs", "pair_scan", "scratch_roundtrip")
 
 
 class CtMore(CtNumpy):
@@ -176,6 +176,10 @@ def test_round5_lowered_kernels_match_numpy(lowered):
             # x[y] is read after the gradient is written over it (as the Triton kernel reads it)
             loss = sum((lse[r] - grad[r, y[r]]) / 5 for r in range(6) if valid[r])
             assert np.allclose(got[2][0], loss, rtol=1e-4)
+        elif name == "scratch_roundtrip":
+            x = args[0]
+            assert np.array_equal(got[1], x * x)
+            assert np.allclose(got[2], [(x[k * 256:k * 256 + 256] ** 2).sum() for k in range(4)], rtol=1e-5)
         elif name == "bag_sum_int64":
             ids, offs, emb = args[:3]
             want = np.stack([emb[ids[offs[b]:offs[b + 1]]].sum(0) for b in range(4)])
@@ -207,4 +211,4 @@ def test_round5_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
             if isinstance(a, np.ndarray):
                 checked += 1
                 assert np.array_equal(want[f"{i}_{k}"], a), f"{name}: argument {k} differs from Triton's"
-    assert checked == 9
+    assert checked == 12

@@ -5427,7 +5427,15 @@ def _drop_dead_tokens(out: list[str]) -> list[str]:
         dead = [i for i, line in enumerate(code) if (m := _TOKEN_SET.match(line) or _TOKEN_LET.match(line)) and
                 not _token_live_after(m.group(1), code, i + 1, stacks[i], stacks, ends, i)]
         if dead:
-            del out[dead[0]]
+            i = dead[0]
+            m = _TOKEN_LET.match(code[i])
+            if m is not None:   # a declaration re-assigned before any read: that assignment declares it instead
+                again = re.compile(rf"(\s*){m.group(1)} = ")
+                k = next((k for k in range(i + 1, len(code)) if stacks[k] == stacks[i] and again.match(code[k])),
+                         None)
+                if k is not None:
+                    out[k] = again.sub(rf"\g<1>let mut {m.group(1)}: Token = ", out[k], count=1)
+            del out[i]
             continue
         if not _shadow_in_arm(out, code, stacks, ends):
             break
