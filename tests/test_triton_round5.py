@@ -8,7 +8,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
