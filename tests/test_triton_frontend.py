@@ -239,7 +239,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "carry_prev_block", "lookback_scan", "moe_empty_expert", "top_p_sorted", "gather_in_tile",
                "bitwise_reductions", "act_code_rows", "act_helper_returns", "horner_reversed", "top2_pairs", "arange_span",
                "pow_bias_correction", "rtz_downcast", "argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax",
-               "rms_bwd_atomic_dw", "ce_loss_atomic", "bag_sum_int64", "scratch_roundtrip")
+               "rms_bwd_atomic_dw", "ce_loss_atomic", "bag_sum_int64", "scratch_roundtrip",
+               "assume_converge", "wide_int_sentinels")
 
 
 @pytest.fixture(scope="module")
@@ -911,6 +912,8 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
      "tl.reduce of a tuple is lowered when"),
     ("x = tl.load(x_ptr + offs)\na, b = tl.associative_scan((x, x), 0, _lin)\ntl.store(y_ptr + offs, b)",
      "@triton.jit\ndef _lin(a1, b1, a2, b2):\n    return a1 * a2, b1 * a2 + b2\n", "tl.associative_scan of a tuple"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(x > 0, x, 18446744073709551616))", "",
+     "integer literal 18446744073709551616 does not fit int64"),
 ])
 def test_idioms_without_an_exact_lowering_are_refused(tmp_path, body, helpers, why):
     with pytest.raises(LoweringError, match=why) as exc:

@@ -600,7 +600,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-while", "`while i < n: ...; i += step` (step `tl.num_programs(k)`, a positive literal or "
               "constexpr; i, n, step not assigned otherwise; i not read after the loop); any other `while` whose "
               "test is a comparison (a spin lock `while tl.atomic_cas(lock, 0, 1) == 1: pass`, a loop on a loaded "
-              "value, a spin-wait `while tl.load(flag, volatile=True) == 0: pass` on an integer flag)",
+              "value, a spin-wait `while tl.load(flag, volatile=True) == 0: pass` on an integer flag), or two "
+              "joined by `&` / `|` (a convergence loop `while (err > tol) & (it < MAX):`: llm/assume_converge)",
               "`for i_it in range(i, n, step)`; cuTile Python's `while` (names it assigns carried); the polled "
               "volatile load an acquiring `ct.atomic_or(flag, i, 0)` (a plain load's `while` is dead code to "
               "cuTile Python: llm/lookback_scan)", S,
@@ -629,7 +630,7 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "tut/tut_attn_fwd"),
     Construct("triton-options", "launch options `num_warps`, `num_stages`, `num_ctas`, ...; `cache_modifier`, "
               "`eviction_policy`, `volatile`; `tl.static_assert`, `tl.device_assert`, `assert`, `tl.static_print`, "
-              "`tl.device_print`, `tl.debug_barrier`; `tl.multiple_of`, `tl.max_contiguous`",
+              "`tl.device_print`, `tl.debug_barrier`; `tl.multiple_of`, `tl.max_contiguous`; `tl.assume(c)`",
               "none: cutile picks its own; each is listed in "
               "the verdict (`triton.options_dropped`, `triton.notes`); hints stand for their value", D,
               "triton/matmul"),
@@ -676,6 +677,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "exact modulo 2^32, no literal beyond int32 (cuTile Python and cutile 0.3.1 take none); `~c` folded, "
               "`~t`; the integer tile `ct.astype` to the float dtype (as Triton promotes); an integer padding", S,
               "llm/hash_keep"),
+    Construct("triton-wide-int", "an integer literal beyond 32 bits (`tl.where(m, x, -9223372036854775807)`, an int64 "
+              "reduction's padding)", "an int64 0-d tile from 16-bit pieces, `((ct.full((), hi, dtype=ct.int64) * "
+              "65536 + a) * 65536 + b) * 65536 + c` (exact: every partial value lies in int64; cutile 0.3.1 parses "
+              "every literal as i32)", S, "llm/wide_int_sentinels", "a literal beyond int64 is refused"),
     Construct("triton-atomic-add", "`tl.atomic_add/max/min/and/or/xor/xchg(ptr + offs, val, mask=, sem=, scope=)`, "
               "`tl.atomic_cas(ptr, cmp, val, sem=, scope=)` (their value: the old elements); a one-element update "
               "at one address (`tl.atomic_add(loss, lse - tl.load(x + y))`: llm/ce_loss_atomic)",

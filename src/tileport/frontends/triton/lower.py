@@ -269,6 +269,19 @@ def _plus(a: str, b: str) -> str:
     return f"{_paren(a)} + {_paren(b)}"
 
 
+def _wide_int(value: int) -> "Tile":
+    """An integer literal beyond 32 bits (`tl.where(m, x, -9223372036854775807)` on int64 tiles) as an int64 0-d tile
+    computed from 16-bit pieces: cutile 0.3.1 parses every integer literal as i32, and cuTile Python and the
+    translator take none beyond it. Exact: every partial value lies in int64."""
+    if not -2**63 <= value < 2**63:
+        raise ValueError(value)
+    q = [(value >> s) & 0xFFFF for s in (0, 16, 32)]
+    text = f"ct.full((), {value >> 48}, dtype=ct.int64)"
+    for piece in reversed(q):
+        text = f"({text} * 65536 + {piece})"
+    return Tile(text, (), "ct.int64")
+
+
 def _paren(text: str) -> str:
     simple = text.replace("_", "").replace(".", "").isalnum() or (text.startswith("ct.") and text.endswith(")")
                                                                   and text.count("(") == 1)
@@ -697,8 +710,9 @@ class _Lowerer:
                 try:
                     s = self.counted_while(s, stmts[k + 1:])
                 except LoweringError:
-                    if s.orelse or not isinstance(s.test, (ast.Compare, ast.BoolOp)):
-                        raise
+                    if s.orelse or not (isinstance(s.test, (ast.Compare, ast.BoolOp)) or (
+                            isinstance(s.test, ast.BinOp) and type(s.test.op) in (ast.BitAnd, ast.BitOr))):
+                        raise   # (`while (err > tol) & (it < MAX):`: a convergence loop's test joined by `&`)
                     self.general_while(s)
                     continue
             self.stmt(s)
@@ -837,6 +851,8 @@ class _Lowerer:
                                   "already ordered within it)")
             elif fn in ("static_assert", "device_assert", "static_print", "device_print"):
                 self.notes.append(f"line {s.lineno}: tl.{fn} dropped (no cuTile counterpart needed)")
+            elif fn == "assume":   # `tl.assume(pid_m >= 0)` (Triton 3.3+'s matmul tutorial): a fact for the compiler
+                self.notes.append(f"line {s.lineno}: tl.assume dropped (a compiler hint: it changes no value)")
             else:
                 raise self.fail(s, f"statement `{ast.unparse(s)}` has no lowering (only tl.store calls stand alone)")
         elif isinstance(s, ast.For):
@@ -1385,8 +1401,17 @@ class _Lowerer:
                 return Scalar(repr(node.value))
             if not isinstance(node.value, (int, float)):
                 raise self.fail(node, f"literal {node.value!r} is not supported")
+            if isinstance(node.value, int) and abs(node.value) >= 2**32:
+                if node.value >= 2**63:
+                    raise self.fail(node, f"integer literal {node.value} does not fit int64")
+                return _wide_int(node.value)
             return Scalar(repr(node.value))
         if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) and \
+                    type(node.operand.value) is int and node.operand.value >= 2**32:
+                if node.operand.value > 2**63:
+                    raise self.fail(node, f"integer literal -{node.operand.value} does not fit int64")
+                return _wide_int(-node.operand.value)   # (`-9223372036854775807`: an int64 max-reduction's padding)
             v = self.ev(node.operand)
             if isinstance(node.op, ast.USub):
                 if isinstance(v, Scalar) and v.text in ("float('inf')", "float('-inf')"):
