@@ -240,7 +240,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "bitwise_reductions", "act_code_rows", "act_helper_returns", "horner_reversed", "top2_pairs", "arange_span",
                "pow_bias_correction", "rtz_downcast", "argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax",
                "rms_bwd_atomic_dw", "ce_loss_atomic", "bag_sum_int64", "scratch_roundtrip",
-               "assume_converge", "wide_int_sentinels")
+               "assume_converge", "wide_int_sentinels", "varlen_rope_guard")
 
 
 @pytest.fixture(scope="module")

@@ -18,13 +18,14 @@ from test_triton_two_layouts import CtNumpy, _torch_python, run_lowered
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax", "rms_bwd_atomic_dw", "ce_loss_atomic",
-         "bag_sum_int64", "scratch_roundtrip", "assume_converge", "wide_int_sentinels")
+         "bag_sum_int64", "scratch_roundtrip", "assume_converge", "wide_int_sentinels",
+         "varlen_rope_guard")
 #: those Triton 3.6's interpreter runs here: with numpy 2.4 it fails on `range()` of a runtime bound ("only
 #: 0-dimensional arrays can be converted to Python scalars"), so the two loops are checked against numpy only
 INTERPRETED = ("argmax_pairs", "pair_scan", "scratch_roundtrip", "rms_bwd_atomic_dw", "assume_converge",
-               "wide_int_sentinels")
+               "wide_int_sentinels", "varlen_rope_guard")
 #: float results summed in another order than Triton's interpreter sums them: compared within 1e-5
-CLOSE = ("rms_bwd_atomic_dw", "assume_converge")
+CLOSE = ("rms_bwd_atomic_dw", "assume_converge", "varlen_rope_guard")
 
 
 class CtMore(CtNumpy):
@@ -198,6 +199,14 @@ def test_round5_lowered_kernels_match_numpy(lowered):
         elif name == "wide_int_sentinels":
             x = args[0]
             assert got[1][0] == x.max() and got[2][0] == x.min()
+        elif name == "varlen_rope_guard":
+            q, cu, c, sn = (a.astype(np.float64) if a.dtype.kind == "f" else a for a in args[:4])
+            want = q.copy()
+            for b in range(2):
+                for t in range(cu[b + 1] - cu[b]):
+                    x1, x2 = q[cu[b] + t].reshape(4, 32)[:, :16], q[cu[b] + t].reshape(4, 32)[:, 16:]
+                    want[cu[b] + t] = np.concatenate([x1 * c[t] - x2 * sn[t], x2 * c[t] + x1 * sn[t]], 1).ravel()
+            assert np.allclose(got[0], want, rtol=1e-5, atol=1e-6)
         elif name == "bag_sum_int64":
             ids, offs, emb = args[:3]
             want = np.stack([emb[ids[offs[b]:offs[b + 1]]].sum(0) for b in range(4)])
@@ -231,4 +240,4 @@ def test_round5_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
                 w = want[f"{i}_{k}"]
                 same = np.allclose(w, a, rtol=1e-5, atol=1e-6) if name in CLOSE else np.array_equal(w, a)
                 assert same, f"{name}: argument {k} differs from Triton's"
-    assert checked == 23
+    assert checked == 27
