@@ -240,7 +240,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "bitwise_reductions", "act_code_rows", "act_helper_returns", "horner_reversed", "top2_pairs", "arange_span",
                "pow_bias_correction", "rtz_downcast", "argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax",
                "rms_bwd_atomic_dw", "ce_loss_atomic", "bag_sum_int64", "scratch_roundtrip",
-               "assume_converge", "wide_int_sentinels", "varlen_rope_guard")
+               "assume_converge", "wide_int_sentinels", "varlen_rope_guard",
+               "reverse_rnn_bwd", "advance_back")
 
 
 @pytest.fixture(scope="module")
@@ -914,6 +915,8 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
      "@triton.jit\ndef _lin(a1, b1, a2, b2):\n    return a1 * a2, b1 * a2 + b2\n", "tl.associative_scan of a tuple"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(x > 0, x, 18446744073709551616))", "",
      "integer literal 18446744073709551616 does not fit int64"),
+    ("m = n\nfor i in range(m, 0, -1):\n    m = i\ntl.store(y_ptr + offs, tl.load(x_ptr + offs))", "",
+     "a loop counting down whose bounds read m, which its body re-assigns"),
 ])
 def test_idioms_without_an_exact_lowering_are_refused(tmp_path, body, helpers, why):
     with pytest.raises(LoweringError, match=why) as exc:
@@ -1287,6 +1290,18 @@ def test_swizzle2d_ravel_view_and_associative_scan(tmp_path):
     assert "swz_ij1 = pid * 4 + 1\n" in src and "swz_off2 = (swz_ij1 // (8 * 4)) * 8\n" in src
     assert "swz_g3 = min(n - swz_off2, 8)\n" in src and "swz_i4 = swz_off2 + (swz_ij1 % (8 * 4)) % swz_g3\n" in src
     assert "swz_j5 = (swz_ij1 % (8 * 4)) // swz_g3\n" in src and "(z * swz_i4) + swz_j5" in src
+
+
+def test_loops_counting_down_count_up(tmp_path):
+    """`for t in range(a, b, -s)` (cuTile Python's steps are positive): a count of `(a - b + s - 1) // s` steps
+    and `t = a - t_rev * s`, the same values in the same order; `tl.advance(p, (0, -BLOCK))` walks tiles back."""
+    src = _lowered(tmp_path, """
+        acc = tl.zeros((B,), dtype=tl.float32)
+        for t in range(n - 1, -1, -B):
+            acc += tl.load(x_ptr + t + tl.arange(0, B))
+        tl.store(y_ptr + offs, acc)
+    """)
+    assert "for t_rev in range(((((n - 1) - (-1)) + B) - 1) // B):\n        t = (n - 1) - (t_rev * B)\n" in src
 
 
 def test_minimum_and_maximum_of_scalars_are_scalars(tmp_path):

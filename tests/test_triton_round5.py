@@ -19,7 +19,7 @@ from test_triton_two_layouts import CtNumpy, _torch_python, run_lowered
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax", "rms_bwd_atomic_dw", "ce_loss_atomic",
          "bag_sum_int64", "scratch_roundtrip", "assume_converge", "wide_int_sentinels",
-         "varlen_rope_guard")
+         "varlen_rope_guard", "reverse_rnn_bwd", "advance_back")
 #: those Triton 3.6's interpreter runs here: with numpy 2.4 it fails on `range()` of a runtime bound ("only
 #: 0-dimensional arrays can be converted to Python scalars"), so the two loops are checked against numpy only
 INTERPRETED = ("argmax_pairs", "pair_scan", "scratch_roundtrip", "rms_bwd_atomic_dw", "assume_converge",
@@ -207,6 +207,19 @@ def test_round5_lowered_kernels_match_numpy(lowered):
                     x1, x2 = q[cu[b] + t].reshape(4, 32)[:, :16], q[cu[b] + t].reshape(4, 32)[:, 16:]
                     want[cu[b] + t] = np.concatenate([x1 * c[t] - x2 * sn[t], x2 * c[t] + x1 * sn[t]], 1).ravel()
             assert np.allclose(got[0], want, rtol=1e-5, atol=1e-6)
+        elif name == "reverse_rnn_bwd":
+            dh, a = args[0], args[1]
+            g, want = np.zeros(70), np.zeros((20, 70))
+            for t in range(19, -1, -1):
+                g = dh[t] + (a[t + 1] if t < 19 else 0.0) * g
+                want[t] = g
+            assert np.allclose(got[2], want, rtol=1e-5, atol=1e-6)
+        elif name == "advance_back":
+            x = args[0]
+            acc = np.zeros(7)
+            for b in range(2, -1, -1):
+                acc = acc * 0.5 + x[:, b * 32:(b + 1) * 32].sum(1)
+            assert np.allclose(got[1], acc, rtol=1e-5)
         elif name == "bag_sum_int64":
             ids, offs, emb = args[:3]
             want = np.stack([emb[ids[offs[b]:offs[b + 1]]].sum(0) for b in range(4)])

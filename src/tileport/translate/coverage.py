@@ -553,7 +553,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "block_shape, order)` with whole-block offsets; `boundary_check`, `padding_option` zero/nan",
               "a view with that shape and those strides; the offsets become tile indices (`order` is a layout hint the "
               "strides already carry)", S, "triton/matmul"),
-    Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK, ..))` once per iteration of the enclosing loop "
+    Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK | -BLOCK, ..))` once per iteration of the enclosing "
+              "loop (`-BLOCK`: blocks walked backwards, llm/advance_back) "
               "(a `range(lo, hi, BLOCK_N)` loop included); `p = tl.advance(p, (lo, 0))` outside loops by whole blocks "
               "(`start_m * BLOCK_M` along a BLOCK_N block when BLOCK_N divides BLOCK_M at every launch); offsets held "
               "in variables every value of which is whole blocks (`offs_am = pid_m * BLOCK_M` re-assigned in a loop)",
@@ -623,10 +624,12 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "(cutile converts nothing to bool)", S, "triton/layer_norm"),
     Construct("triton-control", "`for i in range/tl.range/tl.static_range(start, stop[, step])` (persistent "
               "`tl.range(pid, n, tl.num_programs(0))`, `tl.range(.., NUM_SMS, flatten=True, num_stages=, "
-              "warp_specialize=)`), `if` on constexprs or scalars (scalars re-assigned inside become variables); "
+              "warp_specialize=)`; a negative step, `range(T - 1, -1, -1)`: a backward pass walking from the end, "
+              "llm/reverse_rnn_bwd), `if` on constexprs or scalars (scalars re-assigned inside become variables); "
               "`if STAGE & 2:` / `if V.dtype.element_ty == tl.float8e5:` / `isinstance(x, tl.tensor_descriptor)` on "
               "constexprs, the launches' dtypes and argument kinds; `MASK=True` literals",
-              "the same `for` / `if` (loop options dropped, noted); an `if` on constexprs and module constants that "
+              "the same `for` / `if` (loop options dropped, noted; a loop counting down counts up, as cuTile "
+              "Python's steps are positive: `for t_rev in range((a - b + s - 1) // s): t = a - t_rev * s`); an `if` on constexprs and module constants that "
               "every captured launch decides alike is folded (only the taken branch is lowered); one the launches "
               "decide differently (causal and not) stays, each arm lowered for the launches taking it", S,
               "tut/tut_attn_fwd"),

@@ -5533,9 +5533,14 @@ def _token_live_after(name: str, code: list[str], start: int, stack: tuple, stac
             return bool(word.search(line.split("=", 1)[1]))
         return bool(word.search(line))
 
+    def head(h: int) -> int:   # the line a block's statement starts on (`for t in 0i32..({ ..\n.. }) {`: the
+        while stacks[h] and ends.get(stacks[h][-1]) == h:   # `for`, whose bound's block closes where it opens)
+            h = stacks[h][-1]
+        return h
+
     for h in stack:
-        if _LOOP_HEAD.match(code[h]) and any(reads(code[k]) for k in range(h, ends.get(h, len(code) - 1) + 1)
-                                             if k != i):
+        if _LOOP_HEAD.match(code[head(h)]) and any(reads(code[k]) for k in range(h, ends.get(h, len(code) - 1) + 1)
+                                                   if k != i):
             return True
     jumped = False
     for k in range(start, len(code)):

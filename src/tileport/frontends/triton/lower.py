@@ -401,8 +401,9 @@ def _balanced(text: str) -> bool:
 
 
 def _advanced(bp: "BlockPtr", steps: tuple[str, ...], count: str) -> "BlockPtr":
-    """``bp`` advanced ``count`` times by ``steps`` blocks ("0" or "1") per dimension."""
-    return replace(bp, index=tuple(i if st == "0" else (count if i == "0" else f"{_paren(i)} + {count}")
+    """``bp`` advanced ``count`` times by ``steps`` blocks ("0", "1" or "-1": backwards) per dimension."""
+    return replace(bp, index=tuple(i if st == "0" else f"{_paren(i)} - {_paren(count)}" if st == "-1" else
+                                   (count if i == "0" else f"{_paren(i)} + {count}")
                                    for i, st in zip(bp.index, steps)))
 
 
@@ -968,6 +969,30 @@ class _Lowerer:
                 indent = self.lines[line][:len(self.lines[line]) - len(self.lines[line].lstrip())]
                 self.lines[line] = f"{indent}{self.prefix}{name} = ct.full((), {value}, dtype={self.known_dtype(v)})"
 
+    def _counted_up(self, s: ast.For) -> ast.For:
+        """``for t in range(a, b, -s):`` (a backward pass walking time or blocks from the end) as the loop cuTile
+        Python takes (its steps are positive): ``for t_rev in range((a - b + s - 1) // s): t = a - t_rev * s``,
+        the same values in the same order (none when a <= b: the count is not positive). The bounds are read
+        once, as Python's range reads them: a name the body re-assigns in them is refused."""
+        it = s.iter
+        a, b, step = it.args[0], it.args[1], it.args[2].operand   # type: ignore[attr-defined]
+        body_names = self._assigned(s.body)
+        used = {n.id for e in (a, b, step) for n in ast.walk(e) if isinstance(n, ast.Name)}
+        if used & body_names:
+            raise self.fail(it, f"a loop counting down whose bounds read {', '.join(sorted(used & body_names))}, "
+                                "which its body re-assigns")
+        var = s.target.id   # type: ignore[attr-defined]
+        rev = f"{var if var != '_' else 'it'}_rev"
+        sa, sb, ss = (f"({ast.unparse(e)})" for e in (a, b, step))
+        loop = ast.parse(f"for {rev} in range(({sa} - {sb} + {ss} - 1) // {ss}):\n    {var} = {sa} - {rev} * {ss}\n"
+                         ).body[0]
+        for n in ast.walk(loop):   # (errors inside point at the loop as written)
+            ast.copy_location(n, s)
+        loop.body += s.body   # type: ignore[attr-defined]
+        keywords = it.keywords   # (tl.range's options, reported as dropped)
+        loop.iter.keywords = keywords   # type: ignore[attr-defined]
+        return loop   # type: ignore[return-value]
+
     def _is_advance(self, value: ast.expr, name: str) -> bool:
         return (isinstance(value, ast.Call) and self.tl_attr(value.func) == "advance" and name in self.advances
                 and isinstance(value.args[0], ast.Name) and value.args[0].id == name)
@@ -978,6 +1003,8 @@ class _Lowerer:
                 (isinstance(it.func, ast.Name) and it.func.id == "range")
                 or self.function(it.func) in ("range", "static_range"))):
             raise self.fail(s, "only `for i in range(...)` / `tl.range(...)` / `tl.static_range(...)` loops")
+        if len(it.args) == 3 and isinstance(it.args[2], ast.UnaryOp) and isinstance(it.args[2].op, ast.USub):
+            return self.loop(self._counted_up(s))
         if it.keywords:
             self.notes.append(f"line {s.lineno}: loop options {[k.arg for k in it.keywords]} dropped")
         args = [self.scalar(a) for a in it.args]
@@ -1006,6 +1033,8 @@ class _Lowerer:
                         steps.append("0")
                     elif d == blk:
                         steps.append("1")
+                    elif d.replace("(", "").replace(")", "") == f"-{blk}":   # (0, -BLOCK_N): blocks walked backwards
+                        steps.append("-1")
                     else:
                         raise self.fail(st, f"tl.advance by {d} along a block of {blk}: only 0 or one whole block "
                                             "per iteration is lowered (the tile index then follows the loop index)")
