@@ -895,6 +895,7 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
 
 @pytest.mark.parametrize("body, helpers, why", [
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.math.erf(x))", "", "cuTile Python 1.7 has no erf"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.atan(x))", "", "cuTile Python 1.7 has no atan"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.reduce(x, 0, _f))",
      "@triton.jit\ndef _f(a, b):\n    return a * 2 + b\n", "combine_fn is a @triton.jit function of two"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x.to(tl.float16, fp_downcast_rounding='rtp'))", "",

@@ -61,7 +61,8 @@ ROUNDINGS = ("rint", "round", "trunc", "nearbyint")
 FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 #: triton.language functions cuTile Python 1.7 has no counterpart of (docs/triton.md, "Limits met")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
-             for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
+             for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt", "atan", "asin", "acos", "asinh",
+                       "acosh", "atanh", "fmod", "copysign", "hypot", "tgamma", "j0", "j1", "y0", "y1")} | {
     "umulhi": "cuTile Python 1.7 has no high half of an integer product",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
