@@ -241,7 +241,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "pow_bias_correction", "rtz_downcast", "argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax",
                "rms_bwd_atomic_dw", "ce_loss_atomic", "bag_sum_int64", "scratch_roundtrip",
                "assume_converge", "wide_int_sentinels", "varlen_rope_guard",
-               "reverse_rnn_bwd", "advance_back")
+               "reverse_rnn_bwd", "advance_back", "suffix_blocks")
 
 
 @pytest.fixture(scope="module")
@@ -1295,14 +1295,15 @@ def test_swizzle2d_ravel_view_and_associative_scan(tmp_path):
 
 def test_loops_counting_down_count_up(tmp_path):
     """`for t in range(a, b, -s)` (cuTile Python's steps are positive): a count of `(a - b + s - 1) // s` steps
-    and `t = a - t_rev * s`, the same values in the same order; `tl.advance(p, (0, -BLOCK))` walks tiles back."""
+    (Python's floor division: none when a <= b) and `t = a - t_rev * s`, a read once before the loop."""
     src = _lowered(tmp_path, """
         acc = tl.zeros((B,), dtype=tl.float32)
         for t in range(n - 1, -1, -B):
             acc += tl.load(x_ptr + t + tl.arange(0, B))
         tl.store(y_ptr + offs, acc)
     """)
-    assert "for t_rev in range(((((n - 1) - (-1)) + B) - 1) // B):\n        t = (n - 1) - (t_rev * B)\n" in src
+    assert "    t_rev_first1 = n - 1\n    for t_rev in range((t_rev_first1 - (-1) + B - 1) // B):\n" \
+           "        t = t_rev_first1 - (t_rev * B)\n" in src
 
 
 def test_minimum_and_maximum_of_scalars_are_scalars(tmp_path):

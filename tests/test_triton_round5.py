@@ -19,7 +19,8 @@ from test_triton_two_layouts import CtNumpy, _torch_python, run_lowered
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax", "rms_bwd_atomic_dw", "ce_loss_atomic",
          "bag_sum_int64", "scratch_roundtrip", "assume_converge", "wide_int_sentinels",
-         "varlen_rope_guard", "reverse_rnn_bwd", "advance_back")
+         "varlen_rope_guard", "reverse_rnn_bwd", "advance_back",
+         "suffix_blocks")
 #: those Triton 3.6's interpreter runs here: with numpy 2.4 it fails on `range()` of a runtime bound ("only
 #: 0-dimensional arrays can be converted to Python scalars"), so the two loops are checked against numpy only
 INTERPRETED = ("argmax_pairs", "pair_scan", "scratch_roundtrip", "rms_bwd_atomic_dw", "assume_converge",
@@ -220,6 +221,9 @@ def test_round5_lowered_kernels_match_numpy(lowered):
             for b in range(2, -1, -1):
                 acc = acc * 0.5 + x[:, b * 32:(b + 1) * 32].sum(1)
             assert np.allclose(got[1], acc, rtol=1e-5)
+        elif name == "suffix_blocks":
+            x = args[0].astype(np.float64)
+            assert np.allclose(got[1], np.cumsum(x[::-1])[::-1], rtol=1e-4, atol=1e-5)
         elif name == "bag_sum_int64":
             ids, offs, emb = args[:3]
             want = np.stack([emb[ids[offs[b]:offs[b + 1]]].sum(0) for b in range(4)])

@@ -973,8 +973,9 @@ class _Lowerer:
     def _counted_up(self, s: ast.For) -> ast.For:
         """``for t in range(a, b, -s):`` (a backward pass walking time or blocks from the end) as the loop cuTile
         Python takes (its steps are positive): ``for t_rev in range((a - b + s - 1) // s): t = a - t_rev * s``,
-        the same values in the same order (none when a <= b: the count is not positive). The bounds are read
-        once, as Python's range reads them: a name the body re-assigns in them is refused."""
+        the same values in the same order (none when a <= b: the count is not positive; Python's floor division).
+        The bounds are read once, before the loop (``a`` bound to a name: a Triton quotient in it, computed in the
+        loop, would differ from cuTile Python's hoisting); a name the body re-assigns in them is refused."""
         it = s.iter
         a, b, step = it.args[0], it.args[1], it.args[2].operand   # type: ignore[attr-defined]
         body_names = self._assigned(s.body)
@@ -984,14 +985,19 @@ class _Lowerer:
                                 "which its body re-assigns")
         var = s.target.id   # type: ignore[attr-defined]
         rev = f"{var if var != '_' else 'it'}_rev"
-        sa, sb, ss = (f"({ast.unparse(e)})" for e in (a, b, step))
-        loop = ast.parse(f"for {rev} in range(({sa} - {sb} + {ss} - 1) // {ss}):\n    {var} = {sa} - {rev} * {ss}\n"
-                         ).body[0]
+        first = self._scalar_named(Scalar(self.scalar(a)), f"{rev}_first")
+        stop, size = _paren(self.scalar(b)), _paren(self.scalar(step))
+        self._rev_loops = getattr(self, "_rev_loops", 0) + 1
+        names = {k: f"__rev{self._rev_loops}_{k}" for k in ("count", "first", "step")}
+        self.env[names["count"]] = Scalar(f"({_paren(first)} - {stop} + {size} - 1) // {size}")
+        self.env[names["first"]] = Scalar(first)
+        self.env[names["step"]] = Scalar(size)
+        loop = ast.parse(f"for {rev} in range({names['count']}):\n"
+                         f"    {var} = {names['first']} - {rev} * {names['step']}\n").body[0]
         for n in ast.walk(loop):   # (errors inside point at the loop as written)
             ast.copy_location(n, s)
         loop.body += s.body   # type: ignore[attr-defined]
-        keywords = it.keywords   # (tl.range's options, reported as dropped)
-        loop.iter.keywords = keywords   # type: ignore[attr-defined]
+        loop.iter.keywords = it.keywords   # type: ignore[attr-defined]  (tl.range's options, reported as dropped)
         return loop   # type: ignore[return-value]
 
     def _is_advance(self, value: ast.expr, name: str) -> bool:
