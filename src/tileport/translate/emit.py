@@ -3719,11 +3719,11 @@ class Emitter:
         name = call.args[0].id if isinstance(call.args[0], ast.Name) else None
         carried = self.carried_tokens.get(name)
         prev = carried or self.scatter_tokens.get(name, "")
-        chain = self.arm_chains.get(name) if name is not None else None
-        if chain is not None and chain[0] == len(self.scope_locals):   # (see _arm_scatter_chains)
+        arm_chain = self.arm_chains.get(name) if name is not None else None
+        if arm_chain is not None and arm_chain[0] == len(self.scope_locals):   # (see _arm_scatter_chains)
             nested = False
         else:
-            chain = None
+            arm_chain = None
         if not carried and name in self.scatter_tokens and (nested or prev is None):
             raise self.refuse(call, "gather-scatter", f"a second ct.scatter into {name} with one of the two inside a "
                                                       "loop or branch (the order of their writes is not carried)")
@@ -3766,9 +3766,9 @@ class Emitter:
             self.body.append(f"{carried} = {store};")
             if after:
                 self.body.append(f"{after} = {carried};")
-        elif chain is not None:   # one of an arm's own scatters into arr: the next one in the arm follows it
-            chain[1] -= 1
-            if chain[1]:
+        elif arm_chain is not None:   # one of an arm's own scatters into arr: the next one in the arm follows it
+            arm_chain[1] -= 1
+            if arm_chain[1]:
                 self.body.append(f"let {g}_done: Token = {store};")
                 self.scatter_tokens[arr] = f"{g}_done"
             else:
@@ -5473,7 +5473,8 @@ def _drop_dead_tokens(out: list[str]) -> list[str]:
                 again = re.compile(rf"(\s*){m.group(1)} = ")
                 k = next((k for k in range(i + 1, len(code)) if stacks[k] == stacks[i] and again.match(code[k])),
                          None)
-                if k is not None:
+                if k is not None and _token_live_after(m.group(1), code, k + 1, stacks[k], stacks, ends, k):
+                    # (a re-assignment nothing reads is dropped in its turn, as any dead token)
                     out[k] = again.sub(rf"\g<1>let mut {m.group(1)}: Token = ", out[k], count=1)
             del out[i]
             continue
