@@ -241,7 +241,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "pow_bias_correction", "rtz_downcast", "argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax",
                "rms_bwd_atomic_dw", "ce_loss_atomic", "bag_sum_int64", "scratch_roundtrip",
                "assume_converge", "wide_int_sentinels", "varlen_rope_guard",
-               "reverse_rnn_bwd", "advance_back", "suffix_blocks")
+               "reverse_rnn_bwd", "advance_back", "suffix_blocks",
+               "none_mask_broadcast")
 
 
 @pytest.fixture(scope="module")
@@ -918,6 +919,8 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
      "integer literal 18446744073709551616 does not fit int64"),
     ("m = n\nfor i in range(m, 0, -1):\n    m = i\ntl.store(y_ptr + offs, tl.load(x_ptr + offs))", "",
      "a loop counting down whose bounds read m, which its body re-assigns"),
+    ("a, b = tl.broadcast(tl.load(x_ptr + offs), tl.zeros((B, 2), dtype=tl.float32))\ntl.store(y_ptr + offs, a)", "",
+     "tl.broadcast of shapes"),
 ])
 def test_idioms_without_an_exact_lowering_are_refused(tmp_path, body, helpers, why):
     with pytest.raises(LoweringError, match=why) as exc:

@@ -20,11 +20,11 @@ FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax", "rms_bwd_atomic_dw", "ce_loss_atomic",
          "bag_sum_int64", "scratch_roundtrip", "assume_converge", "wide_int_sentinels",
          "varlen_rope_guard", "reverse_rnn_bwd", "advance_back",
-         "suffix_blocks")
+         "suffix_blocks", "none_mask_broadcast")
 #: those Triton 3.6's interpreter runs here: with numpy 2.4 it fails on `range()` of a runtime bound ("only
 #: 0-dimensional arrays can be converted to Python scalars"), so the two loops are checked against numpy only
 INTERPRETED = ("argmax_pairs", "pair_scan", "scratch_roundtrip", "rms_bwd_atomic_dw", "assume_converge",
-               "wide_int_sentinels", "varlen_rope_guard")
+               "wide_int_sentinels", "varlen_rope_guard", "none_mask_broadcast")
 #: float results summed in another order than Triton's interpreter sums them: compared within 1e-5
 CLOSE = ("rms_bwd_atomic_dw", "assume_converge", "varlen_rope_guard")
 
@@ -221,6 +221,8 @@ def test_round5_lowered_kernels_match_numpy(lowered):
             for b in range(2, -1, -1):
                 acc = acc * 0.5 + x[:, b * 32:(b + 1) * 32].sum(1)
             assert np.allclose(got[1], acc, rtol=1e-5)
+        elif name == "none_mask_broadcast":
+            assert np.allclose(got[2], args[0][:, None] * 2.0 + args[1][None, :], rtol=1e-6)
         elif name == "suffix_blocks":
             x = args[0].astype(np.float64)
             assert np.allclose(got[1], np.cumsum(x[::-1])[::-1], rtol=1e-4, atol=1e-5)
@@ -257,4 +259,4 @@ def test_round5_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
                 w = want[f"{i}_{k}"]
                 same = np.allclose(w, a, rtol=1e-5, atol=1e-6) if name in CLOSE else np.array_equal(w, a)
                 assert same, f"{name}: argument {k} differs from Triton's"
-    assert checked == 27
+    assert checked == 30

@@ -577,9 +577,11 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "dots: llm/half_acc_dot, llm/batched_dot)", S, "triton/matmul"),
     Construct("triton-shape-ops", "`tl.broadcast_to(x, shape)`, `tl.expand_dims(x, axis)`, `tl.maximum/minimum(.., "
               "propagate_nan=tl.PropagateNan.ALL)`, `tl.zeros(.., dtype=tl.int1)`, `tl.full(shape, ±inf, dtype)`, "
-              "`tl.where(C, a, b)` on a constexpr test or on scalars",
+              "`tl.where(C, a, b)` on a constexpr test or on scalars; `a2, b2 = tl.broadcast(a, b)`; `mask=None` / "
+              "`other=None` (also a helper's parameter defaulting to None: llm/none_mask_broadcast)",
               "`ct.broadcast_to`, `ct.reshape` with unit axes, `ct.maximum(.., propagate_nan=True)`, an int32 zero "
-              "tile `!= 0`, `ct.zeros(..) + float('-inf')`, the taken side / `(a if C else b)`", S, "llm/softcap_bcast", "other keyword options of element-wise functions"),
+              "tile `!= 0`, `ct.zeros(..) + float('-inf')`, the taken side / `(a if C else b)`; `ct.broadcast_to` "
+              "of each to the common shape; as if not given (Triton's meaning)", S, "llm/softcap_bcast", "other keyword options of element-wise functions"),
     Construct("triton-llm-math", "`tl.fma(a, b, c)`, `tl.clamp(x, lo, hi)`, `tl.zeros_like/ones_like/full_like`, "
               "`tl.argmax/argmin(x, axis)`, `tl.max/min(x, axis, return_indices=True)`, `tl.reduce(x, axis, f)` with "
               "`f` a @triton.jit `a + b` / `a * b` / `tl.maximum(a, b)` / `tl.minimum(a, b)`",

@@ -124,6 +124,10 @@ class Scalar:
     factors: tuple[str, str] | None = None  # `a * b` of two plain names: a stride times an index, maybe
 
 
+#: a helper's parameter bound to the literal None (`def _load_opt(p, mask=None)`): an absent mask or other
+_NONE = Scalar("None")
+
+
 @dataclass(frozen=True)
 class Idx:
     """``index * size + tl.arange(0, size)`` placed on ``axis`` of a rank-``rank`` tile."""
@@ -268,6 +272,10 @@ def _plus(a: str, b: str) -> str:
     if b.startswith("-") and _paren(b[1:]) == b[1:]:
         return f"{_paren(a)} - {b[1:]}"
     return f"{_paren(a)} + {_paren(b)}"
+
+
+def _is_none(e: ast.expr) -> bool:
+    return isinstance(e, ast.Constant) and e.value is None
 
 
 def _wide_int(value: int) -> "Tile":
@@ -2230,6 +2238,14 @@ class _Lowerer:
             x = self.materialize(self._value(self.ev(node.args[0] if fn else func.value), node), node)  # type: ignore
             size = " * ".join(_paren(d) for d in x.shape) or "1"
             return Tile(f"ct.reshape({x.text}, ({size},))", (size,), x.dtype)
+        if fn == "broadcast" and len(node.args) == 2 and not node.keywords:   # `a2, b2 = tl.broadcast(a, b)`
+            a, b = (self.materialize(self._value(self.ev(e), node), node) for e in node.args)
+            if len(a.shape) != len(b.shape) or any(x != y and "1" not in (x, y) for x, y in zip(a.shape, b.shape)):
+                raise self.fail(node, f"tl.broadcast of shapes {a.shape} and {b.shape}: equal ranks whose extents "
+                                      "agree or are 1")
+            shape = tuple(y if x == "1" else x for x, y in zip(a.shape, b.shape))
+            return tuple(t if t.shape == shape else Tile(f"ct.broadcast_to({t.text}, {_tup(shape)})", shape, t.dtype)
+                         for t in (a, b))
         if fn == "swizzle2d" and len(node.args) == 5 and not node.keywords:
             return self.swizzle2d(node)
         if fn == "associative_scan":
@@ -3216,7 +3232,7 @@ class _Lowerer:
         ``tl.atomic_cas(ptr, cmp, val, sem=, scope=)``: ``ct.atomic_<op>`` on the pointer's flat view at its offsets
         (masked-off lanes sent past the end, which the bounds check skips); the value is the old elements, as
         Triton's."""
-        kw = {k.arg: k.value for k in node.keywords}
+        node, kw = self._no_none(node, {k.arg: k.value for k in node.keywords}, 99 if fn == "atomic_cas" else 2)
         cas = fn == "atomic_cas"
         unknown = set(kw) - ({"sem", "scope", "cmp", "val"} if cas else {"mask", "sem", "scope", "val"})
         if unknown:
@@ -3376,14 +3392,14 @@ class _Lowerer:
         if len(node.args) > len(params):
             raise self.fail(node, f"{fn.name} takes {len(params)} arguments, {len(node.args)} given")
         for name, a in zip(params, node.args):
-            bound[name] = self.ev(a)
+            bound[name] = _NONE if _is_none(a) else self.ev(a)
         for kwd in node.keywords:
             if kwd.arg not in params:
                 raise self.fail(node, f"{fn.name} has no parameter {kwd.arg!r}")
-            bound[kwd.arg] = self.ev(kwd.value)
+            bound[kwd.arg] = _NONE if _is_none(kwd.value) else self.ev(kwd.value)
         for name, d in zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults):
             if name not in bound:
-                bound[name] = self.ev(d)
+                bound[name] = _NONE if _is_none(d) else self.ev(d)
         missing = [n for n in params if n not in bound]
         if missing:
             raise self.fail(node, f"{fn.name} called without {', '.join(missing)}")
@@ -3861,7 +3877,24 @@ class _Lowerer:
         """``t`` as ``arr``'s element type: tl.store converts to the pointer's element type."""
         return t.text if t.dtype == f"{arr}.dtype" else f"ct.astype({t.text}, {arr}.dtype)"
 
+    def _no_none(self, node: ast.Call, kw: dict, first: int) -> tuple[ast.Call, dict]:
+        """``mask=None`` / ``other=None`` (also a helper's parameter bound to None: an optional mask passed
+        through) as if not given: Triton treats them so. ``first``: the mask's position among the positional
+        arguments."""
+        def none(e: ast.expr) -> bool:
+            return _is_none(e) or isinstance(e, ast.Name) and self.env.get(e.id) is _NONE
+        kw = {k: v for k, v in kw.items() if not (k in ("mask", "other") and none(v))}
+        if len(node.args) > first and none(node.args[first]):
+            node = ast.Call(func=node.func, args=node.args[:first], keywords=[
+                k for k in node.keywords if k.arg in kw])
+            ast.copy_location(node, node.func)
+        elif any(none(k.value) for k in node.keywords if k.arg in ("mask", "other")):
+            node = ast.Call(func=node.func, args=node.args, keywords=[k for k in node.keywords if k.arg in kw])
+            ast.copy_location(node, node.func)
+        return node, kw
+
     def load(self, node: ast.Call, kw: dict) -> Tile:
+        node, kw = self._no_none(node, kw, 1)
         vol = kw.get("volatile")
         if getattr(self, "_in_while_test", False) and isinstance(vol, ast.Constant) and vol.value is True:
             return self.polled_load(node, kw)
@@ -3975,7 +4008,7 @@ class _Lowerer:
         raise self.fail(node, f"other={ast.unparse(node)}: a literal number, float('inf') or float('nan') is needed")
 
     def store(self, node: ast.Call) -> None:
-        kw = {k.arg: k.value for k in node.keywords}
+        node, kw = self._no_none(node, {k.arg: k.value for k in node.keywords}, 2)
         self.memory_options(node, kw, "store", {"mask", "boundary_check"})
         ptr = self.ev(node.args[0])
         value = self._value(self.ev(node.args[1]), node)
