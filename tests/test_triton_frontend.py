@@ -238,7 +238,11 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "embed_grad_half", "hash_keep", "llrint_cat", "fp4_lut_unpack", "inverse_cdf_sample",
                "carry_prev_block", "lookback_scan", "moe_empty_expert", "top_p_sorted", "gather_in_tile",
                "bitwise_reductions", "act_code_rows", "act_helper_returns", "horner_reversed", "top2_pairs", "arange_span",
-               "pow_bias_correction", "rtz_downcast")
+               "pow_bias_correction", "rtz_downcast", "argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax",
+               "rms_bwd_atomic_dw", "ce_loss_atomic", "bag_sum_int64", "scratch_roundtrip",
+               "assume_converge", "wide_int_sentinels", "varlen_rope_guard",
+               "reverse_rnn_bwd", "advance_back", "suffix_blocks",
+               "none_mask_broadcast")
 
 
 @pytest.fixture(scope="module")
@@ -892,6 +896,7 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
 
 @pytest.mark.parametrize("body, helpers, why", [
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.math.erf(x))", "", "cuTile Python 1.7 has no erf"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.atan(x))", "", "cuTile Python 1.7 has no atan"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.reduce(x, 0, _f))",
      "@triton.jit\ndef _f(a, b):\n    return a * 2 + b\n", "combine_fn is a @triton.jit function of two"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x.to(tl.float16, fp_downcast_rounding='rtp'))", "",
@@ -899,6 +904,23 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.argmax(x, 0, tie_break_left=False))", "",
      "tie_break_left=False"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.exp(x, foo=1))", "", "tl.exp option foo=1"),
+    # round 5: a tuple reduce is an arg-max only with the least index winning ties (`i1 > i2` is not; nor a combine
+    # keeping the first pair on equal values: the result then depends on the tree's order); a tuple scan whose
+    # outputs mix the pairs (a linear recurrence) is not component-wise
+    ("x = tl.load(x_ptr + offs)\nv, i = tl.reduce((x, offs), 0, _am)\ntl.store(y_ptr + pid, v)",
+     "@triton.jit\ndef _am(v1, i1, v2, i2):\n    c = (v1 > v2) | ((v1 == v2) & (i1 > i2))\n"
+     "    return tl.where(c, v1, v2), tl.where(c, i1, i2)\n", "tl.reduce of a tuple is lowered when"),
+    ("x = tl.load(x_ptr + offs)\nv, i = tl.reduce((x, offs), 0, _am)\ntl.store(y_ptr + pid, v)",
+     "@triton.jit\ndef _am(v1, i1, v2, i2):\n    c = v1 >= v2\n    return tl.where(c, v1, v2), tl.where(c, i1, i2)\n",
+     "tl.reduce of a tuple is lowered when"),
+    ("x = tl.load(x_ptr + offs)\na, b = tl.associative_scan((x, x), 0, _lin)\ntl.store(y_ptr + offs, b)",
+     "@triton.jit\ndef _lin(a1, b1, a2, b2):\n    return a1 * a2, b1 * a2 + b2\n", "tl.associative_scan of a tuple"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(x > 0, x, 18446744073709551616))", "",
+     "integer literal 18446744073709551616 does not fit int64"),
+    ("m = n\nfor i in range(m, 0, -1):\n    m = i\ntl.store(y_ptr + offs, tl.load(x_ptr + offs))", "",
+     "a loop counting down whose bounds read m, which its body re-assigns"),
+    ("a, b = tl.broadcast(tl.load(x_ptr + offs), tl.zeros((B, 2), dtype=tl.float32))\ntl.store(y_ptr + offs, a)", "",
+     "tl.broadcast of shapes"),
 ])
 def test_idioms_without_an_exact_lowering_are_refused(tmp_path, body, helpers, why):
     with pytest.raises(LoweringError, match=why) as exc:
@@ -1268,7 +1290,23 @@ def test_swizzle2d_ravel_view_and_associative_scan(tmp_path):
         tl.store(y_ptr + offs, z * pm + pn)
     """, helper)
     assert "ct.cumsum(x, axis=0)" in src and "ct.reshape(ct.reshape(y, (2, B // 2)), (2 * (B // 2),))" in src
-    assert "min(n - (((pid * 4 + 1) // (8 * 4)) * 8), 8)" in src
+    # Triton's definition, its parts bound to names (round 5: inlined, a GEMM's tile indices nested too deep to port)
+    assert "swz_ij1 = pid * 4 + 1\n" in src and "swz_off2 = (swz_ij1 // (8 * 4)) * 8\n" in src
+    assert "swz_g3 = min(n - swz_off2, 8)\n" in src and "swz_i4 = swz_off2 + (swz_ij1 % (8 * 4)) % swz_g3\n" in src
+    assert "swz_j5 = (swz_ij1 % (8 * 4)) // swz_g3\n" in src and "(z * swz_i4) + swz_j5" in src
+
+
+def test_loops_counting_down_count_up(tmp_path):
+    """`for t in range(a, b, -s)` (cuTile Python's steps are positive): a count of `(a - b + s - 1) // s` steps
+    (Python's floor division: none when a <= b) and `t = a - t_rev * s`, a read once before the loop."""
+    src = _lowered(tmp_path, """
+        acc = tl.zeros((B,), dtype=tl.float32)
+        for t in range(n - 1, -1, -B):
+            acc += tl.load(x_ptr + t + tl.arange(0, B))
+        tl.store(y_ptr + offs, acc)
+    """)
+    assert "    t_rev_first1 = n - 1\n    for t_rev in range((t_rev_first1 - (-1) + B - 1) // B):\n" \
+           "        t = t_rev_first1 - (t_rev * B)\n" in src
 
 
 def test_minimum_and_maximum_of_scalars_are_scalars(tmp_path):

@@ -336,7 +336,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "the kernel's top-level statements are chained, each later one taking the token the previous one "
               "returned (a second one inside a loop or branch is refused, except one per arm of a runtime `if` "
               "with none before: each arm from the token before the `if`, as cuTile Python orders exclusive arms; "
-              "a write after that `if` is refused)", S, "token_scatter",
+              "and several among one arm's own statements, chained there from the token before the `if`: an "
+              "early-return guard's `else`, Triton fixture llm/varlen_rope_guard; a write after that `if` is "
+              "refused)", S, "token_scatter",
               "strided or multi-dimensional arrays are refused: cuTile Python computes each address from the "
               "array's strides, and a cutile 0.3.1 (and 0.5.0) kernel can read a `&Tensor`'s base pointer and shape "
               "but not its strides (raw-pointer entries with stride scalars would be the way); a gather from an "
@@ -438,14 +440,18 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "an expression of a helper's parameters or of runtime values is refused with its location"),
     Construct("acquire-ordered", "an acquiring atomic in a `while` condition, a loop or a runtime `if`, or memory "
               "operations after one (a spin lock: `while ct.atomic_cas(lock, i, 0, 1) == 1: pass`, loads, gathers and "
-              "stores of other arrays, `if`s, then a releasing `ct.atomic_xchg(lock, i, 0)`); no scatter",
+              "stores of other arrays, `if`s, then a releasing `ct.atomic_xchg(lock, i, 0)`); a releasing atomic after "
+              "stores inside a loop or branch (an RMS norm backward's dW added after its rows' dx stores: "
+              "llm/rms_bwd_atomic_dw); no scatter",
               "cuTile Python's token_order pass written out: per array a last-operation and a last-write `let mut` "
               "token (`zz_<k><array>_token`/`_wtoken`, k its rank by first access) and an acquire token "
               "(`zz_zz_acquire`); reads wait on the last write, writes and atomics on the last operation, every "
               "operation after an acquiring atomic also on the acquire token, a releasing atomic on every array's "
               "last operation, each value joined once in the token map's order; loops and `if`s carry what they "
               "re-assign (an `if` names every carried value in its first arm: cuTile Python's order); a `while` "
-              "condition's atomic is performed first in each iteration (`loop { ..; if c {} else { break; } .. }`)", S, "real_spin_lock"),
+              "condition's atomic is performed first in each iteration (`loop { ..; if c {} else { break; } .. }`); "
+              "a token nothing reads after an `if` (an atomic's result) is not yielded by it, as cuTile Python "
+              "yields none", S, "real_spin_lock"),
     Construct("assume-divisible", "`ct.assume_divisible_by(n, D)` of an integer scalar (constant D > 0)",
               "`unsafe { assume_div_by::<_, D>(n) }` with a SAFETY comment; an unsafe site whose precondition is the "
               "kernel's claim", S, "real_idioms3"),
@@ -575,14 +581,15 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "block_shape, order)` with whole-block offsets; `boundary_check`, `padding_option` zero/nan",
               "a view with that shape and those strides; the offsets become tile indices (`order` is a layout hint the "
               "strides already carry)", S, "triton/matmul"),
-    Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK, ..))` once per iteration of the enclosing loop "
+    Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK | -BLOCK, ..))` once per iteration of the enclosing "
+              "loop (`-BLOCK`: blocks walked backwards, llm/advance_back) "
               "(a `range(lo, hi, BLOCK_N)` loop included); `p = tl.advance(p, (lo, 0))` outside loops by whole blocks "
               "(`start_m * BLOCK_M` along a BLOCK_N block when BLOCK_N divides BLOCK_M at every launch); offsets held "
               "in variables every value of which is whole blocks (`offs_am = pid_m * BLOCK_M` re-assigned in a loop)",
               "the tile index follows the loop index (`(pid_m, k)`, `(j - lo) // BLOCK_N`); moves by "
               "`start_m * (BLOCK_M // BLOCK_N)`; `offs_am // BLOCK_M`", S, "tut/tut_block_ptr_band"),
     Construct("triton-pointer-loop", "loop bounds loaded from memory (`range(start, end)` from cu_seqlens: int32 "
-              "`.item()`); `ptrs += BLOCK * stride` (one block of one of the pointer's index vectors) "
+              "`.item()`; int64 ones, an embedding bag's offsets, as int32: llm/bag_sum_int64); `ptrs += BLOCK * stride` (one block of one of the pointer's index vectors) "
               "once per iteration; masks on the vector it started from (`rk < K - k * BLOCK`); `p += row_stride` "
               "(a stride parameter: rows walked by increments; `+= 1` on a one-element pointer); "
               "`ptrs += BLOCK * SPLIT_K * stride` (a constexpr number of blocks > 0: split-K), masked by a bound "
@@ -598,16 +605,18 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "dots: llm/half_acc_dot, llm/batched_dot)", S, "triton/matmul"),
     Construct("triton-shape-ops", "`tl.broadcast_to(x, shape)`, `tl.expand_dims(x, axis)`, `tl.maximum/minimum(.., "
               "propagate_nan=tl.PropagateNan.ALL)`, `tl.zeros(.., dtype=tl.int1)`, `tl.full(shape, ±inf, dtype)`, "
-              "`tl.where(C, a, b)` on a constexpr test or on scalars",
+              "`tl.where(C, a, b)` on a constexpr test or on scalars; `a2, b2 = tl.broadcast(a, b)`; `mask=None` / "
+              "`other=None` (also a helper's parameter defaulting to None: llm/none_mask_broadcast)",
               "`ct.broadcast_to`, `ct.reshape` with unit axes, `ct.maximum(.., propagate_nan=True)`, an int32 zero "
-              "tile `!= 0`, `ct.zeros(..) + float('-inf')`, the taken side / `(a if C else b)`", S, "llm/softcap_bcast", "other keyword options of element-wise functions"),
+              "tile `!= 0`, `ct.zeros(..) + float('-inf')`, the taken side / `(a if C else b)`; `ct.broadcast_to` "
+              "of each to the common shape; as if not given (Triton's meaning)", S, "llm/softcap_bcast", "other keyword options of element-wise functions"),
     Construct("triton-llm-math", "`tl.fma(a, b, c)`, `tl.clamp(x, lo, hi)`, `tl.zeros_like/ones_like/full_like`, "
               "`tl.argmax/argmin(x, axis)`, `tl.max/min(x, axis, return_indices=True)`, `tl.reduce(x, axis, f)` with "
               "`f` a @triton.jit `a + b` / `a * b` / `tl.maximum(a, b)` / `tl.minimum(a, b)`",
               "`a * b + c` (fused by cuTile); `ct.minimum(ct.maximum(..))`; `ct.full(x's shape, v, dtype)`; the "
               "reduction, then the least index where x equals it (Triton's tie_break_left); `ct.sum/prod/max/min`",
               S, "llm/argmax_rows", "tie_break_left=False; other combine functions; erf and the libdevice functions "
-              "cuTile Python 1.7 lacks are refused saying so"),
+              "cuTile Python 1.7 lacks are refused saying so (tuples: triton-pair-reduce)"),
     Construct("triton-split-join", "`tl.split(x)` (last axis of 2), `tl.join(a, b)`, `tl.interleave(a, b)`",
               "`ct.extract` of each half; a `ct.where` on a new last axis's index (reshaped for interleave)", S,
               "llm/split_join"),
@@ -624,7 +633,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-while", "`while i < n: ...; i += step` (step `tl.num_programs(k)`, a positive literal or "
               "constexpr; i, n, step not assigned otherwise; i not read after the loop); any other `while` whose "
               "test is a comparison (a spin lock `while tl.atomic_cas(lock, 0, 1) == 1: pass`, a loop on a loaded "
-              "value, a spin-wait `while tl.load(flag, volatile=True) == 0: pass` on an integer flag)",
+              "value, a spin-wait `while tl.load(flag, volatile=True) == 0: pass` on an integer flag), or two "
+              "joined by `&` / `|` (a convergence loop `while (err > tol) & (it < MAX):`: llm/assume_converge)",
               "`for i_it in range(i, n, step)`; cuTile Python's `while` (names it assigns carried); the polled "
               "volatile load an acquiring `ct.atomic_or(flag, i, 0)` (a plain load's `while` is dead code to "
               "cuTile Python: llm/lookback_scan)", S,
@@ -644,16 +654,18 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "(cutile converts nothing to bool)", S, "triton/layer_norm"),
     Construct("triton-control", "`for i in range/tl.range/tl.static_range(start, stop[, step])` (persistent "
               "`tl.range(pid, n, tl.num_programs(0))`, `tl.range(.., NUM_SMS, flatten=True, num_stages=, "
-              "warp_specialize=)`), `if` on constexprs or scalars (scalars re-assigned inside become variables); "
+              "warp_specialize=)`; a negative step, `range(T - 1, -1, -1)`: a backward pass walking from the end, "
+              "llm/reverse_rnn_bwd), `if` on constexprs or scalars (scalars re-assigned inside become variables); "
               "`if STAGE & 2:` / `if V.dtype.element_ty == tl.float8e5:` / `isinstance(x, tl.tensor_descriptor)` on "
               "constexprs, the launches' dtypes and argument kinds; `MASK=True` literals",
-              "the same `for` / `if` (loop options dropped, noted); an `if` on constexprs and module constants that "
+              "the same `for` / `if` (loop options dropped, noted; a loop counting down counts up, as cuTile "
+              "Python's steps are positive: `for t_rev in range((a - b + s - 1) // s): t = a - t_rev * s`); an `if` on constexprs and module constants that "
               "every captured launch decides alike is folded (only the taken branch is lowered); one the launches "
               "decide differently (causal and not) stays, each arm lowered for the launches taking it", S,
               "tut/tut_attn_fwd"),
     Construct("triton-options", "launch options `num_warps`, `num_stages`, `num_ctas`, ...; `cache_modifier`, "
               "`eviction_policy`, `volatile`; `tl.static_assert`, `tl.device_assert`, `assert`, `tl.static_print`, "
-              "`tl.device_print`, `tl.debug_barrier`; `tl.multiple_of`, `tl.max_contiguous`",
+              "`tl.device_print`, `tl.debug_barrier`; `tl.multiple_of`, `tl.max_contiguous`; `tl.assume(c)`",
               "none: cutile picks its own; each is listed in "
               "the verdict (`triton.options_dropped`, `triton.notes`); hints stand for their value", D,
               "triton/matmul"),
@@ -700,21 +712,43 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "exact modulo 2^32, no literal beyond int32 (cuTile Python and cutile 0.3.1 take none); `~c` folded, "
               "`~t`; the integer tile `ct.astype` to the float dtype (as Triton promotes); an integer padding", S,
               "llm/hash_keep"),
+    Construct("triton-wide-int", "an integer literal beyond 32 bits (`tl.where(m, x, -9223372036854775807)`, an int64 "
+              "reduction's padding)", "an int64 0-d tile from 16-bit pieces, `((ct.full((), hi, dtype=ct.int64) * "
+              "65536 + a) * 65536 + b) * 65536 + c` (exact: every partial value lies in int64; cutile 0.3.1 parses "
+              "every literal as i32)", S, "llm/wide_int_sentinels", "a literal beyond int64 is refused"),
     Construct("triton-atomic-add", "`tl.atomic_add/max/min/and/or/xor/xchg(ptr + offs, val, mask=, sem=, scope=)`, "
-              "`tl.atomic_cas(ptr, cmp, val, sem=, scope=)` (their value: the old elements)",
+              "`tl.atomic_cas(ptr, cmp, val, sem=, scope=)` (their value: the old elements); a one-element update "
+              "at one address (`tl.atomic_add(loss, lse - tl.load(x + y))`: llm/ce_loss_atomic)",
               "`ct.atomic_<op>(flat view, offsets, val)`, masked-off lanes sent past the end (the bounds "
               "check skips them); sem/scope as memory_order/memory_scope; an array also loaded or stored is "
-              "gathered/scattered at every access (one token chain)", S, "idioms/idiom_atomic",
+              "gathered/scattered at every access (one token chain); a one-element update reshaped to 0-d", S,
+              "idioms/idiom_atomic",
               "the translator's atomics (add on i32/i64/f32, max/min/and/or/xor on integers, xchg, cas on integers)"),
     Construct("triton-trans-scan", "`tl.trans(x)`, `x.T`, `tl.permute(x, dims)`, `tl.cumsum` / `tl.cumprod`, "
               "`tl.associative_scan(x, axis, f)` (f `a + b` / `a * b`); `tl.ravel`, `tl.view`; `tl.swizzle2d`; "
               "`tl.trans(mask)` of a mask of bounds (a transposed store's)",
               "`ct.transpose` / `ct.permute` / `ct.cumsum` / `ct.cumprod`; `ct.reshape`; Triton's swizzle on "
-              "scalars; a scan along another axis than the first as the axis-0 scan of the tile with that axis "
+              "scalars, its parts bound to names (inlined into a GEMM's tile indices they nested past what the port "
+              "compiles: llm/swizzle_bp_mm); a scan along another axis than the first as the axis-0 scan of the tile with that axis "
               "moved first (`ct.transpose(ct.cumsum(ct.transpose(x), axis=0))`: llm/row_cumsum)", S,
               "idioms/idiom_scan_t",
               "cutile 0.3.1 builds every scan along dimension 0 (hence the moved axis); other combine functions (a running "
               "max, a tuple scan) are refused: cutile 0.3.1 builds ct.scan with identity 0"),
+    Construct("triton-carried-literal", "a float or int literal a loop re-binds to a 0-d tile (`m = 0.0` then "
+              "`m += tl.sum(x)`; `best_i = 0` then `best_i = off + i` under an `if` in the loop, i a 0-d int32 "
+              "index: a running arg-max over vocabulary chunks)",
+              "`ct.full((), 0, dtype=ct.int32)` / `ct.full((), 0.0, dtype=ct.float32)`: the loop carries one type, "
+              "as Triton's does after its promotion", S, "llm/running_argmax",
+              "an integer tile a loop makes from a float literal (no such promotion)"),
+    Construct("triton-pair-reduce", "`v, i = tl.reduce((x, idx), axis, f)` with `f(v1, i1, v2, i2)` returning "
+              "`tl.where(c, v1, v2), tl.where(c, i1, i2)`, c = `(v1 > v2) | ((v1 == v2) & (i1 < i2))` (an arg-max "
+              "with the least index winning ties; `<` on the values: arg-min; operands in either order, `<=` on the "
+              "indices, the arms swapped with the test on the second pair; assignments before the return read "
+              "through); `tl.associative_scan((a, b), axis, f)` with `f` component-wise (`a1 + a2, b1 + b2`)",
+              "`ct.max(x, axis)` and `ct.min(ct.where(x == max, idx, 2147483647), axis)` (the same pair whatever "
+              "order the tree combines in); one `ct.cumsum` per component (llm/pair_scan)", S, "llm/argmax_pairs",
+              "other combines of a tuple (ties to the larger index, a first-pair-wins test, a linear recurrence): "
+              "cutile 0.3.1 builds no reduction or scan of a function of the user's"),
     Construct("triton-descriptor", "tensor descriptors: `TensorDescriptor` arguments (captured with their block "
               "shape), `tl.make_tensor_descriptor` (and Triton 3.3's `tl._experimental_make_tensor_descriptor`), "
               "`desc.load([..])` / `desc.store([..], v)`",

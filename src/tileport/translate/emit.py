@@ -269,6 +269,8 @@ class Emitter:
         self.scattered: set[str] = set()  # arrays written by ct.scatter (declared &Tensor, written via pointers)
         #: array → the token its last top-level ct.scatter returned (None: it was scattered inside a loop/branch)
         self.scatter_tokens: dict[str, str | None] = {}
+        #: arrays scattered into several times among one `if` arm's own statements: (scope depth, scatters left)
+        self.arm_chains: dict[str, list[int]] = {}
         self.atomic_tokens: dict[str, str] = {}   # array → the token its last top-level atomic returned
         #: the token a kernel's one acquiring top-level atomic returned, which the gathers/scatters after it start from
         self.acquire_token: str | None = None
@@ -599,8 +601,12 @@ class Emitter:
                   for c in ast.walk(st) if isinstance(c, ast.Call)}
         later = [n for n in calls if self.ct(n.func) in self.MEMORY_OPS and (n.lineno, n.col_offset) >
                  (first.lineno, first.col_offset)]
-        if not later and not any(id(a) in nested for a in atomics if self._acquires(a) or
-                                 self._releases(a)):
+        # (or a releasing atomic after a store inside a loop or branch: an RMS norm backward's dW added after the
+        # rows' dx stores; the narrower orderings carry only top-level stores into it)
+        nested_write = any(self._releases(a) and any(self.ct(n.func) == "store" and id(n) in nested and
+                                                     n.lineno < a.lineno for n in calls) for a in atomics)
+        if not later and not nested_write and not any(id(a) in nested for a in atomics if self._acquires(a) or
+                                                      self._releases(a)):
             return False
         if any(self.ct(n.func) == "scatter" for n in calls) or self.slices:
             return False   # (not carried in this form yet: refused where the narrower orderings refuse it)
@@ -1106,9 +1112,16 @@ class Emitter:
                 self.key_order, self.acq_live, self.tok_tag = list(saved[0]), saved[1], dict(saved[2])
             for arr in exclusive:   # each arm's write starts from the array's token before the `if`
                 self.scatter_tokens.pop(arr, None)
+            saved_chains, chains = self.arm_chains, self._arm_scatter_chains(body)
+            for arr in chains:
+                self.scatter_tokens.pop(arr, None)
+            self.arm_chains = {arr: [len(self.scope_locals) + 1, n] for arr, n in chains.items()}
             types.append(self.scoped(body, indent + "    ", yields=yields))
+            self.arm_chains = saved_chains
+            chained.update(chains)
 
         exclusive = self._scatters_in_arms(st) if not self.acq_mode else []
+        chained: set[str] = set()
         self.body.append(f"{indent}if {cond} {{")
         if self.acq_mode:   # cutile yields what the first arm assigns in name order, then the other arms' new ones;
             # cuTile Python yields the variables, then the tokens in its token map's order: every carried name is
@@ -1134,8 +1147,8 @@ class Emitter:
         if self.acq_mode:
             self.key_order, self.acq_live, self.tok_tag = saved[0], saved[1], saved[2]
             self.acq_construct(top)
-        for arr in exclusive:   # (their tokens are not carried out of the `if`: a later write into arr is refused)
-            self.scatter_tokens[arr] = None
+        for arr in [*exclusive, *chained]:   # (their tokens are not carried out of the `if`: a later write into arr
+            self.scatter_tokens[arr] = None    # is refused)
         if not yields:
             self.body.append(f"{indent}}}")
             return
@@ -1761,6 +1774,24 @@ class Emitter:
                 start = self.scatter_tokens.get(arr) or f"get_tensor_token({self.tensor_arg(arr)})"
                 self.body.append(f"{indent}let mut {var}: Token = {start};")
                 self.carried_tokens[arr] = var
+
+    def _arm_scatter_chains(self, body: list[ast.stmt]) -> dict[str, int]:
+        """Arrays scattered into two or more times among the statements of one `if` arm itself (an early-return
+        guard's `else`: a varlen RoPE writing both halves of q at data offsets), never deeper in it, by no atomic,
+        not before the `if` and not by a loop around it: their scatters chain inside the arm as top-level ones do
+        (each after the previous one's token, the first from the array's token before the `if`), as cuTile Python
+        orders them; no token leaves the arm (a later write into the array is refused). Array → count."""
+        if self.acq_mode:
+            return {}
+        own = [n for st in body if isinstance(st, ast.Expr) and isinstance(n := st.value, ast.Call)
+               and self.ct(n.func) == "scatter" and n.args and isinstance(n.args[0], ast.Name)]
+        counts: dict[str, int] = {}
+        for n in own:
+            counts[n.args[0].id] = counts.get(n.args[0].id, 0) + 1   # type: ignore[attr-defined]
+        deep = [n for n in self.live_walk(*body) if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name)
+                and (self.ct(n.func) in ATOMIC_MODES or self.ct(n.func) == "scatter") and n not in own]
+        return {arr: c for arr, c in counts.items() if c > 1 and arr not in self.scatter_tokens
+                and arr not in self.carried_tokens and not any(n.args[0].id == arr for n in deep)}
 
     def _scatters_in_arms(self, st: ast.If) -> list[str]:
         """Arrays scattered into (or updated by pointer atomics) in two or more arms of the runtime `if` ``st`` and
@@ -3724,6 +3755,11 @@ class Emitter:
         name = call.args[0].id if isinstance(call.args[0], ast.Name) else None
         carried = self.carried_tokens.get(name)
         prev = carried or self.scatter_tokens.get(name, "")
+        arm_chain = self.arm_chains.get(name) if name is not None else None
+        if arm_chain is not None and arm_chain[0] == len(self.scope_locals):   # (see _arm_scatter_chains)
+            nested = False
+        else:
+            arm_chain = None
         if not carried and name in self.scatter_tokens and (nested or prev is None):
             raise self.refuse(call, "gather-scatter", f"a second ct.scatter into {name} with one of the two inside a "
                                                       "loop or branch (the order of their writes is not carried)")
@@ -3766,6 +3802,14 @@ class Emitter:
             self.body.append(f"{carried} = {store};")
             if after:
                 self.body.append(f"{after} = {carried};")
+        elif arm_chain is not None:   # one of an arm's own scatters into arr: the next one in the arm follows it
+            arm_chain[1] -= 1
+            if arm_chain[1]:
+                self.body.append(f"let {g}_done: Token = {store};")
+                self.scatter_tokens[arr] = f"{g}_done"
+            else:
+                self.body.append(f"{store};")
+                self.scatter_tokens[arr] = None
         elif nested or not self.scatters_left[arr]:
             self.body.append(f"{store};")
             self.scatter_tokens[arr] = None if nested else ""
@@ -5502,7 +5546,7 @@ def _tidy_bindings(body: list[str]) -> list[str]:
 
 
 _TOKEN_SET = re.compile(r"\s*(zz_\w+) = (?:join_tokens\(&\[[\w, ()&]*\]\)|get_partition_token(?:_mut)?\(&\w+\)|"
-                        r"zz_\w+);$")
+                        r"zz_\w+|\w+_atomic_\w+_done);$")   # (an atomic's result token: a pure value too)
 _TOKEN_LET = re.compile(r"\s*let mut (zz_\w+): Token = get_tensor_token\(&?\w+\);$")
 _LOOP_HEAD = re.compile(r"\s*(?:for |while |loop\b)")
 _JUMP = re.compile(r"\b(?:continue|break|return)\b")
@@ -5529,7 +5573,16 @@ def _drop_dead_tokens(out: list[str]) -> list[str]:
         dead = [i for i, line in enumerate(code) if (m := _TOKEN_SET.match(line) or _TOKEN_LET.match(line)) and
                 not _token_live_after(m.group(1), code, i + 1, stacks[i], stacks, ends, i)]
         if dead:
-            del out[dead[0]]
+            i = dead[0]
+            m = _TOKEN_LET.match(code[i])
+            if m is not None:   # a declaration re-assigned before any read: that assignment declares it instead
+                again = re.compile(rf"(\s*){m.group(1)} = ")
+                k = next((k for k in range(i + 1, len(code)) if stacks[k] == stacks[i] and again.match(code[k])),
+                         None)
+                if k is not None and _token_live_after(m.group(1), code, k + 1, stacks[k], stacks, ends, k):
+                    # (a re-assignment nothing reads is dropped in its turn, as any dead token)
+                    out[k] = again.sub(rf"\g<1>let mut {m.group(1)}: Token = ", out[k], count=1)
+            del out[i]
             continue
         if not _shadow_in_arm(out, code, stacks, ends):
             break
@@ -5587,9 +5640,14 @@ def _token_live_after(name: str, code: list[str], start: int, stack: tuple, stac
             return bool(word.search(line.split("=", 1)[1]))
         return bool(word.search(line))
 
+    def head(h: int) -> int:   # the line a block's statement starts on (`for t in 0i32..({ ..\n.. }) {`: the
+        while stacks[h] and ends.get(stacks[h][-1]) == h:   # `for`, whose bound's block closes where it opens)
+            h = stacks[h][-1]
+        return h
+
     for h in stack:
-        if _LOOP_HEAD.match(code[h]) and any(reads(code[k]) for k in range(h, ends.get(h, len(code) - 1) + 1)
-                                             if k != i):
+        if _LOOP_HEAD.match(code[head(h)]) and any(reads(code[k]) for k in range(h, ends.get(h, len(code) - 1) + 1)
+                                                   if k != i):
             return True
     jumped = False
     for k in range(start, len(code)):

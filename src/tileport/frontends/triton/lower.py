@@ -61,7 +61,8 @@ ROUNDINGS = ("rint", "round", "trunc", "nearbyint")
 FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 #: triton.language functions cuTile Python 1.7 has no counterpart of (docs/triton.md, "Limits met")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
-             for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt")} | {
+             for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt", "atan", "asin", "acos", "asinh",
+                       "acosh", "atanh", "fmod", "copysign", "hypot", "tgamma", "j0", "j1", "y0", "y1")} | {
     "umulhi": "cuTile Python 1.7 has no high half of an integer product",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
@@ -121,6 +122,10 @@ LOG2E = 1.4426950408889634
 class Scalar:
     text: str
     factors: tuple[str, str] | None = None  # `a * b` of two plain names: a stride times an index, maybe
+
+
+#: a helper's parameter bound to the literal None (`def _load_opt(p, mask=None)`): an absent mask or other
+_NONE = Scalar("None")
 
 
 @dataclass(frozen=True)
@@ -269,6 +274,23 @@ def _plus(a: str, b: str) -> str:
     return f"{_paren(a)} + {_paren(b)}"
 
 
+def _is_none(e: ast.expr) -> bool:
+    return isinstance(e, ast.Constant) and e.value is None
+
+
+def _wide_int(value: int) -> "Tile":
+    """An integer literal beyond 32 bits (`tl.where(m, x, -9223372036854775807)` on int64 tiles) as an int64 0-d tile
+    computed from 16-bit pieces: cutile 0.3.1 parses every integer literal as i32, and cuTile Python and the
+    translator take none beyond it. Exact: every partial value lies in int64."""
+    if not -2**63 <= value < 2**63:
+        raise ValueError(value)
+    q = [(value >> s) & 0xFFFF for s in (0, 16, 32)]
+    text = f"ct.full((), {value >> 48}, dtype=ct.int64)"
+    for piece in reversed(q):
+        text = f"({text} * 65536 + {piece})"
+    return Tile(text, (), "ct.int64")
+
+
 def _paren(text: str) -> str:
     simple = text.replace("_", "").replace(".", "").isalnum() or (text.startswith("ct.") and text.endswith(")")
                                                                   and text.count("(") == 1)
@@ -388,8 +410,9 @@ def _balanced(text: str) -> bool:
 
 
 def _advanced(bp: "BlockPtr", steps: tuple[str, ...], count: str) -> "BlockPtr":
-    """``bp`` advanced ``count`` times by ``steps`` blocks ("0" or "1") per dimension."""
-    return replace(bp, index=tuple(i if st == "0" else (count if i == "0" else f"{_paren(i)} + {count}")
+    """``bp`` advanced ``count`` times by ``steps`` blocks ("0", "1" or "-1": backwards) per dimension."""
+    return replace(bp, index=tuple(i if st == "0" else f"{_paren(i)} - {_paren(count)}" if st == "-1" else
+                                   (count if i == "0" else f"{_paren(i)} + {count}")
                                    for i, st in zip(bp.index, steps)))
 
 
@@ -697,8 +720,9 @@ class _Lowerer:
                 try:
                     s = self.counted_while(s, stmts[k + 1:])
                 except LoweringError:
-                    if s.orelse or not isinstance(s.test, (ast.Compare, ast.BoolOp)):
-                        raise
+                    if s.orelse or not (isinstance(s.test, (ast.Compare, ast.BoolOp)) or (
+                            isinstance(s.test, ast.BinOp) and type(s.test.op) in (ast.BitAnd, ast.BitOr))):
+                        raise   # (`while (err > tol) & (it < MAX):`: a convergence loop's test joined by `&`)
                     self.general_while(s)
                     continue
             self.stmt(s)
@@ -837,6 +861,8 @@ class _Lowerer:
                                   "already ordered within it)")
             elif fn in ("static_assert", "device_assert", "static_print", "device_print"):
                 self.notes.append(f"line {s.lineno}: tl.{fn} dropped (no cuTile counterpart needed)")
+            elif fn == "assume":   # `tl.assume(pid_m >= 0)` (Triton 3.3+'s matmul tutorial): a fact for the compiler
+                self.notes.append(f"line {s.lineno}: tl.assume dropped (a compiler hint: it changes no value)")
             else:
                 raise self.fail(s, f"statement `{ast.unparse(s)}` has no lowering (only tl.store calls stand alone)")
         elif isinstance(s, ast.For):
@@ -944,10 +970,43 @@ class _Lowerer:
                 continue   # bound in another block than the loop's: every definition reaching it would change
             literal = value.replace(".", "", 1).replace("-", "", 1).isdigit() or \
                 value in ("float('-inf')", "float('inf')")   # (cuTile's ct.full takes constants)
-            if literal and isinstance(v, Tile) and v.shape == () and self.known_dtype(v) in (F32, "ct.float16",
-                                                                                            "ct.bfloat16"):
+            dtype = self.known_dtype(v) if isinstance(v, Tile) and v.shape == () else None
+            if dtype in ("ct.int32", "ct.int64") and not value.lstrip("-").isdigit():
+                continue   # (an integer tile the loop makes from a float scalar: no such promotion)
+            if literal and dtype in (F32, "ct.float16", "ct.bfloat16", "ct.int32", "ct.int64"):
+                # (`best_i = 0` then `best_i = off + i` under an `if` in the loop, i a 0-d int32 index)
                 indent = self.lines[line][:len(self.lines[line]) - len(self.lines[line].lstrip())]
                 self.lines[line] = f"{indent}{self.prefix}{name} = ct.full((), {value}, dtype={self.known_dtype(v)})"
+
+    def _counted_up(self, s: ast.For) -> ast.For:
+        """``for t in range(a, b, -s):`` (a backward pass walking time or blocks from the end) as the loop cuTile
+        Python takes (its steps are positive): ``for t_rev in range((a - b + s - 1) // s): t = a - t_rev * s``,
+        the same values in the same order (none when a <= b: the count is not positive; Python's floor division).
+        The bounds are read once, before the loop (``a`` bound to a name: a Triton quotient in it, computed in the
+        loop, would differ from cuTile Python's hoisting); a name the body re-assigns in them is refused."""
+        it = s.iter
+        a, b, step = it.args[0], it.args[1], it.args[2].operand   # type: ignore[attr-defined]
+        body_names = self._assigned(s.body)
+        used = {n.id for e in (a, b, step) for n in ast.walk(e) if isinstance(n, ast.Name)}
+        if used & body_names:
+            raise self.fail(it, f"a loop counting down whose bounds read {', '.join(sorted(used & body_names))}, "
+                                "which its body re-assigns")
+        var = s.target.id   # type: ignore[attr-defined]
+        rev = f"{var if var != '_' else 'it'}_rev"
+        first = self._scalar_named(Scalar(self.scalar(a)), f"{rev}_first")
+        stop, size = _paren(self.scalar(b)), _paren(self.scalar(step))
+        self._rev_loops = getattr(self, "_rev_loops", 0) + 1
+        names = {k: f"__rev{self._rev_loops}_{k}" for k in ("count", "first", "step")}
+        self.env[names["count"]] = Scalar(f"({_paren(first)} - {stop} + {size} - 1) // {size}")
+        self.env[names["first"]] = Scalar(first)
+        self.env[names["step"]] = Scalar(size)
+        loop = ast.parse(f"for {rev} in range({names['count']}):\n"
+                         f"    {var} = {names['first']} - {rev} * {names['step']}\n").body[0]
+        for n in ast.walk(loop):   # (errors inside point at the loop as written)
+            ast.copy_location(n, s)
+        loop.body += s.body   # type: ignore[attr-defined]
+        loop.iter.keywords = it.keywords   # type: ignore[attr-defined]  (tl.range's options, reported as dropped)
+        return loop   # type: ignore[return-value]
 
     def _is_advance(self, value: ast.expr, name: str) -> bool:
         return (isinstance(value, ast.Call) and self.tl_attr(value.func) == "advance" and name in self.advances
@@ -959,6 +1018,8 @@ class _Lowerer:
                 (isinstance(it.func, ast.Name) and it.func.id == "range")
                 or self.function(it.func) in ("range", "static_range"))):
             raise self.fail(s, "only `for i in range(...)` / `tl.range(...)` / `tl.static_range(...)` loops")
+        if len(it.args) == 3 and isinstance(it.args[2], ast.UnaryOp) and isinstance(it.args[2].op, ast.USub):
+            return self.loop(self._counted_up(s))
         if it.keywords:
             self.notes.append(f"line {s.lineno}: loop options {[k.arg for k in it.keywords]} dropped")
         args = [self.scalar(a) for a in it.args]
@@ -987,6 +1048,8 @@ class _Lowerer:
                         steps.append("0")
                     elif d == blk:
                         steps.append("1")
+                    elif d.replace("(", "").replace(")", "") == f"-{blk}":   # (0, -BLOCK_N): blocks walked backwards
+                        steps.append("-1")
                     else:
                         raise self.fail(st, f"tl.advance by {d} along a block of {blk}: only 0 or one whole block "
                                             "per iteration is lowered (the tile index then follows the loop index)")
@@ -1349,6 +1412,10 @@ class _Lowerer:
         `t.item()` of a tile bound outside the `if` it is used in.)"""
         if isinstance(v, Tile) and v.shape in ((), ("1",)) and self.known_dtype(v) == "ct.int32":
             return Scalar(f"{_paren(v.text)}.item()")
+        if isinstance(v, Tile) and v.shape in ((), ("1",)) and self.known_dtype(v) == "ct.int64":
+            # int64 offsets (an embedding bag's, torch's default integer): as int32, as int64 labels index (a
+            # view's extents and tile indices are 32-bit)
+            return Scalar(f"ct.astype({v.text}, ct.int32).item()")
         return v
 
     def _tuple(self, node: ast.expr) -> tuple[str, ...]:
@@ -1385,8 +1452,17 @@ class _Lowerer:
                 return Scalar(repr(node.value))
             if not isinstance(node.value, (int, float)):
                 raise self.fail(node, f"literal {node.value!r} is not supported")
+            if isinstance(node.value, int) and abs(node.value) >= 2**32:
+                if node.value >= 2**63:
+                    raise self.fail(node, f"integer literal {node.value} does not fit int64")
+                return _wide_int(node.value)
             return Scalar(repr(node.value))
         if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) and \
+                    type(node.operand.value) is int and node.operand.value >= 2**32:
+                if node.operand.value > 2**63:
+                    raise self.fail(node, f"integer literal -{node.operand.value} does not fit int64")
+                return _wide_int(-node.operand.value)   # (`-9223372036854775807`: an int64 max-reduction's padding)
             v = self.ev(node.operand)
             if isinstance(node.op, ast.USub):
                 if isinstance(v, Scalar) and v.text in ("float('inf')", "float('-inf')"):
@@ -2169,6 +2245,14 @@ class _Lowerer:
             x = self.materialize(self._value(self.ev(node.args[0] if fn else func.value), node), node)  # type: ignore
             size = " * ".join(_paren(d) for d in x.shape) or "1"
             return Tile(f"ct.reshape({x.text}, ({size},))", (size,), x.dtype)
+        if fn == "broadcast" and len(node.args) == 2 and not node.keywords:   # `a2, b2 = tl.broadcast(a, b)`
+            a, b = (self.materialize(self._value(self.ev(e), node), node) for e in node.args)
+            if len(a.shape) != len(b.shape) or any(x != y and "1" not in (x, y) for x, y in zip(a.shape, b.shape)):
+                raise self.fail(node, f"tl.broadcast of shapes {a.shape} and {b.shape}: equal ranks whose extents "
+                                      "agree or are 1")
+            shape = tuple(y if x == "1" else x for x, y in zip(a.shape, b.shape))
+            return tuple(t if t.shape == shape else Tile(f"ct.broadcast_to({t.text}, {_tup(shape)})", shape, t.dtype)
+                         for t in (a, b))
         if fn == "swizzle2d" and len(node.args) == 5 and not node.keywords:
             return self.swizzle2d(node)
         if fn == "associative_scan":
@@ -2807,10 +2891,13 @@ class _Lowerer:
 
     def reduce(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.reduce(x, axis, combine_fn)`` with a @triton.jit combine function that is one associative op of
-        its two parameters (``a + b``, ``a * b``, ``tl.maximum(a, b)``, ``tl.minimum(a, b)``): that reduction."""
-        x = self._tile_arg(node, kw, 0, "input")
+        its two parameters (``a + b``, ``a * b``, ``tl.maximum(a, b)``, ``tl.minimum(a, b)``): that reduction. A
+        tuple ``(x, idx)`` with an arg-max / arg-min combine of four parameters: ``pair_arg_reduce``."""
         comb = self._arg(node, kw, 2, "combine_fn")
         helper = self.k.helpers.get(comb.id) if isinstance(comb, ast.Name) else None
+        if isinstance(self._arg(node, kw, 0, "input"), ast.Tuple):
+            return self.pair_arg_reduce(node, kw, helper, comb)
+        x = self._tile_arg(node, kw, 0, "input")
         op = self._combine_op(helper) if helper is not None else None
         if op is None:
             raise self.fail(comb, "tl.reduce is lowered when its combine_fn is a @triton.jit function of two "
@@ -2825,15 +2912,111 @@ class _Lowerer:
         shape = tuple("1" if a == axis else s for a, s in enumerate(x.shape) if a != axis or keep)
         return Tile(f"ct.{op}({x.text}, axis={axis}" + (", keepdims=True)" if keep else ")"), shape, x.dtype)
 
+    def pair_arg_reduce(self, node: ast.Call, kw: dict, helper: ast.FunctionDef | None,
+                        comb: ast.expr) -> tuple[Tile, Tile]:
+        """``v, i = tl.reduce((x, idx), axis, combine)`` whose combine of ``(v1, i1, v2, i2)`` returns
+        ``tl.where(c, v1, v2), tl.where(c, i1, i2)`` with ``c`` = ``v1 > v2 | (v1 == v2 & i1 < i2)`` (either
+        operand order, ``<=`` on the indices, ``<`` on the values: arg-min; the arms swapped with the test on the
+        second pair): the maximum (minimum) and the least index holding it, whatever order the tree combines in
+        (``ct.max``, then ``ct.min`` of idx where x equals it). Any other combine of a tuple is refused."""
+        which = self._arg_combine(helper) if helper is not None else None
+        items = self._arg(node, kw, 0, "input").elts   # type: ignore[attr-defined]
+        if which is None or len(items) != 2:
+            raise self.fail(comb, "tl.reduce of a tuple is lowered when it is (values, indices) with an arg-max / "
+                                  "arg-min combine_fn of (v1, i1, v2, i2) returning `tl.where(c, v1, v2), "
+                                  "tl.where(c, i1, i2)`, c = `(v1 > v2) | ((v1 == v2) & (i1 < i2))` (or `<` on the "
+                                  "values): cutile 0.3.1 builds no reduction of a combine function of the user's")
+        x = self._named(self.materialize(self._value(self.ev(items[0]), node), node), "arg")
+        idx = self._named(self.materialize(self._value(self.ev(items[1]), node), node), "argi")
+        if self.known_dtype(idx) != "ct.int32" or len(idx.shape) > len(x.shape):
+            raise self.fail(items[1], "tl.reduce of (values, indices): the indices must be an int32 tile of the "
+                                      "values' shape")
+        axis_node = self._arg(node, kw, 1, "axis")
+        if isinstance(axis_node, ast.Constant) and axis_node.value is None:
+            raise self.fail(axis_node, "tl.reduce of (values, indices) over every axis (axis=None)")
+        axis = self._axis_of(x, axis_node)
+        keep = self._flag(node, kw, 3, "keep_dims", False)
+        full = tuple("1" if a == axis else s for a, s in enumerate(x.shape))
+        best = self._named(Tile(f"ct.{which}({x.text}, axis={axis}, keepdims=True)", full, x.dtype), "best")
+        out = tuple(s for a, s in enumerate(full) if a != axis or keep)
+        k = ", keepdims=True)" if keep else ")"
+        index = Tile(f"ct.min(ct.where({x.text} == {best.text}, {idx.text}, 2147483647), axis={axis}{k}", out,
+                     "ct.int32")
+        return Tile(f"ct.{which}({x.text}, axis={axis}{k}", out, x.dtype), index
+
+    @staticmethod
+    def _arg_combine(fn: ast.FunctionDef) -> str | None:
+        """"max" / "min" when ``fn(v1, i1, v2, i2)`` is an arg-max / arg-min combine with the least index winning
+        ties (``pair_arg_reduce``); assignments before the return are read through."""
+        params = [a.arg for a in fn.args.args]
+        if len(params) != 4:
+            return None
+        v1, i1, v2, i2 = params
+        names: dict[str, ast.expr] = {}
+        ret = None
+        for st in fn.body:
+            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+                continue
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and st.targets[0].id not in params:
+                names[st.targets[0].id] = st.value
+            elif isinstance(st, ast.Return) and ret is None:
+                ret = st.value
+            else:
+                return None
+
+        def read(e: ast.expr) -> ast.expr:
+            return read(names[e.id]) if isinstance(e, ast.Name) and e.id in names else e
+
+        def where(e: ast.expr) -> tuple[ast.expr, str, str] | None:
+            e = read(e)
+            if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "where"
+                    and len(e.args) == 3 and not e.keywords and all(isinstance(a, ast.Name) for a in e.args[1:])):
+                return None
+            return e.args[0], e.args[1].id, e.args[2].id   # type: ignore[attr-defined]
+
+        def canon(e: ast.expr):
+            e = read(e)
+            if isinstance(e, ast.BinOp) and type(e.op) in (ast.BitOr, ast.BitAnd):
+                parts = [canon(e.left), canon(e.right)]
+                return None if None in parts else ("|" if isinstance(e.op, ast.BitOr) else "&", frozenset(parts))
+            if isinstance(e, ast.Compare) and len(e.ops) == 1 and isinstance(e.left, ast.Name) \
+                    and isinstance(e.comparators[0], ast.Name):
+                a, b, op = e.left.id, e.comparators[0].id, type(e.ops[0])
+                if op is ast.Eq:
+                    return ("==", frozenset((a, b)))
+                flip = {ast.Gt: (">", a, b), ast.Lt: (">", b, a), ast.GtE: (">=", a, b), ast.LtE: (">=", b, a)}
+                return flip.get(op)
+            return None
+
+        if not (isinstance(ret, ast.Tuple) and len(ret.elts) == 2):
+            return None
+        wv, wi = where(ret.elts[0]), where(ret.elts[1])
+        if wv is None or wi is None or ast.dump(read(wv[0])) != ast.dump(read(wi[0])):
+            return None
+        pairs = {(v1, v2): (i1, i2), (v2, v1): (i2, i1)}
+        if (wv[1], wv[2]) not in pairs or pairs[(wv[1], wv[2])] != (wi[1], wi[2]):
+            return None
+        (cv, ov), (ci, oi) = (wv[1], wv[2]), (wi[1], wi[2])   # the pair chosen when c holds, and the other
+        test = canon(wv[0])
+        for which, better in (("max", (">", cv, ov)), ("min", (">", ov, cv))):
+            for tie in ((">", oi, ci), (">=", oi, ci)):   # `<=` on the indices: equal pairs are the same pair
+                if test == ("|", frozenset((better, ("&", frozenset((("==", frozenset((cv, ov))), tie)))))):
+                    return which
+        return None
+
     def swizzle2d(self, node: ast.Call) -> tuple[Scalar, Scalar]:
         """``tl.swizzle2d(i, j, size_i, size_j, size_g)``: Triton's definition on scalars (row-major ij regrouped
-        in groups of size_g rows)."""
+        in groups of size_g rows). Its parts are bound to names (`ij`, the group's first row and size, the new
+        pair), as Triton's definition binds them: inlined into every index that reads the pair, the expression nests
+        so deep that the port's typed lets no longer compile (a tile index of a block-pointer GEMM)."""
         i, j, size_i, size_j, size_g = (_paren(self.scalar(a)) for a in node.args)
-        ij = f"({i} * {size_j} + {j})"
+        ij = self._scalar_named(Scalar(f"{i} * {size_j} + {j}"), "swz_ij")
         size_gj = f"({size_g} * {size_j})"
-        off_i = f"(({ij} // {size_gj}) * {size_g})"
-        g = f"min({size_i} - {off_i}, {size_g})"
-        return Scalar(f"{off_i} + ({ij} % {size_gj}) % {g}"), Scalar(f"({ij} % {size_gj}) // {g}")
+        off_i = self._scalar_named(Scalar(f"({ij} // {size_gj}) * {size_g}"), "swz_off")
+        g = self._scalar_named(Scalar(f"min({size_i} - {off_i}, {size_g})"), "swz_g")
+        return (Scalar(self._scalar_named(Scalar(f"{off_i} + ({ij} % {size_gj}) % {g}"), "swz_i")),
+                Scalar(self._scalar_named(Scalar(f"({ij} % {size_gj}) // {g}"), "swz_j")))
 
     def associative_scan(self, node: ast.Call, kw: dict) -> Tile:
         """``tl.associative_scan(x, axis, combine_fn, reverse=)`` with a combine function that is `a + b` / `a * b`
@@ -2842,6 +3025,17 @@ class _Lowerer:
         it (with an identity Triton's scan does not state), but cutile 0.3.1 builds every scan along dimension 0
         with identity 0, so no port of it could be proven (docs/triton.md)."""
         inp = self._arg(node, kw, 0, "input")
+        comb = self._arg(node, kw, 2, "combine_fn")
+        helper = self.k.helpers.get(comb.id) if isinstance(comb, ast.Name) else None
+        ops = self._componentwise_ops(helper, len(inp.elts)) if isinstance(inp, ast.Tuple) and helper else None
+        if ops is not None:   # each output k is `a_k + b_k` / `a_k * b_k`: N independent scans
+            reverse = self._flag(node, kw, 3, "reverse", False)
+            outs = []
+            for item, op in zip(inp.elts, ops):   # type: ignore[attr-defined]
+                x = self.materialize(self._value(self.ev(item), node), node)
+                axis = self._axis_of(x, self._arg(node, kw, 1, "axis"))
+                outs.append(self._scan({"sum": "cumsum", "prod": "cumprod"}[op], x, str(axis), reverse))
+            return tuple(outs)   # type: ignore[return-value]
         if isinstance(inp, ast.Tuple):
             raise self.fail(node, "tl.associative_scan of a tuple of tiles (a combine_fn of 2N parameters: a linear "
                                   "recurrence, a segmented scan) is not lowered: cuTile Python's ct.scan of a tuple "
@@ -2879,6 +3073,25 @@ class _Lowerer:
             return Tile(f"ct.transpose(ct.{op}(ct.transpose({x.text}), axis=0{rev})", x.shape, x.dtype)
         return Tile(f"ct.permute(ct.{op}(ct.permute({x.text}, {tuple(perm)}), axis=0{rev}, {tuple(inv)})", x.shape,
                     x.dtype)
+
+    @staticmethod
+    def _componentwise_ops(fn: ast.FunctionDef, n: int) -> list[str] | None:
+        """For a combine of 2N parameters ``(a_1..a_N, b_1..b_N)`` returning ``(a_1 + b_1, .., a_N * b_N)`` (each
+        output `+` or `*` of its own pair, either order): "sum" / "prod" per output; else None (a linear
+        recurrence mixes the pairs)."""
+        params = [a.arg for a in fn.args.args]
+        body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(params) != 2 * n or len(body) != 1 or not isinstance(body[0], ast.Return) or \
+                not isinstance(body[0].value, ast.Tuple) or len(body[0].value.elts) != n:
+            return None
+        ops = []
+        for k, e in enumerate(body[0].value.elts):
+            if not (isinstance(e, ast.BinOp) and type(e.op) in (ast.Add, ast.Mult)
+                    and all(isinstance(o, ast.Name) for o in (e.left, e.right))
+                    and sorted((e.left.id, e.right.id)) == sorted((params[k], params[n + k]))):  # type: ignore
+                return None
+            ops.append("sum" if isinstance(e.op, ast.Add) else "prod")
+        return ops
 
     def _combine_op(self, fn: ast.FunctionDef) -> str | None:
         """The reduction a combine function is (None when it is not one associative op of its parameters)."""
@@ -3026,7 +3239,7 @@ class _Lowerer:
         ``tl.atomic_cas(ptr, cmp, val, sem=, scope=)``: ``ct.atomic_<op>`` on the pointer's flat view at its offsets
         (masked-off lanes sent past the end, which the bounds check skips); the value is the old elements, as
         Triton's."""
-        kw = {k.arg: k.value for k in node.keywords}
+        node, kw = self._no_none(node, {k.arg: k.value for k in node.keywords}, 99 if fn == "atomic_cas" else 2)
         cas = fn == "atomic_cas"
         unknown = set(kw) - ({"sem", "scope", "cmp", "val"} if cas else {"mask", "sem", "scope", "val"})
         if unknown:
@@ -3061,6 +3274,9 @@ class _Lowerer:
         if isinstance(value, Scalar):
             value = Tile(f"ct.full({_tup(offsets.shape)}, {value.text}, dtype={arr}.dtype)", offsets.shape,
                          f"{arr}.dtype")
+        elif isinstance(value, Tile) and offsets.shape == () and value.shape and all(d == "1" for d in value.shape):
+            # one element (`lse - tl.load(x + label)`, a 1-element tile) added at one address: Triton's scalar
+            value = Tile(f"ct.reshape({value.text}, ())", (), value.dtype)
         text = self.stored(self.materialize(value, node), arr)
         opts = "".join([f", memory_order=ct.MemoryOrder.{sem}" if sem != "ACQ_REL" else "",
                         f", memory_scope=ct.MemoryScope.{scope}" if scope != "DEVICE" else ""])
@@ -3183,14 +3399,14 @@ class _Lowerer:
         if len(node.args) > len(params):
             raise self.fail(node, f"{fn.name} takes {len(params)} arguments, {len(node.args)} given")
         for name, a in zip(params, node.args):
-            bound[name] = self.ev(a)
+            bound[name] = _NONE if _is_none(a) else self.ev(a)
         for kwd in node.keywords:
             if kwd.arg not in params:
                 raise self.fail(node, f"{fn.name} has no parameter {kwd.arg!r}")
-            bound[kwd.arg] = self.ev(kwd.value)
+            bound[kwd.arg] = _NONE if _is_none(kwd.value) else self.ev(kwd.value)
         for name, d in zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults):
             if name not in bound:
-                bound[name] = self.ev(d)
+                bound[name] = _NONE if _is_none(d) else self.ev(d)
         missing = [n for n in params if n not in bound]
         if missing:
             raise self.fail(node, f"{fn.name} called without {', '.join(missing)}")
@@ -3668,7 +3884,24 @@ class _Lowerer:
         """``t`` as ``arr``'s element type: tl.store converts to the pointer's element type."""
         return t.text if t.dtype == f"{arr}.dtype" else f"ct.astype({t.text}, {arr}.dtype)"
 
+    def _no_none(self, node: ast.Call, kw: dict, first: int) -> tuple[ast.Call, dict]:
+        """``mask=None`` / ``other=None`` (also a helper's parameter bound to None: an optional mask passed
+        through) as if not given: Triton treats them so. ``first``: the mask's position among the positional
+        arguments."""
+        def none(e: ast.expr) -> bool:
+            return _is_none(e) or isinstance(e, ast.Name) and self.env.get(e.id) is _NONE
+        kw = {k: v for k, v in kw.items() if not (k in ("mask", "other") and none(v))}
+        if len(node.args) > first and none(node.args[first]):
+            node = ast.Call(func=node.func, args=node.args[:first], keywords=[
+                k for k in node.keywords if k.arg in kw])
+            ast.copy_location(node, node.func)
+        elif any(none(k.value) for k in node.keywords if k.arg in ("mask", "other")):
+            node = ast.Call(func=node.func, args=node.args, keywords=[k for k in node.keywords if k.arg in kw])
+            ast.copy_location(node, node.func)
+        return node, kw
+
     def load(self, node: ast.Call, kw: dict) -> Tile:
+        node, kw = self._no_none(node, kw, 1)
         vol = kw.get("volatile")
         if getattr(self, "_in_while_test", False) and isinstance(vol, ast.Constant) and vol.value is True:
             return self.polled_load(node, kw)
@@ -3782,7 +4015,7 @@ class _Lowerer:
         raise self.fail(node, f"other={ast.unparse(node)}: a literal number, float('inf') or float('nan') is needed")
 
     def store(self, node: ast.Call) -> None:
-        kw = {k.arg: k.value for k in node.keywords}
+        node, kw = self._no_none(node, {k.arg: k.value for k in node.keywords}, 2)
         self.memory_options(node, kw, "store", {"mask", "boundary_check"})
         ptr = self.ev(node.args[0])
         value = self._value(self.ev(node.args[1]), node)
