@@ -908,6 +908,39 @@ def fma5(p, g, y, z, lr: float, wd: float, S: int, B: ct.Constant[int]):
     ct.store(y, index=(i, 0), tile=acc)
     ct.store(z, index=(i, 0), tile=a)
 """, ["p=f32[?,?]/?,1, g=f32[?,?]/?,1, y=f32[?,?]/?,1, z=f32[?,?]/?,1, lr=f32, wd=f32, S=i32, B=#32"]),
+    # round 6: a `let mut` re-bound to its own product in a loop body and summed there (an embedding bag's per-sample
+    # weight, `row = row * w; acc += row`) or in a branch nested in it: fused, the factor's earlier value kept by a
+    # `let`; the product read again after the sum (`t`), re-bound in a nested loop (`c`) or summed after the loop
+    # (`q`): not fused, as cuTile Python's product has other readers there
+    "fma6": ("""
+@ct.kernel
+def fma6(w, s, y, z, n: int, B: ct.Constant[int]):
+    i = ct.bid(0)
+    acc = ct.zeros((B,), dtype=ct.float32)
+    odd = ct.zeros((B,), dtype=ct.float32)
+    top = ct.zeros((B,), dtype=ct.float32)
+    q = ct.full((B,), 1.0, dtype=ct.float32)
+    for j in range(n):
+        row = ct.load(w, index=(j, i), shape=(1, B)).reshape((B,))
+        row = row * ct.load(s, index=(j,), shape=(1,)).item()
+        acc += row
+        v = ct.load(w, index=(j, 0), shape=(1, B)).reshape((B,))
+        v = v * 0.5
+        if j % 2 == 1:
+            odd += v
+        t = ct.load(w, index=(0, j), shape=(1, B)).reshape((B,))
+        t = t * 2.0
+        acc += t
+        top = ct.maximum(top, t)
+        c = t * 3.0
+        for _k in range(2):
+            odd += c
+            c = c + 1.0
+        q = q * 0.9
+    acc = acc + q
+    ct.store(y, index=(i,), tile=acc + odd)
+    ct.store(z, index=(i,), tile=top)
+""", ["w=f32[?,?]/?,1, s=f32[?]/1, y=f32[?]/1, z=f32[?]/1, n=i32, B=#64"]),
     # round 5: a helper's string mode by keyword (`mode="relu"`, folded as cuTile Python folds it); range bounds
     # gathered from memory (0-d tiles: CSR row pointers) with a constant step; `while s > 1.0 and k < 8` of a
     # reduced `s` (the 0-d comparison bound first: cutile panics on it inline); `-n` of a runtime int (negi);

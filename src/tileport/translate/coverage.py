@@ -145,7 +145,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "contracted as its own reference is: SMALL_KERNELS fmacast); a name re-bound to its own product in "
               "straight-line code and fused into a later `p = p - ..` (AdamW's `p = p * (1 - lr * wd)`), and a "
               "product one of whose factors is re-bound before the sum reads it (the fma takes the factor's earlier "
-              "value, kept by a `let`: SMALL_KERNELS fma5)", S, "gelu_tanh"),
+              "value, kept by a `let`: SMALL_KERNELS fma5); a `let mut` re-bound to its own product in a loop body "
+              "(an embedding bag's `row = row * w; acc += row`) and summed in that block or a branch nested in it "
+              "(the factor's earlier value kept by a `let`, the dead in-place product dropped; not across a nested "
+              "loop that re-binds the name or a factor, nor after the block: SMALL_KERNELS fma6)", S, "gelu_tanh"),
     Construct("float-special", "`float('inf')`, `float('-inf')` in a kernel; `-float('inf')` (`float('nan')` is "
               "refused: cutile 0.3.1 has no NaN constant, docs/corpus.md limits)",
               "`constant(f32::NEG_INFINITY, shape![])` (a 0-d f32 tile; cutile cannot type a bare `f32::NAME`); "

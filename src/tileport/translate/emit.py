@@ -298,6 +298,11 @@ class Emitter:
         #: store-ordered array → (its block-owned stores' tile shape, (dim, precondition) of their literal 0s)
         self.owned_ordered: dict[str, tuple[set, set]] = {}
         self.scope_locals: list[set[str]] = []  # per open branch/loop body: the names first bound in it
+        #: per open branch/loop body or inlined helper: a key never reused, and the names a loop body assigns
+        #: (None for a branch, "helper" for a helper)
+        self.block_keys: list[tuple[int, object]] = []
+        self.block_serial = 0
+        self.product_block: dict[str, int] = {}   # a product's name → the block_key where it was bound
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
         self.carried_tokens: dict[str, str] = {}  # array → the `let mut` token its scatters in a loop carry
         #: array → the `let mut` token a loop that only reads it carries: its reads joined, one by one (cuTile Python's
@@ -916,6 +921,8 @@ class Emitter:
                 elif self.helper_product is not None:   # a helper's returned product (see _inline_body)
                     self.products[name] = (self.helper_product, self.DEFAULT_FP)
                 self.helper_product = None
+                if name in self.products:
+                    self.product_block[name] = self.block_key()
                 if isinstance(ty, Results) and name not in self.mutated:   # a helper's several results kept
                     # together (`res = stats(t)`, read as `res[0]`): a Rust tuple
                     self.need(st, "helper-tuple", "a helper's results bound to one name")
@@ -926,6 +933,11 @@ class Emitter:
                     raise self.refuse(st, "assign", "assigning an array to a new name")
                 self.keep_factors(name, indent)
                 self.bind(st, name, code, ty, indent, nested)
+                if name in self.products and name in self.mutated and \
+                        (not self.scope_locals or name in self.scope_locals[-1]):
+                    # (a `let mut` of this block assigned a product in place: dead where the fma took it, see
+                    # drop_folded_products)
+                    self.body[-1] += f"{self.IN_PLACE_PRODUCT}{name}"
             elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
                     all(isinstance(n, ast.Name) for n in st.targets[0].elts) and isinstance(st.value, ast.Call) and \
                     isinstance(st.value.func, ast.Name) and st.value.func.id in self.helpers:
@@ -1556,7 +1568,7 @@ class Emitter:
                 self.body.append(f"{indent}while {cond} {{")
         self.break_flags.append(WHILE_BREAK)   # `break` and `continue` are the loop's own (cuTile Python's too)
         try:
-            self.scoped(st.body, indent + "    ")
+            self.scoped(st.body, indent + "    ", loop=True)
         finally:
             self.break_flags.pop()
         self.body.append(f"{indent}}}")
@@ -1597,7 +1609,7 @@ class Emitter:
             self.tile_loop_vars.add(name)
         self.break_flags.append(flag)
         try:
-            self.scoped(body, indent + "    ", {name: (name, Scalar("i32"))})
+            self.scoped(body, indent + "    ", {name: (name, Scalar("i32"))}, loop=True)
         finally:
             self.break_flags.pop()
         self.tile_loop_vars.discard(name)
@@ -1877,19 +1889,23 @@ class Emitter:
         stop_name = it.args[1].id if isinstance(it.args[1], ast.Name) else None
         if nonneg_start and stop_name in self.tile_counts:
             self.loop_bounds[name] = (stop_name, self.tile_counts[stop_name])
-        self.scoped(st.body, indent + "    ", {name: (name, Scalar("i32"))})
+        self.scoped(st.body, indent + "    ", {name: (name, Scalar("i32"))}, loop=True)
         self.loop_bounds.pop(name, None)
         self.body.append(f"{indent}}}")
 
     def scoped(self, stmts: list[ast.stmt], indent: str, bind: dict[str, tuple[str, Ty]] | None = None,
-               yields: list[str] | None = None) -> list[Ty]:
+               yields: list[str] | None = None, loop: bool = False) -> list[Ty]:
         """Translate a branch or loop body; names it defines (and ``bind``, e.g. a loop variable) end with it.
         Outer names it re-assigns keep their type (checked at the assignment), so nothing else changes. ``yields``:
-        names the body ends by yielding (a Rust block's value); their types are returned."""
+        names the body ends by yielding (a Rust block's value); their types are returned. ``loop``: a loop body."""
         saved = dict(self.env)
         saved_tokens = dict(self.carried_tokens)   # (a token a loop in this scope declared ends with it too)
         self.env.update(bind or {})
         self.scope_locals.append(set())
+        self.block_serial += 1
+        assigned = {n.id for st in stmts for n in ast.walk(st) if isinstance(n, ast.Name) and
+                    isinstance(n.ctx, ast.Store)} if loop else None
+        self.block_keys.append((self.block_serial, assigned))
         types: list[Ty] = []
         try:
             self.stmts(stmts, indent, nested=True)
@@ -1901,6 +1917,7 @@ class Emitter:
                 self.body.append(indent + (yields[0] if len(yields) == 1 else f"({', '.join(yields)})"))
         finally:
             self.scope_locals.pop()
+            self.block_keys.pop()
         self.carried_tokens = saved_tokens
         for name in list(self.env):
             if name not in saved:
@@ -3227,6 +3244,8 @@ class Emitter:
         self.env, self.body, self.comments = closure, [], {}
         self.assign_counts, self.const_locals, self.helper_params = _assign_counts(helper), {}, known
         self.inlining.append(helper.name)
+        self.block_serial += 1
+        self.block_keys.append((self.block_serial, "helper"))
         outer_dtypes = self.dtype_locals
         self.dtype_locals = {**self.dtype_locals, **dtypes}
         try:
@@ -3271,6 +3290,7 @@ class Emitter:
             lines = self.body
         finally:
             self.inlining.pop()
+            self.block_keys.pop()
             self.dtype_locals = outer_dtypes
             self.env, self.body, self.comments = saved[:3]
             (self.bid_names, self.products, self.tile_counts, self.assign_counts, self.const_locals,
@@ -4868,22 +4888,50 @@ class Emitter:
                     self.fma_nodes.setdefault(loc, set()).add(id(n))
                     self.fma_through_astype.add(id(cast))
 
+    IN_PLACE_PRODUCT = "\x00product:"   # (marks the assignment of a product to a `let mut` in place)
+
+    def block_key(self) -> int:
+        """The block being emitted (the kernel's body, a branch or loop body, an inlined helper): a key that no
+        later block reuses."""
+        return self.block_keys[-1][0] if self.block_keys else 0
+
+    def product_here(self, name: str) -> bool:
+        """Whether the name ``name`` bound to a product still holds it, and its factors their values, where it is
+        read. A `let mut` assigned the product holds it in the block where it was (a re-assignment drops the
+        product) and in the branches nested in it, not after the block (a later iteration, another path); nor in
+        a nested helper or a nested loop that assigns the name or a factor (a read there sees the value carried
+        from the previous iteration). Other names: unless such a loop assigns a factor."""
+        if name not in self.products:
+            return False
+        if name in self.deferred:
+            return True
+        keys = [0] + [k for k, _ in self.block_keys]
+        home = self.product_block.get(name)
+        if home not in keys:
+            return name not in self.mutated
+        word = re.compile(r"\b\w+\b")
+        read = {name} | {w for _, c, _ in self.products[name][0] for w in word.findall(c)}
+        return not any((inner == "helper" and name in self.mutated) or (isinstance(inner, set) and inner & read)
+                       for _, inner in self.block_keys[keys.index(home):])
+
     def keep_factors(self, name: str, indent: str) -> None:
         """Before ``name`` is re-bound: a product bound to a name that an fma may still take (`q = p * s` then `p =
         ..` then `q + c`, or `p = p * s` itself then `p - c`) reads ``name``'s value from before, as cuTile Python's
-        values do. A shadowing `let` keeps that value under a name of its own (`let p_0 = p;`, no op in Tile IR;
-        dropped when no fma reads it); a `let mut` assigned in place has no such copy in scope everywhere, so
-        the product is not fused there (the sum stays a sum)."""
+        values do. That value is kept under a name of its own (`let p_0 = p;`, no op in Tile IR; dropped when no
+        fma reads it). Where ``name`` is a `let mut` assigned in place, the copy is in scope in this block only:
+        a product bound in an enclosing block is not fused after this (the sum stays a sum)."""
         if name not in self.env:
             return
         word = re.compile(rf"\b{re.escape(name)}\b")
         readers = [k for k, (factors, _) in self.products.items() if any(word.search(c) for _, c, _ in factors)]
-        if not readers:
-            return
         if name in self.mutated:
-            for k in readers:
-                if k not in self.deferred:
+            for k in list(readers):
+                if k not in self.deferred and self.product_block.get(k) != self.block_key():
                     self.products.pop(k)
+                    readers.remove(k)
+                elif k in self.deferred:
+                    readers.remove(k)   # (deferred_product checked that nothing re-binds its factors)
+        if not readers:
             return
         kept = self.fresh(f"{name}_before")
         self.body.append(f"{indent}let {kept}: {self.env[name][1].rust()} = {name};")
@@ -4894,7 +4942,20 @@ class Emitter:
 
     def drop_folded_products(self) -> None:
         """A name bound to a product that every reader fused into an fma (`ms = a * b; ms + c`) is never read in
-        the Rust: its binding becomes a comment instead of an unused variable."""
+        the Rust: its binding becomes a comment instead of an unused variable; so does a product assigned in place
+        to a `let mut` of its block that nothing later in the block reads (`row = row * w; acc += row` in a loop
+        body: the fma read the factors)."""
+        mark = re.compile(re.escape(self.IN_PLACE_PRODUCT) + r"(\w+)")
+        for i, entry in enumerate(self.body):
+            if self.IN_PLACE_PRODUCT not in entry:
+                continue
+            names, line = mark.findall(entry), mark.sub("", entry)
+            self.body[i] = line   # (an entry that is the assignment alone, not one an inlined helper's block holds)
+            if len(names) == 1 and entry.endswith(self.IN_PLACE_PRODUCT + names[0]) and \
+                    re.match(rf"\s*{names[0]} = ", line) and not _read_in_block(names[0], self.body[i + 1:]):
+                name, indent = names[0], line[:len(line) - len(line.lstrip())]
+                self.body[i] = (f"{indent}// `{name}` (a product) is fused into the fma that reads it, as cuTile "
+                                "Python contracts it")
         for i, line in enumerate(self.body):
             m = re.match(r"\s*let (?:mut )?(\w+): ", line)
             if m and m.group(1) in self.products and not any(
@@ -4976,8 +5037,7 @@ class Emitter:
     def _is_product(self, node: ast.AST) -> bool:
         if id(node) in self.fma_through_astype:   # (a no-op conversion of a product the reference contracted)
             return True
-        return (isinstance(node, ast.Name) and node.id in self.products and
-                (node.id not in self.mutated or node.id in self.deferred)) or \
+        return (isinstance(node, ast.Name) and self.product_here(node.id)) or \
             (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
             (isinstance(node, ast.Call) and self.ct(node.func) == "mul")
 
@@ -4992,8 +5052,7 @@ class Emitter:
                 raise self.refuse(node, "fma", f"`{self.text(node)}`: the reference contracts a sum through this "
                                                "conversion, which is not to the product's dtype here")
             return found
-        if isinstance(node, ast.Name) and node.id in self.products and \
-                (node.id not in self.mutated or node.id in self.deferred):
+        if isinstance(node, ast.Name) and self.product_here(node.id):
             if node.id in self.deferred:   # (its one reader: consumed here)
                 self.deferred.discard(node.id)
             return self.products[node.id]
@@ -5517,6 +5576,19 @@ def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
 _LET_VALUE = re.compile(r"\s*let (\w+): (?:Tile<[^=]*>|i32|i64|f32|bool) = ")
 _EFFECT = re.compile(r"\b(?:unsafe|load\w*|store\w*|atomic\w*)\b")
 _LET_MUT = re.compile(r"(\s*)let mut (\w+): (?:Tile<|Token\b|(?:i8|i16|i32|i64|u8|u16|u32|u64|f16|bf16|f32|f64|bool)\b)")
+
+
+def _read_in_block(name: str, rest: list[str]) -> bool:
+    """Whether Rust lines ``rest`` read ``name`` before the block they start in ends (comments aside)."""
+    depth, word = 0, re.compile(rf"\b{re.escape(name)}\b")
+    for line in (ln.split("//", 1)[0] for entry in rest for ln in entry.split("\n")):
+        for k, ch in enumerate(line):
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            if depth < 0:
+                return bool(word.search(line[:k]))
+        if word.search(line):
+            return True
+    return False
 
 
 def _tidy_bindings(body: list[str]) -> list[str]:
