@@ -6,15 +6,12 @@ numpy (`CtNumpy` of tests/test_triton_two_layouts.py, with the reductions, scans
 from __future__ import annotations
 
 import importlib.util
-import os
-import subprocess
-import textwrap
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from test_triton_two_layouts import CtNumpy, _torch_python, run_lowered
+from test_triton_two_layouts import CtNumpy, run_lowered, tritons_outputs
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax", "rms_bwd_atomic_dw", "ce_loss_atomic",
@@ -99,26 +96,6 @@ class CtMore(CtNumpy):
     @staticmethod
     def mma(a, b, acc):
         return np.asarray(a, np.float32) @ np.asarray(b, np.float32) + acc
-
-
-INTERPRET = textwrap.dedent('''
-    import importlib.util, os, sys
-    os.environ["TRITON_INTERPRET"] = "1"
-    import numpy as np, torch
-    spec = importlib.util.spec_from_file_location("fx", sys.argv[1])
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    out = {}
-    for i, (name, grid, args, kw) in enumerate(mod.round5_cases()):
-        if name not in sys.argv[3].split(","):
-            continue
-        targs = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in args]
-        getattr(mod, name)[grid](*targs, **kw)
-        for k, a in enumerate(targs):
-            if torch.is_tensor(a):
-                out[f"{i}_{k}"] = a.numpy()
-    np.savez(sys.argv[2], **out)
-''')
 
 
 def _module():
@@ -237,16 +214,7 @@ def test_round5_lowered_kernels_match_numpy(lowered):
 
 
 def test_round5_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
-    py = _torch_python()
-    if py is None:
-        pytest.skip("no Python with torch and triton (TILEPORT_TORCH_PYTHON): Triton's interpreter needs torch")
-    script = tmp_path / "interpret.py"
-    script.write_text(INTERPRET)
-    res = subprocess.run([py, str(script), str(FIXTURE), str(tmp_path / "triton.npz"),
-                          ",".join(INTERPRETED)], capture_output=True,
-                         text=True, timeout=900, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
-    assert res.returncode == 0, res.stderr[-3000:]
-    want = np.load(tmp_path / "triton.npz")
+    want = tritons_outputs(FIXTURE, tmp_path, "round5_cases", INTERPRETED)
     mod = _module()
     checked = 0
     for i, (name, grid, args, kw) in enumerate(mod.round5_cases()):

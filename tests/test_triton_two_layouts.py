@@ -261,7 +261,10 @@ INTERPRET = textwrap.dedent('''
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     out = {}
-    for i, (name, grid, args, kw) in enumerate(mod.cases()):
+    only = sys.argv[4].split(",") if len(sys.argv) > 4 else None
+    for i, (name, grid, args, kw) in enumerate(getattr(mod, sys.argv[3])()):
+        if only is not None and name not in only:
+            continue
         targs = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in args]
         getattr(mod, name)[grid](*targs, **kw)
         for k, a in enumerate(targs):
@@ -271,18 +274,25 @@ INTERPRET = textwrap.dedent('''
 ''')
 
 
-def test_lowered_two_layout_kernels_match_tritons_interpreter(lowered, tmp_path):
-    """Triton itself (its CPU interpreter, on the same inputs) against the lowered kernel on numpy: every array
-    equal, bit for bit."""
+def tritons_outputs(fixture: Path, tmp_path: Path, cases: str = "cases", only: tuple[str, ...] | None = None):
+    """Every array argument after Triton's interpreter ran each case of ``fixture``'s ``cases()`` (or only the
+    kernels named in ``only``), keyed "CASE_ARG"; skips the test without a Python that has torch and triton."""
     py = _torch_python()
     if py is None:
         pytest.skip("no Python with torch and triton (TILEPORT_TORCH_PYTHON): Triton's interpreter needs torch")
     script = tmp_path / "interpret.py"
     script.write_text(INTERPRET)
-    res = subprocess.run([py, str(script), str(FIXTURE), str(tmp_path / "triton.npz")], capture_output=True,
-                         text=True, timeout=900, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    argv = [py, str(script), str(fixture), str(tmp_path / "triton.npz"), cases] + ([",".join(only)] if only else [])
+    res = subprocess.run(argv, capture_output=True, text=True, timeout=900,
+                         env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
     assert res.returncode == 0, res.stderr[-3000:]
-    want = np.load(tmp_path / "triton.npz")
+    return np.load(tmp_path / "triton.npz")
+
+
+def test_lowered_two_layout_kernels_match_tritons_interpreter(lowered, tmp_path):
+    """Triton itself (its CPU interpreter, on the same inputs) against the lowered kernel on numpy: every array
+    equal, bit for bit."""
+    want = tritons_outputs(FIXTURE, tmp_path)
     mod = _module()
     for i, (name, grid, args, kw) in enumerate(mod.cases()):
         got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
