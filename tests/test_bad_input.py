@@ -12,6 +12,7 @@ import json
 import os
 import random
 import sys
+import tarfile
 
 import pytest
 
@@ -36,6 +37,9 @@ def bad_files(tmp_path_factory):
     (t / "text.txt").write_text("hello, this is not Tile IR\n")
     (t / "dir").mkdir()
     (t / "file").write_text("a regular file\n")
+    (t / "garbage.tar.xz").write_bytes((t / "garbage.bin").read_bytes())
+    with tarfile.open(t / "noindex.tar.xz", "w:xz") as tar:   # a packed folder without a capture's index.json
+        tar.add(t / "file", arcname="caps/file")
     (t / "ok.py").write_text("print('a host program')\n")
     (t / "notjson.json").write_text("{\n  'launches': [\n")
     (t / "latin1.json").write_bytes(b'{"x": "\xe9"}')
@@ -198,6 +202,11 @@ def rows():
          "--script nope.py: no such file or directory under"),
         ("corpus-port-second-captures-missing", ["corpus", "port", "{t}/dir", "{t}/nope", "--corpus", "{t}/dir",
                                                  "--out", "{t}/pout"], 2, "{t}/nope: no such directory"),
+        # a capture folder packed as .tar.xz: not an archive, or one without a capture's index.json
+        ("corpus-port-garbage-archive", ["corpus", "port", "{t}/garbage.tar.xz", "--corpus", "{t}/dir", "--out",
+                                         "{t}/pout"], 2, "garbage.tar.xz: not a capture archive"),
+        ("corpus-port-archive-no-index", ["corpus", "port", "{t}/noindex.tar.xz", "--corpus", "{t}/dir", "--out",
+                                          "{t}/pout"], 2, "noindex.tar.xz: no index.json in it"),
         ("corpus-on-gpu-without-one", ["corpus", "capture", "{t}/dir", "--tests", ".", "--out", "{t}/cout", "--on-gpu"],
          2, "--on-gpu needs a CUDA GPU here"),
         ("corpus-no-tests-folder", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout"], 2,

@@ -50,7 +50,10 @@ def test_tilegym_sample_ports_proven(tree, tmp_path):
         pytest.skip(f"the corpus is not here ({CORPUS}; set TILEPORT_CORPUS to the folder holding TileGym)")
     from tileport.corpus.port import port_corpus
 
-    kept = _subset(RESULTS / "captures", tmp_path / "captures")
+    from tileport.corpus.port import unpacked_captures
+
+    [packed] = unpacked_captures(RESULTS / "captures.tar.xz", tmp_path / "packed")
+    kept = _subset(packed, tmp_path / "captures")
     assert len(kept) == len(SAMPLE), f"the committed captures lack {set(SAMPLE) - {(Path(f).name, k) for f, k in kept}}"
     committed = {(r["file"], r["kernel"]): r["status"]
                  for r in json.loads((RESULTS / "tilegym.json").read_text())["kernels"]}

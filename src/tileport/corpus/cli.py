@@ -36,7 +36,7 @@ specializations the GPU launches, which an emulated capture cannot know."""
 
 CAPTURE_EPILOG = """\
 examples:
-  tileport corpus capture ../shared/corpus/TileGym --tests tests/ops --out benchmarks/results/corpus/captures
+  tileport corpus capture ../shared/corpus/TileGym --tests tests/ops --out build/captures
   tileport corpus capture ../shared/corpus/TileGym --tests tests/ops/test_rms_norm.py --out build/rms
   tileport corpus capture ../shared/corpus/triton-tutorials --script . --out build/tt
   tileport corpus capture DIR --target B200:sm_100:148:180 -k "float16" --out build/c"""
@@ -51,7 +51,7 @@ file:line:col) or the stage that failed. Writes OUT/corpus.json and each kernel'
 
 PORT_EPILOG = """\
 examples:
-  tileport corpus port benchmarks/results/corpus/captures --corpus ../shared/corpus/TileGym --out build/corpus
+  tileport corpus port benchmarks/results/corpus/captures.tar.xz --corpus ../shared/corpus/TileGym --out build/corpus
   tileport corpus port CAPTURES --corpus DIR --out build/c --only rms_norm --json
   tileport capture --out launches.json -- python -m pytest tests && tileport corpus port launches.json --corpus . --out build/p"""
 
@@ -116,7 +116,7 @@ def register(sub: Any, fmt: type) -> None:
     cp.add_argument("captures", metavar="CAPTURES", nargs="+",
                     help="the --out folder of `tileport corpus capture`, or a capture file of `tileport capture` (one "
                          "host program's launches, every kernel in it ported; several: merged per kernel, e.g. an "
-                         "emulated capture and an --on-gpu one)")
+                         "emulated capture and an --on-gpu one); a capture folder packed as .tar.xz is unpacked under --out")
     cp.add_argument("--corpus", required=True, metavar="DIR",
                     help="the corpus root the captures were made from (sources are re-rooted here)")
     cp.add_argument("--out", required=True, help="folder for the ports and corpus.json")
@@ -175,14 +175,15 @@ def cmd_port(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..inputs import out_dir
     from ..toolchain.locate import find_cuda_tree
-    from .port import markdown_table, port_corpus
+    from .port import is_capture_archive, markdown_table, port_corpus
 
     corpus, captures = Path(args.corpus), [Path(c) for c in args.captures]
     if not corpus.is_dir():
         raise InputError(f"--corpus {args.corpus}: no such directory")
     for c in captures:
-        if not c.is_dir() and not (c.is_file() and c.suffix == ".json"):
-            raise InputError(f"{c}: no such directory (or capture .json file of `tileport capture`)")
+        if not c.is_dir() and not (c.is_file() and (c.suffix == ".json" or is_capture_archive(c))):
+            raise InputError(f"{c}: no such directory (or capture .json file of `tileport capture`, or a capture "
+                             "folder packed as .tar.xz)")
     if args.batch < 1:
         raise InputError("--batch must be at least 1")
     out_dir(Path(args.out), "--out")

@@ -122,6 +122,33 @@ def _rows_from_capture_file(path: Path, corpus: Path | None) -> list[dict]:
     return list(rows.values())
 
 
+ARCHIVE_SUFFIXES = (".tar.xz", ".txz")
+
+
+def is_capture_archive(path: Path) -> bool:
+    return path.is_file() and path.name.endswith(ARCHIVE_SUFFIXES)
+
+
+def unpacked_captures(archive: Path, into: Path) -> list[Path]:
+    """Capture folders packed as ``tar.xz`` (committed captures are: their JSON is most of the checkout's size),
+    unpacked below ``into``: each folder in it that holds an index.json."""
+    import lzma
+    import tarfile
+
+    dest = into / archive.name.removesuffix(".tar.xz").removesuffix(".txz")
+    try:
+        with tarfile.open(archive, "r:xz") as tar:
+            names = tar.getnames()
+            tar.extractall(dest, filter="data")
+    except (tarfile.TarError, lzma.LZMAError, EOFError, OSError) as exc:
+        raise InputError(f"{archive}: not a capture archive ({type(exc).__name__}: {exc})") from None
+    found = sorted(n for n in names if Path(n).name == "index.json")
+    if not found:
+        raise InputError(f"{archive}: no index.json in it (expected a packed --out folder of `tileport corpus "
+                         "capture`)")
+    return [dest / Path(n).parent for n in found]
+
+
 def merged_rows(folders: list[Path], corpus: Path | None = None) -> tuple[list[dict], list[dict]]:
     """The kernels of several capture folders (or `tileport capture` files), one row per (file, kernel) with every
     folder's capture of it (``captures``: paths), and the kernels none of them launched."""
@@ -173,6 +200,7 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
         return port_triton_many(chunk, tree, arch, out / "_work", progress=say_stage)
 
     folders = [captures] if isinstance(captures, Path) else list(captures)
+    folders = [u for f in folders for u in (unpacked_captures(f, out / "_captures") if is_capture_archive(f) else [f])]
     kernels, not_launched = merged_rows(folders, corpus)
     if only:
         kernels = [k for k in kernels if only in f"{k['file']}::{k['kernel']}"]
