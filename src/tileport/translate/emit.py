@@ -5580,15 +5580,9 @@ _LET_MUT = re.compile(r"(\s*)let mut (\w+): (?:Tile<|Token\b|(?:i8|i16|i32|i64|u
 
 def _read_in_block(name: str, rest: list[str]) -> bool:
     """Whether Rust lines ``rest`` read ``name`` before the block they start in ends (comments aside)."""
-    depth, word = 0, re.compile(rf"\b{re.escape(name)}\b")
-    for line in (ln.split("//", 1)[0] for entry in rest for ln in entry.split("\n")):
-        for k, ch in enumerate(line):
-            depth += {"{": 1, "}": -1}.get(ch, 0)
-            if depth < 0:
-                return bool(word.search(line[:k]))
-        if word.search(line):
-            return True
-    return False
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    lines = [ln.split("//", 1)[0] for entry in rest for ln in entry.split("\n")]
+    return any(word.search(line) for line in _until_block_end(lines))
 
 
 def _tidy_bindings(body: list[str]) -> list[str]:
@@ -5765,8 +5759,14 @@ def _read_before_rebound(name: str, body: list[str], i: int, end: int) -> bool:
 
 def _scope_after(body: list[str], i: int) -> list[str]:
     """The text of the block that line ``i`` is in, after line i, up to the brace that closes the block."""
-    depth, scope = body[i].count("{") - body[i].count("}"), []   # (a `let x = {` opens a block of its own)
-    for later in body[i + 1:]:
+    return _until_block_end(body[i + 1:], body[i].count("{") - body[i].count("}"))   # (`let x = {` opens a block)
+
+
+def _until_block_end(lines: list[str], depth: int = 0) -> list[str]:
+    """``lines`` up to the brace that closes the block they are in (``depth`` blocks opened before them), the
+    closing line cut before that brace."""
+    scope = []
+    for later in lines:
         for k, ch in enumerate(later):
             depth += (ch == "{") - (ch == "}")
             if depth < 0:
