@@ -209,9 +209,11 @@ def cargo_release(cwd: Path, args: list[str], what: str) -> Path:
 
 def build(progress: Progress = lambda s: None) -> Path:
     """cargo build of the cdylib; writes the inputs hash beside it."""
-    packages = [a for name in CRATES for a in ("-p", name)]
-    progress(f"build: cargo build --release {' '.join(packages)}")
-    cargo_release(crate_dir().parent, packages, "the operator library")
+    # one crate per cargo run: built together, cargo would unify the features of the dependencies the pyo3
+    # extension shares with cutile and compile cutile's tree again, apart from the one the port crates use
+    for name in CRATES:
+        progress(f"build: cargo build --release -p {name}")
+        cargo_release(crate_dir().parent, ["-p", name], f"{name} (the operator library)")
     lib = built_library()
     Path(str(lib) + ".inputs-sha256").write_text(inputs_hash() + "\n")
     return lib
