@@ -214,6 +214,15 @@ def test_bring_your_own_port_is_verified(proven_batch, tmp_path):
     assert r.returncode == 1 and json.loads(r.stdout)["stages"]["build"]["ok"] is False
 
 
+def test_a_literal_zero_on_a_grid_axis_the_kernel_reads_is_not_the_blocks_own_tile(batch):
+    """row_of_blocks stores r at (bid(0), 0) under `if bid(1) == 0`: its launches extend axis 1, so r is `&Tensor`
+    stored through partition_full_mut (a `&mut` tensor of r's (BM, 1) tiles would not match the launch grid, and
+    cutile's launcher refuses it), with no unit-grid precondition; y, at (bid(0), bid(1)), stays block-owned."""
+    rs = (batch / "row_of_blocks" / "kernel.rs").read_text()
+    assert "r.partition_full_mut(" in rs and re.search(r"\br: &Tensor<", rs) and re.search(r"\by: &mut Tensor<", rs)
+    assert json.loads((batch / "row_of_blocks" / "port.json").read_text())["variants"][0].get("unit_grid") in ([], None)
+
+
 def test_a_store_at_a_literal_zero_records_its_unit_grid_precondition(proven_batch):
     """masked_rowsum's block-owned store at (bm, 0): the Rust stores at block id 1, which the IR diff matches to the
     literal 0 under a recorded precondition; row_softmax's stores (hinted, in the arms of a constant if: through
@@ -353,6 +362,16 @@ def sc16(x, idx, y, n: int, B: ct.Constant[int]):
     i = ct.load(idx, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
     ct.scatter(y, i, t, mask=pos < n)
 """, ["x=bf16[?]/1, idx=i32[?]/1, y=bf16[?]/1, n=i32, B=#1024", "x=f16[?]/1, idx=i32[?]/1, y=f16[?]/1, n=i32, B=#1024"]),
+    # a split-K finish (a (2, 3) grid): y at the block's own tile, r at (bid(0), 0) by the blocks of bid(1) == 0
+    # only, so r's literal 0 is not each block's own tile (three blocks share it): not a `&mut` partition
+    "row_of_blocks": ("""
+@ct.kernel
+def row_of_blocks(x, y, r, BM: ct.Constant[int], BN: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0), ct.bid(1)), shape=(BM, BN), padding_mode=ct.PaddingMode.ZERO)
+    if ct.bid(1) == 0:
+        ct.store(r, index=(ct.bid(0), 0), tile=ct.sum(t, axis=1, keepdims=True))
+    ct.store(y, index=(ct.bid(0), ct.bid(1)), tile=t * 2.0)
+""", ["x=f32[?,?]/?,1, y=f32[?,?]/?,1, r=f32[?,?]/?,1, BM=#16, BN=#32"]),
     # a store at a one-to-one map of the block ids: axes permuted (batch last) and one reversed
     "bijective": ("""
 @ct.kernel

@@ -2501,7 +2501,8 @@ class Emitter:
         for k, e in enumerate(index.elts):
             if self._bid_axis(e) == k:
                 continue
-            if self._int(e) == 0 and k > 0:
+            if self._int(e) == 0 and k > 0 and k not in self.grid_axes_read:   # (an axis the kernel reads
+                # its block id along is one its launches extend: blocks share that tile)
                 zeros.append(k)
                 continue
             return None
@@ -2527,9 +2528,34 @@ class Emitter:
             else:
                 return None
         used = [a[0] for a in axes if a is not None]
+        if self.grid_axes_read - set(used):   # a block axis the kernel reads but the index ignores: its launches
+            return None                       # extend it, and its blocks share tiles
         return axes if used and len(used) == len(set(used)) else None
 
     # ------------------------------------------------------------------ expressions
+
+    @functools.cached_property
+    def grid_axes_read(self) -> frozenset[int]:
+        """The grid axes the kernel reads its block id or block count along (``ct.bid(k)``, ``ct.num_blocks(k)``,
+        in its body or a function of its module it calls): an axis the launch may extend, where a literal 0 index is
+        not the block's own tile (a launch grid of (2, 3) and a store at (bid(0), 0) under `if bid(1) == 0`: three
+        blocks share that tile, and cutile's launcher refuses a `&mut Tensor` partitioned (2, 1) there).
+        A block-id axis that is not a literal: every axis."""
+        defs = {d.name: d for d in ast.parse(self.src).body if isinstance(d, ast.FunctionDef)}
+        todo, seen, axes = [self.fn], {self.fn.name}, set()
+        while todo:
+            for node in ast.walk(todo.pop()):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else \
+                    node.func.id if isinstance(node.func, ast.Name) else None
+                if name in ("bid", "num_blocks"):
+                    k = self._int(node.args[0]) if node.args else None
+                    axes.update([k] if k is not None else (0, 1, 2))
+                elif name in defs and name not in seen:
+                    seen.add(name)
+                    todo.append(defs[name])
+        return frozenset(axes)
 
     def _int(self, node: ast.AST) -> int | None:
         if isinstance(node, ast.Name) and node.id in self.static_items:   # a ct.static_iter item: a literal
