@@ -3,9 +3,15 @@ run wrote. The GPU side is tests/gpu/test_shadow_gpu.py."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import textwrap
 from pathlib import Path
 
+import pytest
+
 from tileport.runtime.shadow import _written_only, corpus_ports
+from test_triton_two_layouts import _torch_python
 
 
 def test_outputs_poisoned_are_those_the_port_only_writes(tmp_path: Path):
@@ -27,3 +33,40 @@ def test_corpus_ports_maps_source_and_kernel_to_the_port_directory(tmp_path: Pat
         {"file": "sub/k.py", "kernel": "other", "status": "failed"}]}))   # no lowered form: left out
     assert corpus_ports(out / "corpus.json", corpus) == {(str((corpus / "sub" / "k.py").resolve()), "kern"):
                                                          out / "sub.k.kern"}
+
+
+ORDER_SCRIPT = textwrap.dedent('''
+    import json, torch
+    from tileport.runtime import shadow
+    torch.cuda.synchronize = lambda: None   # (CPU tensors: the judgement's arithmetic, not a GPU)
+    def case(spread, port_off):
+        x, out = torch.ones(64), torch.zeros(64)
+        before, calls = [x.clone(), out.clone()], [0]
+        def run_triton():   # Triton: x + a wobble that changes from run to run (a lock taken in another order)
+            calls[0] += 1
+            out.copy_(x + spread * (calls[0] % 2))
+        run_triton()
+        triton_out = [x.clone(), out.clone()]
+        port = triton_out[1] + port_off
+        outputs = {"out": shadow._compare(triton_out[1], port)}
+        shadow._judge_order_dependent(outputs, [("x", x), ("out", out)], before, triton_out, run_triton)
+        return outputs["out"]
+    print(json.dumps([case(0.0, 0.01), case(0.004, 0.003), case(0.004, 0.02)]))
+''')
+
+
+def test_an_order_dependent_output_is_judged_against_tritons_own_spread(tmp_path: Path):
+    """Where the port misses the tolerance, Triton re-runs the launch: if Triton repeats itself exactly the miss
+    stands; if its own runs differ (lock/atomic order), the port passes within twice that spread, and not beyond."""
+    py = _torch_python()
+    if py is None:
+        pytest.skip("no Python with torch (TILEPORT_TORCH_PYTHON)")
+    script = tmp_path / "order.py"
+    script.write_text(ORDER_SCRIPT)
+    res = subprocess.run([py, str(script)], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")})
+    assert res.returncode == 0, res.stderr[-3000:]
+    same, within, beyond = json.loads(res.stdout)
+    assert not same["ok"] and "order_dependent" not in same
+    assert within["ok"] and within["order_dependent"] and abs(within["triton_self_max_abs"] - 0.004) < 1e-6
+    assert not beyond["ok"] and beyond["order_dependent"]

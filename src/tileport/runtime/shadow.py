@@ -128,6 +128,7 @@ class Shadow:
                     v.copy_(torch.where(missed & kept, b, v))
                 if not (torch.equal(t, b) and torch.equal(v, b)):   # written by either: an output
                     rec["outputs"][k] = _compare(t, v)
+            _judge_order_dependent(rec["outputs"], tensors, before, triton_out, run_triton)
             rec["ok"] = all(o["ok"] for o in rec["outputs"].values())
             if self.time:
                 rec.update(_times(run_triton, call_port, self.bench))
@@ -152,6 +153,40 @@ def _written_only(port: Path) -> frozenset[str]:
     stored = set(re.findall(r"ct\.(?:store|scatter)\((\w+)", text))
     read = set(re.findall(r"ct\.(?:load|gather)\((\w+)", text))
     return frozenset(stored - read)
+
+
+#: Triton re-runs of a launch whose port differs on a float output: is Triton itself run-to-run identical there?
+SELF_RUNS = 3
+
+
+def _judge_order_dependent(outputs: dict, tensors: list, before: list, triton_out: list, run_triton: Any) -> None:
+    """A float output the port missed the tolerance on, where Triton's own re-runs of the same launch (inputs put
+    back each time) differ from its first: the result depends on an order the kernel leaves free (blocks taking a
+    lock, atomics), so it is judged against Triton's own spread: ok when the port's max |diff| is within twice the
+    largest run-to-run max |diff| Triton showed. Recorded as ``order_dependent`` with that spread; an output where
+    Triton repeats itself exactly keeps its verdict."""
+    import torch
+
+    missed = [k for k, o in outputs.items() if not o["ok"] and o.get("outside_tolerance")]   # (a NaN/inf where
+    # the other has none stays a miss)
+    if not missed:
+        return
+    spread = dict.fromkeys(missed, 0.0)
+    for _ in range(SELF_RUNS):
+        for (_, v), b in zip(tensors, before):
+            v.copy_(b)
+        run_triton()
+        torch.cuda.synchronize()
+        for (k, v), t in zip(tensors, triton_out):
+            if k in spread:
+                both = torch.isfinite(v) & torch.isfinite(t)
+                d = (v.double()[both] - t.double()[both]).abs()
+                spread[k] = max(spread[k], float(d.max()) if d.numel() else 0.0)
+    for k in missed:
+        if spread[k] > 0:
+            o = outputs[k]
+            o.update(order_dependent=True, triton_self_max_abs=spread[k],
+                     ok=o["max_abs"] <= 2 * spread[k])
 
 
 def _describe(v: Any) -> str:
