@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, run_tileport
 
 CORPUS = Path(os.environ.get("TILEPORT_CORPUS", REPO.parent / "shared" / "corpus")) / "TileGym"
 RESULTS = REPO / "benchmarks" / "results" / "corpus"
@@ -91,3 +91,24 @@ def test_captures_of_several_runs_merge_per_kernel(tmp_path):
     got = _launches(fin["captures"], tmp_path / "corpus", "fin")
     assert [l["signature"] for l in got] == ["S=#1", "S=#16"]
     assert got[0]["source"] == str((tmp_path / "corpus" / "ops.py").resolve())
+
+
+def test_a_packed_capture_of_several_folders_ports_with_exclusions(tmp_path):
+    """`tileport corpus port PACK.tar.xz --exclude TEXT`: every capture folder in the archive (one per test file, as
+    captures-perf.tar.xz) is read, and kernels whose FILE::KERNEL holds an --exclude text are left out."""
+    import tarfile
+
+    for name, missed in (("a", ["keep", "drop_me"]), ("b", ["other"])):
+        d = tmp_path / "caps" / name
+        d.mkdir(parents=True)
+        (d / "index.json").write_text(json.dumps({"kernels": [], "not_launched": [
+            {"file": "ops.py", "kernel": k} for k in missed]}))
+    with tarfile.open(tmp_path / "caps.tar.xz", "w:xz") as tar:
+        tar.add(tmp_path / "caps", arcname="caps")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    r = run_tileport("corpus", "port", str(tmp_path / "caps.tar.xz"), "--corpus", str(corpus), "--out",
+                     str(tmp_path / "out"), "--exclude", "drop", "--json")
+    assert r.returncode == 1, r.stderr[-2000:]   # (1: kernels not proven — here, none launched)
+    rows = json.loads(r.stdout)["kernels"]
+    assert sorted((x["kernel"], x["status"]) for x in rows) == [("keep", "not-launched"), ("other", "not-launched")]

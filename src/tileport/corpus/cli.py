@@ -121,6 +121,9 @@ def register(sub: Any, fmt: type) -> None:
                     help="the corpus root the captures were made from (sources are re-rooted here)")
     cp.add_argument("--out", required=True, help="folder for the ports and corpus.json")
     cp.add_argument("--only", metavar="TEXT", help="port only kernels whose FILE::KERNEL contains TEXT")
+    cp.add_argument("--exclude", metavar="TEXT", action="append", default=[],
+                    help="leave out kernels whose FILE::KERNEL contains TEXT (repeatable; e.g. a kernel with a "
+                         "thousand autotuned launches)")
     cp.add_argument("--batch", type=int, default=8, metavar="N",
                     help="kernels per shared cargo build (default 8)")
     cp.add_argument("--table", metavar="FILE.md", help="also write the table as markdown here")
@@ -191,7 +194,7 @@ def cmd_port(args: argparse.Namespace) -> int:
         (lambda s: print(s, flush=True))
     result = port_corpus(captures if len(captures) > 1 else captures[0], corpus, Path(args.out), find_cuda_tree(),
                          args.arch, args.batch, args.only,
-                         progress)
+                         progress, tuple(args.exclude))
     table = markdown_table(result)
     if args.table:
         Path(args.table).write_text(table)

@@ -184,7 +184,7 @@ def _launches(captures: list[Path], corpus: Path, kernel: str | None = None) -> 
 
 
 def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch: str, batch: int = 8,
-                only: str | None = None, progress: Progress = lambda s: None) -> dict:
+                only: str | None = None, progress: Progress = lambda s: None, exclude: tuple[str, ...] = ()) -> dict:
     from ..pipeline.port import port_many
     from ..pipeline.triton import port_triton_many
     from ..spec.signature import SignatureError
@@ -202,9 +202,11 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
     folders = [captures] if isinstance(captures, Path) else list(captures)
     folders = [u for f in folders for u in (unpacked_captures(f, out / "_captures") if is_capture_archive(f) else [f])]
     kernels, not_launched = merged_rows(folders, corpus)
-    if only:
-        kernels = [k for k in kernels if only in f"{k['file']}::{k['kernel']}"]
-        not_launched = [k for k in not_launched if only in f"{k['file']}::{k['kernel']}"]
+    def wanted(k: dict) -> bool:   # --only TEXT, and none of --exclude's texts, in FILE::KERNEL
+        name = f"{k['file']}::{k['kernel']}"
+        return (not only or only in name) and not any(x in name for x in exclude)
+
+    kernels, not_launched = [k for k in kernels if wanted(k)], [k for k in not_launched if wanted(k)]
     out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
     by_frontend: dict[str, tuple[list, list]] = {"cutile": ([], []), "triton": ([], [])}
