@@ -105,7 +105,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "as an unsafe site with the source's contract as its precondition", S, "numerics"),
     Construct("arith-promote", "element-wise operands of different dtypes of one kind (an f16 tile and an f32 tile or "
               "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile or scalar, an i64 scalar with an i32 tile: "
-              "`offs == label` of an int64 label's `.item()`)", "the narrower operand converted first "
+              "`offs == label` of an int64 label's `.item()`; a signed integer tile next to a float tile, `s / ct.maximum(n, 1)` of a "
+              "gathered count: the float's dtype)", "the narrower operand converted first "
               "(`convert_tile`, `exti`, bound to its promoted type), as cuTile Python promotes it (f16 and bf16 do not "
               "mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",
@@ -164,6 +165,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "a tile stored into an array of another dtype converted the same way first, as cuTile Python does",
               S, "scale_cast"),
     Construct("assign", "`name = expr` (re-assignment shadows)", "`let name: T = expr;`", S, "vector_add"),
+    Construct("flag-bool", "a `True`/`False` flag re-assigned in a loop or branch (`live = True` .. `live = False` "
+              "under `if`, read by `if live:`: an early exit without `break`)",
+              "`let mut live: bool = true;` (cuTile Python's i1 0-d constant and carried value)", S, None),
     Construct("if-constant", "`if`/`elif`/`else` on constants only (names re-assigned in an arm keep their type)",
               "`if ACT == 1 { .. } else if .. { .. }` on the const generics; cutile folds it per specialization, "
               "so both arms are type-checked and the IR has no branch, as in Python", S, "bias_act"),

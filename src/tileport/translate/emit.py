@@ -25,6 +25,7 @@ from ..errors import TileportError
 from ..spec import signature as sigmod
 from .coverage import BY_ID, construct_for_call, supported
 from . import divby, loop_split
+from .block_scope import unshadow
 from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
 from .hazards import carried_tma_tiles
 from .helpers import kernel_def, kernel_helpers
@@ -2643,6 +2644,10 @@ class Emitter:
             return self.float_special(node, repr(lit))
         if lit is not None:
             return repr(lit), Scalar("f32" if isinstance(lit, float) else "i32")
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool):   # a flag (`live = True`, re-assigned
+            # `False` in a loop): cuTile Python's i1 constant; a Rust bool
+            self.need(node, "flag-bool", "a True/False flag")
+            return ("true" if node.value else "false"), Scalar("bool")
         if isinstance(node, ast.IfExp) and self._constant_test(node.test) and not self._generic_condition(node.test):
             # on a bool or float constant (`448.0 if SAT else 1e30`): only the arm taken, as cuTile Python folds it
             # (an entry per value, like any such constant)
@@ -5550,10 +5555,16 @@ def _paren(code: str) -> str:
 
 #: the dtypes cuTile Python promotes to each other, narrow to wide (f16 and bf16 do not mix)
 PROMOTION = (("f16", "f32", "f64"), ("bf16", "f32", "f64"), ("i8", "i16", "i32", "i64"))
+FLOATS = frozenset({"f16", "bf16", "f32", "f64"})
 
 
 def promote(dtypes: set[str]) -> str | None:
-    """The dtype operands of ``dtypes`` are computed in (the widest of one promotion chain), or None."""
+    """The dtype operands of ``dtypes`` are computed in (the widest of one promotion chain), or None. Signed
+    integers next to floats take the floats' dtype, as cuTile Python promotes them (the stronger category wins:
+    an i32 count dividing an f32 sum is converted to f32 first)."""
+    floats = {d for d in dtypes if d in FLOATS}
+    if floats and dtypes - floats and dtypes - floats <= {"i8", "i16", "i32", "i64"}:
+        return promote(floats)
     for chain in PROMOTION:
         if dtypes <= set(chain):
             return max(dtypes, key=chain.index)
@@ -5917,7 +5928,9 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
                                 "precondition": f"{st} is {arr}.stride({d}) of the launched tensor"})
         fact = facts[0] if len(facts) == 1 else facts[1].replace(f"({st})", f"({facts[0]})")
         prologue.append(f"let {st}: i32 = unsafe {{ {fact} }};")
-    body = _tidy_bindings(prologue + em.body if prologue else em.body)
+    body = unshadow([line for entry in (prologue + em.body if prologue else em.body) for line in entry.split("\n")],
+                    em.fresh)
+    body = _tidy_bindings(body)
     doc = (ast.get_docstring(fn) or "").splitlines()
     for name in (n for n, p in sig.params if isinstance(p, sigmod.ArraySig) and n in LAUNCHER_LOCALS):
         # cutile 0.3.1's generated launcher binds these names itself around an array parameter's checks (`let pred
