@@ -628,6 +628,28 @@ def test_loop_carried_order_of_values_read_by_one_op():
     assert not v(loop(True, False), loop(True, True, ("%n = subf %y, %x", "%m = subf %x, %y")))["equivalent"]
 
 
+def test_loop_carried_order_through_identity_reshape():
+    """A carried value first read through an identity reshape (cutile's `broadcast_scalar(acc, shape![])` of a
+    carried f32 scalar: a chunked log-softmax's `acc`) is told apart by the op reading the reshape: the two values
+    carried in the other order ≡; not when the body reads them the other way round."""
+    ninf = "%a = constant <f32: 0xFF800000> : tile<128xf32>"
+    zero = "%b = constant <f32: 0.000000e+00> : tile<128xf32>"
+
+    def loop(cutile: bool, ops: tuple = ("maxf", "addf")) -> str:
+        y = "%yr" if cutile else "%y"
+        body = ([f"%yr = reshape %y : tile<128xf32> -> tile<128xf32>"] if cutile else []) + \
+            [f"%n = {ops[0]} %x, %one : tile<128xf32>", f"%m = {ops[1]} {y}, %n : tile<128xf32>"]
+        iters, cont, res = ("%y = %b, %x = %a", "%m, %n", "%f#0") if cutile else ("%x = %a, %y = %b", "%n, %m",
+                                                                                  "%f#1")
+        return prog(*STORE, ONES, ninf, zero, *LOOP,
+                    f"%f:2 = for %j in (%lo to %hi, step %st) : tile<i32> iter_values({iters}) -> (tile<128xf32>, "
+                    "tile<128xf32>) {", *(f"  {b}" for b in body),
+                    f"  continue {cont} : tile<128xf32>, tile<128xf32>", "}", store(res, "%arg3"))
+    out = v(loop(False), loop(True))
+    assert out["equivalent"] and fired(out, "loop-carried-order") >= 1
+    assert not v(loop(False), loop(True, ("addf", "maxf")))["equivalent"]
+
+
 def test_pure_op_placement():
     """A loop-invariant reduction hoisted before the loop (cuTile Python) ≡ the same reduction inside the loop
     (cutile); not when the reduction inside the loop reads the loop's carried value."""

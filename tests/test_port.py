@@ -927,6 +927,55 @@ def fma5(p, g, y, z, lr: float, wd: float, S: int, B: ct.Constant[int]):
     ct.store(y, index=(i, 0), tile=acc)
     ct.store(z, index=(i, 0), tile=a)
 """, ["p=f32[?,?]/?,1, g=f32[?,?]/?,1, y=f32[?,?]/?,1, z=f32[?,?]/?,1, lr=f32, wd=f32, S=i32, B=#32"]),
+    # cuTile Python generality round 6: a helper whose parameter `t` shadows the kernel's `t` with another type,
+    # the kernel's `t` read after it in a typed product (cutile 0.3.1's inference lets a block's bindings leak:
+    # renamed inside the block); a `True` flag cleared in a loop (an early exit without break); an f32 sum over an
+    # i32 0-d count (promoted to f32); an online logsumexp carrying `m` (a 0-d tile from -inf) and `acc` (an f32
+    # scalar re-assigned 0-d tiles) in the other order than cutile's by-name one
+    "gen6": ("""
+def _f32(t):
+    return ct.astype(t, ct.float32)
+
+
+@ct.kernel
+def gen6(x, w, lens, y, z, n: int, B: ct.Constant[int]):
+    r = ct.bid(0)
+    t = _f32(ct.load(x, index=(r, 0), shape=(1, B), padding_mode=ct.PaddingMode.ZERO))
+    s = ct.load(lens, index=(r,), shape=(1,))
+    wt = _f32(ct.load(w, index=(0,), shape=(B,), padding_mode=ct.PaddingMode.ZERO))
+    out = t * ct.reshape(ct.astype(s, ct.float32), (1, 1)) * ct.reshape(wt, (1, B))
+    cnt = ct.gather(lens, r)
+    live = True
+    m = -float("inf")
+    acc = 0.0
+    for c in range(ct.cdiv(n, B)):
+        u = ct.load(x, index=(r, c), shape=(1, B), padding_mode=ct.PaddingMode.NEG_INF)
+        if c * B >= cnt:
+            live = False
+        if live:
+            mn = ct.maximum(m, ct.max(u))
+            acc = acc * ct.exp(m - mn) + ct.sum(ct.exp(u - mn))
+            m = mn
+    ct.store(y, index=(r, 0), tile=ct.astype(out, y.dtype))
+    ct.store(z, index=(r,), tile=ct.reshape((m + ct.log(acc)) / ct.maximum(cnt, 1), (1,)))
+""", ["x=f16[?,?]/?,1, w=f16[?]/1, lens=i32[?]/1, y=f16[?,?]/?,1, z=f32[?]/1, n=i32, B=#256"]),
+    # (round 6, continued) a loop's parallel stores (one tile per iteration) in a kernel ordered for a releasing
+    # atomic after the loop: each store from the token before the loop, joined into the carried one (a cross-
+    # entropy gradient then its loss); `.item()` of an f16 tile next to an f32 tile (widened); `max()` of an f32
+    # argument and a literal; a bare `return` ending the kernel
+    "gen6b": ("""
+@ct.kernel
+def gen6b(x, lse, g, loss, lo: float, V: int, B: ct.Constant[int]):
+    r = ct.bid(0)
+    first = ct.load(x, index=(r, 0), shape=(1, 1)).item()
+    c = max(lo, 0.0)
+    z = ct.gather(lse, r)
+    for k in range(ct.cdiv(V, B)):
+        t = ct.astype(ct.load(x, index=(r, k), shape=(1, B), padding_mode=ct.PaddingMode.ZERO), ct.float32)
+        ct.store(g, index=(r, k), tile=ct.astype(ct.maximum(t - first, c) - z, g.dtype))
+    ct.atomic_add(loss, 0, z)
+    return
+""", ["x=f16[?,?]/?,1, lse=f32[?]/1, g=f16[?,?]/?,1, loss=f32[?]/1, lo=f32, V=i32, B=#256"]),
     # round 6: a `let mut` re-bound to its own product in a loop body and summed there (an embedding bag's per-sample
     # weight, `row = row * w; acc += row`) or in a branch nested in it: fused, the factor's earlier value kept by a
     # `let`; the product read again after the sum (`t`), re-bound in a nested loop (`c`) or summed after the loop

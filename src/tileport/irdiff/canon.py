@@ -592,8 +592,11 @@ def _shrink_loop_carried(canon: Canon) -> None:
         effects = [o for o in _all_ops(body) if canon.op_of(o).name not in PURE_OPS]
 
         def key(k: int) -> tuple[str, str, str, int, int]:   # what a carried value is, apart from its position
+            # (an op forwarded to its operand, an identity reshape or broadcast, is no reader: its readers are)
             reader = next((o for o in _all_ops(body) if args[k] in
-                           {canon.resolve(v) for v in canon.op_of(o).operands}), None)
+                           {canon.resolve(v) for v in canon.op_of(o).operands}
+                           and not (canon.op_of(o).results and
+                                    all(r in canon.forward for r in canon.op_of(o).results))), None)
             made = canon.defs.get(canon.resolve(nxt[k]))
             name = canon.op_of(reader).name if reader else ""
             # two tokens both first read by a store: which store (the n-th memory op of its kind) tells them apart

@@ -207,7 +207,7 @@ RULES: tuple[Rule, ...] = (
          "one", "test_loop_carried_duplicates"),
     Rule("loop-carried-order", "canonicalization",
          "the values a `for` carries are put in one order: by type, then by the op that first reads each in the "
-         "body, then by the op that makes the value its `continue` hands on, then (a first reader with effects, "
+         "body (an identity reshape or broadcast, forwarded to its operand, is no reader: the op reading it is), then by the op that makes the value its `continue` hands on, then (a first reader with effects, "
          "e.g. two tokens each first read by a store) by that reader's place among the body's ops of its name "
          "with effects, then by each value's place among its first reader's operands (ties keep their order)",
          "which position a carried value takes is a naming choice: the loop computes the same values whatever the "

@@ -81,7 +81,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "zz_x_wtoken)`, the Tile IR load, its token joined into `zz_x_token`), each store through `unsafe { "
               "make_partition_view_mut(x, .., zz_x_token) }` + `store_unchecked` at the source's index (listed as an "
               "unsafe site), its token then both: cuTile Python's two tokens per array, carried by loops and `if`s "
-              "(real_inplace)", S, "real_inplace"),
+              "(real_inplace); a loop's parallel store (its only access of the array, at the loop index) starts "
+              "from the token before the loop and is joined into the carried one, also where an acquiring or "
+              "releasing atomic orders every array (a cross-entropy gradient stored per chunk, then the loss added)",
+              S, "real_inplace"),
     Construct("store-ordered", "an array only written, stored several times with some store inside a runtime `if` "
               "or a loop (a persistent matmul's epilogue storing the halves of its tile under `if ki == last:`; an "
               "output stored before a loop and again under an `if` in it), or at tile indices computed by arithmetic "
@@ -105,7 +108,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "as an unsafe site with the source's contract as its precondition", S, "numerics"),
     Construct("arith-promote", "element-wise operands of different dtypes of one kind (an f16 tile and an f32 tile or "
               "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile or scalar, an i64 scalar with an i32 tile: "
-              "`offs == label` of an int64 label's `.item()`)", "the narrower operand converted first "
+              "`offs == label` of an int64 label's `.item()`; a signed integer tile next to a float tile, `s / ct.maximum(n, 1)` of a "
+              "gathered count: the float's dtype; an f16/bf16 scalar, `.item()` of a half tile, with an f32 tile)", "the "
+              "narrower operand converted first "
               "(`convert_tile`, `exti`, bound to its promoted type), as cuTile Python promotes it (f16 and bf16 do not "
               "mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",
@@ -164,6 +169,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "a tile stored into an array of another dtype converted the same way first, as cuTile Python does",
               S, "scale_cast"),
     Construct("assign", "`name = expr` (re-assignment shadows)", "`let name: T = expr;`", S, "vector_add"),
+    Construct("flag-bool", "a `True`/`False` flag re-assigned in a loop or branch (`live = True` .. `live = False` "
+              "under `if`, read by `if live:`: an early exit without `break`)",
+              "`let mut live: bool = true;` (cuTile Python's i1 0-d constant and carried value)", S, None),
     Construct("if-constant", "`if`/`elif`/`else` on constants only (names re-assigned in an arm keep their type)",
               "`if ACT == 1 { .. } else if .. { .. }` on the const generics; cutile folds it per specialization, "
               "so both arms are type-checked and the IR has no branch, as in Python", S, "bias_act"),
@@ -203,7 +211,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "causal_tiles"),
     Construct("early-return", "`return` inside an `if`: a helper returning early (`if KIND == 1: return silu(v)` "
               "then `return relu(v)`, on constants or runtime values, one such `if`), a kernel stopping early "
-              "(`if pid >= n: return` among its top-level statements, or on constants anywhere)",
+              "(`if pid >= n: return` among its top-level statements, or on constants anywhere); a bare `return` ending "
+              "the kernel is nothing",
               "the rest of the body becomes the other arm (resolve's early-return rewrite): on constants only the "
               "taken arm; on a runtime value the `if` yields the helper's result (`let r: T = if c { .. } else "
               "{ .. };`), and a kernel's rest is the `else` arm. cuTile Python's one-trip `loop` left by `break`s "
@@ -281,8 +290,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "only literals: SMALL_KERNELS forms5)", S, "bias_act"),
     Construct("exp", "`ct.exp(t)`", "`exp(t)`", S, "bias_act"),
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles, with literal `propagate_nan=` and "
-              "`flush_to_zero=`", "`maxf(a, b, nan::Disabled, ftz::Disabled)` / `minf` (`nan::Enabled`, "
-              "`ftz::Enabled` for the options set True)", S, "gelu_erf"),
+              "`flush_to_zero=`; Python's `max`/`min` of two f32 scalars (`max(lo, 0.0)` of an argument)",
+              "`maxf(a, b, nan::Disabled, ftz::Disabled)` / `minf` (`nan::Enabled`, "
+              "`ftz::Enabled` for the options set True); of scalars on their typed 0-d tiles", S, "gelu_erf"),
     Construct("math-explicit", "`ct.add/sub/mul/truediv(x, y, rounding_mode=, flush_to_zero=)`, `ct.sqrt`, "
               "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.log2`, `ct.sin/cos/tan`, `ct.sinh/cosh`, `ct.floor/ceil`, "
               "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles; `ct.abs` of an integer tile (`absi`); of f32 "

@@ -25,6 +25,7 @@ from ..errors import TileportError
 from ..spec import signature as sigmod
 from .coverage import BY_ID, construct_for_call, supported
 from . import divby, loop_split
+from .block_scope import unshadow
 from .optables import BINARY_MATH, PLAIN_BINARY_MATH, PURE_CT_CALLS, UNARY_MATH
 from .hazards import carried_tma_tiles
 from .helpers import kernel_def, kernel_helpers
@@ -999,6 +1000,9 @@ class Emitter:
                 if isinstance(st, ast.Break):
                     self.body.append(f"{indent}{self.break_flags[-1]} = true;")
                 self.body.append(f"{indent}continue;")
+            elif isinstance(st, ast.Return) and st.value is None and i == len(stmts) - 1 and not indent and \
+                    not nested and not self.inlining:
+                self.body.append("// `return` at the kernel's end: nothing to do")   # (as in cuTile Python)
             elif isinstance(st, ast.Return):
                 raise self.refuse(st, "early-return-runtime", "`return` inside a loop (or in a helper, other than at "
                                                               "its end or in one `if`): cutile 0.3.1 compiles `return` "
@@ -1655,14 +1659,15 @@ class Emitter:
         """The block being emitted: the kernel's body, or the innermost open branch/loop body."""
         return id(self.scope_locals[-1]) if self.scope_locals else 0
 
-    def int_min_max(self, fn: str, a: str, b: str) -> str:
+    def int_min_max(self, fn: str, a: str, b: str, dtype: str = "i32", options: str = "") -> str:
         """``mini``/``maxi`` of two i32 scalars (Rust code of each): the signed op on 0-d tiles, as cuTile Python
-        computes ``min(a, b)`` of integers."""
-        lhs, rhs, out = self.fresh("lhs"), self.fresh("rhs"), self.fresh("minimum" if fn == "mini" else "maximum")
-        return (f"{{ let {lhs}: Tile<i32, {{ [] }}> = scalar_to_tile::<i32>({a});\n"
-                f"let {rhs}: Tile<i32, {{ [] }}> = scalar_to_tile::<i32>({b});\n"
-                f"let {out}: Tile<i32, {{ [] }}> = {fn}({lhs}, {rhs});\n"
-                f"tile_to_scalar::<i32, i32>({out}) }}")
+        computes ``min(a, b)`` of integers; ``minf``/``maxf`` of two f32 ones alike (``options``: nan, ftz)."""
+        lhs, rhs = self.fresh("lhs"), self.fresh("rhs")
+        out = self.fresh("minimum" if fn in ("mini", "minf") else "maximum")
+        return (f"{{ let {lhs}: Tile<{dtype}, {{ [] }}> = scalar_to_tile::<{dtype}>({a});\n"
+                f"let {rhs}: Tile<{dtype}, {{ [] }}> = scalar_to_tile::<{dtype}>({b});\n"
+                f"let {out}: Tile<{dtype}, {{ [] }}> = {fn}({lhs}, {rhs}{options});\n"
+                f"tile_to_scalar::<{dtype}, {dtype}>({out}) }}")
 
     def carry_read_chains(self, st: ast.For, indent: str) -> tuple[list[str], list[str]]:
         """cuTile Python orders a write after every earlier read of its array, across loops too: a loop that only
@@ -1736,9 +1741,11 @@ class Emitter:
         loop (a `let mut` re-assigned by each scatter: a loop-carried value), as cuTile Python threads its token
         through the loop's iterations, so each iteration's writes are ordered after the previous one's (a `while`
         loop's stores are never parallel: cuTile Python parallelizes only `for` loops' stores)."""
-        if self.acq_mode:   # (every array's tokens are carried already: see acquire_ordered)
-            return
         for node in self.live_walk(st):
+            if self.acq_mode and not (isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args
+                                      and isinstance(node.args[0], ast.Name) and node.args[0].id in
+                                      self.inplace_tokens):
+                continue   # (every array's tokens are carried already, see acquire_ordered: only a parallel store)
             if isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args and \
                     isinstance(node.args[0], ast.Name) and node.args[0].id in self.inplace_tokens:
                 # an array updated in place: its tokens are carried already (see ordered_in_place); a parallel
@@ -1747,7 +1754,8 @@ class Emitter:
                 if any(isinstance(b, ast.Expr) and b.value is node for b in self._straight_line(st.body)) and \
                         not self._unchecked_store(node, st, parallel=True):
                     before = self.fresh(f"{arr}_before_loop")
-                    self.body.append(f"{indent}let {before}: Token = {self.inplace_tokens[arr][0]};")
+                    entry = self.ordered_input(arr, True) if self.acq_mode else self.inplace_tokens[arr][0]
+                    self.body.append(f"{indent}let {before}: Token = {entry};")
                     self.parallel_stores[id(node)] = before
                 continue
             if isinstance(node, ast.Call) and self.ct(node.func) == "store" and node.args and \
@@ -2376,7 +2384,7 @@ class Emitter:
         tokens = self.inplace_tokens.get(arr)
         if tokens:   # after every access since the last store (a parallel store: since its loop began)
             view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, " \
-                f"{self.ordered_input(arr, True) if self.acq_mode else before or tokens[0]})"
+                f"{before or (self.ordered_input(arr, True) if self.acq_mode else tokens[0])})"
         elif before:   # a parallel store (see carry_scatter_tokens): from the token before its loop
             view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {before})"
         elif carried:   # inside a loop: the view starts from the carried token (the previous iteration's store)
@@ -2643,6 +2651,10 @@ class Emitter:
             return self.float_special(node, repr(lit))
         if lit is not None:
             return repr(lit), Scalar("f32" if isinstance(lit, float) else "i32")
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool):   # a flag (`live = True`, re-assigned
+            # `False` in a loop): cuTile Python's i1 constant; a Rust bool
+            self.need(node, "flag-bool", "a True/False flag")
+            return ("true" if node.value else "false"), Scalar("bool")
         if isinstance(node, ast.IfExp) and self._constant_test(node.test) and not self._generic_condition(node.test):
             # on a bool or float constant (`448.0 if SAT else 1e30`): only the arm taken, as cuTile Python folds it
             # (an entry per value, like any such constant)
@@ -3136,6 +3148,12 @@ class Emitter:
                     a, b = (f"{c}i32" if _literal(n) is not None else c for c, n in ((a, node.args[0]),
                                                                                      (b, node.args[1])))
                     return self.int_min_max(ifn, a, b), Scalar("i32")
+                if ta == tb == Scalar("f32"):   # float scalars (`max(lo, 0.0)` of an argument): the op on their
+                    # 0-d tiles, as cuTile Python computes it
+                    a, b = (rust_literal(_literal(n), "f32") if _literal(n) is not None else c
+                            for c, n in ((a, node.args[0]), (b, node.args[1])))
+                    return self.int_min_max("maxf" if op == "maximum" else "minf", a, b, "f32",
+                                            f", {nan}, {ftz}"), Scalar("f32")
                 like = self.result_tile(node, ta, tb)
                 if like.dtype in ("i32", "i64"):
                     return (f"{ifn}({self.operand_as_tile(a, ta, like, node.args[0])}, "
@@ -4851,6 +4869,12 @@ class Emitter:
                 wide = self.fresh("widened")
                 self.body.append(f"let {wide}: Tile<i64, {{ [] }}> = exti(scalar_to_tile::<i32>({code}));")
                 code = f"tile_to_scalar::<i64, i64>({wide})"
+            elif ty.dtype in ("f16", "bf16") and promote({ty.dtype, like.dtype}) == like.dtype:   # a half scalar
+                # (`.item()` of an f16 tile) with a wider float tile: widened as cuTile Python promotes it (ftof)
+                self.need(node, "arith-promote", f"`{self.text(node)}` widened to {like.dtype}")
+                src, elem, conv = RUST_DTYPES[ty.dtype], RUST_DTYPES[like.dtype], self.fresh(f"as_{like.dtype}")
+                self.body.append(f"let {conv}: Tile<{elem}, {{ [] }}> = convert_tile(scalar_to_tile::<{src}>({code}));")
+                code = f"tile_to_scalar::<{elem}, {elem}>({conv})"
             elif ty.dtype != like.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{ty.dtype} scalar with a {like.dtype} tile")
             return f"broadcast_scalar({code}, shape![{', '.join(like.shape)}])"
@@ -5550,10 +5574,16 @@ def _paren(code: str) -> str:
 
 #: the dtypes cuTile Python promotes to each other, narrow to wide (f16 and bf16 do not mix)
 PROMOTION = (("f16", "f32", "f64"), ("bf16", "f32", "f64"), ("i8", "i16", "i32", "i64"))
+FLOATS = frozenset({"f16", "bf16", "f32", "f64"})
 
 
 def promote(dtypes: set[str]) -> str | None:
-    """The dtype operands of ``dtypes`` are computed in (the widest of one promotion chain), or None."""
+    """The dtype operands of ``dtypes`` are computed in (the widest of one promotion chain), or None. Signed
+    integers next to floats take the floats' dtype, as cuTile Python promotes them (the stronger category wins:
+    an i32 count dividing an f32 sum is converted to f32 first)."""
+    floats = {d for d in dtypes if d in FLOATS}
+    if floats and dtypes - floats and dtypes - floats <= {"i8", "i16", "i32", "i64"}:
+        return promote(floats)
     for chain in PROMOTION:
         if dtypes <= set(chain):
             return max(dtypes, key=chain.index)
@@ -5917,7 +5947,9 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
                                 "precondition": f"{st} is {arr}.stride({d}) of the launched tensor"})
         fact = facts[0] if len(facts) == 1 else facts[1].replace(f"({st})", f"({facts[0]})")
         prologue.append(f"let {st}: i32 = unsafe {{ {fact} }};")
-    body = _tidy_bindings(prologue + em.body if prologue else em.body)
+    body = unshadow([line for entry in (prologue + em.body if prologue else em.body) for line in entry.split("\n")],
+                    em.fresh)
+    body = _tidy_bindings(body)
     doc = (ast.get_docstring(fn) or "").splitlines()
     for name in (n for n, p in sig.params if isinstance(p, sigmod.ArraySig) and n in LAUNCHER_LOCALS):
         # cutile 0.3.1's generated launcher binds these names itself around an array parameter's checks (`let pred
