@@ -75,3 +75,34 @@ def test_round6_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
                 same = np.allclose(w, a, rtol=1e-5, atol=1e-5) if name == "kw_arange_ieee" else np.array_equal(w, a)
                 assert same, f"{name}: argument {k} differs from Triton's"
     assert checked == 10
+
+
+def test_dot_option_constexpr_launches_that_disagree_are_refused_saying_so(tmp_path):
+    """`input_precision=PREC` of f32 operands: "ieee" at every launch lowers (kw_arange_ieee above); launches giving
+    "ieee" and "tf32" are refused at the dot, naming both values (tf32 is not ct.mma's f32 product)."""
+    import textwrap
+
+    from tileport.frontends.triton.lower import LoweringError, lower
+    from tileport.frontends.triton.source import find_kernel
+
+    f = tmp_path / "prec.py"
+    f.write_text(textwrap.dedent('''
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def prec(a_ptr, c_ptr, N: tl.constexpr, PREC: tl.constexpr):
+            r = tl.arange(0, N)
+            a = tl.load(a_ptr + r[:, None] * N + r[None, :])
+            tl.store(c_ptr + r[:, None] * N + r[None, :], tl.dot(a, a, input_precision=PREC))
+    '''))
+    kinds = {"a_ptr": "array", "c_ptr": "array", "N": "constant", "PREC": "constant"}
+    facts = {"constants": {"N": [16, 16], "PREC": ["ieee", "tf32"]},
+             "dtypes": {"a_ptr": ["ct.float32"], "c_ptr": ["ct.float32"]}}
+    with pytest.raises(LoweringError, match=r"input_precision=PREC: the captured launches give it 'ieee', 'tf32', "
+                                            r".*capture each value's launches apart") as exc:
+        lower(find_kernel(f, "prec"), kinds, {"N": "int", "PREC": "str"}, facts=facts)
+    assert str(exc.value).startswith(f"{f}:10:51: ")
+    facts["constants"]["PREC"] = ["ieee", "ieee"]
+    assert "ct.mma(" in lower(find_kernel(f, "prec"), kinds, {"N": "int", "PREC": "str"}, facts=facts).source

@@ -3499,6 +3499,11 @@ class _Lowerer:
             if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == "ct.int32" and \
                     all(isinstance(t, Tile) and self.known_dtype(t) in ("ct.int8", "ct.uint8") for t in (a, b)):
                 continue   # 8-bit integers into int32: the accumulator they take anyway
+            vals = None if isinstance(v, ast.Constant) else self.launch_values(ast.unparse(v))
+            if vals and len({repr(x) for x in vals}) > 1:
+                raise self.fail(node, f"tl.dot option {k}={ast.unparse(v)}: the captured launches give it "
+                                      f"{', '.join(sorted({repr(x) for x in vals}))}, which lower differently: "
+                                      "capture each value's launches apart")
             raise self.fail(node, f"tl.dot option {k}={ast.unparse(v)} is not lowered (out_dtype=tl.float32; "
                                   "input_precision / allow_tf32 on 16- or 8-bit operands only)")
 
