@@ -242,7 +242,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "rms_bwd_atomic_dw", "ce_loss_atomic", "bag_sum_int64", "scratch_roundtrip",
                "assume_converge", "wide_int_sentinels", "varlen_rope_guard",
                "reverse_rnn_bwd", "advance_back", "suffix_blocks",
-               "none_mask_broadcast")
+               "none_mask_broadcast", "bag_sum_int32", "slot_divmod", "accept_prefix", "kw_arange_ieee")
 
 
 @pytest.fixture(scope="module")
@@ -1358,11 +1358,14 @@ IFACTS = {"constants": {"B": [128, 128], "MODE": [1, 1]}, "dtypes": {"x_ptr": {"
 def test_integer_division_of_signed_tiles_truncates_as_triton(tmp_path):
     """Triton's integer `//` and `%` are C's (quotient toward zero, remainder with the dividend's sign); cuTile's are
     Python's (floor). On a loaded signed tile the lowering writes Triton's (one more where the remainder is not 0
-    and the signs differ); on index arithmetic (>= 0) over a divisor > 0 the two agree and stay plain."""
-    src = _lowered(tmp_path, "v = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, v // B + v % n + offs % B)",
-                   facts=IFACTS)
+    and the signs differ); on index arithmetic (>= 0) over a divisor > 0 the two agree and stay plain. A divisor
+    >= 0 by its form (a size argument `n`, round 6: a paged cache's `slot % block_size`) leaves only the dividend's
+    sign to test; one of unknown sign (`n - B`) is tested too."""
+    src = _lowered(tmp_path, "v = tl.load(x_ptr + offs)\n"
+                             "tl.store(y_ptr + offs, v // B + v % n + v // (n - B) + offs % B)", facts=IFACTS)
     assert "ct.where(((v % B) != 0) & (v < 0), (v // B) + 1, v // B)" in src   # B > 0 at every launch
-    assert "ct.where(((v % n) != 0) & ((v < 0) != (n < 0)), (v % n) - n, v % n)" in src
+    assert "ct.where(((v % n) != 0) & (v < 0), (v % n) - n, v % n)" in src   # n >= 0: a size argument
+    assert "((v < 0) != ((n - B) < 0))" in src
     assert "% B)" in src and "ct.where(((dividend" not in src   # offs % B: plain
     # tl.cdiv of a tile: Triton's (x + d - 1) // d, its // truncating
     src = _lowered(tmp_path, "c = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.cdiv(c, B) * B)", facts=IFACTS)

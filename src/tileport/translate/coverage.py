@@ -576,7 +576,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "inlined: their parameters bound to the arguments, the names they bind prefixed with theirs", S,
               "idioms/idiom_rms", "recursion, `return` inside loops, a path falling off the end"),
     Construct("triton-index", "`pid * B + tl.arange(0, B)`, `tl.arange(0, B)`, `tl.arange(LO, HI)` (constexpr "
-              "bounds: `LO + tl.arange(0, HI - LO)`), placed with `[:, None]` / `[None, :]`",
+              "bounds: `LO + tl.arange(0, HI - LO)`), `tl.arange(start=0, end=B)` (llm/kw_arange_ieee), placed with "
+              "`[:, None]` / `[None, :]`",
               "tile index `pid` of a size-B tile dimension (used as a value: `ct.arange(B) + pid * B`)", S,
               "triton/vector_add"),
     Construct("triton-pointer", "`ptr + Σ index * stride` (stride a parameter or literal, index an index vector or "
@@ -602,7 +603,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "the tile index follows the loop index (`(pid_m, k)`, `(j - lo) // BLOCK_N`); moves by "
               "`start_m * (BLOCK_M // BLOCK_N)`; `offs_am // BLOCK_M`", S, "tut/tut_block_ptr_band"),
     Construct("triton-pointer-loop", "loop bounds loaded from memory (`range(start, end)` from cu_seqlens: int32 "
-              "`.item()`; int64 ones, an embedding bag's offsets, as int32: llm/bag_sum_int64); `ptrs += BLOCK * stride` (one block of one of the pointer's index vectors) "
+              "`.item()`; int64 ones, an embedding bag's offsets, as int32: llm/bag_sum_int64; loaded in `range()`'s own "
+              "arguments, each read once into a name before the loop: llm/bag_sum_int32); `ptrs += BLOCK * stride` (one block of one of the pointer's index vectors) "
               "once per iteration; masks on the vector it started from (`rk < K - k * BLOCK`); `p += row_stride` "
               "(a stride parameter: rows walked by increments; `+= 1` on a one-element pointer); "
               "`ptrs += BLOCK * SPLIT_K * stride` (a constexpr number of blocks > 0: split-K), masked by a bound "
@@ -613,7 +615,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "f32 / int32 accumulator); `out_dtype=tl.float32`, and "
               "`input_precision=` / `allow_tf32=` on 16- or 8-bit operands (where they change nothing); f32 "
               "operands with `input_precision=\"ieee\"` / `allow_tf32=False` (f32 products); `out_dtype=tl.float16` on "
-              "f16 / fp8 operands; 3-D (batched) dots `[B, M, K] x [B, K, N]`",
+              "f16 / fp8 operands; 3-D (batched) dots `[B, M, K] x [B, K, N]`; an option given as a constexpr every "
+              "launch gives alike (`input_precision=PREC`, llm/kw_arange_ieee)",
               "`ct.mma(a, b, acc)` (an f16 zero accumulator for `out_dtype=tl.float16`; a rank-3 one for batched "
               "dots: llm/half_acc_dot, llm/batched_dot)", S, "triton/matmul"),
     Construct("triton-shape-ops", "`tl.broadcast_to(x, shape)`, `tl.expand_dims(x, axis)`, `tl.maximum/minimum(.., "
@@ -725,6 +728,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "exact modulo 2^32, no literal beyond int32 (cuTile Python and cutile 0.3.1 take none); `~c` folded, "
               "`~t`; the integer tile `ct.astype` to the float dtype (as Triton promotes); an integer padding", S,
               "llm/hash_keep"),
+    Construct("triton-trunc-div", "`v // d`, `v % d` of a signed integer tile that may be negative (a loaded "
+              "relative position, a paged cache's slot split by a runtime block size: llm/slot_divmod); "
+              "`tl.cdiv(counts, B)` of a tile",
+              "Triton's C division in cuTile's floor division: `ct.where((v % d != 0) & (v < 0), v // d + 1, v // "
+              "d)` where d is > 0 at every launch or >= 0 by its form (a size argument), the sign of each tested "
+              "otherwise (llm/rel_buckets)", S, "llm/slot_divmod",
+              "a divisor tile of unknown sign beside a scalar's sign test: unproven (cutile 0.3.1 compares no bool "
+              "tile with a bool scalar)"),
     Construct("triton-wide-int", "an integer literal beyond 32 bits (`tl.where(m, x, -9223372036854775807)`, an int64 "
               "reduction's padding)", "an int64 0-d tile from 16-bit pieces, `((ct.full((), hi, dtype=ct.int64) * "
               "65536 + a) * 65536 + b) * 65536 + c` (exact: every partial value lies in int64; cutile 0.3.1 parses "
@@ -749,9 +760,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "max, a tuple scan) are refused: cutile 0.3.1 builds ct.scan with identity 0"),
     Construct("triton-carried-literal", "a float or int literal a loop re-binds to a 0-d tile (`m = 0.0` then "
               "`m += tl.sum(x)`; `best_i = 0` then `best_i = off + i` under an `if` in the loop, i a 0-d int32 "
-              "index: a running arg-max over vocabulary chunks)",
-              "`ct.full((), 0, dtype=ct.int32)` / `ct.full((), 0.0, dtype=ct.float32)`: the loop carries one type, "
-              "as Triton's does after its promotion", S, "llm/running_argmax",
+              "index: a running arg-max over vocabulary chunks; an int flag `done = 0` then `done = tl.where(ok, done, 1)` "
+              "of loaded elements: llm/accept_prefix)",
+              "`ct.full((), 0, dtype=ct.int32)` / `ct.full((), 0.0, dtype=ct.float32)`; a 1-element value given to it "
+              "`ct.reshape(.., ())`: the loop carries one type, as Triton's does after its promotion", S, "llm/running_argmax",
               "an integer tile a loop makes from a float literal (no such promotion)"),
     Construct("triton-pair-reduce", "`v, i = tl.reduce((x, idx), axis, f)` with `f(v1, i1, v2, i2)` returning "
               "`tl.where(c, v1, v2), tl.where(c, i1, i2)`, c = `(v1 > v2) | ((v1 == v2) & (i1 < i2))` (an arg-max "

@@ -892,11 +892,11 @@ class _Lowerer:
         self._grid_sizes.discard(out)
         before = self.env.get(name)
         if isinstance(v, Tile) and v.shape == ("1",) and name in self._carried and (
-                (isinstance(before, Scalar) and self._scalar_is_float(before.text))
-                or (isinstance(before, Tile) and before.shape == ())):
+                isinstance(before, Scalar) or (isinstance(before, Tile) and before.shape == ())):
             # one loaded element (a 1-element tile) given to a scalar a runtime `if` or a loop carries (`prev =
-            # 0.0`, then `prev = tl.load(partial + pid - 1)` under `if pid > 0:`): a 0-d tile, as Triton's scalar,
-            # so every path gives the name one type
+            # 0.0`, then `prev = tl.load(partial + pid - 1)` under `if pid > 0:`; an int flag `done = 0`, then
+            # `done = tl.where(ok, done, 1)` of loaded values): a 0-d tile, as Triton's scalar, so every path gives
+            # the name one type
             v = Tile(f"ct.reshape({v.text}, ())", (), v.dtype)
         if isinstance(v, Tile):
             if v.text != out:
@@ -1025,9 +1025,16 @@ class _Lowerer:
         args = [self.scalar(a) for a in it.args]
         if not 1 <= len(args) <= 3:
             raise self.fail(it, "range() takes 1 to 3 arguments")
-        start, stop, step = ("0", args[0], "1") if len(args) == 1 else (*args, "1")[:3]
         var = s.target.id
         index = self.prefix + (var if var != "_" else "_it")   # (`for _ in ..` whose index the lowering reads)
+        # a bound loaded from memory (`range(tl.load(offsets + b), tl.load(offsets + b + 1))`) is read once, before
+        # the loop, into a name of its own, as Python evaluates range()'s arguments (the iteration count below
+        # would otherwise read it again)
+        for k, part in zip(range(len(args)), ("lo", "hi", "step") if len(args) > 1 else ("hi",)):
+            if "ct.load(" in args[k]:
+                self.emit(f"{self.prefix}{var}_{part} = {args[k]}")
+                args[k] = f"{self.prefix}{var}_{part}"
+        start, stop, step = ("0", args[0], "1") if len(args) == 1 else (*args, "1")[:3]
         count = index if start == "0" else f"({index} - {_paren(start)})"
         if step != "1":   # `for start_n in range(lo, hi, BLOCK_N)`: iterations so far
             count = f"({count} // {_paren(step)})"
@@ -1947,7 +1954,11 @@ class _Lowerer:
         ta, tb = (self._named(t, "divisor" if t is tb else "dividend") if isinstance(t, Tile) else t
                   for t in (ta, tb))
         a_, b_ = _paren(ta.text), _paren(tb.text)   # type: ignore[attr-defined]
-        signs = f"({a_} < 0)" if self._above_zero(tb) else f"(({a_} < 0) != ({b_} < 0))"
+        # a divisor > 0 at every launch, or a scalar >= 0 by its form (a size argument: `slot // block_size`;
+        # a zero divisor is undefined in Triton too): the signs differ where the dividend is negative
+        low = self._lower_bound(tb.text) if isinstance(tb, Scalar) else None
+        nonneg = self._above_zero(tb) or (low is not None and low >= 0)
+        signs = f"({a_} < 0)" if nonneg else f"(({a_} < 0) != ({b_} < 0))"
         fix = f"(({a_} % {b_}) != 0) & {signs}"
         if sym == "//":
             return Tile(f"ct.where({fix}, ({a_} // {b_}) + 1, {a_} // {b_})", shape, dtype)
@@ -2287,6 +2298,9 @@ class _Lowerer:
                      self.materialize(div, node).dtype)
             return self.binop(ast.FloorDiv(), self.binop(ast.Add(), vals[0], one_less, node), div, node)
         if fn == "arange":
+            if kw:   # `tl.arange(start=0, end=BLOCK)`: the same call with its arguments in place
+                args = [self._arg(node, kw, k, name) for k, name in enumerate(("start", "end"))]
+                return self.ev(ast.copy_location(ast.Call(node.func, args, []), node))
             if len(node.args) == 2 and not kw and self.scalar(node.args[0]) != "0" and \
                     self._is_static(node.args[0]) and self._is_static(node.args[1]):
                 # `tl.arange(LO, HI)` (constexpr bounds, as Triton requires): `LO + tl.arange(0, HI - LO)`
@@ -3476,8 +3490,8 @@ class _Lowerer:
                 continue
             if k in ("input_precision", "allow_tf32") and narrow:
                 continue
-            if wide and ((k == "input_precision" and isinstance(v, ast.Constant) and v.value == "ieee")
-                         or (k == "allow_tf32" and isinstance(v, ast.Constant) and v.value is False)):
+            if wide and ((k == "input_precision" and self._launch_option(v) == "ieee")
+                         or (k == "allow_tf32" and self._launch_option(v) is False)):
                 self._ieee_dots.add(id(node))
                 continue
             if k == "max_num_imprecise_acc" and isinstance(v, ast.Constant) and v.value in (None, 0):
@@ -3485,8 +3499,24 @@ class _Lowerer:
             if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == "ct.int32" and \
                     all(isinstance(t, Tile) and self.known_dtype(t) in ("ct.int8", "ct.uint8") for t in (a, b)):
                 continue   # 8-bit integers into int32: the accumulator they take anyway
+            vals = None if isinstance(v, ast.Constant) else self.launch_values(ast.unparse(v))
+            if vals and len({repr(x) for x in vals}) > 1:
+                raise self.fail(node, f"tl.dot option {k}={ast.unparse(v)}: the captured launches give it "
+                                      f"{', '.join(sorted({repr(x) for x in vals}))}, which lower differently: "
+                                      "capture each value's launches apart")
             raise self.fail(node, f"tl.dot option {k}={ast.unparse(v)} is not lowered (out_dtype=tl.float32; "
                                   "input_precision / allow_tf32 on 16- or 8-bit operands only)")
+
+    def _launch_option(self, v: ast.expr) -> object:
+        """A keyword option's value: a literal, or a constexpr (`input_precision=PREC`, also a helper's parameter
+        bound to one) that every captured launch gives alike; ``...`` when unknown or the launches disagree."""
+        if isinstance(v, ast.Constant):
+            return v.value
+        vals = self.launch_values(ast.unparse(v))
+        if vals is None:
+            e = self.ev(v)
+            vals = self.launch_values(e.text) if isinstance(e, Scalar) else None
+        return vals[0] if vals and all(x == vals[0] and type(x) is type(vals[0]) for x in vals) else ...
 
     def _dot_zero(self, node: ast.AST, a: object, b: object) -> Tile:
         """The accumulator ``tl.dot(a, b)`` starts from: zeros of f32 (int32 for 8-bit integers), Triton's default
