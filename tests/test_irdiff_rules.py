@@ -637,7 +637,7 @@ def test_loop_carried_order_through_identity_reshape():
 
     def loop(cutile: bool, ops: tuple = ("maxf", "addf")) -> str:
         y = "%yr" if cutile else "%y"
-        body = ([f"%yr = reshape %y : tile<128xf32> -> tile<128xf32>"] if cutile else []) + \
+        body = (["%yr = reshape %y : tile<128xf32> -> tile<128xf32>"] if cutile else []) + \
             [f"%n = {ops[0]} %x, %one : tile<128xf32>", f"%m = {ops[1]} {y}, %n : tile<128xf32>"]
         iters, cont, res = ("%y = %b, %x = %a", "%m, %n", "%f#0") if cutile else ("%x = %a, %y = %b", "%n, %m",
                                                                                   "%f#1")
