@@ -362,6 +362,22 @@ def sc16(x, idx, y, n: int, B: ct.Constant[int]):
     i = ct.load(idx, index=(ct.bid(0),), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
     ct.scatter(y, i, t, mask=pos < n)
 """, ["x=bf16[?]/1, idx=i32[?]/1, y=bf16[?]/1, n=i32, B=#1024", "x=f16[?]/1, idx=i32[?]/1, y=f16[?]/1, n=i32, B=#1024"]),
+    # loads inside a comparison (`ct.load(u) * ct.load(p) <= ct.load(t)`) with a loop-carried int flag: each load
+    # read once (the scalar/tile probe of a comparison's operands emitted them twice: dead loads, unproven)
+    "compare_loads": ("""
+@ct.kernel
+def compare_loads(u, pd, pt, out, n: int):
+    done = 0
+    count = 0
+    for i in range(n):
+        ok = (ct.load(u, index=(i,), shape=(1,)) * ct.load(pd, index=(i,), shape=(1,))
+              <= ct.load(pt, index=(i,), shape=(1,))) & (done == 0)
+        if ct.sum(ct.where(ok, 1, 0)) > 0:
+            count = count + 1
+        else:
+            done = 1
+    ct.store(out, index=(0,), tile=ct.full((1,), count, dtype=ct.int32))
+""", ["u=f32[?]/1, pd=f32[?]/1, pt=f32[?]/1, out=i32[?]/1, n=i32"]),
     # a split-K finish (a (2, 3) grid): y at the block's own tile, r at (bid(0), 0) by the blocks of bid(1) == 0
     # only, so r's literal 0 is not each block's own tile (three blocks share it): not a `&mut` partition
     "row_of_blocks": ("""

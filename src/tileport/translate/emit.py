@@ -2685,7 +2685,10 @@ class Emitter:
                 raise self.refuse(node, "bitwise", "a shift of boolean tiles")
             return code, ty
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in COMPARE:
-            (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.comparators[0])
+            # (translated once: a tile side's statements — a load's view and read — are emitted here, and the tile
+            # comparison below takes these operands rather than translating them again)
+            pre = self.ordered_exprs([node.left, node.comparators[0]])
+            (lc, lt), (rc, rt) = pre
             if isinstance(lt, Scalar) and isinstance(rt, Scalar):
                 self.need(node, "compare", "scalar comparison")
                 if {lt.dtype, rt.dtype} == {"i32", "i64"}:   # `label == ignore_index` of an int64 label
@@ -2717,7 +2720,7 @@ class Emitter:
                 lc, rc = (f"({c})" if c.lstrip().startswith("{") else c for c in (lc, rc))
                 return f"{lc} {SCALAR_COMPARE[type(node.ops[0])]} {rc}", Scalar("bool")
             code, like = self.elementwise(node, "compare", [node.left, node.comparators[0]],
-                                          lambda a, b: f"{COMPARE[type(node.ops[0])]}({a}, {b})")
+                                          lambda a, b: f"{COMPARE[type(node.ops[0])]}({a}, {b})", pre=pre)
             if isinstance(node.ops[0], ast.NotEq) and like.dtype.startswith(("f", "bf")):
                 # Python's != is true when either side is NaN: an *unordered* compare (cutile's ne_tile is ordered;
                 # the differential fuzzer found it)
@@ -3360,10 +3363,11 @@ class Emitter:
         return tmp, ty
 
     def elementwise(self, node: ast.AST, construct: str, operands: list[ast.AST], form, int_only: bool = False,
-                    float_only: bool = False) -> tuple[str, Tile]:
-        """A two-operand element-wise op with numpy broadcasting made explicit; ``form(a, b)`` writes the call."""
+                    float_only: bool = False, pre: list | None = None) -> tuple[str, Tile]:
+        """A two-operand element-wise op with numpy broadcasting made explicit; ``form(a, b)`` writes the call.
+        ``pre``: the operands already translated (ordered_exprs of ``operands``)."""
         self.need(node, construct, construct)
-        (ac, at), (bc, bt) = self.ordered_exprs(operands)
+        (ac, at), (bc, bt) = pre if pre is not None else self.ordered_exprs(operands)
         if int_only and isinstance(at, Scalar) and isinstance(bt, Scalar):
             # integer scalars (`1 << (i % 31)`): the op on 0-d tiles, as cuTile Python computes it (a literal takes
             # the other side's type)

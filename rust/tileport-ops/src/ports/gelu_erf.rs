@@ -28,12 +28,12 @@ pub mod port {
             rows,
             broadcast_scalar(
                 {
-                    let quotient_2: Tile<i32, { [] }> = divi(
+                    let quotient: Tile<i32, { [] }> = divi(
                         scalar_to_tile::<i32>(n),
                         scalar_to_tile::<i32>(W),
                         rounding::NegativeInf,
                     );
-                    tile_to_scalar::<i32, i32>(quotient_2)
+                    tile_to_scalar::<i32, i32>(quotient)
                 },
                 shape![R, 1],
             ),
@@ -351,12 +351,12 @@ pub mod port {
             rows,
             broadcast_scalar(
                 {
-                    let quotient_2: Tile<i32, { [] }> = divi(
+                    let quotient: Tile<i32, { [] }> = divi(
                         scalar_to_tile::<i32>(n),
                         scalar_to_tile::<i32>(W),
                         rounding::NegativeInf,
                     );
-                    tile_to_scalar::<i32, i32>(quotient_2)
+                    tile_to_scalar::<i32, i32>(quotient)
                 },
                 shape![R, 1],
             ),
@@ -678,12 +678,12 @@ pub mod port {
             rows,
             broadcast_scalar(
                 {
-                    let quotient_2: Tile<i32, { [] }> = divi(
+                    let quotient: Tile<i32, { [] }> = divi(
                         scalar_to_tile::<i32>(n),
                         scalar_to_tile::<i32>(W),
                         rounding::NegativeInf,
                     );
-                    tile_to_scalar::<i32, i32>(quotient_2)
+                    tile_to_scalar::<i32, i32>(quotient)
                 },
                 shape![R, 1],
             ),

@@ -16,9 +16,9 @@ pub mod port {
     ) {
         let n: i32 = topk_ids.shape()[0];
         let lanes: Tile<i32, { [TILE] }> = iota(shape![TILE]);
-        let arange_2_2: Tile<i32, { [2] }> = iota(shape![2]);
+        let arange_2: Tile<i32, { [2] }> = iota(shape![2]);
         let first_row: Tile<bool, { [2, 1] }> = eq_tile(
-            arange_2_2.reshape(shape![2, 1]),
+            arange_2.reshape(shape![2, 1]),
             broadcast_scalar(0i32, shape![2, 1]),
         );
         if MODE == 0 {

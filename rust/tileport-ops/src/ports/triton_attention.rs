@@ -60,10 +60,10 @@ pub mod port {
             let product: Tile<f32, { [BLOCK_M, BLOCK_N] }> = mma(q, k_permuted, filled);
             let mut qk: Tile<f32, { [BLOCK_M, BLOCK_N] }> = product
                 * (broadcast_scalar(sm_scale * 1.4426950408889634f32, shape![BLOCK_M, BLOCK_N]));
-            let arange_block_n_2: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
+            let arange_block_n: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
             let qk_select: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                 (lt_tile(
-                    ((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_2)
+                    ((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n)
                         .reshape(shape![1, BLOCK_N]),
                     broadcast_scalar(N_CTX, shape![1, BLOCK_N]),
                 ))
@@ -73,14 +73,14 @@ pub mod port {
             );
             qk = qk_select;
             // `if IS_CAUSAL:` is True here: its body, as cuTile Python folds it
-            let arange_block_n_4: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
-            let arange_block_m_2: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
+            let arange_block_n_2: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
+            let arange_block_m: Tile<i32, { [BLOCK_M] }> = iota(shape![BLOCK_M]);
             let qk_select_2: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                 le_tile(
-                    (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_4)
+                    (((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_2)
                         .reshape(shape![1, BLOCK_N]))
                     .broadcast(shape![BLOCK_M, BLOCK_N]),
-                    (((broadcast_scalar(start_m * BLOCK_M, shape![BLOCK_M])) + arange_block_m_2)
+                    (((broadcast_scalar(start_m * BLOCK_M, shape![BLOCK_M])) + arange_block_m)
                         .reshape(shape![BLOCK_M, 1]))
                     .broadcast(shape![BLOCK_M, BLOCK_N]),
                 ),
@@ -196,10 +196,10 @@ pub mod port {
             let product: Tile<f32, { [BLOCK_M, BLOCK_N] }> = mma(q, k_permuted, filled);
             let mut qk: Tile<f32, { [BLOCK_M, BLOCK_N] }> = product
                 * (broadcast_scalar(sm_scale * 1.4426950408889634f32, shape![BLOCK_M, BLOCK_N]));
-            let arange_block_n_2: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
+            let arange_block_n: Tile<i32, { [BLOCK_N] }> = iota(shape![BLOCK_N]);
             let qk_select: Tile<f32, { [BLOCK_M, BLOCK_N] }> = select(
                 (lt_tile(
-                    ((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n_2)
+                    ((broadcast_scalar(j * BLOCK_N, shape![BLOCK_N])) + arange_block_n)
                         .reshape(shape![1, BLOCK_N]),
                     broadcast_scalar(N_CTX, shape![1, BLOCK_N]),
                 ))

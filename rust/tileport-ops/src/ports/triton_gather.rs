@@ -15,7 +15,7 @@ pub mod port {
         let pid: i32 = get_tile_block_id().0;
         let idx_ptr_view: Partition<i32, { [BLOCK_SIZE] }> = idx_ptr.partition(shape![BLOCK_SIZE]);
         let idx: Tile<i32, { [BLOCK_SIZE] }> = idx_ptr_view.load([pid]);
-        let arange_block_size_2: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
+        let arange_block_size: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
         // ct.gather on src_ptr: indices widened to 64 bits and checked against src_ptr's extent
         // (and the mask), addresses from its base pointer
         let src_ptr_gather_at: Tile<u64, { [BLOCK_SIZE] }> = exti(idx);
@@ -38,7 +38,7 @@ pub mod port {
             addptr_tile(src_ptr_gather_base, src_ptr_gather_offsets);
         let src_ptr_gather_mask: Tile<bool, { [BLOCK_SIZE] }> = src_ptr_gather_inside
             & (lt_tile(
-                (broadcast_scalar(pid * BLOCK_SIZE, shape![BLOCK_SIZE])) + arange_block_size_2,
+                (broadcast_scalar(pid * BLOCK_SIZE, shape![BLOCK_SIZE])) + arange_block_size,
                 broadcast_scalar(n, shape![BLOCK_SIZE]),
             ));
         let src_ptr_gather_token: Token = get_tensor_token(src_ptr);

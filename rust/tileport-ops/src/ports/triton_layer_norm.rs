@@ -24,10 +24,10 @@ pub mod port {
         let x: Tile<f32, { [BLOCK_SIZE] }> = x_ptr_view.load([row, 0]).reshape(shape![BLOCK_SIZE]);
         let value_reduced: Tile<f32, { [] }> = reduce_sum(x, 0);
         let mean: Tile<f32, { [] }> = value_reduced * broadcast_scalar(inv_n, shape![]);
-        let arange_block_size_2: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
+        let arange_block_size: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
         let d: Tile<f32, { [BLOCK_SIZE] }> = select(
             lt_tile(
-                arange_block_size_2,
+                arange_block_size,
                 broadcast_scalar(n_cols, shape![BLOCK_SIZE]),
             ),
             x - mean.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
@@ -97,10 +97,10 @@ pub mod port {
             convert_tile(x_ptr_view.load([row, 0]).reshape(shape![BLOCK_SIZE]));
         let value_reduced: Tile<f32, { [] }> = reduce_sum(x, 0);
         let mean: Tile<f32, { [] }> = value_reduced * broadcast_scalar(inv_n, shape![]);
-        let arange_block_size_2: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
+        let arange_block_size: Tile<i32, { [BLOCK_SIZE] }> = iota(shape![BLOCK_SIZE]);
         let d: Tile<f32, { [BLOCK_SIZE] }> = select(
             lt_tile(
-                arange_block_size_2,
+                arange_block_size,
                 broadcast_scalar(n_cols, shape![BLOCK_SIZE]),
             ),
             x - mean.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
