@@ -378,6 +378,16 @@ def compare_loads(u, pd, pt, out, n: int):
             done = 1
     ct.store(out, index=(0,), tile=ct.full((1,), count, dtype=ct.int32))
 """, ["u=f32[?]/1, pd=f32[?]/1, pt=f32[?]/1, out=i32[?]/1, n=i32"]),
+    # ct.sum of a mask (a count): cuTile Python extends the bool tile to i32 (exti unsigned), then sums
+    "mask_count": ("""
+@ct.kernel
+def mask_count(x, out, cnt, B: ct.Constant[int], C: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0), 0), shape=(B, C))
+    per_row = ct.sum(t > 0.5, axis=1, keepdims=True)
+    if ct.sum(t > 0.0) > 0:
+        ct.store(out, index=(ct.bid(0), 0), tile=t)
+    ct.store(cnt, index=(ct.bid(0), 0), tile=per_row)
+""", ["x=f32[?,?]/?,1, out=f32[?,?]/?,1, cnt=i32[?,?]/?,1, B=#16, C=#32"]),
     # a split-K finish (a (2, 3) grid): y at the block's own tile, r at (bid(0), 0) by the blocks of bid(1) == 0
     # only, so r's literal 0 is not each block's own tile (three blocks share it): not a `&mut` partition
     "row_of_blocks": ("""

@@ -4475,6 +4475,10 @@ class Emitter:
         code, ty = self.expr(node.args[0])
         if not isinstance(ty, Tile):
             raise self.refuse(node, "reduce", f"ct.{op} of a scalar")
+        if op == "sum" and ty.dtype == "bool":   # a count of a mask: cuTile Python extends the i1 tile to i32
+            # (exti unsigned; cutile infers the signedness from bool) and sums that
+            ty = Tile("i32", ty.shape)
+            code, ty = self.typed(f"exti({code})", ty, None, "count")
         if (axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None)) and \
                 len(ty.shape) == 1 and not kw:
             axis_node = ast.Constant(0)   # every axis of a 1-d tile: its only one
