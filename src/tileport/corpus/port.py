@@ -202,6 +202,7 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
     folders = [captures] if isinstance(captures, Path) else list(captures)
     folders = [u for f in folders for u in (unpacked_captures(f, out / "_captures") if is_capture_archive(f) else [f])]
     kernels, not_launched = merged_rows(folders, corpus)
+
     def wanted(k: dict) -> bool:   # --only TEXT, and none of --exclude's texts, in FILE::KERNEL
         name = f"{k['file']}::{k['kernel']}"
         return (not only or only in name) and not any(x in name for x in exclude)

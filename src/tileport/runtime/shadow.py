@@ -179,9 +179,7 @@ def _judge_order_dependent(outputs: dict, tensors: list, before: list, triton_ou
         torch.cuda.synchronize()
         for (k, v), t in zip(tensors, triton_out):
             if k in spread:
-                both = torch.isfinite(v) & torch.isfinite(t)
-                d = (v.double()[both] - t.double()[both]).abs()
-                spread[k] = max(spread[k], float(d.max()) if d.numel() else 0.0)
+                spread[k] = max(spread[k], _compare(t, v)["max_abs"])
     for k in missed:
         if spread[k] > 0:
             o = outputs[k]

@@ -2545,24 +2545,15 @@ class Emitter:
     @functools.cached_property
     def grid_axes_read(self) -> frozenset[int]:
         """The grid axes the kernel reads its block id or block count along (``ct.bid(k)``, ``ct.num_blocks(k)``,
-        in its body or a function of its module it calls): an axis the launch may extend, where a literal 0 index is
+        in its body or a helper it inlines): an axis the launch may extend, where a literal 0 index is
         not the block's own tile (a launch grid of (2, 3) and a store at (bid(0), 0) under `if bid(1) == 0`: three
         blocks share that tile, and cutile's launcher refuses a `&mut Tensor` partitioned (2, 1) there).
         A block-id axis that is not a literal: every axis."""
-        defs = {d.name: d for d in ast.parse(self.src).body if isinstance(d, ast.FunctionDef)}
-        todo, seen, axes = [self.fn], {self.fn.name}, set()
-        while todo:
-            for node in ast.walk(todo.pop()):
-                if not isinstance(node, ast.Call):
-                    continue
-                name = node.func.attr if isinstance(node.func, ast.Attribute) else \
-                    node.func.id if isinstance(node.func, ast.Name) else None
-                if name in ("bid", "num_blocks"):
-                    k = self._int(node.args[0]) if node.args else None
-                    axes.update([k] if k is not None else (0, 1, 2))
-                elif name in defs and name not in seen:
-                    seen.add(name)
-                    todo.append(defs[name])
+        axes: set[int] = set()
+        for node in self.walk():   # (the kernel and every helper it may inline, this module's or another's)
+            if isinstance(node, ast.Call) and self.ct(node.func) in ("bid", "num_blocks"):
+                k = self._int(node.args[0]) if node.args else None
+                axes.update([k] if k is not None else (0, 1, 2))
         return frozenset(axes)
 
     def _int(self, node: ast.AST) -> int | None:
