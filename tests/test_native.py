@@ -188,3 +188,20 @@ def test_the_entry_whose_facts_hold_is_chosen():
     assert library.choose_variant(both, h3) is None                       # strides of 3: no proven entry
     odd = (Tensor(0x1004, [2, 1, 4], dtype="float32"), Tensor(0x2000, [2, 1, 4], dtype="float32"), 3)
     assert library.choose_variant(both, odd) is None                      # a base the ports did not assume
+
+
+def test_the_direct_launch_can_be_turned_off_and_counts_what_it_did(native):
+    """The library's direct launch (rust/tileport-ops/src/direct.rs: a launch cutile ran twice at the same facts
+    goes straight to cuLaunchKernel) is on by default, can be switched per process, and reports its counters
+    (launched directly, keys recorded, keys refused) — the overhead bench reads both. Nothing launches on the CPU;
+    tests/gpu and the served runs exercise the path itself."""
+    dll = native[2]
+    toggle, stats = dll.tileport_direct_launch, dll.tileport_direct_stats
+    toggle.restype, toggle.argtypes = ctypes.c_bool, [ctypes.c_bool]
+    stats.restype = ctypes.c_size_t
+    assert toggle(False) is True       # (was on)
+    assert toggle(True) is False       # (was off)
+    assert toggle(True) is True
+    out = (ctypes.c_uint64 * 3)(*[2**64 - 1] * 3)
+    assert stats(out, 3) == 3 and all(v < 2**63 for v in out)   # written (zero on the CPU: nothing launches)
+    assert stats(None, 0) == 3

@@ -19,6 +19,7 @@ Needs torch, cuda.tile, the corpus's `src` importable (the script puts it on PYT
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import math
 import os
@@ -194,10 +195,18 @@ def run_overhead(args: argparse.Namespace) -> int:
         return real_slow(*a, **kw)
 
     libmod._launch_slow = counting_slow
+    # the direct launch (rust/tileport-ops/src/direct.rs) off for one path: the same backend through cutile's launcher
+    dll = lib.dll
+    toggle = getattr(dll, "tileport_direct_launch", None)
+    if toggle is not None:
+        toggle.restype, toggle.argtypes = ctypes.c_bool, [ctypes.c_bool]
+        paths["rust, cutile's launcher"] = rust
     n, rounds = args.launches, args.rounds
     times: dict[str, list[float]] = {k: [] for k in paths}
     for _ in range(rounds):
         for name, fn in paths.items():
+            if toggle is not None:
+                toggle(name != "rust, cutile's launcher")
             torch.cuda.synchronize()
             t0 = time.perf_counter()
             for _ in range(n):
@@ -205,10 +214,16 @@ def run_overhead(args: argparse.Namespace) -> int:
             t1 = time.perf_counter()
             torch.cuda.synchronize()
             times[name].append((t1 - t0) / n * 1e6)
+    if toggle is not None:
+        toggle(True)
     med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
+    direct = (ctypes.c_uint64 * 3)()
+    if hasattr(dll, "tileport_direct_stats"):
+        dll.tileport_direct_stats(direct, 3)
     result = {"command": " ".join(sys.argv), "kernel": kernel._pyfunc.__name__, "grid": list(grid),
               "launches_per_round": n, "rounds": rounds, "host_us_per_launch": times, "median_us": med,
-              "slow_path_launches": slow["n"], "native_status": st.last.native.launch(kargs, g3, device, handle),
+              "slow_path_launches": slow["n"],
+              "direct_launches_recorded_refused": list(direct), "native_status": st.last.native.launch(kargs, g3, device, handle),
               "ratio_rust_over_plain": round(med["rust"] / med["plain"], 3)}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "overhead.json").write_text(json.dumps(result, indent=1) + "\n")

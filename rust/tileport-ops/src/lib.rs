@@ -3,6 +3,7 @@
 //! through the `ports` modules directly.
 
 pub mod abi;
+pub mod direct;
 pub mod ffi;
 pub mod ports;
 pub mod rt;

@@ -381,6 +381,8 @@ pub struct Call<'a> {
     /// The compile hints the launch sets for itself (a kernel launched at hints other than its entry's own, as
     /// cuTile Python's `kernel.replace_hints(..)`), as cutile's per-launch options; `None`: the entry's own.
     pub options: Option<CompileOptions>,
+    /// The same hints as the call block carries them (`hints_set`, `hints`).
+    pub hints: (u32, [i32; crate::abi::HINT_SLOTS]),
 }
 
 /// The launch's own compile hints from the call block (`hints[i]` where bit i of `hints_set` is 1).
@@ -429,6 +431,7 @@ pub unsafe fn call<'a>(call: *const TpCall) -> Result<Call<'a>> {
         grid: (c.grid[0], c.grid[1], c.grid[2]),
         stream: c.stream as *mut c_void,
         options: compile_options(c)?,
+        hints: (c.hints_set, c.hints),
     })
 }
 
@@ -540,18 +543,24 @@ macro_rules! operator {
                                 #[allow(unused_variables)] // (the generics that size an output's tiles are read)
                                 let &[$($gen),+] = g else { unreachable!("counted above") };
                             )?
+                            let direct = $crate::direct::key(op, &tp_call,
+                                &[$($crate::rt::operator!(@scalar $kind $ty)),*]);
+                            if let Some(done) = $crate::direct::try_launch(op, &direct, &tp_call) {
+                                return done;
+                            }
                             $($crate::rt::operator!(@let [op t s dev] $kind $name: $ty $([$rank])? = $src[$pos]
                                 $(.strides[$dim])?);)*
                             let key = $crate::rt::spec_key(op, g, &[$($crate::rt::operator!(@spec $kind $name)),*],
                                 tp_call.options.as_ref());
                             let stream = $crate::rt::stream(device, tp_call.stream)?;
+                            let elems: &[&str] = &[$($(<$elem as DType>::DTYPE.as_str()),+)?];
                             $crate::rt::launch(op, key, &stream, |stream| {
                                 let launch = $crate::rt::operator!(@call $op $entry $($function)? (
                                     $($crate::rt::operator!(@arg $kind $name $(=> [$($tile),+])?)),*
                                 ))
-                                .generics($crate::rt::generic_strings(&[$($(<$elem as DType>::DTYPE.as_str()),+)?], g))
+                                .generics($crate::rt::generic_strings(elems, g))
                                 .grid(grid);
-                                let launch = match tp_call.options {
+                                let launch = match tp_call.options.clone() {
                                     Some(options) => launch.compile_options(options),
                                     None => launch,
                                 };
@@ -559,7 +568,22 @@ macro_rules! operator {
                                 // unshared until the stream reaches this launch (the Python side checks
                                 // descriptors never overlap outputs).
                                 launch.async_on(stream).map(|_| ()).map_err(|e| format!("{e:?}"))
-                            })
+                            })?;
+                            $crate::direct::after_slow(
+                                direct,
+                                || $crate::direct::Identity {
+                                    function: $crate::rt::operator!(@function $entry $($function)?),
+                                    generics: $crate::rt::generic_strings(elems, g),
+                                    specs: [$($crate::rt::operator!(@spec $kind $name)),*]
+                                        .into_iter().flatten().collect(),
+                                    hints: [$($crate::rt::operator!(@hint $kind $name)),*]
+                                        .into_iter().flatten().collect(),
+                                    options: tp_call.options.as_ref(),
+                                },
+                                || [$($crate::rt::operator!(@src $kind $ty $([$rank])? = $src[$pos]
+                                    $(.strides[$dim])? $(=> [$($tile),+])?)),*].concat(),
+                            );
+                            Ok(())
                         })*
                         other => $crate::rt::fail(
                             $crate::abi::Status::BadEntry,
@@ -610,6 +634,32 @@ macro_rules! operator {
     (@spec out $name:ident) => { Some($name.spec()) };
     (@spec written $name:ident) => { Some($name.spec()) };
     (@spec $kind:ident $name:ident) => { None };
+    (@function $entry:ident) => { stringify!($entry) };
+    (@function $entry:ident $function:ident) => { stringify!($function) };
+    (@scalar scalar i32) => { Some($crate::direct::Scalar::I32) };
+    (@scalar scalar f32) => { Some($crate::direct::Scalar::F32) };
+    (@scalar scalar bool) => { Some($crate::direct::Scalar::Bool) };
+    (@scalar $kind:ident $ty:ident) => { None };
+    (@hint scalar $name:ident) => { $crate::direct::int_hint(&$name) };
+    (@hint stride $name:ident) => { Some(cutile::cutile_compiler::specialization::DivHint::from_value($name)) };
+    (@hint length $name:ident) => { Some(cutile::cutile_compiler::specialization::DivHint::from_value($name)) };
+    (@hint list $name:ident) => {
+        Some(cutile::cutile_compiler::specialization::DivHint::from_ptr($name.cu_deviceptr()))
+    };
+    (@hint $kind:ident $name:ident) => { None };
+    (@src in $ty:ident [$rank:literal] = t[$pos:literal]) => { $crate::direct::tensor($pos, $rank, None) };
+    (@src written $ty:ident [$rank:literal] = t[$pos:literal]) => { $crate::direct::tensor($pos, $rank, None) };
+    (@src out $ty:ident [$rank:literal] = t[$pos:literal] => [$($tile:expr),+]) => {
+        $crate::direct::tensor($pos, $rank, Some(&$crate::rt::tile([$($tile),+])))
+    };
+    (@src list $ty:ident [$rank:literal] = t[$pos:literal]) => { vec![$crate::direct::Src::Ptr($pos)] };
+    (@src length $ty:ident = t[$pos:literal]) => { vec![$crate::direct::Src::Extent($pos, 0)] };
+    (@src scalar i32 = s[$pos:literal]) => { vec![$crate::direct::Src::I32($pos)] };
+    (@src scalar f32 = s[$pos:literal]) => { vec![$crate::direct::Src::F32($pos)] };
+    (@src scalar bool = s[$pos:literal]) => { vec![$crate::direct::Src::Bool($pos)] };
+    (@src stride $ty:ident = t[$pos:literal].strides[$dim:literal]) => {
+        vec![$crate::direct::Src::Stride($pos, $dim)]
+    };
     (@arg in $name:ident) => { &$name };
     (@arg written $name:ident) => { &$name };
     (@arg out $name:ident => [$($tile:expr),+]) => { (&mut $name).partition($crate::rt::tile([$($tile),+])) };
