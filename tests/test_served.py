@@ -4,6 +4,7 @@ a GPU), and the launch backend's install, policy and refusals. Launches themselv
 (tests/gpu/test_served_gpu.py)."""
 from __future__ import annotations
 
+import ctypes
 import json
 
 import pytest
@@ -67,6 +68,9 @@ def test_a_served_library_holds_each_proven_port_under_its_own_id(served):
     assert len(result["kernels"]) == 4 and set(result["kernels"].values()) == {"scale", "real_lists"}
     for name in ("libtileport_served.so", "libtileport_native.so"):
         assert (root / "lib" / name).is_file()
+    # the served crate carries the direct launch as the operator library does (rust/tileport-ops/src/direct.rs)
+    dll = ctypes.CDLL(str(root / "lib" / "libtileport_served.so"))
+    assert hasattr(dll, "tileport_direct_launch") and hasattr(dll, "tileport_direct_stats")
 
 
 def test_the_library_finds_a_kernel_by_name_and_file(served):
