@@ -49,7 +49,10 @@ def scale_tuned(x):
     y = torch.empty(x.shape, device=x.device, dtype=x.dtype)
     res = exhaustive_search([64, 256], torch.cuda.current_stream(), lambda t: (ct.cdiv(x.shape[0], t),),
                             scale_kernel, lambda t: (x, y, t))
-    return y, res.best.config
+    t = res.best.config   # launched at the winner, through a copy at other hints (as TileGym's attention does)
+    ct.launch(torch.cuda.current_stream(), (ct.cdiv(x.shape[0], t),), scale_kernel.replace_hints(occupancy=2),
+              (x, y, t))
+    return y, t
 '''
 
 TESTS = '''\
@@ -195,7 +198,8 @@ def test_capture_records_launches_per_kernel(corpus: Path, tmp_path: Path):
     assert any(s.startswith("[1/1] tests/test_minigym_ops.py") for s in said)
 
     (row,) = index["kernels"]
-    assert (row["file"], row["kernel"], row["distinct_signatures"]) == ("src/minigym/ops.py", "scale_kernel", 5)
+    # (6: the autotuned launch at TILE 64 is there twice, in the search and at other hints after it)
+    assert (row["file"], row["kernel"], row["distinct_signatures"]) == ("src/minigym/ops.py", "scale_kernel", 6)
     assert row["autotuned"] == [{"configs": 2, "taken": "64"}]
     assert index["not_launched"] == [{"file": "src/minigym/ops.py", "kernel": "made_kernel@14",
                                       "qualname": "make.<locals>.made_kernel", "line": 14}]
@@ -356,6 +360,11 @@ def test_autotune_all_records_every_config_of_a_search(corpus: Path, tmp_path: P
     launches = load_capture(tmp_path / "out" / row["capture"], f"{corpus / 'src' / 'minigym' / 'ops.py'}::scale_kernel")
     assert {s.rpartition("TILE=#")[2] for s in (l["signature"] for l in launches)} == {"64", "256"}
     assert any("launches every config" in a for a in index["assumptions"])
+    # the host's own launch after the search (at the winner, through replace_hints) is recorded at each config it
+    # could be on a GPU: the one returned (TILE 64), and 256 as the alternative were it the winner
+    tuned = {(l["signature"].rpartition("TILE=#")[2], l.get("autotune")) for l in launches
+             if (l.get("hints") or {}).get("occupancy") == 2}
+    assert tuned == {("64", None), ("256", "the launch after a search, were 256 its winner")}
 
 
 def test_cli_capture_finds_a_package_at_the_top_of_the_project(tmp_path: Path):

@@ -205,3 +205,6 @@ def test_the_direct_launch_can_be_turned_off_and_counts_what_it_did(native):
     out = (ctypes.c_uint64 * 3)(*[2**64 - 1] * 3)
     assert stats(out, 3) == 3 and all(v < 2**63 for v in out)   # written (zero on the CPU: nothing launches)
     assert stats(None, 0) == 3
+    why = ctypes.create_string_buffer(64)
+    n = dll.tileport_direct_refusal(why, len(why))
+    assert n >= len(why.value)     # (the last refusal's message, cut to fit; none on the CPU)

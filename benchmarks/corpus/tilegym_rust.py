@@ -217,13 +217,15 @@ def run_overhead(args: argparse.Namespace) -> int:
     if toggle is not None:
         toggle(True)
     med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
-    direct = (ctypes.c_uint64 * 3)()
+    direct, refusal = (ctypes.c_uint64 * 3)(), ctypes.create_string_buffer(2048)
     if hasattr(dll, "tileport_direct_stats"):
         dll.tileport_direct_stats(direct, 3)
+        dll.tileport_direct_refusal(refusal, len(refusal))
     result = {"command": " ".join(sys.argv), "kernel": kernel._pyfunc.__name__, "grid": list(grid),
               "launches_per_round": n, "rounds": rounds, "host_us_per_launch": times, "median_us": med,
               "slow_path_launches": slow["n"],
-              "direct_launches_recorded_refused": list(direct), "native_status": st.last.native.launch(kargs, g3, device, handle),
+              "direct_launches_recorded_refused": list(direct),
+              "direct_last_refusal": refusal.value.decode(errors="replace"), "native_status": st.last.native.launch(kargs, g3, device, handle),
               "ratio_rust_over_plain": round(med["rust"] / med["plain"], 3)}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "overhead.json").write_text(json.dumps(result, indent=1) + "\n")

@@ -11,8 +11,9 @@
 //! function's own parameter count and sizes from the driver before the first direct launch).
 //!
 //! A key is recorded on its second slow launch (a shape seen once, as in a ragged batch, never pays for the
-//! record); the function is found among cutile's cached kernels by name, generics, specialization bits, integer
-//! hints and compile options, and a key whose function is not found exactly once is never launched directly.
+//! record); the function is found among cutile's cached kernels (see [`find`]), and a key whose function is not
+//! found exactly once, or does not take the template's parameters, is never launched directly
+//! ([`tileport_direct_refusal`] says why).
 //! `TILEPORT_DIRECT_LAUNCH=0` (read once) or [`tileport_direct_launch`] turns the path off.
 
 use crate::abi::{TpTensor, MAX_RANK};
@@ -25,7 +26,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Where one kernel parameter's value comes from, in the order cutile's launcher pushes them: a tensor's device
 /// pointer, extent or stride (by descriptor and dimension), a constant (an output partition's tile extent), or a
@@ -77,6 +78,8 @@ static OFF: OnceLock<AtomicBool> = OnceLock::new();
 static DIRECT: AtomicU64 = AtomicU64::new(0);
 static RECORDED: AtomicU64 = AtomicU64::new(0);
 static REFUSED: AtomicU64 = AtomicU64::new(0);
+/// Why the last refused key was refused.
+static REFUSAL: Mutex<String> = Mutex::new(String::new());
 /// Keys held per thread before the table starts over (shapes that keep changing never grow it without bound).
 const TABLE_LIMIT: usize = 4096;
 
@@ -109,6 +112,24 @@ pub unsafe extern "C" fn tileport_direct_stats(out: *mut u64, n: usize) -> usize
         }
     }
     values.len()
+}
+
+/// Copies why the last refused key was refused (UTF-8, NUL-terminated, cut to fit) into `out` of `n` bytes; returns
+/// the message's full length.
+///
+/// # Safety
+/// `out` must be valid for `n` writes (or null).
+#[no_mangle]
+pub unsafe extern "C" fn tileport_direct_refusal(out: *mut u8, n: usize) -> usize {
+    let why = REFUSAL.lock().unwrap_or_else(|p| p.into_inner());
+    if !out.is_null() && n > 0 {
+        let k = why.len().min(n - 1);
+        unsafe {
+            std::ptr::copy_nonoverlapping(why.as_ptr(), out, k);
+            *out.add(k) = 0;
+        }
+    }
+    why.len()
 }
 
 enum State {
@@ -290,12 +311,18 @@ pub fn after_slow<'a>(
     let Some(seen) = seen else { return };
     let state = if !seen {
         State::Pending
-    } else if let Some(d) = find(&identity(), &template()) {
-        RECORDED.fetch_add(1, Relaxed);
-        State::Ready(Arc::new(d))
     } else {
-        REFUSED.fetch_add(1, Relaxed);
-        State::Refused
+        match find(&identity(), &template()) {
+            Ok(d) => {
+                RECORDED.fetch_add(1, Relaxed);
+                State::Ready(Arc::new(d))
+            }
+            Err(why) => {
+                REFUSED.fetch_add(1, Relaxed);
+                *REFUSAL.lock().unwrap_or_else(|p| p.into_inner()) = why;
+                State::Refused
+            }
+        }
     };
     TABLE.with(|t| {
         let mut t = t.borrow_mut();
@@ -311,14 +338,26 @@ pub fn after_slow<'a>(
     });
 }
 
-/// The cached cutile kernel of `id`, when exactly one matches and its parameters are those of `template`.
-fn find(id: &Identity<'_>, template: &[Src]) -> Option<Direct> {
+/// The cached cutile kernel of `id`, when it is found exactly once and takes the template's parameters; else why
+/// not. The kernel this launch ran is in cutile's cache (it just ran, and nothing here evicts), and an entry's
+/// function name is its specialization's own (`<kernel>_<dtypes>_<constants>`): a name cached once is this launch's
+/// kernel. A name cached several times (one kernel launched at several shapes, or two sources with one kernel
+/// name) is narrowed by generics, grid, compile options, specialization bits and integer hints, and must leave one.
+fn find(id: &Identity<'_>, template: &[Src]) -> std::result::Result<Direct, String> {
     use cutile::tile_kernel::{kernel_cache_slot, retain_kernels, TileFunctionKey};
     let options = id.options.cloned().unwrap_or_default();
-    let mut found: Vec<TileFunctionKey> = Vec::new();
+    let mut named: Vec<TileFunctionKey> = Vec::new();
+    // SAFETY: the predicate keeps every kernel (nothing is evicted), so no stream can lose a running kernel.
+    unsafe {
+        retain_kernels(|key| {
+            if key.function_name() == id.function {
+                named.push(key.clone());
+            }
+            true
+        })
+    };
     let same = |key: &TileFunctionKey| {
-        key.function_name() == id.function
-            && key.function_generics == id.generics
+        key.function_generics == id.generics
             && key.grid.is_none()
             && key.compile_options == options
             && key.spec_args.len() == id.specs.len()
@@ -333,39 +372,58 @@ fn find(id: &Identity<'_>, template: &[Src]) -> Option<Direct> {
                 .map(|(_, h)| *h)
                 .eq(id.hints.iter().copied())
     };
-    // SAFETY: the predicate keeps every kernel (nothing is evicted), so no stream can lose a running kernel.
-    unsafe {
-        retain_kernels(|key| {
-            if same(key) {
-                found.push(key.clone());
-            }
-            true
-        })
+    let narrowed: Vec<&TileFunctionKey> = match named.as_slice() {
+        [] => return Err(format!("{}: no cached kernel of this name", id.function)),
+        [key] => vec![key],
+        _ => named.iter().filter(|k| same(k)).collect(),
     };
-    let [key] = found.as_slice() else { return None };
-    let function = kernel_cache_slot(key).get()?.function.clone();
-    laid_out(&function, template).then_some(Direct {
+    let [key] = narrowed.as_slice() else {
+        return Err(format!(
+            "{}: {} cached kernels of this name, {} of this launch's generics, options, bits and hints",
+            id.function,
+            named.len(),
+            narrowed.len()
+        ));
+    };
+    let function = kernel_cache_slot(key)
+        .get()
+        .ok_or_else(|| format!("{}: its cache slot is empty", id.function))?
+        .function
+        .clone();
+    laid_out(&function, template).map_err(|e| format!("{}: {e}", id.function))?;
+    Ok(Direct {
         function,
         template: template.to_vec(),
     })
 }
 
-/// Whether the function takes exactly the template's parameters, of the template's sizes (the driver's view).
-fn laid_out(function: &Function, template: &[Src]) -> bool {
+/// Whether the function takes exactly the template's parameters, of the template's sizes (the driver's view);
+/// else both layouts.
+fn laid_out(function: &Function, template: &[Src]) -> std::result::Result<(), String> {
+    let want: Vec<usize> = template.iter().map(|s| s.size()).collect();
+    let mut got = Vec::new();
     // SAFETY: a live function handle; the outputs are plain integers.
     unsafe {
         let f = function.cu_function();
         let mut count = 0usize;
-        if sys::cuFuncGetParamCount(f, &mut count) != sys::cudaError_enum_CUDA_SUCCESS
-            || count != template.len()
-        {
-            return false;
+        let status = sys::cuFuncGetParamCount(f, &mut count);
+        if status != sys::cudaError_enum_CUDA_SUCCESS {
+            return Err(format!("cuFuncGetParamCount: CUresult {status}"));
         }
-        template.iter().enumerate().all(|(i, src)| {
+        for i in 0..count {
             let (mut offset, mut size) = (0usize, 0usize);
-            sys::cuFuncGetParamInfo(f, i, &mut offset, &mut size)
-                == sys::cudaError_enum_CUDA_SUCCESS
-                && size == src.size()
-        })
+            let status = sys::cuFuncGetParamInfo(f, i, &mut offset, &mut size);
+            if status != sys::cudaError_enum_CUDA_SUCCESS {
+                return Err(format!("cuFuncGetParamInfo({i}): CUresult {status}"));
+            }
+            got.push(size);
+        }
+    }
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!(
+            "the driver's parameter sizes {got:?} are not the template's {want:?} ({template:?})"
+        ))
     }
 }

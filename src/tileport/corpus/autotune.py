@@ -8,6 +8,12 @@ the host code unchanged (the launch backend) records every config (``tileport co
 winner is then among the ported specializations. Callers that compare several searches by ``result.best.mean_us`` (TileGym's
 recurrent gated delta rule tries one search per kernel variant) see the same time for each and keep their first.
 Each search is noted (kernel, number of configs, the config taken) for the capture's report.
+
+The host code's own launch after a search is at the config the search returned, often through a copy of the kernel
+at other hints (``kernel.replace_hints(occupancy=2)``): on a GPU the winner may be any config, so with ``every=True``
+the search is remembered (``AutotuneLog.tuned``) and a later launch of the same kernel whose arguments and grid are
+exactly those the search built for the config it returned is also recorded at every other config's arguments and
+grid (``AutotuneLog.alternatives``) — the launch the host code makes when that config wins.
 """
 from __future__ import annotations
 
@@ -26,6 +32,33 @@ class AutotuneLog:
     #: True while a search is launching its config (the launch hook marks those launches)
     active: bool = False
     current_test: Callable[[], str | None] = lambda: None
+    #: the last searches over one kernel (with ``every``): (its function, (args, grid) at the config returned,
+    #: [(args, grid, config repr)] at the others)
+    tuned: list[tuple[Any, tuple, list[tuple]]] = field(default_factory=list)
+
+    def alternatives(self, kernel: Any, grid: Any, args: tuple) -> list[tuple]:
+        """(args, grid, config) of the launches the host code would make instead of this one under another winner
+        of a search: empty unless the launch is of a searched kernel at exactly the returned config's arguments."""
+        func = getattr(kernel, "_pyfunc", None)
+        for f, (args0, grid0), others in reversed(self.tuned):
+            if f is func and _same(args, args0) and _grid(grid) == _grid(grid0):
+                return others
+        return []
+
+
+#: searches remembered for alternatives (their arguments hold the host's tensors)
+TUNED_KEPT = 8
+
+
+def _grid(g: Any) -> tuple:
+    g = tuple(g) if isinstance(g, (tuple, list)) else (g,)
+    return tuple(int(x) for x in g) + (1,) * (3 - len(g))
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    """The same arguments: the same objects for arrays, equal values (of one type) for everything else."""
+    return len(a) == len(b) and all(x is y or (type(x) is type(y) and isinstance(x, (bool, int, float, str))
+                                                and x == y) for x, y in zip(a, b))
 
 
 def _kernel_name(k: Any) -> str:
@@ -60,6 +93,10 @@ def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[Aut
                 ct.launch(stream, grid_fn(cfg), launched, tuple(args_fn(cfg)))
             finally:
                 log.active = False
+        if every and len(configs) > 1 and isinstance(kernel, kernel_type):   # (a factory's kernels differ per config)
+            built = [(tuple(args_fn(c)), grid_fn(c), repr(c)) for c in configs]
+            log.tuned.append((kernel._pyfunc, built[0][:2], built[1:]))
+            del log.tuned[:-TUNED_KEPT]
         best = _tune.Measurement(config=configs[0], mean_us=FAKE_MEAN_US, num_samples=1, error_margin_us=0.0)
         return _tune.TuningResult(best=best, successes=[best], failures=[])
 

@@ -148,18 +148,27 @@ class Session:
             rec.record(grid, kernel, tuple(kernel_args))   # raises where ct.launch would (LaunchRejected)
         finally:
             self.collect(rec)
+        if not self.autotune.active:   # the launch after a search: also at each other config (autotune.py)
+            for args, g, cfg in self.autotune.alternatives(kernel, grid, tuple(kernel_args)):
+                alt = self._recorder_cls()
+                try:
+                    alt.record(g, kernel, args)
+                except Exception:  # noqa: BLE001 (a config the launch itself refuses is not recorded)
+                    alt = self._recorder_cls()
+                self.collect(alt, f"the launch after a search, were {cfg} its winner")
         if self.real_launch is not None:   # a live capture: the launch runs as it would have
             self.real_launch(stream, grid, kernel, kernel_args, **kw)
 
-    def collect(self, rec: Any) -> None:
-        """Take the launch ``rec`` recorded (a ct.launch, or a Triton ``kernel[grid](...)``)."""
+    def collect(self, rec: Any, alternative: str | None = None) -> None:
+        """Take the launch ``rec`` recorded (a ct.launch, or a Triton ``kernel[grid](...)``); ``alternative``: it is
+        one the host code makes under another search winner (autotune.py), not one it made."""
         test = self.current or "<import/collection>"
         for e in rec.errors:
             self.record_errors[e] += 1
         for e, (src, name) in zip(rec.rejected, rec.rejected_kernels):
             self.rejections[e] += 1
             self.refused.setdefault((os.path.realpath(src), name), e)
-        if self.current_file is not None:
+        if self.current_file is not None and alternative is None:
             self.current_file.launches += 1
             self.current_file.rejected += len(rec.rejected)
             self.current_file.unrecorded += len(rec.errors)
@@ -169,7 +178,7 @@ class Session:
             k = self.kernels.get(key)
             if k is None:
                 k = self.kernels[key] = _KernelLaunches(src, key[1], entry["qualname"], entry["line"])
-            k.count += 1
+            k.count += alternative is None
             if self.current_file is not None:
                 self.current_file.kernels.add(key)
             # one signature launched at other hints (`kernel.replace_hints(occupancy=..)`: an autotuner's pick) is a
@@ -185,7 +194,7 @@ class Session:
             if len(by_grid) >= self.opts.max_grids:
                 next(iter(by_grid.values())).entry["count"] += 1  # counted with the signature's first launch
                 continue
-            auto = None
+            auto = alternative
             if self.autotune.active:
                 s = self.autotune.searches[-1]
                 auto = f"first of {s['configs']} configs taken, nothing timed: {s['taken']}"
