@@ -386,6 +386,19 @@ class Emitter:
     def refuse(self, node: ast.AST, construct: str, detail: str) -> Unsupported:
         return Unsupported(self.origin.get(id(node), (self.file,))[0], node, construct, detail)
 
+    def signed_bits_literal(self, node: ast.AST, value: int, dtype: str) -> str:
+        """An unsigned constant with its top bit set, as the signed literal of its bits (to be bitcast): cutile 0.3.1
+        parses every integer literal as an i32 (it panics on 2654435761u32) and writes 240u8 as `constant <i8: 0>`;
+        Tile IR has no unsigned types, so the constant cuTile Python emits is that signed value (the bitcast is an
+        identity in the IR, irdiff identity-shape-ops). The lowest one of 32 bits has no literal there (cutile
+        parses `-2147483648i32` as the negation of 2147483648, beyond i32): refused."""
+        width = _UNSIGNED_BITS[dtype]
+        if value - 2 ** width == -2 ** 31:
+            raise self.refuse(node, "arith-scalar-broadcast", f"the {dtype} constant {value:#x}: its bits are i32's "
+                              "lowest value, which cutile 0.3.1 cannot parse as a literal (`-2147483648i32` "
+                              "overflows its i32 parse)")
+        return f"{value - 2 ** width}i{width}"
+
     def loc(self, node: ast.AST) -> tuple:
         """The source position the reference IR gives ``node``'s op: (line, col) in the kernel's file, (file, line,
         col) in the file of a helper imported from elsewhere."""
@@ -3059,6 +3072,10 @@ class Emitter:
                 shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
                 if dt.startswith(("f", "bf")):
                     code = _float_constant(float(lit), dt, ", ".join(shape))
+                elif _top_bit_set(int(lit), dt):   # (see signed_bits_literal; cutile types `constant(..)` only
+                    # from a binding, broadcast_scalar from its operand: the same constant op)
+                    signed = self.signed_bits_literal(node, int(lit), dt)
+                    code = f"bitcast(broadcast_scalar({signed}, shape![{', '.join(shape)}]))"
                 else:
                     code = f"constant({rust_literal(int(lit), dt)}, shape![{', '.join(shape)}])"
                 # inline (an mma accumulator argument, say) cutile needs the constant's type from a binding
@@ -4872,15 +4889,9 @@ class Emitter:
                 # a folded integer (`4 * j` of a static_iter item) with an integer tile of another width or
                 # signedness: a constant of the tile's dtype, as cuTile Python types a constant operand
                 lit = value
-            width = _UNSIGNED_BITS.get(like.dtype)
-            if isinstance(lit, int) and not isinstance(lit, bool) and width and 2 ** (width - 1) <= lit < 2 ** width:
-                # an unsigned constant with its top bit set: cutile 0.3.1 parses every integer literal as an i32 (it
-                # panics on 2654435761u32) and writes 240u8 as `constant <i8: 0>`; Tile IR has no unsigned types,
-                # so the constant cuTile Python emits is the signed value of its bits: that literal, bitcast (an
-                # identity in the IR, irdiff identity-shape-ops)
+            if isinstance(lit, int) and not isinstance(lit, bool) and _top_bit_set(lit, like.dtype):
                 self.need(node, "arith-scalar-broadcast", f"a {like.dtype} literal with its top bit set")
-                signed = f"i{width}"
-                return self.typed(f"bitcast(broadcast_scalar({lit - 2 ** width}{signed}, "
+                return self.typed(f"bitcast(broadcast_scalar({self.signed_bits_literal(node, lit, like.dtype)}, "
                                   f"shape![{', '.join(like.shape)}]))", like, None, f"{like.dtype}_value")[0]
             if isinstance(lit, int) and not isinstance(lit, bool) and not -2 ** 31 <= lit < 2 ** 31:
                 raise self.refuse(node, "arith-scalar-broadcast", f"integer literal {lit} with a {like.dtype} "
@@ -5438,6 +5449,12 @@ def rust_literal(value: int | float, dtype: str) -> str:
     if "." not in text and "e" not in text and "inf" not in text and "nan" not in text:
         text += ".0"
     return f"{text}f32"
+
+
+def _top_bit_set(value: int, dtype: str) -> bool:
+    """``value`` is an unsigned ``dtype``'s constant with its top bit set (see signed_bits_literal)."""
+    width = _UNSIGNED_BITS.get(dtype)
+    return bool(width) and 2 ** (width - 1) <= value < 2 ** width
 
 
 def _is_false(node: ast.AST | None) -> bool:
