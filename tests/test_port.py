@@ -1107,6 +1107,13 @@ def gen7_bits(b8, o8, w32, o32, h16, o16, B: ct.Constant[int]):
     h = ct.load(h16, index=(ct.bid(0),), shape=(B,))
     ct.store(o16, index=(ct.bid(0),), tile=((h >> 8) & 0xFF) | ((h << 8) & 0xFF00))
 """, ["b8=u8[?]/1, o8=u8[?]/1, w32=u32[?]/1, o32=u32[?]/1, h16=u16[?]/1, o16=u16[?]/1, B=#128"]),
+    # round 7: ct.maximum / ct.minimum of 8/16-bit and unsigned integer tiles (maxi/mini, signedness by the dtype)
+    "gen7_intmax": ("""
+@ct.kernel
+def gen7_intmax(x, y, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    ct.store(y, index=(ct.bid(0),), tile=ct.minimum(ct.maximum(t, 3), 100) & 0x7C)
+""", ["x=i8[?]/1, y=i8[?]/1, B=#128", "x=u32[?]/1, y=u32[?]/1, B=#128"]),
     # round 7: a PaddingMode passed to a helper (default and keyword), `t.shape[axis]` of a helper's axis, `if tok !=
     # PAD` of a gathered i64 id and an i32 argument, ct.gather's padding_value a scalar argument
     "gen7_forms": ("""

@@ -299,7 +299,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles, with literal `propagate_nan=` and "
               "`flush_to_zero=`; Python's `max`/`min` of two f32 scalars (`max(lo, 0.0)` of an argument)",
               "`maxf(a, b, nan::Disabled, ftz::Disabled)` / `minf` (`nan::Enabled`, "
-              "`ftz::Enabled` for the options set True); of scalars on their typed 0-d tiles", S, "gelu_erf"),
+              "`ftz::Enabled` for the options set True); of scalars on their typed 0-d tiles; of integer tiles of any "
+              "width, signed or not, `maxi`/`mini` (cutile infers the signedness from the dtype: SMALL_KERNELS "
+              "gen7_intmax)", S, "gelu_erf"),
     Construct("math-explicit", "`ct.add/sub/mul/truediv(x, y, rounding_mode=, flush_to_zero=)`, `ct.sqrt`, "
               "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.log2`, `ct.sin/cos/tan`, `ct.sinh/cosh`, `ct.floor/ceil`, "
               "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles; `ct.abs` of an integer tile (`absi`); of f32 "

@@ -3183,7 +3183,8 @@ class Emitter:
                     return self.int_min_max("maxf" if op == "maximum" else "minf", a, b, "f32",
                                             f", {nan}, {ftz}"), Scalar("f32")
                 like = self.result_tile(node, ta, tb)
-                if like.dtype in ("i32", "i64"):
+                if like.dtype in ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"):   # (signed or not by
+                    # the dtype, as cutile infers maxi/mini's signedness)
                     return (f"{ifn}({self.operand_as_tile(a, ta, like, node.args[0])}, "
                             f"{self.operand_as_tile(b, tb, like, node.args[1])})"), like
                 if not like.dtype.startswith(("f", "bf")):
