@@ -1090,6 +1090,56 @@ def static5(x, y, n: int, B: ct.Constant[int]):
         acc = acc + k * j
     ct.store(y, index=(ct.bid(0),), tile=acc + ct.log(n * 0.5))
 """, ["x=f32[?]/1, y=f32[?]/1, n=i32, B=#128"]),
+    # round 7: unsigned constants with their top bit set (`t & 0xF0` and `ct.full(.., 200, dtype=ct.uint8)` on u8:
+    # cutile wrote them as 0; the signed literal of the bits, bitcast), a folded `4 * j` with a u32 tile, 16-bit
+    # shifts (shri, the declared shli_wrapping)
+    "gen7_bits": ("""
+@ct.kernel
+def gen7_bits(b8, o8, w32, o32, h16, o16, B: ct.Constant[int]):
+    t = ct.load(b8, index=(ct.bid(0),), shape=(B,))
+    hi = t & 0xF0
+    ct.store(o8, index=(ct.bid(0),), tile=ct.where(hi == 0, ct.full((B,), 200, dtype=ct.uint8), hi ^ 0xFF))
+    w = ct.load(w32, index=(ct.bid(0),), shape=(B,))
+    acc = w & 0xF
+    for j in ct.static_iter(range(1, 4)):
+        acc = acc + ((w >> (4 * j)) & 0xF)
+    ct.store(o32, index=(ct.bid(0),), tile=acc)
+    h = ct.load(h16, index=(ct.bid(0),), shape=(B,))
+    ct.store(o16, index=(ct.bid(0),), tile=((h >> 8) & 0xFF) | ((h << 8) & 0xFF00))
+""", ["b8=u8[?]/1, o8=u8[?]/1, w32=u32[?]/1, o32=u32[?]/1, h16=u16[?]/1, o16=u16[?]/1, B=#128"]),
+    # round 7: ct.maximum / ct.minimum of 8/16-bit and unsigned integer tiles (maxi/mini, signedness by the dtype)
+    "gen7_intmax": ("""
+@ct.kernel
+def gen7_intmax(x, y, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    ct.store(y, index=(ct.bid(0),), tile=ct.minimum(ct.maximum(t, 3), 100) & 0x7C)
+""", ["x=i8[?]/1, y=i8[?]/1, B=#128", "x=u32[?]/1, y=u32[?]/1, B=#128"]),
+    # round 7: a PaddingMode passed to a helper (default and keyword), `t.shape[axis]` of a helper's axis, `if tok !=
+    # PAD` of a gathered i64 id and an i32 argument, ct.gather's padding_value a scalar argument
+    "gen7_forms": ("""
+@ct.function
+def _row(a, r, width, pad=ct.PaddingMode.ZERO):
+    return ct.load(a, index=(r, 0), shape=(1, width), padding_mode=pad)
+
+
+@ct.function
+def _mean(t, *, axis=1):
+    return ct.sum(t, axis=axis, keepdims=True) / t.shape[axis]
+
+
+@ct.kernel
+def gen7_forms(x, ids, labels, y, loss, ignore: int, PAD: int, BN: ct.Constant[int]):
+    r = ct.bid(0)
+    t = _row(x, r, BN, pad=ct.PaddingMode.NEG_INF)
+    u = _row(x, r, BN)
+    tok = ct.gather(ids, r)
+    if tok != PAD:
+        ct.store(y, index=(r, 0), tile=u - _mean(u) + ct.max(t))
+    i = r * BN + ct.arange(BN, dtype=ct.int32)
+    lab = ct.gather(labels, i, padding_value=ignore)
+    ct.scatter(loss, r, ct.sum(ct.where(lab != ignore, 1.0, 0.0)))
+""", ["x=f32[?,?]/?,1, ids=i64[?]/1, labels=i32[?]/1, y=f32[?,?]/?,1, loss=f32[?]/1, ignore=i32, PAD=i32, "
+       "BN=#128"]),
 }
 
 

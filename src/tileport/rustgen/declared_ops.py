@@ -54,6 +54,22 @@ def _trunci_wrapping(_modes: set[str]) -> str:
             "}\n")
 
 
+def _shli_wrapping(_modes: set[str]) -> str:
+    return ("/// Left shift that wraps, as cuTile Python's `<<` (cutile 0.3.1's operator knows no 16-bit integer tile\n"
+            "/// and its `shli(a, b, overflow::None)` leaves out the op's `overflow` attribute, which its bytecode\n"
+            "/// writer requires; here it is spelled: `none`).\n"
+            "#[cuda_tile::op(name = \"cuda_tile.shli\", params = [\"lhs\", \"rhs\"], "
+            "static_params = [\"overflow={None: overflow=#cuda_tile.overflow<none>}\"])]\n"
+            "#[cuda_tile::variadic_op(N = 6)]\n"
+            "pub fn shli_wrapping<E: ElementType, const S: [i32; N], O: overflow::Mode>(\n"
+            "    lhs: Tile<E, S>,\n"
+            "    rhs: Tile<E, S>,\n"
+            "    overflow: O,\n"
+            ") -> Tile<E, S> {\n"
+            "    unreachable!()\n"
+            "}\n")
+
+
 #: name → (the declaration for the rounding markers the module uses); `rustgen.module.render` emits those an
 #: entry's `Emitted.ops` names (function name → markers used)
 def _atomic_red_view(_modes: set[str]) -> str:
@@ -79,6 +95,7 @@ DECLARED_OPS = {
     "exp_rounded": lambda modes: _unary_rounded("exp_rounded", "exp", "Element-wise `e^x`", modes),
     "tanh_rounded": lambda modes: _unary_rounded("tanh_rounded", "tanh", "Element-wise `tanh(x)`", modes),
     "trunci_wrapping": _trunci_wrapping,
+    "shli_wrapping": _shli_wrapping,
     "atomic_red_view_tko": _atomic_red_view,
 }
 

@@ -136,7 +136,12 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`unsafe` partition_full_mut / pointer stores", P, None),
     Construct("arith-tile", "`a + b`, `a - b`, `a * b`, `a / b` on tiles of one shape", "the same operators", S,
               "vector_add"),
-    Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand", S,
+    Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand; an "
+              "unsigned constant with its top bit set (`t & 0xF0` on u8, `h * 2654435761` on u32, `ct.full(.., 200, "
+              "dtype=ct.uint8)`) is the signed literal of its bits, bitcast (cutile 0.3.1 writes `240u8` as 0 and "
+              "parses no literal beyond i32; 0x80000000 on u32 is refused: `-2147483648i32` overflows its parse); "
+              "a folded int (`4 * j` of a static_iter item) with an integer tile of another dtype is a constant of "
+              "the tile's dtype (SMALL_KERNELS gen7_bits)", S,
               "scale_cast"),
     Construct("fma", "`a * b + c` that cuTile Python fuses (an `fma` at that source location in the reference IR)",
               "`fma(a, b, c, rounding::NearestEven, ftz::Disabled)`; also `a*b - c` → fma(a, b, -c), `c - a*b` → "
@@ -188,7 +193,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "values, as in Python; the name first bound in the arms is the `if`'s value (`let s: T = if c { .. } "
               "else { .. };`); several such names (`if c: a = x; b = y`): cutile 0.3.1 yields no tuple from an "
               "`if`, so all but the last are `let mut`s declared before it (a value never read) that the arms "
-              "re-assign, the last the `if`'s value (cutile yields the re-assigned names, then the value)",
+              "re-assign, the last the `if`'s value (cutile yields the re-assigned names, then the value); a "
+              "gathered i64 id compared with an i32 argument (`if tok != PAD`) widens the i32 (exti, as Python "
+              "promotes: SMALL_KERNELS gen7_forms)",
               S, "softcap"),
     Construct("logic-runtime", "`a and b`, `a or b`, `not a`, `lo <= i < hi`, `x if c else y` on runtime scalars "
               "(an arm a 0-d tile, `abs(eps)`, next to a scalar: the scalar it holds)",
@@ -292,7 +299,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("maximum", "`ct.maximum(a, b)` / `ct.minimum` on float tiles, with literal `propagate_nan=` and "
               "`flush_to_zero=`; Python's `max`/`min` of two f32 scalars (`max(lo, 0.0)` of an argument)",
               "`maxf(a, b, nan::Disabled, ftz::Disabled)` / `minf` (`nan::Enabled`, "
-              "`ftz::Enabled` for the options set True); of scalars on their typed 0-d tiles", S, "gelu_erf"),
+              "`ftz::Enabled` for the options set True); of scalars on their typed 0-d tiles; of integer tiles of any "
+              "width, signed or not, `maxi`/`mini` (cutile infers the signedness from the dtype: SMALL_KERNELS "
+              "gen7_intmax)", S, "gelu_erf"),
     Construct("math-explicit", "`ct.add/sub/mul/truediv(x, y, rounding_mode=, flush_to_zero=)`, `ct.sqrt`, "
               "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.log2`, `ct.sin/cos/tan`, `ct.sinh/cosh`, `ct.floor/ceil`, "
               "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles; `ct.abs` of an integer tile (`absi`); of f32 "
@@ -356,7 +365,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "array's strides, and a cutile 0.3.1 (and 0.5.0) kernel can read a `&Tensor`'s base pointer and shape "
               "but not its strides (raw-pointer entries with stride scalars would be the way); a gather from an "
               "f16/bf16 array takes padding 0 only (cutile 0.3.1 has no half-precision literal: the port spells 0 "
-              "as `constant(bf16::ZERO, shape![])`), a scatter into one needs no literal"),
+              "as `constant(bf16::ZERO, shape![])`), a scatter into one needs no literal; `padding_value=` a scalar "
+              "argument of the array's dtype (`padding_value=ignore_index`) is the load's padding operand in a 1-D "
+              "gather (cutile broadcasts it as cuTile Python does: SMALL_KERNELS gen7_forms), in a 2-D one refused"),
     Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`; `ct.full(shape, v, dtype)` of a "
               "runtime scalar or 0-d tile (of another dtype too: an f32 sum filling a bf16 tile)",
               "`constant(v, shape![..])`; a runtime value converted as its 0-d tile, then broadcast", S,
@@ -377,7 +388,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "causal_mask"),
     Construct("bitwise", "`a & b`, `a | b`, `a ^ b` on integer or boolean tiles, `a << k`, `a >> k` on integer tiles "
               "(arithmetic on signed), `~t` / `ct.bitwise_not(t)` on an integer or bool tile", "the same Rust "
-              "operators; `~t` is `t ^ -1` (`t ^ true`), as cuTile Python lowers it", S,
+              "operators; `~t` is `t ^ -1` (`t ^ true`), as cuTile Python lowers it; on 16-bit tiles (cutile 0.3.1's "
+              "operators know no 16-bit integer) `shri(a, b)` and `shli_wrapping(a, b, overflow::None)` (declared in "
+              "the port's module with the `overflow` attribute its `shli` leaves out: SMALL_KERNELS gen7_bits)", S,
               "causal_mask"),
     Construct("bitcast", "`ct.bitcast(t, dtype)` to a dtype of the same element size (float bits as integers)",
               "`bitcast(t)` bound to its type", S, "real_idioms2"),
@@ -500,7 +513,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, "
               "one final `return`), the kernel file's own or imported by name from another module (`from "
               "tileport.kernels.attention import online_step`); a string mode passed or defaulted (`mode=\"relu\"`, "
-              "tested with `==`: folded, SMALL_KERNELS forms5)",
+              "tested with `==`: folded, SMALL_KERNELS forms5); a `ct.PaddingMode` passed or defaulted (`pad="
+              "ct.PaddingMode.NEG_INF` read by the helper's `ct.load`) and an int axis read as `t.shape[axis]`: "
+              "folded, SMALL_KERNELS gen7_forms)",
               "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it; "
               "an imported helper's fmas are matched at its own file's lines, and its file is part of the port's "
               "source digest (an edit to it makes the port stale)", S, "mla_prefill"),

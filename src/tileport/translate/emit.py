@@ -103,6 +103,8 @@ ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire",
 ATOMIC_SCOPES = {"BLOCK": "scope::TileBlock", "DEVICE": "scope::Device", "SYS": "scope::System"}
 #: ct.atomic_<op> → cutile's atomic mode per element dtype (the modes of Tile IR's atomic_rmw_tko)
 _INT_DTYPES = ("i32", "i64", "u32", "u64")
+#: bits of the unsigned dtypes whose literals with the top bit set are written as the signed literal, bitcast
+_UNSIGNED_BITS = {"u8": 8, "u16": 16, "u32": 32}
 ATOMIC_MODES: dict[str, dict[str, str]] = {
     "atomic_add": {"f16": "AddF", "bf16": "AddF", "f32": "AddF", **{d: "Add" for d in _INT_DTYPES}},
     "atomic_max": {"i32": "Max", "i64": "Max", "u32": "Umax", "u64": "Umax"},
@@ -383,6 +385,19 @@ class Emitter:
 
     def refuse(self, node: ast.AST, construct: str, detail: str) -> Unsupported:
         return Unsupported(self.origin.get(id(node), (self.file,))[0], node, construct, detail)
+
+    def signed_bits_literal(self, node: ast.AST, value: int, dtype: str) -> str:
+        """An unsigned constant with its top bit set, as the signed literal of its bits (to be bitcast): cutile 0.3.1
+        parses every integer literal as an i32 (it panics on 2654435761u32) and writes 240u8 as `constant <i8: 0>`;
+        Tile IR has no unsigned types, so the constant cuTile Python emits is that signed value (the bitcast is an
+        identity in the IR, irdiff identity-shape-ops). The lowest one of 32 bits has no literal there (cutile
+        parses `-2147483648i32` as the negation of 2147483648, beyond i32): refused."""
+        width = _UNSIGNED_BITS[dtype]
+        if value - 2 ** width == -2 ** 31:
+            raise self.refuse(node, "arith-scalar-broadcast", f"the {dtype} constant {value:#x}: its bits are i32's "
+                              "lowest value, which cutile 0.3.1 cannot parse as a literal (`-2147483648i32` "
+                              "overflows its i32 parse)")
+        return f"{value - 2 ** width}i{width}"
 
     def loc(self, node: ast.AST) -> tuple:
         """The source position the reference IR gives ``node``'s op: (line, col) in the kernel's file, (file, line,
@@ -1977,6 +1992,10 @@ class Emitter:
                     rc, rt = rust_literal(value, lt.dtype), lt
                 elif _literal(ln) is not None and ok:
                     lc, lt = rust_literal(value, rt.dtype), rt
+                elif {lt.dtype, rt.dtype} == {"i32", "i64"}:   # a gathered i64 id and an i32 argument (`tok !=
+                    # PAD`): the i32 widened, as Python promotes it
+                    lc, rc = self.widen_i64_sides(test, sides)
+                    lt = rt = Scalar("i64")
             if lt == rt and isinstance(lt, Scalar):
                 return f"{_paren(lc)} {SCALAR_COMPARE[type(test.ops[0])]} {_paren(rc)}"
         if ty != Scalar("bool"):
@@ -2564,15 +2583,23 @@ class Emitter:
             return -node.operand.value   # a negative axis (`ct.expand_dims(t, -1)`)
         return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
 
+    def _shape_axis(self, e: ast.AST) -> int | None:
+        """The axis of `t.shape[k]`: a literal, `-1`, or an int known when the kernel compiles (`t.shape[axis]` of
+        a helper's `axis=1`)."""
+        k = self._int(e)
+        if k is None and isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+            k = -self._int(e.operand) if self._int(e.operand) is not None else None
+        if k is None and type(kv := self.const_value(e)[1]) is int:
+            k = kv
+        return k
+
     def tile_attribute(self, node: ast.AST) -> tuple[bool, object]:
         """(True, value) for `t.shape[k]` and `t.ndim` of a tile `t` (known when the kernel compiles: a tile's
         shape is static in cuTile Python), else (False, None)."""
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
                 node.value.attr == "shape" and isinstance(node.value.value, ast.Name):
             bound = self.env.get(node.value.value.id)
-            k = self._int(node.slice)
-            if k is None and isinstance(node.slice, ast.UnaryOp) and isinstance(node.slice.op, ast.USub):
-                k = -self._int(node.slice.operand) if self._int(node.slice.operand) is not None else None
+            k = self._shape_axis(node.slice)
             if bound is None or not isinstance(bound[1], Tile) or k is None or \
                     not -len(bound[1].shape) <= k < len(bound[1].shape):
                 return False, None
@@ -2667,10 +2694,14 @@ class Emitter:
             return self.floordiv(node)
         if isinstance(node, ast.BinOp) and type(node.op) in BITOPS:
             narrow = {ast.BitAnd: "andi", ast.BitOr: "ori", ast.BitXor: "xori"}.get(type(node.op))
+            shift = {ast.LShift: "shli_wrapping({}, {}, overflow::None)", ast.RShift: "shri({}, {})"}.get(type(node.op))
             code, ty = self.elementwise(
                 node, "bitwise", [node.left, node.right],
-                # (cutile 0.3.1 implements `&`, `|`, `^` on 32/64-bit tiles only: an 8/16-bit one calls the op)
+                # (cutile 0.3.1 implements `&`, `|`, `^` on 32/64-bit tiles only: an 8/16-bit one calls the op;
+                # its operators know no 16-bit integer type at all: a 16-bit shift calls shri, or shli declared with
+                # its overflow attribute, see declared_ops)
                 lambda a, b: f"{narrow}({a}, {b})" if narrow and self.elementwise_like.dtype in NARROW_INTS else
+                shift.format(a, b) if shift and self.elementwise_like.dtype in ("i16", "u16") else
                 f"{_paren(a)} {BITOPS[type(node.op)]} {_paren(b)}", int_only=True)
             if isinstance(node.op, (ast.LShift, ast.RShift)) and ty.dtype == "bool":
                 raise self.refuse(node, "bitwise", "a shift of boolean tiles")
@@ -2834,8 +2865,7 @@ class Emitter:
                 return (rust_literal(v, "f32"), Scalar("f32")) if isinstance(v, float) else (repr(v), Scalar("i32"))
         if isinstance(node, (ast.Subscript, ast.Attribute)) and (attr := self.tile_attribute(node))[0]:
             # a tile's extent or rank: a constant (the const generic's name where the extent is one)
-            d = self.env[node.value.value.id][1].shape[self._int(node.slice) if self._int(node.slice) is not None
-                                                       else -self._int(node.slice.operand)] \
+            d = self.env[node.value.value.id][1].shape[self._shape_axis(node.slice)] \
                 if isinstance(node, ast.Subscript) else None
             self.need(node, "tile-attributes", f"`{self.text(node)}`")
             return (d if d is not None and d in self.constants else f"{attr[1]}i32"), Scalar("i32")
@@ -3042,6 +3072,10 @@ class Emitter:
                 shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
                 if dt.startswith(("f", "bf")):
                     code = _float_constant(float(lit), dt, ", ".join(shape))
+                elif _top_bit_set(int(lit), dt):   # (see signed_bits_literal; cutile types `constant(..)` only
+                    # from a binding, broadcast_scalar from its operand: the same constant op)
+                    signed = self.signed_bits_literal(node, int(lit), dt)
+                    code = f"bitcast(broadcast_scalar({signed}, shape![{', '.join(shape)}]))"
                 else:
                     code = f"constant({rust_literal(int(lit), dt)}, shape![{', '.join(shape)}])"
                 # inline (an mma accumulator argument, say) cutile needs the constant's type from a binding
@@ -3149,7 +3183,8 @@ class Emitter:
                     return self.int_min_max("maxf" if op == "maximum" else "minf", a, b, "f32",
                                             f", {nan}, {ftz}"), Scalar("f32")
                 like = self.result_tile(node, ta, tb)
-                if like.dtype in ("i32", "i64"):
+                if like.dtype in ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"):   # (signed or not by
+                    # the dtype, as cutile infers maxi/mini's signedness)
                     return (f"{ifn}({self.operand_as_tile(a, ta, like, node.args[0])}, "
                             f"{self.operand_as_tile(b, tb, like, node.args[1])})"), like
                 if not like.dtype.startswith(("f", "bf")):
@@ -3477,6 +3512,10 @@ class Emitter:
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
                     not node.value.startswith("dtype:"):   # a helper's mode (`act="gelu"`), compared with ==/!=
                 return True, node.value
+            if isinstance(node, ast.Attribute) and node.attr in (*PADDING, "ZERO", "UNDETERMINED") and \
+                    self.text(node.value).rsplit(".", 1)[-1] == "PaddingMode":   # a padding mode passed to a
+                # helper (`pad=ct.PaddingMode.ZERO`): an option, as cuTile Python folds it
+                return True, f"padding:{node.attr}"
             if (dt := self.static_dtype(node)) is not None and not isinstance(node, ast.IfExp):
                 return True, f"dtype:{dt}"   # compared with ==/!= only
             if isinstance(node, ast.Name):
@@ -3730,9 +3769,8 @@ class Emitter:
         latency = self.gather_latency(node, kw)
         checked = self.check_bounds(node, kw)
         ok, pad = self.const_value(kw.get("padding_value", ast.Constant(0)))
-        if not ok or isinstance(pad, bool):
-            raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is not a "
-                                                                     "constant number")
+        if isinstance(pad, bool):
+            raise self.refuse(kw["padding_value"], "gather-scatter", "ct.gather padding_value that is a bool")
         name = node.args[0].id if isinstance(node.args[0], ast.Name) else None
         tokens = self.inplace_tokens.get(name)   # (updated in place: after its last store, see ordered_in_place)
         prev = (self.ordered_input(name, False) if self.acq_mode else tokens[1]) if tokens else \
@@ -3745,10 +3783,18 @@ class Emitter:
         arr, elem, g, ty, dims = self.pointer_access(node, "ct.gather", kw, checked, token=not prev)
         if prev:   # after a scatter into the same array: read what it wrote
             self.body.append(f"let {g}_token: Token = {prev};")
-        named = _named_constant(pad, ty.dtype)
+        named = _named_constant(pad, ty.dtype) if ok else None
         # cutile has no 16-bit literal: a 16-bit padding (and a named one) is a constant tile, read as a scalar
-        as_tile = named is not None or ty.dtype in ("f16", "bf16") or ty.dtype.startswith("f8")
-        if as_tile:
+        as_tile = ok and (named is not None or ty.dtype in ("f16", "bf16") or ty.dtype.startswith("f8"))
+        if not ok:   # a scalar argument (`padding_value=ignore_index`): cuTile Python broadcasts it to the load's
+            # padding operand (reshape + broadcast), as cutile does with a scalar padding of a rank-1 load
+            pad_node = kw["padding_value"]
+            pcode, pty = self.expr(pad_node) if isinstance(pad_node, ast.Name) else (None, None)
+            if pty != Scalar(ty.dtype) or len(ty.shape) != 1 or g in self.nd_accesses:
+                raise self.refuse(pad_node, "gather-scatter", "ct.gather padding_value that is not a constant "
+                                  "number or a scalar argument of the array's dtype (in a 1-D gather)")
+            pad_lit = pcode
+        elif as_tile:
             pad_name = f"{g}_{'zero' if named == 'ZERO' else 'pad'}"
             self.body.append(f"let {pad_name}: Tile<{elem}, {{ [] }}> = {_float_constant(pad, ty.dtype, '')};")
             pad_lit = f"tile_to_scalar::<{elem}, {elem}>({pad_name})"
@@ -4578,6 +4624,8 @@ class Emitter:
         shape_macro = f"shape![{', '.join(shape)}]"
         pad = kw.get("padding_mode")
         mode = self.text(pad).rsplit(".", 1)[-1] if pad is not None else "UNDETERMINED"
+        if pad is not None and isinstance(known := self.const_value(pad)[1], str) and known.startswith("padding:"):
+            mode = known.removeprefix("padding:")   # a helper's parameter holding the mode
         dims = "dim_map::Identity" if dim_map is None else f"const_array![{', '.join(map(str, dim_map))}]"
         if mode == "ZERO":
             self.need(node, "load-tile-padded", "padded load")
@@ -4837,17 +4885,19 @@ class Emitter:
                 # (cuTile Python converts it; cutile has no 16-bit literal, see _float_constant)
                 return self.typed(_float_constant(float(value), like.dtype, ", ".join(like.shape)), like, None,
                                   f"{like.dtype}_value")[0]
+            if lit is None and ok and type(value) is int and ty.dtype != like.dtype and \
+                    like.dtype in ("i8", "i16", "i64", "u8", "u16", "u32", "u64"):
+                # a folded integer (`4 * j` of a static_iter item) with an integer tile of another width or
+                # signedness: a constant of the tile's dtype, as cuTile Python types a constant operand
+                lit = value
+            if isinstance(lit, int) and not isinstance(lit, bool) and _top_bit_set(lit, like.dtype):
+                self.need(node, "arith-scalar-broadcast", f"a {like.dtype} literal with its top bit set")
+                return self.typed(f"bitcast(broadcast_scalar({self.signed_bits_literal(node, lit, like.dtype)}, "
+                                  f"shape![{', '.join(like.shape)}]))", like, None, f"{like.dtype}_value")[0]
             if isinstance(lit, int) and not isinstance(lit, bool) and not -2 ** 31 <= lit < 2 ** 31:
-                # cutile 0.3.1 parses every integer literal as an i32 (it panics on 2654435761u32); Tile IR has no
-                # unsigned types, so a uint32 constant is the i32 of its bits: that literal, bitcast (an identity
-                # in the IR, irdiff identity-shape-ops), is the constant cuTile Python emits
-                if like.dtype != "u32" or not 2 ** 31 <= lit < 2 ** 32:
-                    raise self.refuse(node, "arith-scalar-broadcast", f"integer literal {lit} with a {like.dtype} "
-                                      "tile: cutile 0.3.1 takes no integer literal beyond int32 (a uint32 one is "
-                                      "ported)")
-                self.need(node, "arith-scalar-broadcast", "a uint32 literal beyond int32")
-                return self.typed(f"bitcast(broadcast_scalar({lit - 2 ** 32}i32, shape![{', '.join(like.shape)}]))",
-                                  like, None, "u32_value")[0]
+                raise self.refuse(node, "arith-scalar-broadcast", f"integer literal {lit} with a {like.dtype} "
+                                  "tile: cutile 0.3.1 takes no integer literal beyond int32 (an unsigned one within "
+                                  "its type's range is ported)")
             if lit is not None:
                 if like.dtype in ("f16", "bf16"):
                     raise self.refuse(node, "arith-scalar-broadcast", f"literal {lit!r} in a {like.dtype} tile "
@@ -5402,6 +5452,12 @@ def rust_literal(value: int | float, dtype: str) -> str:
     return f"{text}f32"
 
 
+def _top_bit_set(value: int, dtype: str) -> bool:
+    """``value`` is an unsigned ``dtype``'s constant with its top bit set (see signed_bits_literal)."""
+    width = _UNSIGNED_BITS.get(dtype)
+    return bool(width) and 2 ** (width - 1) <= value < 2 ** width
+
+
 def _is_false(node: ast.AST | None) -> bool:
     """``node`` is the literal False."""
     return isinstance(node, ast.Constant) and node.value is False
@@ -5877,8 +5933,9 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em.read_names = em.live_names()
     emit_prologue(em)
     em.stmts(fn.body, "")
-    if any("trunci_wrapping(" in line for line in em.body):   # (see _int_conversion)
-        em.declared_ops.setdefault("trunci_wrapping", set())
+    for op in ("trunci_wrapping", "shli_wrapping"):   # (see _int_conversion, the 16-bit shifts)
+        if any(f"{op}(" in line for line in em.body):
+            em.declared_ops.setdefault(op, set())
     if owned_stores:
         _resolve_owned_stores(em)
     em.drop_folded_products()
