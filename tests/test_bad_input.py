@@ -209,6 +209,8 @@ def rows():
                                           "{t}/pout"], 2, "noindex.tar.xz: no index.json in it"),
         ("corpus-on-gpu-without-one", ["corpus", "capture", "{t}/dir", "--tests", ".", "--out", "{t}/cout", "--on-gpu"],
          2, "--on-gpu needs a CUDA GPU here"),
+        ("corpus-each-on-gpu", ["corpus", "capture", "{t}/dir", "--tests", ".", "--out", "{t}/cout", "--on-gpu",
+                                "--autotune", "each"], 2, "--autotune each replays emulated searches"),
         ("corpus-no-tests-folder", ["corpus", "capture", "{t}/dir", "--out", "{t}/cout"], 2,
          "no tests/ folder (what --tests means when not given): give --tests PATH"),
         # a kernel reference NAME@LINE (a factory's kernel, by its def line) whose line is not a number

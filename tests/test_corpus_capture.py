@@ -367,6 +367,50 @@ def test_autotune_all_records_every_config_of_a_search(corpus: Path, tmp_path: P
     assert tuned == {("64", None), ("256", "the launch after a search, were 256 its winner")}
 
 
+WINNER_OPS = OPS + '''
+
+_TUNED = {}
+
+
+def scale_then_follow(x):
+    """A search whose winner also sizes a fresh buffer and sets another launch's constant (as a split GEMM's winner
+    sets its finalize kernel's tile); the result is cached by shape, as real host code caches its tuning."""
+    y = torch.empty_like(x)
+    if x.shape not in _TUNED:
+        _TUNED[x.shape] = exhaustive_search([64, 256, 512], torch.cuda.current_stream(),
+                                            lambda t: (ct.cdiv(x.shape[0], t),), scale_kernel,
+                                            lambda t: (x, y, t)).best.config
+    t = _TUNED[x.shape]
+    z = torch.empty(t * 4, device=x.device, dtype=x.dtype)
+    ct.launch(torch.cuda.current_stream(), (4,), scale_kernel, (z, torch.empty_like(z), t))
+'''
+
+
+@pytest.mark.parametrize("mode, follows", [("all", {"64"}), ("each", {"64", "256", "512"})])
+def test_autotune_each_runs_the_searching_files_again_per_winner(tmp_path: Path, mode, follows):
+    """--autotune each: the test file that searched runs again with each other config as the winner (its module
+    imported afresh, so its tuning cache is empty), and what it launches with the winner's values (a fresh buffer,
+    another launch's TILE) is recorded for every config; --autotune all records it at the first config only."""
+    root = tmp_path / "wc"
+    (root / "src" / "minigym").mkdir(parents=True)
+    (root / "src" / "minigym" / "__init__.py").write_text("")
+    (root / "src" / "minigym" / "ops.py").write_text(WINNER_OPS)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_follow.py").write_text(
+        "import torch\nfrom minigym.ops import scale_then_follow\n\n"
+        "def test_follow():\n    scale_then_follow(torch.zeros(4096, device='cuda'))\n")
+    said: list[str] = []
+    index = run(Options(root=root, tests=["tests"], out=tmp_path / "out", target=TARGETS["h200"], paths=["src"],
+                        timeout_s=60, autotune_all=True, autotune_each=mode == "each", say=said.append))
+    (row,) = index["kernels"]
+    launches = load_capture(tmp_path / "out" / row["capture"], f"{root / 'src' / 'minigym' / 'ops.py'}::scale_kernel")
+    after = {l["signature"].rpartition("TILE=#")[2] for l in launches for g in l.get("grids", [l["grid"]])
+             if tuple(g) == (4, 1, 1)}
+    assert after == follows
+    assert index["test_files"][0]["outcomes"] == {"passed": 1}   # (the first run's: rounds add launches only)
+    assert any(m.startswith("autotune winner round 2: 1 file(s)") for m in said) == (mode == "each")
+
+
 def test_cli_capture_finds_a_package_at_the_top_of_the_project(tmp_path: Path):
     """A project whose package sits at its top (no src/ layout) and whose tests import it: the capture imports it
     as `python -m pytest` run in the project does (the project's folder first on sys.path), without --path."""

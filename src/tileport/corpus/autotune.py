@@ -31,6 +31,9 @@ class AutotuneLog:
     searches: list[dict] = field(default_factory=list)
     #: True while a search is launching its config (the launch hook marks those launches)
     active: bool = False
+    #: the config a search returns as its winner, by position (clamped to the last): 0, or another in the capture's
+    #: winner rounds (``--autotune each``)
+    winner: int = 0
     current_test: Callable[[], str | None] = lambda: None
     #: the last searches over one kernel (with ``every``): (its function, (args, grid) at the config returned,
     #: [(args, grid, config repr)] at the others)
@@ -80,12 +83,13 @@ def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[Aut
         configs = list(search_space)
         if not configs:
             raise ValueError("exhaustive_search: the search space is empty")
+        won = min(log.winner, len(configs) - 1) if every else 0
         for i, cfg in enumerate(configs if every else configs[:1]):
             k = kernel if isinstance(kernel, kernel_type) else kernel(cfg)
             hints = hints_fn(cfg) if hints_fn is not None else {}
             launched = k.replace_hints(**hints) if hints else k
             if i == 0:
-                log.searches.append({"kernel": _kernel_name(k), "configs": len(configs), "taken": repr(cfg),
+                log.searches.append({"kernel": _kernel_name(k), "configs": len(configs), "taken": repr(configs[won]),
                                      "launched": len(configs) if every else 1,
                                      "hints": {str(a): v for a, v in hints.items()}, "test": log.current_test()})
             log.active = True
@@ -95,9 +99,9 @@ def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[Aut
                 log.active = False
         if every and len(configs) > 1 and isinstance(kernel, kernel_type):   # (a factory's kernels differ per config)
             built = [(tuple(args_fn(c)), grid_fn(c), repr(c)) for c in configs]
-            log.tuned.append((kernel._pyfunc, built[0][:2], built[1:]))
+            log.tuned.append((kernel._pyfunc, built[won][:2], built[:won] + built[won + 1:]))
             del log.tuned[:-TUNED_KEPT]
-        best = _tune.Measurement(config=configs[0], mean_us=FAKE_MEAN_US, num_samples=1, error_margin_us=0.0)
+        best = _tune.Measurement(config=configs[won], mean_us=FAKE_MEAN_US, num_samples=1, error_margin_us=0.0)
         return _tune.TuningResult(best=best, successes=[best], failures=[])
 
     saved = {(tune, "exhaustive_search"): tune.exhaustive_search,

@@ -62,6 +62,7 @@ class Options:
     compare_pass: bool = True            # numeric comparisons answer "close" (cudaemu)
     max_signatures: int = 12             # per kernel, in the written captures
     autotune_all: bool = False           # an autotuner's search launches every config (not only the first)
+    autotune_each: bool = False          # ... and files that searched run again with each config as the winner
     max_grids: int = 3                   # launches kept per signature (distinct grids, for the grid formula)
     log_dir: Path | None = None          # pytest's own output per test file
     scripts: list[str] = field(default_factory=list)   # host programs run as __main__ (files or directories)
@@ -74,6 +75,8 @@ AUTOTUNE_ASSUMPTION = {False: "cuda.tile.tune.exhaustive_search launches its fir
                        True: "cuda.tile.tune.exhaustive_search launches every config (the GPU's winner is among "
                              "them), times nothing and returns the first"}
 
+EACH_ASSUMPTION = ("; then the files whose tests searched run again, once per other config, the search returning it "
+                   "(--autotune each)")
 
 # ---------------------------------------------------------------- recording
 
@@ -454,6 +457,9 @@ def _run_script(session: Session, f: Path) -> _FileResult:
 
 def run(opts: Options) -> dict:
     """Capture, write ``opts.out``, return the index (also written as ``opts.out/index.json``)."""
+    if opts.live and opts.autotune_each:
+        raise InputError("--autotune each replays emulated searches with each winner; with --on-gpu the "
+                         "autotuners time for real (capture --on-gpu on the GPU that serves, or emulate with each)")
     if opts.live and not gpu_here():   # (first: the same message whether torch is missing or sees no GPU)
         raise InputError("--on-gpu needs a CUDA GPU here (torch with CUDA, torch.cuda.is_available()); "
                          "without --on-gpu the capture emulates --target on the CPU")
@@ -492,12 +498,36 @@ def run(opts: Options) -> dict:
             res = runner(session, f)
             results.append(res)
             say(_progress_line(i, len(runs), res))
+    if opts.autotune_each:
+        _winner_rounds(session, runs, results)
     notes = list(emu.notes) + [f"{op}: {n} result(s) not computed (over the multiply-add budget)"
                                for op, n in sorted(emu.uncomputed.items())]
     notes += [f"{op}: answered 'close' {n} time(s)" for op, n in sorted(emu.answered.items())]
     notes += [f"{point} raised {n} time(s)" for point, n in sorted(bench_raised.items())]
     index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0, assumed)
     return index
+
+
+def _winner_rounds(session: Session, runs: list[tuple], results: list[_FileResult]) -> None:
+    """``--autotune each``: each file whose tests ran a search of several configs runs again (its modules imported
+    afresh: tuning caches empty) once per other config position, the searches returning that config as the winner
+    (positions past a search's last take its last). Only the launches are kept: the outcomes are the first run's."""
+    opts, log = session.opts, session.autotune
+    most: dict[str, int] = {}
+    for s in log.searches:
+        where = (s.get("test") or "").partition("::")[0]
+        most[where] = max(most.get(where, 1), s["configs"])
+    again = [(run, f, most[r.file]) for (run, f), r in zip(runs, results) if most.get(r.file, 1) > 1]
+    for w in range(1, max((n for *_, n in again), default=1)):
+        todo = [(run, f) for run, f, n in again if n > w]
+        opts.say(f"autotune winner round {w}: {len(todo)} file(s) again, each search returning its config #{w + 1}")
+        log.winner = w
+        try:
+            with _isolated_imports(opts.root, opts.paths), _host(opts, log), _patched_launch(session):
+                for run, f in todo:
+                    run(session, f)
+        finally:
+            log.winner = 0
 
 
 @contextlib.contextmanager
@@ -569,7 +599,7 @@ def _host(opts: Options, autotune: AutotuneLog):
             first_config_autotune(autotune, every=opts.autotune_all):
         yield emu, bench_raised, emu.assumptions() + triton_assumptions(opts.target), [
             "ct.launch records each launch (kernel, grid, argument facts) and runs nothing",
-            AUTOTUNE_ASSUMPTION[opts.autotune_all]]
+            AUTOTUNE_ASSUMPTION[opts.autotune_all] + (EACH_ASSUMPTION if opts.autotune_each else "")]
 
 
 def _progress_line(i: int, n: int, r: _FileResult) -> str:

@@ -99,10 +99,13 @@ def register(sub: Any, fmt: type) -> None:
                          "forward check as on the GPU; run: compute them (the checks fail)")
     cc.add_argument("--max-signatures", type=int, default=12, metavar="N",
                     help="distinct signatures kept per kernel (default 12; every dtype and constant value first)")
-    cc.add_argument("--autotune", choices=("first", "all"), default="first",
+    cc.add_argument("--autotune", choices=("first", "all", "each"), default="first",
                     help="first (default): an autotuner's search launches its first config; all: every config, so "
                          "the config the GPU picks is captured too (for a served library: `tileport ops build "
-                         "--from`, `tileport run`)")
+                         "--from`, `tileport run`); each: as all, then the test files that searched run again once "
+                         "per other config, the search returning it as the winner, so what the host code launches "
+                         "with the winner's values (another kernel's constants, buffers sized by it) is captured "
+                         "for every config the GPU may pick")
     cc.add_argument("--on-gpu", action="store_true",
                     help="run on this machine's GPU instead of emulating --target: every launch is recorded, then "
                          "runs, and autotuners time for real, so launches whose constants come from another "
@@ -161,7 +164,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
                    max_alloc_bytes=int(args.max_alloc_gb * GiB), max_macs=args.max_gmac * 1e9,
                    max_rss_bytes=(None if args.max_memory_gb is None else int(args.max_memory_gb * GiB)),
                    compare_pass=args.compare == "pass", max_signatures=args.max_signatures,
-                   autotune_all=args.autotune == "all", live=args.on_gpu,
+                   autotune_all=args.autotune in ("all", "each"), autotune_each=args.autotune == "each",
+                   live=args.on_gpu,
                    log_dir=Path(args.log_dir) if args.log_dir else None, say=say)
     index = run(opts)
     if args.json:
