@@ -663,7 +663,9 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`float` on scalars, operators",
               "the `ct.` function of the same name (`ct.transpose`, `ct.zeros`, ...), the same operators; an f32 "
               "`exp` (converted or loaded as f32) is `ct.exp2(x * log2 e)` as Triton computes it; sigmoid "
-              "`1 / (1 + exp(-x))` as Triton defines it", S, "triton/attention"),
+              "`1 / (1 + exp(-x))` as Triton defines it; `libdevice.pow(x, n)` of an int exponent (libdevice's powif: "
+              "Adam's bias correction at a step count, llm/pow_int_step) `ct.pow` of n converted to f32 (cuTile "
+              "Python's integer exponent is Tile IR `fpowi`, which cutile 0.3.1 lacks)", S, "triton/attention"),
     Construct("triton-cast", "`x.to(tl.<dtype>)`, `x.to(y.dtype)`, `x.to(p.dtype.element_ty)`, `tl.cast(x, dtype)`; "
               "the conversion `tl.store` makes",
               "`ct.astype(x, ct.<dtype>)` / `ct.astype(x, p.dtype)`; `.to(tl.int1)` of a number tile is `x != 0` "
@@ -723,11 +725,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "with identity 0)"),
     Construct("triton-int-promotion", "an integer literal in [2^31, 2^32) with an integer tile (`offs * "
               "2654435761`: Triton's uint32 constant), `~` of literals and integer tiles, an integer tile with a float "
-              "one (`x * tl.where(x > 0, 1, -1)`), `other=0` on an integer array gathered",
+              "one (`x * tl.where(x > 0, 1, -1)`), `other=0` on an integer array gathered; integer tiles of mixed "
+              "signedness (`bits + r`, r a uint32: llm/unsigned_mix)",
               "the tile converted to uint32 and the literal written in 16-bit halves (products) or two halves (sums): "
               "exact modulo 2^32, no literal beyond int32 (cuTile Python and cutile 0.3.1 take none); `~c` folded, "
-              "`~t`; the integer tile `ct.astype` to the float dtype (as Triton promotes); an integer padding", S,
-              "llm/hash_keep"),
+              "`~t`; the integer tile `ct.astype` to the float dtype (as Triton promotes); an integer padding; the "
+              "pair converted to Triton's promotion (the unsigned dtype when at least as wide; cuTile Python promotes "
+              "no mixed signedness)", S,
+              "llm/hash_keep", "a negative literal with an unsigned tile is refused, as Triton refuses it"),
     Construct("triton-trunc-div", "`v // d`, `v % d` of a signed integer tile that may be negative (a loaded "
               "relative position, a paged cache's slot split by a runtime block size: llm/slot_divmod); "
               "`tl.cdiv(counts, B)` of a tile",
@@ -761,7 +766,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-carried-literal", "a float or int literal a loop re-binds to a 0-d tile (`m = 0.0` then "
               "`m += tl.sum(x)`; `best_i = 0` then `best_i = off + i` under an `if` in the loop, i a 0-d int32 "
               "index: a running arg-max over vocabulary chunks; an int flag `done = 0` then `done = tl.where(ok, done, 1)` "
-              "of loaded elements: llm/accept_prefix)",
+              "of loaded elements: llm/accept_prefix; `sum_x = 0.0` accumulated only under a constexpr `if` in the loop, "
+              "launched both ways: a chunked cross-entropy's label smoothing, llm/smoothing_chunks)",
               "`ct.full((), 0, dtype=ct.int32)` / `ct.full((), 0.0, dtype=ct.float32)`; a 1-element value given to it "
               "`ct.reshape(.., ())`: the loop carries one type, as Triton's does after its promotion", S, "llm/running_argmax",
               "an integer tile a loop makes from a float literal (no such promotion)"),

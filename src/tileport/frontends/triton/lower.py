@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import math
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -522,6 +523,30 @@ def _tup(items) -> str:
     """Python text of a tuple of these texts (a one-element tuple keeps its comma)."""
     items = list(items)
     return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+
+
+def _int_promoted(a: str | None, b: str | None) -> str | None:
+    """The dtype Triton computes two integer tiles of mixed signedness in (`integer_promote_impl`): the unsigned one
+    when it is at least as wide, else the signed one; None when they are not such a pair."""
+    def parts(d):
+        m = re.fullmatch(r"ct\.(u?)int(8|16|32|64)", d or "")
+        return (m.group(1) == "u", int(m.group(2))) if m else None
+    pa, pb = parts(a), parts(b)
+    if pa is None or pb is None or pa[0] == pb[0]:
+        return None
+    (_, wu), (_, ws) = (pa, pb) if pa[0] else (pb, pa)
+    unsigned, signed = (a, b) if pa[0] else (b, a)
+    return unsigned if wu >= ws else signed
+
+
+def _scalar_made_tile(a, b, var: str, known_dtype):
+    """(arm, tile) when one arm of an `if` binds a 0-d float tile to a name the other leaves as the variable ``var``
+    (a carried float scalar that only one arm accumulates into); None otherwise."""
+    for k, (t, other) in enumerate(((a, b), (b, a))):
+        if isinstance(t, Tile) and t.shape == () and known_dtype(t) in (F32, "ct.float16", "ct.bfloat16") \
+                and isinstance(other, Scalar) and other.text == var:
+            return k, t
+    return None
 
 
 def _broadcast_all(shapes) -> tuple[str, ...]:
@@ -1264,6 +1289,16 @@ class _Lowerer:
                         inserts.append((ends[k], f"{out} = {v.text}"))
                 merged[name] = Scalar(out)
                 continue
+            acc = _scalar_made_tile(a, b, self.prefix + name, self.known_dtype)
+            if acc is not None and name in self._carried:
+                # a float a loop carries that one arm accumulates into (`sum_x = 0.0`, then in the loop `if
+                # HAS_SMOOTHING: sum_x += tl.sum(x)`): a 0-d tile from the start (the loop's init becomes
+                # ct.full((), 0.0, ..) after it), the arm that leaves it keeping its value
+                k, t = acc
+                if t.text != self.prefix + name:
+                    inserts.append((ends[k], f"{self.prefix}{name} = {t.text}"))
+                merged[name] = replace(t, text=self.prefix + name)
+                continue
             if isinstance(a, (Tile, Mask)) and isinstance(b, (Tile, Mask)):
                 # values of tiles (a mask narrowed in one arm: `valid = valid & causal` under `if CAUSAL:`): the
                 # name bound at the end of each arm, broadcast to one shape (cuTile folds the `if` per launch)
@@ -1727,6 +1762,19 @@ class _Lowerer:
                 tb = Tile(f"ct.astype({tb.text}, {kinds[0]})", tb.shape, kinds[0])
             elif kinds[1] in floats and kinds[0] in INT_DTYPES:
                 ta = Tile(f"ct.astype({ta.text}, {kinds[1]})", ta.shape, kinds[1])
+        if sym in ("+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>") and isinstance(ta, Tile) \
+                and isinstance(tb, Tile):
+            # integers of mixed signedness (`bits + r`, r a tl.randint's uint32): Triton's promotion, written out
+            # (cuTile Python refuses it implicitly)
+            target = _int_promoted(self.known_dtype(ta), self.known_dtype(tb))
+            if target is not None:
+                ta, tb = (x if self.known_dtype(x) == target else Tile(f"ct.astype({x.text}, {target})", x.shape,
+                                                                        target) for x in (ta, tb))
+        for lit, t in ((ta, tb), (tb, ta)):
+            if isinstance(lit, Scalar) and re.fullmatch(r"-\d+", lit.text) and isinstance(t, Tile) \
+                    and (self.known_dtype(t) or "").startswith("ct.uint"):
+                raise self.fail(node, f"{lit.text} with an unsigned tile: Triton refuses a binary operation between "
+                                      "an unsigned tensor and a negative scalar (cast one of them)")
         shape = _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ()))
         dtypes = {x.dtype for x in (ta, tb) if isinstance(x, Tile)}
         if len(dtypes) > 1:   # `x_ptr.dtype` and `y_ptr.dtype` are one type when every launch passes one
@@ -2425,6 +2473,8 @@ class _Lowerer:
                 tiles[0] = Tile(f"{_paren(tiles[0].text)} != 0", tiles[0].shape, "bool")
             if fn == "where":
                 tiles[1:] = self._where_literals(tiles[1:])
+            if fn == "pow" and len(tiles) == 2 and not opts:
+                tiles = self._float_exponent(tiles)
             shape = _broadcast_all(getattr(t, "shape", ()) for t in tiles)
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
             if fn == "where" and not dts and any(_float_literal(t.text) for t in tiles[1:]):
@@ -3384,6 +3434,24 @@ class _Lowerer:
             # `cvt.rz` (Triton applies the option to float downcasts only; otherwise the conversion is plain)
             return Tile(f"ct.astype({t.text}, {dt.text}, rounding_mode=ct.RoundingMode.RZ)", t.shape, dt.text)
         return Tile(f"ct.astype({t.text}, {dt.text})", t.shape, dt.text)
+
+    def _float_exponent(self, tiles: list) -> list:
+        """``libdevice.pow(beta1, step)``, step an int (Adam's bias correction at a step count): libdevice's
+        ``__nv_powif``, which is ``__nv_powf`` of the exponent converted to f32. cuTile Python would compile an
+        integer exponent to Tile IR ``fpowi`` (cutile 0.3.1 has none), so the conversion is written out; a float
+        scalar base becomes an f32 0-d tile (the port takes no binary math of scalars only). Other pairs unchanged."""
+        base, e = tiles
+        if isinstance(e, Scalar) and (self.const_types.get(e.text) == "int" or e.text.lstrip("-").isdigit()):
+            e = Tile(f"ct.full((), {e.text}, dtype={F32})", (), F32)
+        elif isinstance(e, Tile) and self.known_dtype(e) in INT_DTYPES:
+            e = Tile(f"ct.astype({e.text}, {F32})", e.shape, F32)
+        else:
+            return tiles
+        if isinstance(base, Scalar) and self._float_scalar(base):
+            base = Tile(f"ct.full((), {base.text}, dtype={F32})", (), F32)
+        if not (isinstance(base, Tile) and self.known_dtype(base) == F32):
+            return tiles   # (an f64 or unknown base: libdevice's powi, not converted)
+        return [base, e]
 
     def _float_scalar(self, v: Scalar) -> bool:
         import re
