@@ -512,7 +512,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("item", "`t.item()` of a one-element tile (e.g. a value loaded from an index array)",
               "`tile_to_scalar(t.reshape(shape![]))`", S, "group_gemm"),
     Construct("atomics", "`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)`, `ct.atomic_cas(a, idx, "
-              "expected, desired)` (integers) on an array of any rank (one "
+              "expected, desired)` (integers and f32: a bitwise compare) on an array of any rank (one "
               "index tile or scalar per dimension, as gather-scatter-nd; bounds-checked; any memory_order/"
               "memory_scope): add on i32/i64/u32/u64/f32/f16/bf16, max/min (signed or unsigned by dtype), and/or/xor on "
               "integers, xchg on integers and f32; the old values as its result",
@@ -634,7 +634,9 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               S, "llm/argmax_rows", "tie_break_left=False; other combine functions; erf and the libdevice functions "
               "cuTile Python 1.7 lacks are refused saying so (tuples: triton-pair-reduce)"),
     Construct("triton-split-join", "`tl.split(x)` (last axis of 2), `tl.join(a, b)`, `tl.interleave(a, b)`",
-              "`ct.extract` of each half; a `ct.where` on a new last axis's index (reshaped for interleave)", S,
+              "`ct.extract` of each half; a `ct.where` on a new last axis's index (reshaped for interleave; two "
+              "halves of `B // 2`, B an even constexpr at every launch, are B long: int4 nibbles interleaved back "
+              "into a tl.dot operand, llm/nibble_dot)", S,
               "llm/split_join"),
     Construct("triton-half-split", "a constant element offset that is a whole number of a unit-stride run's blocks "
               "at every launch (`base + HD // 2 + tl.arange(0, HD // 2)`: RoPE's second half); mask conditions every "
@@ -747,12 +749,20 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "every literal as i32)", S, "llm/wide_int_sentinels", "a literal beyond int64 is refused"),
     Construct("triton-atomic-add", "`tl.atomic_add/max/min/and/or/xor/xchg(ptr + offs, val, mask=, sem=, scope=)`, "
               "`tl.atomic_cas(ptr, cmp, val, sem=, scope=)` (their value: the old elements); a one-element update "
-              "at one address (`tl.atomic_add(loss, lse - tl.load(x + y))`: llm/ce_loss_atomic)",
+              "at one address (`tl.atomic_add(loss, lse - tl.load(x + y))`: llm/ce_loss_atomic); `tl.atomic_max/min` "
+              "of an f32 value at one address (an fp8 scale's absolute maximum, a row maximum: "
+              "llm/f32_atomic_extrema)",
               "`ct.atomic_<op>(flat view, offsets, val)`, masked-off lanes sent past the end (the bounds "
               "check skips them); sem/scope as memory_order/memory_scope; an array also loaded or stored is "
-              "gathered/scattered at every access (one token chain); a one-element update reshaped to 0-d", S,
+              "gathered/scattered at every access (one token chain); a one-element update reshaped to 0-d; an f32 "
+              "max/min a compare-and-swap loop (`ct.atomic_cas` on the f32 array until it returns what was expected) "
+              "applying Triton's own update of the bits (signed max where the value's sign bit is clear, unsigned "
+              "min where it is set; written with signed operations): exact, signed zeros and NaNs as Triton orders "
+              "them", S,
               "idioms/idiom_atomic",
-              "the translator's atomics (add on i32/i64/f32, max/min/and/or/xor on integers, xchg, cas on integers)"),
+              "the translator's atomics (add on i32/i64/f32, max/min/and/or/xor on integers, xchg, cas on integers "
+              "and f32); an f32 max/min of a tile of several addresses; a pointer reinterpreted as another dtype "
+              "(`p.to(tl.pointer_type(tl.int32))`)"),
     Construct("triton-trans-scan", "`tl.trans(x)`, `x.T`, `tl.permute(x, dims)`, `tl.cumsum` / `tl.cumprod`, "
               "`tl.associative_scan(x, axis, f)` (f `a + b` / `a * b`); `tl.ravel`, `tl.view`; `tl.swizzle2d`; "
               "`tl.trans(mask)` of a mask of bounds (a transposed store's)",

@@ -73,8 +73,10 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
                                      "argument. Triton 3.6 writes it `desc.load(offsets)` on a TensorDescriptor "
                                      "argument or tl.make_tensor_descriptor, which are lowered",
     "_experimental_descriptor_store": "as tl._experimental_descriptor_load",
-    "pointer_type": "a pointer loaded from memory (`tl.load(ptrs + g).to(tl.pointer_type(..))`) has no cuTile "
-                    "Python 1.7 counterpart: arrays are kernel parameters, never loaded addresses (docs/triton.md)"}
+    "pointer_type": "a pointer made by a conversion (`tl.load(ptrs + g).to(tl.pointer_type(..))`, a loaded address; "
+                    "`p.to(tl.pointer_type(tl.int32))`, an array's memory read as another dtype) has no cuTile Python "
+                    "1.7 counterpart: arrays are kernel parameters of one dtype, never loaded addresses "
+                    "(docs/triton.md)"}
 #: triton.language functions Triton also offers as tensor methods (`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)
 MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin",
               "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil",
@@ -880,7 +882,9 @@ class _Lowerer:
             if fn == "store":
                 self.store(s.value)
             elif fn in ATOMICS:
-                self.emit(self.atomic_add(s.value, fn).text)
+                done = self.atomic_add(s.value, fn).text
+                if not done.isidentifier():   # (a compare-and-swap loop's result: emitted already)
+                    self.emit(done)
             elif fn == "debug_barrier":   # the threads of one program: a tile program is one thread of control
                 self.notes.append(f"line {s.lineno}: tl.debug_barrier dropped (a cuTile block's tile operations are "
                                   "already ordered within it)")
@@ -2907,7 +2911,14 @@ class _Lowerer:
         if fn == "join":
             return joined
         last = shape[-1]
-        merged = shape[:-1] + (str(2 * int(last)) if last.isdigit() else f"2 * {_paren(last)}",)
+        half = re.fullmatch(r"\(?(\w+) // 2\)?", last)
+        vals = self.launch_values(half.group(1)) if half else None
+        if vals and all(isinstance(v, int) and v % 2 == 0 for v in vals):
+            # two halves of an even constexpr (int4 nibbles of `BLOCK_K // 2` packed rows): BLOCK_K itself, so a
+            # product with a (.., BLOCK_K) operand has one shape
+            merged = shape[:-1] + (half.group(1),)
+        else:
+            merged = shape[:-1] + (str(2 * int(last)) if last.isdigit() else f"2 * {_paren(last)}",)
         return Tile(f"ct.reshape({joined.text}, {_tup(merged)})", merged, joined.dtype)
 
     def arg_reduce(self, node: ast.Call, fn: str, kw: dict) -> Tile:
@@ -3324,8 +3335,9 @@ class _Lowerer:
             raise self.fail(node, f"tl.{fn}'s sem= / scope= must be string literals Triton knows")
         if not isinstance(ptr, Ptr):
             raise self.fail(node, f"tl.{fn} needs a pointer parameter plus offsets")
-        kinds = self.array_dtypes.get(ptr.param, set())
-        if fn in ("atomic_max", "atomic_min") and kinds and not kinds <= set(INT_DTYPES):
+        kinds = set(self.array_dtypes.get(ptr.param, ()))
+        float_minmax = fn in ("atomic_max", "atomic_min") and kinds == {F32}
+        if fn in ("atomic_max", "atomic_min") and kinds and not kinds <= set(INT_DTYPES) and not float_minmax:
             # (Triton does a float max as an integer max / unsigned min of the bits, by the value's sign)
             raise self.fail(node, f"tl.{fn} on a {'/'.join(sorted(kinds))} array is not lowered: cuTile Python 1.7's "
                                   f"ct.{fn} takes integer arrays only (docs/triton.md, limits)")
@@ -3344,6 +3356,8 @@ class _Lowerer:
         text = self.stored(self.materialize(value, node), arr)
         opts = "".join([f", memory_order=ct.MemoryOrder.{sem}" if sem != "ACQ_REL" else "",
                         f", memory_scope=ct.MemoryScope.{scope}" if scope != "DEVICE" else ""])
+        if float_minmax:
+            return self._float_atomic_minmax(node, fn, arr, index, Tile(text, offsets.shape, F32), opts)
         if cas:
             expected = self._value(self.ev(cmp_node), node)
             if isinstance(expected, Scalar):
@@ -3352,6 +3366,41 @@ class _Lowerer:
             etext = self.stored(self.materialize(expected, node), arr)
             return Tile(f"ct.atomic_cas({arr}, {index}, {etext}, {text}{opts})", offsets.shape, f"{arr}.dtype")
         return Tile(f"ct.{fn}({arr}, {index}, {text}{opts})", offsets.shape, f"{arr}.dtype")
+
+    def _float_atomic_minmax(self, node: ast.Call, fn: str, arr: str, index: str, value: Tile, opts: str) -> Tile:
+        """``tl.atomic_max(p + off, v)`` on an f32 array at one address (an fp8 scale's absolute maximum, a row's
+        maximum): Triton applies a signed max of the bits where v's sign bit is clear and an unsigned min where it
+        is set (`semantic.atomic_max`; min: signed min / unsigned max). cuTile Python 1.7's min/max atomics take
+        integer arrays only and it has no integer view of an f32 array, so the same update of the bits is applied
+        by a compare-and-swap loop on the f32 array: read, compute the updated bits, ``ct.atomic_cas`` (a bitwise
+        compare), again from the element it returns until it returned what was expected. The unsigned min / max
+        is written with signed operations (the translator takes none of uint32 tiles). The value is the element
+        the update replaced, as Triton's. Tiles of several addresses are refused."""
+        if value.shape and any(d != "1" for d in value.shape):
+            raise self.fail(node, f"tl.{fn} of an f32 tile at several addresses is not lowered (cuTile Python 1.7's "
+                                  f"ct.{fn} takes integer arrays only; one address is lowered as a compare-and-swap "
+                                  "loop)")
+        self._temps = getattr(self, "_temps", 0) + 1
+        n = f"{self.prefix}{fn[len('atomic_'):]}{self._temps}"
+        bits = f"{n}_bits"
+        self.emit(f"{n}_at = {index}")
+        self.emit(f"{bits} = ct.bitcast({value.text}, ct.int32)")
+        signed, unsigned = ("maximum", "minimum") if fn == "atomic_max" else ("minimum", "maximum")
+
+        def updated(old: str) -> str:
+            # the unsigned min (max) of the bits with v's, whose sign bit is set, in signed operations: the old
+            # bits when their sign bit is clear (v's otherwise, for max), else the signed min (max) of the two
+            ob = f"ct.bitcast({old}, ct.int32)"
+            u = (f"ct.where({ob} >= 0, {ob if fn == 'atomic_max' else bits}, ct.{unsigned}({ob}, {bits}))")
+            return f"ct.bitcast(ct.where({bits} < 0, {u}, ct.{signed}({ob}, {bits})), ct.float32)"
+
+        cas = f"ct.atomic_cas({arr}, {n}_at, {n}_old, {updated(n + '_old')}{opts})"
+        self.emit(f"{n}_old = ct.gather({arr}, {n}_at)")
+        self.emit(f"{n}_prev = {cas}")
+        self.emit(f"while ct.bitcast({n}_prev, ct.int32) != ct.bitcast({n}_old, ct.int32):")
+        self.emit(f"    {n}_old = {n}_prev")
+        self.emit(f"    {n}_prev = {cas}")
+        return Tile(f"{n}_old", value.shape, F32)
 
     def reshape(self, node: ast.Call, value: ast.expr, shape_args: list[ast.expr]) -> Tile:
         """``x.reshape(shape)`` / ``x.reshape(a, b)`` / ``tl.reshape(x, shape)``."""
