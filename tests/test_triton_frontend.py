@@ -243,7 +243,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "assume_converge", "wide_int_sentinels", "varlen_rope_guard",
                "reverse_rnn_bwd", "advance_back", "suffix_blocks",
                "none_mask_broadcast", "bag_sum_int32", "slot_divmod", "accept_prefix", "kw_arange_ieee",
-               "smoothing_chunks", "unsigned_mix", "pow_int_step", "nibble_dot", "f32_atomic_extrema")
+               "smoothing_chunks", "unsigned_mix", "pow_int_step", "nibble_dot", "f32_atomic_extrema",
+               "philox_words")
 
 
 @pytest.fixture(scope="module")

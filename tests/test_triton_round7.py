@@ -1,6 +1,7 @@
 """Round 7's lowerings checked on the CPU against Triton itself: a float a loop carries that only a constexpr `if`
 accumulates into (a chunked cross-entropy's label smoothing, launched with and without), int4 nibbles interleaved
-back into a tl.dot operand, f32 `tl.atomic_max` / `tl.atomic_min` at one address (a compare-and-swap loop), integer tiles of mixed
+back into a tl.dot operand, f32 `tl.atomic_max` / `tl.atomic_min` at one address (a compare-and-swap loop), all four
+words of `tl.randint4x` / `tl.rand4x`, integer tiles of mixed
 signedness with a negative literal (stochastic rounding's bits), and `libdevice.pow` of an int exponent (Adam's bias
 correction at a step count). Each launch of the LLM fixture's `round7_cases()` runs through the lowered cuTile Python
 on numpy against numpy references and through Triton's interpreter (TILEPORT_TORCH_PYTHON) against Triton."""
@@ -12,14 +13,15 @@ import pytest
 import test_triton_round5 as r5
 from test_triton_two_layouts import tritons_outputs
 
-NAMES = ("smoothing_chunks", "unsigned_mix", "pow_int_step", "nibble_dot", "f32_atomic_extrema")
+NAMES = ("smoothing_chunks", "unsigned_mix", "pow_int_step", "nibble_dot", "f32_atomic_extrema",
+         "philox_words")
 #: Triton 3.6's interpreter computes no libdevice.pow of two scalars (its result is None): the bias correction is
 #: checked against numpy only
-INTERPRETED = ("smoothing_chunks", "unsigned_mix", "nibble_dot", "f32_atomic_extrema")
+INTERPRETED = ("smoothing_chunks", "unsigned_mix", "nibble_dot", "f32_atomic_extrema", "philox_words")
 
 
 class Ct7(r5.CtMore):
-    uint32 = np.uint32
+    uint32, uint64 = np.uint32, np.uint64
 
     class MemoryOrder:
         RELAXED = ACQUIRE = RELEASE = ACQ_REL = None
@@ -94,6 +96,8 @@ def _reference(name, args, kw):
         v, r = args[:2]
         bits = (v.view(np.uint32) + (r.view(np.uint32) & np.uint32(0xFFFF))) & np.uint32(0xFFFF0000)
         return 2, bits.view(np.float32)
+    if name == "philox_words":   # against Triton's interpreter only (below): the words are Philox's
+        return None, None
     if name == "f32_atomic_extrema":
         x, mx, mn = args[:3]
         return 1, np.maximum(mx, x.max(1))
@@ -111,6 +115,8 @@ def test_round7_lowered_kernels_match_numpy(lowered):
     for name, grid, args, kw in mod.round7_cases():
         got = _run(lowered, mod, name, grid, args, kw)
         k, want = _reference(name, args, kw)
+        if k is None:
+            continue
         if name == "f32_atomic_extrema":
             x, _, mn = args[:3]
             lo = np.minimum(mn, x.min(1))
@@ -135,10 +141,14 @@ def test_round7_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
             if isinstance(a, np.ndarray):
                 checked += 1
                 w = want[f"{i}_{k}"]
-                same = np.array_equal(w.view(np.uint32), a.view(np.uint32)) if a.dtype == np.float32 and \
-                    name in ("unsigned_mix", "f32_atomic_extrema") else np.allclose(w, a, rtol=1e-6, atol=1e-6)
+                if a.dtype.kind in "iu":
+                    same = np.array_equal(w, a)
+                elif name in ("unsigned_mix", "f32_atomic_extrema"):
+                    same = np.array_equal(w.view(np.uint32), a.view(np.uint32))
+                else:
+                    same = np.allclose(w, a, rtol=1e-6, atol=1e-6)
                 assert same, f"{name}: argument {k} differs from Triton's"
-    assert checked == 15
+    assert checked == 17
 
 
 REFUSED = '''

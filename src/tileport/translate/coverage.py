@@ -702,12 +702,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "every access of that array a `ct.gather` / `ct.scatter` with the mask (the masked-off lanes neither "
               "read nor written, as in Triton; the array lowered again through the gather path)", S,
               "llm/decode_varlen"),
-    Construct("triton-rand", "`tl.rand(seed, offsets)`, `tl.randn`, `tl.randint` (seed a scalar argument or one "
+    Construct("triton-rand", "`tl.rand(seed, offsets)`, `tl.randn`, `tl.randint`, `r0, r1, r2, r3 = tl.randint4x(..)` / "
+              "`tl.rand4x` (llm/philox_words) (seed a scalar argument or one "
               "int32/int64 element loaded: `tl.load(seed_ptr)`)",
               "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
               "low word a wrapping truncation), no literal of 2^31 or more (cutile 0.3.1 parses literals as i32: "
               "constants in 16-bit halves), Triton's uniform-float step after; randn: Box-Muller of the first two "
-              "words' uniforms as triton.language writes it (llm/gauss_noise); randint: the first word as uint32", S,
+              "words' uniforms as triton.language writes it (llm/gauss_noise); randint: the first word as uint32; "
+              "randint4x / rand4x: the four words (each folded to a uniform)", S,
               "llm/dropout_rand"),
     Construct("triton-sort", "`tl.sort(x, dim=-1, descending=)`, `tl.topk(x, k)` along the last axis (power-of-two "
               "sizes); `tl.gather(x, idx, axis)` within a tile",

@@ -2444,7 +2444,7 @@ class _Lowerer:
             return Tile(text, shape, x.dtype)
         if fn in DERIVED:   # triton.language functions written with cuTile ones (`_Lowerer.<method>`)
             return getattr(self, DERIVED[fn])(node, fn, kw)
-        if fn in ("rand", "randn", "randint") and len(node.args) == 2 and not kw:
+        if fn in ("rand", "randn", "randint", "randint4x", "rand4x") and len(node.args) == 2 and not kw:
             return self.rand(node)
         if fn == "exp" and len(node.args) == 1 and not kw:
             x = self._value(self.ev(node.args[0]), node)
@@ -3275,6 +3275,17 @@ class _Lowerer:
         fn = self.function(node.func)
         if fn == "randint":   # the first Philox word, as Triton's uint32 tile
             return Tile(f"ct.astype({r}c0, ct.uint32)", offs.shape, "ct.uint32")
+        if fn in ("randint4x", "rand4x"):   # the four words (`r0, r1, r2, r3 = tl.randint4x(seed, offs)`); rand4x:
+            # each folded to a uniform float as tl.rand folds the first
+            words = [f"ct.astype({r}c{k}, ct.uint32)" for k in range(4)]
+            if fn == "randint4x":
+                return tuple(Tile(w, offs.shape, "ct.uint32") for w in words)
+            out = []
+            for k in range(4):
+                self.emit(f"{r}x{k} = ct.astype({r}c{k}, ct.int32)")
+                out.append(Tile(f"ct.astype(ct.where({r}x{k} < 0, -1 - {r}x{k}, {r}x{k}), ct.float32) * "
+                                "4.6566127342e-10", offs.shape, F32))
+            return tuple(out)
         # Triton's uint_to_uniform_float: the bits as an int32 x, folded to x >= 0 by -x - 1
         self.emit(f"{r}x = ct.astype({r}c0, ct.int32)")
         self.emit(f"{r}u = ct.where({r}x < 0, -1 - {r}x, {r}x)")
