@@ -665,9 +665,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`float` on scalars, operators",
               "the `ct.` function of the same name (`ct.transpose`, `ct.zeros`, ...), the same operators; an f32 "
               "`exp` (converted or loaded as f32) is `ct.exp2(x * log2 e)` as Triton computes it; sigmoid "
-              "`1 / (1 + exp(-x))` as Triton defines it; `libdevice.pow(x, n)` of an int exponent (libdevice's powif: "
-              "Adam's bias correction at a step count, llm/pow_int_step) `ct.pow` of n converted to f32 (cuTile "
-              "Python's integer exponent is Tile IR `fpowi`, which cutile 0.3.1 lacks)", S, "triton/attention"),
+              "`1 / (1 + exp(-x))` as Triton defines it; `libdevice.pow(x, n)` of an int exponent (Triton calls "
+              "libdevice's powif: Adam's bias correction at a step count, llm/pow_int_step) `ct.pow` of n converted "
+              "to f32 (cuTile Python's integer exponent is Tile IR `fpowi`, which cutile 0.3.1 lacks; the same power, "
+              "not checked bit for bit)", S, "triton/attention"),
     Construct("triton-cast", "`x.to(tl.<dtype>)`, `x.to(y.dtype)`, `x.to(p.dtype.element_ty)`, `tl.cast(x, dtype)`; "
               "the conversion `tl.store` makes",
               "`ct.astype(x, ct.<dtype>)` / `ct.astype(x, p.dtype)`; `.to(tl.int1)` of a number tile is `x != 0` "

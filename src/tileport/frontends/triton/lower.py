@@ -3496,10 +3496,12 @@ class _Lowerer:
         return Tile(f"ct.astype({t.text}, {dt.text})", t.shape, dt.text)
 
     def _float_exponent(self, tiles: list) -> list:
-        """``libdevice.pow(beta1, step)``, step an int (Adam's bias correction at a step count): libdevice's
-        ``__nv_powif``, which is ``__nv_powf`` of the exponent converted to f32. cuTile Python would compile an
-        integer exponent to Tile IR ``fpowi`` (cutile 0.3.1 has none), so the conversion is written out; a float
-        scalar base becomes an f32 0-d tile (the port takes no binary math of scalars only). Other pairs unchanged."""
+        """``libdevice.pow(beta1, step)``, step an int (Adam's bias correction at a step count): Triton calls
+        libdevice's ``__nv_powif``; cuTile Python would compile an integer exponent to Tile IR ``fpowi`` (cutile 0.3.1
+        has none), so the exponent is converted to f32 (exact below 2^24) and raised with the f32 ``ct.pow``: the
+        same power, not checked bit for bit against libdevice (Triton 3.6's interpreter computes no libdevice.pow of
+        scalars). A float scalar base becomes an f32 0-d tile (the port takes no binary math of scalars only). Other
+        pairs unchanged."""
         base, e = tiles
         if isinstance(e, Scalar) and (self.const_types.get(e.text) == "int" or e.text.lstrip("-").isdigit()):
             e = Tile(f"ct.full((), {e.text}, dtype={F32})", (), F32)
