@@ -242,7 +242,9 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "rms_bwd_atomic_dw", "ce_loss_atomic", "bag_sum_int64", "scratch_roundtrip",
                "assume_converge", "wide_int_sentinels", "varlen_rope_guard",
                "reverse_rnn_bwd", "advance_back", "suffix_blocks",
-               "none_mask_broadcast", "bag_sum_int32", "slot_divmod", "accept_prefix", "kw_arange_ieee")
+               "none_mask_broadcast", "bag_sum_int32", "slot_divmod", "accept_prefix", "kw_arange_ieee",
+               "smoothing_chunks", "unsigned_mix", "pow_int_step", "nibble_dot", "f32_atomic_extrema",
+               "philox_words")
 
 
 @pytest.fixture(scope="module")
@@ -629,12 +631,15 @@ def test_real_code_idioms_lower(tmp_path, body, helpers, expect):
     assert expect in _lowered(tmp_path, body, helpers)
 
 
-def test_float_atomic_max_is_refused_saying_why(tmp_path):
+def test_float_atomic_max_at_one_address_is_a_cas_loop(tmp_path):
     """A float tl.atomic_max (an fp8 scale's running amax): cuTile Python 1.7's ct.atomic_max rejects float arrays
-    (Triton does it on the bits), so the lowering refuses it at its column."""
-    with pytest.raises(LoweringError, match="tl.atomic_max on a ct.float32 array is not lowered: cuTile Python "
-                                            "1.7's ct.atomic_max takes integer arrays only"):
-        _lowered(tmp_path, "tl.atomic_max(y_ptr, tl.max(tl.abs(tl.load(x_ptr + offs)), 0))")
+    (Triton does it on the bits), so one address is a compare-and-swap loop applying Triton's update of the bits
+    (round 7; numerics: tests/test_triton_round7.py); a tile of several addresses is refused at its column."""
+    src = _lowered(tmp_path, "tl.atomic_max(y_ptr, tl.max(tl.abs(tl.load(x_ptr + offs)), 0))")
+    assert "max1_prev = ct.atomic_cas(y_ptr, max1_at, max1_old, " in src
+    assert "while ct.bitcast(max1_prev, ct.int32) != ct.bitcast(max1_old, ct.int32):" in src
+    with pytest.raises(LoweringError, match="tl.atomic_max of an f32 tile at several addresses is not lowered"):
+        _lowered(tmp_path, "tl.atomic_max(y_ptr + offs, tl.abs(tl.load(x_ptr + offs)))")
 
 
 def test_int64_offsets_loaded_from_memory_index_as_int32(tmp_path):

@@ -527,7 +527,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("item", "`t.item()` of a one-element tile (e.g. a value loaded from an index array)",
               "`tile_to_scalar(t.reshape(shape![]))`", S, "group_gemm"),
     Construct("atomics", "`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)`, `ct.atomic_cas(a, idx, "
-              "expected, desired)` (integers) on an array of any rank (one "
+              "expected, desired)` (integers and f32: a bitwise compare) on an array of any rank (one "
               "index tile or scalar per dimension, as gather-scatter-nd; bounds-checked; any memory_order/"
               "memory_scope): add on i32/i64/u32/u64/f32/f16/bf16, max/min (signed or unsigned by dtype), and/or/xor on "
               "integers, xchg on integers and f32; the old values as its result",
@@ -649,7 +649,9 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               S, "llm/argmax_rows", "tie_break_left=False; other combine functions; erf and the libdevice functions "
               "cuTile Python 1.7 lacks are refused saying so (tuples: triton-pair-reduce)"),
     Construct("triton-split-join", "`tl.split(x)` (last axis of 2), `tl.join(a, b)`, `tl.interleave(a, b)`",
-              "`ct.extract` of each half; a `ct.where` on a new last axis's index (reshaped for interleave)", S,
+              "`ct.extract` of each half; a `ct.where` on a new last axis's index (reshaped for interleave; two "
+              "halves of `B // 2`, B an even constexpr at every launch, are B long: int4 nibbles interleaved back "
+              "into a tl.dot operand, llm/nibble_dot)", S,
               "llm/split_join"),
     Construct("triton-half-split", "a constant element offset that is a whole number of a unit-stride run's blocks "
               "at every launch (`base + HD // 2 + tl.arange(0, HD // 2)`: RoPE's second half); mask conditions every "
@@ -678,7 +680,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`float` on scalars, operators",
               "the `ct.` function of the same name (`ct.transpose`, `ct.zeros`, ...), the same operators; an f32 "
               "`exp` (converted or loaded as f32) is `ct.exp2(x * log2 e)` as Triton computes it; sigmoid "
-              "`1 / (1 + exp(-x))` as Triton defines it", S, "triton/attention"),
+              "`1 / (1 + exp(-x))` as Triton defines it; `libdevice.pow(x, n)` of an int exponent (Triton calls "
+              "libdevice's powif: Adam's bias correction at a step count, llm/pow_int_step) `ct.pow` of n converted "
+              "to f32 (cuTile Python's integer exponent is Tile IR `fpowi`, which cutile 0.3.1 lacks; the same power, "
+              "not checked bit for bit)", S, "triton/attention"),
     Construct("triton-cast", "`x.to(tl.<dtype>)`, `x.to(y.dtype)`, `x.to(p.dtype.element_ty)`, `tl.cast(x, dtype)`; "
               "the conversion `tl.store` makes",
               "`ct.astype(x, ct.<dtype>)` / `ct.astype(x, p.dtype)`; `.to(tl.int1)` of a number tile is `x != 0` "
@@ -713,12 +718,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "every access of that array a `ct.gather` / `ct.scatter` with the mask (the masked-off lanes neither "
               "read nor written, as in Triton; the array lowered again through the gather path)", S,
               "llm/decode_varlen"),
-    Construct("triton-rand", "`tl.rand(seed, offsets)`, `tl.randn`, `tl.randint` (seed a scalar argument or one "
+    Construct("triton-rand", "`tl.rand(seed, offsets)`, `tl.randn`, `tl.randint`, `r0, r1, r2, r3 = tl.randint4x(..)` / "
+              "`tl.rand4x` (llm/philox_words) (seed a scalar argument or one "
               "int32/int64 element loaded: `tl.load(seed_ptr)`)",
               "Triton's Philox 4x32-10 written out in 64-bit unsigned tile arithmetic (high product `(a * b) >> 32`, "
               "low word a wrapping truncation), no literal of 2^31 or more (cutile 0.3.1 parses literals as i32: "
               "constants in 16-bit halves), Triton's uniform-float step after; randn: Box-Muller of the first two "
-              "words' uniforms as triton.language writes it (llm/gauss_noise); randint: the first word as uint32", S,
+              "words' uniforms as triton.language writes it (llm/gauss_noise); randint: the first word as uint32; "
+              "randint4x / rand4x: the four words (each folded to a uniform)", S,
               "llm/dropout_rand"),
     Construct("triton-sort", "`tl.sort(x, dim=-1, descending=)`, `tl.topk(x, k)` along the last axis (power-of-two "
               "sizes); `tl.gather(x, idx, axis)` within a tile",
@@ -738,11 +745,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "with identity 0)"),
     Construct("triton-int-promotion", "an integer literal in [2^31, 2^32) with an integer tile (`offs * "
               "2654435761`: Triton's uint32 constant), `~` of literals and integer tiles, an integer tile with a float "
-              "one (`x * tl.where(x > 0, 1, -1)`), `other=0` on an integer array gathered",
+              "one (`x * tl.where(x > 0, 1, -1)`), `other=0` on an integer array gathered; integer tiles of mixed "
+              "signedness (`bits + r`, r a uint32: llm/unsigned_mix)",
               "the tile converted to uint32 and the literal written in 16-bit halves (products) or two halves (sums): "
               "exact modulo 2^32, no literal beyond int32 (cuTile Python and cutile 0.3.1 take none); `~c` folded, "
-              "`~t`; the integer tile `ct.astype` to the float dtype (as Triton promotes); an integer padding", S,
-              "llm/hash_keep"),
+              "`~t`; the integer tile `ct.astype` to the float dtype (as Triton promotes); an integer padding; the "
+              "pair converted to Triton's promotion (the unsigned dtype when at least as wide; cuTile Python promotes "
+              "no mixed signedness)", S,
+              "llm/hash_keep", "a negative literal with an unsigned tile is refused, as Triton refuses it"),
     Construct("triton-trunc-div", "`v // d`, `v % d` of a signed integer tile that may be negative (a loaded "
               "relative position, a paged cache's slot split by a runtime block size: llm/slot_divmod); "
               "`tl.cdiv(counts, B)` of a tile",
@@ -757,12 +767,20 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "every literal as i32)", S, "llm/wide_int_sentinels", "a literal beyond int64 is refused"),
     Construct("triton-atomic-add", "`tl.atomic_add/max/min/and/or/xor/xchg(ptr + offs, val, mask=, sem=, scope=)`, "
               "`tl.atomic_cas(ptr, cmp, val, sem=, scope=)` (their value: the old elements); a one-element update "
-              "at one address (`tl.atomic_add(loss, lse - tl.load(x + y))`: llm/ce_loss_atomic)",
+              "at one address (`tl.atomic_add(loss, lse - tl.load(x + y))`: llm/ce_loss_atomic); `tl.atomic_max/min` "
+              "of an f32 value at one address (an fp8 scale's absolute maximum, a row maximum: "
+              "llm/f32_atomic_extrema)",
               "`ct.atomic_<op>(flat view, offsets, val)`, masked-off lanes sent past the end (the bounds "
               "check skips them); sem/scope as memory_order/memory_scope; an array also loaded or stored is "
-              "gathered/scattered at every access (one token chain); a one-element update reshaped to 0-d", S,
+              "gathered/scattered at every access (one token chain); a one-element update reshaped to 0-d; an f32 "
+              "max/min a compare-and-swap loop (`ct.atomic_cas` on the f32 array until it returns what was expected) "
+              "applying Triton's own update of the bits (signed max where the value's sign bit is clear, unsigned "
+              "min where it is set; written with signed operations): exact, signed zeros and NaNs as Triton orders "
+              "them", S,
               "idioms/idiom_atomic",
-              "the translator's atomics (add on i32/i64/f32, max/min/and/or/xor on integers, xchg, cas on integers)"),
+              "the translator's atomics (add on i32/i64/f32, max/min/and/or/xor on integers, xchg, cas on integers "
+              "and f32); an f32 max/min of a tile of several addresses; a pointer reinterpreted as another dtype "
+              "(`p.to(tl.pointer_type(tl.int32))`)"),
     Construct("triton-trans-scan", "`tl.trans(x)`, `x.T`, `tl.permute(x, dims)`, `tl.cumsum` / `tl.cumprod`, "
               "`tl.associative_scan(x, axis, f)` (f `a + b` / `a * b`); `tl.ravel`, `tl.view`; `tl.swizzle2d`; "
               "`tl.trans(mask)` of a mask of bounds (a transposed store's)",
@@ -776,7 +794,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
     Construct("triton-carried-literal", "a float or int literal a loop re-binds to a 0-d tile (`m = 0.0` then "
               "`m += tl.sum(x)`; `best_i = 0` then `best_i = off + i` under an `if` in the loop, i a 0-d int32 "
               "index: a running arg-max over vocabulary chunks; an int flag `done = 0` then `done = tl.where(ok, done, 1)` "
-              "of loaded elements: llm/accept_prefix)",
+              "of loaded elements: llm/accept_prefix; `sum_x = 0.0` accumulated only under a constexpr `if` in the loop, "
+              "launched both ways: a chunked cross-entropy's label smoothing, llm/smoothing_chunks)",
               "`ct.full((), 0, dtype=ct.int32)` / `ct.full((), 0.0, dtype=ct.float32)`; a 1-element value given to it "
               "`ct.reshape(.., ())`: the loop carries one type, as Triton's does after its promotion", S, "llm/running_argmax",
               "an integer tile a loop makes from a float literal (no such promotion)"),

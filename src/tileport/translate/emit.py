@@ -113,7 +113,7 @@ ATOMIC_MODES: dict[str, dict[str, str]] = {
     "atomic_or": {d: "Or" for d in _INT_DTYPES},
     "atomic_xor": {d: "Xor" for d in _INT_DTYPES},
     "atomic_xchg": {"f32": "Xchg", **{d: "Xchg" for d in _INT_DTYPES}},
-    "atomic_cas": {d: "" for d in _INT_DTYPES},   # (atomic_cas_tko: no mode)
+    "atomic_cas": {"f32": "", **{d: "" for d in _INT_DTYPES}},   # (atomic_cas_tko: no mode; bitwise compare)
 }
 #: the cuda.tile calls that read or write memory (besides the atomics), for memory-order checks
 MEMORY_OPS = ("load", "store", "gather", "scatter", "printf", "print")

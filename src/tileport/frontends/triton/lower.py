@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import math
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -72,8 +73,10 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
                                      "argument. Triton 3.6 writes it `desc.load(offsets)` on a TensorDescriptor "
                                      "argument or tl.make_tensor_descriptor, which are lowered",
     "_experimental_descriptor_store": "as tl._experimental_descriptor_load",
-    "pointer_type": "a pointer loaded from memory (`tl.load(ptrs + g).to(tl.pointer_type(..))`) has no cuTile "
-                    "Python 1.7 counterpart: arrays are kernel parameters, never loaded addresses (docs/triton.md)"}
+    "pointer_type": "a pointer made by a conversion (`tl.load(ptrs + g).to(tl.pointer_type(..))`, a loaded address; "
+                    "`p.to(tl.pointer_type(tl.int32))`, an array's memory read as another dtype) has no cuTile Python "
+                    "1.7 counterpart: arrays are kernel parameters of one dtype, never loaded addresses "
+                    "(docs/triton.md)"}
 #: triton.language functions Triton also offers as tensor methods (`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)
 MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin",
               "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil",
@@ -524,6 +527,30 @@ def _tup(items) -> str:
     return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
 
 
+def _int_promoted(a: str | None, b: str | None) -> str | None:
+    """The dtype Triton computes two integer tiles of mixed signedness in (`integer_promote_impl`): the unsigned one
+    when it is at least as wide, else the signed one; None when they are not such a pair."""
+    def parts(d):
+        m = re.fullmatch(r"ct\.(u?)int(8|16|32|64)", d or "")
+        return (m.group(1) == "u", int(m.group(2))) if m else None
+    pa, pb = parts(a), parts(b)
+    if pa is None or pb is None or pa[0] == pb[0]:
+        return None
+    (_, wu), (_, ws) = (pa, pb) if pa[0] else (pb, pa)
+    unsigned, signed = (a, b) if pa[0] else (b, a)
+    return unsigned if wu >= ws else signed
+
+
+def _scalar_made_tile(a, b, var: str, known_dtype):
+    """(arm, tile) when one arm of an `if` binds a 0-d float tile to a name the other leaves as the variable ``var``
+    (a carried float scalar that only one arm accumulates into); None otherwise."""
+    for k, (t, other) in enumerate(((a, b), (b, a))):
+        if isinstance(t, Tile) and t.shape == () and known_dtype(t) in (F32, "ct.float16", "ct.bfloat16") \
+                and isinstance(other, Scalar) and other.text == var:
+            return k, t
+    return None
+
+
 def _broadcast_all(shapes) -> tuple[str, ...]:
     out: tuple[str, ...] = ()
     for shape in shapes:
@@ -855,7 +882,9 @@ class _Lowerer:
             if fn == "store":
                 self.store(s.value)
             elif fn in ATOMICS:
-                self.emit(self.atomic_add(s.value, fn).text)
+                done = self.atomic_add(s.value, fn).text
+                if not done.isidentifier():   # (a compare-and-swap loop's result: emitted already)
+                    self.emit(done)
             elif fn == "debug_barrier":   # the threads of one program: a tile program is one thread of control
                 self.notes.append(f"line {s.lineno}: tl.debug_barrier dropped (a cuTile block's tile operations are "
                                   "already ordered within it)")
@@ -1263,6 +1292,16 @@ class _Lowerer:
                     if v.text != out:
                         inserts.append((ends[k], f"{out} = {v.text}"))
                 merged[name] = Scalar(out)
+                continue
+            acc = _scalar_made_tile(a, b, self.prefix + name, self.known_dtype)
+            if acc is not None and name in self._carried:
+                # a float a loop carries that one arm accumulates into (`sum_x = 0.0`, then in the loop `if
+                # HAS_SMOOTHING: sum_x += tl.sum(x)`): a 0-d tile from the start (the loop's init becomes
+                # ct.full((), 0.0, ..) after it), the arm that leaves it keeping its value
+                k, t = acc
+                if t.text != self.prefix + name:
+                    inserts.append((ends[k], f"{self.prefix}{name} = {t.text}"))
+                merged[name] = replace(t, text=self.prefix + name)
                 continue
             if isinstance(a, (Tile, Mask)) and isinstance(b, (Tile, Mask)):
                 # values of tiles (a mask narrowed in one arm: `valid = valid & causal` under `if CAUSAL:`): the
@@ -1727,6 +1766,19 @@ class _Lowerer:
                 tb = Tile(f"ct.astype({tb.text}, {kinds[0]})", tb.shape, kinds[0])
             elif kinds[1] in floats and kinds[0] in INT_DTYPES:
                 ta = Tile(f"ct.astype({ta.text}, {kinds[1]})", ta.shape, kinds[1])
+        if sym in ("+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>") and isinstance(ta, Tile) \
+                and isinstance(tb, Tile):
+            # integers of mixed signedness (`bits + r`, r a tl.randint's uint32): Triton's promotion, written out
+            # (cuTile Python refuses it implicitly)
+            target = _int_promoted(self.known_dtype(ta), self.known_dtype(tb))
+            if target is not None:
+                ta, tb = (x if self.known_dtype(x) == target else Tile(f"ct.astype({x.text}, {target})", x.shape,
+                                                                        target) for x in (ta, tb))
+        for lit, t in ((ta, tb), (tb, ta)):
+            if isinstance(lit, Scalar) and re.fullmatch(r"-\d+", lit.text) and isinstance(t, Tile) \
+                    and (self.known_dtype(t) or "").startswith("ct.uint"):
+                raise self.fail(node, f"{lit.text} with an unsigned tile: Triton refuses a binary operation between "
+                                      "an unsigned tensor and a negative scalar (cast one of them)")
         shape = _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ()))
         dtypes = {x.dtype for x in (ta, tb) if isinstance(x, Tile)}
         if len(dtypes) > 1:   # `x_ptr.dtype` and `y_ptr.dtype` are one type when every launch passes one
@@ -2392,7 +2444,7 @@ class _Lowerer:
             return Tile(text, shape, x.dtype)
         if fn in DERIVED:   # triton.language functions written with cuTile ones (`_Lowerer.<method>`)
             return getattr(self, DERIVED[fn])(node, fn, kw)
-        if fn in ("rand", "randn", "randint") and len(node.args) == 2 and not kw:
+        if fn in ("rand", "randn", "randint", "randint4x", "rand4x") and len(node.args) == 2 and not kw:
             return self.rand(node)
         if fn == "exp" and len(node.args) == 1 and not kw:
             x = self._value(self.ev(node.args[0]), node)
@@ -2425,6 +2477,8 @@ class _Lowerer:
                 tiles[0] = Tile(f"{_paren(tiles[0].text)} != 0", tiles[0].shape, "bool")
             if fn == "where":
                 tiles[1:] = self._where_literals(tiles[1:])
+            if fn == "pow" and len(tiles) == 2 and not opts:
+                tiles = self._float_exponent(tiles)
             shape = _broadcast_all(getattr(t, "shape", ()) for t in tiles)
             dts = [t.dtype for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)]
             if fn == "where" and not dts and any(_float_literal(t.text) for t in tiles[1:]):
@@ -2857,7 +2911,14 @@ class _Lowerer:
         if fn == "join":
             return joined
         last = shape[-1]
-        merged = shape[:-1] + (str(2 * int(last)) if last.isdigit() else f"2 * {_paren(last)}",)
+        half = re.fullmatch(r"\(?(\w+) // 2\)?", last)
+        vals = self.launch_values(half.group(1)) if half else None
+        if vals and all(isinstance(v, int) and v % 2 == 0 for v in vals):
+            # two halves of an even constexpr (int4 nibbles of `BLOCK_K // 2` packed rows): BLOCK_K itself, so a
+            # product with a (.., BLOCK_K) operand has one shape
+            merged = shape[:-1] + (half.group(1),)
+        else:
+            merged = shape[:-1] + (str(2 * int(last)) if last.isdigit() else f"2 * {_paren(last)}",)
         return Tile(f"ct.reshape({joined.text}, {_tup(merged)})", merged, joined.dtype)
 
     def arg_reduce(self, node: ast.Call, fn: str, kw: dict) -> Tile:
@@ -3214,6 +3275,17 @@ class _Lowerer:
         fn = self.function(node.func)
         if fn == "randint":   # the first Philox word, as Triton's uint32 tile
             return Tile(f"ct.astype({r}c0, ct.uint32)", offs.shape, "ct.uint32")
+        if fn in ("randint4x", "rand4x"):   # the four words (`r0, r1, r2, r3 = tl.randint4x(seed, offs)`); rand4x:
+            # each folded to a uniform float as tl.rand folds the first
+            words = [f"ct.astype({r}c{k}, ct.uint32)" for k in range(4)]
+            if fn == "randint4x":
+                return tuple(Tile(w, offs.shape, "ct.uint32") for w in words)
+            out = []
+            for k in range(4):
+                self.emit(f"{r}x{k} = ct.astype({r}c{k}, ct.int32)")
+                out.append(Tile(f"ct.astype(ct.where({r}x{k} < 0, -1 - {r}x{k}, {r}x{k}), ct.float32) * "
+                                "4.6566127342e-10", offs.shape, F32))
+            return tuple(out)
         # Triton's uint_to_uniform_float: the bits as an int32 x, folded to x >= 0 by -x - 1
         self.emit(f"{r}x = ct.astype({r}c0, ct.int32)")
         self.emit(f"{r}u = ct.where({r}x < 0, -1 - {r}x, {r}x)")
@@ -3274,8 +3346,9 @@ class _Lowerer:
             raise self.fail(node, f"tl.{fn}'s sem= / scope= must be string literals Triton knows")
         if not isinstance(ptr, Ptr):
             raise self.fail(node, f"tl.{fn} needs a pointer parameter plus offsets")
-        kinds = self.array_dtypes.get(ptr.param, set())
-        if fn in ("atomic_max", "atomic_min") and kinds and not kinds <= set(INT_DTYPES):
+        kinds = set(self.array_dtypes.get(ptr.param, ()))
+        float_minmax = fn in ("atomic_max", "atomic_min") and kinds == {F32}
+        if fn in ("atomic_max", "atomic_min") and kinds and not kinds <= set(INT_DTYPES) and not float_minmax:
             # (Triton does a float max as an integer max / unsigned min of the bits, by the value's sign)
             raise self.fail(node, f"tl.{fn} on a {'/'.join(sorted(kinds))} array is not lowered: cuTile Python 1.7's "
                                   f"ct.{fn} takes integer arrays only (docs/triton.md, limits)")
@@ -3294,6 +3367,8 @@ class _Lowerer:
         text = self.stored(self.materialize(value, node), arr)
         opts = "".join([f", memory_order=ct.MemoryOrder.{sem}" if sem != "ACQ_REL" else "",
                         f", memory_scope=ct.MemoryScope.{scope}" if scope != "DEVICE" else ""])
+        if float_minmax:
+            return self._float_atomic_minmax(node, fn, arr, index, Tile(text, offsets.shape, F32), opts)
         if cas:
             expected = self._value(self.ev(cmp_node), node)
             if isinstance(expected, Scalar):
@@ -3302,6 +3377,41 @@ class _Lowerer:
             etext = self.stored(self.materialize(expected, node), arr)
             return Tile(f"ct.atomic_cas({arr}, {index}, {etext}, {text}{opts})", offsets.shape, f"{arr}.dtype")
         return Tile(f"ct.{fn}({arr}, {index}, {text}{opts})", offsets.shape, f"{arr}.dtype")
+
+    def _float_atomic_minmax(self, node: ast.Call, fn: str, arr: str, index: str, value: Tile, opts: str) -> Tile:
+        """``tl.atomic_max(p + off, v)`` on an f32 array at one address (an fp8 scale's absolute maximum, a row's
+        maximum): Triton applies a signed max of the bits where v's sign bit is clear and an unsigned min where it
+        is set (`semantic.atomic_max`; min: signed min / unsigned max). cuTile Python 1.7's min/max atomics take
+        integer arrays only and it has no integer view of an f32 array, so the same update of the bits is applied
+        by a compare-and-swap loop on the f32 array: read, compute the updated bits, ``ct.atomic_cas`` (a bitwise
+        compare), again from the element it returns until it returned what was expected. The unsigned min / max
+        is written with signed operations (the translator takes none of uint32 tiles). The value is the element
+        the update replaced, as Triton's. Tiles of several addresses are refused."""
+        if value.shape and any(d != "1" for d in value.shape):
+            raise self.fail(node, f"tl.{fn} of an f32 tile at several addresses is not lowered (cuTile Python 1.7's "
+                                  f"ct.{fn} takes integer arrays only; one address is lowered as a compare-and-swap "
+                                  "loop)")
+        self._temps = getattr(self, "_temps", 0) + 1
+        n = f"{self.prefix}{fn[len('atomic_'):]}{self._temps}"
+        bits = f"{n}_bits"
+        self.emit(f"{n}_at = {index}")
+        self.emit(f"{bits} = ct.bitcast({value.text}, ct.int32)")
+        signed, unsigned = ("maximum", "minimum") if fn == "atomic_max" else ("minimum", "maximum")
+
+        def updated(old: str) -> str:
+            # the unsigned min (max) of the bits with v's, whose sign bit is set, in signed operations: the old
+            # bits when their sign bit is clear (v's otherwise, for max), else the signed min (max) of the two
+            ob = f"ct.bitcast({old}, ct.int32)"
+            u = (f"ct.where({ob} >= 0, {ob if fn == 'atomic_max' else bits}, ct.{unsigned}({ob}, {bits}))")
+            return f"ct.bitcast(ct.where({bits} < 0, {u}, ct.{signed}({ob}, {bits})), ct.float32)"
+
+        cas = f"ct.atomic_cas({arr}, {n}_at, {n}_old, {updated(n + '_old')}{opts})"
+        self.emit(f"{n}_old = ct.gather({arr}, {n}_at)")
+        self.emit(f"{n}_prev = {cas}")
+        self.emit(f"while ct.bitcast({n}_prev, ct.int32) != ct.bitcast({n}_old, ct.int32):")
+        self.emit(f"    {n}_old = {n}_prev")
+        self.emit(f"    {n}_prev = {cas}")
+        return Tile(f"{n}_old", value.shape, F32)
 
     def reshape(self, node: ast.Call, value: ast.expr, shape_args: list[ast.expr]) -> Tile:
         """``x.reshape(shape)`` / ``x.reshape(a, b)`` / ``tl.reshape(x, shape)``."""
@@ -3384,6 +3494,26 @@ class _Lowerer:
             # `cvt.rz` (Triton applies the option to float downcasts only; otherwise the conversion is plain)
             return Tile(f"ct.astype({t.text}, {dt.text}, rounding_mode=ct.RoundingMode.RZ)", t.shape, dt.text)
         return Tile(f"ct.astype({t.text}, {dt.text})", t.shape, dt.text)
+
+    def _float_exponent(self, tiles: list) -> list:
+        """``libdevice.pow(beta1, step)``, step an int (Adam's bias correction at a step count): Triton calls
+        libdevice's ``__nv_powif``; cuTile Python would compile an integer exponent to Tile IR ``fpowi`` (cutile 0.3.1
+        has none), so the exponent is converted to f32 (exact below 2^24) and raised with the f32 ``ct.pow``: the
+        same power, not checked bit for bit against libdevice (Triton 3.6's interpreter computes no libdevice.pow of
+        scalars). A float scalar base becomes an f32 0-d tile (the port takes no binary math of scalars only). Other
+        pairs unchanged."""
+        base, e = tiles
+        if isinstance(e, Scalar) and (self.const_types.get(e.text) == "int" or e.text.lstrip("-").isdigit()):
+            e = Tile(f"ct.full((), {e.text}, dtype={F32})", (), F32)
+        elif isinstance(e, Tile) and self.known_dtype(e) in INT_DTYPES:
+            e = Tile(f"ct.astype({e.text}, {F32})", e.shape, F32)
+        else:
+            return tiles
+        if isinstance(base, Scalar) and self._float_scalar(base):
+            base = Tile(f"ct.full((), {base.text}, dtype={F32})", (), F32)
+        if not (isinstance(base, Tile) and self.known_dtype(base) == F32):
+            return tiles   # (an f64 or unknown base: libdevice's powi, not converted)
+        return [base, e]
 
     def _float_scalar(self, v: Scalar) -> bool:
         import re
