@@ -105,17 +105,36 @@ def _module():
     return mod
 
 
-@pytest.fixture(scope="module")
-def lowered(tmp_path_factory):
+def lower_fixture(root: Path, names: tuple[str, ...]) -> Path:
+    """Each of ``names`` (kernels of FIXTURE) lowered from its captured launches into ``root/NAME/lowered.py``
+    (the lowered-form fixture of every round's tests)."""
     from tileport.frontends.cutile_py.capture import run_captured
     from tileport.pipeline.triton import lower_from_launches
 
-    root = tmp_path_factory.mktemp("round5")
     launches = list(run_captured(FIXTURE, []).launches.values())
-    for name in NAMES:
+    for name in names:
         mine = [l for l in launches if l["kernel"].endswith(f"::{name}")]
         lower_from_launches(f"{FIXTURE}::{name}", mine).write(root / name / "lowered.py")
     return root
+
+
+def against_triton(lowered: Path, tmp_path: Path, cases: str, interpreted: tuple[str, ...], run=None):
+    """(kernel, argument index, Triton interpreter's array, the lowered kernel's array) for each array argument of
+    each case of FIXTURE's ``cases()`` whose kernel is in ``interpreted``."""
+    want = tritons_outputs(FIXTURE, tmp_path, cases, interpreted)
+    mod = _module()
+    for i, (name, grid, args, kw) in enumerate(getattr(mod, cases)()):
+        if name not in interpreted:
+            continue
+        got = (run or _run)(lowered, mod, name, grid, args, kw)
+        for k, a in enumerate(got):
+            if isinstance(a, np.ndarray):
+                yield name, k, want[f"{i}_{k}"], a
+
+
+@pytest.fixture(scope="module")
+def lowered(tmp_path_factory):
+    return lower_fixture(tmp_path_factory.mktemp("round5"), NAMES)
 
 
 def _run(lowered, mod, name, grid, args, kw):
@@ -214,17 +233,8 @@ def test_round5_lowered_kernels_match_numpy(lowered):
 
 
 def test_round5_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
-    want = tritons_outputs(FIXTURE, tmp_path, "round5_cases", INTERPRETED)
-    mod = _module()
-    checked = 0
-    for i, (name, grid, args, kw) in enumerate(mod.round5_cases()):
-        if name not in INTERPRETED:
-            continue
-        got = _run(lowered, mod, name, grid, args, kw)
-        for k, a in enumerate(got):
-            if isinstance(a, np.ndarray):
-                checked += 1
-                w = want[f"{i}_{k}"]
-                same = np.allclose(w, a, rtol=1e-5, atol=1e-6) if name in CLOSE else np.array_equal(w, a)
-                assert same, f"{name}: argument {k} differs from Triton's"
-    assert checked == 30
+    pairs = list(against_triton(lowered, tmp_path, "round5_cases", INTERPRETED))
+    for name, k, w, a in pairs:
+        same = np.allclose(w, a, rtol=1e-5, atol=1e-6) if name in CLOSE else np.array_equal(w, a)
+        assert same, f"{name}: argument {k} differs from Triton's"
+    assert len(pairs) == 30

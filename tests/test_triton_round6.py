@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import test_triton_round5 as r5
-from test_triton_two_layouts import tritons_outputs
 
 NAMES = ("bag_sum_int32", "slot_divmod", "accept_prefix", "kw_arange_ieee")
 #: Triton 3.6's interpreter with numpy 2.4 fails on `range()` of a loaded bound (round 5): the bag is checked
@@ -20,15 +19,7 @@ INTERPRETED = ("slot_divmod", "accept_prefix", "kw_arange_ieee")
 
 @pytest.fixture(scope="module")
 def lowered(tmp_path_factory):
-    from tileport.frontends.cutile_py.capture import run_captured
-    from tileport.pipeline.triton import lower_from_launches
-
-    root = tmp_path_factory.mktemp("round6")
-    launches = list(run_captured(r5.FIXTURE, []).launches.values())
-    for name in NAMES:
-        mine = [l for l in launches if l["kernel"].endswith(f"::{name}")]
-        lower_from_launches(f"{r5.FIXTURE}::{name}", mine).write(root / name / "lowered.py")
-    return root
+    return r5.lower_fixture(tmp_path_factory.mktemp("round6"), NAMES)
 
 
 def test_round6_lowered_forms(lowered):
@@ -61,20 +52,11 @@ def test_round6_lowered_kernels_match_numpy(lowered):
 
 
 def test_round6_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
-    want = tritons_outputs(r5.FIXTURE, tmp_path, "round6_cases", INTERPRETED)
-    mod = r5._module()
-    checked = 0
-    for i, (name, grid, args, kw) in enumerate(mod.round6_cases()):
-        if name not in INTERPRETED:
-            continue
-        got = r5._run(lowered, mod, name, grid, args, kw)
-        for k, a in enumerate(got):
-            if isinstance(a, np.ndarray):
-                checked += 1
-                w = want[f"{i}_{k}"]
-                same = np.allclose(w, a, rtol=1e-5, atol=1e-5) if name == "kw_arange_ieee" else np.array_equal(w, a)
-                assert same, f"{name}: argument {k} differs from Triton's"
-    assert checked == 10
+    pairs = list(r5.against_triton(lowered, tmp_path, "round6_cases", INTERPRETED))
+    for name, k, w, a in pairs:
+        same = np.allclose(w, a, rtol=1e-5, atol=1e-5) if name == "kw_arange_ieee" else np.array_equal(w, a)
+        assert same, f"{name}: argument {k} differs from Triton's"
+    assert len(pairs) == 10
 
 
 def test_dot_option_constexpr_launches_that_disagree_are_refused_saying_so(tmp_path):

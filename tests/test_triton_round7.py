@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import test_triton_round5 as r5
-from test_triton_two_layouts import tritons_outputs
 
 NAMES = ("smoothing_chunks", "unsigned_mix", "pow_int_step", "nibble_dot", "f32_atomic_extrema",
          "philox_words")
@@ -65,15 +64,7 @@ def _run(lowered, mod, name, grid, args, kw):
 
 @pytest.fixture(scope="module")
 def lowered(tmp_path_factory):
-    from tileport.frontends.cutile_py.capture import run_captured
-    from tileport.pipeline.triton import lower_from_launches
-
-    root = tmp_path_factory.mktemp("round7")
-    launches = list(run_captured(r5.FIXTURE, []).launches.values())
-    for name in NAMES:
-        mine = [l for l in launches if l["kernel"].endswith(f"::{name}")]
-        lower_from_launches(f"{r5.FIXTURE}::{name}", mine).write(root / name / "lowered.py")
-    return root
+    return r5.lower_fixture(tmp_path_factory.mktemp("round7"), NAMES)
 
 
 def test_round7_lowered_forms(lowered):
@@ -130,25 +121,16 @@ def test_round7_lowered_kernels_match_numpy(lowered):
 
 
 def test_round7_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
-    want = tritons_outputs(r5.FIXTURE, tmp_path, "round7_cases", INTERPRETED)
-    mod = r5._module()
-    checked = 0
-    for i, (name, grid, args, kw) in enumerate(mod.round7_cases()):
-        if name not in INTERPRETED:
-            continue
-        got = _run(lowered, mod, name, grid, args, kw)
-        for k, a in enumerate(got):
-            if isinstance(a, np.ndarray):
-                checked += 1
-                w = want[f"{i}_{k}"]
-                if a.dtype.kind in "iu":
-                    same = np.array_equal(w, a)
-                elif name in ("unsigned_mix", "f32_atomic_extrema"):
-                    same = np.array_equal(w.view(np.uint32), a.view(np.uint32))
-                else:
-                    same = np.allclose(w, a, rtol=1e-6, atol=1e-6)
-                assert same, f"{name}: argument {k} differs from Triton's"
-    assert checked == 17
+    pairs = list(r5.against_triton(lowered, tmp_path, "round7_cases", INTERPRETED, run=_run))
+    for name, k, w, a in pairs:
+        if a.dtype.kind in "iu":
+            same = np.array_equal(w, a)
+        elif name in ("unsigned_mix", "f32_atomic_extrema"):
+            same = np.array_equal(w.view(np.uint32), a.view(np.uint32))
+        else:
+            same = np.allclose(w, a, rtol=1e-6, atol=1e-6)
+        assert same, f"{name}: argument {k} differs from Triton's"
+    assert len(pairs) == 17
 
 
 REFUSED = '''
