@@ -225,7 +225,8 @@ def run_overhead(args: argparse.Namespace) -> int:
               "launches_per_round": n, "rounds": rounds, "host_us_per_launch": times, "median_us": med,
               "slow_path_launches": slow["n"],
               "direct_launches_recorded_refused": list(direct),
-              "direct_last_refusal": refusal.value.decode(errors="replace"), "native_status": st.last.native.launch(kargs, g3, device, handle),
+              "direct_last_refusal": refusal.value.decode(errors="replace"),
+              "native_status": st.last.native.launch(kargs, g3, device, handle),
               "ratio_rust_over_plain": round(med["rust"] / med["plain"], 3)}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "overhead.json").write_text(json.dumps(result, indent=1) + "\n")

@@ -84,6 +84,7 @@ def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[Aut
         if not configs:
             raise ValueError("exhaustive_search: the search space is empty")
         won = min(log.winner, len(configs) - 1) if every else 0
+        built = []   # (args, grid, config) of each config launched
         for i, cfg in enumerate(configs if every else configs[:1]):
             k = kernel if isinstance(kernel, kernel_type) else kernel(cfg)
             hints = hints_fn(cfg) if hints_fn is not None else {}
@@ -92,13 +93,13 @@ def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[Aut
                 log.searches.append({"kernel": _kernel_name(k), "configs": len(configs), "taken": repr(configs[won]),
                                      "launched": len(configs) if every else 1,
                                      "hints": {str(a): v for a, v in hints.items()}, "test": log.current_test()})
+            built.append((tuple(args_fn(cfg)), grid_fn(cfg), repr(cfg)))
             log.active = True
             try:
-                ct.launch(stream, grid_fn(cfg), launched, tuple(args_fn(cfg)))
+                ct.launch(stream, built[-1][1], launched, built[-1][0])
             finally:
                 log.active = False
         if every and len(configs) > 1 and isinstance(kernel, kernel_type):   # (a factory's kernels differ per config)
-            built = [(tuple(args_fn(c)), grid_fn(c), repr(c)) for c in configs]
             log.tuned.append((kernel._pyfunc, built[won][:2], built[:won] + built[won + 1:]))
             del log.tuned[:-TUNED_KEPT]
         best = _tune.Measurement(config=configs[won], mean_us=FAKE_MEAN_US, num_samples=1, error_margin_us=0.0)

@@ -106,6 +106,9 @@ pub mod ports;
 pub mod rt;
 """
 
+#: the operator library's runtime modules, copied into every served crate as they are
+RUNTIME_SOURCES = ("rt.rs", "direct.rs")
+
 
 def write_crate(ops: dict[str, dict], crate: Path) -> None:
     """The crate's sources (only files whose text changed are written: cargo rebuilds what changed)."""
@@ -115,8 +118,7 @@ def write_crate(ops: dict[str, dict], crate: Path) -> None:
     src = crate / "src"
     (src / "ports").mkdir(parents=True, exist_ok=True)
     files = {crate / "Cargo.toml": _cargo_toml(), src / "lib.rs": LIB_RS,
-             src / "rt.rs": (ops_crate / "src" / "rt.rs").read_text(),
-             src / "direct.rs": (ops_crate / "src" / "direct.rs").read_text(),
+             **{src / name: (ops_crate / "src" / name).read_text() for name in RUNTIME_SOURCES},
              src / "abi.rs": build.rust_abi_formatted(), src / "ffi.rs": ffi_rs(list(ops.items())),
              src / "ports" / "mod.rs": ports_mod_rs(list(ops))}
     for pid, op in ops.items():
