@@ -100,7 +100,8 @@ def test_install_replaces_ct_launch_and_uninstall_gives_it_back(served):
     root, _ = served
     plain = ct.launch
     with intercept.rust_launches(root / "lib") as active:
-        assert ct.launch is active and intercept.stats()["installed"]
+        assert ct.launch is active.launcher and intercept.stats()["installed"]
+        assert type(active.launcher).__name__ == "Dispatch"   # the native dispatcher, handing misses to `active`
         assert active.original is plain and not active.fallback
     assert ct.launch is plain and intercept.active() is None
 
@@ -120,10 +121,19 @@ def test_an_unported_kernel_is_refused_or_falls_back_counted(served, tmp_path):
     strict = intercept.Interceptor(Library(root / "lib" / "libtileport_served.so"), False, lambda *a: ran.append(a))
     with pytest.raises(BackendError, match="has no port of scale"):
         strict(0, (4,), kernel, (None, None, 256))
-    lenient = intercept.Interceptor(strict.library, True, lambda *a, **k: ran.append(a))
+    lenient = intercept.Interceptor(strict.library, True, lambda *a, **k: ran.append((a, k)))
     lenient(0, (4,), kernel, (None, None, 256))
     lenient(0, (4,), kernel, (None, None, 256))
     assert len(ran) == 2 and sum(lenient.fallbacks.values()) == 2 and not lenient.rust
+    # through the native dispatcher (what ct.launch is once installed): a kernel it holds no plan of, with or without
+    # launch options, reaches the interceptor with the arguments exactly as given
+    with pytest.raises(BackendError, match="has no port of scale"):
+        strict.launcher(0, (4,), kernel, (None, None, 256))
+    lenient.launcher(0, 4, kernel, [None, None, 256])
+    lenient.launcher(0, (4, 1), kernel, (None, None, 256), programmatic_dependent_launch=True)
+    assert ran[2] == ((0, (4, 1, 1), kernel, (None, None, 256)), {})
+    assert ran[3] == ((0, (4, 1), kernel, (None, None, 256)), {"programmatic_dependent_launch": True})
+    assert sum(lenient.fallbacks.values()) == 4 and not lenient.launcher.counts()
 
 
 @pytest.mark.parametrize("given, match", [("nowhere", "not a served library"), (None, "no served library")])
@@ -163,7 +173,7 @@ def test_tileport_run_runs_a_script_or_module_as_main(served, tmp_path):
                     "sys.exit(int(sys.argv[1]))\n")
     r = run_tileport("run", "--library", str(root / "lib"), "--stats", str(tmp_path / "s.json"), "--", "python",
                      str(host), "3")
-    assert r.returncode == 3 and "argv ['3'] Interceptor" in r.stdout and "0 launch(es)" in r.stderr, r.stderr
+    assert r.returncode == 3 and "argv ['3'] Dispatch" in r.stdout and "0 launch(es)" in r.stderr, r.stderr
     assert json.loads((tmp_path / "s.json").read_text())["rust"] == {}
     (tmp_path / "hostmod.py").write_text("print('module', __name__)\n")
     r = run_tileport("run", "--library", str(root / "lib"), "--", "python", "-m", "hostmod", cwd=tmp_path)

@@ -59,7 +59,10 @@ def run_both(path: Path, lowered: Path, pick: Callable[[str, Any], bool], run: C
                 for a, b in zip(arrays(t_args + t_kw), arrays(c_args + c_kw)):
                     if torch.is_tensor(a) and not torch.allclose(a.double(), b.double(), rtol=2e-2, atol=2e-2,
                                                                  equal_nan=True):
-                        failures.append(f"{self.name}: {(a.double() - b.double()).abs().max().item()}")
+                        diff = (a.double() - b.double()).abs().nan_to_num(float("inf"))
+                        at = tuple(int(i) for i in torch.unravel_index(diff.argmax(), diff.shape))
+                        failures.append(f"{self.name}: {diff.max().item()} at {at} of {tuple(a.shape)} (Triton "
+                                        f"{a[at].item()}, port {b[at].item()})")
             return launch
 
     for name in dir(mod):

@@ -14,6 +14,11 @@
 //!   written tensor whose memory range meets another's) — Python runs the full check, then calls again with
 //!   `checked=True`;
 //! - a positive status: the library refused or failed the launch; [`last_error`] has its message.
+//!
+//! [`Dispatch`] goes one step further: installed as `ct.launch` itself, it takes a launch of a kernel whose last
+//! plan Python handed it ([`Dispatch::remember`]) straight to [`Plan::launch`] — no Python frame at all — and
+//! hands every other call (keywords, an unknown kernel, a stream or grid of another kind, a non-zero status, a
+//! plan whose source is due to be looked at again) to the Python interceptor, unchanged.
 
 #[allow(dead_code)] // generated: the Python side uses only the structs and limits
 mod abi;
@@ -21,8 +26,12 @@ mod abi;
 use abi::{TpCall, TpTensor, HINT_SLOTS, MAX_RANK};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyTuple};
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The launch is not of this plan's shape.
 pub const MISMATCH: i32 = -1;
@@ -356,9 +365,199 @@ fn last_error() -> String {
     LAST_ERROR.with(|e| e.borrow().clone())
 }
 
+/// Kernels a [`Dispatch`] holds plans of before it starts over.
+const STEADY_LIMIT: usize = 1024;
+
+/// A kernel's steady plan in a [`Dispatch`]: taken until `until` (then Python looks at its source again).
+struct Steady {
+    kernel: Py<PyAny>,
+    plan: Py<Plan>,
+    until: Instant,
+    launches: AtomicU64,
+}
+
+/// `ct.launch` while the backend is installed: see the module documentation.
+#[pyclass(frozen, module = "tileport_native")]
+pub struct Dispatch {
+    /// The Python interceptor: every launch this does not take, with its arguments as given.
+    slow: Py<PyAny>,
+    /// `torch._C._cuda_getDevice`: the current device, as the Python path reads it (set by the first remember).
+    device: OnceLock<Py<PyAny>>,
+    steady: Mutex<HashMap<usize, Arc<Steady>>>,
+    /// Launch counts of kernels dropped from `steady` when it started over.
+    retired: Mutex<Vec<(Py<PyAny>, u64)>>,
+    off: AtomicBool,
+}
+
+impl Dispatch {
+    /// The launch through the kernel's steady plan: true when it ran, false when Python must take it.
+    fn fast(
+        &self,
+        py: Python<'_>,
+        stream: &Bound<'_, PyAny>,
+        grid: &Bound<'_, PyAny>,
+        kernel: &Bound<'_, PyAny>,
+        args: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        if self.off.load(Relaxed) {
+            return Ok(false);
+        }
+        let found = {
+            let steady = self.steady.lock().unwrap_or_else(|p| p.into_inner());
+            steady.get(&(kernel.as_ptr() as usize)).cloned()
+        };
+        let Some(s) = found else { return Ok(false) };
+        if !s.kernel.bind(py).is(kernel) || Instant::now() >= s.until {
+            return Ok(false);
+        }
+        let Ok(args) = args.cast_exact::<PyTuple>() else {
+            return Ok(false);
+        };
+        let Some(grid) = grid3(grid)? else {
+            return Ok(false);
+        };
+        let handle = if stream.is_exact_instance_of::<PyInt>() {
+            stream.extract::<u64>()?
+        } else {
+            match stream.getattr(intern!(py, "cuda_stream")) {
+                Ok(h) if h.is_exact_instance_of::<PyInt>() => h.extract::<u64>()?,
+                _ => return Ok(false),
+            }
+        };
+        let Some(device) = self.device.get() else {
+            return Ok(false);
+        };
+        let device: i32 = device.bind(py).call0()?.extract()?;
+        let status = s.plan.get().launch(py, args, grid, device, handle, false)?;
+        if status != 0 {
+            return Ok(false); // (nothing ran: Python plans again, checks, or raises the library's error)
+        }
+        s.launches.fetch_add(1, Relaxed);
+        Ok(true)
+    }
+}
+
+/// A launch grid as `ct.launch` takes it (an int, or a tuple/list of 1 to 3 ints) padded to 3; None otherwise.
+fn grid3(grid: &Bound<'_, PyAny>) -> PyResult<Option<(u32, u32, u32)>> {
+    if grid.is_exact_instance_of::<PyInt>() {
+        return Ok(grid.extract::<u32>().ok().map(|x| (x, 1, 1)));
+    }
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = grid.cast_exact::<PyTuple>() {
+        t.iter().collect()
+    } else if let Ok(l) = grid.cast_exact::<PyList>() {
+        l.iter().collect()
+    } else {
+        return Ok(None);
+    };
+    if items.is_empty()
+        || items.len() > 3
+        || !items.iter().all(|x| x.is_exact_instance_of::<PyInt>())
+    {
+        return Ok(None);
+    }
+    let mut g = [1u32; 3];
+    for (i, x) in items.iter().enumerate() {
+        let Ok(v) = x.extract::<u32>() else {
+            return Ok(None);
+        };
+        g[i] = v;
+    }
+    Ok(Some((g[0], g[1], g[2])))
+}
+
+#[pymethods]
+impl Dispatch {
+    /// `slow`: the Python interceptor.
+    #[new]
+    fn new(slow: Py<PyAny>) -> Self {
+        Dispatch {
+            slow,
+            device: OnceLock::new(),
+            steady: Mutex::new(HashMap::new()),
+            retired: Mutex::new(Vec::new()),
+            off: AtomicBool::new(false),
+        }
+    }
+
+    /// `ct.launch(stream, grid, kernel, args, **options)`.
+    #[pyo3(signature = (stream, grid, kernel, kernel_args, /, **options))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        stream: &Bound<'_, PyAny>,
+        grid: &Bound<'_, PyAny>,
+        kernel: &Bound<'_, PyAny>,
+        kernel_args: &Bound<'_, PyAny>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        if options.is_none_or(|o| o.is_empty())
+            && self.fast(py, stream, grid, kernel, kernel_args)?
+        {
+            return Ok(py.None());
+        }
+        self.slow
+            .bind(py)
+            .call((stream, grid, kernel, kernel_args), options)
+            .map(Bound::unbind)
+    }
+
+    /// Take `kernel`'s launches through `plan` for the next `valid_ns` nanoseconds (its launch count goes on);
+    /// `device`: a callable returning the current CUDA device (the first one given is kept).
+    fn remember(
+        &self,
+        py: Python<'_>,
+        kernel: Py<PyAny>,
+        plan: Py<Plan>,
+        valid_ns: u64,
+        device: Py<PyAny>,
+    ) {
+        let _ = self.device.set(device);
+        let key = kernel.as_ptr() as usize;
+        let mut steady = self.steady.lock().unwrap_or_else(|p| p.into_inner());
+        let before = steady.get(&key).map_or(0, |s| s.launches.load(Relaxed));
+        if steady.len() >= STEADY_LIMIT && before == 0 {
+            // kernel objects made per call (hint copies) never grow it without bound; counts are kept
+            let mut retired = self.retired.lock().unwrap_or_else(|p| p.into_inner());
+            for (_, s) in steady.drain() {
+                let n = s.launches.load(Relaxed);
+                if n > 0 {
+                    retired.push((s.kernel.clone_ref(py), n));
+                }
+            }
+        }
+        steady.insert(
+            key,
+            Arc::new(Steady {
+                kernel,
+                plan,
+                until: Instant::now() + Duration::from_nanos(valid_ns),
+                launches: AtomicU64::new(before),
+            }),
+        );
+    }
+
+    /// Turn the fast path off (every launch to Python) or on again.
+    fn enable(&self, on: bool) {
+        self.off.store(!on, Relaxed);
+    }
+
+    /// (kernel, launches taken here) per kernel it took launches of (a kernel may appear twice).
+    fn counts(&self, py: Python<'_>) -> Vec<(Py<PyAny>, u64)> {
+        let steady = self.steady.lock().unwrap_or_else(|p| p.into_inner());
+        let retired = self.retired.lock().unwrap_or_else(|p| p.into_inner());
+        steady
+            .values()
+            .map(|s| (s.kernel.clone_ref(py), s.launches.load(Relaxed)))
+            .filter(|(_, n)| *n > 0)
+            .chain(retired.iter().map(|(k, n)| (k.clone_ref(py), *n)))
+            .collect()
+    }
+}
+
 #[pymodule]
 fn tileport_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Plan>()?;
+    m.add_class::<Dispatch>()?;
     m.add_function(wrap_pyfunction!(last_error, m)?)?;
     m.add("MISMATCH", MISMATCH)?;
     m.add("UNCHECKED", UNCHECKED)?;

@@ -145,8 +145,38 @@ struct Direct {
     template: Vec<Src>,
 }
 
+/// The table's hasher: a key is tens of words hashed on every launch, and std's SipHash (built against
+/// adversarial keys, which launch facts are not) costs several hundred nanoseconds for it; this multiply-rotate
+/// hash (the rustc/Firefox "Fx" scheme) costs one multiply per word.
+#[derive(Default, Clone, Copy)]
+struct WordHasher(u64);
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_i64(&mut self, word: i64) {
+        self.write_u64(word as u64);
+    }
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+}
+
+type Table = HashMap<Vec<i64>, State, std::hash::BuildHasherDefault<WordHasher>>;
+
 thread_local! {
-    static TABLE: RefCell<HashMap<Vec<i64>, State>> = RefCell::new(HashMap::new());
+    static TABLE: RefCell<Table> = RefCell::new(Table::default());
     static KEY: RefCell<Vec<i64>> = const { RefCell::new(Vec::new()) };
     static VALUES: RefCell<(Vec<u64>, Vec<*mut c_void>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
@@ -402,21 +432,27 @@ fn find(id: &Identity<'_>, template: &[Src]) -> std::result::Result<Direct, Stri
 fn laid_out(function: &Function, template: &[Src]) -> std::result::Result<(), String> {
     let want: Vec<usize> = template.iter().map(|s| s.size()).collect();
     let mut got = Vec::new();
+    // The parameters one by one until the driver says the index is past the last: cuFuncGetParamCount is newer
+    // than cuFuncGetParamInfo (CUDA 12.4) — a 13.0 driver (580) lacks it, and the bindings answer NOT_FOUND.
     // SAFETY: a live function handle; the outputs are plain integers.
     unsafe {
         let f = function.cu_function();
-        let mut count = 0usize;
-        let status = sys::cuFuncGetParamCount(f, &mut count);
-        if status != sys::cudaError_enum_CUDA_SUCCESS {
-            return Err(format!("cuFuncGetParamCount: CUresult {status}"));
-        }
-        for i in 0..count {
+        loop {
             let (mut offset, mut size) = (0usize, 0usize);
-            let status = sys::cuFuncGetParamInfo(f, i, &mut offset, &mut size);
+            let status = sys::cuFuncGetParamInfo(f, got.len(), &mut offset, &mut size);
+            if status == sys::cudaError_enum_CUDA_ERROR_INVALID_VALUE {
+                break;
+            }
             if status != sys::cudaError_enum_CUDA_SUCCESS {
-                return Err(format!("cuFuncGetParamInfo({i}): CUresult {status}"));
+                return Err(format!(
+                    "cuFuncGetParamInfo({}): CUresult {status}",
+                    got.len()
+                ));
             }
             got.push(size);
+            if got.len() > want.len() {
+                break; // more than the template: refused below, whatever follows
+            }
         }
     }
     if got == want {

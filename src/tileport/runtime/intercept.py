@@ -40,12 +40,28 @@ class Interceptor:
     fallbacks: Counter = field(default_factory=Counter)   # (kernel name, reason) → launches run by cuTile Python
     _counts: dict = field(default_factory=dict)           # kernel → launches run by its Rust port
     _launch: Any = None                                   # runtime.library.launch
-    timing: Any = None                                    # a launch_timing.LaunchTiming, or None (off)
+    _timing: Any = None                                   # a launch_timing.LaunchTiming, or None (off)
+    #: what ``ct.launch`` is while installed: the native dispatcher (``tileport_native.Dispatch``: a kernel's
+    #: steady launches without a Python frame, everything else handed to this object), or this object
+    launcher: Any = None
 
     def __post_init__(self) -> None:
         from .library import launch
 
         self._launch = launch
+        dispatch = getattr(self.library.native, "Dispatch", None)
+        self.launcher = dispatch(self) if dispatch is not None else self
+
+    @property
+    def timing(self) -> Any:
+        return self._timing
+
+    @timing.setter
+    def timing(self, value: Any) -> None:
+        """Timing wants every launch in Python: the native dispatcher hands them all over while it is on."""
+        self._timing = value
+        if self.launcher is not self:
+            self.launcher.enable(value is None)
 
     def __call__(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **options: Any) -> None:
         if options and options.get("programmatic_dependent_launch"):
@@ -63,9 +79,19 @@ class Interceptor:
                 raise
             return self._fall_back(kernel, str(exc), stream, grid, kernel_args, options)
         self._counts[kernel] = self._counts.get(kernel, 0) + 1
-        if self.timing is not None:
+        if self._timing is not None:
             self._time(grid, kernel, kernel_args)
+        elif self.launcher is not self:
+            self._remember(kernel)
         return None
+
+    def _remember(self, kernel: Any) -> None:
+        """Hand the dispatcher the plan this kernel's next launches of the same shape take."""
+        from .library import current_device, steady_plan
+
+        steady = steady_plan(kernel, self.library)
+        if steady is not None:
+            self.launcher.remember(kernel, *steady, current_device())
 
     def _time(self, grid: tuple, kernel: Any, args: tuple) -> None:
         if not self.timing.wants(kernel, args, grid):
@@ -76,9 +102,10 @@ class Interceptor:
 
     @property
     def rust(self) -> Counter:
-        """Launches run by a Rust port, per kernel name."""
+        """Launches run by a Rust port, per kernel name (through Python and through the native dispatcher)."""
         out: Counter = Counter()
-        for kernel, n in self._counts.items():
+        fast = self.launcher.counts() if self.launcher is not self else []
+        for kernel, n in [*self._counts.items(), *fast]:
             out[_name(kernel)] += n
         return out
 
@@ -146,7 +173,7 @@ def install(library: str | os.PathLike | None = None, *, fallback: bool | None =
         fallback = os.environ.get(ENV_FALLBACK) == "1"
     original = _active.original if _active is not None else ct.launch
     _active = Interceptor(lib, fallback, original)
-    ct.launch = _active
+    ct.launch = _active.launcher
     return _active
 
 
@@ -178,7 +205,8 @@ def rust_launches(library: str | os.PathLike | None = None, *, fallback: bool | 
         if before is not None:
             import cuda.tile as ct
 
-            ct.launch = _active = before
+            _active = before
+            ct.launch = before.launcher
 
 
 def stats() -> dict:

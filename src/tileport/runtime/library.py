@@ -542,6 +542,22 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, lib: Library | 
         _launch_slow(st, plan, status, grid, args, device, stream, torch)
 
 
+def steady_plan(kernel: Any, lib: Library) -> tuple[Any, int] | None:
+    """The native plan the next launch of ``kernel`` at the last launch's shape takes, and for how many more
+    nanoseconds before the kernel's source is due to be looked at again (``native.Dispatch`` takes such launches
+    without Python until then); None when its launches need Python each time (lists of arrays) or none was made."""
+    st = lib.states.get(id(kernel))
+    if st is None or st.kernel is not kernel or st.last is None or st.table.lists:
+        return None
+    left = st.recheck_at - time.monotonic_ns()
+    return (st.last.native, left) if left > 0 else None
+
+
+def current_device() -> Any:
+    """PyTorch's current-device function (what the launch path reads the device with)."""
+    return _torch()._C._cuda_getDevice
+
+
 #: descriptor tables of list-of-arrays arguments, by content (they are only read): a list launched again, or
 #: replayed in a CUDA graph, reuses its table
 _TABLES: dict[tuple, Any] = {}
