@@ -213,6 +213,9 @@ LLM = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 TUT = Path(__file__).parent / "fixtures" / "triton_idioms_tutorials.py"
 #: kernels of our own reading one pointer as a strided tile and at computed element offsets (gathers / scatters)
 TWO = Path(__file__).parent / "fixtures" / "triton_idioms_two_layouts.py"
+#: f32 `/`, sqrt and rsqrt as Triton computes them (tests/gpu/test_triton_numerics_gpu.py: bit for bit on a GPU)
+NUM = Path(__file__).parent / "fixtures" / "triton_numerics.py"
+NUM_KERNELS = ("f32_quotients", "f32_roots")
 #: (scatter_rows, a tile store and a scatter into one array, is checked on the CPU only: the translator refuses an
 #: array both scattered into and stored as tiles, coverage row `store-other`, planned)
 TWO_KERNELS = ("rows_then_flat", "flat_then_rows", "flat_elements", "picked_rows_2d", "label_and_neighbour",
@@ -276,7 +279,15 @@ def two_launches():
 
 
 @pytest.fixture(scope="module")
-def triton_batch(captured, idiom_launches, llm_launches, tut_launches, two_launches, tree, tmp_path_factory):
+def num_launches():
+    rec = run_captured(NUM, [])
+    assert not rec.errors
+    return list(rec.launches.values())
+
+
+@pytest.fixture(scope="module")
+def triton_batch(captured, idiom_launches, llm_launches, tut_launches, two_launches, num_launches, tree,
+                 tmp_path_factory):
     """Every bundled Triton kernel and the idiom kernels ported at their captured launches by `port_triton_many`:
     one cargo build."""
     from tileport.pipeline.triton import port_triton_many
@@ -291,6 +302,8 @@ def triton_batch(captured, idiom_launches, llm_launches, tut_launches, two_launc
              for k in TUT_KERNELS]
     jobs += [(f"{TWO}::{k}", [], [l for l in two_launches if l["kernel"].endswith(f"::{k}")], root / k)
              for k in TWO_KERNELS]
+    jobs += [(f"{NUM}::{k}", [], [l for l in num_launches if l["kernel"].endswith(f"::{k}")], root / k)
+             for k in NUM_KERNELS]
     port_triton_many(jobs, tree, "sm_90", root / "crate")
     return root
 
@@ -331,6 +344,13 @@ def test_bind_takes_defaults_only_for_what_the_call_leaves_out():
 
 @pytest.mark.parametrize("kernel", IDIOM_KERNELS)
 def test_real_triton_idioms_port_proven(kernel, triton_batch):
+    verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())
+    assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
+
+
+@pytest.mark.parametrize("kernel", NUM_KERNELS)
+def test_triton_numerics_port_proven(kernel, triton_batch):
+    """Triton's division (the operands scaled where |den| > 2**126, then APPROX) and approximate roots: proven."""
     verdict = json.loads((triton_batch / kernel / "verdict.json").read_text())
     assert verdict["status"] == "proven", json.dumps(verdict["stages"], indent=1)[:3000]
 
@@ -426,6 +446,41 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     return lower(find_kernel(f, "k"), IKINDS, {"s": "float"}, facts=facts).source
 
 
+@pytest.mark.parametrize("body, expect, absent", [
+    # f32 tile / f32 tile: Triton's div.full — APPROX division of operands scaled by 1/4 where |den| > 2**126
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x / (x + s))",
+     "ct.truediv(ct.where(big2, x * 0.25, x), ct.where(big2, den1 * 0.25, den1), "
+     "rounding_mode=ct.RoundingMode.APPROX)", " / "),
+    # by a literal or a constexpr (known when it compiles, at most 2**126 at every launch): no scaling to decide
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x / 3.0 + x / B)",
+     "ct.truediv(x, ct.full((B,), 3.0, dtype=ct.float32), rounding_mode=ct.RoundingMode.APPROX)) + "
+     "(ct.truediv(x, ct.full((B,), B, dtype=ct.float32), rounding_mode=ct.RoundingMode.APPROX)", "big"),
+    # a scalar denominator (`x / (1 - s)`, s a float argument): a tile of the quotient's shape
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x / (1 - s))",
+     "den1 = ct.full((B,), 1 - s, dtype=ct.float32)", " / "),
+    # tl.sqrt / tl.rsqrt: sqrt.approx.ftz / rsqrt.approx.ftz; tl.sqrt_rn, libdevice.sqrt and tl.math.div_rn: IEEE
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.sqrt(x) + tl.rsqrt(x))",
+     "ct.sqrt(x, rounding_mode=ct.RoundingMode.APPROX, flush_to_zero=True) + ct.rsqrt(x, flush_to_zero=True)", None),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.sqrt_rn(x) + libdevice.sqrt(x) + tl.math.div_rn(x, s))",
+     "(ct.sqrt(x) + ct.sqrt(x)) + (x / s)", "APPROX"),
+])
+def test_f32_division_and_roots_lower_as_triton_computes_them(tmp_path, body, expect, absent):
+    """Triton 3.6 compiles an f32 `/` to div.full.f32, tl.sqrt / tl.rsqrt to their approx.ftz forms; the lowering
+    writes the cuTile forms whose sm_90 machine code is the same instructions (lower.py's docstring says how that
+    was read), so the port's quotients and roots are Triton's bit for bit."""
+    text = _lowered(tmp_path, body)
+    assert expect in text, text
+    assert absent is None or absent not in text.split("def k(", 1)[1], text
+
+
+def test_ieee_div_option_keeps_ieee_division(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text(MODULE.replace("{helpers}", "").replace(
+        "{body}", "x = tl.load(x_ptr + offs)\n    tl.store(y_ptr + offs, x / (x + s))"))
+    text = lower(find_kernel(f, "k"), IKINDS, {"s": "float"}, hints={"ieee_div": 1}, facts=FACTS).source
+    assert "x / (x + s)" in text and "APPROX" not in text and "IEEE division (ieee_div" in text
+
+
 @pytest.mark.parametrize("body, helpers, expect", [
     # a 64-bit program id: offsets are tile indices of views (the widening is dropped, and said so)
     ("row = tl.program_id(0).to(tl.int64)\nx = tl.load(x_ptr + row * n + tl.arange(0, B))\n"
@@ -435,16 +490,18 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
      "tl.store(y_ptr + tl.arange(0, B), x)", "", "ct.load(x_ptr, index=(pid, 0), shape=(1, B))"),
     # module constants, bare-name and libdevice math
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, rsqrt(x) * SCALE + libdevice.tanh(x) + OFF)", "",
-     "ct.rsqrt(x) * 2) + ct.tanh(x)) + 0.5"),
+     "ct.rsqrt(x, flush_to_zero=True) * 2) + ct.tanh(x)) + 0.5"),   # tl's rsqrt: rsqrt.approx.ftz
     # a helper returning a tuple, inlined with its own names
     ("x = tl.load(x_ptr + offs)\na, b = _two(x)\ntl.store(y_ptr + offs, a + b)",
      "@triton.jit\ndef _two(v):\n    w = v * 2.0\n    return w, w + 1.0\n", "two1_w = x * 2.0"),
     # constexpr branch every launch takes alike: only the taken arm is lowered (the other is not even read)
     ("x = tl.load(x_ptr + offs)\nif MODE == 1:\n    x = x * 3.0\nelse:\n    x = tl.rand(0, offs)\n"
      "tl.store(y_ptr + offs, x)", "", "x = x * 3.0"),
-    # a tile loaded from an f32 tensor: exp the way Triton computes it; sigmoid likewise
+    # a tile loaded from an f32 tensor: exp the way Triton computes it; sigmoid likewise, and its division as
+    # Triton's div.full (the operands scaled by 1/4 where the denominator exceeds 2**126)
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.sigmoid(x))", "",
-     "1.0 / (1.0 + ct.exp2((-x) * 1.4426950408889634))"),
+     "ct.truediv(ct.where(big2, ct.full((B,), 0.25, dtype=ct.float32), ct.full((B,), 1.0, dtype=ct.float32)), "
+     "ct.where(big2, den1 * 0.25, den1), rounding_mode=ct.RoundingMode.APPROX)"),
     # a reduction over every axis; scalar stores and loads through a 1-element view
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.sum(x))", "",
      "ct.store(y_ptr, index=(pid,), tile=ct.reshape(ct.astype(ct.sum(x, axis=0), y_ptr.dtype), (1,)))"),
@@ -568,7 +625,8 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
      "(ct.sqrt(x) + ct.exp2(x * 1.4426950408889634)) + ct.truediv(x, x + 1.0, rounding_mode=ct.RoundingMode.APPROX)"),
     # tl.randn: Box-Muller of the first two Philox words' uniforms, as Triton's pair_uniform_to_normal
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x + tl.randn(n, offs))", "",
-     "x + (ct.sqrt(-2.0 * ct.log(rand1_u1)) * ct.cos(rand1_th))"),
+     "x + (ct.sqrt(-2.0 * ct.log(rand1_u1), rounding_mode=ct.RoundingMode.APPROX, flush_to_zero=True) * "
+     "ct.cos(rand1_th))"),
     ("tl.store(y_ptr + offs, tl.randint(n, offs).to(tl.float32))", "", "ct.astype(ct.astype(rand1_c0, ct.uint32)"),
     # tl.flip: the halves of each level swapped by ct.extract / ct.cat (B = 128: 7 levels)
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.flip(x, 0))", "",

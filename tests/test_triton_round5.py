@@ -67,6 +67,17 @@ class CtMore(CtNumpy):
     def exp2(x):
         return np.exp2(x)
 
+    class RoundingMode:
+        APPROX = "approx"
+
+    @staticmethod
+    def truediv(a, b, rounding_mode=None, flush_to_zero=False):   # (the GPU's approximation: within the checks'
+        return np.asarray(a, np.float32) / np.asarray(b, np.float32)   # tolerance of the exact quotient)
+
+    @staticmethod
+    def sqrt(x, rounding_mode=None, flush_to_zero=False):
+        return np.sqrt(x)
+
     @staticmethod
     def sum(x, axis=None, keepdims=False):
         return np.sum(np.asarray(x), axis=axis, keepdims=keepdims, dtype=np.asarray(x).dtype)

@@ -5,7 +5,8 @@
     python benchmarks/corpus/triton_probe_variants.py --ports build/ttp --out build/gpu21/probe
 
 Changes: `kernel:NAME=INT` (a `@ct.kernel` option: occupancy, num_worker_warps), `notma-loads` / `notma-stores`
-(`allow_tma=False` on every ct.load / ct.store), `fast-div` (f32 `/` as `ct.truediv(.., rounding_mode=APPROX)`).
+(`allow_tma=False` on every ct.load / ct.store). (The dropouts' `fast-div` probe of 2026-12-05 is the lowering's
+default since: Triton's div.full, bit for bit.)
 Writes OUT/KERNEL.LABEL/ and OUT/probes.txt (one line per kernel: tutorial, kernel, then LABEL=DIR for each variant).
 """
 from __future__ import annotations
@@ -31,12 +32,12 @@ PROBES = {
     "02-fused-softmax.softmax_kernel": ("02-fused-softmax.py", "softmax_kernel", {
         "default": [], "plain_stores": ["notma-stores"], "w8.occupancy=4": ["kernel:num_worker_warps=8",
                                                                               "kernel:occupancy=4"]}),
-    "04-low-memory-dropout._seeded_dropout": ("04-low-memory-dropout.py", "_seeded_dropout", {
-        "default": [], "fast_div": ["fast-div"]}),
-    "04-low-memory-dropout._dropout": ("04-low-memory-dropout.py", "_dropout", {
-        "default": [], "fast_div": ["fast-div"]}),
-    "03-matrix-multiplication.matmul_kernel": ("03-matrix-multiplication.py", "matmul_kernel", {
-        "default": [], "w4": ["kernel:num_worker_warps=4"]}),
+    "09-persistent-matmul.matmul_kernel_persistent": ("09-persistent-matmul.py", "matmul_kernel_persistent", {
+        "default": [], "occupancy=1": ["kernel:occupancy=1"], "occupancy=2": ["kernel:occupancy=2"],
+        "notma-loads": ["notma-loads"], "w4": ["kernel:num_worker_warps=4"]}),
+    "06-fused-attention._attn_fwd": ("06-fused-attention.py", "_attn_fwd", {
+        "default": [], "occupancy=1": ["kernel:occupancy=1"], "occupancy=2": ["kernel:occupancy=2"],
+        "w4": ["kernel:num_worker_warps=4"]}),
 }
 
 
@@ -50,13 +51,6 @@ class _Change(ast.NodeTransformer):
         if (fn == "ct.load" and "notma-loads" in self.changes) or (fn == "ct.store" and "notma-stores" in self.changes):
             node.keywords = [k for k in node.keywords if k.arg != "allow_tma"] + [
                 ast.keyword("allow_tma", ast.Constant(False))]
-        return node
-
-    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
-        self.generic_visit(node)
-        if isinstance(node.op, ast.Div) and "fast-div" in self.changes:
-            return ast.Call(ast.parse("ct.truediv", mode="eval").body, [node.left, node.right],
-                            [ast.keyword("rounding_mode", ast.parse("ct.RoundingMode.APPROX", mode="eval").body)])
         return node
 
 

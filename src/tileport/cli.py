@@ -365,7 +365,7 @@ def _hints(given: list[str]) -> dict[str, int]:
             raise InputError(f"--hint {h!r}: unknown hint {key!r}; valid hints: {', '.join(valid)}")
         if not eq or not value.strip().isdigit():
             raise InputError(f"--hint {h!r}: expected NAME=INT with a non-negative integer (occupancy=4, "
-                             "num_ctas=2, fast_div=1)")
+                             "num_ctas=2, plain_stores=1)")
         hints[key] = int(value)
     return hints
 
@@ -1040,7 +1040,8 @@ against the Triton kernel itself. What the lowering accepts: docs/coverage.md (T
     _kernel_inputs(po, "port directory")
     po.add_argument("--hint", action="append", metavar="NAME=INT",
                     help="Triton kernels only: a cuTile kernel option for the lowered form (occupancy, num_ctas, "
-                         "num_worker_warps), or fast_div=1: f32 division as div.approx, or plain_stores=1: stores "
+                         "num_worker_warps), or ieee_div=1: f32 division rounded as IEEE (by default it is Triton's own "
+                         "div.full, bit for bit), or plain_stores=1: stores "
                          "without TMA (see tileport.frontends.triton.lower); other names are refused. With no "
                          "--hint, occupancy follows the launches' num_warps when they state one (64 // num_warps "
                          "CTAs per SM, at most 8)")

@@ -679,8 +679,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`tl.sum/max/min(x[, axis, keep_dims])`, `tl.trans`, `tl.zeros`, `tl.full`, `tl.cdiv`, `min`/`max`/"
               "`float` on scalars, operators",
               "the `ct.` function of the same name (`ct.transpose`, `ct.zeros`, ...), the same operators; an f32 "
-              "`exp` (converted or loaded as f32) is `ct.exp2(x * log2 e)` as Triton computes it; sigmoid "
-              "`1 / (1 + exp(-x))` as Triton defines it; `libdevice.pow(x, n)` of an int exponent (Triton calls "
+              "`exp` (converted or loaded as f32) is `ct.exp2(x * log2 e)` as Triton computes it; an f32 `/` "
+              "Triton's div.full.f32 (`ct.truediv(.., rounding_mode=APPROX)` of the operands scaled by 1/4 where "
+              "|denominator| > 2**126: the same sm_90 instructions, read with nvdisasm; by a literal or constexpr "
+              "the scaling decided when it lowers), f32 `tl.sqrt`/`tl.rsqrt` their approx.ftz forms (`ct.sqrt(.., "
+              "rounding_mode=APPROX, flush_to_zero=True)`, `ct.rsqrt(.., flush_to_zero=True)`: one MUFU "
+              "instruction each, as Triton's) — `tl.math.div_rn`, `sqrt_rn`, `ieee_rounding=True`, libdevice's "
+              "functions and the `ieee_div` option keep IEEE rounding; sigmoid "
+              "`1 / (1 + exp(-x))` as Triton defines it (its division as above); `libdevice.pow(x, n)` of an int exponent (Triton calls "
               "libdevice's powif: Adam's bias correction at a step count, llm/pow_int_step) `ct.pow` of n converted "
               "to f32 (cuTile Python's integer exponent is Tile IR `fpowi`, which cutile 0.3.1 lacks; the same power, "
               "not checked bit for bit)", S, "triton/attention"),

@@ -134,11 +134,27 @@ pub mod port {
             );
             m_i = m_new;
         }
-        let cast_elem: Tile<Elem, { [BLOCK_M, HEAD_DIM] }> = convert_tile(
-            acc / l_i
-                .reshape(shape![BLOCK_M, 1])
-                .broadcast(shape![BLOCK_M, HEAD_DIM]),
+        let den1: Tile<f32, { [BLOCK_M, 1] }> = l_i.reshape(shape![BLOCK_M, 1]);
+        let big2: Tile<bool, { [BLOCK_M, 1] }> = gt_tile(
+            absf(den1),
+            broadcast_scalar(8.507059e+37f32, shape![BLOCK_M, 1]),
         );
+        let selected: Tile<f32, { [BLOCK_M, HEAD_DIM] }> = select(
+            big2.broadcast(shape![BLOCK_M, HEAD_DIM]),
+            acc * broadcast_scalar(0.25f32, shape![BLOCK_M, HEAD_DIM]),
+            acc,
+        );
+        let selected_2: Tile<f32, { [BLOCK_M, 1] }> = select(
+            big2,
+            den1 * broadcast_scalar(0.25f32, shape![BLOCK_M, 1]),
+            den1,
+        );
+        let cast_elem: Tile<Elem, { [BLOCK_M, HEAD_DIM] }> = convert_tile(divf(
+            selected,
+            selected_2.broadcast(shape![BLOCK_M, HEAD_DIM]),
+            rounding::Approx,
+            ftz::Disabled,
+        ));
         Out.store(cast_elem.reshape(shape![1, BLOCK_M, HEAD_DIM]));
     }
 
@@ -255,11 +271,27 @@ pub mod port {
             );
             m_i = m_new;
         }
-        let cast_elem: Tile<Elem, { [BLOCK_M, HEAD_DIM] }> = convert_tile(
-            acc / l_i
-                .reshape(shape![BLOCK_M, 1])
-                .broadcast(shape![BLOCK_M, HEAD_DIM]),
+        let den1: Tile<f32, { [BLOCK_M, 1] }> = l_i.reshape(shape![BLOCK_M, 1]);
+        let big2: Tile<bool, { [BLOCK_M, 1] }> = gt_tile(
+            absf(den1),
+            broadcast_scalar(8.507059e+37f32, shape![BLOCK_M, 1]),
         );
+        let selected: Tile<f32, { [BLOCK_M, HEAD_DIM] }> = select(
+            big2.broadcast(shape![BLOCK_M, HEAD_DIM]),
+            acc * broadcast_scalar(0.25f32, shape![BLOCK_M, HEAD_DIM]),
+            acc,
+        );
+        let selected_2: Tile<f32, { [BLOCK_M, 1] }> = select(
+            big2,
+            den1 * broadcast_scalar(0.25f32, shape![BLOCK_M, 1]),
+            den1,
+        );
+        let cast_elem: Tile<Elem, { [BLOCK_M, HEAD_DIM] }> = convert_tile(divf(
+            selected,
+            selected_2.broadcast(shape![BLOCK_M, HEAD_DIM]),
+            rounding::Approx,
+            ftz::Disabled,
+        ));
         Out.store(cast_elem.reshape(shape![1, BLOCK_M, HEAD_DIM]));
     }
 }

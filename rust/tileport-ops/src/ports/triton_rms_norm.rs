@@ -28,7 +28,7 @@ pub mod port {
                 rounding::NearestEven,
                 ftz::Disabled,
             ),
-            ftz::Disabled,
+            ftz::Enabled,
         );
         let w_ptr_view: Partition<f32, { [BLOCK_SIZE] }> = w_ptr.partition(shape![BLOCK_SIZE]);
         let w: Tile<f32, { [BLOCK_SIZE] }> = w_ptr_view.load([0]);
@@ -81,7 +81,7 @@ pub mod port {
                 rounding::NearestEven,
                 ftz::Disabled,
             ),
-            ftz::Disabled,
+            ftz::Enabled,
         );
         let w_ptr_view: Partition<Elem, { [BLOCK_SIZE] }> = w_ptr.partition(shape![BLOCK_SIZE]);
         let w: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(w_ptr_view.load([0]));

@@ -30,9 +30,18 @@ pub mod port {
             ftz::Disabled,
         );
         let den: Tile<f32, { [] }> = reduce_sum(num, 0);
-        let out_ptr_stored: Tile<f32, { [1, BLOCK_SIZE] }> = divf(
+        let big1: Tile<bool, { [] }> =
+            gt_tile(absf(den), broadcast_scalar(8.507059e+37f32, shape![]));
+        let selected: Tile<f32, { [BLOCK_SIZE] }> = select(
+            big1.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
+            num * broadcast_scalar(0.25f32, shape![BLOCK_SIZE]),
             num,
-            den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
+        );
+        let selected_2: Tile<f32, { [] }> =
+            select(big1, den * broadcast_scalar(0.25f32, shape![]), den);
+        let out_ptr_stored: Tile<f32, { [1, BLOCK_SIZE] }> = divf(
+            selected,
+            selected_2.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
             rounding::Approx,
             ftz::Disabled,
         )
@@ -85,9 +94,18 @@ pub mod port {
             ftz::Disabled,
         );
         let den: Tile<f32, { [] }> = reduce_sum(num, 0);
-        let cast_elem: Tile<Elem, { [BLOCK_SIZE] }> = convert_tile(divf(
+        let big1: Tile<bool, { [] }> =
+            gt_tile(absf(den), broadcast_scalar(8.507059e+37f32, shape![]));
+        let selected: Tile<f32, { [BLOCK_SIZE] }> = select(
+            big1.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
+            num * broadcast_scalar(0.25f32, shape![BLOCK_SIZE]),
             num,
-            den.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
+        );
+        let selected_2: Tile<f32, { [] }> =
+            select(big1, den * broadcast_scalar(0.25f32, shape![]), den);
+        let cast_elem: Tile<Elem, { [BLOCK_SIZE] }> = convert_tile(divf(
+            selected,
+            selected_2.reshape(shape![1]).broadcast(shape![BLOCK_SIZE]),
             rounding::Approx,
             ftz::Disabled,
         ));

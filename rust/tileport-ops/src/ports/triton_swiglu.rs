@@ -18,18 +18,23 @@ pub mod port {
         let g: Tile<f32, { [BLOCK_SIZE] }> = g_ptr_view.load([pid]);
         let u_ptr_view: Partition<f32, { [BLOCK_SIZE] }> = u_ptr.partition(shape![BLOCK_SIZE]);
         let u: Tile<f32, { [BLOCK_SIZE] }> = u_ptr_view.load([pid]);
-        y_ptr.store(
-            (divf(
-                g,
-                broadcast_scalar(1.0f32, shape![BLOCK_SIZE])
-                    + (exp2(
-                        negf(g) * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
-                        ftz::Disabled,
-                    )),
-                rounding::Approx,
+        let den1: Tile<f32, { [BLOCK_SIZE] }> = broadcast_scalar(1.0f32, shape![BLOCK_SIZE])
+            + (exp2(
+                negf(g) * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
                 ftz::Disabled,
-            )) * u,
+            ));
+        let big2: Tile<bool, { [BLOCK_SIZE] }> = gt_tile(
+            absf(den1),
+            broadcast_scalar(8.507059e+37f32, shape![BLOCK_SIZE]),
         );
+        let selected: Tile<f32, { [BLOCK_SIZE] }> =
+            select(big2, g * broadcast_scalar(0.25f32, shape![BLOCK_SIZE]), g);
+        let selected_2: Tile<f32, { [BLOCK_SIZE] }> = select(
+            big2,
+            den1 * broadcast_scalar(0.25f32, shape![BLOCK_SIZE]),
+            den1,
+        );
+        y_ptr.store(divf(selected, selected_2, rounding::Approx, ftz::Disabled) * u);
     }
 
     /// Generic over the element type `Elem`; proven at each specialization:
@@ -48,18 +53,24 @@ pub mod port {
         let g: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(g_ptr_view.load([pid]));
         let u_ptr_view: Partition<Elem, { [BLOCK_SIZE] }> = u_ptr.partition(shape![BLOCK_SIZE]);
         let u: Tile<f32, { [BLOCK_SIZE] }> = convert_tile(u_ptr_view.load([pid]));
-        let cast_elem: Tile<Elem, { [BLOCK_SIZE] }> = convert_tile(
-            (divf(
-                g,
-                broadcast_scalar(1.0f32, shape![BLOCK_SIZE])
-                    + (exp2(
-                        negf(g) * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
-                        ftz::Disabled,
-                    )),
-                rounding::Approx,
+        let den1: Tile<f32, { [BLOCK_SIZE] }> = broadcast_scalar(1.0f32, shape![BLOCK_SIZE])
+            + (exp2(
+                negf(g) * broadcast_scalar(1.442695f32, shape![BLOCK_SIZE]),
                 ftz::Disabled,
-            )) * u,
+            ));
+        let big2: Tile<bool, { [BLOCK_SIZE] }> = gt_tile(
+            absf(den1),
+            broadcast_scalar(8.507059e+37f32, shape![BLOCK_SIZE]),
         );
+        let selected: Tile<f32, { [BLOCK_SIZE] }> =
+            select(big2, g * broadcast_scalar(0.25f32, shape![BLOCK_SIZE]), g);
+        let selected_2: Tile<f32, { [BLOCK_SIZE] }> = select(
+            big2,
+            den1 * broadcast_scalar(0.25f32, shape![BLOCK_SIZE]),
+            den1,
+        );
+        let cast_elem: Tile<Elem, { [BLOCK_SIZE] }> =
+            convert_tile(divf(selected, selected_2, rounding::Approx, ftz::Disabled) * u);
         y_ptr.store(cast_elem);
     }
 }

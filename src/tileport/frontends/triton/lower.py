@@ -6,15 +6,19 @@ Pointer arithmetic is evaluated symbolically: ``ptr + pid * BLOCK + tl.arange(0,
 array view (`views.py`) and each masked load/store a padded ``ct.load`` / bounds-checked ``ct.store`` of it. Block
 pointers (``tl.make_block_ptr``) name their view directly; ``tl.advance`` by one block per iteration of a loop
 becomes the loop index in the tile index. Value arithmetic maps one to one (``MAP`` below), except that an f32
-``tl.exp`` becomes what Triton itself compiles it to, ``exp2(x * log2 e)`` (``ct.exp2(x * LOG2E)``). Triton
-divides f32 with ``div.full.f32``; cutile 0.3.1 cannot express that rounding (its divf stops at approx), so an
-f32 ``/`` stays IEEE division here — at most 2 ulp apart from the Triton kernel's, and several times the
-instructions (measured: the division dominates 16-bit softmax and SwiGLU). The ``fast_div`` option lowers it to
-``ct.truediv(.., rounding_mode=APPROX)`` (div.approx.f32: as fast as Triton's, within 2 ulp of it for
-denominators below 2**126 in magnitude, 0 beyond) where the kernel's denominators are known to stay in range. The
-``plain_stores`` option gives every lowered ``ct.store`` ``allow_tma=False``: stores from registers instead of a
-shared-memory stage and a TMA store (a performance hint, no change in what is stored; the row kernels' choice,
-benchmarks/results/h200/tuning/rows-notma).
+``tl.exp`` becomes what Triton itself compiles it to, ``exp2(x * log2 e)`` (``ct.exp2(x * LOG2E)``). Likewise an f32 ``/``
+(Triton: ``div.full.f32``), ``tl.sqrt`` (``sqrt.approx.ftz.f32``) and ``tl.rsqrt`` (``rsqrt.approx.ftz.f32``):
+their sm_90 machine code, read with nvdisasm from Triton 3.6's cubins and from the lowered forms' (tileiras 13.4),
+is the same instructions — ``div.full.f32`` is the reciprocal approximation of the denominator times the numerator,
+both first scaled by 1/4 where the denominator's magnitude exceeds 2**126 and by 2**24 where it is below 2**-126;
+cuTile's APPROX division does the second scaling itself, so the lowering writes the first
+(``_Lowerer.triton_div``) — and ``sqrt``/``rsqrt`` are one MUFU instruction each, cuTile's with APPROX rounding and
+flush-to-zero. So the port computes Triton's quotients and roots bit for bit, at Triton's cost (an IEEE division
+is several times the instructions: measured, it dominated 16-bit softmax and the dropouts). ``tl.math.div_rn``,
+``tl.sqrt_rn``, ``ieee_rounding=True`` and libdevice's functions keep IEEE rounding; the ``ieee_div`` option makes
+every f32 ``/`` IEEE. The ``plain_stores`` option gives every lowered ``ct.store`` ``allow_tma=False``: stores from
+registers instead of a shared-memory stage and a TMA store (a performance hint, no change in what is stored; the
+row kernels' choice, benchmarks/results/h200/tuning/rows-notma).
 
 Anything else is refused with ``file:line:col`` and what to write instead: a lowering that is not exact is never
 produced. The lowered kernel is ordinary cuTile Python: the port's IR diff proves the Rust against it, and the GPU
@@ -53,6 +57,8 @@ MAP = {"exp": "ct.exp", "exp2": "ct.exp2", "log": "ct.log", "log2": "ct.log2", "
        "sqrt_rn": "ct.sqrt"}
 #: triton.language functions that only promise the compiler facts (alignment, contiguity): the value itself
 HINT_FNS = ("max_contiguous", "multiple_of", "max_constancy", "assume")
+#: |denominator| above which div.full.f32 scales both operands by 1/4 (2**126; _Lowerer.triton_div)
+DIV_FULL_SCALED_ABOVE = float(2 ** 126)
 #: namespaces under triton.language that hold functions (`tl.math.rsqrt`, `tl.extra.cuda.libdevice.tanh`)
 TL_NAMESPACES = ("math", "extra", "cuda", "libdevice", "standard")
 REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
@@ -570,7 +576,7 @@ def _broadcast(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 class _Lowerer:
     def __init__(self, kernel: TritonKernel, kinds: dict[str, str], const_types: dict[str, str],
-                 fast_div: bool = False, plain_stores: bool = False, facts: dict | None = None):
+                 ieee_div: bool = False, plain_stores: bool = False, facts: dict | None = None):
         self.k = kernel
         facts = facts or {}
         #: constexpr parameter → its value at each launch (folds `if` on constexprs the launches agree on)
@@ -582,7 +588,7 @@ class _Lowerer:
         self.prefix = ""        # names a helper binds are emitted with its prefix (helpers are inlined)
         self.inlined = 0
         self.depth = 0
-        self.fast_div = fast_div
+        self.ieee_div = ieee_div
         self.store_options = ", allow_tma=False" if plain_stores else ""
         self.kinds = kinds
         self.const_types = const_types
@@ -1789,8 +1795,9 @@ class _Lowerer:
         dtype = dtypes.pop() if len(dtypes) == 1 else None
         if sym in ("&", "|", "^") and set(BOOL) & {getattr(x, "dtype", None) for x in (ta, tb)}:
             dtype = "bool"
-        if sym == "/" and self.fast_div and isinstance(ta, Tile) and isinstance(tb, Tile) and dtype == F32:
-            return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)", shape, dtype)
+        if sym == "/" and not self.ieee_div and (isinstance(ta, Tile) or isinstance(tb, Tile)) and \
+                all(isinstance(x, Scalar) or self.known_dtype(x) == F32 for x in (ta, tb)):
+            return self.triton_div(ta, tb, shape)
         if sym in ("//", "%") and not self._floor_is_trunc(a, b, ta, tb):
             return self._truncating(sym, ta, tb, shape, dtype)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}", shape, dtype)
@@ -2329,7 +2336,10 @@ class _Lowerer:
         if fn == "sigmoid" and len(node.args) == 1:
             x = self.materialize(self._value(self.ev(node.args[0]), node), node)
             e = self._exp(Tile(f"-{_paren(x.text)}", x.shape, x.dtype))
-            return Tile(f"1.0 / (1.0 + {e.text})", x.shape, x.dtype)
+            den = Tile(f"1.0 + {e.text}", x.shape, x.dtype)
+            if self.known_dtype(x) == F32 and not self.ieee_div:   # Triton's 1 / (1 + exp(-x)): its division
+                return self.triton_div(Scalar("1.0"), den, x.shape)
+            return Tile(f"1.0 / ({den.text})", x.shape, x.dtype)
         if fn is None:
             raise self.fail(node, f"call `{ast.unparse(node.func)}` is not supported (only triton.language "
                                   "functions and @triton.jit helpers: the module's own, or imported by name from a module of the "
@@ -2492,6 +2502,11 @@ class _Lowerer:
                 if fn in ("pow", "atan2"):   # `libdevice.pow(beta1, step)` (Adam's bias correction): the first an
                     # f32 0-d tile (the port's binary math takes no scalars only; the same f32 operation)
                     tiles[0] = Tile(f"ct.full((), {tiles[0].text}, dtype={F32})", (), F32)
+            if fn in ("sqrt", "rsqrt") and len(tiles) == 1 and not opts and not self._libdevice(node) and \
+                    (self.known_dtype(tiles[0]) == F32 if isinstance(tiles[0], Tile) else dts == [F32]):
+                # Triton's sqrt.approx.ftz.f32 / rsqrt.approx.ftz.f32: one MUFU instruction, as cuTile's approximate
+                # flush-to-zero forms compile (module docstring)
+                opts = (["rounding_mode=ct.RoundingMode.APPROX"] if fn == "sqrt" else []) + ["flush_to_zero=True"]
             return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
                         dts[0] if len(set(dts)) == 1 else None)
         if fn == "fast_expf" and len(node.args) == 1 and not kw:
@@ -2508,12 +2523,12 @@ class _Lowerer:
             return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)",
                         _broadcast(ta.shape, tb.shape), F32)
         if fn == "div_rn" and len(node.args) == 2 and not kw:
-            # IEEE division rounded to nearest: cuTile's `/` (fast_div does not apply: the rounding is asked for)
-            fast, self.fast_div = self.fast_div, False
+            # IEEE division rounded to nearest: cuTile's `/`
+            ieee, self.ieee_div = self.ieee_div, True
             try:
                 return self.binop(ast.Div(), self.ev(node.args[0]), self.ev(node.args[1]), node)
             finally:
-                self.fast_div = fast
+                self.ieee_div = ieee
         if fn in ROUNDINGS and len(node.args) == 1 and not kw:
             return self.rounding(node, fn)
         if fn in ("llrint", "llround") and len(node.args) == 1 and not kw:
@@ -2668,6 +2683,50 @@ class _Lowerer:
         self.emit(f"{name} = {t.text}")
         return replace(t, text=name)
 
+    def triton_div(self, a: "Tile | Scalar", b: "Tile | Scalar", shape: tuple) -> Tile:
+        """Triton's f32 quotient ``a / b`` (``div.full.f32``), bit for bit: cuTile's APPROX division (the reciprocal
+        approximation times the numerator, both scaled by 2**24 where |b| < 2**-126) of the operands scaled by 1/4
+        where |b| > 2**126 (module docstring). A scalar operand is a tile of the quotient's shape (Triton divides
+        element by element). One known when the kernel compiles (a literal, a constexpr: cuTile Python folds
+        arithmetic on it) is scaled by 1/4 in its constant, and a denominator known so decides the scaling here."""
+        def static(x: "Tile | Scalar") -> list | None:
+            return self.launch_values(x.text) if isinstance(x, Scalar) else None
+
+        def full(text: str) -> str:
+            return f"ct.full({_tup(shape)}, {text}, dtype={F32})"
+
+        def quarter(x: Scalar) -> str:
+            try:
+                return repr(float(x.text) * 0.25)   # a literal: the constant itself
+            except ValueError:
+                return f"{_paren(x.text)} * 0.25"
+
+        def operand(x: "Tile | Scalar", what: str) -> tuple[str, str]:
+            """(the operand, the operand scaled by 1/4) as tile expressions."""
+            if isinstance(x, Scalar) and static(x) is not None:
+                return full(x.text), full(quarter(x))
+            t = self._named(Tile(full(x.text), shape, F32) if isinstance(x, Scalar) else x, what)
+            return t.text, f"{t.text} * 0.25"
+
+        approx = "rounding_mode=ct.RoundingMode.APPROX"
+        (num, num4), known = operand(a, "num"), static(b)
+        if known is not None and all(isinstance(v, (int, float)) for v in known):
+            scaled = [abs(v) > DIV_FULL_SCALED_ABOVE for v in known]
+            if not any(scaled):
+                return Tile(f"ct.truediv({num}, {full(b.text)}, {approx})", shape, F32)
+            if all(scaled):
+                return Tile(f"ct.truediv({num4}, {full(quarter(b))}, {approx})", shape, F32)
+        den, den4 = operand(b, "den")
+        big = self._named(Tile(f"ct.abs({den}) > {DIV_FULL_SCALED_ABOVE!r}",
+                               shape if isinstance(b, Scalar) else b.shape, "bool"), "big")
+        return Tile(f"ct.truediv(ct.where({big.text}, {num4}, {num}), ct.where({big.text}, {den4}, {den}), {approx})",
+                    shape, F32)
+
+    def _libdevice(self, node: ast.Call) -> bool:
+        """Whether the call names libdevice's function (``libdevice.sqrt``, or a bare name imported from it)."""
+        return "libdevice" in ast.unparse(node.func) or \
+            (isinstance(node.func, ast.Name) and node.func.id in self.k.libdevice)
+
     def like(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.zeros_like(x)`` / ``tl.full_like(x, v)`` / ``tl.ones_like(x)`` (``dtype=`` overrides x's)."""
         x = self._tile_arg(node, kw, 0, "input")
@@ -2720,11 +2779,11 @@ class _Lowerer:
         m = Tile(f"ct.max({x.text}, axis={dim}, keepdims=True)", red, x.dtype)
         num = self._named(self._exp(Tile(f"{x.text} - {m.text}", x.shape, self.known_dtype(x))), "smx")
         den = Tile(f"ct.sum({num.text}, axis={dim}, keepdims=True)", red, num.dtype)
-        fast, self.fast_div = self.fast_div, (self.fast_div and not ieee)
+        before, self.ieee_div = self.ieee_div, (self.ieee_div or ieee)
         try:
             return self.binop(ast.Div(), num, den, node)  # type: ignore[return-value]
         finally:
-            self.fast_div = fast
+            self.ieee_div = before
 
     def tile_gather(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.gather(src, index, axis)`` (``out[.., i, ..] = src[.., index[.., i, ..], ..]``) within a tile: a one-hot
@@ -3296,7 +3355,8 @@ class _Lowerer:
         self.emit(f"{r}v = ct.where({r}x2 < 0, -1 - {r}x2, {r}x2)")
         self.emit(f"{r}u1 = ct.maximum(ct.astype({r}u, ct.float32) * 4.6566127342e-10, 1e-07)")
         self.emit(f"{r}th = ct.astype({r}v, ct.float32) * 4.6566127342e-10 * 6.283185307179586")
-        return Tile(f"ct.sqrt(-2.0 * ct.log({r}u1)) * ct.cos({r}th)", offs.shape, F32)
+        return Tile(f"ct.sqrt(-2.0 * ct.log({r}u1), rounding_mode=ct.RoundingMode.APPROX, flush_to_zero=True) * "
+                    f"ct.cos({r}th)", offs.shape, F32)   # (tl.sqrt's approximation: module docstring)
 
     def permute(self, node: ast.AST, v: object, dims_args: object) -> Tile:
         """``tl.trans(x)`` / ``x.T`` (the two axes of a matrix swapped) and ``tl.permute(x, dims)`` / ``tl.trans(x,
@@ -4632,9 +4692,10 @@ def _mentions(text: str, name: str) -> bool:
 
 
 #: cuTile kernel options a lowering may be given (Triton's num_warps/num_stages have no cuTile counterpart), and
-#: the lowering's own: fast_div=1 (f32 division as div.approx), plain_stores=1 (stores without TMA; module docstring)
+#: the lowering's own: ieee_div=1 (f32 division rounded as IEEE, not as Triton's div.full), plain_stores=1 (stores
+#: without TMA; module docstring)
 KERNEL_HINTS = ("occupancy", "num_ctas", "num_worker_warps")
-LOWERING_OPTIONS = ("fast_div", "plain_stores")
+LOWERING_OPTIONS = ("ieee_div", "plain_stores")
 
 
 def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
@@ -4656,7 +4717,7 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     gathered: set[str] = set()
     wraps = True
     while True:
-        lw = _Lowerer(kernel, kinds, types, fast_div=bool(options.get("fast_div")),
+        lw = _Lowerer(kernel, kinds, types, ieee_div=bool(options.get("ieee_div")),
                       plain_stores=bool(options.get("plain_stores")), facts=facts)
         lw.seed_views = dict(seeds)
         lw.not_whole_blocks = set(not_blocks)
@@ -4696,8 +4757,8 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
               "tileport's Triton frontend.", "",
               "Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how",
               "a launch builds it from the Triton arguments)." + (
-                  " f32 division is div.approx (fast_div: tileport.frontends.triton.lower)."
-                  if options.get("fast_div") else "") + (
+                  " f32 division is IEEE division (ieee_div: tileport.frontends.triton.lower)."
+                  if options.get("ieee_div") else "") + (
                   " Stores skip TMA (plain_stores: tileport.frontends.triton.lower)."
                   if options.get("plain_stores") else "") + '"""',
               "import cuda.tile as ct", "", "",

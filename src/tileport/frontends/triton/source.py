@@ -29,6 +29,9 @@ class TritonKernel:
     globals: dict[str, object] = field(default_factory=dict, compare=False)
     #: the module's other @triton.jit functions (helpers the kernel may call) by name
     helpers: dict[str, ast.FunctionDef] = field(default_factory=dict, compare=False)
+    #: the bare names of ``functions`` imported from libdevice (``from triton.language.extra.libdevice import
+    #: sqrt``: libdevice's correctly rounded sqrt, not tl.sqrt's approximation)
+    libdevice: frozenset[str] = field(default_factory=frozenset, compare=False)
 
     @property
     def params(self) -> list[str]:
@@ -147,8 +150,11 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
     if not tl:
         raise TritonSourceError(f"{path}:{fn.lineno}: the module does not import triton.language")
     helpers = {**_imported_helpers(path, tree, tl), **{f.name: f for f in jitted if f is not fn}}
+    libdevice = frozenset(a.asname or a.name for n in ast.walk(tree)
+                          if isinstance(n, ast.ImportFrom) and n.module in TL_MODULES and "libdevice" in n.module
+                          for a in n.names)
     return TritonKernel(path.resolve(), name, fn, text, frozenset(tl), frozenset(t for t in tr if ":" not in t),
-                        functions, _module_constants(tree), helpers)
+                        functions, _module_constants(tree), helpers, libdevice)
 
 
 def _imported_helpers(path: Path, tree: ast.Module, tl: set[str]) -> dict[str, ast.FunctionDef]:

@@ -16,16 +16,15 @@ KERNELS = {m: f"triton_{m}" for m in ("vector_add", "softmax", "rms_norm", "laye
 #: cuTile kernel options for the lowered forms, chosen by measurement (benchmarks/probes/occupancy_probe.py on the H200,
 #: benchmarks/results/h200/triton/occupancy.json): one row per program needs 4 CTAs per SM to hide its latency —
 #: 2.3-2.9x faster than cutile's default for 4096-wide rows. Triton's num_warps does not carry over.
-#: fast_div (f32 division as div.approx, like Triton's own div.full in speed) where every denominator is >= 1:
-#: softmax's row sum, SwiGLU's 1 + exp(-g) (inf gives 0 either way) — measured 1.3x faster at 16 bits
-#: (benchmarks/results/h200/triton/math_probe.json).
+#: (An f32 division is Triton's own div.full, bit for bit and as fast: the fast_div option these once needed —
+#: 1.3x at 16 bits, benchmarks/results/h200/triton/math_probe.json — is the lowering's default now.)
 #: num_worker_warps=8 for softmax: half the row per thread, as tileport.kernels.row_softmax measured (one row per
 #: block at 8192x4096 bf16: 58% of copy bandwidth with it, 46% without; benchmarks/results/h200/tuning/rows-occ).
 #: plain_stores (stores without TMA) for the row kernels, as the library's row kernels store (one row per block at
 #: 8192x4096 bf16: row_softmax 59% -> 75%; benchmarks/results/h200/tuning/rows-notma).
-HINTS = {"triton_softmax": {"occupancy": 4, "num_worker_warps": 8, "fast_div": 1, "plain_stores": 1},
+HINTS = {"triton_softmax": {"occupancy": 4, "num_worker_warps": 8, "plain_stores": 1},
          "triton_rms_norm": {"occupancy": 4, "plain_stores": 1},
-         "triton_layer_norm": {"occupancy": 4, "plain_stores": 1}, "triton_swiglu": {"fast_div": 1},
+         "triton_layer_norm": {"occupancy": 4, "plain_stores": 1},
          "triton_attention": {"occupancy": 2}}  # 1.16x (occupancy-attention.json)
 #: The ops that serve them (tileport.ops.triton_<module>)
 OPS = tuple(KERNELS.values())

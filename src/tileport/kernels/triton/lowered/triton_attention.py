@@ -29,4 +29,6 @@ def triton_attention(Q, K, V, Out, sm_scale: float, N_CTX: int, HEAD_DIM: ct.Con
         v = ct.reshape(ct.load(V, index=(off_hz, j, 0), shape=(1, BLOCK_N, HEAD_DIM), padding_mode=ct.PaddingMode.ZERO), (BLOCK_N, HEAD_DIM))
         acc = ct.mma(ct.astype(p, V.dtype), v, acc * (ct.reshape(alpha, (BLOCK_M, 1))))
         m_i = m_new
-    ct.store(Out, index=(off_hz, start_m, 0), tile=ct.reshape(ct.astype(acc / (ct.reshape(l_i, (BLOCK_M, 1))), Out.dtype), (1, BLOCK_M, HEAD_DIM)))
+    den1 = ct.reshape(l_i, (BLOCK_M, 1))
+    big2 = ct.abs(den1) > 8.507059173023462e+37
+    ct.store(Out, index=(off_hz, start_m, 0), tile=ct.reshape(ct.astype(ct.truediv(ct.where(big2, acc * 0.25, acc), ct.where(big2, den1 * 0.25, den1), rounding_mode=ct.RoundingMode.APPROX), Out.dtype), (1, BLOCK_M, HEAD_DIM)))

@@ -9,6 +9,6 @@ import cuda.tile as ct
 def triton_rms_norm(x_ptr, w_ptr, y_ptr, inv_n: float, eps: float, BLOCK_SIZE: ct.Constant[int]):
     row = ct.bid(0)
     x = ct.astype(ct.reshape(ct.load(x_ptr, index=(row, 0), shape=(1, BLOCK_SIZE), padding_mode=ct.PaddingMode.ZERO), (BLOCK_SIZE,)), ct.float32)
-    rstd = ct.rsqrt((ct.sum(x * x, axis=0) * inv_n) + eps)
+    rstd = ct.rsqrt((ct.sum(x * x, axis=0) * inv_n) + eps, flush_to_zero=True)
     w = ct.astype(ct.load(w_ptr, index=(0,), shape=(BLOCK_SIZE,), padding_mode=ct.PaddingMode.ZERO), ct.float32)
     ct.store(y_ptr, index=(row, 0), tile=ct.reshape(ct.astype((x * rstd) * w, y_ptr.dtype), (1, BLOCK_SIZE)), allow_tma=False)

@@ -1,7 +1,7 @@
 """cuTile Python form of the Triton kernel triton_softmax (src/tileport/kernels/triton/softmax.py:9), written by tileport's Triton frontend.
 
 Generated, never edit. Each pointer parameter is an array view (the .json beside this file says how
-a launch builds it from the Triton arguments). f32 division is div.approx (fast_div: tileport.frontends.triton.lower). Stores skip TMA (plain_stores: tileport.frontends.triton.lower)."""
+a launch builds it from the Triton arguments). Stores skip TMA (plain_stores: tileport.frontends.triton.lower)."""
 import cuda.tile as ct
 
 
@@ -12,4 +12,5 @@ def triton_softmax(out_ptr, in_ptr, BLOCK_SIZE: ct.Constant[int]):
     x = x - ct.max(x, axis=0)
     num = ct.exp2(x * 1.4426950408889634)
     den = ct.sum(num, axis=0)
-    ct.store(out_ptr, index=(row, 0), tile=ct.reshape(ct.astype(ct.truediv(num, den, rounding_mode=ct.RoundingMode.APPROX), out_ptr.dtype), (1, BLOCK_SIZE)), allow_tma=False)
+    big1 = ct.abs(den) > 8.507059173023462e+37
+    ct.store(out_ptr, index=(row, 0), tile=ct.reshape(ct.astype(ct.truediv(ct.where(big1, num * 0.25, num), ct.where(big1, den * 0.25, den), rounding_mode=ct.RoundingMode.APPROX), out_ptr.dtype), (1, BLOCK_SIZE)), allow_tma=False)
