@@ -4249,7 +4249,9 @@ class _Lowerer:
                 arr, index, shape, vshape, _ = self.access(ptr, mask, node)
             finally:
                 self._storing = False
-        if isinstance(value, Scalar) and gather and ptr.param in self.gathered_arrays:   # type: ignore[union-attr]
+        if isinstance(value, Scalar) and gather and offsets.shape:
+            # one value scattered to every lane (`tl.store(logits + row * s + ids, float('-inf'), mask=..)`: a
+            # banned-token mask), as Triton broadcasts it
             value = Tile(f"ct.full({_tup(offsets.shape)}, {value.text}, dtype={arr}.dtype)", offsets.shape,
                          f"{arr}.dtype")
         if isinstance(value, Scalar):
