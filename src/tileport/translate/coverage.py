@@ -715,8 +715,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`other=` a literal", "`ct.gather(src, offsets, mask=, padding_value=)` / `ct.scatter(..)` over the "
               "pointer's flat view (stride 1; each offset checked against its extent); through its row view `(S, 1)` "
               "when the pointer is also read as tiles, the offsets `o` split as `(r + o // S, o % S)` "
-              "(docs/triton.md, \"Gathers through a row view\"; over views of more strided dimensions refused)", S,
-              "triton/gather",
+              "(docs/triton.md, \"Gathers through a row view\"; over views of more strided dimensions refused); one scalar "
+              "stored at such offsets (`tl.store(logits + row * s + ids, float('-inf'), mask=..)`: a banned-token "
+              "mask) a `ct.full` tile of the offsets' shape, as Triton broadcasts it", S,
+              "triton/gather, llm/banned_scatter",
               "16-bit arrays: `other=` 0 only (cutile 0.3.1 has no half literal form; 0 is the type's ZERO)"),
     Construct("triton-masked-tile", "masks that are no view bound on a tile-shaped access: a comparison the other "
               "way round (`offs > n`), a bound computed in the kernel or loaded (`n < seq_len`, seq_len read from "
