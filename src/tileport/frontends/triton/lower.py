@@ -3826,11 +3826,32 @@ class _Lowerer:
                     out.append(scalars[k])
                     k += 1
                 else:
-                    out.append(Term(st, "0"))
+                    out.append(Term(st, self._run_onto_rows(st, runs)))
             return out
         if _subsequence(have, want) and param not in self.seed_views:
             raise _Relayout(param, View(param, tuple(Dim(st, None) for st in want) + old.dims[n_old:]))
         return scalars
+
+    @staticmethod
+    def _run_onto_rows(stride: str, runs: list[Term]) -> str:
+        """The index along a view dimension of ``stride`` that an access lacks: 0, unless a unit-stride run of the
+        access steps whole rows of it (`w + t * K + tl.arange(0, K)` read through the view `(K, 1)` that `w + t * K +
+        k` made: tile t of block K is row t, not tile t of a row K long, which reads past the row's extent). With the
+        stride q times the run's block (q = 1 above), tile t is tile `t % q` of row `t // q`: ``runs`` is updated in
+        place with the tile index left in the row."""
+        for j, t in enumerate(runs):
+            r = t.index
+            if t.stride != "1" or not isinstance(r, Idx) or r.index == "0" or r.wrap is not None:
+                continue
+            q = linear.quotient(stride, r.size)
+            if q is None:
+                continue
+            if q == "1":
+                runs[j] = Term("1", replace(r, index="0"))
+                return r.index
+            runs[j] = Term("1", replace(r, index=f"({r.index}) % ({q})"))
+            return f"({r.index}) // ({q})"
+        return "0"
 
     def _element_onto_view(self, scalars: list[Term], view: View) -> list[Term] | None:
         """One element of an array read before through a view of other strides (`tl.load(g + i_bh * T + i_t * BT +
