@@ -599,8 +599,11 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "a scalar); `ptr += offset` before use; `tl.load(ptr)` / `tl.store(ptr + i, scalar)` of one element",
               "an array view of the tensor with those strides (built at launch, no copy); "
               "`ct.load`/`ct.store` of it at the tile indices, size-1 dimensions for scalar indices (one element: "
-              "a 1-element tile, which broadcasts as the scalar does)", S,
-              "triton/softmax", "one layout per pointer parameter"),
+              "a 1-element tile, which broadcasts as the scalar does); an access lacking a dimension of the view "
+              "reads it at index 0, unless its unit-stride run `t * K + tl.arange(0, K)` steps whole rows of it "
+              "(`w + t * K + kk` after `w + t * K + k`: row t of the view (K, 1); rows q blocks long: tile `t % q` "
+              "of row `t // q`)", S,
+              "triton/softmax, llm/topk_renorm_rows", "one layout per pointer parameter"),
     Construct("triton-mask", "`mask=offs < n` (joined by `&`; `n` an integer expression of parameters, `hd // 2`), "
               "row masks expanded (`m[:, None] & (cols[None, :] < n)`), `other=` 0, ±inf or nan",
               "the view's extent along offs is n (evaluated at launch): a padded `ct.load` (padding mode from "
