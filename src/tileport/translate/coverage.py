@@ -603,7 +603,7 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "reads it at index 0, unless its unit-stride run `t * K + tl.arange(0, K)` steps whole rows of it "
               "(`w + t * K + kk` after `w + t * K + k`: row t of the view (K, 1); rows q blocks long: tile `t % q` "
               "of row `t // q`)", S,
-              "triton/softmax, llm/topk_renorm_rows", "one layout per pointer parameter"),
+              "triton/softmax", "one layout per pointer parameter"),
     Construct("triton-mask", "`mask=offs < n` (joined by `&`; `n` an integer expression of parameters, `hd // 2`), "
               "row masks expanded (`m[:, None] & (cols[None, :] < n)`), `other=` 0, ±inf or nan",
               "the view's extent along offs is n (evaluated at launch): a padded `ct.load` (padding mode from "
@@ -721,7 +721,7 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "(docs/triton.md, \"Gathers through a row view\"; over views of more strided dimensions refused); one scalar "
               "stored at such offsets (`tl.store(logits + row * s + ids, float('-inf'), mask=..)`: a banned-token "
               "mask) a `ct.full` tile of the offsets' shape, as Triton broadcasts it", S,
-              "triton/gather, llm/banned_scatter",
+              "triton/gather",
               "16-bit arrays: `other=` 0 only (cutile 0.3.1 has no half literal form; 0 is the type's ZERO)"),
     Construct("triton-masked-tile", "masks that are no view bound on a tile-shaped access: a comparison the other "
               "way round (`offs > n`), a bound computed in the kernel or loaded (`n < seq_len`, seq_len read from "
