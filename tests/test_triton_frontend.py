@@ -247,7 +247,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "reverse_rnn_bwd", "advance_back", "suffix_blocks",
                "none_mask_broadcast", "bag_sum_int32", "slot_divmod", "accept_prefix", "kw_arange_ieee",
                "smoothing_chunks", "unsigned_mix", "pow_int_step", "nibble_dot", "f32_atomic_extrema",
-               "philox_words", "banned_scatter", "topk_renorm_rows")
+               "philox_words", "banned_scatter", "topk_renorm_rows",
+               "elems_then_half_rows")
 
 
 @pytest.fixture(scope="module")

@@ -3801,7 +3801,8 @@ class _Lowerer:
                     break
         return out
 
-    def _scalar_dims_unified(self, param: str, scalars: list[Term], runs: list[Term], node: ast.AST) -> list[Term]:
+    def _scalar_dims_unified(self, param: str, scalars: list[Term], runs: list[Term], node: ast.AST,
+                             bounds: dict[int, str]) -> list[Term]:
         """The scalar terms of an access of ``param`` matched to its view when the two differ only in scalar
         dimensions (`y + 2 * offs` and `y + 2 * offs + 1`: the halves of interleaved pairs; `out + 1 + e` and
         `out + tl.arange(0, 1)`): a dimension the view has and this access lacks is read at index 0; one this
@@ -3826,26 +3827,33 @@ class _Lowerer:
                     out.append(scalars[k])
                     k += 1
                 else:
-                    out.append(Term(st, self._run_onto_rows(st, runs)))
+                    at = self._run_onto_rows(st, runs, bounds)
+                    if at is None and param not in self.gathered_arrays:
+                        raise _UnitStrideArrays({param})
+                    out.append(Term(st, at or "0"))
             return out
         if _subsequence(have, want) and param not in self.seed_views:
             raise _Relayout(param, View(param, tuple(Dim(st, None) for st in want) + old.dims[n_old:]))
         return scalars
 
     @staticmethod
-    def _run_onto_rows(stride: str, runs: list[Term]) -> str:
+    def _run_onto_rows(stride: str, runs: list[Term], bounds: dict[int, str]) -> str | None:
         """The index along a view dimension of ``stride`` that an access lacks: 0, unless a unit-stride run of the
         access steps whole rows of it (`w + t * K + tl.arange(0, K)` read through the view `(K, 1)` that `w + t * K +
         k` made: tile t of block K is row t, not tile t of a row K long, which reads past the row's extent). With the
         stride q times the run's block (q = 1 above), tile t is tile `t % q` of row `t // q`: ``runs`` is updated in
-        place with the tile index left in the row."""
+        place with the tile index left in the row. None where an unmasked run at a tile index other than 0 has a
+        block that divides no row (it may reach past row 0's extent, which Triton reads as the next rows): the
+        array is then gathered at every access (exact). A masked run stays in row 0: the mask is its extent."""
         for j, t in enumerate(runs):
             r = t.index
             if t.stride != "1" or not isinstance(r, Idx) or r.index == "0" or r.wrap is not None:
                 continue
+            if j in bounds:
+                continue
             q = linear.quotient(stride, r.size)
             if q is None:
-                continue
+                return None
             if q == "1":
                 runs[j] = Term("1", replace(r, index="0"))
                 return r.index
@@ -4069,7 +4077,7 @@ class _Lowerer:
                     raise _Unwrap()
         if not runs and old is not None and [t.stride for t in scalars] != [d.stride for d in old.dims]:
             scalars = self._element_onto_view(scalars, old) or scalars
-        scalars = self._scalar_dims_unified(ptr.param, scalars, runs, node)
+        scalars = self._scalar_dims_unified(ptr.param, scalars, runs, node, bounds)
         if not runs:   # one element: at an offset along the unit stride that may step across rows
             scalars = self._element_in_rows(scalars, self.views.get(ptr.param) or
                                             View(ptr.param, tuple(Dim(t.stride, None) for t in scalars)))
