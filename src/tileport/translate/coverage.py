@@ -602,7 +602,7 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "a 1-element tile, which broadcasts as the scalar does); an access lacking a dimension of the view "
               "reads it at index 0, unless its unit-stride run `t * K + tl.arange(0, K)` steps whole rows of it "
               "(`w + t * K + kk` after `w + t * K + k`: row t of the view (K, 1); rows q blocks long: tile `t % q` "
-              "of row `t // q`)", S,
+              "of row `t // q`; an unmasked run whose block divides no row: every access of the array a gather)", S,
               "triton/softmax", "one layout per pointer parameter"),
     Construct("triton-mask", "`mask=offs < n` (joined by `&`; `n` an integer expression of parameters, `hd // 2`), "
               "row masks expanded (`m[:, None] & (cols[None, :] < n)`), `other=` 0, ±inf or nan",
