@@ -793,6 +793,17 @@ def test_early_return_else():
     python = prog(*STORE, ONES, *LOOP, cond, "if %c {", "  return", "} else {", "}", *loop)
     port = prog(*STORE, ONES, *LOOP, cond, "if %c {", "} else {", *("  " + x for x in loop), "}")
     assert v(python, port)["equivalent"]
+    # an `if` that stores, then returns, yielding its token to the rest (`if tok < lo: store(..); return`): the
+    # then arm keeps its store, the rest reads the else arm's token; a different store in either arm is caught
+    tokened = prog(*STORE, ONES, cond, "%r = if %c -> (token) {", "  " + store("%one", "%arg3"), "  return",
+                   "} else {", "  yield %t0 : token", "}", store("%one", "%arg2", "%r"))
+    both = prog(*STORE, ONES, cond, "if %c {", "  " + store("%one", "%arg3"), "} else {",
+                "  " + store("%one", "%arg2"), "}")
+    out = v(tokened, both)
+    assert out["equivalent"] and fired(out, "early-return-else") == 1, out
+    assert not v(tokened, port)["equivalent"]
+    assert not v(tokened, prog(*STORE, ONES, cond, "if %c {", "  " + store("%one", "%arg2"), "} else {",
+                               "  " + store("%one", "%arg2"), "}"))["equivalent"]
 
 
 def test_inbounds_hint():

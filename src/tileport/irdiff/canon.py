@@ -471,18 +471,29 @@ def _collapse_single_break_loops(canon: Canon) -> None:
 
 
 def _early_return_to_else(canon: Canon) -> bool:
-    """Rule early-return-else (see rules.py): in the entry's own region, `if %c { return } else { }` followed by R
-    (up to the entry's final `return`) is `if %c { } else { R }`."""
+    """Rule early-return-else (see rules.py): in the entry's own region, `if %c { A; return } else { }` followed by
+    R (up to the entry's final `return`) is `if %c { A } else { R }`; an `if` with results (`%t = if %c -> (token)
+    { A; return } else { yield %x }`, the token of a store in A) gives R its else arm's values (%t is %x)."""
     ops = canon.entry.body.ops
     for k, op in enumerate(ops):
-        if op.name != "if" or op.results or op.template != "if $0" or not op.regions or \
-                [o.name for o in op.regions[0].ops] != ["return"] or any(r.ops for r in op.regions[1:]):
+        if op.name != "if" or len(op.regions) not in (1, 2) or not op.regions[0].ops or \
+                op.regions[0].ops[-1].name != "return":
+            continue
+        other = op.regions[1].ops if len(op.regions) == 2 else []
+        if op.results:
+            if not IF_RE.fullmatch(op.template) or len(other) != 1 or other[0].name != "yield" or \
+                    len(other[0].operands) != len(op.results):
+                continue
+        elif op.template != "if $0" or other:
             continue
         rest = ops[k + 1:]
         if not rest or rest[-1].name != "return" or any(o.name == "return" for o in rest[:-1]):
             continue
         # (rewritten in place, so that every later rule sees R where it now lives)
-        op.regions = [Region([]), Region(rest[:-1])]
+        for result, value in zip(op.results, other[0].operands if op.results else ()):
+            canon.forward[result] = value
+        op.template, op.results, op.result_names = "if $0", [], []
+        op.regions = [Region(op.regions[0].ops[:-1]), Region(rest[:-1])]
         canon.entry.body.ops = ops[:k + 1] + rest[-1:]
         canon.fired["early-return-else"] += 1
         return True

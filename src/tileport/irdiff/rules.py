@@ -171,9 +171,10 @@ RULES: tuple[Rule, ...] = (
          "the two do the same (the port refines the reference: a tile past the edge is padding, or not written, "
          "instead of undefined; cutile 0.3.1 has no way to state the claim)", "test_inbounds_hint"),
     Rule("early-return-else", "rewrite",
-         "in the entry's own region, `if %c { return } else { }` followed by ops R up to the entry's final `return` "
-         "is `if %c { } else { R }`",
-         "when c holds both end the kernel without running R; when it does not both run R and end: the same paths "
+         "in the entry's own region, `if %c { A; return } else { }` followed by ops R up to the entry's final "
+         "`return` is `if %c { A } else { R }`; an `if` yielding results (`%t = if %c -> (token) { A; return } "
+         "else { yield %x }`, the token of a store in A) gives R the else arm's values (%t is %x)",
+         "when c holds both run A and end the kernel without running R (so %t is never read); when it does not both run R and end: the same paths "
          "(cuTile Python returns from inside the `if` for `if pid >= n: return`; cutile 0.3.1 compiles `return` "
          "only at the end of a body, so the port puts the rest of the kernel in the `else` arm)",
          "test_early_return_else"),
