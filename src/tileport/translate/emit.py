@@ -5667,9 +5667,14 @@ RUST_KEYWORDS = frozenset(
     "box do final macro override priv typeof unsized virtual yield try gen union".split())
 
 
-#: names cutile 0.3.1's `#[cutile::entry]` launcher binds next to an array parameter's own name while it checks
-#: the array (cutile-macro `kernel_launcher_generator.rs`): an array parameter of one of these names is renamed
-LAUNCHER_LOCALS = frozenset("pred valid_shape given_shape given_dtype valid_shape_mixed tensor_validator".split())
+#: names cutile 0.3.1's `#[cutile::entry]` launcher binds or reads next to the kernel's parameters, which it binds
+#: as locals of the same names (cutile-macro `kernel_launcher_generator.rs`: an array's checks bind `pred`, ..;
+#: the launch reads `ctx`, binds `function`, `validator`, .., after them): a parameter of one of these names is
+#: renamed (a scalar `ctx: i32` shadowed the launcher's `ctx: &ExecutionContext`: "expected `&ExecutionContext`")
+LAUNCHER_LOCALS = frozenset(
+    "pred valid_shape given_shape given_dtype valid_shape_mixed tensor_validator ctx function validator "
+    "function_generics stride_args spec_args scalar_hints param_shapes view_shapes launch_grid kernel_launch "
+    "const_grid compile_options".split())
 
 
 def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
@@ -6007,7 +6012,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
                     em.fresh)
     body = _tidy_bindings(body)
     doc = (ast.get_docstring(fn) or "").splitlines()
-    for name in (n for n, p in sig.params if isinstance(p, sigmod.ArraySig) and n in LAUNCHER_LOCALS):
+    for name in (n for n, _ in sig.params if n in LAUNCHER_LOCALS):
         # cutile 0.3.1's generated launcher binds these names itself around an array parameter's checks (`let pred
         # = .. .all(..)`, then `pred.shape()`: "no method named `shape` found for type `bool`"): the Rust
         # parameter is renamed (`pred_`); the port's ABI keeps the Python name, the launcher passes by position
