@@ -3150,17 +3150,16 @@ class Emitter:
                     raise self.refuse(node, "pow-int", f"`{self.text(node)}`: an integer exponent, which cuTile "
                                       "Python compiles to Tile IR `fpowi`; cutile 0.3.1 has no such op (its IR knows "
                                       "only the float `pow`): write the exponent as a float (`x ** 2.0`) or multiply")
-                def f32_scalar(n: ast.AST) -> bool:
-                    if isinstance(_literal(n), float):
-                        return True
-                    p = self.params.get(n.id) if isinstance(n, ast.Name) else None
-                    return isinstance(n, ast.Name) and (self.env[n.id][1] == Scalar("f32") if n.id in self.env else
-                                                        isinstance(p, sigmod.ScalarSig) and p.dtype == "f32")
-                if all(f32_scalar(n) for n in node.args):   # of f32 scalars (`beta1 ** step`): the op on their
-                    # 0-d tiles, as cuTile Python computes it
-                    a, b = ("scalar_to_tile::<f32>(" + (rust_literal(_literal(n), "f32") if _literal(n) is not None
-                                                         else self.expr(n)[0]) + ")" for n in node.args)
+                # of f32 scalars (`beta1 ** step`, `2.0 ** (-8.0 * (h + 1) / H)` of a block id): the op on their
+                # 0-d tiles, as cuTile Python computes it; otherwise (a tile among them) elementwise, the scalar
+                # operands' code given back
+                mark = len(self.body)
+                scalars = [(rust_literal(lit, "f32"), Scalar("f32")) if isinstance(lit := _literal(n), float)
+                           else self.expr(n) for n in node.args]
+                if all(ty == Scalar("f32") for _, ty in scalars):
+                    a, b = (f"scalar_to_tile::<f32>({code})" for code, _ in scalars)
                     return f"tile_to_scalar::<f32, f32>({PLAIN_BINARY_MATH[op]}({a}, {b}))", Scalar("f32")
+                del self.body[mark:]
                 return self.elementwise(node, "math-explicit", list(node.args),
                                         lambda a, b: f"{PLAIN_BINARY_MATH[op]}({a}, {b})", float_only=True)
             if op in ("sum", "max", "min", "prod"):
