@@ -477,6 +477,8 @@ class Emitter:
         loads_tiled: dict[str, list[ast.Call]] = {}
         live = {id(n) for n in self.live_walk()}
         unrolled = self._unrolled_times()
+        # a scatter (gather) inside unrolled ct.static_iter loops counts once per copy: each orders the next
+        self.scatters_left = _scatter_counts(self.fn, unrolled)
         for node in ast.walk(self.fn):   # every arm: a constant `if` may stay an `if` in the Rust (see if_chain)
             if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
                 op = self.ct(node.func)
@@ -1044,6 +1046,15 @@ class Emitter:
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
                 raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
                                   f"call `{self.text(st.value.func)}(...)` as a statement")
+            elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
+                    isinstance(st.value, ast.Tuple) and len(st.value.elts) == len(st.targets[0].elts) and \
+                    all(isinstance(n, ast.Name) for n in st.targets[0].elts) and \
+                    not {n.id for n in st.targets[0].elts} & {n.id for e in st.value.elts for n in ast.walk(e)
+                                                             if isinstance(n, ast.Name)}:
+                # `x1, x2 = x` in a helper given a tuple `(a, b)` for x (the tuple stands where x is read, after
+                # resolve's tuple-assign ran): one assignment per name, as Python unpacks it
+                self.stmts([ast.copy_location(ast.Assign([t], v), st) for t, v in zip(st.targets[0].elts,
+                                                                                     st.value.elts)], indent, nested)
             elif isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Tuple) and isinstance(st.value, ast.Call):
                 raise self.refuse(st, "helper-tuple", f"`{self.text(st).splitlines()[0]}`: a call's several results "
                                                       "unpacked")
@@ -5890,16 +5901,16 @@ def _until_block_end(lines: list[str], depth: int = 0) -> list[str]:
     return scope
 
 
-def _scatter_counts(fn: ast.FunctionDef) -> dict[str, int]:
+def _scatter_counts(fn: ast.FunctionDef, unrolled: dict[int, int] | None = None) -> dict[str, int]:
     """Array name → how many ``ct.scatter`` and ``ct.gather`` calls ``fn``'s body makes into or from it, for the
-    arrays it scatters into (each takes the token of the scatter before it)."""
+    arrays it scatters into (each takes the token of the scatter before it); ``unrolled``: id(call) → its copies."""
     calls = [node for node in ast.walk(fn) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and node.func.attr in ("scatter", "gather") and node.args and isinstance(node.args[0], ast.Name)]
     scattered = {c.args[0].id for c in calls if c.func.attr == "scatter"}
     counts: dict[str, int] = {}
     for c in calls:
         if c.args[0].id in scattered:
-            counts[c.args[0].id] = counts.get(c.args[0].id, 0) + 1
+            counts[c.args[0].id] = counts.get(c.args[0].id, 0) + (unrolled or {}).get(id(c), 1)
     return counts
 
 
