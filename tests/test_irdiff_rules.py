@@ -574,6 +574,22 @@ def test_loop_carried_duplicates():
     assert not v(_single(), apart)["equivalent"]
 
 
+def test_fresh_tokens_one():
+    """Two carried tokens started from two fresh tokens and handed one store's token ≡ the two started from one
+    fresh token (cuTile Python's one entry token, cutile's token per tensor); not when the body hands them
+    different tokens."""
+    def loop(second_init: str, second_next: str) -> str:
+        st = store("%one", "%j", "%a").replace("%s =", "%w =")
+        return prog(*STORE, ONES, *LOOP, "%t1 = make_token : token",
+                    f"%f:2 = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%a = %t0, %b = {second_init}) "
+                    "-> (token, token) {", "  %u = join_tokens %a, %b : token", "  " + st.replace("token = %a",
+                                                                                               "token = %u"),
+                    f"  continue %w, {second_next} : token, token", "}", store("%one", "%arg2", "%f#1"))
+    out = v(loop("%t0", "%w"), loop("%t1", "%w"))
+    assert out["equivalent"] and fired(out, "fresh-tokens-one") >= 1, out
+    assert not v(loop("%t0", "%w"), loop("%t1", "%b"))["equivalent"]
+
+
 def test_loop_carried_order():
     """The same two carried values in the other order (cutile orders by name) ≡; a loop whose two values are
     computed differently is not."""

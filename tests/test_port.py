@@ -1185,6 +1185,22 @@ def gen8_unroll(x, best, y, K: ct.Constant[int], BN: ct.Constant[int]):
     a, b = _rot((v, v * 2.0), 0.5, 0.25)
     ct.store(y, index=(r, 0), tile=a + b)
 """, ["x=f32[?,?]/?,1, best=f32[?,?]/?,1, y=f32[?,?]/?,1, K=#4, BN=#128"]),
+    # round 8: scatters in a kernel whose acquiring atomic orders later memory operations (MoE permute: a slot
+    # taken by ct.atomic_add, then the row stored and its source scattered there; a releasing atomic after a
+    # scatter): ordered as cuTile Python's token_order pass orders them (irdiff fresh-tokens-one)
+    "gen8_permute": ("""
+@ct.kernel
+def gen8_permute(x, ids, offsets, cursor, out, src, peak, K: ct.Constant[int], D: ct.Constant[int]):
+    t = ct.bid(0)
+    row = ct.load(x, index=(t, 0), shape=(1, D))
+    for k in range(K):
+        e = ct.gather(ids, (t, k))
+        dst = ct.gather(offsets, e) + ct.atomic_add(cursor, e, 1)
+        ct.store(out, index=(dst, 0), tile=row)
+        ct.scatter(src, dst, t * K + k)
+    ct.atomic_max(peak, 0, t)
+""", ["x=bf16[?,?]/?,1, ids=i32[?,?]/?,1, offsets=i32[?]/1, cursor=i32[?]/1, out=bf16[?,?]/?,1, src=i32[?]/1, "
+       "peak=i32[?]/1, K=#2, D=#256"]),
 }
 
 

@@ -515,6 +515,15 @@ def _collapse_single_break_loops(canon: Canon) -> None:
         canon.fired["single-break-loop"] += 1
 
 
+def _one_fresh_token(canon: Canon) -> None:
+    """Rule fresh-tokens-one (see rules.py): every `make_token` result is the first one's."""
+    fresh = [op for op in _all_ops(canon.entry.body) if op.name == "make_token" and len(op.results) == 1]
+    for op in fresh[1:]:
+        if op.results[0] not in canon.forward:
+            canon.forward[op.results[0]] = fresh[0].results[0]
+            canon.fired["fresh-tokens-one"] += 1
+
+
 def _early_return_to_else(canon: Canon) -> bool:
     """Rule early-return-else (see rules.py): in the entry's own region, `if %c { A; return } else { }` followed by
     R (up to the entry's final `return`) is `if %c { A } else { R }`; an `if` with results (`%t = if %c -> (token)
@@ -1095,6 +1104,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _index(canon, entry.body, 0, "entry")
     if _early_return_to_else(canon):
         _index(canon, entry.body, 0, "entry")   # (R's loops are one region deeper now)
+    _one_fresh_token(canon)
     _apply_rewrites(canon)
     _collapse_single_break_loops(canon)
     _single_trip_loops_to_ifs(canon)

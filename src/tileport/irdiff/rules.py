@@ -109,6 +109,12 @@ RULES: tuple[Rule, ...] = (
          "a token only orders memory operations after the operations it depends on: a fresh token depends on "
          "nothing, a repeat adds no dependency, and joining one token adds none (cuTile Python joins its running "
          "token with every load's; cutile threads each tensor's own)", "test_join_tokens_trivial"),
+    Rule("fresh-tokens-one", "rewrite",
+         "every fresh token (`make_token`) is one value: the first one's",
+         "a fresh token has no operands and depends on no operation, so two of them order exactly the same "
+         "(nothing); cuTile Python starts every array from one entry token, cutile makes one per tensor — a loop "
+         "carrying two arrays' tokens that one operation hands on is then one carried value on both sides "
+         "(loop-carried-duplicates)", "test_fresh_tokens_one"),
     Rule("fresh-token-operand", "rewrite",
          "a memory operation whose token operand is a fresh token (make_token, also once joins are simplified) is "
          "that operation without a token operand",

@@ -626,12 +626,13 @@ class Emitter:
                  (first.lineno, first.col_offset)]
         # (or a releasing atomic after a store inside a loop or branch: an RMS norm backward's dW added after the
         # rows' dx stores; the narrower orderings carry only top-level stores into it)
-        nested_write = any(self._releases(a) and any(self.ct(n.func) == "store" and id(n) in nested and
+        nested_write = any(self._releases(a) and any((self.ct(n.func) == "store" and id(n) in nested or
+                                                      self.ct(n.func) == "scatter") and
                                                      n.lineno < a.lineno for n in calls) for a in atomics)
         if not later and not nested_write and not any(id(a) in nested for a in atomics if self._acquires(a) or
                                                       self._releases(a)):
             return False
-        if any(self.ct(n.func) == "scatter" for n in calls) or self.slices:
+        if self.slices:
             return False   # (not carried in this form yet: refused where the narrower orderings refuse it)
         self.acq_mode = True
         order = list(dict.fromkeys(n.args[0].id for n in calls))
@@ -3654,6 +3655,9 @@ class Emitter:
         self.need(node, "gather-scatter-nd", f"{what} on a rank-{sig.rank} array")
         arr_node, index_node = node.args[0], node.args[1]
         elts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
+        if not sig.rank:
+            raise self.refuse(index_node, "gather-scatter-nd", f"{what} on the 0-d array {arr_node.id} (a pointer "
+                                                               "to its one element, no index): not ported yet")
         if len(elts) != sig.rank:
             raise self.refuse(index_node, "gather-scatter-nd", f"{what} on rank-{sig.rank} {arr_node.id} with "
                                                                f"{len(elts)} index tiles")
@@ -3868,14 +3872,16 @@ class Emitter:
         checked = self.check_bounds(call, kw)
         latency = self.gather_latency(call, kw)
         name = call.args[0].id if isinstance(call.args[0], ast.Name) else None
-        carried = self.carried_tokens.get(name)
+        carried = self.carried_tokens.get(name) if not self.acq_mode else None
         prev = carried or self.scatter_tokens.get(name, "")
-        arm_chain = self.arm_chains.get(name) if name is not None else None
+        arm_chain = self.arm_chains.get(name) if name is not None and not self.acq_mode else None
         if arm_chain is not None and arm_chain[0] == len(self.scope_locals):   # (see _arm_scatter_chains)
             nested = False
         else:
             arm_chain = None
-        if not carried and name in self.scatter_tokens and (nested or prev is None):
+        if self.acq_mode and name in self.inplace_tokens:   # after its array's last operation (see acquire_ordered)
+            prev = self.ordered_input(name, True)
+        elif not carried and name in self.scatter_tokens and (nested or prev is None):
             raise self.refuse(call, "gather-scatter", f"a second ct.scatter into {name} with one of the two inside a "
                                                       "loop or branch (the order of their writes is not carried)")
         arr, elem, g, ty, dims = self.pointer_access(call, "ct.scatter", kw, checked, token=not prev)
@@ -3913,7 +3919,13 @@ class Emitter:
         store = (f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
                  f"{mask}, Some({token}), Latency::<{latency}>) }}")
         self.scatters_left[arr] = self.scatters_left.get(arr, 1) - 1
-        if carried:   # the next iteration's (or next scatter's) writes follow this one
+        if self.acq_mode:   # the array's last operation and last write (see acquire_ordered)
+            op_tok, st_tok = self.inplace_tokens[arr]
+            self.body.append(f"let {g}_done: Token = {store};")
+            self.body.append(f"{op_tok} = {g}_done;")
+            self.body.append(f"{st_tok} = {op_tok};")
+            self.tok_tag[op_tok] = self.tok_tag[st_tok] = f"{g}_done"
+        elif carried:   # the next iteration's (or next scatter's) writes follow this one
             self.body.append(f"{carried} = {store};")
             if after:
                 self.body.append(f"{after} = {carried};")
