@@ -6034,7 +6034,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
                     em.fresh)
     body = _tidy_bindings(body)
     doc = (ast.get_docstring(fn) or "").splitlines()
-    for name in (n for n, _ in sig.params if n in LAUNCHER_LOCALS):
+    for name in (n for n, p in sig.params if n in LAUNCHER_LOCALS and not isinstance(p, sigmod.ConstSig)):
         # cutile 0.3.1's generated launcher binds these names itself around an array parameter's checks (`let pred
         # = .. .all(..)`, then `pred.shape()`: "no method named `shape` found for type `bool`"): the Rust
         # parameter is renamed (`pred_`); the port's ABI keeps the Python name, the launcher passes by position
