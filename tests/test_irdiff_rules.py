@@ -574,6 +574,22 @@ def test_loop_carried_duplicates():
     assert not v(_single(), apart)["equivalent"]
 
 
+def test_fresh_tokens_one():
+    """Two carried tokens started from two fresh tokens and handed one store's token ≡ the two started from one
+    fresh token (cuTile Python's one entry token, cutile's token per tensor); not when the body hands them
+    different tokens."""
+    def loop(second_init: str, second_next: str) -> str:
+        st = store("%one", "%j", "%a").replace("%s =", "%w =")
+        return prog(*STORE, ONES, *LOOP, "%t1 = make_token : token",
+                    f"%f:2 = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%a = %t0, %b = {second_init}) "
+                    "-> (token, token) {", "  %u = join_tokens %a, %b : token", "  " + st.replace("token = %a",
+                                                                                               "token = %u"),
+                    f"  continue %w, {second_next} : token, token", "}", store("%one", "%arg2", "%f#1"))
+    out = v(loop("%t0", "%w"), loop("%t1", "%w"))
+    assert out["equivalent"] and fired(out, "fresh-tokens-one") >= 1, out
+    assert not v(loop("%t0", "%w"), loop("%t1", "%b"))["equivalent"]
+
+
 def test_loop_carried_order():
     """The same two carried values in the other order (cutile orders by name) ≡; a loop whose two values are
     computed differently is not."""
@@ -793,6 +809,37 @@ def test_early_return_else():
     python = prog(*STORE, ONES, *LOOP, cond, "if %c {", "  return", "} else {", "}", *loop)
     port = prog(*STORE, ONES, *LOOP, cond, "if %c {", "} else {", *("  " + x for x in loop), "}")
     assert v(python, port)["equivalent"]
+    # an `if` that stores, then returns, yielding its token to the rest (`if tok < lo: store(..); return`): the
+    # then arm keeps its store, the rest reads the else arm's token; a different store in either arm is caught
+    tokened = prog(*STORE, ONES, cond, "%r = if %c -> (token) {", "  " + store("%one", "%arg3"), "  return",
+                   "} else {", "  yield %t0 : token", "}", store("%one", "%arg2", "%r"))
+    both = prog(*STORE, ONES, cond, "if %c {", "  " + store("%one", "%arg3"), "} else {",
+                "  " + store("%one", "%arg2"), "}")
+    out = v(tokened, both)
+    assert out["equivalent"] and fired(out, "early-return-else") == 1, out
+    assert not v(tokened, port)["equivalent"]
+    assert not v(tokened, prog(*STORE, ONES, cond, "if %c {", "  " + store("%one", "%arg2"), "} else {",
+                               "  " + store("%one", "%arg2"), "}"))["equivalent"]
+
+
+def test_if_result_order():
+    """An `if` yielding (a, b) whose reader takes (b, a) ≡ the `if` yielding (b, a) whose reader takes them in that
+    order (`lo, hi = (mid, hi) if c else (lo, mid)` against cutile's loop-ordered results); not when one arm's yield
+    is swapped without its reader."""
+    cond = "%c = cmpi greater_than %arg2, %arg3, signed : tile<i32> -> tile<i1>"
+    two = "%two = constant <f32: 2.000000e+00> : tile<128xf32>"
+    types = "tile<128xf32>, tile<128xf32>"
+
+    def branch(then_y: str, else_y: str, first: str, second: str) -> str:
+        return prog(*STORE, ONES, two, cond, f"%r:2 = if %c -> ({types}) {{",
+                    "  %d = addf %one, %two : tile<128xf32>", f"  yield {then_y} : {types}", "} else {",
+                    f"  yield {else_y} : {types}", "}", f"%q = subf {first}, {second} : tile<128xf32>",
+                    store("%q", "%arg2"))
+    python = branch("%d, %one", "%two, %d", "%r#1", "%r#0")
+    out = v(python, branch("%one, %d", "%d, %two", "%r#0", "%r#1"))
+    assert out["equivalent"] and fired(out, "if-result-order") >= 1, out
+    assert not v(python, branch("%d, %one", "%d, %two", "%r#0", "%r#1"))["equivalent"]
+    assert not v(python, branch("%one, %d", "%d, %two", "%r#1", "%r#0"))["equivalent"]
 
 
 def test_inbounds_hint():

@@ -1140,6 +1140,67 @@ def gen7_forms(x, ids, labels, y, loss, ignore: int, PAD: int, BN: ct.Constant[i
     ct.scatter(loss, r, ct.sum(ct.where(lab != ignore, 1.0, 0.0)))
 """, ["x=f32[?,?]/?,1, ids=i64[?]/1, labels=i32[?]/1, y=f32[?,?]/?,1, loss=f32[?]/1, ignore=i32, PAD=i32, "
        "BN=#128"]),
+    # round 8 (inference kernels): a conditional of tuples unpacked (`lo, hi = (mid, hi) if c else (lo, mid)`, an
+    # `if` whose results cuTile Python orders as the tuple: irdiff if-result-order), ct.static_iter over a tuple of
+    # tuples unpacked into names, a float pow of f32 scalar expressions (ALiBi's slope of the block id), a scalar
+    # parameter named `ctx` (a local of cutile's launcher), an early `return` after a store (its token yielded)
+    "gen8_forms": ("""
+TAPS = ((0, 1.0), (1, -0.5))
+
+
+@ct.kernel
+def gen8_forms(x, ids, y, t: float, ctx: int, lo_id: int, H: ct.Constant[int], BN: ct.Constant[int]):
+    r = ct.bid(0)
+    v = ct.load(x, index=(r, 0), shape=(1, BN))
+    lo, hi = 0.0, 1.0
+    for _ in range(4):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if ct.sum(ct.where(v > mid, v, 0.0)) >= t else (lo, mid)
+    acc = v * lo + hi + 2.0 ** (-8.0 * (r % H + 1) / H)
+    for k, w in ct.static_iter(TAPS):
+        acc = acc + w * ct.load(x, index=(r + k, 0), shape=(1, BN), padding_mode=ct.PaddingMode.ZERO)
+    acc = acc * ctx
+    if ct.gather(ids, r) < lo_id:
+        ct.store(y, index=(r, 0), tile=ct.zeros((1, BN), dtype=ct.float32))
+        return
+    ct.store(y, index=(r, 0), tile=acc)
+""", ["x=f32[?,?]/?,1, ids=i32[?]/1, y=f32[?,?]/?,1, t=f32, ctx=i32, lo_id=i32, H=#8, BN=#128"]),
+    # round 8: scatters into one array in an unrolled ct.static_iter loop (top-k by repeated max: each copy takes the
+    # token of the one before), a tuple parameter unpacked in a helper (`x1, x2 = x`, rotary's pair)
+    "gen8_unroll": ("""
+@ct.function
+def _rot(x, c, s):
+    x1, x2 = x
+    return x1 * c - x2 * s, x2 * c + x1 * s
+
+
+@ct.kernel
+def gen8_unroll(x, best, y, K: ct.Constant[int], BN: ct.Constant[int]):
+    r = ct.bid(0)
+    v = ct.load(x, index=(r, 0), shape=(1, BN))
+    for k in ct.static_iter(range(K)):
+        m = ct.max(v)
+        ct.scatter(best, (r, k), m)
+        v = ct.where(v == m, -1e30, v)
+    a, b = _rot((v, v * 2.0), 0.5, 0.25)
+    ct.store(y, index=(r, 0), tile=a + b)
+""", ["x=f32[?,?]/?,1, best=f32[?,?]/?,1, y=f32[?,?]/?,1, K=#4, BN=#128"]),
+    # round 8: scatters in a kernel whose acquiring atomic orders later memory operations (MoE permute: a slot
+    # taken by ct.atomic_add, then the row stored and its source scattered there; a releasing atomic after a
+    # scatter): ordered as cuTile Python's token_order pass orders them (irdiff fresh-tokens-one)
+    "gen8_permute": ("""
+@ct.kernel
+def gen8_permute(x, ids, offsets, cursor, out, src, peak, K: ct.Constant[int], D: ct.Constant[int]):
+    t = ct.bid(0)
+    row = ct.load(x, index=(t, 0), shape=(1, D))
+    for k in range(K):
+        e = ct.gather(ids, (t, k))
+        dst = ct.gather(offsets, e) + ct.atomic_add(cursor, e, 1)
+        ct.store(out, index=(dst, 0), tile=row)
+        ct.scatter(src, dst, t * K + k)
+    ct.atomic_max(peak, 0, t)
+""", ["x=bf16[?,?]/?,1, ids=i32[?,?]/?,1, offsets=i32[?]/1, cursor=i32[?]/1, out=bf16[?,?]/?,1, src=i32[?]/1, "
+       "peak=i32[?]/1, K=#2, D=#256"]),
 }
 
 

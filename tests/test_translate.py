@@ -197,9 +197,9 @@ REFUSALS = [
     ("several results of a call that is not a helper", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
-         a, b = ct.max(ct.load(x, index=(ct.bid(0),), shape=(B,)), axis=0), 1
+         a, b = ct.max(ct.load(x, index=(ct.bid(0),), shape=(B,)), axis=0)
          ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * a)
-     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "assign", 7, "statement"),
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "helper-tuple", 7, "a call's several results unpacked"),
     ("min/max option that is not a literal", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
@@ -237,6 +237,12 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,), memory_order=ct.MemoryOrder.ACQUIRE)
          ct.store(y, index=(ct.bid(0),), tile=t)
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "load-memory-order", 7, "memory_order=ACQUIRE, memory_scope=NONE"),
+    ("atomic on a 0-d array (round 8: rustfmt rejected the Rust before)", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.atomic_max(y, (), ct.max(t))
+     """, "x=i32[?]/1, y=i32[], B=#16", "gather-scatter-nd", 8, "0-d array y"),
 ]
 
 

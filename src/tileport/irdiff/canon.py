@@ -454,6 +454,51 @@ def _drop_passthrough_if_results(canon: Canon) -> None:
             canon.substitute[id(y)] = Op("yield", tpl, ops, [], [], line=y.line, text=y.text, path=y.path)
 
 
+def _order_if_results(canon: Canon) -> None:
+    """Rule if-result-order (see rules.py): an `if`'s results put in one order, as loop-carried-order puts a loop's:
+    by type, then by the op that first reads each (its name), then by the place among that op's operands (ties,
+    and unread results, keep their order); every arm's yield permuted alike."""
+    ifs = [op for op in _all_ops(canon.entry.body) if op.name == "if" and len(op.results) > 1]
+    if not ifs:
+        return
+    first: dict[str, tuple[str, int]] = {}
+    for o in _all_ops(canon.entry.body):
+        if id(o) in canon.erased:
+            continue
+        real = canon.op_of(o)
+        if real.results and all(r in canon.forward for r in real.results):
+            continue   # (an op forwarded to its operand, an identity reshape, is no reader: its readers are)
+        for k, v in enumerate(real.operands):
+            first.setdefault(canon.resolve(v), (real.name, k))
+    for op in ifs:
+        real = canon.op_of(op)
+        m = IF_RE.fullmatch(real.template)
+        ends = [r.ops[-1] if r.ops else None for r in real.regions]
+        if not m or len(real.results) != len(op.results) or \
+                any(y is None or canon.op_of(y).name != "yield" or
+                    len(canon.op_of(y).operands) != len(real.results) for y in ends):
+            continue
+        types = split_top_level(m.group(1))
+        n_res = len(real.results)
+        if len(types) != n_res:
+            continue
+        order = sorted(range(n_res), key=lambda k: (types[k], *first.get(real.results[k], ("~", 0))))
+        if order == list(range(n_res)):
+            continue
+        kept = [types[k] for k in order]
+        canon.substitute[id(op)] = Op("if", f"if $0 -> ({', '.join(kept)})", real.operands,
+                                      [real.results[k] for k in order], real.block_args, real.regions,
+                                      line=real.line, text=real.text, path=real.path)
+        for new_k, k in enumerate(order):
+            canon.defs[real.results[k]] = (op, new_k)
+        for y in ends:
+            yr = canon.op_of(y)
+            ops = [yr.operands[k] for k in order]
+            canon.substitute[id(y)] = Op("yield", f"yield {', '.join(f'${i}' for i in range(n_res))} : "
+                                         f"{', '.join(kept)}", ops, [], [], line=yr.line, text=yr.text, path=yr.path)
+        canon.fired["if-result-order"] += 1
+
+
 def _collapse_single_break_loops(canon: Canon) -> None:
     """Rule single-break-loop (see rules.py): a `loop` whose body is only a `break` of values defined outside it
     is those values."""
@@ -470,19 +515,39 @@ def _collapse_single_break_loops(canon: Canon) -> None:
         canon.fired["single-break-loop"] += 1
 
 
+def _one_fresh_token(canon: Canon) -> None:
+    """Rule fresh-tokens-one (see rules.py): every `make_token` result is the first one's."""
+    fresh = [op for op in _all_ops(canon.entry.body) if op.name == "make_token" and len(op.results) == 1]
+    for op in fresh[1:]:
+        if op.results[0] not in canon.forward:
+            canon.forward[op.results[0]] = fresh[0].results[0]
+            canon.fired["fresh-tokens-one"] += 1
+
+
 def _early_return_to_else(canon: Canon) -> bool:
-    """Rule early-return-else (see rules.py): in the entry's own region, `if %c { return } else { }` followed by R
-    (up to the entry's final `return`) is `if %c { } else { R }`."""
+    """Rule early-return-else (see rules.py): in the entry's own region, `if %c { A; return } else { }` followed by
+    R (up to the entry's final `return`) is `if %c { A } else { R }`; an `if` with results (`%t = if %c -> (token)
+    { A; return } else { yield %x }`, the token of a store in A) gives R its else arm's values (%t is %x)."""
     ops = canon.entry.body.ops
     for k, op in enumerate(ops):
-        if op.name != "if" or op.results or op.template != "if $0" or not op.regions or \
-                [o.name for o in op.regions[0].ops] != ["return"] or any(r.ops for r in op.regions[1:]):
+        if op.name != "if" or len(op.regions) not in (1, 2) or not op.regions[0].ops or \
+                op.regions[0].ops[-1].name != "return":
+            continue
+        other = op.regions[1].ops if len(op.regions) == 2 else []
+        if op.results:
+            if not IF_RE.fullmatch(op.template) or len(other) != 1 or other[0].name != "yield" or \
+                    len(other[0].operands) != len(op.results):
+                continue
+        elif op.template != "if $0" or other:
             continue
         rest = ops[k + 1:]
         if not rest or rest[-1].name != "return" or any(o.name == "return" for o in rest[:-1]):
             continue
         # (rewritten in place, so that every later rule sees R where it now lives)
-        op.regions = [Region([]), Region(rest[:-1])]
+        for result, value in zip(op.results, other[0].operands if op.results else ()):
+            canon.forward[result] = value
+        op.template, op.results, op.result_names = "if $0", [], []
+        op.regions = [Region(op.regions[0].ops[:-1]), Region(rest[:-1])]
         canon.entry.body.ops = ops[:k + 1] + rest[-1:]
         canon.fired["early-return-else"] += 1
         return True
@@ -1039,10 +1104,12 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _index(canon, entry.body, 0, "entry")
     if _early_return_to_else(canon):
         _index(canon, entry.body, 0, "entry")   # (R's loops are one region deeper now)
+    _one_fresh_token(canon)
     _apply_rewrites(canon)
     _collapse_single_break_loops(canon)
     _single_trip_loops_to_ifs(canon)
     _drop_passthrough_if_results(canon)
+    _order_if_results(canon)
     _shrink_loop_carried(canon)
     _drop_implied_divby(canon)
     _fold_select_padding(canon)

@@ -109,6 +109,12 @@ RULES: tuple[Rule, ...] = (
          "a token only orders memory operations after the operations it depends on: a fresh token depends on "
          "nothing, a repeat adds no dependency, and joining one token adds none (cuTile Python joins its running "
          "token with every load's; cutile threads each tensor's own)", "test_join_tokens_trivial"),
+    Rule("fresh-tokens-one", "rewrite",
+         "every fresh token (`make_token`) is one value: the first one's",
+         "a fresh token has no operands and depends on no operation, so two of them order exactly the same "
+         "(nothing); cuTile Python starts every array from one entry token, cutile makes one per tensor — a loop "
+         "carrying two arrays' tokens that one operation hands on is then one carried value on both sides "
+         "(loop-carried-duplicates)", "test_fresh_tokens_one"),
     Rule("fresh-token-operand", "rewrite",
          "a memory operation whose token operand is a fresh token (make_token, also once joins are simplified) is "
          "that operation without a token operand",
@@ -159,6 +165,14 @@ RULES: tuple[Rule, ...] = (
          "both arms hand the same outer value through, so the result equals it on every path; cuTile Python yields "
          "only what an arm changes, cutile 0.3.1 yields every variable its enclosing loop carries (so that a "
          "`break`/`continue` in the arm could pass them on)", "test_if_passthrough_results"),
+    Rule("if-result-order", "rewrite",
+         "an `if`'s results are put in one order: by type, then by the name of the op that first reads each (an "
+         "identity reshape or broadcast, forwarded to its operand, is no reader), then by the place among that "
+         "op's operands (ties and unread results keep their order); every arm's `yield` permuted alike",
+         "a permutation of an `if`'s results applied to its yields and its readers alike renames values only "
+         "(cuTile Python orders the results of `lo, hi = (mid, hi) if c else (lo, mid)` as the tuple, of an `if` "
+         "statement as its loop carries them; cutile 0.3.1 orders them as its enclosing loop does)",
+         "test_if_result_order"),
     Rule("single-break-loop", "rewrite",
          "a `loop` whose body is only a `break` of values defined outside it is those values (the loop is gone)",
          "the body runs once and hands those values out unchanged; its carried values are never read (cuTile Python "
@@ -171,9 +185,10 @@ RULES: tuple[Rule, ...] = (
          "the two do the same (the port refines the reference: a tile past the edge is padding, or not written, "
          "instead of undefined; cutile 0.3.1 has no way to state the claim)", "test_inbounds_hint"),
     Rule("early-return-else", "rewrite",
-         "in the entry's own region, `if %c { return } else { }` followed by ops R up to the entry's final `return` "
-         "is `if %c { } else { R }`",
-         "when c holds both end the kernel without running R; when it does not both run R and end: the same paths "
+         "in the entry's own region, `if %c { A; return } else { }` followed by ops R up to the entry's final "
+         "`return` is `if %c { A } else { R }`; an `if` yielding results (`%t = if %c -> (token) { A; return } "
+         "else { yield %x }`, the token of a store in A) gives R the else arm's values (%t is %x)",
+         "when c holds both run A and end the kernel without running R (so %t is never read); when it does not both run R and end: the same paths "
          "(cuTile Python returns from inside the `if` for `if pid >= n: return`; cutile 0.3.1 compiles `return` "
          "only at the end of a body, so the port puts the rest of the kernel in the `else` arm)",
          "test_early_return_else"),

@@ -30,7 +30,9 @@ COVERAGE: tuple[Construct, ...] = (
               "`&mut Tensor<E, { [T, ...] }>` (safe block-owned partition; launch grid = partition grid)", S,
               "vector_add"),
     Construct("param-scalar", "scalar parameter (`int`, `float`; `ct.ScalarInt64` for an int64 one)",
-              "`name: i32` / `name: f32` / `name: i64`", S, "scale_cast"),
+              "`name: i32` / `name: f32` / `name: i64`; one named like a local the generated launcher reads or "
+              "binds after the parameters (`ctx`, `function`, `validator`, ..) renamed `ctx_` in the Rust entry, "
+              "as an array is (SMALL_KERNELS gen8_forms)", S, "scale_cast"),
     Construct("param-constant-int", "`ct.Constant[int]` parameter", "`const NAME: i32` const generic; one named "
               "`E` (an expert count) is spelled as its value, one entry per value: cutile 0.3.1's compiler takes a "
               "const generic `E` for its ops' element type parameter and panics", S, "vector_add"),
@@ -223,7 +225,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "the rest of the body becomes the other arm (resolve's early-return rewrite): on constants only the "
               "taken arm; on a runtime value the `if` yields the helper's result (`let r: T = if c { .. } else "
               "{ .. };`), and a kernel's rest is the `else` arm. cuTile Python's one-trip `loop` left by `break`s "
-              "is irdiff's single-break-loop / single-trip-loop-if, its `return` inside the `if` early-return-else",
+              "is irdiff's single-break-loop / single-trip-loop-if, its `return` inside the `if` early-return-else "
+              "(also after a store in that arm, whose token the `if` yields to the rest: `if tok < lo: store zeros; "
+              "return`, SMALL_KERNELS gen8_forms)",
               S, "real_syntax"),
     Construct("early-return-runtime", "a kernel's `return` under an `if` on a runtime value inside a loop or another "
               "`if`", "none in cutile 0.3.1 (`return` only at the end of a body)", P, None,
@@ -236,7 +240,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
               "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple, a slice of one "
               "(`COEFFS[-2::-1]`), a module tuple of tuples (`for stage in ct.static_iter(STAGES)`, `k, j = stage`: "
-              "SMALL_KERNELS static5)", "the body once "
+              "SMALL_KERNELS static5; unpacked by the loop, `for k, w in ct.static_iter(TAPS)`: gen8_forms); scatters "
+              "into one array in its body, each copy after the one before (gen8_unroll)", "the body once "
               "per item in place, `i` bound to the item's literal (`SCALES[i]` the item's literal too): cuTile "
               "Python unrolls it the same way", S, "real_idioms2"),
     Construct("while", "`while C:` on runtime scalars (`while k < n:`), `while True:` left by `break`, "
@@ -305,8 +310,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("math-explicit", "`ct.add/sub/mul/truediv(x, y, rounding_mode=, flush_to_zero=)`, `ct.sqrt`, "
               "`ct.rsqrt`, `ct.exp2`, `ct.tanh`, `ct.log`, `ct.log2`, `ct.sin/cos/tan`, `ct.sinh/cosh`, `ct.floor/ceil`, "
               "`ct.abs`, `ct.pow(x, y)`, `ct.atan2(x, y)` on float tiles; `ct.abs` of an integer tile (`absi`); of f32 "
-              "scalars (`ct.sqrt(bc2)`, `beta ** step`) the op on their 0-d tiles, bound to a typed `let` (cutile "
-              "infers no result type inline: SMALL_KERNELS forms5)",
+              "scalars (`ct.sqrt(bc2)`, `beta ** step`, `2.0 ** (-8.0 * (h + 1) / H)` of a block id: gen8_forms) "
+              "the op on their 0-d tiles, bound to a typed `let` (cutile infers no result type inline: SMALL_KERNELS "
+              "forms5)",
               "`mulf(a, b, rounding::Zero, ftz::Disabled)`, `rsqrt(x, ftz::..)`, `exp2(x, ftz::..)`, ...: every "
               "rounding and flush-to-zero choice spelled out; `ct.add/sub/mul/truediv` of scalars without options: "
               "folded when constant (`ct.truediv(1.0, D)`), else the operator (real_rolling_state)", S, "rms_norm"),
@@ -521,7 +527,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "source digest (an edit to it makes the port stale)", S, "mla_prefill"),
     Construct("helper-tuple", "a helper `@ct.function` returning several values, unpacked into names by the "
               "assignment that calls it (`m, l, acc = step(..)`: one online-softmax step shared by a kernel's loops), or "
-              "kept under one name and read by index (`res = stats(t)`, `res[0]`)",
+              "kept under one name and read by index (`res = stats(t)`, `res[0]`); a tuple passed in unpacked in "
+              "the helper (`x1, x2 = x`: SMALL_KERNELS gen8_unroll)",
               "the inlined block yields a Rust tuple, bound to a temporary and assigned name by name (loop-carried "
               "names stay `let mut`); one name: the tuple, `res.0`", S, "gemma_attention"),
     Construct("item", "`t.item()` of a one-element tile (e.g. a value loaded from an index array)",
@@ -540,8 +547,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "real_ln_bwd); the single atomic of a kernel inside a `for` or `while` loop after the previous iteration's (its "
               "token carried by the loop, real_while_atomics); gathers/scatters in the kernel's top-level statements "
               "after its one acq_rel atomic start from that atomic's token (a rank taken from a counter, then "
-              "written at: llm/rank_scatter); other memory operations after an acquiring atomic are refused "
-              "with the reason", S,
+              "written at: llm/rank_scatter); other memory operations after an acquiring atomic (in a loop too: a "
+              "MoE permute's slot from `ct.atomic_add`, then a store and a scatter there, SMALL_KERNELS gen8_permute) "
+              "and a releasing atomic after a scatter: every operation ordered as cuTile Python's token_order pass "
+              "orders it (each array's last operation and last write carried; irdiff fresh-tokens-one); a 0-d "
+              "array's atomic is refused with the reason", S,
               "real_atomics",
               "cuTile Python orders the atomic after earlier loads by joining their tokens (carried through a loop "
               "that loads: split-K); cutile uses the tensor's own token: irdiff's read-only-load-tokens and "

@@ -477,6 +477,8 @@ class Emitter:
         loads_tiled: dict[str, list[ast.Call]] = {}
         live = {id(n) for n in self.live_walk()}
         unrolled = self._unrolled_times()
+        # a scatter (gather) inside unrolled ct.static_iter loops counts once per copy: each orders the next
+        self.scatters_left = _scatter_counts(self.fn, unrolled)
         for node in ast.walk(self.fn):   # every arm: a constant `if` may stay an `if` in the Rust (see if_chain)
             if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
                 op = self.ct(node.func)
@@ -624,12 +626,13 @@ class Emitter:
                  (first.lineno, first.col_offset)]
         # (or a releasing atomic after a store inside a loop or branch: an RMS norm backward's dW added after the
         # rows' dx stores; the narrower orderings carry only top-level stores into it)
-        nested_write = any(self._releases(a) and any(self.ct(n.func) == "store" and id(n) in nested and
+        nested_write = any(self._releases(a) and any((self.ct(n.func) == "store" and id(n) in nested or
+                                                      self.ct(n.func) == "scatter") and
                                                      n.lineno < a.lineno for n in calls) for a in atomics)
         if not later and not nested_write and not any(id(a) in nested for a in atomics if self._acquires(a) or
                                                       self._releases(a)):
             return False
-        if any(self.ct(n.func) == "scatter" for n in calls) or self.slices:
+        if self.slices:
             return False   # (not carried in this form yet: refused where the narrower orderings refuse it)
         self.acq_mode = True
         order = list(dict.fromkeys(n.args[0].id for n in calls))
@@ -1044,6 +1047,15 @@ class Emitter:
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
                 raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
                                   f"call `{self.text(st.value.func)}(...)` as a statement")
+            elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
+                    isinstance(st.value, ast.Tuple) and len(st.value.elts) == len(st.targets[0].elts) and \
+                    all(isinstance(n, ast.Name) for n in st.targets[0].elts) and \
+                    not {n.id for n in st.targets[0].elts} & {n.id for e in st.value.elts for n in ast.walk(e)
+                                                             if isinstance(n, ast.Name)}:
+                # `x1, x2 = x` in a helper given a tuple `(a, b)` for x (the tuple stands where x is read, after
+                # resolve's tuple-assign ran): one assignment per name, as Python unpacks it
+                self.stmts([ast.copy_location(ast.Assign([t], v), st) for t, v in zip(st.targets[0].elts,
+                                                                                     st.value.elts)], indent, nested)
             elif isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Tuple) and isinstance(st.value, ast.Call):
                 raise self.refuse(st, "helper-tuple", f"`{self.text(st).splitlines()[0]}`: a call's several results "
                                                       "unpacked")
@@ -3150,17 +3162,16 @@ class Emitter:
                     raise self.refuse(node, "pow-int", f"`{self.text(node)}`: an integer exponent, which cuTile "
                                       "Python compiles to Tile IR `fpowi`; cutile 0.3.1 has no such op (its IR knows "
                                       "only the float `pow`): write the exponent as a float (`x ** 2.0`) or multiply")
-                def f32_scalar(n: ast.AST) -> bool:
-                    if isinstance(_literal(n), float):
-                        return True
-                    p = self.params.get(n.id) if isinstance(n, ast.Name) else None
-                    return isinstance(n, ast.Name) and (self.env[n.id][1] == Scalar("f32") if n.id in self.env else
-                                                        isinstance(p, sigmod.ScalarSig) and p.dtype == "f32")
-                if all(f32_scalar(n) for n in node.args):   # of f32 scalars (`beta1 ** step`): the op on their
-                    # 0-d tiles, as cuTile Python computes it
-                    a, b = ("scalar_to_tile::<f32>(" + (rust_literal(_literal(n), "f32") if _literal(n) is not None
-                                                         else self.expr(n)[0]) + ")" for n in node.args)
+                # of f32 scalars (`beta1 ** step`, `2.0 ** (-8.0 * (h + 1) / H)` of a block id): the op on their
+                # 0-d tiles, as cuTile Python computes it; otherwise (a tile among them) elementwise, the scalar
+                # operands' code given back
+                mark = len(self.body)
+                scalars = [(rust_literal(lit, "f32"), Scalar("f32")) if isinstance(lit := _literal(n), float)
+                           else self.expr(n) for n in node.args]
+                if all(ty == Scalar("f32") for _, ty in scalars):
+                    a, b = (f"scalar_to_tile::<f32>({code})" for code, _ in scalars)
                     return f"tile_to_scalar::<f32, f32>({PLAIN_BINARY_MATH[op]}({a}, {b}))", Scalar("f32")
+                del self.body[mark:]
                 return self.elementwise(node, "math-explicit", list(node.args),
                                         lambda a, b: f"{PLAIN_BINARY_MATH[op]}({a}, {b})", float_only=True)
             if op in ("sum", "max", "min", "prod"):
@@ -3644,6 +3655,9 @@ class Emitter:
         self.need(node, "gather-scatter-nd", f"{what} on a rank-{sig.rank} array")
         arr_node, index_node = node.args[0], node.args[1]
         elts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
+        if not sig.rank:
+            raise self.refuse(index_node, "gather-scatter-nd", f"{what} on the 0-d array {arr_node.id} (a pointer "
+                                                               "to its one element, no index): not ported yet")
         if len(elts) != sig.rank:
             raise self.refuse(index_node, "gather-scatter-nd", f"{what} on rank-{sig.rank} {arr_node.id} with "
                                                                f"{len(elts)} index tiles")
@@ -3858,14 +3872,16 @@ class Emitter:
         checked = self.check_bounds(call, kw)
         latency = self.gather_latency(call, kw)
         name = call.args[0].id if isinstance(call.args[0], ast.Name) else None
-        carried = self.carried_tokens.get(name)
+        carried = self.carried_tokens.get(name) if not self.acq_mode else None
         prev = carried or self.scatter_tokens.get(name, "")
-        arm_chain = self.arm_chains.get(name) if name is not None else None
+        arm_chain = self.arm_chains.get(name) if name is not None and not self.acq_mode else None
         if arm_chain is not None and arm_chain[0] == len(self.scope_locals):   # (see _arm_scatter_chains)
             nested = False
         else:
             arm_chain = None
-        if not carried and name in self.scatter_tokens and (nested or prev is None):
+        if self.acq_mode and name in self.inplace_tokens:   # after its array's last operation (see acquire_ordered)
+            prev = self.ordered_input(name, True)
+        elif not carried and name in self.scatter_tokens and (nested or prev is None):
             raise self.refuse(call, "gather-scatter", f"a second ct.scatter into {name} with one of the two inside a "
                                                       "loop or branch (the order of their writes is not carried)")
         arr, elem, g, ty, dims = self.pointer_access(call, "ct.scatter", kw, checked, token=not prev)
@@ -3903,7 +3919,13 @@ class Emitter:
         store = (f"unsafe {{ store_ptr_tko({g}_ptrs, {value}, ordering::Weak, None::<scope::TileBlock>, "
                  f"{mask}, Some({token}), Latency::<{latency}>) }}")
         self.scatters_left[arr] = self.scatters_left.get(arr, 1) - 1
-        if carried:   # the next iteration's (or next scatter's) writes follow this one
+        if self.acq_mode:   # the array's last operation and last write (see acquire_ordered)
+            op_tok, st_tok = self.inplace_tokens[arr]
+            self.body.append(f"let {g}_done: Token = {store};")
+            self.body.append(f"{op_tok} = {g}_done;")
+            self.body.append(f"{st_tok} = {op_tok};")
+            self.tok_tag[op_tok] = self.tok_tag[st_tok] = f"{g}_done"
+        elif carried:   # the next iteration's (or next scatter's) writes follow this one
             self.body.append(f"{carried} = {store};")
             if after:
                 self.body.append(f"{after} = {carried};")
@@ -5667,9 +5689,14 @@ RUST_KEYWORDS = frozenset(
     "box do final macro override priv typeof unsized virtual yield try gen union".split())
 
 
-#: names cutile 0.3.1's `#[cutile::entry]` launcher binds next to an array parameter's own name while it checks
-#: the array (cutile-macro `kernel_launcher_generator.rs`): an array parameter of one of these names is renamed
-LAUNCHER_LOCALS = frozenset("pred valid_shape given_shape given_dtype valid_shape_mixed tensor_validator".split())
+#: names cutile 0.3.1's `#[cutile::entry]` launcher binds or reads next to the kernel's parameters, which it binds
+#: as locals of the same names (cutile-macro `kernel_launcher_generator.rs`: an array's checks bind `pred`, ..;
+#: the launch reads `ctx`, binds `function`, `validator`, .., after them): a parameter of one of these names is
+#: renamed (a scalar `ctx: i32` shadowed the launcher's `ctx: &ExecutionContext`: "expected `&ExecutionContext`")
+LAUNCHER_LOCALS = frozenset(
+    "pred valid_shape given_shape given_dtype valid_shape_mixed tensor_validator ctx function validator "
+    "function_generics stride_args spec_args scalar_hints param_shapes view_shapes launch_grid kernel_launch "
+    "const_grid compile_options".split())
 
 
 def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
@@ -5886,16 +5913,16 @@ def _until_block_end(lines: list[str], depth: int = 0) -> list[str]:
     return scope
 
 
-def _scatter_counts(fn: ast.FunctionDef) -> dict[str, int]:
+def _scatter_counts(fn: ast.FunctionDef, unrolled: dict[int, int] | None = None) -> dict[str, int]:
     """Array name → how many ``ct.scatter`` and ``ct.gather`` calls ``fn``'s body makes into or from it, for the
-    arrays it scatters into (each takes the token of the scatter before it)."""
+    arrays it scatters into (each takes the token of the scatter before it); ``unrolled``: id(call) → its copies."""
     calls = [node for node in ast.walk(fn) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and node.func.attr in ("scatter", "gather") and node.args and isinstance(node.args[0], ast.Name)]
     scattered = {c.args[0].id for c in calls if c.func.attr == "scatter"}
     counts: dict[str, int] = {}
     for c in calls:
         if c.args[0].id in scattered:
-            counts[c.args[0].id] = counts.get(c.args[0].id, 0) + 1
+            counts[c.args[0].id] = counts.get(c.args[0].id, 0) + (unrolled or {}).get(id(c), 1)
     return counts
 
 
@@ -6007,7 +6034,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
                     em.fresh)
     body = _tidy_bindings(body)
     doc = (ast.get_docstring(fn) or "").splitlines()
-    for name in (n for n, p in sig.params if isinstance(p, sigmod.ArraySig) and n in LAUNCHER_LOCALS):
+    for name in (n for n, p in sig.params if n in LAUNCHER_LOCALS and not isinstance(p, sigmod.ConstSig)):
         # cutile 0.3.1's generated launcher binds these names itself around an array parameter's checks (`let pred
         # = .. .all(..)`, then `pred.shape()`: "no method named `shape` found for type `bool`"): the Rust
         # parameter is renamed (`pred_`); the port's ABI keeps the Python name, the launcher passes by position

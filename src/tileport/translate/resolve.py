@@ -87,6 +87,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "`a = e1` then `b = e2` (an inner tuple rewritten in turn; an element reading an earlier target bound "
             "first to a name of its own, `b_next = a + b`, as Python evaluates the right side first); `M = "
             "x.shape[0]` then `N = x.shape[1]`"),
+    Rewrite("tuple-conditional", "`lo, hi = (mid, hi) if c else (lo, mid)` (a conditional of tuples unpacked into "
+            "names; its `else` another such conditional)", "`if c:` / `else:` arms each assigning its tuple (then "
+            "split by tuple-assign): the one `if` yielding every name cuTile Python compiles it to"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
     Rewrite("chained-assign", "`lo = hi = 0`, `m = l = ct.zeros(..)` (names)", "`lo = 0` then `hi = lo`: the value "
             "computed once and bound to each name in turn, as Python assigns it"),
@@ -118,7 +121,8 @@ REWRITES: tuple[Rewrite, ...] = (
             "cuTile Python's arange_impl emits, in its order"),
     Rewrite("static-iter-items", "`for dst in ct.static_iter((q, k, v))` over a tuple holding arrays or other "
             "values no constant spells, `for j, dst in ct.static_iter(enumerate((q, k, v)))`, `for a, s in "
-            "ct.static_iter(zip((x, y), (1.0, 2.0)))` (the names not re-bound in the body, no `break`, `continue` "
+            "ct.static_iter(zip((x, y), (1.0, 2.0)))`, `for idx, sign in ct.static_iter(OFFSETS)` of a tuple of "
+            "tuples unpacked into names (the names not re-bound in the body, no `break`, `continue` "
             "or `return`)", "the body once per item, each loop name replaced by its item (an `enumerate` index by "
             "its literal): cuTile Python unrolls the loop the same way, binding the names to the items"),
     Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
@@ -361,6 +365,9 @@ class _Resolver(ast.NodeTransformer):
                 and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "divmod" and \
                 _is_ct(node.value.func.value) and len(node.value.args) == 2 and not node.value.keywords:
             return self.divmod(node)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and isinstance(node.value, ast.IfExp) \
+                and isinstance(node.value.body, ast.Tuple) and isinstance(node.value.orelse, (ast.Tuple, ast.IfExp)):
+            return self.tuple_ifexp(node)
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Tuple) or \
                 not isinstance(node.value, ast.Tuple) or len(node.targets[0].elts) != len(node.value.elts) or \
                 not all(isinstance(t, (ast.Name, ast.Tuple)) for t in node.targets[0].elts):
@@ -396,6 +403,20 @@ class _Resolver(ast.NodeTransformer):
                 out.extend(inner if isinstance(inner, list) else [inner])
             else:
                 out.append(a)
+        return out
+
+    def tuple_ifexp(self, node: ast.Assign) -> ast.If:
+        """``lo, hi = (mid, hi) if c else (lo, mid)``: ``if c: lo, hi = mid, hi`` / ``else: lo, hi = lo, mid``, each
+        arm's tuple assignment rewritten in turn (an `else` that is another such conditional too): cuTile Python
+        compiles the conditional of tuples to that one `if` yielding every name."""
+        def arm(value: ast.expr) -> list[ast.stmt]:
+            a = _mark(ast.copy_location(ast.Assign([copy.deepcopy(node.targets[0])], value), node))
+            a.end_lineno, a.end_col_offset = node.end_lineno, node.end_col_offset
+            out = self.visit_Assign(a)
+            return out if isinstance(out, list) else [out]
+        cond = node.value
+        out = _mark(ast.copy_location(ast.If(cond.test, arm(cond.body), arm(cond.orelse)), node))
+        ast.fix_missing_locations(out)
         return out
 
     def divmod(self, node: ast.Assign) -> list[ast.AST]:
@@ -563,6 +584,9 @@ def _unroll_static_tuples(stmts: list[ast.stmt]) -> list[ast.stmt]:
         names = [target.id] if isinstance(target, ast.Name) else \
             [t.id for t in target.elts] if isinstance(target, ast.Tuple) and \
             all(isinstance(t, ast.Name) for t in target.elts) else None
+        if items and names and len(names) > 1 and all(len(item) == 1 and isinstance(item[0], ast.Tuple) and
+                                                      len(item[0].elts) == len(names) for item in items):
+            items = [list(item[0].elts) for item in items]   # `for idx, sign in ct.static_iter(((0, 1.0), ..))`
         stored = {n.id for sub in (st.body if isinstance(st, ast.For) else []) for n in ast.walk(sub)
                   if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         jumps = any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for sub in getattr(st, "body", [])
