@@ -822,26 +822,6 @@ def test_early_return_else():
                                "  " + store("%one", "%arg2"), "}"))["equivalent"]
 
 
-def test_if_result_order():
-    """An `if` yielding (a, b) whose reader takes (b, a) ≡ the `if` yielding (b, a) whose reader takes them in that
-    order (`lo, hi = (mid, hi) if c else (lo, mid)` against cutile's loop-ordered results); not when one arm's yield
-    is swapped without its reader."""
-    cond = "%c = cmpi greater_than %arg2, %arg3, signed : tile<i32> -> tile<i1>"
-    two = "%two = constant <f32: 2.000000e+00> : tile<128xf32>"
-    types = "tile<128xf32>, tile<128xf32>"
-
-    def branch(then_y: str, else_y: str, first: str, second: str) -> str:
-        return prog(*STORE, ONES, two, cond, f"%r:2 = if %c -> ({types}) {{",
-                    "  %d = addf %one, %two : tile<128xf32>", f"  yield {then_y} : {types}", "} else {",
-                    f"  yield {else_y} : {types}", "}", f"%q = subf {first}, {second} : tile<128xf32>",
-                    store("%q", "%arg2"))
-    python = branch("%d, %one", "%two, %d", "%r#1", "%r#0")
-    out = v(python, branch("%one, %d", "%d, %two", "%r#0", "%r#1"))
-    assert out["equivalent"] and fired(out, "if-result-order") >= 1, out
-    assert not v(python, branch("%d, %one", "%d, %two", "%r#0", "%r#1"))["equivalent"]
-    assert not v(python, branch("%one, %d", "%d, %two", "%r#1", "%r#0"))["equivalent"]
-
-
 def test_inbounds_hint():
     """A view load claiming its tile in range (`inbounds`, ct.load(.., check_bounds=False)) ≡ the load without the
     claim; the rest of the load still counts (another index differs)."""

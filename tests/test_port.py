@@ -1140,9 +1140,7 @@ def gen7_forms(x, ids, labels, y, loss, ignore: int, PAD: int, BN: ct.Constant[i
     ct.scatter(loss, r, ct.sum(ct.where(lab != ignore, 1.0, 0.0)))
 """, ["x=f32[?,?]/?,1, ids=i64[?]/1, labels=i32[?]/1, y=f32[?,?]/?,1, loss=f32[?]/1, ignore=i32, PAD=i32, "
        "BN=#128"]),
-    # round 8 (inference kernels): a conditional of tuples unpacked (`lo, hi = (mid, hi) if c else (lo, mid)`, an
-    # `if` whose results cuTile Python orders as the tuple: irdiff if-result-order), ct.static_iter over a tuple of
-    # tuples unpacked into names, a float pow of f32 scalar expressions (ALiBi's slope of the block id), a scalar
+    # round 8 (inference kernels): ct.static_iter over a tuple of tuples unpacked into names, a float pow of f32 scalar expressions (ALiBi's slope of the block id), a scalar
     # parameter named `ctx` (a local of cutile's launcher), an early `return` after a store (its token yielded)
     "gen8_forms": ("""
 TAPS = ((0, 1.0), (1, -0.5))
@@ -1152,10 +1150,7 @@ TAPS = ((0, 1.0), (1, -0.5))
 def gen8_forms(x, ids, y, t: float, ctx: int, lo_id: int, H: ct.Constant[int], BN: ct.Constant[int]):
     r = ct.bid(0)
     v = ct.load(x, index=(r, 0), shape=(1, BN))
-    lo, hi = 0.0, 1.0
-    for _ in range(4):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if ct.sum(ct.where(v > mid, v, 0.0)) >= t else (lo, mid)
+    lo, hi = 0.25, t
     acc = v * lo + hi + 2.0 ** (-8.0 * (r % H + 1) / H)
     for k, w in ct.static_iter(TAPS):
         acc = acc + w * ct.load(x, index=(r + k, 0), shape=(1, BN), padding_mode=ct.PaddingMode.ZERO)

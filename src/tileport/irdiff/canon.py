@@ -454,51 +454,6 @@ def _drop_passthrough_if_results(canon: Canon) -> None:
             canon.substitute[id(y)] = Op("yield", tpl, ops, [], [], line=y.line, text=y.text, path=y.path)
 
 
-def _order_if_results(canon: Canon) -> None:
-    """Rule if-result-order (see rules.py): an `if`'s results put in one order, as loop-carried-order puts a loop's:
-    by type, then by the op that first reads each (its name), then by the place among that op's operands (ties,
-    and unread results, keep their order); every arm's yield permuted alike."""
-    ifs = [op for op in _all_ops(canon.entry.body) if op.name == "if" and len(op.results) > 1]
-    if not ifs:
-        return
-    first: dict[str, tuple[str, int]] = {}
-    for o in _all_ops(canon.entry.body):
-        if id(o) in canon.erased:
-            continue
-        real = canon.op_of(o)
-        if real.results and all(r in canon.forward for r in real.results):
-            continue   # (an op forwarded to its operand, an identity reshape, is no reader: its readers are)
-        for k, v in enumerate(real.operands):
-            first.setdefault(canon.resolve(v), (real.name, k))
-    for op in ifs:
-        real = canon.op_of(op)
-        m = IF_RE.fullmatch(real.template)
-        ends = [r.ops[-1] if r.ops else None for r in real.regions]
-        if not m or len(real.results) != len(op.results) or \
-                any(y is None or canon.op_of(y).name != "yield" or
-                    len(canon.op_of(y).operands) != len(real.results) for y in ends):
-            continue
-        types = split_top_level(m.group(1))
-        n_res = len(real.results)
-        if len(types) != n_res:
-            continue
-        order = sorted(range(n_res), key=lambda k: (types[k], *first.get(real.results[k], ("~", 0))))
-        if order == list(range(n_res)):
-            continue
-        kept = [types[k] for k in order]
-        canon.substitute[id(op)] = Op("if", f"if $0 -> ({', '.join(kept)})", real.operands,
-                                      [real.results[k] for k in order], real.block_args, real.regions,
-                                      line=real.line, text=real.text, path=real.path)
-        for new_k, k in enumerate(order):
-            canon.defs[real.results[k]] = (op, new_k)
-        for y in ends:
-            yr = canon.op_of(y)
-            ops = [yr.operands[k] for k in order]
-            canon.substitute[id(y)] = Op("yield", f"yield {', '.join(f'${i}' for i in range(n_res))} : "
-                                         f"{', '.join(kept)}", ops, [], [], line=yr.line, text=yr.text, path=yr.path)
-        canon.fired["if-result-order"] += 1
-
-
 def _collapse_single_break_loops(canon: Canon) -> None:
     """Rule single-break-loop (see rules.py): a `loop` whose body is only a `break` of values defined outside it
     is those values."""
@@ -1109,7 +1064,6 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _collapse_single_break_loops(canon)
     _single_trip_loops_to_ifs(canon)
     _drop_passthrough_if_results(canon)
-    _order_if_results(canon)
     _shrink_loop_carried(canon)
     _drop_implied_divby(canon)
     _fold_select_padding(canon)

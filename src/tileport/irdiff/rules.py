@@ -165,14 +165,6 @@ RULES: tuple[Rule, ...] = (
          "both arms hand the same outer value through, so the result equals it on every path; cuTile Python yields "
          "only what an arm changes, cutile 0.3.1 yields every variable its enclosing loop carries (so that a "
          "`break`/`continue` in the arm could pass them on)", "test_if_passthrough_results"),
-    Rule("if-result-order", "rewrite",
-         "an `if`'s results are put in one order: by type, then by the name of the op that first reads each (an "
-         "identity reshape or broadcast, forwarded to its operand, is no reader), then by the place among that "
-         "op's operands (ties and unread results keep their order); every arm's `yield` permuted alike",
-         "a permutation of an `if`'s results applied to its yields and its readers alike renames values only "
-         "(cuTile Python orders the results of `lo, hi = (mid, hi) if c else (lo, mid)` as the tuple, of an `if` "
-         "statement as its loop carries them; cutile 0.3.1 orders them as its enclosing loop does)",
-         "test_if_result_order"),
     Rule("single-break-loop", "rewrite",
          "a `loop` whose body is only a `break` of values defined outside it is those values (the loop is gone)",
          "the body runs once and hands those values out unchanged; its carried values are never read (cuTile Python "
