@@ -429,11 +429,34 @@ impl Dispatch {
         };
         let device: i32 = device.bind(py).call0()?.extract()?;
         let status = s.plan.get().launch(py, args, grid, device, handle, false)?;
+        if status == UNCHECKED {
+            // launches that need the full ownership check are Python's until it hands the plan back (it does not
+            // while they keep needing it): not packed twice each
+            let mut steady = self.steady.lock().unwrap_or_else(|p| p.into_inner());
+            if steady
+                .get(&(kernel.as_ptr() as usize))
+                .is_some_and(|t| Arc::ptr_eq(t, &s))
+            {
+                steady.remove(&(kernel.as_ptr() as usize));
+                self.retire(py, &s);
+            }
+        }
         if status != 0 {
             return Ok(false); // (nothing ran: Python plans again, checks, or raises the library's error)
         }
         s.launches.fetch_add(1, Relaxed);
         Ok(true)
+    }
+}
+
+impl Dispatch {
+    /// Keeps the launch count of a plan dropped from `steady`.
+    fn retire(&self, py: Python<'_>, s: &Steady) {
+        let n = s.launches.load(Relaxed);
+        if n > 0 {
+            let mut retired = self.retired.lock().unwrap_or_else(|p| p.into_inner());
+            retired.push((s.kernel.clone_ref(py), n));
+        }
     }
 }
 
@@ -517,12 +540,8 @@ impl Dispatch {
         let before = steady.get(&key).map_or(0, |s| s.launches.load(Relaxed));
         if steady.len() >= STEADY_LIMIT && before == 0 {
             // kernel objects made per call (hint copies) never grow it without bound; counts are kept
-            let mut retired = self.retired.lock().unwrap_or_else(|p| p.into_inner());
             for (_, s) in steady.drain() {
-                let n = s.launches.load(Relaxed);
-                if n > 0 {
-                    retired.push((s.kernel.clone_ref(py), n));
-                }
+                self.retire(py, &s);
             }
         }
         steady.insert(

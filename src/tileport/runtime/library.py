@@ -373,13 +373,14 @@ SOURCE_CHECK_INTERVAL_NS = 50_000_000
 
 
 class _KernelState:
-    __slots__ = ("kernel", "table", "plans", "last", "sources", "stat", "recheck_at", "lib", "hints")
+    __slots__ = ("kernel", "table", "plans", "last", "sources", "stat", "recheck_at", "lib", "hints", "checked")
 
     def __init__(self, kernel: Any, lib: Library, table: OpTable):
         self.kernel, self.lib, self.table, self.plans, self.last = kernel, lib, table, {}, None
         self.sources, self.stat, _ = _sources(table.source, kernel._pyfunc.__name__, kernel._pyfunc)  # + helpers
         self.recheck_at = time.monotonic_ns() + SOURCE_CHECK_INTERVAL_NS
         self.hints = launched_hints(kernel, table)
+        self.checked = False   # the last launch needed the full ownership check (its plan said UNCHECKED)
 
 
 def launched_hints(kernel: Any, table: OpTable) -> tuple:
@@ -538,6 +539,7 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, lib: Library | 
         return
     plan = st.last
     status = plan.native.launch(args, grid, device, stream) if plan is not None else st.lib.native.MISMATCH
+    st.checked = False
     if status != 0:
         _launch_slow(st, plan, status, grid, args, device, stream, torch)
 
@@ -545,9 +547,10 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, lib: Library | 
 def steady_plan(kernel: Any, lib: Library) -> tuple[Any, int] | None:
     """The native plan the next launch of ``kernel`` at the last launch's shape takes, and for how many more
     nanoseconds before the kernel's source is due to be looked at again (``native.Dispatch`` takes such launches
-    without Python until then); None when its launches need Python each time (lists of arrays) or none was made."""
+    without Python until then); None when its launches need Python each time (lists of arrays, or the last one
+    needed the full ownership check: the plan would hand each back after packing it) or none was made."""
     st = lib.states.get(id(kernel))
-    if st is None or st.kernel is not kernel or st.last is None or st.table.lists:
+    if st is None or st.kernel is not kernel or st.last is None or st.table.lists or st.checked:
         return None
     left = st.recheck_at - time.monotonic_ns()
     return (st.last.native, left) if left > 0 else None
@@ -596,6 +599,7 @@ def _launch_slow(st: _KernelState, plan: _Plan | None, status: int, grid: tuple,
         status = plan.native.launch(tabled, grid, device, stream)
     assert plan is not None
     if status == native.UNCHECKED:
+        st.checked = True
         _checked(st, plan, tabled, device)  # raises OwnershipError naming the argument, or clears the launch
         status = plan.native.launch(tabled, grid, device, stream, True)
     if status == native.MISMATCH:
