@@ -30,7 +30,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from tileport.hostrun import as_main
-    from tileport.corpus.tritonemu import quick_benchmarks
+    from tileport.corpus.tritonemu import legacy_modules, quick_benchmarks
     from tileport.runtime.shadow import shadow
     from triton_shadow import geomean   # (this folder: first on sys.path when the script runs)
 
@@ -40,7 +40,9 @@ def main() -> int:
         label, _, d = spec.rpartition("=")
         with shadow({(src, args.kernel): Path(d)}, max_checks=args.checks) as sh:
             try:
-                with as_main(Path(src)), contextlib.redirect_stdout(io.StringIO()), quick_benchmarks():
+                # (legacy_modules: tutorials 06/09 import Triton 3.3's experimental_descriptor, as in triton_shadow.py)
+                with as_main(Path(src)), contextlib.redirect_stdout(io.StringIO()), quick_benchmarks(), \
+                        legacy_modules(cublas=False):
                     runpy.run_path(src, run_name="__main__")
             except Exception as exc:  # noqa: BLE001 — the tutorial's own failure: recorded
                 result.setdefault("errors", {})[label] = f"{type(exc).__name__}: {exc}"
