@@ -208,3 +208,25 @@ def test_the_direct_launch_can_be_turned_off_and_counts_what_it_did(native):
     why = ctypes.create_string_buffer(64)
     n = dll.tileport_direct_refusal(why, len(why))
     assert n >= len(why.value)     # (the last refusal's message, cut to fit; none on the CPU)
+
+
+def test_torch_tensors_are_read_in_one_call_as_their_attributes_say(native):
+    """An exact torch.Tensor is read through `torch._C._to_dlpack` (one call instead of five attribute reads, as
+    cuTile Python's launcher reads it); what the library sees is what the attributes say — data pointer of a view,
+    shape, strides, every ABI dtype — and a dtype or rank the plan does not take is still a mismatch. Subclasses
+    (nn.Parameter) take the attribute reads. Runs where torch is installed (the GPU image; a CPU build will do)."""
+    torch = pytest.importorskip("torch", reason="torch is not installed here (CI): runs on the GPU host")
+    mod, address, _ = native
+    for name, dt in [("f32", torch.float32), ("f16", torch.float16), ("bf16", torch.bfloat16),
+                     ("i32", torch.int32), ("i64", torch.int64), ("f8e5m2", torch.float8_e5m2),
+                     ("f8e4m3fn", torch.float8_e4m3fn), ("f64", torch.float64)]:
+        base = torch.zeros(6, 8, dtype=dt)
+        for x in (base, base[1:, ::2], torch.nn.Parameter(base.clone(), requires_grad=False)):
+            code, size = abi.DTYPES[name][0], x.element_size()
+            p = mod.Plan(address, 3, [64, 128], [(0, dt, 2, code, size, False, [], 1)], [], [], 0, [0] * 4)
+            got = described(native, p, (x,), device=-1, checked=True)
+            assert f"tensors=[{x.data_ptr():#x}/{code}/{list(x.shape)}/{list(x.stride())}]".replace(" ", "") \
+                in got.replace(" ", ""), (name, got)
+            other = torch.float64 if dt is not torch.float64 else torch.float32
+            assert described(native, p, (x.to(other),), device=-1) == mod.MISMATCH, name
+            assert described(native, p, (x[0],), device=-1) == mod.MISMATCH, name

@@ -103,6 +103,8 @@ pub struct Plan {
     /// than its entry's own).
     hints_set: u32,
     hints: [i32; HINT_SLOTS],
+    /// A launch of the plan has run: later ones keep the GIL (see `launch`).
+    warm: AtomicBool,
 }
 
 /// The per-thread call buffer: the call block and the descriptors and scalars it points to stay put while the
@@ -189,6 +191,7 @@ impl Plan {
             consts,
             hints_set,
             hints,
+            warm: AtomicBool::new(false),
         })
     }
 
@@ -231,13 +234,16 @@ impl Plan {
                 hints: self.hints,
             };
             let (op, err_addr) = (self.op, err.as_mut_ptr() as usize);
-            // The GIL is released: the first launch of a specialization compiles for seconds.
-            let status = py.detach(move || {
-                // SAFETY: `call` points into this thread's buffers, which outlive the call; `err` is ERR_LEN
-                // bytes; `op` is a live `tp_<op>` (see `new`).
-                unsafe { op(&call, err_addr as *mut u8, ERR_LEN) }
-            });
-            if status != 0 {
+            // SAFETY: `call` points into this thread's buffers, which outlive the call; `err` is ERR_LEN bytes;
+            // `op` is a live `tp_<op>` (see `new`).
+            let run = move || unsafe { op(&call, err_addr as *mut u8, ERR_LEN) };
+            // The first launch of a plan compiles for seconds: the GIL is released for it. Once one has run, the
+            // launches are microseconds and keep the GIL, as cuTile Python's own launch does (releasing and taking
+            // it back costs more than the launch takes).
+            let status = if self.warm.load(Relaxed) { run() } else { py.detach(run) };
+            if status == 0 {
+                self.warm.store(true, Relaxed);
+            } else {
                 let n = err.iter().position(|&c| c == 0).unwrap_or(ERR_LEN);
                 let message = String::from_utf8_lossy(&err[..n]).into_owned();
                 LAST_ERROR.with(|e| *e.borrow_mut() = message);
@@ -297,32 +303,13 @@ impl Plan {
             let Ok(a) = args.get_borrowed_item(slot.pos) else {
                 return Ok(MISMATCH);
             };
-            let Ok(dtype) = a.getattr(intern!(py, "dtype")) else {
+            let read = match dlpack_read(py, &a, slot)? {
+                Some(read) => read,
+                None => attr_read(py, &a, slot)?,
+            };
+            let Some((d, on)) = read else {
                 return Ok(MISMATCH);
             };
-            if !dtype.is(slot.dtype.bind(py)) {
-                return Ok(MISMATCH);
-            }
-            let shape = a.getattr(intern!(py, "shape"))?;
-            let shape = shape.cast::<PyTuple>().map_err(PyErr::from)?;
-            if shape.len() != slot.rank {
-                return Ok(MISMATCH);
-            }
-            let strides = a.call_method0(intern!(py, "stride"))?;
-            let strides = strides.cast::<PyTuple>().map_err(PyErr::from)?;
-            let data: u64 = a.call_method0(intern!(py, "data_ptr"))?.extract()?;
-            let on: i64 = a.call_method0(intern!(py, "get_device"))?.extract()?;
-            let mut d = TpTensor {
-                data,
-                rank: slot.rank as i32,
-                dtype: slot.code,
-                shape: [0; MAX_RANK],
-                strides: [0; MAX_RANK],
-            };
-            for i in 0..slot.rank {
-                d.shape[i] = shape.get_borrowed_item(i)?.extract()?;
-                d.strides[i] = strides.get_borrowed_item(i)?.extract()?;
-            }
             if !slot.holds(&d) {
                 return Ok(MISMATCH);
             }
@@ -338,7 +325,7 @@ impl Plan {
             if on != device as i64 || !dense || k >= extents.len() {
                 clear = false;
             } else {
-                extents[k] = (data, data + slot.elem_bytes * numel.max(0) as u64);
+                extents[k] = (d.data, d.data + slot.elem_bytes * numel.max(0) as u64);
             }
             tensors.push(d);
         }
@@ -357,6 +344,126 @@ impl Plan {
         }
         Ok(if clear || checked { 0 } else { UNCHECKED })
     }
+}
+
+/// A tensor as the plan reads it: its descriptor and device (-1 when not on a CUDA device); None when it is not
+/// of the slot's dtype or rank (the launch is not the plan's).
+type Read = Option<(TpTensor, i64)>;
+
+/// `torch._C._to_dlpack` and `torch.Tensor`, once torch is importable (None when it is not).
+static TORCH: pyo3::sync::PyOnceLock<Option<(Py<PyAny>, Py<PyAny>)>> = pyo3::sync::PyOnceLock::new();
+
+/// DLPack's (type code, bits) of an ABI dtype code: what `torch._C._to_dlpack` reports for that dtype.
+fn dlpack_dtype(code: i32) -> Option<(u8, u8)> {
+    Some(match code {
+        abi::DTYPE_F32 => (2, 32),
+        abi::DTYPE_F16 => (2, 16),
+        abi::DTYPE_BF16 => (4, 16),
+        abi::DTYPE_I32 => (0, 32),
+        abi::DTYPE_I64 => (0, 64),
+        abi::DTYPE_F8E5M2 => (12, 8),
+        abi::DTYPE_F8E4M3FN => (10, 8),
+        abi::DTYPE_F64 => (2, 64),
+        _ => return None,
+    })
+}
+
+/// DLPack's `DLManagedTensor` (unversioned, as `torch._C._to_dlpack` makes it): the fields read here.
+#[repr(C)]
+struct DlTensor {
+    data: *mut std::ffi::c_void,
+    device_type: i32,
+    device_id: i32,
+    ndim: i32,
+    code: u8,
+    bits: u8,
+    lanes: u16,
+    shape: *const i64,
+    strides: *const i64,
+    byte_offset: u64,
+}
+
+/// One call for what five attribute reads give (as cuTile Python's own launcher reads torch tensors): an exact
+/// `torch.Tensor` through `torch._C._to_dlpack`. None when this path does not apply (not an exact tensor, torch
+/// not importable, a capsule or dtype this does not know): the attribute reads decide then.
+fn dlpack_read(py: Python<'_>, a: &Bound<'_, PyAny>, slot: &TensorSlot) -> PyResult<Option<Read>> {
+    let torch = TORCH.get_or_init(py, || {
+        let m = py.import("torch").ok()?;
+        let to = m.getattr("_C").ok()?.getattr("_to_dlpack").ok()?;
+        Some((to.unbind(), m.getattr("Tensor").ok()?.unbind()))
+    });
+    let Some((to_dlpack, tensor)) = torch else {
+        return Ok(None);
+    };
+    let Some(want) = dlpack_dtype(slot.code) else {
+        return Ok(None);
+    };
+    if !a.get_type().is(tensor.bind(py)) {
+        return Ok(None);
+    }
+    let Ok(capsule) = to_dlpack.bind(py).call1((a,)) else {
+        return Ok(None); // (the error is dropped: the attribute reads say what is wrong, if anything)
+    };
+    // SAFETY: a capsule named "dltensor" holds a DLManagedTensor, whose first member is the DLTensor; it stays
+    // alive while `capsule` does (its destructor frees it), and the reads below end before that.
+    let p = unsafe { pyo3::ffi::PyCapsule_GetPointer(capsule.as_ptr(), c"dltensor".as_ptr()) };
+    if p.is_null() {
+        let _ = PyErr::take(py);
+        return Ok(None);
+    }
+    let t = unsafe { &*(p as *const DlTensor) };
+    if t.ndim as usize != slot.rank || t.lanes != 1 || (t.code, t.bits) != want {
+        // (a dtype this plan does not take is a mismatch only if the attribute reads agree)
+        return Ok(None);
+    }
+    let mut d = TpTensor {
+        data: (t.data as u64).wrapping_add(t.byte_offset),
+        rank: slot.rank as i32,
+        dtype: slot.code,
+        shape: [0; MAX_RANK],
+        strides: [0; MAX_RANK],
+    };
+    let mut step = 1i64;
+    for i in (0..slot.rank).rev() {
+        // SAFETY: `shape` (and `strides`, when not null) hold `ndim` entries.
+        d.shape[i] = unsafe { *t.shape.add(i) };
+        d.strides[i] = if t.strides.is_null() { step } else { unsafe { *t.strides.add(i) } };
+        step = step.saturating_mul(d.shape[i]);
+    }
+    let on = if t.device_type == 2 { t.device_id as i64 } else { -1 }; // kDLCUDA; else not a CUDA device
+    drop(capsule);
+    Ok(Some(Some((d, on))))
+}
+
+/// The tensor's dtype, shape, strides, data pointer and device by attribute (any torch-like array).
+fn attr_read(py: Python<'_>, a: &Bound<'_, PyAny>, slot: &TensorSlot) -> PyResult<Read> {
+    let Ok(dtype) = a.getattr(intern!(py, "dtype")) else {
+        return Ok(None);
+    };
+    if !dtype.is(slot.dtype.bind(py)) {
+        return Ok(None);
+    }
+    let shape = a.getattr(intern!(py, "shape"))?;
+    let shape = shape.cast::<PyTuple>().map_err(PyErr::from)?;
+    if shape.len() != slot.rank {
+        return Ok(None);
+    }
+    let strides = a.call_method0(intern!(py, "stride"))?;
+    let strides = strides.cast::<PyTuple>().map_err(PyErr::from)?;
+    let data: u64 = a.call_method0(intern!(py, "data_ptr"))?.extract()?;
+    let on: i64 = a.call_method0(intern!(py, "get_device"))?.extract()?;
+    let mut d = TpTensor {
+        data,
+        rank: slot.rank as i32,
+        dtype: slot.code,
+        shape: [0; MAX_RANK],
+        strides: [0; MAX_RANK],
+    };
+    for i in 0..slot.rank {
+        d.shape[i] = shape.get_borrowed_item(i)?.extract()?;
+        d.strides[i] = strides.get_borrowed_item(i)?.extract()?;
+    }
+    Ok(Some((d, on)))
 }
 
 /// The message of this thread's last failed launch.
