@@ -22,6 +22,17 @@ def scale(x, y, TILE: ct.Constant[int]):
     ct.store(y, index=(bid,), tile=t * {factor})
 """
 SIG = "x=f32[?]/1, y=f32[?]/1, TILE=#256"
+SEEDED = """import cuda.tile as ct
+
+
+@ct.kernel
+def seeded(x, y, SEED: ct.Constant[int], TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(x, index=(bid,), shape=(TILE,))
+    noise = ct.astype(ct.full((TILE,), SEED, dtype=ct.int32) ^ ct.arange(TILE, dtype=ct.int32), ct.float32)
+    ct.store(y, index=(bid,), tile=t + noise)
+"""
+SEEDED_SIG = "x=f32[?]/1, y=f32[?]/1, SEED=#12345, TILE=#256"
 LISTS_SIG = ("Xs=list[f16[?,?]/?%8,1&16], Ws=list[f16[?,?]/?%8,1&16], Ys=list[f16[?,?]/?%8,1&16], BM=#64, BN=#64, "
              "BK=#32, NB=#132")
 
@@ -54,8 +65,13 @@ def served(tmp_path_factory, tree):
                      root / "ports" / sub))
     lists = load_kernel(f"{EXAMPLES_DIR / 'real_lists.py'}::real_lists")   # lists of arrays: descriptor tables
     jobs.append((lists.ref, [bind(parse(LISTS_SIG), lists.param_names, "real_lists")], [], root / "ports" / "lists"))
+    seeded = root / "corpus" / "seeded" / "ops.py"   # a constant used only as a value: one entry at any value
+    seeded.parent.mkdir(parents=True)
+    seeded.write_text(SEEDED)
+    k = load_kernel(f"{seeded}::seeded")
+    jobs.append((k.ref, [bind(parse(SEEDED_SIG), k.param_names, "seeded")], [], root / "ports" / "seeded"))
     verdicts = port_many(jobs, tree, "sm_90", root / "work")
-    assert [v["status"] for v in verdicts] == ["proven"] * 4
+    assert [v["status"] for v in verdicts] == ["proven"] * 5
     result = build_served(root / "ports", root / "lib", root / "corpus")
     return root, result
 
@@ -65,7 +81,7 @@ def test_a_served_library_holds_each_proven_port_under_its_own_id(served):
     manifest = json.loads((root / "lib" / "ports.json").read_text())
     assert sorted(op["source"] for op in manifest["ops"].values() if op["kernel"] == "scale") == [
         "a/ops.py", "b/ops.py", "pkg/ops.py"]
-    assert len(result["kernels"]) == 4 and set(result["kernels"].values()) == {"scale", "real_lists"}
+    assert len(result["kernels"]) == 5 and set(result["kernels"].values()) == {"scale", "real_lists", "seeded"}
     for name in ("libtileport_served.so", "libtileport_native.so"):
         assert (root / "lib" / name).is_file()
     # the served crate carries the direct launch as the operator library does (rust/tileport-ops/src/direct.rs)
@@ -271,3 +287,54 @@ def test_a_factory_made_kernel_is_left_out_of_the_served_library_with_why(tmp_pa
     (d / "kernel.rs").write_text("")
     ops, skipped = collect(tmp_path / "ports")
     assert not ops and skipped[0]["kernel"] == "scaled@6~25e4edc0" and "a factory made" in skipped[0]["why"]
+
+
+def test_a_value_generic_constant_runs_its_entry_at_any_value(served):
+    """`SEED` fills a tile and nothing else: the port is proven at the captured value and at a second one no launch
+    had (a synthetic variant, said so in port.json), and the served library launches its entry at any i32 value of
+    it (TileGym's dropout draws its seed per call) — the generics carry the launch's value. A value beyond i32 is
+    not taken (cuTile Python's constant would not fit the entry's i32 generic)."""
+    import types
+
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.runtime import library
+
+    root, _ = served
+    port = json.loads((root / "ports" / "seeded" / "port.json").read_text())
+    (entry, abi_entry), = port["abi"].items()
+    assert abi_entry["value_generic"] == ["SEED"] and "value_candidates" not in abi_entry
+    assert [v["generics"][0] for v in port["variants"]] == ["12345", "625341585"]
+    assert "no launch had" in port["variants"][1]["synthetic"] and "synthetic" not in port["variants"][0]
+    lib = library.Library(root / "lib" / "libtileport_served.so")
+    kernel = load_kernel(f"{root / 'corpus' / 'seeded' / 'ops.py'}::seeded").kernel
+    table = lib.table(kernel)
+    assert table.value_generic == {"SEED"}
+    torch = types.SimpleNamespace(Tensor=_Tensor)
+    st = library._state(kernel, lib)
+    for seed in (12345, -7, 2**31 - 1):
+        library._plan(st, (_Tensor(1024), _Tensor(1024), seed, 256), torch)
+    assert sorted(key[2] for key in st.plans) == [(-7, 256), (12345, 256), (2**31 - 1, 256)]
+    with pytest.raises(BackendError, match=r"no proven port of seeded for this launch \(x=f32, y=f32, SEED=2147483648"):
+        library._plan(st, (_Tensor(1024), _Tensor(1024), 2**31, 256), torch)
+    with pytest.raises(BackendError, match="no proven port of seeded"):
+        library._plan(st, (_Tensor(1024), _Tensor(1024), 12345, 512), torch)   # TILE is no value-generic
+
+
+def test_a_second_value_that_does_not_prove_leaves_the_constant_per_value(served, tmp_path, tree):
+    """Should the variant at the second value not prove, the port is translated again without it: the constant
+    stays per value (no `value_generic`), and the verdict says what was dropped and why."""
+    import shutil
+
+    from tileport.pipeline.port import _again
+
+    root, _ = served
+    out = tmp_path / "seeded"
+    shutil.copytree(root / "ports" / "seeded", out)
+    verdict = {"stages": {"translate": {"ok": True}, "build": {"ok": True},
+                          "irdiff": {"ok": False, "variants": [{"symbol": "s2", "equivalent": False, "error": "boom"}]}}}
+    assert _again(verdict, out, tree, lambda s: None)
+    spec = json.loads((out / "spec.json").read_text())
+    assert [v.get("synthetic") for v in spec["variants"]] == [None]
+    (abi_entry,) = json.loads((out / "port.json").read_text())["abi"].values()
+    assert "value_generic" not in abi_entry and abi_entry["value_candidates"] == ["SEED"]
+    assert verdict["stages"]["translate"]["value_generic"]["why"] == "s2: boom" and "irdiff" not in verdict["stages"]

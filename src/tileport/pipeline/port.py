@@ -15,7 +15,7 @@ from typing import Callable, Iterable, TypeVar
 
 from .. import __version__
 from ..errors import TileportError
-from ..frontends.cutile_py.analyze import analyze
+from ..frontends.cutile_py.analyze import add_variant, analyze
 from ..frontends.cutile_py.capture import constant_params
 from ..frontends.cutile_py.hints import cutile_options
 from ..frontends.cutile_py.loader import KernelLoadError, load_kernel
@@ -31,6 +31,7 @@ from ..toolchain.locate import CudaTree, run_tool
 from ..translate.emit import Unsupported, emit_kernel
 from ..translate.guide import op_locations
 from ..translate.helpers import kernel_files, sources_sha256
+from ..translate.value_generic import second_value, value_only
 
 Progress = Callable[[str], None]
 T = TypeVar("T")
@@ -111,6 +112,37 @@ def _element_types(kernel, groups: list) -> list[str | None]:
     return [next(iter(one)) if len(one := {d.get(k) for k in varying}) == 1 else None for d in dtypes]
 
 
+def _value_generic(e, served: list[dict]) -> dict:
+    """port.json's value-generic facts of entry ``e`` (translate.value_generic): ``value_generic``, the constants it
+    uses only as values and was proven at two values of or more (a launch at any value runs it); ``value_candidates``,
+    those proven at one value so far (the pipeline adds a second)."""
+    out: dict = {}
+    for g in e.generics:
+        if not value_only(e.body, g):
+            continue
+        seen = {v["constants"][g] for v in served if not v.get("hints")}
+        out.setdefault("value_generic" if len(seen) >= 2 else "value_candidates", []).append(g)
+    return out
+
+
+def _second_values(manifest: dict, kernel) -> list[tuple[sigmod.Signature, str]]:
+    """For each entry with value candidates: the signature of its first variant (at the decorator's hints) with
+    each candidate at a value no launch had, and why it is compiled."""
+    out = []
+    for entry, a in manifest["abi"].items():
+        names = a.get("value_candidates")
+        first = next((v for v in manifest["variants"] if v["entry"] == entry and not v.get("hints")), None)
+        if not names or first is None:
+            continue
+        sig = sigmod.bind(sigmod.parse(first["signature"]), kernel.param_names, kernel.name)
+        params = tuple((n, dataclasses.replace(p, value=second_value({int(first["generics"][a["generics"].index(n)])}))
+                        if n in names else p) for n, p in sig.params)
+        out.append((sigmod.Signature(params), f"{', '.join(names)} at a value no launch had: {entry} uses "
+                                              f"{'them' if len(names) > 1 else 'it'} only as a value (value-generic "
+                                              "once proven at two values)"))
+    return out
+
+
 def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
     """spec.json + kernel source → kernel.rs and port.json (entry and generics of every variant). With
     ``new_forms``, specializations that differ only in the element type are one type-generic entry
@@ -150,7 +182,8 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
             group = (e, [])
             groups.append(group)
         group[1].append({"symbol": v["symbol"], "signature": v["signature"], "constants": v["constants"],
-                         **({"hints": v["hints"]} if v.get("hints") else {}), "generics_of": e.generics,
+                         **({"hints": v["hints"]} if v.get("hints") else {}),
+                         **({"synthetic": v["synthetic"]} if v.get("synthetic") else {}), "generics_of": e.generics,
                          "strides": e.strides, "specs": e.specs, "unit_grid": e.unit_grid,
                          "preconditions": e.preconditions, "layout": e.layout, "reference": v["ir"]["bytecode"]})
     entries, variants, described = [], [], []
@@ -176,7 +209,8 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
                 for m, types in g.members}
     text = render(rust_entries, _display(source), "spec.json")
     (port_dir / "kernel.rs").write_text(text)
-    abi = {e.entry: {"generics": e.generics, "params": e.abi} for e in entries}
+    abi = {e.entry: {"generics": e.generics, "params": e.abi, **_value_generic(e, served)}
+           for e, (_, served) in zip(entries, groups)}
     for name, (fn, types) in function.items():
         abi[name].update(function=fn, types=types)
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries], "hints": spec["hints"],
@@ -265,9 +299,40 @@ def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
         if "status" in verdict:
             return verdict
         verdict["stages"].update(verify(out, tree, arch, progress))
-        if _concrete_again(verdict, out, tree, progress):
+        for _ in range(2):   # (without a second value's variant, then without the new forms)
+            if not _again(verdict, out, tree, progress):
+                break
             verdict["stages"].update(verify(out, tree, arch, progress))
         return _finish(verdict, out)
+
+
+def _again(verdict: dict, out: Path, tree: CudaTree, progress: Progress) -> bool:
+    """A port that did not prove, translated again without what it may owe that to: first the variants compiled at
+    a value no launch had (value-generic candidates, ``_second_values``: the constant then stays per value), then
+    the new forms (``_concrete_again``). Returns whether it was (the port is then built and diffed again)."""
+    return _without_second_values(verdict, out, tree, progress) or _concrete_again(verdict, out, tree, progress)
+
+
+def _without_second_values(verdict: dict, out: Path, tree: CudaTree, progress: Progress) -> bool:
+    stages = verdict["stages"]
+    if all(stages.get(s, {}).get("ok") for s in ("build", "irdiff")):
+        return False
+    spec = json.loads((out / "spec.json").read_text())
+    synthetic = [v for v in spec["variants"] if v.get("synthetic")]
+    if not synthetic:
+        return False
+    failed = next(s for s in ("build", "irdiff") if not stages.get(s, {}).get("ok"))
+    why = stages[failed].get("error") or next((f"{v.get('symbol')}: {v.get('error') or v.get('differences', [])[:1]}"
+                                               for v in stages[failed].get("variants", []) if not v.get("equivalent")),
+                                              failed)
+    progress("translate: kernel.rs again without the variants at a value no launch had (they did not prove)")
+    spec["variants"] = [v for v in spec["variants"] if not v.get("synthetic")]
+    (out / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
+    translate(out, tree)
+    stages["translate"]["value_generic"] = {"dropped": [v["signature"] for v in synthetic], "why": str(why)[:2000]}
+    for s in ("build", "irdiff"):
+        stages.pop(s, None)
+    return True
 
 
 def _concrete_again(verdict: dict, out: Path, tree: CudaTree, progress: Progress) -> bool:
@@ -331,9 +396,11 @@ def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], 
                 cratemod.discard(binary)
 
     build_and_verify(pending, "")
-    # ports whose type-generic entries did not prove: once more with one entry per specialization, built together
-    build_and_verify({m: (i, out) for m, (i, out) in pending.items()
-                      if _concrete_again(verdicts[i], out, tree, progress)}, " kept concrete")
+    # ports that did not prove: again without a second value's variants, then with one entry per specialization
+    # (see _again), built together
+    for what in (" translated again", " translated once more"):
+        pending = {m: (i, out) for m, (i, out) in pending.items() if _again(verdicts[i], out, tree, progress)}
+        build_and_verify(pending, what)
     return verdicts
 
 
@@ -401,6 +468,17 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
     progress("translate: kernel.rs")
     try:
         manifest = translate(out, tree)
+        if second := _second_values(manifest, kernel):   # value-generic candidates: proven at a second value too
+            added = 0
+            for sig, why in second:
+                progress(f"analyze: {kernel.name}({sig.text()}): {why}")
+                try:
+                    add_variant(kernel, sig, tree, out, why)
+                    added += 1
+                except TileportError as exc:   # (cuda-tile refuses the value: the constant stays per value)
+                    progress(f"analyze: {kernel.name}: not at that value ({str(exc).splitlines()[0][:200]})")
+            if added:
+                manifest = translate(out, tree)
         st["translate"] = {"ok": True, "kernel_rs": "kernel.rs", "entries": manifest["entries"],
                            "unsafe_sites": manifest["unsafe_sites"], "hazards": manifest["hazards"]}
     except Unsupported as exc:

@@ -62,6 +62,8 @@ class OpTable:
     hints: dict | None = None
     #: positions of list-of-arrays parameters (each crosses as its descriptor table, see ``_with_tables``)
     lists: tuple[int, ...] = ()
+    #: the int constants some entry takes at any value (proven at two values: translate.value_generic)
+    value_generic: frozenset[str] = frozenset()
 
 
 _lock = threading.Lock()
@@ -162,19 +164,24 @@ class Library:
         params = list(inspect.signature(kernel._pyfunc).parameters)
         variants: dict[tuple, list[Variant]] = {}
         lists: set[int] = set()
+        anywhere: set[str] = set()
         for v in op["variants"]:
             sig = sigmod.bind(sigmod.parse(v["signature"]), params, name)
+            entry = op["abi"][v["entry"]]
+            wild = frozenset(entry.get("value_generic", ()))
+            anywhere |= wild
             arrays = tuple((i, p) for i, (_, p) in enumerate(sig.params) if isinstance(p, sigmod.ArraySig))
             listed = tuple((i, p.element) for i, (_, p) in enumerate(sig.params) if isinstance(p, sigmod.ListSig))
             lists.update(i for i, _ in listed)
-            variants.setdefault(_key(sig.params), []).append(
+            variants.setdefault(_key(sig.params, wild), []).append(
                 Variant(v["signature"], arrays, op["entries"].index(v["entry"]), tuple(int(g) for g in v["generics"]),
-                        tuple(op["abi"][v["entry"]]["params"]), hints_key(v.get("hints", {})), listed))
+                        tuple(entry["params"]), hints_key(v.get("hints", {})), listed,
+                        tuple((params.index(n), entry["generics"].index(n)) for n in sorted(wild))))
         fn = getattr(self.dll, f"tp_{op_id}")
         fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
         t = OpTable(fn, ctypes.cast(fn, ctypes.c_void_p).value, params, constant_params(kernel), variants,
                     Path(inspect.getsourcefile(kernel._pyfunc)), op["source_sha256"], op_id, op.get("hints"),
-                    tuple(sorted(lists)))
+                    tuple(sorted(lists)), frozenset(anywhere))
         self.tables[key] = t
         return t
 
@@ -229,9 +236,14 @@ def load_native(path: Path) -> Any:
     return mod
 
 
-def _key(params) -> tuple:
+#: a value-generic constant's place in a launch key: any i32 value selects the entry (translate.value_generic)
+ANY_I32 = "any i32 (value-generic)"
+
+
+def _key(params, wild: frozenset[str] = frozenset()) -> tuple:
     """What selects an entry: dtypes and ranks of arrays, scalar dtypes, constant values (not divisibility or
-    strides: cutile's runtime specializes on those from the actual tensors)."""
+    strides: cutile's runtime specializes on those from the actual tensors) — of the ``wild`` constants (the
+    entry's value-generic ones) not the value: any i32."""
     from ..spec import signature as sigmod
 
     out = []
@@ -243,7 +255,7 @@ def _key(params) -> tuple:
         elif isinstance(p, sigmod.ScalarSig):
             out.append((name, "S", p.dtype))
         else:
-            out.append((name, "C", repr(p.value)))
+            out.append((name, "C", ANY_I32 if name in wild else repr(p.value)))
     return tuple(out)
 
 
@@ -302,6 +314,16 @@ class Variant:
     hints: tuple = ()
     #: its list-of-arrays parameters: (position, the ArraySig every item has)
     lists: tuple[tuple[int, Any], ...] = ()
+    #: its value-generic constants: (parameter position, index among the entry's generics) — launched at the
+    #: launch's value (translate.value_generic)
+    wild: tuple[tuple[int, int], ...] = ()
+
+    def generics_at(self, args: tuple) -> tuple[int, ...]:
+        """The entry's generics for a launch with ``args``: the port's, the value-generic ones the launch's."""
+        out = list(self.generics)
+        for pos, k in self.wild:
+            out[k] = int(args[pos])
+        return tuple(out)
 
     @functools.cached_property
     def requirements(self) -> dict[int, tuple[list[tuple[bool, int, int]], int]]:
@@ -461,6 +483,10 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
             raise BackendError(f"{name}: argument {pname} of type {type(value).__name__} is not a tensor or scalar")
     key = tuple(key)
     found = t.variants.get(key)
+    if found is None and t.value_generic:   # an entry that takes these constants at any i32 value
+        key = tuple((k[0], "C", ANY_I32) if k[1] == "C" and k[0] in t.value_generic and _i32(args[i]) else k
+                    for i, k in enumerate(key))
+        found = t.variants.get(key)
     if found is None:
         have = "; ".join(", ".join(f"{k[0]}={k[2]}" + (f"[{k[3]}d]" if k[1] == "A" else "") for k in v)
                          for v in t.variants)
@@ -480,7 +506,8 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
         raise BackendError(f"cutile-rs: no proven port of {name} holds at this launch's arrays ({own}): each port is "
                            "proven under the strides, divisibility and alignment of its signature; ported: "
                            + " | ".join(v.text for v in at) + ". " + _hint(st))
-    plan = st.plans.get((key, variant.text))
+    generics = variant.generics_at(args)
+    plan = st.plans.get((key, variant.text, generics))
     if plan is not None:
         return plan
     written = {p["name"] for p in variant.params if p.get("written")}
@@ -498,10 +525,13 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
                for i in spos]
     consts = [(i, args[i]) for i, p in enumerate(t.params) if p in t.constants]
     hints_set, hints = abi.hint_slots(cutile_options(dict(variant.hints)))
-    native = st.lib.native.Plan(t.address, variant.entry, list(variant.generics), tensors, scalars, consts,
-                                hints_set, hints)
-    plan = st.plans[(key, variant.text)] = _Plan(native, tpos, names, [n in written for n in names])
+    native = st.lib.native.Plan(t.address, variant.entry, list(generics), tensors, scalars, consts, hints_set, hints)
+    plan = st.plans[(key, variant.text, generics)] = _Plan(native, tpos, names, [n in written for n in names])
     return plan
+
+
+def _i32(value: Any) -> bool:
+    return type(value) is int and -2**31 <= value < 2**31
 
 
 def _hint(st: _KernelState) -> str:

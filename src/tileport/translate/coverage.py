@@ -375,8 +375,12 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "argument of the array's dtype (`padding_value=ignore_index`) is the load's padding operand in a 1-D "
               "gather (cutile broadcasts it as cuTile Python does: SMALL_KERNELS gen7_forms), in a 2-D one refused"),
     Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`; `ct.full(shape, v, dtype)` of a "
-              "runtime scalar or 0-d tile (of another dtype too: an f32 sum filling a bf16 tile)",
-              "`constant(v, shape![..])`; a runtime value converted as its 0-d tile, then broadcast", S,
+              "runtime scalar or 0-d tile (of another dtype too: an f32 sum filling a bf16 tile), or of an int "
+              "`ct.Constant` parameter into an i32 tile (a seed)",
+              "`constant(v, shape![..])`; a runtime value converted as its 0-d tile, then broadcast; an int constant "
+              "as its const generic by name (`broadcast_scalar(SEED, ..)`): used only as a value, the constant is "
+              "value-generic — proven at a second value no launch had, then launched at any i32 value "
+              "(translate.value_generic)", S,
               "matmul"),
     Construct("arange", "`ct.arange(n, dtype=)` of an integer or float dtype; `start=`, `step=` (resolve's "
               "arange-start-step rewrite)", "`iota(shape![n])` (bound with its type); a float one the i32 iota "

@@ -3054,6 +3054,13 @@ class Emitter:
                     shape = self.shape_of(shape_node)   # a boolean mask filled with a constant
                     return self.typed(f"constant({str(bool(c[1])).lower()}, shape![{', '.join(shape)}])",
                                       Tile("bool", shape), want_name, "filled")
+                if isinstance(value_node, ast.Name) and self.int_generic(value_node.id) and shape_node is not None \
+                        and dtype_node is not None and self.dtype_of(dtype_node) == "i32":
+                    # an int constant parameter filling an i32 tile: its const generic by name (the same constant
+                    # op at each value), so one entry serves every value of it (a seed drawn per call)
+                    shape = self.shape_of(shape_node)
+                    return self.typed(f"broadcast_scalar({value_node.id}, shape![{', '.join(shape)}])",
+                                      Tile("i32", shape), want_name, "filled")
                 if lit is None and value_node is not None and (c := self.const_value(value_node))[0] and \
                         not isinstance(c[1], bool):
                     # a constant expression or a name assigned one (`float("-inf")` too): its value, as Python
@@ -3510,6 +3517,14 @@ class Emitter:
         elif token:   # (a scatter after an earlier one into the same array takes that one's token instead)
             b.append(f"let {g}_token: Token = get_tensor_token({self.tensor_arg(arr)});")
         return arr, elem, g, Tile(sig.dtype, ity.shape), dims
+
+    def int_generic(self, name: str) -> bool:
+        """Whether ``name`` is a kernel parameter the entry takes as an i32 const generic (a `ct.Constant[int]`
+        not shadowed by a local or an inlined helper's parameter)."""
+        p = self.params.get(name)
+        return isinstance(p, sigmod.ConstSig) and isinstance(p.value, int) and not isinstance(p.value, bool) \
+            and name not in CUTILE_TYPE_PARAMS and name not in self.helper_params and \
+            not self.assign_counts.get(name) and -2**31 <= p.value < 2**31
 
     def const_value(self, node: ast.AST | None) -> tuple[bool, object]:
         """(True, value) when ``node`` is known at translation time — literals, constants, names assigned once from

@@ -115,30 +115,12 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
         sig = v["sig"]
         at = f" at {hints_text(v['hints'])}" if v["hints"] else ""
         progress(f"[{i}/{len(variants)}] {kernel.name}({text}){at}")
-        tmp = out / "variants" / "_compiling"   # what a failed compile leaves there (named in its error) goes
-        shutil.rmtree(tmp, ignore_errors=True)   # with the next attempt
         try:
-            res = compile_kernel(kernel, sig, tree, tmp, None, hints=v["hints"])
+            out_variants.append(_compile_variant(kernel, sig, v["hints"], v["launches"], tree, out, facts))
         except CompileError as exc:
             if not skip_rejected:
                 raise
             rejected.append({"signature": text, "error": str(exc).splitlines()[0][:500]})
-            continue
-        # the symbol itself when it is short enough; a variant at launched hints apart from the decorator's
-        vdir = out / "variants" / bounded_name(res.symbol + (f".{hints_slug(v['hints'])}" if v["hints"] else ""))
-        vdir.mkdir(parents=True, exist_ok=True)
-        bc, txt = vdir / "reference.tileirbc", vdir / "reference.tileir.txt"
-        res.bytecode.replace(bc)
-        res.disasm.replace(txt)
-        tmp.rmdir()
-        constants = {n: p.value for n, p in sig.params if isinstance(p, sigmod.ConstSig)}
-        ir = {"bytecode": str(bc.relative_to(out)), "disasm": str(txt.relative_to(out)), **_ir_facts(txt.read_text())}
-        out_variants.append({
-            "symbol": res.symbol, "signature": text,
-            "calling_convention": "cutile_python_v2" if sigmod.needs_v2(sig) else "cutile_python_v1",
-            "constants": constants, "params": [_param_json(n, p) for n, p in sig.params],
-            "branches": _branches(facts.constant_branches, constants), "ir": ir, "launches": v["launches"],
-            **({"hints": v["hints"]} if v["hints"] else {})})
     if not out_variants:
         raise CompileError(f"{kernel.ref}: cuda-tile rejected every signature; the first: {rejected[0]['error']}")
     launched_hints = []   # each distinct set of launched hints other than the decorator's (variants carry theirs)
@@ -167,6 +149,40 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
                                 {r["signature"] for r in rejected}] or launches),
         **({"rejected": rejected} if rejected else {}),
     }
+    validate(spec)
+    (out / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
+    return spec
+
+
+def _compile_variant(kernel: LoadedKernel, sig: sigmod.Signature, hints: dict, launches: list[dict], tree: CudaTree,
+                     out: Path, facts) -> dict:
+    """Compile one specialization's reference into out/variants/SYMBOL; its spec.json entry."""
+    tmp = out / "variants" / "_compiling"   # what a failed compile leaves there (named in its error) goes
+    shutil.rmtree(tmp, ignore_errors=True)   # with the next attempt
+    res = compile_kernel(kernel, sig, tree, tmp, None, hints=hints)
+    # the symbol itself when it is short enough; a variant at launched hints apart from the decorator's
+    vdir = out / "variants" / bounded_name(res.symbol + (f".{hints_slug(hints)}" if hints else ""))
+    vdir.mkdir(parents=True, exist_ok=True)
+    bc, txt = vdir / "reference.tileirbc", vdir / "reference.tileir.txt"
+    res.bytecode.replace(bc)
+    res.disasm.replace(txt)
+    tmp.rmdir()
+    constants = {n: p.value for n, p in sig.params if isinstance(p, sigmod.ConstSig)}
+    ir = {"bytecode": str(bc.relative_to(out)), "disasm": str(txt.relative_to(out)), **_ir_facts(txt.read_text())}
+    return {"symbol": res.symbol, "signature": sig.text(),
+            "calling_convention": "cutile_python_v2" if sigmod.needs_v2(sig) else "cutile_python_v1",
+            "constants": constants, "params": [_param_json(n, p) for n, p in sig.params],
+            "branches": _branches(facts.constant_branches, constants), "ir": ir, "launches": launches,
+            **({"hints": hints} if hints else {})}
+
+
+def add_variant(kernel: LoadedKernel, sig: sigmod.Signature, tree: CudaTree, out: Path, why: str) -> dict:
+    """One more specialization no launch had (``why`` says what it checks) compiled beside the analyzed ones in
+    out/spec.json (rewritten); the spec."""
+    spec = json.loads((out / "spec.json").read_text())
+    facts = analyze_source(kernel.path, kernel.name, constant_params(kernel.kernel),
+                           (kernel.pyfunc.__name__, kernel.pyfunc.__code__.co_firstlineno))
+    spec["variants"].append(dict(_compile_variant(kernel, sig, {}, [], tree, out, facts), synthetic=why))
     validate(spec)
     (out / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
     return spec
