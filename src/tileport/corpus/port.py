@@ -241,7 +241,8 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
             rejected = v.get("stages", {}).get("analyze", {}).get("rejected", [])
             rows.append({"file": k["file"], "kernel": k["kernel"], "status": v.get("status", "failed"),
                          "variants": len(variants), "rejected_by_cuda_tile": len(rejected),
-                         "variants_proven": sum(1 for x in irdiff if x.get("equivalent")),
+                         # (the launched ones: a variant at a value no launch had is a check, analyze's "synthetic")
+                         "variants_proven": sum(1 for x in irdiff if x.get("equivalent") and x.get("symbol") in variants),
                          "refusal": _refusal(v, corpus), "stage": stage,
                          "error": _relative(_relative(error, corpus), out)})
             progress(f"  {k['kernel']}: {rows[-1]['status']}"

@@ -473,7 +473,8 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
             for sig, why in second:
                 progress(f"analyze: {kernel.name}({sig.text()}): {why}")
                 try:
-                    add_variant(kernel, sig, tree, out, why)
+                    spec = add_variant(kernel, sig, tree, out, why)
+                    st["analyze"].setdefault("synthetic", []).append(spec["variants"][-1]["symbol"])
                     added += 1
                 except TileportError as exc:   # (cuda-tile refuses the value: the constant stays per value)
                     progress(f"analyze: {kernel.name}: not at that value ({str(exc).splitlines()[0][:200]})")
