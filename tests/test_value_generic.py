@@ -26,3 +26,22 @@ def test_second_value_differs_from_every_captured_one():
     assert second_value({0, 12345}) == SEED_VALUE
     assert second_value({SEED_VALUE, SEED_VALUE + 1}) == SEED_VALUE + 2
     assert -2**31 <= SEED_VALUE < 2**31
+
+
+def test_a_traced_value_records_each_fold_and_nothing_else():
+    from tileport.translate.value_generic import Traced
+
+    v = Traced(7)
+    assert (repr(v), str(v), f"{v}", hash(v)) == ("7", "7", "7", hash(7)) and v.folds == []
+    w = v + 1
+    assert w == 8 and type(w) is int and (v > 3) is True and not isinstance(v, bool)
+    assert v.folds == ["__add__", "__gt__"]
+    range(v)
+    assert v.folds[-1] == "__index__"
+
+
+def test_a_folded_if_is_seen_in_its_comment():
+    from tileport.translate.value_generic import mentioned_in_comments
+
+    body = [FILL, "// `if MODE == 1:` is False here: the else arm, as cuTile Python folds it"]
+    assert mentioned_in_comments(body, "MODE") and not mentioned_in_comments(body, "SEED")

@@ -31,7 +31,7 @@ from ..toolchain.locate import CudaTree, run_tool
 from ..translate.emit import Unsupported, emit_kernel
 from ..translate.guide import op_locations
 from ..translate.helpers import kernel_files, sources_sha256
-from ..translate.value_generic import second_value, value_only
+from ..translate.value_generic import Traced, mentioned_in_comments, second_value, value_only
 
 Progress = Callable[[str], None]
 T = TypeVar("T")
@@ -112,14 +112,25 @@ def _element_types(kernel, groups: list) -> list[str | None]:
     return [next(iter(one)) if len(one := {d.get(k) for k in varying}) == 1 else None for d in dtypes]
 
 
-def _value_generic(e, served: list[dict]) -> dict:
-    """port.json's value-generic facts of entry ``e`` (translate.value_generic): ``value_generic``, the constants it
-    uses only as values and was proven at two values of or more (a launch at any value runs it); ``value_candidates``,
-    those proven at one value so far (the pipeline adds a second)."""
+def _unfolded(e, name: str, sig: sigmod.Signature, emit: Callable) -> bool:
+    """Whether the translator, emitting ``sig`` again with constant ``name``'s value traced, neither folds it
+    (compares, computes with, tests or converts it: a decision the text would not show) nor writes other text."""
+    value = Traced(next(p.value for n, p in sig.params if n == name))
+    again = sigmod.Signature(tuple((n, dataclasses.replace(p, value=value) if n == name else p)
+                                   for n, p in sig.params))
+    try:
+        traced = emit(again)
+    except Exception:  # noqa: BLE001 — any trouble with the traced value: not value-generic
+        return False
+    return not value.folds and traced.body == e.body
+
+
+def _value_generic(names: list[str], served: list[dict]) -> dict:
+    """port.json's value-generic facts of an entry whose constants ``names`` are used only as values
+    (translate.value_generic): ``value_generic``, those proven at two values or more (a launch at any value runs
+    it); ``value_candidates``, those proven at one value so far (the pipeline adds a second)."""
     out: dict = {}
-    for g in e.generics:
-        if not value_only(e.body, g):
-            continue
+    for g in names:
         seen = {v["constants"][g] for v in served if not v.get("hints")}
         out.setdefault("value_generic" if len(seen) >= 2 else "value_candidates", []).append(g)
     return out
@@ -165,6 +176,7 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
         for key, n in own.items():   # and the most fmas any variant has at each position
             fma[key] = max(fma.get(key, 0), n)
     groups: list[tuple[object, list[dict]]] = []  # distinct Rust bodies, each with the variants it serves
+    values_only: dict[int, list[str]] = {}
     for v, own in zip(spec["variants"], own_fma):
         sig = sigmod.bind(sigmod.parse(v["signature"]), kernel.param_names, kernel.name)
         # each variant contracted where its own reference does (`ct.astype(a * f, x.dtype) + acc` fuses at f32, not
@@ -175,12 +187,18 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
         except Unsupported:
             if own == fma:
                 raise
+            own = fma
             e = emit_kernel(source, kernel.name, sig, consts, fma, kernel.pyfunc, owned_stores=new_forms)
         key = (e.body, e.params, e.generics)
         group = next((g for g in groups if (g[0].body, g[0].params, g[0].generics) == key), None)
         if group is None:
             group = (e, [])
             groups.append(group)
+            # the constants this entry may take at any value: used only as values in its text, and not folded
+            # by the translator at this signature (translate.value_generic)
+            values_only[id(e)] = [g for g in e.generics if value_only(e.body, g) and not mentioned_in_comments(
+                e.body, g) and _unfolded(e, g, sig, lambda s: emit_kernel(source, kernel.name, s, consts, own,
+                                                                          kernel.pyfunc, owned_stores=new_forms))]
         group[1].append({"symbol": v["symbol"], "signature": v["signature"], "constants": v["constants"],
                          **({"hints": v["hints"]} if v.get("hints") else {}),
                          **({"synthetic": v["synthetic"]} if v.get("synthetic") else {}), "generics_of": e.generics,
@@ -209,8 +227,8 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
                 for m, types in g.members}
     text = render(rust_entries, _display(source), "spec.json")
     (port_dir / "kernel.rs").write_text(text)
-    abi = {e.entry: {"generics": e.generics, "params": e.abi, **_value_generic(e, served)}
-           for e, (_, served) in zip(entries, groups)}
+    abi = {e.entry: {"generics": e.generics, "params": e.abi, **_value_generic(values_only[id(g)], served)}
+           for e, (g, served) in zip(entries, groups)}
     for name, (fn, types) in function.items():
         abi[name].update(function=fn, types=types)
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries], "hints": spec["hints"],

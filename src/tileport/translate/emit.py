@@ -3523,8 +3523,7 @@ class Emitter:
         not shadowed by a local or an inlined helper's parameter)."""
         p = self.params.get(name)
         return isinstance(p, sigmod.ConstSig) and isinstance(p.value, int) and not isinstance(p.value, bool) \
-            and name not in CUTILE_TYPE_PARAMS and name not in self.helper_params and \
-            not self.assign_counts.get(name) and -2**31 <= p.value < 2**31
+            and name not in CUTILE_TYPE_PARAMS and name not in self.helper_params and not self.assign_counts.get(name)
 
     def const_value(self, node: ast.AST | None) -> tuple[bool, object]:
         """(True, value) when ``node`` is known at translation time — literals, constants, names assigned once from

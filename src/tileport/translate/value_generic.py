@@ -35,6 +35,47 @@ def value_only(body: list[str], name: str) -> bool:
     return used
 
 
+#: what the translator may do with a value-generic constant's value without folding it into the entry: hash it (a
+#: dict key), print it (documentation, the generics' list); anything else — arithmetic, comparison, a truth test, a
+#: conversion, an index — is a fold (a branch or extent decided by the value), so the constant is not value-generic
+_FOLDS = ("__eq__ __ne__ __lt__ __le__ __gt__ __ge__ __add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ "
+          "__floordiv__ __rfloordiv__ __truediv__ __rtruediv__ __mod__ __rmod__ __divmod__ __rdivmod__ __pow__ "
+          "__rpow__ __neg__ __pos__ __abs__ __invert__ __and__ __rand__ __or__ __ror__ __xor__ __rxor__ __lshift__ "
+          "__rlshift__ __rshift__ __rrshift__ __bool__ __index__ __int__ __float__ __round__ __trunc__ __floor__ "
+          "__ceil__").split()
+
+
+class Traced(int):
+    """A constant's value that records each fold the translator makes of it (``folds``: the operations)."""
+
+    folds: list[str]
+
+    def __new__(cls, value: int) -> "Traced":
+        obj = super().__new__(cls, value)
+        obj.folds = []
+        return obj
+
+    __hash__ = int.__hash__
+
+
+def _traced(name: str):
+    def op(self, *args):
+        self.folds.append(name)
+        return getattr(int, name)(self, *args)
+    op.__name__ = name
+    return op
+
+
+for _name in _FOLDS:
+    setattr(Traced, _name, _traced(_name))
+
+
+def mentioned_in_comments(body: list[str], name: str) -> bool:
+    """Whether a comment line names ``name`` (the translator writes one where it folds an `if` on it)."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return any(line.lstrip().startswith("//") and word.search(line) for line in body)
+
+
 def second_value(seen: set[int]) -> int:
     """An i32 value none of ``seen`` is."""
     v = SEED_VALUE
