@@ -146,8 +146,8 @@ def _second_values(manifest: dict, kernel) -> list[tuple[sigmod.Signature, str]]
         if not names or first is None:
             continue
         sig = sigmod.bind(sigmod.parse(first["signature"]), kernel.param_names, kernel.name)
-        params = tuple((n, dataclasses.replace(p, value=second_value({int(first["generics"][a["generics"].index(n)])}))
-                        if n in names else p) for n, p in sig.params)
+        params = tuple((n, dataclasses.replace(p, value=second_value(p.value, {p.value})) if n in names else p)
+                       for n, p in sig.params)
         out.append((sigmod.Signature(params), f"{', '.join(names)} at a value no launch had: {entry} uses "
                                               f"{'them' if len(names) > 1 else 'it'} only as a value (value-generic "
                                               "once proven at two values)"))
