@@ -240,7 +240,11 @@ impl Plan {
             // The first launch of a plan compiles for seconds: the GIL is released for it. Once one has run, the
             // launches are microseconds and keep the GIL, as cuTile Python's own launch does (releasing and taking
             // it back costs more than the launch takes).
-            let status = if self.warm.load(Relaxed) { run() } else { py.detach(run) };
+            let status = if self.warm.load(Relaxed) {
+                run()
+            } else {
+                py.detach(run)
+            };
             if status == 0 {
                 self.warm.store(true, Relaxed);
             } else {
@@ -351,7 +355,8 @@ impl Plan {
 type Read = Option<(TpTensor, i64)>;
 
 /// `torch._C._to_dlpack` and `torch.Tensor`, once torch is importable (None when it is not).
-static TORCH: pyo3::sync::PyOnceLock<Option<(Py<PyAny>, Py<PyAny>)>> = pyo3::sync::PyOnceLock::new();
+static TORCH: pyo3::sync::PyOnceLock<Option<(Py<PyAny>, Py<PyAny>)>> =
+    pyo3::sync::PyOnceLock::new();
 
 /// DLPack's (type code, bits) of an ABI dtype code: what `torch._C._to_dlpack` reports for that dtype.
 fn dlpack_dtype(code: i32) -> Option<(u8, u8)> {
@@ -427,10 +432,18 @@ fn dlpack_read(py: Python<'_>, a: &Bound<'_, PyAny>, slot: &TensorSlot) -> PyRes
     for i in (0..slot.rank).rev() {
         // SAFETY: `shape` (and `strides`, when not null) hold `ndim` entries.
         d.shape[i] = unsafe { *t.shape.add(i) };
-        d.strides[i] = if t.strides.is_null() { step } else { unsafe { *t.strides.add(i) } };
+        d.strides[i] = if t.strides.is_null() {
+            step
+        } else {
+            unsafe { *t.strides.add(i) }
+        };
         step = step.saturating_mul(d.shape[i]);
     }
-    let on = if t.device_type == 2 { t.device_id as i64 } else { -1 }; // kDLCUDA; else not a CUDA device
+    let on = if t.device_type == 2 {
+        t.device_id as i64
+    } else {
+        -1
+    }; // kDLCUDA; else not a CUDA device
     drop(capsule);
     Ok(Some(Some((d, on))))
 }
