@@ -36,10 +36,8 @@ def loaded_then_stored(x, y, n: int, BLOCK: ct.Constant[int]):
     ct.store(y, index=(row, 0), tile=ct.reshape(a, (1, BLOCK)))
 
 
-@ct.kernel
-def newton_loop(x, y, n: int, tol: float, BLOCK: ct.Constant[int]):
-    """The lowered fixture's shape: a while loop whose test joins two comparisons, then the store."""
-    row = ct.bid(0)
+def _newton(x, row, n, tol, BLOCK):
+    """The lowered fixture's shape: a while loop whose test joins two comparisons (inlined into each kernel)."""
     a = ct.where(ct.arange(BLOCK, dtype=ct.int32) < n,
                  ct.reshape(ct.load(x, index=(row, 0), shape=(1, BLOCK), padding_mode=ct.PaddingMode.ZERO), (BLOCK,)),
                  1.0)
@@ -51,25 +49,21 @@ def newton_loop(x, y, n: int, tol: float, BLOCK: ct.Constant[int]):
         err = ct.max(ct.abs(w - v), axis=0)
         v = w
         it = it + 1
-    ct.store(y, index=(row, 0), tile=ct.reshape(ct.astype(v, y.dtype), (1, BLOCK)))
+    return v
+
+
+@ct.kernel
+def newton_loop(x, y, n: int, tol: float, BLOCK: ct.Constant[int]):
+    """The loop, then the store."""
+    v = _newton(x, ct.bid(0), n, tol, BLOCK)
+    ct.store(y, index=(ct.bid(0), 0), tile=ct.reshape(ct.astype(v, y.dtype), (1, BLOCK)))
 
 
 @ct.kernel
 def newton_store_no_tma(x, y, n: int, tol: float, BLOCK: ct.Constant[int]):
     """newton_loop with its store kept off TMA."""
-    row = ct.bid(0)
-    a = ct.where(ct.arange(BLOCK, dtype=ct.int32) < n,
-                 ct.reshape(ct.load(x, index=(row, 0), shape=(1, BLOCK), padding_mode=ct.PaddingMode.ZERO), (BLOCK,)),
-                 1.0)
-    v = ct.full((BLOCK,), 1.0, dtype=ct.float32)
-    err = 1.0
-    it = 0
-    while (err > tol) & (it < 30):
-        w = v * (1.5 - (((0.5 * a) * v) * v))
-        err = ct.max(ct.abs(w - v), axis=0)
-        v = w
-        it = it + 1
-    ct.store(y, index=(row, 0), tile=ct.reshape(ct.astype(v, y.dtype), (1, BLOCK)), allow_tma=False)
+    v = _newton(x, ct.bid(0), n, tol, BLOCK)
+    ct.store(y, index=(ct.bid(0), 0), tile=ct.reshape(ct.astype(v, y.dtype), (1, BLOCK)), allow_tma=False)
 
 
 @ct.kernel
