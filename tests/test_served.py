@@ -314,6 +314,9 @@ def test_a_value_generic_constant_runs_its_entry_at_any_value(served):
     for seed in (12345, -7, 2**31 - 1):
         library._plan(st, (_Tensor(1024), _Tensor(1024), seed, 256), torch)
     assert sorted(key[2] for key in st.plans) == [(-7, 256), (12345, 256), (2**31 - 1, 256)]
+    for seed in range(library.PLANS_PER_KERNEL + 5):   # a seed per call: the plans start over, never grow on
+        library._plan(st, (_Tensor(1024), _Tensor(1024), seed, 256), torch)
+    assert len(st.plans) <= library.PLANS_PER_KERNEL
     with pytest.raises(BackendError, match=r"no proven port of seeded for this launch \(x=f32, y=f32, SEED=2147483648"):
         library._plan(st, (_Tensor(1024), _Tensor(1024), 2**31, 256), torch)
     with pytest.raises(BackendError, match="no proven port of seeded"):

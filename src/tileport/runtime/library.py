@@ -236,6 +236,8 @@ def load_native(path: Path) -> Any:
     return mod
 
 
+#: plans a kernel keeps before it starts over (they are remade on demand: a few microseconds each)
+PLANS_PER_KERNEL = 256
 #: a value-generic constant's place in a launch key: any i32 value selects the entry (translate.value_generic)
 ANY_I32 = "any i32 (value-generic)"
 
@@ -526,6 +528,8 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
     consts = [(i, args[i]) for i, p in enumerate(t.params) if p in t.constants]
     hints_set, hints = abi.hint_slots(cutile_options(dict(variant.hints)))
     native = st.lib.native.Plan(t.address, variant.entry, list(generics), tensors, scalars, consts, hints_set, hints)
+    if len(st.plans) >= PLANS_PER_KERNEL:   # a value-generic constant drawn per call (a seed) makes a plan per value
+        st.plans.clear()
     plan = st.plans[(key, variant.text, generics)] = _Plan(native, tpos, names, [n in written for n in names])
     return plan
 
