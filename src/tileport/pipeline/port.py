@@ -308,12 +308,13 @@ def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progres
 
 
 def port(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path,
-         arch: str, progress: Progress = lambda s: None, skip_rejected: bool = False) -> dict:
+         arch: str, progress: Progress = lambda s: None, skip_rejected: bool = False,
+         second_values: bool = True) -> dict:
     """analyze → translate → build → irdiff into ``out``, under its lock (a second port into the same directory
     waits for this one, saying so). ``skip_rejected``: a signature cuda-tile itself rejects is left out and listed
     (analyze's), as long as one is accepted."""
     with out_dir_lock(out):
-        verdict = _analyze_translate(kernel_ref, sigs, launches, tree, out, progress, skip_rejected)
+        verdict = _analyze_translate(kernel_ref, sigs, launches, tree, out, progress, skip_rejected, second_values)
         if "status" in verdict:
             return verdict
         verdict["stages"].update(verify(out, tree, arch, progress))
@@ -377,11 +378,12 @@ def _concrete_again(verdict: dict, out: Path, tree: CudaTree, progress: Progress
 
 
 def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree, arch: str,
-              work: Path, progress: Progress = lambda s: None, skip_rejected: bool = False) -> list[dict]:
+              work: Path, progress: Progress = lambda s: None, skip_rejected: bool = False,
+              second_values: bool = True) -> list[dict]:
     """``port`` for several kernels with one cargo build of all their modules (the build dominates a port's time).
     Each job is (kernel ref, signatures, captured launches, output dir); each output dir gets the same files and
     verdict as ``port`` writes. If the shared build fails, each kernel is built alone so errors are attributed."""
-    verdicts = _analyze_translate_all(jobs, tree, progress, skip_rejected)
+    verdicts = _analyze_translate_all(jobs, tree, progress, skip_rejected, second_values)
     pending = {f"k{i}_{v['kernel']}": (i, jobs[i][3]) for i, v in enumerate(verdicts) if "status" not in v}
 
     def build_and_verify(modules: dict[str, tuple[int, Path]], what: str) -> None:
@@ -423,18 +425,18 @@ def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], 
 
 
 def _analyze_translate_all(todo: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree,
-                           progress: Progress, skip_rejected: bool) -> list[dict]:
+                           progress: Progress, skip_rejected: bool, second_values: bool = True) -> list[dict]:
     """The first two stages of every job, on up to jobs() processes (both stages are Python: threads would take
     turns). A job's progress lines are printed when it is done, in job order."""
     if jobs() == 1 or len(todo) < 2:
-        return [_analyze_translate(ref, sigs, launches, tree, out, progress, skip_rejected)
+        return [_analyze_translate(ref, sigs, launches, tree, out, progress, skip_rejected, second_values)
                 for ref, sigs, launches, out in todo]
     # fork, not spawn/forkserver: those import the caller's __main__ again, and a script calling tileport without
     # an `if __name__ == "__main__"` guard would start over in each worker
     ctx = multiprocessing.get_context("fork")
     verdicts = []
     with ProcessPoolExecutor(max_workers=min(jobs(), len(todo)), mp_context=ctx) as pool:
-        futures = [pool.submit(_analyze_translate_logged, ref, sigs, launches, tree, out, skip_rejected)
+        futures = [pool.submit(_analyze_translate_logged, ref, sigs, launches, tree, out, skip_rejected, second_values)
                    for ref, sigs, launches, out in todo]
         for future in futures:
             verdict, lines = future.result()
@@ -450,14 +452,14 @@ def captured_closure(launches: list[dict]) -> dict | None:
 
 
 def _analyze_translate_logged(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree,
-                              out: Path, skip_rejected: bool) -> tuple[dict, list[str]]:
+                              out: Path, skip_rejected: bool, second_values: bool) -> tuple[dict, list[str]]:
     """``_analyze_translate`` in a worker process: (the verdict, its progress lines)."""
     lines: list[str] = []
-    return _analyze_translate(kernel_ref, sigs, launches, tree, out, lines.append, skip_rejected), lines
+    return _analyze_translate(kernel_ref, sigs, launches, tree, out, lines.append, skip_rejected, second_values), lines
 
 
 def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree,
-                       out: Path, progress: Progress, skip_rejected: bool = False) -> dict:
+                       out: Path, progress: Progress, skip_rejected: bool = False, second_values: bool = True) -> dict:
     """The first two stages; the verdict comes back finished (with a status) if either fails (a kernel that does not
     load too: the other kernels of a batch go on)."""
     try:
@@ -486,7 +488,9 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
     progress("translate: kernel.rs")
     try:
         manifest = translate(out, tree)
-        if second := _second_values(manifest, kernel):   # value-generic candidates: proven at a second value too
+        # value-generic candidates: proven at a second value too (``second_values``: a Triton kernel's port is
+        # launched at its constexprs' captured values only, runtime.triton_port, so it is not asked there)
+        if second_values and (second := _second_values(manifest, kernel)):
             added = 0
             for sig, why in second:
                 progress(f"analyze: {kernel.name}({sig.text()}): {why}")

@@ -105,8 +105,8 @@ def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
         if isinstance(step, dict):
             return step
         lowered, lowered_ref, named, records = step
-        return _triton_verdict(port(lowered_ref, named, records, tree, out, arch, progress), ref, lowered, launches,
-                               out)
+        return _triton_verdict(port(lowered_ref, named, records, tree, out, arch, progress, second_values=False), ref,
+                               lowered, launches, out)
 
 
 def port_triton_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree, arch: str,
@@ -123,7 +123,7 @@ def port_triton_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], P
         else:
             lowered_jobs.append((i, step))
     ported = port_many([(lowered_ref, named, records, jobs[i][3]) for i, (_, lowered_ref, named, records)
-                        in lowered_jobs], tree, arch, work, progress)
+                        in lowered_jobs], tree, arch, work, progress, second_values=False)
     for (i, (lowered, *_)), verdict in zip(lowered_jobs, ported):
         ref, _, launches, out = jobs[i]
         verdicts[i] = _triton_verdict(verdict, ref, lowered, launches, out)
