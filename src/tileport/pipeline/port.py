@@ -15,7 +15,7 @@ from typing import Callable, Iterable, TypeVar
 
 from .. import __version__
 from ..errors import TileportError
-from ..frontends.cutile_py.analyze import add_variant, analyze
+from ..frontends.cutile_py.analyze import add_variants, analyze
 from ..frontends.cutile_py.capture import constant_params
 from ..frontends.cutile_py.hints import cutile_options
 from ..frontends.cutile_py.loader import KernelLoadError, load_kernel
@@ -332,26 +332,38 @@ def _again(verdict: dict, out: Path, tree: CudaTree, progress: Progress) -> bool
     return _without_second_values(verdict, out, tree, progress) or _concrete_again(verdict, out, tree, progress)
 
 
+def _failure(stages: dict) -> str | None:
+    """Why the build or irdiff stage failed (its error, or the first variant that is not equivalent), or None when
+    both passed."""
+    failed = next((s for s in ("build", "irdiff") if not stages.get(s, {}).get("ok")), None)
+    if failed is None:
+        return None
+    stage = stages[failed]
+    return str(stage.get("error") or next((f"{v.get('symbol')}: {v.get('error') or v.get('differences', [])[:1]}"
+                                           for v in stage.get("variants", []) if not v.get("equivalent")), failed))
+
+
+def _retranslated(stages: dict, what: str, dropped: list, why: str) -> bool:
+    """Record in the translate stage what a second translation dropped and why, and forget the build and irdiff
+    of the first (the port is built and diffed again)."""
+    stages["translate"][what] = {"dropped": dropped, "why": why[:2000]}
+    for s in ("build", "irdiff"):
+        stages.pop(s, None)
+    return True
+
+
 def _without_second_values(verdict: dict, out: Path, tree: CudaTree, progress: Progress) -> bool:
-    stages = verdict["stages"]
-    if all(stages.get(s, {}).get("ok") for s in ("build", "irdiff")):
+    if (why := _failure(verdict["stages"])) is None:
         return False
     spec = json.loads((out / "spec.json").read_text())
     synthetic = [v for v in spec["variants"] if v.get("synthetic")]
     if not synthetic:
         return False
-    failed = next(s for s in ("build", "irdiff") if not stages.get(s, {}).get("ok"))
-    why = stages[failed].get("error") or next((f"{v.get('symbol')}: {v.get('error') or v.get('differences', [])[:1]}"
-                                               for v in stages[failed].get("variants", []) if not v.get("equivalent")),
-                                              failed)
     progress("translate: kernel.rs again without the variants at a value no launch had (they did not prove)")
     spec["variants"] = [v for v in spec["variants"] if not v.get("synthetic")]
     (out / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
     translate(out, tree)
-    stages["translate"]["value_generic"] = {"dropped": [v["signature"] for v in synthetic], "why": str(why)[:2000]}
-    for s in ("build", "irdiff"):
-        stages.pop(s, None)
-    return True
+    return _retranslated(verdict["stages"], "value_generic", [v["signature"] for v in synthetic], why)
 
 
 def _concrete_again(verdict: dict, out: Path, tree: CudaTree, progress: Progress) -> bool:
@@ -359,22 +371,14 @@ def _concrete_again(verdict: dict, out: Path, tree: CudaTree, progress: Progress
     translate it again without them — one entry per specialization, outputs through the full tensor's partition,
     the forms proven before — and say why in the verdict (the translate stage's ``new_forms``). Returns
     whether it did (the port is then built and diffed again)."""
-    stages = verdict["stages"]
-    if all(stages.get(s, {}).get("ok") for s in ("build", "irdiff")):
+    if (why := _failure(verdict["stages"])) is None:
         return False
     manifest = json.loads((out / "port.json").read_text())
     if not manifest.get("forms"):
         return False
-    failed = next(s for s in ("build", "irdiff") if not stages.get(s, {}).get("ok"))
-    stage = stages[failed]
-    why = stage.get("error") or next((f"{v.get('symbol')}: {v.get('error') or v.get('differences', [])[:1]}"
-                                      for v in stage.get("variants", []) if not v.get("equivalent")), failed)
     progress(f"translate: kernel.rs again without {' and '.join(manifest['forms'])} (they did not prove)")
     translate(out, tree, new_forms=False)
-    stages["translate"]["new_forms"] = {"dropped": manifest["forms"], "why": str(why)[:2000]}
-    for s in ("build", "irdiff"):
-        stages.pop(s, None)
-    return True
+    return _retranslated(verdict["stages"], "new_forms", manifest["forms"], why)
 
 
 def port_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree, arch: str,
@@ -490,18 +494,10 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
         manifest = translate(out, tree)
         # value-generic candidates: proven at a second value too (``second_values``: a Triton kernel's port is
         # launched at its constexprs' captured values only, runtime.triton_port, so it is not asked there)
-        if second_values and (second := _second_values(manifest, kernel)):
-            added = 0
-            for sig, why in second:
-                progress(f"analyze: {kernel.name}({sig.text()}): {why}")
-                try:
-                    spec = add_variant(kernel, sig, tree, out, why)
-                    st["analyze"].setdefault("synthetic", []).append(spec["variants"][-1]["symbol"])
-                    added += 1
-                except TileportError as exc:   # (cuda-tile refuses the value: the constant stays per value)
-                    progress(f"analyze: {kernel.name}: not at that value ({str(exc).splitlines()[0][:200]})")
-            if added:
-                manifest = translate(out, tree)
+        if second_values and (second := _second_values(manifest, kernel)) and \
+                (added := add_variants(kernel, second, tree, out, progress)):
+            st["analyze"]["synthetic"] = added   # (a value cuda-tile refuses: that constant stays per value)
+            manifest = translate(out, tree)
         st["translate"] = {"ok": True, "kernel_rs": "kernel.rs", "entries": manifest["entries"],
                            "unsafe_sites": manifest["unsafe_sites"], "hazards": manifest["hazards"]}
     except Unsupported as exc:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from ... import __version__
+from ...errors import TileportError
 from ...irdiff.canon import canonicalize
 from ...irdiff.parse import parse as parse_ir
 from ...paths import bounded_name
@@ -176,13 +177,23 @@ def _compile_variant(kernel: LoadedKernel, sig: sigmod.Signature, hints: dict, l
             **({"hints": hints} if hints else {})}
 
 
-def add_variant(kernel: LoadedKernel, sig: sigmod.Signature, tree: CudaTree, out: Path, why: str) -> dict:
-    """One more specialization no launch had (``why`` says what it checks) compiled beside the analyzed ones in
-    out/spec.json (rewritten); the spec."""
+def add_variants(kernel: LoadedKernel, todo: list[tuple[sigmod.Signature, str]], tree: CudaTree, out: Path,
+                 progress: Callable[[str], None] = lambda s: None) -> list[str]:
+    """More specializations no launch had, each (signature, what it checks), compiled beside the analyzed ones in
+    out/spec.json (rewritten once); the symbols of those added (one cuda-tile refuses is left out, said so)."""
     spec = json.loads((out / "spec.json").read_text())
     facts = analyze_source(kernel.path, kernel.name, constant_params(kernel.kernel),
                            (kernel.pyfunc.__name__, kernel.pyfunc.__code__.co_firstlineno))
-    spec["variants"].append(dict(_compile_variant(kernel, sig, {}, [], tree, out, facts), synthetic=why))
-    validate(spec)
-    (out / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
-    return spec
+    added = []
+    for sig, why in todo:
+        progress(f"analyze: {kernel.name}({sig.text()}): {why}")
+        try:
+            spec["variants"].append(dict(_compile_variant(kernel, sig, {}, [], tree, out, facts), synthetic=why))
+        except TileportError as exc:
+            progress(f"analyze: {kernel.name}: not at that value ({str(exc).splitlines()[0][:200]})")
+            continue
+        added.append(spec["variants"][-1]["symbol"])
+    if added:
+        validate(spec)
+        (out / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
+    return added
