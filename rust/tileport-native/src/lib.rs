@@ -307,8 +307,8 @@ impl Plan {
             let Ok(a) = args.get_borrowed_item(slot.pos) else {
                 return Ok(MISMATCH);
             };
-            let read = match dlpack_read(py, &a, slot)? {
-                Some(read) => read,
+            let read = match dlpack_read(py, &a, slot) {
+                Some(read) => Some(read),
                 None => attr_read(py, &a, slot)?,
             };
             let Some((d, on)) = read else {
@@ -390,36 +390,36 @@ struct DlTensor {
 
 /// One call for what five attribute reads give (as cuTile Python's own launcher reads torch tensors): an exact
 /// `torch.Tensor` through `torch._C._to_dlpack`. None when this path does not apply (not an exact tensor, torch
-/// not importable, a capsule or dtype this does not know): the attribute reads decide then.
-fn dlpack_read(py: Python<'_>, a: &Bound<'_, PyAny>, slot: &TensorSlot) -> PyResult<Option<Read>> {
+/// not importable, a capsule or dtype this does not know): the attribute reads decide then (errors included).
+fn dlpack_read(py: Python<'_>, a: &Bound<'_, PyAny>, slot: &TensorSlot) -> Option<(TpTensor, i64)> {
     let torch = TORCH.get_or_init(py, || {
         let m = py.import("torch").ok()?;
         let to = m.getattr("_C").ok()?.getattr("_to_dlpack").ok()?;
         Some((to.unbind(), m.getattr("Tensor").ok()?.unbind()))
     });
     let Some((to_dlpack, tensor)) = torch else {
-        return Ok(None);
+        return None;
     };
     let Some(want) = dlpack_dtype(slot.code) else {
-        return Ok(None);
+        return None;
     };
     if !a.get_type().is(tensor.bind(py)) {
-        return Ok(None);
+        return None;
     }
     let Ok(capsule) = to_dlpack.bind(py).call1((a,)) else {
-        return Ok(None); // (the error is dropped: the attribute reads say what is wrong, if anything)
+        return None; // (the error is dropped: the attribute reads say what is wrong, if anything)
     };
     // SAFETY: a capsule named "dltensor" holds a DLManagedTensor, whose first member is the DLTensor; it stays
     // alive while `capsule` does (its destructor frees it), and the reads below end before that.
     let p = unsafe { pyo3::ffi::PyCapsule_GetPointer(capsule.as_ptr(), c"dltensor".as_ptr()) };
     if p.is_null() {
         let _ = PyErr::take(py);
-        return Ok(None);
+        return None;
     }
     let t = unsafe { &*(p as *const DlTensor) };
     if t.ndim as usize != slot.rank || t.lanes != 1 || (t.code, t.bits) != want {
         // (a dtype this plan does not take is a mismatch only if the attribute reads agree)
-        return Ok(None);
+        return None;
     }
     let mut d = TpTensor {
         data: (t.data as u64).wrapping_add(t.byte_offset),
@@ -445,7 +445,7 @@ fn dlpack_read(py: Python<'_>, a: &Bound<'_, PyAny>, slot: &TensorSlot) -> PyRes
         -1
     }; // kDLCUDA; else not a CUDA device
     drop(capsule);
-    Ok(Some(Some((d, on))))
+    Some((d, on))
 }
 
 /// The tensor's dtype, shape, strides, data pointer and device by attribute (any torch-like array).
