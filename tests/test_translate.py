@@ -1569,3 +1569,26 @@ def test_a_tiled_view_reduction_in_a_loop_or_on_an_array_read_too_is_refused_say
     with pytest.raises(Unsupported, match="tiled-atomic") as exc:
         emit_resolved(tmp_path, body, "x=f32[?]/1, c=f32[?]/1, B=#16")
     assert exc.value.line == 8 and "also accessed at line 8" in str(exc.value)
+
+
+def test_a_padded_rank_2_gather_passes_a_padding_tile_of_its_shape(tmp_path):
+    """cutile 0.3.1's `load_ptr_tko` reshapes a scalar padding to rank 1 before broadcasting it, which fails for a
+    rank-2 result; the port declares the same op with a padding tile of the result's shape (as cuTile Python emits
+    it). The earlier form — a load without padding and a select on its mask — is equivalent, but tileiras then kept
+    fused MoE's gathered A tile in registers (wgmma from registers, spills; benchmarks/probes/spec_facts.md)."""
+    from tileport.rustgen.declared_ops import declarations
+
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, idx, y, n: int, B: ct.Constant[int], D: ct.Constant[int]):
+         rows = ct.reshape(ct.gather(idx, ct.bid(0) * B + ct.arange(B, dtype=ct.int32)), (B, 1))
+         v = ct.gather(x, (rows, ct.reshape(ct.arange(D, dtype=ct.int32), (1, D))), mask=rows < n, padding_value=2.0)
+         ct.store(y, index=(ct.bid(0), 0), tile=v)
+     """, "x=f32[?,?]/?,1, idx=i32[?]/1, y=f32[?,?]/?,1, n=i32, B=#16, D=#32", consts=("B", "D"))
+    body = "\n".join(e.body)
+    assert "x_gather_padding: Tile<f32, { [B, D] }> = constant(2.0f32, shape![B, D]);" in body
+    assert "load_ptr_padded(x_gather_ptrs, ordering::Weak, None::<scope::TileBlock>, Some(x_gather_mask), " \
+           "Some(x_gather_padding)," in body
+    assert "select(" not in body and "load_ptr_padded" in e.ops
+    decl = declarations(e.ops)
+    assert decl.count("pub unsafe fn load_ptr_padded<") == 1 and "padding_value: Option<Tile<E, S>>" in decl

@@ -90,6 +90,26 @@ def _atomic_red_view(_modes: set[str]) -> str:
             "}\n")
 
 
+def _load_ptr_padded(_modes: set[str]) -> str:
+    return ("/// Masked pointer load whose masked lanes read a padding tile of the result's shape, as cuTile Python\n"
+            "/// pads a gather (cutile 0.3.1's `load_ptr_tko` takes a scalar padding and reshapes it to rank 1\n"
+            "/// before broadcasting it, which fails verification for a rank-2+ result).\n"
+            "#[cuda_tile::op(name = \"cuda_tile.load_ptr_tko\", params = [\"source\"])]\n"
+            "#[cuda_tile::variadic_op(N = 6)]\n"
+            "pub unsafe fn load_ptr_padded<E: ElementType, P: PointerTo<E>, const S: [i32; N], O: ordering::LoadMode, "
+            "Sc: scope::Mode, const CYCLES: u32>(\n"
+            "    source: PointerTile<P, S>,\n"
+            "    memory_ordering: O,\n"
+            "    memory_scope: Option<Sc>,\n"
+            "    mask: Option<Tile<bool, S>>,\n"
+            "    padding_value: Option<Tile<E, S>>,\n"
+            "    token: Option<Token>,\n"
+            "    latency: Latency<CYCLES>,\n"
+            ") -> (Tile<E, S>, Token) {\n"
+            "    unreachable!()\n"
+            "}\n")
+
+
 DECLARED_OPS = {
     "mma_batched": _mma_batched,
     "exp_rounded": lambda modes: _unary_rounded("exp_rounded", "exp", "Element-wise `e^x`", modes),
@@ -97,6 +117,7 @@ DECLARED_OPS = {
     "trunci_wrapping": _trunci_wrapping,
     "shli_wrapping": _shli_wrapping,
     "atomic_red_view_tko": _atomic_red_view,
+    "load_ptr_padded": _load_ptr_padded,
 }
 
 

@@ -3847,15 +3847,17 @@ class Emitter:
             masking = f"None, Some({pad_lit})"
         if (g in self.nd_accesses or len(ty.shape) > 1) and masking.startswith("Some("):
             # cutile 0.3.1 reshapes a scalar padding to rank 1 before broadcasting it, which fails verification
-            # for a rank-2+ result: the masked lanes are filled by a select on the same mask instead (irdiff rule
-            # padded-pointer-load-select)
-            self.body.append(f"let ({g}_raw, {read}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
-                             f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), None, "
-                             f"Some({g}_token), Latency::<{latency}>) }};")
+            # for a rank-2+ result: the padding is a tile of the result's shape, passed through the same op
+            # declared in the port's module (rustgen.declared_ops), as cuTile Python emits it. (A load and a
+            # select on its mask — irdiff rule padded-pointer-load-select — means the same, but tileiras then
+            # keeps the tile in registers: fused MoE's wgmma took A from registers, with spills.)
             pad_tile = f"constant({pad_lit}, shape![{dims}])" if not as_tile else \
                 _float_constant(pad, ty.dtype, dims)
             self.body.append(f"let {g}_padding: Tile<{elem}, {{ [{dims}] }}> = {pad_tile};")
-            self.body.append(f"let {g}: Tile<{elem}, {{ [{dims}] }}> = select({g}_mask, {g}_raw, {g}_padding);")
+            self.body.append(f"let ({g}, {read}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_padded("
+                             f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), "
+                             f"Some({g}_padding), Some({g}_token), Latency::<{latency}>) }};")
+            self.declared_ops.setdefault("load_ptr_padded", set())
         else:
             self.body.append(f"let ({g}, {read}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_tko("
                              f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, {masking}, Some({g}_token), "
