@@ -1624,7 +1624,19 @@ class Emitter:
             flag = self.fresh("zz_0_broke")
             self.body.append(f"{indent}// `break` as cuTile Python compiles it: a flag the loop carries")
             self.body.append(f"{indent}let mut {flag}: bool = false;")
-        self.body.append(f"{indent}for {name} in {_paren(_typed_int(start))}..{_paren(_typed_int(stop))} {{")
+        bounds = f"{_paren(_typed_int(start))}..{_paren(_typed_int(stop))}"
+        if self._indexes_extract(loop.target.id if isinstance(loop, ast.For) and
+                                 isinstance(loop.target, ast.Name) else name, body):
+            # cutile 0.3.1 states a loop index's range (`assume bounded<lo, hi-1>`) where it knows both bounds, which
+            # cuTile Python does not; on a ct.extract index tileiras then builds the tile as a stack array (mHC's
+            # apply-residual at N=8: 512 stores, 6x slower). Bounds read from 0-d tiles are not known to it.
+            lo, hi = self.fresh(f"{name}_start"), self.fresh(f"{name}_end")
+            self.body.append(f"{indent}// the bounds as 0-d tiles: cutile then states no range for `{name}`, as cuTile "
+                             "Python states none (docs/corpus.md, limits of cutile 0.3.1)")
+            self.body.append(f"{indent}let {lo}: Tile<i32, {{ [] }}> = broadcast_scalar({_typed_int(start)}, shape![]);")
+            self.body.append(f"{indent}let {hi}: Tile<i32, {{ [] }}> = broadcast_scalar({_typed_int(stop)}, shape![]);")
+            bounds = f"tile_to_scalar::<i32, i32>({lo})..tile_to_scalar::<i32, i32>({hi})"
+        self.body.append(f"{indent}for {name} in {bounds} {{")
         if loop is not None:
             self.body.extend(f"{indent}    {line}" for line in self.assume_carried(loop))
         if flag:
@@ -1892,6 +1904,15 @@ class Emitter:
         by_iv = isinstance(index, ast.Tuple) and isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and \
             any(isinstance(e, ast.Name) and e.id == loop.target.id for e in index.elts)
         return not (direct and not others and by_iv)
+
+    def _indexes_extract(self, name: str, body: list[ast.stmt]) -> bool:
+        """Whether the loop index ``name`` appears in the index of a ct.extract the loop's body compiles."""
+        for n in self.live_walk(*body):
+            if isinstance(n, ast.Call) and self.ct(n.func) == "extract":
+                index = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg == "index"), None)
+                if index is not None and any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(index)):
+                    return True
+        return False
 
     def _straight_line(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
         """``stmts`` with every `if` on constants replaced by its taken arm (cuTile Python folds them before it
