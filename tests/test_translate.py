@@ -1592,3 +1592,25 @@ def test_a_padded_rank_2_gather_passes_a_padding_tile_of_its_shape(tmp_path):
     assert "select(" not in body and "load_ptr_padded" in e.ops
     decl = declarations(e.ops)
     assert decl.count("pub unsafe fn load_ptr_padded<") == 1 and "padding_value: Option<Tile<E, S>>" in decl
+
+
+def test_a_loop_whose_index_reaches_an_extract_reads_its_bounds_from_0d_tiles(tmp_path):
+    """cutile 0.3.1 states `assume bounded<0, N-1>` on the index of a loop whose bounds it knows (cuTile Python
+    states none); on a ct.extract index tileiras then made mHC's 8x8 tile a stack array. Such a loop's bounds are
+    written as 0-d tiles, which cutile does not track; a loop whose index reaches no extract keeps the plain range."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, N: ct.Constant[int], B: ct.Constant[int]):
+         t = ct.load(x, index=(0, 0), shape=(N, N))
+         acc = ct.full((N, 1), 0.0, dtype=ct.float32)
+         for j in range(N):
+             acc = acc + ct.extract(t, (0, j), shape=(N, 1))
+         for i in range(N):
+             acc = acc + 1.0
+         ct.store(y, index=(0, 0), tile=acc)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, N=#8, B=#16", consts=("N", "B"))
+    body = "\n".join(e.body)
+    assert "let j_start: Tile<i32, { [] }> = broadcast_scalar(0i32, shape![]);" in body
+    assert "let j_end: Tile<i32, { [] }> = broadcast_scalar(N, shape![]);" in body
+    assert "for j in tile_to_scalar::<i32, i32>(j_start)..tile_to_scalar::<i32, i32>(j_end) {" in body
+    assert "for i in 0i32..N {" in body
