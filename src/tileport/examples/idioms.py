@@ -2,7 +2,9 @@
 
 A helper that receives an array and loads from it; a local named like a Rust keyword (`do`); ct.matmul of two
 tiles; ct.extract of a subtile; an f16 tile times an f32 argument (computed in f32, as cuTile Python promotes it);
-a runtime `if` on a 0-d reduction compared with a constant; ct.broadcast_to; the negation of a constant.
+a runtime `if` on a 0-d reduction compared with a constant; ct.broadcast_to; the negation of a constant; a
+constant-range loop whose index picks the subtile ct.extract takes (its bounds written so that cutile states no
+range for the index, as cuTile Python states none: docs/corpus.md).
 """
 import cuda.tile as ct
 
@@ -25,4 +27,7 @@ def idioms(x, w, y, scale: float, BM: ct.Constant[int], BK: ct.Constant[int], HA
     if total > 0.0:
         half = half * 2.0
     col = ct.broadcast_to(ct.sum(half, axis=0), (BM, HALF))   # (HALF,) -> (BM, HALF)
-    ct.store(y, index=(bid, 0), tile=half + col + (-BK))
+    both = ct.full((BM, HALF), 0.0, dtype=ct.float32)
+    for j in range(BK // HALF):
+        both = both + ct.extract(scaled, (0, j), shape=(BM, HALF))
+    ct.store(y, index=(bid, 0), tile=half + col + both + (-BK))
