@@ -1,6 +1,7 @@
 """Pinned toolchain versions, read from pins.toml (stdlib only: runs before the venv exists).
 
-`python3 src/tileport/toolchain/pins.py requirements` prints the pip requirement lines that `./dev setup` installs.
+`python3 src/tileport/toolchain/pins.py requirements` prints the requirement lines that `./dev setup` installs; `pins.py
+uv` the installer's pinned version.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ class Pins:
     cutile_crate: str
     min_rustc: str
     old_nvvm: str
+    uv: str
 
     def requirements(self) -> list[str]:
         extras = ",".join(self.cuda_toolkit_extras)
@@ -47,6 +49,7 @@ def load() -> Pins:
         cutile_crate=rust["cutile"],
         min_rustc=rust["min-rustc"],
         old_nvvm=data["fixtures"]["old-nvvm"],
+        uv=data["setup"]["uv"],
     )
 
 
@@ -56,5 +59,7 @@ if __name__ == "__main__":
         print("\n".join(load().requirements()))
     elif what == "old-nvvm":
         print(load().old_nvvm)
+    elif what == "uv":
+        print(load().uv)
     else:
-        sys.exit(f"usage: pins.py [requirements|old-nvvm], got {what!r}")
+        sys.exit(f"usage: pins.py [requirements|old-nvvm|uv], got {what!r}")
