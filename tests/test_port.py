@@ -32,8 +32,9 @@ def port(name: str, out, *sigs: str):
 
 
 @pytest.fixture(scope="module")
-def proven_batch(tmp_path_factory):
-    """Every proven example ported by `port_many`: one cargo build for all of them."""
+def both_batches(tmp_path_factory):
+    """Every proven example at its demo signature (root/examples) and the small kernels and examples at
+    OWN_SIGNATURES (root/small), ported by one `port_many`: one cargo build for all of them."""
     from tileport.frontends.cutile_py.loader import load_kernel
     from tileport.pipeline.port import port_many
     from tileport.spec.signature import bind, parse
@@ -43,9 +44,26 @@ def proven_batch(tmp_path_factory):
     jobs = []
     for name in PROVEN + ALSO_PROVEN:
         ref = f"{source(name)}::{name}"
-        jobs.append((ref, [bind(parse(demo_sig(name)), load_kernel(ref).param_names, name)], [], root / name))
+        jobs.append((ref, [bind(parse(demo_sig(name)), load_kernel(ref).param_names, name)], [],
+                     root / "examples" / name))
+    small = root / "small"
+    small.mkdir()
+    refs = {out: (f"{source(name)}::{name}", sigs) for out, (name, sigs) in OWN_SIGNATURES.items()}
+    for name, (text, sigs) in SMALL_KERNELS.items():
+        src = small / f"{name}.py"
+        src.write_text("import cuda.tile as ct\n\n" + text)
+        refs[name] = (f"{src}::{name}", sigs)
+    for out, (ref, sigs) in refs.items():
+        kernel = load_kernel(ref)
+        jobs.append((ref, [bind(parse(s), kernel.param_names, kernel.name) for s in sigs], [], small / out))
     port_many(jobs, find_cuda_tree(), "sm_90", root / "crate")
     return root
+
+
+@pytest.fixture(scope="module")
+def proven_batch(both_batches):
+    """Every proven example ported at its demo signature (both_batches)."""
+    return both_batches / "examples"
 
 
 def _ct_call(node: ast.AST, *names: str) -> bool:
@@ -1207,26 +1225,9 @@ OWN_SIGNATURES = {
 
 
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory):
-    """The small kernels and the examples at OWN_SIGNATURES, ported by `port_many`: one cargo build for all (each
-    port alone is a cargo build of its own); out dir by name."""
-    from tileport.frontends.cutile_py.loader import load_kernel
-    from tileport.pipeline.port import port_many
-    from tileport.spec.signature import bind, parse
-    from tileport.toolchain.locate import find_cuda_tree
-
-    root = tmp_path_factory.mktemp("small")
-    refs = {out: (f"{source(name)}::{name}", sigs) for out, (name, sigs) in OWN_SIGNATURES.items()}
-    for name, (text, sigs) in SMALL_KERNELS.items():
-        src = root / f"{name}.py"
-        src.write_text("import cuda.tile as ct\n\n" + text)
-        refs[name] = (f"{src}::{name}", sigs)
-    jobs = []
-    for out, (ref, sigs) in refs.items():
-        kernel = load_kernel(ref)
-        jobs.append((ref, [bind(parse(s), kernel.param_names, kernel.name) for s in sigs], [], root / out))
-    port_many(jobs, find_cuda_tree(), "sm_90", root / "crate")
-    return root
+def batch(both_batches):
+    """The small kernels and the examples at OWN_SIGNATURES (both_batches); out dir by name."""
+    return both_batches / "small"
 
 
 @pytest.mark.parametrize("name", SMALL_KERNELS)
