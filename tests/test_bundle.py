@@ -27,6 +27,9 @@ def wheel():
 
 @pytest.fixture(scope="module")
 def fast_bundle(tree, wheel, tmp_path_factory):
+    """The real toolchain packed (fast xz preset): about a minute of one CI worker, so the four tests on it are
+    `slow` (./dev test -m slow; every GPU session packs and unpacks the bundle too); the synthetic bundles below
+    check the archive's guards in every run."""
     out = tmp_path_factory.mktemp("b") / "tc.tar.xz"
     extra = paths.probe_binary(paths.rust_workspace())
     manifest = bundle.pack(tree, out, wheels=[wheel], cdylibs=[], binaries=[extra], python=_py(), fast=True,
@@ -34,6 +37,7 @@ def fast_bundle(tree, wheel, tmp_path_factory):
     return out, manifest
 
 
+@pytest.mark.slow   # (packs the real toolchain: a minute; see fast_bundle)
 def test_round_trip_is_byte_exact(tree, fast_bundle, tmp_path):
     out, manifest = fast_bundle
     assert set(manifest["files"]) >= {"site/nvidia/cu13/bin/tileiras", "site/nvidia/cu13/bin/tileirdisasm",
@@ -52,6 +56,7 @@ def test_round_trip_is_byte_exact(tree, fast_bundle, tmp_path):
     assert f'TILEPORT_CUDA_ROOT="{dest.resolve()}/site/nvidia/cu13"' in env and "TILEPORT_PROFILE=runtime" in env
 
 
+@pytest.mark.slow   # (packs the real toolchain: a minute; see fast_bundle)
 def test_unpacked_bundle_passes_runtime_doctor_despite_old_cuda_home(fast_bundle, tmp_path, old_cuda_home):
     """What the H200 run does: unpack, source env.sh, CUDA_HOME pointing at CUDA 13.0 — doctor must pass."""
     dest = tmp_path / "tc"
@@ -67,6 +72,7 @@ def test_unpacked_bundle_passes_runtime_doctor_despite_old_cuda_home(fast_bundle
     assert checks["cuda-home"]["status"] == "warn" and "tileiras exits 5" in checks["cuda-home"]["found"]
 
 
+@pytest.mark.slow   # (packs the real toolchain: a minute; see fast_bundle)
 def test_corrupt_archive_is_caught_by_the_sidecar(fast_bundle, tmp_path):
     bad = tmp_path / "bad.tar.xz"
     data = bytearray(fast_bundle[0].read_bytes())
@@ -77,6 +83,7 @@ def test_corrupt_archive_is_caught_by_the_sidecar(fast_bundle, tmp_path):
         bundle.unpack(bad, tmp_path / "x")
 
 
+@pytest.mark.slow   # (packs the real toolchain: a minute; see fast_bundle)
 def test_corrupt_archive_without_sidecar_is_caught_by_xz(fast_bundle, tmp_path):
     bad = tmp_path / "bad.tar.xz"
     data = bytearray(fast_bundle[0].read_bytes())
