@@ -1607,10 +1607,22 @@ def test_a_loop_whose_index_reaches_an_extract_reads_its_bounds_from_0d_tiles(tm
              acc = acc + ct.extract(t, (0, j), shape=(N, 1))
          for i in range(N):
              acc = acc + 1.0
+         for m in range(N):
+             col = m
+             acc = acc + ct.extract(t, (0, col), shape=(N, 1))
+         for h in range(N):
+             acc = acc + column(t, h, N)
          ct.store(y, index=(0, 0), tile=acc)
+
+     @ct.function
+     def column(t, c, N):
+         return ct.extract(t, (0, c), shape=(N, 1))
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, N=#8, B=#16", consts=("N", "B"))
     body = "\n".join(e.body)
     assert "let j_start: Tile<i32, { [] }> = broadcast_scalar(0i32, shape![]);" in body
     assert "let j_end: Tile<i32, { [] }> = broadcast_scalar(N, shape![]);" in body
     assert "for j in tile_to_scalar::<i32, i32>(j_start)..tile_to_scalar::<i32, i32>(j_end) {" in body
     assert "for i in 0i32..N {" in body
+    # (through a name assigned from the index, and through a helper's parameter)
+    assert "for m in tile_to_scalar::<i32, i32>(m_start)..tile_to_scalar::<i32, i32>(m_end) {" in body
+    assert "for h in tile_to_scalar::<i32, i32>(h_start)..tile_to_scalar::<i32, i32>(h_end) {" in body

@@ -1906,12 +1906,30 @@ class Emitter:
         return not (direct and not others and by_iv)
 
     def _indexes_extract(self, name: str, body: list[ast.stmt]) -> bool:
-        """Whether the loop index ``name`` appears in the index of a ct.extract the loop's body compiles."""
-        for n in self.live_walk(*body):
-            if isinstance(n, ast.Call) and self.ct(n.func) == "extract":
-                index = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg == "index"), None)
-                if index is not None and any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(index)):
-                    return True
+        """Whether the loop index ``name`` reaches the index of a ct.extract the loop's body compiles: directly, through
+        names assigned from it (`k = j + 1`), or through a helper's parameter it is passed as."""
+        def mentions(node: ast.AST, names: set[str]) -> bool:
+            return any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(node))
+
+        todo, seen = [(list(body), {name})], set()
+        while todo:
+            stmts, names = todo.pop()
+            for n in self.live_walk(*stmts):   # (breadth first, in source order: an assignment before its uses)
+                if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None and \
+                        mentions(n.value, names):
+                    names |= {t.id for t in ast.walk(n) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
+                elif isinstance(n, ast.Call) and self.ct(n.func) == "extract":
+                    index = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg == "index"),
+                                                                   None)
+                    if index is not None and mentions(index, names):
+                        return True
+                elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in self.helpers and \
+                        (n.func.id, frozenset(names)) not in seen:
+                    helper = self.helpers[n.func.id]
+                    passed = {p.arg for p, a in zip(helper.args.args, n.args) if mentions(a, names)}
+                    if passed:
+                        seen.add((n.func.id, frozenset(names)))
+                        todo.append((list(helper.body), passed))
         return False
 
     def _straight_line(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
