@@ -230,3 +230,78 @@ def test_torch_tensors_are_read_in_one_call_as_their_attributes_say(native):
             other = torch.float64 if dt is not torch.float64 else torch.float32
             assert described(native, p, (x.to(other),), device=-1) == mod.MISMATCH, name
             assert described(native, p, (x[0],), device=-1) == mod.MISMATCH, name
+
+
+NOOP_LIBRARY = """
+int calls = 0, device = 0, context_status = 0;
+int tp_noop(const void *call, char *err, unsigned long n) { (void)call; (void)err; (void)n; calls++; return 0; }
+int ctx_get_device(int *out) { *out = device; return context_status; }
+"""
+
+
+@pytest.fixture(scope="module")
+def noop(tmp_path_factory):
+    """A C library standing in for an operator (`tp_noop`: counts its calls, launches nothing) and for the CUDA
+    driver's `cuCtxGetDevice` (the device and status it reports are set by the test)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler (cc) here")
+    d = tmp_path_factory.mktemp("noop")
+    (d / "noop.c").write_text(NOOP_LIBRARY)
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", str(d / "noop.so"), str(d / "noop.c")], check=True)
+    return ctypes.CDLL(str(d / "noop.so"))
+
+
+def test_the_dispatcher_takes_a_remembered_kernels_launches_and_hands_every_other_to_python(native, noop):
+    """`Dispatch.launch` (what ct.launch is while the backend is installed) runs a remembered kernel's launch through
+    its plan without Python — grid as an int, a tuple or a list of 1 to 3 ints, stream as a handle or an object
+    with `cuda_stream`, on the current context's device — and hands everything else to the Python interceptor
+    unchanged: keywords, another kernel, another grid or stream form, no current context, a launch the plan does not
+    clear; a plan whose time is up goes back to Python when its clock is read (every 64th launch)."""
+    mod = native[0]
+    calls = ctypes.c_int.in_dll(noop, "calls")
+    device = ctypes.c_int.in_dll(noop, "device")
+    context_status = ctypes.c_int.in_dll(noop, "context_status")
+    address = ctypes.cast(noop.tp_noop, ctypes.c_void_p).value
+    ctx = ctypes.cast(noop.ctx_get_device, ctypes.c_void_p).value
+    rows = [(0, F32, 1, abi.DTYPES["f32"][0], 4, True, [], 1), (1, F32, 1, abi.DTYPES["f32"][0], 4, False, [], 1)]
+    p = mod.Plan(address, 0, [], rows, [(2, "int")], [(3, 1024)], *abi.hint_slots({}))
+    handed = []
+    d = mod.Dispatch(lambda *a, **kw: handed.append((a[1], kw)))
+    kernel, other = object(), object()
+    args = (Tensor(0x1000, [7]), Tensor(0x9000, [7]), 5, 1024)
+
+    class Stream:
+        cuda_stream = 0xABC
+
+    d.launch(0, 3, kernel, args)
+    assert len(handed) == 1 and calls.value == 0      # (not remembered yet)
+    d.remember(kernel, p, 10**15, ctx)
+    for grid in (3, (3,), [3, 2], (3, 2, 1)):
+        d.launch(0xABC, grid, kernel, args)
+    d.launch(Stream(), (3,), kernel, args)
+    d(0xABC, (3,), kernel, args)                      # (the object itself is ct.launch's signature too)
+    assert calls.value == 6 and len(handed) == 1
+    for stream, grid, k, a, kw in [(0, 3, kernel, args, {"programmatic_dependent_launch": False}),
+                                   (0, 3, other, args, {}), (0, (3, 1, 1, 1), kernel, args, {}),
+                                   (0, (3.0,), kernel, args, {}), (0, (), kernel, args, {}),
+                                   (object(), 3, kernel, args, {}), (0, 3, kernel, list(args), {}),
+                                   (0, 3, kernel, args[:3], {})]:
+        d.launch(stream, grid, k, a, **kw)
+    assert calls.value == 6 and len(handed) == 9 and handed[1][1] == {"programmatic_dependent_launch": False}
+    context_status.value = 201                        # CUDA_ERROR_INVALID_CONTEXT: no current context
+    d.launch(0, 3, kernel, args)
+    context_status.value = 0
+    assert calls.value == 6 and len(handed) == 10
+    assert [(k is kernel, n) for k, n in d.counts()] == [(True, 6)]
+    d.remember(other, p, 1, ctx)                      # a nanosecond: gone by its first launch, whose clock is read
+    d.launch(0, 3, other, args)
+    assert calls.value == 6 and len(handed) == 11
+    device.value = 1                                  # tensors on device 0, the context on 1: Python checks it
+    d.launch(0, 3, kernel, args)
+    assert calls.value == 6 and len(handed) == 12
+    device.value = 0
+    d.launch(0, 3, kernel, args)                      # (a plan that needed the full check is Python's from then on)
+    assert calls.value == 6 and len(handed) == 13

@@ -116,7 +116,7 @@ def test_install_replaces_ct_launch_and_uninstall_gives_it_back(served):
     root, _ = served
     plain = ct.launch
     with intercept.rust_launches(root / "lib") as active:
-        assert ct.launch is active.launcher and intercept.stats()["installed"]
+        assert ct.launch is active.entry and intercept.stats()["installed"]
         assert type(active.launcher).__name__ == "Dispatch"   # the native dispatcher, handing misses to `active`
         assert active.original is plain and not active.fallback
     assert ct.launch is plain and intercept.active() is None
@@ -185,7 +185,7 @@ def test_tileport_run_runs_a_script_or_module_as_main(served, tmp_path):
 
     root, _ = served
     host = tmp_path / "host.py"
-    host.write_text("import sys\nimport cuda.tile as ct\nprint('argv', sys.argv[1:], type(ct.launch).__name__)\n"
+    host.write_text("import sys\nimport cuda.tile as ct\nprint('argv', sys.argv[1:], type(ct.launch.__self__).__name__)\n"
                     "sys.exit(int(sys.argv[1]))\n")
     r = run_tileport("run", "--library", str(root / "lib"), "--stats", str(tmp_path / "s.json"), "--", "python",
                      str(host), "3")

@@ -181,7 +181,7 @@ def run_overhead(args: argparse.Namespace) -> int:
     handle = intercept.raw_stream(stream)
     # "rust": what ct.launch is with the backend installed (the native dispatcher); "rust, Python interceptor": the
     # same launch through the interceptor's Python frame (what every launch cost before the dispatcher)
-    paths = {"plain": plain, "rust": rust.launcher, "rust, Python interceptor": rust,
+    paths = {"plain": plain, "rust": rust.entry, "rust, Python interceptor": rust,
              "library.launch": lambda s, g, k, a: libmod.launch(g3, k, a, lib, handle)}
     for fn in paths.values():           # compile both, off the clock
         fn(stream, grid, kernel, kargs)
@@ -202,7 +202,7 @@ def run_overhead(args: argparse.Namespace) -> int:
     toggle = getattr(dll, "tileport_direct_launch", None)
     if toggle is not None:
         toggle.restype, toggle.argtypes = ctypes.c_bool, [ctypes.c_bool]
-        paths["rust, cutile's launcher"] = rust.launcher
+        paths["rust, cutile's launcher"] = rust.entry
     n, rounds = args.launches, args.rounds
     times: dict[str, list[float]] = {k: [] for k in paths}
     for _ in range(rounds):

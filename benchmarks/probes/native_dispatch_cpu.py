@@ -22,7 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-NOOP = "int tp_noop(const void *call, char *err, unsigned long n) { (void)call; (void)err; (void)n; return 0; }\n"
+NOOP = ("int tp_noop(const void *call, char *err, unsigned long n) { (void)call; (void)err; (void)n; return 0; }\n"
+        "int ctx_get_device(int *device) { *device = -1; return 0; }\n")   # CPU tensors: get_device() is -1
 
 
 def load(path: Path, name: str):
@@ -47,7 +48,9 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp())
     (tmp / "noop.c").write_text(NOOP)
     subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", str(tmp / "noop.so"), str(tmp / "noop.c")], check=True)
-    noop = ctypes.cast(ctypes.CDLL(str(tmp / "noop.so")).tp_noop, ctypes.c_void_p).value
+    so = ctypes.CDLL(str(tmp / "noop.so"))
+    noop = ctypes.cast(so.tp_noop, ctypes.c_void_p).value
+    ctx_get_device = ctypes.cast(so.ctx_get_device, ctypes.c_void_p).value
 
     n = args.tensors
     kernel_args = tuple(torch.empty(256, 1024) for _ in range(n)) + (1e-5, 1024)
@@ -60,14 +63,18 @@ def main() -> int:
         plan = mod.Plan(noop, 0, [], tensors, [(n, "float"), (n + 1, "int")], [], 0, [0] * 4)
         dispatch = mod.Dispatch(lambda *a: sys.exit("the dispatcher handed a launch to Python"))
         kernel = object()
-        dispatch.remember(kernel, plan, 10**15, lambda: -1)   # CPU tensors: get_device() is -1
+        # builds before Dispatch.launch read the device with a Python callable
+        dispatch.remember(kernel, plan, 10**15, ctx_get_device if hasattr(dispatch, "launch") else lambda: -1)
         assert plan.launch(kernel_args, (256, 1, 1), -1, 0) == 0
         builds.append((name, plan, dispatch, kernel))
-    rows = {name: {"plan.launch": [], "ct.launch (Dispatch)": []} for name, *_ in builds}
+    rows = {name: {"plan.launch": [], "ct.launch (Dispatch)": [], "ct.launch (Dispatch.launch)": []}
+            for name, *_ in builds}
     for _ in range(args.rounds):
         for name, plan, dispatch, kernel in builds:
+            entry = getattr(dispatch, "launch", dispatch)
             for label, call in (("plan.launch", lambda: plan.launch(kernel_args, (256, 1, 1), -1, 0)),
-                                ("ct.launch (Dispatch)", lambda: dispatch(0, (256,), kernel, kernel_args))):
+                                ("ct.launch (Dispatch)", lambda: dispatch(0, (256,), kernel, kernel_args)),
+                                ("ct.launch (Dispatch.launch)", lambda: entry(0, (256,), kernel, kernel_args))):
                 t = time.perf_counter_ns()
                 for _ in range(args.launches):
                     call()

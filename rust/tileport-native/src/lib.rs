@@ -29,6 +29,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyTuple};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -487,6 +488,8 @@ fn last_error() -> String {
 
 /// Kernels a [`Dispatch`] holds plans of before it starts over.
 const STEADY_LIMIT: usize = 1024;
+/// A steady plan's clock is read on one launch in this many (its `until` may pass by that many launches).
+const CLOCK_EVERY: u64 = 64;
 
 /// A kernel's steady plan in a [`Dispatch`]: taken until `until` (then Python looks at its source again).
 struct Steady {
@@ -496,14 +499,40 @@ struct Steady {
     launches: AtomicU64,
 }
 
+/// `cuCtxGetDevice(CUdevice *) -> CUresult`: the device of the calling thread's current CUDA context — where
+/// cuTile Python's own launch runs a kernel.
+type CtxGetDevice = unsafe extern "C" fn(*mut i32) -> i32;
+
+/// Hashes a kernel object's address (the `steady` map's key): one multiply, not SipHash, on every launch.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_right(17);
+    }
+}
+
+type SteadyMap = HashMap<usize, Arc<Steady>, BuildHasherDefault<AddressHasher>>;
+
 /// `ct.launch` while the backend is installed: see the module documentation.
 #[pyclass(frozen, module = "tileport_native")]
 pub struct Dispatch {
     /// The Python interceptor: every launch this does not take, with its arguments as given.
     slow: Py<PyAny>,
-    /// `torch._C._cuda_getDevice`: the current device, as the Python path reads it (set by the first remember).
-    device: OnceLock<Py<PyAny>>,
-    steady: Mutex<HashMap<usize, Arc<Steady>>>,
+    /// The CUDA driver's `cuCtxGetDevice` (set by the first remember that has it).
+    device: OnceLock<CtxGetDevice>,
+    steady: Mutex<SteadyMap>,
     /// Launch counts of kernels dropped from `steady` when it started over.
     retired: Mutex<Vec<(Py<PyAny>, u64)>>,
     off: AtomicBool,
@@ -527,13 +556,15 @@ impl Dispatch {
             steady.get(&(kernel.as_ptr() as usize)).cloned()
         };
         let Some(s) = found else { return Ok(false) };
-        if !s.kernel.bind(py).is(kernel) || Instant::now() >= s.until {
+        if !s.kernel.bind(py).is(kernel)
+            || (s.launches.load(Relaxed) % CLOCK_EVERY == 0 && Instant::now() >= s.until)
+        {
             return Ok(false);
         }
         let Ok(args) = args.cast_exact::<PyTuple>() else {
             return Ok(false);
         };
-        let Some(grid) = grid3(grid)? else {
+        let Some(grid) = grid3(grid) else {
             return Ok(false);
         };
         let handle = if stream.is_exact_instance_of::<PyInt>() {
@@ -544,10 +575,14 @@ impl Dispatch {
                 _ => return Ok(false),
             }
         };
-        let Some(device) = self.device.get() else {
+        let Some(get_device) = self.device.get() else {
             return Ok(false);
         };
-        let device: i32 = device.bind(py).call0()?.extract()?;
+        let mut device = -1;
+        // SAFETY: the driver's `cuCtxGetDevice` (see `remember`), writing one `CUdevice` (an int)
+        if unsafe { get_device(&mut device) } != 0 {
+            return Ok(false); // no current context: Python's path says what is wrong
+        }
         let status = s.plan.get().launch(py, args, grid, device, handle, false)?;
         if status == UNCHECKED {
             // launches that need the full ownership check are Python's until it hands the plan back (it does not
@@ -581,31 +616,31 @@ impl Dispatch {
 }
 
 /// A launch grid as `ct.launch` takes it (an int, or a tuple/list of 1 to 3 ints) padded to 3; None otherwise.
-fn grid3(grid: &Bound<'_, PyAny>) -> PyResult<Option<(u32, u32, u32)>> {
-    if grid.is_exact_instance_of::<PyInt>() {
-        return Ok(grid.extract::<u32>().ok().map(|x| (x, 1, 1)));
-    }
-    let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = grid.cast_exact::<PyTuple>() {
-        t.iter().collect()
-    } else if let Ok(l) = grid.cast_exact::<PyList>() {
-        l.iter().collect()
-    } else {
-        return Ok(None);
-    };
-    if items.is_empty()
-        || items.len() > 3
-        || !items.iter().all(|x| x.is_exact_instance_of::<PyInt>())
-    {
-        return Ok(None);
+fn grid3(grid: &Bound<'_, PyAny>) -> Option<(u32, u32, u32)> {
+    fn extent(x: &Bound<'_, PyAny>) -> Option<u32> {
+        x.is_exact_instance_of::<PyInt>()
+            .then(|| x.extract::<u32>().ok())
+            .flatten()
     }
     let mut g = [1u32; 3];
-    for (i, x) in items.iter().enumerate() {
-        let Ok(v) = x.extract::<u32>() else {
-            return Ok(None);
-        };
-        g[i] = v;
+    if let Ok(t) = grid.cast_exact::<PyTuple>() {
+        if t.is_empty() || t.len() > 3 {
+            return None;
+        }
+        for (i, x) in t.iter_borrowed().enumerate() {
+            g[i] = extent(&x)?;
+        }
+    } else if let Ok(l) = grid.cast_exact::<PyList>() {
+        if l.is_empty() || l.len() > 3 {
+            return None;
+        }
+        for (i, x) in l.iter().enumerate() {
+            g[i] = extent(&x)?;
+        }
+    } else {
+        g[0] = extent(grid)?;
     }
-    Ok(Some((g[0], g[1], g[2])))
+    Some((g[0], g[1], g[2]))
 }
 
 #[pymethods]
@@ -616,7 +651,7 @@ impl Dispatch {
         Dispatch {
             slow,
             device: OnceLock::new(),
-            steady: Mutex::new(HashMap::new()),
+            steady: Mutex::new(SteadyMap::default()),
             retired: Mutex::new(Vec::new()),
             off: AtomicBool::new(false),
         }
@@ -625,6 +660,21 @@ impl Dispatch {
     /// `ct.launch(stream, grid, kernel, args, **options)`.
     #[pyo3(signature = (stream, grid, kernel, kernel_args, /, **options))]
     fn __call__(
+        &self,
+        py: Python<'_>,
+        stream: &Bound<'_, PyAny>,
+        grid: &Bound<'_, PyAny>,
+        kernel: &Bound<'_, PyAny>,
+        kernel_args: &Bound<'_, PyAny>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        self.launch(py, stream, grid, kernel, kernel_args, options)
+    }
+
+    /// `ct.launch(stream, grid, kernel, args, **options)` as a method: what is installed as `ct.launch` (a
+    /// method is called with the vectorcall protocol; an object's `__call__` packs its arguments in a tuple first).
+    #[pyo3(signature = (stream, grid, kernel, kernel_args, /, **options))]
+    fn launch(
         &self,
         py: Python<'_>,
         stream: &Bound<'_, PyAny>,
@@ -644,17 +694,22 @@ impl Dispatch {
             .map(Bound::unbind)
     }
 
-    /// Take `kernel`'s launches through `plan` for the next `valid_ns` nanoseconds (its launch count goes on);
-    /// `device`: a callable returning the current CUDA device (the first one given is kept).
+    /// Take `kernel`'s launches through `plan` for the next `valid_ns` nanoseconds (its launch count goes on; the
+    /// clock is read every [`CLOCK_EVERY`] launches); `ctx_get_device`: the address of the CUDA driver's
+    /// `cuCtxGetDevice` (0: none; the first one given is kept).
     fn remember(
         &self,
         py: Python<'_>,
         kernel: Py<PyAny>,
         plan: Py<Plan>,
         valid_ns: u64,
-        device: Py<PyAny>,
+        ctx_get_device: usize,
     ) {
-        let _ = self.device.set(device);
+        if ctx_get_device != 0 {
+            // SAFETY: the caller passes the address of `cuCtxGetDevice` (the CUDA driver API's signature)
+            let f = unsafe { std::mem::transmute::<usize, CtxGetDevice>(ctx_get_device) };
+            let _ = self.device.set(f);
+        }
         let key = kernel.as_ptr() as usize;
         let mut steady = self.steady.lock().unwrap_or_else(|p| p.into_inner());
         let before = steady.get(&key).map_or(0, |s| s.launches.load(Relaxed));

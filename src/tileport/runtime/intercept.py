@@ -41,9 +41,12 @@ class Interceptor:
     _counts: dict = field(default_factory=dict)           # kernel → launches run by its Rust port
     _launch: Any = None                                   # runtime.library.launch
     _timing: Any = None                                   # a launch_timing.LaunchTiming, or None (off)
-    #: what ``ct.launch`` is while installed: the native dispatcher (``tileport_native.Dispatch``: a kernel's
-    #: steady launches without a Python frame, everything else handed to this object), or this object
+    #: the native dispatcher (``tileport_native.Dispatch``: a kernel's steady launches without a Python frame,
+    #: everything else handed to this object), or this object
     launcher: Any = None
+    #: what ``ct.launch`` is while installed: the dispatcher's ``launch`` method (called with vectorcall, no
+    #: argument tuple), or this object
+    entry: Any = None
 
     def __post_init__(self) -> None:
         from .library import launch
@@ -51,6 +54,7 @@ class Interceptor:
         self._launch = launch
         dispatch = getattr(self.library.native, "Dispatch", None)
         self.launcher = dispatch(self) if dispatch is not None else self
+        self.entry = self.launcher.launch if dispatch is not None else self
 
     @property
     def timing(self) -> Any:
@@ -87,11 +91,11 @@ class Interceptor:
 
     def _remember(self, kernel: Any) -> None:
         """Hand the dispatcher the plan this kernel's next launches of the same shape take."""
-        from .library import current_device, steady_plan
+        from .library import context_device_fn, steady_plan
 
         steady = steady_plan(kernel, self.library)
         if steady is not None:
-            self.launcher.remember(kernel, *steady, current_device())
+            self.launcher.remember(kernel, *steady, context_device_fn())
 
     def _time(self, grid: tuple, kernel: Any, args: tuple) -> None:
         if not self.timing.wants(kernel, args, grid):
@@ -173,7 +177,7 @@ def install(library: str | os.PathLike | None = None, *, fallback: bool | None =
         fallback = os.environ.get(ENV_FALLBACK) == "1"
     original = _active.original if _active is not None else ct.launch
     _active = Interceptor(lib, fallback, original)
-    ct.launch = _active.launcher
+    ct.launch = _active.entry
     return _active
 
 
@@ -206,7 +210,7 @@ def rust_launches(library: str | os.PathLike | None = None, *, fallback: bool | 
             import cuda.tile as ct
 
             _active = before
-            ct.launch = before.launcher
+            ct.launch = before.entry
 
 
 def stats() -> dict:

@@ -590,9 +590,15 @@ def steady_plan(kernel: Any, lib: Library) -> tuple[Any, int] | None:
     return (st.last.native, left) if left > 0 else None
 
 
-def current_device() -> Any:
-    """PyTorch's current-device function (what the launch path reads the device with)."""
-    return _torch()._C._cuda_getDevice
+@functools.cache
+def context_device_fn() -> int:
+    """The address of the CUDA driver's ``cuCtxGetDevice`` (0 without a driver): ``native.Dispatch`` reads the
+    launch's device with it — the current context's, where cuTile Python's own launch runs a kernel, and the device
+    PyTorch's current-device call reports once that device has a context (a tensor on it gives it one)."""
+    try:
+        return ctypes.cast(ctypes.CDLL("libcuda.so.1").cuCtxGetDevice, ctypes.c_void_p).value or 0
+    except (OSError, AttributeError):
+        return 0
 
 
 #: descriptor tables of list-of-arrays arguments, by content (they are only read): a list launched again, or
