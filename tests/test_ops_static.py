@@ -142,42 +142,53 @@ def test_constant_choices_match_signatures():
 
 
 @pytest.fixture(scope="module")
-def ported_ops(tmp_path_factory):
-    """Every op of the library ported again at the signatures ports.json records (`port_ops`: one port_many, one
-    cargo build) into a copy of the library's crate: (the copy, the ports.json written there). The two tests below
-    check that the copy is the committed library byte for byte and that every wrapper's specializations are among
-    the proven ports (both in this file, so that one test worker makes the ports)."""
+def translated_ops(tmp_path_factory):
+    """Every op of the library analyzed and translated again at the signatures ports.json records (no build, no IR
+    diff: that proof is test_every_op_is_proven_again, run with -m slow): name → (its verdict so far, its folder)."""
     import json
 
-    from tileport.runtime import build
-
-    crate = tmp_path_factory.mktemp("ported-ops") / "crate"
-    shutil.copytree(build.crate_dir() / "src", crate / "src")
-    shutil.copy(build.manifest_path(), crate / "ports.json")
     committed = json.loads(build.manifest_path().read_text())["ops"]
     names = sorted(committed)
-    return crate, build.port_ops(names, {n: committed[n]["signatures"] for n in names}, crate=crate)
+    return build.translate_ops(names, {n: committed[n]["signatures"] for n in names},
+                               tmp_path_factory.mktemp("translated-ops"))
 
 
-def test_committed_ports_are_what_the_translator_writes_now(ported_ops):
-    """rust/tileport-ops/src/ports/*.rs and ports.json are generated: port every op again (one shared cargo build)
-    into a copy of the crate (ported_ops) and compare byte for byte."""
-    crate, manifest = ported_ops
-    assert (crate / "ports.json").read_text() == build.manifest_path().read_text(), \
-        "rust/tileport-ops/ports.json is stale: run `tileport ops build --port`"
-    for name in sorted(manifest["ops"]):
-        rel = f"src/ports/{name}.rs"
-        assert (crate / rel).read_text() == (build.crate_dir() / rel).read_text(), \
-            f"rust/tileport-ops/{rel} is stale: run `tileport ops build --port`"
+def test_committed_ports_are_what_the_translator_writes_now(translated_ops):
+    """rust/tileport-ops/src/ports/*.rs and what ports.json records of each port (entries, ABI, variants, unsafe
+    sites, source hash) are what the translator writes now, byte for byte; `tileport ops build --port` writes them
+    (and proves each: its IR diff is in the slow run, test_every_op_is_proven_again)."""
+    import json
+
+    committed = json.loads(build.manifest_path().read_text())["ops"]
+    stale = []
+    for name, (verdict, out) in sorted(translated_ops.items()):
+        if verdict.get("status") is not None:   # (a stage failed)
+            stale.append(f"{name}: {verdict['status']}: {build.failure_reason(*_failed_stage(verdict))}")
+            continue
+        m, op = json.loads((out / "port.json").read_text()), committed[name]
+        now = {"source_sha256": m["source_sha256"], "entries": m["entries"], "abi": m["abi"],
+               "variants": [{k: v[k] for k in ("signature", "entry", "generics")} for v in m["variants"]],
+               "unsafe_sites": [{k: u[k] for k in u if k != "file"} for u in m["unsafe_sites"]]}
+        if any(op.get(k) != v for k, v in now.items()) or \
+                (out / "kernel.rs").read_text() != (build.crate_dir() / "src" / "ports" / f"{name}.rs").read_text():
+            stale.append(name)
+    assert not stale, f"stale ports (run `tileport ops build --port`): {stale}"
 
 
-def test_port_signatures_translate(ported_ops):
-    """Every specialization a wrapper can launch is analyzed, translated and proven: the Rust library can be
-    generated for all of them (the library's ports are made again once per run: ported_ops)."""
-    _, manifest = ported_ops
+def _failed_stage(verdict: dict) -> tuple[str, dict]:
+    name = next(s for s in ("analyze", "translate") if not verdict["stages"].get(s, {}).get("ok"))
+    return name, verdict["stages"][name]
+
+
+def test_port_signatures_are_the_proven_ones():
+    """Every specialization a wrapper can launch is among the ports ports.json records as proven (the library can
+    be generated for all of them)."""
+    import json
+
+    ops = json.loads(build.manifest_path().read_text())["ops"]
     failures = []
     for name in NAMES:
-        op = manifest["ops"].get(name)
+        op = ops.get(name)
         if op is None:
             failures.append(f"{name}: not in the library: run `tileport ops build --port`")
         elif op["status"] != "proven":
@@ -185,6 +196,27 @@ def test_port_signatures_translate(ported_ops):
         elif op["signatures"] != list(OPS[name].PORT_SIGNATURES):
             failures.append(f"{name}: PORT_SIGNATURES are not the ported ones: run `tileport ops build --port`")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.slow
+def test_every_op_is_proven_again(tmp_path):
+    """Every op ported again at its signatures (one port_many, one cargo build, every variant's IR diff) into a copy
+    of the library's crate: ports.json and the ports come out as committed, every op proven."""
+    import json
+
+    crate = tmp_path / "crate"
+    shutil.copytree(build.crate_dir() / "src", crate / "src")
+    shutil.copy(build.manifest_path(), crate / "ports.json")
+    committed = json.loads(build.manifest_path().read_text())["ops"]
+    names = sorted(committed)
+    manifest = build.port_ops(names, {n: committed[n]["signatures"] for n in names}, crate=crate)
+    assert (crate / "ports.json").read_text() == build.manifest_path().read_text(), \
+        "rust/tileport-ops/ports.json is stale: run `tileport ops build --port`"
+    for name in sorted(manifest["ops"]):
+        rel = f"src/ports/{name}.rs"
+        assert (crate / rel).read_text() == (build.crate_dir() / rel).read_text(), \
+            f"rust/tileport-ops/{rel} is stale: run `tileport ops build --port`"
+    assert all(op["status"] == "proven" for op in manifest["ops"].values())
 
 
 def test_torch_schemas_match_the_wrappers():

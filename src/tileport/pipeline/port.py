@@ -450,6 +450,13 @@ def _analyze_translate_all(todo: list[tuple[str, list[sigmod.Signature], list[di
     return verdicts
 
 
+def analyze_translate_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree,
+                           progress: Progress = lambda s: None) -> list[dict]:
+    """Analyze and translate each job of ``port_many``'s form (in parallel processes), without building or
+    proving: the verdicts so far (a finished one, with its status, where a stage failed)."""
+    return _analyze_translate_all(jobs, tree, progress, False)
+
+
 def captured_closure(launches: list[dict]) -> dict | None:
     """The values a factory-made kernel closes over, as its captured launches recorded them (loader.kernel_name)."""
     return next((l["closure"] for l in launches if l.get("closure")), None)

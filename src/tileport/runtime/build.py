@@ -106,21 +106,14 @@ def port_ops(names: list[str], signatures: dict[str, list[str]], progress: Progr
     """Port each operator's kernel (one shared cargo build) and record the outcome per operator in ports.json;
     proven ports are copied into the crate's src/ports/ (``crate``: another copy of the crate, for checks)."""
     crate = crate or crate_dir()
-    from ..frontends.cutile_py.loader import load_kernel
     from ..pipeline.port import port_many
-    from ..spec.signature import bind, parse
     from ..toolchain.locate import find_cuda_tree
 
     tree = find_cuda_tree()
     repo = paths.PACKAGE_DIR.parents[1]
     old = json.loads(manifest_path(crate).read_text()) if manifest_path(crate).exists() else {"ops": {}}
     with tempfile.TemporaryDirectory(prefix="tileport-ops-") as tmp:
-        jobs = []
-        for name in names:
-            ref = f"{kernel_source(name)}::{name}"
-            k = load_kernel(ref)
-            jobs.append((ref, [bind(parse(s), k.param_names, name) for s in signatures[name]], [], Path(tmp) / name))
-        verdicts = port_many(jobs, tree, "sm_90", Path(tmp) / "crate", progress)
+        verdicts = port_many(_op_jobs(names, signatures, Path(tmp)), tree, "sm_90", Path(tmp) / "crate", progress)
         ops = dict(old.get("ops", {}))
         for name, verdict in zip(names, verdicts):
             out = Path(tmp) / name
@@ -143,6 +136,32 @@ def port_ops(names: list[str], signatures: dict[str, list[str]], progress: Progr
                            "compiled in) and what each was proven at. Do not edit.", "ops": dict(sorted(ops.items()))}
     manifest_path(crate).write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
+
+
+def _op_jobs(names: list[str], signatures: dict[str, list[str]], work: Path) -> list[tuple]:
+    """port_many's jobs for the operators ``names`` at ``signatures``, each into ``work/<name>``."""
+    from ..frontends.cutile_py.loader import load_kernel
+    from ..spec.signature import bind, parse
+
+    jobs = []
+    for name in names:
+        ref = f"{kernel_source(name)}::{name}"
+        k = load_kernel(ref)
+        jobs.append((ref, [bind(parse(s), k.param_names, name) for s in signatures[name]], [], work / name))
+    return jobs
+
+
+def translate_ops(names: list[str], signatures: dict[str, list[str]], work: Path,
+                  progress: Progress = lambda s: None) -> dict[str, tuple[dict, Path]]:
+    """The first two stages of ``port_ops`` (analyze, translate; no build, no IR diff) for each operator, into
+    ``work/<name>``: name → (its verdict so far, its folder with kernel.rs and port.json). What the translator writes
+    now, to compare with the committed ports, whose proof ``tileport ops build --port`` recorded in ports.json."""
+    from ..pipeline.port import analyze_translate_many
+    from ..toolchain.locate import find_cuda_tree
+
+    jobs = _op_jobs(names, signatures, work)
+    verdicts = analyze_translate_many(jobs, find_cuda_tree(), progress)
+    return {name: (v, job[3]) for name, v, job in zip(names, verdicts, jobs)}
 
 
 def failure_reason(stage_name: str, stage: dict) -> str:

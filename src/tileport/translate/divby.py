@@ -20,6 +20,7 @@ import ast
 import math
 from dataclasses import dataclass
 
+from tileport.astwalk import walk_nodes
 from tileport.spec import signature as sigmod
 
 MAX_DIVBY = 1024   # cuTile Python's cap on a stated divisor
@@ -148,7 +149,7 @@ class LoopFacts:
                     lp.nexts.append(dict(env))
             return None
         if isinstance(st, (ast.With, ast.Try)):
-            for sub in ast.walk(st):   # (not met in kernels: whatever it assigns is unknown after it)
+            for sub in walk_nodes(st):   # (not met in kernels: whatever it assigns is unknown after it)
                 if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                     env[sub.id] = UNKNOWN
             return env
@@ -170,7 +171,7 @@ class LoopFacts:
 
     @staticmethod
     def forget(target: ast.AST, env: Env) -> None:
-        for n in ast.walk(target):
+        for n in walk_nodes(target):
             if isinstance(n, ast.Name):
                 env[n.id] = UNKNOWN
 
@@ -187,7 +188,7 @@ class LoopFacts:
         return self.loop(st, st.body, env, is_for=True, bind=bind)
 
     def loop(self, st: ast.For | ast.While, body: list[ast.stmt], env: Env, is_for: bool, bind: Env) -> Env | None:
-        assigned = {n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        assigned = {n.id for s in body for n in walk_nodes(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         carried = sorted(n for n in assigned if n in env and n not in bind)
         params = {n: env[n] for n in carried}
         lp = _Loop(is_for)

@@ -21,6 +21,7 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..astwalk import walk_nodes
 from ..errors import TileportError
 from ..spec import signature as sigmod
 from .coverage import BY_ID, construct_for_call, supported
@@ -441,7 +442,7 @@ class Emitter:
     def walk(self):
         """Every node of the kernel and of the helpers it may inline."""
         for f in (self.fn, *self.helpers.values()):
-            yield from ast.walk(f)
+            yield from walk_nodes(f)
 
     def text(self, node: ast.AST) -> str:
         if rewritten(node):   # resolved names, desugared forms: the source text no longer says what it means
@@ -466,7 +467,7 @@ class Emitter:
 
     def classify_arrays(self) -> None:
         wide = {n for n, p in self.params.items() if isinstance(p, sigmod.ArraySig) and p.index_i64}
-        for node in ast.walk(self.fn) if wide else ():
+        for node in walk_nodes(self.fn) if wide else ():
             if isinstance(node, ast.Name) and node.id in wide:
                 raise self.refuse(node, "array-index-i64", f"array {node.id} indexed with int64 "
                                   "(`ct.IndexedWithInt64`, signature `@i64`): cuTile Python gives its views and shape "
@@ -479,7 +480,7 @@ class Emitter:
         unrolled = self._unrolled_times()
         # a scatter (gather) inside unrolled ct.static_iter loops counts once per copy: each orders the next
         self.scatters_left = _scatter_counts(self.fn, unrolled)
-        for node in ast.walk(self.fn):   # every arm: a constant `if` may stay an `if` in the Rust (see if_chain)
+        for node in walk_nodes(self.fn):   # every arm: a constant `if` may stay an `if` in the Rust (see if_chain)
             if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
                 op = self.ct(node.func)
                 if op == "store":   # (one store per item of the ct.static_iter loops around it)
@@ -619,9 +620,9 @@ class Emitter:
         if not acquiring:
             return False
         first = acquiring[0]
-        nested = {id(c) for st in ast.walk(self.fn) if isinstance(st, (ast.For, ast.While, ast.If))
+        nested = {id(c) for st in walk_nodes(self.fn) if isinstance(st, (ast.For, ast.While, ast.If))
                   and not (isinstance(st, ast.If) and self.const_value(st.test)[0])
-                  for c in ast.walk(st) if isinstance(c, ast.Call)}
+                  for c in walk_nodes(st) if isinstance(c, ast.Call)}
         later = [n for n in calls if self.ct(n.func) in self.MEMORY_OPS and (n.lineno, n.col_offset) >
                  (first.lineno, first.col_offset)]
         # (or a releasing atomic after a store inside a loop or branch: an RMS norm backward's dW added after the
@@ -725,7 +726,7 @@ class Emitter:
                 if isinstance(st, ast.For) and (values := self.static_values(st.iter)) is not None:
                     inner_k = k * len(values)
                 if k > 1:
-                    times.update((id(n), k) for n in ast.walk(st))
+                    times.update((id(n), k) for n in walk_nodes(st))
                 for attr in ("body", "orelse"):
                     inner = getattr(st, attr, None)
                     if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
@@ -738,10 +739,10 @@ class Emitter:
         each pair has an `if` on runtime values with one in its body and the other in its else arm."""
         def arms_of(call: ast.Call) -> dict[int, int]:
             found: dict[int, int] = {}
-            for node in ast.walk(self.fn):
+            for node in walk_nodes(self.fn):
                 if isinstance(node, ast.If) and not self._constant_test(node.test):
                     for k, arm in enumerate((node.body, node.orelse)):
-                        if any(n is call for st in arm for n in ast.walk(st)):
+                        if any(n is call for st in arm for n in walk_nodes(st)):
                             found[id(node)] = k
             return found
         paths = [arms_of(c) for c in calls]
@@ -760,7 +761,7 @@ class Emitter:
                     walk(st.body, path + ((id(st), 0),), inside)
                     walk(st.orelse, path + ((id(st), 1),), inside)
                     continue
-                for node in ast.walk(st):
+                for node in walk_nodes(st):
                     arms[id(node)] = path   # nested statements: overwritten below with their own arms
                 nested = isinstance(st, (ast.If, ast.While)) or (isinstance(st, ast.For) and
                                                                   self.static_values(st.iter) is None)
@@ -769,7 +770,7 @@ class Emitter:
                     inner = getattr(st, attr, None)
                     if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
                         if inside or nested:
-                            dynamic.update(id(n) for s in inner for n in ast.walk(s))
+                            dynamic.update(id(n) for s in inner for n in walk_nodes(s))
                         walk(inner, path, inside or nested)
         walk(self.fn.body, (), False)
         return arms, dynamic
@@ -791,7 +792,7 @@ class Emitter:
         for node in self.walk():
             if isinstance(node, ast.If) and self._folds(node, static=True):
                 other = node.orelse if self.const_value(node.test)[1] else node.body
-                untaken |= {id(n) for sub in other for n in ast.walk(sub)}
+                untaken |= {id(n) for sub in other for n in walk_nodes(sub)}
                 folded.add(id(node))
         return untaken, folded
 
@@ -799,8 +800,8 @@ class Emitter:
     def loop_assigned(self) -> set[str]:
         """Names assigned inside a `for` or `while` body of the kernel."""
         if not hasattr(self, "_loop_assigned"):
-            self._loop_assigned = {t.id for loop in ast.walk(self.fn) if isinstance(loop, (ast.For, ast.While))
-                                   for st in loop.body for n in ast.walk(st) if isinstance(n, ast.Assign)
+            self._loop_assigned = {t.id for loop in walk_nodes(self.fn) if isinstance(loop, (ast.For, ast.While))
+                                   for st in loop.body for n in walk_nodes(st) if isinstance(n, ast.Assign)
                                    for t in n.targets for t in (t.elts if isinstance(t, ast.Tuple) else [t])
                                    if isinstance(t, ast.Name)}
         return self._loop_assigned
@@ -821,7 +822,7 @@ class Emitter:
         for node in self.walk():
             if isinstance(node, (ast.If, ast.For, ast.While)) and id(node) not in straight:
                 for inner in node.body + node.orelse:
-                    for sub in ast.walk(inner):
+                    for sub in walk_nodes(inner):
                         if isinstance(sub, ast.Assign):
                             self.mutated |= {n for n in names(sub) if counts[n] > 1}
 
@@ -1050,7 +1051,7 @@ class Emitter:
             elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
                     isinstance(st.value, ast.Tuple) and len(st.value.elts) == len(st.targets[0].elts) and \
                     all(isinstance(n, ast.Name) for n in st.targets[0].elts) and \
-                    not {n.id for n in st.targets[0].elts} & {n.id for e in st.value.elts for n in ast.walk(e)
+                    not {n.id for n in st.targets[0].elts} & {n.id for e in st.value.elts for n in walk_nodes(e)
                                                              if isinstance(n, ast.Name)}:
                 # `x1, x2 = x` in a helper given a tuple `(a, b)` for x (the tuple stands where x is read, after
                 # resolve's tuple-assign ran): one assignment per name, as Python unpacks it
@@ -1172,7 +1173,7 @@ class Emitter:
             arrays, written, acquires = self._effects(st)
             toks = [t for arr in arrays for t in
                     (self.inplace_tokens[arr] if arr in written else self.inplace_tokens[arr][:1])]
-            names = {t.id for b in [st.body, st.orelse] for sub in b for n in ast.walk(sub)
+            names = {t.id for b in [st.body, st.orelse] for sub in b for n in walk_nodes(sub)
                      if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
             names = {n for n in names if n in self.env and n in self.mutated and n not in yields}
             for name in sorted(names | set(toks) | ({self.acq_token} if acquires else set())):
@@ -1267,7 +1268,7 @@ class Emitter:
         if not node.orelse or not self._defines_names_read_later(st):
             return []
         arms.append(node.orelse)
-        bound = [[n.id for sub in arm for n in ast.walk(sub) if isinstance(n, ast.Name) and
+        bound = [[n.id for sub in arm for n in walk_nodes(sub) if isinstance(n, ast.Name) and
                   isinstance(n.ctx, ast.Store) and n.id not in self.env] for arm in arms]
         return [n for n in dict.fromkeys(bound[0]) if all(n in b for b in bound[1:])]
 
@@ -1301,7 +1302,7 @@ class Emitter:
         float constant is decided here instead: its untaken arm is not translated, as cuTile Python does not
         type-check it (it may store a tile of another dtype, say)."""
         if any(isinstance(n, ast.Name) and isinstance(p := self.params.get(n.id), sigmod.ConstSig) and
-               not (isinstance(p.value, int) and not isinstance(p.value, bool)) for n in ast.walk(test)):
+               not (isinstance(p.value, int) and not isinstance(p.value, bool)) for n in walk_nodes(test)):
             return False
         try:
             self.condition(test)
@@ -1313,15 +1314,15 @@ class Emitter:
         """An arm of ``st`` binds a name not bound before it that code after ``st`` reads (Rust would end its scope
         with the arm)."""
         home = next((f for f in (*[self.helpers[h] for h in reversed(self.inlining) if h in self.helpers], self.fn)
-                     if any(n is st for n in ast.walk(f))), self.fn)
+                     if any(n is st for n in walk_nodes(f))), self.fn)
         before = set(self.env) if not static else \
-            {n.id for n in ast.walk(home) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            {n.id for n in walk_nodes(home) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
              and n.lineno < st.lineno} | {a.arg for a in home.args.args}
-        bound = {n.id for sub in (*st.body, *st.orelse) for n in ast.walk(sub)
+        bound = {n.id for sub in (*st.body, *st.orelse) for n in walk_nodes(sub)
                  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - before
         end = st.end_lineno or st.lineno
         return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound and n.lineno > end
-                   for n in ast.walk(home))
+                   for n in walk_nodes(home))
 
     def _folds(self, st: ast.If, static: bool = False) -> bool:
         """Whether the constant ``if`` st is folded to its taken arm (see if_chain); ``static``: judged before
@@ -1429,7 +1430,7 @@ class Emitter:
         for this unrolled copy, as cuTile Python folds it (a weakly typed constant, like any literal). Returns what
         to put back."""
         out = []
-        for parent in [n for st in body for n in ast.walk(st)]:
+        for parent in [n for st in body for n in walk_nodes(st)]:
             for attr, val in ast.iter_fields(parent):
                 for k, child in (enumerate(val) if isinstance(val, list) else [(None, val)]):
                     if not (isinstance(child, ast.Subscript) and isinstance(child.value, (ast.Tuple, ast.List))
@@ -1452,7 +1453,7 @@ class Emitter:
         """`for i in ct.static_iter(..)`: the body once per item, the induction variable bound to it, in place
         (cuTile Python inlines the body per item; names assigned in it stay visible after it, as in Python)."""
         if not isinstance(st.target, ast.Name) or st.orelse or \
-                any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in ast.walk(st)):
+                any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in walk_nodes(st)):
             raise self.refuse(st, "static-iter", "a `ct.static_iter` loop other than over one name, without "
                                                  "`else`, `break`, `continue` or `return`")
         self.need(st, "static-iter", "ct.static_iter loop")
@@ -1482,7 +1483,7 @@ class Emitter:
 
     def for_range(self, st: ast.For, indent: str) -> None:
         it = st.iter
-        if any(isinstance(n, ast.Call) and self.ct(n.func) == "num_blocks" for n in ast.walk(it)):
+        if any(isinstance(n, ast.Call) and self.ct(n.func) == "num_blocks" for n in walk_nodes(it)):
             return self.for_persistent(st, indent)
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
                 and isinstance(st.target, ast.Name) and not st.orelse and 1 <= len(it.args) <= 3):
@@ -1535,7 +1536,7 @@ class Emitter:
         self.body.append(f"{indent}let {second_start}: i32 = {self.int_min_max('maxi', start, at)};")
         first, second = split.arms()
         loop = ast.copy_location(ast.For(st.target, st.iter, body, [], None), st)
-        carried = tuple(dict.fromkeys(n.id for b in st.body for n in ast.walk(b) if isinstance(n, ast.Name) and
+        carried = tuple(dict.fromkeys(n.id for b in st.body for n in walk_nodes(b) if isinstance(n, ast.Name) and
                                       isinstance(n.ctx, ast.Store) and n.id in self.env and n.id != name)) \
             if flag else ()
         self._range_loop(name, start, first_stop, split.body(loop, first), counted, indent, flag=flag,
@@ -1548,7 +1549,7 @@ class Emitter:
                 isinstance(b, ast.Assign) and all(isinstance(t, ast.Name) and t.id not in carried for t in b.targets)
                 and not any(isinstance(n, ast.Call) and (self.ct(n.func) is None or self.ct(n.func) in effects or
                                                          self.ct(n.func).startswith("atomic_"))
-                            for n in ast.walk(b.value)))]   # (a helper's call kept: it may write)
+                            for n in walk_nodes(b.value)))]   # (a helper's call kept: it may write)
         self._range_loop(name, second_start, stop_code, second_body, counted, indent, flag=flag,
                          passthrough=carried)
 
@@ -1557,7 +1558,7 @@ class Emitter:
         Tile IR `loop` whose body first breaks unless C, then continues with the re-assigned values)."""
         if st.orelse:
             raise self.refuse(st, "while", "`while` with `else`")
-        writes = [n for n in ast.walk(st.test) if isinstance(n, ast.Call) and
+        writes = [n for n in walk_nodes(st.test) if isinstance(n, ast.Call) and
                   (self.ct(n.func) == "scatter" or self.ct(n.func) in ATOMIC_MODES)]
         if writes and not self.acq_mode:   # (cutile's `while` evaluates its condition in the loop, but the port computes a condition's
             # operands before the `while` line: a write there would run once)
@@ -1613,7 +1614,7 @@ class Emitter:
             if isinstance(st, ast.If) and _breaks(st.body + st.orelse) and isinstance(st.test, ast.Compare) and \
                     len(st.test.ops) == 1 and any(isinstance(n, ast.Name) and n.id == name
                                                   for n in (st.test.left, st.test.comparators[0])) and \
-                    sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st.test)) == 1:
+                    sum(isinstance(n, ast.Name) and n.id == name for n in walk_nodes(st.test)) == 1:
                 raise self.refuse(st, "for-break", f"`if {self.text(st.test)}: break` on the loop index against a "
                                                    "loop-invariant value: cuTile Python's loop_split makes it the "
                                                    "loop's bound (`min(stop, ..)`), which the port does not write yet")
@@ -1645,7 +1646,7 @@ class Emitter:
             self.body.append(f"{indent}    }}")
             # (the two loops of a split broken loop: cuTile Python carries the flag and every value the loop it split
             # carried through both, unchanged where a loop does not assign it; cutile carries what a loop assigns)
-            own = {n.id for b in body for n in ast.walk(b) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            own = {n.id for b in body for n in walk_nodes(b) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
             for carried in ([] if _breaks(body) else [flag]) + [v for v in passthrough if v not in own]:
                 self.body.append(f"{indent}    {carried} = {carried};")
         if counted:
@@ -1720,7 +1721,7 @@ class Emitter:
                  isinstance(n.args[0], ast.Name) and self.ct(n.func) == "scatter" and n.lineno > st.end_lineno}
         # the arrays some loop nested in this one only reads
         only_read_inside = set().union(*(self._arrays_accessed(n, "gather") - self._arrays_accessed(n, "scatter")
-                                         for n in ast.walk(st) if isinstance(n, ast.For) and n is not st))
+                                         for n in walk_nodes(st) if isinstance(n, ast.For) and n is not st))
         chained, started, ops = [], [], []
         for arr in sorted(read & written):   # a loop that writes the array and holds a loop only reading it: the
             # join of those reads is carried too (the array's last op), as cuTile Python carries it
@@ -1909,7 +1910,7 @@ class Emitter:
         """Whether the loop index ``name`` reaches the index of a ct.extract the loop's body compiles: directly, through
         names assigned from it (`k = j + 1`), or through a helper's parameter it is passed as."""
         def mentions(node: ast.AST, names: set[str]) -> bool:
-            return any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(node))
+            return any(isinstance(x, ast.Name) and x.id in names for x in walk_nodes(node))
 
         todo, seen = [(list(body), {name})], set()
         while todo:
@@ -1917,7 +1918,7 @@ class Emitter:
             for n in self.live_walk(*stmts):   # (breadth first, in source order: an assignment before its uses)
                 if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None and \
                         mentions(n.value, names):
-                    names |= {t.id for t in ast.walk(n) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
+                    names |= {t.id for t in walk_nodes(n) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
                 elif isinstance(n, ast.Call) and self.ct(n.func) == "extract":
                     index = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg == "index"),
                                                                    None)
@@ -1977,7 +1978,7 @@ class Emitter:
         self.env.update(bind or {})
         self.scope_locals.append(set())
         self.block_serial += 1
-        assigned = {n.id for st in stmts for n in ast.walk(st) if isinstance(n, ast.Name) and
+        assigned = {n.id for st in stmts for n in walk_nodes(st) if isinstance(n, ast.Name) and
                     isinstance(n.ctx, ast.Store)} if loop else None
         self.block_keys.append((self.block_serial, assigned))
         types: list[Ty] = []
@@ -2137,7 +2138,7 @@ class Emitter:
         live: set[str] = set()
         untaken, _ = self.folded_arms   # (what only an arm folded away reads is not needed either)
         for f in (self.fn, *self.helpers.values()):
-            for st in ast.walk(f):
+            for st in walk_nodes(f):
                 if id(st) in untaken:
                     continue
                 if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
@@ -2169,11 +2170,11 @@ class Emitter:
         relaxed or acquiring load is an effect cuTile Python keeps.)"""
         return all(self.ct(n.func) in PURE_CT_CALLS and not any(
             k.arg == "memory_order" and self.text(k.value).rsplit(".", 1)[-1] != "WEAK" for k in n.keywords)
-            for n in ast.walk(node) if isinstance(n, ast.Call))
+            for n in walk_nodes(node) if isinstance(n, ast.Call))
 
     def _constant_test(self, node: ast.AST) -> bool:
-        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-        if names <= self.constants and not any(isinstance(n, ast.Call) for n in ast.walk(node)):
+        names = {n.id for n in walk_nodes(node) if isinstance(n, ast.Name)}
+        if names <= self.constants and not any(isinstance(n, ast.Call) for n in walk_nodes(node)):
             return True
         return self.const_value(node)[0]   # dtypes, constant locals: known here, as in cuTile Python
 
@@ -3295,21 +3296,21 @@ class Emitter:
             raise self.refuse(node, "helper-function", f"recursive call to {helper.name}()")
         body = [st for st in helper.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
         if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None or \
-                any(isinstance(n, ast.Return) for st in body[:-1] for n in ast.walk(st)):
+                any(isinstance(n, ast.Return) for st in body[:-1] for n in walk_nodes(st)):
             raise self.refuse(helper, "helper-function", f"helper {helper.name}() must end in its only `return`")
         # an array passed in: the helper reads the kernel's array under the parameter's name, so its uses are
         # renamed to the array for this inlining (in place, restored after: node identities carry fma positions)
         arrays = {p.arg: a.id for p, a in zip(params.args, node.args)
                   if isinstance(a, ast.Name) and isinstance(self.params.get(a.id), sigmod.ArraySig)
                   and a.id not in self.env}
-        renamed = [n for st in body for n in ast.walk(st) if isinstance(n, ast.Name) and n.id in arrays]
+        renamed = [n for st in body for n in walk_nodes(st) if isinstance(n, ast.Name) and n.id in arrays]
         if any(isinstance(n.ctx, ast.Store) for n in renamed):
             raise self.refuse(node, "helper-function", f"helper {helper.name}() re-binds an array parameter")
         # a tuple passed in (`_write(y, (pid,), t)`, an index): the helper reads it where the parameter is read, as
         # cuTile Python passes the tuple itself; its elements are the caller's values, read under the caller's names
         tuples = {p.arg: a for p, a in zip(params.args, node.args) if isinstance(a, (ast.Tuple, ast.List))
                   and p.arg not in arrays}
-        seen = {n.id for a in tuples.values() for n in ast.walk(a) if isinstance(n, ast.Name)}
+        seen = {n.id for a in tuples.values() for n in walk_nodes(a) if isinstance(n, ast.Name)}
         if helper.name in self.tuple_args and (tuples or self.tuple_args[helper.name][0]):
             raise self.refuse(node, "helper-function", f"call to {helper.name}() among the arguments of another "
                                                        f"call to it, with a tuple argument")
@@ -3318,10 +3319,10 @@ class Emitter:
             raise self.refuse(node, "helper-function", f"call to {helper.name}() with a tuple of names the helper "
                                                        f"binds itself ({', '.join(sorted(seen & inner))})")
         if any(isinstance(n, ast.Name) and n.id in tuples and not isinstance(n.ctx, ast.Load)
-               for st in body for n in ast.walk(st)):
+               for st in body for n in walk_nodes(st)):
             raise self.refuse(node, "helper-function", f"helper {helper.name}() re-binds a tuple parameter")
         replaced: list[tuple[ast.AST, str, int | None, ast.AST]] = []
-        for parent in (n for st in body for n in ast.walk(st)):
+        for parent in (n for st in body for n in walk_nodes(st)):
             for fname, value in ast.iter_fields(parent):
                 items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
                 for k, child in items:
@@ -4044,7 +4045,7 @@ class Emitter:
         if not self.acq_mode and order in ("RELEASE", "ACQ_REL") and any(
                 isinstance(n, ast.Call) and self.ct(n.func) in ("store", "scatter") and n.lineno < call.lineno
                 and not _exclusive(arms.get(id(call), ()), arms.get(id(n), ()))
-                and not self._store_before_release(n) for n in ast.walk(self.fn)):
+                and not self._store_before_release(n) for n in walk_nodes(self.fn)):
             raise self.refuse(call, "atomics", f"{fn} with memory_order={order} after a scatter, or a store inside "
                                                "a loop or branch: cuTile Python orders a releasing atomic after "
                                                "every earlier write (it joins their tokens), which the port carries "
@@ -4052,14 +4053,14 @@ class Emitter:
                                                "atomic is ported")
         if order in ("ACQUIRE", "ACQ_REL") and not self.acq_mode:
             memory = ("load", "store", "gather", "scatter")
-            loops = [n for n in ast.walk(self.fn) if isinstance(n, (ast.For, ast.While))
-                     and any(c is call for c in ast.walk(n))]
+            loops = [n for n in walk_nodes(self.fn) if isinstance(n, (ast.For, ast.While))
+                     and any(c is call for c in walk_nodes(n))]
             arms = self._constant_arms()[0]   # (an op in another arm of a constant `if` never runs after it)
-            later = [n for n in ast.walk(self.fn) if isinstance(n, ast.Call) and self.ct(n.func) in memory
+            later = [n for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and self.ct(n.func) in memory
                      and not _exclusive(arms.get(id(call), ()), arms.get(id(n), ()))
-                     and (n.lineno > call.lineno or any(any(c is n for c in ast.walk(lp)) for lp in loops))]
+                     and (n.lineno > call.lineno or any(any(c is n for c in walk_nodes(lp)) for lp in loops))]
             top = {id(n) for st in self.fn.body if not isinstance(st, (ast.For, ast.While, ast.If, ast.With))
-                   for n in ast.walk(st)}
+                   for n in walk_nodes(st)}
             n_atomics = sum(1 for n in self.live_walk() if isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES)
             if later and order == "ACQ_REL" and n_atomics == 1 and not loops and not self.scope_locals and \
                     id(call) in top and all(self.ct(n.func) in ("gather", "scatter") and id(n) in top for n in later):
@@ -5149,7 +5150,7 @@ class Emitter:
         """How many copies of ``node`` the translated kernel has: 1 in the kernel, and for a node of a helper, the
         number of times the helper is inlined (the reference IR counts each copy at the helper's source line)."""
         if self._kernel_nodes is None:
-            self._kernel_nodes = {id(n) for n in ast.walk(self.fn)}
+            self._kernel_nodes = {id(n) for n in walk_nodes(self.fn)}
         if id(node) in self._kernel_nodes:
             return 1   # (a statement the kernel holds, even one spliced in from a helper's lines)
         home = self.origin.get(id(node), (self.file,))[0]
@@ -5180,18 +5181,18 @@ class Emitter:
                 isinstance(st.value, ast.BinOp) and isinstance(st.value.op, ast.Mult)):
             return False   # (a `let mut` assigned in place, or a name a `let` shadows: `p = p * (1 - lr * wd)`)
         name = st.targets[0].id
-        touching = [r for r in rest if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(r))]
+        touching = [r for r in rest if any(isinstance(n, ast.Name) and n.id == name for n in walk_nodes(r))]
         nxt = touching[0] if touching else None
         if not (isinstance(nxt, ast.Assign) and len(nxt.targets) == 1 and isinstance(nxt.targets[0], ast.Name) and
                 nxt.targets[0].id == name and isinstance(nxt.value, ast.BinOp) and
                 isinstance(nxt.value.op, (ast.Add, ast.Sub)) and self.loc(nxt.value) in self.fma_locs and
-                sum(1 for n in ast.walk(nxt.value) if isinstance(n, ast.Name) and n.id == name) == 1 and
+                sum(1 for n in walk_nodes(nxt.value) if isinstance(n, ast.Name) and n.id == name) == 1 and
                 any(isinstance(o, ast.Name) and o.id == name for o in (nxt.value.left, nxt.value.right))):
             return False
         between = rest[:rest.index(nxt)]
-        read = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
+        read = {n.id for n in walk_nodes(st.value) if isinstance(n, ast.Name)}
         if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in read
-               for b in between for n in ast.walk(b)):
+               for b in between for n in walk_nodes(b)):
             return False   # (the factors must still hold their values where the fma reads them)
         first = name not in self.env   # `qk = ct.mma(..) * scale` first bound in a loop body, then `qk = qk + bias`
         self.need(st, "fma", "a product fused into a later sum")
@@ -5258,7 +5259,7 @@ class Emitter:
         for mul, other, which in ((left, right, 2), (right, left, 0)):
             first = None
             if which == 0 and self._is_product(mul) and any(
-                    isinstance(n, ast.Call) and self.ct(n.func) in ("load", "gather") for n in ast.walk(other)):
+                    isinstance(n, ast.Call) and self.ct(n.func) in ("load", "gather") for n in walk_nodes(other)):
                 # `c + a * b` where c reads memory: Python evaluates c first, and its reads are ordered effects
                 first = (other,) + self.expr(other)
             found = self._factors(mul)
@@ -5324,7 +5325,7 @@ class Emitter:
         and its sign differs from b's."""
         self.need(node, "int-floordiv", "integer // or %")
         ok, value = self.const_value(node)
-        if ok and type(value) is int and not any(isinstance(n, ast.Name) for n in ast.walk(node)) and \
+        if ok and type(value) is int and not any(isinstance(n, ast.Name) for n in walk_nodes(node)) and \
                 -2 ** 31 <= value < 2 ** 31:   # of literals only (`2891336453 % 2147483647`, a hash constant):
             return f"{value}i32", Scalar("i32")   # the value, as cuTile Python folds it
         (lc, lt), (rc, rt) = self.expr(node.left), self.expr(node.right)
@@ -5565,12 +5566,12 @@ class _Counts(dict):
 def _assign_counts(fn: ast.FunctionDef) -> _Counts:
     """How many times each name is assigned in ``fn`` (a name assigned once from a constant is that constant)."""
     counts = _Counts()
-    for node in ast.walk(fn):
+    for node in walk_nodes(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             counts[node.id] = counts.get(node.id, 0) + 1
     blocks: dict[str, set[int]] = {}
     plain: dict[str, int] = {}
-    for node in ast.walk(fn):
+    for node in walk_nodes(fn):
         for part in ("body", "orelse", "finalbody"):
             block = getattr(node, part, None)
             for st in block if isinstance(block, list) else []:   # (an IfExp's body is an expression)
@@ -5757,7 +5758,7 @@ LAUNCHER_LOCALS = frozenset(
 def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
     """Locals (and helper parameters) named like a Rust keyword (`do`, `type`, `ref`, ...) renamed `do_` in the
     kernel's AST, so the generated Rust can bind them; the kernel's own parameters keep their names."""
-    for node in ast.walk(fn):
+    for node in walk_nodes(fn):
         if isinstance(node, ast.Name) and node.id in RUST_KEYWORDS and node.id not in keep:
             node.id += "_"
         elif isinstance(node, ast.arg) and node.arg in RUST_KEYWORDS and node.arg not in keep:
@@ -5971,7 +5972,7 @@ def _until_block_end(lines: list[str], depth: int = 0) -> list[str]:
 def _scatter_counts(fn: ast.FunctionDef, unrolled: dict[int, int] | None = None) -> dict[str, int]:
     """Array name → how many ``ct.scatter`` and ``ct.gather`` calls ``fn``'s body makes into or from it, for the
     arrays it scatters into (each takes the token of the scatter before it); ``unrolled``: id(call) → its copies."""
-    calls = [node for node in ast.walk(fn) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+    calls = [node for node in walk_nodes(fn) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and node.func.attr in ("scatter", "gather") and node.args and isinstance(node.args[0], ast.Name)]
     scattered = {c.args[0].id for c in calls if c.func.attr == "scatter"}
     counts: dict[str, int] = {}
@@ -6005,7 +6006,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em.helpers = {name: h.fn for name, h in found.items()}
     for h in found.values():
         if h.file != file.resolve():
-            em.origin.update((id(n), (str(h.file), h.src)) for n in ast.walk(h.fn))
+            em.origin.update((id(n), (str(h.file), h.src)) for n in walk_nodes(h.fn))
     em.slices = find_slices(em)
     em.list_items = find_list_items(em)
     em.classify_arrays()

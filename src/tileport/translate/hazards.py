@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from ..astwalk import walk_nodes
+
 #: hazard id → what the verdict says about it
 CARRIED_TMA_TILE = ("a tile loaded by ct.load is carried into the next loop iteration (read there before this "
                     "iteration's load of it replaces it): tileiras 13.4 has produced wrong results for this form "
@@ -29,14 +31,14 @@ def _tma_load(node: ast.AST, ct: Callable[[ast.AST], str | None]) -> bool:
 
 
 def _names_read(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in walk_nodes(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def carried_tma_tiles(fn: ast.FunctionDef, ct: Callable[[ast.AST], str | None]) -> list[dict]:
     """Each loop-body assignment ``name = ct.load(..)`` (through TMA) whose name the loop body reads before it, in
     statement order: the previous iteration's tile is then read after a new load of the same site was issued."""
     found = []
-    for loop in (n for n in ast.walk(fn) if isinstance(n, (ast.For, ast.While))):
+    for loop in (n for n in walk_nodes(fn) if isinstance(n, (ast.For, ast.While))):
         read_before: set[str] = set()
         for st in loop.body:
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \

@@ -11,6 +11,8 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..astwalk import walk_nodes
+
 
 @dataclass(frozen=True)
 class Helper:
@@ -82,7 +84,7 @@ def kernel_def(tree: ast.Module, name: str, line: int | None = None) -> ast.Func
     fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
     if fn is not None:
         return fn
-    defs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name]
+    defs = [n for n in walk_nodes(tree) if isinstance(n, ast.FunctionDef) and n.name == name]
     at = [n for n in defs if line is not None and (n.lineno == line or any(d.lineno == line for d in n.decorator_list))]
     return at[0] if at else defs[0] if len(defs) == 1 else None
 

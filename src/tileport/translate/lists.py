@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from ..astwalk import walk_nodes
 from ..spec import signature as sigmod
 from .stores import store_unchecked
 from .values import RUST_DTYPES, Scalar, Tile
@@ -62,9 +63,9 @@ def find_list_items(em) -> dict[str, ListItem]:
     lists = lists_of(em)
     if not lists:
         return {}
-    parents = {id(c): p for p in ast.walk(em.fn) for c in ast.iter_child_nodes(p)}
+    parents = {id(c): p for p in walk_nodes(em.fn) for c in ast.iter_child_nodes(p)}
     found: dict[str, ListItem] = {}
-    for node in ast.walk(em.fn):
+    for node in walk_nodes(em.fn):
         if not (isinstance(node, ast.Name) and node.id in lists and isinstance(node.ctx, ast.Load)):
             continue
         parent = parents.get(id(node))
@@ -84,7 +85,7 @@ def find_list_items(em) -> dict[str, ListItem]:
         found[name] = ListItem(name, node.id, parent.slice, st, lists[node.id].element)
         em.params[name] = lists[node.id].element
     uses: dict[str, set[str]] = {}
-    for node in ast.walk(em.fn):
+    for node in walk_nodes(em.fn):
         if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name) and \
                 node.args[0].id in found and (op := em.ct(node.func)) is not None:
             if op not in ITEM_OPS:

@@ -13,6 +13,8 @@ import ast
 from dataclasses import dataclass
 from typing import Callable
 
+from ..astwalk import walk_nodes
+
 #: Python comparison → cuda.tile's name for it, with the induction variable on the left
 CMP = {ast.GtE: "ge", ast.Gt: "gt", ast.LtE: "le", ast.Lt: "lt"}
 FLIP = {"ge": "le", "gt": "lt", "le": "ge", "lt": "gt"}
@@ -54,7 +56,7 @@ def plan(loop: ast.For, reduce: Callable[[ast.expr], tuple[str, object]]) -> Spl
     if not isinstance(loop.target, ast.Name):
         return None
     iv = loop.target.id
-    assigned = {iv} | {n.id for st in loop.body for n in ast.walk(st) if isinstance(n, ast.Name)
+    assigned = {iv} | {n.id for st in loop.body for n in walk_nodes(st) if isinstance(n, ast.Name)
                        and isinstance(n.ctx, ast.Store)}
     found: list[Split] = []
     for st in loop.body:
@@ -77,7 +79,7 @@ def plan(loop: ast.For, reduce: Callable[[ast.expr], tuple[str, object]]) -> Spl
 def _invariant(node: ast.expr, assigned: set[str]) -> bool:
     """Whether ``node`` is computed from values the loop does not change, with pure operations only (what
     cuda.tile's loop-invariant code motion hoists out of the loop before it looks for splits)."""
-    for n in ast.walk(node):
+    for n in walk_nodes(node):
         if isinstance(n, ast.Name) and n.id in assigned:
             return False
         if isinstance(n, ast.Call):
@@ -91,7 +93,7 @@ def _invariant(node: ast.expr, assigned: set[str]) -> bool:
 def _exits(branch: ast.If) -> bool:
     """An arm that leaves the iteration early (`continue`, `break`, `return`): not split here."""
     return any(isinstance(n, (ast.Continue, ast.Break, ast.Return)) for st in (*branch.body, *branch.orelse)
-               for n in ast.walk(st))
+               for n in walk_nodes(st))
 
 
 def plan_break(loop: ast.For, reduce: Callable[[ast.expr], tuple[str, object]]) -> tuple[list[ast.stmt], Split] | None:
@@ -102,7 +104,7 @@ def plan_break(loop: ast.For, reduce: Callable[[ast.expr], tuple[str, object]]) 
     if not isinstance(loop.target, ast.Name):
         return None
     iv = loop.target.id
-    assigned = {iv} | {n.id for st in loop.body for n in ast.walk(st) if isinstance(n, ast.Name)
+    assigned = {iv} | {n.id for st in loop.body for n in walk_nodes(st) if isinstance(n, ast.Name)
                        and isinstance(n.ctx, ast.Store)}
     for i, st in enumerate(loop.body):
         if not (isinstance(st, ast.If) and len(st.body) == 1 and isinstance(st.body[0], ast.Break) and not st.orelse):

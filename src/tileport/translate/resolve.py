@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..astwalk import walk_nodes
+
 #: Tile methods that are the module function of the same name applied to the tile (``t.reshape(s)`` is
 #: ``ct.reshape(t, s)``), from ``cuda.tile.Tile``'s public methods.
 #: a tiled view's atomic reductions (`v.atomic_store_add(index, update)`), rewritten to a call the emitter knows:
@@ -191,7 +193,7 @@ def unwrap_index(node: ast.Tuple) -> ast.expr:
 
 def rewritten(node: ast.AST) -> bool:
     """Whether ``node`` or a node under it was written by this pass (its source text is not what it means)."""
-    return any(getattr(n, REWRITTEN, False) for n in ast.walk(node))
+    return any(getattr(n, REWRITTEN, False) for n in walk_nodes(node))
 
 
 def _mark(node: ast.AST) -> ast.AST:
@@ -204,7 +206,7 @@ def _attr_chain(path: str, like: ast.AST) -> ast.expr:
     node: ast.expr = ast.Name(parts[0], ast.Load())
     for p in parts[1:]:
         node = ast.Attribute(node, p, ast.Load())
-    for n in ast.walk(node):
+    for n in walk_nodes(node):
         ast.copy_location(n, like)
         n.end_lineno, n.end_col_offset = getattr(like, "end_lineno", None), getattr(like, "end_col_offset", None)
         _mark(n)
@@ -255,7 +257,7 @@ def _locals(fn: ast.FunctionDef) -> set[str]:
     """Names bound inside ``fn`` (parameters, assignments, loop targets, imports): never module globals."""
     names = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
     names |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a}
-    for node in ast.walk(fn):
+    for node in walk_nodes(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -372,15 +374,15 @@ class _Resolver(ast.NodeTransformer):
                 not isinstance(node.value, ast.Tuple) or len(node.targets[0].elts) != len(node.value.elts) or \
                 not all(isinstance(t, (ast.Name, ast.Tuple)) for t in node.targets[0].elts):
             return node
-        names = [{n.id for n in ast.walk(t) if isinstance(n, ast.Name)} for t in node.targets[0].elts]
+        names = [{n.id for n in walk_nodes(t) if isinstance(n, ast.Name)} for t in node.targets[0].elts]
         late = [i for i, e in enumerate(node.value.elts)
-                if {n.id for n in ast.walk(e) if isinstance(n, ast.Name)} & set().union(*names[:i])]
+                if {n.id for n in walk_nodes(e) if isinstance(n, ast.Name)} & set().union(*names[:i])]
         out = []
         if late:   # `a, b = b, a + b`: a later element reads an earlier target; Python evaluates the whole right
             # side first, so each such element is bound to a name of its own before any target is
             if not all(isinstance(t, ast.Name) for t in node.targets[0].elts):
                 return node
-            taken = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            taken = {n.id for n in walk_nodes(node) if isinstance(n, ast.Name)}
             elts = list(node.value.elts)
             for i in late:
                 tmp, k = f"{node.targets[0].elts[i].id}_next", 1
@@ -452,7 +454,7 @@ class _Resolver(ast.NodeTransformer):
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         node = self.generic_visit(node)
         load = copy.deepcopy(node.target)
-        for n in ast.walk(load):
+        for n in walk_nodes(load):
             if hasattr(n, "ctx"):
                 n.ctx = ast.Load()
         value = _mark(ast.BinOp(load, node.op, node.value))
@@ -587,10 +589,10 @@ def _unroll_static_tuples(stmts: list[ast.stmt]) -> list[ast.stmt]:
         if items and names and len(names) > 1 and all(len(item) == 1 and isinstance(item[0], ast.Tuple) and
                                                       len(item[0].elts) == len(names) for item in items):
             items = [list(item[0].elts) for item in items]   # `for idx, sign in ct.static_iter(((0, 1.0), ..))`
-        stored = {n.id for sub in (st.body if isinstance(st, ast.For) else []) for n in ast.walk(sub)
+        stored = {n.id for sub in (st.body if isinstance(st, ast.For) else []) for n in walk_nodes(sub)
                   if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         jumps = any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for sub in getattr(st, "body", [])
-                    for n in ast.walk(sub))
+                    for n in walk_nodes(sub))
         if items is None or names is None or st.orelse or jumps or stored & set(names) or \
                 any(len(item) != len(names) for item in items):
             out.append(st)
@@ -676,7 +678,7 @@ def _static_assigns(fn: ast.FunctionDef, resolver: _Resolver) -> None:
     """Local names assigned exactly once, at the top level of the body, to a static value (an enum member, a dtype,
     a cuda.tile function): substituted at each use and their assignment dropped, as cuTile Python folds them."""
     counts: dict[str, int] = {}
-    for node in ast.walk(fn):
+    for node in walk_nodes(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             counts[node.id] = counts.get(node.id, 0) + 1
     def prune(stmts: list[ast.stmt]) -> list[ast.stmt]:   # at any depth: `zero_pad = ct.PaddingMode.ZERO` in a loop
@@ -722,7 +724,7 @@ def _function_ast(pyfunc: Any) -> tuple[ast.FunctionDef, Path, str]:
     src = file.read_text()
     tree = ast.parse(src, filename=str(file))
     line = pyfunc.__code__.co_firstlineno
-    for node in ast.walk(tree):
+    for node in walk_nodes(tree):
         if isinstance(node, ast.FunctionDef) and node.name == pyfunc.__name__ and \
                 (node.lineno == line or any(d.lineno == line for d in node.decorator_list)):
             return node, file, src
@@ -733,9 +735,9 @@ def _called_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]) -
     """Names called in ``fn`` that resolve to plain Python functions (helpers, decorated or not) of the user's."""
     found: dict[str, Any] = {}
     # a function passed as an argument (`apply(t, silu)`) is a helper too (rewrite helper-function-argument)
-    passed = [a for node in ast.walk(fn) if isinstance(node, ast.Call) for a in
+    passed = [a for node in walk_nodes(fn) if isinstance(node, ast.Call) for a in
               (*node.args, *(k.value for k in node.keywords)) if isinstance(a, ast.Name) and a.id not in local]
-    for node in [*ast.walk(fn), *passed]:
+    for node in [*walk_nodes(fn), *passed]:
         if isinstance(node, ast.Name) and node in passed:
             node = ast.Call(node, [], [])
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in local:
@@ -753,8 +755,8 @@ def _attribute_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]
     (`Acts_silu`) that no name of the kernel or its module uses; returns those names and their functions."""
     found: dict[str, Any] = {}
     named: dict[int, str] = {}
-    taken = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} | set(env) | local
-    for node in ast.walk(fn):
+    taken = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)} | set(env) | local
+    for node in walk_nodes(fn):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         path, root = [], node.func
@@ -844,7 +846,7 @@ def _bind_helper_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelpe
     """Every call in ``fn`` to a helper, with keyword arguments or parameters left to their defaults, rewritten to
     one positional argument per parameter (as Python binds them). Calls Python would reject stay as written (the
     emitter refuses them)."""
-    for node in ast.walk(fn):
+    for node in walk_nodes(fn):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers):
             continue
         params, positional, posonly, defaults, variadic = helper_parameters(helpers[node.func.id].fn)
@@ -865,7 +867,7 @@ def _bind_helper_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelpe
                         filled.append(given[p])
                         continue
                     value = copy.deepcopy(defaults[p])
-                    for n in ast.walk(value):
+                    for n in walk_nodes(value):
                         ast.copy_location(n, node)
                         _mark(n)
                     filled.append(value)
@@ -883,7 +885,7 @@ def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, Resol
     while work:
         f = work.pop()
         bound = _locals(f) if isinstance(f, ast.FunctionDef) else set()
-        for node in list(ast.walk(f)):
+        for node in list(walk_nodes(f)):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers and
                     not node.keywords):
                 continue
@@ -900,7 +902,7 @@ def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, Resol
             if name not in helpers:
                 spec = copy.deepcopy(callee.fn)
                 spec.name = name
-                for n in ast.walk(spec):
+                for n in walk_nodes(spec):
                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in mapping:
                         n.id = mapping[n.id]
                         _mark(n)
@@ -917,7 +919,7 @@ def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, Resol
 
 def _locals_assigned(fn: ast.FunctionDef) -> set[str]:
     """The names ``fn``'s body binds (its parameters not counted)."""
-    return {n.id for st in fn.body for n in ast.walk(st) if isinstance(n, ast.Name) and
+    return {n.id for st in fn.body for n in walk_nodes(st) if isinstance(n, ast.Name) and
             isinstance(n.ctx, (ast.Store, ast.Del))}
 
 
@@ -926,7 +928,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
     b`, `ct.add(scale(x), b)`), bound to a name in a statement of its own just before (rewrite
     helper-product-operand). The helper must not write memory (moving its call before the statement's other
     operands then changes nothing)."""
-    used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+    used = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)}
 
     def product_helper(node: ast.AST) -> ast.FunctionDef | None:
         h = helpers.get(node.func.id) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
@@ -935,7 +937,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
         last = h.fn.body[-1]
         writes = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
                      (n.func.attr in ("store", "scatter", "printf", "print", "assert_") or
-                      n.func.attr.startswith("atomic_")) for n in ast.walk(h.fn))
+                      n.func.attr.startswith("atomic_")) for n in walk_nodes(h.fn))
         ok = isinstance(last, ast.Return) and isinstance(last.value, ast.BinOp) and \
             isinstance(last.value.op, ast.Mult) and not writes
         return h.fn if ok else None
@@ -949,7 +951,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
             if isinstance(st, (ast.If, ast.For, ast.While, ast.With)):
                 out.append(st)   # (its test or iterator: left as written)
                 continue
-            for node in ast.walk(st):
+            for node in walk_nodes(st):
                 if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
                     slots = [("left", node), ("right", node)]
                 elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
@@ -990,7 +992,7 @@ def _single_return(stmts: list[ast.stmt], result: str | None) -> list[ast.stmt]:
     (a helper's) or ends the arm (a kernel's bare `return`, ``result`` None). Bodies with a `return` in a loop, or a
     path that would not return what the others do, stay as written (the emitter refuses them)."""
     def returns_in(node: ast.AST) -> bool:
-        return any(isinstance(n, ast.Return) for n in ast.walk(node))
+        return any(isinstance(n, ast.Return) for n in walk_nodes(node))
 
     for i, st in enumerate(stmts):
         if not isinstance(st, ast.If) or not returns_in(st):
@@ -1026,9 +1028,9 @@ def _single_return(stmts: list[ast.stmt], result: str | None) -> list[ast.stmt]:
 
 
 def _returns_nothing(fn: ast.FunctionDef) -> bool:
-    return not any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn)) and \
-        not any(isinstance(n, ast.Return) for st in fn.body[:-1] for n in ast.walk(st)) and \
-        not any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Nonlocal, ast.Global)) for n in ast.walk(fn))
+    return not any(isinstance(n, ast.Return) and n.value is not None for n in walk_nodes(fn)) and \
+        not any(isinstance(n, ast.Return) for st in fn.body[:-1] for n in walk_nodes(st)) and \
+        not any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Nonlocal, ast.Global)) for n in walk_nodes(fn))
 
 
 def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, ResolvedHelper],
@@ -1037,7 +1039,7 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
     TileGym's ``fmha_kernel_impl(Q, K, V, Out, ...)``) is inlined here, at the AST: its parameters become the
     arguments (arrays included) and its statements take the call's place, keeping their own source positions, as
     cuTile Python inlines it. Its local names that the caller also uses get the helper's name as a suffix."""
-    caller_names = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+    caller_names = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)}
 
     def expand(stmts: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -1061,7 +1063,7 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
                                   if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))])
             if body and isinstance(body[-1], ast.Return):
                 body = body[:-1]
-            local = {n.id for b in body for n in ast.walk(b) if isinstance(n, ast.Name)
+            local = {n.id for b in body for n in walk_nodes(b) if isinstance(n, ast.Name)
                      and isinstance(n.ctx, ast.Store)} - set(params)
             rename = {n: f"{n}_{h.fn.name.strip('_')}" for n in local if n in caller_names}
             subst: dict[str, ast.expr] = {}
@@ -1086,7 +1088,7 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
                 def visit_Name(self, node: ast.Name) -> ast.AST:
                     if node.id in subst and isinstance(node.ctx, ast.Load):
                         new = copy.deepcopy(subst[node.id])
-                        for n in ast.walk(new):
+                        for n in walk_nodes(new):
                             ast.copy_location(n, node)
                             _mark(n)
                         return new
@@ -1109,7 +1111,7 @@ def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) 
     tuple wherever it is read (rewrite tuple-name): cuTile Python passes the tuple itself; the copies compute the
     same values."""
     stores: dict[str, int] = {}
-    for n in ast.walk(fn):
+    for n in walk_nodes(fn):
         if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
             stores[n.id] = stores.get(n.id, 0) + 1
     for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
@@ -1151,7 +1153,7 @@ def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) 
         def visit_Name(self, node: ast.Name) -> ast.AST:
             if node.id in tuples and isinstance(node.ctx, ast.Load):
                 new = copy.deepcopy(tuples[node.id].value)
-                for n in ast.walk(new):
+                for n in walk_nodes(new):
                     _mark(n)
                 return new
             return node
@@ -1172,7 +1174,7 @@ def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
             continue
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
                 isinstance(st.value, ast.Lambda) and \
-                sum(1 for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == st.targets[0].id and
+                sum(1 for n in walk_nodes(fn) if isinstance(n, ast.Name) and n.id == st.targets[0].id and
                     isinstance(n.ctx, ast.Store)) == 1:
             lam = st.value
             ret = ast.copy_location(ast.Return(lam.body), lam.body)
@@ -1194,7 +1196,7 @@ def _inline_tiled_views(fn: ast.FunctionDef) -> None:
     shape)`` (see TILED_ATOMICS), ``v.num_tiles(k)`` is ``ct.num_tiles(x, k, shape)`` and ``v.tile_shape`` the shape
     (rewrite tiled-view): cuTile Python compiles both spellings to the same partition view and load/store."""
     stores: dict[str, int] = {}
-    for n in ast.walk(fn):
+    for n in walk_nodes(fn):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             stores[n.id] = stores.get(n.id, 0) + 1
     views: dict[str, tuple[ast.stmt, ast.expr, ast.expr, list[ast.keyword]]] = {}
@@ -1250,7 +1252,7 @@ def _inline_tiled_views(fn: ast.FunctionDef) -> None:
     body = [st if id(st) in bindings else Inline().visit(st) for st in fn.body]
     for st in body:
         if id(st) not in bindings:
-            for n in ast.walk(st):
+            for n in walk_nodes(st):
                 if isinstance(n, ast.Name) and n.id in used:
                     used[n.id] += 1
     # a view read some other way (passed to a helper, say) keeps its binding, where it was (refused there)
@@ -1268,7 +1270,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     attributes = _attribute_helpers(fn, env, local | set(nested))
     called = {**_called_helpers(fn, env, local | set(nested)), **attributes}
     resolver = _Resolver(env, local, {**called, **nested})
-    resolver.tuple_names = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and
+    resolver.tuple_names = {t.id for n in walk_nodes(fn) if isinstance(n, ast.Assign) and
                             isinstance(n.value, (ast.Tuple, ast.List)) for t in n.targets if isinstance(t, ast.Name)}
     _static_assigns(fn, resolver)
     body = []

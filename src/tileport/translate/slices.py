@@ -16,6 +16,7 @@ import ast
 import math
 from dataclasses import dataclass
 
+from ..astwalk import walk_nodes
 from ..spec import signature as sigmod
 from .values import ELEMENT_BYTES, RUST_DTYPES, Scalar, Tile
 
@@ -56,7 +57,7 @@ def find_slices(em) -> dict[str, Slice]:
     order; each view is registered with the emitter as an array (``em.params``). What cannot be carried is refused
     with its location."""
     found: dict[str, Slice] = {}
-    assigns = sorted((n for n in ast.walk(em.fn) if isinstance(n, ast.Assign) and slice_call(n.value)),
+    assigns = sorted((n for n in walk_nodes(em.fn) if isinstance(n, ast.Assign) and slice_call(n.value)),
                      key=lambda n: (n.lineno, n.col_offset))
     for st in assigns:
         call = st.value
@@ -94,7 +95,7 @@ def find_slices(em) -> dict[str, Slice]:
         return found
     # what each view is used for, and what else reads or writes the memory of a view that is stored
     uses: dict[str, list[tuple[str, ast.Call]]] = {}
-    for node in ast.walk(em.fn):
+    for node in walk_nodes(em.fn):
         if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name) and \
                 (op := em.ct(node.func)) is not None:
             uses.setdefault(node.args[0].id, []).append((op, node))
@@ -150,7 +151,7 @@ def int_divisor(em, node: ast.AST, depth: int = 0) -> int:
             return math.gcd(int_divisor(em, s.stop, depth + 1), int_divisor(em, s.start, depth + 1))
         return sig.shape[k] if sig.shape[k] is not None else sig.shape_div[k]
     if isinstance(node, ast.Name) and em.assign_counts.get(node.id) == 1 and node.id not in em.params:
-        value = next((a.value for a in ast.walk(em.fn) if isinstance(a, ast.Assign) and len(a.targets) == 1 and
+        value = next((a.value for a in walk_nodes(em.fn) if isinstance(a, ast.Assign) and len(a.targets) == 1 and
                       isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id), None)
         return int_divisor(em, value, depth + 1) if value is not None else 1
     return 1

@@ -8,6 +8,7 @@ import ast
 import math
 import types
 
+from ..astwalk import walk_nodes
 from ..spec import signature as sigmod
 
 #: what the expression may call (the resolve pass spells min/max/abs/** as ct.minimum/ct.maximum/ct.abs/ct.pow)
@@ -17,7 +18,7 @@ _CT = types.SimpleNamespace(minimum=min, maximum=max, abs=abs, pow=pow, cdiv=lam
 
 
 def _value(expr: ast.expr, constants: dict[str, object]) -> tuple[bool, object]:
-    names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - {"ct", "math"} - set(_BUILTINS)
+    names = {n.id for n in walk_nodes(expr) if isinstance(n, ast.Name)} - {"ct", "math"} - set(_BUILTINS)
     if not names <= set(constants):
         return False, None
     try:
@@ -55,7 +56,7 @@ def fold_array_aliases(fn: ast.FunctionDef, sig: sigmod.Signature) -> None:
     arrays = {n for n, p in sig.params if isinstance(p, sigmod.ArraySig)}
     constants = {n: p.value for n, p in sig.params if isinstance(p, sigmod.ConstSig)}
     stores: dict[str, int] = {}
-    for n in ast.walk(fn):
+    for n in walk_nodes(fn):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             stores[n.id] = stores.get(n.id, 0) + 1
 

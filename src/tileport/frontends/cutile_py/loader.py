@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...astwalk import walk_nodes
 from ...errors import TileportError
 
 
@@ -154,7 +155,7 @@ def _rebuilt(module: Any, path: Path, name: str, line: int, closure: dict | None
     import cuda.tile as ct
 
     src = path.read_text()
-    fn = next((n for n in ast.walk(ast.parse(src, filename=str(path)))
+    fn = next((n for n in walk_nodes(ast.parse(src, filename=str(path)))
                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name and n.lineno == line), None)
     if fn is None:
         raise KernelLoadError(f"{ref}: no `def {name}` at line {line} of {path}")
@@ -470,7 +471,7 @@ def _nested_defs(path: Path, name: str) -> list[int]:
     except (OSError, SyntaxError, ValueError):
         return []
     top = {id(n) for n in tree.body}
-    return sorted(n.lineno for n in ast.walk(tree)
+    return sorted(n.lineno for n in walk_nodes(tree)
                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name and id(n) not in top)
 
 

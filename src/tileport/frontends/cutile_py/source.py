@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...astwalk import walk_nodes
 from ...errors import TileportError
 
 MEMORY_FUNCS = ("load", "store", "gather", "scatter", "load_advanced_indexing", "store_advanced_indexing",
@@ -55,14 +56,14 @@ def _ct_attr(node: ast.AST, aliases: set[str]) -> str | None:
 
 def _aliases(tree: ast.Module) -> set[str]:
     out = set()
-    for n in ast.walk(tree):
+    for n in walk_nodes(tree):
         if isinstance(n, ast.Import):
             out |= {a.asname or a.name for a in n.names if a.name == "cuda.tile"}
     return out or {"ct"}
 
 
 def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walk_nodes(node) if isinstance(n, ast.Name)}
 
 
 def _defaults(func_name: str) -> dict[str, str]:
@@ -105,7 +106,7 @@ def analyze_source(path: Path, name: str, constant_names: set[str], where: tuple
             if isinstance(st, ast.If):
                 entry = {"line": st.lineno, "col": st.col_offset + 1, "condition": _text(src, st.test),
                          "has_else": bool(st.orelse)}
-                if _names(st.test) <= allowed and not any(isinstance(n, ast.Call) for n in ast.walk(st.test)):
+                if _names(st.test) <= allowed and not any(isinstance(n, ast.Call) for n in walk_nodes(st.test)):
                     entry["inside"] = [dict(e) for e in enclosing]
                     facts.constant_branches.append(entry)
                     visit_ifs(st.body, enclosing + [{"line": st.lineno, "arm": "then"}])
@@ -116,7 +117,7 @@ def analyze_source(path: Path, name: str, constant_names: set[str], where: tuple
                 visit_ifs(getattr(st, child, []) or [], enclosing)
 
     visit_ifs(fn.body, [])
-    for node in ast.walk(fn):
+    for node in walk_nodes(fn):
         if isinstance(node, ast.For):
             loop = {"line": node.lineno, "col": node.col_offset + 1, "target": _text(src, node.target),
                     "iter": _text(src, node.iter), "start": None, "stop": None, "step": None, "kind": "other"}

@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
+from ...astwalk import walk_nodes
+
 Poly = dict[tuple[str, ...], int]   # monomial (sorted factor texts) → integer coefficient
 
 
@@ -64,7 +66,7 @@ def free_names(p: Poly) -> set[str]:
     out = set()
     for atom in names(p):
         try:
-            out |= {n.id for n in ast.walk(ast.parse(atom, mode="eval")) if isinstance(n, ast.Name)}
+            out |= {n.id for n in walk_nodes(ast.parse(atom, mode="eval")) if isinstance(n, ast.Name)}
         except SyntaxError:
             out.add(atom)
     return out

@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ...astwalk import walk_nodes
 from ...errors import TileportError
 from . import linear
 from .source import TritonKernel
@@ -256,14 +257,14 @@ def _returns_as_assignments(stmts: list[ast.stmt], var: str) -> list[ast.stmt] |
                 for name, v in zip(names, vals):
                     out.append(ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())], value=v), st))
                 return out
-            if isinstance(st, ast.If) and any(isinstance(n, ast.Return) for n in ast.walk(st)):
+            if isinstance(st, ast.If) and any(isinstance(n, ast.Return) for n in walk_nodes(st)):
                 rest = [copy.deepcopy(r) for r in stmts[i + 1:]]
                 body, orelse = walk(list(st.body) + rest), walk(list(st.orelse) + [copy.deepcopy(r) for r in rest])
                 if body is None or orelse is None:
                     return None
                 out.append(ast.copy_location(ast.If(test=st.test, body=body, orelse=orelse), st))
                 return out
-            if any(isinstance(n, ast.Return) for n in ast.walk(st)):
+            if any(isinstance(n, ast.Return) for n in walk_nodes(st)):
                 return None
             out.append(st)
         return None
@@ -311,7 +312,7 @@ def _renamed(st: ast.stmt, old: str, new: str) -> ast.stmt:
     import copy
 
     out = copy.deepcopy(st)
-    for n in ast.walk(out):
+    for n in walk_nodes(out):
         if isinstance(n, ast.Name) and n.id == old:
             n.id = new
     return out
@@ -324,7 +325,7 @@ RESERVED_NAMES = ("ct",)
 def _reserved_renamed(body: list[ast.stmt], params: set[str]) -> list[ast.stmt]:
     """``body`` with each local variable named like a module the lowered code reads (`ct = tl.load(c_ptr)`, C at
     time t in a scan) renamed to a free name (`ct_`), so the lowered kernel's `ct.` calls still reach cuda.tile."""
-    used = {n.id for st in body for n in ast.walk(st) if isinstance(n, ast.Name)}
+    used = {n.id for st in body for n in walk_nodes(st) if isinstance(n, ast.Name)}
     for old in RESERVED_NAMES:
         if old in used and old not in params:
             new = old + "_"
@@ -720,14 +721,14 @@ class _Lowerer:
         except SyntaxError:
             return text
         subst = {}
-        for n in ast.walk(tree):
+        for n in walk_nodes(tree):
             if not isinstance(n, ast.Name) or n.id in self.kinds or n.id in loops or n.id in subst:
                 continue
             values = self._assignments(n.id)
             if not values or len(values) != 1:
                 continue
             try:
-                names = {x.id for x in ast.walk(ast.parse(values[0], mode="eval")) if isinstance(x, ast.Name)}
+                names = {x.id for x in walk_nodes(ast.parse(values[0], mode="eval")) if isinstance(x, ast.Name)}
             except SyntaxError:
                 continue
             if all(x in self.kinds or x in loops for x in names):
@@ -799,9 +800,9 @@ class _Lowerer:
                 and last.target.id == test.left.id and not s.orelse):
             raise self.fail(s, why)
         var, bound, step = test.left.id, test.comparators[0], last.value
-        used = {n.id for e in (bound, step) for n in ast.walk(e) if isinstance(n, ast.Name)}
+        used = {n.id for e in (bound, step) for n in walk_nodes(e) if isinstance(n, ast.Name)}
         if (var in self._assigned(s.body[:-1]) or used & self._assigned(s.body)
-                or any(isinstance(n, ast.Name) and n.id == var for st in after for n in ast.walk(st))
+                or any(isinstance(n, ast.Name) and n.id == var for st in after for n in walk_nodes(st))
                 or not self._positive(step)):
             raise self.fail(s, why)
         if isinstance(test.ops[0], ast.LtE):
@@ -953,7 +954,7 @@ class _Lowerer:
 
     @staticmethod
     def _assigned(stmts: list[ast.stmt]) -> set[str]:
-        return {e.id for st in stmts for n in ast.walk(st) if isinstance(n, (ast.Assign, ast.AugAssign))
+        return {e.id for st in stmts for n in walk_nodes(st) if isinstance(n, (ast.Assign, ast.AugAssign))
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
                 for e in (t.elts if isinstance(t, ast.Tuple) else [t]) if isinstance(e, ast.Name)}
 
@@ -1022,7 +1023,7 @@ class _Lowerer:
         it = s.iter
         a, b, step = it.args[0], it.args[1], it.args[2].operand   # type: ignore[attr-defined]
         body_names = self._assigned(s.body)
-        used = {n.id for e in (a, b, step) for n in ast.walk(e) if isinstance(n, ast.Name)}
+        used = {n.id for e in (a, b, step) for n in walk_nodes(e) if isinstance(n, ast.Name)}
         if used & body_names:
             raise self.fail(it, f"a loop counting down whose bounds read {', '.join(sorted(used & body_names))}, "
                                 "which its body re-assigns")
@@ -1037,7 +1038,7 @@ class _Lowerer:
         self.env[names["step"]] = Scalar(size)
         loop = ast.parse(f"for {rev} in range({names['count']}):\n"
                          f"    {var} = {names['first']} - {rev} * {names['step']}\n").body[0]
-        for n in ast.walk(loop):   # (errors inside point at the loop as written)
+        for n in walk_nodes(loop):   # (errors inside point at the loop as written)
             ast.copy_location(n, s)
         loop.body += s.body   # type: ignore[attr-defined]
         loop.iter.keywords = it.keywords   # type: ignore[attr-defined]  (tl.range's options, reported as dropped)
@@ -1428,8 +1429,8 @@ class _Lowerer:
             raise _NotStatic from None
         ok = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Name, ast.Constant, ast.Load,
               ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
-        if not all(isinstance(n, ok) for n in ast.walk(tree)) or not all(
-                n.id in values for n in ast.walk(tree) if isinstance(n, ast.Name)):
+        if not all(isinstance(n, ok) for n in walk_nodes(tree)) or not all(
+                n.id in values for n in walk_nodes(tree) if isinstance(n, ast.Name)):
             raise _NotStatic
         try:
             return eval(compile(tree, "<constexpr>", "eval"), {"__builtins__": {}}, dict(values))  # noqa: S307
@@ -1889,7 +1890,7 @@ class _Lowerer:
             tree = ast.parse(text, mode="eval")
         except SyntaxError:
             return False
-        for n in ast.walk(tree):
+        for n in walk_nodes(tree):
             if isinstance(n, ast.Constant) and isinstance(n.value, float):
                 return True
             if isinstance(n, ast.Name) and (self.const_types.get(n.id) == "float" or n.id == "float"):
@@ -3629,7 +3630,7 @@ class _Lowerer:
                 truth = self.static_truth(st.test) if isinstance(st, ast.If) else None
                 if truth is not None:   # `if ACT == "silu": return ..` on constexprs: the taken arm, in place
                     todo[:0] = st.body if truth else st.orelse
-                elif isinstance(st, ast.If) and any(isinstance(n, ast.Return) for n in ast.walk(st)):
+                elif isinstance(st, ast.If) and any(isinstance(n, ast.Return) for n in walk_nodes(st)):
                     # `if ACT == "silu": return a` / `elif ..: return b` / `return x` with launches of several
                     # values: each return an assignment of the helper's result, the statements after an `if` copied
                     # into each arm that falls through to them; then lowered as any `if` (on constexprs: kept, each
@@ -4115,9 +4116,9 @@ class _Lowerer:
             return False
         ok_nodes = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Load, ast.Add, ast.Sub,
                     ast.Mult, ast.FloorDiv, ast.Mod, ast.USub)
-        return all(isinstance(n, ok_nodes) for n in ast.walk(tree)) and all(
-            n.id in params for n in ast.walk(tree) if isinstance(n, ast.Name)) and all(
-            isinstance(n.value, int) for n in ast.walk(tree) if isinstance(n, ast.Constant))
+        return all(isinstance(n, ok_nodes) for n in walk_nodes(tree)) and all(
+            n.id in params for n in walk_nodes(tree) if isinstance(n, ast.Name)) and all(
+            isinstance(n.value, int) for n in walk_nodes(tree) if isinstance(n, ast.Constant))
 
     def memory_options(self, node: ast.Call, kw: dict, what: str, allowed: set[str]) -> None:
         """Cache hints are dropped (and noted); options other than ``allowed`` are refused."""
@@ -4657,7 +4658,7 @@ def _junk_unobservable(lw: "_Lowerer") -> bool:
             elif isinstance(st, (ast.If, ast.While)):
                 if not clean(st.test) or not walk(st.body) or not walk(st.orelse):
                     return False
-            elif any(junk(n) != frozenset() for n in ast.walk(st) if isinstance(n, ast.expr)):
+            elif any(junk(n) != frozenset() for n in walk_nodes(st) if isinstance(n, ast.expr)):
                 return False   # (tuple assignments, returns, other calls: no junk may reach them)
         return True
 
@@ -4700,10 +4701,10 @@ def _written_first(body: list[ast.stmt], name: str) -> bool:
     """Whether each iteration of a loop over ``body`` assigns ``name`` (a plain top-level assignment that does not
     read it) before anything reads it: then its value does not travel from one iteration to the next."""
     for st in body:
-        reads = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(st))
+        reads = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in walk_nodes(st))
         if isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in st.targets):
-            return not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st.value))
-        if reads or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st)):
+            return not any(isinstance(n, ast.Name) and n.id == name for n in walk_nodes(st.value))
+        if reads or any(isinstance(n, ast.Name) and n.id == name for n in walk_nodes(st)):
             return False
     return False
 

@@ -5,6 +5,7 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...astwalk import walk_nodes
 from ...errors import TileportError
 from ...translate.helpers import module_file
 
@@ -62,7 +63,7 @@ def _aliases(tree: ast.Module) -> tuple[set[str], set[str], dict[str, str]]:
     """(names bound to triton.language or a function namespace of it, names bound to triton, bare function names
     imported from those namespaces → their names there)."""
     tl, tr, functions = set(), set(), {}
-    for n in ast.walk(tree):
+    for n in walk_nodes(tree):
         if isinstance(n, ast.Import):
             for a in n.names:
                 if a.name in TL_MODULES and a.asname:
@@ -150,7 +151,7 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
     if not tl:
         raise TritonSourceError(f"{path}:{fn.lineno}: the module does not import triton.language")
     helpers = {**_imported_helpers(path, tree, tl), **{f.name: f for f in jitted if f is not fn}}
-    libdevice = frozenset(a.asname or a.name for n in ast.walk(tree)
+    libdevice = frozenset(a.asname or a.name for n in walk_nodes(tree)
                           if isinstance(n, ast.ImportFrom) and n.module in TL_MODULES and "libdevice" in n.module
                           for a in n.names)
     return TritonKernel(path.resolve(), name, fn, text, frozenset(tl), frozenset(t for t in tr if ":" not in t),
@@ -180,7 +181,7 @@ def _imported_helpers(path: Path, tree: ast.Module, tl: set[str]) -> dict[str, a
         if not wanted or not otl <= tl:
             continue
         for fn in jitted.values():
-            for node in ast.walk(fn):
+            for node in walk_nodes(fn):
                 node.tileport_file = src.resolve()
         out.update({name: fn for name, fn in jitted.items() if name not in out})
         out.update(wanted)
