@@ -28,10 +28,26 @@ PROBES = {
     "05-layer-norm._layer_norm_bwd_dx_fused": ("05-layer-norm.py", "_layer_norm_bwd_dx_fused", {
         "default": [], "w8": ["kernel:num_worker_warps=8"],
         "w8.occupancy=1": ["kernel:num_worker_warps=8", "kernel:occupancy=1"],
-        "w8.occupancy=2": ["kernel:num_worker_warps=8", "kernel:occupancy=2"], "plain_stores": ["notma-stores"]}),
+        "w8.occupancy=2": ["kernel:num_worker_warps=8", "kernel:occupancy=2"], "plain_stores": ["notma-stores"],
+        "notma": ["notma-loads", "notma-stores"],
+        "notma.w8.occupancy=2": ["notma-loads", "notma-stores", "kernel:num_worker_warps=8", "kernel:occupancy=2"]}),
     "02-fused-softmax.softmax_kernel": ("02-fused-softmax.py", "softmax_kernel", {
         "default": [], "plain_stores": ["notma-stores"], "w8.occupancy=4": ["kernel:num_worker_warps=8",
-                                                                              "kernel:occupancy=4"]}),
+                                                                              "kernel:occupancy=4"],
+        "notma": ["notma-loads", "notma-stores"]}),
+    # whether Triton's pointer loads and stores (LDG/STG in Triton's cubins, never TMA) should lower without TMA
+    # by default for kernels without a matrix product: every other pointer-based kernel of the tutorials
+    "01-vector-add.add_kernel": ("01-vector-add.py", "add_kernel", {
+        "default": [], "notma": ["notma-loads", "notma-stores"]}),
+    "04-low-memory-dropout._dropout": ("04-low-memory-dropout.py", "_dropout", {
+        "default": [], "notma": ["notma-loads", "notma-stores"]}),
+    "04-low-memory-dropout._seeded_dropout": ("04-low-memory-dropout.py", "_seeded_dropout", {
+        "default": [], "notma": ["notma-loads", "notma-stores"]}),
+    "05-layer-norm._layer_norm_bwd_dwdb": ("05-layer-norm.py", "_layer_norm_bwd_dwdb", {
+        "default": [], "notma": ["notma-loads", "notma-stores"]}),
+    # and for the matrix products' pointer loads (Triton: cp.async, not TMA)
+    "03-matrix-multiplication.matmul_kernel": ("03-matrix-multiplication.py", "matmul_kernel", {
+        "default": [], "notma-loads": ["notma-loads"], "notma": ["notma-loads", "notma-stores"]}),
     "09-persistent-matmul.matmul_kernel_persistent": ("09-persistent-matmul.py", "matmul_kernel_persistent", {
         "default": [], "occupancy=1": ["kernel:occupancy=1"], "occupancy=2": ["kernel:occupancy=2"],
         "notma-loads": ["notma-loads"], "w4": ["kernel:num_worker_warps=4"]}),
