@@ -282,7 +282,7 @@ def test_the_dispatcher_takes_a_remembered_kernels_launches_and_hands_every_othe
     for grid in (3, (3,), [3, 2], (3, 2, 1)):
         d.launch(0xABC, grid, kernel, args)
     d.launch(Stream(), (3,), kernel, args)
-    d(0xABC, (3,), kernel, args)                      # (the object itself is ct.launch's signature too)
+    d.launch(0xABC, (3,), kernel, args)
     assert calls.value == 6 and len(handed) == 1
     for stream, grid, k, a, kw in [(0, 3, kernel, args, {"programmatic_dependent_launch": False}),
                                    (0, 3, other, args, {}), (0, (3, 1, 1, 1), kernel, args, {}),

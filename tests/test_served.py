@@ -144,9 +144,9 @@ def test_an_unported_kernel_is_refused_or_falls_back_counted(served, tmp_path):
     # through the native dispatcher (what ct.launch is once installed): a kernel it holds no plan of, with or without
     # launch options, reaches the interceptor with the arguments exactly as given
     with pytest.raises(BackendError, match="has no port of scale"):
-        strict.launcher(0, (4,), kernel, (None, None, 256))
-    lenient.launcher(0, 4, kernel, [None, None, 256])
-    lenient.launcher(0, (4, 1), kernel, (None, None, 256), programmatic_dependent_launch=True)
+        strict.entry(0, (4,), kernel, (None, None, 256))
+    lenient.entry(0, 4, kernel, [None, None, 256])
+    lenient.entry(0, (4, 1), kernel, (None, None, 256), programmatic_dependent_launch=True)
     assert ran[2] == ((0, (4, 1, 1), kernel, (None, None, 256)), {})
     assert ran[3] == ((0, (4, 1), kernel, (None, None, 256)), {"programmatic_dependent_launch": True})
     assert sum(lenient.fallbacks.values()) == 4 and not lenient.launcher.counts()

@@ -657,22 +657,9 @@ impl Dispatch {
         }
     }
 
-    /// `ct.launch(stream, grid, kernel, args, **options)`.
-    #[pyo3(signature = (stream, grid, kernel, kernel_args, /, **options))]
-    fn __call__(
-        &self,
-        py: Python<'_>,
-        stream: &Bound<'_, PyAny>,
-        grid: &Bound<'_, PyAny>,
-        kernel: &Bound<'_, PyAny>,
-        kernel_args: &Bound<'_, PyAny>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<PyAny>> {
-        self.launch(py, stream, grid, kernel, kernel_args, options)
-    }
-
-    /// `ct.launch(stream, grid, kernel, args, **options)` as a method: what is installed as `ct.launch` (a
-    /// method is called with the vectorcall protocol; an object's `__call__` packs its arguments in a tuple first).
+    /// `ct.launch(stream, grid, kernel, args, **options)`, installed as `ct.launch` itself (the bound method: a
+    /// method is called with the vectorcall protocol, where an object's `__call__` would pack its arguments in a
+    /// tuple first).
     #[pyo3(signature = (stream, grid, kernel, kernel_args, /, **options))]
     fn launch(
         &self,
