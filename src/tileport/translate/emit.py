@@ -5956,17 +5956,18 @@ def _scope_after(body: list[str], i: int) -> list[str]:
     return _until_block_end(body[i + 1:], body[i].count("{") - body[i].count("}"))   # (`let x = {` opens a block)
 
 
+_BRACE = re.compile(r"[{}]")
+
+
 def _until_block_end(lines: list[str], depth: int = 0) -> list[str]:
     """``lines`` up to the brace that closes the block they are in (``depth`` blocks opened before them), the
     closing line cut before that brace."""
-    scope = []
-    for later in lines:
-        for k, ch in enumerate(later):
-            depth += (ch == "{") - (ch == "}")
+    for n, later in enumerate(lines):
+        for brace in _BRACE.finditer(later):   # (the braces alone: this runs once per binding the tidy-up looks at)
+            depth += 1 if brace.group() == "{" else -1
             if depth < 0:
-                return scope + [later[:k]]
-        scope.append(later)
-    return scope
+                return [*lines[:n], later[:brace.start()]]
+    return list(lines)
 
 
 def _scatter_counts(fn: ast.FunctionDef, unrolled: dict[int, int] | None = None) -> dict[str, int]:
