@@ -622,25 +622,29 @@ fn grid3(grid: &Bound<'_, PyAny>) -> Option<(u32, u32, u32)> {
             .then(|| x.extract::<u32>().ok())
             .flatten()
     }
-    let mut g = [1u32; 3];
-    if let Ok(t) = grid.cast_exact::<PyTuple>() {
-        if t.is_empty() || t.len() > 3 {
+    /// `g` from the 1 to 3 extents of a tuple or list (its length, its items).
+    fn fill<'py>(
+        g: &mut [u32; 3],
+        len: usize,
+        items: impl Iterator<Item = Bound<'py, PyAny>>,
+    ) -> Option<()> {
+        if len == 0 || len > 3 {
             return None;
         }
-        for (i, x) in t.iter_borrowed().enumerate() {
+        for (i, x) in items.enumerate() {
             g[i] = extent(&x)?;
         }
-    } else if let Ok(l) = grid.cast_exact::<PyList>() {
-        if l.is_empty() || l.len() > 3 {
-            return None;
-        }
-        for (i, x) in l.iter().enumerate() {
-            g[i] = extent(&x)?;
-        }
-    } else {
-        g[0] = extent(grid)?;
+        Some(())
     }
-    Some((g[0], g[1], g[2]))
+    let mut g = [1u32; 3];
+    let filled = if let Ok(t) = grid.cast_exact::<PyTuple>() {
+        fill(&mut g, t.len(), t.iter())
+    } else if let Ok(l) = grid.cast_exact::<PyList>() {
+        fill(&mut g, l.len(), l.iter())
+    } else {
+        extent(grid).map(|x| g[0] = x)
+    };
+    filled.map(|()| (g[0], g[1], g[2]))
 }
 
 #[pymethods]
