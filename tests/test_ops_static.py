@@ -163,21 +163,13 @@ def test_committed_ports_are_what_the_translator_writes_now(translated_ops):
     stale = []
     for name, (verdict, out) in sorted(translated_ops.items()):
         if verdict.get("status") is not None:   # (a stage failed)
-            stale.append(f"{name}: {verdict['status']}: {build.failure_reason(*_failed_stage(verdict))}")
+            stale.append(f"{name}: {verdict['status']}: {build.verdict_reason(verdict)}")
             continue
-        m, op = json.loads((out / "port.json").read_text()), committed[name]
-        now = {"source_sha256": m["source_sha256"], "entries": m["entries"], "abi": m["abi"],
-               "variants": [{k: v[k] for k in ("signature", "entry", "generics")} for v in m["variants"]],
-               "unsafe_sites": [{k: u[k] for k in u if k != "file"} for u in m["unsafe_sites"]]}
+        now, op = build.recorded(json.loads((out / "port.json").read_text())), committed[name]
         if any(op.get(k) != v for k, v in now.items()) or \
                 (out / "kernel.rs").read_text() != (build.crate_dir() / "src" / "ports" / f"{name}.rs").read_text():
             stale.append(name)
     assert not stale, f"stale ports (run `tileport ops build --port`): {stale}"
-
-
-def _failed_stage(verdict: dict) -> tuple[str, dict]:
-    name = next(s for s in ("analyze", "translate") if not verdict["stages"].get(s, {}).get("ok"))
-    return name, verdict["stages"][name]
 
 
 def test_port_signatures_are_the_proven_ones():
