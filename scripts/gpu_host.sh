@@ -36,3 +36,10 @@ corpus_dir() {
   echo "missing corpus $1: carry $pack/$1 or $pack/$1.tar.xz" >&2
   return 3
 }
+
+# perf_loop_once: TileGym's perf tests time each case themselves (tests/common.py `benchmark`: 100 ms warm-up, 50 ms
+# of runs); neither the launch timing nor a capture uses those numbers, so their loop is cut to one run (its own
+# WARMUP/REP knobs) unless the caller set them. (Autotuners still time every config.)
+perf_loop_once() {
+  export WARMUP=${WARMUP:-1} REP=${REP:-1} MIN_REP=${MIN_REP:-1} INITIAL_REP=${INITIAL_REP:-1}
+}

@@ -20,11 +20,7 @@ echo "exit: $?" >> "$out/live-test.log"
 for item in ${CAPTURES:-op:experimental/test_mhc.py}; do
   kw=${item%%:*}; file=${item#*:}
   perf=""
-  # (a perf test's own benchmark loop, whose numbers the capture does not use, cut to one run: tests/common.py's
-  # WARMUP/REP knobs; the autotuners still time every config)
-  case $kw in perf) kw="test_perf and cutile"; perf="--perf"
-    export WARMUP=${WARMUP:-1} REP=${REP:-1} MIN_REP=${MIN_REP:-1} INITIAL_REP=${INITIAL_REP:-1} ;;
-    op) kw="test_op and cutile" ;; esac
+  case $kw in perf) kw="test_perf and cutile"; perf="--perf"; perf_loop_once ;; op) kw="test_op and cutile" ;; esac
   name=$(echo "$file" | tr '/' '.' | sed 's/\.py$//')
   echo "== $file (-k \"$kw\")" >> "$out/capture.log"
   # SIGINT at the limit: pytest stops the running test and the capture still writes what it recorded

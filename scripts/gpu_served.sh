@@ -34,10 +34,7 @@ case " $extras " in *" overhead "*)
 case " $extras " in *" probe "*)
   python3 benchmarks/probes/served_recurrent_probe.py "$TILEPORT_CORPUS" "$out/recurrent_probe.json" \
     >> "$out/graphs.log" 2>&1 ;; esac
-# TileGym's perf tests time each case themselves (tests/common.py `benchmark`: 100 ms warm-up, 50 ms of runs) and the
-# launch timing does not use those numbers: their loop is cut to one run unless the caller set its knobs
-case "${KEYWORD:-}" in *test_perf*)
-  export WARMUP=${WARMUP:-1} REP=${REP:-1} MIN_REP=${MIN_REP:-1} INITIAL_REP=${INITIAL_REP:-1} ;; esac
+case "${KEYWORD:-}" in *test_perf*) perf_loop_once ;; esac
 # shellcheck disable=SC2086
 timeout "${TEST_TIMEOUT:-400}" python3 benchmarks/corpus/tilegym_rust.py tests --corpus "$TILEPORT_CORPUS" \
   --library "$TILEPORT_SERVED" --out /tmp/tests --jobs "${JOBS:-12}" --timing --keyword "${KEYWORD:-test_op and cutile}" \
