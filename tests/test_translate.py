@@ -476,6 +476,18 @@ def test_an_array_stored_in_parts_chains_its_parts_and_refuses_other_maps(tmp_pa
             "tile=t * 2.0", "tile=ct.load(x, index=(i, 0), shape=(B, C), padding_mode=ct.PaddingMode.ZERO)"),
             sig + ", C=#32", consts=("B", "C"))
 
+    # every part at literal tile indices (`(0,)`, `(1,)`: a few results of the grid written into one small array,
+    # a Triton kernel's `tl.store(out + 0, mx)` and `tl.store(out + 1, mn)`): no block map either, store-ordered
+    e = emit(tmp_path, """
+    @ct.kernel
+    def k(x, y, B: ct.Constant[int]):
+        t = ct.load(x, index=(0,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, index=(0,), tile=ct.reshape(ct.max(t, axis=0), (1,)))
+        ct.store(y, index=(1,), tile=ct.reshape(ct.min(t, axis=0), (1,)))
+    """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    rs = "\n".join(e.body)
+    assert "zz_y_token" in rs and rs.count("store_unchecked") == 2, rs
+
 
 def test_a_helper_imported_from_another_module_is_inlined_with_that_files_positions(tmp_path):
     """`from .steps import step` (relative, in a package) and `from steps import step as s2`: each call inlines the
@@ -914,6 +926,24 @@ def test_stores_of_one_array_in_both_arms_of_a_runtime_if_are_unchecked_alternat
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
     body = "\n".join(e.body)
     assert body.count("y.partition_full_mut(shape![B])") == 2 and body.count("store_unchecked(") == 2, body
+
+
+def test_a_comparison_joined_with_a_boolean_tile_in_a_select_condition_is_typed(tmp_path):
+    """`ct.where((ct.arange(B) < n) & keep, x, fill)`, keep a boolean tile: cutile 0.3.1 types the comparison left
+    of `&` inside select's operand as `bool` ("binary `BitAnd` requires operands of the same type"): the condition
+    is bound to a typed `let` first. Comparisons joined with comparisons stay inline (the library's ports)."""
+    body = """
+     @ct.kernel
+     def k(x, m, y, n: int, B: ct.Constant[int]):
+         keep = ct.load(m, index=(ct.bid(0),), shape=(B,)) != 0
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.where((ct.arange(B, dtype=ct.int32) < n) & keep, t, 0.0))
+     """
+    sig = "x=f32[?]/1, m=i8[?]/1, y=f32[?]/1, n=i32, B=#16"
+    rs = "\n".join(emit_resolved(tmp_path, body, sig).body)
+    assert re.search(r"let condition: Tile<bool, \{ \[B\] \}> =\s+lt_tile\(", rs) and "select(condition," in rs, rs
+    rs = "\n".join(emit_resolved(tmp_path, body.replace("& keep", "& (ct.arange(B, dtype=ct.int32) >= 1)"), sig).body)
+    assert "let condition" not in rs and "select(lt_tile(arange_b, broadcast_scalar(n, shape![B])) & ge_tile(" in rs, rs
 
 
 def test_bitcast_and_integer_abs(tmp_path):

@@ -164,10 +164,12 @@ Ty = Tile | Scalar | ArrayParam | Results
 
 
 def _computed_index(call: ast.Call) -> bool:
-    """A ct.store whose tile index has an element computed by arithmetic (`t * 2 + 1`): no block map of the
-    straight-line parts (store_bijective) takes it."""
+    """A ct.store whose tile index has an element computed by arithmetic (`t * 2 + 1`), or only literal elements
+    (`(0,)`, `(1,)`: a few results of the whole grid written into one small array, no block's own tile): no block
+    map of the straight-line parts (store_bijective) takes it."""
     index = next((k.value for k in call.keywords if k.arg == "index"), call.args[1] if len(call.args) > 1 else None)
-    return isinstance(index, ast.Tuple) and any(isinstance(e, ast.BinOp) for e in index.elts)
+    return isinstance(index, ast.Tuple) and (any(isinstance(e, ast.BinOp) for e in index.elts) or
+                                             all(isinstance(e, ast.Constant) for e in index.elts))
 
 
 def _exclusive(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> bool:
@@ -3025,10 +3027,11 @@ class Emitter:
                     else Tile(ta.dtype, tc.shape)
                 like = Tile(value.dtype, self.result_tile(node, Tile(value.dtype, tc.shape), value).shape)
                 cond = self.operand_as_tile(cond, tc, Tile("bool", like.shape), node.args[0])
-                if _broadcast_comparison_after_logic(cond):   # `(c <= r) & (c < S)` of tiles of other shapes:
-                    # cutile 0.3.1 mistypes a broadcast comparison right of `&` inside select's untyped operand
-                    # (tileirdisasm: "broadcast op failed to verify that all of {source, result} have same rank");
-                    # a typed `let` types it
+                if _comparison_in_logic(cond):   # `(c <= r) & (c < S)`, `(c < n) & keep`: cutile 0.3.1 mistypes a
+                    # comparison joined by `&`/`|` inside select's untyped operand (a broadcast one right of `&`:
+                    # "broadcast op failed to verify that all of {source, result} have same rank"; one left of `&`
+                    # with a boolean tile: "binary `BitAnd` requires operands of the same type, but got `bool` and
+                    # `Tile<bool, ..>`"); a typed `let` types it
                     cond, _ = self.typed(cond, Tile("bool", like.shape), None, "condition")
                 a = self.operand_as_tile(a, ta, like, node.args[1])
                 b = self.operand_as_tile(b, tb, like, node.args[2])
@@ -5676,9 +5679,9 @@ def _describe(ty: Ty) -> str:
     return ty.rust() if isinstance(ty, Tile) else getattr(ty, "dtype", "array")
 
 
-def _broadcast_comparison_after_logic(code: str) -> bool:
-    """Whether an operand right of a top-level `&`/`|` in ``code`` is a broadcast comparison
-    (`.. & lt_tile(c, s).broadcast(shape![..])`)."""
+def _comparison_in_logic(code: str) -> bool:
+    """Whether a top-level `&`/`|` in ``code`` joins a broadcast comparison on its right (`.. &
+    lt_tile(c, s).broadcast(shape![..])`) or a comparison and an operand that is none (`lt_tile(c, s) & keep`)."""
     parts, depth, cur = [], 0, ""
     for ch in code:
         depth += ch in "([{"
@@ -5689,8 +5692,10 @@ def _broadcast_comparison_after_logic(code: str) -> bool:
         else:
             cur += ch
     parts.append(cur)
-    return any(re.fullmatch(r"\s*(?:lt|le|gt|ge|eq|ne)_tile\(.*\)\.broadcast\(shape!\[.*\]\)\s*", p, re.S)
-               for p in parts[1:])
+    comparison = r"\s*\(?\s*(?:lt|le|gt|ge|eq|ne)_tile\(.*\)(?P<b>\.broadcast\(shape!\[.*\]\))?\s*\)?\s*"
+    found = [re.fullmatch(comparison, p, re.S) for p in parts]
+    return len(parts) > 1 and (any(m is not None and m["b"] for m in found[1:]) or
+                               (any(found) and not all(found)))
 
 
 def _typed_int(code: str) -> str:
