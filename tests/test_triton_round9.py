@@ -1,0 +1,44 @@
+"""Round 9's kernels (tests/fixtures/triton_idioms_llm.py, `round9_cases()`): forms the lowering already took whose
+ports cutile could not build or the translator refused — a load masked by a bound joined with a loaded flag
+(`mask=inb & keep`: cutile 0.3.1 typed the comparison inside select's operand as `bool`; the translator now binds
+such a condition to a typed `let`), and three results stored into one small array at literal offsets
+(`tl.store(out + 0, ..)`, `+ 1`, `+ 2`: refused as stores without a block map; now ordered unchecked stores). Each
+launch runs through the lowered cuTile Python on numpy against a numpy reference and through Triton's interpreter
+(TILEPORT_TORCH_PYTHON) against Triton; the slow run ports both (tests/test_triton_frontend.py, LLM_KERNELS)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import test_triton_round5 as r5
+import test_triton_round7 as r7
+
+NAMES = ("keep_mask_fill", "int_extrema")
+
+
+@pytest.fixture(scope="module")
+def lowered(tmp_path_factory):
+    return r5.lower_fixture(tmp_path_factory.mktemp("round9"), NAMES)
+
+
+def _reference(name, args):
+    if name == "keep_mask_fill":
+        x, keep = args[:2]
+        return {2: np.where(keep != 0, x, np.float32(-1.5))}
+    x = args[0]
+    return {1: np.array([np.abs(x).max(), x.min(), (x < 0).sum()], np.int32)}
+
+
+def test_round9_lowered_kernels_match_numpy(lowered):
+    mod = r5._module()
+    for name, grid, args, kw in mod.round9_cases():
+        got = r7._run(lowered, mod, name, grid, args, kw)
+        for k, want in _reference(name, args).items():
+            assert np.array_equal(got[k], want), (name, k)
+
+
+def test_round9_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
+    pairs = list(r5.against_triton(lowered, tmp_path, "round9_cases", NAMES, run=r7._run))
+    for name, k, w, a in pairs:
+        assert np.array_equal(w, a), f"{name}: argument {k} differs from Triton's"
+    assert len(pairs) == 5
