@@ -2,7 +2,9 @@
 ports cutile could not build or the translator refused — a load masked by a bound joined with a loaded flag
 (`mask=inb & keep`: cutile 0.3.1 typed the comparison inside select's operand as `bool`; the translator now binds
 such a condition to a typed `let`), and three results stored into one small array at literal offsets
-(`tl.store(out + 0, ..)`, `+ 1`, `+ 2`: refused as stores without a block map; now ordered unchecked stores). Each
+(`tl.store(out + 0, ..)`, `+ 1`, `+ 2`: refused as stores without a block map; now ordered unchecked stores); and a
+form the lowering refused: a tail block's size `tl.minimum(n - start, BLOCK)` bounding `tl.arange(0, BLOCK)` while
+the pointer is at `start` (the `BLOCK` arm bounds no lane; the other, shifted to the pointer's run, is n). Each
 launch runs through the lowered cuTile Python on numpy against a numpy reference and through Triton's interpreter
 (TILEPORT_TORCH_PYTHON) against Triton; the slow run ports both (tests/test_triton_frontend.py, LLM_KERNELS)."""
 from __future__ import annotations
@@ -13,7 +15,7 @@ import pytest
 import test_triton_round5 as r5
 import test_triton_round7 as r7
 
-NAMES = ("keep_mask_fill", "int_extrema")
+NAMES = ("keep_mask_fill", "int_extrema", "tail_block_size")
 
 
 @pytest.fixture(scope="module")
@@ -22,11 +24,22 @@ def lowered(tmp_path_factory):
 
 
 def _reference(name, args):
+    if name == "tail_block_size":
+        x = args[0]
+        size = np.array([min(1000 - s, 256) for s in range(0, 1000, 256) for _ in range(256)][:1000], np.float32)
+        return {1: x * np.float32(2.0) + size}
     if name == "keep_mask_fill":
         x, keep = args[:2]
         return {2: np.where(keep != 0, x, np.float32(-1.5))}
     x = args[0]
     return {1: np.array([np.abs(x).max(), x.min(), (x < 0).sum()], np.int32)}
+
+
+def test_round9_lowered_forms(lowered):
+    tail = (lowered / "tail_block_size" / "lowered.py").read_text()
+    # `lanes < min(n - start, BLOCK)`: the BLOCK arm bounds no lane, the other is n once shifted to the pointer's run
+    assert "ct.load(x_ptr, index=(" in tail and "ct.gather" not in tail, tail
+    assert '"extent": "n"' in (lowered / "tail_block_size" / "lowered.json").read_text()
 
 
 def test_round9_lowered_kernels_match_numpy(lowered):
@@ -41,4 +54,4 @@ def test_round9_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
     pairs = list(r5.against_triton(lowered, tmp_path, "round9_cases", NAMES, run=r7._run))
     for name, k, w, a in pairs:
         assert np.array_equal(w, a), f"{name}: argument {k} differs from Triton's"
-    assert len(pairs) == 5
+    assert len(pairs) == 7

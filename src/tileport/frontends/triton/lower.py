@@ -728,9 +728,14 @@ class _Lowerer:
             if not values or len(values) != 1:
                 continue
             try:
-                names = {x.id for x in walk_nodes(ast.parse(values[0], mode="eval")) if isinstance(x, ast.Name)}
+                value = ast.parse(values[0], mode="eval")
             except SyntaxError:
                 continue
+            names = {x.id for x in walk_nodes(value) if isinstance(x, ast.Name)}
+            # (program ids, grid sizes and cdiv of sizes hold one value through the kernel: `start = ct.bid(0) * B`)
+            if all(isinstance(x.value, ast.Name) and x.value.id == "ct" and x.attr in ("bid", "num_blocks", "cdiv")
+                   for x in walk_nodes(value) if isinstance(x, ast.Attribute)):
+                names.discard("ct")
             if all(x in self.kinds or x in loops for x in names):
                 subst[n.id] = values[0]
         if not subst:
@@ -2204,6 +2209,23 @@ class _Lowerer:
         return bool(size) and bool(lim) and all(isinstance(a, int) and isinstance(b, int) and a <= b
                                                 for a, b in zip(size, lim))
 
+    def _without_vacuous_min(self, idx: Idx, bound: str) -> str:
+        """``idx < min(x, y)`` is ``idx < x`` and ``idx < y``; an arm every lane is below at every captured launch
+        (``tl.arange(0, B) < min(n - start, B)``, a tail block's size) bounds nothing and is dropped, so the other
+        arm can bound the pointer's run (``start + tl.arange(0, B)`` against n)."""
+        try:
+            e = ast.parse(bound, mode="eval").body
+        except SyntaxError:
+            return bound
+        if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "min" and len(e.args) == 2
+                and not e.keywords):
+            return bound
+        arms = [ast.unparse(x) for x in e.args]
+        for k in (0, 1):
+            if self._vacuous(idx, arms[k]):
+                return self._without_vacuous_min(idx, arms[1 - k])
+        return bound
+
     def offset(self, v: object, node: ast.AST) -> Offset:
         if isinstance(v, Offset):
             return v
@@ -2254,7 +2276,7 @@ class _Lowerer:
         if isinstance(a, Scalar) and isinstance(b, Scalar):
             return Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}")
         if sym == "<" and isinstance(a, Idx) and isinstance(b, Scalar) and a.wrap is None:
-            return Mask(((a, b.text),))
+            return Mask(((a, self._without_vacuous_min(a, b.text)),))
         ta = a if isinstance(a, Scalar) else self.materialize(self._value(a, node), node)
         tb = b if isinstance(b, Scalar) else self.materialize(self._value(b, node), node)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}",
