@@ -509,9 +509,27 @@ class _UnitStrideArrays(_AtomicArrays):
     again with every access of them a gather/scatter at its element offsets."""
 
 
+class _NotRun(Exception):
+    """An index vector carried by a loop as its block index (`_name_tiles`) is given a value that is not a run of
+    the same block size and axis (or of another wrap): lowered again with that name carried as a tile."""
+
+    def __init__(self, name: str, wrap: str | None = None, widen: bool = False):
+        super().__init__(name)
+        self.name, self.wrap, self.widen = name, wrap, widen
+
+
 class _Unwrap(Exception):
     """A wrapped index vector (``Idx.wrap``) reached a use the padded-tile reading of it does not cover: lowered
     again with every ``% n`` wrap computed (gathers)."""
+
+
+def _as_run(v: object) -> "Idx | None":
+    """``v`` as one run (``index * size + arange``): an Idx, or offsets that are one unit-stride run."""
+    if isinstance(v, Idx):
+        return v
+    if isinstance(v, Offset) and len(v.terms) == 1 and v.terms[0].stride == "1" and isinstance(v.terms[0].index, Idx):
+        return v.terms[0].index
+    return None
 
 
 def _wrapped(v: object) -> bool:
@@ -631,6 +649,11 @@ class _Lowerer:
         #: first; and the arms a view dimension's extent was found in ((param, dim) → that stack)
         self._arm_stack: list[tuple[str, bool]] = []
         self._extent_arms: dict[tuple[str, int], tuple[tuple[str, bool], ...]] = {}
+        #: index vectors a loop or runtime `if` re-assigns, carried as their block index (name → the lowered
+        #: variable), and the driver's claims: names not carried so (a value that is no run), and their wraps
+        self.run_vars: dict[str, str] = {}
+        self.not_runs: set[str] = set()
+        self.run_wraps: dict[str, str] = {}
         self._carried: set[str] = set()  # names assigned in the loops being lowered
         self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
         for p in kernel.params:
@@ -922,6 +945,18 @@ class _Lowerer:
             raise self.fail(s, f"{type(s).__name__} statements are not supported in Triton kernels here")
 
     def bind(self, name: str, v: object, node: ast.AST) -> None:
+        cur = self.env.get(name)
+        if name in self.run_vars and isinstance(cur, Idx) and cur.index == self.run_vars[name]:
+            run = _as_run(v)
+            if run is None or (run.size, run.axis, run.rank) != (cur.size, cur.axis, cur.rank):
+                raise _NotRun(name)
+            if run.wrap is not None and run.wrap != cur.wrap:
+                # a wrap the first value lacked (`where(offs < M, offs, 0)` after `offs = start + arange`): once
+                # more with the run read as wrapped throughout (lanes outside [0, M) unobservable: _junk_unobservable)
+                raise _NotRun(name, run.wrap, widen=cur.wrap is None)
+            if run.index != cur.index:
+                self.emit(f"{cur.index} = {run.index}")
+            return
         if name in self._loop_outer and isinstance(v, Idx) and isinstance(self.env.get(name), Tile):
             v = self.materialize(v, node)   # an index vector the loop carries as a value (`_name_tiles`)
         if name in self._loop_outer and not isinstance(v, (Tile, Scalar)):
@@ -994,6 +1029,18 @@ class _Lowerer:
         wrote, not the caller's value."""
         for name in sorted(names):
             v = self.env.get(name)
+            if isinstance(v, Idx) and self.run_vars.get(name) == v.index:
+                continue   # (carried as its block index already: an enclosing loop or `if` named it)
+            if isinstance(v, Idx) and name not in self.not_runs and (v.wrap is None or v.wrap == self.run_wraps.get(
+                    name, v.wrap)):
+                # an index vector re-assigned runs of the same block inside (`offs += BLOCK`, `offs = start +
+                # tl.arange(0, B)` under `if ki == 0:`): its block index is the variable, the run stays a run, so
+                # accesses through it stay tiles of a view (bind checks each value; else lowered again as a tile)
+                var = f"{self.prefix}{name}_block"
+                self.emit(f"{var} = {v.index}")
+                self.run_vars[name] = var
+                self.env[name] = replace(v, index=var, wrap=self.run_wraps.get(name, v.wrap))
+                continue
             if isinstance(v, Idx):   # an index vector re-assigned as a value inside: a tile from the start
                 v = self.materialize(v, self.k.fn)
             if isinstance(v, Tile) and v.text != self.prefix + name:
@@ -4769,6 +4816,8 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     seeds: dict[str, View] = {}
     not_blocks: set[tuple[str, str]] = set()
     gathered: set[str] = set()
+    not_runs: set[str] = set()
+    run_wraps: dict[str, str] = {}
     wraps = True
     while True:
         lw = _Lowerer(kernel, kinds, types, ieee_div=bool(options.get("ieee_div")),
@@ -4776,6 +4825,7 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
         lw.seed_views = dict(seeds)
         lw.not_whole_blocks = set(not_blocks)
         lw.gathered_arrays = set(gathered)
+        lw.not_runs, lw.run_wraps = set(not_runs), dict(run_wraps)
         lw.wraps = wraps
         try:
             lw.run()
@@ -4789,11 +4839,16 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
         except _Unwrap:   # a wrapped run used other than as a padded tile whose wrapped lanes go unstored
             if not wraps:
                 raise
-            wraps = False
+            wraps, run_wraps = False, {}
         except LoweringError:   # (a view the wrapped extent conflicts with, say): as it lowered without wraps
             if not (wraps and lw.wrap_used):
                 raise
-            wraps = False
+            wraps, run_wraps = False, {}
+        except _NotRun as again:   # an index vector carried as its block index given another value: as a tile
+            if again.widen and again.wrap is not None and wraps and again.name not in run_wraps:
+                run_wraps[again.name] = again.wrap
+            else:
+                not_runs.add(again.name)
         except _AtomicArrays as again:   # arrays both atomics and tile accesses reach: every access a gather
             gathered |= again.arrays
         except _Relayout as again:   # a pointer gathered from before its strided layout was known: once more
