@@ -6,7 +6,8 @@
 # (default build/gpu-ops) holding tileport-ops.tar.xz (`tileport ops pack build/gpu-ops/tileport-ops.tar.xz`).
 # Writes to $OUT: host.txt, ops-tests.log, bench.json, bench.png, bench.log.
 # OPS_TESTS=0 skips the tests; BENCH_OPS (default: every op) and BENCH_CASES (default mid,large) pick the bench;
-# TESTS_TIMEOUT and BENCH_TIMEOUT bound the steps (defaults 240 s and 300 s).
+# TESTS_TIMEOUT and BENCH_TIMEOUT bound the steps (defaults 240 s and 300 s); PROBES="token_gather" then times
+# token_gather's launch paths (benchmarks/probes/token_gather_paths.py; BENCH_TIMEOUT=1 skips the bench).
 set -uo pipefail
 out=${OUT:-gpu-ops}
 pack=${PACK:-build/gpu-ops}
@@ -26,4 +27,7 @@ timeout "${BENCH_TIMEOUT:-300}" python3 -m tileport.bench.runner --out /tmp/benc
   --cases "${BENCH_CASES:-mid,large}" > "$out/bench.log" 2>&1
 echo "exit: $?" >> "$out/bench.log"
 cp /tmp/bench/bench.json /tmp/bench/bench.png "$out/" 2>/dev/null
+case " ${PROBES:-} " in *" token_gather "*)   # PROBES="token_gather": benchmarks/probes/token_gather_paths.py
+  timeout "${PROBE_TIMEOUT:-120}" python3 benchmarks/probes/token_gather_paths.py --out "$out/token_gather_paths.json" \
+    > "$out/token_gather_paths.log" 2>&1 ;; esac
 true
