@@ -5692,9 +5692,10 @@ def _comparison_in_logic(code: str) -> bool:
         else:
             cur += ch
     parts.append(cur)
-    comparison = r"\s*\(?\s*(?:lt|le|gt|ge|eq|ne)_tile\(.*\)(?P<b>\.broadcast\(shape!\[.*\]\))?\s*\)?\s*"
-    found = [re.fullmatch(comparison, p, re.S) for p in parts]
-    return len(parts) > 1 and (any(m is not None and m["b"] for m in found[1:]) or
+    comparison = r"\s*\(?\s*(?:lt|le|gt|ge|eq|ne)_tile\(.*\)\s*\)?\s*"
+    broadcast = r"\s*(?:lt|le|gt|ge|eq|ne)_tile\(.*\)\.broadcast\(shape!\[.*\]\)\s*"
+    found = [re.fullmatch(comparison, p, re.S) is not None for p in parts]
+    return len(parts) > 1 and (any(re.fullmatch(broadcast, p, re.S) for p in parts[1:]) or
                                (any(found) and not all(found)))
 
 
