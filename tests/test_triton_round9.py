@@ -17,7 +17,7 @@ import pytest
 import test_triton_round5 as r5
 import test_triton_round7 as r7
 
-NAMES = ("keep_mask_fill", "int_extrema", "tail_block_size", "offs_stepped", "offs_set_under_if")
+NAMES = ("keep_mask_fill", "int_extrema", "tail_block_size", "offs_stepped", "offs_set_under_if", "offs_name_taken")
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +28,8 @@ def lowered(tmp_path_factory):
 def _reference(name, args):
     if name == "offs_stepped":
         return {1: args[0].sum(1)}
+    if name == "offs_name_taken":
+        return {1: args[0].sum(1) + np.float32(3.0)}
     if name == "offs_set_under_if":
         x = args[0].reshape(2, 3, 64)
         return {1: (2 * x.sum(1)).reshape(-1)}
@@ -57,6 +59,8 @@ def test_round9_runs_a_loop_carries_are_tiles(lowered):
     assert "ct.load(x_ptr, index=(row, offs_block), shape=(1, BLOCK)" in stepped and "gather" not in stepped, stepped
     under_if = (lowered / "offs_set_under_if" / "lowered.py").read_text()
     assert "ct.load(x_ptr, index=(offs_block,), shape=(BLOCK,))" in under_if and "gather" not in under_if, under_if
+    taken = (lowered / "offs_name_taken" / "lowered.py").read_text()   # (the kernel's own `offs_block` left alone)
+    assert "offs_block_ = offs_block_ + 1" in taken and "offs_block = offs_block + 1.0" in taken, taken
 
 
 def test_round9_lowered_kernels_match_numpy(lowered):

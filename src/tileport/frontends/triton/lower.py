@@ -1037,6 +1037,9 @@ class _Lowerer:
                 # tl.arange(0, B)` under `if ki == 0:`): its block index is the variable, the run stays a run, so
                 # accesses through it stay tiles of a view (bind checks each value; else lowered again as a tile)
                 var = f"{self.prefix}{name}_block"
+                taken = {n.id for n in walk_nodes(self.k.fn) if isinstance(n, ast.Name)} | set(self.kinds)
+                while var in taken or var in self.run_vars.values():   # (a name of the kernel's own: another)
+                    var += "_"
                 self.emit(f"{var} = {v.index}")
                 self.run_vars[name] = var
                 self.env[name] = replace(v, index=var, wrap=self.run_wraps.get(name, v.wrap))
