@@ -162,7 +162,8 @@ def rows():
         ("verify-bad-spec", ["verify", "{t}/spec_only"], 2, "not a valid tileport kernel spec"),
         # --hint: unknown names (listing the valid ones), malformed values, on a cuTile kernel
         ("hint-unknown", ["port", TRITON_K, "--capture", "{t}/capture_empty.json", "--hint", "speed=3", *out], 2,
-         "unknown hint 'speed'; valid hints: occupancy, num_ctas, num_worker_warps, ieee_div, plain_stores"),
+         "unknown hint 'speed'; valid hints: occupancy, num_ctas, num_worker_warps, ieee_div, plain_stores, "
+         "plain_loads"),
         ("hint-value", ["port", TRITON_K, "--hint", "occupancy=x", *out], 2, "expected NAME=INT"),
         ("hint-no-value", ["port", TRITON_K, "--hint", "occupancy", *out], 2, "expected NAME=INT"),
         ("hint-cutile", ["port", "{k}", "--sig", "{sig}", "--hint", "occupancy=2", *out], 2,

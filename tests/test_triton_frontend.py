@@ -143,6 +143,10 @@ def test_plain_stores_option_gives_every_store_allow_tma_false(tmp_path):
     assert "@ct.kernel(occupancy=4)" in low.source and "Stores skip TMA" in low.source
     assert low.hints == {"occupancy": 4, "plain_stores": 1}
     assert "allow_tma" not in _lower(tmp_path, body).source
+    # plain_loads: every pointer load too (the probe's `notma` variant, chosen per kernel by whoever ports it)
+    both = lower(find_kernel(f, "k"), KINDS, {}, hints={"plain_stores": 1, "plain_loads": 1})
+    assert "padding_mode=ct.PaddingMode.ZERO, allow_tma=False)" in both.source, both.source
+    assert both.source.count("allow_tma=False") == 2 and "Loads skip TMA" in both.source
 
 
 def test_data_dependent_offsets_become_a_gather_and_a_scatter(tmp_path):

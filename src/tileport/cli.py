@@ -1041,7 +1041,7 @@ against the Triton kernel itself. What the lowering accepts: docs/coverage.md (T
     po.add_argument("--hint", action="append", metavar="NAME=INT",
                     help="Triton kernels only: a cuTile kernel option for the lowered form (occupancy, num_ctas, "
                          "num_worker_warps), or ieee_div=1: f32 division rounded as IEEE (by default it is Triton's own "
-                         "div.full, bit for bit), or plain_stores=1: stores "
+                         "div.full, bit for bit), or plain_stores=1 / plain_loads=1: stores / pointer loads "
                          "without TMA (see tileport.frontends.triton.lower); other names are refused. With no "
                          "--hint, occupancy follows the launches' num_warps when they state one (64 // num_warps "
                          "CTAs per SM, at most 8)")

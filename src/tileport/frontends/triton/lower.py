@@ -18,7 +18,10 @@ is several times the instructions: measured, it dominated 16-bit softmax and the
 ``tl.sqrt_rn``, ``ieee_rounding=True`` and libdevice's functions keep IEEE rounding; the ``ieee_div`` option makes
 every f32 ``/`` IEEE. The ``plain_stores`` option gives every lowered ``ct.store`` ``allow_tma=False``: stores from
 registers instead of a shared-memory stage and a TMA store (a performance hint, no change in what is stored; the
-row kernels' choice, benchmarks/results/h200/tuning/rows-notma).
+row kernels' choice, benchmarks/results/h200/tuning/rows-notma); ``plain_loads`` does the same for every ``ct.load``
+(Triton's pointer loads are LDG, never TMA: with 8 worker warps at occupancy 2, the tutorial's layer-norm backward
+went from 2.04x to 1.04x Triton's time on an H100, benchmarks/results/h100/triton-corpus/run-2026-12-06-s10; off
+by default, since it made the dW/dB reduction and the matmul tutorial slower).
 
 Anything else is refused with ``file:line:col`` and what to write instead: a lowering that is not exact is never
 produced. The lowered kernel is ordinary cuTile Python: the port's IR diff proves the Rust against it, and the GPU
@@ -595,7 +598,8 @@ def _broadcast(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 class _Lowerer:
     def __init__(self, kernel: TritonKernel, kinds: dict[str, str], const_types: dict[str, str],
-                 ieee_div: bool = False, plain_stores: bool = False, facts: dict | None = None):
+                 ieee_div: bool = False, plain_stores: bool = False, facts: dict | None = None,
+                 plain_loads: bool = False):
         self.k = kernel
         facts = facts or {}
         #: constexpr parameter → its value at each launch (folds `if` on constexprs the launches agree on)
@@ -609,6 +613,7 @@ class _Lowerer:
         self.depth = 0
         self.ieee_div = ieee_div
         self.store_options = ", allow_tma=False" if plain_stores else ""
+        self.load_options = ", allow_tma=False" if plain_loads else ""
         self.kinds = kinds
         self.const_types = const_types
         self.env: dict[str, object] = {}
@@ -4285,7 +4290,7 @@ class _Lowerer:
                f"shape={_tup(shape)}"
         if padding:
             args += f", padding_mode=ct.PaddingMode.{padding}"
-        text = f"ct.load({args})"
+        text = f"ct.load({args}{self.load_options})"
         if vshape == ():
             # one element: kept a 1-element tile (it broadcasts as the scalar would; a 0-d tile's partition view is
             # refused by tileirdisasm 13.4: "0-dimension tile shape is not supported")
@@ -4797,9 +4802,9 @@ def _mentions(text: str, name: str) -> bool:
 
 #: cuTile kernel options a lowering may be given (Triton's num_warps/num_stages have no cuTile counterpart), and
 #: the lowering's own: ieee_div=1 (f32 division rounded as IEEE, not as Triton's div.full), plain_stores=1 (stores
-#: without TMA; module docstring)
+#: without TMA), plain_loads=1 (pointer loads without TMA; module docstring)
 KERNEL_HINTS = ("occupancy", "num_ctas", "num_worker_warps")
-LOWERING_OPTIONS = ("ieee_div", "plain_stores")
+LOWERING_OPTIONS = ("ieee_div", "plain_stores", "plain_loads")
 
 
 def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
@@ -4824,7 +4829,8 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     wraps = True
     while True:
         lw = _Lowerer(kernel, kinds, types, ieee_div=bool(options.get("ieee_div")),
-                      plain_stores=bool(options.get("plain_stores")), facts=facts)
+                      plain_stores=bool(options.get("plain_stores")), facts=facts,
+                      plain_loads=bool(options.get("plain_loads")))
         lw.seed_views = dict(seeds)
         lw.not_whole_blocks = set(not_blocks)
         lw.gathered_arrays = set(gathered)
@@ -4872,7 +4878,9 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
                   " f32 division is IEEE division (ieee_div: tileport.frontends.triton.lower)."
                   if options.get("ieee_div") else "") + (
                   " Stores skip TMA (plain_stores: tileport.frontends.triton.lower)."
-                  if options.get("plain_stores") else "") + '"""',
+                  if options.get("plain_stores") else "") + (
+                  " Loads skip TMA (plain_loads: tileport.frontends.triton.lower)."
+                  if options.get("plain_loads") else "") + '"""',
               "import cuda.tile as ct", "", "",
               "@ct.kernel" + (f"({', '.join(f'{k}={v}' for k, v in hints.items())})" if hints else ""),
               f"def {kernel.name}({params_text}):"]
