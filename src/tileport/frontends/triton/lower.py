@@ -962,7 +962,7 @@ class _Lowerer:
             if run.index != cur.index:
                 self.emit(f"{cur.index} = {run.index}")
             return
-        if name in self._loop_outer and isinstance(v, Idx) and isinstance(self.env.get(name), Tile):
+        if name in self._loop_outer and isinstance(v, Idx) and isinstance(cur, Tile):
             v = self.materialize(v, node)   # an index vector the loop carries as a value (`_name_tiles`)
         if name in self._loop_outer and not isinstance(v, (Tile, Scalar)):
             raise self.fail(node, f"{name} is a pointer, index or mask updated inside a loop: write it from the loop "
@@ -971,9 +971,8 @@ class _Lowerer:
                                   "`p = tl.advance(p, ..)`")
         out = self.prefix + name
         self._grid_sizes.discard(out)
-        before = self.env.get(name)
         if isinstance(v, Tile) and v.shape == ("1",) and name in self._carried and (
-                isinstance(before, Scalar) or (isinstance(before, Tile) and before.shape == ())):
+                isinstance(cur, Scalar) or (isinstance(cur, Tile) and cur.shape == ())):
             # one loaded element (a 1-element tile) given to a scalar a runtime `if` or a loop carries (`prev =
             # 0.0`, then `prev = tl.load(partial + pid - 1)` under `if pid > 0:`; an int flag `done = 0`, then
             # `done = tl.where(ok, done, 1)` of loaded values): a 0-d tile, as Triton's scalar, so every path gives
