@@ -7,7 +7,8 @@
 # (default build/gpu21) holding triton-tutorials.tar.xz and TileGym.tar.xz (copies of ../shared/corpus/*), and ttp/
 # and tcp/ (or both in ports.tar.xz: the lowered.py, lowered.json and corpus.json of `tileport corpus port` on the tutorials' and TileGym's
 # Triton captures: benchmarks/results/corpus/triton.json has the commands).
-# Writes to $OUT: host.txt, triton-tests.log, triton_shadow.json, triton_shadow.txt, host-output.log (its tail).
+# Writes to $OUT: host.txt, triton-tests.log, triton_shadow.json, triton_shadow.txt, host-output.log (its tail), and
+# where the pack has tcpv/ (TileGym's Triton kernels under other hints) triton_shadow_variant.json / .txt.
 # SHADOW_TIMEOUT bounds the shadow step (default 330 s), MAX_CHECKS the launches checked per kernel (default 3).
 set -uo pipefail
 out=${OUT:-gpu-triton}
@@ -34,4 +35,11 @@ timeout "${SHADOW_TIMEOUT:-330}" python3 benchmarks/corpus/triton_shadow.py --tu
   > "$out/triton_shadow.txt" 2>&1
 echo "exit: $?" >> "$out/triton_shadow.txt"
 tail -c 150000 /tmp/host-output.log > "$out/host-output.log" 2>/dev/null
+if [ -d "$ports/tcpv" ] && [ "${VARIANT_TIMEOUT:-240}" -gt 0 ]; then   # TileGym's kernels under a hints variant
+  timeout "${VARIANT_TIMEOUT:-240}" python3 benchmarks/corpus/triton_shadow.py --tutorials "$tutorials" \
+    --tutorial-ports "$ports/ttp" --tilegym "$tilegym" --tilegym-ports "$ports/tcpv" --skip-tutorials \
+    --tilegym-tests tests/ops/test_rms_norm.py tests/ops/test_layer_norm_legacy.py --max-checks "${MAX_CHECKS:-3}" \
+    --out "$out/triton_shadow_variant.json" > "$out/triton_shadow_variant.txt" 2>&1
+  echo "exit: $?" >> "$out/triton_shadow_variant.txt"
+fi
 true

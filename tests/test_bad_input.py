@@ -48,6 +48,8 @@ def bad_files(tmp_path_factory):
     (t / "capture_v2.json").write_text('{"format": 2, "launches": []}\n')
     (t / "capture_nolaunch.json").write_text(json.dumps({"format": 1, "launches": [{"kernel": "k.py::k"}]}))
     (t / "capture_empty.json").write_text('{"format": 1, "launches": []}\n')
+    (t / "hints_bad_name.json").write_text(json.dumps({"format": 1, "kernels": {"k.py::k": {"hints": {"speed": 3}}}}))
+    (t / "hints_bad_key.json").write_text(json.dumps({"format": 1, "kernels": {"k": {"hints": {"occupancy": 2}}}}))
     (t / "sigs_v2.json").write_text('{"format": 2, "signatures": ["f32"]}\n')
     (t / "sigs_ints.json").write_text('{"signatures": [1, 2]}\n')
     (t / "sigs_empty.json").write_text("[]\n")
@@ -203,6 +205,18 @@ def rows():
          "--script nope.py: no such file or directory under"),
         ("corpus-port-second-captures-missing", ["corpus", "port", "{t}/dir", "{t}/nope", "--corpus", "{t}/dir",
                                                  "--out", "{t}/pout"], 2, "{t}/nope: no such directory"),
+        # --hints: no file, not JSON, not a hints file, an entry not FILE::KERNEL, a name that is no hint
+        ("corpus-port-hints-missing", ["corpus", "port", "{t}/dir", "--corpus", "{t}/dir", "--out", "{t}/pout",
+                                       "--hints", "{t}/nope.json"], 2, "--hints {t}/nope.json: no such file"),
+        ("corpus-port-hints-not-json", ["corpus", "port", "{t}/dir", "--corpus", "{t}/dir", "--out", "{t}/pout",
+                                        "--hints", "{t}/notjson.json"], 2, "notjson.json: not JSON (line 2"),
+        ("corpus-port-hints-not-hints", ["corpus", "port", "{t}/dir", "--corpus", "{t}/dir", "--out", "{t}/pout",
+                                         "--hints", "{t}/object.json"], 2, "not a valid tileport per-kernel hints file"),
+        ("corpus-port-hints-bad-key", ["corpus", "port", "{t}/dir", "--corpus", "{t}/dir", "--out", "{t}/pout",
+                                       "--hints", "{t}/hints_bad_key.json"], 2, "at /kernels: 'k' does not match"),
+        ("corpus-port-hints-bad-name", ["corpus", "port", "{t}/dir", "--corpus", "{t}/dir", "--out", "{t}/pout",
+                                        "--hints", "{t}/hints_bad_name.json"], 2,
+         "k.py::k: unknown hint 'speed'; valid hints: occupancy,"),
         # a capture folder packed as .tar.xz: not an archive, or one without a capture's index.json
         ("corpus-port-garbage-archive", ["corpus", "port", "{t}/garbage.tar.xz", "--corpus", "{t}/dir", "--out",
                                          "{t}/pout"], 2, "garbage.tar.xz: not a capture archive"),

@@ -1177,6 +1177,37 @@ def test_derived_occupancy_skips_matrix_product_kernels(idiom_launches):
     assert "@ct.kernel\n" in lowered("idiom_mm", warps=4)
 
 
+def test_chosen_hints_merge_over_the_derived_ones(idiom_launches):
+    """A hints file's entry (`tileport corpus port --hints`) is merged over what the lowering derives: a row kernel
+    keeps its derived occupancy unless the entry sets one, a matrix-product kernel its derived warps."""
+    from tileport.pipeline.triton import lower_from_launches
+
+    def lowered(kernel: str, chosen: dict, warps: int = 8) -> str:
+        launches = [dict(l, options={"num_warps": warps}) for l in idiom_launches
+                    if l["kernel"].endswith(f"::{kernel}")]
+        return lower_from_launches(f"{IDIOMS}::{kernel}", launches, None, chosen).source
+
+    src = lowered("idiom_scale", {"plain_loads": 1, "plain_stores": 1})
+    assert "@ct.kernel(occupancy=8)" in src and "allow_tma=False" in src
+    assert "@ct.kernel(occupancy=2, num_worker_warps=8)" in lowered("idiom_scale", {"occupancy": 2,
+                                                                                    "num_worker_warps": 8})
+    assert "@ct.kernel(num_worker_warps=8, occupancy=2)" in lowered("idiom_mm", {"occupancy": 2})
+
+
+def test_a_hints_file_names_triton_kernels_of_the_captures():
+    """Every entry of a hints file names a captured Triton kernel by FILE::KERNEL, or the port is refused before
+    anything is lowered (a misspelt entry would otherwise be silently ignored)."""
+    from tileport.corpus.hints import check_named
+    from tileport.errors import InputError
+
+    kernels = {"a/05-layer-norm.py::fwd": "triton", "ops/k.py::cut": "cutile"}
+    check_named({"a/05-layer-norm.py::fwd": {"occupancy": 2}}, kernels)
+    with pytest.raises(InputError, match=r"05-layer-norm.py::fwd: no kernel of the captures is named so \(did you mean a/05-layer-norm.py::fwd\?"):
+        check_named({"05-layer-norm.py::fwd": {"occupancy": 2}}, kernels)
+    with pytest.raises(InputError, match="ops/k.py::cut is a cuTile kernel"):
+        check_named({"ops/k.py::cut": {"occupancy": 2}}, kernels)
+
+
 # ---------------------------------------------------------------- the attention / persistent-matmul tutorials' idioms
 
 FACTS2 = {"constants": {"B": [128, 128], "MODE": [1, 2]}, "dtypes": FACTS["dtypes"]}

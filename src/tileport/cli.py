@@ -338,12 +338,6 @@ def _print_verdict(verdict: dict, ran: tuple[str, ...] = ("analyze", "translate"
     con.print(f"status: {verdict['status']}", markup=False)
 
 
-def _hint_names() -> tuple[str, ...]:
-    from .frontends.triton.lower import KERNEL_HINTS, LOWERING_OPTIONS
-
-    return tuple(KERNEL_HINTS) + tuple(LOWERING_OPTIONS)
-
-
 def _defines(path: Path, name: str) -> bool:
     """``path`` defines or assigns ``name`` at module level (read from the source, nothing imported)."""
     import ast
@@ -356,7 +350,9 @@ def _defines(path: Path, name: str) -> bool:
 
 def _hints(given: list[str]) -> dict[str, int]:
     """``--hint NAME=INT`` options; a name the Triton lowering does not take is refused, listing those it takes."""
-    valid = _hint_names()
+    from .corpus.hints import hint_names
+
+    valid = hint_names()
     hints: dict[str, int] = {}
     for h in given:
         key, eq, value = h.partition("=")

@@ -127,6 +127,10 @@ def register(sub: Any, fmt: type) -> None:
     cp.add_argument("--exclude", metavar="TEXT", action="append", default=[],
                     help="leave out kernels whose FILE::KERNEL contains TEXT (repeatable; e.g. a kernel with a "
                          "thousand autotuned launches)")
+    cp.add_argument("--hints", metavar="FILE.json",
+                    help="cuTile options for chosen Triton kernels, by FILE::KERNEL (format: "
+                         "src/tileport/spec/hints.schema.json), merged over those the lowering derives from the "
+                         "launches — what a GPU measurement found best (benchmarks/corpus/triton_hints.json)")
     cp.add_argument("--batch", type=int, default=8, metavar="N",
                     help="kernels per shared cargo build (default 8)")
     cp.add_argument("--table", metavar="FILE.md", help="also write the table as markdown here")
@@ -182,6 +186,7 @@ def cmd_port(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..inputs import out_dir
     from ..toolchain.locate import find_cuda_tree
+    from .hints import read_hints
     from .port import is_capture_archive, markdown_table, port_corpus
 
     corpus, captures = Path(args.corpus), [Path(c) for c in args.captures]
@@ -193,12 +198,13 @@ def cmd_port(args: argparse.Namespace) -> int:
                              "folder packed as .tar.xz)")
     if args.batch < 1:
         raise InputError("--batch must be at least 1")
+    hints = read_hints(Path(args.hints)) if args.hints else None
     out_dir(Path(args.out), "--out")
     progress = (lambda s: print(s, file=sys.stderr, flush=True)) if args.json else \
         (lambda s: print(s, flush=True))
     result = port_corpus(captures if len(captures) > 1 else captures[0], corpus, Path(args.out), find_cuda_tree(),
                          args.arch, args.batch, args.only,
-                         progress, tuple(args.exclude))
+                         progress, tuple(args.exclude), hints)
     table = markdown_table(result)
     if args.table:
         Path(args.table).write_text(table)

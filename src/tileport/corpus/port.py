@@ -183,11 +183,21 @@ def _launches(captures: list[Path], corpus: Path, kernel: str | None = None) -> 
     return out
 
 
+def _frontend(launches: list[dict]) -> str:
+    """"triton" for a kernel whose captured launches are Triton launches, else "cutile"."""
+    return "triton" if any(l.get("frontend") == "triton" for l in launches) else "cutile"
+
+
 def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch: str, batch: int = 8,
-                only: str | None = None, progress: Progress = lambda s: None, exclude: tuple[str, ...] = ()) -> dict:
+                only: str | None = None, progress: Progress = lambda s: None, exclude: tuple[str, ...] = (),
+                hints: dict[str, dict[str, int]] | None = None) -> dict:
+    """Port every kernel the captures recorded (cuTile ones and Triton ones, in batches sharing a cargo build) into
+    ``out``; the rows go to ``out/corpus.json``. ``hints``: FILE::KERNEL → hints for that Triton kernel's lowering
+    (``corpus/hints.py``), checked against the captured kernels first."""
     from ..pipeline.port import port_many
     from ..pipeline.triton import port_triton_many
     from ..spec.signature import SignatureError
+    from .hints import check_named
 
     def say_stage(line: str) -> None:   # each stage of a batch (analyze, lower, translate, the shared build),
         if not line.startswith(("irdiff:", "[")):   # indented; not every variant's compile or IR diff
@@ -197,7 +207,7 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
         return port_many(chunk, tree, arch, out / "_work", progress=say_stage, skip_rejected=True)
 
     def port_triton(chunk: list) -> list[dict]:
-        return port_triton_many(chunk, tree, arch, out / "_work", progress=say_stage)
+        return port_triton_many(chunk, tree, arch, out / "_work", progress=say_stage, chosen=chosen)
 
     folders = [captures] if isinstance(captures, Path) else list(captures)
     folders = [u for f in folders for u in (unpacked_captures(f, out / "_captures") if is_capture_archive(f) else [f])]
@@ -207,6 +217,11 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
         name = f"{k['file']}::{k['kernel']}"
         return (not only or only in name) and not any(x in name for x in exclude)
 
+    frontends = {f"{k['file']}::{k['kernel']}": _frontend(_launches(k["captures"], corpus, k["kernel"]))
+                 for k in kernels} if hints else {}
+    check_named(hints or {}, frontends)
+    chosen = {f"{(corpus / name.rpartition('::')[0]).resolve()}::{name.rpartition('::')[2]}": h
+              for name, h in (hints or {}).items()}
     kernels, not_launched = [k for k in kernels if wanted(k)], [k for k in not_launched if wanted(k)]
     out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
@@ -214,7 +229,7 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
     for k in kernels:
         ref = f"{(corpus / k['file']).resolve()}::{k['kernel']}"
         launches = _launches(k["captures"], corpus, k["kernel"])
-        jobs, meta = by_frontend["triton" if any(l.get("frontend") == "triton" for l in launches) else "cutile"]
+        jobs, meta = by_frontend[_frontend(launches)]
         jobs.append((ref, [], launches, out / _slug(k["file"], k["kernel"])))
         meta.append(k)
     started = time.monotonic()

@@ -52,9 +52,12 @@ def derived_mma_hints(launches: list[dict]) -> dict[str, int]:
     return {}
 
 
-def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | None = None):
+def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | None = None,
+                        chosen: dict[str, int] | None = None):
     """Lower the kernel for the parameter kinds its launches show (they must agree). ``hints`` None: derived from
-    the launches' num_warps (``derived_hints``); ``{}``: none."""
+    the launches' num_warps (``derived_hints``); ``{}``: none. ``chosen``: hints merged over those (a hints file's
+    entry for this kernel: ``corpus/hints.py``)."""
+    chosen = chosen or {}
     path, name = split_ref(ref)
     kernel = find_kernel(path, base_name(name))   # (NAME[B=None]: its launches that pass None for B)
     if not launches:
@@ -88,14 +91,14 @@ def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | 
         raise TileportError(f"{ref}: launches disagree on whether {', '.join(bad)} is a tensor descriptor")
     facts = {"constants": constants, "dtypes": dtypes, "descriptors": descriptors}
     if hints is None:
-        lowered = lower(kernel, kinds[0][0], types, derived_hints(launches), facts=facts)
+        lowered = lower(kernel, kinds[0][0], types, derived_hints(launches) | chosen, facts=facts)
         if "ct.mma(" not in lowered.source:
             return lowered
         # a matrix-product kernel keeps cuTile's default occupancy: its accumulators need the registers (the matmul
         # tutorial ran 19.7x -> 27.6x Triton's time with occupancy 8: benchmarks/results/h200/triton-corpus); its
         # warps follow Triton's (derived_mma_hints)
         hints = derived_mma_hints(launches)
-    return lower(kernel, kinds[0][0], types, hints, facts=facts)
+    return lower(kernel, kinds[0][0], types, hints | chosen, facts=facts)
 
 
 def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,
@@ -110,14 +113,15 @@ def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
 
 
 def port_triton_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree, arch: str,
-                     work: Path, progress: Progress = lambda s: None) -> list[dict]:
+                     work: Path, progress: Progress = lambda s: None,
+                     chosen: dict[str, dict[str, int]] | None = None) -> list[dict]:
     """``port_triton`` for several kernels with one cargo build of all their lowered forms (``port_many``). Each job
     is (Triton kernel ref, signatures, captured launches, output dir); each output dir gets what ``port_triton``
-    writes there."""
+    writes there. ``chosen``: kernel ref → hints merged over the derived ones (``lower_from_launches``)."""
     verdicts: list[dict | None] = [None] * len(jobs)
     lowered_jobs = []
     for i, (ref, sigs, launches, out) in enumerate(jobs):
-        step = _lower(ref, sigs, launches, out, progress, None)
+        step = _lower(ref, sigs, launches, out, progress, None, (chosen or {}).get(ref))
         if isinstance(step, dict):
             verdicts[i] = step
         else:
@@ -131,13 +135,13 @@ def port_triton_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], P
 
 
 def _lower(ref: str, sigs: list[sigmod.Signature], launches: list[dict], out: Path, progress: Progress,
-           hints: dict[str, int] | None):
+           hints: dict[str, int] | None, chosen: dict[str, int] | None = None):
     """Lower the kernel into ``out/lowered.py``: (lowered kernel, its ref, the signatures bound to it, the launches
     as launches of it), or the finished verdict of a lowering that failed."""
     out.mkdir(parents=True, exist_ok=True)
     progress(f"lower: {ref} → {out / 'lowered.py'}")
     try:
-        lowered = lower_from_launches(ref, launches, hints)
+        lowered = lower_from_launches(ref, launches, hints, chosen)
         lowered_py = lowered.write(out / "lowered.py")
     except LoweringError as exc:
         verdict = {"kernel": split_ref(ref)[1], "source": str(split_ref(ref)[0]), "frontend": "triton",
