@@ -4,13 +4,15 @@
 # then packs triton-tutorials.tar.xz and TileGym.tar.xz (copies of the corpus), ports.tar.xz (ttp/ and tcp/: each
 # kernel's lowered.py and lowered.json, and corpus.json) and probe.tar.xz (benchmarks/corpus/triton_probe_variants.py
 # on build/ttp). CORPUS: the corpus folder (default ../shared/corpus, or /work/shared/corpus from a worktree). HINTS:
-# the tutorials' hints file (default benchmarks/corpus/triton_hints.json); TILEGYM_VARIANT: a hints file for
+# the tutorials' hints file (default benchmarks/corpus/triton_hints.json), TILEGYM_HINTS TileGym's (default
+# benchmarks/corpus/triton_hints_tilegym.json); TILEGYM_VARIANT: a hints file for
 # TileGym's Triton kernels, ported again into tcpv/ (scripts/gpu_triton.sh shadows them a second time).
 set -euo pipefail
 pack=${PACK:-build/gpu21}
 corpus=${CORPUS:-../shared/corpus}
 py=${PYTHON:-.venv/bin/python}
 hints=${HINTS:-benchmarks/corpus/triton_hints.json}   # the options a GPU probe chose per tutorial kernel
+tilegym_hints=${TILEGYM_HINTS:-benchmarks/corpus/triton_hints_tilegym.json}   # and per TileGym Triton kernel
 export PYTHONPATH="$PWD/src"
 mkdir -p "$pack"
 pack=$(cd "$pack" && pwd)
@@ -20,7 +22,8 @@ if [ "${SKIP_PORT:-0}" != 1 ]; then
     --hints "$hints" --out build/ttp --results build/ttp.json \
     || echo "(exit $?: not every tutorial kernel is proven: build/ttp.json)"
   "$py" -m tileport corpus port benchmarks/results/corpus/triton/captures-tilegym --corpus "$corpus/TileGym" \
-    --out build/tcp --results build/tcp.json || echo "(exit $?: not every TileGym kernel is proven: build/tcp.json)"
+    --hints "$tilegym_hints" --out build/tcp --results build/tcp.json \
+    || echo "(exit $?: not every TileGym kernel is proven: build/tcp.json)"
 fi
 rm -rf build/tcpv
 if [ -n "${TILEGYM_VARIANT:-}" ]; then   # TileGym's Triton kernels again under other hints: a second shadow times them

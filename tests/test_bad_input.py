@@ -49,6 +49,8 @@ def bad_files(tmp_path_factory):
     (t / "capture_nolaunch.json").write_text(json.dumps({"format": 1, "launches": [{"kernel": "k.py::k"}]}))
     (t / "capture_empty.json").write_text('{"format": 1, "launches": []}\n')
     (t / "hints_bad_name.json").write_text(json.dumps({"format": 1, "kernels": {"k.py::k": {"hints": {"speed": 3}}}}))
+    (t / "hints_launch_option.json").write_text(json.dumps({"format": 1, "kernels": {"k.py::k": {"launches": [
+        {"when": {"B": 64}, "hints": {"plain_loads": 1}}]}}}))
     (t / "hints_bad_key.json").write_text(json.dumps({"format": 1, "kernels": {"k": {"hints": {"occupancy": 2}}}}))
     (t / "sigs_v2.json").write_text('{"format": 2, "signatures": ["f32"]}\n')
     (t / "sigs_ints.json").write_text('{"signatures": [1, 2]}\n')
@@ -217,6 +219,10 @@ def rows():
         ("corpus-port-hints-bad-name", ["corpus", "port", "{t}/dir", "--corpus", "{t}/dir", "--out", "{t}/pout",
                                         "--hints", "{t}/hints_bad_name.json"], 2,
          "k.py::k: unknown hint 'speed'; valid hints: occupancy,"),
+        # a per-launch entry setting a lowering option (those are per kernel: one lowered source for all launches)
+        ("corpus-port-hints-launch-option", ["corpus", "port", "{t}/dir", "--corpus", "{t}/dir", "--out", "{t}/pout",
+                                             "--hints", "{t}/hints_launch_option.json"], 2,
+         "'plain_loads' was unexpected"),
         # a capture folder packed as .tar.xz: not an archive, or one without a capture's index.json
         ("corpus-port-garbage-archive", ["corpus", "port", "{t}/garbage.tar.xz", "--corpus", "{t}/dir", "--out",
                                          "{t}/pout"], 2, "garbage.tar.xz: not a capture archive"),

@@ -1185,13 +1185,48 @@ def test_chosen_hints_merge_over_the_derived_ones(idiom_launches):
     def lowered(kernel: str, chosen: dict, warps: int = 8) -> str:
         launches = [dict(l, options={"num_warps": warps}) for l in idiom_launches
                     if l["kernel"].endswith(f"::{kernel}")]
-        return lower_from_launches(f"{IDIOMS}::{kernel}", launches, None, chosen).source
+        return lower_from_launches(f"{IDIOMS}::{kernel}", launches, None, {"hints": chosen}).source
 
     src = lowered("idiom_scale", {"plain_loads": 1, "plain_stores": 1})
     assert "@ct.kernel(occupancy=8)" in src and "allow_tma=False" in src
     assert "@ct.kernel(occupancy=2, num_worker_warps=8)" in lowered("idiom_scale", {"occupancy": 2,
                                                                                     "num_worker_warps": 8})
     assert "@ct.kernel(num_worker_warps=8, occupancy=2)" in lowered("idiom_mm", {"occupancy": 2})
+
+
+def test_per_launch_hints_are_their_launches_own_variants(idiom_launches, tmp_path):
+    """A hints file's `launches` rule gives the launches whose constexprs match it other kernel options: the
+    lowering report keeps the rule, the launch record names every hint it compiles with (its own variant, proven at
+    them as a cuTile `replace_hints` launch is), and the runtime launches the lowered kernel's `replace_hints` copy."""
+    from tileport.errors import InputError
+    from tileport.frontends.cutile_py.hints import kernel_hints, launched_override
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.pipeline.triton import _lower
+    from tileport.runtime.triton_port import PortedKernel
+
+    base = next(l for l in idiom_launches if l["kernel"].endswith("::idiom_scale"))
+    other = dict(base, args=[dict(d, value=512) if d["name"] == "BLOCK" else d for d in base["args"]])
+    ref = f"{IDIOMS}::idiom_scale"
+    entry = {"hints": {"plain_stores": 1}, "launches": [{"when": {"BLOCK": [512, 1024]}, "hints": {"occupancy": 2}}]}
+    lowered, lowered_ref, _, records = _lower(ref, [], [base, other], tmp_path, lambda s: None, None, entry)
+    assert "allow_tma=False" in lowered.source
+    assert json.loads((tmp_path / "lowered.json").read_text())["launch_hints"] == entry["launches"]
+    decorator = kernel_hints(load_kernel(lowered_ref).kernel)
+    assert "hints" not in records[0]
+    assert launched_override(decorator, records[1]["hints"], "k") == {"occupancy": 2}
+
+    pk = object.__new__(PortedKernel)
+    pk.__dict__.update(report=lowered.report(), constexprs={"BLOCK"}, _kernel=None, _at_hints={},
+                       lowered_path=tmp_path / "lowered.py", name="idiom_scale")
+    assert pk.kernel_for({"BLOCK": 256}) is pk.kernel
+    assert kernel_hints(pk.kernel_for({"BLOCK": 512}))["occupancy"] == 2
+    assert pk.kernel_for({"BLOCK": 512}) is pk.kernel_for({"BLOCK": 512})   # one copy per options
+
+    with pytest.raises(InputError, match="`when` names BLOK, not a constexpr parameter of its launches \\(BLOCK\\)"):
+        _lower(ref, [], [base], tmp_path, lambda s: None, None, {"launches": [{"when": {"BLOK": 1}, "hints": {}}]})
+    with pytest.raises(InputError, match="matches none of its 1 captured launches"):
+        _lower(ref, [], [base], tmp_path, lambda s: None, None,
+               {"launches": [{"when": {"BLOCK": 64}, "hints": {"occupancy": 2}}]})
 
 
 def test_a_hints_file_names_triton_kernels_of_the_captures():

@@ -22,18 +22,19 @@ def hint_names() -> tuple[str, ...]:
     return tuple(KERNEL_HINTS) + tuple(LOWERING_OPTIONS)
 
 
-def read_hints(path: Path) -> dict[str, dict[str, int]]:
-    """FILE::KERNEL → its hints, from a hints file (checked against its schema and the hint names)."""
+def read_hints(path: Path) -> dict[str, dict]:
+    """FILE::KERNEL → its entry (``hints``: for the kernel; ``launches``: [{``when``, ``hints``}] for the launches
+    whose constexpr values match), from a hints file (checked against its schema and the hint names)."""
     data = read_json(path, "--hints", schema="hints")
     valid = hint_names()
     for ref, entry in data["kernels"].items():
-        bad = sorted(set(entry["hints"]) - set(valid))
+        bad = sorted(set(entry.get("hints", {})) - set(valid))
         if bad:
             raise InputError(f"--hints {path}: {ref}: unknown hint {bad[0]!r}; valid hints: {', '.join(valid)}")
-    return {ref: dict(entry["hints"]) for ref, entry in data["kernels"].items()}
+    return {ref: {k: entry[k] for k in ("hints", "launches") if k in entry} for ref, entry in data["kernels"].items()}
 
 
-def check_named(hints: dict[str, dict[str, int]], kernels: dict[str, str], path: Path | None = None) -> None:
+def check_named(hints: dict[str, dict], kernels: dict[str, str], path: Path | None = None) -> None:
     """Every entry names a Triton kernel of the captures (``kernels``: FILE::KERNEL → its frontend)."""
     where = f"--hints {path}" if path else "--hints"
     for ref in hints:

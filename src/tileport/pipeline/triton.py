@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import TileportError
 from ..frontends.triton.capture import base_name, kinds_of, lowered_launch
+from ..frontends.triton.launch_hints import launch_rules
 from ..frontends.triton.lower import LoweringError, lower
 from ..frontends.triton.source import find_kernel
 from ..frontends.triton.views import ViewError
@@ -53,11 +54,18 @@ def derived_mma_hints(launches: list[dict]) -> dict[str, int]:
 
 
 def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | None = None,
-                        chosen: dict[str, int] | None = None):
+                        chosen: dict | None = None):
     """Lower the kernel for the parameter kinds its launches show (they must agree). ``hints`` None: derived from
-    the launches' num_warps (``derived_hints``); ``{}``: none. ``chosen``: hints merged over those (a hints file's
-    entry for this kernel: ``corpus/hints.py``)."""
-    chosen = chosen or {}
+    the launches' num_warps (``derived_hints``); ``{}``: none. ``chosen``: a hints file's entry for this kernel
+    (``corpus/hints.py``): its ``hints`` merged over those, its ``launches`` (per-launch kernel options) kept in the
+    lowering report, where each launch record and the runtime's launch find theirs."""
+    rules = launch_rules(chosen or {}, launches, ref) if chosen else []
+    lowered = _lower_with(ref, launches, hints, (chosen or {}).get("hints", {}))
+    lowered.launch_hints = rules
+    return lowered
+
+
+def _lower_with(ref: str, launches: list[dict], hints: dict[str, int] | None, chosen: dict[str, int]):
     path, name = split_ref(ref)
     kernel = find_kernel(path, base_name(name))   # (NAME[B=None]: its launches that pass None for B)
     if not launches:
@@ -114,10 +122,10 @@ def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tr
 
 def port_triton_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], Path]], tree: CudaTree, arch: str,
                      work: Path, progress: Progress = lambda s: None,
-                     chosen: dict[str, dict[str, int]] | None = None) -> list[dict]:
+                     chosen: dict[str, dict] | None = None) -> list[dict]:
     """``port_triton`` for several kernels with one cargo build of all their lowered forms (``port_many``). Each job
     is (Triton kernel ref, signatures, captured launches, output dir); each output dir gets what ``port_triton``
-    writes there. ``chosen``: kernel ref → hints merged over the derived ones (``lower_from_launches``)."""
+    writes there. ``chosen``: kernel ref → its hints file entry (``lower_from_launches``)."""
     verdicts: list[dict | None] = [None] * len(jobs)
     lowered_jobs = []
     for i, (ref, sigs, launches, out) in enumerate(jobs):
@@ -135,7 +143,7 @@ def port_triton_many(jobs: list[tuple[str, list[sigmod.Signature], list[dict], P
 
 
 def _lower(ref: str, sigs: list[sigmod.Signature], launches: list[dict], out: Path, progress: Progress,
-           hints: dict[str, int] | None, chosen: dict[str, int] | None = None):
+           hints: dict[str, int] | None, chosen: dict | None = None):
     """Lower the kernel into ``out/lowered.py``: (lowered kernel, its ref, the signatures bound to it, the launches
     as launches of it), or the finished verdict of a lowering that failed."""
     out.mkdir(parents=True, exist_ok=True)
@@ -159,6 +167,12 @@ def _lower(ref: str, sigs: list[sigmod.Signature], launches: list[dict], out: Pa
                    "stages": {"lower": {"ok": False, "location": where,
                                         "error": f"{where['file']}:{line}:{col}: at a captured launch: {exc}"}}}
         return _finish(verdict, out)
+    if any("hints" in r for r in records):   # per-launch options: a record names every hint it compiles with
+        from ..frontends.cutile_py.hints import kernel_hints
+        from ..frontends.cutile_py.loader import load_kernel
+
+        base = {k: v for k, v in kernel_hints(load_kernel(lowered_ref).kernel).items() if v != "default"}
+        records = [dict(r, hints=base | r["hints"]) if "hints" in r else r for r in records]
     named = [sigmod.bind(s, [p["name"] for p in lowered.params], lowered.kernel.name) for s in sigs]
     return lowered, lowered_ref, named, records
 

@@ -17,6 +17,7 @@ from ..errors import TileportError
 from ..frontends.arrays import array_facts
 from ..frontends.cutile_py.loader import load_kernel
 from ..frontends.triton.capture import bind, grid_of, is_descriptor, jit_params
+from ..frontends.triton.launch_hints import launch_hints
 from ..frontends.triton.views import View, as_view, descriptor_values, view_layout
 
 
@@ -45,6 +46,7 @@ class PortedKernel:
         self.report = json.loads(lowered.with_suffix(".json").read_text())
         self.lowered_path = lowered
         self._kernel = None
+        self._at_hints: dict[tuple, Any] = {}   # per-launch options → the lowered kernel's replace_hints copy
         self.params, self.constexprs, self.defaults = jit_params(jit)
         self.views = {k: View.from_json(v) for k, v in self.report["views"].items()}
 
@@ -116,7 +118,20 @@ class PortedKernel:
             return
         bound = self.bind(args, kwargs)
         g = grid_of(grid, bound)
-        launch((g[0], g[1], g[2]), self.kernel, self.lowered_args(bound), name)
+        launch((g[0], g[1], g[2]), self.kernel_for(bound), self.lowered_args(bound), name)
+
+    def kernel_for(self, bound: dict) -> Any:
+        """The lowered kernel at the options this launch compiles with: the decorator's, or a per-launch rule's of
+        the lowering report through ``replace_hints`` (``frontends/triton/launch_hints.py``)."""
+        if "launch_hints" not in self.report:
+            return self.kernel
+        hints = launch_hints(self.report, {k: bound[k] for k in self.constexprs if k in bound})
+        if not hints:
+            return self.kernel
+        key = tuple(sorted(hints.items()))
+        if key not in self._at_hints:
+            self._at_hints[key] = self.kernel.replace_hints(**hints)
+        return self._at_hints[key]
 
 
 def ported(jit: Any, lowered: str | Path | None = None, backend: str | None = None) -> PortedKernel:

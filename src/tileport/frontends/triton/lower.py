@@ -220,13 +220,16 @@ class Lowered:
     hints: dict[str, int] = field(default_factory=dict)
     #: pointer parameter → (line, col) of the access that first shaped its view (where a launch's refusal points)
     sites: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: per-launch kernel options ([{"when": {constexpr: value(s)}, "hints": {...}}], a hints file's: corpus/hints.py)
+    launch_hints: list[dict] = field(default_factory=list)
 
     def report(self) -> dict:
         from ...pipeline.port import _display
 
         return {"kernel": self.kernel.name, "source": _display(self.kernel.path), "line": self.kernel.line,
                 "params": self.params, "views": {k: v.as_json() for k, v in self.views.items()},
-                "hints": self.hints, "notes": self.notes}
+                "hints": self.hints, "notes": self.notes,
+                **({"launch_hints": self.launch_hints} if self.launch_hints else {})}
 
     def report_text(self) -> str:
         return json.dumps(self.report(), indent=1) + "\n"
