@@ -43,13 +43,15 @@ def _resources(cuobjdump: Path, cubin: Path) -> dict:
     return {k.lower(): int(v) for k, v in re.findall(r"\b(REG|STACK|SHARED|CONSTANT\[0\]):(\d+)", text)}
 
 
-def compare(pdir: Path, nvbin: Path) -> list[dict]:
+def compare(pdir: Path, nvbin: Path, only: str = "") -> list[dict]:
     tree = find_cuda_tree()
     sf.NVDISASM = str(nvbin / "nvdisasm")
     port = json.loads((pdir / "port.json").read_text())
     binary = cratemod.build(pdir, tree)
     rows = []
     for i, v in enumerate(port["variants"]):
+        if only not in v.get("signature", ""):
+            continue
         out = pdir / "same_cubin" / str(i)
         out.mkdir(parents=True, exist_ok=True)
         rust = out / "rust.tileirbc"
@@ -80,6 +82,7 @@ def main() -> int:
     ap.add_argument("port", type=Path, help="a port directory (`tileport port FILE::KERNEL --sig .. --out DIR`)")
     ap.add_argument("--nvdisasm", type=Path, help="folder holding nvdisasm and cuobjdump")
     ap.add_argument("--out", type=Path, help="write the rows as JSON here")
+    ap.add_argument("--only", default="", metavar="TEXT", help="only the variants whose signature contains TEXT")
     args = ap.parse_args()
     nvbin = args.nvdisasm or _nvidia_bin()
     if nvbin is None or not (nvbin / "nvdisasm").exists():
@@ -88,7 +91,7 @@ def main() -> int:
     if not (args.port / "port.json").exists():
         print(f"error: {args.port} is not a port directory (no port.json)", file=sys.stderr)
         return 2
-    rows = compare(args.port, nvbin)
+    rows = compare(args.port, nvbin, args.only)
     if args.out:
         args.out.write_text(json.dumps({"port": str(args.port), "variants": rows}, indent=1) + "\n")
     return 0
