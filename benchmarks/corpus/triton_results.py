@@ -14,11 +14,13 @@ from pathlib import Path
 
 COMMANDS = [
     "tileport corpus capture ../shared/corpus/triton-tutorials --script . --out build/tt",
-    "tileport corpus port build/tt --corpus ../shared/corpus/triton-tutorials --out build/ttp --results build/ttp.json",
+    "tileport corpus port build/tt --corpus ../shared/corpus/triton-tutorials --hints benchmarks/corpus/triton_hints.json "
+    "--out build/ttp --results build/ttp.json",
     "tileport corpus capture ../shared/corpus/TileGym --tests tests/ops/test_rms_norm.py --tests "
     "tests/ops/test_dropout.py --tests tests/ops/test_layer_norm_legacy.py --tests tests/ops/test_rope.py "
     "--backend triton --kernels-in src/tilegym/ops/triton --out build/tcap",
-    "tileport corpus port build/tcap --corpus ../shared/corpus/TileGym --out build/tcp --results build/tcp.json",
+    "tileport corpus port build/tcap --corpus ../shared/corpus/TileGym --hints benchmarks/corpus/triton_hints_tilegym.json "
+    "--out build/tcp --results build/tcp.json",
 ]
 
 
