@@ -180,7 +180,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("flag-bool", "a `True`/`False` flag re-assigned in a loop or branch (`live = True` .. `live = False` "
               "under `if`, read by `if live:`: an early exit without `break`)",
               "`let mut live: bool = true;` (cuTile Python's i1 0-d constant and carried value)", S, None),
-    Construct("if-constant", "`if`/`elif`/`else` on constants only (names re-assigned in an arm keep their type)",
+    Construct("if-constant", "`if`/`elif`/`else` on constants only (`ACT == 1`, `ACT in (1, 2)`; names re-assigned "
+              "in an arm keep their type)",
               "`if ACT == 1 { .. } else if .. { .. }` on the const generics; cutile folds it per specialization, "
               "so both arms are type-checked and the IR has no branch, as in Python", S, "bias_act"),
     Construct("if-constant-folded", "`if`/`else` on constants that Rust's const generics cannot state (a float or "

@@ -1139,6 +1139,14 @@ class Emitter:
                               "`if`; cutile 0.3.1 compiles `return` only at the end of a function body (it rejects "
                               "one inside `if`); only a top-level one is ported (the rest of the kernel in the "
                               "`else` arm)")
+        if getattr(st, "early_return", None) == "helper" and not self._constant_test(st.test):
+            inner = next((n for arm in (st.body, st.orelse) for s in arm for n in walk_nodes(s)
+                          if isinstance(n, ast.If) and getattr(n, "early_return", None) == "helper"
+                          and not self._constant_test(n.test)), None)
+            if inner is not None:   # (cuTile Python: a one-trip loop left by a `break` per return; irdiff matches one)
+                raise self.refuse(inner, "early-return", f"a second `return` under a runtime `if "
+                                  f"{self.text(inner.test)}:` in one helper (cuTile Python compiles the returns as "
+                                  "`break`s out of a one-trip loop, which the port writes for one such `if` only)")
         yields = self._arm_results(st)
         if len(yields) > 1:
             yields = self.prebind_results(st, yields, indent)
@@ -3074,14 +3082,19 @@ class Emitter:
             if op == "expand_dims":
                 self.need(node, "reshape-broadcast", "ct.expand_dims")
                 code, ty = self.expr(node.args[0])
-                axis = self._int(node.args[1] if len(node.args) > 1 else
-                                 next((k.value for k in node.keywords if k.arg == "axis"), None))
-                if not isinstance(ty, Tile) or axis is None or not -len(ty.shape) - 1 <= axis <= len(ty.shape):
+                axis_node = node.args[1] if len(node.args) > 1 else \
+                    next((k.value for k in node.keywords if k.arg == "axis"), None)
+                # (a tuple of axes: the new-axis rewrite of `t[None, :, None]` / `t[..., None]`, resolve.py)
+                axes = [self._int(a) for a in axis_node.elts] if isinstance(axis_node, ast.Tuple) else \
+                    [self._int(axis_node)]
+                rank = len(ty.shape) + len(axes) if isinstance(ty, Tile) else 0
+                if not isinstance(ty, Tile) or None in axes or not all(-rank <= a < rank for a in axes):
                     raise self.refuse(node, "reshape-broadcast", "ct.expand_dims of a non-tile or at a non-literal "
                                                                  "axis")
-                axis = axis % (len(ty.shape) + 1)
-                shape = (*ty.shape[:axis], "1", *ty.shape[axis:])   # cuTile Python lowers it to a reshape
-                return f"{_paren(code)}.reshape(shape![{', '.join(shape)}])", Tile(ty.dtype, shape)
+                shape = list(ty.shape)
+                for a in axes:   # cuTile Python's tile_expand_dims: each 1 inserted in turn, then one reshape
+                    shape.insert(a + rank if a < 0 else a, "1")
+                return f"{_paren(code)}.reshape(shape![{', '.join(shape)}])", Tile(ty.dtype, tuple(shape))
             if op in ("full", "zeros", "ones"):
                 self.need(node, "full", f"ct.{op}")
                 kw = {k.arg: k.value for k in node.keywords}
@@ -3602,6 +3615,13 @@ class Emitter:
             if isinstance(node, ast.BinOp) and type(node.op) in ops:
                 (ok1, a), (ok2, b) = self.const_value(node.left), self.const_value(node.right)
                 return (True, ops[type(node.op)](a, b)) if ok1 and ok2 else (False, None)
+            if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
+                    and isinstance(node.comparators[0], (ast.Tuple, ast.List)):   # `ACT in (1, 2)` of constants
+                vals = [self.const_value(n) for n in (node.left, *node.comparators[0].elts)]
+                if not all(ok for ok, _ in vals):
+                    return False, None
+                hit = any(vals[0][1] == v for _, v in vals[1:])
+                return True, hit if isinstance(node.ops[0], ast.In) else not hit
             if isinstance(node, ast.Compare) and all(type(o) in ops for o in node.ops):
                 vals = [self.const_value(n) for n in (node.left, *node.comparators)]
                 if not all(ok for ok, _ in vals):

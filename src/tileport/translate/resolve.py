@@ -82,8 +82,8 @@ REWRITES: tuple[Rewrite, ...] = (
             "`ct.reshape(t, s)` ..."),
     Rewrite("call-keywords", "a cuda.tile call with its arguments in any order Python allows (`ct.bid(axis=0)`, "
             "`ct.load(x, (i, 0), (BM, BN))`)", "one canonical spelling, bound with the function's real signature"),
-    Rewrite("new-axis", "`t[:, None]`, `t[None, :]` (full slices and new axes)", "`ct.expand_dims(t, axis=k)` per "
-            "new axis"),
+    Rewrite("new-axis", "`t[:, None]`, `t[None, :]`, `t[None, :, None]`, `t[..., None]` (full slices, an ellipsis "
+            "and new axes)", "one `ct.expand_dims` at the new axes: one reshape, as cuTile Python makes it"),
     Rewrite("tuple-assign", "`a, b = e1, e2`, nested ones (`(b, h), k = divmod(pid, NH), 0`); one whose later "
             "element reads an earlier target (`a, b = b, a + b`); `M, N = x.shape`",
             "`a = e1` then `b = e2` (an inner tuple rewritten in turn; an element reading an earlier target bound "
@@ -320,19 +320,24 @@ class _Resolver(ast.NodeTransformer):
 
     # -- subscripts
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-        """``t[:, None]``, ``t[None, :]``: full slices and new axes only — an ``expand_dims`` per new axis."""
+        """``t[:, None]``, ``t[None, :]``, ``t[..., None]``: full slices, one ellipsis and new axes only — one
+        ``expand_dims`` at the new axes, as cuTile Python's tile_expand_dims makes one reshape of them all (an axis
+        after the ellipsis counted from the end); a single new axis without an ellipsis at its plain index."""
         node = self.generic_visit(node)
         elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         full = [isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None for e in elts]
         new = [isinstance(e, ast.Constant) and e.value is None for e in elts]
-        if not isinstance(node.ctx, ast.Load) or not any(new) or not all(f or n for f, n in zip(full, new)):
+        dots = [isinstance(e, ast.Constant) and e.value is Ellipsis for e in elts]
+        if not isinstance(node.ctx, ast.Load) or not any(new) or sum(dots) > 1 or \
+                not all(f or n or d for f, n, d in zip(full, new, dots)):
             return node
-        out: ast.expr = node.value
-        for axis, is_new in enumerate(new):
-            if is_new:
-                call = ast.Call(_attr_chain("ct.expand_dims", node), [out], [ast.keyword("axis", ast.Constant(axis))])
-                out = _mark(ast.copy_location(call, node))
-                ast.fix_missing_locations(out)
+        after = dots.index(True) if any(dots) else len(elts)
+        axes = [i - len(elts) if i > after else i for i, is_new in enumerate(new) if is_new]
+        axis: ast.expr = ast.Constant(axes[0]) if len(axes) == 1 and not any(dots) else \
+            ast.Tuple([ast.Constant(a) for a in axes], ast.Load())
+        call = ast.Call(_attr_chain("ct.expand_dims", node), [node.value], [ast.keyword("axis", axis)])
+        out = _mark(ast.copy_location(call, node))
+        ast.fix_missing_locations(out)
         return out
 
     # -- statements
