@@ -1718,3 +1718,24 @@ def test_membership_of_a_constant_in_a_tuple_of_constants_folds(tmp_path):
     three = "\n".join(emit_resolved(tmp_path / "b", src, sig.format(3), ("B", "ACT")).body)
     assert "max" in one and "2.0f32" in one, one
     assert "max" not in three and "2.0f32" not in three, three
+
+
+def test_an_optional_helper_argument_tested_against_none_folds_per_call(tmp_path):
+    """`def act(v, bias=None): if bias is not None: v = v + bias`, called with and without it: each call folds the
+    test (cuTile Python knows it from the argument's type); the call without binds no value for `bias`."""
+    e = emit_resolved(tmp_path, """
+     @ct.function
+     def act(v, bias=None):
+         if bias is not None:
+             v = v + bias
+         return ct.maximum(v, 0.0)
+
+     @ct.kernel
+     def k(x, b, y, z, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         ct.store(y, (ct.bid(0),), act(t, ct.load(b, (ct.bid(0),), (B,))))
+         ct.store(z, (ct.bid(0),), act(t))
+     """, "x=f32[?]/1, b=f32[?]/1, y=f32[?]/1, z=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert body.count("v = v + bias;") == 1 and "let bias:" in body, body
+    assert "is True here" in body and "is False here" in body, body

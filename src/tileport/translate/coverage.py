@@ -527,7 +527,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "tileport.kernels.attention import online_step`); a string mode passed or defaulted (`mode=\"relu\"`, "
               "tested with `==`: folded, SMALL_KERNELS forms5); a `ct.PaddingMode` passed or defaulted (`pad="
               "ct.PaddingMode.NEG_INF` read by the helper's `ct.load`) and an int axis read as `t.shape[axis]`: "
-              "folded, SMALL_KERNELS gen7_forms)",
+              "folded, SMALL_KERNELS gen7_forms); an optional argument (`bias=None`) tested with `is None` / `is not "
+              "None`: folded per call, as cuTile Python knows it from the argument's type)",
               "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it; "
               "an imported helper's fmas are matched at its own file's lines, and its file is part of the port's "
               "source digest (an edit to it makes the port stale)", S, "mla_prefill"),

@@ -3373,7 +3373,7 @@ class Emitter:
         known = {p.arg: self.const_value(a) for p, a in zip(params.args, node.args) if p.arg not in arrays}
         # a bool known here (`keepdims=keep` of a `keep=True` default) is an option the helper reads, as cuTile
         # Python folds it: no value to bind (cutile has no bool scalar to pass); a string mode (`act="gelu"`) alike
-        flags = {p for p, (ok, v) in known.items() if ok and type(v) in (bool, str)}
+        flags = {p for p, (ok, v) in known.items() if ok and (type(v) in (bool, str) or v is None)}
         # a dtype passed in (`cast(t, y.dtype)`): the helper names it where it converts, nothing to bind
         dtypes = {p.arg: dt for p, a in zip(params.args, node.args)
                   if p.arg not in arrays and (dt := self.static_dtype(a)) is not None}
@@ -3590,6 +3590,8 @@ class Emitter:
                 return False, None
             if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float)):
                 return True, node.value
+            if isinstance(node, ast.Constant) and node.value is None:   # a helper's optional
+                return True, None   # argument left at None (`bias=None`): read only by `is None` / `is not None`
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
                     not node.value.startswith("dtype:"):   # a helper's mode (`act="gelu"`), compared with ==/!=
                 return True, node.value
@@ -3615,6 +3617,22 @@ class Emitter:
             if isinstance(node, ast.BinOp) and type(node.op) in ops:
                 (ok1, a), (ok2, b) = self.const_value(node.left), self.const_value(node.right)
                 return (True, ops[type(node.op)](a, b)) if ok1 and ok2 else (False, None)
+            if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot)) \
+                    and any(isinstance(n, ast.Constant) and n.value is None for n in (node.left, node.comparators[0])):
+                # `bias is not None`: a helper's optional argument, known at each call as cuTile Python knows it
+                # from the argument's type (None, or a tile / array / scalar the kernel binds)
+                other = node.comparators[0] if isinstance(node.left, ast.Constant) and node.left.value is None \
+                    else node.left
+                if isinstance(other, ast.Constant) and other.value is None:
+                    is_none = True
+                elif isinstance(other, ast.Name) and other.id in self.helper_params and \
+                        not self.assign_counts.get(other.id) and self.helper_params[other.id] == (True, None):
+                    is_none = True   # (a helper parameter bound to None: its default, or passed as None)
+                elif isinstance(other, ast.Name) and (other.id in self.env or other.id in self.params):
+                    is_none = False
+                else:
+                    return False, None
+                return True, is_none if isinstance(node.ops[0], ast.Is) else not is_none
             if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
                     and isinstance(node.comparators[0], (ast.Tuple, ast.List)):   # `ACT in (1, 2)` of constants
                 vals = [self.const_value(n) for n in (node.left, *node.comparators[0].elts)]
