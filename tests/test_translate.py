@@ -1739,3 +1739,19 @@ def test_an_optional_helper_argument_tested_against_none_folds_per_call(tmp_path
     body = "\n".join(e.body)
     assert body.count("v = v + bias;") == 1 and "let bias:" in body, body
     assert "is True here" in body and "is False here" in body, body
+
+
+def test_static_iter_over_reversed_range_unrolls_in_reverse(tmp_path):
+    """`ct.static_iter(reversed(range(NT)))`: the items NT-1 .. 0, as cuTile Python evaluates the iterable (was
+    refused, row static-iter)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int], NT: ct.Constant[int]):
+         acc = ct.load(x, (ct.bid(0),), (B,))
+         for i in ct.static_iter(reversed(range(NT))):
+             acc = acc * 2.0 + i
+         ct.store(y, (ct.bid(0),), acc)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16, NT=#3", ("B", "NT"))
+    body = "\n".join(e.body)
+    order = [body.index(f"`i` = {v}") for v in (2, 1, 0)]
+    assert order == sorted(order), body

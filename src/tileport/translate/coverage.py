@@ -241,7 +241,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "real_syntax"),
     Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
               "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple, a slice of one "
-              "(`COEFFS[-2::-1]`), a module tuple of tuples (`for stage in ct.static_iter(STAGES)`, `k, j = stage`: "
+              "(`COEFFS[-2::-1]`), `reversed(..)` of either, a module tuple of tuples (`for stage in ct.static_iter(STAGES)`, `k, j = stage`: "
               "SMALL_KERNELS static5; unpacked by the loop, `for k, w in ct.static_iter(TAPS)`: gen8_forms); scatters "
               "into one array in its body, each copy after the one before (gen8_unroll)", "the body once "
               "per item in place, `i` bound to the item's literal (`SCALES[i]` the item's literal too): cuTile "

@@ -1341,8 +1341,9 @@ class Emitter:
             (self._defines_names_read_later(st, static) or not self._generic_condition(st.test))
 
     def static_values(self, it: ast.AST) -> list | None:
-        """The items of ``ct.static_iter(range(..))`` / ``ct.static_iter((a, b, ..))`` when every bound or item is a
-        constant (cuTile Python evaluates the iterable when it compiles); else None."""
+        """The items of ``ct.static_iter(range(..))`` / ``ct.static_iter((a, b, ..))`` (or ``reversed(..)`` of
+        either) when every bound or item is a constant (cuTile Python evaluates the iterable when it compiles); else
+        None."""
         if not (isinstance(it, ast.Call) and self.ct(it.func) == "static_iter"):
             return None
         inner = it.args[0] if it.args else next((k.value for k in it.keywords if k.arg == "iterable"), None)
@@ -1356,6 +1357,10 @@ class Emitter:
                       for b in (inner.slice.lower, inner.slice.upper, inner.slice.step)]
             if items is not None and all(ok and (v is None or type(v) is int) for ok, v in bounds):
                 return items[slice(*(v for _, v in bounds))]
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "reversed" and \
+                "reversed" not in self.env and not inner.keywords and len(inner.args) == 1:   # `reversed(range(N))`
+            items = self.static_values(ast.copy_location(ast.Call(it.func, [inner.args[0]], []), it))
+            return None if items is None else items[::-1]
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "range" and \
                 not inner.keywords and 1 <= len(inner.args) <= 3:
             vals = [self.const_value(a) for a in inner.args]
