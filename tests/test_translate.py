@@ -1755,3 +1755,17 @@ def test_static_iter_over_reversed_range_unrolls_in_reverse(tmp_path):
     body = "\n".join(e.body)
     order = [body.index(f"`i` = {v}") for v in (2, 1, 0)]
     assert order == sorted(order), body
+
+
+def test_a_rank_3_matmul_is_a_batched_mma(tmp_path):
+    """`(ta @ tb)` of `(1, BM, BK)` and `(1, BK, BN)` f16 tiles: the batched mma into a zero f16 accumulator (was
+    refused, row mma; proven with the irdiff since)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
+         ta = ct.load(a, (ct.bid(0), ct.bid(1), 0), (1, BM, BK))
+         tb = ct.load(b, (ct.bid(0), 0, ct.bid(2)), (1, BK, BN))
+         ct.store(c, (ct.bid(0), ct.bid(1), ct.bid(2)), (ta @ tb).astype(ct.float32))
+     """, "a=f16[?,?,?]/?,?,1, b=f16[?,?,?]/?,?,1, c=f32[?,?,?]/?,?,1, BM=#64, BN=#64, BK=#32", ("BM", "BN", "BK"))
+    body = "\n".join(e.body)
+    assert "mma_batched(" in body and "Tile<f16, { [1, BM, BN] }>" in body, body

@@ -338,7 +338,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "from b's (a `select`), as cuTile Python lowers Python's float %; `floor(a / b)` for //", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven (fmod)"),
     Construct("mma", "`ct.mma(a, b, acc)` (f32 or i32 accumulator; f16/bf16/fp8/int8 operands), of 2-d tiles or "
-              "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` of 2-d float tiles of one dtype",
+              "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` / `a @ b` of 2-d float tiles of one dtype "
+              "or rank-3 ones of one batch extent",
               "`mma(a, b, acc)`; rank 3: `mma_batched(..)`, cutile's mma compiler op declared in the port's module "
               "for rank-3 tiles (rustgen.declared_ops); a matmul into a zero accumulator of the first dtype cuda.tile's "
               "mma takes for the operands (f16 for f16 and fp8, f32 for bf16, f32 and tf32), converted back", S,

@@ -4540,12 +4540,17 @@ class Emitter:
         if len(node.args) != 2 or node.keywords:
             raise self.refuse(node, "mma", "ct.matmul form (x, y)")
         (a, ta), (b, tb) = (self.expr(x) for x in node.args)
-        if not (isinstance(ta, Tile) and isinstance(tb, Tile) and len(ta.shape) == len(tb.shape) == 2 and
-                ta.shape[1] == tb.shape[0] and ta.dtype == tb.dtype and ta.dtype in MATMUL_ACC):
-            raise self.refuse(node, "mma", "ct.matmul of anything but two 2-d float tiles of one dtype")
-        acc = Tile(MATMUL_ACC[ta.dtype], (ta.shape[0], tb.shape[1]))
+        if not (isinstance(ta, Tile) and isinstance(tb, Tile) and len(ta.shape) == len(tb.shape) in (2, 3) and
+                ta.shape[:-2] == tb.shape[:-2] and ta.shape[-1] == tb.shape[-2] and ta.dtype == tb.dtype and
+                ta.dtype in MATMUL_ACC):
+            raise self.refuse(node, "mma", "ct.matmul of anything but two 2-d float tiles (or 3-d ones of one batch "
+                                           "extent) of one dtype")
+        acc = Tile(MATMUL_ACC[ta.dtype], (*ta.shape[:-1], tb.shape[-1]))
         zero, _ = self.typed(_float_constant(0.0, acc.dtype, ", ".join(acc.shape)), acc, None, "zero")
-        product, _ = self.typed(f"mma({a}, {b}, {zero})", acc, None, "product")
+        if len(acc.shape) == 3:   # batched: the same mma op, declared in the port's module for rank-3 tiles
+            self.declared_ops.setdefault("mma_batched", set())
+        product, _ = self.typed(f"{'mma_batched' if len(acc.shape) == 3 else 'mma'}({a}, {b}, {zero})", acc, None,
+                                "product")
         if acc.dtype == ta.dtype:
             return product, acc
         return self.typed(f"convert_tile({product})", Tile(ta.dtype, acc.shape), want_name, f"product_{ta.dtype}")
