@@ -17,7 +17,8 @@ import pytest
 import test_triton_round5 as r5
 import test_triton_round7 as r7
 
-NAMES = ("keep_mask_fill", "int_extrema", "tail_block_size", "offs_stepped", "offs_set_under_if", "offs_name_taken")
+NAMES = ("keep_mask_fill", "int_extrema", "tail_block_size", "offs_stepped", "offs_set_under_if", "offs_name_taken",
+         "offs_name_taken_in_helper")
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def lowered(tmp_path_factory):
 def _reference(name, args):
     if name == "offs_stepped":
         return {1: args[0].sum(1)}
-    if name == "offs_name_taken":
+    if name in ("offs_name_taken", "offs_name_taken_in_helper"):
         return {1: args[0].sum(1) + np.float32(3.0)}
     if name == "offs_set_under_if":
         x = args[0].reshape(2, 3, 64)
@@ -61,6 +62,9 @@ def test_round9_runs_a_loop_carries_are_tiles(lowered):
     assert "ct.load(x_ptr, index=(offs_block,), shape=(BLOCK,))" in under_if and "gather" not in under_if, under_if
     taken = (lowered / "offs_name_taken" / "lowered.py").read_text()   # (the kernel's own `offs_block` left alone)
     assert "offs_block_ = offs_block_ + 1" in taken and "offs_block = offs_block + 1.0" in taken, taken
+    helper = (lowered / "offs_name_taken_in_helper" / "lowered.py").read_text()   # (a helper's own, prefixed)
+    assert "row_sum_stepped1_offs_block_ = row_sum_stepped1_offs_block_ + 1" in helper, helper
+    assert "row_sum_stepped1_offs_block = row_sum_stepped1_offs_block + 1.0" in helper, helper
 
 
 def test_round9_lowered_kernels_match_numpy(lowered):

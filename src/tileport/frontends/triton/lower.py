@@ -612,6 +612,7 @@ class _Lowerer:
         #: tensor descriptor parameter → its block shape and padding at each launch
         self.descriptors: dict[str, list[dict]] = facts.get("descriptors", {})
         self.prefix = ""        # names a helper binds are emitted with its prefix (helpers are inlined)
+        self.helper_names: set[str] = set()   # the names the helper being inlined reads or binds (unprefixed)
         self.inlined = 0
         self.depth = 0
         self.ieee_div = ieee_div
@@ -1044,7 +1045,8 @@ class _Lowerer:
                 # tl.arange(0, B)` under `if ki == 0:`): its block index is the variable, the run stays a run, so
                 # accesses through it stay tiles of a view (bind checks each value; else lowered again as a tile)
                 var = f"{self.prefix}{name}_block"
-                taken = {n.id for n in walk_nodes(self.k.fn) if isinstance(n, ast.Name)} | set(self.kinds)
+                taken = {n.id for n in walk_nodes(self.k.fn) if isinstance(n, ast.Name)} | set(self.kinds) | \
+                    {self.prefix + n for n in self.helper_names}   # (an inlined helper's own, with its prefix)
                 while var in taken or var in self.run_vars.values():   # (a name of the kernel's own: another)
                     var += "_"
                 self.emit(f"{var} = {v.index}")
@@ -3698,8 +3700,9 @@ class _Lowerer:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]
         self.inlined += 1
-        saved = (self.env, self.prefix, self._carried, self._loop_outer)
+        saved = (self.env, self.prefix, self._carried, self._loop_outer, self.helper_names)
         self.env, self.prefix = bound, f"{fn.name.strip('_')}{self.inlined}_"
+        self.helper_names = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)}
         self._carried, self._loop_outer = set(), set()
         self.depth += 1
         try:
@@ -3732,7 +3735,7 @@ class _Lowerer:
                     self.stmt(st)
         finally:
             self.depth -= 1
-            self.env, self.prefix, self._carried, self._loop_outer = saved
+            self.env, self.prefix, self._carried, self._loop_outer, self.helper_names = saved
         return result
 
     def _axis(self, node: ast.Call, kw: dict) -> str:
