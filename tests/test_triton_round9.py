@@ -29,8 +29,10 @@ def lowered(tmp_path_factory):
 def _reference(name, args):
     if name == "offs_stepped":
         return {1: args[0].sum(1)}
-    if name in ("offs_name_taken", "offs_name_taken_in_helper"):
+    if name == "offs_name_taken":
         return {1: args[0].sum(1) + np.float32(3.0)}
+    if name == "offs_name_taken_in_helper":
+        return {1: args[0].max(1) + np.float32(5.0)}
     if name == "offs_set_under_if":
         x = args[0].reshape(2, 3, 64)
         return {1: (2 * x.sum(1)).reshape(-1)}
@@ -63,8 +65,8 @@ def test_round9_runs_a_loop_carries_are_tiles(lowered):
     taken = (lowered / "offs_name_taken" / "lowered.py").read_text()   # (the kernel's own `offs_block` left alone)
     assert "offs_block_ = offs_block_ + 1" in taken and "offs_block = offs_block + 1.0" in taken, taken
     helper = (lowered / "offs_name_taken_in_helper" / "lowered.py").read_text()   # (a helper's own, prefixed)
-    assert "row_sum_stepped1_offs_block_ = row_sum_stepped1_offs_block_ + 1" in helper, helper
-    assert "row_sum_stepped1_offs_block = row_sum_stepped1_offs_block + 1.0" in helper, helper
+    assert "row_max_stepped1_offs_block_ = row_max_stepped1_offs_block_ + 1" in helper, helper
+    assert "row_max_stepped1_offs_block = row_max_stepped1_offs_block + 2.0" in helper, helper
 
 
 def test_round9_lowered_kernels_match_numpy(lowered):
