@@ -34,15 +34,15 @@ def read_hints(path: Path) -> dict[str, dict]:
     return {ref: {k: entry[k] for k in ("hints", "launches") if k in entry} for ref, entry in data["kernels"].items()}
 
 
-def check_named(hints: dict[str, dict], kernels: dict[str, str], path: Path | None = None) -> None:
+def check_named(hints: dict[str, dict], kernels: dict[str, str]) -> None:
     """Every entry names a Triton kernel of the captures (``kernels``: FILE::KERNEL → its frontend)."""
-    where = f"--hints {path}" if path else "--hints"
     for ref in hints:
         if ref not in kernels:
-            near = sorted(k for k, fe in kernels.items() if fe == "triton" and k.rpartition("::")[2] == ref.rpartition("::")[2])
-            raise InputError(f"{where}: {ref}: no kernel of the captures is named so"
+            near = sorted(k for k, fe in kernels.items()
+                          if fe == "triton" and k.rpartition("::")[2] == ref.rpartition("::")[2])
+            raise InputError(f"--hints: {ref}: no kernel of the captures is named so"
                              + (f" (did you mean {', '.join(near)}?)" if near else
                                 " (entries are FILE::KERNEL with FILE relative to --corpus, as the table prints them)"))
         if kernels[ref] != "triton":
-            raise InputError(f"{where}: {ref} is a cuTile kernel: its options are its own @ct.kernel(...) "
+            raise InputError(f"--hints: {ref} is a cuTile kernel: its options are its own @ct.kernel(...) "
                              "decorator's (hints apply to Triton kernels' lowered form)")

@@ -190,9 +190,9 @@ def _frontend(launches: list[dict]) -> str:
 
 def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch: str, batch: int = 8,
                 only: str | None = None, progress: Progress = lambda s: None, exclude: tuple[str, ...] = (),
-                hints: dict[str, dict[str, int]] | None = None) -> dict:
+                hints: dict[str, dict] | None = None) -> dict:
     """Port every kernel the captures recorded (cuTile ones and Triton ones, in batches sharing a cargo build) into
-    ``out``; the rows go to ``out/corpus.json``. ``hints``: FILE::KERNEL → hints for that Triton kernel's lowering
+    ``out``; the rows go to ``out/corpus.json``. ``hints``: FILE::KERNEL → that Triton kernel's hints file entry
     (``corpus/hints.py``), checked against the captured kernels first."""
     from ..pipeline.port import port_many
     from ..pipeline.triton import port_triton_many
@@ -217,9 +217,9 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
         name = f"{k['file']}::{k['kernel']}"
         return (not only or only in name) and not any(x in name for x in exclude)
 
-    frontends = {f"{k['file']}::{k['kernel']}": _frontend(_launches(k["captures"], corpus, k["kernel"]))
-                 for k in kernels} if hints else {}
-    check_named(hints or {}, frontends)
+    # each kernel's launches, read once (the hints' check needs every kernel's frontend, --only or not)
+    launches_of = {f"{k['file']}::{k['kernel']}": _launches(k["captures"], corpus, k["kernel"]) for k in kernels}
+    check_named(hints or {}, {name: _frontend(ls) for name, ls in launches_of.items()})
     chosen = {f"{(corpus / name.rpartition('::')[0]).resolve()}::{name.rpartition('::')[2]}": h
               for name, h in (hints or {}).items()}
     kernels, not_launched = [k for k in kernels if wanted(k)], [k for k in not_launched if wanted(k)]
@@ -228,7 +228,7 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
     by_frontend: dict[str, tuple[list, list]] = {"cutile": ([], []), "triton": ([], [])}
     for k in kernels:
         ref = f"{(corpus / k['file']).resolve()}::{k['kernel']}"
-        launches = _launches(k["captures"], corpus, k["kernel"])
+        launches = launches_of[f"{k['file']}::{k['kernel']}"]
         jobs, meta = by_frontend[_frontend(launches)]
         jobs.append((ref, [], launches, out / _slug(k["file"], k["kernel"])))
         meta.append(k)

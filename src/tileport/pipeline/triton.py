@@ -59,8 +59,9 @@ def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | 
     the launches' num_warps (``derived_hints``); ``{}``: none. ``chosen``: a hints file's entry for this kernel
     (``corpus/hints.py``): its ``hints`` merged over those, its ``launches`` (per-launch kernel options) kept in the
     lowering report, where each launch record and the runtime's launch find theirs."""
-    rules = launch_rules(chosen or {}, launches, ref) if chosen else []
-    lowered = _lower_with(ref, launches, hints, (chosen or {}).get("hints", {}))
+    chosen = chosen or {}
+    rules = launch_rules(chosen, launches, ref)
+    lowered = _lower_with(ref, launches, hints, chosen.get("hints", {}))
     lowered.launch_hints = rules
     return lowered
 

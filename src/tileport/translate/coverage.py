@@ -241,7 +241,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "real_syntax"),
     Construct("static-iter", "`for i in ct.static_iter(range(..))` / `ct.static_iter((a, b, ..))` over constants "
               "(no `else`, `break`, `continue`, `return`), `range(len(SCALES))` of a module tuple, a slice of one "
-              "(`COEFFS[-2::-1]`), `reversed(..)` of either, a module tuple of tuples (`for stage in ct.static_iter(STAGES)`, `k, j = stage`: "
+              "(`COEFFS[-2::-1]`), `reversed(..)` of either, a module tuple of tuples (`for stage in "
+              "ct.static_iter(STAGES)`, `k, j = stage`: "
               "SMALL_KERNELS static5; unpacked by the loop, `for k, w in ct.static_iter(TAPS)`: gen8_forms); scatters "
               "into one array in its body, each copy after the one before (gen8_unroll)", "the body once "
               "per item in place, `i` bound to the item's literal (`SCALES[i]` the item's literal too): cuTile "
@@ -338,8 +339,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "from b's (a `select`), as cuTile Python lowers Python's float %; `floor(a / b)` for //", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven (fmod)"),
     Construct("mma", "`ct.mma(a, b, acc)` (f32 or i32 accumulator; f16/bf16/fp8/int8 operands), of 2-d tiles or "
-              "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` / `a @ b` of 2-d float tiles of one dtype "
-              "or rank-3 ones of one batch extent",
+              "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` / `a @ b` of 2-d float tiles of one "
+              "dtype or rank-3 ones of one batch extent",
               "`mma(a, b, acc)`; rank 3: `mma_batched(..)`, cutile's mma compiler op declared in the port's module "
               "for rank-3 tiles (rustgen.declared_ops); a matmul into a zero accumulator of the first dtype cuda.tile's "
               "mma takes for the operands (f16 for f16 and fp8, f32 for bf16, f32 and tf32), converted back", S,

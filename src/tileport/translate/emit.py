@@ -4547,10 +4547,10 @@ class Emitter:
                                            "extent) of one dtype")
         acc = Tile(MATMUL_ACC[ta.dtype], (*ta.shape[:-1], tb.shape[-1]))
         zero, _ = self.typed(_float_constant(0.0, acc.dtype, ", ".join(acc.shape)), acc, None, "zero")
-        if len(acc.shape) == 3:   # batched: the same mma op, declared in the port's module for rank-3 tiles
-            self.declared_ops.setdefault("mma_batched", set())
-        product, _ = self.typed(f"{'mma_batched' if len(acc.shape) == 3 else 'mma'}({a}, {b}, {zero})", acc, None,
-                                "product")
+        op = "mma_batched" if len(acc.shape) == 3 else "mma"
+        if op == "mma_batched":   # batched: the same mma op, declared in the port's module for rank-3 tiles
+            self.declared_ops.setdefault(op, set())
+        product, _ = self.typed(f"{op}({a}, {b}, {zero})", acc, None, "product")
         if acc.dtype == ta.dtype:
             return product, acc
         return self.typed(f"convert_tile({product})", Tile(ta.dtype, acc.shape), want_name, f"product_{ta.dtype}")

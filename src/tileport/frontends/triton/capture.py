@@ -16,7 +16,7 @@ from ...spec.signature import ConstSig, ScalarSig, Signature
 from ..arrays import (ArrayFacts, CaptureError, LaunchRejected, array_facts, array_sig, describe_arg,
                       grid_extents)
 from .views import View, descriptor_values, view_layout
-from .launch_hints import launch_hints
+from .launch_hints import constexpr_values, launch_hints
 
 #: Triton launch keywords that are options, not kernel arguments
 OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid",
@@ -329,7 +329,7 @@ def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
     file, _, name = lowered_ref.rpartition("::")
     # kernel options a hints file gives this launch (frontends/triton/launch_hints.py): its own variant, as a
     # cuTile launch through kernel.replace_hints(..) is
-    hints = launch_hints(report, {d["name"]: d.get("value") for d in launch["args"] if d["kind"] == "constant"})
+    hints = launch_hints(report, constexpr_values(launch))
     return {"kernel": lowered_ref, "qualname": name, "source": file, "line": 0, "grid": launch["grid"],
             "signature": sig.text(), "args": described, "count": launch.get("count", 1),
             **({"hints": hints} if hints else {}),

@@ -12,6 +12,11 @@ from __future__ import annotations
 from ...errors import InputError
 
 
+def constexpr_values(launch: dict) -> dict:
+    """A captured Triton launch's constexpr arguments by name (what a rule's ``when`` is matched against)."""
+    return {d["name"]: d.get("value") for d in launch["args"] if d["kind"] == "constant"}
+
+
 def matches(when: dict, values: dict) -> bool:
     """A launch's constexpr ``values`` match a per-launch entry's ``when`` (each name a value, or a list of them)."""
     return all(name in values and (values[name] in want if isinstance(want, list) else values[name] == want)
@@ -22,9 +27,9 @@ def launch_rules(entry: dict, launches: list[dict], where: str) -> list[dict]:
     """An entry's per-launch options, checked against the captured ``launches`` of its kernel: each ``when`` names
     constexpr parameters and matches at least one launch (else a typo would go unnoticed)."""
     rules = entry.get("launches", [])
+    seen = [constexpr_values(launch) for launch in launches]
+    names = set().union(*seen) if seen else set()
     for rule in rules:
-        seen = [{d["name"]: d.get("value") for d in l["args"] if d["kind"] == "constant"} for l in launches]
-        names = set().union(*seen) if seen else set()
         unknown = sorted(set(rule["when"]) - names)
         if unknown:
             raise InputError(f"--hints: {where}: `when` names {', '.join(unknown)}, not a constexpr parameter of its "
