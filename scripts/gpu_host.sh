@@ -11,11 +11,28 @@ export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 { date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv; python3 --version; } \
   > "$out/host.txt" 2>&1
 tc="$PWD/.devcache/tc"
-if [ -f .bundle/toolchain.tar.xz ]; then
+# The bundle in two parts, one per call (the tracked tree grew until tree + whole bundle passed the 64 MiB carry):
+# `split -n 2 -d .bundle/toolchain.tar.xz .bundle/toolchain.tar.xz.part` on the dev machine; the first call carries
+# ".bundle/toolchain.tar.xz.part00" alone (kept in .devcache/parts; the script stops there, exit 0), the next carries
+# ".bundle/toolchain.tar.xz.part01" beside its pack: the parts are joined and unpacked (the unpack checks every
+# file's SHA-256 against the bundle's manifest).
+bundle=.bundle/toolchain.tar.xz
+if compgen -G ".bundle/toolchain.tar.xz.part*" > /dev/null; then
+  mkdir -p .devcache/parts && cp .bundle/toolchain.tar.xz.part* .devcache/parts/
+  if [ -f .devcache/parts/toolchain.tar.xz.part00 ] && [ -f .devcache/parts/toolchain.tar.xz.part01 ]; then
+    cat .devcache/parts/toolchain.tar.xz.part* > /tmp/toolchain.tar.xz && bundle=/tmp/toolchain.tar.xz
+    rm -rf .devcache/parts
+  else
+    echo "toolchain: part kept in .devcache/parts ($(ls .devcache/parts | tr '\n' ' ')); carry the other part next" \
+      | tee -a "$out/host.txt"
+    exit 0
+  fi
+fi
+if [ -f "$bundle" ]; then
   rm -rf "$tc"
-  python3 -m tileport toolchain unpack .bundle/toolchain.tar.xz "$tc" > /tmp/unpack.log 2>&1 \
+  python3 -m tileport toolchain unpack "$bundle" "$tc" > /tmp/unpack.log 2>&1 \
     || { cat /tmp/unpack.log; exit 1; }
-  echo "toolchain: unpacked from .bundle into $tc" >> "$out/host.txt"
+  echo "toolchain: unpacked from $bundle into $tc" >> "$out/host.txt"
 elif [ -f "$tc/env.sh" ]; then
   echo "toolchain: reused $tc (unpacked by an earlier call on this machine)" >> "$out/host.txt"
 else

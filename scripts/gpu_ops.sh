@@ -7,7 +7,9 @@
 # Writes to $OUT: host.txt, ops-tests.log, bench.json, bench.png, bench.log.
 # OPS_TESTS=0 skips the tests; BENCH_OPS (default: every op) and BENCH_CASES (default mid,large) pick the bench;
 # TESTS_TIMEOUT and BENCH_TIMEOUT bound the steps (defaults 240 s and 300 s); PROBES="token_gather" then times
-# token_gather's launch paths (benchmarks/probes/token_gather_paths.py; BENCH_TIMEOUT=1 skips the bench).
+# token_gather's launch paths (benchmarks/probes/token_gather_paths.py; BENCH_TIMEOUT=1 skips the bench);
+# PROBES="token_gather_ncu" runs that probe once more, briefly, under Nsight Compute (launch statistics and occupancy
+# of every kernel it launches: grid, block, registers, shared memory of the cubin each path really launches).
 set -uo pipefail
 out=${OUT:-gpu-ops}
 pack=${PACK:-build/gpu-ops}
@@ -30,4 +32,9 @@ cp /tmp/bench/bench.json /tmp/bench/bench.png "$out/" 2>/dev/null
 case " ${PROBES:-} " in *" token_gather "*)   # PROBES="token_gather": benchmarks/probes/token_gather_paths.py
   timeout "${PROBE_TIMEOUT:-120}" python3 benchmarks/probes/token_gather_paths.py --out "$out/token_gather_paths.json" \
     > "$out/token_gather_paths.log" 2>&1 ;; esac
+case " ${PROBES:-} " in *" token_gather_ncu "*)
+  timeout "${PROBE_TIMEOUT:-120}" ncu --clock-control none --section LaunchStats --section Occupancy \
+    --launch-count "${NCU_LAUNCHES:-80}" python3 benchmarks/probes/token_gather_paths.py --out /tmp/tg_ncu.json \
+    --cases mid --reps 5 --rounds 1 > "$out/token_gather_ncu.log" 2>&1
+  echo "exit: $?" >> "$out/token_gather_ncu.log" ;; esac
 true

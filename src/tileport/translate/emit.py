@@ -1148,7 +1148,7 @@ class Emitter:
                                   f"{self.text(inner.test)}:` in one helper (cuTile Python compiles the returns as "
                                   "`break`s out of a one-trip loop, which the port writes for one such `if` only)")
         yields = self._arm_results(st)
-        if len(yields) > 1:
+        if yields:
             yields = self.prebind_results(st, yields, indent)
         cond = self.test(st)   # (first: it may bind temporaries before the `if`)
         start = len(self.body)
@@ -1190,14 +1190,40 @@ class Emitter:
                 self.body.append(f"{indent}    {name} = {name};")
         arm(st.body)
         orelse = st.orelse
+        nested: list[int] = []   # where each `elif` whose test needs statements of its own opened its inner `if`
         while len(orelse) == 1 and isinstance(orelse[0], ast.If):
             st = orelse[0]
-            self.body.append(f"{indent}}} else if {self.test(st)} {{")
+            mark = len(self.body)
+            cond = self.test(st)
+            if len(self.body) == mark:
+                self.body.append(f"{indent}}} else if {cond} {{")
+            else:   # `elif a and b:`, `elif ct.sum(t) > x:`, `elif f(i):`: the test's statements run in the `else`
+                # arm, before the inner `if` they decide, as Python evaluates an `elif` (cuTile Python's IR: an `if`
+                # in the `else` region); an `else if` would leave them at the end of the arm above
+                if self.acq_mode:
+                    raise self.refuse(st, "if-runtime", f"`elif {self.text(st.test)}:` (a test that needs "
+                                                        "statements of its own) in a kernel whose memory accesses are "
+                                                        "ordered by acquire/release: write it as `else:` + `if`")
+                setup = self.body[mark:]
+                del self.body[mark:]
+                self.body.append(f"{indent}}} else {{")
+                self.body.extend(setup)
+                nested.append(len(self.body))
+                self.body.append(f"{indent}if {cond} {{")
             arm(st.body)
             orelse = st.orelse
         if orelse:
             self.body.append(f"{indent}}} else {{")
             arm(orelse)
+        for at in reversed(nested):   # each inner `if` closed, innermost first; one that yields is bound to the
+            # names and they are its `else` arm's value
+            if not yields:
+                self.body.append(f"{indent}}}")
+                continue
+            names = yields[0] if len(yields) == 1 else f"({', '.join(yields)})"
+            rust = types[0][0].rust() if len(yields) == 1 else f"({', '.join(t.rust() for t in types[0])})"
+            self.body[at] = f"{indent}let {names}: {rust} = {self.body[at].strip()}"
+            self.body.extend([f"{indent}}};", f"{indent}{names}"])
         if self.acq_mode:
             self.key_order, self.acq_live, self.tok_tag = saved[0], saved[1], saved[2]
             self.acq_construct(top)
@@ -1218,13 +1244,23 @@ class Emitter:
             self.env[name] = (name, ty)
 
     def prebind_results(self, st: ast.If, yields: list[str], indent: str) -> list[str]:
-        """Several names first bound in every arm of a runtime ``if`` (`if c: a = x; b = y` / `else: ...`): cuTile
-        Python's `if` yields them all; cutile 0.3.1 yields one value from an `if` expression (no tuples), but
-        every `let mut` an arm re-assigns. So the arms are translated once to learn the names' types, then all
-        names but the last are declared before the `if` (`let mut a: T = <zero>;`, a value no path reads: the
-        arms assign it, and the unused constant is no op of the reference's `if`) and re-assigned in the arms.
-        Returns the one name the `if` still yields, the last: cutile's `if` yields the `let mut`s its arms
-        re-assign (by name), then its value — the source's order when the names are in alphabetical order."""
+        """Names first bound in every arm of a runtime ``if`` and read after it: cuTile Python's `if` yields every
+        name its arms store in the order of the function's local names, which are sorted (cuda.tile 1.7:
+        `ast2hir` numbers a function's locals by sorted name, `if_else_impl` yields them by number); cutile 0.3.1's
+        `if` yields the `let mut`s its arms re-assign in alphabetical order, then the `if`'s own value (one value,
+        no tuples). So the `if` keeps a value only where that order is Python's: one new name, after every
+        re-assigned one in the alphabet; otherwise the new names are declared before the `if` (`let mut a: T =
+        <zero>;`, a value no path reads: the arms assign it, and the unused constant is no op of the reference's
+        `if`) and re-assigned in the arms — all of them, or all but the last in the alphabet when it is also after
+        every re-assigned name. The arms are translated once to learn the names' types. Returns the names the `if`
+        still yields (none or one)."""
+        reassigned = {n.id for arm in (st.body, st.orelse) for sub in arm for n in walk_nodes(sub)
+                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in self.env
+                      and n.id in self.mutated}
+        last = max(yields)
+        value = [last] if all(r < last for r in reassigned) else []
+        if yields == value:
+            return yields
         saved = {k: copy.copy(v) for k, v in vars(self).items() if isinstance(v, (dict, set, list))}
         try:
             self.mutated -= set(yields)
@@ -1244,13 +1280,9 @@ class Emitter:
         if any(t != types[0] for t in types):
             raise BranchTypeChange(self.file, st, "if-runtime", f"the arms bind {', '.join(yields)} to values of "
                                                                 "different types")
-        if yields[:-1] != sorted(yields[:-1]):
-            raise self.refuse(st, "if-runtime", f"{', '.join(yields)} first bound in every arm of a runtime `if`: "
-                                                "cutile 0.3.1 yields the names an `if`'s arms re-assign in "
-                                                "alphabetical order, cuTile Python in the order the arms bind them "
-                                                f"({', '.join(yields[:-1])} is not alphabetical): bind them before "
-                                                "the `if`, or in that order")
-        for name, ty in zip(yields[:-1], types[0][:-1]):
+        for name, ty in sorted(zip(yields, types[0])):
+            if [name] == value:
+                continue
             if isinstance(ty, Tile):
                 dims = ", ".join(ty.shape)
                 zero = _float_constant(0.0, ty.dtype, dims) if ty.dtype.startswith(("f", "bf")) else \
@@ -1266,7 +1298,7 @@ class Emitter:
             self.body.append(f"{indent}let mut {name}: {ty.rust()} = {zero};")
             self.env[name] = (name, ty)
             self.mutated.add(name)
-        return yields[-1:]
+        return value
 
     def _arm_results(self, st: ast.If) -> list[str]:
         """Names not bound before the runtime ``if`` st that every arm (of an if/elif/else chain with an else)
