@@ -255,7 +255,8 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "philox_words", "banned_scatter", "topk_renorm_rows",
                "elems_then_half_rows", "keep_mask_fill", "int_extrema",
                "tail_block_size", "offs_stepped", "offs_set_under_if",
-               "offs_name_taken", "offs_name_taken_in_helper")
+               "offs_name_taken", "offs_name_taken_in_helper", "clamp_nan_all", "seed_hash_u32", "fdiv_forms",
+               "rand_rounds", "argmax_right", "sort_flag")
 #: the LLM kernels a Triton coverage row names as its example (translate/coverage.py): ported in every run; the
 #: others only in the slow run (the whole fixture took 5 minutes of one of CI's two workers)
 LLM_IN_CI = tuple(k for k in LLM_KERNELS if f"llm/{k}" in {c.example for c in TRITON_COVERAGE})

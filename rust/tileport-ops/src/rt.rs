@@ -345,20 +345,7 @@ pub fn launch(
         profile::stop(profile::LAUNCHER, since);
         done
     } else {
-        std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .stack_size(64 << 20)
-                .spawn_scoped(s, || {
-                    stream
-                        .device()
-                        .bind_to_thread()
-                        .map_err(|e| format!("binding the CUDA context: {e:?}"))?;
-                    body(stream)
-                })
-                .map_err(|e| format!("cannot start the compile thread: {e}"))?
-                .join()
-                .unwrap_or_else(|_| Err("the cutile compiler panicked".into()))
-        })
+        on_compile_stack(stream, || body(stream))
     };
     match outcome {
         Ok(()) => {
@@ -367,6 +354,28 @@ pub fn launch(
         }
         Err(e) => fail(Status::LaunchFailed, format!("{op}: {e}")),
     }
+}
+
+/// Runs `body` (which may JIT-compile: cutile's compiler recurses deeply) on a thread with a 64 MiB stack, bound
+/// to the stream's CUDA context.
+pub fn on_compile_stack<T: Send>(
+    stream: &Arc<Stream>,
+    body: impl FnOnce() -> std::result::Result<T, String> + Send,
+) -> std::result::Result<T, String> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn_scoped(s, || {
+                stream
+                    .device()
+                    .bind_to_thread()
+                    .map_err(|e| format!("binding the CUDA context: {e:?}"))?;
+                body()
+            })
+            .map_err(|e| format!("cannot start the compile thread: {e}"))?
+            .join()
+            .unwrap_or_else(|_| Err("the cutile compiler panicked".into()))
+    })
 }
 
 /// One call's arguments, read out of the caller's `TpCall`.
@@ -571,7 +580,10 @@ macro_rules! operator {
                             })?;
                             $crate::direct::after_slow(
                                 direct,
+                                &stream,
                                 || $crate::direct::Identity {
+                                    module_ast: $crate::ports::$op::port::__module_ast_self,
+                                    source_hash: $crate::ports::$op::port::_SOURCE_HASH,
                                     function: $crate::rt::operator!(@function $entry $($function)?),
                                     generics: $crate::rt::generic_strings(elems, g),
                                     specs: [$($crate::rt::operator!(@spec $kind $name)),*]

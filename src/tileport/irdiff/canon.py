@@ -352,6 +352,14 @@ def _apply_rewrites(canon: Canon) -> None:
                 canon.substitute[id(op)] = Op("constant", f"constant {cm.group(1)} : {m.group(2).strip()}", [],
                                               op.results, [], line=op.line, text=op.text, path=op.path)
                 canon.fired["splat-constants"] += 1
+        # 16-bit float constants: one text per value (tileirdisasm prints a half at 6 significant digits; the text
+        # the constant-conversion rule writes for a folded ftof rounds the last digit where tileirdisasm did not:
+        # 9.997560e-02 against 9.997550e-02 for the f16 nearest 0.1)
+        if op.name == "constant" and op.results and id(op) not in canon.substitute:
+            half = _canonical_half(op.template)
+            if half is not None and half != op.template:
+                canon.substitute[id(op)] = Op("constant", half, [], op.results, [], line=op.line, text=op.text,
+                                              path=op.path)
         # constant-conversion: ftof of a float constant whose value the target type holds exactly
         if op.name == "ftof" and op.results and id(op) not in canon.substitute:
             folded = _fold_ftof(canon, op)
@@ -769,7 +777,31 @@ def _fold_ftof(canon: Canon, op: Op) -> str | None:
         struct.unpack(">e", struct.pack(">H", half))[0]
     # tileirdisasm prints a 16-bit float at 6 significant digits (1.109375 as 1.109380e+00)
     text = f"0x{half:04X}" if math.isinf(v) else f"{float(format(v, '.6g')):.6e}"
-    return f"constant <{target}: {text}> : tile<{m.group(2)}{target}>"
+    folded = f"constant <{target}: {text}> : tile<{m.group(2)}{target}>"
+    return _canonical_half(folded) or folded
+
+
+def _canonical_half(template: str) -> str | None:
+    """A scalar bf16/f16 constant's text with its value written as the 16-bit float's bits (`constant <f16:
+    0x2E66> : ..`), whichever decimal printed it: each side's printed value (6 significant digits) rounds back to
+    one 16-bit float; None for any other constant."""
+    import struct
+
+    m = re.fullmatch(r"constant <(bf16|f16): ([-+0-9.eE]+)> : (.*)", template)
+    if not m:
+        return None
+    v = _float_of(m.group(2))
+    if v is None:
+        return None
+    try:
+        if m.group(1) == "f16":
+            bits = struct.unpack(">H", struct.pack(">e", v))[0]
+        else:
+            b32 = struct.unpack(">I", struct.pack(">f", v))[0]
+            bits = ((b32 + 0x7FFF + ((b32 >> 16) & 1)) >> 16) & 0xFFFF
+    except (OverflowError, struct.error):
+        return None
+    return f"constant <{m.group(1)}: 0x{bits:04X}> : {m.group(3)}"
 
 
 #: memory ops → the operand index of the view or pointer tile they write / read

@@ -4647,6 +4647,10 @@ class Emitter:
         code, ty = self.expr(node.args[0])
         if isinstance(ty, Scalar) and ty.dtype == "f32":   # an f32 scalar is a 0-d tile in Tile IR
             code, ty = f"scalar_to_tile::<f32>({code})", Tile("f32", ())
+        if op == "abs" and isinstance(ty, Scalar) and ty.dtype in ("i32", "i64"):   # `abs(n - pid)`: absi of the
+            # scalar's 0-d tile, as cuTile Python computes it (its scalars are 0-d tiles)
+            rust = RUST_DTYPES[ty.dtype]
+            return f"tile_to_scalar::<{rust}, {rust}>(absi(scalar_to_tile::<{rust}>({code})))", ty
         if op == "abs" and isinstance(ty, Tile) and ty.dtype in ("i8", "i16", "i32", "i64"):
             return f"absi({code})", ty   # an integer tile's |x|: Tile IR absi, as cuTile Python computes it
         if not isinstance(ty, Tile) or not ty.dtype.startswith(("f", "bf")):
@@ -5046,6 +5050,12 @@ class Emitter:
                 # (cuTile Python converts it; cutile has no 16-bit literal, see _float_constant)
                 return self.typed(_float_constant(float(value), like.dtype, ", ".join(like.shape)), like, None,
                                   f"{like.dtype}_value")[0]
+            if lit is None and ok and type(value) in (int, float) and code == repr(value):
+                lit = value   # a folded constant written bare (`(1 if DESC else 0) ^ t`): typed as a literal is
+            if isinstance(lit, float) and like.dtype == "f64":
+                # a Python float is a loosely typed f32 constant in cuTile Python, promoted to the f64 tile's type:
+                # the value rounded to f32 (`t + 0.1` adds 0.10000000149011612)
+                lit = _f32(lit)
             if lit is None and ok and type(value) is int and ty.dtype != like.dtype and \
                     like.dtype in ("i8", "i16", "i64", "u8", "u16", "u32", "u64"):
                 # a folded integer (`4 * j` of a static_iter item) with an integer tile of another width or

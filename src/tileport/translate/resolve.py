@@ -227,6 +227,10 @@ def static_node(value: Any, like: ast.AST) -> ast.expr | None:
         return _attr_chain("ct", like)
     if isinstance(value, bool) or (isinstance(value, (int, float)) and not isinstance(value, enum.Enum)):
         return _mark(ast.copy_location(ast.Constant(value), like))
+    if isinstance(value, (enum.IntEnum, enum.IntFlag)) and not type(value).__module__.startswith("cuda.tile"):
+        return _mark(ast.copy_location(ast.Constant(int(value)), like))   # `Act.RELU` of the module's IntEnum
+    if isinstance(value, str):   # a module's string constant (`NORM = "rms"`), compared in constant `if`s
+        return _mark(ast.copy_location(ast.Constant(value), like))
     if isinstance(value, tuple) and value and all(_numbers(v) for v in value):   # (nested: `((2, 1), (4, 2))`,
         elts = [static_node(v, like) for v in value]                         # a sorting network's stages)
         return _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), like))

@@ -2536,8 +2536,9 @@ class _Lowerer:
             return Tile(text, shape, x.dtype)
         if fn in DERIVED:   # triton.language functions written with cuTile ones (`_Lowerer.<method>`)
             return getattr(self, DERIVED[fn])(node, fn, kw)
-        if fn in ("rand", "randn", "randint", "randint4x", "rand4x") and len(node.args) == 2 and not kw:
-            return self.rand(node)
+        if fn in ("rand", "randn", "randint", "randint4x", "rand4x") and len(node.args) + len(kw) <= 3 and \
+                set(kw) <= {"seed", "offset", "n_rounds"}:
+            return self.rand(node, kw)
         if fn == "exp" and len(node.args) == 1 and not kw:
             x = self._value(self.ev(node.args[0]), node)
             if isinstance(x, Tile):
@@ -2604,11 +2605,15 @@ class _Lowerer:
                 raise self.fail(node, f"{self._spelled(node, fn)} of tiles not both known f32")
             return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)",
                         _broadcast(ta.shape, tb.shape), F32)
-        if fn == "div_rn" and len(node.args) == 2 and not kw:
-            # IEEE division rounded to nearest: cuTile's `/`
-            ieee, self.ieee_div = self.ieee_div, True
+        if (fn == "div_rn" and len(node.args) == 2 and not kw) or (fn == "fdiv" and len(node.args) + len(kw) <= 3
+                                                                    and set(kw) <= {"x", "y", "ieee_rounding"}):
+            # IEEE division rounded to nearest: cuTile's `/`; `tl.fdiv(x, y)`: Triton's `/` (div.full.f32), with
+            # `ieee_rounding=True` div.rn as div_rn
+            a, b = (self._arg(node, kw, k, n) for k, n in ((0, "x"), (1, "y")))
+            rn = fn == "div_rn" or self._flag(node, kw, 2, "ieee_rounding", False)
+            ieee, self.ieee_div = self.ieee_div, self.ieee_div or rn
             try:
-                return self.binop(ast.Div(), self.ev(node.args[0]), self.ev(node.args[1]), node)
+                return self.binop(ast.Div(), self.ev(a), self.ev(b), node)
             finally:
                 self.ieee_div = ieee
         if fn in ROUNDINGS and len(node.args) == 1 and not kw:
@@ -2827,11 +2832,14 @@ class _Lowerer:
         return self.binop(ast.Add(), prod, c, node)  # type: ignore[return-value]
 
     def clamp(self, node: ast.Call, fn: str, kw: dict) -> Tile:
-        """``tl.clamp(x, lo, hi)``: ``minimum(maximum(x, lo), hi)``."""
+        """``tl.clamp(x, lo, hi)``: ``minimum(maximum(x, lo), hi)`` (a NaN x gives lo, as Triton's default);
+        ``propagate_nan=tl.PropagateNan.ALL``: both with ``propagate_nan=True`` (a NaN x stays NaN)."""
         x = self._tile_arg(node, kw, 0, "x")
         lo, hi = (self._value(self.ev(self._arg(node, kw, k, n)), node) for k, n in ((1, "min"), (2, "max")))
         texts = [v.text if isinstance(v, Scalar) else self.materialize(v, node).text for v in (lo, hi)]
-        return Tile(f"ct.minimum(ct.maximum({x.text}, {texts[0]}), {texts[1]})", x.shape, x.dtype)
+        opts = "".join(f", {o}" for o in self._math_options(
+            node, fn, {k: v for k, v in kw.items() if k not in ("x", "min", "max")}))
+        return Tile(f"ct.minimum(ct.maximum({x.text}, {texts[0]}{opts}), {texts[1]}{opts})", x.shape, x.dtype)
 
     def split(self, node: ast.Call, fn: str, kw: dict) -> tuple[Tile, Tile]:
         """``tl.split(x)``: the two halves of x's last axis (of size 2), each ``ct.extract`` of a size-1 slice."""
@@ -2969,7 +2977,13 @@ class _Lowerer:
                 raise self.fail(node, "tl.topk's k must be a power of two no larger than the axis")
             log_k, descending = kk.bit_length() - 1, True
         else:
-            log_k, descending = log_n, self._flag(node, kw, 2, "descending", False)
+            dnode = self._arg(node, kw, 2, "descending", ast.Constant(False))
+            if isinstance(dnode, ast.Name) and dnode.id in self.k.params and dnode.id in self.const_values and \
+                    self.static_truth(dnode) is None:   # a constexpr flag launched both ways: the network's last
+                # merges take their direction from it, which cuTile folds per specialization
+                log_k, descending = log_n, f"(1 if {dnode.id} else 0)"
+            else:
+                log_k, descending = log_n, self._flag(node, kw, 2, "descending", False)
         self.notes.append(f"line {getattr(node, 'lineno', 0)}: tl.{fn} written as Triton's bitonic network")
         flat = self._named(Tile(f"ct.arange({numel}, dtype=ct.int32)", (str(numel),), "ct.int32"), "srt_idx")
         cur = {"t": Tile(f"ct.reshape({x.text}, ({numel},))", (str(numel),), x.dtype), "n": numel}
@@ -2984,7 +2998,8 @@ class _Lowerer:
             y = self._named(Tile(f"ct.reshape(ct.cat(({hi}, {lo}), 1), ({n},))", (str(n),), x.dtype), "srt_y")
             idx = flat.text if n == numel else f"ct.arange({n}, dtype=ct.int32)"
             right = f"(({idx} >> {i}) & 1)"
-            flip = str(order) if isinstance(order, int) else f"(({idx} >> {order[1:]}) & 1)"
+            flip = str(order) if isinstance(order, int) or not order.startswith("@") else \
+                f"(({idx} >> {order[1:]}) & 1)"
             swap = f"ct.where({cur['t'].text} > {y.text}, 1, 0) != ({flip} ^ {right})"
             cur["t"] = self._named(Tile(f"ct.where({swap}, {y.text}, {cur['t'].text})", (str(n),), x.dtype), "srt")
 
@@ -2992,7 +3007,7 @@ class _Lowerer:
             for j in range(stage):
                 cas(stage - 1 - j, order)
 
-        desc = 1 if descending else 0
+        desc = descending if isinstance(descending, str) else 1 if descending else 0
         for i in range(1, log_k + 1):
             merge(i, f"@{i}" if i < log_n else desc)   # ("@s": alternating by bit s, Triton's order 2)
         for i in range(log_k + 1, log_n + 1):
@@ -3064,14 +3079,21 @@ class _Lowerer:
 
     def arg_reduce(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.argmax(x, axis)`` / ``tl.argmin``: the first index holding the maximum (minimum) — Triton's
-        ``tie_break_left=True`` — as a reduction to it, then the least index where x equals it."""
+        ``tie_break_left=True`` — as a reduction to it, then the least index where x equals it. With
+        ``tie_break_left=False`` Triton's combine keeps the second operand's index on a tie, so which equal value
+        wins is its reduction order's: sequential, as its interpreter runs it (and each GPU thread over its own
+        elements), that is the last — the greatest index where x equals it, which this gives (noted)."""
         x = self._named(self._tile_arg(node, kw, 0, "input"), "arg")
-        if not self._flag(node, kw, 2, "tie_break_left", True):
-            raise self.fail(node, f"tl.{fn} with tie_break_left=False")
+        left = self._flag(node, kw, 2, "tie_break_left", True)
+        if not left:
+            note = (f"tl.{fn}(.., tie_break_left=False): the greatest index among equal values (Triton's sequential "
+                    "order; its GPU tree may pick another)")
+            if note not in self.notes:
+                self.notes.append(note)
         return self._index_of(x, "max" if fn == "argmax" else "min", self._arg(node, kw, 1, "axis"),
-                              self._flag(node, kw, 3, "keep_dims", False))
+                              self._flag(node, kw, 3, "keep_dims", False), last=not left)
 
-    def _index_of(self, x: Tile, which: str, axis_node: ast.expr, keep: bool) -> Tile:
+    def _index_of(self, x: Tile, which: str, axis_node: ast.expr, keep: bool, last: bool = False) -> Tile:
         axis = self._axis_of(x, axis_node)
         best = self._named(Tile(f"ct.{which}({x.text}, axis={axis}, keepdims=True)",
                                 tuple("1" if a == axis else s for a, s in enumerate(x.shape)), x.dtype), "best")
@@ -3081,7 +3103,8 @@ class _Lowerer:
             f"ct.reshape(ct.arange({n}, dtype=ct.int32), {_tup(where)})"
         out = tuple(("1" if keep else None) if a == axis else s for a, s in enumerate(x.shape))
         out = tuple(s for s in out if s is not None)
-        text = f"ct.min(ct.where({x.text} == {best.text}, {idx}, {n}), axis={axis}" + (
+        pick, none = ("ct.max", -1) if last else ("ct.min", n)
+        text = f"{pick}(ct.where({x.text} == {best.text}, {idx}, {none}), axis={axis}" + (
             ", keepdims=True)" if keep else ")")
         return Tile(text, out, "ct.int32")
 
@@ -3326,12 +3349,12 @@ class _Lowerer:
         return None
 
     def _math_options(self, node: ast.Call, fn: str, kw: dict) -> list[str]:
-        """Keyword options of an element-wise function: ``propagate_nan=`` of maximum/minimum (``ALL``: NaN wins,
+        """Keyword options of an element-wise function: ``propagate_nan=`` of maximum/minimum/clamp (``ALL``: NaN wins,
         ``ct.maximum(.., propagate_nan=True)``; ``NONE``: the default); any other is refused."""
         out = []
         for k, v in kw.items():
             mode = v.attr if isinstance(v, ast.Attribute) else None
-            if k == "propagate_nan" and fn in ("maximum", "minimum") and mode in ("ALL", "NONE"):
+            if k == "propagate_nan" and fn in ("maximum", "minimum", "clamp") and mode in ("ALL", "NONE"):
                 out += ["propagate_nan=True"] if mode == "ALL" else []
                 continue
             raise self.fail(node, f"tl.{fn} option {k}={ast.unparse(v)} is not lowered")
@@ -3356,14 +3379,20 @@ class _Lowerer:
         shape = tuple("1" if a in axes else next(dims) for a in range(rank))
         return Tile(f"ct.reshape({x.text}, {_tup(shape)})", shape, x.dtype)
 
-    def rand(self, node: ast.Call) -> Tile:
-        """``tl.rand(seed, offsets)``: Triton's Philox 4x32 with 10 rounds (triton/language/random.py), written out
+    def rand(self, node: ast.Call, kw: dict) -> Tile:
+        """``tl.rand(seed, offsets, n_rounds=10)``: Triton's Philox 4x32 (triton/language/random.py), written out
         in 64-bit unsigned arithmetic: a 32-bit high product is ``(a * b) >> 32``, a low one the product truncated
         to uint32 and extended again (the translator's wrapping `trunci`). cutile 0.3.1 parses every integer literal
         as i32, so no literal here is 2^31 or more: Philox's constants are multiplied in 16-bit halves and added as
         two halves. The uniform float is Triton's: the low 32 bits as an int32, folded to non-negative (-x - 1),
         times 4.6566127342e-10."""
-        seed = self.ev(node.args[0])
+        seed_node, offs_node = self._arg(node, kw, 0, "seed"), self._arg(node, kw, 1, "offset")
+        rounds_node = self._arg(node, kw, 2, "n_rounds", ast.Constant(10))
+        rounds = rounds_node.value if isinstance(rounds_node, ast.Constant) else \
+            self._static_int(ast.unparse(rounds_node), rounds_node, "n_rounds")
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+            raise self.fail(rounds_node, f"n_rounds={ast.unparse(rounds_node)}: a whole number of rounds, at least 1")
+        seed = self.ev(seed_node)
         seed_dtype = self.known_dtype(seed) if isinstance(seed, Tile) else None
         if isinstance(seed, Tile) and seed.shape in ((), ("1",)) and seed_dtype in ("ct.int32", "ct.int64"):
             # a seed loaded from memory (`seed = tl.load(seed_ptr)`): its element, sign-extended as Triton's
@@ -3373,10 +3402,10 @@ class _Lowerer:
                 seed_text = f"ct.astype({seed_text}, ct.int64)"
             seed = Scalar(f"ct.astype({seed_text}, ct.uint64)")
         elif not isinstance(seed, Scalar):
-            raise self.fail(node.args[0], "tl.rand's seed must be a scalar, or one int32/int64 element loaded")
+            raise self.fail(seed_node, "tl.rand's seed must be a scalar, or one int32/int64 element loaded")
         else:
             seed = Scalar(f"ct.astype(ct.astype(ct.full((1,), {seed.text}, dtype=ct.int32), ct.int64), ct.uint64)")
-        offs_v = self._value(self.ev(node.args[1]), node)
+        offs_v = self._value(self.ev(offs_node), node)
         if isinstance(offs_v, Scalar):   # one offset (`tl.rand(seed, row)`): a 1-element tile (as a loaded scalar)
             offs_v = Tile(f"ct.full((1,), {offs_v.text}, dtype=ct.int32)", ("1",), "ct.int32")
         offs = self.materialize(offs_v, node)
@@ -3393,7 +3422,7 @@ class _Lowerer:
         def plus(x: str, c: int) -> str:
             return f"({x} + {hex(c >> 1)} + {hex(c - (c >> 1))})"
 
-        self.emit(f"# tl.rand (line {node.lineno}): Philox 4x32, 10 rounds, in 64-bit unsigned steps (constants "
+        self.emit(f"# tl.rand (line {node.lineno}): Philox 4x32, {rounds} rounds, in 64-bit unsigned steps (constants "
                   "above 2^31 written as sums of smaller ones: cutile 0.3.1 parses integer literals as i32)")
         self.emit(f"{r}s = {seed.text}")
         self.emit(f"{r}k0 = {low(f'{r}s')}")
@@ -3402,7 +3431,7 @@ class _Lowerer:
         self.emit(f"{r}c1 = ct.zeros({shape}, dtype=ct.uint64)")
         self.emit(f"{r}c2 = {r}c1")
         self.emit(f"{r}c3 = {r}c1")
-        for _ in range(10):
+        for _ in range(rounds):
             self.emit(f"{r}p0 = {r}c0")
             self.emit(f"{r}p2 = {r}c2")
             self.emit(f"{r}q0 = {times(f'{r}p2', 0xCD9E8D57)}")
@@ -3600,7 +3629,7 @@ class _Lowerer:
             t = self.materialize(self._value(v, node), node)
             return Tile(f"ct.bitcast({t.text}, {dt.text})", t.shape, dt.text)
         if isinstance(v, Scalar):
-            if dt.text in INT_DTYPES and not self._float_scalar(v):
+            if dt.text in ("ct.int32", "ct.int64") and not self._float_scalar(v):
                 # an integer widened (`tl.program_id(0).to(tl.int64)`) to keep offsets from overflowing: offsets
                 # are tile indices of array views here, and cuTile computes addresses in 64 bits
                 note = "integer scalar .to() dropped: offsets become array-view tile indices (64-bit addressing)"
@@ -4409,6 +4438,8 @@ class _Lowerer:
         for k in range(rank):
             seen = [d["block_shape"][k] for d in ds]
             named = [c for c, vals in self.const_values.items() if vals == seen and c in self.k.params]
+            if len(named) > 1:   # several constexprs of those values (BLOCK_M == BLOCK_N): the one its offsets name
+                named = self._descriptor_offset_name(p, k, named)
             if named:
                 block.append(named[0])
             elif len(set(seen)) == 1:
@@ -4421,6 +4452,28 @@ class _Lowerer:
             raise LoweringError(self.k, self.k.fn, f"{p}: descriptor padding {sorted(pads)} (one of zero / nan)")
         shape, strides = descriptor_dims(p, rank)
         return Desc(p, shape, strides, tuple(block), "NAN" if pads == {"nan"} else "ZERO")
+
+    def _descriptor_offset_name(self, p: str, k: int, candidates: list[str]) -> list[str]:
+        """Of ``candidates`` (constexprs of one value), those dimension k's offsets of `p.load([..])` /
+        `p.store([..], ..)` name nearest: in the offsets themselves, else in what the names there are assigned
+        (`off_n = pid_n * BLOCK_N`, then `[k, off_n]`), and so on out; all of them when none is named."""
+        assigned: dict[str, set[str]] = {}
+        for n in walk_nodes(self.k.fn):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                assigned.setdefault(n.targets[0].id, set()).update(
+                    m.id for m in walk_nodes(n.value) if isinstance(m, ast.Name))
+        level = {m.id for n in walk_nodes(self.k.fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr in ("load", "store") and isinstance(n.func.value, ast.Name) and n.func.value.id == p
+                 and n.args and isinstance(n.args[0], (ast.List, ast.Tuple)) and len(n.args[0].elts) > k
+                 for m in walk_nodes(n.args[0].elts[k]) if isinstance(m, ast.Name)}
+        seen: set[str] = set()
+        while level:
+            hits = [c for c in candidates if c in level]
+            if hits:
+                return hits
+            seen |= level
+            level = {m for name in level for m in assigned.get(name, ())} - seen
+        return candidates
 
     def _descriptor_method(self, node: ast.Call) -> str | None:
         """``load`` / ``store`` for ``desc.load(..)`` / ``desc.store(..)`` on a tensor descriptor, else None."""
