@@ -343,6 +343,11 @@ pub fn after_slow<'a>(
         Some(_) => None, // recorded or refused already
     });
     let Some(seen) = seen else { return };
+    if seen && capturing(stream) {
+        // (recording may compile — a module load, which a CUDA graph capture on this stream forbids and which
+        // would invalidate the capture: the key stays pending until a launch outside a capture)
+        return;
+    }
     let state = if !seen {
         State::Pending
     } else {
@@ -370,6 +375,14 @@ pub fn after_slow<'a>(
             }
         }
     });
+}
+
+/// Whether `stream` is capturing a CUDA graph (or its capture was invalidated); an unknown status counts as capturing.
+fn capturing(stream: &Arc<cutile::cuda_core::Stream>) -> bool {
+    let mut status = sys::CUstreamCaptureStatus_enum_CU_STREAM_CAPTURE_STATUS_NONE;
+    // SAFETY: a live stream handle; the output is a plain enum.
+    let rc = unsafe { sys::cuStreamIsCapturing(stream.cu_stream(), &mut status) };
+    rc != sys::cudaError_enum_CUDA_SUCCESS || status != sys::CUstreamCaptureStatus_enum_CU_STREAM_CAPTURE_STATUS_NONE
 }
 
 /// The cached cutile kernel of `id`, when it is found exactly once and takes the template's parameters; else why
