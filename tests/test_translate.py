@@ -1820,3 +1820,19 @@ def test_an_elif_whose_test_needs_statements_evaluates_them_in_the_else_arm(test
     after_else = body.split("} else {", 1)[1]
     assert setup in after_else and after_else.index(setup) < after_else.index("let s: Tile<f32, { [B] }> = if "), body
     assert "\n};\ns\n};\ny.store(s);" in body, body   # the inner `if` bound to s, s the else arm's value
+
+
+def test_a_list_item_used_in_place_is_bound_to_a_name_first(tmp_path):
+    """`acc += ct.load(xs[i], ..)` of a list-of-arrays argument: the item is bound by a statement of its own just
+    before (`xs_item1 = xs[i]`), as `a = xs[i]` is ported (was refused: items were taken only as `x = xs[i]`)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(xs, y, B: ct.Constant[int]):
+         acc = ct.zeros((B,), dtype=ct.float32)
+         for i in range(len(xs)):
+             acc += ct.load(xs[i], (ct.bid(0),), (B,), padding_mode=ct.PaddingMode.ZERO)
+         ct.store(y, (ct.bid(0),), acc)
+     """, "xs=list[f32[?]/1], y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert body.index("let xs_item1: Tensor<f32, { [-1] }> = unsafe { make_tensor_view(") < \
+        body.index("acc = acc + xs_item1_tile;"), body

@@ -998,8 +998,9 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
      "@triton.jit\ndef _f(a, b):\n    return a * 2 + b\n", "combine_fn is a @triton.jit function of two"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x.to(tl.float16, fp_downcast_rounding='rtp'))", "",
      "only round-to-nearest-even"),
-    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.argmax(x, 0, tie_break_left=False))", "",
-     "tie_break_left=False"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.clamp(x, 0.0, 1.0, propagate_nan=tl.PropagateNan.FOO))",
+     "", "tl.clamp option propagate_nan"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.rand(7, offs, n_rounds=0))", "", "n_rounds=0"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.exp(x, foo=1))", "", "tl.exp option foo=1"),
     # round 5: a tuple reduce is an arg-max only with the least index winning ties (`i1 > i2` is not; nor a combine
     # keeping the first pair on equal values: the result then depends on the tree's order); a tuple scan whose

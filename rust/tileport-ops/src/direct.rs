@@ -382,7 +382,8 @@ fn capturing(stream: &Arc<cutile::cuda_core::Stream>) -> bool {
     let mut status = sys::CUstreamCaptureStatus_enum_CU_STREAM_CAPTURE_STATUS_NONE;
     // SAFETY: a live stream handle; the output is a plain enum.
     let rc = unsafe { sys::cuStreamIsCapturing(stream.cu_stream(), &mut status) };
-    rc != sys::cudaError_enum_CUDA_SUCCESS || status != sys::CUstreamCaptureStatus_enum_CU_STREAM_CAPTURE_STATUS_NONE
+    rc != sys::cudaError_enum_CUDA_SUCCESS
+        || status != sys::CUstreamCaptureStatus_enum_CU_STREAM_CAPTURE_STATUS_NONE
 }
 
 /// The cached cutile kernel of `id`, when it is found exactly once and takes the template's parameters; else why
@@ -468,7 +469,15 @@ fn neutral(
     let hints: Vec<(String, DivHint)> = key
         .scalar_hints
         .iter()
-        .map(|(name, h)| (name.clone(), DivHint { divisor: 1, max: h.max }))
+        .map(|(name, h)| {
+            (
+                name.clone(),
+                DivHint {
+                    divisor: 1,
+                    max: h.max,
+                },
+            )
+        })
         .collect();
     crate::rt::on_compile_stack(stream, || {
         let ctx = cutile::cuda_async::device_operation::ExecutionContext::new(stream.clone());

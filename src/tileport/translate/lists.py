@@ -56,13 +56,49 @@ def lists_of(em) -> dict[str, sigmod.ListSig]:
     return {name: p for name, p in em.sig.params if isinstance(p, sigmod.ListSig)}
 
 
+def hoist_inline_items(em, lists: dict) -> None:
+    """`acc += ct.load(L[i], ..)` / `ct.store(L[i], ..)`: an item used in place, as the array a memory op takes, is
+    bound to a name of its own by a statement just before the one it is in (`L_item1 = L[i]`) — cuTile Python takes
+    the item (GetArrayListItem) where the expression reads it, before the op that uses it, in the same block."""
+    count = 0
+    for block_owner in walk_nodes(em.fn):
+        for part in ("body", "orelse"):
+            block = getattr(block_owner, part, None)
+            if not isinstance(block, list) or not block or not isinstance(block[0], ast.stmt):
+                continue
+            out: list[ast.stmt] = []
+            for st in block:
+                inner = [n for n in walk_nodes(st) if isinstance(n, ast.Call) and n.args and
+                         isinstance(n.args[0], ast.Subscript) and isinstance(n.args[0].value, ast.Name) and
+                         n.args[0].value.id in lists and em.ct(n.func) in ITEM_OPS and
+                         not any(n is m for sub in getattr(st, "body", []) + getattr(st, "orelse", [])
+                                 for m in walk_nodes(sub))   # (those in a nested block: hoisted within it)
+                         and not (isinstance(st, ast.While) and any(n is m for m in walk_nodes(st.test)))]
+                # (a `while` test is read every trip: left in place, and refused as before)
+                for call in inner:
+                    count += 1
+                    name = f"{call.args[0].value.id}_item{count}"
+                    while name in em.assign_counts:
+                        count += 1
+                        name = f"{call.args[0].value.id}_item{count}"
+                    sub = call.args[0]
+                    out.append(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(name, ast.Store()), sub)],
+                                                            sub), sub))
+                    call.args[0] = ast.copy_location(ast.Name(name, ast.Load()), sub)
+                    em.assign_counts[name] = 1
+                out.append(st)
+            setattr(block_owner, part, out)
+
+
 def find_list_items(em) -> dict[str, ListItem]:
     """Every `name = L[i]` of the kernel (L a list parameter), each registered with the emitter as an array
-    (``em.params``). A list used otherwise than `x = L[i]` and `len(L)`, an item bound twice, and memory ops the port
-    does not carry on items are refused with their location."""
+    (``em.params``); an item used in place by a memory op is bound to a name first (``hoist_inline_items``). A list
+    used otherwise than `x = L[i]` and `len(L)`, an item bound twice, and memory ops the port does not carry on items
+    are refused with their location."""
     lists = lists_of(em)
     if not lists:
         return {}
+    hoist_inline_items(em, lists)
     parents = {id(c): p for p in walk_nodes(em.fn) for c in ast.iter_child_nodes(p)}
     found: dict[str, ListItem] = {}
     for node in walk_nodes(em.fn):

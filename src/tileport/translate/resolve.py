@@ -70,8 +70,9 @@ class Rewrite:
 
 REWRITES: tuple[Rewrite, ...] = (
     Rewrite("module-alias", "`import cuda.tile as cuda_tile`, `from cuda import tile`", "`ct.`"),
-    Rewrite("global-constant", "a module-level `int`/`float`/`bool` (or a tuple of them) used in a kernel",
-            "the literal, as cuTile Python folds it"),
+    Rewrite("global-constant", "a module-level `int`/`float`/`bool` (or a tuple of them), `str` (`NORM = \"rms\"`) "
+            "or member of the module's own `IntEnum` (`Act.RELU`) used in a kernel",
+            "the literal (the member's int), as cuTile Python folds it"),
     Rewrite("global-enum", "a module-level or local alias of a cuda.tile enum member (`PAD_ZERO = "
             "ct.PaddingMode.ZERO`)", "`ct.PaddingMode.ZERO`"),
     Rewrite("global-dtype", "a cuda.tile, torch or numpy dtype object (`torch.int32`, `np.float32`, an alias)",
