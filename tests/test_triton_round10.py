@@ -29,12 +29,7 @@ class Ct10(r7.Ct7):
         return np.minimum(a, b) if propagate_nan else np.fmin(a, b)
 
 
-def _run(lowered, mod, name, grid, args, kw):
-    saved, r5.CtMore = r5.CtMore, Ct10
-    try:
-        return r5._run(lowered, mod, name, grid, args, kw)
-    finally:
-        r5.CtMore = saved
+_run = r5.runner(Ct10)
 
 
 @pytest.fixture(scope="module")

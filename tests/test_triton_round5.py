@@ -129,6 +129,18 @@ def lower_fixture(root: Path, names: tuple[str, ...]) -> Path:
     return root
 
 
+def runner(ct_class):
+    """`_run` with ``ct_class`` standing for cuda.tile (a later round's stand-in, with the functions it adds)."""
+    def run(lowered, mod, name, grid, args, kw):
+        global CtMore
+        saved, CtMore = CtMore, ct_class
+        try:
+            return _run(lowered, mod, name, grid, args, kw)
+        finally:
+            CtMore = saved
+    return run
+
+
 def against_triton(lowered: Path, tmp_path: Path, cases: str, interpreted: tuple[str, ...], run=None):
     """(kernel, argument index, Triton interpreter's array, the lowered kernel's array) for each array argument of
     each case of FIXTURE's ``cases()`` whose kernel is in ``interpreted``."""

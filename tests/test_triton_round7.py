@@ -54,12 +54,7 @@ class Ct7(r5.CtMore):
         return np.power(np.float32(a), np.float32(b))
 
 
-def _run(lowered, mod, name, grid, args, kw):
-    saved, r5.CtMore = r5.CtMore, Ct7
-    try:
-        return r5._run(lowered, mod, name, grid, args, kw)
-    finally:
-        r5.CtMore = saved
+_run = r5.runner(Ct7)
 
 
 @pytest.fixture(scope="module")
