@@ -1836,3 +1836,31 @@ def test_a_list_item_used_in_place_is_bound_to_a_name_first(tmp_path):
     body = "\n".join(e.body)
     assert body.index("let xs_item1: Tensor<f32, { [-1] }> = unsafe { make_tensor_view(") < \
         body.index("acc = acc + xs_item1_tile;"), body
+
+
+def test_an_fma_in_an_arm_a_literal_if_never_takes_is_no_candidate(tmp_path):
+    """`for i, w in ct.static_iter(enumerate(TAPS)): if w > 0.15: acc = acc + w * ..`: unrolled with the taps in
+    place, the arm of `if 0.1 > 0.15:` is folded away by cuTile Python and holds no fma — two fmas for two candidate
+    sums, not three (was refused as ambiguous)."""
+    import importlib.util
+
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent("""
+    TAPS = (0.1, 0.2, 0.4)
+
+
+    @ct.kernel
+    def k(x, y, B: ct.Constant[int]):
+        acc = ct.zeros((B,), dtype=ct.float32)
+        for i, w in ct.static_iter(enumerate(TAPS)):
+            if w > 0.15:
+                acc = acc + w * ct.load(x, (ct.bid(0) * 3 + i,), (B,), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, (ct.bid(0),), acc)
+    """))
+    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#16"), ["x", "y", "B"], "k")
+    line = next(i for i, text in enumerate(src.read_text().splitlines(), 1) if "acc = acc + w" in text)
+    e = emit_kernel(src, "k", sig, {"B"}, {(line, 18): 2}, pyfunc=module.k._pyfunc)   # (the sum's line and column)
+    assert "\n".join(e.body).count("fma(") == 2

@@ -5113,6 +5113,22 @@ class Emitter:
         return ("{ let wide: Tile<f32, { [] }> = convert_tile(scalar_to_tile::<i32>(" + code + ")); "
                 "tile_to_scalar::<f32, f32>(wide) }")
 
+    def _literal_dead_arms(self) -> set[int]:
+        """The nodes of the arms that an `if` on literals alone never takes (`if 0.1 > 0.15:` of a
+        `ct.static_iter` loop unrolled over a tuple: resolve.py put the item in place)."""
+        allowed = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.operator, ast.unaryop,
+                   ast.cmpop, ast.boolop)
+        dead: set[int] = set()
+        for n in self.walk():
+            if not isinstance(n, ast.If) or not all(isinstance(m, allowed) for m in walk_nodes(n.test)):
+                continue
+            try:
+                taken = bool(eval(compile(ast.Expression(n.test), "<test>", "eval"), {"__builtins__": {}}))
+            except Exception:   # noqa: BLE001 (a literal test Python cannot decide: left to the emitter)
+                continue
+            dead |= {id(m) for sub in (n.orelse if taken else n.body) for m in walk_nodes(sub)}
+        return dead
+
     def count_fma_candidates(self) -> None:
         """How many additive nodes could become an fma at each source position. cuTile Python reports an fma at
         the position where the whole expression starts, and nested expressions can start at the same position;
@@ -5133,7 +5149,10 @@ class Emitter:
         bound_products |= from_helpers
         self.fma_candidates = Counter()
         maybe: dict[tuple, list] = {}
+        dead = self._literal_dead_arms()
         for n in self.walk():
+            if id(n) in dead:   # (an arm cuTile Python folds away holds no fma)
+                continue
             operands = None
             if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub)):
                 operands = (n.left, n.right)
