@@ -212,12 +212,12 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=t, allow_tma=n > 1)
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "store-options", 8, "allow_tma=n > 1 is not a constant bool"),
-    ("a list's item taken inline", """
+    ("a list's item read inline other than by a memory op", """
      @ct.kernel
      def k(xs, y, B: ct.Constant[int]):
-         t = ct.load(xs[0], index=(ct.bid(0),), shape=(B,))
-         ct.store(y, index=(ct.bid(0),), tile=t)
-     """, "xs=list[f32[?]/1], y=f32[?]/1, B=#16", "array-list", 7, "its items are taken one at a time"),
+         n = xs[0].shape[0]
+         ct.store(y, index=(ct.bid(0),), tile=ct.full((B,), n, dtype=ct.int32))
+     """, "xs=list[f32[?]/1], y=i32[?]/1, B=#16", "array-list", 7, "its items are taken one at a time"),
     ("a list whose items are loaded and stored", """
      @ct.kernel
      def k(xs, B: ct.Constant[int]):
