@@ -1864,3 +1864,25 @@ def test_an_fma_in_an_arm_a_literal_if_never_takes_is_no_candidate(tmp_path):
     line = next(i for i, text in enumerate(src.read_text().splitlines(), 1) if "acc = acc + w" in text)
     e = emit_kernel(src, "k", sig, {"B"}, {(line, 18): 2}, pyfunc=module.k._pyfunc)   # (the sum's line and column)
     assert "\n".join(e.body).count("fma(") == 2
+
+
+def test_a_tuple_of_tiles_bound_to_a_name_is_one_name_per_element(tmp_path):
+    """`pair = (t, t + 1.0)` then `pair[0] * pair[1]` and `a, b = pair`: one name per element, bound where the tuple
+    was (each element computed once, as cuTile Python computes it), `pair[k]` read as that name (was refused:
+    `(t, t + 1.0)[0]`, the tuple copied into each read)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         pair = (t, t + 1.0)
+         a, b = pair
+         ct.store(y, (ct.bid(0),), pair[0] * pair[-1] + a * b + mix(pair, 2.0))
+
+
+     @ct.function
+     def mix(p, w):
+         return p[0] * w + p[1]
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)   # (the helper's `p[0]` of the tuple it is given: pair_0)
+    assert body.count("broadcast_scalar(1.0f32") == 1 and "let pair_1: Tile<f32, { [B] }> = t +" in body, body
+    assert "(pair_0 * broadcast_scalar(w, shape![B])) + pair_1" in body and "(pair_0 * pair_1)" in body, body

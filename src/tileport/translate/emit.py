@@ -2762,6 +2762,12 @@ class Emitter:
             raise self.refuse(node, "assign", f"unknown name {node.id!r}" + (
                 f" in {self.inlining[-1]}() (a helper reads its parameters and module names; a local of the "
                 "function it is defined in, a closure, is not carried in)" if self.inlining else ""))
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Tuple) and \
+                all(isinstance(e, (ast.Name, ast.Constant)) for e in node.value.elts) and \
+                isinstance(k := _literal(node.slice), int) and -len(node.value.elts) <= k < len(node.value.elts):
+            # `(pair_0, pair_1)[0]`: a tuple of names indexed in place (a helper's tuple parameter, `p[0]`, given a
+            # tuple resolve split into names): that element, as cuTile Python reads the aggregate's item
+            return self.expr(node.value.elts[k], want_name)
         lit = _literal(node)
         if isinstance(lit, float) and not math.isfinite(lit):   # `-math.inf` (a module float resolve inlined):
             # cuTile Python's folded constant, as `float('-inf')` is

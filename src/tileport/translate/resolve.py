@@ -114,6 +114,10 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`, "
             "`tile_shape = TILE` of a module tuple) and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
             "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`)"),
+    Rewrite("tuple-name-elements", "a name bound once to a tuple read by element or holding tiles (`pair = (t, t + "
+            "1.0)`, then `pair[0] * pair[-1]`, `a, b = pair`, `f(pair)` with `p[0]` in f)",
+            "one name per element bound where the tuple was (`pair_0 = t`, `pair_1 = t + 1.0`: each computed once, "
+            "as cuTile Python does), `pair[k]` that name, other reads the tuple of the names"),
     Rewrite("ensure-constant", "`ct.ensure_constant(e)` (e.g. `if ct.ensure_constant(FLAG):`)", "`e` (cuTile "
             "Python compiles it only where e is a constant, which the reference compile checked)"),
     Rewrite("astile", "`ct.astile(v, dtype=D)` (a scalar or constant as a tile)", "`ct.astype(v, D)` (a scalar "
@@ -1144,6 +1148,10 @@ def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) 
                 isinstance(e.slice, (ast.Constant, ast.UnaryOp))
         return False
 
+    # (a tuple read by element, `pair[0]`, is split into names instead: copies of it would compute each element
+    # again, and a tuple indexed in place is no form the emitter takes)
+    subscripted = {n.value.id for n in walk_nodes(fn) if isinstance(n, ast.Subscript) and
+                   isinstance(n.value, ast.Name) and isinstance(n.ctx, ast.Load)}
     tuples = {}
     for st in fn.body:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
@@ -1154,8 +1162,9 @@ def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) 
             st.value = spelled   # `tile_shape = TILE` of a module tuple of numbers: that tuple, as above
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
                 stores.get(st.targets[0].id) == 1 and isinstance(st.value, ast.Tuple) and st.value.elts and \
-                all(plain(e) for e in st.value.elts):
+                all(plain(e) for e in st.value.elts) and st.targets[0].id not in subscripted:
             tuples[st.targets[0].id] = st
+    _split_tuple_names(fn, stores, set(tuples))
     if not tuples:
         return
 
@@ -1169,6 +1178,63 @@ def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) 
             return node
 
     fn.body = [Inline().visit(st) for st in fn.body if not any(st is t for t in tuples.values())]
+    ast.fix_missing_locations(fn)
+
+
+def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set[str]) -> None:
+    """A name bound once to a tuple of values that are not all plain (`pair = (t, t + 1.0)`, tiles): one name per
+    element, bound in order where the tuple was (`pair_0 = t`, `pair_1 = t + 1.0`), `pair[k]` (k a literal) read as
+    `pair_k` and any other read as the tuple of those names (rewrite tuple-name-elements) — cuTile Python computes
+    the elements once, where the tuple is made, and a tuple is no value of its own in Tile IR."""
+    taken = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)} | {a.arg for a in fn.args.args}
+    split: dict[str, list[str]] = {}
+    for node in walk_nodes(fn):
+        for part in ("body", "orelse"):
+            block = getattr(node, part, None)
+            if not isinstance(block, list) or not block or not isinstance(block[0], ast.stmt):
+                continue
+            out: list[ast.stmt] = []
+            for st in block:
+                name = st.targets[0].id if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                    isinstance(st.targets[0], ast.Name) else None
+                if name is None or name in inlined or stores.get(name) != 1 or not isinstance(st.value, ast.Tuple) \
+                        or not st.value.elts or any(isinstance(e, ast.Starred) for e in st.value.elts):
+                    out.append(st)
+                    continue
+                names = []
+                for k, e in enumerate(st.value.elts):
+                    elt = f"{name}_{k}"
+                    while elt in taken:
+                        elt += "_"
+                    taken.add(elt)
+                    names.append(elt)
+                    out.append(_mark(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(elt, ast.Store()), e)],
+                                                                  e), st)))
+                split[name] = names
+            setattr(node, part, out)
+    if not split:
+        return
+
+    class Read(ast.NodeTransformer):
+        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+            if isinstance(node.value, ast.Name) and node.value.id in split and isinstance(node.ctx, ast.Load):
+                try:
+                    k = ast.literal_eval(node.slice)
+                except ValueError:
+                    k = None
+                elts = split[node.value.id]
+                if isinstance(k, int) and not isinstance(k, bool) and -len(elts) <= k < len(elts):
+                    return _mark(ast.copy_location(ast.Name(elts[k], ast.Load()), node))
+            self.generic_visit(node)
+            return node
+
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if node.id in split and isinstance(node.ctx, ast.Load):
+                return _mark(ast.copy_location(ast.Tuple([ast.copy_location(ast.Name(e, ast.Load()), node)
+                                                          for e in split[node.id]], ast.Load()), node))
+            return node
+
+    Read().visit(fn)
     ast.fix_missing_locations(fn)
 
 
