@@ -92,6 +92,8 @@ CASES = {
     "annotated-assign": ("i: int = ct.bid(0)", "i = ct.bid(0)", "i: int"),
     "tiled-view": ("v = x.tiled_view((TILE,))\nt = v.load((ct.bid(0),))", "ct.load(x", "tiled_view"),
     "tuple-name": ("at = (ct.bid(0),)\nt = ct.load(x, index=at, shape=(TILE,))", "index=(ct.bid(0),)", "index=at"),
+    "tuple-name-elements": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\npair = (t, t + 1.0)\nu = pair[0] * pair[1]",
+                            "u = pair_0 * pair_1", "pair[0]"),
     "astile": ("f = ct.astile(SCALE, dtype=ct.float32)", "ct.astype(", "astile"),
     "ensure-constant": ("if ct.ensure_constant(TILE > 8):\n    f = 1", "if TILE > 8", "ensure_constant"),
     "divmod": ("q, r = divmod(ct.bid(0), TILE)", "_a // TILE", "divmod("),
