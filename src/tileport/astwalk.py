@@ -29,3 +29,10 @@ def walk_nodes(node: ast.AST) -> Iterator[ast.AST]:
             elif isinstance(value, list):
                 extend([x for x in value if isinstance(x, _AST)])
         yield node
+
+
+def statement_blocks(node: ast.AST) -> list[tuple[ast.AST, str, list[ast.stmt]]]:
+    """Every non-empty statement list under ``node`` (a function's body, an `if`'s or a loop's arms) as (owner,
+    field, statements), gathered first so that a caller may replace a block (``setattr(owner, field, new)``)."""
+    return [(owner, part, block) for owner in walk_nodes(node) for part in ("body", "orelse")
+            if isinstance(block := getattr(owner, part, None), list) and block and isinstance(block[0], ast.stmt)]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from ..astwalk import walk_nodes
+from ..astwalk import statement_blocks, walk_nodes
 from ..spec import signature as sigmod
 from .stores import store_unchecked
 from .values import RUST_DTYPES, Scalar, Tile
@@ -61,33 +61,29 @@ def hoist_inline_items(em, lists: dict) -> None:
     bound to a name of its own by a statement just before the one it is in (`L_item1 = L[i]`) — cuTile Python takes
     the item (GetArrayListItem) where the expression reads it, before the op that uses it, in the same block."""
     count = 0
-    for block_owner in walk_nodes(em.fn):
-        for part in ("body", "orelse"):
-            block = getattr(block_owner, part, None)
-            if not isinstance(block, list) or not block or not isinstance(block[0], ast.stmt):
-                continue
-            out: list[ast.stmt] = []
-            for st in block:
-                inner = [n for n in walk_nodes(st) if isinstance(n, ast.Call) and n.args and
-                         isinstance(n.args[0], ast.Subscript) and isinstance(n.args[0].value, ast.Name) and
-                         n.args[0].value.id in lists and em.ct(n.func) in ITEM_OPS and
-                         not any(n is m for sub in getattr(st, "body", []) + getattr(st, "orelse", [])
-                                 for m in walk_nodes(sub))   # (those in a nested block: hoisted within it)
-                         and not (isinstance(st, ast.While) and any(n is m for m in walk_nodes(st.test)))]
-                # (a `while` test is read every trip: left in place, and refused as before)
-                for call in inner:
+    for owner, part, block in statement_blocks(em.fn):
+        out: list[ast.stmt] = []
+        for st in block:
+            inner = [n for n in walk_nodes(st) if isinstance(n, ast.Call) and n.args and
+                     isinstance(n.args[0], ast.Subscript) and isinstance(n.args[0].value, ast.Name) and
+                     n.args[0].value.id in lists and em.ct(n.func) in ITEM_OPS and
+                     not any(n is m for sub in getattr(st, "body", []) + getattr(st, "orelse", [])
+                             for m in walk_nodes(sub))   # (those in a nested block: hoisted within it)
+                     and not (isinstance(st, ast.While) and any(n is m for m in walk_nodes(st.test)))]
+            # (a `while` test is read every trip: left in place, and refused as before)
+            for call in inner:
+                count += 1
+                name = f"{call.args[0].value.id}_item{count}"
+                while name in em.assign_counts:
                     count += 1
                     name = f"{call.args[0].value.id}_item{count}"
-                    while name in em.assign_counts:
-                        count += 1
-                        name = f"{call.args[0].value.id}_item{count}"
-                    sub = call.args[0]
-                    out.append(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(name, ast.Store()), sub)],
-                                                            sub), sub))
-                    call.args[0] = ast.copy_location(ast.Name(name, ast.Load()), sub)
-                    em.assign_counts[name] = 1
-                out.append(st)
-            setattr(block_owner, part, out)
+                sub = call.args[0]
+                out.append(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(name, ast.Store()), sub)],
+                                                        sub), sub))
+                call.args[0] = ast.copy_location(ast.Name(name, ast.Load()), sub)
+                em.assign_counts[name] = 1
+            out.append(st)
+        setattr(owner, part, out)
 
 
 def find_list_items(em) -> dict[str, ListItem]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..astwalk import walk_nodes
+from ..astwalk import statement_blocks, walk_nodes
 
 #: Tile methods that are the module function of the same name applied to the tile (``t.reshape(s)`` is
 #: ``ct.reshape(t, s)``), from ``cuda.tile.Tile``'s public methods.
@@ -1188,30 +1188,26 @@ def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set
     the elements once, where the tuple is made, and a tuple is no value of its own in Tile IR."""
     taken = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)} | {a.arg for a in fn.args.args}
     split: dict[str, list[str]] = {}
-    for node in walk_nodes(fn):
-        for part in ("body", "orelse"):
-            block = getattr(node, part, None)
-            if not isinstance(block, list) or not block or not isinstance(block[0], ast.stmt):
+    for owner, part, block in statement_blocks(fn):
+        out: list[ast.stmt] = []
+        for st in block:
+            name = st.targets[0].id if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                isinstance(st.targets[0], ast.Name) else None
+            if name is None or name in inlined or stores.get(name) != 1 or not isinstance(st.value, ast.Tuple) \
+                    or not st.value.elts or any(isinstance(e, ast.Starred) for e in st.value.elts):
+                out.append(st)
                 continue
-            out: list[ast.stmt] = []
-            for st in block:
-                name = st.targets[0].id if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
-                    isinstance(st.targets[0], ast.Name) else None
-                if name is None or name in inlined or stores.get(name) != 1 or not isinstance(st.value, ast.Tuple) \
-                        or not st.value.elts or any(isinstance(e, ast.Starred) for e in st.value.elts):
-                    out.append(st)
-                    continue
-                names = []
-                for k, e in enumerate(st.value.elts):
-                    elt = f"{name}_{k}"
-                    while elt in taken:
-                        elt += "_"
-                    taken.add(elt)
-                    names.append(elt)
-                    out.append(_mark(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(elt, ast.Store()), e)],
-                                                                  e), st)))
-                split[name] = names
-            setattr(node, part, out)
+            names = []
+            for k, e in enumerate(st.value.elts):
+                elt = f"{name}_{k}"
+                while elt in taken:
+                    elt += "_"
+                taken.add(elt)
+                names.append(elt)
+                out.append(_mark(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(elt, ast.Store()), e)],
+                                                              e), st)))
+            split[name] = names
+        setattr(owner, part, out)
     if not split:
         return
 
