@@ -736,8 +736,8 @@ def _float_of(text: str) -> float | None:
 def _fold_ftof(canon: Canon, op: Op) -> str | None:
     """Rule constant-conversion: ``ftof (constant <f32: v>) : .. -> tile<..xbf16|f16>`` as the constant of the
     target type, when v converts exactly (±inf, and finite values the target type holds; for the 8-bit floats,
-    +0 only): the text tileirdisasm
-    prints for that constant, so that it matches one written directly."""
+    +0 only): a 16-bit one written as its bits, as a 16-bit constant written directly is compared
+    (``_canonical_half``)."""
     import math
     import struct
 
@@ -756,12 +756,9 @@ def _fold_ftof(canon: Canon, op: Op) -> str | None:
         return f"constant <{target}: 0.000000e+00> : tile<{m.group(2)}{target}>" if v == 0 and \
             math.copysign(1.0, v) > 0 else None
 
-    def narrow(x: float) -> int | None:   # the f32 nearest x, rounded to the target type (nearest even): its bits
+    def narrow(x: float) -> int | None:
         try:
-            bits = struct.unpack(">I", struct.pack(">f", x))[0]
-            if target == "bf16":
-                return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
-            return struct.unpack(">H", struct.pack(">e", struct.unpack(">f", struct.pack(">I", bits))[0]))[0]
+            return _half_bits(x, target)
         except (OverflowError, struct.error):
             return None
 
@@ -773,12 +770,19 @@ def _fold_ftof(canon: Canon, op: Op) -> str | None:
         if len(ends) != 1 or None in ends:
             return None   # the printed value sits at a rounding boundary of the target type: not decided
         half = ends.pop()
-    v = struct.unpack(">f", struct.pack(">I", half << 16))[0] if target == "bf16" else \
-        struct.unpack(">e", struct.pack(">H", half))[0]
-    # tileirdisasm prints a 16-bit float at 6 significant digits (1.109375 as 1.109380e+00)
-    text = f"0x{half:04X}" if math.isinf(v) else f"{float(format(v, '.6g')):.6e}"
-    folded = f"constant <{target}: {text}> : tile<{m.group(2)}{target}>"
-    return _canonical_half(folded) or folded
+    # (written as its bits, as every 16-bit constant is compared: _canonical_half)
+    return f"constant <{target}: 0x{half:04X}> : tile<{m.group(2)}{target}>"
+
+
+def _half_bits(x: float, target: str) -> int:
+    """The bits of the bf16/f16 that the f32 nearest ``x`` rounds to (nearest even), as a conversion computes it;
+    raises OverflowError / struct.error where x has no such f32."""
+    import struct
+
+    bits = struct.unpack(">I", struct.pack(">f", x))[0]
+    if target == "bf16":
+        return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+    return struct.unpack(">H", struct.pack(">e", struct.unpack(">f", struct.pack(">I", bits))[0]))[0]
 
 
 def _canonical_half(template: str) -> str | None:
@@ -794,11 +798,7 @@ def _canonical_half(template: str) -> str | None:
     if v is None:
         return None
     try:
-        if m.group(1) == "f16":
-            bits = struct.unpack(">H", struct.pack(">e", v))[0]
-        else:
-            b32 = struct.unpack(">I", struct.pack(">f", v))[0]
-            bits = ((b32 + 0x7FFF + ((b32 >> 16) & 1)) >> 16) & 0xFFFF
+        bits = _half_bits(v, m.group(1))
     except (OverflowError, struct.error):
         return None
     return f"constant <{m.group(1)}: 0x{bits:04X}> : {m.group(3)}"

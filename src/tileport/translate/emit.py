@@ -1215,15 +1215,15 @@ class Emitter:
         if orelse:
             self.body.append(f"{indent}}} else {{")
             arm(orelse)
+
+        def bind(at: int) -> str:   # the `if` opened at body[at], bound to the one name it yields (prebind_results
+            (name,) = yields        # leaves at most one)
+            self.body[at] = f"{indent}let {name}: {types[0][0].rust()} = {self.body[at].strip()}"
+            return name
+
         for at in reversed(nested):   # each inner `if` closed, innermost first; one that yields is bound to the
-            # names and they are its `else` arm's value
-            if not yields:
-                self.body.append(f"{indent}}}")
-                continue
-            names = yields[0] if len(yields) == 1 else f"({', '.join(yields)})"
-            rust = types[0][0].rust() if len(yields) == 1 else f"({', '.join(t.rust() for t in types[0])})"
-            self.body[at] = f"{indent}let {names}: {rust} = {self.body[at].strip()}"
-            self.body.extend([f"{indent}}};", f"{indent}{names}"])
+            # name, which is its `else` arm's value
+            self.body.extend([f"{indent}}};", f"{indent}{bind(at)}"] if yields else [f"{indent}}}"])
         if self.acq_mode:
             self.key_order, self.acq_live, self.tok_tag = saved[0], saved[1], saved[2]
             self.acq_construct(top)
@@ -1237,9 +1237,7 @@ class Emitter:
             raise BranchTypeChange(self.file, st, "if-runtime", f"the arms bind {', '.join(yields)} to values of "
                                                                 "different types")
         self.body.append(f"{indent}}};")
-        rust = types[0][0].rust() if len(yields) == 1 else f"({', '.join(t.rust() for t in types[0])})"
-        names = yields[0] if len(yields) == 1 else f"({', '.join(yields)})"
-        self.body[start] = f"{indent}let {names}: {rust} = {self.body[start].strip()}"
+        bind(start)
         for name, ty in zip(yields, types[0]):
             self.env[name] = (name, ty)
 
@@ -5057,7 +5055,7 @@ class Emitter:
                 return self.typed(_float_constant(float(value), like.dtype, ", ".join(like.shape)), like, None,
                                   f"{like.dtype}_value")[0]
             if lit is None and ok and type(value) in (int, float) and code == repr(value):
-                lit = value   # a folded constant written bare (`(1 if DESC else 0) ^ t`): typed as a literal is
+                lit = value   # a folded constant written bare (`(1 if DESC else 0) ^ t`): typed as a literal
             if isinstance(lit, float) and like.dtype == "f64":
                 # a Python float is a loosely typed f32 constant in cuTile Python, promoted to the f64 tile's type:
                 # the value rounded to f32 (`t + 0.1` adds 0.10000000149011612)
@@ -5128,11 +5126,9 @@ class Emitter:
         for n in self.walk():
             if not isinstance(n, ast.If) or not all(isinstance(m, allowed) for m in walk_nodes(n.test)):
                 continue
-            try:
-                taken = bool(eval(compile(ast.Expression(n.test), "<test>", "eval"), {"__builtins__": {}}))
-            except Exception:   # noqa: BLE001 (a literal test Python cannot decide: left to the emitter)
-                continue
-            dead |= {id(m) for sub in (n.orelse if taken else n.body) for m in walk_nodes(sub)}
+            ok, taken = self.const_value(n.test)
+            if ok:   # (folded as cuTile Python folds it; a test it cannot decide is left to the emitter)
+                dead |= {id(m) for sub in (n.orelse if taken else n.body) for m in walk_nodes(sub)}
         return dead
 
     def count_fma_candidates(self) -> None:
