@@ -5,12 +5,13 @@
 #
 # Carried: .bundle/toolchain.tar.xz (or none right after a call that carried it: scripts/gpu_host.sh) and PACK
 # (default build/gpu21) holding triton-tutorials.tar.xz and TileGym.tar.xz (copies of ../shared/corpus/*), and ttp/
-# and tcp/ (or both in ports.tar.xz: the lowered.py, lowered.json and corpus.json of `tileport corpus port` on the tutorials' and TileGym's
+# and tcp/ (or both in ports.tar.xz: the lowered.py, lowered.json, spec.json and corpus.json of `tileport corpus port` on the tutorials' and TileGym's
 # Triton captures: benchmarks/results/corpus/triton.json has the commands).
 # Writes to $OUT: host.txt, triton-tests.log, triton_shadow.json, triton_shadow.txt, host-output.log (its tail), and
 # where the pack has tcpv/ (TileGym's Triton kernels under other hints) triton_shadow_variant.json / .txt.
 # SHADOW_TIMEOUT bounds the shadow step (default 330 s), MAX_CHECKS the launches checked per kernel (default 3),
-# TILEGYM_TESTS (space-separated, e.g. "tests/ops/test_layer_norm_legacy.py") the TileGym test files it runs.
+# TILEGYM_TESTS (space-separated, e.g. "tests/ops/test_layer_norm_legacy.py") the TileGym test files it runs, CALLS
+# the tutorials' host calls run after their scripts (default benchmarks/corpus/triton_shadow_calls.json).
 set -uo pipefail
 out=${OUT:-gpu-triton}
 pack=${PACK:-build/gpu21}
@@ -32,7 +33,7 @@ echo "exit: $?" >> "$out/triton-tests.log"
 
 timeout "${SHADOW_TIMEOUT:-330}" python3 benchmarks/corpus/triton_shadow.py --tutorials "$tutorials" \
   --tutorial-ports "$ports/ttp" --tilegym "$tilegym" --tilegym-ports "$ports/tcp" --max-checks "${MAX_CHECKS:-3}" \
-  ${TILEGYM_TESTS:+--tilegym-tests $TILEGYM_TESTS} \
+  ${TILEGYM_TESTS:+--tilegym-tests $TILEGYM_TESTS} --calls "${CALLS:-benchmarks/corpus/triton_shadow_calls.json}" \
   --out "$out/triton_shadow.json" --log /tmp/host-output.log --hang-dump "$(( ${SHADOW_TIMEOUT:-330} - 15 ))" \
   > "$out/triton_shadow.txt" 2>&1
 echo "exit: $?" >> "$out/triton_shadow.txt"

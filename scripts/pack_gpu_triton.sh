@@ -2,7 +2,8 @@
 # Makes PACK (default build/gpu21) for scripts/gpu_triton.sh and scripts/gpu_triton_probe.sh, on the CPU: ports the
 # committed Triton captures (`tileport corpus port`, into build/ttp and build/tcp unless SKIP_PORT=1 reuses them),
 # then packs triton-tutorials.tar.xz and TileGym.tar.xz (copies of the corpus), ports.tar.xz (ttp/ and tcp/: each
-# kernel's lowered.py and lowered.json, and corpus.json) and probe.tar.xz (benchmarks/corpus/triton_probe_variants.py
+# kernel's lowered.py, lowered.json and spec.json (the shadow skips launches at dtypes none of its variants has), and
+# corpus.json) and probe.tar.xz (benchmarks/corpus/triton_probe_variants.py
 # on build/ttp). CORPUS: the corpus folder (default ../shared/corpus, or /work/shared/corpus from a worktree). HINTS:
 # the tutorials' hints file (default benchmarks/corpus/triton_hints.json), TILEGYM_HINTS TileGym's (default
 # benchmarks/corpus/triton_hints_tilegym.json); TILEGYM_VARIANT: a hints file for
@@ -32,7 +33,7 @@ if [ -n "${TILEGYM_VARIANT:-}" ]; then   # TileGym's Triton kernels again under 
 fi
 tar cJf "$pack/triton-tutorials.tar.xz" -C "$corpus" triton-tutorials
 tar cJf "$pack/TileGym.tar.xz" -C "$corpus" TileGym
-(cd build && find ttp tcp $([ -d tcpv ] && echo tcpv) -maxdepth 2 \( -name lowered.py -o -name lowered.json -o -name corpus.json \) -print \
+(cd build && find ttp tcp $([ -d tcpv ] && echo tcpv) -maxdepth 2 \( -name lowered.py -o -name lowered.json -o -name spec.json -o -name corpus.json \) -print \
   | sort | tar cJf "$pack/ports.tar.xz" -T -)
 rm -rf build/probe && "$py" benchmarks/corpus/triton_probe_variants.py --ports build/ttp --out build/probe
 tar cJf "$pack/probe.tar.xz" -C build/probe .

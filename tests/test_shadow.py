@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tileport.runtime.shadow import _written_only, corpus_ports
+from tileport.runtime.shadow import _dtypes_ported, _written_only, corpus_ports
 from test_triton_two_layouts import _torch_python
 
 
@@ -33,6 +33,19 @@ def test_corpus_ports_maps_source_and_kernel_to_the_port_directory(tmp_path: Pat
         {"file": "sub/k.py", "kernel": "other", "status": "failed"}]}))   # no lowered form: left out
     assert corpus_ports(out / "corpus.json", corpus) == {(str((corpus / "sub" / "k.py").resolve()), "kern"):
                                                          out / "sub.k.kern"}
+
+
+def test_a_launch_at_dtypes_no_variant_was_captured_at_is_not_the_ports(tmp_path: Path):
+    np = pytest.importorskip("numpy")
+    port = tmp_path / "port"
+    port.mkdir()
+    (port / "spec.json").write_text(json.dumps({"variants": [
+        {"params": [{"name": "Q", "kind": "array", "dtype": "f32"}, {"name": "n", "kind": "scalar", "dtype": "i32"}]},
+        {"params": [{"name": "Q", "kind": "array", "dtype": "f16"}]}]}))
+    assert _dtypes_ported(port, {"Q": np.zeros(4, np.float16), "n": 4})
+    assert _dtypes_ported(port, {"Q": np.zeros(4, np.float32), "extra": np.zeros(2, np.int8)})  # no variant names it
+    assert not _dtypes_ported(port, {"Q": np.zeros(4, np.float64), "n": 4})
+    assert _dtypes_ported(tmp_path, {"Q": np.zeros(4, np.float64)})   # no spec.json: nothing to compare with
 
 
 ORDER_SCRIPT = textwrap.dedent('''

@@ -48,6 +48,28 @@ def run_scripts(scripts: list[Path], log: io.StringIO) -> list[dict]:
     return out
 
 
+def run_calls(calls: list[dict], tutorials: Path, log: io.StringIO) -> list[dict]:
+    """Host calls a tutorial's ``__main__`` cannot make on the installed Triton (``--calls``): the script loaded as a
+    module (its ``__main__`` block not run), then each call's code run in its namespace — the tutorial's own host
+    functions, at its own shapes."""
+    from tileport.corpus.tritonemu import legacy_modules
+
+    out = []
+    for c in calls:
+        t0 = time.monotonic()
+        try:
+            with contextlib.redirect_stdout(log), legacy_modules(cublas=False):
+                ns = runpy.run_path(str(tutorials / c["script"]), run_name="tutorial")
+                exec(compile(c["code"], f"<call {c['script']}>", "exec"), ns)  # noqa: S102 — the calls file's code
+            status = "ran"
+        except BaseException as exc:  # noqa: BLE001 — one call's failure: recorded, the next one runs
+            status = f"raised {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        out.append({"script": c["script"], "why": c["why"], "status": status,
+                    "seconds": round(time.monotonic() - t0, 1)})
+        print(f"{c['script']} (call: {c['why'][:60]}): {status} ({out[-1]['seconds']} s)", flush=True)
+    return out
+
+
 def run_tests(root: Path, files: list[str], keyword: str, log: io.StringIO, checkpoint) -> list[dict]:
     """Each test file in turn (pytest, in this process), the results written after each (``checkpoint``)."""
     import pytest
@@ -99,6 +121,9 @@ def main() -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--log", type=Path, help="the host programs' own output")
     ap.add_argument("--skip-tutorials", action="store_true", help="run only TileGym's tests")
+    ap.add_argument("--calls", type=Path, metavar="JSON",
+                    help="host calls of tutorial functions run after the scripts ({calls: [{script, why, code}]}: "
+                         "benchmarks/corpus/triton_shadow_calls.json)")
     ap.add_argument("--hang-dump", type=float, default=0, metavar="S",
                     help="after S seconds print every thread's stack and exit (finds a hang; 0: never)")
     args = ap.parse_args()
@@ -127,6 +152,9 @@ def main() -> int:
         if not args.skip_tutorials:
             result["scripts"] = run_scripts([args.tutorials / n for n in wanted], log)
             checkpoint()
+            if args.calls:
+                result["calls"] = run_calls(json.loads(args.calls.read_text())["calls"], args.tutorials, log)
+                checkpoint()
         if args.tilegym and args.tilegym_ports:
             result["tests"] = run_tests(args.tilegym, args.tilegym_tests, "triton", log, checkpoint)
     status = {}
@@ -138,6 +166,7 @@ def main() -> int:
     for row in result["kernels"]:
         row["port_status"] = status.get((str(Path(row["file"]).resolve()), row["kernel"]))
     result["checks"] = sh.records
+    result["not_checked_other_dtypes"] = sh.skipped
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, default=str) + "\n")
     if args.log:
@@ -148,6 +177,8 @@ def main() -> int:
         m = f"{row['max_ratio']:.3f}" if row["max_ratio"] else "-"
         name = Path(row["file"]).name + "::" + row["kernel"]
         print(f"{name:<40} {row['port_status'] or '?':>9} {row['checks']:>6} {row['ok']:>4} {g:>12} {m:>6}")
+    for kernel, n in sh.skipped.items():
+        print(f"not checked: {n} launches of {kernel} at dtypes no variant of its port was captured at")
     for r in sh.records:
         if not r.get("ok"):
             print(f"NOT OK {r['kernel']} grid {r['grid']}: {r.get('error') or r.get('outputs')}")

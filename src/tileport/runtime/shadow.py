@@ -42,6 +42,8 @@ class Shadow:
     #: triton.testing's (do_bench, do_bench_cudagraph) as they were when shadowing began (host code may stub them)
     bench: tuple = ()
     _seen: dict[str, set] = field(default_factory=dict)
+    #: kernel → launches not checked: their arrays' dtypes are none of the port's variants' (``_dtypes_ported``)
+    skipped: dict[str, int] = field(default_factory=dict)
 
     def port_of(self, jit: Any, name: str | None = None) -> Path | None:
         """The port of ``jit`` (``name``: of its launches under that captured name, ``NAME[B=None]`` where they
@@ -95,6 +97,9 @@ class Shadow:
                                                                  if k in constexprs]))
         if port is None:
             return run_triton()
+        if not _dtypes_ported(port, bound):   # the lowering folded the captured dtypes: not this launch's port
+            self.skipped[jit.fn.__name__] = self.skipped.get(jit.fn.__name__, 0) + 1
+            return run_triton()
         described = {k: _describe(v) for k, v in bound.items()}
         if not self.wants(jit, (tuple(described.items()), g)):
             return run_triton()
@@ -141,6 +146,36 @@ class Shadow:
             torch.cuda.synchronize()
         self.records.append(rec)
         return result
+
+
+@functools.lru_cache(maxsize=None)
+def _variant_dtypes(port: Path) -> tuple[dict, ...]:
+    """Each proven variant's array dtypes by parameter name (the port's ``spec.json``); none when it has none."""
+    import json
+
+    f = port / "spec.json"
+    if not f.is_file():
+        return ()
+    return tuple({p["name"]: p["dtype"] for p in v.get("params", []) if p.get("kind") == "array"}
+                 for v in json.loads(f.read_text()).get("variants", []))
+
+
+def _dtypes_ported(port: Path, bound: dict) -> bool:
+    """Whether some variant of the port takes this launch's arrays at their dtypes. A Triton kernel is lowered
+    knowing the dtypes its captured launches pass (``x.dtype.element_ty == tl.float8e5`` folds), so a launch at other
+    dtypes (the f16 forward where fp8 was captured) is no launch of this port."""
+    from ..frontends.arrays import array_facts
+    from ..frontends.triton.capture import is_descriptor
+
+    variants = _variant_dtypes(port)
+    if not variants:
+        return True
+    given = {}
+    for k, v in bound.items():
+        facts = array_facts(v.base if is_descriptor(v) else v)
+        if facts is not None:
+            given[k] = facts.dtype
+    return any(all(v.get(k, d) == d for k, d in given.items()) for v in variants)
 
 
 @functools.lru_cache(maxsize=None)
