@@ -1886,3 +1886,21 @@ def test_a_tuple_of_tiles_bound_to_a_name_is_one_name_per_element(tmp_path):
     body = "\n".join(e.body)   # (the helper's `p[0]` of the tuple it is given: pair_0)
     assert body.count("broadcast_scalar(1.0f32") == 1 and "let pair_1: Tile<f32, { [B] }> = t +" in body, body
     assert "(pair_0 * broadcast_scalar(w, shape![B])) + pair_1" in body and "(pair_0 * pair_1)" in body, body
+
+
+@pytest.mark.parametrize("start, checked", [("", True), ("0, ", True), ("1, ", False)])
+def test_a_loop_up_to_num_tiles_is_counted_only_from_zero(start, checked, tmp_path):
+    """`for k in range(1, n)` with `n = ct.num_tiles(..)`: cutile discharges the checked load's bounds only for a loop
+    from 0 (from 1 it keeps an assert cuTile Python does not have: was unproven), so such a load is the Tile IR load;
+    `range(n)` and `range(0, n)` keep the checked `.load` (`range(0, n)` was not counted before)."""
+    e = emit(tmp_path, f"""
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0), 0), (1, B))
+         n = ct.num_tiles(x, 1, (1, B))
+         for k in range({start}n):
+             t = t + ct.load(x, (ct.bid(0), k), (1, B))
+         ct.store(y, (ct.bid(0), 0), t)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#64")
+    body = "\n".join(e.body)
+    assert ("x_view.load([pid, k])" in body or ".load([get_tile_block_id().0, k])" in body) == checked, body

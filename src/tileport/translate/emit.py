@@ -1550,10 +1550,11 @@ class Emitter:
             raise self.refuse(stop, "for-range", "range stop is not an i32 scalar")
         name = st.target.id
         self.carry_scatter_tokens(st, indent)
-        # A loop up to ct.num_tiles(..) is an index cutile's partition checks can discharge (see _plain_index).
+        # A loop from 0 up to ct.num_tiles(..) is an index cutile's partition checks can discharge (see
+        # _plain_index); from another start (`range(1, n)`) cutile keeps a bounds assert before the loop.
         counted = (isinstance(stop, ast.Call) and self.ct(stop.func) == "num_tiles") or \
             (isinstance(stop, ast.Name) and stop.id in self.tile_counts)
-        counted = counted and (len(args) == 1 or (self._int(args[0]) or -1) >= 0)
+        counted = counted and (len(args) == 1 or self._int(args[0]) == 0)
         flag, body = None, st.body
         if (broken := loop_split.plan_break(st, self.partial_bool)) is not None:
             # `if j > X: break`: the flag cuTile Python's for_loop_break carries through both loops loop_split makes
