@@ -560,3 +560,29 @@ def test_corpus_capture_keeps_a_launch_at_other_hints_of_one_signature(tmp_path)
     launches = [launch.entry for by_grid in kl.sigs.values() for launch in by_grid.values()]
     assert [(e.get("hints"), e["count"]) for e in launches] == [({"opt_level": 3}, 2),
                                                                 ({"occupancy": 2, "opt_level": 3}, 1)]
+
+
+@ct.kernel
+def _searched(x, T: ct.Constant[int]):
+    ct.store(x, index=(ct.bid(0),), tile=ct.full((T,), 1.0, dtype=ct.float32))
+
+
+def test_a_live_search_records_every_config_then_runs_the_real_search(monkeypatch):
+    """capture --on-gpu: cuda.tile's search launches through its own benchmark path, and its winner varies run to
+    run, so each config is recorded (at its hints) before the real search runs, unchanged."""
+    import cuda.tile.tune as tune
+    from cuda.tile.tune import _tune
+
+    from tileport.corpus.autotune import recorded_searches
+
+    searched = []
+    monkeypatch.setattr(_tune, "exhaustive_search", lambda space, *a, **kw: searched.append(list(space)) or "won")
+    monkeypatch.setattr(tune, "exhaustive_search", _tune.exhaustive_search)
+    seen = []
+    with recorded_searches(lambda k, grid, args, cfg: seen.append((k, grid, args, cfg))):
+        result = tune.exhaustive_search(iter([7, 12]), None, lambda c: (c,), _searched, lambda c: ("x", c),
+                                        lambda c: {"occupancy": c})
+    assert result == "won" and searched == [[7, 12]]
+    assert [(g, a, c) for _, g, a, c in seen] == [((7,), ("x", 7), "7"), ((12,), ("x", 12), "12")]
+    assert all(k is not _searched for k, *_ in seen)   # each at its config's hints (replace_hints)
+    assert tune.exhaustive_search is _tune.exhaustive_search   # restored

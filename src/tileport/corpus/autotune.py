@@ -114,3 +114,34 @@ def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[Aut
     finally:
         for (mod, name), fn in saved.items():
             setattr(mod, name, fn)
+
+
+@contextlib.contextmanager
+def recorded_searches(record: Callable[[Any, Any, tuple, str], None]) -> Iterator[None]:
+    """A live capture's searches (``tileport corpus capture --on-gpu``): the real ``exhaustive_search`` runs and times
+    on the GPU, but its launches go through cuda.tile's own benchmark path, not ``ct.launch``, so the capture saw only
+    the launch after it, at that run's winner — and the winner varies from run to run (TileGym's rope picks its
+    occupancy by timing: 9 in one run, 7 or 12 in the next). So each config the search will try is recorded first
+    (``record(kernel at the config's hints, grid, args, config repr)``), then the search runs unchanged."""
+    import cuda.tile.tune as tune
+    from cuda.tile._execution import kernel as kernel_type
+    from cuda.tile.tune import _tune
+
+    real = _tune.exhaustive_search
+
+    def exhaustive_search(search_space, stream, grid_fn, kernel, args_fn, hints_fn=None, **kw):  # noqa: ANN001
+        configs = list(search_space)
+        for cfg in configs:
+            k = kernel if isinstance(kernel, kernel_type) else kernel(cfg)
+            hints = hints_fn(cfg) if hints_fn is not None else {}
+            record(k.replace_hints(**hints) if hints else k, grid_fn(cfg), tuple(args_fn(cfg)), repr(cfg))
+        return real(configs, stream, grid_fn, kernel, args_fn, hints_fn, **kw)
+
+    saved = {(tune, "exhaustive_search"): tune.exhaustive_search, (_tune, "exhaustive_search"): real}
+    try:
+        for (mod, name) in saved:
+            setattr(mod, name, exhaustive_search)
+        yield
+    finally:
+        for (mod, name), fn in saved.items():
+            setattr(mod, name, fn)

@@ -26,7 +26,7 @@ from typing import Any, Callable
 from ..errors import InputError
 from ..hostrun import as_main
 from ..paths import bounded_name
-from .autotune import AutotuneLog, first_config_autotune
+from .autotune import AutotuneLog, first_config_autotune, recorded_searches
 from .cudaemu import GiB, Target, emulate
 from .scan import FoundKernel, scan
 from .tritonemu import assumptions as triton_assumptions
@@ -161,6 +161,16 @@ class Session:
                 self.collect(alt, f"the launch after a search, were {cfg} its winner")
         if self.real_launch is not None:   # a live capture: the launch runs as it would have
             self.real_launch(stream, grid, kernel, kernel_args, **kw)
+
+    def record_config(self, kernel: Any, grid: Any, kernel_args: tuple, config: str) -> None:
+        """A launch a live autotuner's search makes at one of its configs (``autotune.recorded_searches``): recorded,
+        not run here (the search runs it), as one the host code makes when that config wins."""
+        rec = self._recorder_cls()
+        try:
+            rec.record(grid, kernel, kernel_args)
+        except Exception:  # noqa: BLE001 (a config the launch itself refuses is not recorded: the search drops it too)
+            return
+        self.collect(rec, f"a config its autotuner tried on the GPU ({config}): any may win a run")
 
     def collect(self, rec: Any, alternative: str | None = None) -> None:
         """Take the launch ``rec`` recorded (a ct.launch, or a Triton ``kernel[grid](...)``); ``alternative``: it is
@@ -484,7 +494,7 @@ def run(opts: Options) -> dict:
     session = Session(opts)
     results: list[_FileResult] = []
     t0 = time.monotonic()
-    with _isolated_imports(root, opts.paths), _host(opts, session.autotune) as (emu, bench_raised, assumed, also), \
+    with _isolated_imports(root, opts.paths), _host(opts, session) as (emu, bench_raised, assumed, also), \
             _patched_launch(session):
         for line in assumed + also:
             say(f"assumption: {line}")
@@ -580,7 +590,7 @@ class _Live:
 
 
 @contextlib.contextmanager
-def _host(opts: Options, autotune: AutotuneLog):
+def _host(opts: Options, session: Session):
     """Where the host code runs: emulated (torch.cuda answered as ``opts.target``, launches recorded and not run,
     autotuners taking their first or every config) or, with ``opts.live``, on this machine's GPU (launches recorded,
     then run; autotuners time for real, so the configs they launch afterwards are the GPU's winners). Yields (the
@@ -590,13 +600,15 @@ def _host(opts: Options, autotune: AutotuneLog):
         import torch
 
         live = _Live(torch.cuda.get_device_name())
-        yield live, Counter(), [f"live on {live.device}: every launch is recorded, then runs; autotuners and "
-                                "benchmarks time for real"], []
+        with recorded_searches(session.record_config):
+            yield live, Counter(), [f"live on {live.device}: every launch is recorded, then runs; autotuners and "
+                                    "benchmarks time for real, and every config a search tries is recorded (its "
+                                    "winner varies from run to run)"], []
         return
     with emulate(opts.target, [str(opts.root)], opts.max_alloc_bytes, opts.max_macs, opts.compare_pass,
                  opts.max_rss_bytes) as emu, \
             emulate_triton(opts.target) as bench_raised, \
-            first_config_autotune(autotune, every=opts.autotune_all):
+            first_config_autotune(session.autotune, every=opts.autotune_all):
         yield emu, bench_raised, emu.assumptions() + triton_assumptions(opts.target), [
             "ct.launch records each launch (kernel, grid, argument facts) and runs nothing",
             AUTOTUNE_ASSUMPTION[opts.autotune_all] + (EACH_ASSUMPTION if opts.autotune_each else "")]
