@@ -715,6 +715,17 @@ def test_single_break_loop():
     assert out["equivalent"] and fired(out, "single-break-loop") == 1
     assert not v(plain, looped("%a"))["equivalent"]
     assert not v(plain, looped(extra=("  " + store("%one", "%arg3"),)))["equivalent"]
+    # a body of pure ops reading the carried value runs once from its initial value (a helper re-binding its
+    # parameter before a folded early return: `t = t / temp`, then `return ..` of it)
+    carried = prog(*STORE, ONES, two, "%r = loop iter_values(%a = %one) : tile<128xf32> -> tile<128xf32> {",
+                   "  %s = addf %a, %two : tile<128xf32>", "  break %s : tile<128xf32>", "}", store("%r", "%arg2"))
+    out = v(plain, carried)
+    assert out["equivalent"] and fired(out, "single-break-loop") == 1, out
+    assert not v(plain, carried.replace("addf %a, %two", "addf %a, %one"))["equivalent"]
+    # a `continue` in an inner region: not one trip
+    twice = carried.replace("  break %s", "  %c = cmpf less_than %a, %two : tile<128xf32> -> tile<128xi1>\n"
+                            "  if %c {\n    continue %s : tile<128xf32>\n  }\n  break %s")
+    assert fired(v(plain, twice), "single-break-loop") == 0
 
 
 def test_loop_carried_invariant():

@@ -463,15 +463,20 @@ def _drop_passthrough_if_results(canon: Canon) -> None:
 
 
 def _collapse_single_break_loops(canon: Canon) -> None:
-    """Rule single-break-loop (see rules.py): a `loop` whose body is only a `break` of values defined outside it
-    is those values."""
+    """Rule single-break-loop (see rules.py): a `loop` whose body is pure ops ending in its one `break` runs once:
+    its carried values are their initial ones, its results the break's operands (the pure ops stay reachable through
+    the operands that read them)."""
     for op in list(_all_ops(canon.entry.body)):
-        if op.name != "loop" or len(op.regions) != 1 or len(op.regions[0].ops) != 1:
+        if op.name != "loop" or len(op.regions) != 1 or not op.regions[0].ops or \
+                len(op.block_args) != len(op.operands):
             continue
-        brk = canon.op_of(op.regions[0].ops[0])
+        *body, brk = [canon.op_of(o) for o in op.regions[0].ops]
         if brk.name != "break" or len(brk.operands) != len(op.results) or \
-                any(canon.resolve(v) in op.block_args for v in brk.operands):
+                any(canon.is_effectful(o) for o in body) or \
+                any(o.name in ("break", "continue") for b in body for r in b.regions for o in _all_ops(r)):
             continue
+        for arg, init in zip(op.block_args, op.operands):
+            canon.forward[arg] = canon.resolve(init)
         for result, value in zip(op.results, brk.operands):
             canon.forward[result] = canon.resolve(value)
         canon.erased.add(id(op))

@@ -166,10 +166,12 @@ RULES: tuple[Rule, ...] = (
          "only what an arm changes, cutile 0.3.1 yields every variable its enclosing loop carries (so that a "
          "`break`/`continue` in the arm could pass them on)", "test_if_passthrough_results"),
     Rule("single-break-loop", "rewrite",
-         "a `loop` whose body is only a `break` of values defined outside it is those values (the loop is gone)",
-         "the body runs once and hands those values out unchanged; its carried values are never read (cuTile Python "
-         "compiles a helper's early `return` as such a loop — `loop iter_values(..) { break %v }` once a constant "
-         "`if` around the `return` is folded; the port yields the value directly)", "test_single_break_loop"),
+         "a `loop` whose body is pure ops ending in its one `break` (no other `break` or `continue`) is its body once: "
+         "its carried values are their initial values, its results the break's operands (the loop is gone)",
+         "the body runs exactly once, from the initial carried values, and hands the break's values out (cuTile "
+         "Python compiles a helper's early `return` as such a loop — `loop iter_values(..) { ..; break %v }` once a "
+         "constant `if` around the `return` is folded, carrying the helper's re-bound parameters; the port computes "
+         "the same ops and yields the value directly)", "test_single_break_loop"),
     Rule("inbounds-hint", "rewrite",
          "a view load's or store's `inbounds = [..]` (ct.load/ct.store(.., check_bounds=False)) is dropped",
          "it tells tileiras the tile lies inside the array and is undefined otherwise; the load (store) without it "
