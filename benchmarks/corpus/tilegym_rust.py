@@ -82,6 +82,53 @@ def kernel_times(rows: list[dict]) -> dict:
             "per_kernel_geomean": geo}
 
 
+def _shards(corpus: Path, f: str, keyword: str, n: int) -> list[list[str]]:
+    """The node ids of ``f``'s tests ``keyword`` selects, dealt round-robin into at most ``n`` lists (none: the
+    collection failed, and the file runs whole as one process)."""
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
+                           f"tests/ops/{f}", "-k", keyword], cwd=corpus, capture_output=True, text=True,
+                          env=_env(corpus, corpus, "plain", corpus), timeout=300)
+    ids = [line.strip() for line in proc.stdout.splitlines() if "::" in line and not line.startswith(" ")]
+    return [chunk for chunk in (ids[i::n] for i in range(n)) if chunk]
+
+
+def _merged_shards(rows: list[dict]) -> list[dict]:
+    """One row per (file, mode): the shards' counts summed, their skips, failures, launches and kernel times put
+    together, the longest shard's seconds, the first failing exit."""
+    out: dict[tuple, dict] = {}
+    for r in rows:
+        key = (r["file"], r["mode"])
+        if key not in out:
+            out[key] = {**r, "skips": dict(r["skips"]), "failures": list(r["failures"]),
+                        "kernel_times": list(r.get("kernel_times", []))}
+            if "launch_stats" in r:
+                out[key]["launch_stats"] = {**r["launch_stats"], "rust": dict(r["launch_stats"].get("rust", {})),
+                                            "fallbacks": list(r["launch_stats"].get("fallbacks", []))}
+            out[key]["shards"] = 1
+            continue
+        m = out[key]
+        m["shards"] += 1
+        for k in ("passed", "failed", "skipped", "errors"):
+            m[k] += r[k]
+        for why, n in r["skips"].items():
+            m["skips"][why] = m["skips"].get(why, 0) + n
+        m["failures"] += r["failures"]
+        m["kernel_times"] += r.get("kernel_times", [])
+        m["seconds"] = max(m["seconds"], r["seconds"])
+        if m["exit"] in (0, 5) and r["exit"] not in (0, 5):
+            m["exit"] = r["exit"]
+        if "launch_stats" in r:
+            st = m.setdefault("launch_stats", {"rust": {}, "fallbacks": []})
+            for k, n in r["launch_stats"].get("rust", {}).items():
+                st["rust"][k] = st["rust"].get(k, 0) + n
+            st["fallbacks"] += r["launch_stats"].get("fallbacks", [])
+            st["fallback"] = st.get("fallback") or r["launch_stats"].get("fallback")
+    for m in out.values():
+        if not m["kernel_times"]:
+            del m["kernel_times"]
+    return list(out.values())
+
+
 def run_tests(args: argparse.Namespace) -> int:
     corpus, out = args.corpus.resolve(), args.out.resolve()
     (out / "junit").mkdir(parents=True, exist_ok=True)
@@ -91,14 +138,20 @@ def run_tests(args: argparse.Namespace) -> int:
     modes = [m for m in args.modes.split(",") if m]
     if not modes or set(modes) - set(MODES):
         raise SystemExit(f"--modes: a comma-separated subset of {','.join(MODES)}, not {args.modes!r}")
-    jobs = [(f, m) for f in first + [f for f in files if f not in first] for m in modes]
+    ordered = first + [f for f in files if f not in first]
+    # --shards N: each file's selected tests split over N processes (a file of many autotuned cases, test_bmm.py's
+    # 256, is one process per mode otherwise); the node ids are collected once per file, in the plain environment
+    parts = {f: _shards(corpus, f, args.keyword, args.shards) for f in ordered} if args.shards > 1 else {}
+    jobs = [(f, m, i, ids) for f in ordered for m in modes
+            for i, ids in (enumerate(parts[f]) if parts.get(f) else [(0, None)])]
 
-    def one(job: tuple[str, str]) -> dict:
-        f, mode = job
-        stem = f"{f.removesuffix('.py').replace('/', '.')}.{mode}"
+    def one(job: tuple[str, str, int, list[str] | None]) -> dict:
+        f, mode, shard, ids = job
+        stem = f"{f.removesuffix('.py').replace('/', '.')}.{mode}" + (f".s{shard}" if ids is not None else "")
         junit, stats, log = out / "junit" / f"{stem}.xml", out / "junit" / f"{stem}.stats.json", out / f"{stem}.log"
+        selected = ids if ids is not None else [f"tests/ops/{f}", "-k", args.keyword]
         cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tileport.pytest_launch",
-               f"tests/ops/{f}", "-k", args.keyword, f"--junitxml={junit}"]
+               *selected, f"--junitxml={junit}"]
         started = time.monotonic()
         try:
             proc = subprocess.run(cmd, cwd=corpus, env=_env(corpus, args.library, mode, stats, args.timing),
@@ -114,15 +167,15 @@ def run_tests(args: argparse.Namespace) -> int:
         timing = stats.with_name(stats.name.replace(".stats.", ".timing."))
         if timing.is_file():
             row["kernel_times"] = json.loads(timing.read_text())
-        print(f"{f:40} {mode:5} exit={code} passed={row['passed']} failed={row['failed']} "
-              f"skipped={row['skipped']} ({row['seconds']} s)", flush=True)
+        print(f"{f:40} {mode:5} {f'shard {shard}' if ids is not None else ''} exit={code} passed={row['passed']} "
+              f"failed={row['failed']} skipped={row['skipped']} ({row['seconds']} s)", flush=True)
         return row
 
     rows: list[dict] = []
     lock = threading.Lock()
 
     def write() -> dict:   # after every file: a run cut short still leaves what finished
-        done = sorted(rows, key=lambda r: (r["file"], r["mode"]))
+        done = _merged_shards(sorted(rows, key=lambda r: (r["file"], r["mode"])))
         summary = {m: {k: sum(r[k] for r in done if r["mode"] == m) for k in ("passed", "failed", "skipped", "errors")}
                    for m in MODES}
         pairs = {r["file"]: {s["mode"]: s for s in done if s["file"] == r["file"]} for r in done}
@@ -252,6 +305,8 @@ def main() -> int:
             p.add_argument("--modes", default="plain,rust",
                            help="which runs (plain, rust): rust alone when --timing measures both paths in it")
             p.add_argument("--timeout", type=int, default=540)
+            p.add_argument("--shards", type=int, default=1, metavar="N",
+                           help="split each file's tests over N processes per mode (node ids collected first)")
             p.add_argument("--timing", action="store_true",
                            help="in the rust runs, time each kernel's first launches both ways (CUDA graphs)")
         else:
