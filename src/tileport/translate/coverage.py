@@ -436,6 +436,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "strides)", "tensor views indexed with i64, which cutile 0.3.1's tensors (i32 shapes and tile "
               "indices) do not state", P, None, "refused with the reason; `ct.ScalarInt64` scalars are ported "
               "(`n: i64`)"),
+    Construct("array-static-shape", "an array with a static extent (`ct.ArrayAnnotation(static_shape_dims=(1,))`, "
+              "signature `f32[?,256]`)", "a tensor view with that extent constant, which cutile 0.3.1's entry tensors "
+              "do not state (`&Tensor<f32, { [-1, 256] }>` fails to compile: \"index 1 out of bounds for shape of "
+              "rank 1\")", P, None, "refused with the reason at the parameter (ported as dynamic it read the extent "
+              "at run time where cuTile Python folds it: unproven)"),
     Construct("array-alias", "a name bound once to an array parameter (`dst = out`) or to one of two chosen by "
               "constants (`src = y if USE_Y else x`)", "the array itself where the name is read (decided per "
               "variant: translate/static_eval.py)", S, "real_views"),

@@ -474,6 +474,13 @@ class Emitter:
                 raise self.refuse(node, "array-index-i64", f"array {node.id} indexed with int64 "
                                   "(`ct.IndexedWithInt64`, signature `@i64`): cuTile Python gives its views and shape "
                                   "i64 index types; cutile 0.3.1's tensors index with i32")
+        for a in self.fn.args.args:
+            p = self.params.get(a.arg)
+            if isinstance(p, sigmod.ArraySig) and any(d is not None for d in p.shape):
+                raise self.refuse(a, "array-static-shape", f"array {a.arg} with the static shape "
+                                  f"[{', '.join('?' if d is None else str(d) for d in p.shape)}] "
+                                  "(`ct.ArrayAnnotation(static_shape_dims=..)`): cuTile Python's tensor view holds the "
+                                  "extent as a constant; cutile 0.3.1's entry tensors take only dynamic extents")
         stores: dict[str, list[ast.Call]] = {}
         scatters: dict[str, list[ast.Call]] = {}
         loads: set[str] = set()
