@@ -58,6 +58,14 @@ def write_at(dst, idx, t):
 
 
 PAIR = (16, 32)
+TILES = (64, 32, 16)
+
+
+def sum_all(*ts):
+    acc = ts[0]
+    for t in ct.static_iter(ts[1:]):
+        acc = acc + t
+    return acc
 """
 
 #: rewrite id → (kernel body, text the resolved kernel must contain, text it must not)
@@ -94,6 +102,10 @@ CASES = {
     "tuple-name": ("at = (ct.bid(0),)\nt = ct.load(x, index=at, shape=(TILE,))", "index=(ct.bid(0),)", "index=at"),
     "tuple-name-elements": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\npair = (t, t + 1.0)\nu = pair[0] * pair[1]",
                             "u = pair_0 * pair_1", "pair[0]"),
+    "tuple-fold": ("BM, BN = TILES[:2]\nrow = (ct.bid(0), 0)\nt = ct.load(x, index=(*row,), shape=(BM, BN))",
+                   "BM = 64\nBN = 32", "TILES"),
+    "helper-variadic": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = sum_all(t, t + 1.0, t * 2.0)",
+                        "sum_all__3(t, t + 1.0, t * 2.0)", "sum_all(t"),
     "astile": ("f = ct.astile(SCALE, dtype=ct.float32)", "ct.astype(", "astile"),
     "ensure-constant": ("if ct.ensure_constant(TILE > 8):\n    f = 1", "if TILE > 8", "ensure_constant"),
     "divmod": ("q, r = divmod(ct.bid(0), TILE)", "_a // TILE", "divmod("),

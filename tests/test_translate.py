@@ -1910,3 +1910,50 @@ def test_a_loop_up_to_num_tiles_is_counted_only_from_zero(start, checked, tmp_pa
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#64")
     body = "\n".join(e.body)
     assert ("x_view.load([pid, k])" in body or ".load([get_tile_block_id().0, k])" in body) == checked, body
+
+
+def test_tuples_written_out_are_indexed_sliced_and_starred_in_place(tmp_path):
+    """`BM, BN = TILES[:2]` of a module tuple, `(*row,)` of a tuple name, `zip(range(3), W)` in ct.static_iter: the
+    elements Python takes (rewrite tuple-fold; each was refused)."""
+    e = emit_resolved(tmp_path, """
+     TILES = (16, 64, 8)
+     W = (0.25, 0.5, 0.25)
+
+
+     @ct.kernel
+     def k(x, y):
+         BM, BN = TILES[:2]
+         row = (ct.bid(0), 0)
+         t = ct.load(x, (*row,), (BM, BN))
+         acc = t * 0.0
+         for i, w in ct.static_iter(zip(range(3), W)):
+             acc = acc + w * ct.load(x, (ct.bid(0), i), (BM, BN), padding_mode=ct.PaddingMode.ZERO)
+         ct.store(y, (*row,), acc)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1", consts=())
+    body = "\n".join(e.body)
+    assert "Tile<f32, { [16, 64] }>" in body and body.count("load_view_tko(") + body.count(".load([") == 4, body
+
+
+def test_a_variadic_helper_is_a_copy_per_count_of_arguments(tmp_path):
+    """`def _sum_all(*ts)` called with three tiles, `_fwd(*pair)` of a tuple of loads passing `*ts` on: `ts` is the
+    tuple of the arguments, indexed, sliced and iterated in place (rewrite helper-variadic; was refused)."""
+    e = emit_resolved(tmp_path, """
+     def _sum_all(*ts):
+         acc = ts[0]
+         for t in ct.static_iter(ts[1:]):
+             acc = acc + t
+         return acc
+
+
+     def _fwd(*ts):
+         return _sum_all(*ts) * 0.5
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         pair = (t * 2.0, t + 1.0)
+         ct.store(y, (ct.bid(0),), _sum_all(t, t * 3.0, t) + _fwd(*pair))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "_sum_all__3(..)" in body and "_fwd__2(..)" in body and "_sum_all__2(..)" in body, body

@@ -118,6 +118,15 @@ REWRITES: tuple[Rewrite, ...] = (
             "1.0)`, then `pair[0] * pair[-1]`, `a, b = pair`, `f(pair)` with `p[0]` in f)",
             "one name per element bound where the tuple was (`pair_0 = t`, `pair_1 = t + 1.0`: each computed once, "
             "as cuTile Python does), `pair[k]` that name, other reads the tuple of the names"),
+    Rewrite("tuple-fold", "a tuple written out (a module tuple, a tuple name's elements, a helper's `*args`) "
+            "indexed or sliced by literals (`BM, BN = TILES[:2]`, `ts[1:]`, `p[-1]`), starred in a tuple or a call "
+            "(`(*row, 0)`, `f(*pair, x)`), or counted (`len(ts)`); `zip(range(3), W)` in ct.static_iter",
+            "the elements taken, in place (an element left out is dropped only when it calls nothing); the literal "
+            "indices of the range: what Python computes when cuTile Python reads the tuple"),
+    Rewrite("helper-variadic", "a helper taking `*args` (`def _sum_all(*ts)`), called with positional arguments "
+            "(`_sum_all(a, b, c)`, `_fwd(*pair)`)", "a copy per count of extra arguments, `*ts` made that many "
+            "parameters and `ts` read as their tuple (then folded: tuple-fold, static-iter-items): cuTile Python "
+            "binds `ts` to the tuple of the arguments"),
     Rewrite("ensure-constant", "`ct.ensure_constant(e)` (e.g. `if ct.ensure_constant(FLAG):`)", "`e` (cuTile "
             "Python compiles it only where e is a constant, which the reference compile checked)"),
     Rewrite("astile", "`ct.astile(v, dtype=D)` (a scalar or constant as a tile)", "`ct.astype(v, D)` (a scalar "
@@ -331,8 +340,12 @@ class _Resolver(ast.NodeTransformer):
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         """``t[:, None]``, ``t[None, :]``, ``t[..., None]``: full slices, one ellipsis and new axes only — one
         ``expand_dims`` at the new axes, as cuTile Python's tile_expand_dims makes one reshape of them all (an axis
-        after the ellipsis counted from the end); a single new axis without an ellipsis at its plain index."""
+        after the ellipsis counted from the end); a single new axis without an ellipsis at its plain index. A tuple
+        written out and indexed or sliced by literals (`TILES[:2]` of a module tuple, `(a, b, c)[1:]`): the part
+        taken (rewrite tuple-fold)."""
         node = self.generic_visit(node)
+        if (folded := fold_tuple_subscript(node)) is not None:
+            return folded
         elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         full = [isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None for e in elts]
         new = [isinstance(e, ast.Constant) and e.value is None for e in elts]
@@ -348,6 +361,11 @@ class _Resolver(ast.NodeTransformer):
         out = _mark(ast.copy_location(call, node))
         ast.fix_missing_locations(out)
         return out
+
+    def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
+        node = self.generic_visit(node)
+        node.elts = splice_starred(node.elts)
+        return node
 
     # -- statements
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.AST]:
@@ -489,6 +507,7 @@ class _Resolver(ast.NodeTransformer):
     # -- calls
     def visit_Call(self, node: ast.Call) -> ast.AST:
         node = self.generic_visit(node)
+        node.args = splice_starred(node.args)   # `f(*pair, x)` of a tuple written out: its elements in place
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr in TILE_METHODS and not _is_ct(f.value):
             func = _attr_chain(f"ct.{f.attr}", f)
@@ -532,6 +551,127 @@ class _Resolver(ast.NodeTransformer):
         return node
 
 
+def _effect_free(e: ast.AST) -> bool:
+    """Nothing in ``e`` is a call (dropping it drops no load, no atomic, no helper's work)."""
+    return not any(isinstance(n, ast.Call) for n in walk_nodes(e))
+
+
+def fold_tuple_subscript(node: ast.Subscript) -> ast.expr | None:
+    """``(a, b, c)[1]`` / ``(a, b, c)[1:]`` / ``[::-1]`` (a tuple written out — a module tuple, a tuple name's
+    elements — indexed or sliced by literals): the element or the tuple of the elements taken, as Python computes
+    it (rewrite tuple-fold); None when the index is not a literal or an element left out has a call in it (it would
+    still run in cuTile Python)."""
+    if not isinstance(node.value, ast.Tuple) or not isinstance(node.ctx, ast.Load) or \
+            any(isinstance(e, ast.Starred) for e in node.value.elts):
+        return None
+    elts = node.value.elts
+    try:
+        if isinstance(node.slice, ast.Slice):
+            bounds = [None if b is None else ast.literal_eval(b)
+                      for b in (node.slice.lower, node.slice.upper, node.slice.step)]
+            if not all(b is None or (type(b) is int) for b in bounds) or bounds[2] == 0:
+                return None
+            picked = list(range(len(elts)))[slice(*bounds)]
+        else:
+            k = ast.literal_eval(node.slice)
+            if type(k) is not int or not -len(elts) <= k < len(elts):
+                return None
+            picked = [k % len(elts)]
+    except ValueError:
+        return None
+    if not all(_effect_free(e) for i, e in enumerate(elts) if i not in picked):
+        return None
+    if not isinstance(node.slice, ast.Slice):
+        return elts[picked[0]]
+    return _mark(ast.copy_location(ast.Tuple([elts[i] for i in picked], ast.Load()), node))
+
+
+def splice_starred(elts: list[ast.expr]) -> list[ast.expr]:
+    """``(*row, t)`` / ``f(*pair, x)`` where the starred value is a tuple written out: its elements in place."""
+    out: list[ast.expr] = []
+    for e in elts:
+        if isinstance(e, ast.Starred) and isinstance(e.value, ast.Tuple):
+            out.extend(splice_starred(e.value.elts))
+        else:
+            out.append(e)
+    return out
+
+
+class _FoldTuples(ast.NodeTransformer):
+    """tuple-fold and starred splicing on a function made after resolving (a variadic helper's copy)."""
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        node = self.generic_visit(node)
+        return fold_tuple_subscript(node) or node
+
+    def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
+        node = self.generic_visit(node)
+        node.elts = splice_starred(node.elts)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node = self.generic_visit(node)
+        node.args = splice_starred(node.args)
+        if isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1 and \
+                isinstance(node.args[0], ast.Tuple) and not node.keywords and \
+                not any(isinstance(e, ast.Starred) for e in node.args[0].elts):
+            return _mark(ast.copy_location(ast.Constant(len(node.args[0].elts)), node))
+        return node
+
+
+def _specialize_variadic(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]) -> None:
+    """A helper taking ``*args`` (no ``**kw``), called with positional arguments (`_sum_all(a, b, c)`, `f(*pair)` of
+    a tuple written out): a copy per count of extra arguments, `*ts` made that many parameters (`ts_0`, `ts_1`, ..)
+    and `ts` read as their tuple — then indexed, sliced, unpacked or iterated by ct.static_iter as any tuple written
+    out (rewrite helper-variadic): cuTile Python binds `ts` to the tuple of the arguments and inlines the call."""
+    work = [fn, *(h.fn for h in helpers.values())]
+    while work:
+        f = work.pop()
+        for node in list(walk_nodes(f)):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers):
+                continue
+            callee = helpers[node.func.id]
+            a = callee.fn.args
+            fixed = len(a.posonlyargs) + len(a.args)
+            if a.vararg is None or a.kwarg is not None or any(isinstance(x, ast.Starred) for x in node.args) or \
+                    len(node.args) < fixed or any(k.arg is None for k in node.keywords):
+                continue
+            extra = len(node.args) - fixed
+            name = f"{node.func.id}__{extra}"
+            if name not in helpers:
+                spec = copy.deepcopy(callee.fn)
+                spec.name = name
+                star = spec.args.vararg.arg
+                taken = {n.id for n in walk_nodes(spec) if isinstance(n, ast.Name)}
+                names = []
+                for i in range(extra):
+                    v = f"{star}_{i}"
+                    while v in taken:
+                        v += "_"
+                    taken.add(v)
+                    names.append(v)
+                spec.args.args = [*spec.args.args, *(ast.copy_location(ast.arg(v), spec.args.vararg) for v in names)]
+                spec.args.vararg = None
+                for n in list(walk_nodes(spec)):
+                    for field, value in ast.iter_fields(n):
+                        items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+                        for k, child in items:
+                            if isinstance(child, ast.Name) and child.id == star and isinstance(child.ctx, ast.Load):
+                                new = _mark(ast.copy_location(ast.Tuple(
+                                    [ast.copy_location(ast.Name(v, ast.Load()), child) for v in names],
+                                    ast.Load()), child))
+                                (value.__setitem__(k, new) if k is not None else setattr(n, field, new))
+                spec = _FoldTuples().visit(spec)
+                spec.body = _unroll_static_tuples(spec.body)
+                ast.fix_missing_locations(spec)
+                if hasattr(spec, "tileport_parameters"):
+                    del spec.tileport_parameters
+                helpers[name] = ResolvedHelper(spec, callee.file, callee.src)
+                work.append(spec)
+            node.func.id = name
+            _mark(node)
+
+
 def _arange_offsets(node: ast.Call) -> ast.AST:
     """``ct.arange(n, dtype=D, start=s, step=k)`` as cuTile Python's arange_impl builds it: the iota of n, times
     ``astype(k, D)`` unless k is the constant 1, plus ``astype(s, D)`` unless s is the constant 0 (a literal is
@@ -568,6 +708,15 @@ def _static_items(it: ast.AST) -> list[list[ast.expr]] | None:
     inner = it.args[0] if it.args else it.keywords[0].value   # (`iterable=`, as canonical_call spells it)
 
     def elts(node: ast.AST) -> list[ast.expr] | None:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" and \
+                not node.keywords and 1 <= len(node.args) <= 3:   # `zip(range(3), W)`: the literal indices
+            try:
+                bounds = [ast.literal_eval(a) for a in node.args]
+            except ValueError:
+                return None
+            if all(type(b) is int for b in bounds) and (len(bounds) < 3 or bounds[2] != 0):
+                return [ast.copy_location(ast.Constant(i), node) for i in range(*bounds)]
+            return None
         return list(node.elts) if isinstance(node, (ast.Tuple, ast.List)) else None
 
     if isinstance(inner, (ast.Tuple, ast.List)):
@@ -825,6 +974,7 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str
     helpers: dict[str, ResolvedHelper] = {}
     file = Path(inspect.getsourcefile(pyfunc) or "").resolve()
     _resolve_into(fn, _scope(pyfunc), helpers, (file, file.read_text() if file.is_file() else ""))
+    _specialize_variadic(fn, helpers)
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
     _specialize_function_arguments(fn, helpers)
