@@ -1957,3 +1957,29 @@ def test_a_variadic_helper_is_a_copy_per_count_of_arguments(tmp_path):
      """, "x=f32[?]/1, y=f32[?]/1, B=#16")
     body = "\n".join(e.body)
     assert "_sum_all__3(..)" in body and "_fwd__2(..)" in body and "_sum_all__2(..)" in body, body
+
+
+def test_a_tuple_name_re_bound_in_a_loop_is_one_carried_name_per_element(tmp_path):
+    """`state = (m, l)` re-bound in a loop by a helper returning two tiles, `s = (s[1], s[0] + t)` (the old values
+    read): one name per element, each binding one tuple assignment, so the loop carries the elements (rewrite
+    tuple-name-elements; the loop-carried tuple was refused)."""
+    e = emit_resolved(tmp_path, """
+     def _step(state, blk):
+         m, l = state
+         m2 = ct.maximum(m, blk)
+         return (m2, l + ct.exp(blk - m2))
+
+
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         state = (ct.full((B,), -1e30, dtype=ct.float32), ct.zeros((B,), dtype=ct.float32))
+         s = (ct.zeros((B,), dtype=ct.float32), ct.zeros((B,), dtype=ct.float32))
+         for c in range(n):
+             blk = ct.load(x, (c,), (B,))
+             state = _step(state, blk)
+             s = (s[1], s[0] + blk)
+         m, l = state
+         ct.store(y, (ct.bid(0),), m + ct.log(l) + s[0])
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+    body = "\n".join(e.body)
+    assert "let mut state_0:" in body and "let mut state_1:" in body and "s_1_next" in body, body

@@ -114,10 +114,12 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`, "
             "`tile_shape = TILE` of a module tuple) and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
             "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`)"),
-    Rewrite("tuple-name-elements", "a name bound once to a tuple read by element or holding tiles (`pair = (t, t + "
-            "1.0)`, then `pair[0] * pair[-1]`, `a, b = pair`, `f(pair)` with `p[0]` in f)",
+    Rewrite("tuple-name-elements", "a name bound to tuples of one length read by element or holding tiles (`pair = "
+            "(t, t + 1.0)`, then `pair[0] * pair[-1]`, `a, b = pair`, `f(pair)` with `p[0]` in f), re-bound too "
+            "(`state = step(state, blk)` in a loop, `s = (s[1], s[0] + t)`)",
             "one name per element bound where the tuple was (`pair_0 = t`, `pair_1 = t + 1.0`: each computed once, "
-            "as cuTile Python does), `pair[k]` that name, other reads the tuple of the names"),
+            "as cuTile Python does; a re-binding is the tuple assignment `state_0, state_1 = ..`, carried by loops "
+            "and branches element by element), `pair[k]` that name, other reads the tuple of the names"),
     Rewrite("tuple-fold", "a tuple written out (a module tuple, a tuple name's elements, a helper's `*args`) "
             "indexed or sliced by literals (`BM, BN = TILES[:2]`, `ts[1:]`, `p[-1]`), starred in a tuple or a call "
             "(`(*row, 0)`, `f(*pair, x)`), or counted (`len(ts)`); `zip(range(3), W)` in ct.static_iter",
@@ -1332,31 +1334,54 @@ def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) 
 
 
 def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set[str]) -> None:
-    """A name bound once to a tuple of values that are not all plain (`pair = (t, t + 1.0)`, tiles): one name per
-    element, bound in order where the tuple was (`pair_0 = t`, `pair_1 = t + 1.0`), `pair[k]` (k a literal) read as
-    `pair_k` and any other read as the tuple of those names (rewrite tuple-name-elements) — cuTile Python computes
-    the elements once, where the tuple is made, and a tuple is no value of its own in Tile IR."""
+    """A name bound only to tuples of one length that are not all plain (`pair = (t, t + 1.0)`, tiles) — re-bound
+    too, in a loop or a branch (`state = (m, l)` then `state = step(state, blk)`, a helper returning that many
+    values): one name per element (`pair_0`, `pair_1`), each binding made one per element — a single binding in
+    order where the tuple was, a later one as the tuple assignment `pair_0, pair_1 = ..` —, `pair[k]` (k a literal)
+    read as `pair_k` and any other read as the tuple of those names (rewrite tuple-name-elements). cuTile Python
+    computes the elements where the tuple is made and carries each through loops and branches; a tuple is no value
+    of its own in Tile IR."""
     taken = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)} | {a.arg for a in fn.args.args}
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    bindings: dict[str, list[ast.Assign]] = {}
+    for _owner, _part, block in statement_blocks(fn):
+        for st in block:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                bindings.setdefault(st.targets[0].id, []).append(st)
+    width: dict[str, int] = {}
+    for name, sts in bindings.items():
+        tuples = {len(st.value.elts) for st in sts if isinstance(st.value, ast.Tuple)}
+        if name in inlined or name in params or len(sts) != stores.get(name) or len(tuples) != 1 or \
+                0 in tuples or any(isinstance(e, ast.Starred) for st in sts if isinstance(st.value, ast.Tuple)
+                                   for e in st.value.elts) or \
+                not all(isinstance(st.value, ast.Tuple) or (len(sts) > 1 and isinstance(st.value, ast.Call) and
+                                                            isinstance(st.value.func, ast.Name)) for st in sts):
+            continue
+        width[name] = tuples.pop()
     split: dict[str, list[str]] = {}
+    for name in width:
+        names = []
+        for k in range(width[name]):
+            elt = f"{name}_{k}"
+            while elt in taken:
+                elt += "_"
+            taken.add(elt)
+            names.append(elt)
+        split[name] = names
     for owner, part, block in statement_blocks(fn):
         out: list[ast.stmt] = []
         for st in block:
             name = st.targets[0].id if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
                 isinstance(st.targets[0], ast.Name) else None
-            if name is None or name in inlined or stores.get(name) != 1 or not isinstance(st.value, ast.Tuple) \
-                    or not st.value.elts or any(isinstance(e, ast.Starred) for e in st.value.elts):
+            if name not in split:
                 out.append(st)
-                continue
-            names = []
-            for k, e in enumerate(st.value.elts):
-                elt = f"{name}_{k}"
-                while elt in taken:
-                    elt += "_"
-                taken.add(elt)
-                names.append(elt)
-                out.append(_mark(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(elt, ast.Store()), e)],
-                                                              e), st)))
-            split[name] = names
+            elif len(bindings[name]) == 1:   # made once: each element bound in order where the tuple was
+                out.extend(_mark(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(elt, ast.Store()), e)],
+                                                              e), st)) for elt, e in zip(split[name], st.value.elts))
+            else:   # re-bound: all at once (`s_0, s_1 = s_1, s_0` reads the old values), or a helper's results
+                target = ast.copy_location(ast.Tuple([ast.copy_location(ast.Name(elt, ast.Store()), st.targets[0])
+                                                      for elt in split[name]], ast.Store()), st.targets[0])
+                out.append(_mark(ast.copy_location(ast.Assign([target], st.value), st)))
         setattr(owner, part, out)
     if not split:
         return
