@@ -104,6 +104,8 @@ CASES = {
                             "u = pair_0 * pair_1", "pair[0]"),
     "tuple-fold": ("BM, BN = TILES[:2]\nrow = (ct.bid(0), 0)\nt = ct.load(x, index=(*row,), shape=(BM, BN))",
                    "BM = 64\nBN = 32", "TILES"),
+    "tuple-comprehension": ("shapes = tuple(TILE for _ in ct.static_iter(range(2)))\n"
+                            "t = ct.zeros(shapes, dtype=ct.float32)", "ct.zeros((TILE, TILE)", "tuple("),
     "helper-variadic": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = sum_all(t, t + 1.0, t * 2.0)",
                         "sum_all__3(t, t + 1.0, t * 2.0)", "sum_all(t"),
     "astile": ("f = ct.astile(SCALE, dtype=ct.float32)", "ct.astype(", "astile"),

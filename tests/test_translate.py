@@ -1983,3 +1983,19 @@ def test_a_tuple_name_re_bound_in_a_loop_is_one_carried_name_per_element(tmp_pat
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
     body = "\n".join(e.body)
     assert "let mut state_0:" in body and "let mut state_1:" in body and "s_1_next" in body, body
+
+
+def test_a_tuple_comprehension_over_static_iter_is_the_tuple_of_its_items(tmp_path):
+    """`tuple(ct.load(..) for i in ct.static_iter(range(N)))` with N a kernel constant, then indexed and sliced:
+    one element per item, as cuTile Python unrolls it (rewrite tuple-comprehension; was refused)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int], N: ct.Constant[int]):
+         parts = tuple(ct.load(x, (ct.bid(0) * N + i,), (B,)) for i in ct.static_iter(range(N)))
+         acc = parts[0]
+         for p in ct.static_iter(parts[1:]):
+             acc = acc + p
+         ct.store(y, (ct.bid(0),), acc)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16, N=#3", consts=("B", "N"))
+    body = "\n".join(e.body)
+    assert body.count("load_view_tko(") + body.count(".load([") == 3 and "parts_2" in body, body

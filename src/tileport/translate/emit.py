@@ -6118,7 +6118,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     fn = kernel_def(tree, kernel_name, pyfunc.__code__.co_firstlineno if pyfunc is not None else None)
     if pyfunc is not None:
         try:
-            fn, found = resolve(fn, pyfunc)
+            fn, found = resolve(fn, pyfunc, {n: p.value for n, p in sig.params if isinstance(p, sigmod.ConstSig)})
         except ResolveError as exc:
             raise Unsupported(str(file), exc.node, exc.construct, exc.detail) from exc
     else:

@@ -125,6 +125,10 @@ REWRITES: tuple[Rewrite, ...] = (
             "(`(*row, 0)`, `f(*pair, x)`), or counted (`len(ts)`); `zip(range(3), W)` in ct.static_iter",
             "the elements taken, in place (an element left out is dropped only when it calls nothing); the literal "
             "indices of the range: what Python computes when cuTile Python reads the tuple"),
+    Rewrite("tuple-comprehension", "`tuple(e for i in ct.static_iter(X))` in a kernel (X a tuple written out, or "
+            "computed from literals, module constants and the kernel's constants: `range(N)`, `zip(..)`; several "
+            "`for`s, no `if`)", "the tuple of `e` once per item, the targets replaced by the items: cuTile Python "
+            "unrolls the comprehension the same way"),
     Rewrite("helper-variadic", "a helper taking `*args` (`def _sum_all(*ts)`), called with positional arguments "
             "(`_sum_all(a, b, c)`, `_fwd(*pair)`)", "a copy per count of extra arguments, `*ts` made that many "
             "parameters and `ts` read as their tuple (then folded: tuple-fold, static-iter-items): cuTile Python "
@@ -674,6 +678,87 @@ def _specialize_variadic(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper
             _mark(node)
 
 
+def _comprehension_items(it: ast.expr, env: dict[str, Any], constants: dict[str, Any],
+                         local: set[str]) -> list[ast.expr] | None:
+    """The items of ``ct.static_iter(X)`` in a tuple comprehension: X's elements when it is a tuple written out,
+    else the values X computes from literals, module constants and the kernel's constants (`range(N)`,
+    `enumerate(W)`, `zip(..)`), spelled as literals; None otherwise."""
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and _is_ct(it.func.value) and
+            it.func.attr == "static_iter" and len(it.args) == 1 and not it.keywords):
+        return None
+    x = it.args[0]
+    if isinstance(x, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in x.elts):
+        return list(x.elts)
+    names = {n.id for n in walk_nodes(x) if isinstance(n, ast.Name)}
+    scope = {}
+    for name in names:
+        if name in constants:
+            scope[name] = constants[name]
+        elif name in local:
+            return None
+        elif name in env:
+            scope[name] = env[name]
+    safe = {"range": range, "len": len, "enumerate": enumerate, "zip": zip, "reversed": reversed}
+    try:
+        values = list(eval(compile(ast.Expression(x), "<static_iter>", "eval"), {"__builtins__": safe}, scope))
+    except Exception:
+        return None
+    spelled = [static_node(v, x) for v in values]
+    return None if any(v is None for v in spelled) else spelled
+
+
+def _expand_tuple_comprehensions(fn: ast.FunctionDef, env: dict[str, Any], constants: dict[str, Any]) -> None:
+    """``tuple(e for i in ct.static_iter(X))`` (one or more such generators, no `if`): the tuple of ``e`` once per
+    item, each target replaced by its item (rewrite tuple-comprehension) — cuTile Python builds the tuple by
+    unrolling the loop the same way."""
+    local = _locals(fn) - set(constants)
+
+    class Expand(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            node = self.generic_visit(node)
+            if not (isinstance(node.func, ast.Name) and node.func.id == "tuple" and len(node.args) == 1 and
+                    not node.keywords and isinstance(node.args[0], ast.GeneratorExp)) or "tuple" in local:
+                return node
+            gen = node.args[0]
+            rows: list[dict[str, ast.expr]] = [{}]
+            for g in gen.generators:
+                if g.ifs or g.is_async:
+                    return node
+                out = []
+                for row in rows:
+                    it = _Substitute(row).visit(copy.deepcopy(g.iter)) if row else g.iter
+                    items = _comprehension_items(it, env, constants, local - set(row))
+                    if items is None:
+                        return node
+                    for item in items:
+                        if isinstance(g.target, ast.Name):
+                            out.append({**row, g.target.id: item})
+                        elif isinstance(g.target, ast.Tuple) and all(isinstance(t, ast.Name) for t in g.target.elts) \
+                                and isinstance(item, ast.Tuple) and len(item.elts) == len(g.target.elts):
+                            out.append({**row, **{t.id: v for t, v in zip(g.target.elts, item.elts)}})
+                        else:
+                            return node
+                rows = out
+            elts = [_Substitute(row).visit(copy.deepcopy(gen.elt)) for row in rows]
+            out_node = _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), node))
+            ast.fix_missing_locations(out_node)
+            return out_node
+
+    Expand().visit(fn)
+
+
+class _Substitute(ast.NodeTransformer):
+    """Names read replaced by the expressions given (a comprehension's targets by their items)."""
+
+    def __init__(self, binding: dict[str, ast.expr]):
+        self.binding = binding
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.binding:
+            return _mark(ast.copy_location(copy.deepcopy(self.binding[node.id]), node))
+        return node
+
+
 def _arange_offsets(node: ast.Call) -> ast.AST:
     """``ct.arange(n, dtype=D, start=s, step=k)`` as cuTile Python's arange_impl builds it: the iota of n, times
     ``astype(k, D)`` unless k is the constant 1, plus ``astype(s, D)`` unless s is the constant 0 (a literal is
@@ -968,13 +1053,16 @@ def _scope(pyfunc: Any) -> dict[str, Any]:
     return {**pyfunc.__globals__, **nonlocals} if nonlocals else pyfunc.__globals__
 
 
-def resolve(fn: ast.FunctionDef, pyfunc: Any) -> tuple[ast.FunctionDef, dict[str, ResolvedHelper]]:
+def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None = None) \
+        -> tuple[ast.FunctionDef, dict[str, ResolvedHelper]]:
     """The kernel ``fn`` (an AST of ``pyfunc``'s source) resolved against ``pyfunc.__globals__``, and every helper it
     calls (transitively), each resolved against its own module's globals. Helper names are the names the caller
-    uses; a helper called under two names by different callers keeps each."""
+    uses; a helper called under two names by different callers keeps each. ``constants``: the kernel's
+    `ct.Constant` values of the specialization (what a tuple comprehension's static_iter may count)."""
     fn = copy.deepcopy(fn)
     helpers: dict[str, ResolvedHelper] = {}
     file = Path(inspect.getsourcefile(pyfunc) or "").resolve()
+    _expand_tuple_comprehensions(fn, _scope(pyfunc), constants or {})
     _resolve_into(fn, _scope(pyfunc), helpers, (file, file.read_text() if file.is_file() else ""))
     _specialize_variadic(fn, helpers)
     for f in [fn, *(h.fn for h in helpers.values())]:
@@ -1510,6 +1598,7 @@ def _inline_tiled_views(fn: ast.FunctionDef) -> None:
 def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, ResolvedHelper],
                   where: tuple[Path, str] | None = None) -> None:
     """``where``: the file and source ``fn`` comes from (for the functions it defines inside it)."""
+    _expand_tuple_comprehensions(fn, env, {})   # (a helper's: over tuples and module constants)
     _inline_tiled_views(fn)
     _inline_tuple_names(fn, env)
     nested = _nested_functions(fn) if where is not None else {}
