@@ -1109,7 +1109,7 @@ def test_refused_with_their_reason(tmp_path):
         "t = ct.insert(ct.zeros((2, B), dtype=ct.float32), (1, 0), ct.zeros((1, B), dtype=ct.float32))":
             ("insert", "no such opcode"),
         "t = ct.reduce(ct.zeros((B,), dtype=ct.float32), 0, lambda a, b: a + b, 0.0)": ("reduce-custom", "identity 0"),
-        "t = ct.static_eval(n + 1)": ("static-eval", "not computable"),
+        "t = ct.static_eval(max(n, 1))": ("static-eval", "not computable"),
         "ct.assert_(n > 0, message=str(n))": ("assert", "literal message"),
         "t = ct.load(x.slice(axis=0, start=n, stop=n + 4), index=(0,), shape=(B,))":
             ("array-slice", "not bound to a name"),
@@ -1999,3 +1999,21 @@ def test_a_tuple_comprehension_over_static_iter_is_the_tuple_of_its_items(tmp_pa
      """, "x=f32[?]/1, y=f32[?]/1, B=#16, N=#3", consts=("B", "N"))
     body = "\n".join(e.body)
     assert body.count("load_view_tko(") + body.count(".load([") == 3 and "parts_2" in body, body
+
+
+@pytest.mark.parametrize("odd, op", [(3, "*"), (2, "-")])
+def test_static_eval_choosing_a_tile_and_a_dtype_tuple_indexed_by_a_constant(odd, op, tmp_path):
+    """`ct.static_eval(t * 2.0 if ODD % 2 == 1 else t - 1.0)`: the arm the constants choose, compiled as its
+    arithmetic (cuda.tile's documented use); `DTYPES[OUT]` of a module tuple of dtypes: the dtype (both refused)."""
+    e = emit_resolved(tmp_path, f"""
+     DTYPES = (ct.float16, ct.bfloat16, ct.float32)
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int], ODD: ct.Constant[int], OUT: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         r = ct.static_eval(t * 2.0 if ODD % 2 == 1 else t - 1.0)
+         ct.store(y, (ct.bid(0),), r.astype(DTYPES[OUT]))
+     """, f"x=f32[?]/1, y=bf16[?]/1, B=#16, ODD=#{odd}, OUT=#1", consts=("B", "ODD", "OUT"))
+    body = "\n".join(e.body)
+    assert f"t {op} broadcast_scalar(" in body and "Tile<bf16" in body, body

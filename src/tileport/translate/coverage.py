@@ -479,10 +479,14 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "refused with its location; a plain `x.tiled_view(shape, padding_mode=..)` bound once is resolve's "
               "tiled-view rewrite (ct.load / ct.store / ct.num_tiles)"),
     Construct("static-eval", "`ct.static_eval(expr)` of literals, module constants and the kernel's constants "
-              "(`ct.static_eval(D // 2)`, `max(1, BLOCK // 4)`, `math.` functions)",
-              "the value as a literal, computed per specialization as cuTile Python computes it when it compiles "
+              "(`ct.static_eval(D // 2)`, `max(1, BLOCK // 4)`, `math.` functions); one choosing a dynamic value by "
+              "them (`ct.static_eval(t * 2.0 if ODD % 2 else t - 1.0)`, arithmetic of tiles and scalars); a tuple "
+              "written out indexed by them (`DTYPES[OUT]`)",
+              "the value as a literal, computed per specialization as cuTile Python computes it when it compiles; "
+              "the arm chosen, compiled as its arithmetic (cuda.tile's proxies build that expression); the element "
               "(translate/static_eval.py)", S, "real_idioms4",
-              "an expression of a helper's parameters or of runtime values is refused with its location"),
+              "an expression of a helper's parameters, or of runtime values other than basic arithmetic, is refused "
+              "with its location"),
     Construct("acquire-ordered", "an acquiring atomic in a `while` condition, a loop or a runtime `if`, or memory "
               "operations after one (a spin lock: `while ct.atomic_cas(lock, i, 0, 1) == 1: pass`, loads, gathers and "
               "stores of other arrays, `if`s, then a releasing `ct.atomic_xchg(lock, i, 0)`); a releasing atomic after "

@@ -70,7 +70,8 @@ class Rewrite:
 
 REWRITES: tuple[Rewrite, ...] = (
     Rewrite("module-alias", "`import cuda.tile as cuda_tile`, `from cuda import tile`", "`ct.`"),
-    Rewrite("global-constant", "a module-level `int`/`float`/`bool` (or a tuple of them), `str` (`NORM = \"rms\"`) "
+    Rewrite("global-constant", "a module-level `int`/`float`/`bool` (or a tuple of them, or of dtypes and enum "
+            "members: `DTYPES = (ct.float16, ct.bfloat16)`), `str` (`NORM = \"rms\"`) "
             "or member of the module's own `IntEnum` (`Act.RELU`) used in a kernel",
             "the literal (the member's int), as cuTile Python folds it"),
     Rewrite("global-enum", "a module-level or local alias of a cuda.tile enum member (`PAD_ZERO = "
@@ -254,6 +255,10 @@ def static_node(value: Any, like: ast.AST) -> ast.expr | None:
     if isinstance(value, tuple) and value and all(_numbers(v) for v in value):   # (nested: `((2, 1), (4, 2))`,
         elts = [static_node(v, like) for v in value]                         # a sorting network's stages)
         return _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), like))
+    if isinstance(value, tuple) and value and not isinstance(value, enum.Enum):   # a tuple of other values that
+        elts = [static_node(v, like) for v in value]   # spell themselves (`DTYPES = (ct.float16, ct.bfloat16)`)
+        if all(e is not None for e in elts):
+            return _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), like))
     if isinstance(value, enum.Enum) and type(value).__module__.startswith("cuda.tile"):
         cls = _ct_name(type(value))
         if cls is not None:

@@ -29,9 +29,27 @@ def _value(expr: ast.expr, constants: dict[str, object]) -> tuple[bool, object]:
     return isinstance(value, (bool, int, float)), value
 
 
+def _symbolic(expr: ast.expr, constants: dict[str, object]) -> ast.expr | None:
+    """What ``ct.static_eval(expr)`` stands for when its value is dynamic: a conditional whose test the constants
+    decide is the arm taken (`t * 2.0 if N % 2 else t - 1.0`, cuda.tile's documented use: the proxies of dynamic
+    values build the arm's expression), and basic arithmetic of names and literals is that arithmetic; else None."""
+    if isinstance(expr, ast.IfExp):
+        ok, test = _value(expr.test, constants)
+        return _symbolic(expr.body if test else expr.orelse, constants) if ok else None
+    ok, value = _value(expr, constants)
+    if ok:
+        return ast.copy_location(ast.Constant(value), expr)
+    if all(isinstance(n, (ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Load, ast.operator, ast.unaryop))
+           for n in walk_nodes(expr)):
+        return expr
+    return None
+
+
 def fold_static_eval(fn: ast.FunctionDef, sig: sigmod.Signature) -> None:
     """Every ``ct.static_eval(e)`` in ``fn`` whose value follows from literals and the variant's constants
-    replaced by that value (a bool, int or float literal at the call's position)."""
+    replaced by that value (a bool, int or float literal at the call's position); one choosing a dynamic value by
+    the constants (`ct.static_eval(t * 2.0 if ODD else t - 1.0)`) by the expression chosen (see _symbolic). A tuple
+    written out and indexed by the constants (`DTYPES[OUT]` of a module tuple) is the element taken."""
     constants = {n: p.value for n, p in sig.params if isinstance(p, sigmod.ConstSig)}
 
     class Fold(ast.NodeTransformer):
@@ -43,6 +61,21 @@ def fold_static_eval(fn: ast.FunctionDef, sig: sigmod.Signature) -> None:
                 ok, value = _value(node.args[0], constants)
                 if ok:
                     return ast.copy_location(ast.Constant(value), node)
+                if (chosen := _symbolic(node.args[0], constants)) is not None:
+                    return chosen
+            return node
+
+        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+            self.generic_visit(node)
+            if isinstance(node.value, ast.Tuple) and isinstance(node.ctx, ast.Load) and \
+                    not isinstance(node.slice, ast.Slice) and \
+                    not any(isinstance(e, ast.Starred) for e in node.value.elts):
+                ok, k = _value(node.slice, constants)
+                elts = node.value.elts
+                if ok and type(k) is int and -len(elts) <= k < len(elts) and \
+                        not any(isinstance(n, ast.Call) for i, e in enumerate(elts)
+                                if i != k % len(elts) for n in walk_nodes(e)):   # (dropping no work)
+                    return elts[k]
             return node
 
     fn.body = [Fold().visit(st) for st in fn.body]
