@@ -61,6 +61,10 @@ PAIR = (16, 32)
 TILES = (64, 32, 16)
 
 
+def stats2(t):
+    return (t, t * 2.0), t + 1.0
+
+
 def sum_all(*ts):
     acc = ts[0]
     for t in ct.static_iter(ts[1:]):
@@ -106,6 +110,8 @@ CASES = {
                    "BM = 64\nBN = 32", "TILES"),
     "tuple-comprehension": ("shapes = tuple(TILE for _ in ct.static_iter(range(2)))\n"
                             "t = ct.zeros(shapes, dtype=ct.float32)", "ct.zeros((TILE, TILE)", "tuple("),
+    "helper-nested-tuple": ("(a, b), c = stats2(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))",
+                            "a, b, c = stats2(", "(a, b), c"),
     "helper-variadic": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = sum_all(t, t + 1.0, t * 2.0)",
                         "sum_all__3(t, t + 1.0, t * 2.0)", "sum_all(t"),
     "astile": ("f = ct.astile(SCALE, dtype=ct.float32)", "ct.astype(", "astile"),

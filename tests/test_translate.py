@@ -2017,3 +2017,23 @@ def test_static_eval_choosing_a_tile_and_a_dtype_tuple_indexed_by_a_constant(odd
      """, f"x=f32[?]/1, y=bf16[?]/1, B=#16, ODD=#{odd}, OUT=#1", consts=("B", "ODD", "OUT"))
     body = "\n".join(e.body)
     assert f"t {op} broadcast_scalar(" in body and "Tile<bf16" in body, body
+
+
+def test_a_helpers_nested_tuple_unpacked_by_its_nesting_is_flat(tmp_path):
+    """`return (mu, var), d` unpacked as `(mu, var), d = _stats(t)`: three results bound to three names (rewrite
+    helper-nested-tuple; was refused)."""
+    e = emit_resolved(tmp_path, """
+     def _stats(t):
+         mu = ct.sum(t) * 0.5
+         d = t - mu
+         return (mu, ct.sum(d * d)), d
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         (mu, var), d = _stats(t)
+         ct.store(y, (ct.bid(0),), d * ct.rsqrt(var + 1e-5) + mu)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "(Tile<f32, { [] }>, Tile<f32, { [] }>, Tile<f32, { [B] }>)" in body, body

@@ -130,6 +130,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "computed from literals, module constants and the kernel's constants: `range(N)`, `zip(..)`; several "
             "`for`s, no `if`)", "the tuple of `e` once per item, the targets replaced by the items: cuTile Python "
             "unrolls the comprehension the same way"),
+    Rewrite("helper-nested-tuple", "a helper returning a nested tuple (`return (mu, var), d`), each call unpacked "
+            "by targets of that nesting (`(mu, var), d = _stats(t)`)", "the flat tuple returned and unpacked "
+            "(`mu, var, d = _stats(t)`): the same values bound to the same names"),
     Rewrite("helper-variadic", "a helper taking `*args` (`def _sum_all(*ts)`), called with positional arguments "
             "(`_sum_all(a, b, c)`, `_fwd(*pair)`)", "a copy per count of extra arguments, `*ts` made that many "
             "parameters and `ts` read as their tuple (then folded: tuple-fold, static-iter-items): cuTile Python "
@@ -764,6 +767,44 @@ class _Substitute(ast.NodeTransformer):
         return node
 
 
+def _nesting(e: ast.AST) -> object:
+    """The shape of a tuple nest (`((a, b), c)` → ((None, None), None)); None for anything else."""
+    return tuple(_nesting(x) for x in e.elts) if isinstance(e, ast.Tuple) else None
+
+
+def _flat(e: ast.AST) -> list[ast.expr]:
+    return [y for x in e.elts for y in _flat(x)] if isinstance(e, ast.Tuple) else [e]
+
+
+def _flatten_nested_returns(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]) -> None:
+    """A helper returning a nested tuple (`return (mu, var), d`) whose every call is unpacked by targets of that
+    nesting (`(mu, var), d = _stats(t)`): the helper returns the flat tuple and each call is unpacked into the flat
+    names (`mu, var, d = _stats(t)`; rewrite helper-nested-tuple) — the same values bound to the same names."""
+    functions = [fn, *(h.fn for h in helpers.values())]
+    for name, h in helpers.items():
+        returns = [n for n in walk_nodes(h.fn) if isinstance(n, ast.Return)]
+        shapes = {repr(_nesting(r.value)) for r in returns if r.value is not None}
+        if not returns or len(shapes) != 1 or any(r.value is None for r in returns) or \
+                not isinstance(_nesting(returns[0].value), tuple) or \
+                all(s is None for s in _nesting(returns[0].value)):
+            continue
+        shape = _nesting(returns[0].value)
+        calls = [n for f in functions for n in walk_nodes(f) if isinstance(n, ast.Call) and
+                 isinstance(n.func, ast.Name) and n.func.id == name]
+        sites = [st for f in functions for st in walk_nodes(f) if isinstance(st, ast.Assign) and
+                 len(st.targets) == 1 and isinstance(st.value, ast.Call) and st.value in calls]
+        if len(sites) != len(calls) or any(_nesting(st.targets[0]) != shape or
+                                           not all(isinstance(t, ast.Name) for t in _flat(st.targets[0]))
+                                           for st in sites):
+            continue
+        for r in returns:
+            r.value = _mark(ast.copy_location(ast.Tuple(_flat(r.value), ast.Load()), r.value))
+        for st in sites:
+            st.targets = [_mark(ast.copy_location(ast.Tuple(_flat(st.targets[0]), ast.Store()), st.targets[0]))]
+        for f in functions:
+            ast.fix_missing_locations(f)
+
+
 def _arange_offsets(node: ast.Call) -> ast.AST:
     """``ct.arange(n, dtype=D, start=s, step=k)`` as cuTile Python's arange_impl builds it: the iota of n, times
     ``astype(k, D)`` unless k is the constant 1, plus ``astype(s, D)`` unless s is the constant 0 (a literal is
@@ -1073,6 +1114,7 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
     _specialize_function_arguments(fn, helpers)
+    _flatten_nested_returns(fn, helpers)
     for f in [fn, *(h.fn for h in helpers.values())]:
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
     for f in [fn, *(h.fn for h in helpers.values())]:
