@@ -2037,3 +2037,20 @@ def test_a_helpers_nested_tuple_unpacked_by_its_nesting_is_flat(tmp_path):
      """, "x=f32[?]/1, y=f32[?]/1, B=#16")
     body = "\n".join(e.body)
     assert "(Tile<f32, { [] }>, Tile<f32, { [] }>, Tile<f32, { [B] }>)" in body, body
+
+
+def test_a_flag_in_arithmetic_and_an_f32_scalar_with_an_f64_tile_are_promoted(tmp_path):
+    """`1.0 + (not inside)` / `pid * 2 + edge`: the bool counted as 0 or 1 (cuTile Python's unsigned itof / exti of
+    the i1); `t * alpha` of an f32 argument and an f64 tile: the scalar widened (ftof). All three were refused."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, n: int, alpha: float, B: ct.Constant[int]):
+         pid = ct.bid(0)
+         inside = pid < n
+         off = pid * 2 + (pid == n)
+         t = ct.load(x, (off,), (B,), padding_mode=ct.PaddingMode.ZERO)
+         ct.store(y, (pid,), t * alpha * (1.0 + (not inside)))
+     """, "x=f64[?]/1, y=f64[?]/1, n=i32, alpha=f32, B=#16")
+    body = "\n".join(e.body)
+    assert "exti(scalar_to_tile::<bool>(" in body and "Tile<f32, { [] }> = convert_tile(scalar_to_tile::<bool>(" in body
+    assert "Tile<f64, { [] }> = convert_tile(scalar_to_tile::<f32>(alpha))" in body, body

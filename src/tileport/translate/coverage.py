@@ -112,8 +112,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("arith-promote", "element-wise operands of different dtypes of one kind (an f16 tile and an f32 tile or "
               "f32 argument, i32 and i64 tiles, an i32 scalar with an i64 tile or scalar, an i64 scalar with an i32 tile: "
               "`offs == label` of an int64 label's `.item()`; a signed integer tile next to a float tile, `s / ct.maximum(n, 1)` of a "
-              "gathered count: the float's dtype; an f16/bf16 scalar, `.item()` of a half tile, with an f32 tile)", "the "
-              "narrower operand converted first "
+              "gathered count: the float's dtype; an f16/bf16 scalar, `.item()` of a half tile, with an f32 tile; an "
+              "f32 argument with an f64 tile; a bool flag in scalar arithmetic, `1.0 + (not inside)`, `2 * pid + "
+              "edge`)", "the narrower operand converted first (a flag by an unsigned itof / exti) "
               "(`convert_tile`, `exti`, bound to its promoted type), as cuTile Python promotes it (f16 and bf16 do not "
               "mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",

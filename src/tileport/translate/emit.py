@@ -5101,8 +5101,9 @@ class Emitter:
                 wide = self.fresh("widened")
                 self.body.append(f"let {wide}: Tile<i64, {{ [] }}> = exti(scalar_to_tile::<i32>({code}));")
                 code = f"tile_to_scalar::<i64, i64>({wide})"
-            elif ty.dtype in ("f16", "bf16") and promote({ty.dtype, like.dtype}) == like.dtype:   # a half scalar
-                # (`.item()` of an f16 tile) with a wider float tile: widened as cuTile Python promotes it (ftof)
+            elif ty.dtype in ("f16", "bf16", "f32") and ty.dtype != like.dtype and \
+                    promote({ty.dtype, like.dtype}) == like.dtype:   # a float scalar (`.item()` of an f16 tile, an
+                # f32 argument) with a wider float tile: widened as cuTile Python promotes it (ftof)
                 self.need(node, "arith-promote", f"`{self.text(node)}` widened to {like.dtype}")
                 src, elem, conv = RUST_DTYPES[ty.dtype], RUST_DTYPES[like.dtype], self.fresh(f"as_{like.dtype}")
                 self.body.append(f"let {conv}: Tile<{elem}, {{ [] }}> = convert_tile(scalar_to_tile::<{src}>({code}));")
@@ -5612,6 +5613,17 @@ class Emitter:
                 if {lt.dtype, rt.dtype} == {"i32", "i64"}:
                     sides = self.widen_i64_sides(node, ((lc, lt, node.left), (rc, rt, node.right)))
                     return f"{_paren(sides[0])} {sym} {_paren(sides[1])}", Scalar("i64")
+                other = rt.dtype if lt.dtype == "bool" else lt.dtype if rt.dtype == "bool" else None
+                if other in ("i32", "f32") and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+                    # a flag in arithmetic (`1.0 + (not inside)`): Python counts it as 0 or 1, as cuTile Python
+                    # converts the i1 (an unsigned itof / exti, which cutile infers from bool)
+                    self.need(node, "arith-promote", f"`{self.text(node)}`: a bool counted as {other}")
+                    conv = "convert_tile" if other == "f32" else "exti"
+                    lc, rc = (("{ let counted: Tile<" + other + ", { [] }> = " + conv + "(scalar_to_tile::<bool>(" +
+                               c + ")); tile_to_scalar::<" + other + ", " + other + ">(counted) }") if t.dtype == "bool"
+                              else f"{c}{other}" if _literal(n) is not None else c
+                              for c, t, n in ((lc, lt, node.left), (rc, rt, node.right)))
+                    return f"{_paren(lc)} {sym} {_paren(rc)}", Scalar(other)
                 raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")
             # a bare literal next to a scalar gets its type spelled out (cutile infers none for `1 - j`)
             lc, rc = (f"{c}{lt.dtype}" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
