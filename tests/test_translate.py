@@ -2054,3 +2054,25 @@ def test_a_flag_in_arithmetic_and_an_f32_scalar_with_an_f64_tile_are_promoted(tm
     body = "\n".join(e.body)
     assert "exti(scalar_to_tile::<bool>(" in body and "Tile<f32, { [] }> = convert_tile(scalar_to_tile::<bool>(" in body
     assert "Tile<f64, { [] }> = convert_tile(scalar_to_tile::<f32>(alpha))" in body, body
+
+
+def test_a_helpers_results_bound_to_a_name_and_sliced_are_one_name_each(tmp_path):
+    """`parts = _split3(t)`, `first, rest = parts[0], parts[1:]` and a static_iter over `rest`: the results unpacked
+    into one name each where the call is (rewrite tuple-name-elements; the slice was refused)."""
+    e = emit_resolved(tmp_path, """
+     def _split3(t):
+         return t, ct.exp(t), ct.sin(t)
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         parts = _split3(t)
+         first, rest = parts[0], parts[1:]
+         acc = first
+         for p in ct.static_iter(rest):
+             acc = ct.maximum(acc, p)
+         ct.store(y, (ct.bid(0),), acc)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert body.count("maxf(") >= 2 and "(Tile<f32, { [B] }>, Tile<f32, { [B] }>, Tile<f32, { [B] }>)" in body, body

@@ -120,7 +120,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "(`state = step(state, blk)` in a loop, `s = (s[1], s[0] + t)`)",
             "one name per element bound where the tuple was (`pair_0 = t`, `pair_1 = t + 1.0`: each computed once, "
             "as cuTile Python does; a re-binding is the tuple assignment `state_0, state_1 = ..`, carried by loops "
-            "and branches element by element), `pair[k]` that name, other reads the tuple of the names"),
+            "and branches element by element), `pair[k]` that name, other reads the tuple of the names; a name bound "
+            "to a helper's results read other than by a literal index (`parts = split3(t)`, then `parts[1:]`): "
+            "`parts_0, parts_1, parts_2 = split3(t)`, then the same"),
     Rewrite("tuple-fold", "a tuple written out (a module tuple, a tuple name's elements, a helper's `*args`) "
             "indexed or sliced by literals (`BM, BN = TILES[:2]`, `ts[1:]`, `p[-1]`), starred in a tuple or a call "
             "(`(*row, 0)`, `f(*pair, x)`), or counted (`len(ts)`); `zip(range(3), W)` in ct.static_iter",
@@ -805,6 +807,90 @@ def _flatten_nested_returns(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHel
             ast.fix_missing_locations(f)
 
 
+def _split_result_names(f: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]) -> None:
+    """A name bound only to calls of helpers that return tuples of one width n (`parts = _split3(t)`), read other
+    than by a literal index (`parts[1:]`, `for p in ct.static_iter(parts)`): n names unpacked from each call
+    (`parts_0, parts_1, parts_2 = _split3(t)`) and the name read as their tuple, then folded (rewrites
+    tuple-name-elements, tuple-fold) — the values cuTile Python binds to the tuple's items."""
+    def width(call: ast.AST) -> int | None:
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in helpers):
+            return None
+        rets = [n for n in walk_nodes(helpers[call.func.id].fn) if isinstance(n, ast.Return)]
+        sizes = {len(r.value.elts) if isinstance(r.value, ast.Tuple) and
+                 not any(isinstance(e, ast.Starred) for e in r.value.elts) else None for r in rets}
+        return sizes.pop() if len(sizes) == 1 and rets else None
+
+    stores: dict[str, int] = {}
+    for n in walk_nodes(f):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    params = {a.arg for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs)}
+    bindings: dict[str, list[ast.Assign]] = {}
+    for _owner, _part, block in statement_blocks(f):
+        for st in block:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                bindings.setdefault(st.targets[0].id, []).append(st)
+    indexed = {id(n.value) for n in walk_nodes(f) if isinstance(n, ast.Subscript) and
+               isinstance(n.value, ast.Name) and type(_literal_int(n.slice)) is int}
+    split: dict[str, list[str]] = {}
+    taken = {n.id for n in walk_nodes(f) if isinstance(n, ast.Name)} | params
+    for name, sts in bindings.items():
+        widths = {width(st.value) for st in sts}
+        reads = [n for n in walk_nodes(f) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if name in params or len(sts) != stores.get(name) or len(widths) != 1 or None in widths or \
+                all(id(r) in indexed for r in reads):
+            continue
+        names = []
+        for k in range(widths.pop()):
+            v = f"{name}_{k}"
+            while v in taken:
+                v += "_"
+            taken.add(v)
+            names.append(v)
+        split[name] = names
+    if not split:
+        return
+    for st in (st for sts in bindings.values() for st in sts):
+        name = st.targets[0].id
+        if name in split:
+            st.targets = [_mark(ast.copy_location(ast.Tuple([ast.copy_location(ast.Name(v, ast.Store()), st.targets[0])
+                                                             for v in split[name]], ast.Store()), st.targets[0]))]
+
+    class Read(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if node.id in split and isinstance(node.ctx, ast.Load):
+                return _mark(ast.copy_location(ast.Tuple([ast.copy_location(ast.Name(v, ast.Load()), node)
+                                                          for v in split[node.id]], ast.Load()), node))
+            return node
+
+    Read().visit(f)
+    _FoldTuples().visit(f)
+    _inline_tuple_names(f)   # (`rest = parts[1:]`, a tuple of those names now: read where it is read)
+    _FoldTuples().visit(f)
+    f.body = _unroll_static_tuples(f.body)
+    for owner, part, block in statement_blocks(f):   # (`a, b = (p_1, p_2)` of a slice: one name each)
+        setattr(owner, part, [y for st in block for y in _unpack_names(st)])
+    ast.fix_missing_locations(f)
+
+
+def _literal_int(node: ast.AST) -> object:
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        return None
+
+
+def _unpack_names(st: ast.stmt) -> list[ast.stmt]:
+    """`a, b = (x, y)` of names and literals (nothing read by a later target): one assignment per name."""
+    if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
+            isinstance(st.value, ast.Tuple) and len(st.value.elts) == len(st.targets[0].elts) and \
+            all(isinstance(t, ast.Name) for t in st.targets[0].elts) and \
+            all(isinstance(v, (ast.Name, ast.Constant)) for v in st.value.elts) and \
+            not {t.id for t in st.targets[0].elts} & {v.id for v in st.value.elts if isinstance(v, ast.Name)}:
+        return [_mark(ast.copy_location(ast.Assign([t], v), st)) for t, v in zip(st.targets[0].elts, st.value.elts)]
+    return [st]
+
+
 def _arange_offsets(node: ast.Call) -> ast.AST:
     """``ct.arange(n, dtype=D, start=s, step=k)`` as cuTile Python's arange_impl builds it: the iota of n, times
     ``astype(k, D)`` unless k is the constant 1, plus ``astype(s, D)`` unless s is the constant 0 (a literal is
@@ -1115,6 +1201,8 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
         _bind_helper_arguments(f, helpers)
     _specialize_function_arguments(fn, helpers)
     _flatten_nested_returns(fn, helpers)
+    for f in [fn, *(h.fn for h in helpers.values())]:
+        _split_result_names(f, helpers)
     for f in [fn, *(h.fn for h in helpers.values())]:
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
     for f in [fn, *(h.fn for h in helpers.values())]:
