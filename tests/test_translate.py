@@ -2076,3 +2076,25 @@ def test_a_helpers_results_bound_to_a_name_and_sliced_are_one_name_each(tmp_path
      """, "x=f32[?]/1, y=f32[?]/1, B=#16")
     body = "\n".join(e.body)
     assert body.count("maxf(") >= 2 and "(Tile<f32, { [B] }>, Tile<f32, { [B] }>, Tile<f32, { [B] }>)" in body, body
+
+
+@pytest.mark.parametrize("flag", ["true", "false"])
+def test_a_constant_first_in_runtime_logic_is_decided_and_an_if_of_pass_is_nothing(flag, tmp_path):
+    """`elif not FLAG or pid == n:` / `if FLAG and pid < n:`: a constant first operand is decided when the kernel
+    compiles (the rest, or that constant), as Python short-circuits it (`not FLAG` was refused); `if pid < 0: pass`
+    emits nothing, as cuTile Python (an empty `if` was left in the port: unproven)."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int], FLAG: ct.Constant[bool]):
+         pid = ct.bid(0)
+         t = ct.load(x, (pid,), (B,))
+         if pid < 0:
+             pass
+         if FLAG and pid < n:
+             t = t + 1.0
+         elif not FLAG or pid == n:
+             t = t - 1.0
+         ct.store(y, (pid,), t)
+     """, f"x=f32[?]/1, y=f32[?]/1, n=i32, B=#16, FLAG=#{flag}")
+    body = "\n".join(e.body)
+    assert "pid < 0" not in body.replace("// `if pid < 0:`", "") and "let cond" not in body, body

@@ -998,6 +998,10 @@ class Emitter:
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
                     (self.ct(st.value.func) or "").startswith(TILED_ATOMIC):
                 self.tiled_atomic(st.value, indent, nested)
+            elif isinstance(st, ast.If) and _does_nothing(st):
+                # `if pid < 0: pass` (arms of `pass` only, a test that calls nothing): cuTile Python emits nothing
+                self.body.append(f"{indent}// `if {self.text(st.test).splitlines()[0]}:` whose arms only `pass`: nothing "
+                                 "to do")
             elif isinstance(st, ast.If):
                 self.if_chain(st, indent, nested)
             elif isinstance(st, ast.For) and (values := self.static_values(st.iter)) is not None:
@@ -4387,6 +4391,16 @@ class Emitter:
                                                       f"({_describe(at)}, {_describe(bt)})")
             return self.typed(f"if {cond} {{ {ac} }} else {{ {bc} }}", at, want_name, "chosen") \
                 if isinstance(at, Tile) else (f"if {cond} {{ {ac} }} else {{ {bc} }}", at)
+        values = list(node.values)
+        while len(values) > 1 and (c := self.const_value(values[0]))[0] and isinstance(c[1], (bool, int)):
+            # a constant first (`FLAG and pid < n`, `not FLAG or ..`): Python decides it when the kernel compiles —
+            # the rest when it does not short-circuit (a true `and`, a false `or`), else that constant
+            if bool(c[1]) != isinstance(node.op, ast.And):
+                return ("true" if c[1] else "false"), Scalar("bool")
+            values.pop(0)
+        if len(values) == 1:
+            return self._as_bool_scalar(*self.expr(values[0], want_name))
+        node = ast.copy_location(ast.BoolOp(node.op, values), node)
         first, fty = self._as_bool_scalar(*self.expr(node.values[0]))
         if fty != Scalar("bool"):
             raise self.refuse(node, "logic-runtime", f"`{self.text(node.values[0])}` in `{self.text(node)}` is not "
@@ -5845,6 +5859,14 @@ def _paren(code: str) -> str:
 #: the dtypes cuTile Python promotes to each other, narrow to wide (f16 and bf16 do not mix)
 PROMOTION = (("f16", "f32", "f64"), ("bf16", "f32", "f64"), ("i8", "i16", "i32", "i64"))
 FLOATS = frozenset({"f16", "bf16", "f32", "f64"})
+
+
+def _does_nothing(st: ast.stmt) -> bool:
+    """A statement with no effect and no value: `pass`, a docstring, an `if` of such arms whose test calls nothing."""
+    if isinstance(st, ast.Pass) or (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant)):
+        return True
+    return isinstance(st, ast.If) and not any(isinstance(n, ast.Call) for n in walk_nodes(st.test)) and \
+        all(_does_nothing(s) for s in (*st.body, *st.orelse))
 
 
 def promote(dtypes: set[str]) -> str | None:
