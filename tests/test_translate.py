@@ -2098,3 +2098,23 @@ def test_a_constant_first_in_runtime_logic_is_decided_and_an_if_of_pass_is_nothi
      """, f"x=f32[?]/1, y=f32[?]/1, n=i32, B=#16, FLAG=#{flag}")
     body = "\n".join(e.body)
     assert "pid < 0" not in body.replace("// `if pid < 0:`", "") and "let cond" not in body, body
+
+
+def test_static_iter_over_enumerate_of_zip_binds_nested_targets(tmp_path):
+    """`for i, (a, b) in ct.static_iter(enumerate(zip(A, Bs)))` of module tuples: the body once per item, `i`, `a`
+    and `b` its literals (rewrite static-iter-items; was refused)."""
+    e = emit_resolved(tmp_path, """
+     A = (1.0, 2.0)
+     Bs = (0.5, -0.5)
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         acc = t * 0.0
+         for i, (a, b) in ct.static_iter(enumerate(zip(A, Bs))):
+             acc = acc + ct.maximum(t * a + b, 0.0) * (i + 1)
+         ct.store(y, (ct.bid(0),), acc)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert "broadcast_scalar(-0.5f32" in body and "broadcast_scalar(2.0f32" in body, body

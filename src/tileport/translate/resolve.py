@@ -150,7 +150,8 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("static-iter-items", "`for dst in ct.static_iter((q, k, v))` over a tuple holding arrays or other "
             "values no constant spells, `for j, dst in ct.static_iter(enumerate((q, k, v)))`, `for a, s in "
             "ct.static_iter(zip((x, y), (1.0, 2.0)))`, `for idx, sign in ct.static_iter(OFFSETS)` of a tuple of "
-            "tuples unpacked into names (the names not re-bound in the body, no `break`, `continue` "
+            "tuples unpacked into names, `for i, (a, b) in ct.static_iter(enumerate(zip(A, B)))` (nested targets; "
+            "`range` of literals in a zip) (the names not re-bound in the body, no `break`, `continue` "
             "or `return`)", "the body once per item, each loop name replaced by its item (an `enumerate` index by "
             "its literal): cuTile Python unrolls the loop the same way, binding the names to the items"),
     Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
@@ -917,70 +918,81 @@ def _arange_offsets(node: ast.Call) -> ast.AST:
     return out
 
 
-def _static_items(it: ast.AST) -> list[list[ast.expr]] | None:
-    """The items a ``ct.static_iter`` loop binds, one list of values per iteration (one value per loop name), when
-    its iterable is a literal tuple, ``enumerate`` or ``zip`` of literal tuples holding something no constant
-    spells (an array: the emitter unrolls loops over constants itself); else None."""
+def _static_items(it: ast.AST) -> list[ast.expr] | None:
+    """The items a ``ct.static_iter`` loop binds, one expression per iteration, when its iterable is a literal
+    tuple, a ``range`` of literals, or ``enumerate`` / ``zip`` of those (nested: `enumerate(zip(A, B))`, an item
+    `(0, (a0, b0))`), holding something no constant spells or built by enumerate/zip (the emitter unrolls loops
+    over a plain tuple of constants itself); else None."""
     if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and _is_ct(it.func.value) and
             it.func.attr == "static_iter" and len(it.args) + len(it.keywords) == 1):
         return None
     inner = it.args[0] if it.args else it.keywords[0].value   # (`iterable=`, as canonical_call spells it)
 
     def elts(node: ast.AST) -> list[ast.expr] | None:
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" and \
-                not node.keywords and 1 <= len(node.args) <= 3:   # `zip(range(3), W)`: the literal indices
-            try:
-                bounds = [ast.literal_eval(a) for a in node.args]
-            except ValueError:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            if node.func.id == "range" and 1 <= len(node.args) <= 3:   # `zip(range(3), W)`: the literal indices
+                try:
+                    bounds = [ast.literal_eval(a) for a in node.args]
+                except ValueError:
+                    return None
+                if all(type(b) is int for b in bounds) and (len(bounds) < 3 or bounds[2] != 0):
+                    return [ast.copy_location(ast.Constant(i), node) for i in range(*bounds)]
                 return None
-            if all(type(b) is int for b in bounds) and (len(bounds) < 3 or bounds[2] != 0):
-                return [ast.copy_location(ast.Constant(i), node) for i in range(*bounds)]
+            if node.func.id == "enumerate" and len(node.args) == 1 and (items := elts(node.args[0])) is not None:
+                return [ast.copy_location(ast.Tuple([ast.copy_location(ast.Constant(i), e), e], ast.Load()), e)
+                        for i, e in enumerate(items)]
+            if node.func.id == "zip" and node.args:
+                cols = [elts(a) for a in node.args]
+                if any(c is None for c in cols):
+                    return None
+                return [ast.copy_location(ast.Tuple(list(row), ast.Load()), row[0])
+                        for row in zip(*cols)]   # (the shortest, as zip stops)
             return None
         return list(node.elts) if isinstance(node, (ast.Tuple, ast.List)) else None
 
-    if isinstance(inner, (ast.Tuple, ast.List)):
-        items = [[e] for e in inner.elts]
-    elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and not inner.keywords and \
-            inner.func.id == "enumerate" and len(inner.args) == 1 and elts(inner.args[0]) is not None:
-        items = [[ast.copy_location(ast.Constant(i), e), e] for i, e in enumerate(elts(inner.args[0]))]
-    elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and not inner.keywords and \
-            inner.func.id == "zip" and inner.args and all(elts(a) is not None for a in inner.args) and \
-            len({len(elts(a)) for a in inner.args}) == 1:
-        items = [list(col) for col in zip(*(elts(a) for a in inner.args))]
-    else:
+    items = elts(inner)
+    if items is None:
         return None
     plain = all(isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant))
-                for item in items for v in item)
+                for v in items)
     return None if plain and isinstance(inner, (ast.Tuple, ast.List)) else items
 
 
+def _destructure(target: ast.AST, item: ast.expr) -> dict[str, ast.expr] | None:
+    """The loop names ``target`` binds to ``item`` (`i, (a, b)` of `(0, (1.0, 0.5))`); None if they do not match."""
+    if isinstance(target, ast.Name):
+        return {target.id: item}
+    if isinstance(target, ast.Tuple) and isinstance(item, ast.Tuple) and len(target.elts) == len(item.elts):
+        out: dict[str, ast.expr] = {}
+        for t, v in zip(target.elts, item.elts):
+            sub = _destructure(t, v)
+            if sub is None:
+                return None
+            out.update(sub)
+        return out
+    return None
+
+
 def _unroll_static_tuples(stmts: list[ast.stmt]) -> list[ast.stmt]:
-    """``for names in ct.static_iter(<tuple | enumerate | zip>)`` over values no constant spells: the body once per
-    item with the names replaced (rewrite static-iter-items); loops it cannot unroll are left to the emitter,
-    which refuses them at their position."""
+    """``for names in ct.static_iter(<tuple | range | enumerate | zip>)`` over values no constant spells: the body
+    once per item with the names replaced (rewrite static-iter-items); loops it cannot unroll are left to the
+    emitter, which refuses them at their position."""
     out: list[ast.stmt] = []
     for st in stmts:
         for field in ("body", "orelse"):
             if isinstance(getattr(st, field, None), list) and not isinstance(st, (ast.FunctionDef, ast.Lambda)):
                 setattr(st, field, _unroll_static_tuples(getattr(st, field)))
         items = _static_items(st.iter) if isinstance(st, ast.For) else None
-        target = st.target if isinstance(st, ast.For) else None
-        names = [target.id] if isinstance(target, ast.Name) else \
-            [t.id for t in target.elts] if isinstance(target, ast.Tuple) and \
-            all(isinstance(t, ast.Name) for t in target.elts) else None
-        if items and names and len(names) > 1 and all(len(item) == 1 and isinstance(item[0], ast.Tuple) and
-                                                      len(item[0].elts) == len(names) for item in items):
-            items = [list(item[0].elts) for item in items]   # `for idx, sign in ct.static_iter(((0, 1.0), ..))`
+        bindings = None if items is None else [_destructure(st.target, item) for item in items]
         stored = {n.id for sub in (st.body if isinstance(st, ast.For) else []) for n in walk_nodes(sub)
                   if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         jumps = any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for sub in getattr(st, "body", [])
                     for n in walk_nodes(sub))
-        if items is None or names is None or st.orelse or jumps or stored & set(names) or \
-                any(len(item) != len(names) for item in items):
+        if bindings is None or any(b is None for b in bindings) or st.orelse or jumps or \
+                any(stored & set(b) for b in bindings):
             out.append(st)
             continue
-        for item in items:
-            binding = dict(zip(names, item))
+        for binding in bindings:
 
             class _Bind(ast.NodeTransformer):
                 def visit_Name(self, node: ast.Name) -> ast.AST:
