@@ -2118,3 +2118,36 @@ def test_static_iter_over_enumerate_of_zip_binds_nested_targets(tmp_path):
      """, "x=f32[?]/1, y=f32[?]/1, B=#16")
     body = "\n".join(e.body)
     assert "broadcast_scalar(-0.5f32" in body and "broadcast_scalar(2.0f32" in body, body
+
+
+@pytest.mark.parametrize("use", ["parts = _split3(t)\n         first, rest = parts[0], parts[1:]\n"
+                                 "         r = first + rest[0] - rest[1]",
+                                 "r = _split3(t)[1] - _split3(t)[0]"])
+def test_products_among_a_helpers_results_are_fma_candidates_where_summed(use, tmp_path):
+    """`return t, t * 2.0, t * 3.0` with the products summed by the caller (through a name and a slice, or
+    `f(t)[k]` in place): cuTile Python inlines, then contracts each sum into an fma; the port makes the product
+    after the call from the factors a copy of the helper returns, so the fma is matched (refused as ambiguous; the
+    subscript of a call was refused)."""
+    import importlib.util
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent(f"""
+     def _split3(t):
+         return t, t * 2.0, t * 3.0
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         {use}
+         ct.store(y, (ct.bid(0),), r)
+     """))
+    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    r = next(n.value for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.Assign)
+             and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "r")
+    line, col = r.lineno, r.col_offset
+    fmas = 2 if "first" in use else 1
+    sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#16"), ["x", "y", "B"], "k")
+    e = emit_kernel(src, "k", sig, {"B"}, {(line, col): fmas}, pyfunc=module.k._pyfunc)
+    assert "\n".join(e.body).count("fma(") == fmas, "\n".join(e.body)

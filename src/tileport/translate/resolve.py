@@ -179,7 +179,10 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("helper-product-operand", "a helper returning a product, called as an operand of a sum "
             "(`scale(x) + bias`, `def scale(v): return v * s`): cuTile Python inlines it, then contracts the sum "
             "into an fma", "the call bound to a name first (`scale_value = scale(x)`, then `scale_value + bias`), "
-            "the form whose fma the emitter matches (row fma)"),
+            "the form whose fma the emitter matches (row fma); a helper returning a tuple holding products whose "
+            "results are summed (`a, b = pair(t)` then `a + c`, `pair(t)[0] - pair(t)[1]`): the results unpacked "
+            "before the statement, a copy of the helper returning each summed product's two factors, the product "
+            "made after the call (`a = a_l * a_r`)"),
 )
 
 
@@ -871,6 +874,28 @@ def _split_result_names(f: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]
     f.body = _unroll_static_tuples(f.body)
     for owner, part, block in statement_blocks(f):   # (`a, b = (p_1, p_2)` of a slice: one name each)
         setattr(owner, part, [y for st in block for y in _unpack_names(st)])
+    # a name bound once to one of the results (`first = parts_0`, `rest_0 = parts_1`): that result where it is read,
+    # so that a product among them is seen where it is summed (helper-product-operand)
+    made = {v for names in split.values() for v in names}
+    counts: dict[str, int] = {}
+    for n in walk_nodes(f):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            counts[n.id] = counts.get(n.id, 0) + 1
+    alias = {}
+    for owner, part, block in statement_blocks(f):
+        keep = []
+        for st in block:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                    isinstance(st.value, ast.Name) and st.value.id in made and counts.get(st.targets[0].id) == 1 \
+                    and st.targets[0].id not in params:
+                alias[st.targets[0].id] = st.value.id
+                continue
+            keep.append(st)
+        setattr(owner, part, keep)
+    for n in walk_nodes(f):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in alias:
+            n.id = alias[n.id]
+            _mark(n)
     ast.fix_missing_locations(f)
 
 
@@ -1219,6 +1244,8 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
     for f in [fn, *(h.fn for h in helpers.values())]:
         _hoist_product_calls(f, helpers)
+    for f in [fn, *(h.fn for h in list(helpers.values()))]:
+        _split_product_results(f, helpers)
     _inline_statement_calls(fn, Path(inspect.getsourcefile(pyfunc) or "").resolve(), helpers)
     return fn, helpers
 
@@ -1343,6 +1370,14 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
             isinstance(last.value.op, ast.Mult) and not writes
         return h.fn if ok else None
 
+    def tuple_helper(node: ast.AST) -> int | None:
+        """`pair(t)[k]` (k a literal) of a helper returning a tuple with a product: the tuple's width."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and
+                type(node.slice.value) is int and node.slice.value >= 0):
+            return None
+        ret = _product_results(node.value, helpers)
+        return None if ret is None or node.slice.value >= len(ret) else len(ret)
+
     def hoist(stmts: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for st in stmts:
@@ -1362,6 +1397,24 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
                     continue
                 for key, holder in slots:
                     operand = getattr(holder, key) if isinstance(key, str) else holder[key]
+                    if (width := tuple_helper(operand)) is not None:   # `pair(t)[0] - ..`: the results unpacked
+                        # just before, one name each (then split_product_results), the element read by name
+                        names = []
+                        for _ in range(width):
+                            k, name = 0, f"{operand.value.func.id.strip('_')}_r"
+                            while name in used:
+                                k += 1
+                                name = f"{operand.value.func.id.strip('_')}_r{k}"
+                            used.add(name)
+                            names.append(name)
+                        target = ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store())
+                        out.append(_mark(ast.copy_location(ast.Assign([target], operand.value), st)))
+                        ref = _mark(ast.copy_location(ast.Name(names[operand.slice.value], ast.Load()), operand))
+                        if isinstance(key, str):
+                            setattr(holder, key, ref)
+                        else:
+                            holder[key] = ref
+                        continue
                     h = product_helper(operand)
                     if h is None:
                         continue
@@ -1381,6 +1434,92 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
         return out
 
     fn.body = hoist(fn.body)
+
+
+def _is_product(e: ast.AST) -> bool:
+    return isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult)
+
+
+def _product_results(call: ast.AST, helpers: dict[str, ResolvedHelper]) -> list[ast.expr] | None:
+    """The results of a helper call whose only `return`, its last statement, is a tuple holding a product, and that
+    writes no memory; else None."""
+    h = helpers.get(call.func.id) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) else None
+    if h is None or not h.fn.body or not isinstance(h.fn.body[-1], ast.Return) or \
+            not isinstance(h.fn.body[-1].value, ast.Tuple) or \
+            sum(isinstance(n, ast.Return) for n in walk_nodes(h.fn)) != 1 or \
+            any(isinstance(e, ast.Starred) for e in h.fn.body[-1].value.elts):
+        return None
+    writes = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                 (n.func.attr in ("store", "scatter", "printf", "print", "assert_") or n.func.attr.startswith("atomic_"))
+                 for n in walk_nodes(h.fn))
+    elts = h.fn.body[-1].value.elts
+    return None if writes or not any(_is_product(e) for e in elts) else elts
+
+
+def _split_product_results(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
+    """`a, b = pair(t)` of a helper returning a tuple with products (`return t * 2.0, t + 1.0`), a product result
+    then an operand of a sum (`a + c`): a copy of the helper returning each such product's two factors in its place
+    (`pair__factors`), the call unpacked into them and the product made after it (`a = a_l * a_r`; rewrite
+    helper-product-operand). cuTile Python inlines the helper, then contracts the sum into an fma; the product
+    bound to a name is the form whose fma the emitter matches (row fma)."""
+    summed = set()
+    for n in walk_nodes(fn):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub)):
+            summed |= {o.id for o in (n.left, n.right) if isinstance(o, ast.Name)}
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("add", "sub") and \
+                _is_ct(n.func.value):
+            summed |= {o.id for o in n.args if isinstance(o, ast.Name)}
+    used = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)}
+    for owner, part, block in statement_blocks(fn):
+        out: list[ast.stmt] = []
+        for st in block:
+            out.append(st)
+            if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and
+                    all(isinstance(t, ast.Name) for t in st.targets[0].elts)):
+                continue
+            elts = _product_results(st.value, helpers)
+            targets = st.targets[0].elts
+            if elts is None or len(elts) != len(targets):
+                continue
+            split = [k for k, (t, e) in enumerate(zip(targets, elts)) if _is_product(e) and t.id in summed]
+            if not split:
+                continue
+            callee = helpers[st.value.func.id]
+            name = f"{st.value.func.id}__factors{''.join(map(str, split))}"
+            if name not in helpers:
+                spec = copy.deepcopy(callee.fn)
+                spec.name = name
+                ret = spec.body[-1].value
+                flat: list[ast.expr] = []
+                for k, e in enumerate(ret.elts):
+                    flat.extend([e.left, e.right] if k in split else [e])
+                spec.body[-1].value = _mark(ast.copy_location(ast.Tuple(flat, ast.Load()), ret))
+                if hasattr(spec, "tileport_parameters"):
+                    del spec.tileport_parameters
+                helpers[name] = ResolvedHelper(spec, callee.file, callee.src)
+            new_targets, products = [], []
+            for k, t in enumerate(targets):
+                if k not in split:
+                    new_targets.append(t)
+                    continue
+                pair = []
+                for side in ("l", "r"):
+                    v, i = f"{t.id}_{side}", 0
+                    while v in used:
+                        i += 1
+                        v = f"{t.id}_{side}{i}"
+                    used.add(v)
+                    pair.append(v)
+                new_targets.extend(ast.copy_location(ast.Name(v, ast.Store()), t) for v in pair)
+                prod = ast.BinOp(ast.Name(pair[0], ast.Load()), ast.Mult(), ast.Name(pair[1], ast.Load()))
+                products.append(_mark(ast.copy_location(ast.Assign([ast.Name(t.id, ast.Store())],
+                                                                   ast.copy_location(prod, t)), st)))
+            st.targets = [_mark(ast.copy_location(ast.Tuple(new_targets, ast.Store()), st.targets[0]))]
+            st.value.func.id = name
+            _mark(st.value)
+            out.extend(products)
+        setattr(owner, part, out)
+    ast.fix_missing_locations(fn)
 
 
 def _ends_in_return(stmts: list[ast.stmt]) -> bool:
