@@ -199,6 +199,13 @@ class Desc:
 
 
 @dataclass(frozen=True)
+class _Diverged:
+    """A pointer (mask) the arms of a runtime `if` bound differently: no value after it."""
+    name: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Tile:
     text: str
     shape: tuple[str, ...]
@@ -787,6 +794,11 @@ class _Lowerer:
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for k, s in enumerate(stmts):
+            if isinstance(s, ast.If) and k + 1 < len(stmts) and self._binds_structure(s):
+                # `if pid < NQ: p = q_ptr + .. else: p = k_ptr + ..` then accesses through p: the statements after
+                # the `if` copied into each arm, so each arm reads the pointer it bound (one view per array)
+                self.stmt(ast.copy_location(ast.If(s.test, s.body + stmts[k + 1:], s.orelse + stmts[k + 1:]), s))
+                return
             if isinstance(s, ast.While):   # a counted `while`: the `for` it is (it needs the statements after it)
                 try:
                     s = self.counted_while(s, stmts[k + 1:])
@@ -1260,6 +1272,36 @@ class _Lowerer:
     def _is_ptr_step(self, st: ast.stmt) -> bool:
         return id(st) in self._step_nodes
 
+    def _binds_structure(self, s: ast.If) -> bool:
+        """Whether a runtime `if` binds, in an arm, a name whose value is a pointer, block pointer or descriptor
+        (``p = q_ptr + pid * HD``, ``bp = tl.advance(bp, ..)``) or a mask (``m = m & keep``) — which an arm cannot
+        yield as a variable. On constexprs the launches decide differently, masks are merged (constexpr_branch)."""
+        if self.static_truth(s.test) is not None:
+            return False
+        kinds = (Ptr, BlockPtr, Desc) if self.launch_truths(s.test) is not None else (Ptr, BlockPtr, Desc, Mask)
+        flagged: set[str] = set()
+
+        def structural(e: ast.expr) -> bool:   # the value of `e` is a pointer (mask), read from its form
+            if isinstance(e, ast.Name):
+                return e.id in flagged or isinstance(self.env.get(e.id), kinds)
+            if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.BitAnd, ast.BitOr)):
+                return structural(e.left) or structural(e.right)
+            return isinstance(e, ast.Call) and self.tl_attr(e.func) in ("make_block_ptr", "advance",
+                                                                        "make_tensor_descriptor")
+
+        sets = [(t.id, n) for st in s.body + s.orelse for n in walk_nodes(st)
+                if isinstance(n, (ast.Assign, ast.AugAssign))
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)]
+        grew = True
+        while grew:
+            grew = False
+            for name, n in sets:
+                if name not in flagged and (structural(n.value) or isinstance(n, ast.AugAssign) and structural(
+                        n.target)):
+                    flagged.add(name)
+                    grew = True
+        return bool(flagged)
+
     def branch(self, s: ast.If) -> None:
         truth = self.static_truth(s.test)
         if truth is not None:   # constexpr test the launches agree on: only the taken branch is lowered
@@ -1281,11 +1323,23 @@ class _Lowerer:
         self._name_scalars(assigned)
         self._name_tiles(assigned)
         old_carried, self._carried = self._carried, self._carried | assigned
+        kinds = (Ptr, BlockPtr, Desc, Mask)
+        before = {n: self.env.get(n) for n in assigned}
         self.emit(f"if {cond.text}:")
         self.indented(s.body)
+        arm = {n: self.env.get(n) for n in assigned}
+        for n in assigned:   # the other arm starts from the pointers (masks) bound before the `if`, not the first's
+            if isinstance(arm[n], kinds):
+                if before[n] is None:
+                    self.env.pop(n, None)
+                else:
+                    self.env[n] = before[n]
         if s.orelse:
             self.emit("else:")
             self.indented(s.orelse)
+        for n in assigned:   # one bound differently in the arms has no value after the `if` (used: refused there)
+            if (isinstance(arm[n], kinds) or isinstance(self.env.get(n), kinds)) and arm[n] != self.env.get(n):
+                self.env[n] = _Diverged(n, getattr(s, "lineno", 0))
         self._carried = old_carried
         self._forget_factors(assigned)
 
@@ -1545,6 +1599,10 @@ class _Lowerer:
 
     def ev(self, node: ast.expr) -> object:
         if isinstance(node, ast.Name):
+            if isinstance(self.env.get(node.id), _Diverged):
+                raise self.fail(node, f"{node.id} is bound to different pointers (masks) in the arms of the runtime "
+                                      f"`if` at line {self.env[node.id].line} and read after it: not lowered (read "
+                                      "it inside each arm)")
             if node.id in self.env:
                 return self.env[node.id]
             if node.id in self.k.globals:
@@ -1598,6 +1656,8 @@ class _Lowerer:
                 # tile / scalar: cuTile Python's `~` (all bits, or the truth, flipped), as Triton's
                 if isinstance(v, (Idx, Offset)):
                     v = self.materialize(v, node)
+                if isinstance(v, Mask):   # `~m` of `m = offs < n` (bounds): the boolean tile's truth flipped
+                    v = self.mask_tile(v, node)
                 if isinstance(v, Scalar):
                     try:
                         lit = ast.literal_eval(v.text)
@@ -1671,6 +1731,9 @@ class _Lowerer:
             raise self.fail(node, f"`{ast.unparse(node)}`: the shape of a tile is read by a literal index")
         v = self.ev(node.value)
         sl = node.slice
+        if isinstance(v, tuple) and isinstance(sl, ast.Constant) and isinstance(sl.value, int) and \
+                -len(v) <= sl.value < len(v):   # `tl.associative_scan((a, b), 0, f)[1]`: one value of a tuple
+            return v[sl.value]
         items = sl.elts if isinstance(sl, ast.Tuple) else [sl]
         is_none = [isinstance(e, ast.Constant) and e.value is None for e in items]
         is_all = [isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None for e in items]
@@ -2470,8 +2533,10 @@ class _Lowerer:
         if fn in ("cumsum", "cumprod"):
             x = self.materialize(self._value(self.ev(node.args[0]), node), node)
             axis = self.scalar(kw.get("axis") or (node.args[1] if len(node.args) > 1 else ast.Constant(0)))
-            rev = kw.get("reverse") or (node.args[2] if len(node.args) > 2 else None)
-            reverse = bool(rev is not None and isinstance(rev, ast.Constant) and rev.value)
+            reverse = self._flag(node, kw, 2, "reverse", False)   # (a constexpr too: it was read as False)
+            if fn == "cumprod":
+                return self.doubling_scan(node, [x], self._axis_of(x, ast.Constant(int(axis))), reverse,
+                                          lambda a, b: [Tile(f"{a[0].text} * {b[0].text}", a[0].shape, x.dtype)])[0]
             return self._scan(fn, x, axis, reverse)
         if fn == "advance":
             # `K = tl.advance(K, (0, lo))` outside a loop: lo a whole number of blocks (`start_m * BLOCK_M` with
@@ -3258,43 +3323,105 @@ class _Lowerer:
                 Scalar(self._scalar_named(Scalar(f"({ij} % {size_gj}) // {g}"), "swz_j")))
 
     def associative_scan(self, node: ast.Call, kw: dict) -> Tile:
-        """``tl.associative_scan(x, axis, combine_fn, reverse=)`` with a combine function that is `a + b` / `a * b`
-        of its parameters: ``ct.cumsum`` / ``ct.cumprod``. Any other combine function (a running max, a linear
-        recurrence over a tuple of tiles) is refused: cuTile Python's ``ct.scan(x, axis, func, identity)`` would take
-        it (with an identity Triton's scan does not state), but cutile 0.3.1 builds every scan along dimension 0
-        with identity 0, so no port of it could be proven (docs/triton.md)."""
+        """``tl.associative_scan(x, axis, combine_fn, reverse=)``: with a combine function that is `a + b` of its
+        parameters (each component's own pair, for a tuple), ``ct.cumsum``; with any other (a product, a running
+        max, a segmented sum over a (value, flag) tuple, a linear recurrence ``(a1 * a2, b1 * a2 + b2)``), the scan
+        written out by recursive doubling (``doubling_scan``): the combine function inlined on halves of the axis,
+        its operands always in Triton's order (the earlier element's first), so only its associativity is used —
+        cuTile Python's ``ct.scan`` would need an identity Triton's scan does not state, and cutile 0.3.1 builds
+        every ``scan`` along dimension 0 with identity 0, so no port of one could be proven."""
         inp = self._arg(node, kw, 0, "input")
         comb = self._arg(node, kw, 2, "combine_fn")
         helper = self.k.helpers.get(comb.id) if isinstance(comb, ast.Name) else None
-        ops = self._componentwise_ops(helper, len(inp.elts)) if isinstance(inp, ast.Tuple) and helper else None
-        if ops is not None:   # each output k is `a_k + b_k` / `a_k * b_k`: N independent scans
-            reverse = self._flag(node, kw, 3, "reverse", False)
-            outs = []
-            for item, op in zip(inp.elts, ops):   # type: ignore[attr-defined]
-                x = self.materialize(self._value(self.ev(item), node), node)
-                axis = self._axis_of(x, self._arg(node, kw, 1, "axis"))
-                outs.append(self._scan({"sum": "cumsum", "prod": "cumprod"}[op], x, str(axis), reverse))
-            return tuple(outs)   # type: ignore[return-value]
-        if isinstance(inp, ast.Tuple):
-            raise self.fail(node, "tl.associative_scan of a tuple of tiles (a combine_fn of 2N parameters: a linear "
-                                  "recurrence, a segmented scan) is not lowered: cuTile Python's ct.scan of a tuple "
-                                  "needs the combine's identity, which Triton's scan does not state, and cutile 0.3.1 "
-                                  "builds every scan with identity 0 along dimension 0, which is not that scan")
-        x = self._tile_arg(node, kw, 0, "input")
-        comb = self._arg(node, kw, 2, "combine_fn")
-        helper = self.k.helpers.get(comb.id) if isinstance(comb, ast.Name) else None
-        found = self._combine_op(helper) if helper is not None else None
-        op = {"sum": "cumsum", "prod": "cumprod"}.get(found or "")
-        if op is None:
-            what = f"a running {found}" if found else "this combine_fn"
-            raise self.fail(comb, f"tl.associative_scan with {what} is not lowered: it is lowered when its "
-                                  "combine_fn is a @triton.jit function of two parameters returning `a + b` or `a * "
-                                  "b` (ct.cumsum / ct.cumprod); other scans are cuTile Python's ct.scan with an "
-                                  "identity, which cutile 0.3.1 builds with identity 0 along dimension 0 whatever it "
-                                  "is given (no port of it could be proven)")
-        axis = self._axis_of(x, self._arg(node, kw, 1, "axis"))
+        if helper is None:
+            raise self.fail(comb, "tl.associative_scan's combine_fn must be a @triton.jit function of the kernel's "
+                                  "module (or imported by name from the project's)")
         reverse = self._flag(node, kw, 3, "reverse", False)
-        return self._scan(op, x, str(axis), reverse)
+        items = inp.elts if isinstance(inp, ast.Tuple) else [inp]   # type: ignore[attr-defined]
+        xs = [self.materialize(self._value(self.ev(item), node), node) for item in items]
+        if any(x.shape != xs[0].shape for x in xs):
+            raise self.fail(node, "tl.associative_scan of tiles of different shapes")
+        axis = self._axis_of(xs[0], self._arg(node, kw, 1, "axis"))
+        ops = self._componentwise_ops(helper, len(xs)) if isinstance(inp, ast.Tuple) else \
+            [self._combine_op(helper)]
+        if ops and all(op == "sum" for op in ops):   # sums: cuTile's own scan
+            outs = [self._scan("cumsum", x, str(axis), reverse) for x in xs]
+            return tuple(outs) if isinstance(inp, ast.Tuple) else outs[0]   # type: ignore[return-value]
+        outs = self.doubling_scan(node, xs, axis, reverse, lambda a, b: self._combine(node, helper, a + b))
+        return tuple(outs) if isinstance(inp, ast.Tuple) else outs[0]   # type: ignore[return-value]
+
+    def _combine(self, node: ast.AST, helper: ast.FunctionDef, args: list[Tile]) -> list[Tile]:
+        """The @triton.jit combine function ``helper`` inlined on these tiles (its results as tiles of their
+        shape, in the first operand's dtype, as Triton's scan keeps each component's)."""
+        names = []
+        for k, a in enumerate(args):
+            name = f"__scan_arg{k}"
+            self.env[name] = a
+            names.append(ast.Name(name, ast.Load()))
+        try:
+            call = ast.copy_location(ast.Call(ast.Name(helper.name, ast.Load()), names, []), node)
+            got = self.inline(call, helper)
+        finally:
+            for k in range(len(args)):
+                self.env.pop(f"__scan_arg{k}", None)
+        got = list(got) if isinstance(got, tuple) else [got]
+        n = len(args) // 2
+        if len(got) != n:
+            raise self.fail(node, f"combine_fn {helper.name} returns {len(got)} values for {n} scanned tiles")
+        out = []
+        for g, a in zip(got, args):
+            t = self.materialize(self._value(g, node), node)
+            if t.dtype in BOOL or (t.dtype and a.dtype and t.dtype != a.dtype):
+                t = Tile(f"ct.astype({t.text}, {a.dtype})" if t.dtype not in BOOL else
+                         f"ct.where({t.text}, 1, 0)" if a.dtype == "ct.int32" else
+                         f"ct.astype(ct.where({t.text}, 1, 0), {a.dtype})", t.shape, a.dtype)
+            if t.shape != a.shape:
+                t = Tile(f"ct.broadcast_to({t.text}, {_tup(a.shape)})", a.shape, t.dtype)
+            out.append(self._named(t, "scan"))
+        return out
+
+    def doubling_scan(self, node: ast.AST, xs: list[Tile], axis: int, reverse: bool, combine) -> list[Tile]:
+        """The inclusive scan of the tiles ``xs`` (one tuple's components) along ``axis`` by recursive doubling:
+        each lane holds its prefix within its block of s lanes and that block's total; at each level the axis is
+        viewed as ``(n / 2s, 2, s)``, and the upper half's prefixes become ``combine(lower total, prefix)``, the
+        totals ``combine(lower total, upper total)`` (reversed: the lower half's, the upper operand first, as
+        Triton's reversed scan combines the later element's value first). log2(n) levels of ``ct.extract`` /
+        ``ct.cat``; no identity needed. ``combine(lefts, rights)`` returns the combined tiles."""
+        x0 = xs[0]
+        n = self._static_int(x0.shape[axis], node, "tl.associative_scan along an axis whose extent")
+        if n & (n - 1):
+            raise self.fail(node, "a scan along an axis whose extent is not a power of two")
+        self.notes.append(f"line {getattr(node, 'lineno', 0)}: a scan written out by recursive doubling")
+        pre, post = x0.shape[:axis], x0.shape[axis + 1:]
+        prefix, total = list(xs), list(xs)
+        s = 1
+        while s < n:
+            four, half = pre + (str(n // (2 * s)), "2", str(s)) + post, pre + (str(n // (2 * s)), "1", str(s)) + post
+
+            def halves(v: Tile) -> tuple[Tile, Tile]:
+                vv = self._named(Tile(f"ct.reshape({v.text}, {_tup(four)})", four, v.dtype), "scan")
+                return tuple(self._named(Tile(
+                    f"ct.extract({vv.text}, {_tup(['1' if (a == axis + 1 and k) else '0' for a in range(len(four))])}, "
+                    f"shape={_tup(half)})", half, v.dtype), "scan") for k in (0, 1))   # type: ignore[return-value]
+
+            ps, ts = [halves(v) for v in prefix], [halves(v) for v in total]
+            lo_t, hi_t = [t[0] for t in ts], [t[1] for t in ts]
+            if reverse:
+                new = combine(hi_t, [p[0] for p in ps])
+                prefix = [self._named(Tile(f"ct.reshape(ct.cat(({a.text}, {p[1].text}), {axis + 1}), "
+                                           f"{_tup(x0.shape)})", x0.shape, p[1].dtype), "scan")
+                          for a, p in zip(new, ps)]
+            else:
+                new = combine(lo_t, [p[1] for p in ps])
+                prefix = [self._named(Tile(f"ct.reshape(ct.cat(({p[0].text}, {a.text}), {axis + 1}), "
+                                           f"{_tup(x0.shape)})", x0.shape, p[0].dtype), "scan")
+                          for a, p in zip(new, ps)]
+            if 2 * s < n:
+                tot = combine(hi_t, lo_t) if reverse else combine(lo_t, hi_t)
+                total = [self._named(Tile(f"ct.reshape(ct.broadcast_to({t.text}, {_tup(four)}), {_tup(x0.shape)})",
+                                          x0.shape, t.dtype), "scan") for t in tot]
+            s *= 2
+        return prefix
 
     @staticmethod
     def _scan(op: str, x: Tile, axis: str, reverse: bool) -> Tile:
@@ -3508,7 +3635,7 @@ class _Lowerer:
             mask = None
         else:
             val_node = kw.get("val") or node.args[1]
-            mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[2]) if len(node.args) > 2 else None)
+            mask = self._mask_of(kw["mask"] if "mask" in kw else (node.args[2] if len(node.args) > 2 else None))
         sem = {None: "ACQ_REL", "acq_rel": "ACQ_REL", "relaxed": "RELAXED", "acquire": "ACQUIRE",
                "release": "RELEASE"}.get(kw["sem"].value if isinstance(kw.get("sem"), ast.Constant) else None)
         scope = {None: "DEVICE", "gpu": "DEVICE", "cta": "BLOCK", "sys": "SYS"}.get(
@@ -3576,6 +3703,11 @@ class _Lowerer:
             u = (f"ct.where({ob} >= 0, {ob if fn == 'atomic_max' else bits}, ct.{unsigned}({ob}, {bits}))")
             return f"ct.bitcast(ct.where({bits} < 0, {u}, ct.{signed}({ob}, {bits})), ct.float32)"
 
+        if "MemoryOrder.RELAXED" in opts:   # `sem="relaxed"`: the loop's compare-and-swaps at acq_rel, a stronger
+            # order (each outcome is one relaxed allows; the translator ports no relaxed compare-and-swap in a loop)
+            opts = opts.replace(", memory_order=ct.MemoryOrder.RELAXED", "")
+            self.notes.append(f"line {getattr(node, 'lineno', 0)}: tl.{fn}(.., sem='relaxed') of f32: its "
+                              "compare-and-swap loop at acq_rel")
         cas = f"ct.atomic_cas({arr}, {n}_at, {n}_old, {updated(n + '_old')}{opts})"
         self.emit(f"{n}_old = ct.gather({arr}, {n}_at)")
         self.emit(f"{n}_prev = {cas}")
@@ -3859,6 +3991,10 @@ class _Lowerer:
         if [d.stride for d in old.dims] != [d.stride for d in dims]:
             if param in self._flat_gathers and param not in self.seed_views and len(dims) > 1:
                 raise _Relayout(param, View(param, tuple(Dim(d.stride, None) for d in dims)))
+            if param in self._atomic_arrays and param not in self.gathered_arrays:
+                # an array an atomic reached at flat offsets (split-K partials added by `tl.atomic_add`), then read
+                # as a tile (the last program's sum): every access of it a gather, as for atomics beside tiles
+                raise _AtomicArrays({param})
             site = self.view_sites[param]
             raise self.fail(node, f"{param} is addressed with strides ({', '.join(d.stride for d in dims)}) here but "
                                   f"({', '.join(d.stride for d in old.dims)}) at line {site.lineno}: one pointer must be "
@@ -4261,6 +4397,17 @@ class _Lowerer:
             ast.copy_location(node, node.func)
         return node, kw
 
+    def _mask_of(self, node: ast.expr | None) -> object:
+        """A load's / store's / atomic's ``mask=``: a scalar test (`mask=pid > 0`, a scalar load of the previous
+        block's last element) is a 0-d boolean tile of it, so the access is a gather masked by it (was
+        refused: "the mask must be `offs < n` comparisons ... or a boolean tile")."""
+        m = None if node is None else self.ev(node)
+        if isinstance(m, Scalar):
+            if m.text == "True":
+                return None
+            return Tile(f"(ct.full((), (1 if {m.text} else 0), dtype=ct.int32) != 0)", (), "bool")
+        return m
+
     def load(self, node: ast.Call, kw: dict) -> Tile:
         node, kw = self._no_none(node, kw, 1)
         vol = kw.get("volatile")
@@ -4268,7 +4415,7 @@ class _Lowerer:
             return self.polled_load(node, kw)
         self.memory_options(node, kw, "load", {"mask", "other", "boundary_check", "padding_option"})
         ptr = self.ev(node.args[0])
-        mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[1]) if len(node.args) > 1 else None)
+        mask = self._mask_of(kw["mask"] if "mask" in kw else (node.args[1] if len(node.args) > 1 else None))
         other = kw.get("other") or (node.args[2] if len(node.args) > 2 else None)
         if self.is_gather(ptr) or isinstance(ptr, Ptr) and ptr.param in self.gathered_arrays:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
@@ -4380,7 +4527,7 @@ class _Lowerer:
         self.memory_options(node, kw, "store", {"mask", "boundary_check"})
         ptr = self.ev(node.args[0])
         value = self._value(self.ev(node.args[1]), node)
-        mask = self.ev(kw["mask"]) if "mask" in kw else (self.ev(node.args[2]) if len(node.args) > 2 else None)
+        mask = self._mask_of(kw["mask"] if "mask" in kw else (node.args[2] if len(node.args) > 2 else None))
         gather = self.is_gather(ptr) or isinstance(ptr, Ptr) and ptr.param in self.gathered_arrays
         if gather:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]

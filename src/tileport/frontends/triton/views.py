@@ -137,13 +137,15 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
     outer = max(unknown, key=lambda k: vstrides[k]) if unknown else None
     top = max(range(len(shape)), key=lambda i: strides[i]) if shape else None
     inner = _split_extents(view, vstrides, ext, unknown, outer, top, shape, strides)
+    pieces = _pieces_under_outer(view, vstrides, ext, unknown, outer, inner, shape, strides, span)
+    inner.update(pieces)
     for k in unknown:
         if k in inner:
             ext[k] = inner[k]
             continue
         same = [i for i, s in enumerate(strides) if s == vstrides[k] and shape[i] > 1]
         unit = [i for i, s in enumerate(strides) if s == vstrides[k] and shape[i] == 1]
-        if k == outer and (len(same) == 1 or len(unknown) == 1 or (not same and unit)):  # (a batch of 1)
+        if k == outer and (len(same) == 1 or len(unknown) == 1 or (not same and (unit or pieces))):  # (a batch of 1)
             continue
         if len(same) != 1 or (len(unknown) > 1 and same[0] == top and k != outer):
             raise ViewError(f"{name}: dimension {k} of the kernel's view (stride {vstrides[k]}) has no mask or "
@@ -160,6 +162,34 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
         raise ViewError(f"{name}: the kernel reads shape {final} with strides {tuple(vstrides)} ({reach} elements) "
                         f"but the tensor spans {span} (shape {tuple(shape)}, strides {tuple(strides)})")
     return final, tuple(vstrides)
+
+
+def _pieces_under_outer(view: View, vstrides: Sequence[int], ext: Sequence[int | None], unknown: Sequence[int],
+                        outer: int | None, inner: Mapping[int, int], shape: Sequence[int], strides: Sequence[int],
+                        span: int) -> dict[int, int]:
+    """Extents of unbounded inner dimensions when the outermost one's stride is no tensor dimension's (``tok +
+    blk * BS + i`` over a flat tensor, ``i`` a ``tl.static_range(BS)`` index): each inner one takes up to the next
+    larger stride of the view (``BS / 1`` elements), and the outermost the pieces the tensor leaves, which must be
+    whole (a partial last piece would read padding where Triton reads the tensor: refused)."""
+    if outer is None or len(unknown) < 2 or vstrides[outer] in strides or vstrides[outer] <= 0:
+        return {}
+    name, out = view.param, {}
+    for k in unknown:
+        if k == outer or k in inner or vstrides[k] <= 0:
+            continue
+        above = [s for j, s in enumerate(vstrides) if s > vstrides[k] and (ext[j] is None or ext[j] > 1)]
+        nxt = min(above)
+        if nxt % vstrides[k]:
+            raise ViewError(f"{name}: dimensions of the kernel's view of strides {vstrides[k]} and {nxt} have no mask "
+                            f"or block shape bounding them and {nxt} is not a multiple of {vstrides[k]}: cannot tell "
+                            "their extents")
+        out[k] = nxt // vstrides[k]
+    if span % vstrides[outer]:
+        raise ViewError(f"{name}: dimension {outer} of the kernel's view (stride {vstrides[outer]}) has no mask or block "
+                        f"shape bounding it and no tensor dimension has its stride; the tensor's {span} elements (shape "
+                        f"{tuple(shape)}, strides {tuple(strides)}) are not a whole number of its pieces: cannot tell "
+                        "its extent")
+    return out
 
 
 def _split_extents(view: View, vstrides: Sequence[int], ext: Sequence[int | None], unknown: Sequence[int],
