@@ -2151,3 +2151,37 @@ def test_products_among_a_helpers_results_are_fma_candidates_where_summed(use, t
     sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#16"), ["x", "y", "B"], "k")
     e = emit_kernel(src, "k", sig, {"B"}, {(line, col): fmas}, pyfunc=module.k._pyfunc)
     assert "\n".join(e.body).count("fma(") == fmas, "\n".join(e.body)
+
+
+@pytest.mark.parametrize("sq", ["true", "false"])
+def test_a_helper_chain_returning_a_product_under_a_constant_if_is_an_fma_candidate(sq, tmp_path):
+    """`_middle(t, SQUARE=SQ) + 1.0` where `_middle` re-binds `t` under `if SQUARE:` and returns `_inner(t)`, a
+    product: the factors returned through the chain (`_middle__factors` → `_inner__factors`) and the product made
+    before the sum, so the fma cuTile Python contracts is matched (round 10: refused, 0 candidates)."""
+    import importlib.util
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent("""
+     def _inner(t):
+         return t * 0.5
+
+
+     def _middle(t, SQUARE=False):
+         if SQUARE:
+             t = t * t
+         return _inner(t)
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int], SQ: ct.Constant[bool]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         ct.store(y, (ct.bid(0),), _middle(t, SQUARE=SQ) + 1.0)
+     """))
+    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tree = ast.parse(src.read_text())
+    total = next(n for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add))
+    sig = sigmod.bind(sigmod.parse(f"x=f32[?]/1, y=f32[?]/1, B=#16, SQ=#{sq}"), ["x", "y", "B", "SQ"], "k")
+    e = emit_kernel(src, "k", sig, {"B"}, {(total.lineno, total.col_offset): 1}, pyfunc=module.k._pyfunc)
+    body = "\n".join(e.body)
+    assert body.count("fma(") == 1 and "_inner__factors(..)" in body, body

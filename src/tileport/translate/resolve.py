@@ -182,7 +182,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "the form whose fma the emitter matches (row fma); a helper returning a tuple holding products whose "
             "results are summed (`a, b = pair(t)` then `a + c`, `pair(t)[0] - pair(t)[1]`): the results unpacked "
             "before the statement, a copy of the helper returning each summed product's two factors, the product "
-            "made after the call (`a = a_l * a_r`)"),
+            "made after the call (`a = a_l * a_r`); a chain of helpers each returning the next's call, the last a "
+            "product (`def middle(t): if SQUARE: t = t * t; return inner(t)`), as an operand of a sum: copies "
+            "returning the factors through the chain, the product made before the statement"),
 )
 
 
@@ -1358,17 +1360,42 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
     operands then changes nothing)."""
     used = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)}
 
-    def product_helper(node: ast.AST) -> ast.FunctionDef | None:
+    def product_helper(node: ast.AST, chained: bool = False, depth: int = 0) -> ast.FunctionDef | None:
+        """The helper ``node`` calls when its last statement returns a product (``chained``: or returns the call of
+        such a helper, `return _inner(t)`) and it writes no memory."""
         h = helpers.get(node.func.id) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
-        if h is None or not h.fn.body:
+        if h is None or not h.fn.body or depth > 8:
             return None
         last = h.fn.body[-1]
         writes = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
                      (n.func.attr in ("store", "scatter", "printf", "print", "assert_") or
                       n.func.attr.startswith("atomic_")) for n in walk_nodes(h.fn))
-        ok = isinstance(last, ast.Return) and isinstance(last.value, ast.BinOp) and \
-            isinstance(last.value.op, ast.Mult) and not writes
-        return h.fn if ok else None
+        if not isinstance(last, ast.Return) or writes:
+            return None
+        if isinstance(last.value, ast.BinOp) and isinstance(last.value.op, ast.Mult):
+            return h.fn
+        return h.fn if chained and product_helper(last.value, True, depth + 1) is not None else None
+
+    def factors_helper(call: ast.Call) -> str:
+        """A copy of the helper ``call`` calls returning its product's two factors (through the chain of helpers
+        returning a helper's product, each copy returning the next's): its name."""
+        h = helpers[call.func.id]
+        name = f"{call.func.id}__factors"
+        if name not in helpers:
+            spec = copy.deepcopy(h.fn)
+            spec.name = name
+            ret = spec.body[-1]
+            if isinstance(ret.value, ast.BinOp):
+                ret.value = _mark(ast.copy_location(ast.Tuple([ret.value.left, ret.value.right], ast.Load()),
+                                                    ret.value))
+            else:
+                ret.value.func.id = factors_helper(ret.value)
+                _mark(ret.value)
+            if hasattr(spec, "tileport_parameters"):
+                del spec.tileport_parameters
+            ast.fix_missing_locations(spec)
+            helpers[name] = ResolvedHelper(spec, h.file, h.src)
+        return name
 
     def tuple_helper(node: ast.AST) -> int | None:
         """`pair(t)[k]` (k a literal) of a helper returning a tuple with a product: the tuple's width."""
@@ -1416,6 +1443,33 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
                             holder[key] = ref
                         continue
                     h = product_helper(operand)
+                    if h is None and product_helper(operand, chained=True) is not None:
+                        # `_middle(t) + 1.0` of `return _inner(t)`, `_inner` returning a product: cuTile Python
+                        # inlines both, then contracts the sum; the factors are returned through the chain and the
+                        # product made here (`middle_value = middle_l * middle_r`), where the fma reads it
+                        base = operand.func.id.strip('_')
+                        names = []
+                        for suffix in ("value", "l", "r"):
+                            k, v = 0, f"{base}_{suffix}"
+                            while v in used:
+                                k += 1
+                                v = f"{base}_{suffix}{k}"
+                            used.add(v)
+                            names.append(v)
+                        call = copy.copy(operand)
+                        call.func = ast.copy_location(ast.Name(factors_helper(operand), ast.Load()), operand.func)
+                        target = ast.Tuple([ast.Name(names[1], ast.Store()), ast.Name(names[2], ast.Store())],
+                                           ast.Store())
+                        out.append(_mark(ast.copy_location(ast.Assign([target], _mark(call)), st)))
+                        prod = ast.BinOp(ast.Name(names[1], ast.Load()), ast.Mult(), ast.Name(names[2], ast.Load()))
+                        out.append(_mark(ast.copy_location(ast.Assign([ast.Name(names[0], ast.Store())],
+                                                                      ast.copy_location(prod, operand)), st)))
+                        ref = _mark(ast.copy_location(ast.Name(names[0], ast.Load()), operand))
+                        if isinstance(key, str):
+                            setattr(holder, key, ref)
+                        else:
+                            holder[key] = ref
+                        continue
                     if h is None:
                         continue
                     k, name = 0, f"{h.name.strip('_')}_value"
