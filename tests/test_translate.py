@@ -1110,6 +1110,7 @@ def test_refused_with_their_reason(tmp_path):
             ("insert", "no such opcode"),
         "t = ct.reduce(ct.zeros((B,), dtype=ct.float32), 0, lambda a, b: a + b, 0.0)": ("reduce-custom", "identity 0"),
         "t = ct.static_eval(max(n, 1))": ("static-eval", "not computable"),
+        "t = ct.astile(((1.0, 2.0), (3.0, 4.0)), dtype=ct.float32)": ("astype", "dense constant"),
         "ct.assert_(n > 0, message=str(n))": ("assert", "literal message"),
         "t = ct.load(x.slice(axis=0, start=n, stop=n + 4), index=(0,), shape=(B,))":
             ("array-slice", "not bound to a name"),

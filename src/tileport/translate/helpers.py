@@ -94,11 +94,15 @@ def kernel_files(file: Path, kernel_name: str, pyfunc=None) -> list[Path]:
     the kernel's Python function, helpers are found through its resolved names (translate/resolve.py)."""
     tree = ast.parse(file.read_text(), filename=str(file))
     kernel = kernel_def(tree, kernel_name, pyfunc.__code__.co_firstlineno if pyfunc is not None else None)
+    found = None
     if pyfunc is not None:
-        from .resolve import resolve
+        from .resolve import ResolveError, resolve
 
-        found = resolve(kernel, pyfunc)[1]
-    else:
+        try:
+            found = resolve(kernel, pyfunc)[1]
+        except ResolveError:   # (a form resolve refuses: the emitter reports it at its position)
+            found = None
+    if found is None:
         found = kernel_helpers(file, tree, kernel)
     return [file, *sorted({h.file for h in found.values()} - {file.resolve()})]
 

@@ -566,6 +566,11 @@ class _Resolver(ast.NodeTransformer):
                 {k.arg for k in node.keywords} & {"start", "step"} and len(node.args) == 1:
             return _arange_offsets(node)
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "astile" and \
+                node.args and isinstance(node.args[0], (ast.Tuple, ast.List)):
+            raise ResolveError(node, "astype", f"`{ast.unparse(node)}`: a tile of several values written out is "
+                               "cuTile Python's dense constant (`constant <f32: [[1.0, 2.0], ..]>`); cutile 0.3.1's "
+                               "`constant(value, shape)` takes one value")
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "astile" and \
                 len(node.args) == 1 and [k.arg for k in node.keywords] == ["dtype"]:
             # a scalar is a 0-d tile in cuTile Python: astile is the conversion to that dtype
             out = ast.Call(_attr_chain("ct.astype", node.func), [node.args[0], node.keywords[0].value], [])
