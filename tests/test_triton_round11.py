@@ -3,7 +3,8 @@ kernels: `tl.associative_scan` with any combine function — a segmented sum ove
 directions, along axis 1), a linear recurrence over a tuple — and `tl.cumprod` (with a constexpr `reverse=`, which
 was read as False), written out by recursive doubling (each was refused, or ct.cumprod, which does not port); and a
 pointer bound in the arms of a runtime `if` (it was lowered as the last arm's pointer for every program, silently);
-scalar loads `tok + blk * BS + i` over a flat tensor (refused at launch); `~m` of a mask of bounds (refused); a load masked by a scalar test
+scalar loads `tok + blk * BS + i` over a flat tensor (refused at launch); pairs `row * HD + 2 * i` and `+ 1`
+(the last row was padded, silently); `~m` of a mask of bounds (refused); a load masked by a scalar test
 (`mask=pid > 0`: refused).
 Each launch runs through the lowered cuTile Python on numpy against numpy and through Triton's interpreter
 (TILEPORT_TORCH_PYTHON) against Triton; the slow run ports them (tests/test_triton_frontend.py, LLM_KERNELS)."""
@@ -16,7 +17,8 @@ import test_triton_round10 as r10
 import test_triton_round5 as r5
 
 NAMES = ("seg_scan_flags", "cummax_rows", "lin_rec_scan", "cumprod_cols", "qk_select_norm", "flat_static_hash",
-         "invert_bounds", "prev_block_diff", "relaxed_amax", "partials_last_sum", "interleaved_gate_up")
+         "invert_bounds", "prev_block_diff", "relaxed_amax", "partials_last_sum", "interleaved_gate_up",
+         "pair_rows_inplace")
 
 
 class Ct11(r10.Ct10):
@@ -28,10 +30,14 @@ class Ct11(r10.Ct10):
     def cat(tiles, axis):
         return np.concatenate([np.asarray(t) for t in tiles], axis)
 
-    def atomic_add(self, arr, index, value, **_):   # (the old elements returned: a counter's value is read)
-        idx, ok = self._lanes(arr, index, None)
-        old = arr[tuple(np.where(ok, i, 0) for i in idx)].copy()
-        np.add.at(arr, tuple(i[ok] for i in idx), np.broadcast_to(np.asarray(value, arr.dtype), ok.shape)[ok])
+    def atomic_add(self, arr, index, value, **_):   # lane by lane, each returning the element it found (a
+        idx, ok = self._lanes(arr, index, None)        # counter's ranks are distinct, as on the GPU)
+        val = np.broadcast_to(np.asarray(value, arr.dtype), ok.shape)
+        old = np.zeros(ok.shape, arr.dtype)
+        for lane in zip(*np.nonzero(ok)):
+            at = tuple(i[lane] for i in idx)
+            old[lane] = arr[at]
+            arr[at] += val[lane]
         return old
 
     @staticmethod
@@ -103,6 +109,12 @@ def _reference(name, args, kw):
         return {3: args[0].reshape(3, 4, 8).sum(0) * 2}
     if name == "interleaved_gate_up":
         return {1: args[0][:, 0::2] * 2 + args[0][:, 1::2]}
+    if name == "pair_rows_inplace":
+        x, c, s_ = args
+        xe, xo = x[:, 0::2], x[:, 1::2]
+        y = np.empty_like(x)
+        y[:, 0::2], y[:, 1::2] = xe * c - xo * s_, xo * c + xe * s_
+        return {0: y}
     return {}
 
 
@@ -120,4 +132,4 @@ def test_round11_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
     for name, k, w, a in pairs:
         ok = np.allclose(w, a, rtol=1e-6) if name == "qk_select_norm" else np.array_equal(w, a)
         assert ok, f"{name}: argument {k} differs from Triton's"
-    assert len(pairs) == 28
+    assert len(pairs) == 31

@@ -152,6 +152,13 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
                             f"block shape bounding it and matches {len(same)} dimensions of the tensor "
                             f"(shape {tuple(shape)}, strides {tuple(strides)}): cannot tell its extent")
         ext[k] = shape[same[0]]
+        # a dimension of the view with a larger stride inside this one's tensor dimension (`2 * i` and `2 * i + 1`
+        # over a row: strides 2 and 1) bounds it: it takes up to that stride, not the whole tensor dimension (which
+        # left the outermost rows too few: the last rows padded, silently)
+        inside = [s for j, s in enumerate(vstrides) if j != k and vstrides[k] < s < vstrides[k] * shape[same[0]]
+                  and s % vstrides[k] == 0 and (ext[j] is None or ext[j] > 1)]
+        if inside:
+            ext[k] = min(ext[k], min(inside) // vstrides[k])
     if outer is not None:
         k = outer
         used = sum((e - 1) * s for e, s in zip(ext, vstrides) if e is not None and e > 0)
