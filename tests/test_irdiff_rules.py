@@ -207,6 +207,16 @@ def test_fold_int_constants():
     out = v(direct, wide)
     assert out["equivalent"] and fired(out, "fold-int-constants") == 1
     assert not v(direct.replace("<i64: -3>", "<i64: 3>"), wide)["equivalent"]
+    # `(1 << bits) - 1` of constants (a helper's default) is the mask cuTile Python folds; bitwise ops alike
+    def shifted(op: str, b: int) -> str:
+        return prog(*STORE, "%a = constant <i32: 1> : tile<i32>", f"%b = constant <i32: {b}> : tile<i32>",
+                    f"%s = {op} %a, %b : tile<i32>", "%c = constant <i32: 1> : tile<i32>",
+                    "%q = subi %s, %c : tile<i32>", ONES, store("%one", "%q"))
+    out = v(const(15), shifted("shli", 4))
+    assert out["equivalent"] and fired(out, "fold-int-constants") == 2
+    assert not v(const(15), shifted("shli", 3))["equivalent"]
+    assert fired(v(const(15), shifted("shli", 40)), "fold-int-constants") == 0   # (past the width: not folded)
+    assert v(const(4), shifted("xori", 4))["equivalent"] and v(const(-1), shifted("andi", 4))["equivalent"]
 
 
 def test_single_trip_loop_iv():

@@ -299,7 +299,7 @@ def _loop_iv_within(canon: Canon, v: str, low: int | None, high: int | None) -> 
     return True
 
 
-INT_FOLD = ("addi", "subi", "muli", "divi", "maxi", "mini")
+INT_FOLD = ("addi", "subi", "muli", "divi", "maxi", "mini", "shli", "andi", "ori", "xori")
 INT_OP_RE = re.compile(r"\w+ \$0, \$1((?: [\w<>]+)*) : (tile<(?:\d+x)*i(\d+)>)")
 
 
@@ -318,8 +318,13 @@ def _fold_int(name: str, attrs: str, a: int, b: int, bits: int) -> int | None:
             value = q + (1 if r else 0)
         else:                 # rounding toward zero, the default
             value = q + (1 if r and (a < 0) != (b < 0) else 0)
+    elif name == "shli":
+        if not 0 <= b < bits:
+            return None
+        value = a << b
     else:
-        value = {"addi": a + b, "subi": a - b, "muli": a * b, "maxi": max(a, b), "mini": min(a, b)}[name]
+        value = {"addi": a + b, "subi": a - b, "muli": a * b, "maxi": max(a, b), "mini": min(a, b),
+                 "andi": a & b, "ori": a | b, "xori": a ^ b}[name]
     return value if -(1 << (bits - 1)) <= value < (1 << (bits - 1)) else None
 
 
