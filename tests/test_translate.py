@@ -2186,3 +2186,21 @@ def test_a_helper_chain_returning_a_product_under_a_constant_if_is_an_fma_candid
     e = emit_kernel(src, "k", sig, {"B"}, {(total.lineno, total.col_offset): 1}, pyfunc=module.k._pyfunc)
     body = "\n".join(e.body)
     assert body.count("fma(") == 1 and "_inner__factors(..)" in body, body
+
+
+def test_a_store_a_loop_may_repeat_at_one_tile_is_ordered_by_the_loop_carried_token(tmp_path):
+    """`if k == k_tiles - 1: ct.store(c, (i, j), acc)` in a K loop: one store that may run several times at one
+    tile, which cuTile Python orders by the array's token, carried by the loop (store-ordered; the port stored it
+    unordered: unproven). A store at the loop's own index stays a parallel store."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(a, c, K: int, B: ct.Constant[int]):
+         i = ct.bid(0)
+         acc = ct.zeros((B,), dtype=ct.float32)
+         for k in range(K):
+             acc = acc + ct.load(a, (k,), (B,))
+             if k == K - 1:
+                 ct.store(c, (i,), acc)
+     """, "a=f32[?]/1, c=f32[?]/1, K=i32, B=#16")
+    body = "\n".join(e.body)
+    assert "zz_c_token" in body, body

@@ -91,7 +91,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "or a loop (a persistent matmul's epilogue storing the halves of its tile under `if ki == last:`; an "
               "output stored before a loop and again under an `if` in it), or at tile indices computed by arithmetic "
               "(`(t * 2,)` and `(t * 2 + 1,)`: a lowered Triton kernel's `out + 2 * t` and `out + 2 * t + 1`) or only "
-              "literal (`(0,)`, `(1,)`: a few results stored into one small array, `tl.store(out + 1, mn)`)",
+              "literal (`(0,)`, `(1,)`: a few results stored into one small array, `tl.store(out + 1, mn)`); stored "
+              "once where a loop may run the store several times at one tile (in a `while`, or in a `for` whose "
+              "index it does not read: `if k == k_tiles - 1: ct.store(c, (i, j), acc)`)",
               "`&Tensor`; each store through `unsafe { make_partition_view_mut(x, .., zz_x_token) }` + "
               "`store_unchecked` at the source's index (listed as an unsafe site), its token the next one's: the "
               "array's token chained through the stores and carried by the loops and `if`s as cuTile Python carries "

@@ -537,8 +537,9 @@ class Emitter:
                 if name in loads:
                     self.loaded_arrays.add(name)
                 continue
-            if len(calls) != 1 and not exclusive and (inner := [c for c in calls if id(c) in dynamic]
-                                                      or [c for c in calls if _computed_index(c)]):
+            if (len(calls) != 1 and not exclusive and (inner := [c for c in calls if id(c) in dynamic]
+                                                       or [c for c in calls if _computed_index(c)])) or \
+                    (len(calls) == 1 and (inner := [c for c in calls if self._repeated_store(c)])):
                 p = self.params.get(name)
                 if not isinstance(p, sigmod.ArraySig) or name in self.slices:
                     raise self.refuse(inner[0], "store-other", f"array {name!r} is stored {len(calls)} times, this "
@@ -571,6 +572,31 @@ class Emitter:
                 continue
             self.outputs[name] = Output(name, p, parts=1, alternatives=len(calls)) if exclusive else \
                 Output(name, p, parts=len(calls))
+
+    def _repeated_store(self, call: ast.Call) -> bool:
+        """A store that may run several times at one tile: inside a `while`, or a `for` over a range whose index
+        it does not read (`if k == k_tiles - 1: ct.store(c, (i, j), acc)` in a K loop). cuTile Python orders its
+        runs by the array's token, which the loop carries (a store at the loop index is its parallel store)."""
+        loops = self._enclosing_loops().get(id(call), [])
+        index = {n.id for a in call.args[1:2] for n in walk_nodes(a) if isinstance(n, ast.Name)} | \
+            {n.id for k in call.keywords if k.arg == "index" for n in walk_nodes(k.value) if isinstance(n, ast.Name)}
+        return any(isinstance(loop, ast.While) or
+                   (isinstance(loop.target, ast.Name) and loop.target.id not in index and
+                    self.static_values(loop.iter) is None) for loop in loops)
+
+    def _enclosing_loops(self) -> dict[int, list[ast.stmt]]:
+        """Each node's enclosing `for`/`while` statements (outermost first)."""
+        if getattr(self, "_loops_of", None) is None:
+            found: dict[int, list[ast.stmt]] = {}
+
+            def visit(node: ast.AST, loops: list[ast.stmt]) -> None:
+                for child in ast.iter_child_nodes(node):
+                    found[id(child)] = loops
+                    inner = loops + [child] if isinstance(child, (ast.For, ast.While)) else loops
+                    visit(child, inner)
+            visit(self.fn, [])
+            self._loops_of = found
+        return self._loops_of
 
     def ordered_in_place(self) -> None:
         """Arrays loaded and stored through views (updated in place) get the two tokens cuTile Python's token_order
