@@ -110,6 +110,8 @@ CASES = {
                    "BM = 64\nBN = 32", "TILES"),
     "tuple-comprehension": ("shapes = tuple(TILE for _ in ct.static_iter(range(2)))\n"
                             "t = ct.zeros(shapes, dtype=ct.float32)", "ct.zeros((TILE, TILE)", "tuple("),
+    "if-jump-else": ("for k in range(TILE):\n    if k > 2:\n        break\n    else:\n        t = k",
+                     "        break\n    t = k", "else"),
     "helper-nested-tuple": ("(a, b), c = stats2(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))",
                             "a, b, c = stats2(", "(a, b), c"),
     "helper-variadic": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = sum_all(t, t + 1.0, t * 2.0)",

@@ -2204,3 +2204,27 @@ def test_a_store_a_loop_may_repeat_at_one_tile_is_ordered_by_the_loop_carried_to
      """, "a=f32[?]/1, c=f32[?]/1, K=i32, B=#16")
     body = "\n".join(e.body)
     assert "zz_c_token" in body, body
+
+
+def test_an_else_after_an_arm_that_breaks_follows_the_if(tmp_path):
+    """`if ct.min(t) > 0.0: break` / `else: acc = acc - t` nested in a `while`'s runtime `if`: the `else` arm after
+    the `if` (rewrite if-jump-else), as cuTile Python compiles it (the `if` yielding `acc` was unproven)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         acc = ct.zeros((B,), dtype=ct.float32)
+         i = 0
+         while i < n:
+             t = ct.load(x, (i,), (B,), padding_mode=ct.PaddingMode.ZERO)
+             if ct.max(t) > 1.0:
+                 if ct.min(t) > 0.0:
+                     break
+                 else:
+                     acc = acc - t
+             else:
+                 acc = acc + t
+             i += 1
+         ct.store(y, (ct.bid(0),), acc)
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
+    body = "\n".join(e.body)
+    assert re.search(r"break;\n\s*}\n\s*acc = acc - t;", body), body

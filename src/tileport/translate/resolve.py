@@ -132,6 +132,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "computed from literals, module constants and the kernel's constants: `range(N)`, `zip(..)`; several "
             "`for`s, no `if`)", "the tuple of `e` once per item, the targets replaced by the items: cuTile Python "
             "unrolls the comprehension the same way"),
+    Rewrite("if-jump-else", "in a loop, `if c: ..; break` (or `continue`) with an `else` arm that does not jump",
+            "the `if` without its `else`, then the `else` arm's statements after it: the same paths, and the form "
+            "cuTile Python compiles (`if %c { break } else { }` followed by the rest)"),
     Rewrite("helper-nested-tuple", "a helper returning a nested tuple (`return (mu, var), d`), each call unpacked "
             "by targets of that nesting (`(mu, var), d = _stats(t)`)", "the flat tuple returned and unpacked "
             "(`mu, var, d = _stats(t)`): the same values bound to the same names"),
@@ -1047,6 +1050,30 @@ def _unroll_static_tuples(stmts: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
+def _jump_first(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    """In loop bodies, `if c: ..; break` / `continue` with an `else` that does not jump: the `if` without its `else`,
+    then the `else` arm's statements after it (rewrite if-jump-else) — the same paths (the arm that jumps leaves
+    the iteration), and the form cuTile Python compiles: `if %c { break } else { }` followed by the rest."""
+    out: list[ast.stmt] = []
+    for st in stmts:
+        if isinstance(st, (ast.FunctionDef, ast.Lambda)):
+            out.append(st)
+            continue
+        for field in ("body", "orelse"):
+            if isinstance(getattr(st, field, None), list):
+                setattr(st, field, _jump_first(getattr(st, field)))
+        if isinstance(st, ast.If) and st.orelse and st.body and isinstance(st.body[-1], (ast.Break, ast.Continue)) \
+                and not isinstance(st.orelse[-1], (ast.Break, ast.Continue, ast.Return)):
+            rest = st.orelse
+            st.orelse = []
+            _mark(st)
+            out.append(st)
+            out.extend(rest)
+            continue
+        out.append(st)
+    return out
+
+
 def _is_ct(node: ast.AST) -> bool:
     return isinstance(node, ast.Name) and node.id == "ct"
 
@@ -1944,6 +1971,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
                   where: tuple[Path, str] | None = None) -> None:
     """``where``: the file and source ``fn`` comes from (for the functions it defines inside it)."""
     _expand_tuple_comprehensions(fn, env, {})   # (a helper's: over tuples and module constants)
+    fn.body = _jump_first(fn.body)
     _inline_tiled_views(fn)
     _inline_tuple_names(fn, env)
     nested = _nested_functions(fn) if where is not None else {}
