@@ -34,7 +34,9 @@ class Ct11(r10.Ct10):
         idx, ok = self._lanes(arr, index, None)        # counter's ranks are distinct, as on the GPU)
         val = np.broadcast_to(np.asarray(value, arr.dtype), ok.shape)
         old = np.zeros(ok.shape, arr.dtype)
-        for lane in zip(*np.nonzero(ok)):
+        for lane in np.ndindex(ok.shape):
+            if not ok[lane]:
+                continue
             at = tuple(i[lane] for i in idx)
             old[lane] = arr[at]
             arr[at] += val[lane]
