@@ -65,6 +65,11 @@ def stats2(t):
     return (t, t * 2.0), t + 1.0
 
 
+def store_all(outs, t):
+    for o in ct.static_iter(outs):
+        ct.store(o, index=(ct.bid(0),), tile=t)
+
+
 def sum_all(*ts):
     acc = ts[0]
     for t in ct.static_iter(ts[1:]):
@@ -112,6 +117,8 @@ CASES = {
                             "t = ct.zeros(shapes, dtype=ct.float32)", "ct.zeros((TILE, TILE)", "tuple("),
     "if-jump-else": ("for k in range(TILE):\n    if k > 2:\n        break\n    else:\n        t = k",
                      "        break\n    t = k", "else"),
+    "helper-tuple-argument": ("store_all((x, y), ct.zeros((TILE,), ct.float32))",
+                              "ct.store(y, index=(ct.bid(0),)", "store_all(("),
     "helper-nested-tuple": ("(a, b), c = stats2(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))",
                             "a, b, c = stats2(", "(a, b), c"),
     "helper-variadic": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = sum_all(t, t + 1.0, t * 2.0)",

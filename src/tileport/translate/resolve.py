@@ -135,6 +135,10 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("if-jump-else", "in a loop, `if c: ..; break` (or `continue`) with an `else` arm that does not jump",
             "the `if` without its `else`, then the `else` arm's statements after it: the same paths, and the form "
             "cuTile Python compiles (`if %c { break } else { }` followed by the rest)"),
+    Rewrite("helper-tuple-argument", "a helper called from the kernel with a tuple of the kernel's parameters "
+            "(`_store_all((y, z), t)`, arrays) that it iterates with ct.static_iter, slices or counts",
+            "a copy with the tuple in place of the parameter, its loop unrolled over the arrays (static-iter-items): "
+            "cuTile Python binds the parameter to the tuple and unrolls the loop the same way"),
     Rewrite("helper-nested-tuple", "a helper returning a nested tuple (`return (mu, var), d`), each call unpacked "
             "by targets of that nesting (`(mu, var), d = _stats(t)`)", "the flat tuple returned and unpacked "
             "(`mu, var, d = _stats(t)`): the same values bound to the same names"),
@@ -927,6 +931,52 @@ def _unpack_names(st: ast.stmt) -> list[ast.stmt]:
     return [st]
 
 
+def _specialize_parameter_tuples(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]) -> None:
+    """A helper called from the kernel with a tuple of the kernel's parameters (`_store_all((y, z), t)`, arrays)
+    that it iterates, indexes, slices or counts (`for o in ct.static_iter(outs)`): a copy with the tuple in place of
+    the parameter, then folded and unrolled (rewrite helper-tuple-argument) — cuTile Python binds the parameter to
+    the tuple and unrolls the loop over its items, each the kernel's array."""
+    kernel_params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    for node in list(walk_nodes(fn)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers and
+                not node.keywords):
+            continue
+        callee = helpers[node.func.id]
+        params = [a.arg for a in callee.fn.args.args]
+        if callee.fn.args.vararg or callee.fn.args.kwarg or len(params) != len(node.args):
+            continue
+        passed = [i for i, a in enumerate(node.args) if isinstance(a, ast.Tuple) and a.elts and
+                  all(isinstance(e, ast.Name) and e.id in kernel_params for e in a.elts)]
+        iterated = set()
+        for n in walk_nodes(callee.fn):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "static_iter":
+                iterated |= {m.id for m in walk_nodes(n) if isinstance(m, ast.Name)}
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len":
+                iterated |= {m.id for m in n.args if isinstance(m, ast.Name)}
+            elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and isinstance(n.slice, ast.Slice):
+                iterated.add(n.value.id)
+        passed = [i for i in passed if params[i] in iterated and params[i] not in _locals_assigned(callee.fn)]
+        if not passed:
+            continue
+        name = f"{node.func.id}__" + "__".join("_".join(e.id for e in node.args[i].elts) for i in passed)
+        if name not in helpers:
+            spec = copy.deepcopy(callee.fn)
+            spec.name = name
+            mapping = {params[i]: node.args[i] for i in passed}
+            spec = _Substitute(mapping).visit(spec)
+            spec.args.args = [a for i, a in enumerate(spec.args.args) if i not in passed]
+            spec.args.defaults = []
+            spec = _FoldTuples().visit(spec)
+            spec.body = _unroll_static_tuples(spec.body)
+            ast.fix_missing_locations(spec)
+            if hasattr(spec, "tileport_parameters"):
+                del spec.tileport_parameters
+            helpers[name] = ResolvedHelper(spec, callee.file, callee.src)
+        node.func.id = name
+        node.args = [a for i, a in enumerate(node.args) if i not in passed]
+        _mark(node)
+
+
 def _arange_offsets(node: ast.Call) -> ast.AST:
     """``ct.arange(n, dtype=D, start=s, step=k)`` as cuTile Python's arange_impl builds it: the iota of n, times
     ``astype(k, D)`` unless k is the constant 1, plus ``astype(s, D)`` unless s is the constant 0 (a literal is
@@ -1271,6 +1321,7 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
     _specialize_function_arguments(fn, helpers)
+    _specialize_parameter_tuples(fn, helpers)
     _flatten_nested_returns(fn, helpers)
     for f in [fn, *(h.fn for h in helpers.values())]:
         _split_result_names(f, helpers)
