@@ -259,7 +259,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "rand_rounds", "argmax_right", "sort_flag", "seg_scan_flags", "cummax_rows", "lin_rec_scan",
                "cumprod_cols", "qk_select_norm", "flat_static_hash", "invert_bounds",
                "prev_block_diff", "relaxed_amax", "partials_last_sum", "interleaved_gate_up",
-               "pair_rows_inplace")
+               "pair_rows_inplace", "tuple_dims", "welford_rows", "lae_rows")
 #: the LLM kernels a Triton coverage row names as its example (translate/coverage.py): ported in every run; the
 #: others only in the slow run (the whole fixture took 5 minutes of one of CI's two workers)
 LLM_IN_CI = tuple(k for k in LLM_KERNELS if f"llm/{k}" in {c.example for c in TRITON_COVERAGE})
@@ -997,8 +997,9 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
 @pytest.mark.parametrize("body, helpers, why", [
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.math.erf(x))", "", "cuTile Python 1.7 has no erf"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.atan(x))", "", "cuTile Python 1.7 has no atan"),
-    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.reduce(x, 0, _f))",
-     "@triton.jit\ndef _f(a, b):\n    return a * 2 + b\n", "combine_fn is a @triton.jit function of two"),
+    # (round 11: any @triton.jit combine is a tree of adjacent pairs, Triton requiring it associative)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.reduce(x, 0, tl.maximum))", "",
+     "combine_fn must be a @triton.jit function"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x.to(tl.float16, fp_downcast_rounding='rtp'))", "",
      "only round-to-nearest-even"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.clamp(x, 0.0, 1.0, propagate_nan=tl.PropagateNan.FOO))",
@@ -1008,12 +1009,6 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
     # round 5: a tuple reduce is an arg-max only with the least index winning ties (`i1 > i2` is not; nor a combine
     # keeping the first pair on equal values: the result then depends on the tree's order); a tuple scan whose
     # outputs mix the pairs (a linear recurrence) is not component-wise
-    ("x = tl.load(x_ptr + offs)\nv, i = tl.reduce((x, offs), 0, _am)\ntl.store(y_ptr + pid, v)",
-     "@triton.jit\ndef _am(v1, i1, v2, i2):\n    c = (v1 > v2) | ((v1 == v2) & (i1 > i2))\n"
-     "    return tl.where(c, v1, v2), tl.where(c, i1, i2)\n", "tl.reduce of a tuple is lowered when"),
-    ("x = tl.load(x_ptr + offs)\nv, i = tl.reduce((x, offs), 0, _am)\ntl.store(y_ptr + pid, v)",
-     "@triton.jit\ndef _am(v1, i1, v2, i2):\n    c = v1 >= v2\n    return tl.where(c, v1, v2), tl.where(c, i1, i2)\n",
-     "tl.reduce of a tuple is lowered when"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.where(x > 0, x, 18446744073709551616))", "",
      "integer literal 18446744073709551616 does not fit int64"),
     ("m = n\nfor i in range(m, 0, -1):\n    m = i\ntl.store(y_ptr + offs, tl.load(x_ptr + offs))", "",
@@ -1696,6 +1691,17 @@ def test_integer_tiles_to_int1_and_cdiv_of_sizes(tmp_path):
                              "tl.store(y_ptr + offs, tl.where(m, q, 0))")
     assert "m = (ct.load(x_ptr, index=(pid,), shape=(B,))) != 0" in src
     assert "pid // (B * ct.cdiv(n, B))" in src and "dividend" not in src
+
+
+def test_reductions_of_any_combine_are_trees_of_adjacent_pairs(tmp_path):
+    """A tuple reduce that is no least-index arg-max (ties to the larger index; the first pair winning ties) and a
+    log-add-exp (round 11: were refused): the axis halved into adjacent pairs, the combine inlined on them."""
+    helpers = ("@triton.jit\ndef _am(v1, i1, v2, i2):\n    c = v1 >= v2\n"
+               "    return tl.where(c, v1, v2), tl.where(c, i1, i2)\n\n\n"
+               "@triton.jit\ndef _lae(a, b):\n    return tl.maximum(a, b) + tl.log(1.0 + tl.exp(-tl.abs(a - b)))\n")
+    for red in ("tl.reduce((x, offs), 0, _am)[1]", "tl.reduce(x, 0, _lae)"):
+        src = _lowered(tmp_path, f"x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, {red})", helpers)
+        assert "ct.extract(" in src and "ct.reduce(" not in src and "ct.max(" not in src, src
 
 
 def test_scans_of_any_combine_are_written_out_by_doubling(tmp_path):

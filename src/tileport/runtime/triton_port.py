@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import TileportError
 from ..frontends.arrays import array_facts
 from ..frontends.cutile_py.loader import load_kernel
-from ..frontends.triton.capture import bind, grid_of, is_descriptor, jit_params
+from ..frontends.triton.capture import bind, flatten_tuples, grid_of, is_descriptor, jit_params
 from ..frontends.triton.launch_hints import launch_hints
 from ..frontends.triton.views import View, as_view, descriptor_values, view_layout
 
@@ -104,7 +104,7 @@ class PortedKernel:
                                kwargs, self.defaults)
         for layer in self.heuristics:
             bound.update({n: f(dict(bound)) for n, f in layer.items()})
-        return bound
+        return flatten_tuples(bound, self.constexprs)   # (a tuple argument: one per element, as captured)
 
     def run(self, grid: Any, args: tuple, kwargs: dict) -> None:
         from ..ops import _backend

@@ -47,13 +47,33 @@ def bind(params: list[str], constexprs: set[str], args: tuple, kwargs: dict,
     return bound, options
 
 
+#: a tuple argument's elements are parameters of their own in the capture and in the lowered kernel (`shape` passed
+#: `(M, N)`: `shape__0`, `shape__1`; the kernel's `shape[0]` reads the first)
+TUPLE_SEP = "__"
+
+
+def flatten_tuples(bound: dict, constexprs: set[str]) -> dict:
+    """``bound`` with each tuple (or list) of numbers passed to a parameter that is no constexpr (Triton >= 3.2's
+    tuple arguments: `k[grid](x, (M, N), (s0, s1))`) replaced by one argument per element (``TUPLE_SEP``)."""
+    out: dict = {}
+    for k, v in bound.items():
+        if k not in constexprs and isinstance(v, (tuple, list)) and v and \
+                all(isinstance(x, (bool, int, float)) for x in v):
+            out.update({f"{k}{TUPLE_SEP}{i}": x for i, x in enumerate(v)})
+        else:
+            out[k] = v
+    return out
+
+
 def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]:
     """Each argument's description. Triton specializes a string constexpr (`ACTIVATION="gelu"`) and a None argument
     (an unused pointer) like constexprs: both are recorded as constants (the lowering folds the branches they decide
     and drops them from the lowered kernel); a dtype constexpr (`OUT_DTYPE=tl.float16`) as `"tl.fp16"`."""
     out = []
-    for name in params:
-        v = bound[name]
+    flat = flatten_tuples(bound, constexprs)
+    for name in [q for p in params for q in ([p] if p in flat else
+                                           [k for k in flat if k.startswith(p + TUPLE_SEP)])]:
+        v = flat[name]
         if v is None or (name in constexprs and isinstance(v, str)):
             out.append({"name": name, "kind": "constant", "value": v})
         elif name in constexprs and type(v).__name__ == "dtype" and isinstance(getattr(v, "name", None), str):

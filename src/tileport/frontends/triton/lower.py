@@ -674,7 +674,10 @@ class _Lowerer:
         self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
         for p in kernel.params:
             kind = kinds.get(p)
-            if kind == "array" and p in self.descriptors:
+            items = self._tuple_items(p)
+            if kind is None and items:   # a tuple argument (`shape` passed `(M, N)`): a scalar per element
+                self.env[p] = tuple(Scalar(q) for q in items)
+            elif kind == "array" and p in self.descriptors:
                 self.env[p] = self._param_descriptor(p)
             elif kind == "array":
                 self.env[p] = Ptr(p)
@@ -684,6 +687,16 @@ class _Lowerer:
                 self.env[p] = Scalar(p)
             else:
                 raise LoweringError(kernel, kernel.fn, f"no launch information for parameter {p!r}")
+
+    def _tuple_items(self, p: str) -> list[str]:
+        """The parameters a tuple argument's elements were captured as (`shape__0`, ..: capture.TUPLE_SEP)."""
+        from .capture import TUPLE_SEP
+
+        items, i = [], 0
+        while f"{p}{TUPLE_SEP}{i}" in self.kinds:
+            items.append(f"{p}{TUPLE_SEP}{i}")
+            i += 1
+        return items if p not in self.kinds else []
 
     def _dtype_constexpr(self, p: str) -> "DType | None":
         """The dtype a dtype constexpr (`OUT_DTYPE: tl.constexpr`, captured as "tl.fp16") has at every launch."""
@@ -3199,13 +3212,17 @@ class _Lowerer:
         tuple ``(x, idx)`` with an arg-max / arg-min combine of four parameters: ``pair_arg_reduce``."""
         comb = self._arg(node, kw, 2, "combine_fn")
         helper = self.k.helpers.get(comb.id) if isinstance(comb, ast.Name) else None
-        if isinstance(self._arg(node, kw, 0, "input"), ast.Tuple):
+        inp = self._arg(node, kw, 0, "input")
+        if isinstance(inp, ast.Tuple) and helper is not None and len(inp.elts) == 2 and \
+                self._arg_combine(helper) is not None:
             return self.pair_arg_reduce(node, kw, helper, comb)
-        x = self._tile_arg(node, kw, 0, "input")
-        op = self._combine_op(helper) if helper is not None else None
+        op = self._combine_op(helper) if helper is not None and not isinstance(inp, ast.Tuple) else None
         if op is None:
-            raise self.fail(comb, "tl.reduce is lowered when its combine_fn is a @triton.jit function of two "
-                                  "parameters returning `a + b`, `a * b`, `tl.maximum(a, b)` or `tl.minimum(a, b)`")
+            if helper is None:
+                raise self.fail(comb, "tl.reduce's combine_fn must be a @triton.jit function of the kernel's module "
+                                      "(or imported by name from the project's)")
+            return self.tree_reduce(node, kw, helper)
+        x = self._tile_arg(node, kw, 0, "input")
         axis_node = self._arg(node, kw, 1, "axis")
         if op in ("^", "|", "&"):
             return self.bitwise_tree(node, x, op, axis_node, self._flag(node, kw, 3, "keep_dims", False))
@@ -3215,6 +3232,53 @@ class _Lowerer:
         keep = self._flag(node, kw, 3, "keep_dims", False)
         shape = tuple("1" if a == axis else s for a, s in enumerate(x.shape) if a != axis or keep)
         return Tile(f"ct.{op}({x.text}, axis={axis}" + (", keepdims=True)" if keep else ")"), shape, x.dtype)
+
+    def tree_reduce(self, node: ast.Call, kw: dict, helper: ast.FunctionDef) -> object:
+        """``tl.reduce(x, axis, combine)`` / ``tl.reduce((x, y, ..), axis, combine)`` with any other combine function
+        (Welford's (mean, m2, count), a log-add-exp): a tree of adjacent pairs — the axis viewed as ``(n / 2, 2)``,
+        ``combine(even, odd)`` inlined on the two ``ct.extract``ed halves, until one is left. Each combine takes
+        neighbours in order, so only associativity is used (Triton's own tree takes the operator as associative and
+        commutative; float rounding may differ from its order). ``axis=None``: the tiles flattened first."""
+        inp = self._arg(node, kw, 0, "input")
+        items = inp.elts if isinstance(inp, ast.Tuple) else [inp]   # type: ignore[attr-defined]
+        xs = [self.materialize(self._value(self.ev(item), node), node) for item in items]
+        if any(x.shape != xs[0].shape for x in xs):
+            xs = [Tile(f"ct.broadcast_to({x.text}, {_tup(_broadcast_all(y.shape for y in xs))})",
+                       _broadcast_all(y.shape for y in xs), x.dtype) for x in xs]
+        axis_node = self._arg(node, kw, 1, "axis")
+        keep = self._flag(node, kw, 3, "keep_dims", False)
+        if isinstance(axis_node, ast.Constant) and axis_node.value is None:
+            numel = str(math.prod(self._static_int(d, node, "tl.reduce of a tile whose extent") for d in xs[0].shape))
+            xs = [Tile(f"ct.reshape({x.text}, ({numel},))", (numel,), x.dtype) for x in xs]
+            axis = 0
+        else:
+            axis = self._axis_of(xs[0], axis_node)
+        shape = xs[0].shape
+        n = self._static_int(shape[axis], node, "tl.reduce along an axis whose extent")
+        if n < 1 or n & (n - 1):
+            raise self.fail(node, "tl.reduce with this combine_fn along an axis whose extent is not a power of two")
+        self.notes.append(f"line {getattr(node, 'lineno', 0)}: tl.reduce with {helper.name} written as a tree of "
+                          "adjacent pairs")
+        pre, post = shape[:axis], shape[axis + 1:]
+        cur = [self._named(x, "red") for x in xs]
+        while n > 1:
+            two, half = pre + (str(n // 2), "2") + post, pre + (str(n // 2), "1") + post
+            parts = []
+            for x in cur:
+                v = self._named(Tile(f"ct.reshape({x.text}, {_tup(two)})", two, x.dtype), "red")
+                parts.append(tuple(self._named(Tile(
+                    f"ct.extract({v.text}, {_tup(['1' if (a == axis + 1 and k) else '0' for a in range(len(two))])}, "
+                    f"shape={_tup(half)})", half, x.dtype), "red") for k in (0, 1)))
+            got = self._combine(node, helper, [p[0] for p in parts] + [p[1] for p in parts])
+            n //= 2
+            nxt = pre + (str(n),) + post
+            cur = [self._named(Tile(f"ct.reshape({g.text}, {_tup(nxt)})", nxt, g.dtype), "red") for g in got]
+        if isinstance(axis_node, ast.Constant) and axis_node.value is None:
+            out = ("1",) * len(self.materialize(self._value(self.ev(items[0]), node), node).shape) if keep else ()
+        else:
+            out = pre + (("1",) if keep else ()) + post
+        res = [Tile(f"ct.reshape({c.text}, {_tup(out)})", out, c.dtype) for c in cur]
+        return tuple(res) if isinstance(inp, ast.Tuple) else res[0]
 
     def pair_arg_reduce(self, node: ast.Call, kw: dict, helper: ast.FunctionDef | None,
                         comb: ast.expr) -> tuple[Tile, Tile]:
@@ -4777,11 +4841,12 @@ class _Lowerer:
         return codes
 
     def signature(self) -> tuple[str, list[dict]]:
-        codes = {p: c for p in self.k.params if self.kinds[p] == "constant" and self.const_types.get(p) == "str"
+        names = [q for p in self.k.params for q in (self._tuple_items(p) or [p])]   # (a tuple's elements in place)
+        codes = {p: c for p in names if self.kinds[p] == "constant" and self.const_types.get(p) == "str"
                  and (c := self._string_codes(p)) is not None}
         body = "\n".join(self.lines)
         params, out = [], []
-        for p in self.k.params:
+        for p in names:
             kind = self.kinds[p]
             if kind == "array":
                 params.append(p)
