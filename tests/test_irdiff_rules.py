@@ -693,6 +693,21 @@ def test_pure_op_placement():
     assert not v(loop(True), loop(False, "%x"))["equivalent"]
 
 
+def test_unordered_load_value():
+    """A loop-invariant load of no ordering token hoisted before the loop (cuTile Python's code motion) ≡ the same
+    load inside the loop (the port); not when the load reads at the loop index. An unread load stays an effect
+    (test_dead_pure_ops)."""
+    def loop(hoisted: bool, idx: str = "%bx") -> str:
+        ld = load(idx)
+        body = ([] if hoisted else [ld]) + ["%n = addf %x, %l : tile<128xf32>"]
+        return prog(*STORE, ONES, BID, *LOOP, *([ld] if hoisted else []),
+                    "%f = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%x = %one) -> (tile<128xf32>) {",
+                    *("  " + b for b in body), "  continue %n : tile<128xf32>", "}", store("%f", "%bx"))
+    out = v(loop(True), loop(False))
+    assert out["equivalent"], out
+    assert not v(loop(True), loop(False, "%j"))["equivalent"]
+
+
 def test_assume_divby_implied():
     """A running sum of multiples of 128 carried by a loop, stated div_by<128> (cuTile Python) ≡ the same sum
     without the assume (cutile); not when what the loop adds is a multiple of 64 only."""

@@ -106,6 +106,7 @@ class Canon:
     attrs: str = ""
     unit_grid: frozenset = frozenset()  # grid dimensions launched with extent 1 (a precondition of the caller)
     erased: set = field(default_factory=set)  # id(op) of ops a rule replaced by values (no longer effects)
+    _reads: set | None = None   # (see _read_values)
 
     # ---------------------------------------------------------------- building
 
@@ -122,9 +123,20 @@ class Canon:
             return False
         if op.name in TERMINATORS:
             return True
+        real = self.op_of(op)
+        if real.name == "load_view_tko" and real.template.startswith("load_view_tko weak ") and \
+                "token =" not in real.template and real.results and real.results[0] in self._read_values():
+            return False   # rule unordered-load-value: a value like a pure op's, wherever it sits
         if op.name not in PURE_OPS:
             return True
         return any(self.is_effectful(o) for r in op.regions for o in r.ops if o.name not in TERMINATORS)
+
+    def _read_values(self) -> set[str]:
+        """Every value some op reads (as written or as a rule rewrote it), computed once."""
+        if self._reads is None:
+            ops = list(_all_ops(self.entry.body))
+            self._reads = {v for op in ops for o in (op, self.op_of(op)) for v in o.operands}
+        return self._reads
 
     def value_hash(self, v: str) -> str:
         v = self.resolve(v)

@@ -165,6 +165,13 @@ RULES: tuple[Rule, ...] = (
          "both arms hand the same outer value through, so the result equals it on every path; cuTile Python yields "
          "only what an arm changes, cutile 0.3.1 yields every variable its enclosing loop carries (so that a "
          "`break`/`continue` in the arm could pass them on)", "test_if_passthrough_results"),
+    Rule("unordered-load-value", "canonicalization",
+         "a weak view load with no ordering token (`make_token`'s, dropped by fresh-token-operand) whose tile is read "
+         "is a value like a pure op's: the same wherever it sits — in a loop body or before the loop (an unread "
+         "one stays an effect, a difference)",
+         "nothing orders it after any write, so it reads the array as the kernel received it (arrays the kernel "
+         "writes are ordered by tokens in both programs); cuTile Python's code motion hoists such a loop-invariant "
+         "load out of its loop, cutile leaves it where it is written", "test_unordered_load_value"),
     Rule("single-break-loop", "rewrite",
          "a `loop` whose body is pure ops ending in its one `break` (no other `break` or `continue`) is its body once: "
          "its carried values are their initial values, its results the break's operands (the loop is gone)",
