@@ -2228,3 +2228,21 @@ def test_an_else_after_an_arm_that_breaks_follows_the_if(tmp_path):
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
     body = "\n".join(e.body)
     assert re.search(r"break;\n\s*}\n\s*acc = acc - t;", body), body
+
+
+def test_static_iter_over_a_reversed_tuple_of_tuples_unrolls_in_reverse(tmp_path):
+    """`for off, w in ct.static_iter(reversed(PAIRS))` of a module tuple of tuples: the body per item, last first
+    (was refused)."""
+    e = emit_resolved(tmp_path, """
+     PAIRS = ((0, 1.0), (1, 0.5), (2, 0.25))
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         acc = ct.zeros((B,), dtype=ct.float32)
+         for off, w in ct.static_iter(reversed(PAIRS)):
+             acc = acc * w + ct.load(x, (ct.bid(0) + off,), (B,), padding_mode=ct.PaddingMode.ZERO)
+         ct.store(y, (ct.bid(0),), acc)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16")
+    body = "\n".join(e.body)
+    assert body.index("0.25f32") < body.index("0.5f32") < body.index("1.0f32"), body

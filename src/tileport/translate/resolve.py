@@ -1023,6 +1023,8 @@ def _static_items(it: ast.AST) -> list[ast.expr] | None:
                 if all(type(b) is int for b in bounds) and (len(bounds) < 3 or bounds[2] != 0):
                     return [ast.copy_location(ast.Constant(i), node) for i in range(*bounds)]
                 return None
+            if node.func.id == "reversed" and len(node.args) == 1 and (items := elts(node.args[0])) is not None:
+                return items[::-1]   # (`reversed(PAIRS)` of a module tuple of tuples)
             if node.func.id == "enumerate" and len(node.args) == 1 and (items := elts(node.args[0])) is not None:
                 return [ast.copy_location(ast.Tuple([ast.copy_location(ast.Constant(i), e), e], ast.Load()), e)
                         for i, e in enumerate(items)]
@@ -1040,7 +1042,7 @@ def _static_items(it: ast.AST) -> list[ast.expr] | None:
         return None
     plain = all(isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant))
                 for v in items)
-    return None if plain and isinstance(inner, (ast.Tuple, ast.List)) else items
+    return None if plain else items   # (plain constants: the emitter unrolls those loops itself)
 
 
 def _destructure(target: ast.AST, item: ast.expr) -> dict[str, ast.expr] | None:
