@@ -2246,3 +2246,22 @@ def test_static_iter_over_a_reversed_tuple_of_tuples_unrolls_in_reverse(tmp_path
      """, "x=f32[?]/1, y=f32[?]/1, B=#16")
     body = "\n".join(e.body)
     assert body.index("0.25f32") < body.index("0.5f32") < body.index("1.0f32"), body
+
+
+def test_tuples_joined_or_repeated_are_the_tuple_python_makes(tmp_path):
+    """`shape = BASE + (BN,)` of a module tuple and `idx = (pid,) + (0,) * 1`, then passed as the index and the
+    shape: the tuples Python makes (rewrite tuple-fold; the index was read as one element)."""
+    e = emit_resolved(tmp_path, """
+     BASE = (1,)
+
+
+     @ct.kernel
+     def k(x, y, BN: ct.Constant[int]):
+         pid = ct.bid(0)
+         shape = BASE + (BN,)
+         idx = (pid,) + (0,) * 1
+         t = ct.load(x, idx, shape)
+         ct.store(y, idx, t * 2.0)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BN=#64", consts=("BN",))
+    body = "\n".join(e.body)
+    assert "Tile<f32, { [1, BN] }>" in body and "[pid, 0]" in body, body

@@ -125,7 +125,8 @@ REWRITES: tuple[Rewrite, ...] = (
             "`parts_0, parts_1, parts_2 = split3(t)`, then the same"),
     Rewrite("tuple-fold", "a tuple written out (a module tuple, a tuple name's elements, a helper's `*args`) "
             "indexed or sliced by literals (`BM, BN = TILES[:2]`, `ts[1:]`, `p[-1]`), starred in a tuple or a call "
-            "(`(*row, 0)`, `f(*pair, x)`), or counted (`len(ts)`); `zip(range(3), W)` in ct.static_iter",
+            "(`(*row, 0)`, `f(*pair, x)`), counted (`len(ts)`), joined or repeated (`BASE + (BN,)`, `(0,) * 2`); "
+            "`zip(range(3), W)` in ct.static_iter",
             "the elements taken, in place (an element left out is dropped only when it calls nothing); the literal "
             "indices of the range: what Python computes when cuTile Python reads the tuple"),
     Rewrite("tuple-comprehension", "`tuple(e for i in ct.static_iter(X))` in a kernel (X a tuple written out, or "
@@ -526,6 +527,8 @@ class _Resolver(ast.NodeTransformer):
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         node = self.generic_visit(node)
+        if (joined := fold_tuple_arithmetic(node)) is not None:
+            return joined
         if isinstance(node.op, ast.Pow):   # `x ** y` is ct.pow(x, y), as cuTile Python lowers it
             return _mark(ast.copy_location(ast.Call(_attr_chain("ct.pow", node), [node.left, node.right], []), node))
         if isinstance(node.op, ast.MatMult):   # `a @ b` is ct.matmul(a, b) (Tile.__matmul__)
@@ -620,6 +623,29 @@ def fold_tuple_subscript(node: ast.Subscript) -> ast.expr | None:
     return _mark(ast.copy_location(ast.Tuple([elts[i] for i in picked], ast.Load()), node))
 
 
+def _tuple_arithmetic(e: ast.AST) -> bool:
+    """``e`` joins or repeats a tuple written out (`BASE + (BN,)`, `(0,) * 2`), before module names are resolved."""
+    return isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Mult)) and \
+        any(isinstance(x, ast.Tuple) or _tuple_arithmetic(x) for x in (e.left, e.right))
+
+
+def fold_tuple_arithmetic(node: ast.BinOp) -> ast.expr | None:
+    """``(pid,) + (0,)`` / ``BASE + (BN,)`` / ``(0,) * 2`` of tuples written out (and a literal count): the tuple
+    Python makes (rewrite tuple-fold); None otherwise."""
+    a, b = node.left, node.right
+    if isinstance(node.op, ast.Add) and isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple):
+        elts = [*a.elts, *b.elts]
+    elif isinstance(node.op, ast.Mult) and isinstance(a, ast.Tuple) and isinstance(b, ast.Constant) and \
+            type(b.value) is int and all(_effect_free(e) for e in a.elts):
+        elts = [copy.deepcopy(e) for _ in range(max(b.value, 0)) for e in a.elts]
+    elif isinstance(node.op, ast.Mult) and isinstance(b, ast.Tuple) and isinstance(a, ast.Constant) and \
+            type(a.value) is int and all(_effect_free(e) for e in b.elts):
+        elts = [copy.deepcopy(e) for _ in range(max(a.value, 0)) for e in b.elts]
+    else:
+        return None
+    return _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), node))
+
+
 def splice_starred(elts: list[ast.expr]) -> list[ast.expr]:
     """``(*row, t)`` / ``f(*pair, x)`` where the starred value is a tuple written out: its elements in place."""
     out: list[ast.expr] = []
@@ -642,6 +668,10 @@ class _FoldTuples(ast.NodeTransformer):
         node = self.generic_visit(node)
         node.elts = splice_starred(node.elts)
         return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        node = self.generic_visit(node)
+        return fold_tuple_arithmetic(node) or node
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         node = self.generic_visit(node)
@@ -2032,14 +2062,19 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     attributes = _attribute_helpers(fn, env, local | set(nested))
     called = {**_called_helpers(fn, env, local | set(nested)), **attributes}
     resolver = _Resolver(env, local, {**called, **nested})
-    resolver.tuple_names = {t.id for n in walk_nodes(fn) if isinstance(n, ast.Assign) and
-                            isinstance(n.value, (ast.Tuple, ast.List)) for t in n.targets if isinstance(t, ast.Name)}
+    joined = {t.id for n in walk_nodes(fn) if isinstance(n, ast.Assign) and _tuple_arithmetic(n.value)
+              for t in n.targets if isinstance(t, ast.Name)}   # (`idx = (pid,) + (0,)`: a tuple once folded)
+    resolver.tuple_names = joined | {t.id for n in walk_nodes(fn) if isinstance(n, ast.Assign) and
+                                     isinstance(n.value, (ast.Tuple, ast.List)) for t in n.targets
+                                     if isinstance(t, ast.Name)}
     _static_assigns(fn, resolver)
     body = []
     for st in fn.body:
         out = resolver.visit(st)
         body.extend(out if isinstance(out, list) else [out])
     fn.body = _unroll_static_tuples(body)
+    if joined:
+        _inline_tuple_names(fn, env)   # (`idx = (pid,) + (0,)`, a tuple only now: read where it is read)
     # parameter defaults are evaluated in the module's scope (`def scale(v, s=SCALE)`), none of the function's
     defaults = _Resolver(env, set(), called)
     fn.args.defaults = [defaults.visit(d) for d in fn.args.defaults]
