@@ -19,7 +19,8 @@ import test_triton_round5 as r5
 
 NAMES = ("seg_scan_flags", "cummax_rows", "lin_rec_scan", "cumprod_cols", "qk_select_norm", "flat_static_hash",
          "invert_bounds", "prev_block_diff", "relaxed_amax", "partials_last_sum", "interleaved_gate_up",
-         "pair_rows_inplace", "tuple_dims", "welford_rows", "lae_rows")
+         "pair_rows_inplace", "tuple_dims", "welford_rows", "lae_rows",
+         "mask_by_parity")
 
 
 class Ct11(r10.Ct10):
@@ -124,6 +125,11 @@ def _reference(name, args, kw):
         return {1: args[0].mean(1), 2: args[0].var(1)}
     if name == "lae_rows":
         return {1: np.log(np.exp(args[0].astype(np.float64)).sum(1, keepdims=True)).astype(np.float32)}
+    if name == "mask_by_parity":
+        x = args[0].reshape(4, 64).copy()
+        x[0::2, 20:] = -1.0
+        x[1::2, 50:] = -1.0
+        return {1: x.reshape(-1)}
     return {}
 
 
@@ -145,4 +151,4 @@ def test_round11_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
     for name, k, w, a in pairs:
         ok = np.allclose(w, a, rtol=1e-5, atol=1e-6) if name in CLOSE else np.array_equal(w, a)
         assert ok, f"{name}: argument {k} differs from Triton's"
-    assert len(pairs) == 38
+    assert len(pairs) == 40

@@ -1299,6 +1299,9 @@ class _Lowerer:
                 return e.id in flagged or isinstance(self.env.get(e.id), kinds)
             if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.BitAnd, ast.BitOr)):
                 return structural(e.left) or structural(e.right)
+            if isinstance(e, ast.Compare) and Mask in kinds:   # `m = offs < n_a`: a mask of bounds
+                return any(isinstance(n, ast.Name) and isinstance(self.env.get(n.id), Idx) or
+                           isinstance(n, ast.Call) and self.tl_attr(n.func) == "arange" for n in walk_nodes(e))
             return isinstance(e, ast.Call) and self.tl_attr(e.func) in ("make_block_ptr", "advance",
                                                                         "make_tensor_descriptor")
 
@@ -4343,6 +4346,10 @@ class _Lowerer:
                             if self.launch_expr(moved):
                                 hit, bound = [k], moved
                                 break
+                if not hit and ptr.param not in self.gathered_arrays and isinstance(ptr, Ptr):
+                    # `m = offs < n` on `tl.arange` itself, the pointer at `pid * B + offs` (runs that differ by a
+                    # runtime number of blocks): every access of the array a gather with the mask, as exact
+                    raise _MaskedArrays({ptr.param})
                 if not hit:
                     raise self.fail(node, f"the mask bounds an index vector ({idx.index} * {idx.size} + arange) "
                                           "this pointer does not use")
