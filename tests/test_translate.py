@@ -2265,3 +2265,19 @@ def test_tuples_joined_or_repeated_are_the_tuple_python_makes(tmp_path):
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BN=#64", consts=("BN",))
     body = "\n".join(e.body)
     assert "Tile<f32, { [1, BN] }>" in body and "[pid, 0]" in body, body
+
+
+def test_a_grid_stride_loops_index_in_a_rank_2_load_is_the_tile_ir_load(tmp_path):
+    """`for r in range(ct.bid(0), ct.num_tiles(x, 0, (1, D)), ct.num_blocks(0))` loading `(r, 0)`: cutile keeps a
+    bounds assert in the loop for the checked `.load([r, 0])` that cuTile Python does not have (was unproven): the
+    Tile IR load."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, D: ct.Constant[int]):
+         n_rows = ct.num_tiles(x, 0, (1, D))
+         for r in range(ct.bid(0), n_rows, ct.num_blocks(0)):
+             t = ct.load(x, (r, 0), (1, D))
+             ct.store(y, (r, 0), t * 2.0)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, D=#128", consts=("D",))
+    body = "\n".join(e.body)
+    assert ".load([r, 0])" not in body and "load_view_tko(" in body, body

@@ -5011,9 +5011,11 @@ class Emitter:
     def _plain_index(self, e: ast.AST) -> bool:
         """A tile index cutile's partition check decides without an in-kernel assert: the literal 0, a block id
         (checked against the grid at launch) or a loop index counted by ct.num_tiles. Another literal (tile 1 of a
-        dynamic dimension) gets an in-kernel bounds assert that cuTile Python's padded load does not have."""
+        dynamic dimension) gets an in-kernel bounds assert that cuTile Python's padded load does not have; so does a
+        grid-stride loop's index (`for r in range(ct.bid(0), ct.num_tiles(x, 0, ..), ct.num_blocks(0))`: cutile keeps
+        the assert in the loop)."""
         if isinstance(e, ast.Name):
-            return e.id in self.bid_names or e.id in self.tile_loop_vars or e.id in self.loop_bounds
+            return e.id in self.bid_names or e.id in self.tile_loop_vars
         return self._int(e) == 0 or (isinstance(e, ast.Call) and self.ct(e.func) == "bid")
 
     def result_tile(self, node: ast.AST, *types: Ty) -> Tile:
