@@ -173,13 +173,15 @@ LEGACY = ["triton.tools.experimental_descriptor (Triton <= 3.3; imported, unused
           "the driver's utils.fill_1d_tma_descriptor / fill_2d_tma_descriptor (Triton <= 3.3 host TMA descriptors) "
           "fill nothing; kernels reading such buffers (tl._experimental_descriptor_load) are refused at lowering",
           "triton._C.libtriton.nvidia.cublas.CublasLt (cuBLAS through Triton) computes nothing: a host's reference "
-          "product, like torch's above --max-gmac"]
+          "product, like torch's above --max-gmac",
+          "tl._experimental_make_tensor_descriptor (Triton 3.3's name of tl.make_tensor_descriptor) is that function "
+          "when the installed Triton has only the new name, so Triton compiles kernels that call it"]
 
 
 @contextlib.contextmanager
 def legacy_modules(cublas: bool = True) -> Iterator[None]:
     """The stand-ins of ``LEGACY`` (only where the installed Triton lacks the module; restored on exit). With
-    ``cublas=False`` (on a GPU: Triton's cuBLAS runs) only the module stand-in."""
+    ``cublas=False`` (on a GPU: Triton's cuBLAS runs) only the module stand-in and the function's old name."""
     import importlib.util
     import sys
     import types
@@ -196,6 +198,12 @@ def legacy_modules(cublas: bool = True) -> Iterator[None]:
         added = types.ModuleType(name, "stand-in of Triton <= 3.3's module (tileport corpus capture): empty")
         sys.modules[name] = added
         triton.tools.experimental_descriptor = added  # type: ignore[attr-defined]
+    import triton.language as tl
+
+    old_name = "_experimental_make_tensor_descriptor"   # renamed make_tensor_descriptor after Triton 3.3
+    aliased = not hasattr(tl, old_name) and hasattr(tl, "make_tensor_descriptor")
+    if aliased:
+        setattr(tl, old_name, tl.make_tensor_descriptor)
     try:
         from triton._C.libtriton import nvidia
         saved_cublas = getattr(nvidia, "cublas", None)
@@ -214,6 +222,8 @@ def legacy_modules(cublas: bool = True) -> Iterator[None]:
                 del triton.tools.experimental_descriptor
         if saved_cublas is not None:
             nvidia.cublas = saved_cublas
+        if aliased:
+            delattr(tl, old_name)
 
 
 @contextlib.contextmanager

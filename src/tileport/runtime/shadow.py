@@ -117,7 +117,9 @@ class Shadow:
         port_kwargs = {k: v for k, v in kwargs.items() if k not in OPTIONS}
         call_port = (lambda: port_kernel[g](**bound)) if len(args) > len(params) else \
             (lambda: port_kernel[g](*args, **port_kwargs))
-        written = _written_only(port)
+        # an output the port only writes is poisoned before it runs, unless it shares memory with another argument
+        # (an in-place launch: `output_ptr` is `x_ptr`, which the port reads)
+        written = _written_only(port) - _aliased(tensors)
         try:
             for (k, v), b in zip(tensors, before):
                 v.copy_(b)
@@ -192,6 +194,12 @@ def _written_only(port: Path) -> frozenset[str]:
 
 #: Triton re-runs of a launch whose port differs on a float output: is Triton itself run-to-run identical there?
 SELF_RUNS = 3
+
+
+def _aliased(tensors: list[tuple[str, Any]]) -> set[str]:
+    """The names among ``tensors`` (name, tensor) whose memory overlaps another's."""
+    spans = [(k, v.data_ptr(), v.data_ptr() + v.numel() * v.element_size()) for k, v in tensors]
+    return {k for k, lo, hi in spans for k2, lo2, hi2 in spans if k2 != k and lo < hi2 and lo2 < hi}
 
 
 def _judge_order_dependent(outputs: dict, tensors: list, before: list, triton_out: list, run_triton: Any) -> None:
