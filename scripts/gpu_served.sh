@@ -11,7 +11,8 @@
 # TEST_FILES (default: every tests/ops file) picks TileGym test files, KEYWORD their tests (default "test_op and
 # cutile"; "test_perf and cutile": the benchmarks), MODES the runs (default "plain,rust"; "rust" alone for timing:
 # the Rust run times both paths itself, TILEPORT_LAUNCH_TIMING_PER_KERNEL launches per kernel); TEST_TIMEOUT bounds
-# the test step; SHARDS splits each file's tests over that many processes per mode (JOBS of them run at once); EXTRAS
+# the test step (each test process is stopped 20 s before it, so one cut short still leaves its row and output
+# tail); SHARDS splits each file's tests over that many processes per mode (JOBS of them run at once); EXTRAS
 # (default "graphs overhead probe") picks the steps before the tests.
 set -uo pipefail
 out=${OUT:-gpu-served}
@@ -38,7 +39,7 @@ case "${KEYWORD:-}" in *test_perf*) perf_loop_once ;; esac
 # shellcheck disable=SC2086
 timeout "${TEST_TIMEOUT:-400}" python3 benchmarks/corpus/tilegym_rust.py tests --corpus "$TILEPORT_CORPUS" \
   --library "$TILEPORT_SERVED" --out /tmp/tests --jobs "${JOBS:-12}" --shards "${SHARDS:-1}" --timing \
-  --keyword "${KEYWORD:-test_op and cutile}" \
+  --timeout "$(( ${TEST_TIMEOUT:-400} - 20 ))" --keyword "${KEYWORD:-test_op and cutile}" \
   --modes "${MODES:-plain,rust}" ${TEST_FILES:-} > "$out/tests.log" 2>&1
 echo "exit: $?" >> "$out/tests.log"
 cp /tmp/tests/tests.json "$out/" 2>/dev/null
