@@ -747,6 +747,15 @@ def test_single_break_loop():
     out = v(plain, carried)
     assert out["equivalent"] and fired(out, "single-break-loop") == 1, out
     assert not v(plain, carried.replace("addf %a, %two", "addf %a, %one"))["equivalent"]
+    # a loop that breaks with a constant: its readers see the constant (a reshape/broadcast of it is the splat)
+    c0 = "%c0 = constant <f32: 2.000000e+00> : tile<f32>"
+    splat = prog(*STORE, "%s = constant <f32: 2.000000e+00> : tile<128xf32>", store("%s", "%arg2"))
+    via_loop = prog(*STORE, c0, "%z = constant <f32: 0.000000e+00> : tile<f32>",
+                    "%r = loop iter_values(%a = %z) : tile<f32> -> tile<f32> {", "  break %c0 : tile<f32>", "}",
+                    "%rs = reshape %r : tile<f32> -> tile<1xf32>", "%rb = broadcast %rs : tile<1xf32> -> tile<128xf32>",
+                    store("%rb", "%arg2"))
+    out = v(splat, via_loop)
+    assert out["equivalent"] and fired(out, "single-break-loop") == 1, out
     # a `continue` in an inner region: not one trip
     twice = carried.replace("  break %s", "  %c = cmpf less_than %a, %two : tile<128xf32> -> tile<128xi1>\n"
                             "  if %c {\n    continue %s : tile<128xf32>\n  }\n  break %s")

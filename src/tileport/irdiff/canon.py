@@ -1115,7 +1115,10 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
         _index(canon, entry.body, 0, "entry")   # (R's loops are one region deeper now)
     _one_fresh_token(canon)
     _apply_rewrites(canon)
+    before = canon.fired["single-break-loop"]
     _collapse_single_break_loops(canon)
+    if canon.fired["single-break-loop"] != before:
+        _apply_rewrites(canon)   # (a collapsed loop's value may be a constant the rewrites fold into its readers)
     _single_trip_loops_to_ifs(canon)
     _drop_passthrough_if_results(canon)
     _shrink_loop_carried(canon)
