@@ -121,3 +121,28 @@ def test_triton_33s_tensor_descriptor_name_is_the_new_function_while_host_code_r
     with legacy_modules(cublas=False):
         assert tl._experimental_make_tensor_descriptor is tl.make_tensor_descriptor
     assert not hasattr(tl, "_experimental_make_tensor_descriptor")   # restored
+
+
+def test_a_bad_calls_file_stops_the_shadow_run_with_its_reason(tmp_path: Path):
+    """benchmarks/corpus/triton_shadow.py --calls: a call naming no tutorial script, lacking a field or whose code
+    does not compile stops the run before it starts, one line, no traceback; the committed file is well formed."""
+    import sys
+
+    from conftest import REPO
+
+    script = REPO / "benchmarks" / "corpus" / "triton_shadow.py"
+    tutorials = tmp_path / "tut"
+    tutorials.mkdir()
+    (tutorials / "t.py").write_text("")
+    for calls, says in (([{"script": "none.py", "why": "w", "code": "1"}], "no script none.py"),
+                        ([{"script": "t.py", "code": "1"}], "lacks why"),
+                        ([{"script": "t.py", "why": "w", "code": "f("}], "SyntaxError")):
+        f = tmp_path / "calls.json"
+        f.write_text(json.dumps({"calls": calls}))
+        res = subprocess.run([sys.executable, str(script), "--tutorials", str(tutorials), "--tutorial-ports",
+                              str(tmp_path), "--calls", str(f), "--out", str(tmp_path / "o.json")],
+                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")})
+        assert res.returncode != 0 and says in res.stderr and "Traceback" not in res.stderr, res.stderr
+    committed = json.loads((REPO / "benchmarks" / "corpus" / "triton_shadow_calls.json").read_text())["calls"]
+    for c in committed:
+        compile(c["code"], c["script"], "exec")

@@ -70,6 +70,23 @@ def run_calls(calls: list[dict], tutorials: Path, log: io.StringIO) -> list[dict
     return out
 
 
+def _read_calls(path: Path, tutorials: Path) -> list[dict]:
+    """The ``--calls`` file's calls, each with a script under ``tutorials``, a ``why`` and ``code`` that compiles;
+    anything else stops the run before it starts, with the reason."""
+    try:
+        calls = json.loads(path.read_text())["calls"]
+        for i, c in enumerate(calls):
+            missing = {"script", "why", "code"} - set(c)
+            if missing:
+                raise ValueError(f"call {i} lacks {', '.join(sorted(missing))}")
+            if not (tutorials / c["script"]).is_file():
+                raise ValueError(f"call {i}: no script {c['script']} under {tutorials}")
+            compile(c["code"], f"<call {c['script']}>", "exec")
+    except (OSError, ValueError, KeyError, TypeError, SyntaxError) as exc:
+        raise SystemExit(f"triton_shadow.py: --calls {path}: {type(exc).__name__}: {exc}") from None
+    return calls
+
+
 def run_tests(root: Path, files: list[str], keyword: str, log: io.StringIO, checkpoint) -> list[dict]:
     """Each test file in turn (pytest, in this process), the results written after each (``checkpoint``)."""
     import pytest
@@ -130,6 +147,8 @@ def main() -> int:
 
     from tileport.runtime.shadow import corpus_ports, shadow
 
+    calls = _read_calls(args.calls, args.tutorials) if args.calls else []
+
     if args.hang_dump:
         import faulthandler
 
@@ -153,7 +172,7 @@ def main() -> int:
             result["scripts"] = run_scripts([args.tutorials / n for n in wanted], log)
             checkpoint()
             if args.calls:
-                result["calls"] = run_calls(json.loads(args.calls.read_text())["calls"], args.tutorials, log)
+                result["calls"] = run_calls(calls, args.tutorials, log)
                 checkpoint()
         if args.tilegym and args.tilegym_ports:
             result["tests"] = run_tests(args.tilegym, args.tilegym_tests, "triton", log, checkpoint)
