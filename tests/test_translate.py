@@ -2281,3 +2281,29 @@ def test_a_grid_stride_loops_index_in_a_rank_2_load_is_the_tile_ir_load(tmp_path
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, D=#128", consts=("D",))
     body = "\n".join(e.body)
     assert ".load([r, 0])" not in body and "load_view_tko(" in body, body
+
+
+def test_a_conditional_on_a_static_iter_item_is_the_arm_taken(tmp_path):
+    """`out = out * p if op == 0 else out + p` in `for arr, op in ct.static_iter(zip((g, b), (0, 1)))`: unrolled,
+    the test is literals only and the arm taken is the statement, as cuTile Python folds it — so `out * g` then
+    `out + b` is the fma cuTile Python contracts (was refused as ambiguous: both arms counted, then unproven)."""
+    import importlib.util
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent("""
+     @ct.kernel
+     def k(x, g, b, y, D: ct.Constant[int]):
+         out = ct.load(x, (ct.bid(0), 0), (1, D))
+         for arr, op in ct.static_iter(zip((g, b), (0, 1))):
+             p = ct.load(arr, (0,), (D,))[None, :]
+             out = out * p if op == 0 else out + p
+         ct.store(y, (ct.bid(0), 0), out)
+     """))
+    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    total = next(n for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.BinOp) and
+                 isinstance(n.op, ast.Add))
+    sig = sigmod.bind(sigmod.parse("x=f32[?,?]/?,1, g=f32[?]/1, b=f32[?]/1, y=f32[?,?]/?,1, D=#64"),
+                      ["x", "g", "b", "y", "D"], "k")
+    e = emit_kernel(src, "k", sig, {"D"}, {(total.lineno, total.col_offset): 1}, pyfunc=module.k._pyfunc)
+    assert "\n".join(e.body).count("fma(") == 1, "\n".join(e.body)

@@ -5169,17 +5169,19 @@ class Emitter:
                 "tile_to_scalar::<f32, f32>(wide) }")
 
     def _literal_dead_arms(self) -> set[int]:
-        """The nodes of the arms that an `if` on literals alone never takes (`if 0.1 > 0.15:` of a
-        `ct.static_iter` loop unrolled over a tuple: resolve.py put the item in place)."""
+        """The nodes of the arms that an `if` (or a conditional expression) on literals alone never takes (`if 0.1 >
+        0.15:`, `a * p if 0 == 0 else a + p` of a `ct.static_iter` loop unrolled over a tuple: resolve.py put the
+        item in place)."""
         allowed = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.operator, ast.unaryop,
                    ast.cmpop, ast.boolop)
         dead: set[int] = set()
         for n in self.walk():
-            if not isinstance(n, ast.If) or not all(isinstance(m, allowed) for m in walk_nodes(n.test)):
+            if not isinstance(n, (ast.If, ast.IfExp)) or not all(isinstance(m, allowed) for m in walk_nodes(n.test)):
                 continue
             ok, taken = self.const_value(n.test)
             if ok:   # (folded as cuTile Python folds it; a test it cannot decide is left to the emitter)
-                dead |= {id(m) for sub in (n.orelse if taken else n.body) for m in walk_nodes(sub)}
+                arm = n.orelse if taken else n.body   # (a conditional expression's arm: one expression)
+                dead |= {id(m) for sub in (arm if isinstance(arm, list) else [arm]) for m in walk_nodes(sub)}
         return dead
 
     def count_fma_candidates(self) -> None:

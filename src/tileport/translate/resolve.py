@@ -159,7 +159,8 @@ REWRITES: tuple[Rewrite, ...] = (
             "values no constant spells, `for j, dst in ct.static_iter(enumerate((q, k, v)))`, `for a, s in "
             "ct.static_iter(zip((x, y), (1.0, 2.0)))`, `for idx, sign in ct.static_iter(OFFSETS)` of a tuple of "
             "tuples unpacked into names, `for i, (a, b) in ct.static_iter(enumerate(zip(A, B)))` (nested targets; "
-            "`range` of literals in a zip) (the names not re-bound in the body, no `break`, `continue` "
+            "`range` of literals in a zip; a conditional expression whose test is then literals only, `x if 0 == 0 "
+            "else y`, is the arm taken) (the names not re-bound in the body, no `break`, `continue` "
             "or `return`)", "the body once per item, each loop name replaced by its item (an `enumerate` index by "
             "its literal): cuTile Python unrolls the loop the same way, binding the names to the items"),
     Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
@@ -1075,6 +1076,20 @@ def _static_items(it: ast.AST) -> list[ast.expr] | None:
     return None if plain else items   # (plain constants: the emitter unrolls those loops itself)
 
 
+_LITERAL_NODES = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.operator, ast.unaryop,
+                  ast.cmpop, ast.boolop, ast.Load)
+
+
+def _literal_truth(test: ast.expr) -> tuple[bool, bool]:
+    """(True, its truth) when ``test`` is made of literals and operators only (`0 == 0`, `0.1 > 0.15`)."""
+    if not all(isinstance(n, _LITERAL_NODES) for n in walk_nodes(test)):
+        return False, False
+    try:
+        return True, bool(eval(compile(ast.Expression(test), "<literal>", "eval"), {"__builtins__": {}}, {}))
+    except Exception:
+        return False, False
+
+
 def _destructure(target: ast.AST, item: ast.expr) -> dict[str, ast.expr] | None:
     """The loop names ``target`` binds to ``item`` (`i, (a, b)` of `(0, (1.0, 0.5))`); None if they do not match."""
     if isinstance(target, ast.Name):
@@ -1116,6 +1131,13 @@ def _unroll_static_tuples(stmts: list[ast.stmt]) -> list[ast.stmt]:
                     if isinstance(node.ctx, ast.Load) and node.id in binding:
                         return _mark(ast.copy_location(copy.deepcopy(binding[node.id]), node))
                     return node
+
+                def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+                    # `out * p if op == 0 else out + p` with the item in place (`0 == 0`): the arm taken, as
+                    # cuTile Python folds it
+                    node = self.generic_visit(node)
+                    ok, taken = _literal_truth(node.test)
+                    return (node.body if taken else node.orelse) if ok else node
 
             for sub in st.body:
                 sub = _Bind().visit(copy.deepcopy(sub))
