@@ -2249,8 +2249,8 @@ def test_static_iter_over_a_reversed_tuple_of_tuples_unrolls_in_reverse(tmp_path
 
 
 def test_tuples_joined_or_repeated_are_the_tuple_python_makes(tmp_path):
-    """`shape = BASE + (BN,)` of a module tuple and `idx = (pid,) + (0,) * 1`, then passed as the index and the
-    shape: the tuples Python makes (rewrite tuple-fold; the index was read as one element)."""
+    """`shape = BASE + (BN,)` of a module tuple and `idx = (pid,) + (0,)`, then passed as the index and the shape:
+    the tuples Python makes (rewrite tuple-fold; the index was read as one element)."""
     e = emit_resolved(tmp_path, """
      BASE = (1,)
 
@@ -2259,7 +2259,7 @@ def test_tuples_joined_or_repeated_are_the_tuple_python_makes(tmp_path):
      def k(x, y, BN: ct.Constant[int]):
          pid = ct.bid(0)
          shape = BASE + (BN,)
-         idx = (pid,) + (0,) * 1
+         idx = (pid,) + (0,)
          t = ct.load(x, idx, shape)
          ct.store(y, idx, t * 2.0)
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BN=#64", consts=("BN",))

@@ -125,7 +125,7 @@ REWRITES: tuple[Rewrite, ...] = (
             "`parts_0, parts_1, parts_2 = split3(t)`, then the same"),
     Rewrite("tuple-fold", "a tuple written out (a module tuple, a tuple name's elements, a helper's `*args`) "
             "indexed or sliced by literals (`BM, BN = TILES[:2]`, `ts[1:]`, `p[-1]`), starred in a tuple or a call "
-            "(`(*row, 0)`, `f(*pair, x)`), counted (`len(ts)`), joined or repeated (`BASE + (BN,)`, `(0,) * 2`); "
+            "(`(*row, 0)`, `f(*pair, x)`), counted (`len(ts)`), joined (`BASE + (BN,)`, `(pid,) + (0,)`); "
             "`zip(range(3), W)` in ct.static_iter",
             "the elements taken, in place (an element left out is dropped only when it calls nothing); the literal "
             "indices of the range: what Python computes when cuTile Python reads the tuple"),
@@ -625,26 +625,18 @@ def fold_tuple_subscript(node: ast.Subscript) -> ast.expr | None:
 
 
 def _tuple_arithmetic(e: ast.AST) -> bool:
-    """``e`` joins or repeats a tuple written out (`BASE + (BN,)`, `(0,) * 2`), before module names are resolved."""
-    return isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Mult)) and \
+    """``e`` joins a tuple written out (`BASE + (BN,)`), before module names are resolved."""
+    return isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add) and \
         any(isinstance(x, ast.Tuple) or _tuple_arithmetic(x) for x in (e.left, e.right))
 
 
 def fold_tuple_arithmetic(node: ast.BinOp) -> ast.expr | None:
-    """``(pid,) + (0,)`` / ``BASE + (BN,)`` / ``(0,) * 2`` of tuples written out (and a literal count): the tuple
-    Python makes (rewrite tuple-fold); None otherwise."""
+    """``(pid,) + (0,)`` / ``BASE + (BN,)`` of tuples written out: the tuple Python makes (rewrite tuple-fold); None
+    otherwise."""
     a, b = node.left, node.right
-    if isinstance(node.op, ast.Add) and isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple):
-        elts = [*a.elts, *b.elts]
-    elif isinstance(node.op, ast.Mult) and isinstance(a, ast.Tuple) and isinstance(b, ast.Constant) and \
-            type(b.value) is int and all(_effect_free(e) for e in a.elts):
-        elts = [copy.deepcopy(e) for _ in range(max(b.value, 0)) for e in a.elts]
-    elif isinstance(node.op, ast.Mult) and isinstance(b, ast.Tuple) and isinstance(a, ast.Constant) and \
-            type(a.value) is int and all(_effect_free(e) for e in b.elts):
-        elts = [copy.deepcopy(e) for _ in range(max(a.value, 0)) for e in b.elts]
-    else:
-        return None
-    return _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), node))
+    if not (isinstance(node.op, ast.Add) and isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple)):
+        return None   # (cuda.tile 1.7 rejects a tuple repeated, `(0,) * 2`)
+    return _mark(ast.copy_location(ast.Tuple([*a.elts, *b.elts], ast.Load()), node))
 
 
 def splice_starred(elts: list[ast.expr]) -> list[ast.expr]:
