@@ -260,7 +260,7 @@ LLM_KERNELS = ("decode_varlen", "ce_loss", "add_rms_fwd", "rms_bwd", "swiglu_fwd
                "cumprod_cols", "qk_select_norm", "flat_static_hash", "invert_bounds",
                "prev_block_diff", "relaxed_amax", "partials_last_sum", "interleaved_gate_up",
                "pair_rows_inplace", "tuple_dims", "welford_rows", "lae_rows",
-               "mask_by_parity")
+               "mask_by_parity", "bias_rows_stride0")
 #: the LLM kernels a Triton coverage row names as its example (translate/coverage.py): ported in every run; the
 #: others only in the slow run (the whole fixture took 5 minutes of one of CI's two workers)
 LLM_IN_CI = tuple(k for k in LLM_KERNELS if f"llm/{k}" in {c.example for c in TRITON_COVERAGE})

@@ -6,7 +6,7 @@ pointer bound in the arms of a runtime `if` (it was lowered as the last arm's po
 scalar loads `tok + blk * BS + i` over a flat tensor (refused at launch); pairs `row * HD + 2 * i` and `+ 1`
 (the last row was padded, silently); `~m` of a mask of bounds (refused); tuple arguments (a capture failure); `tl.reduce` with any combine (Welford's
 3-tuple, a log-add-exp: refused); a load masked by a scalar test
-(`mask=pid > 0`: refused).
+(`mask=pid > 0`: refused); a stride-0 (expanded) tensor's rows (extent 1: padding, silently).
 Each launch runs through the lowered cuTile Python on numpy against numpy and through Triton's interpreter
 (TILEPORT_TORCH_PYTHON) against Triton; the slow run ports them (tests/test_triton_frontend.py, LLM_KERNELS)."""
 from __future__ import annotations
@@ -20,7 +20,7 @@ import test_triton_round5 as r5
 NAMES = ("seg_scan_flags", "cummax_rows", "lin_rec_scan", "cumprod_cols", "qk_select_norm", "flat_static_hash",
          "invert_bounds", "prev_block_diff", "relaxed_amax", "partials_last_sum", "interleaved_gate_up",
          "pair_rows_inplace", "tuple_dims", "welford_rows", "lae_rows",
-         "mask_by_parity")
+         "mask_by_parity", "bias_rows_stride0")
 
 
 class Ct11(r10.Ct10):
@@ -140,14 +140,38 @@ CLOSE = ("qk_select_norm", "welford_rows", "lae_rows")
 def test_round11_lowered_kernels_match_numpy(lowered):
     mod = r5._module()
     for name, grid, args, kw in mod.round11_cases():
+        if name == "bias_rows_stride0":   # (the runner copies arrays, dropping the stride 0: below)
+            continue
         got = _run(lowered, mod, name, grid, args, kw)
         for k, want in _reference(name, args, kw).items():
             ok = np.allclose(got[k], want, rtol=1e-5, atol=1e-6) if name in CLOSE else np.array_equal(got[k], want)
             assert ok, (name, k, got[k].reshape(-1)[:8], want.reshape(-1)[:8])
 
 
+def test_a_stride0_view_takes_the_broadcast_extent(lowered):
+    """`b + row * stride_m` over `bias.expand(8, 50)` (stride 0): each row reads the bias again, as Triton does (the
+    view's rows had extent 1: rows past the first read padding); without a broadcast dimension it is refused."""
+    import test_triton_two_layouts as two
+    from tileport.frontends.triton.views import Dim, View, ViewError, view_layout
+
+    mod = r5._module()
+    (name, grid, args, kw), = [c for c in mod.round11_cases() if c[0] == "bias_rows_stride0"]
+    out = args[1].copy()
+    saved, two.CtNumpy = two.CtNumpy, Ct11
+    try:
+        two.run_lowered(lowered / name, getattr(mod, name), grid, (args[0], out) + args[2:], dict(kw))
+    finally:
+        two.CtNumpy = saved
+    assert np.array_equal(out, args[0] + np.arange(8, dtype=np.float32)[:, None])
+    view = View("b", (Dim("sm", None), Dim("1", "N")))
+    assert view_layout(view, (8, 50), (0, 1), {"sm": 0, "N": 50}) == ((8, 50), (0, 1))
+    with pytest.raises(ViewError, match="stride 0 at this launch"):
+        view_layout(view, (50,), (1,), {"sm": 0, "N": 50})
+
+
 def test_round11_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
-    pairs = list(r5.against_triton(lowered, tmp_path, "round11_cases", NAMES, run=_run))
+    names = tuple(n for n in NAMES if n != "bias_rows_stride0")   # (torch.from_numpy of a stride-0 array: a copy)
+    pairs = list(r5.against_triton(lowered, tmp_path, "round11_cases", names, run=_run))
     for name, k, w, a in pairs:
         ok = np.allclose(w, a, rtol=1e-5, atol=1e-6) if name in CLOSE else np.array_equal(w, a)
         assert ok, f"{name}: argument {k} differs from Triton's"

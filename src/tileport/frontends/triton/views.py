@@ -162,7 +162,19 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
     if outer is not None:
         k = outer
         used = sum((e - 1) * s for e, s in zip(ext, vstrides) if e is not None and e > 0)
-        ext[k] = max(0, (span - 1 - used) // vstrides[k] + 1) if vstrides[k] > 0 and span > 0 else (1 if span else 0)
+        if vstrides[k] == 0 and span > 0:
+            # stride 0 at this launch (`b + row * stride_m` over `bias.expand(M, N)`): every index reads the same
+            # elements, so the extent is the tensor's broadcast one; it was 1, and rows past the first read padding
+            # where Triton reads the row again. Without a broadcast dimension the extent is not known: refused.
+            zero = [n for n, st in zip(shape, strides) if st == 0]
+            if not zero:
+                raise ViewError(f"{name}: dimension {k} of the kernel's view has stride 0 at this launch and no mask "
+                                f"or block shape bounding it, and the tensor (shape {tuple(shape)}, strides "
+                                f"{tuple(strides)}) has no broadcast (stride-0) dimension to take its extent from")
+            ext[k] = max(zero)
+        else:
+            ext[k] = max(0, (span - 1 - used) // vstrides[k] + 1) if vstrides[k] > 0 and span > 0 else \
+                (1 if span else 0)
     final = tuple(int(e) for e in ext)  # type: ignore[arg-type]
     reach = 1 + sum((e - 1) * s for e, s in zip(final, vstrides)) if all(e > 0 for e in final) else 0
     if reach > span:
