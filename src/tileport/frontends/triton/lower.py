@@ -670,6 +670,7 @@ class _Lowerer:
         self.run_vars: dict[str, str] = {}
         self.not_runs: set[str] = set()
         self.run_wraps: dict[str, str] = {}
+        self._tail_copies = 0   # runtime `if`s whose following statements are being lowered once per arm
         self._carried: set[str] = set()  # names assigned in the loops being lowered
         self._loop_outer: set[str] = set()  # names bound before the loop being lowered and assigned inside it
         for p in kernel.params:
@@ -807,10 +808,15 @@ class _Lowerer:
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for k, s in enumerate(stmts):
-            if isinstance(s, ast.If) and k + 1 < len(stmts) and self._binds_structure(s):
+            if isinstance(s, ast.If) and k + 1 < len(stmts) and self._tail_copies < 6 and self._binds_structure(s):
                 # `if pid < NQ: p = q_ptr + .. else: p = k_ptr + ..` then accesses through p: the statements after
-                # the `if` copied into each arm, so each arm reads the pointer it bound (one view per array)
-                self.stmt(ast.copy_location(ast.If(s.test, s.body + stmts[k + 1:], s.orelse + stmts[k + 1:]), s))
+                # the `if` copied into each arm, so each arm reads the pointer it bound (one view per array); at most
+                # 6 such `if`s deep (2^6 copies), past which a read after the `if` is refused at its use
+                self._tail_copies += 1
+                try:
+                    self.stmt(ast.copy_location(ast.If(s.test, s.body + stmts[k + 1:], s.orelse + stmts[k + 1:]), s))
+                finally:
+                    self._tail_copies -= 1
                 return
             if isinstance(s, ast.While):   # a counted `while`: the `for` it is (it needs the statements after it)
                 try:
