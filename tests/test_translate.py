@@ -2006,7 +2006,7 @@ def test_a_tuple_comprehension_over_static_iter_is_the_tuple_of_its_items(tmp_pa
 def test_static_eval_choosing_a_tile_and_a_dtype_tuple_indexed_by_a_constant(odd, op, tmp_path):
     """`ct.static_eval(t * 2.0 if ODD % 2 == 1 else t - 1.0)`: the arm the constants choose, compiled as its
     arithmetic (cuda.tile's documented use); `DTYPES[OUT]` of a module tuple of dtypes: the dtype (both refused)."""
-    e = emit_resolved(tmp_path, f"""
+    e = emit_resolved(tmp_path, """
      DTYPES = (ct.float16, ct.bfloat16, ct.float32)
 
 
