@@ -680,8 +680,9 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`f` a @triton.jit `a + b` / `a * b` / `tl.maximum(a, b)` / `tl.minimum(a, b)`",
               "`a * b + c` (fused by cuTile); `ct.minimum(ct.maximum(..))`; `ct.full(x's shape, v, dtype)`; the "
               "reduction, then the least index where x equals it (Triton's tie_break_left); `ct.sum/prod/max/min`",
-              S, "llm/argmax_rows", "tie_break_left=False; other combine functions; erf and the libdevice functions "
-              "cuTile Python 1.7 lacks are refused saying so (tuples: triton-pair-reduce)"),
+              S, "llm/argmax_rows", "another combine function: a tree of adjacent pairs, `f` inlined (a power-of-two "
+              "axis, one size per launch: llm/welford_rows); erf and the libdevice functions cuTile Python 1.7 "
+              "lacks are refused saying so (tuples: triton-pair-reduce)"),
     Construct("triton-split-join", "`tl.split(x)` (last axis of 2), `tl.join(a, b)`, `tl.interleave(a, b)`",
               "`ct.extract` of each half; a `ct.where` on a new last axis's index (reshaped for interleave; two "
               "halves of `B // 2`, B an even constexpr at every launch, are B long: int4 nibbles interleaved back "
@@ -824,15 +825,18 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "and f32); an f32 max/min of a tile of several addresses; a pointer reinterpreted as another dtype "
               "(`p.to(tl.pointer_type(tl.int32))`)"),
     Construct("triton-trans-scan", "`tl.trans(x)`, `x.T`, `tl.permute(x, dims)`, `tl.cumsum` / `tl.cumprod`, "
-              "`tl.associative_scan(x, axis, f)` (f `a + b` / `a * b`); `tl.ravel`, `tl.view`; `tl.swizzle2d`; "
+              "`tl.associative_scan(x, axis, f)` with any @triton.jit `f` (a running max, a segmented sum over "
+              "`(value, flag)`, a linear recurrence; `reverse=`); `tl.ravel`, `tl.view`; `tl.swizzle2d`; "
               "`tl.trans(mask)` of a mask of bounds (a transposed store's)",
               "`ct.transpose` / `ct.permute` / `ct.cumsum` / `ct.cumprod`; `ct.reshape`; Triton's swizzle on "
               "scalars, its parts bound to names (inlined into a GEMM's tile indices they nested past what the port "
               "compiles: llm/swizzle_bp_mm); a scan along another axis than the first as the axis-0 scan of the tile with that axis "
-              "moved first (`ct.transpose(ct.cumsum(ct.transpose(x), axis=0))`: llm/row_cumsum)", S,
+              "moved first (`ct.transpose(ct.cumsum(ct.transpose(x), axis=0))`: llm/row_cumsum); a combine other "
+              "than `a + b` by recursive doubling, `f` inlined on `ct.extract`ed halves (only associativity used, "
+              "no identity: llm/seg_scan_flags, llm/lin_rec_scan, llm/cumprod_cols)", S,
               "idioms/idiom_scan_t",
-              "cutile 0.3.1 builds every scan along dimension 0 (hence the moved axis); other combine functions (a running "
-              "max, a tuple scan) are refused: cutile 0.3.1 builds ct.scan with identity 0"),
+              "cutile 0.3.1 builds every scan along dimension 0 (hence the moved axis) and with identity 0 (hence "
+              "the doubling); a doubled scan needs a power-of-two axis, one size per launch"),
     Construct("triton-carried-literal", "a float or int literal a loop re-binds to a 0-d tile (`m = 0.0` then "
               "`m += tl.sum(x)`; `best_i = 0` then `best_i = off + i` under an `if` in the loop, i a 0-d int32 "
               "index: a running arg-max over vocabulary chunks; an int flag `done = 0` then `done = tl.where(ok, done, 1)` "
@@ -848,8 +852,9 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "through); `tl.associative_scan((a, b), axis, f)` with `f` component-wise (`a1 + a2, b1 + b2`)",
               "`ct.max(x, axis)` and `ct.min(ct.where(x == max, idx, 2147483647), axis)` (the same pair whatever "
               "order the tree combines in); one `ct.cumsum` per component (llm/pair_scan)", S, "llm/argmax_pairs",
-              "other combines of a tuple (ties to the larger index, a first-pair-wins test, a linear recurrence): "
-              "cutile 0.3.1 builds no reduction or scan of a function of the user's"),
+              "other combines of a tuple (Welford's merge, ties to the larger index, a linear recurrence): the tree "
+              "of pairs / recursive doubling of triton-llm-math and triton-trans-scan (cutile 0.3.1 builds no "
+              "reduction or scan of a function of the user's)"),
     Construct("triton-descriptor", "tensor descriptors: `TensorDescriptor` arguments (captured with their block "
               "shape), `tl.make_tensor_descriptor` (and Triton 3.3's `tl._experimental_make_tensor_descriptor`), "
               "`desc.load([..])` / `desc.store([..], v)`",
