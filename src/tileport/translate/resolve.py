@@ -676,6 +676,20 @@ class _FoldTuples(ast.NodeTransformer):
         return node
 
 
+def _add_copy(helpers: dict[str, "ResolvedHelper"], spec: ast.FunctionDef, of: "ResolvedHelper",
+              unroll: bool = False) -> ast.FunctionDef:
+    """Registers ``spec``, a specialized copy of the helper ``of`` already named, under its name: (``unroll``: its
+    loops over tuples written out unrolled first), locations filled, its parameter record dropped (the copy's
+    parameters are its own). Returns it."""
+    if unroll:
+        spec.body = _unroll_static_tuples(spec.body)
+    ast.fix_missing_locations(spec)
+    if hasattr(spec, "tileport_parameters"):
+        del spec.tileport_parameters
+    helpers[spec.name] = ResolvedHelper(spec, of.file, of.src)
+    return spec
+
+
 def _specialize_variadic(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]) -> None:
     """A helper taking ``*args`` (no ``**kw``), called with positional arguments (`_sum_all(a, b, c)`, `f(*pair)` of
     a tuple written out): a copy per count of extra arguments, `*ts` made that many parameters (`ts_0`, `ts_1`, ..)
@@ -718,13 +732,7 @@ def _specialize_variadic(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper
                                     [ast.copy_location(ast.Name(v, ast.Load()), child) for v in names],
                                     ast.Load()), child))
                                 (value.__setitem__(k, new) if k is not None else setattr(n, field, new))
-                spec = _FoldTuples().visit(spec)
-                spec.body = _unroll_static_tuples(spec.body)
-                ast.fix_missing_locations(spec)
-                if hasattr(spec, "tileport_parameters"):
-                    del spec.tileport_parameters
-                helpers[name] = ResolvedHelper(spec, callee.file, callee.src)
-                work.append(spec)
+                work.append(_add_copy(helpers, _FoldTuples().visit(spec), callee, unroll=True))
             node.func.id = name
             _mark(node)
 
@@ -989,12 +997,7 @@ def _specialize_parameter_tuples(fn: ast.FunctionDef, helpers: dict[str, "Resolv
             spec = _Substitute(mapping).visit(spec)
             spec.args.args = [a for i, a in enumerate(spec.args.args) if i not in passed]
             spec.args.defaults = []
-            spec = _FoldTuples().visit(spec)
-            spec.body = _unroll_static_tuples(spec.body)
-            ast.fix_missing_locations(spec)
-            if hasattr(spec, "tileport_parameters"):
-                del spec.tileport_parameters
-            helpers[name] = ResolvedHelper(spec, callee.file, callee.src)
+            _add_copy(helpers, _FoldTuples().visit(spec), callee, unroll=True)
         node.func.id = name
         node.args = [a for i, a in enumerate(node.args) if i not in passed]
         _mark(node)
@@ -1467,10 +1470,7 @@ def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, Resol
                         _mark(n)
                 spec.args.args = [a for i, a in enumerate(spec.args.args) if i not in passed]
                 spec.args.defaults = []   # (every call is bound to one positional argument per parameter)
-                if hasattr(spec, "tileport_parameters"):
-                    del spec.tileport_parameters
-                helpers[name] = ResolvedHelper(spec, callee.file, callee.src)
-                work.append(spec)
+                work.append(_add_copy(helpers, spec, callee))
             node.func.id = name
             node.args = [a for i, a in enumerate(node.args) if i not in passed]
             _mark(node)
@@ -1520,10 +1520,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
             else:
                 ret.value.func.id = factors_helper(ret.value)
                 _mark(ret.value)
-            if hasattr(spec, "tileport_parameters"):
-                del spec.tileport_parameters
-            ast.fix_missing_locations(spec)
-            helpers[name] = ResolvedHelper(spec, h.file, h.src)
+            _add_copy(helpers, spec, h)
         return name
 
     def tuple_helper(node: ast.AST) -> int | None:
