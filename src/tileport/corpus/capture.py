@@ -533,7 +533,7 @@ def _winner_rounds(session: Session, runs: list[tuple], results: list[_FileResul
         opts.say(f"autotune winner round {w}: {len(todo)} file(s) again, each search returning its config #{w + 1}")
         log.winner = w
         try:
-            with _isolated_imports(opts.root, opts.paths), _host(opts, log), _patched_launch(session):
+            with _isolated_imports(opts.root, opts.paths), _host(opts, session), _patched_launch(session):
                 for run, f in todo:
                     run(session, f)
         finally:
