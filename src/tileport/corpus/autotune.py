@@ -75,7 +75,6 @@ def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[Aut
     launch every config, not only the first). Modules that import it by name must be imported inside the block (the
     capture imports the corpus only there)."""
     import cuda.tile as ct
-    import cuda.tile.tune as tune
     from cuda.tile._execution import kernel as kernel_type
     from cuda.tile.tune import _tune
 
@@ -86,9 +85,7 @@ def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[Aut
         won = min(log.winner, len(configs) - 1) if every else 0
         built = []   # (args, grid, config) of each config launched
         for i, cfg in enumerate(configs if every else configs[:1]):
-            k = kernel if isinstance(kernel, kernel_type) else kernel(cfg)
-            hints = hints_fn(cfg) if hints_fn is not None else {}
-            launched = k.replace_hints(**hints) if hints else k
+            k, hints, launched = _config_kernel(kernel, hints_fn, cfg)
             if i == 0:
                 log.searches.append({"kernel": _kernel_name(k), "configs": len(configs), "taken": repr(configs[won]),
                                      "launched": len(configs) if every else 1,
@@ -105,15 +102,8 @@ def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[Aut
         best = _tune.Measurement(config=configs[won], mean_us=FAKE_MEAN_US, num_samples=1, error_margin_us=0.0)
         return _tune.TuningResult(best=best, successes=[best], failures=[])
 
-    saved = {(tune, "exhaustive_search"): tune.exhaustive_search,
-             (_tune, "exhaustive_search"): _tune.exhaustive_search}
-    try:
-        for (mod, name) in saved:
-            setattr(mod, name, exhaustive_search)
+    with _search_replaced(exhaustive_search):
         yield log
-    finally:
-        for (mod, name), fn in saved.items():
-            setattr(mod, name, fn)
 
 
 @contextlib.contextmanager
@@ -123,8 +113,6 @@ def recorded_searches(record: Callable[[Any, Any, tuple, str], None]) -> Iterato
     the launch after it, at that run's winner — and the winner varies from run to run (TileGym's rope picks its
     occupancy by timing: 9 in one run, 7 or 12 in the next). So each config the search will try is recorded first
     (``record(kernel at the config's hints, grid, args, config repr)``), then the search runs unchanged."""
-    import cuda.tile.tune as tune
-    from cuda.tile._execution import kernel as kernel_type
     from cuda.tile.tune import _tune
 
     real = _tune.exhaustive_search
@@ -132,15 +120,35 @@ def recorded_searches(record: Callable[[Any, Any, tuple, str], None]) -> Iterato
     def exhaustive_search(search_space, stream, grid_fn, kernel, args_fn, hints_fn=None, **kw):  # noqa: ANN001
         configs = list(search_space)
         for cfg in configs:
-            k = kernel if isinstance(kernel, kernel_type) else kernel(cfg)
-            hints = hints_fn(cfg) if hints_fn is not None else {}
-            record(k.replace_hints(**hints) if hints else k, grid_fn(cfg), tuple(args_fn(cfg)), repr(cfg))
+            record(_config_kernel(kernel, hints_fn, cfg)[2], grid_fn(cfg), tuple(args_fn(cfg)), repr(cfg))
         return real(configs, stream, grid_fn, kernel, args_fn, hints_fn, **kw)
 
-    saved = {(tune, "exhaustive_search"): tune.exhaustive_search, (_tune, "exhaustive_search"): real}
+    with _search_replaced(exhaustive_search):
+        yield
+
+
+def _config_kernel(kernel: Any, hints_fn: Callable | None, cfg: Any) -> tuple[Any, dict, Any]:
+    """What a search launches at ``cfg``: (the kernel, or the one a kernel factory makes for it; the config's
+    hints; that kernel at those hints)."""
+    from cuda.tile._execution import kernel as kernel_type
+
+    k = kernel if isinstance(kernel, kernel_type) else kernel(cfg)
+    hints = hints_fn(cfg) if hints_fn is not None else {}
+    return k, hints, (k.replace_hints(**hints) if hints else k)
+
+
+@contextlib.contextmanager
+def _search_replaced(search: Callable) -> Iterator[None]:
+    """``exhaustive_search`` of cuda.tile.tune and of its ``_tune`` module replaced by ``search`` while the block
+    runs."""
+    import cuda.tile.tune as tune
+    from cuda.tile.tune import _tune
+
+    saved = {(tune, "exhaustive_search"): tune.exhaustive_search,
+             (_tune, "exhaustive_search"): _tune.exhaustive_search}
     try:
         for (mod, name) in saved:
-            setattr(mod, name, exhaustive_search)
+            setattr(mod, name, search)
         yield
     finally:
         for (mod, name), fn in saved.items():
