@@ -25,6 +25,11 @@ import time
 from pathlib import Path
 
 
+def _raised(exc: BaseException) -> str:
+    """A host program's failure as one status line: its type and the first line of its message."""
+    return f"raised {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+
+
 def run_scripts(scripts: list[Path], log: io.StringIO) -> list[dict]:
     from tileport.hostrun import as_main
     from tileport.corpus.tritonemu import legacy_modules, quick_benchmarks
@@ -40,7 +45,7 @@ def run_scripts(scripts: list[Path], log: io.StringIO) -> list[dict]:
                 runpy.run_path(str(f), run_name="__main__")
             status = "ran"
         except BaseException as exc:  # noqa: BLE001 — a script's own failure: recorded, the next one runs
-            status = f"raised {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+            status = _raised(exc)
             raised = {}
         out.append({"script": f.name, "status": status, "seconds": round(time.monotonic() - t0, 1),
                     "benchmark_points_raised": dict(raised)})
@@ -63,7 +68,7 @@ def run_calls(calls: list[dict], tutorials: Path, log: io.StringIO) -> list[dict
                 exec(compile(c["code"], f"<call {c['script']}>", "exec"), ns)  # noqa: S102 — the calls file's code
             status = "ran"
         except BaseException as exc:  # noqa: BLE001 — one call's failure: recorded, the next one runs
-            status = f"raised {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+            status = _raised(exc)
         out.append({"script": c["script"], "why": c["why"], "status": status,
                     "seconds": round(time.monotonic() - t0, 1)})
         print(f"{c['script']} (call: {c['why'][:60]}): {status} ({out[-1]['seconds']} s)", flush=True)
