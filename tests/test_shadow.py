@@ -22,10 +22,18 @@ def test_outputs_poisoned_are_those_the_port_only_writes(tmp_path: Path):
 
 
 class _Mem:
-    """A tensor's memory as the shadow reads it: data pointer, element count and size."""
+    """A tensor's memory as the shadow reads it: data pointer, shape, strides and element size (contiguous rows of
+    ``n`` elements unless ``shape``/``stride`` say otherwise)."""
 
-    def __init__(self, ptr: int, n: int, size: int = 4):
-        self.ptr, self.n, self.size = ptr, n, size
+    def __init__(self, ptr: int, n: int, size: int = 4, shape: tuple = (), stride: tuple = ()):
+        self.ptr, self.size = ptr, size
+        self.shape, self._stride = shape or (n,), stride or (1,)
+        self.n = 1
+        for d in self.shape:
+            self.n *= d
+
+    def stride(self) -> tuple:
+        return self._stride
 
     def data_ptr(self) -> int:
         return self.ptr
@@ -44,6 +52,17 @@ def test_an_in_place_launchs_output_is_not_poisoned():
     assert _aliased([("x_ptr", x), ("output_ptr", x), ("w", y)]) == {"x_ptr", "output_ptr"}
     assert _aliased([("x_ptr", x), ("part", z), ("w", y)]) == {"x_ptr", "part"}   # a view inside x
     assert _aliased([("x_ptr", x), ("w", y)]) == set()
+
+
+def test_a_strided_views_whole_extent_counts_as_its_memory():
+    """A column of a 64x64 f32 matrix is 64 elements but spans 63 rows: a buffer placed after its first 64 elements
+    overlaps it (counting numel * element_size bytes would miss that)."""
+    col = _Mem(0x10000, 0, shape=(64,), stride=(64,))
+    inside = _Mem(0x10000 + 4 * 64 * 10, 8)   # row 10's first elements: the column's element 10
+    after = _Mem(0x10000 + 4 * (63 * 64 + 1), 8)   # just past the column's last element
+    assert _aliased([("col", col), ("inside", inside)]) == {"col", "inside"}
+    assert _aliased([("col", col), ("after", after)]) == set()
+    assert _aliased([("empty", _Mem(0x10000, 0, shape=(0,))), ("inside", inside)]) == set()
 
 
 def test_corpus_ports_maps_source_and_kernel_to_the_port_directory(tmp_path: Path):

@@ -197,9 +197,19 @@ SELF_RUNS = 3
 
 
 def _aliased(tensors: list[tuple[str, Any]]) -> set[str]:
-    """The names among ``tensors`` (name, tensor) whose memory overlaps another's."""
-    spans = [(k, v.data_ptr(), v.data_ptr() + v.numel() * v.element_size()) for k, v in tensors]
+    """The names among ``tensors`` (name, tensor) whose memory overlaps another's: each tensor's bytes from its
+    first element to its last (a strided view reaches past ``numel`` elements: a column of a row-major matrix)."""
+    spans = [(k, *_extent(v)) for k, v in tensors]
     return {k for k, lo, hi in spans for k2, lo2, hi2 in spans if k2 != k and lo < hi2 and lo2 < hi}
+
+
+def _extent(v: Any) -> tuple[int, int]:
+    """The bytes a tensor's elements lie in, [first, past its last) (torch strides are never negative)."""
+    lo = v.data_ptr()
+    if v.numel() == 0:
+        return lo, lo
+    last = sum((n - 1) * s for n, s in zip(v.shape, v.stride()))
+    return lo, lo + (last + 1) * v.element_size()
 
 
 def _judge_order_dependent(outputs: dict, tensors: list, before: list, triton_out: list, run_triton: Any) -> None:
