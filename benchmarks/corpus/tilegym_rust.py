@@ -37,7 +37,10 @@ LONG_FIRST = ("test_attention_sink.py", "test_chunk_gated_delta_rule.py", "test_
               "experimental/test_attention_backward.py", "test_attention.py", "test_mla.py", "test_matmul.py")
 
 
-def _env(corpus: Path, library: Path, mode: str, stats: Path, timing: bool = False) -> dict[str, str]:
+def _env(corpus: Path, library: Path | None = None, mode: str = "plain", stats: Path | None = None,
+         timing: bool = False) -> dict[str, str]:
+    """The environment of a TileGym test process: the corpus importable; in ``rust`` mode the launch backend on,
+    serving ``library`` and counting launches into ``stats`` (and timing them beside it)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(corpus / "src"), str(corpus), env.get("PYTHONPATH", "")])
     env.pop("TILEPORT_BACKEND", None)
@@ -87,7 +90,7 @@ def _shards(corpus: Path, f: str, keyword: str, n: int) -> list[list[str]]:
     collection failed, and the file runs whole as one process)."""
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
                            f"tests/ops/{f}", "-k", keyword], cwd=corpus, capture_output=True, text=True,
-                          env=_env(corpus, corpus, "plain", corpus), timeout=300)
+                          env=_env(corpus), timeout=300)
     ids = [line.strip() for line in proc.stdout.splitlines() if "::" in line and not line.startswith(" ")]
     return [chunk for chunk in (ids[i::n] for i in range(n)) if chunk]
 
