@@ -59,6 +59,8 @@ def write_at(dst, idx, t):
 
 PAIR = (16, 32)
 TILES = (64, 32, 16)
+UNARY = (times2, scaled)
+FIRST = 0
 
 
 def stats2(t):
@@ -132,6 +134,8 @@ CASES = {
                           "ct.arange(TILE, dtype=ct.int32) * 2 + 4", "start="),
     "static-iter-items": ("for a in ct.static_iter((x, y)):\n    ct.store(a, index=(ct.bid(0),), "
                           "tile=ct.zeros((TILE,), ct.float32))", "ct.store(y, index=", "static_iter"),
+    "helper-table": ("t = UNARY[FIRST](ct.load(x, index=(ct.bid(0),), shape=(TILE,)))", "t = times2(ct.load(",
+                     "UNARY"),
     "helper-function-argument": ("t = apply(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), times2)",
                                  "apply__times2(", "apply(ct.load"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
@@ -163,6 +167,25 @@ def test_rewrite(rewrite, tmp_path):
         assert absent not in text, text
     if rewrite == "helper-undecorated":
         assert "swap" in helpers and helpers["swap"].fn.name == "swap"
+
+
+def _resolved_at(tmp_path, body: str, constants: dict) -> str:
+    src = HEADER + "\n\n@ct.kernel\ndef k(x, y, TILE: ConstInt):\n" + textwrap.indent(body, "    ") + "\n"
+    path = tmp_path / "kernel_mod.py"
+    path.write_text(src)
+    kernel = load_kernel(f"{path}::k")
+    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == "k")
+    out, _ = resolve(fn, kernel.pyfunc, constants)
+    return "\n".join(ast.unparse(st) for st in out.body)
+
+
+def test_a_helper_table_indexed_by_a_kernel_constant_calls_the_function_at_its_value(tmp_path):
+    body = "t = UNARY[TILE](ct.load(x, index=(ct.bid(0),), shape=(4,)))"
+    assert "t = scaled(ct.load(" in _resolved_at(tmp_path, body, {"TILE": 1})
+    assert "t = times2(ct.load(" in _resolved_at(tmp_path, body, {"TILE": -2})
+    # past the table's end, or a constant the kernel re-binds: left as written (the emitter refuses the call)
+    assert "UNARY[TILE](" in _resolved_at(tmp_path, body, {"TILE": 2})
+    assert "UNARY[TILE](" in _resolved_at(tmp_path, "TILE = ct.bid(0)\n" + body, {"TILE": 0})
 
 
 def test_a_local_static_alias_is_substituted(tmp_path):

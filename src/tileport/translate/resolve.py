@@ -181,6 +181,10 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("helper-attribute", "a helper reached through an attribute: a `@staticmethod` of a class "
             "(`Acts.silu(v)`), a function of an imported module (`utils.rms(x)`, `import mylib.ops as ops`)",
             "the call of a helper named after the path (`Acts_silu(v)`), inlined like any helper"),
+    Rewrite("helper-table", "a call through a module tuple of the user's functions at an index known when the "
+            "kernel compiles (`ACTS = (_ident, _relu, _gelu)`, then `ACTS[ACT](t)`, ACT a `ct.Constant`, a module "
+            "constant or a literal)", "the call of the function taken, by the module's name for it (`_gelu(t)`), "
+            "inlined like any helper: cuTile Python reads the tuple as a constant and calls the function it holds"),
     Rewrite("helper-function-argument", "a helper passed to another as an argument (`apply(t, silu)`, "
             "`def twice(v, f=leaky)`: a module helper or a function defined in the kernel), called through the "
             "parameter (`f(v)`)", "a copy of the callee per function passed (`apply__silu(t)`), the parameter "
@@ -1283,6 +1287,57 @@ def _function_ast(pyfunc: Any) -> tuple[ast.FunctionDef, Path, str]:
     raise LookupError(f"{pyfunc.__name__}: no definition at {file}:{line}")
 
 
+def _table_index(node: ast.AST, env: dict[str, Any], local: set[str], constants: dict[str, Any]) -> object:
+    """The int a helper table is indexed by, when it is known before the kernel compiles: a literal, a module
+    constant, a `ct.Constant` parameter of the kernel (``constants``), minus one of those; else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _table_index(node.operand, env, local, constants)
+        return -inner if isinstance(inner, int) else None
+    if isinstance(node, ast.Constant):
+        value = node.value
+    elif isinstance(node, ast.Name) and node.id in constants:
+        value = constants[node.id]
+    elif isinstance(node, (ast.Name, ast.Attribute)) and _root_name(node) not in local:
+        ok, value = _static_value(node, env)
+        value = value if ok else None
+    else:
+        return None
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _root_name(node: ast.AST) -> str | None:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _fold_helper_tables(fn: ast.FunctionDef, env: dict[str, Any], local: set[str],
+                        constants: dict[str, Any]) -> None:
+    """`ACTS[ACT](t)`: a call through a module tuple of the user's functions (`ACTS = (_ident, _relu, _gelu)`) at an
+    index known when the kernel compiles (a literal, a module constant, a `ct.Constant` of the kernel): the call of
+    the function taken, by the name the module binds it to (rewrite helper-table) — cuTile Python reads the tuple
+    as a constant and calls the function object it holds, inlining it."""
+    rebound = _locals_assigned(fn)   # (a constant's name the kernel re-binds holds another value there)
+    constants = {k: v for k, v in constants.items() if k not in rebound}
+    for node in walk_nodes(fn):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
+            continue
+        table = node.func.value
+        if _root_name(table) in local or not isinstance(table, (ast.Name, ast.Attribute)):
+            continue
+        ok, value = _static_value(table, env)
+        k = _table_index(node.func.slice, env, local, constants)
+        if not ok or not isinstance(value, tuple) or k is None or not -len(value) <= k < len(value):
+            continue
+        func = value[k]
+        py = inspect.unwrap(getattr(func, "_pyfunc", None) or func)
+        name = getattr(py, "__name__", "")
+        if not inspect.isfunction(py) or py.__module__.startswith("cuda.tile") or name in local or \
+                env.get(name) is not func:
+            continue
+        node.func = _mark(ast.copy_location(ast.Name(name, ast.Load()), node.func))
+
+
 def _called_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]) -> dict[str, Any]:
     """Names called in ``fn`` that resolve to plain Python functions (helpers, decorated or not) of the user's."""
     found: dict[str, Any] = {}
@@ -1365,7 +1420,7 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
     helpers: dict[str, ResolvedHelper] = {}
     file = Path(inspect.getsourcefile(pyfunc) or "").resolve()
     _expand_tuple_comprehensions(fn, _scope(pyfunc), constants or {})
-    _resolve_into(fn, _scope(pyfunc), helpers, (file, file.read_text() if file.is_file() else ""))
+    _resolve_into(fn, _scope(pyfunc), helpers, (file, file.read_text() if file.is_file() else ""), constants)
     _specialize_variadic(fn, helpers)
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
@@ -2062,14 +2117,16 @@ def _inline_tiled_views(fn: ast.FunctionDef) -> None:
 
 
 def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, ResolvedHelper],
-                  where: tuple[Path, str] | None = None) -> None:
-    """``where``: the file and source ``fn`` comes from (for the functions it defines inside it)."""
+                  where: tuple[Path, str] | None = None, constants: dict[str, Any] | None = None) -> None:
+    """``where``: the file and source ``fn`` comes from (for the functions it defines inside it); ``constants``:
+    the kernel's `ct.Constant` values (for the kernel itself only: a helper's parameters shadow them)."""
     _expand_tuple_comprehensions(fn, env, {})   # (a helper's: over tuples and module constants)
     fn.body = _jump_first(fn.body)
     _inline_tiled_views(fn)
     _inline_tuple_names(fn, env)
     nested = _nested_functions(fn) if where is not None else {}
     local = _locals(fn) - set(nested)
+    _fold_helper_tables(fn, env, local - set(constants or {}), constants or {})
     attributes = _attribute_helpers(fn, env, local | set(nested))
     called = {**_called_helpers(fn, env, local | set(nested)), **attributes}
     resolver = _Resolver(env, local, {**called, **nested})
