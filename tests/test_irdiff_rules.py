@@ -217,6 +217,24 @@ def test_fold_int_constants():
     assert not v(const(15), shifted("shli", 3))["equivalent"]
     assert fired(v(const(15), shifted("shli", 40)), "fold-int-constants") == 0   # (past the width: not folded)
     assert v(const(4), shifted("xori", 4))["equivalent"] and v(const(-1), shifted("andi", 4))["equivalent"]
+    # an integer constant converted to f32 (`t * fib(N)`: cutile folds the recursion on the const generic to the
+    # i32 5, then converts it; cuTile Python writes the f32 5.0) is the f32 constant — not another value, and not
+    # past 2^24, where f32 no longer holds every integer
+    def scaled(tail: list[str]) -> str:
+        return prog(*STORE, *tail, "%b = broadcast %c : tile<1xf32> -> tile<128xf32>", store("%b", "%arg2"))
+
+    def itof(n: int, kind: str = "signed") -> str:
+        return scaled([f"%n = constant <i32: {n}> : tile<i32>", f"%f = itof %n {kind} : tile<i32> -> tile<f32>",
+                       "%c = reshape %f : tile<f32> -> tile<1xf32>"])
+
+    def direct(x: str) -> str:
+        return scaled([f"%f = constant <f32: {x}> : tile<f32>", "%c = reshape %f : tile<f32> -> tile<1xf32>"])
+    out = v(direct("5.000000e+00"), itof(5))
+    assert out["equivalent"] and fired(out, "fold-int-constants") == 1
+    assert v(direct("-3.000000e+00"), itof(-3))["equivalent"]
+    assert not v(direct("4.000000e+00"), itof(5))["equivalent"]
+    assert not v(direct("-3.000000e+00"), itof(-3, "unsigned"))["equivalent"]
+    assert fired(v(direct("1.677722e+07"), itof((1 << 24) + 1)), "fold-int-constants") == 0
 
 
 def test_single_trip_loop_iv():

@@ -417,6 +417,15 @@ def _apply_rewrites(canon: Canon) -> None:
             c = _const_int(canon, op.operands[0])
             if c is not None and (me.group(1) == "signed" or c >= 0):
                 _fold_to_constant(canon, op, f"constant <i{me.group(4)}: {c}> : {me.group(3)}")
+        # fold-int-constants: an integer constant converted to a float type that holds it exactly (itof) is the
+        # float constant
+        mi = re.fullmatch(r"itof \$0 (signed|unsigned)\s*: tile<((?:\d+x)*)i\d+> -> (tile<(?:\d+x)*(f32|f64)>)",
+                          op.template) if op.name == "itof" else None
+        if mi and op.results and id(op) not in canon.substitute:
+            c = _const_int(canon, op.operands[0])
+            if c is not None and (mi.group(1) == "signed" or c >= 0) and \
+                    abs(c) <= (1 << (24 if mi.group(4) == "f32" else 53)):
+                _fold_to_constant(canon, op, f"constant <{mi.group(4)}: {float(c):.6e}> : {mi.group(3)}")
         # cdiv-rounding: divi (addi a, c), b signed  with c = b - 1, b > 0, a ≥ 0
         m = re.fullmatch(r"divi \$0, \$1 signed : (.+)", op.template) if op.name == "divi" else None
         if m:

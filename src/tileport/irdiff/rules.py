@@ -237,14 +237,16 @@ RULES: tuple[Rule, ...] = (
          "derive (cuTile Python's divisibility pass states such facts at loop arguments and at values it feeds to "
          "memory operations; cutile states none)", "test_assume_divby_implied"),
     Rule("fold-int-constants", "rewrite",
-         "exti of an integer constant, and addi/subi/muli/divi/maxi/mini (signed), shli, andi/ori/xori of two, is "
-         "the constant it computes (divi with "
+         "exti of an integer constant, itof of one the float type holds exactly (|c| ≤ 2^24 for f32, 2^53 for "
+         "f64; unsigned only when c ≥ 0), and addi/subi/muli/divi/maxi/mini (signed), shli, andi/ori/xori of two, "
+         "is the constant it computes (divi with "
          "its rounding: toward zero by default, negative_inf flooring, positive_inf ceiling); not when the result "
          "leaves the type's signed range, nor for unsigned ops, a division by zero or a shift by a negative amount "
          "or by the width or more",
          "the ops are pure functions of their operands; cuTile Python folds arithmetic on constants (`(N + T - 1) // "
-         "T` of two ct.Constant ints is a constant, `(1 << bits) - 1` of a helper's default), cutile leaves the "
-         "same arithmetic on const generics to the backend", "test_fold_int_constants"),
+         "T` of two ct.Constant ints is a constant, `(1 << bits) - 1` of a helper's default, `t * fib(N)` of a "
+         "recursive helper on a constant is the f32 constant), cutile leaves the same arithmetic on const "
+         "generics to the backend", "test_fold_int_constants"),
 )
 
 RULES_BY_ID = {r.id: r for r in RULES}
