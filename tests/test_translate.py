@@ -2307,3 +2307,71 @@ def test_a_conditional_on_a_static_iter_item_is_the_arm_taken(tmp_path):
                       ["x", "g", "b", "y", "D"], "k")
     e = emit_kernel(src, "k", sig, {"D"}, {(total.lineno, total.col_offset): 1}, pyfunc=module.k._pyfunc)
     assert "\n".join(e.body).count("fma(") == 1, "\n".join(e.body)
+
+
+def test_a_constant_rebound_in_a_static_iter_body_stays_a_constant(tmp_path):
+    """`w = B` then `w = w // 2` in a `ct.static_iter` loop, `w` a tile extent: the unrolled body is straight-line
+    code, so `w` is a constant up to its next binding, as in cuTile Python (was refused: tile dimension w is not a
+    constant)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         w = B
+         for lvl in ct.static_iter(range(2)):
+             w = w // 2
+             t = ct.sum(ct.reshape(t, (w, 2)), axis=1)
+         ct.store(y, (ct.bid(0),), t)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#128")
+    body = "\n".join(e.body)
+    assert "shape![64, 2]" in body and "shape![32, 2]" in body, body
+
+
+def test_a_store_in_a_static_iter_loop_over_a_local_constant_is_stored_in_parts(tmp_path):
+    """`n = D // CHUNK` then `for c in ct.static_iter(range(n)): ct.store(y, (r, c), ..)`: the loop's count, read
+    from a name bound once to a constant before emission binds it, makes n stores of y, each a part (the first was
+    taken for the only store, cutile's block-owned `y.store`, and the Rust did not compile)."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, D: ct.Constant[int], CHUNK: ct.Constant[int]):
+         r = ct.bid(0)
+         n = D // CHUNK
+         for c in ct.static_iter(range(n)):
+             t = ct.load(x, (r, c), (1, CHUNK))
+             ct.store(y, (r, c), t * 2.0)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, D=#128, CHUNK=#32", consts=("D", "CHUNK"))
+    body = "\n".join(e.body)
+    assert "y.store(" not in body and body.count("store_unchecked") == 4, body
+
+
+def test_a_recursive_helper_is_inlined_once_per_call_its_constants_decide(tmp_path):
+    """`def _pow_n(t, n)` calling itself with `n // 2` and `n - 1` until `n == 0` (cuTile Python inlines each call,
+    the ifs on n folded): inlined once per call (was refused: recursive call); a recursion no constant ends is
+    refused past a depth."""
+    body = """
+     def _pow_n(t, n):
+         if n == 0:
+             return t * 0.0 + 1.0
+         if n % 2 == 0:
+             h = _pow_n(t, n // 2)
+             return h * h
+         return t * _pow_n(t, n - 1)
+
+
+     @ct.kernel
+     def k(x, y, N: ct.Constant[int], B: ct.Constant[int]):
+         ct.store(y, (ct.bid(0),), _pow_n(ct.load(x, (ct.bid(0),), (B,)), N))
+     """
+    e = emit_resolved(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, N=#3, B=#128", ("N", "B"))
+    text = "\n".join(e.body)
+    assert text.count("let pow_n_result") >= 3 and "recursive" not in text, text
+    with pytest.raises(Unsupported, match="recursive call to _loop"):
+        emit_resolved(tmp_path, """
+         def _loop(t):
+             return _loop(t + 1.0)
+
+
+         @ct.kernel
+         def k(x, y, B: ct.Constant[int]):
+             ct.store(y, (ct.bid(0),), _loop(ct.load(x, (ct.bid(0),), (B,))))
+         """, "x=f32[?]/1, y=f32[?]/1, B=#128")

@@ -122,6 +122,11 @@ LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "all
                  "memory_order": "ct.MemoryOrder.WEAK", "memory_scope": "ct.MemoryScope.NONE"}
 
 
+#: How deep a helper may call itself: cuTile Python inlines every call, a recursion ended by its constants (`def
+#: _pow(t, n)`: `if n == 0: return ..`, then `_pow(t, n - 1)`) included; a deeper one is refused.
+MAX_RECURSION = 16
+
+
 class Unsupported(TileportError):
     """A construct the translator does not handle: never emitted as (possibly wrong) Rust."""
 
@@ -754,6 +759,8 @@ class Emitter:
     def _unrolled_times(self) -> dict[int, int]:
         """id(node) → how many copies of it the unrolled `ct.static_iter` loops around it make (absent: 1)."""
         times: dict[int, int] = {}
+        saved = self.const_locals
+        self.const_locals = {**saved, **self._constant_names()}   # (`n = D // CHUNK` then `range(n)`)
 
         def walk(stmts: list[ast.stmt], k: int) -> None:
             for st in stmts:
@@ -766,8 +773,29 @@ class Emitter:
                     inner = getattr(st, attr, None)
                     if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
                         walk(inner, inner_k)
-        walk(self.fn.body, 1)
+        try:
+            walk(self.fn.body, 1)
+        finally:
+            self.const_locals = saved
         return times
+
+    def _constant_names(self) -> dict[str, object]:
+        """The kernel's names assigned once, from a constant (`n = D // CHUNK`, a name read before it is bound is
+        no Python): their values, known before emission binds them (what the unrolled loops' counts read)."""
+        found: dict[str, object] = {}
+        saved = self.const_locals
+        try:
+            while True:
+                self.const_locals = {**saved, **found}
+                new = {st.targets[0].id: c[1] for st in walk_nodes(self.fn) if isinstance(st, ast.Assign) and
+                       len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
+                       st.targets[0].id not in found and self.assign_counts.get(st.targets[0].id) == 1 and
+                       (c := self.const_value(st.value))[0] and isinstance(c[1], (int, float))}
+                if not new:
+                    return found
+                found.update(new)
+        finally:
+            self.const_locals = saved
 
     def _runtime_alternatives(self, calls: list[ast.Call]) -> bool:
         """The calls sit in pairwise different arms of runtime `if`s (no two can run in one pass through them):
@@ -3387,8 +3415,9 @@ class Emitter:
                 len(node.args) != len(params.args):   # (keywords and defaults are bound by resolve)
             raise self.refuse(node, "helper-function", f"call to {helper.name}() other than with one positional "
                                                        "argument per parameter")
-        if helper.name in self.inlining:
-            raise self.refuse(node, "helper-function", f"recursive call to {helper.name}()")
+        if self.inlining.count(helper.name) >= MAX_RECURSION:
+            raise self.refuse(node, "helper-function", f"recursive call to {helper.name}() more than "
+                                                       f"{MAX_RECURSION} deep")
         body = [st for st in helper.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
         if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None or \
                 any(isinstance(n, ast.Return) for st in body[:-1] for n in walk_nodes(st)):
@@ -5741,6 +5770,12 @@ class _Counts(dict):
     straight: frozenset[str] = frozenset()
 
 
+def _static_for(st: ast.stmt) -> bool:
+    """``st`` is a `for .. in ct.static_iter(..)` loop (unrolled: its body is straight-line code once per item)."""
+    return isinstance(st, ast.For) and isinstance(st.iter, ast.Call) and \
+        isinstance(st.iter.func, ast.Attribute) and st.iter.func.attr == "static_iter"
+
+
 def _assign_counts(fn: ast.FunctionDef) -> _Counts:
     """How many times each name is assigned in ``fn`` (a name assigned once from a constant is that constant)."""
     counts = _Counts()
@@ -5749,14 +5784,20 @@ def _assign_counts(fn: ast.FunctionDef) -> _Counts:
             counts[node.id] = counts.get(node.id, 0) + 1
     blocks: dict[str, set[int]] = {}
     plain: dict[str, int] = {}
-    for node in walk_nodes(fn):
-        for part in ("body", "orelse", "finalbody"):
-            block = getattr(node, part, None)
-            for st in block if isinstance(block, list) else []:   # (an IfExp's body is an expression)
-                if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
-                    name = st.targets[0].id
-                    blocks.setdefault(name, set()).add(id(getattr(node, part)))
-                    plain[name] = plain.get(name, 0) + 1
+
+    def visit(stmts: list[ast.stmt], key: int) -> None:
+        for st in stmts:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                name = st.targets[0].id
+                blocks.setdefault(name, set()).add(key)
+                plain[name] = plain.get(name, 0) + 1
+            for part in ("body", "orelse", "finalbody", "handlers"):
+                block = getattr(st, part, None)
+                if isinstance(block, list):   # (an IfExp's body is an expression)
+                    # a ct.static_iter loop's body is written out in place, once per item: its block's code
+                    visit(block, key if part == "body" and _static_for(st) else id(block))
+
+    visit(fn.body, id(fn.body))
     counts.straight = frozenset(n for n, c in counts.items()
                                 if c > 1 and plain.get(n) == c and len(blocks.get(n, ())) == 1)
     return counts
