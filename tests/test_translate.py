@@ -2375,3 +2375,23 @@ def test_a_recursive_helper_is_inlined_once_per_call_its_constants_decide(tmp_pa
          def k(x, y, B: ct.Constant[int]):
              ct.store(y, (ct.bid(0),), _loop(ct.load(x, (ct.bid(0),), (B,))))
          """, "x=f32[?]/1, y=f32[?]/1, B=#128")
+
+
+def test_a_constant_rebound_from_itself_reads_its_value_from_before(tmp_path):
+    """`scale = scale * 0.5 if i % 2 == 0 else scale + 1.0` in a ct.static_iter loop, and `s = s * 3 if B > 0 else
+    s` in straight-line code: the new constant is computed from the old one (the new value was recorded before the
+    expression was folded, so it read itself: 2.75 for 1.75, 18 for 6 — ported and left unproven)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         scale = 1.0
+         for i in ct.static_iter(range(4)):
+             scale = scale * 0.5 if i % 2 == 0 else scale + 1.0
+         s = 2
+         s = s * 3 if B > 0 else s
+         ct.store(y, (ct.bid(0),), t * scale + s)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#128")
+    body = "\n".join(e.body)
+    assert "scale = 1.75f32" in body and "scale = 2.75" not in body, body
+    assert "broadcast_scalar(6.0f32" in body and "18.0f32" not in body, body

@@ -972,12 +972,11 @@ class Emitter:
                 if self.assign_counts.get(name) == 1 and (c := self.const_value(st.value))[0]:
                     # (in a branch or loop body too: assigned once, it holds that value wherever it is defined)
                     self.const_locals[name] = c[1]   # (also emitted: runtime code may read it)
-                elif name in getattr(self.assign_counts, "straight", ()):
-                    # re-bound in one block only (`step = 1; step <<= 2`): constant up to its next binding
-                    if (c := self.const_value(st.value))[0] and isinstance(c[1], (int, float)):
-                        self.const_locals[name] = c[1]
-                    else:
-                        self.const_locals.pop(name, None)
+                rebound = None
+                if self.assign_counts.get(name) != 1 and name in getattr(self.assign_counts, "straight", ()):
+                    # re-bound in one block only (`step = 1; step <<= 2`): constant up to its next binding (set
+                    # once the value is computed: `scale = scale * 0.5` reads the value from before)
+                    rebound = (c := self.const_value(st.value))[0] and isinstance(c[1], (int, float)), c[1]
                 self.bid_names.pop(name, None)
                 self.rev_bid_names.pop(name, None)
                 self.tile_counts.pop(name, None)
@@ -985,6 +984,10 @@ class Emitter:
                 self.binding_value = st.value
                 self.helper_result_consts = []
                 code, ty = self.expr(st.value, want_name=name)
+                if rebound is not None and rebound[0]:
+                    self.const_locals[name] = rebound[1]
+                elif rebound is not None:
+                    self.const_locals.pop(name, None)
                 if isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name) and \
                         st.value.func.id in self.helpers and len(self.helper_result_consts) == 1 and \
                         self.helper_result_consts[0][0] and self.assign_counts.get(name) == 1 and \
