@@ -1125,6 +1125,16 @@ def gen7_bits(b8, o8, w32, o32, h16, o16, B: ct.Constant[int]):
     h = ct.load(h16, index=(ct.bid(0),), shape=(B,))
     ct.store(o16, index=(ct.bid(0),), tile=((h >> 8) & 0xFF) | ((h << 8) & 0xFF00))
 """, ["b8=u8[?]/1, o8=u8[?]/1, w32=u32[?]/1, o32=u32[?]/1, h16=u16[?]/1, o16=u16[?]/1, B=#128"]),
+    # round 12: `+`, `-`, `*` of 16-bit integer tiles (cutile's operators know no i16: the declared addi/subi/muli
+    # with their overflow attribute spelled; the Rust did not compile through cutile)
+    "gen14_int16": ("""
+@ct.kernel
+def gen14_int16(x, y, z, B: ct.Constant[int]):
+    b = ct.load(x, (ct.bid(0),), (B,))
+    w = ct.astype(b, ct.uint16) * 3
+    ct.store(y, (ct.bid(0),), w + w)
+    ct.store(z, (ct.bid(0),), ct.astype(w, ct.int16) - 300)
+""", ["x=u8[?]/1, y=u16[?]/1, z=i16[?]/1, B=#128"]),
     # round 7: ct.maximum / ct.minimum of 8/16-bit and unsigned integer tiles (maxi/mini, signedness by the dtype)
     "gen7_intmax": ("""
 @ct.kernel

@@ -2395,3 +2395,21 @@ def test_a_constant_rebound_from_itself_reads_its_value_from_before(tmp_path):
     body = "\n".join(e.body)
     assert "scale = 1.75f32" in body and "scale = 2.75" not in body, body
     assert "broadcast_scalar(6.0f32" in body and "18.0f32" not in body, body
+
+
+def test_16_bit_integer_arithmetic_calls_the_declared_ops(tmp_path):
+    """`ct.astype(b, ct.uint16) * 3` then `- 300` of an i16 tile: cutile 0.3.1's operators know no 16-bit integer
+    tile ("Binary operation is not implemented for Tile<u16, ..>": the port did not compile through cutile), so
+    the ops are called, declared with their overflow attribute; 32-bit ones keep the operators."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, z, B: ct.Constant[int]):
+         b = ct.load(x, (ct.bid(0),), (B,))
+         w = ct.astype(b, ct.uint16) * 3
+         ct.store(y, (ct.bid(0),), w + w)
+         ct.store(z, (ct.bid(0),), ct.astype(w, ct.int16) - 300 + ct.astype(ct.astype(w, ct.int32) * 2, ct.int16))
+     """, "x=u8[?]/1, y=u16[?]/1, z=i16[?]/1, B=#128")
+    body = "\n".join(e.body)
+    assert "muli_wrapping(" in body and "addi_wrapping(" in body and "subi_wrapping(" in body, body
+    assert {"muli_wrapping", "addi_wrapping", "subi_wrapping"} <= set(e.ops), e.ops
+    assert "* broadcast_scalar(2i32" in body, body

@@ -10,6 +10,8 @@ module, before the entries that call it). The IR diff proves every call like any
 """
 from __future__ import annotations
 
+from typing import Callable
+
 #: every rounding marker of `cutile::core::rounding` → the attribute value the op gets
 ROUNDING_ATTR = {"NearestEven": "nearest_even", "PositiveInf": "positive_inf", "NegativeInf": "negative_inf",
                  "Zero": "zero", "Approx": "approx", "Full": "full"}
@@ -54,20 +56,24 @@ def _trunci_wrapping(_modes: set[str]) -> str:
             "}\n")
 
 
-def _shli_wrapping(_modes: set[str]) -> str:
-    return ("/// Left shift that wraps, as cuTile Python's `<<` (cutile 0.3.1's operator knows no 16-bit integer tile\n"
-            "/// and its `shli(a, b, overflow::None)` leaves out the op's `overflow` attribute, which its bytecode\n"
-            "/// writer requires; here it is spelled: `none`).\n"
-            "#[cuda_tile::op(name = \"cuda_tile.shli\", params = [\"lhs\", \"rhs\"], "
-            "static_params = [\"overflow={None: overflow=#cuda_tile.overflow<none>}\"])]\n"
-            "#[cuda_tile::variadic_op(N = 6)]\n"
-            "pub fn shli_wrapping<E: ElementType, const S: [i32; N], O: overflow::Mode>(\n"
-            "    lhs: Tile<E, S>,\n"
-            "    rhs: Tile<E, S>,\n"
-            "    overflow: O,\n"
-            ") -> Tile<E, S> {\n"
-            "    unreachable!()\n"
-            "}\n")
+def _wrapping(op: str, what: str) -> Callable[[set[str]], str]:
+    """The declaration of the integer op ``op`` with its ``overflow`` attribute spelled (``what``: the Python it
+    is, for the doc comment)."""
+    def declaration(_modes: set[str]) -> str:
+        return (f"/// {what} that wraps, as cuTile Python's (cutile 0.3.1's operator knows no 16-bit integer tile\n"
+                f"/// and its `{op}(a, b, overflow::None)` leaves out the op's `overflow` attribute, which its\n"
+                "/// bytecode writer requires; here it is spelled: `none`).\n"
+                f"#[cuda_tile::op(name = \"cuda_tile.{op}\", params = [\"lhs\", \"rhs\"], "
+                "static_params = [\"overflow={None: overflow=#cuda_tile.overflow<none>}\"])]\n"
+                "#[cuda_tile::variadic_op(N = 6)]\n"
+                f"pub fn {op}_wrapping<E: ElementType, const S: [i32; N], O: overflow::Mode>(\n"
+                "    lhs: Tile<E, S>,\n"
+                "    rhs: Tile<E, S>,\n"
+                "    overflow: O,\n"
+                ") -> Tile<E, S> {\n"
+                "    unreachable!()\n"
+                "}\n")
+    return declaration
 
 
 #: name → (the declaration for the rounding markers the module uses); `rustgen.module.render` emits those an
@@ -115,7 +121,10 @@ DECLARED_OPS = {
     "exp_rounded": lambda modes: _unary_rounded("exp_rounded", "exp", "Element-wise `e^x`", modes),
     "tanh_rounded": lambda modes: _unary_rounded("tanh_rounded", "tanh", "Element-wise `tanh(x)`", modes),
     "trunci_wrapping": _trunci_wrapping,
-    "shli_wrapping": _shli_wrapping,
+    "shli_wrapping": _wrapping("shli", "Left shift (`<<`)"),
+    "addi_wrapping": _wrapping("addi", "Integer addition (`+` of 16-bit integer tiles)"),
+    "subi_wrapping": _wrapping("subi", "Integer subtraction (`-` of 16-bit integer tiles)"),
+    "muli_wrapping": _wrapping("muli", "Integer multiplication (`*` of 16-bit integer tiles)"),
     "atomic_red_view_tko": _atomic_red_view,
     "load_ptr_padded": _load_ptr_padded,
 }

@@ -140,7 +140,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("store-other", "any other `ct.store` (other index, several stores at different block maps, "
               "read-and-write arrays)",
               "`unsafe` partition_full_mut / pointer stores", P, None),
-    Construct("arith-tile", "`a + b`, `a - b`, `a * b`, `a / b` on tiles of one shape", "the same operators", S,
+    Construct("arith-tile", "`a + b`, `a - b`, `a * b`, `a / b` on tiles of one shape", "the same operators; on "
+              "16-bit integer tiles, which cutile 0.3.1's operators do not implement, `addi_wrapping`, "
+              "`subi_wrapping`, `muli_wrapping` (the Tile IR ops, declared with their overflow attribute: "
+              "rustgen/declared_ops.py)", S,
               "vector_add"),
     Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand; an "
               "unsigned constant with its top bit set (`t & 0xF0` on u8, `h * 2654435761` on u32, `ct.full(.., 200, "

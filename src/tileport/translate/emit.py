@@ -97,6 +97,8 @@ TILED_ATOMIC_MODES: dict[str, dict[str, str]] = {
 READS_MEMORY = re.compile(r"\.load(_pipelined::<\d+>)?\(|\bload_view_tko\(|\bload_ptr_tko\(")
 #: integer dtypes cutile 0.3.1 has no bitwise operators for (`&` on Tile<i16>: "Binary operation is not implemented")
 NARROW_INTS = ("i8", "i16", "u8", "u16")
+#: `+`, `-`, `*` of 16-bit integer tiles, which cutile 0.3.1's operators do not implement: its functions for the ops
+INT16_ARITH = {ast.Add: "addi", ast.Sub: "subi", ast.Mult: "muli"}
 CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
 #: ct.MemoryOrder / ct.MemoryScope of an atomic → cutile's
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
@@ -5712,6 +5714,10 @@ class Emitter:
         self.need(node, "arith-tile", "tile arithmetic")
         left = self.operand_as_tile(lc, lt, like, node.left)
         right = self.operand_as_tile(rc, rt, like, node.right)
+        if like.dtype in ("i16", "u16") and type(node.op) in INT16_ARITH:
+            # cutile 0.3.1's operators know no 16-bit integer tile ("Binary operation is not implemented for
+            # Tile<u16, ..>"): the Tile IR op itself, as cuTile Python emits it (no overflow flag)
+            return f"{INT16_ARITH[type(node.op)]}_wrapping({left}, {right}, overflow::None)", like
         return f"{_paren(left)} {sym} {_paren(right)}", like
 
 
@@ -6250,7 +6256,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em.read_names = em.live_names()
     emit_prologue(em)
     em.stmts(fn.body, "")
-    for op in ("trunci_wrapping", "shli_wrapping"):   # (see _int_conversion, the 16-bit shifts)
+    for op in ("trunci_wrapping", "shli_wrapping", "addi_wrapping", "subi_wrapping", "muli_wrapping"):   # (see _int_conversion, the 16-bit shifts)
         if any(f"{op}(" in line for line in em.body):
             em.declared_ops.setdefault(op, set())
     if owned_stores:
