@@ -6256,7 +6256,8 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em.read_names = em.live_names()
     emit_prologue(em)
     em.stmts(fn.body, "")
-    for op in ("trunci_wrapping", "shli_wrapping", "addi_wrapping", "subi_wrapping", "muli_wrapping"):   # (see _int_conversion, the 16-bit shifts)
+    # (see _int_conversion, the 16-bit shifts and arithmetic)
+    for op in ("trunci_wrapping", "shli_wrapping", "addi_wrapping", "subi_wrapping", "muli_wrapping"):
         if any(f"{op}(" in line for line in em.body):
             em.declared_ops.setdefault(op, set())
     if owned_stores:
