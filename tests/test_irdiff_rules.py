@@ -507,6 +507,22 @@ def test_assume_loop_iv_range():
     assert not out["equivalent"] and fired(out, "assume-loop-iv-range") == 0
 
 
+def test_assume_loop_iv_range_triangular():
+    """`for i in 0..4 { for j in i..4 }` (a triangular loop: `range(i, NB)`): cutile states `bounded<0, 3>` on j ≡
+    the plain loops — j starts at i, which starts at 0; `bounded<1, 3>` is a claim the loops do not make (was
+    unproven)."""
+    def loops(bounds: str | None) -> str:
+        body = [f"    %aj = assume bounded<{bounds}>, %j : tile<i32>"] if bounds else []
+        return prog(*STORE, ONES, "%lo = constant <i32: 0> : tile<i32>", "%hi = constant <i32: 4> : tile<i32>",
+                    "%st = constant <i32: 1> : tile<i32>", "for %i in (%lo to %hi, step %st) : tile<i32> {",
+                    "  for %j in (%i to %hi, step %st) : tile<i32> {", *body,
+                    "    " + store("%one", "%aj" if bounds else "%j"), "  }", "}")
+    out = v(loops(None), loops("0, 3"))
+    assert out["equivalent"] and fired(out, "assume-loop-iv-range") == 1
+    out = v(loops(None), loops("1, 3"))
+    assert not out["equivalent"] and fired(out, "assume-loop-iv-range") == 0
+
+
 def test_assume_loop_iv_range_one_sided():
     """A grid-stride loop `for i in (bid to 4, step nb)`: cutile states `bounded<?, 3>` (i < 4 whatever the start
     and step) ≡ the plain loop; `bounded<?, 2>` is a claim the loop does not make, and a lower bound needs a

@@ -288,10 +288,26 @@ def _single_trip_iv(canon: Canon, v: str) -> int | None:
     return lo
 
 
+def _lower_bound(canon: Canon, v: str, depth: int = 0) -> int | None:
+    """A value ``v`` is known to be at least: a constant's value; for the induction variable of a loop of positive
+    step, its start's (iv takes lo, lo+s, ..: a triangular loop `for j in (i to n)` inside `for i in (0 to n)`
+    starts at 0 or more); 0 for a value `_nonneg` knows; else None."""
+    c = _const_int(canon, v)
+    if c is not None:
+        return c
+    loop = _loop_of(canon, canon.resolve(v))
+    if loop is not None and depth < 8 and _positive(canon, loop.operands[2]):
+        inner = _lower_bound(canon, loop.operands[0], depth + 1)
+        if inner is not None:
+            return inner
+    return 0 if _nonneg(canon, v) else None
+
+
 def _loop_iv_within(canon: Canon, v: str, low: int | None, high: int | None) -> bool:
     """The induction variable of `for iv in (lo to hi, step s)` (s > 0) stays in [low, high] (None: unbounded on
-    that side): it takes lo, lo+s, ..., the last below hi (an empty loop never binds it). A lower bound needs a
-    constant lo; an upper bound a constant hi (with lo and s constant too, the last value taken; else hi - 1)."""
+    that side): it takes lo, lo+s, ..., the last below hi (an empty loop never binds it). A lower bound needs lo
+    known to be at least low (a constant, or a value of a known lower bound: another loop's induction variable);
+    an upper bound a constant hi (with lo and s constant too, the last value taken; else hi - 1)."""
     loop = _loop_of(canon, v)
     if loop is None:
         return False
@@ -300,7 +316,8 @@ def _loop_iv_within(canon: Canon, v: str, low: int | None, high: int | None) -> 
         return False
     if lo is not None and hi is not None and hi <= lo:
         return True
-    if low is not None and (lo is None or lo < low):
+    least = lo if lo is not None else _lower_bound(canon, loop.operands[0]) if step is not None else None
+    if low is not None and (least is None or least < low):
         return False
     if high is not None:
         if hi is None:

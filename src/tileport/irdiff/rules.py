@@ -86,8 +86,9 @@ RULES: tuple[Rule, ...] = (
          "iv takes the values lo, lo+s, ... < hi, all ≥ lo ≥ 0; the assumption restates a fact", "test_assume_nonneg_loop_iv"),
     Rule("assume-loop-iv-range", "rewrite",
          "assume bounded<a, b> on the induction variable of `for iv in (lo to hi, step s)` is the variable itself "
-         "when a ≤ lo (lo constant) and the last value lo + s·⌊(hi-1-lo)/s⌋ ≤ b (hi constant; hi - 1 when lo or s "
-         "is not); a `?` side needs nothing",
+         "when a ≤ lo (lo constant, or a value at least a: the induction variable of an enclosing loop of positive "
+         "constant step starting at a or more, a triangular loop's `for j in (i to n)`) and the last value lo + "
+         "s·⌊(hi-1-lo)/s⌋ ≤ b (hi constant; hi - 1 when lo or s is not); a `?` side needs nothing",
          "a Tile IR loop's step is positive, so iv only takes the values lo, lo+s, ... < hi: the assumption restates "
          "a fact (cutile states it for loops with constant bounds, and the upper one for grid-stride loops up to a "
          "constant)", "test_assume_loop_iv_range"),
