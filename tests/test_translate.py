@@ -2413,3 +2413,27 @@ def test_16_bit_integer_arithmetic_calls_the_declared_ops(tmp_path):
     assert "muli_wrapping(" in body and "addi_wrapping(" in body and "subi_wrapping(" in body, body
     assert {"muli_wrapping", "addi_wrapping", "subi_wrapping"} <= set(e.ops), e.ops
     assert "* broadcast_scalar(2i32" in body, body
+
+
+def test_a_product_of_constants_is_no_fma_candidate(tmp_path):
+    """`t * a + b + c * d + e` with a..e bound once to constants: every sum starts at `t`; cuTile Python computes
+    `c * d` when it compiles, so the one fma there is `t * a + b` (was refused as ambiguous: two candidates for one
+    fma; taking `c * d` as the product would be wrong)."""
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent("""
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         a = -7 // 2
+         b = -7 % 3
+         c = 7 // -2
+         d = -3
+         e = 2.5
+         ct.store(y, (ct.bid(0),), t * a + b + c * d + e)
+     """))
+    total = next(n for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.BinOp) and
+                 isinstance(n.op, ast.Add))
+    sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#128"), ["x", "y", "B"], "k")
+    body = "\n".join(emit_kernel(src, "k", sig, {"B"}, {(total.lineno, total.col_offset): 1}).body)
+    assert body.count("fma(") == 1 and "fma(\n    t," not in body, body
+    assert re.search(r"fma\(\s*t,", body), body

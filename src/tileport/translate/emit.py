@@ -317,6 +317,7 @@ class Emitter:
         self.block_serial = 0
         self.product_block: dict[str, int] = {}   # a product's name → the block_key where it was bound
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
+        self._constants_before: dict[str, object] | None = None   # (see _constant_product)
         self.carried_tokens: dict[str, str] = {}  # array → the `let mut` token its scatters in a loop carry
         #: array → the `let mut` token a loop that only reads it carries: its reads joined, one by one (cuTile Python's
         #: "last op" token of the array), for a scatter after the loop
@@ -5364,8 +5365,25 @@ class Emitter:
                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in called_as)
 
     def _syntactic_product(self, node: ast.AST) -> bool:
-        return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
-            (isinstance(node, ast.Call) and self.ct(node.func) == "mul")
+        """`a * b` or `ct.mul(a, b)`, other than of two constants (`c * d` of a kernel's constants: cuTile Python
+        computes it when it compiles, a constant no fma takes)."""
+        return ((isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or
+                (isinstance(node, ast.Call) and self.ct(node.func) == "mul")) and not self._constant_product(node)
+
+    def _constant_product(self, node: ast.AST) -> bool:
+        """``node``, a product, is of constants (the kernel's names bound once to constants counted before they are
+        bound; not a name some helper binds too: there it may be another value)."""
+        saved = self.const_locals
+        if self._constants_before is None:
+            helper_names = {n.id for h in self.helpers.values() for n in walk_nodes(h) if isinstance(n, ast.Name)
+                            and not isinstance(n.ctx, ast.Load)} | \
+                {a.arg for h in self.helpers.values() for a in walk_nodes(h) if isinstance(a, ast.arg)}
+            self._constants_before = {k: v for k, v in self._constant_names().items() if k not in helper_names}
+        self.const_locals = {**self._constants_before, **saved}
+        try:
+            return self.const_value(node)[0]
+        finally:
+            self.const_locals = saved
 
     def _cast_product(self, node: ast.AST) -> bool:
         """`ct.astype(a * b, D)` without options: a product the reference may have contracted through (a no-op
@@ -5415,9 +5433,7 @@ class Emitter:
     def _is_product(self, node: ast.AST) -> bool:
         if id(node) in self.fma_through_astype:   # (a no-op conversion of a product the reference contracted)
             return True
-        return (isinstance(node, ast.Name) and self.product_here(node.id)) or \
-            (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or \
-            (isinstance(node, ast.Call) and self.ct(node.func) == "mul")
+        return (isinstance(node, ast.Name) and self.product_here(node.id)) or self._syntactic_product(node)
 
     def _factors(self, node: ast.AST) -> tuple[list, tuple[str, str]] | None:
         """([(node, code, type)] of the two factors, (rounding, ftz) of the product) when ``node`` is a product:
@@ -5434,6 +5450,8 @@ class Emitter:
             if node.id in self.deferred:   # (its one reader: consumed here)
                 self.deferred.discard(node.id)
             return self.products[node.id]
+        if not self._syntactic_product(node):
+            return None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
             pair = (node.left, node.right)
             return [(n,) + c for n, c in zip(pair, self.ordered_exprs(pair))], self.DEFAULT_FP
