@@ -450,7 +450,8 @@ def test_triton_coverage_rows_name_bundled_examples():
 
     named = {c.example for c in TRITON_COVERAGE if c.example}
     assert named <= {f"triton/{m}" for m in KERNELS} | {f"idioms/{k}" for k in IDIOM_KERNELS} | {
-        f"llm/{k}" for k in LLM_KERNELS} | {f"tut/{k}" for k in TUT_KERNELS}
+        f"llm/{k}" for k in LLM_KERNELS} | {f"tut/{k}" for k in TUT_KERNELS} | {
+        f"scaled/{k}" for k in ("mx_mm", "mx_mm_trans")}   # (sm_100 only: tests/test_triton_dot_scaled.py)
     assert all(c.example for c in TRITON_COVERAGE if c.status == "supported")
     assert {c.status for c in TRITON_COVERAGE} == {"supported", "dropped", "planned"}
 

@@ -14,6 +14,9 @@ from pathlib import Path
 
 COMMANDS = [
     "tileport corpus capture ../shared/corpus/triton-tutorials --script . --out build/tt",
+    "tileport corpus capture ../shared/corpus/triton-tutorials --script 10-block-scaled-matmul.py --target "
+    "B200:sm_100:148:180 --out build/tt10 (on the H200 tutorial 10 launches nothing; its kernel file and index row, "
+    "the row given \"arch\": \"sm_100\", merged into build/tt by benchmarks/corpus/triton_merge_capture.py build/tt10 build/tt)",
     "tileport corpus port build/tt --corpus ../shared/corpus/triton-tutorials --hints benchmarks/corpus/triton_hints.json "
     "--out build/ttp --results build/ttp.json",
     "tileport corpus capture ../shared/corpus/TileGym --tests tests/ops/test_rms_norm.py --tests "

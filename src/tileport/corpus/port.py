@@ -203,10 +203,10 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
         if not line.startswith(("irdiff:", "[")):   # indented; not every variant's compile or IR diff
             progress(f"    {line}")
 
-    def port_cutile(chunk: list) -> list[dict]:
+    def port_cutile(chunk: list, arch: str = arch) -> list[dict]:
         return port_many(chunk, tree, arch, out / "_work", progress=say_stage, skip_rejected=True)
 
-    def port_triton(chunk: list) -> list[dict]:
+    def port_triton(chunk: list, arch: str = arch) -> list[dict]:
         return port_triton_many(chunk, tree, arch, out / "_work", progress=say_stage, chosen=chosen)
 
     folders = [captures] if isinstance(captures, Path) else list(captures)
@@ -225,28 +225,31 @@ def port_corpus(captures: Path | list[Path], corpus: Path, out: Path, tree, arch
     kernels, not_launched = [k for k in kernels if wanted(k)], [k for k in not_launched if wanted(k)]
     out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
-    by_frontend: dict[str, tuple[list, list]] = {"cutile": ([], []), "triton": ([], [])}
+    # by frontend and target: a kernel an index row marks with an "arch" (captured for another GPU, e.g. tutorial
+    # 10's block-scaled matmul for sm_100) is compiled for it, the others for ``arch``
+    by_frontend: dict[tuple[str, str], tuple[list, list]] = {}
     for k in kernels:
         ref = f"{(corpus / k['file']).resolve()}::{k['kernel']}"
         launches = launches_of[f"{k['file']}::{k['kernel']}"]
-        jobs, meta = by_frontend[_frontend(launches)]
+        jobs, meta = by_frontend.setdefault((_frontend(launches), k.get("arch") or arch), ([], []))
         jobs.append((ref, [], launches, out / _slug(k["file"], k["kernel"])))
         meta.append(k)
     started = time.monotonic()
-    batches = [(port_cutile if fe == "cutile" else port_triton, jobs[i:i + batch], meta[i:i + batch])
-               for fe, (jobs, meta) in by_frontend.items() for i in range(0, len(jobs), batch)]
+    batches = [(port_cutile if fe == "cutile" else port_triton, a, jobs[i:i + batch], meta[i:i + batch])
+               for (fe, a), (jobs, meta) in sorted(by_frontend.items()) for i in range(0, len(jobs), batch)]
     done = 0
     total = sum(len(j) for j, _ in by_frontend.values())
-    for porter, chunk, info in batches:
-        progress(f"[{done + 1}-{done + len(chunk)}/{total}] porting {', '.join(k['kernel'] for k in info)}")
+    for porter, target, chunk, info in batches:
+        progress(f"[{done + 1}-{done + len(chunk)}/{total}] porting {', '.join(k['kernel'] for k in info)}"
+                 + (f" (for {target})" if target != arch else ""))
         done += len(chunk)
         try:
-            verdicts = porter(chunk)
+            verdicts = porter(chunk, target)
         except (TileportError, SignatureError):   # one bad job: port the chunk one by one
             verdicts = []
             for job in chunk:
                 try:
-                    verdicts += porter([job])
+                    verdicts += porter([job], target)
                 except (TileportError, SignatureError) as exc1:
                     verdicts.append({"status": "failed", "stages": {"analyze": {"ok": False, "error": str(exc1)}}})
         for k, v in zip(info, verdicts):

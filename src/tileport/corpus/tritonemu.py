@@ -166,6 +166,12 @@ class CublasLt:
     def gemm(self, *args: Any) -> None:
         pass
 
+    def block_scaled_matmul_mxfp8(self, *args: Any) -> None:   # (tutorial 10's references, Triton >= 3.6)
+        pass
+
+    def block_scaled_matmul_nvfp4(self, *args: Any) -> None:
+        pass
+
 
 #: what the stand-ins answer, for the capture's assumptions (module docstring)
 LEGACY = ["triton.tools.experimental_descriptor (Triton <= 3.3; imported, unused, by Triton's early-2025 tutorials) "

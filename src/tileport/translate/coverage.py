@@ -414,6 +414,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "causal_mask"),
     Construct("bitcast", "`ct.bitcast(t, dtype)` to a dtype of the same element size (float bits as integers)",
               "`bitcast(t)` bound to its type", S, "real_idioms2"),
+    Construct("mma-scaled", "`ct.mma_scaled(x, x_scale, y, y_scale, acc)` of 2-d tiles (f8e4m3fn / f8e5m2 with "
+              "f8e8m0fnu scales, f4e2m1fn with f8e8m0fnu or f8e4m3fn scales; sm_100); `ct.unpack_from_bytes(t, "
+              "ct.float4_e2m1fn)` of a 1-d uint8 tile", "`mmaf_scaled(x, y, acc, x_scale, y_scale)` (cutile's operand "
+              "order); `unpack(t)` bound to its type", S, None,
+              "proven by tests/test_triton_dot_scaled.py (sm_100)"),
     Construct("static-assert", "`ct.static_assert(cond, msg)` on constants", "nothing but a comment: decided from "
               "the constants, as cuTile Python checks it when it compiles", S, "real_idioms3"),
     Construct("assert", "`ct.assert_(cond, message)` of a boolean scalar or tile (message a string literal or "
@@ -671,6 +676,18 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "launch gives alike (`input_precision=PREC`, llm/kw_arange_ieee)",
               "`ct.mma(a, b, acc)` (an f16 zero accumulator for `out_dtype=tl.float16`; a rank-3 one for batched "
               "dots: llm/half_acc_dot, llm/batched_dot)", S, "triton/matmul"),
+    Construct("triton-dot-scaled", "`tl.dot_scaled(lhs, lhs_scale, fmt, rhs, rhs_scale, fmt, acc)` (Triton's "
+              "microscaled product, sm_100; tutorial 10): both operands e2m1 (uint8 bytes, two 4-bit elements each "
+              "along K, the first low), e4m3 or e5m2 (fp8, or uint8 bytes), e8m0 scales as uint8 or float8e4nv "
+              "scales with e2m1 (nvfp4); `acc=` an f32 tile or none; a format given as a constexpr every launch "
+              "gives alike",
+              "`ct.mma_scaled(x, x_scale, y, y_scale, acc)`: e2m1 bytes `ct.unpack_from_bytes` of the flattened "
+              "tile (the rhs through its transpose, its rows being K), reshaped; uint8 fp8 operands and e8m0 scales "
+              "`ct.bitcast`; Triton's `[N, K / group]` rhs scale transposed to cuTile's `[K_s, N]` "
+              "(tests/test_triton_dot_scaled.py)", S, "scaled/mx_mm",
+              "refused saying why: two formats (e4m3 x e2m1: cuTile's mma_scaled takes one operand dtype, "
+              "docs/triton.md), bf16 / fp16 formats, a None scale, `lhs_k_pack`/`rhs_k_pack=False`, "
+              "`fast_math=True`, 3-D operands"),
     Construct("triton-shape-ops", "`tl.broadcast_to(x, shape)`, `tl.expand_dims(x, axis)`, `tl.maximum/minimum(.., "
               "propagate_nan=tl.PropagateNan.ALL)`, `tl.zeros(.., dtype=tl.int1)`, `tl.full(shape, ±inf, dtype)`, "
               "`tl.where(C, a, b)` on a constexpr test or on scalars; `a2, b2 = tl.broadcast(a, b)`; `mask=None` / "
@@ -906,7 +923,8 @@ CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "ma
                    "num_blocks": "num-blocks", "atomic_add": "atomics", "extract": "extract",
                    "broadcast_to": "reshape-broadcast", "cat": "cat", "isnan": "isnan",
                    "assume_divisible_by": "assume-divisible", "argmax": "argmax", "argmin": "argmax",
-                   "static_assert": "static-assert", "bitcast": "bitcast", "static_iter": "static-iter",
+                   "static_assert": "static-assert", "bitcast": "bitcast",
+                   "mma_scaled": "mma-scaled", "unpack_from_bytes": "mma-scaled", "static_iter": "static-iter",
                    "static_eval": "static-eval", "divmod": "int-floordiv", "assert_": "assert",
                    "printf": "print", "print": "print", "insert": "insert", "reduce": "reduce-custom",
                    "scan": "reduce-custom", "cumprod": "scan", "astile": "astype",

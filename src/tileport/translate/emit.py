@@ -43,7 +43,8 @@ from .values import ELEMENT_BYTES, RUST_DTYPES, Scalar, Tile
 MATMUL_ACC = {"f16": "f16", "f8e4m3fn": "f16", "f8e5m2": "f16", "bf16": "f32", "f32": "f32", "tf32": "f32",
               "f64": "f64"}
 #: `ct.<name>` dtype attributes → our dtype names, for the dtypes Rust tiles can hold
-CT_DTYPES = {ct_name: short for short, ct_name in sigmod.DTYPES.items() if short in RUST_DTYPES}
+CT_DTYPES = {ct_name: short for short, ct_name in sigmod.DTYPES.items() if short in RUST_DTYPES} | \
+    {"float4_e2m1fn": "f4e2m1fn"}   # (a tile dtype only: ct.unpack_from_bytes' result, no array holds it)
 PADDING = {"ZERO": "padding::Zero", "NEG_ZERO": "padding::NegZero", "NAN": "padding::Nan",
            "POS_INF": "padding::PosInf", "NEG_INF": "padding::NegInf"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
@@ -3100,6 +3101,29 @@ class Emitter:
                     raise self.refuse(node, "bitcast", f"`{self.text(node)}`: a tile reinterpreted as a dtype of "
                                                        "its element size is expected")
                 return self.typed(f"bitcast({code})", Tile(dt, ty.shape), want_name, "reinterpreted")
+            if op == "unpack_from_bytes":   # a 1-d byte tile read as 4-bit floats (two to a byte, the first low)
+                self.need(node, "mma-scaled", "ct.unpack_from_bytes")
+                kw = {k.arg: k.value for k in node.keywords}
+                dt_node = node.args[1] if len(node.args) > 1 else kw.get("dtype")
+                code, ty = self.expr(node.args[0])
+                dt = self.dtype_of(dt_node) if dt_node is not None else None
+                if not isinstance(ty, Tile) or len(ty.shape) != 1 or ty.dtype != "u8" or dt != "f4e2m1fn" or \
+                        not ty.shape[0].isdigit():
+                    raise self.refuse(node, "mma-scaled", f"`{self.text(node)}`: a 1-d uint8 tile of a literal "
+                                                          "extent unpacked to ct.float4_e2m1fn is expected")
+                return self.typed(f"unpack({code})", Tile(dt, (str(2 * int(ty.shape[0])),)), want_name, "unpacked")
+            if op == "mma_scaled":
+                self.need(node, "mma-scaled", "ct.mma_scaled")
+                kw = {k.arg: k.value for k in node.keywords}
+                args = list(node.args) + ([kw.pop("acc")] if "acc" in kw and len(node.args) == 4 else [])
+                if len(args) != 5 or kw:
+                    raise self.refuse(node, "mma-scaled", "ct.mma_scaled form (x, x_scale, y, y_scale, acc)")
+                (x, tx), (xs, txs), (y, ty_), (ys, tys), (c, tc) = self.ordered_exprs(args)
+                if not all(isinstance(t, Tile) and len(t.shape) == 2 for t in (tx, txs, ty_, tys, tc)) or \
+                        tc.dtype != "f32" or tx.shape[1] != ty_.shape[0] or (tx.shape[0], ty_.shape[1]) != tc.shape:
+                    raise self.refuse(node, "mma-scaled", "ct.mma_scaled of 2-d tiles into an f32 accumulator")
+                # cutile's operand order: lhs, rhs, acc, lhs_scale, rhs_scale (the op's own)
+                return self.typed(f"mmaf_scaled({x}, {y}, {c}, {xs}, {ys})", tc, want_name, "product")
             if op == "static_eval":   # (the ones of constants were folded before emission: translate/static_eval)
                 raise self.refuse(node, "static-eval", f"`{self.text(node)}`: not computable from literals, module "
                                                        "constants and the kernel's constants")

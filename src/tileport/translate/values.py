@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 RUST_DTYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "tf32": "tf32", "i8": "i8", "i16": "i16", "i32": "i32",
                "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "bool": "bool",
-               "f8e4m3fn": "f8e4m3fn", "f8e5m2": "f8e5m2"}
+               "f8e4m3fn": "f8e4m3fn", "f8e5m2": "f8e5m2", "f8e8m0fnu": "f8e8m0fnu", "f4e2m1fn": "f4e2m1fn"}
 
 #: bytes per element of each dtype
 ELEMENT_BYTES = {"bool": 1, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "f32": 4,

@@ -2596,6 +2596,8 @@ class _Lowerer:
             a, b = self.ev(node.args[0]), self.ev(node.args[1])
             self._dot_options(node, {k: v for k, v in kw.items() if k != "acc"}, a, b)
             return self._dot(node, a, b, self.ev(acc) if acc is not None else self._dot_zero(node, a, b))
+        if fn == "dot_scaled":
+            return self.dot_scaled(node, kw)
         if fn == "trans":
             if len(node.args) != 1 or node.keywords:
                 raise self.fail(node, "tl.trans(x) of a 2-D tile only")
@@ -4045,6 +4047,109 @@ class _Lowerer:
         # (rank 3: a batch of products, [B, M, K] x [B, K, N], as Triton's 3-D dot and cuTile's batched mma)
         shape = (ta.shape[0], tb.shape[1]) if rank == 2 else (ta.shape[0], ta.shape[1], tb.shape[2])
         return Tile(f"ct.zeros({_tup(shape)}, dtype={acc})", shape, acc)
+
+    #: tl.dot_scaled's operand formats → the cuTile dtype of an element (e2m1: two to a byte, the first low)
+    SCALED_FORMATS = {"e2m1": "ct.float4_e2m1fn", "e4m3": "ct.float8_e4m3fn", "e5m2": "ct.float8_e5m2"}
+
+    def dot_scaled(self, node: ast.Call, kw: dict) -> Tile:
+        """``tl.dot_scaled(lhs, lhs_scale, lhs_format, rhs, rhs_scale, rhs_format, acc=None, ..)`` (microscaled
+        operands, Triton >= 3.3) as ``ct.mma_scaled(x, x_scale, y, y_scale, acc)`` (sm_100):
+
+        - an e2m1 operand is uint8 bytes, two 4-bit elements to a byte packed along K, the first in the low bits:
+          ``ct.unpack_from_bytes`` of the flattened bytes (rhs: of its transpose, whose rows are K), reshaped;
+        - an e4m3 / e5m2 operand stored as uint8 is reinterpreted (``ct.bitcast``), one of the fp8 type kept;
+        - a uint8 scale is e8m0 (``ct.bitcast`` to ``ct.float8_e8m0fnu``), an fp8e4nv one (nvfp4) kept;
+          rhs_scale is ``[N, K // group]`` in Triton and ``[K_s, N]`` for cuTile: transposed;
+        - ``acc`` an f32 tile, or f32 zeros.
+
+        Refused, saying why: formats bf16 / fp16, a scale of None, two different formats (cuTile's mma_scaled takes
+        one operand dtype and one scale dtype), ``lhs_k_pack`` / ``rhs_k_pack`` False, ``fast_math=True``,
+        ``out_dtype`` other than f32, operands other than 2-D. The group size (K over the scale's K) is checked by
+        cuTile when the lowered kernel compiles (e4m3/e5m2: 32 with e8m0; e2m1: 16 or 32 with e8m0, 16 with e4m3)."""
+        names = ["lhs", "lhs_scale", "lhs_format", "rhs", "rhs_scale", "rhs_format", "acc", "fast_math",
+                 "lhs_k_pack", "rhs_k_pack", "out_dtype"]
+        if len(node.args) > len(names) or set(kw) - set(names):
+            raise self.fail(node, "tl.dot_scaled: unknown arguments")
+        formats = []
+        for k in (2, 5):
+            v = self._arg(node, kw, k, names[k])
+            f = self._launch_option(v)
+            vals = None if isinstance(v, ast.Constant) else self.launch_values(ast.unparse(v))
+            if f is ... and vals and len({repr(x) for x in vals}) > 1:
+                raise self.fail(node, f"tl.dot_scaled {names[k]}={ast.unparse(v)}: the captured launches give it "
+                                      f"{', '.join(sorted({repr(x) for x in vals}))}, which lower differently: "
+                                      "capture each value's launches apart")
+            if f not in self.SCALED_FORMATS:
+                raise self.fail(node, f"tl.dot_scaled {names[k]}={f!r}: lowered for the microscaling formats "
+                                      "e2m1, e4m3, e5m2 (cuTile's mma_scaled takes fp4 / fp8 operands only; bf16 / "
+                                      "fp16 operands are Triton's software emulation)" if f is not ... else
+                                      f"tl.dot_scaled {names[k]}: a string literal or a constexpr every launch "
+                                      "gives alike is expected")
+            formats.append(f)
+        if formats[0] != formats[1]:
+            raise self.fail(node, f"tl.dot_scaled of {formats[0]} x {formats[1]} operands: cuTile Python 1.7's "
+                                  "ct.mma_scaled takes one dtype for both operands (and one scale dtype); mixed "
+                                  "precision is a cuTile limit (docs/triton.md)")
+        for k, name, want in ((7, "fast_math", False), (8, "lhs_k_pack", True), (9, "rhs_k_pack", True)):
+            if self._launch_option(self._arg(node, kw, k, name, ast.Constant(want))) is not want:
+                raise self.fail(node, f"tl.dot_scaled {name}: lowered for {want} only" + (
+                    " (4-bit operands packed along M / N)" if "pack" in name else
+                    " (fast_math changes Triton's upcasting where no native instruction exists)"))
+        out = self._arg(node, kw, 10, "out_dtype", ast.Constant(None))
+        if not (isinstance(out, ast.Constant) and out.value is None):
+            o = self.ev(out)
+            if not (isinstance(o, DType) and o.text == F32):
+                raise self.fail(node, "tl.dot_scaled out_dtype: tl.float32 only (Triton's own restriction)")
+        fmt = formats[0]
+        want = self.SCALED_FORMATS[fmt]
+        operands, scales = [], []
+        for k, side in ((0, "lhs"), (3, "rhs")):
+            t = self._tile_arg(node, kw, k, side)
+            sc_node = self._arg(node, kw, k + 1, f"{side}_scale")
+            if isinstance(sc_node, ast.Constant) and sc_node.value is None:
+                raise self.fail(node, f"tl.dot_scaled with {side}_scale=None: cuTile's mma_scaled scales both "
+                                      "operands (pass ones)")
+            sc = self._tile_arg(node, kw, k + 1, f"{side}_scale")
+            if len(t.shape) != 2 or len(sc.shape) != 2:
+                raise self.fail(node, "tl.dot_scaled of 2-D operands and scales only (3-D: not lowered)")
+            dt = self.known_dtype(t)
+            if fmt == "e2m1":
+                if dt != "ct.uint8":
+                    raise self.fail(node, f"tl.dot_scaled: an e2m1 {side} is uint8 bytes (two 4-bit elements each); "
+                                          f"this one is {dt or 'of an unknown dtype'}")
+                rows, kb = (t.shape[0], t.shape[1]) if side == "lhs" else (t.shape[1], t.shape[0])
+                flat = t.text if side == "lhs" else f"ct.transpose({t.text})"
+                text = f"ct.reshape(ct.unpack_from_bytes(ct.reshape({flat}, (-1,)), ct.float4_e2m1fn), " \
+                       f"({rows}, 2 * {_paren(kb)}))"
+                k2 = f"2 * {_paren(kb)}"
+                t = Tile(text if side == "lhs" else f"ct.transpose({text})",
+                         (t.shape[0], k2) if side == "lhs" else (k2, t.shape[1]), want)
+            elif dt == "ct.uint8":
+                t = Tile(f"ct.bitcast({t.text}, {want})", t.shape, want)
+            elif dt != want:
+                raise self.fail(node, f"tl.dot_scaled: an {fmt} {side} is {want} or uint8; this one is "
+                                      f"{dt or 'of an unknown dtype'}")
+            sdt = self.known_dtype(sc)
+            if sdt == "ct.uint8":
+                sc = Tile(f"ct.bitcast({sc.text}, ct.float8_e8m0fnu)", sc.shape, "ct.float8_e8m0fnu")
+            elif not (sdt == "ct.float8_e4m3fn" and fmt == "e2m1"):
+                raise self.fail(node, f"tl.dot_scaled: {side}_scale is e8m0 bytes (uint8), or float8e4nv with e2m1 "
+                                      f"operands (nvfp4); this one is {sdt or 'of an unknown dtype'}")
+            if side == "rhs":   # Triton's [N, K // group]; cuTile's [K_s, N]
+                sc = Tile(f"ct.transpose({sc.text})", sc.shape[::-1], sc.dtype)
+            operands.append(t)
+            scales.append(sc)
+        x, y = operands
+        acc_node = self._arg(node, kw, 6, "acc", ast.Constant(None))
+        if isinstance(acc_node, ast.Constant) and acc_node.value is None:
+            shape = (x.shape[0], y.shape[1])
+            acc = Tile(f"ct.zeros({_tup(shape)}, dtype={F32})", shape, F32)
+        else:
+            acc = self.materialize(self._value(self.ev(acc_node), node), node)
+            if self.known_dtype(acc) not in (F32, None):
+                raise self.fail(node, "tl.dot_scaled: acc must be an f32 tile")
+        return Tile(f"ct.mma_scaled({x.text}, {scales[0].text}, {y.text}, {scales[1].text}, {acc.text})",
+                    acc.shape, F32)
 
     def _dot(self, node: ast.AST, a: object, b: object, acc: object) -> Tile:
         ta, tb, tc = (self.materialize(x, node) for x in (a, b, acc))
