@@ -72,6 +72,12 @@ def store_all(outs, t):
         ct.store(o, index=(ct.bid(0),), tile=t)
 
 
+def apply_all(v, fs):
+    for f in ct.static_iter(fs):
+        v = f(v)
+    return v
+
+
 def sum_all(*ts):
     acc = ts[0]
     for t in ct.static_iter(ts[1:]):
@@ -186,6 +192,17 @@ def test_a_helper_table_indexed_by_a_kernel_constant_calls_the_function_at_its_v
     # past the table's end, or a constant the kernel re-binds: left as written (the emitter refuses the call)
     assert "UNARY[TILE](" in _resolved_at(tmp_path, body, {"TILE": 2})
     assert "UNARY[TILE](" in _resolved_at(tmp_path, "TILE = ct.bid(0)\n" + body, {"TILE": 0})
+
+
+def test_a_tuple_of_helpers_passed_to_a_helper_is_unrolled_into_their_calls(tmp_path):
+    """`apply_all(t, (times2, scaled))` iterating the tuple with ct.static_iter: a copy calling each helper in turn
+    (rewrite helper-tuple-argument; was refused: a `for` over ct.static_iter of functions)."""
+    text, helpers = _resolved(tmp_path, "t = apply_all(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), "
+                                        "(times2, times2))")
+    assert "apply_all__times2_times2(ct.load(" in text, text
+    copy = ast.unparse(helpers["apply_all__times2_times2"].fn)
+    assert copy.count("v = times2(v)") == 2 and "static_iter" not in copy, copy
+    assert "times2" in helpers
 
 
 def test_a_local_static_alias_is_substituted(tmp_path):

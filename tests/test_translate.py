@@ -2437,3 +2437,40 @@ def test_a_product_of_constants_is_no_fma_candidate(tmp_path):
     body = "\n".join(emit_kernel(src, "k", sig, {"B"}, {(total.lineno, total.col_offset): 1}).body)
     assert body.count("fma(") == 1 and "fma(\n    t," not in body, body
     assert re.search(r"fma\(\s*t,", body), body
+
+
+def test_a_product_passed_to_a_helper_is_contracted_by_the_helpers_sum(tmp_path):
+    """`for f in ct.static_iter(fns): t = f(t)` over `(_double, _inc)`: `_inc`'s `t + 1.0` is given `_double`'s
+    product, which cuTile Python contracts into an fma after inlining both (was refused: the helper's copy was not
+    counted as called, then left unproven: addf for fma). The parameter holding the product is `_t` (read through
+    its factors only: no rustc warning), and a literal factor's unread binding is `_.._rhs`."""
+    import importlib.util
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent("""
+     def _apply(t, fns):
+         for f in ct.static_iter(fns):
+             t = f(t)
+         return t
+
+
+     def _double(t):
+         return t * 2.0
+
+
+     def _inc(t):
+         return t + 1.0
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         ct.store(y, (ct.bid(0),), _apply(ct.load(x, (ct.bid(0),), (B,)), (_double, _inc)))
+     """))
+    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    total = next(n for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.BinOp) and
+                 isinstance(n.op, ast.Add))
+    sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#128"), ["x", "y", "B"], "k")
+    e = emit_kernel(src, "k", sig, {"B"}, {(total.lineno, total.col_offset): 1}, pyfunc=module.k._pyfunc)
+    body = "\n".join(e.body)
+    assert body.count("fma(t_lhs,") == 1 and "let _t: Tile" in body and "_t_rhs" in body, body

@@ -319,6 +319,7 @@ class Emitter:
         self.product_block: dict[str, int] = {}   # a product's name → the block_key where it was bound
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
         self._constants_before: dict[str, object] | None = None   # (see _constant_product)
+        self._helper_nodes: dict[int, ast.FunctionDef] | None = None   # (see inlined_times)
         self.carried_tokens: dict[str, str] = {}  # array → the `let mut` token its scatters in a loop carry
         #: array → the `let mut` token a loop that only reads it carries: its reads joined, one by one (cuTile Python's
         #: "last op" token of the array), for a scatter after the loop
@@ -3519,6 +3520,11 @@ class Emitter:
         passed_tuples, tuple_names = self.tuple_args.get(helper.name, (set(), set()))
         args = [self.expr(a) if p.arg not in arrays and p.arg not in flags and p.arg not in passed_tuples
                 else (None, None) for p, a in zip(params.args, node.args)]
+        # a name holding a product passed in (`t = double(t)` then `inc(t)`, whose `t + 1.0` cuTile Python contracts
+        # with the product it is given): the parameter holds it too, where the helper does not re-bind it
+        carried = {p.arg: self.products[a.id] for p, a in zip(params.args, node.args)
+                   if isinstance(a, ast.Name) and self.product_here(a.id) and not _assign_counts(helper).get(p.arg)
+                   and p.arg not in arrays and p.arg not in flags and p.arg not in passed_tuples}
         saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts),
                  self.assign_counts, self.const_locals, self.helper_params)
         # a function defined inside the kernel reads the enclosing locals it does not bind itself (a closure: the
@@ -3551,8 +3557,14 @@ class Emitter:
                         code = tmp
                     self.env[p.arg] = (code, ty)
                     continue
-                self.body.append(f"let {'mut ' if p.arg in self.mutated else ''}{p.arg}: {ty.rust()} = {code};")
-                self.env[p.arg] = (p.arg, ty)
+                # (a product carried in may be read only through its factors: `_t`, so that rustc neither warns
+                # that the binding is unused nor, were it dropped, that the caller's product is never read)
+                var = f"_{p.arg}" if p.arg in carried else p.arg
+                self.body.append(f"let {'mut ' if p.arg in self.mutated else ''}{var}: {ty.rust()} = {code};")
+                self.env[p.arg] = (var, ty)
+                if p.arg in carried:
+                    self.products[p.arg] = carried[p.arg]
+                    self.product_block[p.arg] = self.block_key()
             self.stmts(body[:-1], "")
             ret = body[-1].value
             # what each result is known to be when the helper compiles (`t.shape[1]`, a constant): the names the
@@ -3586,7 +3598,9 @@ class Emitter:
                            *lines, code, "}"])
         if split is not None:
             ret, lt, rt = split
-            a, b = self.fresh(f"{want_name}_lhs"), self.fresh(f"{want_name}_rhs")
+            # (a literal factor is written where it is used: its binding, never read, is named `_..`)
+            a, b = (self.fresh(f"{'_' if _literal(n) is not None else ''}{want_name}_{side}")
+                    for n, side in ((ret.left, "lhs"), (ret.right, "rhs")))
             self.body.append(f"let ({a}, {b}): ({lt.rust()}, {rt.rust()}) = {block};")
             self.helper_product = [(ret.left, a, lt), (ret.right, b, rt)]
             if not (isinstance(lt, Tile) or isinstance(rt, Tile)):
@@ -5379,9 +5393,12 @@ class Emitter:
             self._kernel_nodes = {id(n) for n in walk_nodes(self.fn)}
         if id(node) in self._kernel_nodes:
             return 1   # (a statement the kernel holds, even one spliced in from a helper's lines)
+        if self._helper_nodes is None:   # (by identity: a helper's specialized copies span its lines too)
+            self._helper_nodes = {id(n): h for h in self.helpers.values() for n in walk_nodes(h)}
         home = self.origin.get(id(node), (self.file,))[0]
-        owner = next((h for h in self.helpers.values() if self.origin.get(id(h), (self.file,))[0] == home
-                      and h.lineno <= node.lineno <= h.end_lineno), None)
+        owner = self._helper_nodes.get(id(node)) or \
+            next((h for h in self.helpers.values() if self.origin.get(id(h), (self.file,))[0] == home
+                  and h.lineno <= node.lineno <= h.end_lineno), None)
         if owner is None or owner.name in seen:
             return 1  # (a recursive helper is refused when it is inlined)
         called_as = {k for k, h in self.helpers.items() if h is owner}   # (`Acts_silu` for `Acts.silu`, aliases)
@@ -6048,7 +6065,7 @@ def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
 
 #: a `let mut` of a value type (tiles, scalars, tokens: moved or copied, never borrowed mutably by a method)
 #: a binding of a value (pure when the statement has no memory effect: see _tidy_bindings)
-_LET_VALUE = re.compile(r"\s*let (\w+): (?:Tile<[^=]*>|i32|i64|f32|bool) = ")
+_LET_VALUE = re.compile(r"\s*let (?:mut )?(\w+): (?:Tile<[^=]*>|i32|i64|f32|bool) = ")
 _EFFECT = re.compile(r"\b(?:unsafe|load\w*|store\w*|atomic\w*)\b")
 _LET_MUT = re.compile(r"(\s*)let mut (\w+): (?:Tile<|Token\b|(?:i8|i16|i32|i64|u8|u16|u32|u64|f16|bf16|f32|f64|bool)\b)")
 
@@ -6069,8 +6086,8 @@ def _tidy_bindings(body: list[str]) -> list[str]:
     out = [line for entry in body for line in entry.split("\n")]   # (an inlined helper is one multi-line entry)
     out = _drop_dead_tokens(out)
     for i, line in enumerate(out):   # an unused pure value (its readers were folded away): not emitted
-        u = _LET_VALUE.match(line)
-        end = _statement_end(out, i) if u else None
+        u = _LET_VALUE.match(line)   # (not a `_name`: a binding kept unread on purpose)
+        end = _statement_end(out, i) if u and not u.group(1).startswith("_") else None
         if end is not None and not _EFFECT.search("\n".join(out[i:end + 1])) and \
                 not _read_before_rebound(u.group(1), out, i, end):
             out[i:end + 1] = [""] * (end + 1 - i)

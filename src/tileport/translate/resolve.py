@@ -981,7 +981,7 @@ def _specialize_parameter_tuples(fn: ast.FunctionDef, helpers: dict[str, "Resolv
         if callee.fn.args.vararg or callee.fn.args.kwarg or len(params) != len(node.args):
             continue
         passed = [i for i, a in enumerate(node.args) if isinstance(a, ast.Tuple) and a.elts and
-                  all(isinstance(e, ast.Name) and e.id in kernel_params for e in a.elts)]
+                  all(isinstance(e, ast.Name) and (e.id in kernel_params or e.id in helpers) for e in a.elts)]
         iterated = set()
         for n in walk_nodes(callee.fn):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "static_iter":
@@ -1342,8 +1342,11 @@ def _called_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]) -
     """Names called in ``fn`` that resolve to plain Python functions (helpers, decorated or not) of the user's."""
     found: dict[str, Any] = {}
     # a function passed as an argument (`apply(t, silu)`) is a helper too (rewrite helper-function-argument)
-    passed = [a for node in walk_nodes(fn) if isinstance(node, ast.Call) for a in
-              (*node.args, *(k.value for k in node.keywords)) if isinstance(a, ast.Name) and a.id not in local]
+    # (in a tuple passed, too: `apply_all(t, (silu, gelu))`, rewrite helper-tuple-argument)
+    args = [a for node in walk_nodes(fn) if isinstance(node, ast.Call) for a in
+            (*node.args, *(k.value for k in node.keywords))]
+    passed = [a for a in [*args, *(e for t in args if isinstance(t, ast.Tuple) for e in t.elts)]
+              if isinstance(a, ast.Name) and a.id not in local]
     for node in [*walk_nodes(fn), *passed]:
         if isinstance(node, ast.Name) and node in passed:
             node = ast.Call(node, [], [])
