@@ -137,9 +137,11 @@ REWRITES: tuple[Rewrite, ...] = (
             "the `if` without its `else`, then the `else` arm's statements after it: the same paths, and the form "
             "cuTile Python compiles (`if %c { break } else { }` followed by the rest)"),
     Rewrite("helper-tuple-argument", "a helper called from the kernel with a tuple of the kernel's parameters "
-            "(`_store_all((y, z), t)`, arrays) that it iterates with ct.static_iter, slices or counts",
-            "a copy with the tuple in place of the parameter, its loop unrolled over the arrays (static-iter-items): "
-            "cuTile Python binds the parameter to the tuple and unrolls the loop the same way"),
+            "(`_store_all((y, z), t)`, arrays) or of helpers (`_apply(t, (_double, _inc))`) that it iterates with "
+            "ct.static_iter, slices or counts",
+            "a copy with the tuple in place of the parameter, its loop unrolled over the items (static-iter-items; "
+            "a helper's `f(t)` the call of that helper): cuTile Python binds the parameter to the tuple and unrolls "
+            "the loop the same way"),
     Rewrite("helper-nested-tuple", "a helper returning a nested tuple (`return (mu, var), d`), each call unpacked "
             "by targets of that nesting (`(mu, var), d = _stats(t)`)", "the flat tuple returned and unpacked "
             "(`mu, var, d = _stats(t)`): the same values bound to the same names"),
