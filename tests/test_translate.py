@@ -2474,3 +2474,41 @@ def test_a_product_passed_to_a_helper_is_contracted_by_the_helpers_sum(tmp_path)
     e = emit_kernel(src, "k", sig, {"B"}, {(total.lineno, total.col_offset): 1}, pyfunc=module.k._pyfunc)
     body = "\n".join(e.body)
     assert body.count("fma(t_lhs,") == 1 and "let _t: Tile" in body and "_t_rhs" in body, body
+
+
+def test_copies_of_a_sum_contract_where_the_flow_gives_them_a_product(tmp_path):
+    """`t = t + v` / `t = t * v` in a static_iter over (("add", 1.0), ("mul", 2.0), ("add", -0.5)): the sum's two
+    copies start at one position; only the second follows a product, and it is the one fma there (was refused as
+    ambiguous)."""
+    import importlib.util
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent("""
+     SPECS = (("add", 1.0), ("mul", 2.0), ("add", -0.5))
+
+
+     @ct.kernel
+     def k(x, y, D: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0), 0), (1, D))
+         for op, v in ct.static_iter(SPECS):
+             if op == "add":
+                 t = t + v
+             else:
+                 t = t * v
+         ct.store(y, (ct.bid(0), 0), t)
+     """))
+    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    total = next(n for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.BinOp) and
+                 isinstance(n.op, ast.Add))
+    sig = sigmod.bind(sigmod.parse("x=f32[?,?]/?,1, y=f32[?,?]/?,1, D=#64"), ["x", "y", "D"], "k")
+    loc = (total.lineno, total.col_offset)
+    body = "\n".join(emit_kernel(src, "k", sig, {"D"}, {loc: 1}, pyfunc=module.k._pyfunc).body)
+    assert body.count("fma(") == 1 and "broadcast_scalar(-0.5f32" in body.split("fma(")[1], body
+    # no copy follows a product: the reference's fma there is not one the flow gives, refused
+    src.write_text(src.read_text().replace('("mul", 2.0), ("add", -0.5)', '("add", -0.5), ("mul", 2.0)'))
+    spec = importlib.util.spec_from_file_location(f"k2_{abs(hash(str(tmp_path)))}", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(Unsupported, match="ambiguous"):
+        emit_kernel(src, "k", sig, {"D"}, {loc: 1}, pyfunc=module.k._pyfunc)

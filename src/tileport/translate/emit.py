@@ -320,6 +320,7 @@ class Emitter:
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
         self._constants_before: dict[str, object] | None = None   # (see _constant_product)
         self._helper_nodes: dict[int, ast.FunctionDef] | None = None   # (see inlined_times)
+        self.fma_flow: dict[tuple, list] = {}   # position → [a sum there, fmas emitted] (see try_fma)
         self.carried_tokens: dict[str, str] = {}  # array → the `let mut` token its scatters in a loop carry
         #: array → the `let mut` token a loop that only reads it carries: its reads joined, one by one (cuTile Python's
         #: "last op" token of the array), for a scatter after the loop
@@ -5501,6 +5502,18 @@ class Emitter:
             return [(n,) + c for n, c in zip(node.args, self.ordered_exprs(node.args))], options
         return None
 
+    def ambiguous_fma(self, node: ast.AST) -> Unsupported:
+        loc = self.loc(node)
+        return self.refuse(node, "fma", f"{self.fma_locs[loc]} fma(s) in the reference IR at {loc[-2]}:{loc[-1] + 1} "
+                                        f"for {self.fma_candidates.get(loc, 0)} candidate sums starting there: which "
+                                        "were contracted is ambiguous (split the expression over lines)")
+
+    def check_flow_fmas(self) -> None:
+        """The positions whose fmas the values' flow decided (try_fma): as many contracted as the reference has."""
+        for loc, (node, fused) in self.fma_flow.items():
+            if fused != self.fma_locs[loc]:
+                raise self.ambiguous_fma(node)
+
     def try_fma(self, node: ast.AST, subtract: bool, left: ast.AST, right: ast.AST) -> tuple[str, Ty] | None:
         """Where the reference IR has an ``fma`` at this node's source position, emit one: `a*b + c` and `c + a*b`
         → fma(a, b, c); `a*b - c` → fma(a, b, -c); `c - a*b` → fma(-a, b, c) (what cuTile Python emits). The fma
@@ -5511,10 +5524,15 @@ class Emitter:
         # one sum inlined several times (a helper called in arms some variant does not take) contracts alike in
         # every copy: only distinct sums starting at one position make the count ambiguous
         if self.fma_locs[loc] != self.fma_candidates.get(loc, 0) and len(self.fma_nodes.get(loc, ())) != 1:
-            raise self.refuse(node, "fma", f"{self.fma_locs[loc]} fma(s) in the reference IR at "
-                                           f"{loc[-2]}:{loc[-1] + 1} "
-                                           f"for {self.fma_candidates.get(loc, 0)} candidate sums starting there: "
-                                           "which were contracted is ambiguous (split the expression over lines)")
+            if any(self._syntactic_product(o) or id(o) in self.fma_through_astype for o in (left, right)):
+                raise self.ambiguous_fma(node)
+            # copies of one sum whose operand is a name (`t = t + v` unrolled once per static_iter item): a copy
+            # contracts where the name then holds a product, as the values flow; the count is checked once every
+            # copy is emitted (check_flow_fmas)
+            seen = self.fma_flow.setdefault(loc, [node, 0])
+            if not any(isinstance(o, ast.Name) and self.product_here(o.id) for o in (left, right)):
+                return None
+            seen[1] += 1
         fused, negate, options = None, None, self.DEFAULT_FP
         for mul, other, which in ((left, right, 2), (right, left, 0)):
             first = None
@@ -6315,6 +6333,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     em.read_names = em.live_names()
     emit_prologue(em)
     em.stmts(fn.body, "")
+    em.check_flow_fmas()
     # (see _int_conversion, the 16-bit shifts and arithmetic)
     for op in ("trunci_wrapping", "shli_wrapping", "addi_wrapping", "subi_wrapping", "muli_wrapping"):
         if any(f"{op}(" in line for line in em.body):
