@@ -72,6 +72,10 @@ def store_all(outs, t):
         ct.store(o, index=(ct.bid(0),), tile=t)
 
 
+def scale_if(v, k):
+    return v * k if k != 1 else v
+
+
 def apply_all(v, fs):
     for f in ct.static_iter(fs):
         v = f(v)
@@ -142,6 +146,8 @@ CASES = {
                           "tile=ct.zeros((TILE,), ct.float32))", "ct.store(y, index=", "static_iter"),
     "helper-table": ("t = UNARY[FIRST](ct.load(x, index=(ct.bid(0),), shape=(TILE,)))", "t = times2(ct.load(",
                      "UNARY"),
+    "helper-literal-return": ("u = scale_if(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), -0.5) + 1.0",
+                              "scale_if__k_m0p5(", "scale_if(ct.load"),
     "helper-function-argument": ("t = apply(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), times2)",
                                  "apply__times2(", "apply(ct.load"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
@@ -203,6 +209,16 @@ def test_a_tuple_of_helpers_passed_to_a_helper_is_unrolled_into_their_calls(tmp_
     copy = ast.unparse(helpers["apply_all__times2_times2"].fn)
     assert copy.count("v = times2(v)") == 2 and "static_iter" not in copy, copy
     assert "times2" in helpers
+
+
+def test_a_helper_returning_a_conditional_on_literals_returns_the_arm_taken(tmp_path):
+    """`scale_if(t, 3)` and `scale_if(t, 1)`: one copy per literal, returning `v * 3` and `v` (rewrite
+    helper-literal-return); a runtime argument leaves the call as written."""
+    text, helpers = _resolved(tmp_path, "t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n"
+                                        "u = scale_if(t, 3) + scale_if(t, 1) + scale_if(t, ct.bid(0))")
+    assert "scale_if__k_3(" in text and "scale_if__k_1(" in text and "scale_if(t, ct.bid(0))" in text, text
+    assert ast.unparse(helpers["scale_if__k_3"].fn.body[-1]) == "return v * 3"
+    assert ast.unparse(helpers["scale_if__k_1"].fn.body[-1]) == "return v"
 
 
 def test_a_local_static_alias_is_substituted(tmp_path):

@@ -16,6 +16,7 @@ import builtins
 import copy
 import enum
 import inspect
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -187,6 +188,10 @@ REWRITES: tuple[Rewrite, ...] = (
             "kernel compiles (`ACTS = (_ident, _relu, _gelu)`, then `ACTS[ACT](t)`, ACT a `ct.Constant`, a module "
             "constant or a literal)", "the call of the function taken, by the module's name for it (`_gelu(t)`), "
             "inlined like any helper: cuTile Python reads the tuple as a constant and calls the function it holds"),
+    Rewrite("helper-literal-return", "a helper returning a conditional expression on parameters given literals "
+            "(`def _scale(t, k): return t * k if k != 1 else t`, called `_scale(t, 3)`)", "a copy per call with the "
+            "literals in place returning the arm taken (`return t * 3`): cuTile Python folds the test after "
+            "inlining, so the product is an operand its sums contract (rewrite helper-product-operand)"),
     Rewrite("helper-function-argument", "a helper passed to another as an argument (`apply(t, silu)`, "
             "`def twice(v, f=leaky)`: a module helper or a function defined in the kernel), called through the "
             "parameter (`f(v)`)", "a copy of the callee per function passed (`apply__silu(t)`), the parameter "
@@ -1430,6 +1435,7 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
     _specialize_function_arguments(fn, helpers)
+    _specialize_literal_returns(fn, helpers)
     _specialize_parameter_tuples(fn, helpers)
     _flatten_nested_returns(fn, helpers)
     for f in [fn, *(h.fn for h in helpers.values())]:
@@ -1533,6 +1539,54 @@ def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, Resol
                 work.append(_add_copy(helpers, spec, callee))
             node.func.id = name
             node.args = [a for i, a in enumerate(node.args) if i not in passed]
+            _mark(node)
+
+
+def _literal_argument(node: ast.AST) -> bool:
+    """A number, bool, None or string written out as an argument (`_scale(t, 3)`, `_scale(t, -0.5)`)."""
+    return all(isinstance(n, (ast.Constant, ast.UnaryOp, ast.USub, ast.UAdd)) for n in walk_nodes(node)) and \
+        isinstance(node, (ast.Constant, ast.UnaryOp))
+
+
+def _specialize_literal_returns(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
+    """A helper returning a conditional expression on its parameters (`return t * k if k != 1 else t`), called with
+    literals for every parameter the test reads (`_scale(t, 3)`): a copy per such call with those literals in place
+    and the arm taken returned (`return t * 3`), rewrite helper-literal-return — cuTile Python inlines the call
+    with k the constant 3 and folds the test, so the product is an operand its sums contract, as the copy's."""
+    work = [fn, *(h.fn for h in helpers.values())]
+    while work:
+        f = work.pop()
+        for node in list(walk_nodes(f)):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers and
+                    not node.keywords):
+                continue
+            callee = helpers[node.func.id]
+            last = callee.fn.body[-1] if callee.fn.body else None
+            params = [a.arg for a in callee.fn.args.args]
+            if not (isinstance(last, ast.Return) and isinstance(last.value, ast.IfExp)) or \
+                    callee.fn.args.vararg or callee.fn.args.kwarg or len(params) != len(node.args):
+                continue
+            tested = {n.id for n in walk_nodes(last.value.test) if isinstance(n, ast.Name)}
+            literal = {p: a for p, a in zip(params, node.args) if p in tested and _literal_argument(a)}
+            if not tested or set(literal) != tested or tested & _locals_assigned(callee.fn):
+                continue
+            test = _Substitute(literal).visit(copy.deepcopy(last.value.test))
+            known, taken = _literal_truth(test)
+            if not known:
+                continue
+            tag = "_".join(f"{p}_{ast.unparse(a)}" for p, a in literal.items())
+            name = f"{node.func.id}__" + re.sub(r"\W", lambda m: {"-": "m", ".": "p"}.get(m.group(0), "_"), tag)
+            if name not in helpers:
+                spec = copy.deepcopy(callee.fn)
+                spec.name = name
+                spec = _Substitute(literal).visit(spec)
+                ret = spec.body[-1]
+                ret.value = ret.value.body if taken else ret.value.orelse
+                spec.args.args = [a for a in spec.args.args if a.arg not in literal]
+                spec.args.defaults = []
+                work.append(_add_copy(helpers, spec, callee))
+            node.func.id = name
+            node.args = [a for p, a in zip(params, node.args) if p not in literal]
             _mark(node)
 
 
