@@ -2512,3 +2512,29 @@ def test_copies_of_a_sum_contract_where_the_flow_gives_them_a_product(tmp_path):
     spec.loader.exec_module(module)
     with pytest.raises(Unsupported, match="ambiguous"):
         emit_kernel(src, "k", sig, {"D"}, {loc: 1}, pyfunc=module.k._pyfunc)
+
+
+def test_a_sum_contracts_a_product_through_two_no_op_conversions(tmp_path):
+    """`u = ct.astype(t * s, dt)` with dt = ct.float32 here, then `ct.astype(u, ct.float32) + c`: neither conversion
+    is emitted, and cuTile Python contracts the sum with the product (was refused: 1 fma for 0 candidate sums);
+    where dt is f16 the conversions are real and nothing is fused."""
+    import importlib.util
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent("""
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int], HALF: ct.Constant[bool]):
+         dt = ct.float16 if HALF else ct.float32
+         t = ct.load(x, (ct.bid(0),), (B,))
+         u = ct.astype(t * 2.0, dt)
+         ct.store(y, (ct.bid(0),), ct.astype(u, ct.float32) + 1.0)
+     """))
+    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    total = next(n for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.BinOp) and
+                 isinstance(n.op, ast.Add))
+    loc = (total.lineno, total.col_offset)
+    for half, fmas in (("false", {loc: 1}), ("true", {})):
+        sig = sigmod.bind(sigmod.parse(f"x=f32[?]/1, y=f32[?]/1, B=#128, HALF=#{half}"), ["x", "y", "B", "HALF"], "k")
+        body = "\n".join(emit_kernel(src, "k", sig, {"B"}, fmas, pyfunc=module.k._pyfunc).body)
+        assert body.count("fma(") == len(fmas), body

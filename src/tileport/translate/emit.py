@@ -1012,6 +1012,10 @@ class Emitter:
                     self.products[name] = (self.last_product, self.last_product_fp)
                 elif self.helper_product is not None:   # a helper's returned product (see _inline_body)
                     self.products[name] = (self.helper_product, self.DEFAULT_FP)
+                elif self._cast_product(st.value) and self.last_product and isinstance(ty, (Tile, Scalar)) and \
+                        {t.dtype for _, _, t in self.last_product if isinstance(t, (Tile, Scalar))} == {ty.dtype}:
+                    # `u = ct.astype(t * s, dt)` with dt the product's dtype: no conversion, the product itself
+                    self.products[name] = (self.last_product, self.DEFAULT_FP)
                 self.helper_product = None
                 if name in self.products:
                     self.product_block[name] = self.block_key()
@@ -5276,6 +5280,9 @@ class Emitter:
         from_helpers = {t.id for sub in self.walk() if isinstance(sub, ast.Assign)
                         for t in sub.targets if isinstance(t, ast.Name) and returns_product(sub.value)}
         bound_products |= from_helpers
+        cast_bound = frozenset(bound_products | {t.id for sub in self.walk() if isinstance(sub, ast.Assign)
+                                                 for t in sub.targets
+                                                 if isinstance(t, ast.Name) and self._cast_product(sub.value)})
         self.fma_candidates = Counter()
         maybe: dict[tuple, list] = {}
         dead = self._literal_dead_arms()
@@ -5294,7 +5301,7 @@ class Emitter:
                 if times := self.inlined_times(n):   # (a helper nothing calls has no copy in the kernel)
                     self.fma_candidates[self.loc(n)] += times
                     self.fma_nodes.setdefault(self.loc(n), set()).add(id(n))
-            elif operands and (casts := [o for o in operands if self._cast_product(o)]):
+            elif operands and (casts := [o for o in operands if self._cast_product(o, cast_bound)]):
                 maybe.setdefault(self.loc(n), []).append((n, casts[0]))
         # `ct.astype(a * f, x.dtype) + acc`: where the conversion is to the product's own dtype cuTile Python emits
         # none and contracts the sum; the reference has an fma there that no plain candidate accounts for
@@ -5427,11 +5434,13 @@ class Emitter:
         finally:
             self.const_locals = saved
 
-    def _cast_product(self, node: ast.AST) -> bool:
-        """`ct.astype(a * b, D)` without options: a product the reference may have contracted through (a no-op
-        conversion)."""
+    def _cast_product(self, node: ast.AST, names: frozenset = frozenset()) -> bool:
+        """`ct.astype(a * b, D)` without options (or of one of ``names``, bound to such a value or a product: `u =
+        ct.astype(t * s, dt)`, then `ct.astype(u, ct.float32)`): a product the reference may have contracted through
+        (a no-op conversion)."""
         return isinstance(node, ast.Call) and self.ct(node.func) == "astype" and len(node.args) == 2 and \
-            not node.keywords and self._syntactic_product(node.args[0])
+            not node.keywords and (self._syntactic_product(node.args[0]) or
+                                   (isinstance(node.args[0], ast.Name) and node.args[0].id in names))
 
     def deferred_product(self, st: ast.stmt, rest: list[ast.stmt], indent: str) -> bool:
         """`x = x * y` whose value only the later `x = x + c` of the same block reads, where cuTile Python fuses the
