@@ -54,8 +54,9 @@ def run_both(path: Path, lowered: Path, pick: Callable[[str, Any], bool], run: C
                 t_args, t_kw = [prepare(a) for a in args], [prepare(kwargs[n]) for n in names]
                 c_args, c_kw = [copy(a) for a in t_args], [copy(a) for a in t_kw]
                 self.jit[grid](*t_args, **dict(zip(names, t_kw)))
+                _synchronized(f"{self.name} (Triton)")
                 ported(self.jit, lowered / self.name, backend="cutile")[grid](*c_args, **dict(zip(names, c_kw)))
-                torch.cuda.synchronize()
+                _synchronized(f"{self.name} (the lowered form)")
                 for a, b in zip(arrays(t_args + t_kw), arrays(c_args + c_kw)):
                     if torch.is_tensor(a) and not torch.allclose(a.double(), b.double(), rtol=2e-2, atol=2e-2,
                                                                  equal_nan=True):
@@ -64,6 +65,14 @@ def run_both(path: Path, lowered: Path, pick: Callable[[str, Any], bool], run: C
                         failures.append(f"{self.name}: {diff.max().item()} at {at} of {tuple(a.shape)} (Triton "
                                         f"{a[at].item()}, port {b[at].item()})")
             return launch
+
+    def _synchronized(what: str) -> None:
+        """Wait for the launch; a fault (which leaves the context unusable for every launch after it) names the
+        kernel and the side that made it (the GPU run of 2026-12-06: "misaligned address", no kernel named)."""
+        try:
+            torch.cuda.synchronize()
+        except Exception as e:   # (torch.AcceleratorError: a device fault)
+            raise RuntimeError(f"{what}, launch {count}: {e}") from e
 
     for name in dir(mod):
         obj = getattr(mod, name)
