@@ -2538,3 +2538,25 @@ def test_a_sum_contracts_a_product_through_two_no_op_conversions(tmp_path):
         sig = sigmod.bind(sigmod.parse(f"x=f32[?]/1, y=f32[?]/1, B=#128, HALF=#{half}"), ["x", "y", "B", "HALF"], "k")
         body = "\n".join(emit_kernel(src, "k", sig, {"B"}, fmas, pyfunc=module.k._pyfunc).body)
         assert body.count("fma(") == len(fmas), body
+
+
+def test_a_transpose_held_by_a_let_mut_is_typed_by_the_names(tmp_path):
+    """`s = ct.transpose(a)` then `s = s - a` in a loop (and `b = ct.transpose(a)` copied into a carried name):
+    cutile types the variable once, from the transpose's value, by its extents' values (`[16, 16]`), and then
+    rejects `s - a` against `[B, B]` (the port did not compile through cutile): the identity reshape to the names
+    is written where the variable is bound."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         a = ct.load(x, (ct.bid(0), 0), (B, B))
+         s = ct.transpose(a)
+         b = ct.transpose(a)
+         c = b
+         for _ in range(2):
+             s = s - a
+             c = c + a
+         ct.store(y, (ct.bid(0), 0), s + c)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16")
+    body = "\n".join(e.body)
+    assert "let mut s: Tile<f32, { [B, B] }> = a.transpose().reshape(shape![B, B]);" in body, body
+    assert "let mut c: Tile<f32, { [B, B] }> = b.reshape(shape![B, B]);" in body, body

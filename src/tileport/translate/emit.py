@@ -990,6 +990,10 @@ class Emitter:
                 self.binding_value = st.value
                 self.helper_result_consts = []
                 code, ty = self.expr(st.value, want_name=name)
+                if name in self.mutated and isinstance(ty, Tile) and self.value_typed.get(code) == ty:
+                    # a transposed value cutile typed by its extents' values, copied into a `let mut` (`state_1 = b`
+                    # of `b = a.transpose()`): typed by the names (see permute)
+                    code = f"{code}.reshape(shape![{', '.join(ty.shape)}])"
                 if rebound is not None and rebound[0]:
                     self.const_locals[name] = rebound[1]
                 elif rebound is not None:
@@ -4450,8 +4454,15 @@ class Emitter:
         rust = f"{_paren(code)}.transpose()" if axes == (1, 0) else \
             f"permute({code}, const_array![{', '.join(map(str, axes))}])"
         base = node.args[0].id if isinstance(node.args[0], ast.Name) else "value"
+        named = any(not d.isdigit() for d in out.shape)
+        if named and want_name is not None and want_name in self.mutated:
+            # a `let mut` (`s = ct.transpose(a)`, then `s = s - a` in a loop): cutile types the variable once,
+            # from this value, by its extents' values; the identity reshape types it by the names from the start
+            # (irdiff identity-shape-ops)
+            rust = f"{rust}.reshape(shape![{', '.join(out.shape)}])"
+            named = False
         code, out = self.typed(rust, out, want_name, f"{base}_permuted")
-        if any(not d.isdigit() for d in out.shape):
+        if named:
             self.value_typed[want_name or code] = out
         return code, out
 
