@@ -8,7 +8,8 @@
 # and tcp/ (or both in ports.tar.xz: the lowered.py, lowered.json, spec.json and corpus.json of `tileport corpus port` on the tutorials' and TileGym's
 # Triton captures: benchmarks/results/corpus/triton.json has the commands).
 # Writes to $OUT: host.txt, triton-tests.log, triton_shadow.json, triton_shadow.txt, host-output.log (its tail), and
-# where the pack has tcpv/ (TileGym's Triton kernels under other hints) triton_shadow_variant.json / .txt.
+# where the pack has tcpv/ (TileGym's Triton kernels under other hints; ttpv/ the tutorials') triton_shadow_variant.json
+# / .txt: a second shadow of the same host code with those ports (VARIANT_TESTS: its TileGym test files).
 # SHADOW_TIMEOUT bounds the shadow step (default 330 s), MAX_CHECKS the launches checked per kernel (default 3),
 # TILEGYM_TESTS (space-separated, e.g. "tests/ops/test_layer_norm_legacy.py") the TileGym test files it runs, CALLS
 # the tutorials' host calls run after their scripts (default benchmarks/corpus/triton_shadow_calls.json).
@@ -25,24 +26,34 @@ if [ -f "$pack/ports.tar.xz" ]; then   # ttp/ and tcp/ packed (their JSON is mos
   ports=.devcache/ports
 fi
 
-TILEPORT_CORPUS=$(dirname "$tutorials") timeout "${TESTS_TIMEOUT:-200}" python3 -m pytest -q -rA \
-  -p no:cacheprovider tests/gpu/test_shadow_gpu.py tests/gpu/test_triton_idioms_gpu.py \
-  tests/gpu/test_triton_tutorial_idioms_gpu.py tests/gpu/test_triton_tutorial_attention_gpu.py \
-  > "$out/triton-tests.log" 2>&1
-echo "exit: $?" >> "$out/triton-tests.log"
+# A step whose *_TIMEOUT is 0 is skipped (a second call can run the variant shadow alone).
+if [ "${TESTS_TIMEOUT:-200}" -gt 0 ]; then
+  TILEPORT_CORPUS=$(dirname "$tutorials") timeout "${TESTS_TIMEOUT:-200}" python3 -m pytest -q -rA \
+    -p no:cacheprovider tests/gpu/test_shadow_gpu.py tests/gpu/test_triton_idioms_gpu.py \
+    tests/gpu/test_triton_tutorial_idioms_gpu.py tests/gpu/test_triton_tutorial_attention_gpu.py \
+    > "$out/triton-tests.log" 2>&1
+  echo "exit: $?" >> "$out/triton-tests.log"
+fi
 
-timeout "${SHADOW_TIMEOUT:-330}" python3 benchmarks/corpus/triton_shadow.py --tutorials "$tutorials" \
-  --tutorial-ports "$ports/ttp" --tilegym "$tilegym" --tilegym-ports "$ports/tcp" --max-checks "${MAX_CHECKS:-3}" \
-  ${TILEGYM_TESTS:+--tilegym-tests $TILEGYM_TESTS} --calls "${CALLS:-benchmarks/corpus/triton_shadow_calls.json}" \
-  --out "$out/triton_shadow.json" --log /tmp/host-output.log --hang-dump "$(( ${SHADOW_TIMEOUT:-330} - 15 ))" \
-  > "$out/triton_shadow.txt" 2>&1
-echo "exit: $?" >> "$out/triton_shadow.txt"
-tail -c 150000 /tmp/host-output.log > "$out/host-output.log" 2>/dev/null
-if [ -d "$ports/tcpv" ] && [ "${VARIANT_TIMEOUT:-240}" -gt 0 ]; then   # TileGym's kernels under a hints variant
+if [ "${SHADOW_TIMEOUT:-330}" -gt 0 ]; then
+  timeout "${SHADOW_TIMEOUT:-330}" python3 benchmarks/corpus/triton_shadow.py --tutorials "$tutorials" \
+    --tutorial-ports "$ports/ttp" --tilegym "$tilegym" --tilegym-ports "$ports/tcp" --max-checks "${MAX_CHECKS:-3}" \
+    ${TILEGYM_TESTS:+--tilegym-tests $TILEGYM_TESTS} --calls "${CALLS:-benchmarks/corpus/triton_shadow_calls.json}" \
+    --out "$out/triton_shadow.json" --log /tmp/host-output.log --hang-dump "$(( ${SHADOW_TIMEOUT:-330} - 15 ))" \
+    > "$out/triton_shadow.txt" 2>&1
+  echo "exit: $?" >> "$out/triton_shadow.txt"
+  tail -c 150000 /tmp/host-output.log > "$out/host-output.log" 2>/dev/null
+fi
+if [ -d "$ports/tcpv" ] && [ "${VARIANT_TIMEOUT:-240}" -gt 0 ]; then   # the kernels under a hints variant
+  tutorial_variant=(--skip-tutorials)
+  [ -d "$ports/ttpv" ] && tutorial_variant=(--calls "${CALLS:-benchmarks/corpus/triton_shadow_calls.json}")
+  # shellcheck disable=SC2086
   timeout "${VARIANT_TIMEOUT:-240}" python3 benchmarks/corpus/triton_shadow.py --tutorials "$tutorials" \
-    --tutorial-ports "$ports/ttp" --tilegym "$tilegym" --tilegym-ports "$ports/tcpv" --skip-tutorials \
-    --tilegym-tests tests/ops/test_rms_norm.py tests/ops/test_layer_norm_legacy.py --max-checks "${MAX_CHECKS:-3}" \
-    --out "$out/triton_shadow_variant.json" > "$out/triton_shadow_variant.txt" 2>&1
+    --tutorial-ports "$ports/$([ -d "$ports/ttpv" ] && echo ttpv || echo ttp)" "${tutorial_variant[@]}" \
+    --tilegym "$tilegym" --tilegym-ports "$ports/tcpv" \
+    --tilegym-tests ${VARIANT_TESTS:-tests/ops/test_rms_norm.py tests/ops/test_layer_norm_legacy.py} \
+    --max-checks "${MAX_CHECKS:-3}" --out "$out/triton_shadow_variant.json" \
+    --hang-dump "$(( ${VARIANT_TIMEOUT:-240} - 15 ))" > "$out/triton_shadow_variant.txt" 2>&1
   echo "exit: $?" >> "$out/triton_shadow_variant.txt"
 fi
 true
