@@ -221,6 +221,15 @@ def test_a_helper_returning_a_conditional_on_literals_returns_the_arm_taken(tmp_
     assert ast.unparse(helpers["scale_if__k_1"].fn.body[-1]) == "return v"
 
 
+def test_a_local_helper_table_at_constant_arithmetic_calls_the_function_taken(tmp_path):
+    """`fns = (times2, swap)` in the kernel, then `fns[(TILE + 1) % 2](t)`: the local tuple's function at the index
+    the constants give (rewrite helper-table; was refused: unknown name), the binding dropped."""
+    body = "fns = (times2, scaled)\nt = fns[(TILE + 1) % 2](ct.load(x, index=(ct.bid(0),), shape=(4,)))"
+    text = _resolved_at(tmp_path, body, {"TILE": 1})
+    assert "t = times2(ct.load(" in text and "fns" not in text, text
+    assert "t = scaled(ct.load(" in _resolved_at(tmp_path, body, {"TILE": 2})
+
+
 def test_a_local_static_alias_is_substituted(tmp_path):
     text, _ = _resolved(tmp_path, "zero = ct.PaddingMode.ZERO\nt = ct.load(x, index=(ct.bid(0),), shape=(TILE,), "
                                   "padding_mode=zero)")

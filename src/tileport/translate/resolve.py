@@ -184,9 +184,9 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("helper-attribute", "a helper reached through an attribute: a `@staticmethod` of a class "
             "(`Acts.silu(v)`), a function of an imported module (`utils.rms(x)`, `import mylib.ops as ops`)",
             "the call of a helper named after the path (`Acts_silu(v)`), inlined like any helper"),
-    Rewrite("helper-table", "a call through a module tuple of the user's functions at an index known when the "
-            "kernel compiles (`ACTS = (_ident, _relu, _gelu)`, then `ACTS[ACT](t)`, ACT a `ct.Constant`, a module "
-            "constant or a literal)", "the call of the function taken, by the module's name for it (`_gelu(t)`), "
+    Rewrite("helper-table", "a call through a module tuple of the user's functions, or a local one (`fns = (_a, "
+            "_b)`), at an index known when the kernel compiles (`ACTS = (_ident, _relu, _gelu)`, then `ACTS[ACT](t)`, "
+            "ACT a `ct.Constant`, a module constant, a literal, or their arithmetic: `fns[(MODE + 1) % 3]`)", "the call of the function taken, by the module's name for it (`_gelu(t)`), "
             "inlined like any helper: cuTile Python reads the tuple as a constant and calls the function it holds"),
     Rewrite("helper-literal-return", "a helper returning a conditional expression on parameters given literals "
             "(`def _scale(t, k): return t * k if k != 1 else t`, called `_scale(t, 3)`)", "a copy per call with the "
@@ -1294,12 +1294,21 @@ def _function_ast(pyfunc: Any) -> tuple[ast.FunctionDef, Path, str]:
     raise LookupError(f"{pyfunc.__name__}: no definition at {file}:{line}")
 
 
+_TABLE_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+              ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b}
+
+
 def _table_index(node: ast.AST, env: dict[str, Any], local: set[str], constants: dict[str, Any]) -> object:
     """The int a helper table is indexed by, when it is known before the kernel compiles: a literal, a module
     constant, a `ct.Constant` parameter of the kernel (``constants``), minus one of those; else None."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _table_index(node.operand, env, local, constants)
         return -inner if isinstance(inner, int) else None
+    if isinstance(node, ast.BinOp) and type(node.op) in _TABLE_OPS:   # `(MODE + 1) % 3`
+        a, b = (_table_index(e, env, local, constants) for e in (node.left, node.right))
+        if a is None or b is None or (b == 0 and isinstance(node.op, (ast.FloorDiv, ast.Mod))):
+            return None
+        return _TABLE_OPS[type(node.op)](a, b)
     if isinstance(node, ast.Constant):
         value = node.value
     elif isinstance(node, ast.Name) and node.id in constants:
@@ -1320,19 +1329,33 @@ def _root_name(node: ast.AST) -> str | None:
 
 def _fold_helper_tables(fn: ast.FunctionDef, env: dict[str, Any], local: set[str],
                         constants: dict[str, Any]) -> None:
-    """`ACTS[ACT](t)`: a call through a module tuple of the user's functions (`ACTS = (_ident, _relu, _gelu)`) at an
-    index known when the kernel compiles (a literal, a module constant, a `ct.Constant` of the kernel): the call of
+    """`ACTS[ACT](t)`: a call through a module tuple of the user's functions (`ACTS = (_ident, _relu, _gelu)`, or a
+    local one, `fns = (_a, _b)`) at an index known when the kernel compiles (a literal, a module constant, a
+    `ct.Constant` of the kernel, their arithmetic: `fns[(MODE + 1) % 3]`): the call of
     the function taken, by the name the module binds it to (rewrite helper-table) — cuTile Python reads the tuple
     as a constant and calls the function object it holds, inlining it."""
     rebound = _locals_assigned(fn)   # (a constant's name the kernel re-binds holds another value there)
     constants = {k: v for k, v in constants.items() if k not in rebound}
+    # a local bound once to one of them (`fns = (_a, _b)`, split by tuple-name-elements into `fns_0 = _a`, ..)
+    stores = [n.id for n in walk_nodes(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    aliases = {st.targets[0].id: st for st in walk_nodes(fn) if isinstance(st, ast.Assign) and
+               len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and stores.count(st.targets[0].id) == 1
+               and isinstance(st.value, ast.Name) and st.value.id not in local and
+               inspect.isfunction(inspect.unwrap(getattr(env.get(st.value.id), "_pyfunc", None) or
+                                                 env.get(st.value.id)))}
+    folded = False
     for node in walk_nodes(fn):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
             continue
         table = node.func.value
-        if _root_name(table) in local or not isinstance(table, (ast.Name, ast.Attribute)):
+        names = [aliases[e.id].value.id if isinstance(e, ast.Name) and e.id in aliases else
+                 getattr(e, "id", None) for e in getattr(table, "elts", ())]
+        if isinstance(table, ast.Tuple) and all(n is not None and n not in local and n in env for n in names):
+            ok, value = True, tuple(env[n] for n in names)   # (a local tuple of helpers, written out where read)
+        elif _root_name(table) in local or not isinstance(table, (ast.Name, ast.Attribute)):
             continue
-        ok, value = _static_value(table, env)
+        else:
+            ok, value = _static_value(table, env)
         k = _table_index(node.func.slice, env, local, constants)
         if not ok or not isinstance(value, tuple) or k is None or not -len(value) <= k < len(value):
             continue
@@ -1343,6 +1366,16 @@ def _fold_helper_tables(fn: ast.FunctionDef, env: dict[str, Any], local: set[str
                 env.get(name) is not func:
             continue
         node.func = _mark(ast.copy_location(ast.Name(name, ast.Load()), node.func))
+        folded = True
+    if folded:   # the aliases nothing reads now: dropped (a function bound to a name is no value to emit)
+        read = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        dead = {id(st) for name, st in aliases.items() if name not in read}
+        holders = [(node, field) for node in walk_nodes(fn) for field in ("body", "orelse")
+                   if isinstance(getattr(node, field, None), list)]
+        for node, field in holders:
+            block = getattr(node, field)
+            if any(id(st) in dead for st in block):
+                setattr(node, field, [st for st in block if id(st) not in dead] or [ast.Pass()])
 
 
 def _called_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]) -> dict[str, Any]:
