@@ -82,7 +82,8 @@ def _lower(tmp_path, body, kinds=KINDS):
     ("x = tl.load(x_ptr + offs, mask=offs < n, other=y_ptr)\ntl.store(y_ptr + offs, x)", 10, 52,
      "other= must be a literal, a scalar or a tile"),
     ("x = tl.load(x_ptr + offs.to(tl.float32), mask=offs < n)", 10, 17, "cannot add a Tile to a pointer"),
-    ("x = tl.umulhi(offs, offs)", 10, 9, "tl.umulhi is not lowered: cuTile Python 1.7 has no high half"),
+    ("x = tl.umulhi(tl.load(x_ptr + offs).to(tl.int64), offs)", 10, 9, "tl.umulhi of ct.int64: lowered for 32-bit "
+     "integers"),
     ("while n:\n    pass", 10, 5, "a `while` is lowered when it counts"),
     ("p = x_ptr + offs\nfor i in range(4):\n    p += 3\n", 12, 9, "p advanced by `3` per iteration"),
     ("p = x_ptr + offs\nfor i in range(4):\n    tl.store(p, 1.0)\n    p = x_ptr + i\n", 13, 9,
@@ -451,7 +452,8 @@ def test_triton_coverage_rows_name_bundled_examples():
     named = {c.example for c in TRITON_COVERAGE if c.example}
     assert named <= {f"triton/{m}" for m in KERNELS} | {f"idioms/{k}" for k in IDIOM_KERNELS} | {
         f"llm/{k}" for k in LLM_KERNELS} | {f"tut/{k}" for k in TUT_KERNELS} | {
-        f"scaled/{k}" for k in ("mx_mm", "mx_mm_trans")}   # (sm_100 only: tests/test_triton_dot_scaled.py)
+        f"scaled/{k}" for k in ("mx_mm", "mx_mm_trans")} | {   # (sm_100 only: tests/test_triton_dot_scaled.py)
+        f"r12/{k}" for k in ("bp_batch_center", "umulhi_mix", "split_blocks_min", "heuristics_chain")}
     assert all(c.example for c in TRITON_COVERAGE if c.status == "supported")
     assert {c.status for c in TRITON_COVERAGE} == {"supported", "dropped", "planned"}
 

@@ -102,8 +102,9 @@ class PortedKernel:
         heuristic = {n for layer in self.heuristics for n in layer}
         bound, _options = bind([p for p in self.params if p not in heuristic], self.constexprs - heuristic, args,
                                kwargs, self.defaults)
-        for layer in self.heuristics:
-            bound.update({n: f(dict(bound)) for n, f in layer.items()})
+        for layer in self.heuristics:   # each value sees those before it (`EVEN_N` from the `BLOCK` computed first)
+            for n, f in layer.items():
+                bound[n] = f(dict(bound))
         return flatten_tuples(bound, self.constexprs)   # (a tuple argument: one per element, as captured)
 
     def run(self, grid: Any, args: tuple, kwargs: dict) -> None:

@@ -649,7 +649,9 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`other`), a bounds-checked `ct.store`", S, "triton/rms_norm",
               "other masks or `other` values: planned (`triton-gather`)"),
     Construct("triton-block-ptr", "`tl.make_block_ptr(base [+ scalar offsets], shape, strides, offsets, "
-              "block_shape, order)` with whole-block offsets; `boundary_check`, `padding_option` zero/nan",
+              "block_shape, order)` with whole-block offsets (any offset along a block of one: a batch index); "
+              "shapes and strides parameters, literals, or +, -, *, // of them (`M * N`); `boundary_check`, "
+              "`padding_option` zero/nan",
               "a view with that shape and those strides; the offsets become tile indices (`order` is a layout hint the "
               "strides already carry)", S, "triton/matmul"),
     Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK | -BLOCK, ..))` once per iteration of the enclosing "
@@ -695,6 +697,11 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`ct.broadcast_to`, `ct.reshape` with unit axes, `ct.maximum(.., propagate_nan=True)`, an int32 zero "
               "tile `!= 0`, `ct.zeros(..) + float('-inf')`, the taken side / `(a if C else b)`; `ct.broadcast_to` "
               "of each to the common shape; as if not given (Triton's meaning)", S, "llm/softcap_bcast", "other keyword options of element-wise functions"),
+    Construct("triton-umulhi", "`tl.umulhi(x, y)` of 32-bit integer tiles (or a tile and a literal under 2^32)",
+              "the high half of the unsigned 64-bit product: both zero-extended to uint64, multiplied, `>> 32`, "
+              "truncated (Triton's tt.mulhiui is __nv_umulhi on the GPU, unsigned whatever the signedness; its "
+              "interpreter sign-extends int32); a literal at or above 2^31 multiplied in 16-bit halves (cutile parses "
+              "literals as i32)", S, "r12/umulhi_mix", "64-bit operands (a 128-bit product) refused"),
     Construct("triton-llm-math", "`tl.fma(a, b, c)`, `tl.clamp(x, lo, hi)`, `tl.zeros_like/ones_like/full_like`, "
               "`tl.argmax/argmin(x, axis)`, `tl.max/min(x, axis, return_indices=True)`, `tl.reduce(x, axis, f)` with "
               "`f` a @triton.jit `a + b` / `a * b` / `tl.maximum(a, b)` / `tl.minimum(a, b)`",

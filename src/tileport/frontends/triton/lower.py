@@ -74,7 +74,6 @@ FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt", "atan", "asin", "acos", "asinh",
                        "acosh", "atanh", "fmod", "copysign", "hypot", "tgamma", "j0", "j1", "y0", "y1")} | {
-    "umulhi": "cuTile Python 1.7 has no high half of an integer product",
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
     # the kernel either): the buffer is bytes, its tensor's shape and strides are not arguments of the kernel
@@ -96,7 +95,7 @@ DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma"
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
            "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims", "flip": "flip",
            "softmax": "softmax", "histogram": "histogram", "sort": "sort", "topk": "sort",
-           "gather": "tile_gather", "xor_sum": "bitwise_reduce", "reduce_or": "bitwise_reduce"}
+           "gather": "tile_gather", "xor_sum": "bitwise_reduce", "reduce_or": "bitwise_reduce", "umulhi": "umulhi"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
           "float64": "ct.float64", "int1": "ct.bool_", "uint16": "ct.uint16", "uint64": "ct.uint64",
@@ -1161,8 +1160,10 @@ class _Lowerer:
         # a bound loaded from memory (`range(tl.load(offsets + b), tl.load(offsets + b + 1))`) is read once, before
         # the loop, into a name of its own, as Python evaluates range()'s arguments (the iteration count below
         # would otherwise read it again)
+        # (also a bound that is a min / max of scalars, `range(start, tl.minimum(start + per, nblk))`: the
+        # translator ports `range(lo, hi)` of a name, not of a call; Python evaluates the bound once all the same)
         for k, part in zip(range(len(args)), ("lo", "hi", "step") if len(args) > 1 else ("hi",)):
-            if "ct.load(" in args[k]:
+            if "ct.load(" in args[k] or args[k].startswith(("min(", "max(")):
                 self.emit(f"{self.prefix}{var}_{part} = {args[k]}")
                 args[k] = f"{self.prefix}{var}_{part}"
         start, stop, step = ("0", args[0], "1") if len(args) == 1 else (*args, "1")[:3]
@@ -2919,6 +2920,47 @@ class _Lowerer:
         a, b, c = (v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals)
         prod = self.binop(ast.Mult(), a, b, node)
         return self.binop(ast.Add(), prod, c, node)  # type: ignore[return-value]
+
+    def umulhi(self, node: ast.Call, fn: str, kw: dict) -> Tile:
+        """``tl.umulhi(x, y)`` of 32-bit integers: the high 32 bits of the unsigned 64-bit product (Triton's
+        `tt.mulhiui`, unsigned whatever the operands' signedness), as tl.rand's Philox is written: each operand's
+        32 bits zero-extended to uint64, multiplied, shifted right by 32, truncated back to the operands' dtype. A
+        literal operand at or above 2^31 is multiplied in 16-bit halves (cutile 0.3.1 parses literals as i32).
+        64-bit operands (a 128-bit product) are refused."""
+        vals = [self._value(self.ev(self._arg(node, kw, k, n)), node) for k, n in enumerate(("x", "y"))]
+        tiles = [v for v in vals if not isinstance(v, Scalar)]   # (tiles, index vectors)
+        if not tiles:
+            raise self.fail(node, "tl.umulhi of two scalars: not lowered (a tile operand is expected)")
+        x = self.materialize(tiles[0], node)
+        dt = self.known_dtype(x)
+        if dt not in ("ct.int32", "ct.uint32"):
+            raise self.fail(node, f"tl.umulhi of {dt or 'an operand of unknown dtype'}: lowered for 32-bit integers "
+                                  "(the 64-bit product's high half; 64-bit operands need a 128-bit product)")
+
+        def wide(t: Tile) -> str:
+            return f"ct.astype(ct.astype({t.text}, ct.uint32), ct.uint64)"
+
+        texts, lit = [], None
+        for v in vals:
+            if isinstance(v, Scalar) and v.text.isdigit() or isinstance(v, Scalar) and v.text.startswith("0x"):
+                c = int(v.text, 0)
+                if not 0 <= c < 2 ** 32:
+                    raise self.fail(node, f"tl.umulhi by {v.text}: a 32-bit unsigned constant is expected")
+                lit = c
+                continue
+            if isinstance(v, Scalar):
+                raise self.fail(node, "tl.umulhi of a tile and a runtime scalar: not lowered (a literal or a tile "
+                                      "is expected)")
+            t = self.materialize(v, node)
+            if self.known_dtype(t) != dt:
+                raise self.fail(node, f"tl.umulhi of {dt} and {self.known_dtype(t)}: one dtype is expected")
+            texts.append(wide(t))
+        if lit is not None:
+            x64 = texts[0]
+            prod = f"((({x64} * {hex(lit >> 16)}) << 16) + {x64} * {hex(lit & 0xFFFF)})"
+        else:
+            prod = f"({texts[0]} * {texts[1]})"
+        return Tile(f"ct.astype(ct.astype({prod} >> 32, ct.uint32), {dt})", x.shape, dt)
 
     def clamp(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.clamp(x, lo, hi)``: ``minimum(maximum(x, lo), hi)`` (a NaN x gives lo, as Triton's default);
@@ -4912,6 +4954,8 @@ class _Lowerer:
             v = self.ev(onode)
             if off == "0":
                 index.append("0")
+            elif blk == "1" and isinstance(v, Scalar):   # a block of one (a batch index): the offset itself
+                index.append(off)
             elif isinstance(v, Scalar) and v.factors and blk in v.factors:
                 index.append(v.factors[0] if v.factors[1] == blk else v.factors[1])
             elif isinstance(v, Scalar) and (q := self._in_blocks(v, blk)) is not None:
@@ -4920,12 +4964,31 @@ class _Lowerer:
                 raise self.fail(onode, f"offset `{off}` is not a multiple of the block size {blk} "
                                        "(write `pid * BLOCK`): only whole-block offsets are lowered")
         for e in shape + strides:
-            if not (e.isidentifier() or e.isdigit()):
-                raise self.fail(node, f"`{e}`: shapes and strides of block pointers must be parameters or literals")
+            if not (e.isidentifier() or e.isdigit() or self._param_arith(e)):
+                raise self.fail(node, f"`{e}`: shapes and strides of block pointers must be parameters, literals, "
+                                      "or +, -, *, // of them")
         note = "tl.make_block_ptr order= is a layout hint: the view's strides carry the layout"
         if note not in self.notes:
             self.notes.append(note)
         return BlockPtr(base.param, base.terms, shape, strides, tuple(index), block)
+
+    def _param_arith(self, text: str) -> bool:
+        """``text`` is +, -, * or // of the kernel's scalar / constexpr parameters and integer literals (`M * N`, a
+        3-D block pointer's batch stride): a value the launch computes from its arguments, as for a parameter."""
+        try:
+            tree = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return False
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Name):
+                if n.id not in self.kinds or self.kinds[n.id] == "array":
+                    return False
+            elif isinstance(n, ast.Constant):
+                if not isinstance(n.value, int) or isinstance(n.value, bool):
+                    return False
+            elif not isinstance(n, (ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Load)):
+                return False
+        return True
 
     # ------------------------------------------------ the kernel
 
