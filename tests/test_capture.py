@@ -586,3 +586,29 @@ def test_a_live_search_records_every_config_then_runs_the_real_search(monkeypatc
     assert [(g, a, c) for _, g, a, c in seen] == [((7,), ("x", 7), "7"), ((12,), ("x", 12), "12")]
     assert all(k is not _searched for k, *_ in seen)   # each at its config's hints (replace_hints)
     assert tune.exhaustive_search is _tune.exhaustive_search   # restored
+
+
+def test_a_cached_winners_launch_is_recorded_at_every_config_of_its_search():
+    """Host code that caches a search's winner by less than the signature (TileGym's bmm: by batch, M, N, K and
+    transposes) launches it again without searching, on other arrays; on a GPU the cached winner may be any config
+    (run 17: six bmm launches refused at occupancy 2, ported at 1 only). Such a launch — the returned config's hints
+    and config-set values — is recorded at every other config, each at its own hints."""
+    from tileport.corpus.autotune import AutotuneLog
+    from tileport.frontends.cutile_py.hints import kernel_hints
+
+    log = AutotuneLog()
+    k1, k2 = _searched.replace_hints(occupancy=1), _searched.replace_hints(occupancy=2)
+    a, b, a2 = object(), object(), object()   # arrays: compared by identity
+    won = ((a, b, 64), (10,), "cfg(64, 1)", k1)
+    others = [((a, b, 128), (5,), "cfg(128, 1)", k1), ((a, b, 64), (20,), "cfg(64, 2)", k2)]
+    log.tuned.append((_searched._pyfunc, won, others))
+    occupancy = lambda k: kernel_hints(k)["occupancy"]   # noqa: E731
+    right_after = log.alternatives(k1, (10,), (a, b, 64))   # the launch right after the search
+    assert [(x[0], x[1], x[2], occupancy(x[3])) for x in right_after] == [(o[0], o[1], o[2], occupancy(o[3]))
+                                                                         for o in others]
+    alts = log.alternatives(k1, (40,), (a2, b, 64))   # the cached winner on other arrays
+    assert [(x[0], x[1], occupancy(x[3])) for x in alts] == [((a2, b, 128), (40,), 1), ((a2, b, 64), (40,), 2)]
+    assert "cached winner" in alts[0][2]
+    assert log.alternatives(k2, (40,), (a2, b, 64)) == []   # not the returned config's hints
+    assert log.alternatives(k1, (40,), (a2, b, 128)) == []   # nor its config-set values
+    assert log.alternatives(_searched, (40,), (a2, b)) == []   # nor its arity

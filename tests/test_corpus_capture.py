@@ -386,11 +386,13 @@ def scale_then_follow(x):
 '''
 
 
-@pytest.mark.parametrize("mode, follows", [("all", {"64"}), ("each", {"64", "256", "512"})])
+@pytest.mark.parametrize("mode, follows", [("all", {"64", "256", "512"}), ("each", {"64", "256", "512"})])
 def test_autotune_each_runs_the_searching_files_again_per_winner(tmp_path: Path, mode, follows):
     """--autotune each: the test file that searched runs again with each other config as the winner (its module
     imported afresh, so its tuning cache is empty), and what it launches with the winner's values (a fresh buffer,
-    another launch's TILE) is recorded for every config; --autotune all records it at the first config only."""
+    another launch's TILE) is recorded for every config. --autotune all records that launch of the searched kernel at
+    every config too (it holds the returned config's TILE: a cached winner's launch, autotune.py), without the
+    winner rounds; a launch of another kernel whose constant the winner sets only the rounds see."""
     root = tmp_path / "wc"
     (root / "src" / "minigym").mkdir(parents=True)
     (root / "src" / "minigym" / "__init__.py").write_text("")

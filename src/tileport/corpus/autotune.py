@@ -13,7 +13,12 @@ The host code's own launch after a search is at the config the search returned, 
 at other hints (``kernel.replace_hints(occupancy=2)``): on a GPU the winner may be any config, so with ``every=True``
 the search is remembered (``AutotuneLog.tuned``) and a later launch of the same kernel whose arguments and grid are
 exactly those the search built for the config it returned is also recorded at every other config's arguments and
-grid (``AutotuneLog.alternatives``) — the launch the host code makes when that config wins.
+grid (``AutotuneLog.alternatives``) — the launch the host code makes when that config wins, at that config's hints.
+Host code often keeps a search's winner in a cache keyed by less than the launch's signature (TileGym's bmm: by batch,
+M, N, K and transposes, not by the operands' strides), so a later launch reuses the winner without searching: a
+launch of a searched kernel at the returned config's hints whose config-set arguments (those that differ between the
+search's configs) hold the returned config's values is recorded at every other config too, its other arguments and
+its grid as launched (the grid a config would compute from them is the host's: not known here).
 """
 from __future__ import annotations
 
@@ -35,18 +40,44 @@ class AutotuneLog:
     #: winner rounds (``--autotune each``)
     winner: int = 0
     current_test: Callable[[], str | None] = lambda: None
-    #: the last searches over one kernel (with ``every``): (its function, (args, grid) at the config returned,
-    #: [(args, grid, config repr)] at the others)
+    #: the last searches over one kernel (with ``every``): (its function, (args, grid, config repr, kernel at its
+    #: hints) at the config returned, [the same] at the others)
     tuned: list[tuple[Any, tuple, list[tuple]]] = field(default_factory=list)
 
     def alternatives(self, kernel: Any, grid: Any, args: tuple) -> list[tuple]:
-        """(args, grid, config) of the launches the host code would make instead of this one under another winner
-        of a search: empty unless the launch is of a searched kernel at exactly the returned config's arguments."""
+        """(args, grid, config repr, kernel at the config's hints) of the launches the host code would make instead
+        of this one under another winner of a search: empty unless the launch is of a searched kernel at the
+        returned config — its very arguments and grid, or (a winner the host cached) its hints and the values of
+        the arguments the configs set (module docstring)."""
         func = getattr(kernel, "_pyfunc", None)
-        for f, (args0, grid0), others in reversed(self.tuned):
-            if f is func and _same(args, args0) and _grid(grid) == _grid(grid0):
-                return others
+        for f, won, others in reversed(self.tuned):
+            if f is not func:
+                continue
+            set_hints = {h for o in others for h, v in _hints(o[3]).items() if v != _hints(won[3])[h]}
+            alts = [(o[0], o[1], o[2], _at_config_hints(kernel, o[3], set_hints)) for o in others]
+            if _same(args, won[0]) and _grid(grid) == _grid(won[1]):
+                return alts
+            config_set = [i for i in range(len(won[0])) if any(not _same(o[0][i:i + 1], won[0][i:i + 1])
+                                                                for o in others)]
+            launched, returned = _hints(kernel), _hints(won[3])
+            if len(args) == len(won[0]) and all(launched[h] == returned[h] for h in set_hints) and \
+                    all(_same(args[i:i + 1], won[0][i:i + 1]) for i in config_set):
+                return [(tuple(o[0][i] if i in config_set else a for i, a in enumerate(args)), grid,
+                         f"{o[2]}, a cached winner's launch: grid as launched", k) for o, (*_, k) in zip(others, alts)]
         return []
+
+
+def _at_config_hints(kernel: Any, config_kernel: Any, set_hints: set[str]) -> Any:
+    """The launched kernel with the hints the search sets per config (``hints_fn``) taken from another config's
+    kernel: the host's own hints (an occupancy it always asks for) kept."""
+    values = {h: v for h, v in _hints(config_kernel).items() if h in set_hints and v != "default"}
+    return kernel.replace_hints(**values) if values else kernel
+
+
+def _hints(kernel: Any) -> dict:
+    from ..frontends.cutile_py.hints import kernel_hints
+
+    return kernel_hints(kernel)
 
 
 #: searches remembered for alternatives (their arguments hold the host's tensors)
@@ -90,14 +121,14 @@ def first_config_autotune(log: AutotuneLog, every: bool = False) -> Iterator[Aut
                 log.searches.append({"kernel": _kernel_name(k), "configs": len(configs), "taken": repr(configs[won]),
                                      "launched": len(configs) if every else 1,
                                      "hints": {str(a): v for a, v in hints.items()}, "test": log.current_test()})
-            built.append((tuple(args_fn(cfg)), grid_fn(cfg), repr(cfg)))
+            built.append((tuple(args_fn(cfg)), grid_fn(cfg), repr(cfg), launched))
             log.active = True
             try:
                 ct.launch(stream, built[-1][1], launched, built[-1][0])
             finally:
                 log.active = False
         if every and len(configs) > 1 and isinstance(kernel, kernel_type):   # (a factory's kernels differ per config)
-            log.tuned.append((kernel._pyfunc, built[won][:2], built[:won] + built[won + 1:]))
+            log.tuned.append((kernel._pyfunc, built[won], built[:won] + built[won + 1:]))
             del log.tuned[:-TUNED_KEPT]
         best = _tune.Measurement(config=configs[won], mean_us=FAKE_MEAN_US, num_samples=1, error_margin_us=0.0)
         return _tune.TuningResult(best=best, successes=[best], failures=[])

@@ -152,10 +152,10 @@ class Session:
         finally:
             self.collect(rec)
         if not self.autotune.active:   # the launch after a search: also at each other config (autotune.py)
-            for args, g, cfg in self.autotune.alternatives(kernel, grid, tuple(kernel_args)):
+            for args, g, cfg, k in self.autotune.alternatives(kernel, grid, tuple(kernel_args)):
                 alt = self._recorder_cls()
                 try:
-                    alt.record(g, kernel, args)
+                    alt.record(g, k, args)
                 except Exception:  # noqa: BLE001 (a config the launch itself refuses is not recorded)
                     alt = self._recorder_cls()
                 self.collect(alt, f"the launch after a search, were {cfg} its winner")
