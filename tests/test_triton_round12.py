@@ -136,3 +136,30 @@ def test_round12_kernels_port_and_prove(tmp_path):
             for n in NAMES]
     for name, v in zip(NAMES, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):
         assert v["status"] == "proven", (name, str(v)[:1500])
+
+
+def test_f32_dot_at_default_precision_is_refused_with_an_accumulator_too(tmp_path):
+    """`acc = tl.dot(a, b, acc)` / `acc += tl.dot(a, b)` of f32 operands without input_precision="ieee" (tf32 on
+    the GPU) were lowered to ct.mma of the f32 tiles (f32 products), silently; refused now at the dot, as without
+    an accumulator. With "ieee" / allow_tf32=False both lower, and compute a @ b twice."""
+    from tileport.frontends.cutile_py.capture import run_captured
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    launches = list(run_captured(FIXTURE, []).launches.values())
+    mine = {n: [l for l in launches if l["kernel"].endswith(f"::{n}")] for n in ("f32_dot_default_acc",
+                                                                                 "f32_dot_ieee_acc")}
+    with pytest.raises(LoweringError, match="f32 operands at Triton's default precision") as err:
+        lower_from_launches(f"{FIXTURE}::f32_dot_default_acc", mine["f32_dot_default_acc"])
+    line = next(i for i, l in enumerate(FIXTURE.read_text().splitlines(), 1) if "acc = tl.dot(a, b, acc)" in l)
+    assert f"triton_round12.py:{line}:" in str(err.value)
+    lower_from_launches(f"{FIXTURE}::f32_dot_ieee_acc", mine["f32_dot_ieee_acc"]).write(tmp_path / "ieee" /
+                                                                                         "lowered.py")
+    for name, grid, args, kw in MOD.dots()[1:]:
+        got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        saved, two.CtNumpy = two.CtNumpy, Ct12
+        try:
+            two.run_lowered(tmp_path / "ieee", getattr(MOD, name), grid, tuple(got), dict(kw))
+        finally:
+            two.CtNumpy = saved
+        assert np.array_equal(got[2], 2 * (args[0] @ args[1]))

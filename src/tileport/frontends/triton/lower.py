@@ -4195,6 +4195,12 @@ class _Lowerer:
 
     def _dot(self, node: ast.AST, a: object, b: object, acc: object) -> Tile:
         ta, tb, tc = (self.materialize(x, node) for x in (a, b, acc))
+        if self.known_dtype(ta) == F32 and self.known_dtype(tb) == F32 and id(node) not in self._ieee_dots:
+            # (with an accumulator too: `acc = tl.dot(a, b, acc)`, `acc += tl.dot(a, b)` were lowered to ct.mma of
+            # the f32 tiles, f32 products where Triton multiplies tf32-rounded operands, silently)
+            raise self.fail(node, "tl.dot of f32 operands at Triton's default precision (tf32: the GPU rounds the "
+                                  "operands to tf32) is not lowered: ct.mma of f32 tiles multiplies in f32; "
+                                  "input_precision=\"ieee\" / allow_tf32=False (f32 products) is")
         return Tile(f"ct.mma({ta.text}, {tb.text}, {tc.text})", tc.shape, tc.dtype)
 
     # ------------------------------------------------ memory
