@@ -990,7 +990,8 @@ class Emitter:
                 self.binding_value = st.value
                 self.helper_result_consts = []
                 code, ty = self.expr(st.value, want_name=name)
-                if name in self.mutated and isinstance(ty, Tile) and self.value_typed.get(code) == ty:
+                if name in self.mutated and name not in getattr(self.assign_counts, "straight", ()) and \
+                        isinstance(ty, Tile) and self.value_typed.get(code) == ty:
                     # a transposed value cutile typed by its extents' values, copied into a `let mut` (`state_1 = b`
                     # of `b = a.transpose()`): typed by the names (see permute)
                     code = f"{code}.reshape(shape![{', '.join(ty.shape)}])"
@@ -3566,11 +3567,8 @@ class Emitter:
                         code = tmp
                     self.env[p.arg] = (code, ty)
                     continue
-                # (a product carried in may be read only through its factors: `_t`, so that rustc neither warns
-                # that the binding is unused nor, were it dropped, that the caller's product is never read)
-                var = f"_{p.arg}" if p.arg in carried else p.arg
-                self.body.append(f"let {'mut ' if p.arg in self.mutated else ''}{var}: {ty.rust()} = {code};")
-                self.env[p.arg] = (var, ty)
+                self.body.append(f"let {'mut ' if p.arg in self.mutated else ''}{p.arg}: {ty.rust()} = {code};")
+                self.env[p.arg] = (p.arg, ty)
                 if p.arg in carried:
                     self.products[p.arg] = carried[p.arg]
                     self.product_block[p.arg] = self.block_key()
@@ -3593,7 +3591,7 @@ class Emitter:
             else:
                 code, ty = self.expr(ret)
             self.helper_result_consts = consts   # (after the results' own inlined calls set theirs)
-            lines = self.body
+            lines = _unread_carried(self.body, code, carried)
         finally:
             self.inlining.pop()
             self.block_keys.pop()
@@ -4455,11 +4453,15 @@ class Emitter:
             f"permute({code}, const_array![{', '.join(map(str, axes))}])"
         base = node.args[0].id if isinstance(node.args[0], ast.Name) else "value"
         named = any(not d.isdigit() for d in out.shape)
-        if named and want_name is not None and want_name in self.mutated:
-            # a `let mut` (`s = ct.transpose(a)`, then `s = s - a` in a loop): cutile types the variable once,
+        if named and want_name is not None and want_name in self.mutated and \
+                want_name not in getattr(self.assign_counts, "straight", ()):
+            # a `let mut` (`s = ct.transpose(a)`, then `s = s - a` in a loop; not a name re-bound in one block
+            # only, a `let` shadowing the last): cutile types the variable once,
             # from this value, by its extents' values; the identity reshape types it by the names from the start
-            # (irdiff identity-shape-ops)
-            rust = f"{rust}.reshape(shape![{', '.join(out.shape)}])"
+            # (irdiff identity-shape-ops), of the value bound typed first (rustc infers no permute's generics
+            # through a method call on it)
+            temp = self.typed(rust, out, None, f"{base}_permuted")[0]
+            rust = f"{temp}.reshape(shape![{', '.join(out.shape)}])"
             named = False
         code, out = self.typed(rust, out, want_name, f"{base}_permuted")
         if named:
@@ -5874,6 +5876,20 @@ class _Counts(dict):
     one block (`step = 1` then `step = step << 2`): each holds, from one binding to the next, the value bound
     there, with no loop or branch carrying it (so a constant one is folded there, as cuTile Python folds it)."""
     straight: frozenset[str] = frozenset()
+
+
+def _unread_carried(lines: list[str], result: str, carried: dict) -> list[str]:
+    """An inlined helper's lines, where a parameter given a product (see _inline_body) that nothing reads — the
+    product was read through its factors — is bound as `_name`: rustc neither warns that the binding is unused nor,
+    were it dropped, that the caller's product is never read."""
+    for name in carried:
+        binding = re.compile(rf"let (mut )?{name}: ")
+        at = next((i for i, line in enumerate(lines) if binding.match(line)), None)
+        read = re.compile(rf"\b{name}\b")
+        if at is not None and not any(read.search(line.split("//", 1)[0]) for line in [*lines[at + 1:], result]):
+            lines = [*lines[:at], binding.sub(lambda m: f"let {m.group(1) or ''}_{name}: ", lines[at], count=1),
+                     *lines[at + 1:]]
+    return lines
 
 
 def _static_for(st: ast.stmt) -> bool:
