@@ -550,10 +550,13 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "tested with `==`: folded, SMALL_KERNELS forms5); a `ct.PaddingMode` passed or defaulted (`pad="
               "ct.PaddingMode.NEG_INF` read by the helper's `ct.load`) and an int axis read as `t.shape[axis]`: "
               "folded, SMALL_KERNELS gen7_forms); an optional argument (`bias=None`) tested with `is None` / `is not "
-              "None`: folded per call, as cuTile Python knows it from the argument's type)",
+              "None`: folded per call, as cuTile Python knows it from the argument's type); a helper calling "
+              "itself until its constants end the recursion (`_pow_n(t, n // 2)` under `if n == 0: return ..`, "
+              "`_fib(n - 1) + _fib(n - 2)`)",
               "inlined as a Rust block that binds the parameters and yields the result, as cuTile Python inlines it; "
               "an imported helper's fmas are matched at its own file's lines, and its file is part of the port's "
-              "source digest (an edit to it makes the port stale)", S, "mla_prefill"),
+              "source digest (an edit to it makes the port stale); a recursive helper once per call, at most 16 "
+              "deep (deeper: refused)", S, "mla_prefill"),
     Construct("helper-tuple", "a helper `@ct.function` returning several values, unpacked into names by the "
               "assignment that calls it (`m, l, acc = step(..)`: one online-softmax step shared by a kernel's loops), or "
               "kept under one name and read by index (`res = stats(t)`, `res[0]`); a tuple passed in unpacked in "
