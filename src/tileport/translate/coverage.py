@@ -680,7 +680,9 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "f16 / fp8 operands; 3-D (batched) dots `[B, M, K] x [B, K, N]`; an option given as a constexpr every "
               "launch gives alike (`input_precision=PREC`, llm/kw_arange_ieee)",
               "`ct.mma(a, b, acc)` (an f16 zero accumulator for `out_dtype=tl.float16`; a rank-3 one for batched "
-              "dots: llm/half_acc_dot, llm/batched_dot)", S, "triton/matmul"),
+              "dots: llm/half_acc_dot, llm/batched_dot)", S, "triton/matmul",
+              "f32 operands at Triton's default precision (tf32 on the GPU) or tf32x3, with an accumulator or "
+              "without, are refused (ct.mma of f32 tiles multiplies in f32; round 12: r12/f32_dot_default_acc)"),
     Construct("triton-dot-scaled", "`tl.dot_scaled(lhs, lhs_scale, fmt, rhs, rhs_scale, fmt, acc)` (Triton's "
               "microscaled product, sm_100; tutorial 10): both operands e2m1 (uint8 bytes, two 4-bit elements each "
               "along K, the first low), e4m3 or e5m2 (fp8, or uint8 bytes), e8m0 scales as uint8 or float8e4nv "

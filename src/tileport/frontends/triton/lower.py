@@ -4081,6 +4081,10 @@ class _Lowerer:
         if id(node) in self._f16_dots:   # out_dtype=tl.float16 of f16 operands
             acc = "ct.float16"
         rank = len(ta.shape)
+        if acc is None and kinds == {F32}:   # (with an accumulator, refused alike: _dot)
+            raise self.fail(node, "tl.dot of f32 operands at Triton's default precision (tf32: the GPU rounds the "
+                                  "operands to tf32) is not lowered: ct.mma of f32 tiles multiplies in f32; "
+                                  "input_precision=\"ieee\" / allow_tf32=False (f32 products) is")
         if acc is None or rank not in (2, 3) or len(tb.shape) != rank:
             raise self.fail(node, "tl.dot(a, b) without an accumulator is lowered for 2-D 16- or 8-bit operands, "
                                   "and f32 ones with input_precision=\"ieee\" / allow_tf32=False (by default f32 "
