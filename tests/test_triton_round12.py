@@ -163,3 +163,20 @@ def test_f32_dot_at_default_precision_is_refused_with_an_accumulator_too(tmp_pat
         finally:
             two.CtNumpy = saved
         assert np.array_equal(got[2], 2 * (args[0] @ args[1]))
+
+
+def test_ported_autotuned_kernel_takes_the_captured_config(tmp_path):
+    """`ported()` of an `@triton.autotune` kernel raised AttributeError ('Autotuner' object has no attribute
+    'params'); it binds the config the capture launched — the first after `prune_configs_by` (BLOCK 256 of 128 /
+    256 / 512 for 300 columns) — and the lowered kernel computes the rows."""
+    from tileport.frontends.cutile_py.capture import run_captured
+    from tileport.pipeline.triton import lower_from_launches
+    from tileport.runtime.triton_port import ported
+
+    launches = [l for l in run_captured(FIXTURE, []).launches.values() if l["kernel"].endswith("::autotuned_rows")]
+    assert [a["value"] for l in launches for a in l["args"] if a["name"] == "BLOCK"] == [256]
+    lower_from_launches(f"{FIXTURE}::autotuned_rows", launches).write(tmp_path / "autotuned_rows" / "lowered.py")
+    (name, grid, args, kw), = MOD.tuned()
+    assert ported(MOD.autotuned_rows, tmp_path / "autotuned_rows").bind(args, kw)["BLOCK"] == 256
+    got = _run(tmp_path, name, grid, args, kw)
+    assert np.array_equal(got[2], args[0] * args[1][:, None])

@@ -38,8 +38,17 @@ class PortedKernel:
         self.jit = jit
         #: `@triton.heuristics` layers around the JITFunction: name → its function of the bound arguments
         self.heuristics: list[dict] = []
-        while isinstance(getattr(jit, "values", None), dict) and hasattr(jit, "fn") and not hasattr(jit, "params"):
-            self.heuristics.append(jit.values)
+        #: every layer, outermost first: a heuristics dict, or an `@triton.autotune` Autotuner (its config taken as
+        #: the capture takes it: the first after its pruning, `frontends/triton/capture.py` first_config)
+        self.layers: list[Any] = []
+        while hasattr(jit, "fn") and not hasattr(jit, "params"):
+            if isinstance(getattr(jit, "values", None), dict):
+                self.heuristics.append(jit.values)
+                self.layers.append(jit.values)
+            elif isinstance(getattr(jit, "configs", None), list) and jit.configs:
+                self.layers.append(jit)
+            else:
+                break
             jit = jit.fn
         self.name = jit.fn.__name__
         self.backend = backend
@@ -99,12 +108,26 @@ class PortedKernel:
     def bind(self, args: tuple, kwargs: dict) -> dict:
         """The launch's arguments by parameter name, as Triton binds them; the values `@triton.heuristics` computes
         from them included (innermost layer last, as Heuristics.run calls the function it wraps)."""
-        heuristic = {n for layer in self.heuristics for n in layer}
+        heuristic = {n for layer in self.heuristics for n in layer} | {
+            n for layer in self.layers if not isinstance(layer, dict) for c in layer.configs for n in c.kwargs}
         bound, _options = bind([p for p in self.params if p not in heuristic], self.constexprs - heuristic, args,
                                kwargs, self.defaults)
-        for layer in self.heuristics:   # each value sees those before it (`EVEN_N` from the `BLOCK` computed first)
-            for n, f in layer.items():
-                bound[n] = f(dict(bound))
+        for layer in self.layers:
+            if isinstance(layer, dict):   # each value sees those before it (`EVEN_N` from the `BLOCK` computed first)
+                for n, f in layer.items():
+                    bound[n] = f(dict(bound))
+                continue
+            layer.nargs = dict(bound)   # (what Triton's prune_configs reads)
+            try:
+                configs = layer.prune_configs(dict(kwargs)) if len(layer.configs) > 1 else layer.configs
+            except Exception:  # noqa: BLE001 — a pruning model that needs a GPU: the declared order, as captured
+                configs = layer.configs
+            finally:
+                layer.nargs = None
+            config = configs[0]
+            if config.pre_hook is not None:
+                config.pre_hook({**bound, **config.all_kwargs()})
+            bound.update(config.kwargs)
         return flatten_tuples(bound, self.constexprs)   # (a tuple argument: one per element, as captured)
 
     def run(self, grid: Any, args: tuple, kwargs: dict) -> None:
