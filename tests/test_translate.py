@@ -2571,3 +2571,14 @@ def test_a_transpose_held_by_a_let_mut_is_typed_by_the_names(tmp_path):
          ct.store(y, (ct.bid(0), 0), acc)
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16")
     assert "reshape" not in "\n".join(e.body), e.body
+
+
+def test_tidy_drops_a_binding_read_only_by_a_comment_or_by_a_dropped_binding():
+    """`let a: i32 = -4i32;` whose uses were folded, with `a` only in a comment after it, and `c`, `d` read only by
+    `let c_d = c * d;`, itself unread: each dropped (rustc warned `unused variable`)."""
+    from tileport.translate.emit import _tidy_bindings
+    body = ["let t: Tile<f32, { [B] }> = x_view.load([pid]);", "let a: i32 = -4i32;", "let c: i32 = -4i32;",
+            "let d: i32 = -3i32;", "// `c * d` is a constant: bound first, so that cutile folds it as a value",
+            "let c_d: i32 = c * d;", "y.store(t * broadcast_scalar(12.0f32, shape![B]));"]
+    out = "\n".join(_tidy_bindings(body))
+    assert "let a" not in out and "let c" not in out and "let d" not in out and "let t" in out, out

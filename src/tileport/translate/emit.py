@@ -6139,13 +6139,17 @@ def _tidy_bindings(body: list[str]) -> list[str]:
     re-assigns would draw the unused-mut warning)."""
     out = [line for entry in body for line in entry.split("\n")]   # (an inlined helper is one multi-line entry)
     out = _drop_dead_tokens(out)
-    for i, line in enumerate(out):   # an unused pure value (its readers were folded away): not emitted
-        u = _LET_VALUE.match(line)   # (not a `_name`: a binding kept unread on purpose)
-        end = _statement_end(out, i) if u and not u.group(1).startswith("_") else None
-        if end is not None and not _EFFECT.search("\n".join(out[i:end + 1])) and \
-                not _read_before_rebound(u.group(1), out, i, end):
-            out[i:end + 1] = [""] * (end + 1 - i)
-    out = [line for line in out if line != ""]
+    dropped = True
+    while dropped:   # (until none is left: a binding read only by a dropped one, `c` of `let c_d = c * d`)
+        dropped = False
+        for i, line in enumerate(out):   # an unused pure value (its readers were folded away): not emitted
+            u = _LET_VALUE.match(line)   # (not a `_name`: a binding kept unread on purpose)
+            end = _statement_end(out, i) if u and not u.group(1).startswith("_") else None
+            if end is not None and not _EFFECT.search("\n".join(out[i:end + 1])) and \
+                    not _read_before_rebound(u.group(1), out, i, end):
+                out[i:end + 1] = [""] * (end + 1 - i)
+                dropped = True
+        out = [line for line in out if line != ""]
     for i, line in enumerate(out):
         m = _LET_MUT.match(line)
         if m is None:
@@ -6292,7 +6296,7 @@ def _read_before_rebound(name: str, body: list[str], i: int, end: int) -> bool:
     block binds the name again (shadowing it for the rest of the block)."""
     read, rebind, depth = re.compile(rf"\b{name}\b"), re.compile(rf"\s*let (?:mut )?{name}\b"), 0
     scope = _scope_after(body, i)[end - i:]
-    for k, later in enumerate(scope):
+    for k, later in enumerate(line.split("//", 1)[0] for line in scope):   # (a comment reads nothing)
         if depth == 0 and rebind.match(later):   # read by the new binding's own value?
             stop = _statement_end(scope, k)
             value = "\n".join(scope[k:(stop if stop is not None else len(scope) - 1) + 1]).split("=", 1)
