@@ -1,6 +1,8 @@
 """Shared fixtures: the real CUDA tree, planted broken trees, the older libnvvm, and the GPU skip rule."""
 from __future__ import annotations
 
+import importlib.util
+
 import os
 import shutil
 import subprocess
@@ -131,3 +133,12 @@ def run_tileport(*args: str, env: dict[str, str] | None = None, cwd: Path | None
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "tileport", *args], capture_output=True, text=True,
                           env=full_env, cwd=cwd or REPO)
+
+
+def load_module(path: Path, name: str):
+    """Import the Python file at ``path`` as a fresh module called ``name`` (a kernel source a test wrote, a fixture
+    of kernels): cuda.tile reads a kernel's source through its module."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module

@@ -10,6 +10,8 @@ from hypothesis import given, settings, strategies as st
 from tileport.spec import signature as sigmod
 from tileport.translate.emit import Unsupported, _f32, emit_kernel, rust_literal
 
+from conftest import load_module
+
 HEADER = "import cuda.tile as ct\n\n\n"
 
 
@@ -671,13 +673,10 @@ def test_a_float_scalar_carried_as_a_0_d_tile_and_math_on_f32_scalars(tmp_path):
 def emit_resolved(tmp_path, body: str, sig: str, consts=("B",)):
     """``emit`` with the kernel's module imported, so that names are resolved first (translate/resolve.py), as
     `tileport port` does."""
-    import importlib.util
 
     src = tmp_path / "k.py"
     src.write_text(HEADER + textwrap.dedent(body))
-    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(src, f"k_{abs(hash(str(tmp_path)))}")
     fn = next(n for n in ast.parse(src.read_text()).body if isinstance(n, ast.FunctionDef)
               and any("kernel" in ast.unparse(d) for d in n.decorator_list))
     names = [a.arg for a in fn.args.args]
@@ -1849,7 +1848,6 @@ def test_an_fma_in_an_arm_a_literal_if_never_takes_is_no_candidate(tmp_path):
     """`for i, w in ct.static_iter(enumerate(TAPS)): if w > 0.15: acc = acc + w * ..`: unrolled with the taps in
     place, the arm of `if 0.1 > 0.15:` is folded away by cuTile Python and holds no fma — two fmas for two candidate
     sums, not three (was refused as ambiguous)."""
-    import importlib.util
 
     src = tmp_path / "k.py"
     src.write_text(HEADER + textwrap.dedent("""
@@ -1864,9 +1862,7 @@ def test_an_fma_in_an_arm_a_literal_if_never_takes_is_no_candidate(tmp_path):
                 acc = acc + w * ct.load(x, (ct.bid(0) * 3 + i,), (B,), padding_mode=ct.PaddingMode.ZERO)
         ct.store(y, (ct.bid(0),), acc)
     """))
-    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(src, f"k_{abs(hash(str(tmp_path)))}")
     sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#16"), ["x", "y", "B"], "k")
     line = next(i for i, text in enumerate(src.read_text().splitlines(), 1) if "acc = acc + w" in text)
     e = emit_kernel(src, "k", sig, {"B"}, {(line, 18): 2}, pyfunc=module.k._pyfunc)   # (the sum's line and column)
@@ -2129,7 +2125,6 @@ def test_products_among_a_helpers_results_are_fma_candidates_where_summed(use, t
     `f(t)[k]` in place): cuTile Python inlines, then contracts each sum into an fma; the port makes the product
     after the call from the factors a copy of the helper returns, so the fma is matched (refused as ambiguous; the
     subscript of a call was refused)."""
-    import importlib.util
     src = tmp_path / "k.py"
     src.write_text(HEADER + textwrap.dedent(f"""
      def _split3(t):
@@ -2142,9 +2137,7 @@ def test_products_among_a_helpers_results_are_fma_candidates_where_summed(use, t
          {use}
          ct.store(y, (ct.bid(0),), r)
      """))
-    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(src, f"k_{abs(hash(str(tmp_path)))}")
     r = next(n.value for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.Assign)
              and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "r")
     line, col = r.lineno, r.col_offset
@@ -2159,7 +2152,6 @@ def test_a_helper_chain_returning_a_product_under_a_constant_if_is_an_fma_candid
     """`_middle(t, SQUARE=SQ) + 1.0` where `_middle` re-binds `t` under `if SQUARE:` and returns `_inner(t)`, a
     product: the factors returned through the chain (`_middle__factors` → `_inner__factors`) and the product made
     before the sum, so the fma cuTile Python contracts is matched (round 10: refused, 0 candidates)."""
-    import importlib.util
     src = tmp_path / "k.py"
     src.write_text(HEADER + textwrap.dedent("""
      def _inner(t):
@@ -2177,9 +2169,7 @@ def test_a_helper_chain_returning_a_product_under_a_constant_if_is_an_fma_candid
          t = ct.load(x, (ct.bid(0),), (B,))
          ct.store(y, (ct.bid(0),), _middle(t, SQUARE=SQ) + 1.0)
      """))
-    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(src, f"k_{abs(hash(str(tmp_path)))}")
     tree = ast.parse(src.read_text())
     total = next(n for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add))
     sig = sigmod.bind(sigmod.parse(f"x=f32[?]/1, y=f32[?]/1, B=#16, SQ=#{sq}"), ["x", "y", "B", "SQ"], "k")
@@ -2287,7 +2277,6 @@ def test_a_conditional_on_a_static_iter_item_is_the_arm_taken(tmp_path):
     """`out = out * p if op == 0 else out + p` in `for arr, op in ct.static_iter(zip((g, b), (0, 1)))`: unrolled,
     the test is literals only and the arm taken is the statement, as cuTile Python folds it — so `out * g` then
     `out + b` is the fma cuTile Python contracts (was refused as ambiguous: both arms counted, then unproven)."""
-    import importlib.util
     src = tmp_path / "k.py"
     src.write_text(HEADER + textwrap.dedent("""
      @ct.kernel
@@ -2298,9 +2287,7 @@ def test_a_conditional_on_a_static_iter_item_is_the_arm_taken(tmp_path):
              out = out * p if op == 0 else out + p
          ct.store(y, (ct.bid(0), 0), out)
      """))
-    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(src, f"k_{abs(hash(str(tmp_path)))}")
     total = next(n for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.BinOp) and
                  isinstance(n.op, ast.Add))
     sig = sigmod.bind(sigmod.parse("x=f32[?,?]/?,1, g=f32[?]/1, b=f32[?]/1, y=f32[?,?]/?,1, D=#64"),
@@ -2444,7 +2431,6 @@ def test_a_product_passed_to_a_helper_is_contracted_by_the_helpers_sum(tmp_path)
     product, which cuTile Python contracts into an fma after inlining both (was refused: the helper's copy was not
     counted as called, then left unproven: addf for fma). The parameter holding the product is `_t` (read through
     its factors only: no rustc warning), and a literal factor's unread binding is `_.._rhs`."""
-    import importlib.util
     src = tmp_path / "k.py"
     src.write_text(HEADER + textwrap.dedent("""
      def _apply(t, fns):
@@ -2465,9 +2451,7 @@ def test_a_product_passed_to_a_helper_is_contracted_by_the_helpers_sum(tmp_path)
      def k(x, y, B: ct.Constant[int]):
          ct.store(y, (ct.bid(0),), _apply(ct.load(x, (ct.bid(0),), (B,)), (_double, _inc)))
      """))
-    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(src, f"k_{abs(hash(str(tmp_path)))}")
     total = next(n for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.BinOp) and
                  isinstance(n.op, ast.Add))
     sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#128"), ["x", "y", "B"], "k")
@@ -2480,7 +2464,6 @@ def test_copies_of_a_sum_contract_where_the_flow_gives_them_a_product(tmp_path):
     """`t = t + v` / `t = t * v` in a static_iter over (("add", 1.0), ("mul", 2.0), ("add", -0.5)): the sum's two
     copies start at one position; only the second follows a product, and it is the one fma there (was refused as
     ambiguous)."""
-    import importlib.util
     src = tmp_path / "k.py"
     src.write_text(HEADER + textwrap.dedent("""
      SPECS = (("add", 1.0), ("mul", 2.0), ("add", -0.5))
@@ -2496,9 +2479,7 @@ def test_copies_of_a_sum_contract_where_the_flow_gives_them_a_product(tmp_path):
                  t = t * v
          ct.store(y, (ct.bid(0), 0), t)
      """))
-    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(src, f"k_{abs(hash(str(tmp_path)))}")
     total = next(n for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.BinOp) and
                  isinstance(n.op, ast.Add))
     sig = sigmod.bind(sigmod.parse("x=f32[?,?]/?,1, y=f32[?,?]/?,1, D=#64"), ["x", "y", "D"], "k")
@@ -2507,9 +2488,7 @@ def test_copies_of_a_sum_contract_where_the_flow_gives_them_a_product(tmp_path):
     assert body.count("fma(") == 1 and "broadcast_scalar(-0.5f32" in body.split("fma(")[1], body
     # no copy follows a product: the reference's fma there is not one the flow gives, refused
     src.write_text(src.read_text().replace('("mul", 2.0), ("add", -0.5)', '("add", -0.5), ("mul", 2.0)'))
-    spec = importlib.util.spec_from_file_location(f"k2_{abs(hash(str(tmp_path)))}", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(src, f"k2_{abs(hash(str(tmp_path)))}")
     with pytest.raises(Unsupported, match="ambiguous"):
         emit_kernel(src, "k", sig, {"D"}, {loc: 1}, pyfunc=module.k._pyfunc)
 
@@ -2518,7 +2497,6 @@ def test_a_sum_contracts_a_product_through_two_no_op_conversions(tmp_path):
     """`u = ct.astype(t * s, dt)` with dt = ct.float32 here, then `ct.astype(u, ct.float32) + c`: neither conversion
     is emitted, and cuTile Python contracts the sum with the product (was refused: 1 fma for 0 candidate sums);
     where dt is f16 the conversions are real and nothing is fused."""
-    import importlib.util
     src = tmp_path / "k.py"
     src.write_text(HEADER + textwrap.dedent("""
      @ct.kernel
@@ -2528,9 +2506,7 @@ def test_a_sum_contracts_a_product_through_two_no_op_conversions(tmp_path):
          u = ct.astype(t * 2.0, dt)
          ct.store(y, (ct.bid(0),), ct.astype(u, ct.float32) + 1.0)
      """))
-    spec = importlib.util.spec_from_file_location(f"k_{abs(hash(str(tmp_path)))}", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(src, f"k_{abs(hash(str(tmp_path)))}")
     total = next(n for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.BinOp) and
                  isinstance(n.op, ast.Add))
     loc = (total.lineno, total.col_offset)

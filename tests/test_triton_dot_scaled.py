@@ -7,7 +7,6 @@ refused with their place; the translator ports `ct.mma_scaled` / `ct.unpack_from
 `unpack`) and the port is proven for sm_100."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -18,18 +17,13 @@ import pytest
 import test_triton_round5 as r5
 from test_triton_two_layouts import run_lowered
 
+from conftest import load_module
+
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_dot_scaled.py"
 NAMES = ("mx_mm", "mx_mm_trans")
 
 
-def _module():
-    spec = importlib.util.spec_from_file_location("triton_dot_scaled_fixture", FIXTURE)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
-
-
-MOD = _module()
+MOD = load_module(FIXTURE, "triton_dot_scaled_fixture")
 
 
 class CtScaled(r5.CtMore):

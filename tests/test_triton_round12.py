@@ -5,7 +5,6 @@ Each launch runs through the lowered cuTile Python on numpy (the round-11 stand-
 Triton's interpreter (TILEPORT_TORCH_PYTHON); each is ported and proven (sm_90)."""
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,8 @@ import pytest
 
 import test_triton_round11 as r11
 import test_triton_two_layouts as two
+
+from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round12.py"
 NAMES = ("bp_batch_center", "umulhi_mix", "split_blocks_min", "heuristics_chain")
@@ -31,14 +32,7 @@ class Ct12(r11.Ct11):
 GRID = [1, 1, 1]
 
 
-def _module():
-    spec = importlib.util.spec_from_file_location("triton_round12_fixture", FIXTURE)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
-
-
-MOD = _module()
+MOD = load_module(FIXTURE, "triton_round12_fixture")
 
 
 @pytest.fixture(scope="module")
