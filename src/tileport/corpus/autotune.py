@@ -53,17 +53,17 @@ class AutotuneLog:
         for f, won, others in reversed(self.tuned):
             if f is not func:
                 continue
-            set_hints = {h for o in others for h, v in _hints(o[3]).items() if v != _hints(won[3])[h]}
-            alts = [(o[0], o[1], o[2], _at_config_hints(kernel, o[3], set_hints)) for o in others]
+            returned = _hints(won[3])
+            set_hints = {h for *_, k in others for h, v in _hints(k).items() if v != returned[h]}
             if _same(args, won[0]) and _grid(grid) == _grid(won[1]):
-                return alts
-            config_set = [i for i in range(len(won[0])) if any(not _same(o[0][i:i + 1], won[0][i:i + 1])
-                                                                for o in others)]
-            launched, returned = _hints(kernel), _hints(won[3])
+                return [(a, g, cfg, _at_config_hints(kernel, k, set_hints)) for a, g, cfg, k in others]
+            config_set = [i for i, w in enumerate(won[0]) if any(not _same_value(a[i], w) for a, *_ in others)]
+            launched = _hints(kernel)
             if len(args) == len(won[0]) and all(launched[h] == returned[h] for h in set_hints) and \
-                    all(_same(args[i:i + 1], won[0][i:i + 1]) for i in config_set):
-                return [(tuple(o[0][i] if i in config_set else a for i, a in enumerate(args)), grid,
-                         f"{o[2]}, a cached winner's launch: grid as launched", k) for o, (*_, k) in zip(others, alts)]
+                    all(_same_value(args[i], won[0][i]) for i in config_set):
+                return [(tuple(a[i] if i in config_set else x for i, x in enumerate(args)), grid,
+                         f"{cfg}, a cached winner's launch: grid as launched", _at_config_hints(kernel, k, set_hints))
+                        for a, _, cfg, k in others]
         return []
 
 
@@ -90,9 +90,13 @@ def _grid(g: Any) -> tuple:
 
 
 def _same(a: tuple, b: tuple) -> bool:
-    """The same arguments: the same objects for arrays, equal values (of one type) for everything else."""
-    return len(a) == len(b) and all(x is y or (type(x) is type(y) and isinstance(x, (bool, int, float, str))
-                                                and x == y) for x, y in zip(a, b))
+    """The same arguments (``_same_value`` each)."""
+    return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+
+
+def _same_value(x: Any, y: Any) -> bool:
+    """The same argument: the same object for an array, an equal value (of one type) for anything else."""
+    return x is y or (type(x) is type(y) and isinstance(x, (bool, int, float, str)) and x == y)
 
 
 def _kernel_name(k: Any) -> str:
