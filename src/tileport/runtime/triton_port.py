@@ -36,14 +36,12 @@ class PortedKernel:
 
     def __init__(self, jit: Any, lowered: Path, backend: str | None = None):
         self.jit = jit
-        #: `@triton.heuristics` layers around the JITFunction: name → its function of the bound arguments
-        self.heuristics: list[dict] = []
-        #: every layer, outermost first: a heuristics dict, or an `@triton.autotune` Autotuner (its config taken as
-        #: the capture takes it: the first after its pruning, `frontends/triton/capture.py` first_config)
+        #: the layers around the JITFunction, outermost first: a `@triton.heuristics` dict (name → its function of
+        #: the bound arguments), or an `@triton.autotune` Autotuner (its config taken as the capture takes it: the
+        #: first after its pruning, `frontends/triton/capture.py` first_config)
         self.layers: list[Any] = []
         while hasattr(jit, "fn") and not hasattr(jit, "params"):
             if isinstance(getattr(jit, "values", None), dict):
-                self.heuristics.append(jit.values)
                 self.layers.append(jit.values)
             elif isinstance(getattr(jit, "configs", None), list) and jit.configs:
                 self.layers.append(jit)
@@ -108,8 +106,8 @@ class PortedKernel:
     def bind(self, args: tuple, kwargs: dict) -> dict:
         """The launch's arguments by parameter name, as Triton binds them; the values `@triton.heuristics` computes
         from them included (innermost layer last, as Heuristics.run calls the function it wraps)."""
-        heuristic = {n for layer in self.heuristics for n in layer} | {
-            n for layer in self.layers if not isinstance(layer, dict) for c in layer.configs for n in c.kwargs}
+        heuristic = {n for layer in self.layers
+                     for n in (layer if isinstance(layer, dict) else (n for c in layer.configs for n in c.kwargs))}
         bound, _options = bind([p for p in self.params if p not in heuristic], self.constexprs - heuristic, args,
                                kwargs, self.defaults)
         for layer in self.layers:
