@@ -96,6 +96,10 @@ DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma"
            "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims", "flip": "flip",
            "softmax": "softmax", "histogram": "histogram", "sort": "sort", "topk": "sort",
            "gather": "tile_gather", "xor_sum": "bitwise_reduce", "reduce_or": "bitwise_reduce", "umulhi": "umulhi"}
+#: why tl.dot of f32 tiles at Triton's default precision is refused, with an accumulator or without
+F32_DOT_AT_TF32 = ("tl.dot of f32 operands at Triton's default precision (tf32: the GPU rounds the operands to tf32) "
+                   "is not lowered: ct.mma of f32 tiles multiplies in f32; input_precision=\"ieee\" / "
+                   "allow_tf32=False (f32 products) is")
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16", "int32": "ct.int32",
           "int64": "ct.int64", "int8": "ct.int8", "int16": "ct.int16", "uint8": "ct.uint8", "uint32": "ct.uint32",
           "float64": "ct.float64", "int1": "ct.bool_", "uint16": "ct.uint16", "uint64": "ct.uint64",
@@ -4082,9 +4086,7 @@ class _Lowerer:
             acc = "ct.float16"
         rank = len(ta.shape)
         if acc is None and kinds == {F32}:   # (with an accumulator, refused alike: _dot)
-            raise self.fail(node, "tl.dot of f32 operands at Triton's default precision (tf32: the GPU rounds the "
-                                  "operands to tf32) is not lowered: ct.mma of f32 tiles multiplies in f32; "
-                                  "input_precision=\"ieee\" / allow_tf32=False (f32 products) is")
+            raise self.fail(node, F32_DOT_AT_TF32)
         if acc is None or rank not in (2, 3) or len(tb.shape) != rank:
             raise self.fail(node, "tl.dot(a, b) without an accumulator is lowered for 2-D 16- or 8-bit operands, "
                                   "and f32 ones with input_precision=\"ieee\" / allow_tf32=False (by default f32 "
@@ -4202,9 +4204,7 @@ class _Lowerer:
         if self.known_dtype(ta) == F32 and self.known_dtype(tb) == F32 and id(node) not in self._ieee_dots:
             # (with an accumulator too: `acc = tl.dot(a, b, acc)`, `acc += tl.dot(a, b)` were lowered to ct.mma of
             # the f32 tiles, f32 products where Triton multiplies tf32-rounded operands, silently)
-            raise self.fail(node, "tl.dot of f32 operands at Triton's default precision (tf32: the GPU rounds the "
-                                  "operands to tf32) is not lowered: ct.mma of f32 tiles multiplies in f32; "
-                                  "input_precision=\"ieee\" / allow_tf32=False (f32 products) is")
+            raise self.fail(node, F32_DOT_AT_TF32)
         return Tile(f"ct.mma({ta.text}, {tb.text}, {tc.text})", tc.shape, tc.dtype)
 
     # ------------------------------------------------ memory
