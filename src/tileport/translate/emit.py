@@ -10,6 +10,7 @@ source location.
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import functools
 import math
@@ -18,6 +19,7 @@ import struct
 import io
 import re
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -765,8 +767,6 @@ class Emitter:
     def _unrolled_times(self) -> dict[int, int]:
         """id(node) → how many copies of it the unrolled `ct.static_iter` loops around it make (absent: 1)."""
         times: dict[int, int] = {}
-        saved = self.const_locals
-        self.const_locals = {**saved, **self._constant_names()}   # (`n = D // CHUNK` then `range(n)`)
 
         def walk(stmts: list[ast.stmt], k: int) -> None:
             for st in stmts:
@@ -779,20 +779,29 @@ class Emitter:
                     inner = getattr(st, attr, None)
                     if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
                         walk(inner, inner_k)
-        try:
+        with self._knowing({**self.const_locals, **self._constant_names()}):   # (`n = D // CHUNK`, `range(n)`)
             walk(self.fn.body, 1)
+        return times
+
+    @contextlib.contextmanager
+    def _knowing(self, constants: dict[str, object]) -> Iterator[None]:
+        """``const_locals`` is ``constants`` while the block runs (what a name holds before emission binds it),
+        restored after."""
+        saved = self.const_locals
+        self.const_locals = constants
+        try:
+            yield
         finally:
             self.const_locals = saved
-        return times
 
     def _constant_names(self) -> dict[str, object]:
         """The kernel's names assigned once, from a constant (`n = D // CHUNK`, a name read before it is bound is
         no Python): their values, known before emission binds them (what the unrolled loops' counts read)."""
         found: dict[str, object] = {}
-        saved = self.const_locals
-        try:
+        base = self.const_locals
+        with self._knowing(base):
             while True:
-                self.const_locals = {**saved, **found}
+                self.const_locals = {**base, **found}
                 new = {st.targets[0].id: c[1] for st in walk_nodes(self.fn) if isinstance(st, ast.Assign) and
                        len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
                        st.targets[0].id not in found and self.assign_counts.get(st.targets[0].id) == 1 and
@@ -800,8 +809,6 @@ class Emitter:
                 if not new:
                     return found
                 found.update(new)
-        finally:
-            self.const_locals = saved
 
     def _runtime_alternatives(self, calls: list[ast.Call]) -> bool:
         """The calls sit in pairwise different arms of runtime `if`s (no two can run in one pass through them):
@@ -5435,17 +5442,13 @@ class Emitter:
     def _constant_product(self, node: ast.AST) -> bool:
         """``node``, a product, is of constants (the kernel's names bound once to constants counted before they are
         bound; not a name some helper binds too: there it may be another value)."""
-        saved = self.const_locals
         if self._constants_before is None:
             helper_names = {n.id for h in self.helpers.values() for n in walk_nodes(h) if isinstance(n, ast.Name)
                             and not isinstance(n.ctx, ast.Load)} | \
                 {a.arg for h in self.helpers.values() for a in walk_nodes(h) if isinstance(a, ast.arg)}
             self._constants_before = {k: v for k, v in self._constant_names().items() if k not in helper_names}
-        self.const_locals = {**self._constants_before, **saved}
-        try:
+        with self._knowing({**self._constants_before, **self.const_locals}):
             return self.const_value(node)[0]
-        finally:
-            self.const_locals = saved
 
     def _cast_product(self, node: ast.AST, names: frozenset = frozenset()) -> bool:
         """`ct.astype(a * b, D)` without options (or of one of ``names``, bound to such a value or a product: `u =
