@@ -911,3 +911,30 @@ def test_inbounds_hint():
     out = v(with_claim("%bx", " inbounds = [true]"), with_claim("%bx", ""))
     assert out["equivalent"] and fired(out, "inbounds-hint") == 1, out
     assert not v(with_claim("%bx", " inbounds = [true]"), with_claim("%by", ""))["equivalent"]
+
+
+def test_loop_carried_unread():
+    """A `while` whose result is set only before a `break` (`found = j; break`): cuTile Python hands the constant on
+    and starts the carried value from a placeholder, the port carries it through the `if` around the `break` ≡; not
+    when the port's `continue` hands on another value, nor when the body reads the value it started from."""
+    ints = "tile<i32>, tile<i32>"
+    head = ("%z = constant <i32: 0> : tile<i32>", "%m1 = constant <i32: -1> : tile<i32>",
+            "%i1 = constant <i32: 1> : tile<i32>")
+
+    def loop(init: str, first_break: str, search: list[str], cont: str) -> str:
+        return prog(*STORE, ONES, *head, f"%r:2 = loop iter_values(%f = {init}, %j = %z) : {ints} -> {ints} {{",
+                    "  %c = cmpi less_than %j, %arg1, signed : tile<i32> -> tile<i1>", "  if %c {", "  } else {",
+                    f"    break {first_break}, %j : {ints}", "  }",
+                    "  %d = cmpi greater_than %j, %arg2, signed : tile<i32> -> tile<i1>",
+                    *("  " + s for s in search), f"  continue {cont} : {ints}", "}", store("%one", "%r#0"))
+    python = loop("%z", "%m1", ["if %d {", f"  break %j, %j : {ints}", "} else {", "}",
+                                "%n = addi %j, %i1 : tile<i32>"], "%m1, %n")
+    port_search = [f"%y:2 = if %d -> ({ints}) {{", f"  break %j, %j : {ints}", "} else {",
+                   f"  yield %f, %j : {ints}", "}", "%n = addi %y#1, %i1 : tile<i32>"]
+    port = loop("%m1", "%f", port_search, "%y#0, %n")
+    out = v(python, port)
+    assert out["equivalent"] and fired(out, "loop-carried-unread") >= 2, out
+    assert not v(python, loop("%m1", "%f", port_search, "%j, %n"))["equivalent"]
+    reads_start = loop("%z", "%f", ["if %d {", f"  break %j, %j : {ints}", "} else {", "}",
+                                    "%n = addi %j, %i1 : tile<i32>"], "%f, %n")
+    assert not v(reads_start, port)["equivalent"]

@@ -82,6 +82,11 @@ def apply_all(v, fs):
     return v
 
 
+def add_pair(p):
+    a, b = p
+    return a + b
+
+
 def sum_all(*ts):
     acc = ts[0]
     for t in ct.static_iter(ts[1:]):
@@ -150,6 +155,9 @@ CASES = {
                               "scale_if__k_m0p5(", "scale_if(ct.load"),
     "helper-function-argument": ("t = apply(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), times2)",
                                  "apply__times2(", "apply(ct.load"),
+    "helper-call-argument": ("u = add_pair(swap(ct.bid(0), ct.bid(1)))", "u = add_pair((swap_result_0, swap_result_1))",
+                             "add_pair(swap("),
+    "unary-plus": ("t = +ct.load(x, index=(ct.bid(0),), shape=(TILE,))", "t = ct.load(", "+ct.load"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
                                "= times(t, 2.0)", "times(t, 2.0) + 1.0"),
 }

@@ -2558,3 +2558,44 @@ def test_tidy_drops_a_binding_read_only_by_a_comment_or_by_a_dropped_binding():
             "let c_d: i32 = c * d;", "y.store(t * broadcast_scalar(12.0f32, shape![B]));"]
     out = "\n".join(_tidy_bindings(body))
     assert "let a" not in out and "let c" not in out and "let d" not in out and "let t" in out, out
+
+
+def test_num_tiles_of_a_negative_axis_counts_from_the_last(tmp_path):
+    """`ct.num_tiles(x, axis=-1, shape=(1, BN))` of a rank-2 array is its axis 1, as cuTile Python reads it (the
+    port passed -1 to cutile's `num_tiles`: unproven); an axis past the rank is refused."""
+    src = """
+     @ct.kernel
+     def k(x, y, BN: ct.Constant[int]):
+         r = ct.bid(0)
+         acc = ct.zeros((1, BN), ct.float32)
+         for j in range(ct.num_tiles(x, axis=-1, shape=(1, BN))):
+             acc += ct.load(x, (r, j), (1, BN), padding_mode=ct.PaddingMode.ZERO)
+         ct.store(y, (r, 0), acc)
+     """
+    e = emit_resolved(tmp_path, src, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BN=#64")
+    body = "\n".join(e.body)
+    assert "num_tiles(&x_tiles, 1)" in body and "-1)" not in body, body
+    with pytest.raises(Exception, match="axis -3"):
+        emit_resolved(tmp_path, src.replace("axis=-1", "axis=-3"), "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BN=#64")
+
+
+def test_a_helpers_tuple_result_passed_to_another_helper_is_split_per_element(tmp_path):
+    """`out, mu = _norm(_stats(t), eps)` with `_stats` returning `mu, d` and `_norm` unpacking its parameter: the
+    inner result bound to a name first, then one name per element (was refused: array argument to a helper)."""
+    e = emit_resolved(tmp_path, """
+     def _stats(t):
+         mu = ct.sum(t, axis=1, keepdims=True) / t.shape[1]
+         return mu, t - mu
+
+     def _norm(pair, eps):
+         mu, d = pair
+         return d * ct.rsqrt(ct.sum(d * d, axis=1, keepdims=True) / d.shape[1] + eps), mu
+
+     @ct.kernel
+     def k(x, y, BM: ct.Constant[int], BN: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0), 0), (BM, BN), padding_mode=ct.PaddingMode.ZERO)
+         out, _mu = _norm(_stats(t), 1e-5)
+         ct.store(y, (ct.bid(0), 0), out)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BN=#64")
+    body = "\n".join(e.body)
+    assert "rsqrt(" in body and "reduce_sum(" in body, body

@@ -603,6 +603,66 @@ def _single_trip_loops_to_ifs(canon: Canon) -> None:
         canon.fired["single-trip-loop-if"] += 1
 
 
+def _own_ends(region: Region):
+    """The `continue`/`break` ops of the loop whose body is ``region`` (not those of loops nested in it)."""
+    for op in region.ops:
+        if op.name in ("continue", "break"):
+            yield op
+        elif op.name not in ("loop", "for"):
+            for r in op.regions:
+                yield from _own_ends(r)
+
+
+def _shrink_while_carried(canon: Canon) -> None:
+    """Rules loop-carried-invariant and loop-carried-unread (see rules.py) for a `loop` (a `while`, left only by a
+    `break`): a carried value every `continue` hands on unchanged is its initial value; a carried value its body
+    does not read is dropped from the carried values and the `continue`s (the loop's results, the `break`s'
+    operands, stay)."""
+    for orig in reversed(list(_all_ops(canon.entry.body))):   # inner loops first
+        op = canon.op_of(orig)
+        m = LOOP_ITER_RE.fullmatch(op.template) if op.name == "loop" else None
+        if not m or len(op.regions) != 1 or id(orig) in canon.erased:
+            continue
+        args, inits = list(op.block_args), list(op.operands)
+        n = len(args)
+        iter_types = split_top_level(m.group(2))
+        body = op.regions[0]
+        conts = [c for c in _own_ends(body) if canon.op_of(c).name == "continue"]
+        if not n or len(inits) != n or len(iter_types) != n or \
+                any(len(canon.op_of(c).operands) != n for c in conts):
+            continue
+        for k in range(n):   # handed on unchanged by every continue: the initial value, by induction
+            if args[k] not in canon.forward and \
+                    all(canon.resolve(canon.op_of(c).operands[k]) == args[k] for c in conts):
+                canon.forward[args[k]] = canon.resolve(inits[k])
+                canon.fired["loop-carried-invariant"] += 1
+        reads = Counter(canon.resolve(v) for o in _all_ops(body) for v in canon.op_of(o).operands)
+        drop = set()
+        for k in range(n):   # read by nothing but its own place in the continues
+            own = sum(1 for c in conts if canon.resolve(canon.op_of(c).operands[k]) == args[k])
+            if args[k] in canon.forward or reads[args[k]] == own:
+                drop.add(k)
+        if not drop:
+            continue
+        canon.fired["loop-carried-unread"] += len(drop)
+        keep = [k for k in range(n) if k not in drop]
+        iters = ", ".join(f"^{i} = ${i}" for i in range(len(keep)))
+        template = f"loop iter_values({iters}) : {', '.join(iter_types[k] for k in keep)} -> {m.group(3)}" \
+            if keep else f"loop -> {m.group(3)}"
+        canon.substitute[id(orig)] = Op("loop", template, [inits[k] for k in keep], list(op.results),
+                                        [args[k] for k in keep], op.regions, line=op.line, text=op.text,
+                                        path=op.path)
+        depth = canon.barg_of[args[0]][0]
+        for new_k, k in enumerate(keep):
+            canon.barg_of[args[k]] = (depth, new_k)
+        for c in conts:
+            real = canon.op_of(c)
+            ops = [real.operands[k] for k in keep]
+            tpl = f"continue {', '.join(f'${i}' for i in range(len(ops)))} : " \
+                  f"{', '.join(iter_types[k] for k in keep)}" if ops else "continue"
+            canon.substitute[id(c)] = Op("continue", tpl, ops, [], [], line=c.line, text=c.text, path=c.path)
+
+
 FOR_ITER_RE = re.compile(r"for \^0 in \(\$0 to \$1, step \$2\) : (\S+) iter_values\((.*)\) -> \((.*)\)")
 
 
@@ -1148,6 +1208,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _single_trip_loops_to_ifs(canon)
     _drop_passthrough_if_results(canon)
     _shrink_loop_carried(canon)
+    _shrink_while_carried(canon)
     _drop_implied_divby(canon)
     _fold_select_padding(canon)
     _simplify_token_joins(canon)

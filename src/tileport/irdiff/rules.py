@@ -204,12 +204,23 @@ RULES: tuple[Rule, ...] = (
     Rule("loop-carried-invariant", "rewrite",
          "a value a `for` carries whose only `continue` hands it on unchanged (its own block argument, once the join "
          "rules have simplified the body) is, inside the loop and after it, the value the loop started it from, and "
-         "is dropped from the loop; the loop-carried rules then run again",
+         "is dropped from the loop; the loop-carried rules then run again. A value a `loop` (a `while`) carries that "
+         "every one of its `continue`s hands on unchanged (if-passthrough-results seeing through an `if` whose other "
+         "arm breaks) is its initial value inside the loop (its results are the `break`s' operands)",
          "by induction the carried value equals its initial value on entry to every iteration and after the last "
          "(cuTile Python carries a loop's load tokens to order a later atomic after them; once read-only-load-tokens "
          "drops them from the body's joins each iteration hands its token on as it came; the second loop of a split "
          "loop carries the last-store token of an array only the first one stores)",
          "test_loop_carried_invariant"),
+    Rule("loop-carried-unread", "rewrite",
+         "a value a `loop` (a `while`) carries that its body does not read — only its own place in the `continue`s "
+         "hands it on, or loop-carried-invariant forwarded it — is dropped from the carried values and from every "
+         "`continue`; the loop's results (the `break`s' operands) stay",
+         "a `loop` ends only by a `break`, whose operands are its results, so a carried value nothing in the body "
+         "reads influences no value or effect: its initial value and what the `continue`s hand it are never "
+         "observed (cuTile Python knows a variable assigned only before a `break` (`found = j; break`) is "
+         "unchanged in the loop, hands the constant on and starts it from a placeholder; cutile carries it "
+         "through the `if` around the `break`)", "test_loop_carried_unread"),
     Rule("loop-carried-dead", "rewrite",
          "a value a `for` carries that nothing reads — its body only hands it to its own `continue`, nothing reads "
          "the loop's result for it — is dropped from the loop",

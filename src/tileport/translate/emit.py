@@ -3322,6 +3322,9 @@ class Emitter:
                     raise self.refuse(node, "num-tiles", "ct.num_tiles form")
                 shape = self.shape_of(shape_node)
                 sig = self.params[arr_node.id]
+                if not -len(sig.shape) <= axis < len(sig.shape):
+                    raise self.refuse(node, "num-tiles", f"ct.num_tiles axis {axis} of a rank-{len(sig.shape)} array")
+                axis %= len(sig.shape)   # (`axis=-1`: counted from the last, as cuTile Python reads it)
                 tiles = f"{arr_node.id}_tiles"
                 self.last_num_tiles = (arr_node.id, axis, shape)
                 if self.made(arr_node.id):   # (see SLICE_VIEW_LIMIT)

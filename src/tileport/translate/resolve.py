@@ -95,6 +95,7 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("tuple-conditional", "`lo, hi = (mid, hi) if c else (lo, mid)` (a conditional of tuples unpacked into "
             "names; its `else` another such conditional)", "`if c:` / `else:` arms each assigning its tuple (then "
             "split by tuple-assign): the one `if` yielding every name cuTile Python compiles it to"),
+    Rewrite("unary-plus", "`+t` of a tile or a runtime scalar", "`t` (cuTile Python emits no op for it)"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
     Rewrite("chained-assign", "`lo = hi = 0`, `m = l = ct.zeros(..)` (names)", "`lo = 0` then `hi = lo`: the value "
             "computed once and bound to each name in turn, as Python assigns it"),
@@ -137,6 +138,9 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("if-jump-else", "in a loop, `if c: ..; break` (or `continue`) with an `else` arm that does not jump",
             "the `if` without its `else`, then the `else` arm's statements after it: the same paths, and the form "
             "cuTile Python compiles (`if %c { break } else { }` followed by the rest)"),
+    Rewrite("helper-call-argument", "a helper's tuple result passed straight to another helper (`out, mu = "
+            "_norm(_stats(t), eps)`)", "the result bound to a name first (`_stats_result = _stats(t)`), then split "
+            "per element like any tuple name"),
     Rewrite("helper-tuple-argument", "a helper called from the kernel with a tuple of the kernel's parameters "
             "(`_store_all((y, z), t)`, arrays) or of helpers (`_apply(t, (_double, _inc))`) that it iterates with "
             "ct.static_iter, slices or counts",
@@ -403,6 +407,12 @@ class _Resolver(ast.NodeTransformer):
         out = _mark(ast.copy_location(call, node))
         ast.fix_missing_locations(out)
         return out
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.UAdd) and not isinstance(node.operand, ast.Constant):
+            return _mark(node.operand)   # `+t`: the operand (cuTile Python emits no op for it; rewrite unary-plus)
+        return node
 
     def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
         node = self.generic_visit(node)
@@ -2137,6 +2147,71 @@ def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
     return found
 
 
+def _user_function(name: str, env: dict[str, Any], fn: ast.FunctionDef) -> ast.FunctionDef | None:
+    """The definition of the user's function ``name`` a call in ``fn`` reaches: one defined in ``fn`` itself, or one
+    of its module's (not cuda.tile's); None for anything else."""
+    for n in walk_nodes(fn):
+        if isinstance(n, ast.FunctionDef) and n is not fn and n.name == name:
+            return n
+    py = env.get(name)
+    if py is None or _ct_name(py) is not None or not inspect.isfunction(inspect.unwrap(py)):
+        return None
+    try:
+        return _function_ast(inspect.unwrap(py))[0]
+    except (OSError, TypeError, LookupError, SyntaxError):
+        return None
+
+
+def _hoist_tuple_call_arguments(fn: ast.FunctionDef, env: dict[str, Any]) -> None:
+    """A helper's tuple result passed straight to another helper (`out, mu = _norm(_stats(t), eps)`, `_stats`
+    returning `mu, d`): bound to a name by a statement just before (`_stats_result = _stats(t)`), which the
+    tuple-name rewrites then split per element (rewrite helper-call-argument). Python evaluates the arguments
+    before the call, so the order is the same; only calls evaluated unconditionally by their statement are
+    taken (not under a conditional expression, `and`/`or` or a lambda)."""
+    count = [0]
+
+    def returns_tuple(call: ast.AST) -> bool:
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+            return False
+        f = _user_function(call.func.id, env, fn)
+        return f is not None and any(isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)
+                                     for r in walk_nodes(f))
+
+    def hoist(e: ast.AST, pre: list[ast.stmt], st: ast.stmt) -> None:
+        if isinstance(e, (ast.IfExp, ast.BoolOp, ast.Lambda)):
+            return
+        for child in ast.iter_child_nodes(e):
+            hoist(child, pre, st)
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                _user_function(e.func.id, env, fn) is not None:
+            for i, a in enumerate(e.args):
+                if returns_tuple(a):
+                    name = f"{a.func.id}_result{count[0] or ''}"
+                    count[0] += 1
+                    pre.append(_mark(ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())],
+                                                                  value=a), st)))
+                    e.args[i] = _mark(ast.copy_location(ast.Name(name, ast.Load()), a))
+
+    def block(stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for st in stmts:
+            if isinstance(st, (ast.For, ast.While, ast.If, ast.With)):
+                st.body = block(st.body)
+                if hasattr(st, "orelse"):
+                    st.orelse = block(st.orelse)
+            elif isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)) and \
+                    st.value is not None:
+                pre: list[ast.stmt] = []
+                hoist(st.value, pre, st)
+                out.extend(pre)
+            out.append(st)
+        return out
+
+    fn.body = block(fn.body)
+    if count[0]:
+        ast.fix_missing_locations(fn)
+
+
 def _inline_tiled_views(fn: ast.FunctionDef) -> None:
     """``v = x.tiled_view(shape, padding_mode=P)`` bound once in a top-level statement (no ``traversal_steps``):
     ``v.load(idx, ..)`` is ``ct.load(x, idx, shape, padding_mode=P, ..)``, ``v.store(idx, t, ..)`` is
@@ -2214,6 +2289,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     the kernel's `ct.Constant` values (for the kernel itself only: a helper's parameters shadow them)."""
     _expand_tuple_comprehensions(fn, env, {})   # (a helper's: over tuples and module constants)
     fn.body = _jump_first(fn.body)
+    _hoist_tuple_call_arguments(fn, env)
     _inline_tiled_views(fn)
     _inline_tuple_names(fn, env)
     nested = _nested_functions(fn) if where is not None else {}
