@@ -212,8 +212,8 @@ REFUSALS = [
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         ct.store(y, index=(ct.bid(0),), tile=ct.maximum(t, 0.0, propagate_nan=B > 1))
-     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "math", 8, "propagate_nan must be a literal True/False"),
+         ct.store(y, index=(ct.bid(0),), tile=ct.maximum(t, 0.0, propagate_nan=ct.bid(0) > 1))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "math", 8, "propagate_nan must be a bool known when the kernel compiles"),
     ("store hint that is not a constant", """
      @ct.kernel
      def k(x, y, n: int, B: ct.Constant[int]):
@@ -2599,3 +2599,35 @@ def test_a_helpers_tuple_result_passed_to_another_helper_is_split_per_element(tm
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BN=#64")
     body = "\n".join(e.body)
     assert "rsqrt(" in body and "reduce_sum(" in body, body
+
+
+def test_a_min_max_option_given_by_a_helper_parameter_is_folded(tmp_path):
+    """`def _clamp(t, lo=-1.0, hi=1.0, *, nan=False)` passing `propagate_nan=nan` to ct.maximum/ct.minimum, called
+    with `nan=True`: the option cuTile Python folds (was refused: propagate_nan must be a literal)."""
+    e = emit_resolved(tmp_path, """
+     def _clamp(t, lo=-1.0, hi=1.0, *, nan=False):
+         return ct.minimum(ct.maximum(t, lo, propagate_nan=nan), hi, propagate_nan=nan)
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         ct.store(y, (ct.bid(0),), _clamp(ct.load(x, (ct.bid(0),), (B,)), hi=2.0, nan=True))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#128")
+    body = "\n".join(e.body)
+    assert body.count("nan::Enabled") == 2, body
+
+
+def test_len_of_a_tile_or_array_shape_is_its_rank(tmp_path):
+    """`len(t.shape)` of a tile and `len(x.shape)` of an array: the rank, a constant as in cuTile Python (was
+    refused: call `len(...)`)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, BM: ct.Constant[int], BN: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0), 0), (BM, BN))
+         if len(t.shape) == 2 and len(x.shape) == 2:
+             t = t * 3.0
+         if len(t.shape) == 3:
+             t = t * 5.0
+         ct.store(y, (ct.bid(0), 0), t)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BN=#32")
+    body = "\n".join(e.body)
+    assert "3.0" in body and "5.0" not in body, body

@@ -3843,6 +3843,17 @@ class Emitter:
                     "len" not in self.env and len(node.args) == 1 and not node.keywords and \
                     isinstance(node.args[0], (ast.Tuple, ast.List)):   # `len(SCALES)` of a constant tuple
                 return True, len(node.args[0].elts)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and \
+                    "len" not in self.env and len(node.args) == 1 and not node.keywords and \
+                    isinstance(node.args[0], ast.Attribute) and node.args[0].attr == "shape" and \
+                    isinstance(node.args[0].value, ast.Name):   # `len(t.shape)`, `len(x.shape)`: the rank
+                name = node.args[0].value.id
+                p = self.params.get(name)
+                if isinstance(p, sigmod.ArraySig):
+                    return True, len(p.shape)
+                held = self.env.get(name)
+                if held is not None and isinstance(held[1], Tile):
+                    return True, len(held[1].shape)
             if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Tuple, ast.List)):
                 ok, k = self.const_value(node.slice)   # `SCALES[i]`, i a constant or a ct.static_iter item
                 if ok and isinstance(k, int) and not isinstance(k, bool) and -len(node.value.elts) <= k < \
@@ -4679,10 +4690,13 @@ class Emitter:
         return self.typed(f"ftof({code}, {rounding})", Tile(dt, ty.shape), want_name, f"{base}_{dt}")
 
     def literal_flag(self, key: str, value: ast.AST) -> bool:
-        """The value of a keyword option that must be a literal True/False (a compile-time marker in cutile)."""
-        if not isinstance(value, ast.Constant) or not isinstance(value.value, bool):
-            raise self.refuse(value, "math", f"{key} must be a literal True/False")
-        return value.value
+        """The value of a keyword option that must be a bool known when the kernel compiles (a compile-time marker
+        in cutile): a literal, or a name holding one (a helper's `nan=False` parameter, a kernel constant), as
+        cuTile Python folds it."""
+        known, flag = self.const_value(value)
+        if not known or type(flag) is not bool:
+            raise self.refuse(value, "math", f"{key} must be a bool known when the kernel compiles")
+        return flag
 
     def min_max_options(self, node: ast.Call) -> tuple[str, str]:
         """(nan, ftz) markers of ct.maximum/ct.minimum from their propagate_nan= and flush_to_zero= options."""
