@@ -1224,6 +1224,64 @@ def gen8_permute(x, ids, offsets, cursor, out, src, peak, K: ct.Constant[int], D
     ct.atomic_max(peak, 0, t)
 """, ["x=bf16[?,?]/?,1, ids=i32[?,?]/?,1, offsets=i32[?]/1, cursor=i32[?]/1, out=bf16[?,?]/?,1, src=i32[?]/1, "
        "peak=i32[?]/1, K=#2, D=#256"]),
+    # round 13: a result set only before a `break` in a `while` and in a `for` (irdiff loop-carried-unread);
+    # ct.num_tiles(axis=-1); a helper's tuple result passed straight to another helper (rewrite
+    # helper-call-argument); min/max options given by a helper parameter; len(t.shape); `+t`
+    "gen13_forms": ("""
+def _stats(t):
+    mu = ct.sum(t, axis=1, keepdims=True) / t.shape[1]
+    return mu, t - mu
+
+
+def _norm(pair, eps, *, nan=False):
+    mu, d = pair
+    r = d * ct.rsqrt(ct.sum(d * d, axis=1, keepdims=True) / d.shape[1] + eps)
+    return ct.minimum(ct.maximum(r, -4.0, propagate_nan=nan), 4.0, propagate_nan=nan), mu
+
+
+@ct.kernel
+def gen13_forms(x, y, first, last, BN: ct.Constant[int]):
+    r = ct.bid(0)
+    n = ct.num_tiles(x, axis=-1, shape=(1, BN))
+    found = -1
+    j = 0
+    while j < n:
+        t = ct.load(x, (r, j), (1, BN), padding_mode=ct.PaddingMode.ZERO)
+        if ct.max(t) > 10.0:
+            found = j
+            break
+        j += 1
+    ct.store(first, (r,), ct.full((1,), found, ct.int32))
+    hit = -1
+    for k in range(n):
+        if ct.min(ct.load(x, (r, k), (1, BN), padding_mode=ct.PaddingMode.ZERO)) < 0.0:
+            hit = k
+            break
+    ct.store(last, (r,), ct.full((1,), hit, ct.int32))
+    t = +ct.load(x, (r, 0), (1, BN), padding_mode=ct.PaddingMode.ZERO)
+    out, _mu = _norm(_stats(t), 1e-5, nan=True)
+    if len(t.shape) == 2:
+        out = out * 2.0
+    ct.store(y, (r, 0), out)
+""", ["x=f32[?,?]/?,1, y=f32[?,?]/?,1, first=i32[?]/1, last=i32[?]/1, BN=#64"]),
+    # round 13: ct.load_advanced_indexing (a gather_scatter_view load of a read-only array, rows by an index tile)
+    # next to a gather and tile loads; a helper that stores and returns a value (rewrite helper-statement)
+    "gen13_views": ("""
+def _store_and_sum(dst, t, i):
+    ct.store(dst, (i, 0), t)
+    return ct.sum(t)
+
+
+@ct.kernel
+def gen13_views(x, w, idx, y, s, start, BM: ct.Constant[int], BN: ct.Constant[int]):
+    i = ct.bid(0)
+    rows = ct.load(idx, (i,), (BM,), padding_mode=ct.PaddingMode.ZERO)
+    t = ct.astype(ct.load_advanced_indexing(x, (rows, ct.Slice(start, BN))), ct.float32)
+    g = ct.gather(w, (rows[:, None], ct.arange(BN, dtype=ct.int32)[None, :]))
+    tot = _store_and_sum(y, t * g + ct.load(w, (i, 0), (BM, BN), padding_mode=ct.PaddingMode.ZERO), i)
+    ct.store(s, (i,), ct.full((1,), tot, ct.float32))
+""", ["x=bf16[?,?]/?,1, w=f32[?,?]/?,1, idx=i32[?]/1, y=f32[?,?]/?,1, s=f32[?]/1, start=i32, BM=#16, BN=#32",
+      "x=f32[?,?]/?,1, w=f32[?,?]/?,1, idx=i32[?]/1, y=f32[?,?]/?,1, s=f32[?]/1, start=i32, BM=#64, BN=#64"]),
 }
 
 

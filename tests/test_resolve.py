@@ -82,6 +82,11 @@ def apply_all(v, fs):
     return v
 
 
+def write_and_sum(dst, t):
+    ct.store(dst, index=(ct.bid(0),), tile=t)
+    return ct.sum(t)
+
+
 def add_pair(p):
     a, b = p
     return a + b
@@ -297,3 +302,12 @@ def test_a_module_function_reached_through_its_module_is_a_helper(tmp_path):
     text = "\n".join(ast.unparse(st) for st in out.body)
     assert "hm_relu(ct.load(" in text and "hm.relu" not in text, text
     assert "ct.maximum(v, 0.0)" in ast.unparse(helpers["hm_relu"].fn)
+
+
+def test_a_helper_that_stores_and_returns_a_value_is_inlined_with_the_name_bound_to_its_result(tmp_path):
+    """`tot = write_and_sum(y, t)` of a helper that stores and returns at its end: its statements in the kernel (its
+    store is the kernel's), then `tot` bound to the returned value (rewrite helper-statement; was refused: a store
+    into y where this specialization never stores it)."""
+    text, _ = _resolved(tmp_path, "tot = write_and_sum(y, ct.load(x, index=(ct.bid(0),), shape=(TILE,)))")
+    assert "ct.store(y, index=(ct.bid(0),), tile=t_write_and_sum)" in text and "tot = ct.sum(t_write_and_sum)" in text, \
+        text

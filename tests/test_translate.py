@@ -208,6 +208,25 @@ REFUSALS = [
          a, b = ct.max(ct.load(x, index=(ct.bid(0),), shape=(B,)), axis=0)
          ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * a)
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "helper-tuple", 7, "a call's several results unpacked"),
+    ("advanced-indexing load with a padding mode", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load_advanced_indexing(x, (ct.arange(B, dtype=ct.int32), ct.Slice(0, B)),
+                                       padding_mode=ct.PaddingMode.ZERO)
+         ct.store(y, (0, 0), t)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "load-advanced", 8, "takes no padding"),
+    ("advanced-indexing load with the index tile in dimension 1", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load_advanced_indexing(x, (ct.Slice(0, B), ct.arange(B, dtype=ct.int32)))
+         ct.store(y, (0, 0), t)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "load-advanced", 7, "index tile in dimension 1"),
+    ("advanced-indexing load of an array the kernel writes", """
+     @ct.kernel
+     def k(x, B: ct.Constant[int]):
+         t = ct.load_advanced_indexing(x, (ct.arange(B, dtype=ct.int32), ct.Slice(0, B)))
+         ct.store(x, (0, 0), t * 2.0)
+     """, "x=f32[?,?]/?,1, B=#16", "load-advanced", 7, "which the kernel also writes"),
     ("min/max option that is not a literal", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

@@ -116,6 +116,26 @@ def _load_ptr_padded(_modes: set[str]) -> str:
             "}\n")
 
 
+def _load_gather_scatter_view_weak(_modes: set[str]) -> str:
+    return ("use cutile::tileir::*;\n\n"
+            "/// Load of a gather_scatter_view (ct.load_advanced_indexing), weak as cuTile Python's: cutile 0.3.1's\n"
+            "/// `load_gather_scatter_view_tko` bounds its ordering by `AtomicMode`, which `Weak` is not; the same\n"
+            "/// op, its ordering a load's (`LoadMode`).\n"
+            "#[cuda_tile::op(name = \"cuda_tile.load_gather_scatter_view_tko\")]\n"
+            "#[cuda_tile::variadic_op(N = 6)]\n"
+            "pub unsafe fn load_gather_scatter_view_weak<E: ElementType, const TILE_SHAPE: [i32; N], "
+            "const SPARSE_DIM: i32, const SPARSE_IDX_SIZE: i32, O: ordering::LoadMode, Sc: scope::Mode>(\n"
+            "    view: &GatherScatterView<'_, E, TILE_SHAPE, SPARSE_DIM>,\n"
+            "    sparse_index: Tile<i32, { [SPARSE_IDX_SIZE] }>,\n"
+            "    dense_index: i32,\n"
+            "    token: Token,\n"
+            "    memory_ordering: O,\n"
+            "    memory_scope: Sc,\n"
+            ") -> (Tile<E, TILE_SHAPE>, Token) {\n"
+            "    unreachable!()\n"
+            "}\n")
+
+
 DECLARED_OPS = {
     "mma_batched": _mma_batched,
     "exp_rounded": lambda modes: _unary_rounded("exp_rounded", "exp", "Element-wise `e^x`", modes),
@@ -127,6 +147,7 @@ DECLARED_OPS = {
     "muli_wrapping": _wrapping("muli", "Integer multiplication (`*` of 16-bit integer tiles)"),
     "atomic_red_view_tko": _atomic_red_view,
     "load_ptr_padded": _load_ptr_padded,
+    "load_gather_scatter_view_weak": _load_gather_scatter_view_weak,
 }
 
 

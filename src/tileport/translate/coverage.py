@@ -366,6 +366,15 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "extents' values (`Tile<f32, {[16, 16]}>`), so an element-wise use of it next to a tile typed by the "
               "const generics' names is reshaped to them first (an identity reshape, irdiff identity-shape-ops; "
               "SMALL_KERNELS `permute_ew`)", S, "linear"),
+    Construct("load-advanced", "`ct.load_advanced_indexing(x, (rows, ct.Slice(start, L)))` of a "
+              "rank-2 array the kernel only reads, rows a 1-D int32 tile, start an int32 scalar, L a constant; "
+              "padding_mode left at UNDETERMINED, no latency=/allow_tma=",
+              "`unsafe { make_gather_scatter_view(x, shape![R, L], padding::None) }` and "
+              "`load_gather_scatter_view_weak(&view, rows, start, token, ordering::Weak, ..)` (cutile 0.3.1's op, "
+              "declared in the port's module with a load's ordering: its own takes no `Weak`)", S, None,
+              "a padding mode or hints are refused: cutile 0.3.1's view wires no padding value and its load no "
+              "hints; so is the index tile in dimension 1 (cutile's load puts it first whatever its sparse "
+              "dimension: invalid Tile IR) and ct.store_advanced_indexing (cutile 0.3.1 has no store of the view)"),
     Construct("gather-scatter", "`ct.gather(a, idx, mask=, padding_value=, check_bounds=)` / `ct.scatter(a, idx, v, "
               "mask=)` on a rank-1 array with stride 1",
               "exti → unsigned bounds check & mask → `get_tensor_base` pointer tile → `unsafe { load_ptr_tko(..) }` "
@@ -930,7 +939,7 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
 #: cuda.tile functions → the construct row that translates them (the emitter refuses a call through this map).
 CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "math", "exp2": "math", "mma": "mma",
                    "matmul": "mma", "reshape": "reshape-broadcast", "expand_dims": "reshape-broadcast",
-                   "gather": "gather-scatter", "scatter": "gather-scatter", "arange": "arange", "full": "full",
+                   "gather": "gather-scatter", "scatter": "gather-scatter", "load_advanced_indexing": "load-advanced", "arange": "arange", "full": "full",
                    "zeros": "full", "ones": "full", "num_tiles": "num-tiles", "cdiv": "cdiv",
                    "num_blocks": "num-blocks", "atomic_add": "atomics", "extract": "extract",
                    "broadcast_to": "reshape-broadcast", "cat": "cat", "isnan": "isnan",

@@ -3174,6 +3174,8 @@ class Emitter:
                 return self.arange(node, want_name)
             if op == "gather":
                 return self.gather(node)
+            if op == "load_advanced_indexing":
+                return self.load_advanced(node, want_name)
             if op in ATOMIC_MODES:
                 return self.atomic(node, keep=True)
             if op == "where":
@@ -4045,6 +4047,75 @@ class Emitter:
                                                                     "not a constant bool")
         return value
 
+    def load_advanced(self, node: ast.Call, want_name: str | None) -> tuple[str, Ty]:
+        """`ct.load_advanced_indexing(x, (rows, ct.Slice(start, L)))` of a rank-2 array the kernel only reads: the
+        gather_scatter_view load cuTile Python emits (one dimension indexed by a 1-D i32 tile of element indices, the
+        other a slice of L elements from the element offset `start`), through cutile 0.3.1's
+        `make_gather_scatter_view` and its `load_gather_scatter_view_tko`, declared in the port's module with a
+        weak ordering (rustgen.declared_ops). cutile's view takes no padding (padding_mode= other than
+        UNDETERMINED is refused) and its load no hints (latency=, allow_tma= refused)."""
+        self.need(node, "load-advanced", "ct.load_advanced_indexing")
+        what = "ct.load_advanced_indexing"
+        if len(node.args) != 2 or not isinstance(node.args[0], ast.Name) or \
+                not isinstance(node.args[1], ast.Tuple):
+            raise self.refuse(node, "load-advanced", f"{what} form (array, (index, ..), padding_mode=)")
+        for k in node.keywords:
+            if k.arg == "padding_mode" and self.text(k.value).rsplit(".", 1)[-1] == "UNDETERMINED":
+                continue
+            raise self.refuse(k.value, "load-advanced", f"{what}(.., {k.arg}=..): cutile 0.3.1's gather_scatter_view "
+                              "takes no padding and its load no hints (only the default padding_mode is ported)")
+        arr = node.args[0].id
+        sig = self.params.get(arr)
+        if not isinstance(sig, sigmod.ArraySig) or self.made(arr) or len(sig.shape) != 2:
+            raise self.refuse(node, "load-advanced", f"{what} of {arr}: a rank-2 array parameter is ported (cutile "
+                                                     "0.3.1's load takes one dense index)")
+        if self.acq_mode or arr in self._effects(self.fn)[1]:
+            raise self.refuse(node, "load-advanced", f"{what} of {arr}, which the kernel also writes (the view's "
+                                                     "load is ordered only for an array the kernel only reads)")
+        items = node.args[1].elts
+        slices = [isinstance(e, ast.Call) and self.ct(e.func) == "Slice" for e in items]
+        if len(items) != 2 or slices.count(False) != 1:
+            raise self.refuse(node, "load-advanced", f"{what} index: one 1-D index tile and one ct.Slice(start, L)")
+        sparse = slices.index(False)
+        if sparse != 0:   # (its operands are (sparse, dense) whatever SPARSE_DIM says: tileirdisasm rejects
+            # the bytecode, "expected index at sparse_dim position 1 to be a 1D tensor")
+            raise self.refuse(node, "load-advanced", f"{what} with the index tile in dimension 1: cutile 0.3.1's "
+                                                     "gather_scatter_view load puts the index tile first whatever "
+                                                     "its sparse dimension (invalid Tile IR)")
+        sl = items[1 - sparse]
+        sl_kw = {k.arg: k.value for k in sl.keywords}
+        start = sl.args[0] if sl.args else sl_kw.get("start")
+        length = sl.args[1] if len(sl.args) > 1 else sl_kw.get("length")
+        if start is None or length is None or len(sl.args) + len(sl_kw) != 2:
+            raise self.refuse(sl, "load-advanced", "ct.Slice form (start, length)")
+        dense_dim = self.shape_of(ast.copy_location(ast.Tuple([length], ast.Load()), length))[0]
+        icode, ity = self.expr(items[sparse])
+        if not isinstance(ity, Tile) or len(ity.shape) != 1 or ity.dtype != "i32":
+            raise self.refuse(items[sparse], "load-advanced", f"{what} index {self.text(items[sparse])}: a 1-D int32 "
+                                                              "tile is ported (cutile's view takes i32 indices)")
+        scode, sty = self.expr(start)
+        if sty != Scalar("i32"):
+            raise self.refuse(start, "load-advanced", f"ct.Slice start {self.text(start)}: an int32 scalar is ported")
+        dims = [ity.shape[0], dense_dim] if sparse == 0 else [dense_dim, ity.shape[0]]
+        elem = RUST_DTYPES[sig.dtype]
+        g = self.fresh(want_name or f"{arr}_rows")
+        shape = ", ".join(dims)
+        self.body.append(f"// SAFETY: a view of {arr} read through (cuTile Python's gather_scatter_view; {arr} is only "
+                         "read by the kernel).")
+        self.body.append(f"let {g}_gsv: GatherScatterView<{elem}, {{ [{shape}] }}, {sparse}> = unsafe {{ "
+                         f"make_gather_scatter_view({self.tensor_arg(arr)}, shape![{shape}], padding::None) }};")
+        self.body.append(f"let ({g}, _): (Tile<{elem}, {{ [{shape}] }}>, Token) = unsafe {{ "
+                         f"load_gather_scatter_view_weak(&{g}_gsv, {icode}, {scode}, "
+                         f"get_tensor_token({self.tensor_arg(arr)}), ordering::Weak, scope::TileBlock) }};")
+        self.declared_ops.setdefault("load_gather_scatter_view_weak", set())
+        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
+                                  "what": f"make_gather_scatter_view / load_gather_scatter_view_tko of {arr} "
+                                          "(ct.load_advanced_indexing)",
+                                  "why": "cutile marks the gather_scatter_view and its load unsafe",
+                                  "precondition": "none beyond cuTile Python's: rows and columns past the array read "
+                                                  "undetermined values, as with padding_mode=UNDETERMINED"})
+        return g, Tile(sig.dtype, tuple(dims))
+
     def gather(self, node: ast.Call) -> tuple[str, Ty]:
         """`ct.gather(a, idx, mask=, padding_value=, check_bounds=)`: a masked, padded pointer load (see
         pointer_access); with check_bounds=False no extent check (unmasked without a mask), under the caller's
@@ -4438,6 +4509,8 @@ class Emitter:
         is_float = ty.dtype.startswith(("f", "bf", "tf"))
         one, zero = ("1.0", "0.0") if is_float else ("1", "0")
         lit = f"{one if op == 'cumprod' else zero}{RUST_DTYPES[ty.dtype]}"
+        if RUST_DTYPES[ty.dtype] in ("f16", "bf16"):   # (no half literal: `0.0f16` is unstable Rust)
+            lit = f"{RUST_DTYPES[ty.dtype]}::{'ONE' if op == 'cumprod' else 'ZERO'}"
         if op == "cumsum":
             rust = f"scan_sum({code}, {axis}, {direction}, {lit})"
         else:

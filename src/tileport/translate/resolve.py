@@ -173,8 +173,9 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
             "`r = a % b` (operands other than names and literals bound once first), as cuTile Python computes it"),
     Rewrite("helper-statement", "a helper of the kernel's file called as a statement, returning nothing (it loads "
-            "and stores through the arrays it is given)", "its statements in place of the call, parameters replaced "
-            "by the arguments"),
+            "and stores through the arrays it is given); or one that stores and returns a value at its end, bound "
+            "to a name (`tot = _store_and_sum(y, t, pid)`)", "its statements in place of the call, parameters "
+            "replaced by the arguments (the name then bound to the returned value)"),
     Rewrite("helper-undecorated", "a module-level function without `@ct.function`, called from a kernel",
             "inlined like a `@ct.function`"),
     Rewrite("helper-arguments", "a helper called with keyword arguments or leaving parameters to their defaults "
@@ -1904,6 +1905,18 @@ def _single_return(stmts: list[ast.stmt], result: str | None) -> list[ast.stmt]:
     return stmts
 
 
+def _writes_memory(fn: ast.FunctionDef) -> bool:
+    """Whether ``fn`` stores, scatters or updates memory atomically itself (a call `ct.store(..)`, `.store(..)`)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+               (n.func.attr in ("store", "scatter") or n.func.attr.startswith("atomic_")) for n in walk_nodes(fn))
+
+
+def _single_final_return(fn: ast.FunctionDef) -> bool:
+    """Whether ``fn``'s only `return` is its last statement, returning a value."""
+    returns = [n for n in walk_nodes(fn) if isinstance(n, ast.Return)]
+    return bool(fn.body) and len(returns) == 1 and returns[0] is fn.body[-1] and returns[0].value is not None
+
+
 def _returns_nothing(fn: ast.FunctionDef) -> bool:
     return not any(isinstance(n, ast.Return) and n.value is not None for n in walk_nodes(fn)) and \
         not any(isinstance(n, ast.Return) for st in fn.body[:-1] for n in walk_nodes(st)) and \
@@ -1924,10 +1937,15 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
             for field in ("body", "orelse"):
                 if isinstance(st, (ast.If, ast.For, ast.While, ast.With)) and hasattr(st, field):
                     setattr(st, field, expand(getattr(st, field)))
-            call = st.value if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) else None
+            call = st.value if isinstance(st, (ast.Expr, ast.Assign)) and isinstance(st.value, ast.Call) else None
             h = helpers.get(call.func.id) if call is not None and isinstance(call.func, ast.Name) else None
-            if h is None or h.file != file or not _returns_nothing(h.fn) or depth > 8 or \
-                    any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            # (a helper that writes memory and returns a value at its end, `tot = _store_and_sum(y, t, pid)`: its
+            # statements here too, then the target bound to what it returns — its stores are the kernel's)
+            valued = h is not None and isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                _writes_memory(h.fn) and _single_final_return(h.fn)
+            if h is None or h.file != file or not (valued or isinstance(st, ast.Expr) and _returns_nothing(h.fn)) \
+                    or depth > 8 or any(isinstance(a, ast.Starred) for a in call.args) or \
+                    any(k.arg is None for k in call.keywords):
                 out.append(st)
                 continue
             params, positional, posonly, defaults, variadic = helper_parameters(h.fn)
@@ -1938,9 +1956,14 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
                 continue
             body = copy.deepcopy([b for b in h.fn.body
                                   if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))])
+            result = None
             if body and isinstance(body[-1], ast.Return):
-                body = body[:-1]
-            local = {n.id for b in body for n in walk_nodes(b) if isinstance(n, ast.Name)
+                if valued:   # the target bound to the returned value, after the helper's statements
+                    result = ast.copy_location(ast.Assign(st.targets, body[-1].value), body[-1])
+                    body[-1] = result
+                else:
+                    body = body[:-1]
+            local = {n.id for b in body if b is not result for n in walk_nodes(b) if isinstance(n, ast.Name)
                      and isinstance(n.ctx, ast.Store)} - set(params)
             rename = {n: f"{n}_{h.fn.name.strip('_')}" for n in local if n in caller_names}
             subst: dict[str, ast.expr] = {}
@@ -1973,7 +1996,9 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
                         node.id = rename[node.id]
                     return node
 
-            body = [Sub().visit(b) for b in body]
+            body = [Sub().visit(b) if b is not result else
+                    _mark(ast.copy_location(ast.Assign(b.targets, Sub().visit(b.value)), b)) for b in body]
+            ast.fix_missing_locations(ast.Module(body, []))
             inner = ast.FunctionDef(h.fn.name, h.fn.args, body, [], None, lineno=h.fn.lineno, col_offset=0)
             _inline_statement_calls(inner, file, helpers, depth + 1)
             out.extend(inner.body)
