@@ -1264,6 +1264,19 @@ def gen13_forms(x, y, first, last, BN: ct.Constant[int]):
         out = out * 2.0
     ct.store(y, (r, 0), out)
 """, ["x=f32[?,?]/?,1, y=f32[?,?]/?,1, first=i32[?]/1, last=i32[?]/1, BN=#64"]),
+    # round 13: a full tile stored, or the ragged last one scattered under a mask, in the two arms of a runtime
+    # `if` (the array's only accesses: each from its first token, nothing after waits on either)
+    "gen13_tail": ("""
+@ct.kernel
+def gen13_tail(x, y, n, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    if (pid + 1) * B <= n:
+        ct.store(y, (pid,), ct.load(x, (pid,), (B,)) * 2.0)
+    else:
+        offs = pid * B + ct.arange(B, dtype=ct.int32)
+        t = ct.gather(x, offs, mask=offs < n)
+        ct.scatter(y, offs, t * 2.0, mask=offs < n)
+""", ["x=f32[?]/1, y=f32[?]/1, n=i32, B=#128"]),
     # round 13: ct.load_advanced_indexing (a gather_scatter_view load of a read-only array, rows by an index tile)
     # next to a gather and tile loads; a helper that stores and returns a value (rewrite helper-statement)
     "gen13_views": ("""

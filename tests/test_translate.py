@@ -227,6 +227,16 @@ REFUSALS = [
          t = ct.load_advanced_indexing(x, (ct.arange(B, dtype=ct.int32), ct.Slice(0, B)))
          ct.store(x, (0, 0), t * 2.0)
      """, "x=f32[?,?]/?,1, B=#16", "load-advanced", 7, "which the kernel also writes"),
+    ("a scatter and a tile store in the arms of a runtime if, the array gathered after it", """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         offs = ct.bid(0) * B + ct.arange(B, dtype=ct.int32)
+         if n > 4:
+             ct.store(y, (ct.bid(0),), ct.load(x, (ct.bid(0),), (B,)))
+         else:
+             ct.scatter(y, offs, ct.load(x, (ct.bid(0),), (B,)))
+         ct.store(x, (ct.bid(0),), ct.gather(y, offs))
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "store-other", 10, "scattered into and also loaded or stored"),
     ("min/max option that is not a literal", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

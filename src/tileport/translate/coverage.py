@@ -385,7 +385,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "with none before: each arm from the token before the `if`, as cuTile Python orders exclusive arms; "
               "and several among one arm's own statements, chained there from the token before the `if`: an "
               "early-return guard's `else`, Triton fixture llm/varlen_rope_guard; a write after that `if` is "
-              "refused)", S, "token_scatter",
+              "refused); a scatter and a tile store or load of one array, its only two accesses, in the two arms "
+              "of an `if` outside loops, a runtime one too (`if full: ct.store(y, ..) else: ct.scatter(y, .., "
+              "mask=)`: SMALL_KERNELS gen13_tail)", S, "token_scatter",
               "strided or multi-dimensional arrays are refused: cuTile Python computes each address from the "
               "array's strides, and a cutile 0.3.1 (and 0.5.0) kernel can read a `&Tensor`'s base pointer and shape "
               "but not its strides (raw-pointer entries with stride scalars would be the way); a gather from an "

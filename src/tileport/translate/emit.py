@@ -520,7 +520,16 @@ class Emitter:
             # store of it is ordered by cutile's view tokens, which do not see the pointer ops: only apart, in
             # different arms of a constant `if`, do the two kinds mix
             tiled = loads_tiled.get(name, []) + stores.get(name, [])
-            if any(not _exclusive(arms[id(a)], arms[id(b)]) for a in calls for b in tiled):
+            # (or one scatter and one tile access, the array's only accesses, in the two arms of an `if` outside
+            # loops, a runtime one too: `if full: ct.store(y, ..) else: ct.scatter(y, .., mask=)`; each starts from
+            # the array's first token and nothing after the `if` waits on either)
+            alone = len(calls) == len(tiled) == 1 and sum(
+                1 for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and n.args and
+                isinstance(n.args[0], ast.Name) and n.args[0].id == name) == 2
+            runtime = self._runtime_arms() if alone else {}
+            if any(not _exclusive(arms[id(a)], arms[id(b)]) and
+                   not (alone and _exclusive(runtime.get(id(a), ()), runtime.get(id(b), ())))
+                   for a in calls for b in tiled):
                 raise self.refuse(calls[0], "store-other", f"array {name!r} is scattered into and also loaded or "
                                                            "stored as tiles")
         for name, calls in stores.items():
@@ -823,6 +832,22 @@ class Emitter:
             return found
         paths = [arms_of(c) for c in calls]
         return all(any(k in b and b[k] != a[k] for k in a) for i, a in enumerate(paths) for b in paths[i + 1:])
+
+    def _runtime_arms(self) -> dict[int, tuple[tuple[int, int], ...]]:
+        """id(node) → the arms of the `if`s it sits in outside any loop, as (id(if), arm) pairs, runtime ones
+        included: two nodes in different arms of one such `if` never both run in a block."""
+        arms: dict[int, tuple[tuple[int, int], ...]] = {}
+
+        def walk(stmts: list[ast.stmt], path: tuple[tuple[int, int], ...]) -> None:
+            for st in stmts:
+                if isinstance(st, ast.If):
+                    walk(st.body, path + ((id(st), 0),))
+                    walk(st.orelse, path + ((id(st), 1),))
+                elif not isinstance(st, (ast.For, ast.While)):
+                    for node in walk_nodes(st):
+                        arms[id(node)] = path
+        walk(self.fn.body, ())
+        return arms
 
     def _constant_arms(self) -> tuple[dict[int, tuple[tuple[int, int], ...]], set[int]]:
         """(id(node) → the arms of constant `if`s it sits in, as (id(if), arm) pairs (arm 0: the body, 1: the else;
