@@ -87,6 +87,14 @@ def write_and_sum(dst, t):
     return ct.sum(t)
 
 
+def kw_scaled(t, **opts):
+    return t * opts["s"] + opts.get("b", 0.0)
+
+
+def kw_pass(t, **kw):
+    return kw_scaled(t, **kw)
+
+
 def add_pair(p):
     a, b = p
     return a + b
@@ -162,6 +170,8 @@ CASES = {
                                  "apply__times2(", "apply(ct.load"),
     "helper-call-argument": ("u = add_pair(swap(ct.bid(0), ct.bid(1)))", "u = add_pair((swap_result_0, swap_result_1))",
                              "add_pair(swap("),
+    "helper-keywords": ("u = kw_scaled(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), s=3.0)", "kw_scaled__kw_s(",
+                        "kw_scaled(ct.load"),
     "unary-plus": ("t = +ct.load(x, index=(ct.bid(0),), shape=(TILE,))", "t = ct.load(", "+ct.load"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
                                "= times(t, 2.0)", "times(t, 2.0) + 1.0"),
@@ -311,3 +321,16 @@ def test_a_helper_that_stores_and_returns_a_value_is_inlined_with_the_name_bound
     text, _ = _resolved(tmp_path, "tot = write_and_sum(y, ct.load(x, index=(ct.bid(0),), shape=(TILE,)))")
     assert "ct.store(y, index=(ct.bid(0),), tile=t_write_and_sum)" in text and "tot = ct.sum(t_write_and_sum)" in text, \
         text
+
+
+def test_a_helper_taking_keywords_reads_them_as_parameters_of_a_copy(tmp_path):
+    """`def kw_scaled(t, **opts)` reading `opts["s"]` and `opts.get("b", 0.0)`, reached through `kw_pass(t, **kw)`:
+    one copy per set of keywords, each a parameter (rewrite helper-keywords; was refused: call other than with one
+    positional argument per parameter)."""
+    _, helpers = _resolved(tmp_path, "u = kw_pass(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), s=3.0, b=1.0)")
+    inner = ast.unparse(helpers["kw_scaled__kw_b_s"].fn)
+    assert "return t * s + b" in inner, inner
+    assert "kw_scaled__kw_b_s(t, b, s)" in ast.unparse(helpers["kw_pass__kw_b_s"].fn) or \
+        "kw_scaled__kw_b_s(t, b=b, s=s)" in ast.unparse(helpers["kw_pass__kw_b_s"].fn)
+    _, helpers = _resolved(tmp_path, "u = kw_scaled(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), s=3.0)")
+    assert "return t * s + 0.0" in ast.unparse(helpers["kw_scaled__kw_s"].fn)

@@ -150,6 +150,10 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("helper-nested-tuple", "a helper returning a nested tuple (`return (mu, var), d`), each call unpacked "
             "by targets of that nesting (`(mu, var), d = _stats(t)`)", "the flat tuple returned and unpacked "
             "(`mu, var, d = _stats(t)`): the same values bound to the same names"),
+    Rewrite("helper-keywords", "a helper taking `**kw` (`def _scaled(t, **opts)`), called with keywords its named "
+            "parameters do not take (`_scaled(t, s=3.0)`), reading `opts[\"s\"]`, `opts.get(\"s\", d)`, "
+            "`\"s\" in opts` or passing `**opts` on", "a copy per set of such keywords (`_scaled__kw_s`), each a "
+            "keyword-only parameter read where the dict was"),
     Rewrite("helper-variadic", "a helper taking `*args` (`def _sum_all(*ts)`), called with positional arguments "
             "(`_sum_all(a, b, c)`, `_fwd(*pair)`)", "a copy per count of extra arguments, `*ts` made that many "
             "parameters and `ts` read as their tuple (then folded: tuple-fold, static-iter-items): cuTile Python "
@@ -755,6 +759,79 @@ def _specialize_variadic(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper
                                     ast.Load()), child))
                                 (value.__setitem__(k, new) if k is not None else setattr(n, field, new))
                 work.append(_add_copy(helpers, _FoldTuples().visit(spec), callee, unroll=True))
+            node.func.id = name
+            _mark(node)
+
+
+def _specialize_keywords(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]) -> None:
+    """A helper taking ``**kw`` (no ``*args``), called with keywords its named parameters do not take
+    (`_scaled(t, s=3.0)` of `def _scaled(t, **opts)`): a copy per set of such keywords, each a keyword-only
+    parameter of its own, and `opts["s"]` / `opts.get("s", d)` / `"s" in opts` / `g(.., **opts)` read through them
+    (rewrite helper-keywords): cuTile Python binds `opts` to the dict of those keywords and inlines the call. Any
+    other use of the dict is left as written (the emitter refuses it)."""
+    work = [fn, *(h.fn for h in helpers.values())]
+    while work:
+        f = work.pop()
+        for node in list(walk_nodes(f)):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers):
+                continue
+            callee = helpers[node.func.id]
+            a = callee.fn.args
+            named = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+            if a.kwarg is None or a.vararg is not None or any(k.arg is None for k in node.keywords):
+                continue
+            extra = sorted(k.arg for k in node.keywords if k.arg not in named)
+            star = a.kwarg.arg
+            taken = {n.id for n in walk_nodes(callee.fn) if isinstance(n, ast.Name)} | named
+            if any(e in taken for e in extra):
+                continue
+            name = f"{node.func.id}__kw" + "".join(f"_{e}" for e in extra)
+            if name not in helpers:
+                spec = copy.deepcopy(callee.fn)
+                spec.name = name
+                spec.args.kwonlyargs = [*spec.args.kwonlyargs, *(ast.copy_location(ast.arg(e), a.kwarg)
+                                                                 for e in extra)]
+                spec.args.kw_defaults = [*spec.args.kw_defaults, *([None] * len(extra))]
+                spec.args.kwarg = None
+
+                def key(e: ast.AST) -> str | None:
+                    return e.value if isinstance(e, ast.Constant) and isinstance(e.value, str) else None
+
+                class Read(ast.NodeTransformer):
+                    def visit_Subscript(self, n: ast.Subscript) -> ast.AST:
+                        self.generic_visit(n)
+                        if isinstance(n.value, ast.Name) and n.value.id == star and key(n.slice) in extra:
+                            return _mark(ast.copy_location(ast.Name(key(n.slice), ast.Load()), n))
+                        return n
+
+                    def visit_Compare(self, n: ast.Compare) -> ast.AST:
+                        self.generic_visit(n)
+                        if len(n.ops) == 1 and isinstance(n.ops[0], (ast.In, ast.NotIn)) and \
+                                isinstance(n.comparators[0], ast.Name) and n.comparators[0].id == star and \
+                                key(n.left) is not None:
+                            hit = (key(n.left) in extra) == isinstance(n.ops[0], ast.In)
+                            return _mark(ast.copy_location(ast.Constant(hit), n))
+                        return n
+
+                    def visit_Call(self, n: ast.Call) -> ast.AST:
+                        self.generic_visit(n)
+                        if isinstance(n.func, ast.Attribute) and n.func.attr == "get" and \
+                                isinstance(n.func.value, ast.Name) and n.func.value.id == star and n.args and \
+                                key(n.args[0]) is not None and len(n.args) <= 2 and not n.keywords:
+                            if key(n.args[0]) in extra:
+                                return _mark(ast.copy_location(ast.Name(key(n.args[0]), ast.Load()), n))
+                            return n.args[1] if len(n.args) == 2 else _mark(ast.copy_location(ast.Constant(None), n))
+                        spread = [k for k in n.keywords if k.arg is None and isinstance(k.value, ast.Name) and
+                                  k.value.id == star]
+                        if spread:
+                            n.keywords = [k for k in n.keywords if k not in spread] + \
+                                [ast.copy_location(ast.keyword(e, ast.copy_location(ast.Name(e, ast.Load()), n)), n)
+                                 for e in extra]
+                            _mark(n)
+                        return n
+                spec = Read().visit(spec)
+                ast.fix_missing_locations(spec)
+                work.append(_add_copy(helpers, spec, callee))
             node.func.id = name
             _mark(node)
 
@@ -1476,6 +1553,7 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
     _expand_tuple_comprehensions(fn, _scope(pyfunc), constants or {})
     _resolve_into(fn, _scope(pyfunc), helpers, (file, file.read_text() if file.is_file() else ""), constants)
     _specialize_variadic(fn, helpers)
+    _specialize_keywords(fn, helpers)
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
     _specialize_function_arguments(fn, helpers)
