@@ -95,6 +95,10 @@ def kw_pass(t, **kw):
     return kw_scaled(t, **kw)
 
 
+def add2(a, b):
+    return a + b
+
+
 def add_pair(p):
     a, b = p
     return a + b
@@ -152,7 +156,7 @@ CASES = {
     "helper-nested-tuple": ("(a, b), c = stats2(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))",
                             "a, b, c = stats2(", "(a, b), c"),
     "helper-variadic": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = sum_all(t, t + 1.0, t * 2.0)",
-                        "sum_all__3(t, t + 1.0, t * 2.0)", "sum_all(t"),
+                        "sum_all__3(t, t + 1.0, sum_all_product)", "sum_all(t"),
     "astile": ("f = ct.astile(SCALE, dtype=ct.float32)", "ct.astype(", "astile"),
     "ensure-constant": ("if ct.ensure_constant(TILE > 8):\n    f = 1", "if TILE > 8", "ensure_constant"),
     "divmod": ("q, r = divmod(ct.bid(0), TILE)", "_a // TILE", "divmod("),
@@ -334,3 +338,14 @@ def test_a_helper_taking_keywords_reads_them_as_parameters_of_a_copy(tmp_path):
         "kw_scaled__kw_b_s(t, b=b, s=s)" in ast.unparse(helpers["kw_pass__kw_b_s"].fn)
     _, helpers = _resolved(tmp_path, "u = kw_scaled(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), s=3.0)")
     assert "return t * s + 0.0" in ast.unparse(helpers["kw_scaled__kw_s"].fn)
+
+
+def test_a_product_passed_to_a_parameter_the_helper_adds_is_bound_first(tmp_path):
+    """`add2(t * 2.0, t)` of `def add2(a, b): return a + b`: the product bound to a name before the call (rewrite
+    helper-call-argument), which the emitter carries into the parameter so that the helper's sum contracts as cuTile
+    Python's does (was refused: an fma at the helper's sum with no candidate); a product of constants is left
+    alone (folded), and so is one given to a parameter the helper does not add."""
+    text, _ = _resolved(tmp_path, "t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = add2(t * 2.0, t)\n"
+                                  "v = add2(TILE * 2, t)\nw = times2(t * 3.0)")
+    assert "add2_product = t * 2.0\nu = add2(add2_product, t)" in text, text
+    assert "add2(TILE * 2, t)" in text and "times2(t * 3.0)" in text, text

@@ -139,8 +139,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "the `if` without its `else`, then the `else` arm's statements after it: the same paths, and the form "
             "cuTile Python compiles (`if %c { break } else { }` followed by the rest)"),
     Rewrite("helper-call-argument", "a helper's tuple result passed straight to another helper (`out, mu = "
-            "_norm(_stats(t), eps)`)", "the result bound to a name first (`_stats_result = _stats(t)`), then split "
-            "per element like any tuple name"),
+            "_norm(_stats(t), eps)`); a product passed to a parameter the helper adds (`_add(t * 2.0, u)`) or to its "
+            "`*args`", "the result bound to a name first (`_stats_result = _stats(t)`, split per element like any "
+            "tuple name; `_add_product = t * 2.0`, a product the helper's sum contracts)"),
     Rewrite("helper-tuple-argument", "a helper called from the kernel with a tuple of the kernel's parameters "
             "(`_store_all((y, z), t)`, arrays) or of helpers (`_apply(t, (_double, _inc))`) that it iterates with "
             "ct.static_iter, slices or counts",
@@ -2268,9 +2269,11 @@ def _user_function(name: str, env: dict[str, Any], fn: ast.FunctionDef) -> ast.F
 def _hoist_tuple_call_arguments(fn: ast.FunctionDef, env: dict[str, Any]) -> None:
     """A helper's tuple result passed straight to another helper (`out, mu = _norm(_stats(t), eps)`, `_stats`
     returning `mu, d`): bound to a name by a statement just before (`_stats_result = _stats(t)`), which the
-    tuple-name rewrites then split per element (rewrite helper-call-argument). Python evaluates the arguments
-    before the call, so the order is the same; only calls evaluated unconditionally by their statement are
-    taken (not under a conditional expression, `and`/`or` or a lambda)."""
+    tuple-name rewrites then split per element; and a product passed to a parameter the helper adds
+    (`_add(t * 2.0, u)`), bound likewise (`_add_product = t * 2.0`), whose sum cuTile Python contracts (rewrite
+    helper-call-argument). Python evaluates the arguments before the call, so the order is the same; only calls
+    evaluated unconditionally by their statement are taken (not under a conditional expression, `and`/`or` or a
+    lambda)."""
     count = [0]
 
     def returns_tuple(call: ast.AST) -> bool:
@@ -2280,20 +2283,41 @@ def _hoist_tuple_call_arguments(fn: ast.FunctionDef, env: dict[str, Any]) -> Non
         return f is not None and any(isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)
                                      for r in walk_nodes(f))
 
+    def summed_product(a: ast.AST, callee: ast.FunctionDef, i: int) -> bool:
+        """A product given to a parameter the helper adds or subtracts (or to its ``*args``): bound to a name, a
+        product the helper's sum contracts as cuTile Python does (the emitter carries a name's product into the
+        parameter it is passed to)."""
+        if not (isinstance(a, ast.BinOp) and isinstance(a.op, ast.Mult)) or \
+                all(isinstance(n, (ast.Constant, ast.operator, ast.BinOp, ast.UnaryOp, ast.unaryop,
+                                   ast.expr_context)) or isinstance(n, ast.Name) and n.id.isupper()
+                    for n in walk_nodes(a)):
+            return False   # (constants only: folded, nothing to contract)
+        params = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
+        if i >= len(params):
+            return callee.args.vararg is not None
+        return any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub)) and
+                   any(isinstance(o, ast.Name) and o.id == params[i] for o in (n.left, n.right))
+                   for n in walk_nodes(callee))
+
     def hoist(e: ast.AST, pre: list[ast.stmt], st: ast.stmt) -> None:
         if isinstance(e, (ast.IfExp, ast.BoolOp, ast.Lambda)):
             return
         for child in ast.iter_child_nodes(e):
             hoist(child, pre, st)
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
-                _user_function(e.func.id, env, fn) is not None:
+        callee = _user_function(e.func.id, env, fn) if isinstance(e, ast.Call) and \
+            isinstance(e.func, ast.Name) else None
+        if callee is not None:
             for i, a in enumerate(e.args):
                 if returns_tuple(a):
                     name = f"{a.func.id}_result{count[0] or ''}"
-                    count[0] += 1
-                    pre.append(_mark(ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())],
-                                                                  value=a), st)))
-                    e.args[i] = _mark(ast.copy_location(ast.Name(name, ast.Load()), a))
+                elif summed_product(a, callee, i):
+                    name = f"{e.func.id}_product{count[0] or ''}"
+                else:
+                    continue
+                count[0] += 1
+                pre.append(_mark(ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())], value=a),
+                                                   st)))
+                e.args[i] = _mark(ast.copy_location(ast.Name(name, ast.Load()), a))
 
     def block(stmts: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
