@@ -2660,3 +2660,18 @@ def test_len_of_a_tile_or_array_shape_is_its_rank(tmp_path):
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BN=#32")
     body = "\n".join(e.body)
     assert "3.0" in body and "5.0" not in body, body
+
+
+def test_assume_divisible_by_as_a_statement_is_nothing(tmp_path):
+    """`ct.assume_divisible_by(n, 16)` as a statement: the fact is on the value it returns, which nobody reads, so
+    cuTile Python drops it; so does the port (was refused: call as a statement). Bound to a name it is the
+    assumption (row assume-divisible)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         ct.assume_divisible_by(n, 16)
+         m = ct.assume_divisible_by(n, 8)
+         ct.store(y, (ct.bid(0),), ct.load(x, (ct.bid(0),), (B,)) + m)
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#128")
+    body = "\n".join(e.body)
+    assert body.count("assume_div_by") == 1 and "its result is not read" in body, body

@@ -1162,6 +1162,14 @@ class Emitter:
                                   "cutile 0.3.1's `cuda_tile_print!` writes its own conversions (`%i`, `%f`) and no "
                                   "ordering token, its `print_tko` takes one argument (remove the debug print to "
                                   "port the kernel)")
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                    self.ct(st.value.func) == "assume_divisible_by" and self._droppable(
+                        ast.Tuple(list(st.value.args) + [k.value for k in st.value.keywords], ast.Load())):
+                # its result unread (`ct.assume_divisible_by(n, 16)` as a statement states nothing about n: the
+                # fact is on the value it returns), as cuTile Python drops it
+                self.need(st, "assume-divisible", "ct.assume_divisible_by")
+                self.body.append(f"{indent}// `{self.text(st.value)}`: its result is not read (the fact is on the "
+                                 "value it returns), nothing to emit, as in cuTile Python")
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
                 raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
                                   f"call `{self.text(st.value.func)}(...)` as a statement")
