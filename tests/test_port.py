@@ -1277,6 +1277,20 @@ def gen13_tail(x, y, n, B: ct.Constant[int]):
         t = ct.gather(x, offs, mask=offs < n)
         ct.scatter(y, offs, t * 2.0, mask=offs < n)
 """, ["x=f32[?]/1, y=f32[?]/1, n=i32, B=#128"]),
+    # round 13: two arrays chosen by a constant through a conditional of tuples (`src, dst = (y, x) if SWAP else
+    # (x, y)`: the arm taken, aliases like any other); a transpose summed with its source and carried by a loop
+    # (BM == BN: the value reshaped to the variable's names, an identity in the IR)
+    "gen13_alias": ("""
+@ct.kernel
+def gen13_alias(x, y, BM: ct.Constant[int], BN: ct.Constant[int], SWAP: ct.Constant[bool]):
+    i = ct.bid(0)
+    src, dst = (y, x) if SWAP else (x, y)
+    t = ct.load(src, (i, 0), (BM, BN))
+    for _ in range(3):
+        t = ct.transpose(t) * 0.5 + t
+    ct.store(dst, (i, 0), t)
+""", ["x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#32, BN=#32, SWAP=#true",
+      "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#32, BN=#32, SWAP=#false"]),
     # round 13: ct.load_advanced_indexing (a gather_scatter_view load of a read-only array, rows by an index tile)
     # next to a gather and tile loads; a helper that stores and returns a value (rewrite helper-statement)
     "gen13_views": ("""

@@ -2675,3 +2675,28 @@ def test_assume_divisible_by_as_a_statement_is_nothing(tmp_path):
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#128")
     body = "\n".join(e.body)
     assert body.count("assume_div_by") == 1 and "its result is not read" in body, body
+
+
+def test_a_variable_reassigned_its_extents_spelled_by_other_names_is_reshaped_to_its_own(tmp_path):
+    """`t = ct.transpose(t) * 0.5 + t` in a loop with BM == BN: the sum is typed by the transpose's names ([BN, BM]);
+    reshaped to t's ([BM, BN]) where it is assigned — the same extents in every specialization cuTile Python
+    compiles (was refused: `t` changes type inside a branch)."""
+    e = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, BM: ct.Constant[int], BN: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0), 0), (BM, BN))
+         for _ in range(3):
+             t = ct.transpose(t) * 0.5 + t
+         ct.store(y, (ct.bid(0), 0), t)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#32, BN=#32", consts=("BM", "BN"))
+    body = "\n".join(e.body)
+    assert "t = t_named.reshape(shape![BM, BN]);" in body, body
+    with pytest.raises(Exception, match="changes type"):
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(x, y, BM: ct.Constant[int], BN: ct.Constant[int]):
+             t = ct.load(x, (ct.bid(0), 0), (BM, BN))
+             for _ in range(3):
+                 t = ct.transpose(t)
+             ct.store(y, (ct.bid(0), 0), t)
+         """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BN=#32", consts=("BM", "BN"))

@@ -464,7 +464,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "rank 1\")", P, None, "refused with the reason at the parameter (ported as dynamic it read the extent "
               "at run time where cuTile Python folds it: unproven)"),
     Construct("array-alias", "a name bound once to an array parameter (`dst = out`) or to one of two chosen by "
-              "constants (`src = y if USE_Y else x`)", "the array itself where the name is read (decided per "
+              "constants (`src = y if USE_Y else x`; several at once, `src, dst = (y, x) if SWAP else (x, y)`)",
+              "the array itself where the name is read (decided per "
               "variant: translate/static_eval.py)", S, "real_views"),
     Construct("array-slice", "`sub = x.slice(axis, start, stop)` bound once (x an array or another slice; axis a "
               "constant, start and stop i32 scalars or 0-d tiles, e.g. `cu_seqlens` bounds of a varlen kernel), then "

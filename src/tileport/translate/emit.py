@@ -937,6 +937,17 @@ class Emitter:
             # Tile IR both are the same 0-d value; the Rust variable stays a scalar
             rust = RUST_DTYPES[ty.dtype]
             code, ty = f"tile_to_scalar::<{rust}, {rust}>({code})", previous[1]
+        if previous is not None and name in self.mutated and isinstance(previous[1], Tile) and \
+                isinstance(ty, Tile) and previous[1] != ty and previous[1].dtype == ty.dtype and \
+                len(previous[1].shape) == len(ty.shape) and all(
+                    (v := self._dim_value(a)) is not None and v == self._dim_value(b)
+                    for a, b in zip(previous[1].shape, ty.shape)):
+            # the same extents spelled by other names (`t = ct.transpose(t) * 0.5 + t` with BM == BN: cuTile
+            # Python compiles it only where they are equal): reshaped to the variable's names, an identity reshape
+            # in the IR (irdiff identity-shape-ops); cutile types a `let mut` once
+            tmp = self.fresh(f"{name}_named")
+            self.body.append(f"{indent}let {tmp}: {ty.rust()} = {code};")
+            code, ty = f"{tmp}.reshape(shape![{', '.join(previous[1].shape)}])", previous[1]
         if code == name and previous is not None and previous[1] == ty:
             self.body.append(f"{indent}// `{self.text(st)}`: already {_describe(ty)}, nothing to emit")
         elif previous is not None and name in self.mutated and previous[1] == ty:
@@ -956,6 +967,14 @@ class Emitter:
             if nested and self.scope_locals and previous is None:
                 self.scope_locals[-1].add(name)
         self.env[name] = (name, ty)
+
+    def _dim_value(self, d: str) -> int | None:
+        """The value of a tile extent as the emitter spells it (a number or a const generic's name) in this
+        specialization, or None."""
+        if d.isdigit():
+            return int(d)
+        p = self.params.get(d)
+        return p.value if isinstance(p, sigmod.ConstSig) and isinstance(p.value, int) else None
 
     def stmts(self, stmts: list[ast.stmt], indent: str = "", nested: bool = False) -> None:
         for i, st in enumerate(stmts):

@@ -88,6 +88,20 @@ def fold_array_aliases(fn: ast.FunctionDef, sig: sigmod.Signature) -> None:
     passes the array itself (coverage row array-alias)."""
     arrays = {n for n, p in sig.params if isinstance(p, sigmod.ArraySig)}
     constants = {n: p.value for n, p in sig.params if isinstance(p, sigmod.ConstSig)}
+
+    def picks(stmts: list[ast.stmt]) -> bool:   # only `name = array` assignments
+        return all(isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and
+                   isinstance(s.value, ast.Name) and s.value.id in arrays for s in stmts)
+    # `src, dst = (y, x) if SWAP else (x, y)` (rewrite tuple-conditional made it an `if` of assignments): the arm
+    # the constants take, whose names are then aliases like any other
+    flat: list[ast.stmt] = []
+    for st in fn.body:
+        test = _value(st.test, constants) if isinstance(st, ast.If) else (False, None)
+        if test[0] and st.orelse and picks(st.body) and picks(st.orelse):
+            flat.extend(st.body if test[1] else st.orelse)
+        else:
+            flat.append(st)
+    fn.body = flat
     stores: dict[str, int] = {}
     for n in walk_nodes(fn):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
