@@ -68,12 +68,14 @@ TL_NAMESPACES = ("math", "extra", "cuda", "libdevice", "standard")
 REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
 #: libdevice roundings written with floor / ceil (exact: _Lowerer.rounding)
 ROUNDINGS = ("rint", "round", "trunc", "nearbyint")
+#: libdevice functions written exactly from their bits (libdevice.10.bc; _Lowerer.libdevice_bits): arity
+LIBDEVICE_BITS = {"fmax": 2, "fmin": 2, "copysign": 2, "signbit": 1}
 #: libdevice's float class tests (a boolean tile: _Lowerer.float_test)
 FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 #: triton.language functions cuTile Python 1.7 has no counterpart of (docs/triton.md, "Limits met")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt", "atan", "asin", "acos", "asinh",
-                       "acosh", "atanh", "fmod", "copysign", "hypot", "tgamma", "j0", "j1", "y0", "y1")} | {
+                       "acosh", "atanh", "fmod", "hypot", "tgamma", "j0", "j1", "y0", "y1")} | {
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
     # the kernel either): the buffer is bytes, its tensor's shape and strides are not arguments of the kernel
@@ -189,6 +191,9 @@ class BlockPtr:
     strides: tuple[str, ...]
     index: tuple[str, ...]   # tile index per block dimension (offset / block size)
     block: tuple[str, ...]
+    #: the element offset per block dimension, where one of them is not whole blocks (`(pid * BM + 1, 0)`): its
+    #: loads and stores gather / scatter those elements (`_Lowerer.block_ptr_indices`); None: tiles at ``index``
+    elems: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -436,10 +441,20 @@ def _balanced(text: str) -> bool:
 
 
 def _advanced(bp: "BlockPtr", steps: tuple[str, ...], count: str) -> "BlockPtr":
-    """``bp`` advanced ``count`` times by ``steps`` blocks ("0", "1" or "-1": backwards) per dimension."""
-    return replace(bp, index=tuple(i if st == "0" else f"{_paren(i)} - {_paren(count)}" if st == "-1" else
-                                   (count if i == "0" else f"{_paren(i)} + {count}")
-                                   for i, st in zip(bp.index, steps)))
+    """``bp`` advanced ``count`` times by ``steps`` blocks ("0", "1", "-1": backwards, or the text of a whole
+    number of blocks known at launch: `tl.advance(p, (0, BK * SPLIT))`) per dimension."""
+    def moved(i: str, st: str) -> str:
+        if st == "0":
+            return i
+        if st == "-1":
+            return f"{_paren(i)} - {_paren(count)}"
+        by = count if st == "1" else f"{_paren(count)} * {_paren(st)}"
+        return by if i == "0" else f"{_paren(i)} + {by}"
+    elems = None
+    if bp.elems is not None:   # element offsets: the blocks advanced times the block size
+        elems = tuple(e if st == "0" else moved(e, f"{_paren(st)} * {_paren(b)}" if st != "-1" else f"-{_paren(b)}")
+                      for e, st, b in zip(bp.elems, steps, bp.block))
+    return replace(bp, index=tuple(moved(i, st) for i, st in zip(bp.index, steps)), elems=elems)
 
 
 def _ptr_advanced(ptr: "Ptr", k: "int | str", count: str, elems: tuple[str, str] | None = None) -> "Ptr":
@@ -885,7 +900,8 @@ class _Lowerer:
         return ast.fix_missing_locations(ast.copy_location(loop, s))
 
     def _positive(self, node: ast.expr) -> bool:
-        """``node`` is positive at every launch: tl.num_programs(k), a positive literal, or a constexpr."""
+        """``node`` is positive at every launch: tl.num_programs(k), a positive literal, or a constexpr (or an
+        expression of constexprs: `BK * SPLIT`)."""
         v = self.ev(node)
         if not isinstance(v, Scalar):
             return False
@@ -893,7 +909,7 @@ class _Lowerer:
             return True
         if v.text.isdigit():
             return int(v.text) > 0
-        values = self.const_values.get(v.text)
+        values = self.const_values.get(v.text) or self.launch_values(v.text)
         return bool(values) and all(isinstance(x, int) and x > 0 for x in values)
 
     def indented(self, stmts: list[ast.stmt]) -> None:
@@ -1142,6 +1158,20 @@ class _Lowerer:
         loop.iter.keywords = it.keywords   # type: ignore[attr-defined]  (tl.range's options, reported as dropped)
         return loop   # type: ignore[return-value]
 
+    def _advance_blocks(self, d: str, blk: str) -> str | None:
+        """The number of blocks ``blk`` that an advance by ``d`` is, as text (`BK * SPLIT` by BK: `SPLIT`), when ``d``
+        is a nonzero multiple of ``blk`` at every captured launch (both launch constants); else None."""
+        dv, bv = self.launch_values(d), self.launch_values(blk)
+        if not dv or not bv or len(dv) != len(bv) or not all(
+                isinstance(x, int) and isinstance(y, int) and y > 0 and x != 0 and x % y == 0 for x, y in zip(dv, bv)):
+            return None
+        for lhs, rhs in ((f"{blk} * ", ""), ("", f" * {blk}")):
+            if d.startswith(lhs) and d.endswith(rhs):
+                q = d[len(lhs):len(d) - len(rhs)]
+                if q and self.launch_values(q) == [x // y for x, y in zip(dv, bv)]:
+                    return q
+        return f"{_paren(d)} // {_paren(blk)}"
+
     def _is_advance(self, value: ast.expr, name: str) -> bool:
         return (isinstance(value, ast.Call) and self.tl_attr(value.func) == "advance" and name in self.advances
                 and isinstance(value.args[0], ast.Name) and value.args[0].id == name)
@@ -1193,9 +1223,12 @@ class _Lowerer:
                         steps.append("1")
                     elif d.replace("(", "").replace(")", "") == f"-{blk}":   # (0, -BLOCK_N): blocks walked backwards
                         steps.append("-1")
+                    elif self._advance_blocks(d, blk) is not None:   # (0, BK * SPLIT): SPLIT blocks an iteration
+                        steps.append(self._advance_blocks(d, blk))
                     else:
-                        raise self.fail(st, f"tl.advance by {d} along a block of {blk}: only 0 or one whole block "
-                                            "per iteration is lowered (the tile index then follows the loop index)")
+                        raise self.fail(st, f"tl.advance by {d} along a block of {blk}: only whole blocks per "
+                                            "iteration (a multiple of the block known at every launch) are lowered "
+                                            "(the tile index then follows the loop index)")
                 saved_ptrs[name] = bp
                 self.advances[name] = tuple(steps)
                 self.env[name] = _advanced(bp, self.advances[name], count)
@@ -1962,8 +1995,12 @@ class _Lowerer:
         (int64 up to 2^63) and promotes an int32 tile with it to uint32, wrapping; cuTile Python (and cutile 0.3.1)
         take no integer literal beyond int32. So the tile is converted to uint32 (int64 / uint64 tiles stay) and the
         literal split as tl.rand's constants are: a product in 16-bit halves (``((t * hi) << 16) + t * lo``), a sum
-        or difference in two halves. Exact modulo 2^32 (2^64). None when neither operand is such a literal."""
-        if sym not in ("+", "-", "*"):
+        or difference in two halves. An operand of ``&`` / ``|`` / ``^`` with a uint32 tile (``bits ^ 0x80000000``: a
+        sign bit flipped): the literal's low 31 bits as a literal, its top bit by arithmetic — adding 2^31 (in two
+        halves) flips it, ``(y >> 31) << 31`` keeps it, ``((y << 1) >> 1)`` clears it (a 0-d constant tile of the
+        literal would be folded by cuTile Python and not by the port). Exact modulo 2^32 (2^64). None when neither
+        operand is such a literal."""
+        if sym not in ("+", "-", "*", "&", "|", "^"):
             return None
 
         def wide(v: object) -> int | None:
@@ -1988,7 +2025,18 @@ class _Lowerer:
         x = t if kind == target else Tile(f"ct.astype({t.text}, {target})", t.shape, target)
         x = self._named(x, "wide")
         half, rest = hex(c >> 1), hex(c - (c >> 1))
-        if sym == "*":
+        if sym in ("&", "|", "^") and target != "ct.uint32":
+            raise self.fail(node, f"integer literal {c} in `{sym}` with a 64-bit tile (a uint32 tile's is lowered)")
+        if sym in ("&", "|", "^"):
+            low = c & 0x7FFFFFFF
+            y = f"({x.text} {sym} {hex(low)})"   # c >= 2^31: its top bit is set
+            if sym == "^":
+                text = f"({y} + 0x40000000 + 0x40000000)"
+            elif sym == "|":
+                text = f"(((({y} << 1) >> 1) + 0x40000000) + 0x40000000)"
+            else:
+                text = f"({y} | (({x.text} >> 31) << 31))"
+        elif sym == "*":
             text = f"((({x.text} * {hex(c >> 16)}) << 16) + {x.text} * {hex(c & 0xFFFF)})"
         elif sym == "+":
             text = f"({x.text} + {half} + {rest})"
@@ -2570,16 +2618,27 @@ class _Lowerer:
             # BLOCK_M a multiple of the block at every launch): the tile index moves by lo / block
             bp = self.ev(node.args[0]) if node.args else None
             if isinstance(bp, BlockPtr) and len(node.args) == 2 and isinstance(node.args[1], (ast.Tuple, ast.List)):
-                index = list(bp.index)
+                index, moves = list(bp.index), []
                 for k, (onode, blk) in enumerate(zip(node.args[1].elts, bp.block)):
                     v = self.ev(onode)
-                    q = self._in_blocks(v, blk) if isinstance(v, Scalar) else None
-                    if q is None:
-                        raise self.fail(onode, f"tl.advance by `{ast.unparse(onode)}` along a block of {blk}: "
-                                               "only whole blocks are lowered")
-                    if q != "0":
-                        index[k] = q if index[k] == "0" else f"{_paren(index[k])} + {_paren(q)}"
-                return replace(bp, index=tuple(index))
+                    if not isinstance(v, Scalar):
+                        raise self.fail(onode, f"tl.advance by `{ast.unparse(onode)}`: offsets must be scalars")
+                    moves.append((v.text, self._in_blocks(v, blk)))
+                if bp.elems is None and all(q is not None for _, q in moves):
+                    for k, (_, q) in enumerate(moves):
+                        if q != "0":
+                            index[k] = q if index[k] == "0" else f"{_paren(index[k])} + {_paren(q)}"
+                    return replace(bp, index=tuple(index))
+                # not whole blocks (`tl.advance(p, (1, 0))`): element offsets, its accesses gathers
+                elems = list(bp.elems) if bp.elems is not None else [
+                    "0" if i == "0" else f"{_paren(i)} * {_paren(b)}" for i, b in zip(bp.index, bp.block)]
+                for k, (d, _) in enumerate(moves):
+                    if d != "0":
+                        elems[k] = d if elems[k] == "0" else f"{_paren(elems[k])} + {_paren(d)}"
+                if bp.elems is None:
+                    self.notes.append(f"line {node.lineno}: a block pointer advanced by offsets that are not whole "
+                                      "blocks: its loads and stores gather / scatter the elements")
+                return replace(bp, elems=tuple(elems))
             raise self.fail(node, "tl.advance is lowered as `p = tl.advance(p, (..))` at the top level of a for "
                                   "loop's body (one block per iteration) or by whole blocks outside loops")
         if fn in ("zeros", "full"):
@@ -2616,6 +2675,8 @@ class _Lowerer:
             x = self.materialize(self._value(self.ev(node.args[0]), node), node)
             if fn == "sum":
                 x = self._sum_operand(node, kw, x)
+            else:
+                x = self._minmax_operand(x)
             axis_node = kw.get("axis") or (node.args[1] if len(node.args) > 1 else None)
             if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
                 if len(x.shape) != 1:   # every axis: one scalar
@@ -2729,12 +2790,34 @@ class _Lowerer:
             return Tile(f"ct.cat(({a.text}, {b.text}), 0)", (first,) + a.shape[1:], a.dtype if len(dts) == 1 else None)
         if fn in FLOAT_TESTS and len(node.args) == 1 and not kw:
             return self.float_test(node, fn)
+        if fn in LIBDEVICE_BITS and len(node.args) == LIBDEVICE_BITS[fn] and not kw:
+            return self.libdevice_bits(node, fn)
         if fn in NO_CUTILE:
             raise self.fail(node, f"{self._spelled(node, fn)} is not lowered: {NO_CUTILE[fn]}")
         raise self.fail(node, f"{self._spelled(node, fn)} is not lowered (supported: program_id, num_programs, "
                               "arange, load, store, "
                               f"make_block_ptr, advance, zeros, full, dot, {', '.join(REDUCE)}, {', '.join(MAP)}, "
                               "cdiv, .to())")
+
+    #: Triton's tl.max / tl.min reduce a float narrower than 32 bits in f32 and an integer in int32
+    #: (standard.py: `input.to(core.float32)` / `input.to(core.int32)` before the reduction)
+    NARROW_FLOATS = frozenset({"ct.float16", "ct.bfloat16", "ct.float8_e4m3fn", "ct.float8_e5m2"})
+    NARROW_INTS = frozenset({"ct.int8", "ct.int16", "ct.uint8", "ct.uint16"})
+
+    def _minmax_operand(self, x: Tile) -> Tile:
+        """The operand of ``tl.max(x)`` / ``tl.min(x)`` (no indices) as Triton reduces it: a float narrower than
+        32 bits converted to f32, an integer narrower than 32 bits to int32 — so the result has that dtype, as
+        Triton's (`x - tl.max(x, 0)` of an f16 row is f32 arithmetic there). Exact: every such value is one of the
+        wider type. Where launches pass several dtypes, converted when every one of them is narrow or the wide
+        type itself."""
+        if x.dtype and x.dtype.endswith(".dtype"):
+            seen = set(self.array_dtypes.get(x.dtype[:-len(".dtype")], set()))
+        else:
+            seen = {x.dtype} if x.dtype else set()
+        for narrow, wide in ((self.NARROW_FLOATS, F32), (self.NARROW_INTS, "ct.int32")):
+            if seen & narrow and seen <= narrow | {wide}:
+                return Tile(f"ct.astype({x.text}, {wide})", x.shape, wide)
+        return x
 
     def _sum_operand(self, node: ast.Call, kw: dict, x: Tile) -> Tile:
         """What ``tl.sum`` adds up: x converted to ``dtype=`` when given; else, as triton.language's _pick_sum_dtype,
@@ -2822,6 +2905,30 @@ class _Lowerer:
             return Tile(f"ct.isnan({x.text})", x.shape, "ct.bool_")
         op = "==" if fn == "isinf" else "<"
         return Tile(f"(ct.abs({x.text}) {op} float('inf'))", x.shape, "ct.bool_")
+
+    def libdevice_bits(self, node: ast.Call, fn: str) -> Tile:
+        """libdevice's ``fmax`` / ``fmin`` / ``copysign`` / ``signbit`` of f32 or f64 tiles, as libdevice.10.bc
+        defines them (Triton links it with nvvm-reflect-ftz set: its ``enable_reflect_ftz``): ``__nv_fmaxf`` is
+        ``llvm.nvvm.fmax.ftz.f`` there — ``ct.maximum(.., flush_to_zero=True)`` (f64's ``fmax.d`` flushes nothing;
+        NaN-ignoring as PTX max, ct.maximum's default); ``__nv_copysignf`` the magnitude bits of x with the sign bit
+        of y; ``__nv_signbitf`` the sign bit as an int32 0 / 1 (the bits shifted right 31, logically). Exact."""
+        xs = [self.materialize(self._value(self.ev(a), node), node) for a in node.args]
+        dts = {self.known_dtype(x) for x in xs}
+        if len(dts) != 1 or not dts <= {F32, "ct.float64"}:
+            raise self.fail(node, f"{self._spelled(node, fn)} of tiles not known to be f32 or f64 alike (libdevice "
+                                  "has it for those only)")
+        f64 = dts == {"ct.float64"}
+        shape = _broadcast_all(x.shape for x in xs)
+        dt = "ct.float64" if f64 else F32
+        if fn in ("fmax", "fmin"):
+            ftz = "" if f64 else ", flush_to_zero=True"
+            return Tile(f"ct.{'maximum' if fn == 'fmax' else 'minimum'}({xs[0].text}, {xs[1].text}{ftz})", shape, dt)
+        ut, top = ("ct.uint64", 63) if f64 else ("ct.uint32", 31)
+        bits = [f"ct.bitcast({x.text}, {ut})" for x in xs]
+        if fn == "signbit":
+            return Tile(f"ct.astype({bits[0]} >> {top}, ct.int32)", shape, "ct.int32")
+        # the sign bit of y put on x's magnitude (shifts keep every literal small: cutile parses literals as i32)
+        return Tile(f"ct.bitcast((({bits[0]} << 1) >> 1) | (({bits[1]} >> {top}) << {top}), {dt})", shape, dt)
 
     def _where_literals(self, vals: list) -> list:
         """``tl.where``'s two values with an integer literal written as a float where the other is a float literal
@@ -4054,6 +4161,9 @@ class _Lowerer:
             if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == "ct.int32" and \
                     all(isinstance(t, Tile) and self.known_dtype(t) in ("ct.int8", "ct.uint8") for t in (a, b)):
                 continue   # 8-bit integers into int32: the accumulator they take anyway
+            if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == "ct.float64" and \
+                    all(isinstance(t, Tile) and self.known_dtype(t) == "ct.float64" for t in (a, b)):
+                continue   # f64 operands into f64: the accumulator they take anyway (an f64 acc needs it said)
             vals = None if isinstance(v, ast.Constant) else self.launch_values(ast.unparse(v))
             if vals and len({repr(x) for x in vals}) > 1:
                 raise self.fail(node, f"tl.dot option {k}={ast.unparse(v)}: the captured launches give it "
@@ -4082,16 +4192,19 @@ class _Lowerer:
             (k or "").startswith(("ct.float16", "ct.bfloat16", "ct.float8")) for k in kinds) else None
         if kinds == {F32} and id(node) in self._ieee_dots:   # f32 products (input_precision="ieee")
             acc = F32
+        if kinds == {"ct.float64"}:   # f64 products into f64 (Triton's dot of f64 operands returns f64)
+            acc = "ct.float64"
+        self._dot_operand_dtypes(node, kinds)
         if id(node) in self._f16_dots:   # out_dtype=tl.float16 of f16 operands
             acc = "ct.float16"
         rank = len(ta.shape)
         if acc is None and kinds == {F32}:   # (with an accumulator, refused alike: _dot)
             raise self.fail(node, F32_DOT_AT_TF32)
         if acc is None or rank not in (2, 3) or len(tb.shape) != rank:
-            raise self.fail(node, "tl.dot(a, b) without an accumulator is lowered for 2-D 16- or 8-bit operands, "
-                                  "and f32 ones with input_precision=\"ieee\" / allow_tf32=False (by default f32 "
-                                  "ones multiply as tf32 in Triton): write `acc = tl.dot(a, b, acc)` with acc = "
-                                  "tl.zeros(.., dtype=tl.float32)")
+            raise self.fail(node, "tl.dot(a, b) without an accumulator is lowered for 2-D or 3-D operands of 16- "
+                                  "or 8-bit types known when lowering, f64 ones, and f32 ones with "
+                                  "input_precision=\"ieee\" / allow_tf32=False (by default f32 ones multiply as "
+                                  "tf32 in Triton)")
         # (rank 3: a batch of products, [B, M, K] x [B, K, N], as Triton's 3-D dot and cuTile's batched mma)
         shape = (ta.shape[0], tb.shape[1]) if rank == 2 else (ta.shape[0], ta.shape[1], tb.shape[2])
         return Tile(f"ct.zeros({_tup(shape)}, dtype={acc})", shape, acc)
@@ -4199,8 +4312,17 @@ class _Lowerer:
         return Tile(f"ct.mma_scaled({x.text}, {scales[0].text}, {y.text}, {scales[1].text}, {acc.text})",
                     acc.shape, F32)
 
+    def _dot_operand_dtypes(self, node: ast.AST, kinds: set) -> None:
+        """Refuses two fp8 formats (Triton multiplies e4m3 x e5m2; cuTile Python 1.7's ct.mma takes one operand
+        dtype: "x and y must have the same dtype unless they are int8/uint8")."""
+        if len(kinds) == 2 and all((k or "").startswith("ct.float8") for k in kinds):
+            raise self.fail(node, f"tl.dot of {' and '.join(sorted(kinds))} operands: cuTile Python 1.7's ct.mma "
+                                  "takes one operand dtype (a cuTile limit; convert one operand to the other's format "
+                                  "only if that is what you mean: it rounds)")
+
     def _dot(self, node: ast.AST, a: object, b: object, acc: object) -> Tile:
         ta, tb, tc = (self.materialize(x, node) for x in (a, b, acc))
+        self._dot_operand_dtypes(node, {self.known_dtype(ta), self.known_dtype(tb)})
         if self.known_dtype(ta) == F32 and self.known_dtype(tb) == F32 and id(node) not in self._ieee_dots:
             # (with an accumulator too: `acc = tl.dot(a, b, acc)`, `acc += tl.dot(a, b)` were lowered to ct.mma of
             # the f32 tiles, f32 products where Triton multiplies tf32-rounded operands, silently)
@@ -4559,6 +4681,11 @@ class _Lowerer:
                     raise _Unwrap()
         if not runs and old is not None and [t.stride for t in scalars] != [d.stride for d in old.dims]:
             scalars = self._element_onto_view(scalars, old) or scalars
+        if any(t.stride == "1" for t in scalars) and any(t.stride == "1" for t in runs) and \
+                ptr.param not in self.gathered_arrays:
+            # (below; checked first too: a unit-stride view read before, `x_ptr + offs`, would otherwise be laid out
+            # again with the element offset as a dimension of its own, `x_ptr + n // 2 + offs` refused)
+            raise _UnitStrideArrays({ptr.param})
         scalars = self._scalar_dims_unified(ptr.param, scalars, runs, node, bounds)
         if not runs:   # one element: at an offset along the unit stride that may step across rows
             scalars = self._element_in_rows(scalars, self.views.get(ptr.param) or
@@ -4651,6 +4778,14 @@ class _Lowerer:
         ptr = self.ev(node.args[0])
         mask = self._mask_of(kw["mask"] if "mask" in kw else (node.args[1] if len(node.args) > 1 else None))
         other = kw.get("other") or (node.args[2] if len(node.args) > 2 else None)
+        if isinstance(ptr, BlockPtr) and ptr.elems is not None:
+            opt = kw.get("padding_option")
+            name = opt.value if isinstance(opt, ast.Constant) else ""
+            if name not in ("", "zero", "nan"):
+                raise self.fail(node, f"padding_option={name!r} is not lowered")
+            pad = ", padding_value=float('nan')" if name == "nan" else ""
+            return Tile(f"ct.gather({ptr.param}, {self.block_ptr_indices(ptr, node)}{pad})", ptr.block,
+                        f"{ptr.param}.dtype")
         if self.is_gather(ptr) or isinstance(ptr, Ptr) and ptr.param in self.gathered_arrays:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
             fill_value = None
@@ -4763,6 +4898,15 @@ class _Lowerer:
         value = self._value(self.ev(node.args[1]), node)
         mask = self._mask_of(kw["mask"] if "mask" in kw else (node.args[2] if len(node.args) > 2 else None))
         gather = self.is_gather(ptr) or isinstance(ptr, Ptr) and ptr.param in self.gathered_arrays
+        if isinstance(ptr, BlockPtr) and ptr.elems is not None:
+            t = self.materialize(value, node) if not isinstance(value, Scalar) else \
+                Tile(f"ct.full({_tup(ptr.block)}, {value.text}, dtype={ptr.param}.dtype)", ptr.block,
+                     f"{ptr.param}.dtype")
+            text = self.stored(t, ptr.param)
+            if tuple(t.shape) != tuple(ptr.block):
+                text = f"ct.broadcast_to({text}, {_tup(ptr.block)})"
+            self.emit(f"ct.scatter({ptr.param}, {self.block_ptr_indices(ptr, node)}, {text})")
+            return
         if gather:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
         else:
@@ -4959,7 +5103,7 @@ class _Lowerer:
             raise self.fail(node, "the block pointer's base must be a pointer parameter plus scalar offsets")
         shape, strides = self._tuple(args["shape"]), self._tuple(args["strides"])
         offsets, block = self._tuple(args["offsets"]), self._tuple(args["block_shape"])
-        index = []
+        index, gathered = [], False
         for off, blk, onode in zip(offsets, block, args["offsets"].elts):  # type: ignore[attr-defined]
             v = self.ev(onode)
             if off == "0":
@@ -4970,9 +5114,11 @@ class _Lowerer:
                 index.append(v.factors[0] if v.factors[1] == blk else v.factors[1])
             elif isinstance(v, Scalar) and (q := self._in_blocks(v, blk)) is not None:
                 index.append(q)
+            elif isinstance(v, Scalar):   # not whole blocks (`pid * BM + 1`): its accesses gather the elements
+                index.append("0")
+                gathered = True
             else:
-                raise self.fail(onode, f"offset `{off}` is not a multiple of the block size {blk} "
-                                       "(write `pid * BLOCK`): only whole-block offsets are lowered")
+                raise self.fail(onode, f"offset `{off}` of a block pointer must be a scalar")
         for e in shape + strides:
             if not (e.isidentifier() or e.isdigit() or self._param_arith(e)):
                 raise self.fail(node, f"`{e}`: shapes and strides of block pointers must be parameters, literals, "
@@ -4980,7 +5126,30 @@ class _Lowerer:
         note = "tl.make_block_ptr order= is a layout hint: the view's strides carry the layout"
         if note not in self.notes:
             self.notes.append(note)
-        return BlockPtr(base.param, base.terms, shape, strides, tuple(index), block)
+        if gathered:
+            self.notes.append(f"line {node.lineno}: a block pointer at offsets that are not whole blocks: its loads "
+                              "and stores gather / scatter the elements")
+        return BlockPtr(base.param, base.terms, shape, strides, tuple(index), block,
+                        tuple(offsets) if gathered else None)
+
+    def block_ptr_indices(self, bp: BlockPtr, node: ast.AST) -> str:
+        """One index tile per dimension of the block pointer's view (its base's strides, then its own) for a block
+        at element offsets ``bp.elems``: each block dimension `off + arange(block)` on its own axis, a base term's
+        index broadcast. ct.gather / ct.scatter check every index against the view's extents (the block pointer's
+        shape): the lanes outside are padded / skipped, as `boundary_check` has them; Triton leaves an access
+        outside an unchecked dimension undefined."""
+        assert bp.elems is not None
+        rank = len(bp.block)
+        dims = [Dim(t.stride, None) for t in bp.base] + [Dim(st, e) for st, e in zip(bp.strides, bp.shape)]
+        self._view(bp.param, dims, node)
+        parts = [f"{_paren(str(t.index))}" for t in bp.base]
+        for k, (off, blk) in enumerate(zip(bp.elems, bp.block)):
+            text = f"ct.arange({blk}, dtype=ct.int32)" if off == "0" else \
+                f"{_paren(off)} + ct.arange({blk}, dtype=ct.int32)"
+            if rank > 1:
+                text = f"ct.reshape({text}, {_tup([blk if a == k else '1' for a in range(rank)])})"
+            parts.append(text)
+        return f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
 
     def _param_arith(self, text: str) -> bool:
         """``text`` is +, -, * or // of the kernel's scalar / constexpr parameters and integer literals (`M * N`, a
