@@ -664,16 +664,20 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`other`), a bounds-checked `ct.store`", S, "triton/rms_norm",
               "other masks or `other` values: planned (`triton-gather`)"),
     Construct("triton-block-ptr", "`tl.make_block_ptr(base [+ scalar offsets], shape, strides, offsets, "
-              "block_shape, order)` with whole-block offsets (any offset along a block of one: a batch index); "
-              "shapes and strides parameters, literals, or +, -, *, // of them (`M * N`); `boundary_check`, "
-              "`padding_option` zero/nan",
-              "a view with that shape and those strides; the offsets become tile indices (`order` is a layout hint the "
-              "strides already carry)", S, "triton/matmul"),
+              "block_shape, order)` with whole-block offsets (any offset along a block of one: a batch index), or "
+              "other scalar offsets (`pid * BM + 1`, a runtime `n`: round 13); shapes and strides parameters, "
+              "literals, or +, -, *, // of them (`M * N`); `boundary_check`, `padding_option` zero/nan",
+              "a view with that shape and those strides; whole-block offsets become tile indices (`order` is a layout "
+              "hint the strides already carry); other offsets make the block pointer's loads and stores "
+              "`ct.gather` / `ct.scatter` of its elements, one index tile per dimension (outside the shape padded / "
+              "skipped, as `boundary_check`: r13/bp_row_offsets)", S, "triton/matmul"),
     Construct("triton-advance", "`p = tl.advance(p, (0 | BLOCK | -BLOCK, ..))` once per iteration of the enclosing "
-              "loop (`-BLOCK`: blocks walked backwards, llm/advance_back) "
+              "loop (`-BLOCK`: blocks walked backwards, llm/advance_back; `BK * SPLIT`, any whole number of blocks "
+              "known at every launch: r13/advance_split_blocks) "
               "(a `range(lo, hi, BLOCK_N)` loop included); `p = tl.advance(p, (lo, 0))` outside loops by whole blocks "
               "(`start_m * BLOCK_M` along a BLOCK_N block when BLOCK_N divides BLOCK_M at every launch); offsets held "
-              "in variables every value of which is whole blocks (`offs_am = pid_m * BLOCK_M` re-assigned in a loop)",
+              "in variables every value of which is whole blocks (`offs_am = pid_m * BLOCK_M` re-assigned in a loop); "
+              "outside loops by other scalars (`(1, 0)`: the block's elements gathered from then on)",
               "the tile index follows the loop index (`(pid_m, k)`, `(j - lo) // BLOCK_N`); moves by "
               "`start_m * (BLOCK_M // BLOCK_N)`; `offs_am // BLOCK_M`", S, "tut/tut_block_ptr_band"),
     Construct("triton-pointer-loop", "loop bounds loaded from memory (`range(start, end)` from cu_seqlens: int32 "
@@ -689,12 +693,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "f32 / int32 accumulator); `out_dtype=tl.float32`, and "
               "`input_precision=` / `allow_tf32=` on 16- or 8-bit operands (where they change nothing); f32 "
               "operands with `input_precision=\"ieee\"` / `allow_tf32=False` (f32 products); `out_dtype=tl.float16` on "
-              "f16 / fp8 operands; 3-D (batched) dots `[B, M, K] x [B, K, N]`; an option given as a constexpr every "
+              "f16 / fp8 operands; f64 operands (an f64 accumulator, `out_dtype=tl.float64`: r13/dot_f64); 3-D "
+              "(batched) dots `[B, M, K] x [B, K, N]`; an option given as a constexpr every "
               "launch gives alike (`input_precision=PREC`, llm/kw_arange_ieee)",
               "`ct.mma(a, b, acc)` (an f16 zero accumulator for `out_dtype=tl.float16`; a rank-3 one for batched "
               "dots: llm/half_acc_dot, llm/batched_dot)", S, "triton/matmul",
               "f32 operands at Triton's default precision (tf32 on the GPU) or tf32x3, with an accumulator or "
-              "without, are refused (ct.mma of f32 tiles multiplies in f32; round 12: r12/f32_dot_default_acc)"),
+              "without, are refused (ct.mma of f32 tiles multiplies in f32; round 12: r12/f32_dot_default_acc); two "
+              "fp8 formats (e4m3 x e5m2) are refused at the dot (cuTile's ct.mma takes one operand dtype)"),
     Construct("triton-dot-scaled", "`tl.dot_scaled(lhs, lhs_scale, fmt, rhs, rhs_scale, fmt, acc)` (Triton's "
               "microscaled product, sm_100; tutorial 10): both operands e2m1 (uint8 bytes, two 4-bit elements each "
               "along K, the first low), e4m3 or e5m2 (fp8, or uint8 bytes), e8m0 scales as uint8 or float8e4nv "
@@ -723,7 +729,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`tl.argmax/argmin(x, axis)`, `tl.max/min(x, axis, return_indices=True)`, `tl.reduce(x, axis, f)` with "
               "`f` a @triton.jit `a + b` / `a * b` / `tl.maximum(a, b)` / `tl.minimum(a, b)`",
               "`a * b + c` (fused by cuTile); `ct.minimum(ct.maximum(..))`; `ct.full(x's shape, v, dtype)`; the "
-              "reduction, then the least index where x equals it (Triton's tie_break_left); `ct.sum/prod/max/min`",
+              "reduction, then the least index where x equals it (Triton's tie_break_left); `ct.sum/prod/max/min` "
+              "(`tl.max` / `tl.min` of 8- / 16-bit tiles converted to int32 / f32 first, as Triton reduces them: "
+              "r13/softmax_f16_rows); libdevice `fmax` / `fmin` / `copysign` / `signbit` of f32 / f64 from "
+              "libdevice.10.bc (fmaxf: the ftz max; the bits otherwise: r13/libdevice_bits)",
               S, "llm/argmax_rows", "another combine function: a tree of adjacent pairs, `f` inlined (a power-of-two "
               "axis, one size per launch: llm/welford_rows); erf and the libdevice functions cuTile Python 1.7 "
               "lacks are refused saying so (tuples: triton-pair-reduce)"),
