@@ -514,6 +514,24 @@ def test_f32_division_and_roots_lower_as_triton_computes_them(tmp_path, body, ex
     assert absent is None or absent not in text.split("def k(", 1)[1], text
 
 
+@pytest.mark.parametrize("dtypes", [{"ct.float16"}, {"ct.bfloat16"}, {"ct.float16", "ct.float32"}])
+def test_16_bit_and_mixed_division_is_an_f32_quotient_as_triton_computes_it(tmp_path, dtypes):
+    """Triton divides 16-bit floats in f32 (its quotient's dtype is f32), and so a kernel launched with f16 and f32
+    arrays divides in f32 at every launch: the operands converted, then div.full.f32's form — not cuTile's f16
+    quotient, nor IEEE division because the array's dtype varies (TileGym's dropout, `x / (1 - p)`)."""
+    facts = {**FACTS, "dtypes": {"x_ptr": dtypes, "y_ptr": dtypes}}
+    text = _lowered(tmp_path, "x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x / (1 - s) + x / x)", facts=facts)
+    body = text.split("def k(", 1)[1]
+    assert "= ct.astype(x, ct.float32)" in body and "rounding_mode=ct.RoundingMode.APPROX" in body, text
+    assert " / " not in body, text
+
+
+def test_fp64_division_stays_ieee(tmp_path):
+    facts = {**FACTS, "dtypes": {"x_ptr": {"ct.float64"}, "y_ptr": {"ct.float64"}}}
+    text = _lowered(tmp_path, "x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x / (x + s))", facts=facts)
+    assert "x / (x + s)" in text and "APPROX" not in text, text
+
+
 def test_ieee_div_option_keeps_ieee_division(tmp_path):
     f = tmp_path / "m.py"
     f.write_text(MODULE.replace("{helpers}", "").replace(

@@ -174,3 +174,20 @@ def test_ported_autotuned_kernel_takes_the_captured_config(tmp_path):
     assert ported(MOD.autotuned_rows, tmp_path / "autotuned_rows").bind(args, kw)["BLOCK"] == 256
     got = _run(tmp_path, name, grid, args, kw)
     assert np.array_equal(got[2], args[0] * args[1][:, None])
+
+
+def test_an_int_scalar_past_int32_is_no_launch_of_the_port(lowered):
+    """Triton compiles a launch whose integer argument does not fit int32 with that parameter as int64 (TileGym's
+    dropout given `torch.random.initial_seed()`, a 64-bit seed); the lowered kernel takes int32 scalars. The port
+    says so by name instead of failing in the launcher (OverflowError), and the shadow leaves the launch to Triton."""
+    from tileport.runtime.triton_port import TritonPortError, ported, wide_int_scalar
+
+    pk = ported(MOD.split_blocks_min, lowered / "split_blocks_min")
+    x = np.zeros(5000, np.float32)
+    fits = pk.bind((x, np.zeros_like(x), 5000), {"BLOCK": 256})
+    assert wide_int_scalar(pk.report["params"], fits) is None
+    pk.lowered_args(fits)
+    wide = pk.bind((x, np.zeros_like(x), 2 ** 31), {"BLOCK": 256})
+    assert wide_int_scalar(pk.report["params"], wide) == "n=2147483648"
+    with pytest.raises(TritonPortError, match=r"split_blocks_min: n=2147483648 does not fit int32"):
+        pk.lowered_args(wide)

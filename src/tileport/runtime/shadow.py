@@ -85,7 +85,7 @@ class Shadow:
         import torch
 
         from ..frontends.triton.capture import OPTIONS, bind, grid_of, is_descriptor, jit_params, specialization
-        from .triton_port import ported
+        from .triton_port import ported, wide_int_scalar
 
         params, constexprs, defaults = jit_params(jit)
         try:
@@ -97,7 +97,9 @@ class Shadow:
                                                                  if k in constexprs]))
         if port is None:
             return run_triton()
-        if not _dtypes_ported(port, bound):   # the lowering folded the captured dtypes: not this launch's port
+        if not _dtypes_ported(port, bound) or wide_int_scalar(_lowered_params(port), bound) is not None:
+            # the lowering folded the captured dtypes, or an integer past int32 (Triton: an int64 parameter): not
+            # a launch of this port
             self.skipped[jit.fn.__name__] = self.skipped.get(jit.fn.__name__, 0) + 1
             return run_triton()
         described = {k: _describe(v) for k, v in bound.items()}
@@ -148,6 +150,15 @@ class Shadow:
             torch.cuda.synchronize()
         self.records.append(rec)
         return result
+
+
+@functools.lru_cache(maxsize=None)
+def _lowered_params(port: Path) -> tuple[dict, ...]:
+    """The lowered kernel's parameters (its lowering report, ``lowered.json``); none when it has none."""
+    import json
+
+    f = (port / "lowered.json") if port.is_dir() else port.with_suffix(".json")
+    return tuple(json.loads(f.read_text()).get("params", [])) if f.is_file() else ()
 
 
 @functools.lru_cache(maxsize=None)

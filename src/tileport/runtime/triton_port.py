@@ -25,6 +25,18 @@ class TritonPortError(TileportError):
     pass
 
 
+def wide_int_scalar(params: list[dict], bound: dict) -> str | None:
+    """The first integer scalar parameter whose value at this launch does not fit int32, as ``NAME=VALUE``. Triton
+    compiles such a launch with that parameter as a 64-bit integer (its own specialization); the lowered kernel takes
+    every integer scalar as cuTile's int32, so it is no launch of this port. None when every one fits."""
+    for p in params:
+        v = bound.get(p["name"])
+        if p.get("kind") == "scalar" and p.get("type") == "int" and isinstance(v, int) and \
+                not isinstance(v, bool) and not -2 ** 31 <= v < 2 ** 31:
+            return f"{p['name']}={v}"
+    return None
+
+
 @functools.lru_cache(maxsize=None)
 def _load_lowered(path: Path, name: str) -> Any:
     """The lowered ``@ct.kernel``, loaded once per file (a kernel object caches its compiled variants)."""
@@ -78,6 +90,10 @@ class PortedKernel:
         for k, v in bound.items():   # a tensor descriptor's view: its shape and strides, over its base tensor
             if is_descriptor(v):
                 values |= descriptor_values(k, v.shape, v.strides)
+        if (wide := wide_int_scalar(self.report["params"], bound)) is not None:
+            raise TritonPortError(f"{self.name}: {wide} does not fit int32: Triton compiles this launch with it as "
+                                  "a 64-bit integer, a specialization the port (int32 scalars, as its launches were "
+                                  "captured) does not take; run this launch with Triton")
         out = []
         for p in self.report["params"]:
             v = bound[p["name"]]

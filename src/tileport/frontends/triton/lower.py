@@ -130,6 +130,8 @@ CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", 
 
 
 F32 = "ct.float32"
+#: the operand dtypes Triton divides in f32 (16-bit floats upcast for `/`; f64 and fp8 are not among them)
+DIVIDED_IN_F32 = frozenset({F32, "ct.float16", "ct.bfloat16"})
 #: log2(e): Triton's f32 exp is exp2 of x times this
 LOG2E = 1.4426950408889634
 
@@ -1983,9 +1985,15 @@ class _Lowerer:
         dtype = dtypes.pop() if len(dtypes) == 1 else None
         if sym in ("&", "|", "^") and set(BOOL) & {getattr(x, "dtype", None) for x in (ta, tb)}:
             dtype = "bool"
-        if sym == "/" and not self.ieee_div and (isinstance(ta, Tile) or isinstance(tb, Tile)) and \
-                all(isinstance(x, Scalar) or self.known_dtype(x) == F32 for x in (ta, tb)):
-            return self.triton_div(ta, tb, shape)
+        if sym == "/" and (isinstance(ta, Tile) or isinstance(tb, Tile)) and \
+                all(isinstance(x, Scalar) or set() < self._launch_dtypes(x) <= DIVIDED_IN_F32 for x in (ta, tb)):
+            # Triton divides f32, f16 and bf16 in f32 (a 16-bit quotient is f32: its computation_type_impl) at
+            # every launch, whatever the mix: the 16-bit operands converted, then Triton's div.full.f32
+            ta, tb = (x if isinstance(x, Scalar) or self.known_dtype(x) == F32 else
+                      Tile(f"ct.astype({x.text}, {F32})", x.shape, F32) for x in (ta, tb))
+            if not self.ieee_div:
+                return self.triton_div(ta, tb, shape)
+            return Tile(f"{_paren(ta.text)} / {_paren(tb.text)}", shape, F32)
         if sym in ("//", "%") and not self._floor_is_trunc(a, b, ta, tb):
             return self._truncating(sym, ta, tb, shape, dtype)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}", shape, dtype)
@@ -3961,6 +3969,13 @@ class _Lowerer:
         if self.known_dtype(x) == F32:
             return Tile(f"ct.exp2({_paren(x.text)} * {LOG2E!r})", x.shape, F32)
         return Tile(f"ct.exp({x.text})", x.shape, x.dtype)
+
+    def _launch_dtypes(self, t: Tile) -> set[str]:
+        """Every cuTile dtype ``t`` has at some launch (one when it is converted or its array's dtype never varies;
+        empty when unknown)."""
+        if t.dtype and t.dtype.endswith(".dtype"):
+            return set(self.array_dtypes.get(t.dtype[:-len(".dtype")], set()))
+        return {t.dtype} if t.dtype else set()
 
     def known_dtype(self, t: Tile) -> str | None:
         """``t``'s cuTile dtype when the lowering knows it: converted to one, or loaded from an array every launch
