@@ -5258,8 +5258,9 @@ class Emitter:
             return e.id in self.bid_names or e.id in self.tile_loop_vars
         return self._int(e) == 0 or (isinstance(e, ast.Call) and self.ct(e.func) == "bid")
 
-    def result_tile(self, node: ast.AST, *types: Ty) -> Tile:
-        """The broadcast result of tile/scalar operands (numpy rules on symbolic shapes)."""
+    def result_tile(self, node: ast.AST, *types: Ty, nodes: list | None = None) -> Tile:
+        """The broadcast result of tile/scalar operands (numpy rules on symbolic shapes); ``nodes``: the operands'
+        nodes where they are not ``node``'s own (an fma's three factors)."""
         tiles = [t for t in types if isinstance(t, Tile)]
         if not tiles:
             raise self.refuse(node, "arith-tile", "operation on scalars only")
@@ -5281,7 +5282,7 @@ class Emitter:
         # a typed scalar (a runtime value, not a literal or constant) takes part in the promotion as cuTile Python
         # types it: an f16 tile times an f32 argument is computed in f32, an i32 tile next to an i64 scalar (an
         # int64 label's `.item()`) in i64
-        operands = _operand_nodes(node)
+        operands = _operand_nodes(node) if nodes is None else nodes
         strong = [t.dtype for t, n in zip(types, operands) if isinstance(t, Scalar) and n is not None
                   and (t.dtype.startswith("f") or t.dtype == "i64") and not self.const_value(n)[0]]
         dtypes = {t.dtype for t in tiles} | set(strong)
@@ -5738,7 +5739,9 @@ class Emitter:
             self.body.append(f"let {fused_tile}: Tile<{elem}, {{ [] }}> = fma({', '.join(args)}, {options[0]}, "
                              f"{options[1]});")
             return f"tile_to_scalar::<{elem}, {elem}>({fused_tile})", Scalar(next(iter(dt)))
-        like = self.result_tile(node, *(t for _, _, t in fused))
+        # (the types of the three factors with their own nodes: zipped with the sum's two operands, a literal's
+        # type was read as a typed scalar's, `(t * 0.5) + t` of an f16 t computed in f32)
+        like = self.result_tile(node, *(t for _, _, t in fused), nodes=[n for n, _, _ in fused])
         args = [self.operand_as_tile(code, t, like, n) for n, code, t in fused]
         if negate is not None:
             args[negate] = f"negf({args[negate]})"
