@@ -1,8 +1,8 @@
 """Round 13's kernels (tests/fixtures/triton_round13.py), found by a helper's own Triton probes (build/tri13):
 `tl.max` / `tl.min` of narrow tiles reduced as Triton reduces them (int32 / f32), libdevice's fmax / fmin / copysign
 / signbit from their bits, uint32 masks beyond int32, f64 dots, `tl.advance` by several blocks, block pointers at
-offsets that are not whole blocks (gathers), an element offset `n // 2` beside a unit-stride view, f16 cumsum in the
-port, mixed-fp8 dots refused. Each launch runs through the lowered cuTile Python on numpy (the round-11 stand-in)
+offsets that are not whole blocks (gathers), an element offset `n // 2` beside a unit-stride view, f16 cumsum and
+an f16 fma with a literal in the port, mixed-fp8 dots refused. Each launch runs through the lowered cuTile Python on numpy (the round-11 stand-in)
 against numpy and against Triton's interpreter (TILEPORT_TORCH_PYTHON; not for the libdevice calls it cannot run);
 each is ported and proven (sm_90)."""
 from __future__ import annotations
@@ -19,7 +19,7 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round13.py"
 NAMES = ("softmax_f16_rows", "int8_row_range", "libdevice_bits", "wide_bit_masks", "dot_f64", "advance_split_blocks",
-         "bp_row_offsets", "second_half", "cumsum_f16")
+         "bp_row_offsets", "second_half", "cumsum_f16", "f16_fma_literal")
 #: those Triton 3.6's interpreter runs here: not libdevice calls, nor (with numpy 2.4) range() of a runtime bound —
 #: those are checked against numpy only
 INTERPRETED = tuple(n for n in NAMES if n not in ("libdevice_bits", "advance_split_blocks"))
