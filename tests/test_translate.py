@@ -236,7 +236,7 @@ REFUSALS = [
          else:
              ct.scatter(y, offs, ct.load(x, (ct.bid(0),), (B,)))
          ct.store(x, (ct.bid(0),), ct.gather(y, offs))
-     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "store-other", 10, "scattered into and also loaded or stored"),
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "store-other", 11, "scattered into and also loaded or stored"),
     ("min/max option that is not a literal", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

@@ -937,14 +937,16 @@ class Emitter:
             # Tile IR both are the same 0-d value; the Rust variable stays a scalar
             rust = RUST_DTYPES[ty.dtype]
             code, ty = f"tile_to_scalar::<{rust}, {rust}>({code})", previous[1]
-        if previous is not None and name in self.mutated and isinstance(previous[1], Tile) and \
+        if nested and previous is not None and name in self.mutated and \
+                not (self.scope_locals and name in self.scope_locals[-1]) and isinstance(previous[1], Tile) and \
                 isinstance(ty, Tile) and previous[1] != ty and previous[1].dtype == ty.dtype and \
                 len(previous[1].shape) == len(ty.shape) and all(
                     (v := self._dim_value(a)) is not None and v == self._dim_value(b)
                     for a, b in zip(previous[1].shape, ty.shape)):
-            # the same extents spelled by other names (`t = ct.transpose(t) * 0.5 + t` with BM == BN: cuTile
-            # Python compiles it only where they are equal): reshaped to the variable's names, an identity reshape
-            # in the IR (irdiff identity-shape-ops); cutile types a `let mut` once
+            # in a loop or branch, where the variable must keep its type (elsewhere a new `let` shadows it), the
+            # same extents spelled by other names (`t = ct.transpose(t) * 0.5 + t` with BM == BN: cuTile Python
+            # compiles it only where they are equal): reshaped to the variable's names, an identity reshape in the
+            # IR (irdiff identity-shape-ops); cutile types a `let mut` once
             tmp = self.fresh(f"{name}_named")
             self.body.append(f"{indent}let {tmp}: {ty.rust()} = {code};")
             code, ty = f"{tmp}.reshape(shape![{', '.join(previous[1].shape)}])", previous[1]
