@@ -99,6 +99,10 @@ def add2(a, b):
     return a + b
 
 
+def one_sq(t):
+    return (t * t,)
+
+
 def add_pair(p):
     a, b = p
     return a + b
@@ -176,6 +180,8 @@ CASES = {
                              "add_pair(swap("),
     "helper-keywords": ("u = kw_scaled(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), s=3.0)", "kw_scaled__kw_s(",
                         "kw_scaled(ct.load"),
+    "helper-single-result": ("(u,) = one_sq(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))\nv = one_sq(u)[0]",
+                             "u = one_sq(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))\nv = one_sq(u)", "[0]"),
     "unary-plus": ("t = +ct.load(x, index=(ct.bid(0),), shape=(TILE,))", "t = ct.load(", "+ct.load"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
                                "= times(t, 2.0)", "times(t, 2.0) + 1.0"),

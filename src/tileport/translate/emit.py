@@ -3647,6 +3647,10 @@ class Emitter:
                 parts = [self.expr(e) for e in ret.elts]
                 if not all(isinstance(t, (Tile, Scalar)) for _, t in parts):
                     raise self.refuse(ret, "helper-tuple", f"helper {helper.name}() returns an array")
+                if len(parts) == 1:   # (rewrite helper-single-result takes the unpacked and indexed calls)
+                    raise self.refuse(ret, "helper-tuple", f"helper {helper.name}() returns a one-element tuple "
+                                                           "read other than by one target or [0]: cutile 0.3.1 "
+                                                           "compiles no 1-tuple")
                 code, ty = f"({', '.join(c for c, _ in parts)})", Results(tuple(t for _, t in parts))
             elif want_name in self.fusing_names and isinstance(ret, ast.BinOp) and isinstance(ret.op, ast.Mult):
                 # a product an fma after the call contracts (cuTile Python inlines first, then fuses): the block

@@ -95,6 +95,9 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("tuple-conditional", "`lo, hi = (mid, hi) if c else (lo, mid)` (a conditional of tuples unpacked into "
             "names; its `else` another such conditional)", "`if c:` / `else:` arms each assigning its tuple (then "
             "split by tuple-assign): the one `if` yielding every name cuTile Python compiles it to"),
+    Rewrite("helper-single-result", "a helper returning a one-element tuple (`return (t * t,)`), unpacked by one "
+            "target (`(u,) = f(t)`, `u, = f(t)`) or indexed (`f(t)[0]`)", "the helper returning the element and the "
+            "calls taking it (cutile 0.3.1 compiles no 1-tuple)"),
     Rewrite("unary-plus", "`+t` of a tile or a runtime scalar", "`t` (cuTile Python emits no op for it)"),
     Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
     Rewrite("chained-assign", "`lo = hi = 0`, `m = l = ct.zeros(..)` (names)", "`lo = 0` then `hi = lo`: the value "
@@ -837,6 +840,51 @@ def _specialize_keywords(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper
             _mark(node)
 
 
+def _unwrap_single_results(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]) -> None:
+    """A helper whose every `return` is a one-element tuple (`return (t * t,)`), each call unpacked by one target
+    (`(u,) = f(t)`, `u, = f(t)`) or indexed at 0 (`f(t)[0]`): it returns the element and the calls take it
+    (rewrite helper-single-result) — the same value cuTile Python unpacks; cutile 0.3.1 compiles no 1-tuple."""
+    bodies = [fn, *(h.fn for h in helpers.values())]
+    for name, h in list(helpers.items()):
+        returns = [n for n in walk_nodes(h.fn) if isinstance(n, ast.Return)]
+        if not returns or not all(isinstance(r.value, ast.Tuple) and len(r.value.elts) == 1 and
+                                  not isinstance(r.value.elts[0], ast.Starred) for r in returns):
+            continue
+        sites = []   # (parent, field, call) of every call to it
+        ok = True
+        for body in bodies:
+            for parent in walk_nodes(body):
+                for field, value in ast.iter_fields(parent):
+                    for child in (value if isinstance(value, list) else [value]):
+                        if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id == name:
+                            single = isinstance(parent, ast.Assign) and field == "value" and \
+                                len(parent.targets) == 1 and isinstance(parent.targets[0], (ast.Tuple, ast.List)) \
+                                and len(parent.targets[0].elts) == 1 and \
+                                isinstance(parent.targets[0].elts[0], ast.Name)
+                            first = isinstance(parent, ast.Subscript) and field == "value" and \
+                                isinstance(parent.slice, ast.Constant) and parent.slice.value in (0, -1)
+                            if not (single or first):
+                                ok = False
+                            sites.append((parent, single))
+        if not ok or not sites:
+            continue
+        for parent, single in sites:
+            if single:
+                parent.targets = [parent.targets[0].elts[0]]
+                _mark(parent)
+        for body in bodies:   # `f(t)[0]`: the call itself
+            class Unindex(ast.NodeTransformer):
+                def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+                    self.generic_visit(node)
+                    if any(node is p for p, single in sites if not single):
+                        return _mark(node.value)
+                    return node
+            Unindex().visit(body)
+        for r in returns:
+            r.value = r.value.elts[0]
+            _mark(r)
+
+
 def _comprehension_items(it: ast.expr, env: dict[str, Any], constants: dict[str, Any],
                          local: set[str]) -> list[ast.expr] | None:
     """The items of ``ct.static_iter(X)`` in a tuple comprehension: X's elements when it is a tuple written out,
@@ -1555,6 +1603,7 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
     _resolve_into(fn, _scope(pyfunc), helpers, (file, file.read_text() if file.is_file() else ""), constants)
     _specialize_variadic(fn, helpers)
     _specialize_keywords(fn, helpers)
+    _unwrap_single_results(fn, helpers)
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
     _specialize_function_arguments(fn, helpers)
