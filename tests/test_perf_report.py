@@ -39,3 +39,20 @@ def test_bad_input_is_one_line(tmp_path):
     (tmp_path / "empty.json").write_text(json.dumps({"files": []}))
     r = run(tmp_path / "empty.json", "--out", tmp_path / "out")
     assert r.returncode == 1 and "no timed launches" in r.stderr
+
+
+def test_a_shard_cut_short_counts_the_tests_its_verbose_lines_report():
+    """tilegym_rust.py: a pytest process the timeout kills writes no junit file; the tests that ended before are
+    counted from their `pytest -v` lines (three of test_bmm.py's eight shards of 16 autotuned cases ran past 450 s
+    and reported nothing, H100 run 18)."""
+    from conftest import load_module
+
+    tr = load_module(REPO / "benchmarks" / "corpus" / "tilegym_rust.py", "tilegym_rust_for_test")
+    text = ("tests/ops/test_bmm.py::test_op[a-cutile] PASSED      [  6%]\n"
+            "tests/ops/test_bmm.py::test_op[b-cutile] SKIPPED (CuTile non-persistent kernel ...) [ 12%]\n"
+            "tests/ops/test_bmm.py::test_op[c-cutile] FAILED      [ 18%]\n"
+            "tests/ops/test_bmm.py::test_op[d-cutile] PASSED      [ 25%]\n"
+            "some other output PASSED\n")
+    got = tr._progress(text)
+    assert (got["passed"], got["skipped"], got["failed"], got["errors"]) == (2, 1, 1, 0)
+    assert got["failures"][0]["test"] == "tests/ops/test_bmm.py::test_op[c-cutile]"

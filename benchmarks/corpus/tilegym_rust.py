@@ -23,6 +23,7 @@ import ctypes
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -68,6 +69,27 @@ def _junit(path: Path) -> dict:
             out["failures"].append({"test": name, "message": (node.get("message") or "")[:400]})
         else:
             out["passed"] += 1
+    return out
+
+
+#: a test's outcome line under `pytest -v`
+_OUTCOME = re.compile(r"^(\S+::\S+) (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b", re.M)
+
+
+def _progress(text: str) -> dict:
+    """Counts (as ``_junit``'s) of the tests whose `pytest -v` lines are in ``text``: a process the timeout killed
+    writes no junit file (skip reasons are not on those lines: counted under "(cut short)")."""
+    out: dict = {"passed": 0, "failed": 0, "skipped": 0, "errors": 0, "skips": {}, "failures": []}
+    for test, outcome in _OUTCOME.findall(text):
+        if outcome in ("PASSED", "XPASS"):
+            out["passed"] += 1
+        elif outcome in ("SKIPPED", "XFAIL"):
+            out["skipped"] += 1
+            out["skips"]["(cut short: reason not recorded)"] = out["skips"].get("(cut short: reason not recorded)",
+                                                                                 0) + 1
+        else:
+            out["failed" if outcome == "FAILED" else "errors"] += 1
+            out["failures"].append({"test": test, "message": "(cut short: message not recorded)"})
     return out
 
 
@@ -153,7 +175,8 @@ def run_tests(args: argparse.Namespace) -> int:
         stem = f"{f.removesuffix('.py').replace('/', '.')}.{mode}" + (f".s{shard}" if ids is not None else "")
         junit, stats, log = out / "junit" / f"{stem}.xml", out / "junit" / f"{stem}.stats.json", out / f"{stem}.log"
         selected = ids if ids is not None else [f"tests/ops/{f}", "-k", args.keyword]
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tileport.pytest_launch",
+        # (-v: a line per test as it ends, which is what a shard cut short by the timeout leaves: no junit file)
+        cmd = [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "tileport.pytest_launch",
                *selected, f"--junitxml={junit}"]
         started = time.monotonic()
         try:
@@ -162,9 +185,13 @@ def run_tests(args: argparse.Namespace) -> int:
                                   text=True, timeout=args.timeout)
             code, tail = proc.returncode, (proc.stdout + proc.stderr)[-6000:]
         except subprocess.TimeoutExpired as exc:
-            code, tail = "timeout", str(exc.stdout or "")[-3000:]
-        log.write_text(tail)
-        row = {"file": f, "mode": mode, "exit": code, "seconds": round(time.monotonic() - started, 1), **_junit(junit)}
+            text = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+            code, tail = "timeout", text
+        log.write_text(tail[-6000:])
+        counts = _junit(junit)
+        if code == "timeout" and not junit.is_file():   # the tests that ended before the timeout, from their lines
+            counts = {**_progress(tail), "partial": True}
+        row = {"file": f, "mode": mode, "exit": code, "seconds": round(time.monotonic() - started, 1), **counts}
         if stats.is_file():
             row["launch_stats"] = json.loads(stats.read_text())
         timing = stats.with_name(stats.name.replace(".stats.", ".timing."))
