@@ -36,7 +36,27 @@ def step_pair(x, f, y, g, B: ct.Constant[int]):
     ct.store(g, index=(0,), tile=ct.reshape(ct.cat((b0, b0 | b1), 1), (B,)))
 
 
-CASES = ("step_f32", "step_i32", "step_pair", "fixture:seg_scan_flags", "fixture:cummax_rows",
+# One doubling step at distance C (the lowered scan's later steps: reshape to (B/2C, 2, C), extract both halves of
+# shape (B/2C, 1, C), cat, reshape back), and the spread of a half over both (ct.broadcast_to, as the lowered
+# scan carries a segment's last value), at every distance a 64-element scan takes.
+@ct.kernel
+def step_at(x, y, B: ct.Constant[int], R: ct.Constant[int], C: ct.Constant[int]):
+    r = ct.reshape(ct.load(x, index=(0,), shape=(B,)), (R, 2, C))
+    a0 = ct.extract(r, (0, 0, 0), shape=(R, 1, C))
+    a1 = ct.extract(r, (0, 1, 0), shape=(R, 1, C))
+    ct.store(y, index=(0,), tile=ct.reshape(ct.cat((a0, a0 + a1), 1), (B,)))
+
+
+@ct.kernel
+def spread_at(x, y, B: ct.Constant[int], R: ct.Constant[int], C: ct.Constant[int]):
+    r = ct.reshape(ct.load(x, index=(0,), shape=(B,)), (R, 2, C))
+    a1 = ct.extract(r, (0, 1, 0), shape=(R, 1, C))
+    ct.store(y, index=(0,), tile=ct.reshape(ct.broadcast_to(a1, (R, 2, C)), (B,)))
+
+
+DISTANCES = (2, 4, 8, 16, 32)
+CASES = ("step_f32", "step_i32", "step_pair", *(f"step_d{c}" for c in DISTANCES),
+         *(f"spread_d{c}" for c in DISTANCES), "fixture:seg_scan_flags", "fixture:cummax_rows",
          "fixture:lin_rec_scan", "fixture:cumprod_cols")
 
 
@@ -46,6 +66,8 @@ def _one(case: str) -> str:
     if case.startswith("fixture:"):
         return _fixture(case.split(":", 1)[1])
     B = 64
+    if case.startswith(("step_d", "spread_d")):
+        return _at(case, B)
     step = step_pair if case == "step_pair" else step_sum
     dt = torch.int32 if case == "step_i32" else torch.float32
     x = torch.arange(B, device="cuda").to(dt)
@@ -60,6 +82,22 @@ def _one(case: str) -> str:
     else:
         want[:, 1] += want[:, 0]
     return "ok" if torch.equal(y, want.reshape(B)) else f"wrong {y[:8].tolist()} want {want.reshape(B)[:8].tolist()}"
+
+
+def _at(case: str, B: int) -> str:
+    import torch
+
+    C = int(case.rsplit("_d", 1)[1])
+    R = B // (2 * C)
+    x = torch.arange(B, device="cuda").to(torch.float32)
+    y = torch.zeros_like(x)
+    ct.launch(torch.cuda.current_stream(), (1,), spread_at if case.startswith("spread") else step_at, (x, y, B, R, C))
+    torch.cuda.synchronize()
+    halves = x.clone().reshape(R, 2, C)
+    want = torch.stack((halves[:, 1], halves[:, 1]), 1) if case.startswith("spread") else \
+        torch.stack((halves[:, 0], halves[:, 0] + halves[:, 1]), 1)
+    want = want.reshape(B)
+    return "ok" if torch.equal(y, want) else f"wrong {y[:8].tolist()} want {want[:8].tolist()}"
 
 
 def _fixture(name: str) -> str:
