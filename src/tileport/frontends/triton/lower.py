@@ -2627,7 +2627,7 @@ class _Lowerer:
             bp = self.ev(node.args[0]) if node.args else None
             if isinstance(bp, BlockPtr) and len(node.args) == 2 and isinstance(node.args[1], (ast.Tuple, ast.List)):
                 index, moves = list(bp.index), []
-                for k, (onode, blk) in enumerate(zip(node.args[1].elts, bp.block)):
+                for onode, blk in zip(node.args[1].elts, bp.block):
                     v = self.ev(onode)
                     if not isinstance(v, Scalar):
                         raise self.fail(onode, f"tl.advance by `{ast.unparse(onode)}`: offsets must be scalars")
