@@ -57,7 +57,7 @@ def spread_at(x, y, B: ct.Constant[int], R: ct.Constant[int], C: ct.Constant[int
 DISTANCES = (2, 4, 8, 16, 32)
 CASES = ("step_f32", "step_i32", "step_pair", *(f"step_d{c}" for c in DISTANCES),
          *(f"spread_d{c}" for c in DISTANCES), "fixture:seg_scan_flags", "fixture:cummax_rows",
-         "fixture:lin_rec_scan", "fixture:cumprod_cols")
+         "fixture:lin_rec_scan", "fixture:cumprod_cols", *(f"prefix:{k}" for k in range(1, 7)))
 
 
 def _one(case: str) -> str:
@@ -65,6 +65,8 @@ def _one(case: str) -> str:
 
     if case.startswith("fixture:"):
         return _fixture(case.split(":", 1)[1])
+    if case.startswith("prefix:"):
+        return _prefix(int(case.split(":", 1)[1]))
     B = 64
     if case.startswith(("step_d", "spread_d")):
         return _at(case, B)
@@ -98,6 +100,41 @@ def _at(case: str, B: int) -> str:
         torch.stack((halves[:, 0], halves[:, 0] + halves[:, 1]), 1)
     want = want.reshape(B)
     return "ok" if torch.equal(y, want) else f"wrong {y[:8].tolist()} want {want[:8].tolist()}"
+
+
+def _prefix(k: int) -> str:
+    """The lowered seg_scan_flags cut after its k-th doubling step (of 6 for 64 elements): its lines up to that
+    step's `ct.cat` of the values, which is stored instead of the scan. Launched as the fixture launches it (3 rows);
+    "ran" when no fault (the values are not the scan's)."""
+    import re
+    import tempfile
+
+    import numpy as np
+    import torch
+
+    from tileport.frontends.cutile_py.capture import run_captured
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.pipeline.triton import lower_from_launches
+
+    path = Path("tests/fixtures/triton_idioms_llm.py")
+    launches = [v for v in run_captured(path, []).launches.values() if v["kernel"].endswith("::seg_scan_flags")]
+    lowered = lower_from_launches(f"{path}::seg_scan_flags", launches)
+    root = Path(tempfile.mkdtemp())
+    lowered.write(root / "lowered.py")
+    text = (root / "lowered.py").read_text()
+    cats = [m.group(1) for m in re.finditer(r"^    (scan\d+) = ct\.reshape\(ct\.cat\(", text, re.M)][::2]
+    last = cats[k - 1]
+    lines = text.splitlines()
+    end = next(i for i, line in enumerate(lines) if line.startswith(f"    {last} = "))
+    cut = "\n".join(lines[:end + 1] + [f"    ct.store(y_ptr, index=(row,), tile=ct.astype({last}, y_ptr.dtype))"])
+    (root / "cut.py").write_text(cut + "\n")
+    kernel = load_kernel(f"{root / 'cut.py'}::seg_scan_flags").kernel
+    x = torch.arange(3 * 64, device="cuda").reshape(3, 64).float()
+    f = torch.from_numpy((np.arange(3 * 64).reshape(3, 64) % 7 == 3).astype(np.int32)).cuda()
+    y = torch.zeros_like(x)
+    ct.launch(torch.cuda.current_stream(), (3,), kernel, (x.reshape(-1), f.reshape(-1), y.reshape(-1), 64))   # (views)
+    torch.cuda.synchronize()
+    return f"ran (cut after step {k} of {len(cats)}, {last})"
 
 
 def _fixture(name: str) -> str:
