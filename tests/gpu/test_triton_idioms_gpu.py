@@ -12,6 +12,12 @@ from triton_both import lower_fixture, run_both
 
 pytestmark = pytest.mark.gpu
 LLM = Path(__file__).parents[1] / "fixtures" / "triton_idioms_llm.py"
+#: fixture kernels whose lowered form the GPU cannot run for a toolchain limit (launching one ends the process's CUDA
+#: context, failing every test after it): name -> the limit
+TOOLCHAIN_FAULTS = {
+    "seg_scan_flags": "tileiras 13.4 compiles the lowered segmented scan to 8-byte global loads at 4-byte-aligned "
+                      "addresses ('misaligned address'; benchmarks/results/h100/triton-corpus/run-2026-12-06-s15)",
+}
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +43,12 @@ def test_lowered_llm_kernels_match_triton(lowered):
         return torch.from_numpy(base).cuda().as_strided(a.shape, [s // a.itemsize for s in a.strides], offset)
 
     count, failures = run_both(
-        LLM, lowered, lambda name, obj: type(obj).__name__ in ("JITFunction", "Heuristics") and not name.startswith("_"),
+        LLM, lowered, lambda name, obj: type(obj).__name__ in ("JITFunction", "Heuristics") and not name.startswith("_")
+        and name not in TOOLCHAIN_FAULTS,
         lambda mod: mod.launch_all(), prepare=cuda)
     assert count > 30 and not failures, failures
+
+
+@pytest.mark.parametrize("name", sorted(TOOLCHAIN_FAULTS))
+def test_lowered_kernels_the_toolchain_miscompiles(name):
+    pytest.skip(f"{name}: not launched — {TOOLCHAIN_FAULTS[name]}")
