@@ -3980,10 +3980,8 @@ class _Lowerer:
     def known_dtype(self, t: Tile) -> str | None:
         """``t``'s cuTile dtype when the lowering knows it: converted to one, or loaded from an array every launch
         passes with one dtype."""
-        if t.dtype and t.dtype.endswith(".dtype"):
-            seen = self.array_dtypes.get(t.dtype[:-len(".dtype")], set())
-            return next(iter(seen)) if len(seen) == 1 else None
-        return t.dtype
+        seen = self._launch_dtypes(t)
+        return next(iter(seen)) if len(seen) == 1 else None
 
     def convert(self, node: ast.Call, v: object, first: int) -> object:
         """``x.to(dtype, fp_downcast_rounding=, bitcast=)`` / ``tl.cast(x, dtype, ..)`` (its arguments from
