@@ -185,3 +185,27 @@ def test_round13_kernels_port_and_prove(tmp_path):
             for n in NAMES]
     for name, v in zip(NAMES, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):
         assert v["status"] == "proven", (name, str(v)[:1500])
+
+
+@pytest.mark.parametrize("body, expect", [
+    # tl.maximum / tl.minimum of bf16: compared in f32, and the product after them f32, as Triton's
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.maximum(x, 0.0) * s + tl.minimum(x, 1.0) * x)",
+     "(ct.maximum(ct.astype(x, ct.float32), 0.0)) * s) + ((ct.minimum(ct.astype(x, ct.float32), 1.0)) * x)"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.clamp(x, -1.0, 1.0) * 3.0)",
+     "ct.minimum(ct.maximum(ct.astype(x, ct.float32), -1.0), 1.0)"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.cumsum(x, 0) * 0.5)",
+     "ct.cumsum(ct.astype(x, ct.float32), axis=0)"),
+    ("x = tl.load(x_ptr + offs)\nv, i = tl.max(x, 0, return_indices=True)\ntl.store(y_ptr + offs, x * v + i)",
+     "= ct.astype(x, ct.float32)"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x - tl.max(x, 0))", "ct.max(ct.astype(x, ct.float32)"),
+])
+def test_bf16_operands_are_promoted_to_f32_as_triton_does(tmp_path, body, expect):
+    """Triton's `_promote_bfloat16_to_float32` ("hardware doesn't support FMAX, FMIN, CMP for bfloat16"): tl.maximum /
+    tl.minimum / tl.clamp operands, tl.max / tl.min (with indices too) / tl.argmax inputs and tl.cumsum / tl.cumprod
+    inputs of bf16 are f32, so the results and what follows are f32 arithmetic. They were lowered in bf16, silently
+    (proven all the same: build/tri13 set j). f32 launches are unchanged."""
+    import test_triton_frontend as tf
+
+    facts = {**tf.FACTS, "dtypes": {"x_ptr": {"ct.bfloat16"}, "y_ptr": {"ct.float32"}}}
+    assert expect in tf._lowered(tmp_path, body, facts=facts)
+    assert "astype(x, ct.float32)" not in tf._lowered(tmp_path, body)

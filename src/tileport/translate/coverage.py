@@ -731,7 +731,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`a * b + c` (fused by cuTile); `ct.minimum(ct.maximum(..))`; `ct.full(x's shape, v, dtype)`; the "
               "reduction, then the least index where x equals it (Triton's tie_break_left); `ct.sum/prod/max/min` "
               "(`tl.max` / `tl.min` of 8- / 16-bit tiles converted to int32 / f32 first, as Triton reduces them: "
-              "r13/softmax_f16_rows); libdevice `fmax` / `fmin` / `copysign` / `signbit` of f32 / f64 from "
+              "r13/softmax_f16_rows; bf16 operands of tl.maximum / tl.minimum / tl.clamp, tl.argmax / argmin and "
+              "tl.cumsum / cumprod inputs converted to f32, Triton's _promote_bfloat16_to_float32); libdevice `fmax` / `fmin` / `copysign` / `signbit` of f32 / f64 from "
               "libdevice.10.bc (fmaxf: the ftz max; the bits otherwise: r13/libdevice_bits)",
               S, "llm/argmax_rows", "another combine function: a tree of adjacent pairs, `f` inlined (a power-of-two "
               "axis, one size per launch: llm/welford_rows); erf and the libdevice functions cuTile Python 1.7 "

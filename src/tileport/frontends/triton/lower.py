@@ -2614,7 +2614,7 @@ class _Lowerer:
         if fn in ("trans", "permute"):
             return self.permute(node, self.ev(node.args[0]), node.args[1:] or kw.get("dims"))
         if fn in ("cumsum", "cumprod"):
-            x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+            x = self._bf16_as_f32(self.materialize(self._value(self.ev(node.args[0]), node), node))
             axis = self.scalar(kw.get("axis") or (node.args[1] if len(node.args) > 1 else ast.Constant(0)))
             reverse = self._flag(node, kw, 2, "reverse", False)   # (a constexpr too: it was read as False)
             if fn == "cumprod":
@@ -2727,6 +2727,8 @@ class _Lowerer:
                     all(isinstance(v, Scalar) for v in vals):   # of scalars (a causal loop bound): a scalar
                 return Scalar(f"{fn[:3]}({vals[0].text}, {vals[1].text})")
             tiles = [v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
+            if fn in ("maximum", "minimum"):   # bf16 operands compared in f32, as Triton (_bf16_as_f32)
+                tiles = [self._bf16_as_f32(t) for t in tiles]
             opts = self._math_options(node, fn, kw)
             if fn == "where" and isinstance(tiles[0], Tile) and self.known_dtype(tiles[0]) not in BOOL + (None,):
                 # Triton takes any condition, true where nonzero; cuTile's ct.where wants a boolean tile
@@ -2811,6 +2813,22 @@ class _Lowerer:
     #: (standard.py: `input.to(core.float32)` / `input.to(core.int32)` before the reduction)
     NARROW_FLOATS = frozenset({"ct.float16", "ct.bfloat16", "ct.float8_e4m3fn", "ct.float8_e5m2"})
     NARROW_INTS = frozenset({"ct.int8", "ct.int16", "ct.uint8", "ct.uint16"})
+
+    def _bf16_as_f32(self, x: object) -> object:
+        """``x`` converted to f32 where it is a bf16 tile (Triton's ``_promote_bfloat16_to_float32``: "hardware
+        doesn't support FMAX, FMIN, CMP for bfloat16", applied to tl.maximum / tl.minimum / tl.clamp operands,
+        tl.max / tl.min / tl.argmax / tl.argmin inputs, tl.cumsum / tl.cumprod inputs): the result, and what is
+        computed from it, is f32 there. Exact (every bf16 value is an f32 value); where launches pass several
+        dtypes, converted when each is bf16 or f32."""
+        if not isinstance(x, Tile):
+            return x
+        if x.dtype and x.dtype.endswith(".dtype"):
+            seen = set(self.array_dtypes.get(x.dtype[:-len(".dtype")], set()))
+        else:
+            seen = {x.dtype} if x.dtype else set()
+        if "ct.bfloat16" in seen and seen <= {"ct.bfloat16", F32}:
+            return Tile(f"ct.astype({x.text}, {F32})", x.shape, F32)
+        return x
 
     def _minmax_operand(self, x: Tile) -> Tile:
         """The operand of ``tl.max(x)`` / ``tl.min(x)`` (no indices) as Triton reduces it: a float narrower than
@@ -3084,9 +3102,10 @@ class _Lowerer:
     def clamp(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.clamp(x, lo, hi)``: ``minimum(maximum(x, lo), hi)`` (a NaN x gives lo, as Triton's default);
         ``propagate_nan=tl.PropagateNan.ALL``: both with ``propagate_nan=True`` (a NaN x stays NaN)."""
-        x = self._tile_arg(node, kw, 0, "x")
+        x = self._bf16_as_f32(self._tile_arg(node, kw, 0, "x"))
         lo, hi = (self._value(self.ev(self._arg(node, kw, k, n)), node) for k, n in ((1, "min"), (2, "max")))
-        texts = [v.text if isinstance(v, Scalar) else self.materialize(v, node).text for v in (lo, hi)]
+        texts = [v.text if isinstance(v, Scalar) else self._bf16_as_f32(self.materialize(v, node)).text
+                 for v in (lo, hi)]
         opts = "".join(f", {o}" for o in self._math_options(
             node, fn, {k: v for k, v in kw.items() if k not in ("x", "min", "max")}))
         return Tile(f"ct.minimum(ct.maximum({x.text}, {texts[0]}{opts}), {texts[1]}{opts})", x.shape, x.dtype)
@@ -3333,7 +3352,7 @@ class _Lowerer:
         ``tie_break_left=False`` Triton's combine keeps the second operand's index on a tie, so which equal value
         wins is its reduction order's: sequential, as its interpreter runs it (and each GPU thread over its own
         elements), that is the last — the greatest index where x equals it, which this gives (noted)."""
-        x = self._named(self._tile_arg(node, kw, 0, "input"), "arg")
+        x = self._named(self._bf16_as_f32(self._tile_arg(node, kw, 0, "input")), "arg")
         left = self._flag(node, kw, 2, "tie_break_left", True)
         if not left:
             note = (f"tl.{fn}(.., tie_break_left=False): the greatest index among equal values (Triton's sequential "
@@ -3360,7 +3379,7 @@ class _Lowerer:
 
     def reduce_with_index(self, node: ast.Call, fn: str, kw: dict) -> tuple[Tile, Tile]:
         """``tl.max(x, axis, return_indices=True)`` (``tl.min`` alike): the reduction and the first index of it."""
-        x = self._named(self._tile_arg(node, kw, 0, "input"), "arg")
+        x = self._named(self._bf16_as_f32(self._tile_arg(node, kw, 0, "input")), "arg")
         if not self._flag(node, kw, 3, "return_indices_tie_break_left", True):
             raise self.fail(node, f"tl.{fn} with return_indices_tie_break_left=False")
         axis_node = self._arg(node, kw, 1, "axis")
