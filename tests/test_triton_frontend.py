@@ -504,9 +504,13 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
      "ct.sqrt(x, rounding_mode=ct.RoundingMode.APPROX, flush_to_zero=True) + ct.rsqrt(x, flush_to_zero=True)", None),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.sqrt_rn(x) + libdevice.sqrt(x) + tl.math.div_rn(x, s))",
      "(ct.sqrt(x) + ct.sqrt(x)) + (x / s)", "APPROX"),
+    # tl.exp2 / tl.math.exp2: ex2.approx.ftz.f32; tl.exp stays exp2 of x * log2(e) without ftz (ex2.approx.f32)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.exp2(x) + tl.math.exp2(x) + tl.exp(x))",
+     "(ct.exp2(x, flush_to_zero=True) + ct.exp2(x, flush_to_zero=True)) + ct.exp2(x * 1.4426950408889634)", None),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.exp2(x))", "ct.exp2(x)", "flush_to_zero"),
 ])
 def test_f32_division_and_roots_lower_as_triton_computes_them(tmp_path, body, expect, absent):
-    """Triton 3.6 compiles an f32 `/` to div.full.f32, tl.sqrt / tl.rsqrt to their approx.ftz forms; the lowering
+    """Triton 3.6 compiles an f32 `/` to div.full.f32, tl.sqrt / tl.rsqrt / tl.exp2 to their approx.ftz forms; the lowering
     writes the cuTile forms whose sm_90 machine code is the same instructions (lower.py's docstring says how that
     was read), so the port's quotients and roots are Triton's bit for bit."""
     text = _lowered(tmp_path, body)

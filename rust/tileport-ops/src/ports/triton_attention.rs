@@ -97,9 +97,9 @@ pub mod port {
                 qk - m_new
                     .reshape(shape![BLOCK_M, 1])
                     .broadcast(shape![BLOCK_M, BLOCK_N]),
-                ftz::Disabled,
+                ftz::Enabled,
             );
-            let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
+            let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Enabled);
             let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
             let value_reduced_2_named: Tile<f32, { [BLOCK_M] }> =
                 value_reduced_2.reshape(shape![BLOCK_M]);
@@ -234,9 +234,9 @@ pub mod port {
                 qk - m_new
                     .reshape(shape![BLOCK_M, 1])
                     .broadcast(shape![BLOCK_M, BLOCK_N]),
-                ftz::Disabled,
+                ftz::Enabled,
             );
-            let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Disabled);
+            let alpha: Tile<f32, { [BLOCK_M] }> = exp2(m_i - m_new, ftz::Enabled);
             let value_reduced_2: Tile<f32, { [BLOCK_M] }> = reduce_sum(p, 1);
             let value_reduced_2_named: Tile<f32, { [BLOCK_M] }> =
                 value_reduced_2.reshape(shape![BLOCK_M]);

@@ -2755,6 +2755,12 @@ class _Lowerer:
                 # Triton's sqrt.approx.ftz.f32 / rsqrt.approx.ftz.f32: one MUFU instruction, as cuTile's approximate
                 # flush-to-zero forms compile (module docstring)
                 opts = (["rounding_mode=ct.RoundingMode.APPROX"] if fn == "sqrt" else []) + ["flush_to_zero=True"]
+            if fn == "exp2" and len(tiles) == 1 and not opts and not self._libdevice(node) and \
+                    isinstance(tiles[0], Tile) and self.known_dtype(tiles[0]) == F32:
+                # Triton's f32 tl.exp2 is ex2.approx.ftz.f32 (its tl.exp, ex2.approx.f32, keeps subnormals): one
+                # MUFU.EX2, as cuTile's flush-to-zero exp2 compiles; without it tileiras adds a rescale of results
+                # below 2**-126 (three more instructions an element; tutorial 06's backward, run-2026-12-06-s15)
+                opts = ["flush_to_zero=True"]
             return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
                         dts[0] if len(set(dts)) == 1 else None)
         if fn == "fast_expf" and len(node.args) == 1 and not kw:

@@ -23,8 +23,8 @@ def triton_attention(Q, K, V, Out, sm_scale: float, N_CTX: int, HEAD_DIM: ct.Con
         if IS_CAUSAL:
             qk = ct.where((ct.reshape(j * BLOCK_N + ct.arange(BLOCK_N, dtype=ct.int32), (1, BLOCK_N))) <= (ct.reshape(start_m * BLOCK_M + ct.arange(BLOCK_M, dtype=ct.int32), (BLOCK_M, 1))), qk, -(1e+30))
         m_new = ct.maximum(m_i, ct.max(qk, axis=1))
-        p = ct.exp2(qk - (ct.reshape(m_new, (BLOCK_M, 1))))
-        alpha = ct.exp2(m_i - m_new)
+        p = ct.exp2(qk - (ct.reshape(m_new, (BLOCK_M, 1))), flush_to_zero=True)
+        alpha = ct.exp2(m_i - m_new, flush_to_zero=True)
         l_i = (l_i * alpha) + ct.sum(p, axis=1)
         v = ct.reshape(ct.load(V, index=(off_hz, j, 0), shape=(1, BLOCK_N, HEAD_DIM), padding_mode=ct.PaddingMode.ZERO), (BLOCK_N, HEAD_DIM))
         acc = ct.mma(ct.astype(p, V.dtype), v, acc * (ct.reshape(alpha, (BLOCK_M, 1))))
