@@ -768,7 +768,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`tl.sum/max/min(x[, axis, keep_dims])`, `tl.trans`, `tl.zeros`, `tl.full`, `tl.cdiv`, `min`/`max`/"
               "`float` on scalars, operators",
               "the `ct.` function of the same name (`ct.transpose`, `ct.zeros`, ...), the same operators; an f32 "
-              "`exp` (converted or loaded as f32) is `ct.exp2(x * log2 e)` as Triton computes it; an f32 `/` "
+              "`exp` (converted or loaded as f32) is `ct.exp2(x * log2 e)` as Triton computes it, an f32 `exp2` "
+              "`ct.exp2(.., flush_to_zero=True)` (Triton's ex2.approx.ftz); an f32, f16 or bf16 `/` (an f32 quotient) "
               "Triton's div.full.f32 (`ct.truediv(.., rounding_mode=APPROX)` of the operands scaled by 1/4 where "
               "|denominator| > 2**126: the same sm_90 instructions, read with nvdisasm; by a literal or constexpr "
               "the scaling decided when it lowers), f32 `tl.sqrt`/`tl.rsqrt` their approx.ftz forms (`ct.sqrt(.., "
