@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import test_triton_round5 as r5
-from test_triton_two_layouts import run_lowered
+from test_triton_two_layouts import run_copies
 
 from conftest import load_module
 
@@ -113,14 +113,8 @@ def test_dot_scaled_lowered_kernels_match_tritons_semantics(lowered):
     """Each launch's product, run lowered on numpy, against (A * scale_a) @ (B * scale_b) decoded as Triton
     defines the operands (fp4 low nibble first along K; rhs scale [N, K / group])."""
     for name, grid, args, kw, group in MOD.cases():
-        got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        import test_triton_two_layouts as two
-        saved, two.CtNumpy = two.CtNumpy, CtScaled
-        try:
-            sub = f"{name}_{kw['FMT']}_{kw['G']}" if "FMT" in kw else name
-            run_lowered(lowered / sub, getattr(MOD, name), grid, tuple(got), dict(kw))
-        finally:
-            two.CtNumpy = saved
+        sub = f"{name}_{kw['FMT']}_{kw['G']}" if "FMT" in kw else name
+        got = run_copies(lowered / sub, getattr(MOD, name), grid, args, kw, CtScaled)
         a, sa, b, sb = args[:4]
         fmt = kw.get("FMT", "e2m1")
         want = MOD.reference(a, sa, b, sb, fmt, group)

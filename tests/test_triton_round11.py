@@ -157,11 +157,7 @@ def test_a_stride0_view_takes_the_broadcast_extent(lowered):
     mod = r5._module()
     (name, grid, args, kw), = [c for c in mod.round11_cases() if c[0] == "bias_rows_stride0"]
     out = args[1].copy()
-    saved, two.CtNumpy = two.CtNumpy, Ct11
-    try:
-        two.run_lowered(lowered / name, getattr(mod, name), grid, (args[0], out) + args[2:], dict(kw))
-    finally:
-        two.CtNumpy = saved
+    two.run_lowered(lowered / name, getattr(mod, name), grid, (args[0], out) + args[2:], dict(kw), Ct11)
     assert np.array_equal(out, args[0] + np.arange(8, dtype=np.float32)[:, None])
     view = View("b", (Dim("sm", None), Dim("1", "N")))
     assert view_layout(view, (8, 50), (0, 1), {"sm": 0, "N": 50}) == ((8, 50), (0, 1))

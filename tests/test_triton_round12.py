@@ -37,26 +37,12 @@ MOD = load_module(FIXTURE, "triton_round12_fixture")
 
 @pytest.fixture(scope="module")
 def lowered(tmp_path_factory):
-    from tileport.frontends.cutile_py.capture import run_captured
-    from tileport.pipeline.triton import lower_from_launches
-
-    root = tmp_path_factory.mktemp("round12")
-    launches = list(run_captured(FIXTURE, []).launches.values())
-    for name in NAMES:
-        mine = [l for l in launches if l["kernel"].endswith(f"::{name}")]
-        lower_from_launches(f"{FIXTURE}::{name}", mine).write(root / name / "lowered.py")
-    return root
+    return two.lower_kernels(FIXTURE, NAMES, tmp_path_factory.mktemp("round12"))
 
 
 def _run(lowered, name, grid, args, kw):
-    got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     GRID[:] = list(grid) + [1] * (3 - len(grid))
-    saved, two.CtNumpy = two.CtNumpy, Ct12
-    try:
-        two.run_lowered(lowered / name, getattr(MOD, name), grid, tuple(got), dict(kw))
-    finally:
-        two.CtNumpy = saved
-    return got
+    return two.run_copies(lowered / name, getattr(MOD, name), grid, args, kw, Ct12)
 
 
 def _umulhi(a, b):
@@ -150,12 +136,7 @@ def test_f32_dot_at_default_precision_is_refused_with_an_accumulator_too(tmp_pat
     lower_from_launches(f"{FIXTURE}::f32_dot_ieee_acc", mine["f32_dot_ieee_acc"]).write(tmp_path / "ieee" /
                                                                                          "lowered.py")
     for name, grid, args, kw in MOD.dots()[1:]:
-        got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        saved, two.CtNumpy = two.CtNumpy, Ct12
-        try:
-            two.run_lowered(tmp_path / "ieee", getattr(MOD, name), grid, tuple(got), dict(kw))
-        finally:
-            two.CtNumpy = saved
+        got = two.run_copies(tmp_path / "ieee", getattr(MOD, name), grid, args, kw, Ct12)
         assert np.array_equal(got[2], 2 * (args[0] @ args[1]))
 
 

@@ -65,24 +65,11 @@ def _launches():
 
 @pytest.fixture(scope="module")
 def lowered(tmp_path_factory):
-    from tileport.pipeline.triton import lower_from_launches
-
-    root = tmp_path_factory.mktemp("round13")
-    launches = _launches()
-    for name in NAMES:
-        mine = [l for l in launches if l["kernel"].endswith(f"::{name}")]
-        lower_from_launches(f"{FIXTURE}::{name}", mine).write(root / name / "lowered.py")
-    return root
+    return two.lower_kernels(FIXTURE, NAMES, tmp_path_factory.mktemp("round13"))
 
 
 def _run(lowered, name, grid, args, kw):
-    got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    saved, two.CtNumpy = two.CtNumpy, Ct13
-    try:
-        two.run_lowered(lowered / name, getattr(MOD, name), grid, tuple(got), dict(kw))
-    finally:
-        two.CtNumpy = saved
-    return got
+    return two.run_copies(lowered / name, getattr(MOD, name), grid, args, kw, Ct13)
 
 
 def test_round13_lowered_forms(lowered):

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from test_triton_two_layouts import CtNumpy, run_lowered, tritons_outputs
+from test_triton_two_layouts import CtNumpy, tritons_outputs
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax", "rms_bwd_atomic_dw", "ce_loss_atomic",
@@ -163,13 +163,7 @@ def lowered(tmp_path_factory):
 def _run(lowered, mod, name, grid, args, kw):
     import test_triton_two_layouts as two
 
-    got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    saved, two.CtNumpy = two.CtNumpy, CtMore
-    try:
-        run_lowered(lowered / name, getattr(mod, name), grid, tuple(got), dict(kw))
-    finally:
-        two.CtNumpy = saved
-    return got
+    return two.run_copies(lowered / name, getattr(mod, name), grid, args, kw, CtMore)
 
 
 def test_round5_lowered_forms(lowered):

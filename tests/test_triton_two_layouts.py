@@ -112,9 +112,29 @@ class CtNumpy:
         arr[tuple(i[ok] for i in idx)] = np.broadcast_to(np.asarray(value, dtype=arr.dtype), ok.shape)[ok]
 
 
-def run_lowered(lowered_dir: Path, jit, grid, args, kwargs) -> None:
-    """The launch made by the lowered kernel, executed by `CtNumpy` on views of ``args`` (built as a port's launch
-    builds them: `PortedKernel.lowered_args`)."""
+def lower_kernels(fixture: Path, names, root: Path) -> Path:
+    """Each kernel of ``names`` in the fixture module lowered from the launches its own `__main__` makes (captured
+    on numpy), into ``root/NAME/lowered.py``."""
+    from tileport.frontends.cutile_py.capture import run_captured
+    from tileport.pipeline.triton import lower_from_launches
+
+    launches = list(run_captured(fixture, []).launches.values())
+    for name in names:
+        mine = [launch for launch in launches if launch["kernel"].endswith(f"::{name}")]
+        lower_from_launches(f"{fixture}::{name}", mine).write(root / name / "lowered.py")
+    return root
+
+
+def run_copies(lowered_dir: Path, jit, grid, args, kwargs, stand_in=None) -> list:
+    """``run_lowered`` on copies of ``args`` (numpy arrays copied), returned."""
+    got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    run_lowered(lowered_dir, jit, grid, tuple(got), dict(kwargs), stand_in)
+    return got
+
+
+def run_lowered(lowered_dir: Path, jit, grid, args, kwargs, stand_in=None) -> None:
+    """The launch made by the lowered kernel, executed by ``stand_in`` (default `CtNumpy`: a round's subclass adds
+    what its kernels call) on views of ``args`` (built as a port's launch builds them: `PortedKernel.lowered_args`)."""
     from tileport.frontends.triton.capture import grid_of
     from tileport.runtime.triton_port import ported
 
@@ -122,7 +142,7 @@ def run_lowered(lowered_dir: Path, jit, grid, args, kwargs) -> None:
     bound = pk.bind(args, kwargs)
     g = tuple(grid_of(grid, bound)) + (1, 1)
     views = pk.lowered_args(bound)
-    ct = CtNumpy()
+    ct = (stand_in or CtNumpy)()
     src = (lowered_dir / "lowered.py").read_text().replace("import cuda.tile as ct", "")
     scope: dict = {"ct": ct}
     exec(compile(src, str(lowered_dir / "lowered.py"), "exec"), scope)

@@ -579,6 +579,18 @@ def _subsequence(part: list[str], whole: list[str]) -> bool:
     return all(any(x == y for y in it) for x in part)
 
 
+def _axis_indices(offsets: list[str], blocks: list) -> list[str]:
+    """One index tile per axis of a block at element ``offsets`` (`off + arange(block)`, each on its own axis of a
+    rank-len(blocks) tile): the indices a gather/scatter of that block takes."""
+    rank, parts = len(blocks), []
+    for k, (off, blk) in enumerate(zip(offsets, blocks)):
+        text = f"ct.arange({blk}, dtype=ct.int32)" if off == "0" else f"{_paren(off)} + ct.arange({blk}, dtype=ct.int32)"
+        if rank > 1:
+            text = f"ct.reshape({text}, {_tup([blk if a == k else '1' for a in range(rank)])})"
+        parts.append(text)
+    return parts
+
+
 def _tup(items) -> str:
     """Python text of a tuple of these texts (a one-element tuple keeps its comma)."""
     items = list(items)
@@ -5081,14 +5093,8 @@ class _Lowerer:
         """One index tile per dimension of the descriptor's view for a tile at element offsets ``_desc_offsets``
         (each `off + arange(block)` on its own axis): a gather/scatter reads/writes exactly the descriptor's
         elements, out-of-bounds ones padded / skipped as TMA does."""
-        rank, parts = len(desc.block), []
-        for k, (off, blk) in enumerate(zip(self._desc_offsets, desc.block)):
-            text = f"ct.arange({blk}, dtype=ct.int32)" if off == "0" else \
-                f"{_paren(off)} + ct.arange({blk}, dtype=ct.int32)"
-            if rank > 1:
-                text = f"ct.reshape({text}, {_tup([blk if a == k else '1' for a in range(rank)])})"
-            parts.append(text)
-        return f"({', '.join(parts)}{',' if rank == 1 else ''})"
+        parts = _axis_indices(self._desc_offsets, desc.block)
+        return f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
 
     def descriptor_load(self, node: ast.Call) -> Tile:
         desc, index = self._descriptor_tile(node)
@@ -5177,16 +5183,9 @@ class _Lowerer:
         shape): the lanes outside are padded / skipped, as `boundary_check` has them; Triton leaves an access
         outside an unchecked dimension undefined."""
         assert bp.elems is not None
-        rank = len(bp.block)
         dims = [Dim(t.stride, None) for t in bp.base] + [Dim(st, e) for st, e in zip(bp.strides, bp.shape)]
         self._view(bp.param, dims, node)
-        parts = [f"{_paren(str(t.index))}" for t in bp.base]
-        for k, (off, blk) in enumerate(zip(bp.elems, bp.block)):
-            text = f"ct.arange({blk}, dtype=ct.int32)" if off == "0" else \
-                f"{_paren(off)} + ct.arange({blk}, dtype=ct.int32)"
-            if rank > 1:
-                text = f"ct.reshape({text}, {_tup([blk if a == k else '1' for a in range(rank)])})"
-            parts.append(text)
+        parts = [f"{_paren(str(t.index))}" for t in bp.base] + _axis_indices(bp.elems, bp.block)
         return f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
 
     def _param_arith(self, text: str) -> bool:
