@@ -19,6 +19,7 @@ import inspect
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from ..astwalk import statement_blocks, walk_nodes
@@ -720,51 +721,56 @@ def _add_copy(helpers: dict[str, "ResolvedHelper"], spec: ast.FunctionDef, of: "
     return spec
 
 
+def _helper_calls(work: list[ast.FunctionDef], helpers: dict[str, "ResolvedHelper"]
+                  ) -> Iterator[tuple[ast.Call, "ResolvedHelper"]]:
+    """Every call of a helper (by name) in the functions of ``work``, and in those the caller appends to ``work``
+    meanwhile (a specialized copy, whose own calls are specialized too)."""
+    while work:
+        for node in list(walk_nodes(work.pop())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers:
+                yield node, helpers[node.func.id]
+
+
 def _specialize_variadic(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]) -> None:
     """A helper taking ``*args`` (no ``**kw``), called with positional arguments (`_sum_all(a, b, c)`, `f(*pair)` of
     a tuple written out): a copy per count of extra arguments, `*ts` made that many parameters (`ts_0`, `ts_1`, ..)
     and `ts` read as their tuple — then indexed, sliced, unpacked or iterated by ct.static_iter as any tuple written
     out (rewrite helper-variadic): cuTile Python binds `ts` to the tuple of the arguments and inlines the call."""
     work = [fn, *(h.fn for h in helpers.values())]
-    while work:
-        f = work.pop()
-        for node in list(walk_nodes(f)):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers):
-                continue
-            callee = helpers[node.func.id]
-            a = callee.fn.args
-            fixed = len(a.posonlyargs) + len(a.args)
-            if a.vararg is None or a.kwarg is not None or any(isinstance(x, ast.Starred) for x in node.args) or \
-                    len(node.args) < fixed or any(k.arg is None for k in node.keywords):
-                continue
-            extra = len(node.args) - fixed
-            name = f"{node.func.id}__{extra}"
-            if name not in helpers:
-                spec = copy.deepcopy(callee.fn)
-                spec.name = name
-                star = spec.args.vararg.arg
-                taken = {n.id for n in walk_nodes(spec) if isinstance(n, ast.Name)}
-                names = []
-                for i in range(extra):
-                    v = f"{star}_{i}"
-                    while v in taken:
-                        v += "_"
-                    taken.add(v)
-                    names.append(v)
-                spec.args.args = [*spec.args.args, *(ast.copy_location(ast.arg(v), spec.args.vararg) for v in names)]
-                spec.args.vararg = None
-                for n in list(walk_nodes(spec)):
-                    for field, value in ast.iter_fields(n):
-                        items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
-                        for k, child in items:
-                            if isinstance(child, ast.Name) and child.id == star and isinstance(child.ctx, ast.Load):
-                                new = _mark(ast.copy_location(ast.Tuple(
-                                    [ast.copy_location(ast.Name(v, ast.Load()), child) for v in names],
-                                    ast.Load()), child))
-                                (value.__setitem__(k, new) if k is not None else setattr(n, field, new))
-                work.append(_add_copy(helpers, _FoldTuples().visit(spec), callee, unroll=True))
-            node.func.id = name
-            _mark(node)
+    for node, callee in _helper_calls(work, helpers):
+        a = callee.fn.args
+        fixed = len(a.posonlyargs) + len(a.args)
+        if a.vararg is None or a.kwarg is not None or any(isinstance(x, ast.Starred) for x in node.args) or \
+                len(node.args) < fixed or any(k.arg is None for k in node.keywords):
+            continue
+        extra = len(node.args) - fixed
+        name = f"{node.func.id}__{extra}"
+        if name not in helpers:
+            spec = copy.deepcopy(callee.fn)
+            spec.name = name
+            star = spec.args.vararg.arg
+            taken = {n.id for n in walk_nodes(spec) if isinstance(n, ast.Name)}
+            names = []
+            for i in range(extra):
+                v = f"{star}_{i}"
+                while v in taken:
+                    v += "_"
+                taken.add(v)
+                names.append(v)
+            spec.args.args = [*spec.args.args, *(ast.copy_location(ast.arg(v), spec.args.vararg) for v in names)]
+            spec.args.vararg = None
+            for n in list(walk_nodes(spec)):
+                for field, value in ast.iter_fields(n):
+                    items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+                    for k, child in items:
+                        if isinstance(child, ast.Name) and child.id == star and isinstance(child.ctx, ast.Load):
+                            new = _mark(ast.copy_location(ast.Tuple(
+                                [ast.copy_location(ast.Name(v, ast.Load()), child) for v in names],
+                                ast.Load()), child))
+                            (value.__setitem__(k, new) if k is not None else setattr(n, field, new))
+            work.append(_add_copy(helpers, _FoldTuples().visit(spec), callee, unroll=True))
+        node.func.id = name
+        _mark(node)
 
 
 def _specialize_keywords(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]) -> None:
@@ -774,70 +780,65 @@ def _specialize_keywords(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper
     (rewrite helper-keywords): cuTile Python binds `opts` to the dict of those keywords and inlines the call. Any
     other use of the dict is left as written (the emitter refuses it)."""
     work = [fn, *(h.fn for h in helpers.values())]
-    while work:
-        f = work.pop()
-        for node in list(walk_nodes(f)):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers):
-                continue
-            callee = helpers[node.func.id]
-            a = callee.fn.args
-            named = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
-            if a.kwarg is None or a.vararg is not None or any(k.arg is None for k in node.keywords):
-                continue
-            extra = sorted(k.arg for k in node.keywords if k.arg not in named)
-            star = a.kwarg.arg
-            taken = {n.id for n in walk_nodes(callee.fn) if isinstance(n, ast.Name)} | named
-            if any(e in taken for e in extra):
-                continue
-            name = f"{node.func.id}__kw" + "".join(f"_{e}" for e in extra)
-            if name not in helpers:
-                spec = copy.deepcopy(callee.fn)
-                spec.name = name
-                spec.args.kwonlyargs = [*spec.args.kwonlyargs, *(ast.copy_location(ast.arg(e), a.kwarg)
-                                                                 for e in extra)]
-                spec.args.kw_defaults = [*spec.args.kw_defaults, *([None] * len(extra))]
-                spec.args.kwarg = None
+    for node, callee in _helper_calls(work, helpers):
+        a = callee.fn.args
+        named = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+        if a.kwarg is None or a.vararg is not None or any(k.arg is None for k in node.keywords):
+            continue
+        extra = sorted(k.arg for k in node.keywords if k.arg not in named)
+        star = a.kwarg.arg
+        taken = {n.id for n in walk_nodes(callee.fn) if isinstance(n, ast.Name)} | named
+        if any(e in taken for e in extra):
+            continue
+        name = f"{node.func.id}__kw" + "".join(f"_{e}" for e in extra)
+        if name not in helpers:
+            spec = copy.deepcopy(callee.fn)
+            spec.name = name
+            spec.args.kwonlyargs = [*spec.args.kwonlyargs, *(ast.copy_location(ast.arg(e), a.kwarg)
+                                                             for e in extra)]
+            spec.args.kw_defaults = [*spec.args.kw_defaults, *([None] * len(extra))]
+            spec.args.kwarg = None
 
-                def key(e: ast.AST) -> str | None:
-                    return e.value if isinstance(e, ast.Constant) and isinstance(e.value, str) else None
+            def key(e: ast.AST) -> str | None:
+                return e.value if isinstance(e, ast.Constant) and isinstance(e.value, str) else None
 
-                class Read(ast.NodeTransformer):
-                    def visit_Subscript(self, n: ast.Subscript) -> ast.AST:
-                        self.generic_visit(n)
-                        if isinstance(n.value, ast.Name) and n.value.id == star and key(n.slice) in extra:
-                            return _mark(ast.copy_location(ast.Name(key(n.slice), ast.Load()), n))
-                        return n
+            class Read(ast.NodeTransformer):
+                def visit_Subscript(self, n: ast.Subscript) -> ast.AST:
+                    self.generic_visit(n)
+                    if isinstance(n.value, ast.Name) and n.value.id == star and key(n.slice) in extra:
+                        return _mark(ast.copy_location(ast.Name(key(n.slice), ast.Load()), n))
+                    return n
 
-                    def visit_Compare(self, n: ast.Compare) -> ast.AST:
-                        self.generic_visit(n)
-                        if len(n.ops) == 1 and isinstance(n.ops[0], (ast.In, ast.NotIn)) and \
-                                isinstance(n.comparators[0], ast.Name) and n.comparators[0].id == star and \
-                                key(n.left) is not None:
-                            hit = (key(n.left) in extra) == isinstance(n.ops[0], ast.In)
-                            return _mark(ast.copy_location(ast.Constant(hit), n))
-                        return n
+                def visit_Compare(self, n: ast.Compare) -> ast.AST:
+                    self.generic_visit(n)
+                    if len(n.ops) == 1 and isinstance(n.ops[0], (ast.In, ast.NotIn)) and \
+                            isinstance(n.comparators[0], ast.Name) and n.comparators[0].id == star and \
+                            key(n.left) is not None:
+                        hit = (key(n.left) in extra) == isinstance(n.ops[0], ast.In)
+                        return _mark(ast.copy_location(ast.Constant(hit), n))
+                    return n
 
-                    def visit_Call(self, n: ast.Call) -> ast.AST:
-                        self.generic_visit(n)
-                        if isinstance(n.func, ast.Attribute) and n.func.attr == "get" and \
-                                isinstance(n.func.value, ast.Name) and n.func.value.id == star and n.args and \
-                                key(n.args[0]) is not None and len(n.args) <= 2 and not n.keywords:
-                            if key(n.args[0]) in extra:
-                                return _mark(ast.copy_location(ast.Name(key(n.args[0]), ast.Load()), n))
-                            return n.args[1] if len(n.args) == 2 else _mark(ast.copy_location(ast.Constant(None), n))
-                        spread = [k for k in n.keywords if k.arg is None and isinstance(k.value, ast.Name) and
-                                  k.value.id == star]
-                        if spread:
-                            n.keywords = [k for k in n.keywords if k not in spread] + \
-                                [ast.copy_location(ast.keyword(e, ast.copy_location(ast.Name(e, ast.Load()), n)), n)
-                                 for e in extra]
-                            _mark(n)
-                        return n
-                spec = Read().visit(spec)
-                ast.fix_missing_locations(spec)
-                work.append(_add_copy(helpers, spec, callee))
-            node.func.id = name
-            _mark(node)
+                def visit_Call(self, n: ast.Call) -> ast.AST:
+                    self.generic_visit(n)
+                    if isinstance(n.func, ast.Attribute) and n.func.attr == "get" and \
+                            isinstance(n.func.value, ast.Name) and n.func.value.id == star and n.args and \
+                            key(n.args[0]) is not None and len(n.args) <= 2 and not n.keywords:
+                        if key(n.args[0]) in extra:
+                            return _mark(ast.copy_location(ast.Name(key(n.args[0]), ast.Load()), n))
+                        return n.args[1] if len(n.args) == 2 else _mark(ast.copy_location(ast.Constant(None), n))
+                    spread = [k for k in n.keywords if k.arg is None and isinstance(k.value, ast.Name) and
+                              k.value.id == star]
+                    if spread:
+                        n.keywords = [k for k in n.keywords if k not in spread] + \
+                            [ast.copy_location(ast.keyword(e, ast.copy_location(ast.Name(e, ast.Load()), n)), n)
+                             for e in extra]
+                        _mark(n)
+                    return n
+            spec = Read().visit(spec)
+            ast.fix_missing_locations(spec)
+            work.append(_add_copy(helpers, spec, callee))
+        node.func.id = name
+        _mark(node)
 
 
 def _unwrap_single_results(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]) -> None:
