@@ -78,20 +78,14 @@ def test_round12_lowered_kernels_match_numpy(lowered):
 
 
 def test_round12_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
-    want = two.tritons_outputs(FIXTURE, tmp_path, "cases", INTERPRETED)
-    for i, (name, grid, args, kw) in enumerate(MOD.cases()):
-        if name not in INTERPRETED:
+    for name, k, w, a in two.against_triton(FIXTURE, MOD, tmp_path, "cases", INTERPRETED,
+                                            lambda *case: _run(lowered, *case)):
+        if name == "umulhi_mix" and k == 2:
+            # (Triton 3.6's interpreter widens negative int32 operands by sign extension, the high half of the
+            # signed product; on the GPU tt.mulhiui is __nv_umulhi, unsigned, as lowered: checked against numpy)
             continue
-        got = _run(lowered, name, grid, args, kw)
-        for k, a in enumerate(got):
-            if name == "umulhi_mix" and k == 2:
-                # (Triton 3.6's interpreter widens negative int32 operands by sign extension, the high half of the
-                # signed product; on the GPU tt.mulhiui is __nv_umulhi, unsigned, as lowered: checked against numpy)
-                continue
-            if isinstance(a, np.ndarray):
-                w = want[f"{i}_{k}"]
-                assert np.array_equal(w, a) or (a.dtype.kind == "f" and np.allclose(w, a, rtol=1e-6, atol=1e-6)), \
-                    f"{name}: argument {k} differs from Triton's"
+        assert np.array_equal(w, a) or (a.dtype.kind == "f" and np.allclose(w, a, rtol=1e-6, atol=1e-6)), \
+            f"{name}: argument {k} differs from Triton's"
 
 
 def test_ported_heuristics_see_earlier_values(lowered):

@@ -123,17 +123,11 @@ def test_round13_lowered_kernels_match_numpy(lowered):
 
 
 def test_round13_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
-    want = two.tritons_outputs(FIXTURE, tmp_path, "cases", INTERPRETED)
-    for i, (name, grid, args, kw) in enumerate(MOD.cases()):
-        if name not in INTERPRETED:
-            continue
-        got = _run(lowered, name, grid, args, kw)
-        for k, a in enumerate(got):
-            if isinstance(a, np.ndarray):
-                w = want[f"{i}_{k}"]
-                tol = 1e-6 if a.dtype.itemsize >= 4 else 2e-3
-                assert np.array_equal(w, a) or (a.dtype.kind == "f" and np.allclose(w, a, rtol=tol, atol=tol)), \
-                    f"{name}: argument {k} differs from Triton's"
+    for name, k, w, a in two.against_triton(FIXTURE, MOD, tmp_path, "cases", INTERPRETED,
+                                            lambda *case: _run(lowered, *case)):
+        tol = 1e-6 if a.dtype.itemsize >= 4 else 2e-3
+        assert np.array_equal(w, a) or (a.dtype.kind == "f" and np.allclose(w, a, rtol=tol, atol=tol)), \
+            f"{name}: argument {k} differs from Triton's"
 
 
 def test_f16_softmax_without_upcast_differs_when_reduced_in_f16(lowered):

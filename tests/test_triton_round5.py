@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from test_triton_two_layouts import CtNumpy, tritons_outputs
+from test_triton_two_layouts import CtNumpy
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_idioms_llm.py"
 NAMES = ("argmax_pairs", "pair_scan", "swizzle_bp_mm", "running_argmax", "rms_bwd_atomic_dw", "ce_loss_atomic",
@@ -142,17 +142,12 @@ def runner(ct_class):
 
 
 def against_triton(lowered: Path, tmp_path: Path, cases: str, interpreted: tuple[str, ...], run=None):
-    """(kernel, argument index, Triton interpreter's array, the lowered kernel's array) for each array argument of
-    each case of FIXTURE's ``cases()`` whose kernel is in ``interpreted``."""
-    want = tritons_outputs(FIXTURE, tmp_path, cases, interpreted)
+    """two.against_triton on FIXTURE's ``cases()`` (``run``: this file's ``_run`` form, default ``_run``)."""
+    import test_triton_two_layouts as two
+
     mod = _module()
-    for i, (name, grid, args, kw) in enumerate(getattr(mod, cases)()):
-        if name not in interpreted:
-            continue
-        got = (run or _run)(lowered, mod, name, grid, args, kw)
-        for k, a in enumerate(got):
-            if isinstance(a, np.ndarray):
-                yield name, k, want[f"{i}_{k}"], a
+    return two.against_triton(FIXTURE, mod, tmp_path, cases, interpreted,
+                              lambda name, grid, args, kw: (run or _run)(lowered, mod, name, grid, args, kw))
 
 
 @pytest.fixture(scope="module")

@@ -125,6 +125,19 @@ def lower_kernels(fixture: Path, names, root: Path) -> Path:
     return root
 
 
+def against_triton(fixture: Path, module, tmp_path: Path, cases: str, interpreted: tuple[str, ...], run):
+    """(kernel, argument index, Triton interpreter's array, the lowered kernel's array) for each array argument of
+    each case of ``module.<cases>()`` (the fixture file's module) whose kernel is in ``interpreted``; ``run(name,
+    grid, args, kw)`` runs the lowered kernel on copies of the arguments and returns them."""
+    want = tritons_outputs(fixture, tmp_path, cases, interpreted)
+    for i, (name, grid, args, kw) in enumerate(getattr(module, cases)()):
+        if name not in interpreted:
+            continue
+        for k, a in enumerate(run(name, grid, args, kw)):
+            if isinstance(a, np.ndarray):
+                yield name, k, want[f"{i}_{k}"], a
+
+
 def run_copies(lowered_dir: Path, jit, grid, args, kwargs, stand_in=None) -> list:
     """``run_lowered`` on copies of ``args`` (numpy arrays copied), returned."""
     got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]

@@ -85,8 +85,8 @@ def _progress(text: str) -> dict:
             out["passed"] += 1
         elif outcome in ("SKIPPED", "XFAIL"):
             out["skipped"] += 1
-            out["skips"]["(cut short: reason not recorded)"] = out["skips"].get("(cut short: reason not recorded)",
-                                                                                 0) + 1
+            why = "(cut short: reason not recorded)"
+            out["skips"][why] = out["skips"].get(why, 0) + 1
         else:
             out["failed" if outcome == "FAILED" else "errors"] += 1
             out["failures"].append({"test": test, "message": "(cut short: message not recorded)"})

@@ -1237,8 +1237,8 @@ class _Lowerer:
                         steps.append("1")
                     elif d.replace("(", "").replace(")", "") == f"-{blk}":   # (0, -BLOCK_N): blocks walked backwards
                         steps.append("-1")
-                    elif self._advance_blocks(d, blk) is not None:   # (0, BK * SPLIT): SPLIT blocks an iteration
-                        steps.append(self._advance_blocks(d, blk))
+                    elif (q := self._advance_blocks(d, blk)) is not None:   # (0, BK * SPLIT)
+                        steps.append(q)   # SPLIT blocks an iteration
                     else:
                         raise self.fail(st, f"tl.advance by {d} along a block of {blk}: only whole blocks per "
                                             "iteration (a multiple of the block known at every launch) are lowered "
@@ -2840,10 +2840,7 @@ class _Lowerer:
         dtypes, converted when each is bf16 or f32."""
         if not isinstance(x, Tile):
             return x
-        if x.dtype and x.dtype.endswith(".dtype"):
-            seen = set(self.array_dtypes.get(x.dtype[:-len(".dtype")], set()))
-        else:
-            seen = {x.dtype} if x.dtype else set()
+        seen = self._launch_dtypes(x)
         if "ct.bfloat16" in seen and seen <= {"ct.bfloat16", F32}:
             return Tile(f"ct.astype({x.text}, {F32})", x.shape, F32)
         return x
@@ -2854,10 +2851,7 @@ class _Lowerer:
         Triton's (`x - tl.max(x, 0)` of an f16 row is f32 arithmetic there). Exact: every such value is one of the
         wider type. Where launches pass several dtypes, converted when every one of them is narrow or the wide
         type itself."""
-        if x.dtype and x.dtype.endswith(".dtype"):
-            seen = set(self.array_dtypes.get(x.dtype[:-len(".dtype")], set()))
-        else:
-            seen = {x.dtype} if x.dtype else set()
+        seen = self._launch_dtypes(x)
         for narrow, wide in ((self.NARROW_FLOATS, F32), (self.NARROW_INTS, "ct.int32")):
             if seen & narrow and seen <= narrow | {wide}:
                 return Tile(f"ct.astype({x.text}, {wide})", x.shape, wide)
@@ -5093,8 +5087,7 @@ class _Lowerer:
         """One index tile per dimension of the descriptor's view for a tile at element offsets ``_desc_offsets``
         (each `off + arange(block)` on its own axis): a gather/scatter reads/writes exactly the descriptor's
         elements, out-of-bounds ones padded / skipped as TMA does."""
-        parts = _axis_indices(self._desc_offsets, desc.block)
-        return f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
+        return _tup(_axis_indices(self._desc_offsets, desc.block))
 
     def descriptor_load(self, node: ast.Call) -> Tile:
         desc, index = self._descriptor_tile(node)
@@ -5185,8 +5178,7 @@ class _Lowerer:
         assert bp.elems is not None
         dims = [Dim(t.stride, None) for t in bp.base] + [Dim(st, e) for st, e in zip(bp.strides, bp.shape)]
         self._view(bp.param, dims, node)
-        parts = [f"{_paren(str(t.index))}" for t in bp.base] + _axis_indices(bp.elems, bp.block)
-        return f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
+        return _tup([f"{_paren(str(t.index))}" for t in bp.base] + _axis_indices(bp.elems, bp.block))
 
     def _param_arith(self, text: str) -> bool:
         """``text`` is +, -, * or // of the kernel's scalar / constexpr parameters and integer literals (`M * N`, a
