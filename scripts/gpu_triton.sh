@@ -56,4 +56,25 @@ if [ -d "$ports/tcpv" ] && [ "${VARIANT_TIMEOUT:-240}" -gt 0 ]; then   # the ker
     --hang-dump "$(( ${VARIANT_TIMEOUT:-240} - 15 ))" > "$out/triton_shadow_variant.txt" 2>&1
   echo "exit: $?" >> "$out/triton_shadow_variant.txt"
 fi
+# FP8_TIMEOUT > 0: tutorial 06 run again with its PV product written `acc = acc + tl.dot(p, v)` (the form the port's
+# Tile IR compiles to for fp8: tileiras computes the product from a zero C and adds it; Triton feeds acc as the MMA's
+# C), edited on the fly in a scratch copy (the corpus is not changed), shadowed by the same port: if the fp8 outputs
+# then agree, the 9-11 e5m2 values apart in the plain shadow are the MMA's accumulation, not the port.
+if [ "${FP8_TIMEOUT:-0}" -gt 0 ]; then
+  probe=/tmp/tutorials-acc && rm -rf "$probe" && mkdir -p "$probe"
+  sed 's/acc = tl\.dot(p, v, acc)/acc = acc + tl.dot(p, v)/' "$tutorials/06-fused-attention.py" \
+    > "$probe/06-fused-attention.py"
+  echo "lines edited: $(grep -c 'acc = acc + tl.dot(p, v)' "$probe/06-fused-attention.py")" > "$out/fp8_probe.txt"
+  timeout "$FP8_TIMEOUT" python3 benchmarks/corpus/triton_shadow.py --tutorials "$probe" \
+    --tutorial-ports "$ports/ttp" --max-checks "${MAX_CHECKS:-3}" --out "$out/fp8_probe.json" \
+    --hang-dump "$(( FP8_TIMEOUT - 10 ))" >> "$out/fp8_probe.txt" 2>&1
+  echo "exit: $?" >> "$out/fp8_probe.txt"
+fi
+# SCAN_CASES (space-separated cases of benchmarks/probes/scan_fault_probe.py, e.g. "prefix:1 prefix:2"): the scan
+# fault's probe, each case in its own process, bounded by SCAN_TIMEOUT (default 120 s).
+if [ -n "${SCAN_CASES:-}" ]; then
+  # shellcheck disable=SC2086
+  timeout "${SCAN_TIMEOUT:-120}" python3 benchmarks/probes/scan_fault_probe.py $SCAN_CASES > "$out/scan_probe.txt" 2>&1
+  echo "exit: $?" >> "$out/scan_probe.txt"
+fi
 true
