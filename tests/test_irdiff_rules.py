@@ -938,3 +938,64 @@ def test_loop_carried_unread():
     reads_start = loop("%z", "%f", ["if %d {", f"  break %j, %j : {ints}", "} else {", "}",
                                     "%n = addi %j, %i1 : tile<i32>"], "%f, %n")
     assert not v(reads_start, port)["equivalent"]
+
+
+def test_fpowi_const():
+    """cuTile Python's `x ** n` (Tile IR fpowi, a constant n) ≡ the products tileiras compiles it to, in its order:
+    squares s1 = x*x, s2 = s1*s1, ..., the result started at the lowest set power, each later one multiplied on as
+    mulf(s, result); f16/bf16 in f32, rounded once. Another association, the operands of a multiply swapped, a
+    product in the narrow type, a negative exponent, 0, 1 of f32 and a runtime exponent stay different."""
+    def kernel(elem: str, lines: list[str], val: str) -> str:
+        load = (f"%x, %lt = load_view_tko weak %pv[%bx] token = %t0 : partition_view<tile=(128), "
+                f"tensor_view<?x{elem}, strides=[1]>>, tile<i32> -> tile<128x{elem}>, token")
+        return typed_store(elem, [load, *lines], val)
+
+    def fpowi(elem: str, n: int | str) -> str:
+        exponent = [f"%n = constant <i32: {n}> : tile<128xi32>"] if isinstance(n, int) else \
+            [f"%n = broadcast {n} : tile<i32> -> tile<128xi32>"]
+        return kernel(elem, [*exponent, f"%p = fpowi %x, %n : tile<128x{elem}>, tile<128xi32>"], "%p")
+
+    def products(elem: str, *lines: str) -> str:
+        return kernel(elem, list(lines), "%p")
+
+    f32 = "tile<128xf32>"
+    proven = {
+        2: products("f32", f"%p = mulf %x, %x : {f32}"),
+        3: products("f32", f"%a = mulf %x, %x : {f32}", f"%p = mulf %a, %x : {f32}"),
+        4: products("f32", f"%a = mulf %x, %x : {f32}", f"%p = mulf %a, %a : {f32}"),
+        7: products("f32", f"%a = mulf %x, %x : {f32}", f"%r = mulf %a, %x : {f32}", f"%b = mulf %a, %a : {f32}",
+                    f"%p = mulf %b, %r : {f32}"),
+        10: products("f32", f"%a = mulf %x, %x : {f32}", f"%b = mulf %a, %a : {f32}", f"%c = mulf %b, %b : {f32}",
+                     f"%p = mulf %c, %a : {f32}"),
+    }
+    for n, port in proven.items():
+        out = v(fpowi("f32", n), port)
+        assert out["equivalent"] and fired(out, "fpowi-const") == 1, (n, out["differences"])
+    # another association (((x*x)*x)*x), the operands of one multiply swapped (x * (x*x): the port writes one order)
+    assert not v(fpowi("f32", 4), products("f32", f"%a = mulf %x, %x : {f32}", f"%b = mulf %a, %x : {f32}",
+                                           f"%p = mulf %b, %x : {f32}"))["equivalent"]
+    assert not v(fpowi("f32", 3), products("f32", f"%a = mulf %x, %x : {f32}", f"%p = mulf %x, %a : {f32}"))[
+        "equivalent"]
+    assert not v(fpowi("f32", 3), proven[2])["equivalent"]
+    # f16/bf16: widened, multiplied in f32, rounded back once; not the products in the narrow type
+    for elem in ("bf16", "f16"):
+        t = f"tile<128x{elem}>"
+        wide = products(elem, f"%w = ftof %x : {t} -> {f32}", f"%a = mulf %w, %w : {f32}",
+                        f"%r = mulf %a, %w : {f32}", f"%p = ftof %r : {f32} -> {t}")
+        out = v(fpowi(elem, 3), wide)
+        assert out["equivalent"] and fired(out, "fpowi-const") == 1, elem
+        narrow = products(elem, f"%a = mulf %x, %x : {t}", f"%p = mulf %a, %x : {t}")
+        assert not v(fpowi(elem, 3), narrow)["equivalent"], elem
+    # f64: the same products; n = 1 is x itself (tileiras emits no multiply), not so of f32 (it keeps x * 1)
+    f64 = "tile<128xf64>"
+    out = v(fpowi("f64", 3), products("f64", f"%a = mulf %x, %x : {f64}", f"%p = mulf %a, %x : {f64}"))
+    assert out["equivalent"] and fired(out, "fpowi-const") == 1
+    assert v(fpowi("f64", 1), kernel("f64", [], "%x"))["equivalent"]
+    assert not v(fpowi("f32", 1), kernel("f32", [], "%x"))["equivalent"]
+    # a negative exponent (a reciprocal), 0, and an exponent known only at run time stay fpowi
+    one = "%one = constant <f32: 1.000000e+00> : tile<128xf32>"
+    assert not v(fpowi("f32", -2), products("f32", one, f"%a = mulf %x, %x : {f32}",
+                                            f"%p = divf %one, %a : {f32}"))["equivalent"]
+    assert not v(fpowi("f32", 0), kernel("f32", [one], "%one"))["equivalent"]
+    out = v(fpowi("f32", "%arg3"), proven[2])
+    assert not out["equivalent"] and fired(out, "fpowi-const") == 0

@@ -154,12 +154,30 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0), 0), shape=(1, B))
          ct.store(y, index=(ct.bid(0),), tile=ct.argmax(t, axis=1))
      """, "x=f32[?,?]/?,1, y=i32[?]/1, B=#16", "argmax", 8, "reduce takes one operand"),
-    ("integer power", """
+    ("negative integer power", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         ct.store(y, index=(ct.bid(0),), tile=ct.pow(t, 2))
-     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "pow-int", 8, "fpowi"),
+         ct.store(y, index=(ct.bid(0),), tile=ct.pow(t, -2))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "pow-int", 8, "reciprocal"),
+    ("integer power 1 of f32", """
+     @ct.kernel
+     def k(x, y, P: ct.Constant[int], B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.pow(t, P))
+     """, "x=f32[?]/1, y=f32[?]/1, P=#1, B=#16", "pow-int", 8, "x * 1"),
+    ("integer power 0", """
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.pow(t, 0))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#16", "pow-int", 8, "constant 1"),
+    ("runtime integer power", """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.pow(t, n))
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "pow-int", 8, "fpowi"),
     ("while with else", """
      @ct.kernel
      def k(x, y, n: int, B: ct.Constant[int]):
@@ -2700,3 +2718,34 @@ def test_a_variable_reassigned_its_extents_spelled_by_other_names_is_reshaped_to
                  t = ct.transpose(t)
              ct.store(y, (ct.bid(0), 0), t)
          """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, BM=#16, BN=#32", consts=("BM", "BN"))
+
+
+def test_an_integer_power_is_the_products_tileiras_computes(tmp_path):
+    """`x ** n` of a constant n >= 2 (cuTile Python's Tile IR fpowi, which cutile cannot emit): the square-and-multiply
+    products in tileiras' order (irdiff rule fpowi-const): squares bound once, the result started at the lowest set
+    power, each later one multiplied on from the left; an expression's base bound first; f16/bf16 in f32, rounded
+    once; f64's `x ** 1` is x."""
+    body = """
+     @ct.kernel
+     def k(x, y, N: ct.Constant[int], B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         mu = ct.max(t)
+         ct.store(y, index=(ct.bid(0),), tile=t ** N + (t - mu) ** 2 + ct.pow(t, 3))
+     """
+    def text(sig: str) -> str:
+        return "\n".join(emit_resolved(tmp_path, body, sig, ("N", "B")).body)
+
+    seven = text("x=f32[?]/1, y=f32[?]/1, N=#7, B=#128")
+    assert "let t_pow2: Tile<f32, { [B] }> = t * t;" in seven, seven
+    assert "(t_pow2 * t_pow2) * (t_pow2 * t)" in seven and "(t * t) * t" in seven, seven
+    assert "let pow_base: Tile<f32, { [B] }> = t - " in seven and "pow_base * pow_base" in seven, seven
+    assert "t_pow4" not in seven   # (the top square is used once: written where it is read)
+    eight = text("x=f32[?]/1, y=f32[?]/1, N=#8, B=#128")
+    assert "let t_pow2: Tile<f32, { [B] }> = t * t;" in eight and "let t_pow4: Tile<f32, { [B] }> = t_pow2 * t_pow2;" \
+        in eight and "t_pow4 * t_pow4" in eight, eight
+    narrow = text("x=bf16[?]/1, y=bf16[?]/1, N=#2, B=#128")
+    assert re.search(r"let pow_base(_\d)?: Tile<f32, \{ \[B\] \}> = convert_tile\(t\);", narrow), narrow
+    assert re.search(r"let pow(_\d)?: Tile<bf16, \{ \[B\] \}> = convert_tile\(pow_base(_\d)? \* pow_base(_\d)?\);",
+                     narrow), narrow
+    one = text("x=f64[?]/1, y=f64[?]/1, N=#1, B=#128")
+    assert "fpowi" in one and "t_pow" not in one and "t * t" in one   # (the comments name the op; `t ** 1` is t)

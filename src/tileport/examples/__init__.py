@@ -9,7 +9,8 @@ ALSO_PROVEN = ("gather_rows", "numerics", "causal_tiles", "idioms", "real_idioms
                "real_idioms3", "real_ln_bwd", "real_syntax",
                "real_bmm", "real_idioms4", "real_idioms5", "real_idioms6", "real_views",
                "real_quant", "real_online_lse", "real_rolling_state", "real_ordering", "real_varlen", "real_inplace",
-               "real_stores", "real_while_atomics", "real_lists", "real_carried_facts", "real_spin_lock")
+               "real_stores", "real_while_atomics", "real_lists", "real_carried_facts", "real_spin_lock",
+               "real_powers")
 
 #: Examples the translator does not prove (yet), each with what stops it (tests check these outcomes too).
 NOT_PROVEN: dict[str, str] = {}

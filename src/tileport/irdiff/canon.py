@@ -363,11 +363,58 @@ def _fold_to_constant(canon: Canon, op: Op, template: str) -> None:
     canon.fired["fold-int-constants"] += 1
 
 
+FPOWI_RE = re.compile(r"fpowi \$0, \$1 : (tile<((?:\d+x)*)(f16|bf16|f32|f64)>), tile<(?:\d+x)*i\d+>")
+
+
+def _expand_fpowi(canon: Canon, op: Op) -> None:
+    """Rule fpowi-const: `fpowi(x, n)` of a constant n is the square-and-multiply products tileiras 13.4 compiles it
+    to — the squares x^(2^k) = x^(2^(k-1)) * x^(2^(k-1)), the result started at the lowest set power and each later
+    one multiplied on as `mulf(x^(2^k), result)`; f16/bf16 widened to f32 first and the product rounded back (n ≥ 2;
+    of f64 also n = 1, the operand itself). Negative n (a reciprocal), 0 and 1 of narrower floats stay fpowi."""
+    m = FPOWI_RE.fullmatch(op.template) if op.name == "fpowi" else None
+    n = _const_int(canon, op.operands[1]) if m and len(op.operands) == 2 and op.results else None
+    if m is None or n is None or n < 1 or (n == 1 and m.group(3) != "f64") or id(op) in canon.substitute:
+        return
+    typ, dims, dtype = m.groups()
+    if n == 1:
+        canon.forward[op.results[0]] = op.operands[0]
+        canon.fired["fpowi-const"] += 1
+        return
+    steps: list[tuple[str, str, list[str]]] = []   # (op name, template, operands); step k's value is `R.fpowiK`
+
+    def step(name: str, template: str, operands: list[str]) -> str:
+        steps.append((name, template, operands))
+        return f"{op.results[0]}.fpowi{len(steps)}"
+
+    wide = f"tile<{dims}f32>" if dtype in ("f16", "bf16") else typ
+    base, result, k = op.operands[0], None, n
+    if wide != typ:   # f16/bf16: computed in f32, rounded once
+        base = step("ftof", f"ftof $0 : {typ} -> {wide}", [base])
+    while True:
+        if k & 1:
+            result = base if result is None else step("mulf", f"mulf $0, $1 : {wide}", [base, result])
+        k >>= 1
+        if not k:
+            break
+        base = step("mulf", f"mulf $0, $1 : {wide}", [base, base])
+    if wide != typ:
+        result = step("ftof", f"ftof $0 : {wide} -> {typ}", [result])
+    assert result == f"{op.results[0]}.fpowi{len(steps)}"   # (n ≥ 2: the last step makes the value)
+    for k, (name, template, operands) in enumerate(steps[:-1], 1):
+        canon.defs[f"{op.results[0]}.fpowi{k}"] = (Op(name, template, operands, [f"{op.results[0]}.fpowi{k}"], [],
+                                                      line=op.line, text=op.text, path=op.path), 0)
+    name, template, operands = steps[-1]
+    final = Op(name, template, operands, op.results, [], line=op.line, text=op.text, path=op.path)
+    canon.substitute[id(op)] = final
+    canon.fired["fpowi-const"] += 1
+
+
 SHAPE_OP_RE = re.compile(r"(?:reshape|broadcast|bitcast) \$0 : (.+) -> (.+)")
 
 
 def _apply_rewrites(canon: Canon) -> None:
     for op in _all_ops(canon.entry.body):
+        _expand_fpowi(canon, op)   # fpowi-const: the products tileiras computes it as
         # identity-shape-ops: a reshape/broadcast to its own type
         m = SHAPE_OP_RE.fullmatch(op.template) if op.name in ("reshape", "broadcast", "bitcast") else None
         if m and m.group(1).strip() == m.group(2).strip() and op.results:

@@ -14,7 +14,7 @@ PURE_OPS = frozenset("""
 constant make_token assume get_tile_block_id get_num_tile_blocks make_tensor_view make_partition_view
 get_index_space_shape get_tensor_shape reshape broadcast iota permute transpose extract cat offset select
 addf subf mulf divf remf negf absf maxf minf fma addi subi muli divi remi negi absi maxi mini mulhii
-exp exp2 log log2 sqrt rsqrt tanh sin cos tan sinh cosh pow fpowf atan2 floor ceil
+exp exp2 log log2 sqrt rsqrt tanh sin cos tan sinh cosh pow fpowf fpowi atan2 floor ceil
 cmpf cmpi andi ori xori shli shri ftof itof ftoi exti trunci bitcast int_to_ptr ptr_to_int
 mmaf mmai reduce scan join_tokens
 """.split())
@@ -150,6 +150,18 @@ RULES: tuple[Rule, ...] = (
          "named constants other than ZERO wrongly (docs/toolchain.md), so the port spells them as a converted f32 "
          "constant; it cannot compile an 8-bit float constant at all (\"Unsupported constant type f8e5m2\")",
          "test_constant_conversion"),
+    Rule("fpowi-const", "rewrite",
+         "`fpowi(x, n)` of a constant n ≥ 2 is the products tileiras compiles it to, right-to-left square-and-"
+         "multiply: squares `s1 = x * x`, `s(k+1) = sk * sk`, the result started at x's lowest set power and each "
+         "later set power multiplied on as `mulf(s, result)` (`x ** 3` is `mulf(mulf(x, x), x)`, `x ** 4` "
+         "`mulf(s1, s1)`); f16/bf16: `ftof` to f32, those products in f32, `ftof` back; of f64, n = 1 is x. "
+         "Negative n, n = 0 and n = 1 of f32/f16/bf16 stay `fpowi` (a difference)",
+         "tileiras 13.4 compiles fpowi of a constant exponent to exactly these FMULs/DMULs (nvdisasm of "
+         "`x ** n` against the products, n = 2..9, 13, 16, f32/f64/f16/bf16: the same multiplies in the same "
+         "association, docs/corpus.md limits), plus a `* 1` that starts the result: exact (x * 1 = x for every "
+         "non-NaN x, subnormals included: no flush) and, for n ≥ 2, every NaN result is the canonical NaN either "
+         "way. cutile 0.3.1 cannot emit `fpowi`; a negative n is a reciprocal (rcp.rn) of the product, and "
+         "n = 1 keeps `x * 1`, which tileiras folds away in a port's `x * 1.0`", "test_fpowi_const"),
     Rule("cdiv-rounding", "rewrite",
          "divi (a + (b-1)), b signed  ≡  divi a, b signed rounding<positive_inf>, for constant b > 0 and a ≥ 0",
          "for a ≥ 0 and b > 0, ⌊(a+b-1)/b⌋ = ⌈a/b⌉ and truncation equals flooring; a ≥ 0 is proven from an "

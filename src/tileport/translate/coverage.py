@@ -537,10 +537,16 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("argmax", "`ct.argmax(x, axis)` / `ct.argmin`", "a two-operand reduce (values, indices) with one "
               "comparison body, which cutile 0.3.1 cannot write (its `reduce` takes one operand and a `Fn(E, E) -> E`)",
               P, None, "refused with that reason; docs/corpus.md (limits)"),
-    Construct("pow-int", "`x ** n`, `ct.pow(x, n)` with an integer exponent", "Tile IR `fpowi`, which cutile 0.3.1 "
-              "cannot emit (no such opcode in its IR)", P, None,
-              "refused with that reason; a float exponent (`x ** 2.0`) is ct.pow (math-explicit); docs/corpus.md "
-              "(limits)"),
+    Construct("pow-int", "`x ** n`, `ct.pow(x, n)` of a float tile or scalar and a constant integer n >= 2 (a "
+              "literal, a `ct.Constant[int]`, a constant expression; f64 also n = 1): `(t - mu) ** 2`, `t ** 3`",
+              "the products tileiras 13.4 compiles Tile IR `fpowi` of a constant exponent to (square-and-multiply, "
+              "right to left: `x ** 2` is `x * x`, `x ** 3` is `(x * x) * x`, `x ** 7` is `(x4 * x4) * (x2 * x)` with "
+              "`let x2 = x * x; let x4 = x2 * x2;`; f16/bf16 computed in f32 and rounded once, as tileiras does), "
+              "proven by irdiff rule fpowi-const (cutile 0.3.1 cannot emit `fpowi`)", S, "real_powers",
+              "refused with the reason: a negative exponent (tileiras takes the reciprocal rcp.rn of the product, a "
+              "port's `1.0 / p` compiles to a division), 0 (the constant 1), 1 of f32/f16/bf16 (tileiras keeps `x * "
+              "1`, which a port's `x * 1.0` does not keep), an exponent known only at run time; a float exponent "
+              "(`x ** 2.0`) is ct.pow (math-explicit); docs/corpus.md (limits: the machine code read)"),
     Construct("isnan", "`ct.isnan(t)` of a float tile", "`cmpf(t, t, predicate::NotEqual, "
               "cmp_ordering::Unordered)`: the unordered `t != t` cuTile Python compiles it to", S, "real_idioms2"),
     Construct("cat", "`ct.cat((a, b), axis)` of two tiles of one dtype and rank (literal axis, negative too)",

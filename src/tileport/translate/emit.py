@@ -3434,8 +3434,9 @@ class Emitter:
                     raise self.refuse(node, "math-explicit", f"ct.{op} form (x, y) without options")
                 ok, exponent = self.const_value(node.args[1])
                 p = self.params.get(node.args[1].id) if isinstance(node.args[1], ast.Name) else None
-                if op == "pow" and ((ok and isinstance(exponent, int) and not isinstance(exponent, bool)) or
-                                    (isinstance(p, sigmod.ScalarSig) and not p.dtype.startswith(("f", "bf")))):
+                if op == "pow" and ok and isinstance(exponent, int) and not isinstance(exponent, bool):
+                    return self.pow_int(node, exponent, want_name)
+                if op == "pow" and isinstance(p, sigmod.ScalarSig) and not p.dtype.startswith(("f", "bf")):
                     raise self.refuse(node, "pow-int", f"`{self.text(node)}`: an integer exponent, which cuTile "
                                       "Python compiles to Tile IR `fpowi`; cutile 0.3.1 has no such op (its IR knows "
                                       "only the float `pow`): write the exponent as a float (`x ** 2.0`) or multiply")
@@ -3717,6 +3718,65 @@ class Emitter:
         self.elementwise_like = like   # (the result's type, for a form that depends on it)
         return form(self.operand_as_tile(ac, at, like, operands[0]), self.operand_as_tile(bc, bt, like, operands[1])), \
             like
+
+    def pow_int(self, node: ast.Call, n: int, want_name: str | None) -> tuple[str, Ty]:
+        """`x ** n` / `ct.pow(x, n)` of a float tile or scalar and a constant integer n (rewrite pow-int-products).
+        cuTile Python compiles it to Tile IR `fpowi`, which cutile 0.3.1 cannot emit; tileiras 13.4 compiles a
+        constant exponent to right-to-left square-and-multiply: the result started at x's lowest set power, each
+        later one multiplied on (`result = x^(2^k) * result`), the squares `x^(2^k) = x^(2^(k-1)) * x^(2^(k-1))`,
+        f16/bf16 computed in f32 and rounded once (docs/corpus.md, limits: the FMULs read with nvdisasm). The port
+        writes those products in that order (irdiff rule fpowi-const); the `* 1` tileiras starts the result with is
+        exact for n >= 2 (a NaN is the canonical one either way) and left out."""
+        self.need(node, "pow-int", f"`{self.text(node)}`")
+        what = f"`{self.text(node)}`"
+        code, ty = self.expr(node.args[0])
+        dt = ty.dtype
+        if not dt.startswith(("f", "bf")) or dt not in ("f32", "f64", "f16", "bf16"):
+            raise self.refuse(node, "pow-int", f"{what}: an integer exponent of a {dt} value (Tile IR `fpowi` takes "
+                              "f16, bf16, f32 or f64)")
+        if n < 0:
+            raise self.refuse(node, "pow-int", f"{what}: a negative integer exponent, which tileiras compiles to the "
+                              "reciprocal (rcp.rn) of the product, where a port's `1.0 / p` is a division (another "
+                              "instruction sequence): write `1.0 / (x ** " + str(-n) + ")` if that is what is meant")
+        if n == 0:
+            raise self.refuse(node, "pow-int", f"{what}: an exponent of 0 is the constant 1 (write `ct.full(.., 1.0, "
+                              "..)`)")
+        if n == 1 and dt != "f64":
+            raise self.refuse(node, "pow-int", f"{what}: an exponent of 1, which tileiras compiles to `x * 1` (a NaN "
+                              "made the canonical one) and folds away in a port's `x * 1.0`: write `x`")
+        if isinstance(ty, Scalar) and dt not in ("f32", "f64"):
+            raise self.refuse(node, "pow-int", f"{what}: an integer exponent of a {dt} scalar")
+        if n == 1:
+            return code, ty
+        narrow = dt in ("f16", "bf16")
+        wide = (Tile("f32", ty.shape) if isinstance(ty, Tile) else Scalar("f32")) if narrow else ty
+        if narrow:   # computed in f32 and rounded once, as tileiras computes it
+            code, _ = self.typed(f"convert_tile({code})", wide, None, "pow_base")
+        elif not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", code):
+            name = self.fresh("pow_base")
+            self.body.append(f"let {name}: {wide.rust()} = {code};")
+            code = name
+        self.body.append(f"// {what}: square-and-multiply, in the order tileiras computes Tile IR `fpowi` "
+                         f"(irdiff rule fpowi-const)")
+        base, power, result, k = code, 1, None, n
+        while True:
+            if k & 1:
+                result = base if result is None else f"{base} * {f'({result})' if ' * ' in result else result}"
+            k >>= 1
+            if not k:
+                break
+            square, power = f"{base} * {base}", 2 * power
+            if k > 1:   # squared again: bound once
+                base = self.fresh(f"{code}_pow{power}")
+                self.body.append(f"let {base}: {wide.rust()} = {square};")
+            else:
+                base = f"({square})"
+        assert result is not None
+        if result.startswith("(") and result.endswith(")") and result.count("(") == 1:
+            result = result[1:-1]
+        if narrow:
+            return self.typed(f"convert_tile({result})", ty, want_name, "pow")
+        return result, ty
 
     def arange(self, node: ast.Call, want_name: str | None) -> tuple[str, Ty]:
         self.need(node, "arange", "ct.arange")
