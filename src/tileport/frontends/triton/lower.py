@@ -120,7 +120,9 @@ INT_DTYPES = ("ct.int32", "ct.int64", "ct.int8", "ct.int16", "ct.uint8", "ct.uin
 #: capture dtype names (frontends.arrays) → the cuTile dtype a loaded tile has
 CAPTURED_DTYPES = {"f32": "ct.float32", "f16": "ct.float16", "bf16": "ct.bfloat16", "f64": "ct.float64",
                    "i32": "ct.int32", "i64": "ct.int64", "i8": "ct.int8", "i16": "ct.int16", "u8": "ct.uint8",
-                   "f8e4m3fn": "ct.float8_e4m3fn", "f8e5m2": "ct.float8_e5m2"}
+                   "f8e4m3fn": "ct.float8_e4m3fn", "f8e5m2": "ct.float8_e5m2",
+                   # (unsigned arrays were left "u32": never known as unsigned — umulhi of one was refused)
+                   "u16": "ct.uint16", "u32": "ct.uint32", "u64": "ct.uint64"}
 PADDING = {0.0: "ZERO", float("-inf"): "NEG_INF", float("inf"): "POS_INF"}
 #: keyword arguments of tl.load / tl.store that only tune caching: dropped, and said so in the lowering report
 CACHE_HINTS = ("cache_modifier", "eviction_policy", "volatile")
@@ -130,6 +132,7 @@ CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", 
 
 
 F32 = "ct.float32"
+FLOAT_DTYPES = (F32, "ct.float16", "ct.bfloat16", "ct.float64")
 #: the operand dtypes Triton divides in f32 (16-bit floats upcast for `/`; f64 and fp8 are not among them)
 DIVIDED_IN_F32 = frozenset({F32, "ct.float16", "ct.bfloat16"})
 #: log2(e): Triton's f32 exp is exp2 of x times this
@@ -1667,6 +1670,9 @@ class _Lowerer:
         if isinstance(node, ast.Name) and isinstance(self.env.get(node.id), tuple) and all(
                 isinstance(v, Scalar) for v in self.env[node.id]):   # a helper's parameter bound to `[M, K]`
             return tuple(v.text for v in self.env[node.id])  # type: ignore[union-attr]
+        if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name) \
+                and isinstance(self.env.get(node.value.id), Tile):   # `tl.full(x.shape, 2, x.dtype)`: x's shape
+            return tuple(self.env[node.value.id].shape)  # type: ignore[union-attr]
         if not isinstance(node, (ast.Tuple, ast.List)):
             raise self.fail(node, "expected a literal tuple")
         return tuple(self.scalar(e) for e in node.elts)
@@ -1982,6 +1988,8 @@ class _Lowerer:
             if target is not None:
                 ta, tb = (x if self.known_dtype(x) == target else Tile(f"ct.astype({x.text}, {target})", x.shape,
                                                                         target) for x in (ta, tb))
+        if sym in ("+", "-", "*", "%"):
+            ta, tb = self._promoted_pair(ta, tb)   # (`x_i32 + 1.5`: f32, as Triton computes it)
         for lit, t in ((ta, tb), (tb, ta)):
             if isinstance(lit, Scalar) and re.fullmatch(r"-\d+", lit.text) and isinstance(t, Tile) \
                     and (self.known_dtype(t) or "").startswith("ct.uint"):
@@ -2006,6 +2014,8 @@ class _Lowerer:
             if not self.ieee_div:
                 return self.triton_div(ta, tb, shape)
             return Tile(f"{_paren(ta.text)} / {_paren(tb.text)}", shape, F32)
+        if sym == "%" and any(isinstance(x, Tile) and self.known_dtype(x) in FLOAT_DTYPES for x in (ta, tb)):
+            return self._fmod(ta, tb, shape, dtype)
         if sym in ("//", "%") and not self._floor_is_trunc(a, b, ta, tb):
             return self._truncating(sym, ta, tb, shape, dtype)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}", shape, dtype)
@@ -2078,6 +2088,12 @@ class _Lowerer:
         plain = Scalar(f"{_paren(a.text)} {sym} {_paren(b.text)}")
         if self.launch_values(a.text) is not None and self.launch_values(b.text) is not None:
             return plain   # constexprs: Python's, at compile time, as Triton folds them
+        if sym == "%" and (self._scalar_is_float(a.text) or self._scalar_is_float(b.text)):
+            # runtime floats: Triton's frem (C's fmod), as for tiles (`_fmod`), on f32 tiles of the operands
+            # (Python's `%` takes the divisor's sign; the translator ports no scalar float `%`)
+            # (a 1-element one: the translator takes a 0-d tile's `%` for a scalar's, which it ports for integers)
+            ta, tb = (Tile(f"ct.full((1,), {v.text}, dtype={F32})", ("1",), F32) for v in (a, b))
+            return self._fmod(ta, tb, ("1",), F32)
         if self._scalar_is_float(a.text) or self._scalar_is_float(b.text):
             return plain
         la, lb = self._lower_bound(a.text), self._lower_bound(b.text)
@@ -2230,9 +2246,54 @@ class _Lowerer:
             return self._above_zero(b) is not False
         return False
 
+    def _promoted_pair(self, ta: object, tb: object) -> tuple[object, object]:
+        """Operands of a binary operation, comparison, `tl.where` or `tl.maximum` as Triton promotes them where
+        cuTile Python takes no implicit promotion: an integer tile with a float scalar (`x > 2.5`, `x + 1.5`,
+        `tl.where(c, i, 0.5)`) converted to f32 (Triton's computation type of an integer tensor and a float is
+        fp32; the port did not build: "expected `Tile<i32>`, found `Tile<{float}>`"), and integer tiles of mixed
+        signedness converted to the type `integer_promote_impl` gives them (`tl.minimum(x_i32, u_u32)` is an
+        unsigned minimum: cuTile Python refused the pair)."""
+        ints = INT_DTYPES + ("ct.uint16", "ct.uint64")
+        for k, (t, o) in enumerate(((ta, tb), (tb, ta))):
+            if isinstance(t, Tile) and isinstance(o, Scalar) and self.known_dtype(t) in ints \
+                    and self._float_scalar(o):
+                t = Tile(f"ct.astype({t.text}, {F32})", t.shape, F32)
+                return (t, o) if k == 0 else (o, t)
+        if isinstance(ta, Tile) and isinstance(tb, Tile):
+            target = _int_promoted(self.known_dtype(ta), self.known_dtype(tb))
+            if target is not None:
+                ta, tb = (x if self.known_dtype(x) == target else Tile(f"ct.astype({x.text}, {target})", x.shape,
+                                                                        target) for x in (ta, tb))
+        return ta, tb
+
+    def _fmod(self, ta: object, tb: object, shape: tuple[str, ...], dtype: str | None) -> Tile:
+        """Triton's float `a % b` (`frem`: C's fmod, the remainder with the dividend's sign; its interpreter's
+        np.fmod) in cuTile's float `%` (Python's, the divisor's sign): the magnitudes' remainder, which both define
+        alike (no sign differs, so cuTile corrects nothing: exact), given a's sign. (A dividend of -0.0 gives +0.0
+        where fmod gives -0.0: equal as numbers.) It was cuTile's `%` as written: x % 2pi of a negative x came out
+        in [0, 2pi) where Triton's is in (-2pi, 0], silently."""
+        ta = self._named(ta, "dividend") if isinstance(ta, Tile) else ta
+        a_, b_ = _paren(ta.text), _paren(tb.text)   # type: ignore[attr-defined]
+        if isinstance(tb, Tile):
+            div = f"ct.abs({b_})"
+        else:   # a literal's magnitude; a runtime scalar's by max (cutile 0.3.1 negates no scalar variable)
+            try:
+                div = repr(abs(float(ast.literal_eval(tb.text))))   # type: ignore[attr-defined]
+            except (ValueError, SyntaxError, TypeError):
+                div = f"max({b_}, 0.0 - {b_})"
+        a_abs = f"ct.abs({a_})" if isinstance(ta, Tile) else f"max({a_}, 0.0 - {a_})"
+        mag = Tile(f"{a_abs} % {_paren(div)}", shape, dtype)
+        mag = self._named(mag, "remainder")
+        return Tile(f"ct.where({a_} < 0, -{mag.text}, {mag.text})", shape, dtype)
+
     def _truncating(self, sym: str, ta: object, tb: object, shape: tuple[str, ...], dtype: str | None) -> Tile:
         """Triton's integer `a // b` / `a % b` (C's truncating division) in cuTile's floor division: where the
         remainder is not 0 and the signs differ, the quotient is one more and the remainder is `m - b`."""
+        if isinstance(tb, Scalar) and re.fullmatch(r"\(?-\d+\)?", tb.text) and isinstance(ta, Tile):
+            # a negative literal divisor (`x // -3`): C's quotient is minus the one by 3, its remainder the one by 3
+            # (cutile 0.3.1 could not type `(-3) < 0`: "Failed to infer type for unary op expr")
+            pos = self._truncating(sym, ta, Scalar(tb.text.strip("()").lstrip("-")), shape, dtype)
+            return Tile(f"-{_paren(pos.text)}", shape, dtype) if sym == "//" else pos
         ta, tb = (self._named(t, "divisor" if t is tb else "dividend") if isinstance(t, Tile) else t
                   for t in (ta, tb))
         a_, b_ = _paren(ta.text), _paren(tb.text)   # type: ignore[attr-defined]
@@ -2496,6 +2557,10 @@ class _Lowerer:
             return Mask(((a, self._without_vacuous_min(a, b.text)),))
         ta = a if isinstance(a, Scalar) else self.materialize(self._value(a, node), node)
         tb = b if isinstance(b, Scalar) else self.materialize(self._value(b, node), node)
+        # integers of mixed signedness (`x < u`, an int32 and a uint32 tile) compared in the type Triton promotes
+        # the pair to (uint32: a negative int32 is above every small unsigned); an integer tile and a float scalar
+        # in f32 (`x > 2.5`)
+        ta, tb = self._promoted_pair(ta, tb)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}",
                     _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ())), "bool")
 
@@ -2595,7 +2660,10 @@ class _Lowerer:
                 return Scalar(f"ct.cdiv({vals[0].text}, {vals[1].text})")
             # of a tile (padded expert counts): Triton's `(x + div - 1) // div`, its `//` truncating
             div = vals[1]
-            one_less = Scalar(f"{_paren(div.text)} - 1") if isinstance(div, Scalar) else \
+            # (a literal divisor's `div - 1` folded: the translator bound `4 - 1` to a Rust local named `constant`,
+            # which hid cutile's `constant()` in the `%` after it — the port did not build)
+            one_less = Scalar(str(int(div.text) - 1)) if isinstance(div, Scalar) and div.text.isdigit() else \
+                Scalar(f"{_paren(div.text)} - 1") if isinstance(div, Scalar) else \
                 Tile(f"{_paren(self.materialize(div, node).text)} - 1", self.materialize(div, node).shape,
                      self.materialize(div, node).dtype)
             return self.binop(ast.FloorDiv(), self.binop(ast.Add(), vals[0], one_less, node), div, node)
@@ -2747,6 +2815,9 @@ class _Lowerer:
                 tiles[0] = Tile(f"{_paren(tiles[0].text)} != 0", tiles[0].shape, "bool")
             if fn == "where":
                 tiles[1:] = self._where_literals(tiles[1:])
+            if fn in ("where", "maximum", "minimum") and len(tiles) >= 2:
+                # `tl.where(c, i, 0.5)` / `tl.minimum(x_i32, u)`: the pair as Triton promotes it
+                tiles[-2], tiles[-1] = self._promoted_pair(tiles[-2], tiles[-1])
             if fn == "pow" and len(tiles) == 2 and not opts:
                 tiles = self._float_exponent(tiles)
             shape = _broadcast_all(getattr(t, "shape", ()) for t in tiles)
