@@ -152,13 +152,12 @@ class Shadow:
         return result
 
 
-@functools.lru_cache(maxsize=None)
-def _lowered_params(port: Path) -> tuple[dict, ...]:
+def _lowered_params(port: Path) -> list[dict]:
     """The lowered kernel's parameters (its lowering report, ``lowered.json``); none when it has none."""
-    import json
+    from .triton_port import lowering_report
 
-    f = (port / "lowered.json") if port.is_dir() else port.with_suffix(".json")
-    return tuple(json.loads(f.read_text()).get("params", [])) if f.is_file() else ()
+    f = port / "lowered.py" if port.is_dir() else port
+    return lowering_report(f).get("params", []) if f.with_suffix(".json").is_file() else []
 
 
 @functools.lru_cache(maxsize=None)

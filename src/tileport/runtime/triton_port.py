@@ -38,6 +38,13 @@ def wide_int_scalar(params: list[dict], bound: dict) -> str | None:
 
 
 @functools.lru_cache(maxsize=None)
+def lowering_report(lowered: Path) -> dict:
+    """The lowering report beside a lowered kernel file (``lowered.json`` beside ``lowered.py``), read once per file
+    (a port and the shadow's checks of it share it; nothing changes it)."""
+    return json.loads(lowered.with_suffix(".json").read_text())
+
+
+@functools.lru_cache(maxsize=None)
 def _load_lowered(path: Path, name: str) -> Any:
     """The lowered ``@ct.kernel``, loaded once per file (a kernel object caches its compiled variants)."""
     return load_kernel(f"{path}::{name}").kernel
@@ -62,7 +69,7 @@ class PortedKernel:
             jit = jit.fn
         self.name = jit.fn.__name__
         self.backend = backend
-        self.report = json.loads(lowered.with_suffix(".json").read_text())
+        self.report = lowering_report(lowered)
         self.lowered_path = lowered
         self._kernel = None
         self._at_hints: dict[tuple, Any] = {}   # per-launch options → the lowered kernel's replace_hints copy
