@@ -133,6 +133,8 @@ CASES = {
                           "if ct.bid(1) > 0 else"),
     "chained-assign": ("lo = hi = ct.bid(0)", "lo = ct.bid(0)\nhi = lo", "lo = hi ="),
     "aug-assign": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nt *= 2.0", "t = t * 2.0", "*="),
+    "return-none": ("ct.store(y, index=(ct.bid(0),), tile=ct.zeros((TILE,), ct.float32))\nreturn None", "\nreturn",
+                    "return None"),
     "operator-function": ("i = ct.bitwise_xor(ct.bid(0), 1)", "ct.bid(0) ^ 1", "bitwise_xor"),
     "builtin-call": ("i = min(ct.bid(0), TILE)", "ct.minimum(ct.bid(0), TILE)", "min("),
     "helper-undecorated": ("a, b = swap(ct.bid(0), ct.bid(1))", "swap(", None),
@@ -355,3 +357,11 @@ def test_a_product_passed_to_a_parameter_the_helper_adds_is_bound_first(tmp_path
                                   "v = add2(TILE * 2, t)\nw = times2(t * 3.0)")
     assert "add2_product = t * 2.0\nu = add2(add2_product, t)" in text, text
     assert "add2(TILE * 2, t)" in text and "times2(t * 3.0)" in text, text
+
+
+def test_an_augmented_power_or_matmul_is_the_call_of_its_operator(tmp_path):
+    """`t **= 2` and `a @= b` are `t = ct.pow(t, 2)` and `a = ct.matmul(a, b)`, as `t ** 2` and `a @ b` are (rewrite
+    aug-assign; `t **= 2` was refused as an expression `t ** 2` the emitter does not take)."""
+    text, _ = _resolved(tmp_path, "t = ct.load(x, index=(ct.bid(0), 0), shape=(TILE, TILE))\nt **= 2\nt @= t")
+    assert "t = ct.pow(t, 2)" in text and "t = ct.matmul(t, t)" in text and "**" not in text and "@" not in text, \
+        text

@@ -172,6 +172,13 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=ct.pow(t, 0))
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "pow-int", 8, "constant 1"),
+    ("runtime integer power of a local", """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         k = n + 1
+         ct.store(y, index=(ct.bid(0),), tile=ct.pow(t, k))
+     """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", "pow-int", 9, "known only at run time"),
     ("runtime integer power", """
      @ct.kernel
      def k(x, y, n: int, B: ct.Constant[int]):
@@ -2749,3 +2756,54 @@ def test_an_integer_power_is_the_products_tileiras_computes(tmp_path):
                      narrow), narrow
     one = text("x=f64[?]/1, y=f64[?]/1, N=#1, B=#128")
     assert "fpowi" in one and "t_pow" not in one and "t * t" in one   # (the comments name the op; `t ** 1` is t)
+
+
+def test_an_int_with_an_f64_tile_is_converted_as_cutile_python_promotes_it(tmp_path):
+    """`ct.sum(t) / B` of an f64 tile and a constant int: the f64 constant cuTile Python folds it to; a runtime int
+    (`t * n`): the signed itof to f64 (was refused: i32 scalar with a f64 tile)."""
+    text = "\n".join(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, n: int, B: ct.Constant[int]):
+         t = ct.load(x, (ct.bid(0),), (B,))
+         ct.store(y, (ct.bid(0),), t * n + ct.sum(t) / B)
+     """, "x=f64[?]/1, y=f64[?]/1, n=i32, B=#64").body)
+    assert "64.0f64" in text and "Tile<f64, { [] }> = convert_tile(scalar_to_tile::<i32>(n))" in text, text
+
+
+def test_a_nested_function_reads_its_enclosing_helpers_constants(tmp_path):
+    """`def _outer(t, k=2): def _inner(u): return u ** k` — inside `_inner` the closure's k is the constant 2, as
+    cuTile Python folds it (its `u ** k` is fpowi of 2: the products; was ported as the float pow of k converted,
+    which irdiff found DIFFERENT)."""
+    text = "\n".join(emit_resolved(tmp_path, """
+     def _outer(t, k=2):
+         def _inner(u):
+             return u ** k
+         return _inner(t) + _inner(t + 1.0)
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int]):
+         ct.store(y, (ct.bid(0),), _outer(ct.load(x, (ct.bid(0),), (B,))))
+     """, "x=f32[?]/1, y=f32[?]/1, B=#128").body)
+    assert "u * u" in text and "pow(u" not in text.replace("ct.pow(u", ""), text
+
+
+def test_a_string_local_is_a_mode_and_one_extent_is_a_shape(tmp_path):
+    """`name = ACTS[ACT]` (a string picked by a constant) is folded where it is compared, in an `if` and a
+    conditional expression, as cuTile Python folds it; `ct.zeros(B, ..)`, `ct.load(x, i, shape=B)` and `ct.full(B,
+    ..)` take one extent for the 1-tuple (both were refused: an expression `'gelu'`, shape B is not a tuple)."""
+    text = "\n".join(emit_resolved(tmp_path, """
+     ACTS = ("relu", "gelu", "silu")
+
+
+     @ct.kernel
+     def k(x, y, B: ct.Constant[int], ACT: ct.Constant[int]):
+         i = ct.bid(0)
+         t = ct.load(x, index=i, shape=B)
+         name = ACTS[ACT]
+         if name in ("gelu", "silu"):
+             t = t * 2.0 if name == "gelu" else t * 3.0
+         acc = ct.zeros(B, ct.float32) + ct.full(B, 1.0, ct.float32)
+         ct.store(y, index=i, tile=t + acc)
+     """, "x=f32[?]/1, y=f32[?]/1, B=#128, ACT=#1", ("B", "ACT")).body)
+    assert "2.0f32" in text and "3.0f32" not in text and "constant(0.0f32, shape![B])" in text, text

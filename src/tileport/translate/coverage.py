@@ -129,10 +129,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "the float Python folds it to, as an f32 literal (cuTile Python folds it the same way); the value",
               S, None),
     Construct("int-to-float", "an i32 scalar in float arithmetic (`M * 1.0`, `tile / M`, `t + (hi - lo)` with "
-              "t an f16/bf16 tile)",
+              "t an f16/bf16 or f64 tile, `ct.sum(t) / B` of an f64 tile)",
               "the signed itof Python's promotion emits: `convert_tile(scalar_to_tile(m))` as an f32 scalar (to the "
-              "tile's dtype next to a 16-bit tile); a constant is folded to its float (`(hi - lo) / NB` of a "
-              "`ct.Constant[int]`: 64.0, as cuTile Python folds it)", S, None),
+              "tile's dtype next to a 16-bit or f64 tile); a constant is folded to its float (`(hi - lo) / NB` of a "
+              "`ct.Constant[int]`: 64.0, as cuTile Python folds it; 64.0f64 with an f64 tile)", S, None),
     Construct("exp-rounding", "`ct.exp(x, rounding_mode=..)`, `ct.tanh(x, rounding_mode=..)`",
               "`exp_rounded(x, rounding::Approx)`: cutile 0.3.1's `exp`/`tanh` emit the op without a rounding mode, "
               "so the port's module declares the same Tile IR op with the mode as a `#[cuda_tile::op]` function "

@@ -1019,8 +1019,9 @@ class Emitter:
                 continue
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
                     and self.assign_counts.get(st.targets[0].id) == 1 and self.const_value(st.value)[0] \
-                    and isinstance(self.const_value(st.value)[1], bool):
-                # a constant bool (`check = TILE != N`): folded where it is used, as cuTile Python folds it
+                    and isinstance(self.const_value(st.value)[1], (bool, str)):
+                # a constant bool (`check = TILE != N`) or string (`name = ACTS[ACT]`, a mode): folded where it is
+                # used, as cuTile Python folds it
                 self.const_locals[st.targets[0].id] = self.const_value(st.value)[1]
                 self.body.append(f"{indent}// `{self.text(st)}`: {self.const_locals[st.targets[0].id]} here, folded "
                                  "where it is used")
@@ -2863,6 +2864,9 @@ class Emitter:
         if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name) and \
                 isinstance((bound := self.env.get(node.value.id)) and bound[1], Tile):
             return bound[1].shape   # another tile's shape (`ct.zeros(t.shape, ..)`)
+        if not isinstance(node, ast.Tuple) and (c := self.const_value(node))[0] and type(c[1]) is int:
+            # one extent (`ct.zeros(B, ..)`, `ct.load(x, i, shape=B)`): the 1-tuple cuda.tile makes of it
+            node = ast.copy_location(ast.Tuple([node], ast.Load()), node)
         if not isinstance(node, ast.Tuple):
             raise self.refuse(node, "load-tile", f"shape {self.text(node)} is not a tuple")
         dims = []
@@ -3446,6 +3450,11 @@ class Emitter:
                 mark = len(self.body)
                 scalars = [(rust_literal(lit, "f32"), Scalar("f32")) if isinstance(lit := _literal(n), float)
                            else self.expr(n) for n in node.args]
+                if op == "pow" and isinstance(scalars[1][1], (Tile, Scalar)) and \
+                        not scalars[1][1].dtype.startswith(("f", "bf")):   # an integer exponent not known here
+                    raise self.refuse(node, "pow-int", f"`{self.text(node)}`: an integer exponent known only at run "
+                                      "time, which cuTile Python compiles to Tile IR `fpowi`; cutile 0.3.1 has no "
+                                      "such op: write the exponent as a float or multiply")
                 if all(ty == Scalar("f32") for _, ty in scalars):
                     a, b = (f"scalar_to_tile::<f32>({code})" for code, _ in scalars)
                     return f"tile_to_scalar::<f32, f32>({PLAIN_BINARY_MATH[op]}({a}, {b}))", Scalar("f32")
@@ -3609,6 +3618,12 @@ class Emitter:
         closure = {k: v for k, v in saved[0].items() if k not in _assign_counts(helper) and
                    k not in {a.arg for a in params.args}} if getattr(helper, "tileport_nested", False) else {}
         closure.update({k: saved[0][k] for k in tuple_names if k in saved[0]})   # (a tuple argument's names)
+        if getattr(helper, "tileport_nested", False):   # a constant the closure reads (an enclosing helper's `k=2`
+            # parameter, a constant local) is that constant inside it too, as cuTile Python folds it
+            for name in closure:
+                if name not in known and name not in self.params and \
+                        (c := self.const_value(ast.Name(name, ast.Load())))[0] and type(c[1]) in (int, float):
+                    known[name] = c
         self.env, self.body, self.comments = closure, [], {}
         self.assign_counts, self.const_locals, self.helper_params = _assign_counts(helper), {}, known
         self.inlining.append(helper.name)
@@ -3737,7 +3752,8 @@ class Emitter:
         if n < 0:
             raise self.refuse(node, "pow-int", f"{what}: a negative integer exponent, which tileiras compiles to the "
                               "reciprocal (rcp.rn) of the product, where a port's `1.0 / p` is a division (another "
-                              "instruction sequence): write `1.0 / (x ** " + str(-n) + ")` if that is what is meant")
+                              "instruction sequence): write `1.0 / "
+                              + ("x" if n == -1 else f"(x ** {-n})") + "` if that is what is meant")
         if n == 0:
             raise self.refuse(node, "pow-int", f"{what}: an exponent of 0 is the constant 1 (write `ct.full(.., 1.0, "
                               "..)`)")
@@ -5440,8 +5456,12 @@ class Emitter:
                 ok, value = self.const_value(node)
                 code = rust_literal(float(value), "f32") if ok and not isinstance(value, bool) else \
                     self.int_as_float(code, node)
-            elif ty.dtype == "i32" and like.dtype in ("f16", "bf16"):   # a runtime int with a 16-bit float tile:
-                # the signed itof to the tile's dtype, as cuTile Python converts it (row int-to-float)
+            elif ty.dtype == "i32" and like.dtype == "f64" and (c := self.const_value(node))[0] and \
+                    type(c[1]) is int:   # a constant int with an f64 tile (`ct.sum(t) / B`): the f64 constant
+                # cuTile Python folds it to
+                code = rust_literal(float(c[1]), "f64")
+            elif ty.dtype == "i32" and like.dtype in ("f16", "bf16", "f64"):   # a runtime int with a 16-bit float
+                # or an f64 tile: the signed itof to the tile's dtype, as cuTile Python converts it (row int-to-float)
                 self.need(node, "int-to-float", f"`{self.text(node)}` converted to {like.dtype}")
                 elem, conv = RUST_DTYPES[like.dtype], self.fresh(f"as_{like.dtype}")
                 self.body.append(f"let {conv}: Tile<{elem}, {{ [] }}> = convert_tile(scalar_to_tile::<i32>({code}));")

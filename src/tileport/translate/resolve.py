@@ -100,7 +100,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "target (`(u,) = f(t)`, `u, = f(t)`) or indexed (`f(t)[0]`)", "the helper returning the element and the "
             "calls taking it (cutile 0.3.1 compiles no 1-tuple)"),
     Rewrite("unary-plus", "`+t` of a tile or a runtime scalar", "`t` (cuTile Python emits no op for it)"),
-    Rewrite("aug-assign", "`x += e`, `x *= e`, ...", "`x = x + e`"),
+    Rewrite("aug-assign", "`x += e`, `x *= e`, ..., `t **= 2`, `a @= b`", "`x = x + e` (`t = ct.pow(t, 2)`, `a = "
+            "ct.matmul(a, b)`: the call the binary operator is)"),
+    Rewrite("return-none", "`return None` (a helper or a kernel that returns nothing, said so)", "`return`"),
     Rewrite("chained-assign", "`lo = hi = 0`, `m = l = ct.zeros(..)` (names)", "`lo = 0` then `hi = lo`: the value "
             "computed once and bound to each name in turn, as Python assigns it"),
     Rewrite("operator-function", "`ct.bitwise_xor(a, b)`, `ct.less(a, b)`, `ct.mod(a, b)`, `ct.bitwise_not(a)`, "
@@ -545,6 +547,13 @@ class _Resolver(ast.NodeTransformer):
         out.end_lineno, out.end_col_offset = node.end_lineno, node.end_col_offset
         return self.visit_Assign(out)
 
+    def visit_Return(self, node: ast.Return) -> ast.AST:
+        node = self.generic_visit(node)
+        if isinstance(node.value, ast.Constant) and node.value.value is None:   # `return None` is `return`
+            node.value = None
+            _mark(node)
+        return node
+
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         node = self.generic_visit(node)
         load = copy.deepcopy(node.target)
@@ -554,6 +563,12 @@ class _Resolver(ast.NodeTransformer):
         value = _mark(ast.BinOp(load, node.op, node.value))
         ast.copy_location(value, node)
         value.end_lineno, value.end_col_offset = node.end_lineno, node.end_col_offset
+        if isinstance(node.op, (ast.Pow, ast.MatMult)):   # `t **= 2`, `a @= b`: the call `t ** 2` / `a @ b` is
+            call = _mark(ast.Call(_attr_chain("ct.pow" if isinstance(node.op, ast.Pow) else "ct.matmul", value),
+                                  [load, node.value], []))
+            ast.copy_location(call, value)
+            call.end_lineno, call.end_col_offset = value.end_lineno, value.end_col_offset
+            value = call
         out = _mark(ast.Assign([node.target], value))
         return ast.copy_location(out, node)
 
