@@ -17,7 +17,8 @@ import test_triton_two_layouts as two
 from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round14.py"
-NAMES = ("fmod_forms", "mixed_sign_ints", "int_with_float_scalars", "negative_divisor_cdiv", "full_of_shape_umulhi")
+NAMES = ("fmod_forms", "mixed_sign_ints", "int_with_float_scalars", "negative_divisor_cdiv", "full_of_shape_umulhi",
+         "narrow_scans_unsigned_div")
 MOD = load_module(FIXTURE, "triton_round14_fixture")
 
 
@@ -69,6 +70,10 @@ def test_round14_lowered_forms(lowered):
     assert "dividend1 = x + 3" in src["negative_divisor_cdiv"]
     # x.shape; a uint32 array known as unsigned
     assert "ct.full((BLOCK,), 2, dtype=x_ptr.dtype)" in src["full_of_shape_umulhi"]
+    # int8 running sums in int32 (dtype=: int16); uint32 division through int64
+    assert "ct.cumsum(ct.astype(x, ct.int32), axis=0)" in src["narrow_scans_unsigned_div"]
+    assert "ct.cumsum(ct.astype(x, ct.int16), axis=0)" in src["narrow_scans_unsigned_div"]
+    assert "ct.astype(ct.astype(u, ct.int64) // 3, ct.uint32)" in src["narrow_scans_unsigned_div"]
 
 
 def test_round14_lowered_kernels_match_numpy(lowered):
@@ -98,6 +103,11 @@ def test_round14_lowered_kernels_match_numpy(lowered):
             x = args[0].astype(np.uint64)
             want = ((x * 0x27d4eb2d) >> 32).astype(np.uint32) ^ (args[0] * np.uint32(2))
             assert np.array_equal(got[1], want)
+        elif name == "narrow_scans_unsigned_div":
+            x, u = args[0].astype(np.int32), args[1]
+            assert np.array_equal(got[2], np.cumsum(x, 1)) and np.array_equal(got[3], np.cumsum(x, 1))
+            assert (np.abs(np.cumsum(x, 1)) > 127).any()   # (sums an int8 scan would wrap)
+            assert np.array_equal(got[4], u // 3) and np.array_equal(got[5], u % 1000)
 
 
 def test_round14_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
@@ -113,6 +123,9 @@ def test_round14_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
     # passes it as a Python float and takes Python's `%`: it gives 0.5 for -7.5 % 2.0 there, -1.5 for a loaded -7.5)
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x + s % 2.0)",
      "dividend1 = ct.full((1,), s, dtype=ct.float32)"),
+    # libdevice.fmod (fmodf): the same form (it was refused as missing in cuTile)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.fmod(x, x * 0.5 + 1.0))",
+     "ct.where(x < 0, -remainder1, remainder1)"),
 ])
 def test_float_remainder_takes_the_dividends_sign(tmp_path, body, expect):
     """Triton's float `%` is `frem` (C's fmod; its interpreter's np.fmod): -7.5 % 2.0 is -1.5. cuTile's `%` is

@@ -75,7 +75,7 @@ FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 #: triton.language functions cuTile Python 1.7 has no counterpart of (docs/triton.md, "Limits met")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt", "atan", "asin", "acos", "asinh",
-                       "acosh", "atanh", "fmod", "hypot", "tgamma", "j0", "j1", "y0", "y1")} | {
+                       "acosh", "atanh", "hypot", "tgamma", "j0", "j1", "y0", "y1")} | {
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
     # the kernel either): the buffer is bytes, its tensor's shape and strides are not arguments of the kernel
@@ -2014,6 +2014,13 @@ class _Lowerer:
             if not self.ieee_div:
                 return self.triton_div(ta, tb, shape)
             return Tile(f"{_paren(ta.text)} / {_paren(tb.text)}", shape, F32)
+        kinds = {self.known_dtype(x) for x in (ta, tb) if isinstance(x, Tile)}
+        if sym in ("//", "%") and len(kinds) == 1 and kinds <= {"ct.uint8", "ct.uint16", "ct.uint32"}:
+            # unsigned: through int64, where floor and truncation agree (cuTile Python 1.7 emits `divi` rounding to
+            # -inf with the unsigned flag, which tileiras 13.4 rejects: "rounding mode 'negative_inf' is not allowed
+            # with 'unsigned' flag"; the translator ports `%` of i32 / i64 tiles only)
+            a64, b64 = (f"ct.astype({x.text}, ct.int64)" if isinstance(x, Tile) else _paren(x.text) for x in (ta, tb))
+            return Tile(f"ct.astype({a64} {sym} {b64}, {next(iter(kinds))})", shape, dtype)
         if sym == "%" and any(isinstance(x, Tile) and self.known_dtype(x) in FLOAT_DTYPES for x in (ta, tb)):
             return self._fmod(ta, tb, shape, dtype)
         if sym in ("//", "%") and not self._floor_is_trunc(a, b, ta, tb):
@@ -2697,6 +2704,10 @@ class _Lowerer:
             x = self._bf16_as_f32(self.materialize(self._value(self.ev(node.args[0]), node), node))
             axis = self.scalar(kw.get("axis") or (node.args[1] if len(node.args) > 1 else ast.Constant(0)))
             reverse = self._flag(node, kw, 2, "reverse", False)   # (a constexpr too: it was read as False)
+            if fn == "cumsum":
+                # as triton.language's cumsum: `dtype=`, else _pick_sum_dtype (int8 / int16 summed as int32, uint8 /
+                # uint16 as uint32). An int8 running sum was kept int8, wrapping where Triton's does not, silently
+                x = self._sum_operand(node, kw, x)
             if fn == "cumprod":
                 return self.doubling_scan(node, [x], self._axis_of(x, ast.Constant(int(axis))), reverse,
                                           lambda a, b: [Tile(f"{a[0].text} * {b[0].text}", a[0].shape, x.dtype)])[0]
@@ -2891,6 +2902,17 @@ class _Lowerer:
             return self.float_test(node, fn)
         if fn in LIBDEVICE_BITS and len(node.args) == LIBDEVICE_BITS[fn] and not kw:
             return self.libdevice_bits(node, fn)
+        if fn == "fmod" and len(node.args) == 2 and not kw:
+            # libdevice.fmod (fmodf: C's fmod, exact): as Triton's float `%` (`_fmod`); was refused
+            va, vb = (self._value(self.ev(a), node) for a in node.args)
+            ta, tb = (v if isinstance(v, Scalar) else self.materialize(v, node) for v in (va, vb))
+            tiles = [t for t in (ta, tb) if isinstance(t, Tile)]
+            kinds = {self.known_dtype(t) for t in tiles}
+            if not tiles or not kinds <= {F32, "ct.float64"} or len(kinds) != 1:
+                raise self.fail(node, f"{self._spelled(node, fn)} of {sorted(map(str, kinds)) or 'scalars'}: lowered "
+                                      "for f32 or f64 tiles")
+            dt = kinds.pop()
+            return self._fmod(ta, tb, _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ())), dt)
         if fn in NO_CUTILE:
             raise self.fail(node, f"{self._spelled(node, fn)} is not lowered: {NO_CUTILE[fn]}")
         raise self.fail(node, f"{self._spelled(node, fn)} is not lowered (supported: program_id, num_programs, "
