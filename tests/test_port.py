@@ -1227,6 +1227,39 @@ def gen8_permute(x, ids, offsets, cursor, out, src, peak, K: ct.Constant[int], D
     # round 13: a result set only before a `break` in a `while` and in a `for` (irdiff loop-carried-unread);
     # ct.num_tiles(axis=-1); a helper's tuple result passed straight to another helper (rewrite
     # helper-call-argument); min/max options given by a helper parameter; len(t.shape); `+t`
+    # round 14: integer powers (`u **= 3`, a closure's `u ** k` of an enclosing helper's k=2, f64 `(d - 1.0) ** 2`:
+    # irdiff rule fpowi-const), a string mode picked by a constant, one extent as a shape, `return None`, an int
+    # with an f64 tile (a constant: folded; a run-time one: itof)
+    "gen14_forms": ("""
+ACTS = ("relu", "gelu", "silu")
+
+
+def _outer(t, k=2):
+    def _inner(u):
+        return u ** k
+    return _inner(t) + _inner(t + 1.0)
+
+
+def _stash(dst, idx, t):
+    ct.store(dst, (idx,), t)
+    return None
+
+
+@ct.kernel
+def gen14_forms(x, y, z, w, n: int, B: ct.Constant[int], ACT: ct.Constant[int]):
+    i = ct.bid(0)
+    t = ct.load(x, index=i, shape=B)
+    name = ACTS[ACT]
+    if name in ("gelu", "silu"):
+        t = t * 2.0 if name == "gelu" else t * 3.0
+    u = t
+    u **= 3
+    acc = ct.zeros(B, ct.float32) + _outer(t) + u
+    _stash(y, i, acc)
+    d = ct.load(z, (i,), (B,))
+    ct.store(w, (i,), d * n + ct.sum(d) / B + (d - 1.0) ** 2)
+""", ["x=f32[?]/1, y=f32[?]/1, z=f64[?]/1, w=f64[?]/1, n=i32, B=#64, ACT=#1",
+      "x=f32[?]/1, y=f32[?]/1, z=f64[?]/1, w=f64[?]/1, n=i32, B=#64, ACT=#2"]),
     "gen13_forms": ("""
 def _stats(t):
     mu = ct.sum(t, axis=1, keepdims=True) / t.shape[1]
