@@ -18,7 +18,7 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round14.py"
 NAMES = ("fmod_forms", "mixed_sign_ints", "int_with_float_scalars", "negative_divisor_cdiv", "full_of_shape_umulhi",
-         "narrow_scans_unsigned_div")
+         "narrow_scans_unsigned_div", "int8_arg_reduce")
 MOD = load_module(FIXTURE, "triton_round14_fixture")
 
 
@@ -74,6 +74,7 @@ def test_round14_lowered_forms(lowered):
     assert "ct.cumsum(ct.astype(x, ct.int32), axis=0)" in src["narrow_scans_unsigned_div"]
     assert "ct.cumsum(ct.astype(x, ct.int16), axis=0)" in src["narrow_scans_unsigned_div"]
     assert "ct.astype(ct.astype(u, ct.int64) // 3, ct.uint32)" in src["narrow_scans_unsigned_div"]
+    assert "ct.astype(x, ct.int32)" in src["int8_arg_reduce"] and "ct.max(x," not in src["int8_arg_reduce"]
 
 
 def test_round14_lowered_kernels_match_numpy(lowered):
@@ -108,6 +109,10 @@ def test_round14_lowered_kernels_match_numpy(lowered):
             assert np.array_equal(got[2], np.cumsum(x, 1)) and np.array_equal(got[3], np.cumsum(x, 1))
             assert (np.abs(np.cumsum(x, 1)) > 127).any()   # (sums an int8 scan would wrap)
             assert np.array_equal(got[4], u // 3) and np.array_equal(got[5], u % 1000)
+        elif name == "int8_arg_reduce":
+            x = args[0]
+            assert np.array_equal(got[1], x.argmax(1)) and np.array_equal(got[2], x.min(1))
+            assert np.array_equal(got[3], x.argmin(1))
 
 
 def test_round14_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):

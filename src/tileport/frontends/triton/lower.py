@@ -3469,6 +3469,9 @@ class _Lowerer:
 
     def _index_of(self, x: Tile, which: str, axis_node: ast.expr, keep: bool, last: bool = False) -> Tile:
         axis = self._axis_of(x, axis_node)
+        kind = self.known_dtype(x)
+        if kind in self.NARROW_INTS:   # (int8 / int16 compared as int32: the same order and ties, and cutile 0.3.1
+            x = self._named(Tile(f"ct.astype({x.text}, ct.int32)", x.shape, "ct.int32"), "wide")   # builds no i8 max)
         best = self._named(Tile(f"ct.{which}({x.text}, axis={axis}, keepdims=True)",
                                 tuple("1" if a == axis else s for a, s in enumerate(x.shape)), x.dtype), "best")
         n = x.shape[axis]
@@ -3492,6 +3495,10 @@ class _Lowerer:
         axis = self._axis_of(x, axis_node)
         shape = tuple("1" if a == axis else s for a, s in enumerate(x.shape) if a != axis or keep)
         value = Tile(f"ct.{fn}({x.text}, axis={axis}" + (", keepdims=True)" if keep else ")"), shape, x.dtype)
+        kind = self.known_dtype(x)
+        if kind in self.NARROW_INTS:   # reduced as int32 (cutile 0.3.1 builds no i8 identity), x's dtype after
+            value = Tile(f"ct.astype(ct.{fn}(ct.astype({x.text}, ct.int32), axis={axis}"
+                         + (", keepdims=True)" if keep else ")") + f", {kind})", shape, kind)
         return value, self._index_of(x, fn, axis_node, keep)
 
     def _axis_of(self, x: Tile, axis_node: ast.expr) -> int:
