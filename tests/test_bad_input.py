@@ -167,7 +167,9 @@ def rows():
         # --hint: unknown names (listing the valid ones), malformed values, on a cuTile kernel
         ("hint-unknown", ["port", TRITON_K, "--capture", "{t}/capture_empty.json", "--hint", "speed=3", *out], 2,
          "unknown hint 'speed'; valid hints: occupancy, num_ctas, num_worker_warps, ieee_div, plain_stores, "
-         "plain_loads"),
+         "plain_loads, load_latency"),
+        ("hint-latency-range", ["port", TRITON_K, "--capture", "{t}/capture_empty.json", "--hint", "load_latency=11",
+                                *out], 2, "load_latency=11: cuTile's load latency hint is an integer from 1 to 10"),
         ("hint-value", ["port", TRITON_K, "--hint", "occupancy=x", *out], 2, "expected NAME=INT"),
         ("hint-no-value", ["port", TRITON_K, "--hint", "occupancy", *out], 2, "expected NAME=INT"),
         ("hint-cutile", ["port", "{k}", "--sig", "{sig}", "--hint", "occupancy=2", *out], 2,

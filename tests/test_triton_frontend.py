@@ -148,6 +148,12 @@ def test_plain_stores_option_gives_every_store_allow_tma_false(tmp_path):
     both = lower(find_kernel(f, "k"), KINDS, {}, hints={"plain_stores": 1, "plain_loads": 1})
     assert "padding_mode=ct.PaddingMode.ZERO, allow_tma=False)" in both.source, both.source
     assert both.source.count("allow_tma=False") == 2 and "Loads skip TMA" in both.source
+    # load_latency: every pointer load states cuTile's latency hint (how deep tileiras pipelines it), stores none
+    slow = lower(find_kernel(f, "k"), KINDS, {}, hints={"plain_loads": 1, "load_latency": 10})
+    assert "allow_tma=False, latency=10)" in slow.source and slow.source.count("latency=10)") == 1, slow.source
+    assert "Loads state latency=10" in slow.source and slow.hints == {"plain_loads": 1, "load_latency": 10}
+    with pytest.raises(LoweringError, match="from 1 to 10"):
+        lower(find_kernel(f, "k"), KINDS, {}, hints={"load_latency": 0.5})
 
 
 def test_data_dependent_offsets_become_a_gather_and_a_scatter(tmp_path):

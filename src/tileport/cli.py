@@ -363,6 +363,13 @@ def _hints(given: list[str]) -> dict[str, int]:
             raise InputError(f"--hint {h!r}: expected NAME=INT with a non-negative integer (occupancy=4, "
                              "num_ctas=2, plain_stores=1)")
         hints[key] = int(value)
+        if key == "load_latency":
+            from .frontends.triton.lower import load_latency
+
+            try:
+                load_latency(hints[key])
+            except ValueError as e:
+                raise InputError(f"--hint {h!r}: {e}") from None
     return hints
 
 
@@ -1038,7 +1045,8 @@ against the Triton kernel itself. What the lowering accepts: docs/coverage.md (T
                     help="Triton kernels only: a cuTile kernel option for the lowered form (occupancy, num_ctas, "
                          "num_worker_warps), or ieee_div=1: f32 division rounded as IEEE (by default it is Triton's own "
                          "div.full, bit for bit), or plain_stores=1 / plain_loads=1: stores / pointer loads "
-                         "without TMA (see tileport.frontends.triton.lower); other names are refused. With no "
+                         "without TMA, or load_latency=1..10: every load's latency hint (see "
+                         "tileport.frontends.triton.lower); other names are refused. With no "
                          "--hint, occupancy follows the launches' num_warps when they state one (64 // num_warps "
                          "CTAs per SM, at most 8)")
     po.add_argument("--arch", help="target for the Rust side's compile (default sm_90)")

@@ -644,7 +644,7 @@ def _broadcast(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 class _Lowerer:
     def __init__(self, kernel: TritonKernel, kinds: dict[str, str], const_types: dict[str, str],
                  ieee_div: bool = False, plain_stores: bool = False, facts: dict | None = None,
-                 plain_loads: bool = False):
+                 plain_loads: bool = False, load_latency: int = 0):
         self.k = kernel
         facts = facts or {}
         #: constexpr parameter → its value at each launch (folds `if` on constexprs the launches agree on)
@@ -659,7 +659,8 @@ class _Lowerer:
         self.depth = 0
         self.ieee_div = ieee_div
         self.store_options = ", allow_tma=False" if plain_stores else ""
-        self.load_options = ", allow_tma=False" if plain_loads else ""
+        self.load_options = (", allow_tma=False" if plain_loads else "") + (
+            f", latency={load_latency}" if load_latency else "")
         self.kinds = kinds
         self.const_types = const_types
         self.env: dict[str, object] = {}
@@ -5561,9 +5562,21 @@ def _mentions(text: str, name: str) -> bool:
 
 #: cuTile kernel options a lowering may be given (Triton's num_warps/num_stages have no cuTile counterpart), and
 #: the lowering's own: ieee_div=1 (f32 division rounded as IEEE, not as Triton's div.full), plain_stores=1 (stores
-#: without TMA), plain_loads=1 (pointer loads without TMA; module docstring)
+#: without TMA), plain_loads=1 (pointer loads without TMA; module docstring), load_latency=N (every lowered
+#: ``ct.load`` given ``latency=N``, 1-10: cuTile's hint of how long its loads take, which sets how deep tileiras
+#: pipelines them; the CPU reading run-2026-12-06-s16/ln_cpu_reading.md found a short row kernel's f16 loads given
+#: 16-stage guarded pipelines by default and Triton's shape at latency 10 with plain loads)
 KERNEL_HINTS = ("occupancy", "num_ctas", "num_worker_warps")
-LOWERING_OPTIONS = ("ieee_div", "plain_stores", "plain_loads")
+LOWERING_OPTIONS = ("ieee_div", "plain_stores", "plain_loads", "load_latency")
+
+
+def load_latency(value: object) -> int:
+    """The ``load_latency`` option's value: 0 (not given) or in cuTile's ``latency=`` range, 1-10 (ValueError)."""
+    if value in (None, 0):
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+        raise ValueError(f"load_latency={value!r}: cuTile's load latency hint is an integer from 1 to 10")
+    return value
 
 
 def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
@@ -5580,6 +5593,10 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
         raise LoweringError(kernel, kernel.fn, f"unknown hint(s) {bad}: the lowering takes "
                                                f"{KERNEL_HINTS + LOWERING_OPTIONS}")
     options = {k: hints.pop(k) for k in LOWERING_OPTIONS if k in hints}
+    try:
+        latency = load_latency(options.get("load_latency"))
+    except ValueError as e:
+        raise LoweringError(kernel, kernel.fn, str(e)) from None
     seeds: dict[str, View] = {}
     not_blocks: set[tuple[str, str]] = set()
     gathered: set[str] = set()
@@ -5589,7 +5606,8 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     while True:
         lw = _Lowerer(kernel, kinds, types, ieee_div=bool(options.get("ieee_div")),
                       plain_stores=bool(options.get("plain_stores")), facts=facts,
-                      plain_loads=bool(options.get("plain_loads")))
+                      plain_loads=bool(options.get("plain_loads")),
+                      load_latency=latency)
         lw.seed_views = dict(seeds)
         lw.not_whole_blocks = set(not_blocks)
         lw.gathered_arrays = set(gathered)
@@ -5639,7 +5657,9 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
                   " Stores skip TMA (plain_stores: tileport.frontends.triton.lower)."
                   if options.get("plain_stores") else "") + (
                   " Loads skip TMA (plain_loads: tileport.frontends.triton.lower)."
-                  if options.get("plain_loads") else "") + '"""',
+                  if options.get("plain_loads") else "") + (
+                  f" Loads state latency={options['load_latency']} (load_latency: tileport.frontends.triton.lower)."
+                  if options.get("load_latency") else "") + '"""',
               "import cuda.tile as ct", "", "",
               "@ct.kernel" + (f"({', '.join(f'{k}={v}' for k, v in hints.items())})" if hints else ""),
               f"def {kernel.name}({params_text}):"]
