@@ -157,7 +157,7 @@ RULES: tuple[Rule, ...] = (
          "`mulf(s1, s1)`); f16/bf16: `ftof` to f32, those products in f32, `ftof` back; of f64, n = 1 is x. "
          "Negative n, n = 0 and n = 1 of f32/f16/bf16 stay `fpowi` (a difference)",
          "tileiras 13.4 compiles fpowi of a constant exponent to exactly these FMULs/DMULs (nvdisasm of "
-         "`x ** n` against the products, n = 2..9, 13, 16 of f32/f64, 2..5, 7 of f16/bf16: the same multiplies in the same "
+         "`x ** n` against the products, n = 2..9, 13, 16 (f32 also 31, 1000) of f32/f64, 2..5, 7 of f16/bf16: the same "
          "association, docs/corpus.md limits), plus a `* 1` that starts the result: exact (x * 1 = x for every "
          "non-NaN x, subnormals included: no flush) and, for n ≥ 2, every NaN result is the canonical NaN either "
          "way. cutile 0.3.1 cannot emit `fpowi`; a negative n is a reciprocal (rcp.rn) of the product, and "
