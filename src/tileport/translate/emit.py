@@ -4136,6 +4136,18 @@ class Emitter:
                 b.append(f"let {g}_off{d}: Tile<u64, {{ [{dims}] }}> = {at} * {g}_stride{d}" +
                          (f".reshape(shape![{ones}]).broadcast(shape![{dims}])" if shape else "") + ";")
             offsets.append(f"{g}_off{d}")
+        # the mask before the address (cuTile Python's order): tileiras keeps the order, and with the mask after
+        # the pointer tile ptxas ran short of predicate registers in TileGym's sparse MLA (its two 32x128 gathers'
+        # masks spilled: 11344 sm_90 instructions against cuTile Python's 9512, the same 9512 after this order;
+        # benchmarks/results/h100/served/sparse_mla_cpu_reading.md)
+        parts = list(inside)
+        if parts:
+            b.append(f"let {g}_inside: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
+            parts = [f"{g}_inside"]
+        if mask_code:
+            parts.append(_paren(mask_code) if parts else mask_code)
+        if parts:
+            b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
         b.append(f"let {g}_offsets: Tile<u64, {{ [{dims}] }}> = {' + '.join(offsets)};")
         b.append(f"let {g}_base: PointerTile<*mut {elem}, {{ [] }}> = get_tensor_base({arr});")
         if shape:
@@ -4147,14 +4159,6 @@ class Emitter:
             # index times stride (cuTile Python states no alignment of an atomic's address)
             self.assume_element_alignment(node, arr, sig, g, dims, math.gcd(
                 sig.base_align, ELEMENT_BYTES.get(sig.dtype, 1) * self._offset_divisor(elts, sig)))
-        parts = list(inside)
-        if parts:
-            b.append(f"let {g}_inside: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
-            parts = [f"{g}_inside"]
-        if mask_code:
-            parts.append(_paren(mask_code) if parts else mask_code)
-        if parts:
-            b.append(f"let {g}_mask: Tile<bool, {{ [{dims}] }}> = {' & '.join(parts)};")
         if token:
             b.append(f"let {g}_token: Token = get_tensor_token({self.tensor_arg(arr)});")
         self.nd_accesses.add(g)
@@ -5845,8 +5849,9 @@ class Emitter:
         expression expects, and fails when that is a tile (`broadcast_scalar(b * (H * SEQ_LEN), ..)`: "expected a
         scalar element type"); bound on its own, it folds to the same constant cuTile Python's does."""
         words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", self.text(node))
-        base = "_".join(w.lower() for w in words)[:40].strip("_") if words else "constant"
-        if base in self.source_names or base in self.env:   # (never the name of one of the kernel's own values)
+        base = "_".join(w.lower() for w in words)[:40].strip("_") if words else "folded"
+        if base in self.source_names or base in self.env or base in CUTILE_FUNCTIONS:   # (never the name of one of
+            # the kernel's own values, nor of a cutile function the Rust calls after it: `x + (4 - 1)`'s `constant`)
             base += "_value"
         name = self.fresh(base)
         self.body.append(f"// `{self.text(node)}` is a constant: bound first, so that cutile folds it as an {ty.dtype}")
@@ -6341,13 +6346,45 @@ LAUNCHER_LOCALS = frozenset(
     "const_grid compile_options".split())
 
 
+#: cutile 0.3.1's free functions (`pub fn` at the top of `cutile::core`, `_core.rs`), which the generated Rust calls
+#: by their bare names: a `let` of one of these names hides the function for the rest of its scope (a local `exp`
+#: or `constant` made every later `exp(..)` / `constant(..)` "error[E0618]: expected function, found `Tile`")
+CUTILE_FUNCTIONS = frozenset("""
+absf absi addf addi addptr addptr_tile andi assume_bounds assume_bounds_lower assume_bounds_upper assume_div_by
+assume_div_by_every_along assume_same_elements_1d assume_same_elements_2d assume_same_elements_3d
+assume_same_elements_4d atan2 atomic_cas_tko atomic_rmw_tko bitcast broadcast broadcast_ptr broadcast_scalar
+cast_const cast_mut cast_tile_const cast_tile_mut cat ceil ceil_div check_bounded_partition_access
+check_bounded_partition_access3 check_bounded_partition_access_mut check_bounded_partition_access_mut3
+check_partition_access check_partition_access_mut cmpf cmpi constant convert_scalar convert_tile coord
+coord2_as_array coord3_as_array cos cosh dim_from_i32 dim_new dim_value divf divi eq_tile exp exp2 exti extract
+floor fma ftof ftoi ge_tile get_global get_index_space_shape get_num_tile_blocks get_partition_token
+get_partition_token_mut get_shape_dim get_tensor_base get_tensor_shape get_tensor_shape_meta get_tensor_token
+get_tile_block_id gt_tile int_to_ptr iota itof join_tokens le_tile load_ptr_tko load_tensor load_tile
+load_tile_like load_tile_mut load_view_tko load_view_tko_bounded load_view_tko_mut log log2 lt_tile
+make_mapped_partition_view make_nested_partition_view_mut make_partition_view make_partition_view_mut
+make_tensor_view max max_tile maxf maxi min min_tile minf mini mma mmaf mmaf_scaled mmai mulf mulhii muli ne_tile
+negf negi new_token_unordered noti num_programs num_tiles ori pack partition_index_coords partition_with_bounds
+partition_with_bounds3 partition_with_bounds_mut partition_with_bounds_mut3 permute permute_array pointer_to_tile
+pow print_tko program_id ptr_to_int ptr_to_ptr reduce reduce_max reduce_min reduce_prod reduce_sum remf remi
+reshape reshape_ptr rsqrt scalar_to_tile scan scan_sum select set_nested_mutable_partition_access_offset
+set_tensor_token shli shri sin sinh sqrt store_ptr_tko store_tile store_view_tko_bounded store_view_tko_mapped_mut
+store_view_tko_mut subf subi swizzle_partition_index_2d tan tanh tile_to_pointer tile_to_scalar true_div trunci
+unpack validate_partition_store xori
+""".split())
+
+
 def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
-    """Locals (and helper parameters) named like a Rust keyword (`do`, `type`, `ref`, ...) renamed `do_` in the
-    kernel's AST, so the generated Rust can bind them; the kernel's own parameters keep their names."""
+    """Locals (and helper parameters) named like a Rust keyword (`do`, `type`, `ref`, ...) or bound under the name
+    of a cutile function the generated Rust calls (`exp = ct.exp(x)`, `constant = ..`) renamed `do_` / `exp_` in
+    the kernel's AST, so the generated Rust can bind them; the kernel's own parameters keep their names, and a name
+    the function never binds (Python's `max(a, b)`, a helper called `exp`) is not a local."""
+    bound = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | \
+        {n.arg for n in walk_nodes(fn) if isinstance(n, ast.arg)}
+    renamed = (RUST_KEYWORDS | (CUTILE_FUNCTIONS & bound)) - keep
     for node in walk_nodes(fn):
-        if isinstance(node, ast.Name) and node.id in RUST_KEYWORDS and node.id not in keep:
+        if isinstance(node, ast.Name) and node.id in renamed:
             node.id += "_"
-        elif isinstance(node, ast.arg) and node.arg in RUST_KEYWORDS and node.arg not in keep:
+        elif isinstance(node, ast.arg) and node.arg in renamed:
             node.arg += "_"
 
 
