@@ -35,9 +35,7 @@ GRID = [1, 1, 1]
 MOD = load_module(FIXTURE, "triton_round12_fixture")
 
 
-@pytest.fixture(scope="module")
-def lowered(tmp_path_factory):
-    return two.lower_kernels(FIXTURE, NAMES, tmp_path_factory.mktemp("round12"))
+lowered = two.lowered_fixture(FIXTURE, NAMES, "round12")
 
 
 def _run(lowered, name, grid, args, kw):

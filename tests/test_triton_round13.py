@@ -57,15 +57,7 @@ class Ct13(r11.Ct11):
 MOD = load_module(FIXTURE, "triton_round13_fixture")
 
 
-def _launches():
-    from tileport.frontends.cutile_py.capture import run_captured
-
-    return list(run_captured(FIXTURE, []).launches.values())
-
-
-@pytest.fixture(scope="module")
-def lowered(tmp_path_factory):
-    return two.lower_kernels(FIXTURE, NAMES, tmp_path_factory.mktemp("round13"))
+lowered = two.lowered_fixture(FIXTURE, NAMES, "round13")
 
 
 def _run(lowered, name, grid, args, kw):
@@ -147,7 +139,7 @@ def test_mixed_fp8_dot_is_refused_at_the_dot():
     from tileport.frontends.triton.lower import LoweringError
     from tileport.pipeline.triton import lower_from_launches
 
-    mine = [l for l in _launches() if l["kernel"].endswith("::dot_fp8_mixed")]
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::dot_fp8_mixed")]
     for l in mine:   # the bytes as torch's fp8 tensors are captured
         l["args"][0]["dtype"], l["args"][1]["dtype"] = "f8e4m3fn", "f8e5m2"
     with pytest.raises(LoweringError, match="ct.mma takes one operand dtype") as err:
@@ -161,7 +153,7 @@ def test_round13_kernels_port_and_prove(tmp_path):
     from tileport.pipeline.triton import port_triton_many
     from tileport.toolchain.locate import find_cuda_tree
 
-    launches = _launches()
+    launches = two.captured_launches(FIXTURE)
     jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
             for n in NAMES]
     for name, v in zip(NAMES, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):

@@ -36,15 +36,7 @@ class Ct14(r13.Ct13):
         return np.minimum(a, b)
 
 
-def _launches():
-    from tileport.frontends.cutile_py.capture import run_captured
-
-    return list(run_captured(FIXTURE, []).launches.values())
-
-
-@pytest.fixture(scope="module")
-def lowered(tmp_path_factory):
-    return two.lower_kernels(FIXTURE, NAMES, tmp_path_factory.mktemp("round14"))
+lowered = two.lowered_fixture(FIXTURE, NAMES, "round14")
 
 
 def _run(lowered, name, grid, args, kw):
@@ -146,7 +138,7 @@ def test_round14_kernels_port_and_prove(tmp_path):
     from tileport.pipeline.triton import port_triton_many
     from tileport.toolchain.locate import find_cuda_tree
 
-    launches = _launches()
+    launches = two.captured_launches(FIXTURE)
     jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
             for n in NAMES]
     for name, v in zip(NAMES, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):

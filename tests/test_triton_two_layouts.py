@@ -112,13 +112,27 @@ class CtNumpy:
         arr[tuple(i[ok] for i in idx)] = np.broadcast_to(np.asarray(value, dtype=arr.dtype), ok.shape)[ok]
 
 
+def captured_launches(fixture: Path) -> list[dict]:
+    """The launches the fixture module's own `__main__` makes, captured on numpy."""
+    from tileport.frontends.cutile_py.capture import run_captured
+
+    return list(run_captured(fixture, []).launches.values())
+
+
+def lowered_fixture(fixture: Path, names, tag: str):
+    """A round test's module-scoped `lowered` fixture: ``lower_kernels`` of its fixture module into a fresh folder."""
+    @pytest.fixture(scope="module")
+    def lowered(tmp_path_factory):
+        return lower_kernels(fixture, names, tmp_path_factory.mktemp(tag))
+    return lowered
+
+
 def lower_kernels(fixture: Path, names, root: Path) -> Path:
     """Each kernel of ``names`` in the fixture module lowered from the launches its own `__main__` makes (captured
     on numpy), into ``root/NAME/lowered.py``."""
-    from tileport.frontends.cutile_py.capture import run_captured
     from tileport.pipeline.triton import lower_from_launches
 
-    launches = list(run_captured(fixture, []).launches.values())
+    launches = captured_launches(fixture)
     for name in names:
         mine = [launch for launch in launches if launch["kernel"].endswith(f"::{name}")]
         lower_from_launches(f"{fixture}::{name}", mine).write(root / name / "lowered.py")
