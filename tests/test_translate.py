@@ -2850,3 +2850,24 @@ def test_an_nd_gathers_mask_is_written_before_its_address(tmp_path):
     body = "\n".join(e.body)
     mask, ptrs = body.index("_mask: Tile<bool"), body.index("_ptrs: PointerTile")
     assert body.index("_inside: Tile<bool") < mask < body.index("_offsets: Tile<u64") < ptrs, body
+
+
+def test_parameters_named_like_a_called_cutile_function(tmp_path):
+    """A scalar parameter named like a cutile function the Rust calls (`exp` beside `ct.exp`) is renamed where it
+    is a value (`exp_`; the launcher passes by position); a ct.Constant one is refused naming the clash (its const
+    generic would hide the function: "expected function, found `i32`")."""
+    e = emit(tmp_path, """
+     @ct.kernel
+     def k(x, y, exp: float, B: ct.Constant[int]):
+         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+         ct.store(y, index=(ct.bid(0),), tile=ct.exp(t * exp))
+     """, "x=f32[?]/1, y=f32[?]/1, exp=f32, B=#16")
+    body = "\n".join(e.body)
+    assert "exp_: f32" in e.params and "exp(" in body and "broadcast_scalar(exp_," in body, (e.params, body)
+    with pytest.raises(Unsupported, match="the ct.Constant parameter `exp` has the name of cutile's `exp"):
+        emit(tmp_path, """
+         @ct.kernel
+         def k(x, y, exp: ct.Constant[int], B: ct.Constant[int]):
+             t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+             ct.store(y, index=(ct.bid(0),), tile=ct.exp(t) * exp)
+         """, "x=f32[?]/1, y=f32[?]/1, exp=#2, B=#16", consts=("exp", "B"))

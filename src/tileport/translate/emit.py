@@ -6729,6 +6729,22 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         body = [word.sub(rust, line) for line in body]
         strides = {(rust if k == name else k): v for k, v in strides.items()}
         specs = {(rust if k == name else k): v for k, v in specs.items()}
+    for name in (n for n, _ in sig.params if n in CUTILE_FUNCTIONS):
+        # a parameter named like a cutile function the body calls (`max: int` beside `ct.maximum`'s `max(..)`,
+        # "expected function, found `i32`") is renamed where it is a value, not where it is called (the launcher
+        # passes by position); a const generic keeps its name (port.json's variants are keyed by it): refused
+        call = re.compile(rf"\b{name}\s*(?:\(|::<)")
+        if not any(call.search(line) for line in body):
+            continue
+        if name in generics:
+            raise Unsupported(str(file), fn, "param-constant-int",
+                              f"the ct.Constant parameter `{name}` has the name of cutile's `{name}()`, which this "
+                              "kernel's Rust calls (a const generic of that name hides it); rename the parameter")
+        word, rust = re.compile(rf"\b{name}\b(?!\s*(?:\(|::<))"), f"{name}_"
+        params = [word.sub(rust, p) for p in params]
+        body = [word.sub(rust, line) for line in body]
+        strides = {(rust if k == name else k): v for k, v in strides.items()}
+        specs = {(rust if k == name else k): v for k, v in specs.items()}
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),
                    em.declared_ops)
