@@ -3746,7 +3746,7 @@ class Emitter:
         what = f"`{self.text(node)}`"
         code, ty = self.expr(node.args[0])
         dt = ty.dtype
-        if not dt.startswith(("f", "bf")) or dt not in ("f32", "f64", "f16", "bf16"):
+        if dt not in ("f32", "f64", "f16", "bf16"):
             raise self.refuse(node, "pow-int", f"{what}: an integer exponent of a {dt} value (Tile IR `fpowi` takes "
                               "f16, bf16, f32 or f64)")
         if n < 0:
@@ -6720,15 +6720,12 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
                     em.fresh)
     body = _tidy_bindings(body)
     doc = (ast.get_docstring(fn) or "").splitlines()
+    renames = []   # (parameter, the pattern of its uses the Rust entry renames `name_`)
     for name in (n for n, p in sig.params if n in LAUNCHER_LOCALS and not isinstance(p, sigmod.ConstSig)):
         # cutile 0.3.1's generated launcher binds these names itself around an array parameter's checks (`let pred
         # = .. .all(..)`, then `pred.shape()`: "no method named `shape` found for type `bool`"): the Rust
         # parameter is renamed (`pred_`); the port's ABI keeps the Python name, the launcher passes by position
-        word, rust = re.compile(rf"\b{name}\b"), f"{name}_"
-        params = [word.sub(rust, p) for p in params]
-        body = [word.sub(rust, line) for line in body]
-        strides = {(rust if k == name else k): v for k, v in strides.items()}
-        specs = {(rust if k == name else k): v for k, v in specs.items()}
+        renames.append((name, re.compile(rf"\b{name}\b")))
     for name in (n for n, _ in sig.params if n in CUTILE_FUNCTIONS):
         # a parameter named like a cutile function the body calls (`max: int` beside `ct.maximum`'s `max(..)`,
         # "expected function, found `i32`") is renamed where it is a value, not where it is called (the launcher
@@ -6740,7 +6737,9 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             raise Unsupported(str(file), fn, "param-constant-int",
                               f"the ct.Constant parameter `{name}` has the name of cutile's `{name}()`, which this "
                               "kernel's Rust calls (a const generic of that name hides it); rename the parameter")
-        word, rust = re.compile(rf"\b{name}\b(?!\s*(?:\(|::<))"), f"{name}_"
+        renames.append((name, re.compile(rf"\b{name}\b(?!\s*(?:\(|::<))")))
+    for name, word in renames:
+        rust = f"{name}_"
         params = [word.sub(rust, p) for p in params]
         body = [word.sub(rust, line) for line in body]
         strides = {(rust if k == name else k): v for k, v in strides.items()}

@@ -1976,19 +1976,14 @@ class _Lowerer:
             # an integer tile with a float one (`relu6 * tl.where(x > 0, 1, -1)`): Triton computes in the float
             # dtype; the integer tile converted to it first (the translator takes no mixed-dtype arithmetic)
             kinds = (self.known_dtype(ta), self.known_dtype(tb))
-            floats = (F32, "ct.float16", "ct.bfloat16", "ct.float64")
-            if kinds[0] in floats and kinds[1] in INT_DTYPES:
+            if kinds[0] in FLOAT_DTYPES and kinds[1] in INT_DTYPES:
                 tb = Tile(f"ct.astype({tb.text}, {kinds[0]})", tb.shape, kinds[0])
-            elif kinds[1] in floats and kinds[0] in INT_DTYPES:
+            elif kinds[1] in FLOAT_DTYPES and kinds[0] in INT_DTYPES:
                 ta = Tile(f"ct.astype({ta.text}, {kinds[1]})", ta.shape, kinds[1])
-        if sym in ("+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>") and isinstance(ta, Tile) \
-                and isinstance(tb, Tile):
+        if sym in ("+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>"):
             # integers of mixed signedness (`bits + r`, r a tl.randint's uint32): Triton's promotion, written out
             # (cuTile Python refuses it implicitly)
-            target = _int_promoted(self.known_dtype(ta), self.known_dtype(tb))
-            if target is not None:
-                ta, tb = (x if self.known_dtype(x) == target else Tile(f"ct.astype({x.text}, {target})", x.shape,
-                                                                        target) for x in (ta, tb))
+            ta, tb = self._signedness_promoted(ta, tb)
         if sym in ("+", "-", "*", "%"):
             ta, tb = self._promoted_pair(ta, tb)   # (`x_i32 + 1.5`: f32, as Triton computes it)
         for lit, t in ((ta, tb), (tb, ta)):
@@ -2267,6 +2262,11 @@ class _Lowerer:
                     and self._float_scalar(o):
                 t = Tile(f"ct.astype({t.text}, {F32})", t.shape, F32)
                 return (t, o) if k == 0 else (o, t)
+        return self._signedness_promoted(ta, tb)
+
+    def _signedness_promoted(self, ta: object, tb: object) -> tuple[object, object]:
+        """Two integer tiles of mixed signedness converted to the type Triton's `integer_promote_impl` gives the
+        pair (`_int_promoted`); anything else as it is."""
         if isinstance(ta, Tile) and isinstance(tb, Tile):
             target = _int_promoted(self.known_dtype(ta), self.known_dtype(tb))
             if target is not None:
