@@ -724,6 +724,34 @@ def test_a_float_scalar_carried_as_a_0_d_tile_and_math_on_f32_scalars(tmp_path):
     assert "tile_to_scalar::<f32, f32>(" in body and "scalar_to_tile::<f32>(d)" in body
 
 
+def test_a_kernel_made_by_a_call_takes_the_kernel_objects_hints(tmp_path):
+    """`scale = ct.kernel(occupancy=2)(_scale_impl)` (no decorator on the def): the entry's hints are the kernel
+    object's, as analyze read them (the spec's `hints`); before, the port had none and irdiff found the reference's
+    `optimization_hints` missing (unproven). A decorated kernel keeps its decorator's (and its refusals)."""
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent("""
+    def _impl(x, y, B: ct.Constant[int]):
+        ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+
+
+    class Ops:
+        scale = ct.kernel(occupancy=2)(_impl)
+    """))
+    sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#16"), ["x", "y", "B"], "_impl")
+    hints = {"num_ctas": "default", "occupancy": 2, "opt_level": 3, "num_worker_warps": "default"}
+    e = emit_kernel(src, "_impl", sig, {"B"}, {}, object_hints=hints)
+    assert e.hints == {"occupancy": 2}
+    assert emit_kernel(src, "_impl", sig, {"B"}, {}).hints == {}
+    decorated = """
+    @ct.kernel(occupancy=4)
+    def k(x, y, B: ct.Constant[int]):
+        ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+    """
+    src.write_text(HEADER + textwrap.dedent(decorated))
+    assert emit_kernel(src, "k", sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#16"), ["x", "y", "B"], "k"),
+                       {"B"}, {}, object_hints=hints).hints == {"occupancy": 4}
+
+
 def emit_resolved(tmp_path, body: str, sig: str, consts=("B",)):
     """``emit`` with the kernel's module imported, so that names are resolved first (translate/resolve.py), as
     `tileport port` does."""

@@ -183,12 +183,14 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
         # at f16: two bodies); the most over all variants where that alone is ambiguous (a helper inlined in arms
         # some variant does not take contracts alike in every copy)
         try:
-            e = emit_kernel(source, kernel.name, sig, consts, own, kernel.pyfunc, owned_stores=new_forms)
+            e = emit_kernel(source, kernel.name, sig, consts, own, kernel.pyfunc, owned_stores=new_forms,
+                            object_hints=spec["hints"])
         except Unsupported:
             if own == fma:
                 raise
             own = fma
-            e = emit_kernel(source, kernel.name, sig, consts, fma, kernel.pyfunc, owned_stores=new_forms)
+            e = emit_kernel(source, kernel.name, sig, consts, fma, kernel.pyfunc, owned_stores=new_forms,
+                                object_hints=spec["hints"])
         key = (e.body, e.params, e.generics)
         group = next((g for g in groups if (g[0].body, g[0].params, g[0].generics) == key), None)
         if group is None:
@@ -198,7 +200,8 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
             # by the translator at this signature (translate.value_generic)
             values_only[id(e)] = [g for g in e.generics if value_only(e.body, g) and not mentioned_in_comments(
                 e.body, g) and _unfolded(e, g, sig, lambda s: emit_kernel(source, kernel.name, s, consts, own,
-                                                                          kernel.pyfunc, owned_stores=new_forms))]
+                                                                          kernel.pyfunc, owned_stores=new_forms,
+                                                                          object_hints=spec["hints"]))]
         group[1].append({"symbol": v["symbol"], "signature": v["signature"], "constants": v["constants"],
                          **({"hints": v["hints"]} if v.get("hints") else {}),
                          **({"synthetic": v["synthetic"]} if v.get("synthetic") else {}), "generics_of": e.generics,

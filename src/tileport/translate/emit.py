@@ -239,6 +239,7 @@ class Emitter:
                  fma_locs: dict[tuple, int]):
         self.file, self.src, self.fn, self.sig = file, src, fn, sig
         self.fma_locs = fma_locs
+        self.object_hints: dict = {}   # the kernel object's hints (emit_kernel's object_hints)
         self.constants = set(constant_names)
         self.params = dict(sig.params)
         self.env: dict[str, tuple[str, Ty]] = {}
@@ -368,6 +369,11 @@ class Emitter:
         # reads it; so the port states the sm_90 ones only
         own = any(by_target(kw.value) and any(k.arg == "sm_90" for k in kw.value.keywords)
                   for dec in self.fn.decorator_list if isinstance(dec, ast.Call) for kw in dec.keywords)
+        if not any(self.ct(d.func if isinstance(d, ast.Call) else d) == "kernel" for d in self.fn.decorator_list):
+            # a function made a kernel by a call, not a decorator (`k = ct.kernel(occupancy=2)(fn)`): the kernel
+            # object's hints on sm_90, as analyze read them (row kernel-hints)
+            return {self.KERNEL_HINTS[k]: v for k, v in self.object_hints.items()
+                    if k in self.KERNEL_HINTS and isinstance(v, int) and not isinstance(v, bool)}
         for dec in self.fn.decorator_list:
             if not (isinstance(dec, ast.Call) and self.ct(dec.func) == "kernel"):
                 continue
@@ -6611,10 +6617,13 @@ def _scatter_counts(fn: ast.FunctionDef, unrolled: dict[int, int] | None = None)
 
 
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],
-                fma_locs: dict[tuple, int], pyfunc=None, owned_stores: bool = True) -> Emitted:
+                fma_locs: dict[tuple, int], pyfunc=None, owned_stores: bool = True,
+                object_hints: dict | None = None) -> Emitted:
     """``pyfunc``: the kernel's Python function; with it, names are resolved against its module first
     (translate/resolve.py) and helpers are found through them, decorated or not. ``owned_stores``: outputs stored
-    only at the block's own tile are `&mut Tensor` with `partition_mut` (else `&Tensor`, `partition_full_mut`)."""
+    only at the block's own tile are `&mut Tensor` with `partition_mut` (else `&Tensor`, `partition_full_mut`).
+    ``object_hints``: the kernel object's hints (the spec's ``hints``), the entry's where no ``@ct.kernel``
+    decorator states them (a kernel made by ``ct.kernel(occupancy=2)(fn)``)."""
     src = file.read_text()
     tree = ast.parse(src, filename=str(file))
     fn = kernel_def(tree, kernel_name, pyfunc.__code__.co_firstlineno if pyfunc is not None else None)
@@ -6631,6 +6640,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         fold_static_eval(f, sig)
     fold_array_aliases(fn, sig)   # (the kernel's own: a helper's parameters are its arrays already)
     em = Emitter(str(file), src, fn, sig, constant_names, fma_locs)
+    em.object_hints = object_hints or {}
     em.helpers = {name: h.fn for name, h in found.items()}
     for h in found.values():
         if h.file != file.resolve():
