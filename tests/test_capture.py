@@ -391,6 +391,103 @@ def test_a_factory_kernel_is_named_by_its_def_line_and_rebuilt_from_its_closure(
         load_kernel(f"{src}::scaled@x")
 
 
+FACTORY_VALUES = '''\
+import enum
+
+import cuda.tile as ct
+
+
+class Act(enum.IntEnum):
+    IDENTITY = 0
+    SQUARE = 1
+
+
+def make(shape, act, scale):
+    @ct.function
+    def _post(t):
+        if act == Act.SQUARE:
+            return t * t * scale
+        return t * scale
+
+    @ct.kernel
+    def tiled(x, y):
+        t = ct.load(x, index=(ct.bid(0), ct.bid(1)), shape=shape)
+        ct.store(y, index=(ct.bid(0), ct.bid(1)), tile=_post(t))
+
+    return tiled
+
+
+def _add_impl(a, b, c, B: ct.Constant[int]):
+    ct.store(c, index=(ct.bid(0),), tile=ct.load(a, index=(ct.bid(0),), shape=(B,)) + ct.load(b, index=(ct.bid(0),), shape=(B,)))
+
+
+add_kernel = ct.kernel(_add_impl)
+
+
+def _scale_impl(x, y, B: ct.Constant[int]):
+    ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)) * 2.0)
+
+
+class Ops:
+    scale = ct.kernel(occupancy=2)(_scale_impl)
+'''
+
+
+def test_factory_values_and_kernels_made_by_a_call(tmp_path):
+    """A factory closing over a tuple (the tile shape), an enum member and a `@ct.function` helper it made over its
+    own arguments: each value is recorded (a tuple by its items, an enum member by class and name, the helper by its
+    `def` line and closure), so kernels over other values are other kernels (before, every such value was
+    `{"unknown": ..}`: two kernels of other shapes or modes were merged into one, and none could be rebuilt), and the
+    loader rebuilds each over them. A module-level function made a kernel by a call (`add_kernel =
+    ct.kernel(_add_impl)`, `ct.kernel(occupancy=2)(_scale_impl)` on a class) is loaded by its function's name (the
+    name a capture gives it; before: "'_add_impl' is a function, not a @ct.kernel"), and the scan finds all of them."""
+    import importlib.util
+
+    import numpy as np
+
+    from tileport.corpus.scan import scan
+    from tileport.frontends.cutile_py.capture import Recorder
+    from tileport.frontends.cutile_py.compile import export_bytecode
+    from tileport.frontends.cutile_py.loader import KernelLoadError, load_kernel
+    from tileport.spec.signature import parse
+    from tileport.toolchain.locate import find_cuda_tree
+
+    src = tmp_path / "fvalues.py"
+    src.write_text(FACTORY_VALUES)
+    spec = importlib.util.spec_from_file_location("fvalues", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    x = np.zeros((64, 64), np.float32)
+    rec = Recorder()
+    for shape, act in (((16, 32), mod.Act.IDENTITY), ((16, 32), mod.Act.SQUARE), ((32, 16), mod.Act.SQUARE)):
+        rec.record((1, 1), mod.make(shape, act, 0.5), (x, x))
+    v = np.zeros(256, np.float32)
+    rec.record((1,), mod.add_kernel, (v, v, v, 256))
+    rec.record((1,), mod.Ops.scale, (v, v, 256))
+    launches = rec.as_json("s.py", [])["launches"]
+    names = [l["kernel"].rpartition("::")[2] for l in launches]
+    assert len(set(names)) == 5 and names[3:] == ["_add_impl", "_scale_impl"], names
+    closure = launches[2]["closure"]
+    assert closure["shape"] == {"tuple": [32, 16]}
+    assert closure["_post"] == {"function": "_post", "line": 13, "tile_function": True,
+                                "closure": {"act": {"enum": "Act", "member": "SQUARE"}, "scale": 0.5}}
+    assert launches[4]["hints"]["occupancy"] == 2
+    tree = find_cuda_tree()
+    for launch in launches:
+        kernel = load_kernel(launch["kernel"], launch.get("closure"))
+        export_bytecode(kernel, parse(launch["signature"]), tree)
+    rebuilt = load_kernel(launches[1]["kernel"], launches[1]["closure"])
+    post = dict(zip(rebuilt.pyfunc.__code__.co_freevars, (c.cell_contents for c in rebuilt.pyfunc.__closure__)))
+    act = post["_post"].__wrapped__.__closure__[0].cell_contents
+    assert post["shape"] == (16, 32) and type(act).__name__ == "Act" and act.name == "SQUARE"
+    bad = dict(launches[1]["closure"], _post=dict(closure["_post"], closure={"act": {"enum": "Act", "member": "CUBE"},
+                                                                             "scale": 0.5}))
+    with pytest.raises(KernelLoadError, match="Act.CUBE, which is not found here"):
+        load_kernel(launches[1]["kernel"], bad)
+    assert [(k.name, k.qualname) for k in scan(tmp_path)] == [
+        ("tiled@19", "make.<locals>.tiled"), ("_add_impl", "_add_impl"), ("_scale_impl", "_scale_impl")]
+
+
 REFUSING_HOST = '''\
 import numpy as np
 import cuda.tile as ct

@@ -2,7 +2,8 @@
 
 A kernel is a function decorated with ``X.kernel`` or ``X.kernel(...)`` where ``X`` is a name the file binds to
 ``cuda.tile`` (``import cuda.tile as ct``), or with ``kernel`` / ``kernel(...)`` imported from it
-(``from cuda.tile import kernel``). Other decorators around it (TileGym's ``@experimental_kernel``) do not matter;
+(``from cuda.tile import kernel``), or a function of the file passed to one of them as a call (``add_kernel =
+ct.kernel(_add_impl)``, ``ct.kernel(occupancy=2)(_impl)``, a factory's ``return ct.kernel(body)``). Other decorators around it (TileGym's ``@experimental_kernel``) do not matter;
 kernels defined inside a function (a kernel factory) are found too, with their enclosing names in ``qualname``, named
 ``NAME@LINE`` by their ``def`` line (as a capture names them: two factories may define kernels of one name).
 
@@ -61,6 +62,14 @@ def _is_kernel_decorator(dec: ast.expr, modules: set[str], kernels: set[str]) ->
         return (isinstance(base, ast.Attribute) and base.attr == "tile" and isinstance(base.value, ast.Name)
                 and base.value.id == "cuda")
     return False
+
+
+def _wrapped_names(tree: ast.Module, modules: set[str], kernels: set[str]) -> set[str]:
+    """Names of functions made kernels by a call rather than a decorator: ``k = ct.kernel(fn)``,
+    ``ct.kernel(occupancy=2)(fn)``, ``return ct.kernel(body)`` in a factory."""
+    return {node.args[0].id for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Name)
+            and _is_kernel_decorator(node.func, modules, kernels)}
 
 
 def _jit_like(fn: ast.AST) -> bool:
@@ -134,12 +143,14 @@ def kernels_in_file(path: Path, rel: str, launched_elsewhere: set[str] = frozens
         return []
     found: list[FoundKernel] = [FoundKernel(rel, fn.name, fn.name, fn.lineno) for fn in tree.body
                                 if isinstance(fn, ast.FunctionDef) and fn.name in triton]
+    wrapped = _wrapped_names(tree, modules, kernel_names)
 
     def visit(node: ast.AST, prefix: str) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 qual = f"{prefix}{child.name}"
-                if any(_is_kernel_decorator(d, modules, kernel_names) for d in child.decorator_list):
+                if child.name in wrapped or any(_is_kernel_decorator(d, modules, kernel_names)
+                                                for d in child.decorator_list):
                     # a kernel a function makes (a factory) is named by its `def` line, as a capture names it
                     name = f"{child.name}@{child.lineno}" if "<locals>" in qual else child.name
                     found.append(FoundKernel(rel, name, qual, child.lineno))

@@ -87,7 +87,10 @@ def def_line(func: Any) -> int:
 
 
 #: what a captured closure value is written as when it is not a plain JSON value
-CLOSURE_FORMS = ("dtype", "global", "unknown")
+CLOSURE_FORMS = ("dtype", "global", "enum", "tuple", "function", "unknown")
+
+#: how deep closure values nest (a tuple of tuples, a helper the factory made over its own closure)
+CLOSURE_DEPTH = 4
 
 
 def kernel_name(func: Any) -> tuple[str, dict | None]:
@@ -106,15 +109,36 @@ def kernel_name(func: Any) -> tuple[str, dict | None]:
     return name, closure
 
 
-def closure_values(func: Any) -> dict | None:
-    """The values a kernel made inside a function closes over, each as the capture records it: a bool, int, float,
-    str or None as itself; a dtype (cuda.tile's or torch's) ``{"dtype": NAME}``; a module-level object of the
-    kernel's module (a helper, a table) ``{"global": NAME}``; anything else ``{"unknown": TYPE}`` (its kernel cannot
-    be rebuilt from the capture). None when it closes over nothing."""
+def _closure_value(v: Any, func: Any, module: Any, depth: int) -> Any:
+    """One closure value as the capture records it (:func:`closure_values`)."""
+    import enum
+
+    if isinstance(v, enum.Enum):   # (before int: an IntEnum member is an int too) by its class and member name
+        cls = type(v)
+        where = {} if cls.__module__ == func.__module__ else {"module": cls.__module__}
+        return {"enum": cls.__qualname__, "member": v.name, **where}
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if type(v).__name__ in ("DType", "dtype") and isinstance(getattr(v, "name", None) or str(v), str):
+        return {"dtype": str(getattr(v, "name", None) or v).removeprefix("torch.")}
+    if module is not None and any(val is v for val in vars(module).values()):
+        return {"global": next(k for k, val in vars(module).items() if val is v)}
+    if isinstance(v, tuple) and depth < CLOSURE_DEPTH:   # a tile shape `(BM, BN)`, a table of constants
+        return {"tuple": [_closure_value(e, func, module, depth + 1) for e in v]}
+    inner = getattr(v, "__wrapped__", v) if getattr(v, "_cutile_function_wrapper", False) else v
+    if (inspect.isfunction(inner) and "<locals>" in inner.__qualname__ and depth < CLOSURE_DEPTH
+            and inspect.getsourcefile(inner) == inspect.getsourcefile(func)):
+        # a helper the factory made beside the kernel (`@ct.function def _post(t)` over the factory's arguments):
+        # by its `def` line and the values it closes over in turn
+        return {"function": inner.__name__, "line": def_line(inner), "tile_function": inner is not v,
+                "closure": _closure_values(inner, module, depth + 1)}
+    return {"unknown": type(v).__name__}
+
+
+def _closure_values(func: Any, module: Any, depth: int) -> dict | None:
     names = func.__code__.co_freevars
     if not names:
         return None
-    module = sys.modules.get(func.__module__)
     out: dict = {}
     for name, cell in zip(names, func.__closure__ or ()):
         try:
@@ -122,37 +146,55 @@ def closure_values(func: Any) -> dict | None:
         except ValueError:   # an empty cell (bound after the kernel was made)
             out[name] = {"unknown": "unbound"}
             continue
-        if v is None or isinstance(v, (bool, int, float, str)):
-            out[name] = v
-        elif type(v).__name__ in ("DType", "dtype") and isinstance(getattr(v, "name", None) or str(v), str):
-            out[name] = {"dtype": str(getattr(v, "name", None) or v).removeprefix("torch.")}
-        elif module is not None and any(val is v for val in vars(module).values()):
-            out[name] = {"global": next(k for k, val in vars(module).items() if val is v)}
-        else:
-            out[name] = {"unknown": type(v).__name__}
+        out[name] = _closure_value(v, func, module, depth)
     return out
 
 
-def _closure_cell(name: str, value: Any, module: Any, ref: str) -> Any:
+def closure_values(func: Any) -> dict | None:
+    """The values a kernel made inside a function closes over, each as the capture records it: a bool, int, float,
+    str or None as itself; an enum member ``{"enum": CLASS, "member": NAME}`` (``"module"`` when its class is
+    another module's); a dtype (cuda.tile's or torch's) ``{"dtype": NAME}``; a module-level object of the kernel's
+    module (a helper, a table) ``{"global": NAME}``; a tuple ``{"tuple": [..]}`` of such values; a function the
+    factory made in the kernel's file (a ``@ct.function`` helper) ``{"function": NAME, "line": DEF_LINE,
+    "tile_function": BOOL, "closure": {..}}``; anything else ``{"unknown": TYPE}`` (its kernel cannot be rebuilt
+    from the capture). None when it closes over nothing."""
+    return _closure_values(func, sys.modules.get(func.__module__), 0)
+
+
+def _closure_object(name: str, value: Any, module: Any, path: Path, ref: str) -> Any:
+    """The object a recorded closure value stands for (:func:`_closure_value`), in the kernel's loaded module."""
+    import importlib
+
     import cuda.tile as ct
 
-    if isinstance(value, dict):
-        if "dtype" in value and hasattr(ct, value["dtype"]):
-            return types.CellType(getattr(ct, value["dtype"]))
-        if "global" in value and value["global"] in vars(module):
-            return types.CellType(vars(module)[value["global"]])
-        raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, a {value.get('unknown', value)} the capture "
-                              "could not record; make it a ct.Constant parameter or bind the kernel at module level")
-    return types.CellType(value)
+    if not isinstance(value, dict):
+        return value
+    if "dtype" in value and hasattr(ct, value["dtype"]):
+        return getattr(ct, value["dtype"])
+    if "global" in value and value["global"] in vars(module):
+        return vars(module)[value["global"]]
+    if "tuple" in value:
+        return tuple(_closure_object(name, v, module, path, ref) for v in value["tuple"])
+    if "enum" in value:
+        try:
+            obj = importlib.import_module(value["module"]) if "module" in value else module
+            for part in value["enum"].split("."):
+                obj = getattr(obj, part)
+            return obj[value["member"]]
+        except (ImportError, AttributeError, KeyError, TypeError) as exc:
+            raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, {value['enum']}.{value['member']}, "
+                                  f"which is not found here ({type(exc).__name__}: {exc})") from None
+    if "function" in value and isinstance(value.get("line"), int):
+        fn = _rebuilt_function(module, path, value["function"], value["line"], value.get("closure"), ref)
+        return ct.function(fn) if value.get("tile_function") else fn
+    raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, a {value.get('unknown', value)} the capture "
+                          "could not record; make it a ct.Constant parameter or bind the kernel at module level")
 
 
-def _rebuilt(module: Any, path: Path, name: str, line: int, closure: dict | None, ref: str) -> Any:
-    """The kernel a factory made: its function rebuilt from the code of the ``def NAME`` at ``line`` of the module's
-    source, over the captured ``closure`` values, decorated with ``ct.kernel`` (the hints it launched with are the
-    capture's, compiled as launched hints)."""
+def _rebuilt_function(module: Any, path: Path, name: str, line: int, closure: dict | None, ref: str) -> Any:
+    """The function of the ``def NAME`` at ``line`` of the module's source (inside a function), rebuilt over the
+    captured ``closure`` values."""
     import ast
-
-    import cuda.tile as ct
 
     src = path.read_text()
     fn = next((n for n in walk_nodes(ast.parse(src, filename=str(path)))
@@ -172,9 +214,19 @@ def _rebuilt(module: Any, path: Path, name: str, line: int, closure: dict | None
     if code.co_freevars and closure is None:
         raise KernelLoadError(f"{ref}: the kernel closes over {', '.join(code.co_freevars)} (a factory's values); "
                               "port it from a capture (`--capture FILE` of `tileport capture`), which records them")
-    cells = tuple(_closure_cell(v, (closure or {}).get(v, {"unknown": "unrecorded"}), module, ref)
+    cells = tuple(types.CellType(_closure_object(v, (closure or {}).get(v, {"unknown": "unrecorded"}), module, path,
+                                                 ref))
                   for v in code.co_freevars)
-    return ct.kernel(types.FunctionType(code, vars(module), name, None, cells or None))
+    return types.FunctionType(code, vars(module), name, None, cells or None)
+
+
+def _rebuilt(module: Any, path: Path, name: str, line: int, closure: dict | None, ref: str) -> Any:
+    """The kernel a factory made: its function rebuilt from the code of the ``def NAME`` at ``line`` of the module's
+    source, over the captured ``closure`` values, decorated with ``ct.kernel`` (the hints it launched with are the
+    capture's, compiled as launched hints)."""
+    import cuda.tile as ct
+
+    return ct.kernel(_rebuilt_function(module, path, name, line, closure, ref))
 
 
 def _is_kernel(obj: Any) -> bool:
@@ -487,14 +539,19 @@ def load_kernel(ref: str, closure: dict | None = None) -> LoadedKernel:
         obj = found[0] if found else _rebuilt(module, path.resolve(), name, line, closure, ref)
         return LoadedKernel(path.resolve(), name, obj, absent, emulated, ref_name, closure if not found else None)
     obj = getattr(module, name, None)
-    if obj is None:   # a kernel reached another way, named by its function (as a capture names it): one a factory
-        # made (`relu_kernel = make_act_kernel(1)` of `def act_kernel`), a `@staticmethod` on a class
+    if obj is None or (inspect.isfunction(obj) and not _is_kernel(obj)):
+        # a kernel reached another way, named by its function (as a capture names it): one a factory made
+        # (`relu_kernel = make_act_kernel(1)` of `def act_kernel`), a `@staticmethod` on a class, or a module-level
+        # function made a kernel by a call and bound under another name (`add_kernel = ct.kernel(_add_impl)`,
+        # `scale = ct.kernel(occupancy=2)(_scale_impl)` on a class): the function itself is not the kernel
         found = _kernels_named(module, name)
+        if obj is not None:   # only the kernels made of this very function
+            found = {w: k for w, k in found.items() if k._pyfunc is obj}
         if len(found) > 1:
             raise KernelLoadError(f"{path}: {len(found)} kernels of function {name!r} ({', '.join(found)}): a "
                                   "factory's kernels differ by what they close over; bind each at module level under "
                                   "a name of its own")
-        obj = next(iter(found.values()), None)
+        obj = next(iter(found.values()), obj)
     kernels = sorted(n for n, v in vars(module).items() if _is_kernel(v))
     if obj is None or not _is_kernel(obj):
         what = "is not defined" if obj is None else f"is a {type(obj).__name__}, not a @ct.kernel"
