@@ -1260,6 +1260,30 @@ def gen14_forms(x, y, z, w, n: int, B: ct.Constant[int], ACT: ct.Constant[int]):
     ct.store(w, (i,), d * n + ct.sum(d) / B + (d - 1.0) ** 2)
 """, ["x=f32[?]/1, y=f32[?]/1, z=f64[?]/1, w=f64[?]/1, n=i32, B=#64, ACT=#1",
       "x=f32[?]/1, y=f32[?]/1, z=f64[?]/1, w=f64[?]/1, n=i32, B=#64, ACT=#2"]),
+    # round 15: a loop over int64 bounds (an int64 cu_seqlens' offsets; the step its folded value), a device-side
+    # factory returning a closure (rewrite function-factory)
+    "gen15_forms": ("""
+def make_affine(a, b=0.5):
+    def affine(v):
+        return (v * a + b) * v
+    return affine
+
+
+@ct.kernel
+def gen15_forms(x, cu, out, y, D: ct.Constant[int], BT: ct.Constant[int]):
+    seq = ct.bid(0)
+    start = ct.gather(cu, seq)
+    end = ct.gather(cu, seq + 1)
+    cols = ct.arange(D, dtype=ct.int32)
+    acc = ct.zeros((D,), dtype=ct.float32)
+    for t0 in range(start, end, BT):
+        rows = t0 + ct.arange(BT, dtype=ct.int32)
+        acc = acc + ct.sum(ct.gather(x, (rows[:, None], cols[None, :]), mask=(rows < end)[:, None]), axis=0)
+    f = make_affine(2.0)
+    ct.store(out, index=(seq, 0), tile=ct.reshape(f(acc), (1, D)))
+    ct.store(y, index=(seq,), tile=ct.full((1,), end - start, dtype=ct.int32))
+""", ["x=bf16[?,?]/?,1, cu=i64[?]/1, out=f32[?,?]/?,1, y=i32[?]/1, D=#128, BT=#32",
+      "x=f32[?,?]/?,1, cu=i32[?]/1, out=f32[?,?]/?,1, y=i32[?]/1, D=#64, BT=#16"]),
     "gen13_forms": ("""
 def _stats(t):
     mu = ct.sum(t, axis=1, keepdims=True) / t.shape[1]

@@ -38,6 +38,12 @@ def times2(v):
     return v * 2.0
 
 
+def make_affine(a, b=0.5):
+    def affine(v):
+        return v * a + b
+    return affine
+
+
 def apply(v, f):
     return f(v)
 
@@ -187,6 +193,8 @@ CASES = {
     "unary-plus": ("t = +ct.load(x, index=(ct.bid(0),), shape=(TILE,))", "t = ct.load(", "+ct.load"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
                                "= times(t, 2.0)", "times(t, 2.0) + 1.0"),
+    "function-factory": ("f = make_affine(2.0)\nu = f(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))",
+                         "f__a = 2.0\nf__b = 0.5\nu = f(ct.load(", "make_affine("),
 }
 
 
@@ -214,6 +222,17 @@ def test_rewrite(rewrite, tmp_path):
         assert absent not in text, text
     if rewrite == "helper-undecorated":
         assert "swap" in helpers and helpers["swap"].fn.name == "swap"
+    if rewrite == "function-factory":   # the returned function, reading the arguments' names
+        assert ast.unparse(helpers["f"].fn).endswith("return v * f__a + f__b"), ast.unparse(helpers["f"].fn)
+
+
+def test_a_function_factory_is_left_alone_where_its_result_is_not_only_called(tmp_path):
+    """The function-factory rewrite applies only to a result bound once and only called: passed on as a value, or a
+    factory with other statements than its `def` and `return`, it is left as written (the emitter refuses it)."""
+    text, _ = _resolved(tmp_path, "f = make_affine(2.0)\nu = apply(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), f)")
+    assert "f = make_affine(2.0" in text, text
+    text, _ = _resolved(tmp_path, "f = make_affine(2.0)\nf = make_affine(3.0)\nu = f(ct.bid(0))")
+    assert "f = make_affine(2.0" in text, text
 
 
 def _resolved_at(tmp_path, body: str, constants: dict) -> str:

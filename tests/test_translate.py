@@ -2899,3 +2899,32 @@ def test_parameters_named_like_a_called_cutile_function(tmp_path):
              t = ct.load(x, index=(ct.bid(0),), shape=(B,))
              ct.store(y, index=(ct.bid(0),), tile=ct.exp(t) * exp)
          """, "x=f32[?]/1, y=f32[?]/1, exp=#2, B=#16", consts=("exp", "B"))
+
+
+def test_a_loop_over_int64_bounds_steps_by_its_folded_value(tmp_path):
+    """`for t0 in range(start, end, BT)` with bounds gathered from an int64 cu_seqlens: cuTile Python loops over i64
+    (its step an i64 constant); cutile 0.3.1 types the loop and its step by the start's type but compiles `BT as
+    usize` as an i32 (tileirdisasm: "all of {lowerBound, upperBound, step} have same type"), so the step is its
+    folded value, a literal typed as the start's i64 (was refused: "range bounds are not i32 scalars"); a step
+    not known at translation time is refused with the reason (proven: SMALL_KERNELS gen15_forms)."""
+    body = """
+    @ct.kernel
+    def k(x, cu, out, D: ct.Constant[int], BT: ct.Constant[int]):
+        seq = ct.bid(0)
+        start = ct.gather(cu, seq)
+        end = ct.gather(cu, seq + 1)
+        cols = ct.arange(D, dtype=ct.int32)
+        acc = ct.zeros((D,), dtype=ct.float32)
+        for t0 in range(start, end, BT):
+            rows = t0 + ct.arange(BT, dtype=ct.int32)
+            acc = acc + ct.sum(ct.gather(x, (rows[:, None], cols[None, :]), mask=(rows < end)[:, None]), axis=0)
+        ct.store(out, index=(seq, 0), tile=ct.reshape(acc, (1, D)))
+    """
+    sig = "x=f32[?,?]/?,1, cu=i64[?]/1, out=f32[?,?]/?,1, D=#64, BT=#32"
+    text = "\n".join(emit_resolved(tmp_path, body, sig, consts=("D", "BT")).body)
+    assert "tile_to_scalar::<i64, i64>(end))" in text and ".step_by(32) {" in text, text
+    assert ".step_by(BT as usize)" in "\n".join(emit_resolved(tmp_path, body, sig.replace("i64", "i32"),
+                                                     consts=("D", "BT")).body)
+    with pytest.raises(Unsupported, match="an int64 range with a step not known at translation time"):
+        emit_resolved(tmp_path, body.replace("range(start, end, BT)", "range(start, end, n)").replace("BT: ct", "n: int, BT: ct"),
+             sig.replace("D=#64", "D=#64, n=i32"), consts=("D", "BT"))

@@ -266,8 +266,13 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "(`zz_x_token`) as cuTile Python's loop does (real_while_atomics)", S, "real_idioms2"),
     Construct("for-persistent", "`for t in range(ct.bid(0), n, ct.num_blocks(0))` (grid-stride loop); any "
               "`range(a, b, step)` of a step other than 1, bounds read from memory (`ct.gather(row_ptr, r)`, 0-d "
-              "tiles: the scalars they hold)",
-              "`for t in (start..n).step_by(get_num_tile_blocks().0 as usize)`", S, "persistent_scale"),
+              "tiles: the scalars they hold; int64 ones, an int64 cu_seqlens' offsets, with a step known at "
+              "translation time)",
+              "`for t in (start..n).step_by(get_num_tile_blocks().0 as usize)`; over int64 bounds the step is its "
+              "folded value (`.step_by(32)`: cutile 0.3.1 types a loop's step as its start's, and compiles `BT as "
+              "usize` as an i32), as cuTile Python's i64 loop", S, "persistent_scale",
+              "an int64 range whose step is not known at translation time (tests/test_port.py SMALL_KERNELS "
+              "`gen15_forms` proves the int64 form)"),
     Construct("store-schedule", "`ct.store(out, index=(t,), ...)` at a grid-stride loop index bounded by "
               "`ct.num_tiles(src, ..)` (rank 1)",
               "`unsafe { out.partition_full_mut(..) }` + `unsafe { store_unchecked(..) }` with a SAFETY comment, "

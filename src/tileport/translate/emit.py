@@ -2149,19 +2149,30 @@ class Emitter:
         self.need(st, "for-persistent", "persistent loop")
         # (a bound read from memory, `range(ct.gather(row_ptr, r), ..)`, is a 0-d tile: the scalar it holds)
         (start, ts), (stop, tp), (step, tq) = (self._as_scalar(*self.expr(a)) for a in it.args)
-        if not ts == tp == tq == Scalar("i32"):
+        # int64 bounds (`range(start, end, BT)` of an int64 cu_seqlens' gathered offsets): cuTile Python loops over
+        # i64 (`for %i in (%a to %b, step %c_i64) : tile<i64>`); cutile 0.3.1 types the loop, its index and its step
+        # by the start's type, but compiles `BT as usize` as an i32 (a cast is a relabel, i64 -> usize none): the
+        # step is written as its folded value, a literal cutile types as the start's i64
+        wide = ts == tp == Scalar("i64")
+        folded = self.const_value(it.args[2])
+        if wide and not (folded[0] and type(folded[1]) is int and folded[1] > 0):
+            raise self.refuse(it, "for-persistent", "an int64 range with a step not known at translation time "
+                                                    "(cutile 0.3.1 types a loop's step as its start's, and no "
+                                                    "expression of Rust's usize compiles to an i64)")
+        if not (ts == tp == tq == Scalar("i32") or wide):
             raise self.refuse(it, "for-persistent", "range bounds are not i32 scalars")
         name = st.target.id
         self.carry_scatter_tokens(st, indent)
+        step_text = f"{folded[1]}" if wide else f"{_paren(step)} as usize"
         self.body.append(f"{indent}for {name} in ({_typed_int(start)}..{_typed_int(stop)})"
-                         f".step_by({_paren(step)} as usize) {{")
+                         f".step_by({step_text}) {{")
         self.body.extend(f"{indent}    {line}" for line in self.assume_carried(st))
         nonneg_start = isinstance(it.args[0], ast.Call) and self.ct(it.args[0].func) == "bid" or \
             (self._int(it.args[0]) or -1) >= 0
         stop_name = it.args[1].id if isinstance(it.args[1], ast.Name) else None
         if nonneg_start and stop_name in self.tile_counts:
             self.loop_bounds[name] = (stop_name, self.tile_counts[stop_name])
-        self.scoped(st.body, indent + "    ", {name: (name, Scalar("i32"))}, loop=True)
+        self.scoped(st.body, indent + "    ", {name: (name, Scalar("i64" if wide else "i32"))}, loop=True)
         self.loop_bounds.pop(name, None)
         self.body.append(f"{indent}}}")
 

@@ -221,6 +221,12 @@ REWRITES: tuple[Rewrite, ...] = (
             "made after the call (`a = a_l * a_r`); a chain of helpers each returning the next's call, the last a "
             "product (`def middle(t): if SQUARE: t = t * t; return inner(t)`), as an operand of a sum: copies "
             "returning the factors through the chain, the product made before the statement"),
+    Rewrite("function-factory", "a helper that defines a function over its parameters and returns it (`def "
+            "make_poly(a, b, c): def poly(x): return (a * x + b) * x + c; return poly`), its result bound once in "
+            "the kernel or a helper (`p = make_poly(1.0, 0.5, 0.25)`) and only called (`p(t)`)", "the arguments "
+            "bound to names of the result (`p__a = 1.0`, ..) where the factory was called, and the returned "
+            "function defined there, reading them (`def p(x): return (p__a * x + p__b) * x + p__c`): a nested "
+            "function, inlined where it is called as cuTile Python inlines the closure"),
 )
 
 
@@ -2289,6 +2295,90 @@ def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set
     ast.fix_missing_locations(fn)
 
 
+def _factory_parts(py: Any, file: Path) -> tuple[ast.FunctionDef, ast.FunctionDef] | None:
+    """(the factory's definition, the function it returns) when ``py`` is a user function of ``file`` whose body is
+    only a (docstring,) `def inner(..)` without decorators and `return inner`; else None."""
+    py = inspect.unwrap(py) if inspect.isfunction(py) or callable(py) else py
+    if not inspect.isfunction(py) or _ct_name(py) is not None:
+        return None
+    try:
+        fdef, ffile, _src = _function_ast(py)
+    except (OSError, TypeError, LookupError, SyntaxError):
+        return None
+    body = fdef.body[1:] if fdef.body and isinstance(fdef.body[0], ast.Expr) and \
+        isinstance(fdef.body[0].value, ast.Constant) and isinstance(fdef.body[0].value.value, str) else fdef.body
+    if ffile != file or len(body) != 2 or not isinstance(body[0], ast.FunctionDef) or body[0].decorator_list or \
+            not (isinstance(body[1], ast.Return) and isinstance(body[1].value, ast.Name) and
+                 body[1].value.id == body[0].name):
+        return None
+    a = fdef.args
+    if a.vararg or a.kwarg or a.posonlyargs or a.kwonlyargs:
+        return None
+    return fdef, body[0]
+
+
+def _inline_function_factories(fn: ast.FunctionDef, env: dict[str, Any], file: Path) -> None:
+    """`p = make_poly(1.0, 0.5, 0.25)` at the top level of ``fn``, where ``make_poly`` (a helper of this file)
+    only defines a function over its parameters and returns it, and ``p`` is bound once and only called: the
+    arguments bound to `p__<param>` there, followed by the returned function's `def p(..)` reading those names
+    instead of the factory's parameters (rewrite function-factory; the nested function is then a helper like any
+    other, inlined at each call)."""
+    counts: dict[str, int] = {}
+    loads: dict[str, int] = {}
+    calls: dict[str, int] = {}
+    for n in walk_nodes(fn):
+        if isinstance(n, ast.Name):
+            if isinstance(n.ctx, ast.Store):
+                counts[n.id] = counts.get(n.id, 0) + 1
+            else:
+                loads[n.id] = loads.get(n.id, 0) + 1
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            calls[n.func.id] = calls.get(n.func.id, 0) + 1
+    body: list[ast.stmt] = []
+    changed = False
+    for st in fn.body:
+        parts = None
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name) and \
+                st.value.func.id not in _locals(fn) and st.value.func.id in env:
+            name = st.targets[0].id
+            if counts.get(name) == 1 and loads.get(name, 0) == calls.get(name, 0) > 0:
+                parts = _factory_parts(env[st.value.func.id], file)
+        if parts is None:
+            body.append(st)
+            continue
+        fdef, inner = parts
+        params = [p.arg for p in fdef.args.args]
+        given = dict(zip(params, st.value.args))
+        given.update({k.arg: k.value for k in st.value.keywords if k.arg is not None})
+        defaults = dict(zip(params[len(params) - len(fdef.args.defaults):], fdef.args.defaults))
+        if len(st.value.args) > len(params) or any(k.arg is None or k.arg not in params for k in st.value.keywords) \
+                or any(p not in given and p not in defaults for p in params):
+            body.append(st)
+            continue
+        name = st.targets[0].id
+        renamed = {p: f"{name}__{p}" for p in params}
+        for p in params:
+            value = copy.deepcopy(given.get(p, defaults.get(p)))
+            body.append(_mark(ast.copy_location(ast.Assign([ast.Name(renamed[p], ast.Store())], value), st)))
+        inner = copy.deepcopy(inner)
+        shadowed = {a.arg for a in (*inner.args.args, *inner.args.kwonlyargs)} | _locals(inner)
+
+        class _Rename(ast.NodeTransformer):
+            def visit_Name(self, node: ast.Name) -> ast.AST:
+                if node.id in renamed and node.id not in shadowed:
+                    return ast.copy_location(ast.Name(renamed[node.id], node.ctx), node)
+                return node
+
+        inner = _Rename().visit(inner)
+        inner.name = name   # (its nodes keep their positions in this file: cuTile Python's fmas sit there)
+        body.append(_mark(inner))
+        changed = True
+    if changed:
+        fn.body = body
+        ast.fix_missing_locations(fn)
+
+
 def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
     """Functions defined in ``fn``'s own top-level statements (`def act(v): ...`, `sq = lambda v: v * v`), taken out
     of its body: helpers, inlined where they are called as cuTile Python inlines them (rewrite nested-function)."""
@@ -2484,6 +2574,8 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     _hoist_tuple_call_arguments(fn, env)
     _inline_tiled_views(fn)
     _inline_tuple_names(fn, env)
+    if where is not None:
+        _inline_function_factories(fn, env, where[0])
     nested = _nested_functions(fn) if where is not None else {}
     local = _locals(fn) - set(nested)
     _fold_helper_tables(fn, env, local - set(constants or {}), constants or {})
