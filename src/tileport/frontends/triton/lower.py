@@ -213,7 +213,8 @@ class Desc:
 
 @dataclass(frozen=True)
 class _Diverged:
-    """A pointer (mask) the arms of a runtime `if` bound differently: no value after it."""
+    """A pointer (mask) the arms of a runtime `if` bound differently (or an index vector the arms of an `if` on
+    constexprs did): no value after it."""
     name: str
     line: int
 
@@ -681,6 +682,10 @@ class _Lowerer:
         self.not_whole_blocks: set[tuple[str, str]] = set()   # claims a previous lowering found false
         self._atomic_arrays: set[str] = set()   # arrays an atomic updates
         self._tile_arrays: set[str] = set()     # arrays loaded or stored as tiles of a view
+        #: where each array is loaded or stored as tiles, scattered into, and gathered from: the arms around each
+        #: access (constexpr arms: `_arm_stack`; runtime ones: `_runtime_arms`), for `_scattered_and_tiled`
+        self._access_arms: dict[tuple[str, str], list[tuple[tuple, tuple]]] = {}
+        self._runtime_arms: list[tuple[int, bool]] = []
         self.gathered_arrays: set[str] = set()  # arrays every access gathers/scatters (`_AtomicArrays`)
         #: `% n` wraps of index vectors read as padded tiles (Idx.wrap); off: every wrap computed (a gather)
         self.wraps = True
@@ -700,6 +705,7 @@ class _Lowerer:
         #: the arms of constexpr `if`s the launches decide differently being lowered: (test, arm taken) outermost
         #: first; and the arms a view dimension's extent was found in ((param, dim) → that stack)
         self._arm_stack: list[tuple[str, bool]] = []
+        self._view_arms: dict[str, tuple[tuple[str, bool], ...]] = {}   # a view's first access: its arms
         self._extent_arms: dict[tuple[str, int], tuple[tuple[str, bool], ...]] = {}
         #: index vectors a loop or runtime `if` re-assigns, carried as their block index (name → the lowered
         #: variable), and the driver's claims: names not carried so (a value that is no run), and their wraps
@@ -786,8 +792,36 @@ class _Lowerer:
         self.block(_early_returns_as_else(body))
         self._check_block_claims()
         mixed = (self._atomic_arrays & self._tile_arrays) - self.gathered_arrays
+        mixed |= self._scattered_and_tiled() - self.gathered_arrays
         if mixed:
             raise _AtomicArrays(mixed)
+
+    def _note_access(self, param: str, kind: str) -> None:
+        """An access of ``param`` (``kind``: "tile", "scatter" or "gather") in the arms being lowered."""
+        self._access_arms.setdefault((param, kind), []).append((tuple(self._arm_stack), tuple(self._runtime_arms)))
+
+    def _scattered_and_tiled(self) -> set[str]:
+        """Arrays scattered into (a store at computed offsets: `tl.store(logits + row * s + y, v)`, y a loaded
+        label) and also loaded or stored as tiles where both can run in one launch: lowered again with every access
+        of them a gather/scatter. cuTile orders an array's gathers and scatters by one token and its tile accesses
+        by the view's tokens, which do not see each other (the translator refuses the mix: coverage row
+        `store-other`). Apart are the arms of an `if` on constexprs the launches decide differently (cuTile folds
+        it per specialization), and a runtime `if` whose two arms hold the array's only two accesses, one each (as
+        the translator has it)."""
+        out = set()
+        for (param, kind), scatters in self._access_arms.items():
+            tiles = self._access_arms.get((param, "tile"), [])
+            if kind != "scatter" or not tiles:
+                continue
+            alone = len(scatters) == len(tiles) == 1 and not self._access_arms.get((param, "gather"))
+
+            def apart(a: tuple, b: tuple) -> bool:
+                if any((c, not t) in b[0] for c, t in a[0]):
+                    return True
+                return alone and any((c, not t) in b[1] for c, t in a[1])
+            if any(not apart(a, b) for a in scatters for b in tiles):
+                out.add(param)
+        return out
 
     def _assignments(self, name: str) -> list[str] | None:
         """The values the lowered kernel assigns to the variable ``name`` (None: it is also a loop index)."""
@@ -848,12 +882,24 @@ class _Lowerer:
                 # `if pid < NQ: p = q_ptr + .. else: p = k_ptr + ..` then accesses through p: the statements after
                 # the `if` copied into each arm, so each arm reads the pointer it bound (one view per array); at most
                 # 6 such `if`s deep (2^6 copies), past which a read after the `if` is refused at its use
-                self._tail_copies += 1
-                try:
-                    self.stmt(ast.copy_location(ast.If(s.test, s.body + stmts[k + 1:], s.orelse + stmts[k + 1:]), s))
-                finally:
-                    self._tail_copies -= 1
+                self._tail_copy(s, stmts[k + 1:])
                 return
+            if isinstance(s, ast.If) and k + 1 < len(stmts) and self._tail_copies < 6 and \
+                    self.static_truth(s.test) is None and self.launch_truths(s.test) is not None:
+                # an `if` on constexprs the launches decide differently whose arms bind a name the statements after
+                # it use to index vectors (pointers, masks) of different forms (constexpr_branch: `_Diverged`):
+                # lowered again with those statements copied into each arm
+                saved = (len(self.lines), dict(self.env), dict(self._scalar_lines), dict(self.run_vars),
+                         len(self.notes))
+                self.stmt(s)
+                used = {n.id for st in stmts[k + 1:] for n in walk_nodes(st) if isinstance(n, ast.Name)}
+                if any(isinstance(self.env.get(n), _Diverged) and self.env.get(n) != saved[1].get(n) for n in used):
+                    del self.lines[saved[0]:]
+                    del self.notes[saved[4]:]
+                    self.env, self._scalar_lines, self.run_vars = saved[1], saved[2], saved[3]
+                    self._tail_copy(s, stmts[k + 1:])
+                    return
+                continue
             if isinstance(s, ast.While):   # a counted `while`: the `for` it is (it needs the statements after it)
                 try:
                     s = self.counted_while(s, stmts[k + 1:])
@@ -864,6 +910,14 @@ class _Lowerer:
                     self.general_while(s)
                     continue
             self.stmt(s)
+
+    def _tail_copy(self, s: ast.If, tail: list[ast.stmt]) -> None:
+        """``s`` lowered with the statements ``tail`` after it copied into each of its arms."""
+        self._tail_copies += 1
+        try:
+            self.stmt(ast.copy_location(ast.If(s.test, s.body + tail, s.orelse + tail), s))
+        finally:
+            self._tail_copies -= 1
 
     def general_while(self, s: ast.While) -> None:
         """``while C: ...`` on a runtime scalar test (a spin lock `while tl.atomic_cas(lock, 0, 1) == 1: pass`, a
@@ -1404,7 +1458,11 @@ class _Lowerer:
         kinds = (Ptr, BlockPtr, Desc, Mask)
         before = {n: self.env.get(n) for n in assigned}
         self.emit(f"if {cond.text}:")
-        self.indented(s.body)
+        self._runtime_arms.append((id(s), True))
+        try:
+            self.indented(s.body)
+        finally:
+            self._runtime_arms.pop()
         arm = {n: self.env.get(n) for n in assigned}
         for n in assigned:   # the other arm starts from the pointers (masks) bound before the `if`, not the first's
             if isinstance(arm[n], kinds):
@@ -1414,7 +1472,11 @@ class _Lowerer:
                     self.env[n] = before[n]
         if s.orelse:
             self.emit("else:")
-            self.indented(s.orelse)
+            self._runtime_arms.append((id(s), False))
+            try:
+                self.indented(s.orelse)
+            finally:
+                self._runtime_arms.pop()
         for n in assigned:   # one bound differently in the arms has no value after the `if` (used: refused there)
             if (isinstance(arm[n], kinds) or isinstance(self.env.get(n), kinds)) and arm[n] != self.env.get(n):
                 self.env[n] = _Diverged(n, getattr(s, "lineno", 0))
@@ -1518,8 +1580,10 @@ class _Lowerer:
                             inserts.append((ends[k], f"{out} = {text}"))
                     merged[name] = Tile(out, shape, ta.dtype)
                     continue
-            raise self.fail(s, f"{name} is a {type(a).__name__} in one arm and a {type(b).__name__} of another "
-                               "value in the other arm of an `if` on constexprs: not lowered")
+            # index vectors, pointers or masks of different forms (`i1 = d` in one arm, `i1 = 2 * d` in the other:
+            # RoPE's neox and interleaved halves): no value after the `if` (`block` then lowers the statements
+            # after it once in each arm; a use it cannot reach so is refused there)
+            merged[name] = _Diverged(name, getattr(s, "lineno", 0))
         pad = "    " * (self.indent + 1)
         for at, line in sorted(inserts, reverse=True):
             if self.lines[at - 1] == pad + "pass":   # an arm that emitted nothing else
@@ -1681,9 +1745,9 @@ class _Lowerer:
     def ev(self, node: ast.expr) -> object:
         if isinstance(node, ast.Name):
             if isinstance(self.env.get(node.id), _Diverged):
-                raise self.fail(node, f"{node.id} is bound to different pointers (masks) in the arms of the runtime "
-                                      f"`if` at line {self.env[node.id].line} and read after it: not lowered (read "
-                                      "it inside each arm)")
+                raise self.fail(node, f"{node.id} is bound to different pointers (masks, index vectors) in the arms "
+                                      f"of the `if` at line {self.env[node.id].line} and read after it: not lowered "
+                                      "(read it inside each arm)")
             if node.id in self.env:
                 return self.env[node.id]
             if node.id in self.k.globals:
@@ -4481,6 +4545,7 @@ class _Lowerer:
         if old is None:
             self.views[param] = View(param, tuple(dims))
             self.view_sites[param] = node
+            self._view_arms[param] = tuple(self._arm_stack)
             for i, d in enumerate(dims):
                 if d.extent is not None:
                     self._extent_arms[(param, i)] = tuple(self._arm_stack)
@@ -4492,6 +4557,12 @@ class _Lowerer:
                 # an array an atomic reached at flat offsets (split-K partials added by `tl.atomic_add`), then read
                 # as a tile (the last program's sum): every access of it a gather, as for atomics beside tiles
                 raise _AtomicArrays({param})
+            if param not in self.gathered_arrays and any((c, not t) in self._arm_stack
+                                                         for c, t in self._view_arms.get(param, ())):
+                # laid out otherwise in the other arm of an `if` on constexprs the launches decide differently
+                # (RoPE's halves `d`, `d + HD // 2` for neox, pairs `2 * d`, `2 * d + 1` interleaved): one view
+                # cannot serve both, so every access of it a gather/scatter at its element offsets
+                raise _UnitStrideArrays({param})
             site = self.view_sites[param]
             raise self.fail(node, f"{param} is addressed with strides ({', '.join(d.stride for d in dims)}) here but "
                                   f"({', '.join(d.stride for d in old.dims)}) at line {site.lineno}: one pointer must be "
@@ -4705,6 +4776,11 @@ class _Lowerer:
         if flat:
             outer = [d.stride for d in view.dims if d.stride not in ("1", "0")]
             if len(outer) != 1:
+                if ptr.param not in self.gathered_arrays:
+                    # (a view of more strided dimensions, whose order is not known when lowering: the offsets cannot
+                    # be split over it) every access of the array a gather/scatter at its flat element offsets,
+                    # Triton's addresses exactly
+                    raise _UnitStrideArrays({ptr.param})
                 raise self.fail(node, f"{ptr.param} is read at computed element offsets here and through a view of "
                                       f"strides ({', '.join(d.stride for d in view.dims)}) at line "
                                       f"{getattr(self.view_sites.get(ptr.param), 'lineno', '?')}: such offsets "
@@ -4730,6 +4806,7 @@ class _Lowerer:
         """(array, tile index, tile shape, Triton's shape of the value, bounds-masked) of a load/store."""
         if isinstance(ptr, (Ptr, BlockPtr)):
             self._tile_arrays.add(ptr.param)
+            self._note_access(ptr.param, "tile")
         if isinstance(ptr, BlockPtr):
             dims = [Dim(t.stride, None) for t in ptr.base] + [Dim(s, e) for s, e in zip(ptr.strides, ptr.shape)]
             index = [str(t.index) for t in ptr.base] + list(ptr.index)
@@ -4933,6 +5010,7 @@ class _Lowerer:
                         f"{ptr.param}.dtype")
         if self.is_gather(ptr) or isinstance(ptr, Ptr) and ptr.param in self.gathered_arrays:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
+            self._note_access(arr, "gather")
             fill_value = None
             try:
                 pad = 0 if other is None else self._literal(other)
@@ -5051,6 +5129,7 @@ class _Lowerer:
             if tuple(t.shape) != tuple(ptr.block):
                 text = f"ct.broadcast_to({text}, {_tup(ptr.block)})"
             self.emit(f"ct.scatter({ptr.param}, {self.block_ptr_indices(ptr, node)}, {text})")
+            self._note_access(ptr.param, "scatter")
             return
         if gather:
             arr, offsets, mtext = self.gather_access(ptr, mask, node, nd=True)  # type: ignore[arg-type]
@@ -5073,6 +5152,7 @@ class _Lowerer:
         text = self.stored(t, arr)
         if gather:
             self.emit(f"ct.scatter({arr}, {offsets.text}, {text}" + (f", mask={mtext})" if mtext else ")"))
+            self._note_access(arr, "scatter")
             return
         perm = self.last_perm
         if perm is not None:   # Triton's axes to the view's order
