@@ -134,3 +134,26 @@ def test_round15_kernels_port_and_prove(tmp_path):
             for n in names]                                   # a scatter loop differs: unproven, docs/triton.md)
     for name, v in zip(names, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):
         assert v["status"] == "proven", (name, str(v)[:1500])
+
+
+def test_a_conditional_expression_on_a_constexpr_launched_both_ways_is_an_if(tmp_path):
+    """`y = tl.abs(x) if MODE == 1 else x` with launches of both values: an `if` binding one name in each arm (it
+    was refused: "a conditional expression is lowered on scalars, or when its test is on constexprs that every
+    launch gives alike")."""
+    import test_triton_frontend as tf
+
+    body = "x = tl.load(x_ptr + offs)\ny = tl.abs(x) if MODE == 1 else x * 2.0\ntl.store(y_ptr + offs, y)"
+    src = tf._lowered(tmp_path, body, facts=dict(tf.FACTS, constants={"B": [128, 128], "MODE": [1, 2]}))
+    assert "    if MODE == 1:\n        sel1 = ct.abs(x)\n    else:\n        sel1 = x * 2.0\n    y = sel1\n" in src
+
+
+def test_max_num_imprecise_acc_is_dropped(tmp_path):
+    """`tl.dot(a, b, max_num_imprecise_acc=32)` (an fp8 precision knob of Hopper's MMA, ignored by Triton for other
+    operands) lowers as the dot (it was refused: "tl.dot option max_num_imprecise_acc=32 is not lowered")."""
+    import test_triton_frontend as tf
+
+    body = ("r = tl.arange(0, 16)\n"
+            "a = tl.load(x_ptr + r[:, None] * 16 + r[None, :]).to(tl.float16)\n"
+            "c = tl.dot(a, a, max_num_imprecise_acc=32)\n"
+            "tl.store(y_ptr + r[:, None] * 16 + r[None, :], c)")
+    assert "ct.mma(" in tf._lowered(tmp_path, body)

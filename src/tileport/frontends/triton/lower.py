@@ -1760,9 +1760,15 @@ class _Lowerer:
             truth = self.static_truth(node.test)
             if truth is not None:   # on constexprs every launch gives alike: the taken side only
                 return self.ev(node.body if truth else node.orelse)
+            mark = (len(self.lines), getattr(self, "_temps", 0))
             test, a, b = self.ev(node.test), self.ev(node.body), self.ev(node.orelse)
             if all(isinstance(x, Scalar) for x in (test, a, b)):   # scalars: the same expression in cuTile Python
                 return Scalar(f"({a.text} if {test.text} else {b.text})")  # type: ignore[union-attr]
+            truths = self.launch_truths(node.test)
+            if truths is not None:   # tiles, on constexprs the launches decide differently: an `if` statement
+                del self.lines[mark[0]:]
+                self._temps = mark[1]
+                return self._constexpr_ifexp(node, truths)
             raise self.fail(node, f"`{ast.unparse(node)}`: a conditional expression is lowered on scalars, or when "
                                   "its test is on constexprs that every launch gives alike (use tl.where for tiles)")
         if isinstance(node, ast.Constant):
@@ -2179,6 +2185,48 @@ class _Lowerer:
         # Python would hoist the pure arithmetic out of the loop, but not the `if`s of the conditional expression)
         return Scalar(self._scalar_named(Scalar(f"((({moved}) if {differ} else ({q})) if ({r}) != 0 else ({q}))"),
                                          "quotient" if sym == "//" else "remainder"))
+
+    def _constexpr_ifexp(self, node: ast.IfExp, truths: list[bool]) -> object:
+        """``tl.abs(x) if USE_ABS else x`` (``x.to(tl.float32) if UPCAST else x``) on constexprs the launches decide
+        differently: ``if USE_ABS: sel = ..  else: sel = ..`` (cuTile folds it per specialization), each arm lowered
+        knowing only the launches that take it, as for an `if` statement (constexpr_branch). The arms must give
+        tiles of one dtype and shape, or scalars."""
+        cond = self.ev(node.test)
+        if not isinstance(cond, Scalar):
+            raise self.fail(node.test, f"`{ast.unparse(node.test)}`: a test on constexprs must be a scalar expression")
+        self._temps = getattr(self, "_temps", 0) + 1
+        out = f"{self.prefix}sel{self._temps}"
+        saved = self.const_values
+        vals: list[object] = []
+        self.emit(f"if {cond.text}:")
+        for arm, taken in ((node.body, True), (node.orelse, False)):
+            if not taken:
+                self.emit("else:")
+            self.const_values = {n: [v for v, t in zip(vals_, truths) if t == taken] for n, vals_ in saved.items()}
+            self.indent += 1
+            self._arm_stack.append((cond.text, taken))
+            try:
+                v = self.ev(arm)
+                if isinstance(v, Mask):
+                    v = self.mask_tile(v, node)
+                if not isinstance(v, (Tile, Scalar)):
+                    raise self.fail(arm, f"`{ast.unparse(node)}`: an arm that is not a tile or a scalar (a pointer, "
+                                         "an index vector) under a test the launches decide differently: not "
+                                         "lowered (use an `if` statement)")
+                self.emit(f"{out} = {v.text}")
+            finally:
+                self._arm_stack.pop()
+                self.indent -= 1
+                self.const_values = saved
+            vals.append(v)
+        a, b = vals
+        if isinstance(a, Scalar) and isinstance(b, Scalar):
+            return Scalar(out)
+        if isinstance(a, Tile) and isinstance(b, Tile) and tuple(a.shape) == tuple(b.shape) and \
+                self.known_dtype(a) is not None and self.known_dtype(a) == self.known_dtype(b):
+            return Tile(out, a.shape, a.dtype)
+        raise self.fail(node, f"`{ast.unparse(node)}`: its arms are of different shapes or dtypes under a test the "
+                              "launches decide differently: not lowered (capture each value's launches apart)")
 
     def _scalar_named(self, v: Scalar, hint: str) -> str:
         """A plain name or literal for a scalar operand (else bound to a fresh name first)."""
@@ -4367,6 +4415,16 @@ class _Lowerer:
                 continue
             if k == "max_num_imprecise_acc" and isinstance(v, ast.Constant) and v.value in (None, 0):
                 continue   # (0: every product accumulated in full precision, Triton's default)
+            if k == "max_num_imprecise_acc" and isinstance(self._launch_option(v), int) and \
+                    not isinstance(self._launch_option(v), bool) and self._launch_option(v) > 0:
+                # how many K-elements Hopper's fp8 MMA sums in its own precision before Triton adds them to the f32
+                # accumulator (ignored by Triton for other operands): a precision knob with no cuTile counterpart;
+                # cuTile's fp8 ct.mma adds each instruction's products (K = 32) to the f32 accumulator (docs/triton.md
+                # "fp8 products accumulate outside the MMA"), so the sums differ from Triton's within fp8 rounding
+                self.notes.append(f"line {getattr(node, 'lineno', 0)}: tl.dot max_num_imprecise_acc="
+                                  f"{ast.unparse(v)} dropped (fp8 products are added to the f32 accumulator per MMA "
+                                  "instruction)")
+                continue
             if k == "out_dtype" and isinstance(self.ev(v), DType) and self.ev(v).text == "ct.int32" and \
                     all(isinstance(t, Tile) and self.known_dtype(t) in ("ct.int8", "ct.uint8") for t in (a, b)):
                 continue   # 8-bit integers into int32: the accumulator they take anyway
