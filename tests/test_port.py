@@ -1284,6 +1284,17 @@ def gen15_forms(x, cu, out, y, D: ct.Constant[int], BT: ct.Constant[int]):
     ct.store(y, index=(seq,), tile=ct.full((1,), end - start, dtype=ct.int32))
 """, ["x=bf16[?,?]/?,1, cu=i64[?]/1, out=f32[?,?]/?,1, y=i32[?]/1, D=#128, BT=#32",
       "x=f32[?,?]/?,1, cu=i32[?]/1, out=f32[?,?]/?,1, y=i32[?]/1, D=#64, BT=#16"]),
+    # round 15: an array chosen in the memory op by a constant (`ct.store(y if TO_Y else z, ..)`: an internal error
+    # before), slices passed straight to ct.load / ct.store, a slice of a slice (rewrite inline-slice)
+    "gen15_views": ("""
+@ct.kernel
+def gen15_views(x, y, z, w, B: ct.Constant[int], TO_Y: ct.Constant[bool]):
+    i = ct.bid(0)
+    t = ct.load(x.slice(axis=0, start=B, stop=x.shape[0]), index=(i,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y if TO_Y else z, index=(i,), tile=t * 2.0)
+    ct.store(w.slice(0, 0, 4 * B).slice(0, 0, 2 * B), index=(i,), tile=t)
+""", ["x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, w=f32[?]/1, B=#128, TO_Y=#true",
+      "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, w=f32[?]/1, B=#64, TO_Y=#false"]),
     "gen13_forms": ("""
 def _stats(t):
     mu = ct.sum(t, axis=1, keepdims=True) / t.shape[1]

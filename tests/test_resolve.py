@@ -193,6 +193,10 @@ CASES = {
     "unary-plus": ("t = +ct.load(x, index=(ct.bid(0),), shape=(TILE,))", "t = ct.load(", "+ct.load"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
                                "= times(t, 2.0)", "times(t, 2.0) + 1.0"),
+    "inline-slice": ("ct.store(y.slice(0, 0, TILE), index=(0,), tile=ct.load(x.slice(axis=0, start=0, stop=TILE), "
+                     "index=(0,), shape=(TILE,)))",
+                     "y_slice = y.slice(0, 0, TILE)\nx_slice = x.slice(axis=0, start=0, stop=TILE)\nct.store(y_slice, "
+                     "index=(0,), tile=ct.load(x_slice,", ".slice(0, 0, TILE), index"),
     "function-factory": ("f = make_affine(2.0)\nu = f(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))",
                          "f__a = 2.0\nf__b = 0.5\nu = f(ct.load(", "make_affine("),
 }
@@ -224,6 +228,19 @@ def test_rewrite(rewrite, tmp_path):
         assert "swap" in helpers and helpers["swap"].fn.name == "swap"
     if rewrite == "function-factory":   # the returned function, reading the arguments' names
         assert ast.unparse(helpers["f"].fn).endswith("return v * f__a + f__b"), ast.unparse(helpers["f"].fn)
+
+
+def test_an_array_chosen_in_a_memory_op_and_a_slice_of_a_slice_are_bound_first(tmp_path):
+    """`ct.store(y if TO_Y else x, ..)` (an internal error of the emitter before: "'IfExp' object has no attribute
+    'id'") and `y.slice(..).slice(..)` passed straight to ct.store (the same crash): bound to names first, the inner
+    slice before the outer (rewrite inline-slice; proven: SMALL_KERNELS gen15_views)."""
+    text, _ = _resolved(tmp_path, "ct.store(y if TILE > 2 else x, index=(0,), tile=ct.load(x, index=(0,), "
+                                  "shape=(TILE,)))")
+    assert text.startswith("y_or_x = y if TILE > 2 else x\nct.store(y_or_x, index=(0,)"), text
+    text, _ = _resolved(tmp_path, "ct.store(y.slice(0, 0, 64).slice(0, 0, TILE), index=(0,), tile=ct.load(x, "
+                                  "index=(0,), shape=(TILE,)))")
+    assert text.startswith("y_slice = y.slice(0, 0, 64)\ny_slice_slice = y_slice.slice(0, 0, TILE)\nct.store("), \
+        text
 
 
 def test_a_function_factory_is_left_alone_where_its_result_is_not_only_called(tmp_path):

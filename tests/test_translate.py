@@ -1193,8 +1193,9 @@ def test_refused_with_their_reason(tmp_path):
         "t = ct.static_eval(max(n, 1))": ("static-eval", "not computable"),
         "t = ct.astile(((1.0, 2.0), (3.0, 4.0)), dtype=ct.float32)": ("astype", "dense constant"),
         "ct.assert_(n > 0, message=str(n))": ("assert", "literal message"),
-        "t = ct.load(x.slice(axis=0, start=n, stop=n + 4), index=(0,), shape=(B,))":
-            ("array-slice", "not bound to a name"),
+        # (passed straight to ct.load / ct.store it is bound first: rewrite inline-slice, SMALL_KERNELS gen15_views)
+        "t = ct.gather(x.slice(axis=0, start=n, stop=n + 4), ct.arange(B, dtype=ct.int32))":
+            ("array-slice", "a pointer access through a view"),
         "v = x.tiled_view((B,), traversal_steps=(1,))\n                 t = v.load((0,))":
             ("array-views", "traversal steps"),
     }
@@ -1428,7 +1429,8 @@ def test_a_slices_base_is_aligned_as_cuda_tiles_dataflow_states_it(tmp_path):
     ("t = ct.gather(xs, ct.arange(B, dtype=ct.int32))", "array-slice", "pointer access"),
     ("t = ct.load(xs, index=(0,), shape=(B,), padding_mode=ct.PaddingMode.NEG_INF)", "array-slice",
      "make_partition_view(&sub"),
-    ("t = ct.load(x.slice(axis=n, start=0, stop=n), index=(0,), shape=(B,))", "array-slice", "not bound"),
+    # (passed straight to the load it is bound first, rewrite inline-slice: then its runtime axis is refused)
+    ("t = ct.load(x.slice(axis=n, start=0, stop=n), index=(0,), shape=(B,))", "array-slice", "not a constant axis"),
 ])
 def test_slice_forms_cutile_cannot_state_are_refused(line, construct, why, tmp_path):
     body = f"""
@@ -2928,3 +2930,15 @@ def test_a_loop_over_int64_bounds_steps_by_its_folded_value(tmp_path):
     with pytest.raises(Unsupported, match="an int64 range with a step not known at translation time"):
         emit_resolved(tmp_path, body.replace("range(start, end, BT)", "range(start, end, n)").replace("BT: ct", "n: int, BT: ct"),
              sig.replace("D=#64", "D=#64, n=i32"), consts=("D", "BT"))
+
+
+def test_a_store_into_an_expression_is_refused_not_an_internal_error(tmp_path):
+    """ct.store's array given as an expression the resolver does not bind first (here unresolved: emit without the
+    module) is refused at the call, naming the expression (was an internal error, AttributeError at `.id`)."""
+    body = """
+    @ct.kernel
+    def k(x, y, B: ct.Constant[int]):
+        ct.store(y.slice(0, 0, 64), index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(B,)))
+    """
+    with pytest.raises(Unsupported, match="the array stored into is the expression `y.slice"):
+        emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, B=#16")

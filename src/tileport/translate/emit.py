@@ -2407,6 +2407,10 @@ class Emitter:
 
     def store(self, call: ast.Call, indent: str) -> None:
         kw = {k.arg: k.value for k in call.keywords}
+        if not (call.args and isinstance(call.args[0], ast.Name)):
+            raise self.refuse(call, "store-other", f"the array stored into is the expression "
+                                                   f"`{self.text(call.args[0]) if call.args else '?'}` (bind it to a "
+                                                   "name first)")
         arr = call.args[0].id  # classify_arrays checked it is a Name of an output array
         index = kw.get("index", call.args[1] if len(call.args) > 1 else None)
         tile_node = kw.get("tile", call.args[2] if len(call.args) > 2 else None)

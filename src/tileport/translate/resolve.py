@@ -221,6 +221,11 @@ REWRITES: tuple[Rewrite, ...] = (
             "made after the call (`a = a_l * a_r`); a chain of helpers each returning the next's call, the last a "
             "product (`def middle(t): if SQUARE: t = t * t; return inner(t)`), as an operand of a sum: copies "
             "returning the factors through the chain, the product made before the statement"),
+    Rewrite("inline-slice", "an array view made in the call that uses it (`ct.store(out.slice(axis=1, start=0, "
+            "stop=NA), index=(i, 0), tile=t)`, `ct.load(x.slice(0, s, e), ..)`), or an array chosen there by a "
+            "conditional expression (`ct.store(y if TO_Y else z, ..)`)", "the view or the choice bound to a name "
+            "just before the statement (`out_slice = out.slice(..)`, `y_or_z = y if TO_Y else z`), the forms rows "
+            "array-slice and array aliases take (neither reads memory: binding it first changes no order)"),
     Rewrite("function-factory", "a helper that defines a function over its parameters and returns it (`def "
             "make_poly(a, b, c): def poly(x): return (a * x + b) * x + c; return poly`), its result bound once in "
             "the kernel or a helper (`p = make_poly(1.0, 0.5, 0.25)`) and only called (`p(t)`)", "the arguments "
@@ -2295,6 +2300,58 @@ def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set
     ast.fix_missing_locations(fn)
 
 
+def _hoist_inline_slices(fn: ast.FunctionDef) -> None:
+    """`f(x.slice(..), ..)` (an array view passed straight to the call that uses it: ct.load, ct.store, a helper),
+    `ct.store(y if TO_Y else z, ..)`: the view or the choice bound to a fresh name in a statement of its own just
+    before (rewrite inline-slice)."""
+    taken = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)} | {a.arg for a in walk_nodes(fn)
+                                                                         if isinstance(a, ast.arg)}
+
+    def is_slice(node: ast.AST) -> bool:   # (of an array's name, or of another slice: `y.slice(..).slice(..)`)
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "slice" \
+            and (isinstance(node.func.value, ast.Name) or is_slice(node.func.value))
+
+    def is_choice(call: ast.Call) -> bool:   # `ct.store(y if TO_Y else z, ..)`: an array picked in a memory op
+        func = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+        arg = call.args[0]
+        return isinstance(arg, ast.IfExp) and isinstance(arg.body, ast.Name) and \
+            isinstance(arg.orelse, ast.Name) and (func in ("load", "store", "gather", "scatter", "num_tiles")
+                                                  or func.startswith("atomic_"))
+
+    def base_name(node: ast.AST) -> str:
+        return f"{node.func.value.id}_slice" if is_slice(node) else f"{node.body.id}_or_{node.orelse.id}"
+
+    def bind(view: ast.expr, st: ast.stmt, out: list[ast.stmt]) -> ast.Name:
+        if is_slice(view) and not isinstance(view.func.value, ast.Name):   # the inner slice first
+            view.func.value = bind(view.func.value, st, out)
+        k, name = 0, base_name(view)
+        while name in taken:
+            k += 1
+            name = f"{base_name(view)}{k}"
+        taken.add(name)
+        out.append(_mark(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], view), st)))
+        return ast.copy_location(ast.Name(name, ast.Load()), view)
+
+    def hoist(stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for st in stmts:
+            for field in ("body", "orelse", "finalbody"):
+                if isinstance(getattr(st, field, None), list) and getattr(st, field) and \
+                        isinstance(getattr(st, field)[0], ast.stmt):
+                    setattr(st, field, hoist(getattr(st, field)))
+            inner = [] if isinstance(st, (ast.FunctionDef, ast.For, ast.While, ast.If, ast.With)) else [st]
+            if isinstance(st, (ast.For, ast.While, ast.If)):   # (a loop's or branch's header, not its body)
+                inner = [getattr(st, "iter", None) or st.test]
+            for node in [n for root in inner for n in walk_nodes(root)]:
+                if isinstance(node, ast.Call) and node.args and (is_slice(node.args[0]) or is_choice(node)):
+                    node.args[0] = bind(node.args[0], st, out)
+            out.append(st)
+        return out
+
+    fn.body = hoist(fn.body)
+    ast.fix_missing_locations(fn)
+
+
 def _factory_parts(py: Any, file: Path) -> tuple[ast.FunctionDef, ast.FunctionDef] | None:
     """(the factory's definition, the function it returns) when ``py`` is a user function of ``file`` whose body is
     only a (docstring,) `def inner(..)` without decorators and `return inner`; else None."""
@@ -2574,6 +2631,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     _hoist_tuple_call_arguments(fn, env)
     _inline_tiled_views(fn)
     _inline_tuple_names(fn, env)
+    _hoist_inline_slices(fn)
     if where is not None:
         _inline_function_factories(fn, env, where[0])
     nested = _nested_functions(fn) if where is not None else {}
