@@ -62,6 +62,11 @@ def bad_files(tmp_path_factory):
     (t / "factory.py").write_text("import cuda.tile as ct\n\n\ndef make(f):\n    @ct.kernel\n"
                                   "    def k(x, B: ct.Constant[int]):\n"
                                   "        ct.store(x, (ct.bid(0),), ct.full((B,), f, ct.float32))\n    return k\n")
+    for name, closure in (("tuple", {"f": {"tuple": 3}}), ("enum", {"f": {"enum": "Act", "member": "GELU"}})):
+        # a capture whose recorded closure value is malformed, or names an enum member the module lacks
+        (t / f"capture_closure_{name}.json").write_text(json.dumps({"format": 1, "launches": [
+            {"kernel": f"{t / 'factory.py'}::k@6", "source": str(t / "factory.py"), "grid": [1, 1, 1],
+             "signature": "x=f32[?]/1, B=#16", "args": [], "count": 1, "closure": closure}]}))
     (t / "blocked").mkdir()                # an --out whose variants/ is a file: found mid-work (exit 1)
     (t / "blocked" / "variants").write_text("in the way\n")
     spec_only = t / "spec_only"            # a port directory whose spec.json is not a spec
@@ -243,6 +248,11 @@ def rows():
          "'k' is defined inside a function (a factory) at line 6: name it k@LINE"),
         ("port-factory-no-closure", ["port", "{t}/factory.py::k@6", "--sig", "x=f32[?]/1, B=#16", *out], 2,
          "the kernel closes over f (a factory's values); port it from a capture"),
+        ("port-factory-bad-closure", ["port", "{t}/factory.py::k@6", "--capture", "{t}/capture_closure_tuple.json",
+                                      *out], 2, "the kernel closes over 'f', a {'tuple': 3} the capture could not "
+                                                "record"),
+        ("port-factory-closure-enum", ["port", "{t}/factory.py::k@6", "--capture", "{t}/capture_closure_enum.json",
+                                       *out], 2, "the kernel closes over 'f', Act.GELU, which is not found here"),
         # --arch
         ("arch-compile", ["compile", "{k}", "--sig", "{sig}", "--arch", "garbage", *out], 2,
          "--arch 'garbage': expected a GPU architecture"),

@@ -169,13 +169,13 @@ def _closure_object(name: str, value: Any, module: Any, path: Path, ref: str) ->
 
     if not isinstance(value, dict):
         return value
-    if "dtype" in value and hasattr(ct, value["dtype"]):
+    if isinstance(value.get("dtype"), str) and hasattr(ct, value["dtype"]):
         return getattr(ct, value["dtype"])
-    if "global" in value and value["global"] in vars(module):
+    if isinstance(value.get("global"), str) and value["global"] in vars(module):
         return vars(module)[value["global"]]
-    if "tuple" in value:
+    if isinstance(value.get("tuple"), list):
         return tuple(_closure_object(name, v, module, path, ref) for v in value["tuple"])
-    if "enum" in value:
+    if isinstance(value.get("enum"), str) and isinstance(value.get("member"), str):
         try:
             obj = importlib.import_module(value["module"]) if "module" in value else module
             for part in value["enum"].split("."):
@@ -184,7 +184,8 @@ def _closure_object(name: str, value: Any, module: Any, path: Path, ref: str) ->
         except (ImportError, AttributeError, KeyError, TypeError) as exc:
             raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, {value['enum']}.{value['member']}, "
                                   f"which is not found here ({type(exc).__name__}: {exc})") from None
-    if "function" in value and isinstance(value.get("line"), int):
+    if isinstance(value.get("function"), str) and isinstance(value.get("line"), int) and \
+            isinstance(value.get("closure", {}), (dict, type(None))):
         fn = _rebuilt_function(module, path, value["function"], value["line"], value.get("closure"), ref)
         return ct.function(fn) if value.get("tile_function") else fn
     raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, a {value.get('unknown', value)} the capture "
