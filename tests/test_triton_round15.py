@@ -157,3 +157,43 @@ def test_max_num_imprecise_acc_is_dropped(tmp_path):
             "c = tl.dot(a, a, max_num_imprecise_acc=32)\n"
             "tl.store(y_ptr + r[:, None] * 16 + r[None, :], c)")
     assert "ct.mma(" in tf._lowered(tmp_path, body)
+
+
+@pytest.mark.parametrize("alias, expect", [
+    ("triton_tanh = libdevice.tanh", "ct.tanh(x)"),
+    # chosen by Triton version at import (Unsloth): every binding the same function
+    ("try:\n    triton_tanh = tl.extra.cuda.libdevice.tanh\nexcept AttributeError:\n    triton_tanh = libdevice.tanh",
+     "ct.tanh(x)"),
+    ("triton_tanh = tl.math.exp2", "ct.exp2(x, flush_to_zero=True)"),
+    # libdevice's sqrt through an alias: IEEE, as libdevice computes it (tl.sqrt: the approximation)
+    ("triton_tanh = libdevice.sqrt", "ct.sqrt(x)"),
+])
+def test_a_module_alias_of_a_triton_function_is_that_function(tmp_path, alias, expect):
+    """`triton_tanh = libdevice.tanh` at module level, `triton_tanh(x)` in the kernel (Unsloth's softcapping): the
+    function it names (it was refused: "call `triton_tanh` is not supported")."""
+    import test_triton_frontend as tf
+
+    f = tmp_path / "m.py"
+    f.write_text(tf.MODULE.replace("{helpers}", alias + "\n").replace(
+        "{body}", "x = tl.load(x_ptr + offs)\n    tl.store(y_ptr + offs, triton_tanh(x))"))
+    from tileport.frontends.triton.lower import lower
+    from tileport.frontends.triton.source import find_kernel
+
+    src = lower(find_kernel(f, "k"), tf.IKINDS, {"s": "float"}, facts=tf.FACTS).source
+    assert f"ct.store(y_ptr, index=(pid,), tile=ct.astype({expect}, y_ptr.dtype))" in src
+
+
+def test_a_number_in_one_arm_and_a_loaded_element_in_the_other_is_one_element_tile(tmp_path):
+    """`if y != -100: loss = lse - tl.load(x + y) else: loss = 0.0` (a loaded element is a one-element tile in the
+    lowered kernel): the number made a tile of that shape in its arm (cuTile Python rejected the `if`: "Type of
+    `loss` depends on path taken")."""
+    import test_triton_frontend as tf
+
+    body = ("y = tl.load(x_ptr + pid)\n"
+            "if y > 0.0:\n"
+            "    loss = y * 2.0\n"
+            "else:\n"
+            "    loss = 0.0\n"
+            "tl.store(y_ptr + pid, loss)")
+    src = tf._lowered(tmp_path, body)
+    assert "        loss = ct.full((1,), loss, dtype=ct.float32)\n" in src.split("else:")[1]

@@ -1458,11 +1458,13 @@ class _Lowerer:
         kinds = (Ptr, BlockPtr, Desc, Mask)
         before = {n: self.env.get(n) for n in assigned}
         self.emit(f"if {cond.text}:")
+        if_at = len(self.lines)
         self._runtime_arms.append((id(s), True))
         try:
             self.indented(s.body)
         finally:
             self._runtime_arms.pop()
+        body_end = len(self.lines)
         arm = {n: self.env.get(n) for n in assigned}
         for n in assigned:   # the other arm starts from the pointers (masks) bound before the `if`, not the first's
             if isinstance(arm[n], kinds):
@@ -1480,8 +1482,35 @@ class _Lowerer:
         for n in assigned:   # one bound differently in the arms has no value after the `if` (used: refused there)
             if (isinstance(arm[n], kinds) or isinstance(self.env.get(n), kinds)) and arm[n] != self.env.get(n):
                 self.env[n] = _Diverged(n, getattr(s, "lineno", 0))
+        self._one_element_arms(s, assigned, arm, before, (if_at, body_end))
         self._carried = old_carried
         self._forget_factors(assigned)
+
+    def _one_element_arms(self, s: ast.If, assigned: set[str], arm: dict, before: dict,
+                          at: tuple[int, int]) -> None:
+        """A name a runtime `if` binds to a one-element tile in one arm (`loss = lse - x_y`, x_y loaded at a label)
+        and to a number in the other (`else: loss = 0.0`), or keeps a number from before the `if`: the number made a
+        tile of that shape and dtype in its arm (`ct.full((1,), 0.0, dtype=ct.float32)`), as the name is one
+        scalar in Triton in both (cuTile Python rejected the `if`: "Type of `loss` depends on path taken")."""
+        pad = "    " * (self.indent + 1)
+        inserts: list[tuple[int, str]] = []
+        for n in sorted(assigned):
+            a, b = arm.get(n), self.env.get(n)
+            t = a if isinstance(a, Tile) else b if isinstance(b, Tile) else None
+            other = b if t is a else a
+            if t is None or not isinstance(other, Scalar) or t.shape not in ((), ("1",)) or \
+                    self.known_dtype(t) not in FLOAT_DTYPES + INT_DTYPES or t.text != self.prefix + n:
+                continue
+            line = f"{t.text} = ct.full({_tup(t.shape)}, {other.text}, dtype={self.known_dtype(t)})"
+            if other is b and s.orelse and b is not before.get(n):   # the else arm bound the number
+                inserts.append((len(self.lines), pad + line))
+            elif other is a and a is not before.get(n):              # the `if` arm bound it
+                inserts.append((at[1], pad + line))
+            else:   # the number from before the `if`: made a tile before it
+                inserts.append((at[0] - 1, pad[4:] + line))
+            self.env[n] = t
+        for pos, line in sorted(inserts, reverse=True):
+            self.lines.insert(pos, line)
 
     def _forget_factors(self, names: set[str]) -> None:
         """After a runtime `if` or a loop, a variable assigned in it holds one of several values: `off = pid * B`

@@ -87,6 +87,50 @@ def _aliases(tree: ast.Module) -> tuple[set[str], set[str], dict[str, str]]:
     return tl, tr, functions
 
 
+def _function_aliases(tree: ast.Module, tl: set[str], tr: set[str]) -> tuple[dict[str, str], set[str]]:
+    """Module-level names bound to a function of triton.language or one of its namespaces (Unsloth's
+    `triton_tanh = libdevice.tanh`, also in the arms of a module-level `if` / `try` choosing by Triton version:
+    `triton_tanh = tl.extra.cuda.libdevice.tanh` / `tl.math.tanh`): name → the function's name, when every binding
+    of the name is such a function of one name; and those of them every binding takes from libdevice."""
+    found: dict[str, set[tuple[str, bool]]] = {}
+    other: set[str] = set()
+
+    def chain(e: ast.expr) -> list[str] | None:
+        parts = []
+        while isinstance(e, ast.Attribute):
+            parts.append(e.attr)
+            e = e.value
+        if not isinstance(e, ast.Name):
+            return None
+        return [e.id] + parts[::-1]
+
+    def visit(body: list[ast.stmt]) -> None:
+        for st in body:
+            if isinstance(st, ast.If):
+                visit(st.body)
+                visit(st.orelse)
+            elif isinstance(st, ast.Try):
+                visit(st.body)
+                for h in st.handlers:
+                    visit(h.body)
+                visit(st.orelse)
+            elif isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None:
+                targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+                for t in targets:
+                    if not isinstance(t, ast.Name):
+                        continue
+                    c = chain(st.value)
+                    ok = c is not None and len(c) >= 2 and (
+                        c[0] in tl or c[0] in tr and len(c) >= 3 and c[1] == "language")
+                    if ok:
+                        found.setdefault(t.id, set()).add((c[-1], "libdevice" in c[:-1]))
+                    else:
+                        other.add(t.id)
+    visit(tree.body)
+    names = {n: v for n, v in found.items() if n not in other and len({f for f, _ in v}) == 1}
+    return ({n: next(iter(v))[0] for n, v in names.items()}, {n for n, v in names.items() if all(d for _, d in v)})
+
+
 def _literal(node: ast.expr) -> object:
     """The value of a literal, or of `tl.constexpr(literal)`; None when it is neither."""
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and (
@@ -154,6 +198,9 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
     libdevice = frozenset(a.asname or a.name for n in walk_nodes(tree)
                           if isinstance(n, ast.ImportFrom) and n.module in TL_MODULES and "libdevice" in n.module
                           for a in n.names)
+    aliased, aliased_libdevice = _function_aliases(tree, tl, tr)
+    libdevice = libdevice | (aliased_libdevice - set(functions))   # (a name imported too: the import's)
+    functions = {**aliased, **functions}
     return TritonKernel(path.resolve(), name, fn, text, frozenset(tl), frozenset(t for t in tr if ":" not in t),
                         functions, _module_constants(tree), helpers, libdevice)
 
