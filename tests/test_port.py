@@ -1295,6 +1295,14 @@ def gen15_views(x, y, z, w, B: ct.Constant[int], TO_Y: ct.Constant[bool]):
     ct.store(w.slice(0, 0, 4 * B).slice(0, 0, 2 * B), index=(i,), tile=t)
 """, ["x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, w=f32[?]/1, B=#128, TO_Y=#true",
       "x=f32[?]/1, y=f32[?]/1, z=f32[?]/1, w=f32[?]/1, B=#64, TO_Y=#false"]),
+    # round 15: Unicode parameter and local names (`α: float`, `β = 1.0 - α`; the signature grammar refused `α=f32`)
+    "gen15_unicode": ("""
+@ct.kernel
+def gen15_unicode(a, b, out, α: float, B: ct.Constant[int]):
+    i = ct.bid(0)
+    β = 1.0 - α
+    ct.store(out, index=(i,), tile=β * ct.load(a, index=(i,), shape=(B,)) + α * ct.load(b, index=(i,), shape=(B,)))
+""", ["a=f32[?]/1, b=f32[?]/1, out=f32[?]/1, α=f32, B=#256"]),
     "gen13_forms": ("""
 def _stats(t):
     mu = ct.sum(t, axis=1, keepdims=True) / t.shape[1]

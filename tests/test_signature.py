@@ -22,6 +22,15 @@ def test_parse_mixed():
     assert sig.params[4][1] == ConstSig(True)
 
 
+def test_parameter_names_are_python_identifiers():
+    """A kernel's parameters are named as Python names them, Unicode too (`def lerp(a, b, out, α: float, ..)`, as a
+    capture writes `α=f32`): was "cannot parse parameter 'α=f32'" (the port of such a kernel is proven: round 15)."""
+    sig = parse("a=f32[?]/1, α=f32, β_2=#0.5, _n=i32")
+    assert [n for n, _ in sig.params] == ["a", "α", "β_2", "_n"] and parse(sig.text()) == sig
+    with pytest.raises(SignatureError, match="cannot parse parameter"):
+        parse("2x=f32")
+
+
 @pytest.mark.parametrize("text, needle", [
     ("f33[?]", "unknown dtype 'f33'"),
     ("f32[?,x]", "dimension 'x'"),

@@ -178,7 +178,7 @@ def _items(text: str) -> list[str]:
 def parse_param(text: str) -> tuple[str | None, ParamSig]:
     full = text
     name = None
-    m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+)", text)
+    m = re.fullmatch(r"\s*([^\W\d]\w*)\s*=\s*(.+)", text)   # (a Python identifier: `α=f32` too)
     if m:
         name, text = m.group(1), m.group(2)
     text = text.strip()
