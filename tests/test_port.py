@@ -1303,6 +1303,28 @@ def gen15_unicode(a, b, out, α: float, B: ct.Constant[int]):
     β = 1.0 - α
     ct.store(out, index=(i,), tile=β * ct.load(a, index=(i,), shape=(B,)) + α * ct.load(b, index=(i,), shape=(B,)))
 """, ["a=f32[?]/1, b=f32[?]/1, out=f32[?]/1, α=f32, B=#256"]),
+    # round 15: a member of a plain (string-valued) Enum compared in constant `if`s (was "unknown name 'MODE'")
+    "gen15_enum": ("""
+import enum
+
+
+class Mode(enum.Enum):
+    SLOW = "slow"
+    FAST = "fast"
+
+
+MODE = Mode.FAST
+
+
+@ct.kernel
+def gen15_enum(x, y, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    if MODE == Mode.FAST and MODE.value == "fast":
+        t = t * 3.0
+    if MODE != Mode.FAST:
+        t = t * 5.0
+    ct.store(y, index=(ct.bid(0),), tile=t)
+""", ["x=f32[?]/1, y=f32[?]/1, B=#128"]),
     "gen13_forms": ("""
 def _stats(t):
     mu = ct.sum(t, axis=1, keepdims=True) / t.shape[1]

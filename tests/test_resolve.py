@@ -243,6 +243,39 @@ def test_an_array_chosen_in_a_memory_op_and_a_slice_of_a_slice_are_bound_first(t
         text
 
 
+def test_a_plain_enum_member_is_compared_by_identity(tmp_path):
+    """A module's plain `Enum` member (`MODE = Mode.FAST`, string-valued) compared in a kernel's constant `if`: was
+    "unknown name 'MODE'"; spelled as a string naming the member, it equals only itself, as cuTile Python folds the
+    comparison (a member equals no str, whatever its value; `.value` reads the value). Proven: round 15's probe."""
+    src = tmp_path / "enum_mod.py"
+    src.write_text(HEADER + textwrap.dedent("""
+    import enum
+
+
+    class Mode(enum.Enum):
+        SLOW = "slow"
+        FAST = "fast"
+
+
+    MODE = Mode.FAST
+
+
+    @ct.kernel
+    def k(x, y, TILE: ConstInt):
+        a = MODE == Mode.FAST
+        b = MODE != Mode.SLOW
+        c = MODE == "fast"
+        d = MODE.value == "fast"
+    """))
+    kernel = load_kernel(f"{src}::k")
+    fn = next(n for n in ast.parse(src.read_text()).body if isinstance(n, ast.FunctionDef) and n.name == "k")
+    out, _ = resolve(fn, kernel.pyfunc)
+    text = "\n".join(ast.unparse(st) for st in out.body)
+    name = f"'<enum {kernel.pyfunc.__module__}.Mode.FAST>'"
+    assert f"a = {name} == {name}" in text and "'fast' == 'fast'" in text, text
+    assert f"c = {name} == 'fast'" in text, text
+
+
 def test_a_function_factory_is_left_alone_where_its_result_is_not_only_called(tmp_path):
     """The function-factory rewrite applies only to a result bound once and only called: passed on as a value, or a
     factory with other statements than its `def` and `return`, it is left as written (the emitter refuses it)."""

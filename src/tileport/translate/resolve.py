@@ -74,8 +74,10 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("module-alias", "`import cuda.tile as cuda_tile`, `from cuda import tile`", "`ct.`"),
     Rewrite("global-constant", "a module-level `int`/`float`/`bool` (or a tuple of them, or of dtypes and enum "
             "members: `DTYPES = (ct.float16, ct.bfloat16)`), `str` (`NORM = \"rms\"`) "
-            "or member of the module's own `IntEnum` (`Act.RELU`) used in a kernel",
-            "the literal (the member's int), as cuTile Python folds it"),
+            "or member of the module's own `IntEnum` (`Act.RELU`) used in a kernel; a member of a plain `Enum` "
+            "(`MODE = Mode.FAST`, then `if MODE == Mode.FAST`)",
+            "the literal (the member's int), as cuTile Python folds it; a plain Enum's member a string naming it, "
+            "equal only to itself (its comparisons fold as cuTile Python folds them)"),
     Rewrite("global-enum", "a module-level or local alias of a cuda.tile enum member (`PAD_ZERO = "
             "ct.PaddingMode.ZERO`)", "`ct.PaddingMode.ZERO`"),
     Rewrite("global-dtype", "a cuda.tile, torch or numpy dtype object (`torch.int32`, `np.float32`, an alias)",
@@ -310,6 +312,13 @@ def static_node(value: Any, like: ast.AST) -> ast.expr | None:
         return _mark(ast.copy_location(ast.Constant(int(value)), like))   # `Act.RELU` of the module's IntEnum
     if isinstance(value, str):   # a module's string constant (`NORM = "rms"`), compared in constant `if`s
         return _mark(ast.copy_location(ast.Constant(value), like))
+    if isinstance(value, enum.Enum) and not isinstance(value, (int, float, str)) and \
+            not type(value).__module__.startswith("cuda.tile"):
+        # a member of the user's plain Enum (`MODE = Mode.FAST`, `class Mode(enum.Enum): FAST = "fast"`), compared
+        # in constant `if`s (`if MODE == Mode.FAST`, as cuTile Python folds it): a string naming the member, equal
+        # only to itself (a member equals no str or int, whatever its value)
+        return _mark(ast.copy_location(ast.Constant(
+            f"<enum {type(value).__module__}.{type(value).__qualname__}.{value.name}>"), like))
     if isinstance(value, tuple) and value and all(_numbers(v) for v in value):   # (nested: `((2, 1), (4, 2))`,
         elts = [static_node(v, like) for v in value]                         # a sorting network's stages)
         return _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), like))
