@@ -228,8 +228,8 @@ TWO = Path(__file__).parent / "fixtures" / "triton_idioms_two_layouts.py"
 #: f32 `/`, sqrt and rsqrt as Triton computes them (tests/gpu/test_triton_numerics_gpu.py: bit for bit on a GPU)
 NUM = Path(__file__).parent / "fixtures" / "triton_numerics.py"
 NUM_KERNELS = ("f32_quotients", "f32_roots")
-#: (scatter_rows, a tile store and a scatter into one array, is checked on the CPU only: the translator refuses an
-#: array both scattered into and stored as tiles, coverage row `store-other`, planned)
+#: (scatter_rows, a tile store and a scatter into one array, is lowered with every access of y a scatter since round
+#: 15 and ported in tests/test_triton_round15.py)
 TWO_KERNELS = ("rows_then_flat", "flat_then_rows", "flat_elements", "picked_rows_2d", "label_and_neighbour",
                "row_ends", "row_ends_first", "shifted_window")
 TUT_KERNELS = ("tut_attn_fwd", "tut_attn_bwd_dkdv", "tut_persistent_mm", "tut_persistent_ptr_mm",
