@@ -2942,3 +2942,21 @@ def test_a_store_into_an_expression_is_refused_not_an_internal_error(tmp_path):
     """
     with pytest.raises(Unsupported, match="the array stored into is the expression `y.slice"):
         emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, B=#16")
+
+
+def test_a_helper_parameter_left_at_none_read_as_a_value_says_why(tmp_path):
+    """`n = n or t.shape[0]` of a helper's `n=None` is refused saying what it is (was "unknown name 'n'"): cuda.tile
+    1.7 folds `None or 128` to True (docs/corpus.md, limits), so the idiom is not the default on a GPU either."""
+    body = """
+    def row_sum(t, n=None):
+        n = n or t.shape[0]
+        return ct.sum(t, axis=0) / n
+
+
+    @ct.kernel
+    def k(x, y, B: ct.Constant[int]):
+        t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+        ct.store(y, index=(ct.bid(0),), tile=ct.zeros((B,), dtype=ct.float32) + row_sum(t))
+    """
+    with pytest.raises(Unsupported, match="'n', a parameter of row_sum\\(\\) left at None, read as a value"):
+        emit_resolved(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, B=#16")

@@ -2927,6 +2927,12 @@ class Emitter:
                 return node.id, Scalar(p.dtype)
             if isinstance(p, sigmod.ArraySig):
                 return node.id, ArrayParam(node.id, p)
+            if self.inlining and self.helper_params.get(node.id) == (True, None):
+                # (`n = n or t.shape[0]` of a helper's `n=None`: cuda.tile 1.7 folds `None or 128` to True, not 128)
+                raise self.refuse(node, "assign", f"{node.id!r}, a parameter of {self.inlining[-1]}() left at None, "
+                                                  "read as a value: only `is None` / `is not None` tests read it "
+                                                  "(cuda.tile 1.7 folds `a or b` of constants to a bool, so `n or "
+                                                  "default` is not the default there either)")
             raise self.refuse(node, "assign", f"unknown name {node.id!r}" + (
                 f" in {self.inlining[-1]}() (a helper reads its parameters and module names; a local of the "
                 "function it is defined in, a closure, is not carried in)" if self.inlining else ""))
