@@ -1325,6 +1325,21 @@ def gen15_enum(x, y, B: ct.Constant[int]):
         t = t * 5.0
     ct.store(y, index=(ct.bid(0),), tile=t)
 """, ["x=f32[?]/1, y=f32[?]/1, B=#128"]),
+    # round 15: kernels named like a Rust keyword (`where`) or a cutile function their Rust calls (`exp`): the entry
+    # is `where_` / `exp_` (rustfmt rejected `pub fn where`; `exp(..)` called the entry itself, E0277)
+    "where": ("""
+@ct.kernel
+def where(c, x, y, out, B: ct.Constant[int]):
+    i = ct.bid(0)
+    m = ct.load(c, index=(i,), shape=(B,))
+    ct.store(out, index=(i,), tile=ct.where(m, ct.load(x, index=(i,), shape=(B,)), ct.load(y, index=(i,), shape=(B,))))
+""", ["c=bool[?]/1, x=f32[?]/1, y=f32[?]/1, out=f32[?]/1, B=#128",
+      "c=bool[?]/1, x=bf16[?]/1, y=bf16[?]/1, out=bf16[?]/1, B=#128"]),
+    "exp": ("""
+@ct.kernel
+def exp(x, y, B: ct.Constant[int]):
+    ct.store(y, index=(ct.bid(0),), tile=ct.exp(ct.load(x, index=(ct.bid(0),), shape=(B,))))
+""", ["x=f32[?]/1, y=f32[?]/1, B=#128"]),
     "gen13_forms": ("""
 def _stats(t):
     mu = ct.sum(t, axis=1, keepdims=True) / t.shape[1]

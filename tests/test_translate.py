@@ -2960,3 +2960,13 @@ def test_a_helper_parameter_left_at_none_read_as_a_value_says_why(tmp_path):
     """
     with pytest.raises(Unsupported, match="'n', a parameter of row_sum\\(\\) left at None, read as a value"):
         emit_resolved(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, B=#16")
+
+
+def test_an_entry_named_like_a_rust_keyword_or_a_cutile_function_gets_an_underscore():
+    """The Rust entry of a kernel `def where(..)` / `def match(..)` (Rust keywords: rustfmt rejected `pub fn match`)
+    or `def exp(..)` (a cutile function: the body's `exp(..)` called the entry, E0277) is `where_` / `match_` /
+    `exp_`; other names are kept (proven: SMALL_KERNELS `where`, `exp`)."""
+    from tileport.translate.emit import rust_entry_name
+
+    assert [rust_entry_name(n) for n in ("where", "match", "loop", "exp", "rsqrt", "softmax", "rms_norm")] == \
+        ["where_", "match_", "loop_", "exp_", "rsqrt_", "softmax", "rms_norm"]

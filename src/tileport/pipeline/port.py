@@ -28,7 +28,7 @@ from ..rustgen import generic
 from ..rustgen.module import render
 from ..spec import signature as sigmod
 from ..toolchain.locate import CudaTree, run_tool
-from ..translate.emit import Unsupported, emit_kernel
+from ..translate.emit import Unsupported, emit_kernel, rust_entry_name
 from ..translate.guide import op_locations
 from ..translate.helpers import kernel_files, sources_sha256
 from ..translate.value_generic import Traced, mentioned_in_comments, second_value, value_only
@@ -95,7 +95,7 @@ def _entry_names(kernel, groups: list) -> list[str]:
             values = [dtypes[k] for k in arrays]
             parts += [values[0]] if len(set(values)) == 1 else [f"{k.lower()}_{dtypes[k]}" for k in arrays]
         parts += [f"{k.lower()}_{_slug(constants[k])}" for k in consts]
-        names.append(f"{kernel.name}_{'_'.join(parts) or 'v'}")
+        names.append(f"{rust_entry_name(kernel.name)}_{'_'.join(parts) or 'v'}")
     if len(set(names)) < len(names):
         names = [f"{n}_{i}" for i, n in enumerate(names)]
     return names
@@ -208,7 +208,7 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
                          "strides": e.strides, "specs": e.specs, "unit_grid": e.unit_grid,
                          "preconditions": e.preconditions, "layout": e.layout, "reference": v["ir"]["bytecode"]})
     entries, variants, described = [], [], []
-    names = _entry_names(kernel, groups) if len(groups) > 1 else [kernel.name]
+    names = _entry_names(kernel, groups) if len(groups) > 1 else [rust_entry_name(kernel.name)]
     for (e, served), entry_name in zip(groups, names):
         described.append(f"{served[0]['signature']} ({_describe_constants(served[0]['constants'])}).")
         if len(groups) > 1:
@@ -216,6 +216,8 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
             # per distinct body, named by what tells them apart; port.json maps each launch (symbol, signature) to
             # its entry — the host side's dispatch table.
             e = dataclasses.replace(e, entry=entry_name, doc=e.doc + [f"Specialization for {described[-1]}"])
+        elif e.entry != entry_name:   # (a kernel named like a Rust keyword or a cutile function: `where_`)
+            e = dataclasses.replace(e, entry=entry_name)
         entries.append(e)
         for v in served:
             generics = v.pop("generics_of")

@@ -6400,6 +6400,13 @@ unpack validate_partition_store xori
 """.split())
 
 
+def rust_entry_name(name: str) -> str:
+    """The Rust name of a kernel's entry: its Python name, with `_` added where that is a Rust keyword (a kernel
+    `def where(..)`, `def match(..)`: rustfmt rejected `pub fn match`) or a cutile function the generated Rust may
+    call (a kernel `def exp(..)` calling `ct.exp`: its `exp(..)` called the entry, E0277)."""
+    return f"{name}_" if name in RUST_KEYWORDS or name in CUTILE_FUNCTIONS else name
+
+
 def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
     """Locals (and helper parameters) named like a Rust keyword (`do`, `type`, `ref`, ...) or bound under the name
     of a cutile function the generated Rust calls (`exp = ct.exp(x)`, `constant = ..`) renamed `do_` / `exp_` in
