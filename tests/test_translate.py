@@ -2970,3 +2970,26 @@ def test_an_entry_named_like_a_rust_keyword_or_a_cutile_function_gets_an_undersc
 
     assert [rust_entry_name(n) for n in ("where", "match", "loop", "exp", "rsqrt", "softmax", "rms_norm")] == \
         ["where_", "match_", "loop_", "exp_", "rsqrt_", "softmax", "rms_norm"]
+
+
+def test_a_parameter_named_like_a_rust_keyword_is_renamed_or_refused(tmp_path):
+    """`def k(x, y, type: float, mod: int, ref, B)`: rustfmt rejected `type: f32` (reported as a translator bug);
+    such parameters are renamed `type_` in the Rust entry where they are used (the ABI keeps the Python name: the
+    launcher passes by position); a ct.Constant of such a name, or one the Rust also writes as a keyword (`loop`),
+    is refused naming the clash."""
+    body = """
+    @ct.kernel
+    def k(x, y, type: float, mod: int, ref, B: ct.Constant[int]):
+        t = ct.load(x, index=(ct.bid(0),), shape=(B,)) * type + mod
+        ct.store(y, index=(ct.bid(0),), tile=t + ct.load(ref, index=(ct.bid(0),), shape=(B,)))
+    """
+    e = emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, type=f32, mod=i32, ref=f32[?]/1, B=#128")
+    text = "\\n".join([*e.params, *e.body])
+    assert "type_: f32" in text and "mod_: i32" in text and "ref_: &Tensor" in text and \
+        not re.search(r"\\b(type|mod|ref)\\b", text), text
+    assert [a["name"] for a in e.abi][:5] == ["x", "y", "type", "mod", "ref"]
+    with pytest.raises(Unsupported, match="the parameter `type` has the name of a Rust keyword \\(a const generic"):
+        emit(tmp_path, body.replace("type: float", "type: ct.Constant[int]"),
+             "x=f32[?]/1, y=f32[?]/1, type=#2, mod=i32, ref=f32[?]/1, B=#128", consts=("B", "type"))
+    with pytest.raises(Unsupported, match="the parameter `loop` has the name of a Rust keyword; rename"):
+        emit(tmp_path, body.replace("type", "loop"), "x=f32[?]/1, y=f32[?]/1, loop=f32, mod=i32, ref=f32[?]/1, B=#128")

@@ -33,11 +33,14 @@ COVERAGE: tuple[Construct, ...] = (
               "`name: i32` / `name: f32` / `name: i64`; one named like a local the generated launcher reads or "
               "binds after the parameters (`ctx`, `function`, `validator`, ..) renamed `ctx_` in the Rust entry, "
               "as an array is (SMALL_KERNELS gen8_forms), and so is one named like a cutile function the kernel's "
-              "Rust calls (`max: int` beside `ct.maximum`)", S, "scale_cast"),
+              "Rust calls (`max: int` beside `ct.maximum`) or like a Rust keyword (`type`, `mod`, `ref`: `type_`; "
+              "`loop`, `let`, `mut`, `unsafe`, `const`, `fn`, `pub`, which the Rust also writes, are refused)", S,
+              "scale_cast"),
     Construct("param-constant-int", "`ct.Constant[int]` parameter", "`const NAME: i32` const generic; one named "
               "`E` (an expert count) is spelled as its value, one entry per value: cutile 0.3.1's compiler takes a "
               "const generic `E` for its ops' element type parameter and panics; one named like a cutile function the "
-              "kernel's Rust calls (`exp` beside `ct.exp`) is refused, naming the clash", S, "vector_add"),
+              "kernel's Rust calls (`exp` beside `ct.exp`) or like a Rust keyword (`type`) is refused, naming the "
+              "clash", S, "vector_add"),
     Construct("param-constant-other", "`ct.Constant[float|bool]` parameter", "the value as a literal, one entry per distinct value (`leaky_relu_slope_0_2`; port.json maps each launch to its entry)", S,
               None),
     Construct("bid", "`ct.bid(k)`", "`get_tile_block_id().k`", S, "vector_add"),

@@ -6764,6 +6764,17 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         # = .. .all(..)`, then `pred.shape()`: "no method named `shape` found for type `bool`"): the Rust
         # parameter is renamed (`pred_`); the port's ABI keeps the Python name, the launcher passes by position
         renames.append((name, re.compile(rf"\b{name}\b")))
+    for name, p in ((n, p) for n, p in sig.params if n in RUST_KEYWORDS):
+        # a parameter named like a Rust keyword (`type`, `ref`, `mod`, `where`: rustfmt rejected `type: f32`) is
+        # renamed `type_` where it is used, as above; one the generated Rust also writes as a keyword (`loop`, `let`,
+        # `mut`, `unsafe`, `const`, `fn`, `pub`: a textual rename would hit those) or a ct.Constant (port.json's
+        # variants are keyed by the const generic's name) is refused
+        if isinstance(p, sigmod.ConstSig) or name in ("let", "mut", "loop", "unsafe", "const", "fn", "pub"):
+            raise Unsupported(str(file), fn, "param-constant-int" if isinstance(p, sigmod.ConstSig) else
+                              "param-scalar", f"the parameter `{name}` has the name of a Rust keyword"
+                              f"{' (a const generic of that name cannot be written)' if isinstance(p, sigmod.ConstSig) else ''}"
+                              "; rename the parameter")
+        renames.append((name, re.compile(rf"\b{name}\b")))
     for name in (n for n, _ in sig.params if n in CUTILE_FUNCTIONS):
         # a parameter named like a cutile function the body calls (`max: int` beside `ct.maximum`'s `max(..)`,
         # "expected function, found `i32`") is renamed where it is a value, not where it is called (the launcher
