@@ -18,7 +18,7 @@ import test_triton_two_layouts as two
 from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round15.py"
-NAMES = ("ce_label_inplace", "rope_neox_or_pairs", "partial_rotary_copy")
+NAMES = ("ce_label_inplace", "rope_neox_or_pairs", "partial_rotary_copy", "sum_or_rows", "recurrent_rows")
 MOD = load_module(FIXTURE, "triton_round15_fixture")
 #: those Triton 3.6's interpreter runs here: with numpy 2.4 it fails on `range()` of a runtime bound ("only
 #: 0-dimensional arrays can be converted to Python scalars"), so the cross-entropy row is checked against numpy only
@@ -80,6 +80,12 @@ def test_round15_lowered_kernels_match_numpy(lowered):
             want = x.copy()
             want[..., :8] *= 2
             assert np.array_equal(got[1], want)
+        elif name == "sum_or_rows":   # (the sums' launch stored nothing: a (0, n_cols) view of the [rows] loss)
+            x = args[0] * np.float32(2.0)
+            want = x if kw["REDUCE"] == 0 else x.sum(1)
+            assert np.allclose(got[1], want, atol=1e-5)
+        elif name == "recurrent_rows":   # (steps past the first read padding: the view's row took K, not T * K)
+            assert np.allclose(got[1], np.cumsum(args[0], axis=1), atol=1e-5)
 
 
 def test_round15_lowered_kernels_match_tritons_interpreter(lowered, tmp_path):
@@ -129,7 +135,7 @@ def test_round15_kernels_port_and_prove(tmp_path):
     from tileport.toolchain.locate import find_cuda_tree
 
     launches = two.captured_launches(FIXTURE)
-    names = ("rope_neox_or_pairs", "partial_rotary_copy")   # (ce_label_inplace: the translator's token order after
+    names = ("rope_neox_or_pairs", "partial_rotary_copy", "sum_or_rows", "recurrent_rows")   # (ce_label_inplace: the translator's token order after
     jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
             for n in names]                                   # a scatter loop differs: unproven, docs/triton.md)
     # the two-layout fixture's scatter_rows (a tile store and a scatter into y: the translator refused it; now every
@@ -202,3 +208,29 @@ def test_a_number_in_one_arm_and_a_loaded_element_in_the_other_is_one_element_ti
             "tl.store(y_ptr + pid, loss)")
     src = tf._lowered(tmp_path, body)
     assert "        loss = ct.full((1,), loss, dtype=ct.float32)\n" in src.split("else:")[1]
+
+
+def test_an_extent_bounded_in_one_constexpr_arm_bounds_only_its_launches(lowered):
+    """The loss's column extent n_cols is found under `REDUCE == 0`; the other launches store index 0 alone."""
+    import json
+
+    views = json.loads((lowered / "sum_or_rows" / "lowered.json").read_text())["views"]
+    assert views["loss_ptr"]["dims"][1]["extent"] == "(n_cols if (REDUCE == 0) else 1)"
+
+
+def test_an_unbounded_inner_view_dimension_spans_the_contiguous_tensor_dimensions_up_to_the_next_stride():
+    """A view (B, T * K) of strides (T * K, 1) over a [B, T, K] tensor: its unit dimension spans T * K elements, the
+    flat addresses Triton walks (it took the tensor dimension of stride 1: K)."""
+    from tileport.frontends.triton.views import Dim, View, view_layout
+
+    view = View("k", (Dim("T * K", None), Dim("1", None)))
+    assert view_layout(view, (2, 5, 16), (80, 16, 1), {"T": 5, "K": 16}) == ((2, 80), (80, 1))
+    # rows of 3 x 16 elements padded to 64: the unit dimension spans the 48; with a gap between the 16s (stride 20,
+    # not contiguous) it keeps the tensor dimension's 16
+    view = View("x", (Dim("s", None), Dim("1", None)))
+    assert view_layout(view, (4, 3, 16), (64, 16, 1), {"s": 64}) == ((4, 48), (64, 1))
+    assert view_layout(view, (4, 3, 16), (64, 20, 1), {"s": 64}) == ((4, 16), (64, 1))
+    # an extent chosen per arm: None at the other launches (the tensor gives it)
+    view = View("y", (Dim("s", None), Dim("1", "(n if (MODE == 0) else None)")))
+    assert view_layout(view, (4, 16), (16, 1), {"s": 16, "n": 10, "MODE": 0}) == ((4, 10), (16, 1))
+    assert view_layout(view, (4, 16), (16, 1), {"s": 16, "n": 10, "MODE": 1}) == ((4, 16), (16, 1))

@@ -650,6 +650,9 @@ class _Lowerer:
         facts = facts or {}
         #: constexpr parameter → its value at each launch (folds `if` on constexprs the launches agree on)
         self.const_values: dict[str, list] = facts.get("constants", {})
+        #: the captured launches (their positions in the facts) the arm being lowered is reached by
+        self._launch_ids: list[int] = list(range(len(next(iter(self.const_values.values()))) if self.const_values
+                                                 else 1))
         #: array parameter → the cuTile dtypes the launches pass (a tile loaded from it has that dtype)
         self.array_dtypes: dict[str, set[str]] = facts.get("dtypes", {})
         #: tensor descriptor parameter → its block shape and padding at each launch
@@ -706,6 +709,10 @@ class _Lowerer:
         #: first; and the arms a view dimension's extent was found in ((param, dim) → that stack)
         self._arm_stack: list[tuple[str, bool]] = []
         self._view_arms: dict[str, tuple[tuple[str, bool], ...]] = {}   # a view's first access: its arms
+        #: (param, dim) → (launches reaching it, at index 0 with a block of 1) of each access no mask bounds along
+        #: that dimension; and the launches reaching the accesses that bound it
+        self._unbounded: dict[tuple[str, int], list[tuple[frozenset, bool]]] = {}
+        self._extent_launches: dict[tuple[str, int], frozenset] = {}
         self._extent_arms: dict[tuple[str, int], tuple[tuple[str, bool], ...]] = {}
         #: index vectors a loop or runtime `if` re-assigns, carried as their block index (name → the lowered
         #: variable), and the driver's claims: names not carried so (a value that is no run), and their wraps
@@ -791,10 +798,30 @@ class _Lowerer:
         body = _reserved_renamed(body, set(self.k.params))
         self.block(_early_returns_as_else(body))
         self._check_block_claims()
+        self._arm_extents()
         mixed = (self._atomic_arrays & self._tile_arrays) - self.gathered_arrays
         mixed |= self._scattered_and_tiled() - self.gathered_arrays
         if mixed:
             raise _AtomicArrays(mixed)
+
+    def _arm_extents(self) -> None:
+        """A view dimension bounded only in the arms of `if`s on constexprs that some launches take, and reached
+        unbounded only at the other launches (`if reduction == NONE: tl.store(loss + offs, l, mask=offs < n)` /
+        `if reduction != NONE: tl.store(loss, total)`, loss a row of n or one element per row): the bound holds
+        for the launches reaching it — the others get 1 where they read index 0 alone, else the extent the launch
+        derives from the tensor (`(n_cols if (reduction == 0) else 1)`). It was the bound at every launch: the sum's
+        launches, whose tensor is [rows], got a view of (0, n_cols) and stored nothing, silently."""
+        for param, view in list(self.views.items()):
+            dims = list(view.dims)
+            for i, d in enumerate(dims):
+                arms, seen = self._extent_arms.get((param, i), ()), self._unbounded.get((param, i), [])
+                bounded = self._extent_launches.get((param, i), frozenset())
+                if d.extent is None or not arms or not seen or any(ids & bounded for ids, _ in seen):
+                    continue
+                test = " and ".join(f"({c})" if t else f"(not ({c}))" for c, t in arms)
+                other = "1" if all(zero for _, zero in seen) else "None"
+                dims[i] = Dim(d.stride, f"({d.extent} if {test} else {other})")
+            self.views[param] = View(param, tuple(dims))
 
     def _note_access(self, param: str, kind: str) -> None:
         """An access of ``param`` (``kind``: "tile", "scatter" or "gather") in the arms being lowered."""
@@ -1557,12 +1584,15 @@ class _Lowerer:
                 self.emit("else:")
             self.const_values = {n: [v for v, t in zip(vals, truths) if t == taken]
                                  for n, vals in saved_consts.items()}
+            saved_ids = self._launch_ids
+            self._launch_ids = [i for i, t in zip(saved_ids, truths) if t == taken]
             self.env = dict(saved_env)
             self._arm_stack.append((cond.text, taken))
             try:
                 self.indented(arm)
             finally:
                 self._arm_stack.pop()
+                self._launch_ids = saved_ids
             envs.append(self.env)
             ends.append(len(self.lines))
         self.const_values, self._carried = saved_consts, old_carried
@@ -2232,6 +2262,8 @@ class _Lowerer:
             if not taken:
                 self.emit("else:")
             self.const_values = {n: [v for v, t in zip(vals_, truths) if t == taken] for n, vals_ in saved.items()}
+            saved_ids = self._launch_ids
+            self._launch_ids = [i for i, t in zip(saved_ids, truths) if t == taken]
             self.indent += 1
             self._arm_stack.append((cond.text, taken))
             try:
@@ -2245,6 +2277,7 @@ class _Lowerer:
                 self.emit(f"{out} = {v.text}")
             finally:
                 self._arm_stack.pop()
+                self._launch_ids = saved_ids
                 self.indent -= 1
                 self.const_values = saved
             vals.append(v)
@@ -4636,6 +4669,7 @@ class _Lowerer:
             for i, d in enumerate(dims):
                 if d.extent is not None:
                     self._extent_arms[(param, i)] = tuple(self._arm_stack)
+                    self._extent_launches[(param, i)] = frozenset(self._launch_ids)
             return
         if [d.stride for d in old.dims] != [d.stride for d in dims]:
             if param in self._flat_gathers and param not in self.seed_views and len(dims) > 1:
@@ -4662,9 +4696,14 @@ class _Lowerer:
                     raise self.fail(node, f"{param} is bounded by {d.extent} here but by {o.extent} at line "
                                           f"{self.view_sites[param].lineno}")
                 merged.append(Dim(o.stride, extent))
+                self._extent_launches[(param, i)] = self._extent_launches.get((param, i), frozenset()) | \
+                    frozenset(self._launch_ids)
                 continue
             if o.extent is None and d.extent is not None:
                 self._extent_arms[(param, i)] = tuple(self._arm_stack)
+            if d.extent is not None:
+                self._extent_launches[(param, i)] = self._extent_launches.get((param, i), frozenset()) | \
+                    frozenset(self._launch_ids)
             merged.append(Dim(o.stride, o.extent or d.extent))
         self.views[param] = View(param, tuple(merged))
 
@@ -5015,6 +5054,10 @@ class _Lowerer:
         self._view(ptr.param, dims, node)
         index = [str(t.index) for t in scalars] + [t.index.index for t in runs]  # type: ignore[union-attr]
         shape = ["1"] * len(scalars) + [t.index.size for t in runs]  # type: ignore[union-attr]
+        for k, d in enumerate(dims):   # (for _arm_extents: the accesses no bound reaches, and where they are)
+            if d.extent is None:
+                self._unbounded.setdefault((ptr.param, k), []).append(
+                    (frozenset(self._launch_ids), index[k] == "0" and shape[k] == "1"))
         axes = {t.index.axis: t.index.size for t in runs}  # type: ignore[union-attr]
         if self.last_perm is not None:
             self.notes.append(f"line {getattr(node, 'lineno', 0)}: {ptr.param} read in another axis order than its "

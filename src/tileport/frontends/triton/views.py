@@ -75,6 +75,10 @@ _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, as
 def _evaluate(n: ast.expr, values: Mapping[str, Any], what: str, text: str) -> int:
     if isinstance(n, ast.Constant) and isinstance(n.value, int) and not isinstance(n.value, bool):
         return n.value
+    if isinstance(n, ast.Constant) and n.value is None and "extent" in what:
+        # an extent bounded in one arm of a constexpr `if` only (`(n if MODE == 0 else None)`): at the launches
+        # of the other arm, as if unbounded (the tensor gives it)
+        return None  # type: ignore[return-value]
     if isinstance(n, ast.Name):
         if n.id not in values:
             raise ViewError(f"{what} is {text!r}, and the launch does not pass {n.id!r}")
@@ -152,6 +156,19 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
                             f"block shape bounding it and matches {len(same)} dimensions of the tensor "
                             f"(shape {tuple(shape)}, strides {tuple(strides)}): cannot tell its extent")
         ext[k] = shape[same[0]]
+        # the tensor dimensions contiguous above it up to the view's next larger stride (`p_k += K` per step over a
+        # [B, T, K] tensor viewed (B, T * K): a K-block a step walks past K into the next row of T): it spans them
+        # all, Triton's flat addresses (it took K, and the steps past the first read padding, silently)
+        above = [s for j, s in enumerate(vstrides) if j != k and s > vstrides[k] and (ext[j] is None or ext[j] > 1)]
+        if above:
+            nxt, reach_k = min(above), vstrides[k] * shape[same[0]]
+            while True:
+                on = [i for i, st in enumerate(strides) if st == reach_k and shape[i] > 1
+                      and st * shape[i] <= nxt and i != same[0]]
+                if len(on) != 1:
+                    break
+                reach_k = strides[on[0]] * shape[on[0]]
+            ext[k] = reach_k // vstrides[k]
         # a dimension of the view with a larger stride inside this one's tensor dimension (`2 * i` and `2 * i + 1`
         # over a row: strides 2 and 1) bounds it: it takes up to that stride, not the whole tensor dimension (which
         # left the outermost rows too few: the last rows padded, silently)
