@@ -7,6 +7,7 @@ numpy and against Triton's interpreter (TILEPORT_TORCH_PYTHON); the RoPE and the
 (sm_90)."""
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -215,7 +216,38 @@ def test_an_extent_bounded_in_one_constexpr_arm_bounds_only_its_launches(lowered
     import json
 
     views = json.loads((lowered / "sum_or_rows" / "lowered.json").read_text())["views"]
-    assert views["loss_ptr"]["dims"][1]["extent"] == "(n_cols if (REDUCE == 0) else 1)"
+    assert views["loss_ptr"]["dims"][1]["extent"] == "(n_cols if (REDUCE == 0) else (1 if (REDUCE != 0) else None))"
+
+
+def test_extents_per_arm_of_three_constexpr_values_and_two_masks_of_one_row(tmp_path):
+    """MODE 0 stores a masked row, MODE 1 a pair (`tl.arange(0, 2)` at tile 0), MODE 2 one element: each launch's
+    extent is its arm's (the row's bound made the others' views empty: nothing stored, silently). Two masks of one
+    row (`cols < n_valid`, `cols < n`: no one bound) gather every access under its own mask (was refused)."""
+    import test_triton_frontend as tf
+
+    body = ("x = tl.load(x_ptr + pid * n + offs, mask=offs < n, other=0.0)\n"
+            "if MODE == 0:\n"
+            "    tl.store(y_ptr + pid * n + offs, x, mask=offs < n)\n"
+            "elif MODE == 1:\n"
+            "    two = tl.arange(0, 2)\n"
+            "    tl.store(y_ptr + pid * n + two, tl.where(two == 0, tl.sum(x, 0), tl.max(x, 0)))\n"
+            "else:\n"
+            "    tl.store(y_ptr + pid * n, tl.sum(x, 0))")
+    from tileport.frontends.triton.lower import lower
+    from tileport.frontends.triton.source import find_kernel
+
+    f = tmp_path / "m.py"
+    f.write_text(tf.MODULE.replace("{helpers}", "").replace("{body}", textwrap.indent(body, "    ").strip()))
+    low = lower(find_kernel(f, "k"), tf.IKINDS, {"s": "float"},
+                facts=dict(tf.FACTS, constants={"B": [128, 128, 128], "MODE": [0, 1, 2]}))
+    assert [d.extent for d in low.views["y_ptr"].dims][1] == \
+        "(n if (MODE == 0) else (2 if (not (MODE == 0)) and (MODE == 1) else " \
+        "(1 if (not (MODE == 0)) and (not (MODE == 1)) else None)))"
+    body = ("h = tl.load(x_ptr + pid * n + offs, mask=offs < 7, other=0.0)\n"
+            "x = tl.load(x_ptr + pid * n + offs, mask=offs < n, other=0.0)\n"
+            "tl.store(y_ptr + pid * n + offs, x - tl.sum(h, 0), mask=offs < n)")
+    src = tf._lowered(tmp_path, body)
+    assert "ct.gather(x_ptr, " in src and "< 7" in src and "ct.load(x_ptr" not in src
 
 
 def test_an_unbounded_inner_view_dimension_spans_the_contiguous_tensor_dimensions_up_to_the_next_stride():

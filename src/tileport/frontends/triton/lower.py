@@ -709,9 +709,9 @@ class _Lowerer:
         #: first; and the arms a view dimension's extent was found in ((param, dim) → that stack)
         self._arm_stack: list[tuple[str, bool]] = []
         self._view_arms: dict[str, tuple[tuple[str, bool], ...]] = {}   # a view's first access: its arms
-        #: (param, dim) → (launches reaching it, at index 0 with a block of 1) of each access no mask bounds along
-        #: that dimension; and the launches reaching the accesses that bound it
-        self._unbounded: dict[tuple[str, int], list[tuple[frozenset, bool]]] = {}
+        #: (param, dim) → (launches reaching it, its arms, its block when at tile index 0) of each access no mask
+        #: bounds along that dimension; and the launches reaching the accesses that bound it
+        self._unbounded: dict[tuple[str, int], list[tuple[frozenset, tuple, str | None]]] = {}
         self._extent_launches: dict[tuple[str, int], frozenset] = {}
         self._extent_arms: dict[tuple[str, int], tuple[tuple[str, bool], ...]] = {}
         #: index vectors a loop or runtime `if` re-assigns, carried as their block index (name → the lowered
@@ -807,20 +807,32 @@ class _Lowerer:
     def _arm_extents(self) -> None:
         """A view dimension bounded only in the arms of `if`s on constexprs that some launches take, and reached
         unbounded only at the other launches (`if reduction == NONE: tl.store(loss + offs, l, mask=offs < n)` /
-        `if reduction != NONE: tl.store(loss, total)`, loss a row of n or one element per row): the bound holds
-        for the launches reaching it — the others get 1 where they read index 0 alone, else the extent the launch
-        derives from the tensor (`(n_cols if (reduction == 0) else 1)`). It was the bound at every launch: the sum's
-        launches, whose tensor is [rows], got a view of (0, n_cols) and stored nothing, silently."""
+        `if reduction != NONE: tl.store(loss, total)`, loss a row of n or one element per row): the bound holds for
+        the launches reaching it; the others, by the arms they take, get the block they read where it is at tile
+        index 0 (1 for one element, 2 for `tl.arange(0, 2)`), else the extent the launch derives from the tensor
+        (`(n_cols if (reduction == 0) else 1)`). It was the bound at every launch: the sum's launches, whose tensor
+        is [rows], got a view of (0, n_cols) and stored nothing, silently."""
+        def conj(arms: tuple) -> str:
+            return " and ".join(f"({c})" if t else f"(not ({c}))" for c, t in arms)
+
         for param, view in list(self.views.items()):
             dims = list(view.dims)
             for i, d in enumerate(dims):
                 arms, seen = self._extent_arms.get((param, i), ()), self._unbounded.get((param, i), [])
                 bounded = self._extent_launches.get((param, i), frozenset())
-                if d.extent is None or not arms or not seen or any(ids & bounded for ids, _ in seen):
+                if d.extent is None or not arms or not seen or any(ids & bounded for ids, _, _ in seen) or \
+                        not all(a for _, a, _ in seen):
                     continue
-                test = " and ".join(f"({c})" if t else f"(not ({c}))" for c, t in arms)
-                other = "1" if all(zero for _, zero in seen) else "None"
-                dims[i] = Dim(d.stride, f"({d.extent} if {test} else {other})")
+                by_arms: dict[tuple, list[str | None]] = {}
+                for _, a, block in seen:
+                    by_arms.setdefault(a, []).append(block)
+                text = "None"
+                for a, blocks in reversed(list(by_arms.items())):
+                    known = [b for b in blocks if b is not None]
+                    v = "None" if len(known) < len(blocks) else known[0] if len(set(known)) == 1 else \
+                        f"max({', '.join(sorted(set(known)))})"
+                    text = f"({v} if {conj(a)} else {text})"
+                dims[i] = Dim(d.stride, f"({d.extent} if {conj(arms)} else {text})")
             self.views[param] = View(param, tuple(dims))
 
     def _note_access(self, param: str, kind: str) -> None:
@@ -4692,6 +4704,10 @@ class _Lowerer:
         for i, (o, d) in enumerate(zip(old.dims, dims)):
             if o.extent is not None and d.extent is not None and o.extent != d.extent:
                 extent = self._extent_by_arm(param, i, o.extent, d.extent)
+                if extent is None and param not in self.gathered_arrays:
+                    # (`tl.load(x + cols, mask=cols < n_valid)` and `mask=cols < n_cols` of one row: no one view
+                    # bound) every access of the array a gather/scatter under its own mask, exact
+                    raise _MaskedArrays({param})
                 if extent is None:
                     raise self.fail(node, f"{param} is bounded by {d.extent} here but by {o.extent} at line "
                                           f"{self.view_sites[param].lineno}")
@@ -5057,7 +5073,7 @@ class _Lowerer:
         for k, d in enumerate(dims):   # (for _arm_extents: the accesses no bound reaches, and where they are)
             if d.extent is None:
                 self._unbounded.setdefault((ptr.param, k), []).append(
-                    (frozenset(self._launch_ids), index[k] == "0" and shape[k] == "1"))
+                    (frozenset(self._launch_ids), tuple(self._arm_stack), shape[k] if index[k] == "0" else None))
         axes = {t.index.axis: t.index.size for t in runs}  # type: ignore[union-attr]
         if self.last_perm is not None:
             self.notes.append(f"line {getattr(node, 'lineno', 0)}: {ptr.param} read in another axis order than its "

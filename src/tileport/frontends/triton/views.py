@@ -93,6 +93,10 @@ def _evaluate(n: ast.expr, values: Mapping[str, Any], what: str, text: str) -> i
         if isinstance(n.op, (ast.FloorDiv, ast.Mod)) and b == 0:
             raise ViewError(f"{what} is {text}: division by zero at this launch")
         return _OPS[type(n.op)](a, b)
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("max", "min") and n.args and \
+            not n.keywords:   # (the largest block read per arm: `max(2, B)`)
+        vals = [_evaluate(a, values, what, text) for a in n.args]
+        return max(vals) if n.func.id == "max" else min(vals)
     if isinstance(n, ast.IfExp):   # a bound per arm of a constexpr `if` (`N if TRANS else M`)
         return _evaluate(n.body if _truth(n.test, values, what, text) else n.orelse, values, what, text)
     raise ViewError(f"{what} is {text!r}: only + - * // % of integers and parameters are evaluated")
