@@ -83,7 +83,7 @@ def test_round15_lowered_kernels_match_numpy(lowered):
             assert np.array_equal(got[1], want)
         elif name == "sum_or_rows":   # (the sums' launch stored nothing: a (0, n_cols) view of the [rows] loss)
             x = args[0] * np.float32(2.0)
-            want = x if kw["REDUCE"] == 0 else x.sum(1)
+            want = x if kw["REDUCE"] == "none" else x.sum(1)
             assert np.allclose(got[1], want, atol=1e-5)
         elif name == "recurrent_rows":   # (steps past the first read padding: the view's row took K, not T * K)
             assert np.allclose(got[1], np.cumsum(args[0], axis=1), atol=1e-5)
@@ -212,7 +212,8 @@ def test_a_number_in_one_arm_and_a_loaded_element_in_the_other_is_one_element_ti
 
 
 def test_an_extent_bounded_in_one_constexpr_arm_bounds_only_its_launches(lowered):
-    """The loss's column extent n_cols is found under `REDUCE == 0`; the other launches store index 0 alone."""
+    """The loss's column extent n_cols is found under `REDUCE == "none"`; the other launches store index 0 alone
+    (the string constexpr's codes, "none" 0 and "sum" 1, in the extent as in the lowered `if`s and at launch)."""
     import json
 
     views = json.loads((lowered / "sum_or_rows" / "lowered.json").read_text())["views"]

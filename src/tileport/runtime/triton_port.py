@@ -94,6 +94,9 @@ class PortedKernel:
 
     def lowered_args(self, bound: dict) -> tuple:
         values = {k: v for k, v in bound.items() if isinstance(v, (bool, int, float))}
+        for p in self.report["params"]:   # a string constexpr the launches disagreed on: its code (extents per arm)
+            if "codes" in p and isinstance(bound.get(p["name"]), str) and bound[p["name"]] in p["codes"]:
+                values[p["name"]] = p["codes"][bound[p["name"]]]
         for k, v in bound.items():   # a tensor descriptor's view: its shape and strides, over its base tensor
             if is_descriptor(v):
                 values |= descriptor_values(k, v.shape, v.strides)

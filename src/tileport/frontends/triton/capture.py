@@ -325,6 +325,9 @@ def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
     for d in launch["args"]:   # a tensor descriptor's view: its shape and strides
         if d.get("descriptor"):
             values |= descriptor_values(d["name"], d["shape"], d["strides"])
+    for p in report["params"]:   # a string constexpr the launches disagreed on: its code (extents chosen per arm)
+        if "codes" in p and values.get(p["name"]) in p["codes"]:
+            values[p["name"]] = p["codes"][values[p["name"]]]
     params, described = [], []
     for p in report["params"]:
         d = by_name[p["name"]]

@@ -5550,10 +5550,15 @@ class _Lowerer:
                 codes[v] = len(codes)
             return str(codes[v])
 
-        for i, line in enumerate(self.lines):
+        def recode(line: str) -> str:
             line = re.sub(rf"{name}\s*(==|!=)\s*{lit}", lambda m: f"{p} {m.group(1)} {code(m.group(2))}", line)
-            line = re.sub(rf"{lit}\s*(==|!=)\s*{name}", lambda m: f"{code(m.group(1))} {m.group(2)} {p}", line)
-            self.lines[i] = line
+            return re.sub(rf"{lit}\s*(==|!=)\s*{name}", lambda m: f"{code(m.group(1))} {m.group(2)} {p}", line)
+
+        for i, line in enumerate(self.lines):
+            self.lines[i] = recode(line)
+        for param, view in list(self.views.items()):   # (extents chosen per arm at launch: `_arm_extents`)
+            self.views[param] = View(param, tuple(Dim(d.stride, d.extent if d.extent is None else recode(d.extent))
+                                                  for d in view.dims))
         return codes
 
     def signature(self) -> tuple[str, list[dict]]:
