@@ -1340,6 +1340,39 @@ def where(c, x, y, out, B: ct.Constant[int]):
 def exp(x, y, B: ct.Constant[int]):
     ct.store(y, index=(ct.bid(0),), tile=ct.exp(ct.load(x, index=(ct.bid(0),), shape=(B,))))
 """, ["x=f32[?]/1, y=f32[?]/1, B=#128"]),
+    # round 15: a helper returning from inside a pure `for` (rewrite loop-return: the index, a float, a bool)
+    "gen15_return": ("""
+def first_over(thr, n: int):
+    for k in range(n):
+        if k * 2 >= thr:
+            return k
+    return n
+
+
+def any_mult(n: int, m):
+    for j in range(n):
+        q = j * m
+        if q == 12:
+            return 1.0
+    return 0.5
+
+
+def is_small(n: int, lim):
+    for j in range(1, n):
+        if j * j > lim:
+            return False
+    return True
+
+
+@ct.kernel
+def gen15_return(x, y, B: ct.Constant[int], LIMIT: ct.Constant[int]):
+    i = ct.bid(0)
+    t = ct.load(x, index=(i,), shape=(B,))
+    k = first_over(LIMIT, 8)
+    h = any_mult(i, 3)
+    s = is_small(5, i)
+    ct.store(y, index=(i,), tile=ct.where(s, t * h + k, t))
+""", ["x=f32[?]/1, y=f32[?]/1, B=#128, LIMIT=#6", "x=f32[?]/1, y=f32[?]/1, B=#64, LIMIT=#3"]),
     "gen13_forms": ("""
 def _stats(t):
     mu = ct.sum(t, axis=1, keepdims=True) / t.shape[1]

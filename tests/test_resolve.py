@@ -38,6 +38,13 @@ def times2(v):
     return v * 2.0
 
 
+def first_at(n, thr):
+    for k in range(n):
+        if k * 2 >= thr:
+            return k
+    return n
+
+
 def make_affine(a, b=0.5):
     def affine(v):
         return v * a + b
@@ -197,6 +204,7 @@ CASES = {
                      "index=(0,), shape=(TILE,)))",
                      "y_slice = y.slice(0, 0, TILE)\nx_slice = x.slice(axis=0, start=0, stop=TILE)\nct.store(y_slice, "
                      "index=(0,), tile=ct.load(x_slice,", ".slice(0, 0, TILE), index"),
+    "loop-return": ("u = first_at(TILE, 6)", "u = first_at(TILE, 6)", None),
     "function-factory": ("f = make_affine(2.0)\nu = f(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))",
                          "f__a = 2.0\nf__b = 0.5\nu = f(ct.load(", "make_affine("),
 }
@@ -226,6 +234,11 @@ def test_rewrite(rewrite, tmp_path):
         assert absent not in text, text
     if rewrite == "helper-undecorated":
         assert "swap" in helpers and helpers["swap"].fn.name == "swap"
+    if rewrite == "loop-return":   # the flags the loop carries, then one final return
+        text = ast.unparse(helpers["first_at"].fn)
+        assert "first_at_ret1 = False\n    first_at_ret2 = 0\n    first_at_ret3 = False" in text, text
+        assert "if first_at_ret3:\n            continue" in text and "first_at_ret2 = k" in text, text
+        assert text.count("return") == 1, text
     if rewrite == "function-factory":   # the returned function, reading the arguments' names
         assert ast.unparse(helpers["f"].fn).endswith("return v * f__a + f__b"), ast.unparse(helpers["f"].fn)
 

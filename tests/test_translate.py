@@ -2993,3 +2993,23 @@ def test_a_parameter_named_like_a_rust_keyword_is_renamed_or_refused(tmp_path):
              "x=f32[?]/1, y=f32[?]/1, type=#2, mod=i32, ref=f32[?]/1, B=#128", consts=("B", "type"))
     with pytest.raises(Unsupported, match="the parameter `loop` has the name of a Rust keyword; rename"):
         emit(tmp_path, body.replace("type", "loop"), "x=f32[?]/1, y=f32[?]/1, loop=f32, mod=i32, ref=f32[?]/1, B=#128")
+
+
+def test_a_return_inside_a_loop_touching_memory_stays_refused(tmp_path):
+    """Rewrite loop-return takes a pure loop only: one that gathers stays inside cuTile Python's one-trip `loop`
+    (irdiff found the port DIFFERENT: `loop` vs `for`), so it is refused at the helper as before."""
+    body = """
+    def any_hit(ids, n: int, target):
+        for j in range(n):
+            if ct.gather(ids, j) == target:
+                return 1.0
+        return 0.5
+
+
+    @ct.kernel
+    def k(x, ids, y, B: ct.Constant[int]):
+        t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+        ct.store(y, index=(ct.bid(0),), tile=t * any_hit(ids, 4, ct.bid(0)))
+    """
+    with pytest.raises(Unsupported, match="helper any_hit\\(\\) must end in its only `return`"):
+        emit_resolved(tmp_path, body, "x=f32[?]/1, ids=i32[?]/1, y=f32[?]/1, B=#16")

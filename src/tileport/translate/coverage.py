@@ -659,7 +659,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "result and the statements after the `if` copied into the arms that fall through); tensor methods "
               "(`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)",
               "inlined: their parameters bound to the arguments, the names they bind prefixed with theirs", S,
-              "idioms/idiom_rms", "recursion, `return` inside loops, a path falling off the end"),
+              "idioms/idiom_rms", "recursion, `return` inside a loop that touches memory or calls a helper, or "
+              "inside nested loops (a pure one: rewrite loop-return), a path falling off the end"),
     Construct("triton-index", "`pid * B + tl.arange(0, B)`, `tl.arange(0, B)`, `tl.arange(LO, HI)` (constexpr "
               "bounds: `LO + tl.arange(0, HI - LO)`), `tl.arange(start=0, end=B)` (llm/kw_arange_ieee), placed with "
               "`[:, None]` / `[None, :]`",

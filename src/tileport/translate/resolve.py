@@ -228,6 +228,13 @@ REWRITES: tuple[Rewrite, ...] = (
             "conditional expression (`ct.store(y if TO_Y else z, ..)`)", "the view or the choice bound to a name "
             "just before the statement (`out_slice = out.slice(..)`, `y_or_z = y if TO_Y else z`), the forms rows "
             "array-slice and array aliases take (neither reads memory: binding it first changes no order)"),
+    Rewrite("loop-return", "a helper returning from inside a `for` loop (`for k in range(n): if c: return k`, then "
+            "`return n`: a search), the value returned there a literal or the loop index, the loop touching no "
+            "memory (one that does stays inside cuTile Python's one-trip `loop`: refused)", "three names the loop "
+            "carries — returned, the value, done — set where it returned, which then `continue`s, each later "
+            "iteration skipped by `if done: continue` at its top, and `if returned: return value` after the loop: "
+            "the `for` cuTile Python compiles the early return to (its one-trip `loop` choosing the value is irdiff's "
+            "single-trip-loop-if); the names sort in cuTile Python's order of the carried values"),
     Rewrite("function-factory", "a helper that defines a function over its parameters and returns it (`def "
             "make_poly(a, b, c): def poly(x): return (a * x + b) * x + c; return poly`), its result bound once in "
             "the kernel or a helper (`p = make_poly(1.0, 0.5, 0.25)`) and only called (`p(t)`)", "the arguments "
@@ -1648,6 +1655,8 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
     _flatten_nested_returns(fn, helpers)
     for f in [fn, *(h.fn for h in helpers.values())]:
         _split_result_names(f, helpers)
+    for h in helpers.values():
+        _loop_returns(h.fn)
     for f in [fn, *(h.fn for h in helpers.values())]:
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
     for f in [fn, *(h.fn for h in helpers.values())]:
@@ -2026,6 +2035,72 @@ def _split_product_results(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelpe
 
 def _ends_in_return(stmts: list[ast.stmt]) -> bool:
     return bool(stmts) and isinstance(stmts[-1], ast.Return)
+
+
+def _loop_returns(fn: ast.FunctionDef) -> None:
+    """A helper's `for` loop returning from inside it (`for k in range(n): if c: return k`, then `return n`):
+    rewritten to the flags cuTile Python carries through the loop (rewrite loop-return), so the one final `return`
+    of _single_return can follow. Applies to one top-level `for` (no `else`, no `break`, no nested loop, no memory
+    access or helper call) whose one `return` is the last statement of an `if` without `else` directly in its body,
+    returning a literal (placeholder 0, 0.0 or False, as cuTile Python starts the carried value) or the loop index
+    (0)."""
+    loops = [i for i, st in enumerate(fn.body) if any(isinstance(n, ast.Return) for n in walk_nodes(st))
+             and not isinstance(st, (ast.Return, ast.If))]
+    if len(loops) != 1 or not isinstance(fn.body[loops[0]], ast.For):
+        return
+    i = loops[0]
+    loop = fn.body[i]
+    if loop.orelse or not isinstance(loop.target, ast.Name) or any(
+            isinstance(n, (ast.Break, ast.While, ast.For, ast.AsyncFor)) for b in loop.body for n in walk_nodes(b)):
+        return
+    # a loop that touches memory (`ct.gather` in it) stays inside cuTile Python's one-trip `loop` (a pure one is
+    # hoisted out of it, the form irdiff's single-trip-loop-if takes): not rewritten (the emitter refuses it), as is
+    # a call of anything but a pure cuda.tile function (a helper may touch memory)
+    memory = ("load", "store", "gather", "scatter", "printf", "print", "assert_", "load_advanced_indexing",
+              "store_advanced_indexing")
+    for n in (n for b in loop.body for n in walk_nodes(b) if isinstance(n, ast.Call)):
+        func = n.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "ct") or \
+                func.attr in memory or func.attr.startswith("atomic"):
+            return
+    if not fn.body[i + 1:] or not isinstance(fn.body[-1], ast.Return) or fn.body[-1].value is None:
+        return
+    sites = [k for k, st in enumerate(loop.body) if isinstance(st, ast.If) and not st.orelse and st.body and
+             isinstance(st.body[-1], ast.Return) and st.body[-1].value is not None and
+             not any(isinstance(n, ast.Return) for b in st.body[:-1] for n in walk_nodes(b))]
+    returns = [n for b in loop.body for n in walk_nodes(b) if isinstance(n, ast.Return)]
+    if len(sites) != 1 or len(returns) != 1:
+        return
+    site = loop.body[sites[0]]
+    value = site.body[-1].value
+    if isinstance(value, ast.Name) and value.id == loop.target.id:
+        start: object = 0
+    elif isinstance(value, ast.Constant) and type(value.value) in (bool, int, float):
+        start = type(value.value)(0)
+    else:
+        return
+    taken = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)}
+    base = fn.name.strip("_") or "ret"
+    while any(f"{base}_ret{k}" in taken for k in (1, 2, 3)):
+        base += "_"
+    returned, result, done = (f"{base}_ret{k}" for k in (1, 2, 3))   # (cuTile Python carries them in this order)
+
+    def at(node: ast.AST, text: str) -> ast.stmt:
+        st = ast.parse(text).body[0]
+        for n in walk_nodes(st):
+            ast.copy_location(n, node)
+        return _mark(st)
+
+    value_set = _mark(ast.copy_location(ast.Assign([ast.Name(result, ast.Store())], value), site.body[-1]))
+    site.body = site.body[:-1] + [at(site.body[-1], f"{returned} = True"), value_set,
+                                  at(site.body[-1], f"{done} = True"), at(site.body[-1], "continue")]
+    loop.body = [at(loop, f"if {done}:\n    continue"), *loop.body]
+    after = _mark(ast.copy_location(ast.If(ast.copy_location(ast.Name(returned, ast.Load()), loop),
+                                           [_mark(ast.copy_location(ast.Return(ast.copy_location(
+                                               ast.Name(result, ast.Load()), loop)), loop))], []), loop))
+    fn.body = [*fn.body[:i], at(loop, f"{returned} = False"), at(loop, f"{result} = {start!r}"),
+               at(loop, f"{done} = False"), loop, after, *fn.body[i + 1:]]
+    ast.fix_missing_locations(fn)
 
 
 def _single_return(stmts: list[ast.stmt], result: str | None) -> list[ast.stmt]:
