@@ -1974,3 +1974,52 @@ def test_clamped_offsets_are_padded_tiles_when_the_clamp_is_unobservable(tmp_pat
     f.write_text(clamp.replace("{tail}", "tl.store(c_ptr + tl.arange(0, BN), tl.sum(acc, axis=0))"))
     src = lower(find_kernel(f, "k"), MM_KINDS, {}, facts=MM_FACTS).source
     assert "ct.gather(a_ptr" in src and "ct.where" in src
+
+
+@pytest.mark.parametrize("shape, strides, narrow", [
+    ((4, 50), (64, 1), True),      # cols < 50 of rows 64 apart
+    ((4, 64), (64, 1), False),     # whole rows
+    ((1, 50), (64, 1), False),     # one row: nothing between rows
+    ((300,), (1,), False),         # a flat vector
+    ((2, 3, 8), (64, 8, 1), True),  # heads of 3 x 8 in rows of 64
+    ((4, 50), (0, 1), False),      # a broadcast row
+])
+def test_narrow_rows(shape, strides, narrow):
+    from tileport.frontends.triton.views import narrow_rows
+
+    assert narrow_rows(shape, strides) is narrow
+
+
+def test_a_store_into_rows_narrower_than_their_stride_skips_tma():
+    """The LLM fixture's assume_converge stores `cols < n` (50) of rows `stride` (64) apart: through a TMA store
+    tileiras 13.4 wrote columns 50..63 on an H100 (docs/triton.md, "A store past a view's extent"). The lowering
+    keeps a store off TMA where a captured launch is that narrow, and only there; the runtime refuses a narrow
+    launch of a port whose store may take TMA."""
+    from tileport.pipeline.triton import lower_from_launches
+    from tileport.runtime.triton_port import PortedKernel, TritonPortError
+
+    launches = [l for l in run_captured(LLM, []).launches.values() if l["kernel"].endswith("::assume_converge")]
+    narrow = lower_from_launches(f"{LLM}::assume_converge", launches)
+    assert "allow_tma=False)" in narrow.source and any("narrower than their stride" in n for n in narrow.notes)
+
+    def whole(launch: dict) -> dict:   # the same launch with rows as wide as their stride (n = stride = 64)
+        args = [dict(a, value=64) if a["name"] == "n" else a for a in launch["args"]]
+        return dict(launch, args=args)
+
+    wide = lower_from_launches(f"{LLM}::assume_converge", [whole(l) for l in launches])
+    assert "allow_tma" not in wide.source and not any("narrower" in n for n in wide.notes)
+
+    import importlib.util
+    import tempfile
+
+    spec = importlib.util.spec_from_file_location("llm_for_narrow", LLM)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "assume_converge" / "lowered.py"
+        wide.write(path)
+        port = PortedKernel(mod.assume_converge, path)
+        x, y = np.ones((4, 64), np.float32), np.zeros((4, 64), np.float32)
+        with pytest.raises(TritonPortError, match="narrower than their stride"):
+            port.lowered_args(dict(x_ptr=x, y_ptr=y, n=50, stride=64, tol=1e-6, BLOCK=64))
+        assert len(port.lowered_args(dict(x_ptr=x, y_ptr=y, n=64, stride=64, tol=1e-6, BLOCK=64))) == 5

@@ -22,6 +22,18 @@ def lower_fixture(path: Path, root: Path) -> Path:
     return root
 
 
+def _same_layout_copy(x: Any) -> Any:
+    """A copy of tensor ``x`` with its layout: its whole storage copied and viewed at x's offset, sizes and strides
+    (clone() makes a strided view contiguous, and the launch passes its strides; an expanded view's stride 0 cannot
+    be copied into element by element: the GPU run of 2026-12-07 failed there)."""
+    import torch
+
+    if not torch.is_tensor(x):
+        return x
+    return torch.empty(0, dtype=x.dtype, device=x.device).set_(
+        x.untyped_storage().clone(), x.storage_offset(), x.size(), x.stride())
+
+
 def run_both(path: Path, lowered: Path, pick: Callable[[str, Any], bool], run: Callable[[Any], None],
              prepare: Callable[[Any], Any] = lambda a: a, copy: Callable[[Any], Any] | None = None,
              arrays: Callable[[list], list] = lambda xs: xs, skip: frozenset[str] = frozenset()) -> tuple[int, list[str]]:
@@ -37,9 +49,7 @@ def run_both(path: Path, lowered: Path, pick: Callable[[str, Any], bool], run: C
     spec = importlib.util.spec_from_file_location(f"{path.stem}_gpu", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    # (a copy with the same strides: clone() makes a strided view contiguous, and the launch passes its strides)
-    copy = copy or (lambda x: torch.empty_strided(x.size(), x.stride(), dtype=x.dtype, device=x.device).copy_(x)
-                    if torch.is_tensor(x) else x)
+    copy = copy or _same_layout_copy
     failures: list[str] = []
     count = 0
 

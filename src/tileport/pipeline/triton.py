@@ -15,7 +15,7 @@ from ..frontends.triton.capture import base_name, kinds_of, lowered_launch
 from ..frontends.triton.launch_hints import launch_rules
 from ..frontends.triton.lower import LoweringError, lower
 from ..frontends.triton.source import find_kernel
-from ..frontends.triton.views import ViewError
+from ..frontends.triton.views import ViewError, narrow_rows, tma_stores
 from ..frontends.cutile_py.loader import split_ref
 from ..locks import out_dir_lock
 from ..spec import signature as sigmod
@@ -100,14 +100,33 @@ def _lower_with(ref: str, launches: list[dict], hints: dict[str, int] | None, ch
         raise TileportError(f"{ref}: launches disagree on whether {', '.join(bad)} is a tensor descriptor")
     facts = {"constants": constants, "dtypes": dtypes, "descriptors": descriptors}
     if hints is None:
-        lowered = lower(kernel, kinds[0][0], types, derived_hints(launches) | chosen, facts=facts)
+        lowered = _narrow_guarded(ref, launches, lambda f: lower(kernel, kinds[0][0], types,
+                                                                 derived_hints(launches) | chosen, facts=f), facts)
         if "ct.mma(" not in lowered.source:
             return lowered
         # a matrix-product kernel keeps cuTile's default occupancy: its accumulators need the registers (the matmul
         # tutorial ran 19.7x -> 27.6x Triton's time with occupancy 8: benchmarks/results/h200/triton-corpus); its
         # warps follow Triton's (derived_mma_hints)
         hints = derived_mma_hints(launches)
-    return lower(kernel, kinds[0][0], types, hints | chosen, facts=facts)
+    return _narrow_guarded(ref, launches, lambda f: lower(kernel, kinds[0][0], types, hints | chosen, facts=f), facts)
+
+
+def _narrow_guarded(ref: str, launches: list[dict], lowering, facts: dict):
+    """``lowering(facts)``, again with ``narrow_stores`` where a captured launch views an array the kernel stores
+    tiles into as rows narrower than their stride (``views.narrow_rows``: those stores then skip TMA)."""
+    lowered = lowering(facts)
+    stored = tma_stores(lowered.source)
+    if not stored:
+        return lowered
+    report, narrow = lowered.report(), set()
+    for launch in launches:
+        try:
+            record = lowered_launch(launch, report, ref)
+        except TileportError:   # (a launch the views do not take is refused later, with its reason)
+            continue
+        narrow |= {d["name"] for d in record["args"] if d["kind"] == "array" and d["name"] in stored
+                   and narrow_rows(d["shape"], d["strides"])}
+    return lowering(facts | {"narrow_stores": sorted(narrow)}) if narrow else lowered
 
 
 def port_triton(ref: str, sigs: list[sigmod.Signature], launches: list[dict], tree: CudaTree, out: Path, arch: str,

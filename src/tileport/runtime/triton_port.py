@@ -18,7 +18,7 @@ from ..frontends.arrays import array_facts
 from ..frontends.cutile_py.loader import load_kernel
 from ..frontends.triton.capture import bind, flatten_tuples, grid_of, is_descriptor, jit_params
 from ..frontends.triton.launch_hints import launch_hints
-from ..frontends.triton.views import View, as_view, descriptor_values, view_layout
+from ..frontends.triton.views import View, as_view, descriptor_values, narrow_rows, tma_stores, view_layout
 
 
 class TritonPortError(TileportError):
@@ -75,6 +75,8 @@ class PortedKernel:
         self._at_hints: dict[tuple, Any] = {}   # per-launch options → the lowered kernel's replace_hints copy
         self.params, self.constexprs, self.defaults = jit_params(jit)
         self.views = {k: View.from_json(v) for k, v in self.report["views"].items()}
+        #: arrays the lowered kernel stores tiles into that tileiras may store through TMA (views.tma_stores)
+        self.tma_stores = tma_stores(lowered.read_text()) if lowered.is_file() else set()
 
     def with_backend(self, backend: str | None) -> "PortedKernel":
         if backend == self.backend:
@@ -120,7 +122,14 @@ class PortedKernel:
                         raise TritonPortError(f"{self.name}: argument {p['name']} must be a tensor, got "
                                               f"{type(v).__name__}")
                     layout = facts.shape, facts.strides
-                v = as_view(v, *view_layout(view, *layout, values))
+                shape, strides = view_layout(view, *layout, values)
+                if p["name"] in self.tma_stores and narrow_rows(shape, strides):
+                    raise TritonPortError(
+                        f"{self.name}: {p['name']} is viewed as rows narrower than their stride (shape {shape}, "
+                        f"strides {strides}) and the port stores tiles into it through TMA, which tileiras 13.4 "
+                        "lets write past the view's extent (docs/triton.md, \"A store past a view's extent\"); "
+                        "port it again with such a launch captured (its stores then skip TMA)")
+                v = as_view(v, shape, strides)
             if "codes" in p:   # a string constexpr the launches disagreed on: the lowered kernel takes its code
                 if v not in p["codes"]:
                     raise TritonPortError(f"{self.name}: {p['name']}={v!r} was not captured (ported for "

@@ -663,6 +663,8 @@ class _Lowerer:
         self.depth = 0
         self.ieee_div = ieee_div
         self.store_options = ", allow_tma=False" if plain_stores else ""
+        #: arrays a captured launch views as rows narrower than their stride: their stores skip TMA (views.narrow_rows)
+        self.narrow_stores: set[str] = set(facts.get("narrow_stores", ()))
         self.load_options = (", allow_tma=False" if plain_loads else "") + (
             f", latency={load_latency}" if load_latency else "")
         self.kinds = kinds
@@ -5310,7 +5312,17 @@ class _Lowerer:
         elif tuple(shape) != tuple(t.shape):
             text = f"ct.reshape({text}, {_tup(shape)})"
         idx = f"{_tup(index)}"
-        self.emit(f"ct.store({arr}, index={idx}, tile={text}{self.store_options})")
+        self.emit(f"ct.store({arr}, index={idx}, tile={text}{self._store_options(arr, node)})")
+
+    def _store_options(self, arr: str, node: ast.AST) -> str:
+        """A tile store's options: ``allow_tma=False`` under plain_stores, or into an array a captured launch views
+        as rows narrower than their stride (tileiras 13.4 wrote past such a view through TMA: docs/triton.md)."""
+        if self.store_options or arr not in self.narrow_stores:
+            return self.store_options
+        self.notes.append(f"line {getattr(node, 'lineno', self.k.line)}: {arr}'s rows are narrower than their "
+                          "stride at a captured launch: its store skips TMA (tileiras 13.4 stored past such a "
+                          "view's extent through TMA: docs/triton.md, \"A store past a view's extent\")")
+        return ", allow_tma=False"
 
     @staticmethod
     def _permuted(text: str, dims: list[int]) -> str:
@@ -5439,7 +5451,7 @@ class _Lowerer:
                               "scatter")
             self.emit(f"ct.scatter({desc.param}, {self._descriptor_indices(desc)}, {text})")
             return
-        self.emit(f"ct.store({desc.param}, index={_tup(index)}, tile={text}{self.store_options})")
+        self.emit(f"ct.store({desc.param}, index={_tup(index)}, tile={text}{self._store_options(desc.param, node)})")
 
     def _arguments(self, node: ast.Call, kw: dict, fn: str, names: tuple[str, ...]) -> dict[str, ast.expr]:
         """``tl.<fn>``'s arguments by name (positional ones in ``names`` order); every name is required."""

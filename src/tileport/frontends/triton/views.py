@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -288,6 +289,21 @@ def _split_extents(view: View, vstrides: Sequence[int], ext: Sequence[int | None
             nxt = min(vstrides[j] for j, t in splits.items() if t == same[0])
             out[k] = nxt // vstrides[k]
     return out
+
+
+def narrow_rows(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """A view of ``shape``/``strides`` (from ``view_layout``) has rows narrower than the stride between them (a
+    masked ``cols < n`` of rows ``stride`` apart, n < stride): tileiras 13.4 may store a tile past such a view's
+    extent through TMA (docs/triton.md, "A store past a view's extent"), so the lowering keeps its stores off TMA."""
+    dims = sorted((st, n) for n, st in zip(shape, strides) if n > 1 and st > 0)
+    return any(n * st < outer for (st, n), (outer, _) in zip(dims, dims[1:]))
+
+
+def tma_stores(source: str) -> set[str]:
+    """The arrays a lowered kernel's ``source`` stores tiles into that tileiras may store through TMA (a
+    ``ct.store`` without ``allow_tma=False``)."""
+    return {m.group(1) for m in re.finditer(r"ct\.store\((\w+), index=.*", source)
+            if "allow_tma=False" not in m.group(0)}
 
 
 def as_view(t: Any, shape: Sequence[int], strides: Sequence[int]) -> Any:
