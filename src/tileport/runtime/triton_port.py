@@ -18,7 +18,8 @@ from ..frontends.arrays import array_facts
 from ..frontends.cutile_py.loader import load_kernel
 from ..frontends.triton.capture import bind, flatten_tuples, grid_of, is_descriptor, jit_params
 from ..frontends.triton.launch_hints import launch_hints
-from ..frontends.triton.views import View, as_view, descriptor_values, narrow_rows, tma_stores, view_layout
+from ..frontends.triton.views import (View, as_view, descriptor_values, narrow_rows, string_codes, tma_stores,
+                                      view_layout)
 
 
 class TritonPortError(TileportError):
@@ -96,9 +97,7 @@ class PortedKernel:
 
     def lowered_args(self, bound: dict) -> tuple:
         values = {k: v for k, v in bound.items() if isinstance(v, (bool, int, float))}
-        for p in self.report["params"]:   # a string constexpr the launches disagreed on: its code (extents per arm)
-            if "codes" in p and isinstance(bound.get(p["name"]), str) and bound[p["name"]] in p["codes"]:
-                values[p["name"]] = p["codes"][bound[p["name"]]]
+        values |= string_codes(self.report["params"], bound)
         for k, v in bound.items():   # a tensor descriptor's view: its shape and strides, over its base tensor
             if is_descriptor(v):
                 values |= descriptor_values(k, v.shape, v.strides)

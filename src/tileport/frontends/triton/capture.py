@@ -15,7 +15,7 @@ from typing import Any
 from ...spec.signature import ConstSig, ScalarSig, Signature
 from ..arrays import (ArrayFacts, CaptureError, LaunchRejected, array_facts, array_sig, describe_arg,
                       grid_extents)
-from .views import View, descriptor_values, view_layout
+from .views import View, descriptor_values, string_codes, view_layout
 from .launch_hints import constexpr_values, launch_hints
 
 #: Triton launch keywords that are options, not kernel arguments
@@ -325,9 +325,7 @@ def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
     for d in launch["args"]:   # a tensor descriptor's view: its shape and strides
         if d.get("descriptor"):
             values |= descriptor_values(d["name"], d["shape"], d["strides"])
-    for p in report["params"]:   # a string constexpr the launches disagreed on: its code (extents chosen per arm)
-        if "codes" in p and values.get(p["name"]) in p["codes"]:
-            values[p["name"]] = p["codes"][values[p["name"]]]
+    values |= string_codes(report["params"], values)
     params, described = [], []
     for p in report["params"]:
         d = by_name[p["name"]]

@@ -30,11 +30,13 @@ tests compare the port with the Triton kernel itself.
 from __future__ import annotations
 
 import ast
+import contextlib
 import math
 import json
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Iterator
 
 from ...astwalk import walk_nodes
 from ...errors import TileportError
@@ -1596,17 +1598,9 @@ class _Lowerer:
         for arm, taken in ((s.body, True), (s.orelse, False)):
             if arm is s.orelse:
                 self.emit("else:")
-            self.const_values = {n: [v for v, t in zip(vals, truths) if t == taken]
-                                 for n, vals in saved_consts.items()}
-            saved_ids = self._launch_ids
-            self._launch_ids = [i for i, t in zip(saved_ids, truths) if t == taken]
             self.env = dict(saved_env)
-            self._arm_stack.append((cond.text, taken))
-            try:
+            with self._constexpr_arm(cond.text, truths, taken):
                 self.indented(arm)
-            finally:
-                self._arm_stack.pop()
-                self._launch_ids = saved_ids
             envs.append(self.env)
             ends.append(len(self.lines))
         self.const_values, self._carried = saved_consts, old_carried
@@ -2259,6 +2253,21 @@ class _Lowerer:
         return Scalar(self._scalar_named(Scalar(f"((({moved}) if {differ} else ({q})) if ({r}) != 0 else ({q}))"),
                                          "quotient" if sym == "//" else "remainder"))
 
+    @contextlib.contextmanager
+    def _constexpr_arm(self, cond: str, truths: list[bool], taken: bool) -> Iterator[None]:
+        """Lowering one arm (``taken``) of an `if` on constexprs the launches decide differently (``truths``: the
+        test at each launch): only the launches taking it are known (their constexpr values and positions), and the
+        arm is on ``_arm_stack``; all as before afterwards."""
+        saved_consts, saved_ids = self.const_values, self._launch_ids
+        self.const_values = {n: [v for v, t in zip(vals, truths) if t == taken] for n, vals in saved_consts.items()}
+        self._launch_ids = [i for i, t in zip(saved_ids, truths) if t == taken]
+        self._arm_stack.append((cond, taken))
+        try:
+            yield
+        finally:
+            self._arm_stack.pop()
+            self.const_values, self._launch_ids = saved_consts, saved_ids
+
     def _constexpr_ifexp(self, node: ast.IfExp, truths: list[bool]) -> object:
         """``tl.abs(x) if USE_ABS else x`` (``x.to(tl.float32) if UPCAST else x``) on constexprs the launches decide
         differently: ``if USE_ABS: sel = ..  else: sel = ..`` (cuTile folds it per specialization), each arm lowered
@@ -2269,31 +2278,24 @@ class _Lowerer:
             raise self.fail(node.test, f"`{ast.unparse(node.test)}`: a test on constexprs must be a scalar expression")
         self._temps = getattr(self, "_temps", 0) + 1
         out = f"{self.prefix}sel{self._temps}"
-        saved = self.const_values
         vals: list[object] = []
         self.emit(f"if {cond.text}:")
         for arm, taken in ((node.body, True), (node.orelse, False)):
             if not taken:
                 self.emit("else:")
-            self.const_values = {n: [v for v, t in zip(vals_, truths) if t == taken] for n, vals_ in saved.items()}
-            saved_ids = self._launch_ids
-            self._launch_ids = [i for i, t in zip(saved_ids, truths) if t == taken]
             self.indent += 1
-            self._arm_stack.append((cond.text, taken))
             try:
-                v = self.ev(arm)
-                if isinstance(v, Mask):
-                    v = self.mask_tile(v, node)
-                if not isinstance(v, (Tile, Scalar)):
-                    raise self.fail(arm, f"`{ast.unparse(node)}`: an arm that is not a tile or a scalar (a pointer, "
-                                         "an index vector) under a test the launches decide differently: not "
-                                         "lowered (use an `if` statement)")
-                self.emit(f"{out} = {v.text}")
+                with self._constexpr_arm(cond.text, truths, taken):
+                    v = self.ev(arm)
+                    if isinstance(v, Mask):
+                        v = self.mask_tile(v, node)
+                    if not isinstance(v, (Tile, Scalar)):
+                        raise self.fail(arm, f"`{ast.unparse(node)}`: an arm that is not a tile or a scalar (a "
+                                             "pointer, an index vector) under a test the launches decide "
+                                             "differently: not lowered (use an `if` statement)")
+                    self.emit(f"{out} = {v.text}")
             finally:
-                self._arm_stack.pop()
-                self._launch_ids = saved_ids
                 self.indent -= 1
-                self.const_values = saved
             vals.append(v)
         a, b = vals
         if isinstance(a, Scalar) and isinstance(b, Scalar):

@@ -291,6 +291,13 @@ def _split_extents(view: View, vstrides: Sequence[int], ext: Sequence[int | None
     return out
 
 
+def string_codes(params: Sequence[Mapping[str, Any]], args: Mapping[str, Any]) -> dict[str, int]:
+    """The codes of the string constexprs among ``args`` that the lowering report's ``params`` number (``codes``:
+    a string the launches disagreed on; its view extents are chosen per arm on the code), by parameter name."""
+    return {p["name"]: p["codes"][args[p["name"]]] for p in params
+            if "codes" in p and isinstance(args.get(p["name"]), str) and args[p["name"]] in p["codes"]}
+
+
 def narrow_rows(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """A view of ``shape``/``strides`` (from ``view_layout``) has rows narrower than the stride between them (a
     masked ``cols < n`` of rows ``stride`` apart, n < stride): tileiras 13.4 may store a tile past such a view's
