@@ -1142,7 +1142,11 @@ class Emitter:
                 chains = self.carry_read_chains(st, indent)
                 if self.acq_mode:
                     self.acq_construct(st)
+                first = len(self.body)
                 self.for_range(st, indent)
+                if not self.acq_mode and not any(
+                        isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) for b in st.body for n in walk_nodes(b)):
+                    self._drop_empty_loop(first, indent)
                 if self.acq_mode:
                     self.acq_construct(st)
                 self.end_read_chains(*chains, indent)
@@ -1676,6 +1680,20 @@ class Emitter:
         self.const_locals.pop(name, None)
         self.env.pop(name, None)
         self.static_items.pop(name, None)
+
+    def _drop_empty_loop(self, first: int, indent: str) -> None:
+        """A `for` the port wrote with nothing in its body (each statement folded away: `for i in range(n): if
+        AUX: ..` at AUX False, or `pass`) and binding no name, even in an arm folded away, carries nothing and does
+        nothing; cuTile Python drops such a loop from its IR, so the port leaves it out too (its bounds, computed
+        before it, stay). (A name bound in a folded arm is still carried by cuTile Python's loop: kept.)"""
+        lines = self.body[first:]
+        head = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].startswith(f"{indent}for ")
+                     and lines[i].endswith("{")), None)
+        if head is None or lines[-1] != f"{indent}}}" or \
+                not all(ln.strip().startswith("//") for ln in lines[head + 1:-1]):
+            return
+        del self.body[first + head:]
+        self.body.append(f"{indent}// a `for` whose body does nothing: none, as cuTile Python drops it")
 
     def for_range(self, st: ast.For, indent: str) -> None:
         it = st.iter
@@ -4499,9 +4517,10 @@ class Emitter:
             raise self.refuse(call, "atomics", f"memory_order={order}, memory_scope={scope}")
         name = call.args[0].id if call.args and isinstance(call.args[0], ast.Name) else None
         arms = self._constant_arms()[0]
+        untaken = self.folded_arms[0]   # (an op in an arm folded away for these constants never runs)
         if not self.acq_mode and order in ("RELEASE", "ACQ_REL") and any(
                 isinstance(n, ast.Call) and self.ct(n.func) in ("store", "scatter") and n.lineno < call.lineno
-                and not _exclusive(arms.get(id(call), ()), arms.get(id(n), ()))
+                and id(n) not in untaken and not _exclusive(arms.get(id(call), ()), arms.get(id(n), ()))
                 and not self._store_before_release(n) for n in walk_nodes(self.fn)):
             raise self.refuse(call, "atomics", f"{fn} with memory_order={order} after a scatter, or a store inside "
                                                "a loop or branch: cuTile Python orders a releasing atomic after "
@@ -4514,7 +4533,7 @@ class Emitter:
                      and any(c is call for c in walk_nodes(n))]
             arms = self._constant_arms()[0]   # (an op in another arm of a constant `if` never runs after it)
             later = [n for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and self.ct(n.func) in memory
-                     and not _exclusive(arms.get(id(call), ()), arms.get(id(n), ()))
+                     and id(n) not in untaken and not _exclusive(arms.get(id(call), ()), arms.get(id(n), ()))
                      and (n.lineno > call.lineno or any(any(c is n for c in walk_nodes(lp)) for lp in loops))]
             top = {id(n) for st in self.fn.body if not isinstance(st, (ast.For, ast.While, ast.If, ast.With))
                    for n in walk_nodes(st)}
