@@ -136,9 +136,10 @@ def test_round15_kernels_port_and_prove(tmp_path):
     from tileport.toolchain.locate import find_cuda_tree
 
     launches = two.captured_launches(FIXTURE)
-    names = ("rope_neox_or_pairs", "partial_rotary_copy", "sum_or_rows", "recurrent_rows")   # (ce_label_inplace: the translator's token order after
+    names = ("rope_neox_or_pairs", "partial_rotary_copy", "sum_or_rows", "recurrent_rows", "ce_label_inplace")
     jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
-            for n in names]                                   # a scatter loop differs: unproven, docs/triton.md)
+            for n in names]   # (ce_label_inplace: proven since round 16, the scatter after its loop waiting on the
+    # array's last operation, as cuTile Python's does)
     # the two-layout fixture's scatter_rows (a tile store and a scatter into y: the translator refused it; now every
     # access of y a scatter)
     jobs.append((f"{two.FIXTURE}::scatter_rows", [], [l for l in two.captured_launches(two.FIXTURE)

@@ -779,6 +779,34 @@ class Emitter:
             self.tok_tag[t] = self.fresh("tag")
         return carried
 
+    def acq_carry_order(self, carried: list[str], indent: str) -> dict[str, str] | None:
+        """Entering a loop of an acquire-ordered kernel: cuTile Python's loop carries the tokens in the order the loop
+        first accesses their arrays (then the acquire token), cutile in the order of their Rust names. Where the two
+        differ (a work queue: `tile = atomic_add(counter)` before a `while` whose body reads x, writes y, then takes
+        the next tile from counter), the carried tokens are copied into `let mut` names of this loop that sort in
+        cuTile Python's order, used in the loop and copied back after it (acq_carry_back). Old name → new name."""
+        if carried == sorted(carried):
+            return None
+        k = self.fresh("zz_loop")
+        renamed = {t: f"{k}_{i:02d}{t[3:]}" for i, t in enumerate(carried)}
+        for old, new in renamed.items():
+            self.body.append(f"{indent}let mut {new}: Token = {old};")
+            self.tok_tag[new] = self.tok_tag.get(old, old)
+        self._acq_rebind(renamed)
+        return renamed
+
+    def acq_carry_back(self, renamed: dict[str, str] | None, indent: str) -> None:
+        if not renamed:
+            return
+        for old, new in renamed.items():
+            self.body.append(f"{indent}{old} = {new};")
+            self.tok_tag[old] = self.tok_tag.get(new, new)
+        self._acq_rebind({new: old for old, new in renamed.items()})
+
+    def _acq_rebind(self, names: dict[str, str]) -> None:
+        self.inplace_tokens = {a: (names.get(op, op), names.get(st, st)) for a, (op, st) in self.inplace_tokens.items()}
+        self.acq_token = names.get(self.acq_token, self.acq_token)
+
     def _unrolled_times(self) -> dict[int, int]:
         """id(node) → how many copies of it the unrolled `ct.static_iter` loops around it make (absent: 1)."""
         times: dict[int, int] = {}
@@ -1138,25 +1166,17 @@ class Emitter:
                 self.if_chain(st, indent, nested)
             elif isinstance(st, ast.For) and (values := self.static_values(st.iter)) is not None:
                 self.static_loop(st, values, indent, nested)
-            elif isinstance(st, ast.For):
+            elif isinstance(st, (ast.For, ast.While)):
                 chains = self.carry_read_chains(st, indent)
-                if self.acq_mode:
-                    self.acq_construct(st)
+                renamed = self.acq_carry_order(self.acq_construct(st), indent) if self.acq_mode else None
                 first = len(self.body)
-                self.for_range(st, indent)
-                if not self.acq_mode and not any(
+                (self.for_range if isinstance(st, ast.For) else self.while_loop)(st, indent)
+                if isinstance(st, ast.For) and not self.acq_mode and not any(
                         isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) for b in st.body for n in walk_nodes(b)):
                     self._drop_empty_loop(first, indent)
                 if self.acq_mode:
                     self.acq_construct(st)
-                self.end_read_chains(*chains, indent)
-            elif isinstance(st, ast.While):
-                chains = self.carry_read_chains(st, indent)
-                if self.acq_mode:
-                    self.acq_construct(st)
-                self.while_loop(st, indent)
-                if self.acq_mode:
-                    self.acq_construct(st)
+                    self.acq_carry_back(renamed, indent)
                 self.end_read_chains(*chains, indent)
             elif isinstance(st, (ast.Break, ast.Continue)):
                 if not self.break_flags or (isinstance(st, ast.Break) and not self.break_flags[-1]):
@@ -1971,7 +1991,13 @@ class Emitter:
         for arr in sorted(written):
             if arr in self.read_chains and arr not in self.after_reads:
                 var = self.fresh(f"{arr}_after_reads")
-                self.body.append(f"{indent}let mut {var}: Token = {self.read_chains.pop(arr)};")
+                start = self.read_chains.pop(arr)
+                here = self._scope_id()   # reads of it between the two loops, in this scope: joined first, as
+                # cuTile Python's last-op token holds them when this loop begins (a label's gather)
+                if before := [t for t, scope in self.reads.get(arr, []) if scope == here]:
+                    start = _join_chain(start, before)
+                    self.reads[arr] = [(t, scope) for t, scope in self.reads[arr] if scope != here]
+                self.body.append(f"{indent}let mut {var}: Token = {start};")
                 self.after_reads[arr] = var
                 started.append(arr)
         return chained, started, ops
@@ -1988,6 +2014,10 @@ class Emitter:
             done = self.after_reads.pop(arr)
             if arr in self.op_tokens:   # the enclosing loop's last op of the array: this loop's
                 self.body.append(f"{indent}{self.op_tokens[arr]} = {done};")
+            else:   # the array's last op after the loop (its earlier reads and this loop's accesses, joined): a
+                # later write waits on it, as cuTile Python's waits on the loop's last-op result (not its last
+                # write, which a loop that never runs leaves before the earlier reads)
+                self.read_chains[arr] = done
         for arr in ops:
             self.op_tokens.pop(arr)
 
