@@ -89,3 +89,90 @@ def test_a_for_whose_body_does_nothing_is_left_out(tmp_path):
     text = "\n".join(emit(tmp_path, EMPTY_LOOPS, "x=f32[?]/1, y=f32[?]/1, n=i32, AUX=#true, B=#16",
                           consts=("AUX", "B")).body)
     assert "for i in" not in text and "for j in" in text and "for m in" in text
+
+
+def test_threads_the_host_code_starts_are_emulated_too(tmp_path):
+    """Host code launching from worker threads (a ThreadPoolExecutor, a threading.Thread with a stream of its own):
+    torch's function modes are per thread, so tensors asked for on cuda in a worker raised "Found no NVIDIA driver"
+    and nothing was captured (round 16's p08_threads). Every thread started under the emulation enters it; after
+    it, new threads do not."""
+    torch = pytest.importorskip("torch", reason="the capture emulation drives torch host code")
+    import concurrent.futures as cf
+    import runpy
+    import threading
+
+    from tileport.corpus.cudaemu import TARGETS, emulate
+
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "threads_host.py").write_text(textwrap.dedent('''\
+        import concurrent.futures as cf
+        import threading
+        import torch
+
+        def work(i):
+            t = torch.ones(4 + i, device="cuda")
+            return (t.is_cuda, str(t.device), t.numel())
+
+        with cf.ThreadPoolExecutor(max_workers=2) as ex:
+            seen = list(ex.map(work, range(3)))
+        out = []
+        th = threading.Thread(target=lambda: out.append(work(5)))
+        th.start()
+        th.join()
+    '''))
+    with emulate(TARGETS["h200"], [str(host)]):
+        ns = runpy.run_path(str(host / "threads_host.py"))
+    assert ns["seen"] == [(True, "cuda:0", 4), (True, "cuda:0", 5), (True, "cuda:0", 6)]
+    assert ns["out"] == [(True, "cuda:0", 9)]
+    assert threading.Thread._bootstrap_inner.__qualname__ == "Thread._bootstrap_inner"   # restored
+    with cf.ThreadPoolExecutor(max_workers=1) as ex:   # outside the emulation: the CPU as it is
+        assert ex.submit(lambda: torch.ones(2).device.type).result() == "cpu"
+
+
+def _resolved(tmp_path, body: str) -> str:
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.translate.resolve import resolve
+
+    src = HEADER + "\n@ct.kernel\ndef k(x, y, B: ct.Constant[int]):\n" + textwrap.indent(body, "    ") + "\n"
+    path = tmp_path / "kernel_mod.py"
+    path.write_text(src)
+    kernel = load_kernel(f"{path}::k")
+    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == "k")
+    out, _ = resolve(fn, kernel.pyfunc)
+    return "\n".join(ast.unparse(st) for st in out.body)
+
+
+@pytest.mark.parametrize("form, reads", [
+    ("M, N = x.shape[-2:]", "M = x.shape[-2]\nN = x.shape[-1]"),
+    ("M, N = x.shape[1:]", "M = x.shape[1]\nN = x.shape[2]"),
+    ("B, T = x.strides[:2]", "B = x.strides[0]\nT = x.strides[1]"),
+    ("A, C = x.shape[-3:-1]", "A = x.shape[-3]\nC = x.shape[-2]"),
+])
+def test_names_unpacked_from_a_slice_of_an_arrays_shape(form, reads, tmp_path):
+    """`M, N = x.shape[-2:]` (was refused: "statement .. not supported"): one subscript per name from the slice's
+    start, as `M, N = x.shape` is (rewrite tuple-assign; p09_arrapi's `last_dims` proven with `tileport port` in
+    round 16). A stepped slice is left as written (refused by the emitter with its position)."""
+    assert _resolved(tmp_path, form) == reads
+    assert _resolved(tmp_path, "M, N = x.shape[::2]") == "M, N = x.shape[::2]"
+
+
+ITEM_OR_MAX = """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    v = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    first = v.item() if B == 1 else ct.max(v)
+    ct.store(y, index=(ct.bid(0),), tile=v - first)
+"""
+
+
+def test_a_constant_conditional_whose_other_arm_cannot_be_written_here_takes_its_arm(tmp_path):
+    """`v.item() if B == 1 else ct.max(v)` at B = 128 (was refused: "`.item()` of Tile<f32, { [B] }>"): cuTile
+    Python folds the conditional on the constant and never checks the arm not taken; the port writes the arm taken
+    (an entry per value); where both arms translate, the generic `if B == 1 { .. } else { .. }` as before."""
+    text = "\n".join(emit(tmp_path, ITEM_OR_MAX, "x=f32[?]/1, y=f32[?]/1, B=#128").body)
+    assert "reduce_max" in text and "if B == 1" not in text
+    text = "\n".join(emit(tmp_path, ITEM_OR_MAX.replace("v.item()", "ct.min(v)"), "x=f32[?]/1, y=f32[?]/1, B=#128").body)
+    assert "if B == 1" in text
+    with pytest.raises(Unsupported, match="item"):   # the arm taken is still checked
+        emit(tmp_path, ITEM_OR_MAX.replace("B == 1", "B == 128"), "x=f32[?]/1, y=f32[?]/1, B=#128")

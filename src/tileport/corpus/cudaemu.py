@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -680,11 +681,23 @@ def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * Gi
         setattr(torch.cuda, name, value)
     saved_generator = torch.Generator
     torch.Generator = _generator_class()
-    mode = _mode_class(emu)()
+    mode_class = _mode_class(emu)
+    mode = mode_class()
+    # torch's function modes are per thread: a thread the host code starts (a ThreadPoolExecutor's worker, a
+    # threading.Thread launching on its own stream) enters the mode too, or its tensors asked for on cuda raise
+    # "Found no NVIDIA driver"
+    saved_bootstrap = threading.Thread._bootstrap_inner
+
+    def bootstrap_inner(thread: threading.Thread) -> None:
+        with mode_class():
+            saved_bootstrap(thread)
+
+    threading.Thread._bootstrap_inner = bootstrap_inner   # type: ignore[attr-defined]
     try:
         with mode:
             yield emu
     finally:
+        threading.Thread._bootstrap_inner = saved_bootstrap   # type: ignore[attr-defined]
         torch.Generator = saved_generator
         for name, value in saved.items():
             if value is missing:

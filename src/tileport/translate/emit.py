@@ -3007,7 +3007,20 @@ class Emitter:
             return self.expr(node.body if self.const_value(node.test)[1] else node.orelse, want_name)
         if isinstance(node, ast.IfExp) and self._constant_test(node.test):
             self.need(node, "ifexp-constant", "conditional expression on constants")
-            (ac, at), (bc, bt) = self.expr(node.body), self.expr(node.orelse)
+            taken = node.body if self.const_value(node.test)[1] else node.orelse
+            arms, mark = [], len(self.body)
+            for arm in (node.body, node.orelse):
+                try:
+                    arms.append(self.expr(arm))
+                except Unsupported:
+                    if arm is taken:
+                        raise
+                    # the arm not taken at this signature is one the translator cannot write here (`v.item() if B
+                    # == 1 else ct.max(v)` at B = 128): only the arm taken, as cuTile Python folds it without
+                    # checking the other (an entry per value)
+                    del self.body[mark:]
+                    return self.expr(taken, want_name)
+            (ac, at), (bc, bt) = arms
             # cutile types an arm only from a typed value: a bare literal gets its suffix
             ac, bc = (rust_literal(lit, t.dtype) if (lit := _literal(arm)) is not None and isinstance(t, Scalar)
                       else c for arm, c, t in ((node.body, ac, at), (node.orelse, bc, bt)))

@@ -91,10 +91,10 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("new-axis", "`t[:, None]`, `t[None, :]`, `t[None, :, None]`, `t[..., None]` (full slices, an ellipsis "
             "and new axes)", "one `ct.expand_dims` at the new axes: one reshape, as cuTile Python makes it"),
     Rewrite("tuple-assign", "`a, b = e1, e2`, nested ones (`(b, h), k = divmod(pid, NH), 0`); one whose later "
-            "element reads an earlier target (`a, b = b, a + b`); `M, N = x.shape`",
+            "element reads an earlier target (`a, b = b, a + b`); `M, N = x.shape`, `M, N = x.shape[-2:]`",
             "`a = e1` then `b = e2` (an inner tuple rewritten in turn; an element reading an earlier target bound "
             "first to a name of its own, `b_next = a + b`, as Python evaluates the right side first); `M = "
-            "x.shape[0]` then `N = x.shape[1]`"),
+            "x.shape[0]` then `N = x.shape[1]` (from a slice's start: `M = x.shape[-2]`)"),
     Rewrite("tuple-conditional", "`lo, hi = (mid, hi) if c else (lo, mid)` (a conditional of tuples unpacked into "
             "names; its `else` another such conditional)", "`if c:` / `else:` arms each assigning its tuple (then "
             "split by tuple-assign): the one `if` yielding every name cuTile Python compiles it to"),
@@ -480,6 +480,29 @@ class _Resolver(ast.NodeTransformer):
             for k, t in enumerate(node.targets[0].elts):
                 sub = ast.copy_location(ast.Subscript(copy.deepcopy(node.value), ast.Constant(k), ast.Load()),
                                         node.value)
+                a = _mark(ast.copy_location(ast.Assign([t], sub), t))
+                a.end_lineno, a.end_col_offset = node.value.end_lineno, node.value.end_col_offset
+                ast.fix_missing_locations(a)
+                out.append(a)
+            return out
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and \
+                isinstance(node.value, ast.Subscript) and isinstance(node.value.slice, ast.Slice) and \
+                isinstance(node.value.value, ast.Attribute) and node.value.value.attr in ("shape", "strides") and \
+                isinstance(node.value.value.value, ast.Name) and \
+                all(isinstance(t, ast.Name) for t in node.targets[0].elts) and \
+                all(b is None or (isinstance(b, ast.Constant) and type(b.value) is int) or
+                    (isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) and isinstance(b.operand, ast.Constant)
+                     and type(b.operand.value) is int)
+                    for b in (node.value.slice.lower, node.value.slice.upper)) and \
+                node.value.slice.step is None:
+            # `M, N = x.shape[-2:]`, `B, T = x.shape[:2]`: one subscript per name from the slice's start (Python's
+            # unpacking takes exactly as many items as names, which cuTile Python checked)
+            lower = node.value.slice.lower
+            start = 0 if lower is None else ast.literal_eval(lower)
+            out = []
+            for k, t in enumerate(node.targets[0].elts):
+                sub = ast.copy_location(ast.Subscript(copy.deepcopy(node.value.value), ast.Constant(start + k),
+                                                      ast.Load()), node.value)
                 a = _mark(ast.copy_location(ast.Assign([t], sub), t))
                 a.end_lineno, a.end_col_offset = node.value.end_lineno, node.value.end_col_offset
                 ast.fix_missing_locations(a)
