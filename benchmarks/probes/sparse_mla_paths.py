@@ -14,10 +14,15 @@ It also checks the outputs agree. Run it with ``CUTILE_DUMP=ir`` (cutile prints 
 ``CUDA_TILE_DUMP_BYTECODE=DIR`` and ``CUDA_TILE_CACHE_DIR=DIR`` (cuTile Python's bytecode and cubins) to compare
 what each path compiled on that GPU with what the CPU compiles.
 
-    TILEPORT_SERVED=LIB python benchmarks/probes/sparse_mla_paths.py TILEGYM OUT.json
+    TILEPORT_SERVED=LIB python benchmarks/probes/sparse_mla_paths.py TILEGYM OUT.json [--cases 0,2] [--quick]
+
+``--quick`` runs each path twice and times nothing (for Nsight Compute: ``ncu --kernel-name regex:_sparse_mla_fwd
+--section LaunchStats --section Occupancy --section SpeedOfLight --section MemoryWorkloadAnalysis python3 ...``
+shows the grid, block, registers, shared memory and memory traffic of the kernel each path launched).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -83,7 +88,14 @@ def _event_times(fns: dict, torch, samples: int = 25) -> dict:
 
 
 def main() -> int:
-    corpus, out = Path(sys.argv[1]), Path(sys.argv[2])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tilegym", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--cases", default=",".join(str(i) for i in range(len(CASES))), help="indices into CASES")
+    ap.add_argument("--quick", action="store_true", help="two launches a path, nothing timed")
+    args = ap.parse_args()
+    corpus, out = args.tilegym, args.out
+    picked = [CASES[int(i)] for i in args.cases.split(",")]
     sys.path[:0] = [str(corpus / "src"), str(corpus)]
     import cuda.tile as ct
     import torch
@@ -96,7 +108,7 @@ def main() -> int:
     tilegym.set_backend("cutile")
     it = intercept.install()
     rows = []
-    for B, H, S, S_kv, H_kv, topk, tile_h, tile_n, what in CASES:  # noqa: N806
+    for B, H, S, S_kv, H_kv, topk, tile_h, tile_n, what in picked:  # noqa: N806
         torch.manual_seed(0)
         dev, dt = "cuda", torch.bfloat16
         q = torch.empty(B, H, S, D, device=dev, dtype=dt).normal_(std=0.3)
@@ -119,16 +131,20 @@ def main() -> int:
             torch.cuda.synchronize()
             row["max_abs_diff"] = float((got.float() - want.float()).abs().max())
             row["rust_launches"] = dict(it.rust)
-            fns = {"plain": lambda: run("plain"), "rust": lambda: run("rust")}
-            row["event_us"] = _event_times(fns, torch)
-            row["graph_us"] = _graph_times(fns, torch)
-            for _ in range(3):
-                run("rust")
-            torch.cuda.synchronize()
-            row["graph_warm_us"] = _graph_times(fns, torch)
-            for key in ("event_us", "graph_us", "graph_warm_us"):
-                t = row[key]
-                row[key.replace("_us", "_ratio")] = round(t["rust"] / t["plain"], 4) if t["plain"] else None
+            if args.quick:
+                run("plain"), run("rust")
+                torch.cuda.synchronize()
+            else:
+                fns = {"plain": lambda: run("plain"), "rust": lambda: run("rust")}
+                row["event_us"] = _event_times(fns, torch)
+                row["graph_us"] = _graph_times(fns, torch)
+                for _ in range(3):
+                    run("rust")
+                torch.cuda.synchronize()
+                row["graph_warm_us"] = _graph_times(fns, torch)
+                for key in ("event_us", "graph_us", "graph_warm_us"):
+                    t = row[key]
+                    row[key.replace("_us", "_ratio")] = round(t["rust"] / t["plain"], 4) if t["plain"] else None
         except Exception as exc:  # noqa: BLE001 — a case that fails: record it, go on with the next
             row["error"] = f"{type(exc).__name__}: {str(exc)[:400]}"
         finally:
