@@ -921,6 +921,10 @@ class _Lowerer:
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for k, s in enumerate(stmts):
+            if (as_if := self._pointer_where(s)) is not None:
+                # `src = tl.where(pid % 2 == 0, a_ptr, b_ptr)` (a pointer chosen by a scalar test): the `if` it is,
+                # each arm binding its pointer (lowered as such an `if`: the statements after it copied into each)
+                s = as_if
             if isinstance(s, ast.If) and k + 1 < len(stmts) and self._tail_copies < 6 and self._binds_structure(s):
                 # `if pid < NQ: p = q_ptr + .. else: p = k_ptr + ..` then accesses through p: the statements after
                 # the `if` copied into each arm, so each arm reads the pointer it bound (one view per array); at most
@@ -967,8 +971,10 @@ class _Lowerer:
         convergence loop): cuTile Python's `while`, the test evaluated before each iteration as Triton's is, the
         names the body assigns carried (scalars and tiles; pointers, indices and masks updated in it are refused)."""
         carried = self._assigned(s.body)
-        self._name_scalars(carried)
+        inits = self._name_scalars(carried)
         self._name_tiles(carried)
+        inits |= {n: self._scalar_lines[self.prefix + n] for n in carried - set(inits)
+                  if self.env.get(n) == Scalar(self.prefix + n) and self.prefix + n in self._scalar_lines}
         old_carried, old_outer = self._carried, self._loop_outer
         self._carried = old_carried | carried
         self._loop_outer = old_outer | (carried & set(self.env))
@@ -984,6 +990,10 @@ class _Lowerer:
                                     "test is a scalar (a loaded element, an atomic's old value)")
         self.emit(f"while {cond.text}:")
         self.indented(s.body)
+        # (`acc = 0.0` then `acc += tl.sum(x)` in the `while`: as in a `for`; a name its test reads stays as it is
+        # written, the test a comparison of scalars: `err = 1.0` then `while err > tol:`)
+        tested = {n.id for n in walk_nodes(s.test) if isinstance(n, ast.Name)}
+        self._tiles_from_scalars({k: v for k, v in inits.items() if k not in tested})
         self._carried, self._loop_outer = old_carried, old_outer
         self._forget_factors(carried)
 
@@ -1443,6 +1453,30 @@ class _Lowerer:
 
     def _is_ptr_step(self, st: ast.stmt) -> bool:
         return id(st) in self._step_nodes
+
+    def _pointer_where(self, s: ast.stmt) -> ast.If | None:
+        """``name = tl.where(c, p, q)`` whose operands are pointers (by their form, as ``_binds_structure`` reads
+        them) as ``if c: name = p`` / ``else: name = q``; None for any other statement. A test that is a tile (a
+        pointer per lane) is refused."""
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and
+                isinstance(s.value, ast.Call) and self.tl_attr(s.value.func) == "where" and len(s.value.args) == 3
+                and not s.value.keywords):
+            return None
+        test, a, b = s.value.args
+        arms = [[ast.copy_location(ast.Assign([s.targets[0]], v), s)] for v in (a, b)]
+        as_if = ast.copy_location(ast.If(test, arms[0], arms[1]), s)
+        kinds = (Ptr, BlockPtr, Desc)
+        if not all(isinstance(v, ast.Name) and isinstance(self.env.get(v.id), kinds) or
+                   isinstance(v, ast.BinOp) and any(isinstance(n, ast.Name) and isinstance(self.env.get(n.id), kinds)
+                                                    for n in walk_nodes(v)) for v in (a, b)):
+            return None
+        before = len(self.lines)
+        cond = self.ev(test)
+        del self.lines[before:]
+        if not isinstance(cond, (Scalar, bool, int)):
+            raise self.fail(s.value, "tl.where choosing a pointer per lane (a tile test) is not lowered: only a "
+                                     "pointer chosen by a scalar test (an `if` of the program)")
+        return as_if
 
     def _binds_structure(self, s: ast.If) -> bool:
         """Whether a runtime `if` binds, in an arm, a name whose value is a pointer, block pointer or descriptor

@@ -187,7 +187,7 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
     except (OSError, SyntaxError, UnicodeDecodeError) as exc:
         raise TritonSourceError(f"{path}: cannot read it as Python: {exc}") from exc
     tl, tr, functions = _aliases(tree)
-    jitted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and any(_is_jit(d, tr) for d in n.decorator_list)]
+    jitted = _jitted(tree, tr)
     fn = next((f for f in jitted if f.name == name), None)
     if fn is None:
         names = ", ".join(f.name for f in jitted) or "none"
@@ -195,6 +195,8 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
     if not tl:
         raise TritonSourceError(f"{path}:{fn.lineno}: the module does not import triton.language")
     helpers = {**_imported_helpers(path, tree, tl), **{f.name: f for f in jitted if f is not fn}}
+    helpers.update(_module_helpers(path, tree, tl, helpers, [fn, *helpers.values()]))
+    constants = {**_imported_constants(path, tree, [fn, *helpers.values()]), **_module_constants(tree)}
     libdevice = frozenset(a.asname or a.name for n in walk_nodes(tree)
                           if isinstance(n, ast.ImportFrom) and n.module in TL_MODULES and "libdevice" in n.module
                           for a in n.names)
@@ -202,7 +204,153 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
     libdevice = libdevice | (aliased_libdevice - set(functions))   # (a name imported too: the import's)
     functions = {**aliased, **functions}
     return TritonKernel(path.resolve(), name, fn, text, frozenset(tl), frozenset(t for t in tr if ":" not in t),
-                        functions, _module_constants(tree), helpers, libdevice)
+                        functions, constants, helpers, libdevice)
+
+
+def _jitted(tree: ast.Module, tr: set[str]) -> list[ast.FunctionDef]:
+    """The module's @triton.jit functions: decorated at its top level or in a class body (`@staticmethod
+    @triton.jit def kernel(..)`, launched as `Ops.kernel[grid](..)`), and top-level functions the module passes to
+    `triton.jit(fn)` (`kernel = triton.jit(_kernel)`, also inside `triton.autotune(..)(triton.jit(_kernel))`)."""
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    out = [n for n in tree.body if isinstance(n, ast.FunctionDef) and any(_is_jit(d, tr) for d in n.decorator_list)]
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        out += [n for n in cls.body if isinstance(n, ast.FunctionDef) and any(_is_jit(d, tr) for d in n.decorator_list)
+                and n.name not in defs]
+    called = [n.args[0].id for st in tree.body if not isinstance(st, (ast.FunctionDef, ast.ClassDef))
+              for n in walk_nodes(st) if isinstance(n, ast.Call) and _is_jit(n.func, tr) and len(n.args) == 1
+              and isinstance(n.args[0], ast.Name)]
+    out += [defs[c] for c in dict.fromkeys(called) if c in defs and defs[c] not in out]
+    return out
+
+
+def _module_helpers(path: Path, tree: ast.Module, tl: set[str], helpers: dict[str, ast.FunctionDef],
+                    fns: list[ast.FunctionDef]) -> dict[str, ast.FunctionDef]:
+    """@triton.jit helpers called through a module of the project (`import kernels.act as A` / `from kernels import
+    act`, then `A.silu(x)`, `act.silu(x)`): each such call in ``fns`` is rewritten to a plain call of the helper (its
+    own name, or `A_silu` where the name is taken by another helper), which is returned under that name with the
+    other @triton.jit functions of its module (its own helpers). Only modules that name triton.language as this
+    one does."""
+    modules = _project_modules(path, tree)
+    classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
+    tr = _aliases(tree)[1]
+    out: dict[str, ast.FunctionDef] = {}
+    parsed: dict[Path, dict[str, str]] = {}   # a module's file → its @triton.jit functions' names here
+    todo = list(fns)
+    while todo:
+        for node in walk_nodes(todo.pop(0)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    isinstance(node.func.value, ast.Name) and node.func.value.id in classes and \
+                    node.func.value.id not in modules:   # `H.sq(x)`: a @triton.jit staticmethod of a class here
+                cls, attr = classes[node.func.value.id], node.func.attr
+                target = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == attr and
+                               any(_is_jit(d, tr) for d in m.decorator_list)), None)
+                if target is not None:
+                    local = attr
+                    while local in helpers or local in out and out[local] is not target:
+                        local = f"{cls.name}_{local}"
+                    if local not in out:   # (its own calls of the class's helpers too)
+                        todo.append(target)
+                    out[local] = target
+                    node.func = ast.copy_location(ast.Name(local, ast.Load()), node.func)
+                continue
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+                    isinstance(node.func.value, ast.Name) and node.func.value.id in modules):
+                continue
+            alias, attr = node.func.value.id, node.func.attr
+            src = modules[alias]
+            if src not in parsed:
+                parsed[src] = _module_jitted(src, alias, tl, {**helpers, **out})
+                for local, f in parsed[src].pop("", {}).items():   # (see _module_jitted)
+                    out[local] = f
+            if attr in parsed[src]:
+                node.func = ast.copy_location(ast.Name(parsed[src][attr], ast.Load()), node.func)
+    return out
+
+
+def _project_modules(path: Path, tree: ast.Module) -> dict[str, Path]:
+    """The names the module binds to modules of the project (`import kernels.act as A`, `from kernels import act`)
+    → their source files (read, not imported)."""
+    modules: dict[str, Path] = {}
+    for st in tree.body:
+        if isinstance(st, ast.Import):
+            for a in st.names:
+                if a.asname and a.name not in TL_MODULES and not a.name.startswith("triton"):
+                    src = module_file(path, ast.ImportFrom(module=a.name, names=[], level=0), search_path=False)
+                    if src is not None:
+                        modules[a.asname] = src
+        elif isinstance(st, ast.ImportFrom) and st.module not in TL_MODULES and st.module != "triton" and \
+                not (st.module or "").startswith("triton."):
+            for a in st.names:
+                sub = ast.ImportFrom(module=f"{st.module}.{a.name}" if st.module else a.name, names=[], level=st.level)
+                src = module_file(path, sub, search_path=False)
+                if src is not None:   # (a module, not a function: `from .utils import f` finds no utils/f.py)
+                    modules[a.asname or a.name] = src
+    return modules
+
+
+def _imported_constants(path: Path, tree: ast.Module, fns: list[ast.FunctionDef]) -> dict[str, object]:
+    """Literal constants of the project's modules the kernel reads: imported by name (`from .consts import EPS`)
+    or through the module (`import consts as C`, then `C.EPS`: rewritten in ``fns`` to the name `C__EPS`). Name →
+    value."""
+    out: dict[str, object] = {}
+    cache: dict[Path, dict[str, object]] = {}
+
+    def constants(src: Path) -> dict[str, object]:
+        if src not in cache:
+            try:
+                cache[src] = _module_constants(ast.parse(src.read_text(), filename=str(src)))
+            except (OSError, SyntaxError, UnicodeDecodeError):
+                cache[src] = {}
+        return cache[src]
+    for st in tree.body:
+        if isinstance(st, ast.ImportFrom) and st.module not in TL_MODULES and st.module != "triton" and \
+                not (st.module or "").startswith("triton."):
+            src = module_file(path, st, search_path=False)
+            if src is not None and src.resolve() != path.resolve():
+                out.update({a.asname or a.name: constants(src)[a.name] for a in st.names if a.name in constants(src)})
+    modules = _project_modules(path, tree)
+    for fn in fns:
+        for node in walk_nodes(fn):
+            for field_name, value in ast.iter_fields(node):
+                items = value if isinstance(value, list) else [value]
+                for i, v in enumerate(items):
+                    if isinstance(v, ast.Attribute) and isinstance(v.ctx, ast.Load) and \
+                            isinstance(v.value, ast.Name) and v.value.id in modules and \
+                            v.attr in constants(modules[v.value.id]):
+                        name = f"{v.value.id}__{v.attr}"
+                        out[name] = constants(modules[v.value.id])[v.attr]
+                        new = ast.copy_location(ast.Name(name, ast.Load()), v)
+                        if isinstance(value, list):
+                            value[i] = new
+                        else:
+                            setattr(node, field_name, new)
+    return out
+
+
+def _module_jitted(src: Path, alias: str, tl: set[str], taken: dict[str, ast.FunctionDef]) -> dict:
+    """The @triton.jit functions of the module ``src`` (bound to ``alias``), each under a name of its own here: its
+    name, or `alias_name` where another helper has it; calls between them are rewritten to those names, so each
+    calls its own module's helper. Returns name there → name here, and under "" name here → function."""
+    try:
+        other = ast.parse(src.read_text(), filename=str(src))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return {}
+    otl, otr, _ = _aliases(other)
+    if not otl <= tl:
+        return {}
+    found = {f.name: f for f in _jitted(other, otr)}
+    names: dict[str, str] = {}
+    for own in found:
+        local = own
+        while local in taken or local in names.values():
+            local = f"{alias}_{local}"
+        names[own] = local
+    for f in found.values():
+        for n in walk_nodes(f):
+            n.tileport_file = src.resolve()
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names:
+                n.func = ast.copy_location(ast.Name(names[n.func.id], ast.Load()), n.func)
+    return {**names, "": {names[own]: f for own, f in found.items()}}
 
 
 def _imported_helpers(path: Path, tree: ast.Module, tl: set[str]) -> dict[str, ast.FunctionDef]:
