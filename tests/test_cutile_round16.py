@@ -176,3 +176,137 @@ def test_a_constant_conditional_whose_other_arm_cannot_be_written_here_takes_its
     assert "if B == 1" in text
     with pytest.raises(Unsupported, match="item"):   # the arm taken is still checked
         emit(tmp_path, ITEM_OR_MAX.replace("B == 1", "B == 128"), "x=f32[?]/1, y=f32[?]/1, B=#128")
+
+
+def test_a_kernel_a_factory_renamed_is_named_by_its_def(tmp_path):
+    """A factory that renames what it makes (`body.__name__ = body.__qualname__ = f"{op}_kernel"`, then
+    `ct.kernel(body)`, kept in a registry): the capture named it `abs_kernel`, as if defined at module level, which
+    the loader could not find ("'abs_kernel' is not defined"; round 16's p14_registry). It is named by its `def`,
+    `body@LINE~DIGEST` over the values it closes over, as any factory's kernel."""
+    from tileport.frontends.cutile_py.loader import kernel_name
+
+    path = tmp_path / "reg_mod.py"
+    path.write_text(textwrap.dedent('''\
+        def _make(op):
+            def body(x, y):
+                return op
+            body.__name__ = f"{op}_kernel"
+            body.__qualname__ = f"{op}_kernel"
+            return body
+
+
+        def plain(x):
+            return x
+        plain.__name__ = "renamed"
+        '''))
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reg_mod", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    (a, ca), (b, cb) = kernel_name(mod._make("abs")), kernel_name(mod._make("neg"))
+    assert a.startswith("body@2~") and b.startswith("body@2~") and a != b
+    assert ca == {"op": "abs"} and cb == {"op": "neg"}
+    assert kernel_name(mod.plain) == ("renamed", None)   # module level: by its name, as before
+
+
+def test_a_narrow_int_tile_with_an_int_argument_is_computed_in_i32(tmp_path):
+    """`(q - zero) * scale` of an int8 tile and an `int` argument (was refused: "i32 scalar with a i8 tile"):
+    cuTile Python promotes the tile to i32 (`exti signed`) and subtracts there; an int literal stays weak (the
+    tile's dtype). A uint8 tile with an int argument is rejected by cuda.tile itself ("Implicit promotion of uint8
+    and int32 is not supported"). Proven with `tileport port` at i8 and i16 (round 16, p12_promote)."""
+    body = """
+    @ct.kernel
+    def k(q, y, scale: float, zero: int, B: ct.Constant[int]):
+        t = ct.load(q, (ct.bid(0),), (B,))
+        ct.store(y, (ct.bid(0),), (t - zero) * scale + ct.astype(t - 3, ct.float32))
+    """
+    text = "\n".join(emit(tmp_path, body, "q=i8[?]/1, y=f32[?]/1, scale=f32, zero=i32, B=#128").body)
+    assert "Tile<i32, { [B] }> = exti(" in text and "broadcast_scalar(zero," in text
+    assert "3i8" in text   # (the literal: the tile's dtype)
+
+
+def test_a_bool_tile_in_arithmetic_takes_the_numbers_dtype(tmp_path):
+    """`t - (t > n)` and `t * (t > 0.0)` (was refused: "tiles of dtypes ['bool', 'i32']"): cuTile Python converts
+    the comparison's bool tile, `exti unsigned` to the integer, `itof unsigned` to the float. Both proven with
+    `tileport port` (round 16)."""
+    body = """
+    @ct.kernel
+    def k(q, y, n: int, B: ct.Constant[int]):
+        t = ct.load(q, (ct.bid(0),), (B,))
+        ct.store(y, (ct.bid(0),), t - (t > n))
+    """
+    text = "\n".join(emit(tmp_path, body, "q=i32[?]/1, y=i32[?]/1, n=i32, B=#128").body)
+    assert "exti(" in text
+    text = "\n".join(emit(tmp_path, body.replace("t > n", "t > 0.0").replace(", n: int", ""),
+                          "q=f32[?]/1, y=f32[?]/1, B=#128").body)
+    assert "convert_tile(" in text
+
+
+HELPERS = '''
+def _apply(f, t, *extra):
+    return f(t, *extra)
+
+
+def _axpy(t, a=2.0, b=0.0):
+    return t * a + b
+
+
+def _clamp_then(t, lo=-3.0, hi=3.0, post=None):
+    c = ct.minimum(ct.maximum(t, lo), hi)
+    return c if post is None else post(c)
+
+
+def _sq(v):
+    return v * v
+
+
+def _outer(t):
+    c = ct.minimum(t, 3.0)
+    return _sq(c)
+
+'''
+
+
+def _resolved_with(tmp_path, body: str) -> tuple[str, dict]:
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.translate.resolve import resolve
+
+    src = HEADER + HELPERS + "\n@ct.kernel\ndef k(x, y, B: ct.Constant[int]):\n" + textwrap.indent(body, "    ") + "\n"
+    path = tmp_path / "kernel_mod.py"
+    path.write_text(src)
+    kernel = load_kernel(f"{path}::k")
+    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == "k")
+    out, helpers = resolve(fn, kernel.pyfunc)
+    return "\n".join(ast.unparse(st) for st in out.body), {k: ast.unparse(h.fn) for k, h in helpers.items()}
+
+
+def test_functions_passed_to_helpers_lambdas_and_defaults_through_a_parameter(tmp_path):
+    """Round 16's p11_loops `chained_helpers`: (1) `_clamp_then(t, post=lambda v: v * v)`, a lambda given to a
+    helper (was refused: "expression `lambda v: v * v`"), is bound to a name before the statement and passed as a
+    nested function; (2) `c if post is None else post(c)` in the helper's copy for a function is its arm (was
+    refused: "`_sq is None`"); (3) `f(t, *extra)` made `_axpy(t, extra_0)` has `_axpy`'s defaults filled in (was
+    refused: "call to _axpy() other than with one positional argument per parameter"). Each kernel proven with
+    `tileport port`."""
+    text, helpers = _resolved_with(tmp_path, "t = ct.load(x, (ct.bid(0),), (B,))\n"
+                                             "u = _clamp_then(t, post=lambda v: v * v)\nct.store(y, (ct.bid(0),), u)")
+    assert "lambda v" not in text and "_clamp_then__post_lambda(t, -3.0, 3.0)" in text
+    assert "return post_lambda(c)" in helpers["_clamp_then__post_lambda"]
+    _, helpers = _resolved_with(tmp_path, "t = ct.load(x, (ct.bid(0),), (B,))\n"
+                                          "ct.store(y, (ct.bid(0),), _clamp_then(t, post=_sq))")
+    assert "return _sq(c)" in helpers["_clamp_then___sq"] and " is None" not in helpers["_clamp_then___sq"]
+    _, helpers = _resolved_with(tmp_path, "t = ct.load(x, (ct.bid(0),), (B,))\n"
+                                          "ct.store(y, (ct.bid(0),), _apply(_axpy, t, 0.5))")
+    assert "return _axpy(t, extra_0, 0.0)" in "\n".join(helpers.values())
+
+
+def test_a_product_returned_through_two_helpers_bound_to_a_name_then_summed(tmp_path):
+    """`u = _outer(t)` of `return _sq(c)`, then `u + t` (was refused: "1 fma(s) in the reference IR .. for 0
+    candidate sums"): cuTile Python inlines both and contracts the sum with `_sq`'s product; the factors are returned
+    through the chain and the product made where `u` is bound, as for `_outer(t) + t` (rewrite
+    helper-product-operand). A name never summed keeps the call as written."""
+    text, _ = _resolved_with(tmp_path, "t = ct.load(x, (ct.bid(0),), (B,))\nu = _outer(t)\n"
+                                       "ct.store(y, (ct.bid(0),), u + t)")
+    assert "u_l, u_r = _outer__factors(t)\nu = u_l * u_r" in text
+    text, _ = _resolved_with(tmp_path, "t = ct.load(x, (ct.bid(0),), (B,))\nu = _outer(t)\nct.store(y, (ct.bid(0),), u)")
+    assert "u = _outer(t)" in text

@@ -4021,8 +4021,9 @@ class Emitter:
                 elif isinstance(other, ast.Name) and other.id in self.helper_params and \
                         not self.assign_counts.get(other.id) and self.helper_params[other.id] == (True, None):
                     is_none = True   # (a helper parameter bound to None: its default, or passed as None)
-                elif isinstance(other, ast.Name) and (other.id in self.env or other.id in self.params):
-                    is_none = False
+                elif isinstance(other, ast.Name) and (other.id in self.env or other.id in self.params or
+                                                      other.id in self.helpers):
+                    is_none = False   # (a helper passed for a function parameter, `post=_sq`: a function)
                 else:
                     return False, None
                 return True, is_none if isinstance(node.ops[0], ast.Is) else not is_none
@@ -5458,11 +5459,15 @@ class Emitter:
         # types it: an f16 tile times an f32 argument is computed in f32, an i32 tile next to an i64 scalar (an
         # int64 label's `.item()`) in i64
         operands = _operand_nodes(node) if nodes is None else nodes
+        narrow = any(t.dtype in ("i8", "i16") for t in tiles)   # (an i8 tile minus an int argument: in i32)
         strong = [t.dtype for t, n in zip(types, operands) if isinstance(t, Scalar) and n is not None
-                  and (t.dtype.startswith("f") or t.dtype == "i64") and not self.const_value(n)[0]]
+                  and (t.dtype.startswith("f") or t.dtype == "i64" or (narrow and t.dtype == "i32"))
+                  and not self.const_value(n)[0]]
         dtypes = {t.dtype for t in tiles} | set(strong)
         if len(dtypes) > 1:
-            wide = promote(dtypes)
+            # a bool tile in arithmetic with numbers (`t - (t > n)`, `t * (t > 0.0)`) takes their dtype, as cuTile
+            # Python converts it (exti / itof unsigned: 0 or 1)
+            wide = promote(dtypes - {"bool"})
             if wide is None:
                 raise self.refuse(node, "arith-tile", f"tiles of dtypes {sorted(dtypes)} (cast one with ct.astype)")
             self.need(node, "arith-promote", f"operands of dtypes {sorted(dtypes)}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
 import copy
 import enum
 import inspect
@@ -1673,6 +1674,8 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
     for f in [fn, *(h.fn for h in helpers.values())]:
         _bind_helper_arguments(f, helpers)
     _specialize_function_arguments(fn, helpers)
+    for f in [fn, *(h.fn for h in helpers.values())]:   # (a call through a function parameter, `f(t, *extra)`
+        _bind_helper_arguments(f, helpers)             # made `_axpy(t, extra_0)`: its defaults filled in now)
     _specialize_literal_returns(fn, helpers)
     _specialize_parameter_tuples(fn, helpers)
     _flatten_nested_returns(fn, helpers)
@@ -1743,6 +1746,33 @@ def _bind_helper_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelpe
                 _mark(node)
 
 
+class _FoldFunctionNoneTests(ast.NodeTransformer):
+    """In a helper's copy for functions passed as arguments: `post is None` / `post is not None` of a parameter a
+    function was passed for is False / True, and a conditional expression on it is its arm (`return c if post is
+    None else post(c)` returns `_sq(c)`), as cuTile Python folds the test on the function object — so a product the
+    function returns is an operand the caller's sum contracts, as in the reference."""
+
+    def __init__(self, params: set[str]):
+        self.params = params
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+            a, b = node.left, node.comparators[0]
+            if isinstance(b, ast.Name) and isinstance(a, ast.Constant) and a.value is None:
+                a, b = b, a
+            if isinstance(a, ast.Name) and getattr(a, "tileport_function_of", None) in self.params and \
+                    isinstance(b, ast.Constant) and b.value is None:
+                return _mark(ast.copy_location(ast.Constant(isinstance(node.ops[0], ast.IsNot)), node))
+        return node
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.test, ast.Constant) and isinstance(node.test.value, bool):
+            return node.body if node.test.value else node.orelse
+        return node
+
+
 def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
     """A helper called with another helper as an argument (`apply(t, silu)`, `def twice(v, f=leaky)`): a copy of
     the callee per function passed, the parameter replaced by that function's name and dropped from the
@@ -1772,8 +1802,10 @@ def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, Resol
                 spec.name = name
                 for n in walk_nodes(spec):
                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in mapping:
+                        n.tileport_function_of = n.id
                         n.id = mapping[n.id]
                         _mark(n)
+                spec = _FoldFunctionNoneTests(set(mapping)).visit(spec)
                 spec.args.args = [a for i, a in enumerate(spec.args.args) if i not in passed]
                 spec.args.defaults = []   # (every call is bound to one positional argument per parameter)
                 work.append(_add_copy(helpers, spec, callee))
@@ -1885,6 +1917,11 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
         ret = _product_results(node.value, helpers)
         return None if ret is None or node.slice.value >= len(ret) else len(ret)
 
+    # names bound once and read as an operand of a sum (`u + t`): where a chain's product bound to one may contract
+    stores = collections.Counter(n.id for n in walk_nodes(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    summed = {o.id for n in walk_nodes(fn) if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub))
+              for o in (n.left, n.right) if isinstance(o, ast.Name) and stores[o.id] == 1}
+
     def hoist(stmts: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for st in stmts:
@@ -1893,6 +1930,30 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
                     setattr(st, field, hoist(getattr(st, field)))
             if isinstance(st, (ast.If, ast.For, ast.While, ast.With)):
                 out.append(st)   # (its test or iterator: left as written)
+                continue
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                    st.targets[0].id in summed and \
+                    product_helper(st.value) is None and product_helper(st.value, chained=True) is not None:
+                # `u = _outer(t)` of `return _inner(c)`, `_inner` returning a product, and `u` summed later: the
+                # factors returned through the chain and the product made here, as a one-level helper's is
+                # inlined (its sum then contracts with it, as cuTile Python's does)
+                base = st.targets[0].id
+                names = []
+                for suffix in ("l", "r"):
+                    k, v = 0, f"{base}_{suffix}"
+                    while v in used:
+                        k += 1
+                        v = f"{base}_{suffix}{k}"
+                    used.add(v)
+                    names.append(v)
+                call = copy.copy(st.value)
+                call.func = ast.copy_location(ast.Name(factors_helper(st.value), ast.Load()), st.value.func)
+                target = ast.Tuple([ast.Name(v, ast.Store()) for v in names], ast.Store())
+                out.append(_mark(ast.copy_location(ast.Assign([target], _mark(call)), st)))
+                prod = ast.BinOp(ast.Name(names[0], ast.Load()), ast.Mult(), ast.Name(names[1], ast.Load()))
+                st.value = _mark(ast.copy_location(prod, st.value))
+                _mark(st)
+                out.append(st)
                 continue
             for node in walk_nodes(st):
                 if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
@@ -2543,6 +2604,46 @@ def _inline_function_factories(fn: ast.FunctionDef, env: dict[str, Any], file: P
         ast.fix_missing_locations(fn)
 
 
+def _name_lambda_arguments(fn: ast.FunctionDef, env: dict[str, Any]) -> None:
+    """A lambda passed to a helper in one of ``fn``'s top-level statements (`_clamp_then(t, post=lambda v: v * v)`):
+    bound to a name by a statement just before (`post_lambda = lambda v: v * v`), then a nested function as
+    `sq = lambda v: ..` is, passed by name (rewrite nested-function). cuTile Python binds the parameter to the
+    function object and inlines the call through it, as for a helper passed by name."""
+    taken = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)} | {a.arg for a in fn.args.args}
+    body: list[ast.stmt] = []
+    for st in fn.body:
+        if not isinstance(st, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef)):
+            calls, todo = [], [st]
+            while todo:   # (not into a lambda: one inside another reads its parameters)
+                n = todo.pop()
+                calls.append(n)
+                todo.extend(c for c in ast.iter_child_nodes(n) if not isinstance(c, ast.Lambda))
+            for call in calls:
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and
+                        _user_function(call.func.id, env, fn) is not None):
+                    continue
+                slots = [(call.args, i, None) for i in range(len(call.args))] + \
+                    [(call.keywords, i, k.arg) for i, k in enumerate(call.keywords)]
+                for holder, i, kw in slots:
+                    value = holder[i].value if kw is not None else holder[i]
+                    if not isinstance(value, ast.Lambda):
+                        continue
+                    name = f"{kw or call.func.id.strip('_')}_lambda"
+                    while name in taken:
+                        name += "_"
+                    taken.add(name)
+                    body.append(_mark(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], value), st)))
+                    ref = _mark(ast.copy_location(ast.Name(name, ast.Load()), value))
+                    if kw is not None:
+                        holder[i].value = ref
+                    else:
+                        holder[i] = ref
+        body.append(st)
+    if len(body) != len(fn.body):
+        fn.body = body
+        ast.fix_missing_locations(fn)
+
+
 def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
     """Functions defined in ``fn``'s own top-level statements (`def act(v): ...`, `sq = lambda v: v * v`), taken out
     of its body: helpers, inlined where they are called as cuTile Python inlines them (rewrite nested-function)."""
@@ -2741,6 +2842,8 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     _hoist_inline_slices(fn)
     if where is not None:
         _inline_function_factories(fn, env, where[0])
+    if where is not None:
+        _name_lambda_arguments(fn, env)
     nested = _nested_functions(fn) if where is not None else {}
     local = _locals(fn) - set(nested)
     _fold_helper_tables(fn, env, local - set(constants or {}), constants or {})

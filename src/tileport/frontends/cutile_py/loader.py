@@ -93,15 +93,26 @@ CLOSURE_FORMS = ("dtype", "global", "enum", "tuple", "function", "unknown")
 CLOSURE_DEPTH = 4
 
 
+def def_qualname(func: Any) -> str:
+    """The qualified name of the ``def`` a function was made by (its code's: a factory that renames what it makes,
+    ``body.__qualname__ = f"{op}_kernel"``, leaves the ``def`` where it was, inside the factory)."""
+    return getattr(getattr(func, "__code__", None), "co_qualname", None) or func.__qualname__
+
+
+def def_name(func: Any) -> str:
+    """The name its ``def`` gave a function (``__name__`` may have been re-assigned since)."""
+    return getattr(getattr(func, "__code__", None), "co_name", None) or func.__name__
+
+
 def kernel_name(func: Any) -> tuple[str, dict | None]:
     """(the name a capture gives a kernel, the values it closes over): a kernel defined at module level (or on a
     class) is named by its function; one a function made (a factory) ``NAME@LINE`` by its ``def`` line, with
     ``~DIGEST`` of its closure values when it has any (two kernels of one ``def`` over other values are two
     kernels)."""
-    if "<locals>" not in func.__qualname__:
+    if "<locals>" not in def_qualname(func):
         return func.__name__, None
     closure = closure_values(func)
-    name = f"{func.__name__}@{def_line(func)}"
+    name = f"{def_name(func)}@{def_line(func)}"
     if closure:
         import json
 
@@ -126,11 +137,11 @@ def _closure_value(v: Any, func: Any, module: Any, depth: int) -> Any:
     if isinstance(v, tuple) and depth < CLOSURE_DEPTH:   # a tile shape `(BM, BN)`, a table of constants
         return {"tuple": [_closure_value(e, func, module, depth + 1) for e in v]}
     inner = getattr(v, "__wrapped__", v) if getattr(v, "_cutile_function_wrapper", False) else v
-    if (inspect.isfunction(inner) and "<locals>" in inner.__qualname__ and depth < CLOSURE_DEPTH
+    if (inspect.isfunction(inner) and "<locals>" in def_qualname(inner) and depth < CLOSURE_DEPTH
             and inspect.getsourcefile(inner) == inspect.getsourcefile(func)):
         # a helper the factory made beside the kernel (`@ct.function def _post(t)` over the factory's arguments):
         # by its `def` line and the values it closes over in turn
-        return {"function": inner.__name__, "line": def_line(inner), "tile_function": inner is not v,
+        return {"function": def_name(inner), "line": def_line(inner), "tile_function": inner is not v,
                 "closure": _closure_values(inner, module, depth + 1)}
     return {"unknown": type(v).__name__}
 
