@@ -148,3 +148,20 @@ def test_class_helpers_and_module_constants_of_the_project_are_read(tmp_path):
         "{body}", "x = tl.load(x_ptr + offs)\n    tl.store(y_ptr + offs, H.sq(x) * C.EPS + SC)"))
     src = lower(find_kernel(f, "k"), tf.IKINDS, {"s": "float"}, facts=tf.FACTS).source
     assert "(((x * 2.0) * x) * (1e-05)) + 0.125" in src, src
+
+
+def test_helpers_of_two_imported_modules_with_one_name_stay_apart(tmp_path):
+    """`from m1 import silu` and `from m2 import f`, f calling m2's own `silu` (`x * 3.0`): f inlines m2's, not m1's
+    (it took m1's, the first bound under the name: a different kernel, silently)."""
+    import test_triton_frontend as tf
+    from tileport.frontends.triton.lower import lower
+    from tileport.frontends.triton.source import find_kernel
+
+    head = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef silu(x):\n    return {}\n"
+    (tmp_path / "m1.py").write_text(head.format("x * tl.sigmoid(x)"))
+    (tmp_path / "m2.py").write_text(head.format("x * 3.0") + "\n\n@triton.jit\ndef f(x):\n    return silu(x) * 2.0\n")
+    f = tmp_path / "m.py"
+    f.write_text(tf.MODULE.replace("{helpers}", "from m1 import silu\nfrom m2 import f\n").replace(
+        "{body}", "x = tl.load(x_ptr + offs)\n    tl.store(y_ptr + offs, silu(x) + f(x))"))
+    src = lower(find_kernel(f, "k"), tf.IKINDS, {"s": "float"}, facts=tf.FACTS).source
+    assert "ct.exp2((-x)" in src and "+ ((x * 3.0) * 2.0)" in src, src

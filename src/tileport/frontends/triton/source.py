@@ -194,7 +194,7 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
         raise TritonSourceError(f"{path}: no @triton.jit function {name!r}; Triton kernels in this file: {names}")
     if not tl:
         raise TritonSourceError(f"{path}:{fn.lineno}: the module does not import triton.language")
-    helpers = {**_imported_helpers(path, tree, tl), **{f.name: f for f in jitted if f is not fn}}
+    helpers = {**_imported_helpers(path, tree, tl, {f.name for f in jitted}), **{f.name: f for f in jitted if f is not fn}}
     helpers.update(_module_helpers(path, tree, tl, helpers, [fn, *helpers.values()]))
     constants = {**_imported_constants(path, tree, [fn, *helpers.values()]), **_module_constants(tree)}
     libdevice = frozenset(a.asname or a.name for n in walk_nodes(tree)
@@ -353,11 +353,14 @@ def _module_jitted(src: Path, alias: str, tl: set[str], taken: dict[str, ast.Fun
     return {**names, "": {names[own]: f for own, f in found.items()}}
 
 
-def _imported_helpers(path: Path, tree: ast.Module, tl: set[str]) -> dict[str, ast.FunctionDef]:
+def _imported_helpers(path: Path, tree: ast.Module, tl: set[str], local: set[str] = frozenset()
+                      ) -> dict[str, ast.FunctionDef]:
     """@triton.jit helpers the module imports by name from modules of its own (`from .utils import softcap`): the
     helper under the name it is imported as, and the other @triton.jit functions of that module (its own helpers)
-    under theirs. Only from modules that name triton.language as this one does; each node of such a helper knows
-    its file (``tileport_file``), so a lowering error names it."""
+    under theirs — or, where an earlier module or the kernel's module (``local``) has that name, under the module's
+    name and theirs (`m2_silu`), each module's calls of its own helpers rewritten to match (two modules' `silu`s stay
+    apart). Only from modules that name triton.language as this one does; each node of such a helper knows its file
+    (``tileport_file``), so a lowering error names it."""
     out: dict[str, ast.FunctionDef] = {}
     for st in tree.body:
         if not isinstance(st, ast.ImportFrom) or st.module in TL_MODULES or st.module == "triton":
@@ -370,14 +373,12 @@ def _imported_helpers(path: Path, tree: ast.Module, tl: set[str]) -> dict[str, a
         except (OSError, SyntaxError, UnicodeDecodeError):
             continue
         otl, otr, _ = _aliases(other)
-        jitted = {n.name: n for n in other.body if isinstance(n, ast.FunctionDef)
-                  and any(_is_jit(d, otr) for d in n.decorator_list)}
-        wanted = {a.asname or a.name: jitted[a.name] for a in st.names if a.name in jitted}
-        if not wanted or not otl <= tl:
+        if not any(a.name in {f.name for f in _jitted(other, otr)} for a in st.names) or not otl <= tl:
             continue
-        for fn in jitted.values():
-            for node in walk_nodes(fn):
-                node.tileport_file = src.resolve()
-        out.update({name: fn for name, fn in jitted.items() if name not in out})
-        out.update(wanted)
+        names = _module_jitted(src, src.stem, tl, {**out, **{n: None for n in local}})
+        funcs = names.pop("", {})
+        out.update(funcs)
+        out.update({a.asname or a.name: funcs[names[a.name]] for a in st.names if a.name in names})
     return out
+
+
