@@ -1,6 +1,7 @@
 """cuTile Python generality, round 16 (docs/corpus.md): host projects of our own ported with the CLI; what they
 found in the translator, each as a test."""
 import ast
+import re
 import textwrap
 
 import pytest
@@ -310,3 +311,82 @@ def test_a_product_returned_through_two_helpers_bound_to_a_name_then_summed(tmp_
     assert "u_l, u_r = _outer__factors(t)\nu = u_l * u_r" in text
     text, _ = _resolved_with(tmp_path, "t = ct.load(x, (ct.bid(0),), (B,))\nu = _outer(t)\nct.store(y, (ct.bid(0),), u)")
     assert "u = _outer(t)" in text
+
+
+def test_a_bool_flag_reassigned_a_comparison_in_a_loop_is_bound_typed_first(tmp_path):
+    """`done = ct.max(acc) > 100.0` in a `while not done and ..` loop: the port wrote `done =
+    tile_to_scalar::<bool, bool>(gt_tile(..))`, on which cutile 0.3.1's compiler panics ("get_ident_generic_args:
+    Unexpected generic arguments", irgen failed: unproven); the comparison is bound to a typed 0-d tile first.
+    Proven with `tileport port` (round 16, p19_forms `while_not`)."""
+    body = """
+    @ct.kernel
+    def k(x, y, n: int, B: ct.Constant[int]):
+        k = 0
+        done = False
+        acc = ct.zeros((B,), ct.float32)
+        while not done and not (k >= n):
+            acc = acc + ct.load(x, (k,), (B,))
+            done = ct.max(acc) > 100.0
+            k = k + 1
+        ct.store(y, (ct.bid(0),), acc)
+    """
+    text = "\n".join(emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#128").body)
+    assert "tile_to_scalar::<bool, bool>(gt_tile(" not in text
+    assert re.search(r"let done_tile\w*: Tile<bool, \{ \[\] \}> = gt_tile\(", text)
+    assert re.search(r"done = tile_to_scalar::<bool, bool>\(done_tile\w*\);", text)
+
+
+def test_a_helper_forwarding_args_and_keywords(tmp_path):
+    """`def _fwd(*args, **kw): return _mid(*args, **kw)` called `_fwd(t, s, bias=1.0)` (was refused: "call to
+    _fwd() other than with one positional argument per parameter"): a copy per count of extra arguments keeping
+    `**kw` (helper-variadic), then a copy per set of keywords (helper-keywords)."""
+    body = ("t = ct.load(x, (ct.bid(0),), (B,))\n"
+            "ct.store(y, (ct.bid(0),), _fwd(t, 2.0, bias=1.0))")
+    global HELPERS
+    saved = HELPERS
+    HELPERS = saved + '''
+def _fwd(*args, **kw):
+    return _mid(*args, **kw)
+
+
+def _mid(t, k, *, bias=0.0):
+    return ct.minimum(t + bias, k)
+
+'''
+    try:
+        text, helpers = _resolved_with(tmp_path, body)
+    finally:
+        HELPERS = saved
+    assert "_fwd__2__kw_bias(t, 2.0, bias=1.0)" in text or "_fwd__2__kw_bias(t, 2.0, 1.0)" in text, text
+    assert "_mid(args_0, args_1, bias)" in helpers["_fwd__2__kw_bias"] or \
+        "_mid(args_0, args_1, bias=bias)" in helpers["_fwd__2__kw_bias"], helpers
+
+
+def test_a_product_chosen_by_a_folded_conditional_is_contracted_where_summed(tmp_path):
+    """`u = t * k if mode == "lin" else ct.exp2(t)` in a helper called with mode "lin", then `_leaf(u)` adding it
+    (was refused: "1 fma(s) .. for 0 candidate sums"): the conditional on a string (or bool, float) constant is
+    folded, so `u` is the product and the sum a candidate, as cuTile Python contracts it (proven with `tileport
+    port`). On an int constant the conditional is written on the const generics and stays refused so."""
+    src = HEADER + '''
+def _leaf(v, bias=0.0):
+    return ct.minimum(v + bias, 6.0)
+
+
+def _mid(t, k, bias=0.0, mode="lin"):
+    u = t * k if mode == "lin" else ct.exp2(t)
+    return _leaf(u, bias)
+
+
+@ct.kernel
+def k(x, y, s: float, B: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0),), (B,))
+    ct.store(y, (ct.bid(0),), _mid(t, s, 1.0))
+'''
+    path = tmp_path / "k.py"
+    path.write_text(src)
+    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == "k")
+    from tileport.frontends.cutile_py.loader import load_kernel
+
+    sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, s=f32, B=#128"), [a.arg for a in fn.args.args], "k")
+    e = emit_kernel(path, "k", sig, {"B"}, {(6, 22): 1}, load_kernel(f"{path}::k").pyfunc)
+    assert "fma(" in "\n".join(e.body)

@@ -970,6 +970,12 @@ class Emitter:
             # a scalar re-assigned a 0-d tile of its dtype (`d = 0.0` then `d = d * a + ct.sum(x)` in a loop): in
             # Tile IR both are the same 0-d value; the Rust variable stays a scalar
             rust = RUST_DTYPES[ty.dtype]
+            if rust == "bool" and not code.isidentifier():
+                # (`done = ct.max(acc) > 100.0` in a loop: cutile 0.3.1's compiler panics on
+                # `tile_to_scalar::<bool, bool>(gt_tile(..))` inline, "get_ident_generic_args"; bound typed first)
+                tile = self.fresh(f"{name}_tile")
+                self.body.append(f"{indent}let {tile}: Tile<bool, {{ [] }}> = {code};")
+                code = tile
             code, ty = f"tile_to_scalar::<{rust}, {rust}>({code})", previous[1]
         if nested and previous is not None and name in self.mutated and \
                 not (self.scope_locals and name in self.scope_locals[-1]) and isinstance(previous[1], Tile) and \
@@ -1099,9 +1105,10 @@ class Emitter:
                 if isinstance(st.value, ast.Call) and self.ct(st.value.func) == "num_tiles":
                     self.tile_counts[name] = self.last_num_tiles
                 self.products.pop(name, None)
-                if isinstance(st.value, ast.BinOp) and isinstance(st.value.op, ast.Mult) and self.last_product:
+                value = self._folded_ifexp(st.value)   # (`u = t * k if mode == "lin" else ..`: the arm taken)
+                if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult) and self.last_product:
                     self.products[name] = (self.last_product, self.DEFAULT_FP)
-                elif isinstance(st.value, ast.Call) and self.ct(st.value.func) == "mul" and self.last_product:
+                elif isinstance(value, ast.Call) and self.ct(value.func) == "mul" and self.last_product:
                     self.products[name] = (self.last_product, self.last_product_fp)
                 elif self.helper_product is not None:   # a helper's returned product (see _inline_body)
                     self.products[name] = (self.helper_product, self.DEFAULT_FP)
@@ -5623,7 +5630,8 @@ class Emitter:
                 isinstance(last.value.op, ast.Mult)
 
         bound_products = {t.id for sub in self.walk() if isinstance(sub, ast.Assign)
-                          for t in sub.targets if isinstance(t, ast.Name) and self._syntactic_product(sub.value)}
+                          for t in sub.targets if isinstance(t, ast.Name) and
+                          self._syntactic_product(self._folded_ifexp(sub.value))}
         from_helpers = {t.id for sub in self.walk() if isinstance(sub, ast.Assign)
                         for t in sub.targets if isinstance(t, ast.Name) and returns_product(sub.value)}
         bound_products |= from_helpers
@@ -5759,6 +5767,15 @@ class Emitter:
         called_as = {k for k, h in self.helpers.items() if h is owner}   # (`Acts_silu` for `Acts.silu`, aliases)
         return sum(self.inlined_times(c, seen | {owner.name}) for c in self.walk()
                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in called_as)
+
+    def _folded_ifexp(self, node: ast.AST) -> ast.AST:
+        """The arm taken of a conditional expression on constants the translator folds (a bool, float or string
+        test, not one written on the const generics: `t * k if mode == "lin" else ct.exp2(t)` of a helper's string
+        mode), else ``node`` itself."""
+        while isinstance(node, ast.IfExp) and self._constant_test(node.test) and \
+                not self._generic_condition(node.test) and (c := self.const_value(node.test))[0]:
+            node = node.body if c[1] else node.orelse
+        return node
 
     def _syntactic_product(self, node: ast.AST) -> bool:
         """`a * b` or `ct.mul(a, b)`, other than of two constants (`c * d` of a kernel's constants: cuTile Python

@@ -806,8 +806,10 @@ def _specialize_variadic(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper
     for node, callee in _helper_calls(work, helpers):
         a = callee.fn.args
         fixed = len(a.posonlyargs) + len(a.args)
-        if a.vararg is None or a.kwarg is not None or any(isinstance(x, ast.Starred) for x in node.args) or \
+        if a.vararg is None or any(isinstance(x, ast.Starred) for x in node.args) or \
                 len(node.args) < fixed or any(k.arg is None for k in node.keywords):
+            # (a helper taking `**kw` too, `def _fwd(*args, **kw)`: its copy keeps `**kw`, specialized by
+            # helper-keywords next)
             continue
         extra = len(node.args) - fixed
         name = f"{node.func.id}__{extra}"
