@@ -285,6 +285,18 @@ def rewritten(node: ast.AST) -> bool:
     return any(getattr(n, REWRITTEN, False) for n in walk_nodes(node))
 
 
+def fresh_name(stem: str, taken: set[str], style: str = "k", also: tuple = ()) -> str:
+    """The first name not in ``taken`` (nor in any of ``also``) of ``stem`` then, by ``style``, ``stem1, stem2, ..``
+    ("k"), ``stem_1, stem_2, ..`` ("_k") or ``stem_, stem__, ..`` ("_"); added to ``taken``. Each rewrite keeps the
+    style its generated names always had (the names reach the Rust the translator writes)."""
+    name, k = stem, 0
+    while name in taken or any(name in s for s in also):
+        k += 1
+        name = f"{stem}{k}" if style == "k" else f"{stem}_{k}" if style == "_k" else stem + "_" * k
+    taken.add(name)
+    return name
+
+
 def _mark(node: ast.AST) -> ast.AST:
     setattr(node, REWRITTEN, True)
     return node
@@ -532,10 +544,7 @@ class _Resolver(ast.NodeTransformer):
             taken = {n.id for n in walk_nodes(node) if isinstance(n, ast.Name)}
             elts = list(node.value.elts)
             for i in late:
-                tmp, k = f"{node.targets[0].elts[i].id}_next", 1
-                while tmp in taken or tmp in self.local or tmp in self.env:
-                    tmp, k = f"{node.targets[0].elts[i].id}_next{k}", k + 1
-                taken.add(tmp)
+                tmp = fresh_name(f"{node.targets[0].elts[i].id}_next", taken, also=(self.local, self.env))
                 self.local.add(tmp)
                 a = _mark(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(tmp, ast.Store()), elts[i])],
                                                        elts[i]), elts[i]))
@@ -820,11 +829,7 @@ def _specialize_variadic(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper
             taken = {n.id for n in walk_nodes(spec) if isinstance(n, ast.Name)}
             names = []
             for i in range(extra):
-                v = f"{star}_{i}"
-                while v in taken:
-                    v += "_"
-                taken.add(v)
-                names.append(v)
+                names.append(fresh_name(f"{star}_{i}", taken, "_"))
             spec.args.args = [*spec.args.args, *(ast.copy_location(ast.arg(v), spec.args.vararg) for v in names)]
             spec.args.vararg = None
             for n in list(walk_nodes(spec)):
@@ -1108,11 +1113,7 @@ def _split_result_names(f: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]
             continue
         names = []
         for k in range(widths.pop()):
-            v = f"{name}_{k}"
-            while v in taken:
-                v += "_"
-            taken.add(v)
-            names.append(v)
+            names.append(fresh_name(f"{name}_{k}", taken, "_"))
         split[name] = names
     if not split:
         return
@@ -1638,11 +1639,7 @@ def _attribute_helpers(fn: ast.FunctionDef, env: dict[str, Any], local: set[str]
         key = id(py)
         if key not in named:
             base = "_".join([root.id, *reversed(path)])
-            name, k = base, 0
-            while name in taken:
-                k += 1
-                name = f"{base}_{k}"
-            taken.add(name)
+            name = fresh_name(base, taken, "_k")
             named[key] = name
             found[name] = py
         node.func = _mark(ast.copy_location(ast.Name(named[key], ast.Load()), node.func))
@@ -1942,12 +1939,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
                 base = st.targets[0].id
                 names = []
                 for suffix in ("l", "r"):
-                    k, v = 0, f"{base}_{suffix}"
-                    while v in used:
-                        k += 1
-                        v = f"{base}_{suffix}{k}"
-                    used.add(v)
-                    names.append(v)
+                    names.append(fresh_name(f"{base}_{suffix}", used))
                 call = copy.copy(st.value)
                 call.func = ast.copy_location(ast.Name(factors_helper(st.value), ast.Load()), st.value.func)
                 target = ast.Tuple([ast.Name(v, ast.Store()) for v in names], ast.Store())
@@ -1971,12 +1963,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
                         # just before, one name each (then split_product_results), the element read by name
                         names = []
                         for _ in range(width):
-                            k, name = 0, f"{operand.value.func.id.strip('_')}_r"
-                            while name in used:
-                                k += 1
-                                name = f"{operand.value.func.id.strip('_')}_r{k}"
-                            used.add(name)
-                            names.append(name)
+                            names.append(fresh_name(f"{operand.value.func.id.strip('_')}_r", used))
                         target = ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store())
                         out.append(_mark(ast.copy_location(ast.Assign([target], operand.value), st)))
                         ref = _mark(ast.copy_location(ast.Name(names[operand.slice.value], ast.Load()), operand))
@@ -1993,11 +1980,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
                         base = operand.func.id.strip('_')
                         names = []
                         for suffix in ("value", "l", "r"):
-                            k, v = 0, f"{base}_{suffix}"
-                            while v in used:
-                                k += 1
-                                v = f"{base}_{suffix}{k}"
-                            used.add(v)
+                            v = fresh_name(f"{base}_{suffix}", used)
                             names.append(v)
                         call = copy.copy(operand)
                         call.func = ast.copy_location(ast.Name(factors_helper(operand), ast.Load()), operand.func)
@@ -2015,11 +1998,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
                         continue
                     if h is None:
                         continue
-                    k, name = 0, f"{h.name.strip('_')}_value"
-                    while name in used:
-                        k += 1
-                        name = f"{h.name.strip('_')}_value{k}"
-                    used.add(name)
+                    name = fresh_name(f"{h.name.strip('_')}_value", used)
                     out.append(_mark(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], operand), st)))
                     ref = _mark(ast.copy_location(ast.Name(name, ast.Load()), operand))
                     if isinstance(key, str):
@@ -2101,11 +2080,7 @@ def _split_product_results(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelpe
                     continue
                 pair = []
                 for side in ("l", "r"):
-                    v, i = f"{t.id}_{side}", 0
-                    while v in used:
-                        i += 1
-                        v = f"{t.id}_{side}{i}"
-                    used.add(v)
+                    v = fresh_name(f"{t.id}_{side}", used)
                     pair.append(v)
                 new_targets.extend(ast.copy_location(ast.Name(v, ast.Store()), t) for v in pair)
                 prod = ast.BinOp(ast.Name(pair[0], ast.Load()), ast.Mult(), ast.Name(pair[1], ast.Load()))
@@ -2423,11 +2398,7 @@ def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set
     for name in width:
         names = []
         for k in range(width[name]):
-            elt = f"{name}_{k}"
-            while elt in taken:
-                elt += "_"
-            taken.add(elt)
-            names.append(elt)
+            names.append(fresh_name(f"{name}_{k}", taken, "_"))
         split[name] = names
     for owner, part, block in statement_blocks(fn):
         out: list[ast.stmt] = []
@@ -2494,11 +2465,7 @@ def _hoist_inline_slices(fn: ast.FunctionDef) -> None:
     def bind(view: ast.expr, st: ast.stmt, out: list[ast.stmt]) -> ast.Name:
         if is_slice(view) and not isinstance(view.func.value, ast.Name):   # the inner slice first
             view.func.value = bind(view.func.value, st, out)
-        k, name = 0, base_name(view)
-        while name in taken:
-            k += 1
-            name = f"{base_name(view)}{k}"
-        taken.add(name)
+        name = fresh_name(base_name(view), taken)
         out.append(_mark(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], view), st)))
         return ast.copy_location(ast.Name(name, ast.Load()), view)
 
@@ -2630,10 +2597,7 @@ def _name_lambda_arguments(fn: ast.FunctionDef, env: dict[str, Any]) -> None:
                     value = holder[i].value if kw is not None else holder[i]
                     if not isinstance(value, ast.Lambda):
                         continue
-                    name = f"{kw or call.func.id.strip('_')}_lambda"
-                    while name in taken:
-                        name += "_"
-                    taken.add(name)
+                    name = fresh_name(f"{kw or call.func.id.strip('_')}_lambda", taken, "_")
                     body.append(_mark(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], value), st)))
                     ref = _mark(ast.copy_location(ast.Name(name, ast.Load()), value))
                     if kw is not None:
