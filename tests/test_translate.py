@@ -12,16 +12,7 @@ from tileport.translate.emit import Unsupported, _f32, emit_kernel, rust_literal
 
 from conftest import load_module
 
-HEADER = "import cuda.tile as ct\n\n\n"
-
-
-def emit(tmp_path, body: str, sig: str, consts=("B",)):
-    src = tmp_path / "k.py"
-    src.write_text(HEADER + textwrap.dedent(body))
-    fn = next(n for n in ast.parse(src.read_text()).body if isinstance(n, ast.FunctionDef)
-              and any("kernel" in ast.unparse(d) for d in n.decorator_list))
-    names = [a.arg for a in fn.args.args]
-    return emit_kernel(src, fn.name, sigmod.bind(sigmod.parse(sig), names, fn.name), set(consts), {})
+from kernel_text import HEADER, emit
 
 
 REFUSALS = [

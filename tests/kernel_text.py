@@ -1,0 +1,19 @@
+"""A kernel written as text in a test, emitted at a signature (no cargo): shared by the emitter-level tests."""
+import ast
+import textwrap
+
+from tileport.spec import signature as sigmod
+from tileport.translate.emit import emit_kernel
+
+HEADER = "import cuda.tile as ct\n\n\n"
+
+
+def emit(tmp_path, body: str, sig: str, consts=("B",)):
+    """Write ``body`` (one ``@ct.kernel`` function, dedented) under HEADER to ``tmp_path/k.py`` and emit its Rust at
+    ``sig`` with ``consts`` constant."""
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent(body))
+    fn = next(n for n in ast.parse(src.read_text()).body if isinstance(n, ast.FunctionDef)
+              and any("kernel" in ast.unparse(d) for d in n.decorator_list))
+    names = [a.arg for a in fn.args.args]
+    return emit_kernel(src, fn.name, sigmod.bind(sigmod.parse(sig), names, fn.name), set(consts), {})
