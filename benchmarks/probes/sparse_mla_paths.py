@@ -54,23 +54,9 @@ def _indices(B, S, H_kv, topk, S_kv, torch):  # noqa: N803 — the test's names
 
 
 def _graph_times(fns: dict, torch, reps: int = 10, rounds: int = 7) -> dict:
-    graphs = {}
-    for path, fn in fns.items():
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            for _ in range(reps):
-                fn()
-        graphs[path] = g
-    times: dict = {p: [] for p in graphs}
-    for _ in range(rounds):
-        for path, g in graphs.items():
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            g.replay()
-            b.record()
-            b.synchronize()
-            times[path].append(a.elapsed_time(b) * 1000.0 / reps)
-    return {p: round(sorted(v)[len(v) // 2], 3) for p, v in times.items()}
+    from tileport.runtime.launch_timing import graph_medians
+
+    return {p: round(t, 3) for p, t in graph_medians(fns, reps, rounds).items()}
 
 
 def _event_times(fns: dict, torch, samples: int = 25) -> dict:

@@ -40,24 +40,8 @@ class LaunchTiming:
         saved = [t.detach().clone() for t in tensors]
         record: dict = {"kernel": name, "grid": list(grid)}
         try:
-            graphs = {}
-            for path, fn in (("plain", plain), ("rust", rust)):
-                graph = torch.cuda.CUDAGraph()
-                with torch.cuda.graph(graph):
-                    stream = torch.cuda.current_stream()
-                    for _ in range(self.reps):
-                        fn(stream)
-                graphs[path] = graph
-            times: dict[str, list[float]] = {path: [] for path in graphs}
-            for _ in range(self.rounds):
-                for path, graph in graphs.items():
-                    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                    start.record()
-                    graph.replay()
-                    end.record()
-                    end.synchronize()
-                    times[path].append(start.elapsed_time(end) * 1000.0 / self.reps)
-            med = {path: sorted(v)[len(v) // 2] for path, v in times.items()}
+            med = graph_medians({path: (lambda fn=fn: fn(torch.cuda.current_stream())) for path, fn in
+                                 (("plain", plain), ("rust", rust))}, self.reps, self.rounds)
             record.update(plain_us=round(med["plain"], 3), rust_us=round(med["rust"], 3),
                           ratio=round(med["rust"] / med["plain"], 4) if med["plain"] > 0 else None)
         except Exception as exc:  # noqa: BLE001 — a launch that cannot be captured in a graph: say so, go on
@@ -69,3 +53,27 @@ class LaunchTiming:
                 t.data.copy_(s)
             torch.cuda.synchronize()
         self.records.append(record)
+
+
+def graph_medians(paths: dict[str, Callable[[], None]], reps: int, rounds: int) -> dict[str, float]:
+    """Each path's launches captured ``reps`` times in a CUDA graph of its own (each call launches on the capturing
+    stream), the graphs replayed in ``rounds`` interleaved rounds: the median microseconds per launch of each path."""
+    import torch
+
+    graphs = {}
+    for path, fn in paths.items():
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for _ in range(reps):
+                fn()
+        graphs[path] = graph
+    times: dict[str, list[float]] = {path: [] for path in graphs}
+    for _ in range(rounds):
+        for path, graph in graphs.items():
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            graph.replay()
+            end.record()
+            end.synchronize()
+            times[path].append(start.elapsed_time(end) * 1000.0 / reps)
+    return {path: sorted(v)[len(v) // 2] for path, v in times.items()}
