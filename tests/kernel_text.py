@@ -17,3 +17,17 @@ def emit(tmp_path, body: str, sig: str, consts=("B",)):
               and any("kernel" in ast.unparse(d) for d in n.decorator_list))
     names = [a.arg for a in fn.args.args]
     return emit_kernel(src, fn.name, sigmod.bind(sigmod.parse(sig), names, fn.name), set(consts), {})
+
+
+def resolved(tmp_path, src: str) -> tuple[str, dict]:
+    """``src`` (a module defining ``@ct.kernel def k``) written to ``tmp_path``, loaded, and ``k`` resolved: the
+    resolved body as text and its helpers."""
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.translate.resolve import resolve
+
+    path = tmp_path / "kernel_mod.py"
+    path.write_text(src)
+    kernel = load_kernel(f"{path}::k")
+    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == "k")
+    out, helpers = resolve(fn, kernel.pyfunc)
+    return "\n".join(ast.unparse(st) for st in out.body), helpers

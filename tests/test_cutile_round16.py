@@ -9,7 +9,7 @@ import pytest
 from tileport.spec import signature as sigmod
 from tileport.translate.emit import Unsupported, emit_kernel
 
-from kernel_text import HEADER, emit
+from kernel_text import HEADER, emit, resolved
 
 
 ATOMIC_THEN_OPTIONAL_STORE = """
@@ -123,16 +123,8 @@ def test_threads_the_host_code_starts_are_emulated_too(tmp_path):
 
 
 def _resolved(tmp_path, body: str) -> str:
-    from tileport.frontends.cutile_py.loader import load_kernel
-    from tileport.translate.resolve import resolve
-
     src = HEADER + "\n@ct.kernel\ndef k(x, y, B: ct.Constant[int]):\n" + textwrap.indent(body, "    ") + "\n"
-    path = tmp_path / "kernel_mod.py"
-    path.write_text(src)
-    kernel = load_kernel(f"{path}::k")
-    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == "k")
-    out, _ = resolve(fn, kernel.pyfunc)
-    return "\n".join(ast.unparse(st) for st in out.body)
+    return resolved(tmp_path, src)[0]
 
 
 @pytest.mark.parametrize("form, reads", [

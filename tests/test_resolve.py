@@ -9,6 +9,8 @@ import pytest
 from tileport.frontends.cutile_py.loader import load_kernel
 from tileport.translate.resolve import REWRITES, resolve, rewrites_markdown
 
+from kernel_text import resolved
+
 HEADER = """\
 import math
 import numpy as np
@@ -212,12 +214,7 @@ CASES = {
 
 def _resolved(tmp_path, body: str) -> tuple[str, dict]:
     src = HEADER + "\n\n@ct.kernel\ndef k(x, y, TILE: ConstInt):\n" + textwrap.indent(body, "    ") + "\n"
-    path = tmp_path / "kernel_mod.py"
-    path.write_text(src)
-    kernel = load_kernel(f"{path}::k")
-    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == "k")
-    out, helpers = resolve(fn, kernel.pyfunc)
-    return "\n".join(ast.unparse(st) for st in out.body), helpers
+    return resolved(tmp_path, src)
 
 
 def test_every_rewrite_has_a_case():
