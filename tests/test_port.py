@@ -282,6 +282,41 @@ def test_an_unpadded_load_at_a_computed_index_is_the_unchecked_tile_ir_load(tmp_
     assert "load_view_tko(" in rs and ".load([" not in rs and "unchecked as in cuTile Python" in rs
 
 
+STATIC_GATHER = """import cuda.tile as ct
+
+
+@ct.kernel
+def gat(x, idx, y, B: ct.Constant[int]):
+    c = ct.bid(0)
+    i = ct.load(idx, index=(0, c), shape=(1, B))
+    v = ct.gather(x, (0, i)) + ct.astype(x.shape[1] + idx.shape[0], ct.float32)
+    ct.store(y, index=(0, c), tile=v)
+"""
+
+
+def test_static_extents_port_and_prove_at_calling_convention_v2(tmp_path):
+    """Launches with an extent-1 axis run cuTile Python's calling convention v2 (the axis static in the kernel):
+    the port proves at that signature (static extent 1 in a gather's bounds, an input view, an output stored
+    through the full tensor, an annotated extent 256) beside the all-dynamic one, an entry per static pattern. Each
+    of the emitter's v2 rules is needed for the proof: the literal extent, the renumbered dynamic axis, the
+    compacted spec (idx's `?%16` on its second axis) and the singleton stride fact (idx's stride along axis 0)."""
+    src = tmp_path / "gat.py"
+    src.write_text(STATIC_GATHER)
+    sigs = ["x=f32[1,?]/?,1, idx=i32[1,?%16]/?,1&16, y=f32[1,?%16]/?%4,1&16, B=#32",
+            "x=f32[?,?]/?,1, idx=i32[?,?%16]/?,1&16, y=f32[?,?%16]/?%4,1&16, B=#32",
+            "x=f32[?,256]/?,1, idx=i32[?,?%16]/?,1&16, y=f32[?,?%16]/?%4,1&16, B=#32"]
+    r = run_tileport("port", f"{src}::gat", *[a for s in sigs for a in ("--sig", s)], "--out", str(tmp_path / "g"))
+    verdict = json.loads((tmp_path / "g" / "verdict.json").read_text())
+    assert r.returncode == 0 and verdict["status"] == "proven", verdict["stages"]
+    manifest = json.loads((tmp_path / "g" / "port.json").read_text())
+    assert manifest["entries"] == ["gat_v2_1", "gat_v", "gat_v2_2"]
+    rs = (tmp_path / "g" / "kernel.rs").read_text()
+    assert "idx: &Tensor<i32, { [1, -1] }>" in rs and "y: &Tensor<f32, { [1, -1] }>" in rs
+    assert "x: &Tensor<f32, { [-1, 256] }>" in rs and "scalar_to_tile(256i32)" in rs
+    v2 = manifest["variants"][0]
+    assert v2["entry"] == "gat_v2_1" and v2["specs"]["idx"].startswith("16,1/4,1/")
+
+
 def test_verify_needs_a_port_dir(tmp_path):
     r = run_tileport("verify", str(tmp_path))
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr

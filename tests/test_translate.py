@@ -22,12 +22,18 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B))
          ct.store(y, index=(ct.bid(0), 0), tile=ct.cumsum(t, axis=1))
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "scan", 8, "dimension 0"),
-    ("static extent", """
+    ("static extent 1 with the static stride 1", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
-         t = ct.load(x, index=(ct.bid(0), 0), shape=(1, B))
+         t = ct.load(x, index=(ct.bid(0), 0), shape=(B, 1))
          ct.store(y, index=(ct.bid(0), 0), tile=t)
-     """, "x=f32[?,256]/?,1, y=f32[?,?]/?,1, B=#64", "array-static-shape", 6, "static shape [?, 256]"),
+     """, "x=f32[?,1]/1,1, y=f32[?,?]/?,1, B=#64", "array-static-shape", 6, "static stride 1"),
+    ("list items with a static extent", """
+     @ct.kernel
+     def k(xs, y, B: ct.Constant[int]):
+         t = ct.load(xs[0], index=(ct.bid(0), 0), shape=(1, B))
+         ct.store(y, index=(ct.bid(0), 0), tile=t)
+     """, "xs=list[f32[1,?]/?,1], y=f32[?,?]/?,1, B=#64", "array-static-shape", 6, "static shape [1, ?]"),
     ("cumprod", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
@@ -3004,3 +3010,42 @@ def test_a_return_inside_a_loop_touching_memory_stays_refused(tmp_path):
     """
     with pytest.raises(Unsupported, match="helper any_hit\\(\\) must end in its only `return`"):
         emit_resolved(tmp_path, body, "x=f32[?]/1, ids=i32[?]/1, y=f32[?]/1, B=#16")
+
+
+STATIC_KERNEL = """
+    @ct.kernel
+    def k(x, w, y, B: ct.Constant[int]):
+        t = ct.load(x, index=(ct.bid(0), ct.bid(1)), shape=(1, B))
+        s = ct.load(w, index=(0, ct.bid(1)), shape=(1, B))
+        n = x.shape[1] + w.shape[0] + w.shape[1]
+        ct.store(y, index=(ct.bid(0), ct.bid(1)), tile=t * s + ct.astype(n, ct.float32))
+    """
+
+
+def test_static_extents_calling_convention_v2(tmp_path):
+    """An array with a static extent (cuTile Python's calling convention v2: an extent-1 axis at `ct.launch`, or
+    `static_shape_dims`): the entry's tensor type states it, `w.shape[0]` is its literal, `w.shape[1]` is cutile's
+    `shape()[0]` (its Shape holds the dynamic extents only), the spec's extent divisors are the dynamic axes' (a
+    static axis's dropped: cutile 0.3.1 indexes them by dynamic axis), and the stride of an extent-1 axis takes
+    cuTile Python's 16-byte fact (f32: 4)."""
+    e = emit(tmp_path, STATIC_KERNEL, "x=f32[?,?%16]/?%4,1&16, w=f32[1,?%16]/?,1&16, y=f32[?,?%16]/?%4,1&16, B=#64")
+    params = "\n".join(e.params)
+    assert "w: &Tensor<f32, { [1, -1] }>" in params and "x: &Tensor<f32, { [-1, -1] }>" in params
+    text = "\n".join(e.body)
+    assert "(x.shape()[1] + 1i32) + w.shape()[0]" in text, text
+    assert "w.shape()[1]" not in text
+    assert e.specs["w"].split("/")[:2] == ["16,1", "4,1"] and e.specs["x"].split("/")[0] == "1,16"
+    # an output with a static extent is no `&mut Tensor` (cutile's view of one has dynamic extents only)
+    e = emit(tmp_path, STATIC_KERNEL, "x=f32[?,?%16]/?%4,1&16, w=f32[?,?%16]/?,1&16, y=f32[1,?%16]/?%4,1&16, B=#64")
+    assert any(p.startswith("y: &Tensor<f32, { [1, -1] }>") for p in e.params), e.params
+    # an annotated static extent other than 1: its value, no singleton stride fact
+    e = emit(tmp_path, STATIC_KERNEL, "x=f32[?,?%16]/?%4,1&16, w=f32[?,256]/?,1&16, y=f32[?,?%16]/?%4,1&16, B=#64")
+    assert "w: &Tensor<f32, { [-1, 256] }>" in "\n".join(e.params)
+    assert "(x.shape()[1] + w.shape()[0]) + 256i32" in "\n".join(e.body)
+    assert e.specs["w"].split("/")[:2] == ["1,1", "1,1"]
+
+
+@pytest.mark.parametrize("dtype, div", [("f32", 4), ("bf16", 8), ("i8", 16), ("f64", 2), ("bool", 16), ("i64", 2)])
+def test_singleton_stride_div(dtype, div):
+    from tileport.translate.emit import singleton_stride_div
+    assert singleton_stride_div(dtype) == div

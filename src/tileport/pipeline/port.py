@@ -85,16 +85,23 @@ def _entry_names(kernel, groups: list) -> list[str]:
     feats = []
     for _e, served in groups:
         sig = sigmod.bind(sigmod.parse(served[0]["signature"]), kernel.param_names, kernel.name)
-        feats.append(({n: p.dtype for n, p in sig.params if isinstance(p, sigmod.ArraySig)}, served[0]["constants"]))
+        feats.append(({n: p.dtype for n, p in sig.params if isinstance(p, sigmod.ArraySig)}, served[0]["constants"],
+                      tuple((n, p.shape) for n, p in sig.params if isinstance(p, sigmod.ArraySig) and
+                            any(d is not None for d in p.shape))))
     arrays = [k for k in feats[0][0] if len({f[0].get(k) for f in feats}) > 1]
     consts = [k for k in feats[0][1] if len({repr(f[1].get(k)) for f in feats}) > 1]
+    # static extents (calling convention v2: an extent-1 axis at the launch) tell entries apart too: `_v2`, or
+    # `_v2_1`, `_v2_2`.. where several static patterns have entries
+    patterns = sorted({f[2] for f in feats if f[2]}, key=str)
     names = []
-    for dtypes, constants in feats:
+    for dtypes, constants, static in feats:
         parts = []
         if arrays:
             values = [dtypes[k] for k in arrays]
             parts += [values[0]] if len(set(values)) == 1 else [f"{k.lower()}_{dtypes[k]}" for k in arrays]
         parts += [f"{k.lower()}_{_slug(constants[k])}" for k in consts]
+        if static and len({f[2] for f in feats}) > 1:
+            parts.append("v2" if len(patterns) == 1 else f"v2_{patterns.index(static) + 1}")
         names.append(f"{rust_entry_name(kernel.name)}_{'_'.join(parts) or 'v'}")
     if len(set(names)) < len(names):
         names = [f"{n}_{i}" for i, n in enumerate(names)]

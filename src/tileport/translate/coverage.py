@@ -468,11 +468,17 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "strides)", "tensor views indexed with i64, which cutile 0.3.1's tensors (i32 shapes and tile "
               "indices) do not state", P, None, "refused with the reason; `ct.ScalarInt64` scalars are ported "
               "(`n: i64`)"),
-    Construct("array-static-shape", "an array with a static extent (`ct.ArrayAnnotation(static_shape_dims=(1,))`, "
-              "signature `f32[?,256]`)", "a tensor view with that extent constant, which cutile 0.3.1's entry tensors "
-              "do not state (`&Tensor<f32, { [-1, 256] }>` fails to compile: \"index 1 out of bounds for shape of "
-              "rank 1\")", P, None, "refused with the reason at the parameter (ported as dynamic it read the extent "
-              "at run time where cuTile Python folds it: unproven)"),
+    Construct("array-static-shape", "an array with a static extent: cuTile Python's calling convention v2, which "
+              "`ct.launch` uses where an array has an extent-1 axis (signature `bf16[1,?,?]`) or a parameter is "
+              "annotated `ct.ArrayAnnotation(static_shape_dims=..)` (`f32[?,256]`)",
+              "the extent in the entry's type (`&Tensor<bf16, { [1, -1, -1] }>`), `x.shape[k]` on it the literal, "
+              "the dynamic axes read as cutile 0.3.1 counts them (`x.shape()[j]`, j among the dynamic axes), the "
+              "spec's extent divisors compacted to the dynamic axes, an extent-1 axis's stride given cuTile "
+              "Python's 16-byte divisor (`_lower_tensor_view_extents`); an output with one is stored through the "
+              "full tensor's partition (cutile's `&mut Tensor` view states no static extent); an entry per static "
+              "pattern (`_v2`)", S, None,
+              "refused: list items with a static extent (their extents come from the descriptor), slices of such an "
+              "array, and a static extent 1 whose stride is the static 1 (cuTile Python keeps that stride dynamic)"),
     Construct("array-alias", "a name bound once to an array parameter (`dst = out`) or to one of two chosen by "
               "constants (`src = y if USE_Y else x`; several at once, `src, dst = (y, x) if SWAP else (x, y)`)",
               "the array itself where the name is read (decided per "

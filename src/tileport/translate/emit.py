@@ -460,6 +460,27 @@ class Emitter:
             return node.attr
         return None
 
+    def static_axes(self, arr: str) -> tuple[int, ...]:
+        """The axes of the kernel's array parameter ``arr`` its signature holds static (cuTile Python's calling
+        convention v2: an extent-1 axis at `ct.launch`, or `ct.ArrayAnnotation(static_shape_dims=..)`); none for a
+        slice or list item, which the kernel makes."""
+        p = dict(self.sig.params).get(arr)
+        if not isinstance(p, sigmod.ArraySig):
+            return ()
+        return tuple(k for k, d in enumerate(p.shape) if d is not None)
+
+    def extent(self, arr: str, k: int) -> str:
+        """The Rust of the array parameter ``arr``'s extent along axis ``k``: a static extent is its literal (cuTile
+        Python's tensor view holds it as a constant), a dynamic one `arr.shape()[j]` with ``j`` counted among the
+        dynamic axes only (cutile 0.3.1's `Shape` of a tensor with static extents holds the dynamic ones alone)."""
+        static = self.static_axes(arr)
+        if not static:
+            return f"{arr}.shape()[{k}]"
+        p = dict(self.sig.params)[arr]
+        if k in static:
+            return f"{p.shape[k]}i32"
+        return f"{arr}.shape()[{sum(1 for d in p.shape[:k] if d is None)}]"
+
     def walk(self):
         """Every node of the kernel and of the helpers it may inline."""
         for f in (self.fn, *self.helpers.values()):
@@ -493,13 +514,23 @@ class Emitter:
                 raise self.refuse(node, "array-index-i64", f"array {node.id} indexed with int64 "
                                   "(`ct.IndexedWithInt64`, signature `@i64`): cuTile Python gives its views and shape "
                                   "i64 index types; cutile 0.3.1's tensors index with i32")
-        for a in self.fn.args.args:
-            p = self.params.get(a.arg)
-            if isinstance(p, sigmod.ArraySig) and any(d is not None for d in p.shape):
-                raise self.refuse(a, "array-static-shape", f"array {a.arg} with the static shape "
-                                  f"[{', '.join('?' if d is None else str(d) for d in p.shape)}] "
-                                  "(`ct.ArrayAnnotation(static_shape_dims=..)`): cuTile Python's tensor view holds the "
-                                  "extent as a constant; cutile 0.3.1's entry tensors take only dynamic extents")
+        for name, p in self.sig.params:   # (a static extent: calling convention v2, see static_axes)
+            if isinstance(p, sigmod.ListSig) and any(d is not None for d in p.element.shape):
+                node = next((a for a in self.fn.args.args if a.arg == name), self.fn)
+                raise self.refuse(node, "array-static-shape", f"list {name} whose items have the static shape "
+                                  f"[{', '.join('?' if d is None else str(d) for d in p.element.shape)}]: a list "
+                                  "item's extents are read from its descriptor, which states none static")
+        for name, p in self.sig.params:
+            if isinstance(p, sigmod.ArraySig) and any(d == 1 and st == 1 for d, st in
+                                                      zip(p.shape, p.strides or (None,) * p.rank)):
+                node = next((a for a in self.fn.args.args if a.arg == name), self.fn)
+                raise self.refuse(node, "array-static-shape", f"array {name} with a static extent 1 and the static "
+                                  f"stride 1 on one axis ({p.text()}): cuTile Python keeps that stride dynamic in its "
+                                  "tensor view (`_lower_tensor_view_extents`), cutile 0.3.1's entry states it")
+        for s in self.slices.values():
+            if self.static_axes(s.root):
+                raise self.refuse(self.fn, "array-static-shape", f"the slice {s.name} of {s.root}, an array with a "
+                                  "static extent (its view's extents would be cutile's dynamic ones)")
         stores: dict[str, list[ast.Call]] = {}
         scatters: dict[str, list[ast.Call]] = {}
         loads: set[str] = set()
@@ -2505,8 +2536,9 @@ class Emitter:
         # arm: a store with hints, or one of alternatives, goes through the partition of the full tensor; so does
         # an array of rank > 3 (cutile's block-owned store exists for ranks 1 to 3, one per grid axis)
         through_partition = zeros is None or hints != NO_HINTS or out.alternatives > 1 or out.sig.rank > 3 or \
-            self._store_before_release(call)   # (its token orders a releasing atomic: cutile's block-owned store
-        # returns none)
+            self._store_before_release(call) or bool(self.static_axes(arr))   # (its token orders a releasing
+        # atomic: cutile's block-owned store returns none; a static extent: cutile's `&mut Tensor` view of the
+        # output states none, cuTile Python's does)
         if through_partition and (axes := self._bijective_block_index(index, out.sig.rank)) is not None:
             return self.store_bijective(call, arr, index, tile_node, axes, indent, hints)
         if zeros is None:   # an index no safe form covers (blocks may share tiles): the unchecked store
@@ -3177,7 +3209,7 @@ class Emitter:
                 return self.slices[arr].extents[k], Scalar("i32")
             if arr in self.list_items:   # the extents its descriptor holds
                 return self.list_items[arr].extents[k], Scalar("i32")
-            return f"{arr}.shape()[{k}]", Scalar("i32")
+            return self.extent(arr, k), Scalar("i32")
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
                 node.value.attr == "strides" and isinstance(node.value.value, ast.Name) \
                 and isinstance(self.params.get(node.value.value.id), sigmod.ArraySig):
@@ -3946,7 +3978,7 @@ class Emitter:
         # (a 64-bit index is used as it is: the same Tile IR type, read unsigned for the check)
         b.append(f"let {g}_at: Tile<u64, {{ [{dims}] }}> = {'exti' if ity.dtype == 'i32' else 'bitcast'}({icode});")
         if checked:
-            b.append(f"let {g}_len: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[0]);")
+            b.append(f"let {g}_len: Tile<i32, {{ [] }}> = scalar_to_tile({self.extent(arr, 0)});")
             b.append(f"let {g}_len: Tile<u64, {{ [] }}> = exti({g}_len);")
             b.append(f"let {g}_inside: Tile<bool, {{ [{dims}] }}> = lt_tile({g}_at, {g}_len.reshape("
                      f"shape![{ones}]).broadcast(shape![{dims}]));")
@@ -4218,7 +4250,7 @@ class Emitter:
             if isinstance(ity, Tile) and ity.shape != shape:
                 b.append(f"let {at}: Tile<u64, {{ [{dims}] }}> = {at}.broadcast(shape![{dims}]);")
             if checked:
-                b.append(f"let {g}_len{d}: Tile<i32, {{ [] }}> = scalar_to_tile({arr}.shape()[{d}]);")
+                b.append(f"let {g}_len{d}: Tile<i32, {{ [] }}> = scalar_to_tile({self.extent(arr, d)});")
                 b.append(f"let {g}_len{d}: Tile<u64, {{ [] }}> = exti({g}_len{d});")
                 b.append(f"let {g}_inside{d}: Tile<bool, {{ [{dims}] }}> = lt_tile({at}, {g}_len{d}" +
                          (f".reshape(shape![{ones}]).broadcast(shape![{dims}])" if shape else "") + ");")
@@ -6728,6 +6760,14 @@ def _scatter_counts(fn: ast.FunctionDef, unrolled: dict[int, int] | None = None)
     return counts
 
 
+def singleton_stride_div(dtype: str) -> int:
+    """The divisor cuTile Python (1.7, `_lower_tensor_view_extents`) assumes of a tensor view's stride along an
+    axis of static extent 1: 16 bytes in elements (f32: 4, bf16: 8), 1 where an element does not divide 16 bytes.
+    The stride is never multiplied by an index other than 0 there, so the fact holds whatever the launch passes."""
+    bits = 8 if dtype == "bool" or dtype.startswith(("i8", "u8", "f8")) else int(re.sub(r"\D", "", dtype) or 32)
+    return 128 // bits if 128 % bits == 0 else 1
+
+
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],
                 fma_locs: dict[tuple, int], pyfunc=None, owned_stores: bool = True,
                 object_hints: dict | None = None) -> Emitted:
@@ -6799,21 +6839,29 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
                     any(s.root == name and s.stored for s in em.slices.values()),
                     **({"tile": list(out.shape)} if out and not out.scheduled else {})})
         strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]
-        if any(d != 1 for d in p.shape_div + p.stride_div) or p.base_align != 1 or p.may_alias:
+        static = em.static_axes(name)
+        sdiv = list(p.stride_div or (1,) * p.rank)
+        for d in static:
+            if p.shape[d] == 1:   # (cuTile Python's tensor view of a static extent 1: see singleton_stride_div)
+                sdiv[d] = math.lcm(sdiv[d], singleton_stride_div(p.dtype))
+        if any(d != 1 for d in p.shape_div + tuple(sdiv)) or p.base_align != 1 or p.may_alias:
             ones = [1 if s == 1 else 0 for s in strides[name]]
             # cutile 0.3.1 reads stride_div[i] for its i-th *dynamic* stride (kernel_entry_generator.rs), not for
             # dimension i: the divisors of the dynamic strides go first, so a static unit stride that is not the
             # last dimension (a K^T view, strides [?, 1, ?]) does not take the next stride's divisor
-            sdiv = list(p.stride_div or (1,) * p.rank)
             dyn = [d for d in range(len(sdiv)) if strides[name][d] == -1]
             sdiv = [sdiv[d] for d in dyn] + [sdiv[d] for d in range(len(sdiv)) if d not in dyn]
-            specs[name] = (f"{','.join(map(str, p.shape_div))}/{','.join(map(str, sdiv))}/"
+            # likewise shape_div[i] for its i-th *dynamic* extent: a static extent's divisor is dropped (the axes
+            # after it would take the wrong facts, a false one where an earlier extent divides by more), 1s after
+            hdiv = [p.shape_div[d] for d in range(p.rank) if d not in static] + [1] * len(static)
+            specs[name] = (f"{','.join(map(str, hdiv))}/{','.join(map(str, sdiv))}/"
                            f"{','.join(map(str, ones))}/{p.base_align}/{0 if p.may_alias else 1}")
         if out is not None and not out.scheduled:
             params.append(f"{name}: &mut Tensor<{RUST_DTYPES[p.dtype]}, {{ [{', '.join(out.shape)}] }}>")
             layout.append(f"A{p.rank}+{2 * p.rank}")
         else:
-            params.append(f"{name}: &Tensor<{RUST_DTYPES[p.dtype]}, {{ [{', '.join(['-1'] * p.rank)}] }}>")
+            dims = ", ".join("-1" if d is None else str(d) for d in p.shape)   # (static extents: v2)
+            params.append(f"{name}: &Tensor<{RUST_DTYPES[p.dtype]}, {{ [{dims}] }}>")
             layout.append(f"A{p.rank}")
     arrays = [name for name, p in sig.params if isinstance(p, sigmod.ArraySig)]
     prologue = []
@@ -6887,7 +6935,7 @@ def _resolve_owned_stores(em: Emitter) -> None:
     stored through `partition_mut`; one stored anywhere else keeps the full tensor's `partition_full_mut` for all
     of its stores."""
     for out in em.outputs.values():
-        if not any(out.owned):
+        if not any(out.owned) or em.static_axes(out.name):   # (cutile's `&mut Tensor` view has no static extent)
             continue
         stores = list(filter(None, out.owned))
         at = [next((k for k in range(len(em.body)) if em.body[k:k + len(full)] == full), None)
