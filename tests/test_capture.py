@@ -1,5 +1,6 @@
 """Launch capture on the CPU, checked against what ct.launch derived from real torch tensors on an H200."""
 import json
+import typing
 
 import pytest
 
@@ -709,3 +710,47 @@ def test_a_cached_winners_launch_is_recorded_at_every_config_of_its_search():
     assert log.alternatives(k2, (40,), (a2, b, 64)) == []   # not the returned config's hints
     assert log.alternatives(k1, (40,), (a2, b, 128)) == []   # nor its config-set values
     assert log.alternatives(_searched, (40,), (a2, b)) == []   # nor its arity
+
+
+def test_extent_one_axes_are_static_as_ct_launch_makes_them():
+    """cuda-tile 1.7's launch compiles calling convention v2 where an array has an extent-1 axis: exactly those
+    axes are static 1 (measured with ct.launch itself, Run 21 of sparse_mla_cpu_reading.md); a list's axis only
+    where every item has extent 1; the signature then compiles at v2."""
+    from tileport.frontends.arrays import describe_arg, static_shape
+    from tileport.spec.signature import needs_v2
+
+    q = TorchLike("torch.bfloat16", (1, 16, 16, 128), (32768, 2048, 128, 1), 0)
+    sig, desc = describe_arg("Q", q, False)
+    assert sig.text() == "bf16[1,?%16,?%16,?%16]/?%8,?%8,?%8,1&16" and desc["shape"] == [1, 16, 16, 128]
+    idx = TorchLike("torch.int32", (1, 16, 1, 64), (1024, 64, 64, 1), 16)
+    assert array_sig(array_facts(idx)).text() == "i32[1,?%16,1,?%16]/?%4,?%4,?%4,1&16"
+    # an extent 0, 2 or 16 stays dynamic; v2=False is the all-dynamic (v1) signature
+    assert static_shape((0, 2, 16, 1)) == (None, None, None, 1)
+    assert array_sig(array_facts(q), v2=False).text() == "bf16[?,?%16,?%16,?%16]/?%8,?%8,?%8,1&16"
+    # static_shape_dims: the annotated axes at their launch values (negative from the end), no extent-1 rule
+    assert static_shape((1, 16, 256), (-1,)) == (None, None, 256)
+    assert array_sig(array_facts(q), (0, 1)).text() == "bf16[1,16,?%16,?%16]/?%8,?%8,?%8,1&16"
+    # a list: static where every item has extent 1
+    a = TorchLike("torch.float16", (1, 32), (32, 1), 0)
+    b = TorchLike("torch.float16", (1, 48), (48, 1), 4096)
+    c = TorchLike("torch.float16", (2, 48), (48, 1), 8192)
+    assert describe_arg("As", [a, b], False)[0].text() == "list[f16[1,?%16]/?%8,1&16]"
+    assert describe_arg("As", [a, c], False)[0].text() == "list[f16[?,?%16]/?%8,1&16]"
+    s = parse(f"Q={sig.text()}")
+    from cuda.tile import compilation as cc
+    assert needs_v2(s) and repr(to_cutile(s).calling_convention) == repr(cc.CallingConvention.cutile_python_v2())
+    assert not needs_v2(parse(array_sig(array_facts(q), v2=False).text()))
+
+
+@ct.kernel
+def annotated(x: typing.Annotated[ct.Array, ct.ArrayAnnotation(static_shape_dims=(-1,))], y):
+    ct.store(y, index=(ct.bid(0), 0), tile=ct.load(x, index=(ct.bid(0), 0), shape=(1, 16)))
+
+
+def test_capture_signature_takes_static_shape_dims():
+    """A parameter annotated static_shape_dims: its annotated extents at their launch values and none from extent
+    1; the other parameter keeps the extent-1 rule."""
+    x = TorchLike("torch.float32", (1, 16), (16, 1), 0)
+    y = TorchLike("torch.float32", (1, 16), (16, 1), 0)
+    sig, _ = signature_from_args(annotated, (x, y))
+    assert sig.text() == "x=f32[?,16]/?%4,1&16, y=f32[1,?%16]/?%4,1&16"

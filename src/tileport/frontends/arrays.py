@@ -9,7 +9,9 @@ tensors (docs/gpu.md, benchmarks/results/h200/verification/launch_signatures.jso
 
 * unit-stride dimensions get a constant stride of 1; other strides are dynamic and non-negative, divisible by
   16 bytes / element size when they are a multiple of it;
-* an extent that is a multiple of 16 is marked divisible by 16;
+* an extent that is a multiple of 16 is marked divisible by 16; an extent of 1 is static (calling convention
+  v2, which the launch uses once any array has such an axis), or, for a parameter annotated
+  ``ct.ArrayAnnotation(static_shape_dims=..)``, the annotated extents at their values and no others;
 * a 16-byte aligned data pointer is marked so; a zero stride marks the array as internally aliasing;
 * Python ints are i32 (values outside int32 are rejected, as launch rejects them), floats f32, bools bool;
 * what cuda-tile 1.7's launch itself refuses raises :class:`LaunchRejected` (a ``TypeError``, as the launch raises
@@ -133,8 +135,22 @@ def _contiguous(shape: tuple[int, ...]) -> list[int]:
     return list(reversed(out))
 
 
-def array_sig(f: ArrayFacts) -> ArraySig:
-    """The signature cuda-tile's launch derives for these facts (rules in the module docstring)."""
+def static_shape(shape: tuple[int, ...], annotated: tuple[int, ...] | None = None) -> tuple[int | None, ...]:
+    """The static extents cuda-tile 1.7's launch gives an array of this shape (calling convention v2, which it
+    uses whenever one array has one): 1 on each axis of extent 1; for a parameter annotated
+    ``ct.ArrayAnnotation(static_shape_dims=..)`` (``annotated``: its axes, negative ones from the end) the annotated
+    axes at their launch extents and no others (measured with ct.launch itself: Run 21 in
+    benchmarks/results/h100/served/sparse_mla_cpu_reading.md)."""
+    if annotated:
+        axes = {a % len(shape) for a in annotated} if shape else set()
+        return tuple(n if k in axes else None for k, n in enumerate(shape))
+    return tuple(1 if n == 1 else None for n in shape)
+
+
+def array_sig(f: ArrayFacts, annotated: tuple[int, ...] | None = None, v2: bool = True) -> ArraySig:
+    """The signature cuda-tile's launch derives for these facts (rules in the module docstring); with ``v2`` its
+    static extents too (see static_shape; ``annotated``: the parameter's ``static_shape_dims``). ``v2=False``: the
+    all-dynamic signature of calling convention v1 (what the captures recorded before static extents were ported)."""
     elem_div = max(1, ALIGN_BYTES // ITEMSIZE[f.dtype])
     strides, stride_div = [], []
     for st in f.strides:
@@ -144,14 +160,16 @@ def array_sig(f: ArrayFacts) -> ArraySig:
         else:
             strides.append(None)
             stride_div.append(elem_div if st % elem_div == 0 and elem_div > 1 else 1)
-    shape_div = tuple(SHAPE_DIV if n % SHAPE_DIV == 0 else 1 for n in f.shape)
-    return ArraySig(f.dtype, (None,) * len(f.shape), tuple(strides), False, shape_div, tuple(stride_div),
+    shape = static_shape(f.shape, annotated) if v2 else (None,) * len(f.shape)
+    shape_div = tuple(SHAPE_DIV if n % SHAPE_DIV == 0 and d is None else 1 for n, d in zip(f.shape, shape))
+    return ArraySig(f.dtype, shape, tuple(strides), False, shape_div, tuple(stride_div),
                     ALIGN_BYTES if f.data_ptr % ALIGN_BYTES == 0 else 1, any(s == 0 for s in f.strides))
 
 
-def list_sig(name: str, items: list[ArrayFacts]) -> ListSig:
-    """The signature of a list of arrays: the facts every item has (rules in the module docstring)."""
-    sigs = [array_sig(f) for f in items]
+def list_sig(name: str, items: list[ArrayFacts], v2: bool = True) -> ListSig:
+    """The signature of a list of arrays: the facts every item has (rules in the module docstring), a static
+    extent 1 on an axis only where every item has extent 1 there."""
+    sigs = [array_sig(f, v2=False) for f in items]
     first = sigs[0]
     for k, (f, sig) in enumerate(zip(items[1:], sigs[1:]), 1):
         if (f.dtype, len(f.shape)) != (first.dtype, first.rank):
@@ -160,8 +178,10 @@ def list_sig(name: str, items: list[ArrayFacts]) -> ListSig:
         if sig.strides != first.strides:
             raise CaptureError(f"list {name}: item {k}'s unit strides {sig.strides} differ from item 0's "
                                f"{first.strides} (cuda-tile wants the same static strides in a list)")
-    element = ArraySig(first.dtype, first.shape, first.strides, False,
-                       tuple(min(s.shape_div[d] for s in sigs) for d in range(first.rank)),
+    shape = tuple(1 if v2 and all(f.shape[d] == 1 for f in items) else None for d in range(first.rank))
+    element = ArraySig(first.dtype, shape, first.strides, False,
+                       tuple(1 if shape[d] is not None else min(s.shape_div[d] for s in sigs)
+                             for d in range(first.rank)),
                        tuple(min(s.stride_div[d] for s in sigs) for d in range(first.rank)),
                        min(s.base_align for s in sigs), any(s.may_alias for s in sigs))
     return ListSig(element, _items_overlap(items))
@@ -210,12 +230,14 @@ def _python_number(value: Any) -> bool | int | float:
 
 def describe_arg(name: str, value: Any, constant: bool, const_word: str = "constant",
                  int32_why: str = "ct.launch rejects it too", int_dtype: str = "i32",
-                 strict: bool = True) -> tuple[Any, dict]:
+                 strict: bool = True, annotated: tuple[int, ...] | None = None,
+                 v2: bool = True) -> tuple[Any, dict]:
     """(signature part, the capture's description) of one launch argument: a constant's value, an array's facts,
     a bool / int32 / f32 scalar. ``const_word`` and ``int32_why`` word the errors for the frontend asking;
     ``int_dtype`` "i64": a Python int is an i64 scalar (a parameter annotated ``ct.ScalarInt64``). ``strict``: the
     launch is cuda-tile's, and what it refuses raises :class:`LaunchRejected` (module docstring); the Triton capture
-    passes False (its errors are what the lowering cannot take, recorded as such)."""
+    passes False (its errors are what the lowering cannot take, recorded as such). ``annotated``: an array
+    parameter's ``static_shape_dims``; ``v2=False``: no static extents (see array_sig)."""
     rejected = LaunchRejected if strict else CaptureError
     overflow = LaunchOverflow if strict else CaptureError
     if constant:
@@ -237,7 +259,7 @@ def describe_arg(name: str, value: Any, constant: bool, const_word: str = "const
             raise rejected(f"list {name} is empty (cuda-tile launches no empty lists)")
         if any(f is None for f in items):
             raise rejected(f"list {name}: every item must be an array (cuda-tile takes lists of arrays only)")
-        return list_sig(name, items), {"name": name, "kind": "list",
+        return list_sig(name, items, v2), {"name": name, "kind": "list",
                                        "items": [{"dtype": f.dtype, "shape": list(f.shape), "strides": list(f.strides),
                                                   "data_ptr_mod_16": f.data_ptr % 16} for f in items]}
     if is_numpy_scalar(value) and not isinstance(value, (bool, int, float)):   # np.float32(0.5) (np.float64 is a
@@ -248,7 +270,7 @@ def describe_arg(name: str, value: Any, constant: bool, const_word: str = "const
         return ScalarSig(dtype), {"name": name, "kind": "scalar", "dtype": dtype, "value": value.item()}
     facts = None if isinstance(value, (bool, int, float)) else array_facts(value)
     if facts is not None:
-        return array_sig(facts), {"name": name, "kind": "array", "dtype": facts.dtype, "shape": list(facts.shape),
+        return array_sig(facts, annotated, v2), {"name": name, "kind": "array", "dtype": facts.dtype, "shape": list(facts.shape),
                                   "strides": list(facts.strides), "data_ptr_mod_16": facts.data_ptr % 16}
     if isinstance(value, bool):
         dtype = "bool"

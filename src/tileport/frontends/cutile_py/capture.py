@@ -69,6 +69,17 @@ def int64_params(kernel: Any) -> tuple[set[str], set[str]]:
     return scalars, arrays
 
 
+def static_shape_params(kernel: Any) -> dict[str, tuple[int, ...]]:
+    """Array parameters annotated ``ct.ArrayAnnotation(static_shape_dims=..)``: name → the annotated axes (cuda-tile's
+    launch makes those extents static at their launch values, and no extent-1 axis of that array)."""
+    out = {}
+    for n, ann in _annotations(kernel).items():
+        for a in _metadata(ann):
+            if type(a).__name__ == "ArrayAnnotation" and getattr(a, "static_shape_dims", ()):
+                out[n] = tuple(int(d) for d in a.static_shape_dims)
+    return out
+
+
 def signature_from_args(kernel: Any, args: tuple) -> tuple[Signature, list[dict]]:
     import inspect
 
@@ -78,9 +89,11 @@ def signature_from_args(kernel: Any, args: tuple) -> tuple[Signature, list[dict]
                              f"(ct.launch: \"Kernel expects {len(names)} arguments but {len(args)} were given\")")
     consts = constant_params(kernel)
     i64_scalars, i64_arrays = int64_params(kernel)
+    static = static_shape_params(kernel)
     params, described = [], []
     for name, value in zip(names, args):
-        sig, d = describe_arg(name, value, name in consts, int_dtype="i64" if name in i64_scalars else "i32")
+        sig, d = describe_arg(name, value, name in consts, int_dtype="i64" if name in i64_scalars else "i32",
+                              annotated=static.get(name))
         if name in i64_arrays and isinstance(sig, ArraySig):
             sig = dataclasses.replace(sig, index_i64=True)
             d["index_i64"] = True

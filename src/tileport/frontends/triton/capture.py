@@ -336,7 +336,9 @@ def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
             else:
                 shape, strides = view_layout(view, d["shape"], d["strides"], values)
             facts = ArrayFacts(d["dtype"], shape, strides, d["data_ptr_mod_16"])
-            params.append((p["name"], array_sig(facts)))
+            # (calling convention v1, no static extents: the lowered kernel's views are tileport's, not launched
+            # by ct.launch, whose extent-1 rule (arrays.static_shape) is left out here until checked for them)
+            params.append((p["name"], array_sig(facts, v2=False)))
             described.append({"name": p["name"], "kind": "array", "dtype": d["dtype"], "shape": list(shape),
                               "strides": list(strides), "data_ptr_mod_16": d["data_ptr_mod_16"]})
         elif p["kind"] == "constant":
