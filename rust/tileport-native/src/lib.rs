@@ -50,7 +50,8 @@ struct TensorSlot {
     code: i32,
     elem_bytes: u64,
     written: bool,
-    /// What the entry was proven under, per dimension: (stride is exactly 1, stride divisor, extent divisor).
+    /// What the entry was proven under, per dimension: (stride is exactly 1, stride divisor, extent divisor); an
+    /// extent divisor below 0 is a static extent (calling convention v2), which must be exactly its negation.
     dims: Vec<(bool, i64, i64)>,
     /// The data pointer's alignment (bytes) the entry was proven under.
     align: u64,
@@ -65,9 +66,35 @@ impl TensorSlot {
             .enumerate()
             .all(|(i, &(unit, sdiv, hdiv))| {
                 let (n, st) = (d.shape[i], d.strides[i]);
-                !(unit && st != 1) && !(sdiv > 1 && st % sdiv != 0) && !(hdiv > 1 && n % hdiv != 0)
+                !(unit && st != 1)
+                    && !(sdiv > 1 && st % sdiv != 0)
+                    && !(hdiv > 1 && n % hdiv != 0)
+                    && !(hdiv < 0 && n != -hdiv)
             });
-        dims_hold && !(self.align > 1 && d.data % self.align != 0)
+        dims_hold && self.shifted_hints_hold(d) && !(self.align > 1 && d.data % self.align != 0)
+    }
+
+    /// With static extents: whether the extent facts cutile 0.3.1 compiles the entry under are true. Its launcher
+    /// computes one divisor per axis from the tensor and its entry generator gives the i-th of them to the i-th
+    /// *dynamic* axis, so a dynamic axis after a static one takes an earlier axis's divisor (the twin of
+    /// `runtime.library.shifted_hints_hold`).
+    fn shifted_hints_hold(&self, d: &TpTensor) -> bool {
+        if self.dims.iter().all(|&(_, _, hdiv)| hdiv >= 0) {
+            return true;
+        }
+        let hint = |v: i64| -> i64 {
+            if v == 0 {
+                16
+            } else {
+                (v & v.wrapping_neg()).min(16)
+            }
+        };
+        self.dims
+            .iter()
+            .enumerate()
+            .filter(|(_, &(_, _, hdiv))| hdiv >= 0)
+            .enumerate()
+            .all(|(i, (j, _))| d.shape[j] % hint(d.shape[i]) == 0)
     }
 }
 

@@ -336,7 +336,10 @@ class Variant:
         out = {}
         for pos, a in self.arrays + self.lists:
             strides = a.strides if a.strides is not None else (None,) * a.rank
-            dims = [(st == 1, sd, hd) for st, sd, hd in zip(strides, a.stride_div, a.shape_div)]
+            # a static extent (calling convention v2: `bf16[1,?]`) is the extent divisor negated: the extent must be
+            # exactly that (the entry's tensor type states it; cutile's launcher checks nothing of it)
+            dims = [(st == 1, sd, -n if n is not None else hd)
+                    for st, sd, hd, n in zip(strides, a.stride_div, a.shape_div, a.shape)]
             out[pos] = (dims, a.base_align)
         return out
 
@@ -344,7 +347,7 @@ class Variant:
     def specificity(self) -> int:
         """How many facts the entry was proven under (unit strides, divisors, one alignment per array): among the
         entries whose facts hold at a launch, the one with most is the nearest to the launch's own signature."""
-        return sum(sum(unit + (sd > 1) + (hd > 1) for unit, sd, hd in dims) + (al > 1)
+        return sum(sum(unit + (sd > 1) + (hd > 1) + (hd < 0) for unit, sd, hd in dims) + (al > 1)
                    for dims, al in self.requirements.values())
 
 
@@ -355,9 +358,25 @@ def holds(requirements: tuple[list[tuple[bool, int, int]], int], shape: tuple, s
     if len(dims) != len(shape):
         return False
     for (unit, sdiv, hdiv), n, st in zip(dims, shape, strides):
-        if (unit and st != 1) or (sdiv > 1 and st % sdiv) or (hdiv > 1 and n % hdiv):
+        if (unit and st != 1) or (sdiv > 1 and st % sdiv) or (hdiv > 1 and n % hdiv) or (hdiv < 0 and n != -hdiv):
             return False
+    if any(h < 0 for _, _, h in dims) and not shifted_hints_hold(dims, shape):
+        return False
     return not (align > 1 and data % align)
+
+
+def div_hint(value: int) -> int:
+    """cutile 0.3.1's `DivHint::from_value`: the largest power of two dividing ``value``, at most 16 (16 for 0)."""
+    return 16 if value == 0 else min(value & -value, 16)
+
+
+def shifted_hints_hold(dims: list[tuple[bool, int, int]], shape: tuple) -> bool:
+    """Whether the extent facts cutile 0.3.1 compiles an entry with static extents under are true at ``shape``: its
+    launcher computes one divisor per axis from the tensor (`compute_spec`) and its entry generator gives the i-th
+    of them to the i-th *dynamic* axis, so after a static axis a dynamic one takes an earlier axis's divisor (the
+    Python twin of the native plan's check; ``dims`` as in Variant.requirements, a static axis's divisor < 0)."""
+    dynamic = [k for k, (_, _, h) in enumerate(dims) if h >= 0]
+    return all(shape[j] % div_hint(shape[i]) == 0 for i, j in enumerate(dynamic))
 
 
 def choose_variant(candidates: list[Variant], args: tuple) -> Variant | None:
@@ -369,9 +388,11 @@ def choose_variant(candidates: list[Variant], args: tuple) -> Variant | None:
     own = {pos: array_sig(f).text() for pos, f in facts.items() if f is not None}
     best, best_score = None, -1
     for v in candidates:
-        if not v.lists and all(own.get(pos) == a.text() for pos, a in v.arrays):
-            return v
         needs = v.requirements
+        if not v.lists and all(own.get(pos) == a.text() and   # (holds: a static extent's shifted divisors too)
+                               holds(needs[pos], facts[pos].shape, facts[pos].strides, facts[pos].data_ptr)
+                               for pos, a in v.arrays):
+            return v
         if v.specificity > best_score and all(
                 facts[pos] is not None and holds(needs[pos], facts[pos].shape, facts[pos].strides, facts[pos].data_ptr)
                 for pos, _ in v.arrays) and all(
