@@ -308,48 +308,52 @@ def test_the_dispatcher_takes_a_remembered_kernels_launches_and_hands_every_othe
 
 
 def test_a_static_extent_runs_only_at_that_extent(native):
-    """An entry with a static extent 1 (calling convention v2, `f32[1,?%16,?]`: the extent divisor -1 in its facts)
-    runs only where that extent is 1 — cutile's launcher checks nothing of it — and only where the extent facts
-    cutile compiles it under hold: its entry generator gives the i-th axis's divisor to the i-th dynamic axis."""
+    """An entry with a static extent 1 (calling convention v2, `f32[1,?,?]`: the extent divisor -1 in its facts)
+    runs only where that extent is 1 — cutile's launcher checks nothing of it — and only where cutile compiles it
+    under the launch's own extent facts: its entry generator gives the i-th axis's divisor to the i-th dynamic axis,
+    so each dynamic axis's divisor must equal the one of the axis i places before it."""
     g = plan(native, tensors=((0, F32, 2, True), (1, F32, 3, False)),
-             facts={1: ([(False, 1, -1), (False, 1, 16), (True, 1, 1)], 1)})
-    ok = (Tensor(0x1000, [2, 64]), Tensor(0x9000, [1, 16, 16]), 5, 1024)
+             facts={1: ([(False, 1, -1), (False, 1, 1), (True, 1, 1)], 1)})
+    ok = (Tensor(0x1000, [2, 64]), Tensor(0x9000, [1, 3, 5]), 5, 1024)
     assert described(native, g, ok).startswith("entry=3")
-    for beta, why in [(Tensor(0x9000, [2, 16, 16]), "extent 2 on the static axis"),
-                      (Tensor(0x9000, [0, 16, 16]), "extent 0 on the static axis"),
-                      (Tensor(0x9000, [1, 16, 4]), "axis 2 would be told the divisor 16 of axis 1's extent"),
-                      (Tensor(0x9000, [1, 16, 3]), "axis 2 would be told the divisor 16 of axis 1's extent"),
-                      (Tensor(0x9000, [1, 32, 8]), "axis 2 would be told 16 (of axis 1's 32), and 8 % 16 != 0")]:
+    for beta, why in [(Tensor(0x9000, [2, 3, 5]), "extent 2 on the static axis"),
+                      (Tensor(0x9000, [0, 3, 5]), "extent 0 on the static axis"),
+                      (Tensor(0x9000, [1, 16, 16]), "axis 1 would be told 1 (axis 0's), not its own 16"),
+                      (Tensor(0x9000, [1, 3, 16]), "axis 2 would be told 1 (axis 1's 3), not its own 16"),
+                      (Tensor(0x9000, [1, 1, 8]), "axis 2 would be told 1, not its own 8")]:
         assert described(native, g, (ok[0], beta, 5, 1024)) == native[0].MISMATCH, why
-    # a dynamic axis divisible by what the axis before it says: holds ([1, 32, 48]: axis 2 told 16, 48 % 16 == 0)
-    assert described(native, g, (ok[0], Tensor(0x9000, [1, 32, 48]), 5, 1024)).startswith("entry=3")
+    # equal divisors: [1, 5, 7] (1, 1), [1, 1, 1]; and with a static axis last nothing shifts
+    for shape in ([1, 5, 7], [1, 1, 1]):
+        assert described(native, g, (ok[0], Tensor(0x9000, shape), 5, 1024)).startswith("entry=3"), shape
+    last = plan(native, tensors=((0, F32, 2, True), (1, F32, 3, False)),
+                facts={1: ([(False, 1, 16), (False, 1, 16), (True, 1, -1)], 1)})
+    assert described(native, last, (ok[0], Tensor(0x9000, [32, 16, 1]), 5, 1024)).startswith("entry=3")
 
 
 def test_a_static_extent_variant_is_chosen_only_where_it_holds():
     """A ported specialization with a static extent 1 (what ct.launch compiles for a batch of 1) is its launches'
-    own; at a batch of 2 the all-dynamic one runs; extents where cutile's shifted divisors would claim a false fact
-    leave the static entry too."""
-    static, dynamic = _variants("g=f32[1,?%16,?]/?%4,?%4,1&16, beta=f32[?,?,?]/?,?,1, n=i32",
-                                "g=f32[?,?%16,?]/?%4,?%4,1&16, beta=f32[?,?,?]/?,?,1, n=i32")
+    own; at a batch of 2 the all-dynamic twin runs; so it does where cutile's shifted divisors would not be the
+    launch's own."""
+    static, dynamic = _variants("g=f32[1,?,?]/?,?,1&16, beta=f32[?,?,?]/?,?,1, n=i32",
+                                "g=f32[?,?,?]/?,?,1&16, beta=f32[?,?,?]/?,?,1, n=i32")
     both = [static, dynamic]
     beta = Tensor(0x2000, [2, 1, 1], dtype="float32")
-    one = (Tensor(0x1000, [1, 16, 16], dtype="float32"), beta, 3)
-    two = (Tensor(0x1000, [2, 16, 16], dtype="float32"), beta, 3)
+    one = (Tensor(0x1000, [1, 3, 5], dtype="float32"), beta, 3)
+    two = (Tensor(0x1000, [2, 3, 5], dtype="float32"), beta, 3)
     assert library.choose_variant(both, one) is static and library.choose_variant(list(reversed(both)), one) is static
     assert library.choose_variant(both, two) is dynamic
     assert library.choose_variant([static], two) is None
-    # [1, 16, 3]: cutile would give axis 2 the divisor 16 of axis 1's extent: the static entry does not hold
-    shifted = (Tensor(0x1000, [1, 16, 3], strides=[64, 4, 1], dtype="float32"), beta, 3)
+    shifted = (Tensor(0x1000, [1, 16, 16], dtype="float32"), beta, 3)
     assert library.choose_variant([static], shifted) is None and library.choose_variant(both, shifted) is dynamic
-    assert static.requirements[0][0][0] == (False, 4, -1)
-    assert library.holds(static.requirements[0], (1, 16, 16), (256, 16, 1), 0x1000)
-    assert not library.holds(static.requirements[0], (3, 16, 16), (256, 16, 1), 0x1000)
-    assert not library.holds(static.requirements[0], (1, 16, 4), (64, 4, 1), 0x1000)   # (the shifted divisor)
+    assert static.requirements[0][0][0] == (False, 1, -1)
+    assert library.holds(static.requirements[0], (1, 3, 5), (15, 5, 1), 0x1000)
+    assert not library.holds(static.requirements[0], (3, 3, 5), (15, 5, 1), 0x1000)
+    assert not library.holds(static.requirements[0], (1, 16, 16), (256, 16, 1), 0x1000)   # (the shifted divisor)
 
 
 def test_a_static_extent_variant_that_is_the_launchs_own_still_needs_its_shifted_divisors():
-    """`f32[1,?%16,?]` is the own signature of a [1, 16, 3] launch, but cutile would compile its entry telling axis 2
-    the divisor 16 (of axis 1's extent): not chosen, the dynamic one runs."""
+    """`f32[1,?%16,?]` is the own signature of a [1, 16, 3] launch, but cutile would compile its entry telling axis 1
+    the divisor of axis 0's extent (1): not chosen, the all-dynamic twin runs."""
     static, dynamic = _variants("g=f32[1,?%16,?]/?%4,?%4,1&16, beta=f32[?,?,?]/?,?,1, n=i32",
                                 "g=f32[?,?%16,?]/?%4,?%4,1&16, beta=f32[?,?,?]/?,?,1, n=i32")
     beta = Tensor(0x2000, [2, 3, 3], dtype="float32")

@@ -317,6 +317,36 @@ def test_static_extents_port_and_prove_at_calling_convention_v2(tmp_path):
     assert v2["entry"] == "gat_v2_1" and v2["specs"]["idx"].startswith("16,1/4,1/")
 
 
+COLUMN = """import cuda.tile as ct
+
+
+@ct.kernel
+def col(x, y, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0), 0), shape=(B, 1))
+    ct.store(y, index=(ct.bid(0), 0), tile=t * 2.0)
+"""
+
+
+def test_captured_extent_one_launches_are_ported_with_their_all_dynamic_twin(tmp_path):
+    """A captured launch with an extent-1 axis (calling convention v2) is ported with its all-dynamic twin (the
+    served fallback); where the translator refuses the static form (a [N, 1] column: extent 1 with the static
+    stride 1) that variant is left out, said so in port.json, and the port is still proven."""
+    src = tmp_path / "col.py"
+    src.write_text(COLUMN)
+    launch = {"kernel": f"{src}::col", "qualname": "col", "source": str(src), "line": 5, "grid": [4, 1, 1],
+              "count": 1, "args": []}
+    capture = tmp_path / "cap.json"
+    capture.write_text(json.dumps({"format": 1, "errors": [], "launches": [
+        dict(launch, signature="x=f32[?%16,1]/1,1&16, y=f32[?%16,1]/1,1&16, B=#16")]}))
+    r = run_tileport("port", f"{src}::col", "--capture", str(capture), "--out", str(tmp_path / "c"))
+    verdict = json.loads((tmp_path / "c" / "verdict.json").read_text())
+    assert r.returncode == 0 and verdict["status"] == "proven", verdict["stages"]
+    manifest = json.loads((tmp_path / "c" / "port.json").read_text())
+    assert [v["signature"] for v in manifest["variants"]] == ["x=f32[?%16,?]/1,1&16, y=f32[?%16,?]/1,1&16, B=#16"]
+    refused, = manifest["static_refused"]
+    assert refused["signature"].startswith("x=f32[?%16,1]/1,1") and "static stride 1" in refused["error"]
+
+
 def test_verify_needs_a_port_dir(tmp_path):
     r = run_tileport("verify", str(tmp_path))
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr

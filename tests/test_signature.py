@@ -123,3 +123,14 @@ def test_list_of_arrays():
                      ("list[list[f32[?]]]", "items must be arrays")):
         with pytest.raises(SignatureError, match=why):
             parse(bad)
+
+
+def test_dynamic_twin_makes_static_extents_of_1_dynamic():
+    """The all-dynamic twin of a calling-convention-v2 signature: each static extent 1 dynamic (no divisor: 1 is
+    divisible by nothing), an annotated static extent other than 1 kept, list items too; None where nothing is 1."""
+    from tileport.spec.signature import dynamic_twin, needs_v2
+
+    twin = dynamic_twin(parse("x=f32[1,?%16]/?%4,1&16, y=f32[?,256], L=list[f16[1,?]], n=i32, B=#4"))
+    assert twin.text() == "x=f32[?,?%16]/?%4,1&16, y=f32[?,256], L=list[f16[?,?]], n=i32, B=#4"
+    assert needs_v2(twin) and not needs_v2(dynamic_twin(parse("x=f32[1,?%16]/?%4,1&16")))
+    assert dynamic_twin(parse("x=f32[?,256], n=i32")) is None

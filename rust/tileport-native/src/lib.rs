@@ -74,10 +74,10 @@ impl TensorSlot {
         dims_hold && self.shifted_hints_hold(d) && !(self.align > 1 && d.data % self.align != 0)
     }
 
-    /// With static extents: whether the extent facts cutile 0.3.1 compiles the entry under are true. Its launcher
-    /// computes one divisor per axis from the tensor and its entry generator gives the i-th of them to the i-th
-    /// *dynamic* axis, so a dynamic axis after a static one takes an earlier axis's divisor (the twin of
-    /// `runtime.library.shifted_hints_hold`).
+    /// With static extents: whether cutile 0.3.1 compiles the entry under the launch's own extent facts. Its
+    /// launcher computes one divisor per axis from the tensor and its entry generator gives the i-th of them to
+    /// the i-th *dynamic* axis, so a dynamic axis after a static one takes an earlier axis's divisor: only where
+    /// each equals the axis's own is the kernel the proven one (the twin of `runtime.library.shifted_hints_hold`).
     fn shifted_hints_hold(&self, d: &TpTensor) -> bool {
         if self.dims.iter().all(|&(_, _, hdiv)| hdiv >= 0) {
             return true;
@@ -94,7 +94,7 @@ impl TensorSlot {
             .enumerate()
             .filter(|(_, &(_, _, hdiv))| hdiv >= 0)
             .enumerate()
-            .all(|(i, (j, _))| d.shape[j] % hint(d.shape[i]) == 0)
+            .all(|(i, (j, _))| hint(d.shape[i]) == hint(d.shape[j]))
     }
 }
 

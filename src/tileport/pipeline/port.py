@@ -184,20 +184,33 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
             fma[key] = max(fma.get(key, 0), n)
     groups: list[tuple[object, list[dict]]] = []  # distinct Rust bodies, each with the variants it serves
     values_only: dict[int, list[str]] = {}
-    for v, own in zip(spec["variants"], own_fma):
+    texts = {(v["signature"], json.dumps(v.get("hints") or {}, sort_keys=True)) for v in spec["variants"]}
+    static_refused: list[dict] = []
+    for v, own in zip(list(spec["variants"]), own_fma):
         sig = sigmod.bind(sigmod.parse(v["signature"]), kernel.param_names, kernel.name)
         # each variant contracted where its own reference does (`ct.astype(a * f, x.dtype) + acc` fuses at f32, not
         # at f16: two bodies); the most over all variants where that alone is ambiguous (a helper inlined in arms
         # some variant does not take contracts alike in every copy)
         try:
-            e = emit_kernel(source, kernel.name, sig, consts, own, kernel.pyfunc, owned_stores=new_forms,
-                            object_hints=spec["hints"])
-        except Unsupported:
-            if own == fma:
-                raise
-            own = fma
-            e = emit_kernel(source, kernel.name, sig, consts, fma, kernel.pyfunc, owned_stores=new_forms,
+            try:
+                e = emit_kernel(source, kernel.name, sig, consts, own, kernel.pyfunc, owned_stores=new_forms,
                                 object_hints=spec["hints"])
+            except Unsupported:
+                if own == fma:
+                    raise
+                own = fma
+                e = emit_kernel(source, kernel.name, sig, consts, fma, kernel.pyfunc, owned_stores=new_forms,
+                                object_hints=spec["hints"])
+        except Unsupported as exc:
+            # a static extent the translator refuses (array-static-shape) where the launch's all-dynamic twin is
+            # ported too (analyze: dynamic_twin): that variant is left out, the twin serves the launch
+            twin = sigmod.dynamic_twin(sig)
+            if exc.construct != "array-static-shape" or twin is None or \
+                    (twin.text(), json.dumps(v.get("hints") or {}, sort_keys=True)) not in texts:
+                raise
+            static_refused.append({"signature": v["signature"], "twin": twin.text(), "error": str(exc)})
+            spec["variants"].remove(v)
+            continue
         key = (e.body, e.params, e.generics)
         group = next((g for g in groups if (g[0].body, g[0].params, g[0].generics) == key), None)
         if group is None:
@@ -230,6 +243,8 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
             generics = v.pop("generics_of")
             variants.append(dict(v, entry=e.entry, generics=[str(v["constants"][g]) for g in generics]))
             variants[-1].pop("constants")
+    if static_refused:   # (spec.json without them: the later stages count the variants it lists)
+        (port_dir / "spec.json").write_text(json.dumps(spec, indent=1) + "\n")
     order = [x["ir"]["bytecode"] for x in spec["variants"]]   # (one per variant, at launched hints too)
     variants.sort(key=lambda v: order.index(v["reference"]))
     # entries that differ only in the arrays' element type: one Rust entry generic over it (rustgen.generic); the
@@ -245,6 +260,7 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
         abi[name].update(function=fn, types=types)
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries], "hints": spec["hints"],
                 "source_sha256": sources_sha256(files), "abi": abi, "variants": variants,
+                **({"static_refused": static_refused} if static_refused else {}),
                 "forms": (["generic-entries"] if function else []) + (["owned-stores"] if any(
                     ".partition_mut(" in line for e in entries for line in e.body) else []),
                 "unsafe_sites": [dict(u, file=str(source)) for e in entries for u in e.unsafe_sites],

@@ -25,6 +25,7 @@ v2, which is then used for that signature.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -253,6 +254,21 @@ def needs_v2(sig: Signature) -> bool:
     """Static shapes exist only in cuTile Python's calling convention v2."""
     return any(isinstance(a, ArraySig) and any(d is not None for d in a.shape)
                for _, p in sig.params for a in ((p.element,) if isinstance(p, ListSig) else (p,)))
+
+
+def dynamic_twin(sig: Signature) -> Signature | None:
+    """``sig`` with every static extent of 1 dynamic (calling convention v1 where nothing else is static), or None
+    where it has none: the all-dynamic entry a launch with an extent-1 axis can also run."""
+    def dyn(a: ArraySig) -> ArraySig:
+        if 1 not in a.shape:
+            return a
+        return dataclasses.replace(a, shape=tuple(None if d == 1 else d for d in a.shape),
+                                   shape_div=tuple(1 if d == 1 else v for d, v in zip(a.shape, a.shape_div)))
+
+    out = tuple((n, dyn(p) if isinstance(p, ArraySig) else
+                 dataclasses.replace(p, element=dyn(p.element)) if isinstance(p, ListSig) else p)
+                for n, p in sig.params)
+    return None if out == sig.params else Signature(out)
 
 
 def _array_constraint(p: ArraySig) -> Any:
