@@ -754,3 +754,13 @@ def test_capture_signature_takes_static_shape_dims():
     y = TorchLike("torch.float32", (1, 16), (16, 1), 0)
     sig, _ = signature_from_args(annotated, (x, y))
     assert sig.text() == "x=f32[?,16]/?%4,1&16, y=f32[1,?%16]/?%4,1&16"
+
+
+@pytest.mark.parametrize("axes, why", [((2,), "out of range"), ((-3,), "out of range"), ((0, -2), "more than once")])
+def test_static_shape_dims_out_of_range_or_repeated_is_refused_as_the_launch_refuses_it(axes, why):
+    """A bad `static_shape_dims` (an axis beyond the rank, one named twice): cuda-tile refuses the launch, so the
+    capture raises LaunchRejected (a TypeError) instead of recording a signature."""
+    from tileport.frontends.arrays import LaunchRejected, static_shape
+
+    with pytest.raises(LaunchRejected, match=why):
+        static_shape((4, 16), axes)

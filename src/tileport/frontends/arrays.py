@@ -142,7 +142,15 @@ def static_shape(shape: tuple[int, ...], annotated: tuple[int, ...] | None = Non
     axes at their launch extents and no others (measured with ct.launch itself: Run 21 in
     benchmarks/results/h100/served/sparse_mla_cpu_reading.md)."""
     if annotated:
-        axes = {a % len(shape) for a in annotated} if shape else set()
+        rank, axes = len(shape), set()
+        for a in annotated:   # (cuda-tile's _resolve_static_axes refuses these at compile time: so does a capture)
+            if not -rank <= a < rank:
+                raise LaunchRejected(f"Axis {a} found in `static_shape_dims` is out of range for an array of rank "
+                                     f"{rank} (cuda-tile 1.7 refuses the launch)")
+            if a % rank in axes:
+                raise LaunchRejected(f"Axis {a} appears more than once in `static_shape_dims` (cuda-tile 1.7 refuses "
+                                     "the launch)")
+            axes.add(a % rank)
         return tuple(n if k in axes else None for k, n in enumerate(shape))
     return tuple(1 if n == 1 else None for n in shape)
 

@@ -125,6 +125,8 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
         progress(f"[{i}/{len(variants)}] {kernel.name}({text}){at}")
         try:
             out_variants.append(_compile_variant(kernel, sig, v["hints"], v["launches"], tree, out, facts))
+            if v.get("twin_of"):
+                out_variants[-1]["twin_of"] = v["twin_of"]
         except CompileError as exc:
             if not skip_rejected:
                 raise
