@@ -315,6 +315,8 @@ def test_static_extents_port_and_prove_at_calling_convention_v2(tmp_path):
     assert "x: &Tensor<f32, { [-1, 256] }>" in rs and "scalar_to_tile(256i32)" in rs
     v2 = manifest["variants"][0]
     assert v2["entry"] == "gat_v2_1" and v2["specs"]["idx"].startswith("16,1/4,1/")
+    assert [p.get("static") for p in manifest["abi"]["gat_v2_1"]["params"] if p["kind"] in ("in", "out")] == [{"0": 1}, {"0": 1}, {"0": 1}]
+    assert [p.get("static") for p in manifest["abi"]["gat_v2_2"]["params"] if p["kind"] in ("in", "out")] == [{"1": 256}, None, None]
 
 
 COLUMN = """import cuda.tile as ct

@@ -6837,7 +6837,10 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         abi.append({"name": name, "kind": "out" if out and not out.scheduled else "in", "dtype": p.dtype,
                     "rank": p.rank, "written": out is not None or name in em.scattered or name in em.reduced or
                     any(s.root == name and s.stored for s in em.slices.values()),
-                    **({"tile": list(out.shape)} if out and not out.scheduled else {})})
+                    **({"tile": list(out.shape)} if out and not out.scheduled else {}),
+                    # (calling convention v2: the entry's static extents, axis → extent; what a runtime that compacts
+                    # cutile's per-axis spec to the dynamic axes needs, docs/v2_unit_extents.md)
+                    **({"static": {str(d): p.shape[d] for d in em.static_axes(name)}} if em.static_axes(name) else {})})
         strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]
         static = em.static_axes(name)
         sdiv = list(p.stride_div or (1,) * p.rank)
