@@ -308,54 +308,36 @@ def test_the_dispatcher_takes_a_remembered_kernels_launches_and_hands_every_othe
 
 
 def test_a_static_extent_runs_only_at_that_extent(native):
-    """An entry with a static extent 1 (calling convention v2, `f32[1,?,?]`: the extent divisor -1 in its facts)
-    runs only where that extent is 1 — cutile's launcher checks nothing of it — and only where cutile compiles it
-    under the launch's own extent facts: its entry generator gives the i-th axis's divisor to the i-th dynamic axis,
-    so each dynamic axis's divisor must equal the one of the axis i places before it."""
+    """An entry with a static extent 1 (calling convention v2, `f32[1,?%16,?]`: the extent divisor -1 in its facts)
+    runs only where that extent is exactly 1: cutile's launcher checks nothing of it. (The extent facts it is
+    compiled under are the launch's own: rt::Compact in rust/tileport-ops compacts cutile's per-axis spec.)"""
     g = plan(native, tensors=((0, F32, 2, True), (1, F32, 3, False)),
-             facts={1: ([(False, 1, -1), (False, 1, 1), (True, 1, 1)], 1)})
-    ok = (Tensor(0x1000, [2, 64]), Tensor(0x9000, [1, 3, 5]), 5, 1024)
+             facts={1: ([(False, 1, -1), (False, 1, 16), (True, 1, 1)], 1)})
+    ok = (Tensor(0x1000, [2, 64]), Tensor(0x9000, [1, 16, 16]), 5, 1024)
     assert described(native, g, ok).startswith("entry=3")
-    for beta, why in [(Tensor(0x9000, [2, 3, 5]), "extent 2 on the static axis"),
-                      (Tensor(0x9000, [0, 3, 5]), "extent 0 on the static axis"),
-                      (Tensor(0x9000, [1, 16, 16]), "axis 1 would be told 1 (axis 0's), not its own 16"),
-                      (Tensor(0x9000, [1, 3, 16]), "axis 2 would be told 1 (axis 1's 3), not its own 16"),
-                      (Tensor(0x9000, [1, 1, 8]), "axis 2 would be told 1, not its own 8")]:
+    for beta, why in [(Tensor(0x9000, [2, 16, 16]), "extent 2 on the static axis"),
+                      (Tensor(0x9000, [0, 16, 16]), "extent 0 on the static axis"),
+                      (Tensor(0x9000, [3, 16, 16]), "extent 3 on the static axis"),
+                      (Tensor(0x9000, [1, 8, 16]), "an extent not divisible by 16 (the plain facts still hold)")]:
         assert described(native, g, (ok[0], beta, 5, 1024)) == native[0].MISMATCH, why
-    # equal divisors: [1, 5, 7] (1, 1), [1, 1, 1]; and with a static axis last nothing shifts
-    for shape in ([1, 5, 7], [1, 1, 1]):
-        assert described(native, g, (ok[0], Tensor(0x9000, shape), 5, 1024)).startswith("entry=3"), shape
     last = plan(native, tensors=((0, F32, 2, True), (1, F32, 3, False)),
                 facts={1: ([(False, 1, 16), (False, 1, 16), (True, 1, -1)], 1)})
     assert described(native, last, (ok[0], Tensor(0x9000, [32, 16, 1]), 5, 1024)).startswith("entry=3")
+    assert described(native, last, (ok[0], Tensor(0x9000, [32, 16, 2]), 5, 1024)) == native[0].MISMATCH
 
 
 def test_a_static_extent_variant_is_chosen_only_where_it_holds():
     """A ported specialization with a static extent 1 (what ct.launch compiles for a batch of 1) is its launches'
-    own; at a batch of 2 the all-dynamic twin runs; so it does where cutile's shifted divisors would not be the
-    launch's own."""
-    static, dynamic = _variants("g=f32[1,?,?]/?,?,1&16, beta=f32[?,?,?]/?,?,1, n=i32",
-                                "g=f32[?,?,?]/?,?,1&16, beta=f32[?,?,?]/?,?,1, n=i32")
+    own; at a batch of 2 the all-dynamic twin runs."""
+    static, dynamic = _variants("g=f32[1,?%16,?%16]/?%4,?%4,1&16, beta=f32[?,?,?]/?,?,1, n=i32",
+                                "g=f32[?,?%16,?%16]/?%4,?%4,1&16, beta=f32[?,?,?]/?,?,1, n=i32")
     both = [static, dynamic]
     beta = Tensor(0x2000, [2, 1, 1], dtype="float32")
-    one = (Tensor(0x1000, [1, 3, 5], dtype="float32"), beta, 3)
-    two = (Tensor(0x1000, [2, 3, 5], dtype="float32"), beta, 3)
+    one = (Tensor(0x1000, [1, 16, 16], dtype="float32"), beta, 3)
+    two = (Tensor(0x1000, [2, 16, 16], dtype="float32"), beta, 3)
     assert library.choose_variant(both, one) is static and library.choose_variant(list(reversed(both)), one) is static
     assert library.choose_variant(both, two) is dynamic
     assert library.choose_variant([static], two) is None
-    shifted = (Tensor(0x1000, [1, 16, 16], dtype="float32"), beta, 3)
-    assert library.choose_variant([static], shifted) is None and library.choose_variant(both, shifted) is dynamic
-    assert static.requirements[0][0][0] == (False, 1, -1)
-    assert library.holds(static.requirements[0], (1, 3, 5), (15, 5, 1), 0x1000)
-    assert not library.holds(static.requirements[0], (3, 3, 5), (15, 5, 1), 0x1000)
-    assert not library.holds(static.requirements[0], (1, 16, 16), (256, 16, 1), 0x1000)   # (the shifted divisor)
-
-
-def test_a_static_extent_variant_that_is_the_launchs_own_still_needs_its_shifted_divisors():
-    """`f32[1,?%16,?]` is the own signature of a [1, 16, 3] launch, but cutile would compile its entry telling axis 1
-    the divisor of axis 0's extent (1): not chosen, the all-dynamic twin runs."""
-    static, dynamic = _variants("g=f32[1,?%16,?]/?%4,?%4,1&16, beta=f32[?,?,?]/?,?,1, n=i32",
-                                "g=f32[?,?%16,?]/?%4,?%4,1&16, beta=f32[?,?,?]/?,?,1, n=i32")
-    beta = Tensor(0x2000, [2, 3, 3], dtype="float32")
-    shifted = (Tensor(0x1000, [1, 16, 3], strides=[48, 4, 1], dtype="float32"), beta, 3)
-    assert library.choose_variant([static, dynamic], shifted) is dynamic
+    assert static.requirements[0][0][0] == (False, 4, -1)
+    assert library.holds(static.requirements[0], (1, 16, 16), (256, 16, 1), 0x1000)
+    assert not library.holds(static.requirements[0], (3, 16, 16), (256, 16, 1), 0x1000)

@@ -317,6 +317,11 @@ def test_static_extents_port_and_prove_at_calling_convention_v2(tmp_path):
     assert v2["entry"] == "gat_v2_1" and v2["specs"]["idx"].startswith("16,1/4,1/")
     assert [p.get("static") for p in manifest["abi"]["gat_v2_1"]["params"] if p["kind"] in ("in", "out")] == [{"0": 1}, {"0": 1}, {"0": 1}]
     assert [p.get("static") for p in manifest["abi"]["gat_v2_2"]["params"] if p["kind"] in ("in", "out")] == [{"1": 256}, None, None]
+    # the operator library passes a static entry's tensors through rt::Compact (spec compacted to the dynamic axes)
+    from tileport.rustgen.ffi import ffi_rs
+    ffi = ffi_rs([("gat", manifest)])
+    assert "static_in x: f32[2] = t[0] => [0]," in ffi and "static_written y: f32[2] = t[2] => [0]," in ffi
+    assert "static_in x: f32[2] = t[0] => [1]," in ffi and "\n            in idx: i32[2] = t[1]," in ffi
 
 
 COLUMN = """import cuda.tile as ct

@@ -71,30 +71,7 @@ impl TensorSlot {
                     && !(hdiv > 1 && n % hdiv != 0)
                     && !(hdiv < 0 && n != -hdiv)
             });
-        dims_hold && self.shifted_hints_hold(d) && !(self.align > 1 && d.data % self.align != 0)
-    }
-
-    /// With static extents: whether cutile 0.3.1 compiles the entry under the launch's own extent facts. Its
-    /// launcher computes one divisor per axis from the tensor and its entry generator gives the i-th of them to
-    /// the i-th *dynamic* axis, so a dynamic axis after a static one takes an earlier axis's divisor: only where
-    /// each equals the axis's own is the kernel the proven one (the twin of `runtime.library.shifted_hints_hold`).
-    fn shifted_hints_hold(&self, d: &TpTensor) -> bool {
-        if self.dims.iter().all(|&(_, _, hdiv)| hdiv >= 0) {
-            return true;
-        }
-        let hint = |v: i64| -> i64 {
-            if v == 0 {
-                16
-            } else {
-                (v & v.wrapping_neg()).min(16)
-            }
-        };
-        self.dims
-            .iter()
-            .enumerate()
-            .filter(|(_, &(_, _, hdiv))| hdiv >= 0)
-            .enumerate()
-            .all(|(i, (j, _))| hint(d.shape[i]) == hint(d.shape[j]))
+        dims_hold && !(self.align > 1 && d.data % self.align != 0)
     }
 }
 

@@ -216,6 +216,93 @@ pub unsafe fn borrow<T: AbiDtype>(
     Ok(unsafe { Tensor::<T>::borrow_raw_parts(t.data, device, shape, strides) })
 }
 
+/// A caller's tensor passed to an entry with static extents (cuTile Python's calling convention v2), with the
+/// specialization bits cutile compiles that entry under compacted to the dynamic axes: cutile 0.3.1's launcher
+/// computes one extent divisor per axis (`compute_spec`) and its entry generator gives the i-th to the i-th *dynamic*
+/// axis, so uncompacted an axis after a static one took an earlier axis's divisor (a false fact, or a weaker kernel
+/// than the proven one: docs/v2_unit_extents.md). The kernel's arguments are the tensor's own (base, every extent,
+/// every stride); only the bits differ, as the port was proven under (port.json `specs`, compacted alike).
+pub struct Compact<T: DType> {
+    tensor: Tensor<T>,
+    data: u64,
+    spec: SpecializationBits,
+}
+
+impl<T: DType> Compact<T> {
+    /// ``static_axes``: the entry's static axes (its tensor type's literal extents).
+    pub fn new(tensor: Tensor<T>, data: u64, static_axes: &[usize]) -> Self {
+        let mut spec = tensor.spec().clone();
+        spec.shape_div = compact(&spec.shape_div, static_axes);
+        Self { tensor, data, spec }
+    }
+
+    /// The compacted bits (what cutile compiles and caches the entry under).
+    pub fn spec(&self) -> &SpecializationBits {
+        &self.spec
+    }
+}
+
+/// Per-axis items with the ``static_axes``' dropped, the rest moved up and the tail padded with the last static
+/// axis's own item (an extent of 1: divisor 1), as cutile indexes them by dynamic axis.
+pub fn compact<H: Clone>(items: &[H], static_axes: &[usize]) -> Vec<H> {
+    let mut out: Vec<H> = (0..items.len())
+        .filter(|k| !static_axes.contains(k))
+        .map(|k| items[k].clone())
+        .collect();
+    let pad = static_axes.last().map(|&k| items[k].clone());
+    while let (true, Some(p)) = (out.len() < items.len(), pad.clone()) {
+        out.push(p);
+    }
+    out
+}
+
+impl<T: DType + Sync> cutile::tensor::KernelInputStored for &Compact<T> {
+    fn push_kernel_args(&self, launcher: &mut cutile::cuda_async::launch::AsyncKernelLaunch) {
+        // SAFETY: the base address of the caller's live tensor (rt::borrow), as `&Tensor` pushes it.
+        unsafe {
+            launcher.push_device_ptr(self.data);
+        }
+        for dim in self.tensor.shape() {
+            launcher.push_arg(*dim);
+        }
+        for stride in self.tensor.strides() {
+            launcher.push_arg(*stride);
+        }
+    }
+    fn shape(&self) -> &[i32] {
+        self.tensor.shape()
+    }
+    fn strides(&self) -> &[i32] {
+        self.tensor.strides()
+    }
+    fn spec(&self) -> &SpecializationBits {
+        &self.spec
+    }
+    fn dtype_str(&self) -> &'static str {
+        T::DTYPE.as_str()
+    }
+}
+
+impl<'a, T: DType + Sync> cutile::tensor::KernelInput<T> for &'a Compact<T> {
+    type Stored = &'a Compact<T>;
+    type Returned = &'a Compact<T>;
+    fn prepare(self) -> Self::Stored {
+        self
+    }
+    fn recover(stored: Self::Stored) -> Self::Returned {
+        stored
+    }
+}
+
+impl<'a, T: DType + Sync> cutile::cuda_async::device_operation::IntoDeviceOp<&'a Compact<T>>
+    for &'a Compact<T>
+{
+    type Op = cutile::cuda_async::device_operation::Value<&'a Compact<T>>;
+    fn into_op(self) -> Self::Op {
+        cutile::cuda_async::device_operation::value(self)
+    }
+}
+
 /// Tile shape of an output partition from the entry's generics.
 pub fn tile<const R: usize>(dims: [i32; R]) -> [usize; R] {
     dims.map(|d| d.max(0) as usize)
@@ -503,6 +590,8 @@ pub unsafe extern "C" fn tileport_describe_call(
 ///             in x: f32[2] = t[0],              // a tensor the kernel reads: rank 2, descriptor 0
 ///             written r: f32[1] = t[2],         // a tensor the kernel writes through its own views
 ///             out y: f32[2] = t[1] => [BM, 1],  // a tensor stored in tiles: partitioned at these dims
+///             static_in q: f32[3] = t[3] => [0], // read, the entry's axis 0 static (rt::Compact; also
+///                                               // static_written)
 ///             scalar eps: f32 = s[0],           // a scalar (i32, f32 or bool) from `call.scalars`
 ///             stride sx: i32 = t[0].strides[0], // an element stride the kernel takes as an argument
 ///         ),
@@ -558,7 +647,7 @@ macro_rules! operator {
                                 return done;
                             }
                             $($crate::rt::operator!(@let [op t s dev] $kind $name: $ty $([$rank])? = $src[$pos]
-                                $(.strides[$dim])?);)*
+                                $(.strides[$dim])? $(=> [$($tile),+])?);)*
                             let key = $crate::rt::spec_key(op, g, &[$($crate::rt::operator!(@spec $kind $name)),*],
                                 tp_call.options.as_ref());
                             let stream = $crate::rt::stream(device, tp_call.stream)?;
@@ -611,6 +700,8 @@ macro_rules! operator {
     (@tensors in) => { 1 };
     (@tensors out) => { 1 };
     (@tensors written) => { 1 };
+    (@tensors static_in) => { 1 };
+    (@tensors static_written) => { 1 };
     (@tensors list) => { 1 };
     (@tensors $kind:ident) => { 0 };
     (@scalars scalar) => { 1 };
@@ -621,7 +712,25 @@ macro_rules! operator {
     (@let [$op:ident $t:ident $s:ident $dev:ident] written $name:ident: $ty:ident[$rank:literal] = t[$pos:literal]) => {
         let $name = $crate::rt::borrow::<$ty>($op, &$t[$pos], stringify!($name), $rank, $dev)?;
     };
-    (@let [$op:ident $t:ident $s:ident $dev:ident] out $name:ident: $ty:ident[$rank:literal] = t[$pos:literal]) => {
+    (@let [$op:ident $t:ident $s:ident $dev:ident] static_in $name:ident: $ty:ident[$rank:literal] = t[$pos:literal]
+        => [$($axis:expr),+]) => {
+        // (an entry with static extents: its spec compacted, rt::Compact)
+        let $name = $crate::rt::Compact::new(
+            $crate::rt::borrow::<$ty>($op, &$t[$pos], stringify!($name), $rank, $dev)?,
+            $t[$pos].data,
+            &[$($axis),+],
+        );
+    };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] static_written $name:ident: $ty:ident[$rank:literal]
+        = t[$pos:literal] => [$($axis:expr),+]) => {
+        let $name = $crate::rt::Compact::new(
+            $crate::rt::borrow::<$ty>($op, &$t[$pos], stringify!($name), $rank, $dev)?,
+            $t[$pos].data,
+            &[$($axis),+],
+        );
+    };
+    (@let [$op:ident $t:ident $s:ident $dev:ident] out $name:ident: $ty:ident[$rank:literal] = t[$pos:literal]
+        => [$($tile:expr),+]) => {
         let mut $name = $crate::rt::borrow::<$ty>($op, &$t[$pos], stringify!($name), $rank, $dev)?;
     };
     (@let [$op:ident $t:ident $s:ident $dev:ident] list $name:ident: i64[$rank:literal] = t[$pos:literal]) => {
@@ -645,6 +754,8 @@ macro_rules! operator {
     (@spec in $name:ident) => { Some($name.spec()) };
     (@spec out $name:ident) => { Some($name.spec()) };
     (@spec written $name:ident) => { Some($name.spec()) };
+    (@spec static_in $name:ident) => { Some($name.spec()) };
+    (@spec static_written $name:ident) => { Some($name.spec()) };
     (@spec $kind:ident $name:ident) => { None };
     (@function $entry:ident) => { stringify!($entry) };
     (@function $entry:ident $function:ident) => { stringify!($function) };
@@ -661,6 +772,12 @@ macro_rules! operator {
     (@hint $kind:ident $name:ident) => { None };
     (@src in $ty:ident [$rank:literal] = t[$pos:literal]) => { $crate::direct::tensor($pos, $rank, None) };
     (@src written $ty:ident [$rank:literal] = t[$pos:literal]) => { $crate::direct::tensor($pos, $rank, None) };
+    (@src static_in $ty:ident [$rank:literal] = t[$pos:literal] => [$($axis:expr),+]) => {
+        $crate::direct::tensor($pos, $rank, None)
+    };
+    (@src static_written $ty:ident [$rank:literal] = t[$pos:literal] => [$($axis:expr),+]) => {
+        $crate::direct::tensor($pos, $rank, None)
+    };
     (@src out $ty:ident [$rank:literal] = t[$pos:literal] => [$($tile:expr),+]) => {
         $crate::direct::tensor($pos, $rank, Some(&$crate::rt::tile([$($tile),+])))
     };
@@ -674,7 +791,25 @@ macro_rules! operator {
     };
     (@arg in $name:ident) => { &$name };
     (@arg written $name:ident) => { &$name };
+    (@arg static_in $name:ident => [$($axis:expr),+]) => { &$name };
+    (@arg static_written $name:ident => [$($axis:expr),+]) => { &$name };
     (@arg out $name:ident => [$($tile:expr),+]) => { (&mut $name).partition($crate::rt::tile([$($tile),+])) };
     (@arg $kind:ident $name:ident) => { $name };
 }
 pub(crate) use operator;
+
+#[cfg(test)]
+mod tests {
+    use super::compact;
+
+    #[test]
+    fn compact_moves_the_dynamic_axes_items_up_and_pads_with_a_static_axis_item() {
+        // sparse MLA's Q [1, 16, 16, 128]: divisors 1, 16, 16, 16 -> the dynamic axes' 16, 16, 16, then 1
+        assert_eq!(compact(&[1, 16, 16, 16], &[0]), vec![16, 16, 16, 1]);
+        // Indices [1, 16, 1, 64] (axes 0 and 2 static)
+        assert_eq!(compact(&[1, 16, 1, 16], &[0, 2]), vec![16, 16, 1, 1]);
+        // a static axis last: nothing moves
+        assert_eq!(compact(&[16, 16, 1], &[2]), vec![16, 16, 1]);
+        assert_eq!(compact(&[4, 8], &[]), vec![4, 8]);
+    }
+}

@@ -337,7 +337,9 @@ class Variant:
         for pos, a in self.arrays + self.lists:
             strides = a.strides if a.strides is not None else (None,) * a.rank
             # a static extent (calling convention v2: `bf16[1,?]`) is the extent divisor negated: the extent must be
-            # exactly that (the entry's tensor type states it; cutile's launcher checks nothing of it)
+            # exactly that (the entry's tensor type states it; cutile's launcher checks nothing of it). The extent
+            # facts the entry is compiled under are the launch's own: rt::Compact (rust/tileport-ops) compacts
+            # cutile's per-axis spec to the dynamic axes, as the port was proven
             dims = [(st == 1, sd, -n if n is not None else hd)
                     for st, sd, hd, n in zip(strides, a.stride_div, a.shape_div, a.shape)]
             out[pos] = (dims, a.base_align)
@@ -360,26 +362,7 @@ def holds(requirements: tuple[list[tuple[bool, int, int]], int], shape: tuple, s
     for (unit, sdiv, hdiv), n, st in zip(dims, shape, strides):
         if (unit and st != 1) or (sdiv > 1 and st % sdiv) or (hdiv > 1 and n % hdiv) or (hdiv < 0 and n != -hdiv):
             return False
-    if any(h < 0 for _, _, h in dims) and not shifted_hints_hold(dims, shape):
-        return False
     return not (align > 1 and data % align)
-
-
-def div_hint(value: int) -> int:
-    """cutile 0.3.1's `DivHint::from_value`: the largest power of two dividing ``value``, at most 16 (16 for 0)."""
-    return 16 if value == 0 else min(value & -value, 16)
-
-
-def shifted_hints_hold(dims: list[tuple[bool, int, int]], shape: tuple) -> bool:
-    """Whether cutile 0.3.1 compiles an entry with static extents under the launch's own extent facts: its launcher
-    computes one divisor per axis from the tensor (`compute_spec`) and its entry generator gives the i-th of them to
-    the i-th *dynamic* axis, so after a static axis a dynamic one takes an earlier axis's divisor. Only where each
-    equals the axis's own is the compiled kernel the proven one (a larger one would be a false fact; a smaller one
-    a weaker kernel: TileGym's sparse MLA at [1, 16, 16, 128] compiles to 13048 instructions instead of 8248, worse
-    than its all-dynamic twin's 9512). Elsewhere the all-dynamic twin runs. The Python twin of the native plan's
-    check; ``dims`` as in Variant.requirements, a static axis's divisor < 0."""
-    dynamic = [k for k, (_, _, h) in enumerate(dims) if h >= 0]
-    return all(div_hint(shape[i]) == div_hint(shape[j]) for i, j in enumerate(dynamic))
 
 
 def choose_variant(candidates: list[Variant], args: tuple) -> Variant | None:
@@ -392,7 +375,7 @@ def choose_variant(candidates: list[Variant], args: tuple) -> Variant | None:
     best, best_score = None, -1
     for v in candidates:
         needs = v.requirements
-        if not v.lists and all(own.get(pos) == a.text() and   # (holds: a static extent's shifted divisors too)
+        if not v.lists and all(own.get(pos) == a.text() and
                                holds(needs[pos], facts[pos].shape, facts[pos].strides, facts[pos].data_ptr)
                                for pos, a in v.arrays):
             return v

@@ -21,9 +21,13 @@ def _entry(index: int, entry: str, abi: dict) -> str:
         if kind in ("in", "out"):
             # (an array the kernel writes through views of its own is passed like one it reads: `written`)
             word = "written" if kind == "in" and p.get("written") else kind
+            if p.get("static"):   # (an entry with static extents: its spec compacted by rt::Compact; never `out`)
+                word = f"static_{word}"
             line = f"{word} {name}: {p['dtype']}[{p['rank']}] = t[{tensors.index(p)}]"
             if kind == "out":
                 line += f" => [{', '.join(p['tile'])}]"
+            elif p.get("static"):
+                line += f" => [{', '.join(sorted(p['static'], key=int))}]"
         elif kind == "list":
             # a list of arrays crosses as its descriptor table (an i64 tensor of one row per item: base address,
             # extents, strides), which the entry takes as its address and row count (`As: *mut i64, As_len: i32`)
