@@ -110,8 +110,8 @@ def analyze(kernel: LoadedKernel, signatures: list[sigmod.Signature], launches: 
         variants.setdefault((sig.text(), hints_key(other)), {"sig": sig, "hints": other, "launches": []})[
             "launches"].append({"grid": l["grid"], "count": l["count"]})
         # a launch with an extent-1 axis runs cuTile Python's calling convention v2 (static 1 there): its
-        # all-dynamic twin is ported too, the served fallback where the static entry cannot run as proven
-        # (runtime.library.shifted_hints_hold) or is refused (translate: array-static-shape)
+        # all-dynamic twin is ported too, the served fallback where the static entry does not hold (another
+        # extent: runtime.library.holds) or is refused (translate: array-static-shape)
         twin = sigmod.dynamic_twin(sig)
         if twin is not None:
             variants.setdefault((twin.text(), hints_key(other)), {"sig": twin, "hints": other, "launches": [],
