@@ -374,11 +374,9 @@ def choose_variant(candidates: list[Variant], args: tuple) -> Variant | None:
     own = {pos: array_sig(f).text() for pos, f in facts.items() if f is not None}
     best, best_score = None, -1
     for v in candidates:
+        if not v.lists and all(own.get(pos) == a.text() for pos, a in v.arrays):
+            return v   # (the launch's own signature: its facts hold, static extents included)
         needs = v.requirements
-        if not v.lists and all(own.get(pos) == a.text() and
-                               holds(needs[pos], facts[pos].shape, facts[pos].strides, facts[pos].data_ptr)
-                               for pos, a in v.arrays):
-            return v
         if v.specificity > best_score and all(
                 facts[pos] is not None and holds(needs[pos], facts[pos].shape, facts[pos].strides, facts[pos].data_ptr)
                 for pos, _ in v.arrays) and all(

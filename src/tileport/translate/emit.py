@@ -6764,8 +6764,7 @@ def singleton_stride_div(dtype: str) -> int:
     """The divisor cuTile Python (1.7, `_lower_tensor_view_extents`) assumes of a tensor view's stride along an
     axis of static extent 1: 16 bytes in elements (f32: 4, bf16: 8), 1 where an element does not divide 16 bytes.
     The stride is never multiplied by an index other than 0 there, so the fact holds whatever the launch passes."""
-    bits = 8 if dtype == "bool" or dtype.startswith(("i8", "u8", "f8")) else int(re.sub(r"\D", "", dtype) or 32)
-    return 128 // bits if 128 % bits == 0 else 1
+    return max(1, 16 // ELEMENT_BYTES[dtype])
 
 
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],
@@ -6834,15 +6833,15 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         out = em.outputs.get(name)
         if out is not None and out.shape is None and not out.scheduled:
             out = None   # stored only in an arm this specialization never compiles: read-only here
+        static = em.static_axes(name)
         abi.append({"name": name, "kind": "out" if out and not out.scheduled else "in", "dtype": p.dtype,
                     "rank": p.rank, "written": out is not None or name in em.scattered or name in em.reduced or
                     any(s.root == name and s.stored for s in em.slices.values()),
                     **({"tile": list(out.shape)} if out and not out.scheduled else {}),
                     # (calling convention v2: the entry's static extents, axis → extent; what a runtime that compacts
                     # cutile's per-axis spec to the dynamic axes needs, docs/v2_unit_extents.md)
-                    **({"static": {str(d): p.shape[d] for d in em.static_axes(name)}} if em.static_axes(name) else {})})
+                    **({"static": {str(d): p.shape[d] for d in static}} if static else {})})
         strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]
-        static = em.static_axes(name)
         sdiv = list(p.stride_div or (1,) * p.rank)
         for d in static:
             if p.shape[d] == 1:   # (cuTile Python's tensor view of a static extent 1: see singleton_stride_div)
