@@ -259,7 +259,7 @@ def _module_helpers(path: Path, tree: ast.Module, tl: set[str], helpers: dict[st
             alias, attr = node.func.value.id, node.func.attr
             src = modules[alias]
             if src not in parsed:
-                parsed[src] = _module_jitted(src, alias, tl, {**helpers, **out})
+                parsed[src] = _module_jitted(_parse_module(src), src, alias, tl, {**helpers, **out})
                 for local, f in parsed[src].pop("", {}).items():   # (see _module_jitted)
                     out[local] = f
             if attr in parsed[src]:
@@ -297,10 +297,8 @@ def _imported_constants(path: Path, tree: ast.Module, fns: list[ast.FunctionDef]
 
     def constants(src: Path) -> dict[str, object]:
         if src not in cache:
-            try:
-                cache[src] = _module_constants(ast.parse(src.read_text(), filename=str(src)))
-            except (OSError, SyntaxError, UnicodeDecodeError):
-                cache[src] = {}
+            other = _parse_module(src)
+            cache[src] = _module_constants(other) if other is not None else {}
         return cache[src]
     for st in tree.body:
         if isinstance(st, ast.ImportFrom) and st.module not in TL_MODULES and st.module != "triton" and \
@@ -327,13 +325,21 @@ def _imported_constants(path: Path, tree: ast.Module, fns: list[ast.FunctionDef]
     return out
 
 
-def _module_jitted(src: Path, alias: str, tl: set[str], taken: dict[str, ast.FunctionDef]) -> dict:
-    """The @triton.jit functions of the module ``src`` (bound to ``alias``), each under a name of its own here: its
-    name, or `alias_name` where another helper has it; calls between them are rewritten to those names, so each
-    calls its own module's helper. Returns name there → name here, and under "" name here → function."""
+def _parse_module(src: Path) -> ast.Module | None:
+    """A project module's source parsed (read, not imported), or None where it cannot be read as Python."""
     try:
-        other = ast.parse(src.read_text(), filename=str(src))
+        return ast.parse(src.read_text(), filename=str(src))
     except (OSError, SyntaxError, UnicodeDecodeError):
+        return None
+
+
+def _module_jitted(other: ast.Module | None, src: Path, alias: str, tl: set[str],
+                   taken: dict[str, ast.FunctionDef]) -> dict:
+    """The @triton.jit functions of the module ``other`` (parsed from ``src``, bound to ``alias``), each under a name
+    of its own here: its name, or `alias_name` where another helper has it; calls between them are rewritten to those
+    names, so each calls its own module's helper. Returns name there → name here, and under "" name here →
+    function."""
+    if other is None:
         return {}
     otl, otr, _ = _aliases(other)
     if not otl <= tl:
@@ -368,15 +374,10 @@ def _imported_helpers(path: Path, tree: ast.Module, tl: set[str], local: set[str
         src = module_file(path, st, search_path=False)   # the AST only: nothing imported
         if src is None or src.resolve() == path.resolve():
             continue
-        try:
-            other = ast.parse(src.read_text(), filename=str(src))
-        except (OSError, SyntaxError, UnicodeDecodeError):
-            continue
-        otl, otr, _ = _aliases(other)
-        if not any(a.name in {f.name for f in _jitted(other, otr)} for a in st.names) or not otl <= tl:
-            continue
-        names = _module_jitted(src, src.stem, tl, {**out, **{n: None for n in local}})
+        names = _module_jitted(_parse_module(src), src, src.stem, tl, {**out, **{n: None for n in local}})
         funcs = names.pop("", {})
+        if not any(a.name in names for a in st.names):   # (no @triton.jit function imported from it)
+            continue
         out.update(funcs)
         out.update({a.asname or a.name: funcs[names[a.name]] for a in st.names if a.name in names})
     return out
