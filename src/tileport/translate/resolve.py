@@ -827,9 +827,7 @@ def _specialize_variadic(fn: ast.FunctionDef, helpers: dict[str, "ResolvedHelper
             spec.name = name
             star = spec.args.vararg.arg
             taken = {n.id for n in walk_nodes(spec) if isinstance(n, ast.Name)}
-            names = []
-            for i in range(extra):
-                names.append(fresh_name(f"{star}_{i}", taken, "_"))
+            names = [fresh_name(f"{star}_{i}", taken, "_") for i in range(extra)]
             spec.args.args = [*spec.args.args, *(ast.copy_location(ast.arg(v), spec.args.vararg) for v in names)]
             spec.args.vararg = None
             for n in list(walk_nodes(spec)):
@@ -1111,9 +1109,7 @@ def _split_result_names(f: ast.FunctionDef, helpers: dict[str, "ResolvedHelper"]
         if name in params or len(sts) != stores.get(name) or len(widths) != 1 or None in widths or \
                 all(id(r) in indexed for r in reads):
             continue
-        names = []
-        for k in range(widths.pop()):
-            names.append(fresh_name(f"{name}_{k}", taken, "_"))
+        names = [fresh_name(f"{name}_{k}", taken, "_") for k in range(widths.pop())]
         split[name] = names
     if not split:
         return
@@ -1937,9 +1933,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
                 # factors returned through the chain and the product made here, as a one-level helper's is
                 # inlined (its sum then contracts with it, as cuTile Python's does)
                 base = st.targets[0].id
-                names = []
-                for suffix in ("l", "r"):
-                    names.append(fresh_name(f"{base}_{suffix}", used))
+                names = [fresh_name(f"{base}_{suffix}", used) for suffix in ("l", "r")]
                 call = copy.copy(st.value)
                 call.func = ast.copy_location(ast.Name(factors_helper(st.value), ast.Load()), st.value.func)
                 target = ast.Tuple([ast.Name(v, ast.Store()) for v in names], ast.Store())
@@ -1961,9 +1955,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
                     operand = getattr(holder, key) if isinstance(key, str) else holder[key]
                     if (width := tuple_helper(operand)) is not None:   # `pair(t)[0] - ..`: the results unpacked
                         # just before, one name each (then split_product_results), the element read by name
-                        names = []
-                        for _ in range(width):
-                            names.append(fresh_name(f"{operand.value.func.id.strip('_')}_r", used))
+                        names = [fresh_name(f"{operand.value.func.id.strip('_')}_r", used) for _ in range(width)]
                         target = ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store())
                         out.append(_mark(ast.copy_location(ast.Assign([target], operand.value), st)))
                         ref = _mark(ast.copy_location(ast.Name(names[operand.slice.value], ast.Load()), operand))
@@ -1978,10 +1970,7 @@ def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]
                         # inlines both, then contracts the sum; the factors are returned through the chain and the
                         # product made here (`middle_value = middle_l * middle_r`), where the fma reads it
                         base = operand.func.id.strip('_')
-                        names = []
-                        for suffix in ("value", "l", "r"):
-                            v = fresh_name(f"{base}_{suffix}", used)
-                            names.append(v)
+                        names = [fresh_name(f"{base}_{suffix}", used) for suffix in ("value", "l", "r")]
                         call = copy.copy(operand)
                         call.func = ast.copy_location(ast.Name(factors_helper(operand), ast.Load()), operand.func)
                         target = ast.Tuple([ast.Name(names[1], ast.Store()), ast.Name(names[2], ast.Store())],
@@ -2078,10 +2067,7 @@ def _split_product_results(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelpe
                 if k not in split:
                     new_targets.append(t)
                     continue
-                pair = []
-                for side in ("l", "r"):
-                    v = fresh_name(f"{t.id}_{side}", used)
-                    pair.append(v)
+                pair = [fresh_name(f"{t.id}_{side}", used) for side in ("l", "r")]
                 new_targets.extend(ast.copy_location(ast.Name(v, ast.Store()), t) for v in pair)
                 prod = ast.BinOp(ast.Name(pair[0], ast.Load()), ast.Mult(), ast.Name(pair[1], ast.Load()))
                 products.append(_mark(ast.copy_location(ast.Assign([ast.Name(t.id, ast.Store())],
@@ -2396,9 +2382,7 @@ def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set
         width[name] = tuples.pop()
     split: dict[str, list[str]] = {}
     for name in width:
-        names = []
-        for k in range(width[name]):
-            names.append(fresh_name(f"{name}_{k}", taken, "_"))
+        names = [fresh_name(f"{name}_{k}", taken, "_") for k in range(width[name])]
         split[name] = names
     for owner, part, block in statement_blocks(fn):
         out: list[ast.stmt] = []
