@@ -389,3 +389,13 @@ def test_launch_timing_counts_from_the_environment_are_checked(monkeypatch):
         monkeypatch.setenv("TILEPORT_LAUNCH_TIMING_ROUNDS", bad)
         with pytest.raises(pytest.UsageError, match="TILEPORT_LAUNCH_TIMING_ROUNDS=.*positive whole number"):
             env_count("TILEPORT_LAUNCH_TIMING_ROUNDS", 5)
+
+
+def test_the_sparse_mla_probe_refuses_a_case_it_does_not_have(tmp_path):
+    """A GPU probe's bad argument is one line and exit 2, before it needs torch or a GPU."""
+    import subprocess
+
+    for cases in ("9", "a,b"):
+        r = subprocess.run([sys.executable, str(REPO / "benchmarks/probes/sparse_mla_paths.py"), str(tmp_path),
+                            str(tmp_path / "o.json"), "--cases", cases], capture_output=True, text=True)
+        assert r.returncode == 2 and "Traceback" not in r.stderr and "--cases" in r.stderr.strip().splitlines()[-1]

@@ -81,7 +81,10 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="two launches a path, nothing timed")
     args = ap.parse_args()
     corpus, out = args.tilegym, args.out
-    picked = [CASES[int(i)] for i in args.cases.split(",")]
+    try:
+        picked = [CASES[int(i)] for i in args.cases.split(",")]
+    except (ValueError, IndexError):
+        ap.error(f"--cases {args.cases!r}: comma-separated indices of CASES, 0 to {len(CASES) - 1}")
     sys.path[:0] = [str(corpus / "src"), str(corpus)]
     import cuda.tile as ct
     import torch
