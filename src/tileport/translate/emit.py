@@ -4635,7 +4635,14 @@ class Emitter:
                                                        "token), which the port does not carry; a relaxed atomic, or "
                                                        "the atomic last, is ported")
         atomics = [n for n in self.live_walk() if isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES]
-        several = len(atomics) > 1 and not self.acq_mode
+        # relaxed atomics of distinct arrays: cuTile Python joins each one's token with its own array's operations
+        # only (no acquire token, no release join), so each is ordered as a kernel's only atomic would be (in a
+        # loop or branch too: its array's token carried, see carry_scatter_tokens)
+        apart = all(n.args and isinstance(n.args[0], ast.Name) and
+                    next((self.text(k.value) for k in n.keywords if k.arg == "memory_order"), "ACQ_REL")
+                    .rsplit(".", 1)[-1] == "RELAXED" for n in atomics) and \
+            len({n.args[0].id for n in atomics}) == len(atomics)
+        several = len(atomics) > 1 and not self.acq_mode and not apart
         # in a loop: after the previous iteration's update (its token carried, see carry_scatter_tokens)
         prev = carried = self.carried_tokens.get(name) if not several and not self.acq_mode else None
         if self.acq_mode:   # (see acquire_ordered)
@@ -4720,11 +4727,20 @@ class Emitter:
         the kernel (their tokens would join these too; loads after an acquiring atomic are refused by atomic).
         None: a fresh token of the array."""
         live = list(self.live_walk())
+        atomics = [n for n in live if isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES]
+        # relaxed atomics only: cuTile Python joins an atomic's token with its own array's operations alone (no
+        # acquire token, no release join), so stores and scatters of other arrays are not ordered against them
+        relaxed = all(next((self.text(k.value) for k in n.keywords if k.arg == "memory_order"), "ACQ_REL")
+                      .rsplit(".", 1)[-1] == "RELAXED" and n.args and isinstance(n.args[0], ast.Name)
+                      for n in atomics)
+        targets = {n.args[0].id for n in atomics if n.args and isinstance(n.args[0], ast.Name)}
         why = None
         if self.scope_locals:
             why = "inside a loop or branch"
         elif any(isinstance(n, ast.Call) and self.ct(n.func) in ("store", "scatter") and
-                 (n.lineno > call.lineno or not self._store_before_release(n)) for n in live):
+                 (n.lineno > call.lineno or not self._store_before_release(n)) and
+                 not (relaxed and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id not in targets)
+                 for n in live):
             why = "in a kernel that also scatters, or stores after it or in a loop or branch"
         if why:
             raise self.refuse(call, "atomics", f"{fn} {why}: cuTile Python orders atomics by their memory order "
@@ -4762,6 +4778,10 @@ class Emitter:
         axis_node = node.args[1] if len(node.args) > 1 else kw.pop("axis", ast.Constant(0))
         kw.pop("axis", None)
         rev = kw.pop("reverse", ast.Constant(False))
+        if not isinstance(rev, ast.Constant) and type(rv := self.const_value(rev)[1]) is bool:
+            rev = ast.Constant(rv)   # a constant's value (`reverse=REVERSE`, a ct.Constant[bool])
+        if self._int(axis_node) is None and type(av := self.const_value(axis_node)[1]) is int:
+            axis_node = ast.Constant(av)   # `axis=AXIS` of a constant
         code, ty = self.expr(node.args[0])
         if kw or not isinstance(ty, Tile) or self._int(axis_node) is None or \
                 not (isinstance(rev, ast.Constant) and isinstance(rev.value, bool)):

@@ -1,0 +1,92 @@
+"""cuTile Python generality, round 17 (docs/corpus.md): host projects of our own ported with the CLI; what they
+found in the translator, each as a test."""
+import pytest
+
+from tileport.translate.emit import Unsupported
+
+from kernel_text import emit
+
+
+RELAXED_ATOMICS_AFTER_STORES = """
+@ct.kernel
+def k(x, y, cnt, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    ct.store(y, index=(ct.bid(0),), tile=t * 2.0)
+    i = ct.arange(B, dtype=ct.int32) % 4
+    one = ct.full((B,), 1, ct.int32)
+    ct.atomic_add(cnt, i, one, memory_order=ct.MemoryOrder.RELAXED)
+    ct.atomic_add(cnt, i + 4, one, memory_order=ct.MemoryOrder.RELAXED)
+    ct.store(y, index=(ct.bid(0) + 1,), tile=t)
+"""
+
+
+def test_relaxed_atomics_are_not_ordered_against_other_arrays_stores(tmp_path):
+    """Two relaxed `ct.atomic_add`s of one array (an MoE router's per-expert counts) in a kernel that stores other
+    arrays before and after them: cuTile Python's token_order joins a relaxed atomic's token with its own array's
+    operations only (no acquire token, no release join), so the stores are not ordered against them (was refused:
+    "ct.atomic_add in a kernel that also scatters, or stores after it or in a loop or branch", round 17's p13_moe);
+    the second atomic starts from the first's token, as before."""
+    text = "\n".join(emit(tmp_path, RELAXED_ATOMICS_AFTER_STORES, "x=f32[?]/1, y=f32[?]/1, cnt=i32[?]/1, B=#16").body)
+    assert text.count("atomic_rmw_tko") == 2 and "join_tokens" not in text
+    # an acq_rel one among them is ordered after every array's operations (the acquire-ordered mode), as before
+    acq = emit(tmp_path, RELAXED_ATOMICS_AFTER_STORES.replace("one, memory_order=ct.MemoryOrder.RELAXED)\n    ct.store",
+                                                              "one)\n    ct.store"),
+               "x=f32[?]/1, y=f32[?]/1, cnt=i32[?]/1, B=#16")
+    assert "join_tokens" in "\n".join(acq.body)
+    # a store to the atomics' own array is ordered with them (one token chain): refused as before
+    with pytest.raises(Unsupported, match="stores after it|cnt. is scattered into and also"):
+        emit(tmp_path, RELAXED_ATOMICS_AFTER_STORES.replace("ct.store(y, index=(ct.bid(0) + 1,), tile=t)",
+                                                            "ct.store(cnt, index=(ct.bid(0),), tile=i)"),
+             "x=f32[?]/1, y=f32[?]/1, cnt=i32[?]/1, B=#16")
+
+
+RELAXED_ATOMICS_IN_BRANCH_AND_LOOP = """
+@ct.kernel
+def k(x, y, total, count, lo, hi, n: int, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    ct.store(y, index=(ct.bid(0),), tile=t)
+    if n > 0:
+        ct.atomic_add(total, 0, ct.sum(t), memory_order=ct.MemoryOrder.RELAXED)
+        ct.atomic_add(count, 0, 1, memory_order=ct.MemoryOrder.RELAXED)
+    for c in range(n):
+        b = ct.arange(B, dtype=ct.int32) % 4
+        ct.atomic_add(lo, b, ct.full((B,), 1, ct.int32), memory_order=ct.MemoryOrder.RELAXED)
+        ct.atomic_add(hi, b, ct.full((B,), 2, ct.int32), memory_order=ct.MemoryOrder.RELAXED)
+"""
+
+
+def test_relaxed_atomics_of_distinct_arrays_in_a_branch_or_loop(tmp_path):
+    """Relaxed atomics each of its own array, under a runtime `if` (a loss sum and a count updated for a row that is
+    not ignored) or in a loop (two histograms): each is ordered only after its own array's operations in cuTile
+    Python, as a kernel's only atomic is — in a loop its array's token is carried (was refused: "ct.atomic_add inside
+    a loop or branch", round 17's p22_atomics2 `ce_mean`, `hist_loop`, both proven since with the CLI)."""
+    text = "\n".join(emit(tmp_path, RELAXED_ATOMICS_IN_BRANCH_AND_LOOP,
+                          "x=f32[?]/1, y=f32[?]/1, total=f32[?]/1, count=i32[?]/1, lo=i32[?]/1, hi=i32[?]/1, n=i32, "
+                          "B=#16").body)
+    assert text.count("atomic_rmw_tko") == 4 and "join_tokens" not in text
+    # two relaxed atomics of one array in a loop still chain through one token: refused as before
+    with pytest.raises(Unsupported, match="inside a loop or branch"):
+        emit(tmp_path, RELAXED_ATOMICS_IN_BRANCH_AND_LOOP.replace("ct.atomic_add(hi,", "ct.atomic_add(lo,"),
+             "x=f32[?]/1, y=f32[?]/1, total=f32[?]/1, count=i32[?]/1, lo=i32[?]/1, hi=i32[?]/1, n=i32, B=#16")
+
+
+SCAN_BY_CONSTANTS = """
+@ct.kernel
+def k(x, y, REV: ct.Constant[bool], AX: ct.Constant[int], B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0), 0), shape=(B, 4))
+    ct.store(y, index=(ct.bid(0), 0), tile=ct.cumsum(t, axis=AX, reverse=REV))
+"""
+
+
+def test_cumsum_direction_and_axis_given_by_constants(tmp_path):
+    """`ct.cumsum(t, axis=AX, reverse=REV)` with a ct.Constant[bool] direction and a ct.Constant[int] axis: read
+    as their values (was refused "ct.cumsum form (tile, axis=literal, reverse=literal)", round 17's p09_scan; the
+    minimal kernel proven with `tileport port` at REV=true, AX=0); a constant axis other than 0 is refused with
+    cutile 0.3.1's reason (its scans are built along dimension 0)."""
+    sig = "x=f32[?,?]/?,1, y=f32[?,?]/?,1, REV=#{rev}, AX=#{ax}, B=#16"
+    text = "\n".join(emit(tmp_path, SCAN_BY_CONSTANTS, sig.format(rev="true", ax=0), consts=("REV", "AX", "B")).body)
+    assert "reverse::Reverse" in text
+    text = "\n".join(emit(tmp_path, SCAN_BY_CONSTANTS, sig.format(rev="false", ax=0), consts=("REV", "AX", "B")).body)
+    assert "reverse::Forward" in text
+    with pytest.raises(Unsupported, match="along axis 1: cutile 0.3.1 compiles every scan along dimension 0"):
+        emit(tmp_path, SCAN_BY_CONSTANTS, sig.format(rev="false", ax=1), consts=("REV", "AX", "B"))
