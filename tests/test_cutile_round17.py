@@ -90,3 +90,25 @@ def test_cumsum_direction_and_axis_given_by_constants(tmp_path):
     assert "reverse::Forward" in text
     with pytest.raises(Unsupported, match="along axis 1: cutile 0.3.1 compiles every scan along dimension 0"):
         emit(tmp_path, SCAN_BY_CONSTANTS, sig.format(rev="false", ax=1), consts=("REV", "AX", "B"))
+
+
+BOOL_FLAG_IN_ARITHMETIC = """
+@ct.kernel
+def k(x, y, z, flag: int, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    i = ct.arange(B, dtype=ct.int32)
+    ct.store(y, index=(ct.bid(0),), tile=t * flag + ct.astype(t, ct.float16) - flag)
+    ct.store(z, index=(ct.bid(0),), tile=i + flag)
+"""
+
+
+@pytest.mark.parametrize("elem", ["f32", "f64"])
+def test_a_bool_scalar_with_a_number_tile_is_counted(tmp_path, elem):
+    """An `int` parameter launched with `True` (signature `flag=bool`) next to a float or int tile (`ct.sum(t * t) +
+    n` of an f64 tile, round 17's p28_launch `f64_norm`): counted as 0 or 1 in the tile's dtype, as cuTile Python
+    converts the i1 (`itof unsigned` / `exti unsigned`; was refused "bool scalar with a f64 tile"). The f32 kernel
+    proven with `tileport port` (build/host17/unit/boolflag)."""
+    text = "\n".join(emit(tmp_path, BOOL_FLAG_IN_ARITHMETIC,
+                          f"x={elem}[?]/1, y={elem}[?]/1, z=i32[?]/1, flag=bool, B=#16").body)
+    assert f"Tile<{elem}, {{ [] }}> = convert_tile(scalar_to_tile::<bool>(flag))" in text
+    assert "Tile<i32, { [] }> = exti(scalar_to_tile::<bool>(flag))" in text

@@ -5634,6 +5634,15 @@ class Emitter:
                 src, elem, conv = RUST_DTYPES[ty.dtype], RUST_DTYPES[like.dtype], self.fresh(f"as_{like.dtype}")
                 self.body.append(f"let {conv}: Tile<{elem}, {{ [] }}> = convert_tile(scalar_to_tile::<{src}>({code}));")
                 code = f"tile_to_scalar::<{elem}, {elem}>({conv})"
+            elif ty.dtype == "bool" and like.dtype in ("f16", "bf16", "f32", "f64", "i8", "i16", "i32", "i64") and \
+                    not self.const_value(node)[0]:   # a runtime flag with a number tile (`ct.sum(t) + flag`, an
+                # `int` parameter launched with True): counted as 0 or 1 in the tile's dtype, as cuTile Python
+                # converts the i1 (`itof unsigned` / `exti unsigned`, which cutile infers from bool)
+                self.need(node, "arith-promote", f"`{self.text(node)}`: a bool counted as {like.dtype}")
+                elem, conv = RUST_DTYPES[like.dtype], self.fresh(f"counted_{like.dtype}")
+                op = "convert_tile" if like.dtype.startswith(("f", "bf")) else "exti"
+                self.body.append(f"let {conv}: Tile<{elem}, {{ [] }}> = {op}(scalar_to_tile::<bool>({code}));")
+                code = f"tile_to_scalar::<{elem}, {elem}>({conv})"
             elif ty.dtype != like.dtype:
                 raise self.refuse(node, "arith-scalar-broadcast", f"{ty.dtype} scalar with a {like.dtype} tile")
             return f"broadcast_scalar({code}, shape![{', '.join(like.shape)}])"
