@@ -121,7 +121,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`offs == label` of an int64 label's `.item()`; a signed integer tile next to a float tile, `s / ct.maximum(n, 1)` of a "
               "gathered count: the float's dtype; an f16/bf16 scalar, `.item()` of a half tile, with an f32 tile; an "
               "f32 argument with an f64 tile; a bool flag in scalar arithmetic, `1.0 + (not inside)`, `2 * pid + "
-              "edge`)", "the narrower operand converted first (a flag by an unsigned itof / exti) "
+              "edge`; a runtime bool scalar with a number tile, `ct.sum(t * t) + n` of an `int` launched with True)", "the narrower operand converted first (a flag by an unsigned itof / exti) "
               "(`convert_tile`, `exti`, bound to its promoted type), as cuTile Python promotes it (f16 and bf16 do not "
               "mix)", S, "idioms"),
     Construct("extract", "`ct.extract(t, (i, j), shape=(M, N))` (constant extents, i32 indices)",
@@ -366,7 +366,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`.reshape(shape![..])`, `.broadcast(shape![..])` made explicit; an identity reshape to the "
               "const generic's spelling where the extents are equal; `-1` inferred as numpy does (the one moving "
               "extent keeps its name)", S, "bias_act"),
-    Construct("scan", "`ct.cumsum(t, axis=0, reverse=..)` without rounding options",
+    Construct("scan", "`ct.cumsum(t, axis=0, reverse=..)` without rounding options (the axis and direction "
+              "literals or constants: `reverse=REVERSE` of a ct.Constant[bool])",
               "`scan_sum(t, 0, reverse::Forward, 0)`", S, "expert_offsets",
               "cutile 0.3.1 builds every scan with dim=0 and identity 0 whatever its arguments say (irdiff caught "
               "it): other axes and ct.cumprod are refused"),
@@ -611,7 +612,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "its array's last, the last acquiring one, and for release every array's last: a top-level store "
               "before a releasing atomic goes through the full tensor's partition to give its token, "
               "real_ln_bwd); the single atomic of a kernel inside a `for` or `while` loop after the previous iteration's (its "
-              "token carried by the loop, real_while_atomics); gathers/scatters in the kernel's top-level statements "
+              "token carried by the loop, real_while_atomics); relaxed atomics each of its own array (an MoE router's "
+              "counts, a loss sum and a count, two histograms), before or after other arrays' stores, under a "
+              "runtime `if` or in a loop: each ordered only after its own array's operations, as cuTile Python's "
+              "token_order joins a relaxed atomic's token (no acquire or release join; round 17 p13_moe, "
+              "p22_atomics2); gathers/scatters in the kernel's top-level statements "
               "after its one acq_rel atomic start from that atomic's token (a rank taken from a counter, then "
               "written at: llm/rank_scatter); other memory operations after an acquiring atomic (in a loop too: a "
               "MoE permute's slot from `ct.atomic_add`, then a store and a scatter there, SMALL_KERNELS gen8_permute) "
