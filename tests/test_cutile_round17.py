@@ -1,10 +1,14 @@
 """cuTile Python generality, round 17 (docs/corpus.md): host projects of our own ported with the CLI; what they
 found in the translator, each as a test."""
+import ast
+import textwrap
+
 import pytest
 
-from tileport.translate.emit import Unsupported
+from tileport.spec import signature as sigmod
+from tileport.translate.emit import Unsupported, emit_kernel
 
-from kernel_text import emit
+from kernel_text import HEADER, emit
 
 
 RELAXED_ATOMICS_AFTER_STORES = """
@@ -112,3 +116,33 @@ def test_a_bool_scalar_with_a_number_tile_is_counted(tmp_path, elem):
                           f"x={elem}[?]/1, y={elem}[?]/1, z=i32[?]/1, flag=bool, B=#16").body)
     assert f"Tile<{elem}, {{ [] }}> = convert_tile(scalar_to_tile::<bool>(flag))" in text
     assert "Tile<i32, { [] }> = exti(scalar_to_tile::<bool>(flag))" in text
+
+
+CONSTANT_PRODUCT_FROM_A_HELPER = """
+@ct.function
+def inner(v, k):
+    return v * k
+
+
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    ct.store(y, index=(ct.bid(0),), tile=inner(t, 0.5) + inner(1.0, 0.5))
+"""
+
+
+def test_a_helper_product_of_constants_in_a_sum_is_the_folded_constant(tmp_path):
+    """`inner(t, 0.5) + inner(1.0, 0.5)` with `inner` returning `v * k`: cuTile Python inlines, folds `1.0 * 0.5`
+    to the constant 0.5, then contracts `t * 0.5 + 0.5` into one fma. The port returned both products as their
+    factors and multiplied the constant's outside the block, which cutile does not fold (a `mulf` where the reference
+    has a constant: unproven, "constant vs broadcast", round 17's p35_recur `recursive`); a product of constants is
+    now the folded constant (proven with `tileport port`, build/host17/unit/constprod)."""
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent(CONSTANT_PRODUCT_FROM_A_HELPER))
+    add = next(n for n in ast.walk(ast.parse(src.read_text())) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add))
+    sig = sigmod.bind(sigmod.parse("x=f32[?]/1, y=f32[?]/1, B=#16"), ["x", "y", "B"], "k")
+    # the reference's one fma, at the sum (as `tileport port` reads it from cuTile Python's IR)
+    from tileport.frontends.cutile_py.loader import load_kernel
+    kernel = load_kernel(f"{src}::k")
+    text = "\n".join(emit_kernel(src, "k", sig, {"B"}, {(add.lineno, add.col_offset): 1}, kernel.pyfunc).body)
+    assert "inner_value1_lhs" not in text and "0.5f32\n}" in text and "fma(" in text

@@ -3795,7 +3795,8 @@ class Emitter:
                                                            "read other than by one target or [0]: cutile 0.3.1 "
                                                            "compiles no 1-tuple")
                 code, ty = f"({', '.join(c for c, _ in parts)})", Results(tuple(t for _, t in parts))
-            elif want_name in self.fusing_names and isinstance(ret, ast.BinOp) and isinstance(ret.op, ast.Mult):
+            elif want_name in self.fusing_names and isinstance(ret, ast.BinOp) and isinstance(ret.op, ast.Mult) \
+                    and not consts[0][0]:   # (a product of constants cuTile Python folds: a constant, no fma)
                 # a product an fma after the call contracts (cuTile Python inlines first, then fuses): the block
                 # yields both factors, multiplied outside it (see helper_product)
                 (lc, lt), (rc, rt) = self.expr(ret.left), self.expr(ret.right)
