@@ -1594,7 +1594,8 @@ def test_interleaved_halves_of_one_pointer_are_one_view(tmp_path):
 @pytest.mark.parametrize("call, why", [
     ("libdevice.lgamma(x)", "libdevice.lgamma is not lowered: cuTile Python 1.7 has no lgamma"),
     ("libdevice.erf(x)", "libdevice.erf is not lowered: cuTile Python 1.7 has no erf"),
-    ("libdevice.nextafter(x, x)", "libdevice.nextafter is not lowered \\(supported: "),
+    ("libdevice.nextafter(x, x)", "libdevice.nextafter is not lowered: cuTile Python 1.7 has no nextafter"),
+    ("libdevice.byte_perm(x, x, x)", "libdevice.byte_perm is not lowered \\(supported: "),
 ])
 def test_functions_cutile_lacks_are_refused_as_written(tmp_path, call, why):
     with pytest.raises(LoweringError, match=why):

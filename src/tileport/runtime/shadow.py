@@ -84,7 +84,9 @@ class Shadow:
             return run_triton()
         import torch
 
-        from ..frontends.triton.capture import OPTIONS, bind, grid_of, is_descriptor, jit_params, specialization
+        from ..frontends.arrays import array_facts
+        from ..frontends.triton.capture import (OPTIONS, bind, dtype_compared, grid_of, is_descriptor,
+                                                jit_params, specialization)
         from .triton_port import ported, wide_int_scalar
 
         params, constexprs, defaults = jit_params(jit)
@@ -93,8 +95,11 @@ class Shadow:
             g = tuple(grid_of(grid, bound))
         except Exception:  # noqa: BLE001 — not a launch this module understands: Triton alone
             return run_triton()
+        compared = dtype_compared(jit.fn)   # pointers whose element type the kernel compares: ported per dtype
+        arrays = [{"name": k, "kind": "array", "dtype": f.dtype} for k, v in bound.items() if k in compared
+                  for f in (array_facts(v),) if f is not None]
         port = self.port_for(jit, specialization(bound, constexprs, [_describe_constexpr(k, v) for k, v in bound.items()
-                                                                 if k in constexprs]))
+                                                                 if k in constexprs] + arrays, compared))
         if port is None:
             return run_triton()
         if not _dtypes_ported(port, bound) or wide_int_scalar(_lowered_params(port), bound) is not None:

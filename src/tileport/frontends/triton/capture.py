@@ -8,7 +8,10 @@ lowering reports as dropped: cutile chooses its own.
 """
 from __future__ import annotations
 
+import ast
+import functools
 import inspect
+import textwrap
 import types
 from typing import Any
 
@@ -53,12 +56,13 @@ TUPLE_SEP = "__"
 
 
 def flatten_tuples(bound: dict, constexprs: set[str]) -> dict:
-    """``bound`` with each tuple (or list) of numbers passed to a parameter that is no constexpr (Triton >= 3.2's
-    tuple arguments: `k[grid](x, (M, N), (s0, s1))`) replaced by one argument per element (``TUPLE_SEP``)."""
+    """``bound`` with each tuple (or list) of numbers or tensors passed to a parameter that is no constexpr (Triton
+    >= 3.2's tuple arguments: `k[grid](x, (M, N), (s0, s1))`, `k[grid]((a, b), y)` read as `ptrs[0]`) replaced by
+    one argument per element (``TUPLE_SEP``)."""
     out: dict = {}
     for k, v in bound.items():
         if k not in constexprs and isinstance(v, (tuple, list)) and v and \
-                all(isinstance(x, (bool, int, float)) for x in v):
+                all(isinstance(x, (bool, int, float)) or array_facts(x) is not None for x in v):
             out.update({f"{k}{TUPLE_SEP}{i}": x for i, x in enumerate(v)})
         else:
             out[k] = v
@@ -134,7 +138,7 @@ def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     if key in rec.launches:
         rec.launches[key]["count"] += 1
         return
-    spec = specialization(bound, constexprs, described)
+    spec = specialization(bound, constexprs, described, dtype_compared(fn))
     rec.launches[key] = {"frontend": "triton", "kernel": f"{source}::{fn.__name__}", "qualname": fn.__qualname__,
                          **({"specialize": spec} if spec else {}),
                          "source": source, "line": inspect.getsourcelines(fn)[1], "grid": g,
@@ -142,16 +146,57 @@ def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
                          **({"autotune": dict(_AUTOTUNING[-1])} if _AUTOTUNING else {})}
 
 
-def specialization(bound: dict, constexprs: set[str], described: list[dict]) -> dict:
+def specialization(bound: dict, constexprs: set[str], described: list[dict],
+                   compared: frozenset[str] = frozenset()) -> dict:
     """What a launch fixes that the lowered kernel cannot take as a parameter: each pointer (not a constexpr) passed
-    None (an optional bias, a residual), None; each dtype constexpr (``OUT_DTYPE=tl.float16``), its name. Launches
-    of one kernel that differ here are kernels of their own to port (``split_specializations``)."""
+    None (an optional bias, a residual), None; each dtype constexpr (``OUT_DTYPE=tl.float16``), its name; each
+    pointer whose element type the kernel compares (``compared``: ``if x_ptr.dtype.element_ty == tl.float16:``),
+    its array's dtype (Triton compiles the kernel per dtype, the comparison a constant in each). Launches of one
+    kernel that differ here are kernels of their own to port (``split_specializations``)."""
     out: dict = {p: None for p, v in bound.items() if v is None and p not in constexprs}
     for d in described:
         if d["kind"] == "constant" and isinstance(d["value"], str) and d["value"].startswith("tl.") and \
                 d["name"] in constexprs and type(bound.get(d["name"])).__name__ == "dtype":
             out[d["name"]] = d["value"]
+        elif d["kind"] == "array" and d["name"] in compared and not d.get("descriptor"):
+            out[d["name"]] = d["dtype"]
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def dtype_compared(fn: Any) -> frozenset[str]:
+    """The parameters of the Triton function ``fn`` whose element type its body decides on: ``P.dtype.element_ty``
+    (or ``P.type.element_ty``) an operand of ``==`` / ``!=``, or asked for a property (``.primitive_bitwidth``,
+    ``.is_fp8()``); every parameter when a tile's dtype is (``x.dtype == tl.float16``, ``x.dtype.is_floating()``:
+    which array it came from is not read here — only those whose dtype varies between launches split them)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return frozenset()
+    fdef = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)), None)
+    if fdef is None:
+        return frozenset()
+    params = {a.arg for a in fdef.args.args}
+
+    def dtype_of(e: ast.AST) -> str | None:
+        """``P`` of ``P.dtype.element_ty`` / ``P.type.element_ty``; ``*`` of ``x.dtype`` (x not a parameter)."""
+        if isinstance(e, ast.Attribute) and e.attr == "element_ty" and isinstance(e.value, ast.Attribute) and \
+                e.value.attr in ("dtype", "type") and isinstance(e.value.value, ast.Name):
+            return e.value.value.id
+        if isinstance(e, ast.Attribute) and e.attr == "dtype" and isinstance(e.value, ast.Name) and \
+                e.value.id not in params:
+            return "*"
+        return None
+
+    names: set[str] = set()
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops):
+            names |= {p for e in (node.left, *node.comparators) if (p := dtype_of(e)) is not None}
+        elif isinstance(node, ast.Attribute) and (node.attr in ("primitive_bitwidth", "itemsize") or
+                                                  node.attr.startswith("is_")):
+            if (p := dtype_of(node.value)) is not None:
+                names.add(p)
+    return frozenset(params if "*" in names else names)
 
 
 def _part(key: str, value: object) -> str:

@@ -72,12 +72,39 @@ REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
 ROUNDINGS = ("rint", "round", "trunc", "nearbyint")
 #: libdevice functions written exactly from their bits (libdevice.10.bc; _Lowerer.libdevice_bits): arity
 LIBDEVICE_BITS = {"fmax": 2, "fmin": 2, "copysign": 2, "signbit": 1}
+#: triton.language math functions whose operands Triton 3.6 checks (language/math.py, `_check_dtype`): their dtypes
+TL_MATH_DTYPES = {f: ("ct.float32", "ct.float64") for f in ("exp", "exp2", "log", "log2", "cos", "sin", "sqrt",
+                                                             "rsqrt", "erf", "floor", "ceil")} | {
+    "sqrt_rn": ("ct.float32",)}
+#: a cuTile dtype's name in Triton's messages
+TRITON_NAMES_OF = {"ct.float32": "fp32", "ct.float64": "fp64", "ct.float16": "fp16", "ct.bfloat16": "bf16",
+                   "ct.int32": "int32", "ct.int64": "int64", "ct.int8": "int8", "ct.int16": "int16",
+                   "ct.uint8": "uint8", "ct.uint32": "uint32", "ct.float8_e4m3fn": "fp8e4nv",
+                   "ct.float8_e5m2": "fp8e5", "bool": "int1", "ct.bool_": "int1"}
+#: Triton's `tl.dtype` predicates (`x.dtype.is_floating()`) and widths, of each cuTile dtype the lowering names
+DTYPE_FACTS = {
+    dt: {"bits": bits, "is_floating": kind == "f", "is_int": kind in "iu", "is_int_signed": kind == "i",
+         "is_int_unsigned": kind == "u", "is_bool": kind == "b", "is_fp8": kind == "f" and bits == 8,
+         "is_fp16": dt == "ct.float16", "is_bf16": dt == "ct.bfloat16", "is_fp32": dt == "ct.float32",
+         "is_fp64": dt == "ct.float64", "is_int8": dt == "ct.int8", "is_int16": dt == "ct.int16",
+         "is_int32": dt == "ct.int32", "is_int64": dt == "ct.int64", "is_uint8": dt == "ct.uint8",
+         "is_uint16": dt == "ct.uint16", "is_uint32": dt == "ct.uint32", "is_uint64": dt == "ct.uint64",
+         "is_fp8e4nv": dt == "ct.float8_e4m3fn", "is_fp8e5": dt == "ct.float8_e5m2"}
+    for dt, kind, bits in (("ct.float32", "f", 32), ("ct.float16", "f", 16), ("ct.bfloat16", "f", 16),
+                           ("ct.float64", "f", 64), ("ct.float8_e4m3fn", "f", 8), ("ct.float8_e5m2", "f", 8),
+                           ("ct.int8", "i", 8), ("ct.int16", "i", 16), ("ct.int32", "i", 32), ("ct.int64", "i", 64),
+                           ("ct.uint8", "u", 8), ("ct.uint16", "u", 16), ("ct.uint32", "u", 32),
+                           ("ct.uint64", "u", 64), ("ct.bool_", "b", 1), ("bool", "b", 1))}
+#: libdevice's float → signed integer conversions by rounding mode (_Lowerer.float_to_int; the unsigned ones not)
+FLOAT_TO_INT = re.compile(r"(float|double)2(int|ll)_(rn|rz|rd|ru)")
 #: libdevice's float class tests (a boolean tile: _Lowerer.float_test)
 FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 #: triton.language functions cuTile Python 1.7 has no counterpart of (docs/triton.md, "Limits met")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt", "atan", "asin", "acos", "asinh",
-                       "acosh", "atanh", "hypot", "tgamma", "j0", "j1", "y0", "y1")} | {
+                       "acosh", "atanh", "hypot", "tgamma", "j0", "j1", "y0", "y1", "exp10", "log10", "log1pf",
+                       "remainder", "remquo", "nextafter", "ilogb", "logb", "frexp", "ldexp", "scalbn", "erfcx",
+                       "normcdf", "normcdfinv", "rcbrt", "sinpi", "cospi", "exp2m1", "sincos")} | {
     "inline_asm_elementwise": "inline PTX has no cuTile Python counterpart",
     # Triton <= 3.3's loads through a host-filled TMA descriptor buffer (gone in Triton 3.6, which cannot compile
     # the kernel either): the buffer is bytes, its tensor's shape and strides are not arguments of the kernel
@@ -597,6 +624,14 @@ def _axis_indices(offsets: list[str], blocks: list) -> list[str]:
     return parts
 
 
+def _boolean_ast(e: ast.expr) -> bool:
+    """Whether the expression is a truth by its form: a comparison, `not`, `and` / `or`, or `&` / `|` of those."""
+    if isinstance(e, (ast.Compare, ast.BoolOp)) or (isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not)):
+        return True
+    return isinstance(e, ast.BinOp) and isinstance(e.op, (ast.BitAnd, ast.BitOr)) and _boolean_ast(e.left) and \
+        _boolean_ast(e.right)
+
+
 def _tup(items) -> str:
     """Python text of a tuple of these texts (a one-element tuple keeps its comma)."""
     items = list(items)
@@ -729,8 +764,9 @@ class _Lowerer:
         for p in kernel.params:
             kind = kinds.get(p)
             items = self._tuple_items(p)
-            if kind is None and items:   # a tuple argument (`shape` passed `(M, N)`): a scalar per element
-                self.env[p] = tuple(Scalar(q) for q in items)
+            if kind is None and items:   # a tuple argument (`shape` passed `(M, N)`): a scalar per element; a
+                # tuple of tensors (`ptrs` passed `(a, b)`): a pointer per element
+                self.env[p] = tuple(Ptr(q) if kinds.get(q) == "array" else Scalar(q) for q in items)
             elif kind == "array" and p in self.descriptors:
                 self.env[p] = self._param_descriptor(p)
             elif kind == "array":
@@ -1111,6 +1147,11 @@ class _Lowerer:
                 self.notes.append(f"line {s.lineno}: tl.{fn} dropped (no cuTile counterpart needed)")
             elif fn == "assume":   # `tl.assume(pid_m >= 0)` (Triton 3.3+'s matmul tutorial): a fact for the compiler
                 self.notes.append(f"line {s.lineno}: tl.assume dropped (a compiler hint: it changes no value)")
+            elif fn in ("multiple_of", "max_contiguous", "max_constancy"):
+                # `tl.multiple_of(K, 16)` as a statement: Triton annotates the value it returns, which is discarded
+                # here — the argument is left as it was, and nothing changes
+                self.notes.append(f"line {s.lineno}: tl.{fn} dropped (a statement: the hinted value it returns is "
+                                  "discarded, so Triton changes nothing either)")
             else:
                 raise self.fail(s, f"statement `{ast.unparse(s)}` has no lowering (only tl.store calls stand alone)")
         elif isinstance(s, ast.For):
@@ -1741,6 +1782,17 @@ class _Lowerer:
                     pass
                 return self._static_text(v.text, values)   # `4 - STAGE` passed to a helper's constexpr
             raise _NotStatic
+        if (isinstance(n, ast.Attribute) and n.attr in ("primitive_bitwidth", "itemsize")) or (
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr.startswith("is_")
+                and not n.args and not n.keywords and n.func.attr in DTYPE_FACTS[F32]):
+            # `x_ptr.dtype.element_ty.primitive_bitwidth == 16`, `x.dtype.is_floating()`: the launches' dtype's
+            try:
+                v = self.attribute(n) if isinstance(n, ast.Attribute) else self.call(n)
+            except LoweringError:
+                raise _NotStatic from None
+            if not isinstance(v, Scalar):
+                raise _NotStatic
+            return ast.literal_eval(v.text)
         if isinstance(n, ast.Attribute):   # `V.dtype.element_ty`, `tl.float8e5`: the dtype every launch has
             return self._static_dtype(n)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance" \
@@ -1897,6 +1949,10 @@ class _Lowerer:
                     return Scalar("float('-inf')" if v.text == "float('inf')" else "float('inf')")
                 if isinstance(v, Scalar):
                     return Scalar(f"-{_paren(v.text)}")
+                if isinstance(v, Tile) and self.known_dtype(v) in ("ct.uint8", "ct.uint16", "ct.uint32", "ct.uint64"):
+                    # `-u` of an unsigned tile: Triton's `0 - u`, wrapping (2**32 - u for u > 0)
+                    dt = self.known_dtype(v)
+                    return Tile(f"ct.zeros({_tup(v.shape)}, dtype={dt}) - {_paren(v.text)}", v.shape, dt)
                 if isinstance(v, Tile):
                     return Tile(f"-{_paren(v.text)}", v.shape, v.dtype)
             if isinstance(node.op, ast.Not) and isinstance(v, Scalar):
@@ -1921,8 +1977,11 @@ class _Lowerer:
                         raise self.fail(node, f"`{ast.unparse(node)}`: `~` of a float")
                     return Scalar(f"~{_paren(v.text)}")
                 if isinstance(v, Tile):
-                    if v.dtype is not None and v.dtype not in INT_DTYPES + BOOL + ("ct.uint16", "ct.uint64"):
-                        raise self.fail(node, f"`{ast.unparse(node)}`: `~` of a {v.dtype} tile")
+                    # (a tile loaded from an array, `x_ptr.dtype`: the dtypes its launches pass)
+                    dts = self._launch_dtypes(v) if v.dtype and v.dtype.endswith(".dtype") else {v.dtype}
+                    bad = sorted(d for d in dts - {None} if d not in INT_DTYPES + BOOL + ("ct.uint16", "ct.uint64"))
+                    if bad or not dts:
+                        raise self.fail(node, f"`{ast.unparse(node)}`: `~` of a {bad[0] if bad else v.dtype} tile")
                     return Tile(f"~{_paren(v.text)}", v.shape, v.dtype)
             raise self.fail(node, f"unary `{ast.unparse(node)}` is not supported")
         if isinstance(node, ast.BinOp):
@@ -1945,7 +2004,25 @@ class _Lowerer:
             return self.call(node)
         raise self.fail(node, f"`{ast.unparse(node)}` ({type(node).__name__}) is not supported")
 
+    def _dtype_facts(self, node: ast.AST, base: ast.expr) -> dict | None:
+        """What Triton's ``tl.dtype`` tells of ``base`` (`x_ptr.dtype.element_ty`, `x.dtype`) when it is a dtype whose
+        every launch is one (``DTYPE_FACTS``); None when ``base`` is no dtype. Refused where the launches differ."""
+        try:
+            d = self.ev(base)
+        except LoweringError:
+            return None
+        if not isinstance(d, DType):
+            return None
+        known = self.known_dtype(Tile("", (), d.text))
+        if known not in DTYPE_FACTS:
+            raise self.fail(node, f"`{ast.unparse(node)}`: the launches pass arrays of different dtypes here (or one "
+                                  "this lowering does not name), so it is not one constant")
+        return DTYPE_FACTS[known]
+
     def attribute(self, node: ast.Attribute) -> object:
+        if node.attr in ("primitive_bitwidth", "itemsize") and (facts := self._dtype_facts(node, node.value)):
+            # `x_ptr.dtype.element_ty.primitive_bitwidth`: the launches' dtype's width (bytes for itemsize)
+            return Scalar(str(facts["bits"] // (8 if node.attr == "itemsize" else 1)))
         name = self.tl_attr(node)
         if name in DTYPES:
             return DType(DTYPES[name])
@@ -2065,6 +2142,13 @@ class _Lowerer:
             raise self.fail(node, f"operator {type(op).__name__} is not supported")
         if isinstance(a, Scalar) and isinstance(b, Scalar) and sym in ("//", "%"):
             return self._scalar_divmod(sym, a, b, node)
+        if isinstance(a, Scalar) and isinstance(b, Scalar) and sym in ("&", "|") and isinstance(node, ast.BinOp) \
+                and _boolean_ast(node.left) and _boolean_ast(node.right) and \
+                any("ct.reshape(" in x.text for x in (a, b)):
+            # `(hi - lo > eps) & (it < N)` of scalar comparisons, one of a loaded element (`ct.reshape(.., ())`,
+            # which the translator takes in `and` / `or` only; a `while` test): Triton's i1 `and` / `or`, which
+            # Python's `and` / `or` of the two truths is (neither side has an effect to skip)
+            return Scalar(f"{_paren(a.text)} {'and' if sym == '&' else 'or'} {_paren(b.text)}")
         if isinstance(a, Scalar) and isinstance(b, Scalar):
             # `a * b` keeps its factors when one is a plain name (a block size or a stride, maybe): the other, any
             # scalar expression (`(pid_y * nx + pid_x) * BLOCK`), is then a tile index or the index of a stride
@@ -2769,6 +2853,9 @@ class _Lowerer:
                 raise self.fail(node, f"`{ast.unparse(node)}`: the launches pass arrays of different dtypes, so the "
                                       "comparison is not one constant (capture each dtype apart and port each)")
             return Scalar(repr((da == db) == (sym == "==")))
+        wide = self._wide_literal_compare(sym, a, b, node)
+        if wide is not None:
+            return wide
         # a 64-bit element (an int64 label) against a 32-bit scalar argument: the scalar widened first, as Triton
         # promotes the pair (a 1-element int32 tile sign-extended: the translator converts tiles, not scalars)
         if isinstance(a, Tile) and isinstance(b, Scalar) and self._int64_vs_int32(a, b):
@@ -2795,6 +2882,30 @@ class _Lowerer:
         ta, tb = self._promoted_pair(ta, tb)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}",
                     _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ())), "bool")
+
+    def _wide_literal_compare(self, sym: str, a: object, b: object, node: ast.AST) -> Tile | None:
+        """``u >= 0x80000000``: a uint32 (or int64) tile against an integer literal in [2^31, 2^32), which Triton
+        types as the tile's dtype and cuTile Python / cutile 0.3.1 cannot write (literals are i32). Compared exactly
+        in int64 with both sides moved down by 2^31: ``int64(u) - 2^30 - 2^30 OP c - 2^31`` (every literal below
+        2^31). None when no operand is such a literal."""
+        def wide(v: object) -> int | None:
+            if isinstance(v, Scalar) and v.text.isdigit() and 2 ** 31 <= int(v.text) < 2 ** 32:
+                return int(v.text)
+            return None
+
+        flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+        if wide(b) is not None and isinstance(a, (Tile, Idx, Offset)):
+            c, t, op = wide(b), a, sym
+        elif wide(a) is not None and isinstance(b, (Tile, Idx, Offset)):
+            c, t, op = wide(a), b, flip[sym]
+        else:
+            return None
+        t = self.materialize(self._value(t, node), node)
+        kind = self.known_dtype(t)
+        if kind not in ("ct.uint32", "ct.int64"):
+            return None   # (an int32 tile: Triton refuses the literal, "out of range for type int32")
+        x = t.text if kind == "ct.int64" else f"ct.astype({t.text}, ct.int64)"
+        return Tile(f"(({x}) - 0x40000000 - 0x40000000) {op} {c - 2 ** 31}", t.shape, "bool")
 
     def _int64_vs_int32(self, t: Tile, s: Scalar) -> bool:
         """``t`` a one-element int64 tile and ``s`` an integer scalar parameter (an i32 argument)."""
@@ -2836,6 +2947,10 @@ class _Lowerer:
                     return Scalar(f"ct.astype({v.text}, {F32 if func.id == 'float' else 'ct.int32'})")
         if self._descriptor_method(node) == "load":
             return self.descriptor_load(node)
+        if isinstance(func, ast.Attribute) and func.attr.startswith("is_") and not node.args and not node.keywords \
+                and func.attr in DTYPE_FACTS[F32] and (facts := self._dtype_facts(node, func.value)):
+            # `x.dtype.is_floating()`, `o_ptr.dtype.element_ty.is_fp8()`: the launches' dtype decides it
+            return Scalar(repr(facts[func.attr]))
         fn = self.function(func) or (("cdiv" if self.triton_attr(func) == "cdiv" else None))
         if isinstance(func, ast.Attribute) and func.attr in MEMBER_FNS and fn is None and self.k.tl:
             # a tensor method (`x.sum(axis=1)`, `x.exp()`): the triton.language function with x first
@@ -3018,9 +3133,21 @@ class _Lowerer:
         if fn in ("rand", "randn", "randint", "randint4x", "rand4x") and len(node.args) + len(kw) <= 3 and \
                 set(kw) <= {"seed", "offset", "n_rounds"}:
             return self.rand(node, kw)
+        if fn == "uint_to_uniform_float" and len(node.args) == 1 and not kw:
+            # Triton's (random.py) for a 32-bit word: its bits as an int32 x, folded to x >= 0 by -x - 1, times
+            # 4.6566127342e-10 (as tl.rand folds its first word)
+            x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+            dt = self.known_dtype(x)
+            if dt not in ("ct.uint32", "ct.int32"):
+                raise self.fail(node, f"{self._spelled(node, fn)} of a tile not known to be uint32 / int32 (a 64-bit "
+                                      "word's scale is not lowered)")
+            i = self._named(Tile(f"ct.bitcast({x.text}, ct.int32)" if dt == "ct.uint32" else x.text, x.shape,
+                                 "ct.int32"), "uniform_bits").text
+            return Tile(f"ct.astype(ct.where({i} < 0, -1 - {i}, {i}), ct.float32) * 4.6566127342e-10", x.shape, F32)
         if fn == "exp" and len(node.args) == 1 and not kw:
             x = self._value(self.ev(node.args[0]), node)
             if isinstance(x, Tile):
+                self._math_dtype_check(node, fn, [x])
                 return self._exp(x)
         if fn == "where" and len(node.args) == 3 and not kw:
             truth = self.static_truth(node.args[0])
@@ -3043,6 +3170,7 @@ class _Lowerer:
                     all(isinstance(v, Scalar) for v in vals):   # of scalars (a causal loop bound): a scalar
                 return Scalar(f"{fn[:3]}({vals[0].text}, {vals[1].text})")
             tiles = [v if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
+            self._math_dtype_check(node, fn, tiles)
             if fn in ("maximum", "minimum"):   # bf16 operands compared in f32, as Triton (_bf16_as_f32)
                 tiles = [self._bf16_as_f32(t) for t in tiles]
             opts = self._math_options(node, fn, kw)
@@ -3127,6 +3255,10 @@ class _Lowerer:
             return self.float_test(node, fn)
         if fn in LIBDEVICE_BITS and len(node.args) == LIBDEVICE_BITS[fn] and not kw:
             return self.libdevice_bits(node, fn)
+        if fn in ("popc", "clz", "brev") and len(node.args) == 1 and not kw:
+            return self.int_bits(node, fn)
+        if (cvt := FLOAT_TO_INT.fullmatch(fn)) and len(node.args) == 1 and not kw:
+            return self.float_to_int(node, fn, *cvt.groups())
         if fn == "fmod" and len(node.args) == 2 and not kw:
             # libdevice.fmod (fmodf: C's fmod, exact): as Triton's float `%` (`_fmod`); was refused
             va, vb = (self._value(self.ev(a), node) for a in node.args)
@@ -3251,6 +3383,58 @@ class _Lowerer:
                         f"{fn}_r").text
         return Tile(f"ct.where({name} < 0, -{r}, ct.where({name} == 0, {name}, {r}))", x.shape, x.dtype)
 
+    def int_bits(self, node: ast.Call, fn: str) -> Tile:
+        """libdevice's ``popc`` / ``clz`` / ``brev`` of an int32 tile (``__nv_popc``: the number of bits set;
+        ``__nv_clz``: the leading zero bits, 32 for 0; ``__nv_brev``: the bits in reverse order; each an int32),
+        written exactly with shifts and masks on its uint32 bits (cuTile Python 1.7 has none of them): a pairwise
+        bit count, the bits right of the highest one set then counted, swaps of halves, quarters, .. single bits.
+        Every literal below 2**31 (cutile parses literals as i32)."""
+        x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+        if self.known_dtype(x) not in ("ct.int32", "ct.uint32"):
+            raise self.fail(node, f"{self._spelled(node, fn)} of a tile not known to be int32 (libdevice's "
+                                  f"{fn} takes a 32-bit integer; {fn}ll, a 64-bit one, is not lowered)")
+        u = self._named(Tile(f"ct.bitcast({x.text}, ct.uint32)" if self.known_dtype(x) == "ct.int32" else x.text,
+                             x.shape, "ct.uint32"), f"{fn}_u").text
+
+        def popc(v: str) -> str:
+            a = self._named(Tile(f"{v} - (({v} >> 1) & 0x55555555)", x.shape, "ct.uint32"), "popc_2").text
+            b = self._named(Tile(f"({a} & 0x33333333) + (({a} >> 2) & 0x33333333)", x.shape, "ct.uint32"),
+                            "popc_4").text
+            c = self._named(Tile(f"({b} + ({b} >> 4)) & 0x0F0F0F0F", x.shape, "ct.uint32"), "popc_8").text
+            d = self._named(Tile(f"{c} + ({c} >> 8)", x.shape, "ct.uint32"), "popc_16").text
+            return f"ct.astype(({d} + ({d} >> 16)) & 0x3F, ct.int32)"
+
+        if fn == "popc":
+            return Tile(popc(u), x.shape, "ct.int32")
+        if fn == "clz":
+            v = u
+            for k in (1, 2, 4, 8, 16):   # every bit right of the highest one set, set: 32 - their count
+                v = self._named(Tile(f"{v} | ({v} >> {k})", x.shape, "ct.uint32"), "clz_smear").text
+            return Tile(f"32 - {popc(v)}", x.shape, "ct.int32")
+        v = u
+        for k, m in ((1, "0x55555555"), (2, "0x33333333"), (4, "0x0F0F0F0F"), (8, "0x00FF00FF")):
+            v = self._named(Tile(f"(({v} >> {k}) & {m}) | (({v} & {m}) << {k})", x.shape, "ct.uint32"),
+                            "brev_swap").text
+        out = f"({v} >> 16) | ({v} << 16)"
+        return Tile(f"ct.bitcast({out}, ct.int32)" if self.known_dtype(x) == "ct.int32" else out, x.shape,
+                    self.known_dtype(x))
+
+    def float_to_int(self, node: ast.Call, fn: str, src: str, dst: str, mode: str) -> Tile:
+        """libdevice's ``float2int_rn`` .. ``double2ll_ru``: the float rounded as the mode says (rn: to nearest,
+        ties to even — ``rint``; rz: toward zero; rd: down; ru: up), exactly (``rounding``, ``ct.floor`` /
+        ``ct.ceil``), then converted (an integral value: the conversion's own rounding has nothing left to do)."""
+        want = F32 if src == "float" else "ct.float64"
+        if mode in ("rn", "rz"):   # (the argument evaluated once, by rounding)
+            r = self.rounding(node, "rint" if mode == "rn" else "trunc")
+        else:
+            x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+            r = Tile(f"ct.{'floor' if mode == 'rd' else 'ceil'}({x.text})", x.shape, x.dtype)
+        if self.known_dtype(r) != want:
+            raise self.fail(node, f"{self._spelled(node, fn)} of a tile not known to be {want[3:]} (libdevice's "
+                                  f"{fn} takes {src})")
+        dt = "ct.int32" if dst == "int" else "ct.int64"
+        return Tile(f"ct.astype({r.text}, {dt})", r.shape, dt)
+
     def float_test(self, node: ast.Call, fn: str) -> Tile:
         """libdevice's ``isnan`` / ``isinf`` / ``finitef`` / ``isfinited`` (Triton converts their int32 to a boolean):
         ``ct.isnan``; ``|x| == inf``; ``|x| < inf`` (false for nan and ±inf) — exact on every float."""
@@ -3365,6 +3549,21 @@ class _Lowerer:
                                shape if isinstance(b, Scalar) else b.shape, "bool"), "big")
         return Tile(f"ct.truediv(ct.where({big.text}, {num4}, {num}), ct.where({big.text}, {den4}, {den}), {approx})",
                     shape, F32)
+
+    def _math_dtype_check(self, node: ast.Call, fn: str, vals: list) -> None:
+        """Triton 3.6's ``tl.exp`` .. ``tl.ceil`` take the float dtypes its ``math._check_dtype`` names only (an f16
+        tile raises "Expected dtype ['fp32', 'fp64'] but got fp16" when Triton compiles the kernel): refused alike,
+        where a tile's dtype is known, rather than ported as a computation Triton never makes."""
+        allowed = TL_MATH_DTYPES.get(fn)
+        if allowed is None or self._libdevice(node):
+            return
+        for v in vals:
+            dt = self.known_dtype(v) if isinstance(v, Tile) else None
+            if dt is not None and dt not in allowed:
+                names = [TRITON_NAMES_OF[a] for a in allowed]
+                raise self.fail(node, f"`{ast.unparse(node)}`: Triton 3.6 takes tl.{fn} of {' / '.join(names)} only "
+                                      f"(it raises \"Expected dtype {names} but got {TRITON_NAMES_OF.get(dt, dt)}\"); "
+                                      "convert the tile first (`x.to(tl.float32)`), as Triton asks")
 
     def _libdevice(self, node: ast.Call) -> bool:
         """Whether the call names libdevice's function (``libdevice.sqrt``, or a bare name imported from it)."""
@@ -4150,6 +4349,8 @@ class _Lowerer:
         self.emit(f"{r}c1 = ct.zeros({shape}, dtype=ct.uint64)")
         self.emit(f"{r}c2 = {r}c1")
         self.emit(f"{r}c3 = {r}c1")
+        if self.known_dtype(offs) in ("ct.int64", "ct.uint64"):   # Triton's randint: a 64-bit offset's high word
+            self.emit(f"{r}c1 = {low(f'ct.bitcast({offs.text}, ct.uint64) >> 32')}")
         for _ in range(rounds):
             self.emit(f"{r}p0 = {r}c0")
             self.emit(f"{r}p2 = {r}c2")
