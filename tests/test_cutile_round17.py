@@ -146,3 +146,55 @@ def test_a_helper_product_of_constants_in_a_sum_is_the_folded_constant(tmp_path)
     kernel = load_kernel(f"{src}::k")
     text = "\n".join(emit_kernel(src, "k", sig, {"B"}, {(add.lineno, add.col_offset): 1}, kernel.pyfunc).body)
     assert "inner_value1_lhs" not in text and "0.5f32\n}" in text and "fma(" in text
+
+
+def _emit_with_pyfunc(tmp_path, text: str, sig: str, fmas: dict):
+    """``text`` (a module body: helpers and ``@ct.kernel def k``) emitted at ``sig`` with the reference's fma
+    positions ``fmas`` ((line, col) of a sum → count, as `tileport port` reads them), helpers resolved as the
+    pipeline resolves them."""
+    from tileport.frontends.cutile_py.loader import load_kernel
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent(text))
+    kernel = load_kernel(f"{src}::k")
+    fn = next(n for n in ast.parse(src.read_text()).body if isinstance(n, ast.FunctionDef) and n.name == "k")
+    bound = sigmod.bind(sigmod.parse(sig), [a.arg for a in fn.args.args], "k")
+    return "\n".join(emit_kernel(src, "k", bound, {"B"}, fmas, kernel.pyfunc).body)
+
+
+def test_a_name_bound_to_a_product_of_constants_is_no_fma_operand(tmp_path):
+    """`two = 2; six = two * 3` then `t * 0.5 + 8.0 + six`: cuTile Python folds `six` to 6 and contracts only `t *
+    0.5 + 8.0`; the port took `six` for a product and fused it into the second sum (`fma(2, 3, fma(..))`: unproven,
+    "addf vs fma", round 17's p36_fold `k_const_chain`). Proven since with `tileport port` (unit/constname)."""
+    body = """
+    @ct.kernel
+    def k(x, y, B: ct.Constant[int]):
+        t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+        two = 2
+        six = two * 3
+        ct.store(y, index=(ct.bid(0),), tile=t * 0.5 + 8.0 + six)
+    """
+    line = HEADER.count("\n") + textwrap.dedent(body).splitlines().index(
+        "    ct.store(y, index=(ct.bid(0),), tile=t * 0.5 + 8.0 + six)") + 1
+    text = _emit_with_pyfunc(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, B=#16", {(line, 41): 1})
+    assert text.count("fma(") == 1 and "is fused into the fma" not in text
+
+
+def test_a_helpers_constant_result_passed_to_a_helper_is_that_constant_inside(tmp_path):
+    """`c = mul(mul(1.0, 0.5), 3.0)` with `mul` returning `v * k`: the inner call's result is the constant 0.5, and
+    the outer call's parameter holds it, so its product folds to 1.5 as cuTile Python folds it after inlining (the
+    port multiplied at run time, a `mulf` where the reference has a constant: unproven, round 17's p36_fold
+    `k_nested_helpers`; proven since with `tileport port`, unit/constarg)."""
+    body = """
+    @ct.function
+    def mul(v, k):
+        return v * k
+
+
+    @ct.kernel
+    def k(x, y, B: ct.Constant[int]):
+        t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+        c = mul(mul(1.0, 0.5), 3.0)
+        ct.store(y, index=(ct.bid(0),), tile=t + c)
+    """
+    text = _emit_with_pyfunc(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, B=#16", {})
+    assert "1.5f32" in text and "v * k" not in text

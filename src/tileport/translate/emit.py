@@ -1137,7 +1137,9 @@ class Emitter:
                     self.tile_counts[name] = self.last_num_tiles
                 self.products.pop(name, None)
                 value = self._folded_ifexp(st.value)   # (`u = t * k if mode == "lin" else ..`: the arm taken)
-                if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult) and self.last_product:
+                if type(self.const_value(value)[1]) in (int, float):   # a product of constants (`six = two * 3`):
+                    pass   # the constant cuTile Python folds it to, no fma operand
+                elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult) and self.last_product:
                     self.products[name] = (self.last_product, self.DEFAULT_FP)
                 elif isinstance(value, ast.Call) and self.ct(value.func) == "mul" and self.last_product:
                     self.products[name] = (self.last_product, self.last_product_fp)
@@ -3731,8 +3733,19 @@ class Emitter:
                   if p.arg not in arrays and (dt := self.static_dtype(a)) is not None}
         flags |= set(dtypes)
         passed_tuples, tuple_names = self.tuple_args.get(helper.name, (set(), set()))
-        args = [self.expr(a) if p.arg not in arrays and p.arg not in flags and p.arg not in passed_tuples
-                else (None, None) for p, a in zip(params.args, node.args)]
+        args = []
+        for p, a in zip(params.args, node.args):
+            if p.arg in arrays or p.arg in flags or p.arg in passed_tuples:
+                args.append((None, None))
+                continue
+            self.helper_result_consts = []
+            args.append(self.expr(a))
+            if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id in self.helpers and \
+                    len(self.helper_result_consts) == 1 and self.helper_result_consts[0][0] and \
+                    type(self.helper_result_consts[0][1]) in (int, float) and not known[p.arg][0]:
+                # a helper's constant result passed on (`mul(mul(1.0, 0.5), 2.0)`): the parameter is that constant
+                # inside, as cuTile Python folds it after inlining
+                known[p.arg] = self.helper_result_consts[0]
         # a name holding a product passed in (`t = double(t)` then `inc(t)`, whose `t + 1.0` cuTile Python contracts
         # with the product it is given): the parameter holds it too, where the helper does not re-bind it
         carried = {p.arg: self.products[a.id] for p, a in zip(params.args, node.args)
