@@ -25,8 +25,10 @@ from conftest import load_module
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round17.py"
 MOD = load_module(FIXTURE, "triton_round17_fixture")
 NAMES = ("popc_clz_brev", "float2int_modes", "while_bisect", "invert_loaded", "multiple_of_statement",
-         "uniform_words", "randint_wide_offsets")
-INTERPRETED = ("while_bisect", "invert_loaded", "multiple_of_statement", "uniform_words", "randint_wide_offsets")
+         "uniform_words", "randint_wide_offsets", "tuple_of_arrays", "element_type_branch[x_ptr=f16]",
+         "element_type_branch[x_ptr=f32]")
+INTERPRETED = ("while_bisect", "invert_loaded", "multiple_of_statement", "uniform_words", "randint_wide_offsets",
+               "element_type_branch")   # (tuple_of_arrays: the interpreter script converts top-level arrays only)
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -56,18 +58,33 @@ def test_round17_kernels_port_and_prove(tmp_path):
     from tileport.pipeline.triton import port_triton_many
     from tileport.toolchain.locate import find_cuda_tree
 
-    launches = two.captured_launches(FIXTURE)
+    from tileport.frontends.triton.capture import split_specializations
+
+    launches = split_specializations(two.captured_launches(FIXTURE))
     jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
             for n in NAMES]
     for name, v in zip(NAMES, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):
         assert v["status"] == "proven", (name, str(v)[:1500])
 
 
-lowered = two.lowered_fixture(FIXTURE, NAMES, "round17")
+@pytest.fixture(scope="module")
+def lowered(tmp_path_factory):
+    """two.lower_kernels, the launches split per specialization as a capture splits them (NAME[x_ptr=f16])."""
+    from tileport.frontends.triton.capture import split_specializations
+    from tileport.pipeline.triton import lower_from_launches
+
+    root = tmp_path_factory.mktemp("round17")
+    launches = split_specializations(two.captured_launches(FIXTURE))
+    for name in NAMES:
+        mine = [launch for launch in launches if launch["kernel"].endswith(f"::{name}")]
+        lower_from_launches(f"{FIXTURE}::{name}", mine).write(root / name / "lowered.py")
+    return root
 
 
 def _run(lowered, name, grid, args, kw):
-    return two.run_copies(lowered / name, getattr(MOD, name), grid, args, kw, Ct17)
+    if name == "element_type_branch":   # one port per dtype of x_ptr
+        name = f"{name}[x_ptr={ {np.float16: 'f16', np.float32: 'f32'}[args[0].dtype.type]}]"
+    return two.run_copies(lowered / name, getattr(MOD, name.split("[")[0]), grid, args, kw, Ct17)
 
 
 def test_round17_lowered_forms(lowered):
@@ -89,12 +106,16 @@ def _numpy_bits(x):
 
 
 def test_round17_libdevice_kernels_match_numpy(lowered):
-    """libdevice's functions, which Triton's interpreter cannot run, against their definitions."""
+    """libdevice's functions, which Triton's interpreter cannot run, against their definitions (and the tuple of
+    arrays, which the interpreter script does not convert)."""
     for name, grid, args, kw in MOD.cases():
         if name == "popc_clz_brev":
             got = _run(lowered, name, grid, args, kw)
             for k, want in zip((1, 2, 3), _numpy_bits(args[0])):
                 assert np.array_equal(got[k], want), k
+        elif name == "tuple_of_arrays":
+            got = _run(lowered, name, grid, args, kw)
+            assert np.array_equal(got[1], args[0][0] - args[0][1])
         elif name == "float2int_modes":
             got = _run(lowered, name, grid, args, kw)
             x = args[0]
