@@ -1,6 +1,7 @@
 """cuTile Python generality, round 17 (docs/corpus.md): host projects of our own ported with the CLI; what they
 found in the translator, each as a test."""
 import ast
+import re
 import textwrap
 
 import pytest
@@ -198,3 +199,33 @@ def test_a_helpers_constant_result_passed_to_a_helper_is_that_constant_inside(tm
     """
     text = _emit_with_pyfunc(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, B=#16", {})
     assert "1.5f32" in text and "v * k" not in text
+
+
+EMPTY_RANGES = """
+@ct.kernel
+def k(x, y, N: ct.Constant[int], B: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    for i in range(0):
+        t = t * 2.0
+    for j in range(N):
+        t = t + 1.0
+    while False:
+        t = t - 1.0
+    ct.store(y, index=(ct.bid(0),), tile=t)
+"""
+
+
+def test_empty_constant_ranges_and_while_false(tmp_path):
+    """`for i in range(0)` (and `range(N)` at N = 0): cutile 0.3.1 states the index's range as `assume bounded<0,
+    -1>`, which Tile IR's verifier rejects (tileirdisasm: "expects lower bound to be less than or equal to upper
+    bound": unproven, round 17's p37_loops3 `const_trips`); the bounds are written as 0-d tiles, whose values cutile
+    does not track (as for a loop indexing a ct.extract). `while False:` (was refused: "condition `False`") is left
+    out: cuTile Python's loop breaks before its body. Proven with `tileport port` at N=0 and N=3
+    (unit/emptyrange)."""
+    sig = "x=f32[?]/1, y=f32[?]/1, N=#{n}, B=#16"
+    text = "\n".join(emit(tmp_path, EMPTY_RANGES, sig.format(n=0), consts=("N", "B")).body)
+    assert "for i in tile_to_scalar::<i32, i32>(i_start)..tile_to_scalar::<i32, i32>(i_end)" in text
+    assert re.search(r"for j in tile_to_scalar::<i32, i32>\(j_start\w*\)\.\.", text)
+    assert "while " not in text.replace("`while False:`", "") and "t - " not in text
+    text = "\n".join(emit(tmp_path, EMPTY_RANGES, sig.format(n=3), consts=("N", "B")).body)
+    assert "for j in 0i32..N {" in text   # a range with iterations: as before

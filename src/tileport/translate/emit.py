@@ -1206,6 +1206,12 @@ class Emitter:
                 self.if_chain(st, indent, nested)
             elif isinstance(st, ast.For) and (values := self.static_values(st.iter)) is not None:
                 self.static_loop(st, values, indent, nested)
+            elif isinstance(st, ast.While) and not st.orelse and (c := self.const_value(st.test))[0] and \
+                    isinstance(c[1], (bool, int)) and not c[1]:
+                # `while False:` never runs its body: cuTile Python's loop breaks before it (a one-trip `loop` that
+                # hands its carried values on unchanged; irdiff rule single-break-loop)
+                self.body.append(f"{indent}// `while {self.text(st.test)}:` never runs its body (left out, as "
+                                 "cuTile Python breaks before it)")
             elif isinstance(st, (ast.For, ast.While)):
                 chains = self.carry_read_chains(st, indent)
                 renamed = self.acq_carry_order(self.acq_construct(st), indent) if self.acq_mode else None
@@ -1901,8 +1907,12 @@ class Emitter:
             self.body.append(f"{indent}// `break` as cuTile Python compiles it: a flag the loop carries")
             self.body.append(f"{indent}let mut {flag}: bool = false;")
         bounds = f"{_paren(_typed_int(start))}..{_paren(_typed_int(stop))}"
-        if self._indexes_extract(loop.target.id if isinstance(loop, ast.For) and
-                                 isinstance(loop.target, ast.Name) else name, body):
+        known = [self._extent(b.strip().removesuffix("i32")) for b in (start, stop)]
+        empty = None not in known and known[1] <= known[0]   # (`range(0)`, `range(N)` at N = 0: no iteration)
+        if empty or self._indexes_extract(loop.target.id if isinstance(loop, ast.For) and
+                                          isinstance(loop.target, ast.Name) else name, body):
+            # (an empty range: cutile 0.3.1 states `assume bounded<lo, hi-1>` with hi-1 < lo, which Tile IR's
+            # verifier rejects — tileirdisasm: "expects lower bound to be less than or equal to upper bound")
             # cutile 0.3.1 states a loop index's range (`assume bounded<lo, hi-1>`) where it knows both bounds, which
             # cuTile Python does not; on a ct.extract index tileiras then builds the tile as a stack array (mHC's
             # apply-residual at N=8: 512 stores, 6x slower). Bounds read from 0-d tiles are not known to it.
