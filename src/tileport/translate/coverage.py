@@ -221,7 +221,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("for-range", "`for i in range(stop)` / `range(start, stop)` (step 1), loop-carried re-assignment; "
               "negative literal bounds (`range(-1, 2)`)",
               "`for i in start..stop { .. }` with `let mut` carried values; a negative literal bound typed "
-              "(`-1i32..2`: cutile 0.3.1 infers no type for a bare `-1` there)", S, "matmul"),
+              "(`-1i32..2`: cutile 0.3.1 infers no type for a bare `-1` there); an empty constant range "
+              "(`range(0)`, `range(N)` at N = 0) with its bounds as 0-d tiles (cutile's `assume bounded<0, -1>` "
+              "fails Tile IR verification)", S, "matmul"),
     Construct("loop-split", "an `if` in a step-1 loop's body testing the loop index against a loop-invariant value "
               "(`if j >= mask_start:`), the only such `if` of the loop; a loop left by `break` there (`if j > w: "
               "break`, the `if` holding only the `break`)",
@@ -259,6 +261,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "per item in place, `i` bound to the item's literal (`SCALES[i]` the item's literal too): cuTile "
               "Python unrolls it the same way", S, "real_idioms2"),
     Construct("while", "`while C:` on runtime scalars (`while k < n:`), `while True:` left by `break`, "
+              "`while False:` (left out: cuTile Python breaks before the body), "
               "loop-carried re-assignment, `break` and "
               "`continue` in it, scatters and atomics in its body (no `else`; a scatter in the condition is refused "
               "with the reason; an atomic there: acquire-ordered)",
