@@ -229,3 +229,20 @@ def test_empty_constant_ranges_and_while_false(tmp_path):
     assert "while " not in text.replace("`while False:`", "") and "t - " not in text
     text = "\n".join(emit(tmp_path, EMPTY_RANGES, sig.format(n=3), consts=("N", "B")).body)
     assert "for j in 0i32..N {" in text   # a range with iterations: as before
+
+
+def test_a_constant_flag_with_a_number_tile_is_its_folded_one_or_zero(tmp_path):
+    """`t * (K > 0)` with K a ct.Constant[float]: cuTile Python folds the comparison to True and the operand to the
+    tile dtype's 1.0 (`fma %tile, 1.0, ..`); was refused "bool scalar with a f32 tile" (round 17's p38_consts2
+    `folds`). Proven with `tileport port` (unit/constflag: f32 and i32 tiles)."""
+    body = """
+    @ct.kernel
+    def k(x, y, z, K: ct.Constant[float], B: ct.Constant[int]):
+        t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+        i = ct.arange(B, dtype=ct.int32)
+        ct.store(y, index=(ct.bid(0),), tile=t * (K > 0) + (K < 0))
+        ct.store(z, index=(ct.bid(0),), tile=i + (K > 0))
+    """
+    text = "\n".join(emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, z=i32[?]/1, K=#1.5, B=#16", consts=("K", "B")).body)
+    assert "broadcast_scalar(1f32, shape![B])" in text and "broadcast_scalar(0f32, shape![B])" in text
+    assert "broadcast_scalar(1i32, shape![B])" in text or "broadcast_scalar(1, shape![B])" in text

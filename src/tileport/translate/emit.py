@@ -5610,6 +5610,9 @@ class Emitter:
                                   f"{like.dtype}_value")[0]
             if lit is None and ok and type(value) in (int, float) and code == repr(value):
                 lit = value   # a folded constant written bare (`(1 if DESC else 0) ^ t`): typed as a literal
+            if lit is None and ok and type(value) is bool and \
+                    like.dtype in ("f32", "f64", "i8", "i16", "i32", "i64"):   # a constant flag (`t * (K > 0)`):
+                lit = int(value)   # 1 or 0 of the tile's dtype, the constant cuTile Python folds it to
             if isinstance(lit, float) and like.dtype == "f64":
                 # a Python float is a loosely typed f32 constant in cuTile Python, promoted to the f64 tile's type:
                 # the value rounded to f32 (`t + 0.1` adds 0.10000000149011612)
