@@ -5,6 +5,7 @@
 use crate::abi::{Status, TpCall, TpTensor, MAX_RANK};
 use cutile::cuda_core::{Device, Stream};
 use cutile::cutile_compiler::hints::CompileOptions;
+use cutile::cutile_compiler::specialization::DivHint;
 use cutile::prelude::*;
 use cutile::tensor::SpecializationBits;
 use std::cell::RefCell;
@@ -232,7 +233,7 @@ impl<T: DType> Compact<T> {
     /// ``static_axes``: the entry's static axes (its tensor type's literal extents).
     pub fn new(tensor: Tensor<T>, data: u64, static_axes: &[usize]) -> Self {
         let mut spec = tensor.spec().clone();
-        spec.shape_div = compact(&spec.shape_div, static_axes);
+        spec.shape_div = compact(&spec.shape_div, static_axes, DivHint::default());
         Self { tensor, data, spec }
     }
 
@@ -242,17 +243,14 @@ impl<T: DType> Compact<T> {
     }
 }
 
-/// Per-axis items with the ``static_axes``' dropped, the rest moved up and the tail padded with the last static
-/// axis's own item (an extent of 1: divisor 1), as cutile indexes them by dynamic axis.
-pub fn compact<H: Clone>(items: &[H], static_axes: &[usize]) -> Vec<H> {
+/// Per-axis items with the ``static_axes``' dropped, the rest moved up and the tail padded with ``pad`` (a divisor
+/// of 1, as port.json's specs are padded), as cutile indexes them by dynamic axis.
+pub fn compact<H: Clone>(items: &[H], static_axes: &[usize], pad: H) -> Vec<H> {
     let mut out: Vec<H> = (0..items.len())
         .filter(|k| !static_axes.contains(k))
         .map(|k| items[k].clone())
         .collect();
-    let pad = static_axes.last().map(|&k| items[k].clone());
-    while let (true, Some(p)) = (out.len() < items.len(), pad.clone()) {
-        out.push(p);
-    }
+    out.resize(items.len(), pad);
     out
 }
 
@@ -803,13 +801,15 @@ mod tests {
     use super::compact;
 
     #[test]
-    fn compact_moves_the_dynamic_axes_items_up_and_pads_with_a_static_axis_item() {
+    fn compact_moves_the_dynamic_axes_items_up_and_pads_with_one() {
         // sparse MLA's Q [1, 16, 16, 128]: divisors 1, 16, 16, 16 -> the dynamic axes' 16, 16, 16, then 1
-        assert_eq!(compact(&[1, 16, 16, 16], &[0]), vec![16, 16, 16, 1]);
+        assert_eq!(compact(&[1, 16, 16, 16], &[0], 1), vec![16, 16, 16, 1]);
         // Indices [1, 16, 1, 64] (axes 0 and 2 static)
-        assert_eq!(compact(&[1, 16, 1, 16], &[0, 2]), vec![16, 16, 1, 1]);
+        assert_eq!(compact(&[1, 16, 1, 16], &[0, 2], 1), vec![16, 16, 1, 1]);
         // a static axis last: nothing moves
-        assert_eq!(compact(&[16, 16, 1], &[2]), vec![16, 16, 1]);
-        assert_eq!(compact(&[4, 8], &[]), vec![4, 8]);
+        assert_eq!(compact(&[16, 16, 1], &[2], 1), vec![16, 16, 1]);
+        assert_eq!(compact(&[4, 8], &[], 1), vec![4, 8]);
+        // a `static_shape_dims` extent (256: divisor 16) is dropped and the tail padded with 1, not with its 16
+        assert_eq!(compact(&[16, 4, 8], &[0], 1), vec![4, 8, 1]);
     }
 }
