@@ -246,3 +246,20 @@ def test_a_constant_flag_with_a_number_tile_is_its_folded_one_or_zero(tmp_path):
     text = "\n".join(emit(tmp_path, body, "x=f32[?]/1, y=f32[?]/1, z=i32[?]/1, K=#1.5, B=#16", consts=("K", "B")).body)
     assert "broadcast_scalar(1f32, shape![B])" in text and "broadcast_scalar(0f32, shape![B])" in text
     assert "broadcast_scalar(1i32, shape![B])" in text or "broadcast_scalar(1, shape![B])" in text
+
+
+def test_capture_finds_test_files_as_pytest_names_them(tmp_path):
+    """`tileport corpus capture DIR` looked for `test_*.py` under `tests/` only: a repository whose tests are
+    `test/kernels_test.py` (a unittest.TestCase, pytest's default `python_files` also takes `*_test.py`) was "no
+    tests/ folder" (round 17's p41_unit); `*_test.py` files are taken, and `test/` where there is no `tests/`."""
+    from tileport.corpus.capture import Options, _test_files
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "kernels_test.py").write_text("")
+    (tmp_path / "test" / "test_more.py").write_text("")
+    (tmp_path / "test" / "helpers.py").write_text("")
+    files = _test_files(Options(root=tmp_path, tests=["tests"], out=tmp_path / "out", target=None))
+    assert sorted(f.name for f in files) == ["kernels_test.py", "test_more.py"]
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "ops_test.py").write_text("")
+    files = _test_files(Options(root=tmp_path, tests=["tests"], out=tmp_path / "out", target=None))
+    assert [f.name for f in files] == ["ops_test.py"]

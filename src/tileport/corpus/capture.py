@@ -335,6 +335,8 @@ def _files(root: Path, given: list[str], option: str, in_dir) -> list[Path]:
             files.append(p)
         elif p.is_dir():
             files.extend(sorted(in_dir(p)))
+        elif option == "--tests" and t == "tests" and (root / "test").is_dir():
+            files.extend(sorted(in_dir((root / "test").resolve())))   # (a repository's `test/` folder)
         elif option == "--tests" and t == "tests":
             raise InputError(f"{root}: no tests/ folder (what --tests means when not given): give --tests PATH (a "
                              "test file or folder under DIR) or --script PATH (a host program run as __main__)")
@@ -344,7 +346,9 @@ def _files(root: Path, given: list[str], option: str, in_dir) -> list[Path]:
 
 
 def _test_files(opts: Options) -> list[Path]:
-    return _files(opts.root, opts.tests, "--tests", lambda d: d.rglob("test_*.py"))
+    # pytest's default `python_files`: test_*.py and *_test.py
+    return _files(opts.root, opts.tests, "--tests",
+                  lambda d: sorted({*d.rglob("test_*.py"), *d.rglob("*_test.py")}))
 
 
 def _script_files(opts: Options) -> list[Path]:
@@ -488,7 +492,7 @@ def run(opts: Options) -> dict:
     opts.root = root
     files, scripts = _test_files(opts), _script_files(opts)
     if not files and not scripts:
-        raise InputError(f"no test_*.py files under {', '.join(opts.tests)} in {root}" if opts.tests else
+        raise InputError(f"no test_*.py or *_test.py files under {', '.join(opts.tests)} in {root}" if opts.tests else
                          f"no .py scripts under {', '.join(opts.scripts)} in {root}")
     found = scan(root, opts.kernels_in or None)
     session = Session(opts)
