@@ -206,3 +206,17 @@ def test_a_kernel_deciding_on_a_pointers_element_type_is_captured_per_dtype(tmp_
     described = [{"name": "x_ptr", "kind": "array", "dtype": "f16"}, {"name": "y_ptr", "kind": "array", "dtype": "f32"}]
     assert specialization({"x_ptr": 1, "y_ptr": 2}, set(), described, dtype_compared(mod.a.fn)) == {"x_ptr": "f16"}
     assert specialization({"x_ptr": 1, "y_ptr": 2}, set(), described, dtype_compared(mod.b.fn)) == {}
+
+
+def test_reduction_keywords_are_read_as_triton_reads_them(tmp_path):
+    """`keep_dims` given by a constexpr or by position was read as False (a reduced tile where Triton keeps the
+    axis); a keyword tl.max does not take (`propagate_nan=True`, which Triton 3.6 rejects) was dropped silently."""
+    import test_triton_frontend as tf
+    from tileport.frontends.triton.lower import LoweringError
+
+    for call in ("tl.sum(x2, axis=1, keep_dims=MODE == 1)", "tl.sum(x2, 1, True)", "tl.max(x2, 1, False, True, True)"):
+        src = _lower(tmp_path, "x = tl.load(x_ptr + offs)\nx2 = tl.reshape(x, (B // 2, 2))\n"
+                               f"tl.store(y_ptr + offs, tl.reshape(x2 - {call}, (B,)))", tf.FACTS)
+        assert "keepdims=True" in src, (call, src)
+    with pytest.raises(LoweringError, match="tl.max takes no keyword 'propagate_nan'"):
+        _lower(tmp_path, "x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.max(x, 0, propagate_nan=True))")

@@ -68,6 +68,10 @@ DIV_FULL_SCALED_ABOVE = float(2 ** 126)
 #: namespaces under triton.language that hold functions (`tl.math.rsqrt`, `tl.extra.cuda.libdevice.tanh`)
 TL_NAMESPACES = ("math", "extra", "cuda", "libdevice", "standard")
 REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
+#: the keywords Triton 3.6's tl.sum / tl.max / tl.min take (language/standard.py)
+REDUCE_KEYWORDS = {"sum": ("input", "axis", "keep_dims", "dtype"),
+                   "max": ("input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"),
+                   "min": ("input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims")}
 #: libdevice roundings written with floor / ceil (exact: _Lowerer.rounding)
 ROUNDINGS = ("rint", "round", "trunc", "nearbyint")
 #: libdevice functions written exactly from their bits (libdevice.10.bc; _Lowerer.libdevice_bits): arity
@@ -3111,6 +3115,11 @@ class _Lowerer:
         if fn in ("max", "min") and self._flag(node, kw, 2, "return_indices", False):
             return self.reduce_with_index(node, fn, kw)
         if fn in REDUCE:
+            allowed = REDUCE_KEYWORDS[fn]
+            bad = [k for k in kw if k not in allowed]
+            if bad:   # (`tl.max(x, 0, propagate_nan=True)`: Triton 3.6 raises a TypeError; it was dropped silently)
+                raise self.fail(node, f"tl.{fn} takes no keyword {bad[0]!r} in Triton 3.6 (its keywords: "
+                                      f"{', '.join(allowed)})")
             x = self.materialize(self._value(self.ev(node.args[0]), node), node)
             if fn == "sum":
                 x = self._sum_operand(node, kw, x)
@@ -3123,7 +3132,15 @@ class _Lowerer:
                 axis_node = ast.Constant(0)
             axis = self._axis_of(x, axis_node)
             keep = kw.get("keep_dims")
+            pos = 2 if fn == "sum" else 4   # (`tl.sum(x, 1, True)`: keep_dims by position)
+            if keep is None and len(node.args) > pos:
+                keep = node.args[pos]
             keepdims = bool(keep is not None and isinstance(keep, ast.Constant) and keep.value)
+            if keep is not None and not isinstance(keep, ast.Constant):   # `keep_dims=KEEP` (a constexpr)
+                truth = self.static_truth(keep)
+                if truth is None:
+                    raise self.fail(keep, f"keep_dims={ast.unparse(keep)}: not one constant at every launch")
+                keepdims = truth
             shape = tuple(("1" if keepdims else None) if a == axis else s for a, s in enumerate(x.shape))
             shape = tuple(s for s in shape if s is not None)
             text = f"{REDUCE[fn]}({x.text}, axis={axis}" + (", keepdims=True)" if keepdims else ")")
