@@ -263,3 +263,22 @@ def test_capture_finds_test_files_as_pytest_names_them(tmp_path):
     (tmp_path / "tests" / "ops_test.py").write_text("")
     files = _test_files(Options(root=tmp_path, tests=["tests"], out=tmp_path / "out", target=None))
     assert [f.name for f in files] == ["ops_test.py"]
+
+
+def test_a_conditional_expression_statement_on_a_constant_is_its_arm(tmp_path):
+    """`ct.atomic_add(lo, ..) if False else ct.atomic_add(lo, ..)` as a statement (round 17's p22_atomics2 `hist2`):
+    was refused ("statement .. not supported"); on a constant test it is the arm taken, as cuTile Python folds it,
+    and the arm not taken is no live operation (its atomic is not counted among the kernel's: the one left is
+    ordered as a kernel's only atomic). Proven with the CLI (p22_atomics2)."""
+    body = """
+    @ct.kernel
+    def k(x, lo, n: int, B: ct.Constant[int]):
+        for c in range(n):
+            v = ct.load(x, (c,), (B,))
+            b = ct.astype(v * 4.0, ct.int32) % 4
+            one = ct.full((B,), 1, ct.int32)
+            ct.atomic_add(lo, b, one * 2, memory_order=ct.MemoryOrder.RELAXED) if False else \\
+                ct.atomic_add(lo, b, one, memory_order=ct.MemoryOrder.RELAXED)
+    """
+    text = "\n".join(emit(tmp_path, body, "x=f32[?]/1, lo=i32[?]/1, n=i32, B=#16").body)
+    assert text.count("atomic_rmw_tko") == 1 and "one * " not in text

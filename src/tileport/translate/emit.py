@@ -504,6 +504,8 @@ class Emitter:
             yield node
             if isinstance(node, ast.If) and (c := self.const_value(node.test))[0]:
                 stack.extend([node.test, *(node.body if c[1] else node.orelse)])
+            elif isinstance(node, ast.IfExp) and (arm := self._folded_ifexp(node)) is not node:
+                stack.extend([node.test, arm])   # (a conditional expression on constants the translator folds)
             else:
                 stack.extend(ast.iter_child_nodes(node))
 
@@ -1268,6 +1270,11 @@ class Emitter:
                 self.need(st, "assume-divisible", "ct.assume_divisible_by")
                 self.body.append(f"{indent}// `{self.text(st.value)}`: its result is not read (the fact is on the "
                                  "value it returns), nothing to emit, as in cuTile Python")
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.IfExp) and \
+                    (arm := self._folded_ifexp(st.value)) is not st.value:
+                # a conditional expression as a statement on a constant test (`a(..) if FLAG else b(..)`): the arm
+                # taken, as cuTile Python folds it
+                self.stmts([ast.copy_location(ast.Expr(arm), st)], indent, nested)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
                 raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
                                   f"call `{self.text(st.value.func)}(...)` as a statement")
