@@ -151,6 +151,12 @@ class Unsupported(TileportError):
 
 
 
+class WideLiteral(TileportError):
+    """An integer constant outside i32's range the port would write as a Rust literal: cutile 0.3.1 parses every
+    integer literal as an i32 (`-2147483648i32` as the negation of 2147483648, `3000000000i64` too) and panics on
+    it. Raised by rust_literal, which knows no source position; Emitter.stmts refuses it at the statement."""
+
+
 class BranchTypeChange(Unsupported):
     """A name re-bound to another type inside a branch (Rust cannot say that in an `if`; a constant `if` is then
     folded to its taken arm instead, see Emitter.if_chain)."""
@@ -1053,6 +1059,13 @@ class Emitter:
 
     def stmts(self, stmts: list[ast.stmt], indent: str = "", nested: bool = False) -> None:
         for i, st in enumerate(stmts):
+            try:
+                self._stmt(st, i, stmts, indent, nested)
+            except WideLiteral as exc:   # (rust_literal knows no position: refused at the innermost statement)
+                raise self.refuse(st, "arith-scalar-broadcast", str(exc)) from exc
+
+    def _stmt(self, st: ast.stmt, i: int, stmts: list[ast.stmt], indent: str, nested: bool) -> None:
+        for _once in (0,):   # (the statement's cases `continue` to end it)
             self.comment_before(st.lineno, indent)
             if self.deferred_product(st, stmts[i + 1:], indent):
                 continue
@@ -6279,6 +6292,9 @@ def rust_literal(value: int | float, dtype: str) -> str:
     """A Rust literal of ``dtype`` with exactly the value cuTile Python bakes in: a Python float rounded to f32 for an
     f32 tile, written as the shortest decimal that Rust parses back to that f32 (Rust rounds decimals directly to
     f32, Python goes through f64 first; the two can differ, the shortest round-tripping form cannot)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -2 ** 31 < value < 2 ** 31:
+        raise WideLiteral(f"the {dtype} constant {value}: outside i32's range, no literal cutile 0.3.1 parses "
+                          "(it reads every integer literal as an i32, `-2147483648` as the negation of 2147483648)")
     if dtype != "f32" or isinstance(value, int):
         return f"{value!r}{RUST_DTYPES[dtype]}"
     target = _f32(value)
