@@ -30,6 +30,7 @@ tests compare the port with the Triton kernel itself.
 from __future__ import annotations
 
 import ast
+import copy
 import contextlib
 import math
 import json
@@ -2983,6 +2984,8 @@ class _Lowerer:
             return self.swizzle2d(node)
         if fn == "associative_scan":
             return self.associative_scan(node, {k.arg: k.value for k in node.keywords})
+        if fn == "map_elementwise":
+            return self.map_elementwise(node)
         if isinstance(func, ast.Attribute) and func.attr in ("to", "cast") and fn is None:
             return self.convert(node, self.ev(func.value), 0)
         if fn == "cast":
@@ -4129,6 +4132,69 @@ class _Lowerer:
         g = self._scalar_named(Scalar(f"min({size_i} - {off_i}, {size_g})"), "swz_g")
         return (Scalar(self._scalar_named(Scalar(f"{off_i} + ({ij} % {size_gj}) % {g}"), "swz_i")),
                 Scalar(self._scalar_named(Scalar(f"({ij} % {size_gj}) // {g}"), "swz_j")))
+
+    def map_elementwise(self, node: ast.Call) -> object:
+        """``tl.map_elementwise(scalar_fn, *args)`` (Triton 3.6; ``pack`` 1): the @triton.jit ``scalar_fn`` inlined
+        on the tiles themselves, which holds where its body is elementwise. Its ``if c: return a`` / ``elif`` /
+        ``else: return b`` (or a ``return b`` after the ``if``), each arm a lone ``return`` of one value, becomes
+        ``tl.where(c, a, b)``: both arms computed on every lane and the taken one kept — Triton computes only the
+        taken one, which gives the same values (the functions are pure; a lane's untaken arm is dropped). Any other
+        statement under a runtime test of an element is refused where it stands (a scalar ``if`` on a tile)."""
+        kw = {k.arg: k.value for k in node.keywords}
+        if set(kw) - {"pack"}:
+            raise self.fail(node, f"tl.map_elementwise takes no keyword {sorted(set(kw) - {'pack'})[0]!r}")
+        if "pack" in kw:
+            pv = self.ev(kw["pack"])
+            pack = self._static_int(pv.text if isinstance(pv, Scalar) else ast.unparse(kw["pack"]), node,
+                                    "tl.map_elementwise's pack")
+            if pack != 1:
+                raise self.fail(node, f"tl.map_elementwise(.., pack={pack}): only pack=1 is lowered (a packed "
+                                      "function sees several elements at once)")
+        if not node.args or not isinstance(node.args[0], ast.Name) or node.args[0].id not in self.k.helpers:
+            raise self.fail(node, "tl.map_elementwise's scalar_fn must be a @triton.jit function of the kernel's "
+                                  "module (or imported by name from the project's)")
+        helper = self.k.helpers[node.args[0].id]
+        tl_name = ast.Name(sorted(self.k.tl)[0] if self.k.tl else "tl", ast.Load())
+
+        def as_where(stmts: list[ast.stmt], after: list[ast.stmt]) -> ast.expr | None:
+            """The value of a body of lone returns under `if`s (``after``: what an arm falling through reaches), as
+            nested tl.where; None when it is not one."""
+            if stmts and isinstance(stmts[0], ast.Expr) and isinstance(stmts[0].value, ast.Constant):
+                stmts = stmts[1:]   # (a docstring)
+            if not stmts:
+                return as_where(after, []) if after else None
+            st = stmts[0]
+            if isinstance(st, ast.Return):
+                ok = st.value is not None and not isinstance(st.value, ast.Tuple)
+                return st.value if ok else None
+            if isinstance(st, ast.If):
+                if any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.While))
+                       for n in walk_nodes(st)):
+                    return None
+                yes = as_where(st.body, stmts[1:] + after)
+                no = as_where(st.orelse, stmts[1:] + after)
+                if yes is None or no is None:
+                    return None
+                return ast.Call(ast.Attribute(tl_name, "where", ast.Load()), [st.test, yes, no], [])
+            return None
+
+        body = helper.body
+        if any(isinstance(n, ast.If) for n in walk_nodes(helper)):
+            value = as_where(list(body), [])
+            if value is None:
+                raise self.fail(helper, f"tl.map_elementwise of {helper.name}: a scalar function whose `if`s are not "
+                                        "each arm a lone `return` of one value is not lowered (its tests would be "
+                                        "of whole tiles)")
+            body = [ast.Return(value)]
+        fn = copy.copy(helper)   # (the same helper, its body the where form)
+        fn.body = body
+        fn = ast.fix_missing_locations(fn)
+        call = ast.copy_location(ast.Call(ast.Name(helper.name, ast.Load()), list(node.args[1:]), []), node)
+        value = self.inline(call, fn)
+        if value is None or isinstance(value, tuple):
+            raise self.fail(node, f"tl.map_elementwise of {helper.name}: a function returning one value is lowered "
+                                  "(not nothing, not a tuple)")
+        return value
 
     def associative_scan(self, node: ast.Call, kw: dict) -> Tile:
         """``tl.associative_scan(x, axis, combine_fn, reverse=)``: with a combine function that is `a + b` of its
