@@ -11,7 +11,6 @@ ported and proven (sm_90); the lowered kernels run on numpy against Triton's int
 against numpy where it cannot (libdevice)."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
