@@ -1065,246 +1065,245 @@ class Emitter:
                 raise self.refuse(st, "arith-scalar-broadcast", str(exc)) from exc
 
     def _stmt(self, st: ast.stmt, i: int, stmts: list[ast.stmt], indent: str, nested: bool) -> None:
-        for _once in (0,):   # (the statement's cases `continue` to end it)
-            self.comment_before(st.lineno, indent)
-            if self.deferred_product(st, stmts[i + 1:], indent):
-                continue
-            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
-                continue  # a docstring, a bare `...`: nothing, as in cuTile Python
-            if isinstance(st, ast.Pass):
-                continue
-            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                    and st.targets[0].id in self.slices and self.slices[st.targets[0].id].node is st.value:
-                emit_slice(self, st, indent)
-                continue
-            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                    and st.targets[0].id in self.list_items and self.list_items[st.targets[0].id].node is st:
-                emit_item(self, st, indent)
-                continue
-            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                    and st.targets[0].id not in self.read_names and self._droppable(st.value):
-                # cuTile Python drops a load (or any pure value) nobody reads; so does the port.
-                self.body.append(f"{indent}// `{self.text(st).splitlines()[0]}`: never read, dropped as cuTile "
-                                 "Python drops it")
-                continue
-            if isinstance(st, (ast.Assign, ast.Expr)) and isinstance(st.value, ast.Call) and \
-                    self.ct(st.value.func) == "load" and not self._droppable(st.value) and \
-                    (isinstance(st, ast.Expr) or (len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
-                                                  st.targets[0].id not in self.read_names)):
-                # an ordered load whose value nobody reads: an effect cuTile Python keeps, and so does the port
-                code, ty = self.expr(st.value)
-                name = st.targets[0].id if isinstance(st, ast.Assign) else "loaded"
-                self.body.append(f"{indent}let _{name}: {ty.rust()} = {code}; // never read: the ordered load is "
-                                 "kept")
-                continue
-            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                    and self.assign_counts.get(st.targets[0].id) == 1 and \
-                    (dt := self.static_dtype(st.value)) is not None:
-                self.dtype_locals[st.targets[0].id] = dt   # a dtype: used where it is named, nothing to emit
-                self.body.append(f"{indent}// `{self.text(st).splitlines()[0]}`: {dt} here")
-                continue
-            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                    and self.assign_counts.get(st.targets[0].id) == 1 and self.const_value(st.value)[0] \
-                    and isinstance(self.const_value(st.value)[1], (bool, str)):
-                # a constant bool (`check = TILE != N`) or string (`name = ACTS[ACT]`, a mode): folded where it is
-                # used, as cuTile Python folds it
-                self.const_locals[st.targets[0].id] = self.const_value(st.value)[1]
-                self.body.append(f"{indent}// `{self.text(st)}`: {self.const_locals[st.targets[0].id]} here, folded "
-                                 "where it is used")
-                continue
-            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
-                self.need(st, "assign", "assignment")
-                name = st.targets[0].id
-                if self.assign_counts.get(name) == 1 and (c := self.const_value(st.value))[0]:
-                    # (in a branch or loop body too: assigned once, it holds that value wherever it is defined)
-                    self.const_locals[name] = c[1]   # (also emitted: runtime code may read it)
-                rebound = None
-                if self.assign_counts.get(name) != 1 and name in getattr(self.assign_counts, "straight", ()):
-                    # re-bound in one block only (`step = 1; step <<= 2`): constant up to its next binding (set
-                    # once the value is computed: `scale = scale * 0.5` reads the value from before)
-                    rebound = (c := self.const_value(st.value))[0] and isinstance(c[1], (int, float)), c[1]
+        self.comment_before(st.lineno, indent)
+        if self.deferred_product(st, stmts[i + 1:], indent):
+            return
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+            return  # a docstring, a bare `...`: nothing, as in cuTile Python
+        if isinstance(st, ast.Pass):
+            return
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and st.targets[0].id in self.slices and self.slices[st.targets[0].id].node is st.value:
+            emit_slice(self, st, indent)
+            return
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and st.targets[0].id in self.list_items and self.list_items[st.targets[0].id].node is st:
+            emit_item(self, st, indent)
+            return
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and st.targets[0].id not in self.read_names and self._droppable(st.value):
+            # cuTile Python drops a load (or any pure value) nobody reads; so does the port.
+            self.body.append(f"{indent}// `{self.text(st).splitlines()[0]}`: never read, dropped as cuTile "
+                             "Python drops it")
+            return
+        if isinstance(st, (ast.Assign, ast.Expr)) and isinstance(st.value, ast.Call) and \
+                self.ct(st.value.func) == "load" and not self._droppable(st.value) and \
+                (isinstance(st, ast.Expr) or (len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
+                                              st.targets[0].id not in self.read_names)):
+            # an ordered load whose value nobody reads: an effect cuTile Python keeps, and so does the port
+            code, ty = self.expr(st.value)
+            name = st.targets[0].id if isinstance(st, ast.Assign) else "loaded"
+            self.body.append(f"{indent}let _{name}: {ty.rust()} = {code}; // never read: the ordered load is "
+                             "kept")
+            return
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and self.assign_counts.get(st.targets[0].id) == 1 and \
+                (dt := self.static_dtype(st.value)) is not None:
+            self.dtype_locals[st.targets[0].id] = dt   # a dtype: used where it is named, nothing to emit
+            self.body.append(f"{indent}// `{self.text(st).splitlines()[0]}`: {dt} here")
+            return
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and self.assign_counts.get(st.targets[0].id) == 1 and self.const_value(st.value)[0] \
+                and isinstance(self.const_value(st.value)[1], (bool, str)):
+            # a constant bool (`check = TILE != N`) or string (`name = ACTS[ACT]`, a mode): folded where it is
+            # used, as cuTile Python folds it
+            self.const_locals[st.targets[0].id] = self.const_value(st.value)[1]
+            self.body.append(f"{indent}// `{self.text(st)}`: {self.const_locals[st.targets[0].id]} here, folded "
+                             "where it is used")
+            return
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            self.need(st, "assign", "assignment")
+            name = st.targets[0].id
+            if self.assign_counts.get(name) == 1 and (c := self.const_value(st.value))[0]:
+                # (in a branch or loop body too: assigned once, it holds that value wherever it is defined)
+                self.const_locals[name] = c[1]   # (also emitted: runtime code may read it)
+            rebound = None
+            if self.assign_counts.get(name) != 1 and name in getattr(self.assign_counts, "straight", ()):
+                # re-bound in one block only (`step = 1; step <<= 2`): constant up to its next binding (set
+                # once the value is computed: `scale = scale * 0.5` reads the value from before)
+                rebound = (c := self.const_value(st.value))[0] and isinstance(c[1], (int, float)), c[1]
+            self.bid_names.pop(name, None)
+            self.rev_bid_names.pop(name, None)
+            self.tile_counts.pop(name, None)
+            self.value_typed.pop(name, None)
+            self.binding_value = st.value
+            self.helper_result_consts = []
+            code, ty = self.expr(st.value, want_name=name)
+            if name in self.mutated and name not in getattr(self.assign_counts, "straight", ()) and \
+                    isinstance(ty, Tile) and self.value_typed.get(code) == ty:
+                # a transposed value cutile typed by its extents' values, copied into a `let mut` (`state_1 = b`
+                # of `b = a.transpose()`): typed by the names (see permute)
+                code = f"{code}.reshape(shape![{', '.join(ty.shape)}])"
+            if rebound is not None and rebound[0]:
+                self.const_locals[name] = rebound[1]
+            elif rebound is not None:
+                self.const_locals.pop(name, None)
+            if isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name) and \
+                    st.value.func.id in self.helpers and len(self.helper_result_consts) == 1 and \
+                    self.helper_result_consts[0][0] and self.assign_counts.get(name) == 1 and \
+                    isinstance(self.helper_result_consts[0][1], (int, float)) and isinstance(ty, Scalar):
+                self.const_locals[name] = self.helper_result_consts[0][1]   # a helper's constant result
+            if (k := self._reversed_bid(st.value)) is not None:
+                self.rev_bid_names[name] = k
+            if nested:   # on some paths only: not a block index every block is sure to hold
+                self.branch_bound.add(name)
+            if isinstance(st.value, ast.Call) and self.ct(st.value.func) == "num_tiles":
+                self.tile_counts[name] = self.last_num_tiles
+            self.products.pop(name, None)
+            value = self._folded_ifexp(st.value)   # (`u = t * k if mode == "lin" else ..`: the arm taken)
+            if type(self.const_value(value)[1]) in (int, float):   # a product of constants (`six = two * 3`):
+                pass   # the constant cuTile Python folds it to, no fma operand
+            elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult) and self.last_product:
+                self.products[name] = (self.last_product, self.DEFAULT_FP)
+            elif isinstance(value, ast.Call) and self.ct(value.func) == "mul" and self.last_product:
+                self.products[name] = (self.last_product, self.last_product_fp)
+            elif self.helper_product is not None:   # a helper's returned product (see _inline_body)
+                self.products[name] = (self.helper_product, self.DEFAULT_FP)
+            elif self._cast_product(st.value) and self.last_product and isinstance(ty, (Tile, Scalar)) and \
+                    {t.dtype for _, _, t in self.last_product if isinstance(t, (Tile, Scalar))} == {ty.dtype}:
+                # `u = ct.astype(t * s, dt)` with dt the product's dtype: no conversion, the product itself
+                self.products[name] = (self.last_product, self.DEFAULT_FP)
+            self.helper_product = None
+            if name in self.products:
+                self.product_block[name] = self.block_key()
+            if isinstance(ty, Results) and name not in self.mutated:   # a helper's several results kept
+                # together (`res = stats(t)`, read as `res[0]`): a Rust tuple
+                self.need(st, "helper-tuple", "a helper's results bound to one name")
+                self.body.append(f"{indent}let {name}: {ty.rust()} = {code};")
+                self.env[name] = (name, ty)
+                return
+            if not isinstance(ty, (Tile, Scalar)):
+                raise self.refuse(st, "assign", "assigning an array to a new name")
+            self.keep_factors(name, indent)
+            self.bind(st, name, code, ty, indent, nested)
+            if name in self.products and name in self.mutated and \
+                    (not self.scope_locals or name in self.scope_locals[-1]):
+                # (a `let mut` of this block assigned a product in place: dead where the fma took it, see
+                # drop_folded_products)
+                self.body[-1] += f"{self.IN_PLACE_PRODUCT}{name}"
+        elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
+                all(isinstance(n, ast.Name) for n in st.targets[0].elts) and isinstance(st.value, ast.Call) and \
+                isinstance(st.value.func, ast.Name) and st.value.func.id in self.helpers:
+            self.need(st, "helper-tuple", "a helper's several results unpacked")
+            targets = [n.id for n in st.targets[0].elts]
+            for name in targets:
                 self.bid_names.pop(name, None)
-                self.rev_bid_names.pop(name, None)
                 self.tile_counts.pop(name, None)
-                self.value_typed.pop(name, None)
-                self.binding_value = st.value
-                self.helper_result_consts = []
-                code, ty = self.expr(st.value, want_name=name)
-                if name in self.mutated and name not in getattr(self.assign_counts, "straight", ()) and \
-                        isinstance(ty, Tile) and self.value_typed.get(code) == ty:
-                    # a transposed value cutile typed by its extents' values, copied into a `let mut` (`state_1 = b`
-                    # of `b = a.transpose()`): typed by the names (see permute)
-                    code = f"{code}.reshape(shape![{', '.join(ty.shape)}])"
-                if rebound is not None and rebound[0]:
-                    self.const_locals[name] = rebound[1]
-                elif rebound is not None:
-                    self.const_locals.pop(name, None)
-                if isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name) and \
-                        st.value.func.id in self.helpers and len(self.helper_result_consts) == 1 and \
-                        self.helper_result_consts[0][0] and self.assign_counts.get(name) == 1 and \
-                        isinstance(self.helper_result_consts[0][1], (int, float)) and isinstance(ty, Scalar):
-                    self.const_locals[name] = self.helper_result_consts[0][1]   # a helper's constant result
-                if (k := self._reversed_bid(st.value)) is not None:
-                    self.rev_bid_names[name] = k
-                if nested:   # on some paths only: not a block index every block is sure to hold
-                    self.branch_bound.add(name)
-                if isinstance(st.value, ast.Call) and self.ct(st.value.func) == "num_tiles":
-                    self.tile_counts[name] = self.last_num_tiles
                 self.products.pop(name, None)
-                value = self._folded_ifexp(st.value)   # (`u = t * k if mode == "lin" else ..`: the arm taken)
-                if type(self.const_value(value)[1]) in (int, float):   # a product of constants (`six = two * 3`):
-                    pass   # the constant cuTile Python folds it to, no fma operand
-                elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult) and self.last_product:
-                    self.products[name] = (self.last_product, self.DEFAULT_FP)
-                elif isinstance(value, ast.Call) and self.ct(value.func) == "mul" and self.last_product:
-                    self.products[name] = (self.last_product, self.last_product_fp)
-                elif self.helper_product is not None:   # a helper's returned product (see _inline_body)
-                    self.products[name] = (self.helper_product, self.DEFAULT_FP)
-                elif self._cast_product(st.value) and self.last_product and isinstance(ty, (Tile, Scalar)) and \
-                        {t.dtype for _, _, t in self.last_product if isinstance(t, (Tile, Scalar))} == {ty.dtype}:
-                    # `u = ct.astype(t * s, dt)` with dt the product's dtype: no conversion, the product itself
-                    self.products[name] = (self.last_product, self.DEFAULT_FP)
-                self.helper_product = None
-                if name in self.products:
-                    self.product_block[name] = self.block_key()
-                if isinstance(ty, Results) and name not in self.mutated:   # a helper's several results kept
-                    # together (`res = stats(t)`, read as `res[0]`): a Rust tuple
-                    self.need(st, "helper-tuple", "a helper's results bound to one name")
-                    self.body.append(f"{indent}let {name}: {ty.rust()} = {code};")
-                    self.env[name] = (name, ty)
-                    continue
-                if not isinstance(ty, (Tile, Scalar)):
-                    raise self.refuse(st, "assign", "assigning an array to a new name")
-                self.keep_factors(name, indent)
-                self.bind(st, name, code, ty, indent, nested)
-                if name in self.products and name in self.mutated and \
-                        (not self.scope_locals or name in self.scope_locals[-1]):
-                    # (a `let mut` of this block assigned a product in place: dead where the fma took it, see
-                    # drop_folded_products)
-                    self.body[-1] += f"{self.IN_PLACE_PRODUCT}{name}"
-            elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
-                    all(isinstance(n, ast.Name) for n in st.targets[0].elts) and isinstance(st.value, ast.Call) and \
-                    isinstance(st.value.func, ast.Name) and st.value.func.id in self.helpers:
-                self.need(st, "helper-tuple", "a helper's several results unpacked")
-                targets = [n.id for n in st.targets[0].elts]
-                for name in targets:
-                    self.bid_names.pop(name, None)
-                    self.tile_counts.pop(name, None)
-                    self.products.pop(name, None)
-                code, ty = self.expr(st.value)
-                if not isinstance(ty, Results) or len(ty.types) != len(targets):
-                    raise self.refuse(st, "helper-tuple", f"{len(targets)} names for "
-                                                          f"{len(ty.types) if isinstance(ty, Results) else 1} results")
-                consts = self.helper_result_consts
-                tmp = self.fresh(f"{st.value.func.id}_out")
-                self.body.append(f"{indent}let {tmp}: {ty.rust()} = {code};")
-                for k, (name, t) in enumerate(zip(targets, ty.types)):
-                    self.bind(st, name, f"{tmp}.{k}", t, indent, nested)
-                    if len(consts) == len(targets) and consts[k][0] and self.assign_counts.get(name) == 1 and \
-                            isinstance(consts[k][1], (int, float)) and isinstance(t, Scalar):
-                        self.const_locals[name] = consts[k][1]   # (a constant result: folded where it is read)
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "store":
-                self.store(st.value, indent)
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "scatter":
-                self.scatter(st.value, indent, nested)
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
-                    self.ct(st.value.func) in ATOMIC_MODES:
-                self.atomic(st.value, keep=False)
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
-                    (self.ct(st.value.func) or "").startswith(TILED_ATOMIC):
-                self.tiled_atomic(st.value, indent, nested)
-            elif isinstance(st, ast.If) and _does_nothing(st):
-                # `if pid < 0: pass` (arms of `pass` only, a test that calls nothing): cuTile Python emits nothing
-                self.body.append(f"{indent}// `if {self.text(st.test).splitlines()[0]}:` whose arms only `pass`: nothing "
-                                 "to do")
-            elif isinstance(st, ast.If):
-                self.if_chain(st, indent, nested)
-            elif isinstance(st, ast.For) and (values := self.static_values(st.iter)) is not None:
-                self.static_loop(st, values, indent, nested)
-            elif isinstance(st, ast.While) and not st.orelse and (c := self.const_value(st.test))[0] and \
-                    isinstance(c[1], (bool, int)) and not c[1]:
-                # `while False:` never runs its body: cuTile Python's loop breaks before it (a one-trip `loop` that
-                # hands its carried values on unchanged; irdiff rule single-break-loop)
-                self.body.append(f"{indent}// `while {self.text(st.test)}:` never runs its body (left out, as "
-                                 "cuTile Python breaks before it)")
-            elif isinstance(st, (ast.For, ast.While)):
-                chains = self.carry_read_chains(st, indent)
-                renamed = self.acq_carry_order(self.acq_construct(st), indent) if self.acq_mode else None
-                first = len(self.body)
-                (self.for_range if isinstance(st, ast.For) else self.while_loop)(st, indent)
-                if isinstance(st, ast.For) and not self.acq_mode and not any(
-                        isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) for b in st.body for n in walk_nodes(b)):
-                    self._drop_empty_loop(first, indent)
-                if self.acq_mode:
-                    self.acq_construct(st)
-                    self.acq_carry_back(renamed, indent)
-                self.end_read_chains(*chains, indent)
-            elif isinstance(st, (ast.Break, ast.Continue)):
-                if not self.break_flags or (isinstance(st, ast.Break) and not self.break_flags[-1]):
-                    raise self.refuse(st, "for-break", f"`{self.text(st)}` outside a `for` over a range")
-                self.need(st, "for-break", f"`{self.text(st)}` in a loop")
-                if isinstance(st, ast.Break) and self.break_flags[-1] == WHILE_BREAK:
-                    self.body.append(f"{indent}break;")   # (a `while`: Tile IR's `break` in the loop, as in Python)
-                    continue
-                if isinstance(st, ast.Break):
-                    self.body.append(f"{indent}{self.break_flags[-1]} = true;")
-                self.body.append(f"{indent}continue;")
-            elif isinstance(st, ast.Return) and st.value is None and i == len(stmts) - 1 and not indent and \
-                    not nested and not self.inlining:
-                self.body.append("// `return` at the kernel's end: nothing to do")   # (as in cuTile Python)
-            elif isinstance(st, ast.Return):
-                raise self.refuse(st, "early-return-runtime", "`return` inside a loop (or in a helper, other than at "
-                                                              "its end or in one `if`): cutile 0.3.1 compiles `return` "
-                                                              "only at the end of a function body")
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
-                    self.ct(st.value.func) == "static_assert":
-                # checked when cuTile Python compiles the kernel, nothing at run time: decided here the same way
-                ok, holds = self.const_value(st.value.args[0]) if st.value.args else (False, None)
-                if not ok or not holds:
-                    raise self.refuse(st, "static-assert", f"`{self.text(st.value)}` that the translator cannot "
-                                                           "decide true from the constants")
-                self.need(st, "static-assert", "ct.static_assert")
-                self.body.append(f"{indent}// `{self.text(st.value.args[0])}` holds here (ct.static_assert, decided "
-                                 "at compile time as in cuTile Python)")
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "assert_":
-                self.device_assert(st.value, indent)
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
-                    self.ct(st.value.func) in ("printf", "print"):
-                raise self.refuse(st, "print", f"`ct.{self.ct(st.value.func)}(...)`: cuTile Python compiles it to "
-                                  "a token-ordered `print_tko` of all its arguments with the format as written; "
-                                  "cutile 0.3.1's `cuda_tile_print!` writes its own conversions (`%i`, `%f`) and no "
-                                  "ordering token, its `print_tko` takes one argument (remove the debug print to "
-                                  "port the kernel)")
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
-                    self.ct(st.value.func) == "assume_divisible_by" and self._droppable(
-                        ast.Tuple(list(st.value.args) + [k.value for k in st.value.keywords], ast.Load())):
-                # its result unread (`ct.assume_divisible_by(n, 16)` as a statement states nothing about n: the
-                # fact is on the value it returns), as cuTile Python drops it
-                self.need(st, "assume-divisible", "ct.assume_divisible_by")
-                self.body.append(f"{indent}// `{self.text(st.value)}`: its result is not read (the fact is on the "
-                                 "value it returns), nothing to emit, as in cuTile Python")
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.IfExp) and \
-                    (arm := self._folded_ifexp(st.value)) is not st.value:
-                # a conditional expression as a statement on a constant test (`a(..) if FLAG else b(..)`): the arm
-                # taken, as cuTile Python folds it
-                self.stmts([ast.copy_location(ast.Expr(arm), st)], indent, nested)
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
-                raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
-                                  f"call `{self.text(st.value.func)}(...)` as a statement")
-            elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
-                    isinstance(st.value, ast.Tuple) and len(st.value.elts) == len(st.targets[0].elts) and \
-                    all(isinstance(n, ast.Name) for n in st.targets[0].elts) and \
-                    not {n.id for n in st.targets[0].elts} & {n.id for e in st.value.elts for n in walk_nodes(e)
-                                                             if isinstance(n, ast.Name)}:
-                # `x1, x2 = x` in a helper given a tuple `(a, b)` for x (the tuple stands where x is read, after
-                # resolve's tuple-assign ran): one assignment per name, as Python unpacks it
-                self.stmts([ast.copy_location(ast.Assign([t], v), st) for t, v in zip(st.targets[0].elts,
-                                                                                     st.value.elts)], indent, nested)
-            elif isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Tuple) and isinstance(st.value, ast.Call):
-                raise self.refuse(st, "helper-tuple", f"`{self.text(st).splitlines()[0]}`: a call's several results "
-                                                      "unpacked")
-            else:
-                raise self.refuse(st, "assign", f"statement `{self.text(st).splitlines()[0]}`")
+            code, ty = self.expr(st.value)
+            if not isinstance(ty, Results) or len(ty.types) != len(targets):
+                raise self.refuse(st, "helper-tuple", f"{len(targets)} names for "
+                                                      f"{len(ty.types) if isinstance(ty, Results) else 1} results")
+            consts = self.helper_result_consts
+            tmp = self.fresh(f"{st.value.func.id}_out")
+            self.body.append(f"{indent}let {tmp}: {ty.rust()} = {code};")
+            for k, (name, t) in enumerate(zip(targets, ty.types)):
+                self.bind(st, name, f"{tmp}.{k}", t, indent, nested)
+                if len(consts) == len(targets) and consts[k][0] and self.assign_counts.get(name) == 1 and \
+                        isinstance(consts[k][1], (int, float)) and isinstance(t, Scalar):
+                    self.const_locals[name] = consts[k][1]   # (a constant result: folded where it is read)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "store":
+            self.store(st.value, indent)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "scatter":
+            self.scatter(st.value, indent, nested)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                self.ct(st.value.func) in ATOMIC_MODES:
+            self.atomic(st.value, keep=False)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                (self.ct(st.value.func) or "").startswith(TILED_ATOMIC):
+            self.tiled_atomic(st.value, indent, nested)
+        elif isinstance(st, ast.If) and _does_nothing(st):
+            # `if pid < 0: pass` (arms of `pass` only, a test that calls nothing): cuTile Python emits nothing
+            self.body.append(f"{indent}// `if {self.text(st.test).splitlines()[0]}:` whose arms only `pass`: nothing "
+                             "to do")
+        elif isinstance(st, ast.If):
+            self.if_chain(st, indent, nested)
+        elif isinstance(st, ast.For) and (values := self.static_values(st.iter)) is not None:
+            self.static_loop(st, values, indent, nested)
+        elif isinstance(st, ast.While) and not st.orelse and (c := self.const_value(st.test))[0] and \
+                isinstance(c[1], (bool, int)) and not c[1]:
+            # `while False:` never runs its body: cuTile Python's loop breaks before it (a one-trip `loop` that
+            # hands its carried values on unchanged; irdiff rule single-break-loop)
+            self.body.append(f"{indent}// `while {self.text(st.test)}:` never runs its body (left out, as "
+                             "cuTile Python breaks before it)")
+        elif isinstance(st, (ast.For, ast.While)):
+            chains = self.carry_read_chains(st, indent)
+            renamed = self.acq_carry_order(self.acq_construct(st), indent) if self.acq_mode else None
+            first = len(self.body)
+            (self.for_range if isinstance(st, ast.For) else self.while_loop)(st, indent)
+            if isinstance(st, ast.For) and not self.acq_mode and not any(
+                    isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) for b in st.body for n in walk_nodes(b)):
+                self._drop_empty_loop(first, indent)
+            if self.acq_mode:
+                self.acq_construct(st)
+                self.acq_carry_back(renamed, indent)
+            self.end_read_chains(*chains, indent)
+        elif isinstance(st, (ast.Break, ast.Continue)):
+            if not self.break_flags or (isinstance(st, ast.Break) and not self.break_flags[-1]):
+                raise self.refuse(st, "for-break", f"`{self.text(st)}` outside a `for` over a range")
+            self.need(st, "for-break", f"`{self.text(st)}` in a loop")
+            if isinstance(st, ast.Break) and self.break_flags[-1] == WHILE_BREAK:
+                self.body.append(f"{indent}break;")   # (a `while`: Tile IR's `break` in the loop, as in Python)
+                return
+            if isinstance(st, ast.Break):
+                self.body.append(f"{indent}{self.break_flags[-1]} = true;")
+            self.body.append(f"{indent}continue;")
+        elif isinstance(st, ast.Return) and st.value is None and i == len(stmts) - 1 and not indent and \
+                not nested and not self.inlining:
+            self.body.append("// `return` at the kernel's end: nothing to do")   # (as in cuTile Python)
+        elif isinstance(st, ast.Return):
+            raise self.refuse(st, "early-return-runtime", "`return` inside a loop (or in a helper, other than at "
+                                                          "its end or in one `if`): cutile 0.3.1 compiles `return` "
+                                                          "only at the end of a function body")
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                self.ct(st.value.func) == "static_assert":
+            # checked when cuTile Python compiles the kernel, nothing at run time: decided here the same way
+            ok, holds = self.const_value(st.value.args[0]) if st.value.args else (False, None)
+            if not ok or not holds:
+                raise self.refuse(st, "static-assert", f"`{self.text(st.value)}` that the translator cannot "
+                                                       "decide true from the constants")
+            self.need(st, "static-assert", "ct.static_assert")
+            self.body.append(f"{indent}// `{self.text(st.value.args[0])}` holds here (ct.static_assert, decided "
+                             "at compile time as in cuTile Python)")
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "assert_":
+            self.device_assert(st.value, indent)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                self.ct(st.value.func) in ("printf", "print"):
+            raise self.refuse(st, "print", f"`ct.{self.ct(st.value.func)}(...)`: cuTile Python compiles it to "
+                              "a token-ordered `print_tko` of all its arguments with the format as written; "
+                              "cutile 0.3.1's `cuda_tile_print!` writes its own conversions (`%i`, `%f`) and no "
+                              "ordering token, its `print_tko` takes one argument (remove the debug print to "
+                              "port the kernel)")
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                self.ct(st.value.func) == "assume_divisible_by" and self._droppable(
+                    ast.Tuple(list(st.value.args) + [k.value for k in st.value.keywords], ast.Load())):
+            # its result unread (`ct.assume_divisible_by(n, 16)` as a statement states nothing about n: the
+            # fact is on the value it returns), as cuTile Python drops it
+            self.need(st, "assume-divisible", "ct.assume_divisible_by")
+            self.body.append(f"{indent}// `{self.text(st.value)}`: its result is not read (the fact is on the "
+                             "value it returns), nothing to emit, as in cuTile Python")
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.IfExp) and \
+                (arm := self._folded_ifexp(st.value)) is not st.value:
+            # a conditional expression as a statement on a constant test (`a(..) if FLAG else b(..)`): the arm
+            # taken, as cuTile Python folds it
+            self.stmts([ast.copy_location(ast.Expr(arm), st)], indent, nested)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func):
+            raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
+                              f"call `{self.text(st.value.func)}(...)` as a statement")
+        elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
+                isinstance(st.value, ast.Tuple) and len(st.value.elts) == len(st.targets[0].elts) and \
+                all(isinstance(n, ast.Name) for n in st.targets[0].elts) and \
+                not {n.id for n in st.targets[0].elts} & {n.id for e in st.value.elts for n in walk_nodes(e)
+                                                         if isinstance(n, ast.Name)}:
+            # `x1, x2 = x` in a helper given a tuple `(a, b)` for x (the tuple stands where x is read, after
+            # resolve's tuple-assign ran): one assignment per name, as Python unpacks it
+            self.stmts([ast.copy_location(ast.Assign([t], v), st) for t, v in zip(st.targets[0].elts,
+                                                                                 st.value.elts)], indent, nested)
+        elif isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Tuple) and isinstance(st.value, ast.Call):
+            raise self.refuse(st, "helper-tuple", f"`{self.text(st).splitlines()[0]}`: a call's several results "
+                                                  "unpacked")
+        else:
+            raise self.refuse(st, "assign", f"statement `{self.text(st).splitlines()[0]}`")
 
     def device_assert(self, call: ast.Call, indent: str) -> None:
         """`ct.assert_(cond, message)` of a boolean scalar or tile: Tile IR `assert` with the message (an empty
