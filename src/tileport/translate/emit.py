@@ -470,7 +470,7 @@ class Emitter:
         """The axes of the kernel's array parameter ``arr`` its signature holds static (cuTile Python's calling
         convention v2: an extent-1 axis at `ct.launch`, or `ct.ArrayAnnotation(static_shape_dims=..)`); none for a
         slice or list item, which the kernel makes."""
-        p = dict(self.sig.params).get(arr)
+        p = self.params.get(arr)
         if not isinstance(p, sigmod.ArraySig):
             return ()
         return tuple(k for k, d in enumerate(p.shape) if d is not None)
@@ -482,7 +482,7 @@ class Emitter:
         static = self.static_axes(arr)
         if not static:
             return f"{arr}.shape()[{k}]"
-        p = dict(self.sig.params)[arr]
+        p = self.params[arr]
         if k in static:
             return f"{p.shape[k]}i32"
         return f"{arr}.shape()[{sum(1 for d in p.shape[:k] if d is None)}]"
@@ -755,9 +755,13 @@ class Emitter:
                 self.outputs[arr].general = True
         return True
 
-    def _releases(self, call: ast.Call) -> bool:
+    def _atomic_order(self, call: ast.Call) -> str:
+        """An atomic's `memory_order=` by name (`RELAXED`, ..), ACQ_REL where not given (ct.atomic_*'s default)."""
         o = next((self.text(k.value) for k in call.keywords if k.arg == "memory_order"), "ACQ_REL")
-        return o.rsplit(".", 1)[-1] in ("RELEASE", "ACQ_REL")
+        return o.rsplit(".", 1)[-1]
+
+    def _releases(self, call: ast.Call) -> bool:
+        return self._atomic_order(call) in ("RELEASE", "ACQ_REL")
 
     def _key(self, arr: str) -> None:
         if arr not in self.key_order:
@@ -4637,7 +4641,7 @@ class Emitter:
                                          kw["check_bounds"].value is True):
             raise self.refuse(kw["check_bounds"], "atomics", f"check_bounds={self.text(kw['check_bounds'])} (an "
                                                              "unchecked atomic)")
-        order = self.text(kw["memory_order"]).rsplit(".", 1)[-1] if "memory_order" in kw else "ACQ_REL"
+        order = self._atomic_order(call)
         scope = self.text(kw["memory_scope"]).rsplit(".", 1)[-1] if "memory_scope" in kw else "DEVICE"
         if order not in ATOMIC_ORDERS or scope not in ATOMIC_SCOPES:
             raise self.refuse(call, "atomics", f"memory_order={order}, memory_scope={scope}")
@@ -4681,10 +4685,8 @@ class Emitter:
         # relaxed atomics of distinct arrays: cuTile Python joins each one's token with its own array's operations
         # only (no acquire token, no release join), so each is ordered as a kernel's only atomic would be (in a
         # loop or branch too: its array's token carried, see carry_scatter_tokens)
-        apart = all(n.args and isinstance(n.args[0], ast.Name) and
-                    next((self.text(k.value) for k in n.keywords if k.arg == "memory_order"), "ACQ_REL")
-                    .rsplit(".", 1)[-1] == "RELAXED" for n in atomics) and \
-            len({n.args[0].id for n in atomics}) == len(atomics)
+        apart = all(n.args and isinstance(n.args[0], ast.Name) and self._atomic_order(n) == "RELAXED"
+                    for n in atomics) and len({n.args[0].id for n in atomics}) == len(atomics)
         several = len(atomics) > 1 and not self.acq_mode and not apart
         # in a loop: after the previous iteration's update (its token carried, see carry_scatter_tokens)
         prev = carried = self.carried_tokens.get(name) if not several and not self.acq_mode else None
@@ -4750,8 +4752,7 @@ class Emitter:
         return f"{g}_old", ty
 
     def _acquires(self, call: ast.Call) -> bool:
-        o = next((self.text(k.value) for k in call.keywords if k.arg == "memory_order"), "ACQ_REL")
-        return o.rsplit(".", 1)[-1] in ("ACQUIRE", "ACQ_REL")
+        return self._atomic_order(call) in ("ACQUIRE", "ACQ_REL")
 
     def _store_before_release(self, call: ast.Call) -> bool:
         """``call`` is a ct.store among the kernel's top-level statements that a releasing atomic after it must be
@@ -4760,8 +4761,7 @@ class Emitter:
         return self.ct(call.func) == "store" and any(isinstance(st, ast.Expr) and st.value is call
                                                      for st in self.fn.body) and \
             any(isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES and n.lineno > call.lineno and
-                next((self.text(k.value) for k in n.keywords if k.arg == "memory_order"), "ACQ_REL")
-                .rsplit(".", 1)[-1] in ("RELEASE", "ACQ_REL") for n in self.live_walk())
+                self._releases(n) for n in self.live_walk())
 
     def atomic_input_token(self, call: ast.Call, fn: str, name: str | None, order: str) -> str | None:
         """The token an atomic of a kernel with several starts from, as cuTile Python's token_order pass joins it:
@@ -4773,8 +4773,7 @@ class Emitter:
         atomics = [n for n in live if isinstance(n, ast.Call) and self.ct(n.func) in ATOMIC_MODES]
         # relaxed atomics only: cuTile Python joins an atomic's token with its own array's operations alone (no
         # acquire token, no release join), so stores and scatters of other arrays are not ordered against them
-        relaxed = all(next((self.text(k.value) for k in n.keywords if k.arg == "memory_order"), "ACQ_REL")
-                      .rsplit(".", 1)[-1] == "RELAXED" and n.args and isinstance(n.args[0], ast.Name)
+        relaxed = all(self._atomic_order(n) == "RELAXED" and n.args and isinstance(n.args[0], ast.Name)
                       for n in atomics)
         targets = {n.args[0].id for n in atomics if n.args and isinstance(n.args[0], ast.Name)}
         why = None
