@@ -81,11 +81,6 @@ LIBDEVICE_BITS = {"fmax": 2, "fmin": 2, "copysign": 2, "signbit": 1}
 TL_MATH_DTYPES = {f: ("ct.float32", "ct.float64") for f in ("exp", "exp2", "log", "log2", "cos", "sin", "sqrt",
                                                              "rsqrt", "erf", "floor", "ceil")} | {
     "sqrt_rn": ("ct.float32",)}
-#: a cuTile dtype's name in Triton's messages
-TRITON_NAMES_OF = {"ct.float32": "fp32", "ct.float64": "fp64", "ct.float16": "fp16", "ct.bfloat16": "bf16",
-                   "ct.int32": "int32", "ct.int64": "int64", "ct.int8": "int8", "ct.int16": "int16",
-                   "ct.uint8": "uint8", "ct.uint32": "uint32", "ct.float8_e4m3fn": "fp8e4nv",
-                   "ct.float8_e5m2": "fp8e5", "bool": "int1", "ct.bool_": "int1"}
 #: Triton's `tl.dtype` predicates (`x.dtype.is_floating()`) and widths, of each cuTile dtype the lowering names
 DTYPE_FACTS = {
     dt: {"bits": bits, "is_floating": kind == "f", "is_int": kind in "iu", "is_int_signed": kind == "i",
@@ -145,6 +140,8 @@ TRITON_DTYPE_NAMES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", 
                       "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
                       "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "fp8e4nv": "float8e4nv",
                       "fp8e5": "float8e5"}
+#: a cuTile dtype's name in Triton's messages (`fp16`, `int1`): DTYPES and TRITON_DTYPE_NAMES read backwards
+TRITON_NAMES_OF = {DTYPES[name]: short for short, name in TRITON_DTYPE_NAMES.items()} | {"bool": "int1"}
 #: Triton's atomics (each lowered to the ct. function of the same name)
 ATOMICS = ("atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg",
            "atomic_cas")
