@@ -154,7 +154,8 @@ class Unsupported(TileportError):
 class WideLiteral(TileportError):
     """An integer constant outside i32's range the port would write as a Rust literal: cutile 0.3.1 parses every
     integer literal as an i32 (`-2147483648i32` as the negation of 2147483648, `3000000000i64` too) and panics on
-    it. Raised by rust_literal, which knows no source position; Emitter.stmts refuses it at the statement."""
+    it; a NaN, which no literal spells, too. Raised by rust_literal, which knows no source position;
+    Emitter.stmts refuses it at the statement."""
 
 
 class BranchTypeChange(Unsupported):
@@ -6293,6 +6294,9 @@ def rust_literal(value: int | float, dtype: str) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and not -2 ** 31 < value < 2 ** 31:
         raise WideLiteral(f"the {dtype} constant {value}: outside i32's range, no literal cutile 0.3.1 parses "
                           "(it reads every integer literal as an i32, `-2147483648` as the negation of 2147483648)")
+    if isinstance(value, float) and value != value:
+        raise WideLiteral(f"the {dtype} constant nan: cutile 0.3.1 has no NaN constant (no literal spells one, and "
+                          "its `constant` names only ZERO, ONE, INFINITY, NEG_INFINITY and E)")
     if dtype != "f32" or isinstance(value, int):
         return f"{value!r}{RUST_DTYPES[dtype]}"
     target = _f32(value)
