@@ -24,3 +24,37 @@ def test_nan_constant_is_refused_at_its_statement_not_a_traceback(tmp_path):
     sig = "x=f32[?]/1, out=f32[?]/1, n=i32, B=#16"
     with pytest.raises(Unsupported, match=r"k.py:\d+:5: the f32 constant nan: cutile 0.3.1 has no NaN constant"):
         emit(tmp_path, NAN_PADDING, sig)
+
+
+def test_int_constant_takes_a_narrow_or_unsigned_scalars_type(tmp_path):
+    """`if on != 0:` of an int8 `.item()` (r09's block-sparse mask) and `ct.astype(seed, ct.uint32) * GOLDEN` with
+    GOLDEN = 0x9E3779B9 (r11's hash seed): cuTile Python types the int constant as the other scalar (i8, u32);
+    both were refused ("comparison of i8 and i32 scalars", "u32 * i32 scalars"). Now the op of 0-d tiles in that
+    type, the constant a typed 0-d tile (an unsigned one with its top bit set as its signed bits, bitcast)."""
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(m, x, out, B: ct.Constant[int]):
+    on = ct.load(m, (ct.bid(0),), (1,)).item()
+    v = ct.load(x, (ct.bid(0),), (B,))
+    if on != 0:
+        v = v * 2.0
+    ct.store(out, (ct.bid(0),), v)
+""", "m=i8[?]/1, x=f32[?]/1, out=f32[?]/1, B=#16").body)
+    assert "let i8_value: Tile<i8, { [] }> = broadcast_scalar(0i8, shape![]);" in text
+    assert "ne_tile(scalar_to_tile::<i8>(on), i8_value)" in text
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(x, out, seed: int, B: ct.Constant[int]):
+    s = ct.astype(seed, ct.uint32) * 0x9E3779B9
+    ct.store(out, (ct.bid(0),), ct.load(x, (ct.bid(0),), (B,)) + s)
+""", "x=u32[?]/1, out=u32[?]/1, seed=i32, B=#16").body)
+    assert "bitcast(broadcast_scalar(-1640531527i32, shape![]))" in text
+    assert "tile_to_scalar::<u32, u32>(computed)" in text
+    # an i32 scalar with a non-constant u32 one is still refused (no constant to type)
+    with pytest.raises(Unsupported, match="u32 \\* i32 scalars"):
+        emit(tmp_path, """
+@ct.kernel
+def k(x, out, seed: int, B: ct.Constant[int]):
+    s = ct.astype(seed, ct.uint32) * seed
+    ct.store(out, (ct.bid(0),), ct.load(x, (ct.bid(0),), (B,)) + s)
+""", "x=u32[?]/1, out=u32[?]/1, seed=i32, B=#16")

@@ -3139,6 +3139,10 @@ class Emitter:
                     lt = rt = Scalar("f32")
                     if not isinstance(node.ops[0], ast.NotEq):
                         return f"{_paren(lc)} {SCALAR_COMPARE[type(node.ops[0])]} {_paren(rc)}", Scalar("bool")
+                typed = self.int_constant_scalar_op(node, "compare", ((lc, lt, node.left), (rc, rt, node.comparators[0])),
+                                                    lambda a, b: f"{COMPARE[type(node.ops[0])]}({a}, {b})", "bool")
+                if typed is not None:
+                    return typed
                 if lt.dtype != rt.dtype:
                     raise self.refuse(node, "compare", f"comparison of {lt.dtype} and {rt.dtype} scalars")
                 if isinstance(node.ops[0], ast.NotEq) and lt.dtype.startswith(("f", "bf")):
@@ -6184,6 +6188,37 @@ class Emitter:
         return self._python_mod(a, b, like, "remf", "0.0f32",
                                 lambda r, z: f"cmpf({r}, {z}, predicate::NotEqual, cmp_ordering::Unordered)"), like
 
+    def int_constant_scalar_op(self, node: ast.AST, construct: str, sides, form,
+                               result: str | None) -> tuple[str, Scalar] | None:
+        """A scalar of an integer type other than i32 / i64 (`on != 0` of an i8 `.item()`, `seed * GOLDEN` of a
+        uint32 `astype`) meeting a Python int constant: cuTile Python types the constant as the other operand (a
+        loosely typed constant), so the op is the other's type's, on 0-d tiles; the constant written as
+        operand_as_tile writes a tile's (an unsigned one with its top bit set as its bits). ``form(a, b)`` writes
+        the op of the 0-d tiles, ``result`` its element type (None: the operands'). None when this is not such a
+        pair."""
+        (ac, at, an), (bc, bt, bn) = sides
+        if at.dtype == bt.dtype:
+            return None
+        consts = [self.const_value(n) for n in (an, bn)]
+        kinds = [ok and type(v) is int for ok, v in consts]
+        if kinds[0] == kinds[1]:
+            return None
+        (vc, vt, vn), (kc, kt, kn) = (sides[1], sides[0]) if kinds[0] else (sides[0], sides[1])
+        if vt.dtype not in ("i8", "i16", "u8", "u16", "u32", "u64"):
+            return None
+        self.need(node, construct, f"`{self.text(node)}`: a constant typed as the {vt.dtype} operand")
+        zero_d = Tile(vt.dtype, ())
+        rust = RUST_DTYPES[vt.dtype]
+        value = f"scalar_to_tile::<{rust}>({vc})"
+        const = self.operand_as_tile(kc, kt, zero_d, kn)
+        if not const.isidentifier():   # (cutile types a 0-d `broadcast_scalar` only from its binding)
+            const = self.typed(const, zero_d, None, f"{vt.dtype}_value")[0]
+        a, b = (const, value) if kinds[0] else (value, const)
+        dtype = result or vt.dtype
+        out = RUST_DTYPES[dtype]
+        tile = self.typed(form(a, b), Tile(dtype, ()), None, "compared" if result == "bool" else "computed")[0]
+        return f"tile_to_scalar::<{out}, {out}>({tile})", Scalar(dtype)
+
     def widen_i64_sides(self, node: ast.AST, sides) -> list[str]:
         """An i32 and an i64 scalar meeting in arithmetic or a comparison: Python widens the i32 (row
         arith-promote), a signed exti of the 0-d tile; a literal is written as an i64 one."""
@@ -6258,6 +6293,11 @@ class Emitter:
                               else f"{c}{other}" if _literal(n) is not None else c
                               for c, t, n in ((lc, lt, node.left), (rc, rt, node.right)))
                     return f"{_paren(lc)} {sym} {_paren(rc)}", Scalar(other)
+                typed = self.int_constant_scalar_op(node, "arith-scalar-broadcast",
+                                                    ((lc, lt, node.left), (rc, rt, node.right)),
+                                                    lambda a, b: f"{_paren(a)} {sym} {_paren(b)}", None)
+                if typed is not None:
+                    return typed
                 raise self.refuse(node, "arith-scalar-broadcast", f"{lt.dtype} {sym} {rt.dtype} scalars")
             # a bare literal next to a scalar gets its type spelled out (cutile infers none for `1 - j`)
             lc, rc = (f"{c}{lt.dtype}" if _literal(n) is not None else c for c, n in ((lc, node.left), (rc, node.right)))
