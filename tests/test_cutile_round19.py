@@ -58,3 +58,18 @@ def k(x, out, seed: int, B: ct.Constant[int]):
     s = ct.astype(seed, ct.uint32) * seed
     ct.store(out, (ct.bid(0),), ct.load(x, (ct.bid(0),), (B,)) + s)
 """, "x=u32[?]/1, out=u32[?]/1, seed=i32, B=#16")
+
+
+def test_reshape_of_a_scalar_is_its_0d_tile_reshaped(tmp_path):
+    """`ct.reshape(pick % V, (1,))` of an arg-max index (round 19's r10 `beam_step`): `%` of a 0-d tile and an int
+    is computed as a scalar, and `ct.reshape` of a scalar was refused ("ct.reshape of a non-tile"); in cuTile
+    Python a scalar is a 0-d tile, reshaped as one."""
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(x, idx_out, B: ct.Constant[int]):
+    flat = ct.load(x, (ct.bid(0),), (B,))
+    pick = ct.min(ct.where(flat == ct.max(flat), ct.arange(B, dtype=ct.int32), B))
+    ct.store(idx_out, (ct.bid(0),), ct.reshape(pick % 7, (1,)))
+""", "x=f32[?]/1, idx_out=i32[?]/1, B=#16").body)
+    assert "let as_tile: Tile<i32, { [] }> = scalar_to_tile::<i32>(" in text
+    assert "as_tile.reshape(shape![1])" in text

@@ -3444,6 +3444,11 @@ class Emitter:
                 code, ty = self.expr(node.args[0])
                 shape_node = node.args[1] if len(node.args) > 1 else next(
                     (k.value for k in node.keywords if k.arg == "shape"), None)
+                if isinstance(ty, Scalar) and ty.dtype in RUST_DTYPES and _literal(node.args[0]) is None:
+                    # a scalar is a 0-d tile in cuTile Python (`ct.reshape(pick % V, (1,))` of a reduced index):
+                    # its 0-d tile, reshaped
+                    code, ty = self.typed(f"scalar_to_tile::<{RUST_DTYPES[ty.dtype]}>({code})", Tile(ty.dtype, ()),
+                                          None, "as_tile")
                 if not isinstance(ty, Tile) or shape_node is None:
                     raise self.refuse(node, "reshape-broadcast", "ct.reshape of a non-tile")
                 shape = self.shape_of(shape_node)

@@ -3468,8 +3468,19 @@ class _Lowerer:
         defines them (Triton links it with nvvm-reflect-ftz set: its ``enable_reflect_ftz``): ``__nv_fmaxf`` is
         ``llvm.nvvm.fmax.ftz.f`` there — ``ct.maximum(.., flush_to_zero=True)`` (f64's ``fmax.d`` flushes nothing;
         NaN-ignoring as PTX max, ct.maximum's default); ``__nv_copysignf`` the magnitude bits of x with the sign bit
-        of y; ``__nv_signbitf`` the sign bit as an int32 0 / 1 (the bits shifted right 31, logically). Exact."""
-        xs = [self.materialize(self._value(self.ev(a), node), node) for a in node.args]
+        of y; ``__nv_signbitf`` the sign bit as an int32 0 / 1 (the bits shifted right 31, logically). Exact.
+        A number among tiles (``libdevice.fmax(x, 0.0)``, a float scalar argument) is a 0-d tile of their dtype, as
+        Triton converts it (a Python scalar takes the tile's float type)."""
+        vals = [self._value(self.ev(a), node) for a in node.args]
+        tiles = [self.materialize(v, node) for v in vals if not isinstance(v, Scalar)]
+        if len(tiles) != len(vals):
+            dt0 = {self.known_dtype(t) for t in tiles}
+            if len(dt0) != 1 or not dt0 <= {F32, "ct.float64"}:
+                raise self.fail(node, f"{self._spelled(node, fn)} of numbers only, or of numbers and tiles not known "
+                                      "to be f32 or f64 alike (libdevice has it for those only)")
+            dt = next(iter(dt0))
+            vals = [Tile(f"ct.full((), {v.text}, dtype={dt})", (), dt) if isinstance(v, Scalar) else v for v in vals]
+        xs = [self.materialize(v, node) for v in vals]
         dts = {self.known_dtype(x) for x in xs}
         if len(dts) != 1 or not dts <= {F32, "ct.float64"}:
             raise self.fail(node, f"{self._spelled(node, fn)} of tiles not known to be f32 or f64 alike (libdevice "
