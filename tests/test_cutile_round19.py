@@ -4,7 +4,7 @@ import pytest
 
 from tileport.translate.emit import Unsupported
 
-from kernel_text import emit
+from kernel_text import emit, resolved
 
 
 NAN_PADDING = """
@@ -73,3 +73,28 @@ def k(x, idx_out, B: ct.Constant[int]):
 """, "x=f32[?]/1, idx_out=i32[?]/1, B=#16").body)
     assert "let as_tile: Tile<i32, { [] }> = scalar_to_tile::<i32>(" in text
     assert "as_tile.reshape(shape![1])" in text
+
+
+def test_static_iter_over_an_outer_static_iter_item_is_unrolled(tmp_path):
+    """A Sobel stencil's weights walked by two `ct.static_iter` loops, the inner one over the outer's row
+    (round 19's r06 `sobel`: `for i, row in ct.static_iter(enumerate(W))` / `for j, w in
+    ct.static_iter(enumerate(row))`): the inner loop's iterable became a tuple only once the outer loop was
+    unrolled, and was not unrolled then: refused ("`for` over ct.static_iter(iterable=enumerate((-1.0, 0.0,
+    1.0)))"). Each copy's inner loop is unrolled too (rewrite static-iter-items)."""
+    body, _ = resolved(tmp_path, '''import cuda.tile as ct
+
+W = ((-1.0, 0.0, 1.0), (-2.0, 0.0, 2.0))
+
+
+@ct.kernel
+def k(x, out, B: ct.Constant[int]):
+    v = ct.load(x, (ct.bid(0),), (B,))
+    acc = ct.zeros((B,), dtype=ct.float32)
+    for i, row in ct.static_iter(enumerate(W)):
+        for j, w in ct.static_iter(enumerate(row)):
+            acc = acc + w * (i + j) * v
+    ct.store(out, (ct.bid(0),), acc)
+''')
+    assert "static_iter" not in body
+    assert body.count("acc = acc +") == 6
+    assert "acc = acc + -2.0 * (1 + 0) * v" in body and "acc = acc + 1.0 * (0 + 2) * v" in body

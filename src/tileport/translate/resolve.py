@@ -181,8 +181,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "ct.static_iter(zip((x, y), (1.0, 2.0)))`, `for idx, sign in ct.static_iter(OFFSETS)` of a tuple of "
             "tuples unpacked into names, `for i, (a, b) in ct.static_iter(enumerate(zip(A, B)))` (nested targets; "
             "`range` of literals in a zip; a conditional expression whose test is then literals only, `x if 0 == 0 "
-            "else y`, is the arm taken) (the names not re-bound in the body, no `break`, `continue` "
-            "or `return`)", "the body once per item, each loop name replaced by its item (an `enumerate` index by "
+            "else y`, is the arm taken; an inner loop over the outer item, `for j, w in ct.static_iter(enumerate(row))` "
+            "inside `for i, row in ct.static_iter(enumerate(ROWS))`, unrolled in each copy) (the names not re-bound "
+            "in the body, no `break`, `continue` or `return`)", "the body once per item, each loop name replaced by its item (an `enumerate` index by "
             "its literal): cuTile Python unrolls the loop the same way, binding the names to the items"),
     Rewrite("divmod", "`q, r = divmod(a, b)` / `ct.divmod(a, b)` unpacked into two names", "`q = a // b` then "
             "`r = a % b` (operands other than names and literals bound once first), as cuTile Python computes it"),
@@ -1348,6 +1349,7 @@ def _unroll_static_tuples(stmts: list[ast.stmt]) -> list[ast.stmt]:
                     ok, taken = _literal_truth(node.test)
                     return (node.body if taken else node.orelse) if ok else node
 
+            unrolled: list[ast.stmt] = []
             for sub in st.body:
                 sub = _Bind().visit(copy.deepcopy(sub))
                 if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Tuple) \
@@ -1356,10 +1358,13 @@ def _unroll_static_tuples(stmts: list[ast.stmt]) -> list[ast.stmt]:
                         all(isinstance(v, ast.Constant) for v in sub.value.elts):
                     # `k, j = stage` of an item that is a tuple of constants (`(2, 1)`): one name each, as the
                     # tuple-assign rewrite spells the statements it sees before the unrolling
-                    out.extend(_mark(ast.copy_location(ast.Assign([ast.Name(t.id, ast.Store())], v), sub))
-                               for t, v in zip(sub.targets[0].elts, sub.value.elts))
+                    unrolled.extend(_mark(ast.copy_location(ast.Assign([ast.Name(t.id, ast.Store())], v), sub))
+                                    for t, v in zip(sub.targets[0].elts, sub.value.elts))
                 else:
-                    out.append(sub)
+                    unrolled.append(sub)
+            # an inner loop over the item (`for j, w in ct.static_iter(enumerate(row))` of an outer `row`): its
+            # iterable is spelled out only now
+            out.extend(_unroll_static_tuples(unrolled))
     return out
 
 
