@@ -1,0 +1,92 @@
+"""Round 19's kernels (tests/fixtures/triton_round19.py), found by a helper's own Triton probes (build/tri19):
+`libdevice.fmax` / `fmin` / `copysign` with a number among their tiles (refused: "a Scalar cannot be used as a value
+here") lowered with the number a 0-d tile of the tiles' dtype, as Triton converts it. Each fixture kernel is ported
+and proven (sm_90); the lowered kernels run on numpy against numpy's own results (Triton 3.6's interpreter cannot
+run libdevice calls: "Did you forget to add @triton.jit ?")."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import test_triton_round14 as r14
+import test_triton_two_layouts as two
+
+from conftest import load_module
+
+FIXTURE = Path(__file__).parent / "fixtures" / "triton_round19.py"
+MOD = load_module(FIXTURE, "triton_round19_fixture")
+NAMES = ("libdevice_number_args",)
+
+cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
+
+lowered = two.lowered_fixture(FIXTURE, NAMES, "round19")
+
+
+@cargo
+def test_round19_kernels_port_and_prove(tmp_path):
+    from tileport.pipeline.triton import port_triton_many
+    from tileport.toolchain.locate import find_cuda_tree
+
+    launches = two.captured_launches(FIXTURE)
+    jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
+            for n in NAMES]
+    for name, v in zip(NAMES, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):
+        assert v["status"] == "proven", (name, str(v)[:1500])
+
+
+class Ct19(r14.Ct14):
+    @staticmethod
+    def maximum(a, b, flush_to_zero=False):
+        return np.maximum(a, b)
+
+    @staticmethod
+    def minimum(a, b, flush_to_zero=False):
+        return np.minimum(a, b)
+
+    @staticmethod
+    def full(shape, value, dtype):
+        return np.full(shape, value, dtype=dtype)
+
+    @staticmethod
+    def bitcast(x, dtype):
+        return np.asarray(x).view(dtype)
+
+    @staticmethod
+    def tanh(x):
+        return np.tanh(x)
+
+    @staticmethod
+    def exp2(x, flush_to_zero=False):
+        return np.exp2(x)
+
+    @staticmethod
+    def abs(x):
+        return np.abs(x)
+
+    @staticmethod
+    def truediv(a, b, rounding_mode=None, flush_to_zero=False):
+        return np.true_divide(a, b)
+
+
+def _run(lowered, name, grid, args, kw):
+    return two.run_copies(lowered / name, getattr(MOD, name), grid, args, kw, Ct19)
+
+
+def test_round19_libdevice_numbers_lowered(lowered):
+    src = (lowered / "libdevice_number_args" / "lowered.py").read_text()
+    assert "ct.maximum(x, ct.full((), 0.0, dtype=ct.float32), flush_to_zero=True)" in src, src
+    assert "ct.minimum(ct.full((), s, dtype=ct.float32), x, flush_to_zero=True)" in src, src
+
+
+def test_round19_lowered_kernels_match_numpy(lowered):
+    for name, grid, args, kw in MOD.cases():
+        if name != "libdevice_number_args":
+            continue
+        got = _run(lowered, name, grid, args, kw)
+        if name == "libdevice_number_args":
+            x, s = args[0], np.float32(args[3])
+            want = np.maximum(x, 0) + np.minimum(s, x) * np.float32(0.5) + np.copysign(np.float32(2), x)
+            assert np.array_equal(got[1], want.astype(np.float32)), (got[1][:8], want[:8])
+
