@@ -999,3 +999,22 @@ def test_fpowi_const():
     assert not v(fpowi("f32", 0), kernel("f32", [one], "%one"))["equivalent"]
     out = v(fpowi("f32", "%arg3"), proven[2])
     assert not out["equivalent"] and fired(out, "fpowi-const") == 0
+
+
+def test_if_results_order():
+    """Two tokens a loop carries through an `if` of two stores (two arrays' atomics in an `if` inside a loop, round
+    19's r05 `segment_mean_sorted`): the `if` yielding them in the other order, the loop carrying them in the other
+    order too (cutile orders both by name) ≡; not when the `if` hands each store's token to the other's slot."""
+    def loop(swapped: bool, crossed: bool = False) -> str:
+        wa, wb = ("%wb", "%wa") if crossed else ("%wa", "%wb")
+        sa = store("%one", "%j", "%ta").replace("%s =", "%wa =")
+        sb = store("%one", "%arg2", "%tb").replace("%s =", "%wb =")
+        iters, yields, back, cont = ("%tb = %t0, %ta = %t0", f"{wb}, {wa}", "%tb, %ta", "%i#0, %i#1") if swapped \
+            else ("%ta = %t0, %tb = %t0", f"{wa}, {wb}", "%ta, %tb", "%i#0, %i#1")
+        return prog(*STORE, ONES, *LOOP, "%c = cmpi less_than %arg1, %arg2, signed : tile<i32> -> tile<i1>",
+                    f"%f:2 = for %j in (%lo to %hi, step %st) : tile<i32> iter_values({iters}) -> (token, token) {{",
+                    "  %i:2 = if %c -> (token, token) {", f"    {sa}", f"    {sb}", f"    yield {yields} : token, token",
+                    "  } else {", f"    yield {back} : token, token", "  }", f"  continue {cont} : token, token", "}")
+    out = v(loop(False), loop(True))
+    assert out["equivalent"] and fired(out, "if-results-order") >= 1, out
+    assert not v(loop(False), loop(True, crossed=True))["equivalent"]

@@ -552,6 +552,54 @@ def _drop_passthrough_if_results(canon: Canon) -> None:
             canon.substitute[id(y)] = Op("yield", tpl, ops, [], [], line=y.line, text=y.text, path=y.path)
 
 
+def _regions(region: Region):
+    """``region`` and every region nested in its ops."""
+    yield region
+    for op in region.ops:
+        for r in op.regions:
+            yield from _regions(r)
+
+
+def _order_if_results(canon: Canon) -> None:
+    """Rule if-results-order (see rules.py): an `if` whose results are each read once, all by the terminator of the
+    region holding it (a loop body's `continue`), at distinct places, yields them in the order that terminator
+    reads them."""
+    uses = _uses(canon)
+    for region in _regions(canon.entry.body):
+        if not region.ops:
+            continue
+        term = canon.op_of(region.ops[-1])
+        if term.name not in ("continue", "yield"):
+            continue
+        places = [canon.resolve(v) for v in term.operands]
+        for orig in region.ops[:-1]:
+            op = canon.op_of(orig)
+            m = IF_RE.fullmatch(op.template) if op.name == "if" else None
+            if not m or len(op.regions) != 2 or len(op.results) < 2 or \
+                    any(r in canon.forward or uses[r] != 1 or places.count(r) != 1 for r in op.results):
+                continue
+            ends = [r.ops[-1] if r.ops else None for r in op.regions]
+            if any(y is None or canon.op_of(y).name != "yield" or
+                   len(canon.op_of(y).operands) != len(op.results) for y in ends):
+                continue
+            order = sorted(range(len(op.results)), key=lambda k: places.index(op.results[k]))
+            types = split_top_level(m.group(1))
+            if order == sorted(order) or len(types) != len(order):
+                continue
+            canon.fired["if-results-order"] += 1
+            kept_types = [types[k] for k in order]
+            canon.substitute[id(orig)] = Op("if", f"if $0 -> ({', '.join(kept_types)})", op.operands,
+                                            [op.results[k] for k in order], op.block_args, op.regions,
+                                            line=op.line, text=op.text, path=op.path)
+            for new_k, k in enumerate(order):
+                canon.defs[op.results[k]] = (orig, new_k)
+            for y in ends:
+                real = canon.op_of(y)
+                ops = [real.operands[k] for k in order]
+                tpl = f"yield {', '.join(f'${i}' for i in range(len(ops)))} : {', '.join(kept_types)}"
+                canon.substitute[id(y)] = Op("yield", tpl, ops, [], [], line=y.line, text=y.text, path=y.path)
+
+
 def _collapse_single_break_loops(canon: Canon) -> None:
     """Rule single-break-loop (see rules.py): a `loop` whose body is pure ops ending in its one `break` runs once:
     its carried values are their initial ones, its results the break's operands (the pure ops stay reachable through
@@ -1261,6 +1309,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _simplify_token_joins(canon)
     _drop_fresh_token_operands(canon)
     _shrink_loop_carried(canon)   # (again: tokens the joins no longer read are dead now)
+    _order_if_results(canon)   # (after the loops' carried values took their order)
     _mark_roots(canon, entry.body)
     live = _live(canon)
     all_ops = list(_all_ops(entry.body))

@@ -253,6 +253,14 @@ RULES: tuple[Rule, ...] = (
          "which position a carried value takes is a naming choice: the loop computes the same values whatever the "
          "order, its results renumbered alike (cutile orders a loop's variables by name, cuTile Python by first "
          "assignment, tokens last)", "test_loop_carried_order"),
+    Rule("if-results-order", "canonicalization",
+         "an `if` whose results are each read once, all by the terminator of the region holding it (a loop body's "
+         "`continue`) at distinct places, yields them in the order that terminator reads them (each arm's `yield` "
+         "permuted alike)",
+         "which position an `if` result takes is a naming choice: the arms compute the same values whatever the "
+         "order, and the one reader takes each from where it is (cutile orders an `if`'s results by variable "
+         "name, cuTile Python by first assignment: two arrays' atomics in an `if` inside a loop carry their tokens "
+         "in the other order)", "test_if_results_order"),
     Rule("assume-divby-implied", "rewrite",
          "`assume div_by<k>` on an integer value that the program itself shows to be a multiple of k (constants, "
          "products, sums, widenings, reshapes, selects, other assumes, a loop's carried value whose start and every "
