@@ -1527,6 +1527,21 @@ def gen13_views(x, w, idx, y, s, start, BM: ct.Constant[int], BN: ct.Constant[in
     ct.store(s, (i,), ct.full((1,), tot, ct.float32))
 """, ["x=bf16[?,?]/?,1, w=f32[?,?]/?,1, idx=i32[?]/1, y=f32[?,?]/?,1, s=f32[?]/1, start=i32, BM=#16, BN=#32",
       "x=f32[?,?]/?,1, w=f32[?,?]/?,1, idx=i32[?]/1, y=f32[?,?]/?,1, s=f32[?]/1, start=i32, BM=#64, BN=#64"]),
+    # the arms of a constant `if` storing one array inside a loop, at an index the loop computes (a Triton
+    # `EVEN_N` heuristic choosing the masked or unmasked store, lowered): cuTile Python carries the array's token
+    # through the loop as for one store there (it was ported without the carried token: unproven)
+    "alt_loop_store": ("""
+@ct.kernel
+def alt_loop_store(x, y, N: int, B: ct.Constant[int], EVEN: ct.Constant[bool]):
+    m = ct.bid(0)
+    for start in range(0, N, B):
+        t = ct.load(x, index=(m, start // B), shape=(1, B), padding_mode=ct.PaddingMode.ZERO)
+        if EVEN:
+            ct.store(y, index=(m, start // B), tile=t * 2.0)
+        else:
+            ct.store(y, index=(m, start // B), tile=t * 3.0)
+""", ["x=f32[?,?]/?,1, y=f32[?,?]/?,1, N=i32, B=#32, EVEN=#true",
+      "x=f32[?,?]/?,1, y=f32[?,?]/?,1, N=i32, B=#32, EVEN=#false"]),
 }
 
 

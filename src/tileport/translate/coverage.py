@@ -309,7 +309,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("store-alternatives", "stores of one array in different arms of a constant `if` (one of them runs "
               "in each specialization), e.g. a store whose hints depend on the tile size",
               "each through the full tensor's partition, as in store-options (one output is a full tensor in every "
-              "arm); no token chain between them (they never both run)", S, "row_softmax"),
+              "arm); no token chain between them (they never both run); at an index no block owns, each unchecked "
+              "as one store there is (in a loop, on the token the loop carries)", S, "row_softmax"),
     Construct("load-in-bounds", "`ct.load(a, index=(t,), ...)` at a loop index proven < `ct.num_tiles(a, ..)` "
               "(rank 1)", "`load_view_tko(&view, [t], ...)`: the Tile IR load without a redundant bounds check", S,
               "persistent_scale"),

@@ -2206,8 +2206,10 @@ class Emitter:
             return True
         kw = {k.arg: k.value for k in call.keywords}
         index = kw.get("index", call.args[1] if len(call.args) > 1 else None)
+        # (one of alternatives, the arms of a constant `if`, is stored through the full partition at a block map, or
+        # else unchecked at its index as a single store is: see store)
         if not parallel and (self._is_block_index(index, out.sig.rank) is not None or out.parts > 1 or
-                             out.alternatives > 1):
+                             (out.alternatives > 1 and self._bijective_block_index(index, out.sig.rank) is not None)):
             return False
         # cuTile Python's token order leaves a loop's store unordered across iterations (a "parallel store") when it
         # sits in the loop body itself, is the loop's only memory operation on its array, and some index is the
