@@ -1,6 +1,9 @@
 """Round 19's kernels (tests/fixtures/triton_round19.py), found by a helper's own Triton probes (build/tri19):
 `libdevice.fmax` / `fmin` / `copysign` with a number among their tiles (refused: "a Scalar cannot be used as a value
-here") lowered with the number a 0-d tile of the tiles' dtype, as Triton converts it. Each fixture kernel is ported
+here") lowered with the number a 0-d tile of the tiles' dtype, as Triton converts it; an arm of an `if` on a
+string constexpr that is refused (`tl.erf`) refusing only the launches that reach it (every launch was refused): the
+kernel lowered for the others, the refused launches named in the lowering report and refused at run time with the
+arm's file:line:col. Each fixture kernel is ported
 and proven (sm_90); the lowered kernels run on numpy against numpy's own results (Triton 3.6's interpreter cannot
 run libdevice calls: "Did you forget to add @triton.jit ?")."""
 from __future__ import annotations
@@ -17,7 +20,7 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round19.py"
 MOD = load_module(FIXTURE, "triton_round19_fixture")
-NAMES = ("libdevice_number_args",)
+NAMES = ("libdevice_number_args", "gelu_arms", "act_arms")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -32,8 +35,19 @@ def test_round19_kernels_port_and_prove(tmp_path):
     launches = two.captured_launches(FIXTURE)
     jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
             for n in NAMES]
+    from tileport.corpus.port import _refusal
+
     for name, v in zip(NAMES, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):
         assert v["status"] == "proven", (name, str(v)[:1500])
+        if name in ("gelu_arms", "act_arms"):   # proven for the launches kept; the corpus row names the others
+            (r,) = v["triton"]["launches_refused"]
+            row = _refusal(v, FIXTURE.parent)
+            assert row["construct"] == f"triton-lowering (launches at {_when(r['when'])})", row
+            assert row["file"] == FIXTURE.name and row["line"] in (26, 45), row
+
+
+def _when(when: dict) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in when.items())
 
 
 class Ct19(r14.Ct14):
@@ -90,3 +104,38 @@ def test_round19_lowered_kernels_match_numpy(lowered):
             want = np.maximum(x, 0) + np.minimum(s, x) * np.float32(0.5) + np.copysign(np.float32(2), x)
             assert np.array_equal(got[1], want.astype(np.float32)), (got[1][:8], want[:8])
 
+
+def test_round19_refused_arm_refuses_its_launches_only(lowered):
+    import json
+
+    src = {n: (lowered / n / "lowered.py").read_text() for n in ("gelu_arms", "act_arms")}
+    assert "ct.tanh(" in src["gelu_arms"] and "APPROX" not in src["gelu_arms"], src["gelu_arms"]
+    assert "ACT: ct.Constant[int]" in src["act_arms"] and "if ACT == 0:" in src["act_arms"], src["act_arms"]
+    for name, when, line in (("gelu_arms", {"APPROX": "none"}, 26), ("act_arms", {"ACT": "erf"}, 45)):
+        report = json.loads((lowered / name / "lowered.json").read_text())
+        (r,) = report["refused_launches"]
+        assert r["when"] == when and r["launches"] == 1, r
+        assert f"triton_round19.py:{line}:" in r["error"] and "tl.erf is not lowered" in r["error"], r
+        assert any("refused" in n and "tl.erf" in n for n in report["notes"]), report["notes"]
+        codes = [p.get("codes") for p in report["params"] if p["name"] in when]
+        assert codes in ([], [{"relu": 0, "silu": 1}]), codes
+
+
+def test_round19_refused_launch_refused_at_run_time(lowered):
+    from tileport.runtime.triton_port import TritonPortError
+
+    x = np.ones(8, np.float32)
+    for name, kw in (("gelu_arms", dict(APPROX="none", BLOCK=8)), ("act_arms", dict(ACT="erf", BLOCK=8))):
+        with pytest.raises(TritonPortError, match="is not ported: .*tl.erf is not lowered"):
+            _run(lowered, name, (1,), (x, np.zeros(8, np.float32), 8), kw)
+
+
+def test_round19_kept_arms_match_numpy(lowered):
+    for name, grid, args, kw in MOD.cases():
+        if name not in ("gelu_arms", "act_arms") or "erf" in kw.values() or "none" in kw.values():
+            continue
+        x = args[0]
+        got = _run(lowered, name, grid, args, kw)[1]
+        want = {"tanh": 0.5 * x * (1 + np.tanh(0.7978845608028654 * (x + 0.044715 * x ** 3))),
+                "relu": np.maximum(x, 0), "silu": x / (1 + np.exp(-x))}[kw.get("APPROX", kw.get("ACT"))]
+        assert np.allclose(got, want, rtol=1e-5, atol=1e-6), (name, kw)

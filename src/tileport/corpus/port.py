@@ -71,6 +71,10 @@ def _refusal(verdict: dict, corpus: Path) -> dict | None:
         construct, stage = "triton-lowering", lw
     elif not tr.get("ok", True) and "construct" in tr:
         construct, stage = tr["construct"], tr
+    elif refused := verdict.get("triton", {}).get("launches_refused"):   # launches an arm they reach refused
+        construct = "triton-lowering (launches at " + "; ".join(
+            ", ".join(f"{k}={v!r}" for k, v in r["when"].items()) for r in refused) + ")"
+        stage = refused[0]
     else:
         return None
     loc = dict(stage.get("location") or {})

@@ -60,10 +60,46 @@ def lower_from_launches(ref: str, launches: list[dict], hints: dict[str, int] | 
     (``corpus/hints.py``): its ``hints`` merged over those, its ``launches`` (per-launch kernel options) kept in the
     lowering report, where each launch record and the runtime's launch find theirs."""
     chosen = chosen or {}
-    rules = launch_rules(chosen, launches, ref)
-    lowered = _lower_with(ref, launches, hints, chosen.get("hints", {}))
-    lowered.launch_hints = rules
+    kept, refused = list(launches), []
+    while True:
+        try:
+            lowered = _lower_with(ref, kept, hints, chosen.get("hints", {}))
+            break
+        except LoweringError as exc:
+            # refused inside an `if` on constexprs that only some launches take (`if ACT == "gelu":` reaching
+            # tl.erf): those launches are refused with its error, the kernel lowered again for the others
+            ids = getattr(exc, "launch_ids", None) or frozenset()
+            if not ids or len(ids) >= len(kept):
+                raise
+            refused += [(kept[i], exc) for i in sorted(ids)]
+            kept = [launch for i, launch in enumerate(kept) if i not in ids]
+    lowered.launch_hints = launch_rules(chosen, kept, ref)
+    lowered.launches = kept
+    lowered.refused_launches = _refused_launches(refused, kept)
+    lowered.notes += [f"captured launch{'es' if r['launches'] > 1 else ''} at {_when(r['when'])} refused: "
+                      f"{r['error']}" for r in lowered.refused_launches]
     return lowered
+
+
+def _when(when: dict) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in when.items())
+
+
+def _refused_launches(refused: list[tuple[dict, LoweringError]], kept: list[dict]) -> list[dict]:
+    """Each refused launch's constexpr values no kept launch has (what decided the refused arm; all its constexprs
+    where each value is some kept launch's), with its error, one entry per distinct such values."""
+    def constants(launch: dict) -> dict:
+        return {d["name"]: d.get("value") for d in launch["args"] if d["kind"] == "constant"}
+
+    out: dict[str, dict] = {}
+    for launch, exc in refused:
+        mine = constants(launch)
+        when = {k: v for k, v in mine.items() if all(constants(o).get(k) != v for o in kept)} or mine
+        entry = out.setdefault(json.dumps(when, sort_keys=True, default=str),
+                               {"when": when, "error": str(exc), "launches": 0,
+                                "location": {"file": exc.file, "line": exc.line, "col": exc.col}})
+        entry["launches"] += 1
+    return list(out.values())
 
 
 def _lower_with(ref: str, launches: list[dict], hints: dict[str, int] | None, chosen: dict[str, int]):
@@ -178,7 +214,7 @@ def _lower(ref: str, sigs: list[sigmod.Signature], launches: list[dict], out: Pa
         return _finish(verdict, out)
     lowered_ref = f"{lowered_py.resolve()}::{lowered.kernel.name}"
     try:
-        records = [lowered_launch(l, lowered.report(), lowered_ref) for l in launches]
+        records = [lowered_launch(l, lowered.report(), lowered_ref) for l in lowered.launches]
     except ViewError as exc:   # a captured launch cannot make a view: refused where the pointer is first read
         param = str(exc).split(":", 1)[0]
         line, col = lowered.sites.get(param, (lowered.kernel.line, 1))
@@ -203,6 +239,7 @@ def _triton_verdict(verdict: dict, ref: str, lowered, launches: list[dict], out:
     verdict["triton"] = {"kernel": ref, "lowered": "lowered.py", "lowering": "lowered.json",
                          "notes": lowered.notes, "hints": lowered.hints,
                          "options_dropped": sorted({k for l in launches for k in l.get("options", {})}),
+                         **({"launches_refused": lowered.refused_launches} if lowered.refused_launches else {}),
                          "checked_by": "the GPU tests run the Triton kernel and the port on the same inputs; the IR "
                                        "diff proves the Rust against lowered.py"}
     verdict["stages"] = {"lower": {"ok": True, "lowered": "lowered.py"}, **verdict["stages"]}

@@ -96,6 +96,10 @@ class PortedKernel:
         return lambda *args, **kwargs: self.run(grid, args, kwargs)
 
     def lowered_args(self, bound: dict) -> tuple:
+        for r in self.report.get("refused_launches", []):   # a constexpr arm the port was not lowered for
+            if r["when"] and all(k in bound and bound[k] == v for k, v in r["when"].items()):
+                raise TritonPortError(f"{self.name}: a launch with {', '.join(f'{k}={v!r}' for k, v in r['when'].items())} "
+                                      f"is not ported: {r['error']}; run this launch with Triton")
         values = {k: v for k, v in bound.items() if isinstance(v, (bool, int, float))}
         values |= string_codes(self.report["params"], bound)
         for k, v in bound.items():   # a tensor descriptor's view: its shape and strides, over its base tensor

@@ -274,6 +274,11 @@ class Lowered:
     sites: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: per-launch kernel options ([{"when": {constexpr: value(s)}, "hints": {...}}], a hints file's: corpus/hints.py)
     launch_hints: list[dict] = field(default_factory=list)
+    #: captured launches a constexpr arm they alone reach refused ([{"when": {constexpr: value}, "error": ..}]: the
+    #: kernel is lowered for the others; a launch meeting a "when" is refused at run time with its error)
+    refused_launches: list[dict] = field(default_factory=list)
+    #: the captured launches it was lowered for (``pipeline.triton.lower_from_launches``: all but those refused)
+    launches: list[dict] = field(default_factory=list)
 
     def report(self) -> dict:
         from ...pipeline.port import _display
@@ -281,7 +286,8 @@ class Lowered:
         return {"kernel": self.kernel.name, "source": _display(self.kernel.path), "line": self.kernel.line,
                 "params": self.params, "views": {k: v.as_json() for k, v in self.views.items()},
                 "hints": self.hints, "notes": self.notes,
-                **({"launch_hints": self.launch_hints} if self.launch_hints else {})}
+                **({"launch_hints": self.launch_hints} if self.launch_hints else {}),
+                **({"refused_launches": self.refused_launches} if self.refused_launches else {})}
 
     def report_text(self) -> str:
         return json.dumps(self.report(), indent=1) + "\n"
@@ -2384,6 +2390,10 @@ class _Lowerer:
         self._arm_stack.append((cond, taken))
         try:
             yield
+        except LoweringError as exc:   # refused in this arm: only the launches reaching it (innermost arm's)
+            if getattr(exc, "launch_ids", None) is None:
+                exc.launch_ids = frozenset(self._launch_ids)
+            raise
         finally:
             self._arm_stack.pop()
             self.const_values, self._launch_ids = saved_consts, saved_ids
