@@ -98,3 +98,36 @@ def k(x, out, B: ct.Constant[int]):
     assert "static_iter" not in body
     assert body.count("acc = acc +") == 6
     assert "acc = acc + -2.0 * (1 + 0) * v" in body and "acc = acc + 1.0 * (0 + 2) * v" in body
+
+
+def test_a_tiles_extents_starred_in_a_shape(tmp_path):
+    """`shp = (*t.shape[:-1], B)` then `ct.full(shp, ..)` (round 19's r15 `idioms`): a tile's shape is static in
+    cuTile Python, so its extents starred in a shape tuple are constants; the tuple name was not inlined (rewrite
+    tuple-name took no starred element) and the emitter refused the expression. The name is inlined and the
+    emitter splices the tile's extents (a slice of them by constants too)."""
+    body, _ = resolved(tmp_path, '''import cuda.tile as ct
+
+
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0), 0), (1, B))
+    shp = (*t.shape[:-1], B)
+    ct.store(y, (ct.bid(0), 0), t * ct.full(shp, 2.0, dtype=x.dtype))
+''')
+    assert "shp" not in body and "ct.full((*t.shape[:-1], B), 2.0" in body
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0), 0), (1, B))
+    u = ct.reshape(t, (B, 1))
+    w = ct.full((*t.shape[:-1], *u.shape[::-1]), 2.0, dtype=x.dtype)
+    ct.store(y, (ct.bid(0), 0), t * ct.reshape(w, (1, B)))
+""", "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16").body)
+    assert "let w: Tile<f32, { [1, 1, B] }> = constant(2.0f32, shape![1, 1, B]);" in text, text
+    with pytest.raises(Unsupported, match=r"tile dimensions \*x.shape"):   # an array's extents: runtime values
+        emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    w = ct.full((*x.shape,), 2.0, dtype=x.dtype)
+    ct.store(y, (ct.bid(0), 0), w)
+""", "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16")

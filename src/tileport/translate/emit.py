@@ -3017,6 +3017,19 @@ class Emitter:
             raise self.refuse(node, "load-tile", f"shape {self.text(node)} is not a tuple")
         dims = []
         for e in node.elts:
+            if isinstance(e, ast.Starred):   # `(*t.shape[:-1], B)`: a tile's extents (static in cuTile Python)
+                v = e.value.value if isinstance(e.value, ast.Subscript) else e.value
+                cut = e.value.slice if isinstance(e.value, ast.Subscript) else ast.Slice()
+                bounds = [None if b is None else self.const_value(b) for b in (cut.lower, cut.upper, cut.step)] \
+                    if isinstance(cut, ast.Slice) else None
+                if bounds is None or not all(b is None or b[0] and type(b[1]) is int for b in bounds) or \
+                        not (isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name)
+                             and isinstance(bound := self.env.get(v.value.id), tuple) and
+                             isinstance(bound[1], Tile)):
+                    raise self.refuse(e, "load-tile", f"tile dimensions {self.text(e)} (a tile's shape or a slice of "
+                                                      "it by constants is taken)")
+                dims.extend(bound[1].shape[slice(*(None if b is None else b[1] for b in bounds))])
+                continue
             if isinstance(e, ast.Constant) and isinstance(e.value, int):
                 dims.append(str(e.value))
             elif isinstance(e, ast.Name) and e.id in self.env and self.env[e.id][0] in self.constants:

@@ -125,7 +125,8 @@ REWRITES: tuple[Rewrite, ...] = (
             "`ct.num_tiles(x, k, shape)`, the shape: the same partition view and load/store in cuTile Python's IR"),
     Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`, "
             "`tile_shape = TILE` of a module tuple) and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
-            "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`)"),
+            "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`, a tile's extents "
+            "starred, `(*t.shape[:-1], B)`)"),
     Rewrite("tuple-name-elements", "a name bound to tuples of one length read by element or holding tiles (`pair = "
             "(t, t + 1.0)`, then `pair[0] * pair[-1]`, `a, b = pair`, `f(pair)` with `p[0]` in f), re-bound too "
             "(`state = step(state, blk)` in a loop, `s = (s[1], s[0] + t)`)",
@@ -2325,6 +2326,10 @@ def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) 
         if isinstance(e, ast.Subscript):
             return isinstance(e.value, ast.Attribute) and e.value.attr == "shape" and plain(e.value.value) and \
                 isinstance(e.slice, (ast.Constant, ast.UnaryOp))
+        if isinstance(e, ast.Starred):   # `(*t.shape[:-1], B)`: a tile's extents, which the emitter knows
+            v = e.value.value if isinstance(e.value, ast.Subscript) and isinstance(e.value.slice, ast.Slice) else \
+                e.value
+            return isinstance(v, ast.Attribute) and v.attr == "shape" and plain(v.value)
         return False
 
     # (a tuple read by element, `pair[0]`, is split into names instead: copies of it would compute each element
