@@ -60,6 +60,30 @@ def k(x, out, seed: int, B: ct.Constant[int]):
 """, "x=u32[?]/1, out=u32[?]/1, seed=i32, B=#16")
 
 
+def test_helper_binding_shadowing_a_kernel_parameter_is_renamed(tmp_path):
+    """A `@ct.function` helper whose parameter is `x` (`hash_u32(x)`), inlined into a kernel whose array is `x`
+    (round 19's r11 `drop_add`): cutile 0.3.1 infers the helper's block in the kernel's scope, so the gather of
+    the array `x` after it read `x.shape()` of the helper's u32 tile (cutile: "unrecognized macro `unreachable`",
+    an unproven kernel). A helper binding was renamed only where it shadowed an outer `let`; a kernel parameter
+    shadowed is renamed too."""
+    text = "\n".join(emit(tmp_path, """
+@ct.function
+def twice(x):
+    x = x + x
+    return x
+
+@ct.kernel
+def k(x, out, n: int, B: ct.Constant[int]):
+    idx = ct.bid(0) * B + ct.arange(B, dtype=ct.int32)
+    h = twice(idx)
+    v = ct.gather(x, idx, mask=h < n)
+    ct.scatter(out, idx, v, mask=h < n)
+""", "x=f32[?]/1, out=f32[?]/1, n=i32, B=#16").body)
+    assert "let x: Tile" not in text
+    assert "let x_in: Tile<i32, { [B] }> = x_in_2 + x_in_2;" in text
+    assert "x.shape()[0]" in text
+
+
 def test_reshape_of_a_scalar_is_its_0d_tile_reshaped(tmp_path):
     """`ct.reshape(pick % V, (1,))` of an arg-max index (round 19's r10 `beam_step`): `%` of a 0-d tile and an int
     is computed as a scalar, and `ct.reshape` of a scalar was refused ("ct.reshape of a non-tile"); in cuTile

@@ -53,8 +53,10 @@ def _first_use(name: str, lines: list[str], start: int, end: int) -> tuple[int, 
     return None
 
 
-def unshadow(lines: list[str], fresh: Callable[[str], str]) -> list[str]:
-    """``lines`` (a kernel body, one Rust line each) with the leaking helper bindings renamed (module doc)."""
+def unshadow(lines: list[str], fresh: Callable[[str], str], params: dict[str, str] | None = None) -> list[str]:
+    """``lines`` (a kernel body, one Rust line each) with the leaking helper bindings renamed (module doc).
+    ``params``: the kernel's parameters (name -> Rust type), bound before the body: a helper binding that shadows
+    one (`hash(x)` of a helper whose parameter is `x`, in a kernel whose array is `x`) leaks as a `let` does."""
     at, braces = _scopes(lines)
     renames: list[tuple[int, str]] = []
     for i, line in enumerate(lines):
@@ -72,7 +74,8 @@ def unshadow(lines: list[str], fresh: Callable[[str], str]) -> list[str]:
                 break
             outer = [k for k in range(braces[scopes[j]][0] - 1, -1, -1)
                      if (b := _LET.match(lines[k])) and b.group(1) == name and set(at[k]) <= set(scopes[:j])]
-            if outer and _LET.match(lines[outer[0]]).group(2) != ty:
+            if outer and _LET.match(lines[outer[0]]).group(2) != ty or \
+                    not outer and (params or {}).get(name, ty) != ty:
                 renames.append((i, name))
                 break
             j -= 1

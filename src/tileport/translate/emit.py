@@ -7030,7 +7030,8 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         fact = facts[0] if len(facts) == 1 else facts[1].replace(f"({st})", f"({facts[0]})")
         prologue.append(f"let {st}: i32 = unsafe {{ {fact} }};")
     body = unshadow([line for entry in (prologue + em.body if prologue else em.body) for line in entry.split("\n")],
-                    em.fresh)
+                    em.fresh, {name: p.dtype if isinstance(p, sigmod.ScalarSig) else "array"
+                               for name, p in em.params.items() if not isinstance(p, sigmod.ConstSig)})
     body = _tidy_bindings(body)
     doc = (ast.get_docstring(fn) or "").splitlines()
     renames = []   # (parameter, the pattern of its uses the Rust entry renames `name_`)
