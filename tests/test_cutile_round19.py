@@ -155,3 +155,17 @@ def k(x, y, B: ct.Constant[int]):
     w = ct.full((*x.shape,), 2.0, dtype=x.dtype)
     ct.store(y, (ct.bid(0), 0), w)
 """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16")
+
+
+def test_where_of_an_int_constant_and_an_int64_scalar_is_int64(tmp_path):
+    """`safe = ct.where(lab == IGNORE, 0, lab)` of an int64 label's `.item()` (round 19's r16 `ce_fwd_bwd`):
+    cuTile Python types the constant 0 as the label (an i64 select); the select took the first operand's type
+    (i32) and refused the label ("i64 scalar with a i32 tile")."""
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(labels, out, B: ct.Constant[int]):
+    lab = ct.load(labels, (ct.bid(0),), (1,)).item()
+    safe = ct.where(lab == -100, 0, lab)
+    ct.store(out, (ct.bid(0),), ct.reshape(safe, (1,)))
+""", "labels=i64[?]/1, out=i64[?]/1, B=#16").body)
+    assert "Tile<i64, { [] }> = select(" in text and "0i64" in text, text

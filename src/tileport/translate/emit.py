@@ -3428,8 +3428,11 @@ class Emitter:
                     cond, tc = self.typed(f"scalar_to_tile::<bool>({cond})", Tile("bool", ()), None, "condition")
                 if not isinstance(tc, Tile) or tc.dtype != "bool":
                     raise self.refuse(node.args[0], "where", "ct.where condition that is not a boolean tile")
+                weak = [(c := self.const_value(n))[0] and type(c[1]) in (int, float) for n in node.args[1:]]
                 value = self.result_tile(node, ta, tb) if isinstance(ta, Tile) or isinstance(tb, Tile) \
-                    else Tile(ta.dtype, tc.shape)
+                    else Tile(tb.dtype if weak == [True, False] and ta.dtype[0] == tb.dtype[0] == "i" else ta.dtype,
+                              tc.shape)   # (an int constant takes the other integer's type: `ct.where(ignore, 0,
+                # label)` of an int64 label is an i64 select)
                 like = Tile(value.dtype, self.result_tile(node, Tile(value.dtype, tc.shape), value).shape)
                 cond = self.operand_as_tile(cond, tc, Tile("bool", like.shape), node.args[0])
                 if _comparison_in_logic(cond):   # `(c <= r) & (c < S)`, `(c < n) & keep`: cutile 0.3.1 mistypes a
