@@ -3,7 +3,9 @@
 here") lowered with the number a 0-d tile of the tiles' dtype, as Triton converts it; an arm of an `if` on a
 string constexpr that is refused (`tl.erf`) refusing only the launches that reach it (every launch was refused): the
 kernel lowered for the others, the refused launches named in the lowering report and refused at run time with the
-arm's file:line:col. Each fixture kernel is ported
+arm's file:line:col; a `@triton.constexpr_function` (refused as a call the lowering does not know) inlined where it
+is one `return` of an expression, else run on each launch's constexprs (one value: a literal; several: refused at
+the call). Each fixture kernel is ported
 and proven (sm_90); the lowered kernels run on numpy against numpy's own results (Triton 3.6's interpreter cannot
 run libdevice calls: "Did you forget to add @triton.jit ?")."""
 from __future__ import annotations
@@ -20,7 +22,9 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round19.py"
 MOD = load_module(FIXTURE, "triton_round19_fixture")
-NAMES = ("libdevice_number_args", "gelu_arms", "act_arms")
+#: the fixture's lines calling tl.erf (gelu_arms' helper, act_arms)
+ERF_LINES = [i + 1 for i, line in enumerate(FIXTURE.read_text().splitlines()) if "tl.erf(" in line]
+NAMES = ("libdevice_number_args", "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -43,7 +47,7 @@ def test_round19_kernels_port_and_prove(tmp_path):
             (r,) = v["triton"]["launches_refused"]
             row = _refusal(v, FIXTURE.parent)
             assert row["construct"] == f"triton-lowering (launches at {_when(r['when'])})", row
-            assert row["file"] == FIXTURE.name and row["line"] in (26, 45), row
+            assert row["file"] == FIXTURE.name and row["line"] in ERF_LINES, row
 
 
 def _when(when: dict) -> str:
@@ -111,7 +115,7 @@ def test_round19_refused_arm_refuses_its_launches_only(lowered):
     src = {n: (lowered / n / "lowered.py").read_text() for n in ("gelu_arms", "act_arms")}
     assert "ct.tanh(" in src["gelu_arms"] and "APPROX" not in src["gelu_arms"], src["gelu_arms"]
     assert "ACT: ct.Constant[int]" in src["act_arms"] and "if ACT == 0:" in src["act_arms"], src["act_arms"]
-    for name, when, line in (("gelu_arms", {"APPROX": "none"}, 26), ("act_arms", {"ACT": "erf"}, 45)):
+    for name, when, line in (("gelu_arms", {"APPROX": "none"}, ERF_LINES[0]), ("act_arms", {"ACT": "erf"}, ERF_LINES[1])):
         report = json.loads((lowered / name / "lowered.json").read_text())
         (r,) = report["refused_launches"]
         assert r["when"] == when and r["launches"] == 1, r
@@ -139,3 +143,31 @@ def test_round19_kept_arms_match_numpy(lowered):
         want = {"tanh": 0.5 * x * (1 + np.tanh(0.7978845608028654 * (x + 0.044715 * x ** 3))),
                 "relu": np.maximum(x, 0), "silu": x / (1 + np.exp(-x))}[kw.get("APPROX", kw.get("ACT"))]
         assert np.allclose(got, want, rtol=1e-5, atol=1e-6), (name, kw)
+
+
+def test_round19_constexpr_functions_lowered(lowered):
+    rows = (lowered / "constexpr_fn_rows" / "lowered.py").read_text()
+    assert "for c in range(((N + BLOCK) - 1) // BLOCK):" in rows, rows   # one return of an expression: inlined
+    assert "* (1 << 5)" in rows, rows                                     # bit_length(): run, 5 at every launch
+    loop = (lowered / "constexpr_fn_loop" / "lowered.py").read_text()
+    assert "shape=(64,)" in loop and "* 64" in loop, loop                 # a while loop: run, 64
+
+
+def test_round19_constexpr_function_launches_disagree():
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::constexpr_fn_shift")]
+    assert len(mine) == 2
+    with pytest.raises(LoweringError, match=r"triton_round19.py:\d+:\d+: _log2_int \(a triton.constexpr_function\) "
+                                            r"gives 5, 4 at the captured launches"):
+        lower_from_launches(f"{FIXTURE}::constexpr_fn_shift", mine)
+
+
+def test_round19_constexpr_functions_match_numpy(lowered):
+    for name, grid, args, kw in MOD.cases():
+        if name not in ("constexpr_fn_rows", "constexpr_fn_loop"):
+            continue
+        got = _run(lowered, name, grid, args, kw)[1]
+        want = args[0].sum(axis=1) * 32 if name == "constexpr_fn_rows" else args[0] * 64
+        assert np.allclose(got, want, rtol=1e-5, atol=1e-4), (name, kw, got[:4], want[:4])

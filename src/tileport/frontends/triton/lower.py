@@ -2945,6 +2945,8 @@ class _Lowerer:
                 if value is None:
                     raise self.fail(node, f"helper {func.id} returns nothing: call it as a statement")
                 return value
+            if func.id in self.k.constexpr_functions:
+                return self.constexpr_function(node, func.id)
             if func.id in ("min", "max") and len(node.args) >= 2 and not node.keywords:
                 return self.builtin_minmax(node, func.id)
             if func.id in ("float", "int") and len(node.args) == 1 and not node.keywords:
@@ -4798,6 +4800,47 @@ class _Lowerer:
             self.env, self.prefix, self._carried, self._loop_outer, self.helper_names = saved
         return result
 
+    def constexpr_function(self, node: ast.Call, name: str) -> object:
+        """``NCH: tl.constexpr = _num_chunks(N, BLOCK)``, ``_num_chunks`` a ``@triton.constexpr_function``: Python
+        that Triton runs at compile time on the constexprs' values. A function that is one ``return`` of an
+        expression the lowering takes is inlined as a helper (on ct.Constant parameters: folded per specialization,
+        right at any value); another is run here on each captured launch's values (its arguments constexprs and
+        literals), and the value every launch gives is a literal (launches that disagree: refused)."""
+        fdef = self.k.constexpr_functions[name]
+        n = len(next(iter(self.const_values.values()))) if self.const_values else 1
+        calls = []
+        for i in range(n):
+            values = {p: vals[i] for p, vals in self.const_values.items()}
+            try:
+                calls.append(([self._static(a, values) for a in node.args],
+                              {k.arg: self._static(k.value, values) for k in node.keywords if k.arg}))
+            except _NotStatic:
+                raise self.fail(node, f"{name} (a triton.constexpr_function) is called here on a value that is not "
+                                      "a constexpr or a literal") from None
+        body = [st for st in fdef.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+        if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+            at = (len(self.lines), len(self.notes))
+            try:
+                value = self.inline(node, fdef)
+                if isinstance(value, Scalar):
+                    return value
+            except LoweringError:   # (`x.bit_length()`: Python the lowering has no counterpart for)
+                pass
+            del self.lines[at[0]:], self.notes[at[1]:]
+        fn = _constexpr_callable(self.k, name)
+        results = []
+        for args, kwargs in calls:
+            try:
+                results.append(fn(*args, **kwargs))
+            except Exception as exc:  # noqa: BLE001 — the user's function, run as Triton runs it
+                raise self.fail(node, f"{name} (a triton.constexpr_function) raised {type(exc).__name__}: {exc} at "
+                                      f"a captured launch's constexprs ({', '.join(map(repr, args))})") from None
+        if len({repr(r) for r in results}) == 1 and isinstance(results[0], (bool, int, float, str)):
+            return self.ev(ast.copy_location(ast.Constant(results[0]), node))
+        raise self.fail(node, f"{name} (a triton.constexpr_function) gives {', '.join(map(repr, results))} at the "
+                              "captured launches, and is not one `return` of an expression the lowering takes: "
+                              "capture each value's launches apart and port each")
+
     def _axis(self, node: ast.Call, kw: dict) -> str:
         a = kw.get("axis") or (node.args[0] if node.args else None)
         if not (isinstance(a, ast.Constant) and a.value in (0, 1, 2)):
@@ -5942,6 +5985,17 @@ class _Lowerer:
                 params.append(f"{p}: {ann}")
                 out.append({"name": p, "kind": "scalar", "type": ann})
         return ", ".join(params), out
+
+
+def _constexpr_callable(kernel: TritonKernel, name: str):
+    """The module's ``@triton.constexpr_function`` ``name`` as a Python function (its decorators dropped), defined
+    with the module's literal constants, ``math`` and its other constexpr functions in scope, as Triton calls it."""
+    scope: dict = {"math": math, **kernel.globals}
+    defs = [copy.copy(f) for f in kernel.constexpr_functions.values()]
+    for f in defs:
+        f.decorator_list = []
+    exec(compile(ast.fix_missing_locations(ast.Module(defs, [])), str(kernel.path), "exec"), scope)
+    return scope[name]
 
 
 #: element-wise cuTile functions: lane i of the result depends on lane i of each tile operand only

@@ -33,6 +33,8 @@ class TritonKernel:
     #: the bare names of ``functions`` imported from libdevice (``from triton.language.extra.libdevice import
     #: sqrt``: libdevice's correctly rounded sqrt, not tl.sqrt's approximation)
     libdevice: frozenset[str] = field(default_factory=frozenset, compare=False)
+    #: the module's ``@triton.constexpr_function`` functions (Python Triton calls at compile time on constexprs)
+    constexpr_functions: dict[str, ast.FunctionDef] = field(default_factory=dict, compare=False)
 
     @property
     def params(self) -> list[str]:
@@ -204,7 +206,20 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
     libdevice = libdevice | (aliased_libdevice - set(functions))   # (a name imported too: the import's)
     functions = {**aliased, **functions}
     return TritonKernel(path.resolve(), name, fn, text, frozenset(tl), frozenset(t for t in tr if ":" not in t),
-                        functions, constants, helpers, libdevice)
+                        functions, constants, helpers, libdevice, _constexpr_functions(tree, tr))
+
+
+def _constexpr_functions(tree: ast.Module, tr: set[str]) -> dict[str, ast.FunctionDef]:
+    """The module's top-level functions decorated ``@triton.constexpr_function`` (or the bare name imported from
+    triton / triton.runtime.jit), by name."""
+    bare = {a.asname or a.name for n in walk_nodes(tree) if isinstance(n, ast.ImportFrom)
+            and n.module in ("triton", "triton.runtime.jit", "triton.runtime") for a in n.names
+            if a.name == "constexpr_function"}
+
+    def is_cfn(d: ast.expr) -> bool:
+        return (isinstance(d, ast.Attribute) and d.attr == "constexpr_function" and isinstance(d.value, ast.Name)
+                and d.value.id in tr) or (isinstance(d, ast.Name) and d.id in bare)
+    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and any(map(is_cfn, n.decorator_list))}
 
 
 def _jitted(tree: ast.Module, tr: set[str]) -> list[ast.FunctionDef]:
