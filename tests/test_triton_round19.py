@@ -1,6 +1,6 @@
 """Round 19's kernels (tests/fixtures/triton_round19.py), found by a helper's own Triton probes (build/tri19):
 `libdevice.fmax` / `fmin` / `copysign` with a number among their tiles (refused: "a Scalar cannot be used as a value
-here") lowered with the number a 0-d tile of the tiles' dtype, as Triton converts it; an arm of an `if` on a
+here"; `fast_dividef(x, 7.0)` too) lowered with the number a 0-d tile of the tiles' dtype, as Triton converts it; an arm of an `if` on a
 string constexpr that is refused (`tl.erf`) refusing only the launches that reach it (every launch was refused): the
 kernel lowered for the others, the refused launches named in the lowering report and refused at run time with the
 arm's file:line:col; a `@triton.constexpr_function` (refused as a call the lowering does not know) inlined where it
@@ -24,7 +24,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "triton_round19.py"
 MOD = load_module(FIXTURE, "triton_round19_fixture")
 #: the fixture's lines calling tl.erf (gelu_arms' helper, act_arms)
 ERF_LINES = [i + 1 for i, line in enumerate(FIXTURE.read_text().splitlines()) if "tl.erf(" in line]
-NAMES = ("libdevice_number_args", "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
+NAMES = ("libdevice_number_args", "fast_divide_number", "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -171,3 +171,13 @@ def test_round19_constexpr_functions_match_numpy(lowered):
         got = _run(lowered, name, grid, args, kw)[1]
         want = args[0].sum(axis=1) * 32 if name == "constexpr_fn_rows" else args[0] * 64
         assert np.allclose(got, want, rtol=1e-5, atol=1e-4), (name, kw, got[:4], want[:4])
+
+
+def test_round19_fast_dividef_of_numbers(lowered):
+    src = (lowered / "fast_divide_number" / "lowered.py").read_text()
+    assert "ct.truediv(x, ct.full((), 7.0, dtype=ct.float32), rounding_mode=ct.RoundingMode.APPROX)" in src, src
+    assert "ct.truediv(ct.full((), 2.0, dtype=ct.float32), x + 9.0, rounding_mode=ct.RoundingMode.APPROX)" in src, src
+    (name, grid, args, kw), = [c for c in MOD.cases() if c[0] == "fast_divide_number"]
+    got = _run(lowered, name, grid, args, kw)[1]
+    x = args[0]
+    assert np.allclose(got, x / np.float32(7) + np.float32(2) / (x + np.float32(9)), rtol=1e-6, atol=1e-6)

@@ -3247,7 +3247,7 @@ class _Lowerer:
             return self._exp(x)
         if fn == "fast_dividef" and len(node.args) == 2 and not kw:
             # libdevice's fast division: div.approx.f32 (cuTile's APPROX rounding) of two f32 tiles
-            ta, tb = (self.materialize(self._value(self.ev(a), node), node) for a in node.args)
+            ta, tb = self._float_operands(node, fn)
             if self.known_dtype(ta) != F32 or self.known_dtype(tb) != F32:
                 raise self.fail(node, f"{self._spelled(node, fn)} of tiles not both known f32")
             return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)",
@@ -3475,14 +3475,10 @@ class _Lowerer:
         op = "==" if fn == "isinf" else "<"
         return Tile(f"(ct.abs({x.text}) {op} float('inf'))", x.shape, "ct.bool_")
 
-    def libdevice_bits(self, node: ast.Call, fn: str) -> Tile:
-        """libdevice's ``fmax`` / ``fmin`` / ``copysign`` / ``signbit`` of f32 or f64 tiles, as libdevice.10.bc
-        defines them (Triton links it with nvvm-reflect-ftz set: its ``enable_reflect_ftz``): ``__nv_fmaxf`` is
-        ``llvm.nvvm.fmax.ftz.f`` there — ``ct.maximum(.., flush_to_zero=True)`` (f64's ``fmax.d`` flushes nothing;
-        NaN-ignoring as PTX max, ct.maximum's default); ``__nv_copysignf`` the magnitude bits of x with the sign bit
-        of y; ``__nv_signbitf`` the sign bit as an int32 0 / 1 (the bits shifted right 31, logically). Exact.
-        A number among tiles (``libdevice.fmax(x, 0.0)``, a float scalar argument) is a 0-d tile of their dtype, as
-        Triton converts it (a Python scalar takes the tile's float type)."""
+    def _float_operands(self, node: ast.Call, fn: str) -> list[Tile]:
+        """A libdevice function's operands as tiles; a number among tiles (``libdevice.fmax(x, 0.0)``,
+        ``fast_dividef(x, 7.0)``, a float scalar argument) a 0-d tile of their dtype, as Triton converts it (a Python
+        scalar takes the tile's float type). Numbers only, or with tiles not known f32 / f64 alike: refused."""
         vals = [self._value(self.ev(a), node) for a in node.args]
         tiles = [self.materialize(v, node) for v in vals if not isinstance(v, Scalar)]
         if len(tiles) != len(vals):
@@ -3492,7 +3488,16 @@ class _Lowerer:
                                       "to be f32 or f64 alike (libdevice has it for those only)")
             dt = next(iter(dt0))
             vals = [Tile(f"ct.full((), {v.text}, dtype={dt})", (), dt) if isinstance(v, Scalar) else v for v in vals]
-        xs = [self.materialize(v, node) for v in vals]
+        return [self.materialize(v, node) for v in vals]
+
+    def libdevice_bits(self, node: ast.Call, fn: str) -> Tile:
+        """libdevice's ``fmax`` / ``fmin`` / ``copysign`` / ``signbit`` of f32 or f64 tiles, as libdevice.10.bc
+        defines them (Triton links it with nvvm-reflect-ftz set: its ``enable_reflect_ftz``): ``__nv_fmaxf`` is
+        ``llvm.nvvm.fmax.ftz.f`` there — ``ct.maximum(.., flush_to_zero=True)`` (f64's ``fmax.d`` flushes nothing;
+        NaN-ignoring as PTX max, ct.maximum's default); ``__nv_copysignf`` the magnitude bits of x with the sign bit
+        of y; ``__nv_signbitf`` the sign bit as an int32 0 / 1 (the bits shifted right 31, logically). Exact.
+        Numbers among the tiles: ``_float_operands``."""
+        xs = self._float_operands(node, fn)
         dts = {self.known_dtype(x) for x in xs}
         if len(dts) != 1 or not dts <= {F32, "ct.float64"}:
             raise self.fail(node, f"{self._spelled(node, fn)} of tiles not known to be f32 or f64 alike (libdevice "
