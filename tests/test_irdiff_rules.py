@@ -478,6 +478,25 @@ def test_constant_conversion():
     assert v(python, rust)["equivalent"]
 
 
+def test_constant_conversion_through_a_half():
+    """`ct.astype(ct.astype(2.0, ct.float16), ct.float32)` (round 17's p36 `k_const_tiles`): cuTile Python folds it to
+    the f32 constant 2.0; cutile converts an f64 constant (its untyped literal) to f16, then to f32. The f64 -> f16
+    conversion folds as an f32's does; the f16 -> f32 one is exact (every f16 is an f32). Of 0.1, the chain gives
+    the f16 nearest 0.1 (9.997559e-02), not the f32 0.1."""
+    def chain(text: str) -> str:
+        return typed_store("f32", [f"%w = constant <f64: {text}> : tile<128xf64>",
+                                   "%h = ftof %w : tile<128xf64> -> tile<128xf16>",
+                                   "%c = ftof %h : tile<128xf16> -> tile<128xf32>"], "%c")
+
+    python = typed_store("f32", ["%c = constant <f32: 2.000000e+00> : tile<128xf32>"], "%c")
+    out = v(python, chain("2.000000e+00"))
+    assert out["equivalent"] and fired(out, "constant-conversion") == 2, out
+    assert not v(typed_store("f32", ["%c = constant <f32: 1.000000e-01> : tile<128xf32>"], "%c"),
+                 chain("1.000000e-01"))["equivalent"]
+    assert v(typed_store("f32", ["%c = constant <f32: 9.997559e-02> : tile<128xf32>"], "%c"),
+             chain("1.000000e-01"))["equivalent"]
+
+
 def test_constant_conversion_of_an_8_bit_float_zero():
     """cutile 0.3.1 compiles no f8 constant: an f8 zero is an f32 zero converted (+0 only; 1.0 is not folded)."""
     def f8_store(pre: list[str], val: str) -> str:

@@ -936,21 +936,48 @@ def _float_of(text: str) -> float | None:
         return None
 
 
-def _fold_ftof(canon: Canon, op: Op) -> str | None:
-    """Rule constant-conversion: ``ftof (constant <f32: v>) : .. -> tile<..xbf16|f16>`` as the constant of the
-    target type, when v converts exactly (±inf, and finite values the target type holds; for the 8-bit floats,
-    +0 only): a 16-bit one written as its bits, as a 16-bit constant written directly is compared
-    (``_canonical_half``)."""
+def _widen_half(canon: Canon, op: Op) -> str | None:
+    """Rule constant-conversion, widening: ``ftof (constant <f16|bf16: v>) : .. -> tile<..xf32>`` is the f32
+    constant v (every 16-bit float is an f32 exactly), written as tileirdisasm prints an f32; finite v only."""
     import math
     import struct
 
-    m = re.fullmatch(r"ftof \$0\s*: tile<(.*?)f32> -> tile<(.*?)(bf16|f16|f8E4M3FN|f8E5M2)>", op.template)
+    m = re.fullmatch(r"ftof \$0\s*: tile<(.*?)(bf16|f16)> -> tile<(.*?)f32>", op.template)
     src = canon.defs.get(canon.resolve(op.operands[0])) if m else None
     real = canon.op_of(src[0]) if src else None
-    cm = re.fullmatch(r"constant <f32: ([^<>]*)> : tile<(.*?)f32>", real.template) if real and \
-        real.name == "constant" else None
-    if not cm or cm.group(2) != m.group(1):
+    if real is None or real.name != "constant":
         return None
+    text = _canonical_half(real.template) or real.template
+    cm = re.fullmatch(r"constant <(bf16|f16): 0x([0-9A-Fa-f]{4})> : tile<(.*?)(bf16|f16)>", text)
+    if not cm or cm.group(1) != m.group(2) or cm.group(3) != m.group(1):
+        return None
+    bits = int(cm.group(2), 16)
+    v = struct.unpack(">f", struct.pack(">I", bits << 16))[0] if cm.group(1) == "bf16" else \
+        struct.unpack(">e", struct.pack(">H", bits))[0]
+    return f"constant <f32: {v:.6e}> : tile<{m.group(3)}f32>" if math.isfinite(v) else None
+
+
+def _fold_ftof(canon: Canon, op: Op) -> str | None:
+    """Rule constant-conversion: ``ftof (constant <f32|f64: v>) : .. -> tile<..xbf16|f16>`` as the constant of the
+    target type, when v converts exactly (±inf, and finite values the target type holds; for the 8-bit floats,
+    +0 only): a 16-bit one written as its bits, as a 16-bit constant written directly is compared
+    (``_canonical_half``); a 16-bit constant widened to f32 (_widen_half)."""
+    import math
+    import struct
+
+    if (widened := _widen_half(canon, op)) is not None:
+        return widened
+    m = re.fullmatch(r"ftof \$0\s*: tile<(.*?)(f32|f64)> -> tile<(.*?)(bf16|f16|f8E4M3FN|f8E5M2)>", op.template)
+    src = canon.defs.get(canon.resolve(op.operands[0])) if m else None
+    real = canon.op_of(src[0]) if src else None
+    cm = re.fullmatch(r"constant <(f32|f64): ([^<>]*)> : tile<(.*?)(f32|f64)>", real.template) if real and \
+        real.name == "constant" else None
+    if not cm or cm.group(1) != m.group(2) or cm.group(4) != m.group(2) or cm.group(3) != m.group(1):
+        return None
+    m = re.fullmatch(r"ftof \$0\s*: tile<(.*?)(?:f32|f64)> -> tile<(.*?)(bf16|f16|f8E4M3FN|f8E5M2)>", op.template)
+    cm = re.fullmatch(r"constant <(?:f32|f64): ([^<>]*)> : tile<(.*?)(?:f32|f64)>", real.template)
+    if "f64" in real.template.split(":")[0] and cm.group(1).strip().lower().startswith("0x"):
+        return None   # (an f64's bits: not read here)
     v = _float_of(cm.group(1).strip())
     if v is None or math.isnan(v):
         return None

@@ -143,8 +143,9 @@ RULES: tuple[Rule, ...] = (
          "padded load's value in every lane (cutile 0.3.1 cannot pass a padding to a rank-2+ pointer load: it "
          "reshapes a scalar padding to rank 1 first)", "test_padded_pointer_load_select"),
     Rule("constant-conversion", "rewrite",
-         "`ftof` of an f32 constant to bf16/f16 is the constant of that type it rounds to (nearest even), when "
-         "every f32 that tileirdisasm prints as that text rounds to the same value; to f8E4M3FN/f8E5M2, of +0 only",
+         "`ftof` of an f32 (or f64) constant to bf16/f16 is the constant of that type it rounds to (nearest even), "
+         "when every value that tileirdisasm prints as that text rounds to the same value; to f8E4M3FN/f8E5M2, of +0 "
+         "only; `ftof` of a finite bf16/f16 constant to f32 is the f32 constant of its value (exact)",
          "the conversion of a constant is a constant; the text of an f32 has 7 significant digits, so the rule "
          "fires only when the whole interval of f32s it may stand for rounds alike; cutile 0.3.1 writes bf16's "
          "named constants other than ZERO wrongly (docs/toolchain.md), so the port spells them as a converted f32 "
