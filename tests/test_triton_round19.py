@@ -3,7 +3,8 @@
 here"; `fast_dividef(x, 7.0)` too) lowered with the number a 0-d tile of the tiles' dtype, as Triton converts it; an arm of an `if` on a
 string constexpr that is refused (`tl.erf`) refusing only the launches that reach it (every launch was refused): the
 kernel lowered for the others, the refused launches named in the lowering report and refused at run time with the
-arm's file:line:col; a `@triton.constexpr_function` (refused as a call the lowering does not know) inlined where it
+arm's file:line:col; `offs[None]` / `x[None]` (a lone None) as `[None, :]` / `[None, :, :]`; a
+`@triton.constexpr_function` (refused as a call the lowering does not know) inlined where it
 is one `return` of an expression, else run on each launch's constexprs (one value: a literal; several: refused at
 the call). Each fixture kernel is ported
 and proven (sm_90); the lowered kernels run on numpy against numpy's own results (Triton 3.6's interpreter cannot
@@ -24,7 +25,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "triton_round19.py"
 MOD = load_module(FIXTURE, "triton_round19_fixture")
 #: the fixture's lines calling tl.erf (gelu_arms' helper, act_arms)
 ERF_LINES = [i + 1 for i, line in enumerate(FIXTURE.read_text().splitlines()) if "tl.erf(" in line]
-NAMES = ("libdevice_number_args", "fast_divide_number", "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
+NAMES = ("libdevice_number_args", "fast_divide_number", "none_index_expand", "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -181,3 +182,12 @@ def test_round19_fast_dividef_of_numbers(lowered):
     got = _run(lowered, name, grid, args, kw)[1]
     x = args[0]
     assert np.allclose(got, x / np.float32(7) + np.float32(2) / (x + np.float32(9)), rtol=1e-6, atol=1e-6)
+
+
+def test_round19_lone_none_index(lowered):
+    src = (lowered / "none_index_expand" / "lowered.py").read_text()
+    assert "ct.reshape(b, (1, N))" in src and "(1, M, N)" in src, src
+    (name, grid, args, kw), = [c for c in MOD.cases() if c[0] == "none_index_expand"]
+    got = _run(lowered, name, grid, args, kw)
+    x, b = args[0], args[1]
+    assert np.array_equal(got[2], x + b[None, :]) and np.array_equal(got[3][0], x * np.float32(2)), got[2:]

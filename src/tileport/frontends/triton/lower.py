@@ -2076,6 +2076,12 @@ class _Lowerer:
         is_all = [isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None for e in items]
         if not all(a or b for a, b in zip(is_none, is_all)):
             raise self.fail(node, "only `[:, None]`-style indexing (adding unit axes) is supported")
+        rank = _rank_of(v)
+        if rank is not None and sum(is_all) < rank:
+            # `offs[None]`, `x2d[:, None]`: the axes not named are kept after those named, as Triton's __getitem__
+            # (and numpy) read them
+            pad = rank - sum(is_all)
+            items, is_none, is_all = items + [None] * pad, is_none + [False] * pad, is_all + [True] * pad
         alls = [k for k, a in enumerate(is_all) if a]   # where the old axes go, in order
 
         def moved(i: Idx) -> Idx:
@@ -5990,6 +5996,21 @@ class _Lowerer:
                 params.append(f"{p}: {ann}")
                 out.append({"name": p, "kind": "scalar", "type": ann})
         return ", ".join(params), out
+
+
+def _rank_of(v: object) -> int | None:
+    """How many axes an index vector, a tile, a mask or index arithmetic has (None: not known here)."""
+    if isinstance(v, Idx):
+        return v.rank
+    if isinstance(v, Tile):
+        return len(v.shape)
+    if isinstance(v, Mask) and v.conds:
+        return v.conds[0][0].rank
+    if isinstance(v, Offset):
+        ranks = {t.index.rank if isinstance(t.index, Idx) else len(t.index.shape) for t in v.terms
+                 if isinstance(t.index, (Idx, Tile))}
+        return ranks.pop() if len(ranks) == 1 else None
+    return None
 
 
 def _constexpr_callable(kernel: TritonKernel, name: str):
