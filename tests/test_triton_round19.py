@@ -3,7 +3,8 @@
 here"; `fast_dividef(x, 7.0)` too) lowered with the number a 0-d tile of the tiles' dtype, as Triton converts it; an arm of an `if` on a
 string constexpr that is refused (`tl.erf`) refusing only the launches that reach it (every launch was refused): the
 kernel lowered for the others, the refused launches named in the lowering report and refused at run time with the
-arm's file:line:col; `offs[None]` / `x[None]` (a lone None) as `[None, :]` / `[None, :, :]`; a
+arm's file:line:col; `offs[None]` / `x[None]` (a lone None) as `[None, :]` / `[None, :, :]`; a store through two index runs of one
+stride (strides 1, N, 1) a scatter (its view dropped the last row: silently wrong, found by this round's test); a
 `@triton.constexpr_function` (refused as a call the lowering does not know) inlined where it
 is one `return` of an expression, else run on each launch's constexprs (one value: a literal; several: refused at
 the call). Each fixture kernel is ported
@@ -25,7 +26,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "triton_round19.py"
 MOD = load_module(FIXTURE, "triton_round19_fixture")
 #: the fixture's lines calling tl.erf (gelu_arms' helper, act_arms)
 ERF_LINES = [i + 1 for i, line in enumerate(FIXTURE.read_text().splitlines()) if "tl.erf(" in line]
-NAMES = ("libdevice_number_args", "fast_divide_number", "none_index_expand", "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
+NAMES = ("libdevice_number_args", "fast_divide_number", "none_index_expand", "same_stride_runs", "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -191,3 +192,11 @@ def test_round19_lone_none_index(lowered):
     got = _run(lowered, name, grid, args, kw)
     x, b = args[0], args[1]
     assert np.array_equal(got[2], x + b[None, :]) and np.array_equal(got[3][0], x * np.float32(2)), got[2:]
+
+
+def test_round19_same_stride_runs_scatter_every_row(lowered):
+    src = (lowered / "same_stride_runs" / "lowered.py").read_text()
+    assert "ct.scatter(z_ptr," in src, src
+    (name, grid, args, kw), = [c for c in MOD.cases() if c[0] == "same_stride_runs"]
+    got = _run(lowered, name, grid, args, kw)[1]
+    assert np.array_equal(got, args[0] * np.float32(2)), got   # (the view's form left the last row 0)

@@ -5450,6 +5450,11 @@ class _Lowerer:
                                             View(ptr.param, tuple(Dim(t.stride, None) for t in scalars)))
         if self._pending_junk and scalars:
             raise _Unwrap()
+        if len({t.stride for t in runs}) < len(runs) and ptr.param not in self.gathered_arrays:
+            # two runs of one stride (`tl.arange(0, 1)[:, None, None] + r[None, :, None] * N + c[None, None, :]`:
+            # strides 1, N, 1): the view's extents along them are undecidable (the outermost took what the other
+            # two seemed to span, and the last row was dropped, silently): a gather / scatter, exact
+            raise _UnitStrideArrays({ptr.param})
         if any(t.stride == "1" for t in scalars) and any(t.stride == "1" for t in runs) and \
                 ptr.param not in self.gathered_arrays:
             # `out + 1 + e` (e a unit-stride run, 1 not a whole number of its blocks): an element offset inside a
