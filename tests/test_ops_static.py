@@ -371,3 +371,24 @@ def test_bench_interleaves_contenders_in_rounds():
     assert runs == ["a", "b", "broken", "b", "a", "b", "a"]   # a b broken | (broken) b a | a b | b a
     assert seen[:7] == ["a"] * 7 and seen[7:14] == ["b"] * 7   # round 1: 5 warm-up + 2 timed calls each
     assert seen.count("a") == 5 + 2 + 3 * (2 + 2)   # later rounds: 2 warm-up + 2 timed calls each
+
+
+def test_bench_bounds_each_rounds_calls_by_wall_time(monkeypatch):
+    """A contender whose calls take long (a PyTorch step loop of 0.5 s a call) is timed on as many calls a round as
+    fit ROUND_BUDGET_S, at least MIN_REPS, instead of every rep (the H100 bench of 2026-12-07 spent its whole
+    480 s step in one such case); a fast one keeps every rep."""
+    from tileport.bench import runner
+
+    torch = types.SimpleNamespace(cuda=_FakeCuda())
+    monkeypatch.setattr(runner.time, "perf_counter", lambda: torch.cuda.now)   # (the fake clock: seconds)
+
+    def contender(cost):
+        def call(_i):
+            torch.cuda.now += cost
+        return call
+
+    out = runner.time_rounds(torch, {"fast": contender(1e-5), "slow": contender(0.5), "slower": contender(5.0)},
+                             copies=1, reps=100, warmup=5, rounds=4)
+    assert len(out["fast"]["times"]) == 100
+    assert len(out["slow"]["times"]) == 4 * int(runner.ROUND_BUDGET_S / 0.5)
+    assert len(out["slower"]["times"]) == 4 * runner.MIN_REPS

@@ -46,6 +46,11 @@ LAUNCH_ROUNDS = 5
 #: kernel, torch's own op) in turn, in the reverse order every other round, so that drift over a case (clocks,
 #: memory state) falls on all of them alike instead of on whichever is timed last.
 ROUNDS = 4
+#: the most wall time one contender's timed calls take in a round: a slow PyTorch path (the gated delta rule's eager
+#: step loop, 0.1-0.5 s a call) is timed on fewer calls, at least MIN_REPS, where 25 a round took minutes a row
+#: (the H100 bench of 2026-12-07 spent 480 s in one case); the kernels themselves (µs to ms) keep every call
+ROUND_BUDGET_S = 2.0
+MIN_REPS = 3
 #: An over-estimate of the SM clock (H200: 1.98 GHz boost) for sizing the GPU sleep that timed calls queue behind.
 GPU_CYCLES_PER_S = 2.0e9
 #: Matrix products are measured against torch's own kernel on the same shape and dtype.
@@ -163,12 +168,13 @@ def geomean(values: list[float]) -> float | None:
 # ---------------------------------------------------------------- timing
 
 def time_calls(torch: Any, call: Callable[[int], Any], copies: int, reps: int, warmup: int,
-               host: dict | None = None) -> list[float]:
+               host: dict | None = None, budget_s: float | None = None) -> list[float]:
     """Per-call GPU times in µs from CUDA events around each call; call(i) uses input copy i.
 
     The timed calls are queued behind a GPU sleep long enough to cover their host-side cost, so the events
     time the kernels back to back instead of the Python launch path (whose cost goes to ``host["host_us"]``, µs
-    per call to enqueue; the launch overhead is reported on its own)."""
+    per call to enqueue; the launch overhead is reported on its own). ``budget_s``: where ``reps`` calls would
+    take longer (as the warm-up calls took), as many as fit, at least MIN_REPS."""
     for i in range(warmup):
         if i == 1:
             torch.cuda.synchronize()
@@ -176,6 +182,8 @@ def time_calls(torch: Any, call: Callable[[int], Any], copies: int, reps: int, w
         call(i % copies)
     torch.cuda.synchronize()
     per_call = (time.perf_counter() - t0) / (warmup - 1) if warmup > 1 else 1e-4
+    if budget_s is not None and warmup > 1 and per_call * reps > budget_s:
+        reps = max(MIN_REPS, int(budget_s / per_call))
     events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
     sleep = getattr(torch.cuda, "_sleep", None)
     if sleep is not None:
@@ -197,8 +205,9 @@ def time_rounds(torch: Any, calls: dict[str, Callable[[int], Any]], copies: int,
     """Interleaved timing of several contenders: ``rounds`` rounds of ceil(reps / rounds) calls each (time_calls),
     every contender once per round, the order reversed every other round (A B C, C B A, ...). The first round
     warms each contender up with ``warmup`` calls (the JIT compile included), the later ones with two (enough to
-    size the GPU sleep). Per contender: {"times": [...], "host_us": mean enqueue cost} or {"error": text}; a
-    contender that fails is dropped from the later rounds."""
+    size the GPU sleep), each round's calls bounded by ROUND_BUDGET_S of wall time. Per contender: {"times":
+    [...], "host_us": mean enqueue cost} or {"error": text}; a contender that fails is dropped from the later
+    rounds."""
     per_round = max(1, math.ceil(reps / max(rounds, 1)))
     names = list(calls)
     out: dict[str, dict] = {n: {"times": [], "host": []} for n in names}
@@ -209,7 +218,8 @@ def time_rounds(torch: Any, calls: dict[str, Callable[[int], Any]], copies: int,
                 continue
             host: dict = {}
             try:
-                res["times"] += time_calls(torch, calls[n], copies, per_round, warmup if r == 0 else 2, host)
+                res["times"] += time_calls(torch, calls[n], copies, per_round, warmup if r == 0 else 2, host,
+                                           ROUND_BUDGET_S)
                 res["host"].append(host["host_us"])
             except Exception as exc:  # noqa: BLE001
                 out[n] = {"error": _err(exc)}
