@@ -4,7 +4,9 @@ here"; `fast_dividef(x, 7.0)` too) lowered with the number a 0-d tile of the til
 string constexpr that is refused (`tl.erf`) refusing only the launches that reach it (every launch was refused): the
 kernel lowered for the others, the refused launches named in the lowering report and refused at run time with the
 arm's file:line:col; `offs[None]` / `x[None]` (a lone None) as `[None, :]` / `[None, :, :]`; a store through two index runs of one
-stride (strides 1, N, 1) a scatter (its view dropped the last row: silently wrong, found by this round's test); a
+stride (strides 1, N, 1) a scatter (its view dropped the last row: silently wrong, found by this round's test);
+`for j in tl.static_range(i + 1)` in `for i in tl.static_range(R)` proven, its outer loop `ct.static_iter` (unrolled,
+as Triton unrolls it: each inner loop's bound a constant; the inner index's range was unproven by irdiff); a
 `@triton.constexpr_function` (refused as a call the lowering does not know) inlined where it
 is one `return` of an expression, else run on each launch's constexprs (one value: a literal; several: refused at
 the call). Each fixture kernel is ported
@@ -26,7 +28,8 @@ FIXTURE = Path(__file__).parent / "fixtures" / "triton_round19.py"
 MOD = load_module(FIXTURE, "triton_round19_fixture")
 #: the fixture's lines calling tl.erf (gelu_arms' helper, act_arms)
 ERF_LINES = [i + 1 for i, line in enumerate(FIXTURE.read_text().splitlines()) if "tl.erf(" in line]
-NAMES = ("libdevice_number_args", "fast_divide_number", "none_index_expand", "same_stride_runs", "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
+NAMES = ("libdevice_number_args", "fast_divide_number", "none_index_expand", "same_stride_runs", "static_triangle",
+         "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -72,6 +75,10 @@ class Ct19(r14.Ct14):
     @staticmethod
     def bitcast(x, dtype):
         return np.asarray(x).view(dtype)
+
+    @staticmethod
+    def static_iter(it):
+        return it
 
     @staticmethod
     def tanh(x):
@@ -200,3 +207,13 @@ def test_round19_same_stride_runs_scatter_every_row(lowered):
     (name, grid, args, kw), = [c for c in MOD.cases() if c[0] == "same_stride_runs"]
     got = _run(lowered, name, grid, args, kw)[1]
     assert np.array_equal(got, args[0] * np.float32(2)), got   # (the view's form left the last row 0)
+
+
+def test_round19_static_triangle_unrolls_outer(lowered):
+    src = (lowered / "static_triangle" / "lowered.py").read_text()
+    assert "for i in ct.static_iter(range(R)):" in src and "for j in range(i + 1):" in src, src
+    (name, grid, args, kw), = [c for c in MOD.cases() if c[0] == "static_triangle"]
+    got = _run(lowered, name, grid, args, kw)[1]
+    x, R, B = args[0].reshape(-1, 32), kw["R"], kw["BLOCK"]
+    want = sum(x[i * R + j] * (j + 1) for i in range(R) for j in range(i + 1))
+    assert np.allclose(got, want, rtol=1e-6, atol=1e-5), (got[:4], want[:4], B)

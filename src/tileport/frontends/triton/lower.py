@@ -1427,7 +1427,15 @@ class _Lowerer:
         self._carried = old_carried | carried
         self._loop_outer = old_outer | {n for n in carried & set(self.env) if not _written_first(s.body, n)}
         rng = stop if start == "0" and step == "1" else f"{start}, {stop}" if step == "1" else f"{start}, {stop}, {step}"
-        self.emit(f"for {index} in range({rng}):")
+        if self.function(it.func) == "static_range" and any(
+                isinstance(n, ast.For) and any(isinstance(m, ast.Name) and m.id == var for m in walk_nodes(n.iter))
+                for n in walk_nodes(ast.Module(s.body, []))):
+            # `for i in tl.static_range(R): for j in tl.static_range(i + 1):` (a triangle): unrolled, as Triton
+            # unrolls it, so that each inner loop has a constant bound (a loop bound by the outer index left the
+            # inner index's range unproven)
+            self.emit(f"for {index} in ct.static_iter(range({rng})):")
+        else:
+            self.emit(f"for {index} in range({rng}):")
         # `for i in range(0, n, BLOCK)`: i is a whole number of blocks, so `i + tl.arange(0, BLOCK)` is a tile index
         stepped = step != "1" and start == "0" and step.isidentifier() and self.kinds.get(step) == "constant"
         self.env[var] = Scalar(index, factors=(f"{index} // {step}", step) if stepped else None)
