@@ -169,3 +169,35 @@ def k(labels, out, B: ct.Constant[int]):
     ct.store(out, (ct.bid(0),), ct.reshape(safe, (1,)))
 """, "labels=i64[?]/1, out=i64[?]/1, B=#16").body)
     assert "Tile<i64, { [] }> = select(" in text and "0i64" in text, text
+
+
+def test_python_operators_and_functions_passed_to_helpers(tmp_path):
+    """`operator.mul(a, a)` in a kernel, and a helper calling a function it is given, `pair(a, b, ct.maximum)` /
+    `pair(a, b, operator.add)` (round 19's r21 `four_way`, a tree reduction taking its combine function): cuTile
+    Python calls the function object it binds; the port refused the expression (`expression operator.add`,
+    `call operator.mul(...)`). Python's operator functions are their operators (rewrite python-operator) and a
+    helper given a cuda.tile or operator function is copied per function, the call through the parameter that
+    function's call (rewrite helper-function-argument)."""
+    body, helpers = resolved(tmp_path, '''import operator
+from operator import neg
+import cuda.tile as ct
+
+
+@ct.function
+def pair(a, b, op):
+    return op(a, b)
+
+
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    a = ct.load(x, (ct.bid(0), 0), (1, B))
+    b = ct.load(x, (ct.bid(0), 1), (1, B))
+    c = operator.mul(a, a) + neg(b)
+    ct.store(y, (ct.bid(0), 0), pair(a, b, ct.maximum) + pair(a, c, operator.add) + pair(a, b, ct.bitwise_xor))
+''')
+    assert "c = a * a + -b" in body, body
+    assert "pair__maximum(a, b) + pair__add(a, c) + pair__bitwise_xor(a, b)" in body, body
+    import ast
+    text = {name: ast.unparse(h.fn) for name, h in helpers.items()}
+    assert "return ct.maximum(a, b)" in text["pair__maximum"]
+    assert "return a + b" in text["pair__add"] and "return a ^ b" in text["pair__bitwise_xor"]

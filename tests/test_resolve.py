@@ -13,6 +13,7 @@ from kernel_text import resolved
 
 HEADER = """\
 import math
+import operator
 import numpy as np
 import cuda.tile as ct
 import cuda.tile as cuda_tile
@@ -199,6 +200,8 @@ CASES = {
                         "kw_scaled(ct.load"),
     "helper-single-result": ("(u,) = one_sq(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))\nv = one_sq(u)[0]",
                              "u = one_sq(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))\nv = one_sq(u)", "[0]"),
+    "python-operator": ("t = operator.mul(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), 2.0)",
+                        "t = ct.load(x, index=(ct.bid(0),), shape=(TILE,)) * 2.0", "operator"),
     "unary-plus": ("t = +ct.load(x, index=(ct.bid(0),), shape=(TILE,))", "t = ct.load(", "+ct.load"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
                                "= times(t, 2.0)", "times(t, 2.0) + 1.0"),

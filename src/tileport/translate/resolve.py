@@ -17,6 +17,7 @@ import collections
 import copy
 import enum
 import inspect
+import operator
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,30 @@ OPERATOR_FUNCTIONS: dict[str, type] = {
 
 #: the same for Python's unary operators: `ct.bitwise_not(a)` is `~a`, `ct.negative(a)` is `-a`.
 UNARY_OPERATOR_FUNCTIONS: dict[str, type] = {"bitwise_not": ast.Invert, "negative": ast.USub}
+
+#: Python's operator module, the functions that are operators (`operator.add(a, b)` is `a + b`; passed to a helper
+#: that calls it, `tree(parts, operator.add)`, the call through the parameter is that operator too).
+PYTHON_OPERATORS: dict[Any, type] = {
+    operator.add: ast.Add, operator.sub: ast.Sub, operator.mul: ast.Mult, operator.truediv: ast.Div,
+    operator.floordiv: ast.FloorDiv, operator.mod: ast.Mod, operator.pow: ast.Pow, operator.matmul: ast.MatMult,
+    operator.and_: ast.BitAnd, operator.or_: ast.BitOr, operator.xor: ast.BitXor, operator.lshift: ast.LShift,
+    operator.rshift: ast.RShift, operator.lt: ast.Lt, operator.le: ast.LtE, operator.eq: ast.Eq,
+    operator.ne: ast.NotEq, operator.ge: ast.GtE, operator.gt: ast.Gt, operator.neg: ast.USub,
+    operator.invert: ast.Invert, operator.inv: ast.Invert,
+}
+
+
+def operator_call(op: type, args: list[ast.expr], like: ast.AST) -> ast.expr | None:
+    """The expression Python's operator ``op`` makes of ``args`` (a BinOp, a Compare, a UnaryOp), or None when the
+    count does not fit."""
+    if issubclass(op, ast.unaryop):
+        out = ast.UnaryOp(op(), args[0]) if len(args) == 1 else None
+    elif len(args) != 2:
+        out = None
+    else:
+        out = ast.Compare(args[0], [op()], [args[1]]) if issubclass(op, ast.cmpop) else ast.BinOp(args[0], op(),
+                                                                                                   args[1])
+    return None if out is None else _mark(ast.copy_location(out, like))
 
 #: cuda.tile functions that leave nothing to translate once the reference compiled: `ct.ensure_constant(e)` is `e`
 #: (rewrite ensure-constant), `raise ct.static_exception(..)` stops that compile, so it is only ever in an arm of a
@@ -214,9 +239,13 @@ REWRITES: tuple[Rewrite, ...] = (
             "literals in place returning the arm taken (`return t * 3`): cuTile Python folds the test after "
             "inlining, so the product is an operand its sums contract (rewrite helper-product-operand)"),
     Rewrite("helper-function-argument", "a helper passed to another as an argument (`apply(t, silu)`, "
-            "`def twice(v, f=leaky)`: a module helper or a function defined in the kernel), called through the "
-            "parameter (`f(v)`)", "a copy of the callee per function passed (`apply__silu(t)`), the parameter "
-            "replaced by that function's name: the call cuTile Python inlines through the function object"),
+            "`def twice(v, f=leaky)`: a module helper or a function defined in the kernel; also a cuda.tile "
+            "function or one of Python's operators, `tree(parts, ct.maximum)`, `pair(a, b, operator.add)`), called "
+            "through the parameter (`f(v)`)", "a copy of the callee per function passed (`apply__silu(t)`), the "
+            "parameter replaced by that function's name (the call through it `ct.maximum(a, b)`, or the operator "
+            "`a + b`): the call cuTile Python inlines through the function object"),
+    Rewrite("python-operator", "a function of Python's `operator` module called in a kernel (`operator.mul(a, b)`, "
+            "`neg(b)` imported from it)", "the operator (`a * b`, `-b`), as Python computes it"),
     Rewrite("helper-product-operand", "a helper returning a product, called as an operand of a sum "
             "(`scale(x) + bias`, `def scale(v): return v * s`): cuTile Python inlines it, then contracts the sum "
             "into an fma", "the call bound to a name first (`scale_value = scale(x)`, then `scale_value + bias`), "
@@ -323,11 +352,24 @@ def _numbers(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, enum.Enum)
 
 
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 def static_node(value: Any, like: ast.AST) -> ast.expr | None:
     """The canonical spelling of a compile-time value, or None if it has none (a tile, an array, anything else)."""
     ct = _ct()
     if value is ct:
         return _attr_chain("ct", like)
+    if callable(value) and not isinstance(value, type) and _hashable(value) and value in PYTHON_OPERATORS:
+        out = _mark(ast.copy_location(ast.Attribute(ast.Name("operator", ast.Load()), value.__name__,
+                                                    ast.Load()), like))   # (`operator.add`, `add` imported)
+        out.tileport_operator = PYTHON_OPERATORS[value]
+        return out
     if isinstance(value, bool) or (isinstance(value, (int, float)) and not isinstance(value, enum.Enum)):
         return _mark(ast.copy_location(ast.Constant(value), like))
     if isinstance(value, (enum.IntEnum, enum.IntFlag)) and not type(value).__module__.startswith("cuda.tile"):
@@ -650,6 +692,9 @@ class _Resolver(ast.NodeTransformer):
         node = self.generic_visit(node)
         node.args = splice_starred(node.args)   # `f(*pair, x)` of a tuple written out: its elements in place
         f = node.func
+        if getattr(f, "tileport_operator", None) is not None and not node.keywords and \
+                (out := operator_call(f.tileport_operator, node.args, node)) is not None:
+            return out   # `operator.mul(a, b)`: `a * b` (rewrite python-operator)
         if isinstance(f, ast.Attribute) and f.attr in TILE_METHODS and not _is_ct(f.value):
             func = _attr_chain(f"ct.{f.attr}", f)
             node = _mark(ast.copy_location(ast.Call(func, [f.value, *node.args], node.keywords), node))
@@ -1774,6 +1819,47 @@ class _FoldFunctionNoneTests(ast.NodeTransformer):
         return node
 
 
+def _function_object(a: ast.AST) -> bool:
+    """``a`` is a cuda.tile function (`ct.maximum`) or one of Python's operators (`operator.add`) passed as a
+    value."""
+    if getattr(a, "tileport_operator", None) is not None:
+        return True
+    return isinstance(a, ast.Attribute) and _is_ct(a.value) and inspect.isroutine(getattr(_ct(), a.attr, None))
+
+
+def _function_label(a: ast.AST) -> str:
+    return a.id if isinstance(a, ast.Name) else a.attr.strip("_")
+
+
+class _CallThrough(ast.NodeTransformer):
+    """In a helper's copy, calls through parameters bound to cuda.tile functions or Python's operators (``through``:
+    parameter → the function's node): `op(a, b)` is `ct.maximum(a, b)` (canonical), `a + b` for `operator.add` or
+    an operator-like cuda.tile function; another read of the parameter is the function's node."""
+
+    def __init__(self, through: dict[str, ast.expr]):
+        self.through = through
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node = self.generic_visit(node)
+        f = node.func
+        if not (isinstance(f, ast.Attribute) and getattr(f, "tileport_through", False)):
+            return node
+        op = getattr(f, "tileport_operator", None)
+        if op is None and _is_ct(f.value):
+            op = OPERATOR_FUNCTIONS.get(f.attr) if len(node.args) == 2 else \
+                UNARY_OPERATOR_FUNCTIONS.get(f.attr) if len(node.args) == 1 else None
+        if op is not None and not node.keywords and (out := operator_call(op, node.args, node)) is not None:
+            return out
+        return _mark(canonical_call(node)) if _is_ct(f.value) else node
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.through:
+            out = _mark(ast.copy_location(copy.deepcopy(self.through[node.id]), node))
+            out.tileport_through = True
+            return out
+        return node
+
+
 def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
     """A helper called with another helper as an argument (`apply(t, silu)`, `def twice(v, f=leaky)`): a copy of
     the callee per function passed, the parameter replaced by that function's name and dropped from the
@@ -1790,14 +1876,16 @@ def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, Resol
                 continue
             callee = helpers[node.func.id]
             params = [a.arg for a in callee.fn.args.args]
+            objects = {i: a for i, a in enumerate(node.args) if _function_object(a)}   # `ct.maximum`, `operator.add`
             passed = {i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id in helpers and
-                      a.id not in bound}
+                      a.id not in bound} | set(objects)
             if not passed or len(params) != len(node.args) or callee.fn.args.vararg or callee.fn.args.kwarg:
                 continue
-            mapping = {params[i]: node.args[i].id for i in passed}
-            if mapping.keys() & _locals_assigned(callee.fn):
+            mapping = {params[i]: node.args[i].id for i in passed if i not in objects}
+            through = {params[i]: a for i, a in objects.items()}
+            if (mapping.keys() | through.keys()) & _locals_assigned(callee.fn):
                 continue   # (a parameter re-bound in the helper: left to the emitter, which refuses it)
-            name = f"{node.func.id}__{'_'.join(node.args[i].id for i in sorted(passed))}"
+            name = f"{node.func.id}__{'_'.join(_function_label(node.args[i]) for i in sorted(passed))}"
             if name not in helpers:
                 spec = copy.deepcopy(callee.fn)
                 spec.name = name
@@ -1806,7 +1894,9 @@ def _specialize_function_arguments(fn: ast.FunctionDef, helpers: dict[str, Resol
                         n.tileport_function_of = n.id
                         n.id = mapping[n.id]
                         _mark(n)
-                spec = _FoldFunctionNoneTests(set(mapping)).visit(spec)
+                if through:
+                    spec = _CallThrough(through).visit(spec)
+                spec = _FoldFunctionNoneTests(set(mapping) | set(through)).visit(spec)
                 spec.args.args = [a for i, a in enumerate(spec.args.args) if i not in passed]
                 spec.args.defaults = []   # (every call is bound to one positional argument per parameter)
                 work.append(_add_copy(helpers, spec, callee))
