@@ -3943,12 +3943,14 @@ class _Lowerer:
         x = self._named(self._bf16_as_f32(self._tile_arg(node, kw, 0, "input")), "arg")
         left = self._flag(node, kw, 2, "tie_break_left", True)
         if not left:
-            note = (f"tl.{fn}(.., tie_break_left=False): the greatest index among equal values (Triton's sequential "
-                    "order; its GPU tree may pick another)")
-            if note not in self.notes:
-                self.notes.append(note)
+            self._ties_to_last(f"tl.{fn}(.., tie_break_left=False)")
         return self._index_of(x, "max" if fn == "argmax" else "min", self._arg(node, kw, 1, "axis"),
                               self._flag(node, kw, 3, "keep_dims", False), last=not left)
+
+    def _ties_to_last(self, what: str) -> None:
+        note = f"{what}: the greatest index among equal values (Triton's sequential order; its GPU tree may pick another)"
+        if note not in self.notes:
+            self.notes.append(note)
 
     def _index_of(self, x: Tile, which: str, axis_node: ast.expr, keep: bool, last: bool = False) -> Tile:
         axis = self._axis_of(x, axis_node)
@@ -3969,10 +3971,13 @@ class _Lowerer:
         return Tile(text, out, "ct.int32")
 
     def reduce_with_index(self, node: ast.Call, fn: str, kw: dict) -> tuple[Tile, Tile]:
-        """``tl.max(x, axis, return_indices=True)`` (``tl.min`` alike): the reduction and the first index of it."""
+        """``tl.max(x, axis, return_indices=True)`` (``tl.min`` alike): the reduction and the first index of it;
+        with ``return_indices_tie_break_left=False`` the last, as tl.argmax(.., tie_break_left=False) (the same
+        combine in Triton: ``arg_reduce``)."""
         x = self._named(self._bf16_as_f32(self._tile_arg(node, kw, 0, "input")), "arg")
-        if not self._flag(node, kw, 3, "return_indices_tie_break_left", True):
-            raise self.fail(node, f"tl.{fn} with return_indices_tie_break_left=False")
+        left = self._flag(node, kw, 3, "return_indices_tie_break_left", True)
+        if not left:
+            self._ties_to_last(f"tl.{fn}(.., return_indices_tie_break_left=False)")
         axis_node = self._arg(node, kw, 1, "axis")
         keep = self._flag(node, kw, 4, "keep_dims", False)
         axis = self._axis_of(x, axis_node)
@@ -3982,7 +3987,7 @@ class _Lowerer:
         if kind in self.NARROW_INTS:   # reduced as int32 (cutile 0.3.1 builds no i8 identity), x's dtype after
             value = Tile(f"ct.astype(ct.{fn}(ct.astype({x.text}, ct.int32), axis={axis}"
                          + (", keepdims=True)" if keep else ")") + f", {kind})", shape, kind)
-        return value, self._index_of(x, fn, axis_node, keep)
+        return value, self._index_of(x, fn, axis_node, keep, last=not left)
 
     def _axis_of(self, x: Tile, axis_node: ast.expr) -> int:
         text = self.scalar(axis_node)
