@@ -5,7 +5,8 @@ string constexpr that is refused (`tl.erf`) refusing only the launches that reac
 kernel lowered for the others, the refused launches named in the lowering report and refused at run time with the
 arm's file:line:col; `offs[None]` / `x[None]` (a lone None) as `[None, :]` / `[None, :, :]`; a store through two index runs of one
 stride (strides 1, N, 1) a scatter (its view dropped the last row: silently wrong, found by this round's test);
-`tl.max(.., return_indices=True, return_indices_tie_break_left=False)` as tl.argmax(.., tie_break_left=False) (the
+a tuple comprehension (`[tl.load(p + o) for p in srcs]`, srcs a tuple of arrays) as the tuple of its
+element's values; `tl.max(.., return_indices=True, return_indices_tie_break_left=False)` as tl.argmax(.., tie_break_left=False) (the
 last index of the maximum); `for j in tl.static_range(i + 1)` in `for i in tl.static_range(R)` proven, its outer loop `ct.static_iter` (unrolled,
 as Triton unrolls it: each inner loop's bound a constant; the inner index's range was unproven by irdiff); a
 `@triton.constexpr_function` (refused as a call the lowering does not know) inlined where it
@@ -30,6 +31,7 @@ MOD = load_module(FIXTURE, "triton_round19_fixture")
 #: the fixture's lines calling tl.erf (gelu_arms' helper, act_arms)
 ERF_LINES = [i + 1 for i, line in enumerate(FIXTURE.read_text().splitlines()) if "tl.erf(" in line]
 NAMES = ("libdevice_number_args", "fast_divide_number", "none_index_expand", "same_stride_runs", "static_triangle", "max_ties_last",
+         "tuple_comprehension",
          "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
@@ -230,3 +232,12 @@ def test_round19_max_indices_ties_last(lowered):
     x = args[0]
     last = x.shape[1] - 1 - np.argmax(x[:, ::-1], axis=1)
     assert np.array_equal(got[1], x.max(axis=1)) and np.array_equal(got[2], last), (got[1:], last)
+
+
+def test_round19_tuple_comprehension(lowered):
+    src = (lowered / "tuple_comprehension" / "lowered.py").read_text()
+    assert src.count("ct.load(srcs__") == 3, src
+    (name, grid, args, kw), = [c for c in MOD.cases() if c[0] == "tuple_comprehension"]
+    got = _run(lowered, name, grid, args, kw)[1]
+    a, b, c = args[0]
+    assert np.allclose(got, a * 2 + b * 2 - c * 2, rtol=1e-6, atol=1e-5)

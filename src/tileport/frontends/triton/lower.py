@@ -1925,6 +1925,8 @@ class _Lowerer:
                                   "bound once to a literal or tl.constexpr(literal))")
         if isinstance(node, (ast.Tuple, ast.List)):   # (a list: `shape=[M, K]` passed to a helper)
             return tuple(self.ev(e) for e in node.elts)
+        if isinstance(node, ast.ListComp):
+            return self.tuple_comprehension(node)
         if isinstance(node, ast.IfExp):
             truth = self.static_truth(node.test)
             if truth is not None:   # on constexprs every launch gives alike: the taken side only
@@ -4823,6 +4825,32 @@ class _Lowerer:
             self.depth -= 1
             self.env, self.prefix, self._carried, self._loop_outer, self.helper_names = saved
         return result
+
+    def tuple_comprehension(self, node: ast.ListComp) -> tuple:
+        """``[tl.load(p + offs) for p in ptrs]`` over a tuple (a tuple argument of tensors, a tuple built before):
+        the element expression once per item, in order — Triton 3.6's tuple comprehension (one generator, a tuple
+        to iterate; its result a tuple)."""
+        if len(node.generators) != 1 or node.generators[0].ifs or node.generators[0].is_async or \
+                not isinstance(node.generators[0].target, ast.Name):
+            raise self.fail(node, "a comprehension over a tuple takes one `for NAME in TUPLE` (as Triton's)")
+        gen = node.generators[0]
+        items = self.ev(gen.iter)
+        if not isinstance(items, tuple):
+            raise self.fail(gen.iter, "only tuple comprehensions are supported (as Triton 3.6): "
+                                      f"`{ast.unparse(gen.iter)}` is not a tuple")
+        name = gen.target.id
+        had, saved = name in self.env, self.env.get(name)
+        out = []
+        try:
+            for item in items:
+                self.env[name] = item
+                out.append(self.ev(node.elt))
+        finally:
+            if had:
+                self.env[name] = saved
+            else:
+                self.env.pop(name, None)
+        return tuple(out)
 
     def constexpr_function(self, node: ast.Call, name: str) -> object:
         """``NCH: tl.constexpr = _num_chunks(N, BLOCK)``, ``_num_chunks`` a ``@triton.constexpr_function``: Python
