@@ -201,3 +201,33 @@ def k(x, y, B: ct.Constant[int]):
     text = {name: ast.unparse(h.fn) for name, h in helpers.items()}
     assert "return ct.maximum(a, b)" in text["pair__maximum"]
     assert "return a + b" in text["pair__add"] and "return a ^ b" in text["pair__bitwise_xor"]
+
+
+def test_a_tuple_of_tiles_passed_to_a_helper_that_iterates_it(tmp_path):
+    """`tree(parts, ct.maximum)` with `parts = tuple(ct.load(..) for k in ct.static_iter(range(4)))` and a helper
+    that reads `parts[0]` and loops `for p in ct.static_iter(parts[1:])` (round 19's r21 `four_way`): the loop over
+    the slice of a tuple parameter was refused ("`for` over ct.static_iter(iterable=(parts_0, .., parts_3)[1:])");
+    a helper was specialized only for tuples of the kernel's parameters. A tuple of other values is passed as one
+    parameter per element (rewrite helper-tuple-argument), the copy's loop unrolled."""
+    body, helpers = resolved(tmp_path, '''import cuda.tile as ct
+
+
+@ct.function
+def tree(parts, op):
+    out = parts[0]
+    for p in ct.static_iter(parts[1:]):
+        out = op(out, p)
+    return out
+
+
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    r = ct.bid(0)
+    parts = tuple(ct.load(x, (r, k), (1, B)) for k in ct.static_iter(range(3)))
+    ct.store(y, (r, 0), tree(parts, ct.maximum))
+''')
+    import ast
+    assert "tree__maximum__parts3(parts_0, parts_1, parts_2)" in body, body
+    text = ast.unparse(helpers["tree__maximum__parts3"].fn)
+    assert "for " not in text and "def tree__maximum__parts3(parts_0, parts_1, parts_2)" in text, text
+    assert "out = ct.maximum(out, parts_1)\n    out = ct.maximum(out, parts_2)" in text, text

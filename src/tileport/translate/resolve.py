@@ -179,10 +179,12 @@ REWRITES: tuple[Rewrite, ...] = (
             "tuple name; `_add_product = t * 2.0`, a product the helper's sum contracts)"),
     Rewrite("helper-tuple-argument", "a helper called from the kernel with a tuple of the kernel's parameters "
             "(`_store_all((y, z), t)`, arrays) or of helpers (`_apply(t, (_double, _inc))`) that it iterates with "
-            "ct.static_iter, slices or counts",
+            "ct.static_iter, slices or counts; or with a tuple of other values (`tree(parts, op)` of the kernel's "
+            "tiles)",
             "a copy with the tuple in place of the parameter, its loop unrolled over the items (static-iter-items; "
             "a helper's `f(t)` the call of that helper): cuTile Python binds the parameter to the tuple and unrolls "
-            "the loop the same way"),
+            "the loop the same way; a tuple of other values is passed as one parameter per element (`tree__parts3("
+            "parts_0, parts_1, parts_2)`), the tuple of them in the copy"),
     Rewrite("helper-nested-tuple", "a helper returning a nested tuple (`return (mu, var), d`), each call unpacked "
             "by targets of that nesting (`(mu, var), d = _stats(t)`)", "the flat tuple returned and unpacked "
             "(`mu, var, d = _stats(t)`): the same values bound to the same names"),
@@ -1248,19 +1250,33 @@ def _specialize_parameter_tuples(fn: ast.FunctionDef, helpers: dict[str, "Resolv
             elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and isinstance(n.slice, ast.Slice):
                 iterated.add(n.value.id)
         passed = [i for i in passed if params[i] in iterated and params[i] not in _locals_assigned(callee.fn)]
-        if not passed:
+        # a tuple of other values (`tree(parts, op)` of the kernel's tiles `parts = tuple(..)`): one parameter per
+        # element in the copy (`parts_0, parts_1, ..`), the tuple of them in place of the parameter, the elements
+        # passed in its place (evaluated where the tuple was, as Python evaluates it before the call)
+        taken = {n.id for n in walk_nodes(callee.fn) if isinstance(n, ast.Name)} | set(params)
+        spread = {i: [fresh_name(f"{params[i]}_{k}", taken, "_") for k in range(len(a.elts))]
+                  for i, a in enumerate(node.args) if i not in passed and isinstance(a, ast.Tuple) and a.elts and
+                  not any(isinstance(e, ast.Starred) for e in a.elts) and params[i] in iterated and
+                  params[i] not in _locals_assigned(callee.fn)}
+        if not passed and not spread:
             continue
-        name = f"{node.func.id}__" + "__".join("_".join(e.id for e in node.args[i].elts) for i in passed)
+        name = f"{node.func.id}__" + "__".join("_".join(e.id for e in node.args[i].elts) if i in passed else
+                                               f"{params[i]}{len(spread[i])}" for i in sorted({*passed, *spread}))
         if name not in helpers:
             spec = copy.deepcopy(callee.fn)
             spec.name = name
             mapping = {params[i]: node.args[i] for i in passed}
+            mapping.update({params[i]: _mark(ast.copy_location(ast.Tuple([ast.Name(n, ast.Load()) for n in names],
+                                                                           ast.Load()), node.args[i]))
+                            for i, names in spread.items()})
             spec = _Substitute(mapping).visit(spec)
-            spec.args.args = [a for i, a in enumerate(spec.args.args) if i not in passed]
+            spec.args.args = [b for i, a in enumerate(spec.args.args) if i not in passed
+                              for b in ([ast.arg(n) for n in spread[i]] if i in spread else [a])]
             spec.args.defaults = []
             _add_copy(helpers, _FoldTuples().visit(spec), callee, unroll=True)
         node.func.id = name
-        node.args = [a for i, a in enumerate(node.args) if i not in passed]
+        node.args = [b for i, a in enumerate(node.args) if i not in passed
+                     for b in (a.elts if i in spread else [a])]
         _mark(node)
 
 
