@@ -231,3 +231,22 @@ def k(x, y, B: ct.Constant[int]):
     text = ast.unparse(helpers["tree__maximum__parts3"].fn)
     assert "for " not in text and "def tree__maximum__parts3(parts_0, parts_1, parts_2)" in text, text
     assert "out = ct.maximum(out, parts_1)\n    out = ct.maximum(out, parts_2)" in text, text
+
+
+def test_a_lambda_chosen_by_a_constant(tmp_path):
+    """`f = (lambda v: v * v) if MODE == 0 else (lambda u: ct.abs(u))`, then `f(t)` (round 19's r21 `pick`): the
+    assignment was refused ("expression `lambda v: v * v`"); cuTile Python picks the function when it compiles. The
+    choice is one lambda whose body is the conditional of the two bodies (rewrite nested-function), the test
+    folded where it is called."""
+    body, helpers = resolved(tmp_path, '''import cuda.tile as ct
+
+
+@ct.kernel
+def k(x, y, B: ct.Constant[int], MODE: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0),), (B,))
+    f = (lambda v: v * v) if MODE == 0 else (lambda u: ct.abs(u))
+    ct.store(y, (ct.bid(0),), f(t))
+''')
+    import ast
+    assert "lambda" not in body and "f(t)" in body, body
+    assert "return v * v if MODE == 0 else ct.abs(v)" in ast.unparse(helpers["f"].fn), ast.unparse(helpers["f"].fn)

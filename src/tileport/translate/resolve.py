@@ -140,8 +140,10 @@ REWRITES: tuple[Rewrite, ...] = (
             "`ct.minimum`, `ct.maximum`, `ct.abs`, `ct.divmod`, `ct.print` (which cuTile Python compiles it to; "
             "refused under row print)"),
     Rewrite("nested-function", "a function defined in the kernel or a helper (`def act(v): ...`, `sq = lambda v: "
-            "v * v`) and called there, reading the enclosing function's locals (a closure)", "a helper, inlined "
-            "where it is called (the enclosing locals it reads: their values at the call, as in Python)"),
+            "v * v`, `f = (lambda v: v * v) if MODE == 0 else (lambda u: abs(u))` chosen by a constant) and called "
+            "there, reading the enclosing function's locals (a closure)", "a helper, inlined where it is called (the "
+            "enclosing locals it reads: their values at the call, as in Python; a chosen lambda returns the "
+            "conditional of the bodies, folded as cuTile Python folds the choice)"),
     Rewrite("index-forms", "`ct.load(x, pid, (B,))` / `ct.store(y, pid, t)` (one index, not a tuple), lists for "
             "tuples (`index=[i, 0]`, `shape=[BM, BN]`)", "the 1-tuple `(pid,)`; the tuples"),
     Rewrite("annotated-assign", "`x: T = e`", "`x = e` (the annotation is not read, as in cuTile Python)"),
@@ -2710,6 +2712,26 @@ def _name_lambda_arguments(fn: ast.FunctionDef, env: dict[str, Any]) -> None:
         ast.fix_missing_locations(fn)
 
 
+def _lambda_choice(e: ast.IfExp) -> ast.Lambda | None:
+    """``(lambda v: A) if C else (lambda u: B)`` (lambdas of as many plain parameters, no defaults; the `else` arm
+    another such choice): the lambda ``lambda v: A if C else B[u := v]`` (rewrite nested-function). cuTile Python
+    picks the function when it compiles (C a constant: a function chosen at run time is no value it has), then
+    calls it; the emitter folds the test the same way."""
+    arms = [e.body, _lambda_choice(e.orelse) if isinstance(e.orelse, ast.IfExp) else e.orelse]
+    if not all(isinstance(a, ast.Lambda) and not a.args.defaults and not a.args.kw_defaults and
+               not a.args.vararg and not a.args.kwarg and not a.args.kwonlyargs and not a.args.posonlyargs
+               for a in arms) or len(arms[0].args.args) != len(arms[1].args.args):
+        return None
+    names = [a.arg for a in arms[0].args.args]
+    own = {a.arg for a in arms[1].args.args}
+    if any(isinstance(n, ast.Name) and n.id in names and n.id not in own for n in walk_nodes(arms[1].body)):
+        return None   # (the other arm reads a name of the outer scope that the renaming would capture)
+    other = _Substitute({a.arg: ast.Name(n, ast.Load()) for a, n in zip(arms[1].args.args, names)}).visit(
+        copy.deepcopy(arms[1].body))
+    body = _mark(ast.copy_location(ast.IfExp(e.test, arms[0].body, other), e))
+    return _mark(ast.copy_location(ast.Lambda(arms[0].args, body), e))
+
+
 def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
     """Functions defined in ``fn``'s own top-level statements (`def act(v): ...`, `sq = lambda v: v * v`), taken out
     of its body: helpers, inlined where they are called as cuTile Python inlines them (rewrite nested-function)."""
@@ -2720,6 +2742,9 @@ def _nested_functions(fn: ast.FunctionDef) -> dict[str, ast.FunctionDef]:
             found[st.name] = st
             st.tileport_nested = True   # (the emitter lets it read the enclosing locals: a closure)
             continue
+        if isinstance(st, ast.Assign) and isinstance(st.value, ast.IfExp) and \
+                (chosen := _lambda_choice(st.value)) is not None:
+            st.value = chosen   # `f = (lambda v: v * v) if MODE == 0 else (lambda v: abs(v))`: one lambda
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
                 isinstance(st.value, ast.Lambda) and \
                 sum(1 for n in walk_nodes(fn) if isinstance(n, ast.Name) and n.id == st.targets[0].id and
