@@ -1037,3 +1037,29 @@ def test_if_results_order():
     out = v(loop(False), loop(True))
     assert out["equivalent"] and fired(out, "if-results-order") >= 1, out
     assert not v(loop(False), loop(True, crossed=True))["equivalent"]
+
+
+def test_singleton_view_stride():
+    """A rank-2 view of extent 1 along axis 1: cuTile Python's stride there, the constant 1 with an `assume div_by`
+    (calling convention v2), ≡ the entry's stride argument (cutile's); not along an axis whose extent is not 1."""
+    head = ("entry @k(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<i32>, %arg3: tile<i32>, "
+            "%arg4: tile<i32>) {")
+
+    def view(extent: str, stride: list[str], stride_op: str) -> list[str]:
+        ty = f"tensor_view<?x{extent}xf32, strides=[1,?]>"
+        shape = f"[%arg1, {'%arg2' if extent == '?' else extent}]"
+        return [*stride,
+                f"%tv = make_tensor_view %arg0, shape = {shape}, strides = [1, {stride_op}] : tile<i32> -> {ty}",
+                f"%pv = make_partition_view %tv : partition_view<tile=(128x1), {ty}>",
+                "%t0 = make_token : token", ONES.replace("128xf32", "128x1xf32"), BID,
+                "%z = constant <i32: 0> : tile<i32>",
+                f"%s = store_view_tko weak %one, %pv[%bx, %z] token = %t0 : tile<128x1xf32>, "
+                f"partition_view<tile=(128x1), {ty}>, tile<i32> -> token"]
+
+    python = ["%c1 = constant <i32: 1> : tile<i32>", "%d = assume div_by<4>, %c1 : tile<i32>"]
+    rust = ["%b = assume bounded<0, ?>, %arg4 : tile<i32>", "%d = assume div_by<4>, %b : tile<i32>"]
+    out = v(prog(*view("1", python, "%d"), head=head), prog(*view("1", rust, "%d"), head=head))
+    assert out["equivalent"] and fired(out, "singleton-view-stride") == 2
+    # Counter-example: a dynamic extent along that axis; the stride then places rows 1.. apart: a difference.
+    out = v(prog(*view("?", python, "%d"), head=head), prog(*view("?", rust, "%d"), head=head))
+    assert not out["equivalent"] and fired(out, "singleton-view-stride") == 0

@@ -336,8 +336,9 @@ def col(x, y, B: ct.Constant[int]):
 
 def test_captured_extent_one_launches_are_ported_with_their_all_dynamic_twin(tmp_path):
     """A captured launch with an extent-1 axis (calling convention v2) is ported with its all-dynamic twin (the
-    served fallback); where the translator refuses the static form (a [N, 1] column: extent 1 with the static
-    stride 1) that variant is left out, said so in port.json, and the port is still proven."""
+    served fallback). A [N, 1] column (extent 1 with the static stride 1, which cuTile Python's tensor view keeps
+    dynamic with a 16-byte divisor) is ported in that form: the entry's stride bit cleared in its spec and its
+    divisor first (the runtime's rt::Compact does the same); it was refused, the twin serving it."""
     src = tmp_path / "col.py"
     src.write_text(COLUMN)
     launch = {"kernel": f"{src}::col", "qualname": "col", "source": str(src), "line": 5, "grid": [4, 1, 1],
@@ -349,9 +350,13 @@ def test_captured_extent_one_launches_are_ported_with_their_all_dynamic_twin(tmp
     verdict = json.loads((tmp_path / "c" / "verdict.json").read_text())
     assert r.returncode == 0 and verdict["status"] == "proven", verdict["stages"]
     manifest = json.loads((tmp_path / "c" / "port.json").read_text())
-    assert [v["signature"] for v in manifest["variants"]] == ["x=f32[?%16,?]/1,1&16, y=f32[?%16,?]/1,1&16, B=#16"]
-    refused, = manifest["static_refused"]
-    assert refused["signature"].startswith("x=f32[?%16,1]/1,1") and "static stride 1" in refused["error"]
+    assert [v["signature"] for v in manifest["variants"]] == ["x=f32[?%16,1]/1,1&16, y=f32[?%16,1]/1,1&16, B=#16",
+                                                              "x=f32[?%16,?]/1,1&16, y=f32[?%16,?]/1,1&16, B=#16"]
+    assert not manifest.get("static_refused")
+    static = manifest["variants"][0]
+    # the entry's strides: axis 1's dynamic; its spec: stride bits 1,0, the dynamic stride's divisor 4 first
+    assert static["strides"]["x"] == [1, -1] and static["specs"]["x"] == "16,1/4,1/1,0/16/1"
+    assert "x: &Tensor<f32, { [-1, 1] }>" in (tmp_path / "c" / "kernel.rs").read_text()
 
 
 def test_verify_needs_a_port_dir(tmp_path):

@@ -22,12 +22,6 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B))
          ct.store(y, index=(ct.bid(0), 0), tile=ct.cumsum(t, axis=1))
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "scan", 8, "dimension 0"),
-    ("static extent 1 with the static stride 1", """
-     @ct.kernel
-     def k(x, y, B: ct.Constant[int]):
-         t = ct.load(x, index=(ct.bid(0), 0), shape=(B, 1))
-         ct.store(y, index=(ct.bid(0), 0), tile=t)
-     """, "x=f32[?,1]/1,1, y=f32[?,?]/?,1, B=#64", "array-static-shape", 6, "static stride 1"),
     ("list items with a static extent", """
      @ct.kernel
      def k(xs, y, B: ct.Constant[int]):

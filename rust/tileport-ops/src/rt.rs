@@ -222,7 +222,10 @@ pub unsafe fn borrow<T: AbiDtype>(
 /// computes one extent divisor per axis (`compute_spec`) and its entry generator gives the i-th to the i-th *dynamic*
 /// axis, so uncompacted an axis after a static one took an earlier axis's divisor (a false fact, or a weaker kernel
 /// than the proven one: docs/v2_unit_extents.md). The kernel's arguments are the tensor's own (base, every extent,
-/// every stride); only the bits differ, as the port was proven under (port.json `specs`, compacted alike).
+/// every stride); only the bits differ, as the port was proven under (port.json `specs`, compacted alike). Along a
+/// static extent of 1 the stride is dynamic with a 16-byte divisor, as cuTile Python 1.7's tensor view states it
+/// (`_lower_tensor_view_extents`) and the translator proved it, whatever the launch's stride there (its 1 too), and
+/// the dynamic strides' divisors go first, as cutile's entry generator reads them (`singleton`).
 pub struct Compact<T: DType> {
     tensor: Tensor<T>,
     data: u64,
@@ -233,6 +236,16 @@ impl<T: DType> Compact<T> {
     /// ``static_axes``: the entry's static axes (its tensor type's literal extents).
     pub fn new(tensor: Tensor<T>, data: u64, static_axes: &[usize]) -> Self {
         let mut spec = tensor.spec().clone();
+        let unit: Vec<usize> = static_axes
+            .iter()
+            .copied()
+            .filter(|&k| tensor.shape()[k] == 1)
+            .collect();
+        singleton(
+            &mut spec,
+            &unit,
+            (16 / std::mem::size_of::<T>()).max(1) as i32,
+        );
         spec.shape_div = compact(&spec.shape_div, static_axes, DivHint::default());
         Self { tensor, data, spec }
     }
@@ -252,6 +265,26 @@ pub fn compact<H: Clone>(items: &[H], static_axes: &[usize], pad: H) -> Vec<H> {
         .collect();
     out.resize(items.len(), pad);
     out
+}
+
+/// The stride bits of a tensor view with static extents of 1 along ``unit``: there the stride is dynamic and
+/// divisible by ``div`` (16 bytes in elements); then the divisors of the dynamic strides first, in axis order, the
+/// unit strides' after them (cutile 0.3.1 gives the i-th dynamic stride `stride_div[i]`; port.json's specs are
+/// written so).
+pub fn singleton(spec: &mut SpecializationBits, unit: &[usize], div: i32) {
+    for &k in unit {
+        spec.stride_one[k] = false;
+        if spec.stride_div[k].divisor < div {
+            spec.stride_div[k] = DivHint::from_value(div);
+        }
+    }
+    let (dynamic, ones): (Vec<usize>, Vec<usize>) =
+        (0..spec.stride_one.len()).partition(|&k| !spec.stride_one[k]);
+    spec.stride_div = dynamic
+        .iter()
+        .chain(&ones)
+        .map(|&k| spec.stride_div[k])
+        .collect();
 }
 
 impl<T: DType + Sync> cutile::tensor::KernelInputStored for &Compact<T> {
@@ -798,7 +831,8 @@ pub(crate) use operator;
 
 #[cfg(test)]
 mod tests {
-    use super::compact;
+    use super::{compact, singleton};
+    use cutile::cutile_compiler::specialization::{compute_spec, DivHint};
 
     #[test]
     fn compact_moves_the_dynamic_axes_items_up_and_pads_with_one() {
@@ -811,5 +845,32 @@ mod tests {
         assert_eq!(compact(&[4, 8], &[], 1), vec![4, 8]);
         // a `static_shape_dims` extent (256: divisor 16) is dropped and the tail padded with 1, not with its 16
         assert_eq!(compact(&[16, 4, 8], &[0], 1), vec![4, 8, 1]);
+    }
+
+    fn divisors(hints: &[DivHint]) -> Vec<i32> {
+        hints.iter().map(|h| h.divisor).collect()
+    }
+
+    #[test]
+    fn singleton_makes_a_unit_extents_stride_dynamic_with_sixteen_bytes() {
+        // a contiguous f32 column [N, 1], strides (1, 1): axis 1's stride dynamic, divisor 4 (port.json
+        // `1,1/4,1/1,0/..`: the dynamic stride's divisor first)
+        let mut spec = compute_spec(0x1000, &[100, 1], &[1, 1], 4);
+        singleton(&mut spec, &[1], 4);
+        assert_eq!(spec.stride_one, vec![true, false]);
+        assert_eq!(divisors(&spec.stride_div), vec![4, 1]);
+        // bf16 [1, 64], strides (64, 1): axis 0's stride 64 stays dynamic at its own divisor (16 >= 8)
+        let mut spec = compute_spec(0x1000, &[1, 64], &[64, 1], 2);
+        singleton(&mut spec, &[0], 8);
+        assert_eq!(spec.stride_one, vec![false, true]);
+        assert_eq!(divisors(&spec.stride_div), vec![16, 1]);
+        // a stride of 6 along the unit extent: raised to the singleton divisor, cuTile Python's fact there
+        let mut spec = compute_spec(0x1000, &[1, 8], &[6, 1], 4);
+        singleton(&mut spec, &[0], 4);
+        assert_eq!(divisors(&spec.stride_div), vec![4, 1]);
+        // a K^T-like view [?, 1, ?] with strides (s0, 1, s2): the dynamic strides' divisors first, then the unit's
+        let mut spec = compute_spec(0x1000, &[8, 16, 4], &[64, 1, 16], 4);
+        singleton(&mut spec, &[], 4);
+        assert_eq!(divisors(&spec.stride_div), vec![16, 16, 1]);
     }
 }

@@ -1247,6 +1247,31 @@ def _drop_fresh_token_operands(canon: Canon) -> None:
         canon.fired["fresh-token-operand"] += 1
 
 
+TENSOR_VIEW_RE = re.compile(r"make_tensor_view \$0, shape = \[([^\]]*)\], strides = \[([^\]]*)\](.*)")
+
+
+def _drop_singleton_view_strides(canon: Canon) -> None:
+    """Rule singleton-view-stride (see rules.py): a tensor view's stride operand along an axis whose extent is the
+    static 1 reads as no operand (the item `_`)."""
+    for op in _all_ops(canon.entry.body):
+        real = canon.op_of(op)
+        m = TENSOR_VIEW_RE.fullmatch(real.template) if real.name == "make_tensor_view" else None
+        if m is None:
+            continue
+        shape, strides = [x.strip() for x in m.group(1).split(",")], [x.strip() for x in m.group(2).split(",")]
+        drop = [int(st[1:]) for d, st in zip(shape, strides) if d == "1" and re.fullmatch(r"\$\d+", st)]
+        if len(shape) != len(strides) or not drop:
+            continue
+        strides = ["_" if d == "1" and re.fullmatch(r"\$\d+", st) else st for d, st in zip(shape, strides)]
+        template = f"make_tensor_view $0, shape = [{m.group(1)}], strides = [{', '.join(strides)}]{m.group(3)}"
+        template = re.sub(r"\$(\d+)", lambda n: f"${int(n.group(1)) - sum(k < int(n.group(1)) for k in drop)}",
+                          template)
+        canon.substitute[id(op)] = Op(real.name, template, [v for k, v in enumerate(real.operands) if k not in drop],
+                                      real.results, real.block_args, real.regions, real.result_names,
+                                      line=real.line, text=real.text, path=real.path)
+        canon.fired["singleton-view-stride"] += len(drop)
+
+
 def _mark_roots(canon: Canon, region: Region) -> None:
     # (a yield or continue of nothing ends its region as no terminator at all does: not a root)
     roots = [op for op in region.ops if canon.is_effectful(op) and not
@@ -1335,6 +1360,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _fold_select_padding(canon)
     _simplify_token_joins(canon)
     _drop_fresh_token_operands(canon)
+    _drop_singleton_view_strides(canon)
     _shrink_loop_carried(canon)   # (again: tokens the joins no longer read are dead now)
     _order_if_results(canon)   # (after the loops' carried values took their order)
     _mark_roots(canon, entry.body)

@@ -122,6 +122,14 @@ RULES: tuple[Rule, ...] = (
          "a token only orders an operation after the operations the token depends on; a fresh token depends on "
          "none, as an absent one (cuTile Python loads a list's item descriptors with no token; cutile's view "
          "loads pass the view's token, fresh where nothing was stored)", "test_fresh_token_operand"),
+    Rule("singleton-view-stride", "rewrite",
+         "a tensor view's stride along an axis whose extent is the static 1 is not an operand of the view: any value "
+         "there is the same view",
+         "every element of the view has index 0 along that axis (loads pad and stores mask the elements outside its "
+         "extent), so the stride multiplies only 0 and no address depends on it. cuTile Python 1.7 gives such a "
+         "stride the constant 1 with a 16-byte `assume div_by` where the launch's stride is 1 "
+         "(`_lower_tensor_view_extents`); cutile reads it from the entry's stride argument, also the launch's 1",
+         "test_singleton_view_stride"),
     Rule("read-only-load-tokens", "rewrite",
          "a join_tokens drops the result token of a load from an array that no store, scatter or atomic in the "
          "kernel writes (the written arrays must all be traced to entry arguments; else nothing is dropped)",

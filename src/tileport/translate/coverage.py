@@ -479,11 +479,13 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "the extent in the entry's type (`&Tensor<bf16, { [1, -1, -1] }>`), `x.shape[k]` on it the literal, "
               "the dynamic axes read as cutile 0.3.1 counts them (`x.shape()[j]`, j among the dynamic axes), the "
               "spec's extent divisors compacted to the dynamic axes, an extent-1 axis's stride given cuTile "
-              "Python's 16-byte divisor (`_lower_tensor_view_extents`); an output with one is stored through the "
+              "Python's 16-byte divisor (`_lower_tensor_view_extents`) and, where the launch's is the static 1, "
+              "made dynamic in the entry's spec as cuTile Python's view makes it (rt::Compact clears that stride "
+              "bit at run time; irdiff rule singleton-view-stride); an output with one is stored through the "
               "full tensor's partition (cutile's `&mut Tensor` view states no static extent); an entry per static "
               "pattern (`_v2`)", S, None,
-              "refused: list items with a static extent (their extents come from the descriptor), slices of such an "
-              "array, and a static extent 1 whose stride is the static 1 (cuTile Python keeps that stride dynamic)"),
+              "refused: list items with a static extent (their extents come from the descriptor) and slices of "
+              "such an array"),
     Construct("array-alias", "a name bound once to an array parameter (`dst = out`) or to one of two chosen by "
               "constants (`src = y if USE_Y else x`; several at once, `src, dst = (y, x) if SWAP else (x, y)`)",
               "the array itself where the name is read (decided per "

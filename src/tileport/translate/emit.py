@@ -529,13 +529,6 @@ class Emitter:
                 raise self.refuse(node, "array-static-shape", f"list {name} whose items have the static shape "
                                   f"[{', '.join('?' if d is None else str(d) for d in p.element.shape)}]: a list "
                                   "item's extents are read from its descriptor, which states none static")
-        for name, p in self.sig.params:
-            if isinstance(p, sigmod.ArraySig) and any(d == 1 and st == 1 for d, st in
-                                                      zip(p.shape, p.strides or (None,) * p.rank)):
-                node = next((a for a in self.fn.args.args if a.arg == name), self.fn)
-                raise self.refuse(node, "array-static-shape", f"array {name} with a static extent 1 and the static "
-                                  f"stride 1 on one axis ({p.text()}): cuTile Python keeps that stride dynamic in its "
-                                  "tensor view (`_lower_tensor_view_extents`), cutile 0.3.1's entry states it")
         for s in self.slices.values():
             if self.static_axes(s.root):
                 raise self.refuse(self.fn, "array-static-shape", f"the slice {s.name} of {s.root}, an array with a "
@@ -6985,7 +6978,13 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
                     # (calling convention v2: the entry's static extents, axis → extent; what a runtime that compacts
                     # cutile's per-axis spec to the dynamic axes needs, docs/v2_unit_extents.md)
                     **({"static": {str(d): p.shape[d] for d in static}} if static else {})})
-        strides[name] = [s if s is not None else -1 for s in (p.strides or (None,) * p.rank)]
+        # the entry's static strides (its tensor view's): a static 1 along a static extent 1 is dynamic there, as in
+        # cuTile Python 1.7's `_lower_tensor_view_extents` ("a unit stride on a singleton dimension may be chosen as
+        # the contiguous dimension and inhibit optimization"), with singleton_stride_div assumed of it; rt::Compact
+        # clears its bit at run time. A pointer access (gather, scatter, atomic) multiplies by the launch's 1 all the
+        # same, and a launch runs the entry only with that stride 1 (its signature's requirement)
+        strides[name] = [-1 if s is None or (d == 1 and s == 1) else s
+                         for d, s in zip(p.shape, p.strides or (None,) * p.rank)]
         sdiv = list(p.stride_div or (1,) * p.rank)
         for d in static:
             if p.shape[d] == 1:   # (cuTile Python's tensor view of a static extent 1: see singleton_stride_div)
