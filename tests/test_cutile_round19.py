@@ -250,3 +250,16 @@ def k(x, y, B: ct.Constant[int], MODE: ct.Constant[int]):
     import ast
     assert "lambda" not in body and "f(t)" in body, body
     assert "return v * v if MODE == 0 else ct.abs(v)" in ast.unparse(helpers["f"].fn), ast.unparse(helpers["f"].fn)
+
+
+def test_integer_tile_to_bool_is_a_comparison_with_zero(tmp_path):
+    """`ct.where(pick, 1, 0).astype(ct.bool_)` (round 19's r24 `bool_ops`): the port wrote `convert_tile` of the
+    i32 tile, which cutile 0.3.1 cannot compile ("Unsupported conversion i32 -> bool": unproven); cuTile Python's
+    convert_dtype compares with zero (`cmpi not_equal %x, 0`), as the port now does."""
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    v = ct.load(x, (ct.bid(0),), (B,))
+    ct.store(y, (ct.bid(0),), ct.astype(ct.astype(v, ct.bool_), ct.int8))
+""", "x=i16[?]/1, y=i8[?]/1, B=#16").body)
+    assert "let v_bool: Tile<bool, { [B] }> = ne_tile(v, broadcast_scalar(0i16, shape![B]));" in text, text

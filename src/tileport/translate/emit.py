@@ -328,6 +328,8 @@ class Emitter:
         self.block_serial = 0
         self.product_block: dict[str, int] = {}   # a product's name → the block_key where it was bound
         self.const_locals: dict[str, object] = {}  # names assigned once from constant bools: their values
+        # names bound by a `let` to an integer literal (`H = x.shape[1]` on a static extent: `let H: i32 = 1i32;`)
+        self.int_literal_lets: dict[str, str] = {}
         self._constants_before: dict[str, object] | None = None   # (see _constant_product)
         self._helper_nodes: dict[int, ast.FunctionDef] | None = None   # (see inlined_times)
         self.fma_flow: dict[tuple, list] = {}   # position → [a sum there, fmas emitted] (see try_fma)
@@ -1002,6 +1004,7 @@ class Emitter:
         """Give ``name`` the value ``code``: a new `let`, an assignment to a `let mut` of the same type, or nothing
         when it already holds it."""
         previous = self.env.get(name)
+        self.int_literal_lets.pop(name, None)
         if previous is not None and name in self.mutated and isinstance(previous[1], Scalar) \
                 and isinstance(ty, Tile) and ty.shape == () and ty.dtype == previous[1].dtype:
             # a scalar re-assigned a 0-d tile of its dtype (`d = 0.0` then `d = d * a + ct.sum(x)` in a loop): in
@@ -1045,6 +1048,8 @@ class Emitter:
             self.body.append(f"{indent}let {mut}{name}: {ty.rust()} = {code};")
             if nested and self.scope_locals and previous is None:
                 self.scope_locals[-1].add(name)
+            if not mut and isinstance(ty, Scalar) and re.fullmatch(r"-?\d+i(32|64)", code):
+                self.int_literal_lets[name] = code
         self.env[name] = (name, ty)
 
     def _dim_value(self, d: str) -> int | None:
@@ -3701,6 +3706,10 @@ class Emitter:
                 if dt == ty.dtype:
                     return code, ty  # cuTile Python emits nothing for a cast to the same dtype
                 base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
+                if dt == "bool" and ty.dtype in ("i8", "i16", "i32", "i64"):   # an integer to bool: `x != 0`, the
+                    # cmpi cuTile Python emits (its convert_dtype: a truncation would keep the low bit only)
+                    zero = f"broadcast_scalar({rust_literal(0, ty.dtype)}, shape![{', '.join(ty.shape)}])"
+                    return self.typed(f"ne_tile({code}, {zero})", out_ty, want_name, f"{base}_{dt}")
                 return self.typed(f"{_int_conversion(ty.dtype, dt, code) or f'convert_tile({code})'}", out_ty,
                                   want_name, f"{base}_{dt}")
             raise self.refuse(node, self._construct_for_call(op), f"call `{self.text(node.func)}(...)`")
@@ -6149,6 +6158,11 @@ class Emitter:
             lit = known   # a constant expression's sign is known too (its operation folds to a constant in both)
         negative = f"scalar_to_tile::<bool>({str(lit < 0).lower()})" if lit is not None else \
             f"scalar_to_tile::<bool>({const} < 0)" if const is not None else f"lt_tile({d}, {zero})"
+        if negative.startswith("lt_tile(") and rc in self.int_literal_lets:
+            # a name bound to a literal that cuTile Python does not fold (a static extent, `H = x.shape[1]` at
+            # calling convention 2: `cmpi less_than %c1, %c0`): the divisor as a constant tile — cutile 0.3.1 fails
+            # on the compare of `scalar_to_tile(H)` with zero ("expected a scalar element type")
+            b = f"constant({self.int_literal_lets[rc]}, shape![])"
         fix, up, mod = self.fresh("fix"), self.fresh("shifted"), self.fresh("modulo")
         signs = ""
         if negative.startswith("lt_tile("):   # a runtime divisor: cutile types these 0-d compares only when bound
