@@ -1547,6 +1547,17 @@ def alt_loop_store(x, y, N: int, B: ct.Constant[int], EVEN: ct.Constant[bool]):
             ct.store(y, index=(m, start // B), tile=t * 3.0)
 """, ["x=f32[?,?]/?,1, y=f32[?,?]/?,1, N=i32, B=#32, EVEN=#true",
       "x=f32[?,?]/?,1, y=f32[?,?]/?,1, N=i32, B=#32, EVEN=#false"]),
+    # calling convention 2: a sum into an f32[1] array (extent 1, the static stride 1: its view's stride dynamic,
+    # the atomic's address by the static 1), and `%` of a static extent (`H = x.shape[1]`, 1): cuTile Python
+    # compares that 1 with 0 unfolded; cutile 0.3.1 compiles the compare only of a constant tile
+    "unit_sum": ("""
+@ct.kernel
+def unit_sum(x, head, out, B: ct.Constant[int]):
+    H = head.shape[1]
+    i = ct.bid(0)
+    t = ct.load(x, index=(i // H + i % H,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
+    ct.atomic_add(out, 0, ct.sum(t))
+""", ["x=f32[?]/1, head=f32[?,1]/1,1, out=f32[1]/1, B=#64", "x=f32[?]/1, head=f32[?,?]/?,1, out=f32[?]/1, B=#64"]),
 }
 
 
