@@ -980,6 +980,27 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "(T,), (1,), (i_t * BT,), ..)`)",
               "addressed in that view (`i_t * BT + last` along the unit stride: a launch-known multiple of a view "
               "stride moves onto it)", S, "llm/chunk_gate_last"),
+    Construct("triton-constexpr-function", "`@triton.constexpr_function` helpers (Python run at compile time on "
+              "constexprs: `BLOCK // _pick(N)`)",
+              "one `return` of an expression: inlined as a helper; any other body: run on each captured launch's "
+              "constexprs to one literal (launches that disagree: refused at the call)", S,
+              "r19/constexpr_fn_rows"),
+    Construct("triton-refused-arm", "an arm of a constexpr `if` the lowering refuses (`if ACT == \"gelu\":` reaching "
+              "`tl.erf`) among launches that do not reach it",
+              "the kernel lowered for the launches that do not reach it; the others refused with the arm's "
+              "file:line:col in the lowering report, the verdict, the corpus row and at run time", S, "r19/act_arms"),
+    Construct("triton-index-forms", "`x[None]` / `offs[None]` (a lone None), a tuple comprehension over a tuple "
+              "argument of tensors (`[tl.load(p + o) for p in srcs]`), `tl.max(.., return_indices=True, "
+              "return_indices_tie_break_left=False)`, `libdevice.fmax/fmin/copysign/fast_dividef` with a number "
+              "among their operands",
+              "`x[None, :]`; the tuple of the element's values; the last index of the maximum; the number a 0-d "
+              "tile of the operands' dtype, as Triton converts it", S, "r19/none_index_expand"),
+    Construct("triton-same-stride-runs", "a load / store through two index runs of one stride (`tl.arange(0, 1)[:, "
+              "None, None] + r[None, :, None] * N + c[None, None, :]`: strides 1, N, 1)",
+              "a gather / scatter (a view's extents are undecidable there)", S, "r19/same_stride_runs"),
+    Construct("triton-static-triangle", "`for j in tl.static_range(i + 1)` inside `for i in tl.static_range(R)`",
+              "the outer loop `ct.static_iter` (unrolled, as Triton unrolls it): each inner loop's bound a constant",
+              S, "r19/static_triangle"),
     Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",
               "the matching cuTile constructs", P, None),
 )
