@@ -150,14 +150,7 @@ def test_mixed_fp8_dot_is_refused_at_the_dot():
 
 @pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 def test_round13_kernels_port_and_prove(tmp_path):
-    from tileport.pipeline.triton import port_triton_many
-    from tileport.toolchain.locate import find_cuda_tree
-
-    launches = two.captured_launches(FIXTURE)
-    jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
-            for n in NAMES]
-    for name, v in zip(NAMES, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):
-        assert v["status"] == "proven", (name, str(v)[:1500])
+    two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
 
 
 @pytest.mark.parametrize("body, expect", [

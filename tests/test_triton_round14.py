@@ -135,11 +135,4 @@ def test_float_remainder_takes_the_dividends_sign(tmp_path, body, expect):
 
 @pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 def test_round14_kernels_port_and_prove(tmp_path):
-    from tileport.pipeline.triton import port_triton_many
-    from tileport.toolchain.locate import find_cuda_tree
-
-    launches = two.captured_launches(FIXTURE)
-    jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
-            for n in NAMES]
-    for name, v in zip(NAMES, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):
-        assert v["status"] == "proven", (name, str(v)[:1500])
+    two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))

@@ -132,21 +132,12 @@ def test_an_index_bound_differently_in_constexpr_arms_lowers_the_rest_in_each_ar
 
 @pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 def test_round15_kernels_port_and_prove(tmp_path):
-    from tileport.pipeline.triton import port_triton_many
-    from tileport.toolchain.locate import find_cuda_tree
-
-    launches = two.captured_launches(FIXTURE)
-    names = ("rope_neox_or_pairs", "partial_rotary_copy", "sum_or_rows", "recurrent_rows", "ce_label_inplace")
-    jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
-            for n in names]   # (ce_label_inplace: proven since round 16, the scatter after its loop waiting on the
-    # array's last operation, as cuTile Python's does)
-    # the two-layout fixture's scatter_rows (a tile store and a scatter into y: the translator refused it; now every
-    # access of y a scatter)
-    jobs.append((f"{two.FIXTURE}::scatter_rows", [], [l for l in two.captured_launches(two.FIXTURE)
-                                                       if l["kernel"].endswith("::scatter_rows")], tmp_path / "sr"))
-    for name, v in zip(names + ("scatter_rows",), port_triton_many(jobs, find_cuda_tree(), "sm_90",
-                                                                    tmp_path / "_work")):
-        assert v["status"] == "proven", (name, str(v)[:1500])
+    # (ce_label_inplace: proven since round 16, the scatter after its loop waiting on the array's last operation, as
+    # cuTile Python's does; the two-layout fixture's scatter_rows, a tile store and a scatter into y: the translator
+    # refused it, now every access of y a scatter)
+    two.proven_fixture_kernels(tmp_path, (FIXTURE, ("rope_neox_or_pairs", "partial_rotary_copy", "sum_or_rows",
+                                                    "recurrent_rows", "ce_label_inplace")),
+                               (two.FIXTURE, ("scatter_rows",)))
 
 
 def test_a_conditional_expression_on_a_constexpr_launched_both_ways_is_an_if(tmp_path):

@@ -41,16 +41,9 @@ lowered = two.lowered_fixture(FIXTURE, NAMES, "round19")
 
 @cargo
 def test_round19_kernels_port_and_prove(tmp_path):
-    from tileport.pipeline.triton import port_triton_many
-    from tileport.toolchain.locate import find_cuda_tree
-
-    launches = two.captured_launches(FIXTURE)
-    jobs = [(f"{FIXTURE}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], tmp_path / n)
-            for n in NAMES]
     from tileport.corpus.port import _refusal
 
-    for name, v in zip(NAMES, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")):
-        assert v["status"] == "proven", (name, str(v)[:1500])
+    for name, v in two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES)):
         if name in ("gelu_arms", "act_arms"):   # proven for the launches kept; the corpus row names the others
             (r,) = v["triton"]["launches_refused"]
             row = _refusal(v, FIXTURE.parent)

@@ -119,6 +119,25 @@ def captured_launches(fixture: Path) -> list[dict]:
     return list(run_captured(fixture, []).launches.values())
 
 
+def proven_fixture_kernels(root: Path, *groups: tuple[Path, tuple[str, ...]]) -> list[tuple[str, dict]]:
+    """Each named kernel of each fixture module ported (sm_90) from the launches its module's own `__main__` makes,
+    into ``root/NAME``, in one cargo build, and checked proven: (name, verdict) in order (a round test's
+    `test_roundNN_kernels_port_and_prove`)."""
+    from tileport.pipeline.triton import port_triton_many
+    from tileport.toolchain.locate import find_cuda_tree
+
+    jobs, names = [], []
+    for fixture, kernels in groups:
+        launches = captured_launches(fixture)
+        for n in kernels:
+            jobs.append((f"{fixture}::{n}", [], [l for l in launches if l["kernel"].endswith(f"::{n}")], root / n))
+            names.append(n)
+    verdicts = list(zip(names, port_triton_many(jobs, find_cuda_tree(), "sm_90", root / "_work")))
+    for name, v in verdicts:
+        assert v["status"] == "proven", (name, str(v)[:1500])
+    return verdicts
+
+
 def lowered_fixture(fixture: Path, names, tag: str):
     """A round test's module-scoped `lowered` fixture: ``lower_kernels`` of its fixture module into a fresh folder."""
     @pytest.fixture(scope="module")
