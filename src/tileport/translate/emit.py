@@ -98,6 +98,8 @@ TILED_ATOMIC_MODES: dict[str, dict[str, str]] = {
 }
 #: Rust code that reads memory where it is evaluated (a view's load), see Emitter.ordered_exprs
 READS_MEMORY = re.compile(r"\.load(_pipelined::<\d+>)?\(|\bload_view_tko\(|\bload_ptr_tko\(")
+#: the integer element dtypes, signed and unsigned (cuda.tile's `is_integral`)
+INTEGER_DTYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
 #: integer dtypes cutile 0.3.1 has no bitwise operators for (`&` on Tile<i16>: "Binary operation is not implemented")
 NARROW_INTS = ("i8", "i16", "u8", "u16")
 #: `+`, `-`, `*` of 16-bit integer tiles, which cutile 0.3.1's operators do not implement: its functions for the ops
@@ -3706,8 +3708,8 @@ class Emitter:
                 if dt == ty.dtype:
                     return code, ty  # cuTile Python emits nothing for a cast to the same dtype
                 base = node.args[0].id if isinstance(node.args[0], ast.Name) else "cast"
-                if dt == "bool" and ty.dtype in ("i8", "i16", "i32", "i64"):   # an integer to bool: `x != 0`, the
-                    # cmpi cuTile Python emits (its convert_dtype: a truncation would keep the low bit only)
+                if dt == "bool" and ty.dtype in INTEGER_DTYPES:   # an integer to bool (signed or unsigned): `x != 0`,
+                    # the cmpi cuTile Python emits (its convert_dtype: a truncation would keep the low bit only)
                     zero = f"broadcast_scalar({rust_literal(0, ty.dtype)}, shape![{', '.join(ty.shape)}])"
                     return self.typed(f"ne_tile({code}, {zero})", out_ty, want_name, f"{base}_{dt}")
                 return self.typed(f"{_int_conversion(ty.dtype, dt, code) or f'convert_tile({code})'}", out_ty,

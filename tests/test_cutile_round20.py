@@ -1,0 +1,23 @@
+"""cuTile Python generality, round 20 (docs/corpus.md): an API sweep of cuda.tile 1.7 (every public function,
+keyword and mode in small kernels of our own, ported with the CLI); what it found in the translator, each as a
+test."""
+import pytest
+
+
+from kernel_text import emit
+
+
+@pytest.mark.parametrize("dt", ["u8", "u16", "u32"])
+def test_unsigned_tile_converted_to_bool_is_a_compare_with_zero(tmp_path, dt):
+    """`ct.astype(t, ct.bool_)` of a uint8 tile (round 20's s05 `convert`, every dtype pair): round 19 made an
+    integer-to-bool conversion `x != 0` for the signed dtypes only, so the uint8 one stayed `convert_tile`, which
+    cutile 0.3.1 cannot compile ("Unsupported conversion u8 -> bool": unproven). cuTile Python's convert_dtype
+    compares with zero for every integral dtype (`is_integral`), unsigned ones too."""
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    v = ct.load(x, (ct.bid(0),), (B,))
+    ct.store(y, (ct.bid(0),), ct.astype(v, y.dtype))
+""", f"x={dt}[?]/1, y=bool[?]/1, B=#16").body)
+    assert f"ne_tile(v, broadcast_scalar(0{dt}, shape![B]))" in text, text
+    assert "convert_tile" not in text, text
