@@ -21,3 +21,18 @@ def k(x, y, B: ct.Constant[int]):
 """, f"x={dt}[?]/1, y=bool[?]/1, B=#16").body)
     assert f"ne_tile(v, broadcast_scalar(0{dt}, shape![B]))" in text, text
     assert "convert_tile" not in text, text
+
+
+def test_num_tiles_with_an_order_counts_the_permuted_tile_space(tmp_path):
+    """`ct.num_tiles(x, 0, (4, B), order="F")` (round 20's s01 `ntiles`; `order` is a documented argument of
+    ct.num_tiles, "see load"): refused ("ct.num_tiles form"). cuTile Python counts the tiles of the view whose dim
+    map is the order, as its load does: the partition's dim map is now the order."""
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(x, out, B: ct.Constant[int]):
+    a = ct.num_tiles(x, axis=1, shape=(B, 4))
+    c = ct.num_tiles(x, 0, (4, B), order="F")
+    ct.store(out, (0,), ct.full((4,), a * 10 + c, dtype=ct.int32))
+""", "x=f32[?,?]/?,1, out=i32[?]/1, B=#8").body)
+    assert "shape![4, B], padding::None, const_array![1, 0]" in text, text
+    assert "shape![B, 4], padding::None, dim_map::Identity" in text, text

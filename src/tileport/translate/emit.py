@@ -3568,21 +3568,28 @@ class Emitter:
                 shape_node = kw.get("shape", node.args[2] if len(node.args) > 2 else None)
                 if not isinstance(arr_node, ast.Name) or not isinstance(self.params.get(arr_node.id),
                                                                        sigmod.ArraySig) \
-                        or axis is None or shape_node is None or "order" in kw:
+                        or axis is None or shape_node is None:
                     raise self.refuse(node, "num-tiles", "ct.num_tiles form")
                 shape = self.shape_of(shape_node)
                 sig = self.params[arr_node.id]
                 if not -len(sig.shape) <= axis < len(sig.shape):
                     raise self.refuse(node, "num-tiles", f"ct.num_tiles axis {axis} of a rank-{len(sig.shape)} array")
                 axis %= len(sig.shape)   # (`axis=-1`: counted from the last, as cuTile Python reads it)
+                # `order=` ("F", a permutation): the tile space of the view whose dim map is the order, as ct.load's
+                dim_map = self.load_order(kw.get("order", node.args[3] if len(node.args) > 3 else None),
+                                          len(sig.shape))
+                dims = "dim_map::Identity" if dim_map is None else f"const_array![{', '.join(map(str, dim_map))}]"
                 tiles = f"{arr_node.id}_tiles"
-                self.last_num_tiles = (arr_node.id, axis, shape)
+                self.last_num_tiles = (arr_node.id, axis, shape) if dim_map is None else None
+                if self.made(arr_node.id) and dim_map is not None:
+                    raise self.refuse(node, "array-slice", SLICE_VIEW_LIMIT.format(
+                        what="ct.num_tiles with a permuted order"))
                 if self.made(arr_node.id):   # (see SLICE_VIEW_LIMIT)
                     self.slice_view_mut(node, arr_node.id, tiles, shape, "ct.num_tiles")
                     return f"num_tiles(&{tiles}, {axis})", Scalar("i32")
                 self.body.append(f"let {tiles}: Partition<{RUST_DTYPES[sig.dtype]}, {{ [{', '.join(shape)}] }}> = "
                                  f"make_partition_view({self.tensor_arg(arr_node.id)}, shape![{', '.join(shape)}], "
-                                 f"padding::None, dim_map::Identity, get_tensor_token("
+                                 f"padding::None, {dims}, get_tensor_token("
                                  f"{self.tensor_arg(arr_node.id)}));")
                 return f"num_tiles(&{tiles}, {axis})", Scalar("i32")
             if op == "mma":
