@@ -36,3 +36,18 @@ def k(x, out, B: ct.Constant[int]):
 """, "x=f32[?,?]/?,1, out=i32[?]/1, B=#8").body)
     assert "shape![4, B], padding::None, const_array![1, 0]" in text, text
     assert "shape![B, 4], padding::None, dim_map::Identity" in text, text
+
+
+def test_store_options_at_their_defaults_are_the_plain_store(tmp_path):
+    """`yv.store((i, j), t, check_bounds=True)` through a tiled view and `ct.store(.., check_bounds=True)`
+    (round 20's s01 `tviews`): the default of a documented keyword was refused ("ct.store option(s)
+    check_bounds"); cuTile Python's store at check_bounds=True (and memory_order WEAK, memory_scope NONE, its
+    defaults) is the plain store."""
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0),), (B,))
+    ct.store(y, (ct.bid(0),), t, check_bounds=True, memory_order=ct.MemoryOrder.WEAK,
+             memory_scope=ct.MemoryScope.NONE)
+""", "x=f32[?]/1, y=f32[?]/1, B=#16").body)
+    assert "store" in text and "check_bounds" not in text, text

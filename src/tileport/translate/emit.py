@@ -2546,6 +2546,10 @@ class Emitter:
         if "check_bounds" in kw and self.const_value(kw["check_bounds"]) == (True, False):
             # the in-range claim (`inbounds`) cutile cannot state: the same store without it (irdiff inbounds-hint)
             self.need(kw.pop("check_bounds"), "load-unchecked", "ct.store(.., check_bounds=False)")
+        for opt in ("check_bounds", "memory_order", "memory_scope"):   # an option written at its default value
+            if opt in kw and (self.const_value(kw[opt]) == (True, True) if opt == "check_bounds" else
+                              self.text(kw[opt]).replace("ct.", "") == LOAD_DEFAULTS[opt].replace("ct.", "")):
+                kw.pop(opt)   # (`check_bounds=True`, `memory_order=ct.MemoryOrder.WEAK`): the plain store
         extra = sorted(set(kw) - {"index", "tile", "allow_tma", "latency"})
         if extra:
             raise self.refuse(call, "store-other", f"ct.store option(s) {', '.join(extra)}")
