@@ -51,3 +51,17 @@ def k(x, y, B: ct.Constant[int]):
              memory_scope=ct.MemoryScope.NONE)
 """, "x=f32[?]/1, y=f32[?]/1, B=#16").body)
     assert "store" in text and "check_bounds" not in text, text
+
+
+def test_cdiv_of_integer_tiles_is_divi_rounding_up(tmp_path):
+    """`ct.cdiv(t, 7)` of an int32 tile (round 20's s03 `int_ops`; ct.cdiv is documented for tiles): refused
+    ("ct.cdiv of anything but two i32 scalars"). cuTile Python encodes it as Tile IR `divi` rounding toward
+    positive infinity (its `cdiv, int` case), the scalar operand broadcast; the scalar form is unchanged."""
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(x, y, n: int, B: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0),), (B,))
+    ct.store(y, (ct.bid(0),), ct.cdiv(t, 7) + ct.cdiv(n, 3))
+""", "x=i32[?]/1, y=i32[?]/1, n=i32, B=#16").body)
+    assert "divi(t, broadcast_scalar(7i32, shape![B]), rounding::PositiveInf)" in text, text
+    assert "ceil_div(n, 3" in text, text

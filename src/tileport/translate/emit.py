@@ -3450,10 +3450,19 @@ class Emitter:
                 return self.typed(f"select({cond}, {a}, {b})", like, want_name, "selected")
             if op == "cdiv":
                 self.need(node, "cdiv", "ct.cdiv")
-                (a, ta), (b, tb) = ((self._as_scalar(*self.expr(x)) for x in node.args) if len(node.args) == 2
-                                    else ((None, None), (None, None)))
+                parts = [self.expr(x) for x in node.args] if len(node.args) == 2 else []
+                if any(isinstance(t, Tile) and t.shape for _, t in parts) and \
+                        all(t.dtype in ("i32", "i64") for _, t in parts):
+                    # of signed integer tiles (a scalar broadcast): Tile IR `divi` rounding toward positive
+                    # infinity, as cuTile Python encodes it (a 0-d tile is a scalar there: the ceil_div below)
+                    (lc, lt), (rc, rt) = parts
+                    like = self.result_tile(node, lt, rt)
+                    a = self.operand_as_tile(lc, lt, like, node.args[0])
+                    b = self.operand_as_tile(rc, rt, like, node.args[1])
+                    return self.typed(f"divi({a}, {b}, rounding::PositiveInf)", like, want_name, "quotient")
+                (a, ta), (b, tb) = ((self._as_scalar(*p) for p in parts) if parts else ((None, None), (None, None)))
                 if not (isinstance(ta, Scalar) and isinstance(tb, Scalar) and ta.dtype == tb.dtype == "i32"):
-                    raise self.refuse(node, "cdiv", "ct.cdiv of anything but two i32 scalars")
+                    raise self.refuse(node, "cdiv", "ct.cdiv of anything but two i32 scalars or signed integer tiles")
                 return f"ceil_div({a}, {b})", ta
             if op == "num_blocks":
                 self.need(node, "num-blocks", "ct.num_blocks")
