@@ -3,6 +3,8 @@ keyword and mode in small kernels of our own, ported with the CLI); what it foun
 test."""
 import pytest
 
+from tileport.translate.emit import Unsupported
+
 
 from kernel_text import emit
 
@@ -65,3 +67,24 @@ def k(x, y, n: int, B: ct.Constant[int]):
 """, "x=i32[?]/1, y=i32[?]/1, n=i32, B=#16").body)
     assert "divi(t, broadcast_scalar(7i32, shape![B]), rounding::PositiveInf)" in text, text
     assert "ceil_div(n, 3" in text, text
+
+
+def test_mma_accumulator_by_keyword_and_fast_acc_default(tmp_path):
+    """`ct.mma(x, w, acc=acc, use_fast_acc=False)` (round 20's s04 `mma_fast`; the documented signature is
+    `mma(x, y, /, acc, *, use_fast_acc=False)`): refused ("ct.mma form (x, y, acc) without options"). The
+    accumulator by keyword and the default flag are the plain mma; `use_fast_acc=True` (an mmaf flag of bytecode
+    13.3 that cutile 0.3.1 cannot set) is refused at its argument with that reason."""
+    kernel = """
+@ct.kernel
+def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
+    acc = ct.zeros((BM, BN), dtype=ct.float32)
+    x = ct.load(a, (ct.bid(0), 0), (BM, BK))
+    w = ct.load(b, (0, ct.bid(1)), (BK, BN))
+    acc = ct.mma(x, w, acc=acc, use_fast_acc=FAST)
+    ct.store(c, (ct.bid(0), ct.bid(1)), acc)
+"""
+    sig = "a=f16[?,?]/?,1, b=f16[?,?]/?,1, c=f32[?,?]/?,1, BM=#16, BN=#16, BK=#16"
+    text = "\n".join(emit(tmp_path, kernel.replace("FAST", "False"), sig).body)
+    assert "mma(x, w, acc)" in text, text
+    with pytest.raises(Unsupported, match=r"k.py:\d+:46: ct.mma\(.., use_fast_acc=True\)"):
+        emit(tmp_path, kernel.replace("FAST", "True"), sig)

@@ -3607,9 +3607,16 @@ class Emitter:
                 return f"num_tiles(&{tiles}, {axis})", Scalar("i32")
             if op == "mma":
                 self.need(node, "mma", "ct.mma")
-                if len(node.args) != 3 or node.keywords:
+                kw = {k.arg: k.value for k in node.keywords}
+                args = list(node.args) + ([kw.pop("acc")] if "acc" in kw and len(node.args) == 2 else [])
+                if "use_fast_acc" in kw and self.const_value(kw["use_fast_acc"]) == (True, False):
+                    kw.pop("use_fast_acc")   # (its default: the plain mma)
+                if "use_fast_acc" in kw:
+                    raise self.refuse(kw["use_fast_acc"], "mma", "ct.mma(.., use_fast_acc=True): Tile IR's mmaf "
+                                      "fast-accumulation flag (bytecode 13.3), which cutile 0.3.1's mma cannot set")
+                if len(args) != 3 or kw:
                     raise self.refuse(node, "mma", "ct.mma form (x, y, acc) without options")
-                (a, ta), (b, tb), (c, tc) = self.ordered_exprs(node.args)
+                (a, ta), (b, tb), (c, tc) = self.ordered_exprs(args)
                 if all(isinstance(t, Tile) and len(t.shape) == 3 for t in (ta, tb, tc)) and \
                         ta.shape[0] == tb.shape[0] == tc.shape[0] and ta.shape[2] == tb.shape[1] and \
                         (ta.shape[1], tb.shape[2]) == tc.shape[1:]:
