@@ -88,3 +88,18 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
     assert "mma(x, w, acc)" in text, text
     with pytest.raises(Unsupported, match=r"k.py:\d+:46: ct.mma\(.., use_fast_acc=True\)"):
         emit(tmp_path, kernel.replace("FAST", "True"), sig)
+
+
+def test_unchecked_atomic_has_no_extent_check_and_no_mask(tmp_path):
+    """`ct.atomic_add(cnt, offs % 4, v, check_bounds=False)` (round 20's s02 `add_orders`; check_bounds is a
+    documented keyword of every atomic): refused ("check_bounds=False (an unchecked atomic)"). cuTile Python's
+    atomic then has no extent check and no mask, under the caller's guarantee, as its unchecked gather / scatter
+    (which the port already carried): the atomic's pointers are unchecked and its mask is None."""
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(cnt, x, B: ct.Constant[int]):
+    offs = ct.bid(0) * B + ct.arange(B, dtype=ct.int32)
+    ct.atomic_add(cnt, offs % 4, ct.gather(x, offs), check_bounds=False)
+""", "cnt=f32[?]/1, x=f32[?]/1, B=#16").body)
+    assert "atomic::AddF, ordering::AcqRel, scope::Device, None, Some(" in text, text
+    assert "cnt_atomic_add_inside" not in text, text

@@ -111,12 +111,12 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.atomic_add(x, ct.arange(B, dtype=ct.int32), t)
      """, "x=i32[?]/1, B=#16", "store-other", 8, "scattered into and also loaded"),
-    ("unchecked atomic", """
+    ("atomic checked by a runtime bool", """
      @ct.kernel
-     def k(x, y, B: ct.Constant[int]):
+     def k(x, y, n: int, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         ct.atomic_add(y, t, 1, check_bounds=False)
-     """, "x=i32[?]/1, y=i32[?]/1, B=#16", "atomics", 8, "check_bounds=False"),
+         ct.atomic_add(y, t, 1, check_bounds=n > 0)
+     """, "x=i32[?]/1, y=i32[?]/1, n=i32, B=#16", "gather-scatter", 8, "check_bounds that is not a constant bool"),
     ("atomic add of doubles", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

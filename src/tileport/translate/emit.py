@@ -4696,10 +4696,8 @@ class Emitter:
             raise self.refuse(call, "atomics", f"{fn} form (array, indices, "
                                                f"{'expected, desired' if nargs == 4 else 'update'}, check_bounds=, "
                                                "memory_order=, memory_scope=)")
-        if "check_bounds" in kw and not (isinstance(kw["check_bounds"], ast.Constant) and
-                                         kw["check_bounds"].value is True):
-            raise self.refuse(kw["check_bounds"], "atomics", f"check_bounds={self.text(kw['check_bounds'])} (an "
-                                                             "unchecked atomic)")
+        checked = self.check_bounds(call, kw)   # (False: no extent check and no mask, as cuTile Python's
+        # atomic under the caller's guarantee that every index is inside the array)
         order = self._atomic_order(call)
         scope = self.text(kw["memory_scope"]).rsplit(".", 1)[-1] if "memory_scope" in kw else "DEVICE"
         if order not in ATOMIC_ORDERS or scope not in ATOMIC_SCOPES:
@@ -4754,7 +4752,7 @@ class Emitter:
         elif several or (order in ("RELEASE", "ACQ_REL") and self.release_tokens):
             # ordered as cuTile Python's token_order pass orders them (see atomic_input_token)
             prev = self.atomic_input_token(call, fn, name, order)
-        arr, elem, g, ty, dims = self.pointer_access(call, fn, {}, token=prev is None)
+        arr, elem, g, ty, dims = self.pointer_access(call, fn, {}, checked, token=prev is None)
         if ty.dtype not in ATOMIC_MODES[op]:
             raise self.refuse(call, "atomics", f"{fn} on {ty.dtype} ({', '.join(ATOMIC_MODES[op])} are supported)")
         values = []
@@ -4765,9 +4763,10 @@ class Emitter:
             values.append(self.operand_as_tile(vcode, vty, ty, v_node))
         value = values[-1]
         mode = f"atomic::{ATOMIC_MODES[op][ty.dtype]}"
-        self.body.append(f"// SAFETY: every lane that is updated addresses {arr}'s memory (offset checked above; "
-                         "out-of-range lanes are masked off); the update is atomic, so lanes and blocks that share an "
-                         "element all land.")
+        why = "offset checked above; out-of-range lanes are masked off" if checked else \
+            "check_bounds=False: the caller guarantees it, as in cuTile Python"
+        self.body.append(f"// SAFETY: every lane that is updated addresses {arr}'s memory ({why}); the update is "
+                         "atomic, so lanes and blocks that share an element all land.")
         old = f"{g}_old" if keep else "_"
         acquired = self.acquire_token if self.acquire_token and not several and not carried and \
             not self.acq_mode else None
@@ -4776,7 +4775,8 @@ class Emitter:
         operation = f"atomic_cas_tko({g}_ptrs, {values[0]}, {value}, " if op == "atomic_cas" else \
             f"atomic_rmw_tko({g}_ptrs, {value}, {mode}, "
         self.body.append(f"let ({old}, {done}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ {operation}"
-                         f"{ATOMIC_ORDERS[order]}, {ATOMIC_SCOPES[scope]}, Some({g}_mask), "
+                         f"{ATOMIC_ORDERS[order]}, {ATOMIC_SCOPES[scope]}, "
+                         f"{f'Some({g}_mask)' if checked else 'None'}, "
                          f"Some({prev or g + '_token'})) }};")
         if carried:
             self.body.append(f"{carried} = {done};")
