@@ -358,7 +358,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`remf(a, b)`, then `+ b` where the remainder is non-zero (unordered `cmpf`) and its sign differs "
               "from b's (a `select`), as cuTile Python lowers Python's float %; `floor(a / b)` for //", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven (fmod)"),
-    Construct("mma", "`ct.mma(a, b, acc)` (f32 or i32 accumulator; f16/bf16/fp8/int8 operands), of 2-d tiles or "
+    Construct("mma", "`ct.mma(a, b, acc)` (`acc=` by keyword too, `use_fast_acc=False`; f32 or i32 accumulator; f16/bf16/fp8/int8 operands), of 2-d tiles or "
               "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` / `a @ b` of 2-d float tiles of one "
               "dtype or rank-3 ones of one batch extent",
               "`mma(a, b, acc)`; rank 3: `mma_batched(..)`, cutile's mma compiler op declared in the port's module "
@@ -574,8 +574,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "cmp_ordering::Unordered)`: the unordered `t != t` cuTile Python compiles it to", S, "real_idioms2"),
     Construct("cat", "`ct.cat((a, b), axis)` of two tiles of one dtype and rank (literal axis, negative too)",
               "`cat(a, b, axis)` bound to its type, the joined extent spelled as its value", S, "real_idioms2"),
-    Construct("num-tiles", "`ct.num_tiles(a, axis=k, shape=(..))`",
-              "`num_tiles(&a_tiles, k)` over an unpadded partition view", S, "matmul"),
+    Construct("num-tiles", "`ct.num_tiles(a, axis=k, shape=(..))`, `order=` too (\"F\", a permutation)",
+              "`num_tiles(&a_tiles, k)` over an unpadded partition view (its dim map the order)", S, "matmul"),
     Construct("array-shape", "`a.shape[k]` of an array parameter (literal k)", "`a.shape()[k]`", S,
               "masked_rowsum"),
     Construct("array-strides", "`x.strides[k]` of an array parameter (literal k, negative too)",
@@ -584,7 +584,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "strided gathers take it; a stride the launch fixes (the unit stride) is its constant",
               S, None, "tests/test_port.py SMALL_KERNELS `strides_k`"),
     Construct("num-blocks", "`ct.num_blocks(k)`", "`get_num_tile_blocks().k`", S, "persistent_scale"),
-    Construct("cdiv", "`ct.cdiv(a, b)` on integer scalars", "`ceil_div(a, b)`", S, "masked_rowsum"),
+    Construct("cdiv", "`ct.cdiv(a, b)` on integer scalars, or on signed integer tiles (a scalar broadcast)",
+              "`ceil_div(a, b)`; of tiles `divi(a, b, rounding::PositiveInf)`, as cuTile Python encodes it", S,
+              "masked_rowsum"),
     Construct("helper-function", "calls to module-level helper `@ct.function`s (positional tile/scalar arguments, "
               "one final `return`), the kernel file's own or imported by name from another module (`from "
               "tileport.kernels.attention import online_step`); a string mode passed or defaulted (`mode=\"relu\"`, "
@@ -608,7 +610,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`tile_to_scalar(t.reshape(shape![]))`", S, "group_gemm"),
     Construct("atomics", "`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)`, `ct.atomic_cas(a, idx, "
               "expected, desired)` (integers and f32: a bitwise compare) on an array of any rank (one "
-              "index tile or scalar per dimension, as gather-scatter-nd; bounds-checked; any memory_order/"
+              "index tile or scalar per dimension, as gather-scatter-nd; bounds-checked, or not with a constant "
+              "`check_bounds=False` (no check, no mask: round 20's s02 add_orders); any memory_order/"
               "memory_scope): add on i32/i64/u32/u64/f32/f16/bf16, max/min (signed or unsigned by dtype), and/or/xor on "
               "integers, xchg on integers and f32; the old values as its result",
               "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF|"
@@ -642,8 +645,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "cuTile Python's `sm_90` entry holds only those, and applies instead of `default`)", S, "row_softmax"),
     Construct("kernel-hints-other", "`@ct.kernel(opt_level=..)` other than 3, hints that are not ints",
               "cutile's CompileOptions / per-architecture keys", P, None),
-    Construct("atomics-other", "unchecked atomics (`check_bounds=False`), atomics on other dtypes (f16, bf16, "
-              "f64), `ct.atomic_cas` on floats", "the unmasked `atomic_rmw_tko` / `atomic_cas_tko`", P, None,
+    Construct("atomics-other", "atomics on other dtypes (f64), `ct.atomic_cas` on floats other than f32",
+              "`atomic_rmw_tko` / `atomic_cas_tko` of those dtypes", P, None,
               "cuda.tile 1.7 itself rejects `ct.atomic_max/min` on float arrays (\"Unsupported array dtype\")"),
 )
 
