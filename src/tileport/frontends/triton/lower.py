@@ -62,6 +62,9 @@ MAP = {"exp": "ct.exp", "exp2": "ct.exp2", "log": "ct.log", "log2": "ct.log2", "
        "sinh": "ct.sinh", "cosh": "ct.cosh", "tan": "ct.tan", "pow": "ct.pow", "atan2": "ct.atan2",
        # IEEE square root rounded to nearest (cuTile's sqrt rounds so by default)
        "sqrt_rn": "ct.sqrt"}
+#: triton.language's functional operators (core.py `add` / `sub` / `mul`: `x + y` with `sanitize_overflow`, which
+#: only adds overflow checks under TRITON_DEBUG — the value is the operator's)
+OPERATOR_FNS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}
 #: triton.language functions that only promise the compiler facts (alignment, contiguity): the value itself
 HINT_FNS = ("max_contiguous", "multiple_of", "max_constancy", "assume")
 #: |denominator| above which div.full.f32 scales both operands by 1/4 (2**126; _Lowerer.triton_div)
@@ -3279,6 +3282,10 @@ class _Lowerer:
                 return self.binop(ast.Div(), self.ev(a), self.ev(b), node)
             finally:
                 self.ieee_div = ieee
+        if fn in OPERATOR_FNS and len(node.args) + len(kw) in (2, 3) and set(kw) <= {"x", "y", "sanitize_overflow"}:
+            # tl.add(x, y) / tl.sub / tl.mul: the operator (was "tl.add is not lowered")
+            a, b = (self._arg(node, kw, k, n) for k, n in ((0, "x"), (1, "y")))
+            return self.binop(OPERATOR_FNS[fn](), self.ev(a), self.ev(b), node)
         if fn in ROUNDINGS and len(node.args) == 1 and not kw:
             return self.rounding(node, fn)
         if fn in ("llrint", "llround") and len(node.args) == 1 and not kw:

@@ -1,0 +1,50 @@
+"""Round 20's kernels (tests/fixtures/triton_round20.py), found by a helper's sweep of Triton 3.6's
+triton.language API (build/tri20): `tl.add` / `tl.sub` / `tl.mul` (refused: "tl.add is not lowered") lowered as
+their operators; `tl.xor_sum` of a tile launched as int8 and int32 (refused: "not known to be of integers") and
+**`tl.sum` of it, added in int8 at the int8 launch where Triton adds in int32 (silently wrapped)**; **`acc =
+tl.dot(a, b, acc)` of operands launched as f32 and f16, ct.mma of the f32 tiles (f32 products where Triton
+multiplies tf32-rounded operands, silently; refused as one f32 launch is)**; `.T` of an expression
+(`x.to(tl.float32).T`, was "is not supported") transposed; a conditional expression of tiles on a run-time scalar
+(`x * 3.0 if flag > 1 else -x`, refused) as ct.where. Each fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against
+numpy's own results."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import test_triton_round14 as r14
+import test_triton_two_layouts as two
+
+from conftest import load_module
+
+FIXTURE = Path(__file__).parent / "fixtures" / "triton_round20.py"
+MOD = load_module(FIXTURE, "triton_round20_fixture")
+NAMES = ("operator_functions",)
+
+cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
+
+lowered = two.lowered_fixture(FIXTURE, NAMES, "round20")
+
+
+@cargo
+def test_round20_kernels_port_and_prove(tmp_path):
+    two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
+
+
+def _run(lowered, name, grid, args, kw):
+    return two.run_copies(lowered / name, getattr(MOD, name), grid, args, kw, r14.Ct14)
+
+
+def _case(name):
+    (case,) = [c for c in MOD.cases() if c[0] == name]
+    return case
+
+
+def test_round20_operator_functions(lowered):
+    src = (lowered / "operator_functions" / "lowered.py").read_text()
+    assert "a = x + y" in src and "s = a - 3" in src and "s * y" in src, src
+    name, grid, args, kw = _case("operator_functions")
+    x, y = args[0], args[1]
+    assert np.array_equal(_run(lowered, name, grid, args, kw)[2], (x + y - 3) * y)
