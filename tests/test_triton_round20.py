@@ -21,7 +21,7 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round20.py"
 MOD = load_module(FIXTURE, "triton_round20_fixture")
-NAMES = ("operator_functions",)
+NAMES = ("operator_functions", "int_row_reductions")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -48,3 +48,27 @@ def test_round20_operator_functions(lowered):
     name, grid, args, kw = _case("operator_functions")
     x, y = args[0], args[1]
     assert np.array_equal(_run(lowered, name, grid, args, kw)[2], (x + y - 3) * y)
+
+
+def test_round20_int_reductions_over_launch_dtypes(lowered):
+    src = (lowered / "int_row_reductions" / "lowered.py").read_text()
+    assert "ct.sum(ct.astype(x, ct.int32), axis=1)" in src and " ^ ct.extract(" in src, src
+    for name, grid, args, kw in MOD.cases():
+        if name != "int_row_reductions":
+            continue
+        x = args[0]
+        got = _run(lowered, name, grid, args, kw)
+        want_xor = np.bitwise_xor.reduce(x, axis=1)
+        assert np.array_equal(got[1], want_xor) and np.array_equal(got[2], x.astype(np.int32).sum(axis=1)), x.dtype
+
+
+def test_round20_sum_over_narrow_and_wide_launches_refused():
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::int_row_reductions")]
+    wide = [dict(l, args=[dict(a, dtype="i64") if a.get("dtype") == "i32" and i < 2 else a
+                          for i, a in enumerate(l["args"])]) for l in mine]   # launches of int8 and int64 rows
+    with pytest.raises(LoweringError, match=r"triton_round20.py:\d+:\d+: tl.sum of a tile that is ct.int64, ct.int8 at "
+                                            r"the captured launches"):
+        lower_from_launches(f"{FIXTURE}::int_row_reductions", wide)

@@ -76,6 +76,8 @@ REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
 REDUCE_KEYWORDS = {"sum": ("input", "axis", "keep_dims", "dtype"),
                    "max": ("input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"),
                    "min": ("input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims")}
+#: the type tl.sum adds a narrow integer tile in (triton.language's _pick_sum_dtype: 32 bits, the same sign)
+SUM_WIDENED = {"ct.int8": "ct.int32", "ct.int16": "ct.int32", "ct.uint8": "ct.uint32", "ct.uint16": "ct.uint32"}
 #: libdevice roundings written with floor / ceil (exact: _Lowerer.rounding)
 ROUNDINGS = ("rint", "round", "trunc", "nearbyint")
 #: libdevice functions written exactly from their bits (libdevice.10.bc; _Lowerer.libdevice_bits): arity
@@ -3375,10 +3377,15 @@ class _Lowerer:
         kind = self.known_dtype(x)
         if kind in BOOL:
             return Tile(f"ct.where({x.text}, 1, 0)", x.shape, "ct.int32")
-        if kind in ("ct.int8", "ct.int16"):
-            return Tile(f"ct.astype({x.text}, ct.int32)", x.shape, "ct.int32")
-        if kind in ("ct.uint8", "ct.uint16"):
-            return Tile(f"ct.astype({x.text}, ct.uint32)", x.shape, "ct.uint32")
+        seen = self._launch_dtypes(x)   # (launches passing int8 and int32: each int8 one widened, as Triton does)
+        if seen & set(SUM_WIDENED):
+            wide = {SUM_WIDENED.get(d, d) for d in seen}
+            if len(wide) != 1:
+                raise self.fail(node, f"tl.sum of a tile that is {', '.join(sorted(seen))} at the captured launches: "
+                                      "Triton adds the narrow integers in 32 bits, the others in their own type "
+                                      "(capture them apart)")
+            dt = wide.pop()
+            return Tile(f"ct.astype({x.text}, {dt})", x.shape, dt)
         return x
 
     def histogram(self, node: ast.Call, fn: str, kw: dict) -> Tile:
@@ -3788,7 +3795,8 @@ class _Lowerer:
         the other, for axis None): halves combined pairwise (``ct.extract`` of a `(.., 2, m / 2, ..)` view) until
         one is left. These operators are associative and commutative, so any order gives Triton's result exactly
         (cutile 0.3.1 builds no ct.reduce with a function of the user's)."""
-        if self.known_dtype(x) not in INT_DTYPES + ("ct.uint16", "ct.uint64") + BOOL:
+        seen = self._launch_dtypes(x)   # (launches passing several integer dtypes: each is, the tree is generic)
+        if not seen or not (seen <= set(INT_DTYPES + ("ct.uint16", "ct.uint64")) or seen <= set(BOOL)):
             raise self.fail(node, "a bitwise reduction of a tile not known to be of integers")
         if isinstance(axis_node, ast.Constant) and axis_node.value is None:
             t = x
