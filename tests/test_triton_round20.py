@@ -5,7 +5,8 @@ their operators; `tl.xor_sum` of a tile launched as int8 and int32 (refused: "no
 tl.dot(a, b, acc)` of operands launched as f32 and f16, ct.mma of the f32 tiles (f32 products where Triton
 multiplies tf32-rounded operands, silently; refused as one f32 launch is)**; `.T` of an expression
 (`x.to(tl.float32).T`, was "is not supported") transposed; a conditional expression of tiles on a run-time scalar
-(`x * 3.0 if flag > 1 else -x`, refused) as ct.where. Each fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against
+(`x * 3.0 if flag > 1 else -x`, refused) as ct.where; `tl.dot(a, b)` of f16 and bf16 launches (refused)
+accumulated in f32 at each. Each fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against
 numpy's own results."""
 from __future__ import annotations
 
@@ -72,3 +73,14 @@ def test_round20_sum_over_narrow_and_wide_launches_refused():
     with pytest.raises(LoweringError, match=r"triton_round20.py:\d+:\d+: tl.sum of a tile that is ct.int64, ct.int8 at "
                                             r"the captured launches"):
         lower_from_launches(f"{FIXTURE}::int_row_reductions", wide)
+
+
+def test_round20_dot_of_f32_launches_refused():
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::dot_acc_launch_dtypes")]
+    assert len(mine) == 2
+    with pytest.raises(LoweringError, match=r"triton_round20.py:\d+:\d+: tl.dot of f32 operands at Triton's default "
+                                            r"precision .* \(at the captured launches passing f32 operands\)"):
+        lower_from_launches(f"{FIXTURE}::dot_acc_launch_dtypes", mine)

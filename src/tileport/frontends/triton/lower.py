@@ -5114,10 +5114,12 @@ class _Lowerer:
     def _dot(self, node: ast.AST, a: object, b: object, acc: object) -> Tile:
         ta, tb, tc = (self.materialize(x, node) for x in (a, b, acc))
         self._dot_operand_dtypes(node, {self.known_dtype(ta), self.known_dtype(tb)})
-        if self.known_dtype(ta) == F32 and self.known_dtype(tb) == F32 and id(node) not in self._ieee_dots:
+        if F32 in self._launch_dtypes(ta) and F32 in self._launch_dtypes(tb) and id(node) not in self._ieee_dots:
             # (with an accumulator too: `acc = tl.dot(a, b, acc)`, `acc += tl.dot(a, b)` were lowered to ct.mma of
-            # the f32 tiles, f32 products where Triton multiplies tf32-rounded operands, silently)
-            raise self.fail(node, F32_DOT_AT_TF32)
+            # the f32 tiles, f32 products where Triton multiplies tf32-rounded operands, silently; so were the f32
+            # launches of operands other launches pass as f16)
+            raise self.fail(node, F32_DOT_AT_TF32 + (" (at the captured launches passing f32 operands)"
+                                                     if self.known_dtype(ta) != F32 else ""))
         return Tile(f"ct.mma({ta.text}, {tb.text}, {tc.text})", tc.shape, tc.dtype)
 
     # ------------------------------------------------ memory
