@@ -22,7 +22,7 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round20.py"
 MOD = load_module(FIXTURE, "triton_round20_fixture")
-NAMES = ("operator_functions", "int_row_reductions")
+NAMES = ("operator_functions", "int_row_reductions", "expr_transpose")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -84,3 +84,11 @@ def test_round20_dot_of_f32_launches_refused():
     with pytest.raises(LoweringError, match=r"triton_round20.py:\d+:\d+: tl.dot of f32 operands at Triton's default "
                                             r"precision .* \(at the captured launches passing f32 operands\)"):
         lower_from_launches(f"{FIXTURE}::dot_acc_launch_dtypes", mine)
+
+
+def test_round20_transpose_of_expressions(lowered):
+    src = (lowered / "expr_transpose" / "lowered.py").read_text()
+    assert src.count("ct.transpose(") == 2, src
+    name, grid, args, kw = _case("expr_transpose")
+    x = args[0]
+    assert np.array_equal(_run(lowered, name, grid, args, kw)[1], (x * np.float32(2)).T + x.T)

@@ -2059,8 +2059,9 @@ class _Lowerer:
                 and isinstance(self.env.get(node.value.value.id), (Ptr, BlockPtr))):
             # a pointer parameter, a pointer variable (`p_o = O + offs`) or a block pointer: its array's dtype
             return DType(f"{self.env[node.value.value.id].param}.dtype")  # type: ignore[union-attr]
-        if node.attr == "T" and isinstance(self.env.get(node.value.id if isinstance(node.value, ast.Name) else ""),
-                                            Tile):
+        if node.attr == "T" and (isinstance(self.env.get(node.value.id), Tile) if isinstance(node.value, ast.Name)
+                                 else not isinstance(node.value, ast.Attribute)):
+            # `x.T`, and `.T` of an expression (`x.to(tl.float32).T`, `tl.load(p).T`: was "is not supported")
             return self.permute(node, self.ev(node.value), None)
         # a tensor descriptor's element type: `desc.dtype`, `desc.type.block_type.element_ty`
         chain, base = [], node
