@@ -22,7 +22,7 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round20.py"
 MOD = load_module(FIXTURE, "triton_round20_fixture")
-NAMES = ("operator_functions", "int_row_reductions", "expr_transpose")
+NAMES = ("operator_functions", "int_row_reductions", "expr_transpose", "runtime_ifexp")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -92,3 +92,13 @@ def test_round20_transpose_of_expressions(lowered):
     name, grid, args, kw = _case("expr_transpose")
     x = args[0]
     assert np.array_equal(_run(lowered, name, grid, args, kw)[1], (x * np.float32(2)).T + x.T)
+
+
+def test_round20_runtime_conditional_expression(lowered):
+    src = (lowered / "runtime_ifexp" / "lowered.py").read_text()
+    assert "ct.where(flag > 1, x * 3.0, -x)" in src, src
+    for name, grid, args, kw in MOD.cases():
+        if name == "runtime_ifexp":
+            x = args[0]
+            want = x * np.float32(3) if args[3] > 1 else -x
+            assert np.array_equal(_run(lowered, name, grid, args, kw)[1], want), args[3]

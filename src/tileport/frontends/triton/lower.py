@@ -1945,6 +1945,13 @@ class _Lowerer:
                 del self.lines[mark[0]:]
                 self._temps = mark[1]
                 return self._constexpr_ifexp(node, truths)
+            if isinstance(test, Scalar) and any(isinstance(x, (Tile, Mask)) for x in (a, b)):
+                # `x if flag > 1 else x * 0` (a run-time scalar test, tile arms: Triton's scf.if of two values of
+                # one type): ct.where — both arms computed, the taken one kept (was refused)
+                ta, tb = (x if isinstance(x, Scalar) else self.materialize(self._value(x, node), node) for x in (a, b))
+                shape = _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ()))
+                dts = {t.dtype for t in (ta, tb) if isinstance(t, Tile)}
+                return Tile(f"ct.where({test.text}, {ta.text}, {tb.text})", shape, dts.pop() if len(dts) == 1 else None)
             raise self.fail(node, f"`{ast.unparse(node)}`: a conditional expression is lowered on scalars, or when "
                                   "its test is on constexprs that every launch gives alike (use tl.where for tiles)")
         if isinstance(node, ast.Constant):
