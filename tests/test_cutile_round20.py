@@ -103,3 +103,17 @@ def k(cnt, x, B: ct.Constant[int]):
 """, "cnt=f32[?]/1, x=f32[?]/1, B=#16").body)
     assert "atomic::AddF, ordering::AcqRel, scope::Device, None, Some(" in text, text
     assert "cnt_atomic_add_inside" not in text, text
+
+
+def test_scan_options_at_their_defaults_are_the_plain_scan(tmp_path):
+    """`ct.cumsum(t, 0, rounding_mode=ct.RoundingMode.RN, flush_to_zero=False)` (round 20's s03 `scans`): refused
+    ("ct.cumsum form (tile, axis=literal, reverse=literal) without rounding options"), where the reductions already
+    took their options at their defaults; cuTile Python builds the same scan, so the port does (one table of the
+    defaults for both)."""
+    text = "\n".join(emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0), 0), (B, 4))
+    ct.store(y, (ct.bid(0), 0), ct.cumsum(t, 0, rounding_mode=ct.RoundingMode.RN, flush_to_zero=False))
+""", "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16").body)
+    assert "scan_sum(t, 0, reverse::Forward, 0.0f32)" in text, text

@@ -125,6 +125,8 @@ ATOMIC_MODES: dict[str, dict[str, str]] = {
 }
 #: the cuda.tile calls that read or write memory (besides the atomics), for memory-order checks
 MEMORY_OPS = ("load", "store", "gather", "scatter", "printf", "print")
+#: a reduction's / scan's numeric options and the spellings of their defaults (`rounding_mode=RoundingMode.RN`)
+MATH_OPTION_DEFAULTS = {"rounding_mode": ("None", "RN"), "flush_to_zero": ("False",), "propagate_nan": ("False",)}
 LOAD_DEFAULTS = {"order": "'C'", "check_bounds": "True", "latency": "None", "allow_tma": "None",
                  "memory_order": "ct.MemoryOrder.WEAK", "memory_scope": "ct.MemoryScope.NONE"}
 
@@ -4872,10 +4874,18 @@ class Emitter:
         self.body.append(f"let {joined}: Token = join_tokens(&[{', '.join(tokens)}]);")
         return joined
 
+    def drop_default_options(self, kw: dict) -> None:
+        """Remove from a reduction's or scan's keywords the numeric options written at their defaults
+        (MATH_OPTION_DEFAULTS): cuTile Python builds the op it builds without them."""
+        for opt, default in MATH_OPTION_DEFAULTS.items():
+            if opt in kw and self.text(kw[opt]).rsplit(".", 1)[-1] in default:
+                del kw[opt]
+
     def scan(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
         """ct.cumsum / ct.cumprod → cutile's scan with the identity element and direction spelled out."""
         self.need(node, "scan", f"ct.{op}")
         kw = {k.arg: k.value for k in node.keywords}
+        self.drop_default_options(kw)   # (`rounding_mode=RN`, `flush_to_zero=False`)
         axis_node = node.args[1] if len(node.args) > 1 else kw.pop("axis", ast.Constant(0))
         kw.pop("axis", None)
         rev = kw.pop("reverse", ast.Constant(False))
@@ -5293,10 +5303,7 @@ class Emitter:
         self.need(node, "reduce", f"ct.{op}")
         kw = {k.arg: k.value for k in node.keywords}
         axis_node = kw.pop("axis", node.args[1] if len(node.args) > 1 else None)
-        for opt, default in (("rounding_mode", ("None", "RN")), ("flush_to_zero", ("False",)),
-                             ("propagate_nan", ("False",))):   # an option at its default: cuTile Python
-            if opt in kw and self.text(kw[opt]).rsplit(".", 1)[-1] in default:   # builds the reduce it builds
-                del kw[opt]                                                       # without it
+        self.drop_default_options(kw)
         keep = kw.pop("keepdims", None)
         known, keep_value = self.const_value(keep)
         if keep is not None and not (known and type(keep_value) is bool):
