@@ -102,3 +102,13 @@ def test_round20_runtime_conditional_expression(lowered):
             x = args[0]
             want = x * np.float32(3) if args[3] > 1 else -x
             assert np.array_equal(_run(lowered, name, grid, args, kw)[1], want), args[3]
+
+
+def test_round20_dot_of_f16_and_bf16_launches():
+    from tileport.pipeline.triton import lower_from_launches
+
+    (f16,) = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::dot_no_acc")]
+    assert f16["args"][0]["dtype"] == "f16", f16["args"][0]
+    bf16 = dict(f16, args=[dict(a, dtype="bf16") if i < 2 else a for i, a in enumerate(f16["args"])])
+    src = lower_from_launches(f"{FIXTURE}::dot_no_acc", [f16, bf16]).source
+    assert "ct.mma(a, b, ct.zeros((M, N), dtype=ct.float32))" in src, src

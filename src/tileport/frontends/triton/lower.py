@@ -4989,6 +4989,8 @@ class _Lowerer:
         kinds = {self.known_dtype(t) for t in (ta, tb)}
         acc = "ct.int32" if kinds <= {"ct.int8", "ct.uint8"} else F32 if kinds and all(
             (k or "").startswith(("ct.float16", "ct.bfloat16", "ct.float8")) for k in kinds) else None
+        if acc is None and all(set() < self._launch_dtypes(t) <= {"ct.float16", "ct.bfloat16"} for t in (ta, tb)):
+            acc = F32   # (launches passing f16 and bf16 operands: f32 accumulation at each, Triton's; was refused)
         if kinds == {F32} and id(node) in self._ieee_dots:   # f32 products (input_precision="ieee")
             acc = F32
         if kinds == {"ct.float64"}:   # f64 products into f64 (Triton's dot of f64 operands returns f64)
