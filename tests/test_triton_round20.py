@@ -6,7 +6,8 @@ tl.dot(a, b, acc)` of operands launched as f32 and f16, ct.mma of the f32 tiles 
 multiplies tf32-rounded operands, silently; refused as one f32 launch is)**; `.T` of an expression
 (`x.to(tl.float32).T`, was "is not supported") transposed; a conditional expression of tiles on a run-time scalar
 (`x * 3.0 if flag > 1 else -x`, refused) as ct.where; `tl.dot(a, b)` of f16 and bf16 launches (refused)
-accumulated in f32 at each. Each fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against
+accumulated in f32 at each; libdevice's `add_rn` / `mul_rz` / `sub_rd` / `div_ru` (refused) as ct.add / ct.mul /
+ct.sub / ct.truediv with that rounding mode. Each fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against
 numpy's own results."""
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round20.py"
 MOD = load_module(FIXTURE, "triton_round20_fixture")
-NAMES = ("operator_functions", "int_row_reductions", "expr_transpose", "runtime_ifexp")
+NAMES = ("operator_functions", "int_row_reductions", "expr_transpose", "runtime_ifexp", "rounded_arith")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -112,3 +113,10 @@ def test_round20_dot_of_f16_and_bf16_launches():
     bf16 = dict(f16, args=[dict(a, dtype="bf16") if i < 2 else a for i, a in enumerate(f16["args"])])
     src = lower_from_launches(f"{FIXTURE}::dot_no_acc", [f16, bf16]).source
     assert "ct.mma(a, b, ct.zeros((M, N), dtype=ct.float32))" in src, src
+
+
+def test_round20_libdevice_rounded_arithmetic(lowered):
+    src = (lowered / "rounded_arith" / "lowered.py").read_text()
+    for form in ("ct.mul(x, y, rounding_mode=ct.RoundingMode.RZ)", "rounding_mode=ct.RoundingMode.RN)",
+                 "ct.sub(x, y, rounding_mode=ct.RoundingMode.RM)", "ct.truediv(x, y, rounding_mode=ct.RoundingMode.RP)"):
+        assert form in src, (form, src)

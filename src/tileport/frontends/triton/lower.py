@@ -102,6 +102,11 @@ DTYPE_FACTS = {
                            ("ct.uint64", "u", 64), ("ct.bool_", "b", 1), ("bool", "b", 1))}
 #: libdevice's float → signed integer conversions by rounding mode (_Lowerer.float_to_int; the unsigned ones not)
 FLOAT_TO_INT = re.compile(r"(float|double)2(int|ll)_(rn|rz|rd|ru)")
+#: libdevice's explicitly rounded arithmetic (`add_rz(x, y)`: `__nv_fadd_rz`, one IEEE operation never contracted into
+#: an fma) → the cuTile function and its rounding mode (`div_rn` is the IEEE `/` above)
+ROUNDED_ARITH = re.compile(r"(add|sub|mul|div)_(rn|rz|rd|ru)")
+ROUNDED_ARITH_CT = {"add": "ct.add", "sub": "ct.sub", "mul": "ct.mul", "div": "ct.truediv"}
+ROUNDING_MODES = {"rn": "RN", "rz": "RZ", "rd": "RM", "ru": "RP"}
 #: libdevice's float class tests (a boolean tile: _Lowerer.float_test)
 FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
 #: triton.language functions cuTile Python 1.7 has no counterpart of (docs/triton.md, "Limits met")
@@ -3292,6 +3297,17 @@ class _Lowerer:
                 return self.binop(ast.Div(), self.ev(a), self.ev(b), node)
             finally:
                 self.ieee_div = ieee
+        if (rounded := ROUNDED_ARITH.fullmatch(fn)) and fn != "div_rn" and self._libdevice(node) and \
+                len(node.args) == 2 and not kw:
+            # libdevice.add_rz(x, y) / sub_rd / mul_ru / div_rz ..: the cuTile operation with that rounding mode (was
+            # "libdevice.add_rn is not lowered")
+            ta, tb = self._float_operands(node, fn)
+            kinds = {self.known_dtype(ta), self.known_dtype(tb)}
+            if len(kinds) != 1 or not kinds <= {F32, "ct.float64"}:
+                raise self.fail(node, f"{self._spelled(node, fn)} of tiles not both known f32 or both f64")
+            op, mode = ROUNDED_ARITH_CT[rounded.group(1)], ROUNDING_MODES[rounded.group(2)]
+            return Tile(f"{op}({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.{mode})",
+                        _broadcast(ta.shape, tb.shape), kinds.pop())
         if fn in OPERATOR_FNS and len(node.args) + len(kw) in (2, 3) and set(kw) <= {"x", "y", "sanitize_overflow"}:
             # tl.add(x, y) / tl.sub / tl.mul: the operator (was "tl.add is not lowered")
             a, b = (self._arg(node, kw, k, n) for k, n in ((0, "x"), (1, "y")))
