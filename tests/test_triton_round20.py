@@ -7,7 +7,8 @@ multiplies tf32-rounded operands, silently; refused as one f32 launch is)**; `.T
 (`x.to(tl.float32).T`, was "is not supported") transposed; a conditional expression of tiles on a run-time scalar
 (`x * 3.0 if flag > 1 else -x`, refused) as ct.where; `tl.dot(a, b)` of f16 and bf16 launches (refused)
 accumulated in f32 at each; libdevice's `add_rn` / `mul_rz` / `sub_rd` / `div_ru` (refused) as ct.add / ct.mul /
-ct.sub / ct.truediv with that rounding mode. Each fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against
+ct.sub / ct.truediv with that rounding mode; `while tl.condition(i < 3, disable_licm=True):` (refused) as the
+`while` of its test. Each fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against
 numpy's own results."""
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round20.py"
 MOD = load_module(FIXTURE, "triton_round20_fixture")
-NAMES = ("operator_functions", "int_row_reductions", "expr_transpose", "runtime_ifexp", "rounded_arith")
+NAMES = ("operator_functions", "int_row_reductions", "expr_transpose", "runtime_ifexp", "rounded_arith",
+         "condition_while")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -120,3 +122,12 @@ def test_round20_libdevice_rounded_arithmetic(lowered):
     for form in ("ct.mul(x, y, rounding_mode=ct.RoundingMode.RZ)", "rounding_mode=ct.RoundingMode.RN)",
                  "ct.sub(x, y, rounding_mode=ct.RoundingMode.RM)", "ct.truediv(x, y, rounding_mode=ct.RoundingMode.RP)"):
         assert form in src, (form, src)
+
+
+def test_round20_while_condition(lowered):
+    src = (lowered / "condition_while" / "lowered.py").read_text()
+    assert "for i_it in range(3):" in src, src
+    name, grid, args, kw = _case("condition_while")
+    x = args[0]
+    want = ((x * np.float32(0.5) + 1) * np.float32(0.5) + 1) * np.float32(0.5) + 1
+    assert np.array_equal(_run(lowered, name, grid, args, kw)[1], want)

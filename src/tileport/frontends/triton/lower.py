@@ -1001,6 +1001,11 @@ class _Lowerer:
                     self._tail_copy(s, stmts[k + 1:])
                     return
                 continue
+            if isinstance(s, ast.While) and isinstance(s.test, ast.Call) and self.function(s.test.func) == "condition" \
+                    and len(s.test.args) == 1 and {k.arg for k in s.test.keywords} <= {"disable_licm"}:
+                # `while tl.condition(i < n, disable_licm=True):` (Triton 3.6: the test, and a hint to its loop
+                # invariant code motion): the `while` of the test (was refused)
+                s = ast.copy_location(ast.While(s.test.args[0], s.body, s.orelse), s)
             if isinstance(s, ast.While):   # a counted `while`: the `for` it is (it needs the statements after it)
                 try:
                     s = self.counted_while(s, stmts[k + 1:])
