@@ -1008,11 +1008,11 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "expression (`x.to(tl.float32).T`); a conditional expression of tiles on a run-time scalar (`x * 3.0 "
               "if flag > 1 else -x`); `tl.xor_sum` / `tl.reduce_or` / `tl.sum` / `tl.cumsum` of a tile the launches "
               "pass as several integer dtypes (int8 and int32); libdevice's `add_rn` / `sub_rd` / `mul_rz` / "
-              "`div_ru` ..",
+              "`div_ru` ..; `while tl.condition(i < n, disable_licm=True):`",
               "the operator; `ct.transpose`; `ct.where(flag > 1, .., ..)` (both arms computed, the taken one kept); "
               "each launch's reduction as Triton's (a narrow integer added in 32 bits; launches whose widened types "
               "differ, or f32 operands of a `tl.dot` at its default tf32 among others, refused); `ct.add` / `ct.sub` "
-              "/ `ct.mul` / `ct.truediv` with that `rounding_mode`", S,
+              "/ `ct.mul` / `ct.truediv` with that `rounding_mode`; the `while` of the test", S,
               "r20/operator_functions"),
     Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",
               "the matching cuTile constructs", P, None),
