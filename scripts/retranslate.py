@@ -40,8 +40,8 @@ def main() -> int:
         return 2
     changed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for d in dirs:
-            work = Path(tmp) / d.name
+        for i, d in enumerate(dirs):
+            work = Path(tmp) / f"{i}-{d.name}"   # (two roots may hold ports of one name)
             shutil.copytree(d, work, ignore=shutil.ignore_patterns("kernel.rs", "port.json", "_work"))
             old = (d / "kernel.rs").read_text()
             try:
