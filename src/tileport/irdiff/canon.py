@@ -1239,12 +1239,16 @@ def _drop_fresh_token_operands(canon: Canon) -> None:
         d = canon.defs.get(canon.resolve(real.operands[k])) if k < len(real.operands) else None
         if d is None or canon.op_of(d[0]).name != "make_token":
             continue
-        template = real.template[:m.start()] + real.template[m.end():]
-        template = re.sub(r"\$(\d+)", lambda n: f"${int(n.group(1)) - (int(n.group(1)) > k)}", template)
-        canon.substitute[id(op)] = Op(real.name, template, real.operands[:k] + real.operands[k + 1:], real.results,
-                                      real.block_args, real.regions, real.result_names, line=real.line,
-                                      text=real.text, path=real.path)
+        canon.substitute[id(op)] = _without_operands(real, real.template[:m.start()] + real.template[m.end():], {k})
         canon.fired["fresh-token-operand"] += 1
+
+
+def _without_operands(real: Op, template: str, drop: set[int]) -> Op:
+    """``real`` written as ``template`` (where the operands ``drop`` no longer appear) without those operands, the
+    others' `$k` renumbered."""
+    template = re.sub(r"\$(\d+)", lambda n: f"${int(n.group(1)) - sum(k < int(n.group(1)) for k in drop)}", template)
+    return Op(real.name, template, [v for k, v in enumerate(real.operands) if k not in drop], real.results,
+              real.block_args, real.regions, real.result_names, line=real.line, text=real.text, path=real.path)
 
 
 TENSOR_VIEW_RE = re.compile(r"make_tensor_view \$0, shape = \[([^\]]*)\], strides = \[([^\]]*)\](.*)")
@@ -1259,16 +1263,13 @@ def _drop_singleton_view_strides(canon: Canon) -> None:
         if m is None:
             continue
         shape, strides = [x.strip() for x in m.group(1).split(",")], [x.strip() for x in m.group(2).split(",")]
-        drop = [int(st[1:]) for d, st in zip(shape, strides) if d == "1" and re.fullmatch(r"\$\d+", st)]
-        if len(shape) != len(strides) or not drop:
+        unit = [d == "1" and re.fullmatch(r"\$\d+", st) is not None for d, st in zip(shape, strides)]
+        if len(shape) != len(strides) or not any(unit):
             continue
-        strides = ["_" if d == "1" and re.fullmatch(r"\$\d+", st) else st for d, st in zip(shape, strides)]
+        drop = {int(st[1:]) for u, st in zip(unit, strides) if u}
+        strides = ["_" if u else st for u, st in zip(unit, strides)]
         template = f"make_tensor_view $0, shape = [{m.group(1)}], strides = [{', '.join(strides)}]{m.group(3)}"
-        template = re.sub(r"\$(\d+)", lambda n: f"${int(n.group(1)) - sum(k < int(n.group(1)) for k in drop)}",
-                          template)
-        canon.substitute[id(op)] = Op(real.name, template, [v for k, v in enumerate(real.operands) if k not in drop],
-                                      real.results, real.block_args, real.regions, real.result_names,
-                                      line=real.line, text=real.text, path=real.path)
+        canon.substitute[id(op)] = _without_operands(real, template, drop)
         canon.fired["singleton-view-stride"] += len(drop)
 
 
