@@ -3700,7 +3700,7 @@ class Emitter:
                     return self.int_min_max("maxf" if op == "maximum" else "minf", a, b, "f32",
                                             f", {nan}, {ftz}"), Scalar("f32")
                 like = self.result_tile(node, ta, tb)
-                if like.dtype in ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"):   # (signed or not by
+                if like.dtype in INTEGER_DTYPES:   # (signed or not by
                     # the dtype, as cutile infers maxi/mini's signedness)
                     return (f"{ifn}({self.operand_as_tile(a, ta, like, node.args[0])}, "
                             f"{self.operand_as_tile(b, tb, like, node.args[1])})"), like
@@ -6270,7 +6270,7 @@ class Emitter:
         if kinds[0] == kinds[1]:
             return None
         (vc, vt, vn), (kc, kt, kn) = (sides[1], sides[0]) if kinds[0] else (sides[0], sides[1])
-        if vt.dtype not in ("i8", "i16", "u8", "u16", "u32", "u64"):
+        if vt.dtype not in INTEGER_DTYPES or vt.dtype in ("i32", "i64"):   # (those take a Python int as they are)
             return None
         self.need(node, construct, f"`{self.text(node)}`: a constant typed as the {vt.dtype} operand")
         zero_d = Tile(vt.dtype, ())
@@ -6315,9 +6315,8 @@ class Emitter:
                 self.hoisting = None
         sym = BINOPS[type(node.op)]
         self.last_product = [(node.left, lc, lt), (node.right, rc, rt)] if isinstance(node.op, ast.Mult) else None
-        ints = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
-        if isinstance(node.op, ast.Div) and getattr(lt, "dtype", None) in ints and \
-                getattr(rt, "dtype", None) in ints:   # Python's true division of integers: a float
+        if isinstance(node.op, ast.Div) and getattr(lt, "dtype", None) in INTEGER_DTYPES and \
+                getattr(rt, "dtype", None) in INTEGER_DTYPES:   # Python's true division of integers: a float
             ok, value = self.const_value(node)
             if ok and isinstance(value, float) and math.isfinite(value):
                 self.need(node, "const-fold", f"`{self.text(node)}`")
