@@ -3313,6 +3313,15 @@ class _Lowerer:
             op, mode = ROUNDED_ARITH_CT[rounded.group(1)], ROUNDING_MODES[rounded.group(2)]
             return Tile(f"{op}({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.{mode})",
                         _broadcast(ta.shape, tb.shape), kinds.pop())
+        if fn == "fma_rn" and self._libdevice(node) and len(node.args) == 3 and not kw:
+            # libdevice.fma_rn(x, y, z) (`__nv_fmaf_rn` / `__nv_fma_rn`: fma.rn, one rounding) is tl.fma's fused
+            # multiply-add (was "not lowered"); the other roundings (fma_rz ..) have no cuTile Python counterpart
+            vals = [self._value(self.ev(a), node) for a in node.args]
+            kinds = {self.known_dtype(self.materialize(v, node)) for v in vals if not isinstance(v, Scalar)}
+            if len(kinds) != 1 or not kinds <= {F32, "ct.float64"}:
+                raise self.fail(node, f"{self._spelled(node, fn)} of tiles not known f32 or f64 alike (libdevice has "
+                                      "it for those only)")
+            return self.fma(node, "fma", kw)
         if fn in OPERATOR_FNS and len(node.args) + len(kw) in (2, 3) and set(kw) <= {"x", "y", "sanitize_overflow"}:
             # tl.add(x, y) / tl.sub / tl.mul: the operator (was "tl.add is not lowered")
             a, b = (self._arg(node, kw, k, n) for k, n in ((0, "x"), (1, "y")))
@@ -3670,9 +3679,14 @@ class _Lowerer:
                                       "convert the tile first (`x.to(tl.float32)`), as Triton asks")
 
     def _libdevice(self, node: ast.Call) -> bool:
-        """Whether the call names libdevice's function (``libdevice.sqrt``, or a bare name imported from it)."""
+        """Whether the call names libdevice's function (``libdevice.sqrt``, ``ld.sqrt`` of a module imported as
+        ``ld``, or a bare name imported from it)."""
+        base = node.func.value if isinstance(node.func, ast.Attribute) else None
+        while isinstance(base, ast.Attribute):
+            base = base.value
         return "libdevice" in ast.unparse(node.func) or \
-            (isinstance(node.func, ast.Name) and node.func.id in self.k.libdevice)
+            (isinstance(node.func, ast.Name) and node.func.id in self.k.libdevice) or \
+            (isinstance(base, ast.Name) and base.id in self.k.libdevice_modules and base.id not in self.env)
 
     def like(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.zeros_like(x)`` / ``tl.full_like(x, v)`` / ``tl.ones_like(x)`` (``dtype=`` overrides x's)."""

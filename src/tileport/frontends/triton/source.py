@@ -35,6 +35,9 @@ class TritonKernel:
     libdevice: frozenset[str] = field(default_factory=frozenset, compare=False)
     #: the module's ``@triton.constexpr_function`` functions (Python Triton calls at compile time on constexprs)
     constexpr_functions: dict[str, ast.FunctionDef] = field(default_factory=dict, compare=False)
+    #: names bound to a libdevice module (``from triton.language.extra.cuda import libdevice as ld``, ``import
+    #: triton.language.extra.cuda.libdevice as libdev``): ``ld.sqrt`` is libdevice's, as ``libdevice.sqrt`` is
+    libdevice_modules: frozenset[str] = field(default_factory=frozenset, compare=False)
 
     @property
     def params(self) -> list[str]:
@@ -206,7 +209,20 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
     libdevice = libdevice | (aliased_libdevice - set(functions))   # (a name imported too: the import's)
     functions = {**aliased, **functions}
     return TritonKernel(path.resolve(), name, fn, text, frozenset(tl), frozenset(t for t in tr if ":" not in t),
-                        functions, constants, helpers, libdevice, _constexpr_functions(tree, tr))
+                        functions, constants, helpers, libdevice, _constexpr_functions(tree, tr),
+                        _libdevice_modules(tree))
+
+
+def _libdevice_modules(tree: ast.Module) -> frozenset[str]:
+    """The names a libdevice module is bound to (``import triton.language.extra.cuda.libdevice as ld``, ``from
+    triton.language.extra.cuda import libdevice as ld``, ``from triton.language.extra import libdevice``)."""
+    out = set()
+    for n in walk_nodes(tree):
+        if isinstance(n, ast.Import):
+            out |= {a.asname for a in n.names if a.name in TL_MODULES and a.name.endswith(".libdevice") and a.asname}
+        elif isinstance(n, ast.ImportFrom) and n.module in TL_MODULES:
+            out |= {a.asname or a.name for a in n.names if a.name == "libdevice" and f"{n.module}.libdevice" in TL_MODULES}
+    return frozenset(out)
 
 
 def _constexpr_functions(tree: ast.Module, tr: set[str]) -> dict[str, ast.FunctionDef]:
