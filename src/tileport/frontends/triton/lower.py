@@ -624,6 +624,38 @@ class _NotStatic(Exception):
     """A test that is not a function of constexprs and module constants alone."""
 
 
+class _FlagSplit(LoweringError):
+    """A flag argument (``reverse=REVERSE``, ``descending=DESC``) on constexprs the launches give both values: the
+    statement holding it is lowered as an `if` on the flag, the flag a literal in each arm (``_Lowerer.block``);
+    where it cannot be (the flag in a helper's body), the refusal it carries."""
+
+    def __init__(self, kernel: TritonKernel, node: ast.expr, why: str):
+        super().__init__(kernel, node, why)
+        self.node = node
+
+
+def _with_literal(st: ast.stmt, node: ast.expr, value: bool) -> ast.stmt | None:
+    """A copy of ``st`` with ``node`` (one of its expressions) the literal ``value``; None where ``st`` does not
+    hold ``node``."""
+    import copy
+
+    if not any(n is node for n in walk_nodes(st)):
+        return None
+    memo: dict = {}
+    out = copy.deepcopy(st, memo)
+    old = memo[id(node)]
+    for parent in walk_nodes(out):
+        for field_name, v in ast.iter_fields(parent):
+            if v is old:
+                setattr(parent, field_name, ast.copy_location(ast.Constant(value), old))
+                return out
+            if isinstance(v, list) and any(x is old for x in v):
+                setattr(parent, field_name, [ast.copy_location(ast.Constant(value), old) if x is old else x
+                                             for x in v])
+                return out
+    return None
+
+
 def _subsequence(part: list[str], whole: list[str]) -> bool:
     """Whether ``part`` is ``whole`` with some items left out (order kept)."""
     it = iter(whole)
@@ -1015,7 +1047,22 @@ class _Lowerer:
                         raise   # (`while (err > tol) & (it < MAX):`: a convergence loop's test joined by `&`)
                     self.general_while(s)
                     continue
-            self.stmt(s)
+            saved = (len(self.lines), dict(self.env), dict(self._scalar_lines), dict(self.run_vars), len(self.notes))
+            try:
+                self.stmt(s)
+            except _FlagSplit as exc:
+                # `y = tl.cumsum(x, 0, reverse=REVERSE)` with launches of both values: `if REVERSE:` holding the
+                # statement with `reverse=True`, else with `reverse=False` (each arm lowered knowing its launches)
+                arms = [_with_literal(s, exc.node, truth) for truth in (True, False)]
+                if arms[0] is None or arms[1] is None or isinstance(s, ast.Return):
+                    raise
+                del self.lines[saved[0]:]
+                del self.notes[saved[4]:]
+                self.env, self._scalar_lines, self.run_vars = saved[1], saved[2], saved[3]
+                split = ast.copy_location(ast.If(exc.node, [arms[0]], [arms[1]]), s)
+                self.notes.append(f"line {s.lineno}: `{ast.unparse(exc.node)}` (a flag the launches give both "
+                                  f"values) lowered as an `if` on it, each arm with the flag's value")
+                self.stmt(split)
 
     def _tail_copy(self, s: ast.If, tail: list[ast.stmt]) -> None:
         """``s`` lowered with the statements ``tail`` after it copied into each of its arms."""
@@ -3612,7 +3659,10 @@ class _Lowerer:
         v = self._arg(node, kw, k, name, ast.Constant(default))
         truth = self.static_truth(v) if not isinstance(v, ast.Constant) else bool(v.value)
         if truth is None:
-            raise self.fail(v, f"{name}= must be a literal or a constexpr the launches agree on")
+            why = f"{name}= must be a literal or a constexpr the launches agree on"
+            if self.launch_truths(v) is not None:   # (constexprs the launches disagree on: `block` splits it)
+                raise _FlagSplit(self.k, v, why)
+            raise self.fail(v, why)
         return truth
 
     def _named(self, t: Tile, what: str) -> Tile:
