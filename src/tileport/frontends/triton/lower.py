@@ -2123,6 +2123,14 @@ class _Lowerer:
                 and isinstance(self.env.get(node.value.value.id), (Ptr, BlockPtr))):
             # a pointer parameter, a pointer variable (`p_o = O + offs`) or a block pointer: its array's dtype
             return DType(f"{self.env[node.value.value.id].param}.dtype")  # type: ignore[union-attr]
+        if node.attr in ("numel", "shape") and isinstance(node.value, ast.Name) and \
+                isinstance(self.env.get(node.value.id), Tile):
+            # `x.numel` (Triton's constexpr count of a tile's elements: `x.numel >> n_dims`), `x.shape` (its
+            # extents, a tuple of constexprs): was "is not supported"
+            shape = self.env[node.value.id].shape  # type: ignore[union-attr]
+            if node.attr == "shape":
+                return tuple(Scalar(d) for d in shape)
+            return Scalar(" * ".join(_paren(d) for d in shape) if shape else "1")
         if node.attr == "T" and (isinstance(self.env.get(node.value.id), Tile) if isinstance(node.value, ast.Name)
                                  else not isinstance(node.value, ast.Attribute)):
             # `x.T`, and `.T` of an expression (`x.to(tl.float32).T`, `tl.load(p).T`: was "is not supported")

@@ -1,0 +1,122 @@
+"""Round 21's kernels (tests/fixtures/triton_round21.py), found by a helper's round of LLM-library-style kernels
+(build/tri21): **libdevice imported under another name (`from triton.language.extra.cuda import libdevice as ld`):
+`ld.sqrt(x)` was lowered as tl.sqrt's approximation (`ct.sqrt(.., rounding_mode=APPROX, flush_to_zero=True)`)
+where libdevice's is IEEE, silently**; libdevice's `fma_rn` (refused: "not lowered") as tl.fma's fused
+multiply-add; a flag argument on a constexpr the launches give both values (`tl.cumsum(x, 0, reverse=REVERSE)`:
+"must be a literal or a constexpr the launches agree on") as an `if` on the constexpr, the flag a literal in each
+arm; `x.numel` / `x.shape` of a tile (refused: "is not supported") as its extents. Each fixture kernel is ported and
+proven (sm_90); the lowered kernels run on numpy against numpy's own results."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import test_triton_round14 as r14
+import test_triton_two_layouts as two
+
+from conftest import load_module
+
+FIXTURE = Path(__file__).parent / "fixtures" / "triton_round21.py"
+MOD = load_module(FIXTURE, "triton_round21_fixture")
+NAMES = ("aliased_libdevice", "flag_scan_sort", "numel_shape")
+
+cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
+
+lowered = two.lowered_fixture(FIXTURE, NAMES, "round21")
+
+
+class Ct21(r14.Ct14):
+    @staticmethod
+    def cumsum(x, axis=0, reverse=False):
+        x = np.asarray(x)
+        y = np.flip(x, axis) if reverse else x
+        out = np.cumsum(y, axis, dtype=x.dtype)
+        return np.flip(out, axis) if reverse else out
+
+    @staticmethod
+    def sqrt(x, rounding_mode=None, flush_to_zero=False):
+        return np.sqrt(x)
+
+
+@cargo
+def test_round21_kernels_port_and_prove(tmp_path):
+    two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
+
+
+def _run(lowered, name, grid, args, kw):
+    return two.run_copies(lowered / name, getattr(MOD, name), grid, args, kw, Ct21)
+
+
+def _cases(name):
+    return [c for c in MOD.cases() if c[0] == name]
+
+
+def test_round21_aliased_libdevice(lowered):
+    src = (lowered / "aliased_libdevice" / "lowered.py").read_text()
+    # libdevice's sqrt under the alias `ld` is IEEE (it was tl.sqrt's sqrt.approx.ftz); fma_rn is tl.fma's x * y + z
+    assert "((x * y) + z) + (ct.sqrt(ct.abs(x)))" in src and "APPROX" not in src.split("ct.store(")[-1], src
+    ((name, grid, args, kw),) = _cases("aliased_libdevice")
+    x, y, z = args[:3]
+    want = (x.astype(np.float64) * y + z + np.sqrt(np.abs(x).astype(np.float64))).astype(np.float32)
+    assert np.allclose(_run(lowered, name, grid, args, kw)[3], want, rtol=1e-6, atol=1e-6)
+
+
+def test_round21_other_libdevice_spellings():
+    """`import triton.language.extra.cuda.libdevice as libdev` names libdevice too; a variable named like the alias
+    is no module."""
+    from tileport.frontends.triton.source import _libdevice_modules
+    import ast
+
+    tree = ast.parse("import triton.language.extra.cuda.libdevice as libdev\n"
+                     "from triton.language.extra import libdevice\n"
+                     "from triton.language.extra.cuda import libdevice as ld\n"
+                     "import triton.language as tl\nfrom triton.language import math as tm\n")
+    assert _libdevice_modules(tree) == {"libdev", "libdevice", "ld"}
+
+
+def test_round21_fma_rz_still_refused(tmp_path):
+    """libdevice's other roundings of an fma have no cuTile Python counterpart: refused at their place."""
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    fx = tmp_path / "k.py"
+    fx.write_text(FIXTURE.read_text().replace("ld.fma_rn(x, y, z)", "ld.fma_rz(x, y, z)"))
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::aliased_libdevice")]
+    with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: ld.fma_rz is not lowered"):
+        lower_from_launches(f"{fx}::aliased_libdevice", mine)
+
+
+def test_round21_flag_on_a_constexpr_of_both_values(lowered):
+    src = (lowered / "flag_scan_sort" / "lowered.py").read_text()
+    assert "    if REVERSE:\n        c = ct.cumsum(x, axis=0, reverse=True)\n    else:\n        c = ct.cumsum(x, axis=0)\n" \
+        in src, src
+    for name, grid, args, kw in _cases("flag_scan_sort"):
+        x = args[0]
+        got = _run(lowered, name, grid, args, kw)
+        want = np.flip(np.cumsum(np.flip(x, 1), 1), 1) if kw["REVERSE"] else np.cumsum(x, 1)
+        assert np.allclose(got[1], want, rtol=1e-5, atol=1e-6), kw
+        assert np.array_equal(got[2], -np.sort(-x, 1) if kw["DESC"] else np.sort(x, 1)), kw
+
+
+def test_round21_flag_of_a_runtime_value_refused(tmp_path):
+    """A flag that is no constexpr (a runtime argument) stays refused at its place."""
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    fx = tmp_path / "k.py"
+    fx.write_text(FIXTURE.read_text().replace("reverse=REVERSE", "reverse=row > 0"))
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::flag_scan_sort")]
+    with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: reverse= must be a literal or a constexpr the launches "
+                                            r"agree on"):
+        lower_from_launches(f"{fx}::flag_scan_sort", mine)
+
+
+def test_round21_numel_and_shape_of_a_tile(lowered):
+    src = (lowered / "numel_shape" / "lowered.py").read_text()
+    assert "ct.reshape(x, (M * N,))" in src and "ct.full((M, N), 1.0, dtype=ct.float32)" in src, src
+    ((name, grid, args, kw),) = _cases("numel_shape")
+    x = args[0]
+    want = x - x.mean() + np.float32(x.shape[1])
+    assert np.allclose(_run(lowered, name, grid, args, kw)[1], want, rtol=1e-5, atol=1e-5)
