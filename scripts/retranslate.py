@@ -32,12 +32,12 @@ def main() -> int:
     from tileport.toolchain.locate import find_cuda_tree
     from tileport.translate.emit import Unsupported
 
-    tree = find_cuda_tree()
     dirs = port_dirs(args.roots)
     if not dirs:
         print("retranslate: no port folder (spec.json + kernel.rs) under " + ", ".join(map(str, args.roots)),
               file=sys.stderr)
         return 2
+    tree = find_cuda_tree()
     changed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for i, d in enumerate(dirs):
